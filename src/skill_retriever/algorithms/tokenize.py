@@ -1,0 +1,87 @@
+"""Word and BM25 tokens that keep identifiers whole and also split them into parts.
+
+Skill names, services, versions and tickets are identifiers (``checkout-api``,
+``deploy-v3.5.0``, ``INC-1043``, ``snake_case``). A whitespace tokenizer keeps the
+punctuation and case; a ``\\w+`` tokenizer loses the whole name. Here an *identifier* is
+a run of word characters joined by single ``-``, ``.``, ``/`` or ``_``; it is emitted
+whole and, when it has inner separators, also as its parts.
+
+Rules (the tests pin each one):
+
+* Text is NFKC-normalised and lower-cased (``str.lower``), so full-width letters and
+  ligatures match their plain forms.
+* Parts are split only at ``-``, ``.``, ``/`` and ``_``; letter-digit runs stay together
+  (``v3``, ``sha256``, ``k8s``). ``deploy-v3.5.0`` gives ``deploy-v3.5.0``, ``deploy``,
+  ``v3``, ``5``, ``0``.
+* A separator must sit between word characters, so ``end.`` gives ``end`` and
+  ``--flag`` gives ``flag``.
+* A token with no letter or digit (``___``) is dropped; nothing empty is ever returned.
+* Control characters, symbols and unpaired surrogates are separators, never errors.
+* The pattern ``\\w+(?:[-./]\\w+)*`` cannot backtrack catastrophically (every repetition
+  starts with a separator), so the cost is linear in the text length.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["bm25_tokens", "split_identifier", "tokenize_words"]
+
+_IDENTIFIER_RE = re.compile(r"\w+(?:[-./]\w+)*")
+_PART_SPLIT_RE = re.compile(r"[-./_]+")
+_ALNUM_RE = re.compile(r"[^\W_]")
+
+
+def _normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def tokenize_words(text: str) -> list[str]:
+    """Lower-cased words, with identifiers such as ``checkout-api`` kept as one token.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        The words in text order; use :func:`split_identifier` for an identifier's parts.
+    """
+    return [
+        m.group() for m in _IDENTIFIER_RE.finditer(_normalise(text)) if _ALNUM_RE.search(m.group())
+    ]
+
+
+def split_identifier(token: str) -> list[str]:
+    """The parts of an identifier, split at ``-``, ``.``, ``/`` and ``_``.
+
+    Args:
+        token: One token, as :func:`tokenize_words` returns it.
+
+    Returns:
+        The non-empty parts in order (``["checkout", "api"]`` for ``checkout-api``);
+        ``[token]`` for a plain word.
+    """
+    return [p for p in _PART_SPLIT_RE.split(token) if p]
+
+
+def bm25_tokens(text: str) -> list[str]:
+    """Tokens for BM25: every word, and after each identifier its parts.
+
+    ``"Deploy checkout-api"`` gives ``["deploy", "checkout-api", "checkout", "api"]``.
+    Documents and queries must use the same function, so a query ``checkout`` matches a
+    document naming ``checkout-api`` and a query ``checkout-api`` ranks it above one that
+    says ``checkout`` and ``api`` apart.
+
+    Args:
+        text: Any string (any Unicode, control characters, a megabyte or more).
+
+    Returns:
+        Non-empty lower-case tokens in text order; duplicates are kept (term frequency).
+    """
+    tokens: list[str] = []
+    for word in tokenize_words(text):
+        tokens.append(word)
+        parts = split_identifier(word)
+        if len(parts) > 1 or (parts and parts[0] != word):
+            tokens.extend(parts)
+    return tokens

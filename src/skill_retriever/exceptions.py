@@ -1,0 +1,50 @@
+"""The errors skill-retriever raises. Each message says what is wrong and what to do."""
+
+from __future__ import annotations
+
+
+class SkillRetrieverError(Exception):
+    """Base class for every error this package raises on purpose."""
+
+
+class InvalidItemError(SkillRetrieverError, ValueError):
+    """A node or edge is malformed: unknown kind, empty text, bad timestamp, ..."""
+
+
+class DuplicateItemError(InvalidItemError):
+    """Two nodes share one id in a batch, or an add would overwrite an existing id."""
+
+
+class MissingNodeError(InvalidItemError, KeyError):
+    """An edge names a node that is not in the index, or a lookup found nothing."""
+
+    def __str__(self) -> str:  # KeyError would quote the message; keep it readable.
+        return str(self.args[0]) if self.args else ""
+
+
+class IndexCorruptError(SkillRetrieverError):
+    """The index directory cannot be opened as an index (missing, half-written, foreign)."""
+
+
+class QueryError(SkillRetrieverError, ValueError):
+    """A query is unusable: empty, whitespace only, too long, or not text."""
+
+
+class ConfigError(SkillRetrieverError, ValueError):
+    """A configuration value has the wrong type or is out of range."""
+
+
+class IngestError(SkillRetrieverError):
+    """A source cannot be read at all (a per-file problem is reported, not raised)."""
+
+
+class PowerIterationFailedConvergence(SkillRetrieverError):
+    """Personalized PageRank did not converge within the iteration limit."""
+
+    def __init__(self, max_iter: int, error: float) -> None:
+        super().__init__(
+            f"PPR power iteration did not converge in {max_iter} iterations "
+            f"(last L1 change {error:.3g}); raise max_iter or tol."
+        )
+        self.max_iter = max_iter
+        self.error = error

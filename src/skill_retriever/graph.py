@@ -1,0 +1,96 @@
+"""Wiring only: the retrieval graph, its routers, and the compiled ``graph``.
+
+    plan_query ─(route_query)→ retrieve_seeds ─(follow_route)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
+        │                                                    │                             └→ (quick) ──────────────────────────────────────────┤
+        │                                                    └→ run_ppr → prune_flow ─────────────────────────────────────────────────────────┤
+        ├→ search_keywords ───────────────────────────────────────────────────────────────────────────────────────────────────────────────────┤
+        └→ search_temporal ───────────────────────────────────────────────────────────────────────────────────────────────────────────────────┤
+                                                                                         fuse_rrf (deferred: waits for every branch) → rerank_cross_encoder → apply_token_budget → END
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from skill_retriever.config import RetrievalContext
+from skill_retriever.phases import (
+    after_completeness,
+    apply_token_budget,
+    check_completeness,
+    expand_graph,
+    fill_gaps,
+    fuse_rrf,
+    plan_query,
+    prune_flow,
+    rank_multifactor,
+    rerank_cross_encoder,
+    retrieve_seeds,
+    run_ppr,
+    search_keywords,
+    search_temporal,
+)
+from skill_retriever.state import InputState, OutputState, RetrievalState
+
+
+def route_query(state: RetrievalState) -> Literal["smart", "ppr", "quick"]:
+    """The route plan_query chose from the query's complexity (or the caller forced)."""
+    route = state["route"]
+    assert route in ("smart", "ppr", "quick")
+    return route  # type: ignore[return-value]
+
+
+def follow_route(state: RetrievalState) -> Literal["expand_graph", "run_ppr"]:
+    return "run_ppr" if state["route"] == "ppr" else "expand_graph"
+
+
+def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_rrf"]:
+    return "fuse_rrf" if state["route"] == "quick" else "check_completeness"
+
+
+def build_graph(name: str = "skill_retriever") -> CompiledStateGraph:  # type: ignore[type-arg]
+    """Compile the retrieval graph. Stores, models and settings come in the context."""
+    builder = StateGraph(
+        RetrievalState, context_schema=RetrievalContext, input_schema=InputState, output_schema=OutputState
+    )
+    for node in (
+        plan_query,
+        retrieve_seeds,
+        expand_graph,
+        check_completeness,
+        fill_gaps,
+        rank_multifactor,
+        run_ppr,
+        prune_flow,
+        search_keywords,
+        search_temporal,
+        rerank_cross_encoder,
+        apply_token_budget,
+    ):
+        builder.add_node(node)
+    builder.add_node(fuse_rrf, defer=True)  # runs once, after every branch has finished
+
+    builder.add_edge(START, "plan_query")
+    builder.add_conditional_edges(
+        "plan_query", route_query, {"smart": "retrieve_seeds", "ppr": "retrieve_seeds", "quick": "retrieve_seeds"}
+    )
+    builder.add_edge("plan_query", "search_keywords")
+    builder.add_edge("plan_query", "search_temporal")
+    builder.add_conditional_edges("retrieve_seeds", follow_route, ["expand_graph", "run_ppr"])
+    builder.add_conditional_edges("expand_graph", after_expand, ["check_completeness", "fuse_rrf"])
+    builder.add_conditional_edges("check_completeness", after_completeness, ["fill_gaps", "rank_multifactor"])
+    builder.add_edge("fill_gaps", "check_completeness")
+    builder.add_edge("rank_multifactor", "fuse_rrf")
+    builder.add_edge("run_ppr", "prune_flow")
+    builder.add_edge("prune_flow", "fuse_rrf")
+    builder.add_edge("search_keywords", "fuse_rrf")
+    builder.add_edge("search_temporal", "fuse_rrf")
+    builder.add_edge("fuse_rrf", "rerank_cross_encoder")
+    builder.add_edge("rerank_cross_encoder", "apply_token_budget")
+    builder.add_edge("apply_token_budget", END)
+    return builder.compile(name=name)
+
+
+graph = build_graph()

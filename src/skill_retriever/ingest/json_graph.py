@@ -1,0 +1,151 @@
+"""Read a graph of any domain (documents, incidents, services, ...) from one JSON file.
+
+The file holds ``{"nodes": [...], "edges": [...]}``: each node is an object shaped like
+`Node.to_dict()` (``id``, ``kind``, ``name``, ``text`` required; unknown keys go to
+``attrs``), each edge like `Edge.to_dict()` (``source``, ``target``, ``kind``; ``type`` is
+accepted for ``kind``). ``edges`` may be left out.
+
+A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
+node, a self edge, a repeated edge) becomes a `Problem` naming the item and the file; the
+good items are kept. A file that cannot be parsed, or whose top level has another shape,
+is one `Problem`. Only a path that does not exist raises (`IngestError`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Set
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.model import Edge, Node
+
+#: Files larger than this are refused unless the caller raises the limit.
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+
+
+def ingest_json_graph(
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    known_ids: Set[str] = frozenset(),
+) -> IngestResult:
+    """Read nodes and edges from a JSON graph file.
+
+    Args:
+        path: The JSON file.
+        max_bytes: Refuse (with one problem) a file larger than this; the whole file is
+            parsed in memory, so this bounds memory use.
+        known_ids: Node ids already in the index; edges may point at them.
+
+    Returns:
+        The valid nodes and edges, and one problem per rejected item.
+
+    Raises:
+        IngestError: ``path`` does not exist or is not a file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise IngestError(f"{path}: no such file; pass the path of a JSON graph file")
+    started = time.perf_counter()
+    result = IngestResult(source=str(path))
+    data = _load(path, max_bytes, result)
+    if data is not None:
+        node_ids = _read_nodes(data["nodes"], str(path), result)
+        _read_edges(data.get("edges") or [], str(path), node_ids | set(known_ids), result)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | None:
+    """Parse the file and check its top-level shape; on failure add one problem."""
+    where = str(path)
+    size = path.stat().st_size
+    if size > max_bytes:
+        result.problems.append(
+            Problem(where, f"file is {size:,} bytes, over the limit of {max_bytes:,}; "
+                    "split it or raise max_bytes")
+        )
+        return None
+    try:
+        with path.open("r", encoding="utf-8") as fh:
+            data = json.load(fh)
+    except UnicodeDecodeError as exc:
+        result.problems.append(Problem(where, f"not UTF-8 text ({exc.reason}); save it as UTF-8"))
+        return None
+    except json.JSONDecodeError as exc:
+        result.problems.append(
+            Problem(where, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        )
+        return None
+    except RecursionError:
+        result.problems.append(Problem(where, "JSON nested too deeply to parse"))
+        return None
+    shape = 'expected a JSON object {"nodes": [...], "edges": [...]}'
+    if not isinstance(data, dict):
+        result.problems.append(Problem(where, f"{shape}, got a {type(data).__name__}"))
+        return None
+    if not isinstance(data.get("nodes"), list):
+        result.problems.append(Problem(where, f'{shape}; "nodes" is missing or not a list'))
+        return None
+    if "edges" in data and not isinstance(data["edges"], (list, type(None))):
+        result.problems.append(Problem(where, f'{shape}; "edges" is not a list'))
+        return None
+    return data
+
+
+def _label(section: str, i: int, item: object, *keys: str) -> str:
+    """Name an item by position and, where it has them, its identifying fields."""
+    if isinstance(item, dict):
+        named = ", ".join(f"{k} {item[k]!r:.80}" for k in keys if k in item)
+        if named:
+            return f"{section}[{i}] ({named})"
+    return f"{section}[{i}]"
+
+
+def _read_nodes(items: list[Any], where: str, result: IngestResult) -> set[str]:
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        label = _label("nodes", i, item, "id")
+        try:
+            node = Node.from_dict(item)
+        except (InvalidItemError, TypeError, ValueError) as exc:
+            result.problems.append(Problem(where, f"{label}: {exc}"))
+            continue
+        if node.id in seen:
+            result.problems.append(
+                Problem(where, f"{label}: duplicate node id {node.id!r}; the first one is kept")
+            )
+            continue
+        seen.add(node.id)
+        result.nodes.append(node)
+    return seen
+
+
+def _read_edges(items: list[Any], where: str, node_ids: set[str], result: IngestResult) -> None:
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        label = _label("edges", i, item, "source", "target")
+        if isinstance(item, dict) and "kind" not in item and "type" in item:
+            item = {**item, "kind": item["type"]}
+        try:
+            edge = Edge.from_dict(item)
+        except (InvalidItemError, TypeError, ValueError) as exc:
+            result.problems.append(Problem(where, f"{label}: {exc}"))
+            continue
+        missing = [end for end in (edge.source, edge.target) if end not in node_ids]
+        if missing:
+            result.problems.append(
+                Problem(where, f"{label}: node {missing[0]!r} does not exist (or was rejected); "
+                        "edge dropped")
+            )
+        elif edge.source == edge.target:
+            result.problems.append(Problem(where, f"{label}: self edge on {edge.source!r} dropped"))
+        elif edge.id in seen:
+            result.problems.append(Problem(where, f"{label}: repeats edge {edge.id!r}; dropped"))
+        else:
+            seen.add(edge.id)
+            result.edges.append(edge)

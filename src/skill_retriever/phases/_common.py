@@ -1,0 +1,101 @@
+"""What every phase shares: the per-call settings, filters, and the phase wrapper that
+times, logs one line, and turns a failure of an optional phase into a warning."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from langgraph.runtime import Runtime
+
+from skill_retriever.config import RetrievalConfig, RetrievalContext
+from skill_retriever.exceptions import ConfigError, SkillRetrieverError
+from skill_retriever.filters import Filters
+from skill_retriever.state import RetrievalState
+
+log = logging.getLogger("skill_retriever")
+
+Update = dict[str, Any]
+PhaseFn = Callable[[RetrievalState, Runtime[RetrievalContext]], Update]
+F = TypeVar("F", bound=PhaseFn)
+
+
+def settings(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> RetrievalConfig:
+    """The context's config with this call's profile, k, budget and route applied."""
+    config = runtime.context.config
+    changes: dict[str, Any] = dict(state.get("profile") or {})
+    if state.get("k") is not None:
+        changes["k"] = state["k"]
+    if "token_budget" in state:
+        changes["token_budget"] = state["token_budget"]
+    if state.get("route"):
+        changes["route"] = state["route"]
+    if not changes:
+        return config
+    try:
+        return config.override(**changes)
+    except TypeError as exc:
+        raise ConfigError(f"bad retrieval profile: {exc}") from exc
+
+
+def filters_of(state: RetrievalState) -> Filters:
+    spec = state.get("filters") or {}
+    if not isinstance(spec, dict):
+        raise ConfigError(f"filters must be a mapping, got {type(spec).__name__}")
+    unknown = set(spec) - {"kinds", "tags", "principals", "since", "until"}
+    if unknown:
+        raise ConfigError(f"unknown filter(s) {sorted(unknown)}; use kinds, tags, principals, since, until")
+    return Filters(**spec)  # type: ignore[arg-type]
+
+
+def phase(name: str, *, optional: bool) -> Callable[[F], F]:
+    """Wrap a phase: time it, log one line, record stats; degrade if ``optional``.
+
+    A failing optional phase returns only a warning (the state keeps what earlier phases
+    produced); a failing required phase raises. Every failure is logged with its cause.
+    """
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+            start = time.perf_counter()
+            try:
+                update = fn(state, runtime)
+            except SkillRetrieverError:
+                if not optional:
+                    raise
+                update = _degrade(name, start)
+            except Exception as exc:
+                if not optional:
+                    raise SkillRetrieverError(f"{name} failed: {type(exc).__name__}: {exc}") from exc
+                log.warning("[skill_retriever][%s] failed, degrading: %r", name, exc, exc_info=True)
+                update = _degrade(name, start, exc)
+            else:
+                ms = (time.perf_counter() - start) * 1000.0
+                mine = dict((update.get("stats") or {}).get(name, {}))
+                mine["ms"] = round(ms, 3)
+                update["stats"] = {**(update.get("stats") or {}), name: mine}
+                detail = " ".join(f"{k}={v}" for k, v in mine.items() if not isinstance(v, (list, dict)))
+                log.info("[skill_retriever][%s] %s", name, detail)
+            return update
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+def _degrade(name: str, start: float, exc: BaseException | None = None) -> Update:
+    import sys
+
+    if exc is None:
+        exc = sys.exc_info()[1]
+        log.warning("[skill_retriever][%s] failed, degrading: %s", name, exc)
+    reason = f"{type(exc).__name__}: {exc}"
+    ms = round((time.perf_counter() - start) * 1000.0, 3)
+    return {
+        "warnings": [f"{name} failed and was skipped ({reason}); results come from the other phases"],
+        "stats": {name: {"failed": reason, "ms": ms}},
+    }

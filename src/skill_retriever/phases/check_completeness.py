@@ -1,0 +1,74 @@
+"""check_completeness and fill_gaps: does the candidate set cover the query's components
+(keywords, bigrams, trigrams)? Below the threshold, targeted retrieval for each missing
+component adds a few items, and the check runs again, at most N times."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.runtime import Runtime
+
+from skill_retriever.algorithms.query_terms import coverage
+from skill_retriever.config import RetrievalContext
+from skill_retriever.filters import Filters
+from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.state import Candidate, RetrievalState
+
+
+def _texts(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
+    nodes = runtime.context.index.nodes
+    return [nodes[c["id"]].embedding_text() for c in state.get("candidates", []) if c["id"] in nodes]
+
+
+@phase("check_completeness", optional=True)
+def check_completeness(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    config = settings(state, runtime)
+    cov = coverage(state["plan"]["components"], _texts(state, runtime))
+    return {
+        "coverage": cov.ratio,
+        "missing_components": list(cov.missing),
+        "stats": {
+            "check_completeness": {
+                "coverage": round(cov.ratio, 4),
+                "threshold": config.coverage_threshold,
+                "missing": len(cov.missing),
+                "iteration": state.get("iterations", 0),
+            }
+        },
+    }
+
+
+def after_completeness(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Literal["fill_gaps", "rank_multifactor"]:
+    """Loop to gap filling while coverage is short and iterations remain."""
+    config = settings(state, runtime)
+    short = state.get("coverage", 1.0) < config.coverage_threshold and bool(state.get("missing_components"))
+    if short and state.get("iterations", 0) < config.completeness_max_iterations:
+        return "fill_gaps"
+    return "rank_multifactor"
+
+
+@phase("fill_gaps", optional=True)
+def fill_gaps(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    config = settings(state, runtime)
+    index = runtime.context.index
+    visible = Filters(principals=filters_of(state).principals)
+    missing = state.get("missing_components", [])
+    candidates: dict[str, Candidate] = {c["id"]: c for c in state.get("candidates", [])}
+    added = 0
+    # All missing components embedded in one batch, then one search each.
+    vectors = index.embedder.embed(missing) if missing else []
+    for component, vec in zip(missing, vectors, strict=True):
+        found: list[str] = []
+        for hit in index.search_keywords(component, config.gap_fill_per_component, visible):
+            found.append(hit.id)
+        for vhit in index.search_nodes(vec, config.gap_fill_per_component, visible):
+            found.append(vhit.id)
+        new = [i for i in dict.fromkeys(found) if i not in candidates][: config.gap_fill_per_component]
+        for node_id in new:
+            candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": f"gap:{component}"}
+        added += len(new)
+    return {
+        "candidates": list(candidates.values()),
+        "iterations": state.get("iterations", 0) + 1,
+        "stats": {f"fill_gaps_{state.get('iterations', 0) + 1}": {"components": len(missing), "added": added}},
+    }

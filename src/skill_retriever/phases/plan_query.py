@@ -1,0 +1,101 @@
+"""plan_query: validate the query, find entities and a time window, pick the route,
+and embed the query once for every channel."""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+import weakref
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from skill_retriever.algorithms.query_terms import NameMatcher, classify_complexity, named_entities, query_components
+from skill_retriever.algorithms.temporal import parse_time_window, strip_time_phrase
+from skill_retriever.config import RetrievalContext
+from skill_retriever.exceptions import QueryError
+from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.state import QueryPlan, RetrievalState
+from skill_retriever.stores.index import Index
+
+#: simple queries take the quick route, multi-hop ones the PPR route, the rest smart.
+ROUTE_BY_COMPLEXITY = {"simple": "quick", "medium": "smart", "complex": "ppr"}
+
+_matchers: weakref.WeakKeyDictionary[Index, tuple[int, NameMatcher]] = weakref.WeakKeyDictionary()
+_matchers_lock = threading.Lock()
+
+
+def name_matcher(index: Index) -> NameMatcher:
+    """The index's item names as a matcher, rebuilt only when the index changed."""
+    with _matchers_lock:
+        cached = _matchers.get(index)
+        if cached is None or cached[0] != index.version:
+            cached = (index.version, NameMatcher(n.name for n in index.nodes.values()))
+            _matchers[index] = cached
+        return cached[1]
+
+
+def clean_query(query: Any, max_chars: int) -> str:
+    """The query trimmed, or a QueryError that says what is wrong with it."""
+    if isinstance(query, bytes):
+        raise QueryError("the query is bytes; decode it to text (UTF-8) first")
+    if not isinstance(query, str):
+        raise QueryError(f"the query must be text, got {type(query).__name__}")
+    # Control characters carry no meaning for retrieval; surrogates cannot be encoded.
+    text = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Cs") else c for c in query
+    ).strip()
+    if not text:
+        raise QueryError("the query is empty; ask for something, e.g. 'deploy a postgres migration'")
+    if len(text) > max_chars:
+        raise QueryError(
+            f"the query is {len(text)} characters, over the limit of {max_chars}; "
+            "shorten it or raise max_query_chars"
+        )
+    return text
+
+
+@phase("plan_query", optional=False)
+def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    config = settings(state, runtime)
+    filters_of(state)  # validate early: a bad filter is the caller's error, not a degradation
+    index = runtime.context.index
+    query = clean_query(state.get("query"), config.max_query_chars)
+    now = config.now or datetime.now(timezone.utc)
+    window = parse_time_window(query, now, recent_days=config.recent_days)
+    search_text = strip_time_phrase(query, window) if window else query
+    if not search_text.strip():
+        search_text = query
+    entities = named_entities(search_text, name_matcher(index))
+    complexity = classify_complexity(search_text, entities)
+    route = config.route or ROUTE_BY_COMPLEXITY[complexity]
+    plan: QueryPlan = {
+        "query": query,
+        "search_text": search_text,
+        "entities": entities,
+        "complexity": complexity,
+        "route": route,
+        "components": query_components(search_text, config.component_min_length),
+    }
+    if window is not None:
+        plan["time_window"] = {
+            "start": window.start.isoformat() if window.start else None,
+            "end": window.end.isoformat() if window.end else None,
+            "phrase": window.phrase,
+        }
+    vector = index.embed_query(search_text)
+    return {
+        "plan": plan,
+        "route": route,
+        "query_vector": [float(x) for x in vector],
+        "stats": {
+            "plan_query": {
+                "route": route,
+                "complexity": complexity,
+                "entities": len(entities),
+                "components": len(plan["components"]),
+                "time_window": window.phrase if window else None,
+            }
+        },
+    }

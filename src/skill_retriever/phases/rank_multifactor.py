@@ -1,0 +1,63 @@
+"""rank_multifactor: score the smart route's candidates by 0.50 semantic + 0.20 degree
+centrality + 0.15 edge density + 0.15 coverage, keep the best 50 nodes and 70 edges."""
+
+from __future__ import annotations
+
+import numpy as np
+from langgraph.runtime import Runtime
+
+from skill_retriever.algorithms.multifactor import (
+    FactorWeights,
+    multifactor_scores,
+    select_subgraph,
+    subgraph_degree_centrality,
+    subgraph_edge_density,
+)
+from skill_retriever.algorithms.query_terms import coverage
+from skill_retriever.config import RetrievalContext
+from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.phases._graphview import admitted_ranking, query_vector, rows_of
+from skill_retriever.state import RetrievalState
+
+
+@phase("rank_multifactor", optional=True)
+def rank_multifactor(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    config = settings(state, runtime)
+    index = runtime.context.index
+    gm, emb = index.matrices()
+    rows = rows_of(gm, (c["id"] for c in state.get("candidates", [])))
+    if not rows:
+        return {"stats": {"rank_multifactor": {"candidates": 0}}}
+    q = query_vector(state)
+    sims = emb[np.asarray(rows)] @ q
+    semantic = {r: float(s) for r, s in zip(rows, sims, strict=True)}
+    components = state["plan"]["components"]
+    nodes = index.nodes
+    cover = {
+        r: coverage(components, [nodes[gm.ids[r]].embedding_text()]).ratio if components else 0.0 for r in rows
+    }
+    weights = FactorWeights(config.factor_semantic, config.factor_degree, config.factor_edge_density, config.factor_coverage)
+    scores = multifactor_scores(
+        semantic,
+        subgraph_degree_centrality(gm.adjacency, rows),
+        subgraph_edge_density(gm.adjacency, rows),
+        cover,
+        weights,
+    )
+    sub = gm.adjacency[np.asarray(rows)][:, np.asarray(rows)].tocoo()
+    edges = [(rows[i], rows[j]) for i, j in zip(sub.row, sub.col, strict=True) if i < j]
+    kept, kept_edges = select_subgraph(scores, edges, config.keep_nodes, config.keep_edges)
+    scored = [(gm.ids[r], scores[r]) for r in kept]
+    update: Update = {
+        "stats": {
+            "rank_multifactor": {
+                "candidates": len(rows),
+                "kept_nodes": len(kept),
+                "kept_edges": len(kept_edges),
+                "weights": [weights.semantic, weights.degree, weights.edge_density, weights.coverage],
+            }
+        }
+    }
+    if config.channel_on("graph"):
+        update["channel_rankings"] = {"graph": admitted_ranking(index, filters_of(state), scored, config.channel_depth)}
+    return update

