@@ -116,9 +116,7 @@ _rankings = st.dictionaries(
 
 
 @given(_rankings, st.integers(min_value=1, max_value=100))
-def test_score_is_the_exact_sum_over_channels(
-    rankings: dict[str, list[str]], k: int
-) -> None:
+def test_score_is_the_exact_sum_over_channels(rankings: dict[str, list[str]], k: int) -> None:
     fused = reciprocal_rank_fusion(rankings, k=k)
     expected: dict[str, dict[str, int]] = {}
     for channel, items in rankings.items():
@@ -142,9 +140,7 @@ def test_more_channels_at_the_same_ranks_rank_higher(
 ) -> None:
     # "many" is found by every channel c at rank ranks[c]; "few" by a strict, non-empty
     # subset of those channels' copies, at the same ranks.
-    subset = data.draw(
-        st.sets(st.integers(0, len(ranks) - 1), min_size=1, max_size=len(ranks) - 1)
-    )
+    subset = data.draw(st.sets(st.integers(0, len(ranks) - 1), min_size=1, max_size=len(ranks) - 1))
     rankings: dict[str, list[str]] = {}
     for c, r in enumerate(ranks):
         rankings[f"c{c}"] = [f"f{c}_{i}" for i in range(r - 1)] + ["many"]

@@ -23,6 +23,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -122,7 +123,7 @@ def personalized_pagerank(
     else:
         dangling = np.flatnonzero(np.diff(matrix.indptr) == 0)
     transposed = matrix.T  # CSC view, no copy: x @ T == T.T @ x
-    x = np.full(n, 1.0 / n)
+    x: FloatArray = np.full(n, 1.0 / n)
     err = float("inf")
     for _ in range(max_iter):
         last = x
@@ -134,7 +135,7 @@ def personalized_pagerank(
 
 
 def reference_pagerank(
-    graph: nx.DiGraph,  # type: ignore[type-arg]
+    graph: nx.DiGraph[Any],
     personalization: Mapping[Hashable, float],
     alpha: float = 0.85,
     tol: float = 1e-10,

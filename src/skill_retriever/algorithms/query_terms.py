@@ -17,16 +17,11 @@ from typing import Literal
 from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
 
 __all__ = [
-    "STOP_WORDS",
-    "Coverage",
-    "NameMatcher",
-    "classify_complexity",
-    "coverage",
-    "named_entities",
-    "query_components",
-    "tokenize_words",
-]
+    "STOP_WORDS", "Coverage", "NameMatcher", "classify_complexity", "coverage",
+    "named_entities", "query_components", "tokenize_words",
+]  # fmt: skip
 
+# The word lists below read best as text, hence `str.split` (noqa: SIM905).
 #: English function words (NLTK's list, contraction stubs included) plus request verbs
 #: that every query has ("find", "show", "need", ...). Lower case.
 STOP_WORDS: frozenset[str] = frozenset(
@@ -39,14 +34,14 @@ STOP_WORDS: frozenset[str] = frozenset(
     than that the their theirs them themselves then there these they this those through to
     too under until up ve very was wasn we were weren what when where which while who whom
     why will with won would wouldn y you your yours yourself yourselves
-    please find show give tell need want using use via e.g i.e""".split()  # noqa: SIM905 - a word list reads best as text
+    please find show give tell need want using use via e.g i.e""".split()  # noqa: SIM905
 )
 
 #: Capitalised words that start a request; the entity regex skips them at a sentence start.
 SENTENCE_STARTERS: frozenset[str] = frozenset(
     """How What Which Who Whom Whose Where When Why Find Show List Give Get Tell Explain
     Describe Compare Please Can Could Would Should Is Are Do Does Did Help Search Look
-    Return Recommend Suggest Summarize Summarise Install Load Fetch""".split()  # noqa: SIM905 - a word list reads best as text
+    Return Recommend Suggest Summarize Summarise Install Load Fetch""".split()  # noqa: SIM905
 )
 
 _ENTITY_RE = re.compile(r"\b[A-Z][a-z]+\w*\b")
@@ -56,14 +51,14 @@ _SENTENCE_START_RE = re.compile(r"(?:^|[.!?:;])\W*")
 MULTI_HOP_WORDS = frozenset(
     """and then before after compare compared comparison versus vs than difference
     differ differs both either older younger earlier later larger smaller bigger better
-    worse""".split()  # noqa: SIM905 - a word list reads best as text
+    worse""".split()  # noqa: SIM905
 )
 MULTI_HOP_PHRASES = frozenset({("that", "depends"), ("of", "the")})
 #: Relation words: with two or more named entities they make a query multi-hop.
 RELATION_WORDS = frozenset(
     """depends depend dependency dependencies requires require required uses used calls
     call affects affected affect causes caused cause broke breaks touches touched feeds
-    conflicts enhances related connected linked between""".split()  # noqa: SIM905 - a word list reads best as text
+    conflicts enhances related connected linked between""".split()  # noqa: SIM905
 )
 SIMPLE_MAX_WORDS = 4
 COMPLEX_MIN_WORDS = 12

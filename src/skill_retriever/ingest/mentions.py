@@ -6,9 +6,10 @@ hyphens stripped, joined by one space. ``code-review`` therefore matches the tok
 matches ``next js``.
 
 Only distinctive names are looked for (`is_distinctive`): common words such as "test" or
-"docs" would link everything to everything. A plain one-word name is also dropped when
-too many texts of the corpus contain it (`common_keys`): "testing" or "security" are words
-there, not references.
+"docs" would link everything to everything. A name is also dropped when too many texts
+of the corpus contain it (`common_keys`), a plain one-word name sooner: "manage" or
+"finish" are words there, not references, and a name every tenth text cites is a hub
+that says little about any one of them.
 """
 
 from __future__ import annotations
@@ -74,10 +75,16 @@ class MentionScanner:
         return found
 
 
-def common_keys(found: Iterable[set[str]], n_texts: int, *, share: float = 0.05, floor: int = 5) -> set[str]:
-    """Plain one-word keys found in more than ``max(floor, share * n_texts)`` texts."""
+def common_keys(
+    found: Iterable[set[str]], n_texts: int, *, plain_share: float = 0.03, share: float = 0.10, floor: int = 5
+) -> set[str]:
+    """Keys found in too many texts to mean a reference.
+
+    A plain one-word key is too common in more than ``max(floor, plain_share * n_texts)``
+    texts ("manage", "finish"); any other key in more than ``max(floor, share * n_texts)``.
+    """
     df: Counter[str] = Counter()
     for keys in found:
-        df.update(k for k in keys if is_plain_word(k))
-    limit = max(floor, share * n_texts)
-    return {k for k, count in df.items() if count > limit}
+        df.update(keys)
+    plain_limit, limit = max(floor, plain_share * n_texts), max(floor, share * n_texts)
+    return {k for k, count in df.items() if count > (plain_limit if is_plain_word(k) else limit)}

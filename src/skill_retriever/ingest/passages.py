@@ -109,13 +109,14 @@ class _TitleMatcher:
         self._keys: dict[tuple[str, ...], str] = {}
         lengths: dict[str, set[int]] = {}
         for title in titles:
-            key = tuple(_TOKEN.findall(title))
-            if not key or not _useful(normalise_entity(title)):
-                continue
             if not any(ch.isupper() or ch.isdigit() for ch in title):
                 continue  # a lower-case title would match ordinary words
-            self._keys[key] = title
-            lengths.setdefault(key[0], set()).add(len(key))
+            key = tuple(_TOKEN.findall(title))
+            # "The Beatles" is also found as "the Beatles": index it without "The" too.
+            for k in (key, key[1:]) if key[:1] == ("The",) else (key,):
+                if k and _useful(normalise_entity(" ".join(k))):
+                    self._keys[k] = title
+                    lengths.setdefault(k[0], set()).add(len(k))
         self._lengths = {first: sorted(ls, reverse=True) for first, ls in lengths.items()}
 
     def find(self, text: str) -> list[str]:

@@ -65,16 +65,27 @@ class ToolQuery:
     split: str | None = None
 
 
-def _lines(path: Path) -> Iterator[tuple[int, Any | Exception]]:
-    """Yield (line number, parsed object or the parse error), skipping blank lines."""
+def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) per non-blank line, streaming the file.
+
+    A line that is not a JSON object becomes a problem in ``result``, or raises
+    `IngestError` when ``result`` is None.
+    """
     with path.open("r", encoding="utf-8", errors="replace") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                yield n, json.loads(line)
+                rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                yield n, exc
+                rec = exc
+            if isinstance(rec, dict):
+                yield n, rec
+                continue
+            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not a JSON object"
+            if result is None:
+                raise IngestError(f"{path}:{n}: {why}")
+            result.problems.append(Problem(str(path), f"line {n}: {why}"))
 
 
 def _cut(text: str, limit: int) -> str:
@@ -126,6 +137,8 @@ def _render(rec: dict[str, Any]) -> list[str]:
 
 
 def _tool_node(rec: dict[str, Any], source: str) -> Node:
+    if "id" not in rec:
+        raise InvalidItemError("tool without an id")
     name = str(rec.get("name") or rec["id"]).strip() or str(rec["id"])
     description = str(rec.get("description") or "").strip()
     text = "\n".join([description, *_render(rec)] if description else _render(rec)) or name
@@ -172,71 +185,52 @@ def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int =
         raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
+    ids: set[str] = set()
     groups: dict[str, list[str]] = {}
-    seen: set[str] = set()
     where = str(tools_path)
-    for n, rec in _lines(tools_path):
-        if isinstance(rec, Exception) or not isinstance(rec, dict) or "id" not in rec:
-            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not an object with an id"
-            result.problems.append(Problem(where, f"line {n}: {why}"))
-            continue
-        if rec["id"] in seen:
-            result.problems.append(Problem(where, f"line {n}: duplicate tool id {rec['id']!r}; "
-                                                  "the first one is kept"))
-            continue
+    for n, rec in _objects(tools_path, result):
         try:
+            if rec.get("id") in ids:
+                raise InvalidItemError(f"duplicate tool id {rec['id']!r}; the first one is kept")
             node = _tool_node(rec, where)
         except (InvalidItemError, TypeError, ValueError) as exc:
             result.problems.append(Problem(where, f"line {n}: {exc}"))
             continue
-        seen.add(node.id)
+        ids.add(node.id)
         result.nodes.append(node)
         group = next((rec[k] for k in _GROUP_FIELDS if isinstance(rec.get(k), str)), None)
         if group:
             groups.setdefault(group, []).append(node.id)
     edge_ids: set[str] = set()
-    edges_path = folder / "edges.jsonl"
-    if edges_path.is_file():
-        _read_edges(edges_path, seen, edge_ids, result)
-    if sibling_edges:
-        for group, members in groups.items():
-            if len(members) > max_group:
-                continue
-            for a, b in combinations(members, 2):
-                edge = Edge(a, b, EdgeKind.RELATED_TO, description=f"both APIs of {group}")
-                if edge.id not in edge_ids:
-                    edge_ids.add(edge.id)
-                    result.edges.append(edge)
+    if (folder / "edges.jsonl").is_file():
+        for n, rec in _objects(folder / "edges.jsonl", result):
+            found = _edge(rec, ids, edge_ids)
+            if isinstance(found, str):
+                result.problems.append(Problem(str(folder / "edges.jsonl"), f"line {n}: {found}"))
+            else:
+                edge_ids.add(found.id)
+                result.edges.append(found)
+    for group, members in groups.items() if sibling_edges else ():
+        for a, b in combinations(members, 2) if len(members) <= max_group else ():
+            edge = Edge(a, b, EdgeKind.RELATED_TO, description=f"both APIs of {group}")
+            if edge.id not in edge_ids:
+                edge_ids.add(edge.id)
+                result.edges.append(edge)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestResult) -> None:
-    where = str(path)
-    for n, rec in _lines(path):
-        if isinstance(rec, Exception) or not isinstance(rec, dict):
-            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not a JSON object"
-            result.problems.append(Problem(where, f"line {n}: {why}"))
-            continue
-        src, dst, typ = rec.get("source"), rec.get("target"), str(rec.get("type") or "related_to")
-        missing = [end for end in (src, dst) if end not in ids]
-        if missing:
-            result.problems.append(Problem(where, f"line {n}: tool {missing[0]!r} does not exist"))
-            continue
-        if src == dst:
-            result.problems.append(Problem(where, f"line {n}: self edge on {src!r} dropped"))
-            continue
-        kind, desc = _edge_kind(typ)
-        try:
-            edge = Edge(str(src), str(dst), kind, description=desc)
-        except InvalidItemError as exc:
-            result.problems.append(Problem(where, f"line {n}: {exc}"))
-            continue
-        if edge.id in edge_ids:
-            result.problems.append(Problem(where, f"line {n}: repeats edge {edge.id!r}"))
-            continue
-        edge_ids.add(edge.id)
-        result.edges.append(edge)
+def _edge(rec: dict[str, Any], ids: set[str], edge_ids: set[str]) -> Edge | str:
+    """The edge a line describes, or why it is rejected."""
+    src, dst = rec.get("source"), rec.get("target")
+    missing = [end for end in (src, dst) if end not in ids]
+    if missing:
+        return f"tool {missing[0]!r} does not exist"
+    if src == dst:
+        return f"self edge on {src!r} dropped"
+    kind, desc = _edge_kind(str(rec.get("type") or "related_to"))
+    edge = Edge(str(src), str(dst), kind, description=desc)
+    return f"repeats edge {edge.id!r}" if edge.id in edge_ids else edge
 
 
 def load_toolret_queries(folder: Path) -> list[ToolQuery]:
@@ -250,13 +244,13 @@ def load_toolret_queries(folder: Path) -> list[ToolQuery]:
     if not path.is_file():
         raise IngestError(f"{folder}: no queries.jsonl; pass a toolret set folder")
     queries: list[ToolQuery] = []
-    for n, rec in _lines(path):
-        ok = isinstance(rec, dict) and isinstance(rec.get("query"), str) and isinstance(
-            rec.get("relevant"), list) and all(isinstance(r, str) for r in rec["relevant"])
-        if not ok or not isinstance(rec, dict):
+    for n, rec in _objects(path, None):
+        relevant = rec.get("relevant")
+        if not isinstance(rec.get("query"), str) or not isinstance(relevant, list) or not all(
+                isinstance(r, str) for r in relevant):
             raise IngestError(f"{path}:{n}: expected {{\"id\", \"query\", \"relevant\": [ids]}}")
         split = next((rec[k] for k in ("split", "subset", "group") if isinstance(rec.get(k), str)),
                      None)
         queries.append(ToolQuery(id=str(rec.get("id", n)), query=rec["query"],
-                                 relevant=tuple(rec["relevant"]), split=split))
+                                 relevant=tuple(relevant), split=split))
     return queries

@@ -1,0 +1,181 @@
+"""The ``skill-retriever`` command: index, query, stats (and the commands other modules add).
+
+Readable output for people, ``--json`` for programs; bad input ends with one line on
+stderr and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import SkillRetrieverError
+
+DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="skill-retriever",
+        description="Hybrid graph retrieval of skills, agents, commands, hooks, MCP servers and documents.",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="log one line per retrieval phase")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"index directory (default {DEFAULT_INDEX_DIR})")
+        sp.add_argument("--chroma-url", default=None, help="use a Chroma server (e.g. http://127.0.0.1:8000)")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+    ix = sub.add_parser("index", help="index sources into the index directory")
+    ix.add_argument("paths", nargs="*", type=Path, help="skills folders, JSON graphs, tool folders, corpus.json files")
+    ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
+    ix.add_argument("--kind", choices=["skills", "json", "toolret", "passages"], help="source kind (default: detect)")
+    ix.add_argument("--no-ner", action="store_true", help="passages: titles only, skip spaCy entities")
+    common(ix)
+
+    q = sub.add_parser("query", help="retrieve for a query")
+    q.add_argument("query")
+    q.add_argument("-k", type=int, default=10, help="results to return (default 10)")
+    q.add_argument("--budget", type=int, default=None, help="token budget for the results")
+    q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
+    q.add_argument("--kinds", default=None, help="comma-separated kinds, e.g. skill,agent")
+    q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
+    q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
+    common(q)
+
+    st = sub.add_parser("stats", help="what the index holds")
+    common(st)
+
+    from skill_retriever import cli_extra
+
+    cli_extra.register(sub, common)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s", stream=sys.stderr
+    )
+    try:
+        return int(args.handler(args) if hasattr(args, "handler") else _dispatch(args))
+    except SkillRetrieverError as exc:
+        print(f"skill-retriever: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("skill-retriever: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    return {"index": cmd_index, "query": cmd_query, "stats": cmd_stats}[args.command](args)
+
+
+def open_index(args: argparse.Namespace, *, create: bool) -> Any:
+    from skill_retriever.stores.index import Index
+
+    return Index.open(args.index_dir, chroma_url=args.chroma_url, create=create)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from skill_retriever.exceptions import IngestError
+    from skill_retriever.indexing import dumps, index_sources, sample_catalogue_path
+
+    paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
+    if not paths:
+        raise IngestError("nothing to index: give one or more paths, or --sample")
+    for path in paths:
+        if not path.exists():
+            raise IngestError(f"{path} does not exist")
+    index = open_index(args, create=True)
+    bars: list[Any] = []
+
+    def progress_factory(total: int, label: str) -> Any:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc=f"indexing {label}", unit="item", disable=args.json or None, file=sys.stderr)
+        bars.append(bar)
+        return bar.update
+
+    try:
+        run = index_sources(index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory)
+    finally:
+        for bar in bars:
+            bar.close()
+    status = index.status()
+    if args.json:
+        print(dumps({"run": run.to_dict(), "index": status}))
+    else:
+        for s in run.sources:
+            print(s.summary())
+            for problem in s.problems[:10]:
+                print(f"  problem: {problem}")
+            if len(s.problems) > 10:
+                print(f"  ... {len(s.problems) - 10} more problems (see --json)")
+        print(f"embedded {run.embedded} texts; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges")
+    return 0
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps
+    from skill_retriever.retriever import Retriever
+
+    index = open_index(args, create=False)
+    retriever = Retriever(index)
+    kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
+    principals = [p.strip() for p in args.principals.split(",") if p.strip()]
+    resp = retriever.search(
+        args.query,
+        k=args.k,
+        budget=args.budget,
+        route=args.route,
+        kinds=kinds,
+        principals=principals,
+        rerank=not args.no_rerank,
+    )
+    if args.json:
+        print(dumps({
+            "route": resp.route,
+            "reranker": resp.reranker,
+            "results": [r.__dict__ for r in resp.results],
+            "stats": resp.stats,
+            "warnings": resp.warnings,
+        }))
+        return 0
+    print(f"route: {resp.route}   reranker: {resp.reranker}   results: {len(resp.results)}")
+    for w in resp.warnings:
+        print(f"warning: {w}")
+    for rank, r in enumerate(resp.results, 1):
+        channels = " ".join(f"{c}#{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
+        rerank = f"{r.rerank_score:.3f}" if r.rerank_score is not None else "-"
+        print(f"{rank:>2}. [{r.kind}] {r.name}  fusion={r.fusion_score:.4f} rerank={rerank} tokens={r.token_count}")
+        print(f"    {r.id}")
+        print(f"    channels: {channels}")
+        if r.path:
+            names = " -> ".join(index.nodes[i].name if i in index.nodes else i for i in r.path)
+            print(f"    path: {names} (reliability {r.path_reliability:.3f})")
+        print(f"    {r.snippet}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps
+
+    status = open_index(args, create=False).status()
+    if args.json:
+        print(dumps(status))
+    else:
+        print(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})")
+        print(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items()))
+        print(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Index a source folder or file: detect what it is, ingest it, write it in batches.
+
+A source is one of: a skills repository (SKILL.md, agents/, commands/, hooks, MCP
+configs), a JSON graph file (``{"nodes": [...], "edges": [...]}``), a tool catalogue
+folder (``tools.jsonl``), or a passage corpus (``corpus.json`` of title + text).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from skill_retriever.exceptions import IngestError
+from skill_retriever.ingest.result import IngestResult
+from skill_retriever.stores.index import Index, WriteReport
+
+SourceKind = Literal["skills", "json", "toolret", "passages"]
+BATCH = 256
+
+Progress = Callable[[int], None]
+
+
+def sample_catalogue_path() -> Path:
+    """The bundled sample catalogue (our own invented components, shipped in the package)."""
+    return Path(str(resources.files("skill_retriever") / "data" / "sample_catalogue"))
+
+
+def detect_source(path: Path) -> SourceKind:
+    """What kind of source ``path`` is; an IngestError says how to tell us if unsure."""
+    if not path.exists():
+        raise IngestError(f"{path} does not exist; give a skills folder, a JSON graph, a tools folder or a corpus.json")
+    if path.is_file():
+        if path.name == "corpus.json":
+            return "passages"
+        if path.suffix == ".json":
+            return "json"
+        raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
+    if (path / "tools.jsonl").exists():
+        return "toolret"
+    if (path / "corpus.json").exists():
+        return "passages"
+    return "skills"
+
+
+def ingest(path: Path, kind: SourceKind | None = None, *, ner: bool = True) -> IngestResult:
+    """Read one source into nodes, edges and per-file problems."""
+    kind = kind or detect_source(path)
+    if kind == "skills":
+        from skill_retriever.ingest.skills import ingest_skill_repo
+
+        return ingest_skill_repo(path)
+    if kind == "json":
+        from skill_retriever.ingest.json_graph import ingest_json_graph
+
+        return ingest_json_graph(path)
+    if kind == "toolret":
+        from skill_retriever.ingest.toolret import ingest_toolret
+
+        return ingest_toolret(path)
+    from skill_retriever.ingest.passages import ingest_passages
+
+    corpus = path / "corpus.json" if path.is_dir() else path
+    return ingest_passages(corpus, nlp=None if ner else False)
+
+
+@dataclass
+class IndexRun:
+    """What indexing one or more sources did."""
+
+    sources: list[IngestResult] = field(default_factory=list)
+    writes: list[WriteReport] = field(default_factory=list)
+
+    @property
+    def embedded(self) -> int:
+        return sum(w.embedded for w in self.writes)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "sources": [
+                {
+                    "source": s.source,
+                    "nodes": len(s.nodes),
+                    "edges": len(s.edges),
+                    "problems": [str(p) for p in s.problems],
+                    "seconds": round(s.seconds, 3),
+                }
+                for s in self.sources
+            ],
+            "embedded": self.embedded,
+            "nodes_added": sum(w.nodes_added for w in self.writes),
+            "nodes_updated": sum(w.nodes_updated for w in self.writes),
+            "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),
+        }
+
+
+def write_result(index: Index, result: IngestResult, progress: Progress | None = None) -> list[WriteReport]:
+    """Upsert nodes in batches (each batch durable once its call returns), then edges."""
+    reports = []
+    for start in range(0, len(result.nodes), BATCH):
+        chunk = result.nodes[start : start + BATCH]
+        reports.append(index.upsert(chunk))
+        if progress:
+            progress(len(chunk))
+    for start in range(0, len(result.edges), BATCH * 8):
+        reports.append(index.upsert((), result.edges[start : start + BATCH * 8]))
+    return reports
+
+
+def index_sources(
+    index: Index,
+    paths: Sequence[Path],
+    kind: SourceKind | None = None,
+    *,
+    ner: bool = True,
+    progress_factory: Callable[[int, str], Progress] | None = None,
+) -> IndexRun:
+    run = IndexRun()
+    for path in paths:
+        result = ingest(path, kind, ner=ner)
+        run.sources.append(result)
+        progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
+        run.writes.extend(write_result(index, result, progress))
+    return run
+
+
+def dumps(obj: object) -> str:
+    return json.dumps(obj, indent=2, default=str, ensure_ascii=False)
