@@ -52,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     st = sub.add_parser("stats", help="what the index holds")
     common(st)
 
+    mv = sub.add_parser("move-to-server", help="copy an embedded index's vectors to a Chroma server")
+    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR)
+    mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+
     from skill_retriever import cli_extra
 
     cli_extra.register(sub, common)
@@ -74,7 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    return {"index": cmd_index, "query": cmd_query, "stats": cmd_stats}[args.command](args)
+    handlers = {"index": cmd_index, "query": cmd_query, "stats": cmd_stats, "move-to-server": cmd_move}
+    return handlers[args.command](args)
+
+
+def cmd_move(args: argparse.Namespace) -> int:
+    from skill_retriever.stores.index import move_vectors_to_server
+
+    copied = move_vectors_to_server(args.index_dir, args.chroma_url)
+    print(f"copied {copied['nodes']} node and {copied['edges']} edge vectors to {args.chroma_url}; "
+          f"{args.index_dir} now uses the server (its chroma/ folder can go once you have checked)")
+    return 0
 
 
 def open_index(args: argparse.Namespace, *, create: bool) -> Any:

@@ -78,6 +78,7 @@ class InputState(TypedDict):
     route: NotRequired[str | None]
     filters: NotRequired[FilterSpec]
     profile: NotRequired[dict[str, Any]]  # per-call RetrievalConfig overrides
+    query_vector: NotRequired[list[float]]  # precomputed (batched) embedding of the search text
 
 
 class OutputState(TypedDict):

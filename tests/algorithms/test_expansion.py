@@ -17,7 +17,9 @@ def csr(n: int, edges: list[tuple[int, int]], weights: list[float] | None = None
     return sp.csr_array((data, (rows, cols)), shape=(n, n))
 
 
-def lookup(sims: np.ndarray, calls: list[list[int]] | None = None) -> Callable[[np.ndarray], np.ndarray]:
+def lookup(
+    sims: np.ndarray, calls: list[list[int]] | None = None
+) -> Callable[[np.ndarray], np.ndarray]:
     def similarity(idx: np.ndarray) -> np.ndarray:
         if calls is not None:
             calls.append(idx.tolist())
@@ -50,7 +52,8 @@ def test_stops_early_when_a_level_adds_nothing() -> None:
 
 
 def test_unfiltered_keeps_every_neighbour_ranked() -> None:
-    (level,) = expand(csr(9, TREE_EDGES), [0], lookup(TREE_SIMS), thresholds=(0.99,), use_filter=False)
+    adj = csr(9, TREE_EDGES)
+    (level,) = expand(adj, [0], lookup(TREE_SIMS), thresholds=(0.99,), use_filter=False)
     assert level == ExpansionLevel(
         level=1, threshold=None, nodes=(1, 2, 3), edges=((0, 1), (2, 0), (0, 3))
     )
@@ -137,3 +140,10 @@ def test_empty_seeds_or_thresholds() -> None:
     adj = csr(9, TREE_EDGES)
     assert expand(adj, [], lookup(TREE_SIMS)) == []
     assert expand(adj, [0], lookup(TREE_SIMS), thresholds=()) == []
+
+
+def test_explicit_zero_entries_are_not_edges() -> None:
+    # A matrix masked by multiplication keeps stored zeros; they must not connect.
+    adj = sp.csr_array(([1.0, 0.0, 0.0], ([0, 0, 3], [1, 2, 0])), shape=(4, 4))
+    (level,) = expand(adj, [0], lookup(np.array([1.0, 0.9, 0.9, 0.9])))
+    assert level.nodes == (1,) and level.edges == ((0, 1),)

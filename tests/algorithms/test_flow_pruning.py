@@ -158,3 +158,9 @@ def test_at_least_40_percent_fewer_nodes_than_raw_ppr() -> None:
         flow = prune_flow(adj, seeds, scores)
         assert flow.paths, seeds
         assert len(flow.nodes) <= 0.6 * len(raw), (seeds, len(flow.nodes), len(raw))
+
+
+def test_explicit_zero_entries_are_not_edges() -> None:
+    adj = sp.csr_array(([1.0, 0.0, 1.0], ([0, 0, 1], [1, 2, 2])), shape=(3, 3))
+    (path,) = prune_flow(adj, [0], np.array([0.3, 0.0, 0.3]), max_endpoints=1).paths
+    assert path.nodes == (0, 1, 2)

@@ -41,7 +41,8 @@ def test_edge_density_hand_computed() -> None:
 
 
 def test_duplicate_candidates_count_once() -> None:
-    assert subgraph_degree_centrality(graph(), [1, 0, 1, 2]) == pytest.approx({0: 0.5, 1: 1.0, 2: 0.5})
+    got = subgraph_degree_centrality(graph(), [1, 0, 1, 2])
+    assert got == pytest.approx({0: 0.5, 1: 1.0, 2: 0.5})
     assert subgraph_edge_density(graph(), [1, 1]) == {1: 0.0}
 
 
@@ -81,7 +82,8 @@ def test_weighted_sum_with_missing_factors_counting_zero() -> None:
 
 def test_custom_weights_and_defaults() -> None:
     assert FactorWeights() == FactorWeights(0.5, 0.2, 0.15, 0.15)
-    got = multifactor_scores({0: 1.0}, {0: 1.0}, {0: 1.0}, {0: 1.0}, FactorWeights(1.0, 2.0, 3.0, 4.0))
+    ones = {0: 1.0}
+    got = multifactor_scores(ones, ones, ones, ones, FactorWeights(1.0, 2.0, 3.0, 4.0))
     assert got == {0: 10.0}
     assert multifactor_scores({}, {}, {}, {}) == {}
 

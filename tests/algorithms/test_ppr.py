@@ -75,7 +75,8 @@ def test_same_iterates_as_networkx_at_its_defaults() -> None:
     pers = {2: 1.0, 4: 1.0}
     p = np.zeros(60)
     p[[2, 4]] = 1.0
-    ours = personalized_pagerank(transition_matrix(to_csr(g)), p, alpha=0.85, tol=1e-6, max_iter=100)
+    t = transition_matrix(to_csr(g))
+    ours = personalized_pagerank(t, p, alpha=0.85, tol=1e-6, max_iter=100)
     ref = nx.pagerank(g, alpha=0.85, personalization=pers, tol=1e-6, max_iter=100)
     np.testing.assert_allclose(ours, [ref[i] for i in range(60)], rtol=0, atol=1e-13)
 
@@ -99,7 +100,8 @@ def test_personalization_is_normalised() -> None:
     t = transition_matrix(to_csr(random_graph(1)))
     p = np.zeros(60)
     p[[3, 8]] = [1.0, 3.0]
-    np.testing.assert_allclose(personalized_pagerank(t, p), personalized_pagerank(t, 7 * p), atol=1e-12)
+    scaled = personalized_pagerank(t, 7 * p)
+    np.testing.assert_allclose(personalized_pagerank(t, p), scaled, atol=1e-12)
 
 
 def test_transition_matrix_values() -> None:
@@ -131,7 +133,11 @@ def test_empty_graph_gives_empty_answer() -> None:
 
 @pytest.mark.parametrize(
     ("pers", "match"),
-    [(np.zeros(3), "all zero"), (np.array([1.0, -1.0, 0.0]), "non-negative"), (np.ones(4), "shape")],
+    [
+        (np.zeros(3), "all zero"),
+        (np.array([1.0, -1.0, 0.0]), "non-negative"),
+        (np.ones(4), "shape"),
+    ],
 )
 def test_bad_personalization_raises(pers: np.ndarray, match: str) -> None:
     t = transition_matrix(sp.csr_array(np.eye(3)))
@@ -156,7 +162,8 @@ def test_non_convergence_raises_like_networkx() -> None:
         nx.pagerank(g, alpha=0.9, personalization={0: 1}, tol=1e-10, max_iter=100)
     # The default max_iter (300) covers alpha <= 0.9 at tol 1e-10 on any graph.
     x = personalized_pagerank(t, p, alpha=0.9)
-    np.testing.assert_allclose(x, [reference_pagerank(g, {0: 1}, alpha=0.9)[i] for i in range(10)], atol=1e-9)
+    ref = reference_pagerank(g, {0: 1}, alpha=0.9)
+    np.testing.assert_allclose(x, [ref[i] for i in range(10)], atol=1e-9)
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,8 @@ class ExpansionLevel:
 
 def _neighbours(adjacency: sp.csr_array, frontier: IntArray) -> IntArray:
     """Distinct nodes joined to the frontier by an edge in either direction."""
-    out_nb = adjacency[frontier].indices
+    rows = adjacency[frontier]
+    out_nb = rows.indices[rows.data != 0]  # explicit zeros (e.g. from masking) are no edge
     indicator = np.zeros(adjacency.shape[0], dtype=np.float64)
     indicator[frontier] = 1.0
     in_nb = np.flatnonzero(adjacency @ indicator)
@@ -65,6 +66,8 @@ def _connecting_edges(
     dst = np.concatenate([kept[fwd.col], frontier[bwd.col]])
     kept_pos = np.concatenate([fwd.col, bwd.row])  # position of the kept end in `kept`
     weight = np.concatenate([fwd.data, bwd.data]).astype(np.float64)
+    real = weight != 0
+    src, dst, kept_pos, weight = src[real], dst[real], kept_pos[real], weight[real]
     if src.size == 0 or limit <= 0:
         return ()
     order = np.lexsort((dst, src, -weight, kept_pos))

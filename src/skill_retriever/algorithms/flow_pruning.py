@@ -84,7 +84,7 @@ def _bfs_predecessors(
     targets: Sequence[int],
     max_hops: int,
     scores: FloatArray,
-) -> dict[int, int]:
+) -> IntArray:
     """Multi-source breadth-first search over undirected edges, level by level.
 
     Each level is one row slice (out-edges) and one column slice (in-edges) of the
@@ -93,12 +93,13 @@ def _bfs_predecessors(
     (ties: lower index), so among equally short routes the more reliable step wins.
 
     Returns:
-        Predecessor of every reached node; seeds map to -1.
+        Predecessor of every node: -1 for a seed, -2 for a node not reached.
     """
     n = matrix.shape[0]
     reached = np.zeros(n, dtype=bool)
     reached[seeds] = True
-    pred: dict[int, int] = dict.fromkeys(seeds.tolist(), -1)
+    pred = np.full(n, -2, dtype=np.int64)
+    pred[seeds] = -1
     wanted = np.asarray(targets, dtype=np.int64)
     frontier = seeds
     for _ in range(max_hops):
@@ -120,7 +121,7 @@ def _bfs_predecessors(
         first[1:] = dst[1:] != dst[:-1]
         src, dst = src[first], dst[first]
         reached[dst] = True
-        pred.update(zip(dst.tolist(), src.tolist()))
+        pred[dst] = src
         frontier = dst
     return pred
 
@@ -180,11 +181,11 @@ def prune_flow(
     pred = _bfs_predecessors(sp.csr_array(adjacency), seed_idx, endpoints, max_hops, scores)
     candidates: list[ScoredPath] = []
     for end in endpoints:
-        if end not in pred:
+        if pred[end] == -2:
             continue
         path = [end]
-        while path[-1] in pred and pred[path[-1]] >= 0:
-            path.append(pred[path[-1]])
+        while pred[path[-1]] >= 0:
+            path.append(int(pred[path[-1]]))
         nodes = tuple(reversed(path))
         reliability = float(scores[list(nodes)].mean())
         if reliability >= threshold:

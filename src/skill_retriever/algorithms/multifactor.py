@@ -77,7 +77,9 @@ def _subgraph_degrees(adjacency: sp.csr_array, cand: IntArray) -> IntArray:
     return np.bincount(pairs // cand.size, minlength=cand.size).astype(np.int64)
 
 
-def subgraph_degree_centrality(adjacency: sp.csr_array, candidates: Sequence[int]) -> dict[int, float]:
+def subgraph_degree_centrality(
+    adjacency: sp.csr_array, candidates: Sequence[int]
+) -> dict[int, float]:
     """Degree centrality of each candidate within the candidate subgraph.
 
     ``centrality(v) = |other candidates adjacent to v| / (n - 1)`` with ``n`` the number

@@ -175,22 +175,20 @@ def ingest_passages(
         raise IngestError(f"{corpus_path}: no such file; pass a corpus.json")
     started = time.perf_counter()
     result = IngestResult(source=str(corpus_path))
-    where = str(corpus_path)
     try:
         records = json.loads(corpus_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        result.problems.append(Problem(where, f"not a readable JSON file: {exc}"))
-        records = None
-    if records is not None and not isinstance(records, list):
-        result.problems.append(Problem(where, 'expected a JSON list of {"title", "text", "idx"}'))
-        records = None
-    passages = _passages(records or [], where, result)
+        if not isinstance(records, list):
+            raise ValueError('expected a JSON list of {"title", "text", "idx"}')
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSONDecodeError too
+        result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {exc}"))
+        records = []
+    passages = _passages(records, str(corpus_path), result)
     result.nodes.extend(passages)
     titles = [_entity_title(p.name) for p in passages]
     matcher = _TitleMatcher(titles)
-    mentions: list[list[tuple[str, str]]] = []  # per passage: (surface, NER label or TITLE)
-    for p, own in zip(passages, titles):
-        mentions.append([(own, "TITLE")] + [(t, "TITLE") for t in matcher.find(p.text)])
+    # Per passage: (surface, NER label or "TITLE"); its own title first.
+    mentions = [[(t, "TITLE") for t in [own, *matcher.find(p.text)]]
+                for p, own in zip(passages, titles)]
     if nlp is not False and passages:
         model = load_ner() if nlp is None else nlp
         texts = (p.text[: model.max_length - 1] for p in passages)
@@ -217,8 +215,8 @@ def _passages(records: list[Any], where: str, result: IngestResult) -> list[Node
         if taken[base] > 1:
             attrs["duplicate_idx"] = True
         try:
-            passages.append(Node(id=pid, kind=NodeKind.PASSAGE, name=rec.get("title"),
-                                 text=rec.get("text"), source=where, attrs=attrs))
+            passages.append(Node(id=pid, kind=NodeKind.PASSAGE, name=rec.get("title", ""),
+                                 text=rec.get("text", ""), source=where, attrs=attrs))
         except InvalidItemError as exc:
             result.problems.append(Problem(where, f"record {i} (idx {rec['idx']!r}): {exc}"))
     return passages

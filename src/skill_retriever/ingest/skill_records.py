@@ -116,6 +116,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     lines = [f"Command: {' '.join([command, *args_text])}" if command else "", f"URL: {url}" if url else ""]
     if env_keys:
         lines.append("Environment variables: " + ", ".join(env_keys))
+    lines.insert(0, text_field(entry, "description").strip())
     record = _from_fields(entry, rel, NodeKind.MCP_SERVER, default_name, body="\n".join(x for x in lines if x))
     record.attrs.update({"command": command, "args": args_text, "env_keys": env_keys, "url": url})
     if isinstance(entry.get("type"), str):
@@ -137,7 +138,8 @@ def hook_record(data: Any, rel: str, default_name: str) -> Record:
                             runs.append((str(event), str(group.get("matcher") or ""), hook["command"]))
     elif isinstance(data.get("command"), str):
         runs.append((str(data.get("event") or ""), str(data.get("matcher") or ""), data["command"]))
-    body = "\n".join(f"On {ev or 'any event'}{f' for tools matching {m}' if m else ''}, runs: {cmd}" for ev, m, cmd in runs)
+    lines = [f"On {ev or 'any event'}{f' for tools matching {m}' if m else ''}, runs: {cmd}" for ev, m, cmd in runs]
+    body = "\n".join([text_field(data, "description").strip(), *lines]).strip()
     record = _from_fields(data, rel, NodeKind.HOOK, default_name, body=body)
     record.attrs["runs"] = [{"event": ev, "matcher": m, "command": cmd} for ev, m, cmd in runs]
     for key in ("event", "matcher", "command"):

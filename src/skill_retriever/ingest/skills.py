@@ -56,7 +56,7 @@ def ingest_skill_repo(root: Path, corpus: str | None = None, *, max_file_bytes: 
         IngestError: ``root`` is not a readable folder.
     """
     start = time.perf_counter()
-    name = corpus if corpus is not None else Path(root).name
+    name = corpus if corpus is not None else Path(root).resolve().name
     result = link_corpora([_read_corpus(Path(root), name, max_file_bytes)], source=str(root))
     result.seconds = time.perf_counter() - start
     return result
@@ -71,7 +71,7 @@ def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000
         IngestError: A root is not a folder, or two roots share a folder name.
     """
     start = time.perf_counter()
-    names = [Path(r).name for r in roots]
+    names = [Path(r).resolve().name for r in roots]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise IngestError(f"several roots are named {dupes}; ids would collide: ingest them with distinct corpus names")
@@ -84,7 +84,11 @@ def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000
 def _walk(root: Path, problems: list[Problem]) -> list[str]:
     real_root = root.resolve()
     found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
+
+    def unreadable(exc: OSError) -> None:
+        problems.append(Problem(str(exc.filename), f"cannot list folder: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for fname in filenames:
             full = Path(dirpath) / fname

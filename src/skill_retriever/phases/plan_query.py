@@ -12,8 +12,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.query_terms import NameMatcher, classify_complexity, named_entities, query_components
-from skill_retriever.algorithms.temporal import parse_time_window, strip_time_phrase
-from skill_retriever.config import RetrievalContext
+from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
+from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import QueryError
 from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import QueryPlan, RetrievalState
@@ -56,17 +56,21 @@ def clean_query(query: Any, max_chars: int) -> str:
     return text
 
 
+def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow | None]:
+    """The text the channels search (the query less its time phrase) and the window."""
+    now = config.now or datetime.now(timezone.utc)
+    window = parse_time_window(query, now, recent_days=config.recent_days)
+    text = strip_time_phrase(query, window) if window else query
+    return (text if text.strip() else query), window
+
+
 @phase("plan_query", optional=False)
 def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
     config = settings(state, runtime)
     filters_of(state)  # validate early: a bad filter is the caller's error, not a degradation
     index = runtime.context.index
     query = clean_query(state.get("query"), config.max_query_chars)
-    now = config.now or datetime.now(timezone.utc)
-    window = parse_time_window(query, now, recent_days=config.recent_days)
-    search_text = strip_time_phrase(query, window) if window else query
-    if not search_text.strip():
-        search_text = query
+    search_text, window = search_text_of(query, config)
     entities = named_entities(search_text, name_matcher(index))
     complexity = classify_complexity(search_text, entities)
     route = config.route or ROUTE_BY_COMPLEXITY[complexity]
@@ -84,7 +88,8 @@ def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
             "end": window.end.isoformat() if window.end else None,
             "phrase": window.phrase,
         }
-    vector = index.embed_query(search_text)
+    given = state.get("query_vector")
+    vector = given if given is not None and len(given) == index.embedder.dim else index.embed_query(search_text)
     return {
         "plan": plan,
         "route": route,

@@ -39,6 +39,7 @@ from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedde
 from skill_retriever.stores.graph import GraphMatrices, NetworkXGraphStore
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.keywords import BM25Index, KeywordHit
+from skill_retriever.stores.vectors import HNSW as _HNSW
 from skill_retriever.stores.vectors import ChromaVectorStore, VectorHit, VectorStore, make_chroma_client
 
 log = logging.getLogger("skill_retriever")
@@ -113,6 +114,8 @@ class Index:
             embedder: defaults to the bundled MiniLM; must match the one the index was
                 built with (its name is stored in ``index.json``).
             chroma_url: use a Chroma server at this URL instead of the embedded store.
+                The URL is remembered in ``index.json``; later opens use it unless
+                given another (see :func:`move_vectors_to_server`).
             create: create the directory when missing; else a missing index is an error.
             embedded_edge_kinds: which edge kinds get a vector for seed retrieval.
         """
@@ -130,7 +133,11 @@ class Index:
                     f"{path} exists and holds other files; choose an empty or new directory"
                 )
         embedder = embedder or SentenceTransformerEmbedder()
+        fresh = not manifest_path.exists()
         manifest = cls._read_or_write_manifest(manifest_path, embedder, create)
+        if fresh and chroma_url:
+            manifest["chroma_url"] = chroma_url  # later opens find the server by themselves
+            cls._write_manifest(manifest_path, manifest)
         if manifest.get("embedder") != embedder.name:
             raise ConfigError(
                 f"index {path} was built with embedder {manifest.get('embedder')!r}, "
@@ -138,6 +145,7 @@ class Index:
             )
         items = ItemStore(path / "items.sqlite")
         kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
+        chroma_url = chroma_url or manifest.get("chroma_url")
         client = make_chroma_client(path / "chroma", url=chroma_url)
         prefix = manifest.get("collection_prefix", "sr")
         index = cls(
@@ -172,10 +180,14 @@ class Index:
             "embedder": embedder.name,
             "collection_prefix": f"sr-{uuid.uuid4().hex[:12]}",
         }
+        Index._write_manifest(manifest_path, manifest)
+        return manifest
+
+    @staticmethod
+    def _write_manifest(manifest_path: Path, manifest: Mapping[str, Any]) -> None:
         tmp = manifest_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         tmp.replace(manifest_path)  # atomic: a half-written manifest never exists
-        return manifest
 
     def _load(self) -> None:
         """Fill the in-memory stores from SQLite and reconcile the vectors with it."""
@@ -456,4 +468,36 @@ class Index:
         }
 
 
-__all__ = ["Index", "WriteReport", "ALL_PRINCIPALS"]
+def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
+    """Copy an embedded index's vectors to a Chroma server (no re-embedding) and make the
+    index use the server from now on. The embedded ``chroma/`` folder is left in place
+    (delete it once the server copy is checked)."""
+    path = Path(path)
+    manifest_path = path / "index.json"
+    if not manifest_path.exists():
+        raise IndexCorruptError(f"no index at {path} (index.json missing)")
+    manifest = Index._read_or_write_manifest(manifest_path, embedder or SentenceTransformerEmbedder(), create=False)
+    if manifest.get("chroma_url"):
+        raise ConfigError(f"index {path} already uses the server {manifest['chroma_url']}")
+    local = make_chroma_client(path / "chroma")
+    remote = make_chroma_client(url=chroma_url)
+    prefix = manifest.get("collection_prefix", "sr")
+    copied: dict[str, int] = {}
+    for suffix in ("nodes", "edges"):
+        name = f"{prefix}-{suffix}"
+        src = local.get_collection(name)
+        dst = ChromaVectorStore(remote, name, embedder or SentenceTransformerEmbedder())._col
+        total, step = int(src.count()), 2000
+        for off in range(0, total, step):
+            page = src.get(include=["embeddings", "metadatas"], limit=step, offset=off)
+            dst.upsert(ids=page["ids"], embeddings=page["embeddings"], metadatas=page["metadatas"])
+        copied[suffix] = int(dst.count())
+        if copied[suffix] != total:
+            raise IndexCorruptError(f"copied {copied[suffix]} of {total} {suffix} vectors to {chroma_url}; retry")
+    manifest = dict(manifest)
+    manifest["chroma_url"] = chroma_url
+    Index._write_manifest(manifest_path, manifest)
+    return copied
+
+
+__all__ = ["Index", "WriteReport", "ALL_PRINCIPALS", "move_vectors_to_server"]

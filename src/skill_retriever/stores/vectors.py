@@ -156,9 +156,11 @@ class ChromaVectorStore:
             ids=list(ids) if ids is not None else None,
             include=["distances"],
         )
-        return [
-            VectorHit(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)
-        ]
+        hits = [VectorHit(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+        # HNSW returns ties in arbitrary order, and a server sends float32: order by the
+        # score to 6 decimals, then id, so the same index answers the same way anywhere.
+        hits.sort(key=lambda h: (-round(h.score, 6), h.id))
+        return hits
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]:
         out: dict[str, Vectors] = {}

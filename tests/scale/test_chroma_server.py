@@ -1,0 +1,125 @@
+"""The same Index against a real `chroma run` server on a free loopback port: index, query,
+restart the server, query again; and moving an embedded index onto the server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.model import Edge, Node
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index, move_vectors_to_server
+
+CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ChromaServer:
+    def __init__(self, data: Path) -> None:
+        self.data, self.port = data, _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [CHROMA, "run", "--path", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"chroma run did not answer on {self.url} within 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ChromaServer]:
+    if not Path(CHROMA).exists():
+        pytest.skip("the chroma CLI is not installed")
+    srv = ChromaServer(tmp_path / "chroma-server-data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def _items() -> tuple[list[Node], list[Edge]]:
+    texts = [
+        "postgres migration check before every deploy",
+        "deploy pipeline for the checkout-api service",
+        "lint python code with ruff",
+        "incident INC-1043: checkout-api latency spike after deploy-v3.5.0",
+        "database schema review checklist",
+    ]
+    nodes = [Node(id=f"n{i}", kind="skill", name=f"skill-{i}", text=t) for i, t in enumerate(texts)]
+    return nodes, [Edge("n1", "n0", "DEPENDS_ON"), Edge("n3", "n1", "RELATED_TO")]
+
+
+def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer, tmp_path: Path) -> None:
+    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), chroma_url=server.url)
+    nodes, edges = _items()
+    index.upsert(nodes, edges)
+    assert not (tmp_path / "idx" / "chroma").exists()  # vectors live on the server
+    retriever = Retriever(index, reranker=None, cache_size=0)
+    before = retriever.search("checkout-api latency INC-1043", k=3)
+    assert before.ids and before.ids[0] == "n3"
+
+    server.stop()
+    server.start()
+
+    # A fresh process-like open: the URL comes from index.json, nothing is re-embedded.
+    embedder = HashingEmbedder()
+    reopened = Index.open(tmp_path / "idx", embedder=embedder)
+    assert embedder.texts_embedded == 0
+    assert reopened.status()["vectors"] == {"nodes": 5, "edges": 2}
+    after = Retriever(reopened, reranker=None, cache_size=0).search("checkout-api latency INC-1043", k=3)
+    assert after.ids == before.ids
+
+
+def test_move_an_embedded_index_to_the_server(server: ChromaServer, tmp_path: Path) -> None:
+    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder())
+    nodes, edges = _items()
+    index.upsert(nodes, edges)
+    query = index.embed_query("ruff lint python")
+    local = index.search_nodes(query, 3)
+    index.close()
+
+    copied = move_vectors_to_server(tmp_path / "idx", server.url, embedder=HashingEmbedder())
+    assert copied == {"nodes": 5, "edges": 2}
+    embedder = HashingEmbedder()
+    moved = Index.open(tmp_path / "idx", embedder=embedder)
+    assert embedder.texts_embedded == 0
+    remote = moved.search_nodes(query, 3)
+    assert [h.id for h in remote] == [h.id for h in local]
+    assert [round(h.score, 5) for h in remote] == [round(h.score, 5) for h in local]
