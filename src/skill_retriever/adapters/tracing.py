@@ -1,0 +1,79 @@
+"""Tracing: each retrieval phase is its own named run, tagged with the query, route and stats.
+
+LangGraph already opens one run per node, named after the node (``plan_query``,
+``run_ppr``, ...), nested under the graph's run; LangSmith, Studio and any LangChain
+tracer see that tree. What a node's run lacks is what the phase decided, because that is
+known only when the phase has run. :func:`annotate_phase` adds it to the node's own run
+while the run is still open, so the tracer sends it with the run's end:
+
+* metadata ``phase``, ``query``, ``route`` and ``stats`` (the phase's stats dict, the
+  same one the graph writes into ``state["stats"][phase]``);
+* tags ``skill_retriever``, ``phase:<name>``, ``route:<route>``, plus ``degraded`` when an
+  optional phase failed and was skipped.
+
+It works with every tracer built on :class:`langchain_core.tracers.base.BaseTracer`
+(LangSmith's ``LangChainTracer``, ``collect_runs()``, a custom tracer), costs a few
+attribute reads when no tracer is attached, and never sends anything itself.
+Turn LangSmith on with ``LANGSMITH_TRACING=true`` and ``LANGSMITH_API_KEY``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.tracers.base import BaseTracer
+
+#: Tag on every phase run, to filter a trace down to the retrieval.
+TAG = "skill_retriever"
+#: Metadata values longer than this are cut (a query may be 4,000 characters).
+MAX_QUERY_CHARS = 500
+
+
+def annotate_current_run(metadata: Mapping[str, Any], tags: Sequence[str] = ()) -> int:
+    """Add ``metadata`` and ``tags`` to the run of the LangGraph node now executing.
+
+    Returns:
+        How many tracers' runs were annotated (0 outside a traced node).
+    """
+    config = var_child_runnable_config.get()
+    callbacks = config.get("callbacks") if config else None
+    run_id = getattr(callbacks, "parent_run_id", None)  # the node's run: we run inside it
+    if run_id is None:
+        return 0
+    annotated = 0
+    for handler in getattr(callbacks, "handlers", ()):
+        if not isinstance(handler, BaseTracer):
+            continue
+        run = handler.run_map.get(str(run_id))
+        if run is None:
+            continue
+        run.add_metadata(dict(metadata))
+        run.add_tags([t for t in tags if t not in (run.tags or [])])
+        annotated += 1
+    return annotated
+
+
+def phase_annotations(name: str, state: Mapping[str, Any], update: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The metadata and tags of one phase's run, from its input state and its update."""
+    route = update.get("route") or state.get("route") or ""
+    plan = state.get("plan") or update.get("plan") or {}
+    query = str(plan.get("query") or state.get("query") or "")[:MAX_QUERY_CHARS]
+    stats = dict((update.get("stats") or {}).get(name, {}))
+    metadata = {"phase": name, "query": query, "route": route, "stats": stats}
+    tags = [TAG, f"phase:{name}"]
+    if route:
+        tags.append(f"route:{route}")
+    if "failed" in stats:
+        tags.append("degraded")
+    return metadata, tags
+
+
+def annotate_phase(name: str, state: Mapping[str, Any], update: Mapping[str, Any]) -> int:
+    """Tag the running phase's run with its query, route and stats (see module doc)."""
+    metadata, tags = phase_annotations(name, state, update)
+    return annotate_current_run(metadata, tags)
+
+
+__all__ = ["TAG", "annotate_current_run", "annotate_phase", "phase_annotations"]
