@@ -163,14 +163,14 @@ def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> Non
     _write(root, "skills/namelist/SKILL.md", "---\nname: [a, b]\ndescription: two names\n---\nbody\n")
     _write(root, "skills/binary/SKILL.md", b"---\nname: bin\n---\n\x00\x01\x02")
     _write(root, "skills/latin1/SKILL.md", "---\nname: caf\xe9\ndescription: d\n---\nbody\n".encode("latin-1"))
-    _write(root, "skills/huge/SKILL.md", _md("huge", body="x" * 5000))
+    _write(root, "skills/huge/SKILL.md", _md("huge", body="x" * 200_000))
     _write(root, "skills/bigfm/SKILL.md", "---\nname: big\ndescription: " + "y" * 70_000 + "\n---\nbody\n")
     _write(root, "skills/unclosed/SKILL.md", "---\nname: unclosed\ndescription: never closed\n")
     _write(root, "agents/empty.md", "---\nname: empty-agent\n---\n\n   \n")
     _write(root, "agents/timestamps.md", _md("timestamps-agent", created="not-a-date"))
     _write(root, "hooks/bad.json", "{not json")
 
-    result = ingest_skill_repo(root, max_file_bytes=4000)
+    result = ingest_skill_repo(root, max_file_bytes=100_000)
     by_file = {Path(p.path).relative_to(root).as_posix(): p.message for p in result.problems}
     assert set(by_file) == {
         "skills/good/SKILL.md", "skills/malformed/SKILL.md", "skills/bomb/SKILL.md", "skills/listy/SKILL.md",
@@ -185,7 +185,7 @@ def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> Non
     assert "'name' must be text" in by_file["skills/namelist/SKILL.md"]
     assert "binary" in by_file["skills/binary/SKILL.md"]
     assert "UTF-8" in by_file["skills/latin1/SKILL.md"]
-    assert "over the 4,000-byte limit" in by_file["skills/huge/SKILL.md"]
+    assert "over the 100,000-byte limit" in by_file["skills/huge/SKILL.md"]
     assert "64 KB" in by_file["skills/bigfm/SKILL.md"]
     assert "never closed" in by_file["skills/unclosed/SKILL.md"]
     assert "nothing to index" in by_file["agents/empty.md"]

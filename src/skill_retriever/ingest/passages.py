@@ -163,9 +163,10 @@ def ingest_passages(
         labels: NER labels that make entities.
 
     Returns:
-        Passages first, then entities; one problem per unreadable record, or one for a
-        file that is not such a list. A repeated ``idx`` gets id ``passage:<idx>#<n>``
-        and ``attrs["duplicate_idx"] = True``.
+        Passages first, then entities (``attrs``: ``labels``, the NER labels and/or
+        ``TITLE`` that found it; ``passages``, how many mention it); one problem per
+        unreadable record, or one for a file that is not such a list. A repeated ``idx``
+        gets id ``passage:<idx>#<n>`` and ``attrs["duplicate_idx"] = True``.
 
     Raises:
         IngestError: the file does not exist.
@@ -209,16 +210,16 @@ def _passages(records: list[Any], where: str, result: IngestResult) -> list[Node
             result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
             continue
         base = f"passage:{rec['idx']}"
-        taken[base] = taken.get(base, 0) + 1
-        pid = base if taken[base] == 1 else f"{base}#{taken[base]}"
-        attrs: dict[str, Any] = {"idx": rec["idx"]}
-        if taken[base] > 1:
-            attrs["duplicate_idx"] = True
+        n = taken.get(base, 0) + 1
+        attrs: dict[str, Any] = {"idx": rec["idx"], **({"duplicate_idx": True} if n > 1 else {})}
         try:
-            passages.append(Node(id=pid, kind=NodeKind.PASSAGE, name=rec.get("title", ""),
-                                 text=rec.get("text", ""), source=where, attrs=attrs))
+            passages.append(Node(id=base if n == 1 else f"{base}#{n}", kind=NodeKind.PASSAGE,
+                                 name=rec.get("title", ""), text=rec.get("text", ""),
+                                 source=where, attrs=attrs))
         except InvalidItemError as exc:
             result.problems.append(Problem(where, f"record {i} (idx {rec['idx']!r}): {exc}"))
+            continue
+        taken[base] = n
     return passages
 
 
@@ -256,8 +257,12 @@ def load_multihop_queries(folder: Path) -> list[MultihopQuery]:
     path = Path(folder) / "queries.json"
     if not path.is_file():
         raise IngestError(f"{folder}: no queries.json; pass a multihop set folder")
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise IngestError(f"{path}: not valid JSON ({exc})") from exc
     queries: list[MultihopQuery] = []
-    for i, rec in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+    for i, rec in enumerate(records if isinstance(records, list) else [None]):
         if not isinstance(rec, dict) or not isinstance(rec.get("question"), str) or not isinstance(
                 rec.get("supporting_idx"), list):
             raise IngestError(f"{path}: query {i} lacks question or supporting_idx")

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from langgraph.runtime import Runtime
 
+from skill_retriever.adapters.tracing import annotate_phase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import ConfigError, SkillRetrieverError
 from skill_retriever.filters import Filters
@@ -52,7 +53,8 @@ def filters_of(state: RetrievalState) -> Filters:
 
 
 def phase(name: str, *, optional: bool) -> Callable[[F], F]:
-    """Wrap a phase: time it, log one line, record stats; degrade if ``optional``.
+    """Wrap a phase: time it, log one line, record stats, tag its trace run; degrade if
+    ``optional``.
 
     A failing optional phase returns only a warning (the state keeps what earlier phases
     produced); a failing required phase raises. Every failure is logged with its cause.
@@ -80,6 +82,7 @@ def phase(name: str, *, optional: bool) -> Callable[[F], F]:
                 update["stats"] = {**(update.get("stats") or {}), name: mine}
                 detail = " ".join(f"{k}={v}" for k, v in mine.items() if not isinstance(v, (list, dict)))
                 log.info("[skill_retriever][%s] %s", name, detail)
+            annotate_phase(name, state, update)  # query, route, stats on this node's trace run
             return update
 
         return run  # type: ignore[return-value]

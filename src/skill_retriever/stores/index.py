@@ -95,6 +95,8 @@ class Index:
         self.version = int(items.get_meta("version") or 0)
         self._labelled = 0  # nodes that carry access labels
         self._names_cache: tuple[int, dict[str, list[Node]]] | None = None
+        self._masks: dict[tuple[int, Filters], NDArray[np.bool_]] = {}
+        self._mask_lock = threading.Lock()
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -286,23 +288,51 @@ class Index:
         return gm, emb
 
     def allowed_mask(self, filters: Filters | None) -> NDArray[np.bool_] | None:
-        """Boolean mask over the matrix rows for ``filters`` (None = all allowed)."""
+        """Boolean mask over the matrix rows for ``filters`` (None = all allowed); cached
+        per index version, since most queries repeat a few filter sets."""
         pred = self.allowed(filters)
         if pred is None:
             return None
         gm, _ = self.matrices()
-        return np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
+        key = (id(gm), filters or Filters())
+        with self._mask_lock:
+            hit = self._masks.get(key)
+            if hit is not None:
+                return hit
+        mask = np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
+        with self._mask_lock:
+            if len(self._masks) >= 64:
+                self._masks.clear()
+            self._masks[key] = mask
+        return mask
 
     def embed_query(self, query: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
         return self.embedder.embed([query])[0]
 
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
-        pred = self.allowed(filters)
-        if pred is None:
+        """Nearest nodes that ``filters`` admit; the filter runs inside the vector search."""
+        f = filters or Filters()
+        if self.allowed(f) is None:
             return self.node_vectors.search(qvec, k)
-        allowed_ids = [i for i in self._nodes if pred(i)]
-        return self.node_vectors.search(qvec, k, ids=allowed_ids)
+        if f.tags is None and f.since is None and f.until is None:
+            return self.node_vectors.search(qvec, k, where=self._where(f))
+        pred = self.allowed(f)
+        assert pred is not None
+        return self.node_vectors.search(qvec, k, ids=[i for i in self._nodes if pred(i)])
+
+    def _where(self, f: Filters) -> dict[str, Any] | None:
+        """Kinds and access as a Chroma metadata filter (see ``_metadata``)."""
+        clauses: list[dict[str, Any]] = []
+        if f.kinds is not None:
+            clauses.append({"kind": {"$in": sorted(f.kinds)}})
+        if self.has_access_labels and not (f.principals and ALL_PRINCIPALS in f.principals):
+            visible: list[dict[str, Any]] = [{"public": True}]
+            visible += [{"access": {"$contains": p}} for p in sorted(f.principals or ())]
+            clauses.append(visible[0] if len(visible) == 1 else {"$or": visible})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
     def search_edges(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[tuple[Edge, float]]:
         """Edges whose sentence is near the query; both ends must be visible."""
