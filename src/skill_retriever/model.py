@@ -13,7 +13,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from enum import StrEnum
-from typing import Any, Mapping
+from collections.abc import Container, Mapping
+from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 
@@ -261,7 +262,7 @@ class Edge:
         )
 
 
-def validate_graph(nodes: list[Node], edges: list[Edge], known_ids: set[str] | frozenset[str] = frozenset()) -> None:
+def validate_graph(nodes: list[Node], edges: list[Edge], known_ids: Container[str] = frozenset()) -> None:
     """Check a batch: no duplicate node ids, no edge to a node missing from batch and index."""
     from skill_retriever.exceptions import DuplicateItemError, MissingNodeError
 

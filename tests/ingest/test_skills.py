@@ -204,6 +204,11 @@ def test_alias_bomb_is_refused_fast() -> None:
         parse_frontmatter("---\n" + "\n".join(lines) + "\n---\nbody")
 
 
+def test_deep_nesting_is_refused_unparsed() -> None:
+    with pytest.raises(FrontmatterError, match="deep"):
+        parse_frontmatter("---\nname: x\ntags: " + "[" * 30_000 + "\n---\nbody")
+
+
 def test_lenient_frontmatter_is_recovered() -> None:
     text = ("---\nname: droid\ndescription: Use this agent. Examples: user: 'How?' assistant: 'Like so.'\n"
             "argument-hint: [name] [--typescript]\ntools: *\n---\nBody.\n")

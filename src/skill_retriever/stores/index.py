@@ -18,7 +18,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -370,13 +370,14 @@ class Index:
             if e.source == e.target:
                 raise InvalidItemError(f"edge {e.id!r} is a self edge; an item cannot relate to itself")
         with self._write_lock:
-            validate_graph(nodes, edges, known_ids=frozenset(self._nodes))
+            validate_graph(nodes, edges, known_ids=self._nodes.keys())
             current = self._nodes
             edges = [e for e in dict((e.id, e) for e in edges).values() if self.graph.get_edge(e.id) != e]
             changed = [n for n in nodes if (old := current.get(n.id)) is None or old != n]
             rehash = [n for n in changed if (old := current.get(n.id)) is None or old.content_hash() != n.content_hash()]
             new_edges = [e for e in edges if e.kind in self.embedded_edge_kinds]
-            names = {**{i: n.name for i, n in current.items()}, **{n.id: n.name for n in nodes}} if new_edges else {}
+            batch = {n.id: n for n in nodes}
+            names = _NameLookup(batch, current)
             embedded = self._embed_nodes(rehash) if rehash else 0
             # Metadata-only changes (tags, access, dates) update the vector metadata too.
             meta_only = [n for n in changed if n not in rehash]
@@ -392,11 +393,13 @@ class Index:
             self.version += 1
             self._items.write(upsert_nodes=changed, upsert_edges=edges, version=self.version)
             # Publish: new snapshots, never mutate the ones readers hold.
-            updated = dict(current)
-            for n in changed:
-                updated[n.id] = n
-            self._nodes = updated
-            self._labelled = sum(1 for n in updated.values() if n.access)
+            if changed:
+                updated = dict(current)
+                for n in changed:
+                    old = current.get(n.id)
+                    self._labelled += bool(n.access) - bool(old is not None and old.access)
+                    updated[n.id] = n
+                self._nodes = updated
             self.graph.add_nodes(n.id for n in changed)
             self.graph.add_edges(edges)
             self.keywords.upsert((n.id, n.embedding_text()) for n in rehash)
@@ -466,10 +469,10 @@ class Index:
         self._vecs = merged
         return len(nodes)
 
-    def _embed_edges(self, edges: Sequence[Edge], names: Mapping[str, Any]) -> int:
+    def _embed_edges(self, edges: Sequence[Edge], nodes: Mapping[str, Node]) -> int:
         def name(i: str) -> str:
-            v = names.get(i)
-            return v.name if isinstance(v, Node) else str(v or i)
+            v = nodes.get(i)
+            return v.name if v is not None else i
 
         texts = [e.embedding_text(name(e.source), name(e.target)) for e in edges]
         vecs = self.embedder.embed(texts)
@@ -496,6 +499,23 @@ class Index:
             "edge_kinds": dict(sorted(edge_kinds.items())),
             "vectors": {"nodes": self.node_vectors.count(), "edges": self.edge_vectors.count()},
         }
+
+
+class _NameLookup(Mapping[str, Node]):
+    """Nodes of the batch first, then the index: a view, so no O(N) copy per batch."""
+
+    def __init__(self, batch: Mapping[str, Node], current: Mapping[str, Node]) -> None:
+        self._batch, self._current = batch, current
+
+    def __getitem__(self, key: str) -> Node:
+        return self._batch[key] if key in self._batch else self._current[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._batch
+        yield from (k for k in self._current if k not in self._batch)
+
+    def __len__(self) -> int:
+        return len(self._batch) + sum(1 for k in self._current if k not in self._batch)
 
 
 def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:

@@ -1,0 +1,213 @@
+"""An example coding agent that uses the retrieval graph as a subgraph, both ways LangGraph
+supports, retrieves the skills a user's coding task needs and passes their text on.
+
+1. **Wrapper node** (:func:`build_agent_with_wrapper_node`, the ``graph`` that
+   langgraph.json serves): the agent's state has its own keys (``task``, ``skills``,
+   ``prompt``); the node ``retrieve_skills`` maps them to the retrieval graph's input,
+   invokes it with a ``RetrievalContext`` and maps its output back.
+2. **Subgraph as a node** (:func:`build_agent_with_subgraph_node`): the agent's state
+   shares the retrieval graph's input and output keys (``query``, ``k``, ``token_budget``,
+   ``filters`` in; ``results``, ``route``, ``reranker``, ``stats``, ``warnings`` out), so
+   the compiled graph is added as the node ``skill_retriever`` itself. It inherits the
+   agent's context, which is therefore a ``RetrievalContext``.
+
+Either way, each retrieval phase runs as its own node in the subgraph's namespace
+(``stream(..., subgraphs=True)`` shows them) and its own run in a trace, and a
+checkpointer on the agent checkpoints the subgraph too.
+
+The last node, ``act``, needs no model: it assembles a prompt with the task and the full
+text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
+asks it, with that prompt as the system message.
+"""
+
+# No `from __future__ import annotations` here: LangGraph Server loads this file by path,
+# and the state TypedDicts' annotations must resolve without the module in sys.modules.
+import operator
+from typing import Annotated, Any, NotRequired, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from skill_retriever.adapters.langgraph_server import ServerContext, retrieval_context
+from skill_retriever.config import RetrievalContext
+from skill_retriever.graph import graph as retrieval_graph
+from skill_retriever.model import COMPONENT_KINDS
+from skill_retriever.state import FilterSpec, Result, merge_dicts
+from skill_retriever.stores.index import Index
+
+#: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
+DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
+DEFAULT_K = 5
+DEFAULT_BUDGET = 4000
+
+
+class SkillText(TypedDict):
+    """One retrieved item with the full text the agent passes on."""
+
+    id: str
+    kind: str
+    name: str
+    text: str
+    token_count: int
+    fusion_score: float
+    rerank_score: float | None
+    channels: dict[str, int]
+
+
+class TaskInput(TypedDict):
+    task: str  # the user's coding task
+    k: NotRequired[int]
+    token_budget: NotRequired[int | None]
+    kinds: NotRequired[list[str]]
+
+
+class AgentOutput(TypedDict):
+    skills: list[SkillText]
+    prompt: str
+    answer: str | None
+
+
+# -- shared by both agents --------------------------------------------------------------
+
+
+def skill_texts(results: list[Result], index: Index) -> list[SkillText]:
+    """The retrieved items with their full text (the text their token counts measure)."""
+    out: list[SkillText] = []
+    for r in results:
+        node = index.nodes.get(r["id"])
+        out.append(
+            {
+                "id": r["id"],
+                "kind": r["kind"],
+                "name": r["name"],
+                "text": node.embedding_text() if node is not None else r["snippet"],
+                "token_count": r["token_count"],
+                "fusion_score": r["fusion_score"],
+                "rerank_score": r.get("rerank_score"),
+                "channels": dict(r["channels"]),
+            }
+        )
+    return out
+
+
+def assemble_prompt(task: str, skills: list[SkillText]) -> str:
+    """The context a coding model gets: the task, then each item's full text, best first."""
+    if not skills:
+        return f"Task: {task}\n\nNo skills matched this task; work from general knowledge."
+    parts = [f"Task: {task}", "", f"Apply these {len(skills)} items (ranked by skill-retriever):"]
+    for rank, s in enumerate(skills, 1):
+        parts += ["", f"## {rank}. {s['name']} [{s['kind']}] (id: {s['id']})", s["text"].strip()]
+    return "\n".join(parts)
+
+
+def make_act(model: BaseChatModel | None) -> Any:
+    def act(state: dict[str, Any]) -> dict[str, Any]:
+        prompt = assemble_prompt(state["task"], state.get("skills") or [])
+        answer = None
+        if model is not None:
+            reply = model.invoke([SystemMessage(prompt), HumanMessage(state["task"])])
+            answer = reply.text if hasattr(reply, "text") and isinstance(reply.text, str) else str(reply.content)
+        return {"prompt": prompt, "answer": answer}
+
+    return act
+
+
+# -- 1. wrapper node: the agent maps its own state --------------------------------------
+
+
+class WrapperAgentState(TaskInput, AgentOutput):
+    retrieval: dict[str, Any]  # route, reranker, stats and warnings of the retrieval
+
+
+def build_agent_with_wrapper_node(
+    *, model: BaseChatModel | None = None, retrieval: RetrievalContext | None = None, name: str = "coding_agent"
+) -> CompiledStateGraph:  # type: ignore[type-arg]
+    """The agent whose node ``retrieve_skills`` calls the retrieval graph.
+
+    Args:
+        model: optional chat model for ``act``.
+        retrieval: the index, config and reranker to retrieve with; None = open the index
+            that the run's JSON context (``ServerContext``) names, as the server does.
+    """
+
+    def retrieve_skills(state: WrapperAgentState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
+        ctx = retrieval or retrieval_context(runtime.context if isinstance(runtime.context, ServerContext) else None)
+        filters: FilterSpec = {"kinds": list(state.get("kinds") or DEFAULT_KINDS)}
+        out = retrieval_graph.invoke(
+            {
+                "query": state["task"],
+                "k": state.get("k", DEFAULT_K),
+                "token_budget": state.get("token_budget", DEFAULT_BUDGET),
+                "filters": filters,
+            },
+            context=ctx,
+        )
+        summary = {key: out.get(key) for key in ("route", "reranker", "stats", "warnings")}
+        return {"skills": skill_texts(out["results"], ctx.index), "retrieval": summary}
+
+    builder = StateGraph(
+        WrapperAgentState, context_schema=ServerContext, input_schema=TaskInput, output_schema=AgentOutput
+    )
+    builder.add_node(retrieve_skills)
+    builder.add_node("act", make_act(model))
+    builder.add_edge(START, "retrieve_skills")
+    builder.add_edge("retrieve_skills", "act")
+    builder.add_edge("act", END)
+    return builder.compile(name=name)
+
+
+# -- 2. the compiled retrieval graph as a node: the agent shares its keys ----------------
+
+
+class SharedAgentState(TaskInput, AgentOutput):
+    # the retrieval graph's input keys ...
+    query: str
+    filters: FilterSpec
+    # ... and its output keys
+    results: list[Result]
+    route: str | None
+    reranker: str
+    stats: Annotated[dict[str, Any], merge_dicts]
+    warnings: Annotated[list[str], operator.add]
+
+
+def frame_query(state: SharedAgentState) -> dict[str, Any]:
+    """Turn the task into the retrieval graph's input keys."""
+    return {
+        "query": state["task"],
+        "k": state.get("k", DEFAULT_K),
+        "token_budget": state.get("token_budget", DEFAULT_BUDGET),
+        "filters": {"kinds": list(state.get("kinds") or DEFAULT_KINDS)},
+    }
+
+
+def collect_texts(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -> dict[str, Any]:
+    return {"skills": skill_texts(state.get("results") or [], runtime.context.index)}
+
+
+def build_agent_with_subgraph_node(
+    *, model: BaseChatModel | None = None, name: str = "coding_agent_shared_state"
+) -> CompiledStateGraph:  # type: ignore[type-arg]
+    """The agent with the compiled retrieval graph as its node ``skill_retriever``.
+
+    Invoke it with ``context=RetrievalContext(index=...)``: the subgraph inherits it.
+    """
+    builder = StateGraph(
+        SharedAgentState, context_schema=RetrievalContext, input_schema=TaskInput, output_schema=AgentOutput
+    )
+    builder.add_node(frame_query)
+    builder.add_node("skill_retriever", retrieval_graph)
+    builder.add_node(collect_texts)
+    builder.add_node("act", make_act(model))
+    builder.add_edge(START, "frame_query")
+    builder.add_edge("frame_query", "skill_retriever")
+    builder.add_edge("skill_retriever", "collect_texts")
+    builder.add_edge("collect_texts", "act")
+    builder.add_edge("act", END)
+    return builder.compile(name=name)
+
+
+graph = build_agent_with_wrapper_node()

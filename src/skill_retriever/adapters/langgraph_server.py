@@ -1,0 +1,203 @@
+"""The retrieval graph as LangGraph Server / Studio (``langgraph dev``) can run it.
+
+The server builds a graph's context from the JSON of a run request, so it cannot hand the
+retrieval graph the :class:`~skill_retriever.stores.index.Index` object that
+``RetrievalContext`` holds. The server graph therefore takes a small JSON context,
+:class:`ServerContext`, and one node, ``retrieve``, opens the index it names (once per
+process, cached), builds the ``RetrievalContext`` and runs the compiled retrieval graph
+as a subgraph with it: every phase still shows as its own node and run, one level down.
+
+Which index: ``context.index_dir``, else the ``SKILL_RETRIEVER_INDEX`` environment
+variable, else the bundled sample catalogue, indexed on first use into
+``$SKILL_RETRIEVER_CACHE`` (default ``~/.cache/skill-retriever``). An index is opened
+with the embedder its manifest names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from skill_retriever.config import RetrievalConfig, RetrievalContext
+from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, Reranker, default_reranker
+from skill_retriever.state import InputState, OutputState, RetrievalState
+from skill_retriever.stores.embedder import DEFAULT_MODEL, Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from skill_retriever.stores.index import Index
+
+log = logging.getLogger("skill_retriever")
+
+INDEX_ENV = "SKILL_RETRIEVER_INDEX"
+CACHE_ENV = "SKILL_RETRIEVER_CACHE"
+INPUT_KEYS = tuple(InputState.__annotations__)
+
+
+@dataclass(frozen=True)
+class ServerContext:
+    """JSON context of the server graphs (Studio shows it as the assistant's settings).
+
+    Attributes:
+        index_dir: index directory; None = ``$SKILL_RETRIEVER_INDEX`` or the sample index.
+        rerank: run the rerank phase.
+        cross_encoder: cross-encoder model name or path tried first; None = rerank with
+            the index's embedding model.
+    """
+
+    index_dir: str | None = None
+    rerank: bool = True
+    cross_encoder: str | None = DEFAULT_CROSS_ENCODER
+
+
+def cache_dir() -> Path:
+    """Where the sample index is built: ``$SKILL_RETRIEVER_CACHE`` or the user cache."""
+    base = os.environ.get(CACHE_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "skill-retriever"
+    )
+    return Path(base)
+
+
+def embedder_for(name: str) -> Embedder:
+    """The embedder an index manifest names (``hashing-<dim>`` or a sentence-transformers
+    model name or path, ``bundled:...`` for the bundled MiniLM)."""
+    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
+        return HashingEmbedder(int(name[len("hashing-") :]))
+    return SentenceTransformerEmbedder(name)
+
+
+def _manifest_embedder(path: Path) -> str:
+    try:
+        manifest = json.loads((path / "index.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise IndexCorruptError(
+            f"no readable index at {path} ({exc}); run `skill-retriever index --index-dir {path} ...` first"
+        ) from exc
+    return str(manifest.get("embedder") or DEFAULT_MODEL)
+
+
+def _sample_fingerprint() -> str:
+    from skill_retriever.indexing import sample_catalogue_path
+
+    root = sample_catalogue_path()
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(root)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def sample_index_dir(embedder: Embedder | None = None) -> Path:
+    """The sample catalogue's index in the cache, built on first use (atomically: built in
+    a temporary folder, then renamed, so a crash or a second process never sees half)."""
+    from skill_retriever.indexing import index_sources, sample_catalogue_path
+
+    embedder = embedder or SentenceTransformerEmbedder()
+    slug = "".join(c if c.isalnum() else "-" for c in embedder.name)
+    target = cache_dir() / f"sample-{_sample_fingerprint()}-{slug}"
+    if (target / "index.json").exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
+    try:
+        log.info("[skill_retriever][server] indexing the sample catalogue into %s", target)
+        index = Index.open(tmp / "index", embedder=embedder)
+        index_sources(index, [sample_catalogue_path()])
+        index.close()
+        try:
+            (tmp / "index").rename(target)
+        except OSError:
+            if not (target / "index.json").exists():  # not a lost race: a real failure
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+_indexes: dict[str, Index] = {}
+_rerankers: dict[tuple[str, str | None], Reranker] = {}
+_lock = threading.Lock()
+
+
+def resolve_index_dir(index_dir: str | None = None) -> Path:
+    """The index directory a server run uses (see the module doc)."""
+    chosen = index_dir or os.environ.get(INDEX_ENV)
+    return Path(chosen).expanduser() if chosen else sample_index_dir()
+
+
+def open_index(index_dir: str | None = None) -> Index:
+    """Open (once per process) the index for ``index_dir`` with the embedder it was built with."""
+    path = resolve_index_dir(index_dir).resolve()
+    with _lock:
+        index = _indexes.get(str(path))
+        if index is None:
+            index = Index.open(path, embedder=embedder_for(_manifest_embedder(path)), create=False)
+            _indexes[str(path)] = index
+        return index
+
+
+def retrieval_context(context: ServerContext | None, config: RetrievalConfig | None = None) -> RetrievalContext:
+    """The ``RetrievalContext`` for a server run's JSON context."""
+    ctx = context or ServerContext()
+    index = open_index(ctx.index_dir)
+    reranker: Reranker | None = None
+    if ctx.rerank:
+        key = (str(index.path), ctx.cross_encoder)
+        with _lock:
+            reranker = _rerankers.get(key)
+            if reranker is None:
+                reranker = default_reranker(index.embedder, ctx.cross_encoder)
+                _rerankers[key] = reranker
+    cfg = (config or RetrievalConfig()).override(rerank=ctx.rerank)
+    return RetrievalContext(index=index, config=cfg, reranker=reranker)
+
+
+def _context_of(runtime: Runtime[Any]) -> ServerContext:
+    ctx = runtime.context
+    if ctx is None:
+        return ServerContext()
+    if isinstance(ctx, dict):  # a caller outside the server passed plain JSON
+        return ServerContext(**ctx)
+    return ctx  # type: ignore[no-any-return]
+
+
+def build_server_graph(name: str = "retrieval") -> CompiledStateGraph:  # type: ignore[type-arg]
+    """The retrieval graph wrapped for LangGraph Server: JSON context in, same input and
+    output as the retrieval graph itself."""
+    from skill_retriever.graph import graph as retrieval_graph
+
+    def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
+        payload = {k: state[k] for k in INPUT_KEYS if k in state}  # type: ignore[literal-required]
+        out: dict[str, Any] = retrieval_graph.invoke(payload, context=retrieval_context(_context_of(runtime)))
+        return out
+
+    builder = StateGraph(
+        RetrievalState, context_schema=ServerContext, input_schema=InputState, output_schema=OutputState
+    )
+    builder.add_node(retrieve)
+    builder.add_edge(START, "retrieve")
+    builder.add_edge("retrieve", END)
+    return builder.compile(name=name)
+
+
+__all__ = [
+    "ServerContext",
+    "build_server_graph",
+    "cache_dir",
+    "embedder_for",
+    "open_index",
+    "resolve_index_dir",
+    "retrieval_context",
+    "sample_index_dir",
+]

@@ -1,0 +1,67 @@
+"""A token budget that keeps dependency sets whole.
+
+The plain budget (`pack_to_budget`) drops the lowest-ranked ids one by one, so it can keep
+a component while dropping a component it requires. Here each selected component and
+everything it requires form one unit (`Closure.units`); units are kept or dropped whole,
+the lowest-ranked unit first (`pack_units_to_budget`). A requirement shared by several
+units is counted once and stays while any kept unit needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from skill_retriever.algorithms.budget import BudgetCut, pack_units_to_budget
+from skill_retriever.components.closure import Closure
+
+__all__ = ["UnitCut", "pack_closure_to_budget"]
+
+
+@dataclass(frozen=True)
+class UnitCut:
+    """Which selected components (and so which units) fit the budget.
+
+    Attributes:
+        kept_components: Selected ids kept, in rank order.
+        dropped_components: Selected ids dropped, in rank order.
+        cut: The id-level cut (``kept`` holds requirements too).
+    """
+
+    kept_components: tuple[str, ...]
+    dropped_components: tuple[str, ...]
+    cut: BudgetCut
+
+    @property
+    def kept(self) -> tuple[str, ...]:
+        return self.cut.kept
+
+    @property
+    def total_tokens(self) -> int:
+        return self.cut.total_tokens
+
+
+def pack_closure_to_budget(
+    closure: Closure, token_counts: Mapping[str, int] | Callable[[str], int], budget: int | None
+) -> UnitCut:
+    """Keep whole units of ``closure`` within ``budget`` tokens.
+
+    Args:
+        closure: Selected components and what they require.
+        token_counts: Id -> token count, or a function giving it.
+        budget: The most tokens to keep; None keeps everything.
+
+    Returns:
+        The :class:`UnitCut`.
+    """
+    units = closure.ranked_units()
+    if callable(token_counts):
+        count = token_counts
+        counts = {i: count(i) for unit in units for i in unit}
+    else:
+        counts = dict(token_counts)
+    cut = pack_units_to_budget(units, counts, budget)
+    kept = set(cut.kept)
+    kept_components = tuple(s for s in closure.selected if all(i in kept for i in closure.units[s]))
+    dropped = tuple(s for s in closure.selected if s not in kept_components)
+    return UnitCut(kept_components, dropped, cut)
