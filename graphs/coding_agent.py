@@ -30,6 +30,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Checkpointer
 
 from skill_retriever.adapters.langgraph_server import ServerContext, retrieval_context
 from skill_retriever.config import RetrievalContext
@@ -123,7 +124,11 @@ class WrapperAgentState(TaskInput, AgentOutput):
 
 
 def build_agent_with_wrapper_node(
-    *, model: BaseChatModel | None = None, retrieval: RetrievalContext | None = None, name: str = "coding_agent"
+    *,
+    model: BaseChatModel | None = None,
+    retrieval: RetrievalContext | None = None,
+    checkpointer: Checkpointer = None,
+    name: str = "coding_agent",
 ) -> CompiledStateGraph:  # type: ignore[type-arg]
     """The agent whose node ``retrieve_skills`` calls the retrieval graph.
 
@@ -131,6 +136,7 @@ def build_agent_with_wrapper_node(
         model: optional chat model for ``act``.
         retrieval: the index, config and reranker to retrieve with; None = open the index
             that the run's JSON context (``ServerContext``) names, as the server does.
+        checkpointer: the agent's checkpointer (the subgraph checkpoints with it).
     """
 
     def retrieve_skills(state: WrapperAgentState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
@@ -156,7 +162,7 @@ def build_agent_with_wrapper_node(
     builder.add_edge(START, "retrieve_skills")
     builder.add_edge("retrieve_skills", "act")
     builder.add_edge("act", END)
-    return builder.compile(name=name)
+    return builder.compile(checkpointer=checkpointer, name=name)
 
 
 # -- 2. the compiled retrieval graph as a node: the agent shares its keys ----------------
@@ -189,7 +195,7 @@ def collect_texts(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -
 
 
 def build_agent_with_subgraph_node(
-    *, model: BaseChatModel | None = None, name: str = "coding_agent_shared_state"
+    *, model: BaseChatModel | None = None, checkpointer: Checkpointer = None, name: str = "coding_agent_shared_state"
 ) -> CompiledStateGraph:  # type: ignore[type-arg]
     """The agent with the compiled retrieval graph as its node ``skill_retriever``.
 
@@ -207,7 +213,7 @@ def build_agent_with_subgraph_node(
     builder.add_edge("skill_retriever", "collect_texts")
     builder.add_edge("collect_texts", "act")
     builder.add_edge("act", END)
-    return builder.compile(name=name)
+    return builder.compile(checkpointer=checkpointer, name=name)
 
 
 graph = build_agent_with_wrapper_node()

@@ -10,7 +10,10 @@ from typing import Any
 
 #: module path of each feature that adds a subcommand; missing modules are skipped
 #: only while they are being written (ImportError of the module itself).
-FEATURES: tuple[str, ...] = ()
+FEATURES: tuple[str, ...] = (
+    "skill_retriever.bench.cli",
+    "skill_retriever.components.cli",
+)
 
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:

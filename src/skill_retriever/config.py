@@ -8,9 +8,11 @@ this object, together with the stores, as its LangGraph context (``RetrievalCont
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
 
 from skill_retriever.exceptions import ConfigError
@@ -86,9 +88,13 @@ class RetrievalConfig:
     k: int = 10
     snippet_chars: int = 300
     max_query_chars: int = 4000
+    # safety and resources
+    drop_flagged: bool = False  # drop results flagged as instruction-like (see safety.injection)
+    phase_timeout_s: float | None = None  # limit on every phase; None = no limit
+    phase_timeouts: Mapping[str, float] = field(default_factory=dict)  # per phase name; wins over phase_timeout_s
 
     def __post_init__(self) -> None:
-        hints = get_type_hints(RetrievalConfig)
+        hints = _hints()
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             _check_type(f.name, value, hints[f.name])
@@ -97,8 +103,25 @@ class RetrievalConfig:
         unknown = set(self.channel_weights) - set(CHANNELS)
         if unknown:
             raise ConfigError(f"unknown channel(s) {sorted(unknown)}; channels are {CHANNELS}")
+        if not all(_number(w) for w in self.channel_weights.values()):
+            raise ConfigError(f"channel weights must be finite numbers, got {dict(self.channel_weights)!r:.80}")
         if any(w < 0 for w in self.channel_weights.values()):
             raise ConfigError("channel weights must be >= 0 (0 switches a channel off)")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConfigError(f"setting {f.name!r} must be a finite number, got {value}")
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                raise ConfigError(f"setting {f.name!r} must be >= 0, got {value}")
+        if not all(_number(t) for t in self.expand_thresholds):
+            raise ConfigError(f"expand_thresholds must be finite numbers, got {self.expand_thresholds!r:.80}")
+        for name, limit in {"*": self.phase_timeout_s, **self.phase_timeouts}.items():
+            if not isinstance(name, str) or (limit is not None and not (_number(limit) and limit > 0)):
+                raise ConfigError(
+                    f"phase timeouts must be positive numbers of seconds keyed by phase name, got {name!r}: {limit!r:.40}"
+                )
+        if self.now is not None and self.now.tzinfo is None:
+            object.__setattr__(self, "now", self.now.replace(tzinfo=timezone.utc))  # naive = UTC, as items
         for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0, got {getattr(self, name)}")
@@ -112,6 +135,11 @@ class RetrievalConfig:
     def channel_on(self, channel: str) -> bool:
         return self.channel_weights.get(channel, 0.0) > 0.0
 
+    def timeout_for(self, phase: str) -> float | None:
+        """Seconds the phase ``phase`` may run (``phase_timeouts``, else ``phase_timeout_s``)."""
+        limit = self.phase_timeouts.get(phase, self.phase_timeout_s)
+        return None if limit is None else float(limit)
+
     def override(self, **changes: Any) -> RetrievalConfig:
         """A copy with ``changes``; ``channels={"keyword": False}`` switches channels off/on."""
         channels = changes.pop("channels", None)
@@ -119,14 +147,28 @@ class RetrievalConfig:
         if unknown:
             raise ConfigError(f"unknown setting(s) {sorted(unknown)}; see RetrievalConfig")
         if channels is not None:
+            if not isinstance(channels, Mapping):
+                raise ConfigError(f"channels must map channel names to true/false or a weight, got {channels!r:.60}")
             weights = dict(changes.get("channel_weights", self.channel_weights))
-            for name, on in dict(channels).items():
+            for name, on in channels.items():
                 if isinstance(on, bool):
                     weights[name] = (weights.get(name) or 1.0) if on else 0.0
-                else:
+                elif isinstance(on, (int, float)):
                     weights[name] = float(on)
+                else:
+                    raise ConfigError(f"channels[{name!r}] must be true/false or a weight, got {on!r:.60}")
             changes["channel_weights"] = weights
         return dataclasses.replace(self, **changes)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@functools.cache
+def _hints() -> dict[str, Any]:
+    """Resolved field types, once (``get_type_hints`` costs milliseconds per call)."""
+    return get_type_hints(RetrievalConfig)
 
 
 def _check_type(name: str, value: Any, hint: Any) -> None:

@@ -34,6 +34,10 @@ class ConfigError(SkillRetrieverError, ValueError):
     """A configuration value has the wrong type or is out of range."""
 
 
+class PhaseTimeoutError(SkillRetrieverError, TimeoutError):
+    """A retrieval phase ran past its limit (``phase_timeout_s`` / ``phase_timeouts``)."""
+
+
 class IngestError(SkillRetrieverError):
     """A source cannot be read at all (a per-file problem is reported, not raised)."""
 

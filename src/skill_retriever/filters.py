@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, InvalidItemError
 from skill_retriever.model import Node, NodeKind, parse_timestamp
 
 ALL_PRINCIPALS = "*"
@@ -51,8 +51,11 @@ class Filters:
             bad = sorted(k for k in self.kinds if k not in allowed)
             if bad:
                 raise ConfigError(f"filters.kinds: unknown kind(s) {bad}; use any of {sorted(allowed)}")
-        object.__setattr__(self, "since", parse_timestamp(self.since, "filters.since"))
-        object.__setattr__(self, "until", parse_timestamp(self.until, "filters.until"))
+        try:
+            object.__setattr__(self, "since", parse_timestamp(self.since, "filters.since"))
+            object.__setattr__(self, "until", parse_timestamp(self.until, "filters.until"))
+        except InvalidItemError as exc:
+            raise ConfigError(str(exc)) from exc
 
     @classmethod
     def everything(cls) -> Filters:

@@ -1,6 +1,6 @@
 """Wiring only: the retrieval graph, its routers, and the compiled ``graph``.
 
-    plan_query ─(route_query)→ retrieve_seeds ─(follow_route)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
+    plan_query → retrieve_seeds ─(route_query: smart|quick|ppr)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
         │                                                    │                             └→ (quick) ──────────────────────────────────────────┤
         │                                                    └→ run_ppr → prune_flow ─────────────────────────────────────────────────────────┤
         ├→ search_keywords ───────────────────────────────────────────────────────────────────────────────────────────────────────────────────┤
@@ -36,14 +36,15 @@ from skill_retriever.state import InputState, OutputState, RetrievalState
 
 
 def route_query(state: RetrievalState) -> Literal["smart", "ppr", "quick"]:
-    """The route plan_query chose from the query's complexity (or the caller forced)."""
+    """The route plan_query chose from the query's complexity (or the caller forced).
+
+    Every route starts from the same seeds, so the branch sits after retrieve_seeds:
+    smart and quick continue in expand_graph (quick with one unfiltered level), ppr in
+    run_ppr.
+    """
     route = state["route"]
     assert route in ("smart", "ppr", "quick")
     return route  # type: ignore[return-value]
-
-
-def follow_route(state: RetrievalState) -> Literal["expand_graph", "run_ppr"]:
-    return "run_ppr" if state["route"] == "ppr" else "expand_graph"
 
 
 def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_rrf"]:
@@ -73,14 +74,16 @@ def build_graph(name: str = "skill_retriever") -> CompiledStateGraph:  # type: i
     builder.add_node(fuse_rrf, defer=True)  # runs once, after every branch has finished
 
     builder.add_edge(START, "plan_query")
-    builder.add_conditional_edges(
-        "plan_query", route_query, {"smart": "retrieve_seeds", "ppr": "retrieve_seeds", "quick": "retrieve_seeds"}
-    )
+    builder.add_edge("plan_query", "retrieve_seeds")
     builder.add_edge("plan_query", "search_keywords")
     builder.add_edge("plan_query", "search_temporal")
-    builder.add_conditional_edges("retrieve_seeds", follow_route, ["expand_graph", "run_ppr"])
+    builder.add_conditional_edges(
+        "retrieve_seeds", route_query, {"smart": "expand_graph", "quick": "expand_graph", "ppr": "run_ppr"}
+    )
     builder.add_conditional_edges("expand_graph", after_expand, ["check_completeness", "fuse_rrf"])
-    builder.add_conditional_edges("check_completeness", after_completeness, ["fill_gaps", "rank_multifactor"])
+    builder.add_conditional_edges(
+        "check_completeness", after_completeness, {"fill_gaps": "fill_gaps", "rank_multifactor": "rank_multifactor"}
+    )
     builder.add_edge("fill_gaps", "check_completeness")
     builder.add_edge("rank_multifactor", "fuse_rrf")
     builder.add_edge("run_ppr", "prune_flow")

@@ -54,7 +54,8 @@ COMPONENT_KINDS = frozenset(
     {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
 )
 
-_ID_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,512}$")
+_ID_RE = re.compile("^[^\x00-\x1f\x7f\ud800-\udfff]{1,512}$")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any:
@@ -76,7 +77,12 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     if isinstance(value, datetime):
         dt = value
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        dt = datetime.fromtimestamp(float(value), tz=timezone.utc)
+        try:
+            dt = datetime.fromtimestamp(float(value), tz=timezone.utc)
+        except (OverflowError, OSError, ValueError) as exc:  # NaN, inf, year 10000+
+            raise InvalidItemError(
+                f"{item}: timestamp {value!r} is not a valid time in epoch seconds"
+            ) from exc
     elif isinstance(value, str):
         try:
             dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
@@ -92,7 +98,8 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
 def _check_id(value: object, what: str) -> str:
     if not isinstance(value, str) or not _ID_RE.match(value) or not value.strip():
         raise InvalidItemError(
-            f"{what} id {value!r} is invalid: use 1-512 printable characters, not blank"
+            f"{what} id {value!r:.80} is invalid: use 1-512 printable characters "
+            "(no control characters or unpaired surrogates), not blank"
         )
     return value
 
@@ -148,6 +155,16 @@ class Node:
             raise InvalidItemError(f"{label}: description must be a string")
         object.__setattr__(self, "tags", _str_tuple(self.tags, f"{label} tags"))
         object.__setattr__(self, "access", _str_tuple(self.access, f"{label} access"))
+        # Unpaired surrogates cannot be encoded (tokenizers and Chroma reject them): text
+        # gets U+FFFD in their place; an access label must be exact, so it is refused.
+        for name in ("name", "text", "description"):
+            value = getattr(self, name)
+            if _SURROGATE_RE.search(value):
+                object.__setattr__(self, name, _SURROGATE_RE.sub("\ufffd", value))
+        if any(_SURROGATE_RE.search(t) for t in self.tags):
+            object.__setattr__(self, "tags", tuple(_SURROGATE_RE.sub("\ufffd", t) for t in self.tags))
+        if any(_SURROGATE_RE.search(a) or not a.strip() for a in self.access):
+            raise InvalidItemError(f"{label}: access labels must be non-blank text without unpaired surrogates")
         object.__setattr__(self, "created", parse_timestamp(self.created, label))
         object.__setattr__(self, "updated", parse_timestamp(self.updated, label))
         if not isinstance(self.source, str):
@@ -260,6 +277,23 @@ class Edge:
             weight=data.get("weight", 1.0),
             description=data.get("description", "") or "",
         )
+
+
+_EDGE_ID_RE = re.compile("\\|(" + "|".join(k.value for k in EdgeKind) + ")\\|")
+
+
+def parse_edge_id(edge_id: str) -> list[tuple[str, EdgeKind, str]]:
+    """The ``(source, kind, target)`` readings of an edge id ``source|KIND|target``.
+
+    Node ids may contain ``|`` (some tool catalogues use it), so an id is split at a
+    ``|KIND|`` separator, not at every ``|``; an id with several such separators has
+    several readings (the caller keeps the one that exists). Empty for a malformed id.
+    """
+    return [
+        (edge_id[: m.start()], EdgeKind(m.group(1)), edge_id[m.end() :])
+        for m in _EDGE_ID_RE.finditer(edge_id)
+        if m.start() > 0 and m.end() < len(edge_id)
+    ]
 
 
 def validate_graph(nodes: list[Node], edges: list[Edge], known_ids: Container[str] = frozenset()) -> None:

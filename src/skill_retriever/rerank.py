@@ -38,11 +38,13 @@ class CrossEncoderReranker:
     """A sentence-transformers CrossEncoder (any name in the local cache, or a path)."""
 
     def __init__(self, model: str = DEFAULT_CROSS_ENCODER, *, device: str = "cpu", max_length: int = 512) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        # huggingface_hub reads HF_HUB_OFFLINE once, at its import; when something imported
+        # it earlier the variable alone does nothing, so say it per call too.
+        offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
         from sentence_transformers import CrossEncoder
 
         self._name = model
-        self._model = CrossEncoder(model, device=device, max_length=max_length)
+        self._model = CrossEncoder(model, device=device, max_length=max_length, local_files_only=offline)
 
     @property
     def name(self) -> str:

@@ -204,7 +204,10 @@ class Retriever:
             if hit is None:
                 return None
             self._cache.move_to_end(key)
-        return replace(hit, stats={**hit.stats, "cache": {"hit": True}})
+        # Copies: a caller who edits its answer must not edit the cache.
+        return replace(
+            hit, results=list(hit.results), warnings=list(hit.warnings), stats={**hit.stats, "cache": {"hit": True}}
+        )
 
     def _store(self, key: str, response: SearchResponse) -> None:
         if not self._cache_size:
@@ -239,9 +242,25 @@ def _filter_spec(
             if isinstance(value, datetime):
                 spec[name] = value.isoformat()
     elif filters is not None:
+        if not isinstance(filters, Mapping):
+            raise ConfigError(f"filters must be a Filters or a mapping, got {type(filters).__name__}")
         spec.update(filters)
     if kinds is not None:
-        spec["kinds"] = sorted(kinds)
+        spec["kinds"] = _names(kinds, "kinds")
     if principals is not None:
-        spec["principals"] = sorted(principals)
+        spec["principals"] = _names(principals, "principals")
     return spec
+
+
+def _names(value: Iterable[str] | str, what: str) -> list[str]:
+    """A list of names; one string is one name (never its characters: ``principals="alice"``
+    must not become the principals a, c, e, i, l)."""
+    if isinstance(value, str):
+        return [value]
+    try:
+        names = sorted(value)
+    except TypeError as exc:
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}") from exc
+    if not all(isinstance(n, str) for n in names):
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
+    return names

@@ -167,7 +167,7 @@ def test_real_hotpotqa_titles_only() -> None:
     assert 950 <= len(entities) <= 994  # one per title, a few titles merge
     mentioned = {e.source for e in result.edges}
     assert mentioned == {p.id for p in passages}  # every passage mentions its own title
-    assert 1400 <= len(result.edges) <= 1800
+    assert 1300 <= len(result.edges) <= 1700  # 1,414 measured
     ids = {n.id for n in result.nodes}
     queries = load_multihop_queries(folder)
     assert len(queries) == 100

@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
@@ -15,7 +17,9 @@ from skill_retriever.ingest.result import IngestResult
 from skill_retriever.ingest.skills import ingest_skill_repo, ingest_skill_repos
 from skill_retriever.model import EdgeKind, NodeKind, validate_graph
 
-SAMPLE = Path(__file__).resolve().parents[2] / "src" / "skill_retriever" / "data" / "sample_catalogue"
+SAMPLE = (
+    Path(__file__).resolve().parents[2] / "src" / "skill_retriever" / "data" / "sample_catalogue"
+)
 SHARED_SKILLS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "skills"
 JUDGED = ("wshobson__agents", "K-Dense-AI__claude-scientific-skills", "anthropics__skills")
 
@@ -30,7 +34,9 @@ def _write(root: Path, rel: str, content: str | bytes) -> Path:
     return path
 
 
-def _md(name: str, description: str = "A component.", body: str = "Body text.", **fields: str) -> str:
+def _md(
+    name: str, description: str = "A component.", body: str = "Body text.", **fields: str
+) -> str:
     extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
     return f"---\nname: {name}\ndescription: {description}\n{extra}---\n\n{body}\n"
 
@@ -58,8 +64,12 @@ def sample() -> IngestResult:
 def test_sample_counts_by_kind(sample: IngestResult) -> None:
     kinds = Counter(n.kind for n in sample.nodes)
     assert kinds == {
-        NodeKind.SKILL: 26, NodeKind.AGENT: 13, NodeKind.COMMAND: 11,
-        NodeKind.MCP_SERVER: 7, NodeKind.HOOK: 6, NodeKind.PLUGIN: 3,
+        NodeKind.SKILL: 26,
+        NodeKind.AGENT: 13,
+        NodeKind.COMMAND: 11,
+        NodeKind.MCP_SERVER: 7,
+        NodeKind.HOOK: 6,
+        NodeKind.PLUGIN: 3,
     }
     assert sample.problems == []
     _check_graph(sample)
@@ -69,7 +79,7 @@ def test_sample_ids_are_corpus_and_relative_path(sample: IngestResult) -> None:
     ids = {n.id for n in sample.nodes}
     assert "sample_catalogue/skills/ruff-format/SKILL.md" in ids
     assert "sample_catalogue/plugins/db-toolkit/skills/migrations-alembic/SKILL.md" in ids
-    assert "sample_catalogue/.mcp.json#feature-flags" in ids
+    assert "sample_catalogue/mcp/team-servers.json#feature-flags" in ids
     assert "sample_catalogue/mcp/metrics-gateway.json" in ids
     assert "sample_catalogue/plugins/release-train/plugin.json" in ids
     node = next(n for n in sample.nodes if n.name == "migrations-alembic")
@@ -81,19 +91,30 @@ def test_sample_ids_are_corpus_and_relative_path(sample: IngestResult) -> None:
 
 def test_sample_dependencies_conflicts_and_uses(sample: IngestResult) -> None:
     depends = _edges(sample, EdgeKind.DEPENDS_ON)
-    assert {("ship", "release-captain"), ("release-captain", "canary-rollout"),
-            ("canary-rollout", "slo-alerting"), ("db-migrate", "migrations-alembic"),
-            ("format-on-save", "ruff-format")} <= depends
+    assert {
+        ("ship", "release-captain"),
+        ("release-captain", "canary-rollout"),
+        ("canary-rollout", "slo-alerting"),
+        ("db-migrate", "migrations-alembic"),
+        ("format-on-save", "ruff-format"),
+    } <= depends
     conflicts = _edges(sample, EdgeKind.CONFLICTS_WITH)
-    assert {("ruff-format", "black-formatting"), ("migrations-alembic", "migrations-sqitch"),
-            ("migrations-sqitch", "migrations-alembic"), ("canary-rollout", "blue-green-deploy")} <= conflicts
-    reason = next(e.description for e in sample.edges
-                  if e.kind is EdgeKind.CONFLICTS_WITH and e.source.endswith("ruff-format/SKILL.md"))
+    assert {
+        ("ruff-format", "black-formatting"),
+        ("migrations-alembic", "migrations-sqitch"),
+        ("migrations-sqitch", "migrations-alembic"),
+        ("canary-rollout", "blue-green-deploy"),
+    } <= conflicts
+    reason = next(
+        e.description
+        for e in sample.edges
+        if e.kind is EdgeKind.CONFLICTS_WITH and e.source.endswith("ruff-format/SKILL.md")
+    )
     assert "flip" in reason
     uses = _edges(sample, EdgeKind.USES)
     assert ("query-plan-tuning", "postgres-inspector") in uses
     assert ("release-captain", "deploy-control") in uses  # from mcp__deploy-control__promote
-    assert ("accessibility-audit", "browser-runner") in uses  # server from .mcp.json
+    assert ("accessibility-audit", "browser-runner") in uses  # a server inside a multi-server file
     assert ("incident-commander", "Read") not in uses  # built-in tools are not nodes
 
 
@@ -124,8 +145,13 @@ def test_sample_plugins_and_skill_files(sample: IngestResult) -> None:
     assert ("block-friday-deploys", "release-train") in part_of
     assert ("audit-deps", "security-kit") in part_of
     assert not any(target == "db-toolkit" for src, target in part_of if src == "ruff-format")
-    plugin = next(n for n in sample.nodes if n.kind is NodeKind.PLUGIN and n.name == "release-train")
-    assert "canary-rollout (skill)" in plugin.text and plugin.attrs["plugin_json"]["version"] == "2.1.0"
+    plugin = next(
+        n for n in sample.nodes if n.kind is NodeKind.PLUGIN and n.name == "release-train"
+    )
+    assert (
+        "canary-rollout (skill)" in plugin.text
+        and plugin.attrs["plugin_json"]["version"] == "2.1.0"
+    )
     skill = next(n for n in sample.nodes if n.name == "load-testing")
     assert skill.attrs["files"] == ["scripts/check.sh"]
     assert "k6 run" not in skill.text  # extra files are listed, not read
@@ -138,7 +164,9 @@ def test_sample_mentions_and_metadata(sample: IngestResult) -> None:
     server = next(n for n in sample.nodes if n.name == "metrics-gateway")
     assert server.attrs["env_keys"] == ["METRICS_GATEWAY_TOKEN", "METRICS_GATEWAY_URL"]
     assert "metrics.internal.example" not in json.dumps(server.to_dict())  # env values stay out
-    recent = {n.name for n in sample.nodes if n.updated and n.updated.strftime("%Y-%m") == "2026-11"}
+    recent = {
+        n.name for n in sample.nodes if n.updated and n.updated.strftime("%Y-%m") == "2026-11"
+    }
     assert {"canary-rollout", "accessibility-audit"} <= recent
     assert len({n.description for n in sample.nodes}) == len(sample.nodes)
 
@@ -155,16 +183,32 @@ def test_ingest_is_deterministic(sample: IngestResult) -> None:
 def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> None:
     root = tmp_path / "hostile"
     _write(root, "skills/good/SKILL.md", _md("good-skill", requires="[missing-thing]"))
-    _write(root, "skills/malformed/SKILL.md", "---\nname: broken\ndescription: fine\n}{ not yaml\n---\nbody\n")
+    _write(
+        root,
+        "skills/malformed/SKILL.md",
+        "---\nname: broken\ndescription: fine\n}{ not yaml\n---\nbody\n",
+    )
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    )
     _write(root, "skills/bomb/SKILL.md", f"---\nname: bomb\ndescription: boom\n{bomb}---\nbody\n")
     _write(root, "skills/listy/SKILL.md", "---\n- name\n- description\n---\nbody\n")
-    _write(root, "skills/namelist/SKILL.md", "---\nname: [a, b]\ndescription: two names\n---\nbody\n")
+    _write(
+        root, "skills/namelist/SKILL.md", "---\nname: [a, b]\ndescription: two names\n---\nbody\n"
+    )
     _write(root, "skills/binary/SKILL.md", b"---\nname: bin\n---\n\x00\x01\x02")
-    _write(root, "skills/latin1/SKILL.md", "---\nname: caf\xe9\ndescription: d\n---\nbody\n".encode("latin-1"))
+    _write(
+        root,
+        "skills/latin1/SKILL.md",
+        "---\nname: caf\xe9\ndescription: d\n---\nbody\n".encode("latin-1"),
+    )
     _write(root, "skills/huge/SKILL.md", _md("huge", body="x" * 200_000))
-    _write(root, "skills/bigfm/SKILL.md", "---\nname: big\ndescription: " + "y" * 70_000 + "\n---\nbody\n")
+    _write(
+        root,
+        "skills/bigfm/SKILL.md",
+        "---\nname: big\ndescription: " + "y" * 70_000 + "\n---\nbody\n",
+    )
     _write(root, "skills/unclosed/SKILL.md", "---\nname: unclosed\ndescription: never closed\n")
     _write(root, "agents/empty.md", "---\nname: empty-agent\n---\n\n   \n")
     _write(root, "agents/timestamps.md", _md("timestamps-agent", created="not-a-date"))
@@ -173,9 +217,18 @@ def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> Non
     result = ingest_skill_repo(root, max_file_bytes=100_000)
     by_file = {Path(p.path).relative_to(root).as_posix(): p.message for p in result.problems}
     assert set(by_file) == {
-        "skills/good/SKILL.md", "skills/malformed/SKILL.md", "skills/bomb/SKILL.md", "skills/listy/SKILL.md",
-        "skills/namelist/SKILL.md", "skills/binary/SKILL.md", "skills/latin1/SKILL.md", "skills/huge/SKILL.md",
-        "skills/bigfm/SKILL.md", "skills/unclosed/SKILL.md", "agents/empty.md", "agents/timestamps.md",
+        "skills/good/SKILL.md",
+        "skills/malformed/SKILL.md",
+        "skills/bomb/SKILL.md",
+        "skills/listy/SKILL.md",
+        "skills/namelist/SKILL.md",
+        "skills/binary/SKILL.md",
+        "skills/latin1/SKILL.md",
+        "skills/huge/SKILL.md",
+        "skills/bigfm/SKILL.md",
+        "skills/unclosed/SKILL.md",
+        "agents/empty.md",
+        "agents/timestamps.md",
         "hooks/bad.json",
     }
     assert "requires unknown component 'missing-thing'" in by_file["skills/good/SKILL.md"]
@@ -199,7 +252,10 @@ def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> Non
 
 def test_alias_bomb_is_refused_fast() -> None:
     lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}" if i > 1 else "*a"] * 10) + "]" for i in range(1, 20)]
+    lines += [
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}" if i > 1 else "*a"] * 10) + "]"
+        for i in range(1, 20)
+    ]
     with pytest.raises(FrontmatterError, match="aliases"):
         parse_frontmatter("---\n" + "\n".join(lines) + "\n---\nbody")
 
@@ -209,9 +265,22 @@ def test_deep_nesting_is_refused_unparsed() -> None:
         parse_frontmatter("---\nname: x\ntags: " + "[" * 30_000 + "\n---\nbody")
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("-:[]{}&*!|>'\"#\n\t ab1")), max_size=200))
+def test_any_frontmatter_parses_or_raises_frontmatter_error(block: str) -> None:
+    try:
+        fm = parse_frontmatter(f"---\n{block}\n---\nbody")
+    except FrontmatterError:
+        return
+    assert isinstance(fm.fields, dict) and all(isinstance(k, str) for k in fm.fields)
+
+
 def test_lenient_frontmatter_is_recovered() -> None:
-    text = ("---\nname: droid\ndescription: Use this agent. Examples: user: 'How?' assistant: 'Like so.'\n"
-            "argument-hint: [name] [--typescript]\ntools: *\n---\nBody.\n")
+    text = (
+        "---\nname: droid\n"
+        "description: Use this agent. Examples: user: 'How?' assistant: 'Like so.'\n"
+        "argument-hint: [name] [--typescript]\ntools: *\n---\nBody.\n"
+    )
     fm = parse_frontmatter(text)
     assert fm.recovered_from and fm.fields["name"] == "droid"
     assert fm.fields["description"].startswith("Use this agent. Examples: user:")
@@ -220,7 +289,11 @@ def test_lenient_frontmatter_is_recovered() -> None:
 
 
 def test_recovered_file_is_ingested_with_a_flag(tmp_path: Path) -> None:
-    _write(tmp_path / "r", "commands/go.md", "---\ndescription: Go: now\nargument-hint: [a] | --b\n---\nRun it.\n")
+    _write(
+        tmp_path / "r",
+        "commands/go.md",
+        "---\ndescription: Go: now\nargument-hint: [a] | --b\n---\nRun it.\n",
+    )
     result = ingest_skill_repo(tmp_path / "r")
     (node,) = result.nodes
     assert node.kind is NodeKind.COMMAND and node.name == "go" and node.description == "Go: now"
@@ -242,9 +315,18 @@ def test_plain_files_are_skipped_silently(tmp_path: Path) -> None:
 def test_duplicate_names_resolve_within_the_plugin(tmp_path: Path) -> None:
     root = tmp_path / "dups"
     for plugin in ("alpha", "beta"):
-        _write(root, f"plugins/{plugin}/agents/debugger.md", _md("debugger", f"Debugger for {plugin}."))
-        _write(root, f"plugins/{plugin}/commands/fix.md",
-               _md(f"fix-{plugin}", body="Ask the debugger agent, then the debugger again.", requires="[debugger]"))
+        _write(
+            root, f"plugins/{plugin}/agents/debugger.md", _md("debugger", f"Debugger for {plugin}.")
+        )
+        _write(
+            root,
+            f"plugins/{plugin}/commands/fix.md",
+            _md(
+                f"fix-{plugin}",
+                body="Ask the debugger agent, then the debugger again.",
+                requires="[debugger]",
+            ),
+        )
     _write(root, "commands/solo.md", _md("solo-fix", requires="[debugger]"))
     result = ingest_skill_repo(root)
     _check_graph(result)
@@ -255,15 +337,74 @@ def test_duplicate_names_resolve_within_the_plugin(tmp_path: Path) -> None:
         ("dups/commands/solo.md", "dups/plugins/alpha/agents/debugger.md"),  # first by path
     }
     # The agents' own bodies name themselves: no self-edges, and no edge to the other copy.
-    assert not any(e.kind is EdgeKind.MENTIONS and e.source.endswith("debugger.md") for e in result.edges)
+    assert not any(
+        e.kind is EdgeKind.MENTIONS and e.source.endswith("debugger.md") for e in result.edges
+    )
     plugins = sorted(n.id for n in result.nodes if n.kind is NodeKind.PLUGIN)
     assert plugins == ["dups/plugins/alpha", "dups/plugins/beta"]
 
 
+def test_mcp_and_hook_configs_keep_secrets_out(tmp_path: Path) -> None:
+    root = tmp_path / "cfg"
+    servers = {
+        "mcpServers": {
+            "github-tools": {
+                "command": "npx",
+                "args": ["-y", "gh-mcp", "--api-key", "sk-SECRET1"],
+                "env": {"GH_TOKEN": "SECRET2"},
+            },
+            "remote-search": {
+                "type": "http",
+                "url": "https://u:SECRET3@search.example/mcp?key=SECRET4",
+            },
+            "broken": "not an object",
+        }
+    }
+    _write(root, "plugins/kit/.mcp.json", json.dumps(servers))
+    _write(root, "mcp/solo.json", json.dumps({"name": "solo-server", "description": "One server."}))
+    settings_hook = {
+        "description": "Lint after edits.",
+        "hooks": {
+            "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "lint"}]}]
+        },
+    }
+    _write(root, "hooks/lint.json", json.dumps(settings_hook))
+    _write(
+        root,
+        "plugins/kit/agents/helper.md",
+        _md("kit-helper", tools="Read, mcp__github-tools__search"),
+    )
+    result = ingest_skill_repo(root)
+    dump = json.dumps([n.to_dict() for n in result.nodes])
+    assert not any(f"SECRET{i}" in dump for i in range(1, 5))
+    # A bad entry is reported and skipped; the rest of its file and the other files are read.
+    assert [p.message for p in result.problems] == [
+        "mcpServers['broken'] skipped: must be an object"
+    ]
+    names = sorted(n.name for n in result.nodes)
+    assert names == ["github-tools", "kit", "kit-helper", "lint", "remote-search", "solo-server"]
+    hook = next(n for n in result.nodes if n.name == "lint")
+    assert hook.attrs["runs"] == [{"event": "PostToolUse", "matcher": "Edit", "command": "lint"}]
+    ids = {n.id for n in result.nodes}
+    assert {
+        "cfg/plugins/kit/.mcp.json#github-tools",
+        "cfg/plugins/kit/.mcp.json#remote-search",
+    } <= ids
+    assert _edges(result, EdgeKind.USES) == {("kit-helper", "github-tools")}
+    remote = next(n for n in result.nodes if n.name == "remote-search")
+    assert (
+        remote.attrs["url"] == "https://search.example/mcp" and remote.attrs["transport"] == "http"
+    )
+
+
 def test_mentions_match_whole_names_only() -> None:
-    scanner = MentionScanner(["code-review", "test", "docs", "security auditor", "pennylane", "Next.js"])
+    scanner = MentionScanner(
+        ["code-review", "test", "docs", "security auditor", "pennylane", "Next.js"]
+    )
     assert scanner.keys == {"code-review", "security auditor", "pennylane", "next js"}
-    found = scanner.scan("Run code-review-checklist, then the Security Auditor; test docs with PennyLane in Next.js.")
+    found = scanner.scan(
+        "Run code-review-checklist, then the Security Auditor; test docs with PennyLane in Next.js."
+    )
     assert found == {"security auditor", "pennylane", "next js"}
 
 
@@ -271,7 +412,9 @@ def test_other_corpora_resolve_missing_dependencies(tmp_path: Path) -> None:
     _write(tmp_path / "one", "skills/a/SKILL.md", _md("needs-base", requires="[shared-base]"))
     _write(tmp_path / "two", "skills/b/SKILL.md", _md("shared-base"))
     alone = ingest_skill_repo(tmp_path / "one")
-    assert [p.message for p in alone.problems] == ["requires unknown component 'shared-base'; no edge made"]
+    assert [p.message for p in alone.problems] == [
+        "requires unknown component 'shared-base'; no edge made"
+    ]
     both = ingest_skill_repos([tmp_path / "one", tmp_path / "two"])
     assert both.problems == []
     assert _edges(both, EdgeKind.DEPENDS_ON) == {("needs-base", "shared-base")}
@@ -319,5 +462,7 @@ def test_dev_query_ids_exist_in_the_judged_corpora() -> None:
     _check_graph(result)
     ids = {n.id for n in result.nodes}
     with (SHARED_SKILLS / "queries" / "dev.jsonl").open(encoding="utf-8") as lines:
-        wanted = {doc_id for line in lines if line.strip() for doc_id in json.loads(line)["relevant"]}
+        wanted = {
+            doc_id for line in lines if line.strip() for doc_id in json.loads(line)["relevant"]
+        }
     assert wanted and wanted <= ids

@@ -1,13 +1,15 @@
 """Indexing subprocess for the kill -9 test (test_kill_recovery.py); not a test itself.
 
-    python index_writer.py INDEX_DIR BATCHES BATCH_SIZE
+    python index_writer.py INDEX_DIR START END BATCH_SIZE
 
 Opens the index (which reconciles it), prints ``OPENED <json>`` with what it holds, then
-writes a fixed plan of batches: upsert batch b (nodes plus edges), and after every
-fourth batch delete the first node of batch b-2. Each line ``ADDED <ids>`` or
-``DELETED <id>`` is printed and flushed only after the call returned, so the parent
-knows which writes were acknowledged. A resumed run replays the same plan; unchanged
-items are skipped by the index, so it completes quickly. ``FINISHED <json>`` at the end.
+writes batches START..END-1 of a fixed plan: upsert batch b (nodes plus edges), and after
+every batch b with b % 4 == 3 delete the first node of batch b-2. ``ADDED <ids>`` and
+``DELETED <id>`` are printed and flushed only after the call returned, so the parent
+knows which writes were acknowledged; ``DELETING <id>`` is printed before a delete, so
+it knows which one may have been in flight. A resumed run starts again at the last
+acknowledged batch; unchanged items are skipped by the index. ``FINISHED <json>`` at
+the end.
 """
 
 from __future__ import annotations
@@ -57,24 +59,27 @@ def say(*parts: str) -> None:
     sys.stdout.flush()
 
 
-def main(path: str, batches: int, size: int) -> None:
+def victim(b: int) -> str | None:
+    """The node the plan deletes after batch ``b``."""
+    return f"b{b - 2:03d}-00" if b % 4 == 3 else None
+
+
+def main(path: str, start: int, end: int, size: int) -> None:
     index = Index.open(path, embedder=HashingEmbedder(32))
     say("OPENED", json.dumps(status(index)))
-    for b in range(batches):
+    for b in range(start, end):
         nodes, edges = batch(b, size)
-        present_prev = f"b{b - 1:03d}-{size - 1:02d}" in index if b else True
-        if not present_prev:  # deleted earlier in the plan: keep edges valid
-            edges = [e for e in edges if e.kind is not EdgeKind.MENTIONS]
         index.upsert(nodes, edges)
         say("ADDED", *(n.id for n in nodes))
-        if b % 4 == 3:
-            victim = f"b{b - 2:03d}-00"
-            if victim in index:
-                index.delete([victim])
-            say("DELETED", victim)
+        gone = victim(b)
+        if gone is not None:
+            say("DELETING", gone)
+            if gone in index:
+                index.delete([gone])
+            say("DELETED", gone)
     say("FINISHED", json.dumps(status(index)))
     index.close()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))

@@ -63,14 +63,21 @@ def test_matrices_symmetric(store: NetworkXGraphStore) -> None:
     ("seeds", "alpha"),
     [({"a": 1.0}, 0.85), ({"c": 0.7, "g": 0.3}, 0.9), ({"lonely": 1.0, "e": 2.0}, 0.6)],
 )
-def test_ppr_equals_networkx_pagerank(store: NetworkXGraphStore, seeds: dict[str, float], alpha: float) -> None:
+def test_ppr_equals_networkx_pagerank(
+    store: NetworkXGraphStore, seeds: dict[str, float], alpha: float
+) -> None:
     m = store.matrices()
     p = np.zeros(len(m.ids))
     for node, w in seeds.items():
         p[m.index[node]] = w
     ours = personalized_pagerank(m.transition, p, alpha=alpha, tol=1e-13, max_iter=1000)
     reference = nx.pagerank(
-        symmetric_nx(store), alpha=alpha, personalization=seeds, weight="weight", tol=1e-13, max_iter=1000
+        symmetric_nx(store),
+        alpha=alpha,
+        personalization=seeds,
+        weight="weight",
+        tol=1e-13,
+        max_iter=1000,
     )
     for node in NODES:
         assert ours[m.index[node]] == pytest.approx(reference[node], abs=1e-6), node
@@ -108,7 +115,10 @@ def test_remove_edges_by_id(store: NetworkXGraphStore) -> None:
     assert store.g.has_edge("b", "a")  # the reverse relation is its own edge
     store.remove_edges(["x|USES|y", "b|USES|c"])  # unknown ids are ignored
     assert store.edge_count == len(EDGES) - 2
-    assert {e.id for e in store.iter_edges()} == {e.id for e in EDGES} - {"a|USES|b", "a|DEPENDS_ON|b"}
+    assert {e.id for e in store.iter_edges()} == {e.id for e in EDGES} - {
+        "a|USES|b",
+        "a|DEPENDS_ON|b",
+    }
 
 
 def test_typed_neighbourhood(store: NetworkXGraphStore) -> None:

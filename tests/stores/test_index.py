@@ -7,24 +7,40 @@ import json
 from pathlib import Path
 
 import pytest
+from tiny_graph import PRIVATE_ID, build_tiny_index, tiny_edges, tiny_nodes
 
-from conftest import PRIVATE_ID, build_tiny_index, tiny_edges, tiny_nodes
-from skill_retriever.exceptions import ConfigError, DuplicateItemError, IndexCorruptError, MissingNodeError
+from skill_retriever.exceptions import (
+    ConfigError,
+    DuplicateItemError,
+    IndexCorruptError,
+    MissingNodeError,
+)
 from skill_retriever.filters import Filters
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-QUERIES = ["postgres migrations", "checkout-api deploy rollback", "pytest fixtures ruff", "INC-1043 latency"]
+QUERIES = [
+    "postgres migrations",
+    "checkout-api deploy rollback",
+    "pytest fixtures ruff",
+    "INC-1043 latency",
+]
 
 
 def answers(index: Index) -> dict[str, object]:
     out: dict[str, object] = {"status": index.status()}
     for q in QUERIES:
         v = index.embed_query(q)
-        out[f"nodes:{q}"] = [(h.id, round(h.score, 6)) for h in index.search_nodes(v, 20, Filters.everything())]
-        out[f"kw:{q}"] = [(h.id, round(h.score, 9)) for h in index.search_keywords(q, 20, Filters.everything())]
-        out[f"edges:{q}"] = [(e.id, round(s, 6)) for e, s in index.search_edges(v, 20, Filters.everything())]
+        out[f"nodes:{q}"] = [
+            (h.id, round(h.score, 6)) for h in index.search_nodes(v, 20, Filters.everything())
+        ]
+        out[f"kw:{q}"] = [
+            (h.id, round(h.score, 9)) for h in index.search_keywords(q, 20, Filters.everything())
+        ]
+        out[f"edges:{q}"] = [
+            (e.id, round(s, 6)) for e, s in index.search_edges(v, 20, Filters.everything())
+        ]
     return out
 
 
@@ -41,7 +57,9 @@ def test_reopen_gives_identical_answers(tiny_index: Index) -> None:
     again = reopen(tiny_index, embedder)
     try:
         assert answers(again) == before
-        assert embedder.texts_embedded == len(QUERIES)  # only the queries: nothing re-embedded at open
+        assert embedder.texts_embedded == len(
+            QUERIES
+        )  # only the queries: nothing re-embedded at open
         assert again.nodes == {n.id: n for n in tiny_nodes()}
         assert {e.id for e in again.edges()} == {e.id for e in tiny_edges()}
     finally:
@@ -68,7 +86,11 @@ def test_text_change_reembeds_exactly_that_node(tiny_index: Index) -> None:
     nodes = tiny_nodes()
     nodes[1] = nodes[1].with_changes(text="Alembic now also handles zebra-crossing migrations.")
     report = tiny_index.upsert(nodes, tiny_edges())
-    assert report.embedded == 1 and report.nodes_updated == 1 and report.nodes_unchanged == len(nodes) - 1
+    assert (
+        report.embedded == 1
+        and report.nodes_updated == 1
+        and report.nodes_unchanged == len(nodes) - 1
+    )
     assert embedder.texts_embedded == seen + 1
     assert [h.id for h in tiny_index.search_keywords("zebra-crossing", 5)] == ["skill:alembic"]
     hit = tiny_index.search_nodes(embedder.embed([nodes[1].embedding_text()])[0], 1)[0]
@@ -90,9 +112,9 @@ def test_metadata_only_change_embeds_nothing(tiny_index: Index) -> None:
     assert report.embedded == 0 and report.nodes_updated == 1
     assert embedder.texts_embedded == seen
     assert tiny_index.get("skill:alembic").tags == ("db", "python", "migrations")
-    assert tiny_index.search_nodes(tiny_index.embed_query("alembic"), 1, Filters(tags={"migrations"}))[0].id == (
-        "skill:alembic"
-    )
+    assert tiny_index.search_nodes(
+        tiny_index.embed_query("alembic"), 1, Filters(tags={"migrations"})
+    )[0].id == ("skill:alembic")
     again = reopen(tiny_index)
     try:
         assert again.get("skill:alembic").tags == ("db", "python", "migrations")
@@ -121,7 +143,10 @@ def test_delete_removes_node_edges_vectors_keywords(tiny_index: Index) -> None:
         assert target not in {h.id for h in kw}
         v = index.embed_query("checkout-api service takes payments")
         assert target not in {h.id for h in index.search_nodes(v, 20, Filters.everything())}
-        assert all(target not in (e.source, e.target) for e, _ in index.search_edges(v, 20, Filters.everything()))
+        assert all(
+            target not in (e.source, e.target)
+            for e, _ in index.search_edges(v, 20, Filters.everything())
+        )
 
     check(tiny_index)
     again = reopen(tiny_index)
@@ -168,7 +193,9 @@ class TestDamagedDirectories:
         d = tmp_path / "ix"
         d.mkdir()
         (d / "index.json").write_text("{not json", encoding="utf-8")
-        with pytest.raises(IndexCorruptError, match=r"index.json is unreadable.*delete it and index again"):
+        with pytest.raises(
+            IndexCorruptError, match=r"index.json is unreadable.*delete it and index again"
+        ):
             Index.open(d, embedder=HashingEmbedder())
 
     def test_foreign_manifest(self, tmp_path: Path) -> None:
@@ -184,7 +211,9 @@ class TestDamagedDirectories:
         for extra in ("items.sqlite-wal", "items.sqlite-shm"):
             (tmp_path / "ix" / extra).unlink(missing_ok=True)
         (tmp_path / "ix" / "items.sqlite").write_bytes(b"\x00garbage, not sqlite\xff" * 200)
-        with pytest.raises(IndexCorruptError, match=r"items.sqlite is not a readable index database"):
+        with pytest.raises(
+            IndexCorruptError, match=r"items.sqlite is not a readable index database"
+        ):
             Index.open(tmp_path / "ix", embedder=HashingEmbedder())
 
     def test_file_where_the_directory_should_be(self, tmp_path: Path) -> None:
@@ -195,7 +224,9 @@ class TestDamagedDirectories:
         assert f.read_text(encoding="utf-8") == "I am a file"
 
     def test_missing_directory_without_create(self, tmp_path: Path) -> None:
-        with pytest.raises(IndexCorruptError, match=r"no index at .*run `skill-retriever index` first"):
+        with pytest.raises(
+            IndexCorruptError, match=r"no index at .*run `skill-retriever index` first"
+        ):
             Index.open(tmp_path / "nope", embedder=HashingEmbedder(), create=False)
         assert not (tmp_path / "nope").exists()
 
@@ -238,3 +269,53 @@ def test_access_filters(shared_tiny_index: Index, filters: Filters | None, visib
     # everything public is still there for everyone
     assert len(node_ids) == len(tiny_nodes()) - (0 if visible else 1)
     assert "service:checkout-api" in kw_ids
+
+
+def test_metadata_only_access_change_reaches_the_vector_filter(tiny_index: Index) -> None:
+    """Access labels live in the vector metadata too (the filter runs inside Chroma):
+    a metadata-only upsert must update them without re-embedding."""
+    embedder = tiny_index.embedder
+    assert isinstance(embedder, HashingEmbedder)
+    seen = embedder.texts_embedded
+    v = tiny_index.embed_query("alembic revision scripts")
+    assert "skill:alembic" in {h.id for h in tiny_index.search_nodes(v, 20, Filters())}
+    tiny_index.upsert([tiny_index.get("skill:alembic").with_changes(access=("team-b",))])
+    assert embedder.texts_embedded == seen + 1  # only the query above
+    assert "skill:alembic" not in {h.id for h in tiny_index.search_nodes(v, 20, Filters())}
+    assert "skill:alembic" not in {
+        h.id for h in tiny_index.search_nodes(v, 20, Filters(kinds={"skill"}))
+    }
+    assert "skill:alembic" in {
+        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-b"}))
+    }
+    # and back to public
+    tiny_index.upsert([tiny_index.get("skill:alembic").with_changes(access=())])
+    assert "skill:alembic" in {
+        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-c"}))
+    }
+    assert PRIVATE_ID not in {
+        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-c"}))
+    }
+
+
+def test_rename_reembeds_the_edges_that_name_the_node(tiny_index: Index) -> None:
+    """Edges are embedded as "<source name> <verb> <target name>": renaming a node must
+    refresh its edges' sentences (and only those), or seed retrieval matches old names."""
+    embedder = tiny_index.embedder
+    assert isinstance(embedder, HashingEmbedder)
+    seen = embedder.texts_embedded
+    touching = [
+        e
+        for e in tiny_index.graph.edges_of("skill:alembic")
+        if e.kind in tiny_index.embedded_edge_kinds
+    ]
+    assert [e.id for e in touching] == ["skill:postgres-migrations|DEPENDS_ON|skill:alembic"]
+    report = tiny_index.upsert(
+        [tiny_index.get("skill:alembic").with_changes(name="zebra-migrator")]
+    )
+    assert report.embedded == 1 + len(touching)
+    assert embedder.texts_embedded == seen + 1 + len(touching)
+    edge = touching[0]
+    sentence = edge.embedding_text("postgres-migrations", "zebra-migrator")
+    hits = tiny_index.search_edges(embedder.embed([sentence])[0], 1, Filters.everything())
+    assert hits[0][0].id == edge.id and hits[0][1] == pytest.approx(1.0, abs=1e-5)

@@ -29,6 +29,7 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Checkpointer
 
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import IndexCorruptError
@@ -172,9 +173,9 @@ def _context_of(runtime: Runtime[Any]) -> ServerContext:
     return ctx  # type: ignore[no-any-return]
 
 
-def build_server_graph(name: str = "retrieval") -> CompiledStateGraph:  # type: ignore[type-arg]
+def build_server_graph(name: str = "retrieval", checkpointer: Checkpointer = None) -> CompiledStateGraph:  # type: ignore[type-arg]
     """The retrieval graph wrapped for LangGraph Server: JSON context in, same input and
-    output as the retrieval graph itself."""
+    output as the retrieval graph itself. (The server brings its own checkpointer.)"""
     from skill_retriever.graph import graph as retrieval_graph
 
     def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def build_server_graph(name: str = "retrieval") -> CompiledStateGraph:  # type: 
     builder.add_node(retrieve)
     builder.add_edge(START, "retrieve")
     builder.add_edge("retrieve", END)
-    return builder.compile(name=name)
+    return builder.compile(checkpointer=checkpointer, name=name)
 
 
 __all__ = [

@@ -106,7 +106,7 @@ def seeded_sample(items: Sequence[Any], n: int, seed: int = SEED) -> list[Any]:
 def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dataset], list[str]]:
     """Every set in ``<data>/multihop`` on its full corpus; in quick mode one small subset:
     the first 30 questions of 2wikimultihopqa with their own gold passages plus a seeded
-    sample of 270 distractors."""
+    sample of 150 distractors."""
     from skill_retriever.ingest.passages import load_multihop_queries
 
     root = data_dir / "multihop" if data_dir else None
@@ -124,9 +124,9 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
         fingerprint: dict[str, Any] = {"corpus": _stamp(corpus), "ner": True}
         if quick:
             queries = queries[:30]
-            fingerprint.update(subset="first 30 questions + 270 distractors", seed=SEED)
-            notes.append("quick: first 30 questions; corpus = their gold passages + 270 seeded distractors")
-            ingest = _subset_corpus_ingest(corpus, {g for q in queries for g in q.gold}, 270)
+            fingerprint.update(subset="first 30 questions + 150 distractors", seed=SEED)
+            notes.append("quick: first 30 questions; corpus = their gold passages + 150 seeded distractors")
+            ingest = _subset_corpus_ingest(corpus, {g for q in queries for g in q.gold}, 150)
         else:
             notes.append(f"full corpus, all {len(queries)} questions")
             ingest = _passage_ingest(corpus)

@@ -39,6 +39,12 @@ class MemoEmbedder:
     def dim(self) -> int:
         return self.inner.dim
 
+    def seed(self, texts: Sequence[str], vectors: Vectors) -> None:
+        """Remember vectors already computed for these exact texts (e.g. at indexing)."""
+        for t, v in zip(texts, vectors, strict=True):
+            if float(np.abs(v).sum()) > 0:
+                self._memo[t] = np.asarray(v, dtype=np.float32)
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         texts = list(texts)
         missing = list(dict.fromkeys(t for t in texts if t not in self._memo))

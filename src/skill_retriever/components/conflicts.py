@@ -87,7 +87,9 @@ def find_conflicts(
     there = dict(installed or {})
     pairs: dict[frozenset[str], Conflict] = {}
     for node_id in chosen:
-        edges = graph.out_edges(node_id, EdgeKind.CONFLICTS_WITH) + graph.in_edges(node_id, EdgeKind.CONFLICTS_WITH)
+        edges = graph.out_edges(node_id, EdgeKind.CONFLICTS_WITH) + graph.in_edges(
+            node_id, EdgeKind.CONFLICTS_WITH
+        )
         for e in edges:
             other = e.target if e.source == node_id else e.source
             if other not in members and other not in there:
@@ -96,14 +98,18 @@ def find_conflicts(
             found = pairs.get(key)
             if found is None:
                 side = None if other in members else other
-                pairs[key] = Conflict(e.source, e.target, e.description, there.get(other) if side else None, side)
+                pairs[key] = Conflict(
+                    e.source, e.target, e.description, there.get(other) if side else None, side
+                )
             elif e.description and e.description not in found.reason:
                 reason = f"{found.reason}; {e.description}" if found.reason else e.description
                 pairs[key] = replace(found, reason=reason)
     return list(pairs.values())
 
 
-def drop_lower_ranked(conflicts: Iterable[Conflict], rank: Mapping[str, float]) -> tuple[list[Conflict], set[str]]:
+def drop_lower_ranked(
+    conflicts: Iterable[Conflict], rank: Mapping[str, float]
+) -> tuple[list[Conflict], set[str]]:
     """Settle conflicts by dropping the lower-ranked side of each.
 
     Args:
@@ -119,7 +125,9 @@ def drop_lower_ranked(conflicts: Iterable[Conflict], rank: Mapping[str, float]) 
         return INSTALLED_RANK if node_id == c.installed_id else rank.get(node_id, float("inf"))
 
     items = list(conflicts)
-    order = sorted(range(len(items)), key=lambda i: min(rank_of(items[i], s) for s in items[i].sides))
+    order = sorted(
+        range(len(items)), key=lambda i: min(rank_of(items[i], s) for s in items[i].sides)
+    )
     dropped: set[str] = set()
     out = list(items)
     for i in order:

@@ -65,7 +65,9 @@ __all__ = [
 
 MCP_FILE = ".mcp.json"
 CLAUDE_DIR = ".claude"
-INSTALLABLE = frozenset({NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER})
+INSTALLABLE = frozenset(
+    {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
+)
 
 Action = Literal["create", "overwrite", "unchanged", "blocked", "refused"]
 Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
@@ -160,11 +162,17 @@ class InstallPlan:
     def lines(self) -> list[str]:
         """One line per file, for people: what was (or would be) written and why not."""
         would = "" if self.applied else "would "
-        verbs = {"create": f"{would}create", "overwrite": f"{would}overwrite", "unchanged": "unchanged"}
+        verbs = {
+            "create": f"{would}create",
+            "overwrite": f"{would}overwrite",
+            "unchanged": "unchanged",
+        }
         out = [f"target: {self.target}{'' if self.applied else '  (dry run: nothing written)'}"]
         for c in self.components:
             via = f" (required by {', '.join(c.required_by)})" if c.required_by else ""
-            out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{f' - {c.reason}' if c.reason else ''}")
+            out.append(
+                f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{f' - {c.reason}' if c.reason else ''}"
+            )
             for f in c.files:
                 if f.action in verbs and c.status in ("install", "unchanged"):
                     out.append(f"  {verbs[f.action]} {f.path}")
@@ -209,7 +217,9 @@ def destination_name(name: str) -> str:
         UnsafePathError: The name holds a path separator or ``..``, or nothing usable.
     """
     if "/" in name or "\\" in name or "\x00" in name or ".." in name:
-        raise UnsafePathError(f"component name {name!r} holds a path separator or '..'; refusing it")
+        raise UnsafePathError(
+            f"component name {name!r} holds a path separator or '..'; refusing it"
+        )
     slug = _SLUG_RE.sub("-", name.strip()).strip("-.")
     if not slug:
         raise UnsafePathError(f"component name {name!r} gives no usable file name")
@@ -222,7 +232,9 @@ def _relative_parts(rel: str, what: str) -> tuple[str, ...]:
         raise UnsafePathError(f"{what} {rel!r} is not a plain relative path")
     p = PurePosixPath(rel)
     if p.is_absolute() or re.match(r"^[A-Za-z]:", rel):
-        raise UnsafePathError(f"{what} {rel!r} is absolute; only paths inside the target are allowed")
+        raise UnsafePathError(
+            f"{what} {rel!r} is absolute; only paths inside the target are allowed"
+        )
     if any(part in ("..", ".", "") for part in rel.split("/")):
         raise UnsafePathError(f"{what} {rel!r} holds '..' or an empty part; refusing it")
     return p.parts
@@ -345,8 +357,10 @@ def _component_files(node: Node) -> tuple[list[_File], str]:
         files = [_File(f"{base}/SKILL.md", found[1] if found else _markdown(node))]
         listed = [f for f in node.attrs.get("files") or [] if isinstance(f, str)]
         if found is None:
-            return files, ("source folder not on disk: SKILL.md rebuilt from the index, "
-                           f"{len(listed)} folder file(s) not copied") if listed else "SKILL.md rebuilt from the index"
+            return files, (
+                "source folder not on disk: SKILL.md rebuilt from the index, "
+                f"{len(listed)} folder file(s) not copied"
+            ) if listed else "SKILL.md rebuilt from the index"
         folder = found[0].parent
         real_folder = folder.resolve()
         for rel in listed:
@@ -354,7 +368,9 @@ def _component_files(node: Node) -> tuple[list[_File], str]:
             src = folder.joinpath(*parts)
             real = src.resolve()
             if not real.is_relative_to(real_folder):
-                raise UnsafePathError(f"{rel} of skill {node.name!r} leads outside its folder (to {real})")
+                raise UnsafePathError(
+                    f"{rel} of skill {node.name!r} leads outside its folder (to {real})"
+                )
             if rel.lower() == "skill.md":
                 continue
             try:
@@ -365,15 +381,17 @@ def _component_files(node: Node) -> tuple[list[_File], str]:
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
         folder = "agents" if node.kind is NodeKind.AGENT else "commands"
         found = _read_source(node, (".md",))
-        return [_File(f"{CLAUDE_DIR}/{folder}/{name}.md", found[1] if found else _markdown(node))], (
-            "" if found else "rebuilt from the index"
-        )
+        return [
+            _File(f"{CLAUDE_DIR}/{folder}/{name}.md", found[1] if found else _markdown(node))
+        ], ("" if found else "rebuilt from the index")
     if node.kind is NodeKind.HOOK:
         found = _read_source(node, (".json", ".md"))
         if found is not None:
             suffix = ".md" if found[0].name.lower().endswith(".md") else ".json"
             return [_File(f"{CLAUDE_DIR}/hooks/{name}{suffix}", found[1])], ""
-        return [_File(f"{CLAUDE_DIR}/hooks/{name}.json", _hook_json(node))], "rebuilt from the index"
+        return [
+            _File(f"{CLAUDE_DIR}/hooks/{name}.json", _hook_json(node))
+        ], "rebuilt from the index"
     raise InstallError(f"{node.kind.value} has no file layout")  # MCP servers go to .mcp.json
 
 
@@ -395,7 +413,13 @@ def _file_action(root: Path, f: _File, force: bool) -> FileAction:
         return FileAction(f.rel, "unchanged", content=f.content, mode=f.mode)
     if force:
         return FileAction(f.rel, "overwrite", content=f.content, mode=f.mode)
-    return FileAction(f.rel, "blocked", "exists and differs; use --force to overwrite", content=f.content, mode=f.mode)
+    return FileAction(
+        f.rel,
+        "blocked",
+        "exists and differs; use --force to overwrite",
+        content=f.content,
+        mode=f.mode,
+    )
 
 
 def _read_mcp_file(root: Path) -> tuple[dict[str, Any] | None, str]:
@@ -488,10 +512,18 @@ def plan_install(
                 files, note = _component_files(node)
                 actions = [_file_action(root, f, force) for f in files]
         except UnsafePathError as exc:
-            plans.append(ComponentPlan(node.id, node.kind.value, node.name, "refused", reason=str(exc), required_by=via))
+            plans.append(
+                ComponentPlan(
+                    node.id, node.kind.value, node.name, "refused", reason=str(exc), required_by=via
+                )
+            )
             continue
         except InstallError as exc:
-            plans.append(ComponentPlan(node.id, node.kind.value, node.name, "skipped", reason=str(exc), required_by=via))
+            plans.append(
+                ComponentPlan(
+                    node.id, node.kind.value, node.name, "skipped", reason=str(exc), required_by=via
+                )
+            )
             continue
         for i, a in enumerate(actions):
             owner = claimed.setdefault(a.path, node.id)
@@ -514,7 +546,9 @@ def resolve_id(index: Index, ref: str) -> str:
     if len(named) == 1:
         return named[0].id
     if not named:
-        raise InstallError(f"no component {ref!r} in the index at {index.path}; use an id from `query`")
+        raise InstallError(
+            f"no component {ref!r} in the index at {index.path}; use an id from `query`"
+        )
     listing = ", ".join(n.id for n in named[:5])
     raise InstallError(f"{len(named)} components are named {ref!r} ({listing}); give the id")
 
@@ -582,7 +616,9 @@ def _front_name(path: Path) -> str | None:
     from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 
     try:
-        name = parse_frontmatter(path.read_text(encoding="utf-8", errors="replace")).fields.get("name")
+        name = parse_frontmatter(path.read_text(encoding="utf-8", errors="replace")).fields.get(
+            "name"
+        )
     except (OSError, FrontmatterError):
         return None
     return name.strip() if isinstance(name, str) and name.strip() else None
@@ -604,14 +640,24 @@ def installed_components(target: str | Path) -> list[InstalledComponent]:
     for folder, kind in (("agents", NodeKind.AGENT), ("commands", NodeKind.COMMAND)):
         if (claude / folder).is_dir():
             for md in sorted((claude / folder).rglob("*.md")):
-                found.append(InstalledComponent(kind, names(md.stem, _front_name(md)), md.relative_to(root).as_posix()))
+                found.append(
+                    InstalledComponent(
+                        kind, names(md.stem, _front_name(md)), md.relative_to(root).as_posix()
+                    )
+                )
     if (claude / "hooks").is_dir():
         for hook in sorted((claude / "hooks").iterdir()):
             if hook.suffix in (".json", ".md") and hook.is_file():
-                found.append(InstalledComponent(NodeKind.HOOK, (hook.stem,), hook.relative_to(root).as_posix()))
+                found.append(
+                    InstalledComponent(
+                        NodeKind.HOOK, (hook.stem,), hook.relative_to(root).as_posix()
+                    )
+                )
     data, _ = _read_mcp_file(root) if root.is_dir() else (None, "")
     for server in (data or {}).get("mcpServers", {}):
-        found.append(InstalledComponent(NodeKind.MCP_SERVER, (str(server),), f"{MCP_FILE}#{server}"))
+        found.append(
+            InstalledComponent(NodeKind.MCP_SERVER, (str(server),), f"{MCP_FILE}#{server}")
+        )
     return found
 
 
@@ -635,4 +681,3 @@ def match_installed(index: Index, target: str | Path) -> dict[str, str]:
 
 def _key(name: str) -> str:
     return _SLUG_RE.sub("-", name.strip()).strip("-.").casefold()
-

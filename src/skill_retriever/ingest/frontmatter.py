@@ -35,11 +35,11 @@ class FrontmatterError(ValueError):
     """The frontmatter cannot be read; the message says why, for a per-file problem."""
 
 
-class AliasNotAllowedError(ComposerError):
+class AliasNotAllowedError(ComposerError):  # type: ignore[misc]  # PyYAML ships no stubs
     """Raised by `NoAliasSafeLoader` on the first ``*alias``."""
 
 
-class NoAliasSafeLoader(yaml.SafeLoader):
+class NoAliasSafeLoader(yaml.SafeLoader):  # type: ignore[misc]
     """`yaml.SafeLoader` that refuses aliases, so nothing can expand exponentially."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
@@ -61,13 +61,13 @@ def safe_yaml(text: str) -> Any:
     aliases first (two C passes are still ~10x faster than the pure-Python loader).
     """
     if _CSafeLoader is None:
-        return yaml.load(text, Loader=NoAliasSafeLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=NoAliasSafeLoader)
     for event in yaml.parse(text, Loader=_CSafeLoader):
         if isinstance(event, yaml.AliasEvent):
             raise AliasNotAllowedError(
                 None, None, "YAML aliases (*name) are not allowed in frontmatter", event.start_mark
             )
-    return yaml.load(text, Loader=_CSafeLoader)  # noqa: S506 - libyaml's SafeLoader
+    return yaml.load(text, Loader=_CSafeLoader)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,9 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
         return None, text
     close = _CLOSE_RE.search(text, opened.end())
     if close is None:
-        raise FrontmatterError("frontmatter opened with '---' but never closed; add a closing '---' line")
+        raise FrontmatterError(
+            "frontmatter opened with '---' but never closed; add a closing '---' line"
+        )
     return text[opened.end() : close.start()], text[close.end() :].lstrip("\n")
 
 
@@ -107,14 +109,20 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
     if block is None:
         return FrontmatterResult({}, body, has_frontmatter=False)
     if len(block.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES:
-        raise FrontmatterError(f"frontmatter is over {MAX_FRONTMATTER_BYTES // 1024} KB; refused unparsed")
+        raise FrontmatterError(
+            f"frontmatter is over {MAX_FRONTMATTER_BYTES // 1024} KB; refused unparsed"
+        )
     if _bracket_depth(block) > MAX_NESTING:
-        raise FrontmatterError(f"frontmatter nests brackets over {MAX_NESTING} deep; refused unparsed")
+        raise FrontmatterError(
+            f"frontmatter nests brackets over {MAX_NESTING} deep; refused unparsed"
+        )
     recovered = ""
     try:
         data = safe_yaml(block)
     except AliasNotAllowedError as exc:
-        raise FrontmatterError("frontmatter uses YAML aliases (*name); write the values out") from exc
+        raise FrontmatterError(
+            "frontmatter uses YAML aliases (*name); write the values out"
+        ) from exc
     except yaml.YAMLError as exc:
         data = _lenient_fields(block)
         if data is None:
@@ -125,7 +133,9 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise FrontmatterError(f"frontmatter must be a mapping of fields, got a {type(data).__name__}")
+        raise FrontmatterError(
+            f"frontmatter must be a mapping of fields, got a {type(data).__name__}"
+        )
     fields = {str(k): v for k, v in data.items()}
     return FrontmatterResult(fields, body, has_frontmatter=True, recovered_from=recovered)
 
@@ -148,7 +158,7 @@ def _describe(exc: yaml.YAMLError) -> str:
 
 
 def _lenient_fields(block: str) -> dict[str, Any] | None:
-    """Read ``key: value`` lines the way lenient frontmatter readers do; None if the block has other shapes."""
+    """Read ``key: value`` lines as lenient readers do; None if the block has other shapes."""
     entries: list[tuple[str, str, list[str]]] = []
     for line in block.split("\n"):
         if not line.strip() or line.lstrip().startswith("#"):

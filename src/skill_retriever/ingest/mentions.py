@@ -18,20 +18,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-_TOKEN_RE = re.compile(r"[\w-]+")
+_TOKEN_RE = re.compile(r"\w(?:[\w-]*\w)?")  # [\w-]+ without outer hyphens
 MAX_NGRAM = 4
 #: Shortest plain one-word name (no ``-`` or ``_``) that is looked for.
 MIN_PLAIN_LENGTH = 6
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-cased ``[\\w-]+`` tokens, outer hyphens stripped, empties dropped."""
-    out = []
-    for tok in _TOKEN_RE.findall(text.lower()):
-        tok = tok.strip("-")
-        if tok:
-            out.append(tok)
-    return out
+    """Lower-cased ``[\\w-]+`` tokens with outer hyphens stripped."""
+    return _TOKEN_RE.findall(text.lower())
 
 
 def name_key(name: str) -> str:
@@ -56,27 +51,30 @@ class MentionScanner:
 
     def __init__(self, names: Iterable[str]) -> None:
         self.keys: frozenset[str] = frozenset(k for k in map(name_key, names) if is_distinctive(k))
+        self._singles = frozenset(k for k in self.keys if " " not in k)
         self._firsts = frozenset(k.split(" ", 1)[0] for k in self.keys if " " in k)
         self._max_n = max((k.count(" ") + 1 for k in self.keys), default=0)
 
     def scan(self, text: str) -> set[str]:
         """The keys that occur in ``text`` as whole token sequences."""
         toks = tokens(text)
-        found: set[str] = set()
-        keys, firsts, max_n = self.keys, self._firsts, self._max_n
-        for i, tok in enumerate(toks):
-            if tok in keys:
-                found.add(tok)
-            if tok in firsts:
-                for n in range(2, min(max_n, len(toks) - i) + 1):
-                    gram = " ".join(toks[i : i + n])
-                    if gram in keys:
-                        found.add(gram)
+        found = set(self._singles.intersection(toks))
+        firsts, keys = self._firsts, self.keys
+        for i in [i for i, tok in enumerate(toks) if tok in firsts]:
+            for n in range(2, min(self._max_n, len(toks) - i) + 1):
+                gram = " ".join(toks[i : i + n])
+                if gram in keys:
+                    found.add(gram)
         return found
 
 
 def common_keys(
-    found: Iterable[set[str]], n_texts: int, *, plain_share: float = 0.03, share: float = 0.10, floor: int = 5
+    found: Iterable[set[str]],
+    n_texts: int,
+    *,
+    plain_share: float = 0.03,
+    share: float = 0.10,
+    floor: int = 5,
 ) -> set[str]:
     """Keys found in too many texts to mean a reference.
 

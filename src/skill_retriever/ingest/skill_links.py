@@ -19,7 +19,7 @@ from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import Record
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
-#: A dependency like ``torch>=2.9``, ``pkg[extra]`` or ``org/repo`` names a package, not a component.
+#: A dependency like ``torch>=2.9``, ``pkg[extra]`` or ``org/repo`` is a package, not a component.
 PACKAGE_SPEC_RE = re.compile(r"[<>=!~@\[/]")
 #: A mention is weaker evidence than a declared relation.
 MENTION_WEIGHT = 0.5
@@ -52,7 +52,9 @@ class _Edges:
         self.items: list[Edge] = []
         self._seen: set[tuple[str, str, EdgeKind]] = set()
 
-    def add(self, source: str, target: str, kind: EdgeKind, weight: float = 1.0, description: str = "") -> None:
+    def add(
+        self, source: str, target: str, kind: EdgeKind, weight: float = 1.0, description: str = ""
+    ) -> None:
         if source == target or (source, target, kind) in self._seen:
             return
         self._seen.add((source, target, kind))
@@ -90,8 +92,15 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
 def _node(corpus: str, p: Placed) -> Node:
     r = p.record
     return Node(
-        id=p.id, kind=r.kind, name=r.name, text=r.text, description=r.description, tags=r.tags,
-        created=r.created, updated=r.updated, source=str(p.source),
+        id=p.id,
+        kind=r.kind,
+        name=r.name,
+        text=r.text,
+        description=r.description,
+        tags=r.tags,
+        created=r.created,
+        updated=r.updated,
+        source=str(p.source),
         attrs={"corpus": corpus, "path": r.rel, **r.attrs},
     )
 
@@ -105,16 +114,22 @@ def _index(placed: list[Placed]) -> dict[str, list[Placed]]:
     return index
 
 
-def _resolve(key: str, p: Placed, order: Sequence[_Index], kind: NodeKind | None = None) -> Placed | None:
+def _resolve(
+    key: str, p: Placed, order: Sequence[_Index], kind: NodeKind | None = None
+) -> Placed | None:
     for index in order:
-        found = [q for q in index.get(key, ()) if q is not p and (kind is None or q.record.kind is kind)]
+        found = [
+            q for q in index.get(key, ()) if q is not p and (kind is None or q.record.kind is kind)
+        ]
         if found:
             same_plugin = [q for q in found if p.plugin is not None and q.plugin == p.plugin]
             return (same_plugin or found)[0]
     return None
 
 
-def _declared_edges(p: Placed, order: Sequence[_Index], ids: set[str], edges: _Edges, problems: list[Problem]) -> None:
+def _declared_edges(
+    p: Placed, order: Sequence[_Index], ids: set[str], edges: _Edges, problems: list[Problem]
+) -> None:
     r, own = p.record, name_key(p.record.name)
     if p.parent in ids:
         edges.add(p.id, p.parent, EdgeKind.PART_OF)
@@ -126,7 +141,9 @@ def _declared_edges(p: Placed, order: Sequence[_Index], ids: set[str], edges: _E
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
         elif not PACKAGE_SPEC_RE.search(name):
-            problems.append(Problem(str(p.source), f"requires unknown component {name!r}; no edge made"))
+            problems.append(
+                Problem(str(p.source), f"requires unknown component {name!r}; no edge made")
+            )
     for name, reason in r.conflicts:
         target = _resolve(name_key(name), p, order)
         if target is not None:
@@ -142,7 +159,7 @@ def _mention_edges(placed: list[Placed], index: _Index, edges: _Edges) -> None:
     scanner = MentionScanner(index.keys())
     found = [scanner.scan(f"{p.record.description}\n{p.record.text}") for p in placed]
     too_common = common_keys(found, len(placed))
-    for p, keys in zip(placed, found):
+    for p, keys in zip(placed, found, strict=True):
         for key in sorted(keys - too_common - {name_key(p.record.name)}):
             target = _resolve(key, p, [index])
             if target is not None:

@@ -1,4 +1,4 @@
-"""One component file -> `Record`s: Markdown with frontmatter, hook / MCP / plugin JSON.
+"""One Markdown component file -> a `Record`; the field rules every component kind shares.
 
 A record is a node-to-be plus the names it refers to (requires, conflicts, tools);
 `skills.py` places records in their corpus and resolves those names into edges. A file
@@ -8,10 +8,9 @@ warning. Both become per-file problems.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +61,7 @@ def read_text(path: Path, max_bytes: int) -> str:
 
 
 def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> Record | None:
-    """A Markdown component; None for an OTHER candidate without frontmatter name and description."""
+    """A Markdown component; None for an OTHER candidate without frontmatter name + description."""
     try:
         fm = parse_frontmatter(text)
     except FrontmatterError as exc:
@@ -70,7 +69,7 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     fields = fm.fields
     if kind is NodeKind.OTHER and not (fields.get("name") and fields.get("description")):
         return None
-    record = _from_fields(fields, rel, kind, default_name, body=fm.body)
+    record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
     raw = {k: v for k, v in fields.items() if k not in ("name", "description")}
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
@@ -78,84 +77,9 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     return record
 
 
-def json_document(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"not valid JSON: {exc}") from exc
-
-
-def mcp_records(data: Any, rel: str, default_name: str) -> list[Record]:
-    """``{"mcpServers": {name: {...}}}`` -> one record each (``rel#name``); else one server."""
-    if not isinstance(data, dict):
-        raise RecordError(f"an MCP config must be a JSON object, got {type(data).__name__}")
-    servers = data.get("mcpServers")
-    if servers is None:
-        return [_mcp_record(data, rel, default_name)]
-    if not isinstance(servers, dict):
-        raise RecordError("'mcpServers' must map server names to objects")
-    records = []
-    for name, entry in servers.items():
-        if not isinstance(entry, dict):
-            raise RecordError(f"mcpServers[{name!r}] must be an object")
-        records.append(_mcp_record({"name": str(name), **entry}, f"{rel}#{name}", str(name)))
-    return records
-
-
-def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
-    command = entry.get("command")
-    args = entry.get("args") or []
-    env = entry.get("env") or {}
-    if command is not None and not isinstance(command, str):
-        raise RecordError("MCP 'command' must be a string")
-    if not isinstance(args, list) or not isinstance(env, dict):
-        raise RecordError("MCP 'args' must be a list and 'env' an object")
-    args_text = [str(a) for a in args if isinstance(a, (str, int, float))]
-    env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
-    url = entry.get("url") if isinstance(entry.get("url"), str) else None
-    lines = [f"Command: {' '.join([command, *args_text])}" if command else "", f"URL: {url}" if url else ""]
-    if env_keys:
-        lines.append("Environment variables: " + ", ".join(env_keys))
-    lines.insert(0, text_field(entry, "description").strip())
-    record = _from_fields(entry, rel, NodeKind.MCP_SERVER, default_name, body="\n".join(x for x in lines if x))
-    record.attrs.update({"command": command, "args": args_text, "env_keys": env_keys, "url": url})
-    if isinstance(entry.get("type"), str):
-        record.attrs["transport"] = entry["type"]
-    return record
-
-
-def hook_record(data: Any, rel: str, default_name: str) -> Record:
-    """A hook: ``{"name","description","event","matcher","command",...}`` or a settings-style ``hooks`` map."""
-    if not isinstance(data, dict):
-        raise RecordError(f"a hook config must be a JSON object, got {type(data).__name__}")
-    runs: list[tuple[str, str, str]] = []
-    if isinstance(data.get("hooks"), dict):
-        for event, groups in data["hooks"].items():
-            for group in groups if isinstance(groups, list) else []:
-                if isinstance(group, dict):
-                    for hook in group.get("hooks") or []:
-                        if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                            runs.append((str(event), str(group.get("matcher") or ""), hook["command"]))
-    elif isinstance(data.get("command"), str):
-        runs.append((str(data.get("event") or ""), str(data.get("matcher") or ""), data["command"]))
-    lines = [f"On {ev or 'any event'}{f' for tools matching {m}' if m else ''}, runs: {cmd}" for ev, m, cmd in runs]
-    body = "\n".join([text_field(data, "description").strip(), *lines]).strip()
-    record = _from_fields(data, rel, NodeKind.HOOK, default_name, body=body)
-    record.attrs["runs"] = [{"event": ev, "matcher": m, "command": cmd} for ev, m, cmd in runs]
-    for key in ("event", "matcher", "command"):
-        if isinstance(data.get(key), str):
-            record.attrs[key] = data[key]
-    return record
-
-
-def plugin_meta(data: Any) -> dict[str, Any]:
-    """The JSON-serialisable fields of a ``plugin.json``."""
-    if not isinstance(data, dict):
-        raise RecordError(f"plugin.json must be a JSON object, got {type(data).__name__}")
-    return {str(k): v for k, v in jsonable(data).items()}
-
-
-def _from_fields(fields: dict[str, Any], rel: str, kind: NodeKind, default_name: str, *, body: str) -> Record:
+def record_from_fields(
+    fields: dict[str, Any], rel: str, kind: NodeKind, default_name: str, *, body: str
+) -> Record:
     name = text_field(fields, "name").strip() or default_name
     description = text_field(fields, "description").strip()
     text = body.strip() or description
@@ -212,24 +136,28 @@ def _conflicts(value: Any, warnings: list[str]) -> list[tuple[str, str]]:
         out = []
         for item in value:
             if isinstance(item, dict) and "name" not in item and len(item) == 1:
-                (name, reason), = item.items()
+                ((name, reason),) = item.items()
                 item = {"name": str(name), "reason": reason}
             if isinstance(item, dict) and isinstance(item.get("name"), str):
                 reason = item.get("reason")
-                out.append((item["name"].strip(), reason.strip() if isinstance(reason, str) else ""))
+                out.append(
+                    (item["name"].strip(), reason.strip() if isinstance(reason, str) else "")
+                )
             else:
                 out += [(n, "") for n in _names([item], "conflicts", warnings)]
         return out
     return [(n, "") for n in _names(value, "conflicts", warnings)]
 
 
-def _first_time(fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]) -> datetime | None:
+def _first_time(
+    fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]
+) -> datetime | None:
     for key in keys:
         value = fields.get(key)
         if value in (None, ""):
             continue
         if isinstance(value, date) and not isinstance(value, datetime):
-            return datetime.combine(value, time(), tzinfo=timezone.utc)
+            return datetime.combine(value, time(), tzinfo=UTC)
         try:
             return parse_timestamp(value, key)
         except (InvalidItemError, ValueError, OverflowError, OSError):

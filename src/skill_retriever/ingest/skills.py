@@ -32,19 +32,35 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
 from skill_retriever.model import NodeKind, parse_timestamp
 
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
-                       ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 _KIND_FOLDERS = {"agents": NodeKind.AGENT, "commands": NodeKind.COMMAND, "hooks": NodeKind.HOOK}
 _MCP_FOLDERS = frozenset({"mcp", "mcp-servers", "mcp_servers"})
 
 
-def ingest_skill_repo(root: Path, corpus: str | None = None, *, max_file_bytes: int = 2_000_000) -> IngestResult:
+def ingest_skill_repo(
+    root: Path, corpus: str | None = None, *, max_file_bytes: int = 2_000_000
+) -> IngestResult:
     """Read one skills repository.
 
     Args:
@@ -74,8 +90,11 @@ def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000
     names = [Path(r).resolve().name for r in roots]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise IngestError(f"several roots are named {dupes}; ids would collide: ingest them with distinct corpus names")
-    corpora = [_read_corpus(Path(r), n, max_file_bytes) for r, n in zip(roots, names)]
+        raise IngestError(
+            f"several roots are named {dupes}; ids would collide: ingest them separately "
+            "with distinct corpus names"
+        )
+    corpora = [_read_corpus(Path(r), n, max_file_bytes) for r, n in zip(roots, names, strict=True)]
     result = link_corpora(corpora, source=", ".join(str(r) for r in roots))
     result.seconds = time.perf_counter() - start
     return result
@@ -93,7 +112,9 @@ def _walk(root: Path, problems: list[Problem]) -> list[str]:
         for fname in filenames:
             full = Path(dirpath) / fname
             if full.is_symlink() and not full.resolve().is_relative_to(real_root):
-                problems.append(Problem(str(full), "symbolic link to outside the repository; skipped"))
+                problems.append(
+                    Problem(str(full), "symbolic link to outside the repository; skipped")
+                )
                 continue
             found.append(full.relative_to(root).as_posix())
     return sorted(found)
@@ -127,14 +148,20 @@ def _plugin_folders(files: list[str], corpus: str) -> dict[str, str]:
                 plugins.setdefault("/".join(parts[: i + 1]), f"{corpus}/{'/'.join(parts[: i + 1])}")
         if parts[-1] == "plugin.json":
             folder = posixpath.dirname(f)
-            folder = posixpath.dirname(folder) if posixpath.basename(folder) == ".claude-plugin" else folder
+            folder = (
+                posixpath.dirname(folder)
+                if posixpath.basename(folder) == ".claude-plugin"
+                else folder
+            )
             plugins[folder] = f"{corpus}/{f}"
     return plugins
 
 
 def _read_corpus(root: Path, corpus: str, max_bytes: int) -> Corpus:
     if not root.is_dir():
-        raise IngestError(f"skills repository {str(root)!r} is not a folder; pass the repository's root")
+        raise IngestError(
+            f"skills repository {str(root)!r} is not a folder; pass the repository's root"
+        )
     if not corpus.strip():
         raise IngestError("corpus name is empty; give a name or a named folder")
     out = Corpus(corpus)
@@ -145,15 +172,25 @@ def _read_corpus(root: Path, corpus: str, max_bytes: int) -> Corpus:
     for rel in files:
         folder = posixpath.dirname(rel)
         is_skill = posixpath.basename(rel).lower() == "skill.md"
-        # A SKILL.md belongs to the skill above its own folder (if any); other files to their nearest.
-        skill = (_nearest(posixpath.dirname(folder), skills) if folder else None) if is_skill else _nearest(folder, skills)
+        # A SKILL.md belongs to the skill above its folder, if any; other files to the nearest.
+        skill = (
+            (_nearest(posixpath.dirname(folder), skills) if folder else None)
+            if is_skill
+            else _nearest(folder, skills)
+        )
         if skill is not None and not is_skill:
             files_of.setdefault(skill, []).append(posixpath.relpath(rel, skill or "."))
         plugin = _nearest(folder, plugins)
-        parent = f"{corpus}/{skills[skill]}" if skill is not None else (plugins[plugin] if plugin is not None else None)
+        parent = (
+            f"{corpus}/{skills[skill]}"
+            if skill is not None
+            else (plugins[plugin] if plugin is not None else None)
+        )
         try:
             for record in _records(root, rel, is_skill, skill, corpus, max_bytes):
-                out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent))
+                out.placed.append(
+                    Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent)
+                )
                 out.problems += [Problem(str(root / rel), w) for w in record.warnings]
         except rec.RecordError as exc:
             out.problems.append(Problem(str(root / rel), str(exc)))
@@ -166,7 +203,9 @@ def _read_corpus(root: Path, corpus: str, max_bytes: int) -> Corpus:
     return out
 
 
-def _records(root: Path, rel: str, is_skill: bool, skill: str | None, corpus: str, max_bytes: int) -> list[rec.Record]:
+def _records(
+    root: Path, rel: str, is_skill: bool, skill: str | None, corpus: str, max_bytes: int
+) -> list[rec.Record]:
     base, folder = posixpath.basename(rel), posixpath.dirname(rel)
     stem, ext = posixpath.splitext(base)
     lower_ext = ext.lower()
@@ -175,18 +214,22 @@ def _records(root: Path, rel: str, is_skill: bool, skill: str | None, corpus: st
     kind = NodeKind.SKILL if is_skill else _kind_folder(folder, skill)
     if lower_ext == ".md":
         default = (posixpath.basename(folder) or corpus) if is_skill else stem
-        made = rec.markdown_record(rec.read_text(root / rel, max_bytes), rel, kind or NodeKind.OTHER, default)
+        made = rec.markdown_record(
+            rec.read_text(root / rel, max_bytes), rel, kind or NodeKind.OTHER, default
+        )
         return [made] if made else []
     if lower_ext != ".json" or skill is not None:
         return []
     if kind is NodeKind.HOOK:
-        return [rec.hook_record(rec.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)]
+        return [cfg.hook_record(cfg.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)]
     if base in (".mcp.json", "mcp.json") or posixpath.basename(folder) in _MCP_FOLDERS:
-        return rec.mcp_records(rec.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)
+        return cfg.mcp_records(cfg.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)
     return []
 
 
-def _plugin_nodes(root: Path, corpus: str, plugins: dict[str, str], out: Corpus, max_bytes: int) -> list[Placed]:
+def _plugin_nodes(
+    root: Path, corpus: str, plugins: dict[str, str], out: Corpus, max_bytes: int
+) -> list[Placed]:
     """One node per plugin folder that holds components; members get ``attrs["plugin"]``."""
     members: dict[str, list[Placed]] = {}
     for p in out.placed:
@@ -197,13 +240,22 @@ def _plugin_nodes(root: Path, corpus: str, plugins: dict[str, str], out: Corpus,
         if folder not in members:
             continue
         rel = node_id[len(corpus) + 1 :]
-        meta = _plugin_meta(root / rel, out.problems, max_bytes) if rel.endswith("plugin.json") else {}
-        name = meta.get("name") if isinstance(meta.get("name"), str) and meta["name"].strip() else None
-        desc = meta["description"].strip() if isinstance(meta.get("description"), str) else ""
+        meta = (
+            _plugin_meta(root / rel, out.problems, max_bytes) if rel.endswith("plugin.json") else {}
+        )
+        name, desc = (
+            str(v).strip() if isinstance(v, str) else ""
+            for v in (meta.get("name"), meta.get("description"))
+        )
         listing = ", ".join(f"{m.record.name} ({m.record.kind.value})" for m in members[folder])
-        record = rec.Record(rel=rel, kind=NodeKind.PLUGIN, name=name or posixpath.basename(folder) or corpus,
-                            description=desc, text=f"{desc}\nComponents: {listing}".strip(),
-                            attrs={"plugin_json": meta} if meta else {})
+        record = rec.Record(
+            rel=rel,
+            kind=NodeKind.PLUGIN,
+            name=name or posixpath.basename(folder) or corpus,
+            description=desc,
+            text=f"{desc}\nComponents: {listing}".strip(),
+            attrs={"plugin_json": meta} if meta else {},
+        )
         for key in ("created", "updated"):
             try:
                 setattr(record, key, parse_timestamp(meta.get(key), rel))
@@ -212,15 +264,21 @@ def _plugin_nodes(root: Path, corpus: str, plugins: dict[str, str], out: Corpus,
         for m in members[folder]:
             m.record.attrs["plugin"] = record.name
         outer = _nearest(posixpath.dirname(folder), plugins) if folder else None
-        made.append(Placed(node_id, record, root / rel, outer, plugins[outer] if outer is not None else None))
+        made.append(
+            Placed(
+                node_id, record, root / rel, outer, plugins[outer] if outer is not None else None
+            )
+        )
     return made
 
 
 def _plugin_meta(path: Path, problems: list[Problem], max_bytes: int) -> dict[str, object]:
     try:
-        return rec.plugin_meta(rec.json_document(rec.read_text(path, max_bytes)))
+        return cfg.plugin_meta(cfg.json_document(rec.read_text(path, max_bytes)))
     except rec.RecordError as exc:
         problems.append(Problem(str(path), f"plugin metadata ignored: {exc}"))
     except OSError as exc:
-        problems.append(Problem(str(path), f"plugin metadata ignored: cannot read: {exc.strerror or exc}"))
+        problems.append(
+            Problem(str(path), f"plugin metadata ignored: cannot read: {exc.strerror or exc}")
+        )
     return {}

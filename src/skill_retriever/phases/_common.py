@@ -3,8 +3,10 @@ times, logs one line, and turns a failure of an optional phase into a warning.""
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -13,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from skill_retriever.adapters.tracing import annotate_phase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
-from skill_retriever.exceptions import ConfigError, SkillRetrieverError
+from skill_retriever.exceptions import ConfigError, PhaseTimeoutError, SkillRetrieverError
 from skill_retriever.filters import Filters
 from skill_retriever.state import RetrievalState
 
@@ -65,7 +67,7 @@ def phase(name: str, *, optional: bool) -> Callable[[F], F]:
         def run(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
             start = time.perf_counter()
             try:
-                update = fn(state, runtime)
+                update = _call(name, fn, state, runtime)
             except SkillRetrieverError:
                 if not optional:
                     raise
@@ -88,6 +90,53 @@ def phase(name: str, *, optional: bool) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
+
+
+def _timeout(name: str, state: RetrievalState, runtime: Runtime[RetrievalContext]) -> float | None:
+    config = runtime.context.config
+    profile = state.get("profile")
+    asked = isinstance(profile, dict) and ("phase_timeout_s" in profile or "phase_timeouts" in profile)
+    if config.phase_timeout_s is None and not config.phase_timeouts and not asked:
+        return None  # the common case: no settings() call, no thread
+    try:
+        return settings(state, runtime).timeout_for(name)
+    except ConfigError:
+        return None  # the phase itself raises the same error
+
+
+def _call(name: str, fn: PhaseFn, state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+    """Run a phase body; under a time limit, in a worker thread.
+
+    A thread cannot be stopped from outside: when the limit passes, the caller goes on
+    (an optional phase degrades, a required one raises `PhaseTimeoutError`) while the
+    abandoned work runs to its end in the background and its result is discarded. The
+    worker runs in a copy of the caller's context, so LangGraph's runtime and tracing
+    context reach it.
+    """
+    limit = _timeout(name, state, runtime)
+    if limit is None:
+        return fn(state, runtime)
+    box: dict[str, Any] = {}
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        try:
+            box["update"] = context.run(fn, state, runtime)
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name=f"skill_retriever:{name}", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
+        raise PhaseTimeoutError(
+            f"{name} did not finish within {limit:g} s; raise phase_timeouts[{name!r}] "
+            "(or phase_timeout_s), or find what makes it slow"
+        )
+    if "error" in box:
+        raise box["error"]
+    update: Update = box["update"]
+    return update
 
 
 def _degrade(name: str, start: float, exc: BaseException | None = None) -> Update:

@@ -1,18 +1,30 @@
 """apply_token_budget: cut to k, then drop the lowest-ranked items until the sum of their
-tiktoken counts fits the budget; build the explained results."""
+tiktoken counts fits the budget; build the explained results.
+
+Each result carries ``flags``: why its text looks like an instruction to the model
+(`skill_retriever.safety.injection`), empty when it does not. With ``drop_flagged`` the
+flagged items are dropped before the cut to k, so clean items take their places."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, phase, settings
+from skill_retriever.safety.injection import scan_node, visible_text
 from skill_retriever.state import Result, RetrievalState
 
 
 def snippet(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
+    """The first ``limit`` characters of ``text`` on one line, without invisible characters.
+
+    Only a window of the text is read, so a megabyte-long item costs what a short one does.
+    """
+    window = visible_text(text[: max(limit, 1) * 8 + 64])
+    flat = " ".join(window.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
@@ -21,7 +33,19 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
     config = settings(state, runtime)
     nodes = runtime.context.index.nodes
     count = token_counter(config.encoding)
-    top = [f for f in state.get("fused", []) if f["id"] in nodes][: config.k]
+    present = (f for f in state.get("fused", []) if f["id"] in nodes)
+    flags: dict[str, tuple[str, ...]] = {}
+    top: list[dict[str, Any]] = []
+    dropped_flagged = 0
+    for f in present:
+        found = scan_node(nodes[f["id"]])
+        if found and config.drop_flagged:
+            dropped_flagged += 1
+            continue
+        flags[f["id"]] = found
+        top.append(f)
+        if len(top) >= config.k:
+            break
     tokens = {f["id"]: count(nodes[f["id"]].embedding_text()) for f in top}
     cut = pack_to_budget([f["id"] for f in top], tokens, config.token_budget)
     kept = set(cut.kept)
@@ -40,6 +64,7 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
             "rerank_score": f.get("rerank_score"),
             "token_count": tokens[node.id],
             "channels": dict(f["ranks"]),
+            "flags": list(flags[node.id]),
         }
         if node.id in paths:
             result["path"] = paths[node.id]
@@ -52,6 +77,8 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
                 "total_tokens": cut.total_tokens,
                 "kept": len(cut.kept),
                 "dropped": len(cut.dropped),
+                "flagged": sum(1 for r in results if r["flags"]),
+                "dropped_flagged": dropped_flagged,
             }
         },
     }

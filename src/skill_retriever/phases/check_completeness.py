@@ -67,8 +67,10 @@ def fill_gaps(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upda
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": f"gap:{component}"}
         added += len(new)
+    rounds = list((state.get("stats") or {}).get("fill_gaps", {}).get("rounds", []))
+    rounds.append({"components": len(missing), "added": added})
     return {
         "candidates": list(candidates.values()),
         "iterations": state.get("iterations", 0) + 1,
-        "stats": {f"fill_gaps_{state.get('iterations', 0) + 1}": {"components": len(missing), "added": added}},
+        "stats": {"fill_gaps": {"rounds": rounds, "added": sum(r["added"] for r in rounds)}},
     }

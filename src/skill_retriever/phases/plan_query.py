@@ -7,6 +7,7 @@ import threading
 import unicodedata
 import weakref
 from datetime import datetime, timezone
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -15,6 +16,8 @@ from skill_retriever.algorithms.query_terms import NameMatcher, classify_complex
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import QueryError
+from skill_retriever.filters import Filters
+from skill_retriever.model import Node
 from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import QueryPlan, RetrievalState
 from skill_retriever.stores.index import Index
@@ -22,18 +25,34 @@ from skill_retriever.stores.index import Index
 #: simple queries take the quick route, multi-hop ones the PPR route, the rest smart.
 ROUTE_BY_COMPLEXITY = {"simple": "quick", "medium": "smart", "complex": "ppr"}
 
-_matchers: weakref.WeakKeyDictionary[Index, tuple[int, NameMatcher]] = weakref.WeakKeyDictionary()
+_matchers: weakref.WeakKeyDictionary[Index, tuple[Mapping[str, Node], NameMatcher]] = weakref.WeakKeyDictionary()
 _matchers_lock = threading.Lock()
 
 
 def name_matcher(index: Index) -> NameMatcher:
-    """The index's item names as a matcher, rebuilt only when the index changed."""
+    """The index's item names as a matcher, rebuilt only when the node snapshot changed
+    (keyed by the snapshot itself: the version moves before a write publishes)."""
     with _matchers_lock:
+        nodes = index.nodes
         cached = _matchers.get(index)
-        if cached is None or cached[0] != index.version:
-            cached = (index.version, NameMatcher(n.name for n in index.nodes.values()))
+        if cached is None or cached[0] is not nodes:
+            cached = (nodes, NameMatcher(n.name for n in nodes.values()))
             _matchers[index] = cached
         return cached[1]
+
+
+def visible_names(index: Index, text: str, filters: Filters) -> NameMatcher:
+    """The item names found in ``text`` that name at least one item the caller may see.
+
+    The matcher holds every name; a private item's name must not become an entity (nor
+    change the route or the PPR alpha) for a caller who cannot see the item.
+    """
+    found = name_matcher(index).find(text)
+    if not found or filters.is_trivial:
+        return NameMatcher(found)
+    return NameMatcher(
+        name for name in found if any(filters.can_see(n) for n in index.nodes_named({name.casefold()}))
+    )
 
 
 def clean_query(query: Any, max_chars: int) -> str:
@@ -42,6 +61,11 @@ def clean_query(query: Any, max_chars: int) -> str:
         raise QueryError("the query is bytes; decode it to text (UTF-8) first")
     if not isinstance(query, str):
         raise QueryError(f"the query must be text, got {type(query).__name__}")
+    if len(query) > max_chars and len(query.strip()) > max_chars:  # before any per-character work
+        raise QueryError(
+            f"the query is {len(query.strip())} characters, over the limit of {max_chars}; "
+            "shorten it or raise max_query_chars"
+        )
     # Control characters carry no meaning for retrieval; surrogates cannot be encoded.
     text = "".join(
         " " if unicodedata.category(c) in ("Cc", "Cs") else c for c in query
@@ -67,11 +91,11 @@ def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow
 @phase("plan_query", optional=False)
 def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
     config = settings(state, runtime)
-    filters_of(state)  # validate early: a bad filter is the caller's error, not a degradation
+    filters = filters_of(state)  # validate early: a bad filter is the caller's error, not a degradation
     index = runtime.context.index
     query = clean_query(state.get("query"), config.max_query_chars)
     search_text, window = search_text_of(query, config)
-    entities = named_entities(search_text, name_matcher(index))
+    entities = named_entities(search_text, visible_names(index, search_text, filters))
     complexity = classify_complexity(search_text, entities)
     route = config.route or ROUTE_BY_COMPLEXITY[complexity]
     plan: QueryPlan = {

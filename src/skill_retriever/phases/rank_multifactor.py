@@ -34,7 +34,9 @@ def rank_multifactor(state: RetrievalState, runtime: Runtime[RetrievalContext]) 
     components = state["plan"]["components"]
     nodes = index.nodes
     cover = {
-        r: coverage(components, [nodes[gm.ids[r]].embedding_text()]).ratio if components else 0.0 for r in rows
+        # .get: a node deleted while this query runs may still be a matrix row.
+        r: coverage(components, [n.embedding_text()]).ratio if components and (n := nodes.get(gm.ids[r])) else 0.0
+        for r in rows
     }
     weights = FactorWeights(config.factor_semantic, config.factor_degree, config.factor_edge_density, config.factor_coverage)
     scores = multifactor_scores(

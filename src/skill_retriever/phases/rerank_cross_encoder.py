@@ -19,9 +19,15 @@ def rerank_cross_encoder(state: RetrievalState, runtime: Runtime[RetrievalContex
         return {"reranker": "none", "stats": {"rerank_cross_encoder": {"reranker": "none"}}}
     nodes = runtime.context.index.nodes
     head, tail = fused[: config.rerank_top_n], fused[config.rerank_top_n :]
+    # An item deleted while this query ran has no text to score: it keeps its place
+    # after the reranked ones (the budget phase drops it).
+    gone = [f for f in head if f["id"] not in nodes]
+    head = [f for f in head if f["id"] in nodes]
+    tail = gone + tail
     scores = reranker.score(state["plan"]["search_text"], [nodes[f["id"]].embedding_text() for f in head])
-    for item, score in zip(head, scores, strict=True):
-        item["rerank_score"] = score
+    # New dicts, never the state's own: a reranker that fails half-way (or returns the
+    # wrong number of scores) must leave no rerank_score behind on the fused items.
+    head = [{**item, "rerank_score": float(score)} for item, score in zip(head, scores, strict=True)]
     head.sort(key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
     return {
         "fused": head + tail,

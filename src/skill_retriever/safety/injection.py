@@ -43,7 +43,7 @@ from collections import Counter
 from skill_retriever.algorithms.tokenize import bm25_tokens
 from skill_retriever.model import Node
 
-__all__ = ["scan_node", "scan_text"]
+__all__ = ["scan_node", "scan_text", "visible_text"]
 
 #: Zero-width and invisible formatting characters (U+FEFF only matters past the start,
 #: but a byte-order mark inside an item's text is just as invisible).
@@ -176,6 +176,13 @@ def _stuffing(text: str) -> list[str]:
                 shown = word if len(word) <= 40 else word[:37] + "..."
                 reasons.append(f"keyword_stuffing: {shown!r} is {share:.0%} of {len(tokens)} words")
     return reasons
+
+
+def visible_text(text: str) -> str:
+    """``text`` without zero-width, bidi control and tag characters (for snippets)."""
+    if text.isascii():
+        return text
+    return _TAG_RE.sub("", text.translate(_DROP_HIDDEN))
 
 
 def scan_text(text: str) -> tuple[str, ...]:

@@ -8,10 +8,12 @@ name that is not already in the local cache fails fast with a clear error.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Iterator, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,6 +58,11 @@ class SentenceTransformerEmbedder:
         device: torch device; CPU by default.
         batch_size: encode batch size.
         max_seq_length: cap on word pieces per text (MiniLM reads 256).
+        query_threads: torch threads for small calls (a query: <= 4 texts). One thread
+            by default: on 2 cores under load, two threads spin-waiting on each other
+            made a query embedding 15x slower (22 ms against 320 ms, measured with
+            `python bench`-style loop in README "Threading"); a batch (indexing) uses
+            torch's default pool, where the extra core pays.
     """
 
     def __init__(
@@ -65,6 +72,7 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
         batch_size: int = 64,
         max_seq_length: int | None = None,
+        query_threads: int | None = 1,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ConfigError(f"embedding model must be a non-empty name or path, got {model!r}")
@@ -72,6 +80,7 @@ class SentenceTransformerEmbedder:
         self._device = device
         self._batch_size = batch_size
         self._max_seq_length = max_seq_length
+        self._query_threads = query_threads
         self._model: object | None = None
         self._dim: int | None = None
         self._lock = threading.Lock()
@@ -85,13 +94,14 @@ class SentenceTransformerEmbedder:
             return self._model
         with self._lock:
             if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                # Also per call: huggingface_hub reads the variable only at its import.
+                offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 from sentence_transformers import SentenceTransformer
 
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                 try:
-                    model = SentenceTransformer(path, device=self._device)
+                    model = SentenceTransformer(path, device=self._device, local_files_only=offline)
                 except OSError as exc:
                     raise ConfigError(
                         f"cannot load embedding model {self._model_ref!r} offline: {exc}. "
@@ -100,7 +110,8 @@ class SentenceTransformerEmbedder:
                     ) from exc
                 if self._max_seq_length:
                     model.max_seq_length = self._max_seq_length
-                self._dim = int(model.get_sentence_embedding_dimension() or 0)
+                dim_of = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+                self._dim = int(dim_of() or 0)
                 self._model = model
         return self._model
 
@@ -114,14 +125,36 @@ class SentenceTransformerEmbedder:
         model = self._load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = model.encode(  # type: ignore[attr-defined]
-            list(texts),
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        with _torch_threads(self._query_threads if len(texts) <= 4 else None):
+            vecs = model.encode(  # type: ignore[attr-defined]
+                list(texts),
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.asarray(vecs, dtype=np.float32)
+
+
+_DEFAULT_TORCH_THREADS: int | None = None
+
+
+@contextlib.contextmanager
+def _torch_threads(threads: int | None) -> Iterator[None]:
+    """Run a block with ``threads`` torch intra-op threads (None = torch's default).
+
+    torch's setting is process-wide: a concurrent batch may briefly run with the small
+    setting or the reverse, which changes speed, never results.
+    """
+    global _DEFAULT_TORCH_THREADS
+    import torch
+
+    if _DEFAULT_TORCH_THREADS is None:
+        _DEFAULT_TORCH_THREADS = torch.get_num_threads()
+    wanted = threads or _DEFAULT_TORCH_THREADS
+    if torch.get_num_threads() != wanted:
+        torch.set_num_threads(wanted)
+    yield
 
 
 class HashingEmbedder:

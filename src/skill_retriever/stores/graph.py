@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from skill_retriever.model import Edge, EdgeKind
+from skill_retriever.model import Edge, EdgeKind, parse_edge_id
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ class NetworkXGraphStore:
 
     @property
     def edge_count(self) -> int:
-        return sum(len(d["edges"]) for _, _, d in self.g.edges(data=True))
+        with self._lock:
+            return sum(len(d["edges"]) for _, _, d in self.g.edges(data=True))
 
     def add_nodes(self, ids: Iterable[str]) -> None:
         with self._lock:
@@ -92,47 +93,55 @@ class NetworkXGraphStore:
     def remove_edges(self, edge_ids: Iterable[str]) -> None:
         with self._lock:
             for eid in edge_ids:
-                source, kind, target = eid.split("|")
-                if self.g.has_edge(source, target):
-                    kinds = self.g[source][target]["edges"]
-                    kinds.pop(EdgeKind(kind), None)
-                    if not kinds:
-                        self.g.remove_edge(source, target)
+                for source, kind, target in parse_edge_id(eid):
+                    if self.g.has_edge(source, target) and kind in self.g[source][target]["edges"]:
+                        kinds = self.g[source][target]["edges"]
+                        del kinds[kind]
+                        if not kinds:
+                            self.g.remove_edge(source, target)
+                        break
             self._cache = None
 
+    # Readers take the lock too: a NetworkX graph is mutated in place, and iterating it
+    # while a writer adds or removes raises "dictionary changed size during iteration".
     def get_edge(self, edge_id: str) -> Edge | None:
-        source, kind, target = edge_id.split("|")
-        if not self.g.has_edge(source, target):
+        with self._lock:
+            for source, kind, target in parse_edge_id(edge_id):
+                if self.g.has_edge(source, target):
+                    found: Edge | None = self.g[source][target]["edges"].get(kind)
+                    if found is not None:
+                        return found
             return None
-        found: Edge | None = self.g[source][target]["edges"].get(EdgeKind(kind))
-        return found
 
     def iter_edges(self) -> Iterator[Edge]:
-        for _, _, d in self.g.edges(data=True):
-            yield from d["edges"].values()
+        with self._lock:
+            edges = [e for _, _, d in self.g.edges(data=True) for e in d["edges"].values()]
+        yield from edges
 
     def edges_of(self, node_id: str) -> list[Edge]:
         return self.out_edges(node_id) + self.in_edges(node_id)
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        if node_id not in self.g:
-            return []
-        return [
-            e
-            for _, _, d in self.g.out_edges(node_id, data=True)
-            for k, e in d["edges"].items()
-            if kind is None or k == kind
-        ]
+        with self._lock:
+            if node_id not in self.g:
+                return []
+            return [
+                e
+                for _, _, d in self.g.out_edges(node_id, data=True)
+                for k, e in d["edges"].items()
+                if kind is None or k == kind
+            ]
 
     def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        if node_id not in self.g:
-            return []
-        return [
-            e
-            for _, _, d in self.g.in_edges(node_id, data=True)
-            for k, e in d["edges"].items()
-            if kind is None or k == kind
-        ]
+        with self._lock:
+            if node_id not in self.g:
+                return []
+            return [
+                e
+                for _, _, d in self.g.in_edges(node_id, data=True)
+                for k, e in d["edges"].items()
+                if kind is None or k == kind
+            ]
 
     def matrices(self) -> GraphMatrices:
         """The cached matrix snapshot, rebuilt only after the graph changed."""

@@ -94,9 +94,11 @@ class Index:
         self._matrix_cache: tuple[GraphMatrices, Vectors] | None = None
         self.version = int(items.get_meta("version") or 0)
         self._labelled = 0  # nodes that carry access labels
-        self._names_cache: tuple[int, dict[str, list[Node]]] | None = None
-        self._masks: dict[tuple[int, Filters], NDArray[np.bool_]] = {}
+        self._names_cache: tuple[Mapping[str, Node], dict[str, list[Node]]] | None = None
+        self._masks: dict[Filters, tuple[GraphMatrices, Mapping[str, Node], NDArray[np.bool_]]] = {}
         self._mask_lock = threading.Lock()
+        self._labels_cache: tuple[Mapping[str, Node], bool] | None = None
+        self._client: Any = None
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -129,7 +131,7 @@ class Index:
                     f"no index at {path} (index.json missing); run `skill-retriever index` first"
                 )
             if path.exists() and not path.is_dir():
-                raise IndexCorruptError(f"{path} is a file, not an index directory")
+                raise IndexCorruptError(f"{path} is a file, not an index directory; choose a directory")
             if path.exists() and any(p.name not in {"index.json", "items.sqlite"} for p in path.iterdir()) and not (path / "items.sqlite").exists():
                 raise IndexCorruptError(
                     f"{path} exists and holds other files; choose an empty or new directory"
@@ -148,17 +150,29 @@ class Index:
         items = ItemStore(path / "items.sqlite")
         kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
         chroma_url = chroma_url or manifest.get("chroma_url")
-        client = make_chroma_client(path / "chroma", url=chroma_url)
         prefix = manifest.get("collection_prefix", "sr")
-        index = cls(
-            path,
-            embedder,
-            items,
-            ChromaVectorStore(client, f"{prefix}-nodes", embedder),
-            ChromaVectorStore(client, f"{prefix}-edges", embedder),
-            kinds,
-        )
-        index._load()
+        try:
+            client = make_chroma_client(path / "chroma", url=chroma_url)
+            node_store = ChromaVectorStore(client, f"{prefix}-nodes", embedder)
+            edge_store = ChromaVectorStore(client, f"{prefix}-edges", embedder)
+        except Exception as exc:  # Chroma fails in many types (InternalError, AttributeError, ...)
+            items.close()
+            where = f"the Chroma server at {chroma_url}" if chroma_url else f"{path / 'chroma'}"
+            fix = (
+                "check that the server runs and is reachable"
+                if chroma_url
+                else "delete that folder and open the index again: vectors are rebuilt from items.sqlite"
+            )
+            raise IndexCorruptError(
+                f"the vector store ({where}) cannot be opened ({type(exc).__name__}: {exc}); {fix}"
+            ) from exc
+        index = cls(path, embedder, items, node_store, edge_store, kinds)
+        index._client = client
+        try:
+            index._load()
+        except BaseException:
+            index.close()
+            raise
         return index
 
     @staticmethod
@@ -172,7 +186,10 @@ class Index:
                     "delete it and index again"
                 ) from exc
             if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-                raise IndexCorruptError(f"{manifest_path} is not a skill-retriever index manifest")
+                raise IndexCorruptError(
+                    f"{manifest_path} is not a skill-retriever index manifest; point at an index "
+                    "directory, or delete this one and index again"
+                )
             return manifest
         manifest_path.parent.mkdir(parents=True, exist_ok=True)
         import uuid
@@ -240,13 +257,15 @@ class Index:
             raise MissingNodeError(f"no node {node_id!r} in the index at {self.path}") from None
 
     def nodes_named(self, names: set[str]) -> list[Node]:
-        """Nodes whose name, case-folded, is in ``names`` (cached name map per version)."""
+        """Nodes whose name, case-folded, is in ``names`` (name map cached per node snapshot:
+        keyed by the snapshot itself, since the version moves before a write publishes)."""
         cached = self._names_cache
-        if cached is None or cached[0] != self.version:
+        nodes = self._nodes
+        if cached is None or cached[0] is not nodes:
             by_name: dict[str, list[Node]] = {}
-            for n in self._nodes.values():
+            for n in nodes.values():
                 by_name.setdefault(n.name.casefold(), []).append(n)
-            cached = (self.version, by_name)
+            cached = (nodes, by_name)
             self._names_cache = cached
         return [n for name in names for n in cached[1].get(name, [])]
 
@@ -257,18 +276,28 @@ class Index:
     def has_access_labels(self) -> bool:
         return self._labelled > 0
 
+    def _labels_in(self, nodes: Mapping[str, Node]) -> bool:
+        """Whether this node snapshot holds a labelled node (cached per snapshot)."""
+        cached = self._labels_cache
+        if cached is not None and cached[0] is nodes:
+            return cached[1]
+        found = any(n.access for n in nodes.values())
+        self._labels_cache = (nodes, found)
+        return found
+
     def allowed(self, filters: Filters | None) -> Callable[[str], bool] | None:
-        """A predicate over node ids for ``filters``, or None when everything is allowed."""
+        """A predicate over node ids for ``filters``, or None when everything is allowed.
+
+        The predicate judges one snapshot of the node map, taken here: an id must be in
+        it (so a node added or deleted while a query runs is judged consistently, never
+        by a label count from another moment), and the filters must admit it there.
+        """
         f = filters or Filters()
-        nodes = self._nodes
-        if f.is_trivial or (
-            not self.has_access_labels
-            and f.kinds is None
-            and f.tags is None
-            and f.since is None
-            and f.until is None
-        ):
+        if f.is_trivial:
             return None
+        nodes = self._nodes
+        if not self._labels_in(nodes) and f.kinds is None and f.tags is None and f.since is None and f.until is None:
+            return nodes.__contains__
         return lambda node_id: (n := nodes.get(node_id)) is not None and f.admits(n)
 
     def matrices(self) -> tuple[GraphMatrices, Vectors]:
@@ -294,16 +323,20 @@ class Index:
         if pred is None:
             return None
         gm, _ = self.matrices()
-        key = (id(gm), filters or Filters())
+        nodes = self._nodes
+        key = filters or Filters()
         with self._mask_lock:
             hit = self._masks.get(key)
-            if hit is not None:
-                return hit
+            # Identity, not id(): a freed matrix's id can be reused by the next one.
+            if hit is not None and hit[0] is gm and hit[1] is nodes:
+                return hit[2]
+        pred = self.allowed(filters)  # judged on the same snapshot as the cache key
+        assert pred is not None
         mask = np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
         with self._mask_lock:
             if len(self._masks) >= 64:
                 self._masks.clear()
-            self._masks[key] = mask
+            self._masks[key] = (gm, nodes, mask)
         return mask
 
     def embed_query(self, query: str) -> Vectors:
@@ -313,13 +346,19 @@ class Index:
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
         """Nearest nodes that ``filters`` admit; the filter runs inside the vector search."""
         f = filters or Filters()
-        if self.allowed(f) is None:
-            return self.node_vectors.search(qvec, k)
-        if f.tags is None and f.since is None and f.until is None:
-            return self.node_vectors.search(qvec, k, where=self._where(f))
+        nodes = self._nodes
         pred = self.allowed(f)
-        assert pred is not None
-        return self.node_vectors.search(qvec, k, ids=[i for i in self._nodes if pred(i)])
+        if f.kinds is not None and not f.kinds:
+            return []  # no kind admitted (Chroma refuses an empty "$in")
+        if pred is None:
+            hits = self.node_vectors.search(qvec, k)
+        elif f.tags is None and f.since is None and f.until is None:
+            hits = self.node_vectors.search(qvec, k, where=self._where(f))
+        else:
+            hits = self.node_vectors.search(qvec, k, ids=[i for i in nodes if pred(i)])
+        # The vector store is written before a node is published and may lag a delete or
+        # an access change: judge every hit again on the node snapshot.
+        return [h for h in hits if h.id in nodes and (pred is None or pred(h.id))]
 
     def _where(self, f: Filters) -> dict[str, Any] | None:
         """Kinds and access as a Chroma metadata filter (see ``_metadata``)."""
@@ -340,9 +379,8 @@ class Index:
         hits = self.edge_vectors.search(qvec, k * 3 if pred else k)
         out: list[tuple[Edge, float]] = []
         for h in hits:
-            source, kind, target = h.id.split("|")
-            edge = next((e for e in self.graph.out_edges(source, EdgeKind(kind)) if e.target == target), None)
-            if edge is None or (pred is not None and not (pred(source) and pred(target))):
+            edge = self.graph.get_edge(h.id)
+            if edge is None or (pred is not None and not (pred(edge.source) and pred(edge.target))):
                 continue
             out.append((edge, h.score))
             if len(out) >= k:
@@ -376,6 +414,16 @@ class Index:
             changed = [n for n in nodes if (old := current.get(n.id)) is None or old != n]
             rehash = [n for n in changed if (old := current.get(n.id)) is None or old.content_hash() != n.content_hash()]
             new_edges = [e for e in edges if e.kind in self.embedded_edge_kinds]
+            # An edge is embedded as "<source name> <verb> <target name>": a renamed node
+            # makes the stored sentences of its edges stale, so they are embedded again.
+            renamed = [n.id for n in changed if (old := current.get(n.id)) is not None and old.name != n.name]
+            if renamed:
+                queued = {e.id for e in new_edges}
+                for node_id in renamed:
+                    for e in self.graph.edges_of(node_id):
+                        if e.kind in self.embedded_edge_kinds and e.id not in queued:
+                            new_edges.append(e)
+                            queued.add(e.id)
             batch = {n.id: n for n in nodes}
             names = _NameLookup(batch, current)
             embedded = self._embed_nodes(rehash) if rehash else 0
@@ -441,7 +489,12 @@ class Index:
             )
 
     def close(self) -> None:
+        """Close SQLite and release this process's Chroma client for the directory (so the
+        same path can be opened again, even after it was deleted and re-created)."""
         self._items.close()
+        client, self._client = self._client, None
+        if client is not None and hasattr(client, "close"):
+            client.close()
 
     def __enter__(self) -> Index:
         return self

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
+
+T = TypeVar("T")
 
 SCHEMA_VERSION = 1
 
@@ -107,12 +110,30 @@ class ItemStore:
         return {str(i): str(h) for i, h in self._db.execute("SELECT id, hash FROM nodes")}
 
     def iter_nodes(self) -> Iterator[Node]:
-        for (data,) in self._db.execute("SELECT data FROM nodes ORDER BY rowid"):
-            yield Node.from_dict(json.loads(data))
+        for rowid, data in self._rows("nodes"):
+            yield self._item(Node.from_dict, "node", rowid, data)
 
     def iter_edges(self) -> Iterator[Edge]:
-        for (data,) in self._db.execute("SELECT data FROM edges ORDER BY rowid"):
-            yield Edge.from_dict(json.loads(data))
+        for rowid, data in self._rows("edges"):
+            yield self._item(Edge.from_dict, "edge", rowid, data)
+
+    def _rows(self, table: str) -> Iterator[tuple[int, str]]:
+        try:
+            yield from self._db.execute(f"SELECT rowid, data FROM {table} ORDER BY rowid")
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorruptError(
+                f"{self.path}: the {table} table cannot be read ({exc}); "
+                "delete the index directory and index again"
+            ) from exc
+
+    def _item(self, parse: Callable[[Any], T], what: str, rowid: int, data: str) -> T:
+        try:
+            return parse(json.loads(data))
+        except (ValueError, TypeError, KeyError) as exc:  # JSON errors and InvalidItemError are ValueErrors
+            raise IndexCorruptError(
+                f"{self.path}: {what} row {rowid} is damaged ({exc}); "
+                "delete the index directory and index again"
+            ) from exc
 
     def edge_ids_touching(self, node_ids: Iterable[str]) -> list[str]:
         ids = list(node_ids)

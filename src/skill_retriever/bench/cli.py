@@ -1,0 +1,93 @@
+"""``skill-retriever benchmark``: quality beside the peers, speed and scale, in one command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+# Single-threaded BLAS before numpy loads (see runner.limit_threads and DESIGN.md).
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# Idle OpenMP threads sleep instead of spinning: on a busy 2-core machine torch's spinning
+# pool made one query embedding take 0.8-1.2 s instead of 60-90 ms (measured here).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed")
+
+
+def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
+    """Register the ``benchmark`` subcommand (``common`` adds index options it does not need)."""
+    p = sub.add_parser(
+        "benchmark",
+        help="run the benchmarks (quality beside the peers, speed, the seed battery)",
+        description=(
+            "Runs the seed battery, the incident benchmark, multi-hop passage retrieval, skills and "
+            "tool retrieval beside BM25, dense and LangChain's EnsembleRetriever, and speed at 1k-100k "
+            "nodes. Writes results/*.json, report.json, report.md and plots/*.png into --out."
+        ),
+    )
+    p.add_argument("--data", type=Path, default=None,
+                   help="benchmark data folder (default: $SKILL_RETRIEVER_DATA, else ../shared/data when it exists)")
+    p.add_argument("--out", type=Path, default=Path("bench-out"), help="output folder (default bench-out)")
+    p.add_argument("--cache", type=Path, default=None, help="index cache folder (default <out>/cache)")
+    p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 cores")
+    p.add_argument("--only", default=None,
+                   help=f"comma-separated sections to run (default all): {','.join(SECTIONS)}")
+    p.add_argument("--max-queries", type=int, default=1000,
+                   help="seeded sample size for larger toolret query sets (default 1000)")
+    p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results")
+    p.set_defaults(handler=cmd_benchmark)
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    from skill_retriever.exceptions import ConfigError
+
+    out: Path = args.out
+    if args.report_only:
+        from skill_retriever.bench.report import write_report
+
+        path = write_report(out)
+        print(f"report rebuilt: {path}")
+        return 0
+    only = tuple(s.strip() for s in args.only.split(",") if s.strip()) if args.only else SECTIONS
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(SECTIONS)}")
+    if args.max_queries <= 0:
+        raise ConfigError("--max-queries must be > 0")
+    from skill_retriever.bench.datasets import default_data_dir
+
+    data = args.data
+    if data is not None and not data.is_dir():
+        print(f"benchmark: data folder {data} does not exist; running only what needs no data", file=sys.stderr)
+        data = None
+    elif data is None:
+        data = default_data_dir()
+    from skill_retriever.bench.runner import BenchOptions, run
+
+    opts = BenchOptions(
+        out=out, data=data, cache=args.cache or out / "cache", quick=args.quick, only=only,
+        max_queries=args.max_queries, command=_reconstruct(args), log=lambda line: print(line, flush=True),
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    return run(opts)
+
+
+def _reconstruct(args: argparse.Namespace) -> str:
+    parts = ["skill-retriever", "benchmark"]
+    if args.data is not None:
+        parts += ["--data", str(args.data)]
+    parts += ["--out", str(args.out)]
+    if args.quick:
+        parts.append("--quick")
+    if args.only:
+        parts += ["--only", args.only]
+    if args.max_queries != 1000:
+        parts += ["--max-queries", str(args.max_queries)]
+    return " ".join(shlex.quote(p) for p in parts)

@@ -1,0 +1,229 @@
+"""The methods compared, each a callable ``query -> ranked ids`` over one index.
+
+Peers (same index, same embedding model, same kinds filter):
+
+* ``BM25`` -- our BM25 index alone (lower-cased words, identifiers kept whole and split).
+* ``dense`` -- exact cosine over the index's node vectors (no HNSW approximation).
+* ``LC Ensemble`` -- LangChain's ``EnsembleRetriever`` (weights 0.5 / 0.5, c = 60) over
+  langchain_community's ``BM25Retriever`` (whitespace split, case kept: its default) and a
+  dense retriever that is a tiny ``BaseRetriever`` over the same vectors: what most users
+  wire up first.
+
+Ours, through ``Retriever.search``: the three routes forced (``quick``, ``ppr``,
+``smart``; no rerank, so the difference is the route), the full pipeline with the
+router's choice with and without rerank, and ablations: the full pipeline without rerank
+with one channel switched off (``channels={"graph": False}``, ...). For the incident
+benchmark, ``only:<channel>`` runs the pipeline with that channel's weight alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from skill_retriever.bench.datasets import EvalQuery
+from skill_retriever.filters import Filters
+from skill_retriever.model import NodeKind
+
+CHANNELS = ("semantic", "keyword", "graph", "temporal")
+DEPTH = 50  # how deep each peer channel's list goes, as our channel_depth
+
+
+@dataclass
+class Ranked:
+    """One method's answer to one query."""
+
+    ids: list[str]
+    ms: float
+    route: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    family: str  # peer | route | pipeline | ablation | channel
+    run: Callable[[EvalQuery], Ranked]
+    description: str = ""
+
+
+def _timed(fn: Callable[[EvalQuery], list[str]]) -> Callable[[EvalQuery], Ranked]:
+    def run(q: EvalQuery) -> Ranked:
+        start = time.perf_counter()
+        ids = fn(q)
+        return Ranked(ids, (time.perf_counter() - start) * 1000.0)
+
+    return run
+
+
+class DenseSearcher:
+    """Exact cosine search over the index's node vectors, restricted to some kinds."""
+
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        gm, emb = index.matrices()
+        self._ids = gm.ids
+        self._emb = emb
+        self._by_kinds: dict[tuple[str, ...] | None, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _rows(self, kinds: tuple[str, ...] | None) -> tuple[np.ndarray, np.ndarray]:
+        if kinds not in self._by_kinds:
+            nodes = self.index.nodes
+            if kinds is None:
+                rows = np.arange(len(self._ids))
+            else:
+                wanted = set(kinds)
+                rows = np.asarray([r for r, i in enumerate(self._ids) if nodes[i].kind.value in wanted], dtype=np.int64)
+            self._by_kinds[kinds] = (rows, np.ascontiguousarray(self._emb[rows]))
+        return self._by_kinds[kinds]
+
+    def search_vector(self, qvec: np.ndarray, k: int, kinds: tuple[str, ...] | None) -> list[tuple[str, float]]:
+        rows, emb = self._rows(kinds)
+        if len(rows) == 0:
+            return []
+        sims = emb @ np.asarray(qvec, dtype=np.float32)
+        k = min(k, len(rows))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.lexsort((top, -sims[top]))]
+        return [(self._ids[rows[j]], float(sims[j])) for j in top]
+
+    def search(self, query: str, k: int, kinds: tuple[str, ...] | None) -> list[tuple[str, float]]:
+        return self.search_vector(self.index.embed_query(query), k, kinds)
+
+
+def _kinds(q: EvalQuery, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    return q.kinds if q.kinds is not None else default
+
+
+def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
+    """BM25, dense, and LangChain's EnsembleRetriever over the two."""
+    dense = DenseSearcher(index)
+
+    def bm25(q: EvalQuery) -> list[str]:
+        ks = _kinds(q, kinds)
+        return [h.id for h in index.search_keywords(q.text, k, Filters(kinds=ks, principals=["*"]))]
+
+    def dense_run(q: EvalQuery) -> list[str]:
+        return [i for i, _ in dense.search(q.text, k, _kinds(q, kinds))]
+
+    ensembles: dict[tuple[str, ...] | None, Any] = {}
+
+    def ensemble(q: EvalQuery) -> list[str]:
+        ks = _kinds(q, kinds)
+        if ks not in ensembles:
+            ensembles[ks] = build_langchain_ensemble(index, dense, ks, DEPTH)
+        docs = ensembles[ks].invoke(q.text)
+        return [d.metadata["id"] for d in docs[:k]]
+
+    return [
+        Method("BM25", "peer", _timed(bm25), "our BM25 index alone"),
+        Method("dense", "peer", _timed(dense_run), "exact cosine, all-MiniLM-L6-v2"),
+        Method("LC Ensemble", "peer", _timed(ensemble),
+               "LangChain EnsembleRetriever(BM25Retriever, dense), weights 0.5/0.5, c=60"),
+    ]
+
+
+def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str, ...] | None, depth: int) -> Any:
+    """LangChain's EnsembleRetriever over its BM25Retriever and a dense retriever on our vectors."""
+    try:
+        from langchain_classic.retrievers import EnsembleRetriever
+    except ImportError:  # pragma: no cover - older LangChain layouts
+        try:
+            from langchain.retrievers import EnsembleRetriever  # type: ignore[no-redef]
+        except ImportError as exc:
+            raise ImportError(
+                "the LangChain peer needs EnsembleRetriever: pip install langchain-classic"
+            ) from exc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from langchain_community.retrievers import BM25Retriever
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+
+    nodes = [n for n in index.nodes.values() if kinds is None or n.kind.value in kinds]
+    bm25 = BM25Retriever.from_texts(
+        [n.embedding_text() for n in nodes], metadatas=[{"id": n.id} for n in nodes], k=depth
+    )
+
+    class OurVectorsRetriever(BaseRetriever):
+        """Dense retrieval over the skill-retriever index's vectors (same model)."""
+
+        searcher: Any
+        kinds: Any
+        k: int
+
+        def _get_relevant_documents(
+            self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        ) -> list[Document]:
+            hits = self.searcher.search(query, self.k, self.kinds)
+            return [Document(page_content=index.nodes[i].embedding_text(), metadata={"id": i, "score": s})
+                    for i, s in hits]
+
+    vec = OurVectorsRetriever(searcher=dense, kinds=kinds, k=depth)
+    return EnsembleRetriever(retrievers=[bm25, vec], weights=[0.5, 0.5], id_key="id")
+
+
+def _search(retriever: Any, q: EvalQuery, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Ranked:
+    start = time.perf_counter()
+    resp = retriever.search(q.text, k=k, kinds=_kinds(q, kinds), principals=["*"], **kw)
+    ms = (time.perf_counter() - start) * 1000.0
+    return Ranked(resp.ids, ms, route=resp.route, extra={"warnings": len(resp.warnings)})
+
+
+def our_methods(
+    retriever: Any,
+    kinds: tuple[str, ...] | None,
+    k: int = 10,
+    *,
+    routes: Sequence[str] = ("quick", "ppr", "smart"),
+    rerank: bool = True,
+    ablate: Sequence[str] = CHANNELS,
+) -> list[Method]:
+    """Our routes, the full pipeline with and without rerank, and channel ablations."""
+    out: list[Method] = []
+    for route in routes:
+        out.append(Method(f"route {route}", "route",
+                          lambda q, r=route: _search(retriever, q, kinds, k, route=r, rerank=False),
+                          f"route {route} forced, no rerank"))
+    out.append(Method("full", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=False),
+                      "router picks the route, all channels, no rerank"))
+    if rerank:
+        out.append(Method("full+rerank", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=True),
+                          "router picks the route, all channels, rerank"))
+    for ch in ablate:
+        out.append(Method(f"full -{ch}", "ablation",
+                          lambda q, c=ch: _search(retriever, q, kinds, k, rerank=False, channels={c: False}),
+                          f"full (no rerank) with the {ch} channel off"))
+    return out
+
+
+def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
+    """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
+    out = []
+    for ch in CHANNELS:
+        weights = {c: (1.0 if c == ch else 0.0) for c in CHANNELS}
+        out.append(Method(f"only {ch}", "channel",
+                          lambda q, w=weights: _search(retriever, q, kinds, k, rerank=False, channel_weights=w),
+                          f"pipeline with only the {ch} channel weighted"))
+    out.append(Method("fusion", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=False),
+                      "all four channels, RRF, no rerank"))
+    out.append(Method("fusion+rerank", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=True),
+                      "all four channels, RRF, rerank"))
+    return out
+
+
+def has_timestamps(index: Any) -> bool:
+    return any(n.last_changed is not None for n in index.nodes.values())
+
+
+__all__ = [
+    "CHANNELS", "DenseSearcher", "Method", "NodeKind", "Ranked", "build_langchain_ensemble",
+    "channel_methods", "has_timestamps", "our_methods", "peer_methods",
+]

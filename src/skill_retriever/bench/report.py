@@ -1,0 +1,312 @@
+"""Tables (text and markdown), one merged JSON, and PNG plots from the results folder.
+
+Everything here reads ``<out>/results/*.json``, so the report can be rebuilt at any time
+(``skill-retriever benchmark --report-only --out DIR``) and sections run separately merge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed")
+HEADLINE = {"multihop": "R@5", "skills": "nDCG@10", "toolret": "nDCG@10", "incidents": "R@10"}
+
+
+def load_results(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    folder = out / "results"
+    sections = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        if path.name.endswith(".queries.json") or path.name.startswith("_"):
+            continue
+        try:
+            sections.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError):
+            continue
+    run_path = folder / "_run.json"
+    run = json.loads(run_path.read_text(encoding="utf-8")) if run_path.is_file() else {}
+    order = {f: i for i, f in enumerate(FAMILY_ORDER)}
+    sections.sort(key=lambda s: (order.get(s.get("family", s.get("section", "")), 99), s.get("name", "")))
+    return sections, run
+
+
+def pct(v: float | None, digits: int = 1) -> str:
+    return "-" if v is None else f"{100 * v:.{digits}f}"
+
+
+# -- tables -------------------------------------------------------------------------------
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], md: bool) -> list[str]:
+    if md:
+        out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        out += ["| " + " | ".join(r) + " |" for r in rows]
+        return out
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda r: "  ".join(str(x).ljust(w) if i == 0 else str(x).rjust(w) for i, (x, w) in enumerate(zip(r, widths)))  # noqa: E731
+    return [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]
+
+
+def retrieval_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    metrics = section["metrics"]
+    header = ["method", *metrics, "ms/q p50", "routes"]
+    rows = []
+    for name, m in section["methods"].items():
+        routes = ", ".join(f"{r} {n}" for r, n in sorted(m.get("routes", {}).items(), key=lambda p: -p[1]))
+        rows.append([name, *[pct(m["scores"][x]) for x in metrics], f"{m['ms_p50']:.0f}", routes])
+    return header, rows
+
+
+def group_rows(section: dict[str, Any], metric: str) -> tuple[list[str], list[list[str]]]:
+    groups: list[str] = []
+    for m in section["methods"].values():
+        for g in m["by_group"]:
+            if g not in groups:
+                groups.append(g)
+    counts = {g: next(iter(section["methods"].values()))["by_group"].get(g, {}).get("n", 0) for g in groups}
+    header = ["method", *[f"{g} ({counts[g]})" for g in groups]]
+    rows = [[name, *[pct(m["by_group"].get(g, {}).get(metric)) for g in groups]]
+            for name, m in section["methods"].items()]
+    return header, rows
+
+
+def section_lines(section: dict[str, Any], md: bool) -> list[str]:
+    kind = section.get("section", section.get("family"))
+    if kind in ("multihop", "skills", "toolret"):
+        return _retrieval_lines(section, md)
+    if kind == "incidents":
+        return _incident_lines(section, md)
+    if kind == "battery":
+        return _battery_lines(section, md)
+    if kind == "speed":
+        return _speed_lines(section, md)
+    return []
+
+
+def section_text(section: dict[str, Any]) -> str:
+    return "\n".join(section_lines(section, md=False))
+
+
+def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
+    b = s.get("build", {})
+    head = f"{s['family']} / {s['name']}: {s['queries']} queries, {b.get('nodes')} nodes, {b.get('edges')} edges"
+    out = [f"### {head}" if md else f"\n{head}"]
+    notes = list(s.get("notes", [])) + [f"reranker: {s.get('reranker')}"]
+    if b.get("index_s"):
+        notes.append(f"index built in {b['index_s']:.0f} s ({b.get('items_per_s') or 0:.0f} items/s)"
+                     + (" (reused from cache this run)" if b.get("reused") else ""))
+    out += [f"- {n}" for n in notes] if md else [f"  ({'; '.join(notes)})"]
+    if md:
+        out.append("")
+    header, rows = retrieval_rows(s)
+    out += _table(header, rows, md)
+    groups = {g for m in s["methods"].values() for g in m["by_group"]}
+    if len(groups) > 1:
+        metric = {"skills": "nDCG@10", "toolret": "nDCG@10"}.get(s["family"], s["metrics"][0])
+        out.append("")
+        out.append(f"{metric} by query group:" if not md else f"{metric} by query group:\n")
+        header, rows = group_rows(s, metric)
+        out += _table(header, rows, md)
+    return out
+
+
+def _incident_lines(s: dict[str, Any], md: bool) -> list[str]:
+    w = s.get("world", {})
+    head = (f"incidents: {s['queries']} queries over a generated DevOps world "
+            f"({w.get('services')} services, {w.get('deploys')} deploys, {w.get('incidents')} incidents; seed {w.get('seed')})")
+    out = [f"### {head}" if md else f"\n{head}"]
+    for metric in ("R@10", "MRR"):
+        out.append("")
+        out.append(f"{metric} by query shape{' (each channel alone, then the fusion)' if metric == 'R@10' else ''}:")
+        if md:
+            out.append("")
+        header, rows = group_rows(s, metric)
+        header.append("all")
+        for r, (name, m) in zip(rows, s["methods"].items()):
+            r.append(pct(m["scores"][metric]))
+        out += _table(header, rows, md)
+    return out
+
+
+def _battery_lines(s: dict[str, Any], md: bool) -> list[str]:
+    head = f"seed battery: {s['passed']} PASS, {s['failed']} FAIL"
+    out = [f"### {head}" if md else f"\n{head}"]
+    if md:
+        out.append("")
+        out.append("```")
+    out += [f"{'PASS' if c['ok'] else 'FAIL'}  {c['name']}: {c['detail']}" for c in s["checks"]]
+    if md:
+        out.append("```")
+    return out
+
+
+def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
+    out = [f"### speed and scale ({s.get('source', '')})" if md else f"\nspeed and scale ({s.get('source', '')})"]
+    for note in s.get("notes", []):
+        out.append(f"- {note}" if md else f"  ({note})")
+    if md:
+        out.append("")
+    header = ["nodes", "edges", "route", "queries", "e2e p50 ms", "e2e p95 ms", "dense p50 ms", "ratio p50/dense",
+              "slowest phases (p50 ms)"]
+    rows = []
+    for size in s.get("sizes", []):
+        for route, r in size["routes"].items():
+            phases = sorted(r["phases"].items(), key=lambda p: -p[1]["p50"])[:3]
+            rows.append([
+                f"{size['nodes']:,}", f"{size['edges']:,}", route, str(r["queries"]), f"{r['e2e']['p50']:.1f}",
+                f"{r['e2e']['p95']:.1f}", f"{size['dense']['e2e']['p50']:.1f}",
+                f"{r['e2e']['p50'] / max(size['dense']['e2e']['p50'], 1e-9):.1f}x",
+                ", ".join(f"{p} {v['p50']:.1f}" for p, v in phases),
+            ])
+    out += _table(header, rows, md)
+    out.append("")
+    header = ["nodes", "index items/s", "vectors", "RSS MB", "peak RSS MB", "our PPR ms", "networkx ms", "nx / ours"]
+    rows = []
+    for size in s.get("sizes", []):
+        b, p = size["build"], size["ppr"]
+        rows.append([f"{size['nodes']:,}", f"{b['items_per_s']:.0f}", b["vectors"], f"{size['rss_mb']:.0f}",
+                     f"{size['peak_rss_mb']:.0f}", f"{p['ours_ms']:.2f}", f"{p['networkx_ms']:.0f}",
+                     f"{p['ratio']:.0f}x"])
+    out += _table(header, rows, md)
+    phase_header = ["nodes", "route", *s.get("phase_order", [])]
+    if s.get("phase_order"):
+        out.append("")
+        out.append("per-phase p50 / p95 ms:" + ("\n" if md else ""))
+        prow = []
+        for size in s.get("sizes", []):
+            for route, r in size["routes"].items():
+                prow.append([f"{size['nodes']:,}", route, *[
+                    f"{r['phases'][p]['p50']:.1f} / {r['phases'][p]['p95']:.1f}" if p in r["phases"] else "-"
+                    for p in s["phase_order"]]])
+        out += _table(phase_header, prow, md)
+    return out
+
+
+# -- cross-set summaries ------------------------------------------------------------------
+def summary_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
+    out: list[str] = []
+    for family in ("multihop", "skills", "toolret"):
+        secs = [s for s in sections if s.get("family") == family]
+        if not secs:
+            continue
+        metric = HEADLINE[family]
+        methods: list[str] = []
+        for s in secs:
+            for m in s["methods"]:
+                if m not in methods:
+                    methods.append(m)
+        header = ["method", *[s["name"] for s in secs]]
+        rows = [[m, *[pct(s["methods"].get(m, {}).get("scores", {}).get(metric)) for s in secs]] for m in methods]
+        best_peer = ["best peer", *[pct(max((v["scores"][metric] or 0) for v in s["methods"].values()
+                                            if v["family"] == "peer")) for s in secs]]
+        rows.append(best_peer)
+        out.append(f"{'#### ' if md else ''}{family}: {metric}")
+        if md:
+            out.append("")
+        out += _table(header, rows, md)
+        out.append("")
+    return out
+
+
+def write_report(out: Path, log: Callable[[str], None] = print) -> Path:
+    """Rebuild report.md, report.json and plots/*.png from the results folder."""
+    sections, run = load_results(out)
+    merged = {"run": run, "sections": sections}
+    (out / "report.json").write_text(json.dumps(merged, indent=1, default=str), encoding="utf-8")
+    lines = ["# skill-retriever benchmark", ""]
+    if run:
+        m = run.get("machine", {})
+        lines += [f"Last run: `{run.get('command')}` ({'quick' if run.get('quick') else 'full'} profile), "
+                  f"finished {run.get('finished_at')}, {run.get('seconds')} s.",
+                  f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('ram_gb')} GB RAM, {m.get('platform')}, "
+                  f"Python {m.get('python')}; load average at start {m.get('load_avg_at_start')}; {m.get('threads')}.", ""]
+        if run.get("skipped"):
+            lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
+    lines += ["Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "
+              "profile that produced it.", ""]
+    summ = summary_lines(sections, md=True)
+    if summ:
+        lines += ["## Summary (headline metric per set)", "", *summ]
+    plots = write_plots(out, sections)
+    if plots:
+        lines += ["## Plots", ""] + [f"![{p.stem}](plots/{p.name})" for p in plots] + [""]
+    lines += ["## Sections", ""]
+    for s in sections:
+        lines += section_lines(s, md=True)
+        lines += ["", f"_made by `{s.get('command')}` ({'quick' if s.get('quick') else 'full'}), "
+                      f"{s.get('finished_at')}, {s.get('seconds', '?')} s_", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+# -- plots --------------------------------------------------------------------------------
+def write_plots(out: Path, sections: list[dict[str, Any]]) -> list[Path]:
+    """Bar charts of the headline metric per retrieval family, the incident matrix, and
+    latency against graph size. Matplotlib with the Agg backend (no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = out / "plots"
+    folder.mkdir(parents=True, exist_ok=True)
+    made: list[Path] = []
+    for family in ("multihop", "skills", "toolret"):
+        secs = [s for s in sections if s.get("family") == family]
+        if not secs:
+            continue
+        metric = HEADLINE[family]
+        methods = list(dict.fromkeys(m for s in secs for m in s["methods"]))
+        fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(methods) * max(1, len(secs)) ** 0.5), 4.2))
+        width = 0.8 / len(secs)
+        for j, s in enumerate(secs):
+            vals = [100 * (s["methods"].get(m, {}).get("scores", {}).get(metric) or 0) for m in methods]
+            ax.bar([i + j * width for i in range(len(methods))], vals, width, label=s["name"])
+        ax.set_xticks([i + width * (len(secs) - 1) / 2 for i in range(len(methods))])
+        ax.set_xticklabels(methods, rotation=40, ha="right", fontsize=8)
+        ax.set_ylabel(metric)
+        ax.set_title(f"{family}: {metric} per method")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        made.append(_save(fig, folder / f"{family}.png", plt))
+    for s in sections:
+        if s.get("section") == "incidents":
+            header, rows = group_rows(s, "R@10")
+            fig, ax = plt.subplots(figsize=(7, 3.8))
+            data = [[float(x) if x != "-" else 0.0 for x in r[1:]] for r in rows]
+            im = ax.imshow(data, cmap="viridis", vmin=0, vmax=100, aspect="auto")
+            ax.set_xticks(range(len(header) - 1))
+            ax.set_xticklabels(header[1:], rotation=30, ha="right", fontsize=8)
+            ax.set_yticks(range(len(rows)))
+            ax.set_yticklabels([r[0] for r in rows], fontsize=8)
+            for i, r in enumerate(data):
+                for j, v in enumerate(r):
+                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", color="w" if v < 60 else "k", fontsize=7)
+            fig.colorbar(im, ax=ax, label="R@10")
+            ax.set_title("incidents: R@10 by query shape")
+            fig.tight_layout()
+            made.append(_save(fig, folder / "incidents.png", plt))
+        if s.get("section") == "speed" and s.get("sizes"):
+            fig, ax = plt.subplots(figsize=(6, 4))
+            routes = list(dict.fromkeys(r for size in s["sizes"] for r in size["routes"]))
+            xs = [size["nodes"] for size in s["sizes"]]
+            for route in routes:
+                ax.plot(xs, [size["routes"].get(route, {}).get("e2e", {}).get("p50", float("nan")) for size in s["sizes"]],
+                        marker="o", label=f"{route} p50")
+            ax.plot(xs, [size["dense"]["e2e"]["p50"] for size in s["sizes"]], "k--", marker="x", label="dense search p50")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("nodes")
+            ax.set_ylabel("ms per query")
+            ax.set_title("latency against graph size")
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            made.append(_save(fig, folder / "speed.png", plt))
+    return made
+
+
+def _save(fig: Any, path: Path, plt: Any) -> Path:
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

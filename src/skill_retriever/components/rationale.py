@@ -1,0 +1,147 @@
+"""Why a component is in the answer, in words a person reads in a few seconds.
+
+A rationale says which channels found it and at what rank, which words of the query it
+contains, the graph path that led to it from the query's seeds (PPR route), what it
+brings with it (its requirements), who required it (for an added dependency), where
+else the same component is hosted, and what it conflicts with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skill_retriever.algorithms.query_terms import STOP_WORDS
+from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
+from skill_retriever.model import Node
+
+__all__ = ["CHANNEL_WORDS", "Rationale", "matched_terms"]
+
+CHANNEL_WORDS = {
+    "semantic": "meaning (embedding search)",
+    "keyword": "keywords (BM25)",
+    "graph": "the graph (related to other matches)",
+    "temporal": "recency",
+}
+MIN_TERM_LENGTH = 3
+
+
+def matched_terms(query: str, node: Node) -> tuple[str, ...]:
+    """Words of the query (no stop words, >= 3 characters) found in the node's text."""
+    have = set(bm25_tokens(node.embedding_text()))
+    words = [w for w in tokenize_words(query) if len(w) >= MIN_TERM_LENGTH and w not in STOP_WORDS]
+    return tuple(w for w in dict.fromkeys(words) if w in have)
+
+
+@dataclass(frozen=True)
+class Rationale:
+    """The evidence for one component; ``text`` renders it.
+
+    Attributes:
+        channels: ``(channel, rank)`` pairs, best rank first.
+        matched_terms: Query words the component contains.
+        path: Names along the graph path from a seed of the query (PPR route), if any.
+        path_reliability: That path's reliability (mean PPR score of its nodes).
+        requires: Names it requires directly.
+        brings: Names of everything it brings with it (transitive requirements).
+        required_by: Names of the selected components that required it (dependencies).
+        chain: For a dependency, the names from the selected component down to it.
+        also_at: Other sources of the same component (near-duplicates).
+        conflicts: One line per conflict it is part of.
+    """
+
+    channels: tuple[tuple[str, int], ...] = ()
+    matched_terms: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
+    path_reliability: float | None = None
+    requires: tuple[str, ...] = ()
+    brings: tuple[str, ...] = ()
+    required_by: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()
+    also_at: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        if self.channels:
+            found = ", ".join(f"{CHANNEL_WORDS.get(c, c)} #{r}" for c, r in self.channels)
+            out.append(f"Matched by {found}.")
+        elif self.required_by:
+            out.append("Not matched by the query itself; added because it is required.")
+        if self.matched_terms:
+            out.append("Query words it contains: " + ", ".join(self.matched_terms) + ".")
+        if len(self.path) > 1:
+            rel = (
+                f" (reliability {self.path_reliability:.3f})"
+                if self.path_reliability is not None
+                else ""
+            )
+            out.append("Reached from the query's seeds along " + " -> ".join(self.path) + rel + ".")
+        if self.required_by:
+            chain = f" (via {' -> '.join(self.chain)})" if len(self.chain) > 2 else ""
+            out.append("Required by " + ", ".join(self.required_by) + chain + ".")
+        if self.brings:
+            direct = set(self.requires)
+            parts = [n if n in direct else f"{n} (indirectly)" for n in self.brings]
+            out.append("Brings with it: " + ", ".join(parts) + ".")
+        if self.also_at:
+            shown = ", ".join(self.also_at[:5]) + (
+                f" and {len(self.also_at) - 5} more" if len(self.also_at) > 5 else ""
+            )
+            out.append("Same component also hosted at: " + shown + ".")
+        out.extend(self.conflicts)
+        return out
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "channels": dict(self.channels),
+            "matched_terms": list(self.matched_terms),
+            "path": list(self.path),
+            "path_reliability": self.path_reliability,
+            "requires": list(self.requires),
+            "brings": list(self.brings),
+            "required_by": list(self.required_by),
+            "chain": list(self.chain),
+            "also_at": list(self.also_at),
+            "conflicts": list(self.conflicts),
+        }
+
+
+def build_rationale(
+    query: str,
+    node: Node,
+    names: Mapping[str, str],
+    *,
+    channels: Mapping[str, int] | None = None,
+    path: Sequence[str] = (),
+    path_reliability: float | None = None,
+    requires: Sequence[str] = (),
+    brings: Sequence[str] = (),
+    required_by: Sequence[str] = (),
+    chain: Sequence[str] = (),
+    also_at: Sequence[str] = (),
+    conflicts: Sequence[str] = (),
+) -> Rationale:
+    """Assemble a :class:`Rationale`; ids are turned into names with ``names``."""
+
+    def named(ids: Sequence[str]) -> tuple[str, ...]:
+        return tuple(names.get(i, i) for i in ids)
+
+    return Rationale(
+        channels=tuple(sorted((channels or {}).items(), key=lambda p: (p[1], p[0]))),
+        matched_terms=matched_terms(query, node),
+        path=named(path),
+        path_reliability=path_reliability,
+        requires=named(requires),
+        brings=named(brings),
+        required_by=named(required_by),
+        chain=named(chain),
+        also_at=tuple(also_at),
+        conflicts=tuple(conflicts),
+    )

@@ -1,0 +1,144 @@
+"""The real `langgraph dev` server (langgraph-cli, in-memory runtime) serving the repo's
+langgraph.json on a free loopback port, offline, driven through the langgraph_sdk client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph_sdk import get_client
+
+from skill_retriever.stores.index import Index
+
+REPO = Path(__file__).resolve().parents[2]
+STARTUP_S = 120
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def offline_env(index_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for key in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "LANGSMITH_ENDPOINT", "LANGCHAIN_ENDPOINT"):
+        env.pop(key, None)
+    env.update(
+        LANGSMITH_TRACING="false",
+        LANGCHAIN_TRACING_V2="false",
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        HF_HUB_OFFLINE="1",
+        SKILL_RETRIEVER_INDEX=str(index_dir),
+    )
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) -> Iterator[str]:
+    # `langgraph dev` resolves graph paths and keeps its state (.langgraph_api/) relative to
+    # its working directory: run it in a scratch folder holding the repo's own langgraph.json
+    # and a link to graphs/, so nothing is written into the repo.
+    work = tmp_path_factory.mktemp("langgraph-dev")
+    shutil.copy(REPO / "langgraph.json", work / "langgraph.json")
+    (work / "graphs").symlink_to(REPO / "graphs", target_is_directory=True)
+    index_dir = work / "index"  # a copy: two processes never share one Chroma folder
+    shutil.copytree(sample_index_path, index_dir)
+    port = free_port()
+    cli = Path(sys.executable).with_name("langgraph")
+    log = (work / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [str(cli), "dev", "--port", str(port), "--host", "127.0.0.1", "--no-browser", "--no-reload"],
+        cwd=work,
+        env=offline_env(index_dir),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopped as one below
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{(work / 'server.log').read_text()[-4000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev not up after {STARTUP_S}s:\n{(work / 'server.log').read_text()[-4000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log.close()
+
+
+async def _run_all(url: str) -> dict[str, Any]:
+    client = get_client(url=url)
+    assistants = await client.assistants.search()
+    retrieval = await client.runs.wait(
+        None,
+        "retrieval",
+        input={"query": "add OpenTelemetry tracing to a FastAPI service", "k": 4},
+        context={"cross_encoder": None},  # rerank with the index's own embedder
+    )
+    chunks = [
+        (chunk.event, chunk.data)
+        async for chunk in client.runs.stream(
+            None,
+            "retrieval",
+            input={"query": "format python code", "k": 2},
+            context={"rerank": False},
+            stream_mode="updates",
+            stream_subgraphs=True,
+        )
+    ]
+    agent = await client.runs.wait(
+        None, "coding_agent", input={"task": "write a safe alembic migration", "k": 3}, context={"rerank": False}
+    )
+    return {"assistants": assistants, "retrieval": retrieval, "chunks": chunks, "agent": agent}
+
+
+def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> None:
+    got = asyncio.run(_run_all(server))
+    assert {a["graph_id"] for a in got["assistants"]} == {"retrieval", "coding_agent"}
+
+    out = got["retrieval"]
+    assert set(out) == {"results", "route", "reranker", "stats", "warnings"}
+    assert 1 <= len(out["results"]) <= 4
+    assert all(r["id"] in sample_index.nodes for r in out["results"])
+    assert out["route"] in ("smart", "ppr", "quick")
+    assert out["reranker"] == "embedding:hashing-64"
+    assert all(r["rerank_score"] is not None and r["channels"] for r in out["results"])
+    assert {"plan_query", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"} <= set(out["stats"])
+
+    # streamed with subgraphs: each phase is an update in the subgraph's namespace
+    events = [e for e, _ in got["chunks"]]
+    phase_events = [(e, d) for e, d in got["chunks"] if e.startswith("updates|retrieve:")]
+    phases = {node for _, d in phase_events for node in d}
+    assert {"plan_query", "retrieve_seeds", "search_keywords", "fuse_rrf", "apply_token_budget"} <= phases, events
+
+    agent = got["agent"]
+    assert agent["skills"] and len(agent["skills"]) <= 3
+    assert agent["prompt"].startswith("Task: write a safe alembic migration")
+    assert agent["skills"][0]["text"] in agent["prompt"]

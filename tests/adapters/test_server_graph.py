@@ -1,0 +1,71 @@
+"""graphs/retrieval.py and the helpers that let LangGraph Server run the retrieval graph
+from a JSON context: which index, which embedder, the sample index cache."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from skill_retriever.adapters import langgraph_server as srv
+from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
+
+
+def test_embedder_for_manifest_names() -> None:
+    assert isinstance(srv.embedder_for("hashing-64"), HashingEmbedder)
+    assert srv.embedder_for("hashing-64").dim == 64
+    st = srv.embedder_for("bundled:all-MiniLM-L6-v2")
+    assert isinstance(st, SentenceTransformerEmbedder) and st.name == "bundled:all-MiniLM-L6-v2"
+
+
+def test_index_dir_from_context_then_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(srv.INDEX_ENV, str(tmp_path / "from-env"))
+    assert srv.resolve_index_dir(None) == tmp_path / "from-env"
+    assert srv.resolve_index_dir(str(tmp_path / "given")) == tmp_path / "given"
+    with pytest.raises(IndexCorruptError, match="skill-retriever index"):
+        srv.open_index(str(tmp_path / "missing"))
+
+
+def test_sample_index_is_built_once_into_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(srv.CACHE_ENV, str(tmp_path / "cache"))
+    embedder = HashingEmbedder(32)
+    first = srv.sample_index_dir(embedder)
+    assert first.parent == tmp_path / "cache" and (first / "index.json").exists()
+    stamp = (first / "index.json").stat().st_mtime_ns
+    assert srv.sample_index_dir(embedder) == first  # cached: not rebuilt
+    assert (first / "index.json").stat().st_mtime_ns == stamp
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [first.name]  # no half-built leftovers
+    assert len(srv.open_index(str(first))) > 50
+
+
+def test_server_graph_runs_with_a_json_context(sample_index_path: Path, tmp_path: Path) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(sample_index_path, index_dir)
+    from skill_retriever.adapters.langgraph_server import build_server_graph
+
+    graph = build_server_graph()
+    ctx = {"index_dir": str(index_dir), "cross_encoder": None}
+    out = graph.invoke({"query": "canary rollout of a release", "k": 3}, context=ctx)
+    assert set(out) == {"results", "route", "reranker", "stats", "warnings"}
+    assert len(out["results"]) == 3 and out["reranker"] == "embedding:hashing-64"
+    # a ServerContext object works too (what the server builds from the JSON)
+    out = graph.invoke({"query": "canary rollout", "k": 1}, context=srv.ServerContext(index_dir=str(index_dir), rerank=False))
+    assert out["reranker"] == "none" and len(out["results"]) == 1
+
+
+def test_server_graph_shows_the_phases_as_a_subgraph(sample_index_path: Path, tmp_path: Path) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(sample_index_path, index_dir)
+    graph = srv.build_server_graph(checkpointer=InMemorySaver())
+    drawn = graph.get_graph(xray=1).draw_mermaid()
+    for phase in ("plan_query", "run_ppr", "fuse_rrf", "apply_token_budget"):
+        assert phase in drawn
+    config = {"configurable": {"thread_id": "t"}}
+    events = list(
+        graph.stream({"query": "rotate a leaked secret", "k": 2}, config, context={"index_dir": str(index_dir), "rerank": False},
+                     stream_mode="updates", subgraphs=True)
+    )  # fmt: skip
+    assert any(ns and ns[0].startswith("retrieve:") and "plan_query" in upd for ns, upd in events)

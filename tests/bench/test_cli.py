@@ -1,0 +1,37 @@
+"""`skill-retriever benchmark --quick --only battery,incidents` end to end (real model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.cli import main
+
+
+@pytest.mark.slow
+def test_quick_battery_and_incidents_write_json_markdown_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    rc = main(["benchmark", "--quick", "--only", "battery,incidents", "--out", str(out),
+               "--data", str(tmp_path / "no-data")])
+    printed = capsys.readouterr().out
+    assert rc == 0, printed
+    assert "FAIL" not in printed and "seed battery: 8 PASS, 0 FAIL" in printed
+    battery = json.loads((out / "results" / "battery.json").read_text())
+    assert battery["failed"] == 0 and battery["passed"] == len(battery["checks"])
+    incidents = json.loads((out / "results" / "incidents.json").read_text())
+    assert {"only semantic", "only keyword", "only graph", "only temporal", "fusion"} <= set(incidents["methods"])
+    report = json.loads((out / "report.json").read_text())
+    assert {s["key"] for s in report["sections"]} == {"battery", "incidents"}
+    md = (out / "report.md").read_text()
+    assert "seed battery" in md and "R@10 by query shape" in md
+    png = out / "plots" / "incidents.png"
+    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the report can be rebuilt from the results alone
+    assert main(["benchmark", "--report-only", "--out", str(out)]) == 0
+
+
+def test_unknown_section_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["benchmark", "--only", "bogus", "--out", str(tmp_path)]) == 2
+    assert "unknown section" in capsys.readouterr().err

@@ -1,0 +1,24 @@
+"""Fixtures of the component tests (helpers live in component_catalogue.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from component_catalogue import build_index, write_catalogue
+
+from skill_retriever.stores.index import Index
+
+
+@pytest.fixture
+def catalogue(tmp_path: Path) -> tuple[Path, Path]:
+    return write_catalogue(tmp_path / "catalogue")
+
+
+@pytest.fixture
+def hashed_index(tmp_path: Path, catalogue: tuple[Path, Path]) -> Iterator[Index]:
+    """The fixture catalogue indexed with the fast HashingEmbedder."""
+    index = build_index(tmp_path / "index", catalogue)
+    yield index
+    index.close()

@@ -1,0 +1,370 @@
+"""The compiled retrieval graph, end to end on the tiny index (HashingEmbedder, real
+Chroma): routes, explanations, stats, filters before fusion, degradation, budget,
+rerank invariants, per-call profiles and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from tiny_graph import NOW, PRIVATE_ID
+
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.exceptions import ConfigError, QueryError, SkillRetrieverError
+from skill_retriever.filters import Filters
+from skill_retriever.graph import graph as compiled_graph
+from skill_retriever.rerank import EmbeddingReranker, Reranker
+from skill_retriever.retriever import Retriever, SearchResponse
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.keywords import KeywordHit
+from skill_retriever.stores.vectors import VectorHit
+
+CONFIG = RetrievalConfig(now=NOW)
+QUERY = "deploy checkout-api after INC-1043 postgres migrations"
+ROUTE_PHASES = {
+    "smart": {"expand_graph", "check_completeness", "rank_multifactor"},
+    "ppr": {"run_ppr", "prune_flow"},
+    "quick": {"expand_graph"},
+}
+ALWAYS = {
+    "plan_query",
+    "retrieve_seeds",
+    "search_keywords",
+    "search_temporal",
+    "fuse_rrf",
+    "rerank_cross_encoder",
+    "apply_token_budget",
+}
+
+
+@pytest.fixture(params=["no-rerank", "embedding-rerank"])
+def retriever(request: pytest.FixtureRequest, shared_tiny_index: Index) -> Retriever:
+    reranker = None if request.param == "no-rerank" else EmbeddingReranker(HashingEmbedder())
+    return Retriever(shared_tiny_index, CONFIG, reranker=reranker, cache_size=0)
+
+
+@pytest.fixture
+def plain(shared_tiny_index: Index) -> Retriever:
+    """No reranker, no answer cache: every search runs the graph."""
+    return Retriever(shared_tiny_index, CONFIG, reranker=None, cache_size=0)
+
+
+def run_states(
+    retriever: Retriever, payload: dict[str, Any], config: RetrievalConfig | None = None
+) -> Iterator[tuple[str, Any]]:
+    """Every node's update and every full state, as the graph streams them."""
+    ctx = retriever.context(config)
+    yield from retriever.graph.stream(payload, context=ctx, stream_mode=["updates", "values"])
+
+
+def check_result_shape(resp: SearchResponse) -> None:
+    assert resp.results, "expected results"
+    for r in resp.results:
+        assert isinstance(r.fusion_score, float) and r.fusion_score > 0
+        assert isinstance(r.token_count, int) and r.token_count > 0
+        assert r.channels, r.id
+        assert all(isinstance(rank, int) and rank >= 1 for rank in r.channels.values())
+        assert set(r.channels) <= {"graph", "semantic", "keyword", "temporal"}
+    scores = [r.fusion_score for r in resp.results]
+    if resp.reranker == "none":
+        assert scores == sorted(scores, reverse=True)
+    # ranks start at 1: some result is first in each channel that contributed
+    for channel in {c for r in resp.results for c in r.channels}:
+        assert min(r.channels[channel] for r in resp.results if channel in r.channels) == 1, channel
+
+
+@pytest.mark.parametrize("route", ["smart", "ppr", "quick"])
+def test_each_route_returns_explained_results(retriever: Retriever, route: str) -> None:
+    resp = retriever.search(QUERY, route=route)  # type: ignore[arg-type]
+    assert resp.route == route
+    check_result_shape(resp)
+    assert PRIVATE_ID not in resp.ids
+    assert len(resp.ids) == len(set(resp.ids)) == 10
+    if retriever._reranker is None:
+        assert resp.reranker == "none"
+        assert all(r.rerank_score is None for r in resp.results)
+    else:
+        assert resp.reranker == "embedding:hashing-64"
+        assert all(isinstance(r.rerank_score, float) for r in resp.results)
+        rerank = [r.rerank_score for r in resp.results]
+        assert rerank == sorted(rerank, reverse=True)  # type: ignore[type-var]
+    assert resp.warnings == []
+    # the graph channel of the route contributed
+    assert any("graph" in r.channels for r in resp.results)
+
+
+@pytest.mark.parametrize("route", ["smart", "ppr", "quick"])
+def test_stats_hold_every_phase_that_ran(plain: Retriever, route: str) -> None:
+    ran: list[str] = []
+    final: dict[str, Any] = {}
+    for mode, chunk in run_states(plain, {"query": QUERY, "route": route}):
+        if mode == "updates":
+            ran.extend(chunk)
+        else:
+            final = chunk
+    assert set(ran) >= ALWAYS | ROUTE_PHASES[route]
+    other = set().union(*ROUTE_PHASES.values()) - ROUTE_PHASES[route]
+    assert not other & set(ran), f"{route} ran phases of another route"
+    stats = final["stats"]
+    for name in ran:
+        assert name in stats, name
+        assert isinstance(stats[name]["ms"], float) and stats[name]["ms"] >= 0, name
+    assert stats["plan_query"]["route"] == route
+    assert final["route"] == route
+
+
+def test_ppr_route_explains_with_paths(retriever: Retriever) -> None:
+    resp = retriever.search(QUERY, route="ppr")
+    with_path = [r for r in resp.results if r.path]
+    assert with_path, "no PPR result carries a path"
+    index = retriever.index
+    for r in with_path:
+        assert len(r.path) >= 2 and r.path[-1] == r.id
+        assert all(node_id in index for node_id in r.path)
+        assert (
+            r.path_reliability is not None
+            and r.path_reliability >= CONFIG.flow_reliability_threshold
+        )
+        # consecutive path nodes are related in the graph
+        adjacency = index.graph.matrices()
+        for a, b in zip(r.path, r.path[1:]):
+            assert adjacency.adjacency[adjacency.index[a], adjacency.index[b]] > 0
+    assert resp.stats["prune_flow"]["paths"] >= 1
+    # other routes never explain with paths
+    assert not any(r.path for r in retriever.search(QUERY, route="smart").results)
+
+
+def test_temporal_channel_only_with_a_time_phrase(plain: Retriever) -> None:
+    timed = plain.search("incidents on checkout-api in the last 24h")
+    assert timed.stats["search_temporal"]["window"] == "in the last 24h"
+    assert "temporal" in timed.stats["fuse_rrf"]["channels"]
+    temporal = {r.id: r.channels["temporal"] for r in timed.results if "temporal" in r.channels}
+    assert temporal == {"incident:INC-1043": 1}  # the only item changed in the last 24h of NOW
+    untimed = plain.search("incidents on checkout-api")
+    assert untimed.stats["search_temporal"]["window"] is None
+    assert "temporal" not in untimed.stats["fuse_rrf"]["channels"]
+    assert not any("temporal" in r.channels for r in untimed.results)
+    # "now" comes from the config: a month later the same phrase finds nothing
+    later = plain.search(
+        "incidents on checkout-api in the last 24h", now=NOW.replace(month=12, day=28)
+    )
+    assert not any("temporal" in r.channels for r in later.results)
+
+
+def test_kinds_filter_applies_before_fusion(plain: Retriever) -> None:
+    skills = {i for i, n in plain.index.nodes.items() if n.kind.value == "skill"}
+    final: dict[str, Any] = {}
+    for route in ("smart", "ppr", "quick"):
+        for mode, chunk in run_states(
+            plain, {"query": QUERY, "route": route, "filters": {"kinds": ["skill"]}}
+        ):
+            if mode == "values":
+                final = chunk
+        assert final["results"], route
+        assert {r["kind"] for r in final["results"]} == {"skill"}
+        for channel, hits in final["channel_rankings"].items():
+            assert {h["id"] for h in hits} <= skills, (route, channel)
+        fused = final["stats"]["fuse_rrf"]
+        assert fused["fused"] == len(final["fused"]) <= len(skills)
+        assert all(n <= len(skills) for n in fused["channels"].values())
+        assert {f["id"] for f in final["fused"]} <= skills
+    resp = plain.search(QUERY, kinds=["skill", "agent"])
+    assert {r.kind for r in resp.results} <= {"skill", "agent"}
+    assert resp.stats["fuse_rrf"]["fused"] <= len(skills) + 1
+
+
+@pytest.mark.parametrize("route", ["smart", "ppr", "quick"])
+def test_private_node_never_leaks(plain: Retriever, route: str) -> None:
+    query = "checkout-api runbook failover postgres replica promotion on-call"
+    for principals in (None, ["team-b"]):
+        payload: dict[str, Any] = {"query": query, "route": route}
+        if principals is not None:
+            payload["filters"] = {"principals": principals}
+        n_states = 0
+        for _, chunk in run_states(plain, payload):
+            n_states += 1
+            assert PRIVATE_ID not in json.dumps(chunk, default=str), (route, principals)
+        assert n_states > 5
+    # positive control: the holder of the label does get it, from the same query
+    visible = plain.search(query, route=route, principals=["team-a"])  # type: ignore[arg-type]
+    assert PRIVATE_ID in visible.ids
+
+
+class KeywordsDown(Index):
+    def search_keywords(
+        self, query: str, k: int, filters: Filters | None = None
+    ) -> list[KeywordHit]:
+        raise RuntimeError("bm25 backend unavailable")
+
+
+class NodesDown(Index):
+    def search_nodes(self, qvec: Any, k: int, filters: Filters | None = None) -> list[VectorHit]:
+        raise RuntimeError("vector backend unavailable")
+
+
+class BrokenReranker:
+    name = "broken"
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        raise RuntimeError("reranker exploded")
+
+
+class ShortReranker:
+    """Returns too few scores: the phase must not keep any of them."""
+
+    name = "short"
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [1.0] * (len(texts) - 1)
+
+
+def test_failing_keyword_channel_degrades(shared_tiny_index: Index) -> None:
+    index = KeywordsDown.open(shared_tiny_index.path, embedder=HashingEmbedder())
+    try:
+        resp = Retriever(index, CONFIG, reranker=None, cache_size=0).search(QUERY)
+        check_result_shape(resp)
+        assert any(
+            "search_keywords" in w and "bm25 backend unavailable" in w for w in resp.warnings
+        )
+        assert not any("keyword" in r.channels for r in resp.results)
+        assert "RuntimeError" in resp.stats["search_keywords"]["failed"]
+    finally:
+        index.close()
+
+
+def test_failing_seed_retrieval_raises(shared_tiny_index: Index) -> None:
+    index = NodesDown.open(shared_tiny_index.path, embedder=HashingEmbedder())
+    try:
+        with pytest.raises(
+            SkillRetrieverError, match=r"retrieve_seeds failed: RuntimeError: vector backend"
+        ):
+            Retriever(index, CONFIG, reranker=None, cache_size=0).search(QUERY)
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize("reranker", [BrokenReranker(), ShortReranker()], ids=["raises", "short"])
+def test_failing_reranker_keeps_fusion_order(
+    shared_tiny_index: Index, plain: Retriever, reranker: Reranker
+) -> None:
+    baseline = plain.search(QUERY)
+    resp = Retriever(shared_tiny_index, CONFIG, reranker=reranker, cache_size=0).search(QUERY)
+    assert resp.ids == baseline.ids
+    assert [r.fusion_score for r in resp.results] == [r.fusion_score for r in baseline.results]
+    assert all(r.rerank_score is None for r in resp.results)
+    assert any("rerank_cross_encoder" in w for w in resp.warnings)
+    assert resp.reranker == "none"
+
+
+def test_token_budget_drops_the_lowest_ranked(retriever: Retriever) -> None:
+    full = retriever.search(QUERY, k=10)
+    counts = [r.token_count for r in full.results]
+    budget = sum(counts[:3])
+    cut = retriever.search(QUERY, k=10, budget=budget)
+    assert sum(r.token_count for r in cut.results) <= budget
+    assert cut.ids == full.ids[:3]  # the top keeps its order; the tail goes
+    assert cut.stats["apply_token_budget"]["dropped"] == 7
+    assert cut.stats["apply_token_budget"]["total_tokens"] == budget
+    assert retriever.search(QUERY, budget=0).results == []
+    assert retriever.search(QUERY, budget=budget - 1).ids == full.ids[:2]
+
+
+def test_rerank_never_adds_or_drops(plain: Retriever) -> None:
+    reranker = EmbeddingReranker(HashingEmbedder())
+    reranked = Retriever(plain.index, CONFIG, reranker=reranker, cache_size=0)
+    n = 5
+    base = plain.search(QUERY, k=20)
+    resp = reranked.search(QUERY, k=20, rerank_top_n=n)
+    assert resp.reranker == reranker.name
+    assert set(resp.ids[:n]) == set(base.ids[:n])
+    assert resp.ids[n:] == base.ids[n:]
+    assert all(r.rerank_score is not None for r in resp.results[:n])
+    assert all(r.rerank_score is None for r in resp.results[n:])
+    head = [r.rerank_score for r in resp.results[:n]]
+    assert head == sorted(head, reverse=True)  # type: ignore[type-var]
+    by_id = {r.id: r for r in base.results}
+    for r in resp.results:  # fusion scores and channels travel unchanged with each item
+        assert r.fusion_score == by_id[r.id].fusion_score and r.channels == by_id[r.id].channels
+    # with the default top N every item is reranked, and the set is still the same
+    everything = reranked.search(QUERY, k=20)
+    assert set(everything.ids) == set(base.ids)
+    # rerank=False per call turns it off without another retriever
+    off = reranked.search(QUERY, k=20, rerank=False)
+    assert off.reranker == "none" and off.ids == base.ids
+
+
+def test_per_call_profile_switches_a_channel_off(plain: Retriever) -> None:
+    graph_before = plain.graph
+    version = plain.index.version
+    on = plain.search(QUERY)
+    assert any("keyword" in r.channels for r in on.results)  # control
+    off = plain.search(QUERY, channels={"keyword": False})
+    assert off.results
+    assert not any("keyword" in r.channels for r in off.results)
+    assert off.stats["search_keywords"] == {"off": True, "ms": off.stats["search_keywords"]["ms"]}
+    assert "keyword" not in off.stats["fuse_rrf"]["channels"]
+    # the same through the graph's own input (a profile in the state)
+    out = plain.graph.invoke(
+        {"query": QUERY, "profile": {"channels": {"keyword": False}}}, context=plain.context()
+    )
+    assert out["results"] and not any("keyword" in r["channels"] for r in out["results"])
+    # nothing was rebuilt: same compiled graph, same index version, defaults untouched
+    assert plain.graph is graph_before is compiled_graph
+    assert plain.index.version == version
+    assert plain.config.channel_on("keyword")
+    again = plain.search(QUERY)
+    assert again.ids == on.ids
+
+
+@pytest.mark.parametrize("query", ["", "   \n\t ", b"postgres", None, 42])
+def test_bad_query_raises_query_error(plain: Retriever, query: Any) -> None:
+    with pytest.raises(QueryError):
+        plain.search(query)
+
+
+def test_huge_query_is_too_long(plain: Retriever) -> None:
+    with pytest.raises(QueryError, match="over the limit"):
+        plain.search("postgres " * 120_000)  # ~1 MB
+
+
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"rrf_k": "60"},
+        {"k": "ten"},
+        {"k": 2.5},
+        {"route": "fast"},
+        {"channels": {"keyword": "on"}},
+        {"channels": "keyword"},
+        {"channels": {"nonsense": True}},
+        {"no_such_setting": 1},
+    ],
+    ids=[
+        "rrf_k-str",
+        "k-str",
+        "k-float",
+        "route",
+        "channel-str",
+        "channels-str",
+        "channel-unknown",
+        "unknown",
+    ],
+)
+def test_bad_config_override_raises_config_error(
+    plain: Retriever, override: dict[str, Any]
+) -> None:
+    with pytest.raises(ConfigError):
+        plain.search(QUERY, **override)
+
+
+def test_bad_profile_or_filters_in_state_raise_config_error(plain: Retriever) -> None:
+    ctx = plain.context()
+    with pytest.raises(ConfigError):
+        plain.graph.invoke({"query": QUERY, "profile": {"k": "ten"}}, context=ctx)
+    with pytest.raises(ConfigError):
+        plain.graph.invoke({"query": QUERY, "filters": {"kinds": ["widget"]}}, context=ctx)
+    with pytest.raises(ConfigError):
+        plain.graph.invoke({"query": QUERY, "filters": {"colour": ["red"]}}, context=ctx)
