@@ -23,7 +23,7 @@ asks it, with that prompt as the system message.
 # No `from __future__ import annotations` here: LangGraph Server loads this file by path,
 # and the state TypedDicts' annotations must resolve without the module in sys.modules.
 import operator
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -34,10 +34,12 @@ from langgraph.types import Checkpointer
 
 from skill_retriever.adapters.langgraph_server import ServerContext, retrieval_context
 from skill_retriever.config import RetrievalContext
-from skill_retriever.graph import graph as retrieval_graph
+from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.state import FilterSpec, Result, merge_dicts
 from skill_retriever.stores.index import Index
+
+retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrieval_graph)
 
 #: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
 DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
@@ -110,7 +112,7 @@ def make_act(model: BaseChatModel | None) -> Any:
         answer = None
         if model is not None:
             reply = model.invoke([SystemMessage(prompt), HumanMessage(state["task"])])
-            answer = reply.text if hasattr(reply, "text") and isinstance(reply.text, str) else str(reply.content)
+            answer = reply.text
         return {"prompt": prompt, "answer": answer}
 
     return act
@@ -129,7 +131,7 @@ def build_agent_with_wrapper_node(
     retrieval: RetrievalContext | None = None,
     checkpointer: Checkpointer = None,
     name: str = "coding_agent",
-) -> CompiledStateGraph:  # type: ignore[type-arg]
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The agent whose node ``retrieve_skills`` calls the retrieval graph.
 
     Args:
@@ -139,8 +141,12 @@ def build_agent_with_wrapper_node(
         checkpointer: the agent's checkpointer (the subgraph checkpoints with it).
     """
 
-    def retrieve_skills(state: WrapperAgentState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
-        ctx = retrieval or retrieval_context(runtime.context if isinstance(runtime.context, ServerContext) else None)
+    def retrieve_skills(
+        state: WrapperAgentState, runtime: Runtime[ServerContext]
+    ) -> dict[str, Any]:
+        ctx = retrieval or retrieval_context(
+            runtime.context if isinstance(runtime.context, ServerContext) else None
+        )
         filters: FilterSpec = {"kinds": list(state.get("kinds") or DEFAULT_KINDS)}
         out = retrieval_graph.invoke(
             {
@@ -155,7 +161,10 @@ def build_agent_with_wrapper_node(
         return {"skills": skill_texts(out["results"], ctx.index), "retrieval": summary}
 
     builder = StateGraph(
-        WrapperAgentState, context_schema=ServerContext, input_schema=TaskInput, output_schema=AgentOutput
+        WrapperAgentState,
+        context_schema=ServerContext,
+        input_schema=TaskInput,
+        output_schema=AgentOutput,
     )
     builder.add_node(retrieve_skills)
     builder.add_node("act", make_act(model))
@@ -195,14 +204,20 @@ def collect_texts(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -
 
 
 def build_agent_with_subgraph_node(
-    *, model: BaseChatModel | None = None, checkpointer: Checkpointer = None, name: str = "coding_agent_shared_state"
-) -> CompiledStateGraph:  # type: ignore[type-arg]
+    *,
+    model: BaseChatModel | None = None,
+    checkpointer: Checkpointer = None,
+    name: str = "coding_agent_shared_state",
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The agent with the compiled retrieval graph as its node ``skill_retriever``.
 
     Invoke it with ``context=RetrievalContext(index=...)``: the subgraph inherits it.
     """
     builder = StateGraph(
-        SharedAgentState, context_schema=RetrievalContext, input_schema=TaskInput, output_schema=AgentOutput
+        SharedAgentState,
+        context_schema=RetrievalContext,
+        input_schema=TaskInput,
+        output_schema=AgentOutput,
     )
     builder.add_node(frame_query)
     builder.add_node("skill_retriever", retrieval_graph)
@@ -216,4 +231,4 @@ def build_agent_with_subgraph_node(
     return builder.compile(checkpointer=checkpointer, name=name)
 
 
-graph = build_agent_with_wrapper_node()
+graph = build_agent_with_wrapper_node()  # what langgraph.json serves as "coding_agent"

@@ -108,7 +108,9 @@ def test_signature_is_what_bigtool_expects(tool_index: Index) -> None:
     ],
 )
 def test_retrieve_returns_registry_ids(tool_index: Index, query: str, expected: str) -> None:
-    retrieve = make_bigtool_retrieve(Retriever(tool_index, reranker=None), limit=2, registry=REGISTRY)
+    retrieve = make_bigtool_retrieve(
+        Retriever(tool_index, reranker=None), limit=2, registry=REGISTRY
+    )
     ids = retrieve(query)
     assert 1 <= len(ids) <= 2 and set(ids) <= set(REGISTRY)
     assert ids[0] == expected
@@ -116,7 +118,9 @@ def test_retrieve_returns_registry_ids(tool_index: Index, query: str, expected: 
 
 @pytest.mark.asyncio
 async def test_async_retrieve(tool_index: Index) -> None:
-    aretrieve = make_bigtool_aretrieve(Retriever(tool_index, reranker=None), limit=3, registry=REGISTRY)
+    aretrieve = make_bigtool_aretrieve(
+        Retriever(tool_index, reranker=None), limit=3, registry=REGISTRY
+    )
     ids = await aretrieve("factorial of n")
     assert ids[0] == "math.factorial" and set(ids) <= set(REGISTRY)
 
@@ -124,7 +128,7 @@ async def test_async_retrieve(tool_index: Index) -> None:
 class ScriptedChatModel(FakeMessagesListChatModel):
     """Replies from a script and records which tools each call had bound."""
 
-    bound: list[list[str]] = []
+    bound: list[list[str]] = []  # noqa: RUF012  (a pydantic field: copied per instance)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
         self.bound.append([t.name if isinstance(t, BaseTool) else t.__name__ for t in tools])
@@ -142,13 +146,24 @@ def _agent(retriever: Retriever, llm: ScriptedChatModel) -> Any:
 
 
 RETRIEVE_CALL = AIMessage(
-    "", tool_calls=[{"name": "retrieve_tools", "args": {"query": "exchange rate currency conversion"}, "id": "c1"}]
+    "",
+    tool_calls=[
+        {
+            "name": "retrieve_tools",
+            "args": {"query": "exchange rate currency conversion"},
+            "id": "c1",
+        }
+    ],
 )
 
 
 def test_bigtool_agent_selects_tools_with_our_retrieval(tool_index: Index) -> None:
-    llm = ScriptedChatModel(responses=[RETRIEVE_CALL, AIMessage("I can convert it with convert_currency.")], bound=[])
-    out = _agent(Retriever(tool_index, reranker=None), llm).invoke({"messages": [HumanMessage("Convert 10 USD to EUR")]})
+    llm = ScriptedChatModel(
+        responses=[RETRIEVE_CALL, AIMessage("I can convert it with convert_currency.")], bound=[]
+    )
+    out = _agent(Retriever(tool_index, reranker=None), llm).invoke(
+        {"messages": [HumanMessage("Convert 10 USD to EUR")]}
+    )
     assert out["selected_tool_ids"][0] == "fx.convert"
     assert set(out["selected_tool_ids"]) <= set(REGISTRY)
     assert llm.bound[0] == ["retrieve_tools"]  # bigtool made our function its retrieval tool
@@ -160,7 +175,9 @@ def test_bigtool_agent_selects_tools_with_our_retrieval(tool_index: Index) -> No
 @pytest.mark.asyncio
 async def test_bigtool_agent_async(tool_index: Index) -> None:
     llm = ScriptedChatModel(responses=[RETRIEVE_CALL, AIMessage("done")], bound=[])
-    out = await _agent(Retriever(tool_index, reranker=None), llm).ainvoke({"messages": [HumanMessage("Convert")]})
+    out = await _agent(Retriever(tool_index, reranker=None), llm).ainvoke(
+        {"messages": [HumanMessage("Convert")]}
+    )
     assert out["selected_tool_ids"][0] == "fx.convert"
 
 
@@ -171,8 +188,19 @@ async def test_bigtool_agent_async(tool_index: Index) -> None:
 )
 def test_bigtool_agent_runs_a_retrieved_tool(tool_index: Index) -> None:
     call_tool = AIMessage(
-        "", tool_calls=[{"name": "convert_currency", "args": {"amount": 10, "source": "USD", "target": "EUR"}, "id": "c2"}]
+        "",
+        tool_calls=[
+            {
+                "name": "convert_currency",
+                "args": {"amount": 10, "source": "USD", "target": "EUR"},
+                "id": "c2",
+            }
+        ],
     )
-    llm = ScriptedChatModel(responses=[RETRIEVE_CALL, call_tool, AIMessage("10 USD is about 9 EUR.")], bound=[])
-    out = _agent(Retriever(tool_index, reranker=None), llm).invoke({"messages": [HumanMessage("Convert 10 USD to EUR")]})
+    llm = ScriptedChatModel(
+        responses=[RETRIEVE_CALL, call_tool, AIMessage("10 USD is about 9 EUR.")], bound=[]
+    )
+    out = _agent(Retriever(tool_index, reranker=None), llm).invoke(
+        {"messages": [HumanMessage("Convert 10 USD to EUR")]}
+    )
     assert any(getattr(m, "name", None) == "convert_currency" for m in out["messages"])

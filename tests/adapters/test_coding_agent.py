@@ -20,10 +20,20 @@ ROUTE_PHASES = {
     "smart": {"expand_graph", "check_completeness", "rank_multifactor"},
     "ppr": {"run_ppr", "prune_flow"},
 }
-ALWAYS = {"plan_query", "retrieve_seeds", "search_keywords", "search_temporal", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"}
+ALWAYS = {
+    "plan_query",
+    "retrieve_seeds",
+    "search_keywords",
+    "search_temporal",
+    "fuse_rrf",
+    "rerank_cross_encoder",
+    "apply_token_budget",
+}
 
 
-def stream_updates(agent: Any, payload: dict[str, Any], config: dict[str, Any], **kw: Any) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+def stream_updates(
+    agent: Any, payload: dict[str, Any], config: dict[str, Any], **kw: Any
+) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
     return list(agent.stream(payload, config, stream_mode="updates", subgraphs=True, **kw))
 
 
@@ -58,7 +68,9 @@ def check_output(out: dict[str, Any], index: Index) -> None:
     assert out["prompt"].startswith(f"Task: {TASK}")
 
 
-def test_wrapper_node_agent_with_checkpointer(coding_agent: ModuleType, sample_index: Index) -> None:
+def test_wrapper_node_agent_with_checkpointer(
+    coding_agent: ModuleType, sample_index: Index
+) -> None:
     saver = InMemorySaver()
     ctx = RetrievalContext(index=sample_index, reranker=EmbeddingReranker(sample_index.embedder))
     agent = coding_agent.build_agent_with_wrapper_node(retrieval=ctx, checkpointer=saver)
@@ -76,7 +88,9 @@ def test_wrapper_node_agent_with_checkpointer(coding_agent: ModuleType, sample_i
 
     # a second turn on the same thread replaces the first one's output
     out = agent.invoke({"task": "Add structured JSON logs to a FastAPI service", "k": 3}, config)
-    assert 1 <= len(out["skills"]) <= 3 and out["prompt"].startswith("Task: Add structured JSON logs")
+    assert 1 <= len(out["skills"]) <= 3 and out["prompt"].startswith(
+        "Task: Add structured JSON logs"
+    )
     assert len(list(agent.get_state_history(config))) > len([e for e in events if e[0] == ()])
 
 
@@ -96,7 +110,10 @@ def test_subgraph_node_agent_shares_keys(coding_agent: ModuleType, sample_index:
     # the subgraph's own checkpoints live under its namespace
     sub = agent.get_state(config, subgraphs=True)
     assert sub.values["query"] == TASK
-    assert any(c.config["configurable"]["checkpoint_ns"].startswith("skill_retriever:") for c in saver.list(None))
+    assert any(
+        c.config["configurable"]["checkpoint_ns"].startswith("skill_retriever:")
+        for c in saver.list(None)
+    )
 
 
 def test_optional_chat_model_gets_the_prompt(coding_agent: ModuleType, sample_index: Index) -> None:
@@ -108,7 +125,9 @@ def test_optional_chat_model_gets_the_prompt(coding_agent: ModuleType, sample_in
             return super().invoke(input, *args, **kwargs)
 
     model = Recording(messages=iter([AIMessage("1. expand: add the nullable column ...")]))
-    agent = coding_agent.build_agent_with_wrapper_node(model=model, retrieval=RetrievalContext(index=sample_index))
+    agent = coding_agent.build_agent_with_wrapper_node(
+        model=model, retrieval=RetrievalContext(index=sample_index)
+    )
     out = agent.invoke({"task": TASK, "k": 2})
     assert out["answer"].startswith("1. expand")
     (messages,) = seen

@@ -46,7 +46,9 @@ def _check_documents(docs: list[Document], index: Index) -> None:
         assert d.id == m["id"] and m["id"] in index.nodes
         node = index.nodes[m["id"]]
         assert d.page_content == node.embedding_text()  # the full text the token count measures
-        assert m["kind"] == node.kind.value and m["name"] == node.name and m["source"] == node.source
+        assert (
+            m["kind"] == node.kind.value and m["name"] == node.name and m["source"] == node.source
+        )
         assert isinstance(m["fusion_score"], float) and m["fusion_score"] > 0
         assert isinstance(m["token_count"], int) and m["token_count"] > 0
         assert m["channels"] and all(isinstance(r, int) and r >= 1 for r in m["channels"].values())
@@ -58,7 +60,9 @@ def _check_documents(docs: list[Document], index: Index) -> None:
 
 def test_documents_carry_scores_channels_tokens_and_path(sample_index: Index) -> None:
     retriever = SkillRetriever(index=sample_index, k=5, reranker=None, route="ppr")
-    docs = retriever.invoke("How do migrations-alembic and postgres-schema-design relate to the db-toolkit plugin?")
+    docs = retriever.invoke(
+        "How do migrations-alembic and postgres-schema-design relate to the db-toolkit plugin?"
+    )
     _check_documents(docs, sample_index)
     assert {d.metadata["route"] for d in docs} == {"ppr"}
     assert any(d.metadata["path"] for d in docs), "the PPR route explains some results with a path"
@@ -70,7 +74,9 @@ def test_documents_carry_scores_channels_tokens_and_path(sample_index: Index) ->
 
 def test_per_call_kinds_budget_and_overrides(sample_index: Index) -> None:
     retriever = SkillRetriever(index=sample_index, k=6, reranker=None)
-    docs = retriever.invoke(QUERY, kinds=["agent", "command"], token_budget=700, channels={"temporal": False})
+    docs = retriever.invoke(
+        QUERY, kinds=["agent", "command"], token_budget=700, channels={"temporal": False}
+    )
     assert docs and {d.metadata["kind"] for d in docs} <= {"agent", "command"}
     assert sum(d.metadata["token_count"] for d in docs) <= 700
 

@@ -33,7 +33,12 @@ def free_port() -> int:
 
 def offline_env(index_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
-    for key in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "LANGSMITH_ENDPOINT", "LANGCHAIN_ENDPOINT"):
+    for key in (
+        "LANGSMITH_API_KEY",
+        "LANGCHAIN_API_KEY",
+        "LANGSMITH_ENDPOINT",
+        "LANGCHAIN_ENDPOINT",
+    ):
         env.pop(key, None)
     env.update(
         LANGSMITH_TRACING="false",
@@ -59,7 +64,16 @@ def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) ->
     cli = Path(sys.executable).with_name("langgraph")
     log = (work / "server.log").open("wb")
     proc = subprocess.Popen(
-        [str(cli), "dev", "--port", str(port), "--host", "127.0.0.1", "--no-browser", "--no-reload"],
+        [
+            str(cli),
+            "dev",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+            "--no-browser",
+            "--no-reload",
+        ],
         cwd=work,
         env=offline_env(index_dir),
         stdout=log,
@@ -71,7 +85,9 @@ def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) ->
         deadline = time.monotonic() + STARTUP_S
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{(work / 'server.log').read_text()[-4000:]}")
+                pytest.fail(
+                    f"langgraph dev exited ({proc.returncode}):\n{(work / 'server.log').read_text()[-4000:]}"
+                )
             try:
                 with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
                     if resp.status == 200:
@@ -79,7 +95,9 @@ def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) ->
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not up after {STARTUP_S}s:\n{(work / 'server.log').read_text()[-4000:]}")
+                pytest.fail(
+                    f"langgraph dev not up after {STARTUP_S}s:\n{(work / 'server.log').read_text()[-4000:]}"
+                )
             time.sleep(0.5)
         yield url
     finally:
@@ -114,7 +132,10 @@ async def _run_all(url: str) -> dict[str, Any]:
         )
     ]
     agent = await client.runs.wait(
-        None, "coding_agent", input={"task": "write a safe alembic migration", "k": 3}, context={"rerank": False}
+        None,
+        "coding_agent",
+        input={"task": "write a safe alembic migration", "k": 3},
+        context={"rerank": False},
     )
     return {"assistants": assistants, "retrieval": retrieval, "chunks": chunks, "agent": agent}
 
@@ -130,13 +151,21 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert out["route"] in ("smart", "ppr", "quick")
     assert out["reranker"] == "embedding:hashing-64"
     assert all(r["rerank_score"] is not None and r["channels"] for r in out["results"])
-    assert {"plan_query", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"} <= set(out["stats"])
+    assert {"plan_query", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"} <= set(
+        out["stats"]
+    )
 
     # streamed with subgraphs: each phase is an update in the subgraph's namespace
     events = [e for e, _ in got["chunks"]]
     phase_events = [(e, d) for e, d in got["chunks"] if e.startswith("updates|retrieve:")]
     phases = {node for _, d in phase_events for node in d}
-    assert {"plan_query", "retrieve_seeds", "search_keywords", "fuse_rrf", "apply_token_budget"} <= phases, events
+    assert {
+        "plan_query",
+        "retrieve_seeds",
+        "search_keywords",
+        "fuse_rrf",
+        "apply_token_budget",
+    } <= phases, events
 
     agent = got["agent"]
     assert agent["skills"] and len(agent["skills"]) <= 3

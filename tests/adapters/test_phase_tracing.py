@@ -27,7 +27,15 @@ ROUTE_PHASES = {
     "smart": {"expand_graph", "check_completeness", "rank_multifactor"},
     "ppr": {"run_ppr", "prune_flow"},
 }
-COMMON = {"plan_query", "retrieve_seeds", "search_keywords", "search_temporal", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"}
+COMMON = {
+    "plan_query",
+    "retrieve_seeds",
+    "search_keywords",
+    "search_temporal",
+    "fuse_rrf",
+    "rerank_cross_encoder",
+    "apply_token_budget",
+}
 QUERY = "How does the migrations-alembic skill relate to postgres-schema-design?"
 
 
@@ -61,7 +69,9 @@ def phase_runs(root: Run) -> list[Run]:
 def test_each_phase_is_a_named_run_with_query_route_stats(sample_index: Index, route: str) -> None:
     ctx = RetrievalContext(index=sample_index, config=RetrievalConfig())
     with collect_runs() as cb:
-        out = graph.invoke({"query": QUERY, "route": route, "k": 5}, context=ctx, config={"callbacks": [cb]})
+        out = graph.invoke(
+            {"query": QUERY, "route": route, "k": 5}, context=ctx, config={"callbacks": [cb]}
+        )
     (root,) = cb.traced_runs
     assert root.name == "skill_retriever"
     runs = phase_runs(root)
@@ -72,7 +82,10 @@ def test_each_phase_is_a_named_run_with_query_route_stats(sample_index: Index, r
         meta = run.extra["metadata"]
         assert meta["query"] == QUERY
         assert meta["route"] == route
-        assert meta["stats"] == out["stats"][run.name] or run.name in ("check_completeness", "fill_gaps")
+        assert meta["stats"] == out["stats"][run.name] or run.name in (
+            "check_completeness",
+            "fill_gaps",
+        )
         assert "ms" in meta["stats"]
         assert meta["langgraph_node"] == run.name  # LangGraph's own node metadata is kept
         assert {TAG, f"phase:{run.name}", f"route:{route}"} <= set(run.tags or [])
@@ -82,7 +95,11 @@ def test_each_phase_is_a_named_run_with_query_route_stats(sample_index: Index, r
 
 def test_annotations_are_there_when_the_run_ends(sample_index: Index) -> None:
     tracer = EndTimeTracer()
-    graph.invoke({"query": QUERY}, context=RetrievalContext(index=sample_index), config={"callbacks": [tracer]})
+    graph.invoke(
+        {"query": QUERY},
+        context=RetrievalContext(index=sample_index),
+        config={"callbacks": [tracer]},
+    )
     ended = {name: (meta, tags) for name, _, meta, tags in tracer.ended if name in PHASES}
     assert {"plan_query", "fuse_rrf", "apply_token_budget"} <= set(ended)
     route = ended["plan_query"][0]["route"]
@@ -126,3 +143,56 @@ def test_phases_nest_under_the_retriever_run(sample_index: Index) -> None:
 
 def test_no_tracer_no_annotation() -> None:
     assert annotate_current_run({"phase": "x"}, ["t"]) == 0
+
+
+def test_langsmith_tracer_sends_the_annotations(sample_index: Index) -> None:
+    """LangSmith's own tracer, pointed at a stub endpoint on loopback, sends each phase's
+    tags and metadata in the run's closing PATCH."""
+    import http.server
+    import json
+    import threading
+
+    from langchain_core.tracers.langchain import LangChainTracer
+    from langsmith import Client
+
+    patches: list[dict[str, Any]] = []
+
+    class Stub(http.server.BaseHTTPRequestHandler):
+        def _reply(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            if self.command == "PATCH":
+                patches.append(json.loads(body))
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_POST = do_PATCH = do_GET = _reply
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = Client(
+            api_url=f"http://127.0.0.1:{server.server_address[1]}",
+            api_key="stub",
+            auto_batch_tracing=False,
+        )
+        tracer = LangChainTracer(client=client, project_name="skill-retriever-test")
+        graph.invoke(
+            {"query": QUERY, "route": "ppr"},
+            context=RetrievalContext(index=sample_index),
+            config={"callbacks": [tracer]},
+        )
+        tracer.wait_for_futures()
+    finally:
+        server.shutdown()
+    sent = {p["name"]: p for p in patches if p.get("name") in PHASES}
+    assert {"plan_query", "run_ppr", "prune_flow", "fuse_rrf", "apply_token_budget"} <= set(sent)
+    for name, patch in sent.items():
+        meta = patch["extra"]["metadata"]
+        assert meta["phase"] == name and meta["route"] == "ppr" and meta["query"] == QUERY
+        assert "ms" in meta["stats"]
+        assert {TAG, f"phase:{name}", "route:ppr"} <= set(patch["tags"])

@@ -51,7 +51,16 @@ def test_token_budget_and_artifact(tool) -> None:  # type: ignore[no-untyped-def
     msg = tool.invoke(call)
     assert isinstance(msg, ToolMessage) and msg.tool_call_id == "call-1"
     assert msg.artifact and sum(r["token_count"] for r in msg.artifact) <= 800
-    assert {"id", "kind", "name", "fusion_score", "rerank_score", "token_count", "channels", "path"} <= set(msg.artifact[0])
+    assert {
+        "id",
+        "kind",
+        "name",
+        "fusion_score",
+        "rerank_score",
+        "token_count",
+        "channels",
+        "path",
+    } <= set(msg.artifact[0])
     assert msg.artifact[0]["id"] in msg.content
 
 

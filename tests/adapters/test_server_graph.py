@@ -29,7 +29,9 @@ def test_index_dir_from_context_then_env(monkeypatch: pytest.MonkeyPatch, tmp_pa
         srv.open_index(str(tmp_path / "missing"))
 
 
-def test_sample_index_is_built_once_into_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_sample_index_is_built_once_into_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv(srv.CACHE_ENV, str(tmp_path / "cache"))
     embedder = HashingEmbedder(32)
     first = srv.sample_index_dir(embedder)
@@ -37,7 +39,9 @@ def test_sample_index_is_built_once_into_the_cache(monkeypatch: pytest.MonkeyPat
     stamp = (first / "index.json").stat().st_mtime_ns
     assert srv.sample_index_dir(embedder) == first  # cached: not rebuilt
     assert (first / "index.json").stat().st_mtime_ns == stamp
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [first.name]  # no half-built leftovers
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [
+        first.name
+    ]  # no half-built leftovers
     assert len(srv.open_index(str(first))) > 50
 
 
@@ -52,11 +56,16 @@ def test_server_graph_runs_with_a_json_context(sample_index_path: Path, tmp_path
     assert set(out) == {"results", "route", "reranker", "stats", "warnings"}
     assert len(out["results"]) == 3 and out["reranker"] == "embedding:hashing-64"
     # a ServerContext object works too (what the server builds from the JSON)
-    out = graph.invoke({"query": "canary rollout", "k": 1}, context=srv.ServerContext(index_dir=str(index_dir), rerank=False))
+    out = graph.invoke(
+        {"query": "canary rollout", "k": 1},
+        context=srv.ServerContext(index_dir=str(index_dir), rerank=False),
+    )
     assert out["reranker"] == "none" and len(out["results"]) == 1
 
 
-def test_server_graph_shows_the_phases_as_a_subgraph(sample_index_path: Path, tmp_path: Path) -> None:
+def test_server_graph_shows_the_phases_as_a_subgraph(
+    sample_index_path: Path, tmp_path: Path
+) -> None:
     index_dir = tmp_path / "index"
     shutil.copytree(sample_index_path, index_dir)
     graph = srv.build_server_graph(checkpointer=InMemorySaver())

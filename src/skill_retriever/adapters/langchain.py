@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from skill_retriever.config import RetrievalConfig, Route
@@ -76,6 +80,10 @@ def _response(out: Mapping[str, Any]) -> SearchResponse:
     )
 
 
+def _graph(retriever: Retriever) -> CompiledStateGraph[Any, Any, Any, Any]:
+    return cast("CompiledStateGraph[Any, Any, Any, Any]", retriever.graph)
+
+
 def run_search(
     retriever: Retriever,
     query: str,
@@ -91,8 +99,10 @@ def run_search(
     """Run the retrieval graph like ``Retriever.search``, with a LangChain ``config``
     (callbacks, tags, metadata) so the phases nest under the caller's trace."""
     settings = retriever.config.override(**overrides) if overrides else retriever.config
-    payload = _payload(query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds)
-    out = retriever.graph.invoke(payload, config=config, context=retriever.context(settings))
+    payload = _payload(
+        query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds
+    )
+    out = _graph(retriever).invoke(payload, config=config, context=retriever.context(settings))
     return _response(out)
 
 
@@ -110,8 +120,12 @@ async def arun_search(
 ) -> SearchResponse:
     """Async :func:`run_search` (the phases run in LangGraph's executor threads)."""
     settings = retriever.config.override(**overrides) if overrides else retriever.config
-    payload = _payload(query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds)
-    out = await retriever.graph.ainvoke(payload, config=config, context=retriever.context(settings))
+    payload = _payload(
+        query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds
+    )
+    out = await _graph(retriever).ainvoke(
+        payload, config=config, context=retriever.context(settings)
+    )
     return _response(out)
 
 
@@ -203,7 +217,10 @@ class SkillRetriever(BaseRetriever):
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
         response = run_search(
-            self.engine, query, config={"callbacks": run_manager.get_child()}, **self._call_args(kwargs)
+            self.engine,
+            query,
+            config={"callbacks": run_manager.get_child()},
+            **self._call_args(kwargs),
         )
         return self._to_documents(response)
 
@@ -211,7 +228,10 @@ class SkillRetriever(BaseRetriever):
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
         response = await arun_search(
-            self.engine, query, config={"callbacks": run_manager.get_child()}, **self._call_args(kwargs)
+            self.engine,
+            query,
+            config={"callbacks": run_manager.get_child()},
+            **self._call_args(kwargs),
         )
         return self._to_documents(response)
 
@@ -222,7 +242,9 @@ class SkillRetriever(BaseRetriever):
 class SearchSkillsInput(BaseModel):
     """Arguments of ``search_skills``."""
 
-    query: str = Field(description="What you need to do or know, in plain words (one task or question).")
+    query: str = Field(
+        description="What you need to do or know, in plain words (one task or question)."
+    )
     kinds: list[NodeKind] | None = Field(
         default=None,
         description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
@@ -233,7 +255,9 @@ class SearchSkillsInput(BaseModel):
     )
 
 
-def format_results(response: SearchResponse, *, index: Index | None = None, snippet_chars: int = 160) -> str:
+def format_results(
+    response: SearchResponse, *, index: Index | None = None, snippet_chars: int = 160
+) -> str:
     """A compact ranked list a model can read: one item per two or three lines."""
     if not response.results:
         return "No matching items. Try other words, fewer words, or fewer kinds."
@@ -250,7 +274,11 @@ def format_results(response: SearchResponse, *, index: Index | None = None, snip
             nodes = index.nodes if index is not None else {}
             names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
             lines.append(f"   because: {names}")
-        snippet = r.snippet if len(r.snippet) <= snippet_chars else r.snippet[: snippet_chars - 1].rstrip() + "…"
+        snippet = (
+            r.snippet
+            if len(r.snippet) <= snippet_chars
+            else r.snippet[: snippet_chars - 1].rstrip() + "…"
+        )
         lines.append(f"   {snippet}")
     for w in response.warnings:
         lines.append(f"note: {w}")
@@ -286,7 +314,12 @@ def make_search_skills_tool(
 
     def _answer(response: SearchResponse) -> tuple[str, list[dict[str, Any]]]:
         artifact = [
-            {**r.__dict__, "channels": dict(r.channels), "path": list(r.path), "flags": list(r.flags)}
+            {
+                **r.__dict__,
+                "channels": dict(r.channels),
+                "path": list(r.path),
+                "flags": list(r.flags),
+            }
             for r in response.results
         ]
         return format_results(response, index=retriever.index), artifact
@@ -294,12 +327,16 @@ def make_search_skills_tool(
     def search_skills(
         query: str, kinds: list[NodeKind] | None = None, k: int = 5, token_budget: int | None = None
     ) -> tuple[str, list[dict[str, Any]]]:
-        return _answer(run_search(retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides))
+        return _answer(
+            run_search(retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides)
+        )
 
     async def asearch_skills(
         query: str, kinds: list[NodeKind] | None = None, k: int = 5, token_budget: int | None = None
     ) -> tuple[str, list[dict[str, Any]]]:
-        response = await arun_search(retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides)
+        response = await arun_search(
+            retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
+        )
         return _answer(response)
 
     return StructuredTool.from_function(
@@ -380,7 +417,9 @@ def tool_node(tool_id: str, tool: BaseTool | Callable[..., Any]) -> Node:
     if isinstance(tool, BaseTool):
         name = tool.name
         description = tool.description or name
-        args = {a: (spec.get("type", ""), spec.get("description", "")) for a, spec in tool.args.items()}
+        args = {
+            a: (spec.get("type", ""), spec.get("description", "")) for a, spec in tool.args.items()
+        }
     elif callable(tool):
         name = getattr(tool, "__name__", tool_id)
         description = inspect.getdoc(tool) or name
@@ -389,15 +428,29 @@ def tool_node(tool_id: str, tool: BaseTool | Callable[..., Any]) -> Node:
         except (TypeError, ValueError):  # builtins without a signature
             params = {}  # type: ignore[assignment]
         args = {
-            p: (getattr(v.annotation, "__name__", "") if v.annotation is not inspect.Parameter.empty else "", "")
+            p: (
+                getattr(v.annotation, "__name__", "")
+                if v.annotation is not inspect.Parameter.empty
+                else "",
+                "",
+            )
             for p, v in params.items()
         }
     else:
         raise TypeError(f"registry entry {tool_id!r} is neither a BaseTool nor a callable")
     first = description.strip().splitlines()[0] if description.strip() else name
-    arg_lines = [f"- {a}" + (f" ({t})" if t else "") + (f": {d}" if d else "") for a, (t, d) in args.items()]
+    arg_lines = [
+        f"- {a}" + (f" ({t})" if t else "") + (f": {d}" if d else "") for a, (t, d) in args.items()
+    ]
     text = description.strip() + ("\nArguments:\n" + "\n".join(arg_lines) if arg_lines else "")
-    return Node(id=tool_id, kind=NodeKind.TOOL, name=name, description=first, text=text, attrs={"registry_id": tool_id})
+    return Node(
+        id=tool_id,
+        kind=NodeKind.TOOL,
+        name=name,
+        description=first,
+        text=text,
+        attrs={"registry_id": tool_id},
+    )
 
 
 def index_tool_registry(index: Index, registry: ToolRegistry) -> WriteReport:

@@ -24,7 +24,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -35,7 +35,12 @@ from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, Reranker, default_reranker
 from skill_retriever.state import InputState, OutputState, RetrievalState
-from skill_retriever.stores.embedder import DEFAULT_MODEL, Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from skill_retriever.stores.embedder import (
+    DEFAULT_MODEL,
+    Embedder,
+    HashingEmbedder,
+    SentenceTransformerEmbedder,
+)
 from skill_retriever.stores.index import Index
 
 log = logging.getLogger("skill_retriever")
@@ -148,7 +153,9 @@ def open_index(index_dir: str | None = None) -> Index:
         return index
 
 
-def retrieval_context(context: ServerContext | None, config: RetrievalConfig | None = None) -> RetrievalContext:
+def retrieval_context(
+    context: ServerContext | None, config: RetrievalConfig | None = None
+) -> RetrievalContext:
     """The ``RetrievalContext`` for a server run's JSON context."""
     ctx = context or ServerContext()
     index = open_index(ctx.index_dir)
@@ -173,18 +180,27 @@ def _context_of(runtime: Runtime[Any]) -> ServerContext:
     return ctx  # type: ignore[no-any-return]
 
 
-def build_server_graph(name: str = "retrieval", checkpointer: Checkpointer = None) -> CompiledStateGraph:  # type: ignore[type-arg]
+def build_server_graph(
+    name: str = "retrieval", checkpointer: Checkpointer = None
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The retrieval graph wrapped for LangGraph Server: JSON context in, same input and
     output as the retrieval graph itself. (The server brings its own checkpointer.)"""
-    from skill_retriever.graph import graph as retrieval_graph
+    from skill_retriever.graph import graph as compiled
+
+    retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled)
 
     def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
         payload = {k: state[k] for k in INPUT_KEYS if k in state}  # type: ignore[literal-required]
-        out: dict[str, Any] = retrieval_graph.invoke(payload, context=retrieval_context(_context_of(runtime)))
+        out: dict[str, Any] = retrieval_graph.invoke(
+            payload, context=retrieval_context(_context_of(runtime))
+        )
         return out
 
     builder = StateGraph(
-        RetrievalState, context_schema=ServerContext, input_schema=InputState, output_schema=OutputState
+        RetrievalState,
+        context_schema=ServerContext,
+        input_schema=InputState,
+        output_schema=OutputState,
     )
     builder.add_node(retrieve)
     builder.add_edge(START, "retrieve")

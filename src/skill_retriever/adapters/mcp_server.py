@@ -40,7 +40,7 @@ try:  # mcp >= 2
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef]
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
     from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
 __all__ = ["STATUS_URI", "build_server", "serve"]
@@ -60,7 +60,7 @@ def build_server(
     """An MCP server over ``index`` (not started; call ``.run("stdio")``)."""
     service = ComponentService(index, retriever, principals=principals)
     visible = index.allowed(
-        Filters(principals=list(principals) if principals is not None else None)
+        Filters(principals=frozenset(principals) if principals is not None else None)
     )
     app = MCPServer("skill-retriever", instructions=INSTRUCTIONS)
 

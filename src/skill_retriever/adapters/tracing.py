@@ -55,7 +55,9 @@ def annotate_current_run(metadata: Mapping[str, Any], tags: Sequence[str] = ()) 
     return annotated
 
 
-def phase_annotations(name: str, state: Mapping[str, Any], update: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def phase_annotations(
+    name: str, state: Mapping[str, Any], update: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     """The metadata and tags of one phase's run, from its input state and its update."""
     route = update.get("route") or state.get("route") or ""
     plan = state.get("plan") or update.get("plan") or {}

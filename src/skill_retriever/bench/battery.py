@@ -166,8 +166,6 @@ def run_battery(bench: Any) -> dict[str, Any]:
     index, retriever, world, _ = world_index(bench)
     queries = [q.text for q in generate_queries(world, per_shape=2 if bench.opts.quick else 4)]
     checks += pipeline_checks(retriever, queries)
-    for c in checks:
-        log(c.line())
     result = {
         "section": "battery", "family": "battery", "name": "seed battery", "key": "battery",
         "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks],

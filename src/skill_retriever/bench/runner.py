@@ -141,7 +141,7 @@ class Bench:
         if short:
             memo.seed([t for t, _ in short], emb[[r for _, r in short]])
         index.embedder = memo
-        return Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=self.reranker(index.embedder))
+        return Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=self.reranker(index.embedder), cache_size=0)
 
     # -- retrieval sets --------------------------------------------------------------
     def run_dataset(self, ds: Any) -> dict[str, Any]:

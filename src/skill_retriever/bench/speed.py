@@ -297,7 +297,8 @@ def run_speed(bench: Any) -> dict[str, Any]:
     for target in sizes:
         t0 = time.perf_counter()
         index, build = build_size(bench, base, target, real_embedding=target <= 1_000 and not quick)
-        retriever = Retriever(index, RetrievalConfig(now=bench_now()), reranker=bench.reranker(bench.embedder))
+        retriever = Retriever(index, RetrievalConfig(now=bench_now()), reranker=bench.reranker(bench.embedder),
+                              cache_size=0)  # repeated queries must not hit the answer cache
         qs = (queries * math.ceil((n_queries[target] + WARMUP) / len(queries)))[: n_queries[target] + WARMUP]
         bench.log(f"  {len(index):,} nodes: timing {len(qs) - WARMUP} queries x routes")
         routes: list[tuple[str, dict[str, Any]]] = [("quick", {"route": "quick", "rerank": False}),

@@ -59,8 +59,14 @@ def cmd_install(args: argparse.Namespace) -> int:
 
     index = open_index(args, create=False)
     try:
-        plan = install(index, args.ids, args.target, force=args.force, dry_run=args.dry_run,
-                       with_dependencies=not args.no_deps)  # fmt: skip
+        plan = install(
+            index,
+            args.ids,
+            args.target,
+            force=args.force,
+            dry_run=args.dry_run,
+            with_dependencies=not args.no_deps,
+        )
     finally:
         index.close()
     if args.json:

@@ -101,7 +101,7 @@ def dependency_closure(
     added: dict[str, None] = {}
     chosen_set = set(chosen)
     for root in chosen:
-        seen = {root: (root,)}
+        seen: dict[str, tuple[str, ...]] = {root: (root,)}
         queue = deque([root])
         while queue:
             current = queue.popleft()

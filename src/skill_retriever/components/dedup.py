@@ -48,7 +48,7 @@ __all__ = [
     "index_duplicate_groups",
     "is_same_component",
     "name_similarity",
-]  # fmt: skip
+]
 
 _SEP_RE = re.compile(r"[\W_]+")
 #: Shorter identical bodies ("Run the tests.") say little about being the same component.

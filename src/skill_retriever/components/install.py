@@ -69,6 +69,10 @@ INSTALLABLE = frozenset(
     {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
 )
 
+#: The keys of an ``mcpServers`` entry that Claude Code reads; a one-server catalogue file
+#: also carries catalogue metadata (tags, dates, requires), which is left out.
+MCP_ENTRY_KEYS = ("type", "command", "args", "env", "url", "headers", "cwd")
+
 Action = Literal["create", "overwrite", "unchanged", "blocked", "refused"]
 Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
 
@@ -156,8 +160,13 @@ class InstallPlan:
         """Paths created or overwritten (once applied)."""
         if not self.applied:
             return []
-        return [f.path for c in self.components if c.status == "install" for f in c.files
-                if f.action in ("create", "overwrite")]  # fmt: skip
+        return [
+            f.path
+            for c in self.components
+            if c.status == "install"
+            for f in c.files
+            if f.action in ("create", "overwrite")
+        ]
 
     def lines(self) -> list[str]:
         """One line per file, for people: what was (or would be) written and why not."""
@@ -168,8 +177,10 @@ class InstallPlan:
             "unchanged": "unchanged",
         }
         out = [f"target: {self.target}{'' if self.applied else '  (dry run: nothing written)'}"]
+        names = {c.id: c.name for c in self.components}
         for c in self.components:
-            via = f" (required by {', '.join(c.required_by)})" if c.required_by else ""
+            needed = ", ".join(names.get(i, i) for i in c.required_by)
+            via = f" (required by {needed})" if c.required_by else ""
             out.append(
                 f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{f' - {c.reason}' if c.reason else ''}"
             )
@@ -326,7 +337,7 @@ def _mcp_entry(node: Node) -> dict[str, Any]:
             if isinstance(servers, dict) and isinstance(servers.get(key), dict):
                 return dict(servers[key])
             if servers is None and ("command" in data or "url" in data):
-                return {k: v for k, v in data.items() if k not in ("name", "description")}
+                return {k: v for k, v in data.items() if k in MCP_ENTRY_KEYS}
     entry: dict[str, Any] = {}
     a = node.attrs
     if a.get("transport"):
@@ -379,10 +390,10 @@ def _component_files(node: Node) -> tuple[list[_File], str]:
                 note = f"{rel} not copied: {exc.strerror or exc}"
         return files, note
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
-        folder = "agents" if node.kind is NodeKind.AGENT else "commands"
+        kind_dir = "agents" if node.kind is NodeKind.AGENT else "commands"
         found = _read_source(node, (".md",))
         return [
-            _File(f"{CLAUDE_DIR}/{folder}/{name}.md", found[1] if found else _markdown(node))
+            _File(f"{CLAUDE_DIR}/{kind_dir}/{name}.md", found[1] if found else _markdown(node))
         ], ("" if found else "rebuilt from the index")
     if node.kind is NodeKind.HOOK:
         found = _read_source(node, (".json", ".md"))
@@ -452,8 +463,12 @@ def _mcp_action(node: Node, existing: dict[str, Any] | None, why: str, force: bo
         return FileAction(rel, "unchanged", mcp_entry=entry)
     if force:
         return FileAction(rel, "overwrite", mcp_entry=entry)
-    return FileAction(rel, "blocked", f"server {name!r} is configured differently; use --force to replace it",
-                      mcp_entry=entry)  # fmt: skip
+    return FileAction(
+        rel,
+        "blocked",
+        f"server {name!r} is configured differently; use --force to replace it",
+        mcp_entry=entry,
+    )
 
 
 def _status(actions: Sequence[FileAction]) -> Status:
@@ -500,9 +515,16 @@ def plan_install(
         node = index.get(node_id)
         via = tuple(required_by.get(node_id, ())) if node_id not in wanted else ()
         if node.kind not in INSTALLABLE:
-            plans.append(ComponentPlan(node.id, node.kind.value, node.name, "skipped",
-                                       reason=f"a {node.kind.value} has no place in the .claude layout",
-                                       required_by=via))  # fmt: skip
+            plans.append(
+                ComponentPlan(
+                    node.id,
+                    node.kind.value,
+                    node.name,
+                    "skipped",
+                    reason=f"a {node.kind.value} has no place in the .claude layout",
+                    required_by=via,
+                )
+            )
             continue
         note = ""
         try:
@@ -529,8 +551,11 @@ def plan_install(
             owner = claimed.setdefault(a.path, node.id)
             if owner != node.id:
                 actions[i] = replace(a, action="blocked", reason=f"{owner} installs the same path")
-        plans.append(ComponentPlan(node.id, node.kind.value, node.name, _status(actions), tuple(actions),
-                                   note, via))  # fmt: skip
+        plans.append(
+            ComponentPlan(
+                node.id, node.kind.value, node.name, _status(actions), tuple(actions), note, via
+            )
+        )
     return InstallPlan(root, tuple(plans), closure.cycles if closure is not None else ())
 
 
@@ -635,8 +660,13 @@ def installed_components(target: str | Path) -> list[InstalledComponent]:
 
     if (claude / "skills").is_dir():
         for skill in sorted((claude / "skills").glob("*/SKILL.md")):
-            found.append(InstalledComponent(NodeKind.SKILL, names(skill.parent.name, _front_name(skill)),
-                                            skill.relative_to(root).as_posix()))  # fmt: skip
+            found.append(
+                InstalledComponent(
+                    NodeKind.SKILL,
+                    names(skill.parent.name, _front_name(skill)),
+                    skill.relative_to(root).as_posix(),
+                )
+            )
     for folder, kind in (("agents", NodeKind.AGENT), ("commands", NodeKind.COMMAND)):
         if (claude / folder).is_dir():
             for md in sorted((claude / folder).rglob("*.md")):

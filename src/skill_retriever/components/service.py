@@ -182,6 +182,7 @@ class ComponentService:
         self.index = index
         self.retriever = retriever or Retriever(index)
         self.principals = list(principals) if principals is not None else None
+        self._principal_set = frozenset(self.principals) if self.principals is not None else None
         self.dedup = dedup or DedupConfig()
         self.overfetch = max(1, overfetch)
         self._count = token_counter(self.retriever.config.encoding)
@@ -232,45 +233,16 @@ class ComponentService:
         )
         hits = {r.id: r for r in resp.results}
         collapsed = collapse_ranked(self.index, [r.id for r in resp.results], config=self.dedup)
-        allowed = self.index.allowed(Filters(principals=self.principals))
         installed = match_installed(self.index, target) if target else {}
-        dropped: list[Dropped] = []
-        settled: list[Conflict] = []
-        excluded: set[str] = set()
-        while True:  # each pass that drops excludes at least one candidate, so this ends
-            selected = [i for i in collapsed.ids if i not in excluded][:k]
-            closure = dependency_closure(self.index.graph, selected, allowed=allowed)
-            conflicts = find_conflicts(self.index.graph, closure.ids, installed)
-            if not (drop_conflicts and conflicts):
-                break
-            conflicts, _ = drop_lower_ranked(conflicts, _unit_ranks(closure))
-            before = len(excluded)
-            for s in selected:
-                lost = next(
-                    (
-                        c
-                        for c in conflicts
-                        if c.dropped is not None and c.dropped in closure.units[s]
-                    ),
-                    None,
-                )
-                if lost is None or lost.dropped is None:
-                    continue
-                excluded.add(s)
-                dropped.append(Dropped(s, self._name(s), "conflict", self._conflict_note(s, lost)))
-            settled += [c for c in conflicts if c.dropped is not None]
-            if len(excluded) == before:
-                break
-        conflicts = settled + [c for c in conflicts if c.dropped is None]
-        counts = {i: (hits[i].token_count if i in hits else self._count(self.index.get(i).embedding_text()))
-                  for i in closure.ids}  # fmt: skip
+        closure, conflicts, dropped = self._select(collapsed.ids, k, installed, drop_conflicts)
+        counts = {i: hits[i].token_count if i in hits else self._tokens(i) for i in closure.ids}
         cut = pack_closure_to_budget(closure, counts, budget)
         for s in cut.dropped_components:
             size = sum(counts[i] for i in closure.units[s])
-            dropped.append(Dropped(s, self._name(s), "budget", f"its unit of {len(closure.units[s])} "
-                                   f"component(s) takes {size} tokens; budget {budget}"))  # fmt: skip
+            detail = f"with what it requires ({len(closure.units[s])} component(s)) it takes {size} tokens"
+            dropped.append(Dropped(s, self._name(s), "budget", f"{detail}; budget {budget}"))
         if cut.dropped_components:
-            closure = dependency_closure(self.index.graph, cut.kept_components, allowed=allowed)
+            closure = self._closure(cut.kept_components)
         results = self._results(
             query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
@@ -301,8 +273,7 @@ class ComponentService:
         """Closure, cycles and conflicts of a chosen set of components (no retrieval)."""
         missing = [i for i in ids if i not in self.index]
         present = [i for i in ids if i in self.index]
-        allowed = self.index.allowed(Filters(principals=self.principals))
-        closure = dependency_closure(self.index.graph, present, allowed=allowed)
+        closure = self._closure(present)
         installed = match_installed(self.index, target) if target else {}
         conflicts = find_conflicts(self.index.graph, closure.ids, installed)
         return {
@@ -326,6 +297,41 @@ class ComponentService:
         }
 
     # -- helpers ----------------------------------------------------------------------
+    def _closure(self, selected: Sequence[str]) -> Closure:
+        allowed = self.index.allowed(Filters(principals=self._principal_set))
+        return dependency_closure(self.index.graph, selected, allowed=allowed)
+
+    def _tokens(self, node_id: str) -> int:
+        return self._count(self.index.get(node_id).embedding_text())
+
+    def _select(
+        self, ranked: Sequence[str], k: int, installed: Mapping[str, str], drop_conflicts: bool
+    ) -> tuple[Closure, list[Conflict], list[Dropped]]:
+        """The top ``k`` with their closure and conflicts; with ``drop_conflicts``, a match
+        whose unit holds a losing side is dropped and the next candidate moves up."""
+        dropped: list[Dropped] = []
+        settled: list[Conflict] = []
+        excluded: set[str] = set()
+        while True:  # every pass that goes on excludes one candidate more, so this ends
+            selected = [i for i in ranked if i not in excluded][:k]
+            closure = self._closure(selected)
+            conflicts = find_conflicts(self.index.graph, closure.ids, installed)
+            if not (drop_conflicts and conflicts):
+                return closure, settled + conflicts, dropped
+            conflicts, _ = drop_lower_ranked(conflicts, _unit_ranks(closure))
+            losing = [c for c in conflicts if c.dropped is not None]
+            settled += losing
+            before = len(excluded)
+            for s in selected:
+                lost = next((c for c in losing if c.dropped in closure.units[s]), None)
+                if lost is not None:
+                    excluded.add(s)
+                    dropped.append(
+                        Dropped(s, self._name(s), "conflict", self._conflict_note(s, lost))
+                    )
+            if len(excluded) == before:  # pragma: no cover - a loser always sits in a unit
+                return closure, settled + [c for c in conflicts if c.dropped is None], dropped
+
     def _conflict_note(self, component: str, c: Conflict) -> str:
         assert c.dropped is not None
         winner = c.other(c.dropped)
@@ -358,7 +364,7 @@ class ComponentService:
             order.setdefault(s, None)
             for dep in closure.units[s]:
                 order.setdefault(dep, None)
-        allowed = self.index.allowed(Filters(principals=self.principals))
+        allowed = self.index.allowed(Filters(principals=self._principal_set))
         out: list[ComponentResult] = []
         for rank, node_id in enumerate(order, 1):
             node = nodes[node_id]
@@ -367,8 +373,12 @@ class ComponentService:
             brings = closure.units.get(node_id, (node_id,))[1:] if role == "match" else ()
             requires = closure.requires.get(node_id, ())
             required_by = closure.required_by.get(node_id, ())
-            also = tuple(dict.fromkeys(folded.get(node_id, ()) + duplicates_of(self.index, node_id, allowed=allowed,
-                                                                                 config=self.dedup)))  # fmt: skip
+            also = tuple(
+                dict.fromkeys(
+                    folded.get(node_id, ())
+                    + duplicates_of(self.index, node_id, allowed=allowed, config=self.dedup)
+                )
+            )
             mine = tuple(c for c in conflicts if node_id in c.sides)
             lines = []
             for c in mine:

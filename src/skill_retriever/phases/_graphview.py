@@ -8,9 +8,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.filters import Filters
+from skill_retriever.model import Node
 from skill_retriever.state import ChannelHit, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.index import Index
+
+
+#: Coverage reads this much of an item's text (name and description come first): a
+#: query costs the same whether an item is 2 KB or 2 MB long.
+COVERAGE_CHARS = 20_000
+
+
+def coverage_text(node: Node) -> str:
+    """The part of an item that coverage checks read."""
+    return node.embedding_text()[:COVERAGE_CHARS]
 
 
 def query_vector(state: RetrievalState) -> NDArray[np.float32]:
@@ -26,9 +37,9 @@ def similarity_fn(emb: NDArray[np.float32], q: NDArray[np.float32]) -> Callable[
     return lambda rows: emb[np.asarray(rows, dtype=np.int64)] @ q
 
 
-def visible_mask(index: Index, filters: Filters) -> NDArray[np.bool_] | None:
+def visible_mask(index: Index, filters: Filters, gm: GraphMatrices) -> NDArray[np.bool_] | None:
     """Rows the caller may traverse (access only); None when all are visible."""
-    return index.allowed_mask(Filters(principals=filters.principals))
+    return index.allowed_mask(Filters(principals=filters.principals), gm)
 
 
 def admitted_ranking(index: Index, filters: Filters, scored: Sequence[tuple[str, float]], depth: int) -> list[ChannelHit]:

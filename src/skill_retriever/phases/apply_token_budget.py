@@ -7,12 +7,14 @@ flagged items are dropped before the cut to k, so clean items take their places.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.config import RetrievalContext
+from skill_retriever.model import Node
 from skill_retriever.phases._common import Update, phase, settings
 from skill_retriever.safety.injection import scan_node, visible_text
 from skill_retriever.state import Result, RetrievalState
@@ -28,11 +30,30 @@ def snippet(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+_TOKENS: dict[tuple[str, str], int] = {}
+_TOKENS_LOCK = threading.Lock()
+TOKEN_CACHE_SIZE = 100_000
+
+
+def token_count(node: Node, encoding: str) -> int:
+    """tiktoken count of what the caller would load, cached by content hash (counting a
+    megabyte-long item takes seconds; hashing it, milliseconds)."""
+    key = (encoding, node.content_hash())
+    found = _TOKENS.get(key)
+    if found is None:
+        found = token_counter(encoding)(node.embedding_text())
+        with _TOKENS_LOCK:
+            if len(_TOKENS) >= TOKEN_CACHE_SIZE:
+                _TOKENS.clear()
+            _TOKENS[key] = found
+    return found
+
+
 @phase("apply_token_budget", optional=False)
 def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
     config = settings(state, runtime)
     nodes = runtime.context.index.nodes
-    count = token_counter(config.encoding)
+    token_counter(config.encoding)  # a bad encoding name fails here, clearly
     present = (f for f in state.get("fused", []) if f["id"] in nodes)
     flags: dict[str, tuple[str, ...]] = {}
     top: list[dict[str, Any]] = []
@@ -46,7 +67,7 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
         top.append(f)
         if len(top) >= config.k:
             break
-    tokens = {f["id"]: count(nodes[f["id"]].embedding_text()) for f in top}
+    tokens = {f["id"]: token_count(nodes[f["id"]], config.encoding) for f in top}
     cut = pack_to_budget([f["id"] for f in top], tokens, config.token_budget)
     kept = set(cut.kept)
     paths = state.get("paths", {})

@@ -12,12 +12,13 @@ from skill_retriever.algorithms.query_terms import coverage
 from skill_retriever.config import RetrievalContext
 from skill_retriever.filters import Filters
 from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.phases._graphview import coverage_text
 from skill_retriever.state import Candidate, RetrievalState
 
 
 def _texts(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
     nodes = runtime.context.index.nodes
-    return [nodes[c["id"]].embedding_text() for c in state.get("candidates", []) if c["id"] in nodes]
+    return [coverage_text(nodes[c["id"]]) for c in state.get("candidates", []) if c["id"] in nodes]
 
 
 @phase("check_completeness", optional=True)

@@ -29,7 +29,7 @@ def expand_graph(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> U
         max_nodes_per_level=config.expand_max_nodes,
         max_edges_per_level=config.expand_max_edges,
         use_filter=not quick,
-        allowed=visible_mask(index, filters),
+        allowed=visible_mask(index, filters, gm),
     )
     sim = similarity_fn(emb, query_vector(state))
     candidates: dict[str, Candidate] = {s["id"]: s for s in seeds}

@@ -24,7 +24,7 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
         return {"stats": {"prune_flow": {"raw_nodes": 0, "kept_nodes": 0}}}
     seed_rows = rows_of(gm, (s["id"] for s in state.get("seeds", [])))
     adjacency = gm.adjacency
-    mask = visible_mask(index, filters)
+    mask = visible_mask(index, filters, gm)
     if mask is not None:
         import numpy as np
         import scipy.sparse as sp
@@ -34,7 +34,8 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
     flow = prune(
         adjacency,
         seed_rows,
-        {gm.index[i]: s for i, s in ppr.items()},
+        # .get: an id scored by run_ppr may have left the graph since (a concurrent delete).
+        {row: s for i, s in ppr.items() if (row := gm.index.get(i)) is not None},
         max_endpoints=config.flow_max_endpoints,
         max_paths=config.flow_max_paths,
         threshold=config.flow_reliability_threshold,

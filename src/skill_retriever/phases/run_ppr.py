@@ -30,7 +30,7 @@ def run_ppr(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update
     for s, r in zip(seeds, rows, strict=False):
         p[r] += max(float(s["similarity"]), 0.01)
     transition = gm.transition
-    mask = visible_mask(index, filters_of(state))
+    mask = visible_mask(index, filters_of(state), gm)
     if mask is not None:
         # Access control before any maths: invisible nodes neither receive nor pass mass.
         d = sp.diags_array(mask.astype(np.float64))

@@ -59,10 +59,10 @@ class SentenceTransformerEmbedder:
         batch_size: encode batch size.
         max_seq_length: cap on word pieces per text (MiniLM reads 256).
         query_threads: torch threads for small calls (a query: <= 4 texts). One thread
-            by default: on 2 cores under load, two threads spin-waiting on each other
-            made a query embedding 15x slower (22 ms against 320 ms, measured with
-            `python bench`-style loop in README "Threading"); a batch (indexing) uses
-            torch's default pool, where the extra core pays.
+            by default: on 2 busy cores, two threads spin-waiting on each other made
+            a query embedding over 10x slower (``python -m
+            skill_retriever.bench.embed_threads``; figures in the README, Threading);
+            a batch (indexing) uses torch's default pool, where the extra core pays.
     """
 
     def __init__(

@@ -316,13 +316,15 @@ class Index:
         self._matrix_cache = (gm, emb)
         return gm, emb
 
-    def allowed_mask(self, filters: Filters | None) -> NDArray[np.bool_] | None:
+    def allowed_mask(self, filters: Filters | None, gm: GraphMatrices | None = None) -> NDArray[np.bool_] | None:
         """Boolean mask over the matrix rows for ``filters`` (None = all allowed); cached
         per index version, since most queries repeat a few filter sets."""
         pred = self.allowed(filters)
         if pred is None:
             return None
-        gm, _ = self.matrices()
+        # Rows of the caller's matrix snapshot: a write between two matrices() calls
+        # would otherwise hand back a mask of another shape.
+        gm = gm if gm is not None else self.matrices()[0]
         nodes = self._nodes
         key = filters or Filters()
         with self._mask_lock:
