@@ -18,7 +18,7 @@ def test_quick_battery_and_incidents_write_json_markdown_and_png(tmp_path: Path,
     printed = capsys.readouterr().out
     assert rc == 0, printed
     assert not [ln for ln in printed.splitlines() if ln.startswith("FAIL")]
-    assert "seed battery: 8 PASS, 0 FAIL" in printed
+    assert "seed battery: 9 PASS, 0 FAIL" in printed
     battery = json.loads((out / "results" / "battery.json").read_text())
     assert battery["failed"] == 0 and battery["passed"] == len(battery["checks"])
     incidents = json.loads((out / "results" / "incidents.json").read_text())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from tiny_graph import NOW
 
 from skill_retriever.bench.datasets import EvalQuery
 from skill_retriever.bench.evaluate import evaluate
@@ -10,8 +11,6 @@ from skill_retriever.bench.methods import DenseSearcher, channel_methods, our_me
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
-
-from tiny_graph import NOW
 
 
 def test_dense_is_exact_cosine(shared_tiny_index: Index) -> None:

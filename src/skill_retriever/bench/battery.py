@@ -105,9 +105,11 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
     fusion_bad = 0
     order_bad = 0
     n_results = 0
+    degraded: list[str] = []
     for q in queries:
         for route in (None, "quick", "ppr", "smart"):
             resp = retriever.search(q, k=10, route=route, principals=["*"], rerank=True)
+            degraded += resp.warnings
             for r in resp.results:
                 n_results += 1
                 if not isinstance(r.fusion_score, float) or r.fusion_score <= 0:
@@ -152,7 +154,9 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
         added += sum(1 for i in ranked if i not in wide)
     rerank = Check("rerank only reorders the fused top N (never adds an item)", added == 0,
                    f"{added} reranked results outside the fused top {retriever.config.rerank_top_n}")
-    return [fields, fusion, budget, rerank]
+    healthy = Check("no phase failed or degraded in these searches", not degraded,
+                    f"{len(degraded)} warnings" + (f": {degraded[0][:160]}" if degraded else ""))
+    return [healthy, fields, fusion, budget, rerank]
 
 
 def run_battery(bench: Any) -> dict[str, Any]:
@@ -163,7 +167,7 @@ def run_battery(bench: Any) -> dict[str, Any]:
     log: Callable[[str], None] = bench.log
     log("\n== seed battery")
     checks = [check_rrf_reference(), check_rrf_k(), check_multi_channel_wins(), check_budget_algorithm()]
-    index, retriever, world, _ = world_index(bench)
+    _, retriever, world, _ = world_index(bench)
     queries = [q.text for q in generate_queries(world, per_shape=2 if bench.opts.quick else 4)]
     checks += pipeline_checks(retriever, queries)
     result = {

@@ -55,12 +55,14 @@ def evaluate(
         groups: dict[str, dict[str, list[float | None]]] = {}
         ms: list[float] = []
         routes: Counter[str] = Counter()
+        degraded = 0
         rows: list[Any] = []
         for q in queries:
             ranked = method.run(q)
             ms.append(ranked.ms)
             if ranked.route:
                 routes[ranked.route] += 1
+            degraded += bool(ranked.extra.get("warnings"))
             rows.append([q.id, ranked.ids, ranked.route])
             g = groups.setdefault(q.group or "all", {m: [] for m in metric_names})
             for m in metric_names:
@@ -80,11 +82,13 @@ def evaluate(
             "ms_p50": round(_pct(ms, 0.5), 2),
             "ms_p95": round(_pct(ms, 0.95), 2),
             "routes": dict(routes),
+            "degraded": degraded,
         }
         per_query[method.name] = rows
         shown = "  ".join(f"{m} {_fmt(summary[method.name]['scores'][m])}" for m in metric_names)
         log(f"    {method.name:<16} {shown}   ({statistics.fmean(ms) if ms else 0:.0f} ms/query, "
-            f"{time.perf_counter() - started:.0f} s)")
+            f"{time.perf_counter() - started:.0f} s)"
+            + (f"  WARNING: {degraded} queries had a failed (degraded) phase" if degraded else ""))
     return summary, per_query
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from skill_retriever.bench.datasets import EvalQuery
@@ -35,7 +35,7 @@ from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 GENERATOR_VERSION = 1
-DEFAULT_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+DEFAULT_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 SHAPES = ("conceptual", "exact", "connected", "recent", "mixed")
 
 _DOMAINS: dict[str, str] = {
@@ -350,8 +350,9 @@ def generate_queries(world: World, per_shape: int = 20, seed: int = 11) -> list[
 
 
 def world_params(quick: bool) -> dict[str, int]:
-    return (dict(seed=7, services=30, deploys=90, incidents=50) if quick
-            else dict(seed=7, services=60, deploys=200, incidents=90))
+    if quick:
+        return {"seed": 7, "services": 30, "deploys": 90, "incidents": 50}
+    return {"seed": 7, "services": 60, "deploys": 200, "incidents": 90}
 
 
 def world_index(bench: Any) -> tuple[Any, Any, World, Any]:

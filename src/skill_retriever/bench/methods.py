@@ -27,7 +27,6 @@ import numpy as np
 
 from skill_retriever.bench.datasets import EvalQuery
 from skill_retriever.filters import Filters
-from skill_retriever.model import NodeKind
 
 CHANNELS = ("semantic", "keyword", "graph", "temporal")
 DEPTH = 50  # how deep each peer channel's list goes, as our channel_depth
@@ -105,7 +104,8 @@ def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list
 
     def bm25(q: EvalQuery) -> list[str]:
         ks = _kinds(q, kinds)
-        return [h.id for h in index.search_keywords(q.text, k, Filters(kinds=ks, principals=["*"]))]
+        f = Filters(kinds=frozenset(ks) if ks is not None else None, principals=frozenset({"*"}))
+        return [h.id for h in index.search_keywords(q.text, k, f)]
 
     def dense_run(q: EvalQuery) -> list[str]:
         return [i for i, _ in dense.search(q.text, k, _kinds(q, kinds))]
@@ -177,6 +177,13 @@ def _search(retriever: Any, q: EvalQuery, kinds: tuple[str, ...] | None, k: int,
     return Ranked(resp.ids, ms, route=resp.route, extra={"warnings": len(resp.warnings)})
 
 
+def _pipeline(retriever: Any, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Callable[[EvalQuery], Ranked]:
+    def run(q: EvalQuery) -> Ranked:
+        return _search(retriever, q, kinds, k, **kw)
+
+    return run
+
+
 def our_methods(
     retriever: Any,
     kinds: tuple[str, ...] | None,
@@ -187,34 +194,26 @@ def our_methods(
     ablate: Sequence[str] = CHANNELS,
 ) -> list[Method]:
     """Our routes, the full pipeline with and without rerank, and channel ablations."""
-    out: list[Method] = []
-    for route in routes:
-        out.append(Method(f"route {route}", "route",
-                          lambda q, r=route: _search(retriever, q, kinds, k, route=r, rerank=False),
-                          f"route {route} forced, no rerank"))
-    out.append(Method("full", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=False),
+    out = [Method(f"route {r}", "route", _pipeline(retriever, kinds, k, route=r, rerank=False),
+                  f"route {r} forced, no rerank") for r in routes]
+    out.append(Method("full", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
                       "router picks the route, all channels, no rerank"))
     if rerank:
-        out.append(Method("full+rerank", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=True),
+        out.append(Method("full+rerank", "pipeline", _pipeline(retriever, kinds, k, rerank=True),
                           "router picks the route, all channels, rerank"))
-    for ch in ablate:
-        out.append(Method(f"full -{ch}", "ablation",
-                          lambda q, c=ch: _search(retriever, q, kinds, k, rerank=False, channels={c: False}),
-                          f"full (no rerank) with the {ch} channel off"))
+    out += [Method(f"full -{ch}", "ablation", _pipeline(retriever, kinds, k, rerank=False, channels={ch: False}),
+                   f"full (no rerank) with the {ch} channel off") for ch in ablate]
     return out
 
 
 def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
     """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
-    out = []
-    for ch in CHANNELS:
-        weights = {c: (1.0 if c == ch else 0.0) for c in CHANNELS}
-        out.append(Method(f"only {ch}", "channel",
-                          lambda q, w=weights: _search(retriever, q, kinds, k, rerank=False, channel_weights=w),
-                          f"pipeline with only the {ch} channel weighted"))
-    out.append(Method("fusion", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=False),
+    out = [Method(f"only {ch}", "channel",
+                  _pipeline(retriever, kinds, k, rerank=False, channel_weights={c: float(c == ch) for c in CHANNELS}),
+                  f"pipeline with only the {ch} channel weighted") for ch in CHANNELS]
+    out.append(Method("fusion", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
                       "all four channels, RRF, no rerank"))
-    out.append(Method("fusion+rerank", "pipeline", lambda q: _search(retriever, q, kinds, k, rerank=True),
+    out.append(Method("fusion+rerank", "pipeline", _pipeline(retriever, kinds, k, rerank=True),
                       "all four channels, RRF, rerank"))
     return out
 
@@ -224,6 +223,6 @@ def has_timestamps(index: Any) -> bool:
 
 
 __all__ = [
-    "CHANNELS", "DenseSearcher", "Method", "NodeKind", "Ranked", "build_langchain_ensemble",
+    "CHANNELS", "DenseSearcher", "Method", "Ranked", "build_langchain_ensemble",
     "channel_methods", "has_timestamps", "our_methods", "peer_methods",
 ]

@@ -15,13 +15,13 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed")
 #: Every dated retrieval in the benchmark sees the same clock.
-FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
 @dataclass
@@ -54,6 +54,21 @@ def limit_threads() -> str:
         return "BLAS limited to 1 thread with threadpoolctl (numpy was loaded first)"
     except ImportError:
         return "numpy was loaded before the benchmark; BLAS threads left as they were"
+
+
+def code_version() -> dict[str, Any]:
+    """The git commit of the package's checkout and whether it had local changes (read-only)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=False).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None}
+    return {"commit": commit or None, "local_changes": bool(dirty)}
 
 
 def machine_info(threads: str) -> dict[str, Any]:
@@ -105,6 +120,7 @@ class Bench:
         self.results.mkdir(parents=True, exist_ok=True)
         self.embedder = SentenceTransformerEmbedder()
         self.machine = machine_info(threads)
+        self.code = code_version()
         self._cross_encoder: Any = None
         self._probed = False
         self.skipped: list[str] = []
@@ -112,8 +128,8 @@ class Bench:
         self.failed = False
 
     def stamp(self) -> dict[str, Any]:
-        return {"command": self.opts.command, "quick": self.opts.quick, "machine": self.machine,
-                "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        return {"command": self.opts.command, "quick": self.opts.quick, "machine": self.machine, "code": self.code,
+                "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
     def reranker(self, embedder: Any) -> Any:
         """The cross-encoder if one loads offline (probed once), else the embedding fallback."""
@@ -147,7 +163,12 @@ class Bench:
     def run_dataset(self, ds: Any) -> dict[str, Any]:
         from skill_retriever.bench.datasets import open_index
         from skill_retriever.bench.evaluate import evaluate
-        from skill_retriever.bench.methods import CHANNELS, has_timestamps, our_methods, peer_methods
+        from skill_retriever.bench.methods import (
+            CHANNELS,
+            has_timestamps,
+            our_methods,
+            peer_methods,
+        )
 
         started = time.perf_counter()
         self.log(f"\n== {ds.family} / {ds.name}: {len(ds.queries)} queries")

@@ -341,7 +341,7 @@ class ComponentService:
             else f"requires {self._name(c.dropped)}, which conflicts"
         )
         where = " (installed)" if winner == c.installed_id else " (ranked higher)"
-        return f"{lead} with {self._name(winner)}{where}{': ' + c.reason if c.reason else ''}"
+        return f"{lead} with {self._name(winner)}{where}{_because(c.reason)}"
 
     def _name(self, node_id: str) -> str:
         node = self.index.nodes.get(node_id)
@@ -386,7 +386,7 @@ class ComponentService:
                 where = f" (installed at {c.installed})" if other == c.installed_id else ""
                 fate = f"; {self._name(c.dropped)} dropped" if c.dropped else ""
                 lines.append(
-                    f"Conflicts with {self._name(other)}{where}{': ' + c.reason if c.reason else ''}{fate}."
+                    f"Conflicts with {self._name(other)}{where}{_because(c.reason)}{fate}."
                 )
             if node_id in installed:
                 lines.append(f"Already installed at {installed[node_id]}.")
@@ -436,6 +436,12 @@ def _unit_ranks(closure: Closure) -> dict[str, float]:
         for i in closure.units[s]:
             ranks.setdefault(i, float(pos))
     return ranks
+
+
+def _because(reason: str) -> str:
+    """``": reason"`` without its final full stop (the sentence adds its own), or ''."""
+    reason = reason.strip().rstrip(".")
+    return f": {reason}" if reason else ""
 
 
 def _snippet(text: str, limit: int = 300) -> str:
