@@ -39,9 +39,17 @@ class _Guard:
         self.lock = threading.Lock()
         self.installed = False
         self._originals: dict[str, Any] = {}
+        self._wrappers: dict[str, Any] = {}
 
     def install(self) -> None:
-        if self.installed:
+        """Wrap the socket calls; again if another plugin put its own back (pytest-socket
+        restores ``socket.socket.connect`` after every test)."""
+        if self._wrappers:
+            for name, wrapper in self._wrappers.items():
+                owner: Any = socket if name == "getaddrinfo" else socket.socket
+                if getattr(owner, name) is not wrapper:
+                    self._originals[name] = getattr(owner, name)
+                    setattr(owner, name, wrapper)
             return
         cls = socket.socket
         for name in ("connect", "connect_ex", "sendto"):
@@ -67,15 +75,15 @@ class _Guard:
             guard.check(sock, args[-1], "sendto")
             return guard._originals["sendto"](sock, data, *args)
 
-        cls.connect = connect  # type: ignore[method-assign]
-        cls.connect_ex = connect_ex  # type: ignore[method-assign]
-        cls.sendto = sendto  # type: ignore[method-assign]
-        socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+        self._wrappers = {"connect": connect, "connect_ex": connect_ex, "sendto": sendto, "getaddrinfo": getaddrinfo}
+        for name, wrapper in self._wrappers.items():
+            setattr(socket if name == "getaddrinfo" else cls, name, wrapper)
         self.installed = True
 
     def uninstall(self) -> None:
         for name, original in self._originals.items():
             setattr(socket if name == "getaddrinfo" else socket.socket, name, original)
+        self._wrappers = {}
         self.installed = False
 
     def record(self, what: str) -> None:

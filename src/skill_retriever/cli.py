@@ -175,6 +175,8 @@ def cmd_query(args: argparse.Namespace) -> int:
             names = " -> ".join(index.nodes[i].name if i in index.nodes else i for i in r.path)
             print(f"    path: {names} (reliability {r.path_reliability:.3f})")
         print(f"    {r.snippet}")
+        for flag in r.flags:  # instruction-like text: read it as data, not as orders
+            print(f"    flagged: {flag}")
     return 0
 
 

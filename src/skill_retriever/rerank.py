@@ -13,7 +13,7 @@ import logging
 import os
 import re
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -84,19 +84,35 @@ class EmbeddingReranker:
     def name(self) -> str:
         return f"embedding:{self._embedder.name}"
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+    def score(
+        self,
+        query: str,
+        texts: Sequence[str],
+        *,
+        stored: Sequence[Any] | None = None,
+        query_vector: Sequence[float] | None = None,
+    ) -> list[float]:
+        """Best-window cosine per text. ``stored[i]``, the index's vector of a text that
+        fits one window, and ``query_vector`` (the query's one embedding) are reused, so
+        only long texts cost model calls."""
         if not texts:
             return []
         windows: list[str] = []
         owner: list[int] = []
-        for i, t in enumerate(texts):
-            for w in text_windows(t, self._words, self._max):
-                windows.append(w)
-                owner.append(i)
-        vecs = self._embedder.embed([query, *windows])
-        sims = vecs[1:] @ vecs[0]
         best = np.full(len(texts), -1.0)
-        np.maximum.at(best, np.asarray(owner), sims)
+        q = None if query_vector is None else np.asarray(query_vector, dtype=np.float32)
+        for i, t in enumerate(texts):
+            parts = text_windows(t, self._words, self._max)
+            if len(parts) == 1 and stored is not None and stored[i] is not None and q is not None:
+                best[i] = float(np.asarray(stored[i], dtype=np.float32) @ q)
+                continue
+            windows.extend(parts)
+            owner.extend([i] * len(parts))
+        if windows:
+            vecs = self._embedder.embed(windows if q is not None else [query, *windows])
+            if q is None:
+                q, vecs = vecs[0], vecs[1:]
+            np.maximum.at(best, np.asarray(owner), vecs @ q)
         return [float(s) for s in best]
 
 

@@ -23,13 +23,9 @@ from reliability_support import GENERATED, PROFILE, build_index
 
 from skill_retriever.stores.index import Index
 
-_COMMON = dict(
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    print_blob=True,
-)
-settings.register_profile("ci", max_examples=40, **_COMMON)  # type: ignore[arg-type]
-settings.register_profile("full", max_examples=1500, **_COMMON)  # type: ignore[arg-type]
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+settings.register_profile("full", max_examples=1500, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
 settings.load_profile(PROFILE if PROFILE in ("ci", "full") else "ci")
 
 

@@ -21,7 +21,7 @@ from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-WORDS = "deploy postgres migration schema rollback canary metrics tracing logging alert".split()
+WORDS = ["deploy", "postgres", "migration", "schema", "rollback", "canary", "metrics", "tracing", "logging", "alert"]
 
 
 def batch(b: int, size: int) -> tuple[list[Node], list[Edge]]:

@@ -33,10 +33,7 @@ def count(test: str, n: int = 1) -> None:
 
 # -- a small index with access labels, names, edges and timestamps ----------------------
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-VOCAB = (
-    "deploy postgres migration schema rollback canary metrics tracing logging alert incident "
-    "checkout payments kafka redis cache latency budget review lint format test fixture"
-).split()
+VOCAB = ["deploy", "postgres", "migration", "schema", "rollback", "canary", "metrics", "tracing", "logging", "alert", "incident", "checkout", "payments", "kafka", "redis", "cache", "latency", "budget", "review", "lint", "format", "test", "fixture"]
 LABELS = ("red", "blue", "green")
 
 

@@ -29,7 +29,7 @@ from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 PAIRS = int(os.environ.get("RELIABILITY_ACCESS_PAIRS", "3000" if FULL else "1000"))
-SYLLABLES = "zor kel vim dax pru quon lith mera tosk bry fen gald hux".split()
+SYLLABLES = ["zor", "kel", "vim", "dax", "pru", "quon", "lith", "mera", "tosk", "bry", "fen", "gald", "hux"]
 ID_RE = re.compile(r'"(it-\d{3})"')
 PRINCIPAL_SETS: list[list[str] | None] = [None, [], ["red"], ["blue"], ["green"], ["red", "blue"], ["nobody"], ["*"]]
 ROUTES = [None, "smart", "ppr", "quick"]

@@ -405,3 +405,26 @@ def test_missing_index_and_wrong_embedder_say_what_to_do(good_index_dir: Path, t
 def test_every_error_is_a_skill_retriever_error() -> None:
     for exc in (ConfigError, QueryError, IndexCorruptError, InvalidItemError, DuplicateItemError, MissingNodeError):
         assert issubclass(exc, SkillRetrieverError)
+
+
+# -- bounded memory on huge inputs --------------------------------------------------------
+def test_huge_inputs_are_refused_before_they_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import skill_retriever.ingest.toolret as toolret
+    from skill_retriever.ingest.passages import ingest_passages
+
+    monkeypatch.setattr(toolret, "MAX_LINE_CHARS", 1000)
+    (tmp_path / "tools.jsonl").write_text(
+        json.dumps({"id": "a", "name": "a", "description": "fine"}) + "\n"
+        + json.dumps({"id": "b", "description": "y" * 50_000}) + "\n"
+        + json.dumps({"id": "c", "name": "c", "description": "fine"}) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    result = toolret.ingest_toolret(tmp_path)
+    assert [n.id for n in result.nodes] == ["a", "c"]
+    assert any("longer than 1,000 characters" in str(p) for p in result.problems)
+    (tmp_path / "corpus.json").write_text(json.dumps([{"idx": 1, "title": "T", "text": "x" * 5000}]), encoding="utf-8")
+    refused = ingest_passages(tmp_path / "corpus.json", nlp=False, max_bytes=1000)
+    assert not refused.nodes and "over the limit" in str(refused.problems[0])
+    graph = tmp_path / "g.json"
+    graph.write_text(json.dumps({"nodes": []}) + " " * 5000, encoding="utf-8")
+    assert "over the limit" in str(ingest_json_graph(graph, max_bytes=1000).problems[0])

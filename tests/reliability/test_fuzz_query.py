@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reliability_support import LABELS, VOCAB, count, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reliability_support import LABELS, VOCAB, count, examples
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import ConfigError, QueryError
@@ -124,3 +124,40 @@ def test_search_answers_or_says_what_is_wrong(
     for r in resp.results:
         assert r.token_count >= 0 and isinstance(r.flags, tuple)
     assert not any("failed and was skipped" in w and "Timeout" not in w for w in resp.warnings), resp.warnings
+
+
+# -- the graph's own input, as a LangGraph server receives it (any JSON) ----------------
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=True), st.text(any_char, max_size=20))
+json_values = st.recursive(json_scalars, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)), max_leaves=8)
+graph_inputs = st.fixed_dictionaries(
+    {"query": st.one_of(queries.filter(lambda q: not isinstance(q, bytes)), json_values)},
+    optional={
+        "k": st.one_of(ints, json_values),
+        "token_budget": st.one_of(st.none(), st.integers(-5, 500), json_values),
+        "route": st.one_of(routes, json_values),
+        "filters": st.one_of(
+            st.fixed_dictionaries({}, optional={"principals": principals, "kinds": kinds, "tags": json_values,
+                                                "since": json_values, "until": st.sampled_from(["2026-11-01", "x"])}),
+            json_values,
+        ),
+        "profile": st.one_of(setting_values, json_values),
+        "query_vector": st.one_of(json_values, st.lists(st.floats(allow_nan=True), min_size=32, max_size=32)),
+        "unexpected": json_values,
+    },
+)
+
+
+@settings(max_examples=examples(ci=40, full=1500))
+@given(payload=graph_inputs)
+def test_graph_input_answers_or_says_what_is_wrong(labelled_index: Index, payload: dict[str, Any]) -> None:
+    from skill_retriever.config import RetrievalContext
+    from skill_retriever.graph import graph
+
+    count("graph_input")
+    try:
+        out = graph.invoke(payload, context=RetrievalContext(index=labelled_index, config=RetrievalConfig(rerank=False)))
+    except (QueryError, ConfigError) as exc:
+        assert str(exc)
+        return
+    assert isinstance(out["results"], list)
+    assert not any("failed and was skipped" in w for w in out["warnings"]), out["warnings"]

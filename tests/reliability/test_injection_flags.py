@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.indexing import sample_catalogue_path
+from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.safety.injection import scan_node, scan_text, visible_text
@@ -154,8 +154,11 @@ def test_snippets_are_capped_and_visible(mixed_index: Index, tmp_path: Path) -> 
 SRC = Path(__file__).resolve().parents[2] / "src" / "skill_retriever"
 FORBIDDEN = re.compile(
     r"\beval\(|\bexec\(|\bsubprocess\b|\burlopen\b|\bimport requests\b|\brequests\.(get|post)|\bhttpx\b|\bos\.system\b"
-    r"|\bpickle\.loads?\b|\b__import__\(|\byaml\.load\((?!.*Loader=(NoAliasSafeLoader|_CSafeLoader))|\bshell=True"
+    r"|\bos\.popen\b|\bpickle\.loads?\b|\b__import__\(|\byaml\.load\((?!.*Loader=(NoAliasSafeLoader|_CSafeLoader))"
+    r"|\bshell=True|\bwebbrowser\b|\bsocket\b"
 )
+#: Reviewed uses: the benchmark records the checkout's commit with fixed git arguments.
+ALLOWED = {("bench/runner.py", "subprocess")}
 
 
 def test_retrieved_text_is_never_executed_evaluated_or_fetched() -> None:
@@ -163,6 +166,7 @@ def test_retrieved_text_is_never_executed_evaluated_or_fetched() -> None:
     hits = []
     for path in sorted(SRC.rglob("*.py")):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if FORBIDDEN.search(line):
+            m = FORBIDDEN.search(line)
+            if m and (path.relative_to(SRC).as_posix(), m.group()) not in ALLOWED:
                 hits.append(f"{path.relative_to(SRC)}:{n}: {line.strip()}")
     assert hits == []

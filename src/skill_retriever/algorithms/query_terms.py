@@ -139,16 +139,21 @@ class NameMatcher:
     """Finds known item names in a query by looking up the query's word n-grams.
 
     Built once from any number of names (100k is fine): each name is normalised to its
-    words and stored in a dict, so a lookup costs ``O(query words x longest name)``
-    and never depends on how many names there are.
+    words and stored in a dict, with the lengths of the names that start with each word,
+    so a lookup tries only lengths that exist for the word at hand: it never depends on
+    how many names there are, and one item with a 500-word "name" costs a query nothing
+    unless the query contains that name's first word.
     """
 
     def __init__(self, names: Iterable[str]) -> None:
         self._by_key: dict[tuple[str, ...], list[str]] = {}
+        lengths: dict[str, set[int]] = {}
         for name in names:
             key = tuple(tokenize_words(name))
             if key and name not in self._by_key.setdefault(key, []):
                 self._by_key[key].append(name)
+                lengths.setdefault(key[0], set()).add(len(key))
+        self._lengths = {first: sorted(ns) for first, ns in lengths.items()}
         self._max_words = max((len(k) for k in self._by_key), default=0)
 
     def __len__(self) -> int:
@@ -158,8 +163,10 @@ class NameMatcher:
         """Known names occurring in text as whole words, in order of appearance, once each."""
         words = tokenize_words(text)
         found: dict[str, None] = {}
-        for i in range(len(words)):
-            for n in range(1, min(self._max_words, len(words) - i) + 1):
+        for i, word in enumerate(words):
+            for n in self._lengths.get(word, ()):
+                if n > len(words) - i:
+                    break
                 for name in self._by_key.get(tuple(words[i : i + n]), ()):
                     found.setdefault(name)
         return list(found)

@@ -149,11 +149,11 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
                    f"{len(queries)} queries x budgets {budgets}: {over} violations")
     added = 0
     for q in queries:
-        wide = set(retriever.search(q, k=retriever.config.rerank_top_n, principals=["*"], rerank=False).ids)
+        wide = set(retriever.search(q, k=retriever.config.rerank_top_n or retriever.config.k, principals=["*"], rerank=False).ids)
         ranked = retriever.search(q, k=10, principals=["*"], rerank=True).ids
         added += sum(1 for i in ranked if i not in wide)
     rerank = Check("rerank only reorders the fused top N (never adds an item)", added == 0,
-                   f"{added} reranked results outside the fused top {retriever.config.rerank_top_n}")
+                   f"{added} reranked results outside the fused top {retriever.config.rerank_top_n or retriever.config.k}")
     healthy = Check("no phase failed or degraded in these searches", not degraded,
                     f"{len(degraded)} warnings" + (f": {degraded[0][:160]}" if degraded else ""))
     return [healthy, fields, fusion, budget, rerank]

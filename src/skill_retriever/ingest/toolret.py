@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest.result import IngestResult, Problem
@@ -49,6 +49,8 @@ _RENDERED = frozenset(
 _MAX_ATTR_CHARS = 1000
 _MAX_PARAM_DESC = 160
 _MAX_SECTION = 1500
+#: A line of a .jsonl file longer than this is one problem, not a memory spike.
+MAX_LINE_CHARS = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,18 @@ class ToolQuery:
     split: str | None = None
 
 
+def _lines(fh: TextIO) -> Iterator[str | None]:
+    """The file's lines, never holding more than `MAX_LINE_CHARS` of one in memory; None
+    stands for a longer line (its rest is skipped)."""
+    while line := fh.readline(MAX_LINE_CHARS + 1):
+        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := fh.readline(MAX_LINE_CHARS)) and not rest.endswith("\n"):
+            pass
+        yield None
+
+
 def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) per non-blank line, streaming the file.
 
@@ -72,7 +86,13 @@ def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dic
     `IngestError` when ``result`` is None.
     """
     with path.open("r", encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, 1):
+        for n, line in enumerate(_lines(fh), 1):
+            if line is None:
+                why = f"longer than {MAX_LINE_CHARS:,} characters; skipped unread"
+                if result is None:
+                    raise IngestError(f"{path}:{n}: {why}")
+                result.problems.append(Problem(str(path), f"line {n}: {why}"))
+                continue
             if not line.strip():
                 continue
             try:

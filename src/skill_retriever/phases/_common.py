@@ -29,7 +29,10 @@ F = TypeVar("F", bound=PhaseFn)
 def settings(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> RetrievalConfig:
     """The context's config with this call's profile, k, budget and route applied."""
     config = runtime.context.config
-    changes: dict[str, Any] = dict(state.get("profile") or {})
+    profile = state.get("profile") or {}
+    if not isinstance(profile, dict) or not all(isinstance(k, str) for k in profile):
+        raise ConfigError(f"profile must map RetrievalConfig settings to values, got {profile!r:.60}")
+    changes: dict[str, Any] = dict(profile)
     if state.get("k") is not None:
         changes["k"] = state["k"]
     if "token_budget" in state:
@@ -60,6 +63,8 @@ def phase(name: str, *, optional: bool) -> Callable[[F], F]:
 
     A failing optional phase returns only a warning (the state keeps what earlier phases
     produced); a failing required phase raises. Every failure is logged with its cause.
+    A phase that runs past its limit (``RetrievalConfig.timeout_for(name)``) has failed
+    with `PhaseTimeoutError` (see `_call`).
     """
 
     def wrap(fn: F) -> F:
@@ -122,7 +127,7 @@ def _call(name: str, fn: PhaseFn, state: RetrievalState, runtime: Runtime[Retrie
     def work() -> None:
         try:
             box["update"] = context.run(fn, state, runtime)
-        except BaseException as exc:  # handed to the caller's thread below
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
             box["error"] = exc
 
     worker = threading.Thread(target=work, name=f"skill_retriever:{name}", daemon=True)

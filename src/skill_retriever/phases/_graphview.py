@@ -13,7 +13,6 @@ from skill_retriever.state import ChannelHit, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.index import Index
 
-
 #: Coverage reads this much of an item's text (name and description come first): a
 #: query costs the same whether an item is 2 KB or 2 MB long.
 COVERAGE_CHARS = 20_000

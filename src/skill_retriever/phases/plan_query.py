@@ -3,16 +3,22 @@ and embed the query once for every channel."""
 
 from __future__ import annotations
 
+import math
 import threading
 import unicodedata
 import weakref
-from datetime import datetime, timezone
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from skill_retriever.algorithms.query_terms import NameMatcher, classify_complexity, named_entities, query_components
+from skill_retriever.algorithms.query_terms import (
+    NameMatcher,
+    classify_complexity,
+    named_entities,
+    query_components,
+)
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import QueryError
@@ -82,7 +88,7 @@ def clean_query(query: Any, max_chars: int) -> str:
 
 def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow | None]:
     """The text the channels search (the query less its time phrase) and the window."""
-    now = config.now or datetime.now(timezone.utc)
+    now = config.now or datetime.now(UTC)
     window = parse_time_window(query, now, recent_days=config.recent_days)
     text = strip_time_phrase(query, window) if window else query
     return (text if text.strip() else query), window
@@ -113,7 +119,12 @@ def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
             "phrase": window.phrase,
         }
     given = state.get("query_vector")
-    vector = given if given is not None and len(given) == index.embedder.dim else index.embed_query(search_text)
+    usable = (
+        isinstance(given, (list, tuple))
+        and len(given) == index.embedder.dim
+        and all(isinstance(x, (int, float)) and math.isfinite(x) and abs(x) <= 1e6 for x in given)
+    )  # anything else (wrong size, NaN, huge, not a list) is ignored: the query is embedded here
+    vector = given if usable else index.embed_query(search_text)
     return {
         "plan": plan,
         "route": route,

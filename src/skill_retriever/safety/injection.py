@@ -97,7 +97,7 @@ PERIOD_WINDOW = 4096
 #: short texts (BM25 saturates term frequency and normalises by length), and tokenizing
 #: megabytes in Python would make a first scan slow.
 STUFFING_WINDOW = 100_000
-_STUFFING_IGNORED = frozenset("a an and the of to in is it for on or be as at by with this that".split())
+_STUFFING_IGNORED = frozenset(["a", "an", "and", "the", "of", "to", "in", "is", "it", "for", "on", "or", "be", "as", "at", "by", "with", "this", "that"])
 
 
 def _normalise(text: str) -> str:

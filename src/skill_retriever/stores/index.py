@@ -95,7 +95,7 @@ class Index:
         self.version = int(items.get_meta("version") or 0)
         self._labelled = 0  # nodes that carry access labels
         self._names_cache: tuple[Mapping[str, Node], dict[str, list[Node]]] | None = None
-        self._masks: dict[Filters, tuple[GraphMatrices, Mapping[str, Node], NDArray[np.bool_]]] = {}
+        self._masks: dict[Filters, tuple[GraphMatrices, Mapping[str, Node], NDArray[np.bool_] | None]] = {}
         self._mask_lock = threading.Lock()
         self._labels_cache: tuple[Mapping[str, Node], bool] | None = None
         self._client: Any = None
@@ -224,10 +224,19 @@ class Index:
         stray = [i for i in stored if i not in nodes]
         if stray:
             self.node_vectors.delete(stray)
-        stale = [n for n in nodes.values() if stored.get(n.id) != n.content_hash()]
-        if stale:
-            log.info("[skill_retriever][index] re-embedding %d nodes missing from the vector store", len(stale))
-            self._embed_nodes(stale)
+        stale = [n for n in nodes.values() if stored.get(n.id) != self._vector_sig(n)]
+        # Same text, other kind or access (a metadata update cut short by a kill, or an
+        # index written before the signature held them): fix the metadata, keep the vector.
+        relabel = [n for n in stale if stored.get(n.id, "").split("|", 1)[0] == n.content_hash()]
+        embed = [n for n in stale if stored.get(n.id, "").split("|", 1)[0] != n.content_hash()]
+        if embed:
+            log.info("[skill_retriever][index] re-embedding %d nodes missing from the vector store", len(embed))
+            self._embed_nodes(embed)
+        if relabel:
+            kept = self.node_vectors.vectors([n.id for n in relabel])
+            self.node_vectors.upsert(
+                [n.id for n in relabel], np.stack([kept[n.id] for n in relabel]), [self._metadata(n) for n in relabel]
+            )
         self._vecs = self.node_vectors.vectors(list(nodes))
         wanted = {e.id: e for e in edges if e.kind in self.embedded_edge_kinds}
         stored_edges = self.edge_vectors.all_ids_and_hashes()
@@ -295,10 +304,18 @@ class Index:
         f = filters or Filters()
         if f.is_trivial:
             return None
-        nodes = self._nodes
-        if not self._labels_in(nodes) and f.kinds is None and f.tags is None and f.since is None and f.until is None:
+        return self._predicate(f, self._nodes)
+
+    def _predicate(self, f: Filters, nodes: Mapping[str, Node]) -> Callable[[str], bool]:
+        if self._membership_only(f, nodes):
             return nodes.__contains__
         return lambda node_id: (n := nodes.get(node_id)) is not None and f.admits(n)
+
+    def _membership_only(self, f: Filters, nodes: Mapping[str, Node]) -> bool:
+        """True when ``f`` admits every node of ``nodes`` (no labels there, no other filter)."""
+        if f.is_trivial:
+            return True
+        return not self._labels_in(nodes) and f.kinds is None and f.tags is None and f.since is None and f.until is None
 
     def matrices(self) -> tuple[GraphMatrices, Vectors]:
         """Graph matrices and the node vectors aligned with their rows (cached per version)."""
@@ -317,8 +334,9 @@ class Index:
         return gm, emb
 
     def allowed_mask(self, filters: Filters | None, gm: GraphMatrices | None = None) -> NDArray[np.bool_] | None:
-        """Boolean mask over the matrix rows for ``filters`` (None = all allowed); cached
-        per index version, since most queries repeat a few filter sets."""
+        """Boolean mask over the rows of ``gm`` (default: the current matrices) for
+        ``filters``; None when every row is allowed, so callers skip the masking. Cached
+        per matrix and node snapshot, since most queries repeat a few filter sets."""
         pred = self.allowed(filters)
         if pred is None:
             return None
@@ -332,14 +350,15 @@ class Index:
             # Identity, not id(): a freed matrix's id can be reused by the next one.
             if hit is not None and hit[0] is gm and hit[1] is nodes:
                 return hit[2]
-        pred = self.allowed(filters)  # judged on the same snapshot as the cache key
-        assert pred is not None
-        mask = np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
+        pred = self._predicate(key, nodes)  # judged on the snapshot of the cache key
+        found: NDArray[np.bool_] | None = np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
+        if found is not None and found.all():
+            found = None
         with self._mask_lock:
             if len(self._masks) >= 64:
                 self._masks.clear()
-            self._masks[key] = (gm, nodes, mask)
-        return mask
+            self._masks[key] = (gm, nodes, found)
+        return found
 
     def embed_query(self, query: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
@@ -377,12 +396,14 @@ class Index:
 
     def search_edges(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[tuple[Edge, float]]:
         """Edges whose sentence is near the query; both ends must be visible."""
-        pred = self.allowed(filters)
-        hits = self.edge_vectors.search(qvec, k * 3 if pred else k)
+        f = filters or Filters()
+        nodes = self._nodes
+        pred = self._predicate(f, nodes)
+        hits = self.edge_vectors.search(qvec, k if self._membership_only(f, nodes) else k * 3)
         out: list[tuple[Edge, float]] = []
         for h in hits:
             edge = self.graph.get_edge(h.id)
-            if edge is None or (pred is not None and not (pred(edge.source) and pred(edge.target))):
+            if edge is None or not (pred(edge.source) and pred(edge.target)):
                 continue
             out.append((edge, h.score))
             if len(out) >= k:
@@ -390,7 +411,13 @@ class Index:
         return out
 
     def search_keywords(self, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
-        return self.keywords.search(query, k, self.allowed(filters))
+        f = filters or Filters()
+        nodes = self._nodes
+        if self._membership_only(f, nodes):
+            # Everything is visible: no predicate over every matching document; only ids
+            # deleted while BM25 still lists them are dropped, after the cut.
+            return [h for h in self.keywords.search(query, k + 16) if h.id in nodes][:k]
+        return self.keywords.search(query, k, self._predicate(f, nodes))
 
     # -- writing ----------------------------------------------------------------------
     def add(self, nodes: Sequence[Node] = (), edges: Sequence[Edge] = ()) -> WriteReport:
@@ -507,10 +534,16 @@ class Index:
     # -- helpers ----------------------------------------------------------------------
     @staticmethod
     def _metadata(node: Node) -> dict[str, Any]:
-        meta: dict[str, Any] = {"hash": node.content_hash(), "kind": node.kind.value, "public": not node.access}
+        meta: dict[str, Any] = {"hash": Index._vector_sig(node), "kind": node.kind.value, "public": not node.access}
         if node.access:
             meta["access"] = list(node.access)
         return meta
+
+    @staticmethod
+    def _vector_sig(node: Node) -> str:
+        """What a node's vector entry must match: its text, and the kind and access that
+        the vector search filters on (so reconciling at open catches a stale label)."""
+        return f"{node.content_hash()}|{node.kind.value}|{','.join(sorted(node.access))}"
 
     @staticmethod
     def _edge_hash(edge: Edge) -> str:
