@@ -12,6 +12,8 @@ from tiny_graph import build_tiny_index
 from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
 
+pytest_plugins = ["network_guard"]  # fail any test that opens a non-loopback socket
+
 
 @pytest.fixture
 def tiny_index(tmp_path: Path) -> Iterator[Index]:

@@ -409,7 +409,7 @@ def test_every_error_is_a_skill_retriever_error() -> None:
 
 # -- bounded memory on huge inputs --------------------------------------------------------
 def test_huge_inputs_are_refused_before_they_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import skill_retriever.ingest.toolret as toolret
+    from skill_retriever.ingest import toolret
     from skill_retriever.ingest.passages import ingest_passages
 
     monkeypatch.setattr(toolret, "MAX_LINE_CHARS", 1000)
