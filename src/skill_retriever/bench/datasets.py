@@ -164,13 +164,14 @@ def _subset_corpus_ingest(corpus: Path, gold: set[str], distractors: int) -> Cal
 
 # -- skills -----------------------------------------------------------------------------
 def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dataset], list[str]]:
-    """The three judged folders with ``skills/queries/dev.jsonl``; in quick mode
-    wshobson__agents alone with the first 20 queries judged in it."""
+    """The three judged folders with ``skills/queries/dev.jsonl``; in quick mode the two
+    small ones (K-Dense-AI__claude-scientific-skills, anthropics__skills, ~140 components)
+    with the first 20 queries judged in them."""
     root = data_dir / "skills" if data_dir else None
     qpath = root / "queries" / "dev.jsonl" if root else None
     if root is None or qpath is None or not qpath.is_file():
         return [], [f"skills: no {qpath or '<data>/skills/queries/dev.jsonl'}; skipped"]
-    folders = [f for f in (SKILL_FOLDERS[:1] if quick else SKILL_FOLDERS)]
+    folders = list(SKILL_FOLDERS[1:] if quick else SKILL_FOLDERS)
     missing = [f for f in folders if not (root / f).is_dir()]
     if missing:
         return [], [f"skills: judged folder(s) {missing} missing under {root}; skipped"]
@@ -186,7 +187,7 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
     notes = []
     if quick:
         queries = queries[:20]
-        notes.append("quick: wshobson__agents only, first 20 queries judged in it (judgments restricted to it)")
+        notes.append(f"quick: {' + '.join(folders)} only, first 20 queries judged in them (judgments restricted to them)")
     else:
         none = sum(1 for q in queries if not q.relevant)
         notes.append(f"catalogue = {', '.join(folders)}; {len(queries)} queries, {none} of kind 'none' "
@@ -199,7 +200,7 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
 
         return ingest_skill_repos([root / f for f in folders])
 
-    name = "wshobson__agents" if quick else "dev"
+    name = "quick-kdense-anthropics" if quick else "dev"
     return [Dataset("skills", name, queries, ingest, fingerprint, FAMILY_METRICS["skills"],
                     kinds=SKILL_RESULT_KINDS, notes=notes)], []
 
@@ -210,7 +211,7 @@ def toolret_sets(
 ) -> tuple[list[Dataset], list[str]]:
     """Every set in ``<data>/toolret``. Sets with train/dev splits use their test splits;
     query sets over ``max_queries`` are cut to a seeded sample of that size. In quick mode
-    only ultratool (test split, 40 sampled queries)."""
+    only ultratool (test split, 30 sampled queries)."""
     from skill_retriever.ingest.toolret import load_toolret_queries
 
     root = data_dir / "toolret" if data_dir else None
@@ -219,7 +220,7 @@ def toolret_sets(
     folders = sorted(p for p in root.iterdir() if (p / "tools.jsonl").is_file() and (p / "queries.jsonl").is_file())
     if quick:
         folders = [p for p in folders if p.name == "ultratool"] or folders[:1]
-        max_queries = 40
+        max_queries = 30
     sets = []
     for folder in folders:
         raw = load_toolret_queries(folder)

@@ -192,8 +192,10 @@ def our_methods(
     routes: Sequence[str] = ("quick", "ppr", "smart"),
     rerank: bool = True,
     ablate: Sequence[str] = CHANNELS,
+    profiles: Sequence[str] = (),
 ) -> list[Method]:
-    """Our routes, the full pipeline with and without rerank, and channel ablations."""
+    """Our routes, the full pipeline with and without rerank, the full pipeline under named
+    config profiles (``config.PROFILES``), and channel ablations."""
     out = [Method(f"route {r}", "route", _pipeline(retriever, kinds, k, route=r, rerank=False),
                   f"route {r} forced, no rerank") for r in routes]
     out.append(Method("full", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
@@ -201,6 +203,11 @@ def our_methods(
     if rerank:
         out.append(Method("full+rerank", "pipeline", _pipeline(retriever, kinds, k, rerank=True),
                           "router picks the route, all channels, rerank"))
+    for name in profiles:
+        from skill_retriever.config import PROFILES
+
+        out.append(Method(f"full [{name}]", "pipeline", _pipeline(retriever, kinds, k, rerank=False, **PROFILES[name]),
+                          f"full (no rerank) with the {name!r} config profile"))
     out += [Method(f"full -{ch}", "ablation", _pipeline(retriever, kinds, k, rerank=False, channels={ch: False}),
                    f"full (no rerank) with the {ch} channel off") for ch in ablate]
     return out

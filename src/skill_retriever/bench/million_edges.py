@@ -23,11 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-WORDS = (
-    "deploy service checkout payment queue cache latency outage rollback migration schema "
-    "postgres kafka redis auth token gateway search index shard replica backup alert trace "
-    "metric log incident review test flaky build release canary feature flag config secret"
-).split()
+WORDS = ["deploy", "service", "checkout", "payment", "queue", "cache", "latency", "outage", "rollback", "migration", "schema", "postgres", "kafka", "redis", "auth", "token", "gateway", "search", "index", "shard", "replica", "backup", "alert", "trace", "metric", "log", "incident", "review", "test", "flaky", "build", "release", "canary", "feature", "flag", "config", "secret"]
 
 
 def peak_rss_mb() -> float:

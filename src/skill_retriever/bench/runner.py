@@ -181,7 +181,12 @@ class Bench:
         notes = list(ds.notes)
         if not dated:
             notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
-        methods = peer_methods(index, ds.kinds, self.opts.k) + our_methods(retriever, ds.kinds, self.opts.k, ablate=ablate)
+        profiles = self.profiles_for(ds.family)
+        if profiles:
+            notes.append(f"'full [{profiles[0]}]' uses the {profiles[0]!r} config profile (tuned by the project "
+                         "on the *_hipporag_train100 sets: in-sample there)")
+        methods = peer_methods(index, ds.kinds, self.opts.k) + our_methods(
+            retriever, ds.kinds, self.opts.k, ablate=ablate, profiles=profiles)
         summary, per_query = evaluate(ds.queries, methods, ds.metrics, self.log)
         result = {
             "section": ds.family, "family": ds.family, "name": ds.name, "key": ds.key,
@@ -193,6 +198,15 @@ class Bench:
         write_json(self.results / f"{ds.key}.queries.json", per_query)
         index.close()
         return result
+
+    @staticmethod
+    def profiles_for(family: str) -> list[str]:
+        """Named config profiles worth a row for this family (the multihop profile)."""
+        try:
+            from skill_retriever.config import PROFILES
+        except ImportError:  # pragma: no cover - older checkouts without profiles
+            return []
+        return [family] if family in PROFILES and family != "design" else []
 
     def run_family(self, family: str) -> None:
         from skill_retriever.bench import datasets as D

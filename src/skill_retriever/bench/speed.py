@@ -285,14 +285,16 @@ def run_speed(bench: Any) -> dict[str, Any]:
     nodes, _, _, _, queries, source = base
     bench.log(f"  base graph: {len(nodes)} nodes ({source}); {len(queries)} queries")
     sizes = (1_000, 10_000) if quick else (1_000, 10_000, 100_000)
-    n_queries = {1_000: 100, 10_000: 40 if quick else 100, 100_000: 100}
+    n_queries = {1_000: 50, 10_000: 30} if quick else {1_000: 100, 10_000: 100, 100_000: 100}
     notes = [f"latency over {n_queries[1_000]}+ queries per route after {WARMUP} warm-up queries; no embedding memo",
              ("routes forced, no rerank; 'auto' = the router's choice, no rerank; 'auto+rerank' with rerank; "
               "dense = query embedding + exact cosine over all node vectors"),
              (f"machine load average at start {bench.machine.get('load_avg_at_start')} "
               "(other jobs shared the 2 cores: absolute numbers are upper bounds)")]
     if quick:
-        notes.append("quick: 1k and 10k only; 40 queries per route at 10k")
+        notes[0] = (f"latency over {n_queries[1_000]} (1k) and {n_queries[10_000]} (10k) queries per route "
+                    f"after {WARMUP} warm-up queries; no embedding memo")
+        notes.append("quick: 1k and 10k only, fewer queries than the full profile's 100 per route")
     proc = psutil.Process()
     result: dict[str, Any] = {"section": "speed", "family": "speed", "name": "speed", "key": "speed",
                               "source": source, "notes": notes, "phase_order": list(PHASES), "sizes": []}
