@@ -15,7 +15,7 @@ from skill_retriever.config import RetrievalConfig, RetrievalContext, Route
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank import Reranker, default_reranker
-from skill_retriever.state import InputState, OutputState
+from skill_retriever.state import InputState
 from skill_retriever.stores.index import Index
 
 
@@ -64,6 +64,17 @@ class SearchResponse:
     @property
     def ids(self) -> list[str]:
         return [r.id for r in self.results]
+
+    @classmethod
+    def from_output(cls, out: Mapping[str, Any]) -> SearchResponse:
+        """From the graph's output state (``OutputState``)."""
+        return cls(
+            results=[SearchResult.from_state(r) for r in out.get("results", [])],
+            route=out.get("route", ""),
+            reranker=out.get("reranker", "none"),
+            stats=dict(out.get("stats", {})),
+            warnings=list(out.get("warnings", [])),
+        )
 
 
 _DEFAULT = object()
@@ -219,13 +230,7 @@ class Retriever:
 
     @staticmethod
     def _response(out: Mapping[str, Any]) -> SearchResponse:
-        return SearchResponse(
-            results=[SearchResult.from_state(r) for r in out.get("results", [])],
-            route=out.get("route", ""),
-            reranker=out.get("reranker", "none"),
-            stats=dict(out.get("stats", {})),
-            warnings=list(out.get("warnings", [])),
-        )
+        return SearchResponse.from_output(out)
 
 
 def _filter_spec(

@@ -71,13 +71,7 @@ def _payload(
 
 
 def _response(out: Mapping[str, Any]) -> SearchResponse:
-    return SearchResponse(
-        results=[SearchResult.from_state(r) for r in out.get("results", [])],
-        route=out.get("route", ""),
-        reranker=out.get("reranker", "none"),
-        stats=dict(out.get("stats", {})),
-        warnings=list(out.get("warnings", [])),
-    )
+    return SearchResponse.from_output(out)
 
 
 def _graph(retriever: Retriever) -> CompiledStateGraph[Any, Any, Any, Any]:
