@@ -17,3 +17,10 @@ def test_mermaid_matches_snapshot() -> None:
 
 def test_build_graph_is_deterministic() -> None:
     assert build_graph().get_graph().draw_mermaid() == SNAPSHOT.read_text(encoding="utf-8")
+
+
+def test_the_package_exports_the_compiled_graph() -> None:
+    import skill_retriever
+
+    assert skill_retriever.graph is graph
+    assert {"plan_query", "fuse_rrf", "apply_token_budget"} <= set(skill_retriever.graph.get_graph().nodes)
