@@ -34,7 +34,7 @@ from skill_retriever.exceptions import (
     MissingNodeError,
 )
 from skill_retriever.filters import ALL_PRINCIPALS, Filters
-from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind, validate_graph
 from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder, Vectors
 from skill_retriever.stores.graph import GraphMatrices, NetworkXGraphStore
 from skill_retriever.stores.items import ItemStore
@@ -216,7 +216,7 @@ class Index:
         self._labelled = sum(1 for n in nodes.values() if n.access)
         self.graph.add_nodes(nodes)
         self.graph.add_edges(e for e in edges if e.source in nodes and e.target in nodes)
-        self.keywords.upsert((n.id, n.embedding_text()) for n in nodes.values())
+        self.keywords.upsert((n.id, n.embedding_text()) for n in nodes.values() if _keyword_indexed(n))
         self._reconcile_vectors(nodes, edges)
 
     def _reconcile_vectors(self, nodes: Mapping[str, Node], edges: Sequence[Edge]) -> None:
@@ -479,7 +479,8 @@ class Index:
                 self._nodes = updated
             self.graph.add_nodes(n.id for n in changed)
             self.graph.add_edges(edges)
-            self.keywords.upsert((n.id, n.embedding_text()) for n in rehash)
+            self.keywords.upsert((n.id, n.embedding_text()) for n in rehash if _keyword_indexed(n))
+            self.keywords.delete(n.id for n in rehash if not _keyword_indexed(n))
             added = sum(1 for n in changed if n.id not in current)
             return WriteReport(
                 nodes_added=added,
@@ -587,6 +588,15 @@ class Index:
             "edge_kinds": dict(sorted(edge_kinds.items())),
             "vectors": {"nodes": self.node_vectors.count(), "edges": self.edge_vectors.count()},
         }
+
+
+def _keyword_indexed(node: Node) -> bool:
+    """Entity nodes stay out of BM25: they are a few words each, and tens of thousands of
+    them (spaCy entities of a passage corpus) drag the average document length down so far
+    that length normalisation buries every real passage. On 2wikimultihopqa (6,119
+    passages, 33,156 entities) BM25 R@5 was 55.9 with them, against the data README's
+    65.6 floor for passages alone. Entities are still found by name, vectors and the graph."""
+    return node.kind != NodeKind.ENTITY
 
 
 class _NameLookup(Mapping[str, Node]):
