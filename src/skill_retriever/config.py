@@ -171,7 +171,7 @@ def _number(value: Any) -> bool:
 #: "multihop" was tuned on the two HippoRAG *train* sets (hotpotqa_hipporag_train100,
 #: musique_hipporag_train100), the sets HippoRAG itself tuned on: a wider flow (30
 #: endpoints, 30 paths) and the graph channel counted twice in fusion. On those sets, ppr
-#: route, no rerank: R@5 83.5 -> 87.5 and 62.2 -> 66.5 (README, Results, has the command).
+#: route, no rerank: R@5 85.0 -> 87.5 and 64.9 -> 70.2 (README, Results, says how).
 PROFILES: dict[str, dict[str, Any]] = {
     "design": {},
     "multihop": {
