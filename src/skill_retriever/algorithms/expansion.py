@@ -42,10 +42,12 @@ class ExpansionLevel:
     edges: tuple[tuple[int, int], ...]
 
 
-def _neighbours(adjacency: sp.csr_array, frontier: IntArray) -> IntArray:
+def _neighbours(adjacency: sp.csr_array, frontier: IntArray, symmetric: bool = False) -> IntArray:
     """Distinct nodes joined to the frontier by an edge in either direction."""
     rows = adjacency[frontier]
     out_nb = rows.indices[rows.data != 0]  # explicit zeros (e.g. from masking) are no edge
+    if symmetric:  # in-neighbours are the out-neighbours: skip a mat-vec over every edge
+        return np.unique(out_nb).astype(np.int64)
     indicator = np.zeros(adjacency.shape[0], dtype=np.float64)
     indicator[frontier] = 1.0
     in_nb = np.flatnonzero(adjacency @ indicator)
@@ -87,6 +89,7 @@ def expand(
     max_edges_per_level: int = 25,
     use_filter: bool = True,
     allowed: npt.NDArray[np.bool_] | None = None,
+    symmetric: bool = False,
 ) -> list[ExpansionLevel]:
     """Expand from the seeds, one level per threshold.
 
@@ -108,6 +111,9 @@ def expand(
         use_filter: False keeps every neighbour regardless of similarity (still
             ranked by it and capped); the quick route uses one unfiltered level.
         allowed: Boolean mask over all nodes; nodes outside it are never visited.
+        symmetric: The caller vouches that ``adjacency`` equals its transpose (the
+            index's matrices do): in-edges are then read from the rows too, which
+            saves one pass over every edge per level. Same result either way.
 
     Returns:
         One ``ExpansionLevel`` per level that added nodes.
@@ -136,7 +142,7 @@ def expand(
     for depth, threshold in enumerate(thresholds, start=1):
         if frontier.size == 0 or max_nodes_per_level == 0:
             break
-        cand = _neighbours(matrix, frontier)
+        cand = _neighbours(matrix, frontier, symmetric)
         cand = cand[~visited[cand]]
         if allowed is not None:
             cand = cand[allowed[cand]]

@@ -84,6 +84,7 @@ def _bfs_predecessors(
     targets: Sequence[int],
     max_hops: int,
     scores: FloatArray,
+    symmetric: bool = False,
 ) -> IntArray:
     """Multi-source breadth-first search over undirected edges, level by level.
 
@@ -106,10 +107,14 @@ def _bfs_predecessors(
         if reached[wanted].all() or frontier.size == 0:
             break
         out_e = sp.coo_array(matrix[frontier])
-        in_e = sp.coo_array(matrix[:, frontier])
-        src = np.concatenate([frontier[out_e.row], frontier[in_e.col]]).astype(np.int64)
-        dst = np.concatenate([out_e.col, in_e.row]).astype(np.int64)
-        real = np.concatenate([out_e.data, in_e.data]) != 0
+        if symmetric:  # the in-edges are the out-edges: no column slice over every edge
+            src, dst = frontier[out_e.row].astype(np.int64), out_e.col.astype(np.int64)
+            real = out_e.data != 0
+        else:
+            in_e = sp.coo_array(matrix[:, frontier])
+            src = np.concatenate([frontier[out_e.row], frontier[in_e.col]]).astype(np.int64)
+            dst = np.concatenate([out_e.col, in_e.row]).astype(np.int64)
+            real = np.concatenate([out_e.data, in_e.data]) != 0
         src, dst = src[real], dst[real]
         new = ~reached[dst]
         src, dst = src[new], dst[new]
@@ -134,6 +139,7 @@ def prune_flow(
     max_paths: int = 10,
     threshold: float = 0.01,
     max_hops: int = 4,
+    symmetric: bool = False,
 ) -> PrunedFlow:
     """Prune a PPR answer to the most reliable seed-to-endpoint paths.
 
@@ -151,6 +157,9 @@ def prune_flow(
         max_paths: How many paths to keep at most.
         threshold: Minimum reliability of a kept path.
         max_hops: Longest path considered, in edges.
+        symmetric: The caller vouches that ``adjacency`` equals its transpose (the
+            index's matrices do): each search level then reads rows only, not a column
+            slice that passes over every edge. Same result either way.
 
     Returns:
         The kept paths and nodes. No seeds give an empty ``PrunedFlow``.
@@ -178,7 +187,7 @@ def prune_flow(
     if not endpoints:
         return PrunedFlow(paths=(), nodes=frozenset(seed_idx.tolist()), endpoints=())
 
-    pred = _bfs_predecessors(sp.csr_array(adjacency), seed_idx, endpoints, max_hops, scores)
+    pred = _bfs_predecessors(sp.csr_array(adjacency), seed_idx, endpoints, max_hops, scores, symmetric)
     candidates: list[ScoredPath] = []
     for end in endpoints:
         if pred[end] == -2:

@@ -8,9 +8,10 @@ query word ``checkout-api``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,7 +19,8 @@ from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
 
 __all__ = [
     "STOP_WORDS", "Coverage", "NameMatcher", "classify_complexity", "coverage",
-    "named_entities", "query_components", "tokenize_words",
+    "coverage_of_vocabularies", "named_entities", "query_components", "text_vocabulary",
+    "tokenize_words",
 ]  # fmt: skip
 
 # The word lists below read best as text, hence `str.split` (noqa: SIM905).
@@ -106,6 +108,11 @@ def query_components(query: str, min_length: int = 3) -> list[str]:
     return list(dict.fromkeys(grams))
 
 
+def text_vocabulary(text: str) -> frozenset[str]:
+    """The distinct words of a text as coverage matches them (identifiers and their parts)."""
+    return frozenset(bm25_tokens(text))
+
+
 def coverage(components: Sequence[str], texts: Iterable[str]) -> Coverage:
     """Which query components occur in at least one of the texts.
 
@@ -117,18 +124,34 @@ def coverage(components: Sequence[str], texts: Iterable[str]) -> Coverage:
 
     Args:
         components: From :func:`query_components`, or any phrases.
-        texts: The retrieved texts; read once.
+        texts: The retrieved texts; read once, and only until every component is found.
 
     Returns:
         The :class:`Coverage`.
     """
+    return coverage_of_vocabularies(components, (text_vocabulary(t) for t in texts))
+
+
+@functools.lru_cache(maxsize=256)
+def _component_words(components: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Each distinct component's words (components without a word left out). Cached:
+    the multifactor score asks once per candidate with the same components. Callers
+    only read the dict."""
     wanted = {c: frozenset(tokenize_words(c)) for c in dict.fromkeys(components)}
-    wanted = {c: ws for c, ws in wanted.items() if ws}
+    return {c: ws for c, ws in wanted.items() if ws}
+
+
+def coverage_of_vocabularies(components: Sequence[str], vocabularies: Iterable[Set[str]]) -> Coverage:
+    """:func:`coverage` over texts already reduced to :func:`text_vocabulary` sets.
+
+    Callers that check the same items again and again (every completeness round, every
+    candidate's score) keep the sets instead of tokenising the texts each time.
+    """
+    wanted = _component_words(tuple(components))
     open_ = dict(wanted)
-    for text in texts:
+    for vocab in vocabularies:
         if not open_:
             break
-        vocab = set(bm25_tokens(text))
         open_ = {c: ws for c, ws in open_.items() if not ws <= vocab}
     covered = tuple(c for c in wanted if c not in open_)
     ratio = len(covered) / len(wanted) if wanted else 1.0

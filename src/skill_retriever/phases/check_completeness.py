@@ -4,27 +4,30 @@ component adds a few items, and the check runs again, at most N times."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from skill_retriever.algorithms.query_terms import coverage
+from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
 from skill_retriever.config import RetrievalContext
 from skill_retriever.filters import Filters
 from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import coverage_text
+from skill_retriever.phases._graphview import coverage_vocabulary
 from skill_retriever.state import Candidate, RetrievalState
 
 
-def _texts(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
+def _vocabularies(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Iterator[frozenset[str]]:
     nodes = runtime.context.index.nodes
-    return [coverage_text(nodes[c["id"]]) for c in state.get("candidates", []) if c["id"] in nodes]
+    for c in state.get("candidates", []):
+        if (node := nodes.get(c["id"])) is not None:
+            yield coverage_vocabulary(node)
 
 
 @phase("check_completeness", optional=True)
 def check_completeness(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
     config = settings(state, runtime)
-    cov = coverage(state["plan"]["components"], _texts(state, runtime))
+    cov = coverage_of_vocabularies(state["plan"]["components"], _vocabularies(state, runtime))
     return {
         "coverage": cov.ratio,
         "missing_components": list(cov.missing),
@@ -56,14 +59,13 @@ def fill_gaps(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upda
     missing = state.get("missing_components", [])
     candidates: dict[str, Candidate] = {c["id"]: c for c in state.get("candidates", [])}
     added = 0
-    # All missing components embedded in one batch, then one search each.
+    # All missing components embedded in one batch and looked up in one vector request,
+    # then one keyword search each.
     vectors = index.embedder.embed(missing) if missing else []
-    for component, vec in zip(missing, vectors, strict=True):
-        found: list[str] = []
-        for hit in index.search_keywords(component, config.gap_fill_per_component, visible):
-            found.append(hit.id)
-        for vhit in index.search_nodes(vec, config.gap_fill_per_component, visible):
-            found.append(vhit.id)
+    vector_hits = index.search_nodes_many(vectors, config.gap_fill_per_component, visible) if missing else []
+    for component, vhits in zip(missing, vector_hits, strict=True):
+        found = [hit.id for hit in index.search_keywords(component, config.gap_fill_per_component, visible)]
+        found += [vhit.id for vhit in vhits]
         new = [i for i in dict.fromkeys(found) if i not in candidates][: config.gap_fill_per_component]
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": f"gap:{component}"}

@@ -30,6 +30,7 @@ def expand_graph(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> U
         max_edges_per_level=config.expand_max_edges,
         use_filter=not quick,
         allowed=visible_mask(index, filters, gm),
+        symmetric=True,  # GraphMatrices.adjacency holds every edge both ways
     )
     sim = similarity_fn(emb, query_vector(state))
     candidates: dict[str, Candidate] = {s["id"]: s for s in seeds}

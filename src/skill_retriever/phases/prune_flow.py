@@ -40,6 +40,7 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
         max_paths=config.flow_max_paths,
         threshold=config.flow_reliability_threshold,
         max_hops=config.flow_max_hops,
+        symmetric=True,  # GraphMatrices.adjacency holds every edge both ways (the mask keeps that)
     )
     paths: dict[str, PathInfo] = {}
     for path in flow.paths:

@@ -13,10 +13,10 @@ from skill_retriever.algorithms.multifactor import (
     subgraph_degree_centrality,
     subgraph_edge_density,
 )
-from skill_retriever.algorithms.query_terms import coverage
+from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import admitted_ranking, coverage_text, query_vector, rows_of
+from skill_retriever.phases._graphview import admitted_ranking, coverage_vocabulary, query_vector, rows_of
 from skill_retriever.state import RetrievalState
 
 
@@ -35,14 +35,16 @@ def rank_multifactor(state: RetrievalState, runtime: Runtime[RetrievalContext]) 
     nodes = index.nodes
     cover = {
         # .get: a node deleted while this query runs may still be a matrix row.
-        r: coverage(components, [coverage_text(n)]).ratio if components and (n := nodes.get(gm.ids[r])) else 0.0
+        r: coverage_of_vocabularies(components, [coverage_vocabulary(n)]).ratio
+        if components and (n := nodes.get(gm.ids[r]))
+        else 0.0
         for r in rows
     }
     weights = FactorWeights(config.factor_semantic, config.factor_degree, config.factor_edge_density, config.factor_coverage)
     scores = multifactor_scores(
         semantic,
         subgraph_degree_centrality(gm.adjacency, rows),
-        subgraph_edge_density(gm.adjacency, rows),
+        subgraph_edge_density(gm.adjacency, rows, symmetric=True),  # adjacency holds every edge both ways
         cover,
         weights,
     )

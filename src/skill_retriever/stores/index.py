@@ -366,20 +366,25 @@ class Index:
 
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
         """Nearest nodes that ``filters`` admit; the filter runs inside the vector search."""
+        return self.search_nodes_many(np.asarray(qvec, dtype=np.float32).reshape(1, -1), k, filters)[0]
+
+    def search_nodes_many(self, qvecs: Vectors, k: int, filters: Filters | None = None) -> list[list[VectorHit]]:
+        """:meth:`search_nodes` for each row of ``qvecs``, in one vector-store request."""
         f = filters or Filters()
         nodes = self._nodes
         pred = self.allowed(f)
+        batch = np.asarray(qvecs, dtype=np.float32)
         if f.kinds is not None and not f.kinds:
-            return []  # no kind admitted (Chroma refuses an empty "$in")
+            return [[] for _ in range(len(batch))]  # no kind admitted (Chroma refuses an empty "$in")
         if pred is None:
-            hits = self.node_vectors.search(qvec, k)
+            found = self.node_vectors.search_many(batch, k)
         elif f.tags is None and f.since is None and f.until is None:
-            hits = self.node_vectors.search(qvec, k, where=self._where(f))
+            found = self.node_vectors.search_many(batch, k, where=self._where(f))
         else:
-            hits = self.node_vectors.search(qvec, k, ids=[i for i in nodes if pred(i)])
+            found = self.node_vectors.search_many(batch, k, ids=[i for i in nodes if pred(i)])
         # The vector store is written before a node is published and may lag a delete or
         # an access change: judge every hit again on the node snapshot.
-        return [h for h in hits if h.id in nodes and (pred is None or pred(h.id))]
+        return [[h for h in hits if h.id in nodes and (pred is None or pred(h.id))] for hits in found]
 
     def _where(self, f: Filters) -> dict[str, Any] | None:
         """Kinds and access as a Chroma metadata filter (see ``_metadata``)."""

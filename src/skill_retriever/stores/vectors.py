@@ -52,6 +52,15 @@ class VectorStore(Protocol):
         ids: Sequence[str] | None = None,
     ) -> list[VectorHit]: ...
 
+    def search_many(
+        self,
+        vectors: Vectors,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[list[VectorHit]]: ...
+
     def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]: ...
 
     def all_ids_and_hashes(self) -> dict[str, str]: ...
@@ -144,23 +153,42 @@ class ChromaVectorStore:
         where: Mapping[str, Any] | None = None,
         ids: Sequence[str] | None = None,
     ) -> list[VectorHit]:
-        if k <= 0 or (ids is not None and not ids):
-            return []
-        n = self.count()
-        if n == 0:
-            return []
+        return self.search_many(np.asarray(vector, dtype=np.float32).reshape(1, -1), k, where=where, ids=ids)[0]
+
+    def search_many(
+        self,
+        vectors: Vectors,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[list[VectorHit]]:
+        """One nearest-neighbour list per row of ``vectors``, in a single request.
+
+        Chroma answers an ``n_results`` above the collection's size (or the filter's
+        match count) with what it has, so no ``count()`` round trip precedes the query:
+        at 20k items that call cost more than the HNSW search itself.
+        """
+        batch = np.asarray(vectors, dtype=np.float32)
+        if batch.ndim != 2:
+            raise ValueError(f"vectors must be a 2-d array (one row per query), got shape {batch.shape}")
+        if k <= 0 or batch.shape[0] == 0 or (ids is not None and not ids):
+            return [[] for _ in range(batch.shape[0])]
         res = self._col.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-            n_results=min(k, n),
+            query_embeddings=batch,
+            n_results=k,
             where=dict(where) if where else None,
             ids=list(ids) if ids is not None else None,
             include=["distances"],
         )
-        hits = [VectorHit(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
-        # HNSW returns ties in arbitrary order, and a server sends float32: order by the
-        # score to 6 decimals, then id, so the same index answers the same way anywhere.
-        hits.sort(key=lambda h: (-round(h.score, 6), h.id))
-        return hits
+        out: list[list[VectorHit]] = []
+        for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True):
+            hits = [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
+            # HNSW returns ties in arbitrary order, and a server sends float32: order by the
+            # score to 6 decimals, then id, so the same index answers the same way anywhere.
+            hits.sort(key=lambda h: (-round(h.score, 6), h.id))
+            out.append(hits)
+        return out
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]:
         out: dict[str, Vectors] = {}

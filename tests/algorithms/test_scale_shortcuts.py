@@ -1,0 +1,111 @@
+"""The shortcuts that keep a query off whole-graph passes give the same answers as the
+general code: the ``symmetric`` paths of expansion, edge density and flow pruning,
+batched vector search, the coverage word-set cache and the resolved-settings memo."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skill_retriever.algorithms.expansion import expand
+from skill_retriever.algorithms.flow_pruning import prune_flow
+from skill_retriever.algorithms.multifactor import subgraph_edge_density
+from skill_retriever.algorithms.ppr import personalized_pagerank, transition_matrix
+from skill_retriever.algorithms.query_terms import coverage, coverage_of_vocabularies, text_vocabulary
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.filters import Filters
+from skill_retriever.phases import _common
+from skill_retriever.phases._graphview import coverage_vocabulary
+from skill_retriever.stores.index import Index
+
+
+def random_symmetric(n: int, m: int, seed: int, explicit_zeros: int = 0) -> sp.csr_array:
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = src != dst
+    directed = sp.csr_array((rng.uniform(0.5, 2.0, keep.sum()), (src[keep], dst[keep])), shape=(n, n))
+    adjacency = sp.csr_array(directed + directed.T)
+    if explicit_zeros:  # a masked matrix keeps zero entries: they must not count as edges
+        coo = sp.coo_array(adjacency)
+        zero = rng.choice(coo.nnz, size=min(explicit_zeros, coo.nnz), replace=False)
+        pairs = set(zip(coo.row[zero].tolist(), coo.col[zero].tolist()))
+        data = coo.data.copy()
+        for i, (r, c) in enumerate(zip(coo.row.tolist(), coo.col.tolist())):
+            if (r, c) in pairs or (c, r) in pairs:
+                data[i] = 0.0
+        adjacency = sp.csr_array((data, (coo.row, coo.col)), shape=(n, n))
+    return adjacency
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_symmetric_expansion_equals_general(seed: int) -> None:
+    adjacency = random_symmetric(300, 900, seed, explicit_zeros=20 * (seed % 2))
+    rng = np.random.default_rng(seed)
+    sims = rng.uniform(-0.2, 1.0, 300)
+    seeds = rng.choice(300, 4, replace=False).tolist()
+    allowed = rng.random(300) > 0.2 if seed % 3 == 0 else None
+    kwargs = {"thresholds": (0.5, 0.35, 0.2), "max_nodes_per_level": 15, "max_edges_per_level": 25, "allowed": allowed}
+    general = expand(adjacency, seeds, lambda rows: sims[rows], **kwargs)
+    shortcut = expand(adjacency, seeds, lambda rows: sims[rows], symmetric=True, **kwargs)
+    assert general == shortcut
+    assert sum(len(level.nodes) for level in general) > 0  # the case is not trivial
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_symmetric_edge_density_equals_general(seed: int) -> None:
+    adjacency = random_symmetric(400, 1500, seed, explicit_zeros=30 * (seed % 2))
+    cand = np.random.default_rng(seed).choice(400, 60, replace=False).tolist()
+    general = subgraph_edge_density(adjacency, cand)
+    assert subgraph_edge_density(adjacency, cand, symmetric=True) == general
+    assert any(v > 0 for v in general.values())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_symmetric_flow_pruning_equals_general(seed: int) -> None:
+    adjacency = random_symmetric(500, 1500, seed, explicit_zeros=25 * (seed % 2))
+    rng = np.random.default_rng(seed)
+    seeds = rng.choice(500, 3, replace=False).tolist()
+    p = np.zeros(500)
+    p[seeds] = 1.0
+    scores = personalized_pagerank(transition_matrix(adjacency), p)
+    kwargs = {"max_endpoints": 8, "max_paths": 10, "threshold": 0.0, "max_hops": 4}
+    general = prune_flow(adjacency, seeds, scores, **kwargs)
+    assert prune_flow(adjacency, seeds, scores, symmetric=True, **kwargs) == general
+    assert general.paths  # paths were found, so the comparison says something
+
+
+def test_coverage_of_vocabularies_matches_coverage() -> None:
+    texts = ["Deploy the checkout-api to staging", "Roll back INC-1043 quickly", "postgres schema migration"]
+    for components in (["checkout", "rollback", "postgres schema"], ["api staging", "inc-1043", "kafka"], []):
+        assert coverage_of_vocabularies(components, [text_vocabulary(t) for t in texts]) == coverage(components, texts)
+
+
+def test_vocabulary_cache_never_serves_an_updated_item(tiny_index: Index) -> None:
+    node = tiny_index.get("skill:alembic")
+    assert "zeppelin" not in coverage_vocabulary(node)
+    tiny_index.upsert([node.with_changes(description="zeppelin rigging")])
+    changed = tiny_index.get("skill:alembic")
+    assert "zeppelin" in coverage_vocabulary(changed)
+    assert "zeppelin" not in coverage_vocabulary(node)  # the old object still reads as it was
+
+
+def test_batched_node_search_equals_one_by_one(tiny_index: Index) -> None:
+    queries = ["database migrations", "deploy a service", "write tests", "nothing like anything"]
+    vecs = tiny_index.embedder.embed(queries)
+    for filters in (None, Filters(kinds=frozenset({"skill"})), Filters(principals={"team-b"})):
+        batched = tiny_index.search_nodes_many(vecs, 5, filters)
+        assert batched == [tiny_index.search_nodes(v, 5, filters) for v in vecs]
+    # k above the collection's size answers with what is there (no count() round trip)
+    assert len(tiny_index.search_nodes(vecs[0], 10_000, Filters(principals={"*"}))) == len(tiny_index)
+    assert tiny_index.search_nodes_many(vecs[:0], 5) == []
+
+
+def test_resolved_settings_are_memoised_per_base_config_and_changes() -> None:
+    base = RetrievalConfig()
+    first = _common._resolved(base, {"k": 7, "route": "smart"})
+    assert first.k == 7 and first.route == "smart"
+    assert _common._resolved(base, {"route": "smart", "k": 7}) is first  # same changes, any order
+    assert _common._resolved(base, {"k": 8, "route": "smart"}).k == 8
+    other = RetrievalConfig(rrf_k=30)
+    assert _common._resolved(other, {"k": 7, "route": "smart"}).rrf_k == 30  # another base, its own entry
