@@ -375,3 +375,15 @@ def test_bad_profile_or_filters_in_state_raise_config_error(plain: Retriever) ->
         plain.graph.invoke({"query": QUERY, "filters": {"kinds": ["widget"]}}, context=ctx)
     with pytest.raises(ConfigError):
         plain.graph.invoke({"query": QUERY, "filters": {"colour": ["red"]}}, context=ctx)
+
+
+def test_gap_filling_asks_keywords_first_and_vectors_only_for_unknown_words(plain: Retriever) -> None:
+    # "alembic" is a word of the catalogue, "zorblax" of no item: only the second may
+    # cost a query embedding. Coverage 0.8 is out of reach, so gap filling runs.
+    resp = plain.search("alembic zorblax quuxify", route="smart", principals=["*"])
+    rounds = resp.stats["fill_gaps"]["rounds"]
+    assert rounds, "gap filling did not run"
+    first = rounds[0]
+    assert first["components"] > first["by_vector"] >= 1
+    missing = resp.stats["check_completeness"]["missing"]
+    assert missing >= 1

@@ -58,20 +58,26 @@ def fill_gaps(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upda
     visible = Filters(principals=filters_of(state).principals)
     missing = state.get("missing_components", [])
     candidates: dict[str, Candidate] = {c["id"]: c for c in state.get("candidates", [])}
+    per = config.gap_fill_per_component
+    # Coverage asks for a component's words, so a keyword search is the direct way to
+    # find an item that has them. Only the components no item's words match (a
+    # paraphrase, a misspelling) go to the vector search, embedded in one batch and
+    # looked up in one request: embedding every missing component cost more than the
+    # rest of the smart route at 100k nodes.
+    found: dict[str, list[str]] = {c: [h.id for h in index.search_keywords(c, per, visible)] for c in missing}
+    unmatched = [c for c in missing if not found[c]]
+    if unmatched:
+        vectors = index.embedder.embed(unmatched)
+        for component, hits in zip(unmatched, index.search_nodes_many(vectors, per, visible), strict=True):
+            found[component] = [h.id for h in hits]
     added = 0
-    # All missing components embedded in one batch and looked up in one vector request,
-    # then one keyword search each.
-    vectors = index.embedder.embed(missing) if missing else []
-    vector_hits = index.search_nodes_many(vectors, config.gap_fill_per_component, visible) if missing else []
-    for component, vhits in zip(missing, vector_hits, strict=True):
-        found = [hit.id for hit in index.search_keywords(component, config.gap_fill_per_component, visible)]
-        found += [vhit.id for vhit in vhits]
-        new = [i for i in dict.fromkeys(found) if i not in candidates][: config.gap_fill_per_component]
+    for component in missing:
+        new = [i for i in dict.fromkeys(found[component]) if i not in candidates][:per]
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": f"gap:{component}"}
         added += len(new)
     rounds = list((state.get("stats") or {}).get("fill_gaps", {}).get("rounds", []))
-    rounds.append({"components": len(missing), "added": added})
+    rounds.append({"components": len(missing), "by_vector": len(unmatched), "added": added})
     return {
         "candidates": list(candidates.values()),
         "iterations": state.get("iterations", 0) + 1,
