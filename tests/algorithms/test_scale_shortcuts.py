@@ -12,7 +12,11 @@ from skill_retriever.algorithms.expansion import expand
 from skill_retriever.algorithms.flow_pruning import prune_flow
 from skill_retriever.algorithms.multifactor import subgraph_edge_density
 from skill_retriever.algorithms.ppr import personalized_pagerank, transition_matrix
-from skill_retriever.algorithms.query_terms import coverage, coverage_of_vocabularies, text_vocabulary
+from skill_retriever.algorithms.query_terms import (
+    coverage,
+    coverage_of_vocabularies,
+    text_vocabulary,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.filters import Filters
 from skill_retriever.phases import _common
@@ -109,3 +113,18 @@ def test_resolved_settings_are_memoised_per_base_config_and_changes() -> None:
     assert _common._resolved(base, {"k": 8, "route": "smart"}).k == 8
     other = RetrievalConfig(rrf_k=30)
     assert _common._resolved(other, {"k": 7, "route": "smart"}).rrf_k == 30  # another base, its own entry
+
+
+def test_masked_matrices_are_reused_and_cut_invisible_rows(tiny_index: Index) -> None:
+    from skill_retriever.phases._graphview import visible_mask, visible_matrices
+
+    gm, _ = tiny_index.matrices()
+    assert visible_matrices(gm, None) == (gm.adjacency, gm.transition)
+    mask = visible_mask(tiny_index, Filters(principals={"team-b"}), gm)
+    assert mask is not None and not mask.all()  # the tiny catalogue has a private item
+    adjacency, transition = visible_matrices(gm, mask)
+    assert visible_matrices(gm, mask)[0] is adjacency  # built once per snapshot and mask
+    hidden = np.flatnonzero(~mask)
+    assert adjacency[hidden].nnz == 0 and adjacency[:, hidden].nnz == 0
+    assert transition[hidden].nnz == 0
+    assert adjacency.nnz < gm.adjacency.nnz

@@ -7,8 +7,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from skill_retriever.algorithms.ppr import transition_matrix
 from skill_retriever.algorithms.query_terms import text_vocabulary
 from skill_retriever.filters import Filters
 from skill_retriever.model import Node
@@ -83,6 +85,48 @@ def similarity_fn(emb: NDArray[np.float32], q: NDArray[np.float32]) -> Callable[
 def visible_mask(index: Index, filters: Filters, gm: GraphMatrices) -> NDArray[np.bool_] | None:
     """Rows the caller may traverse (access only); None when all are visible."""
     return index.allowed_mask(Filters(principals=filters.principals), gm)
+
+
+class _MaskedMatrices:
+    """The adjacency and transition matrices with a caller's invisible rows cut out.
+
+    Building them passes over every edge (about 0.1 s at a million edges), so the last
+    few are kept, keyed by the identity of the matrix snapshot and of the mask (the
+    index hands out one mask object per filter and snapshot).
+    """
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple[int, int], tuple[GraphMatrices, NDArray[np.bool_], sp.csr_array, sp.csr_array]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, gm: GraphMatrices, mask: NDArray[np.bool_]) -> tuple[sp.csr_array, sp.csr_array]:
+        key = (id(gm), id(mask))
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None and hit[0] is gm and hit[1] is mask:
+                self._items.move_to_end(key)
+                return hit[2], hit[3]
+        d = sp.diags_array(mask.astype(np.float64))
+        adjacency = sp.csr_array(d @ gm.adjacency @ d)
+        transition = transition_matrix(adjacency)
+        with self._lock:
+            self._items[key] = (gm, mask, adjacency, transition)
+            while len(self._items) > self.SIZE:
+                self._items.popitem(last=False)
+        return adjacency, transition
+
+
+_MASKED = _MaskedMatrices()
+
+
+def visible_matrices(gm: GraphMatrices, mask: NDArray[np.bool_] | None) -> tuple[sp.csr_array, sp.csr_array]:
+    """``(adjacency, transition)`` over the rows ``mask`` lets the caller see (all when
+    None): invisible nodes neither receive nor pass anything."""
+    if mask is None:
+        return gm.adjacency, gm.transition
+    return _MASKED.get(gm, mask)
 
 
 def admitted_ranking(index: Index, filters: Filters, scored: Sequence[tuple[str, float]], depth: int) -> list[ChannelHit]:

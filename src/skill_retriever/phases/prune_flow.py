@@ -9,7 +9,12 @@ from langgraph.runtime import Runtime
 from skill_retriever.algorithms.flow_pruning import prune_flow as prune
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import admitted_ranking, rows_of, visible_mask
+from skill_retriever.phases._graphview import (
+    admitted_ranking,
+    rows_of,
+    visible_mask,
+    visible_matrices,
+)
 from skill_retriever.state import PathInfo, RetrievalState
 
 
@@ -23,14 +28,7 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
     if not ppr:
         return {"stats": {"prune_flow": {"raw_nodes": 0, "kept_nodes": 0}}}
     seed_rows = rows_of(gm, (s["id"] for s in state.get("seeds", [])))
-    adjacency = gm.adjacency
-    mask = visible_mask(index, filters, gm)
-    if mask is not None:
-        import numpy as np
-        import scipy.sparse as sp
-
-        d = sp.diags_array(mask.astype(np.float64))
-        adjacency = sp.csr_array(d @ adjacency @ d)
+    adjacency, _ = visible_matrices(gm, visible_mask(index, filters, gm))
     flow = prune(
         adjacency,
         seed_rows,

@@ -5,13 +5,12 @@ otherwise); scores below 0.001 are dropped."""
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from langgraph.runtime import Runtime
 
-from skill_retriever.algorithms.ppr import adaptive_alpha, personalized_pagerank, top_scores, transition_matrix
+from skill_retriever.algorithms.ppr import adaptive_alpha, personalized_pagerank, top_scores
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import rows_of, visible_mask
+from skill_retriever.phases._graphview import rows_of, visible_mask, visible_matrices
 from skill_retriever.state import RetrievalState
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
@@ -29,12 +28,10 @@ def run_ppr(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update
     p = np.zeros(len(gm.ids))
     for s, r in zip(seeds, rows, strict=False):
         p[r] += max(float(s["similarity"]), 0.01)
-    transition = gm.transition
     mask = visible_mask(index, filters_of(state), gm)
+    # Access control before any maths: invisible nodes neither receive nor pass mass.
+    _, transition = visible_matrices(gm, mask)
     if mask is not None:
-        # Access control before any maths: invisible nodes neither receive nor pass mass.
-        d = sp.diags_array(mask.astype(np.float64))
-        transition = transition_matrix(sp.csr_array(d @ gm.adjacency @ d))
         p = p * mask
         if not p.any():
             return {"ppr_scores": {}, "stats": {"run_ppr": {"seeds": 0}}}
