@@ -18,7 +18,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed")
+SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
 
 
 def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
         help="run the benchmarks (quality beside the peers, speed, the seed battery)",
         description=(
             "Runs the seed battery, the incident benchmark, multi-hop passage retrieval, skills and "
-            "tool retrieval beside BM25, dense and LangChain's EnsembleRetriever, and speed at 1k-100k "
-            "nodes. Writes results/*.json, report.json, report.md and plots/*.png into --out."
+            "tool retrieval beside BM25, dense and LangChain's EnsembleRetriever, speed at 1k-100k "
+            "nodes, and a 100k-node / 1M-edge scale run (not in --quick). Writes results/*.json, report.json, report.md and plots/*.png into --out."
         ),
     )
     p.add_argument("--data", type=Path, default=None,

@@ -14,7 +14,8 @@ Reports ingestion seconds (nodes, edges), peak RSS after ingestion and after the
 queries, p50 / p95 per phase and end to end for each route (no rerank), the dense
 floor, and our PPR against ``networkx.pagerank`` on the same graph. ``--index DIR``
 keeps the built index there and reuses it on the next run with the same parameters
-(ingestion figures are then those of the run that built it).
+(ingestion figures are then those of the run that built it). The same run is the
+``scale`` section of ``skill-retriever benchmark`` (not in ``--quick``).
 """
 
 from __future__ import annotations
@@ -106,45 +107,78 @@ def query_set(n_nodes: int, count: int) -> list[str]:
     return [" ".join(rng.choice(WORDS, 4)) + f" item-{int(rng.integers(n_nodes))}" for _ in range(count)]
 
 
-def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Path | None) -> dict[str, Any]:
-    from skill_retriever.bench.speed import WARMUP, time_dense, time_ppr, time_routes
+def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Path | None,
+        log: Any = print) -> dict[str, Any]:
+    """Build (or reuse) the index and time it; the result has the shape of one size of
+    the speed section, so the benchmark report renders it with the same tables."""
+    import psutil
+
+    from skill_retriever.bench.speed import PHASES, WARMUP, time_dense, time_ppr, time_routes
     from skill_retriever.config import RetrievalConfig
     from skill_retriever.retriever import Retriever
 
-    report: dict[str, Any] = {"nodes": n_nodes, "edges": n_edges, "embedder": embedder_name, "queries": n_queries,
-                              "cpus": os.cpu_count(), "load_avg_at_start": [round(x, 2) for x in os.getloadavg()]}
+    size: dict[str, Any] = {"target": n_nodes, "embedder": embedder_name, "cpus": os.cpu_count(),
+                            "load_avg_at_start": [round(x, 2) for x in os.getloadavg()]}
     with tempfile.TemporaryDirectory() as tmp:
-        index, report["build"] = build(keep or Path(tmp), n_nodes, n_edges, make_embedder(embedder_name))
+        log(f"  building or opening the {n_nodes:,}-node / {n_edges:,}-edge index ({embedder_name} embedder)")
+        index, build_info = build(keep or Path(tmp), n_nodes, n_edges, make_embedder(embedder_name))
         t = time.perf_counter()
         index.matrices()
-        report["matrices_s"] = round(time.perf_counter() - t, 2)
-        report["index_nodes"] = len(index)
-        report["index_edges"] = index.graph.edge_count
+        build_info["matrices_s"] = round(time.perf_counter() - t, 2)
+        build_info["items_per_s"] = build_info.get("nodes_per_s", 0)
+        build_info["vectors"] = f"embedded ({embedder_name})"
+        size["build"] = build_info
+        size["nodes"] = len(index)
+        size["edges"] = index.graph.edge_count
         queries = query_set(n_nodes, n_queries + WARMUP)
         retriever = Retriever(index, RetrievalConfig(rerank=False), reranker=None, cache_size=0)
-        report["routes"] = time_routes(retriever, queries, [(r, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")])
-        report["dense"] = time_dense(index, queries)
-        report["peak_rss_mb_queries"] = round(peak_rss_mb())
+        log(f"  timing {n_queries} queries x 3 routes, then the dense floor")
+        size["routes"] = time_routes(retriever, queries, [(r, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")])
+        size["dense"] = time_dense(index, queries)
+        size["rss_mb"] = psutil.Process().memory_info().rss / 2**20
+        size["peak_rss_mb"] = peak_rss_mb()  # before networkx builds its own copy of the graph
         gc.collect()
-        report["ppr_vs_networkx"] = time_ppr(index, runs=2)
-        report["peak_rss_mb_with_networkx"] = round(peak_rss_mb())
+        log("  our PPR against networkx.pagerank on the same graph")
+        size["ppr"] = time_ppr(index, runs=2)
+        size["peak_rss_mb_with_networkx"] = peak_rss_mb()
         index.close()
-    return report
+    return {"section": "scale", "family": "speed", "name": "scale", "key": "scale",
+            "source": f"synthetic heavy-tailed graph, {n_nodes:,} nodes / {n_edges:,} edges, {embedder_name} embedder",
+            "notes": [f"latency over {n_queries} queries per route after {WARMUP} warm-up queries, no rerank, no answer cache",
+                      "dense = query embedding + exact cosine over all node vectors; peak RSS before networkx's copy",
+                      f"load average at start {size['load_avg_at_start']} on {size['cpus']} cores"],
+            "phase_order": list(PHASES), "sizes": [size]}
 
 
-def summary(report: dict[str, Any]) -> str:
-    dense = report["dense"]["e2e"]["p50"]
-    lines = [f"{report['index_nodes']:,} nodes, {report['index_edges']:,} edges ({report['embedder']} embedder); "
-             f"ingest nodes {report['build'].get('nodes_s')} s, edges {report['build'].get('edges_s')} s; "
-             f"peak RSS {report['peak_rss_mb_queries']} MB",
+def run_scale(bench: Any) -> dict[str, Any]:
+    """The benchmark's ``scale`` section: the default 100k / 1M run, index kept under the
+    cache folder so a second run only times the queries."""
+    from skill_retriever.bench.runner import write_json
+
+    bench.log("\n== scale: 100,000 nodes, 1,000,000 edges")
+    started = time.perf_counter()
+    result = run(100_000, 1_000_000, 100, "bundled", bench.opts.cache / "scale__100k-1M", log=bench.log)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result.update(bench.stamp())
+    write_json(bench.results / "scale.json", result)
+    bench.log(summary(result))
+    return result
+
+
+def summary(result: dict[str, Any]) -> str:
+    size = result["sizes"][0]
+    dense = size["dense"]["e2e"]["p50"]
+    b = size["build"]
+    lines = [f"{size['nodes']:,} nodes, {size['edges']:,} edges ({size['embedder']} embedder); "
+             f"ingest nodes {b.get('nodes_s')} s, edges {b.get('edges_s')} s; peak RSS {size['peak_rss_mb']:.0f} MB",
              f"dense floor (embed + exact cosine) p50 {dense:.1f} ms, Chroma search alone p50 "
-             f"{report['dense']['chroma_search']['p50']:.1f} ms"]
-    for route, r in report["routes"].items():
+             f"{size['dense']['chroma_search']['p50']:.1f} ms"]
+    for route, r in size["routes"].items():
         ratio = r["e2e"]["p50"] / dense if dense else float("nan")
         slow = sorted(r["phases"].items(), key=lambda kv: -kv[1]["p50"])[:3]
         lines.append(f"{route:>5}: p50 {r['e2e']['p50']:.1f} / p95 {r['e2e']['p95']:.1f} ms ({ratio:.1f}x dense); "
                      + ", ".join(f"{p} {v['p50']:.1f}" for p, v in slow))
-    ppr = report["ppr_vs_networkx"]
+    ppr = size["ppr"]
     lines.append(f"PPR ours {ppr['ours_ms']:.1f} ms vs networkx {ppr['networkx_ms']:.0f} ms ({ppr['ratio']}x)")
     return "\n".join(lines)
 
@@ -158,12 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--index", type=Path, default=None, help="keep the built index here and reuse it")
     p.add_argument("--out", type=Path, default=None, help="write million_edges.json here")
     args = p.parse_args(argv)
-    report = run(args.nodes, args.edges, args.queries, args.embedder, args.index)
-    print(json.dumps(report, indent=1))
-    print(summary(report))
+    result = run(args.nodes, args.edges, args.queries, args.embedder, args.index)
+    print(json.dumps(result, indent=1, default=str))
+    print(summary(result))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "million_edges.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+        (args.out / "million_edges.json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
     return 0
 
 

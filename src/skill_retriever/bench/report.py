@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed")
+FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed", "scale")
 HEADLINE = {"multihop": "R@5", "skills": "nDCG@10", "toolret": "nDCG@10", "incidents": "R@10"}
 
 
@@ -83,7 +83,7 @@ def section_lines(section: dict[str, Any], md: bool) -> list[str]:
         return _incident_lines(section, md)
     if kind == "battery":
         return _battery_lines(section, md)
-    if kind == "speed":
+    if kind in ("speed", "scale"):
         return _speed_lines(section, md)
     return []
 
@@ -146,7 +146,8 @@ def _battery_lines(s: dict[str, Any], md: bool) -> list[str]:
 
 
 def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
-    out = [f"### speed and scale ({s.get('source', '')})" if md else f"\nspeed and scale ({s.get('source', '')})"]
+    title = "speed and scale" if s.get("section") == "speed" else "a million edges"
+    out = [f"### {title} ({s.get('source', '')})" if md else f"\n{title} ({s.get('source', '')})"]
     for note in s.get("notes", []):
         out.append(f"- {note}" if md else f"  ({note})")
     if md:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed")
+SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
 #: Every dated retrieval in the benchmark sees the same clock.
 FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -263,6 +263,13 @@ def run(opts: BenchOptions) -> int:
             from skill_retriever.bench.speed import run_speed
 
             bench.report(run_speed(bench))
+        elif section == "scale":
+            if opts.quick:
+                bench.skipped.append("scale (100k nodes / 1M edges) is not part of --quick; run --only scale")
+                continue
+            from skill_retriever.bench.million_edges import run_scale
+
+            bench.report(run_scale(bench))
         elif opts.data is not None:
             bench.run_family(section)
         log(f"-- {section} done in {time.perf_counter() - t:.0f} s")

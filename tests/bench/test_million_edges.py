@@ -1,0 +1,30 @@
+"""The scale run (100k nodes / 1M edges in the benchmark), at a size a test can afford:
+it builds, reuses its index, times every route and phase, and renders in the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skill_retriever.bench import million_edges, report
+
+
+def test_scale_run_times_every_route_and_reuses_its_index(tmp_path: Path) -> None:
+    first = million_edges.run(1500, 6000, 6, "hashing", tmp_path / "idx", log=lambda _: None)
+    size = first["sizes"][0]
+    assert size["nodes"] == 1500 and 5000 < size["edges"] <= 6000  # duplicates dropped, not added
+    assert size["build"]["reused"] is False and size["build"]["nodes_s"] > 0
+    assert set(size["routes"]) == {"quick", "ppr", "smart"}
+    for route, phases in {"quick": "expand_graph", "ppr": "run_ppr", "smart": "rank_multifactor"}.items():
+        timed = size["routes"][route]
+        assert timed["queries"] == 6 and timed["degraded"] == 0
+        assert 0 < timed["e2e"]["p50"] <= timed["e2e"]["p95"]
+        assert phases in timed["phases"] and "retrieve_seeds" in timed["phases"]
+    assert size["ppr"]["max_abs_diff"] < 1e-6  # ours and networkx agree on the same graph
+    assert size["peak_rss_mb"] > 0 and size["dense"]["queries"] == 6
+
+    again = million_edges.run(1500, 6000, 4, "hashing", tmp_path / "idx", log=lambda _: None)
+    assert again["sizes"][0]["build"]["reused"] is True
+    assert again["sizes"][0]["edges"] == size["edges"]
+
+    text = "\n".join(report.section_lines(first, md=True))
+    assert "a million edges" in text and "run_ppr" in text and "smart" in text
