@@ -15,6 +15,7 @@ from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import ConfigError, QueryError, SkillRetrieverError
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph as compiled_graph
+from skill_retriever.model import Edge
 from skill_retriever.rerank import EmbeddingReranker, Reranker
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -387,3 +388,23 @@ def test_gap_filling_asks_keywords_first_and_vectors_only_for_unknown_words(plai
     assert first["components"] > first["by_vector"] >= 1
     missing = resp.stats["check_completeness"]["missing"]
     assert missing >= 1
+
+
+def test_typed_hop_starts_the_walk_at_its_far_end(plain: Retriever) -> None:
+    resp = plain.search("skills that deploy depends on", kinds=["skill"], principals=["*"])
+    assert resp.route == "ppr"  # a typed hop is a multi-hop question
+    seeds = resp.stats["retrieve_seeds"]
+    assert seeds["relation_seeds"] == 1 and seeds["seeds"] == 1  # only skill:postgres-migrations
+    assert resp.stats["fuse_rrf"]["weights"]["graph"] == CONFIG.channel_weights["graph"] * CONFIG.relation_graph_boost
+    assert resp.ids[0] == "skill:postgres-migrations"
+
+
+def test_typed_hop_never_reaches_a_private_far_end(tiny_index: Index) -> None:
+    tiny_index.upsert((), [Edge(PRIVATE_ID, "service:checkout-api", "DEPENDS_ON")])
+    retriever = Retriever(tiny_index, CONFIG, reranker=None, cache_size=0)
+    outsider = retriever.search("documents that depend on checkout-api")
+    assert outsider.stats["retrieve_seeds"]["relation_seeds"] == 0
+    assert PRIVATE_ID not in outsider.ids
+    insider = retriever.search("documents that depend on checkout-api", principals=["team-a"])
+    assert insider.stats["retrieve_seeds"]["relation_seeds"] == 1
+    assert insider.ids[0] == PRIVATE_ID

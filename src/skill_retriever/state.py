@@ -54,6 +54,9 @@ class QueryPlan(TypedDict):
     route: str
     components: list[str]
     time_window: NotRequired[dict[str, str | None]]
+    # typed hops from a named item ("a service that checkout-api depends on"): name, kind,
+    # direction ("out", "in", "both") and the phrase that asked for it
+    relations: NotRequired[list[dict[str, str]]]
 
 
 class Result(TypedDict):

@@ -164,3 +164,17 @@ def test_explicit_zero_entries_are_not_edges() -> None:
     adj = sp.csr_array(([1.0, 0.0, 1.0], ([0, 0, 1], [1, 2, 2])), shape=(3, 3))
     (path,) = prune_flow(adj, [0], np.array([0.3, 0.0, 0.3]), max_endpoints=1).paths
     assert path.nodes == (0, 1, 2)
+
+
+def test_endpoint_mask_picks_endpoints_and_paths_still_pass_through_hubs() -> None:
+    # seed 0 -> hub 1 (high score, not wanted) -> leaves 2..5 (wanted, lower scores)
+    adj = csr(6, [(0, 1), (1, 2), (1, 3), (1, 4), (1, 5)])
+    scores = np.array([0.5, 0.3, 0.08, 0.07, 0.06, 0.05])
+    wanted = np.array([False, False, True, True, True, True])
+    plain = prune_flow(adj, [0], scores, max_endpoints=2, threshold=0.0)
+    assert plain.endpoints == (1, 2)
+    masked = prune_flow(adj, [0], scores, max_endpoints=2, threshold=0.0, endpoint_mask=wanted)
+    assert masked.endpoints == (2, 3)
+    assert [p.nodes for p in masked.paths] == [(0, 1, 2), (0, 1, 3)]
+    with pytest.raises(ValueError, match="endpoint_mask"):
+        prune_flow(adj, [0], scores, endpoint_mask=wanted[:3])

@@ -140,6 +140,7 @@ def prune_flow(
     threshold: float = 0.01,
     max_hops: int = 4,
     symmetric: bool = False,
+    endpoint_mask: npt.NDArray[np.bool_] | None = None,
 ) -> PrunedFlow:
     """Prune a PPR answer to the most reliable seed-to-endpoint paths.
 
@@ -160,6 +161,9 @@ def prune_flow(
         symmetric: The caller vouches that ``adjacency`` equals its transpose (the
             index's matrices do): each search level then reads rows only, not a column
             slice that passes over every edge. Same result either way.
+        endpoint_mask: Nodes that may be endpoints (None: all). Paths still run through
+            any node; a caller who wants passages or deploys explains the best of
+            those, not the hubs between them.
 
     Returns:
         The kept paths and nodes. No seeds give an empty ``PrunedFlow``.
@@ -182,6 +186,11 @@ def prune_flow(
 
     masked = scores.copy()
     masked[seed_idx] = 0.0
+    if endpoint_mask is not None:
+        endpoint_mask = np.asarray(endpoint_mask, dtype=bool)
+        if endpoint_mask.shape != (n,):
+            raise ValueError(f"endpoint_mask must be a boolean mask of shape ({n},), got {endpoint_mask.shape}")
+        masked[~endpoint_mask] = 0.0
     smallest_positive = float(np.nextafter(0.0, 1.0))
     endpoints = [i for i, _ in top_scores(masked, min_score=smallest_positive, limit=max_endpoints)]
     if not endpoints:

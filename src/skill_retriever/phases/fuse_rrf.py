@@ -18,7 +18,11 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
         for ch, hits in (state.get("channel_rankings") or {}).items()
         if config.channel_on(ch)
     }
-    fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=dict(config.channel_weights))
+    weights = dict(config.channel_weights)
+    relational = any(s["via"].startswith("relation:") for s in state.get("seeds", []))
+    if relational and "graph" in weights:
+        weights["graph"] *= config.relation_graph_boost
+    fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
     return {
         "fused": [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused],
         "stats": {
@@ -26,6 +30,7 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
                 "k": config.rrf_k,
                 "channels": {ch: len(ids) for ch, ids in rankings.items()},
                 "fused": len(fused),
+                "weights": weights,
             }
         },
     }

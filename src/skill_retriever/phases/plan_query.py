@@ -19,6 +19,7 @@ from skill_retriever.algorithms.query_terms import (
     named_entities,
     query_components,
 )
+from skill_retriever.algorithms.relations import relation_hops
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import QueryError
@@ -101,8 +102,11 @@ def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
     index = runtime.context.index
     query = clean_query(state.get("query"), config.max_query_chars)
     search_text, window = search_text_of(query, config)
-    entities = named_entities(search_text, visible_names(index, search_text, filters))
-    complexity = classify_complexity(search_text, entities)
+    names = visible_names(index, search_text, filters)
+    entities = named_entities(search_text, names)
+    hops = relation_hops(search_text, names.find(search_text))
+    # A typed hop is a multi-hop question by definition: the PPR route walks from its far end.
+    complexity = "complex" if hops else classify_complexity(search_text, entities)
     route = config.route or ROUTE_BY_COMPLEXITY[complexity]
     plan: QueryPlan = {
         "query": query,
@@ -112,6 +116,10 @@ def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
         "route": route,
         "components": query_components(search_text, config.component_min_length),
     }
+    if hops:
+        plan["relations"] = [
+            {"name": h.name, "kind": h.kind.value, "direction": h.direction, "phrase": h.phrase} for h in hops
+        ]
     if window is not None:
         plan["time_window"] = {
             "start": window.start.isoformat() if window.start else None,
@@ -134,6 +142,7 @@ def plan_query(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
                 "route": route,
                 "complexity": complexity,
                 "entities": len(entities),
+                "relations": len(hops),
                 "components": len(plan["components"]),
                 "time_window": window.phrase if window else None,
             }

@@ -39,6 +39,9 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
         threshold=config.flow_reliability_threshold,
         max_hops=config.flow_max_hops,
         symmetric=True,  # GraphMatrices.adjacency holds every edge both ways (the mask keeps that)
+        # Endpoints among what the caller asked for (kinds, tags, time): the graph
+        # channel lists the best of those, reached through whatever lies between.
+        endpoint_mask=index.allowed_mask(filters, gm),
     )
     paths: dict[str, PathInfo] = {}
     for path in flow.paths:

@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 
 from skill_retriever.config import RetrievalContext
 from skill_retriever.filters import Filters
+from skill_retriever.model import EdgeKind
 from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import Candidate, ChannelHit, RetrievalState
 
@@ -49,6 +50,14 @@ def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) ->
     for edge, score in edge_hits:
         for end in (edge.source, edge.target):
             seeds.setdefault(end, {"id": end, "similarity": score, "via": "edge-seed"})
+    # A typed hop ("what checkout-api depends on") names where the answer hangs: the walk
+    # starts there alone. Similar texts and the named item's own neighbourhood are what
+    # the question rules out; the semantic and keyword channels still rank on their own.
+    related = _relation_ends(index, state["plan"].get("relations", []), visible)
+    if related:
+        seeds = {
+            node_id: {"id": node_id, "similarity": 1.0, "via": f"relation:{how}"} for node_id, how in related.items()
+        }
 
     ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in semantic]
     return {
@@ -60,12 +69,35 @@ def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) ->
                 "seeds": len(seeds),
                 "edge_seeds": len(edge_hits),
                 "entity_seeds": len(by_name),
+                "relation_seeds": len(related),
                 "threshold_nodes": config.seed_node_min_similarity,
                 "threshold_edges": config.seed_edge_min_similarity,
                 "fallback": fallback,
             }
         },
     }
+
+
+def _relation_ends(index: object, relations: list[dict[str, str]], visible: Filters) -> dict[str, str]:
+    """Far ends of the query's typed hops that the caller may see: ``id -> "KIND from name"``."""
+    from skill_retriever.stores.index import Index
+
+    assert isinstance(index, Index)
+    ends: dict[str, str] = {}
+    for hop in relations:
+        kind = EdgeKind(hop["kind"])
+        for node in index.nodes_named({hop["name"].casefold()}):
+            if not visible.can_see(node):
+                continue
+            found: list[str] = []
+            if hop["direction"] in ("out", "both"):
+                found += [e.target for e in index.graph.out_edges(node.id, kind)]
+            if hop["direction"] in ("in", "both"):
+                found += [e.source for e in index.graph.in_edges(node.id, kind)]
+            for end in found:
+                if end != node.id and (other := index.nodes.get(end)) is not None and visible.can_see(other):
+                    ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
+    return ends
 
 
 def _names_to_ids(index: object, names: list[str], visible: Filters) -> list[str]:
