@@ -28,3 +28,7 @@ def test_scale_run_times_every_route_and_reuses_its_index(tmp_path: Path) -> Non
 
     text = "\n".join(report.section_lines(first, md=True))
     assert "a million edges" in text and "run_ppr" in text and "smart" in text
+
+    table = million_edges.compare(first, again)
+    p50 = size["routes"]["ppr"]["e2e"]["p50"]
+    assert f"| ppr | **end to end** | **{p50:.1f} /" in table and "| ppr | run_ppr |" in table

@@ -183,6 +183,29 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Markdown: end-to-end and per-phase p50 / p95 of each route, before -> after."""
+    b, a = before["sizes"][0], after["sizes"][0]
+
+    def pair(x: dict[str, float] | None, y: dict[str, float] | None) -> str:
+        left = f"{x['p50']:.1f} / {x['p95']:.1f}" if x else "-"
+        right = f"{y['p50']:.1f} / {y['p95']:.1f}" if y else "-"
+        return f"{left} -> {right}"
+
+    lines = ["| route | phase | before p50 / p95 ms -> after |", "|---|---|---|"]
+    for route in a["routes"]:
+        rb, ra = b["routes"].get(route, {}), a["routes"][route]
+        lines.append(f"| {route} | **end to end** | **{pair(rb.get('e2e'), ra['e2e'])}** |")
+        for phase in after.get("phase_order", []):
+            if phase in ra["phases"] or phase in rb.get("phases", {}):
+                lines.append(f"| {route} | {phase} | {pair(rb.get('phases', {}).get(phase), ra['phases'].get(phase))} |")
+    lines.append(f"| dense floor | embed + exact cosine | {pair(b['dense']['e2e'], a['dense']['e2e'])} |")
+    lines.append("")
+    lines.append(f"peak RSS {b['peak_rss_mb']:.0f} -> {a['peak_rss_mb']:.0f} MB; our PPR {b['ppr']['ours_ms']:.1f} -> "
+                 f"{a['ppr']['ours_ms']:.1f} ms (networkx {b['ppr']['networkx_ms']:.0f} -> {a['ppr']['networkx_ms']:.0f} ms)")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--nodes", type=int, default=100_000)
@@ -191,7 +214,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--embedder", choices=("bundled", "hashing"), default="bundled")
     p.add_argument("--index", type=Path, default=None, help="keep the built index here and reuse it")
     p.add_argument("--out", type=Path, default=None, help="write million_edges.json here")
+    p.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
+                   help="print a before -> after table of two million_edges.json files and exit")
     args = p.parse_args(argv)
+    if args.compare:
+        before, after = (json.loads(f.read_text(encoding="utf-8")) for f in args.compare)
+        print(compare(before, after))
+        return 0
     result = run(args.nodes, args.edges, args.queries, args.embedder, args.index)
     print(json.dumps(result, indent=1, default=str))
     print(summary(result))
