@@ -110,6 +110,8 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
         for route in (None, "quick", "ppr", "smart"):
             resp = retriever.search(q, k=10, route=route, principals=["*"], rerank=True)
             degraded += resp.warnings
+            # the weights fusion used for this query (a typed hop raises the graph's)
+            weights = resp.stats["fuse_rrf"]["weights"]
             for r in resp.results:
                 n_results += 1
                 if not isinstance(r.fusion_score, float) or r.fusion_score <= 0:
@@ -120,7 +122,7 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
                     problems.append(f"{r.id}: token_count {r.token_count!r}")
                 if not r.channels or not all(isinstance(v, int) and v >= 1 for v in r.channels.values()):
                     problems.append(f"{r.id}: channel ranks {dict(r.channels)!r}")
-                expected = math.fsum(1.0 / (60 + rank) for rank in r.channels.values())
+                expected = math.fsum(weights[ch] / (60 + rank) for ch, rank in r.channels.items())
                 if not math.isclose(r.fusion_score, expected, rel_tol=1e-9):
                     fusion_bad += 1
             plain = retriever.search(q, k=10, route=route, principals=["*"], rerank=False)
@@ -131,7 +133,7 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
                    not problems and rerank_missing == 0,
                    f"{n_results} results over {len(queries)} queries x 4 routes, rerank on; "
                    f"{rerank_missing} without rerank_score; " + ("; ".join(problems[:3]) or "no bad field"))
-    fusion = Check("fusion_score is the RRF of the result's channel ranks (k=60) and orders the fused list",
+    fusion = Check("fusion_score is the weighted RRF of the result's channel ranks (k=60) and orders the fused list",
                    fusion_bad == 0 and order_bad == 0,
                    f"{fusion_bad} mismatching scores, {order_bad} lists out of order (rerank off)")
     over = 0
