@@ -68,7 +68,7 @@ def check_result_shape(resp: SearchResponse) -> None:
         assert isinstance(r.token_count, int) and r.token_count > 0
         assert r.channels, r.id
         assert all(isinstance(rank, int) and rank >= 1 for rank in r.channels.values())
-        assert set(r.channels) <= {"graph", "semantic", "keyword", "temporal"}
+        assert set(r.channels) <= {"graph", "semantic", "keyword", "temporal", "named"}
     scores = [r.fusion_score for r in resp.results]
     if resp.reranker == "none":
         assert scores == sorted(scores, reverse=True)
@@ -285,7 +285,7 @@ def test_rerank_never_adds_or_drops(plain: Retriever) -> None:
     reranked = Retriever(plain.index, CONFIG, reranker=reranker, cache_size=0)
     n = 5
     base = plain.search(QUERY, k=20)
-    resp = reranked.search(QUERY, k=20, rerank_top_n=n)
+    resp = reranked.search(QUERY, k=20, rerank_top_n=n, rerank_mode="replace")  # head sorted by rerank score
     assert resp.reranker == reranker.name
     assert set(resp.ids[:n]) == set(base.ids[:n])
     assert resp.ids[n:] == base.ids[n:]
@@ -408,3 +408,23 @@ def test_typed_hop_never_reaches_a_private_far_end(tiny_index: Index) -> None:
     insider = retriever.search("documents that depend on checkout-api", principals=["team-a"])
     assert insider.stats["retrieve_seeds"]["relation_seeds"] == 1
     assert insider.ids[0] == PRIVATE_ID
+
+
+def test_an_identifier_the_query_writes_out_is_its_own_ranked_list(plain: Retriever) -> None:
+    resp = plain.search("INC-1043 postmortem", principals=["*"])
+    assert resp.stats["fuse_rrf"]["channels"]["named"] == 1
+    assert resp.ids[0] == "incident:INC-1043"
+    assert resp.results[0].channels["named"] == 1
+    off = plain.search("INC-1043 postmortem", principals=["*"], named_weight=0.0)
+    assert "named" not in off.stats["fuse_rrf"]["channels"]
+    # a plain word that is also a name ("deploy") is not an identifier
+    assert "named" not in plain.search("deploy", principals=["*"]).stats["fuse_rrf"]["channels"]
+    # the item a typed hop starts from is not what the question asks for
+    hop = plain.search("what does checkout-api depend on", principals=["*"])
+    assert "named" not in hop.stats["fuse_rrf"]["channels"]
+
+
+def test_a_time_window_raises_the_temporal_channel(plain: Retriever) -> None:
+    windowed = plain.search("incidents in the last 24h", principals=["*"])
+    assert windowed.stats["fuse_rrf"]["weights"]["temporal"] == CONFIG.temporal_window_boost
+    assert plain.search("incidents", principals=["*"]).stats["fuse_rrf"]["weights"]["temporal"] == 1.0

@@ -40,6 +40,14 @@ class RetrievalConfig:
     # channel, the one channel that reads the relation, counts this many times its weight
     # in fusion (1 = no change). Chosen on the incident benchmark's "connected" shape.
     relation_graph_boost: float = 3.0
+    # A query with a time window ("in the last 24h"): the temporal channel, the one
+    # channel that reads the window, counts this many times its weight (1 = no change).
+    temporal_window_boost: float = 2.0
+    # Items whose identifier-like name (a digit or one of - _ . / in it: INC-1043,
+    # deploy-v3.5.0, checkout-api) the query writes out form one more ranked list in
+    # fusion, "named", with this weight (0 = off). An exact identifier is the strongest
+    # evidence a query can give, and RRF otherwise lets three mediocre ranks beat it.
+    named_weight: float = 1.0
     # retrieve_seeds
     seed_nodes: int = 20
     seed_node_min_similarity: float = 0.5

@@ -43,3 +43,8 @@ def test_a_name_must_stand_as_whole_words() -> None:
 def test_phrase_is_the_words_that_asked() -> None:
     (hop,) = relation_hops("Find the deploys of services that checkout-api depends on", ["checkout-api"])
     assert hop.phrase.lower() == "checkout-api depends on"
+
+
+def test_question_form_what_does_x_depend_on() -> None:
+    (hop,) = relation_hops("what does checkout-api depend on", ["checkout-api"])
+    assert (hop.kind, hop.direction) == (EdgeKind.DEPENDS_ON, OUT)

@@ -29,7 +29,7 @@ _POSS = r"(?:'s|\u2019s)?"
 #: "out" follows edges that leave the named item (what it depends on / uses / belongs
 #: to), "in" edges that reach it (what depends on it / uses it / belongs to it).
 CUES: tuple[tuple[str, EdgeKind, Direction], ...] = (
-    (r"{e}\s+(?:depends|relies|builds)\s+on\b", EdgeKind.DEPENDS_ON, "out"),
+    (r"{e}\s+(?:depends?|relies|rely|builds?)\s+on\b", EdgeKind.DEPENDS_ON, "out"),
     (r"\b(?:dependencies|deps|requirements|prerequisites|upstreams?)\s+of\s+" + _THE + "{e}", EdgeKind.DEPENDS_ON, "out"),
     (r"{e}" + _POSS + r"\s+(?:dependencies|deps|requirements|prerequisites|upstreams?)\b", EdgeKind.DEPENDS_ON, "out"),
     (r"{e}\s+(?:requires|needs)\b", EdgeKind.DEPENDS_ON, "out"),

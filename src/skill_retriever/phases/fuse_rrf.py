@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
 from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, phase, settings
+from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import RetrievalState
 
 
@@ -18,10 +20,15 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
         for ch, hits in (state.get("channel_rankings") or {}).items()
         if config.channel_on(ch)
     }
-    weights = dict(config.channel_weights)
+    named = named_items(state, runtime) if config.named_weight > 0 else []
+    if named:
+        rankings["named"] = named
+    weights = {**config.channel_weights, "named": config.named_weight}
     relational = any(s["via"].startswith("relation:") for s in state.get("seeds", []))
     if relational and "graph" in weights:
         weights["graph"] *= config.relation_graph_boost
+    if state["plan"].get("time_window") and "temporal" in weights:
+        weights["temporal"] *= config.temporal_window_boost
     fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
     return {
         "fused": [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused],
@@ -34,3 +41,20 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
             }
         },
     }
+
+
+#: A name that looks like an identifier: a digit, or a separator inside it.
+_IDENTIFIER = re.compile(r"\d|\w[-_./]\w")
+
+
+def named_items(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
+    """Items every filter admits whose identifier-like name the query writes out; the
+    item a typed hop starts from is left out (the question is about its neighbours)."""
+    plan = state["plan"]
+    hop_names = {r["name"].casefold() for r in plan.get("relations", [])}
+    names = {e.casefold() for e in plan["entities"] if _IDENTIFIER.search(e)} - hop_names
+    if not names:
+        return []
+    index = runtime.context.index
+    admits = index.allowed(filters_of(state))
+    return sorted(n.id for n in index.nodes_named(names) if admits is None or admits(n.id))
