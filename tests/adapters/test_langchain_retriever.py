@@ -59,7 +59,9 @@ def _check_documents(docs: list[Document], index: Index) -> None:
 
 
 def test_documents_carry_scores_channels_tokens_and_path(sample_index: Index) -> None:
-    retriever = SkillRetriever(index=sample_index, k=5, reranker=None, route="ppr")
+    # k=10: the three items the question names come first (the "named" list), the
+    # items PPR reached through them follow with their paths
+    retriever = SkillRetriever(index=sample_index, k=10, reranker=None, route="ppr")
     docs = retriever.invoke(
         "How do migrations-alembic and postgres-schema-design relate to the db-toolkit plugin?"
     )

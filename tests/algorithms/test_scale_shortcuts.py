@@ -128,3 +128,28 @@ def test_masked_matrices_are_reused_and_cut_invisible_rows(tiny_index: Index) ->
     assert adjacency[hidden].nnz == 0 and adjacency[:, hidden].nnz == 0
     assert transition[hidden].nnz == 0
     assert adjacency.nnz < gm.adjacency.nnz
+
+
+def test_vector_search_retries_once_when_it_races_a_write(tiny_index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from chromadb.errors import InternalError
+
+    store = tiny_index.node_vectors
+    real_query = store._col.query  # type: ignore[attr-defined]
+    calls: list[int] = []
+
+    def flaky(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise InternalError("Error executing plan: Internal error: Error finding id")
+        return real_query(*args, **kwargs)
+
+    monkeypatch.setattr(store._col, "query", flaky)  # type: ignore[attr-defined]
+    vec = tiny_index.embedder.embed(["database migrations"])[0]
+    assert store.search(vec, 3) and len(calls) == 2
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise InternalError("still broken")
+
+    monkeypatch.setattr(store._col, "query", broken)  # type: ignore[attr-defined]
+    with pytest.raises(InternalError):
+        store.search(vec, 3)

@@ -7,7 +7,9 @@ vectors that we computed: the query is embedded once per search, by us.
 
 from __future__ import annotations
 
+import functools
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,13 +176,26 @@ class ChromaVectorStore:
             raise ValueError(f"vectors must be a 2-d array (one row per query), got shape {batch.shape}")
         if k <= 0 or batch.shape[0] == 0 or (ids is not None and not ids):
             return [[] for _ in range(batch.shape[0])]
-        res = self._col.query(
+        from chromadb.errors import InternalError  # chromadb is loaded: the collection exists
+
+        query = functools.partial(
+            self._col.query,
             query_embeddings=batch,
             n_results=k,
             where=dict(where) if where else None,
             ids=list(ids) if ids is not None else None,
             include=["distances"],
         )
+        try:
+            res = query()
+        except InternalError as exc:
+            # Embedded Chroma can fail a query that races a concurrent delete of a hit
+            # ("Error finding id"): the HNSW index still lists the id, the record store
+            # no longer has it (seen in tests/reliability/test_concurrency.py). The write
+            # has landed by the time we ask again; a second failure is real.
+            log.info("vector search raced a write (%s); retrying once", exc)
+            time.sleep(0.01)
+            res = query()
         out: list[list[VectorHit]] = []
         for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True):
             hits = [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
