@@ -23,6 +23,7 @@ CHANNEL_WORDS = {
     "keyword": "keywords (BM25)",
     "graph": "the graph (related to other matches)",
     "temporal": "recency",
+    "named": "its name, written in the query",
 }
 MIN_TERM_LENGTH = 3
 
