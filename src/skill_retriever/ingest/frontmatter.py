@@ -130,6 +130,10 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
         recovered = _describe(exc)
     except RecursionError as exc:  # deeply nested flow collections
         raise FrontmatterError("frontmatter is nested too deeply to parse") from exc
+    except UnicodeError as exc:  # a lone surrogate (text decoded with surrogateescape)
+        raise FrontmatterError(
+            "frontmatter holds characters that are not valid Unicode; save the file as UTF-8"
+        ) from exc
     if data is None:
         data = {}
     if not isinstance(data, dict):
