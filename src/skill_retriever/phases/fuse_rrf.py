@@ -1,4 +1,8 @@
-"""fuse_rrf: Reciprocal Rank Fusion of every channel's list (k = 60; Cormack et al. 2009)."""
+"""fuse_rrf: weighted Reciprocal Rank Fusion of every channel's list (k = 60; Cormack et
+al. 2009), plus a "named" list of the items whose identifier-like name the query writes
+out. Two weights follow the query: the graph channel's rises for a typed hop (the one
+channel that reads the relation), the temporal channel's for a time window. The weights
+used are reported in the stats, so a fused score can be checked against its ranks."""
 
 from __future__ import annotations
 
