@@ -415,7 +415,7 @@ def test_an_identifier_the_query_writes_out_is_its_own_ranked_list(plain: Retrie
     assert resp.stats["fuse_rrf"]["channels"]["named"] == 1
     assert resp.ids[0] == "incident:INC-1043"
     assert resp.results[0].channels["named"] == 1
-    off = plain.search("INC-1043 postmortem", principals=["*"], named_weight=0.0)
+    off = plain.search("INC-1043 postmortem", principals=["*"], channels={"named": False})
     assert "named" not in off.stats["fuse_rrf"]["channels"]
     # a plain word that is also a name ("deploy") is not an identifier
     assert "named" not in plain.search("deploy", principals=["*"]).stats["fuse_rrf"]["channels"]

@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
 Route = Literal["smart", "ppr", "quick"]
-Channel = Literal["graph", "semantic", "keyword", "temporal"]
+#: "named" is the list of items whose identifier-like name the query writes out
+#: (``INC-1043``, ``deploy-v3.5.0``): an exact identifier is the strongest evidence a
+#: query gives, and RRF otherwise lets three mediocre ranks beat it.
+Channel = Literal["graph", "semantic", "keyword", "temporal", "named"]
 CHANNELS: tuple[str, ...] = get_args(Channel)
 
 
@@ -34,7 +37,7 @@ class RetrievalConfig:
     route: Route | None = None  # None = chosen by the query's complexity
     # channels: on/off and RRF weight (0 = off)
     channel_weights: Mapping[str, float] = field(
-        default_factory=lambda: {"graph": 1.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0}
+        default_factory=lambda: {"graph": 1.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0, "named": 1.0}
     )
     # A query with a typed hop that resolved ("what checkout-api depends on"): the graph
     # channel, the one channel that reads the relation, counts this many times its weight
@@ -43,11 +46,6 @@ class RetrievalConfig:
     # A query with a time window ("in the last 24h"): the temporal channel, the one
     # channel that reads the window, counts this many times its weight (1 = no change).
     temporal_window_boost: float = 2.0
-    # Items whose identifier-like name (a digit or one of - _ . / in it: INC-1043,
-    # deploy-v3.5.0, checkout-api) the query writes out form one more ranked list in
-    # fusion, "named", with this weight (0 = off). An exact identifier is the strongest
-    # evidence a query can give, and RRF otherwise lets three mediocre ranks beat it.
-    named_weight: float = 1.0
     # retrieve_seeds
     seed_nodes: int = 20
     seed_node_min_similarity: float = 0.5
@@ -193,7 +191,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "route": "ppr",
         "flow_max_endpoints": 15,
         "flow_max_paths": 15,
-        "channel_weights": {"graph": 2.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0},
+        "channel_weights": {"graph": 2.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0, "named": 1.0},
     },
 }
 

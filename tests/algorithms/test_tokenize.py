@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skill_retriever.algorithms.tokenize import bm25_tokens, split_identifier, tokenize_words
+from skill_retriever.algorithms.tokenize import bm25_tokens, is_identifier, split_identifier, tokenize_words
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,12 @@ def test_any_text_gives_non_empty_lower_case_tokens(text: str) -> None:
         assert token == token.lower()
         assert any(ch.isalnum() for ch in token)
     assert all(w in bm25_tokens(text) for w in tokenize_words(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("INC-1043", True), ("deploy-v3.5.0", True), ("checkout-api", True), ("snake_case", True),
+     ("gpt4", True), ("deploy", False), ("python testing", False), ("Payments DB", False)],
+)
+def test_is_identifier(text: str, expected: bool) -> None:
+    assert is_identifier(text) is expected

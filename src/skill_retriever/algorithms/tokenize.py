@@ -64,6 +64,13 @@ def split_identifier(token: str) -> list[str]:
     return [p for p in _PART_SPLIT_RE.split(token) if p]
 
 
+def is_identifier(text: str) -> bool:
+    """Whether ``text`` holds an identifier rather than plain words: a digit, or a word
+    that :func:`split_identifier` splits (``INC-1043``, ``deploy-v3.5.0``, ``checkout-api``,
+    ``snake_case``; not ``deploy`` or ``python testing``)."""
+    return any(c.isdigit() for c in text) or any(len(split_identifier(w)) > 1 for w in tokenize_words(text))
+
+
 def bm25_tokens(text: str) -> list[str]:
     """Tokens for BM25: every word, and after each identifier its parts.
 

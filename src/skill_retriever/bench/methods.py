@@ -216,8 +216,7 @@ def our_methods(
 def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
     """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
     out = [Method(f"only {ch}", "channel",
-                  _pipeline(retriever, kinds, k, rerank=False, channel_weights={c: float(c == ch) for c in CHANNELS},
-                            named_weight=0.0),
+                  _pipeline(retriever, kinds, k, rerank=False, channel_weights={c: float(c == ch) for c in CHANNELS}),
                   f"pipeline with only the {ch} channel weighted") for ch in CHANNELS]
     out.append(Method("fusion", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
                       "all four channels, RRF, no rerank"))

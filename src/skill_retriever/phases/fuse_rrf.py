@@ -6,11 +6,10 @@ used are reported in the stats, so a fused score can be checked against its rank
 
 from __future__ import annotations
 
-import re
-
 from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
+from skill_retriever.algorithms.tokenize import is_identifier
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import RetrievalState
@@ -24,10 +23,9 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
         for ch, hits in (state.get("channel_rankings") or {}).items()
         if config.channel_on(ch)
     }
-    named = named_items(state, runtime) if config.named_weight > 0 else []
-    if named:
+    if config.channel_on("named") and (named := named_items(state, runtime)):
         rankings["named"] = named
-    weights = {**config.channel_weights, "named": config.named_weight}
+    weights = dict(config.channel_weights)
     relational = any(s["via"].startswith("relation:") for s in state.get("seeds", []))
     if relational and "graph" in weights:
         weights["graph"] *= config.relation_graph_boost
@@ -47,16 +45,13 @@ def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Updat
     }
 
 
-#: A name that looks like an identifier: a digit, or a separator inside it.
-_IDENTIFIER = re.compile(r"\d|\w[-_./]\w")
-
 
 def named_items(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
     """Items every filter admits whose identifier-like name the query writes out; the
     item a typed hop starts from is left out (the question is about its neighbours)."""
     plan = state["plan"]
     hop_names = {r["name"].casefold() for r in plan.get("relations", [])}
-    names = {e.casefold() for e in plan["entities"] if _IDENTIFIER.search(e)} - hop_names
+    names = {e.casefold() for e in plan["entities"] if is_identifier(e)} - hop_names
     if not names:
         return []
     index = runtime.context.index
