@@ -8,7 +8,6 @@ import functools
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,6 +17,7 @@ from skill_retriever.adapters.tracing import annotate_phase
 from skill_retriever.config import RetrievalConfig, RetrievalContext
 from skill_retriever.exceptions import ConfigError, PhaseTimeoutError, SkillRetrieverError
 from skill_retriever.filters import Filters
+from skill_retriever.identity_cache import IdentityLRU
 from skill_retriever.state import RetrievalState
 
 log = logging.getLogger("skill_retriever")
@@ -46,33 +46,21 @@ def settings(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Retri
 
 
 #: Resolved configs by (base config, changes). Every phase of a search resolves the same
-#: changes, and building a validated RetrievalConfig costs about 0.2 ms: a dozen phases
-#: paid ~2.5 ms per search for it. Keyed by identity of the base config and the repr of
-#: the changes (values are plain data: numbers, strings, tuples, dicts, datetimes), so
-#: a new or different config never reads another's entry.
-_RESOLVED: OrderedDict[tuple[int, str], tuple[RetrievalConfig, RetrievalConfig]] = OrderedDict()
-_RESOLVED_SIZE = 256
-_RESOLVED_LOCK = threading.Lock()
+#: changes, and each resolution builds and validates a RetrievalConfig: done once per
+#: search instead of once per phase. Keyed by the repr of the changes (values are plain
+#: data: numbers, strings, tuples, dicts, datetimes) and guarded by the base config object.
+_RESOLVED: IdentityLRU[RetrievalConfig] = IdentityLRU(256)
 
 
 def _resolved(config: RetrievalConfig, changes: dict[str, Any]) -> RetrievalConfig:
+    def build() -> RetrievalConfig:
+        try:
+            return config.override(**changes)
+        except TypeError as exc:
+            raise ConfigError(f"bad retrieval profile: {exc}") from exc
+
     key = (id(config), repr(sorted(changes.items(), key=lambda kv: kv[0])))
-    with _RESOLVED_LOCK:
-        hit = _RESOLVED.get(key)
-        # The base object itself is kept in the entry: an id reused by a new config
-        # after the old one was freed does not match.
-        if hit is not None and hit[0] is config:
-            _RESOLVED.move_to_end(key)
-            return hit[1]
-    try:
-        resolved = config.override(**changes)
-    except TypeError as exc:
-        raise ConfigError(f"bad retrieval profile: {exc}") from exc
-    with _RESOLVED_LOCK:
-        _RESOLVED[key] = (config, resolved)
-        while len(_RESOLVED) > _RESOLVED_SIZE:
-            _RESOLVED.popitem(last=False)
-    return resolved
+    return _RESOLVED.get_or_build(key, (config,), build)
 
 
 def filters_of(state: RetrievalState) -> Filters:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
@@ -13,6 +11,7 @@ from numpy.typing import NDArray
 from skill_retriever.algorithms.ppr import transition_matrix
 from skill_retriever.algorithms.query_terms import text_vocabulary
 from skill_retriever.filters import Filters
+from skill_retriever.identity_cache import IdentityLRU
 from skill_retriever.model import Node
 from skill_retriever.state import ChannelHit, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
@@ -36,37 +35,13 @@ def coverage_text(node: Node) -> str:
     return node.embedding_text()[:COVERAGE_CHARS]
 
 
-class _VocabularyCache:
-    """LRU of ``node id -> (node, word set)``; a hit needs the very same (immutable) Node
-    object, so an updated item, or an item of another index under the same id, is read
-    afresh and never served stale."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[str, tuple[Node, frozenset[str]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, node: Node) -> frozenset[str]:
-        with self._lock:
-            hit = self._items.get(node.id)
-            if hit is not None and hit[0] is node:
-                self._items.move_to_end(node.id)
-                return hit[1]
-        vocab = text_vocabulary(coverage_text(node))  # outside the lock: the slow part
-        with self._lock:
-            self._items[node.id] = (node, vocab)
-            self._items.move_to_end(node.id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return vocab
-
-
-_VOCABULARIES = _VocabularyCache(VOCABULARY_CACHE_SIZE)
+_VOCABULARIES: IdentityLRU[frozenset[str]] = IdentityLRU(VOCABULARY_CACHE_SIZE)
 
 
 def coverage_vocabulary(node: Node) -> frozenset[str]:
-    """The words of the part of ``node`` that coverage reads (cached, see above)."""
-    return _VOCABULARIES.get(node)
+    """The words of the part of ``node`` that coverage reads, cached per Node object (an
+    updated item is a new object, so it is read afresh)."""
+    return _VOCABULARIES.get_or_build(node.id, (node,), lambda: text_vocabulary(coverage_text(node)))
 
 
 def query_vector(state: RetrievalState) -> NDArray[np.float32]:
@@ -87,38 +62,16 @@ def visible_mask(index: Index, filters: Filters, gm: GraphMatrices) -> NDArray[n
     return index.allowed_mask(Filters(principals=filters.principals), gm)
 
 
-class _MaskedMatrices:
-    """The adjacency and transition matrices with a caller's invisible rows cut out.
-
-    Building them passes over every edge (about 0.1 s at a million edges), so the last
-    few are kept, keyed by the identity of the matrix snapshot and of the mask (the
-    index hands out one mask object per filter and snapshot).
-    """
-
-    SIZE = 8
-
-    def __init__(self) -> None:
-        self._items: OrderedDict[tuple[int, int], tuple[GraphMatrices, NDArray[np.bool_], sp.csr_array, sp.csr_array]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, gm: GraphMatrices, mask: NDArray[np.bool_]) -> tuple[sp.csr_array, sp.csr_array]:
-        key = (id(gm), id(mask))
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None and hit[0] is gm and hit[1] is mask:
-                self._items.move_to_end(key)
-                return hit[2], hit[3]
-        d = sp.diags_array(mask.astype(np.float64))
-        adjacency = sp.csr_array(d @ gm.adjacency @ d)
-        transition = transition_matrix(adjacency)
-        with self._lock:
-            self._items[key] = (gm, mask, adjacency, transition)
-            while len(self._items) > self.SIZE:
-                self._items.popitem(last=False)
-        return adjacency, transition
+#: The adjacency and transition matrices with a caller's invisible rows cut out. Building
+#: them passes over every edge, so the last few are kept per matrix snapshot and mask (the
+#: index hands out one mask object per filter and snapshot).
+_MASKED: IdentityLRU[tuple[sp.csr_array, sp.csr_array]] = IdentityLRU(8)
 
 
-_MASKED = _MaskedMatrices()
+def _masked(gm: GraphMatrices, mask: NDArray[np.bool_]) -> tuple[sp.csr_array, sp.csr_array]:
+    d = sp.diags_array(mask.astype(np.float64))
+    adjacency = sp.csr_array(d @ gm.adjacency @ d)
+    return adjacency, transition_matrix(adjacency)
 
 
 def visible_matrices(gm: GraphMatrices, mask: NDArray[np.bool_] | None) -> tuple[sp.csr_array, sp.csr_array]:
@@ -126,7 +79,7 @@ def visible_matrices(gm: GraphMatrices, mask: NDArray[np.bool_] | None) -> tuple
     None): invisible nodes neither receive nor pass anything."""
     if mask is None:
         return gm.adjacency, gm.transition
-    return _MASKED.get(gm, mask)
+    return _MASKED.get_or_build((id(gm), id(mask)), (gm, mask), lambda: _masked(gm, mask))
 
 
 def admitted_ranking(index: Index, filters: Filters, scored: Sequence[tuple[str, float]], depth: int) -> list[ChannelHit]:

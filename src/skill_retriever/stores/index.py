@@ -34,6 +34,7 @@ from skill_retriever.exceptions import (
     MissingNodeError,
 )
 from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.identity_cache import IdentityLRU
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind, validate_graph
 from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder, Vectors
 from skill_retriever.stores.graph import GraphMatrices, NetworkXGraphStore
@@ -95,8 +96,7 @@ class Index:
         self.version = int(items.get_meta("version") or 0)
         self._labelled = 0  # nodes that carry access labels
         self._names_cache: tuple[Mapping[str, Node], dict[str, list[Node]]] | None = None
-        self._masks: dict[Filters, tuple[GraphMatrices, Mapping[str, Node], NDArray[np.bool_] | None]] = {}
-        self._mask_lock = threading.Lock()
+        self._masks: IdentityLRU[NDArray[np.bool_] | None] = IdentityLRU(64)
         self._labels_cache: tuple[Mapping[str, Node], bool] | None = None
         self._client: Any = None
 
@@ -337,28 +337,20 @@ class Index:
         """Boolean mask over the rows of ``gm`` (default: the current matrices) for
         ``filters``; None when every row is allowed, so callers skip the masking. Cached
         per matrix and node snapshot, since most queries repeat a few filter sets."""
-        pred = self.allowed(filters)
-        if pred is None:
+        key = filters or Filters()
+        if key.is_trivial:
             return None
         # Rows of the caller's matrix snapshot: a write between two matrices() calls
         # would otherwise hand back a mask of another shape.
-        gm = gm if gm is not None else self.matrices()[0]
+        rows = gm if gm is not None else self.matrices()[0]
         nodes = self._nodes
-        key = filters or Filters()
-        with self._mask_lock:
-            hit = self._masks.get(key)
-            # Identity, not id(): a freed matrix's id can be reused by the next one.
-            if hit is not None and hit[0] is gm and hit[1] is nodes:
-                return hit[2]
-        pred = self._predicate(key, nodes)  # judged on the snapshot of the cache key
-        found: NDArray[np.bool_] | None = np.fromiter((pred(i) for i in gm.ids), dtype=bool, count=len(gm.ids))
-        if found is not None and found.all():
-            found = None
-        with self._mask_lock:
-            if len(self._masks) >= 64:
-                self._masks.clear()
-            self._masks[key] = (gm, nodes, found)
-        return found
+
+        def build() -> NDArray[np.bool_] | None:
+            pred = self._predicate(key, nodes)  # judged on the snapshot of the cache key
+            found = np.fromiter((pred(i) for i in rows.ids), dtype=bool, count=len(rows.ids))
+            return None if found.all() else found
+
+        return self._masks.get_or_build(key, (rows, nodes), build)
 
     def embed_query(self, query: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
