@@ -4,14 +4,15 @@ adds or drops an item: the order of the rest is left as fusion made it.
 Two modes. ``replace`` orders the top N by the reranker's score alone (what a real
 cross-encoder earns; the default for one). ``blend`` fuses the fusion order and the
 reranker's order with RRF, so a weaker reranker refines the order instead of overriding
-it: the default for the embedding fallback, a bi-encoder that alone would undo what
-fusion found (on hotpotqa_hipporag_train100, ppr route, "multihop" profile, R@5 87.5
-without rerank, 79.0 with it replacing the top 50, 86.5 blending the top 10)."""
+it: the default for the embedding fallback, a bi-encoder whose order alone would undo
+what fusion found. `skill-retriever benchmark` reports "full" and "full+rerank" side by
+side on every set (the README's Results), which is where to judge either mode."""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
 from skill_retriever.config import RetrievalContext
 from skill_retriever.phases._common import Update, phase, settings
 from skill_retriever.rerank import EmbeddingReranker
@@ -36,9 +37,8 @@ def rerank_cross_encoder(state: RetrievalState, runtime: Runtime[RetrievalContex
     texts = [nodes[f["id"]].embedding_text() for f in head]
     if isinstance(reranker, EmbeddingReranker):
         # Items that fit one window already have their vector in the index: reuse it.
-        _, emb = runtime.context.index.matrices()
-        rows = runtime.context.index.graph.matrices().index
-        stored = [emb[rows[f["id"]]] if f["id"] in rows else None for f in head]
+        gm, emb = runtime.context.index.matrices()
+        stored = [emb[gm.index[f["id"]]] if f["id"] in gm.index else None for f in head]
         scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=state.get("query_vector"))
     else:
         scores = reranker.score(state["plan"]["search_text"], texts)
@@ -51,10 +51,15 @@ def rerank_cross_encoder(state: RetrievalState, runtime: Runtime[RetrievalContex
     if mode == "replace":
         head.sort(key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
     else:
-        by_rerank = sorted(range(len(head)), key=lambda i: -head[i]["rerank_score"])
-        rerank_rank = {i: r for r, i in enumerate(by_rerank, 1)}
-        blended = {i: 1.0 / (config.rrf_k + i + 1) + 1.0 / (config.rrf_k + rerank_rank[i]) for i in range(len(head))}
-        head = [head[i] for i in sorted(range(len(head)), key=lambda i: (-blended[i], i))]
+        by_rerank = sorted(head, key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
+        blended = {
+            f.id: f.score
+            for f in reciprocal_rank_fusion(
+                {"fusion": [f["id"] for f in head], "rerank": [f["id"] for f in by_rerank]}, k=config.rrf_k
+            )
+        }
+        # equal blends keep the fusion order
+        head = [f for _, f in sorted(enumerate(head), key=lambda p: (-blended[p[1]["id"]], p[0]))]
     return {
         "fused": head + tail,
         "reranker": reranker.name,
