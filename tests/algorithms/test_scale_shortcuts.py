@@ -145,11 +145,11 @@ def test_vector_search_retries_once_when_it_races_a_write(tiny_index: Index, mon
 
     monkeypatch.setattr(store._col, "query", flaky)  # type: ignore[attr-defined]
     vec = tiny_index.embedder.embed(["database migrations"])[0]
-    assert store.search(vec, 3) and len(calls) == 2
+    assert store.search_many(vec.reshape(1, -1), 3)[0] and len(calls) == 2
 
     def broken(*args: object, **kwargs: object) -> object:
         raise InternalError("still broken")
 
     monkeypatch.setattr(store._col, "query", broken)  # type: ignore[attr-defined]
     with pytest.raises(InternalError):
-        store.search(vec, 3)
+        store.search_many(vec.reshape(1, -1), 3)

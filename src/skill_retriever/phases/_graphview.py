@@ -24,9 +24,9 @@ COVERAGE_CHARS = 20_000
 
 #: How many items' word sets the coverage checks keep. The smart route reads every
 #: candidate's words up to four times per query (each completeness round and the
-#: multifactor score); tokenising them again each time was a third of its latency at
-#: 20k nodes. A few thousand sets cover the candidates of many recent queries in tens
-#: of MB.
+#: multifactor score) and would tokenise them each time (docs/scaling.md has the
+#: phases before and after). A few thousand sets cover the candidates of many recent
+#: queries.
 VOCABULARY_CACHE_SIZE = 4096
 
 

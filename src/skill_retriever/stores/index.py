@@ -396,7 +396,8 @@ class Index:
         f = filters or Filters()
         nodes = self._nodes
         pred = self._predicate(f, nodes)
-        hits = self.edge_vectors.search(qvec, k if self._membership_only(f, nodes) else k * 3)
+        depth = k if self._membership_only(f, nodes) else k * 3
+        hits = self.edge_vectors.search_many(np.asarray(qvec, dtype=np.float32).reshape(1, -1), depth)[0]
         out: list[tuple[Edge, float]] = []
         for h in hits:
             edge = self.graph.get_edge(h.id)
