@@ -15,6 +15,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind
 from skill_retriever.phases._common import Update, filters_of, phase, settings
 from skill_retriever.state import Candidate, ChannelHit, RetrievalState
+from skill_retriever.stores.index import Index
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
 
@@ -78,11 +79,9 @@ def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) ->
     }
 
 
-def _relation_ends(index: object, relations: list[dict[str, str]], visible: Filters) -> dict[str, str]:
-    """Far ends of the query's typed hops that the caller may see: ``id -> "KIND from name"``."""
-    from skill_retriever.stores.index import Index
-
-    assert isinstance(index, Index)
+def _relation_ends(index: Index, relations: list[dict[str, str]], visible: Filters) -> dict[str, str]:
+    """Far ends of the query's typed hops that the caller may see:
+    ``id -> "KIND direction of name"`` (what the seed's ``via`` explains)."""
     ends: dict[str, str] = {}
     for hop in relations:
         kind = EdgeKind(hop["kind"])
@@ -100,10 +99,7 @@ def _relation_ends(index: object, relations: list[dict[str, str]], visible: Filt
     return ends
 
 
-def _names_to_ids(index: object, names: list[str], visible: Filters) -> list[str]:
-    from skill_retriever.stores.index import Index
-
-    assert isinstance(index, Index)
+def _names_to_ids(index: Index, names: list[str], visible: Filters) -> list[str]:
     if not names:
         return []
     wanted = {n.casefold() for n in names}
