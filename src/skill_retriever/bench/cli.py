@@ -18,7 +18,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-SECTIONS = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
+from skill_retriever.bench.runner import SECTIONS  # noqa: E402 - after the env; stdlib imports only
+
 
 
 def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]

@@ -202,10 +202,8 @@ class Bench:
     @staticmethod
     def profiles_for(family: str) -> list[str]:
         """Named config profiles worth a row for this family (the multihop profile)."""
-        try:
-            from skill_retriever.config import PROFILES
-        except ImportError:  # pragma: no cover - older checkouts without profiles
-            return []
+        from skill_retriever.config import PROFILES
+
         return [family] if family in PROFILES and family != "design" else []
 
     def run_family(self, family: str) -> None:
