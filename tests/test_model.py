@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+import json
+from datetime import UTC, date, datetime, timedelta, timezone
+from types import MappingProxyType
 
 import pytest
 
@@ -41,10 +43,18 @@ class TestNode:
         with pytest.raises(InvalidItemError, match="name is empty"):
             node(name=" ")
 
-    @pytest.mark.parametrize("bad", ["", "   ", "a\nb", "x" * 513, None, 7])
+    @pytest.mark.parametrize(
+        "bad",
+        ["", "   ", "a\nb", "x" * 513, None, 7, "skill:x\n", "skill:x\r", "skill:\ud800", "skill:\x85x", "\n"],
+        ids=["empty", "blank", "newline", "long", "none", "int", "trailing-lf", "trailing-cr", "lone-surrogate", "c1-nel", "lf-only"],
+    )
     def test_bad_id(self, bad: object) -> None:
         with pytest.raises(InvalidItemError, match="id .* is invalid"):
             node(id=bad)
+
+    def test_edge_end_with_trailing_newline(self) -> None:
+        with pytest.raises(InvalidItemError, match="edge source id"):
+            Edge("a\n", "b", "USES")
 
     @pytest.mark.parametrize("bad", ["yesterday", "2026-13-45", "11/28/2026"])
     def test_bad_timestamp_names_item(self, bad: str) -> None:
@@ -110,6 +120,55 @@ class TestNode:
             Node.from_dict({"kind": "agent", "name": "a", "text": "t"})
         with pytest.raises(InvalidItemError, match="JSON object"):
             Node.from_dict(["not", "a", "mapping"])  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize(
+        "attrs, path",
+        [
+            ({"score": float("nan")}, "attrs['score'] is nan"),
+            ({"runs": [{"ok": 1}, {"ratio": float("inf")}]}, "attrs['runs'][1]['ratio'] is inf"),
+            ({"a": {"b": [0.5, -float("inf")]}}, "attrs['a']['b'][1] is -inf"),
+        ],
+    )
+    def test_non_finite_attrs_are_refused_with_their_path(self, attrs: dict[str, object], path: str) -> None:
+        with pytest.raises(InvalidItemError) as err:
+            node(attrs=attrs)
+        assert str(err.value).startswith("node 'skill:x': ") and path in str(err.value)
+
+    @pytest.mark.parametrize(
+        "attrs, found",
+        [
+            ({"when": date(2026, 1, 1)}, "attrs['when'] is a date"),
+            ({"tags": {"a", "b"}}, "attrs['tags'] is a set"),
+            ({"raw": b"bytes"}, "attrs['raw'] is a bytes"),
+            ({"x": [object()]}, "attrs['x'][0] is a object"),
+            ({"m": MappingProxyType({"a": 1})}, "attrs['m'] is a mappingproxy"),
+            ({1: "one"}, "attrs has the key 1"),
+            ({"by_n": {2: "two"}}, "attrs['by_n'] has the key 2"),
+        ],
+    )
+    def test_attrs_that_are_not_json_are_refused(self, attrs: dict[object, object], found: str) -> None:
+        with pytest.raises(InvalidItemError, match=r"node 'skill:x'") as err:
+            node(attrs=attrs)
+        assert found in str(err.value)
+
+    def test_nan_from_a_json_document_is_refused(self) -> None:
+        data = json.loads('{"id": "n", "kind": "tool", "name": "n", "text": "t", "score": NaN}')
+        with pytest.raises(InvalidItemError, match=r"node 'n': attrs\['score'\] is nan"):
+            Node.from_dict(data)
+
+    def test_attrs_nesting_is_capped(self) -> None:
+        deep: object = "leaf"
+        for _ in range(200):
+            deep = [deep]
+        with pytest.raises(InvalidItemError, match="nests deeper than 100 levels"):
+            node(attrs={"deep": deep})
+
+    def test_json_attrs_are_kept_and_store_as_strict_json(self) -> None:
+        attrs = {"n": 3, "f": 0.5, "ok": True, "none": None, "s": "x", "l": [1, [2.0, {"k": "v"}]], "t": (1, 2)}
+        n = node(attrs=attrs)
+        assert n.attrs == attrs
+        assert json.loads(json.dumps(n.to_dict(), allow_nan=False))["attrs"]["l"] == [1, [2.0, {"k": "v"}]]
+        assert node(attrs=MappingProxyType({"a": 1})).attrs == {"a": 1}
 
     def test_content_hash_ignores_metadata(self) -> None:
         a = node()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
@@ -54,7 +55,9 @@ COMPONENT_KINDS = frozenset(
     {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
 )
 
-_ID_RE = re.compile("^[^\x00-\x1f\x7f\ud800-\udfff]{1,512}$")
+# Used with fullmatch: ``$`` would also match before a trailing newline. C1 controls are
+# control characters too (U+0085 is a line break to some readers).
+_ID_RE = re.compile("[^\x00-\x1f\x7f-\x9f\ud800-\udfff]{1,512}")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
@@ -96,12 +99,58 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
 
 
 def _check_id(value: object, what: str) -> str:
-    if not isinstance(value, str) or not _ID_RE.match(value) or not value.strip():
+    if not isinstance(value, str) or not _ID_RE.fullmatch(value) or not value.strip():
         raise InvalidItemError(
             f"{what} id {value!r:.80} is invalid: use 1-512 printable characters "
             "(no control characters or unpaired surrogates), not blank"
         )
     return value
+
+
+#: Deeper attrs are refused: ``json.dumps`` recurses once per level, and nothing an
+#: ingester stores comes near this.
+MAX_ATTRS_DEPTH = 100
+_JSON_SCALARS = (str, int, type(None))  # bool is an int
+
+
+def _check_attrs(attrs: Mapping[str, Any], label: str) -> None:
+    """Refuse attrs that would not store or read back as the same JSON.
+
+    An explicit stack rather than recursion (no depth limit to hit), and a type check per
+    value: a few microseconds for the small dicts ingesters store, paid once per node.
+
+    Raises:
+        InvalidItemError: Naming the node and the key path (``attrs['a'][2]``) of the first
+            value that is NaN or infinite, not a JSON type, a key that is not text, or
+            nested deeper than :data:`MAX_ATTRS_DEPTH`.
+    """
+    stack: list[tuple[str, object, int]] = [("attrs", attrs, 0)]
+    while stack:
+        path, value, depth = stack.pop()
+        if isinstance(value, _JSON_SCALARS):
+            continue
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise InvalidItemError(
+                    f"{label}: {path} is {value}; JSON has no NaN or infinity, store null or text"
+                )
+            continue
+        if depth >= MAX_ATTRS_DEPTH:
+            raise InvalidItemError(f"{label}: {path} nests deeper than {MAX_ATTRS_DEPTH} levels")
+        if isinstance(value, Mapping) and (depth == 0 or isinstance(value, dict)):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise InvalidItemError(
+                        f"{label}: {path} has the key {key!r:.40}; JSON object keys must be text"
+                    )
+                stack.append((f"{path}[{key!r:.40}]", item, depth + 1))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{path}[{i}]", item, depth + 1) for i, item in enumerate(value))
+        else:
+            raise InvalidItemError(
+                f"{label}: {path} is a {type(value).__name__}; attrs must be JSON: text, "
+                "finite numbers, true/false/null, lists and objects with text keys"
+            )
 
 
 def _str_tuple(value: object, what: str) -> tuple[str, ...]:
@@ -128,7 +177,8 @@ class Node:
         created / updated: Timezone-aware timestamps (the temporal channel uses them).
         source: Path or URL the item came from.
         access: Labels a caller must hold one of to see the item; empty = public.
-        attrs: Free JSON-serialisable attributes.
+        attrs: Free JSON attributes: text, finite numbers, booleans, null, lists and
+            objects with text keys (anything else is refused, so what is stored reads back).
     """
 
     id: str
@@ -171,6 +221,7 @@ class Node:
             raise InvalidItemError(f"{label}: source must be a string path")
         if not isinstance(self.attrs, Mapping):
             raise InvalidItemError(f"{label}: attrs must be a mapping")
+        _check_attrs(self.attrs, label)
 
     @property
     def last_changed(self) -> datetime | None:
