@@ -224,17 +224,31 @@ _SLUG_RE = re.compile(r"[^\w.-]+")
 def destination_name(name: str) -> str:
     """The file or folder name a component is installed under.
 
+    File systems cap a name at 255 bytes (ext4, APFS, NTFS in UTF-16 units), so a slug
+    longer than 100 UTF-8 bytes is cut there and ends in ``-`` and 8 hex digits of the
+    SHA-256 of the whole name: at most 109 bytes, room left for ``.md``, and two long
+    names that share their first 100 bytes still get different files.
+
     Raises:
         UnsafePathError: The name holds a path separator or ``..``, or nothing usable.
     """
+    import hashlib  # local: this function is the only user in the module
+
+    limit = 100
     if "/" in name or "\\" in name or "\x00" in name or ".." in name:
         raise UnsafePathError(
-            f"component name {name!r} holds a path separator or '..'; refusing it"
+            f"component name {name!r:.120} holds a path separator or '..'; refusing it"
         )
     slug = _SLUG_RE.sub("-", name.strip()).strip("-.")
     if not slug:
-        raise UnsafePathError(f"component name {name!r} gives no usable file name")
-    return slug
+        raise UnsafePathError(f"component name {name!r:.120} gives no usable file name")
+    encoded = slug.encode("utf-8")
+    if len(encoded) <= limit:
+        return slug
+    # errors="ignore" drops a character the cut split in half.
+    head = encoded[:limit].decode("utf-8", "ignore").rstrip("-.")
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{head}-{digest}"
 
 
 def _relative_parts(rel: str, what: str) -> tuple[str, ...]:
