@@ -42,7 +42,11 @@ def test_good_graph_round_trips(tmp_path: Path) -> None:
     assert result.problems == []
     assert [n.id for n in result.nodes] == ["svc-a", "inc-1", "doc-1"]
     assert result.nodes[0].kind is NodeKind.SERVICE
-    assert result.nodes[0].attrs == {"owner": "team-x"}  # unknown keys go to attrs
+    assert result.nodes[0].attrs == {  # unknown keys go to attrs; provenance is recorded
+        "owner": "team-x",
+        "source_root": str(tmp_path.resolve()),
+        "source_name": tmp_path.name,
+    }
     assert result.nodes[1].created is not None and result.nodes[1].created.year == 2026
     assert [(e.kind, e.weight) for e in result.edges] == [
         (EdgeKind.AFFECTS, 1.0), (EdgeKind.RELATED_TO, 0.5)
@@ -168,7 +172,11 @@ def test_real_tool_graph_round_trips_through_json(tmp_path: Path) -> None:
     original = ingest_toolret(DATA / "toolret" / "traject-bench")
     path = _write(tmp_path, {"nodes": [n.to_dict() for n in original.nodes],
                              "edges": [e.to_dict() for e in original.edges]})
-    result = ingest_json_graph(path)
+    result = ingest_json_graph(path, source_name="copy")
     assert result.problems == []
-    assert result.nodes == original.nodes
+    # The copy records where it was read from; everything else is as written.
+    assert {n.attrs["source_root"] for n in result.nodes} == {str(tmp_path.resolve())}
+    assert {n.attrs["source_name"] for n in result.nodes} == {"copy"}
+    moved = {"source_root": str(tmp_path.resolve()), "source_name": "copy"}
+    assert result.nodes == [n.with_changes(attrs={**n.attrs, **moved}) for n in original.nodes]
     assert result.edges == original.edges

@@ -65,7 +65,10 @@ def test_titles_only(tmp_path: Path) -> None:
     passages = [n for n in result.nodes if n.kind is NodeKind.PASSAGE]
     assert [(p.id, p.name) for p in passages][:2] == [("passage:0", "The Beatles"),
                                                        ("passage:1", "Abbey Road")]
-    assert passages[0].text == CORPUS[0]["text"] and passages[0].attrs == {"idx": 0}
+    assert passages[0].text == CORPUS[0]["text"]
+    assert passages[0].attrs == {
+        "idx": 0, "source_root": str(tmp_path.resolve()), "source_name": tmp_path.name
+    }
     assert passages[0].embedding_text().startswith("The Beatles\nThe Beatles were")
     entities = {n.id: n for n in result.nodes if n.kind is NodeKind.ENTITY}
     assert entities["entity:beatles"].name == "The Beatles"
@@ -121,7 +124,7 @@ def test_bad_records_and_duplicate_idx(tmp_path: Path) -> None:
     result = ingest_passages(_corpus(tmp_path, records), nlp=False)
     passages = [n for n in result.nodes if n.kind is NodeKind.PASSAGE]
     assert [p.id for p in passages] == ["passage:7", "passage:7#2"]
-    assert passages[1].attrs == {"idx": 7, "duplicate_idx": True}
+    assert passages[1].attrs["idx"] == 7 and passages[1].attrs["duplicate_idx"] is True
     assert _mentions(result)["entity:alpha"] == {"passage:7", "passage:7#2"}
     messages = [p.message for p in result.problems]
     assert len(messages) == 4

@@ -81,7 +81,7 @@ def test_sample_ids_are_corpus_and_relative_path(sample: IngestResult) -> None:
     assert "sample_catalogue/plugins/db-toolkit/skills/migrations-alembic/SKILL.md" in ids
     assert "sample_catalogue/mcp/team-servers.json#feature-flags" in ids
     assert "sample_catalogue/mcp/metrics-gateway.json" in ids
-    assert "sample_catalogue/plugins/release-train/plugin.json" in ids
+    assert "sample_catalogue/plugins/release-train" in ids  # a plugin is its folder
     node = next(n for n in sample.nodes if n.name == "migrations-alembic")
     assert node.attrs["path"] == "plugins/db-toolkit/skills/migrations-alembic/SKILL.md"
     assert node.attrs["plugin"] == "db-toolkit"

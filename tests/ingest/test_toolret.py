@@ -79,7 +79,9 @@ def test_tools_become_tool_nodes_with_rendered_parameters(folder: Path) -> None:
     assert movie.name == "Search Movies"
     assert movie.text == ("Search for movies.\n"
                           "Parameters: query (string, query, required): Text to search.; QueryMarket")
-    assert movie.attrs == {"method": "GET"}
+    assert movie.attrs == {
+        "method": "GET", "source_root": str(folder.resolve()), "source_name": folder.name
+    }
     weather = nodes["getWeather"]
     assert weather.text == ("Weather for a city\n"
                             "Parameters: city (str, required): City name; days (int): How many days\n"
@@ -88,7 +90,7 @@ def test_tools_become_tool_nodes_with_rendered_parameters(folder: Path) -> None:
     concert = nodes["Clique::Concert"]  # empty description: parameters and group still say something
     assert concert.text == "Parameters: id_conc (string, required)\nTool: Clique. Category: Data."
     assert concert.tags == ("Data",)
-    assert concert.attrs == {"tool_name": "Clique", "category": "Data"}
+    assert concert.attrs["tool_name"] == "Clique" and concert.attrs["category"] == "Data"
     assert nodes["bare"].name == "bare" and nodes["bare"].text == "bare"
 
 

@@ -1,9 +1,11 @@
 """YAML frontmatter of Markdown components: split, parse safely, recover common slips.
 
 Frontmatter is the block between a first line ``---`` and the next ``---`` (or ``...``).
-It is parsed with a `yaml.SafeLoader` subclass that also refuses aliases, so an alias
-bomb ("billion laughs") fails fast instead of expanding; blocks over `MAX_FRONTMATTER_BYTES`
-and flow collections nested over `MAX_NESTING` deep are refused before parsing.
+It is parsed by `yaml_loader.load_yaml`: safe tags only, aliases refused (an alias bomb,
+"billion laughs", fails fast instead of expanding), and a value YAML types but cannot build
+(``created: 2026-02-30``, a 5,000-digit integer) kept as text with a warning in
+`FrontmatterResult.warnings`; blocks over `MAX_FRONTMATTER_BYTES` and flow collections
+nested over `MAX_NESTING` deep are refused before parsing.
 
 Many real components are not strict YAML: an unquoted description containing ``: ``, an
 ``argument-hint: [name] [--flag]``, ``tools: *``. Claude Code reads these files, so when
@@ -19,7 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from yaml.composer import ComposerError
+
+from skill_retriever.ingest.yaml_loader import (  # noqa: F401  (re-exported names)
+    AliasNotAllowedError,
+    KeptText,
+    NoAliasSafeLoader,
+    load_yaml,
+    safe_yaml,
+)
 
 #: Frontmatter larger than this is refused unparsed (real ones are under 10 KB).
 MAX_FRONTMATTER_BYTES = 64 * 1024
@@ -35,41 +44,6 @@ class FrontmatterError(ValueError):
     """The frontmatter cannot be read; the message says why, for a per-file problem."""
 
 
-class AliasNotAllowedError(ComposerError):  # type: ignore[misc]  # PyYAML ships no stubs
-    """Raised by `NoAliasSafeLoader` on the first ``*alias``."""
-
-
-class NoAliasSafeLoader(yaml.SafeLoader):  # type: ignore[misc]
-    """`yaml.SafeLoader` that refuses aliases, so nothing can expand exponentially."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise AliasNotAllowedError(
-                None, None, "YAML aliases (*name) are not allowed in frontmatter", event.start_mark
-            )
-        return super().compose_node(parent, index)
-
-
-_CSafeLoader: Any = getattr(yaml, "CSafeLoader", None)
-
-
-def safe_yaml(text: str) -> Any:
-    """`yaml.safe_load` semantics, without aliases; libyaml's parser when PyYAML has it.
-
-    The C loader cannot be subclassed per node, so its event stream is checked for
-    aliases first (two C passes are still ~10x faster than the pure-Python loader).
-    """
-    if _CSafeLoader is None:
-        return yaml.load(text, Loader=NoAliasSafeLoader)
-    for event in yaml.parse(text, Loader=_CSafeLoader):
-        if isinstance(event, yaml.AliasEvent):
-            raise AliasNotAllowedError(
-                None, None, "YAML aliases (*name) are not allowed in frontmatter", event.start_mark
-            )
-    return yaml.load(text, Loader=_CSafeLoader)
-
-
 @dataclass(frozen=True, slots=True)
 class FrontmatterResult:
     """Parsed frontmatter: fields, the body after it, and whether lenient reading was needed."""
@@ -78,6 +52,8 @@ class FrontmatterResult:
     body: str
     has_frontmatter: bool
     recovered_from: str = ""
+    #: Values kept as text because YAML could not build them ("line 3: ... kept as text").
+    warnings: tuple[str, ...] = ()
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str]:
@@ -117,14 +93,15 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
             f"frontmatter nests brackets over {MAX_NESTING} deep; refused unparsed"
         )
     recovered = ""
+    warnings: list[str] = []
     try:
-        data = safe_yaml(block)
+        data, warnings = load_yaml(block)
     except AliasNotAllowedError as exc:
         raise FrontmatterError(
             "frontmatter uses YAML aliases (*name); write the values out"
         ) from exc
     except yaml.YAMLError as exc:
-        data = _lenient_fields(block)
+        data = _lenient_fields(block, warnings)
         if data is None:
             raise FrontmatterError(f"frontmatter is not valid YAML: {_describe(exc)}") from exc
         recovered = _describe(exc)
@@ -141,7 +118,9 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
             f"frontmatter must be a mapping of fields, got a {type(data).__name__}"
         )
     fields = {str(k): v for k, v in data.items()}
-    return FrontmatterResult(fields, body, has_frontmatter=True, recovered_from=recovered)
+    return FrontmatterResult(
+        fields, body, has_frontmatter=True, recovered_from=recovered, warnings=tuple(warnings)
+    )
 
 
 def _bracket_depth(block: str) -> int:
@@ -161,8 +140,11 @@ def _describe(exc: yaml.YAMLError) -> str:
     return f"{problem} (line {mark.line + 1})" if mark is not None else str(problem)
 
 
-def _lenient_fields(block: str) -> dict[str, Any] | None:
-    """Read ``key: value`` lines as lenient readers do; None if the block has other shapes."""
+def _lenient_fields(block: str, warnings: list[str]) -> dict[str, Any] | None:
+    """Read ``key: value`` lines as lenient readers do; None if the block has other shapes.
+
+    Values kept as text add to ``warnings``.
+    """
     entries: list[tuple[str, str, list[str]]] = []
     for line in block.split("\n"):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -178,28 +160,30 @@ def _lenient_fields(block: str) -> dict[str, Any] | None:
             return None
     if not entries:
         return None
-    return {key: _lenient_value(raw, more) for key, raw, more in entries}
+    return {key: _lenient_value(raw, more, warnings) for key, raw, more in entries}
 
 
-def _lenient_value(raw: str, more: list[str]) -> Any:
+def _lenient_value(raw: str, more: list[str], warnings: list[str]) -> Any:
     if more:
         if not raw and all(m.startswith("- ") or m == "-" for m in more):
-            return [_lenient_scalar(m[1:].strip()) for m in more]
+            return [_lenient_scalar(m[1:].strip(), warnings) for m in more]
         joiner = "\n" if raw.startswith("|") else " "
         head = [] if raw in ("|", ">", "|-", ">-", "|+", ">+") else [raw]
         return joiner.join(head + more).strip()
-    return _lenient_scalar(raw)
+    return _lenient_scalar(raw, warnings)
 
 
-def _lenient_scalar(raw: str) -> Any:
+def _lenient_scalar(raw: str, warnings: list[str]) -> Any:
     if not raw:
         return None
     try:
-        value = safe_yaml(raw)
+        value, kept = load_yaml(raw)
     except (yaml.YAMLError, RecursionError):
         value = None
     else:
         if not isinstance(value, dict):
+            # The scalar was parsed alone, so its line number would be 1: name the text.
+            warnings.extend(w.split(": ", 1)[-1] for w in kept)
             return value
     if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
         return raw[1:-1]

@@ -6,20 +6,26 @@ The file holds ``{"nodes": [...], "edges": [...]}``: each node is an object shap
 accepted for ``kind``). ``edges`` may be left out.
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
-node, a self edge, a repeated edge) becomes a `Problem` naming the item and the file; the
-good items are kept. A file that cannot be parsed, or whose top level has another shape,
-is one `Problem`. Only a path that does not exist raises (`IngestError`).
+node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
+``1e999``, an integer over Python's 4,300-digit limit, see `json_values`) becomes a
+`Problem` naming the item and the file; the good items are kept. A file that cannot be
+parsed, or whose top level has another shape, is one `Problem`. Only a path that does not
+exist raises (`IngestError`).
+
+Every node gets ``attrs["source_root"]`` (the folder holding the file) and
+``attrs["source_name"]`` (that folder's name unless the caller names the source).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Set
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest import json_values
+from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, Node
 
@@ -32,6 +38,7 @@ def ingest_json_graph(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     known_ids: Set[str] = frozenset(),
+    source_name: str | None = None,
 ) -> IngestResult:
     """Read nodes and edges from a JSON graph file.
 
@@ -40,6 +47,7 @@ def ingest_json_graph(
         max_bytes: Refuse (with one problem) a file larger than this; the whole file is
             parsed in memory, so this bounds memory use.
         known_ids: Node ids already in the index; edges may point at them.
+        source_name: Recorded on every node; the name of the file's folder by default.
 
     Returns:
         The valid nodes and edges, and one problem per rejected item.
@@ -54,7 +62,8 @@ def ingest_json_graph(
     result = IngestResult(source=str(path))
     data = _load(path, max_bytes, result)
     if data is not None:
-        node_ids = _read_nodes(data["nodes"], str(path), result)
+        origin = Provenance.of(path, source_name)
+        node_ids = _read_nodes(data["nodes"], str(path), result, origin)
         _read_edges(data.get("edges") or [], str(path), node_ids | set(known_ids), result)
     result.seconds = time.perf_counter() - started
     return result
@@ -72,14 +81,12 @@ def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | 
         return None
     try:
         with path.open("r", encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = json_values.load(fh)
     except UnicodeDecodeError as exc:
         result.problems.append(Problem(where, f"not UTF-8 text ({exc.reason}); save it as UTF-8"))
         return None
-    except json.JSONDecodeError as exc:
-        result.problems.append(
-            Problem(where, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-        )
+    except ValueError as exc:  # json.JSONDecodeError, the one ValueError json raises here
+        result.problems.append(Problem(where, f"not valid JSON: {exc}"))
         return None
     except RecursionError:
         result.problems.append(Problem(where, "JSON nested too deeply to parse"))
@@ -100,19 +107,29 @@ def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | 
 def _label(section: str, i: int, item: object, *keys: str) -> str:
     """Name an item by position and, where it has them, its identifying fields."""
     if isinstance(item, dict):
-        named = ", ".join(f"{k} {item[k]!r:.80}" for k in keys if k in item)
+        named = ", ".join(
+            f"{k} {item[k]!r:.80}" if isinstance(item[k], (str, int)) else f"{k} <{type(item[k]).__name__}>"
+            for k in keys
+            if k in item
+        )
         if named:
             return f"{section}[{i}] ({named})"
     return f"{section}[{i}]"
 
 
-def _read_nodes(items: list[Any], where: str, result: IngestResult) -> set[str]:
+def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Provenance) -> set[str]:
     seen: set[str] = set()
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
+        bad_number = json_values.unrepresentable_message(item)
+        if bad_number is not None:
+            result.problems.append(Problem(where, f"{label}: {bad_number}; node skipped"))
+            continue
         try:
-            node = Node.from_dict(item)
-        except (InvalidItemError, TypeError, ValueError) as exc:
+            node = origin.stamp(Node.from_dict(item))
+        except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
+            # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
+            # message quoting a deeply nested item.
             result.problems.append(Problem(where, f"{label}: {exc}"))
             continue
         if node.id in seen:
@@ -131,9 +148,13 @@ def _read_edges(items: list[Any], where: str, node_ids: set[str], result: Ingest
         label = _label("edges", i, item, "source", "target")
         if isinstance(item, dict) and "kind" not in item and "type" in item:
             item = {**item, "kind": item["type"]}
+        bad_number = json_values.unrepresentable_message(item)
+        if bad_number is not None:
+            result.problems.append(Problem(where, f"{label}: {bad_number}; edge dropped"))
+            continue
         try:
             edge = Edge.from_dict(item)
-        except (InvalidItemError, TypeError, ValueError) as exc:
+        except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             result.problems.append(Problem(where, f"{label}: {exc}"))
             continue
         missing = [end for end in (edge.source, edge.target) if end not in node_ids]

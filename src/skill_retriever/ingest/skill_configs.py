@@ -1,17 +1,23 @@
-"""Component configs in JSON -> `Record`s: MCP servers, hooks, plugin metadata.
+"""Component configs in JSON -> `Record`s: MCP servers, and the reading of JSON files.
 
-Secrets stay out of nodes: of an MCP server's environment only the variable names are
-kept, values after secret-looking flags in ``args`` are redacted, and URLs lose their
-query string and user info.
+An MCP server's attributes are what a ``.mcp.json`` entry needs, with secrets left out:
+``command`` and ``args`` (a list; values after secret-looking flags such as ``--api-key``
+or inside ``TOKEN=...`` redacted), ``env_keys`` (the environment's variable names, never
+the values), or for a remote server ``transport`` (the entry's ``type``), ``url``
+(without query string or user info) and ``header_keys`` (header names, never values).
+
+JSON files are read by `json_document`: a number strict JSON cannot carry (NaN, Infinity,
+``1e999``, an integer over Python's digit limit) makes the file a problem, since the node
+built from it could not be written back as JSON.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from skill_retriever.ingest import json_values
 from skill_retriever.ingest.skill_records import (
     Record,
     RecordError,
@@ -25,10 +31,20 @@ _SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE
 
 
 def json_document(text: str) -> Any:
+    """Parse a JSON config file.
+
+    Raises:
+        RecordError: Not JSON, nested too deeply, or holding a number strict JSON
+            output cannot carry.
+    """
     try:
-        return json.loads(text)
+        data = json_values.loads(text)
     except (ValueError, RecursionError) as exc:
         raise RecordError(f"not valid JSON: {exc}") from exc
+    bad = json_values.unrepresentable_message(data)
+    if bad is not None:
+        raise RecordError(f"JSON value {bad}; file skipped")
+    return data
 
 
 def mcp_records(data: Any, rel: str, default_name: str) -> list[Record]:
@@ -59,12 +75,14 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     command = entry.get("command")
     args = entry.get("args") or []
     env = entry.get("env") or {}
+    headers = entry.get("headers") or {}
     if command is not None and not isinstance(command, str):
         raise RecordError("MCP 'command' must be a string")
-    if not isinstance(args, list) or not isinstance(env, dict):
-        raise RecordError("MCP 'args' must be a list and 'env' an object")
+    if not isinstance(args, list) or not isinstance(env, dict) or not isinstance(headers, dict):
+        raise RecordError("MCP 'args' must be a list, 'env' and 'headers' objects")
     args_text = _redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
+    header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
     url = _bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
     lines = [
         f"Command: {' '.join([command, *args_text])}" if command else "",
@@ -72,11 +90,15 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     ]
     if env_keys:
         lines.append("Environment variables: " + ", ".join(env_keys))
+    if header_keys:
+        lines.append("Headers: " + ", ".join(header_keys))
     lines.insert(0, text_field(entry, "description").strip())
     record = record_from_fields(
         entry, rel, NodeKind.MCP_SERVER, default_name, body="\n".join(x for x in lines if x)
     )
     record.attrs.update({"command": command, "args": args_text, "env_keys": env_keys, "url": url})
+    if header_keys:
+        record.attrs["header_keys"] = header_keys
     if isinstance(entry.get("type"), str):
         record.attrs["transport"] = entry["type"]
     return record
@@ -110,35 +132,6 @@ def _bare_url(url: str) -> str:
     except ValueError:
         return "[unparseable url]"
     return f"{parts.scheme}://{host}{port}{parts.path}" if parts.scheme else "[relative url]"
-
-
-def hook_record(data: Any, rel: str, default_name: str) -> Record:
-    """A hook: ``{"name", "description", "event", "matcher", "command"}`` or a ``hooks`` map."""
-    if not isinstance(data, dict):
-        raise RecordError(f"a hook config must be a JSON object, got {type(data).__name__}")
-    runs: list[tuple[str, str, str]] = []
-    if isinstance(data.get("hooks"), dict):
-        for event, groups in data["hooks"].items():
-            for group in groups if isinstance(groups, list) else []:
-                if isinstance(group, dict):
-                    for hook in group.get("hooks") or []:
-                        if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                            runs.append(
-                                (str(event), str(group.get("matcher") or ""), hook["command"])
-                            )
-    elif isinstance(data.get("command"), str):
-        runs.append((str(data.get("event") or ""), str(data.get("matcher") or ""), data["command"]))
-    lines = [
-        f"On {ev or 'any event'}{f' for tools matching {m}' if m else ''}, runs: {cmd}"
-        for ev, m, cmd in runs
-    ]
-    body = "\n".join([text_field(data, "description").strip(), *lines]).strip()
-    record = record_from_fields(data, rel, NodeKind.HOOK, default_name, body=body)
-    record.attrs["runs"] = [{"event": ev, "matcher": m, "command": cmd} for ev, m, cmd in runs]
-    for key in ("event", "matcher", "command"):
-        if isinstance(data.get(key), str):
-            record.attrs[key] = data[key]
-    return record
 
 
 def plugin_meta(data: Any) -> dict[str, Any]:

@@ -45,6 +45,8 @@ class Corpus:
     name: str
     placed: list[Placed] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: Put on every node of the corpus: ``source_root`` and ``source_name``.
+    attrs: dict[str, str] = field(default_factory=dict)
 
 
 class _Edges:
@@ -71,8 +73,8 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
         live[corpus.name] = []
         for p in corpus.placed:
             try:
-                node = _node(corpus.name, p)
-            except InvalidItemError as exc:
+                node = _node(corpus, p)
+            except (InvalidItemError, TypeError, ValueError) as exc:  # Node validates its fields
                 result.problems.append(Problem(str(p.source), str(exc)))
                 continue
             live[corpus.name].append(p)
@@ -89,7 +91,7 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
     return result
 
 
-def _node(corpus: str, p: Placed) -> Node:
+def _node(corpus: Corpus, p: Placed) -> Node:
     r = p.record
     return Node(
         id=p.id,
@@ -101,7 +103,7 @@ def _node(corpus: str, p: Placed) -> Node:
         created=r.created,
         updated=r.updated,
         source=str(p.source),
-        attrs={"corpus": corpus, "path": r.rel, **r.attrs},
+        attrs={"corpus": corpus.name, "path": r.rel, **r.attrs, **corpus.attrs},
     )
 
 

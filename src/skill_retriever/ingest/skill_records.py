@@ -16,6 +16,7 @@ from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 
 _REQUIRES_KEYS = ("requires", "dependencies", "depends_on")
@@ -70,6 +71,7 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     if kind is NodeKind.OTHER and not (fields.get("name") and fields.get("description")):
         return None
     record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
+    record.warnings[:0] = [f"frontmatter {w}" for w in fm.warnings]
     raw = {k: v for k, v in fields.items() if k not in ("name", "description")}
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
@@ -154,8 +156,8 @@ def _first_time(
 ) -> datetime | None:
     for key in keys:
         value = fields.get(key)
-        if value in (None, ""):
-            continue
+        if value in (None, "") or isinstance(value, KeptText):
+            continue  # KeptText: the YAML loader already reported why it is no date
         if isinstance(value, date) and not isinstance(value, datetime):
             return datetime.combine(value, time(), tzinfo=UTC)
         try:
@@ -169,6 +171,8 @@ def jsonable(value: Any) -> Any:
     """A JSON-serialisable copy: dates become ISO text; other unserialisable values are dropped."""
     if isinstance(value, (datetime, date)):
         return value.isoformat()
+    if isinstance(value, str):
+        return str(value)  # a plain str, not a subclass such as KeptText
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items() if _keep(v)}
     if isinstance(value, (list, tuple)):

@@ -6,14 +6,20 @@ What is recognised, walking the folder in sorted order:
   ``attrs["files"]`` (relative to the folder), not read; a Markdown file there whose
   frontmatter has a name and a description also becomes an OTHER node, PART_OF the skill.
 - ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks``: that kind; a ``.json``
-  below ``hooks``: a hook config.
-- ``.mcp.json`` / ``mcp.json`` (``{"mcpServers": {...}}``) and ``*.json`` in a folder named
-  ``mcp``: MCP servers, one node per server (``path#name`` inside a multi-server file).
-- ``plugins/<x>/`` or a folder with ``plugin.json`` (or ``.claude-plugin/plugin.json``): a
-  plugin node; its components get PART_OF edges to it.
+  below ``hooks``: a hook definition, one node per file (see `hook_configs`: the exact
+  settings.json ``hooks`` mapping and the scripts it runs); other files there (the
+  scripts) are not components and not problems.
+- ``.mcp.json`` / ``mcp.json`` (``{"mcpServers": {...}}``) and ``*.json`` anywhere below a
+  folder named ``mcp``, ``mcps``, ``mcp-servers`` or ``mcp_servers``: MCP servers, one
+  node per server (``path#name`` inside a multi-server file; see `skill_configs`).
+- Plugins (see `plugin_manifests`): ``.claude-plugin/marketplace.json`` entries,
+  ``plugin.json`` manifests and ``plugins/<x>/`` folders; a plugin's components get
+  PART_OF edges to it.
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
-Node ids are ``f"{corpus}/{relative_path}"``, the corpus defaulting to the root folder's name.
+Node ids are ``f"{source_name}/{relative_path}"``, the source name defaulting to the root
+folder's name; every node records ``source_root`` and ``source_name`` (see `provenance`).
+A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
 Edges: DEPENDS_ON (``requires`` / ``dependencies`` / ``depends_on``), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
 ``mcp__server__tool``), MENTIONS (weight 0.5: the description or body names another
@@ -28,12 +34,20 @@ from __future__ import annotations
 import os
 import posixpath
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
+from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
+from skill_retriever.ingest.plugin_manifests import (
+    PluginSpec,
+    find_plugins,
+    is_marketplace,
+    plugin_record,
+)
+from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
 from skill_retriever.model import NodeKind, parse_timestamp
@@ -55,7 +69,7 @@ SKIP_DIRS = frozenset(
 )
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 _KIND_FOLDERS = {"agents": NodeKind.AGENT, "commands": NodeKind.COMMAND, "hooks": NodeKind.HOOK}
-_MCP_FOLDERS = frozenset({"mcp", "mcp-servers", "mcp_servers"})
+_MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
 
 
 def ingest_skill_repo(
@@ -65,15 +79,14 @@ def ingest_skill_repo(
 
     Args:
         root: The repository folder.
-        corpus: Prefix of every node id; the folder's name by default.
+        corpus: The source name: prefix of every node id; the folder's name by default.
         max_file_bytes: Larger component files are skipped and reported.
 
     Raises:
-        IngestError: ``root`` is not a readable folder.
+        IngestError: ``root`` is not a readable folder, or the name is unusable.
     """
     start = time.perf_counter()
-    name = corpus if corpus is not None else Path(root).resolve().name
-    result = link_corpora([_read_corpus(Path(root), name, max_file_bytes)], source=str(root))
+    result = link_corpora([_read_corpus(Path(root), corpus, max_file_bytes)], source=str(root))
     result.seconds = time.perf_counter() - start
     return result
 
@@ -94,7 +107,7 @@ def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000
             f"several roots are named {dupes}; ids would collide: ingest them separately "
             "with distinct corpus names"
         )
-    corpora = [_read_corpus(Path(r), n, max_file_bytes) for r, n in zip(roots, names, strict=True)]
+    corpora = [_read_corpus(Path(r), None, max_file_bytes) for r in roots]
     result = link_corpora(corpora, source=", ".join(str(r) for r in roots))
     result.seconds = time.perf_counter() - start
     return result
@@ -111,7 +124,12 @@ def _walk(root: Path, problems: list[Problem]) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for fname in filenames:
             full = Path(dirpath) / fname
-            if full.is_symlink() and not full.resolve().is_relative_to(real_root):
+            try:
+                outside = full.is_symlink() and not full.resolve().is_relative_to(real_root)
+            except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
+                problems.append(Problem(str(full), f"unresolvable symbolic link ({exc}); skipped"))
+                continue
+            if outside:
                 problems.append(
                     Problem(str(full), "symbolic link to outside the repository; skipped")
                 )
@@ -120,7 +138,7 @@ def _walk(root: Path, problems: list[Problem]) -> list[str]:
     return sorted(found)
 
 
-def _nearest(folder: str, candidates: set[str] | dict[str, str]) -> str | None:
+def _nearest(folder: str, candidates: Mapping[str, object]) -> str | None:
     """The closest of ``folder`` and its ancestors that is a candidate ('' is the root)."""
     while True:
         if folder in candidates:
@@ -130,44 +148,98 @@ def _nearest(folder: str, candidates: set[str] | dict[str, str]) -> str | None:
         folder = posixpath.dirname(folder)
 
 
+def _below(folder: str, skill: str | None) -> list[str]:
+    """The folder's parts below the skill folder it is in (all of them outside skills)."""
+    return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
+
+
 def _kind_folder(folder: str, below: str | None) -> NodeKind | None:
-    parts = folder.split("/")[len(below.split("/")) if below else 0 :] if folder else []
-    for part in reversed(parts):
+    for part in reversed(_below(folder, below)):
         if part in _KIND_FOLDERS:
             return _KIND_FOLDERS[part]
     return None
 
 
-def _plugin_folders(files: list[str], corpus: str) -> dict[str, str]:
-    """Plugin folder -> id of its node: ``plugins/<x>`` folders and folders with a plugin.json."""
-    plugins: dict[str, str] = {}
-    for f in files:
-        parts = f.split("/")
-        for i in range(1, len(parts) - 1):
-            if parts[i - 1] == "plugins":
-                plugins.setdefault("/".join(parts[: i + 1]), f"{corpus}/{'/'.join(parts[: i + 1])}")
-        if parts[-1] == "plugin.json":
-            folder = posixpath.dirname(f)
-            folder = (
-                posixpath.dirname(folder)
-                if posixpath.basename(folder) == ".claude-plugin"
-                else folder
+class _Reader:
+    """Reads the files of one root; every file's failure becomes a problem of that file."""
+
+    def __init__(self, root: Path, corpus: str, files: list[str], max_bytes: int) -> None:
+        self.root, self.corpus, self.max_bytes = root, corpus, max_bytes
+        self.files = set(files)
+
+    def where(self, rel: str) -> str:
+        return str(self.root / rel)
+
+    def json(self, rel: str) -> object:
+        return cfg.json_document(rec.read_text(self.root / rel, self.max_bytes))
+
+    def records(self, rel: str, is_skill: bool, skill: str | None, out: Corpus) -> list[rec.Record]:
+        """The records of one file, or [] after reporting why it cannot be read."""
+        try:
+            return self._records(rel, is_skill, skill)
+        except rec.RecordError as exc:
+            out.problems.append(Problem(self.where(rel), str(exc)))
+        except OSError as exc:
+            out.problems.append(Problem(self.where(rel), f"cannot read: {exc.strerror or exc}"))
+        except Exception as exc:  # noqa: BLE001  (the per-file boundary, reported below)
+            # One file must never abort a run: whatever its content makes a parser raise
+            # (a bug of ours, PyYAML's or json's included) costs this file only, and is
+            # reported with the exception's type so that it can be fixed.
+            out.problems.append(
+                Problem(self.where(rel), f"unexpected {type(exc).__name__} while reading: "
+                        f"{exc}; file skipped (please report this)")
             )
-            plugins[folder] = f"{corpus}/{f}"
-    return plugins
+        return []
+
+    def _records(self, rel: str, is_skill: bool, skill: str | None) -> list[rec.Record]:
+        base, folder = posixpath.basename(rel), posixpath.dirname(rel)
+        stem, ext = posixpath.splitext(base)
+        lower_ext = ext.lower()
+        if stem.lower() in _IGNORED_STEMS or base == "plugin.json" or is_marketplace(rel):
+            return []
+        kind = NodeKind.SKILL if is_skill else _kind_folder(folder, skill)
+        if lower_ext == ".md":
+            default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
+            text = rec.read_text(self.root / rel, self.max_bytes)
+            made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
+            return [made] if made else []
+        if lower_ext != ".json" or skill is not None:
+            return []
+        if kind is NodeKind.HOOK:
+            data = self.json(rel)
+            return [hook_record(data, rel, stem, self.files)] if is_hook_definition(data) else []
+        if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(_below(folder, skill)):
+            return cfg.mcp_records(self.json(rel), rel, stem)
+        return []
+
+    def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:
+        if spec.manifest is None:
+            return {}
+        try:
+            return cfg.plugin_meta(self.json(spec.manifest))
+        except rec.RecordError as exc:
+            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {exc}"))
+        except OSError as exc:
+            problems.append(
+                Problem(self.where(spec.manifest),
+                        f"plugin metadata ignored: cannot read: {exc.strerror or exc}")
+            )
+        return {}
 
 
-def _read_corpus(root: Path, corpus: str, max_bytes: int) -> Corpus:
+def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     if not root.is_dir():
         raise IngestError(
             f"skills repository {str(root)!r} is not a folder; pass the repository's root"
         )
-    if not corpus.strip():
-        raise IngestError("corpus name is empty; give a name or a named folder")
-    out = Corpus(corpus)
+    origin = Provenance.of(root, name)
+    corpus = origin.name
+    out = Corpus(corpus, attrs=origin.attrs())
     files = _walk(root, out.problems)
+    reader = _Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
-    plugins = _plugin_folders(files, corpus)
+    local, remote = find_plugins(files, reader.json, out.problems, reader.where)
+    plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
     files_of: dict[str, list[str]] = {}
     for rel in files:
         folder = posixpath.dirname(rel)
@@ -180,105 +252,59 @@ def _read_corpus(root: Path, corpus: str, max_bytes: int) -> Corpus:
         )
         if skill is not None and not is_skill:
             files_of.setdefault(skill, []).append(posixpath.relpath(rel, skill or "."))
-        plugin = _nearest(folder, plugins)
+        plugin = _nearest(folder, plugin_ids)
         parent = (
             f"{corpus}/{skills[skill]}"
             if skill is not None
-            else (plugins[plugin] if plugin is not None else None)
+            else (plugin_ids[plugin] if plugin is not None else None)
         )
-        try:
-            for record in _records(root, rel, is_skill, skill, corpus, max_bytes):
-                out.placed.append(
-                    Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent)
-                )
-                out.problems += [Problem(str(root / rel), w) for w in record.warnings]
-        except rec.RecordError as exc:
-            out.problems.append(Problem(str(root / rel), str(exc)))
-        except OSError as exc:
-            out.problems.append(Problem(str(root / rel), f"cannot read: {exc.strerror or exc}"))
+        for record in reader.records(rel, is_skill, skill, out):
+            out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent))
+            out.problems += [Problem(str(root / rel), w) for w in record.warnings]
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
             p.record.attrs["files"] = files_of.get(posixpath.dirname(p.record.rel), [])
-    out.placed += _plugin_nodes(root, corpus, plugins, out, max_bytes)
+    out.placed += _plugin_nodes(reader, local, remote, plugin_ids, out)
     return out
 
 
-def _records(
-    root: Path, rel: str, is_skill: bool, skill: str | None, corpus: str, max_bytes: int
-) -> list[rec.Record]:
-    base, folder = posixpath.basename(rel), posixpath.dirname(rel)
-    stem, ext = posixpath.splitext(base)
-    lower_ext = ext.lower()
-    if stem.lower() in _IGNORED_STEMS or base == "plugin.json":
-        return []
-    kind = NodeKind.SKILL if is_skill else _kind_folder(folder, skill)
-    if lower_ext == ".md":
-        default = (posixpath.basename(folder) or corpus) if is_skill else stem
-        made = rec.markdown_record(
-            rec.read_text(root / rel, max_bytes), rel, kind or NodeKind.OTHER, default
-        )
-        return [made] if made else []
-    if lower_ext != ".json" or skill is not None:
-        return []
-    if kind is NodeKind.HOOK:
-        return [cfg.hook_record(cfg.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)]
-    if base in (".mcp.json", "mcp.json") or posixpath.basename(folder) in _MCP_FOLDERS:
-        return cfg.mcp_records(cfg.json_document(rec.read_text(root / rel, max_bytes)), rel, stem)
-    return []
-
-
 def _plugin_nodes(
-    root: Path, corpus: str, plugins: dict[str, str], out: Corpus, max_bytes: int
+    reader: _Reader,
+    local: dict[str, PluginSpec],
+    remote: list[PluginSpec],
+    plugin_ids: dict[str, str],
+    out: Corpus,
 ) -> list[Placed]:
-    """One node per plugin folder that holds components; members get ``attrs["plugin"]``."""
+    """One node per plugin: declared ones always, bare ``plugins/<x>`` folders with members.
+
+    Members get ``attrs["plugin"]`` (the plugin's name).
+    """
     members: dict[str, list[Placed]] = {}
     for p in out.placed:
         if p.plugin is not None:
             members.setdefault(p.plugin, []).append(p)
     made = []
-    for folder, node_id in sorted(plugins.items()):
-        if folder not in members:
+    for folder, spec in [*sorted(local.items()), *(("", s) for s in remote)]:
+        declared = spec.manifest is not None or spec.entry is not None
+        inside = members.get(folder, []) if spec.folder is not None else []
+        if not declared and not inside:
             continue
-        rel = node_id[len(corpus) + 1 :]
-        meta = (
-            _plugin_meta(root / rel, out.problems, max_bytes) if rel.endswith("plugin.json") else {}
+        record = plugin_record(
+            spec,
+            reader.manifest(spec, out.problems),
+            [f"{m.record.name} ({m.record.kind.value})" for m in inside],
         )
-        name, desc = (
-            str(v).strip() if isinstance(v, str) else ""
-            for v in (meta.get("name"), meta.get("description"))
-        )
-        listing = ", ".join(f"{m.record.name} ({m.record.kind.value})" for m in members[folder])
-        record = rec.Record(
-            rel=rel,
-            kind=NodeKind.PLUGIN,
-            name=name or posixpath.basename(folder) or corpus,
-            description=desc,
-            text=f"{desc}\nComponents: {listing}".strip(),
-            attrs={"plugin_json": meta} if meta else {},
-        )
+        source = spec.manifest or spec.marketplace_rel or spec.rel
+        meta = {**(spec.entry or {}), **record.attrs.get("plugin_json", {})}
         for key in ("created", "updated"):
             try:
-                setattr(record, key, parse_timestamp(meta.get(key), rel))
+                setattr(record, key, parse_timestamp(meta.get(key), spec.rel))
             except InvalidItemError as exc:
-                out.problems.append(Problem(str(root / rel), f"{exc}; ignored"))
-        for m in members[folder]:
+                out.problems.append(Problem(reader.where(source), f"{exc}; ignored"))
+        for m in inside:
             m.record.attrs["plugin"] = record.name
-        outer = _nearest(posixpath.dirname(folder), plugins) if folder else None
-        made.append(
-            Placed(
-                node_id, record, root / rel, outer, plugins[outer] if outer is not None else None
-            )
-        )
+        outer = _nearest(posixpath.dirname(folder), plugin_ids) if spec.folder else None
+        parent = plugin_ids[outer] if outer is not None else None
+        node_id = f"{reader.corpus}/{spec.rel}"
+        made.append(Placed(node_id, record, reader.root / source, outer, parent))
     return made
-
-
-def _plugin_meta(path: Path, problems: list[Problem], max_bytes: int) -> dict[str, object]:
-    try:
-        return cfg.plugin_meta(cfg.json_document(rec.read_text(path, max_bytes)))
-    except rec.RecordError as exc:
-        problems.append(Problem(str(path), f"plugin metadata ignored: {exc}"))
-    except OSError as exc:
-        problems.append(
-            Problem(str(path), f"plugin metadata ignored: cannot read: {exc.strerror or exc}")
-        )
-    return {}

@@ -14,6 +14,11 @@ Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) 
 ``tool_graph`` (UltraTool: the source's result is used by the target in task plans) ->
 ``FEEDS``; a type naming an `EdgeKind` is kept; anything else -> ``RELATED_TO``.
 
+Every node records ``source_root`` (the set's folder) and ``source_name`` (its name
+unless the caller names the source) in ``attrs``. A line holding a number strict JSON
+cannot carry (NaN, Infinity, ``1e999``, an integer over Python's digit limit) is a bad
+line, like one that is not JSON.
+
 Grouping (StableToolBench ``tool_name``, TRAJECT ``parent_tool_name``): APIs of one tool
 are joined pairwise by ``RELATED_TO`` edges (one per pair, meaning symmetric), so
 expansion from one API reaches its siblings (907 of the 1,427 pairs of relevant APIs of
@@ -32,6 +37,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest import json_values
+from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
@@ -96,13 +103,17 @@ def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dic
             if not line.strip():
                 continue
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
+                rec = json_values.loads(line)
+            except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
                 rec = exc
-            if isinstance(rec, dict):
+            bad = None if isinstance(rec, Exception) else json_values.unrepresentable_message(rec)
+            if isinstance(rec, dict) and bad is None:
                 yield n, rec
                 continue
-            why = f"not JSON ({rec})" if isinstance(rec, Exception) else "not a JSON object"
+            why = (
+                f"not JSON ({rec})" if isinstance(rec, Exception)
+                else bad or "not a JSON object"
+            )
             if result is None:
                 raise IngestError(f"{path}:{n}: {why}")
             result.problems.append(Problem(str(path), f"line {n}: {why}"))
@@ -156,7 +167,7 @@ def _render(rec: dict[str, Any]) -> list[str]:
     return out
 
 
-def _tool_node(rec: dict[str, Any], source: str) -> Node:
+def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node:
     if "id" not in rec:
         raise InvalidItemError("tool without an id")
     name = str(rec.get("name") or rec["id"]).strip() or str(rec["id"])
@@ -170,6 +181,7 @@ def _tool_node(rec: dict[str, Any], source: str) -> Node:
                 tags.append(tag)
     attrs = {k: v for k, v in rec.items() if k not in _RENDERED
              and len(json.dumps(v, ensure_ascii=False, default=str)) <= _MAX_ATTR_CHARS}
+    attrs.update(origin)
     return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text, tags=tuple(tags),
                 source=source, attrs=attrs)
 
@@ -183,7 +195,9 @@ def _edge_kind(kind: str) -> tuple[EdgeKind, str]:
         return EdgeKind.RELATED_TO, kind
 
 
-def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int = 30) -> IngestResult:
+def ingest_toolret(
+    folder: Path, *, sibling_edges: bool = True, max_group: int = 30, source_name: str | None = None
+) -> IngestResult:
     """Read one toolret set: tools as TOOL nodes, relations and groupings as edges.
 
     Args:
@@ -191,6 +205,7 @@ def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int =
         sibling_edges: Join APIs of one tool (``tool_name`` / ``parent_tool_name``) by
             ``RELATED_TO`` edges.
         max_group: Groups with more APIs than this get no sibling edges.
+        source_name: Recorded on every node; the folder's name by default.
 
     Returns:
         Nodes, edges and one problem per bad line (unparsable, no id, duplicate id,
@@ -205,6 +220,7 @@ def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int =
         raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
+    origin = Provenance.of(folder, source_name).attrs()
     ids: set[str] = set()
     groups: dict[str, list[str]] = {}
     where = str(tools_path)
@@ -212,8 +228,10 @@ def ingest_toolret(folder: Path, *, sibling_edges: bool = True, max_group: int =
         try:
             if rec.get("id") in ids:
                 raise InvalidItemError(f"duplicate tool id {rec['id']!r}; the first one is kept")
-            node = _tool_node(rec, where)
-        except (InvalidItemError, TypeError, ValueError) as exc:
+            node = _tool_node(rec, where, origin)
+        except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
+            # TypeError / ValueError: fields of unexpected shapes; RecursionError: measuring
+            # a deeply nested field.
             result.problems.append(Problem(where, f"line {n}: {exc}"))
             continue
         ids.add(node.id)

@@ -1,0 +1,199 @@
+"""Hook definitions in JSON -> one HOOK `Record` per file, complete enough to install.
+
+Two forms are read:
+
+- A Claude Code ``settings.json`` fragment (what claude-code-templates ships)::
+
+      {"description": "...", "hooks": {"PostToolUse": [{"matcher": "Edit",
+        "hooks": [{"type": "command", "command": "ruff format", "timeout": 30}]}]},
+       "supportingFiles": [{"source": "x.py", "destination": ".claude/hooks/x.py"}]}
+
+- The flat form ``{"name", "description", "event", "matcher", "command"}``.
+
+A JSON object with none of ``hooks``, ``event``, ``matcher`` or ``command`` is no hook
+definition (a pattern catalogue, a package.json) and is skipped without a problem.
+
+Attributes an installer uses (Claude Code merges ``hooks`` into ``.claude/settings.json``
+by event and matcher and runs the commands from the project root):
+
+- ``attrs["hooks"]``: the fragment's ``hooks`` mapping exactly as written, in Claude
+  Code's settings schema: ``{event: [{"matcher": str (optional), "hooks": [{"type":
+  "command", "command": str, "timeout": int (optional)}, ...]}]}`` (``prompt`` / ``agent``
+  hooks and extra keys such as ``if`` are kept too). The flat form is converted to it.
+- ``attrs["scripts"]``: the files the hook runs that ship with it, as sorted POSIX paths
+  relative to the hook file's folder (join them to ``source_root`` / the folder of
+  ``attrs["path"]``): a same-stem file (``context-timeline.json`` ->
+  ``context-timeline.py``; ``.json`` and ``.md`` siblings are not scripts), every file of
+  a same-stem folder (``plan-mode-game/start.sh``), each ``supportingFiles`` source, and
+  any file a command names by a relative path or whose trailing path parts match a
+  file beside the hook (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`` -> ``x.sh``). Every
+  listed file exists inside the source root; one named elsewhere in the root starts with
+  ``../``.
+- ``attrs["supporting_files"]``: the fragment's ``supportingFiles`` list as written
+  (``source``, ``destination``, ``executable``), when it has one: some hooks run their
+  scripts from a fixed place such as ``~/.claude/scripts/``.
+- ``attrs["runs"]``: ``[{"event", "matcher", "command"}]`` per command hook, flattened.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Collection
+from typing import Any
+
+from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, record_from_fields
+from skill_retriever.ingest.skill_records import text_field as _text_field
+from skill_retriever.model import NodeKind
+
+_HOOK_KEYS = ("hooks", "event", "matcher", "command")
+_NOT_SCRIPTS = frozenset({".json", ".md"})
+#: Path-like words of a shell command (quotes removed first).
+_WORD_RE = re.compile(r"[\w.~${}/+@%-]+")
+#: Leading ``$VAR/``, ``${VAR}/`` or ``~/`` of a path.
+_ANCHOR_RE = re.compile(r"^(?:\$\{?\w+\}?|~)/+")
+_MAX_PROMPT_CHARS = 300
+
+
+def is_hook_definition(data: Any) -> bool:
+    """Whether a JSON document below a ``hooks`` folder claims to define a hook."""
+    return isinstance(data, dict) and any(k in data for k in _HOOK_KEYS)
+
+
+def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] = ()) -> Record:
+    """A HOOK record from a settings fragment or the flat form.
+
+    Args:
+        data: The parsed JSON document.
+        rel: The file's path relative to the source root.
+        default_name: The name when the document has none (the file's stem).
+        files: Every file of the source root (relative paths), to find the scripts.
+
+    Raises:
+        RecordError: The document is not an object, or its ``hooks`` mapping does not
+            have Claude Code's shape (the message names the entry).
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"a hook config must be a JSON object, got {type(data).__name__}")
+    if "hooks" in data:
+        hooks = _checked_hooks(data["hooks"])
+    elif isinstance(data.get("command"), str) and isinstance(data.get("event"), str):
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": data["command"]}]}
+        if isinstance(data.get("matcher"), str) and data["matcher"]:
+            group = {"matcher": data["matcher"], **group}
+        hooks = {data["event"]: [group]}
+    else:
+        raise RecordError(
+            "a flat hook needs 'event' and 'command' strings (or write a 'hooks' mapping "
+            "as in Claude Code's settings.json)"
+        )
+    runs = [
+        {"event": event, "matcher": str(g.get("matcher") or ""), "command": h["command"]}
+        for event, groups in hooks.items()
+        for g in groups
+        for h in g["hooks"]
+        if isinstance(h.get("command"), str)
+    ]
+    body = "\n".join([_text_field(data, "description").strip(), *_describe(hooks)]).strip()
+    record = record_from_fields(data, rel, NodeKind.HOOK, default_name, body=body)
+    record.attrs["hooks"] = hooks
+    record.attrs["runs"] = runs
+    supporting = data.get("supportingFiles")
+    if isinstance(supporting, list):
+        record.attrs["supporting_files"] = jsonable(supporting)
+    record.attrs["scripts"] = hook_scripts(rel, runs, supporting, files)
+    for key in ("event", "matcher", "command"):
+        if isinstance(data.get(key), str):
+            record.attrs[key] = data[key]
+    return record
+
+
+def _checked_hooks(hooks: Any) -> dict[str, list[dict[str, Any]]]:
+    """The ``hooks`` mapping, unchanged, once it has Claude Code's settings shape."""
+    fix = "; write it as in Claude Code's settings.json"
+    if not isinstance(hooks, dict):
+        raise RecordError(f"'hooks' must map event names to lists, got {type(hooks).__name__}{fix}")
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise RecordError(f"hooks.{event} must be a list of matcher groups{fix}")
+        for i, group in enumerate(groups):
+            where = f"hooks.{event}[{i}]"
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                raise RecordError(f"{where} must be an object with a 'hooks' list{fix}")
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                raise RecordError(f"{where}.matcher must be a string{fix}")
+            for j, hook in enumerate(group["hooks"]):
+                if not isinstance(hook, dict) or not isinstance(hook.get("type"), str):
+                    raise RecordError(f"{where}.hooks[{j}] must be an object with a 'type'{fix}")
+                if hook["type"] == "command" and not isinstance(hook.get("command"), str):
+                    raise RecordError(
+                        f"{where}.hooks[{j}] is a command hook without a command{fix}"
+                    )
+    return hooks
+
+
+def _describe(hooks: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """One searchable line per hook: when it fires and what it runs."""
+    lines = []
+    for event, groups in hooks.items():
+        for group in groups:
+            matcher = group.get("matcher")
+            when = f"On {event}{f' for tools matching {matcher}' if matcher else ''}"
+            for hook in group["hooks"]:
+                if isinstance(hook.get("command"), str):
+                    lines.append(f"{when}, runs: {hook['command']}")
+                elif isinstance(hook.get("prompt"), str):
+                    lines.append(f"{when}, asks a model: {hook['prompt'][:_MAX_PROMPT_CHARS]}")
+    return lines
+
+
+def hook_scripts(
+    rel: str, runs: list[dict[str, str]], supporting: Any, files: Collection[str]
+) -> list[str]:
+    """The files of the source root the hook runs (see the module docstring)."""
+    folder = posixpath.dirname(rel)
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    inside = f"{folder}/{stem}/" if folder else f"{stem}/"
+    found: set[str] = set()
+    for f in files:
+        base, ext = posixpath.splitext(posixpath.basename(f))
+        beside = posixpath.dirname(f) == folder and base == stem and ext.lower() not in _NOT_SCRIPTS
+        if beside or f.startswith(inside):
+            found.add(f)
+    named = (
+        [
+            s["source"]
+            for s in supporting
+            if isinstance(s, dict) and isinstance(s.get("source"), str)
+        ]
+        if isinstance(supporting, list)
+        else []
+    )
+    for path in named:
+        found.update(_existing([posixpath.join(folder, path)], files))
+    for run in runs:
+        for word in _WORD_RE.findall(run["command"].replace('"', " ").replace("'", " ")):
+            found.update(_referenced(word, folder, files))
+    found.discard(rel)
+    return sorted(posixpath.relpath(f, folder or ".") for f in found)
+
+
+def _referenced(word: str, folder: str, files: Collection[str]) -> list[str]:
+    """Files a command word names: relative to the hook, to the root, or by its tail."""
+    while (anchored := _ANCHOR_RE.sub("", word)) != word:
+        word = anchored
+    if "/" not in word or word.startswith("/"):
+        return []  # a bare word, or an absolute path outside any source root
+    parts = [p for p in word.split("/") if p not in ("", ".")]
+    tails = ["/".join(parts[i:]) for i in range(len(parts))]
+    candidates = [posixpath.join(folder, word), word, *(posixpath.join(folder, t) for t in tails)]
+    return _existing(candidates, files)[:1]
+
+
+def _existing(paths: list[str], files: Collection[str]) -> list[str]:
+    out = []
+    for path in paths:
+        norm = posixpath.normpath(path)
+        if not norm.startswith("../") and norm in files:
+            out.append(norm)
+    return out

@@ -1,0 +1,95 @@
+"""Read JSON so that one number strict JSON cannot carry costs one item, not the whole file.
+
+Python's `json` reads ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON), turns ``1e999``
+into ``inf``, and fails the whole document with a ValueError on an integer longer than
+`sys.get_int_max_str_digits` (4,300 digits by default). None of these can be written back
+as strict JSON, and the index writes nodes as JSON. `loads` / `load` parse each such number
+into an `Unrepresentable` marker instead; `find_unrepresentable` says where the first one
+is (``attrs.scores[2]``), so a reader can reject that item and keep its siblings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass
+from typing import IO, Any
+
+
+@dataclass(frozen=True, slots=True)
+class Unrepresentable:
+    """A number the JSON text holds that strict JSON output cannot carry."""
+
+    what: str
+
+    def __repr__(self) -> str:
+        return f"<{self.what}>"
+
+
+def _int(digits: str) -> int | Unrepresentable:
+    try:
+        return int(digits)
+    except ValueError:  # over the int <-> str digit limit: it could never be written back
+        return Unrepresentable(
+            f"a {len(digits.lstrip('-')):,}-digit integer (over Python's "
+            f"{sys.get_int_max_str_digits():,}-digit limit)"
+        )
+
+
+def _float(text: str) -> float | Unrepresentable:
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-8:]}"
+    return Unrepresentable(f"the number {shown}, too large for a float")
+
+
+def _constant(name: str) -> Unrepresentable:
+    return Unrepresentable(name)  # NaN, Infinity, -Infinity: not JSON at all
+
+
+def loads(text: str) -> Any:
+    """`json.loads`, with out-of-range numbers and NaN/Infinity as `Unrepresentable`.
+
+    Raises:
+        ValueError: Not JSON (`json.JSONDecodeError`).
+        RecursionError: Nested too deeply.
+    """
+    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
+def load(fh: IO[str]) -> Any:
+    """`json.load` with the same markers as `loads`."""
+    return json.load(fh, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
+def find_unrepresentable(value: Any, where: str = "") -> tuple[str, Unrepresentable] | None:
+    """Where the first `Unrepresentable` in ``value`` is (``a.b[2]``), and the marker.
+
+    Walks with an explicit stack: a document nested as deep as `json` allows must not
+    overflow Python's recursion limit here.
+    """
+    stack: list[tuple[str, Any]] = [(where, value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, Unrepresentable):
+            return path or "the value", item
+        if isinstance(item, dict):
+            prefix = f"{path}." if path else ""
+            stack.extend((f"{prefix}{str(k)[:40]}", v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def unrepresentable_message(value: Any, where: str = "") -> str | None:
+    """A problem message for the first `Unrepresentable` in ``value``, or None."""
+    found = find_unrepresentable(value, where)
+    if found is None:
+        return None
+    path, marker = found
+    return (
+        f"{path} holds {marker.what}, which JSON output cannot carry; "
+        "write a finite number, or the value as a string"
+    )

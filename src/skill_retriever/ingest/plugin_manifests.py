@@ -1,0 +1,236 @@
+"""Claude Code plugin packaging -> which folders are plugins, and one PLUGIN record each.
+
+Read, in a skills repository:
+
+- ``.claude-plugin/marketplace.json`` (``{"name", "owner", "metadata": {"pluginRoot"},
+  "plugins": [{"name", "source", "description", "version", "author", "category",
+  "homepage", "license", "keywords"}]}``): one plugin per entry. A string ``source``
+  (``./plugins/x``) is a folder relative to the marketplace root, the folder holding
+  ``.claude-plugin/`` (``metadata.pluginRoot`` is put before a bare name). An object
+  ``source`` (``github``, ``url``, ``git-subdir``, ``npm``) is a plugin kept elsewhere: it
+  gets a node without components, id ``<source>/<marketplace path>#<name>``.
+- ``plugin.json`` in a folder or in its ``.claude-plugin/``: the plugin of that folder,
+  merged over the marketplace entry that points there (plugin.json wins for its fields).
+- A folder directly below ``plugins/``, without a manifest: a plugin named after the
+  folder, made only when components are found in it.
+
+A plugin folder's node id is ``<source>/<folder>`` (``wshobson__agents/plugins/x``); the
+components below it get PART_OF edges to it (see `skills`). Attributes: ``version``,
+``author`` (the name), ``category``, ``homepage``, ``license``, ``repository``,
+``keywords``, ``marketplace`` (the marketplace's name), ``marketplace_source`` (the entry's source as
+written), ``plugin_json`` (the manifest as written). The text holds the description, the
+category, the keywords and the list of components: what a user would search for.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from skill_retriever.ingest.result import Problem
+from skill_retriever.ingest.skill_records import Record, RecordError, jsonable
+from skill_retriever.model import NodeKind
+
+MARKETPLACE = ".claude-plugin/marketplace.json"
+_FIELDS = ("version", "category", "homepage", "license")
+
+#: Reads one JSON file of the repository (relative path) or raises RecordError / OSError.
+ReadJson = Callable[[str], Any]
+
+
+@dataclass(slots=True)
+class PluginSpec:
+    """One plugin: where it lives and what its marketplace entry and manifest say."""
+
+    rel: str  # what its node id is made of: the folder, or "<marketplace>#<name>"
+    folder: str | None  # the plugin's folder ('' = the root); None when kept elsewhere
+    manifest: str | None = None  # path of its plugin.json
+    entry: dict[str, Any] | None = None  # its marketplace entry
+    marketplace: str | None = None  # the marketplace's name
+    marketplace_rel: str | None = None  # path of the marketplace.json
+
+
+def is_marketplace(rel: str) -> bool:
+    return rel == MARKETPLACE or rel.endswith("/" + MARKETPLACE)
+
+
+def find_plugins(
+    files: list[str], read_json: ReadJson, problems: list[Problem], where: Callable[[str], str]
+) -> tuple[dict[str, PluginSpec], list[PluginSpec]]:
+    """Plugin folders (folder -> spec) and plugins kept elsewhere, from all files of a root.
+
+    Args:
+        files: Every file of the root, relative, sorted.
+        read_json: Reads one of them as JSON.
+        problems: Where unreadable manifests and bad marketplace entries are reported.
+        where: The path to report for a relative path.
+    """
+    local: dict[str, PluginSpec] = {}
+    for f in files:
+        parts = f.split("/")
+        for i in range(1, len(parts) - 1):
+            if parts[i - 1] == "plugins" and not parts[i].startswith("."):
+                folder = "/".join(parts[: i + 1])
+                local.setdefault(folder, PluginSpec(folder, folder))
+        if parts[-1] == "plugin.json":
+            folder = posixpath.dirname(f)
+            if posixpath.basename(folder) == ".claude-plugin":
+                folder = posixpath.dirname(folder)
+            local[folder] = PluginSpec(folder or f, folder, manifest=f)
+    folders = {posixpath.dirname(f) for f in files}
+    folders |= {d for f in folders for d in _ancestors(f)}
+    remote: list[PluginSpec] = []
+    for rel in (f for f in files if is_marketplace(f)):
+        for spec in _marketplace(rel, read_json, folders, problems, where):
+            if spec.folder is None:
+                remote.append(spec)
+            elif (known := local.get(spec.folder)) is not None and known.entry is not None:
+                problems.append(
+                    Problem(
+                        where(rel),
+                        f"plugin {_name(spec)!r} points at folder "
+                        f"{spec.folder!r}, as {_name(known)!r} does; skipped",
+                    )
+                )
+            else:
+                base = known or PluginSpec(spec.rel, spec.folder)
+                base.entry, base.marketplace = spec.entry, spec.marketplace
+                base.marketplace_rel = rel
+                local[spec.folder] = base
+    return local, remote
+
+
+def _ancestors(folder: str) -> list[str]:
+    out = []
+    while folder:
+        folder = posixpath.dirname(folder)
+        out.append(folder)
+    return out
+
+
+def _name(spec: PluginSpec) -> str:
+    return str((spec.entry or {}).get("name") or spec.folder or spec.rel)
+
+
+def _marketplace(
+    rel: str,
+    read_json: ReadJson,
+    folders: set[str],
+    problems: list[Problem],
+    where: Callable[[str], str],
+) -> list[PluginSpec]:
+    """The entries of one marketplace.json; bad entries become problems."""
+    try:
+        data = read_json(rel)
+    except (RecordError, OSError) as exc:
+        problems.append(Problem(where(rel), f"marketplace ignored: {_reason(exc)}"))
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("plugins"), list):
+        problems.append(Problem(where(rel), 'marketplace ignored: expected {"plugins": [...]}'))
+        return []
+    market = data["name"] if isinstance(data.get("name"), str) else None
+    meta = data.get("metadata")
+    plugin_root = ""
+    if isinstance(meta, dict) and isinstance(meta.get("pluginRoot"), str):
+        plugin_root = meta["pluginRoot"]
+    root = posixpath.dirname(posixpath.dirname(rel))
+    specs: list[PluginSpec] = []
+    names: set[str] = set()
+    for i, entry in enumerate(data["plugins"]):
+        label = f"plugins[{i}]"
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("name"), str)
+            or not entry["name"].strip()
+        ):
+            problems.append(Problem(where(rel), f"{label}: a plugin entry needs a name; skipped"))
+            continue
+        name = entry["name"].strip()
+        if name in names:
+            problems.append(
+                Problem(where(rel), f"{label}: plugin {name!r} listed twice; the first is kept")
+            )
+            continue
+        names.add(name)
+        folder = _local_folder(entry.get("source"), root, plugin_root)
+        if isinstance(entry.get("source"), str) and (folder is None or folder not in folders):
+            problems.append(
+                Problem(
+                    where(rel),
+                    f"{label}: plugin {name!r} source {entry['source']!r} is no "
+                    "folder of this repository; indexed from its entry alone",
+                )
+            )
+            folder = None
+        spec_rel = folder if folder else f"{rel}#{name}"
+        specs.append(PluginSpec(spec_rel, folder, None, jsonable(entry), market, rel))
+    return specs
+
+
+def _local_folder(source: Any, root: str, plugin_root: str) -> str | None:
+    """The folder a string source names, relative to the repository; None if it leaves it."""
+    if not isinstance(source, str) or not source.strip() or source.startswith("/"):
+        return None
+    base = root if source.startswith(("./", "../")) else posixpath.join(root, plugin_root)
+    folder = posixpath.normpath(posixpath.join(base, source))
+    if folder == ".":
+        return ""
+    return None if folder.startswith("../") or folder == ".." else folder
+
+
+def _reason(exc: Exception) -> str:
+    return f"cannot read: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+
+
+def _text(meta: dict[str, Any], key: str) -> str:
+    value = meta.get(key)
+    if isinstance(value, dict):  # author / repository objects: {"name"} or {"url"}
+        value = value.get("name") or value.get("url")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value).strip()
+    return ""
+
+
+def plugin_record(spec: PluginSpec, manifest: dict[str, Any], components: list[str]) -> Record:
+    """The PLUGIN record of ``spec``: marketplace entry, then manifest fields over it.
+
+    Args:
+        spec: The plugin.
+        manifest: Its plugin.json as read (empty when it has none or it was unreadable).
+        components: ``"name (kind)"`` of each component in its folder.
+    """
+    entry = {k: v for k, v in (spec.entry or {}).items() if k != "source"}
+    meta = {**entry, **manifest}
+    folder_name = posixpath.basename(spec.folder) if spec.folder else ""
+    name = _text(meta, "name") or folder_name or spec.rel
+    description = _text(meta, "description")
+    attrs: dict[str, Any] = {k: v for k in _FIELDS if (v := _text(meta, k))}
+    for key in ("author", "repository"):
+        if value := _text(meta, key):
+            attrs[key] = value
+    keywords = [k.strip() for k in meta.get("keywords") or [] if isinstance(k, str) and k.strip()]
+    if keywords:
+        attrs["keywords"] = keywords
+    if spec.entry is not None:
+        attrs["marketplace"] = spec.marketplace or ""
+        attrs["marketplace_source"] = spec.entry.get("source")
+    if manifest:
+        attrs["plugin_json"] = manifest
+    lines = [
+        description,
+        f"Category: {attrs['category']}" if "category" in attrs else "",
+        f"Keywords: {', '.join(keywords)}" if keywords else "",
+        f"Components: {', '.join(components)}" if components else "",
+    ]
+    category = [attrs["category"]] if "category" in attrs else []
+    return Record(
+        rel=spec.rel,
+        kind=NodeKind.PLUGIN,
+        name=name,
+        description=description,
+        text="\n".join(x for x in lines if x) or name,
+        tags=tuple(dict.fromkeys(category + keywords)),
+        attrs=attrs,
+    )

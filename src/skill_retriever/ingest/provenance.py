@@ -1,0 +1,120 @@
+"""Where items came from, and the checks that keep two sources from replacing each other.
+
+Every node a reader returns carries ``attrs["source_root"]`` (the absolute, resolved
+folder that was indexed: a skills repository, a tool-catalogue folder, the folder of a
+``corpus.json`` or of a JSON graph file) and ``attrs["source_name"]`` (the name the user
+gave the source, by default that folder's name). Component ids are
+``f"{source_name}/{relative_path}"``, so two repositories whose folders share a name would
+silently overwrite each other's items: `check_sources` refuses that before anything is
+written, and `check_ids` refuses a source whose own ids (tool ids, passage ids, ids in a
+JSON graph) are already held by the index from another folder.
+
+Migration: indexes built before this change hold nodes without ``source_root``. Such a
+node's origin is unknown, so it never blocks a write; the next write of the same id
+records its origin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from skill_retriever.exceptions import IngestError
+from skill_retriever.model import Node
+
+_BAD_NAME_RE = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def source_root(path: Path) -> Path:
+    """The folder a source stands for: the path itself, or the folder holding a file."""
+    resolved = Path(path).resolve()
+    return resolved if resolved.is_dir() else resolved.parent
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """A source's name and its absolute root, as recorded on its nodes."""
+
+    root: str
+    name: str
+
+    @classmethod
+    def of(cls, path: Path, name: str | None = None) -> Provenance:
+        """The provenance of ``path``; ``name`` defaults to the root folder's name.
+
+        Raises:
+            IngestError: The name is blank or holds a slash or control character.
+        """
+        root = source_root(path)
+        chosen = root.name if name is None else name
+        if not chosen.strip() or _BAD_NAME_RE.search(chosen):
+            raise IngestError(
+                f"source name {chosen!r} for {path} is unusable: give a non-blank name "
+                "without slashes or control characters (--source-name NAME)"
+            )
+        return cls(str(root), chosen)
+
+    def attrs(self) -> dict[str, str]:
+        return {"source_root": self.root, "source_name": self.name}
+
+    def stamp(self, node: Node) -> Node:
+        """``node`` with this provenance in its attrs (what the file said is overridden)."""
+        return node.with_changes(attrs={**node.attrs, **self.attrs()})
+
+
+def _recorded(node: Node) -> tuple[str, str] | None:
+    name, root = node.attrs.get("source_name"), node.attrs.get("source_root")
+    if isinstance(name, str) and isinstance(root, str):
+        return name, root
+    return None  # indexed before provenance was recorded: origin unknown
+
+
+def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> None:
+    """Refuse a source named like one the index (or this run) holds from another folder.
+
+    Raises:
+        IngestError: Two folders would share one source name.
+    """
+    in_run: dict[str, str] = {}
+    for s in sources:
+        first = in_run.setdefault(s.name, s.root)
+        if first != s.root:
+            raise IngestError(
+                f"{s.root} and {first} would both be indexed as source {s.name!r} and their "
+                "ids would collide; index them one at a time, each with its own --source-name"
+            )
+    roots: dict[str, str] = {}
+    for node in held.values():
+        found = _recorded(node)
+        if found is not None and found[0] in in_run:
+            roots.setdefault(found[0], found[1])
+    for s in sources:
+        other = roots.get(s.name)
+        if other is not None and other != s.root:
+            raise IngestError(
+                f"the index already holds source {s.name!r} from {other}; indexing {s.root} "
+                "under the same name would replace its items: pass --source-name NAME "
+                "(source_name=) to index it beside them"
+            )
+
+
+def check_ids(held: Mapping[str, Node], ids: Iterable[str], origin: Provenance) -> None:
+    """Refuse items whose ids the index holds from another folder.
+
+    Component ids start with the source name, so `check_sources` already covers them;
+    this catches ids a source brings itself (tools, passages, JSON graph nodes).
+
+    Raises:
+        IngestError: An id is held from another source root.
+    """
+    for node_id in ids:
+        old = held.get(node_id)
+        found = None if old is None else _recorded(old)
+        if found is not None and found[1] != origin.root:
+            raise IngestError(
+                f"node id {node_id!r} from {origin.root} is already in the index from "
+                f"{found[1]} (source {found[0]!r}); writing it would replace that item: index "
+                "this source into another --index-dir, or give its items ids of their own"
+            )
