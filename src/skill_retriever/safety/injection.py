@@ -16,8 +16,14 @@ What is flagged, one reason per kind (``"<kind>: <detail>"``):
 * ``tool_call_mimicry``: tool-call and tool-result markup (``<tool_call>``,
   ``<function_calls>``, ``<invoke name=``, ``"tool_calls":``, ``<|python_tag|>``...).
 * ``hidden_unicode``: zero-width characters, bidi overrides and isolates ("Trojan
-  Source", Boucher & Anderson 2023), and Unicode tag characters (U+E0000-U+E007F, which
-  render as nothing but spell ASCII; the hidden text is scanned for injection too).
+  Source", Boucher & Anderson 2023), Unicode tag characters (U+E0000-U+E007F, which
+  render as nothing but spell ASCII; the hidden text is scanned for injection too), soft
+  hyphens, other invisible fillers and joiners, a variation selector inside a word (after
+  an emoji or an ideograph it is normal and not flagged), and a direction mark inside a
+  Latin, Greek or Cyrillic word (in right-to-left text it is normal and not flagged).
+* ``mixed_script``: a word that mixes Latin letters with Cyrillic or Greek look-alikes
+  (``Іgnоrе`` with a Cyrillic І, о and е): it reads as English to a person and a model,
+  but no English phrase or keyword matches it.
 * ``keyword_stuffing``: one word is at least a quarter of a text of 40+ words (it games
   BM25 term frequency and pulls the embedding towards that word; read in the first
   100,000 characters).
@@ -27,10 +33,18 @@ What is flagged, one reason per kind (``"<kind>: <detail>"``):
 The agent-style text of skills and agents ("You are a senior reviewer...") is what they
 are for, so it is not flagged; only attempts to override what came before are.
 
-Cost: every check is linear in the text. Phrases are matched on a normalised copy
-(NFKC, case-folded, hidden characters removed, whitespace runs collapsed), so the regular
-expressions never see two adjacent variable-length whitespace runs and cannot backtrack
-super-linearly. :func:`scan_node` caches by the node's content hash.
+Obfuscation does not hide a phrase: phrases are matched on a normalised copy (NFKC, which
+also folds fullwidth and mathematical letters; every invisible and format character
+removed; Cyrillic and Greek look-alikes mapped to the Latin letter they imitate, after the
+confusables of Unicode TR39; case-folded; whitespace runs collapsed), and the obfuscation
+itself is flagged as ``hidden_unicode`` or ``mixed_script``.
+
+Cost: every check is linear in the text, because items are anyone's data and a scan runs
+for every item at ingest and for every result of a query; a pattern that backtracks
+super-linearly would let one crafted item stall both. The normalised copy never holds two
+adjacent variable-length whitespace runs, the character classes are matched by the regex
+engine in C, and the mixed-script pattern starts only at a word's first letter and uses
+possessive repeats. :func:`scan_node` caches by the node's content hash.
 """
 
 from __future__ import annotations
@@ -42,21 +56,49 @@ from collections import Counter
 
 from skill_retriever.algorithms.tokenize import bm25_tokens
 from skill_retriever.model import Node
+from skill_retriever.safety import charsets
+from skill_retriever.safety.charsets import BIDI, TAGS, ZERO_WIDTH
 
 __all__ = ["scan_node", "scan_text", "visible_text"]
 
-#: Zero-width and invisible formatting characters (U+FEFF only matters past the start,
-#: but a byte-order mark inside an item's text is just as invisible).
-ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e"
-#: Bidi embeddings, overrides and isolates (not the plain LRM/RLM marks of RTL text).
-BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 TAG_FIRST, TAG_LAST = 0xE0000, 0xE007F
 
-_HIDDEN_RE = re.compile(f"[{ZERO_WIDTH}{BIDI}\U000e0000-\U000e007f]")
-_DROP_HIDDEN = {ord(c): None for c in ZERO_WIDTH + BIDI}
 _TAG_TO_ASCII = {cp: (cp - TAG_FIRST if 0x20 <= cp - TAG_FIRST < 0x7F else None) for cp in range(TAG_FIRST, TAG_LAST + 1)}
-_TAG_RE = re.compile("[\U000e0000-\U000e007f]")
+_TAG_RE = re.compile(f"[{TAGS}]")
 _NEWLINES_RE = re.compile(r"\n+")
+_INVISIBLE_RE = re.compile(f"[{charsets.INVISIBLE}]")
+_SKELETON = str.maketrans(charsets.CONFUSABLES)
+#: What :func:`_hidden` counts, each with the words of its reason. Direction marks and
+#: script-specific format characters count only inside a Latin, Greek or Cyrillic word
+#: (possessive run, so a long run of them is read once).
+_LGC = charsets.LGC_LETTERS
+_HIDDEN_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(f"[{ZERO_WIDTH}]"), "zero-width character(s)"),
+    (re.compile(f"[{BIDI}]"), "bidi override/isolate character(s)"),
+    (_TAG_RE, "Unicode tag character(s) (invisible text)"),
+    (re.compile(f"[{charsets.SOFT_HYPHEN}]"), "soft hyphen(s)"),
+    (charsets.SUSPICIOUS_VS_RE, "variation selector(s) inside words"),
+    (
+        re.compile(f"(?<=[{_LGC}])[{charsets.DIRECTION_MARKS}{charsets.SCRIPT_FORMAT}]++(?=[{_LGC}])"),
+        "place(s) with direction or format marks inside a word",
+    ),
+    (re.compile(f"[{charsets.OTHER_INVISIBLE}]"), "other invisible character(s)"),
+)
+#: What :func:`visible_text` removes: the characters :func:`_hidden` flags wherever they
+#: stand, and variation selectors where they have no use.
+_NOT_SHOWN_RE = re.compile(
+    f"[{ZERO_WIDTH}{BIDI}{TAGS}{charsets.SOFT_HYPHEN}{charsets.OTHER_INVISIBLE}]|{charsets.SUSPICIOUS_VS_RE.pattern}"
+)
+# A word (a run of letters) holding a Latin letter and a Cyrillic/Greek look-alike, in
+# either order. It starts only where a word starts and every repeat is possessive, so each
+# letter is read a bounded number of times.
+_LAT = f"[{charsets.LATIN_LETTERS}]"
+_CG = "[" + "".join(charsets.CYRILLIC_GREEK_LOOKALIKES) + "]"
+_MIXED_RE = re.compile(
+    rf"(?<![^\W\d_])(?:(?!{_LAT}|{_CG})[^\W\d_])*+"
+    rf"(?:{_LAT}(?:(?!{_CG})[^\W\d_])*+{_CG}|{_CG}(?:(?!{_LAT})[^\W\d_])*+{_LAT})"
+)
+_WORD_TAIL_RE = re.compile(r"[^\W\d_]*")
 
 # Phrases, matched on the normalised text: lower case, one " " or "\n" per whitespace run.
 _S = r"[ \n]"  # exactly one separator
@@ -100,12 +142,22 @@ STUFFING_WINDOW = 100_000
 _STUFFING_IGNORED = frozenset(["a", "an", "and", "the", "of", "to", "in", "is", "it", "for", "on", "or", "be", "as", "at", "by", "with", "this", "that"])
 
 
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_DROP_HIDDEN).casefold()
-    if not text.isascii():
-        text = _TAG_RE.sub("", text)
+def _unhidden(text: str) -> str:
+    """NFKC of ``text`` without invisible and format characters: what a reader sees."""
+    text = unicodedata.normalize("NFKC", text)
+    return text if text.isascii() else _INVISIBLE_RE.sub("", text)
+
+
+def _flatten(seen: str) -> str:
+    """The Latin skeleton of ``seen`` (an :func:`_unhidden` text), case-folded, one
+    ``" "`` or ``"\n"`` per whitespace run: what the phrase patterns read."""
+    text = (seen if seen.isascii() else seen.translate(_SKELETON)).casefold()
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return _NEWLINES_RE.sub("\n", "\n".join(lines))
+
+
+def _normalise(text: str) -> str:
+    return _flatten(_unhidden(text))
 
 
 def _quote(match: re.Match[str]) -> str:
@@ -117,29 +169,28 @@ def _hidden(text: str) -> tuple[str | None, str]:
     """A reason for hidden characters (or None), and the ASCII that tag characters spell."""
     if text.isascii():
         return None, ""
-    zero = bidi = tags = 0
-    spelled: list[str] = []
-    for m in _HIDDEN_RE.finditer(text):
-        ch = m.group()
-        if ch in ZERO_WIDTH:
-            zero += 1
-        elif ch in BIDI:
-            bidi += 1
-        else:
-            tags += 1
-            ascii_cp = _TAG_TO_ASCII.get(ord(ch))
-            if ascii_cp is not None:
-                spelled.append(chr(ascii_cp))
-    parts = [
-        f"{n} {what}"
-        for n, what in (
-            (zero, "zero-width character(s)"),
-            (bidi, "bidi override/isolate character(s)"),
-            (tags, "Unicode tag character(s) (invisible text)"),
-        )
-        if n
-    ]
-    return ("hidden_unicode: " + ", ".join(parts)) if parts else None, "".join(spelled)
+    parts: list[str] = []
+    for pattern, what in _HIDDEN_KINDS:
+        n = pattern.subn("", text)[1]  # counted by the regex engine, not a Python loop
+        if n:
+            parts.append(f"{n} {what}")
+    spelled = "".join(_TAG_RE.findall(text)).translate(_TAG_TO_ASCII)
+    return ("hidden_unicode: " + ", ".join(parts)) if parts else None, spelled
+
+
+def _mixed_script(seen: str) -> str | None:
+    """A reason when a word of ``seen`` (an :func:`_unhidden` text) mixes Latin letters
+    with Cyrillic or Greek look-alikes, else None."""
+    if seen.isascii():
+        return None
+    first = _MIXED_RE.search(seen)
+    if first is None:
+        return None
+    n = _MIXED_RE.subn("", seen)[1]
+    tail = _WORD_TAIL_RE.match(seen, first.end())
+    word = seen[first.start() : tail.end() if tail else first.end()]
+    shown = word if len(word) <= 40 else word[:37] + "..."
+    return f"mixed_script: {n} word(s) mix Latin letters with Cyrillic/Greek look-alikes, e.g. {shown!r}"
 
 
 def _smallest_period(s: str) -> int:
@@ -179,10 +230,12 @@ def _stuffing(text: str) -> list[str]:
 
 
 def visible_text(text: str) -> str:
-    """``text`` without zero-width, bidi control and tag characters (for snippets)."""
+    """``text`` without the invisible characters that ``hidden_unicode`` flags wherever
+    they stand (zero-width, bidi control, tag, soft hyphen, fillers) and without variation
+    selectors where they have no use (for snippets)."""
     if text.isascii():
         return text
-    return _TAG_RE.sub("", text.translate(_DROP_HIDDEN))
+    return _NOT_SHOWN_RE.sub("", text)
 
 
 def scan_text(text: str) -> tuple[str, ...]:
@@ -198,7 +251,8 @@ def scan_text(text: str) -> tuple[str, ...]:
         return ()
     reasons: list[str] = []
     hidden, spelled = _hidden(text)
-    flat = _normalise(text)
+    seen = _unhidden(text)
+    flat = _flatten(seen)
     hay = flat if not spelled else f"{flat}\n{_normalise(spelled)}"
     for kind, pattern in (
         ("prompt_injection", _INJECTION_RE),
@@ -210,6 +264,9 @@ def scan_text(text: str) -> tuple[str, ...]:
             reasons.append(f"{kind}: {_quote(m)}")
     if hidden:
         reasons.append(hidden)
+    mixed = _mixed_script(seen)
+    if mixed:
+        reasons.append(mixed)
     reasons.extend(_stuffing(text))
     return tuple(reasons)
 
