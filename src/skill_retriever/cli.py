@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.safety.terminal import printable, printable_json
 
 DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
 
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) if hasattr(args, "handler") else _dispatch(args))
     except SkillRetrieverError as exc:
-        print(f"skill-retriever: error: {exc}", file=sys.stderr)
+        print(printable(f"skill-retriever: error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("skill-retriever: interrupted", file=sys.stderr)
@@ -86,8 +87,8 @@ def cmd_move(args: argparse.Namespace) -> int:
     from skill_retriever.stores.index import move_vectors_to_server
 
     copied = move_vectors_to_server(args.index_dir, args.chroma_url)
-    print(f"copied {copied['nodes']} node and {copied['edges']} edge vectors to {args.chroma_url}; "
-          f"{args.index_dir} now uses the server (its chroma/ folder can go once you have checked)")
+    print(printable(f"copied {copied['nodes']} node and {copied['edges']} edge vectors to {args.chroma_url}; "
+          f"{args.index_dir} now uses the server (its chroma/ folder can go once you have checked)"))
     return 0
 
 
@@ -113,7 +114,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     def progress_factory(total: int, label: str) -> Any:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, desc=f"indexing {label}", unit="item", disable=args.json or None, file=sys.stderr)
+        bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or None, file=sys.stderr)
         bars.append(bar)
         return bar.update
 
@@ -124,15 +125,15 @@ def cmd_index(args: argparse.Namespace) -> int:
             bar.close()
     status = index.status()
     if args.json:
-        print(dumps({"run": run.to_dict(), "index": status}))
+        print(printable_json(dumps({"run": run.to_dict(), "index": status})))
     else:
         for s in run.sources:
-            print(s.summary())
+            print(printable(s.summary()))
             for problem in s.problems[:10]:
-                print(f"  problem: {problem}")
+                print(printable(f"  problem: {problem}"))
             if len(s.problems) > 10:
                 print(f"  ... {len(s.problems) - 10} more problems (see --json)")
-        print(f"embedded {run.embedded} texts; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges")
+        print(printable(f"embedded {run.embedded} texts; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
     return 0
 
 
@@ -154,29 +155,29 @@ def cmd_query(args: argparse.Namespace) -> int:
         rerank=not args.no_rerank,
     )
     if args.json:
-        print(dumps({
+        print(printable_json(dumps({
             "route": resp.route,
             "reranker": resp.reranker,
             "results": [r.__dict__ for r in resp.results],
             "stats": resp.stats,
             "warnings": resp.warnings,
-        }))
+        })))
         return 0
     print(f"route: {resp.route}   reranker: {resp.reranker}   results: {len(resp.results)}")
     for w in resp.warnings:
-        print(f"warning: {w}")
+        print(printable(f"warning: {w}"))
     for rank, r in enumerate(resp.results, 1):
         channels = " ".join(f"{c}#{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
         rerank = f"{r.rerank_score:.3f}" if r.rerank_score is not None else "-"
-        print(f"{rank:>2}. [{r.kind}] {r.name}  fusion={r.fusion_score:.4f} rerank={rerank} tokens={r.token_count}")
-        print(f"    {r.id}")
-        print(f"    channels: {channels}")
+        print(printable(f"{rank:>2}. [{r.kind}] {r.name}  fusion={r.fusion_score:.4f} rerank={rerank} tokens={r.token_count}"))
+        print(printable(f"    {r.id}"))
+        print(printable(f"    channels: {channels}"))
         if r.path:
             names = " -> ".join(index.nodes[i].name if i in index.nodes else i for i in r.path)
-            print(f"    path: {names} (reliability {r.path_reliability:.3f})")
-        print(f"    {r.snippet}")
+            print(printable(f"    path: {names} (reliability {r.path_reliability:.3f})"))
+        print(printable(f"    {r.snippet}"))
         for flag in r.flags:  # instruction-like text: read it as data, not as orders
-            print(f"    flagged: {flag}")
+            print(printable(f"    flagged: {flag}"))
     return 0
 
 
@@ -185,11 +186,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     status = open_index(args, create=False).status()
     if args.json:
-        print(dumps(status))
+        print(printable_json(dumps(status)))
     else:
-        print(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})")
-        print(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items()))
-        print(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items()))
+        print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
+        print(printable(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items())))
+        print(printable(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items())))
     return 0
 
 

@@ -56,6 +56,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     from skill_retriever.cli import open_index
     from skill_retriever.components.install import install
     from skill_retriever.indexing import dumps
+    from skill_retriever.safety.terminal import printable, printable_json
 
     index = open_index(args, create=False)
     try:
@@ -70,9 +71,9 @@ def cmd_install(args: argparse.Namespace) -> int:
     finally:
         index.close()
     if args.json:
-        print(dumps(plan.to_dict()))
+        print(printable_json(dumps(plan.to_dict())))
     else:
-        print("\n".join(plan.lines()))
+        print("\n".join(printable(line) for line in plan.lines()))
         if not plan.ok:
             print(
                 "some files were not written: see 'kept' / 'refused' above (--force overwrites files that differ)"
