@@ -33,7 +33,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
 from skill_retriever.adapters.langgraph_server import ServerContext, retrieval_context
-from skill_retriever.config import RetrievalContext
+from skill_retriever.context import RetrievalContext
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.state import FilterSpec, Result, merge_dicts

@@ -20,6 +20,7 @@ from skill_retriever.rerank import EmbeddingReranker, Reranker
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.stores.keywords import KeywordHit
 from skill_retriever.stores.vectors import VectorHit
 
@@ -137,7 +138,7 @@ def test_ppr_route_explains_with_paths(retriever: Retriever) -> None:
             and r.path_reliability >= CONFIG.flow_reliability_threshold
         )
         # consecutive path nodes are related in the graph
-        adjacency = index.graph.matrices()
+        adjacency = index.snapshot().graph
         for a, b in zip(r.path, r.path[1:]):
             assert adjacency.adjacency[adjacency.index[a], adjacency.index[b]] > 0
     assert resp.stats["prune_flow"]["paths"] >= 1
@@ -201,16 +202,12 @@ def test_private_node_never_leaks(plain: Retriever, route: str) -> None:
     assert PRIVATE_ID in visible.ids
 
 
-class KeywordsDown(Index):
-    def search_keywords(
-        self, query: str, k: int, filters: Filters | None = None
-    ) -> list[KeywordHit]:
-        raise RuntimeError("bm25 backend unavailable")
+def keywords_down(self: IndexSnapshot, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
+    raise RuntimeError("bm25 backend unavailable")
 
 
-class NodesDown(Index):
-    def search_nodes(self, qvec: Any, k: int, filters: Filters | None = None) -> list[VectorHit]:
-        raise RuntimeError("vector backend unavailable")
+def nodes_down(self: IndexSnapshot, qvec: Any, k: int, filters: Filters | None = None) -> list[VectorHit]:
+    raise RuntimeError("vector backend unavailable")
 
 
 class BrokenReranker:
@@ -229,8 +226,9 @@ class ShortReranker:
         return [1.0] * (len(texts) - 1)
 
 
-def test_failing_keyword_channel_degrades(shared_tiny_index: Index) -> None:
-    index = KeywordsDown.open(shared_tiny_index.path, embedder=HashingEmbedder())
+def test_failing_keyword_channel_degrades(shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(IndexSnapshot, "search_keywords", keywords_down)
+    index = Index.open(shared_tiny_index.path, embedder=HashingEmbedder())
     try:
         resp = Retriever(index, CONFIG, reranker=None, cache_size=0).search(QUERY)
         check_result_shape(resp)
@@ -243,8 +241,9 @@ def test_failing_keyword_channel_degrades(shared_tiny_index: Index) -> None:
         index.close()
 
 
-def test_failing_seed_retrieval_raises(shared_tiny_index: Index) -> None:
-    index = NodesDown.open(shared_tiny_index.path, embedder=HashingEmbedder())
+def test_failing_seed_retrieval_raises(shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(IndexSnapshot, "search_nodes", nodes_down)
+    index = Index.open(shared_tiny_index.path, embedder=HashingEmbedder())
     try:
         with pytest.raises(
             SkillRetrieverError, match=r"retrieve_seeds failed: RuntimeError: vector backend"

@@ -73,6 +73,6 @@ def tiny_edges() -> list[Edge]:
 
 
 def build_tiny_index(path: Path, embedder: HashingEmbedder | None = None) -> Index:
-    index = Index.open(path, embedder=embedder or HashingEmbedder())
+    index = Index.open(path, embedder=embedder or HashingEmbedder(), create=True)
     index.add(tiny_nodes(), tiny_edges())
     return index

@@ -4,7 +4,8 @@
 same name holds its wiring: ``from skill_retriever.graph import build_graph``).
 """
 
-from skill_retriever.config import RetrievalConfig, RetrievalContext, config_for
+from skill_retriever.config import RetrievalConfig, config_for
+from skill_retriever.context import RetrievalContext
 from skill_retriever.filters import Filters
 from skill_retriever.graph import build_graph, graph
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind

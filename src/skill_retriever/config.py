@@ -13,13 +13,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
+from typing import Any, Literal, get_args, get_type_hints
 
 from skill_retriever.exceptions import ConfigError
-
-if TYPE_CHECKING:
-    from skill_retriever.rerank import Reranker
-    from skill_retriever.stores.index import Index
 
 Route = Literal["smart", "ppr", "quick"]
 #: "named" is the list of items whose identifier-like name the query writes out
@@ -99,7 +95,11 @@ class RetrievalConfig:
     # output
     k: int = 10
     snippet_chars: int = 300
-    max_query_chars: int = 4000
+    # Long input (see skill_retriever.querytext): the hard limit, what the keyword channel
+    # reads, and what entities, typed hops and components are read from.
+    max_query_chars: int = 100_000
+    keyword_query_chars: int = 20_000
+    plan_query_chars: int = 4_000
     # safety and resources
     drop_flagged: bool = False  # drop results flagged as instruction-like (see safety.injection)
     phase_timeout_s: float | None = None  # limit on every phase; None = no limit
@@ -134,7 +134,8 @@ class RetrievalConfig:
                 )
         if self.now is not None and self.now.tzinfo is None:
             object.__setattr__(self, "now", self.now.replace(tzinfo=UTC))  # naive = UTC, as items
-        for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter"):
+        for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
+                     "max_query_chars", "keyword_query_chars", "plan_query_chars"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0, got {getattr(self, name)}")
         if not 0.0 < self.alpha_default < 1.0 or not 0.0 < self.alpha_specific < 1.0 or not 0.0 < self.alpha_broad < 1.0:
@@ -246,16 +247,3 @@ def _matches(value: Any, hint: Any) -> bool:
 
         return isinstance(value, M) if origin in (Mapping, M, dict) else isinstance(value, origin)
     return isinstance(value, hint)
-
-
-@dataclass(frozen=True)
-class RetrievalContext:
-    """The LangGraph context of the retrieval graph: stores, models and the config.
-
-    Stores and models travel here, never in the state, so the state stays small and
-    serialisable (checkpointers, LangGraph Server, Studio).
-    """
-
-    index: Index
-    config: RetrievalConfig = field(default_factory=RetrievalConfig)
-    reranker: Reranker | None = None

@@ -26,6 +26,10 @@ class IndexCorruptError(SkillRetrieverError):
     """The index directory cannot be opened as an index (missing, half-written, foreign)."""
 
 
+class IndexLockedError(SkillRetrieverError):
+    """Another process is writing this index directory (one writer at a time)."""
+
+
 class QueryError(SkillRetrieverError, ValueError):
     """A query is unusable: empty, whitespace only, too long, or not text."""
 

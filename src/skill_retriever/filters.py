@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from skill_retriever.exceptions import ConfigError, InvalidItemError
 from skill_retriever.model import Node, NodeKind, parse_timestamp
 
 ALL_PRINCIPALS = "*"
+FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
 
 
 def _frozen(value: Iterable[str] | str | None, what: str) -> frozenset[str] | None:
@@ -58,6 +60,39 @@ class Filters:
             raise ConfigError(str(exc)) from exc
 
     @classmethod
+    def from_spec(cls, spec: Any) -> Filters:
+        """Filters from their JSON form (``{"kinds": [...], "principals": [...], "since": "..."}``).
+
+        Raises:
+            ConfigError: ``spec`` is not a mapping or names an unknown filter.
+        """
+        if spec is None:
+            return cls()
+        if not isinstance(spec, dict):
+            raise ConfigError(f"filters must be a mapping, got {type(spec).__name__}")
+        unknown = set(spec) - set(FILTER_KEYS)
+        if unknown:
+            raise ConfigError(f"unknown filter(s) {sorted(unknown)}; use {', '.join(FILTER_KEYS)}")
+        return cls(**spec)
+
+    def to_spec(self) -> dict[str, Any]:
+        """The JSON form (:meth:`from_spec` reads it back to equal filters)."""
+        spec: dict[str, Any] = {}
+        for name in ("kinds", "tags", "principals"):
+            value = getattr(self, name)
+            if value is not None:
+                spec[name] = sorted(value)
+        for name in ("since", "until"):
+            value = getattr(self, name)
+            if value is not None:
+                spec[name] = value.isoformat()
+        return spec
+
+    def visibility(self) -> Filters:
+        """Access only: what the caller may see at all (graph walks cross other kinds)."""
+        return Filters(principals=self.principals)
+
+    @classmethod
     def everything(cls) -> Filters:
         """No restriction at all (the caller holds ``"*"``)."""
         return cls(principals=frozenset({ALL_PRINCIPALS}))
@@ -99,3 +134,36 @@ class Filters:
             and self.principals is not None
             and ALL_PRINCIPALS in self.principals
         )
+
+
+def chroma_where(f: Filters, labelled: bool) -> dict[str, Any] | None:
+    """``f``'s kinds and access as a Chroma metadata filter (the metadata each vector
+    carries: ``kind``, ``public`` and the ``access`` labels); None when nothing is filtered.
+
+    Tags and the time window are not compiled: the caller filters those on the snapshot.
+
+    Args:
+        f: The filters.
+        labelled: Whether any item carries access labels (without, access filters nothing).
+    """
+    clauses: list[dict[str, Any]] = []
+    if f.kinds is not None:
+        clauses.append({"kind": {"$in": sorted(f.kinds)}})
+    if labelled and not (f.principals and ALL_PRINCIPALS in f.principals):
+        visible: list[dict[str, Any]] = [{"public": True}]
+        visible += [{"access": {"$contains": p}} for p in sorted(f.principals or ())]
+        clauses.append(visible[0] if len(visible) == 1 else {"$or": visible})
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def vector_metadata(node: Node, vhash: str) -> dict[str, Any]:
+    """What a node's vector carries in a vector store, for :func:`chroma_where`. Its
+    ``hash`` also holds the kind and access the filter reads, so a changed label shows as
+    a stale entry when a writer brings the store in step."""
+    sig = f"{vhash}|{node.kind.value}|{','.join(sorted(node.access))}"
+    meta: dict[str, Any] = {"hash": sig, "kind": node.kind.value, "public": not node.access}
+    if node.access:
+        meta["access"] = list(node.access)
+    return meta

@@ -15,7 +15,7 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from skill_retriever.config import RetrievalContext
+from skill_retriever.context import RetrievalContext
 from skill_retriever.phases import (
     after_completeness,
     apply_token_budget,

@@ -1,4 +1,9 @@
-"""`Retriever`: the Python facade over the compiled graph, returning typed results."""
+"""`Retriever`: the one door into the retrieval graph, sync and async, with typed results.
+
+Every adapter (the LangChain retriever, the agent tool, the bigtool functions, the MCP
+server, the CLI) searches through a `Retriever`, so they all share its rules: settings
+resolved once per call, the caller's principals, a pinned snapshot, the answer cache.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import Any
 
-from skill_retriever.config import RetrievalConfig, RetrievalContext, Route
-from skill_retriever.exceptions import ConfigError
+from langchain_core.runnables import RunnableConfig
+
+from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.context import RetrievalContext
+from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import Filters
+from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.state import InputState
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,21 @@ class SearchResult:
             flags=tuple(r.get("flags", ())),
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "snippet": self.snippet,
+            "fusion_score": self.fusion_score,
+            "rerank_score": self.rerank_score,
+            "token_count": self.token_count,
+            "channels": dict(self.channels),
+            "path": list(self.path),
+            "path_reliability": self.path_reliability,
+            "flags": list(self.flags),
+        }
+
 
 @dataclass(frozen=True)
 class SearchResponse:
@@ -60,13 +84,30 @@ class SearchResponse:
     reranker: str
     stats: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    snapshot_version: int = 0
 
     @property
     def ids(self) -> list[str]:
         return [r.id for r in self.results]
 
+    def to_output(self) -> dict[str, Any]:
+        """The graph's output state (``OutputState``) this response was read from."""
+        results = []
+        for r in self.results:
+            item = {k: v for k, v in r.to_dict().items() if k not in ("path", "path_reliability")}
+            if r.path:
+                item["path"] = {"nodes": list(r.path), "reliability": r.path_reliability}
+            results.append(item)
+        return {
+            "results": results,
+            "route": self.route,
+            "reranker": self.reranker,
+            "stats": dict(self.stats),
+            "warnings": list(self.warnings),
+        }
+
     @classmethod
-    def from_output(cls, out: Mapping[str, Any]) -> SearchResponse:
+    def from_output(cls, out: Mapping[str, Any], snapshot_version: int = 0) -> SearchResponse:
         """From the graph's output state (``OutputState``)."""
         return cls(
             results=[SearchResult.from_state(r) for r in out.get("results", [])],
@@ -74,33 +115,47 @@ class SearchResponse:
             reranker=out.get("reranker", "none"),
             stats=dict(out.get("stats", {})),
             warnings=list(out.get("warnings", [])),
+            snapshot_version=snapshot_version,
         )
 
 
-_DEFAULT = object()
+_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One search call, resolved: the payload, the context that pins its snapshot, and
+    the cache key (which names that snapshot, so no answer outlives a write)."""
+
+    payload: InputState
+    context: RetrievalContext
+    key: str
 
 
 class Retriever:
     """Search an :class:`Index` through the retrieval graph.
 
     Args:
-        index: the index to search.
-        config: default settings; each call may override any of them.
-        reranker: a :class:`Reranker`, ``None`` for no reranking, or the default
-            (a cross-encoder if one loads offline, else the embedding fallback), built on
+        index: The index to search.
+        config: Default settings; each call may override any of them.
+        reranker: A :class:`Reranker`, ``None`` for no reranking, or the default (a
+            cross-encoder if one loads offline, else the embedding fallback), built on
             first use.
-        cache_size: answers kept for repeated queries (0 = no cache). The key holds the
-            query, every setting, the filters and the index version, so any write to the
-            index makes older answers unreachable (read-after-write holds).
+        cache_size: Answers kept for repeated queries (0 = no cache). The key holds the
+            query, every setting, the filters and the snapshot the answer came from, so
+            no answer is served once a later write has returned.
+        principals: The caller's access principals for every call that does not name its
+            own (None = anonymous: public items only; ``["*"]`` sees everything).
     """
 
     def __init__(
         self,
         index: Index,
         config: RetrievalConfig | None = None,
-        reranker: Reranker | None | object = _DEFAULT,
+        reranker: Reranker | None | Any = _DEFAULT,
         *,
         cache_size: int = 1024,
+        principals: Iterable[str] | None = None,
     ) -> None:
         from skill_retriever.graph import graph
 
@@ -111,6 +166,7 @@ class Retriever:
         self._cache_lock = threading.Lock()
         self.index = index
         self.config = config or RetrievalConfig()
+        self.principals = None if principals is None else _names(principals, "principals")
         self._reranker = reranker
         self.graph = graph
 
@@ -118,12 +174,16 @@ class Retriever:
     def reranker(self) -> Reranker | None:
         if self._reranker is _DEFAULT:
             self._reranker = default_reranker(self.index.embedder)
-        return self._reranker  # type: ignore[return-value]
+        return self._reranker  # type: ignore[no-any-return]
 
     def context(self, config: RetrievalConfig | None = None) -> RetrievalContext:
+        """A context for running the compiled graph yourself (``graph.invoke(state,
+        context=...)``, ``graph.stream``): this retriever's index, settings and reranker.
+        Each run pins the snapshot current when it starts."""
         cfg = config or self.config
         return RetrievalContext(index=self.index, config=cfg, reranker=self.reranker if cfg.rerank else None)
 
+    # -- searching --------------------------------------------------------------------
     def search(
         self,
         query: str,
@@ -134,13 +194,46 @@ class Retriever:
         filters: Filters | Mapping[str, Any] | None = None,
         kinds: Iterable[str] | None = None,
         principals: Iterable[str] | None = None,
+        run_config: RunnableConfig | None = None,
         **overrides: Any,
     ) -> SearchResponse:
-        """Retrieve for ``query``. ``overrides`` are RetrievalConfig fields for this call
-        (e.g. ``channels={"temporal": False}``, ``rerank=False``, ``rrf_k=30``)."""
-        return self.search_many(
-            [query], k=k, budget=budget, route=route, filters=filters, kinds=kinds, principals=principals, **overrides
-        )[0]
+        """Retrieve for ``query``.
+
+        Args:
+            query: What to find.
+            k: How many results (default ``config.k``).
+            budget: Token budget of the results (default ``config.token_budget``).
+            route: Force a route (smart, ppr, quick).
+            filters: A :class:`Filters` or its JSON form.
+            kinds, principals: Shortcuts for those filters.
+            run_config: A LangChain ``RunnableConfig`` (callbacks, tags): the phases nest
+                under the caller's trace.
+            overrides: RetrievalConfig fields for this call (e.g. ``channels={"temporal":
+                False}``, ``rerank=False``, ``rrf_k=30``).
+        """
+        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides)[0]
+        return self._run(call, run_config)
+
+    async def asearch(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        budget: int | None = None,
+        route: Route | None = None,
+        filters: Filters | Mapping[str, Any] | None = None,
+        kinds: Iterable[str] | None = None,
+        principals: Iterable[str] | None = None,
+        run_config: RunnableConfig | None = None,
+        **overrides: Any,
+    ) -> SearchResponse:
+        """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
+        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides)[0]
+        hit = self._cached(call.key)
+        if hit is not None:
+            return hit
+        out = await self.graph.ainvoke(call.payload, config=run_config, context=call.context)
+        return self._finish(call, out)
 
     def search_many(
         self,
@@ -156,53 +249,94 @@ class Retriever:
     ) -> list[SearchResponse]:
         """Several queries at once: the ones not answered from the cache are embedded in
         one batch, then each runs through the graph. Same arguments as :meth:`search`."""
-        config = self.config.override(**overrides) if overrides else self.config
-        spec = _filter_spec(filters, kinds, principals)
-        context = self.context(config)
-        keys = [self._key(q, config, spec, k, budget, route) for q in queries]
-        out: list[SearchResponse | None] = [self._cached(key) for key in keys]
-        todo = [i for i, hit in enumerate(out) if hit is None]
-        vectors = self._batch_vectors([queries[i] for i in todo], config)
-        for i, vector in zip(todo, vectors, strict=True):
-            payload: InputState = {"query": queries[i], "filters": spec}
-            if vector is not None:
-                payload["query_vector"] = vector
-            if k is not None:
-                payload["k"] = k
-            if budget is not None:
-                payload["token_budget"] = budget
-            if route is not None:
-                payload["route"] = route
-            version = self.index.version
-            response = self._response(self.graph.invoke(payload, context=context))  # type: ignore[arg-type]
-            out[i] = response
-            if version == self.index.version:  # don't cache an answer that raced a write
-                self._store(keys[i], response)
-        return [r for r in out if r is not None]
+        calls = self._prepare(list(queries), k, budget, route, filters, kinds, principals, overrides)
+        todo = [c for c in calls if self._cached(c.key) is None]
+        if len(todo) > 1:
+            self._embed_batch(todo)
+        return [self._run(c, None) for c in calls]
 
-    def _batch_vectors(self, queries: Sequence[str], config: RetrievalConfig) -> list[list[float] | None]:
-        """Embed the search texts of valid queries in one call; invalid ones get None and
-        fail with their own clear error inside the graph."""
-        from skill_retriever.exceptions import QueryError
-        from skill_retriever.phases.plan_query import clean_query, search_text_of
+    # -- the parts of a call ----------------------------------------------------------
+    def _prepare(
+        self,
+        queries: list[str],
+        k: int | None,
+        budget: int | None,
+        route: Route | None,
+        filters: Filters | Mapping[str, Any] | None,
+        kinds: Iterable[str] | None,
+        principals: Iterable[str] | None,
+        overrides: dict[str, Any],
+    ) -> list[_Call]:
+        changes = dict(overrides)
+        if k is not None:
+            changes["k"] = k
+        if budget is not None:
+            changes["token_budget"] = budget
+        if route is not None:
+            changes["route"] = route
+        config = self.config.override(**changes) if changes else self.config
+        spec = self._filter_spec(filters, kinds, principals)
+        Filters.from_spec(spec)  # a bad filter fails here, before any work
+        snapshot = self.index.snapshot()
+        context = RetrievalContext(
+            index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot
+        )
+        return [
+            _Call({"query": q, "filters": spec}, context, self._key(q, config, spec, snapshot))  # type: ignore[typeddict-item]
+            for q in queries
+        ]
 
-        if len(queries) < 2:
-            return [None] * len(queries)
-        texts: list[str | None] = []
-        for q in queries:
+    def _run(self, call: _Call, run_config: RunnableConfig | None) -> SearchResponse:
+        hit = self._cached(call.key)
+        if hit is not None:
+            return hit
+        return self._finish(call, self.graph.invoke(call.payload, config=run_config, context=call.context))
+
+    def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
+        assert call.context.snapshot is not None
+        response = SearchResponse.from_output(out, call.context.snapshot.version)
+        self._store(call.key, response)
+        return response
+
+    def _embed_batch(self, calls: Sequence[_Call]) -> None:
+        """Embed the search texts of valid queries in one call; an invalid one is left to
+        fail with its own clear error inside the graph."""
+        texts: list[tuple[_Call, str]] = []
+        for c in calls:
             try:
-                texts.append(search_text_of(clean_query(q, config.max_query_chars), config)[0])
+                text = clean_query(c.payload["query"], c.context.config.max_query_chars)
             except QueryError:
-                texts.append(None)
-        valid = [t for t in texts if t is not None]
-        vecs = iter(self.index.embedder.embed(valid)) if valid else iter(())
-        return [None if t is None else [float(x) for x in next(vecs)] for t in texts]
+                continue
+            texts.append((c, search_text_of(text, c.context.config)[0]))
+        if texts:
+            vectors = self.index.embedder.embed([t for _, t in texts])
+            for (c, _), v in zip(texts, vectors, strict=True):
+                c.payload["query_vector"] = [float(x) for x in v]
 
-    def _key(self, query: str, config: RetrievalConfig, spec: Mapping[str, Any], *rest: Any) -> str:
+    def _filter_spec(
+        self, filters: Filters | Mapping[str, Any] | None, kinds: Iterable[str] | None, principals: Iterable[str] | None
+    ) -> dict[str, Any]:
+        spec: dict[str, Any] = {}
+        if isinstance(filters, Filters):
+            spec = filters.to_spec()
+        elif filters is not None:
+            if not isinstance(filters, Mapping):
+                raise ConfigError(f"filters must be a Filters or a mapping, got {type(filters).__name__}")
+            spec.update(filters)
+        if kinds is not None:
+            spec["kinds"] = _names(kinds, "kinds")
+        if principals is not None:
+            spec["principals"] = _names(principals, "principals")
+        elif "principals" not in spec and self.principals is not None:
+            spec["principals"] = list(self.principals)
+        return spec
+
+    # -- the answer cache -------------------------------------------------------------
+    def _key(self, query: str, config: RetrievalConfig, spec: Mapping[str, Any], snapshot: IndexSnapshot) -> str:
         # With the wall clock as "now", a time window moves: answers last one minute.
         clock = int(time.time() // 60) if config.now is None else 0
         return json.dumps(
-            [query, repr(config), spec, rest, self.index.version, id(self.index), id(self._reranker), clock],
+            [query, repr(config), spec, snapshot.version, id(self.index), id(self._reranker), clock],
             sort_keys=True,
             default=str,
         )
@@ -227,34 +361,6 @@ class Retriever:
             self._cache[key] = response
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-
-    @staticmethod
-    def _response(out: Mapping[str, Any]) -> SearchResponse:
-        return SearchResponse.from_output(out)
-
-
-def _filter_spec(
-    filters: Filters | Mapping[str, Any] | None, kinds: Iterable[str] | None, principals: Iterable[str] | None
-) -> dict[str, Any]:
-    spec: dict[str, Any] = {}
-    if isinstance(filters, Filters):
-        for name in ("kinds", "tags", "principals"):
-            value = getattr(filters, name)
-            if value is not None:
-                spec[name] = sorted(value)
-        for name in ("since", "until"):
-            value = getattr(filters, name)
-            if isinstance(value, datetime):
-                spec[name] = value.isoformat()
-    elif filters is not None:
-        if not isinstance(filters, Mapping):
-            raise ConfigError(f"filters must be a Filters or a mapping, got {type(filters).__name__}")
-        spec.update(filters)
-    if kinds is not None:
-        spec["kinds"] = _names(kinds, "kinds")
-    if principals is not None:
-        spec["principals"] = _names(principals, "principals")
-    return spec
 
 
 def _names(value: Iterable[str] | str, what: str) -> list[str]:

@@ -1,16 +1,17 @@
 """The typed state of the retrieval graph.
 
 ``InputState`` is what a caller passes, ``OutputState`` what comes back, ``RetrievalState``
-everything in between. Only keys that parallel branches write have reducers
-(``channel_rankings``, ``stats``, ``warnings``). Everything here is plain JSON-able data,
-so checkpointers, LangGraph Server and Studio can store and show it; stores and models
-travel in the context (``RetrievalContext``), never here.
+everything in between. Only keys that several branches or rounds write have reducers
+(``channel_rankings``, ``gap_rounds``, ``stats``, ``warnings``). Everything here is plain
+JSON-able data, so checkpointers, LangGraph Server and Studio can store and show it; the
+index snapshot, the resolved settings and the models travel in the context
+(``skill_retriever.context``), never here.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 
 def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
@@ -38,25 +39,66 @@ class PathInfo(TypedDict):
     reliability: float
 
 
+#: How a candidate reached the graph route: a dense seed, an end of a matching relation,
+#: an item named in the query, the far end of a typed hop, graph expansion, gap filling.
+Via = Literal["seed", "edge-seed", "entity", "relation", "expand", "gap"]
+
+
 class Candidate(TypedDict):
     """An item the graph route is considering, and how it got there."""
 
     id: str
     similarity: float
-    via: str  # "seed", "edge-seed", "entity", "expand:1", "gap:<component>", ...
+    via: Via
+    level: NotRequired[int]  # expand: the level that reached it
+    component: NotRequired[str]  # gap: the query component it fills
+    relation: NotRequired[str]  # relation: "KIND direction of <name>"
+
+
+class TimeWindowSpec(TypedDict):
+    """A time window as ``algorithms.temporal.TimeWindow.to_spec`` writes it."""
+
+    start: str | None
+    end: str | None
+    phrase: str | None
+
+
+class RelationHop(TypedDict):
+    """A typed hop from a named item ("a service that checkout-api depends on")."""
+
+    name: str
+    kind: str
+    direction: Literal["out", "in", "both"]
+    phrase: str
 
 
 class QueryPlan(TypedDict):
-    query: str  # the query as given, trimmed
+    query: str  # the query as given, trimmed (and cut to the configured length)
     search_text: str  # the query without its time phrase (what the channels search)
     entities: list[str]
     complexity: str
     route: str
     components: list[str]
-    time_window: NotRequired[dict[str, str | None]]
-    # typed hops from a named item ("a service that checkout-api depends on"): name, kind,
-    # direction ("out", "in", "both") and the phrase that asked for it
-    relations: NotRequired[list[dict[str, str]]]
+    time_window: NotRequired[TimeWindowSpec]
+    relations: NotRequired[list[RelationHop]]
+
+
+class GapRound(TypedDict):
+    """One round of gap filling: components missing, how many went to the vector search,
+    items added."""
+
+    components: int
+    by_vector: int
+    added: int
+
+
+class Fused(TypedDict):
+    """One item of the fused list: its RRF score and its rank in each channel."""
+
+    id: str
+    score: float
+    ranks: dict[str, int]
+    rerank_score: NotRequired[float]
 
 
 class Result(TypedDict):
@@ -93,19 +135,21 @@ class OutputState(TypedDict):
 
 
 class RetrievalState(InputState):
+    pin: str  # the key of this query's pinned snapshot and settings in the context
     plan: QueryPlan
     route: str  # type: ignore[misc]  # narrowed: always set after plan_query
     query_vector: list[float]
     seeds: list[Candidate]
+    relational: bool  # a typed hop resolved to visible items: the graph walk starts there
     candidates: list[Candidate]
     coverage: float
     missing_components: list[str]
-    iterations: int
+    gap_rounds: Annotated[list[GapRound], operator.add]
     ppr_scores: dict[str, float]
     alpha: float
     paths: dict[str, PathInfo]
     channel_rankings: Annotated[dict[str, list[ChannelHit]], merge_dicts]
-    fused: list[dict[str, Any]]
+    fused: list[Fused]
     results: list[Result]
     reranker: str
     stats: Annotated[dict[str, Any], merge_dicts]

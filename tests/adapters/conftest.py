@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="session")
 def sample_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("adapters") / "sample-index"
-    index = Index.open(path, embedder=HashingEmbedder(64))
+    index = Index.open(path, embedder=HashingEmbedder(64), create=True)
     index_sources(index, [sample_catalogue_path()])
     index.close()
     return path

@@ -10,7 +10,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from skill_retriever.config import RetrievalContext
+from skill_retriever.context import RetrievalContext
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.stores.index import Index
 

@@ -11,13 +11,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from skill_retriever.adapters import langgraph_server as srv
 from skill_retriever.exceptions import IndexCorruptError
-from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
+from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder, embedder_for
 
 
 def test_embedder_for_manifest_names() -> None:
-    assert isinstance(srv.embedder_for("hashing-64"), HashingEmbedder)
-    assert srv.embedder_for("hashing-64").dim == 64
-    st = srv.embedder_for("bundled:all-MiniLM-L6-v2")
+    assert isinstance(embedder_for("hashing-64"), HashingEmbedder)
+    assert embedder_for("hashing-64").dim == 64
+    st = embedder_for("bundled:all-MiniLM-L6-v2")
     assert isinstance(st, SentenceTransformerEmbedder) and st.name == "bundled:all-MiniLM-L6-v2"
 
 

@@ -1,6 +1,6 @@
 """The shortcuts that keep a query off whole-graph passes give the same answers as the
 general code: the ``symmetric`` paths of expansion, edge density and flow pruning,
-batched vector search, the coverage word-set cache and the resolved-settings memo."""
+exact vector search, the per-snapshot coverage words and masked matrices."""
 
 from __future__ import annotations
 
@@ -17,10 +17,7 @@ from skill_retriever.algorithms.query_terms import (
     coverage_of_vocabularies,
     text_vocabulary,
 )
-from skill_retriever.config import RetrievalConfig
 from skill_retriever.filters import Filters
-from skill_retriever.phases import _common
-from skill_retriever.phases._graphview import coverage_vocabulary
 from skill_retriever.stores.index import Index
 
 
@@ -85,56 +82,67 @@ def test_coverage_of_vocabularies_matches_coverage() -> None:
         assert coverage_of_vocabularies(components, [text_vocabulary(t) for t in texts]) == coverage(components, texts)
 
 
-def test_vocabulary_cache_never_serves_an_updated_item(tiny_index: Index) -> None:
-    node = tiny_index.get("skill:alembic")
-    assert "zeppelin" not in coverage_vocabulary(node)
+def test_vocabulary_is_read_per_snapshot(tiny_index: Index) -> None:
+    before = tiny_index.snapshot()
+    node = before.get("skill:alembic")
+    assert "zeppelin" not in before.vocabulary(node)
     tiny_index.upsert([node.with_changes(description="zeppelin rigging")])
-    changed = tiny_index.get("skill:alembic")
-    assert "zeppelin" in coverage_vocabulary(changed)
-    assert "zeppelin" not in coverage_vocabulary(node)  # the old object still reads as it was
+    after = tiny_index.snapshot()
+    assert after is not before
+    assert "zeppelin" in after.vocabulary(after.get("skill:alembic"))
+    assert "zeppelin" not in before.vocabulary(before.get("skill:alembic"))  # the old snapshot reads as it was
 
 
 def test_batched_node_search_equals_one_by_one(tiny_index: Index) -> None:
+    snap = tiny_index.snapshot()
     queries = ["database migrations", "deploy a service", "write tests", "nothing like anything"]
     vecs = tiny_index.embedder.embed(queries)
     for filters in (None, Filters(kinds=frozenset({"skill"})), Filters(principals={"team-b"})):
-        batched = tiny_index.search_nodes_many(vecs, 5, filters)
-        assert batched == [tiny_index.search_nodes(v, 5, filters) for v in vecs]
-    # k above the collection's size answers with what is there (no count() round trip)
-    assert len(tiny_index.search_nodes(vecs[0], 10_000, Filters(principals={"*"}))) == len(tiny_index)
-    assert tiny_index.search_nodes_many(vecs[:0], 5) == []
+        batched = snap.search_nodes_many(vecs, 5, filters)
+        assert batched == [snap.search_nodes(v, 5, filters) for v in vecs]
+    assert len(snap.search_nodes(vecs[0], 10_000, Filters(principals={"*"}))) == len(snap)
+    assert snap.search_nodes_many(vecs[:0], 5) == []
 
 
-def test_resolved_settings_are_memoised_per_base_config_and_changes() -> None:
-    base = RetrievalConfig()
-    first = _common._resolved(base, {"k": 7, "route": "smart"})
-    assert first.k == 7 and first.route == "smart"
-    assert _common._resolved(base, {"route": "smart", "k": 7}) is first  # same changes, any order
-    assert _common._resolved(base, {"k": 8, "route": "smart"}).k == 8
-    other = RetrievalConfig(rrf_k=30)
-    assert _common._resolved(other, {"k": 7, "route": "smart"}).rrf_k == 30  # another base, its own entry
+def test_exact_search_equals_brute_force(tiny_index: Index) -> None:
+    snap = tiny_index.snapshot()
+    vec = tiny_index.embedder.embed(["database migrations"])[0]
+    hits = snap.search_nodes(vec, 5, Filters(principals={"*"}))
+    scores = {i: float(snap.node_vector(i) @ vec) for i in snap.nodes}  # type: ignore[operator]
+    expected = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:5]
+    assert [h.id for h in hits] == expected
+    assert all(abs(h.score - scores[h.id]) < 1e-6 for h in hits)
 
 
 def test_masked_matrices_are_reused_and_cut_invisible_rows(tiny_index: Index) -> None:
-    from skill_retriever.phases._graphview import visible_mask, visible_matrices
-
-    gm, _ = tiny_index.matrices()
-    assert visible_matrices(gm, None) == (gm.adjacency, gm.transition)
-    mask = visible_mask(tiny_index, Filters(principals={"team-b"}), gm)
+    snap = tiny_index.snapshot()
+    gm = snap.graph
+    assert snap.visible_matrices(Filters(principals={"*"})) == (gm.adjacency, gm.transition)
+    caller = Filters(principals={"team-b"})
+    mask = snap.allowed_mask(caller.visibility())
     assert mask is not None and not mask.all()  # the tiny catalogue has a private item
-    adjacency, transition = visible_matrices(gm, mask)
-    assert visible_matrices(gm, mask)[0] is adjacency  # built once per snapshot and mask
+    adjacency, transition = snap.visible_matrices(caller)
+    assert snap.visible_matrices(caller)[0] is adjacency  # built once per snapshot and principals
     hidden = np.flatnonzero(~mask)
     assert adjacency[hidden].nnz == 0 and adjacency[:, hidden].nnz == 0
     assert transition[hidden].nnz == 0
     assert adjacency.nnz < gm.adjacency.nnz
 
 
-def test_vector_search_retries_once_when_it_races_a_write(tiny_index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chroma_search_retries_once_when_it_races_a_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chromadb
+    from chromadb.config import Settings
     from chromadb.errors import InternalError
 
-    store = tiny_index.node_vectors
-    real_query = store._col.query  # type: ignore[attr-defined]
+    from skill_retriever.stores.embedder import HashingEmbedder
+    from skill_retriever.stores.vectors import ChromaVectorStore
+
+    embedder = HashingEmbedder()
+    client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    store = ChromaVectorStore(client, "retry-test", embedder)
+    texts = ["database migrations", "deploy a service", "write tests"]
+    store.upsert(["a", "b", "c"], embedder.embed(texts), [{"hash": "h"}] * 3)
+    real_query = store._col.query
     calls: list[int] = []
 
     def flaky(*args: object, **kwargs: object) -> object:
@@ -143,13 +151,13 @@ def test_vector_search_retries_once_when_it_races_a_write(tiny_index: Index, mon
             raise InternalError("Error executing plan: Internal error: Error finding id")
         return real_query(*args, **kwargs)
 
-    monkeypatch.setattr(store._col, "query", flaky)  # type: ignore[attr-defined]
-    vec = tiny_index.embedder.embed(["database migrations"])[0]
+    monkeypatch.setattr(store._col, "query", flaky)
+    vec = embedder.embed(["database migrations"])[0]
     assert store.search_many(vec.reshape(1, -1), 3)[0] and len(calls) == 2
 
     def broken(*args: object, **kwargs: object) -> object:
         raise InternalError("still broken")
 
-    monkeypatch.setattr(store._col, "query", broken)  # type: ignore[attr-defined]
+    monkeypatch.setattr(store._col, "query", broken)
     with pytest.raises(InternalError):
         store.search_many(vec.reshape(1, -1), 3)

@@ -105,7 +105,7 @@ def sid(name: str, corpus: str = "acme-skills") -> str:
 
 
 def build_index(path: Path, catalogue: tuple[Path, Path], embedder: object | None = None) -> Index:
-    index = Index.open(path, embedder=embedder or HashingEmbedder())  # type: ignore[arg-type]
+    index = Index.open(path, embedder=embedder or HashingEmbedder(), create=True)  # type: ignore[arg-type]
     run = index_sources(index, list(catalogue), "skills")
     problems = [str(p) for s in run.sources for p in s.problems]
     assert not problems, problems

@@ -65,7 +65,7 @@ def victim(b: int) -> str | None:
 
 
 def main(path: str, start: int, end: int, size: int) -> None:
-    index = Index.open(path, embedder=HashingEmbedder(32))
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
     say("OPENED", json.dumps(status(index)))
     for b in range(start, end):
         nodes, edges = batch(b, size)

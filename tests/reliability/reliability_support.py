@@ -72,7 +72,7 @@ def make_edges(nodes: list[Node], seed: int = 7) -> list[Edge]:
 
 
 def build_index(path: Path, n: int = 36) -> Index:
-    index = Index.open(path, embedder=HashingEmbedder(32))
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
     nodes = make_nodes(n)
     index.upsert(nodes, make_edges(nodes))
     return index

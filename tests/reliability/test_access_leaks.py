@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from reliability_support import FULL, LABELS, NOW, VOCAB, count
 
-from skill_retriever.config import RetrievalConfig, RetrievalContext
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import RetrievalContext
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
@@ -67,7 +68,7 @@ def build(path: Path, seed: int = 42) -> tuple[Index, list[Node]]:
             if other.id != n.id:
                 e = Edge(n.id, other.id, rng.choice(list(EdgeKind)), description=f"{n.name} and {other.name}")
                 edges[e.id] = e
-    index = Index.open(path, embedder=HashingEmbedder(32))
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
     index.upsert(nodes, list(edges.values()))
     return index, nodes
 

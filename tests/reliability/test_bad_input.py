@@ -182,7 +182,7 @@ def test_surrogates_in_text_are_replaced_not_fatal() -> None:
 
 
 def test_index_refuses_dangling_self_and_duplicate_items(tmp_path: Path) -> None:
-    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32))
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32), create=True)
     try:
         a = Node(id="a", kind="skill", name="a", text="alpha")
         b = Node(id="b", kind="skill", name="b", text="beta")
@@ -323,7 +323,7 @@ def test_json_graph_keeps_the_good_items(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def good_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("good") / "ix"
-    index = Index.open(path, embedder=HashingEmbedder(32))
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
     index.upsert([Node(id=f"n{i}", kind="skill", name=f"n{i}", text=f"text {i}") for i in range(5)])
     index.close()
     return path
@@ -382,7 +382,7 @@ def test_recoverable_damage_opens_and_heals(good_index_dir: Path, tmp_path: Path
         (path / "items.sqlite-wal").write_bytes(b"y" * 9000)
     else:
         (path / "index.tmp").write_text('{"form', encoding="utf-8")
-    index = Index.open(path, embedder=HashingEmbedder(32))
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
     try:
         assert len(index) == 5
         assert index.status()["vectors"]["nodes"] == 5

@@ -13,7 +13,8 @@ from typing import Any
 
 from reliability_support import FULL, LABELS, VOCAB, build_index, count, make_nodes
 
-from skill_retriever.config import RetrievalConfig, RetrievalContext
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import RetrievalContext
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind

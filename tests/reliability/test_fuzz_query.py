@@ -150,7 +150,7 @@ graph_inputs = st.fixed_dictionaries(
 @settings(max_examples=examples(ci=40, full=1500))
 @given(payload=graph_inputs)
 def test_graph_input_answers_or_says_what_is_wrong(labelled_index: Index, payload: dict[str, Any]) -> None:
-    from skill_retriever.config import RetrievalContext
+    from skill_retriever.context import RetrievalContext
     from skill_retriever.graph import graph
 
     count("graph_input")

@@ -178,7 +178,7 @@ def test_scan_node_is_cached_by_content() -> None:
 
 @pytest.fixture(scope="module")
 def mixed_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    index = Index.open(tmp_path_factory.mktemp("inj") / "ix", embedder=HashingEmbedder(32))
+    index = Index.open(tmp_path_factory.mktemp("inj") / "ix", embedder=HashingEmbedder(32), create=True)
     nodes = [
         Node(id=f"clean-{i}", kind="skill", name=f"deploy helper {i}", text=f"deploy the service with a canary, step {i}")
         for i in range(8)
@@ -209,7 +209,7 @@ def test_results_carry_flags_and_drop_flagged_drops_them(mixed_index: Index) -> 
 
 
 def test_snippets_are_capped_and_visible(mixed_index: Index, tmp_path: Path) -> None:
-    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32))
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32), create=True)
     try:
         index.upsert([Node(id="big", kind="document", name="big", text="deploy\u200b " + "word " * 50_000)])
         resp = Retriever(index, RetrievalConfig(rerank=False, snippet_chars=120), reranker=None, cache_size=0).search("deploy word")

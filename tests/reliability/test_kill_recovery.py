@@ -161,7 +161,7 @@ def test_a_label_change_cut_short_is_reconciled_at_open(tmp_path: Path) -> None:
 
     public = Node(id="doc", kind="document", name="runbook", text="restart the checkout service")
     private = Node(id="secret", kind="document", name="keys", text="rotate the checkout keys", access=("ops",))
-    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32))
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(32), create=True)
     index.upsert([public, private])
     vecs = index.node_vectors.vectors(["doc", "secret"])
     # What the interrupted writes left in Chroma: "doc" made private, "secret" made public.

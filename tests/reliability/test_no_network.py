@@ -74,7 +74,7 @@ def test_chroma_telemetry_is_off(tmp_path: Path) -> None:
 def test_default_configuration_makes_no_network_calls(tmp_path: Path, real_embedder: SentenceTransformerEmbedder) -> None:
     """Index and search with every default (the bundled model, the default reranker, the
     embedded Chroma), under the guard."""
-    index = Index.open(tmp_path / "ix", embedder=real_embedder)
+    index = Index.open(tmp_path / "ix", embedder=real_embedder, create=True)
     try:
         assert index._client.get_settings().anonymized_telemetry is False
         index.upsert(

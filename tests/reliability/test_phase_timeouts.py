@@ -46,7 +46,7 @@ class SlowQueries(HashingEmbedder):
 @pytest.fixture
 def slow_index(tmp_path: Path) -> Index:
     embedder = SlowQueries(32)
-    index = Index.open(tmp_path / "ix", embedder=embedder)
+    index = Index.open(tmp_path / "ix", embedder=embedder, create=True)
     index.upsert([Node(id=f"n{i}", kind="skill", name=f"deploy {i}", text=f"deploy canary step {i}") for i in range(6)])
     yield index
     index.close()

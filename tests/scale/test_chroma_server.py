@@ -87,7 +87,7 @@ def _items() -> tuple[list[Node], list[Edge]]:
 
 
 def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer, tmp_path: Path) -> None:
-    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), chroma_url=server.url)
+    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), chroma_url=server.url, create=True)
     nodes, edges = _items()
     index.upsert(nodes, edges)
     assert not (tmp_path / "idx" / "chroma").exists()  # vectors live on the server
@@ -108,7 +108,7 @@ def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer
 
 
 def test_move_an_embedded_index_to_the_server(server: ChromaServer, tmp_path: Path) -> None:
-    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder())
+    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True)
     nodes, edges = _items()
     index.upsert(nodes, edges)
     query = index.embed_query("ruff lint python")

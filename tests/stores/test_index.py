@@ -1,5 +1,5 @@
 """Index: persistence, incremental writes that embed only what changed, atomic batch
-validation, damaged directories, and access filters (HashingEmbedder, real Chroma)."""
+validation, damaged directories, and access filters (HashingEmbedder)."""
 
 from __future__ import annotations
 
@@ -31,15 +31,15 @@ QUERIES = [
 def answers(index: Index) -> dict[str, object]:
     out: dict[str, object] = {"status": index.status()}
     for q in QUERIES:
-        v = index.embed_query(q)
+        v = index.snapshot().embed_query(q)
         out[f"nodes:{q}"] = [
-            (h.id, round(h.score, 6)) for h in index.search_nodes(v, 20, Filters.everything())
+            (h.id, round(h.score, 6)) for h in index.snapshot().search_nodes(v, 20, Filters.everything())
         ]
         out[f"kw:{q}"] = [
-            (h.id, round(h.score, 9)) for h in index.search_keywords(q, 20, Filters.everything())
+            (h.id, round(h.score, 9)) for h in index.snapshot().search_keywords(q, 20, Filters.everything())
         ]
         out[f"edges:{q}"] = [
-            (e.id, round(s, 6)) for e, s in index.search_edges(v, 20, Filters.everything())
+            (e.id, round(s, 6)) for e, s in index.snapshot().search_edges(v, 20, Filters.everything())
         ]
     return out
 
@@ -61,7 +61,7 @@ def test_reopen_gives_identical_answers(tiny_index: Index) -> None:
             QUERIES
         )  # only the queries: nothing re-embedded at open
         assert again.nodes == {n.id: n for n in tiny_nodes()}
-        assert {e.id for e in again.edges()} == {e.id for e in tiny_edges()}
+        assert {e.id for e in again.snapshot().edges.values()} == {e.id for e in tiny_edges()}
     finally:
         again.close()
 
@@ -92,8 +92,8 @@ def test_text_change_reembeds_exactly_that_node(tiny_index: Index) -> None:
         and report.nodes_unchanged == len(nodes) - 1
     )
     assert embedder.texts_embedded == seen + 1
-    assert [h.id for h in tiny_index.search_keywords("zebra-crossing", 5)] == ["skill:alembic"]
-    hit = tiny_index.search_nodes(embedder.embed([nodes[1].embedding_text()])[0], 1)[0]
+    assert [h.id for h in tiny_index.snapshot().search_keywords("zebra-crossing", 5)] == ["skill:alembic"]
+    hit = tiny_index.snapshot().search_nodes(embedder.embed([nodes[1].embedding_text()])[0], 1)[0]
     assert hit.id == "skill:alembic" and hit.score == pytest.approx(1.0, abs=1e-5)
     again = reopen(tiny_index)
     try:
@@ -112,8 +112,8 @@ def test_metadata_only_change_embeds_nothing(tiny_index: Index) -> None:
     assert report.embedded == 0 and report.nodes_updated == 1
     assert embedder.texts_embedded == seen
     assert tiny_index.get("skill:alembic").tags == ("db", "python", "migrations")
-    assert tiny_index.search_nodes(
-        tiny_index.embed_query("alembic"), 1, Filters(tags={"migrations"})
+    assert tiny_index.snapshot().search_nodes(
+        tiny_index.snapshot().embed_query("alembic"), 1, Filters(tags={"migrations"})
     )[0].id == ("skill:alembic")
     again = reopen(tiny_index)
     try:
@@ -134,18 +134,18 @@ def test_delete_removes_node_edges_vectors_keywords(tiny_index: Index) -> None:
         assert target not in index
         with pytest.raises(MissingNodeError, match=target):
             index.get(target)
-        assert not touching & {e.id for e in index.edges()}
-        assert target not in index.graph.matrices().index
-        assert target not in index.node_vectors.all_ids_and_hashes()
-        assert not touching & set(index.edge_vectors.all_ids_and_hashes())
-        assert index.node_vectors.count() == 10
-        kw = index.search_keywords("payments orders", 20, Filters.everything())
+        snap = index.snapshot()
+        assert not touching & set(snap.edges)
+        assert target not in snap.graph.index
+        assert snap.node_vector(target) is None
+        assert index.status()["vectors"]["nodes"] == 10
+        kw = index.snapshot().search_keywords("payments orders", 20, Filters.everything())
         assert target not in {h.id for h in kw}
-        v = index.embed_query("checkout-api service takes payments")
-        assert target not in {h.id for h in index.search_nodes(v, 20, Filters.everything())}
+        v = index.snapshot().embed_query("checkout-api service takes payments")
+        assert target not in {h.id for h in index.snapshot().search_nodes(v, 20, Filters.everything())}
         assert all(
             target not in (e.source, e.target)
-            for e, _ in index.search_edges(v, 20, Filters.everything())
+            for e, _ in index.snapshot().search_edges(v, 20, Filters.everything())
         )
 
     check(tiny_index)
@@ -166,8 +166,8 @@ def test_add_existing_id_raises_and_stores_nothing(tiny_index: Index) -> None:
         tiny_index.add([fresh, existing])
     assert "skill:fresh" not in tiny_index
     assert tiny_index.version == version
-    assert tiny_index.node_vectors.count() == len(tiny_nodes())
-    assert tiny_index.search_keywords("brand new", 5, Filters.everything()) == []
+    assert tiny_index.status()["vectors"]["nodes"] == len(tiny_nodes())
+    assert tiny_index.snapshot().search_keywords("brand new", 5, Filters.everything()) == []
 
 
 def test_edge_to_missing_node_stores_nothing_of_the_batch(tiny_index: Index) -> None:
@@ -180,7 +180,7 @@ def test_edge_to_missing_node_stores_nothing_of_the_batch(tiny_index: Index) -> 
     assert "'skill:ghost'" in str(err.value)
     assert "skill:fresh" not in tiny_index
     assert embedder.texts_embedded == seen
-    assert tiny_index.node_vectors.count() == len(tiny_nodes())
+    assert tiny_index.status()["vectors"]["nodes"] == len(tiny_nodes())
     again = reopen(tiny_index)
     try:
         assert "skill:fresh" not in again and len(again) == len(tiny_nodes())
@@ -220,12 +220,12 @@ class TestDamagedDirectories:
         f = tmp_path / "ix"
         f.write_text("I am a file", encoding="utf-8")
         with pytest.raises(IndexCorruptError, match="is a file, not an index directory"):
-            Index.open(f, embedder=HashingEmbedder())
+            Index.open(f, embedder=HashingEmbedder(), create=True)
         assert f.read_text(encoding="utf-8") == "I am a file"
 
     def test_missing_directory_without_create(self, tmp_path: Path) -> None:
         with pytest.raises(
-            IndexCorruptError, match=r"no index at .*run `skill-retriever index` first"
+            IndexCorruptError, match=r"no index at .*build one with `skill-retriever index"
         ):
             Index.open(tmp_path / "nope", embedder=HashingEmbedder(), create=False)
         assert not (tmp_path / "nope").exists()
@@ -235,7 +235,7 @@ class TestDamagedDirectories:
         d.mkdir()
         (d / "notes.txt").write_text("mine", encoding="utf-8")
         with pytest.raises(IndexCorruptError, match="holds other files"):
-            Index.open(d, embedder=HashingEmbedder())
+            Index.open(d, embedder=HashingEmbedder(), create=True)
 
 
 def test_other_embedder_is_a_config_error(tiny_index: Index) -> None:
@@ -259,10 +259,10 @@ def test_other_embedder_is_a_config_error(tiny_index: Index) -> None:
 def test_access_filters(shared_tiny_index: Index, filters: Filters | None, visible: bool) -> None:
     index = shared_tiny_index
     query = "checkout-api runbook failover postgres replica promotion"
-    v = index.embed_query(query)
-    node_ids = {h.id for h in index.search_nodes(v, 50, filters)}
-    kw_ids = {h.id for h in index.search_keywords(query, 50, filters)}
-    edge_ends = {end for e, _ in index.search_edges(v, 50, filters) for end in (e.source, e.target)}
+    v = index.snapshot().embed_query(query)
+    node_ids = {h.id for h in index.snapshot().search_nodes(v, 50, filters)}
+    kw_ids = {h.id for h in index.snapshot().search_keywords(query, 50, filters)}
+    edge_ends = {end for e, _ in index.snapshot().search_edges(v, 50, filters) for end in (e.source, e.target)}
     assert (PRIVATE_ID in node_ids) is visible
     assert (PRIVATE_ID in kw_ids) is visible
     assert PRIVATE_ID not in edge_ends  # its edges are MENTIONS: not embedded at all
@@ -272,29 +272,29 @@ def test_access_filters(shared_tiny_index: Index, filters: Filters | None, visib
 
 
 def test_metadata_only_access_change_reaches_the_vector_filter(tiny_index: Index) -> None:
-    """Access labels live in the vector metadata too (the filter runs inside Chroma):
-    a metadata-only upsert must update them without re-embedding."""
+    """A metadata-only upsert (access labels) changes what the vector search admits,
+    without re-embedding."""
     embedder = tiny_index.embedder
     assert isinstance(embedder, HashingEmbedder)
     seen = embedder.texts_embedded
-    v = tiny_index.embed_query("alembic revision scripts")
-    assert "skill:alembic" in {h.id for h in tiny_index.search_nodes(v, 20, Filters())}
+    v = tiny_index.snapshot().embed_query("alembic revision scripts")
+    assert "skill:alembic" in {h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters())}
     tiny_index.upsert([tiny_index.get("skill:alembic").with_changes(access=("team-b",))])
     assert embedder.texts_embedded == seen + 1  # only the query above
-    assert "skill:alembic" not in {h.id for h in tiny_index.search_nodes(v, 20, Filters())}
+    assert "skill:alembic" not in {h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters())}
     assert "skill:alembic" not in {
-        h.id for h in tiny_index.search_nodes(v, 20, Filters(kinds={"skill"}))
+        h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters(kinds={"skill"}))
     }
     assert "skill:alembic" in {
-        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-b"}))
+        h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters(principals={"team-b"}))
     }
     # and back to public
     tiny_index.upsert([tiny_index.get("skill:alembic").with_changes(access=())])
     assert "skill:alembic" in {
-        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-c"}))
+        h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters(principals={"team-c"}))
     }
     assert PRIVATE_ID not in {
-        h.id for h in tiny_index.search_nodes(v, 20, Filters(principals={"team-c"}))
+        h.id for h in tiny_index.snapshot().search_nodes(v, 20, Filters(principals={"team-c"}))
     }
 
 
@@ -306,7 +306,7 @@ def test_rename_reembeds_the_edges_that_name_the_node(tiny_index: Index) -> None
     seen = embedder.texts_embedded
     touching = [
         e
-        for e in tiny_index.graph.edges_of("skill:alembic")
+        for e in tiny_index.snapshot().edges_of("skill:alembic")
         if e.kind in tiny_index.embedded_edge_kinds
     ]
     assert [e.id for e in touching] == ["skill:postgres-migrations|DEPENDS_ON|skill:alembic"]
@@ -317,5 +317,5 @@ def test_rename_reembeds_the_edges_that_name_the_node(tiny_index: Index) -> None
     assert embedder.texts_embedded == seen + 1 + len(touching)
     edge = touching[0]
     sentence = edge.embedding_text("postgres-migrations", "zebra-migrator")
-    hits = tiny_index.search_edges(embedder.embed([sentence])[0], 1, Filters.everything())
+    hits = tiny_index.snapshot().search_edges(embedder.embed([sentence])[0], 1, Filters.everything())
     assert hits[0][0].id == edge.id and hits[0][1] == pytest.approx(1.0, abs=1e-5)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -27,14 +27,13 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
-from skill_retriever.state import InputState
 from skill_retriever.stores.index import Index, WriteReport
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 _DEFAULT: Any = object()
 
@@ -48,56 +47,24 @@ def as_retriever(index_or_retriever: Index | Retriever, **kwargs: Any) -> Retrie
     raise TypeError(f"expected an Index or a Retriever, got {type(index_or_retriever).__name__}")
 
 
-def _payload(
-    query: str,
-    *,
-    k: int | None,
-    token_budget: int | None,
-    route: str | None,
-    filters: Mapping[str, Any] | None,
-    kinds: Iterable[str] | None,
-) -> InputState:
-    spec: dict[str, Any] = dict(filters or {})
-    if kinds is not None:
-        spec["kinds"] = [kinds] if isinstance(kinds, str) else sorted(str(k) for k in kinds)
-    payload: InputState = {"query": query, "filters": spec}  # type: ignore[typeddict-item]
-    if k is not None:
-        payload["k"] = k
-    if token_budget is not None:
-        payload["token_budget"] = token_budget
-    if route is not None:
-        payload["route"] = route
-    return payload
-
-
-def _response(out: Mapping[str, Any]) -> SearchResponse:
-    return SearchResponse.from_output(out)
-
-
-def _graph(retriever: Retriever) -> CompiledStateGraph[Any, Any, Any, Any]:
-    return cast("CompiledStateGraph[Any, Any, Any, Any]", retriever.graph)
-
-
 def run_search(
     retriever: Retriever,
     query: str,
     *,
     k: int | None = None,
     token_budget: int | None = None,
-    route: str | None = None,
+    route: Route | None = None,
     filters: Mapping[str, Any] | None = None,
     kinds: Iterable[str] | None = None,
     config: RunnableConfig | None = None,
     **overrides: Any,
 ) -> SearchResponse:
-    """Run the retrieval graph like ``Retriever.search``, with a LangChain ``config``
-    (callbacks, tags, metadata) so the phases nest under the caller's trace."""
-    settings = retriever.config.override(**overrides) if overrides else retriever.config
-    payload = _payload(
-        query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds
+    """``Retriever.search`` with a LangChain ``config`` (callbacks, tags, metadata), so the
+    phases nest under the caller's trace. Adds nothing else: the Retriever's rules (its
+    principals, the answer cache) hold here too."""
+    return retriever.search(
+        query, k=k, budget=token_budget, route=route, filters=filters, kinds=kinds, run_config=config, **overrides
     )
-    out = _graph(retriever).invoke(payload, config=config, context=retriever.context(settings))
-    return _response(out)
 
 
 async def arun_search(
@@ -106,26 +73,21 @@ async def arun_search(
     *,
     k: int | None = None,
     token_budget: int | None = None,
-    route: str | None = None,
+    route: Route | None = None,
     filters: Mapping[str, Any] | None = None,
     kinds: Iterable[str] | None = None,
     config: RunnableConfig | None = None,
     **overrides: Any,
 ) -> SearchResponse:
-    """Async :func:`run_search` (the phases run in LangGraph's executor threads)."""
-    settings = retriever.config.override(**overrides) if overrides else retriever.config
-    payload = _payload(
-        query, k=k, token_budget=token_budget, route=route, filters=filters, kinds=kinds
+    """Async :func:`run_search`."""
+    return await retriever.asearch(
+        query, k=k, budget=token_budget, route=route, filters=filters, kinds=kinds, run_config=config, **overrides
     )
-    out = await _graph(retriever).ainvoke(
-        payload, config=config, context=retriever.context(settings)
-    )
-    return _response(out)
 
 
-def to_document(result: SearchResult, index: Index, response: SearchResponse) -> Document:
+def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:
     """One result as a ``Document``: full text as content, evidence as metadata."""
-    node = index.nodes.get(result.id)
+    node = snapshot.nodes.get(result.id)
     text = node.embedding_text() if node is not None else result.snippet
     metadata: dict[str, Any] = {
         "id": result.id,
@@ -205,7 +167,8 @@ class SkillRetriever(BaseRetriever):
         return {**args, **kwargs}
 
     def _to_documents(self, response: SearchResponse) -> list[Document]:
-        return [to_document(r, self.index, response) for r in response.results]
+        snap = self.index.snapshot()
+        return [to_document(r, snap, response) for r in response.results]
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
@@ -250,7 +213,7 @@ class SearchSkillsInput(BaseModel):
 
 
 def format_results(
-    response: SearchResponse, *, index: Index | None = None, snippet_chars: int = 160
+    response: SearchResponse, *, snapshot: IndexSnapshot | None = None, snippet_chars: int = 160
 ) -> str:
     """A compact ranked list a model can read: one item per two or three lines."""
     if not response.results:
@@ -265,7 +228,7 @@ def format_results(
             f"{r.token_count} tokens, via {via}"
         )
         if r.path:
-            nodes = index.nodes if index is not None else {}
+            nodes = snapshot.nodes if snapshot is not None else {}
             names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
             lines.append(f"   because: {names}")
         snippet = (
@@ -316,7 +279,7 @@ def make_search_skills_tool(
             }
             for r in response.results
         ]
-        return format_results(response, index=retriever.index), artifact
+        return format_results(response, snapshot=retriever.index.snapshot()), artifact
 
     def search_skills(
         query: str, kinds: list[NodeKind] | None = None, k: int = 5, token_budget: int | None = None

@@ -24,30 +24,27 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
-from skill_retriever.config import RetrievalConfig, RetrievalContext
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import IndexCorruptError
-from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, Reranker, default_reranker
+from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.state import InputState, OutputState, RetrievalState
-from skill_retriever.stores.embedder import (
-    DEFAULT_MODEL,
-    Embedder,
-    HashingEmbedder,
-    SentenceTransformerEmbedder,
-)
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import DEFAULT_MODEL, Embedder, SentenceTransformerEmbedder, embedder_for
 from skill_retriever.stores.index import Index
 
 log = logging.getLogger("skill_retriever")
 
 INDEX_ENV = "SKILL_RETRIEVER_INDEX"
 CACHE_ENV = "SKILL_RETRIEVER_CACHE"
-INPUT_KEYS = tuple(InputState.__annotations__)
+
 
 
 @dataclass(frozen=True)
@@ -72,14 +69,6 @@ def cache_dir() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "skill-retriever"
     )
     return Path(base)
-
-
-def embedder_for(name: str) -> Embedder:
-    """The embedder an index manifest names (``hashing-<dim>`` or a sentence-transformers
-    model name or path, ``bundled:...`` for the bundled MiniLM)."""
-    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
-        return HashingEmbedder(int(name[len("hashing-") :]))
-    return SentenceTransformerEmbedder(name)
 
 
 def _manifest_embedder(path: Path) -> str:
@@ -118,7 +107,7 @@ def sample_index_dir(embedder: Embedder | None = None) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
         log.info("[skill_retriever][server] indexing the sample catalogue into %s", target)
-        index = Index.open(tmp / "index", embedder=embedder)
+        index = Index.open(tmp / "index", embedder=embedder, create=True)
         index_sources(index, [sample_catalogue_path()])
         index.close()
         try:
@@ -132,7 +121,7 @@ def sample_index_dir(embedder: Embedder | None = None) -> Path:
 
 
 _indexes: dict[str, Index] = {}
-_rerankers: dict[tuple[str, str | None], Reranker] = {}
+_retrievers: dict[tuple[str, bool, str | None], Retriever] = {}
 _lock = threading.Lock()
 
 
@@ -148,7 +137,7 @@ def open_index(index_dir: str | None = None) -> Index:
     with _lock:
         index = _indexes.get(str(path))
         if index is None:
-            index = Index.open(path, embedder=embedder_for(_manifest_embedder(path)), create=False)
+            index = Index.open(path, embedder=embedder_for(_manifest_embedder(path)))
             _indexes[str(path)] = index
         return index
 
@@ -156,19 +145,26 @@ def open_index(index_dir: str | None = None) -> Index:
 def retrieval_context(
     context: ServerContext | None, config: RetrievalConfig | None = None
 ) -> RetrievalContext:
-    """The ``RetrievalContext`` for a server run's JSON context."""
+    """The ``RetrievalContext`` for a server run's JSON context (for graphs that add the
+    retrieval graph as a subgraph, like ``graphs/coding_agent.py``)."""
+    ctx = context or ServerContext()
+    retriever = server_retriever(ctx)
+    cfg = (config or RetrievalConfig()).override(rerank=ctx.rerank)
+    return RetrievalContext(index=retriever.index, config=cfg, reranker=retriever.reranker if ctx.rerank else None)
+
+
+def server_retriever(context: ServerContext | None) -> Retriever:
+    """The :class:`Retriever` (once per process) for a server run's JSON context."""
     ctx = context or ServerContext()
     index = open_index(ctx.index_dir)
-    reranker: Reranker | None = None
-    if ctx.rerank:
-        key = (str(index.path), ctx.cross_encoder)
-        with _lock:
-            reranker = _rerankers.get(key)
-            if reranker is None:
-                reranker = default_reranker(index.embedder, ctx.cross_encoder)
-                _rerankers[key] = reranker
-    cfg = (config or RetrievalConfig()).override(rerank=ctx.rerank)
-    return RetrievalContext(index=index, config=cfg, reranker=reranker)
+    key = (str(index.path), ctx.rerank, ctx.cross_encoder)
+    with _lock:
+        found = _retrievers.get(key)
+        if found is None:
+            reranker = default_reranker(index.embedder, ctx.cross_encoder) if ctx.rerank else None
+            found = Retriever(index, RetrievalConfig(rerank=ctx.rerank), reranker)
+            _retrievers[key] = found
+        return found
 
 
 def _context_of(runtime: Runtime[Any]) -> ServerContext:
@@ -185,16 +181,20 @@ def build_server_graph(
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The retrieval graph wrapped for LangGraph Server: JSON context in, same input and
     output as the retrieval graph itself. (The server brings its own checkpointer.)"""
-    from skill_retriever.graph import graph as compiled
-
-    retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled)
 
     def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
-        payload = {k: state[k] for k in INPUT_KEYS if k in state}  # type: ignore[literal-required]
-        out: dict[str, Any] = retrieval_graph.invoke(
-            payload, context=retrieval_context(_context_of(runtime))
+        """Search through the one door (``Retriever``); the phases still run as their own
+        nodes, one level down (the graph runs inside this node)."""
+        retriever = server_retriever(_context_of(runtime))
+        response = retriever.search(
+            state["query"],
+            k=state.get("k"),
+            budget=state.get("token_budget"),
+            route=state.get("route"),  # type: ignore[arg-type]
+            filters=state.get("filters"),
+            **(state.get("profile") or {}),
         )
-        return out
+        return response.to_output()
 
     builder = StateGraph(
         RetrievalState,
@@ -217,4 +217,5 @@ __all__ = [
     "resolve_index_dir",
     "retrieval_context",
     "sample_index_dir",
+    "server_retriever",
 ]

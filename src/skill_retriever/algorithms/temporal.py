@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -85,6 +85,25 @@ class TimeWindow:
         """Whether ``start <= dt < end``; a naive ``dt`` is read as UTC."""
         dt = _utc(dt)
         return (self.start is None or dt >= self.start) and (self.end is None or dt < self.end)
+
+    def to_spec(self) -> dict[str, str | None]:
+        """The JSON form kept in graph state (ISO-8601 bounds); :meth:`from_spec` reads it
+        back to an equal window."""
+        return {
+            "start": self.start.isoformat() if self.start else None,
+            "end": self.end.isoformat() if self.end else None,
+            "phrase": self.phrase,
+        }
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, str | None]) -> TimeWindow:
+        """The window :meth:`to_spec` wrote."""
+        start, end = spec.get("start"), spec.get("end")
+        return cls(
+            start=datetime.fromisoformat(start) if start else None,
+            end=datetime.fromisoformat(end) if end else None,
+            phrase=spec.get("phrase") or "",
+        )
 
 
 def _utc(dt: datetime) -> datetime:

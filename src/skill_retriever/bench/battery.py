@@ -99,7 +99,7 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
     """Real searches: fields of every result, fusion score = RRF of its ranks, budget bound,
     rerank never adds an item."""
     count = token_counter()
-    nodes = retriever.index.nodes
+    nodes = retriever.index.snapshot().nodes
     problems: list[str] = []
     rerank_missing = 0
     fusion_bad = 0

@@ -24,7 +24,7 @@ from typing import Any
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 
-CACHE_FORMAT = "skill-retriever-bench-cache/1"
+CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
 SEED = 20240601
 #: Query sets larger than this are evaluated on a seeded sample of this size (full run).
 DEFAULT_MAX_QUERIES = 1000
@@ -301,9 +301,9 @@ def open_index(
         except (OSError, json.JSONDecodeError):
             stamp = {}
         if stamp.get("complete") and stamp.get("fingerprint") == wanted:
-            index = Index.open(home / "index", embedder=embedder, create=False)
+            index = Index.open(home / "index", embedder=embedder)
             info = stamp.get("build", {})
-            return index, BuildInfo(len(index), sum(1 for _ in index.graph.iter_edges()), True,
+            return index, BuildInfo(len(index), len(index.snapshot().edges), True,
                                     info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
     if home.exists():
         shutil.rmtree(home)
@@ -314,14 +314,14 @@ def open_index(
     log(f"  building index {key}: {len(result.nodes)} nodes, {len(result.edges)} edges "
         f"(ingest {ingest_s:.1f} s, {len(result.problems)} problems)")
     started = time.perf_counter()
-    index = Index.open(home / "index", embedder=embedder)
+    index = Index.open(home / "index", embedder=embedder, create=True)
     reports = write_result(index, result)
     index_s = time.perf_counter() - started
     embedded = sum(r.embedded for r in reports)
     build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded}
     stamp_path.write_text(json.dumps({"fingerprint": wanted, "complete": True, "build": build}, indent=2),
                           encoding="utf-8")
-    info = BuildInfo(len(index), sum(1 for _ in index.graph.iter_edges()), False, ingest_s, index_s, embedded)
+    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded)
     log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
         f"{embedded} texts embedded)")
     return index, info

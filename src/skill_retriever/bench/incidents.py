@@ -366,7 +366,7 @@ def world_index(bench: Any) -> tuple[Any, Any, World, Any]:
     world = generate_world(**params, now=DEFAULT_NOW)
     key = f"incidents__world-s{params['seed']}-{params['services']}-{params['deploys']}-{params['incidents']}"
     index, info = open_index(bench.opts.cache, key, {"generator": GENERATOR_VERSION, **params},
-                             lambda work: world.ingest(), bench.embedder, bench.log)
+                             lambda work: world.ingest(), bench.memo(), bench.log)
     retriever = bench.retriever(index)
     bench._incident_world = (index, retriever, world, info)
     return bench._incident_world  # type: ignore[no-any-return]

@@ -64,14 +64,14 @@ class DenseSearcher:
 
     def __init__(self, index: Any) -> None:
         self.index = index
-        gm, emb = index.matrices()
-        self._ids = gm.ids
-        self._emb = emb
+        self.snapshot = index.snapshot()
+        self._ids = self.snapshot.graph.ids
+        self._emb = self.snapshot.embeddings
         self._by_kinds: dict[tuple[str, ...] | None, tuple[np.ndarray, np.ndarray]] = {}
 
     def _rows(self, kinds: tuple[str, ...] | None) -> tuple[np.ndarray, np.ndarray]:
         if kinds not in self._by_kinds:
-            nodes = self.index.nodes
+            nodes = self.snapshot.nodes
             if kinds is None:
                 rows = np.arange(len(self._ids))
             else:
@@ -91,7 +91,7 @@ class DenseSearcher:
         return [(self._ids[rows[j]], float(sims[j])) for j in top]
 
     def search(self, query: str, k: int, kinds: tuple[str, ...] | None) -> list[tuple[str, float]]:
-        return self.search_vector(self.index.embed_query(query), k, kinds)
+        return self.search_vector(self.snapshot.embed_query(query), k, kinds)
 
 
 def _kinds(q: EvalQuery, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -105,7 +105,7 @@ def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list
     def bm25(q: EvalQuery) -> list[str]:
         ks = _kinds(q, kinds)
         f = Filters(kinds=frozenset(ks) if ks is not None else None, principals=frozenset({"*"}))
-        return [h.id for h in index.search_keywords(q.text, k, f)]
+        return [h.id for h in dense.snapshot.search_keywords(q.text, k, f)]
 
     def dense_run(q: EvalQuery) -> list[str]:
         return [i for i, _ in dense.search(q.text, k, _kinds(q, kinds))]
@@ -147,7 +147,7 @@ def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str,
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
 
-    nodes = [n for n in index.nodes.values() if kinds is None or n.kind.value in kinds]
+    nodes = [n for n in dense.snapshot.nodes.values() if kinds is None or n.kind.value in kinds]
     bm25 = BM25Retriever.from_texts(
         [n.embedding_text() for n in nodes], metadatas=[{"id": n.id} for n in nodes], k=depth
     )
@@ -163,7 +163,7 @@ def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str,
             self, query: str, *, run_manager: CallbackManagerForRetrieverRun
         ) -> list[Document]:
             hits = self.searcher.search(query, self.k, self.kinds)
-            return [Document(page_content=index.nodes[i].embedding_text(), metadata={"id": i, "score": s})
+            return [Document(page_content=dense.snapshot.nodes[i].embedding_text(), metadata={"id": i, "score": s})
                     for i, s in hits]
 
     vec = OurVectorsRetriever(searcher=dense, kinds=kinds, k=depth)
@@ -226,7 +226,7 @@ def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) 
 
 
 def has_timestamps(index: Any) -> bool:
-    return any(n.last_changed is not None for n in index.nodes.values())
+    return any(n.last_changed is not None for n in index.snapshot().nodes.values())
 
 
 __all__ = [

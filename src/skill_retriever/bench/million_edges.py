@@ -79,13 +79,13 @@ def build(path: Path, n_nodes: int, n_edges: int, embedder: Any) -> tuple[Any, d
     if stamp_path.is_file():
         stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
         if stamp.get("params") == wanted and stamp.get("complete"):
-            return Index.open(path / "index", embedder=embedder, create=False), {**stamp["build"], "reused": True}
+            return Index.open(path / "index", embedder=embedder), {**stamp["build"], "reused": True}
     path.mkdir(parents=True, exist_ok=True)
     info: dict[str, Any] = {}
     t = time.perf_counter()
     nodes, edges = synthetic(n_nodes, n_edges)
     info["generate_s"] = round(time.perf_counter() - t, 1)
-    index = Index.open(path / "index", embedder=embedder)
+    index = Index.open(path / "index", embedder=embedder, create=True)
     t = time.perf_counter()
     for i in range(0, len(nodes), BATCH * 8):
         index.upsert(nodes[i : i + BATCH * 8])
@@ -123,13 +123,14 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
         log(f"  building or opening the {n_nodes:,}-node / {n_edges:,}-edge index ({embedder_name} embedder)")
         index, build_info = build(keep or Path(tmp), n_nodes, n_edges, make_embedder(embedder_name))
         t = time.perf_counter()
-        index.matrices()
+        snap = index.snapshot()
+        _ = snap.graph, snap.embeddings
         build_info["matrices_s"] = round(time.perf_counter() - t, 2)
         build_info["items_per_s"] = build_info.get("nodes_per_s", 0)
         build_info["vectors"] = f"embedded ({embedder_name})"
         size["build"] = build_info
         size["nodes"] = len(index)
-        size["edges"] = index.graph.edge_count
+        size["edges"] = len(index.snapshot().edges)
         queries = query_set(n_nodes, n_queries + WARMUP)
         retriever = Retriever(index, RetrievalConfig(rerank=False), reranker=None, cache_size=0)
         log(f"  timing {n_queries} queries x 3 routes, then the dense floor")

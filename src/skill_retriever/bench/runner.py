@@ -142,22 +142,28 @@ class Bench:
         return self._cross_encoder or EmbeddingReranker(embedder)
 
     def retriever(self, index: Any) -> Any:
-        from skill_retriever.bench.embedding import MemoEmbedder
+        """A Retriever over ``index`` (opened with a :class:`MemoEmbedder`, see
+        :meth:`memo_for`), with the fixed clock and no answer cache."""
         from skill_retriever.config import RetrievalConfig
         from skill_retriever.retriever import Retriever
 
-        memo = MemoEmbedder(self.embedder)
+        memo = index.embedder
         # The fallback reranker embeds each candidate's full text in windows of 180 words;
         # a text that short is one window, the very text embedded at indexing, so its
         # vector is known already.
-        gm, emb = index.matrices()
-        nodes = index.nodes
+        snap = index.snapshot()
+        gm, emb, nodes = snap.graph, snap.embeddings, snap.nodes
         short = [(nodes[i].embedding_text(), row) for row, i in enumerate(gm.ids)
-                 if i in nodes and len(nodes[i].embedding_text().split()) <= 180]
-        if short:
+                 if len(nodes[i].embedding_text().split()) <= 180]
+        if short and hasattr(memo, "seed"):
             memo.seed([t for t, _ in short], emb[[r for _, r in short]])
-        index.embedder = memo
-        return Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=self.reranker(index.embedder), cache_size=0)
+        return Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=self.reranker(memo), cache_size=0)
+
+    def memo(self) -> Any:
+        """The real model behind a memo of its vectors (quality runs only)."""
+        from skill_retriever.bench.embedding import MemoEmbedder
+
+        return MemoEmbedder(self.embedder)
 
     # -- retrieval sets --------------------------------------------------------------
     def run_dataset(self, ds: Any) -> dict[str, Any]:
@@ -174,7 +180,7 @@ class Bench:
         self.log(f"\n== {ds.family} / {ds.name}: {len(ds.queries)} queries")
         for note in ds.notes:
             self.log(f"  {note}")
-        index, info = open_index(self.opts.cache, ds.key, ds.fingerprint, ds.ingest, self.embedder, self.log)
+        index, info = open_index(self.opts.cache, ds.key, ds.fingerprint, ds.ingest, self.memo(), self.log)
         retriever = self.retriever(index)
         dated = has_timestamps(index)
         ablate = [c for c in CHANNELS if c != "temporal" or dated]

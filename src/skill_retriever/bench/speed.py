@@ -102,10 +102,11 @@ def replicate(
 
 def _edge_vectors(index: Any) -> dict[str, np.ndarray]:
     """Edge sentence -> vector for the base index's embedded edges (replicas reuse them)."""
-    names = {i: n.name for i, n in index.nodes.items()}
-    embedded = [e for e in index.edges() if e.kind in index.embedded_edge_kinds]
-    vecs = index.edge_vectors.vectors([e.id for e in embedded]) if embedded else {}
-    return {e.embedding_text(names[e.source], names[e.target]): vecs[e.id] for e in embedded if e.id in vecs}
+    snap = index.snapshot()
+    names = {i: n.name for i, n in snap.nodes.items()}
+    ids, matrix = snap._edge_matrix  # noqa: SLF001 - the benchmark reads the vectors as stored
+    edges = snap.edges
+    return {edges[i].embedding_text(names[edges[i].source], names[edges[i].target]): matrix[r] for r, i in enumerate(ids)}
 
 
 def base_graph(bench: Any) -> tuple[list[Node], list[Edge], dict[str, np.ndarray], dict[str, np.ndarray], list[str], str]:
@@ -137,10 +138,11 @@ def base_graph(bench: Any) -> tuple[list[Node], list[Edge], dict[str, np.ndarray
                                 lambda work: world.ingest(), bench.embedder, bench.log)
         queries = [q.text for q in generate_queries(world, per_shape=30)]
         source = "generated incident world (no data folder), replicated for larger sizes"
-    gm, emb = index.matrices()
+    snap = index.snapshot()
+    gm, emb = snap.graph, snap.embeddings
     vectors = {i: emb[r].copy() for r, i in enumerate(gm.ids) if float(np.abs(emb[r]).sum()) > 0}
-    nodes = sorted(index.nodes.values(), key=lambda n: _order_key(n.id))
-    edges = index.edges()
+    nodes = sorted(snap.nodes.values(), key=lambda n: _order_key(n.id))
+    edges = list(snap.edges.values())
     edge_vecs = _edge_vectors(index)
     index.close()
     return nodes, edges, vectors, edge_vecs, queries, source
@@ -175,7 +177,12 @@ def build_size(bench: Any, base: tuple[Any, ...], target: int, real_embedding: b
     index, info = open_index(bench.opts.cache, key, fingerprint,
                              lambda work: IngestResult(source=source, nodes=sub_nodes, edges=sub_edges),
                              embedder, bench.log)
-    index.embedder = bench.embedder  # queries always go through the real model
+    if not real_embedding:  # queries always go through the real model
+        from skill_retriever.stores.index import Index
+
+        path = index.path
+        index.close()
+        index = Index.open(path, embedder=bench.embedder)
     build = info.to_dict()
     build["vectors"] = "embedded" if real_embedding else "replayed (store only)"
     return index, build
@@ -217,19 +224,20 @@ def time_routes(retriever: Any, queries: Sequence[str], routes: Sequence[tuple[s
 def time_dense(index: Any, queries: Sequence[str]) -> dict[str, Any]:
     """Plain dense search: query embedding + exact cosine over every node vector; and the
     same through Chroma's HNSW."""
-    _, emb = index.matrices()
+    snap = index.snapshot()
+    emb = snap.embeddings
     exact: list[float] = []
     embed_ms: list[float] = []
     chroma: list[float] = []
     for i, q in enumerate(queries):
         start = time.perf_counter()
-        qv = index.embed_query(q)
+        qv = snap.embed_query(q)
         mid = time.perf_counter()
         sims = emb @ qv
         top = np.argpartition(-sims, 10)[:10]
         _ = top[np.argsort(-sims[top])]
         end = time.perf_counter()
-        index.search_nodes(qv, 10)
+        snap.search_nodes(qv, 10)
         after = time.perf_counter()
         if i < WARMUP:
             continue
@@ -246,7 +254,7 @@ def time_ppr(index: Any, runs: int) -> dict[str, Any]:
 
     from skill_retriever.algorithms.ppr import personalized_pagerank
 
-    gm, _ = index.matrices()
+    gm = index.snapshot().graph
     n = len(gm.ids)
     rng = np.random.default_rng(3)
     seeds = rng.choice(n, size=min(5, n), replace=False)
@@ -314,7 +322,7 @@ def run_speed(bench: Any) -> dict[str, Any]:
         dense = time_dense(index, qs)
         ppr = time_ppr(index, runs=3 if target <= 10_000 else 2)
         size = {
-            "target": target, "nodes": len(index), "edges": sum(1 for _ in index.graph.iter_edges()),
+            "target": target, "nodes": len(index), "edges": len(index.snapshot().edges),
             "build": build, "routes": timed, "dense": dense, "ppr": ppr,
             "rss_mb": proc.memory_info().rss / 2**20,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

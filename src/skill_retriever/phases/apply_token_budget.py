@@ -7,17 +7,11 @@ flagged items are dropped before the cut to k, so clean items take their places.
 
 from __future__ import annotations
 
-import threading
-from typing import Any
-
-from langgraph.runtime import Runtime
-
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
-from skill_retriever.config import RetrievalContext
-from skill_retriever.model import Node
-from skill_retriever.phases._common import Update, phase, settings
+from skill_retriever.context import QueryView
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.safety.injection import scan_node, visible_text
-from skill_retriever.state import Result, RetrievalState
+from skill_retriever.state import Fused, Result, RetrievalState
 
 
 def snippet(text: str, limit: int) -> str:
@@ -30,35 +24,15 @@ def snippet(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-_TOKENS: dict[tuple[str, str], int] = {}
-_TOKENS_LOCK = threading.Lock()
-TOKEN_CACHE_SIZE = 100_000
-
-
-def token_count(node: Node, encoding: str) -> int:
-    """tiktoken count of what the caller would load, cached by content hash (counting a
-    megabyte-long item takes seconds; hashing it, milliseconds)."""
-    key = (encoding, node.content_hash())
-    found = _TOKENS.get(key)
-    if found is None:
-        found = token_counter(encoding)(node.embedding_text())
-        with _TOKENS_LOCK:
-            if len(_TOKENS) >= TOKEN_CACHE_SIZE:
-                _TOKENS.clear()
-            _TOKENS[key] = found
-    return found
-
-
-@phase("apply_token_budget", optional=False)
-def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    nodes = runtime.context.index.nodes
+@phase(optional=False, releases=True)
+def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
+    config, snap = view.config, view.snapshot
+    nodes = snap.nodes
     token_counter(config.encoding)  # a bad encoding name fails here, clearly
-    present = (f for f in state.get("fused", []) if f["id"] in nodes)
     flags: dict[str, tuple[str, ...]] = {}
-    top: list[dict[str, Any]] = []
+    top: list[Fused] = []
     dropped_flagged = 0
-    for f in present:
+    for f in state.get("fused", []):
         found = scan_node(nodes[f["id"]])
         if found and config.drop_flagged:
             dropped_flagged += 1
@@ -67,7 +41,7 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
         top.append(f)
         if len(top) >= config.k:
             break
-    tokens = {f["id"]: token_count(nodes[f["id"]], config.encoding) for f in top}
+    tokens = {f["id"]: snap.token_count(nodes[f["id"]], config.encoding) for f in top}
     cut = pack_to_budget([f["id"] for f in top], tokens, config.token_budget)
     kept = set(cut.kept)
     paths = state.get("paths", {})
@@ -93,13 +67,11 @@ def apply_token_budget(state: RetrievalState, runtime: Runtime[RetrievalContext]
     return {
         "results": results,
         "stats": {
-            "apply_token_budget": {
-                "budget": config.token_budget,
-                "total_tokens": cut.total_tokens,
-                "kept": len(cut.kept),
-                "dropped": len(cut.dropped),
-                "flagged": sum(1 for r in results if r["flags"]),
-                "dropped_flagged": dropped_flagged,
-            }
+            "budget": config.token_budget,
+            "total_tokens": cut.total_tokens,
+            "kept": len(cut.kept),
+            "dropped": len(cut.dropped),
+            "flagged": sum(1 for r in results if r["flags"]),
+            "dropped_flagged": dropped_flagged,
         },
     }

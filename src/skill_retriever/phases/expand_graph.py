@@ -4,35 +4,31 @@ route: one level, no similarity filter)."""
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
-
 from skill_retriever.algorithms.expansion import expand
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import admitted_ranking, query_vector, rows_of, similarity_fn, visible_mask
+from skill_retriever.context import QueryView
+from skill_retriever.phases._helpers import admitted_ranking, query_vector, rows_of, similarity_fn
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, RetrievalState
 
 
-@phase("expand_graph", optional=True)
-def expand_graph(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    index = runtime.context.index
-    filters = filters_of(state)
-    gm, emb = index.matrices()
+@phase(optional=True)
+def expand_graph(state: RetrievalState, view: QueryView) -> Update:
+    config, snap = view.config, view.snapshot
+    gm, emb = snap.graph, snap.embeddings
     quick = state["route"] == "quick"
     seeds = state.get("seeds", [])
+    sim = similarity_fn(emb, query_vector(state))
     levels = expand(
         gm.adjacency,
         rows_of(gm, (s["id"] for s in seeds)),
-        similarity_fn(emb, query_vector(state)),
+        sim,
         thresholds=config.expand_thresholds[:1] if quick else config.expand_thresholds,
         max_nodes_per_level=config.expand_max_nodes,
         max_edges_per_level=config.expand_max_edges,
         use_filter=not quick,
-        allowed=visible_mask(index, filters, gm),
+        allowed=snap.allowed_mask(view.visible),
         symmetric=True,  # GraphMatrices.adjacency holds every edge both ways
     )
-    sim = similarity_fn(emb, query_vector(state))
     candidates: dict[str, Candidate] = {s["id"]: s for s in seeds}
     for level in levels:
         if not level.nodes:
@@ -40,21 +36,20 @@ def expand_graph(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> U
         scores = sim(list(level.nodes))  # type: ignore[arg-type]
         for row, score in zip(level.nodes, scores, strict=True):
             node_id = gm.ids[row]
-            candidates.setdefault(node_id, {"id": node_id, "similarity": float(score), "via": f"expand:{level.level}"})
+            candidates.setdefault(
+                node_id, {"id": node_id, "similarity": float(score), "via": "expand", "level": level.level}
+            )
     update: Update = {
         "candidates": list(candidates.values()),
-        "iterations": 0,
         "stats": {
-            "expand_graph": {
-                "mode": "quick" if quick else "smart",
-                "levels": [len(lv.nodes) for lv in levels],
-                "edges": [len(lv.edges) for lv in levels],
-                "thresholds": [lv.threshold for lv in levels],
-                "candidates": len(candidates),
-            }
+            "mode": "quick" if quick else "smart",
+            "levels": [len(lv.nodes) for lv in levels],
+            "edges": [len(lv.edges) for lv in levels],
+            "thresholds": [lv.threshold for lv in levels],
+            "candidates": len(candidates),
         },
     }
     if quick and config.channel_on("graph"):
         scored = [(c["id"], c["similarity"]) for c in candidates.values()]
-        update["channel_rankings"] = {"graph": admitted_ranking(index, filters, scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
     return update

@@ -6,47 +6,40 @@ used are reported in the stats, so a fused score can be checked against its rank
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
-
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
 from skill_retriever.algorithms.tokenize import is_identifier
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.state import RetrievalState
+from skill_retriever.context import QueryView
+from skill_retriever.phases._phase import Update, phase
+from skill_retriever.state import Fused, RetrievalState
 
 
-@phase("fuse_rrf", optional=False)
-def fuse_rrf(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
+@phase(optional=False)
+def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
+    config = view.config
     rankings = {
-        ch: [h["id"] for h in hits]
-        for ch, hits in (state.get("channel_rankings") or {}).items()
-        if config.channel_on(ch)
+        ch: [h["id"] for h in hits] for ch, hits in (state.get("channel_rankings") or {}).items() if config.channel_on(ch)
     }
-    if config.channel_on("named") and (named := named_items(state, runtime)):
+    if config.channel_on("named") and (named := named_items(state, view)):
         rankings["named"] = named
     weights = dict(config.channel_weights)
-    relational = any(s["via"].startswith("relation:") for s in state.get("seeds", []))
-    if relational and "graph" in weights:
+    if state.get("relational") and "graph" in weights:
         weights["graph"] *= config.relation_graph_boost
     if state["plan"].get("time_window") and "temporal" in weights:
         weights["temporal"] *= config.temporal_window_boost
     fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
+    out: list[Fused] = [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused]
     return {
-        "fused": [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused],
+        "fused": out,
         "stats": {
-            "fuse_rrf": {
-                "k": config.rrf_k,
-                "channels": {ch: len(ids) for ch, ids in rankings.items()},
-                "fused": len(fused),
-                "weights": weights,
-            }
+            "k": config.rrf_k,
+            "channels": {ch: len(ids) for ch, ids in rankings.items()},
+            "fused": len(fused),
+            "weights": weights,
         },
     }
 
 
-
-def named_items(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> list[str]:
+def named_items(state: RetrievalState, view: QueryView) -> list[str]:
     """Items every filter admits whose identifier-like name the query writes out; the
     item a typed hop starts from is left out (the question is about its neighbours)."""
     plan = state["plan"]
@@ -54,6 +47,5 @@ def named_items(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> li
     names = {e.casefold() for e in plan["entities"] if is_identifier(e)} - hop_names
     if not names:
         return []
-    index = runtime.context.index
-    admits = index.allowed(filters_of(state))
-    return sorted(n.id for n in index.nodes_named(names) if admits is None or admits(n.id))
+    admits = view.snapshot.allowed(view.filters)
+    return sorted(n.id for n in view.snapshot.nodes_named(names) if admits is None or admits(n.id))

@@ -4,36 +4,25 @@
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
-
 from skill_retriever.algorithms.flow_pruning import prune_flow as prune
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import (
-    admitted_ranking,
-    rows_of,
-    visible_mask,
-    visible_matrices,
-)
+from skill_retriever.context import QueryView
+from skill_retriever.phases._helpers import admitted_ranking, rows_of
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import PathInfo, RetrievalState
 
 
-@phase("prune_flow", optional=True)
-def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    index = runtime.context.index
-    filters = filters_of(state)
-    gm, _ = index.matrices()
+@phase(optional=True)
+def prune_flow(state: RetrievalState, view: QueryView) -> Update:
+    config, snap = view.config, view.snapshot
+    gm = snap.graph
     ppr = state.get("ppr_scores", {})
     if not ppr:
-        return {"stats": {"prune_flow": {"raw_nodes": 0, "kept_nodes": 0}}}
-    seed_rows = rows_of(gm, (s["id"] for s in state.get("seeds", [])))
-    adjacency, _ = visible_matrices(gm, visible_mask(index, filters, gm))
+        return {"stats": {"raw_nodes": 0, "kept_nodes": 0}}
+    adjacency, _ = snap.visible_matrices(view.filters)
     flow = prune(
         adjacency,
-        seed_rows,
-        # .get: an id scored by run_ppr may have left the graph since (a concurrent delete).
-        {row: s for i, s in ppr.items() if (row := gm.index.get(i)) is not None},
+        rows_of(gm, (s["id"] for s in state.get("seeds", []))),
+        {gm.index[i]: s for i, s in ppr.items()},
         max_endpoints=config.flow_max_endpoints,
         max_paths=config.flow_max_paths,
         threshold=config.flow_reliability_threshold,
@@ -41,7 +30,7 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
         symmetric=True,  # GraphMatrices.adjacency holds every edge both ways (the mask keeps that)
         # Endpoints among what the caller asked for (kinds, tags, time): the graph
         # channel lists the best of those, reached through whatever lies between.
-        endpoint_mask=index.allowed_mask(filters, gm),
+        endpoint_mask=snap.allowed_mask(view.filters),
     )
     paths: dict[str, PathInfo] = {}
     for path in flow.paths:
@@ -54,15 +43,13 @@ def prune_flow(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Upd
     update: Update = {
         "paths": paths,
         "stats": {
-            "prune_flow": {
-                "raw_nodes": len(ppr),
-                "kept_nodes": len(flow.nodes),
-                "endpoints": len(flow.endpoints),
-                "paths": len(flow.paths),
-                "threshold": config.flow_reliability_threshold,
-            }
+            "raw_nodes": len(ppr),
+            "kept_nodes": len(flow.nodes),
+            "endpoints": len(flow.endpoints),
+            "paths": len(flow.paths),
+            "threshold": config.flow_reliability_threshold,
         },
     }
     if config.channel_on("graph"):
-        update["channel_rankings"] = {"graph": admitted_ranking(index, filters, scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
     return update

@@ -4,7 +4,6 @@ centrality + 0.15 edge density + 0.15 coverage, keep the best 50 nodes and 70 ed
 from __future__ import annotations
 
 import numpy as np
-from langgraph.runtime import Runtime
 
 from skill_retriever.algorithms.multifactor import (
     FactorWeights,
@@ -14,30 +13,24 @@ from skill_retriever.algorithms.multifactor import (
     subgraph_edge_density,
 )
 from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.phases._graphview import admitted_ranking, coverage_vocabulary, query_vector, rows_of
+from skill_retriever.context import QueryView
+from skill_retriever.phases._helpers import admitted_ranking, query_vector, rows_of
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
 
 
-@phase("rank_multifactor", optional=True)
-def rank_multifactor(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    index = runtime.context.index
-    gm, emb = index.matrices()
+@phase(optional=True)
+def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
+    config, snap = view.config, view.snapshot
+    gm, emb = snap.graph, snap.embeddings
     rows = rows_of(gm, (c["id"] for c in state.get("candidates", [])))
     if not rows:
-        return {"stats": {"rank_multifactor": {"candidates": 0}}}
-    q = query_vector(state)
-    sims = emb[np.asarray(rows)] @ q
+        return {"stats": {"candidates": 0}}
+    sims = emb[np.asarray(rows)] @ query_vector(state)
     semantic = {r: float(s) for r, s in zip(rows, sims, strict=True)}
     components = state["plan"]["components"]
-    nodes = index.nodes
     cover = {
-        # .get: a node deleted while this query runs may still be a matrix row.
-        r: coverage_of_vocabularies(components, [coverage_vocabulary(n)]).ratio
-        if components and (n := nodes.get(gm.ids[r]))
-        else 0.0
+        r: coverage_of_vocabularies(components, [snap.vocabulary(snap.nodes[gm.ids[r]])]).ratio if components else 0.0
         for r in rows
     }
     weights = FactorWeights(config.factor_semantic, config.factor_degree, config.factor_edge_density, config.factor_coverage)
@@ -54,14 +47,12 @@ def rank_multifactor(state: RetrievalState, runtime: Runtime[RetrievalContext]) 
     scored = [(gm.ids[r], scores[r]) for r in kept]
     update: Update = {
         "stats": {
-            "rank_multifactor": {
-                "candidates": len(rows),
-                "kept_nodes": len(kept),
-                "kept_edges": len(kept_edges),
-                "weights": [weights.semantic, weights.degree, weights.edge_density, weights.coverage],
-            }
+            "candidates": len(rows),
+            "kept_nodes": len(kept),
+            "kept_edges": len(kept_edges),
+            "weights": [weights.semantic, weights.degree, weights.edge_density, weights.coverage],
         }
     }
     if config.channel_on("graph"):
-        update["channel_rankings"] = {"graph": admitted_ranking(index, filters_of(state), scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
     return update

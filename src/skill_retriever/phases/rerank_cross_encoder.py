@@ -10,41 +10,31 @@ side on every set (the README's Results), which is where to judge either mode.""
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
-
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, phase, settings
+from skill_retriever.context import QueryView
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.rerank import EmbeddingReranker
-from skill_retriever.state import RetrievalState
+from skill_retriever.state import Fused, RetrievalState
 
 
-@phase("rerank_cross_encoder", optional=True)
-def rerank_cross_encoder(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    reranker = runtime.context.reranker
+@phase(optional=True)
+def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
+    config, reranker, snap = view.config, view.reranker, view.snapshot
     fused = list(state.get("fused", []))
     if not config.rerank or reranker is None or not fused:
-        return {"reranker": "none", "stats": {"rerank_cross_encoder": {"reranker": "none"}}}
-    nodes = runtime.context.index.nodes
+        return {"reranker": "none", "stats": {"reranker": "none"}}
     top_n = config.rerank_top_n or config.k
     head, tail = fused[:top_n], fused[top_n:]
-    # An item deleted while this query ran has no text to score: it keeps its place
-    # after the reranked ones (the budget phase drops it).
-    gone = [f for f in head if f["id"] not in nodes]
-    head = [f for f in head if f["id"] in nodes]
-    tail = gone + tail
-    texts = [nodes[f["id"]].embedding_text() for f in head]
+    texts = [snap.nodes[f["id"]].embedding_text() for f in head]
     if isinstance(reranker, EmbeddingReranker):
         # Items that fit one window already have their vector in the index: reuse it.
-        gm, emb = runtime.context.index.matrices()
-        stored = [emb[gm.index[f["id"]]] if f["id"] in gm.index else None for f in head]
+        stored = [snap.node_vector(f["id"]) for f in head]
         scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=state.get("query_vector"))
     else:
         scores = reranker.score(state["plan"]["search_text"], texts)
     # New dicts, never the state's own: a reranker that fails half-way (or returns the
     # wrong number of scores) must leave no rerank_score behind on the fused items.
-    head = [{**item, "rerank_score": float(score)} for item, score in zip(head, scores, strict=True)]
+    head = [Fused(**item, rerank_score=float(score)) for item, score in zip(head, scores, strict=True)]
     mode = config.rerank_mode
     if mode == "auto":
         mode = "blend" if isinstance(reranker, EmbeddingReranker) else "replace"
@@ -63,7 +53,5 @@ def rerank_cross_encoder(state: RetrievalState, runtime: Runtime[RetrievalContex
     return {
         "fused": head + tail,
         "reranker": reranker.name,
-        "stats": {
-            "rerank_cross_encoder": {"reranker": reranker.name, "reranked": len(head), "mode": mode}
-        },
+        "stats": {"reranker": reranker.name, "reranked": len(head), "mode": mode},
     }

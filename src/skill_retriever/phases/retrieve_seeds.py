@@ -8,29 +8,25 @@ to the caller, not of a requested kind: an entity node can lead to the passages.
 from __future__ import annotations
 
 import numpy as np
-from langgraph.runtime import Runtime
 
-from skill_retriever.config import RetrievalContext
+from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind
-from skill_retriever.phases._common import Update, filters_of, phase, settings
-from skill_retriever.state import Candidate, ChannelHit, RetrievalState
-from skill_retriever.stores.index import Index
+from skill_retriever.phases._phase import Update, phase
+from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
 
 
-@phase("retrieve_seeds", optional=False)
-def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
-    index = runtime.context.index
-    filters = filters_of(state)
-    visible = Filters(principals=filters.principals)
+@phase(optional=False)
+def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
+    config, snap, filters, visible = view.config, view.snapshot, view.filters, view.visible
     qvec = np.asarray(state["query_vector"], dtype=np.float32)
 
-    semantic = index.search_nodes(qvec, config.channel_depth, filters)
+    semantic = snap.search_nodes(qvec, config.channel_depth, filters)
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
-    pool = semantic if same else index.search_nodes(qvec, config.seed_nodes, visible)
+    pool = semantic if same else snap.search_nodes(qvec, config.seed_nodes, visible)
     seeds: dict[str, Candidate] = {}
     for hit in pool[: config.seed_nodes]:
         if hit.score >= config.seed_node_min_similarity:
@@ -40,13 +36,11 @@ def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) ->
         for hit in pool[:MIN_SEEDS]:
             seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
     # Named entities that are item names seed the graph directly (the specific case).
-    by_name = _names_to_ids(index, state["plan"]["entities"], visible)
+    by_name = _names_to_ids(snap, state["plan"]["entities"], visible)
     for node_id in by_name:
         seeds.setdefault(node_id, {"id": node_id, "similarity": 1.0, "via": "entity"})
     edge_hits = [
-        (e, s)
-        for e, s in index.search_edges(qvec, config.seed_edges, visible)
-        if s >= config.seed_edge_min_similarity
+        (e, s) for e, s in snap.search_edges(qvec, config.seed_edges, visible) if s >= config.seed_edge_min_similarity
     ]
     for edge, score in edge_hits:
         for end in (edge.source, edge.target):
@@ -54,57 +48,52 @@ def retrieve_seeds(state: RetrievalState, runtime: Runtime[RetrievalContext]) ->
     # A typed hop ("what checkout-api depends on") names where the answer hangs: the walk
     # starts there alone. Similar texts and the named item's own neighbourhood are what
     # the question rules out; the semantic and keyword channels still rank on their own.
-    related = _relation_ends(index, state["plan"].get("relations", []), visible)
+    related = _relation_ends(snap, state["plan"].get("relations", []), visible)
     if related:
         seeds = {
-            node_id: {"id": node_id, "similarity": 1.0, "via": f"relation:{how}"} for node_id, how in related.items()
+            node_id: {"id": node_id, "similarity": 1.0, "via": "relation", "relation": how}
+            for node_id, how in related.items()
         }
 
     ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in semantic]
     return {
         "seeds": list(seeds.values()),
+        "relational": bool(related),
         "channel_rankings": {"semantic": ranking} if config.channel_on("semantic") else {},
         "stats": {
-            "retrieve_seeds": {
-                "semantic_hits": len(semantic),
-                "seeds": len(seeds),
-                "edge_seeds": len(edge_hits),
-                "entity_seeds": len(by_name),
-                "relation_seeds": len(related),
-                "threshold_nodes": config.seed_node_min_similarity,
-                "threshold_edges": config.seed_edge_min_similarity,
-                "fallback": fallback,
-            }
+            "semantic_hits": len(semantic),
+            "seeds": len(seeds),
+            "edge_seeds": len(edge_hits),
+            "entity_seeds": len(by_name),
+            "relation_seeds": len(related),
+            "threshold_nodes": config.seed_node_min_similarity,
+            "threshold_edges": config.seed_edge_min_similarity,
+            "fallback": fallback,
         },
     }
 
 
-def _relation_ends(index: Index, relations: list[dict[str, str]], visible: Filters) -> dict[str, str]:
+def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
     """Far ends of the query's typed hops that the caller may see:
-    ``id -> "KIND direction of name"`` (what the seed's ``via`` explains)."""
+    ``id -> "KIND direction of name"`` (what the seed's ``relation`` explains)."""
     ends: dict[str, str] = {}
     for hop in relations:
         kind = EdgeKind(hop["kind"])
-        for node in index.nodes_named({hop["name"].casefold()}):
+        for node in snap.nodes_named({hop["name"].casefold()}):
             if not visible.can_see(node):
                 continue
             found: list[str] = []
             if hop["direction"] in ("out", "both"):
-                found += [e.target for e in index.graph.out_edges(node.id, kind)]
+                found += [e.target for e in snap.out_edges(node.id, kind)]
             if hop["direction"] in ("in", "both"):
-                found += [e.source for e in index.graph.in_edges(node.id, kind)]
+                found += [e.source for e in snap.in_edges(node.id, kind)]
             for end in found:
-                if end != node.id and (other := index.nodes.get(end)) is not None and visible.can_see(other):
+                if end != node.id and visible.can_see(snap.nodes[end]):
                     ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
     return ends
 
 
-def _names_to_ids(index: Index, names: list[str], visible: Filters) -> list[str]:
+def _names_to_ids(snap: IndexSnapshot, names: list[str], visible: Filters) -> list[str]:
     if not names:
         return []
-    wanted = {n.casefold() for n in names}
-    return [
-        node.id
-        for node in index.nodes_named(wanted)
-        if visible.can_see(node)
-    ]
+    return [node.id for node in snap.nodes_named({n.casefold() for n in names}) if visible.can_see(node)]

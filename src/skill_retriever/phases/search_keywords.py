@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
-
-from skill_retriever.config import RetrievalContext
-from skill_retriever.phases._common import Update, filters_of, phase, settings
+from skill_retriever.context import QueryView
+from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
 
 
-@phase("search_keywords", optional=True)
-def search_keywords(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
-    config = settings(state, runtime)
+@phase(optional=True)
+def search_keywords(state: RetrievalState, view: QueryView) -> Update:
+    config = view.config
     if not config.channel_on("keyword"):
-        return {"stats": {"search_keywords": {"off": True}}}
-    hits = runtime.context.index.search_keywords(state["plan"]["search_text"], config.channel_depth, filters_of(state))
+        return {"stats": {"off": True}}
+    hits = view.snapshot.search_keywords(state["plan"]["search_text"], config.channel_depth, view.filters)
     return {
         "channel_rankings": {"keyword": [{"id": h.id, "score": h.score} for h in hits]},
-        "stats": {"search_keywords": {"hits": len(hits)}},
+        "stats": {"hits": len(hits)},
     }

@@ -157,6 +157,15 @@ def _torch_threads(threads: int | None) -> Iterator[None]:
     yield
 
 
+def embedder_for(name: str | None) -> Embedder:
+    """The embedder an index manifest names: ``hashing-<dim>`` (tests), or a
+    sentence-transformers model name or path (``bundled:...`` for the bundled MiniLM;
+    None or '' for that default). Nothing is loaded until the first embedding."""
+    if name and name.startswith("hashing-") and name[len("hashing-") :].isdigit():
+        return HashingEmbedder(int(name[len("hashing-") :]))
+    return SentenceTransformerEmbedder(name or DEFAULT_MODEL)
+
+
 class HashingEmbedder:
     """A small deterministic embedder for fast unit tests of the maths (not for retrieval).
 

@@ -1,9 +1,10 @@
-"""The item graph: a NetworkX DiGraph for relations, plus cached sparse matrices for maths.
+"""The item graph of one snapshot: typed edges by node, and sparse matrices for the maths.
 
-NetworkX keeps typed edges and answers neighbourhood questions; the retrieval maths (PPR,
-expansion, flow pruning) runs on a scipy CSR matrix cached per graph version, because
+Both are built from an immutable edge map, lazily, once per snapshot. The typed view
+answers neighbourhood questions (what does X depend on, what conflicts with Y); the
+retrieval maths (PPR, expansion, flow pruning) runs on scipy CSR matrices, because
 ``networkx.pagerank`` rebuilds its matrix on every call (1.4 s at 100k nodes against
-milliseconds for a power iteration on a cached matrix; DESIGN.md).
+milliseconds for a power iteration on a cached matrix; see docs/architecture.md).
 
 For the maths the graph is symmetric: a DEPENDS_ON edge lets relevance flow both ways
 (a skill makes its dependency relevant, and a dependency its dependants).
@@ -11,167 +12,91 @@ For the maths the graph is symmetric: a DEPENDS_ON edge lets relevance flow both
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from skill_retriever.model import Edge, EdgeKind, parse_edge_id
+from skill_retriever.model import Edge, EdgeKind
 
 
 @dataclass(frozen=True)
 class GraphMatrices:
-    """One consistent snapshot of the graph in matrix form."""
+    """One snapshot of the graph in matrix form; row ``i`` is node ``ids[i]``."""
 
     ids: tuple[str, ...]
-    index: dict[str, int]
-    adjacency: sp.csr_array  # symmetric, weights summed over edge kinds
+    index: Mapping[str, int]
+    adjacency: sp.csr_array  # symmetric, weights summed over edge kinds and directions
     transition: sp.csr_array  # row-normalised adjacency (PPR)
 
 
-class GraphStore(Protocol):
-    """What the graph phases need; a graph database with PPR (Neo4j GDS, Memgraph) would
-    implement this same boundary."""
-
-    def add_nodes(self, ids: Iterable[str]) -> None: ...
-
-    def remove_nodes(self, ids: Iterable[str]) -> None: ...
-
-    def add_edges(self, edges: Iterable[Edge]) -> None: ...
-
-    def remove_edges(self, edge_ids: Iterable[str]) -> None: ...
-
-    def matrices(self) -> GraphMatrices: ...
-
-    def edges_of(self, node_id: str) -> list[Edge]: ...
+class TypedGraph(Protocol):
+    """The typed-edge questions that components and phases ask of a snapshot."""
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]: ...
 
     def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]: ...
 
 
-class NetworkXGraphStore:
-    """DiGraph of node ids; each graph edge holds ``{kind: Edge}`` for the typed relations."""
+def build_matrices(node_ids: Sequence[str], edges: Iterable[Edge]) -> GraphMatrices:
+    """Symmetric adjacency and transition matrices over ``node_ids`` (edges whose ends are
+    not both in ``node_ids`` are left out)."""
+    from skill_retriever.algorithms.ppr import transition_matrix
 
-    def __init__(self) -> None:
-        self.g: nx.DiGraph = nx.DiGraph()
-        self._lock = threading.RLock()
-        self._cache: GraphMatrices | None = None
+    ids = tuple(node_ids)
+    index = {n: i for i, n in enumerate(ids)}
+    src: list[int] = []
+    dst: list[int] = []
+    w: list[float] = []
+    for e in edges:
+        a, b = index.get(e.source), index.get(e.target)
+        if a is None or b is None:
+            continue
+        src.append(a)
+        dst.append(b)
+        w.append(e.weight)
+    n = len(ids)
+    rows = np.asarray(src, dtype=np.int64)
+    cols = np.asarray(dst, dtype=np.int64)
+    weights = np.asarray(w, dtype=np.float64)
+    # Each relation counts in both directions; duplicates (several kinds on one pair, or
+    # both directions declared) are summed by the CSR constructor.
+    adjacency = sp.csr_array(
+        (np.concatenate([weights, weights]), (np.concatenate([rows, cols]), np.concatenate([cols, rows]))),
+        shape=(n, n),
+    )
+    adjacency.sum_duplicates()
+    return GraphMatrices(ids, index, adjacency, transition_matrix(adjacency))
 
-    def __len__(self) -> int:
-        return int(self.g.number_of_nodes())
 
-    @property
-    def edge_count(self) -> int:
-        with self._lock:
-            return sum(len(d["edges"]) for _, _, d in self.g.edges(data=True))
+class EdgeIndex:
+    """Edges of one snapshot by their ends. Built once from an immutable edge map."""
 
-    def add_nodes(self, ids: Iterable[str]) -> None:
-        with self._lock:
-            self.g.add_nodes_from(ids)
-            self._cache = None
+    def __init__(self, edges: Mapping[str, Edge]) -> None:
+        out: dict[str, list[Edge]] = {}
+        into: dict[str, list[Edge]] = {}
+        for e in edges.values():
+            out.setdefault(e.source, []).append(e)
+            into.setdefault(e.target, []).append(e)
+        self._out = {k: tuple(v) for k, v in out.items()}
+        self._in = {k: tuple(v) for k, v in into.items()}
 
-    def remove_nodes(self, ids: Iterable[str]) -> None:
-        with self._lock:
-            self.g.remove_nodes_from(list(ids))
-            self._cache = None
+    def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        return [e for e in self._out.get(node_id, ()) if kind is None or e.kind == kind]
 
-    def add_edges(self, edges: Iterable[Edge]) -> None:
-        with self._lock:
-            for e in edges:
-                if self.g.has_edge(e.source, e.target):
-                    self.g[e.source][e.target]["edges"][e.kind] = e
-                else:
-                    self.g.add_edge(e.source, e.target, edges={e.kind: e})
-            self._cache = None
-
-    def remove_edges(self, edge_ids: Iterable[str]) -> None:
-        with self._lock:
-            for eid in edge_ids:
-                for source, kind, target in parse_edge_id(eid):
-                    if self.g.has_edge(source, target) and kind in self.g[source][target]["edges"]:
-                        kinds = self.g[source][target]["edges"]
-                        del kinds[kind]
-                        if not kinds:
-                            self.g.remove_edge(source, target)
-                        break
-            self._cache = None
-
-    # Readers take the lock too: a NetworkX graph is mutated in place, and iterating it
-    # while a writer adds or removes raises "dictionary changed size during iteration".
-    def get_edge(self, edge_id: str) -> Edge | None:
-        with self._lock:
-            for source, kind, target in parse_edge_id(edge_id):
-                if self.g.has_edge(source, target):
-                    found: Edge | None = self.g[source][target]["edges"].get(kind)
-                    if found is not None:
-                        return found
-            return None
-
-    def iter_edges(self) -> Iterator[Edge]:
-        with self._lock:
-            edges = [e for _, _, d in self.g.edges(data=True) for e in d["edges"].values()]
-        yield from edges
+    def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        return [e for e in self._in.get(node_id, ()) if kind is None or e.kind == kind]
 
     def edges_of(self, node_id: str) -> list[Edge]:
         return self.out_edges(node_id) + self.in_edges(node_id)
 
-    def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        with self._lock:
-            if node_id not in self.g:
-                return []
-            return [
-                e
-                for _, _, d in self.g.out_edges(node_id, data=True)
-                for k, e in d["edges"].items()
-                if kind is None or k == kind
-            ]
 
-    def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        with self._lock:
-            if node_id not in self.g:
-                return []
-            return [
-                e
-                for _, _, d in self.g.in_edges(node_id, data=True)
-                for k, e in d["edges"].items()
-                if kind is None or k == kind
-            ]
+def neighbour_indices(adjacency: sp.csr_array, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Indices adjacent to any of ``rows`` in a symmetric matrix (sparse ops only)."""
+    return np.unique(adjacency[rows].indices) if len(rows) else np.zeros(0, dtype=np.int64)
 
-    def matrices(self) -> GraphMatrices:
-        """The cached matrix snapshot, rebuilt only after the graph changed."""
-        cached = self._cache
-        if cached is not None:
-            return cached
-        with self._lock:
-            if self._cache is None:
-                self._cache = self._build()
-            return self._cache
 
-    def _build(self) -> GraphMatrices:
-        from skill_retriever.algorithms.ppr import transition_matrix
-
-        ids = tuple(self.g.nodes)
-        index = {n: i for i, n in enumerate(ids)}
-        m = self.g.number_of_edges()
-        src = np.empty(m, dtype=np.int64)
-        dst = np.empty(m, dtype=np.int64)
-        w = np.empty(m, dtype=np.float64)
-        for j, (u, v, d) in enumerate(self.g.edges(data=True)):
-            src[j], dst[j] = index[u], index[v]
-            w[j] = sum(e.weight for e in d["edges"].values())
-        n = len(ids)
-        directed = sp.csr_array((w, (src, dst)), shape=(n, n))
-        adjacency = (directed + directed.T).tocsr()
-        adjacency.sum_duplicates()
-        return GraphMatrices(ids, index, adjacency, transition_matrix(adjacency))
-
-    def neighbour_indices(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Indices adjacent to any of ``rows`` in the symmetric matrix (sparse ops only)."""
-        adj = self.matrices().adjacency
-        return np.unique(adj[rows].indices) if len(rows) else np.zeros(0, dtype=np.int64)
+__all__ = ["EdgeIndex", "GraphMatrices", "TypedGraph", "build_matrices", "neighbour_indices"]

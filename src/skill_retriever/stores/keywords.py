@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,7 +45,10 @@ class KeywordStore(Protocol):
 
 
 class BM25Index:
-    """In-memory BM25 with incremental upsert/delete; the matrix is rebuilt lazily.
+    """The writer's side of BM25: documents tokenized once, upserted and deleted in place.
+
+    Readers never search this object while it changes; they search a :meth:`frozen`
+    copy (a :class:`KeywordSnapshot`), which an index snapshot takes once per write.
 
     Args:
         k1, b: BM25 parameters (1.2 / 0.75, the data README's baseline).
@@ -66,24 +69,19 @@ class BM25Index:
             raise ValueError(f"idf must be 'lucene' or 'okapi', got {idf!r}")
         self.k1, self.b, self.epsilon, self.idf_variant = k1, b, epsilon, idf
         self._tokenize = tokenizer
+        # term -> column; only ever appended to, so a snapshot may share it: a term added
+        # later has a column past the snapshot's matrix and is ignored there.
         self._vocab: dict[str, int] = {}
-        self._docs: dict[str, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
+        self._docs: dict[str, Doc] = {}
         self._lock = threading.RLock()
-        self._dirty = True
-        self._ids: list[str] = []
-        self._csc: sp.csc_array | None = None
-        self._idf: NDArray[np.float64] = np.zeros(0)
-        self._norm: NDArray[np.float64] = np.zeros(0)  # k1 * (1 - b + b * dl / avgdl)
+        self._frozen: KeywordSnapshot | None = None
 
     def __len__(self) -> int:
         return len(self._docs)
 
     def upsert(self, items: Iterable[tuple[str, str]]) -> None:
         """Add or replace documents given as ``(id, text)``."""
-        prepared = []
-        for doc_id, text in items:
-            counts = Counter(self._tokenize(text))
-            prepared.append((doc_id, counts))
+        prepared = [(doc_id, Counter(self._tokenize(text))) for doc_id, text in items]
         with self._lock:
             for doc_id, counts in prepared:
                 terms = np.fromiter(
@@ -93,17 +91,68 @@ class BM25Index:
                 )
                 tfs = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
                 self._docs[doc_id] = (terms, tfs)
-            self._dirty = True
+            self._frozen = None
 
     def delete(self, ids: Iterable[str]) -> None:
         with self._lock:
             for doc_id in ids:
                 self._docs.pop(doc_id, None)
-            self._dirty = True
+            self._frozen = None
 
-    def _rebuild(self) -> None:
+    def frozen(self) -> KeywordSnapshot:
+        """An immutable view of the documents as they are now (cached until a change)."""
+        with self._lock:
+            if self._frozen is None:
+                self._frozen = KeywordSnapshot(
+                    dict(self._docs), self._vocab, len(self._vocab), self._tokenize,
+                    self.k1, self.b, self.epsilon, self.idf_variant,
+                )
+            return self._frozen
+
+    def scores(self, query: str) -> tuple[list[str], NDArray[np.float64]]:
+        return self.frozen().scores(query)
+
+    def search(self, query: str, k: int, allowed: Callable[[str], bool] | None = None) -> list[KeywordHit]:
+        return self.frozen().search(query, k, allowed)
+
+
+Doc = tuple[NDArray[np.int64], NDArray[np.float64]]
+
+
+class KeywordSnapshot:
+    """BM25 over a fixed set of documents; the term matrix is built on first search."""
+
+    def __init__(
+        self,
+        docs: dict[str, Doc],
+        vocab: Mapping[str, int],
+        n_terms: int,
+        tokenize: Callable[[str], list[str]],
+        k1: float,
+        b: float,
+        epsilon: float,
+        idf: str,
+    ) -> None:
+        self._docs, self._vocab, self._n_terms, self._tokenize = docs, vocab, n_terms, tokenize
+        self.k1, self.b, self.epsilon, self.idf_variant = k1, b, epsilon, idf
+        self._built: tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]] | None = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def _matrix(self) -> tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]]:
+        built = self._built
+        if built is not None:
+            return built
+        with self._lock:
+            if self._built is None:
+                self._built = self._build()
+            return self._built
+
+    def _build(self) -> tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]]:
         ids = list(self._docs)
-        n_docs, n_terms = len(ids), len(self._vocab)
+        n_docs, n_terms = len(ids), self._n_terms
         lengths = np.fromiter((self._docs[i][1].sum() for i in ids), dtype=np.float64, count=n_docs)
         if n_docs:
             rows = np.repeat(np.arange(n_docs), [len(self._docs[i][0]) for i in ids])
@@ -124,21 +173,17 @@ class BM25Index:
             floor = self.epsilon * float(idf[present].mean())
             idf = np.where(idf < 0, floor, idf)
         avgdl = float(lengths.mean()) if n_docs else 1.0
-        self._norm = self.k1 * (1.0 - self.b + self.b * lengths / (avgdl or 1.0))
-        self._ids, self._csc, self._idf, self._dirty = ids, csc, idf, False
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / (avgdl or 1.0))
+        return ids, csc, idf, norm
 
     def scores(self, query: str) -> tuple[list[str], NDArray[np.float64]]:
         """BM25 score of every document (ids in matrix order); repeated query terms count
         again, as in rank_bm25."""
-        with self._lock:
-            if self._dirty:
-                self._rebuild()
-            ids, csc, idf, norm = self._ids, self._csc, self._idf, self._norm
-        assert csc is not None
+        ids, csc, idf, norm = self._matrix()
         out = np.zeros(len(ids))
         for term, times in Counter(self._tokenize(query)).items():
             col = self._vocab.get(term)
-            if col is None or col >= csc.shape[1]:
+            if col is None or col >= self._n_terms:
                 continue
             lo, hi = csc.indptr[col], csc.indptr[col + 1]
             rows, tf = csc.indices[lo:hi], csc.data[lo:hi]
@@ -170,4 +215,4 @@ def rank_bm25_reference(corpus: Sequence[str], query: str, k1: float = 1.2, b: f
     return [float(s) for s in model.get_scores(bm25_tokens(query))]
 
 
-__all__ = ["BM25Index", "KeywordHit", "KeywordStore", "rank_bm25_reference"]
+__all__ = ["BM25Index", "KeywordHit", "KeywordSnapshot", "KeywordStore", "rank_bm25_reference"]

@@ -1,8 +1,16 @@
-"""Vector search behind a small protocol; Chroma is the default implementation.
+"""Vector search: exact cosine over a snapshot's matrix, or a Chroma server.
 
-Chroma's own default embedding function downloads a model (and fails offline), so every
-collection here is created with our embedding function and every add and query passes
-vectors that we computed: the query is embedded once per search, by us.
+An index keeps every vector in ``items.sqlite`` (the source of truth) and every reader
+holds its snapshot's vectors in memory anyway (the graph phases score candidates against
+the query with them), so the default search is exact: one matrix-vector product, no
+approximation, no second store that a crash or a second process could tear (embedded
+Chroma is single-process: two processes on one folder crashed and lost vectors).
+
+A Chroma *server* (``chroma run``) is the scale-out path: the writer mirrors vectors into
+it, readers in any process or machine ask it for candidates, and the snapshot re-scores
+and filters them, so an answer never holds an item or a score the snapshot does not.
+Chroma's own default embedding function downloads a model (and fails offline), so its
+collections are created with ours and every call passes vectors we computed.
 """
 
 from __future__ import annotations
@@ -12,17 +20,17 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from skill_retriever.stores.embedder import Embedder, Vectors
 
 log = logging.getLogger("skill_retriever")
 
-#: HNSW settings that matched exact cosine search on all 101 2Wiki queries (DESIGN.md);
-#: Chroma's defaults moved the top 10 on 3-8 of them.
+#: HNSW settings that matched exact cosine search on all 101 2Wiki queries (DESIGN notes
+#: in docs/architecture.md); Chroma's defaults moved the top 10 on 3-8 of them.
 HNSW = {"space": "cosine", "ef_search": 500, "ef_construction": 400, "max_neighbors": 32}
 
 Metadata = Mapping[str, str | int | float | bool | list[str]]
@@ -34,27 +42,40 @@ class VectorHit:
     score: float  # cosine similarity, 1 = same direction
 
 
-class VectorStore(Protocol):
-    """What the retrieval phases need from a vector index; one per collection of items.
+def top_k(
+    matrix: NDArray[np.float32], queries: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None
+) -> list[list[tuple[int, float]]]:
+    """Exact nearest rows of ``matrix`` for each row of ``queries`` (cosine = dot product
+    of normalised vectors): ``(row, score)`` pairs, best first; ``mask`` False rows never
+    appear. Ties are broken by row for a stable order."""
+    if k <= 0 or matrix.shape[0] == 0 or queries.shape[0] == 0:
+        return [[] for _ in range(queries.shape[0])]
+    scores = queries @ matrix.T
+    if mask is not None:
+        scores[:, ~mask] = -np.inf
+    out: list[list[tuple[int, float]]] = []
+    for row in scores:
+        kk = min(k, int(np.count_nonzero(np.isfinite(row))))
+        if kk <= 0:
+            out.append([])
+            continue
+        part = np.argpartition(-row, kk - 1)[:kk]
+        order = sorted(part.tolist(), key=lambda r: (-round(float(row[r]), 6), r))
+        out.append([(r, float(row[r])) for r in order])
+    return out
 
-    This is the boundary where another engine plugs in (a Chroma server or a distributed
-    Chroma, or any ANN service): the phases only call these methods.
-    """
+
+class VectorStore(Protocol):
+    """A vector index that mirrors the snapshot's vectors (a Chroma server, or any ANN
+    service): the writer keeps it in step, readers ask it for candidates."""
 
     def upsert(self, ids: Sequence[str], vectors: Vectors, metadatas: Sequence[Metadata]) -> None: ...
 
     def delete(self, ids: Sequence[str]) -> None: ...
 
     def search_many(
-        self,
-        vectors: Vectors,
-        k: int,
-        *,
-        where: Mapping[str, Any] | None = None,
-        ids: Sequence[str] | None = None,
+        self, vectors: Vectors, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
     ) -> list[list[VectorHit]]: ...
-
-    def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]: ...
 
     def all_ids_and_hashes(self) -> dict[str, str]: ...
 
@@ -90,27 +111,25 @@ class ChromaEmbeddingFunction:
         return {"model": self._embedder.name}
 
     @staticmethod
-    def build_from_config(config: dict[str, Any]) -> "ChromaEmbeddingFunction":
+    def build_from_config(config: dict[str, Any]) -> ChromaEmbeddingFunction:
         from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 
         return ChromaEmbeddingFunction(SentenceTransformerEmbedder(config.get("model", "")))
 
 
-def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
-    """An embedded ``PersistentClient`` at ``path``, or an ``HttpClient`` for a server URL."""
+def chroma_client(url: str) -> Any:
+    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off)."""
     import chromadb
     from chromadb.config import Settings
+    from urllib.parse import urlparse
 
-    settings = Settings(anonymized_telemetry=False, allow_reset=False)
-    if url:
-        from urllib.parse import urlparse
-
-        u = urlparse(url if "://" in url else f"http://{url}")
-        return chromadb.HttpClient(
-            host=u.hostname or "localhost", port=u.port or 8000, ssl=u.scheme == "https", settings=settings
-        )
-    assert path is not None
-    return chromadb.PersistentClient(path=str(path), settings=settings)
+    u = urlparse(url if "://" in url else f"http://{url}")
+    return chromadb.HttpClient(
+        host=u.hostname or "localhost",
+        port=u.port or 8000,
+        ssl=u.scheme == "https",
+        settings=Settings(anonymized_telemetry=False, allow_reset=False),
+    )
 
 
 class ChromaVectorStore:
@@ -124,8 +143,7 @@ class ChromaVectorStore:
         )
 
     def upsert(self, ids: Sequence[str], vectors: Vectors, metadatas: Sequence[Metadata]) -> None:
-        # Chroma caps one request's size; stay well below it.
-        step = 2000
+        step = 2000  # Chroma caps one request's size; stay well below it
         for i in range(0, len(ids), step):
             self._col.upsert(
                 ids=list(ids[i : i + step]),
@@ -139,26 +157,17 @@ class ChromaVectorStore:
             self._col.delete(ids=list(ids[i : i + step]))
 
     def search_many(
-        self,
-        vectors: Vectors,
-        k: int,
-        *,
-        where: Mapping[str, Any] | None = None,
-        ids: Sequence[str] | None = None,
+        self, vectors: Vectors, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
     ) -> list[list[VectorHit]]:
-        """One nearest-neighbour list per row of ``vectors``, in a single request.
-
-        Chroma answers an ``n_results`` above the collection's size (or the filter's
-        match count) with what it has, so no ``count()`` round trip precedes the query:
-        at 100k items dropping it took a Chroma search from 14.2 to 5.8 ms p50
-        (``dense.chroma_search`` in docs/bench/million_edges.{before,after}.json).
-        """
+        """One nearest-neighbour list per row of ``vectors``, in a single request (no
+        ``count()`` round trip first: Chroma answers an ``n_results`` above its size with
+        what it has)."""
         batch = np.asarray(vectors, dtype=np.float32)
         if batch.ndim != 2:
             raise ValueError(f"vectors must be a 2-d array (one row per query), got shape {batch.shape}")
         if k <= 0 or batch.shape[0] == 0 or (ids is not None and not ids):
             return [[] for _ in range(batch.shape[0])]
-        from chromadb.errors import InternalError  # chromadb is loaded: the collection exists
+        from chromadb.errors import InternalError
 
         query = functools.partial(
             self._col.query,
@@ -171,35 +180,19 @@ class ChromaVectorStore:
         try:
             res = query()
         except InternalError as exc:
-            # Embedded Chroma can fail a query that races a concurrent delete of a hit
-            # ("Error finding id"): the HNSW index still lists the id, the record store
-            # no longer has it (seen in tests/reliability/test_concurrency.py). The write
-            # has landed by the time we ask again; a second failure is real.
+            # Chroma can fail a query that races a concurrent delete of a hit ("Error
+            # finding id"); the write has landed by the time we ask again.
             log.info("vector search raced a write (%s); retrying once", exc)
             time.sleep(0.01)
             res = query()
-        out: list[list[VectorHit]] = []
-        for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True):
-            hits = [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
-            # HNSW returns ties in arbitrary order, and a server sends float32: order by the
-            # score to 6 decimals, then id, so the same index answers the same way anywhere.
-            hits.sort(key=lambda h: (-round(h.score, 6), h.id))
-            out.append(hits)
-        return out
-
-    def vectors(self, ids: Sequence[str]) -> dict[str, Vectors]:
-        out: dict[str, Vectors] = {}
-        step = 5000
-        for i in range(0, len(ids), step):
-            got = self._col.get(ids=list(ids[i : i + step]), include=["embeddings"])
-            for j, e in zip(got["ids"], got["embeddings"], strict=True):
-                out[j] = np.asarray(e, dtype=np.float32)
-        return out
+        return [
+            [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
+            for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True)
+        ]
 
     def all_ids_and_hashes(self) -> dict[str, str]:
         out: dict[str, str] = {}
-        total = self.count()
-        step = 5000
+        total, step = self.count(), 5000
         for off in range(0, total, step):
             got = self._col.get(include=["metadatas"], limit=step, offset=off)
             for i, m in zip(got["ids"], got["metadatas"], strict=True):
@@ -208,3 +201,6 @@ class ChromaVectorStore:
 
     def count(self) -> int:
         return int(self._col.count())
+
+
+__all__ = ["HNSW", "ChromaVectorStore", "VectorHit", "VectorStore", "chroma_client", "top_k"]

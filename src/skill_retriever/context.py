@@ -1,0 +1,134 @@
+"""The LangGraph context of the retrieval graph, and the view of one query that it pins.
+
+``RetrievalContext`` carries what a caller provides once (the index, default settings, the
+reranker). Each query pins, at its entry (``plan_query``), one :class:`QueryView`: one
+index snapshot, the settings resolved once with the call's overrides, and its filters.
+Every later phase reads that view and nothing else, so a query sees one version of the
+index and resolves nothing twice.
+
+Where the view lives: :class:`~skill_retriever.retriever.Retriever` (the door every
+adapter uses) pins the snapshot itself, so its answer cache is keyed by the snapshot the
+answer came from; the view is then kept in the context under a key written into the state
+(``pin``), and released by the last phase. Stores and models never enter the state, which
+stays JSON for checkpointers, LangGraph Server and Studio.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import Filters
+
+if TYPE_CHECKING:
+    from skill_retriever.rerank import Reranker
+    from skill_retriever.stores.index import Index
+    from skill_retriever.stores.snapshot import IndexSnapshot
+
+log = logging.getLogger("skill_retriever")
+
+#: Queries whose views one context holds at once; an older one is released (a query that
+#: failed half-way never reaches the phase that releases its view).
+MAX_IN_FLIGHT = 1024
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """What every phase of one query reads: one snapshot, resolved settings, filters."""
+
+    snapshot: IndexSnapshot
+    config: RetrievalConfig
+    filters: Filters
+    reranker: Reranker | None
+
+    @property
+    def visible(self) -> Filters:
+        """Access only: what the caller may see at all (graph walks cross other kinds)."""
+        return self.filters.visibility()
+
+
+@dataclass(frozen=True)
+class RetrievalContext:
+    """The LangGraph context of the retrieval graph: the index, default settings, reranker.
+
+    Args:
+        index: The index to search.
+        config: Default settings; a call's ``profile``, ``k``, ``token_budget`` and
+            ``route`` override them.
+        reranker: The reranker, or None for none.
+        snapshot: A snapshot to search (``Retriever`` pins one per query); None searches
+            the index's current snapshot, taken when the query starts.
+    """
+
+    index: Index
+    config: RetrievalConfig = field(default_factory=RetrievalConfig)
+    reranker: Reranker | None = None
+    snapshot: IndexSnapshot | None = None
+    _views: OrderedDict[str, QueryView] = field(default_factory=OrderedDict, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def pin(self, state: dict[str, Any] | Any) -> tuple[str, QueryView]:
+        """Pin this query's view: take the snapshot, resolve the settings and filters.
+
+        Raises:
+            ConfigError: A bad profile or filter (the caller's error, raised at once).
+        """
+        config = resolve(self.config, state)
+        filters = Filters.from_spec(state.get("filters"))
+        snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
+        view = QueryView(snap, config, filters, self.reranker if config.rerank else None)
+        key = uuid.uuid4().hex
+        with self._lock:
+            self._views[key] = view
+            while len(self._views) > MAX_IN_FLIGHT:
+                self._views.popitem(last=False)
+        return key, view
+
+    def view(self, state: dict[str, Any] | Any) -> QueryView:
+        """The view ``plan_query`` pinned for this query."""
+        key = state.get("pin")
+        with self._lock:
+            found = self._views.get(key) if key else None
+        if found is not None:
+            return found
+        # A state resumed from a checkpoint in another process (or a view released by
+        # the in-flight limit): resolve again, on the index as it is now.
+        log.info("[skill_retriever] query view %r not held; resolving it again", key)
+        return self.pin(state)[1]
+
+    def release(self, state: dict[str, Any] | Any) -> None:
+        with self._lock:
+            self._views.pop(state.get("pin") or "", None)
+
+
+def resolve(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:
+    """``config`` with the call's ``profile``, ``k``, ``token_budget`` and ``route``.
+
+    Raises:
+        ConfigError: The profile is not a mapping of settings, or a value is bad.
+    """
+    profile = state.get("profile") or {}
+    if not isinstance(profile, dict) or not all(isinstance(k, str) for k in profile):
+        raise ConfigError(f"profile must map RetrievalConfig settings to values, got {profile!r:.60}")
+    changes: dict[str, Any] = dict(profile)
+    if state.get("k") is not None:
+        changes["k"] = state["k"]
+    if "token_budget" in state:
+        changes["token_budget"] = state["token_budget"]
+    if state.get("route"):
+        changes["route"] = state["route"]
+    if not changes:
+        return config
+    try:
+        return config.override(**changes)
+    except TypeError as exc:
+        raise ConfigError(f"bad retrieval profile: {exc}") from exc
+
+
+__all__ = ["MAX_IN_FLIGHT", "QueryView", "RetrievalContext", "resolve"]

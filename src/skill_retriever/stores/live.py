@@ -1,0 +1,73 @@
+"""The in-memory state of one open index, and how it becomes an immutable snapshot.
+
+A process holds one `LiveState` per open index. Every change reaches it as a `Changes`
+batch, whether this process wrote it (the writer) or read it back from ``items.sqlite``
+(a reader catching up with another process), so both apply changes the same way.
+:meth:`LiveState.freeze` copies the mutable maps into an `IndexSnapshot`; the caller does
+it under the index's state lock, and only when a reader asks after a change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skill_retriever.model import Edge, Node
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.items import Changes, StoredVector
+from skill_retriever.stores.keywords import BM25Index
+from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors, keyword_indexed
+
+
+@dataclass
+class LiveState:
+    """Nodes, edges, vectors and keyword documents as of ``version``."""
+
+    version: int = 0
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    node_vectors: dict[str, StoredVector] = field(default_factory=dict)
+    edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
+    keywords: BM25Index = field(default_factory=BM25Index)
+
+    def apply(self, ch: Changes) -> None:
+        """Apply one batch (deletions first: an id deleted and re-added in it stays)."""
+        for node_id in ch.deleted_nodes:
+            self.nodes.pop(node_id, None)
+            self.node_vectors.pop(node_id, None)
+        self.keywords.delete(ch.deleted_nodes)
+        for edge_id in ch.deleted_edges:
+            self.edges.pop(edge_id, None)
+            self.edge_vectors.pop(edge_id, None)
+        retext = [n for n in ch.nodes.values() if (old := self.nodes.get(n.id)) is None or old.content_hash() != n.content_hash()]
+        self.nodes.update(ch.nodes)
+        self.node_vectors.update(ch.node_vectors)
+        self.keywords.upsert((n.id, n.embedding_text()) for n in retext if keyword_indexed(n))
+        self.keywords.delete(n.id for n in retext if not keyword_indexed(n))
+        for edge_id, edge in ch.edges.items():
+            self.edges[edge_id] = edge
+            vector = ch.edge_vectors.get(edge_id)
+            if vector is not None:
+                self.edge_vectors[edge_id] = vector
+        self.version = max(self.version, ch.version)
+
+    def freeze(
+        self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None
+    ) -> IndexSnapshot:
+        """An immutable snapshot of this state (shallow copies: nodes, edges and vectors
+        are themselves immutable)."""
+        return IndexSnapshot(
+            version=self.version,
+            path=path,
+            embedder=embedder,
+            dim=dim,
+            nodes=dict(self.nodes),
+            edges=dict(self.edges),
+            node_vectors=dict(self.node_vectors),
+            edge_vectors=dict(self.edge_vectors),
+            keywords=self.keywords.frozen(),
+            remote=remote,
+        )
+
+
+__all__ = ["LiveState"]

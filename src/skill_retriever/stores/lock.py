@@ -1,0 +1,84 @@
+"""One writer per index directory, across processes: an exclusive ``flock`` on ``write.lock``.
+
+The operating system drops the lock when its process ends, however it ends (``kill -9``
+included), so a crashed writer never leaves the index locked. Readers never take it: they
+open the database read-only and see the last committed state.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import time
+from pathlib import Path
+
+from skill_retriever.exceptions import IndexLockedError
+
+LOCK_FILE = "write.lock"
+
+
+class WriterLock:
+    """The exclusive write lock of one index directory.
+
+    Args:
+        directory: The index directory.
+        wait_s: How long :meth:`acquire` waits for another writer to finish; 0 = fail at once.
+    """
+
+    def __init__(self, directory: Path, wait_s: float = 0.0) -> None:
+        self.path = directory / LOCK_FILE
+        self.wait_s = wait_s
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self) -> None:
+        """Take the lock, waiting up to ``wait_s``.
+
+        Raises:
+            IndexLockedError: Another process holds it (the message names its pid).
+        """
+        if self._fd is not None:
+            return
+        import fcntl
+
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    os.close(fd)
+                    raise
+                if time.monotonic() >= deadline:
+                    holder = _read_pid(fd)
+                    os.close(fd)
+                    who = f"process {holder}" if holder else "another process"
+                    raise IndexLockedError(
+                        f"{who} is writing the index at {self.path.parent}; wait for it to finish "
+                        "(or pass a longer wait), or write to another --index-dir"
+                    ) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # closing the descriptor drops the flock
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        raw = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(raw) if raw.isdigit() else None
+
+
+__all__ = ["LOCK_FILE", "WriterLock"]

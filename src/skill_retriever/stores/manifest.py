@@ -1,0 +1,80 @@
+"""``index.json``: what an index directory is (format, embedding model, dimension, server).
+
+Layout of an index directory::
+
+    index.json      this manifest
+    items.sqlite    nodes, edges and their vectors: the source of truth (WAL)
+    write.lock      the one-writer lock (see ``stores.lock``)
+
+An index written by version 1 of the layout also holds ``chroma/`` (its vectors, before
+they moved into ``items.sqlite``); ``skill-retriever repair`` migrates it.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.fsutil import write_atomic
+
+FORMAT = "skill-retriever-index/1"
+MANIFEST = "index.json"
+DATABASE = "items.sqlite"
+
+__all__ = ["DATABASE", "FORMAT", "MANIFEST", "check_embedder", "new_manifest", "read_manifest", "write_manifest"]
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of the index at ``directory``.
+
+    Raises:
+        IndexCorruptError: There is no index there, or its manifest is unreadable.
+    """
+    path = directory / MANIFEST
+    if not path.exists():
+        hint = "" if directory.exists() else " (the directory does not exist either)"
+        raise IndexCorruptError(
+            f"no index at {directory}{hint}; build one with `skill-retriever index <sources> "
+            f"--index-dir {directory}`, or point --index-dir at an existing index"
+        )
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise IndexCorruptError(
+            f"{path} is unreadable ({exc}); the index directory is damaged: delete it and index again"
+        ) from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise IndexCorruptError(
+            f"{path} is not a skill-retriever index manifest; point at an index directory, "
+            "or delete this one and index again"
+        )
+    return manifest
+
+
+def new_manifest(embedder: str) -> dict[str, Any]:
+    """A manifest for a new index built with the embedder named ``embedder``."""
+    return {"format": FORMAT, "embedder": embedder, "collection_prefix": f"sr-{uuid.uuid4().hex[:12]}"}
+
+
+def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    write_atomic(directory / MANIFEST, json.dumps(manifest, indent=2))
+
+
+def check_embedder(manifest: dict[str, Any], embedder: str, directory: Path) -> None:
+    """Refuse to search an index with another model than the one that built it."""
+    if manifest.get("embedder") != embedder:
+        raise ConfigError(
+            f"index {directory} was built with embedder {manifest.get('embedder')!r}, not "
+            f"{embedder!r}; open it with that model or re-index"
+        )
+
+
+def refuse_foreign_directory(directory: Path) -> None:
+    """A new index goes into an empty or new directory, never over someone's files."""
+    if directory.exists() and not directory.is_dir():
+        raise IndexCorruptError(f"{directory} is a file, not an index directory; choose a directory")
+    if directory.exists() and any(directory.iterdir()):
+        raise IndexCorruptError(f"{directory} exists and holds other files; choose an empty or new directory")

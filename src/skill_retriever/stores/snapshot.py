@@ -1,0 +1,380 @@
+"""`IndexSnapshot`: one committed state of an index, never changed once published.
+
+A query pins one snapshot at its entry and reads everything from it (nodes, names, typed
+edges, matrices, vectors, keyword statistics), so it can never see two versions of the
+index, and nothing it holds can change under it (Lucene's point-in-time readers are the
+model). Writers publish a new snapshot; they never touch one in use.
+
+Derived views (the graph matrices, the vector matrix aligned with their rows, the name
+map, the typed-edge index, the keyword term matrix) are built on first use and cached on
+the snapshot, as are the per-query shortcuts that depend only on it (filter masks, masked
+matrices, coverage word sets, token counts). A cache that lives on its snapshot can never
+be stale and needs no guard: a write makes a new snapshot with empty caches.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+from skill_retriever.algorithms.query_terms import NameMatcher
+from skill_retriever.exceptions import MissingNodeError
+from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.stores.embedder import Embedder, Vectors
+from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices
+from skill_retriever.stores.items import StoredVector
+from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
+from skill_retriever.stores.vectors import VectorHit, VectorStore, top_k
+
+V = TypeVar("V")
+
+#: Coverage reads this much of an item's text (name and description come first): a query
+#: costs the same whether an item is 2 KB or 2 MB long.
+COVERAGE_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class RemoteVectors:
+    """A vector server that mirrors the snapshot's vectors (nodes and edges)."""
+
+    nodes: VectorStore
+    edges: VectorStore
+
+
+class _Memo:
+    """Bounded, thread-safe memo tables of one snapshot, one table per purpose."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, OrderedDict[Hashable, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, table: str, key: Hashable, build: Callable[[], V], size: int) -> V:
+        with self._lock:
+            found = self._tables.setdefault(table, OrderedDict())
+            if key in found:
+                found.move_to_end(key)
+                return found[key]  # type: ignore[no-any-return]
+        value = build()  # outside the lock: two threads may both build; one value wins
+        with self._lock:
+            found[key] = value
+            while len(found) > size:
+                found.popitem(last=False)
+        return value
+
+
+class IndexSnapshot:
+    """One committed, immutable state of an index, with the searches and caches a query needs.
+
+    Built by :class:`~skill_retriever.stores.index.Index` (``index.snapshot()``); the
+    mappings it is given must not be changed afterwards.
+    """
+
+    def __init__(
+        self,
+        *,
+        version: int,
+        path: Path,
+        embedder: Embedder,
+        dim: int,
+        nodes: dict[str, Node],
+        edges: dict[str, Edge],
+        node_vectors: Mapping[str, StoredVector],
+        edge_vectors: Mapping[str, StoredVector],
+        keywords: KeywordSnapshot,
+        remote: RemoteVectors | None = None,
+    ) -> None:
+        self.version = version
+        self.path = path
+        self.embedder = embedder
+        self.dim = dim
+        self.nodes: Mapping[str, Node] = MappingProxyType(nodes)
+        self.edges: Mapping[str, Edge] = MappingProxyType(edges)
+        self._node_vectors = node_vectors
+        self._edge_vectors = edge_vectors
+        self.keywords = keywords
+        self._remote = remote
+        self._memo = _Memo()
+
+    # -- items ------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self.nodes
+
+    def get(self, node_id: str) -> Node:
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise MissingNodeError(f"no node {node_id!r} in the index at {self.path}") from None
+
+    @cached_property
+    def by_name(self) -> Mapping[str, tuple[Node, ...]]:
+        """Case-folded name -> the nodes that have it."""
+        found: dict[str, list[Node]] = {}
+        for n in self.nodes.values():
+            found.setdefault(n.name.casefold(), []).append(n)
+        return {k: tuple(v) for k, v in found.items()}
+
+    def nodes_named(self, names: set[str] | frozenset[str]) -> list[Node]:
+        """Nodes whose case-folded name is in ``names``."""
+        return [n for name in names for n in self.by_name.get(name, ())]
+
+    @cached_property
+    def name_matcher(self) -> NameMatcher:
+        """Every item name, for finding them in a query."""
+        return NameMatcher(n.name for n in self.nodes.values())
+
+    # -- typed edges ------------------------------------------------------------------
+    @cached_property
+    def edge_index(self) -> EdgeIndex:
+        return EdgeIndex(self.edges)
+
+    def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        return self.edge_index.out_edges(node_id, kind)
+
+    def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        return self.edge_index.in_edges(node_id, kind)
+
+    def edges_of(self, node_id: str) -> list[Edge]:
+        return self.edge_index.edges_of(node_id)
+
+    # -- access -----------------------------------------------------------------------
+    @cached_property
+    def has_access_labels(self) -> bool:
+        return any(n.access for n in self.nodes.values())
+
+    def allowed(self, filters: Filters | None) -> Callable[[str], bool] | None:
+        """A predicate over node ids for ``filters``, or None when everything is allowed."""
+        f = filters or Filters()
+        if f.is_trivial:
+            return None
+        nodes = self.nodes
+        if self._membership_only(f):
+            return nodes.__contains__
+        return lambda node_id: (n := nodes.get(node_id)) is not None and f.admits(n)
+
+    def _membership_only(self, f: Filters) -> bool:
+        """True when ``f`` admits every node (no labels here, no other filter)."""
+        return f.is_trivial or (
+            not self.has_access_labels and f.kinds is None and f.tags is None and f.since is None and f.until is None
+        )
+
+    def allowed_mask(self, filters: Filters | None) -> NDArray[np.bool_] | None:
+        """Boolean mask over the rows of :attr:`graph` for ``filters``; None when every row
+        is allowed, so callers skip the masking."""
+        f = filters or Filters()
+        if self._membership_only(f):
+            return None
+
+        def build() -> NDArray[np.bool_] | None:
+            nodes = self.nodes
+            found = np.fromiter((f.admits(nodes[i]) for i in self.graph.ids), dtype=bool, count=len(self.graph.ids))
+            return None if found.all() else found
+
+        return self._memo.get("mask", f, build, 64)
+
+    def visible_matrices(self, filters: Filters | None) -> tuple[sp.csr_array, sp.csr_array]:
+        """``(adjacency, transition)`` over the rows the caller may see (access only):
+        invisible nodes neither receive nor pass anything."""
+        from skill_retriever.algorithms.ppr import transition_matrix
+
+        gm = self.graph
+        mask = self.allowed_mask((filters or Filters()).visibility())
+        if mask is None:
+            return gm.adjacency, gm.transition
+
+        def build() -> tuple[sp.csr_array, sp.csr_array]:
+            d = sp.diags_array(mask.astype(np.float64))
+            adjacency = sp.csr_array(d @ gm.adjacency @ d)
+            return adjacency, transition_matrix(adjacency)
+
+        return self._memo.get("visible", (filters or Filters()).principals, build, 8)
+
+    # -- matrices ---------------------------------------------------------------------
+    @cached_property
+    def graph(self) -> GraphMatrices:
+        """Symmetric adjacency and transition matrices; row ``i`` is node ``graph.ids[i]``."""
+        return build_matrices(list(self.nodes), self.edges.values())
+
+    @cached_property
+    def embeddings(self) -> NDArray[np.float32]:
+        """Node vectors, row-aligned with :attr:`graph` (a zero row for a node without one)."""
+        ids = self.graph.ids
+        out = np.zeros((len(ids), self.dim), dtype=np.float32)
+        for row, node_id in enumerate(ids):
+            v = self._node_vectors.get(node_id)
+            if v is not None:
+                out[row] = v.vector
+        return out
+
+    @cached_property
+    def _has_vector(self) -> NDArray[np.bool_] | None:
+        found = np.fromiter((i in self._node_vectors for i in self.graph.ids), dtype=bool, count=len(self.graph.ids))
+        return None if found.all() else found
+
+    @cached_property
+    def _edge_matrix(self) -> tuple[tuple[str, ...], NDArray[np.float32]]:
+        ids = tuple(i for i in self._edge_vectors if i in self.edges)
+        matrix = np.zeros((len(ids), self.dim), dtype=np.float32)
+        for row, edge_id in enumerate(ids):
+            matrix[row] = self._edge_vectors[edge_id].vector
+        return ids, matrix
+
+    def node_vector(self, node_id: str) -> Vectors | None:
+        v = self._node_vectors.get(node_id)
+        return None if v is None else v.vector
+
+    # -- searches ---------------------------------------------------------------------
+    def embed_query(self, text: str) -> Vectors:
+        """The one embedding of a query that every channel of a search shares."""
+        return self.embedder.embed([text])[0]
+
+    def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
+        """Nearest nodes that ``filters`` admit."""
+        return self.search_nodes_many(np.asarray(qvec, dtype=np.float32).reshape(1, -1), k, filters)[0]
+
+    def search_nodes_many(self, qvecs: Vectors, k: int, filters: Filters | None = None) -> list[list[VectorHit]]:
+        """:meth:`search_nodes` for each row of ``qvecs``, in one pass."""
+        f = filters or Filters()
+        batch = np.asarray(qvecs, dtype=np.float32)
+        if f.kinds is not None and not f.kinds:
+            return [[] for _ in range(len(batch))]
+        if self._remote is not None:
+            return self._remote_nodes(batch, k, f)
+        mask = self.allowed_mask(f)
+        if self._has_vector is not None:
+            mask = self._has_vector if mask is None else mask & self._has_vector
+        ids = self.graph.ids
+        return [_ordered([VectorHit(ids[r], s) for r, s in rows]) for rows in top_k(self.embeddings, batch, k, mask)]
+
+    def _remote_nodes(self, batch: NDArray[np.float32], k: int, f: Filters) -> list[list[VectorHit]]:
+        """Candidates from the server, judged and re-scored on this snapshot (the server
+        may be ahead of it, or lag a delete)."""
+        assert self._remote is not None
+        pred = self.allowed(f)
+        if pred is None:
+            found = self._remote.nodes.search_many(batch, k)
+        elif f.tags is None and f.since is None and f.until is None:
+            found = self._remote.nodes.search_many(batch, k, where=chroma_where(f, self.has_access_labels))
+        else:
+            found = self._remote.nodes.search_many(batch, k, ids=[i for i in self.nodes if pred(i)])
+        out = []
+        for q, hits in zip(batch, found, strict=True):
+            kept = [
+                VectorHit(h.id, float(v @ q))
+                for h in hits
+                if h.id in self.nodes and (pred is None or pred(h.id)) and (v := self.node_vector(h.id)) is not None
+            ]
+            out.append(_ordered(kept))
+        return out
+
+    def search_edges(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[tuple[Edge, float]]:
+        """Edges whose sentence is near the query; both ends must be visible."""
+        f = filters or Filters()
+        pred = self.allowed(f)
+        depth = k if pred is None or self._membership_only(f) else k * 3
+        q = np.asarray(qvec, dtype=np.float32).reshape(1, -1)
+        if self._remote is not None:
+            hits = [h for h in self._remote.edges.search_many(q, depth)[0] if h.id in self._edge_vectors]
+            hits = _ordered([VectorHit(h.id, float(self._edge_vectors[h.id].vector @ q[0])) for h in hits])
+        else:
+            ids, matrix = self._edge_matrix
+            hits = _ordered([VectorHit(ids[r], s) for r, s in top_k(matrix, q, depth)[0]])
+        out: list[tuple[Edge, float]] = []
+        for h in hits:
+            edge = self.edges.get(h.id)
+            if edge is None or (pred is not None and not (pred(edge.source) and pred(edge.target))):
+                continue
+            out.append((edge, h.score))
+            if len(out) >= k:
+                break
+        return out
+
+    def search_keywords(self, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
+        """BM25 over the snapshot's keyword documents that ``filters`` admit."""
+        f = filters or Filters()
+        if self._membership_only(f):
+            return self.keywords.search(query, k)
+        return self.keywords.search(query, k, self.allowed(f))
+
+    # -- per-query shortcuts that depend only on this snapshot ---------------------------
+    def memo(self, table: str, key: Hashable, build: Callable[[], V], size: int = 1) -> V:
+        """A value derived only from this snapshot, built once and kept with it (at most
+        ``size`` keys per ``table``, least recently used dropped): it can never be stale."""
+        return self._memo.get(table, key, build, size)
+
+    def vocabulary(self, node: Node) -> frozenset[str]:
+        """The words of the part of ``node`` that coverage reads (name and description
+        first, :data:`COVERAGE_CHARS` at most)."""
+        from skill_retriever.algorithms.query_terms import text_vocabulary
+
+        return self._memo.get(
+            "vocabulary", node.id, lambda: text_vocabulary(node.embedding_text()[:COVERAGE_CHARS]), len(self.nodes) + 1
+        )
+
+    def token_count(self, node: Node, encoding: str) -> int:
+        """tiktoken count of what a caller would load of ``node``."""
+        from skill_retriever.algorithms.budget import token_counter
+
+        return self._memo.get(
+            "tokens", (encoding, node.id), lambda: token_counter(encoding)(node.embedding_text()), 4 * len(self.nodes) + 1
+        )
+
+    # -- what it holds ----------------------------------------------------------------
+    def status(self, filters: Filters | None = None) -> dict[str, Any]:
+        """Counts by kind, for ``stats``, health checks and MCP; only what ``filters``
+        let the caller see (everything when None)."""
+        pred = self.allowed(filters) if filters is not None else None
+        kinds: dict[str, int] = {}
+        for n in self.nodes.values():
+            if pred is None or pred(n.id):
+                kinds[n.kind.value] = kinds.get(n.kind.value, 0) + 1
+        edge_kinds: dict[str, int] = {}
+        for e in self.edges.values():
+            if pred is None or (pred(e.source) and pred(e.target)):
+                edge_kinds[e.kind.value] = edge_kinds.get(e.kind.value, 0) + 1
+        edge_vectors = sum(
+            1
+            for i in self._edge_vectors
+            if (e := self.edges.get(i)) is not None and (pred is None or (pred(e.source) and pred(e.target)))
+        )
+        return {
+            "path": str(self.path),
+            "version": self.version,
+            "embedder": self.embedder.name,
+            "nodes": sum(kinds.values()),
+            "edges": sum(edge_kinds.values()),
+            "node_kinds": dict(sorted(kinds.items())),
+            "edge_kinds": dict(sorted(edge_kinds.items())),
+            "vectors": {"nodes": sum(1 for i in self._node_vectors if pred is None or pred(i)), "edges": edge_vectors},
+        }
+
+
+def _ordered(hits: list[VectorHit]) -> list[VectorHit]:
+    # Ties in arbitrary order, and float32 from a server: order by the score to 6
+    # decimals, then id, so the same index answers the same way anywhere.
+    return sorted(hits, key=lambda h: (-round(h.score, 6), h.id))
+
+
+def keyword_indexed(node: Node) -> bool:
+    """Entity nodes stay out of BM25: they are a few words each, and tens of thousands of
+    them (spaCy entities of a passage corpus) drag the average document length down so far
+    that length normalisation buries every real passage. On 2wikimultihopqa (6,119
+    passages, 33,156 entities) BM25 R@5 was 55.9 with them, against the data README's
+    65.6 floor for passages alone. Entities are still found by name, vectors and the graph."""
+    return node.kind != NodeKind.ENTITY
+
+
+__all__ = ["COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "ALL_PRINCIPALS"]

@@ -1,0 +1,162 @@
+"""The write path: what one upsert or delete changes, with the vectors it needs.
+
+:func:`plan_upsert` and :func:`plan_delete` read the live state and return a
+`WriteBatch` (the rows to commit and the `Changes` to apply in memory afterwards); they
+embed what is new or changed and reuse every vector whose text did not change. The index
+commits the rows in one SQLite transaction, then applies the changes and publishes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from skill_retriever.exceptions import InvalidItemError, MissingNodeError
+from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.items import Changes, EdgeRow, NodeRow, StoredVector
+from skill_retriever.stores.live import LiveState
+
+#: Edge kinds whose sentence is embedded by default. MENTIONS and PART_OF are many and
+#: carry little text of their own ("X mentions Y"); their value is in the graph.
+DEFAULT_EMBEDDED_EDGE_KINDS = frozenset(EdgeKind) - {EdgeKind.MENTIONS, EdgeKind.PART_OF}
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """What one write did: how many items changed and how many texts were embedded."""
+
+    nodes_added: int = 0
+    nodes_updated: int = 0
+    nodes_unchanged: int = 0
+    edges_written: int = 0
+    nodes_deleted: int = 0
+    edges_deleted: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class WriteBatch:
+    """The rows of one write, the in-memory changes they make, and its report."""
+
+    changes: Changes
+    node_rows: list[NodeRow]
+    edge_rows: list[EdgeRow]
+    delete_nodes: list[str]
+    delete_edges: list[str]
+    report: WriteReport
+
+
+def text_hash(text: str) -> str:
+    """What a vector was embedded from (a node's content hash, an edge's sentence hash)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def plan_upsert(
+    live: LiveState,
+    nodes: Sequence[Node],
+    edges: Sequence[Edge],
+    embedder: Embedder,
+    embedded_kinds: Collection[EdgeKind],
+    version: int,
+    touching: Callable[[list[str]], list[str]],
+) -> WriteBatch | None:
+    """The batch that adds or updates ``nodes`` and ``edges``; None when nothing changes.
+
+    Args:
+        touching: Node ids -> ids of the edges that touch them (the database's index).
+
+    Raises:
+        InvalidItemError: A self edge, a duplicate id, or an edge to a missing node.
+    """
+    for e in edges:
+        if e.source == e.target:
+            raise InvalidItemError(f"edge {e.id!r} is a self edge; an item cannot relate to itself")
+    validate_graph(list(nodes), list(edges), known_ids=live.nodes.keys())
+    current = live.nodes
+    fresh_edges = [e for e in dict((e.id, e) for e in edges).values() if live.edges.get(e.id) != e]
+    changed = [n for n in nodes if current.get(n.id) != n]
+    retext = [n for n in changed if (old := current.get(n.id)) is None or old.content_hash() != n.content_hash()]
+    if not changed and not fresh_edges:
+        return None
+    changes = Changes(version)
+    embedded = 0
+    vectors = embedder.embed([n.embedding_text() for n in retext]) if retext else np.zeros((0, 0), np.float32)
+    fresh = {n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(retext)}
+    embedded += len(retext)
+    node_rows = [NodeRow(n, fresh[n.id].vector if n.id in fresh else None) for n in changed]
+    changes.nodes = {n.id: n for n in changed}
+    changes.node_vectors = fresh
+    # An edge is embedded as "<source name> <verb> <target name>": a renamed node makes
+    # the sentences of its edges stale, so they are written again with new vectors.
+    names = {n.id: n.name for n in nodes}
+    renamed = [n.id for n in changed if (old := current.get(n.id)) is not None and old.name != n.name]
+    queued = {e.id: e for e in fresh_edges}
+    for edge_id in touching(renamed) if renamed else ():
+        if (e := live.edges.get(edge_id)) is not None:
+            queued.setdefault(e.id, e)
+
+    def name(node_id: str) -> str:
+        return names.get(node_id) or current[node_id].name
+
+    to_embed: list[tuple[Edge, str, str]] = []
+    edge_rows: list[EdgeRow] = []
+    for e in queued.values():
+        if e.kind not in embedded_kinds:
+            edge_rows.append(EdgeRow(e))
+            continue
+        sentence = e.embedding_text(name(e.source), name(e.target))
+        vhash = text_hash(sentence)
+        stored = live.edge_vectors.get(e.id)
+        if stored is not None and stored.vhash == vhash:
+            edge_rows.append(EdgeRow(e, vhash, stored.vector))
+        else:
+            to_embed.append((e, vhash, sentence))
+    if to_embed:
+        edge_vecs = embedder.embed([s for _, _, s in to_embed])
+        embedded += len(to_embed)
+        for (e, vhash, _), vec in zip(to_embed, edge_vecs, strict=True):
+            edge_rows.append(EdgeRow(e, vhash, vec))
+    changes.edges = {r.edge.id: r.edge for r in edge_rows}
+    changes.edge_vectors = {r.edge.id: StoredVector(r.vhash, r.vector) for r in edge_rows if r.vector is not None and r.vhash}
+    added = sum(1 for n in changed if n.id not in current)
+    report = WriteReport(
+        nodes_added=added,
+        nodes_updated=len(changed) - added,
+        nodes_unchanged=len(nodes) - len(changed),
+        edges_written=len(fresh_edges),
+        embedded=embedded,
+    )
+    return WriteBatch(changes, node_rows, edge_rows, [], [], report)
+
+
+def plan_delete(
+    live: LiveState,
+    node_ids: Sequence[str],
+    edge_ids: Sequence[str],
+    version: int,
+    touching: Callable[[list[str]], list[str]],
+) -> WriteBatch:
+    """The batch that deletes nodes (with every edge touching them) and edges by id.
+
+    Args:
+        touching: Node ids -> ids of the edges that touch them (the database's index).
+
+    Raises:
+        MissingNodeError: A node id is not in the index.
+    """
+    ids = list(dict.fromkeys(node_ids))
+    missing = [i for i in ids if i not in live.nodes]
+    if missing:
+        raise MissingNodeError(f"cannot delete {missing[0]!r}: no such node ({len(missing)} missing)")
+    edges = list(dict.fromkeys([*edge_ids, *touching(ids)]))
+    changes = Changes(version, deleted_nodes=set(ids), deleted_edges=set(edges))
+    report = WriteReport(nodes_deleted=len(ids), edges_deleted=len(edges))
+    return WriteBatch(changes, [], [], ids, edges, report)
+
+
+__all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "WriteBatch", "WriteReport", "plan_delete", "plan_upsert", "text_hash"]
