@@ -38,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
     ix.add_argument("--kind", choices=["skills", "json", "toolret", "passages"], help="source kind (default: detect)")
     ix.add_argument("--no-ner", action="store_true", help="passages: titles only, skip spaCy entities")
+    ix.add_argument(
+        "--source-name",
+        default=None,
+        help="name of the one source indexed (the prefix of its ids; default: its folder's name)",
+    )
     common(ix)
 
     q = sub.add_parser("query", help="retrieve for a query")
@@ -119,7 +124,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         return bar.update
 
     try:
-        run = index_sources(index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory)
+        run = index_sources(
+            index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory,
+            source_name=args.source_name,
+        )
     finally:
         for bar in bars:
             bar.close()

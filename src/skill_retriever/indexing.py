@@ -3,19 +3,29 @@
 A source is one of: a skills repository (SKILL.md, agents/, commands/, hooks, MCP
 configs), a JSON graph file (``{"nodes": [...], "edges": [...]}``), a tool catalogue
 folder (``tools.jsonl``), or a passage corpus (``corpus.json`` of title + text).
+
+Every source has a name (``--source-name``; the folder's name by default) and a root
+folder, recorded on its nodes (see `ingest.provenance`). Component ids begin with the
+name, so `index_sources` refuses, before writing anything, a source whose name the index
+already holds from another folder, and a source whose own ids (tools, passages, JSON graph
+nodes) the index holds from another folder: either would silently replace those items.
+Nodes indexed before names were recorded have no ``source_root``; they never block a
+write, and re-indexing records their origin.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from skill_retriever.exceptions import IngestError
+from skill_retriever.ingest.provenance import Provenance, check_ids, check_sources
 from skill_retriever.ingest.result import IngestResult
+from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
 
 SourceKind = Literal["skills", "json", "toolret", "passages"]
@@ -46,25 +56,35 @@ def detect_source(path: Path) -> SourceKind:
     return "skills"
 
 
-def ingest(path: Path, kind: SourceKind | None = None, *, ner: bool = True) -> IngestResult:
-    """Read one source into nodes, edges and per-file problems."""
+def ingest(
+    path: Path, kind: SourceKind | None = None, *, ner: bool = True, source_name: str | None = None
+) -> IngestResult:
+    """Read one source into nodes, edges and per-file problems.
+
+    Args:
+        path: A skills folder, a JSON graph file, a tools folder or a passage corpus.
+        kind: What it is; detected when None.
+        ner: Passages: run spaCy NER (else titles only).
+        source_name: Recorded on every node and, for skills, the prefix of every id;
+            the source folder's name by default.
+    """
     kind = kind or detect_source(path)
     if kind == "skills":
         from skill_retriever.ingest.skills import ingest_skill_repo
 
-        return ingest_skill_repo(path)
+        return ingest_skill_repo(path, source_name)
     if kind == "json":
         from skill_retriever.ingest.json_graph import ingest_json_graph
 
-        return ingest_json_graph(path)
+        return ingest_json_graph(path, source_name=source_name)
     if kind == "toolret":
         from skill_retriever.ingest.toolret import ingest_toolret
 
-        return ingest_toolret(path)
+        return ingest_toolret(path, source_name=source_name)
     from skill_retriever.ingest.passages import ingest_passages
 
     corpus = path / "corpus.json" if path.is_dir() else path
-    return ingest_passages(corpus, nlp=None if ner else False)
+    return ingest_passages(corpus, nlp=None if ner else False, source_name=source_name)
 
 
 @dataclass
@@ -110,6 +130,11 @@ def write_result(index: Index, result: IngestResult, progress: Progress | None =
     return reports
 
 
+def _held(index: Index) -> Mapping[str, Node]:
+    """The nodes the index holds now (one immutable snapshot of them)."""
+    return index.snapshot().nodes
+
+
 def index_sources(
     index: Index,
     paths: Sequence[Path],
@@ -117,10 +142,35 @@ def index_sources(
     *,
     ner: bool = True,
     progress_factory: Callable[[int, str], Progress] | None = None,
+    source_name: str | None = None,
 ) -> IndexRun:
+    """Ingest each source and upsert it into ``index`` (unchanged items embed nothing).
+
+    Args:
+        index: Where to write.
+        paths: The sources.
+        kind: Their kind; detected per path when None.
+        ner: Passages: run spaCy NER.
+        progress_factory: ``(items, label) -> callback(n)`` for a progress bar per source.
+        source_name: The name of the one source in ``paths``; each source is named after
+            its folder by default.
+
+    Raises:
+        IngestError: ``source_name`` with several paths; a source name the index (or this
+            run) already holds from another folder; ids the index holds from another
+            folder. Nothing of that source is written.
+    """
+    if source_name is not None and len(paths) > 1:
+        raise IngestError(
+            f"--source-name names one source, but {len(paths)} paths were given; "
+            "index them one at a time"
+        )
+    origins = [Provenance.of(path, source_name) for path in paths]
+    check_sources(_held(index), origins)
     run = IndexRun()
-    for path in paths:
-        result = ingest(path, kind, ner=ner)
+    for path, origin in zip(paths, origins, strict=True):
+        result = ingest(path, kind, ner=ner, source_name=origin.name)
+        check_ids(_held(index), (n.id for n in result.nodes), origin)
         run.sources.append(result)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))

@@ -1,0 +1,81 @@
+"""``skill-retriever index`` end to end: bad files are reported, good ones indexed, and a
+second repository named like the first is refused until it gets its own --source-name.
+
+The index is created with the HashingEmbedder first; the CLI then opens it with the
+embedder its manifest names, so no model is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.cli import main
+from skill_retriever.indexing import index_sources
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+HUGE = "9" * 5000
+
+
+def _write(root: Path, rel: str, content: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+
+
+def _skill(name: str, extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: Does {name}.\n{extra}---\nHow to {name}.\n"
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "index"
+    Index.open(path, embedder=HashingEmbedder(), create=True).close()
+    return path
+
+
+def _ids(index_dir: Path) -> set[str]:
+    with Index.open(index_dir) as index:
+        return set(index.snapshot().nodes)
+
+
+def test_bad_files_are_reported_and_good_ones_indexed(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "catalogue"
+    _write(repo, "skills/good-one/SKILL.md", _skill("good-one"))
+    _write(repo, "agents/good-two.md", _skill("good-two"))
+    _write(repo, "skills/bad/SKILL.md", _skill("bad", f"created: 2026-02-30\nversion: {HUGE}\n"))
+    _write(repo, "hooks/bad.json", '{"description": "d", "command": "x", "timeout": ' + HUGE + "}")
+    rc = main(["index", str(repo), "--index-dir", str(index_dir)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "problem:" in out and "2026-02-30" in out and "5,000-digit" in out
+    assert "hooks/bad.json" in out
+    assert {
+        "catalogue/skills/good-one/SKILL.md",
+        "catalogue/agents/good-two.md",
+    } <= _ids(index_dir)
+    assert "catalogue/hooks/bad.json" not in _ids(index_dir)
+
+
+def test_a_second_repository_with_the_same_name_needs_a_source_name(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "a" / "skills", tmp_path / "b" / "skills"
+    _write(first, "skills/lint/SKILL.md", _skill("lint"))
+    _write(second, "skills/format/SKILL.md", _skill("format"))
+    # The first repository is written here, not by a CLI call: cmd_index leaves its Index
+    # (and the directory's write lock) open until the process ends, so a second writing
+    # call in this process would find the index locked.
+    with Index.open(index_dir) as index:
+        index_sources(index, [first])
+    assert main(["index", str(second), "--index-dir", str(index_dir)]) == 2
+    err = capsys.readouterr().err
+    assert "--source-name" in err and len(err.strip().splitlines()) == 1
+    assert _ids(index_dir) == {"skills/skills/lint/SKILL.md"}
+    args = ["index", str(second), "--index-dir", str(index_dir), "--source-name", "b-skills"]
+    assert main(args) == 0
+    assert _ids(index_dir) == {"skills/skills/lint/SKILL.md", "b-skills/skills/format/SKILL.md"}
