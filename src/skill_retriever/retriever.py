@@ -146,6 +146,8 @@ class Retriever:
             no answer is served once a later write has returned.
         principals: The caller's access principals for every call that does not name its
             own (None = anonymous: public items only; ``["*"]`` sees everything).
+        graph: The compiled retrieval graph to run (default ``skill_retriever.graph.graph``;
+            e.g. one compiled with another name by ``build_graph``).
     """
 
     def __init__(
@@ -156,8 +158,9 @@ class Retriever:
         *,
         cache_size: int = 1024,
         principals: Iterable[str] | None = None,
+        graph: Any = None,
     ) -> None:
-        from skill_retriever.graph import graph
+        from skill_retriever.graph import graph as compiled
 
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, got {cache_size}")
@@ -168,7 +171,7 @@ class Retriever:
         self.config = config or RetrievalConfig()
         self.principals = None if principals is None else _names(principals, "principals")
         self._reranker = reranker
-        self.graph = graph
+        self.graph = graph if graph is not None else compiled
 
     @property
     def reranker(self) -> Reranker | None:

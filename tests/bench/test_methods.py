@@ -16,8 +16,9 @@ from skill_retriever.stores.index import Index
 def test_dense_is_exact_cosine(shared_tiny_index: Index) -> None:
     index = shared_tiny_index
     dense = DenseSearcher(index)
-    q = index.embed_query("postgres schema migrations")
-    gm, emb = index.matrices()
+    snap = index.snapshot()
+    q = snap.embed_query("postgres schema migrations")
+    gm, emb = snap.graph, snap.embeddings
     sims = emb @ q
     expected = [gm.ids[i] for i in np.argsort(-sims, kind="stable")[:3]]
     assert [i for i, _ in dense.search_vector(q, 3, None)] == expected

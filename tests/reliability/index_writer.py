@@ -42,15 +42,17 @@ def batch(b: int, size: int) -> tuple[list[Node], list[Edge]]:
 
 
 def status(index: Index) -> dict[str, object]:
-    st = index.status()
-    embedded = sum(1 for e in index.edges() if e.kind in index.embedded_edge_kinds)
+    snap = index.snapshot()
+    st = snap.status()
+    edges = list(snap.edges.values())
+    embedded = sum(1 for e in edges if e.kind in index.embedded_edge_kinds)
     return {
         "nodes": st["nodes"],
         "edges": st["edges"],
         "vectors": st["vectors"],
         "embedded_edges": embedded,
-        "ids": sorted(index.nodes),
-        "dangling": sum(1 for e in index.edges() if e.source not in index or e.target not in index),
+        "ids": sorted(snap.nodes),
+        "dangling": sum(1 for e in edges if e.source not in snap or e.target not in snap),
     }
 
 
@@ -65,7 +67,7 @@ def victim(b: int) -> str | None:
 
 
 def main(path: str, start: int, end: int, size: int) -> None:
-    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True, writable=True)
     say("OPENED", json.dumps(status(index)))
     for b in range(start, end):
         nodes, edges = batch(b, size)

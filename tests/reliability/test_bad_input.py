@@ -201,9 +201,9 @@ def test_index_refuses_dangling_self_and_duplicate_items(tmp_path: Path) -> None
         # ids that contain "|" still make edges that can be found and deleted
         p = Node(id="tool|v1", kind="tool", name="p", text="pipe tool")
         index.upsert([p], [Edge("tool|v1", "a", EdgeKind.DEPENDS_ON)])
-        assert index.graph.get_edge("tool|v1|DEPENDS_ON|a") is not None
+        assert "tool|v1|DEPENDS_ON|a" in index.snapshot().edges
         index.delete(["tool|v1"])
-        assert index.graph.get_edge("tool|v1|DEPENDS_ON|a") is None
+        assert "tool|v1|DEPENDS_ON|a" not in index.snapshot().edges
         assert index.status()["vectors"]["nodes"] == len(index) == 2
     finally:
         index.close()
@@ -347,10 +347,8 @@ CORRUPTIONS = {
     "node-row-invalid": lambda p: _sql(p, """UPDATE nodes SET data = '{"id": "x"}' WHERE rowid = 1"""),
     "schema-changed": lambda p: (_sql(p, "DROP TABLE nodes"), _sql(p, "CREATE TABLE nodes (x)")),
     "schema-version": lambda p: _sql(p, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
-    "chroma-garbage": lambda p: (p / "chroma" / "chroma.sqlite3").write_bytes(b"garbage" * 100),
-    "chroma-truncated": lambda p: (p / "chroma" / "chroma.sqlite3").write_bytes(
-        (p / "chroma" / "chroma.sqlite3").read_bytes()[:4096]
-    ),
+    "items-empty": lambda p: (p / "items.sqlite").write_bytes(b""),
+    "items-missing": lambda p: (p / "items.sqlite").unlink(),
     "path-is-a-file": lambda p: (shutil.rmtree(p), p.write_text("x", encoding="utf-8")),
 }
 
@@ -360,29 +358,42 @@ def test_corrupt_index_dir_gets_a_clear_error(good_index_dir: Path, tmp_path: Pa
     path = tmp_path / "ix"
     shutil.copytree(good_index_dir, path)
     CORRUPTIONS[damage](path)
-    with pytest.raises(IndexCorruptError) as info:
-        Index.open(path, embedder=HashingEmbedder(32)).close()
-    message = str(info.value)
-    assert any(hint in message for hint in ("delete", "re-index", "index again", "choose", "folder")), message
+    before = _files(path)
+    for writable in (False, True):
+        with pytest.raises(IndexCorruptError) as info:
+            Index.open(path, embedder=HashingEmbedder(32), writable=writable).close()
+        message = str(info.value)
+        assert "\n" not in message
+        assert any(hint in message for hint in ("skill-retriever index", "skill-retriever repair", "re-index")), message
+    assert _files(path) == before  # a damaged store is reported, never "repaired" by deleting
+
+
+def _files(path: Path) -> dict[str, bytes]:
+    if path.is_file():
+        return {path.name: path.read_bytes()}
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
 
 
 @pytest.mark.parametrize(
     "damage",
-    ["no-chroma", "no-manifest-but-items", "stray-wal", "half-written-manifest-tmp"],
+    ["vectors-missing", "no-manifest-but-items", "stray-wal", "half-written-manifest-tmp"],
 )
 def test_recoverable_damage_opens_and_heals(good_index_dir: Path, tmp_path: Path, damage: str) -> None:
     path = tmp_path / "ix"
     shutil.copytree(good_index_dir, path)
-    if damage == "no-chroma":
-        shutil.rmtree(path / "chroma")  # vectors are rebuilt from items.sqlite
+    if damage == "vectors-missing":
+        _sql(path, "UPDATE nodes SET vector = NULL WHERE rowid <= 2")  # a writer embeds them again
+        reader = Index.open(path, embedder=HashingEmbedder(32))
+        assert reader.status()["vectors"]["nodes"] == 3  # a reader reports, never writes
+        assert Retriever(reader, reranker=None, cache_size=0).search("text 4").results
+        reader.close()
     elif damage == "no-manifest-but-items":
-        (path / "index.json").unlink()
-        shutil.rmtree(path / "chroma")
+        (path / "index.json").unlink()  # a create killed before its manifest: create again
     elif damage == "stray-wal":
         (path / "items.sqlite-wal").write_bytes(b"y" * 9000)
     else:
-        (path / "index.tmp").write_text('{"form', encoding="utf-8")
-    index = Index.open(path, embedder=HashingEmbedder(32), create=True)
+        (path / ".index.json.x1y2.tmp").write_text('{"form', encoding="utf-8")
+    index = Index.open(path, embedder=HashingEmbedder(32), create=True, writable=True)
     try:
         assert len(index) == 5
         assert index.status()["vectors"]["nodes"] == 5
@@ -399,7 +410,7 @@ def test_missing_index_and_wrong_embedder_say_what_to_do(good_index_dir: Path, t
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(IndexCorruptError, match="other files"):
-        Index.open(tmp_path / "other", embedder=HashingEmbedder(32))
+        Index.open(tmp_path / "other", embedder=HashingEmbedder(32), create=True)
 
 
 def test_every_error_is_a_skill_retriever_error() -> None:

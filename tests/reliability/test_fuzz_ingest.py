@@ -1,14 +1,18 @@
 """Property: every ingestion source turns any input into an IngestResult (good items plus
-per-file problems), never an exception, and what it returns is a valid graph."""
+per-file problems), never an exception, and what it returns is a valid graph that strict
+JSON can carry. And a bad value (an impossible YAML date, a 5,000-digit integer, NaN or
+1e999 in JSON) costs exactly its own file or item: one problem, the siblings indexed."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
+from datetime import time as dtime
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +47,9 @@ def check(result: IngestResult) -> None:
     assert len({e.id for e in result.edges}) == len(result.edges)
     for p in result.problems:
         assert str(p)
+    # The index writes items as JSON: nothing may need NaN, Infinity or an unprintable int.
+    json.dumps([n.to_dict() for n in result.nodes], allow_nan=False)
+    json.dumps([e.to_dict() for e in result.edges], allow_nan=False)
 
 
 # -- values of every JSON / YAML shape --------------------------------------------------
@@ -281,3 +288,154 @@ def test_frontmatter_parses_or_says_why(fields: Any, raw: Any, body: str, style:
     assert isinstance(result.fields, dict) and all(isinstance(k, str) for k in result.fields)
     for value in result.fields.values():
         assert isinstance(value, (str, int, float, bool, list, dict, type(None), date, datetime, bytes))
+
+
+# -- bad values cost exactly their own file or item ---------------------------------------
+def _possible(y: int, m: int, d: int, h: int = 0, mi: int = 0, sec: int = 0) -> bool:
+    try:
+        datetime.combine(date(y, m, d), dtime(h, mi, sec))
+    except ValueError:
+        return False
+    return True
+
+
+#: Text YAML reads as a timestamp that no datetime can hold.
+impossible_dates = st.one_of(
+    st.builds(lambda y, m, d: (y, m, d), st.integers(0, 9999), st.integers(1, 99), st.integers(1, 99))
+    .filter(lambda t: not _possible(*t))
+    .map(lambda t: f"{t[0]:04d}-{t[1]:02d}-{t[2]:02d}"),
+    st.builds(lambda h, mi, sec: (h, mi, sec), st.integers(0, 99), st.integers(0, 99), st.integers(0, 99))
+    .filter(lambda t: not _possible(2026, 1, 1, *t))
+    .map(lambda t: f"2026-01-01 {t[0]:02d}:{t[1]:02d}:{t[2]:02d}"),
+    st.integers(24, 99).map(lambda h: f"2026-01-01T10:00:00+{h:02d}:00"),
+)
+#: Integers past Python's int <-> str digit limit, in YAML or JSON.
+huge_integers = st.builds(
+    lambda n, digit, sign: f"{sign}{digit * n}",
+    st.integers(4301, 6000),
+    st.sampled_from("123456789"),
+    st.sampled_from(["", "-"]),
+)
+#: Years no datetime holds: YAML keeps them as text, a date field cannot use them.
+huge_years = st.integers(10_000, 10**12).map(lambda y: f"{y}-01-01")
+yaml_hazards = st.one_of(
+    impossible_dates.map(lambda v: ("any field", v)),
+    huge_integers.map(lambda v: ("any field", v)),
+    huge_years.map(lambda v: ("date fields", v)),
+)
+DATE_FIELDS = ("created", "updated", "date_added", "last_updated")
+hazard_places = st.sampled_from([*DATE_FIELDS, "version", "in a list", "in a mapping"])
+
+
+def _hazard_block(place: str, value: str) -> str:
+    if place == "in a list":
+        return f"history:\n  - ok\n  - {value}"
+    if place == "in a mapping":
+        return f"meta:\n  size: {value}"
+    return f"{place}: {value}"
+
+
+@settings(max_examples=examples(ci=40, full=1500))
+@given(hazards=st.lists(st.tuples(hazard_places, yaml_hazards), min_size=1, max_size=3))
+@example(hazards=[("created", ("any field", "2026-02-30"))])
+@example(hazards=[("updated", ("any field", "2026-01-01 25:61:00"))])
+@example(hazards=[("created", ("any field", "0000-01-01"))])
+@example(hazards=[("version", ("any field", "1" * 5000))])
+def test_bad_yaml_value_is_one_problem_of_its_file(hazards: list[tuple[str, tuple[str, str]]]) -> None:
+    count("yaml_hazards")
+    with scratch() as root:
+        repo = root / "repo"
+        good = {"skills/good-a/SKILL.md": "good-a", "agents/good-b.md": "good-b"}
+        bad: set[str] = set()
+        files = dict(good)
+        for i, (place, (scope, value)) in enumerate(hazards):
+            rel = f"skills/risky-{i}/SKILL.md"
+            files[rel] = f"risky-{i}\n{_hazard_block(place, value)}"
+            if scope == "any field" or place in DATE_FIELDS:
+                bad.add(str(repo / rel))
+        for rel, head in files.items():
+            name, _, extra = head.partition("\n")
+            path = repo / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            block = f"name: {name}\ndescription: Does {name}.\n{extra}".rstrip("\n")
+            path.write_text(f"---\n{block}\n---\nBody of {name}.\n", encoding="utf-8")
+        result = ingest_skill_repo(repo)
+        check(result)
+        names = {n.name for n in result.nodes}
+        assert set(good.values()) <= names  # the siblings are indexed
+        assert {f"risky-{i}" for i in range(len(hazards))} <= names  # only the value is lost
+        assert Counter(p.path for p in result.problems) == dict.fromkeys(bad, 1)
+
+
+json_hazards = st.one_of(
+    huge_integers,
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "1E400"]),
+    st.integers(310, 3000).map(lambda n: "9" * n + ".5"),  # a float too large by digits
+)
+GOOD_GRAPH_NODES = [
+    '{"id": "good-a", "kind": "document", "name": "A", "text": "alpha"}',
+    '{"id": "good-b", "kind": "document", "name": "B", "text": "beta"}',
+]
+NODE_TEMPLATES = [
+    '{{"id": "bad-{i}", "kind": "document", "name": "C", "text": "c", "attrs": {{"n": {v}}}}}',
+    '{{"id": "bad-{i}", "kind": "document", "name": "C", "text": "c", "score": [1, {{"x": {v}}}]}}',
+    '{{"id": "bad-{i}", "kind": "document", "name": "C", "text": "c", "created": {v}}}',
+    '{{"id": {v}, "kind": "document", "name": "C", "text": "c"}}',
+]
+
+
+@settings(max_examples=examples(ci=40, full=1500))
+@given(
+    bad=st.lists(st.tuples(st.integers(0, len(NODE_TEMPLATES) - 1), json_hazards), max_size=3),
+    weight=st.one_of(st.none(), json_hazards),
+)
+def test_bad_json_number_is_one_problem_of_its_item(
+    bad: list[tuple[int, str]], weight: str | None
+) -> None:
+    count("json_hazards")
+    items = [NODE_TEMPLATES[t].format(i=i, v=v) for i, (t, v) in enumerate(bad)]
+    edges = ['{"source": "good-a", "target": "good-b", "kind": "USES"}']
+    if weight is not None:
+        edges.append(f'{{"source": "good-b", "target": "good-a", "kind": "USES", "weight": {weight}}}')
+    with scratch() as root:
+        path = root / "graph.json"
+        path.write_text(f'{{"nodes": [{", ".join(GOOD_GRAPH_NODES + items)}], "edges": [{", ".join(edges)}]}}')
+        result = ingest_json_graph(path)
+        check(result)
+        assert [n.id for n in result.nodes] == ["good-a", "good-b"]
+        assert len(result.edges) == 1
+        labels = Counter(p.message.split(" ", 1)[0] for p in result.problems)
+        expected = Counter(f"nodes[{2 + i}]" for i in range(len(bad)))
+        expected.update(["edges[1]"] if weight is not None else [])
+        assert labels == expected
+
+
+config_places = st.sampled_from(["hooks/x/h{i}.json", "mcps/x/m{i}.json", ".mcp.json", "plugins/p{i}/.claude-plugin/plugin.json"])
+
+
+def _config(rel: str, value: str) -> str:
+    if rel.startswith("hooks/"):
+        return f'{{"description": "d", "hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "x", "timeout": {value}}}]}}]}}}}'
+    if rel.startswith("plugins/"):
+        return f'{{"name": "p", "version": {value}}}'
+    return f'{{"mcpServers": {{"s": {{"command": "x", "args": ["a", {value}]}}}}}}'
+
+
+@settings(max_examples=examples(ci=30, full=1000))
+@given(bad=st.lists(st.tuples(config_places, json_hazards), min_size=1, max_size=3))
+def test_bad_json_number_in_a_config_is_one_problem_of_its_file(bad: list[tuple[str, str]]) -> None:
+    count("config_hazards")
+    with scratch() as root:
+        repo = root / "repo"
+        files = {"skills/good-a/SKILL.md": "---\nname: good-a\ndescription: A.\n---\nBody.\n",
+                 "hooks/good.json": '{"description": "Fine.", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "ok"}]}]}}'}
+        for i, (place, value) in enumerate(bad):
+            files[place.format(i=i)] = _config(place, value)
+        for rel, text in files.items():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (repo / rel).write_text(text, encoding="utf-8")
+        result = ingest_skill_repo(repo)
+        check(result)
+        assert {"good-a", "good"} <= {n.name for n in result.nodes}
+        wanted = {str(repo / place.format(i=i)) for i, (place, _) in enumerate(bad)}
+        assert Counter(p.path for p in result.problems) == dict.fromkeys(wanted, 1)

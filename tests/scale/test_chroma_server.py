@@ -1,5 +1,7 @@
 """The same Index against a real `chroma run` server on a free loopback port: index, query,
-restart the server, query again; and moving an embedded index onto the server."""
+restart the server, query again; and mirroring an index onto the server. The index's own
+items.sqlite stays the source of truth; the server holds a copy of every vector that the
+writer keeps in step, and readers ask it for candidates."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.vectors import chroma_client
 
 CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
 
@@ -90,7 +93,7 @@ def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer
     index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), chroma_url=server.url, create=True)
     nodes, edges = _items()
     index.upsert(nodes, edges)
-    assert not (tmp_path / "idx" / "chroma").exists()  # vectors live on the server
+    assert not (tmp_path / "idx" / "chroma").exists()  # no embedded Chroma folder
     retriever = Retriever(index, reranker=None, cache_size=0)
     before = retriever.search("checkout-api latency INC-1043", k=3)
     assert before.ids and before.ids[0] == "n3"
@@ -103,16 +106,19 @@ def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer
     reopened = Index.open(tmp_path / "idx", embedder=embedder)
     assert embedder.texts_embedded == 0
     assert reopened.status()["vectors"] == {"nodes": 5, "edges": 2}
+    remote = reopened.snapshot()._remote  # noqa: SLF001 - the test checks the server really holds them
+    assert remote is not None and remote.nodes.count() == 5 and remote.edges.count() == 2
+    assert chroma_client(server.url).get_settings().anonymized_telemetry is False
     after = Retriever(reopened, reranker=None, cache_size=0).search("checkout-api latency INC-1043", k=3)
     assert after.ids == before.ids
 
 
-def test_move_an_embedded_index_to_the_server(server: ChromaServer, tmp_path: Path) -> None:
+def test_mirror_an_index_onto_the_server(server: ChromaServer, tmp_path: Path) -> None:
     index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True)
     nodes, edges = _items()
     index.upsert(nodes, edges)
-    query = index.embed_query("ruff lint python")
-    local = index.search_nodes(query, 3)
+    query = index.snapshot().embed_query("ruff lint python")
+    local = index.snapshot().search_nodes(query, 3)
     index.close()
 
     copied = move_vectors_to_server(tmp_path / "idx", server.url, embedder=HashingEmbedder())
@@ -120,6 +126,6 @@ def test_move_an_embedded_index_to_the_server(server: ChromaServer, tmp_path: Pa
     embedder = HashingEmbedder()
     moved = Index.open(tmp_path / "idx", embedder=embedder)
     assert embedder.texts_embedded == 0
-    remote = moved.search_nodes(query, 3)
+    remote = moved.snapshot().search_nodes(query, 3)
     assert [h.id for h in remote] == [h.id for h in local]
     assert [round(h.score, 5) for h in remote] == [round(h.score, 5) for h in local]

@@ -153,8 +153,9 @@ def retrieval_context(
     return RetrievalContext(index=retriever.index, config=cfg, reranker=retriever.reranker if ctx.rerank else None)
 
 
-def server_retriever(context: ServerContext | None) -> Retriever:
-    """The :class:`Retriever` (once per process) for a server run's JSON context."""
+def server_retriever(context: ServerContext | None, graph: Any = None) -> Retriever:
+    """The :class:`Retriever` (once per process) for a server run's JSON context, running
+    ``graph`` (default: the compiled retrieval graph)."""
     ctx = context or ServerContext()
     index = open_index(ctx.index_dir)
     key = (str(index.path), ctx.rerank, ctx.cross_encoder)
@@ -162,7 +163,7 @@ def server_retriever(context: ServerContext | None) -> Retriever:
         found = _retrievers.get(key)
         if found is None:
             reranker = default_reranker(index.embedder, ctx.cross_encoder) if ctx.rerank else None
-            found = Retriever(index, RetrievalConfig(rerank=ctx.rerank), reranker)
+            found = Retriever(index, RetrievalConfig(rerank=ctx.rerank), reranker, graph=graph)
             _retrievers[key] = found
         return found
 
@@ -182,10 +183,12 @@ def build_server_graph(
     """The retrieval graph wrapped for LangGraph Server: JSON context in, same input and
     output as the retrieval graph itself. (The server brings its own checkpointer.)"""
 
+    from skill_retriever.graph import graph as retrieval_graph
+
     def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
-        """Search through the one door (``Retriever``); the phases still run as their own
-        nodes, one level down (the graph runs inside this node)."""
-        retriever = server_retriever(_context_of(runtime))
+        """Search through the one door (``Retriever``), which runs ``retrieval_graph`` inside
+        this node: Studio draws its phases as this node's subgraph, one level down."""
+        retriever = server_retriever(_context_of(runtime), retrieval_graph)
         response = retriever.search(
             state["query"],
             k=state.get("k"),

@@ -78,6 +78,7 @@ class Index:
         self._refresh_lock = threading.Lock()
         self._snapshot: IndexSnapshot | None = None
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
+        self._closed = False
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -187,6 +188,8 @@ class Index:
     def snapshot(self) -> IndexSnapshot:
         """The last committed state, immutable. A reader process catches up here with what
         another process committed since its last snapshot."""
+        if self._closed:
+            raise IndexCorruptError(f"the index at {self._path} was closed; open it again with Index.open")
         if not self._lock.held:
             self._catch_up()
         snap = self._snapshot
@@ -303,6 +306,8 @@ class Index:
 
     def _become_writer(self) -> None:
         """Take the write lock, reopen the database for writing, catch up, repair."""
+        if self._closed:
+            raise IndexCorruptError(f"the index at {self._path} was closed; open it again with Index.open")
         if self._lock.held:
             return
         self._lock.acquire()
@@ -360,6 +365,7 @@ class Index:
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""
+        self._closed = True
         self._items.close()
         self._lock.release()
 

@@ -147,8 +147,8 @@ class ItemStore:
         if not tables:
             if not self.create:
                 raise IndexCorruptError(
-                    f"{self.path} is empty (no tables): the index was never written or the file "
-                    "was truncated; run `skill-retriever index` into this directory to rebuild it"
+                    f"{self.path} is empty (no tables): the file was truncated; the index's items "
+                    "are gone: delete the index directory and run `skill-retriever index` again"
                 )
             self._db.executescript(_SCHEMA)
             self._set_meta("schema_version", str(SCHEMA_VERSION))
@@ -156,7 +156,7 @@ class ItemStore:
         if not {"meta", "nodes", "edges"} <= tables:
             raise IndexCorruptError(
                 f"{self.path} is not a skill-retriever database (tables {sorted(tables)}); "
-                "point at an index directory, or rebuild this one with `skill-retriever index`"
+                "point at an index directory, or delete this one and run `skill-retriever index` again"
             )
         found = self.get_meta("schema_version")
         if found == str(SCHEMA_VERSION):
@@ -173,7 +173,7 @@ class ItemStore:
             return
         raise IndexCorruptError(
             f"{self.path} has schema version {found}, this version reads {SCHEMA_VERSION}; "
-            "re-index into a new directory"
+            "re-index into a new directory with `skill-retriever index`"
         )
 
     def close(self) -> None:
@@ -209,7 +209,8 @@ class ItemStore:
                 return self._read(since)
             except sqlite3.DatabaseError as exc:
                 raise IndexCorruptError(
-                    f"{self.path} cannot be read ({exc}); rebuild the index with `skill-retriever index`"
+                    f"{self.path} cannot be read ({exc}); the index is damaged: delete the index "
+                    "directory and run `skill-retriever index` again"
                 ) from exc
             finally:
                 self._db.execute("COMMIT")

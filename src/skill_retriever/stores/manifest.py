@@ -44,12 +44,13 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise IndexCorruptError(
-            f"{path} is unreadable ({exc}); the index directory is damaged: delete it and index again"
+            f"{path} is unreadable ({exc}); the index directory is damaged: delete it and run "
+            "`skill-retriever index` again"
         ) from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise IndexCorruptError(
             f"{path} is not a skill-retriever index manifest; point at an index directory, "
-            "or delete this one and index again"
+            "or delete this one and run `skill-retriever index` again"
         )
     return manifest
 
