@@ -58,7 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     st = sub.add_parser("stats", help="what the index holds")
     common(st)
 
-    mv = sub.add_parser("move-to-server", help="copy an embedded index's vectors to a Chroma server")
+    rp = sub.add_parser(
+        "repair",
+        help="migrate an index written by an older version, give every item its vector, resync a Chroma server",
+    )
+    common(rp)
+
+    mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
     mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR)
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
 
@@ -84,16 +90,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    handlers = {"index": cmd_index, "query": cmd_query, "stats": cmd_stats, "move-to-server": cmd_move}
+    handlers = {"index": cmd_index, "query": cmd_query, "stats": cmd_stats, "repair": cmd_repair, "move-to-server": cmd_move}
     return handlers[args.command](args)
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps
+    from skill_retriever.stores.index import Index
+
+    with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True) as index:
+        status = index.status()
+    if args.json:
+        print(printable_json(dumps(status)))
+    else:
+        vectors = status["vectors"]
+        print(printable(
+            f"index {status['path']} is in step: {status['nodes']} nodes with {vectors['nodes']} vectors, "
+            f"{status['edges']} edges ({vectors['edges']} with vectors)"
+        ))
+    return 0
 
 
 def cmd_move(args: argparse.Namespace) -> int:
     from skill_retriever.stores.index import move_vectors_to_server
 
     copied = move_vectors_to_server(args.index_dir, args.chroma_url)
-    print(printable(f"copied {copied['nodes']} node and {copied['edges']} edge vectors to {args.chroma_url}; "
-          f"{args.index_dir} now uses the server (its chroma/ folder can go once you have checked)"))
+    print(printable(f"the server {args.chroma_url} holds {copied['nodes']} node and {copied['edges']} edge vectors; "
+          f"{args.index_dir} now searches through it"))
     return 0
 
 
@@ -181,7 +204,8 @@ def cmd_query(args: argparse.Namespace) -> int:
         print(printable(f"    {r.id}"))
         print(printable(f"    channels: {channels}"))
         if r.path:
-            names = " -> ".join(index.nodes[i].name if i in index.nodes else i for i in r.path)
+            nodes = index.snapshot().nodes
+            names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
             print(printable(f"    path: {names} (reliability {r.path_reliability:.3f})"))
         print(printable(f"    {r.snippet}"))
         for flag in r.flags:  # instruction-like text: read it as data, not as orders
