@@ -10,7 +10,7 @@ from pathlib import Path
 from skill_retriever.indexing import index_sources
 from skill_retriever.model import Edge, EdgeKind
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.graph import NetworkXGraphStore
+from skill_retriever.stores.graph import EdgeIndex
 from skill_retriever.stores.index import Index
 
 API_STYLE_BODY = """# API style
@@ -112,10 +112,7 @@ def build_index(path: Path, catalogue: tuple[Path, Path], embedder: object | Non
     return index
 
 
-def graph_of(edges: list[tuple[str, str, str] | tuple[str, str, str, str]]) -> NetworkXGraphStore:
-    """A bare graph store from ``(source, target, kind[, description])`` tuples."""
-    g = NetworkXGraphStore()
+def graph_of(edges: list[tuple[str, str, str] | tuple[str, str, str, str]]) -> EdgeIndex:
+    """A bare typed-edge index from ``(source, target, kind[, description])`` tuples."""
     made = [Edge(e[0], e[1], EdgeKind(e[2]), description=e[3] if len(e) > 3 else "") for e in edges]
-    g.add_nodes({i for e in made for i in (e.source, e.target)})
-    g.add_edges(made)
-    return g
+    return EdgeIndex({e.id: e for e in made})

@@ -9,6 +9,7 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.closure import dependency_closure, find_cycles
 from skill_retriever.components.conflicts import drop_lower_ranked, find_conflicts
 from skill_retriever.components.units import pack_closure_to_budget
+from skill_retriever.components.view import CallerView
 from skill_retriever.stores.index import Index
 
 
@@ -50,7 +51,9 @@ def test_hidden_requirements_are_not_added() -> None:
 
 
 def test_closure_on_the_indexed_catalogue(hashed_index: Index) -> None:
-    c = dependency_closure(hashed_index.graph, [sid("web-scaffold"), sid("cycle-a")])
+    c = dependency_closure(
+        CallerView.of(hashed_index, ["*"]), [sid("web-scaffold"), sid("cycle-a")]
+    )
     assert set(c.added) == {
         sid("api-style"),
         sid("json-logging"),
@@ -104,7 +107,9 @@ def test_drop_lower_ranked_side() -> None:
 
 
 def test_conflict_on_the_indexed_catalogue(hashed_index: Index) -> None:
-    (c,) = find_conflicts(hashed_index.graph, [sid("black-style"), sid("ruff-lint")])
+    (c,) = find_conflicts(
+        CallerView.of(hashed_index, ["*"]), [sid("black-style"), sid("ruff-lint")]
+    )
     assert c.source == sid("ruff-lint") and c.target == sid("black-style")
     assert c.reason == "both rewrite Python files in different styles"
 

@@ -19,6 +19,7 @@ from skill_retriever.components.dedup import (
 )
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.service import ComponentService, component_kinds
+from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.model import Node
 from skill_retriever.stores.embedder import SentenceTransformerEmbedder
@@ -46,10 +47,11 @@ def test_name_similarity() -> None:
 
 def test_the_same_skill_in_two_repositories_is_one_group(real_index: Index) -> None:
     acme, mirror = sid("api-style"), sid("api-style", "mirror-skills")
-    assert index_duplicate_groups(real_index) == [(acme, mirror)]
-    assert duplicates_of(real_index, acme) == (mirror,)
-    assert duplicates_of(real_index, mirror) == (acme,)
-    assert duplicates_of(real_index, sid("ruff-lint")) == ()
+    view = CallerView.of(real_index, ["*"])
+    assert index_duplicate_groups(view) == [(acme, mirror)]
+    assert duplicates_of(view, acme) == (mirror,)
+    assert duplicates_of(view, mirror) == (acme,)
+    assert duplicates_of(view, sid("ruff-lint")) == ()
     # the same name alone is not enough: a different text under that name stays apart
     other = real_index.get(mirror).with_changes(
         id="elsewhere/api-style",
@@ -57,9 +59,11 @@ def test_the_same_skill_in_two_repositories_is_one_group(real_index: Index) -> N
         description="Bread baking notes.",
     )
     real_index.upsert([other])
-    assert "elsewhere/api-style" not in duplicates_of(real_index, acme)
+    assert "elsewhere/api-style" not in duplicates_of(CallerView.of(real_index, ["*"]), acme)
     real_index.delete(["elsewhere/api-style"])
-    collapsed = collapse_ranked(real_index, [mirror, sid("json-logging"), acme])
+    collapsed = collapse_ranked(
+        CallerView.of(real_index, ["*"]), [mirror, sid("json-logging"), acme]
+    )
     assert collapsed.ids == (mirror, sid("json-logging")) and collapsed.folded[mirror] == (acme,)
 
 

@@ -13,6 +13,7 @@ from component_catalogue import sid
 
 from skill_retriever.cli import main
 from skill_retriever.components.install import (
+    RECORD_FILE,
     UnsafePathError,
     destination_name,
     install,
@@ -57,18 +58,22 @@ def test_layout_with_dependencies_and_skill_folder_files(
         assert f".claude/skills/{dep}/SKILL.md" in got
     assert got[".claude/agents/api-reviewer.md"] == (acme / "agents/api-reviewer.md").read_bytes()
     assert ".claude/commands/ship.md" in got
-    assert json.loads(got[".claude/hooks/format-on-save.json"])["command"].startswith("ruff format")
+    hooks = json.loads(got[".claude/settings.json"])["hooks"]
+    assert hooks == {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [
+        {"type": "command", "command": "ruff format $CLAUDE_FILE_PATHS"}]}]}  # fmt: skip
     servers = json.loads(got[".mcp.json"])["mcpServers"]
     assert servers == {"metrics": {"command": "metrics-mcp", "args": ["--port", "0"],
                                    "env": {"METRICS_TOKEN": "${METRICS_TOKEN}"}}}  # fmt: skip
     dep_plan = next(c for c in plan.components if c.id == sid("redact-pii"))
     assert dep_plan.required_by == (sid("web-scaffold"),)
-    assert {p.split("#")[0] for p in plan.written()} == set(got)  # ".mcp.json#metrics": the entry
+    # ".mcp.json#metrics" and ".claude/settings.json#hooks...": entries; the record is extra
+    assert {p.split("#")[0] for p in plan.written()} | {RECORD_FILE} == set(got)
     text = "\n".join(plan.lines())
     assert "create .claude/skills/web-scaffold/SKILL.md" in text and "required by" in text
     # what is installed is recognised again, for conflict checks
     kinds = {(c.kind.value, c.names[0]) for c in installed_components(target)}
     assert ("skill", "redact-pii") in kinds and ("mcp_server", "metrics") in kinds
+    assert ("hook", "format-on-save") in kinds  # known from the install record
     assert (
         match_installed(hashed_index, target)[sid("api-style")]
         == ".claude/skills/api-style/SKILL.md"
@@ -94,6 +99,7 @@ def test_no_overwrite_without_force_identical_is_unchanged_force_overwrites(
     assert files_under(target) == before  # untouched
     statuses = {c.id: c.status for c in again.components}
     assert statuses == {sid("api-style"): "blocked", MCP: "blocked"}
+    assert not again.refused_for_conflicts
     assert "kept .claude/skills/api-style/SKILL.md: exists and differs" in "\n".join(again.lines())
 
     forced = install(hashed_index, [sid("api-style"), MCP], target, force=True)
@@ -177,9 +183,11 @@ def test_crafted_index_entries_cannot_escape(
 
 
 def test_components_without_their_source_are_rebuilt(tmp_path: Path, hashed_index: Index) -> None:
-    node = hashed_index.get(sid("redact-pii")).with_changes(
-        id="gone/redact", name="redact-gone", source="/nonexistent/SKILL.md"
-    )
+    base = hashed_index.get(sid("redact-pii"))
+    gone = str(
+        Path(base.attrs["source_root"]) / "skills/was-here/SKILL.md"
+    )  # in its root, not on disk
+    node = base.with_changes(id="gone/redact", name="redact-gone", source=gone)
     hashed_index.upsert([node])
     plan = install(hashed_index, ["gone/redact"], tmp_path / "p")
     text = (tmp_path / "p/.claude/skills/redact-gone/SKILL.md").read_text()

@@ -14,6 +14,8 @@ from component_catalogue import build_index, sid, write_catalogue
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from skill_retriever.adapters.mcp_server import STATUS_URI
+from skill_retriever.algorithms.budget import token_counter
+from skill_retriever.components.results import BRIEF_TOKENS
 from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 
 pytestmark = pytest.mark.slow
@@ -53,16 +55,26 @@ async def _drive(index_dir: Path, project: Path) -> None:
         found = _json(await session.call_tool(
             "search_components", {"query": "scaffold a python web service with json logging", "k": 1}
         ))  # fmt: skip
+        count = token_counter()
+        assert all(count(json.dumps(r)) <= BRIEF_TOKENS for r in found["results"])
         top, *rest = found["results"]
         assert top["id"] == sid("web-scaffold") and top["role"] == "match" and top["rank"] == 1
-        assert top["fusion_score"] > 0 and top["token_count"] > 0 and top["channels"]
-        assert set(top["brings"]) == {sid("api-style"), sid("json-logging"), sid("redact-pii")}
-        assert "Brings with it: api-style, json-logging, redact-pii (indirectly)" in top["reason"]
+        assert top["score"] > 0 and top["tokens"] > 0 and top["why"].startswith("found by")
+        assert "brings api-style, json-logging, redact-pii" in top["why"]
+        assert top["requires"] == ["api-style", "json-logging"]
         deps = {r["id"]: r for r in rest}
-        assert set(deps) == set(top["brings"]) and all(r["role"] == "dependency" for r in rest)
-        assert deps[sid("redact-pii")]["required_by"] == [sid("web-scaffold")]
-        assert "Required by web-scaffold" in deps[sid("redact-pii")]["reason"]
-        assert sid("api-style", "mirror-skills") in deps[sid("api-style")]["also_at"]
+        assert set(deps) == {sid("api-style"), sid("json-logging"), sid("redact-pii")}
+        assert all(r["role"] == "dependency" for r in rest)
+        assert deps[sid("redact-pii")]["required_by"] == ["web-scaffold"]
+        assert deps[sid("api-style")]["other_sources"] == 1
+        full = _json(await session.call_tool(
+            "search_components",
+            {"query": "scaffold a python web service with json logging", "k": 1, "detail": "full"},
+        ))  # fmt: skip
+        fdeps = {r["id"]: r for r in full["results"]}
+        assert sid("api-style", "mirror-skills") in fdeps[sid("api-style")]["also_at"]
+        assert "Required by web-scaffold" in fdeps[sid("redact-pii")]["reason"]
+        assert "text" not in fdeps[sid("redact-pii")]["rationale"]  # the reason is said once
 
         formats = _json(await session.call_tool(
             "search_components", {"query": "format python code with ruff or black", "k": 3, "kinds": ["skill"]}
@@ -71,6 +83,8 @@ async def _drive(index_dir: Path, project: Path) -> None:
         assert {r["kind"] for r in formats["results"]} == {"skill"}
         assert [{c["source"], c["target"]} for c in formats["conflicts"]] == [pair]
         assert formats["conflicts"][0]["reason"] == "both rewrite Python files in different styles"
+        text = json.dumps(formats["results"])
+        assert "both rewrite" not in text  # the reason is given once, with the conflict
         budgeted = _json(await session.call_tool(
             "search_components", {"query": "scaffold a python web service with json logging", "k": 1, "budget": 60}
         ))  # fmt: skip
@@ -78,11 +92,18 @@ async def _drive(index_dir: Path, project: Path) -> None:
 
         comp = _json(await session.call_tool("get_component", {"id": sid("json-logging")}))
         assert comp["name"] == "json-logging" and "request_id" in comp["text"]
-        assert comp["requires"] == [sid("redact-pii")] and comp["required_by"] == [
-            sid("web-scaffold")
-        ]
+        assert comp["requires"] == [{"id": sid("redact-pii"), "name": "redact-pii"}]
+        assert comp["required_by"] == [{"id": sid("web-scaffold"), "name": "web-scaffold"}]
         bad = await session.call_tool("get_component", {"id": "no/such/component"})
-        assert bad.is_error and "no component 'no/such/component'" in bad.content[0].text
+        assert bad.is_error
+        assert bad.content[0].text.endswith(
+            "get_component: no component 'no/such/component'; call search_components with the "
+            "task to find ids, then pass one of them as id"
+        )
+        twice = await session.call_tool(
+            "install_components", {"ids": ["api-style"], "target": str(project)}
+        )
+        assert twice.is_error and "pass one of these ids as ids" in twice.content[0].text
 
         checked = _json(
             await session.call_tool(
@@ -99,16 +120,24 @@ async def _drive(index_dir: Path, project: Path) -> None:
                 "install_components", {"ids": [sid("web-scaffold")], "target": str(project)}
             )
         )
-        assert plan["applied"] is False and not project.exists()
+        assert plan["applied"] is False and plan["ok"] is True and not project.exists()
         assert any(
             "would create .claude/skills/web-scaffold/SKILL.md" in line for line in plan["summary"]
         )
         done = _json(await session.call_tool(
-            "install_components", {"ids": [sid("web-scaffold")], "target": str(project), "dry_run": False}
+            "install_components",
+            {"ids": [sid("web-scaffold")], "target": str(project), "dry_run": False, "detail": "full"},
         ))  # fmt: skip
         assert done["applied"] is True and done["ok"] is True
         assert (project / ".claude/skills/redact-pii/SKILL.md").is_file()
         assert ".claude/skills/web-scaffold/templates/app.py" in done["written"]
+        refused = _json(await session.call_tool(
+            "install_components",
+            {"ids": [sid("ruff-lint"), sid("black-style")], "target": str(project), "dry_run": False},
+        ))  # fmt: skip
+        assert refused["ok"] is False and refused["applied"] is False
+        assert {refused["conflicts"][0]["source"], refused["conflicts"][0]["target"]} == pair
+        assert not (project / ".claude/skills/ruff-lint").exists()
 
         resources = (await session.list_resources()).resources
         assert [str(r.uri) for r in resources] == [STATUS_URI]

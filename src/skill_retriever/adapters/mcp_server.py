@@ -2,16 +2,23 @@
 
 Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Tools:
 
-- ``search_components(query, kinds, k, budget, target, drop_conflicts)``: ranked
-  components with scores, a readable reason each, their dependencies, conflicts and
-  other sources of the same component.
-- ``get_component(id)``: one component in full, with what it requires, what requires it,
-  its conflicts and its duplicates.
+- ``search_components(query, kinds, k, budget, target, drop_conflicts, detail)``: ranked
+  components, each with a one-line reason, what it requires and what it conflicts with.
+- ``get_component(id, detail)``: one component's text, with what it requires, what
+  requires it, its conflicts and its duplicates.
 - ``check_dependencies(ids, target)``: the closure of a chosen set, cycles, conflicts.
-- ``install_components(ids, target, dry_run=True, force=False)``: the install plan, and
-  with ``dry_run=false`` the files written into ``target``'s ``.claude/`` layout.
+- ``install_components(ids, target, dry_run=True, force, with_dependencies,
+  allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
+  written into ``target`` (``.claude/``, ``.claude/settings.json`` hooks, ``.mcp.json``).
+  A set holding a conflict is refused (``ok: false`` and ``conflicts``) unless
+  ``allow_conflicts`` is true.
 
-Resource ``skill-retriever://status``: the index's status as JSON.
+Resource ``skill-retriever://status``: counts of what this server's caller may see.
+
+Every call pins one snapshot and reads it through one `CallerView` with the server's
+principals: a concurrent write cannot make a call fail half way, and an item the caller
+may not see is never named, counted or written. ``detail="brief"`` (the default) keeps a
+search result to about 150 tokens; ``"full"`` gives every field.
 
 Register it with a coding agent, e.g. Claude Code::
 
@@ -25,13 +32,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
+from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
-from skill_retriever.components.install import install, resolve_id
+from skill_retriever.components.install import UnknownComponentError, install, resolve_id
 from skill_retriever.components.service import ComponentService
+from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import SkillRetrieverError
-from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -50,25 +58,40 @@ INSTRUCTIONS = (
     "Finds the skills, agents, slash commands, hooks and MCP servers a coding task needs, "
     "with everything they depend on and any conflicts. Call search_components with the task; "
     "check_dependencies before installing a hand-picked set; install_components writes them "
-    "into a project's .claude/ folder (dry run unless dry_run is false)."
+    "into a project's .claude/ folder, settings.json hooks and .mcp.json (a dry run unless "
+    "dry_run is false; a set with conflicts is refused unless allow_conflicts is true)."
 )
+Detail = Literal["brief", "full"]
+#: A brief get_component answer shows this much of the text.
+BRIEF_TEXT_CHARS = 4000
+
+
+def _unknown(exc: UnknownComponentError, arg: str) -> str:
+    """What an agent should do about an id that names nothing, or several things (the
+    SDK puts the tool's name before it)."""
+    if exc.candidates:
+        listing = ", ".join(exc.candidates[:5])
+        return f"{len(exc.candidates)} components are named {exc.ref!r} ({listing}); pass one of these ids as {arg}"
+    return (
+        f"no component {exc.ref!r}; call search_components with the task to find ids, "
+        f"then pass one of them as {arg}"
+    )
 
 
 def build_server(
     index: Index, *, retriever: Retriever | None = None, principals: Sequence[str] | None = ("*",)
 ) -> Any:
-    """An MCP server over ``index`` (not started; call ``.run("stdio")``)."""
+    """An MCP server over ``index`` for a caller holding ``principals`` (not started; call
+    ``.run("stdio")``)."""
     service = ComponentService(index, retriever, principals=principals)
-    visible = index.allowed(
-        Filters(principals=frozenset(principals) if principals is not None else None)
-    )
+    count = token_counter(service.retriever.config.encoding)
     app = MCPServer("skill-retriever", instructions=INSTRUCTIONS)
 
-    def known(ref: str) -> str:
-        node_id = resolve_id(index, ref)
-        if visible is not None and not visible(node_id):
-            raise ToolError(f"no component {ref!r} in the index")
-        return node_id
+    def resolve(view: CallerView, refs: Sequence[str], arg: str) -> list[str]:
+        try:
+            return [resolve_id(view, r) for r in refs]
+        except UnknownComponentError as exc:
+            raise ToolError(_unknown(exc, arg)) from exc
 
     @app.tool()
     def search_components(
@@ -78,6 +101,7 @@ def build_server(
         budget: int | None = None,
         target: str | None = None,
         drop_conflicts: bool = False,
+        detail: Detail = "brief",
     ) -> dict[str, Any]:
         """Find the components a coding task needs, best first, with their dependencies.
 
@@ -88,47 +112,60 @@ def build_server(
             budget: Token budget for all returned components; dependency sets are kept whole.
             target: A project folder; conflicts with components installed there are reported.
             drop_conflicts: Drop the lower-ranked side of each conflict.
+            detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
+        view = service.view()
         try:
-            return service.search(
-                query, kinds, k, budget, target=target, drop_conflicts=drop_conflicts
-            ).to_dict()
+            resp = service.search(
+                query, kinds, k, budget, target=target, drop_conflicts=drop_conflicts, view=view
+            )
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
+        return resp.to_dict() if detail == "full" else resp.brief(count)
 
     @app.tool()
-    def get_component(id: str) -> dict[str, Any]:
-        """One component in full: text, metadata, requirements, dependants, conflicts, duplicates.
+    def get_component(id: str, detail: Detail = "brief") -> dict[str, Any]:
+        """One component: its text, what it requires, what requires it, conflicts, copies.
 
         Args:
             id: A component id from search_components (or a unique component name).
+            detail: "brief" (the text cut at 4,000 characters) or "full" (all of it,
+                with tags, dates, source and attributes).
         """
-        try:
-            node_id = known(id)
-        except SkillRetrieverError as exc:
-            raise ToolError(str(exc)) from exc
-        node = index.get(node_id)
-        out = node.to_dict()
-        graph = index.graph
+        view = service.view()
+        (node_id,) = resolve(view, [id], "id")
+        node = view.get(node_id)
 
-        def seen(ids: list[str]) -> list[str]:
-            return [i for i in ids if visible is None or visible(i)]
+        def named(ids: list[str]) -> list[dict[str, str]]:
+            return [{"id": i, "name": view.name_of(i)} for i in dict.fromkeys(ids)]
 
-        out["requires"] = seen([e.target for e in graph.out_edges(node_id, EdgeKind.DEPENDS_ON)])
-        out["required_by"] = seen([e.source for e in graph.in_edges(node_id, EdgeKind.DEPENDS_ON)])
-        conflicts = graph.out_edges(node_id, EdgeKind.CONFLICTS_WITH) + graph.in_edges(
+        text = node.text
+        out: dict[str, Any] = {"id": node.id, "kind": node.kind.value, "name": node.name}
+        out["description"] = node.description
+        if detail == "brief" and len(text) > BRIEF_TEXT_CHARS:
+            out["text"] = text[:BRIEF_TEXT_CHARS]
+            out["text_cut"] = (
+                f"first {BRIEF_TEXT_CHARS} of {len(text)} characters; detail='full' gives all"
+            )
+        else:
+            out["text"] = text
+        out["requires"] = named([e.target for e in view.out_edges(node_id, EdgeKind.DEPENDS_ON)])
+        out["required_by"] = named([e.source for e in view.in_edges(node_id, EdgeKind.DEPENDS_ON)])
+        edges = view.out_edges(node_id, EdgeKind.CONFLICTS_WITH) + view.in_edges(
             node_id, EdgeKind.CONFLICTS_WITH
         )
         out["conflicts"] = [
             {
-                "id": e.target if e.source == node_id else e.source,
+                "id": (other := e.target if e.source == node_id else e.source),
+                "name": view.name_of(other),
                 "reason": e.description,
-                "declared_by": e.source,
             }
-            for e in conflicts
-            if visible is None or visible(e.target if e.source == node_id else e.source)
+            for e in edges
         ]
-        out["also_at"] = list(duplicates_of(index, node_id, allowed=visible))
+        out["also_at"] = list(duplicates_of(view, node_id))
+        if detail == "full":
+            full = node.to_dict()
+            out.update({k: full[k] for k in ("tags", "created", "updated", "source", "attrs")})
         return out
 
     @app.tool()
@@ -139,9 +176,10 @@ def build_server(
             ids: Component ids (or unique names).
             target: A project folder; conflicts with components installed there are reported.
         """
+        view = service.view()
+        resolved = resolve(view, ids, "ids")
         try:
-            resolved = [known(i) for i in ids]
-            return service.check_dependencies(resolved, target=target)
+            return service.check_dependencies(resolved, target=target, view=view)
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
 
@@ -152,39 +190,57 @@ def build_server(
         dry_run: bool = True,
         force: bool = False,
         with_dependencies: bool = True,
+        allow_conflicts: bool = False,
+        detail: Detail = "brief",
     ) -> dict[str, Any]:
-        """Install components and what they require into target/.claude (and target/.mcp.json).
+        """Install components and what they require into a project: target/.claude (skills,
+        agents, commands, hook scripts), target/.claude/settings.json (hooks) and
+        target/.mcp.json (MCP servers). A plugin id installs its components.
 
-        A dry run (the default) only returns the plan. Existing files that differ are kept
-        unless force is true; paths that would leave the target are refused.
+        A dry run (the default) only returns the plan. Files that differ are kept unless
+        force is true; paths that would leave the target are refused; a set holding a
+        conflict is refused (ok false, conflicts listed) unless allow_conflicts is true.
 
         Args:
-            ids: Component ids (or unique names).
+            ids: Component or plugin ids (or unique names).
             target: The project folder (absolute path recommended).
             dry_run: Only plan; write nothing.
             force: Overwrite files that differ.
             with_dependencies: Also install what the components require.
+            allow_conflicts: Install even when two components conflict.
+            detail: "brief" (a line per file) or "full" (every component and file).
         """
+        view = service.view()
+        resolved = resolve(view, ids, "ids")
         try:
-            resolved = [known(i) for i in ids]
             plan = install(
-                index,
+                view,
                 resolved,
                 target,
                 force=force,
                 dry_run=dry_run,
                 with_dependencies=with_dependencies,
+                allow_conflicts=allow_conflicts,
             )
-        except (SkillRetrieverError, OSError) as exc:
+        except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
-        out = plan.to_dict()
-        out["summary"] = plan.lines()
+        except OSError as exc:
+            raise ToolError(
+                f"could not write into {target}: {exc.strerror or exc}; "
+                "pass a folder this server may write to as target"
+            ) from exc
+        if detail == "full":
+            return plan.to_dict()
+        out: dict[str, Any] = {"target": str(plan.target), "applied": plan.applied, "ok": plan.ok}
+        if plan.conflicts:  # said once, here: the summary leaves its conflict lines out
+            out["conflicts"] = [plan.conflict_dict(c) for c in plan.conflicts]
+        out["summary"] = [line for line in plan.lines() if not line.startswith("conflict: ")]
         return out
 
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
     def status() -> str:
-        """What the index holds: counts by kind, embedder, version."""
-        return json.dumps(index.status(), indent=2)
+        """What the index holds that this caller may see: counts by kind, embedder, version."""
+        return json.dumps(service.view().status(), indent=2)
 
     return app
 

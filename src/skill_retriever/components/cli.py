@@ -1,12 +1,17 @@
-"""The ``install`` and ``mcp`` subcommands (registered through `skill_retriever.cli_extra`).
+"""The ``install``, ``uninstall`` and ``mcp`` subcommands (registered through
+`skill_retriever.cli_extra`).
 
 ::
 
-    skill-retriever install ID... --target DIR [--force] [--dry-run] [--no-deps] [--index-dir D]
+    skill-retriever install ID... (--target DIR | --user) [--force] [--dry-run] [--no-deps]
+                            [--allow-conflicts] [--principals P,Q] [--index-dir D]
+    skill-retriever uninstall ID... (--target DIR | --user)
     skill-retriever mcp [--index-dir D] [--principals *]
 
 ``install`` exits 0 when everything was written or already identical, 1 when a file was
-kept (differs, no ``--force``) or a path was refused, 2 on an error.
+kept (differs, no ``--force``), a path was refused or the set holds a conflict (nothing
+written without ``--allow-conflicts``), 2 on an error. ``uninstall`` exits 0 when
+everything the installs added was taken back, 1 when something changed since was kept.
 """
 
 from __future__ import annotations
@@ -16,7 +21,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parser", "cmd_install", "cmd_mcp"]
+__all__ = ["add_parser", "cmd_install", "cmd_mcp", "cmd_uninstall"]
+
+
+def _where(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--target", type=Path, metavar="DIR", help="the project folder")
+    where.add_argument(
+        "--user",
+        action="store_true",
+        help="the home folder's ~/.claude (hooks into ~/.claude/settings.json; no MCP servers)",
+    )
 
 
 def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -24,20 +39,43 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         "install",
         help="write components and what they require into a project's .claude/ folder",
         description="Write components (and, by default, what they require) into DIR/.claude "
-        "(skills/, agents/, commands/, hooks/) and DIR/.mcp.json. Files that differ are kept "
-        "unless --force; paths that would leave DIR are refused.",
+        "(skills/, agents/, commands/, hooks/ scripts), hooks into DIR/.claude/settings.json "
+        "and MCP servers into DIR/.mcp.json. A plugin installs its components. Files that "
+        "differ are kept unless --force; paths that would leave DIR are refused; a set holding "
+        "a conflict is refused unless --allow-conflicts.",
     )
     ins.add_argument(
-        "ids", nargs="+", metavar="ID", help="component ids from `query` (or unique names)"
+        "ids",
+        nargs="+",
+        metavar="ID",
+        help="component or plugin ids from `query` (or unique names)",
     )
-    ins.add_argument("--target", required=True, type=Path, metavar="DIR", help="the project folder")
+    _where(ins)
     ins.add_argument("--force", action="store_true", help="overwrite files that differ")
     ins.add_argument("--dry-run", action="store_true", help="show the plan; write nothing")
     ins.add_argument(
         "--no-deps", action="store_true", help="do not add what the components require"
     )
+    ins.add_argument(
+        "--allow-conflicts", action="store_true", help="install even when two components conflict"
+    )
+    ins.add_argument(
+        "--principals", default="*", help="comma-separated access principals (default *: all)"
+    )
     common(ins)
     ins.set_defaults(handler=cmd_install)
+
+    un = sub.add_parser(
+        "uninstall",
+        help="remove what `install` added, keeping anything changed since",
+        description="Remove the files, settings.json hooks and .mcp.json servers that installing "
+        "ID... added (read from DIR/.claude/.skill-retriever/installed.json). A file, hook or "
+        "server changed since the install is kept and reported.",
+    )
+    un.add_argument("ids", nargs="+", metavar="ID", help="installed component ids (or names)")
+    _where(un)
+    common(un)
+    un.set_defaults(handler=cmd_uninstall)
 
     mcp = sub.add_parser(
         "mcp",
@@ -52,6 +90,10 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     mcp.set_defaults(handler=cmd_mcp)
 
 
+def _principals(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
 def cmd_install(args: argparse.Namespace) -> int:
     from skill_retriever.cli import open_index
     from skill_retriever.components.install import install
@@ -64,9 +106,12 @@ def cmd_install(args: argparse.Namespace) -> int:
             index,
             args.ids,
             args.target,
+            principals=_principals(args.principals),
             force=args.force,
             dry_run=args.dry_run,
             with_dependencies=not args.no_deps,
+            allow_conflicts=args.allow_conflicts,
+            user=args.user,
         )
     finally:
         index.close()
@@ -74,16 +119,29 @@ def cmd_install(args: argparse.Namespace) -> int:
         print(printable_json(dumps(plan.to_dict())))
     else:
         print("\n".join(printable(line) for line in plan.lines()))
-        if not plan.ok:
+        if not plan.ok and not plan.refused_for_conflicts:
             print(
-                "some files were not written: see 'kept' / 'refused' above (--force overwrites files that differ)"
+                "some files were not written: see 'kept' / 'refused' above "
+                "(--force overwrites files that differ)"
             )
     return 0 if plan.ok else 1
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    from skill_retriever.components.install import uninstall
+    from skill_retriever.indexing import dumps
+    from skill_retriever.safety.terminal import printable, printable_json
+
+    report = uninstall(args.ids, args.target, user=args.user)
+    if args.json:
+        print(printable_json(dumps(report.to_dict())))
+    else:
+        print("\n".join(printable(line) for line in report.lines()))
+    return 0 if report.ok else 1
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     from skill_retriever.adapters.mcp_server import serve
 
-    principals = [p.strip() for p in args.principals.split(",") if p.strip()]
-    serve(args.index_dir, chroma_url=args.chroma_url, principals=principals)
+    serve(args.index_dir, chroma_url=args.chroma_url, principals=_principals(args.principals))
     return 0

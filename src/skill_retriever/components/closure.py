@@ -5,6 +5,10 @@ the closure walks its requirements breadth first, so every added component knows
 selected components required it and by which shortest chain. A cycle (``a -> b -> a``) is
 reported once and walked once: every component is visited at most once per selected
 component, so the walk always ends.
+
+The graph is a `CallerView` in every caller here: it shows only edges between nodes the
+caller may see, so a requirement the caller may not see is not followed, not added and
+not counted. ``allowed`` remains for graphs that are not views.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ __all__ = ["Closure", "DependencyGraph", "dependency_closure", "find_cycles"]
 
 
 class DependencyGraph(Protocol):
-    """What the closure reads: a node's outgoing typed edges (`NetworkXGraphStore` fits)."""
+    """What the closure reads: a node's outgoing typed edges (a `CallerView`, an
+    `IndexSnapshot`, an `EdgeIndex` fit)."""
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]: ...
 
@@ -70,10 +75,11 @@ def dependency_closure(
     """Add to ``selected`` everything it requires, transitively.
 
     Args:
-        graph: Where the DEPENDS_ON edges live (``index.graph``).
+        graph: Where the DEPENDS_ON edges live: a caller's `CallerView` (or a snapshot).
         selected: Component ids, best first; repeats are ignored.
-        allowed: Which ids the caller may see (``index.allowed(filters)``); a required id
-            that is not allowed is listed in ``hidden`` and not followed. None = all.
+        allowed: For a graph that is not a view: which ids may be followed
+            (``snapshot.allowed(filters)``); a required id that is not allowed is listed
+            in ``hidden`` and not followed. None = all.
 
     Returns:
         The :class:`Closure`; empty input gives an empty closure.

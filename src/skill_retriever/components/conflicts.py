@@ -8,6 +8,9 @@ declared it, the reasons are joined.
 Dropping (`drop_lower_ranked`): conflicts are settled best pair first; the side ranked
 lower loses. A component already installed in the target ranks above every result (it is
 there), so a new component that conflicts with it is the one dropped.
+
+The graph is a caller's `CallerView`: a conflict with an item the caller may not see is
+not there to be found, so neither its other side nor its reason can reach an answer.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ def find_conflicts(
     """Every CONFLICTS_WITH pair within ``ids``, and between ``ids`` and ``installed``.
 
     Args:
-        graph: Where the edges live (``index.graph``).
+        graph: Where the edges live: a caller's `CallerView` (or a snapshot).
         ids: The result's component ids (dependencies included), best first.
         installed: Ids already installed in the target -> their path there.
 

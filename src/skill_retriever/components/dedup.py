@@ -19,14 +19,16 @@ Name alone is not enough ("deploy" in two repositories can be two different comm
 and embedding alone is not either (two skills about one library can be near in meaning).
 Groups are the connected parts of that relation. In a ranked result the best-ranked
 member stands for its group and lists the others as its other sources.
+
+Everything here reads a `CallerView`: a duplicate the caller may not see is never named.
+The name map is built once per snapshot and kept on it, so it cannot go stale.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -37,7 +39,7 @@ from numpy.typing import NDArray
 from skill_retriever.model import COMPONENT_KINDS, Node
 
 if TYPE_CHECKING:
-    from skill_retriever.stores.index import Index
+    from skill_retriever.components.view import CallerView
 
 __all__ = [
     "Collapsed",
@@ -203,66 +205,64 @@ def _name_buckets(nodes: Sequence[Node], rows: Iterable[int]) -> dict[str, list[
     return {k: v for k, v in buckets.items() if len(v) > 1}
 
 
-_NAME_MAPS: weakref.WeakKeyDictionary[Index, tuple[int, dict[tuple[str, str], list[str]]]] = (
-    weakref.WeakKeyDictionary()
-)
+def _name_map(view: CallerView) -> Mapping[tuple[str, str], tuple[str, ...]]:
+    """(kind, normalised name variant) -> ids of every node of the snapshot, built once per
+    snapshot and kept on it (callers filter by what they may see)."""
 
-
-def _same_name_ids(index: Index, node: Node) -> list[str]:
-    """Ids of the index's nodes of ``node``'s kind sharing one of its name variants."""
-    cached = _NAME_MAPS.get(index)
-    if cached is None or cached[0] != index.version:
+    def build() -> Mapping[tuple[str, str], tuple[str, ...]]:
         names: dict[tuple[str, str], list[str]] = {}
-        for n in index.nodes.values():
+        for n in view.snapshot.nodes.values():
             for v in {_norm(x) for x in name_variants(n)}:
                 names.setdefault((n.kind.value, v), []).append(n.id)
-        cached = (index.version, names)
-        _NAME_MAPS[index] = cached
+        return {k: tuple(v) for k, v in names.items()}
+
+    return view.snapshot.memo("dedup-names", None, build)
+
+
+def _same_name_ids(view: CallerView, node: Node) -> list[str]:
+    """Ids of visible nodes of ``node``'s kind sharing one of its name variants."""
+    names = _name_map(view)
     out: dict[str, None] = {}
     for v in {_norm(x) for x in name_variants(node)}:
-        out.update(dict.fromkeys(cached[1].get((node.kind.value, v), ())))
+        out.update(dict.fromkeys(i for i in names.get((node.kind.value, v), ()) if view.sees(i)))
     out.pop(node.id, None)
     return list(out)
 
 
 def index_duplicate_groups(
-    index: Index, kinds: Iterable[str] | None = None, config: DedupConfig = DedupConfig()
+    view: CallerView, kinds: Iterable[str] | None = None, config: DedupConfig = DedupConfig()
 ) -> list[tuple[str, ...]]:
-    """Duplicate groups among the index's components (``kinds``, default all component kinds)."""
+    """Duplicate groups among the visible components (``kinds``, default all component kinds)."""
     wanted = {str(k) for k in (kinds if kinds is not None else COMPONENT_KINDS)}
-    gm, emb = index.matrices()
+    gm, emb = view.graph, view.embeddings
+    nodes = view.nodes
     rows = [
         r
         for r, node_id in enumerate(gm.ids)
-        if (n := index.nodes.get(node_id)) is not None and n.kind.value in wanted
+        if (n := nodes.get(node_id)) is not None and n.kind.value in wanted
     ]
-    return duplicate_groups([index.nodes[gm.ids[r]] for r in rows], emb[rows], config)
+    return duplicate_groups([nodes[gm.ids[r]] for r in rows], emb[rows], config)
 
 
 def duplicates_of(
-    index: Index,
-    node_id: str,
-    *,
-    allowed: Callable[[str], bool] | None = None,
-    config: DedupConfig = DedupConfig(),
+    view: CallerView, node_id: str, *, config: DedupConfig = DedupConfig()
 ) -> tuple[str, ...]:
-    """Other components of the index that are the same as ``node_id``, nearest first."""
-    node = index.get(node_id)
-    gm, emb = index.matrices()
+    """Other visible components that are the same as ``node_id``, nearest first."""
+    node = view.get(node_id)
+    gm, emb = view.graph, view.embeddings
     row = gm.index.get(node_id)
     if row is None:
         return ()
     sims = emb @ emb[row]
     floor = min(config.same_name_cosine, config.cosine)
     rows = {int(r) for r in np.nonzero(sims >= floor)[0]}
-    rows.update(r for i in _same_name_ids(index, node) if (r := gm.index.get(i)) is not None)
+    rows.update(r for i in _same_name_ids(view, node) if (r := gm.index.get(i)) is not None)
     found: list[tuple[float, str]] = []
     for r in sorted(rows):
         other_id = gm.ids[r]
-        other = index.nodes.get(other_id)
-        if other is None or (allowed is not None and not allowed(other_id)):
+        if other_id == node_id or not view.sees(other_id):
             continue
-        if is_same_component(node, other, float(sims[r]), config):
+        if is_same_component(node, view.get(other_id), float(sims[r]), config):
             found.append((-float(sims[r]), other_id))
     return tuple(i for _, i in sorted(found))
 
@@ -281,26 +281,29 @@ class Collapsed:
 
 
 def collapse_ranked(
-    index: Index,
+    view: CallerView,
     ranked: Sequence[str],
     *,
     config: DedupConfig = DedupConfig(),
 ) -> Collapsed:
-    """Fold every lower-ranked duplicate into the best-ranked member of its group."""
-    gm, emb = index.matrices()
+    """Fold every lower-ranked duplicate into the best-ranked member of its group; ids the
+    caller may not see are left out."""
+    gm, emb = view.graph, view.embeddings
     keep: list[str] = []
     folded: dict[str, list[str]] = {}
     for node_id in dict.fromkeys(ranked):
-        node = index.nodes.get(node_id)
+        if not view.sees(node_id):
+            continue
+        node = view.get(node_id)
         row = gm.index.get(node_id)
         owner = None
-        if node is not None and row is not None:
+        if row is not None:
             for rep in keep:
                 rep_row = gm.index.get(rep)
                 if rep_row is None:
                     continue
                 cos = float(emb[row] @ emb[rep_row])
-                if is_same_component(index.nodes[rep], node, cos, config):
+                if is_same_component(view.get(rep), node, cos, config):
                     owner = rep
                     break
         if owner is None:

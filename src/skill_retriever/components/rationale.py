@@ -98,9 +98,30 @@ class Rationale:
     def text(self) -> str:
         return " ".join(self.lines())
 
+    def short(self) -> str:
+        """The evidence in one short line (MCP ``brief`` answers): channels and ranks,
+        query words, the graph path, who required it, what it brings, what it conflicts
+        with (by name: the reason is given once, with the conflict itself)."""
+        parts: list[str] = []
+        if self.channels:
+            parts.append("found by " + ", ".join(f"{c} #{r}" for c, r in self.channels))
+        if self.matched_terms:
+            parts.append("words: " + ", ".join(self.matched_terms[:5]))
+        if len(self.path) > 1:
+            parts.append("path: " + " -> ".join(self.path))
+        if self.required_by:
+            via = f" via {' -> '.join(self.chain)}" if len(self.chain) > 2 else ""
+            parts.append("required by " + ", ".join(self.required_by) + via)
+        if self.brings:
+            more = f" +{len(self.brings) - 4} more" if len(self.brings) > 4 else ""
+            parts.append("brings " + ", ".join(self.brings[:4]) + more)
+        if self.conflicts:
+            parts.append(f"{len(self.conflicts)} conflict(s), see conflicts")
+        return "; ".join(parts)
+
     def to_dict(self) -> dict[str, Any]:
+        """The evidence, field by field (`text` renders it; it is not repeated here)."""
         return {
-            "text": self.text,
             "channels": dict(self.channels),
             "matched_terms": list(self.matched_terms),
             "path": list(self.path),

@@ -1,0 +1,56 @@
+"""Install components, and what they require, into a ``.claude/`` layout; take them back.
+
+Where each kind goes is `layout`; what is read and written is checked by `paths`; the
+plan types are `plan`; `render` makes a component's files, hooks and server entry;
+`settings` merges ``settings.json`` and ``.mcp.json``; `apply` plans and writes;
+`inventory` finds what a root holds and keeps the install record; `uninstall` takes an
+install back.
+"""
+
+from skill_retriever.components.install.apply import apply_plan, install, plan_install, resolve_id
+from skill_retriever.components.install.inventory import (
+    INSTALLABLE,
+    InstalledComponent,
+    installed_components,
+    match_installed,
+)
+from skill_retriever.components.install.layout import LAYOUT, MCP_FILE, RECORD_FILE, SETTINGS_FILE
+from skill_retriever.components.install.paths import destination_name, safe_destination
+from skill_retriever.components.install.plan import (
+    ComponentPlan,
+    FileAction,
+    HookEntry,
+    InstallError,
+    InstallPlan,
+    UnknownComponentError,
+    UnsafePathError,
+)
+from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
+from skill_retriever.components.install.uninstall import UninstallReport, uninstall
+
+__all__ = [
+    "INSTALLABLE",
+    "LAYOUT",
+    "MCP_ENTRY_KEYS",
+    "MCP_FILE",
+    "RECORD_FILE",
+    "SETTINGS_FILE",
+    "ComponentPlan",
+    "FileAction",
+    "HookEntry",
+    "InstallError",
+    "InstallPlan",
+    "InstalledComponent",
+    "UninstallReport",
+    "UnknownComponentError",
+    "UnsafePathError",
+    "apply_plan",
+    "destination_name",
+    "install",
+    "installed_components",
+    "match_installed",
+    "plan_install",
+    "resolve_id",
+    "safe_destination",
+    "uninstall",
+]

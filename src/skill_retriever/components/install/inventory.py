@@ -1,0 +1,218 @@
+"""What a root already holds, and the record of what each install added to it.
+
+Installed components are found two ways: the `layout` table's own-file patterns and the
+servers of ``.mcp.json`` (whatever put them there: an install or the user), and the
+install record (``.claude/.skill-retriever/installed.json``), which also knows hooks (they
+have no file of their own) and the index id of what it installed.
+
+The record, per component id: its kind and name, the files the install wrote with the
+SHA-256 of what it wrote, the ``settings.json`` hooks it added, the ``.mcp.json`` servers
+it added; and which shared JSON files an install created. Uninstall reads it to take back
+exactly that, and nothing a user changed since.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skill_retriever.components.install.layout import LAYOUT, MCP_FILE, RECORD_FILE, scan_files
+from skill_retriever.components.install.paths import name_key, safe_destination
+from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
+from skill_retriever.components.install.settings import read_json_object, write_json
+from skill_retriever.model import NodeKind
+
+if TYPE_CHECKING:
+    from skill_retriever.components.view import CallerView
+    from skill_retriever.stores.index import Index
+
+__all__ = [
+    "INSTALLABLE",
+    "InstallRecord",
+    "InstalledComponent",
+    "RecordEntry",
+    "installed_components",
+    "match_installed",
+    "sha256",
+]
+
+INSTALLABLE = frozenset(LAYOUT)
+RECORD_FORMAT = 1
+
+
+def sha256(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class InstalledComponent:
+    """A component found in a root: its kind, its names (the file or folder name and,
+    when given, the frontmatter or recorded name), where, and its index id when the
+    install record knows it."""
+
+    kind: NodeKind
+    names: tuple[str, ...]
+    path: str
+    id: str | None = None
+
+
+@dataclass
+class RecordEntry:
+    """What installing one component added to a root."""
+
+    kind: str
+    name: str
+    files: dict[str, str] = field(default_factory=dict)  # path -> sha256 of what was written
+    hooks: list[HookEntry] = field(default_factory=list)
+    mcp: dict[str, dict[str, Any]] = field(default_factory=dict)  # server -> entry written
+
+    @property
+    def first_path(self) -> str:
+        if self.files:
+            return next(iter(self.files))
+        if self.mcp:
+            return f"{MCP_FILE}#{next(iter(self.mcp))}"
+        return LAYOUT[NodeKind(self.kind)].pattern.split("{", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "files": dict(self.files),
+            "hooks": [h.to_dict() for h in self.hooks],
+            "mcp_servers": dict(self.mcp),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> RecordEntry:
+        if not isinstance(data, dict) or data.get("kind") not in {k.value for k in LAYOUT}:
+            raise ValueError("an entry needs a component kind")
+        hooks = [
+            HookEntry(str(h["event"]), h.get("matcher"), dict(h["hook"]))
+            for h in data.get("hooks") or []
+        ]
+        return cls(
+            str(data["kind"]),
+            str(data.get("name") or ""),
+            {str(k): str(v) for k, v in (data.get("files") or {}).items()},
+            hooks,
+            {str(k): dict(v) for k, v in (data.get("mcp_servers") or {}).items()},
+        )
+
+
+@dataclass
+class InstallRecord:
+    """The record file of one root (empty when there is none)."""
+
+    root: Path
+    components: dict[str, RecordEntry] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)  # shared JSON files an install created
+
+    @classmethod
+    def load(cls, root: Path) -> InstallRecord:
+        """Read the record.
+
+        Raises:
+            InstallError: It exists and cannot be read (fix or move it: installing over
+                it would forget what earlier installs added).
+        """
+        data, why = read_json_object(root, RECORD_FILE, "components") if root.is_dir() else ({}, "")
+        if data is None:
+            raise InstallError(why)
+        try:
+            components = {
+                str(k): RecordEntry.from_json(v) for k, v in (data.get("components") or {}).items()
+            }
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InstallError(
+                f"the install record {RECORD_FILE} is damaged ({exc}); fix or move it first"
+            ) from exc
+        return cls(root, components, {str(p) for p in data.get("created") or []})
+
+    def save(self) -> None:
+        data = {
+            "format": RECORD_FORMAT,
+            "components": {k: v.to_json() for k, v in sorted(self.components.items())},
+            "created": sorted(self.created),
+        }
+        write_json(self.root, RECORD_FILE, data)
+
+    def remove(self) -> None:
+        """Delete the record file (nothing is recorded any more)."""
+        try:
+            path = safe_destination(self.root, RECORD_FILE)
+        except UnsafePathError:
+            return
+        path.unlink(missing_ok=True)
+        try:
+            path.parent.rmdir()
+        except OSError:  # something else lives there: keep the folder
+            pass
+
+
+def _front_name(path: Path) -> str | None:
+    from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        name = parse_frontmatter(text).fields.get("name")
+    except (OSError, FrontmatterError):
+        return None
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+def installed_components(target: str | Path) -> list[InstalledComponent]:
+    """The components a root already holds (see the module docstring)."""
+    root = Path(target)
+    if not root.is_dir():
+        return []
+    found: list[InstalledComponent] = []
+    for kind, name, path in scan_files(root):
+        names = tuple(dict.fromkeys(n for n in (name, _front_name(path)) if n))
+        found.append(InstalledComponent(kind, names, path.relative_to(root).as_posix()))
+    data, _ = read_json_object(root, MCP_FILE, "mcpServers")
+    for server in (data or {}).get("mcpServers", {}):
+        found.append(
+            InstalledComponent(NodeKind.MCP_SERVER, (str(server),), f"{MCP_FILE}#{server}")
+        )
+    try:
+        record = InstallRecord.load(root)
+    except InstallError:
+        return found  # a damaged record: what the layout shows is still true
+    for node_id, entry in record.components.items():
+        kind = NodeKind(entry.kind)
+        found.append(InstalledComponent(kind, (entry.name,), entry.first_path, node_id))
+    return found
+
+
+def match_installed(source: Index | CallerView, target: str | Path) -> dict[str, str]:
+    """Ids of the visible components installed in ``target`` -> where.
+
+    A component matches by the id the install record holds, or by kind and name. Only
+    what ``source`` shows counts (an `Index` is seen with no principals: public items).
+    """
+    from skill_retriever.components.view import as_view
+
+    view = as_view(source, None)
+    installed = installed_components(target)
+    if not installed:
+        return {}
+    out: dict[str, str] = {}
+    by_key: dict[tuple[NodeKind, str], str] = {}
+    for item in installed:
+        if item.id is not None and view.sees(item.id):
+            out[item.id] = item.path
+        for name in item.names:
+            by_key.setdefault((item.kind, name_key(name)), item.path)
+    for node in _installable(view.nodes.values()):
+        where = by_key.get((node.kind, name_key(node.name)))
+        if where is not None:
+            out.setdefault(node.id, where)
+    return out
+
+
+def _installable(nodes: Iterable[Any]) -> Iterable[Any]:
+    return (n for n in nodes if n.kind in INSTALLABLE)

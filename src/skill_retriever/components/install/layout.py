@@ -1,0 +1,101 @@
+"""Where each kind of component goes under a root (a project, or the home folder): ONE
+table, read both to write a component and to find what a root already holds.
+
+::
+
+    .claude/skills/<name>/SKILL.md   a skill, plus every other file of its folder
+    .claude/agents/<name>.md         an agent
+    .claude/commands/<name>.md       a slash command
+    .claude/settings.json  "hooks"   a hook's entries, merged by event and matcher; the
+    .claude/hooks/<script>           scripts they run, copied beside
+    .mcp.json  "mcpServers"          an MCP server, merged by name (project scope only)
+    .claude/.skill-retriever/installed.json   what each install added (for uninstall)
+
+``<name>`` is `destination_name` of the component's name. A hook has no file of its own
+(Claude Code reads hooks from ``settings.json`` only), so installed hooks are known from
+the install record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from skill_retriever.model import NodeKind
+
+__all__ = [
+    "CLAUDE_DIR",
+    "HOOK_SCRIPTS_DIR",
+    "LAYOUT",
+    "MCP_FILE",
+    "RECORD_FILE",
+    "SETTINGS_FILE",
+    "Place",
+    "place_of",
+    "scan_files",
+]
+
+CLAUDE_DIR = ".claude"
+MCP_FILE = ".mcp.json"
+SETTINGS_FILE = f"{CLAUDE_DIR}/settings.json"
+HOOK_SCRIPTS_DIR = f"{CLAUDE_DIR}/hooks"
+RECORD_FILE = f"{CLAUDE_DIR}/.skill-retriever/installed.json"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one kind goes.
+
+    Attributes:
+        pattern: The component's main path with ``{name}`` in it, or, for an entry of a
+            shared JSON file, ``<file>#<key>`` (``.mcp.json#{name}``: the server entry).
+        folder: The folder its files go below (kept when uninstalling empties it).
+    """
+
+    pattern: str
+    folder: str
+
+    def path(self, name: str) -> str:
+        return self.pattern.format(name=name)
+
+    @property
+    def shared_file(self) -> str | None:
+        """The JSON file the component is an entry of (None: it has its own file)."""
+        return self.pattern.split("#", 1)[0] if "#" in self.pattern else None
+
+
+LAYOUT: Mapping[NodeKind, Place] = {
+    NodeKind.SKILL: Place(f"{CLAUDE_DIR}/skills/{{name}}/SKILL.md", f"{CLAUDE_DIR}/skills"),
+    NodeKind.AGENT: Place(f"{CLAUDE_DIR}/agents/{{name}}.md", f"{CLAUDE_DIR}/agents"),
+    NodeKind.COMMAND: Place(f"{CLAUDE_DIR}/commands/{{name}}.md", f"{CLAUDE_DIR}/commands"),
+    NodeKind.HOOK: Place(f"{SETTINGS_FILE}#hooks", HOOK_SCRIPTS_DIR),
+    NodeKind.MCP_SERVER: Place(f"{MCP_FILE}#{{name}}", ""),
+}
+
+#: Folders that uninstalling never removes, even when it leaves them empty.
+KEPT_FOLDERS = frozenset({CLAUDE_DIR, *(p.folder for p in LAYOUT.values() if p.folder)})
+
+
+def place_of(kind: NodeKind) -> Place | None:
+    """Where ``kind`` goes; None for a kind with no place (documents, plugins, ...)."""
+    return LAYOUT.get(kind)
+
+
+def scan_files(root: Path) -> Iterator[tuple[NodeKind, str, Path]]:
+    """``(kind, name, file)`` for every component file the table's own-file patterns find
+    under ``root``: the name is the part ``{name}`` stands for."""
+    for kind, place in LAYOUT.items():
+        if place.shared_file is not None:
+            continue
+        head, tail = place.pattern.split("{name}", 1)
+        base = root / head
+        if not base.is_dir():
+            continue
+        if "/" in tail:  # a folder per component: <base>/<name>/SKILL.md
+            found = ((p, p.parent.name) for p in base.glob(f"*{tail}"))
+        else:  # a file per component, also in sub-folders (namespaced commands)
+            found = ((p, p.name[: -len(tail)]) for p in base.rglob(f"*{tail}"))
+        for path, name in sorted(found):
+            if path.is_file():
+                yield kind, name, path

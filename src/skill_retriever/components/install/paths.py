@@ -1,0 +1,166 @@
+"""Path safety for installs: where a component may be written, and what may be read.
+
+Writing: every destination is resolved (symbolic links followed) and must stay inside the
+root being installed into; a destination that is itself a symbolic link is never written
+through; absolute paths and ``..`` in names or file lists are refused.
+
+Reading: a component's source file, the files of a skill folder and a hook's scripts are
+read only when they resolve (links followed) inside the source root that was indexed
+(``attrs["source_root"]``): an index, or a JSON graph, cannot make an install copy a file
+from elsewhere on the machine (``source: ~/.ssh/id_rsa``, ``files: ["../secret"]``, a link
+in a catalogue). A node indexed before roots were recorded has no root: nothing of it is
+read from disk, and it is rebuilt from the index text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.model import Node
+
+__all__ = [
+    "NO_ROOT_NOTE",
+    "SourceFile",
+    "destination_name",
+    "read_inside",
+    "read_source",
+    "relative_parts",
+    "safe_destination",
+    "source_root_of",
+]
+
+_SLUG_RE = re.compile(r"[^\w.-]+")
+#: What the plan says of a node indexed before source roots were recorded.
+NO_ROOT_NOTE = (
+    "indexed without its source root, so no file of it is read: rebuilt from the index "
+    "(re-index its source to install its own files)"
+)
+
+
+def destination_name(name: str) -> str:
+    """The file or folder name a component is installed under.
+
+    Runs of characters other than letters, digits, ``.``, ``_`` and ``-`` become ``-``.
+    File systems cap a name at 255 bytes (ext4, APFS, NTFS in UTF-16 units), so a slug
+    longer than 100 UTF-8 bytes is cut there and ends in ``-`` and 8 hex digits of the
+    SHA-256 of the whole name: at most 109 bytes, room left for ``.md``, and two long
+    names that share their first 100 bytes still get different files.
+
+    Raises:
+        UnsafePathError: The name holds a path separator or ``..``, or nothing usable.
+    """
+    limit = 100
+    if "/" in name or "\\" in name or "\x00" in name or ".." in name:
+        raise UnsafePathError(
+            f"component name {name!r:.120} holds a path separator or '..'; refusing it"
+        )
+    slug = _SLUG_RE.sub("-", name.strip()).strip("-.")
+    if not slug:
+        raise UnsafePathError(f"component name {name!r:.120} gives no usable file name")
+    encoded = slug.encode("utf-8")
+    if len(encoded) <= limit:
+        return slug
+    # errors="ignore" drops a character the cut split in half.
+    head = encoded[:limit].decode("utf-8", "ignore").rstrip("-.")
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{head}-{digest}"
+
+
+def name_key(name: str) -> str:
+    """A name as installed names are compared: slugged and case-folded."""
+    return _SLUG_RE.sub("-", name.strip()).strip("-.").casefold()
+
+
+def relative_parts(rel: str, what: str) -> tuple[str, ...]:
+    """Parts of a relative POSIX path; absolute, ``..``, ``.``, empty or ``\\`` refused.
+
+    Raises:
+        UnsafePathError: The path is not a plain relative path.
+    """
+    if not rel or "\\" in rel or "\x00" in rel:
+        raise UnsafePathError(f"{what} {rel!r} is not a plain relative path")
+    p = PurePosixPath(rel)
+    if p.is_absolute() or re.match(r"^[A-Za-z]:", rel):
+        raise UnsafePathError(
+            f"{what} {rel!r} is absolute; only paths inside the target are allowed"
+        )
+    if any(part in ("..", ".", "") for part in rel.split("/")):
+        raise UnsafePathError(f"{what} {rel!r} holds '..' or an empty part; refusing it")
+    return p.parts
+
+
+def safe_destination(root: Path, rel: str) -> Path:
+    """``root / rel`` after checking it stays inside ``root`` once links are resolved.
+
+    Raises:
+        UnsafePathError: ``rel`` is absolute or climbs out, a symbolic link on the way
+            leads outside, or the file itself is a symbolic link.
+    """
+    parts = relative_parts(rel, "destination")
+    dest = root.joinpath(*parts)
+    real_root = root.resolve()
+    resolved = dest.resolve()
+    if not resolved.is_relative_to(real_root):
+        raise UnsafePathError(f"{rel} resolves to {resolved}, outside the target {real_root}")
+    if dest.is_symlink():
+        raise UnsafePathError(f"{rel} is a symbolic link; refusing to write through it")
+    return dest
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file read from inside a component's source root."""
+
+    path: Path  # as the index named it (its folder holds the skill's other files)
+    data: bytes
+    mode: int = 0o644
+
+
+def source_root_of(node: Node) -> Path | None:
+    """The resolved source root recorded for ``node``, or None (an older index)."""
+    root = node.attrs.get("source_root")
+    if not isinstance(root, str) or not root:
+        return None
+    return Path(root).resolve()
+
+
+def read_inside(path: Path, root: Path, what: str) -> SourceFile | None:
+    """Read ``path`` when it resolves inside ``root``; None when it is not on disk.
+
+    Raises:
+        UnsafePathError: It resolves outside ``root`` (links followed).
+    """
+    real = path.resolve()
+    if not real.is_relative_to(root):
+        raise UnsafePathError(f"{what} resolves to {real}, outside its source root {root}")
+    try:
+        if not real.is_file():
+            return None
+        mode = 0o755 if real.stat().st_mode & stat.S_IXUSR else 0o644
+        return SourceFile(path, real.read_bytes(), mode)
+    except OSError:
+        return None
+
+
+def read_source(node: Node, suffixes: tuple[str, ...]) -> SourceFile | None:
+    """The component's own source file when it lies inside its source root, is on disk
+    and has one of ``suffixes``; None otherwise (no root recorded, gone, another type).
+
+    Raises:
+        UnsafePathError: The source resolves outside the recorded source root.
+    """
+    root = source_root_of(node)
+    if root is None or not node.source:
+        return None
+    path = Path(node.source)
+    if not path.is_absolute():
+        path = root / path
+    found = read_inside(path, root, f"source of {node.kind.value} {node.name!r}")
+    if found is None or not found.path.resolve().name.lower().endswith(suffixes):
+        return None
+    return found

@@ -1,0 +1,259 @@
+"""The types of an install: errors, what happens to each file or settings entry, the plan.
+
+A plan is made by `plan_install` and written by `apply_plan`; nothing is written while
+planning. A plan holding a CONFLICTS_WITH pair is refused whole (nothing written) unless
+conflicts were allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from skill_retriever.components.conflicts import Conflict
+from skill_retriever.exceptions import SkillRetrieverError
+
+__all__ = [
+    "Action",
+    "ComponentPlan",
+    "FileAction",
+    "HookEntry",
+    "InstallError",
+    "InstallPlan",
+    "Scope",
+    "Status",
+    "UnknownComponentError",
+    "UnsafePathError",
+]
+
+Action = Literal["create", "overwrite", "unchanged", "blocked", "refused"]
+Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
+Scope = Literal["project", "user"]
+
+
+class InstallError(SkillRetrieverError):
+    """An install cannot start: the target is not a folder, an id is unknown, ..."""
+
+
+class UnsafePathError(InstallError):
+    """A path would leave the target folder or a source root (``..``, absolute, a link)."""
+
+
+class UnknownComponentError(InstallError):
+    """No visible component, or several, answer to a reference.
+
+    Attributes:
+        ref: What the caller gave.
+        candidates: The ids of the visible components of that name (empty: none).
+    """
+
+    def __init__(self, ref: str, candidates: tuple[str, ...] = ()) -> None:
+        self.ref = ref
+        self.candidates = candidates
+        if candidates:
+            listing = ", ".join(candidates[:5])
+            msg = f"{len(candidates)} components are named {ref!r} ({listing}); give the id"
+        else:
+            msg = (
+                f"no component {ref!r} in the index; find ids with "
+                '`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server`'
+            )
+        super().__init__(msg)
+
+
+@dataclass(frozen=True)
+class HookEntry:
+    """One hook of a ``settings.json`` ``hooks`` mapping: its event, its group's matcher
+    (None: the group has none) and the hook object itself (``{"type": "command", ...}``)."""
+
+    event: str
+    matcher: str | None
+    hook: Mapping[str, Any]
+
+    @property
+    def where(self) -> str:
+        """``settings.json#hooks.<Event>[<matcher>]``-style label for plans."""
+        return f"hooks.{self.event}[{self.matcher or ''}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "matcher": self.matcher, "hook": dict(self.hook)}
+
+
+@dataclass(frozen=True)
+class FileAction:
+    """What happens to one file, ``.mcp.json`` server or ``settings.json`` hook.
+
+    Attributes:
+        path: Relative to the root, POSIX style; ``.mcp.json#<server>`` for an MCP entry,
+            ``.claude/settings.json#hooks.<Event>[<matcher>]`` for a hook.
+        action: create, overwrite (differs, ``force``), unchanged (identical), blocked
+            (differs, no ``force``), refused (unsafe).
+        reason: Why, for blocked and refused.
+    """
+
+    path: str
+    action: Action
+    reason: str = ""
+    content: bytes = field(default=b"", repr=False, compare=False)
+    mode: int = field(default=0o644, repr=False, compare=False)
+    mcp_entry: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    hook: HookEntry | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"path": self.path, "action": self.action}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True)
+class ComponentPlan:
+    """One component's files and its overall status.
+
+    ``status`` is install (something to write), unchanged, blocked (a differing file and
+    no ``force``: nothing written), refused (an unsafe path: nothing written) or skipped
+    (a kind, or a hook, that this install cannot place).
+    """
+
+    id: str
+    kind: str
+    name: str
+    status: Status
+    files: tuple[FileAction, ...] = ()
+    reason: str = ""
+    required_by: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "status": self.status,
+            "files": [f.to_dict() for f in self.files],
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        if self.required_by:
+            out["required_by"] = list(self.required_by)
+        return out
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    """What an install does (``applied`` False: a plan, a dry run, or refused).
+
+    Attributes:
+        target: The root written into (a project, or the home folder for a user install).
+        conflicts: CONFLICTS_WITH pairs within the set and against what the root holds.
+        allow_conflicts: Install despite them (else nothing is written).
+        plugins: Plugin id -> the member ids it brought.
+        names: Id -> name of every component the plan mentions (conflict sides too).
+    """
+
+    target: Path
+    components: tuple[ComponentPlan, ...]
+    cycles: tuple[tuple[str, ...], ...] = ()
+    applied: bool = False
+    conflicts: tuple[Conflict, ...] = ()
+    allow_conflicts: bool = False
+    plugins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+    scope: Scope = "project"
+
+    @property
+    def refused_for_conflicts(self) -> bool:
+        """The set holds conflicts and they were not allowed: nothing is written."""
+        return bool(self.conflicts) and not self.allow_conflicts
+
+    @property
+    def ok(self) -> bool:
+        """Nothing blocked or refused, and no conflict unless allowed."""
+        files_ok = all(c.status not in ("blocked", "refused") for c in self.components)
+        return files_ok and not self.refused_for_conflicts
+
+    def written(self) -> list[str]:
+        """Paths (and entries) created or overwritten (once applied)."""
+        if not self.applied:
+            return []
+        return [
+            f.path
+            for c in self.components
+            if c.status == "install"
+            for f in c.files
+            if f.action in ("create", "overwrite")
+        ]
+
+    def _name(self, node_id: str) -> str:
+        return self.names.get(node_id, node_id)
+
+    def conflict_lines(self) -> list[str]:
+        """One line per conflict: both sides, where the installed one sits, the reason."""
+        out = []
+        for c in self.conflicts:
+            where = f" (installed at {c.installed})" if c.installed else ""
+            a = f"{self._name(c.source)} ({c.source})"
+            b = f"{self._name(c.target)} ({c.target}){where}"
+            out.append(f"conflict: {a} vs {b}" + (f": {c.reason}" if c.reason else ""))
+        return out
+
+    def lines(self) -> list[str]:
+        """One line per file, for people: what was (or would be) written and why not."""
+        would = "" if self.applied else "would "
+        verbs = {
+            "create": f"{would}create",
+            "overwrite": f"{would}overwrite",
+            "unchanged": "unchanged",
+        }
+        head = "" if self.applied else "  (dry run: nothing written)"
+        if self.refused_for_conflicts:
+            head = "  (refused: conflicts; nothing written)"
+        out = [f"target: {self.target}{head}"]
+        for plugin, members in self.plugins.items():
+            out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
+        for c in self.components:
+            needed = ", ".join(self._name(i) for i in c.required_by)
+            via = f" (required by {needed})" if c.required_by else ""
+            why = f" - {c.reason}" if c.reason else ""
+            out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
+            for f in c.files:
+                if f.action in verbs and c.status in ("install", "unchanged"):
+                    out.append(f"  {verbs[f.action]} {f.path}")
+                elif f.action == "blocked":
+                    out.append(f"  kept {f.path}: {f.reason}")
+                elif f.action == "refused":
+                    out.append(f"  refused {f.path}: {f.reason}")
+                else:
+                    out.append(f"  not written {f.path} ({c.status})")
+        out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
+        out += self.conflict_lines()
+        if self.refused_for_conflicts:
+            out.append(
+                f"nothing written: the set holds {len(self.conflicts)} conflict(s); drop one "
+                "side of each, or allow conflicts (--allow-conflicts, allow_conflicts=true)"
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": str(self.target),
+            "scope": self.scope,
+            "applied": self.applied,
+            "ok": self.ok,
+            "components": [c.to_dict() for c in self.components],
+            "written": self.written(),
+            "cycles": [list(c) for c in self.cycles],
+            "conflicts": [self.conflict_dict(c) for c in self.conflicts],
+            "plugins": {k: list(v) for k, v in self.plugins.items()},
+        }
+
+    def conflict_dict(self, c: Conflict) -> dict[str, Any]:
+        return {
+            "source": c.source,
+            "source_name": self._name(c.source),
+            "target": c.target,
+            "target_name": self._name(c.target),
+            "reason": c.reason,
+            "installed": c.installed,
+        }

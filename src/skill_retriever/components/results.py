@@ -1,0 +1,206 @@
+"""What `ComponentService` answers: typed results, and their JSON forms.
+
+Two forms: ``to_dict()`` holds everything (``detail="full"`` over MCP); ``brief()`` is what
+an agent reads by default, about `BRIEF_TOKENS` tokens a component: id, kind, name, role,
+score, a cut description and a one-line reason. Nothing is said twice: a conflict's reason
+is given once, in the answer's ``conflicts`` list, and the results only name the other
+side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from skill_retriever.components.conflicts import Conflict
+from skill_retriever.components.rationale import Rationale
+
+__all__ = ["BRIEF_TOKENS", "ComponentResponse", "ComponentResult", "Dropped", "Role"]
+
+Role = Literal["match", "dependency"]
+#: The most tiktoken tokens one component takes in a brief answer (its JSON form).
+BRIEF_TOKENS = 150
+_ABOUT_CHARS = 160
+_WHY_CHARS = 220
+
+
+@dataclass(frozen=True)
+class ComponentResult:
+    """One component of the answer.
+
+    Attributes:
+        rank: Position in the answer, from 1.
+        role: ``match`` (retrieved for the query) or ``dependency`` (added because a
+            match requires it; ``required_by`` says which).
+        fusion_score / rerank_score: From retrieval; None for an added dependency.
+        token_count: tiktoken count of the component's text.
+        channels: Channel -> rank that retrieved it.
+        requires: Ids it requires directly; ``brings``: everything it requires.
+        also_at: Ids of the same component hosted elsewhere (near-duplicates).
+        conflicts: Conflicts it is a side of.
+        names: Id -> name of every component this result mentions.
+    """
+
+    id: str
+    kind: str
+    name: str
+    description: str
+    rank: int
+    role: Role
+    fusion_score: float | None
+    rerank_score: float | None
+    token_count: int
+    channels: Mapping[str, int]
+    requires: tuple[str, ...]
+    brings: tuple[str, ...]
+    required_by: tuple[str, ...]
+    also_at: tuple[str, ...]
+    conflicts: tuple[Conflict, ...]
+    rationale: Rationale
+    source: str = ""
+    installed: str | None = None
+    names: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, ids in full (``detail="full"``)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "description": self.description,
+            "rank": self.rank,
+            "role": self.role,
+            "fusion_score": self.fusion_score,
+            "rerank_score": self.rerank_score,
+            "token_count": self.token_count,
+            "channels": dict(self.channels),
+            "requires": list(self.requires),
+            "brings": list(self.brings),
+            "required_by": list(self.required_by),
+            "also_at": list(self.also_at),
+            "conflicts_with": [c.other(self.id) for c in self.conflicts],
+            "reason": self.rationale.text,
+            "rationale": self.rationale.to_dict(),
+            "source": self.source,
+            "installed": self.installed,
+        }
+
+    def brief(self, count: Callable[[str], int], limit: int = BRIEF_TOKENS) -> dict[str, Any]:
+        """The short form: related components by name, the reason in one line, the
+        description cut; shortened further until its JSON takes at most ``limit`` tokens
+        (by ``count``) or nothing is left to cut."""
+
+        def named(ids: tuple[str, ...]) -> list[str]:
+            return [self.names.get(i, i) for i in ids]
+
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "rank": self.rank,
+            "role": self.role,
+            "score": None if self.fusion_score is None else round(self.fusion_score, 4),
+            "tokens": self.token_count,
+            "about": _cut(self.description, _ABOUT_CHARS),
+            "why": _cut(self.rationale.short(), _WHY_CHARS),
+        }
+        if self.requires:
+            out["requires"] = named(self.requires)
+        if self.required_by:
+            out["required_by"] = named(self.required_by)
+        if self.conflicts:
+            out["conflicts_with"] = named(tuple(c.other(self.id) for c in self.conflicts))
+        if self.installed:
+            out["installed"] = self.installed
+        if self.also_at:
+            out["other_sources"] = len(self.also_at)
+        return fit(out, count, limit, ("why", "about"))
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A retrieved component left out, and why (``budget`` or ``conflict``)."""
+
+    id: str
+    name: str
+    why: Literal["budget", "conflict"]
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "why": self.why, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ComponentResponse:
+    """The answer with everything a caller may want to show or act on.
+
+    ``snapshot_version`` names the one index state every part of it was read from.
+    """
+
+    query: str
+    results: list[ComponentResult]
+    conflicts: list[Conflict] = field(default_factory=list)
+    cycles: list[tuple[str, ...]] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    total_tokens: int = 0
+    budget: int | None = None
+    route: str = ""
+    reranker: str = ""
+    warnings: list[str] = field(default_factory=list)
+    snapshot_version: int = 0
+
+    @property
+    def ids(self) -> list[str]:
+        return [r.id for r in self.results]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "results": [r.to_dict() for r in self.results],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "cycles": [list(c) for c in self.cycles],
+            "dropped": [d.to_dict() for d in self.dropped],
+            "total_tokens": self.total_tokens,
+            "budget": self.budget,
+            "route": self.route,
+            "reranker": self.reranker,
+            "warnings": list(self.warnings),
+            "snapshot_version": self.snapshot_version,
+        }
+
+    def brief(self, count: Callable[[str], int]) -> dict[str, Any]:
+        """The short form (see `ComponentResult.brief`); empty lists are left out."""
+        out: dict[str, Any] = {
+            "results": [r.brief(count) for r in self.results],
+            "total_tokens": self.total_tokens,
+        }
+        if self.conflicts:
+            out["conflicts"] = [c.to_dict() for c in self.conflicts]
+        if self.cycles:
+            out["cycles"] = [list(c) for c in self.cycles]
+        if self.dropped:
+            out["dropped"] = [{"id": d.id, "why": d.why, "detail": d.detail} for d in self.dropped]
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+
+def fit(
+    out: dict[str, Any], count: Callable[[str], int], limit: int, cuttable: tuple[str, ...]
+) -> dict[str, Any]:
+    """Halve the ``cuttable`` text fields, in order, until ``out`` as JSON takes at most
+    ``limit`` tokens (or they are gone)."""
+    for key in cuttable:
+        while count(json.dumps(out, ensure_ascii=False)) > limit and out.get(key):
+            text = str(out[key])
+            out[key] = _cut(text, len(text) // 2) if len(text) > 24 else ""
+        if count(json.dumps(out, ensure_ascii=False)) <= limit:
+            break
+    return out
+
+
+def _cut(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
