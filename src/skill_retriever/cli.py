@@ -43,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="name of the one source indexed (the prefix of its ids; default: its folder's name)",
     )
+    ix.add_argument(
+        "--embedder",
+        default=None,
+        help="embedding model of a new index: a sentence-transformers name or folder (default: the bundled "
+        "all-MiniLM-L6-v2); an existing index keeps the model it was built with",
+    )
     common(ix)
 
     q = sub.add_parser("query", help="retrieve for a query")
@@ -121,9 +127,13 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def open_index(args: argparse.Namespace, *, create: bool) -> Any:
+    from skill_retriever.stores.embedder import embedder_for
     from skill_retriever.stores.index import Index
 
-    return Index.open(args.index_dir, chroma_url=args.chroma_url, create=create)
+    name = getattr(args, "embedder", None)
+    return Index.open(
+        args.index_dir, chroma_url=args.chroma_url, create=create, embedder=embedder_for(name) if name else None
+    )
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -232,6 +232,10 @@ class IndexSnapshot:
             matrix[row] = self._edge_vectors[edge_id].vector
         return ids, matrix
 
+    def vector_ids(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Ids of the nodes and edges that have a vector."""
+        return frozenset(self._node_vectors), frozenset(i for i in self._edge_vectors if i in self.edges)
+
     def node_vector(self, node_id: str) -> Vectors | None:
         v = self._node_vectors.get(node_id)
         return None if v is None else v.vector
