@@ -1,4 +1,5 @@
-"""The ``skill-retriever`` command: index, query, stats (and the commands other modules add).
+"""The ``skill-retriever`` command: index, query, stats, repair, move-to-server here;
+benchmark, install, uninstall and mcp from the modules of those features.
 
 Readable output for people, ``--json`` for programs; bad input ends with one line on
 stderr and a non-zero exit.
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
 
     ix = sub.add_parser("index", help="index sources into the index directory")
+    ix.set_defaults(handler=cmd_index)
     ix.add_argument("paths", nargs="*", type=Path, help="skills folders, JSON graphs, tool folders, corpus.json files")
     ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
     ix.add_argument("--kind", choices=["skills", "json", "toolret", "passages"], help="source kind (default: detect)")
@@ -52,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     common(ix)
 
     q = sub.add_parser("query", help="retrieve for a query")
+    q.set_defaults(handler=cmd_query)
     q.add_argument("query")
     q.add_argument("-k", type=int, default=10, help="results to return (default 10)")
     q.add_argument("--budget", type=int, default=None, help="token budget for the results")
@@ -62,21 +65,27 @@ def _parser() -> argparse.ArgumentParser:
     common(q)
 
     st = sub.add_parser("stats", help="what the index holds")
+    st.set_defaults(handler=cmd_stats)
     common(st)
 
     rp = sub.add_parser(
         "repair",
         help="migrate an index written by an older version, give every item its vector, resync a Chroma server",
     )
+    rp.set_defaults(handler=cmd_repair)
     common(rp)
 
     mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
     mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR)
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    mv.set_defaults(handler=cmd_move)
 
-    from skill_retriever import cli_extra
+    # The feature modules' parsers import nothing heavy: `--help` stays fast.
+    from skill_retriever.bench.cli import add_parser as add_benchmark
+    from skill_retriever.components.cli import add_parser as add_components
 
-    cli_extra.register(sub, common)
+    add_benchmark(sub, common)
+    add_components(sub, common)
     return p
 
 
@@ -86,18 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s", stream=sys.stderr
     )
     try:
-        return int(args.handler(args) if hasattr(args, "handler") else _dispatch(args))
+        return int(args.handler(args))
     except SkillRetrieverError as exc:
         print(printable(f"skill-retriever: error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("skill-retriever: interrupted", file=sys.stderr)
         return 130
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    handlers = {"index": cmd_index, "query": cmd_query, "stats": cmd_stats, "repair": cmd_repair, "move-to-server": cmd_move}
-    return handlers[args.command](args)
 
 
 def cmd_repair(args: argparse.Namespace) -> int:

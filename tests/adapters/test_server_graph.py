@@ -26,7 +26,7 @@ def test_index_dir_from_context_then_env(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert srv.resolve_index_dir(None) == tmp_path / "from-env"
     assert srv.resolve_index_dir(str(tmp_path / "given")) == tmp_path / "given"
     with pytest.raises(IndexCorruptError, match="skill-retriever index"):
-        srv.open_index(str(tmp_path / "missing"))
+        srv.server_index(str(tmp_path / "missing"))
 
 
 def test_sample_index_is_built_once_into_the_cache(
@@ -42,7 +42,7 @@ def test_sample_index_is_built_once_into_the_cache(
     assert [p.name for p in (tmp_path / "cache").iterdir()] == [
         first.name
     ]  # no half-built leftovers
-    assert len(srv.open_index(str(first))) > 50
+    assert len(srv.server_index(str(first))) > 50
 
 
 def test_server_graph_runs_with_a_json_context(sample_index_path: Path, tmp_path: Path) -> None:

@@ -131,7 +131,7 @@ def resolve_index_dir(index_dir: str | None = None) -> Path:
     return Path(chosen).expanduser() if chosen else sample_index_dir()
 
 
-def open_index(index_dir: str | None = None) -> Index:
+def server_index(index_dir: str | None = None) -> Index:
     """Open (once per process) the index for ``index_dir`` with the embedder it was built with."""
     path = resolve_index_dir(index_dir).resolve()
     with _lock:
@@ -157,7 +157,7 @@ def server_retriever(context: ServerContext | None, graph: Any = None) -> Retrie
     """The :class:`Retriever` (once per process) for a server run's JSON context, running
     ``graph`` (default: the compiled retrieval graph)."""
     ctx = context or ServerContext()
-    index = open_index(ctx.index_dir)
+    index = server_index(ctx.index_dir)
     key = (str(index.path), ctx.rerank, ctx.cross_encoder)
     with _lock:
         found = _retrievers.get(key)
@@ -216,7 +216,7 @@ __all__ = [
     "build_server_graph",
     "cache_dir",
     "embedder_for",
-    "open_index",
+    "server_index",
     "resolve_index_dir",
     "retrieval_context",
     "sample_index_dir",

@@ -2,7 +2,7 @@
 
 Each set becomes a :class:`Dataset`: the queries with graded judgments, a function that
 ingests the catalogue (nodes and edges), the kinds results are restricted to, and a
-fingerprint. :func:`open_index` builds the set's index once under a cache folder and
+fingerprint. :func:`cached_index` builds the set's index once under a cache folder and
 reopens it afterwards without embedding anything (``Index.open`` reconciles from disk).
 
 A missing data folder or set is not an error: the loaders return what exists and a
@@ -274,7 +274,7 @@ class BuildInfo:
         }
 
 
-def open_index(
+def cached_index(
     cache_dir: Path,
     key: str,
     fingerprint: Mapping[str, Any],

@@ -360,12 +360,12 @@ def world_index(bench: Any) -> tuple[Any, Any, World, Any]:
     cached = getattr(bench, "_incident_world", None)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    from skill_retriever.bench.datasets import open_index
+    from skill_retriever.bench.datasets import cached_index
 
     params = world_params(bench.opts.quick)
     world = generate_world(**params, now=DEFAULT_NOW)
     key = f"incidents__world-s{params['seed']}-{params['services']}-{params['deploys']}-{params['incidents']}"
-    index, info = open_index(bench.opts.cache, key, {"generator": GENERATOR_VERSION, **params},
+    index, info = cached_index(bench.opts.cache, key, {"generator": GENERATOR_VERSION, **params},
                              lambda work: world.ingest(), bench.memo(), bench.log)
     retriever = bench.retriever(index)
     bench._incident_world = (index, retriever, world, info)

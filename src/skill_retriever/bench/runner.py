@@ -167,7 +167,7 @@ class Bench:
 
     # -- retrieval sets --------------------------------------------------------------
     def run_dataset(self, ds: Any) -> dict[str, Any]:
-        from skill_retriever.bench.datasets import open_index
+        from skill_retriever.bench.datasets import cached_index
         from skill_retriever.bench.evaluate import evaluate
         from skill_retriever.bench.methods import (
             CHANNELS,
@@ -180,7 +180,7 @@ class Bench:
         self.log(f"\n== {ds.family} / {ds.name}: {len(ds.queries)} queries")
         for note in ds.notes:
             self.log(f"  {note}")
-        index, info = open_index(self.opts.cache, ds.key, ds.fingerprint, ds.ingest, self.memo(), self.log)
+        index, info = cached_index(self.opts.cache, ds.key, ds.fingerprint, ds.ingest, self.memo(), self.log)
         retriever = self.retriever(index)
         dated = has_timestamps(index)
         ablate = [c for c in CHANNELS if c != "temporal" or dated]

@@ -124,7 +124,7 @@ def base_graph(bench: Any) -> tuple[list[Node], list[Edge], dict[str, np.ndarray
     sets = D.multihop_sets(data, quick=quick)[0] if data else []
     ds = next((s for s in sets if s.name == wanted), None)
     if ds is not None:
-        index, _ = D.open_index(bench.opts.cache, ds.key, ds.fingerprint, ds.ingest, bench.embedder, bench.log)
+        index, _ = D.cached_index(bench.opts.cache, ds.key, ds.fingerprint, ds.ingest, bench.embedder, bench.log)
         queries = [q.text for q in ds.queries]
         source = (f"real corpus: multihop/{ds.name}{' quick subset' if quick else ''} (passages + spaCy entities, "
                   "MENTIONS edges), replicated for larger sizes")
@@ -134,7 +134,7 @@ def base_graph(bench: Any) -> tuple[list[Node], list[Edge], dict[str, np.ndarray
         size = (60, 250, 200) if quick else (150, 500, 450)
         world = generate_world(seed=13, services=size[0], deploys=size[1], incidents=size[2])
         key = f"speed__incident-world-13-{size[0]}-{size[1]}-{size[2]}"
-        index, _ = D.open_index(bench.opts.cache, key, {"generator": 1, "size": list(size)},
+        index, _ = D.cached_index(bench.opts.cache, key, {"generator": 1, "size": list(size)},
                                 lambda work: world.ingest(), bench.embedder, bench.log)
         queries = [q.text for q in generate_queries(world, per_shape=30)]
         source = "generated incident world (no data folder), replicated for larger sizes"
@@ -158,7 +158,7 @@ def _order_key(node_id: str) -> tuple[int, Any]:
 
 def build_size(bench: Any, base: tuple[Any, ...], target: int, real_embedding: bool) -> tuple[Any, dict[str, Any]]:
     """An index of about ``target`` nodes under the cache folder (reused when present)."""
-    from skill_retriever.bench.datasets import open_index
+    from skill_retriever.bench.datasets import cached_index
     from skill_retriever.bench.embedding import ReplayEmbedder
 
     nodes, edges, vectors, edge_vecs, _, source = base
@@ -174,7 +174,7 @@ def build_size(bench: Any, base: tuple[Any, ...], target: int, real_embedding: b
     key = f"speed__{'real' if real_embedding else 'replay'}-{len(sub_nodes)}-{abs(hash_ids(sub_nodes)) % 10**8}"
     fingerprint = {"source": source, "nodes": len(sub_nodes), "edges": len(sub_edges), "real": real_embedding,
                    "noise": NOISE, "version": 1}
-    index, info = open_index(bench.opts.cache, key, fingerprint,
+    index, info = cached_index(bench.opts.cache, key, fingerprint,
                              lambda work: IngestResult(source=source, nodes=sub_nodes, edges=sub_edges),
                              embedder, bench.log)
     if not real_embedding:  # queries always go through the real model

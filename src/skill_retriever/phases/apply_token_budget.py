@@ -10,7 +10,7 @@ from __future__ import annotations
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.safety.injection import scan_node, visible_text
+from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import Fused, Result, RetrievalState
 
 
@@ -33,7 +33,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     top: list[Fused] = []
     dropped_flagged = 0
     for f in state.get("fused", []):
-        found = scan_node(nodes[f["id"]])
+        found = snap.flags(nodes[f["id"]])
         if found and config.drop_flagged:
             dropped_flagged += 1
             continue

@@ -44,13 +44,12 @@ for every item at ingest and for every result of a query; a pattern that backtra
 super-linearly would let one crafted item stall both. The normalised copy never holds two
 adjacent variable-length whitespace runs, the character classes are matched by the regex
 engine in C, and the mixed-script pattern starts only at a word's first letter and uses
-possessive repeats. :func:`scan_node` caches by the node's content hash.
+possessive repeats. An index snapshot keeps each node's flags (``IndexSnapshot.flags``).
 """
 
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from collections import Counter
 
@@ -271,21 +270,7 @@ def scan_text(text: str) -> tuple[str, ...]:
     return tuple(reasons)
 
 
-_CACHE: dict[str, tuple[str, ...]] = {}
-_CACHE_LOCK = threading.Lock()
-CACHE_SIZE = 100_000
-
-
 def scan_node(node: Node) -> tuple[str, ...]:
     """:func:`scan_text` of everything a model would read of ``node`` (name, description,
-    text), cached by its content hash, so a query pays one hash per result."""
-    key = node.content_hash()
-    found = _CACHE.get(key)
-    if found is not None:
-        return found
-    found = scan_text(node.embedding_text())
-    with _CACHE_LOCK:
-        if len(_CACHE) >= CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    text). A query reads it through ``IndexSnapshot.flags``, which keeps it per snapshot."""
+    return scan_text(node.embedding_text())

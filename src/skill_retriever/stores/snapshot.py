@@ -328,6 +328,12 @@ class IndexSnapshot:
             "vocabulary", node.id, lambda: text_vocabulary(node.embedding_text()[:COVERAGE_CHARS]), len(self.nodes) + 1
         )
 
+    def flags(self, node: Node) -> tuple[str, ...]:
+        """Why ``node``'s text looks like an instruction to a model (``safety.injection``)."""
+        from skill_retriever.safety.injection import scan_node
+
+        return self._memo.get("flags", node.id, lambda: scan_node(node), len(self.nodes) + 1)
+
     def token_count(self, node: Node, encoding: str) -> int:
         """tiktoken count of what a caller would load of ``node``."""
         from skill_retriever.algorithms.budget import token_counter
