@@ -58,6 +58,7 @@ FRONTMATTER_HAZARDS = {
     "tagged bool": "n: !!bool maybe",
     "tagged timestamp": "n: !!timestamp tomorrow",
     "date in a nested list": "history:\n  - 2026-02-30\n  - 2026-03-01",
+    "block nesting 100 deep": "\n".join(f"{' ' * i}k{i}:" for i in range(100)) + " x",
 }
 
 
@@ -74,6 +75,14 @@ def test_frontmatter_hazard_is_a_problem_of_its_file_only(tmp_path: Path, block:
     assert result.problems, "a bad value must be reported, not silently changed"
     assert {p.path for p in result.problems} == {str(bad)}
     _json_ok(result)
+
+
+def test_deep_block_nesting_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    block = "\n".join(f"{' ' * i}k{i}:" for i in range(100)) + " x"
+    _write(root, "skills/g/SKILL.md", f"---\nname: g\ndescription: d\n{block}\n---\nb\n")
+    (problem,) = ingest_skill_repo(root).problems
+    assert problem.message.startswith("frontmatter nested over 64 levels")
 
 
 def test_impossible_date_keeps_the_component_and_drops_the_date(tmp_path: Path) -> None:
@@ -116,6 +125,31 @@ def test_json_config_with_unrepresentable_number_is_a_problem(
     assert {"alpha", "beta"} <= {n.name for n in result.nodes}
     assert {p.path for p in result.problems} == {str(bad)}
     assert any("JSON" in p.message for p in result.problems)
+    _json_ok(result)
+
+
+DEEP = "[" * 980 + "]" * 980  # as deep as json parses; deeper than any real config
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "plugins/p/.claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+        "hooks/h.json",
+        "mcp/s.json",
+    ],
+)
+def test_json_config_nested_too_deeply_is_a_problem(tmp_path: Path, rel: str) -> None:
+    root = tmp_path / "repo"
+    _good_pair(root)
+    bad = _write(
+        root, rel, '{"name": "p", "description": "d", "command": "x", "deep": ' + DEEP + "}"
+    )
+    result = ingest_skill_repo(root)
+    assert {"alpha", "beta"} <= {n.name for n in result.nodes}
+    assert [p.path for p in result.problems] == [str(bad)]
+    assert "nested" in result.problems[0].message
     _json_ok(result)
 
 
@@ -162,6 +196,16 @@ def test_json_graph_edge_with_huge_weight_is_an_edge_problem(tmp_path: Path) -> 
     assert "edges[0]" in problem.message and "weight" in problem.message
 
 
+def test_json_graph_node_nested_too_deeply_is_a_node_problem(tmp_path: Path) -> None:
+    deep = DEEP[780:-780]  # 200 levels: inside what json parses, far over MAX_DEPTH
+    bad = f'{{"id": "c", "kind": "document", "name": "C", "text": "c", "attrs": {{"n": {deep}}}}}'
+    result = ingest_json_graph(_graph(tmp_path, [*GOOD_NODES, bad]))
+    assert [n.id for n in result.nodes] == ["a", "b"]
+    (problem,) = result.problems
+    assert "nodes[2]" in problem.message and "nested" in problem.message
+    _json_ok(result)
+
+
 def test_json_graph_huge_id_is_a_node_problem(tmp_path: Path) -> None:
     bad = f'{{"id": {HUGE}, "kind": "document", "name": "C", "text": "c"}}'
     result = ingest_json_graph(_graph(tmp_path, [*GOOD_NODES, bad]))
@@ -178,11 +222,16 @@ def test_toolret_line_with_unrepresentable_number_is_a_line_problem(tmp_path: Pa
         '{"id": "t2", "name": "two", "description": "second", "score": ' + HUGE + "}",
         '{"id": "t3", "name": "three", "description": "third", "score": NaN}',
         '{"id": "t4", "name": "four", "description": "fourth"}',
+        '{"id": "t5", "name": "five", "description": "fifth", "deep": ' + DEEP[400:-400] + "}",
     ]
     (tmp_path / "tools.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = ingest_toolret(tmp_path)
     assert [n.id for n in result.nodes] == ["t1", "t4"]
-    assert sorted(p.message.split(":")[0] for p in result.problems) == ["line 2", "line 3"]
+    assert sorted(p.message.split(":")[0] for p in result.problems) == [
+        "line 2",
+        "line 3",
+        "line 5",
+    ]
     _json_ok(result)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from skill_retriever.ingest.json_values import nesting_message
 from skill_retriever.ingest.yaml_loader import (  # noqa: F401  (re-exported names)
     AliasNotAllowedError,
     KeptText,
@@ -32,7 +33,8 @@ from skill_retriever.ingest.yaml_loader import (  # noqa: F401  (re-exported nam
 
 #: Frontmatter larger than this is refused unparsed (real ones are under 10 KB).
 MAX_FRONTMATTER_BYTES = 64 * 1024
-#: Deeper ``[``/``{`` nesting is refused unparsed (PyYAML slows down, then recurses out).
+#: Deeper ``[``/``{`` nesting is refused unparsed (PyYAML slows down, then recurses out);
+#: deeper block nesting is refused once parsed.
 MAX_NESTING = 64
 
 _OPEN_RE = re.compile(r"\A---[ \t]*\n")
@@ -117,6 +119,9 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
         raise FrontmatterError(
             f"frontmatter must be a mapping of fields, got a {type(data).__name__}"
         )
+    deep = nesting_message(data, MAX_NESTING)  # block indentation, which brackets miss
+    if deep is not None:
+        raise FrontmatterError(f"frontmatter {deep}")
     fields = {str(k): v for k, v in data.items()}
     return FrontmatterResult(
         fields, body, has_frontmatter=True, recovered_from=recovered, warnings=tuple(warnings)

@@ -7,10 +7,10 @@ accepted for ``kind``). ``edges`` may be left out.
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
-``1e999``, an integer over Python's 4,300-digit limit, see `json_values`) becomes a
-`Problem` naming the item and the file; the good items are kept. A file that cannot be
-parsed, or whose top level has another shape, is one `Problem`. Only a path that does not
-exist raises (`IngestError`).
+``1e999``, an integer over Python's 4,300-digit limit; lists and objects nested over
+`json_values.MAX_DEPTH` levels) becomes a `Problem` naming the item and the file; the
+good items are kept. A file that cannot be parsed, or whose top level has another shape,
+is one `Problem`. Only a path that does not exist raises (`IngestError`).
 
 Every node gets ``attrs["source_root"]`` (the folder holding the file) and
 ``attrs["source_name"]`` (that folder's name unless the caller names the source).
@@ -121,9 +121,9 @@ def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Prov
     seen: set[str] = set()
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
-        bad_number = json_values.unrepresentable_message(item)
-        if bad_number is not None:
-            result.problems.append(Problem(where, f"{label}: {bad_number}; node skipped"))
+        bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
+        if bad is not None:
+            result.problems.append(Problem(where, f"{label}: {bad}; node skipped"))
             continue
         try:
             node = origin.stamp(Node.from_dict(item))
@@ -148,9 +148,9 @@ def _read_edges(items: list[Any], where: str, node_ids: set[str], result: Ingest
         label = _label("edges", i, item, "source", "target")
         if isinstance(item, dict) and "kind" not in item and "type" in item:
             item = {**item, "kind": item["type"]}
-        bad_number = json_values.unrepresentable_message(item)
-        if bad_number is not None:
-            result.problems.append(Problem(where, f"{label}: {bad_number}; edge dropped"))
+        bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
+        if bad is not None:
+            result.problems.append(Problem(where, f"{label}: {bad}; edge dropped"))
             continue
         try:
             edge = Edge.from_dict(item)

@@ -6,6 +6,10 @@ into ``inf``, and fails the whole document with a ValueError on an integer longe
 as strict JSON, and the index writes nodes as JSON. `loads` / `load` parse each such number
 into an `Unrepresentable` marker instead; `find_unrepresentable` says where the first one
 is (``attrs.scores[2]``), so a reader can reject that item and keep its siblings.
+
+`json` parses lists and objects nested nearly as deep as Python's recursion limit, and
+recursive code downstream (`dataclasses.asdict`, copies, renderers) then overflows it:
+`nesting_message` refuses an item nested deeper than `MAX_DEPTH`.
 """
 
 from __future__ import annotations
@@ -15,6 +19,10 @@ import math
 import sys
 from dataclasses import dataclass
 from typing import IO, Any
+
+#: Deeper lists/objects are refused: real items nest a few levels, and recursive code
+#: downstream must stay far from Python's recursion limit.
+MAX_DEPTH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +88,19 @@ def find_unrepresentable(value: Any, where: str = "") -> tuple[str, Unrepresenta
             stack.extend((f"{prefix}{str(k)[:40]}", v) for k, v in reversed(item.items()))
         elif isinstance(item, list):
             stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def nesting_message(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """A problem message when ``value`` nests lists/objects deeper than ``limit``, else None."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return f"nested over {limit} levels deep; refused (flatten it)"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
     return None
 
 

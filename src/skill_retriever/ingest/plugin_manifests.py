@@ -83,7 +83,20 @@ def find_plugins(
     folders |= {d for f in folders for d in _ancestors(f)}
     remote: list[PluginSpec] = []
     for rel in (f for f in files if is_marketplace(f)):
-        for spec in _marketplace(rel, read_json, folders, problems, where):
+        try:
+            specs = _marketplace(rel, read_json, folders, problems, where)
+        except Exception as exc:  # noqa: BLE001  (the per-file boundary, reported below)
+            # One marketplace file must never abort the run: whatever it makes us raise
+            # costs its plugins only, reported with the exception's type to be fixed.
+            problems.append(
+                Problem(
+                    where(rel),
+                    f"marketplace ignored: unexpected {type(exc).__name__}: "
+                    f"{exc} (please report this)",
+                )
+            )
+            continue
+        for spec in specs:
             if spec.folder is None:
                 remote.append(spec)
             elif (known := local.get(spec.folder)) is not None and known.entry is not None:

@@ -39,9 +39,11 @@ def json_document(text: str) -> Any:
     """
     try:
         data = json_values.loads(text)
-    except (ValueError, RecursionError) as exc:
+    except RecursionError as exc:
+        raise RecordError("JSON nested too deeply to parse; refused") from exc
+    except ValueError as exc:
         raise RecordError(f"not valid JSON: {exc}") from exc
-    bad = json_values.unrepresentable_message(data)
+    bad = json_values.nesting_message(data) or json_values.unrepresentable_message(data)
     if bad is not None:
         raise RecordError(f"JSON value {bad}; file skipped")
     return data

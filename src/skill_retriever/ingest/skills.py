@@ -224,6 +224,11 @@ class _Reader:
                 Problem(self.where(spec.manifest),
                         f"plugin metadata ignored: cannot read: {exc.strerror or exc}")
             )
+        except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in `records`)
+            problems.append(
+                Problem(self.where(spec.manifest), f"plugin metadata ignored: unexpected "
+                        f"{type(exc).__name__}: {exc} (please report this)")
+            )
         return {}
 
 

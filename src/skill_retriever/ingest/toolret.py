@@ -16,8 +16,8 @@ Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) 
 
 Every node records ``source_root`` (the set's folder) and ``source_name`` (its name
 unless the caller names the source) in ``attrs``. A line holding a number strict JSON
-cannot carry (NaN, Infinity, ``1e999``, an integer over Python's digit limit) is a bad
-line, like one that is not JSON.
+cannot carry (NaN, Infinity, ``1e999``, an integer over Python's digit limit), or nested
+over `json_values.MAX_DEPTH` levels, is a bad line, like one that is not JSON.
 
 Grouping (StableToolBench ``tool_name``, TRAJECT ``parent_tool_name``): APIs of one tool
 are joined pairwise by ``RELATED_TO`` edges (one per pair, meaning symmetric), so
@@ -106,7 +106,10 @@ def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dic
                 rec = json_values.loads(line)
             except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
                 rec = exc
-            bad = None if isinstance(rec, Exception) else json_values.unrepresentable_message(rec)
+            bad = (
+                None if isinstance(rec, Exception)
+                else json_values.nesting_message(rec) or json_values.unrepresentable_message(rec)
+            )
             if isinstance(rec, dict) and bad is None:
                 yield n, rec
                 continue
