@@ -149,13 +149,13 @@ def test_delete_removes_node_edges_vectors_keywords(tiny_index: Index) -> None:
         )
 
     check(tiny_index)
+    with pytest.raises(MissingNodeError, match="no such node"):
+        tiny_index.delete(["never-existed"])
     again = reopen(tiny_index)
     try:
         check(again)
     finally:
         again.close()
-    with pytest.raises(MissingNodeError, match="no such node"):
-        tiny_index.delete(["never-existed"])
 
 
 def test_add_existing_id_raises_and_stores_nothing(tiny_index: Index) -> None:

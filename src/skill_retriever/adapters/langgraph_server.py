@@ -35,9 +35,14 @@ from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
-from skill_retriever.state import InputState, OutputState, RetrievalState
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import DEFAULT_MODEL, Embedder, SentenceTransformerEmbedder, embedder_for
+from skill_retriever.state import InputState, OutputState, RetrievalState
+from skill_retriever.stores.embedder import (
+    DEFAULT_MODEL,
+    Embedder,
+    SentenceTransformerEmbedder,
+    embedder_for,
+)
 from skill_retriever.stores.index import Index
 
 log = logging.getLogger("skill_retriever")
@@ -216,9 +221,9 @@ __all__ = [
     "build_server_graph",
     "cache_dir",
     "embedder_for",
-    "server_index",
     "resolve_index_dir",
     "retrieval_context",
     "sample_index_dir",
+    "server_index",
     "server_retriever",
 ]

@@ -26,16 +26,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from skill_retriever.exceptions import DuplicateItemError, IndexCorruptError
-from skill_retriever.filters import vector_metadata
+from skill_retriever.exceptions import ConfigError, DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder, embedder_for
-from skill_retriever.stores.items import ItemStore, StoredVector
+from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
+from skill_retriever.stores.remote import mirror, remote_of, sync_remote
+from skill_retriever.stores.repair import missing_vectors
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.writer import (
     DEFAULT_EMBEDDED_EDGE_KINDS,
@@ -43,7 +42,6 @@ from skill_retriever.stores.writer import (
     WriteReport,
     plan_delete,
     plan_upsert,
-    text_hash,
 )
 
 log = logging.getLogger("skill_retriever")
@@ -154,7 +152,7 @@ class Index:
                     mf.write_manifest(path, manifest)
         index = cls(path, embedder, manifest, items, lock, None, kinds)
         try:
-            index._remote = _remote_of(manifest, embedder)
+            index._remote = remote_of(manifest, embedder)
             index._load()
             if lock.held:
                 index._reconcile()
@@ -327,35 +325,24 @@ class Index:
     def _reconcile(self) -> None:
         """Give every item its vector (migrated, else embedded) and bring a Chroma server
         in step. Runs in the writer only, so it never races another process."""
-        from skill_retriever.stores.repair import reconcile
-
-        reconcile(self, self._live, self._items)
-
-    def _publish_vectors(self, nodes: Mapping[str, StoredVector], edges: Mapping[str, StoredVector]) -> None:
-        """Vectors filled in by a repair (the items did not change)."""
-        with self._state_lock:
-            self._live.node_vectors.update(nodes)
-            self._live.edge_vectors.update(edges)
-            self._snapshot = None
+        nodes, edges = missing_vectors(
+            self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest
+        )
+        if nodes or edges:
+            self._items.set_vectors(
+                [(i, v.vector) for i, v in nodes.items()], [(i, v.vhash, v.vector) for i, v in edges.items()]
+            )
+            with self._state_lock:  # the items did not change: no new version
+                self._live.node_vectors.update(nodes)
+                self._live.edge_vectors.update(edges)
+                self._snapshot = None
+        if self._remote is not None:
+            sync_remote(self._live, self._remote)
 
     def _mirror(self, batch: WriteBatch) -> None:
         assert self._remote is not None
-        ch = batch.changes
         try:
-            if batch.delete_nodes:
-                self._remote.nodes.delete(batch.delete_nodes)
-            if batch.delete_edges:
-                self._remote.edges.delete(batch.delete_edges)
-            if ch.nodes:
-                ids = [i for i in ch.nodes if i in self._live.node_vectors]
-                vecs = np.stack([self._live.node_vectors[i].vector for i in ids]) if ids else np.zeros((0, 1))
-                metas = [vector_metadata(ch.nodes[i], self._live.node_vectors[i].vhash) for i in ids]
-                self._remote.nodes.upsert(ids, vecs, metas)
-            if ch.edge_vectors:
-                ids = list(ch.edge_vectors)
-                vecs = np.stack([ch.edge_vectors[i].vector for i in ids])
-                metas = [{"hash": ch.edge_vectors[i].vhash, "kind": ch.edges[i].kind.value} for i in ids]
-                self._remote.edges.upsert(ids, vecs, metas)
+            mirror(self._remote, batch.changes, self._live)
         except Exception as exc:  # a server fails in many types; the commit itself stands
             raise IndexCorruptError(
                 f"the write is committed to {self._path / mf.DATABASE}, but the Chroma server "
@@ -376,49 +363,21 @@ class Index:
         self.close()
 
 
-def _remote_of(manifest: Mapping[str, Any], embedder: Embedder) -> RemoteVectors | None:
-    url = manifest.get("chroma_url")
-    if not url:
-        return None
-    from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
-
-    prefix = str(manifest.get("collection_prefix", "sr"))
-    try:
-        client = chroma_client(str(url))
-        return RemoteVectors(
-            ChromaVectorStore(client, f"{prefix}-nodes", embedder), ChromaVectorStore(client, f"{prefix}-edges", embedder)
-        )
-    except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
-        raise IndexCorruptError(
-            f"the Chroma server at {url} cannot be used ({type(exc).__name__}: {exc}); check that it "
-            "runs and is reachable"
-        ) from exc
-
-
 def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
     """Mirror an index's vectors into a Chroma server (no re-embedding) and make the index
     search through the server from now on."""
     index = Index.open(path, embedder=embedder, writable=True)
     try:
         if index._manifest.get("chroma_url"):
-            from skill_retriever.exceptions import ConfigError
-
             raise ConfigError(f"index {path} already uses the server {index._manifest['chroma_url']}")
         manifest = {**index._manifest, "chroma_url": chroma_url}
-        remote = _remote_of(manifest, index.embedder)
+        remote = remote_of(manifest, index.embedder)
         assert remote is not None
-        from skill_retriever.stores.repair import sync_remote
-
         copied = sync_remote(index._live, remote)
         mf.write_manifest(index.path, manifest)
         return copied
     finally:
         index.close()
-
-
-def text_hash_of(edge: Edge, nodes: Mapping[str, Node]) -> str:
-    """The hash of an edge's sentence (see ``stores.writer.text_hash``)."""
-    return text_hash(edge.embedding_text(nodes[edge.source].name, nodes[edge.target].name))
 
 
 __all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "Index", "WriteReport", "move_vectors_to_server"]
