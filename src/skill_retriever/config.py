@@ -1,6 +1,6 @@
 """Every tunable of a retrieval in one frozen dataclass, overridable per call.
 
-The defaults are DESIGN.md's table. A call overrides any of them without rebuilding the
+The defaults are the table in docs/architecture.md. A call overrides any of them without rebuilding the
 graph: ``config.override(route="ppr", channels={"temporal": False})``. The graph receives
 this object, together with the stores, as its LangGraph context (``RetrievalContext``).
 """
@@ -27,7 +27,7 @@ CHANNELS: tuple[str, ...] = get_args(Channel)
 
 @dataclass(frozen=True)
 class RetrievalConfig:
-    """Tunables of one retrieval; see DESIGN.md for where each default comes from."""
+    """Tunables of one retrieval; docs/architecture.md says where each default comes from."""
 
     # plan_query
     route: Route | None = None  # None = chosen by the query's complexity
@@ -178,7 +178,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-#: Named settings for kinds of corpora. "design" is DESIGN.md's table as it stands.
+#: Named settings for kinds of corpora. "design" is the defaults table (docs/architecture.md).
 #: "multihop" was tuned on the two HippoRAG *train* sets only (hotpotqa_hipporag_train100,
 #: musique_hipporag_train100, the sets HippoRAG itself tuned on) and is judged on the
 #: others: the ppr route for every question (on all four multi-hop sets it beat the

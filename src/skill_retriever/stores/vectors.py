@@ -29,8 +29,8 @@ from skill_retriever.stores.embedder import Embedder, Vectors
 
 log = logging.getLogger("skill_retriever")
 
-#: HNSW settings that matched exact cosine search on all 101 2Wiki queries (DESIGN notes
-#: in docs/architecture.md); Chroma's defaults moved the top 10 on 3-8 of them.
+#: HNSW settings that matched exact cosine search on all 101 2Wiki queries (see
+#: docs/architecture.md, Measured here); Chroma's defaults moved the top 10 on 3-8 of them.
 HNSW = {"space": "cosine", "ef_search": 500, "ef_construction": 400, "max_neighbors": 32}
 
 Metadata = Mapping[str, str | int | float | bool | list[str]]
