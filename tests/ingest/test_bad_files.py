@@ -92,7 +92,7 @@ def test_impossible_date_keeps_the_component_and_drops_the_date(tmp_path: Path) 
     (node,) = result.nodes
     assert node.created is None
     ((problem),) = result.problems
-    assert "2026-02-30" in problem.message
+    assert "2026-02-30" in problem.message and "'created' is left unset" in problem.message
 
 
 def test_huge_integer_is_kept_as_text_and_reported(tmp_path: Path) -> None:

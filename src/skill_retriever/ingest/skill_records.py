@@ -71,12 +71,21 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     if kind is NodeKind.OTHER and not (fields.get("name") and fields.get("description")):
         return None
     record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
-    record.warnings[:0] = [f"frontmatter {w}" for w in fm.warnings]
+    record.warnings[:0] = [f"frontmatter {w}{_unset(w, fields)}" for w in fm.warnings]
     raw = {k: v for k, v in fields.items() if k not in ("name", "description")}
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
         record.attrs["frontmatter_recovered"] = fm.recovered_from
     return record
+
+
+def _unset(warning: str, fields: dict[str, Any]) -> str:
+    """Say which date field a value kept as text leaves unset (its warning quotes it)."""
+    for key in (*_CREATED_KEYS, *_UPDATED_KEYS):
+        value = fields.get(key)
+        if isinstance(value, KeptText) and f"{str(value)!r}" in warning:
+            return f"; '{key}' is left unset"
+    return ""
 
 
 def record_from_fields(
