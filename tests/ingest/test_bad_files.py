@@ -77,6 +77,31 @@ def test_frontmatter_hazard_is_a_problem_of_its_file_only(tmp_path: Path, block:
     _json_ok(result)
 
 
+def test_an_unforeseen_parser_failure_costs_its_file_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fault injection: no known input raises past the readers any more, so a parser bug
+    is simulated to hold the per-file boundary to its promise."""
+    from skill_retriever.ingest import skill_records
+
+    real = skill_records.markdown_record
+
+    def flaky(text: str, rel: str, *args: object, **kwargs: object) -> object:
+        if rel.endswith("gamma/SKILL.md"):
+            raise ZeroDivisionError("simulated parser bug")
+        return real(text, rel, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(skill_records, "markdown_record", flaky)
+    root = tmp_path / "repo"
+    _good_pair(root)
+    bad = _write(root, "skills/gamma/SKILL.md", "---\nname: gamma\ndescription: d\n---\nG\n")
+    result = ingest_skill_repo(root)
+    assert {n.name for n in result.nodes} == {"alpha", "beta"}
+    (problem,) = result.problems
+    assert problem.path == str(bad)
+    assert "ZeroDivisionError" in problem.message and "simulated parser bug" in problem.message
+
+
 def test_deep_block_nesting_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     block = "\n".join(f"{' ' * i}k{i}:" for i in range(100)) + " x"
