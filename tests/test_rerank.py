@@ -12,7 +12,7 @@ import pytest
 from tiny_graph import NOW
 
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.rerank import CrossEncoderReranker, EmbeddingReranker, default_reranker
+from skill_retriever.rerank import CrossEncoderReranker, EmbeddingReranker, cross_encoder_cached, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder, bundled_model_path
 from skill_retriever.stores.index import Index
@@ -80,25 +80,32 @@ def test_rerank_invariants_through_the_retriever(
 
 
 def test_default_reranker_loads_a_local_cross_encoder(cross_encoder_dir: Path) -> None:
-    assert isinstance(
-        default_reranker(HashingEmbedder(), str(cross_encoder_dir)), CrossEncoderReranker
-    )
+    assert cross_encoder_cached(str(cross_encoder_dir))
+    assert isinstance(default_reranker(model=str(cross_encoder_dir)), CrossEncoderReranker)
 
 
-def test_default_reranker_falls_back_offline_with_one_log_line(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+def test_without_a_cross_encoder_the_default_reranks_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """No silent, slow fallback: the embedding reranker runs only when asked for."""
     missing = "cross-encoder/no-such-model-in-any-cache"
+    assert not cross_encoder_cached(missing)
     with caplog.at_level(logging.INFO, logger="skill_retriever"):
-        reranker = default_reranker(HashingEmbedder(), missing)
-    assert isinstance(reranker, EmbeddingReranker)
-    assert reranker.name == "embedding:hashing-64"
+        assert default_reranker(model=missing) is None
     ours = [r for r in caplog.records if r.name == "skill_retriever"]
-    assert len(ours) == 1
-    message = ours[0].getMessage()
-    assert missing in message and "embedding model" in message
-    # and no model at all goes straight to the fallback, silently
+    assert len(ours) == 1 and missing in ours[0].getMessage() and "no reranking" in ours[0].getMessage()
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="skill_retriever"):
-        assert isinstance(default_reranker(HashingEmbedder(), None), EmbeddingReranker)
+        assert default_reranker(model=None) is None
     assert not [r for r in caplog.records if r.name == "skill_retriever"]
+
+
+def test_the_probe_imports_no_model_code() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from skill_retriever.rerank import cross_encoder_cached; "
+        "cross_encoder_cached('cross-encoder/ms-marco-MiniLM-L6-v2'); "
+        "print(sorted(m for m in ('torch', 'sentence_transformers') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

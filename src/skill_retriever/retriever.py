@@ -138,9 +138,8 @@ class Retriever:
     Args:
         index: The index to search.
         config: Default settings; each call may override any of them.
-        reranker: A :class:`Reranker`, ``None`` for no reranking, or the default (a
-            cross-encoder if one loads offline, else the embedding fallback), built on
-            first use.
+        reranker: A :class:`Reranker`, ``None`` for no reranking, or the default: a
+            cross-encoder when one loads offline (``rerank.default_reranker``), else none.
         cache_size: Answers kept for repeated queries (0 = no cache). The key holds the
             query, every setting, the filters and the snapshot the answer came from, so
             no answer is served once a later write has returned.
@@ -176,7 +175,7 @@ class Retriever:
     @property
     def reranker(self) -> Reranker | None:
         if self._reranker is _DEFAULT:
-            self._reranker = default_reranker(self.index.embedder)
+            self._reranker = default_reranker()
         return self._reranker  # type: ignore[no-any-return]
 
     def context(self, config: RetrievalConfig | None = None) -> RetrievalContext:

@@ -59,8 +59,8 @@ class ServerContext:
     Attributes:
         index_dir: index directory; None = ``$SKILL_RETRIEVER_INDEX`` or the sample index.
         rerank: run the rerank phase.
-        cross_encoder: cross-encoder model name or path tried first; None = rerank with
-            the index's embedding model.
+        cross_encoder: cross-encoder model name or path used when it loads offline;
+            None (or a model that is not there) = no reranking.
     """
 
     index_dir: str | None = None
@@ -167,7 +167,7 @@ def server_retriever(context: ServerContext | None, graph: Any = None) -> Retrie
     with _lock:
         found = _retrievers.get(key)
         if found is None:
-            reranker = default_reranker(index.embedder, ctx.cross_encoder) if ctx.rerank else None
+            reranker = default_reranker(model=ctx.cross_encoder) if ctx.rerank else None
             found = Retriever(index, RetrievalConfig(rerank=ctx.rerank), reranker, graph=graph)
             _retrievers[key] = found
         return found

@@ -137,7 +137,7 @@ class Bench:
 
         if not self._probed:
             self._probed = True
-            found = default_reranker(self.embedder)
+            found = default_reranker()
             self._cross_encoder = found if isinstance(found, CrossEncoderReranker) else None
         return self._cross_encoder or EmbeddingReranker(embedder)
 
