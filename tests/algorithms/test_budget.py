@@ -74,15 +74,26 @@ def test_exact_fit_keeps_everything() -> None:
     assert cut.kept == ("a", "b", "c") and cut.dropped == () and cut.total_tokens == 140
 
 
-def test_item_bigger_than_the_budget_is_dropped_even_when_first() -> None:
+def test_an_item_that_does_not_fit_ends_the_answer() -> None:
+    """A smaller item ranked lower never takes the place of a better, bigger one."""
     cut = pack_to_budget(["big", "a", "c"], COUNTS, 100)
+    assert cut == BudgetCut(kept=(), dropped=("big", "a", "c"), total_tokens=0, budget=100)
+    cut = pack_to_budget(["a", "big", "c"], COUNTS, 100)
+    assert cut == BudgetCut(kept=("a",), dropped=("big", "c"), total_tokens=60, budget=100)
+
+
+def test_fill_skips_what_does_not_fit() -> None:
+    cut = pack_to_budget(["big", "a", "c"], COUNTS, 100, fill=True)
     assert cut == BudgetCut(kept=("a", "c"), dropped=("big",), total_tokens=90, budget=100)
+    cut = pack_to_budget(["a", "b", "c"], COUNTS, 100, fill=True)
+    assert cut == BudgetCut(kept=("a", "c"), dropped=("b",), total_tokens=90, budget=100)
 
 
 def test_none_keeps_all_and_zero_keeps_only_free_items() -> None:
     everything = pack_to_budget(["big", "a", "zero"], COUNTS, None)
     assert everything == BudgetCut(("big", "a", "zero"), (), 560, None)
-    assert pack_to_budget(["a", "zero"], COUNTS, 0) == BudgetCut(("zero",), ("a",), 0, 0)
+    assert pack_to_budget(["zero", "a"], COUNTS, 0) == BudgetCut(("zero",), ("a",), 0, 0)
+    assert pack_to_budget(["a", "zero"], COUNTS, 0, fill=True) == BudgetCut(("zero",), ("a",), 0, 0)
     assert pack_to_budget([], COUNTS, 10) == BudgetCut((), (), 0, 10)
 
 
@@ -117,9 +128,11 @@ def test_units_are_cut_whole_lowest_first_and_shared_ids_count_once() -> None:
     assert cut == BudgetCut(("skill", "dep"), ("agent", "hook", "cmd"), 70, 80)
 
 
-def test_unit_bigger_than_the_budget_is_dropped_even_when_first() -> None:
+def test_a_unit_bigger_than_the_budget_ends_the_answer_unless_filling() -> None:
     counts = {"skill": 40, "dep": 70, "agent": 20, "x": 5}
     cut = pack_units_to_budget([["skill", "dep"], ["agent", "x"]], counts, 100)
+    assert cut == BudgetCut((), ("skill", "dep", "agent", "x"), 0, 100)
+    cut = pack_units_to_budget([["skill", "dep"], ["agent", "x"]], counts, 100, fill=True)
     assert cut == BudgetCut(("agent", "x"), ("skill", "dep"), 25, 100)
 
 
@@ -138,7 +151,8 @@ def test_packing_invariants(ranked: list[str], counts: dict[str, int], budget: i
         assert cut.kept == tuple(unique)
         return
     assert cut.total_tokens <= budget
-    fitting = [i for i in unique if counts[i] <= budget]
-    assert list(cut.kept) == fitting[: len(cut.kept)]  # a prefix of what can fit
-    if len(cut.kept) < len(fitting):  # and the longest such prefix
-        assert cut.total_tokens + counts[fitting[len(cut.kept)]] > budget
+    assert list(cut.kept) == unique[: len(cut.kept)]  # a prefix of the ranking
+    if len(cut.kept) < len(unique):  # and the longest one that fits
+        assert cut.total_tokens + counts[unique[len(cut.kept)]] > budget
+    filled = pack_to_budget(ranked, counts, budget, fill=True)
+    assert filled.total_tokens <= budget and set(cut.kept) <= set(filled.kept)

@@ -1,12 +1,11 @@
 """Token counting (tiktoken) and packing a ranked list into a token budget.
 
-Packing rule (the design's "drop the lowest-ranked items until the sum fits"):
-
-1. An item (or unit) whose own count exceeds the budget can never fit; it is dropped
-   wherever it is ranked, even first.
-2. Of the rest, the lowest-ranked are dropped one by one until the total fits. What is
-   kept is therefore always a prefix of the remaining ranking: a small low-ranked item
-   never displaces a larger one ranked above it.
+Packing rule (the design's "drop the lowest-ranked items until the sum fits"): items are
+taken best first while they fit; the first one that does not fit ends the answer. What is
+kept is always a prefix of the ranking, so a small low-ranked item never takes the place
+of a better, bigger one (the caller is told what was dropped and why). With ``fill=True``
+an item that does not fit is skipped and packing goes on with the next one: more of the
+budget is used, by items ranked lower than one that was left out.
 
 An id that appears more than once (in the list, or in several units) is counted once.
 """
@@ -108,16 +107,19 @@ def pack_units_to_budget(
     ranked_units: Sequence[Sequence[str]],
     token_counts: Mapping[str, int],
     budget: int | None,
+    *,
+    fill: bool = False,
 ) -> BudgetCut:
     """Pack whole units (a component plus what it requires) into a token budget.
 
-    A unit is kept or dropped whole, the lowest-ranked unit first. An id shared by
-    several units counts once, and stays kept while any kept unit holds it.
+    A unit is kept or dropped whole, best first, while they fit (see the module doc). An
+    id shared by several units counts once, and stays kept while any kept unit holds it.
 
     Args:
         ranked_units: Units best first; each unit is a sequence of ids.
         token_counts: Id -> token count (integer >= 0) for every id in the units.
         budget: The most tokens to keep; None keeps everything.
+        fill: Skip a unit that does not fit and go on with the next (default: stop).
 
     Returns:
         The :class:`BudgetCut`.
@@ -134,14 +136,12 @@ def pack_units_to_budget(
     costs = [_unit_cost(unit, token_counts) for unit in ranked_units]
     kept: dict[str, int] = {}
     total = 0
-    full = False
     for unit in costs:
-        if budget is not None and (full or sum(unit.values()) > budget):
-            continue  # oversized, or a higher-ranked unit already stopped the prefix
         extra = {i: n for i, n in unit.items() if i not in kept}
         if budget is not None and total + sum(extra.values()) > budget:
-            full = True
-            continue
+            if fill:
+                continue
+            break  # the first unit that does not fit ends the answer
         kept.update(extra)
         total += sum(extra.values())
     order = dict.fromkeys(i for unit in costs for i in unit)
@@ -150,17 +150,17 @@ def pack_units_to_budget(
 
 
 def pack_to_budget(
-    ranked_ids: Sequence[str], token_counts: Mapping[str, int], budget: int | None
+    ranked_ids: Sequence[str], token_counts: Mapping[str, int], budget: int | None, *, fill: bool = False
 ) -> BudgetCut:
-    """Drop the lowest-ranked ids until the sum of their token counts fits the budget.
+    """Keep the best-ranked ids while the sum of their token counts fits the budget.
 
-    An id bigger than the whole budget is dropped even when ranked first; a repeated id
-    counts once (its first position).
+    A repeated id counts once (its first position).
 
     Args:
         ranked_ids: Ids, best first.
         token_counts: Id -> token count (integer >= 0) for every ranked id.
         budget: The most tokens to keep; None keeps everything.
+        fill: Skip an id that does not fit and go on with the next (default: stop).
 
     Returns:
         The :class:`BudgetCut`; ``kept`` is in rank order.
@@ -170,4 +170,4 @@ def pack_to_budget(
         MissingNodeError: An id has no token count.
         InvalidItemError: A token count is negative or not an integer.
     """
-    return pack_units_to_budget([(i,) for i in ranked_ids], token_counts, budget)
+    return pack_units_to_budget([(i,) for i in ranked_ids], token_counts, budget, fill=fill)

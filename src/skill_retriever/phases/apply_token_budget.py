@@ -1,11 +1,14 @@
-"""apply_token_budget: cut to k, then drop the lowest-ranked items until the sum of their
-tiktoken counts fits the budget; build the explained results.
+"""apply_token_budget: cut to k, then keep the best-ranked items while the sum of their
+tiktoken counts fits the budget (``algorithms.budget``: the first that does not fit ends
+the answer unless ``budget_fill``); say what was dropped; build the explained results.
 
 Each result carries ``flags``: why its text looks like an instruction to the model
 (`skill_retriever.safety.injection`), empty when it does not. With ``drop_flagged`` the
 flagged items are dropped before the cut to k, so clean items take their places."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.context import QueryView
@@ -42,7 +45,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         if len(top) >= config.k:
             break
     tokens = {f["id"]: snap.token_count(nodes[f["id"]], config.encoding) for f in top}
-    cut = pack_to_budget([f["id"] for f in top], tokens, config.token_budget)
+    cut = pack_to_budget([f["id"] for f in top], tokens, config.token_budget, fill=config.budget_fill)
     kept = set(cut.kept)
     paths = state.get("paths", {})
     results: list[Result] = []
@@ -64,14 +67,31 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         if node.id in paths:
             result["path"] = paths[node.id]
         results.append(result)
-    return {
+    update: Update = {
         "results": results,
         "stats": {
             "budget": config.token_budget,
             "total_tokens": cut.total_tokens,
             "kept": len(cut.kept),
             "dropped": len(cut.dropped),
+            "dropped_ids": [{"id": i, "tokens": tokens[i]} for i in cut.dropped],
             "flagged": sum(1 for r in results if r["flags"]),
             "dropped_flagged": dropped_flagged,
         },
     }
+    if cut.dropped:
+        update["warnings"] = [budget_note(cut.dropped, tokens, len(top), config.token_budget, config.budget_fill, nodes)]
+    return update
+
+
+def budget_note(
+    dropped: tuple[str, ...], tokens: dict[str, int], considered: int, budget: int | None, fill: bool, nodes: Any
+) -> str:
+    """What the budget left out, in words: how many, and the first one with its size."""
+    first = dropped[0]
+    what = f"{nodes[first].name} ({first}), {tokens[first]} tokens"
+    how = (
+        "skipped what did not fit" if fill else "kept results best first until one did not fit; pass "
+        "budget_fill=True (CLI --budget-fill) to fill the budget with lower-ranked results that fit"
+    )
+    return f"the token budget of {budget} dropped {len(dropped)} of {considered} results, first {what}; it {how}"
