@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.cliargs import DEFAULT_INDEX_DIR, add_index_options, open_index
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
-
-DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,11 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="log one line per retrieval phase")
     sub = p.add_subparsers(dest="command", required=True)
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"index directory (default {DEFAULT_INDEX_DIR})")
-        sp.add_argument("--chroma-url", default=None, help="use a Chroma server (e.g. http://127.0.0.1:8000)")
-        sp.add_argument("--json", action="store_true", help="machine-readable output")
-
+    common = add_index_options
     ix = sub.add_parser("index", help="index sources into the index directory")
     ix.set_defaults(handler=cmd_index)
     ix.add_argument("paths", nargs="*", type=Path, help="skills folders, JSON graphs, tool folders, corpus.json files")
@@ -138,19 +132,9 @@ def cmd_move(args: argparse.Namespace) -> int:
     return 0
 
 
-def open_index(args: argparse.Namespace, *, create: bool) -> Any:
-    from skill_retriever.stores.embedder import embedder_for
-    from skill_retriever.stores.index import Index
-
-    name = getattr(args, "embedder", None)
-    return Index.open(
-        args.index_dir, chroma_url=args.chroma_url, create=create, embedder=embedder_for(name) if name else None
-    )
-
-
 def cmd_index(args: argparse.Namespace) -> int:
     from skill_retriever.exceptions import IngestError
-    from skill_retriever.indexing import dumps, index_sources, sample_catalogue_path
+    from skill_retriever.indexing import sample_catalogue_path
 
     paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
     if not paths:
@@ -158,7 +142,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     for path in paths:
         if not path.exists():
             raise IngestError(f"{path} does not exist")
-    index = open_index(args, create=True)
+    with open_index(args, create=True) as index:
+        return _index_into(index, paths, args)
+
+
+def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps, index_sources
+
     bars: list[Any] = []
 
     def progress_factory(total: int, label: str) -> Any:
@@ -191,10 +181,14 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
+    with open_index(args, create=False) as index:
+        return _query(index, args)
+
+
+def _query(index: Any, args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.retriever import Retriever
 
-    index = open_index(args, create=False)
     retriever = Retriever(index)
     kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
     principals = [p.strip() for p in args.principals.split(",") if p.strip()]
@@ -240,7 +234,8 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
 
-    status = open_index(args, create=False).status()
+    with open_index(args, create=False) as index:
+        status = index.status()
     if args.json:
         print(printable_json(dumps(status)))
     else:

@@ -95,7 +95,7 @@ def _principals(text: str) -> list[str]:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from skill_retriever.cli import open_index
+    from skill_retriever.cliargs import open_index
     from skill_retriever.components.install import install
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json

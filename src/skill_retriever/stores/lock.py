@@ -72,6 +72,11 @@ class WriterLock:
         if fd is not None:
             os.close(fd)  # closing the descriptor drops the flock
 
+    def __del__(self) -> None:
+        # An Index dropped without close() must not keep the directory locked for the
+        # rest of the process (the kernel would drop it only at exit).
+        self.release()
+
 
 def _read_pid(fd: int) -> int | None:
     try:
