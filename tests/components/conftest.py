@@ -12,6 +12,19 @@ from skill_retriever.stores.index import Index
 
 
 @pytest.fixture
+def sample_index(tmp_path: Path) -> Iterator[Index]:
+    """The bundled sample catalogue (``skill-retriever index --sample``), HashingEmbedder."""
+    from skill_retriever.indexing import index_sources, sample_catalogue_path
+    from skill_retriever.stores.embedder import HashingEmbedder
+
+    index = Index.open(tmp_path / "sample-index", embedder=HashingEmbedder(), create=True)
+    run = index_sources(index, [sample_catalogue_path()], "skills")
+    assert not [p for s in run.sources for p in s.problems]
+    yield index
+    index.close()
+
+
+@pytest.fixture
 def catalogue(tmp_path: Path) -> tuple[Path, Path]:
     return write_catalogue(tmp_path / "catalogue")
 

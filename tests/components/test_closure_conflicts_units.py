@@ -121,7 +121,11 @@ def test_plain_budget_breaks_a_dependency_and_the_unit_budget_does_not() -> None
     # the plain budget on the same items, requirements after what they were added for
     plain = pack_to_budget(["app", "tool", "note", "big-dep", "small-dep"], tokens, 300)
     assert "app" in plain.kept and "big-dep" not in plain.kept  # app kept without what it needs
-    cut = pack_closure_to_budget(closure, tokens, 300)
+    # the unit budget: app with big-dep (500) does not fit, and ends the answer there ...
+    honest = pack_closure_to_budget(closure, tokens, 300)
+    assert honest.kept_components == () and honest.dropped_components == ("app", "tool", "note")
+    # ... unless asked to fill: lower-ranked units that fit take its place
+    cut = pack_closure_to_budget(closure, tokens, 300, fill=True)
     assert cut.kept_components == ("tool", "note")
     assert cut.dropped_components == ("app",)
     assert set(cut.kept) == {"tool", "small-dep", "note"} and cut.total_tokens == 230

@@ -151,11 +151,20 @@ class ComponentService:
             i: hits[i].token_count if i in hits else view.token_count(i, encoding)
             for i in closure.ids
         }
-        cut = pack_closure_to_budget(closure, counts, budget)
+        fill = bool(overrides.get("budget_fill", self.retriever.config.budget_fill))
+        cut = pack_closure_to_budget(closure, counts, budget, fill=fill)
+        first_cut: str | None = None
         for s in cut.dropped_components:
-            size = sum(counts[i] for i in closure.units[s])
-            detail = f"with what it requires ({len(closure.units[s])} component(s)) it takes {size} tokens"
-            dropped.append(Dropped(s, view.name_of(s), "budget", f"{detail}; budget {budget}"))
+            size = sum(counts[i] for i in closure.units[s] if i not in cut.kept)
+            if first_cut is None or fill or cut.total_tokens + size > (budget or 0):
+                detail = f"with what it requires ({len(closure.units[s])} component(s)) it adds {size} tokens; budget {budget}"
+                first_cut = first_cut or s
+            else:  # it would fit, but the answer ends at the better one that did not
+                detail = (
+                    f"ranked below {view.name_of(first_cut)}, which did not fit the budget; "
+                    "budget_fill=True fills it with lower-ranked components that fit"
+                )
+            dropped.append(Dropped(s, view.name_of(s), "budget", detail))
         if cut.dropped_components:
             closure = dependency_closure(view, cut.kept_components)
         results = self._results(

@@ -42,14 +42,21 @@ class UnitCut:
 
 
 def pack_closure_to_budget(
-    closure: Closure, token_counts: Mapping[str, int] | Callable[[str], int], budget: int | None
+    closure: Closure,
+    token_counts: Mapping[str, int] | Callable[[str], int],
+    budget: int | None,
+    *,
+    fill: bool = False,
 ) -> UnitCut:
-    """Keep whole units of ``closure`` within ``budget`` tokens.
+    """Keep whole units of ``closure`` within ``budget`` tokens, best first; the first
+    unit that does not fit ends the answer unless ``fill`` (then it is skipped and the
+    lower-ranked units that fit are kept), as `pack_units_to_budget` does.
 
     Args:
         closure: Selected components and what they require.
         token_counts: Id -> token count, or a function giving it.
         budget: The most tokens to keep; None keeps everything.
+        fill: Skip a unit that does not fit and go on with the next.
 
     Returns:
         The :class:`UnitCut`.
@@ -60,7 +67,7 @@ def pack_closure_to_budget(
         counts = {i: count(i) for unit in units for i in unit}
     else:
         counts = dict(token_counts)
-    cut = pack_units_to_budget(units, counts, budget)
+    cut = pack_units_to_budget(units, counts, budget, fill=fill)
     kept = set(cut.kept)
     kept_components = tuple(s for s in closure.selected if all(i in kept for i in closure.units[s]))
     dropped = tuple(s for s in closure.selected if s not in kept_components)

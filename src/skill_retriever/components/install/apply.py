@@ -29,7 +29,7 @@ from skill_retriever.components.install.inventory import (
     sha256,
 )
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
-from skill_retriever.components.install.paths import destination_name, safe_destination
+from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
     Action,
     ComponentPlan,
@@ -246,7 +246,7 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
             done = has_hook(shared.settings, entry)
             actions.append(FileAction(path, "unchanged" if done else "create", hook=entry))
     if out.mcp_entry is not None:
-        name = destination_name(node.name)
+        name = server_key(node.name)
         path = f"{MCP_FILE}#{name}"
         server = out.mcp_entry
         if shared.mcp is None:

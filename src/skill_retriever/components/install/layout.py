@@ -8,7 +8,8 @@ table, read both to write a component and to find what a root already holds.
     .claude/commands/<name>.md       a slash command
     .claude/settings.json  "hooks"   a hook's entries, merged by event and matcher; the
     .claude/hooks/<script>           scripts they run, copied beside
-    .mcp.json  "mcpServers"          an MCP server, merged by name (project scope only)
+    .mcp.json  "mcpServers"          an MCP server, merged by `server_key` of its name
+                                     (project scope only)
     .claude/.skill-retriever/installed.json   what each install added (for uninstall)
 
 ``<name>`` is `destination_name` of the component's name. A hook has no file of its own

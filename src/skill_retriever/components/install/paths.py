@@ -31,6 +31,7 @@ __all__ = [
     "read_source",
     "relative_parts",
     "safe_destination",
+    "server_key",
     "source_root_of",
 ]
 
@@ -69,6 +70,24 @@ def destination_name(name: str) -> str:
     head = encoded[:limit].decode("utf-8", "ignore").rstrip("-.")
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{head}-{digest}"
+
+
+_SERVER_RE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def server_key(name: str) -> str:
+    """The ``mcpServers`` key a server is installed under: its name with runs of
+    characters other than ASCII letters, digits, ``_`` and ``-`` turned into ``-``
+    (``@scope/pkg`` -> ``scope-pkg``), since Claude Code names its tools
+    ``mcp__<server>__<tool>``.
+
+    Raises:
+        UnsafePathError: Nothing usable is left of the name.
+    """
+    key = _SERVER_RE.sub("-", name.strip()).strip("-")
+    if not key:
+        raise UnsafePathError(f"MCP server name {name!r:.120} gives no usable key")
+    return key
 
 
 def name_key(name: str) -> str:

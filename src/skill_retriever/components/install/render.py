@@ -51,6 +51,8 @@ __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
 HOOK_KEYS = frozenset({"type", "command", "timeout", "if"})
 GROUP_KEYS = frozenset({"matcher", "hooks"})
 _PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
+#: A script a command runs from the installed place (``.claude/hooks/x.py``).
+_NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
 
 
 class SkipComponent(InstallError):
@@ -83,19 +85,6 @@ def render(node: Node, scope: Scope) -> Rendered:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
         SkipComponent: This install has no place for it (skipped, with the reason).
     """
-    name = destination_name(node.name)
-    if node.kind is NodeKind.SKILL:
-        return _skill(node, LAYOUT[NodeKind.SKILL].path(name))
-    if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
-        found = read_source(node, (".md",))
-        out = Rendered(
-            [FileOut(LAYOUT[node.kind].path(name), found.data if found else _markdown(node))]
-        )
-        if found is None:
-            out.notes.append(_rebuilt(node))
-        return out
-    if node.kind is NodeKind.HOOK:
-        return _hook(node, scope)
     if node.kind is NodeKind.MCP_SERVER:
         if scope == "user":
             raise SkipComponent(
@@ -103,6 +92,19 @@ def render(node: Node, scope: Scope) -> Rendered:
                 "install it into a project, or add it with `claude mcp add --scope user`"
             )
         return _mcp(node)
+    if node.kind is NodeKind.HOOK:
+        return _hook(node, scope)
+    if node.kind is NodeKind.SKILL:
+        return _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
+    if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
+        name = destination_name(node.name)
+        found = read_source(node, (".md",))
+        out = Rendered(
+            [FileOut(LAYOUT[node.kind].path(name), found.data if found else _markdown(node))]
+        )
+        if found is None:
+            out.notes.append(_rebuilt(node))
+        return out
     raise SkipComponent(f"a {node.kind.value} has no place in the .claude layout")
 
 
@@ -165,7 +167,10 @@ def _hook_mapping(node: Node) -> dict[str, Any]:
             group["hooks"] = [{"type": "command", "command": run["command"]}]
             made.setdefault(str(run.get("event") or "PreToolUse"), []).append(group)
     if not made:
-        raise SkipComponent("the index holds no hook commands for it (no 'hooks' or 'runs')")
+        raise SkipComponent(
+            "it holds no hook command (no settings.json 'hooks' mapping, no event and command); "
+            "nothing to add to settings.json"
+        )
     return made
 
 
@@ -210,6 +215,7 @@ def _hook(node: Node, scope: Scope) -> Rendered:
     out = Rendered()
     scripts = [s for s in node.attrs.get("scripts") or [] if isinstance(s, str)]
     declared = _declared_destinations(node)
+    executable = _executable(node)
     commands = " ".join(str(e.hook["command"]) for e in entries)
     from_home = any(d.startswith("~/") for d in declared.values()) or any(
         h in commands for h in ("$HOME/.claude/", "${HOME}/.claude/", "~/.claude/")
@@ -242,8 +248,13 @@ def _hook(node: Node, scope: Scope) -> Rendered:
         if got is None:
             out.notes.append(f"script {script} not copied: not on disk")
             continue
-        out.files.append(FileOut(dest, got.data, got.mode))
+        mode = 0o755 if norm in executable else got.mode
+        out.files.append(FileOut(dest, got.data, mode))
         entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
+    shipped = {f.rel for f in out.files}
+    named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
+    for rel in sorted(named - shipped):
+        out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
     out.hooks = entries
     return out
 
@@ -261,7 +272,16 @@ def _hook_folder(node: Node, root: Path | None) -> Path | None:
 def _declared_destinations(node: Node) -> dict[str, str]:
     """Script (normalised, relative to the hook's folder) -> the ``.claude/...`` or
     ``~/.claude/...`` destination its ``supportingFiles`` entry names."""
-    out: dict[str, str] = {}
+    return {src: dest for src, (dest, _) in _supporting(node).items()}
+
+
+def _executable(node: Node) -> set[str]:
+    """Scripts its ``supportingFiles`` marks ``executable``."""
+    return {src for src, (_, flag) in _supporting(node).items() if flag}
+
+
+def _supporting(node: Node) -> dict[str, tuple[str, bool]]:
+    out: dict[str, tuple[str, bool]] = {}
     for item in node.attrs.get("supporting_files") or []:
         if not isinstance(item, Mapping):
             continue
@@ -270,7 +290,7 @@ def _declared_destinations(node: Node) -> dict[str, str]:
             bare = dest.removeprefix("~/")
             if bare.startswith(".claude/"):
                 relative_parts(bare, f"destination of {src}")  # refuses '..' and the like
-                out[posixpath.normpath(src)] = dest
+                out[posixpath.normpath(src)] = (dest, item.get("executable") is True)
     return out
 
 
