@@ -24,6 +24,7 @@ Role = Literal["match", "dependency"]
 BRIEF_TOKENS = 150
 _ABOUT_CHARS = 160
 _WHY_CHARS = 220
+_BRIEF_NAMES = 4  # related components named in a brief result (the rest counted)
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,8 @@ class ComponentResult:
         (by ``count``) or nothing is left to cut."""
 
         def named(ids: tuple[str, ...]) -> list[str]:
-            return [self.names.get(i, i) for i in ids]
+            shown = [self.names.get(i, i) for i in ids[:_BRIEF_NAMES]]
+            return shown + ([f"+{len(ids) - _BRIEF_NAMES} more"] if len(ids) > _BRIEF_NAMES else [])
 
         out: dict[str, Any] = {
             "id": self.id,

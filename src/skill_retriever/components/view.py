@@ -13,7 +13,7 @@ state throughout: a concurrent delete cannot make it fail half way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -136,10 +136,6 @@ class CallerView:
 
     def token_count(self, node_id: str, encoding: str) -> int:
         return self.snapshot.token_count(self.get(node_id), encoding)
-
-    def memo(self, table: str, build: Callable[[], Any], size: int = 1) -> Any:
-        """A value kept on the snapshot for this principal set (see `IndexSnapshot.memo`)."""
-        return self.snapshot.memo(table, self.principals, build, max(size, _VIEWS_KEPT))
 
     def status(self) -> dict[str, Any]:
         """Counts of what the caller may see (nothing else is counted)."""
