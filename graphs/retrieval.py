@@ -8,10 +8,19 @@ The server builds a run's context from JSON, so this graph takes a small JSON co
 ``{"query": ..., "k": ..., "token_budget": ..., "route": ..., "filters": {...}}`` in,
 ``{"results", "route", "reranker", "stats", "warnings"}`` out.
 
+At import (the server's start-up) the default index and the model are loaded in the
+background (``SKILL_RETRIEVER_WARM_UP=0`` turns that off).
+
 In Python, use ``skill_retriever.graph.graph`` directly with
 ``context=RetrievalContext(index=...)``.
 """
 
-from skill_retriever.adapters.langgraph_server import build_server_graph
+import os
+
+from skill_retriever.adapters.langgraph_server import build_server_graph, warm_up_in_background
 
 graph = build_server_graph(name="retrieval")
+if os.environ.get("SKILL_RETRIEVER_WARM_UP", "1") != "0":
+    # The server imports this module at start-up: load the model and the default index
+    # now, in the background, so the first run is as fast as later ones.
+    warm_up_in_background()

@@ -2,29 +2,50 @@
 
 ``from skill_retriever import graph`` gives the compiled retrieval graph (the module of the
 same name holds its wiring: ``from skill_retriever.graph import build_graph``).
+
+The names below load on first use (PEP 562), so a command that never searches (``--help``,
+``stats``) never imports LangGraph, torch or sentence-transformers.
 """
 
-from skill_retriever.config import RetrievalConfig, config_for
-from skill_retriever.context import RetrievalContext
-from skill_retriever.filters import Filters
-from skill_retriever.graph import build_graph, graph
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
-from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
-from skill_retriever.stores.index import Index
+from __future__ import annotations
 
-__all__ = [
-    "Edge",
-    "EdgeKind",
-    "Filters",
-    "Index",
-    "Node",
-    "NodeKind",
-    "RetrievalConfig",
-    "RetrievalContext",
-    "Retriever",
-    "SearchResponse",
-    "SearchResult",
-    "build_graph",
-    "config_for",
-    "graph",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.2.0"
+
+if TYPE_CHECKING:
+    from skill_retriever.config import RetrievalConfig, config_for
+    from skill_retriever.context import RetrievalContext
+    from skill_retriever.filters import Filters
+    from skill_retriever.graph import build_graph, graph
+    from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+    from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
+    from skill_retriever.stores.index import Index
+
+_WHERE = {
+    "Edge": "model",
+    "EdgeKind": "model",
+    "Filters": "filters",
+    "Index": "stores.index",
+    "Node": "model",
+    "NodeKind": "model",
+    "RetrievalConfig": "config",
+    "RetrievalContext": "context",
+    "Retriever": "retriever",
+    "SearchResponse": "retriever",
+    "SearchResult": "retriever",
+    "build_graph": "graph",
+    "config_for": "config",
+    "graph": "graph",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'skill_retriever' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"skill_retriever.{_WHERE[name]}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skill_retriever import __version__
 from skill_retriever.cliargs import DEFAULT_INDEX_DIR, add_index_options, open_index
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
@@ -24,7 +26,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="skill-retriever",
         description="Hybrid graph retrieval of skills, agents, commands, hooks, MCP servers and documents.",
     )
-    p.add_argument("-v", "--verbose", action="store_true", help="log one line per retrieval phase")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="log one line per phase, and show progress bars"
+    )
+    p.add_argument("-V", "--version", action="version", version=f"skill-retriever {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     common = add_index_options
@@ -93,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.verbose:  # progress bars (model loading, indexing) only when asked for
+        os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0"
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s", stream=sys.stderr
     )
@@ -154,7 +161,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     def progress_factory(total: int, label: str) -> Any:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or None, file=sys.stderr)
+        bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or not args.verbose, file=sys.stderr)
         bars.append(bar)
         return bar.update
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import logging
 import os
 import re
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.embedder import Embedder, quiet_model_loading
 
 log = logging.getLogger("skill_retriever")
 
@@ -43,6 +43,7 @@ class CrossEncoderReranker:
         # huggingface_hub reads HF_HUB_OFFLINE once, at its import; when something imported
         # it earlier the variable alone does nothing, so say it per call too.
         offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
+        quiet_model_loading()
         from sentence_transformers import CrossEncoder
 
         self._name = model

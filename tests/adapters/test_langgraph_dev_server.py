@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) ->
     work = tmp_path_factory.mktemp("langgraph-dev")
     shutil.copy(REPO / "langgraph.json", work / "langgraph.json")
     (work / "graphs").symlink_to(REPO / "graphs", target_is_directory=True)
-    index_dir = work / "index"  # a copy: two processes never share one Chroma folder
+    index_dir = work / "index"  # a copy, so the test's own index is never touched
     shutil.copytree(sample_index_path, index_dir)
     port = free_port()
     cli = Path(sys.executable).with_name("langgraph")
@@ -99,7 +99,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, sample_index_path: Path) ->
                     f"langgraph dev not up after {STARTUP_S}s:\n{(work / 'server.log').read_text()[-4000:]}"
                 )
             time.sleep(0.5)
-        yield url
+        yield f"{url}#{work / 'server.log'}"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -118,7 +118,7 @@ async def _run_all(url: str) -> dict[str, Any]:
         None,
         "retrieval",
         input={"query": "add OpenTelemetry tracing to a FastAPI service", "k": 4},
-        context={"cross_encoder": None},  # rerank with the index's own embedder
+        context={"cross_encoder": None},  # no cross-encoder: no reranking
     )
     chunks = [
         (chunk.event, chunk.data)
@@ -141,7 +141,7 @@ async def _run_all(url: str) -> dict[str, Any]:
 
 
 def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> None:
-    got = asyncio.run(_run_all(server))
+    got = asyncio.run(_run_all(server.split("#", 1)[0]))
     assert {a["graph_id"] for a in got["assistants"]} == {"retrieval", "coding_agent"}
 
     out = got["retrieval"]
@@ -149,8 +149,8 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert 1 <= len(out["results"]) <= 4
     assert all(r["id"] in sample_index.nodes for r in out["results"])
     assert out["route"] in ("smart", "ppr", "quick")
-    assert out["reranker"] == "embedding:hashing-64"
-    assert all(r["rerank_score"] is not None and r["channels"] for r in out["results"])
+    assert out["reranker"] == "none"
+    assert all(r["channels"] for r in out["results"])
     assert {"plan_query", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"} <= set(
         out["stats"]
     )
@@ -171,3 +171,14 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert agent["skills"] and len(agent["skills"]) <= 3
     assert agent["prompt"].startswith("Task: write a safe alembic migration")
     assert agent["skills"][0]["text"] in agent["prompt"]
+
+
+def test_the_server_warms_the_index_up_at_start(server: str) -> None:
+    """graphs/retrieval.py loads the default index and runs one search in the background
+    at import: the server's log says so before any run needs it."""
+    log = Path(server.split("#", 1)[1]) if "#" in server else None
+    assert log is not None
+    deadline = time.monotonic() + 60
+    while "[skill_retriever][server] ready" not in log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+        time.sleep(0.5)

@@ -33,7 +33,7 @@ from langgraph.types import Checkpointer
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexCorruptError, SkillRetrieverError
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.state import InputState, OutputState, RetrievalState
@@ -173,6 +173,24 @@ def server_retriever(context: ServerContext | None, graph: Any = None) -> Retrie
         return found
 
 
+def warm_up_in_background(context: ServerContext | None = None) -> threading.Thread:
+    """Open the default index and warm its :class:`Retriever` (model, views, one search)
+    in a daemon thread, so the server's first run is as fast as later ones. A failure is
+    logged, not raised: the first run reports it to its caller."""
+
+    def work() -> None:
+        try:
+            spent = server_retriever(context or ServerContext()).warm_up()
+        except SkillRetrieverError as exc:
+            log.warning("[skill_retriever][server] warm-up failed: %s", exc)
+            return
+        log.info("[skill_retriever][server] ready: %s", spent)
+
+    thread = threading.Thread(target=work, name="skill-retriever-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def _context_of(runtime: Runtime[Any]) -> ServerContext:
     ctx = runtime.context
     if ctx is None:
@@ -226,4 +244,5 @@ __all__ = [
     "sample_index_dir",
     "server_index",
     "server_retriever",
+    "warm_up_in_background",
 ]

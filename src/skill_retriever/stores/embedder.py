@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Protocol, runtime_checkable
@@ -97,6 +98,7 @@ class SentenceTransformerEmbedder:
                 # Also per call: huggingface_hub reads the variable only at its import.
                 offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                quiet_model_loading()
                 from sentence_transformers import SentenceTransformer
 
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
@@ -134,6 +136,16 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.asarray(vecs, dtype=np.float32)
+
+
+def quiet_model_loading() -> None:
+    """No "Loading weights" progress bars on stderr unless asked for: set
+    ``HF_HUB_DISABLE_PROGRESS_BARS=0`` to see them (the CLI does with ``-v``)."""
+    quiet = os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1").lower() not in ("0", "false", "no", "")
+    if quiet and "transformers" in sys.modules:  # read at its import; say it again if it came first
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
 
 
 _DEFAULT_TORCH_THREADS: int | None = None
