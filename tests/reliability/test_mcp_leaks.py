@@ -452,3 +452,31 @@ def test_the_issue_case_and_random_actions_over_stdio(world: World, tmp_path: Pa
     finally:
         index.close()
     assert not found, found
+
+
+def test_the_install_command_enforces_its_principals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skill_retriever import cli as cli_mod
+    from skill_retriever.cli import main
+
+    _scenario(tmp_path / "index").close()
+    monkeypatch.setattr(
+        cli_mod,
+        "open_index",
+        lambda args, *, create: Index.open(tmp_path / "index", embedder=HashingEmbedder(32)),
+    )
+    target = tmp_path / "project"
+    base = ["--target", str(target), "--index-dir", str(tmp_path / "index"), "--json"]
+    assert main(["install", "deploy-helper", "--principals", "alice", *base]) == 0
+    out = capsys.readouterr().out
+    assert not [t for t in SECRETS if t in out or t in files_text(target)]
+    assert not (target / ".mcp.json").exists()
+    # the private server, asked for by id, is "no component" (exit 2), like one that does not exist
+    assert main(["install", "priv/vault-secrets", "--principals", "alice", *base]) == 2
+    assert "no component 'priv/vault-secrets'" in capsys.readouterr().err
+    assert main(["install", "deploy-helper", "--principals", "red", *base]) == 0  # red sees it
+    assert (
+        json.loads((target / ".mcp.json").read_text())["mcpServers"]["vault-secrets"]["command"]
+        == "vault-mcp-cmd"
+    )
