@@ -95,18 +95,9 @@ def test_install_command_exit_codes_for_conflicts(
     sample_index: Index,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from skill_retriever import cli as cli_mod
-    from skill_retriever.stores.embedder import HashingEmbedder
-
     index_dir = str(sample_index.path)
-    sample_index.close()
-    monkeypatch.setattr(
-        cli_mod,
-        "open_index",
-        lambda args, *, create: Index.open(index_dir, embedder=HashingEmbedder()),
-    )
+    sample_index.close()  # the command opens it itself (the manifest names its embedder)
     target = tmp_path / "project"
     argv = [
         "install",

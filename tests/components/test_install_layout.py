@@ -213,66 +213,47 @@ def test_install_command(
     hashed_index: Index,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     index_dir = str(hashed_index.path)
-    hashed_index.close()
+    hashed_index.close()  # the command opens it itself (the manifest names its embedder)
     target = tmp_path / "project"
-    # the index was built with the HashingEmbedder: open it the same way in the command
-    from skill_retriever import cli as cli_mod
-    from skill_retriever.stores.embedder import HashingEmbedder
-
-    opened = []
-
-    def open_index(args: object, *, create: bool) -> Index:
-        index = Index.open(index_dir, embedder=HashingEmbedder(), create=create)
-        opened.append(index)
-        return index
-
-    monkeypatch.setattr(cli_mod, "open_index", open_index)
-    try:
-        assert (
-            main(
-                [
-                    "install",
-                    sid("web-scaffold"),
-                    "--target",
-                    str(target),
-                    "--dry-run",
-                    "--index-dir",
-                    index_dir,
-                ]
-            )
-            == 0
+    assert (
+        main(
+            [
+                "install",
+                sid("web-scaffold"),
+                "--target",
+                str(target),
+                "--dry-run",
+                "--index-dir",
+                index_dir,
+            ]
         )
-        assert "would create .claude/skills/web-scaffold/SKILL.md" in capsys.readouterr().out
-        assert not target.exists()
-        assert (
-            main(
-                ["install", sid("web-scaffold"), "--target", str(target), "--index-dir", index_dir]
-            )
-            == 0
+        == 0
+    )
+    assert "would create .claude/skills/web-scaffold/SKILL.md" in capsys.readouterr().out
+    assert not target.exists()
+    assert (
+        main(["install", sid("web-scaffold"), "--target", str(target), "--index-dir", index_dir])
+        == 0
+    )
+    assert "create .claude/skills/redact-pii/SKILL.md" in capsys.readouterr().out
+    (target / ".claude/skills/web-scaffold/SKILL.md").write_text("changed")
+    assert (
+        main(
+            [
+                "install",
+                sid("web-scaffold"),
+                "--target",
+                str(target),
+                "--json",
+                "--index-dir",
+                index_dir,
+            ]
         )
-        assert "create .claude/skills/redact-pii/SKILL.md" in capsys.readouterr().out
-        (target / ".claude/skills/web-scaffold/SKILL.md").write_text("changed")
-        assert (
-            main(
-                [
-                    "install",
-                    sid("web-scaffold"),
-                    "--target",
-                    str(target),
-                    "--json",
-                    "--index-dir",
-                    index_dir,
-                ]
-            )
-            == 1
-        )
-        report = json.loads(capsys.readouterr().out)
-        assert report["ok"] is False and report["written"] == []
-        assert main(["install", "nope", "--target", str(target), "--index-dir", index_dir]) == 2
-        assert "no component 'nope'" in capsys.readouterr().err
-    finally:
-        for index in opened:
-            index.close()
+        == 1
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["written"] == []
+    assert main(["install", "nope", "--target", str(target), "--index-dir", index_dir]) == 2
+    assert "no component 'nope'" in capsys.readouterr().err

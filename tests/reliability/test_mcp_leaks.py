@@ -455,17 +455,11 @@ def test_the_issue_case_and_random_actions_over_stdio(world: World, tmp_path: Pa
 
 
 def test_the_install_command_enforces_its_principals(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from skill_retriever import cli as cli_mod
     from skill_retriever.cli import main
 
-    _scenario(tmp_path / "index").close()
-    monkeypatch.setattr(
-        cli_mod,
-        "open_index",
-        lambda args, *, create: Index.open(tmp_path / "index", embedder=HashingEmbedder(32)),
-    )
+    _scenario(tmp_path / "index").close()  # the command opens it itself
     target = tmp_path / "project"
     base = ["--target", str(target), "--index-dir", str(tmp_path / "index"), "--json"]
     assert main(["install", "deploy-helper", "--principals", "alice", *base]) == 0
