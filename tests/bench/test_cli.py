@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,23 @@ def test_quick_battery_and_incidents_write_json_markdown_and_png(tmp_path: Path,
 def test_unknown_section_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["benchmark", "--only", "bogus", "--out", str(tmp_path)]) == 2
     assert "unknown section" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("missing", ["psutil", "matplotlib"])
+def test_without_the_bench_extra_the_command_says_what_to_install(
+    missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, missing, None)  # `import psutil` now raises ImportError
+    assert main(["benchmark", "--quick", "--only", "battery", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and missing in err and "pip install 'skill-retriever[bench]'" in err
+    assert not (tmp_path / "results").exists()  # stopped before any work
+
+
+def test_report_only_without_matplotlib_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    assert main(["benchmark", "--report-only", "--out", str(tmp_path)]) == 2
+    assert "pip install 'skill-retriever[bench]'" in capsys.readouterr().err

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from skill_retriever.algorithms.temporal import parse_time_window
-from skill_retriever.bench.incidents import SHAPES, generate_queries, generate_world
+from skill_retriever.bench.world import generate_world
+from skill_retriever.bench.world_queries import SHAPES, generate_queries
 
 
 def test_same_seed_same_world_and_queries() -> None:

@@ -6,7 +6,8 @@ from collections import Counter
 
 import numpy as np
 
-from skill_retriever.bench.speed import percentile, prefix_graph, replicate
+from skill_retriever.bench.growth import prefix_graph, replicate
+from skill_retriever.bench.timing import percentile
 from skill_retriever.model import Edge, EdgeKind, Node
 
 

@@ -9,25 +9,30 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
+from skill_retriever.bench.common import BenchRun, Result, write_json
+from skill_retriever.bench.world_queries import generate_queries
+from skill_retriever.retriever import Retriever
 
 
 @dataclass(frozen=True)
 class Check:
+    """One battery check and what it found."""
+
     name: str
     ok: bool
     detail: str
 
     def line(self) -> str:
+        """``PASS  name: detail`` (or FAIL), as printed."""
         return f"{'PASS' if self.ok else 'FAIL'}  {self.name}: {self.detail}"
 
 
 def _close(a: float, b: float) -> bool:
+    """Equal up to float rounding (the references are exact decimals of the fractions)."""
     return math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12)
 
 
@@ -95,7 +100,7 @@ def check_budget_algorithm() -> Check:
                  f"kept {one.kept} ({one.total_tokens} tokens), {two.kept} ({two.total_tokens}), budget 0 -> {zero.kept}")
 
 
-def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
+def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
     """Real searches: fields of every result, fusion score = RRF of its ranks, budget bound,
     rerank never adds an item."""
     count = token_counter()
@@ -161,22 +166,21 @@ def pipeline_checks(retriever: Any, queries: list[str]) -> list[Check]:
     return [healthy, fields, fusion, budget, rerank]
 
 
-def run_battery(bench: Any) -> dict[str, Any]:
-    from skill_retriever.bench.incidents import generate_queries, world_index
-    from skill_retriever.bench.runner import write_json
-
+def run_battery(run: BenchRun) -> None:
+    """The reference checks, then real searches on the incident world; a FAIL marks the
+    run failed (the command exits 1)."""
     started = time.perf_counter()
-    log: Callable[[str], None] = bench.log
-    log("\n== seed battery")
+    run.log("\n== seed battery")
     checks = [check_rrf_reference(), check_rrf_k(), check_multi_channel_wins(), check_budget_algorithm()]
-    _, retriever, world, _ = world_index(bench)
-    queries = [q.text for q in generate_queries(world, per_shape=2 if bench.opts.quick else 4)]
-    checks += pipeline_checks(retriever, queries)
-    result = {
+    world = run.incident_world()
+    queries = [q.text for q in generate_queries(world.world, per_shape=2 if run.opts.quick else 4)]
+    checks += pipeline_checks(world.retriever, queries)
+    result: Result = {
         "section": "battery", "family": "battery", "name": "seed battery", "key": "battery",
         "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks],
         "passed": sum(c.ok for c in checks), "failed": sum(not c.ok for c in checks),
-        "seconds": round(time.perf_counter() - started, 1), **bench.stamp(),
+        "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
     }
-    write_json(bench.results / "battery.json", result)
-    return result
+    write_json(run.results / "battery.json", result)
+    run.failed = run.failed or result["failed"] > 0
+    run.publish(result)

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-# Single-threaded BLAS before numpy loads (see runner.limit_threads and DESIGN.md).
+# Single-threaded BLAS before numpy loads (see machine.limit_threads and DESIGN.md).
 if "numpy" not in sys.modules:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # Idle OpenMP threads sleep instead of spinning: on a busy 2-core machine torch's spinning
@@ -18,8 +18,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from skill_retriever.bench.runner import SECTIONS  # noqa: E402 - after the env; stdlib imports only
-
+# After the environment above: importing the sections loads numpy.
+from skill_retriever.bench.sections import NAMES
 
 
 def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--cache", type=Path, default=None, help="index cache folder (default <out>/cache)")
     p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 cores")
     p.add_argument("--only", default=None,
-                   help=f"comma-separated sections to run (default all): {','.join(SECTIONS)}")
+                   help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
     p.add_argument("--max-queries", type=int, default=1000,
                    help="seeded sample size for larger toolret query sets (default 1000)")
     p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results")
@@ -47,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
+    """Run the benchmark (or rebuild its report); the exit status of the run."""
     from skill_retriever.exceptions import ConfigError
 
     out: Path = args.out
@@ -56,10 +57,10 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         path = write_report(out)
         print(f"report rebuilt: {path}")
         return 0
-    only = tuple(s.strip() for s in args.only.split(",") if s.strip()) if args.only else SECTIONS
-    unknown = sorted(set(only) - set(SECTIONS))
+    only = tuple(s.strip() for s in args.only.split(",") if s.strip()) if args.only else None
+    unknown = sorted(set(only or ()) - set(NAMES))
     if unknown:
-        raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(SECTIONS)}")
+        raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
     from skill_retriever.bench.datasets import default_data_dir
@@ -70,7 +71,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         data = None
     elif data is None:
         data = default_data_dir()
-    from skill_retriever.bench.runner import BenchOptions, run
+    from skill_retriever.bench.common import BenchOptions
+    from skill_retriever.bench.runner import run
 
     opts = BenchOptions(
         out=out, data=data, cache=args.cache or out / "cache", quick=args.quick, only=only,
@@ -81,6 +83,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
 
 def _reconstruct(args: argparse.Namespace) -> str:
+    """The command line, as stamped on results (only the options given)."""
     parts = ["skill-retriever", "benchmark"]
     if args.data is not None:
         parts += ["--data", str(args.data)]

@@ -23,6 +23,8 @@ from typing import Any
 
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.index import Index
 
 CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
 SEED = 20240601
@@ -279,9 +281,9 @@ def cached_index(
     key: str,
     fingerprint: Mapping[str, Any],
     ingest: Callable[[Path], IngestResult],
-    embedder: Any,
+    embedder: Embedder,
     log: Callable[[str], None] = print,
-) -> tuple[Any, BuildInfo]:
+) -> tuple[Index, BuildInfo]:
     """Open ``<cache_dir>/<key>/index``, building it first when missing or stale.
 
     The fingerprint (sources, subset parameters, embedder) is stored next to the index
@@ -289,7 +291,6 @@ def cached_index(
     rebuilt rather than trusted.
     """
     from skill_retriever.indexing import write_result
-    from skill_retriever.stores.index import Index
 
     home = cache_dir / key
     stamp_path = home / "bench-cache.json"

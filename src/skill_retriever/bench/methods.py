@@ -21,12 +21,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from skill_retriever.bench.datasets import EvalQuery
 from skill_retriever.filters import Filters
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+if TYPE_CHECKING:
+    from langchain_core.retrievers import BaseRetriever
 
 CHANNELS = ("semantic", "keyword", "graph", "temporal")
 DEPTH = 50  # how deep each peer channel's list goes, as our channel_depth
@@ -62,7 +67,7 @@ def _timed(fn: Callable[[EvalQuery], list[str]]) -> Callable[[EvalQuery], Ranked
 class DenseSearcher:
     """Exact cosine search over the index's node vectors, restricted to some kinds."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Index) -> None:
         self.index = index
         self.snapshot = index.snapshot()
         self._ids = self.snapshot.graph.ids
@@ -98,7 +103,7 @@ def _kinds(q: EvalQuery, default: tuple[str, ...] | None) -> tuple[str, ...] | N
     return q.kinds if q.kinds is not None else default
 
 
-def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
+def peer_methods(index: Index, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
     """BM25, dense, and LangChain's EnsembleRetriever over the two."""
     dense = DenseSearcher(index)
 
@@ -110,7 +115,7 @@ def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list
     def dense_run(q: EvalQuery) -> list[str]:
         return [i for i, _ in dense.search(q.text, k, _kinds(q, kinds))]
 
-    ensembles: dict[tuple[str, ...] | None, Any] = {}
+    ensembles: dict[tuple[str, ...] | None, BaseRetriever] = {}
 
     def ensemble(q: EvalQuery) -> list[str]:
         ks = _kinds(q, kinds)
@@ -127,7 +132,9 @@ def peer_methods(index: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list
     ]
 
 
-def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str, ...] | None, depth: int) -> Any:
+def build_langchain_ensemble(
+    index: Index, dense: DenseSearcher, kinds: tuple[str, ...] | None, depth: int
+) -> BaseRetriever:
     """LangChain's EnsembleRetriever over its BM25Retriever and a dense retriever on our vectors."""
     try:
         from langchain_classic.retrievers import EnsembleRetriever
@@ -155,6 +162,7 @@ def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str,
     class OurVectorsRetriever(BaseRetriever):
         """Dense retrieval over the skill-retriever index's vectors (same model)."""
 
+        # Any: pydantic validates field types, and it cannot check these two
         searcher: Any
         kinds: Any
         k: int
@@ -170,14 +178,14 @@ def build_langchain_ensemble(index: Any, dense: DenseSearcher, kinds: tuple[str,
     return EnsembleRetriever(retrievers=[bm25, vec], weights=[0.5, 0.5], id_key="id")
 
 
-def _search(retriever: Any, q: EvalQuery, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Ranked:
+def _search(retriever: Retriever, q: EvalQuery, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Ranked:
     start = time.perf_counter()
     resp = retriever.search(q.text, k=k, kinds=_kinds(q, kinds), principals=["*"], **kw)
     ms = (time.perf_counter() - start) * 1000.0
     return Ranked(resp.ids, ms, route=resp.route, extra={"warnings": len(resp.warnings)})
 
 
-def _pipeline(retriever: Any, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Callable[[EvalQuery], Ranked]:
+def _pipeline(retriever: Retriever, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Callable[[EvalQuery], Ranked]:
     def run(q: EvalQuery) -> Ranked:
         return _search(retriever, q, kinds, k, **kw)
 
@@ -185,7 +193,7 @@ def _pipeline(retriever: Any, kinds: tuple[str, ...] | None, k: int, **kw: Any) 
 
 
 def our_methods(
-    retriever: Any,
+    retriever: Retriever,
     kinds: tuple[str, ...] | None,
     k: int = 10,
     *,
@@ -213,7 +221,7 @@ def our_methods(
     return out
 
 
-def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
+def channel_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
     """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
     out = [Method(f"only {ch}", "channel",
                   _pipeline(retriever, kinds, k, rerank=False, channel_weights={c: float(c == ch) for c in CHANNELS}),
@@ -225,7 +233,8 @@ def channel_methods(retriever: Any, kinds: tuple[str, ...] | None, k: int = 10) 
     return out
 
 
-def has_timestamps(index: Any) -> bool:
+def has_timestamps(index: Index) -> bool:
+    """Whether any item of the index carries a time (the temporal channel has something)."""
     return any(n.last_changed is not None for n in index.snapshot().nodes.values())
 
 

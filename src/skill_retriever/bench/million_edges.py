@@ -27,25 +27,37 @@ import os
 import resource
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from skill_retriever.bench.common import BenchRun, Result, write_json
+from skill_retriever.bench.machine import rss_mb
+from skill_retriever.bench.timing import PHASES, WARMUP, time_dense, time_ppr, time_routes
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.indexing import BATCH
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from skill_retriever.stores.index import Index
 
 WORDS = ["deploy", "service", "checkout", "payment", "queue", "cache", "latency", "outage", "rollback", "migration", "schema", "postgres", "kafka", "redis", "auth", "token", "gateway", "search", "index", "shard", "replica", "backup", "alert", "trace", "metric", "log", "incident", "review", "test", "flaky", "build", "release", "canary", "feature", "flag", "config", "secret"]
 STAMP = "million-edges.json"
 
 
 def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def synthetic(n_nodes: int, n_edges: int, seed: int = 7) -> tuple[list[Any], list[Any]]:
-    from skill_retriever.model import Edge, EdgeKind, Node
-
+def synthetic(n_nodes: int, n_edges: int, seed: int = 7) -> tuple[list[Node], list[Edge]]:
+    """``n_nodes`` short documents and up to ``n_edges`` distinct MENTIONS edges with a
+    heavy-tailed in-degree."""
     rng = np.random.default_rng(seed)
     nodes = [
-        Node(id=f"n{i}", kind="document", name=f"doc {i}", text=" ".join(rng.choice(WORDS, 12)) + f" item-{i}")
+        Node(id=f"n{i}", kind=NodeKind.DOCUMENT, name=f"doc {i}", text=" ".join(rng.choice(WORDS, 12)) + f" item-{i}")
         for i in range(n_nodes)
     ]
     # Preferential attachment by sampling targets with weight ~ rank^-0.8 (a heavy tail).
@@ -60,20 +72,16 @@ def synthetic(n_nodes: int, n_edges: int, seed: int = 7) -> tuple[list[Any], lis
     return nodes, edges
 
 
-def make_embedder(name: str) -> Any:
-    from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
-
+def make_embedder(name: str) -> Embedder:
+    """``hashing`` (stores and graph maths alone) or the bundled MiniLM."""
     if name == "hashing":
         return HashingEmbedder(64)
     return SentenceTransformerEmbedder()
 
 
-def build(path: Path, n_nodes: int, n_edges: int, embedder: Any) -> tuple[Any, dict[str, Any]]:
+def build(path: Path, n_nodes: int, n_edges: int, embedder: Embedder) -> tuple[Index, dict[str, Any]]:
     """Open the index at ``path``, building it first unless a complete one with the same
     parameters is there."""
-    from skill_retriever.indexing import BATCH
-    from skill_retriever.stores.index import Index
-
     wanted = {"nodes": n_nodes, "edges": n_edges, "embedder": embedder.name, "seed": 7}
     stamp_path = path / STAMP
     if stamp_path.is_file():
@@ -103,20 +111,15 @@ def build(path: Path, n_nodes: int, n_edges: int, embedder: Any) -> tuple[Any, d
 
 
 def query_set(n_nodes: int, count: int) -> list[str]:
+    """``count`` seeded queries: four vocabulary words and one item name."""
     rng = np.random.default_rng(11)
     return [" ".join(rng.choice(WORDS, 4)) + f" item-{int(rng.integers(n_nodes))}" for _ in range(count)]
 
 
 def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Path | None,
-        log: Any = print) -> dict[str, Any]:
+        log: Callable[[str], None] = print) -> Result:
     """Build (or reuse) the index and time it; the result has the shape of one size of
     the speed section, so the benchmark report renders it with the same tables."""
-    import psutil
-
-    from skill_retriever.bench.speed import PHASES, WARMUP, time_dense, time_ppr, time_routes
-    from skill_retriever.config import RetrievalConfig
-    from skill_retriever.retriever import Retriever
-
     size: dict[str, Any] = {"target": n_nodes, "embedder": embedder_name, "cpus": os.cpu_count(),
                             "load_avg_at_start": [round(x, 2) for x in os.getloadavg()]}
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,7 +139,7 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
         log(f"  timing {n_queries} queries x 3 routes, then the dense floor")
         size["routes"] = time_routes(retriever, queries, [(r, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")])
         size["dense"] = time_dense(index, queries)
-        size["rss_mb"] = psutil.Process().memory_info().rss / 2**20
+        size["rss_mb"] = rss_mb()
         size["peak_rss_mb"] = peak_rss_mb()  # before networkx builds its own copy of the graph
         gc.collect()
         log("  our PPR against networkx.pagerank on the same graph")
@@ -151,11 +154,9 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
             "phase_order": list(PHASES), "sizes": [size]}
 
 
-def run_scale(bench: Any) -> dict[str, Any]:
+def run_scale(bench: BenchRun) -> None:
     """The benchmark's ``scale`` section: the default 100k / 1M run, index kept under the
     cache folder so a second run only times the queries."""
-    from skill_retriever.bench.runner import write_json
-
     bench.log("\n== scale: 100,000 nodes, 1,000,000 edges")
     started = time.perf_counter()
     result = run(100_000, 1_000_000, 100, "bundled", bench.opts.cache / "scale__100k-1M", log=bench.log)
@@ -163,17 +164,18 @@ def run_scale(bench: Any) -> dict[str, Any]:
     result.update(bench.stamp())
     write_json(bench.results / "scale.json", result)
     bench.log(summary(result))
-    return result
+    bench.publish(result)
 
 
-def summary(result: dict[str, Any]) -> str:
+def summary(result: Result) -> str:
+    """A few lines: sizes, ingestion, peak memory, each route against the dense floor."""
     size = result["sizes"][0]
     dense = size["dense"]["e2e"]["p50"]
     b = size["build"]
-    lines = [f"{size['nodes']:,} nodes, {size['edges']:,} edges ({size['embedder']} embedder); "
-             f"ingest nodes {b.get('nodes_s')} s, edges {b.get('edges_s')} s; peak RSS {size['peak_rss_mb']:.0f} MB",
-             f"dense floor (embed + exact cosine) p50 {dense:.1f} ms, Chroma search alone p50 "
-             f"{size['dense']['chroma_search']['p50']:.1f} ms"]
+    lines = [(f"{size['nodes']:,} nodes, {size['edges']:,} edges ({size['embedder']} embedder); "
+              f"ingest nodes {b.get('nodes_s')} s, edges {b.get('edges_s')} s; peak RSS {size['peak_rss_mb']:.0f} MB"),
+             (f"dense floor (embed + exact cosine) p50 {dense:.1f} ms, Chroma search alone p50 "
+              f"{size['dense']['chroma_search']['p50']:.1f} ms")]
     for route, r in size["routes"].items():
         ratio = r["e2e"]["p50"] / dense if dense else float("nan")
         slow = sorted(r["phases"].items(), key=lambda kv: -kv[1]["p50"])[:3]
@@ -184,11 +186,12 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
+def compare(before: Result, after: Result) -> str:
     """Markdown: end-to-end and per-phase p50 / p95 of each route, before -> after."""
     b, a = before["sizes"][0], after["sizes"][0]
 
     def pair(x: dict[str, float] | None, y: dict[str, float] | None) -> str:
+        """``p50 / p95 -> p50 / p95``, ``-`` for a side that lacks the row."""
         left = f"{x['p50']:.1f} / {x['p95']:.1f}" if x else "-"
         right = f"{y['p50']:.1f} / {y['p95']:.1f}" if y else "-"
         return f"{left} -> {right}"
@@ -208,6 +211,7 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m skill_retriever.bench.million_edges``: run, or compare two runs."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--nodes", type=int, default=100_000)
     p.add_argument("--edges", type=int, default=1_000_000)

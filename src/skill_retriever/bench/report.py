@@ -1,23 +1,31 @@
-"""Tables (text and markdown), one merged JSON, and PNG plots from the results folder.
+"""report.md, report.json and the plots, rebuilt from the results folder.
 
 Everything here reads ``<out>/results/*.json``, so the report can be rebuilt at any time
 (``skill-retriever benchmark --report-only --out DIR``) and sections run separately merge.
+Rows and tables are :mod:`~skill_retriever.bench.tables`; plots
+:mod:`~skill_retriever.bench.plots`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.bench.plots import write_plots
+from skill_retriever.bench.tables import HEADLINE, group_rows, pct, retrieval_rows, table
+from skill_retriever.fsutil import write_atomic
+
+#: Sections in report order.
 FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed", "scale")
-HEADLINE = {"multihop": "R@5", "skills": "nDCG@10", "toolret": "nDCG@10", "incidents": "R@10"}
 
 
 def load_results(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The section results in report order, and ``_run.json`` (empty when missing); a
+    file that is not valid JSON is left out."""
     folder = out / "results"
-    sections = []
+    sections: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         if path.name.endswith(".queries.json") or path.name.startswith("_"):
             continue
@@ -30,49 +38,6 @@ def load_results(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     order = {f: i for i, f in enumerate(FAMILY_ORDER)}
     sections.sort(key=lambda s: (order.get(s.get("family", s.get("section", "")), 99), s.get("name", "")))
     return sections, run
-
-
-def pct(v: float | None, digits: int = 1) -> str:
-    return "-" if v is None else f"{100 * v:.{digits}f}"
-
-
-# -- tables -------------------------------------------------------------------------------
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], md: bool) -> list[str]:
-    if md:
-        out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        out += ["| " + " | ".join(r) + " |" for r in rows]
-        return out
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(str(x).ljust(w) if i == 0 else str(x).rjust(w) for i, (x, w) in enumerate(zip(r, widths)))
-
-    return [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]
-
-
-def retrieval_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    metrics = section["metrics"]
-    header = ["method", *metrics, "ms/q p50", "routes"]
-    rows = []
-    for name, m in section["methods"].items():
-        routes = ", ".join(f"{r} {n}" for r, n in sorted(m.get("routes", {}).items(), key=lambda p: -p[1]))
-        if m.get("degraded"):
-            routes += f" ({m['degraded']} degraded!)"
-        rows.append([name, *[pct(m["scores"][x]) for x in metrics], f"{m['ms_p50']:.0f}", routes])
-    return header, rows
-
-
-def group_rows(section: dict[str, Any], metric: str) -> tuple[list[str], list[list[str]]]:
-    groups: list[str] = []
-    for m in section["methods"].values():
-        for g in m["by_group"]:
-            if g not in groups:
-                groups.append(g)
-    counts = {g: next(iter(section["methods"].values()))["by_group"].get(g, {}).get("n", 0) for g in groups}
-    header = ["method", *[f"{g} ({counts[g]})" for g in groups]]
-    rows = [[name, *[pct(m["by_group"].get(g, {}).get(metric)) for g in groups]]
-            for name, m in section["methods"].items()]
-    return header, rows
 
 
 def section_lines(section: dict[str, Any], md: bool) -> list[str]:
@@ -104,14 +69,14 @@ def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
     if md:
         out.append("")
     header, rows = retrieval_rows(s)
-    out += _table(header, rows, md)
+    out += table(header, rows, md)
     groups = {g for m in s["methods"].values() for g in m["by_group"]}
     if len(groups) > 1:
         metric = {"skills": "nDCG@10", "toolret": "nDCG@10"}.get(s["family"], s["metrics"][0])
         out.append("")
         out.append(f"{metric} by query group:" if not md else f"{metric} by query group:\n")
         header, rows = group_rows(s, metric)
-        out += _table(header, rows, md)
+        out += table(header, rows, md)
     return out
 
 
@@ -129,7 +94,7 @@ def _incident_lines(s: dict[str, Any], md: bool) -> list[str]:
         header.append("all")
         for r, (name, m) in zip(rows, s["methods"].items()):
             r.append(pct(m["scores"][metric]))
-        out += _table(header, rows, md)
+        out += table(header, rows, md)
     return out
 
 
@@ -164,7 +129,7 @@ def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
                 f"{r['e2e']['p50'] / max(size['dense']['e2e']['p50'], 1e-9):.1f}x",
                 ", ".join(f"{p} {v['p50']:.1f}" for p, v in phases),
             ])
-    out += _table(header, rows, md)
+    out += table(header, rows, md)
     out.append("")
     header = ["nodes", "index items/s", "vectors", "RSS MB", "peak RSS MB", "our PPR ms", "networkx ms", "nx / ours"]
     rows = []
@@ -173,7 +138,7 @@ def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
         rows.append([f"{size['nodes']:,}", f"{b['items_per_s']:.0f}", b["vectors"], f"{size['rss_mb']:.0f}",
                      f"{size['peak_rss_mb']:.0f}", f"{p['ours_ms']:.2f}", f"{p['networkx_ms']:.0f}",
                      f"{p['ratio']:.0f}x"])
-    out += _table(header, rows, md)
+    out += table(header, rows, md)
     phase_header = ["nodes", "route", *s.get("phase_order", [])]
     if s.get("phase_order"):
         out.append("")
@@ -184,7 +149,7 @@ def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
                 prow.append([f"{size['nodes']:,}", route, *[
                     f"{r['phases'][p]['p50']:.1f} / {r['phases'][p]['p95']:.1f}" if p in r["phases"] else "-"
                     for p in s["phase_order"]]])
-        out += _table(phase_header, prow, md)
+        out += table(phase_header, prow, md)
     return out
 
 
@@ -209,7 +174,7 @@ def summary_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
         out.append(f"{'#### ' if md else ''}{family}: {metric}")
         if md:
             out.append("")
-        out += _table(header, rows, md)
+        out += table(header, rows, md)
         out.append("")
     return out
 
@@ -248,7 +213,7 @@ def goals_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
                          f"{pct(ours)} ({ours_name})", f"{100 * delta:+.1f}", goal])
     out: list[str] = []
     if rows:
-        out += _table(header, rows, md)
+        out += table(header, rows, md)
     for s in sections:
         if s.get("section") == "speed" and s.get("sizes"):
             big = s["sizes"][-1]
@@ -260,11 +225,11 @@ def goals_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
     return out
 
 
-def write_report(out: Path, log: Callable[[str], None] = print) -> Path:
+def write_report(out: Path) -> Path:
     """Rebuild report.md, report.json and plots/*.png from the results folder."""
     sections, run = load_results(out)
     merged = {"run": run, "sections": sections}
-    (out / "report.json").write_text(json.dumps(merged, indent=1, default=str), encoding="utf-8")
+    write_atomic(out / "report.json", json.dumps(merged, indent=1, default=str))
     lines = ["# skill-retriever benchmark", ""]
     if run:
         m = run.get("machine", {})
@@ -295,78 +260,5 @@ def write_report(out: Path, log: Callable[[str], None] = print) -> Path:
         lines += ["", (f"_made by `{s.get('command')}` ({'quick' if s.get('quick') else 'full'}), "
                        f"{s.get('finished_at')}, {s.get('seconds', '?')} s{version}_"), ""]
     path = out / "report.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-# -- plots --------------------------------------------------------------------------------
-def write_plots(out: Path, sections: list[dict[str, Any]]) -> list[Path]:
-    """Bar charts of the headline metric per retrieval family, the incident matrix, and
-    latency against graph size. Matplotlib with the Agg backend (no display)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    folder = out / "plots"
-    folder.mkdir(parents=True, exist_ok=True)
-    made: list[Path] = []
-    for family in ("multihop", "skills", "toolret"):
-        secs = [s for s in sections if s.get("family") == family]
-        if not secs:
-            continue
-        metric = HEADLINE[family]
-        methods = list(dict.fromkeys(m for s in secs for m in s["methods"]))
-        fig, ax = plt.subplots(figsize=(min(14.0, max(7.0, 0.35 * len(methods) * (len(secs) + 1))), 4.8))
-        width = 0.8 / len(secs)
-        for j, s in enumerate(secs):
-            vals = [100 * (s["methods"].get(m, {}).get("scores", {}).get(metric) or 0) for m in methods]
-            ax.bar([i + j * width for i in range(len(methods))], vals, width, label=s["name"])
-        ax.set_xticks([i + width * (len(secs) - 1) / 2 for i in range(len(methods))])
-        ax.set_xticklabels(methods, rotation=40, ha="right", fontsize=8)
-        ax.set_ylabel(metric)
-        ax.set_title(f"{family}: {metric} per method")
-        ax.legend(fontsize=7, ncol=min(4, len(secs)), loc="lower center", bbox_to_anchor=(0.5, 1.08))
-        ax.grid(axis="y", alpha=0.3)
-        fig.tight_layout()
-        made.append(_save(fig, folder / f"{family}.png", plt))
-    for s in sections:
-        if s.get("section") == "incidents":
-            header, rows = group_rows(s, "R@10")
-            fig, ax = plt.subplots(figsize=(7, 3.8))
-            data = [[float(x) if x != "-" else 0.0 for x in r[1:]] for r in rows]
-            im = ax.imshow(data, cmap="viridis", vmin=0, vmax=100, aspect="auto")
-            ax.set_xticks(range(len(header) - 1))
-            ax.set_xticklabels(header[1:], rotation=30, ha="right", fontsize=8)
-            ax.set_yticks(range(len(rows)))
-            ax.set_yticklabels([r[0] for r in rows], fontsize=8)
-            for i, r in enumerate(data):
-                for j, v in enumerate(r):
-                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", color="w" if v < 60 else "k", fontsize=7)
-            fig.colorbar(im, ax=ax, label="R@10")
-            ax.set_title("incidents: R@10 by query shape")
-            fig.tight_layout()
-            made.append(_save(fig, folder / "incidents.png", plt))
-        if s.get("section") == "speed" and s.get("sizes"):
-            fig, ax = plt.subplots(figsize=(6, 4))
-            routes = list(dict.fromkeys(r for size in s["sizes"] for r in size["routes"]))
-            xs = [size["nodes"] for size in s["sizes"]]
-            for route in routes:
-                ax.plot(xs, [size["routes"].get(route, {}).get("e2e", {}).get("p50", float("nan")) for size in s["sizes"]],
-                        marker="o", label=f"{route} p50")
-            ax.plot(xs, [size["dense"]["e2e"]["p50"] for size in s["sizes"]], "k--", marker="x", label="dense search p50")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("nodes")
-            ax.set_ylabel("ms per query")
-            ax.set_title("latency against graph size")
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            made.append(_save(fig, folder / "speed.png", plt))
-    return made
-
-
-def _save(fig: Any, path: Path, plt: Any) -> Path:
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    write_atomic(path, "\n".join(lines))
     return path

@@ -1,0 +1,163 @@
+"""What every benchmark section receives: the options, the clock, and one typed run.
+
+A section is a function ``(run: BenchRun) -> None`` (listed in
+:mod:`~skill_retriever.bench.sections`). It reads the options from ``run.opts``, builds
+indexes with the shared embedding model, writes ``<out>/results/<key>.json`` with
+:func:`write_json` the moment it has a result, and hands the result to
+:meth:`BenchRun.publish`, which prints its table and rebuilds the report. What two
+sections share (the incident world's index) comes from a cached method of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.bench import report
+from skill_retriever.bench.datasets import BuildInfo, cached_index
+from skill_retriever.bench.embedding import MemoEmbedder
+from skill_retriever.bench.machine import code_version, machine_info
+from skill_retriever.bench.world import GENERATOR_VERSION, World, generate_world, world_params
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.fsutil import write_atomic
+from skill_retriever.rerank import (
+    CrossEncoderReranker,
+    EmbeddingReranker,
+    Reranker,
+    default_reranker,
+)
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder
+from skill_retriever.stores.index import Index
+
+#: Every dated retrieval in the benchmark sees the same clock.
+FIXED_NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+#: One section's (or one data set's) result, as written to ``results/<key>.json``.
+Result = dict[str, Any]
+
+
+@dataclass
+class BenchOptions:
+    """What ``skill-retriever benchmark`` was asked to do.
+
+    Attributes:
+        out: The output folder (results, report, plots).
+        data: The benchmark data folder; None runs only what needs no data.
+        cache: Where built indexes are kept between runs.
+        quick: The small profile (``--quick``).
+        only: The sections to run; None for every section.
+        max_queries: Seeded sample size for larger query sets.
+        k: Results per query.
+        command: The command line, stamped on every result.
+        log: Where progress lines go.
+    """
+
+    out: Path
+    data: Path | None
+    cache: Path
+    quick: bool = False
+    only: tuple[str, ...] | None = None
+    max_queries: int = 1000
+    k: int = 10
+    command: str = ""
+    log: Callable[[str], None] = field(default=print)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON atomically (a stopped run never leaves half a result)."""
+    write_atomic(path, json.dumps(data, indent=1, default=str, ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class IncidentWorld:
+    """The incident world with its index and retriever, built once per run."""
+
+    world: World
+    index: Index
+    retriever: Retriever
+    build: BuildInfo
+
+
+class BenchRun:
+    """One benchmark run: options, the shared model, the reranker and the output folder.
+
+    Args:
+        opts: The options.
+        threads: How BLAS threads were limited (:func:`~skill_retriever.bench.machine.limit_threads`).
+    """
+
+    def __init__(self, opts: BenchOptions, threads: str) -> None:
+        threads += f"; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'default')}"
+        self.opts = opts
+        self.log = opts.log
+        self.results = opts.out / "results"
+        self.results.mkdir(parents=True, exist_ok=True)
+        self.embedder = SentenceTransformerEmbedder()
+        self.machine = machine_info(threads)
+        self.code = code_version()
+        #: Notes on what was not run, printed at the end and kept in ``_run.json``.
+        self.skipped: list[str] = []
+        #: Set by a section whose checks failed; the command then exits 1.
+        self.failed = False
+        self._cross_encoder: CrossEncoderReranker | None = None
+        self._probed = False
+        self._incident_world: IncidentWorld | None = None
+
+    def stamp(self) -> Result:
+        """Command, profile, machine, code version and time, for every result."""
+        return {"command": self.opts.command, "quick": self.opts.quick, "machine": self.machine, "code": self.code,
+                "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
+
+    def reranker(self, embedder: Embedder) -> Reranker:
+        """The cross-encoder if one loads offline (probed once), else the embedding fallback."""
+        if not self._probed:
+            self._probed = True
+            found = default_reranker()
+            self._cross_encoder = found if isinstance(found, CrossEncoderReranker) else None
+        return self._cross_encoder or EmbeddingReranker(embedder)
+
+    def memo(self) -> MemoEmbedder:
+        """The real model behind a memo of its vectors (quality runs only)."""
+        return MemoEmbedder(self.embedder)
+
+    def retriever(self, index: Index) -> Retriever:
+        """A Retriever over ``index`` (opened with :meth:`memo`), with the fixed clock and
+        no answer cache."""
+        memo = index.embedder
+        # The fallback reranker embeds each candidate's full text in windows of 180 words;
+        # a text that short is one window, the very text embedded at indexing, so its
+        # vector is known already.
+        snap = index.snapshot()
+        gm, emb, nodes = snap.graph, snap.embeddings, snap.nodes
+        short = [(nodes[i].embedding_text(), row) for row, i in enumerate(gm.ids)
+                 if len(nodes[i].embedding_text().split()) <= 180]
+        if short and isinstance(memo, MemoEmbedder):
+            memo.seed([t for t, _ in short], emb[[r for _, r in short]])
+        return Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=self.reranker(memo), cache_size=0)
+
+    def incident_world(self) -> IncidentWorld:
+        """The incident world's index and retriever (the battery and the incidents section
+        share them), built on first use and cached on disk."""
+        if self._incident_world is None:
+            params = world_params(self.opts.quick)
+            world = generate_world(**params, now=FIXED_NOW)
+            key = f"incidents__world-s{params['seed']}-{params['services']}-{params['deploys']}-{params['incidents']}"
+            index, build = cached_index(self.opts.cache, key, {"generator": GENERATOR_VERSION, **params},
+                                        lambda work: world.ingest(), self.memo(), self.log)
+            self._incident_world = IncidentWorld(world, index, self.retriever(index), build)
+        return self._incident_world
+
+    def publish(self, result: Result) -> None:
+        """Print a finished result's table and rebuild the report from the results folder."""
+        self.log(report.section_text(result))
+        self.write_report()
+
+    def write_report(self) -> None:
+        """Rebuild report.md, report.json and the plots from every result written so far."""
+        report.write_report(self.opts.out)

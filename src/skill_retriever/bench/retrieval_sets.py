@@ -1,0 +1,73 @@
+"""The ``multihop``, ``skills`` and ``toolret`` sections: our methods beside the peers on
+the judged sets of the data folder (:mod:`~skill_retriever.bench.datasets`)."""
+
+from __future__ import annotations
+
+import time
+
+from skill_retriever.bench import datasets as D
+from skill_retriever.bench.common import BenchRun, Result, write_json
+from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.methods import CHANNELS, has_timestamps, our_methods, peer_methods
+from skill_retriever.config import PROFILES
+
+
+def run_multihop(run: BenchRun) -> None:
+    """Multi-hop passage retrieval (HippoRAG's sets)."""
+    _run_sets(run, *D.multihop_sets(run.opts.data, quick=run.opts.quick))
+
+
+def run_skills(run: BenchRun) -> None:
+    """Skills, agents and commands of real repositories, judged queries."""
+    _run_sets(run, *D.skills_sets(run.opts.data, quick=run.opts.quick))
+
+
+def run_toolret(run: BenchRun) -> None:
+    """Tool retrieval (ToolRet sets)."""
+    _run_sets(run, *D.toolret_sets(run.opts.data, quick=run.opts.quick, max_queries=run.opts.max_queries))
+
+
+def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
+    for note in skipped:
+        run.log(f"\n== {note}")
+    run.skipped += skipped
+    for ds in sets:
+        run.publish(run_dataset(run, ds))
+
+
+def profiles_for(family: str) -> list[str]:
+    """Named config profiles worth a row for this family (the multihop profile)."""
+    return [family] if family in PROFILES and family != "design" else []
+
+
+def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
+    """Every method on one set; writes ``<key>.json`` and ``<key>.queries.json``."""
+    started = time.perf_counter()
+    run.log(f"\n== {ds.family} / {ds.name}: {len(ds.queries)} queries")
+    for note in ds.notes:
+        run.log(f"  {note}")
+    index, info = D.cached_index(run.opts.cache, ds.key, ds.fingerprint, ds.ingest, run.memo(), run.log)
+    retriever = run.retriever(index)
+    dated = has_timestamps(index)
+    ablate = [c for c in CHANNELS if c != "temporal" or dated]
+    notes = list(ds.notes)
+    if not dated:
+        notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
+    profiles = profiles_for(ds.family)
+    if profiles:
+        notes.append(f"'full [{profiles[0]}]' uses the {profiles[0]!r} config profile (tuned by the project "
+                     "on the *_hipporag_train100 sets: in-sample there)")
+    methods = peer_methods(index, ds.kinds, run.opts.k) + our_methods(
+        retriever, ds.kinds, run.opts.k, ablate=ablate, profiles=profiles)
+    summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log)
+    reranker = retriever.reranker
+    result: Result = {
+        "section": ds.family, "family": ds.family, "name": ds.name, "key": ds.key,
+        "metrics": list(ds.metrics), "queries": len(ds.queries), "kinds": ds.kinds,
+        "notes": notes, "build": info.to_dict(), "reranker": reranker.name if reranker else None,
+        "methods": summary, "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
+    }
+    write_json(run.results / f"{ds.key}.json", result)
+    write_json(run.results / f"{ds.key}.queries.json", per_query)
+    index.close()
+    return result
