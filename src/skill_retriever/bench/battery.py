@@ -90,14 +90,20 @@ def check_multi_channel_wins() -> Check:
 
 def check_budget_algorithm() -> Check:
     """Counts a=100, b=50, c=80, budget 160: a+b = 150 fits, +c = 230 does not -> (a, b).
-    An item over the whole budget is dropped even when first: a=500 -> (b, c), 130."""
-    one = pack_to_budget(["a", "b", "c"], {"a": 100, "b": 50, "c": 80}, 160)
-    two = pack_to_budget(["a", "b", "c"], {"a": 500, "b": 50, "c": 80}, 160)
+    The first item that does not fit ends the answer, so what is kept is a prefix of the
+    ranking: a=500 first -> (), 0 tokens. With ``fill=True`` it is skipped and packing goes
+    on -> (b, c), 130. Budget 0 keeps nothing."""
+    counts = {"a": 100, "b": 50, "c": 80}
+    big_first = {**counts, "a": 500}
+    one = pack_to_budget(["a", "b", "c"], counts, 160)
+    two = pack_to_budget(["a", "b", "c"], big_first, 160)
+    filled = pack_to_budget(["a", "b", "c"], big_first, 160, fill=True)
     zero = pack_to_budget(["a"], {"a": 1}, 0)
-    ok = one.kept == ("a", "b") and one.total_tokens == 150 and two.kept == ("b", "c") and two.total_tokens == 130 \
-        and zero.kept == ()
-    return Check("budget packing drops the lowest-ranked until it fits", ok,
-                 f"kept {one.kept} ({one.total_tokens} tokens), {two.kept} ({two.total_tokens}), budget 0 -> {zero.kept}")
+    ok = one.kept == ("a", "b") and one.total_tokens == 150 and two.kept == () and two.total_tokens == 0 \
+        and filled.kept == ("b", "c") and filled.total_tokens == 130 and zero.kept == ()
+    return Check("budget packing keeps the best-ranked prefix that fits (fill=True skips and goes on)", ok,
+                 f"kept {one.kept} ({one.total_tokens} tokens); too big first: {two.kept} ({two.total_tokens}), "
+                 f"with fill {filled.kept} ({filled.total_tokens}); budget 0 -> {zero.kept}")
 
 
 def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
@@ -148,11 +154,17 @@ def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
         for b in budgets:
             cut = retriever.search(q, k=10, budget=b, principals=["*"], rerank=False)
             total = sum(r.token_count for r in cut.results)
-            fits = [r.id for r in full.results if r.token_count <= b]
-            # kept = a prefix of what fits, in the same order
-            if total > b or cut.ids != fits[: len(cut.ids)]:
+            # kept = the longest prefix of the unbudgeted ranking that fits
+            prefix: list[str] = []
+            used = 0
+            for r in full.results:
+                if used + r.token_count > b:
+                    break
+                prefix.append(r.id)
+                used += r.token_count
+            if total > b or cut.ids != prefix:
                 over += 1
-    budget = Check("the token budget is respected (kept = prefix of the ranking, sum <= budget)", over == 0,
+    budget = Check("the token budget is respected (kept = the longest prefix of the ranking that fits)", over == 0,
                    f"{len(queries)} queries x budgets {budgets}: {over} violations")
     added = 0
     for q in queries:
