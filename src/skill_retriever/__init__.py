@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from skill_retriever.filters import Filters
     from skill_retriever.graph import build_graph, graph
     from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
-    from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
+    from skill_retriever.responses import SearchResponse, SearchResult
+    from skill_retriever.retriever import Retriever
     from skill_retriever.stores.index import Index
 
 _WHERE = {
@@ -33,14 +34,29 @@ _WHERE = {
     "RetrievalConfig": "config",
     "RetrievalContext": "context",
     "Retriever": "retriever",
-    "SearchResponse": "retriever",
-    "SearchResult": "retriever",
+    "SearchResponse": "responses",
+    "SearchResult": "responses",
     "build_graph": "graph",
     "config_for": "config",
     "graph": "graph",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "Edge",
+    "EdgeKind",
+    "Filters",
+    "Index",
+    "Node",
+    "NodeKind",
+    "RetrievalConfig",
+    "RetrievalContext",
+    "Retriever",
+    "SearchResponse",
+    "SearchResult",
+    "build_graph",
+    "config_for",
+    "graph",
+]
 
 
 def __getattr__(name: str) -> Any:

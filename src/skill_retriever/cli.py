@@ -15,6 +15,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+# Threading, decided once for every command (docs/architecture.md, Measured here):
+# single-threaded BLAS, set before numpy loads (on 2 cores numpy's and torch's pools
+# fight), and idle OpenMP threads that sleep instead of spinning (a busy 2-core machine
+# made one query embedding take 0.8-1.2 s instead of 60-90 ms with torch's spinning pool).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
 from skill_retriever import __version__
 from skill_retriever.cliargs import DEFAULT_INDEX_DIR, add_index_options, open_index
 from skill_retriever.exceptions import SkillRetrieverError

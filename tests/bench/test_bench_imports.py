@@ -118,6 +118,9 @@ def test_bench_modules_are_small() -> None:
 
 def test_one_registry_lists_every_section_in_run_order() -> None:
     assert sections.NAMES == ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
+    from skill_retriever.bench import cli
+
+    assert cli.NAMES == sections.NAMES  # the copy --help reads without importing the sections
     by_name = {s.name: s for s in sections.SECTIONS}
     assert [n for n, s in by_name.items() if not s.quick] == ["scale"]
     assert {n for n, s in by_name.items() if s.needs_data} == {"skills", "toolret", "multihop"}

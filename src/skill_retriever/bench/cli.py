@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-# Single-threaded BLAS before numpy loads (see machine.limit_threads and DESIGN.md).
-if "numpy" not in sys.modules:
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-# Idle OpenMP threads sleep instead of spinning: on a busy 2-core machine torch's spinning
-# pool made one query embedding take 0.8-1.2 s instead of 60-90 ms (measured here).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-# After the environment above: importing the sections loads numpy.
-from skill_retriever.bench.sections import NAMES
+#: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
+#: source; this copy keeps ``skill-retriever --help`` from importing every section
+#: (tests/bench/test_bench_imports.py holds the two equal).
+NAMES: tuple[str, ...] = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
 
 
 def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]

@@ -1,0 +1,77 @@
+"""Commands that never embed never import torch or sentence-transformers (nor LangGraph
+where they need no graph): ``--help``, ``--version``, ``stats``, ``install``, and the
+LangGraph server's import of its graph module. Each runs in a fresh interpreter and
+reports what it imported. (How fast they start is measured by ``skill-retriever benchmark
+--only startup``, not here.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tiny_graph import build_tiny_index
+
+REPO = Path(__file__).resolve().parents[1]
+HEAVY = ("torch", "sentence_transformers", "transformers")
+
+PROBE = """
+import json, sys
+from skill_retriever.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+heavy = [m for m in {heavy!r} if m in sys.modules]
+print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgraph" in sys.modules}}))
+"""
+
+
+def run_cli(*args: str) -> dict[str, object]:
+    env = {**os.environ, "SKILL_RETRIEVER_WARM_UP": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    line = next((x for x in out.stdout.splitlines() if x.startswith("PROBE ")), None)
+    assert line is not None, out.stderr[-2000:]
+    result: dict[str, object] = json.loads(line[len("PROBE "):])
+    return result
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cold") / "ix"
+    build_tiny_index(path).close()
+    return path
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["install", "--help"], ["benchmark", "--help"]])
+def test_help_imports_no_model_and_no_graph(args: list[str]) -> None:
+    got = run_cli(*args)
+    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
+
+
+def test_stats_imports_no_model_and_no_graph(index_dir: Path) -> None:
+    got = run_cli("stats", "--index-dir", str(index_dir), "--json")
+    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
+
+
+def test_install_imports_no_model(index_dir: Path, tmp_path: Path) -> None:
+    got = run_cli("install", "skill:alembic", "--target", str(tmp_path / "project"), "--index-dir", str(index_dir))
+    assert got["code"] == 0 and got["heavy"] == []
+    assert (tmp_path / "project" / ".claude").is_dir()
+
+
+def test_the_server_graph_module_imports_no_model() -> None:
+    code = (
+        "import sys, json; sys.path.insert(0, sys.argv[1]); import graphs.retrieval; "
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    )
+    env = {**os.environ, "SKILL_RETRIEVER_WARM_UP": "0"}
+    out = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True, text=True, env=env,
+                         timeout=120, check=True)  # fmt: skip
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
