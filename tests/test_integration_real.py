@@ -38,7 +38,7 @@ class Built:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The sample catalogue indexed once, through the CLI (bundled model, embedded Chroma)."""
+    """The sample catalogue indexed once, through the CLI (bundled model)."""
     assert sample_catalogue_path().is_dir()
     path = tmp_path_factory.mktemp("sample") / "index"
     out = io.StringIO()
@@ -97,7 +97,8 @@ def test_cli_query_json(built: Built, capsys: pytest.CaptureFixture[str]) -> Non
     out, _ = capsys.readouterr()
     assert rc == 0
     data = json.loads(out)
-    assert data["reranker"] != "none"  # the default reranker ran (cross-encoder or fallback)
+    assert data["reranker"] == "none"  # no cross-encoder in the offline cache: no reranking
+    assert data["fit"]["nothing_fits"] is False and data["fit"]["confidence"] > 0.5  # `index` calibrated it
     results = data["results"]
     assert 0 < len(results) <= 5
     for r in results:
@@ -105,12 +106,14 @@ def test_cli_query_json(built: Built, capsys: pytest.CaptureFixture[str]) -> Non
             "id",
             "kind",
             "name",
+            "score",
             "fusion_score",
             "rerank_score",
             "token_count",
             "channels",
         } <= set(r)
         assert r["channels"] and r["token_count"] > 0
+    assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
     assert "migrations-alembic" in {r["name"] for r in results[:3]}
     assert data["warnings"] == []
 

@@ -84,6 +84,13 @@ def _parser() -> argparse.ArgumentParser:
     st.set_defaults(handler=cmd_stats)
     common(st)
 
+    cal = sub.add_parser(
+        "calibrate",
+        help="let the index learn its channel weights and where 'nothing fits' starts (index does this after each run)",
+    )
+    cal.set_defaults(handler=cmd_calibrate)
+    common(cal)
+
     rp = sub.add_parser(
         "repair",
         help="migrate an index written by an older version, give every item its vector, resync a Chroma server",
@@ -120,6 +127,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("skill-retriever: interrupted", file=sys.stderr)
         return 130
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from skill_retriever.calibration import calibrate_index
+    from skill_retriever.indexing import dumps
+
+    with open_index(args) as index:
+        calibration = calibrate_index(index)
+        summary = calibration.summary(index.version)
+    if args.json:
+        print(printable_json(dumps({**summary, "evidence": dict(calibration.evidence)})))
+    else:
+        print(printable(f"calibrated {calibration.items} items: {_calibration_line(summary)}"))
+    return 0
+
+
+def _calibration_line(summary: dict[str, Any]) -> str:
+    weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
+    route = summary["route"] or "the router's choice"
+    fits = summary["nothing_fits_below"]
+    stale = f" (computed {summary['stale_by']} writes ago)" if summary["stale_by"] else ""
+    return f"weights {weights}; route {route}; nothing fits below a best match of {fits}{stale}"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -223,39 +252,33 @@ def _query(index: Any, args: argparse.Namespace) -> int:
         print(printable_json(dumps({
             "route": resp.route,
             "reranker": resp.reranker,
-            "results": [r.__dict__ for r in resp.results],
+            "fit": resp.fit,
+            "results": [r.to_dict() for r in resp.results],
             "stats": resp.stats,
             "warnings": resp.warnings,
         })))
         return 0
-    print(f"route: {resp.route}   reranker: {resp.reranker}   results: {len(resp.results)}")
-    for w in resp.warnings:
-        print(printable(f"warning: {w}"))
-    for rank, r in enumerate(resp.results, 1):
-        channels = " ".join(f"{c}#{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
-        rerank = f"{r.rerank_score:.3f}" if r.rerank_score is not None else "-"
-        print(printable(f"{rank:>2}. [{r.kind}] {r.name}  fusion={r.fusion_score:.4f} rerank={rerank} tokens={r.token_count}"))
-        print(printable(f"    {r.id}"))
-        print(printable(f"    channels: {channels}"))
-        if r.path:
-            nodes = index.snapshot().nodes
-            names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
-            print(printable(f"    path: {names} (reliability {r.path_reliability:.3f})"))
-        print(printable(f"    {r.snippet}"))
-        for flag in r.flags:  # instruction-like text: read it as data, not as orders
-            print(printable(f"    flagged: {flag}"))
+    from skill_retriever.components.view import CallerView
+    from skill_retriever.render import render
+
+    print("\n".join(render(args.query, resp, CallerView(index.snapshot(), principals))))
     return 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from skill_retriever.calibration import calibration_of
     from skill_retriever.indexing import dumps
 
     with open_index(args, create=False) as index:
         status = index.status()
+        calibration = calibration_of(index.snapshot())
+        status["calibration"] = calibration.summary(status["version"]) if calibration else None
     if args.json:
         print(printable_json(dumps(status)))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
+        line = _calibration_line(status["calibration"]) if status["calibration"] else "none (run `skill-retriever calibrate`)"
+        print(printable(f"calibration: {line}"))
         print(printable(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items())))
         print(printable(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items())))
     return 0

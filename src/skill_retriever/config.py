@@ -42,6 +42,9 @@ class RetrievalConfig:
     # A query with a time window ("in the last 24h"): the temporal channel, the one
     # channel that reads the window, counts this many times its weight (1 = no change).
     temporal_window_boost: float = 2.0
+    # What the index learned about itself (skill_retriever.calibration): channel weight
+    # factors, a default route, the "nothing fits" line. False ignores it.
+    use_calibration: bool = True
     # retrieve_seeds
     seed_nodes: int = 20
     seed_node_min_similarity: float = 0.5

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import Provenance, check_ids, check_sources
@@ -93,6 +93,7 @@ class IndexRun:
 
     sources: list[IngestResult] = field(default_factory=list)
     writes: list[WriteReport] = field(default_factory=list)
+    calibration: dict[str, Any] | None = None
 
     @property
     def embedded(self) -> int:
@@ -114,6 +115,7 @@ class IndexRun:
             "nodes_added": sum(w.nodes_added for w in self.writes),
             "nodes_updated": sum(w.nodes_updated for w in self.writes),
             "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),
+            "calibration": self.calibration,
         }
 
 
@@ -143,6 +145,7 @@ def index_sources(
     ner: bool = True,
     progress_factory: Callable[[int, str], Progress] | None = None,
     source_name: str | None = None,
+    calibrate: bool = True,
 ) -> IndexRun:
     """Ingest each source and upsert it into ``index`` (unchanged items embed nothing).
 
@@ -154,6 +157,8 @@ def index_sources(
         progress_factory: ``(items, label) -> callback(n)`` for a progress bar per source.
         source_name: The name of the one source in ``paths``; each source is named after
             its folder by default.
+        calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
+            channel weights, the "nothing fits" line); a second or two.
 
     Raises:
         IngestError: ``source_name`` with several paths; a source name the index (or this
@@ -174,6 +179,10 @@ def index_sources(
         run.sources.append(result)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
+    if calibrate:
+        from skill_retriever.calibration import calibrate_index
+
+        run.calibration = calibrate_index(index).summary(index.version)
     return run
 
 

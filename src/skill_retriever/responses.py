@@ -21,6 +21,7 @@ class SearchResult:
     rerank_score: float | None
     token_count: int
     channels: Mapping[str, int]
+    score: float = 0.0  # the score the results are ordered by
     path: tuple[str, ...] = ()
     path_reliability: float | None = None
     flags: tuple[str, ...] = ()
@@ -33,6 +34,7 @@ class SearchResult:
             kind=r["kind"],
             name=r["name"],
             snippet=r["snippet"],
+            score=r.get("score", r["fusion_score"]),
             fusion_score=r["fusion_score"],
             rerank_score=r.get("rerank_score"),
             token_count=r["token_count"],
@@ -48,6 +50,7 @@ class SearchResult:
             "kind": self.kind,
             "name": self.name,
             "snippet": self.snippet,
+            "score": self.score,
             "fusion_score": self.fusion_score,
             "rerank_score": self.rerank_score,
             "token_count": self.token_count,
@@ -66,6 +69,17 @@ class SearchResponse:
     stats: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     snapshot_version: int = 0
+    fit: Mapping[str, Any] | None = None  # confidence, nothing_fits, top_similarity, agree
+
+    @property
+    def confidence(self) -> float | None:
+        """0-1, 0.5 where nothing fits starts; None when the index was never calibrated."""
+        return None if self.fit is None else float(self.fit["confidence"])
+
+    @property
+    def nothing_fits(self) -> bool:
+        """Nothing in the catalogue fits the query well (the results are the closest)."""
+        return bool(self.fit and self.fit["nothing_fits"])
 
     @property
     def ids(self) -> list[str]:
@@ -85,6 +99,7 @@ class SearchResponse:
             "reranker": self.reranker,
             "stats": dict(self.stats),
             "warnings": list(self.warnings),
+            **({"fit": dict(self.fit)} if self.fit else {}),
         }
 
     @classmethod
@@ -97,4 +112,5 @@ class SearchResponse:
             stats=dict(out.get("stats", {})),
             warnings=list(out.get("warnings", [])),
             snapshot_version=snapshot_version,
+            fit=dict(out["fit"]) if out.get("fit") else None,
         )

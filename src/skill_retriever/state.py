@@ -99,6 +99,7 @@ class Fused(TypedDict):
     score: float
     ranks: dict[str, int]
     rerank_score: NotRequired[float]
+    order_score: NotRequired[float]  # what a reranked list is sorted by (rerank or blend)
 
 
 class Result(TypedDict):
@@ -108,6 +109,7 @@ class Result(TypedDict):
     kind: str
     name: str
     snippet: str
+    score: float  # the score the results are ordered by (fusion, or the reranked order's)
     fusion_score: float
     rerank_score: float | None
     token_count: int
@@ -126,10 +128,20 @@ class InputState(TypedDict):
     query_vector: NotRequired[list[float]]  # precomputed (batched) embedding of the search text
 
 
+class FitInfo(TypedDict):
+    """How well the catalogue answers the query (``calibration.Fit``)."""
+
+    confidence: float
+    nothing_fits: bool
+    top_similarity: float
+    agree: bool
+
+
 class OutputState(TypedDict):
     results: list[Result]
     route: str
     reranker: str
+    fit: NotRequired[FitInfo]  # absent when the index was never calibrated
     stats: dict[str, Any]
     warnings: list[str]
 
@@ -152,5 +164,6 @@ class RetrievalState(InputState):
     fused: list[Fused]
     results: list[Result]
     reranker: str
+    fit: FitInfo
     stats: Annotated[dict[str, Any], merge_dicts]
     warnings: Annotated[list[str], operator.add]

@@ -145,7 +145,8 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert {a["graph_id"] for a in got["assistants"]} == {"retrieval", "coding_agent"}
 
     out = got["retrieval"]
-    assert set(out) == {"results", "route", "reranker", "stats", "warnings"}
+    assert set(out) == {"results", "route", "reranker", "stats", "warnings", "fit"}  # the sample index is calibrated
+    assert set(out["fit"]) == {"confidence", "nothing_fits", "top_similarity", "agree"}
     assert 1 <= len(out["results"]) <= 4
     assert all(r["id"] in sample_index.nodes for r in out["results"])
     assert out["route"] in ("smart", "ppr", "quick")

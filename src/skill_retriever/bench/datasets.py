@@ -303,6 +303,7 @@ def cached_index(
             stamp = {}
         if stamp.get("complete") and stamp.get("fingerprint") == wanted:
             index = Index.open(home / "index", embedder=embedder)
+            ensure_calibrated(index, log)
             info = stamp.get("build", {})
             return index, BuildInfo(len(index), len(index.snapshot().edges), True,
                                     info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
@@ -317,6 +318,7 @@ def cached_index(
     started = time.perf_counter()
     index = Index.open(home / "index", embedder=embedder, create=True)
     reports = write_result(index, result)
+    ensure_calibrated(index, log)
     index_s = time.perf_counter() - started
     embedded = sum(r.embedded for r in reports)
     build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded}
@@ -326,3 +328,18 @@ def cached_index(
     log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
         f"{embedded} texts embedded)")
     return index, info
+
+
+def ensure_calibrated(index: Index, log: Callable[[str], None]) -> None:
+    """Calibrate a cached index as ``skill-retriever index`` would (defaults = what a user
+    gets), again when its calibration is older than the index or than the algorithm."""
+    from skill_retriever.calibration import calibrate_index, calibration_of
+    from skill_retriever.calibration.model import ALGORITHM
+
+    snap = index.snapshot()
+    found = calibration_of(snap)
+    if found is not None and found.version == snap.version and found.algorithm == ALGORITHM:
+        return
+    started = time.perf_counter()
+    calibration = calibrate_index(index)
+    log(f"  calibrated in {time.perf_counter() - started:.1f} s: {calibration.summary(snap.version)}")

@@ -8,6 +8,7 @@ import time
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.fit_rates import fit_rates
 from skill_retriever.bench.methods import CHANNELS, has_timestamps, our_methods, peer_methods
 from skill_retriever.config import PROFILES
 
@@ -60,12 +61,14 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     methods = peer_methods(index, ds.kinds, run.opts.k) + our_methods(
         retriever, ds.kinds, run.opts.k, ablate=ablate, profiles=profiles)
     summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log)
+    fit = fit_rates(retriever, ds, run.opts.data)
+    run.log(f"  nothing-fits flag rates (default search): {fit}")
     reranker = retriever.reranker
     result: Result = {
         "section": ds.family, "family": ds.family, "name": ds.name, "key": ds.key,
         "metrics": list(ds.metrics), "queries": len(ds.queries), "kinds": ds.kinds,
         "notes": notes, "build": info.to_dict(), "reranker": reranker.name if reranker else None,
-        "methods": summary, "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
+        "methods": summary, "fit": fit, "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
     }
     write_json(run.results / f"{ds.key}.json", result)
     write_json(run.results / f"{ds.key}.queries.json", per_query)

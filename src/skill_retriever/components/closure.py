@@ -65,6 +65,13 @@ class Closure:
         """The units in the selected components' rank order (for whole-unit budgets)."""
         return [self.units[s] for s in self.selected]
 
+    @classmethod
+    def alone(cls, selected: Iterable[str]) -> Closure:
+        """The selected components with nothing added (an answer where nothing fits: its
+        closest matches are shown, not installed with what they need)."""
+        chosen = tuple(dict.fromkeys(selected))
+        return cls(chosen, (), {}, {}, {i: () for i in chosen}, {i: (i,) for i in chosen})
+
 
 def dependency_closure(
     graph: DependencyGraph,

@@ -152,10 +152,17 @@ class ComponentResponse:
     reranker: str = ""
     warnings: list[str] = field(default_factory=list)
     snapshot_version: int = 0
+    fit: Mapping[str, Any] | None = None  # confidence, nothing_fits (see calibration.Fit)
 
     @property
     def ids(self) -> list[str]:
         return [r.id for r in self.results]
+
+    @property
+    def nothing_fits(self) -> bool:
+        """Nothing in the catalogue fits the task well: the results are the closest, and
+        nothing they require was added."""
+        return bool(self.fit and self.fit["nothing_fits"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -170,14 +177,20 @@ class ComponentResponse:
             "reranker": self.reranker,
             "warnings": list(self.warnings),
             "snapshot_version": self.snapshot_version,
+            "fit": dict(self.fit) if self.fit else None,
+            "nothing_fits": self.nothing_fits,
         }
 
     def brief(self, count: Callable[[str], int]) -> dict[str, Any]:
         """The short form (see `ComponentResult.brief`); empty lists are left out."""
-        out: dict[str, Any] = {
-            "results": [r.brief(count) for r in self.results],
-            "total_tokens": self.total_tokens,
-        }
+        out: dict[str, Any] = {}
+        if self.nothing_fits:  # first, so an agent reads it before the list
+            out["nothing_fits"] = True
+            out["note"] = "nothing in the catalogue fits this task well; these are the closest, nothing they need was added"
+        out["results"] = [r.brief(count) for r in self.results]
+        out["total_tokens"] = self.total_tokens
+        if self.fit:
+            out["confidence"] = self.fit["confidence"]
         if self.conflicts:
             out["conflicts"] = [c.to_dict() for c in self.conflicts]
         if self.cycles:

@@ -143,9 +143,10 @@ class ComponentService:
         hits = {r.id: r for r in resp.results if view.sees(r.id)}
         collapsed = collapse_ranked(view, list(hits), config=self.dedup)
         installed = match_installed(view, target) if target else {}
-        closure, conflicts, dropped = self._select(
-            view, collapsed.ids, k, installed, drop_conflicts
-        )
+        if resp.nothing_fits:  # the closest matches, shown for what they are: nothing added
+            closure, conflicts, dropped = Closure.alone(collapsed.ids[:k]), [], []
+        else:
+            closure, conflicts, dropped = self._select(view, collapsed.ids, k, installed, drop_conflicts)
         encoding = self.retriever.config.encoding
         counts = {
             i: hits[i].token_count if i in hits else view.token_count(i, encoding)
@@ -166,7 +167,11 @@ class ComponentService:
                 )
             dropped.append(Dropped(s, view.name_of(s), "budget", detail))
         if cut.dropped_components:
-            closure = dependency_closure(view, cut.kept_components)
+            closure = (
+                Closure.alone(cut.kept_components)
+                if resp.nothing_fits
+                else dependency_closure(view, cut.kept_components)
+            )
         results = self._results(
             view, query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
@@ -186,6 +191,7 @@ class ComponentService:
             reranker=resp.reranker,
             warnings=warnings,
             snapshot_version=view.version,
+            fit=dict(resp.fit) if resp.fit else None,
         )
 
     def check_dependencies(

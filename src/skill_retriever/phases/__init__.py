@@ -2,7 +2,11 @@
 adapter over the plain functions in ``skill_retriever.algorithms``."""
 
 from skill_retriever.phases.apply_token_budget import apply_token_budget
-from skill_retriever.phases.check_completeness import after_completeness, check_completeness, fill_gaps
+from skill_retriever.phases.check_completeness import (
+    after_completeness,
+    check_completeness,
+    fill_gaps,
+)
 from skill_retriever.phases.expand_graph import expand_graph
 from skill_retriever.phases.fuse_rrf import fuse_rrf
 from skill_retriever.phases.plan_query import plan_query

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
+from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.safety.injection import visible_text
-from skill_retriever.state import Fused, Result, RetrievalState
+from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 
 
 def snippet(text: str, limit: int) -> str:
@@ -58,6 +59,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
             "kind": node.kind.value,
             "name": node.name,
             "snippet": snippet(node.description or node.text, config.snippet_chars),
+            "score": float(f.get("order_score", f["score"])),
             "fusion_score": float(f["score"]),
             "rerank_score": f.get("rerank_score"),
             "token_count": tokens[node.id],
@@ -79,9 +81,35 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
             "dropped_flagged": dropped_flagged,
         },
     }
+    warnings = []
     if cut.dropped:
-        update["warnings"] = [budget_note(cut.dropped, tokens, len(top), config.token_budget, config.budget_fill, nodes)]
+        warnings.append(budget_note(cut.dropped, tokens, len(top), config.token_budget, config.budget_fill, nodes))
+    fit = assess_fit(state, view)
+    if fit is not None:
+        update["fit"] = fit
+        update["stats"]["fit"] = dict(fit)
+        if fit["nothing_fits"]:
+            closest = ", ".join(r["name"] for r in results[:3]) or "nothing"
+            warnings.append(f"nothing in the catalogue fits this well; the closest: {closest}")
+    if warnings:
+        update["warnings"] = warnings
     return update
+
+
+def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
+    """How well the catalogue answers the query (``calibration.fit``), from the semantic
+    channel's best score and whether the keyword channel agrees on that item; None when
+    the index was never calibrated or the semantic channel is off."""
+    calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
+    rankings = state.get("channel_rankings") or {}
+    semantic = rankings.get("semantic") or []
+    if calibration is None or calibration.fit is None or not semantic:
+        return None
+    keyword = {h["id"] for h in (rankings.get("keyword") or [])[:5]}
+    fit = calibration.fit.assess(float(semantic[0]["score"]), semantic[0]["id"] in keyword)
+    return FitInfo(
+        confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
+    )
 
 
 def budget_note(

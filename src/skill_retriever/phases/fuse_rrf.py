@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
 from skill_retriever.algorithms.tokenize import is_identifier
+from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Fused, RetrievalState
@@ -22,6 +23,9 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
     if config.channel_on("named") and (named := named_items(state, view)):
         rankings["named"] = named
     weights = dict(config.channel_weights)
+    calibration = calibration_of(view.snapshot) if config.use_calibration else None
+    if calibration is not None:  # what this index learned about its channels
+        weights = {ch: w * calibration.weight(ch) for ch, w in weights.items()}
     if state.get("relational") and "graph" in weights:
         weights["graph"] *= config.relation_graph_boost
     if state["plan"].get("time_window") and "temporal" in weights:

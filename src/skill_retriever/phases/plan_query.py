@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import math
 
-from skill_retriever.algorithms.query_terms import NameMatcher, classify_complexity, named_entities, query_components
+from skill_retriever.algorithms.query_terms import (
+    NameMatcher,
+    classify_complexity,
+    named_entities,
+    query_components,
+)
 from skill_retriever.algorithms.relations import relation_hops
+from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
@@ -40,7 +46,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     hops = relation_hops(head, names.find(head))
     # A typed hop is a multi-hop question by definition: the PPR route walks from its far end.
     complexity = "complex" if hops else classify_complexity(head, entities)
-    route = config.route or ROUTE_BY_COMPLEXITY[complexity]
+    calibration = calibration_of(view.snapshot) if config.use_calibration else None
+    route = config.route or (calibration.route if calibration else None) or ROUTE_BY_COMPLEXITY[complexity]
     plan: QueryPlan = {
         "query": query,
         "search_text": search_text,

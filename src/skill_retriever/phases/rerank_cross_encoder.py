@@ -40,6 +40,7 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
         mode = "blend" if isinstance(reranker, EmbeddingReranker) else "replace"
     if mode == "replace":
         head.sort(key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
+        head = [Fused(**f, order_score=f["rerank_score"]) for f in head]
     else:
         by_rerank = sorted(head, key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
         blended = {
@@ -49,7 +50,10 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
             )
         }
         # equal blends keep the fusion order
-        head = [f for _, f in sorted(enumerate(head), key=lambda p: (-blended[p[1]["id"]], p[0]))]
+        head = [
+            Fused(**f, order_score=blended[f["id"]])
+            for _, f in sorted(enumerate(head), key=lambda p: (-blended[p[1]["id"]], p[0]))
+        ]
     return {
         "fused": head + tail,
         "reranker": reranker.name,

@@ -142,7 +142,14 @@ def quiet_model_loading() -> None:
     """No "Loading weights" progress bars on stderr unless asked for: set
     ``HF_HUB_DISABLE_PROGRESS_BARS=0`` to see them (the CLI does with ``-v``)."""
     quiet = os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1").lower() not in ("0", "false", "no", "")
-    if quiet and "transformers" in sys.modules:  # read at its import; say it again if it came first
+    if not quiet:
+        return
+    # Both read the variable once, at their import: say it again to whichever came first.
+    if "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    if "transformers" in sys.modules:
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()

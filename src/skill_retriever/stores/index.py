@@ -302,6 +302,16 @@ class Index:
         if self._remote is not None:
             self._mirror(batch)
 
+    def store_calibration(self, calibration: str) -> None:
+        """Keep what the index learned about itself (``skill_retriever.calibration``): a
+        writer's act, published like a write but without a new version."""
+        with self._write_lock:
+            self._become_writer()
+            self._items.set_calibration(calibration)
+            with self._state_lock:
+                self._live.calibration = calibration
+                self._snapshot = None
+
     def _become_writer(self) -> None:
         """Take the write lock, reopen the database for writing, catch up, repair."""
         if self._closed:

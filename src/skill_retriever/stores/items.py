@@ -80,6 +80,7 @@ class Changes:
     edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
     deleted_nodes: set[str] = field(default_factory=set)
     deleted_edges: set[str] = field(default_factory=set)
+    calibration: str | None = None  # the stored calibration (JSON), as read with the rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +218,8 @@ class ItemStore:
 
     def _read(self, since: int | None) -> Changes:
         version = int((self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() or [0])[0])
-        out = Changes(version)
+        stored = self._db.execute("SELECT value FROM meta WHERE key = 'calibration'").fetchone()
+        out = Changes(version, calibration=None if stored is None else str(stored[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         for rowid, data, vhash, blob in self._db.execute(
             f"SELECT rowid, data, hash, vector FROM nodes {where} ORDER BY rowid", args
@@ -340,6 +342,12 @@ class ItemStore:
             except BaseException:
                 cur.execute("ROLLBACK")
                 raise
+
+    def set_calibration(self, calibration: str) -> None:
+        """Store what the index learned about itself (JSON; no version bump: the items
+        did not change). Readers in other processes read it at their next catch-up."""
+        with self._lock:
+            self._set_meta("calibration", calibration)
 
     def ids_without_vectors(self) -> Iterator[str]:
         with self._lock:

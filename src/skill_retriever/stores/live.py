@@ -29,6 +29,7 @@ class LiveState:
     node_vectors: dict[str, StoredVector] = field(default_factory=dict)
     edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
     keywords: BM25Index = field(default_factory=BM25Index)
+    calibration: str | None = None  # JSON, as stored (see skill_retriever.calibration)
 
     def apply(self, ch: Changes) -> None:
         """Apply one batch (deletions first: an id deleted and re-added in it stays)."""
@@ -50,6 +51,8 @@ class LiveState:
             if vector is not None:
                 self.edge_vectors[edge_id] = vector
         self.version = max(self.version, ch.version)
+        if ch.calibration is not None:
+            self.calibration = ch.calibration
 
     def freeze(
         self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None
@@ -67,6 +70,7 @@ class LiveState:
             edge_vectors=dict(self.edge_vectors),
             keywords=self.keywords.frozen(),
             remote=remote,
+            calibration=self.calibration,
         )
 
 

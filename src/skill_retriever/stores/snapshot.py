@@ -93,6 +93,7 @@ class IndexSnapshot:
         edge_vectors: Mapping[str, StoredVector],
         keywords: KeywordSnapshot,
         remote: RemoteVectors | None = None,
+        calibration: str | None = None,
     ) -> None:
         self.version = version
         self.path = path
@@ -104,7 +105,14 @@ class IndexSnapshot:
         self._edge_vectors = edge_vectors
         self.keywords = keywords
         self._remote = remote
+        self._calibration_json = calibration
         self._memo = _Memo()
+
+    @property
+    def calibration_json(self) -> str | None:
+        """What the index learned about itself, as stored (``skill_retriever.calibration``
+        reads it); None when it was never calibrated."""
+        return self._calibration_json
 
     # -- items ------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -1,0 +1,54 @@
+"""How often the default search says "nothing in the catalogue fits this well".
+
+On every judged set: the share of answerable queries flagged (should be small). On the
+skills catalogue also the queries whose right answer is empty (kind ``none``) and
+questions from outside the catalogue (the multi-hop sets' questions: trivia about films
+and people), which should be flagged. The bar (issue 14): none + out-of-catalogue flagged
+at least 90 % of the time, answerable at most 5 %.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.bench.datasets import Dataset
+from skill_retriever.retriever import Retriever
+
+__all__ = ["OUT_OF_CATALOGUE", "fit_rates"]
+
+#: Multi-hop question files read as out-of-catalogue requests for the skills catalogue.
+OUT_OF_CATALOGUE = ("hotpotqa", "2wikimultihopqa")
+
+
+def _flagged(retriever: Retriever, text: str, kinds: tuple[str, ...] | None) -> bool | None:
+    resp = retriever.search(text, k=10, kinds=kinds, principals=["*"], rerank=False)
+    return None if resp.fit is None else resp.nothing_fits
+
+
+def _rate(values: list[bool | None]) -> dict[str, Any]:
+    known = [v for v in values if v is not None]
+    return {"queries": len(values), "flagged": sum(known), "rate": round(sum(known) / len(known), 4) if known else None}
+
+
+def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int = 300) -> dict[str, Any]:
+    """Flag rates of the default search on ``ds`` (and, for skills, off-catalogue questions)."""
+    answerable = [_flagged(retriever, q.text, q.kinds or ds.kinds) for q in ds.queries if q.relevant]
+    out: dict[str, Any] = {"answerable": _rate(answerable)}
+    none = [q for q in ds.queries if not q.relevant and q.group == "none"]
+    if none:
+        out["none"] = _rate([_flagged(retriever, q.text, q.kinds or ds.kinds) for q in none])
+    if ds.family == "skills" and data is not None:
+        questions: list[str] = []
+        for name in OUT_OF_CATALOGUE:
+            path = data / "multihop" / name / "queries.json"
+            if path.is_file():
+                questions += [q["question"] for q in json.loads(path.read_text(encoding="utf-8"))]
+        questions = questions[:max_out]
+        if questions:
+            out["out_of_catalogue"] = _rate([_flagged(retriever, q, ds.kinds) for q in questions])
+            flagged = out["out_of_catalogue"]["flagged"] + out.get("none", {}).get("flagged", 0)
+            total = out["out_of_catalogue"]["queries"] + out.get("none", {}).get("queries", 0)
+            out["none_or_out"] = {"queries": total, "flagged": flagged, "rate": round(flagged / total, 4)}
+    return out

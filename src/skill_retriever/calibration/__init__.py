@@ -1,0 +1,14 @@
+"""What an index learns about itself, without labels, and keeps with it.
+
+- :mod:`.fit`: where "nothing in the catalogue fits this well" starts (a null distribution
+  of off-topic probe requests);
+- :mod:`.channels`: channel weights and a default route from pseudo-queries;
+- :mod:`.model`: the stored `Calibration` and how a query applies it;
+- :mod:`.compute`: computing and storing it (``skill-retriever index`` does after each run;
+  ``skill-retriever calibrate`` on demand).
+"""
+
+from skill_retriever.calibration.compute import calibrate_index, calibration_of
+from skill_retriever.calibration.model import Calibration, Fit, FitModel
+
+__all__ = ["Calibration", "Fit", "FitModel", "calibrate_index", "calibration_of"]

@@ -1,0 +1,39 @@
+"""Computing and storing an index's calibration (a writer's job)."""
+
+from __future__ import annotations
+
+import time
+
+from skill_retriever.calibration.channels import channel_calibration
+from skill_retriever.calibration.fit import fit_model
+from skill_retriever.calibration.model import Calibration
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
+
+__all__ = ["calibrate_index", "calibration_of"]
+
+
+def calibrate_index(index: Index) -> Calibration:
+    """Compute the calibration of the index's current state and store it with the index
+    (takes the write lock). ``skill-retriever index`` runs it after every indexing run."""
+    started = time.perf_counter()
+    snapshot = index.snapshot()
+    weights, route, evidence = channel_calibration(snapshot)
+    calibration = Calibration(
+        version=snapshot.version,
+        items=len(snapshot),
+        channel_weights=weights,
+        route=route,
+        fit=fit_model(snapshot),
+        evidence={**evidence, "seconds": round(time.perf_counter() - started, 2)},
+    )
+    index.store_calibration(calibration.to_json())
+    return calibration
+
+
+def calibration_of(snapshot: IndexSnapshot) -> Calibration | None:
+    """The snapshot's stored calibration (parsed once per snapshot), or None."""
+    text = snapshot.calibration_json
+    if text is None:
+        return None
+    return snapshot.memo("calibration", text, lambda: Calibration.from_json(text))

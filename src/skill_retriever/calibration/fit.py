@@ -1,0 +1,72 @@
+""""Nothing fits", calibrated per index without labels: a null distribution from probes.
+
+A catalogue answers some requests and not others; what matters is whether the best match
+for a query is better than what a request the catalogue cannot answer would get *in this
+catalogue*. The probes (``data/probes.txt``: everyday requests no software catalogue
+answers, written for this project) are searched like queries; their best-match cosines
+are the null distribution. A query whose best match is no better than a high quantile of
+it (``THRESHOLD_QUANTILE``), or only a little better while the keyword channel does not
+agree on the best item, is flagged: nothing in the catalogue fits it well.
+
+Measured on the skills benchmark catalogue (3 judged folders, 682 items): the probes'
+best-match cosines ran 0.14-0.39 (median 0.20, 90th percentile 0.27); answerable dev
+queries 0.30-0.70; the two queries whose right answer is empty 0.28 and 0.31; 401
+multi-hop questions (out of catalogue) 0.08-0.38. The two constants below were chosen
+there (so its flag rates are in-sample); every other benchmark set reports how many of
+its answerable queries get flagged (``skill-retriever benchmark``, "nothing-fits flag
+rates").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+
+import numpy as np
+
+from skill_retriever.calibration.model import FitModel
+from skill_retriever.filters import Filters
+from skill_retriever.stores.snapshot import IndexSnapshot
+
+__all__ = ["AGREEMENT_MARGIN", "THRESHOLD_QUANTILE", "fit_model", "probes"]
+
+#: The quantile of the probes' best-match cosines where "nothing fits" ends. A few probes
+#: always touch something in a large catalogue (on the skills catalogue the top two scored
+#: 0.32 and 0.39), so the line sits below the very top of the null distribution.
+THRESHOLD_QUANTILE = 0.9
+#: A match the keyword channel does not back must clear the threshold by this much.
+AGREEMENT_MARGIN = 0.04
+#: Keyword ranks that count as agreeing with the best semantic match.
+AGREE_DEPTH = 5
+
+
+def probes() -> list[str]:
+    text = (resources.files("skill_retriever") / "data" / "probes.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
+    """Best semantic cosine of each query, and whether keywords agree on that item."""
+    if not queries or not len(snapshot):
+        return [(0.0, False) for _ in queries]
+    everything = Filters.everything()
+    vectors = snapshot.embedder.embed(list(queries))
+    out = []
+    for query, hits in zip(queries, snapshot.search_nodes_many(vectors, 1, everything), strict=True):
+        if not hits:
+            out.append((0.0, False))
+            continue
+        keyword = {h.id for h in snapshot.search_keywords(query, AGREE_DEPTH, everything)}
+        out.append((hits[0].score, hits[0].id in keyword))
+    return out
+
+
+def fit_model(snapshot: IndexSnapshot) -> FitModel | None:
+    """The null distribution of this snapshot (None for an empty index)."""
+    if not len(snapshot):
+        return None
+    tops = sorted(score for score, _ in best_matches(snapshot, probes()))
+    null = np.asarray(tops)
+    threshold = float(np.quantile(null, THRESHOLD_QUANTILE))
+    scale = max(0.01, float(np.quantile(null, THRESHOLD_QUANTILE) - np.quantile(null, 0.5)) / 4.0)
+    return FitModel(tuple(round(t, 5) for t in tops), round(threshold, 5), AGREEMENT_MARGIN, round(scale, 5))

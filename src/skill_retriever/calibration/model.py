@@ -1,0 +1,115 @@
+"""What an index learned about itself, and how a query uses it.
+
+``Calibration`` is computed by :func:`skill_retriever.calibration.calibrate_index` from the
+index alone (no labels), stored with the index, read back by every process, shown by
+``stats`` and applied to each query that does not opt out (``RetrievalConfig.use_calibration``):
+
+- ``channel_weights``: factors on each channel's RRF weight (1 = unchanged);
+- ``route``: the route for a query whose complexity the router would otherwise decide
+  (None = the router decides);
+- ``fit``: where "nothing in the catalogue fits this well" starts (:mod:`.fit`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from skill_retriever.exceptions import IndexCorruptError
+
+__all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
+
+FORMAT = 1
+#: Bumped whenever the way a calibration is computed changes, so cached ones are redone.
+ALGORITHM = 1
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well the catalogue answers one query.
+
+    Attributes:
+        confidence: 0-1; 0.5 at the line where nothing fits.
+        nothing_fits: The best match is no better than what off-topic requests get here.
+        top_similarity: Cosine of the best semantic match.
+        agree: The best semantic match is also among the keyword channel's top 5.
+    """
+
+    confidence: float
+    nothing_fits: bool
+    top_similarity: float
+    agree: bool
+
+
+@dataclass(frozen=True)
+class FitModel:
+    """The null distribution: what the best match scores for requests nothing answers.
+
+    Attributes:
+        null_top: Best-match cosine of each off-topic probe request, sorted.
+        threshold: Below this best-match cosine, nothing fits (a high quantile of
+            ``null_top``).
+        agreement_margin: How far above ``threshold`` a match must be when the keyword
+            channel does not agree with it.
+        scale: Width of the confidence curve around the threshold.
+    """
+
+    null_top: tuple[float, ...]
+    threshold: float
+    agreement_margin: float
+    scale: float
+
+    def assess(self, top_similarity: float, agree: bool) -> Fit:
+        margin = top_similarity - self.threshold - (0.0 if agree else self.agreement_margin)
+        confidence = 1.0 / (1.0 + math.exp(-margin / self.scale))
+        return Fit(round(confidence, 4), margin < 0.0, round(top_similarity, 4), agree)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What one index learned about itself (see the module doc)."""
+
+    version: int
+    items: int
+    algorithm: int = ALGORITHM
+    channel_weights: Mapping[str, float] = field(default_factory=dict)
+    route: str | None = None
+    fit: FitModel | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+    def weight(self, channel: str) -> float:
+        return float(self.channel_weights.get(channel, 1.0))
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["format"] = FORMAT
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Calibration:
+        try:
+            data = json.loads(text)
+            if data.pop("format", None) != FORMAT:
+                raise ValueError("unknown calibration format")
+            fit = data.pop("fit", None)
+            return cls(
+                fit=FitModel(**{**fit, "null_top": tuple(fit["null_top"])}) if fit else None,
+                **data,
+            )
+        except (ValueError, TypeError, KeyError) as exc:
+            raise IndexCorruptError(
+                f"the index's calibration is unreadable ({exc}); run `skill-retriever calibrate` to compute it again"
+            ) from exc
+
+    def summary(self, current_version: int) -> dict[str, Any]:
+        """For ``stats`` and each response: what is applied, and how fresh it is."""
+        return {
+            "version": self.version,
+            "stale_by": current_version - self.version,
+            "channel_weights": dict(self.channel_weights),
+            "route": self.route,
+            "nothing_fits_below": round(self.fit.threshold, 4) if self.fit else None,
+        }

@@ -1,0 +1,94 @@
+"""A search answer for people: what ``skill-retriever query`` prints.
+
+Near-duplicates (the same component hosted in several repositories) are shown once, with
+their other sources; each result shows the one score the list is ordered by and a reason
+in one line: the query's words it contains, what it requires and what requires it (and,
+on the graph route, the path that reached it). "Nothing fits" comes first when it applies.
+Every value from the index passes through ``safety.terminal.printable`` before printing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from skill_retriever.components.dedup import collapse_ranked
+from skill_retriever.components.rationale import matched_terms
+from skill_retriever.components.view import CallerView
+from skill_retriever.model import EdgeKind
+from skill_retriever.responses import SearchResponse, SearchResult
+from skill_retriever.safety.terminal import printable
+
+__all__ = ["Shown", "fold", "render"]
+
+#: Names listed in one reason before "and N more".
+SHOWN_NAMES = 3
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One line of the answer: a result and the other sources of the same component."""
+
+    result: SearchResult
+    also_at: tuple[str, ...]
+
+
+def fold(response: SearchResponse, view: CallerView) -> list[Shown]:
+    """Results in order, each near-duplicate folded into the best-ranked copy."""
+    by_id = {r.id: r for r in response.results}
+    collapsed = collapse_ranked(view, list(by_id))
+    return [Shown(by_id[i], tuple(collapsed.folded.get(i, ()))) for i in collapsed.ids]
+
+
+def _names(view: CallerView, ids: Iterable[str]) -> str:
+    names = [view.name_of(i) for i in dict.fromkeys(ids) if view.sees(i)]
+    more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
+    return ", ".join(names[:SHOWN_NAMES]) + more
+
+
+def reason(query: str, shown: Shown, view: CallerView) -> str:
+    """One line: matched words, what it requires, what requires it, the graph path."""
+    r = shown.result
+    node = view.get(r.id)
+    parts = []
+    words = matched_terms(query, node)
+    if words:
+        parts.append("matches " + ", ".join(words[:6]))
+    requires = [e.target for e in view.out_edges(r.id, EdgeKind.DEPENDS_ON)]
+    if requires:
+        parts.append("requires " + _names(view, requires))
+    required_by = [e.source for e in view.in_edges(r.id, EdgeKind.DEPENDS_ON)]
+    if required_by:
+        parts.append("required by " + _names(view, required_by))
+    if len(r.path) > 1:
+        parts.append("reached via " + " -> ".join(view.name_of(i) for i in r.path[:-1]))
+    if not parts:
+        parts.append("close in meaning (" + ", ".join(sorted(r.channels, key=lambda c: r.channels[c])) + ")")
+    return "; ".join(parts)
+
+
+def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
+    """The lines ``skill-retriever query`` prints."""
+    shown = fold(response, view)
+    ranked = "reranked by " + response.reranker if response.reranker != "none" else "no reranking"
+    confidence = f", confidence {response.confidence:.2f}" if response.confidence is not None else ""
+    lines = [f"{len(shown)} results (route {response.route}, {ranked}{confidence})"]
+    if response.nothing_fits:
+        closest = ", ".join(s.result.name for s in shown[:3]) or "nothing"
+        lines.append(f"Nothing in the catalogue fits this well; the closest: {closest}.")
+    for w in response.warnings:
+        if not w.startswith("nothing in the catalogue fits"):
+            lines.append(f"note: {w}")
+    for rank, s in enumerate(shown, 1):
+        r = s.result
+        lines.append(f"{rank:>2}. {r.name} [{r.kind}]  score {r.score:.4f}  {r.token_count} tokens")
+        lines.append(f"    {reason(query, s, view)}")
+        if s.also_at:
+            more = f" (+{len(s.also_at) - 2} more)" if len(s.also_at) > 2 else ""
+            lines.append("    also at: " + ", ".join(s.also_at[:2]) + more)
+        if r.snippet:
+            lines.append(f"    {r.snippet}")
+        for flag in r.flags:  # instruction-like text: read it as data, not as orders
+            lines.append(f"    flagged: {flag}")
+        lines.append(f"    id: {r.id}")
+    return [printable(line) for line in lines]

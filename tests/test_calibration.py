@@ -1,0 +1,90 @@
+"""An index learns about itself: the "nothing fits" line from off-topic probes, stored with
+the index, read by every process, applied to each query unless the call opts out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tiny_graph import build_tiny_index
+
+from skill_retriever.calibration import Calibration, FitModel, calibrate_index, calibration_of
+from skill_retriever.calibration.fit import AGREEMENT_MARGIN, THRESHOLD_QUANTILE, fit_model, probes
+from skill_retriever.components.service import ComponentService
+from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+
+def test_assess_draws_the_line_where_the_model_says() -> None:
+    model = FitModel((0.1, 0.2, 0.3), threshold=0.3, agreement_margin=0.05, scale=0.02)
+    assert model.assess(0.29, agree=True).nothing_fits  # below the line
+    ok = model.assess(0.31, agree=True)
+    assert not ok.nothing_fits and ok.confidence == pytest.approx(1 / (1 + 2.718281828 ** -0.5), abs=1e-3)
+    assert model.assess(0.33, agree=False).nothing_fits  # the keywords do not back it: needs 0.35
+    assert not model.assess(0.36, agree=False).nothing_fits
+    assert model.assess(0.3, agree=True).confidence == pytest.approx(0.5)
+
+
+def test_the_probes_are_everyday_requests() -> None:
+    found = probes()
+    assert len(found) == 100 and len(set(found)) == 100
+    assert not any(p.startswith("#") for p in found)
+
+
+def test_calibration_is_stored_read_back_and_applied(tmp_path: Path) -> None:
+    index = build_tiny_index(tmp_path / "ix")
+    assert calibration_of(index.snapshot()) is None
+    calibration = calibrate_index(index)
+    assert calibration.version == index.version and calibration.fit is not None
+    null = sorted(calibration.fit.null_top)
+    assert len(null) == 100 and calibration.fit.threshold == pytest.approx(
+        sorted(null)[int(THRESHOLD_QUANTILE * 99)], abs=0.05
+    )
+    assert calibration.fit.agreement_margin == AGREEMENT_MARGIN
+    reader = Index.open(tmp_path / "ix")  # another process's view: it reads the stored one
+    try:
+        again = calibration_of(reader.snapshot())
+        assert again == calibration
+        retriever = Retriever(reader, reranker=None)
+        on_topic = retriever.search("postgres migrations with alembic revision scripts", principals=["*"])
+        assert on_topic.fit is not None and not on_topic.nothing_fits
+        off_topic = retriever.search("how long should I boil an egg for a soft yolk", principals=["*"])
+        assert off_topic.nothing_fits and off_topic.confidence is not None and off_topic.confidence < 0.5
+        assert any("nothing in the catalogue fits" in w for w in off_topic.warnings)
+        assert retriever.search("how to boil an egg", principals=["*"], use_calibration=False).fit is None
+    finally:
+        reader.close()
+        index.close()
+
+
+def test_a_write_leaves_the_calibration_visible_but_stale(tmp_path: Path) -> None:
+    index = build_tiny_index(tmp_path / "ix")
+    calibrate_index(index)
+    node = index.get("skill:alembic")
+    index.upsert([node.with_changes(description="changed")])
+    found = calibration_of(index.snapshot())
+    assert found is not None and found.summary(index.version)["stale_by"] == 1
+    index.close()
+
+
+def test_a_damaged_calibration_says_what_to_do() -> None:
+    with pytest.raises(IndexCorruptError, match="skill-retriever calibrate"):
+        Calibration.from_json(json.dumps({"format": 1, "version": "x"}))
+
+
+def test_components_add_no_requirements_when_nothing_fits(tmp_path: Path) -> None:
+    from skill_retriever.indexing import index_sources, sample_catalogue_path
+    from skill_retriever.stores.embedder import HashingEmbedder
+
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    run = index_sources(index, [sample_catalogue_path()])  # calibrates at the end
+    assert run.calibration is not None and run.calibration["nothing_fits_below"] is not None
+    service = ComponentService(index, Retriever(index, reranker=None), principals=["*"])
+    fits = service.search("scaffold a FastAPI service with tracing", k=3)
+    assert not fits.nothing_fits and any(r.role == "dependency" for r in fits.results)
+    off = service.search("how long should I boil an egg for a soft yolk", k=3)
+    assert off.nothing_fits and off.results and all(r.role == "match" for r in off.results)
+    assert off.to_dict()["nothing_fits"] is True and off.brief(len)["note"].startswith("nothing in the catalogue")
+    index.close()
