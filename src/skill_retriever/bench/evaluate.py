@@ -11,7 +11,8 @@ from typing import Any
 
 from skill_retriever.bench import metrics as M
 from skill_retriever.bench.datasets import EvalQuery
-from skill_retriever.bench.methods import Method
+from skill_retriever.bench.methods import Method, Ranked
+from skill_retriever.exceptions import SkillRetrieverError
 
 _METRIC_RE = re.compile(r"^(R|nDCG|C)@(\d+)$")
 
@@ -56,9 +57,16 @@ def evaluate(
         ms: list[float] = []
         routes: Counter[str] = Counter()
         degraded = 0
+        failed: list[dict[str, str]] = []
         rows: list[Any] = []
         for q in queries:
-            ranked = method.run(q)
+            try:
+                ranked = method.run(q)
+            except SkillRetrieverError as exc:
+                # A query the method refuses (too long, empty, ...) is a failure of that
+                # method on that query: it scores 0, is counted and listed, and the run goes on.
+                failed.append({"query": q.id, "error": f"{type(exc).__name__}: {exc}"[:300]})
+                ranked = Ranked([], 0.0)
             ms.append(ranked.ms)
             if ranked.route:
                 routes[ranked.route] += 1
@@ -83,12 +91,15 @@ def evaluate(
             "ms_p95": round(_pct(ms, 0.95), 2),
             "routes": dict(routes),
             "degraded": degraded,
+            "failed": len(failed),
+            "failures": failed[:20],
         }
         per_query[method.name] = rows
         shown = "  ".join(f"{m} {_fmt(summary[method.name]['scores'][m])}" for m in metric_names)
         log(f"    {method.name:<16} {shown}   ({statistics.fmean(ms) if ms else 0:.0f} ms/query, "
             f"{time.perf_counter() - started:.0f} s)"
-            + (f"  WARNING: {degraded} queries had a failed (degraded) phase" if degraded else ""))
+            + (f"  WARNING: {degraded} queries had a failed (degraded) phase" if degraded else "")
+            + (f"  FAILED on {len(failed)} queries (first: {failed[0]['error'][:120]})" if failed else ""))
     return summary, per_query
 
 
