@@ -117,7 +117,7 @@ def test_bench_modules_are_small() -> None:
 
 
 def test_one_registry_lists_every_section_in_run_order() -> None:
-    assert sections.NAMES == ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
+    assert sections.NAMES == ("battery", "incidents", "skills", "toolret", "multihop", "speed", "startup", "scale")
     from skill_retriever.bench import cli
 
     assert cli.NAMES == sections.NAMES  # the copy --help reads without importing the sections

@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
     from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
-__all__ = ["STATUS_URI", "build_server", "serve"]
+__all__ = ["STATUS_URI", "build_server", "serve", "warm_up"]
 
 STATUS_URI = "skill-retriever://status"
 INSTRUCTIONS = (
@@ -248,11 +248,36 @@ def build_server(
 def serve(
     index_dir: str, *, chroma_url: str | None = None, principals: Sequence[str] | None = ("*",)
 ) -> None:
-    """Open the index and serve it over stdio until the client closes the connection."""
+    """Open the index and serve it over stdio until the client closes the connection.
+
+    The model, the snapshot's derived views and one search are warmed in the background
+    while the client connects; a line on stderr says when the server is ready, and from
+    then on the first tool call costs what later ones do.
+    """
     index = Index.open(index_dir, chroma_url=chroma_url, create=False)
-    # Load the embedding model while the client connects; the first search waits for it.
-    threading.Thread(target=lambda: index.embedder.dim, name="warm-embedder", daemon=True).start()
+    retriever = Retriever(index)
+    threading.Thread(target=warm_up, args=(retriever, principals), name="warm-up", daemon=True).start()
     try:
-        build_server(index, principals=principals).run("stdio")
+        build_server(index, retriever=retriever, principals=principals).run("stdio")
     finally:
         index.close()
+
+
+def warm_up(retriever: Retriever, principals: Sequence[str] | None) -> None:
+    """Everything the first search would pay for, now; then ``ready`` on stderr."""
+    import sys
+    import time
+
+    started = time.perf_counter()
+    try:
+        ComponentService(retriever.index, retriever, principals=principals).search("warm up", k=1)
+        spent = retriever.warm_up()
+    except SkillRetrieverError as exc:
+        print(f"skill-retriever: warm-up failed: {exc}", file=sys.stderr, flush=True)
+        return
+    print(
+        f"skill-retriever: ready ({len(retriever.index)} items; warmed in "
+        f"{time.perf_counter() - started:.1f} s: {spent})",
+        file=sys.stderr,
+        flush=True,
+    )

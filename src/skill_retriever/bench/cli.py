@@ -11,7 +11,7 @@ from pathlib import Path
 #: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
 #: source; this copy keeps ``skill-retriever --help`` from importing every section
 #: (tests/bench/test_bench_imports.py holds the two equal).
-NAMES: tuple[str, ...] = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "scale")
+NAMES: tuple[str, ...] = ("battery", "incidents", "skills", "toolret", "multihop", "speed", "startup", "scale")
 
 
 def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]

@@ -18,7 +18,7 @@ from skill_retriever.bench.tables import HEADLINE, group_rows, pct, retrieval_ro
 from skill_retriever.fsutil import write_atomic
 
 #: Sections in report order.
-FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed", "scale")
+FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed", "startup", "scale")
 
 
 def load_results(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -50,7 +50,23 @@ def section_lines(section: dict[str, Any], md: bool) -> list[str]:
         return _battery_lines(section, md)
     if kind in ("speed", "scale"):
         return _speed_lines(section, md)
+    if kind == "startup":
+        return _startup_lines(section, md)
     return []
+
+
+def _startup_lines(s: dict[str, Any], md: bool) -> list[str]:
+    out = ["### startup" if md else "\nstartup"]
+    rows = [[name, f"{ms:.0f}", f"{s['commands_over_python'][name]:.1f}x"] for name, ms in s["commands_ms"].items()]
+    rows.insert(0, ["python -c pass", f"{s['python_c_pass_ms']:.0f}", "1.0x"])
+    out += table(["command", "ms (median)", "x python -c pass"], rows, md)
+    split = s["cold_query_split_ms"]
+    out.append("")
+    out.append(f"cold `query` (wall {s['cold_query_wall_ms']:.0f} ms): " + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items()))
+    m = s["mcp"]
+    out.append(f"MCP server: connected {m['connected_s']} s, ready {m['ready_s']} s; first call "
+               f"{m['first_call_ms']:.0f} ms, later calls {m['later_calls_ms_median']:.0f} ms (median)")
+    return out
 
 
 def section_text(section: dict[str, Any]) -> str:

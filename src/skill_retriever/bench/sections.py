@@ -16,6 +16,7 @@ from skill_retriever.bench.incidents import run_incidents
 from skill_retriever.bench.million_edges import run_scale
 from skill_retriever.bench.retrieval_sets import run_multihop, run_skills, run_toolret
 from skill_retriever.bench.speed import run_speed
+from skill_retriever.bench.startup import run_startup
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("toolret", run_toolret, needs_data=True),
     Section("multihop", run_multihop, needs_data=True),
     Section("speed", run_speed),
+    Section("startup", run_startup),
     Section("scale", run_scale, quick=False, what="100k nodes / 1M edges"),
 )
 #: Section names in run order (``--only`` accepts these).

@@ -1,0 +1,136 @@
+"""The ``startup`` section: how fast a user's first answer comes.
+
+- Commands that never embed (``--help``, ``stats``) against ``python -c pass`` in the same
+  run (the ratio cancels the machine's speed).
+- A cold ``query``, split: interpreter and imports, opening the index, loading the model,
+  the first search, a second search.
+- The MCP server over stdio (the official client): how long until it says it is ready,
+  then the first tool call against the later ones.
+
+Each process is started fresh; medians of a few runs. Index: the bundled sample
+catalogue, built with the real model under the cache folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.bench.common import BenchRun, write_json
+
+__all__ = ["run_startup"]
+
+RUNS = 5
+COLD_QUERY = """
+import json, sys, time
+t0 = time.perf_counter()
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+import skill_retriever.graph
+t1 = time.perf_counter()
+index = Index.open(sys.argv[1])
+retriever = Retriever(index)
+t2 = time.perf_counter()
+index.embedder.embed(["load"])
+t3 = time.perf_counter()
+retriever.search("rotate a leaked secret", k=5)
+t4 = time.perf_counter()
+retriever.search("add tracing to a FastAPI service", k=5)
+t5 = time.perf_counter()
+print(json.dumps({"imports": t1 - t0, "open_index": t2 - t1, "model_load": t3 - t2,
+                  "first_query": t4 - t3, "second_query": t5 - t4}))
+"""
+
+
+def _wall(args: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, capture_output=True, env=env, check=True, timeout=300)
+    return time.perf_counter() - start
+
+
+def _median_ms(args: list[str], env: dict[str, str]) -> float:
+    return round(1000 * statistics.median(_wall(args, env) for _ in range(RUNS)), 1)
+
+
+def _sample_index(run: BenchRun) -> Path:
+    from skill_retriever.indexing import index_sources, sample_catalogue_path
+    from skill_retriever.stores.index import Index
+
+    path = run.opts.cache / "startup__sample" / "index"
+    if not (path / "index.json").exists():
+        index = Index.open(path, embedder=run.embedder, create=True)
+        index_sources(index, [sample_catalogue_path()])
+        index.close()
+    return path
+
+
+async def _mcp(index_dir: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    log = index_dir.parent / "mcp-stderr.log"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "skill_retriever.cli", "mcp", "--index-dir", str(index_dir)], env=env
+    )
+    started = time.perf_counter()
+    with log.open("w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            connected = time.perf_counter() - started
+            while "ready" not in log.read_text(errors="replace"):
+                if time.perf_counter() - started > 300:
+                    raise TimeoutError(f"the MCP server never said it was ready: {log.read_text()[-500:]}")
+                await anyio.sleep(0.05)
+            ready = time.perf_counter() - started
+            times = []
+            for i in range(calls):
+                t = time.perf_counter()
+                await session.call_tool("search_components", {"query": f"set up structured logging {i}", "k": 3})
+                times.append(time.perf_counter() - t)
+    return {
+        "connected_s": round(connected, 2),
+        "ready_s": round(ready, 2),
+        "first_call_ms": round(1000 * times[0], 1),
+        "later_calls_ms_median": round(1000 * statistics.median(times[1:]), 1),
+    }
+
+
+def run_startup(run: BenchRun) -> None:
+    """Startup and first-answer latency (see the module doc)."""
+    import anyio
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"}
+    index_dir = _sample_index(run)
+    cli = [sys.executable, "-m", "skill_retriever.cli"]
+    baseline = _median_ms([sys.executable, "-c", "pass"], env)
+    commands = {
+        "--help": _median_ms([*cli, "--help"], env),
+        "--version": _median_ms([*cli, "--version"], env),
+        "stats": _median_ms([*cli, "stats", "--index-dir", str(index_dir)], env),
+    }
+    query_wall = _median_ms([*cli, "query", "rotate a leaked secret", "--index-dir", str(index_dir), "-k", "3"], env)
+    split_runs = [
+        json.loads(subprocess.run([sys.executable, "-c", COLD_QUERY, str(index_dir)], capture_output=True, text=True,
+                                  env=env, check=True, timeout=300).stdout.strip().splitlines()[-1])
+        for _ in range(3)
+    ]  # fmt: skip
+    split = {k: round(1000 * statistics.median(r[k] for r in split_runs), 1) for k in split_runs[0]}
+    mcp = anyio.run(_mcp, index_dir, env, 6)
+    result = {
+        "section": "startup",
+        "python_c_pass_ms": baseline,
+        "commands_ms": commands,
+        "commands_over_python": {k: round(v / baseline, 1) for k, v in commands.items()},
+        "cold_query_wall_ms": query_wall,
+        "cold_query_split_ms": split,
+        "mcp": mcp,
+        **run.stamp(),
+    }
+    write_json(run.results / "startup.json", result)
+    run.log(f"\n== startup: {json.dumps(result, indent=1)}")
