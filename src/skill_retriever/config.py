@@ -43,7 +43,8 @@ class RetrievalConfig:
     # channel that reads the window, counts this many times its weight (1 = no change).
     temporal_window_boost: float = 2.0
     # What the index learned about itself (skill_retriever.calibration): channel weight
-    # factors, a default route, the "nothing fits" line. False ignores it.
+    # factors, a default route, the "nothing fits" line; and the defaults it suggests
+    # for what it holds (calibration.defaults). False ignores both.
     use_calibration: bool = True
     # retrieve_seeds
     seed_nodes: int = 20
@@ -68,7 +69,27 @@ class RetrievalConfig:
     factor_coverage: float = 0.15
     keep_nodes: int = 50
     keep_edges: int = 70
+    # The next six settings are None by default: None means "as the index suggests"
+    # (``calibration.defaults``: a passage corpus with facts gets the values chosen
+    # on the two multi-hop train sets; anything else gets the value in brackets).
+    # Facts seeding the walk (HippoRAG 2's query-to-triple linking; ``algorithms.restart``):
+    # the query is matched against this many FACT nodes (sentences, ``ingest.facts``); each
+    # restarts the walk at itself and at the entities it names; 0 = off. [0]
+    fact_seeds: int | None = None
+    # Restart weight of an entity the query names, when facts seed the walk (the seeds
+    # from facts weigh at most 1); otherwise named items seed with similarity 1. [1.0]
+    named_seed_weight: float | None = None
     # run_ppr
+    # Node specificity (HippoRAG, NeurIPS 2024): an entity's restart weight times
+    # |passages naming it| ** -specificity; 1 = HippoRAG's 1/|P|, 0 = off. [0.0]
+    specificity: float | None = None
+    # Passages restart the walk too (HippoRAG 2's passage node weight, 0.05 there): each
+    # passage of the kinds asked for gets this times its min-max normalised cosine, and
+    # the keyword channel's hits this times their BM25 score over the best; 0 = off. [0.0]
+    ppr_dense_weight: float | None = None
+    ppr_keyword_weight: float | None = None
+    # Walk over SAME_AS edges (two names of one thing, ``ingest.synonyms``). [True]
+    synonyms: bool | None = None
     alpha_specific: float = 0.9
     alpha_broad: float = 0.6
     alpha_default: float = 0.85

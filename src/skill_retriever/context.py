@@ -79,9 +79,9 @@ class RetrievalContext:
         Raises:
             ConfigError: A bad profile or filter (the caller's error, raised at once).
         """
-        config = resolve(self.config, state)
-        filters = Filters.from_spec(state.get("filters"))
         snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
+        config = resolve(self.config, state, snap)
+        filters = Filters.from_spec(state.get("filters"))
         view = QueryView(snap, config, filters, self.reranker if config.rerank else None)
         key = uuid.uuid4().hex
         with self._lock:
@@ -107,12 +107,21 @@ class RetrievalContext:
             self._views.pop(state.get("pin") or "", None)
 
 
-def resolve(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:
-    """``config`` with the call's ``profile``, ``k``, ``token_budget`` and ``route``.
+def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None = None) -> RetrievalConfig:
+    """``config`` with the call's ``profile``, ``k``, ``token_budget`` and ``route``, then
+    what the snapshot suggests for the settings still at their built-in defaults
+    (``calibration.defaults``; without a snapshot, the neutral values).
 
     Raises:
         ConfigError: The profile is not a mapping of settings, or a value is bad.
     """
+    from skill_retriever.calibration.defaults import IndexDefaults, index_defaults
+
+    defaults = index_defaults(snapshot) if snapshot is not None else IndexDefaults("other")
+    return defaults.apply(_with_call(config, state))
+
+
+def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:
     profile = state.get("profile") or {}
     if not isinstance(profile, dict) or not all(isinstance(k, str) for k in profile):
         raise ConfigError(f"profile must map RetrievalConfig settings to values, got {profile!r:.60}")

@@ -31,6 +31,9 @@ class NodeKind(StrEnum):
     DOCUMENT = "document"
     PASSAGE = "passage"
     ENTITY = "entity"
+    #: One sentence of a passage, joined to the entities it names (``ingest.facts``): graph
+    #: scaffolding that a query is matched against, kept out of BM25 and name matching.
+    FACT = "fact"
     SERVICE = "service"
     DEPLOY = "deploy"
     INCIDENT = "incident"
@@ -48,6 +51,8 @@ class EdgeKind(StrEnum):
     FEEDS = "FEEDS"
     TOUCHES = "TOUCHES"
     AFFECTS = "AFFECTS"
+    #: Source and target name one thing ("U.S." / "United States"; ``ingest.synonyms``).
+    SAME_AS = "SAME_AS"
 
 
 #: Component kinds a coding agent installs (the flagship use).

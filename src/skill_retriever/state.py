@@ -41,7 +41,7 @@ class PathInfo(TypedDict):
 
 #: How a candidate reached the graph route: a dense seed, an end of a matching relation,
 #: an item named in the query, the far end of a typed hop, graph expansion, gap filling.
-Via = Literal["seed", "edge-seed", "entity", "relation", "expand", "gap"]
+Via = Literal["seed", "edge-seed", "entity", "fact", "relation", "expand", "gap"]
 
 
 class Candidate(TypedDict):

@@ -3,17 +3,27 @@
 One dense search over nodes (the semantic channel's ranked list, with every filter) and
 one over edges (a matching relation seeds both its ends). Seeds only need to be visible
 to the caller, not of a requested kind: an entity node can lead to the passages.
+
+When facts seed the walk (``fact_seeds`` > 0 and the index holds FACT nodes: a passage
+corpus, see ``calibration``), the best facts and the entities they name replace the
+nodes nearest the query as seeds (HippoRAG 2's query-to-triple linking instead of
+query-to-node; ``algorithms.restart.fact_seeds``), and an entity the query names seeds
+with ``named_seed_weight``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
+from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
-from skill_retriever.model import EdgeKind
+from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
+from skill_retriever.stores.passage_views import fact_links, kind_counts
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
@@ -37,6 +47,13 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
     # Named entities that are item names seed the graph directly (the specific case).
     by_name = _names_to_ids(snap, state["plan"]["entities"], visible)
+    facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
+    if facts:
+        seeds = {i: {"id": i, "similarity": w, "via": "fact"} for i, w in facts.items()}
+        named = config.named_seed_weight if config.named_seed_weight is not None else 1.0
+        for node_id in by_name:
+            seed = seeds.setdefault(node_id, {"id": node_id, "similarity": 0.0, "via": "entity"})
+            seed["similarity"] += named
     for node_id in by_name:
         seeds.setdefault(node_id, {"id": node_id, "similarity": 1.0, "via": "entity"})
     edge_hits = [
@@ -66,6 +83,8 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             "edge_seeds": len(edge_hits),
             "entity_seeds": len(by_name),
             "relation_seeds": len(related),
+            "facts": sum(1 for i in facts if snap.nodes[i].kind == NodeKind.FACT),
+            "fact_seeds": sum(1 for s in seeds.values() if s["via"] == "fact"),
             "threshold_nodes": config.seed_node_min_similarity,
             "threshold_edges": config.seed_edge_min_similarity,
             "fallback": fallback,
@@ -91,6 +110,17 @@ def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: F
                 if end != node.id and visible.can_see(snap.nodes[end]):
                     ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
     return ends
+
+
+def _fact_seeds(snap: IndexSnapshot, qvec: np.ndarray, k: int, visible: Filters) -> dict[str, float]:
+    """Seeds from the ``k`` facts nearest the query and the entities they name."""
+    if k <= 0 or not kind_counts(snap).get(NodeKind.FACT.value):
+        return {}
+    hits = snap.search_nodes(qvec, k, dataclasses.replace(visible, kinds=frozenset({NodeKind.FACT.value})))
+    return fact_seeds([
+        FactHit(h.id, h.score, tuple(e for e in fact_links(snap, h.id) if visible.can_see(snap.nodes[e])))
+        for h in hits
+    ])
 
 
 def _names_to_ids(snap: IndexSnapshot, names: list[str], visible: Filters) -> list[str]:

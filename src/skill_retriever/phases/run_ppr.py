@@ -1,18 +1,29 @@
 """run_ppr: Personalized PageRank from the seeds, with adaptive alpha (0.9 for a specific
 query with a named entity and <= 3 seeds, 0.6 for a broad one with > 5 seeds, 0.85
-otherwise); scores below 0.001 are dropped."""
+otherwise); scores below 0.001 are dropped.
+
+The restart vector (``algorithms.restart``) is the seeds' weights, each entity's times its
+specificity (``specificity``), plus, when asked, every passage's own evidence: its cosine
+to the query (``ppr_dense_weight``) and its BM25 hit (``ppr_keyword_weight``, from the
+keyword channel, which ran beside the seeds). The walk crosses SAME_AS edges unless
+``synonyms`` is off."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from skill_retriever.algorithms.ppr import adaptive_alpha, personalized_pagerank, top_scores
+from skill_retriever.algorithms.restart import restart_vector, specificity
 from skill_retriever.context import QueryView
+from skill_retriever.model import NodeKind
 from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
+from skill_retriever.stores.passage_views import passage_counts, walk_matrices
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
+#: Nodes that carry the graph, never an answer: they get no dense restart weight.
+SCAFFOLD = frozenset({NodeKind.ENTITY, NodeKind.FACT})
 
 
 @phase(optional=True)
@@ -23,12 +34,22 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     rows = rows_of(gm, (s["id"] for s in seeds))
     if not rows:
         return {"ppr_scores": {}, "stats": {"seeds": 0}}
-    p = np.zeros(len(gm.ids))
+    weights: dict[int, float] = {}
     for s in seeds:
-        p[gm.index[s["id"]]] += max(float(s["similarity"]), 0.01)
+        row = gm.index[s["id"]]
+        weights[row] = weights.get(row, 0.0) + max(float(s["similarity"]), 0.01)
+    dense_weight, keyword_weight = config.ppr_dense_weight or 0.0, config.ppr_keyword_weight or 0.0
+    p = restart_vector(
+        len(gm.ids), weights,
+        _dense(view, np.asarray(state["query_vector"], dtype=np.float32)) if dense_weight > 0 else None, dense_weight,
+        {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])
+         if h["id"] in gm.index} if keyword_weight > 0 else None, keyword_weight,
+    )
+    if config.specificity:
+        p *= specificity(passage_counts(snap), config.specificity)
     mask = snap.allowed_mask(view.visible)
     # Access control before any maths: invisible nodes neither receive nor pass mass.
-    _, transition = snap.visible_matrices(view.filters)
+    _, transition = walk_matrices(snap, view.filters, config.synonyms is not False)
     if mask is not None:
         p = p * mask
         if not p.any():
@@ -41,5 +62,20 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     return {
         "alpha": alpha,
         "ppr_scores": {gm.ids[r]: float(s) for r, s in kept},
-        "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept)},
+        "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept),
+                  "specificity": config.specificity, "dense_weight": dense_weight, "keyword_weight": keyword_weight},
     }
+
+
+def _dense(view: QueryView, qvec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows the caller asked for that are not scaffolding, and their cosine to the query."""
+    snap, f = view.snapshot, view.filters
+
+    def rows() -> np.ndarray:
+        allowed = snap.allowed(f)
+        nodes = snap.nodes
+        return np.fromiter((r for r, i in enumerate(snap.graph.ids) if nodes[i].kind not in SCAFFOLD
+                            and (allowed is None or allowed(i))), dtype=np.int64)
+
+    picked = snap.memo("dense_restart_rows", f, rows, 16)
+    return picked, snap.embeddings[picked] @ qvec

@@ -129,10 +129,11 @@ class IndexSnapshot:
 
     @cached_property
     def by_name(self) -> Mapping[str, tuple[Node, ...]]:
-        """Case-folded name -> the nodes that have it."""
+        """Case-folded name -> the nodes that have it; facts (named after their passage) left out."""
         found: dict[str, list[Node]] = {}
         for n in self.nodes.values():
-            found.setdefault(n.name.casefold(), []).append(n)
+            if n.kind != NodeKind.FACT:
+                found.setdefault(n.name.casefold(), []).append(n)
         return {k: tuple(v) for k, v in found.items()}
 
     def nodes_named(self, names: set[str] | frozenset[str]) -> list[Node]:
@@ -142,7 +143,7 @@ class IndexSnapshot:
     @cached_property
     def name_matcher(self) -> NameMatcher:
         """Every item name, for finding them in a query."""
-        return NameMatcher(n.name for n in self.nodes.values())
+        return NameMatcher(n.name for n in self.nodes.values() if n.kind != NodeKind.FACT)
 
     # -- typed edges ------------------------------------------------------------------
     @cached_property
@@ -391,8 +392,9 @@ def keyword_indexed(node: Node) -> bool:
     them (spaCy entities of a passage corpus) drag the average document length down so far
     that length normalisation buries every real passage. On 2wikimultihopqa (6,119
     passages, 33,156 entities) BM25 R@5 was 55.9 with them, against the data README's
-    65.6 floor for passages alone. Entities are still found by name, vectors and the graph."""
-    return node.kind != NodeKind.ENTITY
+    65.6 floor for passages alone. Entities are still found by name, vectors and the graph.
+    Facts stay out too: each repeats a sentence of its passage (``ingest.facts``)."""
+    return node.kind not in (NodeKind.ENTITY, NodeKind.FACT)
 
 
 __all__ = ["COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "ALL_PRINCIPALS"]

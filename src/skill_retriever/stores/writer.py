@@ -20,9 +20,9 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes, EdgeRow, NodeRow, StoredVector
 from skill_retriever.stores.live import LiveState
 
-#: Edge kinds whose sentence is embedded by default. MENTIONS and PART_OF are many and
-#: carry little text of their own ("X mentions Y"); their value is in the graph.
-DEFAULT_EMBEDDED_EDGE_KINDS = frozenset(EdgeKind) - {EdgeKind.MENTIONS, EdgeKind.PART_OF}
+#: Edge kinds whose sentence is embedded by default. MENTIONS, PART_OF and SAME_AS are
+#: many and carry little text of their own ("X mentions Y"); their value is in the graph.
+DEFAULT_EMBEDDED_EDGE_KINDS = frozenset(EdgeKind) - {EdgeKind.MENTIONS, EdgeKind.PART_OF, EdgeKind.SAME_AS}
 
 
 @dataclass(frozen=True)

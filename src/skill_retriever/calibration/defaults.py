@@ -1,0 +1,155 @@
+"""Defaults an index suggests for itself, decided from what it holds (no stored state).
+
+The rest of this package *learns* from an index and stores what it learned
+(:mod:`.compute`); this module only *looks*: the kinds of nodes a snapshot holds decide
+which settings suit it, so the decision needs no calibration run and can never be stale
+(:func:`index_defaults` caches it on the snapshot).
+
+Settings resolve in this order, later wins: the built-in defaults of `RetrievalConfig`,
+then :class:`IndexDefaults`, then the caller's config (``Retriever(index, config)``, a
+profile), then the call's own overrides; the stored calibration's channel factors and
+route then act as before (``phases.fuse_rrf``, ``phases.plan_query``). The defaults only
+fill what the caller left alone: a setting still at its built-in default (``None`` for
+the settings that exist only to be decided here, such as ``fact_seeds``; channel by
+channel for ``channel_weights``, so ``channels={"graph": False}`` keeps the other
+suggested weights). ``use_calibration=False`` keeps the built-in defaults.
+`context.resolve` applies them once per query, where every other setting is resolved.
+
+Decisions today (each says why in :attr:`IndexDefaults.reasons`):
+
+* **passages**: most nodes a caller could ask for (everything but entities and facts) are
+  passages, and the index holds facts (``ingest.facts``). Multi-hop questions over such a
+  corpus want the HippoRAG-style walk: the ppr route for every question, facts seeding
+  it, passages and BM25 hits in its restart vector, and the graph channel carrying the
+  fusion. The values (:data:`PASSAGE_SETTINGS`) were chosen on the two HippoRAG *train*
+  sets (hotpotqa_hipporag_train100, musique_hipporag_train100) only; the README's
+  multi-hop table reports them on the other two.
+* anything else (skills, tools, incidents, a passage corpus indexed before facts
+  existed): the built-in defaults.
+
+Extending it: a new decision is a new :data:`CorpusKind`, a rule in :func:`decide` and the
+settings it suggests, with the evidence in ``reasons``. Keep the rule cheap: it runs once
+per snapshot. What must be learned from the index rather than seen in it belongs in
+:mod:`.channels` and the stored `Calibration`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.model import NodeKind
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.snapshot import IndexSnapshot
+
+CorpusKind = Literal["passages", "other", "empty"]
+
+#: Settings that exist to be calibrated (``None`` = "as the index suggests"), with the
+#: value they take when the index suggests nothing.
+NEUTRAL: Mapping[str, Any] = MappingProxyType({
+    "fact_seeds": 0,
+    "named_seed_weight": 1.0,
+    "specificity": 0.0,
+    "ppr_dense_weight": 0.0,
+    "ppr_keyword_weight": 0.0,
+    "synonyms": True,
+})
+
+#: A passage corpus with facts. Chosen on hotpotqa_hipporag_train100 and
+#: musique_hipporag_train100 (README, multi-hop, has the rows that measure each part).
+PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType({
+    "route": "ppr",
+    "fact_seeds": 2,
+    "named_seed_weight": 0.3,
+    "specificity": 0.0,
+    "ppr_dense_weight": 0.2,
+    "ppr_keyword_weight": 0.1,
+    "alpha_specific": 0.5,
+    "alpha_default": 0.5,
+    "alpha_broad": 0.5,
+    "channel_weights": {"graph": 1.0, "semantic": 0.02, "keyword": 0.02, "named": 0.02},
+    "ppr_min_score": 0.0,
+    "flow_max_endpoints": 50,
+    "flow_max_paths": 50,
+    "flow_reliability_threshold": 0.0,
+})
+
+#: Share of the askable nodes (all but entities and facts) that must be passages.
+MIN_PASSAGE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class IndexDefaults:
+    """The settings an index suggests for itself, and why.
+
+    Attributes:
+        corpus: What the index was judged to hold.
+        settings: `RetrievalConfig` field -> suggested value.
+        reasons: One line per decision, in words (shown in stats and docs).
+    """
+
+    corpus: CorpusKind
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    reasons: tuple[str, ...] = ()
+
+    def apply(self, config: RetrievalConfig) -> RetrievalConfig:
+        """``config`` with every setting the caller left at its built-in default set as
+        suggested, and the calibrated-only settings still ``None`` set to `NEUTRAL`."""
+        defaults = _defaults()
+        changes: dict[str, Any] = {}
+        if config.use_calibration:
+            for name, value in self.settings.items():
+                current = getattr(config, name)
+                if name == "channel_weights":
+                    base = defaults[name]
+                    merged = {ch: (value[ch] if ch in value and w == base.get(ch) else w) for ch, w in current.items()}
+                    if merged != dict(current):
+                        changes[name] = merged
+                elif current == defaults[name]:
+                    changes[name] = value
+        for name, value in NEUTRAL.items():
+            if changes.get(name, getattr(config, name)) is None:
+                changes[name] = value
+        return dataclasses.replace(config, **changes) if changes else config
+
+
+@cache
+def _defaults() -> dict[str, Any]:
+    base = RetrievalConfig()
+    return {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+
+
+def decide(snapshot: IndexSnapshot) -> IndexDefaults:
+    """Decide what ``snapshot`` holds and what it suggests (see the module docstring)."""
+    from skill_retriever.stores.passage_views import kind_counts
+
+    counts = kind_counts(snapshot)
+    scaffold = {NodeKind.ENTITY.value, NodeKind.FACT.value}
+    askable = sum(n for kind, n in counts.items() if kind not in scaffold)
+    passages = counts.get(NodeKind.PASSAGE.value, 0)
+    facts = counts.get(NodeKind.FACT.value, 0)
+    if askable == 0:
+        return IndexDefaults("empty", reasons=("nothing to search: built-in defaults",))
+    share = passages / askable
+    if share >= MIN_PASSAGE_SHARE and facts:
+        return IndexDefaults("passages", PASSAGE_SETTINGS, (
+            f"passage corpus: {passages:,} of {askable:,} askable nodes are passages, with {facts:,} facts: "
+            "ppr route, facts seed the walk (settings chosen on the multi-hop train sets)",
+        ))
+    why = "no facts (index it again to add them)" if share >= MIN_PASSAGE_SHARE else f"{share:.0%} passages"
+    return IndexDefaults("other", reasons=(f"built-in defaults: {why}",))
+
+
+def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
+    """:func:`decide`, once per snapshot."""
+    return snapshot.memo("index_defaults", None, lambda: decide(snapshot))
+
+
+__all__ = ["MIN_PASSAGE_SHARE", "NEUTRAL", "PASSAGE_SETTINGS", "CorpusKind", "IndexDefaults", "decide",
+           "index_defaults"]

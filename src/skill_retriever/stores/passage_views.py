@@ -1,0 +1,77 @@
+"""What a graph walk over a passage corpus reads from one snapshot, cached on the snapshot.
+
+Each view is built on first use and kept with :meth:`IndexSnapshot.memo`, so like every
+derived view it can never be stale: a write publishes a new snapshot with empty caches.
+
+* `kind_counts`: nodes per kind (what ``calibration.defaults`` decides from);
+* `passage_counts`: for each entity, how many passages it is joined to (the inverse of
+  HippoRAG's node specificity, ``algorithms.restart.specificity``);
+* `walk_matrices`: the visible matrices, with or without the SAME_AS edges
+  (``ingest.synonyms``), so one index answers both sides of the synonym ablation;
+* `fact_links`: for a fact node, the entities it names other than its passage's subject.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+from skill_retriever.filters import Filters
+from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.stores.graph import build_matrices
+from skill_retriever.stores.snapshot import IndexSnapshot
+
+
+def kind_counts(snap: IndexSnapshot) -> Mapping[str, int]:
+    """How many nodes of each kind the snapshot holds (kind value -> count)."""
+    return snap.memo("kind_counts", None, lambda: dict(Counter(n.kind.value for n in snap.nodes.values())))
+
+
+def passage_counts(snap: IndexSnapshot) -> NDArray[np.float64]:
+    """Per row of ``snap.graph``: for an entity, how many passages share an edge with it;
+    0 for every other node."""
+
+    def build() -> NDArray[np.float64]:
+        gm = snap.graph
+        kinds = [snap.nodes[i].kind for i in gm.ids]
+        passages = np.fromiter((k == NodeKind.PASSAGE for k in kinds), dtype=np.float64, count=len(kinds))
+        linked = sp.csr_array(gm.adjacency, copy=True)
+        linked.data[:] = 1.0
+        counts = np.asarray(linked @ passages, dtype=np.float64)
+        counts[np.fromiter((k != NodeKind.ENTITY for k in kinds), dtype=bool, count=len(kinds))] = 0.0
+        return counts
+
+    return snap.memo("passage_counts", None, build)
+
+
+def walk_matrices(snap: IndexSnapshot, filters: Filters, synonyms: bool = True) -> tuple[sp.csr_array, sp.csr_array]:
+    """``(adjacency, transition)`` over what the caller may see; ``synonyms=False`` leaves
+    the SAME_AS edges out (same rows as ``snap.graph``)."""
+    if synonyms or not any(e.kind == EdgeKind.SAME_AS for e in snap.edges.values()):
+        return snap.visible_matrices(filters)
+    from skill_retriever.algorithms.ppr import transition_matrix
+
+    def build() -> tuple[sp.csr_array, sp.csr_array]:
+        gm = build_matrices(snap.graph.ids, (e for e in snap.edges.values() if e.kind != EdgeKind.SAME_AS))
+        mask = snap.allowed_mask(filters.visibility())
+        if mask is None:
+            return gm.adjacency, gm.transition
+        d = sp.diags_array(mask.astype(np.float64))
+        adjacency = sp.csr_array(d @ gm.adjacency @ d)
+        return adjacency, transition_matrix(adjacency)
+
+    return snap.memo("walk_without_synonyms", filters.visibility().principals, build, 4)
+
+
+def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
+    """The entities a fact names, without the subject of its passage (``attrs["subject"]``):
+    the fact itself leads there; the others are where a second hop goes."""
+    subject = snap.nodes[fact_id].attrs.get("subject")
+    return tuple(e.target for e in snap.out_edges(fact_id, EdgeKind.MENTIONS) if e.target != subject)
+
+
+__all__ = ["fact_links", "kind_counts", "passage_counts", "walk_matrices"]

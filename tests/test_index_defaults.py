@@ -1,0 +1,127 @@
+"""What an index suggests for itself from what it holds (calibration.defaults), and a
+passage corpus searched with those defaults: facts seed the walk, specificity and
+synonyms reach it, and the caller's own settings always win."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tiny_graph import build_tiny_index
+
+from skill_retriever.algorithms.restart import specificity
+from skill_retriever.calibration.defaults import NEUTRAL, PASSAGE_SETTINGS, IndexDefaults, decide, index_defaults
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import resolve
+from skill_retriever.indexing import write_result
+from skill_retriever.ingest.passages import ingest_passages
+from skill_retriever.model import Node, NodeKind
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.passage_views import passage_counts, walk_matrices
+
+CORPUS = [
+    {"idx": 0, "title": "Lothair II", "text": "Lothair II was a king of Lotharingia. His mother was Ermengarde of Tours."},
+    {"idx": 1, "title": "Ermengarde of Tours", "text": "Ermengarde of Tours died on 20 March 851 in Erstein."},
+    {"idx": 2, "title": "Lotharingia", "text": "Lotharingia was a kingdom in Europe. Lothair II ruled Lotharingia."},
+    {"idx": 3, "title": "Erstein", "text": "Erstein is a town in Alsace. Ermengarde of Tours is buried in Erstein."},
+    {"idx": 4, "title": "Recording Industry Association of America",
+     "text": "The Recording Industry Association of America (RIAA) certifies records in Europe."},
+]
+
+
+def _passage_index(path: Path, facts: bool = True) -> Index:
+    corpus = path.parent / f"corpus-{path.name}.json"
+    corpus.write_text(json.dumps(CORPUS), encoding="utf-8")
+    index = Index.open(path, embedder=HashingEmbedder(), create=True)
+    write_result(index, ingest_passages(corpus, facts=facts))  # real spaCy: NER and the parser
+    return index
+
+
+@pytest.fixture(scope="module")
+def passages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    index = _passage_index(tmp_path_factory.mktemp("passages") / "index")
+    yield index
+    index.close()
+
+
+def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index, tmp_path: Path) -> None:
+    found = decide(passages.snapshot())
+    assert found.corpus == "passages" and found.settings == PASSAGE_SETTINGS
+    assert "5 of 5 askable nodes are passages" in found.reasons[0]
+    assert index_defaults(passages.snapshot()) is index_defaults(passages.snapshot())  # once per snapshot
+    old = _passage_index(tmp_path / "old", facts=False)  # indexed before facts existed
+    assert decide(old.snapshot()).corpus == "other" and not decide(old.snapshot()).settings
+    old.close()
+
+
+def test_a_skill_catalogue_keeps_the_built_in_defaults(tmp_path: Path) -> None:
+    index = build_tiny_index(tmp_path / "tiny")
+    found = decide(index.snapshot())
+    assert found.corpus == "other" and not found.settings
+    config = resolve(RetrievalConfig(), {}, index.snapshot())
+    assert config.route is None and config.fact_seeds == 0 and config.channel_weights["semantic"] == 1.0
+    index.close()
+
+
+def test_apply_fills_only_what_the_caller_left_alone() -> None:
+    d = IndexDefaults("passages", PASSAGE_SETTINGS)
+    plain = d.apply(RetrievalConfig())
+    assert plain.route == "ppr" and plain.fact_seeds == PASSAGE_SETTINGS["fact_seeds"]
+    assert plain.channel_weights["graph"] == 1.0 and plain.channel_weights["semantic"] == 0.02
+    assert plain.channel_weights["temporal"] == 1.0  # not suggested: left as it was
+    mine = d.apply(RetrievalConfig().override(route="smart", fact_seeds=0, specificity=1.0, channels={"graph": False}))
+    assert (mine.route, mine.fact_seeds, mine.specificity) == ("smart", 0, 1.0)
+    assert mine.channel_weights["graph"] == 0.0 and mine.channel_weights["keyword"] == 0.02
+    off = d.apply(RetrievalConfig(use_calibration=False))
+    assert off.route is None and {k: getattr(off, k) for k in NEUTRAL} == dict(NEUTRAL)
+
+
+def test_facts_seed_the_walk_and_passages_come_back(passages: Index) -> None:
+    retriever = Retriever(passages, cache_size=0)
+    query = "Where did the mother of Lothair II die?"
+    on = retriever.search(query, k=5, kinds=["passage"], rerank=False)
+    assert on.route == "ppr" and on.ids and all(i.startswith("passage:") for i in on.ids)
+    seeded = on.stats["retrieve_seeds"]
+    assert seeded["facts"] == PASSAGE_SETTINGS["fact_seeds"] and seeded["fact_seeds"] > seeded["facts"]  # + entities
+    off = retriever.search(query, k=5, kinds=["passage"], rerank=False, fact_seeds=0)
+    assert off.stats["retrieve_seeds"]["facts"] == 0
+    router = retriever.search(query, k=5, kinds=["passage"], rerank=False, use_calibration=False)
+    assert router.stats["retrieve_seeds"]["facts"] == 0 and router.route != "ppr"
+
+
+def test_specificity_and_synonyms_reach_the_walk(passages: Index) -> None:
+    snap = passages.snapshot()
+    counts = passage_counts(snap)
+    gm = snap.graph
+    # "Lotharingia" is named by passages 0 and 2 (and is 2's title); Erstein by 1 and 3.
+    assert counts[gm.index["entity:lotharingia"]] == 2 and counts[gm.index["entity:erstein"]] == 2
+    assert counts[gm.index["passage:0"]] == 0  # not an entity
+    assert specificity(counts, 1.0)[gm.index["entity:lotharingia"]] == pytest.approx(0.5)
+    with_syn, _ = walk_matrices(snap, _visible())
+    without, _ = walk_matrices(snap, _visible(), synonyms=False)
+    a, b = gm.index["entity:recording industry association of america"], gm.index["entity:riaa"]
+    assert with_syn[a, b] > 0 and without[a, b] == 0
+    assert (with_syn - without).nnz == 2  # the one SAME_AS edge, both ways
+    retriever = Retriever(passages, cache_size=0)
+    stats = retriever.search("mother of Lothair II", kinds=["passage"], rerank=False, specificity=1.0).stats
+    assert stats["run_ppr"]["specificity"] == 1.0
+
+
+def _visible() -> "Filters":  # noqa: F821 - imported lazily to keep the test header short
+    from skill_retriever.filters import Filters
+
+    return Filters()
+
+
+def test_fact_nodes_stay_out_of_names_and_keywords(passages: Index) -> None:
+    snap = passages.snapshot()
+    facts = [n for n in snap.nodes.values() if n.kind is NodeKind.FACT]
+    assert facts and all(n.kind is not NodeKind.FACT for n in snap.nodes_named({"lothair ii"}))
+    hits = snap.search_keywords("mother Ermengarde", 20)
+    assert hits and all(snap.nodes[h.id].kind is NodeKind.PASSAGE for h in hits)
+    assert isinstance(facts[0], Node) and np.isfinite(snap.embeddings).all()
