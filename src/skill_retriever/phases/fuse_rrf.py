@@ -1,5 +1,6 @@
 """fuse_rrf: weighted Reciprocal Rank Fusion of every channel's list (k = 60; Cormack et
-al. 2009), plus a "named" list of the items whose identifier-like name the query writes
+al. 2009), or score fusion weighted by each channel's confidence for this query
+(``fusion="scores"``, ``algorithms.score_fusion``), plus a "named" list of the items whose identifier-like name the query writes
 out. Two weights follow the query: the graph channel's rises for a typed hop (the one
 channel that reads the relation), the temporal channel's for a time window. The weights
 used are reported in the stats, so a fused score can be checked against its ranks."""
@@ -7,6 +8,7 @@ used are reported in the stats, so a fused score can be checked against its rank
 from __future__ import annotations
 
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
+from skill_retriever.algorithms.score_fusion import score_fusion
 from skill_retriever.algorithms.tokenize import is_identifier
 from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
@@ -30,11 +32,22 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
         weights["graph"] *= config.relation_graph_boost
     if state["plan"].get("time_window") and "temporal" in weights:
         weights["temporal"] *= config.temporal_window_boost
-    fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
+    if config.fusion == "scores":
+        scored = {
+            ch: [(h["id"], h["score"]) for h in hits]
+            for ch, hits in (state.get("channel_rankings") or {}).items()
+            if config.channel_on(ch)
+        }
+        if "named" in rankings:
+            scored["named"] = [(i, None) for i in rankings["named"]]
+        fused = score_fusion(scored, weights)
+    else:
+        fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
     out: list[Fused] = [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused]
     return {
         "fused": out,
         "stats": {
+            "fusion": config.fusion,
             "k": config.rrf_k,
             "channels": {ch: len(ids) for ch, ids in rankings.items()},
             "fused": len(fused),
