@@ -98,6 +98,10 @@ class RetrievalConfig:
     # big graphs to tens of iterations.
     ppr_max_iter: int = 200
     ppr_tol: float = 1e-8
+    # The route delivers ranks, not scores: the walk stops once its best ranks (the seeds
+    # plus as many as flow pruning or k can use) stayed the same for this many more steps
+    # (``algorithms.ppr_ranked``), or at the L1 rule above; 0 iterates as networkx does.
+    ppr_settle: int = 2
     # prune_flow
     flow_max_endpoints: int = 8
     flow_max_paths: int = 10
@@ -106,7 +110,10 @@ class RetrievalConfig:
     # temporal
     recent_days: float = 7.0
     now: datetime | None = None  # None = the wall clock; fixed in tests and benchmarks
-    # fuse_rrf
+    # fuse_rrf: "rrf" (ranks only, k below) or "scores" (each channel's max-normalised
+    # scores, weighted per query by how clearly its best item stands out: see
+    # algorithms.score_fusion); the index may suggest one (skill_retriever.calibration)
+    fusion: Literal["rrf", "scores"] = "rrf"
     rrf_k: int = 60
     # rerank_cross_encoder
     rerank: bool = True
