@@ -296,3 +296,24 @@ def test_servers_anywhere_below_mcps_keep_what_mcp_json_needs_and_no_secret(tmp_
     assert search.attrs["header_keys"] == ["Authorization"]
     dump = json.dumps([n.to_dict() for n in result.nodes])
     assert not any(f"SECRET{i}" in dump for i in range(1, 5))
+
+
+def test_a_hooks_or_mcps_folder_indexed_by_itself_reads_as_such(tmp_path: Path) -> None:
+    """A user who points `index` at the hooks/ or mcps/ folder itself gets its hooks and
+    servers (the folder's own name says what its files are)."""
+    import json as _json
+
+    from skill_retriever.ingest.skills import ingest_skill_repo
+
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "lint-on-save.json").write_text(_json.dumps({
+        "description": "Lint after every edit",
+        "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "ruff check ."}]}]},
+    }), encoding="utf-8")
+    mcps = tmp_path / "mcps"
+    mcps.mkdir()
+    (mcps / "db.json").write_text(_json.dumps({"mcpServers": {"db": {"command": "db-mcp", "args": []}}}), encoding="utf-8")
+    got_hooks, got_mcps = ingest_skill_repo(hooks), ingest_skill_repo(mcps)
+    assert [n.kind.value for n in got_hooks.nodes] == ["hook"] and not got_hooks.problems
+    assert [n.kind.value for n in got_mcps.nodes] == ["mcp_server"] and not got_mcps.problems

@@ -153,8 +153,8 @@ def _below(folder: str, skill: str | None) -> list[str]:
     return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
 
 
-def _kind_folder(folder: str, below: str | None) -> NodeKind | None:
-    for part in reversed(_below(folder, below)):
+def _kind_folder(parts: list[str]) -> NodeKind | None:
+    for part in reversed(parts):
         if part in _KIND_FOLDERS:
             return _KIND_FOLDERS[part]
     return None
@@ -166,6 +166,13 @@ class _Reader:
     def __init__(self, root: Path, corpus: str, files: list[str], max_bytes: int) -> None:
         self.root, self.corpus, self.max_bytes = root, corpus, max_bytes
         self.files = set(files)
+        self.root_name = root.resolve().name
+
+    def folders(self, folder: str, skill: str | None) -> list[str]:
+        """The folder names that say what a file is: those below its skill folder, or
+        (outside skills) every folder from the root down, the root's own name included,
+        so indexing a ``hooks/`` or ``mcps/`` folder itself reads its files as such."""
+        return _below(folder, skill) if skill is not None else [self.root_name, *_below(folder, None)]
 
     def where(self, rel: str) -> str:
         return str(self.root / rel)
@@ -197,7 +204,8 @@ class _Reader:
         lower_ext = ext.lower()
         if stem.lower() in _IGNORED_STEMS or base == "plugin.json" or is_marketplace(rel):
             return []
-        kind = NodeKind.SKILL if is_skill else _kind_folder(folder, skill)
+        context = self.folders(folder, skill)
+        kind = NodeKind.SKILL if is_skill else _kind_folder(context)
         if lower_ext == ".md":
             default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
             text = rec.read_text(self.root / rel, self.max_bytes)
@@ -208,7 +216,7 @@ class _Reader:
         if kind is NodeKind.HOOK:
             data = self.json(rel)
             return [hook_record(data, rel, stem, self.files)] if is_hook_definition(data) else []
-        if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(_below(folder, skill)):
+        if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(context):
             return cfg.mcp_records(self.json(rel), rel, stem)
         return []
 
