@@ -10,7 +10,7 @@ import pytest
 from tiny_graph import build_tiny_index
 
 from skill_retriever.calibration import Calibration, FitModel, calibrate_index, calibration_of
-from skill_retriever.calibration.fit import AGREEMENT_MARGIN, THRESHOLD_QUANTILE, fit_model, probes
+from skill_retriever.calibration.fit import AGREEMENT_MARGIN, THRESHOLD_QUANTILE, probes
 from skill_retriever.components.service import ComponentService
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.retriever import Retriever

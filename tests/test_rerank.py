@@ -12,9 +12,13 @@ import pytest
 from tiny_graph import NOW
 
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.rerank import CrossEncoderReranker, EmbeddingReranker, cross_encoder_cached, default_reranker
+from skill_retriever.rerank import (
+    CrossEncoderReranker,
+    cross_encoder_cached,
+    default_reranker,
+)
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import HashingEmbedder, bundled_model_path
+from skill_retriever.stores.embedder import bundled_model_path
 from skill_retriever.stores.index import Index
 
 pytestmark = pytest.mark.slow

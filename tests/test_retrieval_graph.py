@@ -20,8 +20,8 @@ from skill_retriever.rerank import EmbeddingReranker, Reranker
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.stores.keywords import KeywordHit
+from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.stores.vectors import VectorHit
 
 CONFIG = RetrievalConfig(now=NOW)

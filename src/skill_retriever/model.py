@@ -11,10 +11,10 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timezone
-from enum import StrEnum
 from collections.abc import Container, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
@@ -86,21 +86,21 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
         dt = value
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
-            dt = datetime.fromtimestamp(float(value), tz=timezone.utc)
+            dt = datetime.fromtimestamp(float(value), tz=UTC)
         except (OverflowError, OSError, ValueError) as exc:  # NaN, inf, year 10000+
             raise InvalidItemError(
                 f"{item}: timestamp {value!r} is not a valid time in epoch seconds"
             ) from exc
     elif isinstance(value, str):
         try:
-            dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            dt = datetime.fromisoformat(value.strip())
         except ValueError as exc:
             raise InvalidItemError(
                 f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)"
             ) from exc
     else:
         raise InvalidItemError(f"{item}: timestamp must be text or a datetime, not {type(value).__name__}")
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 def _check_id(value: object, what: str) -> str:

@@ -15,7 +15,11 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import BaseTool, tool
 from langgraph_bigtool import create_agent
 
-from skill_retriever.adapters.bigtool import index_tool_registry, make_bigtool_aretrieve, make_bigtool_retrieve
+from skill_retriever.adapters.bigtool import (
+    index_tool_registry,
+    make_bigtool_aretrieve,
+    make_bigtool_retrieve,
+)
 from skill_retriever.model import NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder

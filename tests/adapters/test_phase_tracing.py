@@ -12,11 +12,11 @@ from langchain_core.tracers.context import collect_runs
 from langchain_core.tracers.schemas import Run
 
 from skill_retriever.adapters.langchain import SkillRetriever
-from skill_retriever.tracing import TAG, annotate_current_run
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.graph import graph
 from skill_retriever.stores.index import Index
+from skill_retriever.tracing import TAG, annotate_current_run
 
 PHASES = {
     "plan_query", "retrieve_seeds", "expand_graph", "check_completeness", "fill_gaps",

@@ -11,7 +11,11 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from skill_retriever.adapters import langgraph_server as srv
 from skill_retriever.exceptions import IndexCorruptError
-from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder, embedder_for
+from skill_retriever.stores.embedder import (
+    HashingEmbedder,
+    SentenceTransformerEmbedder,
+    embedder_for,
+)
 
 
 def test_embedder_for_manifest_names() -> None:

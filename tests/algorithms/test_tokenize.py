@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skill_retriever.algorithms.tokenize import bm25_tokens, is_identifier, split_identifier, tokenize_words
+from skill_retriever.algorithms.tokenize import (
+    bm25_tokens,
+    is_identifier,
+    split_identifier,
+    tokenize_words,
+)
 
 
 @pytest.mark.parametrize(

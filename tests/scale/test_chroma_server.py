@@ -106,7 +106,7 @@ def test_index_on_a_chroma_server_survives_a_server_restart(server: ChromaServer
     reopened = Index.open(tmp_path / "idx", embedder=embedder)
     assert embedder.texts_embedded == 0
     assert reopened.status()["vectors"] == {"nodes": 5, "edges": 2}
-    remote = reopened.snapshot()._remote  # noqa: SLF001 - the test checks the server really holds them
+    remote = reopened.snapshot()._remote
     assert remote is not None and remote.nodes.count() == 5 and remote.edges.count() == 2
     assert chroma_client(server.url).get_settings().anonymized_telemetry is False
     after = Retriever(reopened, reranker=None, cache_size=0).search("checkout-api latency INC-1043", k=3)

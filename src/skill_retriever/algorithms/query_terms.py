@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
 
@@ -141,7 +142,7 @@ def _component_words(components: tuple[str, ...]) -> dict[str, frozenset[str]]:
     return {c: ws for c, ws in wanted.items() if ws}
 
 
-def coverage_of_vocabularies(components: Sequence[str], vocabularies: Iterable[Set[str]]) -> Coverage:
+def coverage_of_vocabularies(components: Sequence[str], vocabularies: Iterable[AbstractSet[str]]) -> Coverage:
     """:func:`coverage` over texts already reduced to :func:`text_vocabulary` sets.
 
     Callers that check the same items again and again (every completeness round, every

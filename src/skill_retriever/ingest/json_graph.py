@@ -19,7 +19,7 @@ Every node gets ``attrs["source_root"]`` (the folder holding the file) and
 from __future__ import annotations
 
 import time
-from collections.abc import Set
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ def ingest_json_graph(
     path: Path,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    known_ids: Set[str] = frozenset(),
+    known_ids: AbstractSet[str] = frozenset(),
     source_name: str | None = None,
 ) -> IngestResult:
     """Read nodes and edges from a JSON graph file.

@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from skill_retriever.exceptions import ConfigError, DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
@@ -366,7 +366,7 @@ class Index:
         self._items.close()
         self._lock.release()
 
-    def __enter__(self) -> Index:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -355,4 +355,4 @@ class ItemStore:
         yield from (str(r[0]) for r in rows)
 
 
-__all__ = ["Changes", "EdgeRow", "ItemStore", "NodeRow", "SCHEMA_VERSION", "StoredVector"]
+__all__ = ["SCHEMA_VERSION", "Changes", "EdgeRow", "ItemStore", "NodeRow", "StoredVector"]

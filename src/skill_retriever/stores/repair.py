@@ -95,7 +95,7 @@ def _layout1_vectors(
                     found[i] = (str((m or {}).get("hash", "")).split("|", 1)[0], np.asarray(e, dtype=np.float32))
             out.append(found)
         return out[0], out[1]
-    except Exception as exc:  # a damaged Chroma folder fails in many types; embedding again is the fix
+    except Exception as exc:  # noqa: BLE001 -- a damaged Chroma folder fails in many types; embedding again is the fix
         log.warning(
             "[skill_retriever][index] the old vector folder %s cannot be read (%s: %s); embedding again",
             folder,

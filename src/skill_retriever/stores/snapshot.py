@@ -397,4 +397,4 @@ def keyword_indexed(node: Node) -> bool:
     return node.kind not in (NodeKind.ENTITY, NodeKind.FACT)
 
 
-__all__ = ["COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "ALL_PRINCIPALS"]
+__all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed"]

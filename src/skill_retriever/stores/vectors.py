@@ -88,10 +88,10 @@ class ChromaEmbeddingFunction:
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
 
-    def __call__(self, input: Sequence[str]) -> list[Any]:  # noqa: A002 - Chroma's name
+    def __call__(self, input: Sequence[str]) -> list[Any]:
         return list(self._embedder.embed(list(input)))
 
-    def embed_query(self, input: Sequence[str]) -> list[Any]:  # noqa: A002
+    def embed_query(self, input: Sequence[str]) -> list[Any]:
         return self(input)
 
     @staticmethod
@@ -119,9 +119,10 @@ class ChromaEmbeddingFunction:
 
 def chroma_client(url: str) -> Any:
     """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off)."""
+    from urllib.parse import urlparse
+
     import chromadb
     from chromadb.config import Settings
-    from urllib.parse import urlparse
 
     u = urlparse(url if "://" in url else f"http://{url}")
     return chromadb.HttpClient(

@@ -78,7 +78,7 @@ def plan_upsert(
             raise InvalidItemError(f"edge {e.id!r} is a self edge; an item cannot relate to itself")
     validate_graph(list(nodes), list(edges), known_ids=live.nodes.keys())
     current = live.nodes
-    fresh_edges = [e for e in dict((e.id, e) for e in edges).values() if live.edges.get(e.id) != e]
+    fresh_edges = [e for e in {e.id: e for e in edges}.values() if live.edges.get(e.id) != e]
     changed = [n for n in nodes if current.get(n.id) != n]
     retext = [n for n in changed if (old := current.get(n.id)) is None or old.content_hash() != n.content_hash()]
     if not changed and not fresh_edges:
