@@ -51,7 +51,9 @@ def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_r
     return "fuse_rrf" if state["route"] == "quick" else "check_completeness"
 
 
-def build_graph(name: str = "skill_retriever") -> CompiledStateGraph:  # type: ignore[type-arg]
+def build_graph(
+    name: str = "skill_retriever",
+) -> CompiledStateGraph[RetrievalState, RetrievalContext, InputState, OutputState]:
     """Compile the retrieval graph. Stores, models and settings come in the context."""
     builder = StateGraph(
         RetrievalState, context_schema=RetrievalContext, input_schema=InputState, output_schema=OutputState

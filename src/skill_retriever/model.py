@@ -74,7 +74,7 @@ def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any
             return enum(value if enum is NodeKind else value.upper())
         except ValueError:
             pass
-    allowed = ", ".join(m.value for m in enum)  # type: ignore[attr-defined]
+    allowed = ", ".join(m.value for m in enum)
     raise InvalidItemError(f"{item}: unknown {what} {value!r}; use one of: {allowed}")
 
 

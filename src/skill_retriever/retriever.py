@@ -85,7 +85,7 @@ class Retriever:
     def reranker(self) -> Reranker | None:
         if self._reranker is _DEFAULT:
             self._reranker = default_reranker()
-        return self._reranker  # type: ignore[no-any-return]
+        return self._reranker
 
     def context(self, config: RetrievalConfig | None = None) -> RetrievalContext:
         """A context for running the compiled graph yourself (``graph.invoke(state,

@@ -150,7 +150,7 @@ class RetrievalState(InputState):
     pin: str  # the key of this query's pinned snapshot and settings in the context
     plan: QueryPlan
     route: str  # type: ignore[misc]  # narrowed: always set after plan_query
-    query_vector: list[float]
+    query_vector: list[float]  # type: ignore[misc]  # narrowed: always set after retrieve_seeds
     seeds: list[Candidate]
     relational: bool  # a typed hop resolved to visible items: the graph walk starts there
     candidates: list[Candidate]

@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from skill_retriever.exceptions import ConfigError, QueryError
+
+if TYPE_CHECKING:
+    from skill_retriever.state import TimeWindowSpec
 
 __all__ = ["TimeWindow", "parse_time_window", "rank_by_recency", "strip_time_phrase"]
 
@@ -96,7 +100,7 @@ class TimeWindow:
         }
 
     @classmethod
-    def from_spec(cls, spec: Mapping[str, str | None]) -> TimeWindow:
+    def from_spec(cls, spec: TimeWindowSpec) -> TimeWindow:
         """The window :meth:`to_spec` wrote."""
         start, end = spec.get("start"), spec.get("end")
         return cls(

@@ -143,6 +143,8 @@ class ComponentService:
         hits = {r.id: r for r in resp.results if view.sees(r.id)}
         collapsed = collapse_ranked(view, list(hits), config=self.dedup)
         installed = match_installed(view, target) if target else {}
+        conflicts: list[Conflict]
+        dropped: list[Dropped]
         if resp.nothing_fits:  # the closest matches, shown for what they are: nothing added
             closure, conflicts, dropped = Closure.alone(collapsed.ids[:k]), [], []
         else:

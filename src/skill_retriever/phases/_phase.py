@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
@@ -27,7 +27,14 @@ log = logging.getLogger("skill_retriever")
 
 Update = dict[str, Any]
 Body = Callable[[RetrievalState, QueryView], Update]
-Node = Callable[[RetrievalState, Runtime[RetrievalContext]], Update]
+
+
+class Node(Protocol):
+    """A graph node: LangGraph passes the run's context as the keyword ``runtime``."""
+
+    __name__: str
+
+    def __call__(self, state: RetrievalState, *, runtime: Runtime[RetrievalContext]) -> Update: ...
 
 
 def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Callable[[Body], Node]:

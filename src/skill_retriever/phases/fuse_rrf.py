@@ -33,7 +33,7 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
     if state["plan"].get("time_window") and "temporal" in weights:
         weights["temporal"] *= config.temporal_window_boost
     if config.fusion == "scores":
-        scored = {
+        scored: dict[str, list[tuple[str, float | None]]] = {
             ch: [(h["id"], h["score"]) for h in hits]
             for ch, hits in (state.get("channel_rankings") or {}).items()
             if config.channel_on(ch)

@@ -146,13 +146,13 @@ def quiet_model_loading() -> None:
         return
     # Both read the variable once, at their import: say it again to whichever came first.
     if "huggingface_hub" in sys.modules:
-        from huggingface_hub.utils import disable_progress_bars
+        from huggingface_hub.utils.tqdm import disable_progress_bars
 
         disable_progress_bars()
     if "transformers" in sys.modules:
         from transformers.utils import logging as hf_logging
 
-        hf_logging.disable_progress_bar()
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # untyped upstream
 
 
 _DEFAULT_TORCH_THREADS: int | None = None

@@ -91,7 +91,9 @@ def _layout1_vectors(
             total, step = int(col.count()), 2000
             for off in range(0, total, step):
                 page = col.get(include=["embeddings", "metadatas"], limit=step, offset=off)
-                for i, e, m in zip(page["ids"], page["embeddings"], page["metadatas"], strict=True):
+                vectors: list[Any] = list(page["embeddings"] if page["embeddings"] is not None else [])
+                metadatas: list[Any] = list(page["metadatas"] or [])
+                for i, e, m in zip(page["ids"], vectors, metadatas, strict=True):
                     found[i] = (str((m or {}).get("hash", "")).split("|", 1)[0], np.asarray(e, dtype=np.float32))
             out.append(found)
         return out[0], out[1]

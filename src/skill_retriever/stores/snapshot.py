@@ -252,7 +252,7 @@ class IndexSnapshot:
     # -- searches ---------------------------------------------------------------------
     def embed_query(self, text: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
-        return self.embedder.embed([text])[0]
+        return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
 
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
         """Nearest nodes that ``filters`` admit."""
@@ -367,7 +367,7 @@ class IndexSnapshot:
         edge_vectors = sum(
             1
             for i in self._edge_vectors
-            if (e := self.edges.get(i)) is not None and (pred is None or (pred(e.source) and pred(e.target)))
+            if (v := self.edges.get(i)) is not None and (pred is None or (pred(v.source) and pred(v.target)))
         )
         return {
             "path": str(self.path),

@@ -139,7 +139,7 @@ class ChromaVectorStore:
     def __init__(self, client: Any, name: str, embedder: Embedder) -> None:
         self._col = client.get_or_create_collection(
             name,
-            embedding_function=ChromaEmbeddingFunction(embedder),  # type: ignore[arg-type]
+            embedding_function=ChromaEmbeddingFunction(embedder),
             configuration={"hnsw": HNSW},
         )
 

@@ -97,8 +97,8 @@ def plan_upsert(
     renamed = [n.id for n in changed if (old := current.get(n.id)) is not None and old.name != n.name]
     queued = {e.id: e for e in fresh_edges}
     for edge_id in touching(renamed) if renamed else ():
-        if (e := live.edges.get(edge_id)) is not None:
-            queued.setdefault(e.id, e)
+        if (touched := live.edges.get(edge_id)) is not None:
+            queued.setdefault(touched.id, touched)
 
     def name(node_id: str) -> str:
         return names.get(node_id) or current[node_id].name
