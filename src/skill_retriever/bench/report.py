@@ -73,6 +73,13 @@ def section_text(section: dict[str, Any]) -> str:
     return "\n".join(section_lines(section, md=False))
 
 
+def fit_note(fit: dict[str, Any]) -> str:
+    """'nothing fits' flag counts of the default search, one group after another."""
+    names = {"answerable": "answerable", "none": "no right answer", "out_of_catalogue": "out of catalogue"}
+    parts = [f"{label} {fit[key]['flagged']}/{fit[key]['queries']}" for key, label in names.items() if key in fit]
+    return "'nothing fits' flagged: " + ", ".join(parts)
+
+
 def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
     b = s.get("build", {})
     head = f"{s['family']} / {s['name']}: {s['queries']} queries, {b.get('nodes')} nodes, {b.get('edges')} edges"
@@ -81,6 +88,8 @@ def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
     if b.get("index_s"):
         notes.append(f"index built in {b['index_s']:.0f} s ({b.get('items_per_s') or 0:.0f} items/s)"
                      + (" (reused from cache this run)" if b.get("reused") else ""))
+    if s.get("fit"):
+        notes.append(fit_note(s["fit"]))
     out += [f"- {n}" for n in notes] if md else [f"  ({'; '.join(notes)})"]
     if md:
         out.append("")
