@@ -27,6 +27,7 @@ from skill_retriever.stores.passage_views import passage_counts, walk_matrices
 CORPUS = [
     {"idx": 0, "title": "Lothair II", "text": "Lothair II was a king of Lotharingia. His mother was Ermengarde of Tours."},
     {"idx": 1, "title": "Ermengarde of Tours", "text": "Ermengarde of Tours died on 20 March 851 in Erstein."},
+    {"idx": 5, "title": "Aschenbrödel", "text": "Aschenbrödel is a ballet by Johann Strauss II, first staged in Berlin."},
     {"idx": 2, "title": "Lotharingia", "text": "Lotharingia was a kingdom in Europe. Lothair II ruled Lotharingia."},
     {"idx": 3, "title": "Erstein", "text": "Erstein is a town in Alsace. Ermengarde of Tours is buried in Erstein."},
     {"idx": 4, "title": "Recording Industry Association of America",
@@ -52,7 +53,7 @@ def passages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
 def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index, tmp_path: Path) -> None:
     found = decide(passages.snapshot())
     assert found.corpus == "passages" and found.settings == PASSAGE_SETTINGS
-    assert "5 of 5 askable nodes are passages" in found.reasons[0]
+    assert "6 of 6 askable nodes are passages" in found.reasons[0]
     assert index_defaults(passages.snapshot()) is index_defaults(passages.snapshot())  # once per snapshot
     old = _passage_index(tmp_path / "old", facts=False)  # indexed before facts existed
     assert decide(old.snapshot()).corpus == "other" and not decide(old.snapshot()).settings
@@ -125,3 +126,13 @@ def test_fact_nodes_stay_out_of_names_and_keywords(passages: Index) -> None:
     hits = snap.search_keywords("mother Ermengarde", 20)
     assert hits and all(snap.nodes[h.id].kind is NodeKind.PASSAGE for h in hits)
     assert isinstance(facts[0], Node) and np.isfinite(snap.embeddings).all()
+
+
+def test_the_query_names_a_passage_without_its_accents(passages: Index) -> None:
+    from skill_retriever.stores.passage_views import proper_name_ids
+
+    snap = passages.snapshot()
+    assert "passage:5" in proper_name_ids(snap, "Who composed Aschenbrodel?")
+    assert proper_name_ids(snap, "the ballet aschenbrodel") == []  # not written as a name
+    hits = Retriever(passages, cache_size=0).search("Who composed Aschenbrodel?", k=3, kinds=["passage"], rerank=False)
+    assert hits.ids[0] == "passage:5"

@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 from skill_retriever.algorithms.ppr import personalized_pagerank, reference_pagerank, transition_matrix
-from skill_retriever.algorithms.restart import FactHit, fact_seeds, minmax, restart_vector, specificity
+from skill_retriever.algorithms.restart import FactHit, fact_seeds, minmax, proper_names, restart_vector, specificity
 
 
 def test_specificity_is_hippo_rags_inverse_passage_count() -> None:
@@ -65,3 +65,14 @@ def test_specificity_in_the_restart_moves_pagerank_as_networkx_says() -> None:
     flat = personalized_pagerank(transition_matrix(adjacency), restart_vector(5, seeds), alpha=0.5, tol=1e-12)
     # The passage of the rare entity gains on the passages of the common one.
     assert ours[2] / ours[3] > flat[2] / flat[3]
+
+
+def test_proper_names_keep_what_the_query_writes_as_a_name() -> None:
+    query = "What county borders the county in which Johnnycake, West Virginia is, in the state where Hello Love's singer died?"
+    found = ["Johnnycake, West Virginia", "West Virginia", "Virginia", "West", "State", "Love", "Hello Love", "County"]
+    # "State" and "County" are written in lower case; "West", "Virginia" and "West Virginia"
+    # lie inside "Johnnycake, West Virginia"; "Love" inside "Hello Love's".
+    assert proper_names(query, found) == ["Johnnycake, West Virginia", "Hello Love"]
+    assert proper_names("Which film came first, Aas Ka Panchhi or Phoolwari?", ["Aas Ka Panchhi", "Phoolwari", "Film"]) == [
+        "Aas Ka Panchhi", "Phoolwari"]
+    assert proper_names("no names here", ["Names"]) == []

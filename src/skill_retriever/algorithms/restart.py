@@ -25,6 +25,7 @@ inputs from the pinned snapshot.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -106,6 +107,33 @@ def fact_seeds(hits: Sequence[FactHit[K]]) -> dict[K, float]:
     return {node: total[node] / count[node] for node in total}
 
 
+def proper_names(query: str, names: Sequence[str]) -> list[str]:
+    """The names a query writes as proper names: some occurrence, on word boundaries and
+    ignoring case, starts with a capital letter or a digit in the query, and is not inside
+    a longer such occurrence. "Johnnycake, West Virginia" keeps "Johnnycake, West
+    Virginia" and drops "West" and "Virginia" inside it; "the state where" drops "State".
+
+    Args:
+        query: The query text.
+        names: Item names found in it (``algorithms.query_terms.named_entities``).
+
+    Returns:
+        The kept names, in the order given.
+    """
+    spans: list[tuple[int, int, str]] = []
+    for name in dict.fromkeys(names):
+        words = [re.escape(w) for w in re.findall(r"\w+", name)]
+        if not words:
+            continue
+        pattern = re.compile(r"(?<!\w)" + r"\W+".join(words) + r"(?!\w)", re.IGNORECASE)
+        for m in pattern.finditer(query):
+            if m.group()[0].isupper() or m.group()[0].isdigit():
+                spans.append((m.start(), m.end(), name))
+    kept = {name for start, end, name in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)}
+    return [n for n in dict.fromkeys(names) if n in kept]
+
+
 def restart_vector(
     n: int,
     seeds: Mapping[int, float],
@@ -153,4 +181,4 @@ def restart_vector(
     return p
 
 
-__all__ = ["FactHit", "fact_seeds", "minmax", "restart_vector", "specificity"]
+__all__ = ["FactHit", "fact_seeds", "minmax", "proper_names", "restart_vector", "specificity"]

@@ -109,7 +109,7 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
     """Every set in ``<data>/multihop`` on its full corpus; in quick mode one small subset:
     the first 30 questions of 2wikimultihopqa with their own gold passages plus a seeded
     sample of 150 distractors."""
-    from skill_retriever.ingest.passages import load_multihop_queries
+    from skill_retriever.ingest.passages import INGEST_VERSION, load_multihop_queries
 
     root = data_dir / "multihop" if data_dir else None
     if root is None or not root.is_dir():
@@ -123,7 +123,7 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
         queries = load_multihop_queries(folder)
         notes: list[str] = []
         corpus = folder / "corpus.json"
-        fingerprint: dict[str, Any] = {"corpus": _stamp(corpus), "ner": True}
+        fingerprint: dict[str, Any] = {"corpus": _stamp(corpus), "ner": True, "ingest": INGEST_VERSION}
         if quick:
             queries = queries[:30]
             fingerprint.update(subset="first 30 questions + 150 distractors", seed=SEED)

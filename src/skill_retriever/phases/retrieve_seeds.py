@@ -23,7 +23,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
-from skill_retriever.stores.passage_views import fact_links, kind_counts
+from skill_retriever.stores.passage_views import fact_links, kind_counts, proper_name_ids
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
@@ -51,6 +51,10 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     if facts:
         seeds = {i: {"id": i, "similarity": w, "via": "fact"} for i, w in facts.items()}
         named = config.named_seed_weight if config.named_seed_weight is not None else 1.0
+        # The names the query writes as proper names, accents ignored: "the state where"
+        # does not name the entity "State", nor "West" inside "Johnnycake, West Virginia".
+        by_name = [i for i in proper_name_ids(snap, state["plan"]["query"], state["plan"]["entities"])
+                   if visible.can_see(snap.nodes[i])]
         for node_id in by_name:
             seed = seeds.setdefault(node_id, {"id": node_id, "similarity": 0.0, "via": "entity"})
             seed["similarity"] += named

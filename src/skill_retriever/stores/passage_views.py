@@ -8,18 +8,22 @@ derived view it can never be stale: a write publishes a new snapshot with empty 
   HippoRAG's node specificity, ``algorithms.restart.specificity``);
 * `walk_matrices`: the visible matrices, with or without the SAME_AS edges
   (``ingest.synonyms``), so one index answers both sides of the synonym ablation;
-* `fact_links`: for a fact node, the entities it names other than its passage's subject.
+* `fact_links`: for a fact node, the entities it names other than its passage's subject;
+* `proper_name_ids`: the entities and passages a query names as proper names.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from skill_retriever.algorithms.query_terms import NameMatcher
+from skill_retriever.algorithms.restart import proper_names
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.stores.graph import build_matrices
@@ -67,6 +71,36 @@ def walk_matrices(snap: IndexSnapshot, filters: Filters, synonyms: bool = True) 
     return snap.memo("walk_without_synonyms", filters.visibility().principals, build, 4)
 
 
+def folded(text: str) -> str:
+    """``text`` with accents folded ("Akinoshū" -> "Akinoshu"), case kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def proper_name_ids(snap: IndexSnapshot, query: str, found: Sequence[str] = ()) -> list[str]:
+    """Nodes (not facts) whose name the query writes as a proper name
+    (``algorithms.restart.proper_names``), accents ignored on both sides: a query typed
+    without them ("Aschenbrodel") still names the passage "Aschenbrödel".
+
+    Args:
+        snap: The snapshot.
+        query: The query text.
+        found: Names found in the query already (the planner's entities: capitalised
+            words too, such as "Greenfield" in "Greenfield-Central").
+    """
+
+    def build() -> tuple[NameMatcher, dict[str, list[str]]]:
+        by_name: dict[str, list[str]] = {}
+        for n in snap.nodes.values():
+            if n.kind != NodeKind.FACT:
+                by_name.setdefault(folded(n.name).casefold(), []).append(n.id)
+        return NameMatcher(by_name), by_name
+
+    matcher, by_name = snap.memo("folded_names", None, build)
+    text = folded(query)
+    names = proper_names(text, [*matcher.find(text), *(folded(f) for f in found)])
+    return list(dict.fromkeys(i for name in names for i in by_name.get(name.casefold(), ())))
+
+
 def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
     """The entities a fact names, without the subject of its passage (``attrs["subject"]``):
     the fact itself leads there; the others are where a second hop goes."""
@@ -74,4 +108,4 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
     return tuple(e.target for e in snap.out_edges(fact_id, EdgeKind.MENTIONS) if e.target != subject)
 
 
-__all__ = ["fact_links", "kind_counts", "passage_counts", "walk_matrices"]
+__all__ = ["fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "walk_matrices"]
