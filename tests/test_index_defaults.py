@@ -136,3 +136,21 @@ def test_the_query_names_a_passage_without_its_accents(passages: Index) -> None:
     assert proper_name_ids(snap, "the ballet aschenbrodel") == []  # not written as a name
     hits = Retriever(passages, cache_size=0).search("Who composed Aschenbrodel?", k=3, kinds=["passage"], rerank=False)
     assert hits.ids[0] == "passage:5"
+
+
+def test_facts_are_searched_alone_and_are_never_a_relation_end(passages: Index) -> None:
+    from skill_retriever.filters import Filters
+    from skill_retriever.stores.passage_views import relation_kinds, search_facts
+
+    snap = passages.snapshot()
+    q = snap.embed_query("the mother of Lothair II")
+    ours = search_facts(snap, q, 3, Filters())
+    general = snap.search_nodes(q, 3, Filters(kinds=frozenset({"fact"})))
+    assert [h.id for h in ours] == [h.id for h in general]
+    assert [h.score for h in ours] == pytest.approx([h.score for h in general], abs=1e-6)
+    # PART_OF joins a fact to its passage only: no typed hop follows it here.
+    from skill_retriever.model import EdgeKind
+
+    assert EdgeKind.PART_OF not in relation_kinds(snap)
+    out = Retriever(passages, cache_size=0).search("What is part of Lotharingia?", kinds=["passage"], rerank=False)
+    assert out.stats["plan_query"]["relations"] == 0 and out.stats["retrieve_seeds"]["relation_seeds"] == 0

@@ -11,13 +11,16 @@ from skill_retriever.algorithms.query_terms import (
     named_entities,
     query_components,
 )
-from skill_retriever.algorithms.relations import relation_hops
+from skill_retriever.algorithms.relations import CUES, relation_hops
 from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState
+from skill_retriever.stores.passage_views import relation_kinds
 
+#: Edge kinds a typed hop follows (``algorithms.relations.CUES``).
+HOP_KINDS = frozenset(kind for _, kind, _ in CUES)
 #: simple queries take the quick route, multi-hop ones the PPR route, the rest smart.
 ROUTE_BY_COMPLEXITY = {"simple": "quick", "medium": "smart", "complex": "ppr"}
 
@@ -43,7 +46,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     head = search_text[: config.plan_query_chars]
     names = visible_names(view, head)
     entities = named_entities(head, names)
-    hops = relation_hops(head, names.find(head))
+    # A typed hop needs an edge of its kind between items; a passage corpus has none.
+    hops = relation_hops(head, names.find(head)) if relation_kinds(view.snapshot) & HOP_KINDS else []
     # A typed hop is a multi-hop question by definition: the PPR route walks from its far end.
     complexity = "complex" if hops else classify_complexity(head, entities)
     calibration = calibration_of(view.snapshot) if config.use_calibration else None

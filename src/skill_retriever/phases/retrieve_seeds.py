@@ -13,8 +13,6 @@ with ``named_seed_weight``.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from skill_retriever.algorithms.restart import FactHit, fact_seeds
@@ -23,7 +21,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
-from skill_retriever.stores.passage_views import fact_links, kind_counts, proper_name_ids
+from skill_retriever.stores.passage_views import fact_links, kind_counts, proper_name_ids, search_facts
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
@@ -36,7 +34,9 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
 
     semantic = snap.search_nodes(qvec, config.channel_depth, filters)
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
-    pool = semantic if same else snap.search_nodes(qvec, config.seed_nodes, visible)
+    facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
+    # With facts, the nodes nearest the query are not seeds: no second search for them.
+    pool = semantic if same or facts else snap.search_nodes(qvec, config.seed_nodes, visible)
     seeds: dict[str, Candidate] = {}
     for hit in pool[: config.seed_nodes]:
         if hit.score >= config.seed_node_min_similarity:
@@ -47,7 +47,6 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
     # Named entities that are item names seed the graph directly (the specific case).
     by_name = _names_to_ids(snap, state["plan"]["entities"], visible)
-    facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
     if facts:
         seeds = {i: {"id": i, "similarity": w, "via": "fact"} for i, w in facts.items()}
         named = config.named_seed_weight if config.named_seed_weight is not None else 1.0
@@ -110,8 +109,8 @@ def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: F
                 found += [e.target for e in snap.out_edges(node.id, kind)]
             if hop["direction"] in ("in", "both"):
                 found += [e.source for e in snap.in_edges(node.id, kind)]
-            for end in found:
-                if end != node.id and visible.can_see(snap.nodes[end]):
+            for end in found:  # a fact is a sentence of its passage, never a relation's end
+                if end != node.id and visible.can_see(snap.nodes[end]) and snap.nodes[end].kind != NodeKind.FACT:
                     ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
     return ends
 
@@ -120,7 +119,7 @@ def _fact_seeds(snap: IndexSnapshot, qvec: np.ndarray, k: int, visible: Filters)
     """Seeds from the ``k`` facts nearest the query and the entities they name."""
     if k <= 0 or not kind_counts(snap).get(NodeKind.FACT.value):
         return {}
-    hits = snap.search_nodes(qvec, k, dataclasses.replace(visible, kinds=frozenset({NodeKind.FACT.value})))
+    hits = search_facts(snap, qvec, k, visible)
     return fact_seeds([
         FactHit(h.id, h.score, tuple(e for e in fact_links(snap, h.id) if visible.can_see(snap.nodes[e])))
         for h in hits

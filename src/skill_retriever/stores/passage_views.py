@@ -9,11 +9,14 @@ derived view it can never be stale: a write publishes a new snapshot with empty 
 * `walk_matrices`: the visible matrices, with or without the SAME_AS edges
   (``ingest.synonyms``), so one index answers both sides of the synonym ablation;
 * `fact_links`: for a fact node, the entities it names other than its passage's subject;
-* `proper_name_ids`: the entities and passages a query names as proper names.
+* `proper_name_ids`: the entities and passages a query names as proper names;
+* `search_facts`: the facts nearest a query, searched over the facts' rows only;
+* `relation_kinds`: the edge kinds a typed hop could follow here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,6 +31,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.stores.graph import build_matrices
 from skill_retriever.stores.snapshot import IndexSnapshot
+from skill_retriever.stores.vectors import VectorHit, top_k
 
 
 def kind_counts(snap: IndexSnapshot) -> Mapping[str, int]:
@@ -101,6 +105,33 @@ def proper_name_ids(snap: IndexSnapshot, query: str, found: Sequence[str] = ()) 
     return list(dict.fromkeys(i for name in names for i in by_name.get(name.casefold(), ())))
 
 
+def search_facts(snap: IndexSnapshot, qvec: NDArray[np.float32], k: int, visible: Filters) -> list[VectorHit]:
+    """The ``k`` facts nearest the query that the caller may see: an exact search over
+    the facts' rows only (a third of a passage corpus's nodes), not over every node."""
+    only_facts = dataclasses.replace(visible, kinds=frozenset({NodeKind.FACT.value}))
+    if snap.allowed_mask(visible) is not None or snap.vector_ids()[0] != frozenset(snap.nodes):
+        return snap.search_nodes(qvec, k, only_facts)  # access labels or missing vectors: the general path
+
+    def build() -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        rows = np.flatnonzero(snap.allowed_mask(only_facts))
+        return rows, np.ascontiguousarray(snap.embeddings[rows])
+
+    rows, matrix = snap.memo("fact_rows", None, build)
+    ids = snap.graph.ids
+    return [VectorHit(ids[rows[r]], s) for r, s in top_k(matrix, qvec.reshape(1, -1), k)[0]]
+
+
+def relation_kinds(snap: IndexSnapshot) -> frozenset[EdgeKind]:
+    """Edge kinds that may join two items a query can name: every kind, unless the index
+    holds facts (scaffolding, whose PART_OF edges are no relation), where the edges are
+    read once. A typed hop over any other kind finds nothing here."""
+    if not kind_counts(snap).get(NodeKind.FACT.value):
+        return frozenset(EdgeKind)
+    return snap.memo("relation_kinds", None, lambda: frozenset(
+        e.kind for e in snap.edges.values()
+        if snap.nodes[e.source].kind != NodeKind.FACT and snap.nodes[e.target].kind != NodeKind.FACT))
+
+
 def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
     """The entities a fact names, without the subject of its passage (``attrs["subject"]``):
     the fact itself leads there; the others are where a second hop goes."""
@@ -108,4 +139,7 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
     return tuple(e.target for e in snap.out_edges(fact_id, EdgeKind.MENTIONS) if e.target != subject)
 
 
-__all__ = ["fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "walk_matrices"]
+__all__ = [
+    "fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts",
+    "walk_matrices",
+]
