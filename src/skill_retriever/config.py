@@ -98,10 +98,10 @@ class RetrievalConfig:
     # big graphs to tens of iterations.
     ppr_max_iter: int = 200
     ppr_tol: float = 1e-8
-    # The route delivers ranks, not scores: the walk stops once its best ranks (the seeds
-    # plus as many as flow pruning or k can use) stayed the same for this many more steps
-    # (``algorithms.ppr_ranked``), or at the L1 rule above; 0 iterates as networkx does.
-    ppr_settle: int = 2
+    # > 0: the walk also stops once its best ranks (the seeds plus as many as flow
+    # pruning or k can use) stayed the same for this many more steps, before the L1 rule
+    # (``algorithms.ppr_ranked``: fewer steps, not always the converged order); 0 = off.
+    ppr_settle: int = 0
     # prune_flow
     flow_max_endpoints: int = 8
     flow_max_paths: int = 10

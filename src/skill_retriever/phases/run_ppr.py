@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from skill_retriever.algorithms.ppr import adaptive_alpha, personalized_pagerank, top_scores
+from skill_retriever.algorithms.ppr import adaptive_alpha, top_scores
+from skill_retriever.algorithms.ppr_ranked import ranked_pagerank
 from skill_retriever.algorithms.restart import restart_vector, specificity
 from skill_retriever.context import QueryView
 from skill_retriever.model import NodeKind
@@ -20,6 +21,7 @@ from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
 from skill_retriever.stores.passage_views import passage_counts, walk_matrices
+from skill_retriever.stores.walks import walk_of
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
 #: Nodes that carry the graph, never an answer: they get no dense restart weight.
@@ -49,7 +51,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         p *= specificity(passage_counts(snap), config.specificity)
     mask = snap.allowed_mask(view.visible)
     # Access control before any maths: invisible nodes neither receive nor pass mass.
-    _, transition = walk_matrices(snap, view.filters, config.synonyms is not False)
+    adjacency, _ = walk_matrices(snap, view.filters, config.synonyms is not False)
     if mask is not None:
         p = p * mask
         if not p.any():
@@ -57,12 +59,18 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     alpha = adaptive_alpha(
         bool(state["plan"]["entities"]), len(rows), config.alpha_specific, config.alpha_broad, config.alpha_default
     )
-    scores = personalized_pagerank(transition, p, alpha=alpha, tol=config.ppr_tol, max_iter=config.ppr_max_iter)
+    # On the float32 walk of that matrix, prepared once per snapshot (stores.walks), from a
+    # warm start, to networkx's L1 rule (or, with ppr_settle, once the ranks settle).
+    top = len(rows) + max(config.flow_max_endpoints, config.k)
+    ranked = ranked_pagerank(walk_of(snap, adjacency), p, alpha, top, config.ppr_settle, config.ppr_tol,
+                             config.ppr_max_iter)
+    scores, steps = ranked.scores, ranked.iterations
     kept = top_scores(scores, config.ppr_min_score, limit=MAX_KEPT)
     return {
         "alpha": alpha,
         "ppr_scores": {gm.ids[r]: float(s) for r, s in kept},
         "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept),
+                  "iterations": steps,
                   "specificity": config.specificity, "dense_weight": dense_weight, "keyword_weight": keyword_weight},
     }
 
