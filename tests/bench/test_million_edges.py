@@ -13,13 +13,17 @@ def test_scale_run_times_every_route_and_reuses_its_index(tmp_path: Path) -> Non
     size = first["sizes"][0]
     assert size["nodes"] == 1500 and 5000 < size["edges"] <= 6000  # duplicates dropped, not added
     assert size["build"]["reused"] is False and size["build"]["nodes_s"] > 0
-    assert set(size["routes"]) == {"quick", "ppr", "smart"}
-    for route, phases in {"quick": "expand_graph", "ppr": "run_ppr", "smart": "rank_multifactor"}.items():
+    routes = {"quick": "expand_graph", "ppr": "run_ppr", "smart": "rank_multifactor"}
+    assert set(size["routes"]) == {*routes, *(f"{r} (defaults)" for r in routes), "auto (defaults)"}
+    for route, phases in {**routes, **{f"{r} (defaults)": p for r, p in routes.items()}}.items():
         timed = size["routes"][route]
         assert timed["queries"] == 6 and timed["degraded"] == 0
         assert 0 < timed["e2e"]["p50"] <= timed["e2e"]["p95"]
         assert phases in timed["phases"] and "retrieve_seeds" in timed["phases"]
+        assert "rerank_cross_encoder" in timed["phases"]
+    assert size["dense"]["queries"] == 6 and size["dense"]["vector_search"]["p50"] > 0
     assert size["ppr"]["max_abs_diff"] < 1e-6  # ours and networkx agree on the same graph
+    assert size["ppr"]["walk"] == "float32" and size["ppr"]["query_path"]["iterations"] > 0
     assert size["peak_rss_mb"] > 0 and size["dense"]["queries"] == 6
 
     again = million_edges.run(1500, 6000, 4, "hashing", tmp_path / "idx", log=lambda _: None)
@@ -32,3 +36,4 @@ def test_scale_run_times_every_route_and_reuses_its_index(tmp_path: Path) -> Non
     table = million_edges.compare(first, again)
     p50 = size["routes"]["ppr"]["e2e"]["p50"]
     assert f"| ppr | **end to end** | **{p50:.1f} /" in table and "| ppr | run_ppr |" in table
+    assert "| ppr (defaults) | **end to end** |" in table and "max abs diff" in table

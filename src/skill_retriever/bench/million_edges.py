@@ -6,13 +6,15 @@
 The graph is synthetic with a realistic, skewed degree (preferential attachment: a few
 hubs, many leaves, like entity graphs grown from passage corpora). Texts are short
 generated sentences. With ``--embedder bundled`` (the default) they are embedded by the
-bundled MiniLM, so the plain dense search it reports (query embedding + Chroma search)
-is the honest floor the routes are compared with; ``hashing`` swaps in the small
+bundled MiniLM, so the plain dense search it reports (query embedding + exact cosine over
+every node vector) is the honest floor the routes are compared with; ``hashing`` swaps in the small
 deterministic embedder to time the stores and the graph maths alone.
 
 Reports ingestion seconds (nodes, edges), peak RSS after ingestion and after the
-queries, p50 / p95 per phase and end to end for each route (no rerank), the dense
-floor, and our PPR against ``networkx.pagerank`` on the same graph. ``--index DIR``
+queries, p50 / p95 per phase and end to end for each route, without rerank and with the
+default settings (which rerank nothing unless a cross-encoder is installed), taken in
+turn with the dense floor query by query; and our PPR against ``networkx.pagerank`` on
+the same graph. ``--index DIR``
 keeps the built index there and reuses it on the next run with the same parameters
 (ingestion figures are then those of the run that built it). The same run is the
 ``scale`` section of ``skill-retriever benchmark`` (not in ``--quick``).
@@ -35,13 +37,14 @@ import numpy as np
 
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.machine import rss_mb
-from skill_retriever.bench.timing import PHASES, WARMUP, time_dense, time_ppr, time_routes
+from skill_retriever.bench.timing import PHASES, WARMUP, Series, time_ppr, time_searches
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.indexing import BATCH
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.walks import walk_of
 
 WORDS = ["deploy", "service", "checkout", "payment", "queue", "cache", "latency", "outage", "rollback", "migration", "schema", "postgres", "kafka", "redis", "auth", "token", "gateway", "search", "index", "shard", "replica", "backup", "alert", "trace", "metric", "log", "incident", "review", "test", "flaky", "build", "release", "canary", "feature", "flag", "config", "secret"]
 STAMP = "million-edges.json"
@@ -129,16 +132,19 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
         snap = index.snapshot()
         _ = snap.graph, snap.embeddings
         build_info["matrices_s"] = round(time.perf_counter() - t, 2)
+        t = time.perf_counter()
+        walk_of(snap, snap.graph.adjacency)  # what the first PPR query would build
+        build_info["walk_s"] = round(time.perf_counter() - t, 2)
         build_info["items_per_s"] = build_info.get("nodes_per_s", 0)
         build_info["vectors"] = f"embedded ({embedder_name})"
         size["build"] = build_info
         size["nodes"] = len(index)
         size["edges"] = len(index.snapshot().edges)
         queries = query_set(n_nodes, n_queries + WARMUP)
-        retriever = Retriever(index, RetrievalConfig(rerank=False), reranker=None, cache_size=0)
-        log(f"  timing {n_queries} queries x 3 routes, then the dense floor")
-        size["routes"] = time_routes(retriever, queries, [(r, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")])
-        size["dense"] = time_dense(index, queries)
+        series = scale_series(index)
+        log(f"  timing {n_queries} queries x {len(series)} series and the dense floor, in turn")
+        size.update(time_searches(index, queries, series))
+        size["load_avg_after_queries"] = [round(x, 2) for x in os.getloadavg()]
         size["rss_mb"] = rss_mb()
         size["peak_rss_mb"] = peak_rss_mb()  # before networkx builds its own copy of the graph
         gc.collect()
@@ -148,10 +154,23 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
         index.close()
     return {"section": "scale", "family": "speed", "name": "scale", "key": "scale",
             "source": f"synthetic heavy-tailed graph, {n_nodes:,} nodes / {n_edges:,} edges, {embedder_name} embedder",
-            "notes": [f"latency over {n_queries} queries per route after {WARMUP} warm-up queries, no rerank, no answer cache",
+            "notes": [(f"latency over {n_queries} queries per route after {WARMUP} warm-up queries, no answer cache; "
+                       "routes forced, no rerank; '(defaults)' = the default settings (rerank on: a cross-encoder "
+                       "when one is installed, else none); every series and the dense search take turns query by query"),
                       "dense = query embedding + exact cosine over all node vectors; peak RSS before networkx's copy",
-                      f"load average at start {size['load_avg_at_start']} on {size['cpus']} cores"],
+                      (f"load average at start {size['load_avg_at_start']}, after the queries "
+                       f"{size['load_avg_after_queries']}, on {size['cpus']} cores")],
             "phase_order": list(PHASES), "sizes": [size]}
+
+
+def scale_series(index: Index) -> list[Series]:
+    """Each route forced, without rerank; then each route and the router's choice with the
+    default settings (what a user gets)."""
+    bare = Retriever(index, RetrievalConfig(rerank=False), reranker=None, cache_size=0)
+    defaults = Retriever(index, cache_size=0)  # default config and reranker (none unless a cross-encoder loads)
+    series: list[Series] = [(r, bare, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")]
+    series += [(f"{r} (defaults)", defaults, {"route": r}) for r in ("quick", "ppr", "smart")]
+    return [*series, ("auto (defaults)", defaults, {})]
 
 
 def run_scale(bench: BenchRun) -> None:
@@ -174,15 +193,20 @@ def summary(result: Result) -> str:
     b = size["build"]
     lines = [(f"{size['nodes']:,} nodes, {size['edges']:,} edges ({size['embedder']} embedder); "
               f"ingest nodes {b.get('nodes_s')} s, edges {b.get('edges_s')} s; peak RSS {size['peak_rss_mb']:.0f} MB"),
-             (f"dense floor (embed + exact cosine) p50 {dense:.1f} ms, Chroma search alone p50 "
-              f"{size['dense']['chroma_search']['p50']:.1f} ms")]
+             (f"dense floor (embed + exact cosine) p50 {dense:.1f} ms, the index's vector search alone p50 "
+              f"{size['dense'].get('vector_search', size['dense'].get('chroma_search', {})).get('p50', 0.0):.1f} ms")]
     for route, r in size["routes"].items():
         ratio = r["e2e"]["p50"] / dense if dense else float("nan")
         slow = sorted(r["phases"].items(), key=lambda kv: -kv[1]["p50"])[:3]
-        lines.append(f"{route:>5}: p50 {r['e2e']['p50']:.1f} / p95 {r['e2e']['p95']:.1f} ms ({ratio:.1f}x dense); "
+        lines.append(f"{route:>5}: p50 {r['e2e']['p50']:.1f} / p95 {r['e2e']['p95']:.1f} ms ({ratio:.2f}x dense); "
                      + ", ".join(f"{p} {v['p50']:.1f}" for p, v in slow))
     ppr = size["ppr"]
-    lines.append(f"PPR ours {ppr['ours_ms']:.1f} ms vs networkx {ppr['networkx_ms']:.0f} ms ({ppr['ratio']}x)")
+    lines.append(f"PPR ours {ppr['ours_ms']:.1f} ms vs networkx {ppr['networkx_ms']:.0f} ms ({ppr['ratio']}x), "
+                 f"max abs diff {ppr['max_abs_diff']:.1e}")
+    if "query_path" in ppr:
+        qp = ppr["query_path"]
+        lines.append(f"PPR as the query path runs it (warm start, same rule): {qp['ms']:.1f} ms, {qp['iterations']} steps, "
+                     f"top 20 as networkx: {qp['top20_as_networkx']}, max abs diff {qp['max_abs_diff']:.1e}")
     return "\n".join(lines)
 
 
@@ -196,17 +220,28 @@ def compare(before: Result, after: Result) -> str:
         right = f"{y['p50']:.1f} / {y['p95']:.1f}" if y else "-"
         return f"{left} -> {right}"
 
-    lines = ["| route | phase | before p50 / p95 ms -> after |", "|---|---|---|"]
-    for route in a["routes"]:
-        rb, ra = b["routes"].get(route, {}), a["routes"][route]
-        lines.append(f"| {route} | **end to end** | **{pair(rb.get('e2e'), ra['e2e'])}** |")
+    def times(route: dict[str, Any], size: dict[str, Any]) -> str:
+        """p50 as a multiple of the same run's dense floor."""
+        return f"{route['e2e']['p50'] / size['dense']['e2e']['p50']:.2f}x" if route else "-"
+
+    lines = ["| route | phase | before p50 / p95 ms -> after | p50 / dense before -> after |", "|---|---|---|---|"]
+    for route in [*a["routes"], *(r for r in b["routes"] if r not in a["routes"])]:
+        rb, ra = b["routes"].get(route, {}), a["routes"].get(route, {})
+        lines.append(f"| {route} | **end to end** | **{pair(rb.get('e2e'), ra.get('e2e'))}** | "
+                     f"{times(rb, b)} -> {times(ra, a)} |")
         for phase in after.get("phase_order", []):
-            if phase in ra["phases"] or phase in rb.get("phases", {}):
-                lines.append(f"| {route} | {phase} | {pair(rb.get('phases', {}).get(phase), ra['phases'].get(phase))} |")
-    lines.append(f"| dense floor | embed + exact cosine | {pair(b['dense']['e2e'], a['dense']['e2e'])} |")
+            pb, pa = rb.get("phases", {}).get(phase), ra.get("phases", {}).get(phase)
+            if pb or pa:
+                lines.append(f"| {route} | {phase} | {pair(pb, pa)} | |")
+    lines.append(f"| dense floor | embed + exact cosine | {pair(b['dense']['e2e'], a['dense']['e2e'])} | 1x |")
     lines.append("")
-    lines.append(f"peak RSS {b['peak_rss_mb']:.0f} -> {a['peak_rss_mb']:.0f} MB; our PPR {b['ppr']['ours_ms']:.1f} -> "
-                 f"{a['ppr']['ours_ms']:.1f} ms (networkx {b['ppr']['networkx_ms']:.0f} -> {a['ppr']['networkx_ms']:.0f} ms)")
+    bp, ap = b["ppr"], a["ppr"]
+    lines.append(f"peak RSS {b['peak_rss_mb']:.0f} -> {a['peak_rss_mb']:.0f} MB; our PPR {bp['ours_ms']:.1f} -> "
+                 f"{ap['ours_ms']:.1f} ms (networkx {bp['networkx_ms']:.0f} -> {ap['networkx_ms']:.0f} ms; "
+                 f"{bp['ratio']}x -> {ap['ratio']}x; max abs diff {bp['max_abs_diff']:.1e} -> {ap['max_abs_diff']:.1e})")
+    for side, size in (("before", b), ("after", a)):
+        lines.append(f"{side}: load average {size.get('load_avg_at_start')} at start, "
+                     f"{size.get('load_avg_after_queries', '-')} after the queries")
     return "\n".join(lines)
 
 

@@ -13,12 +13,11 @@ import gc
 import math
 import resource
 import time
-from typing import Any
 
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.growth import base_graph, build_size
 from skill_retriever.bench.machine import rss_mb
-from skill_retriever.bench.timing import PHASES, WARMUP, time_dense, time_ppr, time_routes
+from skill_retriever.bench.timing import PHASES, WARMUP, Series, time_ppr, time_searches
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.retriever import Retriever
 
@@ -33,8 +32,9 @@ def run_speed(run: BenchRun) -> None:
     sizes = (1_000, 10_000) if quick else (1_000, 10_000, 100_000)
     n_queries = {1_000: 50, 10_000: 30} if quick else {1_000: 100, 10_000: 100, 100_000: 100}
     notes = [f"latency over {n_queries[1_000]}+ queries per route after {WARMUP} warm-up queries; no embedding memo",
-             ("routes forced, no rerank; 'auto' = the router's choice, no rerank; 'auto+rerank' with rerank; "
-              "dense = query embedding + exact cosine over all node vectors"),
+             ("routes forced, no rerank; '(defaults)' = the default settings (rerank on: a cross-encoder when "
+              "one is installed, else none); 'auto' = the router's choice; every series and the dense search "
+              "take turns query by query; dense = query embedding + exact cosine over all node vectors"),
              (f"machine load average at start {run.machine.get('load_avg_at_start')} "
               "(other jobs shared the 2 cores: absolute numbers are upper bounds)")]
     if quick:
@@ -46,18 +46,18 @@ def run_speed(run: BenchRun) -> None:
     for target in sizes:
         t0 = time.perf_counter()
         index, build = build_size(run, base, target, real_embedding=target <= 1_000 and not quick)
-        retriever = Retriever(index, RetrievalConfig(now=FIXED_NOW), reranker=run.reranker(run.embedder),
-                              cache_size=0)  # repeated queries must not hit the answer cache
+        # No answer cache: repeated queries must be searched again.
+        bare = Retriever(index, RetrievalConfig(now=FIXED_NOW, rerank=False), reranker=None, cache_size=0)
+        defaults = Retriever(index, RetrievalConfig(now=FIXED_NOW), cache_size=0)  # the default reranker
         queries = base.queries
         qs = (queries * math.ceil((n_queries[target] + WARMUP) / len(queries)))[: n_queries[target] + WARMUP]
         run.log(f"  {len(index):,} nodes: timing {len(qs) - WARMUP} queries x routes")
-        routes: list[tuple[str, dict[str, Any]]] = [("quick", {"route": "quick", "rerank": False}),
-                                                    ("ppr", {"route": "ppr", "rerank": False}),
-                                                    ("smart", {"route": "smart", "rerank": False})]
+        series: list[Series] = [(r, bare, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")]
         if not quick:
-            routes += [("auto", {"rerank": False}), ("auto+rerank", {"rerank": True})]
-        timed = time_routes(retriever, qs, routes)
-        dense = time_dense(index, qs)
+            series += [(f"{r} (defaults)", defaults, {"route": r}) for r in ("quick", "ppr", "smart")]
+            series += [("auto", bare, {"rerank": False}), ("auto (defaults)", defaults, {})]
+        searched = time_searches(index, qs, series)
+        timed, dense = searched["routes"], searched["dense"]
         ppr = time_ppr(index, runs=3 if target <= 10_000 else 2)
         size = {
             "target": target, "nodes": len(index), "edges": len(index.snapshot().edges),
@@ -77,6 +77,6 @@ def run_speed(run: BenchRun) -> None:
         result.update(run.stamp())
         write_json(run.results / "speed.json", result)  # written after every size
         index.close()
-        del index, retriever
+        del index, bare, defaults
         gc.collect()
     run.publish(result)
