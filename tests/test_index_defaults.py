@@ -154,3 +154,10 @@ def test_facts_are_searched_alone_and_are_never_a_relation_end(passages: Index) 
     assert EdgeKind.PART_OF not in relation_kinds(snap)
     out = Retriever(passages, cache_size=0).search("What is part of Lotharingia?", kinds=["passage"], rerank=False)
     assert out.stats["plan_query"]["relations"] == 0 and out.stats["retrieve_seeds"]["relation_seeds"] == 0
+
+
+def test_a_search_for_any_kind_returns_no_sentence(passages: Index) -> None:
+    out = Retriever(passages, cache_size=0).search("the mother of Lothair II", k=10, rerank=False)
+    assert out.ids and not any(i.startswith("fact:") for i in out.ids)
+    asked = Retriever(passages, cache_size=0).search("the mother of Lothair II", k=10, kinds=["fact"], rerank=False)
+    assert asked.ids and all(i.startswith("fact:") for i in asked.ids)

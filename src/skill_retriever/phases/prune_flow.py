@@ -9,7 +9,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import PathInfo, RetrievalState
-from skill_retriever.stores.passage_views import walk_matrices
+from skill_retriever.stores.passage_views import answer_filters, walk_matrices
 
 
 @phase(optional=True)
@@ -20,6 +20,7 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
     if not ppr:
         return {"stats": {"raw_nodes": 0, "kept_nodes": 0}}
     adjacency, _ = walk_matrices(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
+    answers = answer_filters(snap, view.filters)  # facts are never an answer unless asked for
     flow = prune(
         adjacency,
         rows_of(gm, (s["id"] for s in state.get("seeds", []))),
@@ -31,7 +32,7 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
         symmetric=True,  # GraphMatrices.adjacency holds every edge both ways (the mask keeps that)
         # Endpoints among what the caller asked for (kinds, tags, time): the graph
         # channel lists the best of those, reached through whatever lies between.
-        endpoint_mask=snap.allowed_mask(view.filters),
+        endpoint_mask=snap.allowed_mask(answers),
     )
     paths: dict[str, PathInfo] = {}
     for path in flow.paths:
@@ -52,5 +53,5 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
         },
     }
     if config.channel_on("graph"):
-        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, answers, scored, config.channel_depth)}
     return update

@@ -3,6 +3,7 @@
 Each view is built on first use and kept with :meth:`IndexSnapshot.memo`, so like every
 derived view it can never be stale: a write publishes a new snapshot with empty caches.
 
+* `answer_filters`: what a channel may return (facts only when asked for);
 * `kind_counts`: nodes per kind (what ``calibration.defaults`` decides from);
 * `passage_counts`: for each entity, how many passages it is joined to (the inverse of
   HippoRAG's node specificity, ``algorithms.restart.specificity``);
@@ -132,6 +133,14 @@ def relation_kinds(snap: IndexSnapshot) -> frozenset[EdgeKind]:
         if snap.nodes[e.source].kind != NodeKind.FACT and snap.nodes[e.target].kind != NodeKind.FACT))
 
 
+def answer_filters(snap: IndexSnapshot, filters: Filters) -> Filters:
+    """``filters`` for what a channel may return: a caller who names no kinds gets every
+    kind but facts, which are sentences of a passage (the passage is the answer)."""
+    if filters.kinds is not None or not kind_counts(snap).get(NodeKind.FACT.value):
+        return filters
+    return dataclasses.replace(filters, kinds=frozenset(k.value for k in NodeKind if k != NodeKind.FACT))
+
+
 def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
     """The entities a fact names, without the subject of its passage (``attrs["subject"]``):
     the fact itself leads there; the others are where a second hop goes."""
@@ -140,6 +149,6 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts",
+    "answer_filters", "fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts",
     "walk_matrices",
 ]
