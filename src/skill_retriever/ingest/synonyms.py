@@ -2,14 +2,14 @@
 
 HippoRAG (Gutiérrez et al. 2024, NeurIPS, §3.1) joins phrase nodes whose embeddings are
 near (cosine >= 0.8) by synonymy edges, so the walk crosses from one name of a thing to
-another. With MiniLM, name vectors that near join different things about as often as
-aliases: of the entity pairs of hotpotqa_hipporag_train100 at cosine >= 0.85, about half
-were different things ("Heinkel HD 23" / "Heinkel HD 39", "Jung Joon-young" / "Jung
-Jin-young"). Restricted to names sharing a rare word, with equal numbers, at >= 0.9, the
-vector pairs were mostly aliases ("Christopher Nolan" / "Christopher Edward Nolan"), but
-adding them to the two rules below moved recall@5 on neither train set (0.0 points on
-hotpotqa_hipporag_train100 and musique_hipporag_train100). So the edges come from names,
-and from the passages that name them, without vectors, at ingestion:
+another. With MiniLM, name vectors that near also join different things: "Heinkel HD 23"
+and "Heinkel HD 39", "Jung Joon-young" and "Jung Jin-young" are pairs of entities of
+hotpotqa_hipporag_train100 at cosine >= 0.85. Restricted to names sharing a rare word,
+with equal numbers, at >= 0.9, the pairs were mostly aliases ("Christopher Nolan" /
+"Christopher Edward Nolan"), yet adding them to the two rules below did not move recall
+on the two train sets when we tried it, and they need every name's vector before any edge
+can be written. So the edges come from names, and from the passages that name them,
+without vectors, at ingestion:
 
 1. **Other spelling**: equal once accents are folded and a trailing plural or possessive
    ``s`` of each word is dropped ("Snoop Dogg's" / "Snoop Dogg", "Iván" / "Ivan");
