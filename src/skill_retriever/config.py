@@ -214,13 +214,10 @@ def _number(value: Any) -> bool:
 
 
 #: Named settings for kinds of corpora. "design" is the defaults table (docs/architecture.md).
-#: "multihop" was tuned on the two HippoRAG *train* sets only (hotpotqa_hipporag_train100,
+#: "multihop" was chosen on the two HippoRAG *train* sets only (hotpotqa_hipporag_train100,
 #: musique_hipporag_train100, the sets HippoRAG itself tuned on) and is judged on the
-#: others: the ppr route for every question (on all four multi-hop sets it beat the
-#: router's choice), the graph channel counted twice in fusion, and a wider flow (15
-#: endpoints, 15 paths). On the train sets, ppr route, no rerank, R@5 / R@10: design
-#: 88.0 / 93.5 and 66.7 / 75.8, this profile 87.5 / 96.0 and 68.7 / 79.1 (the README,
-#: Results, has the benchmark's tables).
+#: others (the README, Results, has the benchmark's tables). A passage corpus indexed with
+#: facts gets it without asking (``calibration.defaults``).
 PROFILES: dict[str, dict[str, Any]] = {
     "design": {},
     # A passage corpus with facts (``ingest.facts``): what ``calibration.defaults`` suggests
