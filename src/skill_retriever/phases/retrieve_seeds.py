@@ -21,7 +21,14 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
-from skill_retriever.stores.passage_views import answer_filters, fact_links, kind_counts, proper_name_ids, search_facts
+from skill_retriever.stores.passage_views import (
+    answer_filters,
+    fact_links,
+    kind_counts,
+    proper_name_ids,
+    search_facts,
+    search_within,
+)
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
@@ -32,7 +39,7 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     config, snap, filters, visible = view.config, view.snapshot, view.filters, view.visible
     qvec = np.asarray(state["query_vector"], dtype=np.float32)
 
-    semantic = snap.search_nodes(qvec, config.channel_depth, answer_filters(snap, filters))
+    semantic = search_within(snap, qvec, config.channel_depth, answer_filters(snap, filters))
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
     facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
     # With facts, the nodes nearest the query are not seeds: no second search for them.

@@ -79,11 +79,12 @@ def _dense(view: QueryView, qvec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows the caller asked for that are not scaffolding, and their cosine to the query."""
     snap, f = view.snapshot, view.filters
 
-    def rows() -> np.ndarray:
+    def rows() -> tuple[np.ndarray, np.ndarray]:
         allowed = snap.allowed(f)
         nodes = snap.nodes
-        return np.fromiter((r for r, i in enumerate(snap.graph.ids) if nodes[i].kind not in SCAFFOLD
-                            and (allowed is None or allowed(i))), dtype=np.int64)
+        picked = np.fromiter((r for r, i in enumerate(snap.graph.ids) if nodes[i].kind not in SCAFFOLD
+                              and (allowed is None or allowed(i))), dtype=np.int64)
+        return picked, np.ascontiguousarray(snap.embeddings[picked])  # no gather per query
 
-    picked = snap.memo("dense_restart_rows", f, rows, 16)
-    return picked, snap.embeddings[picked] @ qvec
+    picked, matrix = snap.memo("dense_restart_rows", f, rows, 4)
+    return picked, matrix @ qvec
