@@ -13,9 +13,16 @@ import pytest
 from tiny_graph import build_tiny_index
 
 from skill_retriever.algorithms.restart import specificity
-from skill_retriever.calibration.defaults import NEUTRAL, PASSAGE_SETTINGS, IndexDefaults, decide, index_defaults
+from skill_retriever.calibration.defaults import (
+    NEUTRAL,
+    PASSAGE_SETTINGS,
+    IndexDefaults,
+    decide,
+    index_defaults,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
+from skill_retriever.filters import Filters
 from skill_retriever.indexing import write_result
 from skill_retriever.ingest.passages import ingest_passages
 from skill_retriever.model import Node, NodeKind
@@ -60,12 +67,31 @@ def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index,
     old.close()
 
 
-def test_a_skill_catalogue_keeps_the_built_in_defaults(tmp_path: Path) -> None:
+def test_a_skill_catalogue_fuses_by_scores_and_keeps_the_rest(tmp_path: Path) -> None:
     index = build_tiny_index(tmp_path / "tiny")
     found = decide(index.snapshot())
-    assert found.corpus == "other" and not found.settings
+    assert found.corpus == "catalogue" and dict(found.settings) == {"fusion": "scores"}
+    assert "components or tools" in found.reasons[0]
     config = resolve(RetrievalConfig(), {}, index.snapshot())
+    assert config.fusion == "scores"
     assert config.route is None and config.fact_seeds == 0 and config.channel_weights["semantic"] == 1.0
+    # A caller who names a fusion gets it, even the one that is the neutral value.
+    assert resolve(RetrievalConfig(fusion="rrf"), {}, index.snapshot()).fusion == "rrf"
+    assert resolve(RetrievalConfig(), {"profile": {"fusion": "rrf"}}, index.snapshot()).fusion == "rrf"
+    assert resolve(RetrievalConfig(use_calibration=False), {}, index.snapshot()).fusion == "rrf"
+    index.close()
+
+
+def test_incidents_keep_the_built_in_defaults(tmp_path: Path) -> None:
+    index = Index.open(tmp_path / "ops", embedder=HashingEmbedder(), create=True)
+    index.upsert(
+        [Node(id=f"svc:{i}", kind="service", name=f"service {i}", description="a service", text="runs") for i in range(3)]
+        + [Node(id="inc:1", kind="incident", name="checkout down", description="an incident", text="down")],
+        [],
+    )
+    found = decide(index.snapshot())
+    assert found.corpus == "other" and not found.settings
+    assert resolve(RetrievalConfig(), {}, index.snapshot()).fusion == "rrf"
     index.close()
 
 
@@ -113,9 +139,7 @@ def test_specificity_and_synonyms_reach_the_walk(passages: Index) -> None:
     assert stats["run_ppr"]["specificity"] == 1.0
 
 
-def _visible() -> "Filters":  # noqa: F821 - imported lazily to keep the test header short
-    from skill_retriever.filters import Filters
-
+def _visible() -> Filters:
     return Filters()
 
 

@@ -138,7 +138,14 @@ def test_cli_blank_query_fails_with_one_line(
 def test_cli_stats(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["stats", "--index-dir", str(built.path), "--json"]) == 0
     out, _ = capsys.readouterr()
-    assert json.loads(out)["nodes"] == len(ingest(sample_catalogue_path()).nodes)
+    status = json.loads(out)
+    assert status["nodes"] == len(ingest(sample_catalogue_path()).nodes)
+    # The sample is a component catalogue: the index suggests score fusion, and says why.
+    assert status["defaults"]["corpus"] == "catalogue"
+    assert status["defaults"]["settings"] == {"fusion": "scores"}
+    assert main(["stats", "--index-dir", str(built.path)]) == 0
+    out, _ = capsys.readouterr()
+    assert "defaults: catalogue:" in out and "fusion by scores" in out
     missing = tmp_path / "no-index-here"
     assert main(["stats", "--index-dir", str(missing)]) != 0
     _, err = capsys.readouterr()

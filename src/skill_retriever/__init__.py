@@ -10,6 +10,8 @@ The names below load on first use (PEP 562), so a command that never searches (`
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
@@ -65,3 +67,30 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f"skill_retriever.{_WHERE[name]}"), name)
     globals()[name] = value  # later lookups skip this function
     return value
+
+
+class _Package(types.ModuleType):
+    """The package's ``graph`` is the compiled graph, whoever imported the module first.
+
+    Importing the submodule ``skill_retriever.graph`` makes the import system bind the
+    module to the package's ``graph`` attribute, which would shadow the name this package
+    exports (and ``__getattr__`` is then never asked). This property keeps the name bound
+    to the compiled graph; the module stays where imports find it (``sys.modules``).
+    """
+
+    _graph_override: Any = None
+
+    @property
+    def graph(self) -> Any:
+        if self._graph_override is not None:
+            return self._graph_override
+        return importlib.import_module("skill_retriever.graph").graph
+
+    @graph.setter
+    def graph(self, value: Any) -> None:
+        if value is sys.modules.get("skill_retriever.graph"):
+            return  # the import system binding the submodule: the name means the graph
+        self._graph_override = value
+
+
+sys.modules[__name__].__class__ = _Package

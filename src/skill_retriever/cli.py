@@ -267,18 +267,24 @@ def _query(index: Any, args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibration_of
+    from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
 
     with open_index(args, create=False) as index:
         status = index.status()
-        calibration = calibration_of(index.snapshot())
+        snapshot = index.snapshot()
+        calibration = calibration_of(snapshot)
         status["calibration"] = calibration.summary(status["version"]) if calibration else None
+        suggested = index_defaults(snapshot)
+        status["defaults"] = {"corpus": suggested.corpus, "settings": dict(suggested.settings),
+                              "reasons": list(suggested.reasons)}
     if args.json:
         print(printable_json(dumps(status)))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
         line = _calibration_line(status["calibration"]) if status["calibration"] else "none (run `skill-retriever calibrate`)"
         print(printable(f"calibration: {line}"))
+        print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
         print(printable(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items())))
         print(printable(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items())))
     return 0

@@ -112,8 +112,9 @@ class RetrievalConfig:
     now: datetime | None = None  # None = the wall clock; fixed in tests and benchmarks
     # fuse_rrf: "rrf" (ranks only, k below) or "scores" (each channel's max-normalised
     # scores, weighted per query by how clearly its best item stands out: see
-    # algorithms.score_fusion); the index may suggest one (skill_retriever.calibration)
-    fusion: Literal["rrf", "scores"] = "rrf"
+    # algorithms.score_fusion); None = as the index suggests (calibration.defaults:
+    # "scores" for a component or tool catalogue, else "rrf")
+    fusion: Literal["rrf", "scores"] | None = None
     rrf_k: int = 60
     # rerank_cross_encoder
     rerank: bool = True

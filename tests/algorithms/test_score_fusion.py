@@ -41,3 +41,13 @@ def test_weights_and_lists_without_scores() -> None:
     assert fused[0].id == "b"  # the named item, fully confident and weighted twice
     assert score_fusion({"keyword": [("a", 3.0)]}, {"keyword": 0.0}) == []
     assert score_fusion({}) == []
+
+
+def test_a_confident_channel_keeps_its_full_weight_however_flat() -> None:
+    flat_graph = [("walked-to", 1.0), ("next", 0.98)]  # peak 0.01: nearly off on its own
+    sharp = [("guess", 0.9), ("walked-to", 0.2), ("other", 0.1)]
+    plain = score_fusion({"graph": flat_graph, "semantic": sharp})
+    assert plain[0].id == "guess"
+    asked = score_fusion({"graph": flat_graph, "semantic": sharp}, confident={"graph"})
+    assert asked[0].id == "walked-to"
+    assert asked[0].score == pytest.approx(1.0 + (0.2 / 0.9) * peakedness([0.9, 0.2, 0.1]))

@@ -20,7 +20,7 @@ counts as fully confident. Ranks are kept for the explanation of each result.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
 from skill_retriever.algorithms.rrf import FusedItem
@@ -45,6 +45,7 @@ def peakedness(scores: Sequence[float], depth: int = PEAK_DEPTH) -> float:
 def score_fusion(
     rankings: Mapping[str, Sequence[tuple[str, float | None]]],
     weights: Mapping[str, float] | None = None,
+    confident: Collection[str] = (),
 ) -> list[FusedItem]:
     """Fuse channels by their max-normalised scores, each weighted by its peakedness.
 
@@ -52,6 +53,8 @@ def score_fusion(
         rankings: Channel -> ``(id, score)`` pairs, best first; a score of None (a list
             without scores) counts as 1 for every item and as fully confident.
         weights: Channel -> base weight >= 0 (1.0 when not named; 0 switches it off).
+        confident: Channels that count as fully confident whatever the shape of their
+            scores (evidence the query itself asked for, such as a typed hop's walk).
 
     Returns:
         Fused items by score, highest first; ties by the number of channels that found
@@ -71,7 +74,7 @@ def score_fusion(
         else:
             numeric = [float(s) for s in scores if s is not None]
             best = numeric[0]
-            peaks[channel] = max(MIN_PEAK, peakedness(numeric))
+            peaks[channel] = 1.0 if channel in confident else max(MIN_PEAK, peakedness(numeric))
             values = [max(0.0, s / best) if best > 0 else 0.0 for s in numeric]
         mine = normed.setdefault(channel, {})
         for rank, ((item, _), value) in enumerate(zip(hits, values, strict=True), 1):

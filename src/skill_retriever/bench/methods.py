@@ -232,10 +232,24 @@ PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
 )
 
 
-def passage_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
-    """The :data:`PASSAGE_ABLATIONS` rows (no rerank)."""
+#: The same for a component or tool catalogue's defaults (score fusion).
+CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("full, rrf", {"fusion": "rrf"}, "full with RRF instead of the catalogue's score fusion"),
+    ("route smart, rrf", {"fusion": "rrf", "route": "smart"}, "route smart forced, RRF"),
+)
+
+#: Which family's index gets which defaults (``calibration.defaults``).
+DEFAULTS_ABLATIONS: dict[str, tuple[tuple[str, dict[str, Any], str], ...]] = {
+    "multihop": PASSAGE_ABLATIONS, "skills": CATALOGUE_ABLATIONS, "toolret": CATALOGUE_ABLATIONS,
+}
+
+
+def defaults_methods(
+    family: str, retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10
+) -> list[Method]:
+    """The rows that take the index's suggested defaults apart, one at a time (no rerank)."""
     return [Method(name, "ablation", _pipeline(retriever, kinds, k, rerank=False, **kw), what)
-            for name, kw, what in PASSAGE_ABLATIONS]
+            for name, kw, what in DEFAULTS_ABLATIONS.get(family, ())]
 
 
 def channel_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
@@ -256,6 +270,17 @@ def has_timestamps(index: Index) -> bool:
 
 
 __all__ = [
-    "CHANNELS", "DenseSearcher", "Method", "Ranked", "build_langchain_ensemble",
-    "PASSAGE_ABLATIONS", "channel_methods", "has_timestamps", "our_methods", "passage_methods", "peer_methods",
+    "CATALOGUE_ABLATIONS",
+    "CHANNELS",
+    "DEFAULTS_ABLATIONS",
+    "PASSAGE_ABLATIONS",
+    "DenseSearcher",
+    "Method",
+    "Ranked",
+    "build_langchain_ensemble",
+    "channel_methods",
+    "defaults_methods",
+    "has_timestamps",
+    "our_methods",
+    "peer_methods",
 ]

@@ -9,7 +9,13 @@ from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.evaluate import evaluate
 from skill_retriever.bench.fit_rates import fit_rates
-from skill_retriever.bench.methods import CHANNELS, has_timestamps, our_methods, passage_methods, peer_methods
+from skill_retriever.bench.methods import (
+    CHANNELS,
+    defaults_methods,
+    has_timestamps,
+    our_methods,
+    peer_methods,
+)
 from skill_retriever.config import PROFILES
 
 
@@ -60,8 +66,7 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
                      "on the *_hipporag_train100 sets: in-sample there)")
     methods = peer_methods(index, ds.kinds, run.opts.k) + our_methods(
         retriever, ds.kinds, run.opts.k, ablate=ablate, profiles=profiles)
-    if ds.family == "multihop":
-        methods += passage_methods(retriever, ds.kinds, run.opts.k)
+    methods += defaults_methods(ds.family, retriever, ds.kinds, run.opts.k)
     summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log)
     fit = fit_rates(retriever, ds, run.opts.data)
     run.log(f"  nothing-fits flag rates (default search): {fit}")

@@ -40,7 +40,8 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
         }
         if "named" in rankings:
             scored["named"] = [(i, None) for i in rankings["named"]]
-        fused = score_fusion(scored, weights)
+        # A typed hop's walk is what the query asked for, however flat its scores.
+        fused = score_fusion(scored, weights, confident={"graph"} if state.get("relational") else ())
     else:
         fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
     out: list[Fused] = [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused]
