@@ -5,7 +5,7 @@ otherwise); scores below 0.001 are dropped.
 The restart vector (``algorithms.restart``) is the seeds' weights, each entity's times its
 specificity (``specificity``), plus, when asked, every passage's own evidence: its cosine
 to the query (``ppr_dense_weight``) and its BM25 hit (``ppr_keyword_weight``, from the
-keyword channel, which ran beside the seeds). The walk crosses SAME_AS edges unless
+keyword channel, which ran before the seeds). The walk crosses SAME_AS edges unless
 ``synonyms`` is off."""
 
 from __future__ import annotations
