@@ -7,7 +7,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test test-full bench bench-quick clean
+.PHONY: install demo test lint test-full bench bench-quick clean
 
 install: $(VENV)/.installed
 
@@ -27,6 +27,11 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest -q
+
+# ruff and mypy --strict, with the versions pinned in the dev extra.
+lint: install
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy src
 
 clean:
 	rm -rf $(VENV) .demo-index .pytest_cache

@@ -7,8 +7,19 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skill_retriever.algorithms.ppr import personalized_pagerank, reference_pagerank, transition_matrix
-from skill_retriever.algorithms.restart import FactHit, fact_seeds, minmax, proper_names, restart_vector, specificity
+from skill_retriever.algorithms.ppr import (
+    personalized_pagerank,
+    reference_pagerank,
+    transition_matrix,
+)
+from skill_retriever.algorithms.restart import (
+    FactHit,
+    fact_seeds,
+    minmax,
+    proper_names,
+    restart_vector,
+    specificity,
+)
 
 
 def test_specificity_is_hippo_rags_inverse_passage_count() -> None:

