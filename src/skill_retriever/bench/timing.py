@@ -53,9 +53,9 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
 
     Returns:
         ``{"routes": {name: {...}}, "dense": {...}}``: per series the end-to-end and
-        per-phase p50 / p95 / mean, the routes the router chose and how many searches
-        degraded; for the dense search end to end, the query embedding and the exact
-        search alone.
+        per-phase p50 / p95 / mean, the routes the router chose, how many searches had a
+        phase fail (degraded) and how many were flagged "nothing fits"; for the dense
+        search end to end, the query embedding and the exact search alone.
     """
     snap = index.snapshot()
     emb = snap.embeddings
@@ -63,6 +63,7 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
     phases: dict[str, dict[str, list[float]]] = {name: {} for name, _, _ in series}
     chosen: dict[str, dict[str, int]] = {name: {} for name, _, _ in series}
     degraded = dict.fromkeys(e2e, 0)
+    unfit = dict.fromkeys(e2e, 0)
     dense: list[float] = []
     embed_ms: list[float] = []
     search_ms: list[float] = []
@@ -91,14 +92,18 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
             if i < WARMUP:
                 continue
             e2e[name].append(ms)
-            degraded[name] += bool(resp.warnings)
+            # A phase that failed files {"failed": reason} under its name; other warnings
+            # ("nothing fits" from the calibration, the budget) are answers, not failures.
+            degraded[name] += any(isinstance(st, dict) and "failed" in st for st in resp.stats.values())
+            unfit[name] += resp.nothing_fits
             chosen[name][resp.route] = chosen[name].get(resp.route, 0) + 1
             for phase, st in resp.stats.items():
                 if isinstance(st, dict) and "ms" in st and phase in PHASES:
                     phases[name].setdefault(phase, []).append(float(st["ms"]))
     routes = {name: {"queries": len(e2e[name]), "e2e": _p(e2e[name]),
                      "phases": {p: _p(v) for p, v in phases[name].items()},
-                     "routes": chosen[name], "degraded": degraded[name]} for name, _, _ in series}
+                     "routes": chosen[name], "degraded": degraded[name], "nothing_fits": unfit[name]}
+              for name, _, _ in series}
     return {"routes": routes, "dense": {"e2e": _p(dense), "embed": _p(embed_ms), "vector_search": _p(search_ms),
                                         "queries": len(dense)}}
 
