@@ -66,6 +66,10 @@ def _startup_lines(s: dict[str, Any], md: bool) -> list[str]:
     m = s["mcp"]
     out.append(f"MCP server: connected {m['connected_s']} s, ready {m['ready_s']} s; first call "
                f"{m['first_call_ms']:.0f} ms, later calls {m['later_calls_ms_median']:.0f} ms (median)")
+    if s.get("langgraph_server"):
+        g = s["langgraph_server"]
+        out.append(f"LangGraph server graph: imported {g['imported_s']} s, warmed {g['ready_s']} s; first run "
+                   f"{g['first_call_ms']:.0f} ms, later runs {g['later_calls_ms_median']:.0f} ms (median)")
     return out
 
 

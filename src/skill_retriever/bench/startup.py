@@ -6,6 +6,9 @@
   the first search, a second search.
 - The MCP server over stdio (the official client): how long until it says it is ready,
   then the first tool call against the later ones.
+- The LangGraph server's graph module (what ``langgraph dev`` imports, with its
+  background warm-up): until the warm-up ends, then the first run against later ones
+  (in process: no HTTP server between).
 
 Each process is started fresh; medians of a few runs. Index: the bundled sample
 catalogue, built with the real model under the cache folder.
@@ -45,6 +48,29 @@ retriever.search("add tracing to a FastAPI service", k=5)
 t5 = time.perf_counter()
 print(json.dumps({"imports": t1 - t0, "open_index": t2 - t1, "model_load": t3 - t2,
                   "first_query": t4 - t3, "second_query": t5 - t4}))
+"""
+
+#: A fresh interpreter imports the server's graph module as ``langgraph dev`` does.
+SERVER_GRAPH = """
+import json, statistics, sys, threading, time
+import importlib.util
+t0 = time.perf_counter()
+spec = importlib.util.spec_from_file_location("retrieval_graph", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+imported = time.perf_counter() - t0
+for thread in threading.enumerate():
+    if thread.name == "skill-retriever-warm-up":
+        thread.join()
+ready = time.perf_counter() - t0
+times = []
+for i in range(6):
+    t = time.perf_counter()
+    module.graph.invoke({"query": f"set up structured logging {i}", "k": 3})
+    times.append(time.perf_counter() - t)
+print(json.dumps({"imported_s": round(imported, 2), "ready_s": round(ready, 2),
+                  "first_call_ms": round(1000 * times[0], 1),
+                  "later_calls_ms_median": round(1000 * statistics.median(times[1:]), 1)}))
 """
 
 
@@ -126,6 +152,13 @@ def run_startup(run: BenchRun) -> None:
     ]  # fmt: skip
     split = {k: round(1000 * statistics.median(r[k] for r in split_runs), 1) for k in split_runs[0]}
     mcp = anyio.run(_mcp, index_dir, env, 6)
+    server_graph = Path(__file__).resolve().parents[3] / "graphs" / "retrieval.py"
+    langgraph_server = None
+    if server_graph.is_file():  # a source checkout (the module is not in the wheel)
+        langgraph_server = json.loads(subprocess.run(
+            [sys.executable, "-c", SERVER_GRAPH, str(server_graph)], capture_output=True, text=True,
+            env={**env, "SKILL_RETRIEVER_INDEX": str(index_dir)}, check=True, timeout=300,
+        ).stdout.strip().splitlines()[-1])
     result = {
         "section": "startup",
         "python_c_pass_ms": baseline,
@@ -134,6 +167,7 @@ def run_startup(run: BenchRun) -> None:
         "cold_query_wall_ms": query_wall,
         "cold_query_split_ms": split,
         "mcp": mcp,
+        "langgraph_server": langgraph_server,
         **run.stamp(),
     }
     write_json(run.results / "startup.json", result)
