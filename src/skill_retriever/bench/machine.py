@@ -15,7 +15,7 @@ from skill_retriever.bench.extras import require
 def limit_threads() -> str:
     """Single-threaded BLAS, and a line that says how it was done.
 
-    DESIGN.md: on 2 cores numpy's and torch's pools fight (a dense query took 32-44 ms
+    README "Threading": on 2 cores numpy's and torch's pools fight (a dense query took 32-44 ms
     with defaults, 12 ms with ``OPENBLAS_NUM_THREADS=1``). Set before numpy loads when
     possible, else through threadpoolctl.
     """
