@@ -99,11 +99,11 @@ def test_apply_fills_only_what_the_caller_left_alone() -> None:
     d = IndexDefaults("passages", PASSAGE_SETTINGS)
     plain = d.apply(RetrievalConfig())
     assert plain.route == "ppr" and plain.fact_seeds == PASSAGE_SETTINGS["fact_seeds"]
-    assert plain.channel_weights["graph"] == 1.0 and plain.channel_weights["semantic"] == 0.02
+    assert plain.channel_weights["graph"] == 1.0 and plain.channel_weights["semantic"] == 0.001
     assert plain.channel_weights["temporal"] == 1.0  # not suggested: left as it was
     mine = d.apply(RetrievalConfig().override(route="smart", fact_seeds=0, specificity=1.0, channels={"graph": False}))
     assert (mine.route, mine.fact_seeds, mine.specificity) == ("smart", 0, 1.0)
-    assert mine.channel_weights["graph"] == 0.0 and mine.channel_weights["keyword"] == 0.02
+    assert mine.channel_weights["graph"] == 0.0 and mine.channel_weights["keyword"] == 0.001
     off = d.apply(RetrievalConfig(use_calibration=False))
     assert off.route is None and {k: getattr(off, k) for k in NEUTRAL} == dict(NEUTRAL)
 

@@ -225,9 +225,10 @@ PROFILES: dict[str, dict[str, Any]] = {
     # for one, so ``config_for("multihop")`` states it explicitly. The ppr route for every
     # question; the two best facts and the proper names of the query seed the walk; every
     # passage restarts it too by its cosine and BM25 score; alpha 0.5 (HippoRAG 2's
-    # damping); the graph channel carries the fusion (the others only break its ties and
-    # fill past it); no score floor, so the walk's list reaches the channel depth. Chosen
-    # on the two HippoRAG *train* sets (README, multi-hop).
+    # damping); the graph channel carries the fusion (the others, at 0.001, only break its
+    # exact ties and fill past it: at 0.02 a semantic rank 1 already overtook the next
+    # graph rank, and R@2 fell on both train sets); no score floor, so the walk's list
+    # reaches the channel depth. Chosen on the two HippoRAG *train* sets (README, multi-hop).
     "multihop": {
         "route": "ppr",
         "fact_seeds": 2,
@@ -238,7 +239,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "alpha_specific": 0.5,
         "alpha_default": 0.5,
         "alpha_broad": 0.5,
-        "channel_weights": {"graph": 1.0, "semantic": 0.02, "keyword": 0.02, "temporal": 1.0, "named": 0.02},
+        "channel_weights": {"graph": 1.0, "semantic": 0.001, "keyword": 0.001, "temporal": 1.0, "named": 0.001},
         "ppr_min_score": 0.0,
         "flow_max_endpoints": 50,
         "flow_max_paths": 50,
