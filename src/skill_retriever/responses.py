@@ -85,6 +85,12 @@ class SearchResponse:
     def ids(self) -> list[str]:
         return [r.id for r in self.results]
 
+    @property
+    def failed_phases(self) -> tuple[str, ...]:
+        """The optional phases that failed and were skipped (each also says so in
+        ``warnings``); other warnings ("nothing fits", the budget) are answers, not failures."""
+        return tuple(name for name, st in self.stats.items() if isinstance(st, Mapping) and "failed" in st)
+
     def to_output(self) -> dict[str, Any]:
         """The graph's output state (``OutputState``) this response was read from."""
         results = []

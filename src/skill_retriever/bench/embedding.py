@@ -14,7 +14,8 @@ Both report the wrapped model's name, so an index they build opens with the real
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -30,10 +31,21 @@ class MemoEmbedder:
         self._max = max_items
         self.hits = 0
         self.misses = 0
+        self._bypass = False
 
     @property
     def name(self) -> str:
         return self.inner.name
+
+    @contextmanager
+    def passthrough(self) -> Iterator[None]:
+        """Every text goes to the real model while inside (for latency measured on the
+        same index as the quality figures)."""
+        self._bypass = True
+        try:
+            yield
+        finally:
+            self._bypass = False
 
     @property
     def dim(self) -> int:
@@ -46,6 +58,8 @@ class MemoEmbedder:
                 self._memo[t] = np.asarray(v, dtype=np.float32)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        if self._bypass:
+            return self.inner.embed(texts)
         texts = list(texts)
         missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
         if missing:

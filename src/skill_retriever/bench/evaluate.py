@@ -70,7 +70,7 @@ def evaluate(
             ms.append(ranked.ms)
             if ranked.route:
                 routes[ranked.route] += 1
-            degraded += bool(ranked.extra.get("warnings"))
+            degraded += bool(ranked.extra.get("failed_phases"))
             rows.append([q.id, ranked.ids, ranked.route])
             g = groups.setdefault(q.group or "all", {m: [] for m in metric_names})
             for m in metric_names:

@@ -182,7 +182,7 @@ def _search(retriever: Retriever, q: EvalQuery, kinds: tuple[str, ...] | None, k
     start = time.perf_counter()
     resp = retriever.search(q.text, k=k, kinds=_kinds(q, kinds), principals=["*"], **kw)
     ms = (time.perf_counter() - start) * 1000.0
-    return Ranked(resp.ids, ms, route=resp.route, extra={"warnings": len(resp.warnings)})
+    return Ranked(resp.ids, ms, route=resp.route, extra={"failed_phases": len(resp.failed_phases)})
 
 
 def _pipeline(retriever: Retriever, kinds: tuple[str, ...] | None, k: int, **kw: Any) -> Callable[[EvalQuery], Ranked]:

@@ -84,6 +84,12 @@ def fit_note(fit: dict[str, Any]) -> str:
     return "'nothing fits' flagged: " + ", ".join(parts)
 
 
+def latency_note(lat: dict[str, Any]) -> str:
+    """The default search against the dense search, as :func:`default_latency` timed them."""
+    return (f"latency, default search: p50 {lat['default_p50_ms']:.0f} ms (p95 {lat['default_p95_ms']:.0f}), "
+            f"{lat['x_dense']}x the dense search's {lat['dense_p50_ms']:.0f} ms ({lat['queries']} queries in turn)")
+
+
 def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
     b = s.get("build", {})
     head = f"{s['family']} / {s['name']}: {s['queries']} queries, {b.get('nodes')} nodes, {b.get('edges')} edges"
@@ -94,6 +100,9 @@ def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
                      + (" (reused from cache this run)" if b.get("reused") else ""))
     if s.get("fit"):
         notes.append(fit_note(s["fit"]))
+    if s.get("latency"):
+        notes.append(latency_note(s["latency"]))
+    notes.append("ms/q (memo): query embeddings memoised across methods; not a latency")
     out += [f"- {n}" for n in notes] if md else [f"  ({'; '.join(notes)})"]
     if md:
         out.append("")

@@ -30,8 +30,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], md: bool) -> lis
 
 def retrieval_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     metrics = section["metrics"]
-    header = ["method", *metrics, "ms/q p50", "x dense", "routes"]
-    dense = section["methods"].get("dense", {}).get("ms_p50")
+    header = ["method", *metrics, "ms/q p50 (memo)", "routes"]
     rows = []
     for name, m in section["methods"].items():
         routes = ", ".join(f"{r} {n}" for r, n in sorted(m.get("routes", {}).items(), key=lambda p: -p[1]))
@@ -39,8 +38,7 @@ def retrieval_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]
             routes += f" ({m['degraded']} degraded!)"
         if m.get("failed"):
             routes += f" ({m['failed']} FAILED)"
-        ratio = f"{m['ms_p50'] / dense:.1f}" if dense else "-"
-        rows.append([name, *[pct(m["scores"][x]) for x in metrics], f"{m['ms_p50']:.0f}", ratio, routes])
+        rows.append([name, *[pct(m["scores"][x]) for x in metrics], f"{m['ms_p50']:.0f}", routes])
     return header, rows
 
 

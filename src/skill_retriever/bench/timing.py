@@ -92,9 +92,7 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
             if i < WARMUP:
                 continue
             e2e[name].append(ms)
-            # A phase that failed files {"failed": reason} under its name; other warnings
-            # ("nothing fits" from the calibration, the budget) are answers, not failures.
-            degraded[name] += any(isinstance(st, dict) and "failed" in st for st in resp.stats.values())
+            degraded[name] += bool(resp.failed_phases)  # not "nothing fits" nor the budget
             unfit[name] += resp.nothing_fits
             chosen[name][resp.route] = chosen[name].get(resp.route, 0) + 1
             for phase, st in resp.stats.items():

@@ -1,0 +1,48 @@
+"""The benchmark's latency line times real query embeddings, not the quality runs' memo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiny_graph import tiny_edges, tiny_nodes
+
+from skill_retriever.bench.datasets import Dataset, EvalQuery
+from skill_retriever.bench.embedding import MemoEmbedder
+from skill_retriever.bench.retrieval_sets import default_latency
+from skill_retriever.bench.timing import WARMUP
+from skill_retriever.ingest.result import IngestResult
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+class CountingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts = 0
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        self.texts += len(texts)
+        return super().embed(texts)
+
+
+def test_every_timed_query_is_embedded_by_the_real_model(tmp_path: Path) -> None:
+    inner = CountingEmbedder()
+    memo = MemoEmbedder(inner)
+    index = Index.open(tmp_path / "ix", embedder=memo, create=True)
+    index.upsert(tiny_nodes(), tiny_edges())
+    queries = [EvalQuery(id=str(i), text=f"postgres migration {i}", relevant={"skill:alembic": 1}) for i in range(8)]
+    ds = Dataset("skills", "tiny", queries, lambda _: IngestResult(), {}, ("MRR",), kinds=("skill",))
+    retriever = Retriever(index, cache_size=0)
+    for q in queries:  # what the quality runs leave behind: every query memoised
+        memo.embed([q.text])
+    before = inner.texts
+    lat = default_latency(index, retriever, ds, n=5)
+    assert lat["queries"] == 5
+    # each query embedded twice (the default search and the dense search), none from the memo
+    assert inner.texts - before == 2 * (5 + WARMUP)
+    assert lat["default_p50_ms"] > 0 and lat["dense_p50_ms"] > 0
+    assert lat["x_dense"] == round(lat["default_p50_ms"] / lat["dense_p50_ms"], 2)
+    assert sum(lat["routes"].values()) == 5
+    assert memo.embed(["postgres migration 0"]) is not None and inner.texts - before == 2 * (5 + WARMUP)
+    index.close()
