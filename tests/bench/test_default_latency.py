@@ -43,6 +43,6 @@ def test_every_timed_query_is_embedded_by_the_real_model(tmp_path: Path) -> None
     assert inner.texts - before == 2 * (5 + WARMUP)
     assert lat["default_p50_ms"] > 0 and lat["dense_p50_ms"] > 0
     assert lat["x_dense"] == round(lat["default_p50_ms"] / lat["dense_p50_ms"], 2)
-    assert sum(lat["routes"].values()) == 5
+    assert sum(lat["routes"].values()) == 5 and lat["reranker"] == "none"
     assert memo.embed(["postgres migration 0"]) is not None and inner.texts - before == 2 * (5 + WARMUP)
     index.close()

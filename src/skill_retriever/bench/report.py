@@ -86,7 +86,8 @@ def fit_note(fit: dict[str, Any]) -> str:
 
 def latency_note(lat: dict[str, Any]) -> str:
     """The default search against the dense search, as :func:`default_latency` timed them."""
-    return (f"latency, default search: p50 {lat['default_p50_ms']:.0f} ms (p95 {lat['default_p95_ms']:.0f}), "
+    return (f"latency, default search (reranker {lat.get('reranker', '?')}): p50 {lat['default_p50_ms']:.0f} ms "
+            f"(p95 {lat['default_p95_ms']:.0f}), "
             f"{lat['x_dense']}x the dense search's {lat['dense_p50_ms']:.0f} ms ({lat['queries']} queries in turn)")
 
 
