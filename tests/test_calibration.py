@@ -10,7 +10,12 @@ import pytest
 from tiny_graph import build_tiny_index
 
 from skill_retriever.calibration import Calibration, FitModel, calibrate_index, calibration_of
-from skill_retriever.calibration.fit import AGREEMENT_MARGIN, THRESHOLD_QUANTILE, probes
+from skill_retriever.calibration.fit import (
+    AGREEMENT_BONUS,
+    AGREEMENT_MARGIN,
+    THRESHOLD_QUANTILE,
+    probes,
+)
 from skill_retriever.components.service import ComponentService
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.retriever import Retriever
@@ -25,6 +30,11 @@ def test_assess_draws_the_line_where_the_model_says() -> None:
     assert model.assess(0.33, agree=False).nothing_fits  # the keywords do not back it: needs 0.35
     assert not model.assess(0.36, agree=False).nothing_fits
     assert model.assess(0.3, agree=True).confidence == pytest.approx(0.5)
+    backed = FitModel((0.1, 0.2, 0.3), threshold=0.3, agreement_margin=0.05, scale=0.02, agreement_bonus=0.04)
+    assert not backed.assess(0.27, agree=True).nothing_fits  # two channels agree: the line is 0.26
+    assert backed.assess(0.25, agree=True).nothing_fits
+    assert backed.assess(0.34, agree=False).nothing_fits  # the margin still holds without them
+    assert backed.assess(0.26, agree=True).confidence == pytest.approx(0.5)
 
 
 def test_the_probes_are_everyday_requests() -> None:
@@ -43,6 +53,7 @@ def test_calibration_is_stored_read_back_and_applied(tmp_path: Path) -> None:
         sorted(null)[int(THRESHOLD_QUANTILE * 99)], abs=0.05
     )
     assert calibration.fit.agreement_margin == AGREEMENT_MARGIN
+    assert calibration.fit.agreement_bonus == AGREEMENT_BONUS
     reader = Index.open(tmp_path / "ix")  # another process's view: it reads the stored one
     try:
         again = calibration_of(reader.snapshot())
@@ -50,7 +61,7 @@ def test_calibration_is_stored_read_back_and_applied(tmp_path: Path) -> None:
         retriever = Retriever(reader, reranker=None)
         on_topic = retriever.search("postgres migrations with alembic revision scripts", principals=["*"])
         assert on_topic.fit is not None and not on_topic.nothing_fits
-        off_topic = retriever.search("how long should I boil an egg for a soft yolk", principals=["*"])
+        off_topic = retriever.search("bake sourdough bread with a crisp crust", principals=["*"])
         assert off_topic.nothing_fits and off_topic.confidence is not None and off_topic.confidence < 0.5
         assert any("nothing in the catalogue fits" in w for w in off_topic.warnings)
         assert retriever.search("how to boil an egg", principals=["*"], use_calibration=False).fit is None
@@ -88,3 +99,11 @@ def test_components_add_no_requirements_when_nothing_fits(tmp_path: Path) -> Non
     assert off.nothing_fits and off.results and all(r.role == "match" for r in off.results)
     assert off.to_dict()["nothing_fits"] is True and off.brief(len)["note"].startswith("nothing in the catalogue")
     index.close()
+
+
+def test_a_calibration_stored_before_the_bonus_reads_back_without_it() -> None:
+    stored = {"format": 1, "version": 3, "items": 10, "algorithm": 1, "channel_weights": {}, "route": None,
+              "evidence": {}, "fit": {"null_top": [0.1, 0.2], "threshold": 0.2, "agreement_margin": 0.04, "scale": 0.01}}
+    calibration = Calibration.from_json(json.dumps(stored))
+    assert calibration.fit is not None and calibration.fit.agreement_bonus == 0.0
+    assert calibration.fit.assess(0.19, agree=True).nothing_fits  # as it was computed then

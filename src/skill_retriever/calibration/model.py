@@ -24,7 +24,7 @@ __all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
 
 FORMAT = 1
 #: Bumped whenever the way a calibration is computed changes, so cached ones are redone.
-ALGORITHM = 1
+ALGORITHM = 2
 
 
 @dataclass(frozen=True)
@@ -55,15 +55,20 @@ class FitModel:
         agreement_margin: How far above ``threshold`` a match must be when the keyword
             channel does not agree with it.
         scale: Width of the confidence curve around the threshold.
+        agreement_bonus: How far below ``threshold`` a match may be when the keyword
+            channel agrees with it (two channels pointing at one item; 0 in calibrations
+            stored before it existed).
     """
 
     null_top: tuple[float, ...]
     threshold: float
     agreement_margin: float
     scale: float
+    agreement_bonus: float = 0.0
 
     def assess(self, top_similarity: float, agree: bool) -> Fit:
-        margin = top_similarity - self.threshold - (0.0 if agree else self.agreement_margin)
+        bar = self.threshold + (-self.agreement_bonus if agree else self.agreement_margin)
+        margin = top_similarity - bar
         confidence = 1.0 / (1.0 + math.exp(-margin / self.scale))
         return Fit(round(confidence, 4), margin < 0.0, round(top_similarity, 4), agree)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of
+from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.safety.injection import visible_text
@@ -105,7 +106,8 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     semantic = rankings.get("semantic") or []
     if calibration is None or calibration.fit is None or not semantic:
         return None
-    keyword = {h["id"] for h in (rankings.get("keyword") or [])[:5]}
+    depth = agree_depth(len(view.snapshot))
+    keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
     fit = calibration.fit.assess(float(semantic[0]["score"]), semantic[0]["id"] in keyword)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
