@@ -124,6 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SkillRetrieverError as exc:
         print(printable(f"skill-retriever: error: {exc}"), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`query ... | head`): no traceback, and none at exit when
+        # Python flushes stdout into the closed pipe (the recipe in the `signal` docs).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("skill-retriever: interrupted", file=sys.stderr)
         return 130
