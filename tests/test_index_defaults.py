@@ -20,6 +20,7 @@ from skill_retriever.calibration.defaults import (
     decide,
     index_defaults,
 )
+from skill_retriever.calibration.fit import best_matches
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.filters import Filters
@@ -185,3 +186,12 @@ def test_a_search_for_any_kind_returns_no_sentence(passages: Index) -> None:
     assert out.ids and not any(i.startswith("fact:") for i in out.ids)
     asked = Retriever(passages, cache_size=0).search("the mother of Lothair II", k=10, kinds=["fact"], rerank=False)
     assert asked.ids and all(i.startswith("fact:") for i in asked.ids)
+
+
+def test_the_fit_null_is_drawn_over_answers_not_entities(passages: Index) -> None:
+    snap = passages.snapshot()
+    name = snap.nodes["entity:lotharingia"].embedding_text()
+    anywhere = snap.search_nodes(snap.embed_query(name), 1, Filters.everything())
+    assert anywhere[0].id.startswith("entity:") and anywhere[0].score > 0.99  # the entity itself
+    ((score, _),) = best_matches(snap, [name])
+    assert score < 0.99  # the best passage, which is what a query's fit is judged by

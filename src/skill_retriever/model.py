@@ -40,6 +40,11 @@ class NodeKind(StrEnum):
     OTHER = "other"
 
 
+#: Kinds that carry the graph of a passage corpus and are never an answer of their own:
+#: entities (a few words each) and facts (a sentence of their passage).
+SCAFFOLD_KINDS: frozenset[NodeKind] = frozenset({NodeKind.ENTITY, NodeKind.FACT})
+
+
 class EdgeKind(StrEnum):
     DEPENDS_ON = "DEPENDS_ON"
     CONFLICTS_WITH = "CONFLICTS_WITH"

@@ -53,7 +53,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from skill_retriever.config import PROFILES, RetrievalConfig
-from skill_retriever.model import NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -138,8 +138,7 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     from skill_retriever.stores.passage_views import kind_counts
 
     counts = kind_counts(snapshot)
-    scaffold = {NodeKind.ENTITY.value, NodeKind.FACT.value}
-    askable = sum(n for kind, n in counts.items() if kind not in scaffold)
+    askable = sum(n for kind, n in counts.items() if kind not in SCAFFOLD_KINDS)
     passages = counts.get(NodeKind.PASSAGE.value, 0)
     facts = counts.get(NodeKind.FACT.value, 0)
     if askable == 0:

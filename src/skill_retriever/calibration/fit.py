@@ -31,6 +31,7 @@ find generic tools.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from importlib import resources
 
@@ -38,6 +39,7 @@ import numpy as np
 
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
+from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model", "probes"]
@@ -67,14 +69,21 @@ def probes() -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
+#: What the null distribution is drawn over: everything a query could get as an answer.
+ANSWER_KINDS = frozenset(k.value for k in NodeKind if k not in SCAFFOLD_KINDS)
+
+
 def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
-    """Best semantic cosine of each query, and whether keywords agree on that item."""
+    """Best semantic cosine of each query among the nodes that can be an answer (no
+    entity or fact: a probe's best match would often be a short entity name, and no
+    query's answer is one), and whether keywords agree on that item."""
     if not queries or not len(snapshot):
         return [(0.0, False) for _ in queries]
     everything = Filters.everything()
+    answers = dataclasses.replace(everything, kinds=ANSWER_KINDS)
     vectors = snapshot.embedder.embed(list(queries))
     out = []
-    for query, hits in zip(queries, snapshot.search_nodes_many(vectors, 1, everything), strict=True):
+    for query, hits in zip(queries, snapshot.search_nodes_many(vectors, 1, answers), strict=True):
         if not hits:
             out.append((0.0, False))
             continue

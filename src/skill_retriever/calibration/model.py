@@ -24,7 +24,7 @@ __all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
 
 FORMAT = 1
 #: Bumped whenever the way a calibration is computed changes, so cached ones are redone.
-ALGORITHM = 2
+ALGORITHM = 3
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.context import QueryView
+from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
@@ -104,11 +105,14 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
     rankings = state.get("channel_rankings") or {}
     semantic = rankings.get("semantic") or []
-    if calibration is None or calibration.fit is None or not semantic:
+    nodes = view.snapshot.nodes
+    # The best match that can be an answer, as the calibration measured it (calibration.fit).
+    best = next((h for h in semantic if h["id"] in nodes and nodes[h["id"]].kind not in SCAFFOLD_KINDS), None)
+    if calibration is None or calibration.fit is None or best is None:
         return None
     depth = agree_depth(len(view.snapshot))
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
-    fit = calibration.fit.assess(float(semantic[0]["score"]), semantic[0]["id"] in keyword)
+    fit = calibration.fit.assess(float(best["score"]), best["id"] in keyword)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
     )

@@ -16,7 +16,7 @@ from skill_retriever.algorithms.ppr import adaptive_alpha, top_scores
 from skill_retriever.algorithms.ppr_ranked import ranked_pagerank
 from skill_retriever.algorithms.restart import restart_vector, specificity
 from skill_retriever.context import QueryView
-from skill_retriever.model import NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
@@ -25,7 +25,7 @@ from skill_retriever.stores.walks import walk_of
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
 #: Nodes that carry the graph, never an answer: they get no dense restart weight.
-SCAFFOLD = frozenset({NodeKind.ENTITY, NodeKind.FACT})
+SCAFFOLD = SCAFFOLD_KINDS
 
 
 @phase(optional=True)

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.exceptions import MissingNodeError
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices
 from skill_retriever.stores.items import StoredVector
@@ -394,7 +394,7 @@ def keyword_indexed(node: Node) -> bool:
     passages, 33,156 entities) BM25 R@5 was 55.9 with them, against the data README's
     65.6 floor for passages alone. Entities are still found by name, vectors and the graph.
     Facts stay out too: each repeats a sentence of its passage (``ingest.facts``)."""
-    return node.kind not in (NodeKind.ENTITY, NodeKind.FACT)
+    return node.kind not in SCAFFOLD_KINDS
 
 
 __all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed"]
