@@ -8,7 +8,7 @@ from tiny_graph import tiny_edges, tiny_nodes
 
 from skill_retriever.bench.datasets import Dataset, EvalQuery
 from skill_retriever.bench.embedding import MemoEmbedder
-from skill_retriever.bench.retrieval_sets import default_latency
+from skill_retriever.bench.latency import default_latency
 from skill_retriever.bench.timing import WARMUP
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.retriever import Retriever
@@ -37,7 +37,7 @@ def test_every_timed_query_is_embedded_by_the_real_model(tmp_path: Path) -> None
     for q in queries:  # what the quality runs leave behind: every query memoised
         memo.embed([q.text])
     before = inner.texts
-    lat = default_latency(index, retriever, ds, n=5)
+    lat = default_latency(index, retriever, [q.text for q in ds.queries], ds.kinds, n=5)
     assert lat["queries"] == 5
     # each query embedded twice (the default search and the dense search), none from the memo
     assert inner.texts - before == 2 * (5 + WARMUP)

@@ -9,8 +9,11 @@ import time
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.datasets import FAMILY_METRICS
 from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.latency import default_latency, latency_queries
 from skill_retriever.bench.methods import channel_methods, peer_methods
 from skill_retriever.bench.world_queries import generate_queries
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.retriever import Retriever
 
 
 def run_incidents(run: BenchRun) -> None:
@@ -25,13 +28,16 @@ def run_incidents(run: BenchRun) -> None:
     methods = peer_methods(shared.index, None, run.opts.k) + channel_methods(retriever, None, run.opts.k)
     metrics = FAMILY_METRICS["incidents"]
     summary, per_query = evaluate(queries, methods, metrics, run.log)
+    default = Retriever(shared.index, RetrievalConfig(now=world.now), cache_size=0)
+    latency = default_latency(shared.index, default, [q.text for q in queries], None, latency_queries(run))
+    run.log(f"  latency (default search against dense, taking turns, real embeddings): {latency}")
     reranker = retriever.reranker
     result: Result = {
         "section": "incidents", "family": "incidents", "name": "world", "key": "incidents",
         "metrics": list(metrics), "queries": len(queries), "world": world.summary(), "build": shared.build.to_dict(),
         "notes": [f"{per_shape} queries per shape; every method ranks only the kind the answer has "
                   "(incident or deploy); now fixed at " + world.now.isoformat()],
-        "reranker": reranker.name if reranker else None, "methods": summary,
+        "reranker": reranker.name if reranker else None, "methods": summary, "latency": latency,
         "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
     }
     write_json(run.results / "incidents.json", result)

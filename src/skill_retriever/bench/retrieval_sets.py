@@ -4,14 +4,12 @@ the judged sets of the data folder (:mod:`~skill_retriever.bench.datasets`)."""
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
-from typing import Any
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
-from skill_retriever.bench.embedding import MemoEmbedder
 from skill_retriever.bench.evaluate import evaluate
 from skill_retriever.bench.fit_rates import fit_rates
+from skill_retriever.bench.latency import default_latency, latency_queries
 from skill_retriever.bench.methods import (
     CHANNELS,
     defaults_methods,
@@ -19,10 +17,8 @@ from skill_retriever.bench.methods import (
     our_methods,
     peer_methods,
 )
-from skill_retriever.bench.timing import WARMUP, time_searches
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.index import Index
 
 
 def run_multihop(run: BenchRun) -> None:
@@ -46,29 +42,6 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
     run.skipped += skipped
     for ds in sets:
         run.publish(run_dataset(run, ds))
-
-
-#: Queries timed for :func:`default_latency` (after the warm-up ones).
-LATENCY_QUERIES = 60
-
-
-def default_latency(index: Index, retriever: Retriever, ds: D.Dataset, n: int) -> dict[str, Any]:
-    """The default search (``retriever.search(q)``, the set's kinds) against the dense
-    search, taking turns query by query, each embedding its query with the real model.
-
-    The quality runs memoise query embeddings across methods (the same query is asked of
-    every method), so their per-method times are not latencies; these are.
-    """
-    queries = [q.text for q in ds.queries if q.relevant][: n + WARMUP]
-    memo = index.embedder
-    bypass = memo.passthrough() if isinstance(memo, MemoEmbedder) else nullcontext()
-    with bypass:
-        timed = time_searches(index, queries, [("default", retriever, {"kinds": ds.kinds})])
-    full, dense = timed["routes"]["default"]["e2e"], timed["dense"]["e2e"]
-    return {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
-            "dense_p50_ms": dense["p50"], "x_dense": round(full["p50"] / dense["p50"], 2) if dense["p50"] else None,
-            "routes": timed["routes"]["default"]["routes"],
-            "reranker": retriever.reranker.name if retriever.reranker else "none"}
 
 
 def profiles_for(family: str) -> list[str]:
@@ -102,7 +75,8 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     # Out of the box: the default reranker (a cross-encoder only if one loads offline),
     # not the bench retriever's explicit one (kept for the "full+rerank" rows).
     default = Retriever(index, RetrievalConfig(now=FIXED_NOW), cache_size=0)
-    latency = default_latency(index, default, ds, LATENCY_QUERIES // 2 if run.opts.quick else LATENCY_QUERIES)
+    answerable = [q.text for q in ds.queries if q.relevant]
+    latency = default_latency(index, default, answerable, ds.kinds, latency_queries(run))
     run.log(f"  latency (default search against dense, taking turns, real embeddings): {latency}")
     reranker = retriever.reranker
     result: Result = {

@@ -1,0 +1,46 @@
+"""The default search's real latency beside the quality figures of a judged set.
+
+The quality runs memoise query embeddings across methods (the same query is asked of
+every method), so their per-method times are not latencies. Here the default search and
+the dense search take turns query by query, each embedding its query with the model.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+
+from skill_retriever.bench.common import BenchRun
+from skill_retriever.bench.embedding import MemoEmbedder
+from skill_retriever.bench.timing import WARMUP, time_searches
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+__all__ = ["LATENCY_QUERIES", "default_latency", "latency_queries"]
+
+#: Queries timed for :func:`default_latency` (after the warm-up ones).
+LATENCY_QUERIES = 60
+
+
+def latency_queries(run: BenchRun) -> int:
+    return LATENCY_QUERIES // 2 if run.opts.quick else LATENCY_QUERIES
+
+
+def default_latency(
+    index: Index, retriever: Retriever, texts: list[str], kinds: tuple[str, ...] | None, n: int
+) -> dict[str, Any]:
+    """The default search (``retriever.search(q)``, ``kinds``) against the dense
+    search, taking turns query by query, each embedding its query with the real model.
+
+    Returns p50 / p95 of each, their ratio, the routes the router chose and the reranker.
+    """
+    queries = texts[: n + WARMUP]
+    memo = index.embedder
+    bypass = memo.passthrough() if isinstance(memo, MemoEmbedder) else nullcontext()
+    with bypass:
+        timed = time_searches(index, queries, [("default", retriever, {"kinds": kinds})])
+    full, dense = timed["routes"]["default"]["e2e"], timed["dense"]["e2e"]
+    return {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
+            "dense_p50_ms": dense["p50"], "x_dense": round(full["p50"] / dense["p50"], 2) if dense["p50"] else None,
+            "routes": timed["routes"]["default"]["routes"],
+            "reranker": retriever.reranker.name if retriever.reranker else "none"}
