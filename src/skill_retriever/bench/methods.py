@@ -236,6 +236,9 @@ PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
 CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, rrf", {"fusion": "rrf"}, "full with RRF instead of the catalogue's score fusion"),
     ("route smart, rrf", {"fusion": "rrf", "route": "smart"}, "route smart forced, RRF"),
+    # What the smart route's lead over the router's choice is made of (calibration/channels.py).
+    ("route smart, no gap filling", {"route": "smart", "completeness_max_iterations": 0},
+     "route smart forced, no gap filling (completeness_max_iterations=0)"),
 )
 
 #: Which family's index gets which defaults (``calibration.defaults``).
