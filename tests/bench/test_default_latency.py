@@ -45,4 +45,8 @@ def test_every_timed_query_is_embedded_by_the_real_model(tmp_path: Path) -> None
     assert lat["x_dense"] == round(lat["default_p50_ms"] / lat["dense_p50_ms"], 2)
     assert sum(lat["routes"].values()) == 5 and lat["reranker"] == "none"
     assert memo.embed(["postgres migration 0"]) is not None and inner.texts - before == 2 * (5 + WARMUP)
+    assert "forced" not in lat
+    forced = default_latency(index, retriever, [q.text for q in ds.queries], ds.kinds, n=5, forced_routes=["smart"])
+    smart = forced["forced"]["smart"]
+    assert smart["p50_ms"] > 0 and smart["x_dense"] == round(smart["p50_ms"] / forced["dense_p50_ms"], 2)
     index.close()

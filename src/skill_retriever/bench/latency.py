@@ -7,12 +7,13 @@ the dense search take turns query by query, each embedding its query with the mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any
 
 from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.embedding import MemoEmbedder
-from skill_retriever.bench.timing import WARMUP, time_searches
+from skill_retriever.bench.timing import WARMUP, Series, time_searches
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -27,20 +28,39 @@ def latency_queries(run: BenchRun) -> int:
 
 
 def default_latency(
-    index: Index, retriever: Retriever, texts: list[str], kinds: tuple[str, ...] | None, n: int
+    index: Index,
+    retriever: Retriever,
+    texts: list[str],
+    kinds: tuple[str, ...] | None,
+    n: int,
+    *,
+    forced_routes: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The default search (``retriever.search(q)``, ``kinds``) against the dense
-    search, taking turns query by query, each embedding its query with the real model.
+    search, taking turns query by query, each embedding its query with the real model;
+    with ``forced_routes``, each of those routes forced takes its turn too (what choosing
+    it by default would cost).
 
-    Returns p50 / p95 of each, their ratio, the routes the router chose and the reranker.
+    Returns p50 / p95 of each, their ratio, the routes the router chose and the reranker;
+    ``forced`` maps each forced route to its p50 and its ratio to the dense search.
     """
     queries = texts[: n + WARMUP]
     memo = index.embedder
     bypass = memo.passthrough() if isinstance(memo, MemoEmbedder) else nullcontext()
+    series: list[Series] = [("default", retriever, {"kinds": kinds})]
+    series += [(f"route {r}", retriever, {"kinds": kinds, "route": r}) for r in forced_routes]
     with bypass:
-        timed = time_searches(index, queries, [("default", retriever, {"kinds": kinds})])
+        timed = time_searches(index, queries, series)
     full, dense = timed["routes"]["default"]["e2e"], timed["dense"]["e2e"]
-    return {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
-            "dense_p50_ms": dense["p50"], "x_dense": round(full["p50"] / dense["p50"], 2) if dense["p50"] else None,
-            "routes": timed["routes"]["default"]["routes"],
-            "reranker": retriever.reranker.name if retriever.reranker else "none"}
+    out = {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
+           "dense_p50_ms": dense["p50"], "x_dense": _ratio(full["p50"], dense["p50"]),
+           "routes": timed["routes"]["default"]["routes"],
+           "reranker": retriever.reranker.name if retriever.reranker else "none"}
+    if forced_routes:
+        forced = {r: timed["routes"][f"route {r}"]["e2e"]["p50"] for r in forced_routes}
+        out["forced"] = {r: {"p50_ms": ms, "x_dense": _ratio(ms, dense["p50"])} for r, ms in forced.items()}
+    return out
+
+
+def _ratio(ms: float, dense_ms: float) -> float | None:
+    return round(ms / dense_ms, 2) if dense_ms else None

@@ -88,7 +88,9 @@ def latency_note(lat: dict[str, Any]) -> str:
     """The default search against the dense search, as :func:`default_latency` timed them."""
     return (f"latency, default search (reranker {lat.get('reranker', '?')}): p50 {lat['default_p50_ms']:.0f} ms "
             f"(p95 {lat['default_p95_ms']:.0f}), "
-            f"{lat['x_dense']}x the dense search's {lat['dense_p50_ms']:.0f} ms ({lat['queries']} queries in turn)")
+            f"{lat['x_dense']}x the dense search's {lat['dense_p50_ms']:.0f} ms ({lat['queries']} queries in turn)"
+            + "".join(f"; route {r} forced: p50 {f['p50_ms']:.0f} ms, {f['x_dense']}x"
+                      for r, f in lat.get("forced", {}).items()))
 
 
 def _retrieval_lines(s: dict[str, Any], md: bool) -> list[str]:
