@@ -30,7 +30,7 @@ from skill_retriever.model import Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.passage_views import passage_counts, walk_matrices
+from skill_retriever.stores.passage_views import passage_counts, walk_adjacency
 
 CORPUS = [
     {"idx": 0, "title": "Lothair II", "text": "Lothair II was a king of Lotharingia. His mother was Ermengarde of Tours."},
@@ -130,8 +130,8 @@ def test_specificity_and_synonyms_reach_the_walk(passages: Index) -> None:
     assert counts[gm.index["entity:lotharingia"]] == 2 and counts[gm.index["entity:erstein"]] == 2
     assert counts[gm.index["passage:0"]] == 0  # not an entity
     assert specificity(counts, 1.0)[gm.index["entity:lotharingia"]] == pytest.approx(0.5)
-    with_syn, _ = walk_matrices(snap, _visible())
-    without, _ = walk_matrices(snap, _visible(), synonyms=False)
+    with_syn = walk_adjacency(snap, _visible())
+    without = walk_adjacency(snap, _visible(), synonyms=False)
     a, b = gm.index["entity:recording industry association of america"], gm.index["entity:riaa"]
     assert with_syn[a, b] > 0 and without[a, b] == 0
     assert (with_syn - without).nnz == 2  # the one SAME_AS edge, both ways

@@ -117,12 +117,13 @@ def test_exact_search_equals_brute_force(tiny_index: Index) -> None:
 def test_masked_matrices_are_reused_and_cut_invisible_rows(tiny_index: Index) -> None:
     snap = tiny_index.snapshot()
     gm = snap.graph
-    assert snap.visible_matrices(Filters(principals={"*"})) == (gm.adjacency, gm.transition)
+    assert snap.visible_adjacency(Filters(principals={"*"})) is gm.adjacency
     caller = Filters(principals={"team-b"})
     mask = snap.allowed_mask(caller.visibility())
     assert mask is not None and not mask.all()  # the tiny catalogue has a private item
-    adjacency, transition = snap.visible_matrices(caller)
-    assert snap.visible_matrices(caller)[0] is adjacency  # built once per snapshot and principals
+    adjacency = snap.visible_adjacency(caller)
+    transition = transition_matrix(adjacency)
+    assert snap.visible_adjacency(caller) is adjacency  # built once per snapshot and principals
     hidden = np.flatnonzero(~mask)
     assert adjacency[hidden].nnz == 0 and adjacency[:, hidden].nnz == 0
     assert transition[hidden].nnz == 0

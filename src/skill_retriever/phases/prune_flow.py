@@ -9,7 +9,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import PathInfo, RetrievalState
-from skill_retriever.stores.passage_views import answer_filters, walk_matrices
+from skill_retriever.stores.passage_views import answer_filters, walk_adjacency
 
 
 @phase(optional=True)
@@ -19,7 +19,7 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
     ppr = state.get("ppr_scores", {})
     if not ppr:
         return {"stats": {"raw_nodes": 0, "kept_nodes": 0}}
-    adjacency, _ = walk_matrices(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
+    adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
     answers = answer_filters(snap, view.filters)  # facts are never an answer unless asked for
     flow = prune(
         adjacency,

@@ -20,7 +20,7 @@ from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
-from skill_retriever.stores.passage_views import passage_counts, walk_matrices
+from skill_retriever.stores.passage_views import passage_counts, walk_adjacency
 from skill_retriever.stores.walks import walk_of
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
@@ -51,7 +51,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         p *= specificity(passage_counts(snap), config.specificity)
     mask = snap.allowed_mask(view.visible)
     # Access control before any maths: invisible nodes neither receive nor pass mass.
-    adjacency, _ = walk_matrices(snap, view.filters, config.synonyms is not False)
+    adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)
     if mask is not None:
         p = p * mask
         if not p.any():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -30,7 +31,15 @@ class GraphMatrices:
     ids: tuple[str, ...]
     index: Mapping[str, int]
     adjacency: sp.csr_array  # symmetric, weights summed over edge kinds and directions
-    transition: sp.csr_array  # row-normalised adjacency (PPR)
+
+    @cached_property
+    def transition(self) -> sp.csr_array:
+        """The row-normalised adjacency (the general PageRank's input). The query path
+        walks the symmetric adjacency itself (``algorithms.ppr.symmetric_walk``), so this
+        is built only when asked for."""
+        from skill_retriever.algorithms.ppr import transition_matrix
+
+        return transition_matrix(self.adjacency)
 
 
 class TypedGraph(Protocol):
@@ -42,10 +51,8 @@ class TypedGraph(Protocol):
 
 
 def build_matrices(node_ids: Sequence[str], edges: Iterable[Edge]) -> GraphMatrices:
-    """Symmetric adjacency and transition matrices over ``node_ids`` (edges whose ends are
-    not both in ``node_ids`` are left out)."""
-    from skill_retriever.algorithms.ppr import transition_matrix
-
+    """The symmetric adjacency over ``node_ids`` (edges whose ends are not both in
+    ``node_ids`` are left out)."""
     ids = tuple(node_ids)
     index = {n: i for i, n in enumerate(ids)}
     src: list[int] = []
@@ -69,7 +76,7 @@ def build_matrices(node_ids: Sequence[str], edges: Iterable[Edge]) -> GraphMatri
         shape=(n, n),
     )
     adjacency.sum_duplicates()
-    return GraphMatrices(ids, index, adjacency, transition_matrix(adjacency))
+    return GraphMatrices(ids, index, adjacency)
 
 
 class EdgeIndex:

@@ -7,7 +7,7 @@ derived view it can never be stale: a write publishes a new snapshot with empty 
 * `kind_counts`: nodes per kind (what ``calibration.defaults`` decides from);
 * `passage_counts`: for each entity, how many passages it is joined to (the inverse of
   HippoRAG's node specificity, ``algorithms.restart.specificity``);
-* `walk_matrices`: the visible matrices, with or without the SAME_AS edges
+* `walk_adjacency`: the visible adjacency, with or without the SAME_AS edges
   (``ingest.synonyms``), so one index answers both sides of the synonym ablation;
 * `fact_links`: for a fact node, the entities it names other than its passage's subject;
 * `proper_name_ids`: the entities and passages a query names as proper names;
@@ -32,7 +32,7 @@ from skill_retriever.algorithms.restart import proper_names
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.stores.graph import build_matrices
-from skill_retriever.stores.snapshot import IndexSnapshot
+from skill_retriever.stores.snapshot import IndexSnapshot, masked_adjacency
 from skill_retriever.stores.vectors import VectorHit, top_k
 
 
@@ -58,21 +58,17 @@ def passage_counts(snap: IndexSnapshot) -> NDArray[np.float64]:
     return snap.memo("passage_counts", None, build)
 
 
-def walk_matrices(snap: IndexSnapshot, filters: Filters, synonyms: bool = True) -> tuple[sp.csr_array, sp.csr_array]:
-    """``(adjacency, transition)`` over what the caller may see; ``synonyms=False`` leaves
-    the SAME_AS edges out (same rows as ``snap.graph``)."""
-    if synonyms or not any(e.kind == EdgeKind.SAME_AS for e in snap.edges.values()):
-        return snap.visible_matrices(filters)
-    from skill_retriever.algorithms.ppr import transition_matrix
+def walk_adjacency(snap: IndexSnapshot, filters: Filters, synonyms: bool = True) -> sp.csr_array:
+    """The adjacency the walk takes over what the caller may see; ``synonyms=False``
+    leaves the SAME_AS edges out (same rows as ``snap.graph``)."""
+    if synonyms or not snap.memo("has_same_as", None, lambda: any(e.kind == EdgeKind.SAME_AS
+                                                                   for e in snap.edges.values())):
+        return snap.visible_adjacency(filters)
 
-    def build() -> tuple[sp.csr_array, sp.csr_array]:
+    def build() -> sp.csr_array:
         gm = build_matrices(snap.graph.ids, (e for e in snap.edges.values() if e.kind != EdgeKind.SAME_AS))
         mask = snap.allowed_mask(filters.visibility())
-        if mask is None:
-            return gm.adjacency, gm.transition
-        d = sp.diags_array(mask.astype(np.float64))
-        adjacency = sp.csr_array(d @ gm.adjacency @ d)
-        return adjacency, transition_matrix(adjacency)
+        return gm.adjacency if mask is None else masked_adjacency(gm.adjacency, mask)
 
     return snap.memo("walk_without_synonyms", filters.visibility().principals, build, 4)
 
@@ -163,5 +159,5 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
 
 __all__ = [
     "answer_filters", "fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts", "search_within",
-    "walk_matrices",
+    "walk_adjacency",
 ]

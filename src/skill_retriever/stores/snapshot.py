@@ -73,6 +73,12 @@ class _Memo:
         return value
 
 
+def masked_adjacency(adjacency: sp.csr_array, mask: NDArray[np.bool_]) -> sp.csr_array:
+    """``adjacency`` with the rows and columns ``mask`` leaves out set to zero."""
+    d = sp.diags_array(mask.astype(np.float64))
+    return sp.csr_array(d @ adjacency @ d)
+
+
 class IndexSnapshot:
     """One committed, immutable state of an index, with the searches and caches a query needs.
 
@@ -194,22 +200,14 @@ class IndexSnapshot:
 
         return self._memo.get("mask", f, build, 64)
 
-    def visible_matrices(self, filters: Filters | None) -> tuple[sp.csr_array, sp.csr_array]:
-        """``(adjacency, transition)`` over the rows the caller may see (access only):
-        invisible nodes neither receive nor pass anything."""
-        from skill_retriever.algorithms.ppr import transition_matrix
-
-        gm = self.graph
+    def visible_adjacency(self, filters: Filters | None) -> sp.csr_array:
+        """The adjacency over the rows the caller may see (access only): invisible nodes
+        neither receive nor pass anything."""
         mask = self.allowed_mask((filters or Filters()).visibility())
         if mask is None:
-            return gm.adjacency, gm.transition
-
-        def build() -> tuple[sp.csr_array, sp.csr_array]:
-            d = sp.diags_array(mask.astype(np.float64))
-            adjacency = sp.csr_array(d @ gm.adjacency @ d)
-            return adjacency, transition_matrix(adjacency)
-
-        return self._memo.get("visible", (filters or Filters()).principals, build, 8)
+            return self.graph.adjacency
+        return self._memo.get("visible", (filters or Filters()).principals,
+                              lambda: masked_adjacency(self.graph.adjacency, mask), 8)
 
     # -- matrices ---------------------------------------------------------------------
     @cached_property
@@ -397,4 +395,4 @@ def keyword_indexed(node: Node) -> bool:
     return node.kind not in SCAFFOLD_KINDS
 
 
-__all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed"]
+__all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "masked_adjacency"]
