@@ -33,6 +33,9 @@ def test_walk_is_built_once_per_matrix_and_equals_networkx(shared_tiny_index: In
     gm = snap.graph
     walk = walk_of(snap, gm.adjacency)
     assert walk_of(snap, gm.adjacency) is walk and walk.dtype == np.float32
+    # A stop at N * 1e-8 on this small graph needs float64: chosen once, kept like the other.
+    wide = walk_of(snap, gm.adjacency, 1e-8)
+    assert wide.dtype == np.float64 and walk_of(snap, gm.adjacency, 1e-8) is wide
     p = np.zeros(len(gm.ids))
     p[[0, 3]] = [1.0, 0.5]
     ours = personalized_pagerank(walk, p, alpha=0.85, tol=1e-10)

@@ -59,10 +59,10 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     alpha = adaptive_alpha(
         bool(state["plan"]["entities"]), len(rows), config.alpha_specific, config.alpha_broad, config.alpha_default
     )
-    # On the float32 walk of that matrix, prepared once per snapshot (stores.walks), from a
+    # On the walk of that matrix, prepared once per snapshot (stores.walks), from a
     # warm start, to networkx's L1 rule (or, with ppr_settle, once the ranks settle).
     top = len(rows) + max(config.flow_max_endpoints, config.k)
-    ranked = ranked_pagerank(walk_of(snap, adjacency), p, alpha, top, config.ppr_settle, config.ppr_tol,
+    ranked = ranked_pagerank(walk_of(snap, adjacency, config.ppr_tol), p, alpha, top, config.ppr_settle, config.ppr_tol,
                              config.ppr_max_iter)
     scores, steps = ranked.scores, ranked.iterations
     kept = top_scores(scores, config.ppr_min_score, limit=MAX_KEPT)
