@@ -392,14 +392,14 @@ def test_gap_filling_asks_keywords_first_and_vectors_only_for_unknown_words(plai
     assert missing >= 1
 
 
-def test_gap_filling_searches_each_component_once(plain: Retriever) -> None:
-    # Coverage 0.8 stays out of reach after the first round, and two rounds are allowed:
+def test_gap_filling_runs_once(plain: Retriever) -> None:
+    # Coverage 0.8 stays out of reach after the first round, and two rounds are asked for:
     # the second would only search the same components again (same hits, already
     # candidates), so it does not run and the answer is the one-round answer.
     query = "alembic zorblax quuxify"
     resp = plain.search(query, route="smart", principals=["*"], completeness_max_iterations=2)
     rounds = resp.stats["fill_gaps"]["rounds"]
-    assert len(rounds) == 1 and rounds[0]["searched"]
+    assert len(rounds) == 1 and rounds[0]["components"] >= 1
     assert resp.stats["check_completeness"]["missing"] >= 1  # still short: only the rule stopped it
     once = plain.search(query, route="smart", principals=["*"], completeness_max_iterations=1)
     assert resp.ids == once.ids

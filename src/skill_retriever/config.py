@@ -59,7 +59,9 @@ class RetrievalConfig:
     expand_max_edges: int = 25
     # check_completeness
     coverage_threshold: float = 0.8
-    completeness_max_iterations: int = 2
+    # 0 turns gap filling off; it runs at most once (phases.check_completeness says why a
+    # second round could add nothing), so any value above 0 means on.
+    completeness_max_iterations: int = 1
     gap_fill_per_component: int = 5
     component_min_length: int = 3
     # rank_multifactor

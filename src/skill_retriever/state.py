@@ -84,11 +84,10 @@ class QueryPlan(TypedDict):
 
 
 class GapRound(TypedDict):
-    """One round of gap filling: components missing, those searched this round (each is
-    searched once per query), how many of them went to the vector search, items added."""
+    """One round of gap filling: components missing, how many went to the vector search,
+    items added."""
 
     components: int
-    searched: list[str]
     by_vector: int
     added: int
 

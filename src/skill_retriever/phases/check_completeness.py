@@ -1,11 +1,11 @@
 """check_completeness and fill_gaps: does the candidate set cover the query's components
 (keywords, bigrams, trigrams)? Below the threshold, targeted retrieval for each missing
-component adds a few items, and the check runs again, at most N times.
+component adds a few items, and the check runs again for the coverage the ranking reads.
 
-Each component is searched once per query. A second search of the same component over
-the same snapshot returns the same hits, all of them candidates by then, so it could add
-nothing; before this rule the second round re-embedded every component the keyword
-search had missed (a query embedding's cost again, for no change in the answer)."""
+Gap filling runs once per query. The candidates only grow, so whatever is still missing
+after a round was searched in that round, and searching it again over the same snapshot
+returns the same hits, all candidates by then: a second round could add nothing. (It used
+to run one, which re-embedded every component the keyword search had missed.)"""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
 from skill_retriever.context import QueryView, RetrievalContext
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.state import Candidate, GapRound, RetrievalState
+from skill_retriever.state import Candidate, RetrievalState
 
 
 @phase(optional=True)
@@ -39,26 +39,18 @@ def check_completeness(state: RetrievalState, view: QueryView) -> Update:
 def after_completeness(
     state: RetrievalState, runtime: Runtime[RetrievalContext]
 ) -> Literal["fill_gaps", "rank_multifactor"]:
-    """Loop to gap filling while coverage is short and rounds remain."""
+    """To gap filling when coverage is short, it is on and it has not run yet."""
     config = runtime.context.view(state).config
-    rounds = state.get("gap_rounds", [])
-    unsearched = _unsearched(state.get("missing_components", []), rounds)
-    short = state.get("coverage", 1.0) < config.coverage_threshold and bool(unsearched)
-    if short and len(rounds) < config.completeness_max_iterations:
+    short = state.get("coverage", 1.0) < config.coverage_threshold and bool(state.get("missing_components"))
+    if short and config.completeness_max_iterations > 0 and not state.get("gap_rounds"):
         return "fill_gaps"
     return "rank_multifactor"
-
-
-def _unsearched(missing: list[str], rounds: list[GapRound]) -> list[str]:
-    """The missing components no earlier round searched for (see the module docstring)."""
-    searched = {c for r in rounds for c in r["searched"]}
-    return [c for c in missing if c not in searched]
 
 
 @phase(optional=True)
 def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
     snap, visible = view.snapshot, view.visible
-    missing = _unsearched(state.get("missing_components", []), state.get("gap_rounds", []))
+    missing = state.get("missing_components", [])
     candidates: dict[str, Candidate] = {c["id"]: c for c in state.get("candidates", [])}
     per = view.config.gap_fill_per_component
     # Coverage asks for a component's words, so a keyword search is the direct way to
@@ -78,9 +70,7 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": "gap", "component": component}
         added += len(new)
-    this: GapRound = {"components": len(state.get("missing_components", [])), "searched": missing,
-                      "by_vector": len(unmatched), "added": added}
-    rounds = [*state.get("gap_rounds", []), this]
+    rounds = [*state.get("gap_rounds", []), {"components": len(missing), "by_vector": len(unmatched), "added": added}]
     return {
         "candidates": list(candidates.values()),
         "gap_rounds": rounds[-1:],
