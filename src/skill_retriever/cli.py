@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# Threading, decided once for every command (docs/architecture.md, Measured here):
-# single-threaded BLAS, set before numpy loads (on 2 cores numpy's and torch's pools
-# fight), and idle OpenMP threads that sleep instead of spinning (a busy 2-core machine
-# made one query embedding take 0.8-1.2 s instead of 60-90 ms with torch's spinning pool).
+# Threading, decided once for every command (README, Threading): single-threaded BLAS,
+# set before numpy loads (on 2 cores numpy's and torch's pools fight), and idle OpenMP
+# threads that sleep instead of spinning (on a busy 2-core machine torch's spinning pool
+# made a query embedding many times slower; seen while benchmarking, not measured by a
+# command here).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

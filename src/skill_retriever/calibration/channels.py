@@ -3,15 +3,18 @@
 Nothing is learned here yet: every factor 1 and the router's choice. How much each channel
 counts is decided elsewhere today: per query, from each channel's own score distribution
 (``fusion="scores"``, `algorithms.score_fusion`, which a catalogue suggests), and per
-corpus kind (`calibration.defaults`). What this slot is for, and why it is empty: on the
-benchmark's catalogue sets the forced smart route beats the router's choice on seven of
-eight (nDCG@10 +0.4 to +3.9) and loses 5.6 on ultratool, where the ppr route wins; a
-per-index choice needs a label-free signal that predicts which. Single-item pseudo-queries
-(an item's own description) cannot see ultratool's gain, which comes from multi-tool
-requests. Most of the smart route's lead is its gap filling (the benchmark's row "route
-smart, no gap filling"), which costs 13-35 ms of embedding a query on 2 cores, about one
-dense search: a default that fills gaps needs them cheaper first. The contract (see the package doc): channel factors and an optional route, with
-the evidence that chose them.
+corpus kind (`calibration.defaults`).
+
+Why it is empty (README, "Skills, tools and incidents"): on the benchmark's catalogue
+sets the forced smart route beats the router's choice on seven of eight and loses 5.6
+nDCG@10 on ultratool, where the ppr route wins, and no label-free signal tried so far
+predicts which; most of the smart route's lead is its gap filling (the row "route smart,
+no gap filling"), which embeds the query's uncovered parts: the forced smart route costs
+1.6-3.3x the dense search (the latency row "route smart"), against 1.25-1.7x for the
+default.
+
+What fills it must return channel factors and an optional route, with the evidence that
+chose them (the package docstring's contract, :mod:`skill_retriever.calibration`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   no reranker (nDCG@10, ``fusion`` the only change): skills dev 68.7 -> 69.7, metatool
   63.6 -> 65.6, restbench-spotify 62.8 -> 61.1, restbench-tmdb 42.3 -> 42.6, seal-tools
   76.1 -> 83.5, stabletoolbench 65.6 -> 66.9, traject-bench 53.8 -> 54.2, ultratool
-  75.4 -> 77.6 (``skill-retriever benchmark --only skills,toolret``).
+  75.3 -> 77.7 (``skill-retriever benchmark --only skills,toolret --max-queries 500``,
+  commit 72644d0; the README's table).
 * anything else (incidents, documents, a passage corpus indexed before facts existed):
   the built-in defaults.
 
