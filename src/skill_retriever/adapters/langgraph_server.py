@@ -98,14 +98,15 @@ def _sample_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def sample_index_dir(embedder: Embedder | None = None) -> Path:
-    """The sample catalogue's index in the cache, built on first use (atomically: built in
-    a temporary folder, then renamed, so a crash or a second process never sees half)."""
+def sample_index_dir(embedder: Embedder | None = None, root: Path | None = None) -> Path:
+    """The sample catalogue's index under ``root`` (default :func:`cache_dir`), built on
+    first use (atomically: built in a temporary folder, then renamed, so a crash or a
+    second process never sees half)."""
     from skill_retriever.indexing import index_sources, sample_catalogue_path
 
     embedder = embedder or SentenceTransformerEmbedder()
     slug = "".join(c if c.isalnum() else "-" for c in embedder.name)
-    target = cache_dir() / f"sample-{_sample_fingerprint()}-{slug}"
+    target = (root or cache_dir()) / f"sample-{_sample_fingerprint()}-{slug}"
     if (target / "index.json").exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)

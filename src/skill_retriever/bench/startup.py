@@ -84,18 +84,6 @@ def _median_ms(args: list[str], env: dict[str, str]) -> float:
     return round(1000 * statistics.median(_wall(args, env) for _ in range(RUNS)), 1)
 
 
-def _sample_index(run: BenchRun) -> Path:
-    from skill_retriever.indexing import index_sources, sample_catalogue_path
-    from skill_retriever.stores.index import Index
-
-    path = run.opts.cache / "startup__sample" / "index"
-    if not (path / "index.json").exists():
-        index = Index.open(path, embedder=run.embedder, create=True)
-        index_sources(index, [sample_catalogue_path()])
-        index.close()
-    return path
-
-
 async def _mcp(index_dir: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
     import anyio
     import jsonschema  # noqa: F401 -- the client's: its first result check imports it (about 50 ms)
@@ -135,8 +123,11 @@ def run_startup(run: BenchRun) -> None:
     """Startup and first-answer latency (see the module doc)."""
     import anyio
 
+    from skill_retriever.adapters.langgraph_server import sample_index_dir
+
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"}
-    index_dir = _sample_index(run)
+    # Built atomically like the LangGraph server's own sample index, here under the cache.
+    index_dir = sample_index_dir(run.embedder, run.opts.cache / "startup__sample")
     cli = [sys.executable, "-m", "skill_retriever.cli"]
     baseline = _median_ms([sys.executable, "-c", "pass"], env)
     commands = {
