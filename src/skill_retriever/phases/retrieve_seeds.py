@@ -42,28 +42,29 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     semantic = search_within(snap, qvec, config.channel_depth, answer_filters(snap, filters))
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
     facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
-    # With facts, the nodes nearest the query are not seeds: no second search for them.
-    pool = semantic if same or facts else snap.search_nodes(qvec, config.seed_nodes, visible)
-    seeds: dict[str, Candidate] = {}
-    for hit in pool[: config.seed_nodes]:
-        if hit.score >= config.seed_node_min_similarity:
-            seeds[hit.id] = {"id": hit.id, "similarity": hit.score, "via": "seed"}
-    fallback = len(seeds) < MIN_SEEDS
-    if fallback:
-        for hit in pool[:MIN_SEEDS]:
-            seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
-    # Named entities that are item names seed the graph directly (the specific case).
-    by_name = _names_to_ids(snap, state["plan"]["entities"], visible)
+    seeds: dict[str, Candidate]
+    fallback = False
     if facts:
+        # Facts seed the walk, with the names the query writes as proper names (accents
+        # ignored: "the state where" does not name the entity "State", nor "West" inside
+        # "Johnnycake, West Virginia"); the nodes nearest the query are not seeds.
         seeds = {i: {"id": i, "similarity": w, "via": "fact"} for i, w in facts.items()}
         named = config.named_seed_weight if config.named_seed_weight is not None else 1.0
-        # The names the query writes as proper names, accents ignored: "the state where"
-        # does not name the entity "State", nor "West" inside "Johnnycake, West Virginia".
         by_name = [i for i in proper_name_ids(snap, state["plan"]["query"], state["plan"]["entities"])
                    if visible.can_see(snap.nodes[i])]
         for node_id in by_name:
             seed = seeds.setdefault(node_id, {"id": node_id, "similarity": 0.0, "via": "entity"})
             seed["similarity"] += named
+    else:
+        pool = semantic if same else snap.search_nodes(qvec, config.seed_nodes, visible)
+        seeds = {hit.id: {"id": hit.id, "similarity": hit.score, "via": "seed"}
+                 for hit in pool[: config.seed_nodes] if hit.score >= config.seed_node_min_similarity}
+        fallback = len(seeds) < MIN_SEEDS
+        if fallback:
+            for hit in pool[:MIN_SEEDS]:
+                seeds.setdefault(hit.id, {"id": hit.id, "similarity": hit.score, "via": "seed"})
+        # Named entities that are item names seed the graph directly (the specific case).
+        by_name = _names_to_ids(snap, state["plan"]["entities"], visible)
     for node_id in by_name:
         seeds.setdefault(node_id, {"id": node_id, "similarity": 1.0, "via": "entity"})
     edge_hits = [
