@@ -9,11 +9,9 @@ import time
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.datasets import FAMILY_METRICS
 from skill_retriever.bench.evaluate import evaluate
-from skill_retriever.bench.latency import default_latency, latency_queries
+from skill_retriever.bench.latency import section_latency
 from skill_retriever.bench.methods import channel_methods, peer_methods
 from skill_retriever.bench.world_queries import generate_queries
-from skill_retriever.config import RetrievalConfig
-from skill_retriever.retriever import Retriever
 
 
 def run_incidents(run: BenchRun) -> None:
@@ -28,9 +26,7 @@ def run_incidents(run: BenchRun) -> None:
     methods = peer_methods(shared.index, None, run.opts.k) + channel_methods(retriever, None, run.opts.k)
     metrics = FAMILY_METRICS["incidents"]
     summary, per_query = evaluate(queries, methods, metrics, run.log)
-    default = Retriever(shared.index, RetrievalConfig(now=world.now), cache_size=0)
-    latency = default_latency(shared.index, default, [q.text for q in queries], None, latency_queries(run))
-    run.log(f"  latency (default search against dense, taking turns, real embeddings): {latency}")
+    latency = section_latency(run, shared.index, [q.text for q in queries], None, world.now)
     reranker = retriever.reranker
     result: Result = {
         "section": "incidents", "family": "incidents", "name": "world", "key": "incidents",

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
+from datetime import datetime
 from typing import Any
 
 from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.embedding import MemoEmbedder
 from skill_retriever.bench.timing import WARMUP, Series, time_searches
+from skill_retriever.config import RetrievalConfig
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
-__all__ = ["LATENCY_QUERIES", "default_latency", "latency_queries"]
+__all__ = ["LATENCY_QUERIES", "default_latency", "latency_queries", "section_latency"]
 
 #: Queries timed for :func:`default_latency` (after the warm-up ones).
 LATENCY_QUERIES = 60
@@ -64,3 +66,20 @@ def default_latency(
 
 def _ratio(ms: float, dense_ms: float) -> float | None:
     return round(ms / dense_ms, 2) if dense_ms else None
+
+
+def section_latency(
+    run: BenchRun,
+    index: Index,
+    texts: list[str],
+    kinds: tuple[str, ...] | None,
+    now: datetime,
+    forced_routes: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A section's latency line: ``Retriever(index)`` as it comes (its default reranker, a
+    cross-encoder only if one loads offline; no answer cache), at the section's fixed
+    clock, timed by :func:`default_latency` and logged."""
+    default = Retriever(index, RetrievalConfig(now=now), cache_size=0)
+    latency = default_latency(index, default, texts, kinds, latency_queries(run), forced_routes=forced_routes)
+    run.log(f"  latency (default search against dense, taking turns, real embeddings): {latency}")
+    return latency

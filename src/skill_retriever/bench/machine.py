@@ -82,6 +82,13 @@ def machine_info(threads: str) -> dict[str, Any]:
     }
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MiB (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
 def rss_mb() -> float:
     """This process's resident memory now, in MiB (psutil)."""
     return float(require("psutil").Process().memory_info().rss / 2**20)

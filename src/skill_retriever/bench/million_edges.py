@@ -26,17 +26,17 @@ import argparse
 import gc
 import json
 import os
-import resource
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from skill_retriever.bench.common import BenchRun, Result, write_json
-from skill_retriever.bench.machine import rss_mb
+from skill_retriever.bench.machine import peak_rss_mb, rss_mb
 from skill_retriever.bench.timing import PHASES, WARMUP, Series, time_ppr, time_searches
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.indexing import BATCH
@@ -48,11 +48,6 @@ from skill_retriever.stores.walks import walk_of
 
 WORDS = ["deploy", "service", "checkout", "payment", "queue", "cache", "latency", "outage", "rollback", "migration", "schema", "postgres", "kafka", "redis", "auth", "token", "gateway", "search", "index", "shard", "replica", "backup", "alert", "trace", "metric", "log", "incident", "review", "test", "flaky", "build", "release", "canary", "feature", "flag", "config", "secret"]
 STAMP = "million-edges.json"
-
-
-def peak_rss_mb() -> float:
-    """This process's peak resident memory so far, in MiB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def synthetic(n_nodes: int, n_edges: int, seed: int = 7) -> tuple[list[Node], list[Edge]]:
@@ -163,14 +158,21 @@ def run(n_nodes: int, n_edges: int, n_queries: int, embedder_name: str, keep: Pa
             "phase_order": list(PHASES), "sizes": [size]}
 
 
-def scale_series(index: Index) -> list[Series]:
-    """Each route forced, without rerank; then each route and the router's choice with the
-    default settings (what a user gets)."""
-    bare = Retriever(index, RetrievalConfig(rerank=False), reranker=None, cache_size=0)
-    defaults = Retriever(index, cache_size=0)  # default config and reranker (none unless a cross-encoder loads)
+def scale_series(
+    index: Index, *, now: datetime | None = None, with_defaults: bool = True, bare_auto: bool = False
+) -> list[Series]:
+    """Each route forced, without rerank; then (``with_defaults``) each route and the
+    router's choice with the default settings (what a user gets); ``bare_auto`` adds the
+    router's choice without rerank. No answer cache: repeated queries are searched again."""
+    bare = Retriever(index, RetrievalConfig(now=now, rerank=False), reranker=None, cache_size=0)
+    defaults = Retriever(index, RetrievalConfig(now=now), cache_size=0)  # the default reranker (none unless one loads)
     series: list[Series] = [(r, bare, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")]
-    series += [(f"{r} (defaults)", defaults, {"route": r}) for r in ("quick", "ppr", "smart")]
-    return [*series, ("auto (defaults)", defaults, {})]
+    if bare_auto:
+        series.append(("auto", bare, {"rerank": False}))
+    if with_defaults:
+        series += [(f"{r} (defaults)", defaults, {"route": r}) for r in ("quick", "ppr", "smart")]
+        series.append(("auto (defaults)", defaults, {}))
+    return series
 
 
 def run_scale(bench: BenchRun) -> None:

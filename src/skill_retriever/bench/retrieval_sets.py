@@ -9,7 +9,7 @@ from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.evaluate import evaluate
 from skill_retriever.bench.fit_rates import fit_rates
-from skill_retriever.bench.latency import default_latency, latency_queries
+from skill_retriever.bench.latency import section_latency
 from skill_retriever.bench.methods import (
     CHANNELS,
     defaults_methods,
@@ -17,8 +17,7 @@ from skill_retriever.bench.methods import (
     our_methods,
     peer_methods,
 )
-from skill_retriever.config import PROFILES, RetrievalConfig
-from skill_retriever.retriever import Retriever
+from skill_retriever.config import PROFILES
 
 
 def run_multihop(run: BenchRun) -> None:
@@ -72,15 +71,11 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log)
     fit = fit_rates(retriever, ds, run.opts.data)
     run.log(f"  nothing-fits flag rates (default search): {fit}")
-    # Out of the box: the default reranker (a cross-encoder only if one loads offline),
-    # not the bench retriever's explicit one (kept for the "full+rerank" rows).
-    default = Retriever(index, RetrievalConfig(now=FIXED_NOW), cache_size=0)
-    answerable = [q.text for q in ds.queries if q.relevant]
-    # On catalogues the forced smart route is the best route on most sets (README): time
-    # what taking it by default would cost.
+    # Out of the box: the default reranker, not the bench retriever's explicit one (kept
+    # for the "full+rerank" rows). On catalogues the forced smart route is the best route
+    # on most sets (README): time what taking it by default would cost.
     forced = ("smart",) if ds.family in ("skills", "toolret") else ()
-    latency = default_latency(index, default, answerable, ds.kinds, latency_queries(run), forced_routes=forced)
-    run.log(f"  latency (default search against dense, taking turns, real embeddings): {latency}")
+    latency = section_latency(run, index, [q.text for q in ds.queries if q.relevant], ds.kinds, FIXED_NOW, forced)
     reranker = retriever.reranker
     result: Result = {
         "section": ds.family, "family": ds.family, "name": ds.name, "key": ds.key,

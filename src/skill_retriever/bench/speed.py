@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import gc
 import math
-import resource
 import time
 
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.growth import base_graph, build_size
-from skill_retriever.bench.machine import rss_mb
-from skill_retriever.bench.timing import PHASES, WARMUP, Series, time_ppr, time_searches
-from skill_retriever.config import RetrievalConfig
-from skill_retriever.retriever import Retriever
+from skill_retriever.bench.machine import peak_rss_mb, rss_mb
+from skill_retriever.bench.million_edges import scale_series
+from skill_retriever.bench.timing import PHASES, WARMUP, time_ppr, time_searches
 
 
 def run_speed(run: BenchRun) -> None:
@@ -46,16 +44,10 @@ def run_speed(run: BenchRun) -> None:
     for target in sizes:
         t0 = time.perf_counter()
         index, build = build_size(run, base, target, real_embedding=target <= 1_000 and not quick)
-        # No answer cache: repeated queries must be searched again.
-        bare = Retriever(index, RetrievalConfig(now=FIXED_NOW, rerank=False), reranker=None, cache_size=0)
-        defaults = Retriever(index, RetrievalConfig(now=FIXED_NOW), cache_size=0)  # the default reranker
         queries = base.queries
         qs = (queries * math.ceil((n_queries[target] + WARMUP) / len(queries)))[: n_queries[target] + WARMUP]
         run.log(f"  {len(index):,} nodes: timing {len(qs) - WARMUP} queries x routes")
-        series: list[Series] = [(r, bare, {"route": r, "rerank": False}) for r in ("quick", "ppr", "smart")]
-        if not quick:
-            series += [(f"{r} (defaults)", defaults, {"route": r}) for r in ("quick", "ppr", "smart")]
-            series += [("auto", bare, {"rerank": False}), ("auto (defaults)", defaults, {})]
+        series = scale_series(index, now=FIXED_NOW, with_defaults=not quick, bare_auto=not quick)
         searched = time_searches(index, qs, series)
         timed, dense = searched["routes"], searched["dense"]
         ppr = time_ppr(index, runs=3 if target <= 10_000 else 2)
@@ -63,7 +55,7 @@ def run_speed(run: BenchRun) -> None:
             "target": target, "nodes": len(index), "edges": len(index.snapshot().edges),
             "build": build, "routes": timed, "dense": dense, "ppr": ppr,
             "rss_mb": rss_mb(),
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_rss_mb": peak_rss_mb(),
             "seconds": round(time.perf_counter() - t0, 1),
         }
         result["sizes"].append(size)
@@ -77,6 +69,6 @@ def run_speed(run: BenchRun) -> None:
         result.update(run.stamp())
         write_json(run.results / "speed.json", result)  # written after every size
         index.close()
-        del index, bare, defaults
+        del index, series
         gc.collect()
     run.publish(result)
