@@ -16,7 +16,7 @@ from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import EdgeKind
-from skill_retriever.responses import SearchResponse, SearchResult
+from skill_retriever.responses import NOTHING_FITS, SearchResponse, SearchResult
 from skill_retriever.safety.terminal import printable
 
 __all__ = ["Shown", "fold", "render"]
@@ -75,9 +75,9 @@ def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
     lines = [f"{len(shown)} results (route {response.route}, {ranked}{confidence})"]
     if response.nothing_fits:
         closest = ", ".join(s.result.name for s in shown[:3]) or "nothing"
-        lines.append(f"Nothing in the catalogue fits this well; the closest: {closest}.")
+        lines.append(f"{NOTHING_FITS.capitalize()}; the closest: {closest}.")
     for w in response.warnings:
-        if not w.startswith("nothing in the catalogue fits"):
+        if not w.startswith(NOTHING_FITS):  # said above, in its own words
             lines.append(f"note: {w}")
     for rank, s in enumerate(shown, 1):
         r = s.result

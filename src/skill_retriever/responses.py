@@ -6,7 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SearchResponse", "SearchResult"]
+__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult"]
+
+#: The warning a flagged answer carries (``fit.nothing_fits``), followed by "; the closest:
+#: ..."; renderers that say it their own way leave that warning out by this prefix.
+NOTHING_FITS = "nothing in the catalogue fits this well"
 
 
 @dataclass(frozen=True)
