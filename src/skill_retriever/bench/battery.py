@@ -120,7 +120,7 @@ def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
     for q in queries:
         for route in (None, "quick", "ppr", "smart"):
             resp = retriever.search(q, k=10, route=route, principals=["*"], rerank=True)
-            degraded += [w for w in resp.warnings if "failed and was skipped" in w] if resp.failed_phases else []
+            degraded += [f"{p}: {resp.stats[p]['failed']}" for p in resp.failed_phases]
             # the weights fusion used for this query (a typed hop raises the graph's)
             weights = resp.stats["fuse_rrf"]["weights"]
             for r in resp.results:

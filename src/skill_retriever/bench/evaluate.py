@@ -67,7 +67,8 @@ def evaluate(
                 # method on that query: it scores 0, is counted and listed, and the run goes on.
                 failed.append({"query": q.id, "error": f"{type(exc).__name__}: {exc}"[:300]})
                 ranked = Ranked([], 0.0)
-            ms.append(ranked.ms)
+            else:
+                ms.append(ranked.ms)  # a refused query took no search time worth counting
             if ranked.route:
                 routes[ranked.route] += 1
             degraded += bool(ranked.extra.get("failed_phases"))

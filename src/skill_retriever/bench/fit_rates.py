@@ -37,8 +37,9 @@ def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int
     answerable = [_flagged(retriever, q.text, q.kinds or ds.kinds) for q in ds.queries if q.relevant]
     out: dict[str, Any] = {"answerable": _rate(answerable)}
     none = [q for q in ds.queries if not q.relevant and q.group == "none"]
+    none_flags = [_flagged(retriever, q.text, q.kinds or ds.kinds) for q in none]
     if none:
-        out["none"] = _rate([_flagged(retriever, q.text, q.kinds or ds.kinds) for q in none])
+        out["none"] = _rate(none_flags)
     if ds.family == "skills" and data is not None:
         questions: list[str] = []
         for name in OUT_OF_CATALOGUE:
@@ -47,8 +48,7 @@ def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int
                 questions += [q["question"] for q in json.loads(path.read_text(encoding="utf-8"))]
         questions = questions[:max_out]
         if questions:
-            out["out_of_catalogue"] = _rate([_flagged(retriever, q, ds.kinds) for q in questions])
-            flagged = out["out_of_catalogue"]["flagged"] + out.get("none", {}).get("flagged", 0)
-            total = out["out_of_catalogue"]["queries"] + out.get("none", {}).get("queries", 0)
-            out["none_or_out"] = {"queries": total, "flagged": flagged, "rate": round(flagged / total, 4)}
+            out_flags = [_flagged(retriever, q, ds.kinds) for q in questions]
+            out["out_of_catalogue"] = _rate(out_flags)
+            out["none_or_out"] = _rate(none_flags + out_flags)
     return out
