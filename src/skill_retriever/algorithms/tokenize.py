@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["bm25_tokens", "split_identifier", "tokenize_words"]
+__all__ = ["bm25_tokens", "fold_accents", "split_identifier", "tokenize_words"]
 
 _IDENTIFIER_RE = re.compile(r"\w+(?:[-./]\w+)*")
 _PART_SPLIT_RE = re.compile(r"[-./_]+")
@@ -92,3 +92,8 @@ def bm25_tokens(text: str) -> list[str]:
         if len(parts) > 1 or (parts and parts[0] != word):
             tokens.extend(parts)
     return tokens
+
+
+def fold_accents(text: str) -> str:
+    """``text`` with accents folded ("Akinoshū" -> "Akinoshu"), case kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))

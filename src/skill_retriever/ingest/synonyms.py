@@ -21,10 +21,10 @@ Each pair is one ``SAME_AS`` edge of weight 1, from the lower entity id to the h
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from skill_retriever.algorithms.tokenize import fold_accents
 from skill_retriever.model import Edge, EdgeKind
 
 #: Words initials skip ("Recording Industry Association of America" -> "riaa").
@@ -33,7 +33,7 @@ SMALL_WORDS = frozenset("of the and for de la le du des von van a an in on at to
 
 def fold(key: str) -> str:
     """Accents folded, and a trailing ``s`` dropped from every word of 4+ letters (not ``ss``)."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    plain = fold_accents(key)
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in plain.split())
 
 

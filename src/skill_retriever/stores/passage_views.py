@@ -19,7 +19,6 @@ derived view it can never be stale: a write publishes a new snapshot with empty 
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -29,6 +28,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.algorithms.restart import proper_names
+from skill_retriever.algorithms.tokenize import fold_accents
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.stores.graph import build_matrices
@@ -73,11 +73,6 @@ def walk_adjacency(snap: IndexSnapshot, filters: Filters, synonyms: bool = True)
     return snap.memo("walk_without_synonyms", filters.visibility().principals, build, 4)
 
 
-def folded(text: str) -> str:
-    """``text`` with accents folded ("Akinoshū" -> "Akinoshu"), case kept."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
 def proper_name_ids(snap: IndexSnapshot, query: str, found: Sequence[str] = ()) -> list[str]:
     """Nodes (not facts) whose name the query writes as a proper name
     (``algorithms.restart.proper_names``), accents ignored on both sides: a query typed
@@ -94,12 +89,12 @@ def proper_name_ids(snap: IndexSnapshot, query: str, found: Sequence[str] = ()) 
         by_name: dict[str, list[str]] = {}
         for n in snap.nodes.values():
             if n.kind != NodeKind.FACT:
-                by_name.setdefault(folded(n.name).casefold(), []).append(n.id)
+                by_name.setdefault(fold_accents(n.name).casefold(), []).append(n.id)
         return NameMatcher(by_name), by_name
 
     matcher, by_name = snap.memo("folded_names", None, build)
-    text = folded(query)
-    names = proper_names(text, [*matcher.find(text), *(folded(f) for f in found)])
+    text = fold_accents(query)
+    names = proper_names(text, [*matcher.find(text), *(fold_accents(f) for f in found)])
     return list(dict.fromkeys(i for name in names for i in by_name.get(name.casefold(), ())))
 
 
@@ -158,6 +153,6 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "answer_filters", "fact_links", "folded", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts", "search_within",
+    "answer_filters", "fact_links", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts", "search_within",
     "walk_adjacency",
 ]
