@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 from tiny_graph import build_tiny_index
 
-from skill_retriever.calibration import Calibration, FitModel, calibrate_index, calibration_of
+from skill_retriever.calibration import (
+    Calibration,
+    FitModel,
+    calibrate_index,
+    calibration_of,
+    ensure_calibration,
+)
 from skill_retriever.calibration.fit import (
     AGREEMENT_BONUS,
     AGREEMENT_MARGIN,
@@ -77,6 +83,20 @@ def test_a_write_leaves_the_calibration_visible_but_stale(tmp_path: Path) -> Non
     index.upsert([node.with_changes(description="changed")])
     found = calibration_of(index.snapshot())
     assert found is not None and found.summary(index.version)["stale_by"] == 1
+    index.close()
+
+
+def test_a_current_calibration_is_kept_and_a_stale_one_computed_again(tmp_path: Path) -> None:
+    index = build_tiny_index(tmp_path / "ix")
+    first, computed = ensure_calibration(index)
+    assert computed and first.version == index.version
+    warm = index.snapshot()
+    again, computed = ensure_calibration(index)  # nothing changed: no work, the snapshot kept
+    assert not computed and again == first and index.snapshot() is warm
+    node = index.get("skill:alembic")
+    index.upsert([node.with_changes(description="changed")])
+    fresh, computed = ensure_calibration(index)
+    assert computed and fresh.version == index.version > first.version
     index.close()
 
 

@@ -158,7 +158,7 @@ def index_sources(
         source_name: The name of the one source in ``paths``; each source is named after
             its folder by default.
         calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
-            channel weights, the "nothing fits" line); a second or two.
+            channel weights, the "nothing fits" line), unless its calibration is current.
 
     Raises:
         IngestError: ``source_name`` with several paths; a source name the index (or this
@@ -180,9 +180,9 @@ def index_sources(
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
     if calibrate:
-        from skill_retriever.calibration import calibrate_index
+        from skill_retriever.calibration import ensure_calibration
 
-        run.calibration = calibrate_index(index).summary(index.version)
+        run.calibration = ensure_calibration(index)[0].summary(index.version)
     return run
 
 

@@ -333,13 +333,9 @@ def cached_index(
 def ensure_calibrated(index: Index, log: Callable[[str], None]) -> None:
     """Calibrate a cached index as ``skill-retriever index`` would (defaults = what a user
     gets), again when its calibration is older than the index or than the algorithm."""
-    from skill_retriever.calibration import calibrate_index, calibration_of
-    from skill_retriever.calibration.model import ALGORITHM
+    from skill_retriever.calibration import ensure_calibration
 
-    snap = index.snapshot()
-    found = calibration_of(snap)
-    if found is not None and found.version == snap.version and found.algorithm == ALGORITHM:
-        return
     started = time.perf_counter()
-    calibration = calibrate_index(index)
-    log(f"  calibrated in {time.perf_counter() - started:.1f} s: {calibration.summary(snap.version)}")
+    calibration, computed = ensure_calibration(index)
+    if computed:
+        log(f"  calibrated in {time.perf_counter() - started:.1f} s: {calibration.summary(index.version)}")

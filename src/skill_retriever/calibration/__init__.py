@@ -8,7 +8,7 @@
   ``skill-retriever calibrate`` on demand).
 """
 
-from skill_retriever.calibration.compute import calibrate_index, calibration_of
+from skill_retriever.calibration.compute import calibrate_index, calibration_of, ensure_calibration
 from skill_retriever.calibration.model import Calibration, Fit, FitModel
 
-__all__ = ["Calibration", "Fit", "FitModel", "calibrate_index", "calibration_of"]
+__all__ = ["Calibration", "Fit", "FitModel", "calibrate_index", "calibration_of", "ensure_calibration"]

@@ -6,11 +6,11 @@ import time
 
 from skill_retriever.calibration.channels import channel_calibration
 from skill_retriever.calibration.fit import fit_model
-from skill_retriever.calibration.model import Calibration
+from skill_retriever.calibration.model import ALGORITHM, Calibration
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["calibrate_index", "calibration_of"]
+__all__ = ["calibrate_index", "calibration_of", "ensure_calibration"]
 
 
 def calibrate_index(index: Index) -> Calibration:
@@ -37,3 +37,13 @@ def calibration_of(snapshot: IndexSnapshot) -> Calibration | None:
     if text is None:
         return None
     return snapshot.memo("calibration", text, lambda: Calibration.from_json(text))
+
+
+def ensure_calibration(index: Index) -> tuple[Calibration, bool]:
+    """The index's calibration, computed again only when the stored one is older than the
+    index or than the algorithm: ``(calibration, computed now)``. A run that changed
+    nothing keeps both the calibration and the warm snapshot (storing one drops it)."""
+    found = calibration_of(index.snapshot())
+    if found is not None and found.version == index.version and found.algorithm == ALGORITHM:
+        return found, False
+    return calibrate_index(index), True
