@@ -380,16 +380,24 @@ def test_bad_profile_or_filters_in_state_raise_config_error(plain: Retriever) ->
         plain.graph.invoke({"query": QUERY, "filters": {"colour": ["red"]}}, context=ctx)
 
 
-def test_gap_filling_asks_keywords_first_and_vectors_only_for_unknown_words(plain: Retriever) -> None:
+def test_gap_filling_asks_keywords_and_vectors_only_when_asked(plain: Retriever) -> None:
     # "alembic" is a word of the catalogue, "zorblax" of no item: only the second may
-    # cost a query embedding. Coverage 0.8 is out of reach, so gap filling runs.
-    resp = plain.search("alembic zorblax quuxify", route="smart", principals=["*"])
-    rounds = resp.stats["fill_gaps"]["rounds"]
-    assert rounds, "gap filling did not run"
-    first = rounds[0]
-    assert first["components"] > first["by_vector"] >= 1
-    missing = resp.stats["check_completeness"]["missing"]
-    assert missing >= 1
+    # cost an embedding, and only with gap_fill_by_vector. Coverage 0.8 is out of reach,
+    # so gap filling runs.
+    embedder = plain.index.snapshot().embedder
+    assert isinstance(embedder, HashingEmbedder)
+    query = "alembic zorblax quuxify"
+    before = embedder.calls
+    resp = plain.search(query, route="smart", principals=["*"])
+    assert embedder.calls - before == 1  # the query itself, nothing for its gaps
+    first = resp.stats["fill_gaps"]["rounds"][0]
+    assert first["components"] > first["unmatched"] >= 1 and first["by_vector"] == 0
+    assert resp.stats["check_completeness"]["missing"] >= 1
+    before = embedder.calls
+    asked = plain.search(query, route="smart", principals=["*"], gap_fill_by_vector=True)
+    assert embedder.calls - before == 2  # the query, then its unmatched components in one batch
+    first = asked.stats["fill_gaps"]["rounds"][0]
+    assert first["by_vector"] == first["unmatched"] >= 1 and first["added"] > resp.stats["fill_gaps"]["added"]
 
 
 def test_gap_filling_runs_once(plain: Retriever) -> None:

@@ -236,9 +236,13 @@ PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
 CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, rrf", {"fusion": "rrf"}, "full with RRF instead of the catalogue's score fusion"),
     ("route smart, rrf", {"fusion": "rrf", "route": "smart"}, "route smart forced, RRF"),
-    # What the smart route's lead over the router's choice is made of (calibration/channels.py).
+    ("full, route by complexity", {"default_route": "by-complexity"},
+     "full with the router's complexity table (simple: quick, medium: smart, complex: ppr) for every index"),
+    # What the smart route's lead over the complexity table is made of (calibration.defaults).
     ("route smart, no gap filling", {"route": "smart", "completeness_max_iterations": 0},
      "route smart forced, no gap filling (completeness_max_iterations=0)"),
+    ("route smart, gap filling by vector", {"route": "smart", "gap_fill_by_vector": True},
+     "route smart forced, missing components no item's words match also looked up by vector"),
 )
 
 #: Which family's index gets which defaults (``calibration.defaults``).

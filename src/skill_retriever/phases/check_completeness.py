@@ -54,15 +54,19 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
     candidates: dict[str, Candidate] = {c["id"]: c for c in state.get("candidates", [])}
     per = view.config.gap_fill_per_component
     # Coverage asks for a component's words, so a keyword search is the direct way to
-    # find an item that has them. Only the components no item's words match (a
-    # paraphrase, a misspelling) go to the vector search, embedded in one batch and
-    # looked up in one pass. Embedding every missing component made this the slowest
-    # phase of the smart route at 100k nodes / 1M edges (75 of 178 ms p50; docs/scaling.md).
+    # find an item that has them. With ``gap_fill_by_vector``, the components no item's
+    # words match (a paraphrase, a misspelling) also go to the vector search, embedded in
+    # one batch and looked up in one pass. That second model call is off by default: it
+    # cost 11-35 ms p50 a query on the benchmark's catalogues and moved nDCG@10 by -0.2
+    # to +1.1 (forced smart route, vector on against off: skills dev -0.2, metatool +0.3,
+    # restbench-tmdb +1.1, seal-tools -0.1, stabletoolbench -0.3, traject-bench +0.1,
+    # ultratool -0.7; docs/benchmarks.md, "gap filling by vector").
     found: dict[str, list[str]] = {c: [h.id for h in snap.search_keywords(c, per, visible)] for c in missing}
     unmatched = [c for c in missing if not found[c]]
-    if unmatched:
-        vectors = snap.embedder.embed(unmatched)
-        for component, hits in zip(unmatched, snap.search_nodes_many(vectors, per, visible), strict=True):
+    by_vector = unmatched if view.config.gap_fill_by_vector else []
+    if by_vector:
+        vectors = snap.embedder.embed(by_vector)
+        for component, hits in zip(by_vector, snap.search_nodes_many(vectors, per, visible), strict=True):
             found[component] = [h.id for h in hits]
     added = 0
     for component in missing:
@@ -70,7 +74,8 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": "gap", "component": component}
         added += len(new)
-    rounds = [*state.get("gap_rounds", []), {"components": len(missing), "by_vector": len(unmatched), "added": added}]
+    rounds = [*state.get("gap_rounds", []), {"components": len(missing), "unmatched": len(unmatched), "by_vector": len(by_vector),
+                                           "added": added}]
     return {
         "candidates": list(candidates.values()),
         "gap_rounds": rounds[-1:],

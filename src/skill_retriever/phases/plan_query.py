@@ -13,6 +13,7 @@ from skill_retriever.algorithms.query_terms import (
 )
 from skill_retriever.algorithms.relations import CUES, relation_hops
 from skill_retriever.calibration import calibration_of
+from skill_retriever.config import Route
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
@@ -22,7 +23,7 @@ from skill_retriever.stores.passage_views import relation_kinds
 #: Edge kinds a typed hop follows (``algorithms.relations.CUES``).
 HOP_KINDS = frozenset(kind for _, kind, _ in CUES)
 #: simple queries take the quick route, multi-hop ones the PPR route, the rest smart.
-ROUTE_BY_COMPLEXITY = {"simple": "quick", "medium": "smart", "complex": "ppr"}
+ROUTE_BY_COMPLEXITY: dict[str, Route] = {"simple": "quick", "medium": "smart", "complex": "ppr"}
 
 
 def visible_names(view: QueryView, text: str) -> NameMatcher:
@@ -38,6 +39,17 @@ def visible_names(view: QueryView, text: str) -> NameMatcher:
     return NameMatcher(name for name in found if any(view.filters.can_see(n) for n in snap.nodes_named({name.casefold()})))
 
 
+def default_route(setting: str | None, complexity: str, typed_hop: bool) -> Route:
+    """The route of a query no one forced: a typed hop's is ppr; otherwise ``setting``
+    (``RetrievalConfig.default_route``), where "by-complexity" (or None) reads
+    `ROUTE_BY_COMPLEXITY`."""
+    if typed_hop:
+        return "ppr"
+    if setting in (None, "by-complexity"):
+        return ROUTE_BY_COMPLEXITY[complexity]
+    return setting  # type: ignore[return-value]  # the config checked it is a Route
+
+
 @phase(optional=False, pins=True)
 def plan_query(state: RetrievalState, view: QueryView) -> Update:
     config = view.config
@@ -51,7 +63,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     # A typed hop is a multi-hop question by definition: the PPR route walks from its far end.
     complexity = "complex" if hops else classify_complexity(head, entities)
     calibration = calibration_of(view.snapshot) if config.use_calibration else None
-    route = config.route or (calibration.route if calibration else None) or ROUTE_BY_COMPLEXITY[complexity]
+    route = config.route or (calibration.route if calibration else None) or default_route(config.default_route,
+                                                                                           complexity, bool(hops))
     plan: QueryPlan = {
         "query": query,
         "search_text": search_text,

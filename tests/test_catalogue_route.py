@@ -1,0 +1,99 @@
+"""The route a catalogue suggests for itself (calibration.defaults): the smart route for
+every query when its edges join items alike or there are none, the complexity table when
+its edges mostly join unlike items; and a typed hop always walks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import sparse as sp
+
+from skill_retriever.calibration.defaults import MIN_EDGE_COSINE, decide, median_edge_cosine
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import resolve
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.model import Edge, EdgeKind, Node
+from skill_retriever.phases.plan_query import ROUTE_BY_COMPLEXITY, default_route
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+def _symmetric(pairs: list[tuple[int, int]], n: int) -> sp.csr_array:
+    rows = [a for a, b in pairs] + [b for a, b in pairs]
+    cols = [b for a, b in pairs] + [a for a, b in pairs]
+    return sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+
+
+def test_median_edge_cosine_counts_each_edge_once_and_skips_nodes_without_vectors() -> None:
+    e = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], dtype=np.float32)  # row 3: no vector
+    # Edges 0-1 (cosine 1), 0-2 and 1-2 (cosine 0), 2-3 (no vector: left out).
+    assert median_edge_cosine(_symmetric([(0, 1), (0, 2), (1, 2), (2, 3)], 4), e) == pytest.approx(0.0)
+    assert median_edge_cosine(_symmetric([(0, 1), (0, 2)], 4), e) == pytest.approx(0.5)
+    assert median_edge_cosine(_symmetric([(2, 3)], 4), e) is None
+    assert median_edge_cosine(sp.csr_array((4, 4)), e) is None
+
+
+def test_median_edge_cosine_on_a_sample_stays_near_the_whole() -> None:
+    rng = np.random.default_rng(7)
+    e = rng.normal(size=(400, 16)).astype(np.float32)
+    e /= np.linalg.norm(e, axis=1, keepdims=True)
+    pairs = list({(int(a), int(b)) for a, b in rng.integers(0, 400, size=(6000, 2)) if a < b})
+    whole = median_edge_cosine(_symmetric(pairs, 400), e, sample=len(pairs))
+    part = median_edge_cosine(_symmetric(pairs, 400), e, sample=500)
+    assert whole is not None and part is not None and abs(whole - part) < 0.05
+
+
+def _catalogue(path: Path, edges: list[tuple[str, str]], alike: bool) -> Index:
+    index = Index.open(path, embedder=HashingEmbedder(), create=True)
+    words = ["deploy", "lint", "render", "parse", "encrypt", "compress"]
+    nodes = [
+        Node(id=f"skill:{w}", kind="skill", name=w,
+             description=("shared words about builds and releases" if alike else f"{w} {w} {w} only"), text=w)
+        for w in words
+    ]
+    index.upsert(nodes, [Edge(f"skill:{a}", f"skill:{b}", EdgeKind.DEPENDS_ON) for a, b in edges])
+    return index
+
+
+def test_a_catalogue_without_edges_or_with_alike_edges_takes_the_smart_route(tmp_path: Path) -> None:
+    bare = _catalogue(tmp_path / "bare", [], alike=False)
+    found = decide(bare.snapshot())
+    assert found.settings["default_route"] == "smart" and "no edges" in found.reasons[1]
+    assert resolve(RetrievalConfig(), {}, bare.snapshot()).default_route == "smart"
+    resp = Retriever(bare, cache_size=0).search("lint the code", rerank=False)
+    assert resp.route == "smart"
+    # The caller's choice wins, and so does a forced route.
+    assert Retriever(bare, cache_size=0).search("lint the code", rerank=False, default_route="by-complexity").route \
+        == ROUTE_BY_COMPLEXITY[resp.stats["plan_query"]["complexity"]]
+    assert Retriever(bare, cache_size=0).search("lint the code", rerank=False, route="ppr").route == "ppr"
+    bare.close()
+    alike = _catalogue(tmp_path / "alike", [("deploy", "lint"), ("lint", "render")], alike=True)
+    found = decide(alike.snapshot())
+    assert found.settings["default_route"] == "smart" and "join items alike" in found.reasons[1]
+    alike.close()
+
+
+def test_a_catalogue_whose_edges_join_unlike_items_routes_by_complexity(tmp_path: Path) -> None:
+    unlike = _catalogue(tmp_path / "unlike", [("deploy", "lint"), ("parse", "encrypt")], alike=False)
+    snap = unlike.snapshot()
+    cosine = median_edge_cosine(snap.graph.adjacency, snap.embeddings)
+    assert cosine is not None and cosine < MIN_EDGE_COSINE
+    found = decide(snap)
+    assert "default_route" not in found.settings and "route by complexity" in found.reasons[1]
+    assert resolve(RetrievalConfig(), {}, snap).default_route == "by-complexity"
+    unlike.close()
+
+
+def test_a_typed_hop_walks_whatever_the_default_route() -> None:
+    assert default_route("smart", "simple", typed_hop=True) == "ppr"
+    assert default_route("smart", "complex", typed_hop=False) == "smart"
+    assert default_route("by-complexity", "complex", typed_hop=False) == "ppr"
+    assert default_route(None, "simple", typed_hop=False) == "quick"
+
+
+def test_a_default_route_that_is_not_a_route_is_refused() -> None:
+    with pytest.raises(ConfigError, match="default_route"):
+        RetrievalConfig(default_route="fast")  # type: ignore[arg-type]
