@@ -64,7 +64,7 @@ def test_a_catalogue_without_edges_or_with_alike_edges_takes_the_smart_route(tmp
     assert found.settings["default_route"] == "smart" and "no edges" in found.reasons[1]
     assert resolve(RetrievalConfig(), {}, bare.snapshot()).default_route == "smart"
     resp = Retriever(bare, cache_size=0).search("lint the code", rerank=False)
-    assert resp.route == "smart"
+    assert resp.route == "smart" and resp.stats["plan_query"]["default_route"] == "smart"
     # The caller's choice wins, and so does a forced route.
     assert Retriever(bare, cache_size=0).search("lint the code", rerank=False, default_route="by-complexity").route \
         == ROUTE_BY_COMPLEXITY[resp.stats["plan_query"]["complexity"]]

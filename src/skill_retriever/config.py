@@ -70,9 +70,10 @@ class RetrievalConfig:
     completeness_max_iterations: int = 1
     gap_fill_per_component: int = 5
     # A missing component no item's words match (a paraphrase, a misspelling) is also
-    # embedded and looked up by vector: one more model call per query (11-35 ms p50 on
-    # the benchmark's catalogues) that moved nDCG@10 by -0.2 to +1.1 on the eight judged
-    # catalogue sets (phases.check_completeness), so it is off by default.
+    # embedded and looked up by vector: one more model call per query, which took the
+    # smart route from 1.4-1.7x to 1.6-3.3x the dense search on the benchmark's
+    # catalogues and moved nDCG@10 by -0.8 to +1.1 (README, "Skills, tools and
+    # incidents"), so it is off by default.
     gap_fill_by_vector: bool = False
     component_min_length: int = 3
     # rank_multifactor

@@ -1,17 +1,18 @@
 """Channel weights and the route, learned per index and stored with its calibration.
 
-Nothing is learned here yet: every factor 1 and the router's choice. How much each channel
-counts is decided elsewhere today: per query, from each channel's own score distribution
+Nothing is learned here yet: every factor 1 and no route. How much each channel counts is
+decided elsewhere today: per query, from each channel's own score distribution
 (``fusion="scores"``, `algorithms.score_fusion`, which a catalogue suggests), and per
-corpus kind (`calibration.defaults`).
+corpus kind and graph shape (`calibration.defaults`: a catalogue whose edges join items
+alike, or that has none, takes the smart route; one whose edges mostly join unlike items
+routes by complexity).
 
-Why it is empty (README, "Skills, tools and incidents"): on the benchmark's catalogue
-sets the forced smart route beats the router's choice on seven of eight and loses 5.6
-nDCG@10 on ultratool, where the ppr route wins, and no label-free signal tried so far
-predicts which; most of the smart route's lead is its gap filling (the row "route smart,
-no gap filling"), which embeds the query's uncovered parts: the forced smart route costs
-1.6-3.3x the dense search (the latency row "route smart"), against 1.25-1.7x for the
-default.
+Why the route is not learned here: the signal that separates the benchmark's catalogue
+sets (the median cosine of an edge's ends) is seen in the snapshot, not learned from it,
+so `calibration.defaults` decides it with no stored state that could go stale. Label-free
+signals tried for the route before it, which did not separate the sets: pseudo-queries from
+the items' own descriptions, each channel's score shape, the share of a query's seeds that
+are neighbours.
 
 What fills it must return channel factors and an optional route, with the evidence that
 chose them (the package docstring's contract, :mod:`skill_retriever.calibration`).

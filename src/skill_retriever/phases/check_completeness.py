@@ -56,11 +56,10 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
     # Coverage asks for a component's words, so a keyword search is the direct way to
     # find an item that has them. With ``gap_fill_by_vector``, the components no item's
     # words match (a paraphrase, a misspelling) also go to the vector search, embedded in
-    # one batch and looked up in one pass. That second model call is off by default: it
-    # cost 11-35 ms p50 a query on the benchmark's catalogues and moved nDCG@10 by -0.2
-    # to +1.1 (forced smart route, vector on against off: skills dev -0.2, metatool +0.3,
-    # restbench-tmdb +1.1, seal-tools -0.1, stabletoolbench -0.3, traject-bench +0.1,
-    # ultratool -0.7; docs/benchmarks.md, "gap filling by vector").
+    # one batch and looked up in one pass. That second model call is off by default:
+    # without it the forced smart route's p50 fell from 1.6-3.3x to 1.4-1.7x the dense
+    # search on the benchmark's catalogues, and nDCG@10 moved by -1.1 to +0.8 (README,
+    # "Skills, tools and incidents", the row "route smart, gap filling by vector").
     found: dict[str, list[str]] = {c: [h.id for h in snap.search_keywords(c, per, visible)] for c in missing}
     unmatched = [c for c in missing if not found[c]]
     by_vector = unmatched if view.config.gap_fill_by_vector else []

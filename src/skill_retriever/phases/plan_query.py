@@ -94,6 +94,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         "query_vector": [float(x) for x in vector],
         "stats": {
             "route": route,
+            "default_route": config.default_route,  # what the index suggests, or the caller set
             "complexity": complexity,
             "entities": len(entities),
             "relations": len(hops),
