@@ -140,12 +140,14 @@ def test_cli_stats(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: P
     out, _ = capsys.readouterr()
     status = json.loads(out)
     assert status["nodes"] == len(ingest(sample_catalogue_path()).nodes)
-    # The sample is a component catalogue: the index suggests score fusion, and says why.
+    # The sample is a component catalogue whose edges join items alike: the index suggests
+    # score fusion and the smart route, and says why.
     assert status["defaults"]["corpus"] == "catalogue"
-    assert status["defaults"]["settings"] == {"fusion": "scores"}
+    assert status["defaults"]["settings"] == {"fusion": "scores", "default_route": "smart"}
     assert main(["stats", "--index-dir", str(built.path)]) == 0
     out, _ = capsys.readouterr()
     assert "defaults: catalogue:" in out and "fusion by scores" in out
+    assert "the smart route for every query" in out and "median cosine" in out
     missing = tmp_path / "no-index-here"
     assert main(["stats", "--index-dir", str(missing)]) != 0
     _, err = capsys.readouterr()
