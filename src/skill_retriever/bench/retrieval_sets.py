@@ -17,6 +17,7 @@ from skill_retriever.bench.methods import (
     our_methods,
     peer_methods,
 )
+from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.config import PROFILES
 
 
@@ -59,6 +60,9 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     dated = has_timestamps(index)
     ablate = [c for c in CHANNELS if c != "temporal" or dated]
     notes = list(ds.notes)
+    # What the index suggested for itself and why (the route a catalogue takes, with the
+    # median cosine of its edges' ends that decided it): calibration.defaults.
+    notes.append(f"defaults: {'; '.join(index_defaults(index.snapshot()).reasons)}")
     if not dated:
         notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
     profiles = profiles_for(ds.family)
@@ -72,8 +76,8 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     fit = fit_rates(retriever, ds, run.opts.data)
     run.log(f"  nothing-fits flag rates (default search): {fit}")
     # Out of the box: the default reranker, not the bench retriever's explicit one (kept
-    # for the "full+rerank" rows). On catalogues the forced smart route is the best route
-    # on most sets (README): time what taking it by default would cost.
+    # for the "full+rerank" rows). On catalogues the forced smart route is timed beside it:
+    # the route a catalogue takes unless its edges join unlike items (calibration.defaults).
     forced = ("smart",) if ds.family in ("skills", "toolret") else ()
     latency = section_latency(run, index, [q.text for q in ds.queries if q.relevant], ds.kinds, FIXED_NOW, forced)
     reranker = retriever.reranker
