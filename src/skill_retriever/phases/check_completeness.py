@@ -73,8 +73,8 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
         for node_id in new:
             candidates[node_id] = {"id": node_id, "similarity": 0.0, "via": "gap", "component": component}
         added += len(new)
-    rounds = [*state.get("gap_rounds", []), {"components": len(missing), "unmatched": len(unmatched), "by_vector": len(by_vector),
-                                           "added": added}]
+    round_ = {"components": len(missing), "unmatched": len(unmatched), "by_vector": len(by_vector), "added": added}
+    rounds = [*state.get("gap_rounds", []), round_]
     return {
         "candidates": list(candidates.values()),
         "gap_rounds": rounds[-1:],
