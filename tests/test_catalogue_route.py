@@ -73,7 +73,24 @@ def test_a_catalogue_without_edges_or_with_alike_edges_takes_the_smart_route(tmp
     alike = _catalogue(tmp_path / "alike", [("deploy", "lint"), ("lint", "render")], alike=True)
     found = decide(alike.snapshot())
     assert found.settings["default_route"] == "smart" and "join items alike" in found.reasons[1]
+    # A typed hop still walks from its far end, whatever the catalogue suggests.
+    hop = Retriever(alike, cache_size=0).search("skills that deploy depends on", rerank=False)
+    assert hop.route == "ppr" and hop.stats["plan_query"]["relations"] == 1
     alike.close()
+
+
+def test_the_route_follows_the_index_after_a_write(tmp_path: Path) -> None:
+    index = _catalogue(tmp_path / "grows", [], alike=False)
+    retriever = Retriever(index, cache_size=0)
+    query = "deploy lint render parse encrypt compress everything in one go with a long plan"
+    assert retriever.search(query, rerank=False).route == "smart"
+    # Edges between unlike items arrive: the next snapshot routes by complexity.
+    index.upsert([], [Edge("skill:deploy", "skill:lint", EdgeKind.DEPENDS_ON),
+                      Edge("skill:parse", "skill:encrypt", EdgeKind.DEPENDS_ON)])
+    after = retriever.search(query, rerank=False)
+    assert after.stats["plan_query"]["default_route"] == "by-complexity"
+    assert after.route == ROUTE_BY_COMPLEXITY[after.stats["plan_query"]["complexity"]]
+    index.close()
 
 
 def test_a_catalogue_whose_edges_join_unlike_items_routes_by_complexity(tmp_path: Path) -> None:
