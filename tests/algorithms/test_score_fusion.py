@@ -1,4 +1,4 @@
-"""Score fusion: max-normalised scores, each channel weighted by how clearly its best item
+"""Score fusion: min-max normalised scores, each channel weighted by how clearly its best item
 stands out for this query; a flat channel barely moves the order, a list without scores
 counts fully."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from skill_retriever.algorithms.score_fusion import peakedness, score_fusion
+from skill_retriever.algorithms.score_fusion import min_max, peakedness, score_fusion
 
 
 def test_peakedness() -> None:
@@ -16,24 +16,33 @@ def test_peakedness() -> None:
     assert peakedness([4.0, 2.0] + [0.0] * 20, depth=2) == pytest.approx(0.25)
 
 
+def test_min_max() -> None:
+    assert min_max([4.0, 2.0, 0.0]) == pytest.approx([1.0, 0.5, 0.0])
+    assert min_max([0.9, 0.6, 0.3]) == pytest.approx([1.0, 0.5, 0.0])  # a cosine list's floor is not 0
+    assert min_max([0.4]) == [1.0] and min_max([0.5, 0.5]) == [1.0, 1.0]
+    assert min_max([0.2, -0.1]) == pytest.approx([1.0, 0.0])  # negative cosines too
+
+
 def test_hand_computed_scores() -> None:
-    # keyword: peak (2 - 1.5)/2 = 0.25; semantic: peak (0.9 - 0.6)/0.9 = 1/3 -> the top peak
-    fused = score_fusion({"keyword": [("a", 2.0), ("b", 1.0)], "semantic": [("b", 0.9), ("c", 0.3)]})
+    # keyword: peak (2 - 3.5/3)/2 = 5/12; semantic: peak (0.9 - 0.4)/0.9 = 5/9 -> the top
+    # peak, so keyword counts (5/12)/(5/9) = 0.75 of it. Min-max: a 1, b 1/3, d 0; b 1, c 1/3, e 0.
+    fused = score_fusion({"keyword": [("a", 2.0), ("b", 1.0), ("d", 0.5)],
+                          "semantic": [("b", 0.9), ("c", 0.3), ("e", 0.0)]})
     scores = {f.id: f.score for f in fused}
-    kw, sem = 0.25 / (1 / 3), 1.0
-    assert scores["a"] == pytest.approx(kw * 1.0)
-    assert scores["b"] == pytest.approx(kw * 0.5 + sem * 1.0)
-    assert scores["c"] == pytest.approx(sem * (0.3 / 0.9))
-    assert [f.id for f in fused] == ["b", "a", "c"]
+    assert scores["a"] == pytest.approx(0.75)
+    assert scores["b"] == pytest.approx(0.75 / 3 + 1.0)
+    assert scores["c"] == pytest.approx(1 / 3)
+    assert scores["d"] == scores["e"] == 0.0  # a list's weakest item counts as if unlisted
+    assert [f.id for f in fused] == ["b", "a", "c", "d", "e"]
     assert dict(fused[0].ranks) == {"keyword": 2, "semantic": 1}
 
 
 def test_a_flat_channel_barely_moves_the_order() -> None:
     flat = [(f"x{i}", 0.50 - i * 0.0001) for i in range(10)]
-    sharp = [("y0", 10.0)] + [(f"y{i}", 1.0) for i in range(1, 10)]
+    sharp = [("y0", 10.0)] + [(f"y{i}", 2.0 - i * 0.1) for i in range(1, 10)] + [("floor", 0.5)]
     fused = score_fusion({"semantic": flat, "keyword": sharp})
     assert [f.id for f in fused[:10]] == ["y0"] + [f"y{i}" for i in range(1, 10)]
-    assert [f.id for f in fused[10:]] == [f"x{i}" for i in range(10)]  # still there, in their order
+    assert [f.id for f in fused[10:19]] == [f"x{i}" for i in range(9)]  # still there, in their order
 
 
 def test_weights_and_lists_without_scores() -> None:
@@ -50,4 +59,4 @@ def test_a_confident_channel_keeps_its_full_weight_however_flat() -> None:
     assert plain[0].id == "guess"
     asked = score_fusion({"graph": flat_graph, "semantic": sharp}, confident={"graph"})
     assert asked[0].id == "walked-to"
-    assert asked[0].score == pytest.approx(1.0 + (0.2 / 0.9) * peakedness([0.9, 0.2, 0.1]))
+    assert asked[0].score == pytest.approx(1.0 + min_max([0.9, 0.2, 0.1])[1] * peakedness([0.9, 0.2, 0.1]))

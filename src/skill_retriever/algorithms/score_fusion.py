@@ -5,13 +5,22 @@ apart for this query (a flat list: the first ten scores all about the same) coun
 much as one that points at one item clearly. On catalogues where one channel is far
 weaker, equal-weight RRF lands between the two and loses to the stronger channel alone
 (on the benchmark's tool sets, 2-9 points nDCG@10). Here each channel's scores are
-divided by its best score (CombSUM with max normalisation: Fox & Shaw 1994, "Combination
-of multiple searches", TREC-2; Lee 1997, "Analyses of multiple evidence combination",
-SIGIR), and each channel is weighted, for this query, by how far its best score stands
-out from the rest of its top ten::
+min-max normalised over its own list (CombSUM with min-max normalisation: Fox & Shaw
+1994, "Combination of multiple searches", TREC-2; Lee 1997, "Analyses of multiple
+evidence combination", SIGIR; Bruch et al. 2023, "An analysis of fusion functions for
+hybrid retrieval", TOIS), and each channel is weighted, for this query, by how far its
+best score stands out from the rest of its top ten::
 
     peak_c = (s_1 - mean(s_1..s_10)) / s_1        (0 = flat, near 1 = one clear best)
-    score(d) = Σ_c w_c · (peak_c / max_c' peak_c') · s_c(d) / s_c,1
+    norm_c(d) = (s_c(d) - s_c,last) / (s_c,1 - s_c,last)
+    score(d) = Σ_c w_c · (peak_c / max_c' peak_c') · norm_c(d)
+
+Why min-max and not division by the best score: dividing by the best leaves each list's
+weakest item wherever its channel's scale puts it (a cosine list and a BM25 list end at
+different fractions of their best, a short graph list often at half of it), so the
+channels' tails counted unequally below the top few. Min-max puts every channel's weakest
+listed item at 0, the same as an item the channel did not list. What it changed on the
+benchmark's catalogue sets is in `calibration.defaults` (the catalogue decision).
 
 A list without scores (the "named" list: items whose identifier the query writes out)
 counts as fully confident. Ranks are kept for the explanation of each result.
@@ -25,7 +34,7 @@ from types import MappingProxyType
 
 from skill_retriever.algorithms.rrf import FusedItem
 
-__all__ = ["PEAK_DEPTH", "peakedness", "score_fusion"]
+__all__ = ["PEAK_DEPTH", "min_max", "peakedness", "score_fusion"]
 
 #: How many of a channel's top scores its peakedness compares the best with.
 PEAK_DEPTH = 10
@@ -42,12 +51,21 @@ def peakedness(scores: Sequence[float], depth: int = PEAK_DEPTH) -> float:
     return max(0.0, (top[0] - math.fsum(top) / len(top)) / top[0])
 
 
+def min_max(scores: Sequence[float]) -> list[float]:
+    """``scores`` (best first) mapped onto [0, 1]: the best to 1, the last to 0; all 1
+    when the list cannot tell its items apart (one item, or every score equal)."""
+    best, last = scores[0], scores[-1]
+    if best - last <= 1e-12:
+        return [1.0] * len(scores)
+    return [max(0.0, (s - last) / (best - last)) for s in scores]
+
+
 def score_fusion(
     rankings: Mapping[str, Sequence[tuple[str, float | None]]],
     weights: Mapping[str, float] | None = None,
     confident: Collection[str] = (),
 ) -> list[FusedItem]:
-    """Fuse channels by their max-normalised scores, each weighted by its peakedness.
+    """Fuse channels by their min-max normalised scores, each weighted by its peakedness.
 
     Args:
         rankings: Channel -> ``(id, score)`` pairs, best first; a score of None (a list
@@ -73,9 +91,8 @@ def score_fusion(
             values = [1.0] * len(hits)
         else:
             numeric = [float(s) for s in scores if s is not None]
-            best = numeric[0]
             peaks[channel] = 1.0 if channel in confident else max(MIN_PEAK, peakedness(numeric))
-            values = [max(0.0, s / best) if best > 0 else 0.0 for s in numeric]
+            values = min_max(numeric)
         mine = normed.setdefault(channel, {})
         for rank, ((item, _), value) in enumerate(zip(hits, values, strict=True), 1):
             if item not in mine:
