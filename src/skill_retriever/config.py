@@ -124,7 +124,7 @@ class RetrievalConfig:
     # temporal
     recent_days: float = 7.0
     now: datetime | None = None  # None = the wall clock; fixed in tests and benchmarks
-    # fuse_rrf: "rrf" (ranks only, k below) or "scores" (each channel's max-normalised
+    # fuse_rrf: "rrf" (ranks only, k below) or "scores" (each channel's min-max normalised
     # scores, weighted per query by how clearly its best item stands out: see
     # algorithms.score_fusion); None = as the index suggests (calibration.defaults:
     # "scores" for a component or tool catalogue, else "rrf")

@@ -32,15 +32,15 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   second level); otherwise by complexity (complex questions take the ppr route, whose
   walk crosses edges whatever the similarity). Measured on the eight judged catalogue
   sets, nDCG@10 of the default against the complexity table (the benchmark's row "full,
-  route by complexity"): skills dev 73.8 / 69.7, metatool 66.4 / 65.3,
-  restbench-spotify 61.9 / 61.6, restbench-tmdb 45.3 / 42.8, seal-tools 85.9 / 83.5,
-  stabletoolbench 68.2 / 66.9, traject-bench 54.8 / 54.2 (median edge cosine: skills dev
+  route by complexity", commit d871cb8): skills dev 75.2 / 69.8, metatool 66.8 / 65.7,
+  restbench-spotify 62.9 / 62.5, restbench-tmdb 45.3 / 42.2, seal-tools 86.5 / 85.5,
+  stabletoolbench 69.5 / 67.7, traject-bench 54.4 / 54.2 (median edge cosine: skills dev
   0.54, stabletoolbench 0.66, traject-bench 0.66; the four others have no edges); on
   ultratool (0.31: a task plan's tools, "book a restaurant" then "get the dish id") the
-  forced smart route scores 72.9 against 77.7 for the complexity table, which it keeps.
+  forced smart route scores 73.2 against 77.4 for the complexity table, which it keeps.
   The benchmark's notes give each set's reason and median (``skill-retriever benchmark
   --only skills,toolret --max-queries 500``; the README's table). Fusion by scores (``fusion="scores"``,
-  ``algorithms.score_fusion``): each channel's max-normalised scores, weighted per query
+  ``algorithms.score_fusion``): each channel's min-max normalised scores, weighted per query
   by how clearly its best item stands out, so a channel with nothing to say (BM25 on a
   paraphrase, the graph on a catalogue with few edges) barely moves the order. Measured
   on the eight judged catalogue sets of the benchmark against RRF, the router's route,
