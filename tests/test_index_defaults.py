@@ -26,7 +26,7 @@ from skill_retriever.context import resolve
 from skill_retriever.filters import Filters
 from skill_retriever.indexing import write_result
 from skill_retriever.ingest.passages import ingest_passages
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import ANSWER_KINDS, Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -151,6 +151,22 @@ def test_fact_nodes_stay_out_of_names_and_keywords(passages: Index) -> None:
     hits = snap.search_keywords("mother Ermengarde", 20)
     assert hits and all(snap.nodes[h.id].kind is NodeKind.PASSAGE for h in hits)
     assert isinstance(facts[0], Node) and np.isfinite(snap.embeddings).all()
+
+
+def test_a_passage_corpus_answers_with_passages_when_no_kind_is_named(passages: Index, tmp_path: Path) -> None:
+    from skill_retriever.stores.passage_views import answer_filters
+
+    snap = passages.snapshot()
+    assert answer_filters(snap, Filters()).kinds == ANSWER_KINDS  # no entity, no fact
+    hits = Retriever(passages, cache_size=0).search("Who was the mother of Lothair II?", k=10, rerank=False)
+    assert hits.results and {r.kind for r in hits.results} == {"passage"}
+    assert "entity:lothair ii" in snap  # the entity is there, and still reachable when asked for
+    asked = Retriever(passages, cache_size=0).search("Lothair II", k=3, kinds=["entity"], rerank=False)
+    assert "entity:lothair ii" in asked.ids
+    # Without facts, an "entity" may be a user's own item: nothing is taken out.
+    own = build_tiny_index(tmp_path / "own")
+    assert answer_filters(own.snapshot(), Filters()).kinds is None
+    own.close()
 
 
 def test_the_query_names_a_passage_without_its_accents(passages: Index) -> None:

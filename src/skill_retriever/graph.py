@@ -3,7 +3,7 @@
     plan_query → search_keywords → search_temporal → retrieve_seeds ─(route_query: smart|quick|ppr)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
                                                                                                    │                             └→ (quick) ──────────────────────────────────────────┤
                                                                                                    └→ run_ppr → prune_flow ─────────────────────────────────────────────────────────┤
-                                                                                         fuse_rrf (deferred: waits for every branch) → rerank_cross_encoder → apply_token_budget → END
+                                                                                         fuse_rrf (one route reaches it) → rerank_cross_encoder → apply_token_budget → END
 
 The keyword and temporal channels run before the seeds, in line, not beside them: a
 superstep of several nodes runs each in a thread of a pool LangGraph makes per call, and
@@ -74,11 +74,11 @@ def build_graph(
         prune_flow,
         search_keywords,
         search_temporal,
+        fuse_rrf,  # no defer: every path is a line, so exactly one route reaches it, once
         rerank_cross_encoder,
         apply_token_budget,
     ):
         builder.add_node(node)
-    builder.add_node(fuse_rrf, defer=True)  # runs once, after every branch has finished
 
     builder.add_edge(START, "plan_query")
     builder.add_edge("plan_query", "search_keywords")  # in line: see the module docstring

@@ -43,6 +43,9 @@ class NodeKind(StrEnum):
 #: Kinds that carry the graph of a passage corpus and are never an answer of their own:
 #: entities (a few words each) and facts (a sentence of their passage).
 SCAFFOLD_KINDS: frozenset[NodeKind] = frozenset({NodeKind.ENTITY, NodeKind.FACT})
+#: What can be an answer: every other kind (the one definition the channels, the "nothing
+#: fits" calibration and its check share).
+ANSWER_KINDS: frozenset[str] = frozenset(k.value for k in NodeKind if k not in SCAFFOLD_KINDS)
 
 
 class EdgeKind(StrEnum):

@@ -2,7 +2,8 @@
 
 - :mod:`.fit`: where "nothing in the catalogue fits this well" starts (a null distribution
   of off-topic probe requests);
-- :mod:`.channels`: channel weights and a default route from pseudo-queries;
+- :mod:`.channels`: channel weights and a default route learned per index (the place for
+  them; nothing is learned there yet, and its docstring says why);
 - :mod:`.model`: the stored `Calibration` and how a query applies it;
 - :mod:`.compute`: computing and storing it (``skill-retriever index`` does after each run;
   ``skill-retriever calibrate`` on demand).

@@ -39,7 +39,7 @@ import numpy as np
 
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
-from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
+from skill_retriever.model import ANSWER_KINDS
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model", "probes"]
@@ -69,9 +69,6 @@ def probes() -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-#: What the null distribution is drawn over: everything a query could get as an answer.
-ANSWER_KINDS = frozenset(k.value for k in NodeKind if k not in SCAFFOLD_KINDS)
-
 
 def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
     """Best semantic cosine of each query among the nodes that can be an answer (no
@@ -80,7 +77,7 @@ def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[
     if not queries or not len(snapshot):
         return [(0.0, False) for _ in queries]
     everything = Filters.everything()
-    answers = dataclasses.replace(everything, kinds=ANSWER_KINDS)
+    answers = dataclasses.replace(everything, kinds=ANSWER_KINDS)  # what a query could get
     vectors = snapshot.embedder.embed(list(queries))
     out = []
     for query, hits in zip(queries, snapshot.search_nodes_many(vectors, 1, answers), strict=True):

@@ -24,8 +24,6 @@ from skill_retriever.stores.passage_views import passage_counts, walk_adjacency
 from skill_retriever.stores.walks import walk_of
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
-#: Nodes that carry the graph, never an answer: they get no dense restart weight.
-SCAFFOLD = SCAFFOLD_KINDS
 
 
 @phase(optional=True)
@@ -82,7 +80,7 @@ def _dense(view: QueryView, qvec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     def rows() -> tuple[np.ndarray, np.ndarray]:
         allowed = snap.allowed(f)
         nodes = snap.nodes
-        picked = np.fromiter((r for r, i in enumerate(snap.graph.ids) if nodes[i].kind not in SCAFFOLD
+        picked = np.fromiter((r for r, i in enumerate(snap.graph.ids) if nodes[i].kind not in SCAFFOLD_KINDS
                               and (allowed is None or allowed(i))), dtype=np.int64)
         return picked, np.ascontiguousarray(snap.embeddings[picked])  # no gather per query
 

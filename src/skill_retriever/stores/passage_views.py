@@ -3,7 +3,7 @@
 Each view is built on first use and kept with :meth:`IndexSnapshot.memo`, so like every
 derived view it can never be stale: a write publishes a new snapshot with empty caches.
 
-* `answer_filters`: what a channel may return (facts only when asked for);
+* `answer_filters`: what a channel may return (entities and facts only when asked for);
 * `kind_counts`: nodes per kind (what ``calibration.defaults`` decides from);
 * `passage_counts`: for each entity, how many passages it is joined to (the inverse of
   HippoRAG's node specificity, ``algorithms.restart.specificity``);
@@ -30,7 +30,7 @@ from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.algorithms.restart import proper_names
 from skill_retriever.algorithms.tokenize import fold_accents
 from skill_retriever.filters import Filters
-from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.model import ANSWER_KINDS, EdgeKind, NodeKind
 from skill_retriever.stores.graph import build_matrices
 from skill_retriever.stores.snapshot import IndexSnapshot, masked_adjacency
 from skill_retriever.stores.vectors import VectorHit, top_k
@@ -138,11 +138,14 @@ def relation_kinds(snap: IndexSnapshot) -> frozenset[EdgeKind]:
 
 
 def answer_filters(snap: IndexSnapshot, filters: Filters) -> Filters:
-    """``filters`` for what a channel may return: a caller who names no kinds gets every
-    kind but facts, which are sentences of a passage (the passage is the answer)."""
+    """``filters`` for what a channel may return: in a passage corpus (one that holds
+    facts), a caller who names no kinds gets every kind that can be an answer
+    (`model.ANSWER_KINDS`): no facts, which are sentences of a passage (the passage is the
+    answer), and no entities, a few words each. Elsewhere an ``entity`` node may be a
+    user's own item, so nothing is taken out."""
     if filters.kinds is not None or not kind_counts(snap).get(NodeKind.FACT.value):
         return filters
-    return dataclasses.replace(filters, kinds=frozenset(k.value for k in NodeKind if k != NodeKind.FACT))
+    return dataclasses.replace(filters, kinds=ANSWER_KINDS)
 
 
 def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
