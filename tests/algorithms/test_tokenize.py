@@ -1,4 +1,5 @@
-"""The BM25 tokenizer: identifiers whole and in parts, any Unicode, linear on large input."""
+"""The BM25 tokenizer: identifiers whole and in parts, any Unicode, linear on large input;
+and the terms BM25 indexes: stop words out, plain words stemmed, identifiers kept."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skill_retriever.algorithms.tokenize import (
+    STOP_WORDS,
+    bm25_terms,
     bm25_tokens,
     is_identifier,
     split_identifier,
+    stem,
     tokenize_words,
 )
 
@@ -85,3 +89,30 @@ def test_any_text_gives_non_empty_lower_case_tokens(text: str) -> None:
 )
 def test_is_identifier(text: str, expected: bool) -> None:
     assert is_identifier(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Add the song to my playlists", ["add", "song", "playlist"]),
+        ("deploying deployments", ["deploy", "deploy"]),
+        # identifiers and tokens with a digit stay whole; their parts are words
+        ("checkout-api INC-1043 k8s", ["checkout-api", "checkout", "api", "inc-1043", "inc", "1043", "k8s"]),
+        ("GET /users/{user_id}/playlists", ["get", "user", "user_id", "user", "id", "playlist"]),
+        ("the of and", []),
+    ],
+)
+def test_bm25_terms(text: str, expected: list[str]) -> None:
+    assert bm25_terms(text) == expected
+
+
+def test_query_and_document_forms_meet() -> None:
+    assert set(bm25_terms("recommended tracks")) == set(bm25_terms("recommend a track"))
+    assert stem("running") == "run" and stem("naïve") == "naïv"  # letters of any script
+    assert set(bm25_terms(" ".join(sorted(STOP_WORDS)))) <= {"e", "g"}  # the parts of "e.g" and "i.e"
+
+
+@given(st.text())
+def test_bm25_terms_never_empty_nor_stop_words(text: str) -> None:
+    for term in bm25_terms(text):
+        assert term and term not in STOP_WORDS

@@ -171,3 +171,14 @@ def test_identifiers_match_whole() -> None:
 def test_bad_idf_variant() -> None:
     with pytest.raises(ValueError, match="idf"):
         BM25Index(idf="bm25+")
+
+
+def test_word_forms_meet_and_function_words_match_nothing() -> None:
+    index = BM25Index()
+    index.upsert([("pl", "Add tracks to a playlist"), ("dep", "Roll back the deployment"), ("x", "of the and to")])
+    assert [h.id for h in index.search("playlists with the new track", 5)] == ["pl"]
+    assert [h.id for h in index.search("deploying", 5)] == ["dep"]
+    assert index.search("the of and", 5) == []  # before stop words, "x" matched all three
+    raw = BM25Index(tokenizer=str.split)  # the analyser is a parameter: exact words only
+    raw.upsert([("pl", "Add tracks to a playlist")])
+    assert raw.search("playlists", 5) == []

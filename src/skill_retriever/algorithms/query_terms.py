@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
 
-from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
+from skill_retriever.algorithms.tokenize import STOP_WORDS, bm25_tokens, tokenize_words
 
 __all__ = [
     "STOP_WORDS", "Coverage", "NameMatcher", "classify_complexity", "coverage",
@@ -25,21 +25,6 @@ __all__ = [
 ]  # fmt: skip
 
 # The word lists below read best as text, hence `str.split` (noqa: SIM905).
-#: English function words (NLTK's list, contraction stubs included) plus request verbs
-#: that every query has ("find", "show", "need", ...). Lower case.
-STOP_WORDS: frozenset[str] = frozenset(
-    """a about above after again against all also am an and any are aren as at be because
-    been before being below between both but by can could couldn d did didn do does doesn
-    doing don down during each few for from further had hadn has hasn have haven having he
-    her here hers herself him himself his how i if in into is isn it its itself just ll m
-    ma me mightn more most mustn my myself needn no nor not now o of off on once only or
-    other our ours ourselves out over own re s same shan she should shouldn so some such t
-    than that the their theirs them themselves then there these they this those through to
-    too under until up ve very was wasn we were weren what when where which while who whom
-    why will with won would wouldn y you your yours yourself yourselves
-    please find show give tell need want using use via e.g i.e""".split()
-)
-
 #: Capitalised words that start a request; the entity regex skips them at a sentence start.
 SENTENCE_STARTERS: frozenset[str] = frozenset(
     """How What Which Who Whom Whose Where When Why Find Show List Give Get Tell Explain

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from skill_retriever.algorithms.tokenize import bm25_tokens
+from skill_retriever.algorithms.tokenize import bm25_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,8 @@ class BM25Index:
         k1, b: BM25 parameters (1.2 / 0.75, the data README's baseline).
         epsilon: idf floor factor of the "okapi" variant, as rank_bm25.
         idf: "lucene" or "okapi" (see the module docstring).
-        tokenizer: text -> tokens; keeps identifiers whole and split (see algorithms.tokenize).
+        tokenizer: text -> terms; by default English stop words out, words stemmed,
+            identifiers kept whole and split (`algorithms.tokenize.bm25_terms`).
     """
 
     def __init__(
@@ -63,7 +64,7 @@ class BM25Index:
         b: float = 0.75,
         epsilon: float = 0.25,
         idf: str = "lucene",
-        tokenizer: Callable[[str], list[str]] = bm25_tokens,
+        tokenizer: Callable[[str], list[str]] = bm25_terms,
     ) -> None:
         if idf not in ("lucene", "okapi"):
             raise ValueError(f"idf must be 'lucene' or 'okapi', got {idf!r}")
@@ -211,8 +212,8 @@ def rank_bm25_reference(corpus: Sequence[str], query: str, k1: float = 1.2, b: f
     """Scores from ``rank_bm25.BM25Okapi`` with our tokenizer: the reference for tests."""
     from rank_bm25 import BM25Okapi
 
-    model = BM25Okapi([bm25_tokens(t) for t in corpus], k1=k1, b=b)
-    return [float(s) for s in model.get_scores(bm25_tokens(query))]
+    model = BM25Okapi([bm25_terms(t) for t in corpus], k1=k1, b=b)
+    return [float(s) for s in model.get_scores(bm25_terms(query))]
 
 
 __all__ = ["BM25Index", "KeywordHit", "KeywordSnapshot", "KeywordStore", "rank_bm25_reference"]
