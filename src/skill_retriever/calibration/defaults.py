@@ -32,12 +32,12 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   second level); otherwise by complexity (complex questions take the ppr route, whose
   walk crosses edges whatever the similarity). Measured on the eight judged catalogue
   sets, nDCG@10 of the default against the complexity table (the benchmark's row "full,
-  route by complexity", commit d871cb8): skills dev 75.2 / 69.8, metatool 66.8 / 65.7,
-  restbench-spotify 62.9 / 62.5, restbench-tmdb 45.3 / 42.2, seal-tools 86.5 / 85.5,
-  stabletoolbench 69.5 / 67.7, traject-bench 54.4 / 54.2 (median edge cosine: skills dev
+  route by complexity", commit 1fe7ce1): skills dev 75.5 / 70.5, metatool 67.8 / 67.5,
+  restbench-spotify 66.2 / 64.7, restbench-tmdb 52.5 / 52.4, seal-tools 86.1 / 86.1,
+  stabletoolbench 69.7 / 69.3, traject-bench 54.5 / 54.9 (median edge cosine: skills dev
   0.54, stabletoolbench 0.66, traject-bench 0.66; the four others have no edges); on
   ultratool (0.31: a task plan's tools, "book a restaurant" then "get the dish id") the
-  forced smart route scores 73.2 against 77.4 for the complexity table, which it keeps.
+  forced smart route scores 74.0 against 78.2 for the complexity table, which it keeps.
   The benchmark's notes give each set's reason and median (``skill-retriever benchmark
   --only skills,toolret --max-queries 500``; the README's table). Fusion by scores (``fusion="scores"``,
   ``algorithms.score_fusion``): each channel's min-max normalised scores, weighted per query
