@@ -116,3 +116,15 @@ def test_query_and_document_forms_meet() -> None:
 def test_bm25_terms_never_empty_nor_stop_words(text: str) -> None:
     for term in bm25_terms(text):
         assert term and term not in STOP_WORDS
+
+
+def test_the_c_stemmer_gives_the_pure_python_stems() -> None:
+    # snowballstemmer hands out PyStemmer's C stemmer when it is installed (the `fast`
+    # extra): the index must not depend on which one ran.
+    c = pytest.importorskip("Stemmer").Stemmer("english")
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    pure = EnglishStemmer()
+    words = ["playlists", "deployments", "running", "generously", "kubernetes", "naïve", "fixtures",
+             "authentication", "analysed", "analyzing", "hopeful", "skies", "dying", "agreed", "news"]
+    assert [c.stemWord(w) for w in words] == [pure.stemWord(w) for w in words] == [stem(w) for w in words]
