@@ -69,7 +69,6 @@ def probes() -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-
 def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
     """Best semantic cosine of each query among the nodes that can be an answer (no
     entity or fact: a probe's best match would often be a short entity name, and no
