@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from skill_retriever.algorithms.normalise import minmax
 from skill_retriever.algorithms.ppr import (
     personalized_pagerank,
     reference_pagerank,
@@ -15,7 +16,6 @@ from skill_retriever.algorithms.ppr import (
 from skill_retriever.algorithms.restart import (
     FactHit,
     fact_seeds,
-    minmax,
     proper_names,
     restart_vector,
     specificity,

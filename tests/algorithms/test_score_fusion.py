@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from skill_retriever.algorithms.score_fusion import min_max, peakedness, score_fusion
+from skill_retriever.algorithms.normalise import minmax
+from skill_retriever.algorithms.score_fusion import peakedness, score_fusion
+
+
+def min_max(scores: list[float]) -> list[float]:
+    """How score fusion normalises a channel's list (a lone or flat list counts fully)."""
+    return [float(x) for x in minmax(scores, flat=1.0)]
 
 
 def test_peakedness() -> None:

@@ -33,6 +33,8 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from skill_retriever.algorithms.normalise import minmax
+
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -69,15 +71,6 @@ def specificity(passage_counts: npt.ArrayLike, exponent: float) -> FloatArray:
         raise ValueError(f"specificity exponent must be a finite number >= 0, got {exponent}")
     counts = np.maximum(np.asarray(passage_counts, dtype=np.float64), 1.0)
     return np.power(counts, -float(exponent))
-
-
-def minmax(values: npt.ArrayLike) -> FloatArray:
-    """``(v - min) / (max - min)``; all zeros when every value is the same."""
-    v = np.asarray(values, dtype=np.float64)
-    if v.size == 0:
-        return v
-    low, span = float(v.min()), float(v.max() - v.min())
-    return (v - low) / span if span > 0 else np.zeros_like(v)
 
 
 def fact_seeds(hits: Sequence[FactHit[K]]) -> dict[K, float]:
@@ -181,4 +174,4 @@ def restart_vector(
     return p
 
 
-__all__ = ["FactHit", "fact_seeds", "minmax", "proper_names", "restart_vector", "specificity"]
+__all__ = ["FactHit", "fact_seeds", "proper_names", "restart_vector", "specificity"]

@@ -38,9 +38,10 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
+from skill_retriever.algorithms.normalise import minmax
 from skill_retriever.algorithms.rrf import FusedItem
 
-__all__ = ["PEAK_DEPTH", "min_max", "peakedness", "score_fusion"]
+__all__ = ["PEAK_DEPTH", "peakedness", "score_fusion"]
 
 #: How many of a channel's top scores its peakedness compares the best with.
 PEAK_DEPTH = 10
@@ -55,15 +56,6 @@ def peakedness(scores: Sequence[float], depth: int = PEAK_DEPTH) -> float:
     if len(top) < 2 or top[0] <= 0:
         return 1.0
     return max(0.0, (top[0] - math.fsum(top) / len(top)) / top[0])
-
-
-def min_max(scores: Sequence[float]) -> list[float]:
-    """``scores`` (best first) mapped onto [0, 1]: the best to 1, the last to 0; all 1
-    when the list cannot tell its items apart (one item, or every score equal)."""
-    best, last = scores[0], scores[-1]
-    if best - last <= 1e-12:
-        return [1.0] * len(scores)
-    return [max(0.0, (s - last) / (best - last)) for s in scores]
 
 
 def score_fusion(
@@ -98,7 +90,7 @@ def score_fusion(
         else:
             numeric = [float(s) for s in scores if s is not None]
             peaks[channel] = 1.0 if channel in confident else max(MIN_PEAK, peakedness(numeric))
-            values = min_max(numeric)
+            values = minmax(numeric, flat=1.0).tolist()  # a lone or flat list counts fully
         mine = normed.setdefault(channel, {})
         for rank, ((item, _), value) in enumerate(zip(hits, values, strict=True), 1):
             if item not in mine:
