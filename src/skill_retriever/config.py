@@ -70,10 +70,9 @@ class RetrievalConfig:
     completeness_max_iterations: int = 1
     gap_fill_per_component: int = 5
     # A missing component no item's words match (a paraphrase, a misspelling) is also
-    # embedded and looked up by vector: one more model call per query, which took the
-    # smart route from 1.4-1.7x to 1.6-3.3x the dense search on the benchmark's
-    # catalogues and moved nDCG@10 by -0.8 to +1.1 (README, "Skills, tools and
-    # incidents"), so it is off by default.
+    # embedded and looked up by vector: one more model call per query, which moved
+    # nDCG@10 by -1.6 to 0 on the benchmark's eight catalogue sets (README, "Skills, tools
+    # and incidents", the row "route smart, gap filling by vector"), so it is off by default.
     gap_fill_by_vector: bool = False
     component_min_length: int = 3
     # rank_multifactor

@@ -56,10 +56,9 @@ def fill_gaps(state: RetrievalState, view: QueryView) -> Update:
     # Coverage asks for a component's words, so a keyword search is the direct way to
     # find an item that has them. With ``gap_fill_by_vector``, the components no item's
     # words match (a paraphrase, a misspelling) also go to the vector search, embedded in
-    # one batch and looked up in one pass. That second model call is off by default:
-    # without it the forced smart route's p50 fell from 1.6-3.3x to 1.4-1.7x the dense
-    # search on the benchmark's catalogues, and nDCG@10 moved by -1.1 to +0.8 (README,
-    # "Skills, tools and incidents", the row "route smart, gap filling by vector").
+    # one batch and looked up in one pass. That second model call is off by default: on
+    # the benchmark's eight catalogue sets it moved nDCG@10 by -1.6 to 0 (README, "Skills,
+    # tools and incidents", the row "route smart, gap filling by vector").
     found: dict[str, list[str]] = {c: [h.id for h in snap.search_keywords(c, per, visible)] for c in missing}
     unmatched = [c for c in missing if not found[c]]
     by_vector = unmatched if view.config.gap_fill_by_vector else []
