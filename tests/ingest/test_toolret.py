@@ -94,6 +94,29 @@ def test_tools_become_tool_nodes_with_rendered_parameters(folder: Path) -> None:
     assert nodes["bare"].name == "bare" and nodes["bare"].text == "bare"
 
 
+def test_what_names_or_describes_a_tool_is_searchable(tmp_path: Path) -> None:
+    """An OpenAPI operation's method and path, a plugin's display name and its description
+    for the model reach the text (what BM25 and the embedding read); copies of what the text
+    already says do not."""
+    _jsonl(tmp_path / "tools.jsonl", [
+        {"id": "GET /me/playlists", "name": "Get Current User's Playlists",
+         "description": "Playlists owned or followed.", "method": "get", "path": "/me/playlists"},
+        {"id": "airquality", "name": "airquality", "name_for_human": "Gimmee Air Quality",
+         "description": "Air quality forecast.",
+         "description_for_model": "Planning something outdoors?\nGet the 2-day forecast for a US zip code."},
+        {"id": "echo", "name": "echo", "name_for_human": "Echo", "description": "Says it back.",
+         "description_for_model": "Says it back.", "path": "/echo"},
+    ])
+    nodes = {n.id: n for n in ingest_toolret(tmp_path).nodes}
+    assert nodes["GET /me/playlists"].text == "Playlists owned or followed.\nGET /me/playlists"
+    air = nodes["airquality"]
+    assert air.text == ("Air quality forecast.\nGimmee Air Quality\n"
+                        "Planning something outdoors?\nGet the 2-day forecast for a US zip code.")
+    assert "description_for_model" not in air.attrs and air.attrs["name_for_human"] == "Gimmee Air Quality"
+    # same name but for case, same description, a path with no method: nothing added
+    assert nodes["echo"].text == "Says it back."
+
+
 def test_edges_are_mapped_and_bad_lines_reported(folder: Path) -> None:
     result = ingest_toolret(folder)
     edges = {(e.source, e.target): e for e in result.edges}

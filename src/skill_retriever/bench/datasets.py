@@ -214,7 +214,7 @@ def toolret_sets(
     """Every set in ``<data>/toolret``. Sets with train/dev splits use their test splits;
     query sets over ``max_queries`` are cut to a seeded sample of that size. In quick mode
     only ultratool (test split, 30 sampled queries)."""
-    from skill_retriever.ingest.toolret import load_toolret_queries
+    from skill_retriever.ingest.toolret import INGEST_VERSION, load_toolret_queries
 
     root = data_dir / "toolret" if data_dir else None
     if root is None or not root.is_dir():
@@ -246,7 +246,7 @@ def toolret_sets(
 
             return ingest_toolret(folder)
 
-        sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps},
+        sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps, "ingest": INGEST_VERSION},
                             FAMILY_METRICS["toolret"], kinds=None, notes=notes))
     return sets, [] if folders else [f"toolret: no set under {root}; skipped"]
 
