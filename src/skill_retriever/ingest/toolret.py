@@ -183,12 +183,13 @@ def _naming_lines(rec: dict[str, Any]) -> list[str]:
     display name that differs from the name, a model-facing description that differs from
     the description.
 
-    Measured with the default search (scratch harness over the benchmark's cached indexes,
-    ``skill-retriever benchmark --only toolret`` sets, 500-query samples), nDCG@10 before ->
-    after: metatool 67.8 -> 70.7, restbench-spotify 66.2 -> 67.7, restbench-tmdb 52.5 ->
-    52.4; the other sets carry none of these fields. Domain and field labels as a text
-    line were tried too and left out: seal-tools 86.1 -> 86.1, ultratool 78.2 -> 72.7
-    (tools of one domain grew alike, which moved ultratool's route decision).
+    The default search, ``skill-retriever benchmark --only skills,toolret --max-queries
+    500`` at 1fe7ce1 (before) and 0b634b1 (after), nDCG@10: metatool 67.8 -> 70.8,
+    restbench-spotify 66.2 -> 67.7, restbench-tmdb 52.5 -> 52.4; the other sets carry none
+    of these fields. Domain and field labels as a text line were tried and left out
+    (scratch run of the default search on the same cached sets): seal-tools 86.1 -> 86.1,
+    ultratool 78.2 -> 72.7, because tools of one domain grew alike and that moved
+    ultratool's route decision (`calibration.defaults`).
     """
     out: list[str] = []
     method, path = rec.get("method"), rec.get("path")
