@@ -12,8 +12,8 @@ then what else names or describes the tool (`_naming_lines`): an OpenAPI operati
 method and path (``GET /me/playlists``: the path names the resources the call acts on)
 and a plugin manifest's display name and model-facing description (MetaTool's
 ``name_for_human``, ``description_for_model``). Other small fields go to ``attrs``;
-category / domain / field labels become tags (as text they lowered the default search:
-see `_naming_lines`).
+category / domain / field labels become tags (a text line of them did not help the
+default search: see `_naming_lines`).
 
 Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) and
 ``tool_graph`` (UltraTool: the source's result is used by the target in task plans) ->
