@@ -194,7 +194,12 @@ def test_real_sets_every_relevant_tool_exists(name: str) -> None:
 @pytest.mark.skipif("restbench-tmdb" not in SETS, reason="shared data absent")
 def test_restbench_tmdb() -> None:
     result = ingest_toolret(DATA / "restbench-tmdb")
-    assert len(result.nodes) == 54 and result.edges == [] and result.problems == []
+    assert len(result.nodes) == 54 and result.problems == []
+    # no edges.jsonl: every edge is a REST operation's link to what produces its parameters
+    assert result.edges and all(e.kind is EdgeKind.DEPENDS_ON for e in result.edges)
+    links = {(e.source, e.target) for e in result.edges}
+    assert ("GET /movie/{movie_id}/credits", "GET /search/movie") in links
+    assert ingest_toolret(DATA / "restbench-tmdb", operation_edges=False).edges == []
     queries = load_toolret_queries(DATA / "restbench-tmdb")
     ids = {n.id for n in result.nodes}
     assert len(queries) == 100

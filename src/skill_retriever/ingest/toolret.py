@@ -17,7 +17,9 @@ default search: see `_naming_lines`).
 
 Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) and
 ``tool_graph`` (UltraTool: the source's result is used by the target in task plans) ->
-``FEEDS``; a type naming an `EdgeKind` is kept; anything else -> ``RELATED_TO``.
+``FEEDS``; a type naming an `EdgeKind` is kept; anything else -> ``RELATED_TO``. REST
+operations (tools with a ``method`` and a ``path``) also get ``DEPENDS_ON`` edges to the
+operations that produce their path parameters (`ingest.openapi_links`).
 
 Every node records ``source_root`` (the set's folder) and ``source_name`` (its name
 unless the caller names the source) in ``attrs``. A line holding a number strict JSON
@@ -43,6 +45,7 @@ from typing import Any, TextIO
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
@@ -59,8 +62,8 @@ _RENDERED = frozenset(
      "optional_parameters", "output_info", "connected_tools", "description_for_model"}
 )
 #: What this ingester makes; bumped when that changes, so cached benchmark indexes are
-#: rebuilt. 2: the naming lines (`_naming_lines`).
-INGEST_VERSION = 2
+#: rebuilt. 2: the naming lines (`_naming_lines`); 3: REST operations' dependency edges.
+INGEST_VERSION = 3
 _MAX_ATTR_CHARS = 1000
 _MAX_PARAM_DESC = 160
 _MAX_SECTION = 1500
@@ -236,7 +239,12 @@ def _edge_kind(kind: str) -> tuple[EdgeKind, str]:
 
 
 def ingest_toolret(
-    folder: Path, *, sibling_edges: bool = True, max_group: int = 30, source_name: str | None = None
+    folder: Path,
+    *,
+    sibling_edges: bool = True,
+    max_group: int = 30,
+    operation_edges: bool = True,
+    source_name: str | None = None,
 ) -> IngestResult:
     """Read one toolret set: tools as TOOL nodes, relations and groupings as edges.
 
@@ -245,6 +253,9 @@ def ingest_toolret(
         sibling_edges: Join APIs of one tool (``tool_name`` / ``parent_tool_name``) by
             ``RELATED_TO`` edges.
         max_group: Groups with more APIs than this get no sibling edges.
+        operation_edges: Join each REST operation (a tool with a ``method`` and a
+            ``path``) to the operations that produce its path parameters, by
+            ``DEPENDS_ON`` edges (`ingest.openapi_links`).
         source_name: Recorded on every node; the folder's name by default.
 
     Returns:
@@ -263,6 +274,7 @@ def ingest_toolret(
     origin = Provenance.of(folder, source_name).attrs()
     ids: set[str] = set()
     groups: dict[str, list[str]] = {}
+    operations: dict[str, tuple[str, str]] = {}
     where = str(tools_path)
     for n, rec in _objects(tools_path, result):
         try:
@@ -279,6 +291,9 @@ def ingest_toolret(
         group = next((rec[k] for k in _GROUP_FIELDS if isinstance(rec.get(k), str)), None)
         if group:
             groups.setdefault(group, []).append(node.id)
+        method, path = rec.get("method"), rec.get("path")
+        if isinstance(method, str) and isinstance(path, str) and method.strip() and path.strip():
+            operations[node.id] = (method.strip(), path.strip())
     edge_ids: set[str] = set()
     if (folder / "edges.jsonl").is_file():
         for n, rec in _objects(folder / "edges.jsonl", result):
@@ -294,6 +309,10 @@ def ingest_toolret(
             if edge.id not in edge_ids:
                 edge_ids.add(edge.id)
                 result.edges.append(edge)
+    for edge in operation_links(operations) if operation_edges else ():
+        if edge.id not in edge_ids:
+            edge_ids.add(edge.id)
+            result.edges.append(edge)
     result.seconds = time.perf_counter() - started
     return result
 
