@@ -1,6 +1,7 @@
-"""The route a catalogue suggests for itself (calibration.defaults): the smart route for
+"""The route a catalogue suggests for itself (calibration.defaults): the ppr route for
+every query when most of its edges say one item needs another, else the smart route for
 every query when its edges join items alike or there are none, the complexity table when
-its edges mostly join unlike items; and a typed hop always walks."""
+they mostly join unlike items; and a typed hop always walks."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import numpy as np
 import pytest
 from scipy import sparse as sp
 
-from skill_retriever.calibration.defaults import MIN_EDGE_COSINE, decide, median_edge_cosine
+from skill_retriever.calibration.defaults import (
+    MIN_EDGE_COSINE,
+    MIN_WORKFLOW_SHARE,
+    decide,
+    median_edge_cosine,
+    workflow_share,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.exceptions import ConfigError
@@ -46,7 +53,9 @@ def test_median_edge_cosine_on_a_sample_stays_near_the_whole() -> None:
     assert whole is not None and part is not None and abs(whole - part) < 0.05
 
 
-def _catalogue(path: Path, edges: list[tuple[str, str]], alike: bool) -> Index:
+def _catalogue(
+    path: Path, edges: list[tuple[str, str]], alike: bool, kind: EdgeKind = EdgeKind.MENTIONS
+) -> Index:
     index = Index.open(path, embedder=HashingEmbedder(), create=True)
     words = ["deploy", "lint", "render", "parse", "encrypt", "compress"]
     nodes = [
@@ -54,7 +63,7 @@ def _catalogue(path: Path, edges: list[tuple[str, str]], alike: bool) -> Index:
              description=("shared words about builds and releases" if alike else f"{w} {w} {w} only"), text=w)
         for w in words
     ]
-    index.upsert(nodes, [Edge(f"skill:{a}", f"skill:{b}", EdgeKind.DEPENDS_ON) for a, b in edges])
+    index.upsert(nodes, [Edge(f"skill:{a}", f"skill:{b}", kind) for a, b in edges])
     return index
 
 
@@ -85,12 +94,55 @@ def test_the_route_follows_the_index_after_a_write(tmp_path: Path) -> None:
     query = "deploy lint render parse encrypt compress everything in one go with a long plan"
     assert retriever.search(query, rerank=False).route == "smart"
     # Edges between unlike items arrive: the next snapshot routes by complexity.
-    index.upsert([], [Edge("skill:deploy", "skill:lint", EdgeKind.DEPENDS_ON),
-                      Edge("skill:parse", "skill:encrypt", EdgeKind.DEPENDS_ON)])
+    index.upsert([], [Edge("skill:deploy", "skill:lint", EdgeKind.MENTIONS),
+                      Edge("skill:parse", "skill:encrypt", EdgeKind.MENTIONS)])
     after = retriever.search(query, rerank=False)
     assert after.stats["plan_query"]["default_route"] == "by-complexity"
     assert after.route == ROUTE_BY_COMPLEXITY[after.stats["plan_query"]["complexity"]]
+    # The same pairs as prerequisites: one item needs another, so every query walks.
+    index.upsert([], [Edge("skill:deploy", "skill:lint", EdgeKind.DEPENDS_ON),
+                      Edge("skill:parse", "skill:encrypt", EdgeKind.FEEDS)])
+    needs = retriever.search(query, rerank=False)
+    assert needs.stats["plan_query"]["default_route"] == "ppr" and needs.route == "ppr"
     index.close()
+
+
+def test_workflow_share_counts_prerequisites_and_data_flows_on_a_sample() -> None:
+    def edges(kinds: list[EdgeKind]) -> list[Edge]:
+        return [Edge(f"a{i}", f"b{i}", kind) for i, kind in enumerate(kinds)]
+
+    assert workflow_share([]) is None
+    assert workflow_share(edges([EdgeKind.DEPENDS_ON, EdgeKind.FEEDS, EdgeKind.MENTIONS, EdgeKind.USES])) == 0.5
+    assert workflow_share(edges([EdgeKind.RELATED_TO, EdgeKind.PART_OF, EdgeKind.CONFLICTS_WITH])) == 0.0
+    # Every third edge a prerequisite, read on a sample of 1,000 of 3,000 (a stride of 3
+    # would read prerequisites only).
+    mixed = edges([EdgeKind.DEPENDS_ON if i % 3 == 0 else EdgeKind.MENTIONS for i in range(3000)])
+    share = workflow_share(mixed, sample=1000)
+    assert share is not None and abs(share - 1 / 3) < 0.05
+
+
+def test_a_catalogue_whose_edges_are_mostly_prerequisites_walks_every_query(tmp_path: Path) -> None:
+    # Items alike or not, prerequisites decide: the smart route would not cross to an
+    # item the query does not resemble.
+    for alike in (True, False):
+        index = _catalogue(tmp_path / f"needs-{alike}", [("deploy", "lint"), ("lint", "render"), ("parse", "encrypt")],
+                           alike=alike, kind=EdgeKind.DEPENDS_ON)
+        snap = index.snapshot()
+        found = decide(snap)
+        assert found.settings["default_route"] == "ppr" and "one item needs another" in found.reasons[1]
+        resp = Retriever(index, cache_size=0).search("lint the code", rerank=False)
+        assert resp.route == "ppr" and resp.stats["plan_query"]["default_route"] == "ppr"
+        # The caller's choice still wins.
+        assert Retriever(index, cache_size=0).search("lint the code", rerank=False, default_route="smart").route \
+            == "smart"
+        index.close()
+    # Below the share, the similarity rule decides.
+    few = _catalogue(tmp_path / "few", [("deploy", "lint"), ("lint", "render"), ("parse", "encrypt")], alike=True)
+    few.upsert([], [Edge("skill:render", "skill:parse", EdgeKind.DEPENDS_ON)])
+    share = workflow_share(few.snapshot().edges.values())
+    assert share is not None and share < MIN_WORKFLOW_SHARE
+    assert decide(few.snapshot()).settings["default_route"] == "smart"
+    few.close()
 
 
 def test_a_catalogue_whose_edges_join_unlike_items_routes_by_complexity(tmp_path: Path) -> None:

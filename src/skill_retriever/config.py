@@ -34,8 +34,9 @@ class RetrievalConfig:
     # The route of a query the caller did not force and that has no typed hop (a typed
     # hop always takes the ppr route, which walks from its far end): "by-complexity"
     # (simple -> quick, medium -> smart, complex -> ppr) or one route for every query;
-    # None = as the index suggests (calibration.defaults: "smart" for a catalogue whose
-    # edges the smart route can follow, else "by-complexity").
+    # None = as the index suggests (calibration.defaults: "ppr" for a catalogue whose
+    # edges mostly say one item needs another, "smart" for one whose edges the smart
+    # route can follow, else "by-complexity").
     default_route: Route | Literal["by-complexity"] | None = None
     # channels: on/off and RRF weight (0 = off)
     channel_weights: Mapping[str, float] = field(

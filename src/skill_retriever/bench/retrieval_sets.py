@@ -61,7 +61,8 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     ablate = [c for c in CHANNELS if c != "temporal" or dated]
     notes = list(ds.notes)
     # What the index suggested for itself and why (the route a catalogue takes, with the
-    # median cosine of its edges' ends that decided it): calibration.defaults.
+    # share of workflow edges or the median cosine of its edges' ends that decided it):
+    # calibration.defaults.
     notes.append(f"defaults: {'; '.join(index_defaults(index.snapshot()).reasons)}")
     if not dated:
         notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
@@ -77,7 +78,7 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     run.log(f"  nothing-fits flag rates (default search): {fit}")
     # Out of the box: the default reranker, not the bench retriever's explicit one (kept
     # for the "full+rerank" rows). On catalogues the forced smart route is timed beside it:
-    # the route a catalogue takes unless its edges join unlike items (calibration.defaults).
+    # the route most catalogues take (calibration.defaults).
     forced = ("smart",) if ds.family in ("skills", "toolret") else ()
     latency = section_latency(run, index, [q.text for q in ds.queries if q.relevant], ds.kinds, FIXED_NOW, forced)
     reranker = retriever.reranker

@@ -25,21 +25,36 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   sets (hotpotqa_hipporag_train100, musique_hipporag_train100) only; the README's
   multi-hop table reports them on the other two.
 * **catalogue**: most askable nodes are components or tools (skills, agents, commands,
-  hooks, MCP servers, plugins, tools). The route: the smart route for every query
-  (``default_route="smart"``; a typed hop still takes the ppr route) when the index has
-  no edges, or when its edges mostly join items alike (the median cosine of their ends at
-  least :data:`MIN_EDGE_COSINE`, the similarity the smart route's expansion asks at its
-  second level); otherwise by complexity (complex questions take the ppr route, whose
-  walk crosses edges whatever the similarity). Measured on the eight judged catalogue
-  sets, nDCG@10 of the default against the complexity table (the benchmark's row "full,
-  route by complexity", commit 1fe7ce1): skills dev 75.5 / 70.5, metatool 67.8 / 67.5,
-  restbench-spotify 66.2 / 64.7, restbench-tmdb 52.5 / 52.4, seal-tools 86.1 / 86.1,
-  stabletoolbench 69.7 / 69.3, traject-bench 54.5 / 54.9 (median edge cosine: skills dev
-  0.54, stabletoolbench 0.66, traject-bench 0.66; the four others have no edges); on
-  ultratool (0.31: a task plan's tools, "book a restaurant" then "get the dish id") the
-  forced smart route scores 74.0 against 78.2 for the complexity table, which it keeps.
-  The benchmark's notes give each set's reason and median (``skill-retriever benchmark
-  --only skills,toolret --max-queries 500``; the README's table). Fusion by scores (``fusion="scores"``,
+  hooks, MCP servers, plugins, tools). The route, in this order:
+
+  1. the ppr route for every query (``default_route="ppr"``) when at least
+     :data:`MIN_WORKFLOW_SHARE` of its edges say that using one item needs another
+     (:data:`WORKFLOW_KINDS`: a prerequisite, ``DEPENDS_ON``, or a data flow, ``FEEDS``).
+     An answer then holds both ends of such an edge, and the request seldom names the
+     second: "add this song to my playlist 'Road trip'" needs the search and the
+     playlist listing (``ingest.openapi_links``). The walk follows an edge whatever its
+     far end's similarity to the query; the smart route's expansion does not;
+  2. the smart route for every query (``default_route="smart"``; a typed hop still
+     takes the ppr route) when the index has no edges, or when its edges mostly join
+     items alike (the median cosine of their ends at least :data:`MIN_EDGE_COSINE`, the
+     similarity the smart route's expansion asks at its second level);
+  3. otherwise by complexity (complex questions take the ppr route, whose walk crosses
+     edges whatever the similarity).
+
+  Measured on the eight judged catalogue sets (``skill-retriever benchmark --only
+  skills,toolret --max-queries 500``, commit d950b3b, before the first rule existed),
+  nDCG@10 of the routes smart / ppr / by complexity: restbench-spotify 69.8 / 74.2 /
+  70.3 and restbench-tmdb 55.1 / 61.1 / 59.1 (every edge a ``DEPENDS_ON`` from
+  ``ingest.openapi_links``; their median cosine, 0.67 and 0.41, sent them down the
+  smart route), ultratool 74.0 / 78.3 / 78.2 (every edge ``FEEDS``: a task plan's
+  tools), traject-bench 54.5 / 54.9 / 54.9 (71 % ``FEEDS``); skills dev 75.5 / 68.8 /
+  70.5 (its edges are ``PART_OF`` and ``MENTIONS``, median cosine 0.54) and
+  stabletoolbench 69.8 / 69.2 / 69.3 (``RELATED_TO`` siblings, 0.66) keep the smart
+  route, and so do metatool and seal-tools, which have no edges. The bundled sample
+  (22 % of its edges are workflow edges) keeps the smart route too. The
+  benchmark's notes give each set's reason; the README's table, each route's figures.
+
+  Fusion by scores (``fusion="scores"``,
   ``algorithms.score_fusion``): each channel's min-max normalised scores, weighted per query
   by how clearly its best item stands out, so a channel with nothing to say (BM25 on a
   paraphrase, the graph on a catalogue with few edges) barely moves the order. Measured
@@ -61,7 +76,8 @@ per snapshot. What must be learned from the index rather than seen in it belongs
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
@@ -72,7 +88,7 @@ from numpy.typing import NDArray
 from scipy import sparse as sp
 
 from skill_retriever.config import PROFILES, RetrievalConfig
-from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -115,9 +131,16 @@ CATALOGUE_SETTINGS: Mapping[str, Any] = MappingProxyType({"fusion": "scores"})
 #: route for every query: the similarity to the query the smart route's expansion asks
 #: at its second level (``RetrievalConfig.expand_thresholds``).
 MIN_EDGE_COSINE = 0.35
-#: At most this many adjacency entries (each edge is two) are read, evenly spaced, so the
-#: decision stays cheap on a million-edge graph; every benchmark catalogue (at most 5,781
-#: edges) is read whole.
+#: Edges that say using one item needs another: a prerequisite, or a data flow (an
+#: output that fills the other's input). ``USES`` is not among them: no judged set has it.
+WORKFLOW_KINDS = frozenset({EdgeKind.DEPENDS_ON, EdgeKind.FEEDS})
+#: A catalogue where at least this share of the edges are `WORKFLOW_KINDS` takes the ppr
+#: route for every query.
+MIN_WORKFLOW_SHARE = 0.5
+#: At most this many adjacency entries (each edge is two), and this many edges for
+#: `workflow_share`, are read, evenly spaced, so the decision stays cheap on a
+#: million-edge graph; every benchmark catalogue (at most 7,194 edges, traject-bench) is
+#: read whole.
 EDGE_SAMPLE = 16_384
 
 
@@ -184,6 +207,13 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     if components / askable >= MIN_CATALOGUE_SHARE:
         fusion = (f"catalogue: {components:,} of {askable:,} askable nodes are components or tools: "
                   "fusion by scores, each channel weighted by how clearly its best item stands out")
+        workflow = workflow_share(snapshot.edges.values())
+        if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
+            return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "ppr"}, (
+                fusion, (f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) "
+                         "say one item needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever "
+                         "the query names"),
+            ))
         alike = median_edge_cosine(snapshot.graph.adjacency, snapshot.embeddings)
         if alike is None or alike >= MIN_EDGE_COSINE:
             why = ("no edges between items with vectors" if alike is None
@@ -196,6 +226,16 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                      f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses"),
         ))
     return IndexDefaults("other", reasons=(f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components",))
+
+
+def workflow_share(edges: Collection[Edge], sample: int = EDGE_SAMPLE) -> float | None:
+    """The share of ``edges`` whose kind is one of `WORKFLOW_KINDS`, over a seeded random
+    sample of at most ``sample`` of them (random rather than evenly spaced: an ingester
+    writes its edges in patterns that a fixed stride can alias); None when there are none."""
+    if not edges:
+        return None
+    picked: Collection[Edge] = edges if len(edges) <= sample else random.Random(len(edges)).sample(list(edges), sample)
+    return sum(e.kind in WORKFLOW_KINDS for e in picked) / len(picked)
 
 
 def median_edge_cosine(
@@ -228,5 +268,5 @@ def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
 
 
 __all__ = ["CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "EDGE_SAMPLE", "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE",
-           "MIN_PASSAGE_SHARE", "NEUTRAL", "PASSAGE_SETTINGS", "CorpusKind", "IndexDefaults", "decide",
-           "index_defaults", "median_edge_cosine"]
+           "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "NEUTRAL", "PASSAGE_SETTINGS", "WORKFLOW_KINDS",
+           "CorpusKind", "IndexDefaults", "decide", "index_defaults", "median_edge_cosine", "workflow_share"]
