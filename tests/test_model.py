@@ -56,7 +56,9 @@ class TestNode:
         with pytest.raises(InvalidItemError, match="edge source id"):
             Edge("a\n", "b", "USES")
 
-    @pytest.mark.parametrize("bad", ["yesterday", "2026-13-45", "11/28/2026"])
+    # "20240601-01-01" is a year no datetime holds; Python alone reads it as 2024-06-01
+    # 01:00 at UTC-1 (any character may part date and time), found by the fuzz run.
+    @pytest.mark.parametrize("bad", ["yesterday", "2026-13-45", "11/28/2026", "20240601-01-01", "2026-01-01X10:00"])
     def test_bad_timestamp_names_item(self, bad: str) -> None:
         with pytest.raises(InvalidItemError, match=r"'skill:x'.*not ISO-8601"):
             node(updated=bad)
@@ -64,6 +66,13 @@ class TestNode:
     def test_timestamp_of_wrong_type(self) -> None:
         with pytest.raises(InvalidItemError, match="timestamp must be"):
             node(created=[2026, 1, 1])
+
+    @pytest.mark.parametrize(
+        "good", ["2026-11-01", "20261101", "2026-11-01T12:00:00Z", "2026-11-01 12:00", "2026-11-01t12:00", "2026-W44-7"]
+    )
+    def test_iso_forms_are_read(self, good: str) -> None:
+        created = node(created=good).created
+        assert created is not None and (created.year, created.month, created.day) == (2026, 11, 1)
 
     def test_naive_timestamps_become_utc(self) -> None:
         n = node(created="2026-11-01T12:00:00", updated=datetime(2026, 11, 2, 8, 30))

@@ -86,8 +86,15 @@ def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any
     raise InvalidItemError(f"{item}: unknown {what} {value!r}; use one of: {allowed}")
 
 
+#: The date part of an ISO-8601 string: calendar (extended or basic) or week date. Python's
+#: ``fromisoformat`` takes any character between date and time, so without this check
+#: "20240601-01-01" (year 20,240,601) read as 2024-06-01 01:00 at UTC-1.
+_ISO_DATE_PART = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}(?:-?\d)?")
+
+
 def parse_timestamp(value: object, item: str = "item") -> datetime | None:
-    """Read an ISO-8601 string, a datetime or epoch seconds; naive means UTC."""
+    """Read an ISO-8601 string (date and time apart by ``T`` or a space), a datetime or
+    epoch seconds; naive means UTC."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -101,6 +108,8 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
             ) from exc
     elif isinstance(value, str):
         try:
+            if not _ISO_DATE_PART.fullmatch(re.split(r"[Tt ]", value.strip(), maxsplit=1)[0]):
+                raise ValueError("no ISO-8601 date before the time")
             dt = datetime.fromisoformat(value.strip())
         except ValueError as exc:
             raise InvalidItemError(
