@@ -141,7 +141,9 @@ def test_a_catalogue_whose_edges_are_mostly_prerequisites_walks_every_query(tmp_
     few.upsert([], [Edge("skill:render", "skill:parse", EdgeKind.DEPENDS_ON)])
     share = workflow_share(few.snapshot().edges.values())
     assert share is not None and share < MIN_WORKFLOW_SHARE
-    assert decide(few.snapshot()).settings["default_route"] == "smart"
+    found = decide(few.snapshot())
+    assert found.settings["default_route"] == "smart"
+    assert f"{share:.0%} of its edges say one item needs another" in found.reasons[1]  # the evidence, said
     few.close()
 
 

@@ -9,8 +9,8 @@ none, the smart route; one whose edges mostly join unlike items routes by comple
 
 Why the route is not learned here: the signals that separate the benchmark's catalogue
 sets (the kinds of its edges, the median cosine of an edge's ends) are seen in the
-snapshot, not learned from it,
-so `calibration.defaults` decides it with no stored state that could go stale. Label-free
+snapshot, not learned from it, so `calibration.defaults` decides it with no stored state
+that could go stale. Label-free
 signals tried for the route before it, which did not separate the sets: pseudo-queries from
 the items' own descriptions, each channel's score shape, the share of a query's seeds that
 are neighbours.

@@ -52,8 +52,9 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   70.5 (its edges are ``PART_OF`` and ``MENTIONS``, median cosine 0.54) and
   stabletoolbench 69.8 / 69.2 / 69.3 (``RELATED_TO`` siblings, 0.66) keep the smart
   route, and so do metatool and seal-tools, which have no edges. The bundled sample
-  (22 % of its edges are workflow edges) keeps the smart route too. The
-  benchmark's notes give each set's reason; the README's table, each route's figures.
+  (22 % of its edges are workflow edges) keeps the smart route too. Each index's reason
+  names its share (``skill-retriever stats``; the benchmark's notes), the README's table
+  each route's figures.
 
   Fusion by scores (``fusion="scores"``,
   ``algorithms.score_fusion``): each channel's min-max normalised scores, weighted per query
@@ -215,16 +216,19 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                          "say one item needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever "
                          "the query names"),
             ))
+        # The first rule's evidence, said whichever rule decides.
+        few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
+                                           f"(< {MIN_WORKFLOW_SHARE:.0%})")
         alike = median_edge_cosine(snapshot.graph.adjacency, snapshot.embeddings)
         if alike is None or alike >= MIN_EDGE_COSINE:
             why = ("no edges between items with vectors" if alike is None
                    else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")
             return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "smart"}, (
-                fusion, f"the smart route for every query without a typed hop: {why}",
+                fusion, f"the smart route for every query without a typed hop: {why}{few}",
             ))
         return IndexDefaults("catalogue", CATALOGUE_SETTINGS, (
             fusion, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
-                     f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses"),
+                     f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}"),
         ))
     return IndexDefaults("other", reasons=(f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components",))
 
