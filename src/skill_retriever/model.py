@@ -107,10 +107,11 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
                 f"{item}: timestamp {value!r} is not a valid time in epoch seconds"
             ) from exc
     elif isinstance(value, str):
+        text = value.strip()
         try:
-            if not _ISO_DATE_PART.fullmatch(re.split(r"[Tt ]", value.strip(), maxsplit=1)[0]):
+            if not _ISO_DATE_PART.fullmatch(re.split(r"[Tt ]", text, maxsplit=1)[0]):
                 raise ValueError("no ISO-8601 date before the time")
-            dt = datetime.fromisoformat(value.strip())
+            dt = datetime.fromisoformat(text)
         except ValueError as exc:
             raise InvalidItemError(
                 f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)"
