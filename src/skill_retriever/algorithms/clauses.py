@@ -1,0 +1,52 @@
+"""Split a request into the clauses that each ask for one thing.
+
+An agent's task often chains several asks ("check the altitude of flight ABC1234. Then
+fetch the robot's data for this month; finally run task T987 on it"). One embedding of
+the whole text lands between its asks, and a ranking built from it fills its top with
+near-duplicates of the ask that dominates. The clauses found here are the sub-queries the
+ranking is diversified over (`algorithms.diversify`).
+
+The split is by punctuation that ends an ask (``. ! ? ;`` and a line break) and by the
+words that chain steps ("then", "after that", "finally", ...). A clause needs
+``min_words`` words; a shorter piece joins the clause before it (so "Thanks." adds no ask).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["query_clauses"]
+
+#: Where one ask ends and the next begins.
+_BOUNDARY = re.compile(
+    r"(?<=[.!?;])\s+"  # end of a sentence or a ';'-separated item
+    r"|\s*\n+\s*"  # a line break
+    r"|[,;]?\s+(?=(?:and\s+)?(?:then|after\s+that|afterwards|finally|lastly|additionally|next)\b[,\s])",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+
+
+def query_clauses(text: str, min_words: int = 3, max_clauses: int = 8) -> list[str]:
+    """The asks of ``text`` in order; one clause (the whole text) when it has one ask.
+
+    >>> query_clauses("Translate 'hello' to French. Then scroll the page down by 3 units.")
+    ["Translate 'hello' to French.", 'Then scroll the page down by 3 units.']
+    >>> query_clauses("find a PDF tool")
+    ['find a PDF tool']
+    """
+    clauses: list[str] = []
+    for piece in _BOUNDARY.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if clauses and len(_WORD.findall(piece)) < min_words:
+            clauses[-1] = f"{clauses[-1]} {piece}"
+        else:
+            clauses.append(piece)
+    if len(clauses) > 1 and len(_WORD.findall(clauses[0])) < min_words:
+        clauses[1] = f"{clauses[0]} {clauses[1]}"
+        del clauses[0]
+    if len(clauses) > max_clauses:  # too many to be separate asks: keep the text whole
+        return [text.strip()]
+    return clauses

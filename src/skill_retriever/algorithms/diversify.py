@@ -1,0 +1,64 @@
+"""Explicit diversification over a query's sub-queries: xQuAD (Santos, Macdonald and
+Ounis 2010, "Exploiting query reformulations for web search result diversification",
+WWW).
+
+The ranking is rebuilt greedily; each pick is the item with the highest gain::
+
+    gain(d) = (1 - λ) · rel(d) + λ · Σ_i P(q_i) · rel_i(d) · Π_{s picked} (1 - rel_i(s))
+
+``rel(d)`` is the item's score in the ranking scaled to [0, 1] (0 for an item only a
+sub-query found), ``rel_i(d)`` its score for sub-query ``i`` scaled to [0, 1], and
+``P(q_i)`` uniform. The product is how much of sub-query ``i`` the picks so far leave
+open: once an item answers an ask, the next pick gains from the asks still open. No
+item's gain can rise as picks are made, so the gains of the picks, in order, never rise:
+they are the new ranking's scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["xquad"]
+
+
+def _scaled(values: np.ndarray) -> np.ndarray:
+    top = float(values.max(initial=0.0))
+    return values / top if top > 0 else np.zeros_like(values)
+
+
+def xquad(
+    ranking: Sequence[tuple[str, float]],
+    aspects: Sequence[Mapping[str, float]],
+    lam: float,
+) -> list[tuple[str, float]]:
+    """``(id, gain)`` best first: every item of ``ranking`` (``(id, score >= 0)``, best
+    first) and of ``aspects`` (per sub-query ``id -> score >= 0``, any scale), reordered
+    so the top covers the aspects. Ties keep the order of ``ranking``, then of the aspects.
+    With no aspects or ``lam`` 0 the ranking's order is kept."""
+    ids = list(dict.fromkeys([d for d, _ in ranking] + [d for a in aspects for d in a]))
+    if not ids:
+        return []
+    at = {d: i for i, d in enumerate(ids)}
+    base = np.zeros(len(ids))
+    for d, s in ranking:
+        base[at[d]] = max(float(s), 0.0)
+    rel = _scaled(base)
+    table = np.zeros((len(aspects), len(ids)))
+    for row, aspect in enumerate(aspects):
+        for d, s in aspect.items():
+            table[row, at[d]] = max(float(s), 0.0)
+        table[row] = _scaled(table[row])
+    share = 1.0 / len(aspects) if aspects else 0.0
+    still_open = np.ones(len(aspects))
+    left = np.ones(len(ids), dtype=bool)
+    out: list[tuple[str, float]] = []
+    for _ in ids:
+        gain = (1.0 - lam) * rel + lam * share * (still_open @ table)
+        gain[~left] = -np.inf
+        best = int(np.argmax(gain))  # the first of equal gains: the ranking's order
+        out.append((ids[best], float(gain[best])))
+        left[best] = False
+        still_open *= 1.0 - table[:, best]
+    return out
