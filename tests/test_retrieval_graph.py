@@ -37,6 +37,7 @@ ALWAYS = {
     "search_keywords",
     "search_temporal",
     "fuse_rrf",
+    "cover_clauses",
     "rerank_cross_encoder",
     "apply_token_budget",
 }

@@ -130,6 +130,12 @@ class RetrievalConfig:
     # "scores" for a component or tool catalogue, else "rrf")
     fusion: Literal["rrf", "scores"] | None = None
     rrf_k: int = 60
+    # cover_clauses: a request with several asks ("... Then ...; finally ...") has its list
+    # rebuilt by xQuAD over the asks, each searched by keywords for ``clause_hits`` items
+    # (algorithms.diversify): λ = ``clause_coverage`` in [0, 1], 0 = off; None = as the
+    # index suggests (calibration.defaults: 0.5 for a component or tool catalogue, else 0)
+    clause_coverage: float | None = None
+    clause_hits: int = 20
     # rerank_cross_encoder
     rerank: bool = True
     rerank_top_n: int | None = None  # None = the k items that will be delivered
@@ -185,11 +191,13 @@ class RetrievalConfig:
         if self.now is not None and self.now.tzinfo is None:
             object.__setattr__(self, "now", self.now.replace(tzinfo=UTC))  # naive = UTC, as items
         for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
-                     "max_query_chars", "keyword_query_chars", "plan_query_chars"):
+                     "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0, got {getattr(self, name)}")
         if not 0.0 < self.alpha_default < 1.0 or not 0.0 < self.alpha_specific < 1.0 or not 0.0 < self.alpha_broad < 1.0:
             raise ConfigError("PPR alphas must lie strictly between 0 and 1")
+        if self.clause_coverage is not None and not 0.0 <= self.clause_coverage <= 1.0:
+            raise ConfigError(f"clause_coverage must lie in [0, 1] (0 = off) or be None, got {self.clause_coverage}")
         if self.token_budget is not None and self.token_budget < 0:
             raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
         if not self.expand_thresholds:

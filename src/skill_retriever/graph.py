@@ -3,7 +3,7 @@
     plan_query → search_keywords → search_temporal → retrieve_seeds ─(route_query: smart|quick|ppr)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
                                                                                                    │                             └→ (quick) ──────────────────────────────────────────┤
                                                                                                    └→ run_ppr → prune_flow ─────────────────────────────────────────────────────────┤
-                                                                                         fuse_rrf (one route reaches it) → rerank_cross_encoder → apply_token_budget → END
+                                                                                         fuse_rrf (one route reaches it) → cover_clauses → rerank_cross_encoder → apply_token_budget → END
 
 The keyword and temporal channels run before the seeds, in line, not beside them: a
 superstep of several nodes runs each in a thread of a pool LangGraph makes per call, and
@@ -25,6 +25,7 @@ from skill_retriever.phases import (
     after_completeness,
     apply_token_budget,
     check_completeness,
+    cover_clauses,
     expand_graph,
     fill_gaps,
     fuse_rrf,
@@ -75,6 +76,7 @@ def build_graph(
         search_keywords,
         search_temporal,
         fuse_rrf,  # no defer: every path is a line, so exactly one route reaches it, once
+        cover_clauses,
         rerank_cross_encoder,
         apply_token_budget,
     ):
@@ -95,7 +97,8 @@ def build_graph(
     builder.add_edge("rank_multifactor", "fuse_rrf")
     builder.add_edge("run_ppr", "prune_flow")
     builder.add_edge("prune_flow", "fuse_rrf")
-    builder.add_edge("fuse_rrf", "rerank_cross_encoder")
+    builder.add_edge("fuse_rrf", "cover_clauses")
+    builder.add_edge("cover_clauses", "rerank_cross_encoder")
     builder.add_edge("rerank_cross_encoder", "apply_token_budget")
     builder.add_edge("apply_token_budget", END)
     return builder.compile(name=name)

@@ -99,7 +99,7 @@ class Fused(TypedDict):
     score: float
     ranks: dict[str, int]
     rerank_score: NotRequired[float]
-    order_score: NotRequired[float]  # what a reranked list is sorted by (rerank or blend)
+    order_score: NotRequired[float]  # what the list is sorted by when not the score (asks covered, rerank)
 
 
 class Result(TypedDict):

@@ -21,7 +21,7 @@ from skill_retriever.tracing import TAG, annotate_current_run
 PHASES = {
     "plan_query", "retrieve_seeds", "expand_graph", "check_completeness", "fill_gaps",
     "rank_multifactor", "run_ppr", "prune_flow", "search_keywords", "search_temporal",
-    "fuse_rrf", "rerank_cross_encoder", "apply_token_budget",
+    "fuse_rrf", "cover_clauses", "rerank_cross_encoder", "apply_token_budget",
 }  # fmt: skip
 ROUTE_PHASES = {
     "quick": {"expand_graph"},
@@ -34,6 +34,7 @@ COMMON = {
     "search_keywords",
     "search_temporal",
     "fuse_rrf",
+    "cover_clauses",
     "rerank_cross_encoder",
     "apply_token_budget",
 }

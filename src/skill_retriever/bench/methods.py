@@ -236,6 +236,8 @@ PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
 CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, rrf", {"fusion": "rrf"}, "full with RRF instead of the catalogue's score fusion"),
     ("route smart, rrf", {"fusion": "rrf", "route": "smart"}, "route smart forced, RRF"),
+    ("full, one ask", {"clause_coverage": 0.0},
+     "full without covering a request's asks one by one (clause_coverage=0: the fused list as it is)"),
     ("full, route by complexity", {"default_route": "by-complexity"},
      "full with the router's complexity table (simple: quick, medium: smart, complex: ppr) for every index"),
     # What the smart route's lead over the complexity table is made of (calibration.defaults).

@@ -21,7 +21,7 @@ from skill_retriever.stores.index import Index
 
 PHASES = ("plan_query", "retrieve_seeds", "search_keywords", "search_temporal", "expand_graph",
           "check_completeness", "fill_gaps", "rank_multifactor", "run_ppr", "prune_flow", "fuse_rrf",
-          "rerank_cross_encoder", "apply_token_budget")
+          "cover_clauses", "rerank_cross_encoder", "apply_token_budget")
 #: Queries run first and not counted (model and caches warm up).
 WARMUP = 3
 

@@ -108,6 +108,7 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
     "synonyms": True,
     "fusion": "rrf",
     "default_route": "by-complexity",
+    "clause_coverage": 0.0,
 })
 
 #: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
@@ -127,7 +128,7 @@ CATALOGUE_KINDS = frozenset({
 MIN_CATALOGUE_SHARE = 0.5
 
 #: A component or tool catalogue (see the module docstring for the measurements).
-CATALOGUE_SETTINGS: Mapping[str, Any] = MappingProxyType({"fusion": "scores"})
+CATALOGUE_SETTINGS: Mapping[str, Any] = MappingProxyType({"fusion": "scores", "clause_coverage": 0.5})
 
 #: A catalogue whose edges' ends are at least this alike (median cosine) takes the smart
 #: route for every query: the similarity to the query the smart route's expansion asks
@@ -208,7 +209,8 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     components = sum(n for kind, n in counts.items() if kind in CATALOGUE_KINDS)
     if components / askable >= MIN_CATALOGUE_SHARE:
         fusion = (f"catalogue: {components:,} of {askable:,} askable nodes are components or tools: "
-                  "fusion by scores, each channel weighted by how clearly its best item stands out")
+                  "fusion by scores, each channel weighted by how clearly its best item stands out; "
+                  "a request with several asks gets a top that covers each (xQuAD over its clauses, λ 0.5)")
         workflow = workflow_share(snapshot.edges.values())
         if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
             return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "ppr"}, (

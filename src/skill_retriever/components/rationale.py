@@ -24,6 +24,7 @@ CHANNEL_WORDS = {
     "graph": "the graph (related to other matches)",
     "temporal": "recency",
     "named": "its name, written in the query",
+    "clauses": "one of the request's asks (keywords)",
 }
 MIN_TERM_LENGTH = 3
 

@@ -7,6 +7,7 @@ from skill_retriever.phases.check_completeness import (
     check_completeness,
     fill_gaps,
 )
+from skill_retriever.phases.cover_clauses import cover_clauses
 from skill_retriever.phases.expand_graph import expand_graph
 from skill_retriever.phases.fuse_rrf import fuse_rrf
 from skill_retriever.phases.plan_query import plan_query
@@ -22,6 +23,7 @@ __all__ = [
     "after_completeness",
     "apply_token_budget",
     "check_completeness",
+    "cover_clauses",
     "expand_graph",
     "fill_gaps",
     "fuse_rrf",

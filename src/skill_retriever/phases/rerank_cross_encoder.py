@@ -34,13 +34,13 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
         scores = reranker.score(state["plan"]["search_text"], texts)
     # New dicts, never the state's own: a reranker that fails half-way (or returns the
     # wrong number of scores) must leave no rerank_score behind on the fused items.
-    head = [Fused(**item, rerank_score=float(score)) for item, score in zip(head, scores, strict=True)]
+    head = [Fused(**{**item, "rerank_score": float(score)}) for item, score in zip(head, scores, strict=True)]
     mode = config.rerank_mode
     if mode == "auto":
         mode = "blend" if isinstance(reranker, EmbeddingReranker) else "replace"
     if mode == "replace":
         head.sort(key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
-        head = [Fused(**f, order_score=f["rerank_score"]) for f in head]
+        head = [Fused(**{**f, "order_score": f["rerank_score"]}) for f in head]
     else:
         by_rerank = sorted(head, key=lambda f: -f["rerank_score"])  # stable: ties keep the fusion order
         blended = {
@@ -51,7 +51,7 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
         }
         # equal blends keep the fusion order
         head = [
-            Fused(**f, order_score=blended[f["id"]])
+            Fused(**{**f, "order_score": blended[f["id"]]})
             for _, f in sorted(enumerate(head), key=lambda p: (-blended[p[1]["id"]], p[0]))
         ]
     return {
