@@ -39,3 +39,15 @@ def test_an_item_only_an_ask_found_may_enter_and_gains_never_rise() -> None:
 def test_ties_keep_the_ranking_order_and_negative_scores_count_as_zero() -> None:
     ranking = [("x", 1.0), ("y", 1.0), ("z", -2.0)]
     assert [d for d, _ in xquad(ranking, [{"q": 0.0}], 0.5)] == ["x", "y", "z", "q"]
+
+
+def test_below_the_greedy_depth_the_rest_follows_by_gain_and_scores_still_fall() -> None:
+    ranking = sorted([(f"a{i}", 1.0 - i / 20) for i in range(12)] + [("b", 0.5)], key=lambda p: -p[1])
+    asks = [{f"a{i}": 5.0 - i / 10 for i in range(12)}, {"b": 3.0, "new": 2.0}]
+    whole = xquad(ranking, asks, 0.5)
+    cut = xquad(ranking, asks, 0.5, depth=3)
+    assert [d for d, _ in cut[:3]] == [d for d, _ in whole[:3]] == ["a0", "b", "a1"]
+    assert sorted(d for d, _ in cut) == sorted(d for d, _ in whole)
+    gains = [g for _, g in cut]
+    assert gains == sorted(gains, reverse=True)
+    assert xquad(ranking, asks, 0.5, depth=0) == sorted(xquad(ranking, asks, 0.5, depth=0), key=lambda p: -p[1])

@@ -52,7 +52,9 @@ def cover_clauses(state: RetrievalState, view: QueryView) -> Update:
             best_rank[item] = min(rank, best_rank.get(item, rank))
     by_id = {f["id"]: f for f in fused}
     out: list[Fused] = []
-    for item, gain in xquad([(f["id"], f["score"]) for f in fused], aspects, lam):
+    # Greedy over what can be delivered (and reranked); the rest by its gain after that.
+    depth = max(config.k, config.rerank_top_n or 0)
+    for item, gain in xquad([(f["id"], f["score"]) for f in fused], aspects, lam, depth):
         f = by_id.get(item) or Fused(id=item, score=0.0, ranks={})
         ranks = dict(f["ranks"]) | ({CLAUSES: best_rank[item]} if item in best_rank else {})
         out.append(Fused(**{**f, "ranks": ranks, "order_score": gain}))
