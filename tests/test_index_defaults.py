@@ -63,6 +63,8 @@ def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index,
     assert found.corpus == "passages" and found.settings == PASSAGE_SETTINGS
     assert "6 of 6 askable nodes are passages" in found.reasons[0]
     assert index_defaults(passages.snapshot()) is index_defaults(passages.snapshot())  # once per snapshot
+    # A multi-hop question is one ask whose hops the walk follows: no clause coverage.
+    assert resolve(RetrievalConfig(), {}, passages.snapshot()).clause_coverage == 0.0
     old = _passage_index(tmp_path / "old", facts=False)  # indexed before facts existed
     assert decide(old.snapshot()).corpus == "other" and not decide(old.snapshot()).settings
     old.close()
@@ -71,10 +73,13 @@ def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index,
 def test_a_skill_catalogue_fuses_by_scores_and_keeps_the_rest(tmp_path: Path) -> None:
     index = build_tiny_index(tmp_path / "tiny")
     found = decide(index.snapshot())
-    assert found.corpus == "catalogue" and dict(found.settings) == {"fusion": "scores"}
-    assert "components or tools" in found.reasons[0]
+    assert found.corpus == "catalogue" and dict(found.settings) == {"fusion": "scores", "clause_coverage": 0.5}
+    assert "components or tools" in found.reasons[0] and "several asks" in found.reasons[0]
     config = resolve(RetrievalConfig(), {}, index.snapshot())
-    assert config.fusion == "scores"
+    assert config.fusion == "scores" and config.clause_coverage == 0.5
+    # The caller's value wins, 0 (off) included.
+    assert resolve(RetrievalConfig(clause_coverage=0.0), {}, index.snapshot()).clause_coverage == 0.0
+    assert resolve(RetrievalConfig(), {"profile": {"clause_coverage": 0.2}}, index.snapshot()).clause_coverage == 0.2
     assert config.route is None and config.fact_seeds == 0 and config.channel_weights["semantic"] == 1.0
     # A caller who names a fusion gets it, even the one that is the neutral value.
     assert resolve(RetrievalConfig(fusion="rrf"), {}, index.snapshot()).fusion == "rrf"

@@ -143,7 +143,7 @@ def test_cli_stats(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: P
     # The sample is a component catalogue whose edges join items alike: the index suggests
     # score fusion and the smart route, and says why.
     assert status["defaults"]["corpus"] == "catalogue"
-    assert status["defaults"]["settings"] == {"fusion": "scores", "default_route": "smart"}
+    assert status["defaults"]["settings"] == {"fusion": "scores", "clause_coverage": 0.5, "default_route": "smart"}
     assert main(["stats", "--index-dir", str(built.path)]) == 0
     out, _ = capsys.readouterr()
     assert "defaults: catalogue:" in out and "fusion by scores" in out
