@@ -118,6 +118,18 @@ def test_cli_query_json(built: Built, capsys: pytest.CaptureFixture[str]) -> Non
     assert data["warnings"] == []
 
 
+def test_cli_query_covers_each_ask_unless_told_not_to(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    query = "Write alembic migrations that are safe under live traffic. Then add structured logging to the service."
+    assert main(["query", query, "--index-dir", str(built.path), "--json", "-k", "5"]) == 0
+    covered = json.loads(capsys.readouterr().out)
+    assert covered["stats"]["cover_clauses"]["clauses"] == 2 and covered["stats"]["cover_clauses"]["lambda"] == 0.5
+    assert main(["query", query, "--index-dir", str(built.path), "--json", "-k", "5", "--clause-coverage", "0"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["stats"]["cover_clauses"]["off"] is True
+    assert main(["query", query, "--index-dir", str(built.path), "--clause-coverage", "2"]) != 0
+    assert "clause_coverage must lie in [0, 1]" in one_error_line(capsys.readouterr().err)
+
+
 def one_error_line(err: str) -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err

@@ -75,6 +75,14 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--max-query-chars", type=int, default=None, help="longest query accepted (default 100,000 characters)"
     )
+    q.add_argument(
+        "--clause-coverage",
+        type=float,
+        default=None,
+        metavar="LAMBDA",
+        help="how much a request's separate asks shape the top, 0-1 (0 = off; default: as the index suggests, "
+        "0.5 for a component or tool catalogue)",
+    )
     q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
     q.add_argument("--kinds", default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
@@ -254,6 +262,7 @@ def _query(index: Any, args: argparse.Namespace) -> int:
         rerank=not args.no_rerank,
         budget_fill=args.budget_fill,
         **({"max_query_chars": args.max_query_chars} if args.max_query_chars else {}),
+        **({"clause_coverage": args.clause_coverage} if args.clause_coverage is not None else {}),
     )
     if args.json:
         print(printable_json(dumps({
