@@ -51,3 +51,10 @@ def test_below_the_greedy_depth_the_rest_follows_by_gain_and_scores_still_fall()
     gains = [g for _, g in cut]
     assert gains == sorted(gains, reverse=True)
     assert xquad(ranking, asks, 0.5, depth=0) == sorted(xquad(ranking, asks, 0.5, depth=0), key=lambda p: -p[1])
+
+
+def test_relevances_are_scaled_by_the_best_so_an_unfound_item_stays_at_zero() -> None:
+    from skill_retriever.algorithms.normalise import by_max
+
+    assert by_max([0.0, 2.0, 4.0]).tolist() == [0.0, 0.5, 1.0]
+    assert by_max([0.0, 0.0]).tolist() == [0.0, 0.0] and by_max([]).tolist() == []

@@ -22,12 +22,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from skill_retriever.algorithms.normalise import by_max
+
 __all__ = ["xquad"]
-
-
-def _scaled(values: np.ndarray) -> np.ndarray:
-    top = float(values.max(initial=0.0))
-    return values / top if top > 0 else np.zeros_like(values)
 
 
 def xquad(
@@ -48,12 +45,12 @@ def xquad(
     base = np.zeros(len(ids))
     for d, s in ranking:
         base[at[d]] = max(float(s), 0.0)
-    rel = _scaled(base)
+    rel = by_max(base)
     table = np.zeros((len(aspects), len(ids)))
     for row, aspect in enumerate(aspects):
         for d, s in aspect.items():
             table[row, at[d]] = max(float(s), 0.0)
-        table[row] = _scaled(table[row])
+        table[row] = by_max(table[row])
     share = 1.0 / len(aspects) if aspects else 0.0
     still_open = np.ones(len(aspects))
     left = np.ones(len(ids), dtype=bool)
