@@ -341,6 +341,16 @@ def test_huge_query_is_too_long(plain: Retriever) -> None:
         plain.search("postgres " * 120_000)  # ~1 MB
 
 
+def test_the_keyword_channel_reads_only_the_first_keyword_query_chars(plain: Retriever) -> None:
+    # A word past the cap reaches no keyword search; with a larger cap it does.
+    query = "zz " * 2_000 + "postgres"
+    capped = plain.search(query, keyword_query_chars=1_000, rerank=False)
+    assert capped.stats["search_keywords"]["hits"] == 0
+    assert any("keywords its first 1,000 characters" in w for w in capped.warnings)
+    whole = plain.search(query, keyword_query_chars=10_000, rerank=False)
+    assert whole.stats["search_keywords"]["hits"] > 0
+
+
 @pytest.mark.parametrize(
     "override",
     [

@@ -52,6 +52,12 @@ def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow
     return (text if text.strip() else query), window
 
 
+def keyword_text(search_text: str, config: RetrievalConfig) -> str:
+    """What the keyword channel, and each ask's keyword search, read of the search text:
+    its first ``keyword_query_chars`` characters."""
+    return search_text[: config.keyword_query_chars]
+
+
 def long_query_note(query: str, config: RetrievalConfig) -> str | None:
     """A warning for a query longer than the planning window, saying what reads what."""
     if len(query) <= config.plan_query_chars:

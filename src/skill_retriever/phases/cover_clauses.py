@@ -24,6 +24,7 @@ from skill_retriever.algorithms.clauses import query_clauses
 from skill_retriever.algorithms.diversify import xquad
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.querytext import keyword_text
 from skill_retriever.state import Fused, RetrievalState
 
 #: The rank channel name an item found by an ask's own search carries in ``channels``.
@@ -39,7 +40,7 @@ def cover_clauses(state: RetrievalState, view: QueryView) -> Update:
         return {"stats": {"off": True}}
     if not config.channel_on("keyword"):
         return {"stats": {"off": True, "why": "the keyword channel, which searches each ask, is off"}}
-    clauses = query_clauses(state["plan"]["search_text"][: config.keyword_query_chars])
+    clauses = query_clauses(keyword_text(state["plan"]["search_text"], config))
     if len(clauses) < 2:
         return {"stats": {"clauses": len(clauses)}}
     snap = view.snapshot

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.querytext import keyword_text
 from skill_retriever.state import RetrievalState
 
 
@@ -12,7 +13,8 @@ def search_keywords(state: RetrievalState, view: QueryView) -> Update:
     config = view.config
     if not config.channel_on("keyword"):
         return {"stats": {"off": True}}
-    hits = view.snapshot.search_keywords(state["plan"]["search_text"], config.channel_depth, view.filters)
+    text = keyword_text(state["plan"]["search_text"], config)
+    hits = view.snapshot.search_keywords(text, config.channel_depth, view.filters)
     return {
         "channel_rankings": {"keyword": [{"id": h.id, "score": h.score} for h in hits]},
         "stats": {"hits": len(hits)},
