@@ -77,9 +77,8 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   seal-tools 86.1 -> 91.8, stabletoolbench 69.7 -> 71.1, traject-bench 54.9 -> 55.7,
   ultratool 78.3 -> 78.0; Completeness@10: seal-tools 72.2 -> 84.6, stabletoolbench 64.2
   -> 66.0, traject-bench 13.2 -> 14.8, the others unchanged. λ 0.5 weighs the fused
-  score and the asks alike; 0.6 and 0.7 gained more on seal-tools (93.0, 93.6 nDCG@10)
-  and lost up to 0.4 and 1.1 on the others but traject-bench; 10 or 40 hits per ask
-  instead of 20 moved no set's nDCG@10 by more than 0.3 (scratch runs of the same sets).
+  score and the asks alike; a larger λ favoured seal-tools, whose requests chain the most
+  asks, over the other sets (issue 14's closing note gives those scratch figures).
   Passages are left out: a multi-hop question is one ask whose hops the walk follows.
 * anything else (incidents, documents, a passage corpus indexed before facts existed):
   the built-in defaults.

@@ -105,8 +105,7 @@ def operation_links(operations: Mapping[str, tuple[str, str]]) -> list[Edge]:
             for producer in producers:
                 if producer != node_id and (node_id, producer) not in edges:
                     # No description: an edge's text is embedded and seeds the walk, and
-                    # "{id} comes from /search" on every edge made the seeds worse (scratch,
-                    # restbench-spotify Completeness@10 on the smart route 50.9 without it,
-                    # 47.4 with it).
+                    # "{id} comes from /search" on every edge made the seeds worse (a
+                    # scratch run on restbench-spotify; its figures are in issue 14's notes).
                     edges[(node_id, producer)] = Edge(node_id, producer, EdgeKind.DEPENDS_ON)
     return list(edges.values())

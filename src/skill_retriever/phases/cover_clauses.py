@@ -5,7 +5,7 @@ T987 on it" asks for three tools. The fused list follows the query as a whole, a
 catalogue with many near-duplicates (four thousand tools in seal-tools, a dozen of them
 about robots) its top ten fills with variations on the ask that dominates. Here the query
 is split into its asks (``algorithms.clauses``), each ask gets its own keyword search
-(BM25: no model call, so a few ms), and the list is rebuilt by xQuAD over the asks
+(BM25: no model call), and the list is rebuilt by xQuAD over the asks
 (``algorithms.diversify``, λ = ``clause_coverage``): an item gains from the asks the items
 above it leave open. An item only an ask's search found may enter the list; every filter
 applies to those searches as to the keyword channel, so nothing hidden enters.
