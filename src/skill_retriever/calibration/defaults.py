@@ -224,7 +224,8 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     if components / askable >= MIN_CATALOGUE_SHARE:
         fusion = (f"catalogue: {components:,} of {askable:,} askable nodes are components or tools: "
                   "fusion by scores, each channel weighted by how clearly its best item stands out; "
-                  "a request with several asks gets a top that covers each (xQuAD over its clauses, λ 0.5)")
+                  f"a request with several asks gets a top that covers each (xQuAD over its clauses, "
+                  f"λ {CATALOGUE_SETTINGS['clause_coverage']})")
         workflow = workflow_share(snapshot.edges.values())
         if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
             return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "ppr"}, (
