@@ -1,0 +1,38 @@
+"""The query command's help states the defaults the code applies. The CLI writes them as
+text (it imports neither ``config`` nor ``calibration`` before parsing, so ``--help``
+stays fast); these tests fail when a default changes and its help line does not."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from skill_retriever.calibration.defaults import CATALOGUE_SETTINGS
+from skill_retriever.cli import main
+from skill_retriever.config import RetrievalConfig
+
+
+def query_help(capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main(["query", "--help"])
+    assert exited.value.code == 0
+    return " ".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+
+
+def option_help(text: str, option: str) -> str:
+    """The help of one option, after the usage line: from its name to the next option's."""
+    options = text.partition(" options: ")[2]
+    found = re.search(rf"{re.escape(option)}\b.*?(?= --[a-z]|$)", options)
+    assert found is not None, f"{option} missing from the query help"
+    return found.group(0)
+
+
+def test_query_help_states_the_catalogue_clause_coverage(capsys: pytest.CaptureFixture[str]) -> None:
+    line = option_help(query_help(capsys), "--clause-coverage")
+    assert f"{CATALOGUE_SETTINGS['clause_coverage']} for a component or tool catalogue" in line
+
+
+def test_query_help_states_the_longest_query(capsys: pytest.CaptureFixture[str]) -> None:
+    line = option_help(query_help(capsys), "--max-query-chars")
+    assert f"default {RetrievalConfig().max_query_chars:,} characters" in line
