@@ -7,6 +7,7 @@ resolved once per call, the caller's principals, a pinned snapshot, the answer c
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
@@ -286,16 +287,17 @@ class Retriever:
             if hit is None:
                 return None
             self._cache.move_to_end(key)
-        # Copies: a caller who edits its answer must not edit the cache.
-        return replace(
-            hit, results=list(hit.results), warnings=list(hit.warnings), stats={**hit.stats, "cache": {"hit": True}}
-        )
+        # Deep copies, in and out: a caller who edits its answer (a result's channels, a
+        # phase's stats, the fit) must not edit what the next caller is served.
+        answer = copy.deepcopy(hit)
+        return replace(answer, stats={**answer.stats, "cache": {"hit": True}})
 
     def _store(self, key: str, response: SearchResponse) -> None:
         if not self._cache_size:
             return
+        kept = copy.deepcopy(response)
         with self._cache_lock:
-            self._cache[key] = response
+            self._cache[key] = kept
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 

@@ -6,6 +6,7 @@ beside it) lives in tests/reliability/test_reader_processes.py.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import threading
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from tiny_graph import PRIVATE_ID, build_tiny_index, tiny_nodes
 
+from skill_retriever.calibration.compute import calibrate_index
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
 from skill_retriever.model import Node
@@ -157,3 +159,34 @@ def test_every_phase_of_a_query_reads_the_snapshot_it_pinned(tmp_path: Path) -> 
     assert not resp.warnings
     assert all(i not in index for i in deleted)
     index.close()
+
+
+def test_editing_an_answer_never_edits_the_answer_the_cache_serves_next(tiny_index: Index) -> None:
+    """Each caller gets its own copy, the first one included: editing a result's channels,
+    a phase's stats, the fit or the lists changes nothing a later caller is served."""
+    calibrate_index(tiny_index)  # so each answer carries a fit to edit
+    retriever = Retriever(tiny_index, RetrievalConfig(k=5), reranker=None)
+    query = "alembic migrations revision scripts"
+    first = retriever.search(query)
+    expected = copy.deepcopy(first.to_output())
+    assert first.results and first.fit is not None
+
+    def served(answer: object) -> dict[str, object]:
+        out = copy.deepcopy(answer.to_output())  # type: ignore[attr-defined]
+        out["stats"].pop("cache", None)
+        return out
+
+    def vandalise(answer: object) -> None:
+        assert hasattr(answer, "results")
+        answer.results[0].channels["keyword"] = 999  # type: ignore[attr-defined,index]
+        answer.stats["plan_query"]["route"] = "edited"  # type: ignore[attr-defined]
+        answer.fit["nothing_fits"] = not answer.fit["nothing_fits"]  # type: ignore[attr-defined,index]
+        answer.warnings.append("edited")  # type: ignore[attr-defined]
+        answer.results.clear()  # type: ignore[attr-defined]
+
+    vandalise(first)
+    second = retriever.search(query)
+    assert second.stats["cache"] == {"hit": True}
+    assert served(second) == expected
+    vandalise(second)
+    assert served(retriever.search(query)) == expected
