@@ -32,7 +32,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
-from skill_retriever.adapters.langgraph_server import ServerContext, retrieval_context
+from skill_retriever.adapters.langgraph_server import (
+    ServerContext,
+    retrieval_context,
+    server_principals,
+)
 from skill_retriever.context import RetrievalContext
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
@@ -148,6 +152,8 @@ def build_agent_with_wrapper_node(
             runtime.context if isinstance(runtime.context, ServerContext) else None
         )
         filters: FilterSpec = {"kinds": list(state.get("kinds") or DEFAULT_KINDS)}
+        if retrieval is None:  # served: search as the deployment says, as the server graph does
+            filters["principals"] = server_principals()
         out = retrieval_graph.invoke(
             {
                 "query": state["task"],

@@ -3,15 +3,20 @@ LangGraph supports, with a checkpointer on the parent and subgraph streaming."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
+from skill_retriever.adapters.langgraph_server import PRINCIPALS_ENV, ServerContext
 from skill_retriever.context import RetrievalContext
+from skill_retriever.model import Node
 from skill_retriever.rerank import EmbeddingReranker
+from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 TASK = "Write an Alembic migration that adds a column safely under live traffic"
@@ -138,3 +143,27 @@ def test_optional_chat_model_gets_the_prompt(coding_agent: ModuleType, sample_in
 def test_server_graph_object_is_the_wrapper(coding_agent: ModuleType) -> None:
     drawn = coding_agent.graph.get_graph(xray=1).draw_mermaid()
     assert "retrieve_skills" in drawn and "act" in drawn
+
+
+def test_served_agent_searches_as_the_deployment_says(
+    coding_agent: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Served (no RetrievalContext given), the agent reads $SKILL_RETRIEVER_PRINCIPALS like
+    the server graph: a private skill reaches the prompt only when the deployment grants it."""
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    index.add([
+        Node(id="skill:alembic", kind="skill", name="migrations-alembic", text="Alembic migrations: add a column safely."),
+        Node(id="skill:alembic-internal", kind="skill", name="alembic-internal",
+             text="Our internal Alembic migration runbook: add a column under live traffic.", access=("team-a",)),
+    ])  # fmt: skip
+    index.close()
+    agent = coding_agent.build_agent_with_wrapper_node()
+    context = ServerContext(index_dir=str(tmp_path / "ix"), rerank=False)
+
+    def names() -> list[str]:
+        return [s["name"] for s in agent.invoke({"task": TASK}, context=context)["skills"]]
+
+    monkeypatch.delenv(PRINCIPALS_ENV, raising=False)
+    assert names() == ["migrations-alembic"]
+    monkeypatch.setenv(PRINCIPALS_ENV, "team-a")
+    assert sorted(names()) == ["alembic-internal", "migrations-alembic"]

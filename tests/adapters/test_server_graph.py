@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from tiny_graph import PRIVATE_ID, build_tiny_index
 
 from skill_retriever.adapters import langgraph_server as srv
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.embedder import (
     HashingEmbedder,
     SentenceTransformerEmbedder,
@@ -83,3 +84,39 @@ def test_server_graph_shows_the_phases_as_a_subgraph(
                      stream_mode="updates", subgraphs=True)
     )  # fmt: skip
     assert any(ns and ns[0].startswith("retrieve:") and "plan_query" in upd for ns, upd in events)
+
+
+def test_the_deployment_not_the_run_says_who_is_asking(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A server run searches as $SKILL_RETRIEVER_PRINCIPALS; the run's filters may narrow
+    that set but never widen it, so no client reads a private item by naming a principal."""
+    index = build_tiny_index(tmp_path / "ix")
+    index.close()
+    graph = srv.build_server_graph()
+    ctx = {"index_dir": str(tmp_path / "ix"), "rerank": False}
+    query = {"query": "checkout-api outage failover runbook postgres replica", "k": 10}
+
+    def ids(**filters: object) -> list[str]:
+        out = graph.invoke({**query, **({"filters": filters} if filters else {})}, context=ctx)
+        return [r["id"] for r in out["results"]]
+
+    monkeypatch.delenv(srv.PRINCIPALS_ENV, raising=False)
+    assert ids() and PRIVATE_ID not in ids()  # no principals granted: public items only
+    for wider in (["*"], ["team-a"], ["team-b", "team-a"]):
+        with pytest.raises(ConfigError, match="only narrow") as refused:
+            ids(principals=wider)
+        assert "team-a" not in str(refused.value)  # the refusal names no principal
+    with pytest.raises(ConfigError, match="list of strings"):
+        ids(principals="team-a")
+
+    monkeypatch.setenv(srv.PRINCIPALS_ENV, "team-a, team-b")
+    assert PRIVATE_ID in ids()
+    assert PRIVATE_ID in ids(principals=["team-a"])  # narrowing is allowed
+    assert PRIVATE_ID not in ids(principals=["team-b"])
+    assert PRIVATE_ID not in ids(principals=[])
+    with pytest.raises(ConfigError, match="only narrow"):
+        ids(principals=["*"])
+
+    monkeypatch.setenv(srv.PRINCIPALS_ENV, "*")
+    assert PRIVATE_ID in ids() and PRIVATE_ID in ids(principals=["team-a"])
+    assert PRIVATE_ID not in ids(principals=["nobody"])
+

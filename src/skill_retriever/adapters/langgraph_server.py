@@ -11,6 +11,13 @@ Which index: ``context.index_dir``, else the ``SKILL_RETRIEVER_INDEX`` environme
 variable, else the bundled sample catalogue, indexed on first use into
 ``$SKILL_RETRIEVER_CACHE`` (default ``~/.cache/skill-retriever``). An index is opened
 with the embedder its manifest names.
+
+Who is asking: the deployment says it, never the run. A run's input and its JSON context
+come from the server's clients, so a principal named there would let any client read
+private items. Every run searches as ``$SKILL_RETRIEVER_PRINCIPALS`` (comma-separated;
+unset or empty: public items only; ``*``: everything), the server-side counterpart of
+``skill-retriever mcp --principals``. A run's ``filters.principals`` may only narrow
+that set; naming a principal the deployment did not grant is refused.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from langgraph.types import Checkpointer
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import IndexCorruptError, SkillRetrieverError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError, SkillRetrieverError
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.state import InputState, OutputState, RetrievalState
@@ -49,6 +56,7 @@ log = logging.getLogger("skill_retriever")
 
 INDEX_ENV = "SKILL_RETRIEVER_INDEX"
 CACHE_ENV = "SKILL_RETRIEVER_CACHE"
+PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
 
 
 
@@ -66,6 +74,33 @@ class ServerContext:
     index_dir: str | None = None
     rerank: bool = True
     cross_encoder: str | None = DEFAULT_CROSS_ENCODER
+
+
+def server_principals() -> list[str]:
+    """The principals every server run searches as: ``$SKILL_RETRIEVER_PRINCIPALS``,
+    comma-separated (unset or empty: none, so public items only; ``*``: everything)."""
+    return [p.strip() for p in os.environ.get(PRINCIPALS_ENV, "").split(",") if p.strip()]
+
+
+def run_principals(asked: Any, granted: list[str]) -> list[str]:
+    """The principals a run searches as: ``granted`` (the deployment's), or the run's own
+    ``filters.principals`` when they only narrow it (a subset, or anything under ``*``).
+
+    Raises:
+        ConfigError: the run names a principal the deployment did not grant, or names
+            them as something other than a list of strings. The message does not say
+            which principals the deployment holds.
+    """
+    if asked is None:
+        return list(granted)
+    if isinstance(asked, str) or not isinstance(asked, (list, tuple)) or not all(isinstance(p, str) for p in asked):
+        raise ConfigError("filters.principals must be a list of strings")
+    if "*" in granted or set(asked) <= set(granted):
+        return list(asked)
+    raise ConfigError(
+        "filters.principals may only narrow the principals this server searches as; "
+        f"the deployment sets them (${PRINCIPALS_ENV}), not a run"
+    )
 
 
 def cache_dir() -> Path:
@@ -213,12 +248,15 @@ def build_server_graph(
         """Search through the one door (``Retriever``), which runs ``retrieval_graph`` inside
         this node: Studio draws its phases as this node's subgraph, one level down."""
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
+        filters = dict(state.get("filters") or {})
+        principals = run_principals(filters.pop("principals", None), server_principals())
         response = retriever.search(
             state["query"],
             k=state.get("k"),
             budget=state.get("token_budget"),
             route=state.get("route"),  # type: ignore[arg-type]
-            filters=state.get("filters"),
+            filters=filters,
+            principals=principals,
             **(state.get("profile") or {}),
         )
         return response.to_output()
@@ -236,14 +274,17 @@ def build_server_graph(
 
 
 __all__ = [
+    "PRINCIPALS_ENV",
     "ServerContext",
     "build_server_graph",
     "cache_dir",
     "embedder_for",
     "resolve_index_dir",
     "retrieval_context",
+    "run_principals",
     "sample_index_dir",
     "server_index",
+    "server_principals",
     "server_retriever",
     "warm_up_in_background",
 ]
