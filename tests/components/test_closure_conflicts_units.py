@@ -8,8 +8,10 @@ from component_catalogue import graph_of, sid
 from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.closure import dependency_closure, find_cycles
 from skill_retriever.components.conflicts import drop_lower_ranked, find_conflicts
+from skill_retriever.components.service import ComponentService
 from skill_retriever.components.units import pack_closure_to_budget
 from skill_retriever.components.view import CallerView
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
 
@@ -138,3 +140,21 @@ def test_plain_budget_breaks_a_dependency_and_the_unit_budget_does_not() -> None
     both = pack_closure_to_budget(shared, {"a": 10, "b": 10, "s": 100}.__getitem__, 120)
     assert both.kept_components == ("a", "b") and both.total_tokens == 120
     assert pack_closure_to_budget(closure, tokens, None).dropped_components == ()
+
+
+def test_a_conflict_whose_side_the_budget_dropped_is_not_reported(hashed_index: Index) -> None:
+    """Conflicts describe the answer: with both sides kept the pair is reported; once the
+    budget drops one side, neither the response nor the kept side mentions it."""
+    service = ComponentService(hashed_index, Retriever(hashed_index, reranker=None), principals=["*"])
+    query = "format python files with ruff or black"
+    whole = service.search(query, k=3)
+    assert {sid("ruff-lint"), sid("black-style")} <= {r.id for r in whole.results}
+    assert [c.sides for c in whole.conflicts] == [(sid("ruff-lint"), sid("black-style"))]
+    tight = service.search(query, k=3, budget=whole.total_tokens - 1)
+    kept = {r.id for r in tight.results}
+    assert sid("black-style") not in kept and sid("ruff-lint") in kept
+    assert any(d.id == sid("black-style") and d.why == "budget" for d in tight.dropped)
+    assert tight.conflicts == []
+    ruff = next(r for r in tight.results if r.id == sid("ruff-lint"))
+    assert ruff.conflicts == () and ruff.rationale.conflicts == ()
+    assert "conflict" not in ruff.rationale.text

@@ -174,6 +174,10 @@ class ComponentService:
                 if resp.nothing_fits
                 else dependency_closure(view, cut.kept_components)
             )
+            # A conflict is about what the answer holds: one whose side the budget dropped
+            # is no longer open. The ones drop_conflicts settled stay, saying what went.
+            settled = [c for c in conflicts if c.dropped is not None]
+            conflicts = settled + ([] if resp.nothing_fits else find_conflicts(view, closure.ids, installed))
         results = self._results(
             view, query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
