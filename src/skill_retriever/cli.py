@@ -50,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--kind", choices=["skills", "json", "toolret", "passages"], help="source kind (default: detect)")
     ix.add_argument("--no-ner", action="store_true", help="passages: titles only, skip spaCy entities")
     ix.add_argument(
+        "--keep-missing",
+        action="store_true",
+        help="keep the items of a source whose files are gone (default: indexing a source again removes them)",
+    )
+    ix.add_argument(
         "--source-name",
         default=None,
         help="name of the one source indexed (the prefix of its ids; default: its folder's name)",
@@ -221,7 +226,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     try:
         run = index_sources(
             index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory,
-            source_name=args.source_name,
+            source_name=args.source_name, prune=not args.keep_missing,
         )
     finally:
         for bar in bars:
@@ -236,7 +241,18 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
                 print(printable(f"  problem: {problem}"))
             if len(s.problems) > 10:
                 print(f"  ... {len(s.problems) - 10} more problems (see --json)")
+            if gone := run.removed.get(s.source):
+                print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
+                                + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))
         print(printable(f"embedded {run.embedded} texts; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+    empty = [s.source for s in run.sources if not s.nodes]
+    if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
+        print(printable(
+            f"error: no items read from {', '.join(empty)}; nothing of it was written or removed. "
+            "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a JSON graph, "
+            "a tool folder or a corpus.json (--kind says which)"
+        ), file=sys.stderr)
+        return 1
     return 0
 
 

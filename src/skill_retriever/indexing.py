@@ -94,6 +94,8 @@ class IndexRun:
     sources: list[IngestResult] = field(default_factory=list)
     writes: list[WriteReport] = field(default_factory=list)
     calibration: dict[str, Any] | None = None
+    #: Source -> ids the index held from it that the source no longer has (removed).
+    removed: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def embedded(self) -> int:
@@ -115,6 +117,7 @@ class IndexRun:
             "nodes_added": sum(w.nodes_added for w in self.writes),
             "nodes_updated": sum(w.nodes_updated for w in self.writes),
             "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),
+            "nodes_removed": {source: len(ids) for source, ids in self.removed.items()},
             "calibration": self.calibration,
         }
 
@@ -137,6 +140,47 @@ def _held(index: Index) -> Mapping[str, Node]:
     return index.snapshot().nodes
 
 
+def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance, path: Path) -> list[str]:
+    """Ids the index holds from this source that its latest read did not produce: the
+    file was deleted or renamed, or the item left the file.
+
+    An item counts as this source's when its recorded provenance (name and root) is
+    ``origin``'s, and, for a source that is one file (a JSON graph, a corpus), when it
+    came from that file: two files in one folder share a root. Kept whatever the read
+    said: items without provenance (written through the API, or by an older version),
+    items of a file this read reported a problem with (unreadable today is not gone),
+    and everything when the read produced no item at all (a wrong or emptied folder
+    must not wipe a source).
+    """
+    if not result.nodes:
+        return []
+    fresh = {n.id for n in result.nodes}
+    troubled = {_resolved(p.path, origin.root) for p in result.problems}
+    one_file = None if path.is_dir() else path.resolve()
+    stale = []
+    for node_id, node in held.items():
+        if node_id in fresh or node.attrs.get("source_name") != origin.name:
+            continue
+        if node.attrs.get("source_root") != origin.root:
+            continue
+        file = _resolved(node.source, origin.root)
+        if file in troubled or (one_file is not None and file != one_file):
+            continue
+        stale.append(node_id)
+    return sorted(stale)
+
+
+def _resolved(source: str, root: str | None = None) -> Path | None:
+    """A recorded source path made absolute (relative ones against ``root``, else the
+    working directory); None when there is none."""
+    if not source:
+        return None
+    p = Path(source)
+    if not p.is_absolute() and root is not None and (Path(root) / p).exists():
+        p = Path(root) / p
+    return p.resolve()
+
+
 def index_sources(
     index: Index,
     paths: Sequence[Path],
@@ -146,6 +190,7 @@ def index_sources(
     progress_factory: Callable[[int, str], Progress] | None = None,
     source_name: str | None = None,
     calibrate: bool = True,
+    prune: bool = True,
 ) -> IndexRun:
     """Ingest each source and upsert it into ``index`` (unchanged items embed nothing).
 
@@ -159,6 +204,8 @@ def index_sources(
             its folder by default.
         calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
             channel weights, the "nothing fits" line), unless its calibration is current.
+        prune: Remove the items the index holds from a source that the source no longer
+            has (:func:`stale_ids` says which are kept whatever); ``run.removed`` lists them.
 
     Raises:
         IngestError: ``source_name`` with several paths; a source name the index (or this
@@ -179,6 +226,10 @@ def index_sources(
         run.sources.append(result)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
+        gone = stale_ids(_held(index), result, origin, path) if prune else []
+        if gone:
+            run.writes.append(index.delete(gone))
+            run.removed[result.source] = gone
     if calibrate:
         from skill_retriever.calibration import ensure_calibration
 

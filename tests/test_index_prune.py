@@ -1,0 +1,125 @@
+"""Indexing a source again mirrors it: items whose file was deleted or renamed leave the
+index; items the read could not see for another reason stay (`indexing.stale_ids`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.cli import main
+from skill_retriever.indexing import index_sources
+from skill_retriever.model import Node
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+def skill(folder: Path, name: str, text: str = "") -> Path:
+    path = folder / "skills" / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: {name} for tests\n---\n\n{text or name} body\n", encoding="utf-8")
+    return path
+
+
+def names(index: Index) -> set[str]:
+    return {n.name for n in index.nodes.values()}
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    folder = tmp_path / "repo"
+    for name in ("alpha", "beta", "gamma"):
+        skill(folder, name)
+    return folder
+
+
+@pytest.fixture()
+def index(tmp_path: Path) -> Index:
+    return Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+
+
+def test_a_deleted_or_renamed_file_leaves_the_index(repo: Path, index: Index) -> None:
+    index_sources(index, [repo], calibrate=False)
+    assert names(index) == {"alpha", "beta", "gamma"}
+    (repo / "skills/alpha/SKILL.md").unlink()
+    (repo / "skills/beta").rename(repo / "skills/beta2")
+    run = index_sources(index, [repo], calibrate=False)
+    assert names(index) == {"beta", "gamma"}  # beta again, from its new folder
+    assert {n.source.split("skills/")[-1] for n in index.nodes.values()} == {"beta2/SKILL.md", "gamma/SKILL.md"}
+    (removed,) = run.removed.values()
+    assert sorted(i.split("skills/")[-1] for i in removed) == ["alpha/SKILL.md", "beta/SKILL.md"]
+    assert run.to_dict()["nodes_removed"] == {str(repo): 2}
+
+
+def test_what_the_read_could_not_see_stays(repo: Path, index: Index, tmp_path: Path) -> None:
+    index_sources(index, [repo], calibrate=False)
+    # written through the API: no provenance, never the source's to remove
+    index.upsert([Node(id="api:note", kind="document", name="note", text="added by hand")])
+    # unreadable today is not gone: the file is still there
+    (repo / "skills/alpha/SKILL.md").write_bytes(b"\x00\xff\xfe binary junk \x00")
+    run = index_sources(index, [repo], calibrate=False)
+    assert any("alpha" in p.path for s in run.sources for p in s.problems)
+    assert names(index) == {"alpha", "beta", "gamma", "note"} and not run.removed
+    # prune=False keeps a deleted file's item too
+    (repo / "skills/beta/SKILL.md").unlink()
+    index_sources(index, [repo], calibrate=False, prune=False)
+    assert "beta" in names(index)
+
+
+def test_another_source_is_never_touched(repo: Path, index: Index, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    skill(other, "delta")
+    index_sources(index, [repo, other], calibrate=False)
+    (repo / "skills/alpha/SKILL.md").unlink()
+    index_sources(index, [repo], calibrate=False)
+    assert names(index) == {"beta", "gamma", "delta"}
+
+
+def test_two_graph_files_in_one_folder_keep_each_others_items(tmp_path: Path, index: Index) -> None:
+    folder = tmp_path / "graphs"
+    folder.mkdir()
+
+    def graph(name: str, ids: list[str]) -> Path:
+        path = folder / name
+        nodes = [{"id": i, "kind": "document", "name": i, "text": f"{i} text", "source": str(path)} for i in ids]
+        path.write_text(json.dumps({"nodes": nodes}), encoding="utf-8")
+        return path
+
+    a, b = graph("a.json", ["a1", "a2"]), graph("b.json", ["b1"])
+    index_sources(index, [a], calibrate=False)
+    index_sources(index, [b], calibrate=False)  # same folder, same source name
+    assert names(index) == {"a1", "a2", "b1"}
+    graph("a.json", ["a1"])
+    run = index_sources(index, [a], calibrate=False)
+    assert names(index) == {"a1", "b1"} and run.removed == {str(a): ["a2"]}
+
+
+def test_an_emptied_folder_removes_nothing_and_the_cli_says_so(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ix = str(tmp_path / "cli-ix")
+    assert main(["index", str(repo), "--index-dir", ix, "--embedder", "hashing-64"]) == 0
+    for name in ("alpha", "beta", "gamma"):
+        (repo / "skills" / name / "SKILL.md").unlink()
+    capsys.readouterr()
+    assert main(["index", str(repo), "--index-dir", ix]) == 1
+    err = capsys.readouterr().err
+    assert f"no items read from {repo}" in err and "nothing of it was written or removed" in err
+    with Index.open(Path(ix)) as index:
+        assert names(index) == {"alpha", "beta", "gamma"}
+    skill(repo, "alpha")
+    assert main(["index", str(repo), "--index-dir", ix]) == 0
+    assert "removed 2 item(s) the source no longer has" in capsys.readouterr().out
+
+
+def test_keep_missing_keeps_a_deleted_files_item(repo: Path, tmp_path: Path) -> None:
+    ix = str(tmp_path / "cli-ix")
+    assert main(["index", str(repo), "--index-dir", ix, "--embedder", "hashing-64"]) == 0
+    (repo / "skills/alpha/SKILL.md").unlink()
+    assert main(["index", str(repo), "--index-dir", ix, "--keep-missing"]) == 0
+    with Index.open(Path(ix)) as index:
+        assert "alpha" in names(index)
+    assert main(["index", str(repo), "--index-dir", ix]) == 0
+    with Index.open(Path(ix)) as index:
+        assert "alpha" not in names(index)
