@@ -133,6 +133,7 @@ class Retriever:
         kinds: Iterable[str] | None = None,
         principals: Iterable[str] | None = None,
         run_config: RunnableConfig | None = None,
+        snapshot: IndexSnapshot | None = None,
         **overrides: Any,
     ) -> SearchResponse:
         """Retrieve for ``query``.
@@ -146,10 +147,13 @@ class Retriever:
             kinds, principals: Shortcuts for those filters.
             run_config: A LangChain ``RunnableConfig`` (callbacks, tags): the phases nest
                 under the caller's trace.
+            snapshot: The snapshot of this index to read (default: the current one). Pin
+                one with ``index.snapshot()`` to build more from the answer (full texts,
+                sources) of the very version the search read, whatever writes land meanwhile.
             overrides: RetrievalConfig fields for this call (e.g. ``channels={"temporal":
                 False}``, ``rerank=False``, ``rrf_k=30``).
         """
-        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides)[0]
+        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         return self._run(call, run_config)
 
     async def asearch(
@@ -163,10 +167,11 @@ class Retriever:
         kinds: Iterable[str] | None = None,
         principals: Iterable[str] | None = None,
         run_config: RunnableConfig | None = None,
+        snapshot: IndexSnapshot | None = None,
         **overrides: Any,
     ) -> SearchResponse:
         """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
-        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides)[0]
+        call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         hit = self._cached(call.key)
         if hit is not None:
             return hit
@@ -204,6 +209,7 @@ class Retriever:
         kinds: Iterable[str] | None,
         principals: Iterable[str] | None,
         overrides: dict[str, Any],
+        snapshot: IndexSnapshot | None = None,
     ) -> list[_Call]:
         changes = dict(overrides)
         if k is not None:
@@ -215,7 +221,10 @@ class Retriever:
         config = self.config.override(**changes) if changes else self.config
         spec = self._filter_spec(filters, kinds, principals)
         Filters.from_spec(spec)  # a bad filter fails here, before any work
-        snapshot = self.index.snapshot()
+        if snapshot is None:
+            snapshot = self.index.snapshot()
+        elif not isinstance(snapshot, IndexSnapshot) or snapshot.path != self.index.path:
+            raise ConfigError("snapshot must be one this retriever's index gave (index.snapshot())")
         context = RetrievalContext(
             index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot
         )

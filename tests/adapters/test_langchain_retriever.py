@@ -3,13 +3,20 @@ Documents carry."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import get_type_hints
+
 import pytest
 from langchain_core.documents import Document
 from langchain_tests.integration_tests import RetrieversIntegrationTests
+from pydantic import ValidationError
 
-from skill_retriever.adapters.langchain import SkillRetriever
+from skill_retriever.adapters.langchain import SearchSkillsInput, SkillRetriever
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.model import NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 QUERY = "add OpenTelemetry tracing to a FastAPI service"
 
@@ -93,3 +100,68 @@ async def test_async_matches_sync(sample_index: Index) -> None:
     assert [d.metadata["fusion_score"] for d in async_docs] == pytest.approx(
         [d.metadata["fusion_score"] for d in sync_docs]
     )
+
+
+# -- one snapshot per answer ------------------------------------------------------------
+
+ALEMBIC_QUERY = "alembic postgres migrations"
+
+
+class WritingReranker:
+    """Changes the index from inside the rerank phase, i.e. after the search pinned its
+    snapshot and before the documents are built: it keeps the snapshot the search read,
+    then rewrites skill:alembic and deletes skill:postgres-migrations."""
+
+    name = "writing"
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.read: list[IndexSnapshot] = []
+
+    def score(self, query: str, texts: list[str]) -> list[float]:
+        if not self.read:
+            self.read.append(self.index.snapshot())  # no write yet: the pinned snapshot
+            alembic = self.index.get("skill:alembic")
+            self.index.upsert(
+                [alembic.with_changes(text="rewritten while a search ran", source="new.md")]
+            )
+            self.index.delete(["skill:postgres-migrations"])
+        return [1.0] * len(texts)
+
+
+def _check_built_from(docs: list[Document], snapshot: IndexSnapshot) -> None:
+    assert docs
+    for d in docs:
+        node = snapshot.nodes[d.id]  # type: ignore[index]
+        assert d.page_content == node.embedding_text()
+        assert d.metadata["name"] == node.name and d.metadata["source"] == node.source
+
+
+@pytest.mark.parametrize("call", ["invoke", "ainvoke"])
+def test_documents_are_built_from_the_snapshot_the_search_read(tiny_index: Index, call: str) -> None:
+    """A write that lands while a search runs changes none of its documents: an item
+    rewritten meanwhile keeps the text its scores were computed on, and one deleted
+    meanwhile keeps its full text (not its snippet) and its source."""
+    writer = WritingReranker(tiny_index)
+    retriever = SkillRetriever.from_retriever(
+        Retriever(tiny_index, RetrievalConfig(k=10), reranker=writer)
+    )
+    docs = (
+        retriever.invoke(ALEMBIC_QUERY)
+        if call == "invoke"
+        else asyncio.run(retriever.ainvoke(ALEMBIC_QUERY))
+    )
+    assert writer.read and "skill:postgres-migrations" not in tiny_index
+    assert {"skill:alembic", "skill:postgres-migrations"} <= {d.id for d in docs}
+    _check_built_from(docs, writer.read[0])
+
+
+def test_kinds_are_typed_as_names_and_checked() -> None:
+    """``kinds=["skill"]`` passes ``mypy --strict`` (the field is typed by ``str``), a
+    NodeKind still fits, and an unknown name fails with the names that exist."""
+    assert get_type_hints(SkillRetriever)["kinds"] == list[str] | None
+    assert get_type_hints(SearchSkillsInput)["kinds"] == list[str] | None
+    args = SearchSkillsInput(query="x", kinds=["skill", NodeKind.AGENT])
+    assert args.kinds == [NodeKind.SKILL, NodeKind.AGENT]
+    with pytest.raises(ValidationError, match="unknown kind 'skills'; use one of: skill, agent"):
+        SearchSkillsInput(query="x", kinds=["skills"])

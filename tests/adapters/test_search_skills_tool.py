@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
 
-from skill_retriever.adapters.langchain import make_search_skills_tool
-from skill_retriever.retriever import Retriever
+from skill_retriever.adapters.langchain import format_results, make_search_skills_tool
+from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 
 
@@ -83,3 +86,106 @@ def test_no_match_says_what_to_do(sample_index: Index) -> None:
 async def test_async(tool) -> None:  # type: ignore[no-untyped-def]
     text = await tool.ainvoke({"query": "format python code", "k": 2})
     assert text.startswith("2 items")
+
+
+# -- what the model is told -------------------------------------------------------------
+
+
+def _result(name: str, score: float, fusion: float) -> SearchResult:
+    return SearchResult(id=f"skill:{name}", kind="skill", name=name, snippet=name,
+                        fusion_score=fusion, rerank_score=None, token_count=10,
+                        channels={"keyword": 1}, score=score)  # fmt: skip
+
+
+def test_each_item_shows_the_score_the_list_is_ordered_by() -> None:
+    """Clause coverage reorders the fusion ranking: the list shows ``score`` (its order),
+    never the fusion score under that label."""
+    response = SearchResponse(
+        results=[_result("a", 1.63, 0.24), _result("b", 0.40, 0.40), _result("c", 0.34, 1.63)],
+        route="smart",
+        reranker="none",
+    )
+    shown = [float(s) for s in re.findall(r"\) score (\d+\.\d+),", format_results(response))]
+    assert shown == [1.63, 0.40, 0.34]
+
+
+def test_a_budget_that_dropped_everything_says_so(tool) -> None:  # type: ignore[no-untyped-def]
+    """Not "try other words": the model is told the budget dropped the matches and that
+    a larger one returns them, and the budget's own warning is kept."""
+    text = tool.invoke({"query": "postgres migration before a deploy", "k": 4, "token_budget": 5})
+    first = text.splitlines()[0]
+    assert first.startswith("No items fit the token budget of 5 tokens: it dropped the 4 ")
+    assert "larger token_budget" in first and "Try other words" not in text
+    assert "note: the token budget of 5 dropped 4 of 4 results" in text
+
+
+def test_a_budget_that_dropped_some_says_how_many(tool) -> None:  # type: ignore[no-untyped-def]
+    text = tool.invoke({"query": "postgres migration before a deploy", "k": 8, "token_budget": 400})
+    kept = len([line for line in text.splitlines() if re.match(r"^\d+\. \[", line)])
+    assert 0 < kept < 8
+    assert f"{8 - kept} more matching items did not fit the token budget of 400 tokens" in text
+    assert "a larger token_budget would return them" in text and "note: the token budget" in text
+
+
+# -- errors: the model's to fix, or a bug -----------------------------------------------
+
+
+def _tool_node_answer(tool: BaseTool, args: dict[str, object]) -> ToolMessage:
+    """What a LangGraph agent's ToolNode answers a model's tool call with."""
+    builder = StateGraph(MessagesState)
+    builder.add_node("tools", ToolNode([tool]))
+    builder.add_edge(START, "tools")
+    call = AIMessage("", tool_calls=[{"id": "call-1", "name": tool.name, "args": args}])
+    answer = builder.compile().invoke({"messages": [call]})["messages"][-1]
+    assert isinstance(answer, ToolMessage)
+    return answer
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_an_empty_query_comes_back_to_the_model_as_a_tool_error(tool, query: str) -> None:  # type: ignore[no-untyped-def]
+    """As a schema violation (k=0) does: the agent's run goes on and the model reads why."""
+    answer = _tool_node_answer(tool, {"query": query})
+    assert answer.status == "error" and answer.tool_call_id == "call-1"
+    assert "the query is empty" in str(answer.content)
+    assert _tool_node_answer(tool, {"query": "x", "k": 0}).status == "error"
+
+
+@pytest.mark.asyncio
+async def test_a_bad_setting_comes_back_as_a_tool_error_in_async(sample_index: Index) -> None:
+    tool = make_search_skills_tool(Retriever(sample_index, reranker=None), rrf_k=-1)
+    call = {"type": "tool_call", "id": "call-2", "name": "search_skills", "args": {"query": "x"}}
+    answer = await tool.ainvoke(call)
+    assert isinstance(answer, ToolMessage) and answer.status == "error"
+    assert "rrf_k" in str(answer.content)
+
+
+def test_a_bug_still_raises(sample_index: Index) -> None:
+    class Broken(Retriever):
+        def search(self, query: str, **kwargs: object) -> SearchResponse:
+            raise RuntimeError("a bug, not the model's to fix")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        _tool_node_answer(make_search_skills_tool(Broken(sample_index, reranker=None)), {"query": "x"})
+
+
+# -- one snapshot per answer ------------------------------------------------------------
+
+
+def test_path_names_come_from_the_snapshot_the_search_read(tiny_index: Index) -> None:
+    """An item on a result's path deleted while the search ran is still named by its name
+    (the snapshot searched has it), not shown as a bare id."""
+    deleted: list[str] = []
+
+    class DeletingReranker:
+        name = "deleting"
+
+        def score(self, query: str, texts: list[str]) -> list[float]:
+            if not deleted:
+                tiny_index.delete(["command:deploy"])
+                deleted.append("command:deploy")
+            return [1.0] * len(texts)
+
+    tool = make_search_skills_tool(Retriever(tiny_index, reranker=DeletingReranker()))
+    text = tool.invoke({"query": "review postgres migration and deploy checkout-api safely", "k": 6})
+    assert deleted and "command:deploy" not in tiny_index
+    assert "   because: deploy -> github" in text.splitlines()

@@ -16,7 +16,7 @@ from tiny_graph import PRIVATE_ID, build_tiny_index, tiny_nodes
 
 from skill_retriever.calibration.compute import calibrate_index
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexLockedError
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -190,3 +190,20 @@ def test_editing_an_answer_never_edits_the_answer_the_cache_serves_next(tiny_ind
     assert served(second) == expected
     vandalise(second)
     assert served(retriever.search(query)) == expected
+
+
+def test_a_search_reads_the_snapshot_it_is_given(tiny_index: Index, tmp_path: Path) -> None:
+    """``search(snapshot=...)`` answers from that version even after a write, so what a
+    caller builds from the answer can come from the same snapshot; a snapshot of another
+    index is refused."""
+    retriever = Retriever(tiny_index, RetrievalConfig(k=20), reranker=None)
+    query = "alembic migrations revision scripts"
+    pinned = tiny_index.snapshot()
+    tiny_index.delete(["skill:alembic"])
+    assert "skill:alembic" not in retriever.search(query).ids
+    answer = retriever.search(query, snapshot=pinned)
+    assert "skill:alembic" in answer.ids and answer.snapshot_version == pinned.version
+    other = build_tiny_index(tmp_path / "other")
+    with pytest.raises(ConfigError, match="snapshot must be one this retriever's index gave"):
+        retriever.search(query, snapshot=other.snapshot())
+    other.close()

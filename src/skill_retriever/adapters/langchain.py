@@ -14,8 +14,9 @@ shows the retriever or tool run with every retrieval phase nested under it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Annotated, Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -24,16 +25,45 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, StructuredTool
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema
 
 from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.exceptions import (
+    ConfigError,
+    InvalidItemError,
+    QueryError,
+    SkillRetrieverError,
+)
 from skill_retriever.model import NodeKind
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 _DEFAULT: Any = object()
+
+#: The errors a caller's arguments cause: the agent tool hands them back to the model to
+#: fix. Every other error (a broken index, a bug) still raises.
+BAD_INPUT_ERRORS: tuple[type[SkillRetrieverError], ...] = (QueryError, ConfigError, InvalidItemError)
+
+
+def _kind_name(value: str) -> str:
+    try:
+        return NodeKind(value)
+    except ValueError:
+        raise ValueError(
+            f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}"
+        ) from None
+
+
+#: An item kind by its name ("skill") or as a ``NodeKind``: typed ``str`` so callers pass
+#: plain strings under ``mypy --strict``; checked (and stored as ``NodeKind``) by pydantic,
+#: and listed as an enum in the JSON schema the model sees.
+KindName = Annotated[
+    str,
+    AfterValidator(_kind_name),
+    WithJsonSchema({"type": "string", "enum": [k.value for k in NodeKind]}),
+]
 
 
 def as_retriever(index_or_retriever: Index | Retriever, **kwargs: Any) -> Retriever:
@@ -83,8 +113,30 @@ async def arun_search(
     )
 
 
+def search_with_snapshot(
+    retriever: Retriever, query: str, **kwargs: Any
+) -> tuple[SearchResponse, IndexSnapshot]:
+    """:func:`run_search` on a snapshot pinned first, returned with the answer: what is
+    built from the answer (full texts, sources, path names) is then of the same version
+    as its scores and snippets, however many writes land meanwhile."""
+    snapshot = retriever.index.snapshot()
+    return run_search(retriever, query, snapshot=snapshot, **kwargs), snapshot
+
+
+async def asearch_with_snapshot(
+    retriever: Retriever, query: str, **kwargs: Any
+) -> tuple[SearchResponse, IndexSnapshot]:
+    """Async :func:`search_with_snapshot`."""
+    snapshot = retriever.index.snapshot()
+    return await arun_search(retriever, query, snapshot=snapshot, **kwargs), snapshot
+
+
 def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:
-    """One result as a ``Document``: full text as content, evidence as metadata."""
+    """One result as a ``Document``: full text as content, evidence as metadata.
+
+    ``snapshot`` must be the one the search read (:func:`search_with_snapshot`): a later
+    one may hold another version of the item, or none.
+    """
     node = snapshot.nodes.get(result.id)
     text = node.embedding_text() if node is not None else result.snippet
     metadata: dict[str, Any] = {
@@ -127,7 +179,7 @@ class SkillRetriever(BaseRetriever):
     """Drop the lowest-ranked documents until their token counts fit; None = no budget."""
     route: Route | None = None
     """Force a route (smart, ppr, quick); None = chosen by the query's complexity."""
-    kinds: list[NodeKind] | None = None
+    kinds: list[KindName] | None = None
     """Only these item kinds (skill, agent, command, hook, mcp_server, tool, ...)."""
     filters: dict[str, Any] = Field(default_factory=dict)
     """Further filters: tags, principals, since, until (see ``skill_retriever.filters``)."""
@@ -164,31 +216,27 @@ class SkillRetriever(BaseRetriever):
         }
         return {**args, **kwargs}
 
-    def _to_documents(self, response: SearchResponse) -> list[Document]:
-        snap = self.index.snapshot()
-        return [to_document(r, snap, response) for r in response.results]
-
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        response = run_search(
+        response, snapshot = search_with_snapshot(
             self.engine,
             query,
             config={"callbacks": run_manager.get_child()},
             **self._call_args(kwargs),
         )
-        return self._to_documents(response)
+        return [to_document(r, snapshot, response) for r in response.results]
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        response = await arun_search(
+        response, snapshot = await asearch_with_snapshot(
             self.engine,
             query,
             config={"callbacks": run_manager.get_child()},
             **self._call_args(kwargs),
         )
-        return self._to_documents(response)
+        return [to_document(r, snapshot, response) for r in response.results]
 
 
 # -- the agent tool ---------------------------------------------------------------------
@@ -200,7 +248,7 @@ class SearchSkillsInput(BaseModel):
     query: str = Field(
         description="What you need to do or know, in plain words (one task or question)."
     )
-    kinds: list[NodeKind] | None = Field(
+    kinds: list[KindName] | None = Field(
         default=None,
         description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
     )
@@ -213,16 +261,32 @@ class SearchSkillsInput(BaseModel):
 def format_results(
     response: SearchResponse, *, snapshot: IndexSnapshot | None = None, snippet_chars: int = 160
 ) -> str:
-    """A compact ranked list a model can read: one item per two or three lines."""
+    """A compact ranked list a model can read: one item per two or three lines.
+
+    Each item shows ``score``, the number the list is ordered by (clause coverage and the
+    reranker may reorder the fusion ranking; the fusion score is in the tool's artifact).
+    What the token budget dropped is said first when it dropped everything, so the model
+    raises the budget instead of rephrasing; the response's warnings always follow.
+    """
+    dropped, budget = _budget_drops(response)
+    items = "item" if dropped == 1 else "items"
+    notes = [f"note: {w}" for w in response.warnings]
     if not response.results:
-        return "No matching items. Try other words, fewer words, or fewer kinds."
+        if dropped:
+            head = (
+                f"No items fit the token budget of {budget} tokens: it dropped the {dropped} "
+                f"matching {items}. Call again with a larger token_budget (or none) to get them."
+            )
+        else:
+            head = "No matching items. Try other words, fewer words, or fewer kinds."
+        return "\n".join([head, *notes])
     total = sum(r.token_count for r in response.results)
     lines = [f"{len(response.results)} items (route {response.route}; {total} tokens in all):"]
     for rank, r in enumerate(response.results, 1):
         via = ", ".join(f"{c} #{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
         rerank = f" rerank {r.rerank_score:.2f}" if r.rerank_score is not None else ""
         lines.append(
-            f"{rank}. [{r.kind}] {r.name} (id: {r.id}) score {r.fusion_score:.4f}{rerank}, "
+            f"{rank}. [{r.kind}] {r.name} (id: {r.id}) score {r.score:.4f}{rerank}, "
             f"{r.token_count} tokens, via {via}"
         )
         if r.path:
@@ -235,9 +299,33 @@ def format_results(
             else r.snippet[: snippet_chars - 1].rstrip() + "…"
         )
         lines.append(f"   {snippet}")
-    for w in response.warnings:
-        lines.append(f"note: {w}")
-    return "\n".join(lines)
+    if dropped:
+        lines.append(
+            f"{dropped} more matching {items} did not fit the token budget of {budget} tokens; "
+            "a larger token_budget would return them."
+        )
+    return "\n".join([*lines, *notes])
+
+
+def _budget_drops(response: SearchResponse) -> tuple[int, int | None]:
+    """How many results the token budget dropped, and the budget (``apply_token_budget``'s
+    stats; none when that phase did not report)."""
+    stats = response.stats.get("apply_token_budget")
+    if not isinstance(stats, Mapping):
+        return 0, None
+    return int(stats.get("dropped") or 0), stats.get("budget")
+
+
+@contextmanager
+def _bad_input_to_model() -> Iterator[None]:
+    """Turn an error the model's arguments caused into a ``ToolException``, which the tool
+    (``handle_tool_error=True``) answers with as an error ``ToolMessage`` the model can act
+    on, as it answers a schema violation; anything else is not the model's to fix and
+    raises out of the agent."""
+    try:
+        yield
+    except BAD_INPUT_ERRORS as exc:
+        raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
 
 
 TOOL_DESCRIPTION = (
@@ -258,6 +346,8 @@ def make_search_skills_tool(
 
     The tool's content is :func:`format_results`' text; its artifact (for
     ``ToolMessage.artifact`` when called with a tool call) is the list of result dicts.
+    Arguments the search rejects (an empty query, a bad setting) come back as an error
+    message (``ToolMessage(status="error")``), not an exception, so an agent can retry.
 
     Args:
         index_or_retriever: what to search.
@@ -267,32 +357,25 @@ def make_search_skills_tool(
     """
     retriever = as_retriever(index_or_retriever)
 
-    def _answer(response: SearchResponse) -> tuple[str, list[dict[str, Any]]]:
-        artifact = [
-            {
-                **r.__dict__,
-                "channels": dict(r.channels),
-                "path": list(r.path),
-                "flags": list(r.flags),
-            }
-            for r in response.results
-        ]
-        return format_results(response, snapshot=retriever.index.snapshot()), artifact
-
     def search_skills(
-        query: str, kinds: list[NodeKind] | None = None, k: int = 5, token_budget: int | None = None
+        query: str, kinds: list[str] | None = None, k: int = 5, token_budget: int | None = None
     ) -> tuple[str, list[dict[str, Any]]]:
-        return _answer(
-            run_search(retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides)
-        )
+        with _bad_input_to_model():
+            return _answer(
+                *search_with_snapshot(
+                    retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
+                )
+            )
 
     async def asearch_skills(
-        query: str, kinds: list[NodeKind] | None = None, k: int = 5, token_budget: int | None = None
+        query: str, kinds: list[str] | None = None, k: int = 5, token_budget: int | None = None
     ) -> tuple[str, list[dict[str, Any]]]:
-        response = await arun_search(
-            retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
-        )
-        return _answer(response)
+        with _bad_input_to_model():
+            return _answer(
+                *await asearch_with_snapshot(
+                    retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
+                )
+            )
 
     return StructuredTool.from_function(
         func=search_skills,
@@ -301,16 +384,27 @@ def make_search_skills_tool(
         description=description,
         args_schema=SearchSkillsInput,
         response_format="content_and_artifact",
+        handle_tool_error=True,
     )
 
 
+def _answer(response: SearchResponse, snapshot: IndexSnapshot) -> tuple[str, list[dict[str, Any]]]:
+    """The tool's content and artifact, path names read from the snapshot searched."""
+    artifact = [r.to_dict() for r in response.results]
+    return format_results(response, snapshot=snapshot), artifact
+
+
 __all__ = [
+    "BAD_INPUT_ERRORS",
+    "KindName",
     "SearchSkillsInput",
     "SkillRetriever",
     "arun_search",
     "as_retriever",
+    "asearch_with_snapshot",
     "format_results",
     "make_search_skills_tool",
     "run_search",
+    "search_with_snapshot",
     "to_document",
 ]
