@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     common(rp)
 
     mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
-    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR)
+    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
     mv.set_defaults(handler=cmd_move)
 
@@ -123,6 +123,11 @@ def _parser() -> argparse.ArgumentParser:
 
     add_benchmark(sub, common)
     add_components(sub, common)
+    for command in sub.choices.values():  # `query ... -v` as well as `-v query ...`
+        command.add_argument(
+            "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+            help="log one line per phase, and show progress bars",
+        )
     return p
 
 
@@ -268,8 +273,10 @@ def _query(index: Any, args: argparse.Namespace) -> int:
     retriever = Retriever(index)
     kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
     principals = [p.strip() for p in args.principals.split(",") if p.strip()]
+    snapshot = index.snapshot()  # what is printed comes from the version the search read
     resp = retriever.search(
         args.query,
+        snapshot=snapshot,
         k=args.k,
         budget=args.budget,
         route=args.route,
@@ -277,7 +284,7 @@ def _query(index: Any, args: argparse.Namespace) -> int:
         principals=principals,
         rerank=not args.no_rerank,
         budget_fill=args.budget_fill,
-        **({"max_query_chars": args.max_query_chars} if args.max_query_chars else {}),
+        **({"max_query_chars": args.max_query_chars} if args.max_query_chars is not None else {}),
         **({"clause_coverage": args.clause_coverage} if args.clause_coverage is not None else {}),
     )
     if args.json:
@@ -293,7 +300,12 @@ def _query(index: Any, args: argparse.Namespace) -> int:
     from skill_retriever.components.view import CallerView
     from skill_retriever.render import render
 
-    print("\n".join(render(args.query, resp, CallerView(index.snapshot(), principals))))
+    view = CallerView(snapshot, principals)
+    print("\n".join(render(args.query, resp, view)))
+    if kinds and not resp.results:
+        held = {n.kind.value for i, n in snapshot.nodes.items() if view.sees(i)}
+        if absent := [k for k in kinds if k not in held]:
+            print(printable(f"the index holds no {', '.join(absent)} items you may see; `stats` lists its kinds"))
     return 0
 
 

@@ -25,6 +25,11 @@ Channel = Literal["graph", "semantic", "keyword", "temporal", "named"]
 CHANNELS: tuple[str, ...] = get_args(Channel)
 
 
+#: Settings that must be > 0 (the rest of the integer settings must be >= 0).
+_POSITIVE = ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
+             "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits")
+
+
 @dataclass(frozen=True)
 class RetrievalConfig:
     """Tunables of one retrieval; docs/architecture.md says where each default comes from."""
@@ -179,7 +184,7 @@ class RetrievalConfig:
             value = getattr(self, f.name)
             if isinstance(value, float) and not math.isfinite(value):
                 raise ConfigError(f"setting {f.name!r} must be a finite number, got {value}")
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0 and f.name not in _POSITIVE:
                 raise ConfigError(f"setting {f.name!r} must be >= 0, got {value}")
         if not all(_number(t) for t in self.expand_thresholds):
             raise ConfigError(f"expand_thresholds must be finite numbers, got {self.expand_thresholds!r:.80}")
@@ -190,8 +195,7 @@ class RetrievalConfig:
                 )
         if self.now is not None and self.now.tzinfo is None:
             object.__setattr__(self, "now", self.now.replace(tzinfo=UTC))  # naive = UTC, as items
-        for name in ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
-                     "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits"):
+        for name in _POSITIVE:  # one message for 0 and -1 alike
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0, got {getattr(self, name)}")
         if not 0.0 < self.alpha_default < 1.0 or not 0.0 < self.alpha_specific < 1.0 or not 0.0 < self.alpha_broad < 1.0:

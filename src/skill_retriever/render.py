@@ -72,7 +72,8 @@ def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
     shown = fold(response, view)
     ranked = "reranked by " + response.reranker if response.reranker != "none" else "no reranking"
     confidence = f", confidence {response.confidence:.2f}" if response.confidence is not None else ""
-    lines = [f"{len(shown)} results (route {response.route}, {ranked}{confidence})"]
+    counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")
+    lines = [f"{counted} (route {response.route}, {ranked}{confidence})"]
     if response.nothing_fits:
         closest = ", ".join(s.result.name for s in shown[:3]) or "nothing"
         lines.append(f"{NOTHING_FITS.capitalize()}; the closest: {closest}.")
