@@ -41,6 +41,18 @@ def _ids(index_dir: Path) -> set[str]:
         return set(index.snapshot().nodes)
 
 
+def test_recovered_frontmatter_is_printed_as_a_problem(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "badfm"
+    _write(repo, "commands/foo.md", "---\nname: foo-cmd\ndescription: [unclosed foo: : bar\n---\nBody.\n")
+    rc = main(["index", str(repo), "--index-dir", str(index_dir)])
+    out = capsys.readouterr().out
+    assert rc == 0 and "1 nodes" in out and "1 problems" in out
+    assert f"problem: {repo / 'commands' / 'foo.md'}: frontmatter is not valid YAML" in out
+    assert _ids(index_dir) == {"badfm/commands/foo.md"}
+
+
 def test_bad_files_are_reported_and_good_ones_indexed(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -298,7 +298,24 @@ def test_recovered_file_is_ingested_with_a_flag(tmp_path: Path) -> None:
     (node,) = result.nodes
     assert node.kind is NodeKind.COMMAND and node.name == "go" and node.description == "Go: now"
     assert node.attrs["frontmatter_recovered"]
-    assert result.problems == []
+    (problem,) = result.problems  # indexed, and reported: the file is not valid YAML
+    assert problem.path == str(tmp_path / "r" / "commands" / "go.md")
+    assert problem.message.startswith("frontmatter is not valid YAML (")
+
+
+def test_broken_frontmatter_value_is_indexed_as_written_and_reported(tmp_path: Path) -> None:
+    """An unclosed list is no common slip: the text is kept, and the run says so."""
+    bad = _write(
+        tmp_path / "r", "skills/foo/SKILL.md", "---\ndescription: [unclosed foo: : bar\n---\nBody.\n"
+    )
+    _write(tmp_path / "r", "skills/ok/SKILL.md", _md("ok"))
+    result = ingest_skill_repo(tmp_path / "r")
+    node = next(n for n in result.nodes if n.name == "foo")
+    assert node.description == "[unclosed foo: : bar"
+    assert node.attrs["frontmatter_recovered"]
+    assert [(p.path, p.message.split(";")[0]) for p in result.problems] == [
+        (str(bad), f"frontmatter is not valid YAML ({node.attrs['frontmatter_recovered']})")
+    ]
 
 
 def test_plain_files_are_skipped_silently(tmp_path: Path) -> None:

@@ -225,6 +225,7 @@ def ingest_passages(
         raise IngestError(f"{corpus_path}: no such file; pass a corpus.json")
     started = time.perf_counter()
     result = IngestResult(source=str(corpus_path))
+    corpus_path = corpus_path.absolute()  # node sources that mean the same from any directory
     origin = Provenance.of(corpus_path, source_name).attrs()
     size = corpus_path.stat().st_size
     try:

@@ -2,9 +2,13 @@
 
 An MCP server's attributes are what a ``.mcp.json`` entry needs, with secrets left out:
 ``command`` and ``args`` (a list; values after secret-looking flags such as ``--api-key``
-or inside ``TOKEN=...`` redacted), ``env_keys`` (the environment's variable names, never
-the values), or for a remote server ``transport`` (the entry's ``type``), ``url``
-(without query string or user info) and ``header_keys`` (header names, never values).
+or inside ``TOKEN=...`` / ``--password=...`` redacted, and so are the user info of a URL,
+``postgresql://[redacted]@db/app``, and secret-looking query parameters,
+``?token=[redacted]``), ``env_keys`` (the environment's variable names, never the values),
+or for a remote server ``transport`` (the entry's ``type``), ``url`` (without query string
+or user info) and ``header_keys`` (header names, never values). URL credentials in the
+description are redacted too. Every redaction writes `REDACTED`, which the installer
+looks for to tell the user to fill the value in.
 
 JSON files are read by `json_document`: a number strict JSON cannot carry (NaN, Infinity,
 ``1e999``, an integer over Python's digit limit) makes the file a problem, since the node
@@ -28,6 +32,13 @@ from skill_retriever.ingest.skill_records import (
 from skill_retriever.model import NodeKind
 
 _SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
+#: What stands in for a value the index does not keep.
+REDACTED = "[redacted]"
+#: A URL's scheme and authority (``user:pass@host:port``); the authority ends where
+#: `urllib.parse.urlsplit` ends it, at ``/``, ``?`` or ``#`` (and at white space).
+_URL_AUTHORITY_RE = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^/?#\s]*)")
+#: A ``name=value`` query (or ``;`` matrix) parameter.
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s]*)")
 
 
 def json_document(text: str) -> Any:
@@ -83,6 +94,8 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     if not isinstance(args, list) or not isinstance(env, dict) or not isinstance(headers, dict):
         raise RecordError("MCP 'args' must be a list, 'env' and 'headers' objects")
     args_text = _redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
+    if command is not None:  # a whole command line may sit in it: redact it as arguments
+        command = " ".join(_redact_args(command.split(" ")))
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
     header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
     url = _bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
@@ -94,9 +107,14 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         lines.append("Environment variables: " + ", ".join(env_keys))
     if header_keys:
         lines.append("Headers: " + ", ".join(header_keys))
-    lines.insert(0, text_field(entry, "description").strip())
+    description = redact_urls(text_field(entry, "description"))
+    lines.insert(0, description.strip())
     record = record_from_fields(
-        entry, rel, NodeKind.MCP_SERVER, default_name, body="\n".join(x for x in lines if x)
+        {**entry, "description": description},
+        rel,
+        NodeKind.MCP_SERVER,
+        default_name,
+        body="\n".join(x for x in lines if x),
     )
     record.attrs.update({"command": command, "args": args_text, "env_keys": env_keys, "url": url})
     if header_keys:
@@ -107,22 +125,46 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
 
 
 def _redact_args(args: list[str]) -> list[str]:
-    """Hide values that follow or sit inside secret-looking flags (``--api-key X``, ``TOKEN=X``)."""
+    """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
+    ``TOKEN=X``, ``--password=X``) and the credentials of URLs (see `redact_urls`)."""
     out = []
     for i, arg in enumerate(args):
+        arg = redact_urls(arg)
         flag, eq, _ = arg.partition("=")
         if eq and _SECRET_RE.search(flag):
-            out.append(f"{flag}=[redacted]")
+            out.append(f"{flag}={REDACTED}")
         elif (
             i
             and _SECRET_RE.search(args[i - 1])
             and args[i - 1].startswith("-")
             and "=" not in args[i - 1]
         ):
-            out.append("[redacted]")
+            out.append(REDACTED)
         else:
             out.append(arg)
     return out
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the user info of every URL in it, and the values of its
+    secret-looking query parameters, replaced by `REDACTED`.
+
+    The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
+    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
+    becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
+    """
+
+    def authority(m: re.Match[str]) -> str:
+        scheme, netloc = m.groups()
+        return f"{scheme}{REDACTED}@{netloc.rpartition('@')[2]}" if "@" in netloc else m[0]
+
+    def param(m: re.Match[str]) -> str:
+        sep, name, _ = m.groups()
+        return f"{sep}{name}={REDACTED}" if _SECRET_RE.search(name) else m[0]
+
+    if "://" not in text:
+        return text
+    return _URL_PARAM_RE.sub(param, _URL_AUTHORITY_RE.sub(authority, text))
 
 
 def _bare_url(url: str) -> str:

@@ -76,7 +76,16 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
         record.attrs["frontmatter_recovered"] = fm.recovered_from
+        record.warnings.insert(0, _recovered_warning(fm.recovered_from))
     return record
+
+
+def _recovered_warning(reason: str) -> str:
+    """The per-file problem of frontmatter that only lenient reading could use."""
+    return (
+        f"frontmatter is not valid YAML ({reason}); read as plain 'key: value' lines, each "
+        "value kept as written: quote values holding ': ' or starting with '[', '{' or '*'"
+    )
 
 
 def _unset(warning: str, fields: dict[str, Any]) -> str:

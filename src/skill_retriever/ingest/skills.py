@@ -19,6 +19,8 @@ What is recognised, walking the folder in sorted order:
 
 Node ids are ``f"{source_name}/{relative_path}"``, the source name defaulting to the root
 folder's name; every node records ``source_root`` and ``source_name`` (see `provenance`).
+A node's ``source`` (and a problem's path) is absolute whatever the working directory: a
+relative root is made absolute first (links are not resolved, as for an absolute root).
 A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
 Edges: DEPENDS_ON (``requires`` / ``dependencies`` / ``depends_on``), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
@@ -245,6 +247,9 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         raise IngestError(
             f"skills repository {str(root)!r} is not a folder; pass the repository's root"
         )
+    # A relative root would make every ``source`` relative to the working directory of
+    # this run, which an installer joins to ``source_root`` (a path that does not exist).
+    root = root.absolute()
     origin = Provenance.of(root, name)
     corpus = origin.name
     out = Corpus(corpus, attrs=origin.attrs())

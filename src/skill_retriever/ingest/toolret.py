@@ -271,6 +271,8 @@ def ingest_toolret(
         raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
+    folder = folder.absolute()  # node sources that mean the same from any working directory
+    tools_path = folder / "tools.jsonl"
     origin = Provenance.of(folder, source_name).attrs()
     ids: set[str] = set()
     groups: dict[str, list[str]] = {}
