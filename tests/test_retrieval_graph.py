@@ -462,3 +462,10 @@ def test_a_time_window_raises_the_temporal_channel(plain: Retriever) -> None:
     windowed = plain.search("incidents in the last 24h", principals=["*"])
     assert windowed.stats["fuse_rrf"]["weights"]["temporal"] == CONFIG.temporal_window_boost
     assert plain.search("incidents", principals=["*"]).stats["fuse_rrf"]["weights"]["temporal"] == 1.0
+
+
+def test_the_graph_without_a_context_says_what_to_pass() -> None:
+    """Invoked bare (the first thing a LangGraph user may try), the graph names the
+    context it needs instead of failing inside a phase with an AttributeError."""
+    with pytest.raises(ConfigError, match=r"context=RetrievalContext\(index=Index.open\(...\)\); it got NoneType"):
+        compiled_graph.invoke({"query": "add tracing to a service"})

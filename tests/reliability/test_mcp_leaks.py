@@ -274,6 +274,7 @@ def test_no_private_item_leaks_through_mcp_tools_or_installs(world: World) -> No
             principals = rng.choice(PRINCIPAL_SETS)
             key = json.dumps(principals)
             fresh = world.tmp / "fresh" / f"t{n}"
+            fresh.mkdir(parents=True)  # a project folder: install refuses one that is not there
             tool, args = random_action(rng, world, fresh)
             answer = without_echoes(await call(world.servers[key], tool, args), args)
             kinds_seen.add(tool if not answer.startswith("error:") else f"{tool}:error")
@@ -372,6 +373,7 @@ async def _drive_scenario(index_dir: Path, tmp: Path, world: World) -> list[str]
 
     found: list[str] = []
     held, fresh = tmp / "held", tmp / "fresh"
+    fresh.mkdir()  # a project folder: install refuses one that is not there
 
     def params(index: Path, principals: str) -> StdioServerParameters:
         return StdioServerParameters(

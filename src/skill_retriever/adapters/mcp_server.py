@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.algorithms.budget import token_counter
@@ -51,7 +52,7 @@ except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
     from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
-__all__ = ["STATUS_URI", "build_server", "serve", "warm_up"]
+__all__ = ["STATUS_URI", "build_server", "checked_target", "serve", "warm_up"]
 
 STATUS_URI = "skill-retriever://status"
 INSTRUCTIONS = (
@@ -76,6 +77,37 @@ def _unknown(exc: UnknownComponentError, arg: str) -> str:
         f"no component {exc.ref!r}; call search_components with the task to find ids, "
         f"then pass one of them as {arg}"
     )
+
+
+def checked_target(target: str | None) -> str | None:
+    """``target`` if it names an existing folder (None stays None).
+
+    An agent's typo must not pass for "no target": a search with a target that is not a
+    folder would report no installed conflicts without a word, and an install would
+    write into a new folder somewhere, or the server's working directory for ``""``.
+    Paths the OS refuses (a NUL byte, a name too long) get the same one-line answer
+    instead of a bare "Error executing tool".
+
+    Raises:
+        ToolError: The target is empty, unusable as a path, or not an existing folder.
+    """
+    if target is None:
+        return None
+    shown = target if len(target) <= 200 else target[:200] + "..."
+    if not target.strip():
+        raise ToolError("target is empty; pass the project folder's absolute path")
+    if "\x00" in target:
+        raise ToolError(f"target {shown!r} is not a usable path (a NUL character); pass the project folder's absolute path")
+    try:
+        is_folder = Path(target).expanduser().is_dir()
+    except OSError as exc:  # ENAMETOOLONG and the like; the message repeats the path
+        raise ToolError(
+            f"target {shown!r} is not a usable path ({exc.strerror or type(exc).__name__}); "
+            "pass the project folder's absolute path"
+        ) from exc
+    if not is_folder:
+        raise ToolError(f"target {shown!r} is not an existing folder; pass the project folder's absolute path")
+    return target
 
 
 def build_server(
@@ -115,6 +147,7 @@ def build_server(
             detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
         view = service.view()
+        target = checked_target(target)
         try:
             resp = service.search(
                 query, kinds, k, budget, target=target, drop_conflicts=drop_conflicts, view=view
@@ -178,6 +211,7 @@ def build_server(
         """
         view = service.view()
         resolved = resolve(view, ids, "ids")
+        target = checked_target(target)
         try:
             return service.check_dependencies(resolved, target=target, view=view)
         except SkillRetrieverError as exc:
@@ -212,6 +246,7 @@ def build_server(
         """
         view = service.view()
         resolved = resolve(view, ids, "ids")
+        target = checked_target(target) or ""  # never None: the argument is required
         try:
             plan = install(
                 view,

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from langgraph.runtime import Runtime
 
 from skill_retriever.context import QueryView, RetrievalContext
-from skill_retriever.exceptions import PhaseTimeoutError, SkillRetrieverError
+from skill_retriever.exceptions import ConfigError, PhaseTimeoutError, SkillRetrieverError
 from skill_retriever.state import RetrievalState
 from skill_retriever.tracing import annotate_phase
 
@@ -54,6 +54,12 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
         name = fn.__name__
 
         def node(state: RetrievalState, runtime: Runtime[RetrievalContext]) -> Update:
+            if not isinstance(runtime.context, RetrievalContext):  # the likeliest first mistake
+                raise ConfigError(
+                    f"the retrieval graph runs with context=RetrievalContext(index=Index.open(...)); "
+                    f"it got {type(runtime.context).__name__} (graph.invoke(state, context=...), or a "
+                    "parent graph whose context_schema is RetrievalContext)"
+                )
             start = time.perf_counter()
             pin = ""
             try:

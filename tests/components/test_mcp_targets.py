@@ -1,0 +1,61 @@
+"""The MCP tools' ``target``: an empty, unusable or missing folder is refused in one line
+the agent can act on, never ignored and never created."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from component_catalogue import sid
+
+from skill_retriever.adapters.mcp_server import build_server
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+
+def call(server: Any, tool: str, args: dict[str, Any]) -> str:
+    """The tool's answer, or its error's text."""
+    try:
+        return str(asyncio.run(server.call_tool(tool, args)))
+    except Exception as exc:  # noqa: BLE001 - the SDK raises a tool's error; its text is the answer
+        return f"error: {exc}"
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("", "target is empty"),
+        ("   ", "target is empty"),
+        ("/tmp/a\x00b", "is not a usable path"),
+        ("/tmp/" + "x" * 5000, "is not a usable path"),
+        ("/no/such/project", "is not an existing folder"),
+    ],
+)
+def test_a_bad_target_is_refused_by_every_tool(hashed_index: Index, tmp_path: Path, target: str, said: str) -> None:
+    server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
+    answers = {
+        "search_components": call(server, "search_components", {"query": "format python", "target": target}),
+        "check_dependencies": call(server, "check_dependencies", {"ids": [sid("ruff-lint")], "target": target}),
+        "install_components": call(
+            server, "install_components", {"ids": [sid("ruff-lint")], "target": target, "dry_run": False}
+        ),
+    }
+    for tool, answer in answers.items():
+        assert answer.startswith("error:") and said in answer, (tool, answer[:300])
+        assert "pass the project folder's absolute path" in answer
+        assert len(answer) < 600  # the 5,000-character path is cut, not echoed whole
+    assert not Path("/no/such/project").exists()
+
+
+def test_a_file_is_not_a_project_folder(hashed_index: Index, tmp_path: Path) -> None:
+    server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
+    afile = tmp_path / "notes.txt"
+    afile.write_text("x", encoding="utf-8")
+    answer = call(server, "search_components", {"query": "format python", "target": str(afile)})
+    assert "is not an existing folder" in answer
+    project = tmp_path / "proj"
+    project.mkdir()
+    done = call(server, "install_components", {"ids": [sid("ruff-lint")], "target": str(project), "dry_run": False})
+    assert not done.startswith("error:") and (project / ".claude/skills/ruff-lint/SKILL.md").is_file()
