@@ -389,6 +389,11 @@ def test_bad_profile_or_filters_in_state_raise_config_error(plain: Retriever) ->
         plain.graph.invoke({"query": QUERY, "filters": {"kinds": ["widget"]}}, context=ctx)
     with pytest.raises(ConfigError):
         plain.graph.invoke({"query": QUERY, "filters": {"colour": ["red"]}}, context=ctx)
+    # no kind at all: nothing could match, so it is a slip to say, not an empty answer
+    with pytest.raises(ConfigError, match="filters.kinds is empty"):
+        plain.search(QUERY, kinds=[])
+    with pytest.raises(ConfigError, match="filters.kinds is empty"):
+        plain.graph.invoke({"query": QUERY, "filters": {"kinds": []}}, context=ctx)
 
 
 def test_gap_filling_asks_keywords_and_vectors_only_when_asked(plain: Retriever) -> None:

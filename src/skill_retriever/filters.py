@@ -49,6 +49,8 @@ class Filters:
         object.__setattr__(self, "tags", _frozen(self.tags, "tags"))
         object.__setattr__(self, "principals", _frozen(self.principals, "principals"))
         if self.kinds is not None:
+            if not self.kinds:  # nothing could match: a caller's slip, not a question
+                raise ConfigError("filters.kinds is empty, so nothing could match; leave it out for every kind")
             allowed = {k.value for k in NodeKind}
             bad = sorted(k for k in self.kinds if k not in allowed)
             if bad:
