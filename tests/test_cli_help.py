@@ -36,3 +36,15 @@ def test_query_help_states_the_catalogue_clause_coverage(capsys: pytest.CaptureF
 def test_query_help_states_the_longest_query(capsys: pytest.CaptureFixture[str]) -> None:
     line = option_help(query_help(capsys), "--max-query-chars")
     assert f"default {RetrievalConfig().max_query_chars:,} characters" in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["uninstall", "x", "--target", ".", "--index-dir", "ix"], ["mcp", "--json"]],
+)
+def test_an_option_a_command_would_ignore_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """uninstall reads the install record, not an index; mcp speaks JSON-RPC whatever
+    it is told: each refuses the option instead of taking and ignoring it."""
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err

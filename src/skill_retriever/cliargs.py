@@ -18,8 +18,18 @@ __all__ = ["DEFAULT_INDEX_DIR", "add_index_options", "open_index"]
 
 def add_index_options(sp: argparse.ArgumentParser) -> None:
     """``--index-dir``, ``--chroma-url`` and ``--json``."""
+    add_location_options(sp)
+    add_json_option(sp)
+
+
+def add_location_options(sp: argparse.ArgumentParser) -> None:
+    """``--index-dir`` and ``--chroma-url``: for a command that reads an index."""
     sp.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"index directory (default {DEFAULT_INDEX_DIR})")
     sp.add_argument("--chroma-url", default=None, help="search through a Chroma server (e.g. http://127.0.0.1:8000)")
+
+
+def add_json_option(sp: argparse.ArgumentParser) -> None:
+    """``--json``: for a command that prints a result."""
     sp.add_argument("--json", action="store_true", help="machine-readable output")
 
 

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.cliargs import add_json_option, add_location_options
+
 __all__ = ["add_parser", "cmd_install", "cmd_mcp", "cmd_uninstall"]
 
 
@@ -74,7 +76,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     )
     un.add_argument("ids", nargs="+", metavar="ID", help="installed component ids (or names)")
     _where(un)
-    common(un)
+    add_json_option(un)  # it reads the install record, not the index
     un.set_defaults(handler=cmd_uninstall)
 
     mcp = sub.add_parser(
@@ -86,7 +88,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     mcp.add_argument(
         "--principals", default="*", help="comma-separated access principals (default *: all)"
     )
-    common(mcp)
+    add_location_options(mcp)  # it speaks JSON-RPC on stdout: no --json to choose
     mcp.set_defaults(handler=cmd_mcp)
 
 

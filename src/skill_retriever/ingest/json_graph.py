@@ -56,6 +56,8 @@ def ingest_json_graph(
         IngestError: ``path`` does not exist or is not a file.
     """
     path = Path(path)
+    if path.is_dir():
+        raise IngestError(f"{path} is a folder; a JSON graph is one file: pass that file's path")
     if not path.is_file():
         raise IngestError(f"{path}: no such file; pass the path of a JSON graph file")
     started = time.perf_counter()
