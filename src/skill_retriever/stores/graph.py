@@ -106,4 +106,10 @@ def neighbour_indices(adjacency: sp.csr_array, rows: NDArray[np.int64]) -> NDArr
     return np.unique(adjacency[rows].indices) if len(rows) else np.zeros(0, dtype=np.int64)
 
 
-__all__ = ["EdgeIndex", "GraphMatrices", "TypedGraph", "build_matrices", "neighbour_indices"]
+def masked_adjacency(adjacency: sp.csr_array, mask: NDArray[np.bool_]) -> sp.csr_array:
+    """``adjacency`` with the rows and columns ``mask`` leaves out set to zero."""
+    d = sp.diags_array(mask.astype(np.float64))
+    return sp.csr_array(d @ adjacency @ d)
+
+
+__all__ = ["EdgeIndex", "GraphMatrices", "TypedGraph", "build_matrices", "masked_adjacency", "neighbour_indices"]

@@ -29,10 +29,11 @@ from typing import Any, Self
 from skill_retriever.exceptions import ConfigError, DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import manifest as mf
-from skill_retriever.stores.embedder import Embedder, embedder_for
+from skill_retriever.stores import opening
+from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
-from skill_retriever.stores.lock import LOCK_FILE, WriterLock
+from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.remote import mirror, remote_of, sync_remote
 from skill_retriever.stores.repair import missing_vectors
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
@@ -45,10 +46,6 @@ from skill_retriever.stores.writer import (
 )
 
 log = logging.getLogger("skill_retriever")
-
-#: Files a half-created index directory may hold (a create killed before its manifest).
-_CREATION_LEFTOVERS = frozenset({mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABASE}-shm", LOCK_FILE})
-
 
 class Index:
     """All items of one knowledge graph, in one directory. Open with :meth:`Index.open`."""
@@ -76,6 +73,7 @@ class Index:
         self._refresh_lock = threading.Lock()
         self._snapshot: IndexSnapshot | None = None
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
+        self.repaired = {"nodes": 0, "edges": 0}  # vectors the writer's last repair gave items
         self._closed = False
 
     # -- opening ----------------------------------------------------------------------
@@ -112,50 +110,19 @@ class Index:
         path = Path(path)
         kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
         lock = WriterLock(path, lock_wait_s)
-        fresh = not (path / mf.MANIFEST).exists()
-        if fresh and create:
-            if path.exists() and not path.is_dir():
-                raise IndexCorruptError(f"{path} is a file, not an index directory; choose a directory")
-            if path.exists() and any(p.name not in _CREATION_LEFTOVERS for p in path.iterdir()):
-                raise IndexCorruptError(f"{path} exists and holds other files; choose an empty or new directory")
-            path.mkdir(parents=True, exist_ok=True)
-            embedder = embedder or embedder_for(None)
-            lock.acquire()
-            manifest = mf.new_manifest(embedder.name)
-            if chroma_url:
-                manifest["chroma_url"] = chroma_url
-            try:
-                items = ItemStore(path / mf.DATABASE, writable=True, create=True)
-                mf.write_manifest(path, manifest)  # last: a directory with a manifest is an index
-            except BaseException:
-                lock.release()
-                raise
-        else:
-            manifest = mf.read_manifest(path)
-            embedder = embedder or embedder_for(str(manifest.get("embedder") or ""))
-            mf.check_embedder(manifest, embedder.name, path)
-            if not (path / mf.DATABASE).exists():
-                raise IndexCorruptError(
-                    f"{path / mf.DATABASE} is missing: the index's items are gone; rebuild it with "
-                    f"`skill-retriever index <sources> --index-dir {path}` into a new directory"
-                )
-            if writable:
-                lock.acquire()
-            try:
-                items = ItemStore(path / mf.DATABASE, writable=lock.held, create=False)
-            except BaseException:
-                lock.release()
-                raise
-            if chroma_url and chroma_url != manifest.get("chroma_url"):
-                manifest = {**manifest, "chroma_url": chroma_url}
-                if lock.held:
-                    mf.write_manifest(path, manifest)
+        manifest, embedder, items, recovering = opening.open_files(
+            path, lock, embedder, create=create, writable=writable, chroma_url=chroma_url
+        )
         index = cls(path, embedder, manifest, items, lock, None, kinds)
         try:
-            index._remote = remote_of(manifest, embedder)
             index._load()
+            if recovering:
+                index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live)
+            index._remote = remote_of(index._manifest, embedder)
             if lock.held:
                 index._reconcile()
+            else:
+                opening.warn_unusable(path, index._live, index._dim())
         except BaseException:
             index.close()
             raise
@@ -163,7 +130,12 @@ class Index:
 
     def _load(self) -> None:
         seen = self._items.data_version()  # before the read: a commit in between is read again
-        changes = self._items.load()
+        changes = self._items.load(dim=self._dim())
+        fixed = opening.settle_dim(self._path, self._manifest, changes, self._embedder, writer=self._lock.held)
+        if fixed:  # the manifest named another length than the vectors and the embedder have
+            self._manifest = {**self._manifest, "dim": fixed}
+            mf.write_manifest(self._path, self._manifest)
+            changes = self._items.load(dim=fixed)
         with self._state_lock:
             self._live.apply(changes)
             self._snapshot = None
@@ -203,11 +175,13 @@ class Index:
             seen = self._items.data_version()
             if seen == self._seen:
                 return
-            changes = self._items.load(since=self._live.version)
+            changes = self._items.load(since=self._live.version, dim=self._dim())
             with self._state_lock:
                 self._live.apply(changes)
                 self._snapshot = None
             self._seen = seen
+            if changes.unusable_nodes or changes.unusable_edges:
+                opening.warn_unusable(self._path, self._live, self._dim())
 
     def _dim(self) -> int:
         dim = self._manifest.get("dim")
@@ -296,7 +270,7 @@ class Index:
         with self._state_lock:  # publish: the next snapshot holds the whole batch
             self._live.apply(ch)
             self._snapshot = None
-        if "dim" not in self._manifest and self._live.node_vectors:
+        if self._manifest.get("dim") != self._dim() and self._live.node_vectors:
             self._manifest = {**self._manifest, "dim": self._dim()}
             mf.write_manifest(self._path, self._manifest)
         if self._remote is not None:
@@ -322,7 +296,7 @@ class Index:
         try:
             self._items.close()
             self._items = ItemStore(self._path / mf.DATABASE, writable=True, create=False)
-            changes = self._items.load(since=self._live.version)
+            changes = self._items.load(since=self._live.version, dim=self._dim())
             with self._state_lock:
                 self._live.apply(changes)
                 self._snapshot = None
@@ -335,9 +309,12 @@ class Index:
     def _reconcile(self) -> None:
         """Give every item its vector (migrated, else embedded) and bring a Chroma server
         in step. Runs in the writer only, so it never races another process."""
+        if self._items.get_meta(opening.EMBEDDER_KEY) is None:  # so that a lost manifest can be recreated
+            self._items.set_meta(opening.EMBEDDER_KEY, self._embedder.name)
         nodes, edges = missing_vectors(
-            self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest
+            self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest, self._dim()
         )
+        self.repaired = {"nodes": len(nodes), "edges": len(edges)}
         if nodes or edges:
             self._items.set_vectors(
                 [(i, v.vector) for i, v in nodes.items()], [(i, v.vhash, v.vector) for i, v in edges.items()]
@@ -345,6 +322,8 @@ class Index:
             with self._state_lock:  # the items did not change: no new version
                 self._live.node_vectors.update(nodes)
                 self._live.edge_vectors.update(edges)
+                self._live.unusable_nodes.difference_update(nodes)
+                self._live.unusable_edges.difference_update(edges)
                 self._snapshot = None
         if self._remote is not None:
             sync_remote(self._live, self._remote)

@@ -11,27 +11,38 @@ and records deletions as tombstones, so:
 
 Vectors are float32 little-endian blobs beside their rows; ``vhash`` says what text a
 vector was embedded from (a node's content hash, an edge's sentence), so a stale or
-missing vector is found by comparing hashes.
+missing vector is found by comparing hashes. A blob that is not ``dim`` finite float32s
+(damaged) is read as *unusable*: its item stays, without a vector, and the writer embeds
+it again from the stored text (``stores.repair``).
+
+An error of the database file never escapes as ``sqlite3``'s own: it becomes a one-line
+`IndexCorruptError`, and ending the failed transaction never hides it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-from numpy.typing import NDArray
-
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
+from skill_retriever.stores.rows import (
+    Changes,
+    EdgeRow,
+    NodeRow,
+    StoredVector,
+    Vector,
+    encode_vector,
+    keep_most_common_length,
+    take_vector,
+)
 
 T = TypeVar("T")
-Vector = NDArray[np.float32]
 
 SCHEMA_VERSION = 2
 
@@ -61,51 +72,13 @@ ALTER TABLE edges ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
 """
 
 
-@dataclass(frozen=True, slots=True)
-class StoredVector:
-    """A vector and the hash of the text it was embedded from."""
 
-    vhash: str
-    vector: Vector
-
-
-@dataclass
-class Changes:
-    """What a read returned: everything (a full load) or what changed after a version."""
-
-    version: int
-    nodes: dict[str, Node] = field(default_factory=dict)
-    edges: dict[str, Edge] = field(default_factory=dict)
-    node_vectors: dict[str, StoredVector] = field(default_factory=dict)
-    edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
-    deleted_nodes: set[str] = field(default_factory=set)
-    deleted_edges: set[str] = field(default_factory=set)
-    calibration: str | None = None  # the stored calibration (JSON), as read with the rows
-
-
-@dataclass(frozen=True, slots=True)
-class NodeRow:
-    """One node to write, with its vector (None keeps the stored one)."""
-
-    node: Node
-    vector: Vector | None
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeRow:
-    """One edge to write; ``vhash``/``vector`` None for an edge that has no vector."""
-
-    edge: Edge
-    vhash: str | None = None
-    vector: Vector | None = None
-
-
-def _blob(vector: Vector) -> bytes:
-    return np.ascontiguousarray(vector, dtype="<f4").tobytes()
-
-
-def _vector(blob: bytes) -> Vector:
-    return np.frombuffer(blob, dtype="<f4").astype(np.float32, copy=False)
+#: sqlite3 errors that are a bug of the caller, not the state of the file: never reworded.
+_BUGS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError)
+#: SQLite error names of a file that is fine but cannot be used now (disk full, read-only, busy).
+_ENVIRONMENT = (
+    "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_PERM",
+)
 
 
 class ItemStore:
@@ -142,6 +115,9 @@ class ItemStore:
                 f"{path} is not a readable index database ({exc}); rebuild the index: delete "
                 "the index directory and run `skill-retriever index` again"
             ) from exc
+        except BaseException:
+            self.close()
+            raise
 
     def _check_schema(self) -> None:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -184,12 +160,19 @@ class ItemStore:
 
     # -- metadata ---------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
-        with self._lock:
+        with self._lock, self._database_errors("cannot be read"):
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def _set_meta(self, key: str, value: str) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store one metadata value (its own transaction; no version bump)."""
+        if not self.writable:
+            raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
+        with self._lock, self._database_errors("cannot be written"):
+            self._set_meta(key, value)
 
     @property
     def version(self) -> int:
@@ -197,44 +180,77 @@ class ItemStore:
 
     def data_version(self) -> int:
         """SQLite's counter of commits by *other* connections (a cheap "has it changed?")."""
-        with self._lock:
+        with self._lock, self._database_errors("cannot be read"):
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
 
     # -- reads ------------------------------------------------------------------------
-    def load(self, since: int | None = None) -> Changes:
+    def load(self, since: int | None = None, *, dim: int = 0) -> Changes:
         """Everything (``since`` None) or what changed after version ``since``, read in one
-        transaction so it is one committed state."""
-        with self._lock:
+        transaction so it is one committed state.
+
+        Args:
+            dim: The index's vector length; a stored vector of another length (or with a
+                non-finite value) is reported in ``unusable_*``, not returned. 0 (not known
+                yet): the most common length wins.
+        """
+        with self._lock, self._database_errors("cannot be read"):
             self._db.execute("BEGIN")
             try:
-                return self._read(since)
-            except sqlite3.DatabaseError as exc:
-                raise IndexCorruptError(
-                    f"{self.path} cannot be read ({exc}); the index is damaged: delete the index "
-                    "directory and run `skill-retriever index` again"
-                ) from exc
-            finally:
+                out = self._read(since, dim)
                 self._db.execute("COMMIT")
+            except BaseException as exc:
+                self._end_failed(exc)
+                raise
+            return out
 
-    def _read(self, since: int | None) -> Changes:
+    @contextlib.contextmanager
+    def _database_errors(self, what: str) -> Iterator[None]:
+        """Turn an error of the database file into a one-line `IndexCorruptError`."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, _BUGS):
+                raise
+            if str(getattr(exc, "sqlite_errorname", "")).startswith(_ENVIRONMENT):
+                advice = "nothing was changed; check the disk (space, permissions) and try again"
+            else:
+                advice = (
+                    "the index is damaged: rebuild it into a new directory with "
+                    "`skill-retriever index <sources> --index-dir <new directory>`"
+                )
+            raise IndexCorruptError(f"{self.path} {what} ({exc}); {advice}") from exc
+
+    def _end_failed(self, exc: BaseException) -> None:
+        """Roll back the transaction ``exc`` broke off. Should that fail too (a damaged
+        file often refuses both), ``exc`` stays the error raised, with this one as a note:
+        an error while ending a transaction must never hide why it failed."""
+        if not self._db.in_transaction:
+            return
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error as end:
+            exc.add_note(f"rolling the transaction back failed too: {end}")
+
+    def _read(self, since: int | None, dim: int) -> Changes:
         version = int((self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() or [0])[0])
         stored = self._db.execute("SELECT value FROM meta WHERE key = 'calibration'").fetchone()
         out = Changes(version, calibration=None if stored is None else str(stored[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
+        # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
         for rowid, data, vhash, blob in self._db.execute(
-            f"SELECT rowid, data, hash, vector FROM nodes {where} ORDER BY rowid", args
+            f"SELECT rowid, data, hash, CAST(vector AS BLOB) FROM nodes {where} ORDER BY rowid", args
         ):
             node = self._item(Node.from_dict, "node", rowid, data)
             out.nodes[node.id] = node
-            if blob is not None:
-                out.node_vectors[node.id] = StoredVector(str(vhash), _vector(blob))
+            take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim)
         for rowid, data, vhash, blob in self._db.execute(
-            f"SELECT rowid, data, vhash, vector FROM edges {where} ORDER BY rowid", args
+            f"SELECT rowid, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
         ):
             edge = self._item(Edge.from_dict, "edge", rowid, data)
             out.edges[edge.id] = edge
-            if blob is not None:
-                out.edge_vectors[edge.id] = StoredVector(str(vhash), _vector(blob))
+            take_vector(out, out.edge_vectors, out.unusable_edges, edge.id, vhash, blob, dim)
+        if dim <= 0:
+            keep_most_common_length(out)
         if since is not None:
             for item_id, what in self._db.execute("SELECT id, what FROM deleted WHERE seq > ? ORDER BY seq", (since,)):
                 # A later re-add wins: its row was read above, so only drop what is not back.
@@ -256,7 +272,7 @@ class ItemStore:
     def edge_ids_touching(self, node_ids: Iterable[str]) -> list[str]:
         ids = list(node_ids)
         out: list[str] = []
-        with self._lock:
+        with self._lock, self._database_errors("cannot be read"):
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
                 marks = ",".join("?" * len(chunk))
@@ -281,7 +297,7 @@ class ItemStore:
         """Apply one batch atomically (all of it or nothing), stamped with ``version``."""
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
-        with self._lock:
+        with self._lock, self._database_errors(f"cannot be written (version {version}, nothing of it stored)"):
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
@@ -294,7 +310,7 @@ class ItemStore:
                             r.node.id,
                             r.node.content_hash(),
                             json.dumps(r.node.to_dict(), allow_nan=False),
-                            None if r.vector is None else _blob(r.vector),
+                            None if r.vector is None else encode_vector(r.vector),
                             version,
                         )
                         for r in nodes
@@ -310,7 +326,7 @@ class ItemStore:
                             r.edge.target,
                             json.dumps(r.edge.to_dict()),
                             r.vhash,
-                            None if r.vector is None else _blob(r.vector),
+                            None if r.vector is None else encode_vector(r.vector),
                             version,
                         )
                         for r in edges
@@ -323,34 +339,33 @@ class ItemStore:
                         cur.execute("INSERT INTO deleted(id, what, seq) VALUES (?, ?, ?)", (item_id, what, version))
                 cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
                 cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
+            except BaseException as exc:
+                self._end_failed(exc)
                 raise
 
     def set_vectors(self, nodes: Sequence[tuple[str, Vector]], edges: Sequence[tuple[str, str, Vector]]) -> None:
-        """Fill in vectors of rows that have none (migration and repair; no version bump:
-        the items themselves did not change)."""
-        with self._lock:
+        """Fill in vectors of rows that have none or an unusable one (migration and repair;
+        no version bump: the items themselves did not change)."""
+        with self._lock, self._database_errors("cannot be written (no vector of this repair stored)"):
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
-                cur.executemany("UPDATE nodes SET vector = ? WHERE id = ?", ((_blob(v), i) for i, v in nodes))
+                cur.executemany("UPDATE nodes SET vector = ? WHERE id = ?", ((encode_vector(v), i) for i, v in nodes))
                 cur.executemany(
-                    "UPDATE edges SET vhash = ?, vector = ? WHERE id = ?", ((h, _blob(v), i) for i, h, v in edges)
+                    "UPDATE edges SET vhash = ?, vector = ? WHERE id = ?", ((h, encode_vector(v), i) for i, h, v in edges)
                 )
                 cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
+            except BaseException as exc:
+                self._end_failed(exc)
                 raise
 
     def set_calibration(self, calibration: str) -> None:
         """Store what the index learned about itself (JSON; no version bump: the items
         did not change). Readers in other processes read it at their next catch-up."""
-        with self._lock:
-            self._set_meta("calibration", calibration)
+        self.set_meta("calibration", calibration)
 
     def ids_without_vectors(self) -> Iterator[str]:
-        with self._lock:
+        with self._lock, self._database_errors("cannot be read"):
             rows = self._db.execute("SELECT id FROM nodes WHERE vector IS NULL").fetchall()
         yield from (str(r[0]) for r in rows)
 

@@ -30,19 +30,29 @@ class LiveState:
     edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
     keywords: BM25Index = field(default_factory=BM25Index)
     calibration: str | None = None  # JSON, as stored (see skill_retriever.calibration)
+    # Items whose stored vector is unusable (wrong length, non-finite): no vector here
+    # until the writer embeds them again (``stores.repair``).
+    unusable_nodes: set[str] = field(default_factory=set)
+    unusable_edges: set[str] = field(default_factory=set)
 
     def apply(self, ch: Changes) -> None:
         """Apply one batch (deletions first: an id deleted and re-added in it stays)."""
         for node_id in ch.deleted_nodes:
             self.nodes.pop(node_id, None)
             self.node_vectors.pop(node_id, None)
+            self.unusable_nodes.discard(node_id)
         self.keywords.delete(ch.deleted_nodes)
         for edge_id in ch.deleted_edges:
             self.edges.pop(edge_id, None)
             self.edge_vectors.pop(edge_id, None)
+            self.unusable_edges.discard(edge_id)
         retext = [n for n in ch.nodes.values() if (old := self.nodes.get(n.id)) is None or old.content_hash() != n.content_hash()]
         self.nodes.update(ch.nodes)
         self.node_vectors.update(ch.node_vectors)
+        self.unusable_nodes.difference_update(ch.node_vectors)
+        for node_id in ch.unusable_nodes:
+            self.node_vectors.pop(node_id, None)
+            self.unusable_nodes.add(node_id)
         self.keywords.upsert((n.id, n.embedding_text()) for n in retext if keyword_indexed(n))
         self.keywords.delete(n.id for n in retext if not keyword_indexed(n))
         for edge_id, edge in ch.edges.items():
@@ -50,6 +60,11 @@ class LiveState:
             vector = ch.edge_vectors.get(edge_id)
             if vector is not None:
                 self.edge_vectors[edge_id] = vector
+            if edge_id in ch.unusable_edges:  # a written edge row replaces its old vector
+                self.edge_vectors.pop(edge_id, None)
+                self.unusable_edges.add(edge_id)
+            else:
+                self.unusable_edges.discard(edge_id)
         self.version = max(self.version, ch.version)
         if ch.calibration is not None:
             self.calibration = ch.calibration
@@ -71,6 +86,7 @@ class LiveState:
             keywords=self.keywords.frozen(),
             remote=remote,
             calibration=self.calibration,
+            unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
         )
 
 

@@ -1,6 +1,8 @@
-"""Vectors an index's items lack (an index migrated from layout 1, or an embedding that
-was interrupted): copied from the old embedded Chroma folder when it holds the vector of
-the same text, else embedded. Run by the writer only; a reader never changes anything.
+"""Vectors an index's items lack (an index migrated from layout 1, an embedding that was
+interrupted, or a stored vector that is unusable: wrong length, non-finite values,
+undecodable): copied from the old embedded Chroma folder when it holds the vector of the
+same text, else embedded from the stored text. Run by the writer only; a reader never
+changes anything.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import EdgeKind
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import StoredVector
@@ -24,15 +27,26 @@ __all__ = ["missing_vectors"]
 
 
 def missing_vectors(
-    live: LiveState, embedded_kinds: Collection[EdgeKind], embedder: Embedder, path: Path, manifest: dict[str, Any]
+    live: LiveState,
+    embedded_kinds: Collection[EdgeKind],
+    embedder: Embedder,
+    path: Path,
+    manifest: dict[str, Any],
+    dim: int = 0,
 ) -> tuple[dict[str, StoredVector], dict[str, StoredVector]]:
-    """Vectors for every node and embedded-kind edge that has none or a stale one:
-    copied from a layout-1 ``chroma/`` folder when it holds the vector of the same text,
-    else embedded."""
+    """Vectors for every node and embedded-kind edge that has none, a stale one or an
+    unusable one (an edge whose stored vector is unusable is embedded again whatever its
+    kind): copied from a layout-1 ``chroma/`` folder when it holds the vector of the same
+    text, else embedded.
+
+    Raises:
+        IndexCorruptError: The embedder makes vectors of another length than ``dim``.
+    """
     nodes = [n for i, n in live.nodes.items() if (v := live.node_vectors.get(i)) is None or v.vhash != n.content_hash()]
     edges = []
     for e in live.edges.values():
-        if e.kind not in embedded_kinds or e.source not in live.nodes or e.target not in live.nodes:
+        wanted = e.kind in embedded_kinds or e.id in live.unusable_edges
+        if not wanted or e.source not in live.nodes or e.target not in live.nodes:
             continue
         sentence = e.embedding_text(live.nodes[e.source].name, live.nodes[e.target].name)
         v = live.edge_vectors.get(e.id)
@@ -59,13 +73,32 @@ def missing_vectors(
             len(todo_nodes),
             len(todo_edges),
         )
+    unusable = sum(n.id in live.unusable_nodes for n in nodes), sum(e.id in live.unusable_edges for e, _, _ in edges)
     if todo_nodes:
-        vecs = embedder.embed([n.embedding_text() for n in todo_nodes])
+        vecs = _checked(embedder.embed([n.embedding_text() for n in todo_nodes]), embedder, dim, path)
         node_vecs.update({n.id: StoredVector(n.content_hash(), vecs[i]) for i, n in enumerate(todo_nodes)})
     if todo_edges:
-        vecs = embedder.embed([s for _, _, s in todo_edges])
+        vecs = _checked(embedder.embed([s for _, _, s in todo_edges]), embedder, dim, path)
         edge_vecs.update({e.id: StoredVector(h, vecs[i]) for i, (e, h, _) in enumerate(todo_edges)})
+    if any(unusable):
+        log.warning(
+            "[skill_retriever][index] repaired %d item vector(s) and %d relation vector(s) of %s that were "
+            "unusable (wrong length, non-finite or undecodable): embedded again from their stored text",
+            *unusable,
+            path,
+        )
     return node_vecs, edge_vecs
+
+
+def _checked(vectors: Any, embedder: Embedder, dim: int, path: Path) -> Any:
+    """``vectors``, once they are known to have the index's length (``dim``; 0: any)."""
+    found = int(np.asarray(vectors).shape[-1]) if len(vectors) else dim
+    if dim and found != dim:
+        raise IndexCorruptError(
+            f"the embedder {embedder.name} makes vectors of {found} numbers, the index at {path} holds "
+            f"vectors of {dim}; open it with the model that built it, or rebuild it into a new directory"
+        )
+    return vectors
 
 
 def _layout1_vectors(

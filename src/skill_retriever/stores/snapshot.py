@@ -28,11 +28,11 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from skill_retriever.algorithms.query_terms import NameMatcher
-from skill_retriever.exceptions import MissingNodeError
+from skill_retriever.exceptions import IndexCorruptError, MissingNodeError
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
 from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices
+from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.vectors import VectorHit, VectorStore, top_k
@@ -73,12 +73,6 @@ class _Memo:
         return value
 
 
-def masked_adjacency(adjacency: sp.csr_array, mask: NDArray[np.bool_]) -> sp.csr_array:
-    """``adjacency`` with the rows and columns ``mask`` leaves out set to zero."""
-    d = sp.diags_array(mask.astype(np.float64))
-    return sp.csr_array(d @ adjacency @ d)
-
-
 class IndexSnapshot:
     """One committed, immutable state of an index, with the searches and caches a query needs.
 
@@ -100,6 +94,7 @@ class IndexSnapshot:
         keywords: KeywordSnapshot,
         remote: RemoteVectors | None = None,
         calibration: str | None = None,
+        unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
     ) -> None:
         self.version = version
         self.path = path
@@ -112,6 +107,7 @@ class IndexSnapshot:
         self.keywords = keywords
         self._remote = remote
         self._calibration_json = calibration
+        self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
         self._memo = _Memo()
 
     @property
@@ -221,8 +217,7 @@ class IndexSnapshot:
         ids = self.graph.ids
         out = np.zeros((len(ids), self.dim), dtype=np.float32)
         for row, node_id in enumerate(ids):
-            v = self._node_vectors.get(node_id)
-            if v is not None:
+            if (v := self._node_vectors.get(node_id)) is not None:
                 out[row] = v.vector
         return out
 
@@ -250,7 +245,11 @@ class IndexSnapshot:
     # -- searches ---------------------------------------------------------------------
     def embed_query(self, text: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
-        return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        if self.dim and vector.shape != (self.dim,):
+            raise IndexCorruptError(f"the embedder {self.embedder.name} makes vectors of {vector.size} numbers, the "
+                                    f"index at {self.path} holds {self.dim}; open it with the model that built it, or rebuild it")
+        return vector
 
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
         """Nearest nodes that ``filters`` admit."""
@@ -362,11 +361,12 @@ class IndexSnapshot:
         for e in self.edges.values():
             if pred is None or (pred(e.source) and pred(e.target)):
                 edge_kinds[e.kind.value] = edge_kinds.get(e.kind.value, 0) + 1
-        edge_vectors = sum(
-            1
-            for i in self._edge_vectors
-            if (v := self.edges.get(i)) is not None and (pred is None or (pred(v.source) and pred(v.target)))
-        )
+        def seen_edge(i: str) -> bool:
+            return (e := self.edges.get(i)) is not None and (pred is None or (pred(e.source) and pred(e.target)))
+
+        edge_vectors = sum(map(seen_edge, self._edge_vectors))
+        bad_nodes, bad_edges = self.unusable_vectors  # counted only when there are any
+        unusable = {"nodes": sum(1 for i in bad_nodes if pred is None or pred(i)), "edges": sum(map(seen_edge, bad_edges))}
         return {
             "path": str(self.path),
             "version": self.version,
@@ -376,6 +376,7 @@ class IndexSnapshot:
             "node_kinds": dict(sorted(kinds.items())),
             "edge_kinds": dict(sorted(edge_kinds.items())),
             "vectors": {"nodes": sum(1 for i in self._node_vectors if pred is None or pred(i)), "edges": edge_vectors},
+            **({"unusable_vectors": unusable} if any(unusable.values()) else {}),
         }
 
 

@@ -1,0 +1,207 @@
+"""Opening an index directory's files, and what a load checks against its manifest.
+
+- A new index: ``items.sqlite`` first, ``index.json`` last (a directory with a manifest
+  is an index), the embedder's name recorded in both.
+- An existing index: its manifest names the embedder; a missing ``items.sqlite`` is
+  reported with advice that works (a new directory).
+- ``index.json`` gone beside a readable ``items.sqlite``: a reader says so and points at
+  ``skill-retriever repair``; a writer (repair) recreates the manifest from the items.
+- The vector length the manifest names (``dim``) is checked against the stored vectors: a
+  reader refuses a manifest that disagrees with them (naming both numbers); a writer
+  corrects it when the embedder agrees with the vectors.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.embedder import Embedder, embedder_for
+from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.lock import LOCK_FILE, WriterLock
+from skill_retriever.stores.rows import Changes
+
+log = logging.getLogger("skill_retriever")
+
+__all__ = ["EMBEDDER_KEY", "Opened", "finish_recovery", "open_files", "settle_dim", "warn_unusable"]
+
+#: Files a half-created index directory may hold (a create killed before its manifest).
+CREATION_LEFTOVERS = frozenset({mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABASE}-shm", LOCK_FILE})
+#: The ``meta`` key naming the embedder, so that a lost manifest can be recreated.
+EMBEDDER_KEY = "embedder"
+
+#: What :func:`open_files` returns: the manifest, the embedder, the items database, and
+#: whether the manifest is being recreated (the caller writes it once the vectors are read).
+Opened = tuple[dict[str, Any], Embedder, ItemStore, bool]
+
+
+def open_files(
+    path: Path, lock: WriterLock, embedder: Embedder | None, *, create: bool, writable: bool, chroma_url: str | None
+) -> Opened:
+    """Open (or, with ``create``, make) the index files at ``path``.
+
+    Raises:
+        IndexCorruptError: No index there (and not ``create``), or it is damaged.
+        ConfigError: ``embedder`` is not the model the index was built with.
+    """
+    if not (path / mf.MANIFEST).exists():
+        if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
+            if not (writable or create):
+                raise IndexCorruptError(
+                    f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} is missing; "
+                    f"recreate it from the items with `skill-retriever repair --index-dir {path}`"
+                )
+            return _recover(path, lock, embedder, create=create, chroma_url=chroma_url)
+        if create:
+            return _create(path, lock, embedder, chroma_url)
+    manifest = mf.read_manifest(path)
+    embedder = embedder or embedder_for(str(manifest.get("embedder") or ""))
+    mf.check_embedder(manifest, embedder.name, path)
+    if not (path / mf.DATABASE).exists():
+        raise IndexCorruptError(
+            f"{path / mf.DATABASE} is missing: the index's items are gone; rebuild them into a new directory "
+            f"with `skill-retriever index <sources> --index-dir <new directory>` (or move {path} aside first)"
+        )
+    if writable:
+        lock.acquire()
+    items = _items(path, lock, create=False)
+    if chroma_url and chroma_url != manifest.get("chroma_url"):
+        manifest = {**manifest, "chroma_url": chroma_url}
+        if lock.held:
+            mf.write_manifest(path, manifest)
+    return manifest, embedder, items, False
+
+
+def _holds_items(path: Path) -> bool:
+    """Whether ``items.sqlite`` holds written items: not the leftover of a create killed
+    (or still running) before its manifest, which is no index yet ("no index at")."""
+    try:
+        items = ItemStore(path / mf.DATABASE, writable=False)
+    except IndexCorruptError:  # empty, half-created or foreign: there is no index here to recover
+        return False
+    try:
+        return items.get_meta("version") is not None
+    finally:
+        items.close()
+
+
+def _items(path: Path, lock: WriterLock, *, create: bool) -> ItemStore:
+    try:
+        return ItemStore(path / mf.DATABASE, writable=lock.held, create=create)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url: str | None) -> Opened:
+    if path.exists() and not path.is_dir():
+        raise IndexCorruptError(f"{path} is a file, not an index directory; choose a directory")
+    if path.exists() and any(p.name not in CREATION_LEFTOVERS for p in path.iterdir()):
+        raise IndexCorruptError(f"{path} exists and holds other files; choose an empty or new directory")
+    path.mkdir(parents=True, exist_ok=True)
+    embedder = embedder or embedder_for(None)
+    lock.acquire()
+    manifest = mf.new_manifest(embedder.name)
+    if chroma_url:
+        manifest["chroma_url"] = chroma_url
+    items = _items(path, lock, create=True)
+    try:
+        items.set_meta(EMBEDDER_KEY, embedder.name)
+        mf.write_manifest(path, manifest)  # last: a directory with a manifest is an index
+    except BaseException:
+        items.close()
+        lock.release()
+        raise
+    return manifest, embedder, items, False
+
+
+def _recover(path: Path, lock: WriterLock, embedder: Embedder | None, *, create: bool, chroma_url: str | None) -> Opened:
+    """A writer's open of items whose manifest is gone: the embedder is the one the items
+    record (else the one given, else the default)."""
+    lock.acquire()
+    items = _items(path, lock, create=create)
+    try:
+        recorded = items.get_meta(EMBEDDER_KEY)
+        embedder = embedder or embedder_for(recorded)
+        if recorded:
+            mf.check_embedder({"embedder": recorded}, embedder.name, path)
+    except BaseException:
+        items.close()
+        lock.release()
+        raise
+    manifest = mf.new_manifest(embedder.name)
+    if chroma_url:
+        manifest["chroma_url"] = chroma_url
+    return manifest, embedder, items, True
+
+
+def finish_recovery(path: Path, manifest: dict[str, Any], embedder: Embedder, dim: int, live: LiveState) -> dict[str, Any]:
+    """Write the recreated manifest once the stored vectors are read (``dim``: their length).
+
+    Raises:
+        IndexCorruptError: The vectors are not the embedder's (another model built them).
+    """
+    if dim and embedder.dim != dim:
+        raise IndexCorruptError(
+            f"{path / mf.MANIFEST} is missing and {path / mf.DATABASE} holds vectors of {dim} numbers, but the "
+            f"embedder {embedder.name} makes {embedder.dim}: another model built them; open the index with that "
+            "model, or rebuild it into a new directory with `skill-retriever index <sources> --index-dir <new directory>`"
+        )
+    manifest = {**manifest, **({"dim": dim} if dim else {})}
+    mf.write_manifest(path, manifest)
+    if live.nodes:  # not a create killed before its manifest: say what was done
+        log.warning(
+            "[skill_retriever][index] recreated %s from its %d items and %d relations (embedder %s)",
+            path / mf.MANIFEST, len(live.nodes), len(live.edges), embedder.name,
+        )
+    return manifest
+
+
+def settle_dim(path: Path, manifest: dict[str, Any], changes: Changes, embedder: Embedder, *, writer: bool) -> int:
+    """0 when the manifest's ``dim`` fits the stored vectors of a full load (a few
+    unusable ones are damage, repaired by embedding them again); else, for a writer, the
+    length the manifest is to be corrected to.
+
+    Raises:
+        IndexCorruptError: Most stored vectors have another length than the manifest says
+            (a reader), or than the embedder makes (a writer).
+    """
+    dim = manifest.get("dim")
+    if not (isinstance(dim, int) and dim > 0) or not changes.unusable_lengths:
+        return 0
+    length, count = max(changes.unusable_lengths.items(), key=lambda kv: (kv[1], kv[0]))
+    usable = len(changes.node_vectors) + len(changes.edge_vectors)
+    if length == dim or count <= usable:
+        return 0
+    found = (
+        f"{path / mf.MANIFEST} says vectors have {dim} numbers, but {count} of the "
+        f"{count + usable} stored vectors have {length}"
+    )
+    if not writer:
+        raise IndexCorruptError(
+            f"{found}; run `skill-retriever repair --index-dir {path}` to correct it, or rebuild the index "
+            "into a new directory with `skill-retriever index <sources> --index-dir <new directory>`"
+        )
+    if embedder.dim != length:
+        raise IndexCorruptError(
+            f"{found}, and the embedder {embedder.name} makes {embedder.dim}; rebuild the index into a new "
+            "directory with `skill-retriever index <sources> --index-dir <new directory>`"
+        )
+    log.warning("[skill_retriever][index] %s: corrected it to %d", found, length)
+    return length
+
+
+def warn_unusable(path: Path, live: LiveState, dim: int) -> None:
+    """Say how many stored vectors a reader could not use, and what to do."""
+    nodes, edges = len(live.unusable_nodes), len(live.unusable_edges)
+    if nodes or edges:
+        log.warning(
+            "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (not %d "
+            "finite float32 numbers); those items are found by keywords and the graph only until you run "
+            "`skill-retriever repair --index-dir %s`, which embeds them again from their text",
+            nodes, edges, path, dim, path,
+        )

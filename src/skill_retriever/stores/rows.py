@@ -1,0 +1,117 @@
+"""The rows ``items.sqlite`` holds and returns: items with their vectors, and what one read
+or write changes. A stored vector that is not ``dim`` finite float32s (damaged, or from
+another model) is *unusable*: read as no vector, its item kept (``stores.items``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from skill_retriever.model import Edge, Node
+
+Vector = NDArray[np.float32]
+
+__all__ = [
+    "Changes",
+    "EdgeRow",
+    "NodeRow",
+    "StoredVector",
+    "Vector",
+    "decode_vector",
+    "encode_vector",
+    "keep_most_common_length",
+    "take_vector",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVector:
+    """A vector and the hash of the text it was embedded from."""
+
+    vhash: str
+    vector: Vector
+
+
+@dataclass
+class Changes:
+    """What a read returned: everything (a full load) or what changed after a version."""
+
+    version: int
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    node_vectors: dict[str, StoredVector] = field(default_factory=dict)
+    edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
+    deleted_nodes: set[str] = field(default_factory=set)
+    deleted_edges: set[str] = field(default_factory=set)
+    calibration: str | None = None  # the stored calibration (JSON), as read with the rows
+    # Rows read whose vector is not ``dim`` finite float32s: the item is kept, its vector is not.
+    unusable_nodes: set[str] = field(default_factory=set)
+    unusable_edges: set[str] = field(default_factory=set)
+    #: Lengths (in float32s) of the unusable vectors that decoded: a manifest with the
+    #: wrong ``dim`` shows as every vector having one other length.
+    unusable_lengths: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """One node to write, with its vector (None keeps the stored one)."""
+
+    node: Node
+    vector: Vector | None
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRow:
+    """One edge to write; ``vhash``/``vector`` None for an edge that has no vector."""
+
+    edge: Edge
+    vhash: str | None = None
+    vector: Vector | None = None
+
+
+def encode_vector(vector: Vector) -> bytes:
+    """``vector`` as stored: float32 little-endian."""
+    return np.ascontiguousarray(vector, dtype="<f4").tobytes()
+
+
+def decode_vector(blob: object, dim: int) -> Vector | None:
+    """The vector in ``blob``, or None when it is not ``dim`` finite float32s (``dim`` 0:
+    any length)."""
+    if not isinstance(blob, bytes) or not blob or len(blob) % 4 or (dim > 0 and len(blob) != 4 * dim):
+        return None
+    vector = np.frombuffer(blob, dtype="<f4").astype(np.float32, copy=False)
+    return vector if bool(np.isfinite(vector).all()) else None
+
+
+def keep_most_common_length(out: Changes) -> None:
+    """With no ``dim`` known, the most common vector length is the index's; a vector of
+    another length is unusable."""
+    lengths: dict[int, int] = {}
+    for v in (*out.node_vectors.values(), *out.edge_vectors.values()):
+        lengths[len(v.vector)] = lengths.get(len(v.vector), 0) + 1
+    if len(lengths) < 2:
+        return
+    dim = max(lengths, key=lambda n: (lengths[n], n))
+    for good, bad in ((out.node_vectors, out.unusable_nodes), (out.edge_vectors, out.unusable_edges)):
+        for item_id in [i for i, v in good.items() if len(v.vector) != dim]:
+            n = len(good.pop(item_id).vector)
+            bad.add(item_id)
+            out.unusable_lengths[n] = out.unusable_lengths.get(n, 0) + 1
+
+
+def take_vector(
+    out: Changes, good: dict[str, StoredVector], bad: set[str], item_id: str, vhash: object, blob: object, dim: int
+) -> None:
+    """Put the stored vector ``blob`` of ``item_id`` into ``good`` or, when it is not
+    ``dim`` finite float32s, the id into ``bad`` (and its length into ``out``)."""
+    if blob is None:
+        return
+    vector = decode_vector(blob, dim)
+    if vector is not None:
+        good[item_id] = StoredVector(str(vhash), vector)
+        return
+    bad.add(item_id)
+    if isinstance(blob, bytes) and blob and len(blob) % 4 == 0:
+        out.unusable_lengths[len(blob) // 4] = out.unusable_lengths.get(len(blob) // 4, 0) + 1
