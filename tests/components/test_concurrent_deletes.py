@@ -139,6 +139,7 @@ def test_requests_survive_concurrent_deletes(hashed_index: Index, tmp_path: Path
     hashed_index.upsert(list(nodes.values()), edges)
     target = tmp_path / "project"
     install(hashed_index, [sid("ruff-lint"), "churn/03"], target)  # something installed to match
+    (target / "plan").mkdir(parents=True)  # the MCP tools plan into an existing project folder only
     retriever = Retriever(hashed_index, reranker=None, cache_size=0)
     service = ComponentService(hashed_index, retriever, principals=["*"])
     server = build_server(hashed_index, retriever=retriever, principals=["*"])

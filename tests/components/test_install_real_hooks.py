@@ -104,8 +104,31 @@ def test_real_mcp_configs_merge_with_only_the_documented_keys(
     data = json.loads((project / ".mcp.json").read_text())
     assert mcp_problems(data) == [] and len(data["mcpServers"]) == len(by_name)
     assert "microsoft-clarity-mcp-server" in data["mcpServers"]  # "@microsoft/..." as a usable key
+    # a URL server carries its transport, as .mcp.json needs: the source's, else http / sse
+    remote = {k: v for k, v in data["mcpServers"].items() if "url" in v}
+    assert len(remote) >= 10 and all(v.get("type") in ("http", "sse") for v in remote.values())
+    assert data["mcpServers"]["brightdata"]["type"] == "http"  # the source gave none
+    assert data["mcpServers"]["devplan"]["type"] == "sse"  # the source said so
     assert install(real_index, sorted(by_name.values()), project).written() == []
     clash = [i for i in servers if i not in by_name.values() and real_index.get(i).name == "sentry"]
     blocked = install(real_index, clash, project)
     assert not blocked.ok and "configured differently" in blocked.components[0].files[0].reason
     assert uninstall(sorted(by_name.values()), project).ok and files(project) == {}
+
+
+def test_real_hooks_for_the_user_run_scripts_from_the_home_only(
+    real_index: Index, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    plan = install(real_index, of_kind(real_index, NodeKind.HOOK), user=True, home=home,
+                   allow_conflicts=True)  # fmt: skip
+    assert plan.ok
+    assert next(c for c in plan.components if c.name == "change-logger").status == "install"
+    settings = json.loads((home / ".claude/settings.json").read_text())
+    assert settings_problems(settings) == []
+    commands = [h["command"] for gs in settings["hooks"].values() for g in gs for h in g["hooks"]]
+    assert 'python3 "$HOME"/.claude/hooks/change-logger.py' in commands
+    for command in commands:  # no script is looked for in whatever project is open
+        for m in SCRIPT_RE.finditer(command):
+            assert re.search(r'(?:\$HOME|~)"?/$', command[: m.start()]), command
+            assert (home / m.group(0)).is_file(), command

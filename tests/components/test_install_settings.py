@@ -235,8 +235,9 @@ def test_uninstall_removes_exactly_what_was_added_and_keeps_changes(
     assert not report.ok
     assert report.kept == {
         ".claude/agents/api-reviewer.md": "changed since it was installed",
-        ".mcp.json#deploy-control": "changed or removed since it was installed",
+        ".mcp.json#deploy-control": "changed since it was installed",
     }
+    assert set(report.recorded) == {".claude/agents/api-reviewer.md", ".mcp.json#deploy-control"}
     assert ".claude/skills/fastapi-service-scaffold/SKILL.md" in report.removed
     assert any(p.startswith(".claude/settings.json#hooks.PostToolUse") for p in report.removed)
     left = snapshot_files(target)
@@ -249,7 +250,9 @@ def test_uninstall_removes_exactly_what_was_added_and_keeps_changes(
     # what the scaffold required is still recorded; its own folder is gone with the files
     assert not (target / ".claude/skills/fastapi-service-scaffold").exists()
     record = read(target / ".claude/.skill-retriever/installed.json")["components"]
-    assert set(record) == remaining
+    changed = {c.id for c in plan.components if c.name in ("api-reviewer", "deploy-control")}
+    assert set(record) == remaining | changed  # what the user changed stays recorded, marked
+    assert {p for i in changed for p in record[i]["kept"]} == set(report.recorded)
     # the CLI takes back the rest; nothing of the install is left but what the user changed
     assert main(["uninstall", *sorted(remaining), "--target", str(target)]) == 0
     assert "removed .claude/skills/" in capsys.readouterr().out
@@ -257,6 +260,7 @@ def test_uninstall_removes_exactly_what_was_added_and_keeps_changes(
         ".claude/settings.json",
         ".claude/agents/api-reviewer.md",
         ".mcp.json",
+        ".claude/.skill-retriever/installed.json",
     }
     assert main(["uninstall", "nothing-like-it", "--target", str(target)]) == 2
     assert "no component 'nothing-like-it' installed" in capsys.readouterr().err

@@ -24,7 +24,9 @@ from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.inventory import (
     INSTALLABLE,
     InstallRecord,
+    PluginRecord,
     RecordEntry,
+    backup_path,
     match_installed,
     sha256,
 )
@@ -60,18 +62,31 @@ __all__ = ["apply_plan", "install", "install_root", "plan_install", "resolve_id"
 
 
 def install_root(
-    target: str | Path | None, user: bool, home: str | Path | None
+    target: str | Path | None,
+    user: bool,
+    home: str | Path | None,
+    *,
+    must_exist: bool = False,
 ) -> tuple[Path, Scope]:
     """The root to write into and its scope.
 
+    An empty target is refused: it would mean the working folder of whoever runs the
+    install (an MCP server's, say). Whether a missing root may be made is checked when
+    writing (`check_creatable`): a plan of a folder yet to be made writes nothing.
+
+    Args:
+        must_exist: The root itself must exist (uninstalling).
+
     Raises:
-        InstallError: Neither or both of a target and ``user`` were given, or the
-            target is a file.
+        InstallError: Neither or both of a target and ``user`` were given, the target is
+            empty or a file, or (with ``must_exist``) the folder is missing.
     """
     if user == (target is not None):
         raise InstallError(
             "give either a target project folder or user=True (--user), not both or neither"
         )
+    if not user and not str(target).strip():
+        raise InstallError("the target folder is empty; give the project folder to install into")
     root = (
         Path(home).expanduser()
         if user and home is not None
@@ -82,7 +97,28 @@ def install_root(
     root = root.expanduser().absolute()
     if root.exists() and not root.is_dir():
         raise InstallError(f"target {root} is a file; give the project folder to install into")
+    if not root.exists() and must_exist:
+        what = "home folder" if user else "target folder"
+        raise InstallError(f"{what} {root} does not exist; nothing is installed there")
     return root, "user" if user else "project"
+
+
+def check_creatable(root: Path, scope: Scope) -> None:
+    """Refuse to write into ``root`` unless it is a folder, or a new one right inside an
+    existing folder: an install makes at most that one folder (a new project, the home
+    of a fresh account), never a chain of them, so a mistyped path (``/nonexistent/dir``)
+    creates nothing.
+
+    Raises:
+        InstallError: Neither ``root`` nor its parent folder exists.
+    """
+    if root.is_dir() or root.parent.is_dir():
+        return
+    what = "home folder" if scope == "user" else "target folder"
+    raise InstallError(
+        f"{what} {root} does not exist, nor does {root.parent}; check the path (an install "
+        "creates at most the folder itself, inside an existing one); nothing written"
+    )
 
 
 def resolve_id(
@@ -301,8 +337,15 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     if plan.refused_for_conflicts:
         raise InstallError("; ".join(plan.conflict_lines()) + "; allow conflicts to install anyway")
     root = plan.target
-    root.mkdir(parents=True, exist_ok=True)
+    check_creatable(root, plan.scope)
+    try:
+        root.mkdir(exist_ok=True)  # its parent was there when planned (`install_root`)
+    except FileNotFoundError as exc:
+        raise InstallError(f"the folder holding {root} is gone; nothing written") from exc
     record = InstallRecord.load(root)
+    before = set(record.components)
+    current, _ = read_json_object(root, MCP_FILE, "mcpServers")
+    current_servers = (current or {}).get("mcpServers", {})
     servers: dict[str, Mapping[str, Any]] = {}
     hooks = []
     for c in plan.components:
@@ -310,17 +353,27 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
             continue
         entry = record.components.setdefault(c.id, RecordEntry(c.kind, c.name))
         for f in c.files:
+            if f.action in ("create", "overwrite", "unchanged"):
+                entry.kept.pop(f.path, None)  # as installed again: no longer the user's change
             if c.status != "install" or f.action not in ("create", "overwrite"):
                 continue
             if f.hook is not None:
                 hooks.append(f.hook)
                 entry.hooks.append(f.hook)
             elif f.mcp_entry is not None:
-                servers[f.path.split("#", 1)[1]] = f.mcp_entry
-                entry.mcp[f.path.split("#", 1)[1]] = dict(f.mcp_entry)
+                name = f.path.split("#", 1)[1]
+                old = current_servers.get(name)
+                if f.action == "overwrite" and old is not None:
+                    _keep_server(record, entry, name, old)
+                servers[name] = f.mcp_entry
+                entry.mcp[name] = dict(f.mcp_entry)
             else:
-                write_atomic(safe_destination(root, f.path), f.content, f.mode)
+                dest = safe_destination(root, f.path)
+                if f.action == "overwrite":
+                    _keep_file(record, entry, f.path, dest)
+                write_atomic(dest, f.content, f.mode)
                 entry.files[f.path] = sha256(f.content)
+    _record_plugins(plan, record, before)
     _merge_file(
         root,
         MCP_FILE,
@@ -333,6 +386,54 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     if record.components:
         record.save()
     return replace(plan, applied=True)
+
+
+def _keep_file(record: InstallRecord, entry: RecordEntry, rel: str, dest: Path) -> None:
+    """Before ``force`` overwrites ``dest``: keep a copy when it is the user's own (no
+    install wrote exactly it) and no earlier copy of that path is kept, for uninstall to
+    put back."""
+    if not dest.is_file():
+        return
+    data = dest.read_bytes()
+    digest = sha256(data)
+    backup = safe_destination(record.root, backup_path(rel))
+    if record.owns_file(rel, digest) or rel in entry.replaced_files or backup.exists():
+        return
+    write_atomic(backup, data, dest.stat().st_mode & 0o777)
+    entry.replaced_files[rel] = digest
+
+
+def _keep_server(record: InstallRecord, entry: RecordEntry, name: str, old: Any) -> None:
+    """Before ``force`` replaces server ``name``: keep the user's own entry in the record."""
+    if not record.owns_server(name, old) and name not in entry.replaced_servers:
+        entry.replaced_servers[name] = old
+
+
+def _record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -> None:
+    """Record, for each plugin of the plan, the components installing it brought: its
+    members, and what they alone required that this install newly recorded. Uninstalling
+    the plugin by its id or name takes back exactly those."""
+    for plugin_id, members in plan.plugins.items():
+        brought = {m for m in members if m in record.components}
+        grew = True
+        while grew:  # a requirement is the plugin's when every component needing it is
+            grew = False
+            for c in plan.components:
+                if (
+                    c.id not in brought
+                    and c.id in record.components
+                    and c.id not in before
+                    and c.required_by
+                    and set(c.required_by) <= brought
+                ):
+                    brought.add(c.id)
+                    grew = True
+        if not brought:
+            continue
+        name = plan.names.get(plugin_id, plugin_id)
+        held = record.plugins.setdefault(plugin_id, PluginRecord(name))
+        held.name = name
+        held.components = sorted(set(held.components) | brought)
 
 
 def _merge_file(

@@ -7,8 +7,11 @@ have no file of their own) and the index id of what it installed.
 
 The record, per component id: its kind and name, the files the install wrote with the
 SHA-256 of what it wrote, the ``settings.json`` hooks it added, the ``.mcp.json`` servers
-it added; and which shared JSON files an install created. Uninstall reads it to take back
-exactly that, and nothing a user changed since.
+it added, what ``force`` replaced that was the user's own (a server's old entry; a file's
+SHA-256, the file itself kept under ``BACKUP_DIR``), and what an uninstall kept because
+the user changed it since (path -> why); per plugin id, its name and the components
+installing it brought; and which shared JSON files an install created. Uninstall reads it
+to take back exactly that, put back what was replaced, and nothing a user changed since.
 """
 
 from __future__ import annotations
@@ -19,7 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.components.install.layout import LAYOUT, MCP_FILE, RECORD_FILE, scan_files
+from skill_retriever.components.install.layout import (
+    BACKUP_DIR,
+    LAYOUT,
+    MCP_FILE,
+    RECORD_FILE,
+    scan_files,
+)
 from skill_retriever.components.install.paths import name_key, safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, write_json
@@ -33,7 +42,9 @@ __all__ = [
     "INSTALLABLE",
     "InstallRecord",
     "InstalledComponent",
+    "PluginRecord",
     "RecordEntry",
+    "backup_path",
     "installed_components",
     "match_installed",
     "sha256",
@@ -41,6 +52,11 @@ __all__ = [
 
 INSTALLABLE = frozenset(LAYOUT)
 RECORD_FORMAT = 1
+
+
+def backup_path(rel: str) -> str:
+    """Where ``force`` keeps the user's file it replaced at ``rel``."""
+    return f"{BACKUP_DIR}/{rel}"
 
 
 def sha256(data: bytes) -> str:
@@ -68,6 +84,19 @@ class RecordEntry:
     files: dict[str, str] = field(default_factory=dict)  # path -> sha256 of what was written
     hooks: list[HookEntry] = field(default_factory=list)
     mcp: dict[str, dict[str, Any]] = field(default_factory=dict)  # server -> entry written
+    #: path -> SHA-256 of the user's file ``force`` replaced (kept at `backup_path`)
+    replaced_files: dict[str, str] = field(default_factory=dict)
+    #: server -> the user's entry ``force`` replaced
+    replaced_servers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: path (``.mcp.json#<server>`` for a server) -> why an uninstall kept it
+    kept: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing of it is left to take back or put back."""
+        return not (
+            self.files or self.hooks or self.mcp or self.replaced_files or self.replaced_servers
+        )
 
     @property
     def first_path(self) -> str:
@@ -84,6 +113,9 @@ class RecordEntry:
             "files": dict(self.files),
             "hooks": [h.to_dict() for h in self.hooks],
             "mcp_servers": dict(self.mcp),
+            **({"replaced_files": dict(self.replaced_files)} if self.replaced_files else {}),
+            **({"replaced_servers": dict(self.replaced_servers)} if self.replaced_servers else {}),
+            **({"kept": dict(self.kept)} if self.kept else {}),
         }
 
     @classmethod
@@ -100,7 +132,28 @@ class RecordEntry:
             {str(k): str(v) for k, v in (data.get("files") or {}).items()},
             hooks,
             {str(k): dict(v) for k, v in (data.get("mcp_servers") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("replaced_files") or {}).items()},
+            {str(k): dict(v) for k, v in (data.get("replaced_servers") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("kept") or {}).items()},
         )
+
+
+@dataclass
+class PluginRecord:
+    """A plugin installed whole: its name and the component ids installing it brought
+    (its members, and what they required that the install added)."""
+
+    name: str
+    components: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "components": list(self.components)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PluginRecord:
+        if not isinstance(data, dict) or not isinstance(data.get("components"), list):
+            raise TypeError("a plugin entry needs its components")
+        return cls(str(data.get("name") or ""), [str(c) for c in data["components"]])
 
 
 @dataclass
@@ -110,6 +163,7 @@ class InstallRecord:
     root: Path
     components: dict[str, RecordEntry] = field(default_factory=dict)
     created: set[str] = field(default_factory=set)  # shared JSON files an install created
+    plugins: dict[str, PluginRecord] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path) -> InstallRecord:
@@ -126,19 +180,40 @@ class InstallRecord:
             components = {
                 str(k): RecordEntry.from_json(v) for k, v in (data.get("components") or {}).items()
             }
-        except (KeyError, TypeError, ValueError) as exc:
+            plugins = {
+                str(k): PluginRecord.from_json(v) for k, v in (data.get("plugins") or {}).items()
+            }
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise InstallError(
                 f"the install record {RECORD_FILE} is damaged ({exc}); fix or move it first"
             ) from exc
-        return cls(root, components, {str(p) for p in data.get("created") or []})
+        return cls(root, components, {str(p) for p in data.get("created") or []}, plugins)
 
     def save(self) -> None:
-        data = {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "components": {k: v.to_json() for k, v in sorted(self.components.items())},
             "created": sorted(self.created),
         }
+        if self.plugins:
+            data["plugins"] = {k: v.to_json() for k, v in sorted(self.plugins.items())}
         write_json(self.root, RECORD_FILE, data)
+
+    def forget(self, ids: Iterable[str]) -> None:
+        """Drop ``ids`` from the plugins' lists, and a plugin left with none."""
+        gone = set(ids)
+        for plugin_id, plugin in list(self.plugins.items()):
+            plugin.components = [c for c in plugin.components if c not in gone]
+            if not plugin.components:
+                del self.plugins[plugin_id]
+
+    def owns_file(self, rel: str, digest: str) -> bool:
+        """Some install wrote exactly this content at ``rel`` (it is not the user's)."""
+        return any(e.files.get(rel) == digest for e in self.components.values())
+
+    def owns_server(self, name: str, entry: Any) -> bool:
+        """Some install wrote exactly this ``.mcp.json`` entry."""
+        return any(e.mcp.get(name) == entry for e in self.components.values())
 
     def remove(self) -> None:
         """Delete the record file (nothing is recorded any more)."""

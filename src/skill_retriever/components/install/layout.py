@@ -11,6 +11,7 @@ table, read both to write a component and to find what a root already holds.
     .mcp.json  "mcpServers"          an MCP server, merged by `server_key` of its name
                                      (project scope only)
     .claude/.skill-retriever/installed.json   what each install added (for uninstall)
+    .claude/.skill-retriever/backups/<path>   a user's file that ``force`` replaced
 
 ``<name>`` is `destination_name` of the component's name. A hook has no file of its own
 (Claude Code reads hooks from ``settings.json`` only), so installed hooks are known from
@@ -26,6 +27,7 @@ from pathlib import Path
 from skill_retriever.model import NodeKind
 
 __all__ = [
+    "BACKUP_DIR",
     "CLAUDE_DIR",
     "HOOK_SCRIPTS_DIR",
     "LAYOUT",
@@ -42,6 +44,8 @@ MCP_FILE = ".mcp.json"
 SETTINGS_FILE = f"{CLAUDE_DIR}/settings.json"
 HOOK_SCRIPTS_DIR = f"{CLAUDE_DIR}/hooks"
 RECORD_FILE = f"{CLAUDE_DIR}/.skill-retriever/installed.json"
+#: Where ``force`` keeps what it replaced (a user's own file), by its path under the root.
+BACKUP_DIR = f"{CLAUDE_DIR}/.skill-retriever/backups"
 
 
 @dataclass(frozen=True)

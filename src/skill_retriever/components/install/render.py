@@ -15,10 +15,20 @@ names). A command is rewritten only where it names a script by that same relativ
 (``python3 check.py``, ``./check.py``): such a command would look for the script in
 whatever folder Claude Code runs it from, so it is pointed at the copy
 (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``; ``"$HOME"/...`` for a user install).
-A command that already names the installed place (``.claude/hooks/x.py``), an absolute
-path or a variable, or names the script inside single quotes, is left exactly as written:
-rewriting shell text any further would be guessing. A hook whose commands run scripts
-from the user's home (``~/.claude/scripts/...``) installs only for the user.
+In a project, a command that already names the installed place (``.claude/hooks/x.py``),
+an absolute path or a variable, or names the script inside single quotes, is left exactly
+as written: rewriting shell text any further would be guessing. A hook whose commands run
+scripts from the user's home (``~/.claude/scripts/...``) installs only for the user.
+
+For the user (``~/.claude/settings.json``) a hook runs in whatever project is open, so a
+command may not reach into that project for a script: one that names a shipped script's
+installed place inside the project (``.claude/hooks/x.py``, ``./.claude/hooks/x.py``,
+``$CLAUDE_PROJECT_DIR/.claude/hooks/x.py``) is pointed at the copy in the home folder
+(``"$HOME"/.claude/hooks/x.py``, quoted as above; the project variable is swapped for
+``$HOME`` in place, keeping its quotes). A hook whose commands still run a script from the
+project's ``.claude/hooks/`` after that (one it does not ship, or named inside single
+quotes) is skipped with the reason: it would run a different file, or none, in every
+project.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -53,6 +64,12 @@ GROUP_KEYS = frozenset({"matcher", "hooks"})
 _PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
 #: A script a command runs from the installed place (``.claude/hooks/x.py``).
 _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
+#: Any ``.claude/...`` path a command names.
+_CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
+#: What a path named right after these is relative to: the home folder, or the project.
+_HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
+_PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
+_PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
 
 
 class SkipComponent(InstallError):
@@ -225,11 +242,6 @@ def _hook(node: Node, scope: Scope) -> Rendered:
             "its commands run scripts from the home folder (~/.claude/...); install it for the "
             "user (--user, user=True)"
         )
-    if scope == "user" and scripts and _PROJECT_VAR in commands:
-        raise SkipComponent(
-            "its commands run scripts from the project ($CLAUDE_PROJECT_DIR/.claude/...); "
-            "install it into a project (--target)"
-        )
     root = source_root_of(node)
     if scripts and root is None:
         out.notes.append(f"{len(scripts)} script(s) not copied: {NO_ROOT_NOTE}")
@@ -252,6 +264,8 @@ def _hook(node: Node, scope: Scope) -> Rendered:
         out.files.append(FileOut(dest, got.data, mode))
         entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
     shipped = {f.rel for f in out.files}
+    if scope == "user":
+        entries = _to_home(entries, shipped, out.notes)
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
@@ -315,6 +329,54 @@ def _rewrite(entry: HookEntry, script: str, dest: str, var: str, notes: list[str
     return HookEntry(entry.event, entry.matcher, {**entry.hook, "command": rewritten})
 
 
+def _to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> list[HookEntry]:
+    """For a user install: point commands that name a shipped script's place inside the
+    project at the home folder's copy; skip the hook when a command still runs a script
+    from the open project (see the module docstring).
+
+    Raises:
+        SkipComponent: A command runs a script from the project's ``.claude/hooks/``.
+    """
+    out = []
+    for entry in entries:
+        for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
+            var_form = re.compile(
+                r"(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})(?=\"?/"
+                + re.escape(dest)
+                + r"(?![\w/.-]))"
+            )
+            command = var_form.sub(lambda _: f"${_USER_VAR}", str(entry.hook["command"]))
+            entry = HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command})
+            entry = _rewrite(entry, dest, dest, _USER_VAR, notes)
+        out.append(entry)
+        left = _project_scripts(str(entry.hook["command"]), shipped)
+        if left:
+            raise SkipComponent(
+                f"its commands run {', '.join(left)} from the open project's folder, which a "
+                "user-wide hook would look for in every project; install it into a project "
+                "(--target), or put the script under ~/.claude/hooks/ and add the hook by hand"
+            )
+    return out
+
+
+def _project_scripts(command: str, shipped: set[str]) -> list[str]:
+    """The ``.claude/hooks/...`` (or shipped ``.claude/...``) paths ``command`` names
+    relative to the project: bare, after ``./``, or after ``$CLAUDE_PROJECT_DIR/``."""
+    found: list[str] = []
+    for m in _CLAUDE_PATH_RE.finditer(command):
+        path = m.group(0)
+        if not (path.startswith(f"{HOOK_SCRIPTS_DIR}/") or path in shipped):
+            continue
+        before = command[: m.start()]
+        if _HOME_BEFORE_RE.search(before):
+            continue
+        if before.endswith("./") and not _PATH_CHAR_RE.search(before[:-2]):
+            before = before[:-2]
+        if _PROJECT_BEFORE_RE.search(before) or not _PATH_CHAR_RE.search(before):
+            found.append(path)
+    return list(dict.fromkeys(found))
+
+
 # -- MCP servers ------------------------------------------------------------------------
 def _mcp(node: Node) -> Rendered:
     """The ``mcpServers`` entry: from the source file when it may be read, else rebuilt
@@ -345,8 +407,33 @@ def _mcp(node: Node) -> Rendered:
         entry["env"] = {k: f"${{{k}}}" for k in a["env_keys"]}
     if not ("command" in entry or "url" in entry):
         raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
-    out.mcp_entry = entry
+    out.mcp_entry = _with_type(entry)
     return out
+
+
+#: A URL whose path ends in ``/sse`` is a Server-Sent Events endpoint (the older MCP HTTP
+#: transport, conventionally served at ``/sse``).
+_SSE_PATH_RE = re.compile(r"/sse/?$", re.IGNORECASE)
+
+
+def _with_type(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with the ``type`` Claude Code needs for a remote server.
+
+    ``.mcp.json`` reads a URL server only with its transport in ``type``: ``"http"``
+    (Streamable HTTP) or ``"sse"`` (Server-Sent Events); a ``command`` server is stdio
+    and needs none. The rule: a ``type`` the source gave is kept as given; a URL server
+    without one gets ``"sse"`` when its URL's path ends in ``/sse`` (query and fragment
+    ignored), else ``"http"``, the transport current MCP servers serve; a stdio server is
+    left as it is (``command``/``args``/``env``).
+    """
+    if entry.get("type") or not isinstance(entry.get("url"), str) or "command" in entry:
+        return entry
+    try:
+        path = urlsplit(entry["url"]).path
+    except ValueError:  # not a URL urllib can split (a placeholder host): judge the text
+        path = entry["url"].split("?", 1)[0].split("#", 1)[0]
+    kind = "sse" if _SSE_PATH_RE.search(path) else "http"
+    return {"type": kind, **entry}
 
 
 def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
@@ -357,4 +444,4 @@ def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
     raw = servers.get(key) if isinstance(servers, dict) else (data if servers is None else None)
     if not isinstance(raw, dict) or not ("command" in raw or "url" in raw):
         return None
-    return {k: raw[k] for k in MCP_ENTRY_KEYS if k in raw}
+    return _with_type({k: raw[k] for k in MCP_ENTRY_KEYS if k in raw})

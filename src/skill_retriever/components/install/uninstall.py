@@ -1,11 +1,19 @@
 """Take back what installs added to a root, and nothing a user changed since.
 
 Reads the install record (`inventory.InstallRecord`): a file is removed only when its
-SHA-256 still equals what the install wrote (else it is kept and reported), a
-``settings.json`` hook only when an equal hook still sits under its event and matcher, an
-``.mcp.json`` server only when its entry is still the one written. Folders the removal
-empties go too (never ``.claude`` or its kind folders), and so does a shared JSON file an
-install created once nothing is left in it. The index is not needed.
+SHA-256 still equals what the install wrote, a ``settings.json`` hook only when an equal
+hook still sits under its event and matcher, an ``.mcp.json`` server only when its entry
+is still the one written. What ``force`` replaced at install time (the user's own file or
+server entry) is put back. Folders the removal empties go too (never ``.claude`` or its
+kind folders), and so does a shared JSON file an install created once nothing is left in
+it. The index is not needed.
+
+A file or server the user changed since is kept and stays in the record, marked with
+why: a later uninstall finds it again (``force`` removes it as it is; once the user
+undoes the change or deletes it, a plain uninstall finishes). A file or server already
+gone, and a hook no longer found (changed or removed: nothing identifies it any more),
+is reported and forgotten. Components are named as ``install`` took them: by id, by
+name, or by the plugin that brought them.
 """
 
 from __future__ import annotations
@@ -16,7 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.apply import install_root
-from skill_retriever.components.install.inventory import InstallRecord, RecordEntry, sha256
+from skill_retriever.components.install.inventory import (
+    InstallRecord,
+    RecordEntry,
+    backup_path,
+    sha256,
+)
 from skill_retriever.components.install.layout import (
     KEPT_FOLDERS,
     MCP_FILE,
@@ -26,6 +39,9 @@ from skill_retriever.components.install.layout import (
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, remove_hooks, write_json
+from skill_retriever.fsutil import write_atomic
+
+CHANGED = "changed since it was installed"
 
 __all__ = ["UninstallReport", "uninstall"]
 
@@ -44,6 +60,8 @@ class UninstallReport:
     ids: list[str]
     removed: list[str] = field(default_factory=list)
     kept: dict[str, str] = field(default_factory=dict)
+    restored: list[str] = field(default_factory=list)
+    recorded: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -53,7 +71,14 @@ class UninstallReport:
     def lines(self) -> list[str]:
         out = [f"target: {self.target}"]
         out += [f"  removed {p}" for p in self.removed]
+        out += [f"  restored {p}: what install --force replaced" for p in self.restored]
         out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
+        if self.recorded:
+            out.append(
+                f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
+                "it) and run uninstall again to finish, or uninstall with force to remove it "
+                "as it is"
+            )
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,25 +88,40 @@ class UninstallReport:
             "ok": self.ok,
             "removed": list(self.removed),
             "kept": dict(self.kept),
+            "restored": list(self.restored),
+            "still_recorded": list(self.recorded),
         }
 
 
 def _pick(record: InstallRecord, refs: Iterable[str]) -> list[str]:
-    """Recorded ids for ``refs`` (ids, or names that name one recorded component)."""
+    """Recorded ids for ``refs``: a component id or name, or a plugin id or name (its
+    components still recorded), whatever one recorded thing answers to."""
     out: list[str] = []
     for ref in refs:
         if ref in record.components:
             out.append(ref)
             continue
-        named = [i for i, e in record.components.items() if e.name.casefold() == ref.casefold()]
+        if ref in record.plugins:
+            out += [c for c in record.plugins[ref].components if c in record.components]
+            continue
+        key = ref.casefold()
+        named = [[i] for i, e in record.components.items() if e.name.casefold() == key]
+        named += [
+            [c for c in p.components if c in record.components]
+            for p in record.plugins.values()
+            if p.name.casefold() == key
+        ]
         if len(named) != 1:
             listing = ", ".join(sorted(record.components)[:10]) or "nothing"
+            plugins = ", ".join(sorted(p.name for p in record.plugins.values())[:10])
             what = "several" if named else "no"
             raise InstallError(
                 f"{what} component {ref!r} installed in {record.root} by skill-retriever "
-                f"(its record {RECORD_FILE} lists {listing}); give a recorded id"
+                f"(its record {RECORD_FILE} lists {listing}"
+                + (f"; plugins {plugins}" if plugins else "")
+                + "); give a recorded id"
             )
-        out.append(named[0])
+        out += named[0]
     return list(dict.fromkeys(out))
 
 
@@ -91,25 +131,37 @@ def uninstall(
     *,
     user: bool = False,
     home: str | Path | None = None,
+    force: bool = False,
 ) -> UninstallReport:
     """Remove what installing ``ids`` added to ``target`` (or the home folder's
-    ``.claude`` with ``user``), keeping whatever changed since.
+    ``.claude`` with ``user``), keeping whatever changed since, and put back what
+    ``force`` replaced at install time.
+
+    Args:
+        ids: Component ids or names, or plugin ids or names, as installed.
+        force: Remove files and servers the user changed since, too.
 
     Raises:
-        InstallError: A root that is a file, a damaged record, or an id the record does
-            not hold.
+        InstallError: A root that is missing or a file, a damaged record, or an id the
+            record does not hold.
     """
-    root, _ = install_root(target, user, home)
+    root, _ = install_root(target, user, home, must_exist=True)
     record = InstallRecord.load(root)
     chosen = _pick(record, ids)
     if not chosen:
         raise InstallError("nothing to uninstall: give one or more installed component ids")
     report = UninstallReport(root, chosen)
-    entries = [record.components.pop(i) for i in chosen]
+    entries = [record.components[i] for i in chosen]
     for entry in entries:
-        _remove_files(root, entry, report)
+        _remove_files(root, entry, report, force)
     _remove_hooks(root, entries, report, record)
-    _remove_servers(root, entries, report, record)
+    _remove_servers(root, entries, report, record, force)
+    for node_id, entry in zip(chosen, entries, strict=True):
+        if entry.empty:
+            del record.components[node_id]
+        else:
+            report.recorded += [p for p in entry.kept if p not in report.recorded]
+    record.forget(i for i in chosen if i not in record.components)
     if record.components:
         record.save()
     else:
@@ -117,22 +169,52 @@ def uninstall(
     return report
 
 
-def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport) -> None:
-    for rel, digest in entry.files.items():
+def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force: bool) -> None:
+    for rel, digest in list(entry.files.items()):
         try:
             path = safe_destination(root, rel)
         except UnsafePathError as exc:
-            report.kept[rel] = str(exc)
+            report.kept[rel] = entry.kept[rel] = str(exc)
             continue
         if not path.is_file():
-            report.kept[rel] = "gone already"
+            del entry.files[rel]
+            entry.kept.pop(rel, None)
+            if not _restore_file(root, entry, rel, report):
+                report.kept[rel] = "gone already"
             continue
-        if sha256(path.read_bytes()) != digest:
-            report.kept[rel] = "changed since it was installed"
+        if sha256(path.read_bytes()) != digest and not force:
+            report.kept[rel] = entry.kept[rel] = CHANGED
             continue
         path.unlink()
+        del entry.files[rel]
+        entry.kept.pop(rel, None)
         report.removed.append(rel)
-        _prune(root, path.parent)
+        if not _restore_file(root, entry, rel, report):
+            _prune(root, path.parent)
+
+
+def _restore_file(root: Path, entry: RecordEntry, rel: str, report: UninstallReport) -> bool:
+    """Put back the user's file that ``force`` replaced at ``rel`` (False: none kept)."""
+    digest = entry.replaced_files.pop(rel, None)
+    if digest is None:
+        return False
+    copy = backup_path(rel)
+    try:
+        backup = safe_destination(root, copy)
+        data = backup.read_bytes() if backup.is_file() else None
+    except (OSError, UnsafePathError) as exc:
+        report.kept[copy] = f"cannot read the copy of your {rel}: {exc}"
+        return False
+    if data is None or sha256(data) != digest:
+        report.kept[copy] = (
+            f"the copy of your {rel} that install --force replaced is gone or changed"
+        )
+        return False
+    write_atomic(safe_destination(root, rel), data, backup.stat().st_mode & 0o777)
+    backup.unlink()
+    _prune(root, backup.parent)
+    report.restored.append(rel)
+    return True
 
 
 def _prune(root: Path, folder: Path) -> None:
@@ -153,36 +235,57 @@ def _remove_hooks(
     if not hooks:
         return
     settings, why = read_json_object(root, SETTINGS_FILE, "hooks")
-    if settings is None:
-        for h in hooks:
-            report.kept[f"{SETTINGS_FILE}#{h.where}"] = why
+    if settings is None:  # cannot look: every hook stays recorded
+        for e in entries:
+            for h in e.hooks:
+                path = f"{SETTINGS_FILE}#{h.where}"
+                report.kept[path] = e.kept[path] = why
         return
     left, removed, missing = remove_hooks(settings, hooks)
     report.removed += [f"{SETTINGS_FILE}#{h.where}" for h in removed]
-    for h in missing:
+    for h in missing:  # nothing identifies a changed hook: it is the user's now
         report.kept[f"{SETTINGS_FILE}#{h.where}"] = "changed or removed since it was installed"
+    for e in entries:
+        for h in e.hooks:
+            e.kept.pop(f"{SETTINGS_FILE}#{h.where}", None)
+        e.hooks = []
     if removed:
         _write_or_drop(root, SETTINGS_FILE, left, {"hooks": {}}, record)
 
 
 def _remove_servers(
-    root: Path, entries: list[RecordEntry], report: UninstallReport, record: InstallRecord
+    root: Path,
+    entries: list[RecordEntry],
+    report: UninstallReport,
+    record: InstallRecord,
+    force: bool,
 ) -> None:
-    servers = {name: entry for e in entries for name, entry in e.mcp.items()}
+    servers = [(e, name, written) for e in entries for name, written in e.mcp.items()]
     if not servers:
         return
     data, why = read_json_object(root, MCP_FILE, "mcpServers")
-    if data is None:
-        for name in servers:
-            report.kept[f"{MCP_FILE}#{name}"] = why
+    if data is None:  # cannot look: every server stays recorded
+        for e, name, _ in servers:
+            report.kept[f"{MCP_FILE}#{name}"] = e.kept[f"{MCP_FILE}#{name}"] = why
         return
     current = dict(data.get("mcpServers", {}))
-    for name, entry in servers.items():
-        if current.get(name) == entry:
+    for e, name, written in servers:
+        path = f"{MCP_FILE}#{name}"
+        now = current.get(name)
+        if now is not None and now != written and not force:
+            report.kept[path] = e.kept[path] = CHANGED
+            continue
+        del e.mcp[name]
+        e.kept.pop(path, None)
+        if now is not None:
             del current[name]
-            report.removed.append(f"{MCP_FILE}#{name}")
-        else:
-            report.kept[f"{MCP_FILE}#{name}"] = "changed or removed since it was installed"
+            report.removed.append(path)
+        original = e.replaced_servers.pop(name, None)
+        if original is not None:
+            current[name] = original
+            report.restored.append(path)
+        elif now is None:
+            report.kept[path] = "removed since it was installed"
     _write_or_drop(root, MCP_FILE, {**data, "mcpServers": current}, {"mcpServers": {}}, record)
 
 
