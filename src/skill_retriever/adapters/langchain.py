@@ -9,12 +9,13 @@
   calls, and indexes a bigtool tool registry as TOOL nodes.
 
 Each runs the compiled retrieval graph with the caller's callbacks, so a LangSmith trace
-shows the retriever or tool run with every retrieval phase nested under it.
+shows the retriever or tool run with every retrieval phase nested under it (the search
+itself, and the snapshot each answer is built from: ``adapters.langchain_search``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Annotated, Any
 
@@ -24,10 +25,17 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema
 
+from skill_retriever.adapters.langchain_search import (
+    arun_search,
+    as_retriever,
+    asearch_with_snapshot,
+    run_search,
+    search_with_snapshot,
+    to_document,
+)
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import (
     ConfigError,
@@ -36,7 +44,7 @@ from skill_retriever.exceptions import (
     SkillRetrieverError,
 )
 from skill_retriever.model import NodeKind
-from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
+from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -64,99 +72,6 @@ KindName = Annotated[
     AfterValidator(_kind_name),
     WithJsonSchema({"type": "string", "enum": [k.value for k in NodeKind]}),
 ]
-
-
-def as_retriever(index_or_retriever: Index | Retriever, **kwargs: Any) -> Retriever:
-    """A :class:`Retriever` facade over an index (or the facade itself, unchanged)."""
-    if isinstance(index_or_retriever, Retriever):
-        return index_or_retriever
-    if isinstance(index_or_retriever, Index):
-        return Retriever(index_or_retriever, **kwargs)
-    raise TypeError(f"expected an Index or a Retriever, got {type(index_or_retriever).__name__}")
-
-
-def run_search(
-    retriever: Retriever,
-    query: str,
-    *,
-    k: int | None = None,
-    token_budget: int | None = None,
-    route: Route | None = None,
-    filters: Mapping[str, Any] | None = None,
-    kinds: Iterable[str] | None = None,
-    config: RunnableConfig | None = None,
-    **overrides: Any,
-) -> SearchResponse:
-    """``Retriever.search`` with a LangChain ``config`` (callbacks, tags, metadata), so the
-    phases nest under the caller's trace. Adds nothing else: the Retriever's rules (its
-    principals, the answer cache) hold here too."""
-    return retriever.search(
-        query, k=k, budget=token_budget, route=route, filters=filters, kinds=kinds, run_config=config, **overrides
-    )
-
-
-async def arun_search(
-    retriever: Retriever,
-    query: str,
-    *,
-    k: int | None = None,
-    token_budget: int | None = None,
-    route: Route | None = None,
-    filters: Mapping[str, Any] | None = None,
-    kinds: Iterable[str] | None = None,
-    config: RunnableConfig | None = None,
-    **overrides: Any,
-) -> SearchResponse:
-    """Async :func:`run_search`."""
-    return await retriever.asearch(
-        query, k=k, budget=token_budget, route=route, filters=filters, kinds=kinds, run_config=config, **overrides
-    )
-
-
-def search_with_snapshot(
-    retriever: Retriever, query: str, **kwargs: Any
-) -> tuple[SearchResponse, IndexSnapshot]:
-    """:func:`run_search` on a snapshot pinned first, returned with the answer: what is
-    built from the answer (full texts, sources, path names) is then of the same version
-    as its scores and snippets, however many writes land meanwhile."""
-    snapshot = retriever.index.snapshot()
-    return run_search(retriever, query, snapshot=snapshot, **kwargs), snapshot
-
-
-async def asearch_with_snapshot(
-    retriever: Retriever, query: str, **kwargs: Any
-) -> tuple[SearchResponse, IndexSnapshot]:
-    """Async :func:`search_with_snapshot`."""
-    snapshot = retriever.index.snapshot()
-    return await arun_search(retriever, query, snapshot=snapshot, **kwargs), snapshot
-
-
-def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:
-    """One result as a ``Document``: full text as content, evidence as metadata.
-
-    ``snapshot`` must be the one the search read (:func:`search_with_snapshot`): a later
-    one may hold another version of the item, or none.
-    """
-    node = snapshot.nodes.get(result.id)
-    text = node.embedding_text() if node is not None else result.snippet
-    metadata: dict[str, Any] = {
-        "id": result.id,
-        "kind": result.kind,
-        "name": result.name,
-        "source": node.source if node is not None else "",
-        "snippet": result.snippet,
-        "fusion_score": result.fusion_score,
-        "rerank_score": result.rerank_score,
-        "token_count": result.token_count,
-        "channels": dict(result.channels),
-        "path": list(result.path),
-        "path_reliability": result.path_reliability,
-        "route": response.route,
-        "reranker": response.reranker,
-    }
-    if result.flags:
-        metadata["flags"] = list(result.flags)
-    return Document(id=result.id, page_content=text, metadata=metadata)
 
 
 class SkillRetriever(BaseRetriever):
