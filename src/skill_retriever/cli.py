@@ -181,16 +181,37 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.stores.index import Index
 
     with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True) as index:
+        mended = [f"embedded {n} {what} vector(s) again" for what, n in
+                  (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
+        if calibration_unreadable(index):
+            from skill_retriever.calibration import calibrate_index
+
+            calibrate_index(index)
+            mended.append("computed its calibration again (the stored one could not be read)")
         status = index.status()
     if args.json:
-        print(printable_json(dumps(status)))
+        print(printable_json(dumps({**status, "repaired": mended})))
     else:
         vectors = status["vectors"]
+        state = f"repaired ({'; '.join(mended)})" if mended else "in step"
         print(printable(
-            f"index {status['path']} is in step: {status['nodes']} nodes with {vectors['nodes']} vectors, "
+            f"index {status['path']} is {state}: {status['nodes']} nodes with {vectors['nodes']} vectors, "
             f"{status['edges']} edges ({vectors['edges']} with vectors)"
         ))
     return 0
+
+
+def calibration_unreadable(index: Any) -> bool:
+    """Whether the index stores a calibration that cannot be parsed (``stats`` and every
+    query fail on it until it is computed again)."""
+    from skill_retriever.calibration import calibration_of
+    from skill_retriever.exceptions import IndexCorruptError
+
+    try:
+        calibration_of(index.snapshot())
+    except IndexCorruptError:
+        return True
+    return False
 
 
 def cmd_move(args: argparse.Namespace) -> int:

@@ -181,7 +181,10 @@ def test_the_cli_warns_about_an_unusable_vector_and_repair_mends_it(
         caplog.clear()
         assert main(["repair", "--index-dir", str(built)]) == 0
         assert "repaired 1 item vector(s)" in one_line(caplog.text)
-        assert "in step" in capsys.readouterr().out
+        assert "is repaired (embedded 1 item vector(s) again)" in capsys.readouterr().out
+        caplog.clear()
+        assert main(["repair", "--index-dir", str(built)]) == 0
+        assert "is in step" in capsys.readouterr().out  # nothing left to mend
         caplog.clear()
         assert main(["stats", "--index-dir", str(built), "--json"]) == 0
         assert "unusable_vectors" not in json.loads(capsys.readouterr().out) and caplog.text == ""
@@ -241,3 +244,16 @@ def test_the_advice_for_a_missing_database_works(built: Path, tmp_path: Path) ->
     assert "\n" not in message and f"--index-dir {built}`" not in message
     assert "--index-dir <new directory>" in message
     build_tiny_index(tmp_path / "new directory").close()  # what it says, done
+
+
+def test_repair_computes_an_unreadable_calibration_again(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A stored calibration that cannot be parsed stops stats and every query; repair
+    (the command the other errors point to) computes it again, instead of saying "in step"."""
+    with Index.open(built, writable=True) as index:
+        index.store_calibration("{not json")
+    assert main(["stats", "--index-dir", str(built)]) == 2
+    assert "calibration is unreadable" in capsys.readouterr().err
+    assert main(["repair", "--index-dir", str(built)]) == 0
+    assert "computed its calibration again (the stored one could not be read)" in capsys.readouterr().out
+    assert main(["stats", "--index-dir", str(built)]) == 0
+    assert main(["query", "alembic migrations", "--index-dir", str(built)]) == 0
