@@ -257,3 +257,19 @@ def test_repair_computes_an_unreadable_calibration_again(built: Path, capsys: py
     assert "computed its calibration again (the stored one could not be read)" in capsys.readouterr().out
     assert main(["stats", "--index-dir", str(built)]) == 0
     assert main(["query", "alembic migrations", "--index-dir", str(built)]) == 0
+
+
+def test_a_search_warns_of_unusable_vectors_it_may_see(built: Path) -> None:
+    """Items with an unusable vector are missing from the semantic channel: each answer
+    says how many (of those the caller may see) and what to run."""
+    public = tiny_nodes()[0]
+    private = next(n for n in tiny_nodes() if n.access)
+    for node in (public, private):
+        sql(built, "UPDATE nodes SET vector = ? WHERE id = ?", np.ones(2, dtype="<f4").tobytes(), node.id)
+    with Index.open(built) as index:
+        retriever = Retriever(index, reranker=None, cache_size=0)
+        everyone = retriever.search("alembic migrations", principals=["*"]).warnings
+        anonymous = retriever.search("alembic migrations").warnings
+    assert any(w.startswith("2 item(s) have an unusable stored vector") and "skill-retriever repair" in w
+               for w in everyone)
+    assert any(w.startswith("1 item(s) have an unusable stored vector") for w in anonymous)

@@ -84,7 +84,15 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
         }
 
     ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in semantic]
+    # Items whose stored vector is damaged are missing from this channel: say so, counting
+    # only what the caller may see.
+    unusable = sum(1 for i in snap.unusable_vectors[0] if i in snap.nodes and visible.can_see(snap.nodes[i]))
+    warnings = [(
+        f"{unusable} item(s) have an unusable stored vector: the semantic channel cannot find them "
+        "(keywords and the graph still do); run `skill-retriever repair` on the index"
+    )] if unusable else []
     return {
+        **({"warnings": warnings} if warnings else {}),
         "seeds": list(seeds.values()),
         "relational": bool(related),
         "channel_rankings": {"semantic": ranking} if config.channel_on("semantic") else {},
