@@ -59,3 +59,13 @@ def test_a_file_is_not_a_project_folder(hashed_index: Index, tmp_path: Path) -> 
     project.mkdir()
     done = call(server, "install_components", {"ids": [sid("ruff-lint")], "target": str(project), "dry_run": False})
     assert not done.startswith("error:") and (project / ".claude/skills/ruff-lint/SKILL.md").is_file()
+
+
+@pytest.mark.parametrize("args", [{"k": True}, {"k": "5"}, {"budget": False}, {"k": 2.5}])
+def test_counts_must_be_whole_numbers_not_booleans_or_text(hashed_index: Index, args: dict[str, Any]) -> None:
+    """JSON true is not 1: a tool call that sends a boolean or a string for a count is
+    told so, as ComponentService tells a Python caller."""
+    server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
+    answer = call(server, "search_components", {"query": "format python", **args})
+    assert answer.startswith("error:") and "valid integer" in answer, answer[:300]
+    assert not call(server, "search_components", {"query": "format python", "k": 2}).startswith("error:")

@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import StrictInt
+
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import UnknownComponentError, install, resolve_id
@@ -129,8 +131,8 @@ def build_server(
     def search_components(
         query: str,
         kinds: list[str] | None = None,
-        k: int = 5,
-        budget: int | None = None,
+        k: StrictInt = 5,
+        budget: StrictInt | None = None,
         target: str | None = None,
         drop_conflicts: bool = False,
         detail: Detail = "brief",
