@@ -186,3 +186,34 @@ def test_a_mistyped_or_empty_target_is_refused_and_nothing_is_created(
     fresh = tmp_path / "fresh"
     assert main(["install", *logger, "--target", str(fresh), "--index-dir", index_dir]) == 0
     assert (fresh / ".claude/settings.json").is_file()
+
+
+def test_an_empty_target_on_the_command_line_is_refused_not_the_working_folder(
+    index: Index,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--target ""`` once became ``.``: install wrote into, and uninstall took from,
+    whatever folder the command ran in."""
+    project = tmp_path / "project"
+    logger = ids_named(index, "logger")
+    assert install(index, logger, project).ok
+    before = files(project)
+    index_dir = str(index.path)
+    index.close()
+    monkeypatch.chdir(project)  # where an empty target would have pointed
+    for argv in (
+        ["install", *logger, "--target", "", "--index-dir", index_dir, "--force"],
+        ["uninstall", *logger, "--target", ""],
+        ["uninstall", *logger, "--target", "  ", "--force"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err == (
+            "skill-retriever: error: the target folder is empty; "
+            "give the project folder to install into"
+        )
+    assert files(project) == before
+    assert main(["uninstall", *logger, "--target", "."]) == 0  # a real path still works
+    assert files(project) == {}

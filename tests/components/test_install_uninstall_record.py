@@ -3,7 +3,8 @@
 - ``uninstall`` takes the names ``install`` took: a plugin's id or name brings back what
   installing it added (its members, and what they alone required).
 - An entry kept because the user changed it stays recorded, marked, and the output says
-  what to do; ``force`` removes it as it is.
+  what to do; ``force`` (``uninstall --force``) removes it as it is, and the output says
+  which removals were of changed items.
 - What ``install --force`` replaced of the user's own (an ``.mcp.json`` entry, a file) is
   kept and put back on uninstall.
 """
@@ -124,3 +125,39 @@ def test_what_force_replaced_is_put_back_on_uninstall(sample_index: Index, tmp_p
     assert json.loads(after.pop(".mcp.json")) == json.loads(before.pop(".mcp.json"))
     assert after == before and agent.stat().st_mode & 0o777 == 0o600
     assert "restored .mcp.json#deploy-control" in "\n".join(report.lines())
+
+
+def test_uninstall_force_on_the_command_line_says_what_it_removed_as_changed(
+    sample_index: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "project"
+    target.mkdir()
+    ids = ["deploy-control", "api-reviewer", "adr-writing"]
+    assert install(sample_index, ids, target, with_dependencies=False).ok
+    mcp = read(target / ".mcp.json")
+    mcp["mcpServers"]["deploy-control"]["env"]["DEPLOYCTL_TOKEN"] = "my-own-token"
+    (target / ".mcp.json").write_text(json.dumps(mcp))
+    (target / ".claude/agents/api-reviewer.md").write_text("my own agent\n")
+    unchanged = [p for p in files(target) if "adr-writing" in p]
+    assert unchanged
+    argv = ["uninstall", *ids, "--target", str(target)]
+    assert main([*argv, "--force", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["ok"] and got["still_recorded"] == []
+    assert sorted(got["removed_changed"]) == [
+        ".claude/agents/api-reviewer.md",
+        ".mcp.json#deploy-control",
+    ]
+    assert files(target) == {} and not (target / RECORD).exists()
+    # the plain text says which removals were of changed items, and only those
+    install(sample_index, ids, target, with_dependencies=False)
+    (target / ".claude/agents/api-reviewer.md").write_text("my own agent\n")
+    assert main([*argv, "--force"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    changed = "changed since it was installed, removed as it was (force)"
+    assert f"  removed .claude/agents/api-reviewer.md: {changed}" in out
+    assert [line for line in out if changed in line] == [
+        f"  removed .claude/agents/api-reviewer.md: {changed}"
+    ]
+    assert {f"  removed {p}" for p in unchanged} <= set(out)
+    assert files(target) == {}

@@ -5,20 +5,21 @@
 
     skill-retriever install ID... (--target DIR | --user) [--force] [--dry-run] [--no-deps]
                             [--allow-conflicts] [--principals P,Q] [--index-dir D]
-    skill-retriever uninstall ID... (--target DIR | --user)
+    skill-retriever uninstall ID... (--target DIR | --user) [--force]
     skill-retriever mcp [--index-dir D] [--principals *]
 
 ``install`` exits 0 when everything was written or already identical, 1 when a file was
 kept (differs, no ``--force``), a path was refused or the set holds a conflict (nothing
 written without ``--allow-conflicts``), 2 on an error. ``uninstall`` exits 0 when
 everything the installs added was taken back, 1 when something changed since was kept.
+An empty ``--target`` is an error (exit 2), as it is from the Python API and MCP: it
+would mean the working folder.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from skill_retriever.cliargs import add_json_option, add_location_options
@@ -28,7 +29,8 @@ __all__ = ["add_parser", "cmd_install", "cmd_mcp", "cmd_uninstall"]
 
 def _where(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--target", type=Path, metavar="DIR", help="the project folder")
+    # a string, not a Path: Path("") is ".", and an empty target must be refused (install_root)
+    where.add_argument("--target", metavar="DIR", help="the project folder")
     where.add_argument(
         "--user",
         action="store_true",
@@ -71,11 +73,20 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         "uninstall",
         help="remove what `install` added, keeping anything changed since",
         description="Remove the files, settings.json hooks and .mcp.json servers that installing "
-        "ID... added (read from DIR/.claude/.skill-retriever/installed.json). A file, hook or "
-        "server changed since the install is kept and reported.",
+        "ID... added (read from DIR/.claude/.skill-retriever/installed.json), and put back "
+        "what install --force replaced. A file or server changed since the install is kept, "
+        "reported and stays recorded (--force removes it); a hook changed since is kept.",
     )
-    un.add_argument("ids", nargs="+", metavar="ID", help="installed component ids (or names)")
+    un.add_argument(
+        "ids", nargs="+", metavar="ID", help="installed component or plugin ids (or names)"
+    )
     _where(un)
+    un.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove files and .mcp.json servers changed since the install, as they are "
+        "(a settings.json hook changed since stays: nothing identifies it any more)",
+    )
     add_json_option(un)  # it reads the install record, not the index
     un.set_defaults(handler=cmd_uninstall)
 
@@ -134,7 +145,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
-    report = uninstall(args.ids, args.target, user=args.user)
+    report = uninstall(args.ids, args.target, user=args.user, force=args.force)
     if args.json:
         print(printable_json(dumps(report.to_dict())))
     else:

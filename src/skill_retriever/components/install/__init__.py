@@ -1,13 +1,14 @@
 """Install components, and what they require, into a ``.claude/`` layout; take them back.
 
 Where each kind goes is `layout`; what is read and written is checked by `paths`; the
-plan types are `plan`; `render` makes a component's files, hooks and server entry;
-`settings` merges ``settings.json`` and ``.mcp.json``; `apply` plans and writes;
-`inventory` finds what a root holds and keeps the install record; `uninstall` takes an
-install back.
+root to write into is `target`; the plan types are `plan`; `render` makes a component's
+files, hooks (`render_hook`) and server entry (`render_mcp`), typed in `rendered`;
+`settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans and `apply`
+writes, keeping what ``force`` replaces of the user's own (`replaced`); `inventory` finds
+what a root holds and keeps the install record; `uninstall` takes an install back.
 """
 
-from skill_retriever.components.install.apply import apply_plan, install, plan_install, resolve_id
+from skill_retriever.components.install.apply import apply_plan, install
 from skill_retriever.components.install.inventory import (
     INSTALLABLE,
     InstalledComponent,
@@ -25,6 +26,7 @@ from skill_retriever.components.install.plan import (
     UnknownComponentError,
     UnsafePathError,
 )
+from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.components.install.uninstall import UninstallReport, uninstall
 

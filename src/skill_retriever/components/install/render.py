@@ -6,93 +6,40 @@ body for a Markdown component (a skill without its folder gets only SKILL.md), t
 recorded ``hooks`` mapping (or the older ``runs`` list) for a hook, the recorded command,
 arguments and variable names for an MCP server.
 
-Hooks. Only command hooks in Claude Code's schema are installed (a hook object's keys:
-``type``, ``command``, ``timeout``, ``if``; a group's: ``matcher``, ``hooks``); a hook of
-another shape is skipped whole, since installing part of it would change what it does.
-Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
-``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
-names). A command is rewritten only where it names a script by that same relative path
-(``python3 check.py``, ``./check.py``): such a command would look for the script in
-whatever folder Claude Code runs it from, so it is pointed at the copy
-(``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``; ``"$HOME"/...`` for a user install).
-In a project, a command that already names the installed place (``.claude/hooks/x.py``),
-an absolute path or a variable, or names the script inside single quotes, is left exactly
-as written: rewriting shell text any further would be guessing. A hook whose commands run
-scripts from the user's home (``~/.claude/scripts/...``) installs only for the user.
-
-For the user (``~/.claude/settings.json``) a hook runs in whatever project is open, so a
-command may not reach into that project for a script: one that names a shipped script's
-installed place inside the project (``.claude/hooks/x.py``, ``./.claude/hooks/x.py``,
-``$CLAUDE_PROJECT_DIR/.claude/hooks/x.py``) is pointed at the copy in the home folder
-(``"$HOME"/.claude/hooks/x.py``, quoted as above; the project variable is swapped for
-``$HOME`` in place, keeping its quotes). A hook whose commands still run a script from the
-project's ``.claude/hooks/`` after that (one it does not ship, or named inside single
-quotes) is skipped with the reason: it would run a different file, or none, in every
-project.
+Skills, agents and commands are rendered here; hooks by `render_hook` (their
+``settings.json`` entries, scripts and command rewriting), MCP servers by `render_mcp`
+(their ``.mcp.json`` entry); the result types are in `rendered`.
 """
 
 from __future__ import annotations
 
-import json
 import posixpath
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import yaml
 
-from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR, LAYOUT
+from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import (
-    NO_ROOT_NOTE,
     destination_name,
     read_inside,
     read_source,
     relative_parts,
     source_root_of,
 )
-from skill_retriever.components.install.plan import HookEntry, InstallError, Scope, UnsafePathError
-from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
+from skill_retriever.components.install.plan import Scope, UnsafePathError
+from skill_retriever.components.install.render_hook import render_hook
+from skill_retriever.components.install.render_mcp import render_mcp
+from skill_retriever.components.install.rendered import (
+    FileOut,
+    Rendered,
+    SkipComponent,
+    rebuilt_note,
+)
 from skill_retriever.model import Node, NodeKind
 
+#: `FileOut`, `Rendered` and `SkipComponent` are re-exported: they lived here.
 __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
-
-HOOK_KEYS = frozenset({"type", "command", "timeout", "if"})
-GROUP_KEYS = frozenset({"matcher", "hooks"})
-_PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
-#: A script a command runs from the installed place (``.claude/hooks/x.py``).
-_NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
-#: Any ``.claude/...`` path a command names.
-_CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
-#: What a path named right after these is relative to: the home folder, or the project.
-_HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
-_PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
-_PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
-
-
-class SkipComponent(InstallError):
-    """This install cannot place the component (its status becomes ``skipped``)."""
-
-
-@dataclass(frozen=True)
-class FileOut:
-    """One file to write, relative to the root."""
-
-    rel: str
-    content: bytes
-    mode: int = 0o644
-
-
-@dataclass
-class Rendered:
-    """Everything installing one component writes."""
-
-    files: list[FileOut] = field(default_factory=list)
-    hooks: list[HookEntry] = field(default_factory=list)
-    mcp_entry: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 def render(node: Node, scope: Scope) -> Rendered:
@@ -108,9 +55,9 @@ def render(node: Node, scope: Scope) -> Rendered:
                 "user-scope MCP servers live in ~/.claude.json, which install does not edit; "
                 "install it into a project, or add it with `claude mcp add --scope user`"
             )
-        return _mcp(node)
+        return render_mcp(node)
     if node.kind is NodeKind.HOOK:
-        return _hook(node, scope)
+        return render_hook(node, scope)
     if node.kind is NodeKind.SKILL:
         return _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
@@ -120,13 +67,9 @@ def render(node: Node, scope: Scope) -> Rendered:
             [FileOut(LAYOUT[node.kind].path(name), found.data if found else _markdown(node))]
         )
         if found is None:
-            out.notes.append(_rebuilt(node))
+            out.notes.append(rebuilt_note(node))
         return out
     raise SkipComponent(f"a {node.kind.value} has no place in the .claude layout")
-
-
-def _rebuilt(node: Node) -> str:
-    return NO_ROOT_NOTE if source_root_of(node) is None else "rebuilt from the index"
 
 
 def _markdown(node: Node) -> bytes:
@@ -148,7 +91,7 @@ def _skill(node: Node, main: str) -> Rendered:
     listed = [f for f in node.attrs.get("files") or [] if isinstance(f, str)]
     if found is None:
         extra = f"; {len(listed)} folder file(s) not copied" if listed else ""
-        out.notes.append(f"SKILL.md {_rebuilt(node)}{extra}")
+        out.notes.append(f"SKILL.md {rebuilt_note(node)}{extra}")
         return out
     root = source_root_of(node)
     assert root is not None  # read_source reads nothing without one
@@ -167,281 +110,3 @@ def _skill(node: Node, main: str) -> Rendered:
         else:
             out.files.append(FileOut(f"{base}/{'/'.join(parts)}", got.data, got.mode))
     return out
-
-
-# -- hooks ------------------------------------------------------------------------------
-def _hook_mapping(node: Node) -> dict[str, Any]:
-    """The hook's ``settings.json`` mapping: as recorded, else from the older ``runs``."""
-    hooks = node.attrs.get("hooks")
-    if isinstance(hooks, Mapping) and hooks:
-        return dict(hooks)
-    made: dict[str, list[dict[str, Any]]] = {}
-    for run in node.attrs.get("runs") or []:
-        if isinstance(run, Mapping) and isinstance(run.get("command"), str):
-            group: dict[str, Any] = {}
-            if run.get("matcher"):
-                group["matcher"] = str(run["matcher"])
-            group["hooks"] = [{"type": "command", "command": run["command"]}]
-            made.setdefault(str(run.get("event") or "PreToolUse"), []).append(group)
-    if not made:
-        raise SkipComponent(
-            "it holds no hook command (no settings.json 'hooks' mapping, no event and command); "
-            "nothing to add to settings.json"
-        )
-    return made
-
-
-def _entries(node: Node) -> list[HookEntry]:
-    """Every hook of the mapping, checked against the schema of the module docstring."""
-    entries = []
-    for event, groups in _hook_mapping(node).items():
-        for group in groups if isinstance(groups, list) else [groups]:
-            if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
-                raise SkipComponent(f"hooks.{event} is not a list of matcher groups")
-            extra = sorted(set(group) - GROUP_KEYS)
-            matcher = group.get("matcher")
-            if extra or not (matcher is None or isinstance(matcher, str)):
-                raise SkipComponent(
-                    f"a hooks.{event} group has keys Claude Code does not read: {extra}"
-                )
-            for hook in group["hooks"]:
-                if not isinstance(hook, Mapping) or hook.get("type") != "command":
-                    kind = hook.get("type") if isinstance(hook, Mapping) else type(hook).__name__
-                    raise SkipComponent(
-                        f"a {event} hook is of type {kind!r}; only command hooks are installed "
-                        "(copy it into settings.json by hand)"
-                    )
-                timeout = hook.get("timeout")
-                if (
-                    set(hook) - HOOK_KEYS
-                    or not isinstance(hook.get("command"), str)
-                    or not (
-                        timeout is None
-                        or (isinstance(timeout, int) and not isinstance(timeout, bool))
-                    )
-                ):
-                    raise SkipComponent(
-                        f"a {event} command hook has fields Claude Code does not read"
-                    )
-                entries.append(HookEntry(str(event), matcher, dict(hook)))
-    return entries
-
-
-def _hook(node: Node, scope: Scope) -> Rendered:
-    entries = _entries(node)
-    out = Rendered()
-    scripts = [s for s in node.attrs.get("scripts") or [] if isinstance(s, str)]
-    declared = _declared_destinations(node)
-    executable = _executable(node)
-    commands = " ".join(str(e.hook["command"]) for e in entries)
-    from_home = any(d.startswith("~/") for d in declared.values()) or any(
-        h in commands for h in ("$HOME/.claude/", "${HOME}/.claude/", "~/.claude/")
-    )
-    if scope == "project" and from_home:
-        raise SkipComponent(
-            "its commands run scripts from the home folder (~/.claude/...); install it for the "
-            "user (--user, user=True)"
-        )
-    root = source_root_of(node)
-    if scripts and root is None:
-        out.notes.append(f"{len(scripts)} script(s) not copied: {NO_ROOT_NOTE}")
-        scripts = []
-    folder = _hook_folder(node, root)
-    var = _PROJECT_VAR if scope == "project" else _USER_VAR
-    for script in scripts:
-        norm = posixpath.normpath(script)
-        dest = (
-            declared.get(norm)
-            or f"{HOOK_SCRIPTS_DIR}/{'/'.join(p for p in norm.split('/') if p != '..')}"
-        )
-        dest = dest.removeprefix("~/")
-        assert root is not None and folder is not None
-        got = read_inside(folder / norm, root, f"script {script} of hook {node.name!r}")
-        if got is None:
-            out.notes.append(f"script {script} not copied: not on disk")
-            continue
-        mode = 0o755 if norm in executable else got.mode
-        out.files.append(FileOut(dest, got.data, mode))
-        entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
-    shipped = {f.rel for f in out.files}
-    if scope == "user":
-        entries = _to_home(entries, shipped, out.notes)
-    named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
-    for rel in sorted(named - shipped):
-        out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
-    out.hooks = entries
-    return out
-
-
-def _hook_folder(node: Node, root: Path | None) -> Path | None:
-    """The folder of the hook's file, inside its source root."""
-    if root is None:
-        return None
-    rel = node.attrs.get("path")
-    if isinstance(rel, str) and rel:
-        return root / posixpath.dirname(rel.split("#", 1)[0])
-    return Path(node.source).parent if node.source else root
-
-
-def _declared_destinations(node: Node) -> dict[str, str]:
-    """Script (normalised, relative to the hook's folder) -> the ``.claude/...`` or
-    ``~/.claude/...`` destination its ``supportingFiles`` entry names."""
-    return {src: dest for src, (dest, _) in _supporting(node).items()}
-
-
-def _executable(node: Node) -> set[str]:
-    """Scripts its ``supportingFiles`` marks ``executable``."""
-    return {src for src, (_, flag) in _supporting(node).items() if flag}
-
-
-def _supporting(node: Node) -> dict[str, tuple[str, bool]]:
-    out: dict[str, tuple[str, bool]] = {}
-    for item in node.attrs.get("supporting_files") or []:
-        if not isinstance(item, Mapping):
-            continue
-        src, dest = item.get("source"), item.get("destination")
-        if isinstance(src, str) and isinstance(dest, str):
-            bare = dest.removeprefix("~/")
-            if bare.startswith(".claude/"):
-                relative_parts(bare, f"destination of {src}")  # refuses '..' and the like
-                out[posixpath.normpath(src)] = (dest, item.get("executable") is True)
-    return out
-
-
-def _rewrite(entry: HookEntry, script: str, dest: str, var: str, notes: list[str]) -> HookEntry:
-    """Point a command that names ``script`` by its relative path at the installed copy."""
-    command = str(entry.hook["command"])
-    pattern = re.compile(r"(?<![\w/.$~-])(?:\./)?" + re.escape(script) + r"(?![\w/.-])")
-    pieces: list[str] = []
-    last = 0
-    for m in pattern.finditer(command):
-        before = command[: m.start()]
-        if before.count("'") % 2:  # inside single quotes: no variable expands there
-            notes.append(f"a command names {script} inside single quotes; left as written")
-            continue
-        quoted = before.count('"') % 2 == 1
-        target = f"${var}/{dest}" if quoted else f'"${var}"/{dest}'
-        pieces += [command[last : m.start()], target]
-        last = m.end()
-    if not pieces:
-        return entry
-    rewritten = "".join(pieces) + command[last:]
-    return HookEntry(entry.event, entry.matcher, {**entry.hook, "command": rewritten})
-
-
-def _to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> list[HookEntry]:
-    """For a user install: point commands that name a shipped script's place inside the
-    project at the home folder's copy; skip the hook when a command still runs a script
-    from the open project (see the module docstring).
-
-    Raises:
-        SkipComponent: A command runs a script from the project's ``.claude/hooks/``.
-    """
-    out = []
-    for entry in entries:
-        for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
-            var_form = re.compile(
-                r"(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})(?=\"?/"
-                + re.escape(dest)
-                + r"(?![\w/.-]))"
-            )
-            command = var_form.sub(lambda _: f"${_USER_VAR}", str(entry.hook["command"]))
-            entry = HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command})
-            entry = _rewrite(entry, dest, dest, _USER_VAR, notes)
-        out.append(entry)
-        left = _project_scripts(str(entry.hook["command"]), shipped)
-        if left:
-            raise SkipComponent(
-                f"its commands run {', '.join(left)} from the open project's folder, which a "
-                "user-wide hook would look for in every project; install it into a project "
-                "(--target), or put the script under ~/.claude/hooks/ and add the hook by hand"
-            )
-    return out
-
-
-def _project_scripts(command: str, shipped: set[str]) -> list[str]:
-    """The ``.claude/hooks/...`` (or shipped ``.claude/...``) paths ``command`` names
-    relative to the project: bare, after ``./``, or after ``$CLAUDE_PROJECT_DIR/``."""
-    found: list[str] = []
-    for m in _CLAUDE_PATH_RE.finditer(command):
-        path = m.group(0)
-        if not (path.startswith(f"{HOOK_SCRIPTS_DIR}/") or path in shipped):
-            continue
-        before = command[: m.start()]
-        if _HOME_BEFORE_RE.search(before):
-            continue
-        if before.endswith("./") and not _PATH_CHAR_RE.search(before[:-2]):
-            before = before[:-2]
-        if _PROJECT_BEFORE_RE.search(before) or not _PATH_CHAR_RE.search(before):
-            found.append(path)
-    return list(dict.fromkeys(found))
-
-
-# -- MCP servers ------------------------------------------------------------------------
-def _mcp(node: Node) -> Rendered:
-    """The ``mcpServers`` entry: from the source file when it may be read, else rebuilt
-    from the index (environment values become ``${NAME}`` references: the index keeps
-    names only; arguments it redacted stay redacted)."""
-    found = read_source(node, (".json",))
-    if found is not None:
-        try:
-            data = json.loads(found.data.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError):
-            data = None
-        from_file = _entry_of(data, node)
-        if from_file is not None:
-            return Rendered(mcp_entry=from_file)
-    out = Rendered(notes=[_rebuilt(node)])
-    a = node.attrs
-    entry: dict[str, Any] = {}
-    if a.get("transport"):
-        entry["type"] = a["transport"]
-    if a.get("command"):
-        entry["command"] = a["command"]
-        entry["args"] = list(a.get("args") or [])
-        if any("[redacted]" in str(x) for x in entry["args"]):
-            out.notes.append("an argument was redacted in the index: set it in .mcp.json")
-    if a.get("url"):
-        entry["url"] = a["url"]
-    if a.get("env_keys"):
-        entry["env"] = {k: f"${{{k}}}" for k in a["env_keys"]}
-    if not ("command" in entry or "url" in entry):
-        raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
-    out.mcp_entry = _with_type(entry)
-    return out
-
-
-#: A URL whose path ends in ``/sse`` is a Server-Sent Events endpoint (the older MCP HTTP
-#: transport, conventionally served at ``/sse``).
-_SSE_PATH_RE = re.compile(r"/sse/?$", re.IGNORECASE)
-
-
-def _with_type(entry: dict[str, Any]) -> dict[str, Any]:
-    """``entry`` with the ``type`` Claude Code needs for a remote server.
-
-    ``.mcp.json`` reads a URL server only with its transport in ``type``: ``"http"``
-    (Streamable HTTP) or ``"sse"`` (Server-Sent Events); a ``command`` server is stdio
-    and needs none. The rule: a ``type`` the source gave is kept as given; a URL server
-    without one gets ``"sse"`` when its URL's path ends in ``/sse`` (query and fragment
-    ignored), else ``"http"``, the transport current MCP servers serve; a stdio server is
-    left as it is (``command``/``args``/``env``).
-    """
-    if entry.get("type") or not isinstance(entry.get("url"), str) or "command" in entry:
-        return entry
-    try:
-        path = urlsplit(entry["url"]).path
-    except ValueError:  # not a URL urllib can split (a placeholder host): judge the text
-        path = entry["url"].split("?", 1)[0].split("#", 1)[0]
-    kind = "sse" if _SSE_PATH_RE.search(path) else "http"
-    return {"type": kind, **entry}
-
-
-def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
-    if not isinstance(data, dict):
-        return None
-    servers = data.get("mcpServers")
-    key = node.id.rsplit("#", 1)[1] if "#" in node.id else node.name
-    raw = servers.get(key) if isinstance(servers, dict) else (data if servers is None else None)
-    if not isinstance(raw, dict) or not ("command" in raw or "url" in raw):
-        return None
-    return _with_type({k: raw[k] for k in MCP_ENTRY_KEYS if k in raw})

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.apply import install_root
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -39,6 +38,7 @@ from skill_retriever.components.install.layout import (
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, remove_hooks, write_json
+from skill_retriever.components.install.target import install_root
 from skill_retriever.fsutil import write_atomic
 
 CHANGED = "changed since it was installed"
@@ -54,6 +54,10 @@ class UninstallReport:
         removed: Paths and entries taken out (``.mcp.json#server``,
             ``.claude/settings.json#hooks.<Event>[<matcher>]``).
         kept: Path -> why it stayed (changed since the install, or gone already).
+        restored: What ``install --force`` replaced that was put back.
+        recorded: Paths kept because they changed, still in the install record.
+        forced: What ``force`` removed although the user changed it since the install
+            (also in ``removed``).
     """
 
     target: Path
@@ -62,6 +66,7 @@ class UninstallReport:
     kept: dict[str, str] = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
+    forced: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -70,14 +75,19 @@ class UninstallReport:
 
     def lines(self) -> list[str]:
         out = [f"target: {self.target}"]
-        out += [f"  removed {p}" for p in self.removed]
+        out += [
+            f"  removed {p}: {CHANGED}, removed as it was (force)"
+            if p in self.forced
+            else f"  removed {p}"
+            for p in self.removed
+        ]
         out += [f"  restored {p}: what install --force replaced" for p in self.restored]
         out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
         if self.recorded:
             out.append(
                 f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
-                "it) and run uninstall again to finish, or uninstall with force to remove it "
-                "as it is"
+                "it) and run uninstall again to finish, or uninstall with force (--force) to "
+                "remove it as it is"
             )
         return out
 
@@ -87,6 +97,7 @@ class UninstallReport:
             "ids": list(self.ids),
             "ok": self.ok,
             "removed": list(self.removed),
+            "removed_changed": list(self.forced),
             "kept": dict(self.kept),
             "restored": list(self.restored),
             "still_recorded": list(self.recorded),
@@ -182,10 +193,13 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
             if not _restore_file(root, entry, rel, report):
                 report.kept[rel] = "gone already"
             continue
-        if sha256(path.read_bytes()) != digest and not force:
+        changed = sha256(path.read_bytes()) != digest
+        if changed and not force:
             report.kept[rel] = entry.kept[rel] = CHANGED
             continue
         path.unlink()
+        if changed:
+            report.forced.append(rel)
         del entry.files[rel]
         entry.kept.pop(rel, None)
         report.removed.append(rel)
@@ -280,6 +294,8 @@ def _remove_servers(
         if now is not None:
             del current[name]
             report.removed.append(path)
+            if now != written:
+                report.forced.append(path)
         original = e.replaced_servers.pop(name, None)
         if original is not None:
             current[name] = original

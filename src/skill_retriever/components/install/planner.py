@@ -1,0 +1,253 @@
+"""Plan an install; nothing is written.
+
+`plan_install` resolves the ids (or unique names; a plugin stands for its members: the
+components with a PART_OF edge to it) in the caller's view, adds what they require,
+checks CONFLICTS_WITH pairs within the set and against what the root already holds, and
+says for each file, hook and server what would happen. `apply.apply_plan` writes it.
+
+Safety: an existing file that differs is never planned for overwriting without ``force``
+(an identical one is "unchanged"); a component with a refused or blocked file has status
+refused or blocked, so none of its files is written; two components of one install
+never claim the same file or server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skill_retriever.components.closure import dependency_closure
+from skill_retriever.components.conflicts import find_conflicts
+from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
+from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.paths import safe_destination, server_key
+from skill_retriever.components.install.plan import (
+    Action,
+    ComponentPlan,
+    FileAction,
+    InstallError,
+    InstallPlan,
+    Scope,
+    Status,
+    UnknownComponentError,
+    UnsafePathError,
+)
+from skill_retriever.components.install.render import render
+from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
+from skill_retriever.components.install.target import install_root
+from skill_retriever.components.view import CallerView, as_view
+from skill_retriever.model import EdgeKind, Node, NodeKind
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.index import Index
+
+__all__ = ["plan_install", "resolve_id"]
+
+
+def resolve_id(
+    source: Index | CallerView, ref: str, *, principals: Iterable[str] | None = None
+) -> str:
+    """A visible node id, or the id of the one visible installable component (or plugin)
+    of that name.
+
+    Raises:
+        UnknownComponentError: Nothing, or several components, answer to ``ref``.
+    """
+    view = as_view(source, principals)
+    if ref in view:
+        return ref
+    kinds = INSTALLABLE | {NodeKind.PLUGIN}
+    named = [n for n in view.named(ref) if n.kind in kinds]
+    if len(named) == 1:
+        return named[0].id
+    raise UnknownComponentError(ref, tuple(sorted(n.id for n in named)))
+
+
+def _expand_plugins(
+    view: CallerView, ids: Sequence[str]
+) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    """Ids with each plugin replaced by its visible installable members."""
+    out: dict[str, None] = {}
+    plugins: dict[str, tuple[str, ...]] = {}
+    for node_id in ids:
+        node = view.get(node_id)
+        if node.kind is not NodeKind.PLUGIN:
+            out.setdefault(node_id, None)
+            continue
+        members = sorted(
+            (view.get(e.source) for e in view.in_edges(node_id, EdgeKind.PART_OF)),
+            key=lambda n: (n.kind.value, n.name, n.id),
+        )
+        chosen = tuple(n.id for n in members if n.kind in INSTALLABLE)
+        if not chosen:
+            raise InstallError(f"plugin {node.name!r} has no installable components in the index")
+        plugins[node_id] = chosen
+        out.update(dict.fromkeys(chosen))
+    return list(out), plugins
+
+
+def plan_install(
+    source: Index | CallerView,
+    ids: Iterable[str],
+    target: str | Path | None = None,
+    *,
+    principals: Iterable[str] | None = None,
+    force: bool = False,
+    with_dependencies: bool = True,
+    allow_conflicts: bool = False,
+    user: bool = False,
+    home: str | Path | None = None,
+) -> InstallPlan:
+    """Plan installing ``ids`` (and, by default, what they require); nothing is written.
+
+    Args:
+        source: The index, or a caller's view of it.
+        ids: Component ids, unique names, or plugins (which bring their members).
+        target: The project folder (or give ``user``).
+        principals: Whose view, when ``source`` is an index (None and ``[]``: public
+            items only; ``["*"]``: everything).
+        force: Overwrite files that differ and servers configured differently.
+        with_dependencies: Add what the components require (transitively).
+        allow_conflicts: Install even when the set holds a CONFLICTS_WITH pair.
+        user: Install into the home folder's ``.claude`` (hooks into
+            ``~/.claude/settings.json``); MCP servers are skipped there.
+        home: The home folder for ``user`` (default: the real one).
+
+    Raises:
+        InstallError: The root is a file, or an id / name is unknown or ambiguous.
+    """
+    view = as_view(source, principals)
+    root, scope = install_root(target, user, home)
+    wanted, plugins = _expand_plugins(view, [resolve_id(view, i) for i in ids])
+    if not wanted:
+        raise InstallError("nothing to install: give one or more component ids")
+    closure = dependency_closure(view, wanted) if with_dependencies else None
+    order = list(closure.ids) if closure is not None else wanted
+    required_by = closure.required_by if closure is not None else {}
+    conflicts = tuple(find_conflicts(view, order, match_installed(view, root)))
+    shared = _Shared(root)
+    claimed: dict[str, str] = {}
+    plans = [
+        _component_plan(
+            view.get(i),
+            () if i in wanted else tuple(required_by.get(i, ())),
+            root,
+            scope,
+            force,
+            shared,
+            claimed,
+        )
+        for i in order
+    ]
+    mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
+    return InstallPlan(
+        root,
+        tuple(plans),
+        closure.cycles if closure is not None else (),
+        conflicts=conflicts,
+        allow_conflicts=allow_conflicts,
+        plugins=plugins,
+        names={i: view.name_of(i) for i in mentioned},
+        scope=scope,
+    )
+
+
+class _Shared:
+    """The shared JSON files of the root, read once per plan."""
+
+    def __init__(self, root: Path) -> None:
+        self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
+        self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
+        if self.settings is not None and (why := check_settings(self.settings)):
+            self.settings, self.settings_why = (
+                None,
+                f"the existing {SETTINGS_FILE}: {why}; fix it first",
+            )
+
+
+def _component_plan(
+    node: Node,
+    via: tuple[str, ...],
+    root: Path,
+    scope: Scope,
+    force: bool,
+    shared: _Shared,
+    claimed: dict[str, str],
+) -> ComponentPlan:
+    def plan(status: Status, actions: Sequence[FileAction] = (), reason: str = "") -> ComponentPlan:
+        return ComponentPlan(
+            node.id, node.kind.value, node.name, status, tuple(actions), reason, via
+        )
+
+    try:
+        out = render(node, scope)
+    except UnsafePathError as exc:
+        return plan("refused", reason=str(exc))
+    except SkipComponent as exc:
+        return plan("skipped", reason=str(exc))
+    actions = [_file_action(root, f, force) for f in out.files]
+    actions += _entry_actions(node, out, shared, force)
+    for i, a in enumerate(actions):
+        if a.hook is None:  # hooks merge; files and servers have one owner per install
+            owner = claimed.setdefault(a.path, node.id)
+            if owner != node.id:
+                actions[i] = replace(a, action="blocked", reason=f"{owner} installs the same path")
+    return plan(_status(actions), actions, "; ".join(out.notes))
+
+
+def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
+    actions: list[FileAction] = []
+    for entry in out.hooks:
+        path = f"{SETTINGS_FILE}#{entry.where}"
+        if shared.settings is None:
+            actions.append(FileAction(path, "refused", shared.settings_why, hook=entry))
+        else:
+            done = has_hook(shared.settings, entry)
+            actions.append(FileAction(path, "unchanged" if done else "create", hook=entry))
+    if out.mcp_entry is not None:
+        name = server_key(node.name)
+        path = f"{MCP_FILE}#{name}"
+        server = out.mcp_entry
+        if shared.mcp is None:
+            return actions + [FileAction(path, "refused", shared.mcp_why, mcp_entry=server)]
+        current = shared.mcp.get("mcpServers", {}).get(name)
+        if current is None:
+            actions.append(FileAction(path, "create", mcp_entry=server))
+        elif current == server:
+            actions.append(FileAction(path, "unchanged", mcp_entry=server))
+        elif force:
+            actions.append(FileAction(path, "overwrite", mcp_entry=server))
+        else:
+            why = f"server {name!r} is configured differently; force replaces it"
+            actions.append(FileAction(path, "blocked", why, mcp_entry=server))
+    return actions
+
+
+def _file_action(root: Path, f: FileOut, force: bool) -> FileAction:
+    try:
+        dest = safe_destination(root, f.rel)
+    except UnsafePathError as exc:
+        return FileAction(f.rel, "refused", str(exc))
+    if dest.exists() and not dest.is_file():
+        return FileAction(f.rel, "refused", "exists and is not a regular file")
+    if not dest.exists():
+        return FileAction(f.rel, "create", content=f.content, mode=f.mode)
+    try:
+        same = dest.read_bytes() == f.content
+    except OSError as exc:
+        return FileAction(f.rel, "refused", f"cannot read the existing file: {exc.strerror or exc}")
+    action: Action = "unchanged" if same else "overwrite" if force else "blocked"
+    reason = "exists and differs; force overwrites it" if action == "blocked" else ""
+    return FileAction(f.rel, action, reason, content=f.content, mode=f.mode)
+
+
+def _status(actions: Sequence[FileAction]) -> Status:
+    kinds = {a.action for a in actions}
+    if "refused" in kinds:
+        return "refused"
+    if "blocked" in kinds:
+        return "blocked"
+    return "install" if kinds & {"create", "overwrite"} else "unchanged"

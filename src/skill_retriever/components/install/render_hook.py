@@ -1,0 +1,273 @@
+"""What installing a hook writes: its ``settings.json`` entries and its scripts.
+
+Only command hooks in Claude Code's schema are installed (a hook object's keys:
+``type``, ``command``, ``timeout``, ``if``; a group's: ``matcher``, ``hooks``); a hook of
+another shape is skipped whole, since installing part of it would change what it does.
+Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
+``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
+names). A command is rewritten only where it names a script by that same relative path
+(``python3 check.py``, ``./check.py``): such a command would look for the script in
+whatever folder Claude Code runs it from, so it is pointed at the copy
+(``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``; ``"$HOME"/...`` for a user install).
+In a project, a command that already names the installed place (``.claude/hooks/x.py``),
+an absolute path or a variable, or names the script inside single quotes, is left exactly
+as written: rewriting shell text any further would be guessing. A hook whose commands run
+scripts from the user's home (``~/.claude/scripts/...``) installs only for the user.
+
+For the user (``~/.claude/settings.json``) a hook runs in whatever project is open, so a
+command may not reach into that project for a script: one that names a shipped script's
+installed place inside the project (``.claude/hooks/x.py``, ``./.claude/hooks/x.py``,
+``$CLAUDE_PROJECT_DIR/.claude/hooks/x.py``) is pointed at the copy in the home folder
+(``"$HOME"/.claude/hooks/x.py``, quoted as above; the project variable is swapped for
+``$HOME`` in place, keeping its quotes). A hook whose commands still run a script from the
+project's ``.claude/hooks/`` after that (one it does not ship, or named inside single
+quotes) is skipped with the reason: it would run a different file, or none, in every
+project.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
+from skill_retriever.components.install.paths import (
+    NO_ROOT_NOTE,
+    read_inside,
+    relative_parts,
+    source_root_of,
+)
+from skill_retriever.components.install.plan import HookEntry, Scope
+from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.model import Node
+
+__all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
+
+HOOK_KEYS = frozenset({"type", "command", "timeout", "if"})
+GROUP_KEYS = frozenset({"matcher", "hooks"})
+_PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
+#: A script a command runs from the installed place (``.claude/hooks/x.py``).
+_NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
+#: Any ``.claude/...`` path a command names.
+_CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
+#: What a path named right after these is relative to: the home folder, or the project.
+_HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
+_PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
+_PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
+
+
+def _hook_mapping(node: Node) -> dict[str, Any]:
+    """The hook's ``settings.json`` mapping: as recorded, else from the older ``runs``."""
+    hooks = node.attrs.get("hooks")
+    if isinstance(hooks, Mapping) and hooks:
+        return dict(hooks)
+    made: dict[str, list[dict[str, Any]]] = {}
+    for run in node.attrs.get("runs") or []:
+        if isinstance(run, Mapping) and isinstance(run.get("command"), str):
+            group: dict[str, Any] = {}
+            if run.get("matcher"):
+                group["matcher"] = str(run["matcher"])
+            group["hooks"] = [{"type": "command", "command": run["command"]}]
+            made.setdefault(str(run.get("event") or "PreToolUse"), []).append(group)
+    if not made:
+        raise SkipComponent(
+            "it holds no hook command (no settings.json 'hooks' mapping, no event and command); "
+            "nothing to add to settings.json"
+        )
+    return made
+
+
+def _entries(node: Node) -> list[HookEntry]:
+    """Every hook of the mapping, checked against the schema of the module docstring."""
+    entries = []
+    for event, groups in _hook_mapping(node).items():
+        for group in groups if isinstance(groups, list) else [groups]:
+            if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
+                raise SkipComponent(f"hooks.{event} is not a list of matcher groups")
+            extra = sorted(set(group) - GROUP_KEYS)
+            matcher = group.get("matcher")
+            if extra or not (matcher is None or isinstance(matcher, str)):
+                raise SkipComponent(
+                    f"a hooks.{event} group has keys Claude Code does not read: {extra}"
+                )
+            for hook in group["hooks"]:
+                if not isinstance(hook, Mapping) or hook.get("type") != "command":
+                    kind = hook.get("type") if isinstance(hook, Mapping) else type(hook).__name__
+                    raise SkipComponent(
+                        f"a {event} hook is of type {kind!r}; only command hooks are installed "
+                        "(copy it into settings.json by hand)"
+                    )
+                timeout = hook.get("timeout")
+                if (
+                    set(hook) - HOOK_KEYS
+                    or not isinstance(hook.get("command"), str)
+                    or not (
+                        timeout is None
+                        or (isinstance(timeout, int) and not isinstance(timeout, bool))
+                    )
+                ):
+                    raise SkipComponent(
+                        f"a {event} command hook has fields Claude Code does not read"
+                    )
+                entries.append(HookEntry(str(event), matcher, dict(hook)))
+    return entries
+
+
+def render_hook(node: Node, scope: Scope) -> Rendered:
+    """The ``settings.json`` entries of hook ``node``, and the scripts it ships.
+
+    Raises:
+        UnsafePathError: A script or a declared destination is unsafe (refused).
+        SkipComponent: Its hooks are of a shape not installed, or cannot run from
+            this scope (skipped, with the reason).
+    """
+    entries = _entries(node)
+    out = Rendered()
+    scripts = [s for s in node.attrs.get("scripts") or [] if isinstance(s, str)]
+    declared = _declared_destinations(node)
+    executable = _executable(node)
+    commands = " ".join(str(e.hook["command"]) for e in entries)
+    from_home = any(d.startswith("~/") for d in declared.values()) or any(
+        h in commands for h in ("$HOME/.claude/", "${HOME}/.claude/", "~/.claude/")
+    )
+    if scope == "project" and from_home:
+        raise SkipComponent(
+            "its commands run scripts from the home folder (~/.claude/...); install it for the "
+            "user (--user, user=True)"
+        )
+    root = source_root_of(node)
+    if scripts and root is None:
+        out.notes.append(f"{len(scripts)} script(s) not copied: {NO_ROOT_NOTE}")
+        scripts = []
+    folder = _hook_folder(node, root)
+    var = _PROJECT_VAR if scope == "project" else _USER_VAR
+    for script in scripts:
+        norm = posixpath.normpath(script)
+        dest = (
+            declared.get(norm)
+            or f"{HOOK_SCRIPTS_DIR}/{'/'.join(p for p in norm.split('/') if p != '..')}"
+        )
+        dest = dest.removeprefix("~/")
+        assert root is not None and folder is not None
+        got = read_inside(folder / norm, root, f"script {script} of hook {node.name!r}")
+        if got is None:
+            out.notes.append(f"script {script} not copied: not on disk")
+            continue
+        mode = 0o755 if norm in executable else got.mode
+        out.files.append(FileOut(dest, got.data, mode))
+        entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
+    shipped = {f.rel for f in out.files}
+    if scope == "user":
+        entries = _to_home(entries, shipped, out.notes)
+    named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
+    for rel in sorted(named - shipped):
+        out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
+    out.hooks = entries
+    return out
+
+
+def _hook_folder(node: Node, root: Path | None) -> Path | None:
+    """The folder of the hook's file, inside its source root."""
+    if root is None:
+        return None
+    rel = node.attrs.get("path")
+    if isinstance(rel, str) and rel:
+        return root / posixpath.dirname(rel.split("#", 1)[0])
+    return Path(node.source).parent if node.source else root
+
+
+def _declared_destinations(node: Node) -> dict[str, str]:
+    """Script (normalised, relative to the hook's folder) -> the ``.claude/...`` or
+    ``~/.claude/...`` destination its ``supportingFiles`` entry names."""
+    return {src: dest for src, (dest, _) in _supporting(node).items()}
+
+
+def _executable(node: Node) -> set[str]:
+    """Scripts its ``supportingFiles`` marks ``executable``."""
+    return {src for src, (_, flag) in _supporting(node).items() if flag}
+
+
+def _supporting(node: Node) -> dict[str, tuple[str, bool]]:
+    out: dict[str, tuple[str, bool]] = {}
+    for item in node.attrs.get("supporting_files") or []:
+        if not isinstance(item, Mapping):
+            continue
+        src, dest = item.get("source"), item.get("destination")
+        if isinstance(src, str) and isinstance(dest, str):
+            bare = dest.removeprefix("~/")
+            if bare.startswith(".claude/"):
+                relative_parts(bare, f"destination of {src}")  # refuses '..' and the like
+                out[posixpath.normpath(src)] = (dest, item.get("executable") is True)
+    return out
+
+
+def _rewrite(entry: HookEntry, script: str, dest: str, var: str, notes: list[str]) -> HookEntry:
+    """Point a command that names ``script`` by its relative path at the installed copy."""
+    command = str(entry.hook["command"])
+    pattern = re.compile(r"(?<![\w/.$~-])(?:\./)?" + re.escape(script) + r"(?![\w/.-])")
+    pieces: list[str] = []
+    last = 0
+    for m in pattern.finditer(command):
+        before = command[: m.start()]
+        if before.count("'") % 2:  # inside single quotes: no variable expands there
+            notes.append(f"a command names {script} inside single quotes; left as written")
+            continue
+        quoted = before.count('"') % 2 == 1
+        target = f"${var}/{dest}" if quoted else f'"${var}"/{dest}'
+        pieces += [command[last : m.start()], target]
+        last = m.end()
+    if not pieces:
+        return entry
+    rewritten = "".join(pieces) + command[last:]
+    return HookEntry(entry.event, entry.matcher, {**entry.hook, "command": rewritten})
+
+
+def _to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> list[HookEntry]:
+    """For a user install: point commands that name a shipped script's place inside the
+    project at the home folder's copy; skip the hook when a command still runs a script
+    from the open project (see the module docstring).
+
+    Raises:
+        SkipComponent: A command runs a script from the project's ``.claude/hooks/``.
+    """
+    out = []
+    for entry in entries:
+        for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
+            var_form = re.compile(
+                r"(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})(?=\"?/"
+                + re.escape(dest)
+                + r"(?![\w/.-]))"
+            )
+            command = var_form.sub(lambda _: f"${_USER_VAR}", str(entry.hook["command"]))
+            entry = HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command})
+            entry = _rewrite(entry, dest, dest, _USER_VAR, notes)
+        out.append(entry)
+        left = _project_scripts(str(entry.hook["command"]), shipped)
+        if left:
+            raise SkipComponent(
+                f"its commands run {', '.join(left)} from the open project's folder, which a "
+                "user-wide hook would look for in every project; install it into a project "
+                "(--target), or put the script under ~/.claude/hooks/ and add the hook by hand"
+            )
+    return out
+
+
+def _project_scripts(command: str, shipped: set[str]) -> list[str]:
+    """The ``.claude/hooks/...`` (or shipped ``.claude/...``) paths ``command`` names
+    relative to the project: bare, after ``./``, or after ``$CLAUDE_PROJECT_DIR/``."""
+    found: list[str] = []
+    for m in _CLAUDE_PATH_RE.finditer(command):
+        path = m.group(0)
+        if not (path.startswith(f"{HOOK_SCRIPTS_DIR}/") or path in shipped):
+            continue
+        before = command[: m.start()]
+        if _HOME_BEFORE_RE.search(before):
+            continue
+        if before.endswith("./") and not _PATH_CHAR_RE.search(before[:-2]):
+            before = before[:-2]
+        if _PROJECT_BEFORE_RE.search(before) or not _PATH_CHAR_RE.search(before):
+            found.append(path)
+    return list(dict.fromkeys(found))
