@@ -116,3 +116,12 @@ def graph_of(edges: list[tuple[str, str, str] | tuple[str, str, str, str]]) -> E
     """A bare typed-edge index from ``(source, target, kind[, description])`` tuples."""
     made = [Edge(e[0], e[1], EdgeKind(e[2]), description=e[3] if len(e) > 3 else "") for e in edges]
     return EdgeIndex({e.id: e for e in made})
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    """Every file below ``root`` (relative POSIX path -> bytes): what an install left."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }

@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from component_catalogue import sid
+from component_catalogue import files_under, sid
 
 from skill_retriever.cli import main
 from skill_retriever.components.install import (
@@ -30,12 +30,6 @@ HOOK = "acme-skills/hooks/format-on-save.json"
 MCP = "acme-skills/.mcp.json#metrics"
 
 
-def files_under(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 def test_layout_with_dependencies_and_skill_folder_files(

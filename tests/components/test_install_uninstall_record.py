@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from component_catalogue import files_under
 
 from skill_retriever.cli import main
 from skill_retriever.components.install import install, uninstall
@@ -24,12 +25,6 @@ S = "sample_catalogue"
 RECORD = ".claude/.skill-retriever/installed.json"
 
 
-def files(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 def read(path: Path) -> dict:  # type: ignore[type-arg]
@@ -42,9 +37,9 @@ def test_uninstall_takes_a_plugin_by_the_name_install_took(
     target = tmp_path / "project"
     target.mkdir()
     (target / "README.md").write_text("mine\n")
-    before = files(target)
+    before = files_under(target)
     install(sample_index, ["slo-alerting"], target)  # installed on its own first: stays
-    alone = files(target)
+    alone = files_under(target)
     plan = install(sample_index, ["release-train"], target, allow_conflicts=True)
     assert plan.ok and plan.applied
     members = set(plan.plugins[f"{S}/plugins/release-train"])
@@ -58,13 +53,13 @@ def test_uninstall_takes_a_plugin_by_the_name_install_took(
     assert main(["uninstall", "release-train", "--target", str(target)]) == 0
     out = capsys.readouterr().out
     assert "removed .claude/skills/canary-rollout/SKILL.md" in out
-    assert files(target) == alone  # everything the plugin brought is gone, nothing else
+    assert files_under(target) == alone  # everything the plugin brought is gone, nothing else
     assert "plugins" not in read(target / RECORD)
     # by the plugin's id too, and a second time it is simply not installed any more
     install(sample_index, ["release-train"], target, allow_conflicts=True)
     report = uninstall([f"{S}/plugins/release-train", "slo-alerting"], target)
     assert report.ok and set(report.ids) == brought | {slo}
-    assert files(target) == before
+    assert files_under(target) == before
     assert main(["uninstall", "release-train", "--target", str(target)]) == 2
     assert "no component 'release-train' installed" in capsys.readouterr().err
 
@@ -99,7 +94,7 @@ def test_what_the_user_changed_stays_recorded_until_dealt_with(
     # force removes the other as it is
     report = uninstall(["deploy-control"], target, force=True)
     assert report.ok and report.removed == [".mcp.json#deploy-control"]
-    assert not (target / ".mcp.json").exists() and files(target) == {}
+    assert not (target / ".mcp.json").exists() and files_under(target) == {}
 
 
 def test_what_force_replaced_is_put_back_on_uninstall(sample_index: Index, tmp_path: Path) -> None:
@@ -110,7 +105,7 @@ def test_what_force_replaced_is_put_back_on_uninstall(sample_index: Index, tmp_p
     agent = target / ".claude/agents/api-reviewer.md"
     agent.write_text("my own reviewer\n")
     agent.chmod(0o600)
-    before = files(target)
+    before = files_under(target)
     ids = ["deploy-control", "api-reviewer"]
     assert not install(sample_index, ids, target, with_dependencies=False).ok  # blocked
     plan = install(sample_index, ids, target, with_dependencies=False, force=True)
@@ -121,7 +116,7 @@ def test_what_force_replaced_is_put_back_on_uninstall(sample_index: Index, tmp_p
     report = uninstall(ids, target)
     assert report.ok
     assert set(report.restored) == {".mcp.json#deploy-control", ".claude/agents/api-reviewer.md"}
-    after = files(target)
+    after = files_under(target)
     assert json.loads(after.pop(".mcp.json")) == json.loads(before.pop(".mcp.json"))
     assert after == before and agent.stat().st_mode & 0o777 == 0o600
     assert "restored .mcp.json#deploy-control" in "\n".join(report.lines())
@@ -138,7 +133,7 @@ def test_uninstall_force_on_the_command_line_says_what_it_removed_as_changed(
     mcp["mcpServers"]["deploy-control"]["env"]["DEPLOYCTL_TOKEN"] = "my-own-token"
     (target / ".mcp.json").write_text(json.dumps(mcp))
     (target / ".claude/agents/api-reviewer.md").write_text("my own agent\n")
-    unchanged = [p for p in files(target) if "adr-writing" in p]
+    unchanged = [p for p in files_under(target) if "adr-writing" in p]
     assert unchanged
     argv = ["uninstall", *ids, "--target", str(target)]
     assert main([*argv, "--force", "--json"]) == 0
@@ -148,7 +143,7 @@ def test_uninstall_force_on_the_command_line_says_what_it_removed_as_changed(
         ".claude/agents/api-reviewer.md",
         ".mcp.json#deploy-control",
     ]
-    assert files(target) == {} and not (target / RECORD).exists()
+    assert files_under(target) == {} and not (target / RECORD).exists()
     # the plain text says which removals were of changed items, and only those
     install(sample_index, ids, target, with_dependencies=False)
     (target / ".claude/agents/api-reviewer.md").write_text("my own agent\n")
@@ -160,4 +155,4 @@ def test_uninstall_force_on_the_command_line_says_what_it_removed_as_changed(
         f"  removed .claude/agents/api-reviewer.md: {changed}"
     ]
     assert {f"  removed {p}" for p in unchanged} <= set(out)
-    assert files(target) == {}
+    assert files_under(target) == {}
