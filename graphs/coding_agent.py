@@ -38,6 +38,7 @@ from skill_retriever.adapters.langgraph_server import (
     server_principals,
 )
 from skill_retriever.context import RetrievalContext
+from skill_retriever.exceptions import QueryError
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.state import FilterSpec, Result, merge_dicts
@@ -148,6 +149,8 @@ def build_agent_with_wrapper_node(
     def retrieve_skills(
         state: WrapperAgentState, runtime: Runtime[ServerContext]
     ) -> dict[str, Any]:
+        if not isinstance(state.get("task"), str):
+            raise QueryError('the input needs "task", the coding task in plain words, e.g. {"task": "add tracing"}')
         ctx = retrieval or retrieval_context(
             runtime.context if isinstance(runtime.context, ServerContext) else None
         )

@@ -1,4 +1,11 @@
-"""The errors skill-retriever raises. Each message says what is wrong and what to do."""
+"""The errors skill-retriever raises. Each message says what is wrong and what to do.
+
+Each also derives from the builtin error it is a case of (ValueError for bad input,
+TimeoutError, RuntimeError for a state the caller cannot fix by rewording): LangGraph
+Server hands a client the message of a builtin error type only, so a client of the server
+graphs reads "no readable index at ...; run `skill-retriever index` first" instead of
+"An internal error occurred".
+"""
 
 from __future__ import annotations
 
@@ -22,11 +29,11 @@ class MissingNodeError(InvalidItemError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-class IndexCorruptError(SkillRetrieverError):
+class IndexCorruptError(SkillRetrieverError, RuntimeError):
     """The index directory cannot be opened as an index (missing, half-written, foreign)."""
 
 
-class IndexLockedError(SkillRetrieverError):
+class IndexLockedError(SkillRetrieverError, RuntimeError):
     """Another process is writing this index directory (one writer at a time)."""
 
 
@@ -42,11 +49,11 @@ class PhaseTimeoutError(SkillRetrieverError, TimeoutError):
     """A retrieval phase ran past its limit (``phase_timeout_s`` / ``phase_timeouts``)."""
 
 
-class IngestError(SkillRetrieverError):
+class IngestError(SkillRetrieverError, RuntimeError):
     """A source cannot be read at all (a per-file problem is reported, not raised)."""
 
 
-class PowerIterationFailedConvergence(SkillRetrieverError):
+class PowerIterationFailedConvergence(SkillRetrieverError, RuntimeError):
     """Personalized PageRank did not converge within the iteration limit."""
 
     def __init__(self, max_iter: int, error: float) -> None:

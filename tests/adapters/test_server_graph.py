@@ -11,7 +11,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 from tiny_graph import PRIVATE_ID, build_tiny_index
 
 from skill_retriever.adapters import langgraph_server as srv
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import (
+    ConfigError,
+    IndexCorruptError,
+    IndexLockedError,
+    IngestError,
+    PowerIterationFailedConvergence,
+    QueryError,
+    SkillRetrieverError,
+)
 from skill_retriever.stores.embedder import (
     HashingEmbedder,
     SentenceTransformerEmbedder,
@@ -120,3 +128,28 @@ def test_the_deployment_not_the_run_says_who_is_asking(monkeypatch: pytest.Monke
     assert PRIVATE_ID in ids() and PRIVATE_ID in ids(principals=["team-a"])
     assert PRIVATE_ID not in ids(principals=["nobody"])
 
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        IndexCorruptError("no readable index at /x; run `skill-retriever index --index-dir /x ...` first"),
+        IndexLockedError("another process writes /x"),
+        IngestError("/x does not exist"),
+        PowerIterationFailedConvergence(10, 0.5),
+        ConfigError("k must be > 0, got 0"),
+        QueryError("the query is empty"),
+    ],
+)
+def test_a_server_client_reads_each_errors_message(error: SkillRetrieverError) -> None:
+    """LangGraph Server serialises a run's error with its message only for builtin error
+    types; every error of this package is one, so the client learns what to do."""
+    serde = pytest.importorskip("langgraph_api.serde")
+    assert serde.default(error) == {"error": type(error).__name__, "message": str(error)}
+
+
+def test_a_run_without_a_query_is_told_what_to_send(tmp_path: Path) -> None:
+    build_tiny_index(tmp_path / "ix").close()
+    graph = srv.build_server_graph()
+    with pytest.raises(QueryError, match='needs "query"'):
+        graph.invoke({"k": 3}, context={"index_dir": str(tmp_path / "ix")})

@@ -40,7 +40,12 @@ from langgraph.types import Checkpointer
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import ConfigError, IndexCorruptError, SkillRetrieverError
+from skill_retriever.exceptions import (
+    ConfigError,
+    IndexCorruptError,
+    QueryError,
+    SkillRetrieverError,
+)
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.state import InputState, OutputState, RetrievalState
@@ -247,6 +252,8 @@ def build_server_graph(
     def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
         """Search through the one door (``Retriever``), which runs ``retrieval_graph`` inside
         this node: Studio draws its phases as this node's subgraph, one level down."""
+        if not isinstance(state.get("query"), str):
+            raise QueryError('the run\'s input needs "query", the text to search for, e.g. {"query": "add tracing", "k": 5}')
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
         filters = dict(state.get("filters") or {})
         principals = run_principals(filters.pop("principals", None), server_principals())
