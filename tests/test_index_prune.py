@@ -82,7 +82,7 @@ def test_two_graph_files_in_one_folder_keep_each_others_items(tmp_path: Path, in
 
     def graph(name: str, ids: list[str]) -> Path:
         path = folder / name
-        nodes = [{"id": i, "kind": "document", "name": i, "text": f"{i} text", "source": str(path)} for i in ids]
+        nodes = [{"id": i, "kind": "document", "name": i, "text": f"{i} text"} for i in ids]  # no source of their own
         path.write_text(json.dumps({"nodes": nodes}), encoding="utf-8")
         return path
 

@@ -13,7 +13,9 @@ good items are kept. A file that cannot be parsed, or whose top level has anothe
 is one `Problem`. Only a path that does not exist raises (`IngestError`).
 
 Every node gets ``attrs["source_root"]`` (the folder holding the file) and
-``attrs["source_name"]`` (that folder's name unless the caller names the source).
+``attrs["source_name"]`` (that folder's name unless the caller names the source); a node
+that names no ``source`` of its own gets the file's absolute path, so indexing the file
+again removes the nodes it no longer holds (``indexing.stale_ids``).
 """
 
 from __future__ import annotations
@@ -134,6 +136,8 @@ def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Prov
             # message quoting a deeply nested item.
             result.problems.append(Problem(where, f"{label}: {exc}"))
             continue
+        if not node.source:  # where it came from, so indexing the file again can mirror it
+            node = node.with_changes(source=str(Path(where).absolute()))
         if node.id in seen:
             result.problems.append(
                 Problem(where, f"{label}: duplicate node id {node.id!r}; the first one is kept")
