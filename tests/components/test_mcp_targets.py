@@ -59,6 +59,14 @@ def test_a_file_is_not_a_project_folder(hashed_index: Index, tmp_path: Path) -> 
     project.mkdir()
     done = call(server, "install_components", {"ids": [sid("ruff-lint")], "target": str(project), "dry_run": False})
     assert not done.startswith("error:") and (project / ".claude/skills/ruff-lint/SKILL.md").is_file()
+    # a new project folder inside an existing one may be made, as the CLI makes it
+    fresh = tmp_path / "new-project"
+    done = call(server, "install_components", {"ids": [sid("ruff-lint")], "target": str(fresh), "dry_run": False})
+    assert not done.startswith("error:") and (fresh / ".claude/skills/ruff-lint/SKILL.md").is_file()
+    # but only for installing: a search's target names a project that is there
+    assert "is not an existing folder" in call(
+        server, "search_components", {"query": "format python", "target": str(tmp_path / "other-new")}
+    )
 
 
 @pytest.mark.parametrize("args", [{"k": True}, {"k": "5"}, {"budget": False}, {"k": 2.5}])

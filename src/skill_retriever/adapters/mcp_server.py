@@ -81,8 +81,9 @@ def _unknown(exc: UnknownComponentError, arg: str) -> str:
     )
 
 
-def checked_target(target: str | None) -> str | None:
-    """``target`` if it names an existing folder (None stays None).
+def checked_target(target: str | None, *, may_create: bool = False) -> str | None:
+    """``target`` if it names an existing folder (None stays None); with ``may_create``
+    (installing), also a folder yet to be made inside an existing one, as the CLI allows.
 
     An agent's typo must not pass for "no target": a search with a target that is not a
     folder would report no installed conflicts without a word, and an install would
@@ -107,7 +108,8 @@ def checked_target(target: str | None) -> str | None:
             f"target {shown!r} is not a usable path ({exc.strerror or type(exc).__name__}); "
             "pass the project folder's absolute path"
         ) from exc
-    if not is_folder:
+    if not is_folder and not (may_create and not Path(target).expanduser().exists()
+                              and Path(target).expanduser().parent.is_dir()):
         raise ToolError(f"target {shown!r} is not an existing folder; pass the project folder's absolute path")
     return target
 
@@ -248,7 +250,7 @@ def build_server(
         """
         view = service.view()
         resolved = resolve(view, ids, "ids")
-        target = checked_target(target) or ""  # never None: the argument is required
+        target = checked_target(target, may_create=True) or ""  # never None: the argument is required
         try:
             plan = install(
                 view,
