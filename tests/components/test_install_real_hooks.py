@@ -7,7 +7,9 @@ twice changes nothing, and uninstalling leaves nothing behind."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
 import shutil
 from collections import Counter
 from collections.abc import Iterator
@@ -132,3 +134,27 @@ def test_real_hooks_for_the_user_run_scripts_from_the_home_only(
         for m in SCRIPT_RE.finditer(command):
             assert re.search(r'(?:\$HOME|~)"?/$', command[: m.start()]), command
             assert (home / m.group(0)).is_file(), command
+
+
+def test_a_script_a_real_hook_command_runs_directly_is_executable(
+    real_index: Index, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    hooks = of_kind(real_index, NodeKind.HOOK)
+    debug = [i for i in hooks if real_index.get(i).name == "debug-window"]
+    assert install(real_index, debug, project).ok
+    assert os.access(project / ".claude/hooks/debug-window.sh", os.X_OK)  # its command runs it
+    assert install(real_index, hooks, project, allow_conflicts=True).ok
+    settings = json.loads((project / ".claude/settings.json").read_text())
+    commands = [h["command"] for gs in settings["hooks"].values() for g in gs for h in g["hooks"]]
+    direct = 0
+    for command in commands:
+        try:
+            words = [w for w in shlex.split(command) if not re.match(r"[A-Za-z_]\w*=", w)]
+        except ValueError:  # shell text shlex cannot read: not a plain program path
+            continue
+        program = re.sub(r"^\$\{?CLAUDE_PROJECT_DIR\}?/|^\./", "", words[0] if words else "")
+        if (project / program).is_file():
+            direct += 1
+            assert os.access(project / program, os.X_OK), command
+    assert direct >= 2

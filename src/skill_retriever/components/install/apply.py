@@ -5,7 +5,10 @@
 conflicts that were not allowed writes nothing; only components with status install
 write anything, so a component with a refused or blocked file writes none of its files.
 Every destination is checked again right before it is written, and what ``force``
-overwrites of the user's own is kept first (`replaced`). `install` plans and writes.
+overwrites of the user's own is kept first (`replaced`), as are the text of a shared
+JSON file it first changes and which folders it makes (`as_before`). The record says
+what each component requires and, for one asked for, what installing it newly added
+(`brought`). `install` plans and writes.
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skill_retriever.components.install.as_before import (
+    keep_original,
+    missing_folders,
+    note_folders,
+)
+from skill_retriever.components.install.brought import note_brought
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     PluginRecord,
@@ -49,6 +58,7 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         raise InstallError("; ".join(plan.conflict_lines()) + "; allow conflicts to install anyway")
     root = plan.target
     check_creatable(root, plan.scope)
+    missing = missing_folders(root)
     try:
         root.mkdir(exist_ok=True)  # its parent was there when planned (`install_root`)
     except FileNotFoundError as exc:
@@ -85,6 +95,7 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
                 write_atomic(dest, f.content, f.mode)
                 entry.files[f.path] = sha256(f.content)
     _record_plugins(plan, record, before)
+    note_brought(plan, record, before)
     _merge_file(
         root,
         MCP_FILE,
@@ -95,6 +106,7 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     )
     _merge_file(root, SETTINGS_FILE, "hooks", record, lambda d: merge_hooks(d, hooks), bool(hooks))
     if record.components:
+        note_folders(record, missing)
         record.save()
     return replace(plan, applied=True)
 
@@ -134,8 +146,10 @@ def _merge_file(
     data, why = read_json_object(root, rel, key)
     if data is None:
         raise InstallError(why)
-    if not safe_destination(root, rel).exists():
+    path = safe_destination(root, rel)
+    if not path.exists():
         record.created.add(rel)
+    keep_original(record, rel, path)
     write_json(root, rel, change(data))
 
 

@@ -9,9 +9,13 @@ The record, per component id: its kind and name, the files the install wrote wit
 SHA-256 of what it wrote, the ``settings.json`` hooks it added, the ``.mcp.json`` servers
 it added, what ``force`` replaced that was the user's own (a server's old entry; a file's
 SHA-256, the file itself kept under ``BACKUP_DIR``), and what an uninstall kept because
-the user changed it since (path -> why); per plugin id, its name and the components
-installing it brought; and which shared JSON files an install created. Uninstall reads it
-to take back exactly that, put back what was replaced, and nothing a user changed since.
+the user changed it since (path -> why); whether an install was asked for it by name,
+the ids it requires directly, and (for one asked for) the dependencies installing it
+newly added; per plugin id, its name and the components installing it brought; which
+shared JSON files an install created, and the original text of those it first changed;
+and which folders an install created. Uninstall reads it to take back exactly that, put
+back what was replaced, and nothing a user changed since. Keys a record of an older
+version lacks read as empty.
 """
 
 from __future__ import annotations
@@ -90,6 +94,12 @@ class RecordEntry:
     replaced_servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: path (``.mcp.json#<server>`` for a server) -> why an uninstall kept it
     kept: dict[str, str] = field(default_factory=dict)
+    #: an install named it (on the command line, or as a member of a plugin)
+    asked: bool = False
+    #: the ids it requires directly (when installed)
+    requires: list[str] = field(default_factory=list)
+    #: the dependencies installing it newly added (uninstalled with it, unless needed)
+    brought: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -116,6 +126,9 @@ class RecordEntry:
             **({"replaced_files": dict(self.replaced_files)} if self.replaced_files else {}),
             **({"replaced_servers": dict(self.replaced_servers)} if self.replaced_servers else {}),
             **({"kept": dict(self.kept)} if self.kept else {}),
+            **({"asked": True} if self.asked else {}),
+            **({"requires": list(self.requires)} if self.requires else {}),
+            **({"brought": list(self.brought)} if self.brought else {}),
         }
 
     @classmethod
@@ -135,6 +148,9 @@ class RecordEntry:
             {str(k): str(v) for k, v in (data.get("replaced_files") or {}).items()},
             {str(k): dict(v) for k, v in (data.get("replaced_servers") or {}).items()},
             {str(k): str(v) for k, v in (data.get("kept") or {}).items()},
+            asked=data.get("asked") is True,
+            requires=[str(i) for i in data.get("requires") or []],
+            brought=[str(i) for i in data.get("brought") or []],
         )
 
 
@@ -164,6 +180,10 @@ class InstallRecord:
     components: dict[str, RecordEntry] = field(default_factory=dict)
     created: set[str] = field(default_factory=set)  # shared JSON files an install created
     plugins: dict[str, PluginRecord] = field(default_factory=dict)
+    #: shared JSON file -> its text before an install first changed it
+    originals: dict[str, str] = field(default_factory=dict)
+    #: folders an install created (``.`` the root itself), removed again once empty
+    folders: set[str] = field(default_factory=set)
 
     @classmethod
     def load(cls, root: Path) -> InstallRecord:
@@ -183,11 +203,16 @@ class InstallRecord:
             plugins = {
                 str(k): PluginRecord.from_json(v) for k, v in (data.get("plugins") or {}).items()
             }
+            originals = {  # a text that is not one is never written back
+                str(k): v for k, v in (data.get("originals") or {}).items() if isinstance(v, str)
+            }
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise InstallError(
                 f"the install record {RECORD_FILE} is damaged ({exc}); fix or move it first"
             ) from exc
-        return cls(root, components, {str(p) for p in data.get("created") or []}, plugins)
+        created = {str(p) for p in data.get("created") or []}
+        folders = {str(p) for p in data.get("folders") or []}
+        return cls(root, components, created, plugins, originals, folders)
 
     def save(self) -> None:
         data: dict[str, Any] = {
@@ -197,15 +222,22 @@ class InstallRecord:
         }
         if self.plugins:
             data["plugins"] = {k: v.to_json() for k, v in sorted(self.plugins.items())}
+        if self.originals:
+            data["originals"] = dict(sorted(self.originals.items()))
+        if self.folders:
+            data["folders"] = sorted(self.folders)
         write_json(self.root, RECORD_FILE, data)
 
     def forget(self, ids: Iterable[str]) -> None:
-        """Drop ``ids`` from the plugins' lists, and a plugin left with none."""
+        """Drop ``ids`` from the plugins' and the components' brought lists, and a plugin
+        left with none."""
         gone = set(ids)
         for plugin_id, plugin in list(self.plugins.items()):
             plugin.components = [c for c in plugin.components if c not in gone]
             if not plugin.components:
                 del self.plugins[plugin_id]
+        for entry in self.components.values():
+            entry.brought = [c for c in entry.brought if c not in gone]
 
     def owns_file(self, rel: str, digest: str) -> bool:
         """Some install wrote exactly this content at ``rel`` (it is not the user's)."""

@@ -150,6 +150,7 @@ class InstallPlan:
         allow_conflicts: Install despite them (else nothing is written).
         plugins: Plugin id -> the member ids it brought.
         names: Id -> name of every component the plan mentions (conflict sides too).
+        requires: Id of each component -> the visible ids it requires directly.
     """
 
     target: Path
@@ -161,6 +162,7 @@ class InstallPlan:
     plugins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)
     scope: Scope = "project"
+    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def refused_for_conflicts(self) -> bool:

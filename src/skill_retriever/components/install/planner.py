@@ -143,6 +143,14 @@ def plan_install(
         for i in order
     ]
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
+    requires = (
+        closure.requires
+        if closure is not None
+        else {
+            i: tuple(dict.fromkeys(e.target for e in view.out_edges(i, EdgeKind.DEPENDS_ON)))
+            for i in order
+        }
+    )
     return InstallPlan(
         root,
         tuple(plans),
@@ -152,6 +160,7 @@ def plan_install(
         plugins=plugins,
         names={i: view.name_of(i) for i in mentioned},
         scope=scope,
+        requires={i: tuple(requires.get(i, ())) for i in order},
     )
 
 

@@ -5,10 +5,14 @@ Only command hooks in Claude Code's schema are installed (a hook object's keys:
 another shape is skipped whole, since installing part of it would change what it does.
 Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
 ``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
-names). A command is rewritten only where it names a script by that same relative path
-(``python3 check.py``, ``./check.py``): such a command would look for the script in
-whatever folder Claude Code runs it from, so it is pointed at the copy
-(``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``; ``"$HOME"/...`` for a user install).
+names), executable when its ``supportingFiles`` entry says so or a command runs it as
+the program (its first word, after environment assignments, is the copy's path,
+``.claude/hooks/x.sh`` or ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh``; not when an
+interpreter runs it, ``python3 .claude/hooks/x.py``). A command is rewritten only where
+it names a script by that same relative path (``python3 check.py``, ``./check.py``):
+such a command would look for the script in whatever folder Claude Code runs it from,
+so it is pointed at the copy (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``;
+``"$HOME"/...`` for a user install).
 In a project, a command that already names the installed place (``.claude/hooks/x.py``),
 an absolute path or a variable, or names the script inside single quotes, is left exactly
 as written: rewriting shell text any further would be guessing. A hook whose commands run
@@ -29,7 +33,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +63,11 @@ _CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
 _HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
 _PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
 _PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
+_ASSIGNMENT_RE = re.compile(r"[A-Za-z_]\w*=")
+#: Where a program's path may start from: the project or home variable, ``~``, ``./``.
+_PROGRAM_BASE_RE = re.compile(
+    r"(?:\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR|\{HOME\}|HOME)/|~/)?(?:\./)?"
+)
 
 
 def _hook_mapping(node: Node) -> dict[str, Any]:
@@ -165,8 +176,25 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
+    programs = {_program(str(e.hook["command"])) for e in entries}
+    out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     out.hooks = entries
     return out
+
+
+def _program(command: str) -> str:
+    """The path ``command`` runs as its program (its first word after environment
+    assignments, quotes taken off), relative to where it starts from (see
+    `_PROGRAM_BASE_RE`); '' when the shell text cannot be read that far."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        word = lexer.get_token()
+        while word and _ASSIGNMENT_RE.match(word):
+            word = lexer.get_token()
+    except ValueError:  # an unclosed quote
+        return ""
+    return _PROGRAM_BASE_RE.sub("", word or "", count=1)
 
 
 def _hook_folder(node: Node, root: Path | None) -> Path | None:

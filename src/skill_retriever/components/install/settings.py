@@ -59,9 +59,12 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
 
 
 def write_json(root: Path, rel: str, data: Mapping[str, Any]) -> None:
-    """Write ``data`` to ``root/rel`` atomically (2-space indent, a final newline)."""
+    """Write ``data`` to ``root/rel`` atomically (2-space indent, a final newline),
+    keeping the permissions of the file it replaces."""
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    write_atomic(safe_destination(root, rel), text.encode("utf-8"))
+    dest = safe_destination(root, rel)
+    mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
+    write_atomic(dest, text.encode("utf-8"), mode)
 
 
 def _groups(settings: Mapping[str, Any], event: str) -> list[Any]:

@@ -4,9 +4,11 @@ Reads the install record (`inventory.InstallRecord`): a file is removed only whe
 SHA-256 still equals what the install wrote, a ``settings.json`` hook only when an equal
 hook still sits under its event and matcher, an ``.mcp.json`` server only when its entry
 is still the one written. What ``force`` replaced at install time (the user's own file or
-server entry) is put back. Folders the removal empties go too (never ``.claude`` or its
-kind folders), and so does a shared JSON file an install created once nothing is left in
-it. The index is not needed.
+server entry) is put back. What installing a component brought along goes with it
+(`brought`). Folders the removal empties go too (``.claude``, its kind folders and the
+root only when an install made them), and so does a shared JSON file an install created
+once nothing is left in it; one that was there gets its original bytes back once its
+content is the original's again (`as_before`). The index is not needed.
 
 A file or server the user changed since is kept and stays in the record, marked with
 why: a later uninstall finds it again (``force`` removes it as it is; once the user
@@ -23,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.as_before import remove_empty_folders, write_back
+from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -37,7 +41,7 @@ from skill_retriever.components.install.layout import (
 )
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import InstallError, UnsafePathError
-from skill_retriever.components.install.settings import read_json_object, remove_hooks, write_json
+from skill_retriever.components.install.settings import read_json_object, remove_hooks
 from skill_retriever.components.install.target import install_root
 from skill_retriever.fsutil import write_atomic
 
@@ -51,6 +55,8 @@ class UninstallReport:
     """What an uninstall did.
 
     Attributes:
+        along: Names of what installing the named components brought, taken back with
+            them (their ids are in ``ids`` too).
         removed: Paths and entries taken out (``.mcp.json#server``,
             ``.claude/settings.json#hooks.<Event>[<matcher>]``).
         kept: Path -> why it stayed (changed since the install, or gone already).
@@ -62,6 +68,7 @@ class UninstallReport:
 
     target: Path
     ids: list[str]
+    along: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     kept: dict[str, str] = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
@@ -75,6 +82,8 @@ class UninstallReport:
 
     def lines(self) -> list[str]:
         out = [f"target: {self.target}"]
+        if self.along:
+            out.append(f"  taken back too, as the install brought them: {', '.join(self.along)}")
         out += [
             f"  removed {p}: {CHANGED}, removed as it was (force)"
             if p in self.forced
@@ -95,6 +104,7 @@ class UninstallReport:
         return {
             "target": str(self.target),
             "ids": list(self.ids),
+            "along": list(self.along),
             "ok": self.ok,
             "removed": list(self.removed),
             "removed_changed": list(self.forced),
@@ -161,7 +171,9 @@ def uninstall(
     chosen = _pick(record, ids)
     if not chosen:
         raise InstallError("nothing to uninstall: give one or more installed component ids")
-    report = UninstallReport(root, chosen)
+    along = taken_along(record, chosen)
+    chosen += along
+    report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     entries = [record.components[i] for i in chosen]
     for entry in entries:
         _remove_files(root, entry, report, force)
@@ -174,9 +186,11 @@ def uninstall(
             report.recorded += [p for p in entry.kept if p not in report.recorded]
     record.forget(i for i in chosen if i not in record.components)
     if record.components:
+        remove_empty_folders(root, record)
         record.save()
     else:
         record.remove()
+        remove_empty_folders(root, record)
     return report
 
 
@@ -308,10 +322,11 @@ def _remove_servers(
 def _write_or_drop(
     root: Path, rel: str, data: dict[str, Any], empty: dict[str, Any], record: InstallRecord
 ) -> None:
-    """Write the shared file back; delete it instead when an install created it and
-    nothing but the empty container is left."""
+    """Write the shared file back (as it was, when its content is the original's again);
+    delete it instead when an install created it and nothing but the empty container is
+    left."""
     if data == empty and rel in record.created:
         safe_destination(root, rel).unlink(missing_ok=True)
         record.created.discard(rel)
         return
-    write_json(root, rel, data)
+    write_back(root, rel, data, record)
