@@ -317,3 +317,18 @@ def test_a_hooks_or_mcps_folder_indexed_by_itself_reads_as_such(tmp_path: Path) 
     got_hooks, got_mcps = ingest_skill_repo(hooks), ingest_skill_repo(mcps)
     assert [n.kind.value for n in got_hooks.nodes] == ["hook"] and not got_hooks.problems
     assert [n.kind.value for n in got_mcps.nodes] == ["mcp_server"] and not got_mcps.problems
+
+
+def test_a_script_named_after_a_quoted_variable_is_found(tmp_path: Path) -> None:
+    """`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` (the quoting Claude Code's docs use)
+    names the script beside the hook, as the unquoted form does."""
+    root = tmp_path / "hooks-repo"
+    for name, command in (("quoted", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh --strict'),
+                          ("plain", "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh --strict")):
+        _write(root, f"hooks/{name}/{name}.json", {
+            "description": f"{name} guard",
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]},
+        })
+        _write(root, f"hooks/{name}/guard.sh", "echo guard\n")
+    hooks = _by_name(ingest_skill_repo(root), NodeKind.HOOK)
+    assert hooks["quoted"].attrs["scripts"] == hooks["plain"].attrs["scripts"] == ["guard.sh"]

@@ -172,7 +172,9 @@ def hook_scripts(
     for path in named:
         found.update(_existing([posixpath.join(folder, path)], files))
     for run in runs:
-        for word in _WORD_RE.findall(run["command"].replace('"', " ").replace("'", " ")):
+        # Quotes go, not become spaces: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` is one
+        # path (split at the quote, its tail would read as an absolute path).
+        for word in _WORD_RE.findall(run["command"].replace('"', "").replace("'", "")):
             found.update(_referenced(word, folder, files))
     found.discard(rel)
     return sorted(posixpath.relpath(f, folder or ".") for f in found)
