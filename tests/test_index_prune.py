@@ -123,3 +123,53 @@ def test_keep_missing_keeps_a_deleted_files_item(repo: Path, tmp_path: Path) -> 
     assert main(["index", str(repo), "--index-dir", ix]) == 0
     with Index.open(Path(ix)) as index:
         assert "alpha" not in names(index)
+
+
+def test_a_relation_the_source_dropped_leaves_the_index(repo: Path, index: Index) -> None:
+    """A `requires` taken out of a SKILL.md takes its DEPENDS_ON edge with it, so a query
+    or an install no longer brings the dependency; the other relations stay."""
+    path = repo / "skills/alpha/SKILL.md"
+    path.write_text("---\nname: alpha\ndescription: alpha for tests\nrequires: [beta, gamma]\n---\n\nalpha body\n",
+                    encoding="utf-8")
+    index_sources(index, [repo], calibrate=False)
+
+    def requires() -> set[str]:
+        return {index.nodes[e.target].name for e in index.snapshot().edges.values()
+                if index.nodes[e.source].name == "alpha" and e.kind.value == "DEPENDS_ON"}
+
+    assert requires() == {"beta", "gamma"}
+    path.write_text("---\nname: alpha\ndescription: alpha for tests\nrequires: [beta]\n---\n\nalpha body\n",
+                    encoding="utf-8")
+    run = index_sources(index, [repo], calibrate=False)
+    assert requires() == {"beta"} and run.to_dict()["edges_removed"] == {str(repo): 1}
+    # a file that cannot be read today keeps its relations
+    path.write_bytes(b"\x00\xff binary now \x00")
+    index_sources(index, [repo], calibrate=False)
+    assert requires() == {"beta"}
+
+
+def test_an_edge_taken_out_of_a_graph_file_leaves_the_index(tmp_path: Path, index: Index) -> None:
+    path = tmp_path / "g" / "graph.json"
+    path.parent.mkdir()
+    nodes = [{"id": i, "kind": "document", "name": i, "text": f"{i} text"} for i in ("a", "b", "c")]
+
+    def write(edges: list[tuple[str, str]]) -> None:
+        path.write_text(json.dumps({"nodes": nodes, "edges": [
+            {"source": s, "target": t, "kind": "RELATED_TO"} for s, t in edges]}), encoding="utf-8")
+
+    write([("a", "b"), ("b", "c")])
+    index_sources(index, [path], calibrate=False)
+    write([("a", "b")])
+    index_sources(index, [path], calibrate=False)
+    assert sorted(index.snapshot().edges) == ["a|RELATED_TO|b"]
+
+
+def test_the_cli_says_how_many_relations_it_removed(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = repo / "skills/alpha/SKILL.md"
+    path.write_text("---\nname: alpha\ndescription: a\nrequires: [beta]\n---\n\nalpha\n", encoding="utf-8")
+    ix = str(tmp_path / "cli-ix")
+    assert main(["index", str(repo), "--index-dir", ix, "--embedder", "hashing-64"]) == 0
+    path.write_text("---\nname: alpha\ndescription: a\n---\n\nalpha\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["index", str(repo), "--index-dir", ix]) == 0
+    assert "removed 1 relation(s) its items no longer have" in capsys.readouterr().out

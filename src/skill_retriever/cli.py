@@ -267,6 +267,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
                 print(printable(f"  problem: {problem}"))
             if len(s.problems) > 10:
                 print(f"  ... {len(s.problems) - 10} more problems (see --json)")
+            if cut := run.edges_removed.get(s.source):
+                print(f"  removed {cut} relation(s) its items no longer have")
             if gone := run.removed.get(s.source):
                 print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
                                 + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))

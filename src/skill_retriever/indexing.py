@@ -27,6 +27,7 @@ from skill_retriever.ingest.provenance import Provenance, check_ids, check_sourc
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 SourceKind = Literal["skills", "json", "toolret", "passages"]
 BATCH = 256
@@ -96,6 +97,8 @@ class IndexRun:
     calibration: dict[str, Any] | None = None
     #: Source -> ids the index held from it that the source no longer has (removed).
     removed: dict[str, list[str]] = field(default_factory=dict)
+    #: Source -> how many relations of its items it no longer has (removed).
+    edges_removed: dict[str, int] = field(default_factory=dict)
 
     @property
     def embedded(self) -> int:
@@ -118,6 +121,7 @@ class IndexRun:
             "nodes_updated": sum(w.nodes_updated for w in self.writes),
             "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),
             "nodes_removed": {source: len(ids) for source, ids in self.removed.items()},
+            "edges_removed": dict(self.edges_removed),
             "calibration": self.calibration,
         }
 
@@ -170,6 +174,25 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     return sorted(stale)
 
 
+def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance) -> list[str]:
+    """Relations the index holds from items this read produced, that it no longer
+    produces: a ``requires`` taken out of a SKILL.md, an edge taken out of a JSON graph.
+    Edges of an item whose file this read reported a problem with stay (what could not
+    be read today is not gone), and so does every edge when the read produced nothing."""
+    if not result.nodes:
+        return []
+    fresh = {n.id: n for n in result.nodes}
+    troubled = {_resolved(p.path, origin.root) for p in result.problems}
+    kept = {e.id for e in result.edges}
+    return sorted(
+        edge_id
+        for edge_id, edge in held.edges.items()
+        if edge.source in fresh
+        and edge_id not in kept
+        and _resolved(fresh[edge.source].source, origin.root) not in troubled
+    )
+
+
 def _resolved(source: str, root: str | None = None) -> Path | None:
     """A recorded source path made absolute (relative ones against ``root``, else the
     working directory); None when there is none."""
@@ -205,7 +228,8 @@ def index_sources(
         calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
             channel weights, the "nothing fits" line), unless its calibration is current.
         prune: Remove the items the index holds from a source that the source no longer
-            has (:func:`stale_ids` says which are kept whatever); ``run.removed`` lists them.
+            has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them),
+            and the relations of its items it no longer has (:func:`stale_edge_ids`).
 
     Raises:
         IngestError: ``source_name`` with several paths; a source name the index (or this
@@ -227,9 +251,13 @@ def index_sources(
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
         gone = stale_ids(_held(index), result, origin, path) if prune else []
+        cut = stale_edge_ids(index.snapshot(), result, origin) if prune else []
+        if gone or cut:
+            run.writes.append(index.delete(gone, cut))
         if gone:
-            run.writes.append(index.delete(gone))
             run.removed[result.source] = gone
+        if cut:
+            run.edges_removed[result.source] = len(cut)
     if calibrate:
         from skill_retriever.calibration import ensure_calibration
 
