@@ -11,6 +11,7 @@ from skill_retriever.algorithms.temporal import (
     parse_time_window,
     rank_by_recency,
     strip_time_phrase,
+    unread_time_phrase,
 )
 from skill_retriever.exceptions import ConfigError, QueryError
 
@@ -24,21 +25,21 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
 @pytest.mark.parametrize(
     ("query", "start", "end", "phrase"),
     [
-        ("deploys in the last 24h", NOW - timedelta(hours=24), None, "in the last 24h"),
-        ("last 24 hours", NOW - timedelta(hours=24), None, "last 24 hours"),
-        ("errors over the past 3 days", NOW - timedelta(days=3), None, "over the past 3 days"),
-        ("last week", NOW - timedelta(days=7), None, "last week"),
-        ("past week", NOW - timedelta(days=7), None, "past week"),
+        ("deploys in the last 24h", NOW - timedelta(hours=24), NOW, "in the last 24h"),
+        ("last 24 hours", NOW - timedelta(hours=24), NOW, "last 24 hours"),
+        ("errors over the past 3 days", NOW - timedelta(days=3), NOW, "over the past 3 days"),
+        ("last week", NOW - timedelta(days=7), NOW, "last week"),
+        ("past week", NOW - timedelta(days=7), NOW, "past week"),
         ("this week", at(2026, 11, 9), None, "this week"),  # Monday 00:00
-        ("last month", NOW - timedelta(days=30), None, "last month"),
-        ("past 2 weeks", NOW - timedelta(days=14), None, "past 2 weeks"),
-        ("in the last 48 hours", NOW - timedelta(hours=48), None, "in the last 48 hours"),
-        ("past an hour", NOW - timedelta(hours=1), None, "past an hour"),
-        ("last two days", NOW - timedelta(days=2), None, "last two days"),
-        ("last 1.5 days", NOW - timedelta(hours=36), None, "last 1.5 days"),
-        ("last 90 min", NOW - timedelta(minutes=90), None, "last 90 min"),
-        ("last year", NOW - timedelta(days=365), None, "last year"),
-        ("since last week", NOW - timedelta(days=7), None, "since last week"),
+        ("last month", NOW - timedelta(days=30), NOW, "last month"),
+        ("past 2 weeks", NOW - timedelta(days=14), NOW, "past 2 weeks"),
+        ("in the last 48 hours", NOW - timedelta(hours=48), NOW, "in the last 48 hours"),
+        ("past an hour", NOW - timedelta(hours=1), NOW, "past an hour"),
+        ("last two days", NOW - timedelta(days=2), NOW, "last two days"),
+        ("last 1.5 days", NOW - timedelta(hours=36), NOW, "last 1.5 days"),
+        ("last 90 min", NOW - timedelta(minutes=90), NOW, "last 90 min"),
+        ("last year", NOW - timedelta(days=365), NOW, "last year"),
+        ("since last week", NOW - timedelta(days=7), NOW, "since last week"),
         ("this month", at(2026, 11, 1), None, "this month"),
         ("this year", at(2026, 1, 1), None, "this year"),
         ("today", at(2026, 11, 12), at(2026, 11, 13), "today"),
@@ -52,13 +53,13 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
          "between 2026-11-01 and 2026-11-05"),
         ("from 2026-11-01 to 2026-11-03", at(2026, 11, 1), at(2026, 11, 4),
          "from 2026-11-01 to 2026-11-03"),
-        ("recent deploys", NOW - timedelta(days=7), None, "recent"),
-        ("what changed recently?", NOW - timedelta(days=7), None, "recently"),
-        ("latest release", NOW - timedelta(days=7), None, "latest"),
-        ("newest skills", NOW - timedelta(days=7), None, "newest"),
-        ("most recent incident", NOW - timedelta(days=7), None, "most recent"),
+        ("recent deploys", NOW - timedelta(days=7), NOW, "recent"),
+        ("what changed recently?", NOW - timedelta(days=7), NOW, "recently"),
+        ("latest release", NOW - timedelta(days=7), NOW, "latest"),
+        ("newest skills", NOW - timedelta(days=7), NOW, "newest"),
+        ("most recent incident", NOW - timedelta(days=7), NOW, "most recent"),
         # an explicit window wins over a recency word
-        ("latest deploys in the last 24h", NOW - timedelta(hours=24), None, "in the last 24h"),
+        ("latest deploys in the last 24h", NOW - timedelta(hours=24), NOW, "in the last 24h"),
     ],
 )  # fmt: skip
 def test_phrases(query: str, start: datetime | None, end: datetime | None, phrase: str) -> None:
@@ -74,7 +75,7 @@ def test_no_time_expression(query: str) -> None:
 
 def test_recent_days_and_naive_now() -> None:
     w = parse_time_window("recent incidents", datetime(2026, 11, 12, 15, 30), recent_days=2.5)
-    assert w == TimeWindow(NOW - timedelta(hours=60), None, "recent")
+    assert w == TimeWindow(NOW - timedelta(hours=60), NOW, "recent")
     assert w is not None and w.start is not None and w.start.tzinfo is not None
     with pytest.raises(ConfigError, match="recent_days"):
         parse_time_window("recent", NOW, recent_days=0)
@@ -90,7 +91,7 @@ def test_invalid_date_and_huge_span() -> None:
     with pytest.raises(QueryError, match="2026-13-01"):
         parse_time_window("since 2026-13-01", NOW)
     assert parse_time_window("last 99999999 years", NOW) == TimeWindow(
-        None, None, "last 99999999 years"
+        None, NOW, "last 99999999 years"
     )
 
 
@@ -147,3 +148,73 @@ def test_rank_by_recency_repeated_id_uses_its_latest_time_in_the_window() -> Non
     assert rank_by_recency(items, None) == ["x", "y"]
     window = TimeWindow(None, at(2026, 11, 6), "before 2026-11-06")
     assert rank_by_recency(items, window) == ["y", "x"]
+
+
+# Units are whole words: a number word glued to a one-letter unit ("a" + "d") is no window.
+@pytest.mark.parametrize(
+    "query",
+    ["what broke the last ad campaign", "the last word", "past a dog", "last a dog", "last h",
+     "the last yak", "last an hwy", "past w", "the last mob"],
+)  # fmt: skip
+def test_units_match_whole_words_only(query: str) -> None:
+    assert parse_time_window(query, NOW) is None
+    assert strip_time_phrase(query, parse_time_window(query, NOW)) == query
+
+
+@pytest.mark.parametrize(
+    ("query", "span"),
+    [("last 3d", timedelta(days=3)), ("last 3 d", timedelta(days=3)), ("past 2w", timedelta(weeks=2)),
+     ("last 1y", timedelta(days=365)), ("last 2mo", timedelta(days=60)), ("last 5 hrs", timedelta(hours=5))],
+)  # fmt: skip
+def test_one_letter_units_after_digits(query: str, span: timedelta) -> None:
+    assert parse_time_window(query, NOW) == TimeWindow(NOW - span, NOW, query)
+
+
+def test_last_window_ends_now_so_future_items_are_out() -> None:
+    items = [("future", at(2027, 6, 1)), ("fresh", at(2026, 11, 12, 9))]
+    assert rank_by_recency(items, parse_time_window("in the last 24h", NOW)) == ["fresh"]
+    assert rank_by_recency(items, parse_time_window("recent deploys", NOW)) == ["fresh"]
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "phrase"),
+    [
+        ("since March", at(2026, 3, 1), None, "since March"),
+        ("since december", at(2025, 12, 1), None, "since december"),  # not begun yet in 2026
+        ("since Nov 2025", at(2025, 11, 1), None, "since Nov 2025"),
+        ("incidents in November", at(2026, 11, 1), at(2026, 12, 1), "in November"),
+        ("outages in May 2026", at(2026, 5, 1), at(2026, 6, 1), "in May 2026"),
+        ("during 2026-02", at(2026, 2, 1), at(2026, 3, 1), "during 2026-02"),
+        ("errors over the past few days", NOW - timedelta(days=3), NOW, "over the past few days"),
+        ("last a couple of weeks", NOW - timedelta(weeks=2), NOW, "last a couple of weeks"),
+        ("since last Monday", at(2026, 11, 9), None, "since last Monday"),
+        ("since Thursday", at(2026, 11, 5), None, "since Thursday"),  # today is a Thursday
+        ("what broke last Friday", at(2026, 11, 6), at(2026, 11, 7), "last Friday"),
+        ("since 2026-03", at(2026, 3, 1), None, "since 2026-03"),
+        ("before 2026-03", None, at(2026, 3, 1), "before 2026-03"),
+        ("between 2026-11-30 and 2026-11-01", at(2026, 11, 1), at(2026, 12, 1),
+         "between 2026-11-30 and 2026-11-01"),
+        ("between March and May", at(2026, 3, 1), at(2026, 6, 1), "between March and May"),
+    ],
+)  # fmt: skip
+def test_common_phrases(
+    query: str, start: datetime | None, end: datetime | None, phrase: str
+) -> None:
+    assert parse_time_window(query, NOW) == TimeWindow(start, end, phrase)
+
+
+def test_may_the_verb_is_no_month_and_bad_months_raise() -> None:
+    assert parse_time_window("what may break in may", NOW) is None
+    with pytest.raises(QueryError, match="13"):
+        parse_time_window("since 2026-13", NOW)
+
+
+@pytest.mark.parametrize(
+    ("query", "phrase"),
+    [("incidents since the outage", "since the outage"), ("what broke in Q3", "Q3"),
+     ("deploys 3 days ago", "3 days ago"), ("deploy checkout-api", None)],
+)  # fmt: skip
+def test_unread_time_phrases_are_named_and_kept(query: str, phrase: str | None) -> None:
+    assert parse_time_window(query, NOW) is None
+    assert unread_time_phrase(query) == phrase
+    assert strip_time_phrase(query, None) == query

@@ -1,23 +1,36 @@
 """Time windows in queries ("last 24h", "since 2026-11-01", "yesterday") and recency ranking.
 
-All times are UTC. A window is half-open, ``start <= t < end``; a missing bound is
-open. The rules (each pinned by a test):
+All times are UTC and relative to the ``now`` given. A window is half-open,
+``start <= t < end``; a missing bound is open. The rules (each pinned by a test):
 
 * "last/past/previous [N] <unit>", optionally after "in/within/over/during/for/from/
-  since [the]": ``[now - N units, open)``. N is a number or a word ("a", "two"); no N
-  means 1. Units: minutes, hours (``h``, ``hr``), days (``d``), weeks (``w``), months
-  (``mo``, 30 days) and years (``y``, 365 days); "last week" is the past 7 days.
+  since [the]": ``[now - N units, now)``, so an item dated in the future is not "recent".
+  N is a number or a word ("a", "two", "a few" = 3, "a couple of" = 2); no N means 1.
+  Units are whole words: minutes (``min``), hours (``hr``), days, weeks (``wk``),
+  months (30 days) and years (``yr``, 365 days); the one-letter forms ``h``, ``d``,
+  ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so "the last ad" or
+  "the last word" names no window. "last week" is the past 7 days.
 * "this week / month / year": from the start of the current ISO week (Monday), month
   or year; open end.
-* "today": the current calendar day; "yesterday": the previous calendar day.
+* "today": the current calendar day; "yesterday": the previous calendar day;
+  "last <weekday>" (e.g. "last Monday"): the most recent such day before today.
+* "in/during <month> [year]" or "in/during YYYY-MM": that calendar month.
 * "since X": from X; "after X": from the end of X; "before X": up to the start of X;
-  "between X and Y" / "from X to Y": from X to the end of Y. X and Y are ISO dates
-  (a date alone names the whole day; a datetime is an instant), "today" or "yesterday".
+  "between X and Y" / "from X to Y": from X to the end of Y, read as "between Y and X"
+  when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
+  datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
+  ("March", "Nov 2026"), "[last] <weekday>", "today" or "yesterday".
+* A month name without a year is the most recent such month that has begun ("March"
+  in December 2026 is March 2026; "December" in November 2026 is December 2025).
+  "May" counts as a month only when capitalised.
 * "recent", "recently", "lately", "latest", "newest", "most recent":
-  ``[now - recent_days, open)``.
+  ``[now - recent_days, now)``.
 
 The first rule in the order above that matches wins; "between" and "since/before/
 after" are tried before the others so that "since yesterday" is not read as "yesterday".
+A query with none of these forms has no window and its text is left as it is;
+:func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
+("since the outage", "in Q3"), so that the caller can say it was ignored.
 """
 
 from __future__ import annotations
@@ -34,7 +47,13 @@ from skill_retriever.exceptions import ConfigError, QueryError
 if TYPE_CHECKING:
     from skill_retriever.state import TimeWindowSpec
 
-__all__ = ["TimeWindow", "parse_time_window", "rank_by_recency", "strip_time_phrase"]
+__all__ = [
+    "TimeWindow",
+    "parse_time_window",
+    "rank_by_recency",
+    "strip_time_phrase",
+    "unread_time_phrase",
+]
 
 _UNITS: dict[str, timedelta] = {
     "minute": timedelta(minutes=1), "min": timedelta(minutes=1),
@@ -45,24 +64,45 @@ _UNITS: dict[str, timedelta] = {
     "year": timedelta(days=365), "yr": timedelta(days=365), "y": timedelta(days=365),
 }  # fmt: skip
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}  # fmt: skip
-_NUM = r"\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS)
-_UNIT = r"minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y"
-_DATE = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|today|yesterday"
-_F = re.IGNORECASE
+                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
+                 "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
+_WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in _NUMBER_WORDS), key=len, reverse=True))
+_WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?"
+_DIGIT_UNIT = _WORD_UNIT + r"|mo|h|d|w|y"
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")  # fmt: skip
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# "May" only capitalised; the others in any case, full or as three letters ("Sept" too).
+_MONTH = (
+    r"(?:(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|May|MAY)(?:\s+\d{4})?"
+)
+_WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_WEEKDAY = rf"(?i:(?:last\s+)?{_WEEKDAY_NAME})"
+_ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
+_ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
+_DATE = rf"{_ISO_DAY}|{_ISO_MONTH}|(?i:today|yesterday)|{_WEEKDAY}|{_MONTH}"
 
-_BETWEEN_RE = re.compile(
-    rf"\b(?:between\s+({_DATE})\s+and|from\s+({_DATE})\s+to)\s+({_DATE})\b", _F
-)
-_BOUND_RE = re.compile(rf"\b(since|after|before)\s+({_DATE})\b", _F)
+_BETWEEN_RE = re.compile(rf"\b(?i:between\s+({_DATE})\s+and|from\s+({_DATE})\s+to)\s+({_DATE})\b")
+_BOUND_RE = re.compile(rf"\b(?i:(since|after|before))\s+({_DATE})\b")
 _LAST_RE = re.compile(
-    rf"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
-    rf"\s+(?:({_NUM})\s*)?({_UNIT})\b",
-    _F,
+    r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
+    rf"\s+(?:(\d+(?:\.\d+)?)\s*({_DIGIT_UNIT})|(?:({_WORD_NUM})\s+)?({_WORD_UNIT}))\b",
+    re.IGNORECASE,
 )
-_THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", _F)
-_DAY_RE = re.compile(r"\b(today|yesterday)\b", _F)
-_RECENT_RE = re.compile(r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", _F)
+_THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
+_MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({_ISO_MONTH}|{_MONTH})\b")
+_DAY_RE = re.compile(rf"\b(today|yesterday|last\s+{_WEEKDAY_NAME})\b", re.IGNORECASE)
+_RECENT_RE = re.compile(
+    r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", re.IGNORECASE
+)
+# Words that look like a time but that no rule above reads ("since the outage", "in Q3").
+_TIMELIKE_RE = re.compile(
+    r"\b(?i:since\s+\S+(?:\s+\S+)?|until\s+\S+|(?:\d+\s+)?\S+\s+ago|q[1-4]"
+    r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|\d{4}-\d{2}(?:-\d{2})?)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -118,12 +158,48 @@ def _midnight(dt: datetime) -> datetime:
     return dt.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def _month_start(year: int, month: int) -> datetime:
+    if not 1 <= month <= 12:
+        raise QueryError(f"month {month:02d} in the query does not exist; use YYYY-MM")
+    return datetime(year, month, 1, tzinfo=UTC)
+
+
+def _next_month(start: datetime) -> datetime:
+    return (
+        start.replace(year=start.year + 1, month=1)
+        if start.month == 12
+        else start.replace(month=start.month + 1)
+    )
+
+
+def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The calendar month ``YYYY-MM`` or a month name ("March", "nov 2026") names."""
+    if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
+        start = _month_start(int(m.group(1)), int(m.group(2)))
+        return start, _next_month(start)
+    name, _, year = text.lower().partition(" ")
+    month = next((i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3])), 0)
+    if not month:
+        return None
+    if year.strip():
+        start = _month_start(int(year), month)
+    else:  # the most recent such month that has begun
+        start = _month_start(now.year if month <= now.month else now.year - 1, month)
+    return start, _next_month(start)
+
+
 def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
-    """The start and end of what a date expression names (a whole day, or one instant)."""
-    word = text.lower()
+    """The start and end of what a date expression names (a day, a month, or one instant)."""
+    word = " ".join(text.lower().split())
     if word in ("today", "yesterday"):
         start = _midnight(now) - timedelta(days=1 if word == "yesterday" else 0)
         return start, start + timedelta(days=1)
+    if (day := word.removeprefix("last ")) in _WEEKDAYS:  # the most recent one before today
+        back = (now.weekday() - _WEEKDAYS.index(day) - 1) % 7 + 1
+        start = _midnight(now) - timedelta(days=back)
+        return start, start + timedelta(days=1)
+    if span := _month_span(word, now):
+        return span
     try:
         dt = _utc(datetime.fromisoformat(text))
     except ValueError as exc:
@@ -155,8 +231,11 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
         raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
     now = _utc(now)
     if m := _BETWEEN_RE.search(query):
-        start = _day_or_instant(m.group(1) or m.group(2), now)[0]
-        return TimeWindow(start, _day_or_instant(m.group(3), now)[1], m.group())
+        lo = _day_or_instant(m.group(1) or m.group(2), now)
+        hi = _day_or_instant(m.group(3), now)
+        if hi[0] < lo[0]:  # "between 2026-11-30 and 2026-11-01": the same days
+            lo, hi = hi, lo
+        return TimeWindow(lo[0], hi[1], m.group())
     if m := _BOUND_RE.search(query):
         first, last = _day_or_instant(m.group(2), now)
         kind = m.group(1).lower()
@@ -164,12 +243,12 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
             return TimeWindow(None, first, m.group())
         return TimeWindow(first if kind == "since" else last, None, m.group())
     if m := _LAST_RE.search(query):
-        n = (m.group(1) or "one").lower()
-        count = float(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else float(n)
+        n = " ".join((m.group(3) or "one").lower().split())
+        count = float(m.group(1)) if m.group(1) else float(_NUMBER_WORDS[n])
         try:
-            return TimeWindow(now - count * _unit(m.group(2)), None, m.group())
+            return TimeWindow(now - count * _unit(m.group(2) or m.group(4)), now, m.group())
         except OverflowError:  # "last 99999999 years": further back than datetime goes
-            return TimeWindow(None, None, m.group())
+            return TimeWindow(None, now, m.group())
     if m := _THIS_RE.search(query):
         unit, day = m.group(1).lower(), _midnight(now)
         if unit == "week":
@@ -177,11 +256,29 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
         else:
             start = day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
         return TimeWindow(start, None, m.group())
+    if m := _MONTH_RE.search(query):
+        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
         return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
     if m := _RECENT_RE.search(query):
-        return TimeWindow(now - timedelta(days=recent_days), None, m.group())
+        return TimeWindow(now - timedelta(days=recent_days), now, m.group())
     return None
+
+
+def unread_time_phrase(query: str) -> str | None:
+    """A phrase that looks like a time but that :func:`parse_time_window` does not read.
+
+    Call it when :func:`parse_time_window` found no window: the query text is then left
+    whole, and the caller may say that the phrase set no window.
+
+    Args:
+        query: The query text.
+
+    Returns:
+        The first such phrase as written ("since the outage", "3 days ago"), or None.
+    """
+    m = _TIMELIKE_RE.search(query)
+    return m.group() if m else None
 
 
 def strip_time_phrase(query: str, window: TimeWindow | None) -> str:

@@ -12,6 +12,7 @@ from skill_retriever.algorithms.query_terms import (
     query_components,
 )
 from skill_retriever.algorithms.relations import CUES, relation_hops
+from skill_retriever.algorithms.temporal import unread_time_phrase
 from skill_retriever.calibration import calibration_of
 from skill_retriever.config import Route
 from skill_retriever.context import QueryView
@@ -103,7 +104,13 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "snapshot": snap.version,
         },
     }
-    note = long_query_note(query, config)
-    if note:
-        update["warnings"] = [note]
+    notes = [long_query_note(query, config)]
+    if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)):
+        notes.append(
+            f"{phrase!r} looks like a time but names no window this search reads; the query text is "
+            "kept whole and no time filter applies (write e.g. 'since 2026-03-01', 'in March', "
+            "'last 3 days')"
+        )
+    if any(notes):
+        update["warnings"] = [n for n in notes if n]
     return update

@@ -1,5 +1,5 @@
 """search_temporal: when the query names a time window ("last 24h", "since 2026-11-01",
-"recent"), rank the items inside it by recency (updated, else created). Without a time
+"recent"), rank the items inside it by recency (the later of updated and created). Without a time
 expression the channel stays silent rather than add noise."""
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ def search_temporal(state: RetrievalState, view: QueryView) -> Update:
     window = TimeWindow.from_spec(spec)
     snap = view.snapshot
     pred = snap.allowed(view.filters)
-    items = ((n.id, n.last_changed) for n in snap.nodes.values() if pred is None or pred(n.id))
+    # The later of the two: an item whose ``updated`` is older than its ``created`` (a bad
+    # import, a clock skew) was still changed when it was created.
+    items = (
+        (n.id, max((t for t in (n.created, n.updated) if t is not None), default=None))
+        for n in snap.nodes.values()
+        if pred is None or pred(n.id)
+    )
     ranked = rank_by_recency(items, window)[: view.config.channel_depth]
     return {
         "channel_rankings": {"temporal": [{"id": i, "score": 1.0 / (r + 1)} for r, i in enumerate(ranked)]},

@@ -1,0 +1,63 @@
+"""The temporal channel end to end on a small index: a "last N" window ends at now, an
+item counts by the later of its created and updated times, and a time-like phrase the
+parser does not read leaves the query whole and says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.model import Node
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def retriever(tmp_path: Path) -> Iterator[Retriever]:
+    nodes = [
+        Node(id="incident:future", kind="incident", name="future", text="checkout outage planned drill",
+             created="2027-06-01T00:00:00Z"),
+        Node(id="incident:fresh", kind="incident", name="fresh", text="checkout outage latency spike",
+             created="2026-12-02T08:00:00Z"),
+        # updated before created (a bad import): still changed inside the last 24h
+        Node(id="incident:skewed", kind="incident", name="skewed", text="checkout outage after a deploy",
+             created="2026-12-02T09:00:00Z", updated="2026-10-01T00:00:00Z"),
+        Node(id="campaign:ad", kind="document", name="ad-campaign", text="the ad campaign broke tracking",
+             created="2026-01-01T00:00:00Z"),
+    ]  # fmt: skip
+    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index.add(nodes, [])
+    yield Retriever(index, RetrievalConfig(now=NOW), reranker=None, cache_size=0)
+    index.close()
+
+
+def temporal_ids(resp: object) -> list[str]:
+    results = resp.results  # type: ignore[attr-defined]
+    ranked = [(r.channels["temporal"], r.id) for r in results if "temporal" in r.channels]
+    return [i for _, i in sorted(ranked)]
+
+
+def test_last_24h_ends_now_and_reads_the_later_time(retriever: Retriever) -> None:
+    resp = retriever.search("checkout outage in the last 24h")
+    assert resp.stats["search_temporal"]["window"] == "in the last 24h"
+    assert temporal_ids(resp) == ["incident:skewed", "incident:fresh"]
+
+
+def test_ad_is_no_time_window(retriever: Retriever) -> None:
+    resp = retriever.search("what broke the last ad campaign")
+    assert resp.stats["search_temporal"]["window"] is None
+    assert resp.stats["plan_query"]["time_window"] is None
+    assert resp.results and resp.results[0].id == "campaign:ad"
+
+
+def test_unread_time_phrase_is_noted_and_kept(retriever: Retriever) -> None:
+    resp = retriever.search("checkout outage since the deploy")
+    assert resp.stats["search_temporal"]["window"] is None
+    assert any("'since the deploy'" in w for w in resp.warnings)
