@@ -183,6 +183,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True) as index:
         mended = [f"embedded {n} {what} vector(s) again" for what, n in
                   (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
+        if copied := index.repaired.get("server"):
+            mended.append(f"copied {copied} vector(s) to the Chroma server again")
         if calibration_unreadable(index):
             from skill_retriever.calibration import calibrate_index
 

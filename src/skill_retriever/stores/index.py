@@ -21,12 +21,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
 
-from skill_retriever.exceptions import ConfigError, DuplicateItemError, IndexCorruptError
+from skill_retriever.exceptions import DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import opening
@@ -73,7 +74,9 @@ class Index:
         self._refresh_lock = threading.Lock()
         self._snapshot: IndexSnapshot | None = None
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
-        self.repaired = {"nodes": 0, "edges": 0}  # vectors the writer's last repair gave items
+        # vectors the writer's last repair gave items, and copied to (deleted from) the server
+        self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}
+        self._use_server = True
         self._closed = False
 
     # -- opening ----------------------------------------------------------------------
@@ -88,6 +91,7 @@ class Index:
         writable: bool = False,
         embedded_edge_kinds: Iterable[EdgeKind | str] = DEFAULT_EMBEDDED_EDGE_KINDS,
         lock_wait_s: float = 0.0,
+        use_server: bool = True,
     ) -> Index:
         """Open the index at ``path``.
 
@@ -102,6 +106,8 @@ class Index:
             writable: Take the write lock now (it is otherwise taken at the first write).
             embedded_edge_kinds: Which edge kinds get a vector for seed retrieval.
             lock_wait_s: How long to wait for another process's write lock.
+            use_server: False ignores the manifest's Chroma server (``move-to-server``
+                gives the index new collections instead).
 
         Raises:
             IndexCorruptError: No index there (and not ``create``), or it is damaged.
@@ -114,11 +120,12 @@ class Index:
             path, lock, embedder, create=create, writable=writable, chroma_url=chroma_url
         )
         index = cls(path, embedder, manifest, items, lock, None, kinds)
+        index._use_server = use_server
         try:
             index._load()
             if recovering:
                 index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live)
-            index._remote = remote_of(index._manifest, embedder)
+            index._remote = index._server()
             if lock.held:
                 index._reconcile()
             else:
@@ -300,10 +307,22 @@ class Index:
             with self._state_lock:
                 self._live.apply(changes)
                 self._snapshot = None
+            self._remote = self._server()  # a writer's view: its own collections, created if need be
+            with self._state_lock:
+                self._snapshot = None
             self._reconcile()
         except BaseException:
             self._lock.release()
             raise
+
+    def _server(self) -> RemoteVectors | None:
+        """The manifest's Chroma server, seen as this process's role (reader or writer)."""
+        if not self._use_server or not self._manifest.get("chroma_url"):
+            return None
+        if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
+            self._manifest = {**self._manifest, "index_id": uuid.uuid4().hex}
+            mf.write_manifest(self._path, self._manifest)
+        return remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=self._lock.held)
 
     # -- repair -----------------------------------------------------------------------
     def _reconcile(self) -> None:
@@ -314,7 +333,7 @@ class Index:
         nodes, edges = missing_vectors(
             self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest, self._dim()
         )
-        self.repaired = {"nodes": len(nodes), "edges": len(edges)}
+        self.repaired = {"nodes": len(nodes), "edges": len(edges), "server": 0, "server_deleted": 0}
         if nodes or edges:
             self._items.set_vectors(
                 [(i, v.vector) for i, v in nodes.items()], [(i, v.vhash, v.vector) for i, v in edges.items()]
@@ -326,7 +345,8 @@ class Index:
                 self._live.unusable_edges.difference_update(edges)
                 self._snapshot = None
         if self._remote is not None:
-            sync_remote(self._live, self._remote)
+            done = sync_remote(self._live, self._remote)
+            self.repaired.update(server=done["copied"], server_deleted=done["deleted"])
 
     def _mirror(self, batch: WriteBatch) -> None:
         assert self._remote is not None
@@ -353,18 +373,21 @@ class Index:
 
 
 def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
-    """Mirror an index's vectors into a Chroma server (no re-embedding) and make the index
-    search through the server from now on."""
-    index = Index.open(path, embedder=embedder, writable=True)
+    """Copy an index's vectors into new collections on a Chroma server (no re-embedding)
+    and make the index search through them from now on. Each move gives the index fresh
+    collection names and a fresh ``index_id``, so a copied index directory never shares
+    (and never deletes) another index's vectors; collections of an earlier move stay."""
+    from skill_retriever.stores.vectors import check_chroma_url
+
+    check_chroma_url(chroma_url)
+    index = Index.open(path, embedder=embedder, writable=True, use_server=False)
     try:
-        if index._manifest.get("chroma_url"):
-            raise ConfigError(f"index {path} already uses the server {index._manifest['chroma_url']}")
-        manifest = {**index._manifest, "chroma_url": chroma_url}
-        remote = remote_of(manifest, index.embedder)
+        manifest = {**index._manifest, "chroma_url": chroma_url, **mf.fresh_identity()}
+        remote = remote_of(manifest, index.embedder, path=index.path, live=index._live, writer=True)
         assert remote is not None
-        copied = sync_remote(index._live, remote)
+        done = sync_remote(index._live, remote)
         mf.write_manifest(index.path, manifest)
-        return copied
+        return {"nodes": done["nodes"], "edges": done["edges"]}
     finally:
         index.close()
 

@@ -24,7 +24,7 @@ FORMAT = "skill-retriever-index/1"
 MANIFEST = "index.json"
 DATABASE = "items.sqlite"
 
-__all__ = ["DATABASE", "FORMAT", "MANIFEST", "check_embedder", "new_manifest", "read_manifest", "write_manifest"]
+__all__ = ["DATABASE", "FORMAT", "MANIFEST", "check_embedder", "fresh_identity", "new_manifest", "read_manifest", "write_manifest"]
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
@@ -55,9 +55,16 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
+def fresh_identity() -> dict[str, str]:
+    """New Chroma collection names (``collection_prefix``) and a new ``index_id`` (which
+    marks the collections as this index's): a copied directory keeps both, so moving an
+    index to a server gives it fresh ones."""
+    return {"collection_prefix": f"sr-{uuid.uuid4().hex[:12]}", "index_id": uuid.uuid4().hex}
+
+
 def new_manifest(embedder: str) -> dict[str, Any]:
     """A manifest for a new index built with the embedder named ``embedder``."""
-    return {"format": FORMAT, "embedder": embedder, "collection_prefix": f"sr-{uuid.uuid4().hex[:12]}"}
+    return {"format": FORMAT, "embedder": embedder, **fresh_identity()}
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:

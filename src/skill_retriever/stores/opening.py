@@ -24,6 +24,7 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
 from skill_retriever.stores.rows import Changes
+from skill_retriever.stores.vectors import check_chroma_url
 
 log = logging.getLogger("skill_retriever")
 
@@ -46,8 +47,11 @@ def open_files(
 
     Raises:
         IndexCorruptError: No index there (and not ``create``), or it is damaged.
-        ConfigError: ``embedder`` is not the model the index was built with.
+        ConfigError: ``embedder`` is not the model the index was built with, or
+            ``chroma_url`` is not a Chroma server address.
     """
+    if chroma_url:
+        check_chroma_url(chroma_url)  # before index.json could remember it
     if not (path / mf.MANIFEST).exists():
         if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
             if not (writable or create):

@@ -18,13 +18,15 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.embedder import Embedder, Vectors
 
 log = logging.getLogger("skill_retriever")
@@ -34,6 +36,9 @@ log = logging.getLogger("skill_retriever")
 HNSW = {"space": "cosine", "ef_search": 500, "ef_construction": 400, "max_neighbors": 32}
 
 Metadata = Mapping[str, str | int | float | bool | list[str]]
+
+#: Collection metadata key naming the index (``index_id`` in its manifest) that owns it.
+OWNER_KEY = "skill_retriever_index"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +122,39 @@ class ChromaEmbeddingFunction:
         return ChromaEmbeddingFunction(SentenceTransformerEmbedder(config.get("model", "")))
 
 
+def check_chroma_url(url: str) -> str:
+    """``url`` when it names a Chroma server (``http(s)://host[:port]``, no path).
+
+    Raises:
+        ConfigError: Another scheme, a path, a query, or no host.
+    """
+    from urllib.parse import urlparse
+
+    u = urlparse(url if "://" in url else f"http://{url}")
+    try:
+        port_ok = u.port is None or 0 < u.port < 65536
+    except ValueError:
+        port_ok = False
+    if u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") or u.query or not port_ok:
+        raise ConfigError(
+            f"--chroma-url {url!r} is not a Chroma server address; give http://host:port or https://host:port "
+            "(no path), e.g. http://127.0.0.1:8000"
+        )
+    return url
+
+
 def chroma_client(url: str) -> Any:
-    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off)."""
+    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off).
+
+    Raises:
+        ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`).
+    """
     from urllib.parse import urlparse
 
     import chromadb
     from chromadb.config import Settings
 
+    check_chroma_url(url)
     u = urlparse(url if "://" in url else f"http://{url}")
     return chromadb.HttpClient(
         host=u.hostname or "localhost",
@@ -133,29 +164,94 @@ def chroma_client(url: str) -> Any:
     )
 
 
-class ChromaVectorStore:
-    """One Chroma collection with cosine HNSW and our embedding function."""
+def _unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the server could not be reached (refused, timed out, DNS)."""
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - chromadb depends on httpx
+        return isinstance(exc, OSError)
+    return isinstance(exc, (OSError, httpx.TransportError))
 
-    def __init__(self, client: Any, name: str, embedder: Embedder) -> None:
-        self._col = client.get_or_create_collection(
-            name,
-            embedding_function=ChromaEmbeddingFunction(embedder),
-            configuration={"hnsw": HNSW},
-        )
+
+class ChromaVectorStore:
+    """One Chroma collection with cosine HNSW and our embedding function.
+
+    ``create=False`` (a reader) only opens an existing collection (chromadb's
+    ``NotFoundError`` when there is none); a writer creates it, marked with ``owner``.
+    A server that cannot be reached, or a collection deleted behind the store's back,
+    raises :class:`IndexCorruptError` naming ``url`` and what to do (``index_dir``).
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        name: str,
+        embedder: Embedder,
+        *,
+        create: bool = True,
+        owner: str | None = None,
+        url: str = "",
+        index_dir: str = "<index>",
+    ) -> None:
+        self.name, self.url, self.index_dir = name, url, index_dir
+        ef = ChromaEmbeddingFunction(embedder)
+        with self._reaching():
+            if create:
+                meta = {OWNER_KEY: owner} if owner else None
+                self._col = client.get_or_create_collection(
+                    name, embedding_function=ef, configuration={"hnsw": HNSW}, metadata=meta
+                )
+            else:
+                self._col = client.get_collection(name, embedding_function=ef)
+
+    @contextmanager
+    def _reaching(self) -> Iterator[None]:
+        from chromadb.errors import NotFoundError
+
+        try:
+            yield
+        except NotFoundError as exc:
+            if not hasattr(self, "_col"):
+                raise
+            raise IndexCorruptError(
+                f"the collection {self.name} is gone from the Chroma server at {self.url or 'the server'} ({exc}); "
+                f"copy the vectors there again with `skill-retriever repair --index-dir {self.index_dir}`"
+            ) from exc
+        except Exception as exc:
+            if not _unreachable(exc):
+                raise
+            raise IndexCorruptError(
+                f"the Chroma server at {self.url or 'the configured URL'} cannot be reached "
+                f"({type(exc).__name__}: {exc}); start it (`chroma run --path <dir> --port <port>`) "
+                "or check --chroma-url / chroma_url in index.json"
+            ) from exc
+
+    @property
+    def owner(self) -> str | None:
+        """The ``index_id`` of the index that owns this collection (None: unmarked)."""
+        found = (self._col.metadata or {}).get(OWNER_KEY)
+        return str(found) if found else None
+
+    def claim(self, owner: str) -> None:
+        """Mark the collection as the index ``owner``'s."""
+        with self._reaching():
+            self._col.modify(metadata={**(self._col.metadata or {}), OWNER_KEY: owner})
 
     def upsert(self, ids: Sequence[str], vectors: Vectors, metadatas: Sequence[Metadata]) -> None:
         step = 2000  # Chroma caps one request's size; stay well below it
-        for i in range(0, len(ids), step):
-            self._col.upsert(
-                ids=list(ids[i : i + step]),
-                embeddings=np.asarray(vectors[i : i + step], dtype=np.float32),
-                metadatas=[dict(m) for m in metadatas[i : i + step]],
-            )
+        with self._reaching():
+            for i in range(0, len(ids), step):
+                self._col.upsert(
+                    ids=list(ids[i : i + step]),
+                    embeddings=np.asarray(vectors[i : i + step], dtype=np.float32),
+                    metadatas=[dict(m) for m in metadatas[i : i + step]],
+                )
 
     def delete(self, ids: Sequence[str]) -> None:
         step = 2000
-        for i in range(0, len(ids), step):
-            self._col.delete(ids=list(ids[i : i + step]))
+        with self._reaching():
+            for i in range(0, len(ids), step):
+                self._col.delete(ids=list(ids[i : i + step]))
 
     def search_many(
         self, vectors: Vectors, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
@@ -178,14 +274,15 @@ class ChromaVectorStore:
             ids=list(ids) if ids is not None else None,
             include=["distances"],
         )
-        try:
-            res = query()
-        except InternalError as exc:
-            # Chroma can fail a query that races a concurrent delete of a hit ("Error
-            # finding id"); the write has landed by the time we ask again.
-            log.info("vector search raced a write (%s); retrying once", exc)
-            time.sleep(0.01)
-            res = query()
+        with self._reaching():
+            try:
+                res = query()
+            except InternalError as exc:
+                # Chroma can fail a query that races a concurrent delete of a hit ("Error
+                # finding id"); the write has landed by the time we ask again.
+                log.info("vector search raced a write (%s); retrying once", exc)
+                time.sleep(0.01)
+                res = query()
         return [
             [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
             for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True)
@@ -194,14 +291,25 @@ class ChromaVectorStore:
     def all_ids_and_hashes(self) -> dict[str, str]:
         out: dict[str, str] = {}
         total, step = self.count(), 5000
-        for off in range(0, total, step):
-            got = self._col.get(include=["metadatas"], limit=step, offset=off)
-            for i, m in zip(got["ids"], got["metadatas"], strict=True):
-                out[i] = str((m or {}).get("hash", ""))
+        with self._reaching():
+            for off in range(0, total, step):
+                got = self._col.get(include=["metadatas"], limit=step, offset=off)
+                for i, m in zip(got["ids"], got["metadatas"], strict=True):
+                    out[i] = str((m or {}).get("hash", ""))
         return out
 
     def count(self) -> int:
-        return int(self._col.count())
+        with self._reaching():
+            return int(self._col.count())
 
 
-__all__ = ["HNSW", "ChromaVectorStore", "VectorHit", "VectorStore", "chroma_client", "top_k"]
+__all__ = [
+    "HNSW",
+    "OWNER_KEY",
+    "ChromaVectorStore",
+    "VectorHit",
+    "VectorStore",
+    "check_chroma_url",
+    "chroma_client",
+    "top_k",
+]
