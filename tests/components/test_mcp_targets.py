@@ -77,3 +77,35 @@ def test_counts_must_be_whole_numbers_not_booleans_or_text(hashed_index: Index, 
     answer = call(server, "search_components", {"query": "format python", **args})
     assert answer.startswith("error:") and "valid integer" in answer, answer[:300]
     assert not call(server, "search_components", {"query": "format python", "k": 2}).startswith("error:")
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("", "target folder is empty"),
+        ("/tmp/a\x00b", "is not a usable path"),
+        ("/tmp/" + "x" * 5000, "is not a usable path"),
+        ("/no/such/project", "is not an existing folder"),
+    ],
+)
+def test_the_python_api_refuses_a_bad_target_the_same_way(hashed_index: Index, target: str, said: str) -> None:
+    """A search or dependency check given a folder that is not there said nothing and
+    reported no installed conflicts, as if the project held nothing."""
+    from skill_retriever.components.install import InstallError
+    from skill_retriever.components.service import ComponentService
+
+    service = ComponentService(hashed_index, Retriever(hashed_index, reranker=None))
+    with pytest.raises(InstallError, match=said):
+        service.search("format python", target=target)
+    with pytest.raises(InstallError, match=said):
+        service.check_dependencies([sid("ruff-lint")], target=target)
+
+
+def test_install_refuses_an_unusable_path_in_one_line(hashed_index: Index) -> None:
+    """A NUL byte passed the install's target check and failed later in the OS's words."""
+    from skill_retriever.components.install import InstallError, install
+
+    for target in ("/tmp/a\x00b", "/tmp/" + "x" * 5000):
+        with pytest.raises(InstallError, match="is not a usable path") as got:
+            install(hashed_index, [sid("ruff-lint")], target)
+        assert len(str(got.value)) < 400

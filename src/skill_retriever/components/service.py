@@ -27,6 +27,7 @@ from skill_retriever.components.closure import Closure, dependency_closure
 from skill_retriever.components.conflicts import Conflict, drop_lower_ranked, find_conflicts
 from skill_retriever.components.dedup import DedupConfig, collapse_ranked, duplicates_of
 from skill_retriever.components.install import match_installed
+from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
 from skill_retriever.components.units import pack_closure_to_budget
@@ -125,6 +126,7 @@ class ComponentService:
             k: How many matches (requirements come on top of them).
             budget: Token budget for matches and requirements together; None = no limit.
             target: A project folder; conflicts with what it holds are reported.
+                Checked first: one that is not an existing folder raises InstallError.
             drop_conflicts: Drop the lower-ranked side of every conflict.
             view: The view to read (default: a new one of the current snapshot).
             overrides: RetrievalConfig fields for this call (e.g. ``rerank=False``).
@@ -132,6 +134,8 @@ class ComponentService:
         if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
             raise ConfigError(f"k must be an integer > 0, got {k!r}")
         chosen_kinds = component_kinds(kinds)
+        if target is not None:  # before the search: a typo must cost no retrieval
+            existing_folder(target)
         view = view or self.view()
         resp = self.retriever.search(
             query,
@@ -142,7 +146,7 @@ class ComponentService:
         )
         hits = {r.id: r for r in resp.results if view.sees(r.id)}
         collapsed = collapse_ranked(view, list(hits), config=self.dedup)
-        installed = match_installed(view, target) if target else {}
+        installed = match_installed(view, target) if target is not None else {}
         conflicts: list[Conflict]
         dropped: list[Dropped]
         if resp.nothing_fits:  # the closest matches, shown for what they are: nothing added
@@ -214,7 +218,7 @@ class ComponentService:
         view = view or self.view()
         missing = [i for i in ids if i not in view]
         closure = dependency_closure(view, [i for i in ids if i in view])
-        installed = match_installed(view, target) if target else {}
+        installed = match_installed(view, target) if target is not None else {}
         conflicts = find_conflicts(view, closure.ids, installed)
         return {
             "selected": list(closure.selected),

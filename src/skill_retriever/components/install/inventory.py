@@ -36,6 +36,7 @@ from skill_retriever.components.install.layout import (
 from skill_retriever.components.install.paths import name_key, safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, write_json
+from skill_retriever.components.install.target import existing_folder
 from skill_retriever.model import NodeKind
 
 if TYPE_CHECKING:
@@ -300,11 +301,15 @@ def match_installed(source: Index | CallerView, target: str | Path) -> dict[str,
 
     A component matches by the id the install record holds, or by kind and name. Only
     what ``source`` shows counts (an `Index` is seen with no principals: public items).
+
+    Raises:
+        InstallError: ``target`` is not an existing folder (a typo must not read as
+            "nothing installed there").
     """
     from skill_retriever.components.view import as_view
 
     view = as_view(source, None)
-    installed = installed_components(target)
+    installed = installed_components(existing_folder(target))
     if not installed:
         return {}
     out: dict[str, str] = {}

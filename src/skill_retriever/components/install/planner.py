@@ -127,7 +127,8 @@ def plan_install(
     closure = dependency_closure(view, wanted) if with_dependencies else None
     order = list(closure.ids) if closure is not None else wanted
     required_by = closure.required_by if closure is not None else {}
-    conflicts = tuple(find_conflicts(view, order, match_installed(view, root)))
+    installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
+    conflicts = tuple(find_conflicts(view, order, installed))
     shared = _Shared(root)
     claimed: dict[str, str] = {}
     plans = [

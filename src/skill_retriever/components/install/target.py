@@ -4,7 +4,9 @@ Kept apart from planning and writing because both ends of an install share it: `
 resolves the root when it plans, `apply` checks it again right before the first write,
 and `uninstall` resolves the same root (which must then exist). The rule: a target
 project folder or the home folder (``user``), never both; an empty target is refused;
-a root that does not exist yet may be made only right inside an existing folder.
+a root that does not exist yet may be made only right inside an existing folder. A
+path the OS cannot take (a NUL byte, a name too long) is refused the same way, in one
+line, wherever it comes from (the CLI, the Python API, an MCP tool).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 from skill_retriever.components.install.plan import InstallError, Scope
 
-__all__ = ["check_creatable", "install_root"]
+__all__ = ["check_creatable", "existing_folder", "install_root"]
 
 
 def install_root(
@@ -49,7 +51,7 @@ def install_root(
         if user
         else Path(str(target))
     )
-    root = root.expanduser().absolute()
+    root = _usable(root.expanduser().absolute(), str(target) if target is not None else str(root))
     if root.exists() and not root.is_dir():
         raise InstallError(f"target {root} is a file; give the project folder to install into")
     if not root.exists() and must_exist:
@@ -74,3 +76,44 @@ def check_creatable(root: Path, scope: Scope) -> None:
         f"{what} {root} does not exist, nor does {root.parent}; check the path (an install "
         "creates at most the folder itself, inside an existing one); nothing written"
     )
+
+
+def existing_folder(target: str | Path) -> Path:
+    """``target`` as an absolute path, once it names an existing folder: what a search
+    that reports conflicts with a project's installed components reads. A mistyped
+    folder must not pass for "nothing installed there".
+
+    Raises:
+        InstallError: ``target`` is empty, unusable as a path, or not an existing folder.
+    """
+    if not str(target).strip():
+        raise InstallError("the target folder is empty; give the project folder's path")
+    root = _usable(Path(str(target)).expanduser().absolute(), str(target))
+    if not root.is_dir():
+        raise InstallError(
+            f"target {_shown(str(target))!r} is not an existing folder; give the project folder's path"
+        )
+    return root
+
+
+def _usable(root: Path, given: str) -> Path:
+    """``root``, once the OS can look it up: a NUL byte or a name too long would fail
+    later, half-way through writing, with the OS's own words.
+
+    Raises:
+        InstallError: The path cannot be looked up.
+    """
+    if "\x00" in str(root):
+        raise InstallError(f"target {_shown(given)!r} is not a usable path (a NUL character)")
+    try:
+        root.exists()
+    except OSError as exc:  # ENAMETOOLONG and the like; the message repeats the path
+        raise InstallError(
+            f"target {_shown(given)!r} is not a usable path ({exc.strerror or type(exc).__name__})"
+        ) from exc
+    return root
+
+
+def _shown(path: str) -> str:
+    """A path short enough to quote in a one-line message."""
+    return path if len(path) <= 200 else path[:200] + "..."
