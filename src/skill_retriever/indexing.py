@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
-from skill_retriever.ingest.provenance import Provenance, check_ids, check_sources
+from skill_retriever.ingest.provenance import Provenance, check_ids, check_sources, recorded_file
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
@@ -159,7 +159,7 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id for n in result.nodes}
-    troubled = {_resolved(p.path, origin.root) for p in result.problems}
+    troubled = {recorded_file(p.path, origin.root) for p in result.problems}
     one_file = None if path.is_dir() else path.resolve()
     stale = []
     for node_id, node in held.items():
@@ -167,7 +167,7 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
             continue
         if node.attrs.get("source_root") != origin.root:
             continue
-        file = _resolved(node.source, origin.root)
+        file = recorded_file(node.source, origin.root)
         if file in troubled or (one_file is not None and file != one_file):
             continue
         stale.append(node_id)
@@ -182,26 +182,15 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id: n for n in result.nodes}
-    troubled = {_resolved(p.path, origin.root) for p in result.problems}
+    troubled = {recorded_file(p.path, origin.root) for p in result.problems}
     kept = {e.id for e in result.edges}
     return sorted(
         edge_id
         for edge_id, edge in held.edges.items()
         if edge.source in fresh
         and edge_id not in kept
-        and _resolved(fresh[edge.source].source, origin.root) not in troubled
+        and recorded_file(fresh[edge.source].source, origin.root) not in troubled
     )
-
-
-def _resolved(source: str, root: str | None = None) -> Path | None:
-    """A recorded source path made absolute (relative ones against ``root``, else the
-    working directory); None when there is none."""
-    if not source:
-        return None
-    p = Path(source)
-    if not p.is_absolute() and root is not None and (Path(root) / p).exists():
-        p = Path(root) / p
-    return p.resolve()
 
 
 def index_sources(

@@ -33,6 +33,22 @@ def source_root(path: Path) -> Path:
     return resolved if resolved.is_dir() else resolved.parent
 
 
+def recorded_file(source: str, root: str | Path | None = None) -> Path | None:
+    """The file a node's recorded ``source`` names, made absolute; None when it has none.
+
+    Sources are recorded absolute; an index written before that holds them as the user
+    gave them, relative to the folder indexing ran in. Such a path is read under the
+    source's ``root`` when it lies there, else against the working folder. Both the
+    re-index pruning and install read sources through this one rule.
+    """
+    if not source:
+        return None
+    p = Path(source)
+    if not p.is_absolute() and root is not None and (Path(root) / p).exists():
+        p = Path(root) / p
+    return p.resolve()
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """A source's name and its absolute root, as recorded on its nodes."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.ingest.provenance import recorded_file
 from skill_retriever.model import Node
 
 __all__ = [
@@ -174,11 +175,9 @@ def read_source(node: Node, suffixes: tuple[str, ...]) -> SourceFile | None:
         UnsafePathError: The source resolves outside the recorded source root.
     """
     root = source_root_of(node)
-    if root is None or not node.source:
+    path = recorded_file(node.source, root)
+    if root is None or path is None or not path.exists():  # gone: nothing to read, nothing unsafe
         return None
-    path = Path(node.source)
-    if not path.is_absolute():
-        path = root / path
     found = read_inside(path, root, f"source of {node.kind.value} {node.name!r}")
     if found is None or not found.path.resolve().name.lower().endswith(suffixes):
         return None
