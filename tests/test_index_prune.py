@@ -173,3 +173,35 @@ def test_the_cli_says_how_many_relations_it_removed(repo: Path, tmp_path: Path, 
     capsys.readouterr()
     assert main(["index", str(repo), "--index-dir", ix]) == 0
     assert "removed 1 relation(s) its items no longer have" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # not strict YAML (': ' in a value), read whole by lenient reading: 229 davila7 agents
+        ("description: Use this: for tests\nrequires: [beta, gamma]", "description: Use this: for tests"),
+        # delta names nothing: a note on a file read whole, not a part left out
+        ("description: alpha\nrequires: [beta, gamma, delta]", "description: alpha\nrequires: [beta, delta]"),
+    ],
+)
+def test_a_note_on_a_file_read_whole_does_not_keep_a_dropped_relation(
+    repo: Path, index: Index, before: str, after: str
+) -> None:
+    """A file with only notes was read whole: a relation taken out of it leaves the index.
+    Any problem used to hold the file's relations, as if part of it had not been read."""
+    path = repo / "skills/alpha/SKILL.md"
+    path.write_text(f"---\nname: alpha\n{before}\n---\n\nalpha body\n", encoding="utf-8")
+    index_sources(index, [repo], calibrate=False)
+
+    def requires() -> set[str]:
+        return {index.nodes[e.target].name for e in index.snapshot().edges.values()
+                if index.nodes[e.source].name == "alpha" and e.kind.value == "DEPENDS_ON"}
+
+    assert {"beta", "gamma"} <= requires()
+    path.write_text(f"---\nname: alpha\n{after}\n---\n\nalpha body\n", encoding="utf-8")
+    run = index_sources(index, [repo], calibrate=False)
+    (source,) = run.sources
+    assert source.problems and all(p.read_whole for p in source.problems), source.problems
+    kept = {"beta"} if "requires" in after else set()
+    assert requires() == kept
+    assert run.to_dict()["edges_removed"] == {str(repo): 2 - len(kept)}

@@ -159,7 +159,7 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id for n in result.nodes}
-    troubled = {recorded_file(p.path, origin.root) for p in result.problems}
+    troubled = {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
     one_file = None if path.is_dir() else path.resolve()
     stale = []
     for node_id, node in held.items():
@@ -182,7 +182,7 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id: n for n in result.nodes}
-    troubled = {recorded_file(p.path, origin.root) for p in result.problems}
+    troubled = {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
     kept = {e.id for e in result.edges}
     return sorted(
         edge_id

@@ -7,12 +7,24 @@ from dataclasses import dataclass, field
 from skill_retriever.model import Edge, Node
 
 
+class Note(str):
+    """A record's warning about a file it read whole: advice to the author (frontmatter
+    only lenient reading could use), not a part of the file left out."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing a source could not read; the run goes on without it."""
+    """One thing a source could not read, or (``read_whole``) a note on a file it read
+    whole; the run goes on either way.
+
+    Re-indexing keeps the items and relations of a file with a problem that is no note:
+    what could not be read today is not gone. A note does not hold them: a relation
+    taken out of a file whose frontmatter only lenient reading could use must go too.
+    """
 
     path: str
     message: str
+    read_whole: bool = False
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

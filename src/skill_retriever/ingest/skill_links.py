@@ -144,7 +144,8 @@ def _declared_edges(
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
         elif not PACKAGE_SPEC_RE.search(name):
             problems.append(
-                Problem(str(p.source), f"requires unknown component {name!r}; no edge made")
+                # read whole: an edge to a component gone from the source goes with it
+                Problem(str(p.source), f"requires unknown component {name!r}; no edge made", read_whole=True)
             )
     for name, reason in r.conflicts:
         target = _resolve(name_key(name), p, order)

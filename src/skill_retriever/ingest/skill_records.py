@@ -16,6 +16,7 @@ from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.result import Note
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 
@@ -80,9 +81,9 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     return record
 
 
-def _recovered_warning(reason: str) -> str:
-    """The per-file problem of frontmatter that only lenient reading could use."""
-    return (
+def _recovered_warning(reason: str) -> Note:
+    """The note on frontmatter that only lenient reading could use (every line was read)."""
+    return Note(
         f"frontmatter is not valid YAML ({reason}); read as plain 'key: value' lines, each "
         "value kept as written: quote values holding ': ' or starting with '[', '{' or '*'"
     )

@@ -50,7 +50,7 @@ from skill_retriever.ingest.plugin_manifests import (
     plugin_record,
 )
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.result import IngestResult, Note, Problem
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
 from skill_retriever.model import NodeKind, parse_timestamp
 
@@ -278,7 +278,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         )
         for record in reader.records(rel, is_skill, skill, out):
             out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent))
-            out.problems += [Problem(str(root / rel), w) for w in record.warnings]
+            out.problems += [Problem(str(root / rel), w, read_whole=isinstance(w, Note)) for w in record.warnings]
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
             p.record.attrs["files"] = files_of.get(posixpath.dirname(p.record.rel), [])
