@@ -13,26 +13,37 @@ Two forms are read:
 A JSON object with none of ``hooks``, ``event``, ``matcher`` or ``command`` is no hook
 definition (a pattern catalogue, a package.json) and is skipped without a problem.
 
+The index keeps no secret a command holds: the body text (embedded, keyword-indexed and
+returned to callers), ``attrs["hooks"]``, ``attrs["runs"]`` and ``attrs["command"]`` carry
+each command with its secrets replaced by ``[redacted]`` (`secrets.redact_command`: URL
+credentials, values of secret-looking flags, ``API_KEY=...`` assignments, auth headers,
+well-known token formats), and URL credentials in the description are redacted too. A
+reference such as ``$SLACK_TOKEN`` or ``"${API_KEY}"`` is kept, and a command without
+secrets is stored byte for byte as written. The installer reads the commands from the
+hook's source file (`settings_hooks`), so what it installs is what the user wrote.
+
 Attributes an installer uses (Claude Code merges ``hooks`` into ``.claude/settings.json``
 by event and matcher and runs the commands from the project root):
 
-- ``attrs["hooks"]``: the fragment's ``hooks`` mapping exactly as written, in Claude
-  Code's settings schema: ``{event: [{"matcher": str (optional), "hooks": [{"type":
-  "command", "command": str, "timeout": int (optional)}, ...]}]}`` (``prompt`` / ``agent``
-  hooks and extra keys such as ``if`` are kept too). The flat form is converted to it.
+- ``attrs["hooks"]``: the fragment's ``hooks`` mapping as written but for redacted
+  secrets, in Claude Code's settings schema: ``{event: [{"matcher": str (optional),
+  "hooks": [{"type": "command", "command": str, "timeout": int (optional)}, ...]}]}``
+  (``prompt`` / ``agent`` hooks and extra keys such as ``if`` are kept too). The flat
+  form is converted to it (`settings_hooks`).
 - ``attrs["scripts"]``: the files the hook runs that ship with it, as sorted POSIX paths
   relative to the hook file's folder (join them to ``source_root`` / the folder of
   ``attrs["path"]``): a same-stem file (``context-timeline.json`` ->
   ``context-timeline.py``; ``.json`` and ``.md`` siblings are not scripts), every file of
   a same-stem folder (``plan-mode-game/start.sh``), each ``supportingFiles`` source, and
-  any file a command names by a relative path or whose trailing path parts match a
-  file beside the hook (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`` -> ``x.sh``). Every
-  listed file exists inside the source root; one named elsewhere in the root starts with
-  ``../``.
+  any file a command (as written, before redaction) names by a relative path or whose
+  trailing path parts match a file beside the hook
+  (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`` -> ``x.sh``). Every listed file exists
+  inside the source root; one named elsewhere in the root starts with ``../``.
 - ``attrs["supporting_files"]``: the fragment's ``supportingFiles`` list as written
   (``source``, ``destination``, ``executable``), when it has one: some hooks run their
   scripts from a fixed place such as ``~/.claude/scripts/``.
-- ``attrs["runs"]``: ``[{"event", "matcher", "command"}]`` per command hook, flattened.
+- ``attrs["runs"]``: ``[{"event", "matcher", "command"}]`` per command hook, flattened
+  (commands redacted as in ``attrs["hooks"]``); a flat hook's ``attrs["command"]`` too.
 """
 
 from __future__ import annotations
@@ -42,6 +53,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from skill_retriever.ingest.secrets import redact_command, redact_urls
 from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, record_from_fields
 from skill_retriever.ingest.skill_records import text_field as _text_field
 from skill_retriever.model import NodeKind
@@ -61,7 +73,8 @@ def is_hook_definition(data: Any) -> bool:
 
 
 def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] = ()) -> Record:
-    """A HOOK record from a settings fragment or the flat form.
+    """A HOOK record from a settings fragment or the flat form, its commands redacted
+    (see the module docstring).
 
     Args:
         data: The parsed JSON document.
@@ -73,39 +86,80 @@ def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] =
         RecordError: The document is not an object, or its ``hooks`` mapping does not
             have Claude Code's shape (the message names the entry).
     """
+    written = settings_hooks(data)
+    hooks = redacted_hooks(written)
+    runs = _runs(hooks)
+    description = redact_urls(_text_field(data, "description"))
+    body = "\n".join([description.strip(), *_describe(hooks)]).strip()
+    record = record_from_fields(
+        {**data, "description": description}, rel, NodeKind.HOOK, default_name, body=body
+    )
+    record.attrs["hooks"] = hooks
+    record.attrs["runs"] = runs
+    supporting = data.get("supportingFiles")
+    if isinstance(supporting, list):
+        record.attrs["supporting_files"] = jsonable(supporting)
+    # The scripts are found from the commands as written: a redacted word could have
+    # named one, and which files ship with the hook is no secret.
+    record.attrs["scripts"] = hook_scripts(rel, _runs(written), supporting, files)
+    for key in ("event", "matcher", "command"):
+        if isinstance(data.get(key), str):
+            record.attrs[key] = redact_command(data[key]) if key == "command" else data[key]
+    return record
+
+
+def settings_hooks(data: Any) -> dict[str, list[dict[str, Any]]]:
+    """The hooks a hook definition declares, in Claude Code's settings schema: a
+    fragment's ``hooks`` mapping as written, or the flat form converted to it.
+
+    The installer reads a hook's source file through this too, so that what it installs
+    is what the indexer read, secrets included (the index keeps them redacted).
+
+    Raises:
+        RecordError: ``data`` is no object, its ``hooks`` mapping does not have Claude
+            Code's shape, or a flat hook lacks its ``event`` or ``command``.
+    """
     if not isinstance(data, dict):
         raise RecordError(f"a hook config must be a JSON object, got {type(data).__name__}")
     if "hooks" in data:
-        hooks = _checked_hooks(data["hooks"])
-    elif isinstance(data.get("command"), str) and isinstance(data.get("event"), str):
+        return _checked_hooks(data["hooks"])
+    if isinstance(data.get("command"), str) and isinstance(data.get("event"), str):
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": data["command"]}]}
         if isinstance(data.get("matcher"), str) and data["matcher"]:
             group = {"matcher": data["matcher"], **group}
-        hooks = {data["event"]: [group]}
-    else:
-        raise RecordError(
-            "a flat hook needs 'event' and 'command' strings (or write a 'hooks' mapping "
-            "as in Claude Code's settings.json)"
-        )
-    runs = [
+        return {data["event"]: [group]}
+    raise RecordError(
+        "a flat hook needs 'event' and 'command' strings (or write a 'hooks' mapping "
+        "as in Claude Code's settings.json)"
+    )
+
+
+def redacted_hooks(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """A copy of ``hooks`` with every command's secrets replaced by ``[redacted]``
+    (`redact_command`); everything else, and a command without secrets, as written."""
+    return {
+        event: [
+            {**group, "hooks": [_redacted_hook(hook) for hook in group["hooks"]]}
+            for group in groups
+        ]
+        for event, groups in hooks.items()
+    }
+
+
+def _redacted_hook(hook: dict[str, Any]) -> dict[str, Any]:
+    command = hook.get("command")
+    return {**hook, "command": redact_command(command)} if isinstance(command, str) else hook
+
+
+def _runs(hooks: dict[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
+    """``{"event", "matcher", "command"}`` per command hook, flattened."""
+    return [
         {"event": event, "matcher": str(g.get("matcher") or ""), "command": h["command"]}
         for event, groups in hooks.items()
         for g in groups
         for h in g["hooks"]
         if isinstance(h.get("command"), str)
     ]
-    body = "\n".join([_text_field(data, "description").strip(), *_describe(hooks)]).strip()
-    record = record_from_fields(data, rel, NodeKind.HOOK, default_name, body=body)
-    record.attrs["hooks"] = hooks
-    record.attrs["runs"] = runs
-    supporting = data.get("supportingFiles")
-    if isinstance(supporting, list):
-        record.attrs["supporting_files"] = jsonable(supporting)
-    record.attrs["scripts"] = hook_scripts(rel, runs, supporting, files)
-    for key in ("event", "matcher", "command"):
-        if isinstance(data.get(key), str):
-            record.attrs[key] = data[key]
-    return record
 
 
 def _checked_hooks(hooks: Any) -> dict[str, list[dict[str, Any]]]:

@@ -8,7 +8,8 @@ or inside ``TOKEN=...`` / ``--password=...`` redacted, and so are the user info 
 or for a remote server ``transport`` (the entry's ``type``), ``url`` (without query string
 or user info) and ``header_keys`` (header names, never values). URL credentials in the
 description are redacted too. Every redaction writes `REDACTED`, which the installer
-looks for to tell the user to fill the value in.
+looks for to tell the user to fill the value in (the redaction itself lives in
+`skill_retriever.ingest.secrets`, shared with hook commands).
 
 JSON files are read by `json_document`: a number strict JSON cannot carry (NaN, Infinity,
 ``1e999``, an integer over Python's digit limit) makes the file a problem, since the node
@@ -17,11 +18,11 @@ built from it could not be written back as JSON.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_urls
 from skill_retriever.ingest.skill_records import (
     Record,
     RecordError,
@@ -31,14 +32,8 @@ from skill_retriever.ingest.skill_records import (
 )
 from skill_retriever.model import NodeKind
 
-_SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: What stands in for a value the index does not keep.
-REDACTED = "[redacted]"
-#: A URL's scheme and authority (``user:pass@host:port``); the authority ends where
-#: `urllib.parse.urlsplit` ends it, at ``/``, ``?`` or ``#`` (and at white space).
-_URL_AUTHORITY_RE = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^/?#\s]*)")
-#: A ``name=value`` query (or ``;`` matrix) parameter.
-_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s]*)")
+#: `REDACTED` and `redact_urls` stay importable from here, where they used to live.
+__all__ = ["REDACTED", "json_document", "mcp_records", "plugin_meta", "redact_urls"]
 
 
 def json_document(text: str) -> Any:
@@ -93,9 +88,9 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         raise RecordError("MCP 'command' must be a string")
     if not isinstance(args, list) or not isinstance(env, dict) or not isinstance(headers, dict):
         raise RecordError("MCP 'args' must be a list, 'env' and 'headers' objects")
-    args_text = _redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
+    args_text = redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
     if command is not None:  # a whole command line may sit in it: redact it as arguments
-        command = " ".join(_redact_args(command.split(" ")))
+        command = " ".join(redact_args(command.split(" ")))
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
     header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
     url = _bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
@@ -122,49 +117,6 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     if isinstance(entry.get("type"), str):
         record.attrs["transport"] = entry["type"]
     return record
-
-
-def _redact_args(args: list[str]) -> list[str]:
-    """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``) and the credentials of URLs (see `redact_urls`)."""
-    out = []
-    for i, arg in enumerate(args):
-        arg = redact_urls(arg)
-        flag, eq, _ = arg.partition("=")
-        if eq and _SECRET_RE.search(flag):
-            out.append(f"{flag}={REDACTED}")
-        elif (
-            i
-            and _SECRET_RE.search(args[i - 1])
-            and args[i - 1].startswith("-")
-            and "=" not in args[i - 1]
-        ):
-            out.append(REDACTED)
-        else:
-            out.append(arg)
-    return out
-
-
-def redact_urls(text: str) -> str:
-    """``text`` with the user info of every URL in it, and the values of its
-    secret-looking query parameters, replaced by `REDACTED`.
-
-    The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
-    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
-    becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
-    """
-
-    def authority(m: re.Match[str]) -> str:
-        scheme, netloc = m.groups()
-        return f"{scheme}{REDACTED}@{netloc.rpartition('@')[2]}" if "@" in netloc else m[0]
-
-    def param(m: re.Match[str]) -> str:
-        sep, name, _ = m.groups()
-        return f"{sep}{name}={REDACTED}" if _SECRET_RE.search(name) else m[0]
-
-    if "://" not in text:
-        return text
-    return _URL_PARAM_RE.sub(param, _URL_AUTHORITY_RE.sub(authority, text))
 
 
 def _bare_url(url: str) -> str:

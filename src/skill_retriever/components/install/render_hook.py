@@ -1,5 +1,13 @@
 """What installing a hook writes: its ``settings.json`` entries and its scripts.
 
+The entries come from the hook's source file when it may be read (inside the source
+root that was indexed, like an MCP server's entry: `read_source`), parsed as the indexer
+parsed it (`hook_configs.settings_hooks`, the flat form converted), so a secret the user
+wrote in their own hook is installed exactly as written. The index keeps commands with
+secrets redacted; when the file cannot be read (moved, deleted, indexed before roots
+were recorded) the entries come from the index, and a hook with a redacted command is
+skipped with the reason rather than installed with ``[redacted]`` in it.
+
 Only command hooks in Claude Code's schema are installed (a hook object's keys:
 ``type``, ``command``, ``timeout``, ``if``; a group's: ``matcher``, ``hooks``); a hook of
 another shape is skipped whole, since installing part of it would change what it does.
@@ -43,11 +51,16 @@ from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
     NO_ROOT_NOTE,
     read_inside,
+    read_source,
     relative_parts,
     source_root_of,
 )
 from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.ingest.hook_configs import settings_hooks
+from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.ingest.skill_configs import json_document
+from skill_retriever.ingest.skill_records import RecordError
 from skill_retriever.model import Node
 
 __all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
@@ -71,7 +84,45 @@ _PROGRAM_BASE_RE = re.compile(
 
 
 def _hook_mapping(node: Node) -> dict[str, Any]:
-    """The hook's ``settings.json`` mapping: as recorded, else from the older ``runs``."""
+    """The hook's ``settings.json`` mapping: from its source file when that may be read,
+    else as the index recorded it (see the module docstring).
+
+    Raises:
+        SkipComponent: It holds no hook command, or a command the index holds had a
+            secret redacted and the source file cannot be read.
+    """
+    from_file = _source_hooks(node)
+    if from_file is not None:
+        return from_file
+    indexed = _indexed_hooks(node)
+    if any(REDACTED in command for command in _commands(indexed)):
+        raise SkipComponent(
+            "a secret in its command was redacted in the index and its source file "
+            f"({node.source or 'not recorded'}) is not readable (or no longer holds the "
+            "hook), so the real command is unknown: add the hook to settings.json by hand, "
+            "or re-index it from its source"
+        )
+    return indexed
+
+
+def _source_hooks(node: Node) -> dict[str, Any] | None:
+    """The mapping of the hook's own file, read as the indexer read it; None when the
+    file cannot be read (no root recorded, moved, deleted) or no longer holds a hook.
+
+    Raises:
+        UnsafePathError: The source resolves outside the recorded source root.
+    """
+    found = read_source(node, (".json",))
+    if found is None:
+        return None
+    try:
+        return dict(settings_hooks(json_document(found.data.decode("utf-8-sig"))))
+    except (UnicodeDecodeError, RecordError):
+        return None  # changed since it was indexed: what the index recorded stands
+
+
+def _indexed_hooks(node: Node) -> dict[str, Any]:
+    """The mapping as the index recorded it, else made from the older ``runs``."""
     hooks = node.attrs.get("hooks")
     if isinstance(hooks, Mapping) and hooks:
         return dict(hooks)
@@ -89,6 +140,18 @@ def _hook_mapping(node: Node) -> dict[str, Any]:
             "nothing to add to settings.json"
         )
     return made
+
+
+def _commands(hooks: Mapping[str, Any]) -> list[str]:
+    """Every command string of a mapping, whatever its shape (`_entries` checks that)."""
+    found = []
+    for groups in hooks.values():
+        for group in groups if isinstance(groups, list) else [groups]:
+            inner = group.get("hooks") if isinstance(group, Mapping) else None
+            for hook in inner if isinstance(inner, list) else []:
+                if isinstance(hook, Mapping) and isinstance(hook.get("command"), str):
+                    found.append(hook["command"])
+    return found
 
 
 def _entries(node: Node) -> list[HookEntry]:

@@ -1,0 +1,260 @@
+"""What the index keeps of a secret a config holds: `REDACTED` in its place.
+
+Shared by MCP server configs (`skill_configs`: arguments, URLs) and hook configs
+(`hook_configs`: shell commands). Every redaction writes `REDACTED`; the installer looks
+for it to tell the user what to fill in, and never writes it into a settings file.
+
+A shell command (`redact_command`) is redacted in place by regular expressions over its
+text, not by parsing it: a command is arbitrary shell (quotes, ``&&``, pipes, scripts
+inside ``bash -c '...'``, unclosed quotes in a broken file), and a pass over the text
+cannot fail on any of it, reaches into nested scripts, and leaves every byte outside a
+redacted value as written (a command without secrets comes back identical, which script
+detection and install rewriting rely on). A value that is a variable reference or a
+command substitution (``$TOKEN``, ``${API_KEY}``, ``"$TOKEN"``, ``$(cat key)``) is how a
+user is meant to pass a secret, holds none, and is kept; so is a placeholder that only
+shows where one goes (``your_token``, ``<api-key>``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["REDACTED", "SECRET_RE", "redact_args", "redact_command", "redact_urls"]
+
+#: What stands in for a value the index does not keep.
+REDACTED = "[redacted]"
+#: A name (flag, variable, header, query parameter) whose value is likely a secret.
+SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
+#: `SECRET_RE` for shell text, where ``--author`` / ``AUTHOR_NAME`` name no secret (a
+#: hook commits with ``git commit --author``; an MCP server's arguments keep `SECRET_RE`).
+_SHELL_SECRET_RE = re.compile(
+    r"key|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE
+)
+#: Flags that take no value though their name looks secret: the word after them is the
+#: next argument (``docker login --password-stdin registry``, ``--no-auth``).
+_NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
+
+#: A URL's ``://`` and authority (``user:pass@host:port``), after a scheme; the authority
+#: ends where `urllib.parse.urlsplit` ends it, at ``/``, ``?`` or ``#`` (and at white
+#: space). The scheme is only looked behind at, and a parameter's name holds no ``?``:
+#: either way a pattern that could start anywhere in a long run of such characters would
+#: rescan it from every position (quadratic time on a crafted file).
+_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
+#: A ``name=value`` query (or ``;`` matrix) parameter.
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s]*)")
+#: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
+_SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
+_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=([^&;#\s\"'`<>|()\\]*)")
+
+#: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open.
+_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
+#: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``).
+_ASSIGNMENT_RE = re.compile(
+    r"""(?<![^\s;&|(`'"])(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?![=~])(?P<val>""" + _VALUE + ")"
+)
+#: A flag and the value after it: ``--api-key X``, ``--token=X``.
+_FLAG_RE = re.compile(
+    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + _VALUE + ")"
+)
+#: An HTTP auth scheme, kept: only the credentials after it are redacted.
+_SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey)"
+_HEADER_TAIL = (
+    r"""\\?["']?\s*:\s*\\?["']?(?:""" + _SCHEMES + r"""\s+)?"""
+    r"""(?P<val>(?!""" + _SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+)"""
+)
+#: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict).
+_AUTH_HEADER_RE = re.compile(r"(?i)\b(?:proxy-)?authorization" + _HEADER_TAIL)
+#: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``).
+_HEADER_FLAG_RE = re.compile(
+    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?["']?(?P<name>[A-Za-z][\w-]*)""" + _HEADER_TAIL
+)
+#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``).
+_JSON_PAIR_RE = re.compile(
+    r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])(?P<val>[^"'\\]*)\\?(?P=vq)"""
+)
+#: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
+#: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
+#: to other programs (``date -u +%H:%M``).
+_SIMPLE_COMMAND_RE = re.compile(r"[^;&|()\n]+")
+_CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
+_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + _VALUE + ")")
+#: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
+#: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
+_PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
+#: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
+#: GitHub, Slack, GitLab, AWS access key ids).
+_KNOWN_TOKEN_RE = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{20,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{8,}"
+    r"|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})\b"
+)
+#: Webhook URLs whose path is the credential (Slack, Discord, a Telegram bot's token).
+_WEBHOOK_RE = re.compile(
+    r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/(?P<slack>[\w/-]+)"
+    r"|discord(?:app)?\.com/api/webhooks/\d+/(?P<discord>[\w-]+)"
+    r"|api\.telegram\.org/(?:file/)?bot(?P<telegram>\d+:[\w-]+))"
+)
+
+
+def redact_args(args: list[str]) -> list[str]:
+    """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
+    ``TOKEN=X``, ``--password=X``) and the credentials of URLs (see `redact_urls`)."""
+    out = []
+    for i, arg in enumerate(args):
+        arg = redact_urls(arg)
+        flag, eq, _ = arg.partition("=")
+        if eq and SECRET_RE.search(flag):
+            out.append(f"{flag}={REDACTED}")
+        elif (
+            i
+            and SECRET_RE.search(args[i - 1])
+            and args[i - 1].startswith("-")
+            and "=" not in args[i - 1]
+        ):
+            out.append(REDACTED)
+        else:
+            out.append(arg)
+    return out
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the user info of every URL in it, and the values of its
+    secret-looking query parameters, replaced by `REDACTED`.
+
+    The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
+    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
+    becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
+    """
+    return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
+
+
+def _redact_urls(
+    text: str, authority_re: re.Pattern[str], param_re: re.Pattern[str], *, keep_references: bool
+) -> str:
+    """`redact_urls` with the given URL patterns; with ``keep_references``, user info or a
+    parameter whose secret is a shell reference (``https://$USER:$PASS@h``,
+    ``?token=$TOKEN``) is left as written."""
+
+    def authority(m: re.Match[str]) -> str:
+        sep, netloc = m.groups()
+        if "@" not in netloc:
+            return m[0]
+        info, _, host = netloc.rpartition("@")
+        user, colon, password = info.partition(":")
+        if keep_references and _is_reference(password if colon else user):
+            return m[0]
+        return f"{sep}{REDACTED}@{host}"
+
+    def param(m: re.Match[str]) -> str:
+        sep, name, value = m.groups()
+        if not SECRET_RE.search(name) or (keep_references and _is_reference(value)):
+            return m[0]
+        return f"{sep}{name}={REDACTED}"
+
+    if "://" not in text:
+        return text
+    return param_re.sub(param, authority_re.sub(authority, text))
+
+
+def redact_command(command: str) -> str:
+    """Shell text with the secrets it holds replaced by `REDACTED` (see the module
+    docstring: references are kept; text without secrets comes back unchanged).
+
+    Caught: tokens of well-known formats and webhook URLs whose path is the credential;
+    URL user info and secret-looking query parameters; HTTP auth headers
+    (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``);
+    quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
+    (``--api-key X``, ``--token=X``); and ``NAME=value`` where the name looks secret
+    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``).
+    """
+    text = _KNOWN_TOKEN_RE.sub(REDACTED, command)
+    text = _WEBHOOK_RE.sub(_webhook, text)
+    text = _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
+    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
+    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
+    text = _JSON_PAIR_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
+    text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
+    text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
+    return _SIMPLE_COMMAND_RE.sub(_curl_users, text)
+
+
+def _is_reference(value: str) -> bool:
+    """Whether a value is a shell variable or command substitution (``$X``, ``${X}``,
+    ``"$X"``, ``$(cmd)``): it names where the secret is, not the secret."""
+    return value.lstrip("\"'\\").startswith("$")
+
+
+def _is_placeholder(value: str) -> bool:
+    """Whether a value only shows where a secret goes (`_PLACEHOLDER_RE`)."""
+    return _PLACEHOLDER_RE.fullmatch(value.strip("\"'")) is not None
+
+
+def _secret_name(name: str) -> bool:
+    return _SHELL_SECRET_RE.search(name) is not None
+
+
+def _secret_flag(m: re.Match[str]) -> bool:
+    """A secret-looking flag with a value; a word after a space that starts with ``-``
+    is the next flag, not the value (``--token --verbose``)."""
+    flag = m["flag"]
+    if not _secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag):
+        return False
+    return m["eq"] is not None or not m["val"].startswith("-")
+
+
+def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match[str]], str]:
+    """A substitution that replaces the match's ``val`` group when ``decide`` says it
+    is a secret and it is no reference, keeping the rest of the match as written."""
+
+    def sub(m: re.Match[str]) -> str:
+        value = m["val"]
+        if not value or _is_reference(value) or _is_placeholder(value) or not decide(m):
+            return m[0]
+        return _replace_group(m, "val", _masked(value))
+
+    return sub
+
+
+def _masked(value: str) -> str:
+    """`REDACTED` in place of a shell word, inside the quotes it had (so that the text
+    around it keeps its quoting)."""
+    quote = value[0]
+    if quote not in "\"'":
+        return REDACTED
+    closed = len(value) > 1 and value.endswith(quote)
+    return f"{quote}{REDACTED}{quote if closed else ''}"
+
+
+def _replace_group(m: re.Match[str], group: str, new: str) -> str:
+    start, end = m.span(group)
+    return m[0][: start - m.start()] + new + m[0][end - m.start() :]
+
+
+def _webhook(m: re.Match[str]) -> str:
+    group = next(g for g in ("slack", "discord", "telegram") if m[g] is not None)
+    return _replace_group(m, group, REDACTED)
+
+
+def _curl_users(m: re.Match[str]) -> str:
+    """One simple command with the passwords of the ``-u`` options after its ``curl``
+    redacted (`_curl_user`)."""
+    segment = m[0]
+    curl = _CURL_RE.search(segment)
+    if curl is None:
+        return segment
+    return segment[: curl.end()] + _CURL_USER_RE.sub(_curl_user, segment[curl.end() :])
+
+
+def _curl_user(m: re.Match[str]) -> str:
+    """curl's ``-u user:password`` with the password redacted (the user name kept);
+    ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
+    value = m["val"]
+    user, colon, password = value.partition(":")
+    if not colon or _is_reference(value) or _is_reference(password) or _is_placeholder(password):
+        return m[0]
+    quote = value[0] if value[0] in "\"'" else ""
+    closed = quote if len(value) > 1 and value.endswith(quote) and quote else ""
+    if not password.rstrip("\"'"):
+        return m[0]  # ``-u user:`` asks for the password: nothing to hide
+    return _replace_group(m, "val", f"{user}:{REDACTED}{closed}")
