@@ -26,8 +26,8 @@ def call(server: Any, tool: str, args: dict[str, Any]) -> str:
 @pytest.mark.parametrize(
     ("target", "said"),
     [
-        ("", "target is empty"),
-        ("   ", "target is empty"),
+        ("", "target folder is empty"),
+        ("   ", "target folder is empty"),
         ("/tmp/a\x00b", "is not a usable path"),
         ("/tmp/" + "x" * 5000, "is not a usable path"),
         ("/no/such/project", "is not an existing folder"),

@@ -32,14 +32,20 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import StrictInt
+from pydantic import BeforeValidator, StrictInt, ValidationInfo
+from pydantic_core import PydanticCustomError
 
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
-from skill_retriever.components.install import UnknownComponentError, install, resolve_id
+from skill_retriever.components.install import (
+    InstallError,
+    UnknownComponentError,
+    install,
+    resolve_id,
+)
+from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import SkillRetrieverError
@@ -54,7 +60,7 @@ except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
     from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
-__all__ = ["STATUS_URI", "build_server", "checked_target", "serve", "warm_up"]
+__all__ = ["STATUS_URI", "WholeNumber", "build_server", "checked_target", "serve", "warm_up", "whole_number"]
 
 STATUS_URI = "skill-retriever://status"
 INSTRUCTIONS = (
@@ -65,6 +71,37 @@ INSTRUCTIONS = (
     "dry_run is false; a set with conflicts is refused unless allow_conflicts is true)."
 )
 Detail = Literal["brief", "full"]
+
+
+def whole_number(value: object, info: ValidationInfo) -> object:
+    """A count from a tool call: an integral float (5.0) becomes 5; a fraction, a boolean
+    or text is refused in words that name the argument.
+
+    JSON has one number type, and a client in JavaScript sends 5 as 5.0; refusing that
+    would fail a well-meant call. True is not 1 and "5" is not 5: a client that sends
+    them has a bug that a silent conversion would hide. Everything else goes on to
+    ``StrictInt`` (an int passes, anything else is refused there).
+
+    Raises:
+        PydanticCustomError: ``whole_number``, which the SDK reports as the tool's error.
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool):
+        got = f"got {str(value).lower()}"
+    elif isinstance(value, float):
+        got = f"got {value}"
+    elif isinstance(value, str):
+        got = f"not the text {value[:20]!r}"
+    else:
+        return value
+    name = info.field_name or "the count"
+    raise PydanticCustomError("whole_number", f"{name} must be a whole number (a valid integer such as 5), {got}")
+
+
+#: ``k`` and ``budget``: an int, or an integral float (`whole_number`); never a bool or text.
+WholeNumber = Annotated[StrictInt, BeforeValidator(whole_number)]
+
 #: A brief get_component answer shows this much of the text.
 BRIEF_TEXT_CHARS = 4000
 
@@ -85,32 +122,21 @@ def checked_target(target: str | None, *, may_create: bool = False) -> str | Non
     """``target`` if it names an existing folder (None stays None); with ``may_create``
     (installing), also a folder yet to be made inside an existing one, as the CLI allows.
 
-    An agent's typo must not pass for "no target": a search with a target that is not a
-    folder would report no installed conflicts without a word, and an install would
-    write into a new folder somewhere, or the server's working directory for ``""``.
-    Paths the OS refuses (a NUL byte, a name too long) get the same one-line answer
-    instead of a bare "Error executing tool".
+    The rule is install's own (`components.install.target.existing_folder`), said in one
+    line the agent can act on: an agent's typo must not pass for "no target" (a search
+    would report no installed conflicts without a word, and an install would write into
+    a new folder somewhere, or the server's working directory for ``""``), and a path the
+    OS refuses (a NUL byte, a name too long) must not end in a bare "Error executing tool".
 
     Raises:
         ToolError: The target is empty, unusable as a path, or not an existing folder.
     """
     if target is None:
         return None
-    shown = target if len(target) <= 200 else target[:200] + "..."
-    if not target.strip():
-        raise ToolError("target is empty; pass the project folder's absolute path")
-    if "\x00" in target:
-        raise ToolError(f"target {shown!r} is not a usable path (a NUL character); pass the project folder's absolute path")
     try:
-        is_folder = Path(target).expanduser().is_dir()
-    except OSError as exc:  # ENAMETOOLONG and the like; the message repeats the path
-        raise ToolError(
-            f"target {shown!r} is not a usable path ({exc.strerror or type(exc).__name__}); "
-            "pass the project folder's absolute path"
-        ) from exc
-    if not is_folder and not (may_create and not Path(target).expanduser().exists()
-                              and Path(target).expanduser().parent.is_dir()):
-        raise ToolError(f"target {shown!r} is not an existing folder; pass the project folder's absolute path")
+        existing_folder(target, may_create=may_create, fix="pass the project folder's absolute path")
+    except InstallError as exc:
+        raise ToolError(str(exc)) from exc
     return target
 
 
@@ -133,8 +159,8 @@ def build_server(
     def search_components(
         query: str,
         kinds: list[str] | None = None,
-        k: StrictInt = 5,
-        budget: StrictInt | None = None,
+        k: WholeNumber = 5,
+        budget: WholeNumber | None = None,
         target: str | None = None,
         drop_conflicts: bool = False,
         detail: Detail = "brief",

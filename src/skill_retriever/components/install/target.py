@@ -15,7 +15,7 @@ from pathlib import Path
 
 from skill_retriever.components.install.plan import InstallError, Scope
 
-__all__ = ["check_creatable", "existing_folder", "install_root"]
+__all__ = ["GIVE_FOLDER", "check_creatable", "existing_folder", "install_root"]
 
 
 def install_root(
@@ -78,25 +78,29 @@ def check_creatable(root: Path, scope: Scope) -> None:
     )
 
 
-def existing_folder(target: str | Path) -> Path:
-    """``target`` as an absolute path, once it names an existing folder: what a search
-    that reports conflicts with a project's installed components reads. A mistyped
-    folder must not pass for "nothing installed there".
+#: What a caller is told to do about a bad target (the MCP tools say it their own way).
+GIVE_FOLDER = "give the project folder's path"
+
+
+def existing_folder(target: str | Path, *, may_create: bool = False, fix: str = GIVE_FOLDER) -> Path:
+    """``target`` as an absolute path, once it names an existing folder (with
+    ``may_create``, for an install: or one yet to be made right inside an existing
+    folder, as `check_creatable` allows). What a search that reports conflicts with a
+    project's installed components reads: a mistyped folder must not pass for "nothing
+    installed there". ``fix`` ends each message: what the caller should do.
 
     Raises:
-        InstallError: ``target`` is empty, unusable as a path, or not an existing folder.
+        InstallError: ``target`` is empty, unusable as a path, or not such a folder.
     """
     if not str(target).strip():
-        raise InstallError("the target folder is empty; give the project folder's path")
-    root = _usable(Path(str(target)).expanduser().absolute(), str(target))
-    if not root.is_dir():
-        raise InstallError(
-            f"target {_shown(str(target))!r} is not an existing folder; give the project folder's path"
-        )
-    return root
+        raise InstallError(f"the target folder is empty; {fix}")
+    root = _usable(Path(str(target)).expanduser().absolute(), str(target), fix)
+    if root.is_dir() or (may_create and not root.exists() and root.parent.is_dir()):
+        return root
+    raise InstallError(f"target {_shown(str(target))!r} is not an existing folder; {fix}")
 
 
-def _usable(root: Path, given: str) -> Path:
+def _usable(root: Path, given: str, fix: str = GIVE_FOLDER) -> Path:
     """``root``, once the OS can look it up: a NUL byte or a name too long would fail
     later, half-way through writing, with the OS's own words.
 
@@ -104,12 +108,12 @@ def _usable(root: Path, given: str) -> Path:
         InstallError: The path cannot be looked up.
     """
     if "\x00" in str(root):
-        raise InstallError(f"target {_shown(given)!r} is not a usable path (a NUL character)")
+        raise InstallError(f"target {_shown(given)!r} is not a usable path (a NUL character); {fix}")
     try:
         root.exists()
     except OSError as exc:  # ENAMETOOLONG and the like; the message repeats the path
         raise InstallError(
-            f"target {_shown(given)!r} is not a usable path ({exc.strerror or type(exc).__name__})"
+            f"target {_shown(given)!r} is not a usable path ({exc.strerror or type(exc).__name__}); {fix}"
         ) from exc
     return root
 
