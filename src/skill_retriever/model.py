@@ -248,8 +248,12 @@ class Node:
 
     @property
     def last_changed(self) -> datetime | None:
-        """Updated, else created: what recency means for this item."""
-        return self.updated or self.created
+        """The later of ``updated`` and ``created`` (None when neither is set): what recency
+        means for this item. The later one, not ``updated`` first: an item whose ``updated``
+        is older than its ``created`` (a bad import, a clock skew) was still changed when it
+        was created, and the time phrases, the temporal channel and the since/until filters
+        must all date an item alike."""
+        return max((t for t in (self.created, self.updated) if t is not None), default=None)
 
     def embedding_text(self) -> str:
         """What gets embedded: name and description first (MiniLM reads 256 word pieces)."""

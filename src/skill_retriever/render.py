@@ -12,11 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import EdgeKind
-from skill_retriever.responses import NOTHING_FITS, SearchResponse, SearchResult
+from skill_retriever.responses import (
+    SearchResponse,
+    SearchResult,
+    is_nothing_fits,
+    nothing_fits_phrase,
+)
 from skill_retriever.safety.terminal import printable
 
 __all__ = ["Shown", "fold", "render"]
@@ -76,9 +82,10 @@ def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
     lines = [f"{counted} (route {response.route}, {ranked}{confidence})"]
     if response.nothing_fits:
         closest = ", ".join(s.result.name for s in shown[:3]) or "nothing"
-        lines.append(f"{NOTHING_FITS.capitalize()}; the closest: {closest}.")
+        phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
+        lines.append(f"{phrase[0].upper()}{phrase[1:]}; the closest: {closest}.")
     for w in response.warnings:
-        if not w.startswith(NOTHING_FITS):  # said above, in its own words
+        if not is_nothing_fits(w):  # said above, in its own words
             lines.append(f"note: {w}")
     for rank, s in enumerate(shown, 1):
         r = s.result

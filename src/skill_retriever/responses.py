@@ -4,13 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult"]
+__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult", "is_nothing_fits", "nothing_fits_phrase"]
 
-#: The warning a flagged answer carries (``fit.nothing_fits``), followed by "; the closest:
-#: ..."; renderers that say it their own way leave that warning out by this prefix.
+#: The warning a flagged answer carries (``fit.nothing_fits``) on a component or tool
+#: catalogue, followed by "; the closest: ..."; renderers that say it their own way leave
+#: that warning out (`is_nothing_fits`).
 NOTHING_FITS = "nothing in the catalogue fits this well"
+#: The same warning for what other indexes hold (``calibration.defaults.CorpusKind``):
+#: "catalogue" is the wrong word for multi-hop passages or documents.
+NOTHING_FITS_BY_CORPUS: Mapping[str, str] = MappingProxyType({
+    "catalogue": NOTHING_FITS,
+    "passages": "no passage in the index fits this well",
+})
+#: Any other index (documents, incidents, a mix).
+NOTHING_FITS_IN_INDEX = "nothing in the index fits this well"
+
+
+def nothing_fits_phrase(corpus: str) -> str:
+    """The "nothing fits" words for an index judged to hold ``corpus``
+    (``calibration.defaults.index_defaults(snapshot).corpus``)."""
+    return NOTHING_FITS_BY_CORPUS.get(corpus, NOTHING_FITS_IN_INDEX)
+
+
+def is_nothing_fits(warning: str) -> bool:
+    """Whether ``warning`` is the "nothing fits" warning, in any corpus's words."""
+    return warning.startswith((*NOTHING_FITS_BY_CORPUS.values(), NOTHING_FITS_IN_INDEX))
 
 
 @dataclass(frozen=True)
@@ -82,7 +103,7 @@ class SearchResponse:
 
     @property
     def nothing_fits(self) -> bool:
-        """Nothing in the catalogue fits the query well (the results are the closest)."""
+        """Nothing in the index fits the query well (the results are the closest)."""
         return bool(self.fit and self.fit["nothing_fits"])
 
     @property

@@ -12,11 +12,12 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of
+from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.context import QueryView
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.responses import NOTHING_FITS
+from skill_retriever.responses import nothing_fits_phrase
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 
@@ -93,7 +94,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         update["stats"]["fit"] = dict(fit)
         if fit["nothing_fits"]:
             closest = ", ".join(r["name"] for r in results[:3]) or "nothing"
-            warnings.append(f"{NOTHING_FITS}; the closest: {closest}")
+            warnings.append(f"{nothing_fits_phrase(index_defaults(snap).corpus)}; the closest: {closest}")
     if warnings:
         update["warnings"] = warnings
     return update

@@ -20,6 +20,7 @@ from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState
 from skill_retriever.stores.passage_views import relation_kinds
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: Edge kinds a typed hop follows (``algorithms.relations.CUES``).
 HOP_KINDS = frozenset(kind for _, kind, _ in CUES)
@@ -49,6 +50,18 @@ def default_route(setting: str | None, complexity: str, typed_hop: bool) -> Rout
     if setting in (None, "by-complexity"):
         return ROUTE_BY_COMPLEXITY[complexity]
     return setting  # type: ignore[return-value]  # the config checked it is a Route
+
+
+def empty_index_note(snapshot: IndexSnapshot) -> str | None:
+    """What to do when the index holds no items at all (never filled, or every item
+    deleted): a bare "0 results" reads as "nothing matched", and the user rewords the
+    query instead of filling the index. None when it holds anything."""
+    if len(snapshot):
+        return None
+    return (
+        f"the index at {snapshot.path} holds no items, so no query can find anything; add some with "
+        f"`skill-retriever index <folder> --index-dir {snapshot.path}` (Python: Index.upsert)"
+    )
 
 
 @phase(optional=False, pins=True)
@@ -104,7 +117,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "snapshot": snap.version,
         },
     }
-    notes = [long_query_note(query, config)]
+    notes = [empty_index_note(snap), long_query_note(query, config)]
     if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)):
         notes.append(
             f"{phrase!r} looks like a time but names no window this search reads; the query text is "

@@ -18,13 +18,8 @@ def search_temporal(state: RetrievalState, view: QueryView) -> Update:
     window = TimeWindow.from_spec(spec)
     snap = view.snapshot
     pred = snap.allowed(view.filters)
-    # The later of the two: an item whose ``updated`` is older than its ``created`` (a bad
-    # import, a clock skew) was still changed when it was created.
-    items = (
-        (n.id, max((t for t in (n.created, n.updated) if t is not None), default=None))
-        for n in snap.nodes.values()
-        if pred is None or pred(n.id)
-    )
+    # ``last_changed``: the later of the two timestamps, as the since/until filters read it.
+    items = ((n.id, n.last_changed) for n in snap.nodes.values() if pred is None or pred(n.id))
     ranked = rank_by_recency(items, window)[: view.config.channel_depth]
     return {
         "channel_rankings": {"temporal": [{"id": i, "score": 1.0 / (r + 1)} for r, i in enumerate(ranked)]},
