@@ -26,7 +26,15 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from skill_retriever import __version__
-from skill_retriever.cliargs import DEFAULT_INDEX_DIR, add_index_options, open_index
+from skill_retriever.cliargs import (
+    DEFAULT_INDEX_DIR,
+    add_index_options,
+    add_json_option,
+    add_lock_wait_option,
+    error_text,
+    lock_wait_of,
+    open_index,
+)
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
 
@@ -66,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
         "all-MiniLM-L6-v2); an existing index keeps the model it was built with",
     )
     common(ix)
+    add_lock_wait_option(ix)
 
     q = sub.add_parser("query", help="retrieve for a query")
     q.set_defaults(handler=cmd_query)
@@ -104,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     cal.set_defaults(handler=cmd_calibrate)
     common(cal)
+    add_lock_wait_option(cal)
 
     rp = sub.add_parser(
         "repair",
@@ -111,10 +121,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     rp.set_defaults(handler=cmd_repair)
     common(rp)
+    add_lock_wait_option(rp)
 
     mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
     mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    add_json_option(mv)
+    add_lock_wait_option(mv)
     mv.set_defaults(handler=cmd_move)
 
     # The feature modules' parsers import nothing heavy: `--help` stays fast.
@@ -141,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except SkillRetrieverError as exc:
-        print(printable(f"skill-retriever: error: {exc}"), file=sys.stderr)
+        print(printable(f"skill-retriever: error: {error_text(exc, args)}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`query ... | head`): no traceback, and none at exit when
@@ -171,16 +184,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def _calibration_line(summary: dict[str, Any]) -> str:
     weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
     route = summary["route"] or "the router's choice"
-    fits = summary["nothing_fits_below"]
+    fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
+    fit = (f"nothing fits below a best match of {fits}" if fits is not None else
+           "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
     stale = f" (computed {summary['stale_by']} writes ago)" if summary["stale_by"] else ""
-    return f"weights {weights}; route {route}; nothing fits below a best match of {fits}{stale}"
+    return f"weights {weights}; route {route}; {fit}{stale}"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.stores.index import Index
 
-    with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True) as index:
+    with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args)) as index:
         mended = [f"embedded {n} {what} vector(s) again" for what, n in
                   (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
         if copied := index.repaired.get("server"):
@@ -217,11 +232,12 @@ def calibration_unreadable(index: Any) -> bool:
 
 
 def cmd_move(args: argparse.Namespace) -> int:
-    from skill_retriever.stores.index import move_vectors_to_server
+    from skill_retriever.indexing import dumps
+    from skill_retriever.stores.index import move_index_to_server
 
-    copied = move_vectors_to_server(args.index_dir, args.chroma_url)
-    print(printable(f"the server {args.chroma_url} holds {copied['nodes']} node and {copied['edges']} edge vectors; "
-          f"{args.index_dir} now searches through it"))
+    moved = move_index_to_server(args.index_dir, args.chroma_url, lock_wait_s=lock_wait_of(args))
+    for line in [printable_json(dumps(moved.to_dict()))] if args.json else map(printable, moved.lines()):
+        print(line)
     return 0
 
 
@@ -338,8 +354,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibration_of
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
+    from skill_retriever.stores import manifest as mf
+    from skill_retriever.stores.index import Index
+    from skill_retriever.stores.server_moves import server_line, server_status
 
-    with open_index(args, create=False) as index:
+    # Without the server: what the index holds is in items.sqlite, and a server that is
+    # down is reported below rather than failing the whole command.
+    with Index.open(args.index_dir, chroma_url=args.chroma_url, use_server=False) as index:
         status = index.status()
         snapshot = index.snapshot()
         calibration = calibration_of(snapshot)
@@ -347,6 +368,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         suggested = index_defaults(snapshot)
         status["defaults"] = {"corpus": suggested.corpus, "settings": dict(suggested.settings),
                               "reasons": list(suggested.reasons)}
+        manifest = {**mf.read_manifest(index.path), **({"chroma_url": args.chroma_url} if args.chroma_url else {})}
+        status["server"] = server_status(manifest, index.embedder, index.path)
+        if status["server"] is not None:
+            status["chroma_url"] = status["server"]["url"]
     if args.json:
         print(printable_json(dumps(status)))
     else:
@@ -354,8 +379,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
         line = _calibration_line(status["calibration"]) if status["calibration"] else "none (run `skill-retriever calibrate`)"
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
-        print(printable(f"nodes {status['nodes']}: " + ", ".join(f"{k} {v}" for k, v in status["node_kinds"].items())))
-        print(printable(f"edges {status['edges']}: " + ", ".join(f"{k} {v}" for k, v in status["edge_kinds"].items())))
+        for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
+            kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
+            print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
+        if status["server"] is not None:
+            print(printable(f"server: {server_line(status['server'], status['path'])}"))
     return 0
 
 

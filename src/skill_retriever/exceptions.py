@@ -34,7 +34,20 @@ class IndexCorruptError(SkillRetrieverError, RuntimeError):
 
 
 class IndexLockedError(SkillRetrieverError, RuntimeError):
-    """Another process is writing this index directory (one writer at a time)."""
+    """Another process is writing this index directory (one writer at a time).
+
+    The message names the Python way to wait (``Index.open(..., lock_wait_s=...)``);
+    ``directory``, ``holder`` (the writer's pid, None when unknown) and ``waited_s`` let
+    another entry point, such as the CLI with its ``--lock-wait``, say it its own way.
+    """
+
+    def __init__(
+        self, message: str, directory: str | None = None, holder: int | None = None, waited_s: float = 0.0
+    ) -> None:
+        super().__init__(message)
+        self.directory = directory
+        self.holder = holder
+        self.waited_s = waited_s
 
 
 class QueryError(SkillRetrieverError, ValueError):

@@ -6,17 +6,11 @@ bad URL is named with what to do."""
 from __future__ import annotations
 
 import logging
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chroma_support import free_port
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.model import Edge, Node
@@ -24,43 +18,6 @@ from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index, move_vectors_to_server
 from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
-
-CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not Path(CHROMA).exists():
-        pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
-    data = tmp_path_factory.mktemp("chroma-data")
-    proc = subprocess.Popen(
-        [CHROMA, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
-    )
-    address = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{address}/api/v2/heartbeat", timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"chroma run did not answer on {address}") from None
-                time.sleep(0.2)
-        yield address
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def _nodes(prefix: str, n: int) -> list[Node]:
@@ -165,7 +122,7 @@ def test_a_collection_deleted_behind_a_readers_back_is_named(url: str, tmp_path:
 
 def test_an_unreachable_server_is_named_with_what_to_do(tmp_path: Path) -> None:
     _build(tmp_path / "U", _nodes("u", 3))
-    dead = f"http://127.0.0.1:{_free_port()}"
+    dead = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(IndexCorruptError) as err:
         Index.open(tmp_path / "U", embedder=HashingEmbedder(), chroma_url=dead)
     assert dead in str(err.value) and "chroma run" in str(err.value)

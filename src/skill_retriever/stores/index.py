@@ -37,6 +37,7 @@ from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.remote import mirror, remote_of, sync_remote
 from skill_retriever.stores.repair import missing_vectors
+from skill_retriever.stores.server_moves import ServerMove, move_to_server
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.writer import (
     DEFAULT_EMBEDDED_EDGE_KINDS,
@@ -372,24 +373,28 @@ class Index:
         self.close()
 
 
-def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
-    """Copy an index's vectors into new collections on a Chroma server (no re-embedding)
-    and make the index search through them from now on. Each move gives the index fresh
-    collection names and a fresh ``index_id``, so a copied index directory never shares
-    (and never deletes) another index's vectors; collections of an earlier move stay."""
+def move_index_to_server(
+    path: str | Path, chroma_url: str, *, embedder: Embedder | None = None, lock_wait_s: float = 0.0
+) -> ServerMove:
+    """Copy an index's vectors into new collections on a Chroma server (no re-embedding),
+    search through them from now on, and delete the previous move's collections when they
+    are on the same server and this directory's (``stores.server_moves``). Opened without
+    its old server, so that a copy, or an index whose server is down, can move."""
     from skill_retriever.stores.vectors import check_chroma_url
 
     check_chroma_url(chroma_url)
-    index = Index.open(path, embedder=embedder, writable=True, use_server=False)
+    index = Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s)
     try:
-        manifest = {**index._manifest, "chroma_url": chroma_url, **mf.fresh_identity()}
-        remote = remote_of(manifest, index.embedder, path=index.path, live=index._live, writer=True)
-        assert remote is not None
-        done = sync_remote(index._live, remote)
-        mf.write_manifest(index.path, manifest)
-        return {"nodes": done["nodes"], "edges": done["edges"]}
+        return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url)
     finally:
         index.close()
 
 
-__all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "Index", "WriteReport", "move_vectors_to_server"]
+def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
+    """:func:`move_index_to_server`, answering the node and edge vectors the server holds
+    (``nodes``, ``edges``); its :class:`ServerMove` also says what became of old collections."""
+    moved = move_index_to_server(path, chroma_url, embedder=embedder)
+    return {"nodes": moved.nodes, "edges": moved.edges}
+
+
+__all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "Index", "ServerMove", "WriteReport", "move_index_to_server", "move_vectors_to_server"]

@@ -57,10 +57,10 @@ class WriterLock:
                 if time.monotonic() >= deadline:
                     holder = _read_pid(fd)
                     os.close(fd)
-                    who = f"process {holder}" if holder else "another process"
+                    directory = str(self.path.parent)
                     raise IndexLockedError(
-                        f"{who} is writing the index at {self.path.parent}; wait for it to finish "
-                        "(or pass a longer wait), or write to another --index-dir"
+                        locked_message(directory, holder, self.wait_s, PYTHON_WAIT, "index directory"),
+                        directory, holder, self.wait_s,
                     ) from None
                 time.sleep(0.05)
         os.ftruncate(fd, 0)
@@ -78,6 +78,30 @@ class WriterLock:
         self.release()
 
 
+#: How a Python caller waits for the other writer (the CLI names its ``--lock-wait``).
+PYTHON_WAIT = "open it with Index.open(..., lock_wait_s=SECONDS)"
+
+
+def locked_message(directory: str, holder: int | None, waited_s: float, how_to_wait: str | None, place: str) -> str:
+    """What a writer that found the index locked is told: who writes, and what to do.
+
+    Args:
+        directory: The index directory.
+        holder: The writing process's pid, None when it cannot be read.
+        waited_s: How long this writer waited already.
+        how_to_wait: What the caller does to wait (e.g. "pass --lock-wait SECONDS"), None
+            when it has no way: then it is told to run again once the other finishes.
+        place: What the caller calls another index ("--index-dir" for the CLI).
+    """
+    who = f"process {holder}" if holder else "another process"
+    waited = f" (waited {waited_s:g} s for it)" if waited_s > 0 else ""
+    if how_to_wait is None:
+        wait = "wait for it to finish and run this again"
+    else:
+        wait = f"wait for it to finish ({how_to_wait} to wait{' longer' if waited_s > 0 else ''} for it)"
+    return f"{who} is writing the index at {directory}{waited}; {wait}, or write to another {place}"
+
+
 def _read_pid(fd: int) -> int | None:
     try:
         raw = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
@@ -86,4 +110,4 @@ def _read_pid(fd: int) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-__all__ = ["LOCK_FILE", "WriterLock"]
+__all__ = ["LOCK_FILE", "PYTHON_WAIT", "WriterLock", "locked_message"]

@@ -4,6 +4,13 @@ The writer mirrors each committed batch (:func:`mirror`) and, when it takes the 
 lock, brings the server in step (:func:`sync_remote`): every vector the server lacks or
 holds stale is copied (never re-embedded), every entry whose item is gone is deleted.
 Only what ``items.sqlite`` accounts for is touched: the database is the source of truth.
+
+Each collection is marked with the ``index_id`` of the index that owns it and the
+directory that index lives in. ``cp -r`` copies the manifest (and so the id) but not the
+directory, so a copy is told from its original: a writer of a copy refuses the original's
+collections (its sync would delete the original's vectors), a reader of a copy searches
+its own vectors in memory, and ``move-to-server`` deletes only collections this very
+directory owned (``stores.server_moves``).
 """
 
 from __future__ import annotations
@@ -17,14 +24,78 @@ import numpy as np
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.filters import vector_metadata
+from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.snapshot import RemoteVectors
 
-__all__ = ["mirror", "remote_of", "sync_remote"]
+__all__ = [
+    "collection_names",
+    "copy_of",
+    "holds_original",
+    "index_dir_of",
+    "mirror",
+    "remote_of",
+    "same_server",
+    "sync_remote",
+]
 
 log = logging.getLogger("skill_retriever")
+
+_START = "start it (`chroma run --path <dir> --port <port>`) or check --chroma-url"
+
+
+def collection_names(manifest: Mapping[str, Any]) -> tuple[str, str]:
+    """The node and edge collections a manifest names (``collection_prefix``)."""
+    prefix = str(manifest.get("collection_prefix", "sr"))
+    return f"{prefix}-nodes", f"{prefix}-edges"
+
+
+def index_dir_of(path: Path) -> str:
+    """The directory recorded on an index's collections: absolute and resolved, so that
+    ``idx``, ``./idx`` and a symlink to it name one index, and a copy names another."""
+    return str(path.resolve())
+
+
+def same_server(a: object, b: object) -> bool:
+    """Whether two ``chroma_url`` values name one server (scheme, case and a trailing
+    slash aside; ``127.0.0.1`` and ``localhost`` count as two)."""
+
+    def key(url: object) -> str:
+        text = str(url or "").strip().rstrip("/").lower()
+        return text if not text or "://" in text else f"http://{text}"
+
+    return bool(a) and key(a) == key(b)
+
+
+def holds_original(recorded: str, manifest: Mapping[str, Any]) -> bool:
+    """Whether ``recorded`` (the directory marked on collections) still holds the index
+    ``manifest`` describes (same ``index_id``, collections and server): then another
+    directory with that manifest is a copy of it. False when it holds no such index any
+    more (the index was moved away with ``mv``, or moved to other collections since)."""
+    try:
+        theirs = mf.read_manifest(Path(recorded))
+    except IndexCorruptError:  # no index there (moved away), or none readable
+        return False
+    except OSError:  # cannot look (permissions): assume it is there, so nothing of it is touched
+        return True
+    return (
+        bool(manifest.get("index_id"))
+        and theirs.get("index_id") == manifest.get("index_id")
+        and collection_names(theirs) == collection_names(manifest)
+        and same_server(theirs.get("chroma_url"), manifest.get("chroma_url"))
+    )
+
+
+def copy_of(store: Any, manifest: Mapping[str, Any], here: str) -> str | None:
+    """The directory of the index that ``here`` is a copy of, when ``store`` is that
+    index's collection (same owner, recorded for a directory that still holds it)."""
+    owner = manifest.get("index_id")
+    recorded = store.owner_dir
+    if not owner or store.owner != owner or not recorded or recorded == here:
+        return None
+    return str(recorded) if holds_original(str(recorded), manifest) else None
 
 
 def remote_of(
@@ -32,17 +103,20 @@ def remote_of(
 ) -> RemoteVectors | None:
     """The server a manifest names (``chroma_url``), or None.
 
-    A writer creates the collections (marked with the manifest's ``index_id``) and
-    refuses collections that another index owns, or unmarked ones holding ids this index
-    never had (another index may share them: syncing would delete its vectors). A reader
-    creates nothing: when the collections are missing, belong to another index, or hold
-    far fewer vectors than the index, it warns (run ``repair``) and searches the vectors
-    it holds in memory instead (returns None).
+    A writer creates the collections (marked with the manifest's ``index_id`` and this
+    directory) and refuses collections that another index owns, that a directory this
+    one was copied from owns, or unmarked ones holding ids this index never had (another
+    index may share them: syncing would delete its vectors). Collections whose directory
+    no longer holds their index (it was moved with ``mv``), or marked before collections
+    recorded a directory, are marked as this directory's. A reader creates nothing:
+    when the collections are missing, belong to another index or to the index this one
+    is a copy of, or hold far fewer vectors than the index, it warns and searches the
+    vectors it holds in memory instead (returns None).
 
     Raises:
         ConfigError: ``chroma_url`` is not a Chroma server address.
         IndexCorruptError: The server cannot be reached or used, or (a writer) the
-            collections are another index's.
+            collections are another index's, or this index is a copy of theirs.
     """
     url = manifest.get("chroma_url")
     if not url:
@@ -50,14 +124,16 @@ def remote_of(
     from skill_retriever.stores.vectors import ChromaVectorStore, check_chroma_url, chroma_client
 
     url = check_chroma_url(str(url))
-    prefix = str(manifest.get("collection_prefix", "sr"))
     owner = str(manifest.get("index_id") or "") or None
-    names = (f"{prefix}-nodes", f"{prefix}-edges")
+    names = collection_names(manifest)
+    here = index_dir_of(path)
     try:
         client = chroma_client(url)
         if writer:
             stores = [
-                ChromaVectorStore(client, n, embedder, create=True, owner=owner, url=url, index_dir=str(path))
+                ChromaVectorStore(
+                    client, n, embedder, create=True, owner=owner, owner_dir=here, url=url, index_dir=str(path)
+                )
                 for n in names
             ]
         else:
@@ -74,14 +150,13 @@ def remote_of(
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
         raise IndexCorruptError(
-            f"the Chroma server at {url} cannot be used ({type(exc).__name__}: {exc}); start it "
-            "(`chroma run --path <dir> --port <port>`) or check --chroma-url"
+            f"the Chroma server at {url} cannot be used ({type(exc).__name__}: {exc}); {_START}"
         ) from exc
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
-        _claim(stores, (live.nodes, live.edges), owner, path, url)
+        _claim(stores, (live.nodes, live.edges), manifest, path, url)
         return remote
-    return remote if _usable(stores, owner, live, path, url) else None
+    return remote if _usable(stores, manifest, live, path, url) else None
 
 
 def _warn(path: Path, url: str, problem: str) -> None:
@@ -92,11 +167,30 @@ def _warn(path: Path, url: str, problem: str) -> None:
     )
 
 
-def _usable(stores: list[Any], owner: str | None, live: LiveState, path: Path, url: str) -> bool:
+def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
+    return (
+        f"{path} is a copy of the index at {original}, which owns the collections {' and '.join(names)} on "
+        f"{url} (a copied directory keeps its original's collection names and index_id; writing through "
+        f"them would change {original}'s vectors); give the copy collections of its own with "
+        f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+    )
+
+
+def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> bool:
     """Whether a reader may search the server's collections (else it warns)."""
+    owner = manifest.get("index_id")
     for store in stores:
         if owner and store.owner and store.owner != owner:
             _warn(path, url, f"keeps {store.name} for another index")
+            return False
+    here = index_dir_of(path)
+    for store in stores:
+        original = copy_of(store, manifest, here)
+        if original:
+            log.warning(
+                "[skill_retriever][index] %s; until then it searches the vectors of %s held in memory",
+                _copy_message(path, original, [s.name for s in stores], url), path,
+            )
             return False
     expected = (len(live.node_vectors), len(live.edge_vectors))
     for store, want in zip(stores, expected, strict=True):
@@ -107,11 +201,26 @@ def _usable(stores: list[Any], owner: str | None, live: LiveState, path: Path, u
     return True
 
 
-def _claim(stores: list[Any], known: tuple[Mapping[str, Any], ...], owner: str | None, path: Path, url: str) -> None:
-    """Refuse another index's collections; mark unmarked ones holding nothing foreign."""
+def _claim(
+    stores: list[Any], known: tuple[Mapping[str, Any], ...], manifest: Mapping[str, Any], path: Path, url: str
+) -> None:
+    """Refuse another index's collections and the original's collections of a copy; mark
+    as this directory's the ones it owns (moved here, or marked before directories were
+    recorded) and unmarked ones holding nothing foreign. Every check runs before any mark,
+    so a refusal changes nothing on the server."""
+    owner = str(manifest.get("index_id") or "") or None
+    here = index_dir_of(path)
     move = f"give {path} collections of its own with `skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+    to_mark: list[Any] = []
     for store, ids in zip(stores, known, strict=True):
         if owner and store.owner == owner:
+            original = copy_of(store, manifest, here)
+            if original:
+                raise IndexCorruptError(_copy_message(path, original, [s.name for s in stores], url))
+            if store.owner_dir != here:
+                if store.owner_dir:
+                    log.info("[skill_retriever][index] %s moved from %s: marking %s as its own", path, store.owner_dir, store.name)
+                to_mark.append(store)
             continue
         if store.owner:
             raise IndexCorruptError(
@@ -125,7 +234,10 @@ def _claim(stores: list[Any], known: tuple[Mapping[str, Any], ...], owner: str |
                 f"not marked as its own (another index may share it; syncing would delete them); {move}"
             )
         if owner:
-            store.claim(owner)
+            to_mark.append(store)
+    for store in to_mark:
+        assert owner is not None
+        store.claim(owner, here)
 
 
 def mirror(remote: RemoteVectors, ch: Changes, live: LiveState) -> None:

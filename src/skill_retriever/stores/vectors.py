@@ -39,6 +39,10 @@ Metadata = Mapping[str, str | int | float | bool | list[str]]
 
 #: Collection metadata key naming the index (``index_id`` in its manifest) that owns it.
 OWNER_KEY = "skill_retriever_index"
+#: Collection metadata key naming the directory (absolute, resolved) of the index that owns
+#: it: a copied directory keeps its original's ``index_id``, never its directory, so this
+#: tells a copy from the index it was copied from.
+OWNER_DIR_KEY = "skill_retriever_index_dir"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +181,9 @@ class ChromaVectorStore:
     """One Chroma collection with cosine HNSW and our embedding function.
 
     ``create=False`` (a reader) only opens an existing collection (chromadb's
-    ``NotFoundError`` when there is none); a writer creates it, marked with ``owner``.
+    ``NotFoundError`` when there is none); a writer creates it, marked with ``owner`` and
+    ``owner_dir`` (an existing collection keeps its marks: Chroma ignores the metadata of
+    ``get_or_create_collection`` then, and :meth:`claim` changes them).
     A server that cannot be reached, or a collection deleted behind the store's back,
     raises :class:`IndexCorruptError` naming ``url`` and what to do (``index_dir``).
     """
@@ -190,6 +196,7 @@ class ChromaVectorStore:
         *,
         create: bool = True,
         owner: str | None = None,
+        owner_dir: str | None = None,
         url: str = "",
         index_dir: str = "<index>",
     ) -> None:
@@ -197,7 +204,7 @@ class ChromaVectorStore:
         ef = ChromaEmbeddingFunction(embedder)
         with self._reaching():
             if create:
-                meta = {OWNER_KEY: owner} if owner else None
+                meta = {OWNER_KEY: owner, **({OWNER_DIR_KEY: owner_dir} if owner_dir else {})} if owner else None
                 self._col = client.get_or_create_collection(
                     name, embedding_function=ef, configuration={"hnsw": HNSW}, metadata=meta
                 )
@@ -215,7 +222,9 @@ class ChromaVectorStore:
                 raise
             raise IndexCorruptError(
                 f"the collection {self.name} is gone from the Chroma server at {self.url or 'the server'} ({exc}); "
-                f"copy the vectors there again with `skill-retriever repair --index-dir {self.index_dir}`"
+                f"if `skill-retriever move-to-server` moved {self.index_dir} since this process opened it, open it "
+                f"again (restart the process); else copy the vectors there again with "
+                f"`skill-retriever repair --index-dir {self.index_dir}`"
             ) from exc
         except Exception as exc:
             if not _unreachable(exc):
@@ -232,10 +241,17 @@ class ChromaVectorStore:
         found = (self._col.metadata or {}).get(OWNER_KEY)
         return str(found) if found else None
 
-    def claim(self, owner: str) -> None:
-        """Mark the collection as the index ``owner``'s."""
+    @property
+    def owner_dir(self) -> str | None:
+        """The directory of the index that owns this collection (None: marked before
+        collections recorded it, or unmarked)."""
+        found = (self._col.metadata or {}).get(OWNER_DIR_KEY)
+        return str(found) if found else None
+
+    def claim(self, owner: str, owner_dir: str) -> None:
+        """Mark the collection as the index ``owner``'s, kept in the directory ``owner_dir``."""
         with self._reaching():
-            self._col.modify(metadata={**(self._col.metadata or {}), OWNER_KEY: owner})
+            self._col.modify(metadata={**(self._col.metadata or {}), OWNER_KEY: owner, OWNER_DIR_KEY: owner_dir})
 
     def upsert(self, ids: Sequence[str], vectors: Vectors, metadatas: Sequence[Metadata]) -> None:
         step = 2000  # Chroma caps one request's size; stay well below it
@@ -305,6 +321,7 @@ class ChromaVectorStore:
 
 __all__ = [
     "HNSW",
+    "OWNER_DIR_KEY",
     "OWNER_KEY",
     "ChromaVectorStore",
     "VectorHit",

@@ -1,0 +1,225 @@
+"""Moving an index's vectors to a Chroma server (``move-to-server``), what becomes of the
+collections it used before, and what ``stats`` says of the server.
+
+A move fills new collections, then writes ``index.json``, then deletes the previous
+move's collections, but only on the same server and only this directory's own: a copied
+directory's original keeps its collections, and a server the index left (it may be
+unreachable) is not contacted, its collections named for the user to delete there.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.remote import (
+    collection_names,
+    copy_of,
+    holds_original,
+    index_dir_of,
+    remote_of,
+    same_server,
+    sync_remote,
+)
+
+__all__ = ["PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "server_line", "server_status"]
+
+log = logging.getLogger("skill_retriever")
+
+
+@dataclass(frozen=True, slots=True)
+class PreviousCollections:
+    """What became of the collections an index used before ``move-to-server``: the ones
+    deleted, and the ones left (name -> why) on the server at ``url``."""
+
+    url: str | None = None
+    removed: tuple[str, ...] = ()
+    kept: dict[str, str] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        """What the CLI says of them: the ones deleted, and the ones left (grouped by why)
+        for the user to delete on that server if unneeded."""
+        out: list[str] = []
+        if self.removed:
+            out.append(
+                f"removed {len(self.removed)} collection(s) of the previous move from {self.url}: "
+                f"{', '.join(self.removed)} (restart processes that had the index open: they searched those)"
+            )
+        reasons: dict[str, list[str]] = {}
+        for name, why in self.kept.items():
+            reasons.setdefault(why, []).append(name)
+        for why, names in reasons.items():
+            out.append(f"the server at {self.url} keeps {', '.join(names)} from before ({why}); delete them there if unneeded")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMove:
+    """What ``move-to-server`` did: the vectors the server now holds for the index, in
+    which collections, and what became of the collections it used before."""
+
+    path: str
+    chroma_url: str
+    nodes: int
+    edges: int
+    collections: tuple[str, str]
+    previous: PreviousCollections
+
+    def to_dict(self) -> dict[str, Any]:
+        """For ``move-to-server --json``."""
+        kept = self.previous.kept
+        return {
+            "path": self.path,
+            "chroma_url": self.chroma_url,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "collections": list(self.collections),
+            "removed_collections": len(self.previous.removed),
+            "removed": list(self.previous.removed),
+            "kept": {"url": self.previous.url, "collections": dict(kept)} if kept else None,
+        }
+
+    def lines(self) -> list[str]:
+        """What the CLI says of the move."""
+        held = (
+            f"the server {self.chroma_url} holds {self.nodes} node and {self.edges} edge vectors in "
+            f"{' and '.join(self.collections)}; {self.path} now searches through it"
+        )
+        return [held, *self.previous.lines()]
+
+
+def move_to_server(
+    path: Path, previous: Mapping[str, Any], embedder: Embedder, live: LiveState, chroma_url: str
+) -> ServerMove:
+    """Copy the vectors ``live`` holds (no re-embedding) into new collections on
+    ``chroma_url``, marked with a fresh ``index_id`` and this directory, write the index's
+    manifest naming them, then drop the collections ``previous`` (its manifest until now)
+    named (:func:`drop_previous`). The caller holds the index's write lock."""
+    manifest = {**previous, "chroma_url": chroma_url, **mf.fresh_identity()}
+    remote = remote_of(manifest, embedder, path=path, live=live, writer=True)
+    assert remote is not None
+    done = sync_remote(live, remote)
+    mf.write_manifest(path, manifest)
+    dropped = drop_previous(previous, manifest, path)
+    return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped)
+
+
+def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Path) -> PreviousCollections:
+    """Delete the collections the manifest ``previous`` gave the index at ``path``, once
+    ``now`` (its new manifest) is written. Only on the same server (another may be
+    unreachable: its collections are named as kept), and only collections owned by
+    ``previous``'s ``index_id`` and recorded as this directory's (or as a directory that
+    no longer holds that index: it was moved here): never another index's, never the
+    original's of a copy, never ones marked before directories were recorded (a copy may
+    use them). A server that fails here leaves them, named as kept: the move itself is done.
+    """
+    old_url = previous.get("chroma_url")
+    if not old_url:
+        return PreviousCollections()
+    names = collection_names(previous)
+    if names == collection_names(now) and same_server(old_url, now.get("chroma_url")):
+        return PreviousCollections()  # the same collections: nothing previous to drop
+    if not same_server(old_url, now.get("chroma_url")):
+        elsewhere = "the index now uses another server; this one was not contacted, it may be unreachable"
+        return PreviousCollections(str(old_url), kept=dict.fromkeys(names, elsewhere))
+    from skill_retriever.stores.vectors import chroma_client
+
+    removed: list[str] = []
+    kept: dict[str, str] = {}
+    here = index_dir_of(path)
+    try:
+        client = chroma_client(str(old_url))
+        for name in names:
+            why = _why_keep(client, name, previous, here)
+            if why is None:
+                client.delete_collection(name)
+                removed.append(name)
+            elif why:
+                kept[name] = why
+    except Exception as exc:  # noqa: BLE001 -- Chroma fails in many types; the move is done, this is tidying
+        log.warning(
+            "[skill_retriever][index] could not delete the previous collections %s of %s from %s (%s: %s); "
+            "delete them there if unneeded", ", ".join(names), path, old_url, type(exc).__name__, exc,
+        )
+        for name in names:
+            if name not in removed:
+                kept.setdefault(name, f"deleting failed ({type(exc).__name__}: {exc})")
+    return PreviousCollections(str(old_url), tuple(removed), kept)
+
+
+def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) -> str | None:
+    """Why the collection ``name`` must stay (None: delete it; "": it is not there)."""
+    from chromadb.errors import NotFoundError
+
+    from skill_retriever.stores.vectors import OWNER_DIR_KEY, OWNER_KEY
+
+    try:
+        meta = client.get_collection(name).metadata or {}
+    except NotFoundError:
+        return ""
+    owner, recorded = meta.get(OWNER_KEY), meta.get(OWNER_DIR_KEY)
+    if not previous.get("index_id") or owner != previous.get("index_id"):
+        return "not marked as this index's (another index may use it)"
+    if not recorded:
+        return "marked before collections recorded their index's directory (a copy of this index may use it)"
+    if recorded != here and holds_original(str(recorded), previous):
+        return f"it belongs to {recorded}, of which this index is a copy"
+    return None
+
+
+def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -> dict[str, Any] | None:
+    """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
+    None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
+    collection's vector count (None: missing) and ``copy_of`` (the directory whose
+    collections these are, when this index is a copy of it). Reads only: creates nothing,
+    and a server that is down is reported, not raised, so ``stats`` still shows the index.
+    """
+    url = manifest.get("chroma_url")
+    if not url:
+        return None
+    from chromadb.errors import NotFoundError
+
+    from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
+
+    out: dict[str, Any] = {"url": str(url), "reachable": True, "collections": {}, "copy_of": None}
+    try:
+        client = chroma_client(str(url))
+        client.heartbeat()
+        for name in collection_names(manifest):
+            try:
+                store = ChromaVectorStore(client, name, embedder, create=False, url=str(url), index_dir=str(path))
+            except NotFoundError:
+                out["collections"][name] = None
+                continue
+            out["collections"][name] = store.count()
+            out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
+    except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
+        return {"url": str(url), "reachable": False, "error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+def server_line(server: Mapping[str, Any], path: str) -> str:
+    """The ``stats`` line on an index's server (:func:`server_status`): down, a copy
+    searching in memory, missing collections, or the collections and their vectors."""
+    url = server["url"]
+    if not server["reachable"]:
+        return (
+            f"the Chroma server at {url} cannot be reached ({server['error']}); queries fail until it answers: "
+            "start it (`chroma run --path <dir> --port <port>`) or check --chroma-url / chroma_url in index.json"
+        )
+    held = ", ".join(f"{name} ({'missing' if n is None else f'{n} vectors'})" for name, n in server["collections"].items())
+    if server["copy_of"]:
+        return (
+            f"{url} holds {held}, the collections of {server['copy_of']}, of which this index is a copy; its "
+            f"queries search in memory: give it collections of its own with "
+            f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+        )
+    if None in server["collections"].values():
+        return f"{url} holds {held}; run `skill-retriever repair --index-dir {path}` to copy the vectors there"
+    return f"{url} holds {held}"

@@ -1,0 +1,59 @@
+"""A real `chroma run` server on a free loopback port, for the tests of indexes on a
+Chroma server (tests/stores/conftest.py makes fixtures of it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ChromaServer:
+    """One `chroma run` process over ``data``; :meth:`stop` it to test a server that is down."""
+
+    def __init__(self, data: Path) -> None:
+        self.data, self.port = data, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [CHROMA, "run", "--path", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"chroma run did not answer on {self.url} within 60 s") from None
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
