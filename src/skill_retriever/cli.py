@@ -281,10 +281,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     else:
         for s in run.sources:
             print(printable(s.summary()))
-            for problem in s.problems[:10]:
-                print(printable(f"  problem: {problem}"))
-            if len(s.problems) > 10:
-                print(f"  ... {len(s.problems) - 10} more problems (see --json)")
+            for line in s.problem_lines():
+                print(printable(f"  {line}"))
             if cut := run.edges_removed.get(s.source):
                 print(f"  removed {cut} relation(s) its items no longer have")
             if gone := run.removed.get(s.source):

@@ -111,7 +111,8 @@ class IndexRun:
                     "source": s.source,
                     "nodes": len(s.nodes),
                     "edges": len(s.edges),
-                    "problems": [str(p) for p in s.problems],
+                    "problems": [str(p) for p in s.skips],
+                    "notes": [str(p) for p in s.notes],  # on files read whole
                     "seconds": round(s.seconds, 3),
                 }
                 for s in self.sources

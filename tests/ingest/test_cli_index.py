@@ -7,6 +7,7 @@ embedder its manifest names, so no model is loaded.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -41,16 +42,39 @@ def _ids(index_dir: Path) -> set[str]:
         return set(index.snapshot().nodes)
 
 
-def test_recovered_frontmatter_is_printed_as_a_problem(
+def test_recovered_frontmatter_is_printed_as_a_note(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "badfm"
     _write(repo, "commands/foo.md", "---\nname: foo-cmd\ndescription: [unclosed foo: : bar\n---\nBody.\n")
     rc = main(["index", str(repo), "--index-dir", str(index_dir)])
     out = capsys.readouterr().out
-    assert rc == 0 and "1 nodes" in out and "1 problems" in out
-    assert f"problem: {repo / 'commands' / 'foo.md'}: frontmatter is not valid YAML" in out
+    assert rc == 0 and "1 nodes" in out and "0 problems, 1 notes" in out
+    assert f"note: {repo / 'commands' / 'foo.md'}: frontmatter is not valid YAML" in out
     assert _ids(index_dir) == {"badfm/commands/foo.md"}
+
+
+def test_notes_are_grouped_and_never_bury_a_problem(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Twelve files of one lenient frontmatter came first, one problem line each, and
+    pushed the file that could not be read out of the ten lines shown (davila7: 229 such
+    notes among 373 problems)."""
+    repo = tmp_path / "many"
+    for i in range(12):
+        _write(repo, f"commands/c{i:02}.md", f"---\nname: c{i}\ndescription: Use it: for {i}\n---\nBody.\n")
+    (repo / "skills/broken").mkdir(parents=True)
+    (repo / "skills/broken/SKILL.md").write_bytes(b"\xff\xfe not text \x00")
+    rc = main(["index", str(repo), "--index-dir", str(index_dir)])
+    out = capsys.readouterr().out
+    assert rc == 0 and "12 nodes" in out and "1 problems, 12 notes" in out, out
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert lines[0].startswith(f"problem: {repo / 'skills/broken/SKILL.md'}"), lines
+    (note,) = [line for line in lines if line.startswith("note:")]
+    assert "frontmatter is not valid YAML" in note and "(and 11 more file(s) like it; see --json)" in note
+    rc = main(["index", str(repo), "--index-dir", str(index_dir), "--json"])
+    (source,) = json.loads(capsys.readouterr().out)["run"]["sources"]
+    assert len(source["problems"]) == 1 and len(source["notes"]) == 12
 
 
 def test_bad_files_are_reported_and_good_ones_indexed(

@@ -46,8 +46,42 @@ class IngestResult:
         self.problems.extend(other.problems)
         self.seconds += other.seconds
 
+    @property
+    def skips(self) -> list[Problem]:
+        """The problems that left something out (not notes on files read whole)."""
+        return [p for p in self.problems if not p.read_whole]
+
+    @property
+    def notes(self) -> list[Problem]:
+        """The notes on files read whole (`Problem.read_whole`)."""
+        return [p for p in self.problems if p.read_whole]
+
     def summary(self) -> str:
+        notes = len(self.notes)
         return (
             f"{self.source}: {len(self.nodes)} nodes, {len(self.edges)} edges, "
-            f"{len(self.problems)} problems, {self.seconds:.1f} s"
+            f"{len(self.problems) - notes} problems{f', {notes} notes' if notes else ''}, {self.seconds:.1f} s"
         )
+
+    def problem_lines(self, limit: int = 10) -> list[str]:
+        """What a person reads of the problems: the first ``limit`` that left something
+        out, one by one, then the notes grouped by what they say (one line per kind with
+        its count and an example), so that 229 files of one lenient frontmatter do not
+        bury the one file that could not be read."""
+        skips = self.skips
+        lines = [f"problem: {p}" for p in skips[:limit]]
+        if len(skips) > limit:
+            lines.append(f"... {len(skips) - limit} more problems (see --json)")
+        kinds: dict[str, list[Problem]] = {}
+        for note in self.notes:
+            kinds.setdefault(_note_kind(note.message), []).append(note)
+        for same in kinds.values():
+            more = f" (and {len(same) - 1} more file(s) like it; see --json)" if len(same) > 1 else ""
+            lines.append(f"note: {same[0]}{more}")
+        return lines
+
+
+def _note_kind(message: str) -> str:
+    """What a note says, without its particulars (a quoted name, a parser's detail in
+    parentheses): notes of one kind differ only in those."""
+    return message.split(" (", 1)[0].split(" '", 1)[0]
