@@ -192,7 +192,7 @@ def _calibration_line(summary: dict[str, Any]) -> str:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps
+    from skill_retriever.indexing import dumps, scrub_secrets
     from skill_retriever.stores.index import Index
 
     with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args)) as index:
@@ -200,6 +200,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
                   (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
         if copied := index.repaired.get("server"):
             mended.append(f"copied {copied} vector(s) to the Chroma server again")
+        if scrubbed := scrub_secrets(index):
+            mended.append(f"redacted the secrets of {len(scrubbed)} hook or MCP server item(s) indexed before "
+                          f"secrets were redacted: {', '.join(scrubbed[:3])}{' ...' if len(scrubbed) > 3 else ''}")
         if calibration_unreadable(index):
             from skill_retriever.calibration import calibrate_index
 

@@ -107,6 +107,10 @@ class ItemStore:
             self._db.execute("PRAGMA busy_timeout=10000")
             self._check_schema()  # before any write: a damaged file is reported, never "fixed"
             if writable:
+                # Deleted and replaced rows are overwritten, not left in free pages: a
+                # deleted private item or a secret redacted since must not stay readable
+                # in the file (`repair` redacts secrets an older ingest kept).
+                self._db.execute("PRAGMA secure_delete=ON")
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
