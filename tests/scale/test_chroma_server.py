@@ -5,66 +5,17 @@ writer keeps in step, and readers ask it for candidates."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chroma_support import CHROMA, ChromaServer
 
 from skill_retriever.model import Edge, Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index, move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
-
-CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ChromaServer:
-    def __init__(self, data: Path) -> None:
-        self.data, self.port = data, _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [CHROMA, "run", "--path", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"chroma run did not answer on {self.url} within 60 s")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Fixtures of the store tests: real `chroma run` servers (tests/stores/chroma_support.py)."""
+"""Fixtures of the store tests: real `chroma run` servers (tests/chroma_support.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A real `chroma run` server on a free loopback port, for the tests of indexes on a
-Chroma server (tests/stores/conftest.py makes fixtures of it)."""
+Chroma server (tests/stores/conftest.py makes fixtures of it; tests/scale uses it too)."""
 
 from __future__ import annotations
 
