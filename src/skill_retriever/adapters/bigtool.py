@@ -17,11 +17,26 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from skill_retriever.adapters.langchain import arun_search, as_retriever, run_search
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index, WriteReport
 
 ToolRegistry = Mapping[str, "BaseTool | Callable[..., Any]"]
+
+
+def _fetch(limit: int, registry: ToolRegistry | None) -> int:
+    """How many results to ask for: ``limit``, or three times it when ids outside the
+    registry will be dropped.
+
+    Raises:
+        ConfigError: ``limit`` is not a positive int. Checked here, when the agent is
+            built, not on the model's first ``retrieve_tools`` call, whose error would name
+            ``k``, a setting the caller never passed.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"limit must be a positive int (most tool ids per call), got {limit!r}")
+    return limit * 3 if registry is not None else limit
 
 
 def _registry_ids(ids: Sequence[str], registry: ToolRegistry | None, limit: int) -> list[str]:
@@ -50,9 +65,12 @@ def make_bigtool_retrieve(
         registry: when given, ids not in it are never returned.
         kinds: item kinds that count as tools.
         **overrides: RetrievalConfig settings for every call (e.g. ``rerank=False``).
+
+    Raises:
+        ConfigError: ``limit`` is not a positive int.
     """
     retriever = as_retriever(index_or_retriever)
-    fetch = limit * 3 if registry is not None else limit
+    fetch = _fetch(limit, registry)
 
     def retrieve_tools(query: str) -> list[str]:
         """Retrieve a tool to use, given a search query."""
@@ -72,7 +90,7 @@ def make_bigtool_aretrieve(
 ) -> Callable[[str], Awaitable[list[str]]]:
     """The async twin of :func:`make_bigtool_retrieve` (``retrieve_tools_coroutine``)."""
     retriever = as_retriever(index_or_retriever)
-    fetch = limit * 3 if registry is not None else limit
+    fetch = _fetch(limit, registry)
 
     async def retrieve_tools(query: str) -> list[str]:
         """Retrieve a tool to use, given a search query."""

@@ -26,7 +26,15 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from skill_retriever.adapters.langchain_search import (
     arun_search,
@@ -243,6 +251,26 @@ def _bad_input_to_model() -> Iterator[None]:
         raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
 
 
+def schema_violation_message(error: ValidationError | Exception) -> str:
+    """What the tool answers arguments its schema rejects (``k=0``, an unknown kind, no
+    query): one line naming each bad argument, like the search's own errors.
+
+    LangChain raises a schema violation out of ``tool.invoke(tool_call)`` unless the tool
+    handles it, so a model's slip would end an agent loop that calls the tool itself
+    (only LangGraph's ``ToolNode`` catches it); pydantic's own text is several lines with
+    a URL, written for a programmer, not a model.
+    """
+    if not isinstance(error, ValidationError):
+        return f"Error: {error}. Fix the arguments and call the tool again."
+    problems = []
+    for e in error.errors(include_url=False):
+        where = ".".join(str(p) for p in e["loc"]) or "arguments"
+        msg = str(e["msg"]).removeprefix("Value error, ")
+        got = "" if e["type"] == "missing" else f" (got {e['input']!r:.40})"
+        problems.append(f"{where}: {msg}{got}")
+    return f"Error: invalid arguments: {'; '.join(problems)}. Fix the arguments and call the tool again."
+
+
 TOOL_DESCRIPTION = (
     "Search the catalogue of skills, agents, commands, hooks, MCP servers and documents for "
     "the items that help with a task. Returns a ranked list: kind, name, id, scores, why it "
@@ -261,8 +289,9 @@ def make_search_skills_tool(
 
     The tool's content is :func:`format_results`' text; its artifact (for
     ``ToolMessage.artifact`` when called with a tool call) is the list of result dicts.
-    Arguments the search rejects (an empty query, a bad setting) come back as an error
-    message (``ToolMessage(status="error")``), not an exception, so an agent can retry.
+    Arguments the schema or the search rejects (``k=0``, an unknown kind, an empty query,
+    a bad setting) come back as an error message (``ToolMessage(status="error")`` for a
+    tool call), not an exception, so an agent can retry.
 
     Args:
         index_or_retriever: what to search.
@@ -300,6 +329,7 @@ def make_search_skills_tool(
         args_schema=SearchSkillsInput,
         response_format="content_and_artifact",
         handle_tool_error=True,
+        handle_validation_error=schema_violation_message,
     )
 
 
@@ -320,6 +350,7 @@ __all__ = [
     "format_results",
     "make_search_skills_tool",
     "run_search",
+    "schema_violation_message",
     "search_with_snapshot",
     "to_document",
 ]
