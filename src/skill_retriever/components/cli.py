@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.cliargs import add_json_option, add_location_options
+
+if TYPE_CHECKING:
+    from skill_retriever.components.install import InstallPlan
 
 __all__ = ["add_parser", "cmd_install", "cmd_mcp", "cmd_uninstall"]
 
@@ -133,11 +136,30 @@ def cmd_install(args: argparse.Namespace) -> int:
     else:
         print("\n".join(printable(line) for line in plan.lines()))
         if not plan.ok and not plan.refused_for_conflicts:
-            print(
-                "some files were not written: see 'kept' / 'refused' above "
-                "(--force overwrites files that differ)"
-            )
+            print(_not_written(plan))
     return 0 if plan.ok else 1
+
+
+def _not_written(plan: InstallPlan) -> str:
+    """The closing line of an install that left something out. --force is offered only
+    for what it changes (a file or server of yours that differs): it does nothing for two
+    components of one install claiming one path, a refused path or an unreadable
+    settings.json, which the user must settle first."""
+    from skill_retriever.components.install.planner import SAME_PATH
+
+    blocked = [f.reason for c in plan.components for f in c.files if f.action == "blocked"]
+    fixes = []
+    if any(SAME_PATH not in why for why in blocked):
+        fixes.append("--force overwrites files and servers that differ")
+    if any(SAME_PATH in why for why in blocked):
+        fixes.append("two components claim one path: leave one of them out")
+    if any(f.action == "refused" for c in plan.components for f in c.files):
+        fixes.append("fix what 'refused' says and install again")
+    were = "were not" if plan.applied else "would not be"
+    return (
+        f"some files {were} written: see 'kept' / 'refused' above "
+        f"({'; '.join(fixes) or 'see the reasons above'})"
+    )
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:

@@ -28,15 +28,20 @@ from skill_retriever.components.install.inventory import (
     InstallRecord,
     PluginRecord,
     RecordEntry,
+    backup_path,
     sha256,
 )
-from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import InstallError, InstallPlan
 from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.replaced import keep_file, keep_server
 from skill_retriever.components.install.settings import merge_hooks, read_json_object, write_json
-from skill_retriever.components.install.target import check_creatable, install_root
+from skill_retriever.components.install.target import (
+    check_creatable,
+    check_writable,
+    install_root,
+)
 from skill_retriever.fsutil import write_atomic
 
 if TYPE_CHECKING:
@@ -58,12 +63,27 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         raise InstallError("; ".join(plan.conflict_lines()) + "; allow conflicts to install anyway")
     root = plan.target
     check_creatable(root, plan.scope)
+    check_writable(root, _to_write(plan), "or install somewhere else; nothing written")
     missing = missing_folders(root)
     try:
         root.mkdir(exist_ok=True)  # its parent was there when planned (`install_root`)
     except FileNotFoundError as exc:
         raise InstallError(f"the folder holding {root} is gone; nothing written") from exc
     record = InstallRecord.load(root)
+    written: list[str] = []
+    try:
+        _write(plan, record, missing, written)
+    except OSError as exc:  # a disk full, a folder made read-only since the check
+        raise InstallError(_failed(exc, record, missing, written)) from exc
+    return replace(plan, applied=True)
+
+
+def _write(
+    plan: InstallPlan, record: InstallRecord, missing: list[str], written: list[str]
+) -> None:
+    """Write the plan's files and entries, then the record; ``written`` grows with each
+    path written, for the message should a later write fail."""
+    root = plan.target
     before = set(record.components)
     current, _ = read_json_object(root, MCP_FILE, "mcpServers")
     current_servers = (current or {}).get("mcpServers", {})
@@ -94,6 +114,7 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
                     keep_file(record, entry, f.path, dest)
                 write_atomic(dest, f.content, f.mode)
                 entry.files[f.path] = sha256(f.content)
+                written.append(f.path)
     _record_plugins(plan, record, before)
     note_brought(plan, record, before)
     _merge_file(
@@ -103,12 +124,53 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         record,
         lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}},
         bool(servers),
+        written,
     )
-    _merge_file(root, SETTINGS_FILE, "hooks", record, lambda d: merge_hooks(d, hooks), bool(hooks))
+    _merge_file(
+        root, SETTINGS_FILE, "hooks", record, lambda d: merge_hooks(d, hooks), bool(hooks), written
+    )
     if record.components:
         note_folders(record, missing)
         record.save()
-    return replace(plan, applied=True)
+
+
+def _to_write(plan: InstallPlan) -> set[str]:
+    """The paths, relative to the root, that applying ``plan`` may write (the install
+    record and, with ``force``, the backups of replaced files among them)."""
+    out: set[str] = set()
+    for c in plan.components:
+        if c.status in ("install", "unchanged"):
+            out.add(RECORD_FILE)  # it records the unchanged ones too
+        if c.status != "install":
+            continue
+        for f in c.files:
+            entry = f.hook is not None or f.mcp_entry is not None
+            if f.action in ("create", "overwrite"):
+                out.add(f.path.split("#", 1)[0] if entry else f.path)
+            if f.action == "overwrite" and not entry:
+                out.add(backup_path(f.path))
+    return out
+
+
+def _failed(exc: OSError, record: InstallRecord, missing: list[str], written: list[str]) -> str:
+    """The one-line error of an install that failed half-way (``written``: what it wrote
+    before); that is recorded where the record can still be written, so ``uninstall``
+    takes it back."""
+    what = f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc})"
+    if not written:
+        return f"{what}; nothing written"
+    try:
+        note_folders(record, missing)
+        record.save()
+    except OSError as again:
+        return (
+            f"{what}, after writing {', '.join(written)} (not recorded either: "
+            f"{again.strerror or again}); remove them by hand"
+        )
+    return (
+        f"{what}; what it wrote is recorded: `uninstall` takes it back, or fix that and "
+        "install again"
+    )
 
 
 def _record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -> None:
@@ -139,7 +201,13 @@ def _record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) 
 
 
 def _merge_file(
-    root: Path, rel: str, key: str, record: InstallRecord, change: Any, needed: bool
+    root: Path,
+    rel: str,
+    key: str,
+    record: InstallRecord,
+    change: Any,
+    needed: bool,
+    written: list[str],
 ) -> None:
     if not needed:
         return
@@ -151,6 +219,7 @@ def _merge_file(
         record.created.add(rel)
     keep_original(record, rel, path)
     write_json(root, rel, change(data))
+    written.append(rel)
 
 
 def install(

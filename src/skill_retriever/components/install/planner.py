@@ -44,7 +44,11 @@ from skill_retriever.model import EdgeKind, Node, NodeKind
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
-__all__ = ["plan_install", "resolve_id"]
+__all__ = ["SAME_PATH", "plan_install", "resolve_id"]
+
+#: Why a file or server is blocked when another component of the install claims it
+#: (no ``force`` changes that: one of the two has to be left out).
+SAME_PATH = "installs the same path"
 
 
 def resolve_id(
@@ -204,7 +208,7 @@ def _component_plan(
         if a.hook is None:  # hooks merge; files and servers have one owner per install
             owner = claimed.setdefault(a.path, node.id)
             if owner != node.id:
-                actions[i] = replace(a, action="blocked", reason=f"{owner} installs the same path")
+                actions[i] = replace(a, action="blocked", reason=f"{owner} {SAME_PATH}")
     return plan(_status(actions), actions, "; ".join(out.notes))
 
 

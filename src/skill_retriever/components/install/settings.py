@@ -53,7 +53,11 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return None, f"the existing {rel} is unreadable ({exc}); fix or move it first"
-    if not isinstance(data, dict) or not isinstance(data.get(key, {}), dict):
+    if not isinstance(data, dict):  # a list, a string: Claude Code reads neither
+        shape = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+        what = shape.get(type(data), "a number")
+        return None, f"the existing {rel} is {what}, not a JSON object; fix or move it first"
+    if not isinstance(data.get(key, {}), dict):
         return None, f"the existing {rel} has no {key!r} object; fix or move it first"
     return data, ""
 

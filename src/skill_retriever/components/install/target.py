@@ -1,21 +1,31 @@
-"""The root an install writes into (or an uninstall reads), and whether it may be made.
+"""The root an install writes into (or an uninstall reads), whether it may be made, and
+whether the folders a change touches may be written (`check_writable`).
 
 Kept apart from planning and writing because both ends of an install share it: `planner`
 resolves the root when it plans, `apply` checks it again right before the first write,
 and `uninstall` resolves the same root (which must then exist). The rule: a target
-project folder or the home folder (``user``), never both; an empty target is refused;
-a root that does not exist yet may be made only right inside an existing folder. A
+project folder or the home folder (``user``), never both; an empty target, and one
+inside a ``.claude`` folder, is refused; a root that does not exist yet may be made only right inside an existing folder. A
 path the OS cannot take (a NUL byte, a name too long) is refused the same way, in one
 line, wherever it comes from (the CLI, the Python API, an MCP tool).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
+from skill_retriever.components.install.layout import CLAUDE_DIR
 from skill_retriever.components.install.plan import InstallError, Scope
 
-__all__ = ["GIVE_FOLDER", "check_creatable", "existing_folder", "install_root"]
+__all__ = [
+    "GIVE_FOLDER",
+    "check_creatable",
+    "check_writable",
+    "existing_folder",
+    "install_root",
+]
 
 
 def install_root(
@@ -36,7 +46,8 @@ def install_root(
 
     Raises:
         InstallError: Neither or both of a target and ``user`` were given, the target is
-            empty or a file, or (with ``must_exist``) the folder is missing.
+            empty, a file or (to install into) inside a ``.claude`` folder, or (with
+            ``must_exist``) the folder is missing.
     """
     if user == (target is not None):
         raise InstallError(
@@ -54,10 +65,32 @@ def install_root(
     root = _usable(root.expanduser().absolute(), str(target) if target is not None else str(root))
     if root.exists() and not root.is_dir():
         raise InstallError(f"target {root} is a file; give the project folder to install into")
+    if not user and not must_exist:
+        _outside_claude(root)
     if not root.exists() and must_exist:
         what = "home folder" if user else "target folder"
         raise InstallError(f"{what} {root} does not exist; nothing is installed there")
     return root, "user" if user else "project"
+
+
+def _outside_claude(root: Path) -> None:
+    """Refuse a project root inside a ``.claude`` folder: Claude Code reads the project's
+    ``.claude/`` only, so an install there (``proj/.claude/.claude/skills/...``) would be
+    written, reported as done and never read. Uninstalling is not refused, so what an
+    older install put there can still be taken back.
+
+    Raises:
+        InstallError: A part of ``root`` is named ``.claude``.
+    """
+    parts = root.parts
+    if CLAUDE_DIR not in parts:
+        return
+    project = Path(*parts[: parts.index(CLAUDE_DIR)])
+    raise InstallError(
+        f"target {root} is inside a {CLAUDE_DIR} folder, which Claude Code would not read "
+        f"installs from; give the project folder that holds it ({project}), or --user for "
+        f"~/{CLAUDE_DIR}; nothing written"
+    )
 
 
 def check_creatable(root: Path, scope: Scope) -> None:
@@ -76,6 +109,27 @@ def check_creatable(root: Path, scope: Scope) -> None:
         f"{what} {root} does not exist, nor does {root.parent}; check the path (an install "
         "creates at most the folder itself, inside an existing one); nothing written"
     )
+
+
+def check_writable(root: Path, rels: Iterable[str], then: str) -> None:
+    """Refuse before changing anything when a folder a file of ``rels`` (relative to
+    ``root``) would be written into or removed from, or the nearest one there when it is
+    yet to be made, cannot be written: failing half-way would leave files the install
+    record does not list, or a record listing files already gone. ``then`` ends the
+    message: what else the user may do, and that nothing was changed.
+
+    Raises:
+        InstallError: Such a folder is not writable.
+    """
+    for rel in sorted(rels):
+        folder = (root / rel).parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise InstallError(
+                f"cannot write into {folder} (permission denied); make it writable "
+                f"(chmod u+w) {then}"
+            )
 
 
 #: What a caller is told to do about a bad target (the MCP tools say it their own way).

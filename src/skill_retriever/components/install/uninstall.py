@@ -42,7 +42,7 @@ from skill_retriever.components.install.layout import (
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
-from skill_retriever.components.install.target import install_root
+from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.fsutil import write_atomic
 
 CHANGED = "changed since it was installed"
@@ -163,8 +163,9 @@ def uninstall(
         force: Remove files and servers the user changed since, too.
 
     Raises:
-        InstallError: A root that is missing or a file, a damaged record, or an id the
-            record does not hold.
+        InstallError: A root that is missing or a file, a damaged record, an id the
+            record does not hold, or a folder to change that cannot be written (nothing
+            is changed then).
     """
     root, _ = install_root(target, user, home, must_exist=True)
     record = InstallRecord.load(root)
@@ -175,6 +176,37 @@ def uninstall(
     chosen += along
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     entries = [record.components[i] for i in chosen]
+    check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
+    try:
+        _take_back(root, record, chosen, entries, report, force)
+    except OSError as exc:  # made read-only since the check, a disk full, ...
+        raise InstallError(
+            f"changing {exc.filename or 'a file'} failed ({exc.strerror or exc}); fix that "
+            "and run uninstall again: what is still recorded is taken back then"
+        ) from exc
+    return report
+
+
+def _to_change(entries: list[RecordEntry]) -> set[str]:
+    """The paths, relative to the root, that taking ``entries`` back may change."""
+    out = {RECORD_FILE}
+    for e in entries:
+        out |= set(e.files) | {backup_path(rel) for rel in e.replaced_files}
+        if e.hooks:
+            out.add(SETTINGS_FILE)
+        if e.mcp:
+            out.add(MCP_FILE)
+    return out
+
+
+def _take_back(
+    root: Path,
+    record: InstallRecord,
+    chosen: list[str],
+    entries: list[RecordEntry],
+    report: UninstallReport,
+    force: bool,
+) -> None:
     for entry in entries:
         _remove_files(root, entry, report, force)
     _remove_hooks(root, entries, report, record)
@@ -191,7 +223,6 @@ def uninstall(
     else:
         record.remove()
         remove_empty_folders(root, record)
-    return report
 
 
 def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force: bool) -> None:
