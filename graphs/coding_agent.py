@@ -7,7 +7,7 @@ supports, retrieves the skills a user's coding task needs and passes their text 
    invokes it with a ``RetrievalContext`` and maps its output back.
 2. **Subgraph as a node** (:func:`build_agent_with_subgraph_node`): the agent's state
    shares the retrieval graph's input and output keys (``query``, ``k``, ``token_budget``,
-   ``filters`` in; ``results``, ``route``, ``reranker``, ``stats``, ``warnings`` out), so
+   ``filters`` in; ``results``, ``route_taken``, ``reranker``, ``stats``, ``warnings`` out), so
    the compiled graph is added as the node ``skill_retriever`` itself. It inherits the
    agent's context, which is therefore a ``RetrievalContext``.
 
@@ -23,7 +23,7 @@ asks it, with that prompt as the system message.
 # No `from __future__ import annotations` here: LangGraph Server loads this file by path,
 # and the state TypedDicts' annotations must resolve without the module in sys.modules.
 import operator
-from typing import Annotated, Any, NotRequired, TypedDict, cast
+from typing import Annotated, Any, NotRequired, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -31,6 +31,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
+from typing_extensions import TypedDict  # pydantic's JSON schemas need it before Python 3.12
 
 from skill_retriever.adapters.langgraph_server import (
     ServerContext,
@@ -127,7 +128,7 @@ def make_act(model: BaseChatModel | None) -> Any:
 
 
 class WrapperAgentState(TaskInput, AgentOutput):
-    retrieval: dict[str, Any]  # route, reranker, stats and warnings of the retrieval
+    retrieval: dict[str, Any]  # route taken, reranker, stats and warnings of the retrieval
 
 
 def build_agent_with_wrapper_node(
@@ -166,7 +167,7 @@ def build_agent_with_wrapper_node(
             },
             context=ctx,
         )
-        summary = {key: out.get(key) for key in ("route", "reranker", "stats", "warnings")}
+        summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats", "warnings")}
         return {"skills": skill_texts(out["results"], ctx.index), "retrieval": summary}
 
     builder = StateGraph(
@@ -192,7 +193,7 @@ class SharedAgentState(TaskInput, AgentOutput):
     filters: FilterSpec
     # ... and its output keys
     results: list[Result]
-    route: str | None
+    route_taken: str | None
     reranker: str
     stats: Annotated[dict[str, Any], merge_dicts]
     warnings: Annotated[list[str], operator.add]

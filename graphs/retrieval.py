@@ -6,7 +6,7 @@ The server builds a run's context from JSON, so this graph takes a small JSON co
 ``~/.cache/skill-retriever`` on first use) and runs the compiled retrieval graph from
 ``skill_retriever.graph`` as a subgraph. Input and output are the retrieval graph's own:
 ``{"query": ..., "k": ..., "token_budget": ..., "route": ..., "filters": {...}}`` in,
-``{"results", "route", "reranker", "stats", "warnings"}`` out. Every run searches as
+``{"results", "route_taken", "reranker", "stats", "warnings", "fit"}`` out. Every run searches as
 ``$SKILL_RETRIEVER_PRINCIPALS`` (unset: public items only); a run's
 ``filters.principals`` can only narrow that.
 

@@ -126,7 +126,7 @@ def test_stats_hold_every_phase_that_ran(plain: Retriever, route: str) -> None:
         assert name in stats, name
         assert isinstance(stats[name]["ms"], float) and stats[name]["ms"] >= 0, name
     assert stats["plan_query"]["route"] == route
-    assert final["route"] == route
+    assert final["route_taken"] == route
 
 
 def test_ppr_route_explains_with_paths(retriever: Retriever) -> None:

@@ -126,7 +126,7 @@ class SearchResponse:
             results.append(item)
         return {
             "results": results,
-            "route": self.route,
+            "route_taken": self.route,
             "reranker": self.reranker,
             "stats": dict(self.stats),
             "warnings": list(self.warnings),
@@ -138,7 +138,7 @@ class SearchResponse:
         """From the graph's output state (``OutputState``)."""
         return cls(
             results=[SearchResult.from_state(r) for r in out.get("results", [])],
-            route=out.get("route", ""),
+            route=out.get("route_taken", ""),
             reranker=out.get("reranker", "none"),
             stats=dict(out.get("stats", {})),
             warnings=list(out.get("warnings", [])),

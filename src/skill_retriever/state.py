@@ -11,7 +11,11 @@ index snapshot, the resolved settings and the models travel in the context
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired
+
+# typing_extensions' TypedDict: pydantic (LangGraph's input and output JSON schemas, which
+# Studio and `langgraph dev` show) refuses typing's before Python 3.12.
+from typing_extensions import TypedDict
 
 
 def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
@@ -138,8 +142,12 @@ class FitInfo(TypedDict):
 
 
 class OutputState(TypedDict):
+    """What the graph answers. The route it took is ``route_taken``, not ``route``: an
+    input key that were also an output would stay in a parent graph's state (a
+    checkpointed thread, a loop) and force the next query onto this one's route."""
+
     results: list[Result]
-    route: str
+    route_taken: str
     reranker: str
     fit: NotRequired[FitInfo]  # absent when the index was never calibrated
     stats: dict[str, Any]
@@ -147,6 +155,7 @@ class OutputState(TypedDict):
 
 
 class RetrievalState(InputState):
+    route_taken: str
     pin: str  # the key of this query's pinned snapshot and settings in the context
     plan: QueryPlan
     route: str  # type: ignore[misc]  # narrowed: always set after plan_query

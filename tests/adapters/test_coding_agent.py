@@ -53,7 +53,7 @@ def check_stream(events: list[tuple[tuple[str, ...], dict[str, Any]]], subgraph_
     (ns,) = namespaces
     assert len(ns) == 1 and ns[0].startswith(f"{subgraph_node}:")  # "<node>:<task id>"
     phases = [node for _, node, _ in inner]
-    route = next(upd["route"] for _, node, upd in inner if node == "plan_query")
+    route = next(upd["route_taken"] for _, node, upd in inner if node == "plan_query")
     assert ALWAYS | ROUTE_PHASES[route] <= set(phases)
     assert phases[0] == "plan_query" and phases[-1] == "apply_token_budget"
     assert subgraph_node in top and top[-1] == "act"
@@ -109,7 +109,7 @@ def test_subgraph_node_agent_shares_keys(coding_agent: ModuleType, sample_index:
     route = check_stream(events, "skill_retriever")
     # the subgraph node wrote its output keys into the parent's state
     values = agent.get_state(config).values
-    assert values["route"] == route and values["reranker"] == "none"
+    assert values["route_taken"] == route and values["reranker"] == "none"
     assert [r["id"] for r in values["results"]] == [s["id"] for s in values["skills"]]
     assert {"plan_query", "fuse_rrf", "apply_token_budget"} <= set(values["stats"])
     check_output({k: values[k] for k in ("skills", "prompt", "answer")}, sample_index)

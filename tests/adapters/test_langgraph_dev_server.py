@@ -145,11 +145,11 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert {a["graph_id"] for a in got["assistants"]} == {"retrieval", "coding_agent"}
 
     out = got["retrieval"]
-    assert set(out) == {"results", "route", "reranker", "stats", "warnings", "fit"}  # the sample index is calibrated
+    assert set(out) == {"results", "route_taken", "reranker", "stats", "warnings", "fit"}  # the sample index is calibrated
     assert set(out["fit"]) == {"confidence", "nothing_fits", "top_similarity", "agree"}
     assert 1 <= len(out["results"]) <= 4
     assert all(r["id"] in sample_index.nodes for r in out["results"])
-    assert out["route"] in ("smart", "ppr", "quick")
+    assert out["route_taken"] in ("smart", "ppr", "quick")
     assert out["reranker"] == "none"
     assert all(r["channels"] for r in out["results"])
     assert {"plan_query", "fuse_rrf", "rerank_cross_encoder", "apply_token_budget"} <= set(

@@ -66,7 +66,7 @@ def test_server_graph_runs_with_a_json_context(sample_index_path: Path, tmp_path
     graph = build_server_graph()
     ctx = {"index_dir": str(index_dir), "cross_encoder": None}
     out = graph.invoke({"query": "canary rollout of a release", "k": 3}, context=ctx)
-    assert set(out) == {"results", "route", "reranker", "stats", "warnings", "fit"}  # the sample index is calibrated
+    assert set(out) == {"results", "route_taken", "reranker", "stats", "warnings", "fit"}  # the sample index is calibrated
     assert set(out["fit"]) == {"confidence", "nothing_fits", "top_similarity", "agree"}
     assert len(out["results"]) == 3 and out["reranker"] == "none"  # no cross-encoder: no reranking
     # a ServerContext object works too (what the server builds from the JSON)

@@ -83,3 +83,51 @@ def test_bigtool_refuses_a_bad_limit_when_built(sample_index: Index, make: Any, 
     """Not on the model's first ``retrieve_tools`` call, with an error about ``k``."""
     with pytest.raises(ConfigError, match=r"^limit must be a positive int \(most tool ids per call\), got "):
         make(sample_index, limit=limit)
+
+
+# -- the retrieval graph as a node of a checkpointed parent ----------------------------------
+
+SIMPLE, COMPLEX = "tracing", "which agent reviews the code that the deployment engineer writes for kubernetes"
+
+
+def test_a_thread_does_not_force_the_last_querys_route_onto_the_next(sample_index: Index) -> None:
+    """The graph answered the route it took as ``route``, which is also the input that
+    forces a route: kept in a checkpointed parent's state, it put every later query of the
+    thread on the first one's route. It answers ``route_taken`` now."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from typing_extensions import TypedDict
+
+    from skill_retriever.config import RetrievalConfig
+    from skill_retriever.context import RetrievalContext
+    from skill_retriever.graph import graph as retrieval_graph
+
+    class Parent(TypedDict, total=False):
+        query: str
+        route: str | None
+        route_taken: str
+        results: list[dict[str, Any]]
+
+    builder = StateGraph(Parent, context_schema=RetrievalContext)
+    builder.add_node("skill_retriever", retrieval_graph)
+    builder.add_edge(START, "skill_retriever")
+    parent = builder.compile(checkpointer=InMemorySaver())
+    # without the calibration's route the router picks by the query: two different routes
+    ctx = RetrievalContext(index=sample_index, config=RetrievalConfig(use_calibration=False, rerank=False))
+    alone = [retrieval_graph.invoke({"query": q}, context=ctx)["route_taken"] for q in (SIMPLE, COMPLEX)]
+    assert alone[0] != alone[1], alone
+    thread = {"configurable": {"thread_id": "t1"}}
+    taken = [parent.invoke({"query": q}, thread, context=ctx)["route_taken"] for q in (SIMPLE, COMPLEX)]
+    assert taken == alone
+    assert parent.get_state(thread).values.get("route") is None  # the input was never written back
+
+
+def test_studio_gets_the_input_and_output_schemas() -> None:
+    """On Python 3.11 pydantic refused typing's TypedDict, so `langgraph dev` logged "Failed
+    to get input schema" and Studio showed the whole internal state as the input form."""
+    from skill_retriever.graph import graph as retrieval_graph
+
+    inputs = retrieval_graph.get_input_jsonschema()["properties"]
+    assert {"query", "k", "token_budget", "route", "filters", "profile"} <= set(inputs)
+    assert "pin" not in inputs and "seeds" not in inputs
+    outputs = retrieval_graph.get_output_jsonschema()["properties"]
+    assert {"results", "route_taken", "reranker", "stats", "warnings"} <= set(outputs) and "route" not in outputs

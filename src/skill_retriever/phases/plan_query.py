@@ -104,7 +104,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     vector = given if usable else snap.embed_query(search_text)
     update: Update = {
         "plan": plan,
-        "route": route,
+        "route": route,  # what the router reads
+        "route_taken": route,  # what the graph answers (``OutputState``)
         "query_vector": [float(x) for x in vector],
         "stats": {
             "route": route,
