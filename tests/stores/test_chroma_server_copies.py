@@ -167,6 +167,18 @@ def test_a_second_move_leaves_an_originals_collections(url: str, tmp_path: Path)
     assert _count(url, copy_names[0]) == 4
 
 
+def test_a_copy_is_told_to_leave_its_originals_collections(url: str, tmp_path: Path) -> None:
+    """A copy's first move keeps the collections it was copied with, which its original
+    still searches: it said "delete them there if unneeded", advice that loses the
+    original's vectors."""
+    original = _built(tmp_path / "A", _nodes("a", 4), url)
+    shutil.copytree(original, tmp_path / "B")
+    moved = move_index_to_server(tmp_path / "B", url, embedder=HashingEmbedder())
+    (line,) = moved.previous.lines()
+    assert "of which this index is a copy); leave them" in line and "delete" not in line
+    assert moved.to_dict()["kept"]["in_use"] == sorted(_names(original))
+
+
 def test_move_to_server_json_and_what_it_says_of_old_collections(
     url: str, chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -41,10 +41,13 @@ class PreviousCollections:
     url: str | None = None
     removed: tuple[str, ...] = ()
     kept: dict[str, str] = field(default_factory=dict)
+    #: Kept ones another index uses, or may (the original of a copy, an unmarked one):
+    #: the user is told to leave them, never to delete them.
+    in_use: frozenset[str] = frozenset()
 
     def lines(self) -> list[str]:
-        """What the CLI says of them: the ones deleted, and the ones left (grouped by why)
-        for the user to delete on that server if unneeded."""
+        """What the CLI says of them: the ones deleted, and the ones left, grouped by why:
+        to delete on that server if unneeded, or to leave, when another index may use them."""
         out: list[str] = []
         if self.removed:
             out.append(
@@ -55,7 +58,8 @@ class PreviousCollections:
         for name, why in self.kept.items():
             reasons.setdefault(why, []).append(name)
         for why, names in reasons.items():
-            out.append(f"the server at {self.url} keeps {', '.join(names)} from before ({why}); delete them there if unneeded")
+            advice = "leave them" if set(names) & self.in_use else "delete them there if unneeded"
+            out.append(f"the server at {self.url} keeps {', '.join(names)} from before ({why}); {advice}")
         return out
 
 
@@ -82,7 +86,8 @@ class ServerMove:
             "collections": list(self.collections),
             "removed_collections": len(self.previous.removed),
             "removed": list(self.previous.removed),
-            "kept": {"url": self.previous.url, "collections": dict(kept)} if kept else None,
+            "kept": {"url": self.previous.url, "collections": dict(kept), "in_use": sorted(self.previous.in_use)}
+            if kept else None,
         }
 
     def lines(self) -> list[str]:
@@ -132,6 +137,7 @@ def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Pat
 
     removed: list[str] = []
     kept: dict[str, str] = {}
+    in_use: set[str] = set()
     here = index_dir_of(path)
     try:
         client = chroma_client(str(old_url))
@@ -142,6 +148,7 @@ def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Pat
                 removed.append(name)
             elif why:
                 kept[name] = why
+                in_use.add(name)
     except Exception as exc:  # noqa: BLE001 -- Chroma fails in many types; the move is done, this is tidying
         log.warning(
             "[skill_retriever][index] could not delete the previous collections %s of %s from %s (%s: %s); "
@@ -150,7 +157,7 @@ def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Pat
         for name in names:
             if name not in removed:
                 kept.setdefault(name, f"deleting failed ({type(exc).__name__}: {exc})")
-    return PreviousCollections(str(old_url), tuple(removed), kept)
+    return PreviousCollections(str(old_url), tuple(removed), kept, frozenset(in_use))
 
 
 def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) -> str | None:
