@@ -287,18 +287,38 @@ def _hints() -> dict[str, Any]:
     return get_type_hints(RetrievalConfig)
 
 
+#: What None means for a setting that is otherwise one of a few words (its message says it).
+_NONE_MEANS = {"route": "the router's choice", "default_route": "the index's suggestion",
+               "fusion": "the index's suggestion"}
+
+
 def _check_type(name: str, value: Any, hint: Any) -> None:
     """Reject wrong-typed settings early with a message naming the setting."""
     import types
     import typing
 
     origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        if any(_matches(value, h) for h in typing.get_args(hint)):
-            return
-    elif _matches(value, hint):
+    members = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else (hint,)
+    if any(_matches(value, h) for h in members):
         return
+    choices = _choices(name, members)
+    if choices is not None:
+        raise ConfigError(f"{name} must be one of {choices}, got {value!r:.60}")
     raise ConfigError(f"setting {name!r} has the wrong type: {value!r:.60} (expected {hint})")
+
+
+def _choices(name: str, members: tuple[Any, ...]) -> str | None:
+    """``smart, ppr, quick (or None for the router's choice)`` for a setting typed as
+    Literal words (and maybe None); None for any other type. The words are what a caller
+    can act on; ``typing.Optional[typing.Literal[...]]`` is Python's spelling, not theirs."""
+    import typing
+
+    words = [str(w) for m in members if typing.get_origin(m) is Literal for w in typing.get_args(m)]
+    if not words or not all(typing.get_origin(m) is Literal or m is type(None) for m in members):
+        return None
+    if type(None) not in members:
+        return ", ".join(words)
+    return ", ".join(words) + f" (or None for {_NONE_MEANS.get(name, 'the default')})"
 
 
 def _matches(value: Any, hint: Any) -> bool:

@@ -19,7 +19,7 @@ import logging
 import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.config import RetrievalConfig
@@ -53,8 +53,40 @@ class QueryView:
         return self.filters.visibility()
 
 
+#: The keys of the server graph's JSON context (``langgraph_server.ServerContext``): a
+#: dict holding one was meant for that graph.
+_SERVER_KEYS = ("index_dir", "rerank", "cross_encoder")
+_HOW = "the retrieval graph runs with context=RetrievalContext(index=Index.open(...))"
+
+
+class _Checked(type):
+    """Checks the keywords a ``RetrievalContext`` is called with before the dataclass does.
+
+    LangGraph builds the context from a plain dict (``graph.invoke(..., context={...})``)
+    by calling the class with it; the dataclass's own ``TypeError`` (an unexpected
+    ``index_dir``, a missing ``index``) would not say what to pass instead. A metaclass
+    sees exactly those calls, and not ``copy``'s, which bypass ``__init__``.
+    """
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(kwargs) - known)
+        server = [k for k in unknown if k in _SERVER_KEYS]
+        if server:
+            raise ConfigError(
+                f"{_HOW}, got {server[0]!r}: a JSON context like that is for the server graph "
+                "(skill_retriever.adapters.langgraph_server.build_server_graph)"
+            )
+        if unknown:
+            public = ", ".join(sorted(k for k in known if not k.startswith("_")))
+            raise ConfigError(f"{_HOW}; it takes {public}, got unknown {unknown[0]!r}")
+        if not args and "index" not in kwargs:
+            raise ConfigError(f"{_HOW}; it got no index")
+        return super().__call__(*args, **kwargs)
+
+
 @dataclass(frozen=True)
-class RetrievalContext:
+class RetrievalContext(metaclass=_Checked):
     """The LangGraph context of the retrieval graph: the index, default settings, reranker.
 
     Args:
@@ -72,6 +104,17 @@ class RetrievalContext:
     snapshot: IndexSnapshot | None = None
     _views: OrderedDict[str, QueryView] = field(default_factory=OrderedDict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """Refuse an index that is not one here, not at the first search (where a path
+        given for it failed as ``'str' object has no attribute 'snapshot'``)."""
+        from skill_retriever.stores.index import Index
+
+        if not isinstance(self.index, Index):
+            raise ConfigError(
+                "context.index must be an Index (RetrievalContext(index=Index.open(path))), "
+                f"got {type(self.index).__name__}"
+            )
 
     def pin(self, state: dict[str, Any] | Any) -> tuple[str, QueryView]:
         """Pin this query's view: take the snapshot, resolve the settings and filters.

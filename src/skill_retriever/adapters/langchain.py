@@ -2,7 +2,8 @@
 
 * :class:`SkillRetriever` is a ``BaseRetriever``: ``invoke``/``ainvoke`` return
   ``Document``\\ s whose text is the item's full text (what ``token_count`` counts) and
-  whose metadata carries the id, kind, name, scores, channels and path.
+  whose metadata carries the id, kind, name, scores, channels and path, and the answer's
+  ``warnings`` and ``nothing_fits`` (also logged on the ``skill_retriever`` logger).
 * :func:`make_search_skills_tool` builds ``search_skills``, a tool with typed arguments
   (query, kinds, k, token_budget) whose answer is a compact ranked list a model can read.
 * ``skill_retriever.adapters.bigtool`` has the functions ``langgraph_bigtool.create_agent``
@@ -40,6 +41,7 @@ from skill_retriever.adapters.langchain_search import (
     arun_search,
     as_retriever,
     asearch_with_snapshot,
+    documents_of,
     run_search,
     search_with_snapshot,
     to_document,
@@ -148,7 +150,7 @@ class SkillRetriever(BaseRetriever):
             config={"callbacks": run_manager.get_child()},
             **self._call_args(kwargs),
         )
-        return [to_document(r, snapshot, response) for r in response.results]
+        return documents_of(response, snapshot)
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
@@ -159,7 +161,7 @@ class SkillRetriever(BaseRetriever):
             config={"callbacks": run_manager.get_child()},
             **self._call_args(kwargs),
         )
-        return [to_document(r, snapshot, response) for r in response.results]
+        return documents_of(response, snapshot)
 
 
 # -- the agent tool ---------------------------------------------------------------------
@@ -347,6 +349,7 @@ __all__ = [
     "arun_search",
     "as_retriever",
     "asearch_with_snapshot",
+    "documents_of",
     "format_results",
     "make_search_skills_tool",
     "run_search",

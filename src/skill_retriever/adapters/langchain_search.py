@@ -5,6 +5,7 @@ retriever and the agent tool on these."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,10 +17,13 @@ from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
+log = logging.getLogger("skill_retriever")
+
 __all__ = [
     "arun_search",
     "as_retriever",
     "asearch_with_snapshot",
+    "documents_of",
     "run_search",
     "search_with_snapshot",
     "to_document",
@@ -113,7 +117,22 @@ def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchR
         "path_reliability": result.path_reliability,
         "route": response.route,
         "reranker": response.reranker,
+        # The answer's, repeated on each document as route is: what the token budget
+        # dropped, a phase that failed, "nothing fits" (a list of documents has no
+        # metadata of its own; documents_of also logs them).
+        "warnings": list(response.warnings),
+        "nothing_fits": response.nothing_fits,
     }
     if result.flags:
         metadata["flags"] = list(result.flags)
     return Document(id=result.id, page_content=text, metadata=metadata)
+
+
+def documents_of(response: SearchResponse, snapshot: IndexSnapshot) -> list[Document]:
+    """The answer as ``Document``\\ s, its warnings logged on the ``skill_retriever``
+    logger at WARNING: a retriever returns only documents, so fewer of them than ``k``
+    (the token budget dropped the rest) or none at all must be said somewhere a caller
+    sees without asking; each document also carries them (:func:`to_document`)."""
+    for warning in response.warnings:
+        log.warning("[skill_retriever][langchain] %s", warning)
+    return [to_document(r, snapshot, response) for r in response.results]

@@ -237,7 +237,8 @@ def install(
 ) -> InstallPlan:
     """Plan, and unless ``dry_run`` or refused for conflicts, write ``ids`` and what they
     require (arguments as `plan_install`). A refused plan comes back with ``applied``
-    False, ``ok`` False and its ``conflicts``; nothing is written."""
+    False, ``ok`` False and its ``conflicts``; nothing is written. A dry run's plan says
+    in ``refused`` (``ok`` False) why installing it for real would be refused."""
     plan = plan_install(
         source,
         ids,
@@ -249,4 +250,22 @@ def install(
         user=user,
         home=home,
     )
-    return plan if dry_run or plan.refused_for_conflicts else apply_plan(plan)
+    if dry_run:
+        return _as_refused(plan)
+    return plan if plan.refused_for_conflicts else apply_plan(plan)
+
+
+def _as_refused(plan: InstallPlan) -> InstallPlan:
+    """A dry run's plan with the refusal `apply_plan` would raise for its target (a folder
+    it cannot write or make) in ``refused``: a dry run silent about it let the user
+    believe the real install would work, until that one refused."""
+    if plan.refused_for_conflicts:
+        return plan  # refused already, and said why
+    try:
+        check_creatable(plan.target, plan.scope)
+        check_writable(
+            plan.target, _to_write(plan), "or install somewhere else; an install would write nothing"
+        )
+    except InstallError as exc:
+        return replace(plan, refused=str(exc))
+    return plan

@@ -151,6 +151,8 @@ class InstallPlan:
         plugins: Plugin id -> the member ids it brought.
         names: Id -> name of every component the plan mentions (conflict sides too).
         requires: Id of each component -> the visible ids it requires directly.
+        refused: Why installing it for real would write nothing (a folder it could not
+            write or make), found by a dry run, so the user learns it before that run.
     """
 
     target: Path
@@ -163,6 +165,7 @@ class InstallPlan:
     names: Mapping[str, str] = field(default_factory=dict)
     scope: Scope = "project"
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    refused: str = ""
 
     @property
     def refused_for_conflicts(self) -> bool:
@@ -171,9 +174,9 @@ class InstallPlan:
 
     @property
     def ok(self) -> bool:
-        """Nothing blocked or refused, and no conflict unless allowed."""
+        """Nothing blocked or refused, no conflict unless allowed, and the target writable."""
         files_ok = all(c.status not in ("blocked", "refused") for c in self.components)
-        return files_ok and not self.refused_for_conflicts
+        return files_ok and not self.refused_for_conflicts and not self.refused
 
     def written(self) -> list[str]:
         """Paths (and entries) created or overwritten (once applied)."""
@@ -230,6 +233,8 @@ class InstallPlan:
                     out.append(f"  not written {f.path} ({c.status})")
         out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
         out += self.conflict_lines()
+        if self.refused:
+            out.append(f"refused: {self.refused}")
         if self.refused_for_conflicts:
             out.append(
                 f"nothing written: the set holds {len(self.conflicts)} conflict(s); drop one "
@@ -248,6 +253,7 @@ class InstallPlan:
             "cycles": [list(c) for c in self.cycles],
             "conflicts": [self.conflict_dict(c) for c in self.conflicts],
             "plugins": {k: list(v) for k, v in self.plugins.items()},
+            "refused": self.refused or None,
         }
 
     def conflict_dict(self, c: Conflict) -> dict[str, Any]:

@@ -68,8 +68,25 @@ def render(node: Node, scope: Scope) -> Rendered:
         )
         if found is None:
             out.notes.append(rebuilt_note(node))
+        else:
+            out.notes += _frontmatter_note(node)
         return out
     raise SkipComponent(f"a {node.kind.value} has no place in the .claude layout")
+
+
+def _frontmatter_note(node: Node) -> list[str]:
+    """The note on a source file copied as it is whose frontmatter only the index's lenient
+    reading could use (``frontmatter_recovered``): Claude Code parses it as YAML and may
+    not read the name and description. It is copied unchanged all the same: the file is
+    its author's to fix, and the note says how."""
+    reason = node.attrs.get("frontmatter_recovered")
+    if not reason:
+        return []
+    note = (
+        f"its frontmatter is not valid YAML ({reason}); Claude Code may not read its name "
+        "and description: quote values holding ': '"
+    )
+    return [note]
 
 
 def _markdown(node: Node) -> bytes:
@@ -93,6 +110,7 @@ def _skill(node: Node, main: str) -> Rendered:
         extra = f"; {len(listed)} folder file(s) not copied" if listed else ""
         out.notes.append(f"SKILL.md {rebuilt_note(node)}{extra}")
         return out
+    out.notes += _frontmatter_note(node)
     root = source_root_of(node)
     assert root is not None  # read_source reads nothing without one
     folder = found.path.parent
