@@ -36,11 +36,13 @@ def test_verbose_may_follow_the_subcommand(index_dir: str, capsys: pytest.Captur
 
 
 def test_a_limit_of_zero_or_below_is_refused_in_one_line(index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = query(index_dir, capsys, "postgres", "--max-query-chars", "0")
-    assert code == 2 and "max_query_chars must be > 0, got 0" in err
-    for k in ("0", "-1"):
-        code, _, err = query(index_dir, capsys, "postgres", "-k", k)
-        assert code == 2 and f"k must be > 0, got {k}" in err
+    """argparse refuses them (exit 2), naming the flag (tests/test_cli_walkthrough_fixes.py)."""
+    for flag, value, said in (("--max-query-chars", "0", "1 or more characters"), ("-k", "0", "1 or more results"),
+                              ("-k", "-1", "1 or more results")):
+        with pytest.raises(SystemExit) as exited:
+            query(index_dir, capsys, "postgres", flag, value)
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and f"argument {flag}: must be {said}, got {value}" in err
 
 
 def test_a_kind_the_index_does_not_hold_is_named(index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,19 +28,24 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from skill_retriever import __version__
 from skill_retriever.cliargs import (
     DEFAULT_INDEX_DIR,
+    Parser,
     add_index_options,
     add_json_option,
     add_lock_wait_option,
+    add_query_limits,
     error_text,
+    kind_list,
     lock_wait_of,
+    open_for_repair,
     open_index,
+    print_json_error,
 )
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="skill-retriever",
         description="Hybrid graph retrieval of skills, agents, commands, hooks, MCP servers and documents.",
     )
@@ -79,26 +84,14 @@ def _parser() -> argparse.ArgumentParser:
     q = sub.add_parser("query", help="retrieve for a query")
     q.set_defaults(handler=cmd_query)
     q.add_argument("query")
-    q.add_argument("-k", type=int, default=10, help="results to return (default 10)")
-    q.add_argument("--budget", type=int, default=None, help="token budget for the results")
+    add_query_limits(q)
     q.add_argument(
         "--budget-fill",
         action="store_true",
         help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
     )
-    q.add_argument(
-        "--max-query-chars", type=int, default=None, help="longest query accepted (default 100,000 characters)"
-    )
-    q.add_argument(
-        "--clause-coverage",
-        type=float,
-        default=None,
-        metavar="LAMBDA",
-        help="how much a request's separate asks shape the top, 0-1 (0 = off; default: as the index suggests, "
-        "0.5 for a component or tool catalogue)",
-    )
     q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
-    q.add_argument("--kinds", default=None, help="comma-separated kinds, e.g. skill,agent")
+    q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
     q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
     common(q)
@@ -117,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser(
         "repair",
-        help="migrate an index written by an older version, give every item its vector, resync a Chroma server",
+        help="migrate an index written by an older version, give every item its vector, resync a Chroma server, "
+        "write a missing or unreadable index.json again from the items",
     )
     rp.set_defaults(handler=cmd_repair)
     common(rp)
@@ -154,7 +148,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except SkillRetrieverError as exc:
-        print(printable(f"skill-retriever: error: {error_text(exc, args)}"), file=sys.stderr)
+        message = error_text(exc, args)
+        print(printable(f"skill-retriever: error: {message}"), file=sys.stderr)
+        if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
+            print_json_error(message)
         return 2
     except BrokenPipeError:
         # The reader went away (`query ... | head`): no traceback, and none at exit when
@@ -193,11 +190,12 @@ def _calibration_line(summary: dict[str, Any]) -> str:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps, scrub_secrets
-    from skill_retriever.stores.index import Index
 
-    with Index.open(args.index_dir, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args)) as index:
-        mended = [f"embedded {n} {what} vector(s) again" for what, n in
-                  (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
+    index, manifest_mended = open_for_repair(args)
+    with index:
+        mended = [manifest_mended] if manifest_mended else []
+        mended += [f"embedded {n} {what} vector(s) again" for what, n in
+                   (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
         if copied := index.repaired.get("server"):
             mended.append(f"copied {copied} vector(s) to the Chroma server again")
         if scrubbed := scrub_secrets(index):
@@ -313,7 +311,7 @@ def _query(index: Any, args: argparse.Namespace) -> int:
     from skill_retriever.retriever import Retriever
 
     retriever = Retriever(index)
-    kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
+    kinds = args.kinds  # checked by argparse (kind_list): a list with no empty names, or None
     principals = [p.strip() for p in args.principals.split(",") if p.strip()]
     snapshot = index.snapshot()  # what is printed comes from the version the search read
     resp = retriever.search(

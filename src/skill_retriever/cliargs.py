@@ -1,13 +1,20 @@
-"""What every ``skill-retriever`` subcommand shares: the index options and how an index is
-opened from them. Its own module so that feature commands (benchmark, install, mcp) use
-the same options without importing the main CLI module."""
+"""What every ``skill-retriever`` subcommand shares: the parser, the index options and how
+an index is opened from them, and the query's checked options. Its own module so that
+feature commands (benchmark, install, mcp) use the same options without importing the main
+CLI module."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
-from typing import TYPE_CHECKING
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from skill_retriever.safety.terminal import printable_json
 
 if TYPE_CHECKING:
     from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
@@ -16,8 +23,35 @@ if TYPE_CHECKING:
 DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
 
 __all__ = [
-    "DEFAULT_INDEX_DIR", "add_index_options", "add_lock_wait_option", "error_text", "lock_wait_of", "open_index",
+    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_text",
+    "kind_list", "lock_wait_of", "open_for_repair", "open_index", "print_json_error",
 ]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, except that a usage error on a command line holding ``--json`` is
+    also ``{"error": ...}`` on stdout: a program reading the output (``... --json | jq``)
+    gets JSON, not nothing. argparse makes the subcommands' parsers of the same class."""
+
+    _json = False
+
+    def parse_known_args(  # type: ignore[override]  # one signature for typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        # a subcommand's parser is given the arguments after its name, --json among them
+        self._json = "--json" in (sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        if self._json:
+            print_json_error(message)
+        super().error(message)
+
+
+def print_json_error(message: str) -> None:
+    """An error as ``--json`` output: ``{"error": message}`` on stdout (the one line on
+    stderr and the exit status stay as they are)."""
+    print(printable_json(json.dumps({"error": message}, ensure_ascii=False)))
 
 
 def add_index_options(sp: argparse.ArgumentParser) -> None:
@@ -60,6 +94,66 @@ def _seconds(text: str) -> float:
     return value
 
 
+def add_query_limits(q: argparse.ArgumentParser) -> None:
+    """``-k``, ``--budget``, ``--max-query-chars`` and ``--clause-coverage``, each refused by
+    argparse outside its setting's range in words that name the flag: the search's own
+    check names the Python setting (``token_budget``), which the command line does not have."""
+    q.add_argument("-k", type=_at_least(1, "results"), default=10, help="results to return (default 10)")
+    q.add_argument("--budget", type=_at_least(0, "tokens"), default=None, help="token budget for the results")
+    q.add_argument(
+        "--max-query-chars", type=_at_least(1, "characters"), default=None,
+        help="longest query accepted (default 100,000 characters)",
+    )
+    q.add_argument(
+        "--clause-coverage",
+        type=_fraction,
+        default=None,
+        metavar="LAMBDA",
+        help="how much a request's separate asks shape the top, 0-1 (0 = off; default: as the index suggests, "
+        "0.5 for a component or tool catalogue)",
+    )
+
+
+def _at_least(low: int, unit: str) -> Callable[[str], int]:
+    """The argparse type of a whole number of ``unit``, ``low`` or more."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {unit}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {low} or more {unit}, got {text}")
+        return value
+
+    return whole
+
+
+def _fraction(text: str) -> float:
+    """A ``--clause-coverage`` value: a number from 0 (off) to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1") from None
+    if not 0.0 <= value <= 1.0:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be a number from 0 (off) to 1, got {text}")
+    return value
+
+
+def kind_list(text: str) -> list[str]:
+    """A ``--kinds`` value: comma-separated kinds. Empty entries (``skill,,agent``, a
+    trailing comma) are dropped rather than read as a kind named ''."""
+    from skill_retriever.model import NodeKind
+
+    known = ", ".join(sorted(k.value for k in NodeKind))
+    kinds = [k for k in (part.strip() for part in text.split(",")) if k]
+    if not kinds:
+        raise argparse.ArgumentTypeError(f"names no kind; give one or more of: {known}")
+    if unknown := [k for k in kinds if k not in {n.value for n in NodeKind}]:
+        raise argparse.ArgumentTypeError(f"unknown kind(s) {', '.join(unknown)}; give one or more of: {known}")
+    return kinds
+
+
 def lock_wait_of(args: argparse.Namespace) -> float:
     """The command's ``--lock-wait`` (0 for a command without it: it does not write)."""
     return float(getattr(args, "lock_wait", 0.0))
@@ -96,3 +190,29 @@ def open_index(args: argparse.Namespace, *, create: bool = False) -> Index:
         args.index_dir, chroma_url=args.chroma_url, create=create, embedder=embedder_for(name) if name else None,
         lock_wait_s=lock_wait_of(args),
     )
+
+
+def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
+    """The index ``repair`` mends, open for writing, and what it did to the manifest.
+
+    An ``index.json`` that cannot be read, beside the items ``items.sqlite`` holds, is first
+    set aside (kept as ``index.json.bad-<time>``), so that the open writes a new one from
+    the items as it does for a missing one; put back if the open fails.
+    """
+    from skill_retriever.stores import manifest as mf
+    from skill_retriever.stores import opening
+    from skill_retriever.stores.index import Index
+
+    path = Path(args.index_dir)
+    aside = opening.set_aside_damaged_manifest(path, lock_wait_of(args))
+    missing = not (path / mf.MANIFEST).exists()
+    try:
+        index = Index.open(path, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args))
+    except BaseException:
+        if aside is not None:
+            opening.put_back_manifest(path, aside)
+        raise
+    wrote = f"wrote a new {mf.MANIFEST} from the {len(index)} items in {mf.DATABASE}"
+    if aside is not None:
+        return index, f"set the unreadable {mf.MANIFEST} aside as {aside.name} and {wrote}"
+    return index, f"{wrote} (it was missing)" if missing else None

@@ -135,10 +135,11 @@ def cross_encoder_cached(model: str) -> bool:
 def default_reranker(*, model: str | None = DEFAULT_CROSS_ENCODER) -> Reranker | None:
     """The cross-encoder ``model`` when it loads offline, else no reranker (one log line).
 
-    There is no silent fallback: the embedding reranker (:class:`EmbeddingReranker`) cost
-    1.6-2.4 s per query on real skill catalogues against 24-33 ms without it, and lowered
-    MRR on held-out skills queries, so it runs only when asked for. A search's
-    ``reranker`` field says what ran.
+    There is no silent fallback: the embedding reranker (:class:`EmbeddingReranker`) costs
+    up to a second a query (712 ms p50 on the skills set against 9 ms without it: the
+    benchmark's "full+rerank" row at commit 1fe7ce1) and moves nDCG@10 on the eight skill
+    and tool sets by -5.8 to +0.4, lower on six (README, "Models, offline"), so it runs
+    only when asked for. A search's ``reranker`` field says what ran.
     """
     if not model:
         return None

@@ -21,10 +21,17 @@ from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.fsutil import write_atomic
 
 FORMAT = "skill-retriever-index/1"
+#: How every version's manifest format starts.
+FORMAT_FAMILY = "skill-retriever-index/"
+#: Why a JSON document is no manifest: no version of skill-retriever wrote it.
+FOREIGN = "is not a skill-retriever index manifest"
 MANIFEST = "index.json"
 DATABASE = "items.sqlite"
 
-__all__ = ["DATABASE", "FORMAT", "MANIFEST", "check_embedder", "fresh_identity", "new_manifest", "read_manifest", "write_manifest"]
+__all__ = [
+    "DATABASE", "FORMAT", "MANIFEST", "check_embedder", "fresh_identity", "manifest_damage", "new_manifest",
+    "read_manifest", "write_manifest",
+]
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
@@ -41,18 +48,46 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             f"--index-dir {directory}`, or point --index-dir at an existing index"
         )
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise IndexCorruptError(
             f"{path} is unreadable ({exc}); the index directory is damaged: delete it and run "
             "`skill-retriever index` again"
         ) from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+    manifest, wrong = _parsed(data)
+    if manifest is None and wrong != FOREIGN:
         raise IndexCorruptError(
-            f"{path} is not a skill-retriever index manifest; point at an index directory, "
+            f"{path} {wrong}; the index directory is damaged: delete it and run `skill-retriever index` again"
+        )
+    if manifest is None or manifest.get("format") != FORMAT:
+        raise IndexCorruptError(
+            f"{path} {FOREIGN}; point at an index directory, "
             "or delete this one and run `skill-retriever index` again"
         )
     return manifest
+
+
+def manifest_damage(directory: Path) -> str | None:
+    """What makes the manifest at ``directory`` garbage (not UTF-8 JSON, or JSON that no
+    version of skill-retriever wrote), which ``repair`` replaces from the items; else None:
+    it reads, it is missing, it cannot be opened (permissions: not garbage), or it names
+    another version's format (that version still reads it)."""
+    try:
+        data = (directory / MANIFEST).read_bytes()
+    except OSError:
+        return None
+    return _parsed(data)[1] or None
+
+
+def _parsed(data: bytes) -> tuple[dict[str, Any] | None, str]:
+    """The manifest in ``data`` (of any version's format), or None and what is wrong."""
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"is unreadable ({exc})"
+    if not isinstance(manifest, dict) or not str(manifest.get("format", "")).startswith(FORMAT_FAMILY):
+        return None, FOREIGN
+    return manifest, ""
 
 
 def fresh_identity() -> dict[str, str]:

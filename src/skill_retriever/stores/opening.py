@@ -6,6 +6,9 @@
   reported with advice that works (a new directory).
 - ``index.json`` gone beside a readable ``items.sqlite``: a reader says so and points at
   ``skill-retriever repair``; a writer (repair) recreates the manifest from the items.
+- ``index.json`` garbage beside a readable ``items.sqlite``: every open says so and points
+  at ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`,
+  nothing is lost) and so recreates it as for a missing one. An open alone never moves it.
 - The vector length the manifest names (``dim``) is checked against the stored vectors: a
   reader refuses a manifest that disagrees with them (naming both numbers); a writer
   corrects it when the embedder agrees with the vectors.
@@ -13,7 +16,9 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,10 @@ from skill_retriever.stores.vectors import check_chroma_url
 
 log = logging.getLogger("skill_retriever")
 
-__all__ = ["EMBEDDER_KEY", "Opened", "finish_recovery", "open_files", "settle_dim", "warn_unusable"]
+__all__ = [
+    "EMBEDDER_KEY", "Opened", "finish_recovery", "open_files", "put_back_manifest", "set_aside_damaged_manifest",
+    "settle_dim", "warn_unusable",
+]
 
 #: Files a half-created index directory may hold (a create killed before its manifest).
 CREATION_LEFTOVERS = frozenset({mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABASE}-shm", LOCK_FILE})
@@ -62,7 +70,11 @@ def open_files(
             return _recover(path, lock, embedder, create=create, chroma_url=chroma_url)
         if create:
             return _create(path, lock, embedder, chroma_url)
-    manifest = mf.read_manifest(path)
+    try:
+        manifest = mf.read_manifest(path)
+    except IndexCorruptError:
+        _refuse_damaged_manifest(path)  # with advice that keeps the items, where it applies
+        raise
     embedder = embedder or embedder_for(str(manifest.get("embedder") or ""))
     mf.check_embedder(manifest, embedder.name, path)
     if not (path / mf.DATABASE).exists():
@@ -91,6 +103,61 @@ def _holds_items(path: Path) -> bool:
         return items.get_meta("version") is not None
     finally:
         items.close()
+
+
+def _refuse_damaged_manifest(path: Path) -> None:
+    """Raise the advice for a garbage manifest beside the items: ``repair`` rebuilds it from
+    them (deleting the directory, the advice without items, would lose them).
+
+    Raises:
+        IndexCorruptError: The manifest is garbage and ``items.sqlite`` holds items.
+    """
+    wrong = mf.manifest_damage(path)
+    if wrong and (path / mf.DATABASE).is_file() and _holds_items(path):
+        raise IndexCorruptError(
+            f"{path / mf.MANIFEST} {wrong}, but {mf.DATABASE} beside it holds the index's items; write a new "
+            f"{mf.MANIFEST} from them with `skill-retriever repair --index-dir {path}` (it keeps the damaged one)"
+        )
+
+
+def set_aside_damaged_manifest(path: Path, lock_wait_s: float) -> Path | None:
+    """For ``repair``: rename a garbage ``index.json`` beside items ``items.sqlite`` holds to
+    ``index.json.bad-<UTC time>``, under the write lock (a writer may rewrite the manifest),
+    so that the writer's open that follows recreates it from the items as it does a missing
+    one. The path it was kept at, or None: nothing to set aside.
+
+    Raises:
+        IndexLockedError: Another process is writing the index (past ``lock_wait_s``).
+        IndexCorruptError: The manifest cannot be renamed (a read-only directory).
+    """
+    if not (mf.manifest_damage(path) and (path / mf.DATABASE).is_file() and _holds_items(path)):
+        return None
+    lock = WriterLock(path, lock_wait_s)
+    lock.acquire()
+    try:
+        if not mf.manifest_damage(path):  # another writer mended it while this one waited
+            return None
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        names = (f"{mf.MANIFEST}.bad-{stamp}" + (f"-{n}" if n else "") for n in itertools.count())
+        aside = next(path / name for name in names if not (path / name).exists())
+        try:
+            (path / mf.MANIFEST).rename(aside)
+        except OSError as exc:
+            raise IndexCorruptError(
+                f"cannot set the damaged {path / mf.MANIFEST} aside ({exc}); move it out of {path} yourself "
+                "and run `skill-retriever repair` again"
+            ) from exc
+    finally:
+        lock.release()
+    log.info("[skill_retriever][index] kept the unreadable %s as %s", path / mf.MANIFEST, aside)
+    return aside
+
+
+def put_back_manifest(path: Path, aside: Path) -> None:
+    """Undo :func:`set_aside_damaged_manifest` when the open after it failed before writing
+    a new manifest: the directory is left as it was found."""
+    if not (path / mf.MANIFEST).exists():
+        aside.rename(path / mf.MANIFEST)
 
 
 def _items(path: Path, lock: WriterLock, *, create: bool) -> ItemStore:
