@@ -64,7 +64,9 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
     Raises:
         FrontmatterError: The text opens a block with ``---`` but never closes it.
     """
-    text = text.replace("\r\n", "\n").lstrip("\ufeff")
+    # Every line ending Python's universal newlines knows: a file saved with CR alone
+    # (classic Mac) is otherwise one line, its frontmatter unseen and kept in the body.
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     opened = _OPEN_RE.match(text)
     if not opened:
         return None, text

@@ -147,6 +147,7 @@ def _declared_edges(
                 # read whole: an edge to a component gone from the source goes with it
                 Problem(str(p.source), f"requires unknown component {name!r}; no edge made", read_whole=True)
             )
+    _dependency_edges(p, order, edges)
     for name, reason in r.conflicts:
         target = _resolve(name_key(name), p, order)
         if target is not None:
@@ -156,6 +157,25 @@ def _declared_edges(
         target = _resolve(name_key(server), p, order, NodeKind.MCP_SERVER)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.USES)
+
+
+def _dependency_edges(p: Placed, order: Sequence[_Index], edges: _Edges) -> None:
+    """DEPENDS_ON for ``dependencies`` that all name components; else they are packages.
+
+    Anthropic's skill format and the collections that follow it list software there
+    (``[langchain, langchain-core, torch]``): one that happens to share a component's name
+    (``transformers``) is no dependency on it, and the rest are no missing components.
+    A list naming the component itself (``guidance`` in the skill on that package) is a
+    package list too: nothing depends on itself.
+    """
+    own = name_key(p.record.name)
+    keys = [k for k in map(name_key, p.record.dependencies) if k]
+    targets = [None if k == own else _resolve(k, p, order) for k in keys]
+    if any(t is None for t in targets) or any(map(PACKAGE_SPEC_RE.search, p.record.dependencies)):
+        return
+    for target in targets:
+        if target is not None:
+            edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
 
 
 def _mention_edges(placed: list[Placed], index: _Index, edges: _Edges) -> None:

@@ -9,20 +9,30 @@ warning. Both become per-file problems.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
-from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.frontmatter import (
+    FrontmatterError,
+    parse_frontmatter,
+    split_frontmatter,
+)
 from skill_retriever.ingest.result import Note
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 
-_REQUIRES_KEYS = ("requires", "dependencies", "depends_on")
+_REQUIRES_KEYS = ("requires", "depends_on")
+#: Anthropic's skill format lists software packages under ``dependencies`` (``pandas>=1.5``,
+#: ``railway-cli``); it names components only where every entry is one (see `skill_links`).
+_DEPENDENCIES_KEY = "dependencies"
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
+#: A frontmatter line indented with a tab (YAML allows only spaces there).
+_TAB_INDENT_RE = re.compile(r"^ *\t", re.MULTILINE)
 
 
 class RecordError(ValueError):
@@ -43,6 +53,8 @@ class Record:
     updated: datetime | None = None
     attrs: dict[str, Any] = field(default_factory=dict)
     requires: list[str] = field(default_factory=list)
+    #: The ``dependencies`` entries: packages, or components when every one names one.
+    dependencies: list[str] = field(default_factory=list)
     conflicts: list[tuple[str, str]] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -77,15 +89,22 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
         record.attrs["frontmatter_recovered"] = fm.recovered_from
-        record.warnings.insert(0, _recovered_warning(fm.recovered_from))
+        tabbed = _TAB_INDENT_RE.search(split_frontmatter(text)[0] or "") is not None
+        record.warnings.insert(0, _recovered_warning(fm.recovered_from, tabbed))
+    if kind in (NodeKind.SKILL, NodeKind.AGENT) and not record.description:
+        record.warnings.append(
+            Note(f"no 'description' in the frontmatter: Claude Code chooses a {kind.value} by "
+                 "its description (and loads no agent without one); add one")
+        )
     return record
 
 
-def _recovered_warning(reason: str) -> Note:
+def _recovered_warning(reason: str, tabbed: bool = False) -> Note:
     """The note on frontmatter that only lenient reading could use (every line was read)."""
+    tabs = "indent with spaces, not tabs, and " if tabbed else ""
     return Note(
         f"frontmatter is not valid YAML ({reason}); read as plain 'key: value' lines, each "
-        "value kept as written: quote values holding ': ' or starting with '[', '{' or '*'"
+        f"value kept as written: {tabs}quote values holding ': ' or starting with '[', '{{' or '*'"
     )
 
 
@@ -112,6 +131,7 @@ def record_from_fields(
     record.updated = _first_time(fields, _UPDATED_KEYS, record.warnings)
     for key in _REQUIRES_KEYS:
         record.requires += _names(fields.get(key), key, record.warnings)
+    record.dependencies = _names(fields.get(_DEPENDENCIES_KEY), _DEPENDENCIES_KEY, record.warnings)
     record.conflicts = _conflicts(fields.get("conflicts"), record.warnings)
     for key in ("tools", "allowed-tools", "mcp_servers"):
         record.tools += _names(fields.get(key), key, record.warnings)

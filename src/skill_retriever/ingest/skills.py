@@ -2,9 +2,10 @@
 
 What is recognised, walking the folder in sorted order:
 
-- ``SKILL.md`` (any case): a skill. The other files in its folder are listed in
-  ``attrs["files"]`` (relative to the folder), not read; a Markdown file there whose
-  frontmatter has a name and a description also becomes an OTHER node, PART_OF the skill.
+- ``SKILL.md`` (any case): a skill. The other files below its folder (those of skills
+  nested in it included) are listed in ``attrs["files"]`` (relative to the folder), not
+  read; a Markdown file there whose frontmatter has a name and a description also becomes
+  an OTHER node, PART_OF the skill.
 - ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks``: that kind; a ``.json``
   below ``hooks``: a hook definition, one node per file (see `hook_configs`: the exact
   settings.json ``hooks`` mapping and the scripts it runs); other files there (the
@@ -22,12 +23,13 @@ folder's name; every node records ``source_root`` and ``source_name`` (see `prov
 A node's ``source`` (and a problem's path) is absolute whatever the working directory: a
 relative root is made absolute first (links are not resolved, as for an absolute root).
 A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
-Edges: DEPENDS_ON (``requires`` / ``dependencies`` / ``depends_on``), CONFLICTS_WITH
+Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where every entry
+names a component: Anthropic's skill format lists software packages there), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
 ``mcp__server__tool``), MENTIONS (weight 0.5: the description or body names another
 component, see `mentions`), PART_OF. A name resolves to a component of the same plugin,
 else the first by path in the same corpus, else (dependencies only) in the other corpora
-ingested together. A dependency that resolves nowhere is a problem, not an edge, except
+ingested together. A ``requires`` that resolves nowhere is a note, not an edge, except
 package specs such as ``torch>=2.9``.
 """
 
@@ -124,6 +126,12 @@ def _walk(root: Path, problems: list[Problem]) -> list[str]:
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        problems += [
+            Problem(str(Path(dirpath) / d), "a folder named SKILL.md: no skill made (a skill is "
+                    "a file SKILL.md in its folder); rename the folder")
+            for d in dirnames
+            if d.lower() == "skill.md"
+        ]
         for fname in filenames:
             full = Path(dirpath) / fname
             try:
@@ -268,8 +276,12 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
             if is_skill
             else _nearest(folder, skills)
         )
-        if skill is not None and not is_skill:
-            files_of.setdefault(skill, []).append(posixpath.relpath(rel, skill or "."))
+        # Every skill the file is in lists it: a nested skill's folder (``templates/SKILL.md``
+        # and the files beside it) is part of the outer one, whose SKILL.md links into it.
+        owner = skill
+        while owner is not None:
+            files_of.setdefault(owner, []).append(posixpath.relpath(rel, owner or "."))
+            owner = _nearest(posixpath.dirname(owner), skills) if owner else None
         plugin = _nearest(folder, plugin_ids)
         parent = (
             f"{corpus}/{skills[skill]}"
