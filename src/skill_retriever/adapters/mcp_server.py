@@ -9,16 +9,14 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
 - ``check_dependencies(ids, target)``: the closure of a chosen set, cycles, conflicts.
 - ``install_components(ids, target, dry_run=True, force, with_dependencies,
   allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
-  written into ``target`` (``.claude/``, ``.claude/settings.json`` hooks, ``.mcp.json``).
-  A set holding a conflict is refused (``ok: false`` and ``conflicts``) unless
-  ``allow_conflicts`` is true.
-
-Resource ``skill-retriever://status``: counts of what this server's caller may see.
+  written into ``target`` (``.claude/``, ``.claude/settings.json`` hooks, ``.mcp.json``);
+  a set holding a conflict is refused unless ``allow_conflicts`` is true.
+- Resource ``skill-retriever://status``: counts of what this server's caller may see.
 
 Every call pins one snapshot and reads it through one `CallerView` with the server's
 principals: a concurrent write cannot make a call fail half way, and an item the caller
 may not see is never named, counted or written. ``detail="brief"`` (the default) keeps a
-search result to about 150 tokens; ``"full"`` gives every field.
+search result to about 150 tokens; ``"full"`` gives every field. Bad arguments: `_Server`.
 
 Register it with a coding agent, e.g. Claude Code::
 
@@ -29,12 +27,15 @@ Only the protocol goes to stdout; logs go to stderr.
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, StrictInt, ValidationInfo
+from pydantic import BeforeValidator, Field, StrictInt, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 from skill_retriever.algorithms.budget import token_counter
@@ -71,6 +72,10 @@ INSTRUCTIONS = (
     "dry_run is false; a set with conflicts is refused unless allow_conflicts is true)."
 )
 Detail = Literal["brief", "full"]
+#: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
+Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
+Kinds = Annotated[list[Kind], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
+Ids = Annotated[list[str], Field(min_length=1)]
 
 
 def whole_number(value: object, info: ValidationInfo) -> object:
@@ -118,6 +123,49 @@ def _unknown(exc: UnknownComponentError, arg: str) -> str:
     )
 
 
+def _argument_error(exc: ValidationError, takes: str) -> str:
+    """The first problem with a call's arguments, in one line naming the argument
+    (pydantic's own text spans lines and ends in a URL an agent cannot use)."""
+    err, *more = exc.errors()
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+    said = {
+        "missing": f"{where} is required; {takes}",
+        "too_short": f"{where} is empty; pass at least one",
+        "whole_number": str(err["msg"]),  # names the argument itself
+    }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
+    return said + (f" (and {len(more)} more problem(s))" if more else "")
+
+
+class _Server(MCPServer):
+    """The SDK's server, stricter about arguments: a name the tool does not take (``top_k``,
+    ``kind``) is refused, not dropped (the agent would think it had filtered), and a
+    wrong type or a missing argument is said in one line. The schemas say the same
+    (``additionalProperties: false``)."""
+
+    takes: dict[str, inspect.Signature]  #: tool name -> its function's signature (`build_server`)
+
+    async def list_tools(self) -> list[Any]:
+        tools = await super().list_tools()
+        key = "input_schema" if tools and hasattr(tools[0], "input_schema") else "inputSchema"  # mcp 2 / mcp 1
+        return [t.model_copy(update={key: getattr(t, key) | {"additionalProperties": False}}) for t in tools]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], *rest: Any) -> Any:
+        if (sig := self.takes.get(name)) is None:  # an unknown tool: the SDK refuses it
+            return await super().call_tool(name, arguments, *rest)
+        takes = ", ".join(n + " (required)" * (a.default is a.empty) for n, a in sig.parameters.items())
+        takes = f"{name} takes {takes}"
+        if unknown := sorted(set(arguments) - set(sig.parameters)):
+            said = f"unknown argument(s) {', '.join(map(repr, unknown))}; {takes}"
+            raise ToolError(f"Error executing tool {name}: {said}")
+        try:
+            return await super().call_tool(name, arguments, *rest)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            said = _argument_error(exc.__cause__, takes)
+            raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
+
+
 def checked_target(target: str | None, *, may_create: bool = False) -> str | None:
     """``target`` if it names an existing folder (None stays None); with ``may_create``
     (installing), also a folder yet to be made inside an existing one, as the CLI allows.
@@ -147,7 +195,7 @@ def build_server(
     ``.run("stdio")``)."""
     service = ComponentService(index, retriever, principals=principals)
     count = token_counter(service.retriever.config.encoding)
-    app = MCPServer("skill-retriever", instructions=INSTRUCTIONS)
+    app = _Server("skill-retriever", instructions=INSTRUCTIONS)
 
     def resolve(view: CallerView, refs: Sequence[str], arg: str) -> list[str]:
         try:
@@ -158,7 +206,7 @@ def build_server(
     @app.tool()
     def search_components(
         query: str,
-        kinds: list[str] | None = None,
+        kinds: Kinds | None = None,
         k: WholeNumber = 5,
         budget: WholeNumber | None = None,
         target: str | None = None,
@@ -169,7 +217,8 @@ def build_server(
 
         Args:
             query: The task in plain words, e.g. "scaffold a FastAPI service with tracing".
-            kinds: Any of skill, agent, command, hook, mcp_server (default: all).
+            kinds: Any of skill, agent, command, hook, mcp_server (default: all); one
+                kind may be given alone.
             k: How many matching components (their dependencies come on top).
             budget: Token budget for all returned components; dependency sets are kept whole.
             target: A project folder; conflicts with components installed there are reported.
@@ -232,7 +281,7 @@ def build_server(
         return out
 
     @app.tool()
-    def check_dependencies(ids: list[str], target: str | None = None) -> dict[str, Any]:
+    def check_dependencies(ids: Ids, target: str | None = None) -> dict[str, Any]:
         """What a chosen set of components requires (transitively), cycles and conflicts.
 
         Args:
@@ -249,7 +298,7 @@ def build_server(
 
     @app.tool()
     def install_components(
-        ids: list[str],
+        ids: Ids,
         target: str,
         dry_run: bool = True,
         force: bool = False,
@@ -300,6 +349,8 @@ def build_server(
         if plan.conflicts:  # said once, here: the summary leaves its conflict lines out
             out["conflicts"] = [plan.conflict_dict(c) for c in plan.conflicts]
         out["summary"] = [line for line in plan.lines() if not line.startswith("conflict: ")]
+        if plan.ok and not plan.applied:  # the dry run is the default: say how to write
+            out["next"] = "call install_components again with dry_run false to write these files"
         return out
 
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
@@ -307,6 +358,8 @@ def build_server(
         """What the index holds that this caller may see: counts by kind, embedder, version."""
         return json.dumps(service.view().status(), indent=2)
 
+    tools = (search_components, get_component, check_dependencies, install_components)
+    app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
     return app
 
 
@@ -330,9 +383,6 @@ def serve(
 
 def warm_up(retriever: Retriever, principals: Sequence[str] | None) -> None:
     """Everything the first search would pay for, now; then ``ready`` on stderr."""
-    import sys
-    import time
-
     started = time.perf_counter()
     try:
         spent = retriever.warm_up()  # the model, the snapshot's views, one search
