@@ -131,3 +131,18 @@ def test_over_stdio_each_refusal_is_one_line_and_the_server_keeps_serving(hashed
     assert "query is required" in bad[1].content[0].text
     assert "over the limit" in bad[2].content[0].text
     assert not good.is_error and {r["kind"] for r in good.structured_content["results"]} == {"skill"}
+
+
+def test_a_brief_reason_is_cut_at_a_word_and_nothing_fits_is_said_once(hashed_index: Index) -> None:
+    """The brief `why` was cut mid-word ("keyword #…"), and a brief answer nothing fits
+    said so twice, as its note and again among its warnings."""
+    from skill_retriever.components.results import _cut
+    from skill_retriever.components.service import ComponentService
+
+    cut = _cut("found by graph #2, semantic #3, keyword #14, temporal #40", 44)
+    assert cut == "found by graph #2, semantic #3, keyword #14…"
+    assert _cut("x" * 50, 10) == "x" * 9 + "…"  # one long word: cut where it must be
+    service = ComponentService(hashed_index, Retriever(hashed_index, reranker=None))
+    answer = service.search("bake sourdough bread at home").brief(len)
+    assert answer["nothing_fits"] and "nothing in the catalogue fits" in answer["note"]
+    assert not any("fits this well" in w for w in answer.get("warnings", []))

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from skill_retriever.components.conflicts import Conflict
 from skill_retriever.components.rationale import Rationale
+from skill_retriever.responses import is_nothing_fits
 
 __all__ = ["BRIEF_TOKENS", "ComponentResponse", "ComponentResult", "Dropped", "Role"]
 
@@ -197,8 +198,10 @@ class ComponentResponse:
             out["cycles"] = [list(c) for c in self.cycles]
         if self.dropped:
             out["dropped"] = [{"id": d.id, "why": d.why, "detail": d.detail} for d in self.dropped]
-        if self.warnings:
-            out["warnings"] = list(self.warnings)
+        # the "nothing fits" warning is the note above, in the agent's terms: not twice
+        warnings = [w for w in self.warnings if not (self.nothing_fits and is_nothing_fits(w))]
+        if warnings:
+            out["warnings"] = warnings
         return out
 
 
@@ -217,5 +220,13 @@ def fit(
 
 
 def _cut(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters: cut at the last word that fits
+    (not mid-word: "keyword #…" reads as a number lost), unless that loses over half."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    if len(flat) <= limit:
+        return flat
+    head = flat[: limit - 1]
+    space = head.rfind(" ")
+    if flat[limit - 1] not in " ,;:" and space >= limit // 2:  # the cut falls inside a word
+        head = head[:space]
+    return head.rstrip(" ,;:") + "…"
