@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from files import write_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,16 +23,6 @@ SAMPLE = (
 )
 SHARED_SKILLS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "skills"
 JUDGED = ("wshobson__agents", "K-Dense-AI__claude-scientific-skills", "anthropics__skills")
-
-
-def _write(root: Path, rel: str, content: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 def _md(
@@ -182,8 +173,8 @@ def test_ingest_is_deterministic(sample: IngestResult) -> None:
 
 def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> None:
     root = tmp_path / "hostile"
-    _write(root, "skills/good/SKILL.md", _md("good-skill", requires="[missing-thing]"))
-    _write(
+    write_file(root, "skills/good/SKILL.md", _md("good-skill", requires="[missing-thing]"))
+    write_file(
         root,
         "skills/malformed/SKILL.md",
         "---\nname: broken\ndescription: fine\n}{ not yaml\n---\nbody\n",
@@ -192,27 +183,27 @@ def test_hostile_files_are_reported_and_the_rest_ingested(tmp_path: Path) -> Non
         f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
         for p, c in zip("abcdefgh", "bcdefghi", strict=True)
     )
-    _write(root, "skills/bomb/SKILL.md", f"---\nname: bomb\ndescription: boom\n{bomb}---\nbody\n")
-    _write(root, "skills/listy/SKILL.md", "---\n- name\n- description\n---\nbody\n")
-    _write(
+    write_file(root, "skills/bomb/SKILL.md", f"---\nname: bomb\ndescription: boom\n{bomb}---\nbody\n")
+    write_file(root, "skills/listy/SKILL.md", "---\n- name\n- description\n---\nbody\n")
+    write_file(
         root, "skills/namelist/SKILL.md", "---\nname: [a, b]\ndescription: two names\n---\nbody\n"
     )
-    _write(root, "skills/binary/SKILL.md", b"---\nname: bin\n---\n\x00\x01\x02")
-    _write(
+    write_file(root, "skills/binary/SKILL.md", b"---\nname: bin\n---\n\x00\x01\x02")
+    write_file(
         root,
         "skills/latin1/SKILL.md",
         "---\nname: caf\xe9\ndescription: d\n---\nbody\n".encode("latin-1"),
     )
-    _write(root, "skills/huge/SKILL.md", _md("huge", body="x" * 200_000))
-    _write(
+    write_file(root, "skills/huge/SKILL.md", _md("huge", body="x" * 200_000))
+    write_file(
         root,
         "skills/bigfm/SKILL.md",
         "---\nname: big\ndescription: " + "y" * 70_000 + "\n---\nbody\n",
     )
-    _write(root, "skills/unclosed/SKILL.md", "---\nname: unclosed\ndescription: never closed\n")
-    _write(root, "agents/empty.md", "---\nname: empty-agent\n---\n\n   \n")
-    _write(root, "agents/timestamps.md", _md("timestamps-agent", created="not-a-date"))
-    _write(root, "hooks/bad.json", "{not json")
+    write_file(root, "skills/unclosed/SKILL.md", "---\nname: unclosed\ndescription: never closed\n")
+    write_file(root, "agents/empty.md", "---\nname: empty-agent\n---\n\n   \n")
+    write_file(root, "agents/timestamps.md", _md("timestamps-agent", created="not-a-date"))
+    write_file(root, "hooks/bad.json", "{not json")
 
     result = ingest_skill_repo(root, max_file_bytes=100_000)
     by_file = {Path(p.path).relative_to(root).as_posix(): p.message for p in result.problems}
@@ -289,7 +280,7 @@ def test_lenient_frontmatter_is_recovered() -> None:
 
 
 def test_recovered_file_is_ingested_with_a_flag(tmp_path: Path) -> None:
-    _write(
+    write_file(
         tmp_path / "r",
         "commands/go.md",
         "---\ndescription: Go: now\nargument-hint: [a] | --b\n---\nRun it.\n",
@@ -305,10 +296,10 @@ def test_recovered_file_is_ingested_with_a_flag(tmp_path: Path) -> None:
 
 def test_broken_frontmatter_value_is_indexed_as_written_and_reported(tmp_path: Path) -> None:
     """An unclosed list is no common slip: the text is kept, and the run says so."""
-    bad = _write(
+    bad = write_file(
         tmp_path / "r", "skills/foo/SKILL.md", "---\ndescription: [unclosed foo: : bar\n---\nBody.\n"
     )
-    _write(tmp_path / "r", "skills/ok/SKILL.md", _md("ok"))
+    write_file(tmp_path / "r", "skills/ok/SKILL.md", _md("ok"))
     result = ingest_skill_repo(tmp_path / "r")
     node = next(n for n in result.nodes if n.name == "foo")
     assert node.description == "[unclosed foo: : bar"
@@ -320,10 +311,10 @@ def test_broken_frontmatter_value_is_indexed_as_written_and_reported(tmp_path: P
 
 def test_plain_files_are_skipped_silently(tmp_path: Path) -> None:
     root = tmp_path / "plain"
-    _write(root, "README.md", "# Readme\nNo frontmatter.\n")
-    _write(root, "LICENSE.md", "---\nname: license\ndescription: the licence\n---\ntext\n")
-    _write(root, "MANIFEST.json", '{"files": []}')
-    _write(root, "docs/guide.md", _md("style-guide", "How we write."))
+    write_file(root, "README.md", "# Readme\nNo frontmatter.\n")
+    write_file(root, "LICENSE.md", "---\nname: license\ndescription: the licence\n---\ntext\n")
+    write_file(root, "MANIFEST.json", '{"files": []}')
+    write_file(root, "docs/guide.md", _md("style-guide", "How we write."))
     result = ingest_skill_repo(root)
     assert [(n.kind, n.name) for n in result.nodes] == [(NodeKind.OTHER, "style-guide")]
     assert result.problems == []
@@ -332,10 +323,10 @@ def test_plain_files_are_skipped_silently(tmp_path: Path) -> None:
 def test_duplicate_names_resolve_within_the_plugin(tmp_path: Path) -> None:
     root = tmp_path / "dups"
     for plugin in ("alpha", "beta"):
-        _write(
+        write_file(
             root, f"plugins/{plugin}/agents/debugger.md", _md("debugger", f"Debugger for {plugin}.")
         )
-        _write(
+        write_file(
             root,
             f"plugins/{plugin}/commands/fix.md",
             _md(
@@ -344,7 +335,7 @@ def test_duplicate_names_resolve_within_the_plugin(tmp_path: Path) -> None:
                 requires="[debugger]",
             ),
         )
-    _write(root, "commands/solo.md", _md("solo-fix", requires="[debugger]"))
+    write_file(root, "commands/solo.md", _md("solo-fix", requires="[debugger]"))
     result = ingest_skill_repo(root)
     _check_graph(result)
     deps = {(e.source, e.target) for e in result.edges if e.kind is EdgeKind.DEPENDS_ON}
@@ -377,16 +368,16 @@ def test_mcp_and_hook_configs_keep_secrets_out(tmp_path: Path) -> None:
             "broken": "not an object",
         }
     }
-    _write(root, "plugins/kit/.mcp.json", json.dumps(servers))
-    _write(root, "mcp/solo.json", json.dumps({"name": "solo-server", "description": "One server."}))
+    write_file(root, "plugins/kit/.mcp.json", json.dumps(servers))
+    write_file(root, "mcp/solo.json", json.dumps({"name": "solo-server", "description": "One server."}))
     settings_hook = {
         "description": "Lint after edits.",
         "hooks": {
             "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "lint"}]}]
         },
     }
-    _write(root, "hooks/lint.json", json.dumps(settings_hook))
-    _write(
+    write_file(root, "hooks/lint.json", json.dumps(settings_hook))
+    write_file(
         root,
         "plugins/kit/agents/helper.md",
         _md("kit-helper", tools="Read, mcp__github-tools__search"),
@@ -426,8 +417,8 @@ def test_mentions_match_whole_names_only() -> None:
 
 
 def test_other_corpora_resolve_missing_dependencies(tmp_path: Path) -> None:
-    _write(tmp_path / "one", "skills/a/SKILL.md", _md("needs-base", requires="[shared-base]"))
-    _write(tmp_path / "two", "skills/b/SKILL.md", _md("shared-base"))
+    write_file(tmp_path / "one", "skills/a/SKILL.md", _md("needs-base", requires="[shared-base]"))
+    write_file(tmp_path / "two", "skills/b/SKILL.md", _md("shared-base"))
     alone = ingest_skill_repo(tmp_path / "one")
     assert [p.message for p in alone.problems] == [
         "requires unknown component 'shared-base'; no edge made"
@@ -448,9 +439,9 @@ def test_bad_roots_raise(tmp_path: Path) -> None:
 
 
 def test_symlink_out_of_the_repository_is_skipped(tmp_path: Path) -> None:
-    secret = _write(tmp_path, "outside/secret.md", _md("outside-secret"))
+    secret = write_file(tmp_path, "outside/secret.md", _md("outside-secret"))
     root = tmp_path / "repo"
-    _write(root, "agents/ok.md", _md("ok-agent"))
+    write_file(root, "agents/ok.md", _md("ok-agent"))
     (root / "agents" / "leak.md").symlink_to(secret)
     result = ingest_skill_repo(root)
     assert [n.name for n in result.nodes] == ["ok-agent"]

@@ -6,27 +6,17 @@ Small folders built in tmp_path, plus reads of the real collections in
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from files import write_file
 
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import EdgeKind, NodeKind
 
-DATA = Path(os.environ.get("SKILLS_DATA", "/work/shared/data/skills"))
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "skills"  # ../shared beside the clone
 DAVILA = DATA / "davila7__claude-code-templates"
-
-
-def _write(root: Path, rel: str, content: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 def _md(name: str, description: str = "A component.", **fields: str) -> str:
@@ -49,27 +39,27 @@ def _by_file(result: IngestResult, root: Path) -> dict[str, list[str]]:
 def test_dependencies_listing_packages_are_no_components(tmp_path: Path) -> None:
     # Anthropic's skill format lists software under `dependencies`: a package that shares a
     # skill's name is no dependency on that skill, and the rest are no missing components.
-    _write(tmp_path, "skills/transformers/SKILL.md", _md("transformers"))
-    _write(
+    write_file(tmp_path, "skills/transformers/SKILL.md", _md("transformers"))
+    write_file(
         tmp_path, "skills/vllm/SKILL.md", _md("vllm", dependencies="[vllm, torch, transformers]")
     )
-    _write(
+    write_file(
         tmp_path,
         "skills/lc/SKILL.md",
         _md("langchain", dependencies="[langchain-core, transformers]"),
     )
-    _write(tmp_path, "skills/g/SKILL.md", _md("guidance", dependencies="[guidance, transformers]"))
-    _write(tmp_path, "skills/pinned/SKILL.md", _md("pinned", dependencies="[transformers>=4.0]"))
+    write_file(tmp_path, "skills/g/SKILL.md", _md("guidance", dependencies="[guidance, transformers]"))
+    write_file(tmp_path, "skills/pinned/SKILL.md", _md("pinned", dependencies="[transformers>=4.0]"))
     result = ingest_skill_repo(tmp_path)
     assert _edges(result, EdgeKind.DEPENDS_ON) == set()
     assert result.problems == []
 
 
 def test_dependencies_naming_components_only_are_edges(tmp_path: Path) -> None:
-    _write(tmp_path, "skills/base/SKILL.md", _md("base"))
-    _write(tmp_path, "skills/extra/SKILL.md", _md("extra"))
-    _write(tmp_path, "skills/top/SKILL.md", _md("top", dependencies="[base, extra]"))
-    _write(tmp_path, "skills/req/SKILL.md", _md("req", requires="[base, ghost]"))
+    write_file(tmp_path, "skills/base/SKILL.md", _md("base"))
+    write_file(tmp_path, "skills/extra/SKILL.md", _md("extra"))
+    write_file(tmp_path, "skills/top/SKILL.md", _md("top", dependencies="[base, extra]"))
+    write_file(tmp_path, "skills/req/SKILL.md", _md("req", requires="[base, ghost]"))
     result = ingest_skill_repo(tmp_path)
     assert _edges(result, EdgeKind.DEPENDS_ON) == {
         ("top", "base"),
@@ -83,7 +73,7 @@ def test_dependencies_naming_components_only_are_edges(tmp_path: Path) -> None:
 
 
 def test_cr_only_line_endings_keep_the_frontmatter(tmp_path: Path) -> None:
-    _write(
+    write_file(
         tmp_path, "skills/mac/SKILL.md", b"---\rname: mac-skill\rdescription: Old Mac.\r---\rBody\r"
     )
     (node,) = ingest_skill_repo(tmp_path).nodes
@@ -91,7 +81,7 @@ def test_cr_only_line_endings_keep_the_frontmatter(tmp_path: Path) -> None:
 
 
 def test_bom_and_crlf_are_read_as_plain_frontmatter(tmp_path: Path) -> None:
-    _write(
+    write_file(
         tmp_path,
         "skills/a/SKILL.md",
         b"\xef\xbb\xbf---\r\nname: a\r\ndescription: BOM.\r\n---\r\nBody\r\n",
@@ -102,7 +92,7 @@ def test_bom_and_crlf_are_read_as_plain_frontmatter(tmp_path: Path) -> None:
 
 
 def test_tab_indented_frontmatter_note_says_to_indent_with_spaces(tmp_path: Path) -> None:
-    _write(
+    write_file(
         tmp_path,
         "skills/t/SKILL.md",
         "---\nname: t\ndescription: Tabs.\nmetadata:\n\tversion: 1\n---\nB\n",
@@ -114,9 +104,9 @@ def test_tab_indented_frontmatter_note_says_to_indent_with_spaces(tmp_path: Path
 
 
 def test_skill_or_agent_without_description_is_noted(tmp_path: Path) -> None:
-    _write(tmp_path, "skills/bare/SKILL.md", "# Bare\n\nNo frontmatter at all.\n")
-    _write(tmp_path, "agents/quiet.md", "---\nname: quiet\n---\nAn agent.\n")
-    _write(tmp_path, "commands/go.md", "Run it.\n")  # commands need no description
+    write_file(tmp_path, "skills/bare/SKILL.md", "# Bare\n\nNo frontmatter at all.\n")
+    write_file(tmp_path, "agents/quiet.md", "---\nname: quiet\n---\nAn agent.\n")
+    write_file(tmp_path, "commands/go.md", "Run it.\n")  # commands need no description
     result = ingest_skill_repo(tmp_path)
     assert sorted(n.name for n in result.nodes) == ["bare", "go", "quiet"]
     by_file = _by_file(result, tmp_path)
@@ -126,10 +116,10 @@ def test_skill_or_agent_without_description_is_noted(tmp_path: Path) -> None:
 
 
 def test_bad_files_in_a_skills_folder_cost_only_themselves(tmp_path: Path) -> None:
-    _write(tmp_path, "skills/good/SKILL.md", _md("good"))
-    _write(tmp_path, "skills/empty/SKILL.md", b"")
-    _write(tmp_path, "skills/dir/SKILL.md/notes.txt", "a folder named SKILL.md")
-    _write(tmp_path, "skills/huge/SKILL.md", _md("huge") + "x" * 5_000)
+    write_file(tmp_path, "skills/good/SKILL.md", _md("good"))
+    write_file(tmp_path, "skills/empty/SKILL.md", b"")
+    write_file(tmp_path, "skills/dir/SKILL.md/notes.txt", "a folder named SKILL.md")
+    write_file(tmp_path, "skills/huge/SKILL.md", _md("huge") + "x" * 5_000)
     (tmp_path / "skills/loop").mkdir()
     (tmp_path / "skills/loop/self").symlink_to("self")
     (tmp_path / "skills/loop/up").symlink_to("..", target_is_directory=True)
@@ -179,10 +169,10 @@ def test_real_repositories_index_every_skill_without_problems(repo: str, skills:
 def test_a_skill_lists_the_files_of_skills_nested_in_it(tmp_path: Path) -> None:
     # sickn33's app-builder/SKILL.md links templates/SKILL.md and templates/*/TEMPLATE.md:
     # installing app-builder must copy them.
-    _write(tmp_path, "skills/app-builder/SKILL.md", _md("app-builder"))
-    _write(tmp_path, "skills/app-builder/templates/SKILL.md", _md("templates"))
-    _write(tmp_path, "skills/app-builder/templates/cli/TEMPLATE.md", "A template.\n")
-    _write(tmp_path, "skills/app-builder/scripts/run.sh", "echo\n")
+    write_file(tmp_path, "skills/app-builder/SKILL.md", _md("app-builder"))
+    write_file(tmp_path, "skills/app-builder/templates/SKILL.md", _md("templates"))
+    write_file(tmp_path, "skills/app-builder/templates/cli/TEMPLATE.md", "A template.\n")
+    write_file(tmp_path, "skills/app-builder/scripts/run.sh", "echo\n")
     files = {n.name: n.attrs["files"] for n in ingest_skill_repo(tmp_path).nodes}
     assert files["app-builder"] == [
         "scripts/run.sh",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from files import write_file
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import (
@@ -256,12 +257,7 @@ def test_hostile_skills_folder_becomes_problems(tmp_path: Path) -> None:
         "plugins/p/.claude-plugin/plugin.json": "[1, 2",
     }
     for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        write_file(root, rel, content)
     start = time.perf_counter()
     result = ingest_skill_repo(root)
     assert time.perf_counter() - start < FAST
