@@ -14,7 +14,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from skill_retriever.ingest.secrets import redact_args, redact_command, redact_urls
+from skill_retriever.ingest.secrets import (
+    redact_args,
+    redact_command,
+    redact_command_line,
+    redact_urls,
+)
 from skill_retriever.model import Node, NodeKind
 
 __all__ = ["scrubbed"]
@@ -47,7 +52,7 @@ def _text(text: str, kind: NodeKind) -> str:
         if kind is NodeKind.HOOK and runs:
             line = head + runs + redact_command(command)
         elif kind is NodeKind.MCP_SERVER and line.startswith("Command: "):
-            line = "Command: " + " ".join(redact_args(line.removeprefix("Command: ").split(" ")))
+            line = "Command: " + redact_command_line(line.removeprefix("Command: "))
         else:
             line = redact_urls(line)
         out.append(line)
@@ -84,7 +89,7 @@ def _mcp_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     """An MCP server's attributes redacted as `skill_configs` redacts them at ingest."""
     out = dict(attrs)
     if isinstance(attrs.get("command"), str):
-        out["command"] = " ".join(redact_args(attrs["command"].split(" ")))
+        out["command"] = redact_command_line(attrs["command"])
     if isinstance(attrs.get("args"), list):
         out["args"] = redact_args([str(a) for a in attrs["args"]])
     if isinstance(attrs.get("url"), str):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["REDACTED", "SECRET_RE", "redact_args", "redact_command", "redact_urls"]
+__all__ = ["REDACTED", "SECRET_RE", "redact_args", "redact_command", "redact_command_line", "redact_urls"]
 
 #: What stands in for a value the index does not keep.
 REDACTED = "[redacted]"
@@ -116,6 +116,12 @@ def redact_args(args: list[str]) -> list[str]:
         else:
             out.append(arg)
     return out
+
+
+def redact_command_line(command: str) -> str:
+    """An MCP server's ``command`` (a whole command line may sit in it) redacted word by
+    word as its arguments are (`redact_args`); ingest and ``repair`` both use it."""
+    return " ".join(redact_args(command.split(" ")))
 
 
 def redact_urls(text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest import json_values
-from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_urls
+from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command_line, redact_urls
 from skill_retriever.ingest.skill_records import (
     Record,
     RecordError,
@@ -90,7 +90,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         raise RecordError("MCP 'args' must be a list, 'env' and 'headers' objects")
     args_text = redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
     if command is not None:  # a whole command line may sit in it: redact it as arguments
-        command = " ".join(redact_args(command.split(" ")))
+        command = redact_command_line(command)
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
     header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
     url = _bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
