@@ -72,6 +72,22 @@ def test_dependencies_naming_components_only_are_edges(tmp_path: Path) -> None:
     ]
 
 
+def test_dependencies_with_a_misspelt_component_get_a_note(tmp_path: Path) -> None:
+    # One typo turns a list of components into a list of packages: no edge is made, but
+    # the author is told which name to correct (a note: the file was read whole).
+    write_file(tmp_path, "skills/base/SKILL.md", _md("pdf-reporting"))
+    write_file(tmp_path, "skills/extra/SKILL.md", _md("chart-builder"))
+    write_file(tmp_path, "skills/top/SKILL.md", _md("top", dependencies="[pdf-reporting, chart-bulder]"))
+    result = ingest_skill_repo(tmp_path)
+    assert _edges(result, EdgeKind.DEPENDS_ON) == set()
+    assert [p.read_whole for p in result.problems] == [True]
+    assert result.problems[0].message == (
+        "dependencies names components (pdf-reporting) but not 'chart-bulder' (did you mean "
+        "'chart-builder'?): the list was read as packages and no dependency edge was made; "
+        "correct the name to make them"
+    )
+
+
 def test_cr_only_line_endings_keep_the_frontmatter(tmp_path: Path) -> None:
     write_file(
         tmp_path, "skills/mac/SKILL.md", b"---\rname: mac-skill\rdescription: Old Mac.\r---\rBody\r"

@@ -8,6 +8,7 @@ the first in the other corpora read together. Never a self-edge, never a duplica
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -147,7 +148,7 @@ def _declared_edges(
                 # read whole: an edge to a component gone from the source goes with it
                 Problem(str(p.source), f"requires unknown component {name!r}; no edge made", read_whole=True)
             )
-    _dependency_edges(p, order, edges)
+    _dependency_edges(p, order, edges, problems)
     for name, reason in r.conflicts:
         target = _resolve(name_key(name), p, order)
         if target is not None:
@@ -159,23 +160,59 @@ def _declared_edges(
             edges.add(p.id, target.id, EdgeKind.USES)
 
 
-def _dependency_edges(p: Placed, order: Sequence[_Index], edges: _Edges) -> None:
+def _dependency_edges(p: Placed, order: Sequence[_Index], edges: _Edges, problems: list[Problem]) -> None:
     """DEPENDS_ON for ``dependencies`` that all name components; else they are packages.
 
     Anthropic's skill format and the collections that follow it list software there
     (``[langchain, langchain-core, torch]``): one that happens to share a component's name
     (``transformers``) is no dependency on it, and the rest are no missing components.
     A list naming the component itself (``guidance`` in the skill on that package) is a
-    package list too: nothing depends on itself.
+    package list too: nothing depends on itself. A list that is mostly components with
+    an entry one typo away from another (`_near_misses`) gets a note saying so.
     """
     own = name_key(p.record.name)
     keys = [k for k in map(name_key, p.record.dependencies) if k]
     targets = [None if k == own else _resolve(k, p, order) for k in keys]
-    if any(t is None for t in targets) or any(map(PACKAGE_SPEC_RE.search, p.record.dependencies)):
+    if any(map(PACKAGE_SPEC_RE.search, p.record.dependencies)):
+        return
+    if any(t is None for t in targets):
+        problems.extend(_near_misses(p, keys, targets, order))
         return
     for target in targets:
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
+
+
+def _near_misses(
+    p: Placed, keys: list[str], targets: list[Placed | None], order: Sequence[_Index]
+) -> list[Problem]:
+    """Notes for a ``dependencies`` list read as packages only because of a likely typo:
+    at least half of it names components, and an entry that names none is close to a
+    component's name (`difflib`, ratio 0.85: one wrong or missing letter in a word of
+    seven or more). A package list rarely looks like that, and an author who misspelt
+    one name would otherwise lose every edge of the list without a word."""
+    own = name_key(p.record.name)
+    found = [t for t in targets if t is not None]
+    if own in keys or not found or 2 * len(found) < len(keys):
+        return []  # a list naming its own component is a package list (`_dependency_edges`)
+    names = {k: q.record.name for index in reversed(order) for k, q in _firsts(index) if k != own}
+    out = []
+    for key, target in zip(keys, targets, strict=True):
+        close = difflib.get_close_matches(key, names, n=1, cutoff=0.85) if target is None else []
+        if close:
+            written = next(d for d in p.record.dependencies if name_key(d) == key)
+            out.append(Problem(
+                str(p.source),
+                f"dependencies names components ({', '.join(t.record.name for t in found)}) but not "
+                f"{written!r} (did you mean {names[close[0]]!r}?): the list was read as packages and "
+                "no dependency edge was made; correct the name to make them",
+                read_whole=True,
+            ))
+    return out
+
+
+def _firsts(index: _Index) -> list[tuple[str, Placed]]:
+    return [(key, found[0]) for key, found in index.items() if found]
 
 
 def _mention_edges(placed: list[Placed], index: _Index, edges: _Edges) -> None:
