@@ -145,6 +145,12 @@ def _held(index: Index) -> Mapping[str, Node]:
     return index.snapshot().nodes
 
 
+def _troubled_files(result: IngestResult, origin: Provenance) -> set[Path | None]:
+    """The files this read reported a problem with (a note on a file read whole is none):
+    what they held is kept, unreadable today being no proof that it is gone."""
+    return {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
+
+
 def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance, path: Path) -> list[str]:
     """Ids the index holds from this source that its latest read did not produce: the
     file was deleted or renamed, or the item left the file.
@@ -160,7 +166,7 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id for n in result.nodes}
-    troubled = {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
+    troubled = _troubled_files(result, origin)
     one_file = None if path.is_dir() else path.resolve()
     stale = []
     for node_id, node in held.items():
@@ -183,7 +189,7 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
     if not result.nodes:
         return []
     fresh = {n.id: n for n in result.nodes}
-    troubled = {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
+    troubled = _troubled_files(result, origin)
     kept = {e.id for e in result.edges}
     return sorted(
         edge_id
