@@ -10,7 +10,8 @@ what to do, and nothing is written.
   ``uninstall`` likewise changes nothing in a folder it cannot write.
 - The CLI offers ``--force`` only for what it fixes (a file that differs), not for a
   ``settings.json`` it refused to merge into, nor for two components of one install
-  claiming one path; a ``settings.json`` holding a list is called that.
+  claiming one path (that set is refused whole, nothing written: see
+  test_install_clashes); a ``settings.json`` holding a list is called that.
 """
 
 from __future__ import annotations
@@ -154,4 +155,4 @@ def test_cli_does_not_offer_force_for_two_components_claiming_one_path(
     assert main(["install", *ids, "--target", str(project), "--index-dir", index_dir]) == 1
     out = capsys.readouterr().out
     assert "installs the same path" in out and "--force" not in out
-    assert "leave one of them out" in out
+    assert "leave one of each pair out" in out and not project.exists()

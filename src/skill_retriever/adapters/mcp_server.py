@@ -312,7 +312,8 @@ def build_server(
 
         A dry run (the default) only returns the plan. Files that differ are kept unless
         force is true; paths that would leave the target are refused; a set holding a
-        conflict is refused (ok false, conflicts listed) unless allow_conflicts is true.
+        conflict is refused (ok false, conflicts listed) unless allow_conflicts is true;
+        so is, always, one where two components would write one path differently (clashes).
 
         Args:
             ids: Component or plugin ids (or unique names).
@@ -346,9 +347,7 @@ def build_server(
         if detail == "full":
             return plan.to_dict()
         out: dict[str, Any] = {"target": str(plan.target), "applied": plan.applied, "ok": plan.ok}
-        if plan.conflicts:  # said once, here: the summary leaves its conflict lines out
-            out["conflicts"] = [plan.conflict_dict(c) for c in plan.conflicts]
-        out["summary"] = [line for line in plan.lines() if not line.startswith("conflict: ")]
+        out.update(plan.brief())  # conflicts and clashes as data, then the summary without them
         if plan.ok and not plan.applied:  # the dry run is the default: say how to write
             out["next"] = "call install_components again with dry_run false to write these files"
         return out

@@ -9,8 +9,9 @@
     skill-retriever mcp [--index-dir D] [--principals *]
 
 ``install`` exits 0 when everything was written or already identical, 1 when a file was
-kept (differs, no ``--force``), a path was refused or the set holds a conflict (nothing
-written without ``--allow-conflicts``), 2 on an error. ``uninstall`` exits 0 when
+kept (differs, no ``--force``), a path was refused, the set holds a conflict (nothing
+written without ``--allow-conflicts``) or two of its components would write one path
+with different content (nothing written), 2 on an error. ``uninstall`` exits 0 when
 everything the installs added was taken back, 1 when something changed since was kept.
 An empty ``--target`` is an error (exit 2), as it is from the Python API and MCP: it
 would mean the working folder.
@@ -135,24 +136,19 @@ def cmd_install(args: argparse.Namespace) -> int:
         print(printable_json(dumps(plan.to_dict())))
     else:
         print("\n".join(printable(line) for line in plan.lines()))
-        if not plan.ok and not plan.refused_for_conflicts:
+        if not plan.ok and not plan.refused_whole:
             print(_not_written(plan))
     return 0 if plan.ok else 1
 
 
 def _not_written(plan: InstallPlan) -> str:
     """The closing line of an install that left something out. --force is offered only
-    for what it changes (a file or server of yours that differs): it does nothing for two
-    components of one install claiming one path, a refused path or an unreadable
-    settings.json, which the user must settle first."""
-    from skill_retriever.components.install.planner import SAME_PATH
-
-    blocked = [f.reason for c in plan.components for f in c.files if f.action == "blocked"]
+    for what it changes (a file or server of yours that differs): it does nothing for a
+    refused path or an unreadable settings.json, which the user must settle first (two
+    components of one install writing one path refuse the plan whole, said above)."""
     fixes = []
-    if any(SAME_PATH not in why for why in blocked):
+    if any(f.action == "blocked" for c in plan.components for f in c.files):
         fixes.append("--force overwrites files and servers that differ")
-    if any(SAME_PATH in why for why in blocked):
-        fixes.append("two components claim one path: leave one of them out")
     if any(f.action == "refused" for c in plan.components for f in c.files):
         fixes.append("fix what 'refused' says and install again")
     were = "were not" if plan.applied else "would not be"

@@ -3,7 +3,8 @@
 Where each kind goes is `layout`; what is read and written is checked by `paths`; the
 root to write into is `target`; the plan types are `plan`; `render` makes a component's
 files, hooks (`render_hook`) and server entry (`render_mcp`), typed in `rendered`;
-`settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans and `apply`
+`settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans (`claims`: two
+components writing one path) and `apply`
 writes, keeping what ``force`` replaces of the user's own (`replaced`), the original text
 of the shared files and which folders it made (`as_before`), and what each component
 brought along (`brought`); `inventory` finds what a root holds and keeps the install
@@ -20,6 +21,7 @@ from skill_retriever.components.install.inventory import (
 from skill_retriever.components.install.layout import LAYOUT, MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import destination_name, safe_destination
 from skill_retriever.components.install.plan import (
+    Clash,
     ComponentPlan,
     FileAction,
     HookEntry,
@@ -39,6 +41,7 @@ __all__ = [
     "MCP_FILE",
     "RECORD_FILE",
     "SETTINGS_FILE",
+    "Clash",
     "ComponentPlan",
     "FileAction",
     "HookEntry",

@@ -2,7 +2,8 @@
 
 `apply_plan` writes what a plan (`planner.plan_install`) says: files atomically,
 ``settings.json`` and ``.mcp.json`` merged, then the install record. A plan with
-conflicts that were not allowed writes nothing; only components with status install
+conflicts that were not allowed, or with two components writing one path differently
+(clashes), writes nothing; only components with status install
 write anything, so a component with a refused or blocked file writes none of its files.
 Every destination is checked again right before it is written, and what ``force``
 overwrites of the user's own is kept first (`replaced`), as are the text of a shared
@@ -56,11 +57,16 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     """Write what ``plan`` says (components with status install), then the record.
 
     Raises:
-        InstallError: The plan holds conflicts that were not allowed, or a shared JSON
-            file changed into something unusable since it was planned.
+        InstallError: The plan holds conflicts that were not allowed, or clashes, or a
+            shared JSON file changed into something unusable since it was planned.
     """
     if plan.refused_for_conflicts:
         raise InstallError("; ".join(plan.conflict_lines()) + "; allow conflicts to install anyway")
+    if plan.clashes:
+        raise InstallError(
+            "; ".join(plan.clash_lines()) + "; leave one of each pair out, or install them "
+            "into separate targets; nothing written"
+        )
     root = plan.target
     check_creatable(root, plan.scope)
     check_writable(root, _to_write(plan), "or install somewhere else; nothing written")
@@ -235,9 +241,9 @@ def install(
     user: bool = False,
     home: str | Path | None = None,
 ) -> InstallPlan:
-    """Plan, and unless ``dry_run`` or refused for conflicts, write ``ids`` and what they
-    require (arguments as `plan_install`). A refused plan comes back with ``applied``
-    False, ``ok`` False and its ``conflicts``; nothing is written. A dry run's plan says
+    """Plan, and unless ``dry_run`` or refused whole, write ``ids`` and what they require
+    (arguments as `plan_install`). A plan refused whole comes back with ``applied``
+    False, ``ok`` False and its ``conflicts`` or ``clashes``; nothing is written. A dry run's plan says
     in ``refused`` (``ok`` False) why installing it for real would be refused."""
     plan = plan_install(
         source,
@@ -252,14 +258,14 @@ def install(
     )
     if dry_run:
         return _as_refused(plan)
-    return plan if plan.refused_for_conflicts else apply_plan(plan)
+    return plan if plan.refused_whole else apply_plan(plan)
 
 
 def _as_refused(plan: InstallPlan) -> InstallPlan:
     """A dry run's plan with the refusal `apply_plan` would raise for its target (a folder
     it cannot write or make) in ``refused``: a dry run silent about it let the user
     believe the real install would work, until that one refused."""
-    if plan.refused_for_conflicts:
+    if plan.refused_whole:
         return plan  # refused already, and said why
     try:
         check_creatable(plan.target, plan.scope)

@@ -2,7 +2,8 @@
 
 A plan is made by `plan_install` and written by `apply_plan`; nothing is written while
 planning. A plan holding a CONFLICTS_WITH pair is refused whole (nothing written) unless
-conflicts were allowed.
+conflicts were allowed; so is one in which two components would write one path with
+different content (a `Clash`, see `claims`), allowed or not: one of them must be left out.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from skill_retriever.components.conflicts import Conflict
 from skill_retriever.exceptions import SkillRetrieverError
 
 __all__ = [
+    "SAME_PATH",
     "Action",
+    "Clash",
     "ComponentPlan",
     "FileAction",
     "HookEntry",
@@ -31,6 +34,10 @@ __all__ = [
 Action = Literal["create", "overwrite", "unchanged", "blocked", "refused"]
 Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
 Scope = Literal["project", "user"]
+
+#: Why a file or server is blocked when another component of the install writes it
+#: differently (no ``force`` changes that: one of the two has to be left out).
+SAME_PATH = "installs the same path"
 
 
 class InstallError(SkillRetrieverError):
@@ -109,6 +116,16 @@ class FileAction:
 
 
 @dataclass(frozen=True)
+class Clash:
+    """Two components of one install that would write one path (a file, or an
+    ``.mcp.json`` server) with different content: ``first`` claims it first."""
+
+    path: str
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
 class ComponentPlan:
     """One component's files and its overall status.
 
@@ -153,6 +170,8 @@ class InstallPlan:
         requires: Id of each component -> the visible ids it requires directly.
         refused: Why installing it for real would write nothing (a folder it could not
             write or make), found by a dry run, so the user learns it before that run.
+        clashes: Paths two components of the set would write with different content;
+            any refuses the plan whole, ``allow_conflicts`` or not.
     """
 
     target: Path
@@ -166,6 +185,7 @@ class InstallPlan:
     scope: Scope = "project"
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     refused: str = ""
+    clashes: tuple[Clash, ...] = ()
 
     @property
     def refused_for_conflicts(self) -> bool:
@@ -173,10 +193,16 @@ class InstallPlan:
         return bool(self.conflicts) and not self.allow_conflicts
 
     @property
+    def refused_whole(self) -> bool:
+        """Conflicts not allowed, or clashes: nothing is written, not even the folder."""
+        return self.refused_for_conflicts or bool(self.clashes)
+
+    @property
     def ok(self) -> bool:
-        """Nothing blocked or refused, no conflict unless allowed, and the target writable."""
+        """Nothing blocked or refused, no conflict unless allowed, no clash, and the
+        target writable."""
         files_ok = all(c.status not in ("blocked", "refused") for c in self.components)
-        return files_ok and not self.refused_for_conflicts and not self.refused
+        return files_ok and not self.refused_whole and not self.refused
 
     def written(self) -> list[str]:
         """Paths (and entries) created or overwritten (once applied)."""
@@ -203,6 +229,14 @@ class InstallPlan:
             out.append(f"conflict: {a} vs {b}" + (f": {c.reason}" if c.reason else ""))
         return out
 
+    def clash_lines(self) -> list[str]:
+        """One line per clash: both components and the path."""
+        return [
+            f"clash: {self._name(c.first)} ({c.first}) and {self._name(c.second)} ({c.second}) "
+            f"would both write {c.path}, with different content"
+            for c in self.clashes
+        ]
+
     def lines(self) -> list[str]:
         """One line per file, for people: what was (or would be) written and why not."""
         would = "" if self.applied else "would "
@@ -212,8 +246,10 @@ class InstallPlan:
             "unchanged": "unchanged",
         }
         head = "" if self.applied else "  (dry run: nothing written)"
-        if self.refused_for_conflicts:
-            head = "  (refused: conflicts; nothing written)"
+        refusals = ["conflicts"] if self.refused_for_conflicts else []
+        refusals += ["two components would write one path"] if self.clashes else []
+        if refusals:
+            head = f"  (refused: {' and '.join(refusals)}; nothing written)"
         out = [f"target: {self.target}{head}"]
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
@@ -223,22 +259,30 @@ class InstallPlan:
             why = f" - {c.reason}" if c.reason else ""
             out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
             for f in c.files:
+                why = f": {f.reason}" if f.reason else ""
                 if f.action in verbs and c.status in ("install", "unchanged"):
-                    out.append(f"  {verbs[f.action]} {f.path}")
+                    out.append(f"  {verbs[f.action]} {f.path}{why}")  # why: a copy written once
                 elif f.action == "blocked":
-                    out.append(f"  kept {f.path}: {f.reason}")
+                    out.append(f"  {'clash' if SAME_PATH in f.reason else 'kept'} {f.path}{why}")
                 elif f.action == "refused":
                     out.append(f"  refused {f.path}: {f.reason}")
                 else:
                     out.append(f"  not written {f.path} ({c.status})")
         out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
         out += self.conflict_lines()
+        out += self.clash_lines()
         if self.refused:
             out.append(f"refused: {self.refused}")
         if self.refused_for_conflicts:
             out.append(
                 f"nothing written: the set holds {len(self.conflicts)} conflict(s); drop one "
                 "side of each, or allow conflicts (--allow-conflicts, allow_conflicts=true)"
+            )
+        if self.clashes:
+            out.append(
+                f"nothing written: {len(self.clashes)} clash(es), two components writing one "
+                "path with different content; leave one of each pair out, or install them "
+                "into separate targets"
             )
         return out
 
@@ -254,6 +298,28 @@ class InstallPlan:
             "conflicts": [self.conflict_dict(c) for c in self.conflicts],
             "plugins": {k: list(v) for k, v in self.plugins.items()},
             "refused": self.refused or None,
+            "clashes": [self.clash_dict(c) for c in self.clashes],
+        }
+
+    def brief(self) -> dict[str, Any]:
+        """The short answer's body (MCP ``detail="brief"``): conflicts and clashes as data
+        (when there are any) and the summary lines, which leave theirs out (said once)."""
+        out: dict[str, Any] = {}
+        if self.conflicts:
+            out["conflicts"] = [self.conflict_dict(c) for c in self.conflicts]
+        if self.clashes:
+            out["clashes"] = [self.clash_dict(c) for c in self.clashes]
+        said = ("conflict: ", "clash: ")
+        out["summary"] = [line for line in self.lines() if not line.startswith(said)]
+        return out
+
+    def clash_dict(self, c: Clash) -> dict[str, Any]:
+        return {
+            "path": c.path,
+            "first": c.first,
+            "first_name": self._name(c.first),
+            "second": c.second,
+            "second_name": self._name(c.second),
         }
 
     def conflict_dict(self, c: Conflict) -> dict[str, Any]:

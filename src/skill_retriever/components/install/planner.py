@@ -8,22 +8,24 @@ says for each file, hook and server what would happen. `apply.apply_plan` writes
 Safety: an existing file that differs is never planned for overwriting without ``force``
 (an identical one is "unchanged"); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
-never claim the same file or server.
+never write the same file or server: byte-identical copies are written once, and
+different content is a clash that refuses the plan whole (`claims`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skill_retriever.components.closure import dependency_closure
 from skill_retriever.components.conflicts import find_conflicts
+from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
+    SAME_PATH,
     Action,
     ComponentPlan,
     FileAction,
@@ -44,11 +46,8 @@ from skill_retriever.model import EdgeKind, Node, NodeKind
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
+#: `SAME_PATH` is re-exported: it lived here.
 __all__ = ["SAME_PATH", "plan_install", "resolve_id"]
-
-#: Why a file or server is blocked when another component of the install claims it
-#: (no ``force`` changes that: one of the two has to be left out).
-SAME_PATH = "installs the same path"
 
 
 def resolve_id(
@@ -134,19 +133,19 @@ def plan_install(
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = tuple(find_conflicts(view, order, installed))
     shared = _Shared(root)
-    claimed: dict[str, str] = {}
-    plans = [
-        _component_plan(
-            view.get(i),
-            () if i in wanted else tuple(required_by.get(i, ())),
-            root,
-            scope,
-            force,
-            shared,
-            claimed,
-        )
-        for i in order
-    ]
+    plans, clashes = settle_claims(
+        [
+            _component_plan(
+                view.get(i),
+                () if i in wanted else tuple(required_by.get(i, ())),
+                root,
+                scope,
+                force,
+                shared,
+            )
+            for i in order
+        ]
+    )
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     requires = (
         closure.requires
@@ -166,6 +165,7 @@ def plan_install(
         names={i: view.name_of(i) for i in mentioned},
         scope=scope,
         requires={i: tuple(requires.get(i, ())) for i in order},
+        clashes=clashes,
     )
 
 
@@ -189,7 +189,6 @@ def _component_plan(
     scope: Scope,
     force: bool,
     shared: _Shared,
-    claimed: dict[str, str],
 ) -> ComponentPlan:
     def plan(status: Status, actions: Sequence[FileAction] = (), reason: str = "") -> ComponentPlan:
         return ComponentPlan(
@@ -204,12 +203,7 @@ def _component_plan(
         return plan("skipped", reason=str(exc))
     actions = [_file_action(root, f, force) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
-    for i, a in enumerate(actions):
-        if a.hook is None:  # hooks merge; files and servers have one owner per install
-            owner = claimed.setdefault(a.path, node.id)
-            if owner != node.id:
-                actions[i] = replace(a, action="blocked", reason=f"{owner} {SAME_PATH}")
-    return plan(_status(actions), actions, "; ".join(out.notes))
+    return plan(status_of(actions), actions, "; ".join(out.notes))
 
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
@@ -256,12 +250,3 @@ def _file_action(root: Path, f: FileOut, force: bool) -> FileAction:
     action: Action = "unchanged" if same else "overwrite" if force else "blocked"
     reason = "exists and differs; force overwrites it" if action == "blocked" else ""
     return FileAction(f.rel, action, reason, content=f.content, mode=f.mode)
-
-
-def _status(actions: Sequence[FileAction]) -> Status:
-    kinds = {a.action for a in actions}
-    if "refused" in kinds:
-        return "refused"
-    if "blocked" in kinds:
-        return "blocked"
-    return "install" if kinds & {"create", "overwrite"} else "unchanged"
