@@ -125,7 +125,7 @@ class Index:
         try:
             index._load()
             if recovering:
-                index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live)
+                index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live, recovering)
             index._remote = index._server()
             if lock.held:
                 index._reconcile()
@@ -329,8 +329,7 @@ class Index:
     def _reconcile(self) -> None:
         """Give every item its vector (migrated, else embedded) and bring a Chroma server
         in step. Runs in the writer only, so it never races another process."""
-        if self._items.get_meta(opening.EMBEDDER_KEY) is None:  # so that a lost manifest can be recreated
-            self._items.set_meta(opening.EMBEDDER_KEY, self._embedder.name)
+        opening.record_identity(self._items, self._embedder, self._manifest, self._path, on_server=self._remote is not None)
         nodes, edges = missing_vectors(
             self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest, self._dim()
         )
@@ -385,7 +384,7 @@ def move_index_to_server(
     check_chroma_url(chroma_url)
     index = Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s)
     try:
-        return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url)
+        return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url, index._items)
     finally:
         index.close()
 

@@ -5,7 +5,9 @@
 - An existing index: its manifest names the embedder; a missing ``items.sqlite`` is
   reported with advice that works (a new directory).
 - ``index.json`` gone beside a readable ``items.sqlite``: a reader says so and points at
-  ``skill-retriever repair``; a writer (repair) recreates the manifest from the items.
+  ``skill-retriever repair``; a writer (repair) recreates the manifest from the items,
+  with the Chroma server link they record (``stores.server_link``; never in a copy of the
+  directory that recorded it), unless it is given a ``chroma_url``.
 - ``index.json`` garbage beside a readable ``items.sqlite``: every open says so and points
   at ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`,
   nothing is lost) and so recreates it as for a missing one. An open alone never moves it.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +32,14 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
 from skill_retriever.stores.rows import Changes
+from skill_retriever.stores.server_link import recorded_link, remember, restored
 from skill_retriever.stores.vectors import check_chroma_url
 
 log = logging.getLogger("skill_retriever")
 
 __all__ = [
-    "EMBEDDER_KEY", "Opened", "finish_recovery", "open_files", "put_back_manifest", "set_aside_damaged_manifest",
-    "settle_dim", "warn_unusable",
+    "EMBEDDER_KEY", "Opened", "Recovery", "finish_recovery", "open_files", "put_back_manifest",
+    "record_identity", "set_aside_damaged_manifest", "settle_dim", "warn_unusable",
 ]
 
 #: Files a half-created index directory may hold (a create killed before its manifest).
@@ -43,9 +47,18 @@ CREATION_LEFTOVERS = frozenset({mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABAS
 #: The ``meta`` key naming the embedder, so that a lost manifest can be recreated.
 EMBEDDER_KEY = "embedder"
 
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """A manifest being recreated from the items: what became of the index's Chroma server
+    link (``stores.server_link``), said when the manifest is written ("": nothing to say)."""
+
+    server: str = ""
+
+
 #: What :func:`open_files` returns: the manifest, the embedder, the items database, and
 #: whether the manifest is being recreated (the caller writes it once the vectors are read).
-Opened = tuple[dict[str, Any], Embedder, ItemStore, bool]
+Opened = tuple[dict[str, Any], Embedder, ItemStore, Recovery | None]
 
 
 def open_files(
@@ -89,7 +102,7 @@ def open_files(
         manifest = {**manifest, "chroma_url": chroma_url}
         if lock.held:
             mf.write_manifest(path, manifest)
-    return manifest, embedder, items, False
+    return manifest, embedder, items, None
 
 
 def _holds_items(path: Path) -> bool:
@@ -182,17 +195,20 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
     items = _items(path, lock, create=True)
     try:
         items.set_meta(EMBEDDER_KEY, embedder.name)
+        remember(items, manifest, path, on_server=True)  # its collections are made for this directory
         mf.write_manifest(path, manifest)  # last: a directory with a manifest is an index
     except BaseException:
         items.close()
         lock.release()
         raise
-    return manifest, embedder, items, False
+    return manifest, embedder, items, None
 
 
 def _recover(path: Path, lock: WriterLock, embedder: Embedder | None, *, create: bool, chroma_url: str | None) -> Opened:
     """A writer's open of items whose manifest is gone: the embedder is the one the items
-    record (else the one given, else the default)."""
+    record (else the one given, else the default), the Chroma server the one they record
+    (``stores.server_link``: never in a copy of the index that recorded it) unless
+    ``chroma_url`` is given."""
     lock.acquire()
     items = _items(path, lock, create=create)
     try:
@@ -200,18 +216,19 @@ def _recover(path: Path, lock: WriterLock, embedder: Embedder | None, *, create:
         embedder = embedder or embedder_for(recorded)
         if recorded:
             mf.check_embedder({"embedder": recorded}, embedder.name, path)
+        manifest, said = restored(path, mf.new_manifest(embedder.name), recorded_link(items), chroma_url)
     except BaseException:
         items.close()
         lock.release()
         raise
-    manifest = mf.new_manifest(embedder.name)
-    if chroma_url:
-        manifest["chroma_url"] = chroma_url
-    return manifest, embedder, items, True
+    return manifest, embedder, items, Recovery(said)
 
 
-def finish_recovery(path: Path, manifest: dict[str, Any], embedder: Embedder, dim: int, live: LiveState) -> dict[str, Any]:
-    """Write the recreated manifest once the stored vectors are read (``dim``: their length).
+def finish_recovery(
+    path: Path, manifest: dict[str, Any], embedder: Embedder, dim: int, live: LiveState, recovery: Recovery | None = None
+) -> dict[str, Any]:
+    """Write the recreated manifest once the stored vectors are read (``dim``: their length),
+    and say what was done, with what became of the server link (``recovery``).
 
     Raises:
         IndexCorruptError: The vectors are not the embedder's (another model built them).
@@ -226,10 +243,20 @@ def finish_recovery(path: Path, manifest: dict[str, Any], embedder: Embedder, di
     mf.write_manifest(path, manifest)
     if live.nodes:  # not a create killed before its manifest: say what was done
         log.warning(
-            "[skill_retriever][index] recreated %s from its %d items and %d relations (embedder %s)",
+            "[skill_retriever][index] recreated %s from its %d items and %d relations (embedder %s)%s",
             path / mf.MANIFEST, len(live.nodes), len(live.edges), embedder.name,
+            f"; {recovery.server}" if recovery and recovery.server else "",
         )
     return manifest
+
+
+def record_identity(items: ItemStore, embedder: Embedder, manifest: dict[str, Any], path: Path, *, on_server: bool) -> None:
+    """A writer's record, in the items, of what a lost manifest is recreated from: the
+    embedder's name and the Chroma server link (``on_server``: its collections are this
+    directory's; see :func:`stores.server_link.remember`)."""
+    if items.get_meta(EMBEDDER_KEY) is None:
+        items.set_meta(EMBEDDER_KEY, embedder.name)
+    remember(items, manifest, path, on_server=on_server)
 
 
 def settle_dim(path: Path, manifest: dict[str, Any], changes: Changes, embedder: Embedder, *, writer: bool) -> int:

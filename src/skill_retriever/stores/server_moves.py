@@ -17,6 +17,7 @@ from typing import Any
 
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.remote import (
     collection_names,
@@ -27,6 +28,7 @@ from skill_retriever.stores.remote import (
     same_server,
     sync_remote,
 )
+from skill_retriever.stores.server_link import remember
 
 __all__ = ["PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "server_line", "server_status"]
 
@@ -100,17 +102,20 @@ class ServerMove:
 
 
 def move_to_server(
-    path: Path, previous: Mapping[str, Any], embedder: Embedder, live: LiveState, chroma_url: str
+    path: Path, previous: Mapping[str, Any], embedder: Embedder, live: LiveState, chroma_url: str, items: ItemStore
 ) -> ServerMove:
     """Copy the vectors ``live`` holds (no re-embedding) into new collections on
     ``chroma_url``, marked with a fresh ``index_id`` and this directory, write the index's
-    manifest naming them, then drop the collections ``previous`` (its manifest until now)
-    named (:func:`drop_previous`). The caller holds the index's write lock."""
+    manifest naming them (and record the link in ``items``, so that a lost manifest is
+    recreated with it: ``stores.server_link``), then drop the collections ``previous``
+    (its manifest until now) named (:func:`drop_previous`). The caller holds the index's
+    write lock."""
     manifest = {**previous, "chroma_url": chroma_url, **mf.fresh_identity()}
     remote = remote_of(manifest, embedder, path=path, live=live, writer=True)
     assert remote is not None
     done = sync_remote(live, remote)
     mf.write_manifest(path, manifest)
+    remember(items, manifest, path, on_server=True)
     dropped = drop_previous(previous, manifest, path)
     return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped)
 
