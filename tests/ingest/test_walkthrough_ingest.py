@@ -147,8 +147,11 @@ def test_bad_files_in_a_skills_folder_cost_only_themselves(tmp_path: Path) -> No
         "skills/dir/SKILL.md",
         "skills/huge/SKILL.md",
         "skills/loop/self",
+        "skills/loop/up",
     }
     assert "folder named SKILL.md" in by_file["skills/dir/SKILL.md"][0]
+    assert "cannot be resolved" in by_file["skills/loop/self"][0]
+    assert "a loop" in by_file["skills/loop/up"][0]
     assert "over the 2,000-byte limit" in by_file["skills/huge/SKILL.md"][0]
 
 

@@ -23,6 +23,10 @@ folder's name; every node records ``source_root`` and ``source_name`` (see `prov
 A node's ``source`` (and a problem's path) is absolute whatever the working directory: a
 relative root is made absolute first (links are not resolved, as for an absolute root).
 A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
+Symbolic links: one to a file in the repository is read; one to a file outside it, every
+link to a folder (outside it: another checkout is a source of its own; inside it: its
+files are read in place, not twice; or a loop) and a broken one are not followed, each
+named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
 Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where every entry
 names a component: Anthropic's skill format lists software packages there), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
@@ -132,20 +136,69 @@ def _walk(root: Path, problems: list[Problem]) -> list[str]:
             for d in dirnames
             if d.lower() == "skill.md"
         ]
+        linked = [d for d in dirnames if (Path(dirpath) / d).is_symlink()]
+        dirnames[:] = [d for d in dirnames if d not in linked]  # os.walk would not enter them either
+        problems += [_folder_link(Path(dirpath) / d, real_root) for d in linked]
         for fname in filenames:
             full = Path(dirpath) / fname
-            try:
-                outside = full.is_symlink() and not full.resolve().is_relative_to(real_root)
-            except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
-                problems.append(Problem(str(full), f"unresolvable symbolic link ({exc}); skipped"))
-                continue
-            if outside:
-                problems.append(
-                    Problem(str(full), "symbolic link to outside the repository; skipped")
-                )
+            skipped = _file_link(full, real_root) if full.is_symlink() else None
+            if skipped is not None:
+                problems.append(skipped)
                 continue
             found.append(full.relative_to(root).as_posix())
     return sorted(found)
+
+
+def _link_note(link: Path, message: str) -> Problem:
+    """A skipped symbolic link: a note (none of the repository's own files is left out, so
+    it keeps no items of an earlier run from being pruned), naming the link and why."""
+    return Problem(str(link), message, read_whole=True)
+
+
+def _target(link: Path) -> Path | Problem:
+    """Where ``link`` leads, or the note that it leads nowhere (broken, or a loop)."""
+    try:
+        return link.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return _link_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
+
+
+def _file_link(link: Path, real_root: Path) -> Problem | None:
+    """Why the link to a file ``link`` is skipped, or None: one that stays in the
+    repository is read (its target is the repository's own)."""
+    target = _target(link)
+    if isinstance(target, Problem):
+        return target
+    if target.is_relative_to(real_root):
+        return None
+    return _link_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
+
+
+def _folder_link(link: Path, real_root: Path) -> Problem:
+    """Why the link to a folder ``link`` is not followed: one leaving the repository could
+    reach anything (another checkout is a source of its own), one within it leads to
+    files read in place (following it would index them twice) or to a folder that holds
+    it (a loop)."""
+    target = _target(link)
+    if isinstance(target, Problem):
+        return target
+    if not target.is_relative_to(real_root):
+        return _link_note(
+            link,
+            f"symbolic link to a folder outside the repository: not followed (it leads to {target}); "
+            "to index that folder, pass it as a source of its own",
+        )
+    rel = target.relative_to(real_root).as_posix()
+    if link.parent.resolve().is_relative_to(target):
+        return _link_note(link, f"symbolic link to a folder that holds it: not followed (it leads to {rel}, a loop)")
+    if SKIP_DIRS.intersection(rel.split("/")):
+        return _link_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
+    return _link_note(
+        link,
+        f"symbolic link to another folder of this repository: not followed (it leads to {rel}, whose files "
+        "are indexed there; following it would index them twice)",
+    )
 
 
 def _nearest(folder: str, candidates: Mapping[str, object]) -> str | None:
