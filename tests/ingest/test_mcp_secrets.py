@@ -111,3 +111,18 @@ def test_a_server_rebuilt_from_the_index_says_to_fill_in_the_password(tmp_path: 
     assert entry["args"] == ["-y", "pg", f"postgresql://{REDACTED}@prod-db:5432/app"]
     (component,) = plan.components
     assert "redacted in the index: set it in .mcp.json" in component.reason
+
+
+def test_a_token_pasted_into_a_server_description_is_redacted_and_repair_agrees(tmp_path: Path) -> None:
+    from skill_retriever.ingest.scrub import scrubbed
+
+    token = "sk-" + "a1B2c3D4" * 4  # an OpenAI-style key, a format that is a secret anywhere
+    hook = "https://hooks.zapier.com/hooks/catch/123456/abcdef/"
+    server = {"description": f"Search docs. Use key {token}; alerts go to {hook}", "command": "npx", "args": ["srv"]}
+    _write_servers(tmp_path / "repo", {"docs": server})
+    (node,) = ingest_skill_repo(tmp_path / "repo").nodes
+    assert node.description == (
+        f"Search docs. Use key {REDACTED}; alerts go to https://hooks.zapier.com/hooks/catch/{REDACTED}/"
+    )
+    assert token not in json.dumps(node.to_dict()) and "abcdef" not in node.text
+    assert scrubbed(node) is None  # what ingest wrote, repair finds nothing more to take out

@@ -17,10 +17,14 @@ The index keeps no secret a command holds: the body text (embedded, keyword-inde
 returned to callers), ``attrs["hooks"]``, ``attrs["runs"]`` and ``attrs["command"]`` carry
 each command with its secrets replaced by ``[redacted]`` (`secrets.redact_command`: URL
 credentials, values of secret-looking flags, ``API_KEY=...`` assignments, auth headers,
-well-known token formats), and URL credentials in the description are redacted too. A
-reference such as ``$SLACK_TOKEN`` or ``"${API_KEY}"`` is kept, and a command without
-secrets is stored byte for byte as written. The installer reads the commands from the
-hook's source file (`settings_hooks`), so what it installs is what the user wrote.
+well-known token formats). The description, a ``prompt`` / ``agent`` hook's prompt and
+an ``http`` hook's URL are prose, not shell: what is a secret wherever it stands (a token
+of a well-known format, a webhook URL's secret path, URL credentials) is redacted there
+(`secrets.redact_text`), and so are the values of an ``http`` hook's secret-looking
+``headers`` (`secrets.redact_headers`). A reference such as ``$SLACK_TOKEN`` or
+``"${API_KEY}"`` is kept, and a command or prompt without secrets is stored byte for
+byte as written. The installer reads the commands from the hook's source file
+(`settings_hooks`), so what it installs is what the user wrote.
 
 Attributes an installer uses (Claude Code merges ``hooks`` into ``.claude/settings.json``
 by event and matcher and runs the commands from the project root):
@@ -50,10 +54,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from skill_retriever.ingest.secrets import redact_command, redact_urls
+from skill_retriever.ingest.secrets import redact_command, redact_headers, redact_text
 from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, record_from_fields
 from skill_retriever.ingest.skill_records import text_field as _text_field
 from skill_retriever.model import NodeKind
@@ -89,8 +93,8 @@ def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] =
     written = settings_hooks(data)
     hooks = redacted_hooks(written)
     runs = _runs(hooks)
-    description = redact_urls(_text_field(data, "description"))
-    body = "\n".join([description.strip(), *_describe(hooks)]).strip()
+    description = redact_text(_text_field(data, "description"))
+    body = hook_body(description, hooks)
     record = record_from_fields(
         {**data, "description": description}, rel, NodeKind.HOOK, default_name, body=body
     )
@@ -135,20 +139,35 @@ def settings_hooks(data: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def redacted_hooks(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """A copy of ``hooks`` with every command's secrets replaced by ``[redacted]``
-    (`redact_command`); everything else, and a command without secrets, as written."""
+    """A copy of ``hooks`` with every hook's secrets replaced by ``[redacted]``
+    (`redacted_hook`); everything else, and a hook without secrets, as written."""
     return {
         event: [
-            {**group, "hooks": [_redacted_hook(hook) for hook in group["hooks"]]}
+            {**group, "hooks": [redacted_hook(hook) for hook in group["hooks"]]}
             for group in groups
         ]
         for event, groups in hooks.items()
     }
 
 
-def _redacted_hook(hook: dict[str, Any]) -> dict[str, Any]:
-    command = hook.get("command")
-    return {**hook, "command": redact_command(command)} if isinstance(command, str) else hook
+def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
+    """One hook (or any mapping of a hook's settings, as ``repair`` walks them) with its
+    ``command`` redacted as shell (`redact_command`), its ``prompt`` and ``url`` as prose
+    (`redact_text`) and its ``headers`` values (`redact_headers`); the rest as written."""
+    out = dict(hook)
+    for key, value in hook.items():
+        if key == "command" and isinstance(value, str):
+            out[key] = redact_command(value)
+        elif key in ("prompt", "url") and isinstance(value, str):
+            out[key] = redact_text(value)
+        elif key == "headers" and isinstance(value, Mapping):
+            out[key] = redact_headers(dict(value))
+    return out
+
+
+def hook_body(description: str, hooks: dict[str, list[dict[str, Any]]]) -> str:
+    """A hook's text: its description, then one line per hook (`_describe`)."""
+    return "\n".join([description.strip(), *_describe(hooks)]).strip()
 
 
 def _runs(hooks: dict[str, list[dict[str, Any]]]) -> list[dict[str, str]]:

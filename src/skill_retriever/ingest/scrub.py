@@ -6,82 +6,122 @@ earlier still holds them verbatim in those items' text (embedded, keyword-indexe
 served to callers) and attributes. `scrubbed` gives such an item's redacted copy, by the
 rules ingest now applies, so that ``repair`` can write it back without the source files,
 which may be gone; re-indexing the source does the same from the files.
+
+Each field is redacted by the function ingest redacts it with: a hook's settings by
+`hook_configs.redacted_hook`, its description by `redact_text`; an MCP server's command
+line, arguments, URL (`skill_configs`: scheme, host and path only) and description by
+theirs. The text is rebuilt from the redacted fields where it reads as ingest wrote it
+(a hook's body, an MCP server's ``Command:`` and ``URL:`` lines), so that an old item
+scrubbed equals the item ingest writes now and an item ingest wrote is left as it is;
+text that reads otherwise is redacted line by line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
+from urllib.parse import urlsplit
 
+from skill_retriever.ingest.hook_configs import hook_body, redacted_hook, settings_hooks
 from skill_retriever.ingest.secrets import (
     redact_args,
     redact_command,
     redact_command_line,
-    redact_urls,
+    redact_text,
 )
+from skill_retriever.ingest.skill_configs import bare_url
+from skill_retriever.ingest.skill_records import RecordError
 from skill_retriever.model import Node, NodeKind
 
 __all__ = ["scrubbed"]
 
 
 def scrubbed(node: Node) -> Node | None:
-    """``node`` with the secrets of a hook's commands or an MCP server's command line,
+    """``node`` with the secrets of a hook's settings or an MCP server's command line,
     arguments and URLs replaced by ``[redacted]``; None when it holds none (or is of
     another kind)."""
     if node.kind is NodeKind.HOOK:
-        attrs = _hook_attrs(node.attrs)
+        attrs, description = _hook_attrs(node.attrs), redact_text(node.description)
+        text = _hook_text(node, attrs, description)
     elif node.kind is NodeKind.MCP_SERVER:
-        attrs = _mcp_attrs(node.attrs)
+        attrs, description = _mcp_attrs(node.attrs), redact_text(node.description)
+        text = _mcp_text(node, attrs)
     else:
         return None
-    text, description = _text(node.text, node.kind), redact_urls(node.description)
     if text == node.text and description == node.description and attrs == dict(node.attrs):
         return None
     return replace(node, text=text, description=description, attrs=attrs)
 
 
-def _text(text: str, kind: NodeKind) -> str:
-    """An item's text redacted line by line as ingest writes it: the command after a
-    hook line's ``, runs: `` and an MCP server's ``Command: `` line as commands, every
-    other line (prose: a description) for URL credentials only, since prose such as
-    ``set API_KEY=your key`` is no command."""
+def _hook_text(node: Node, attrs: dict[str, Any], description: str) -> str:
+    """A hook's text rebuilt from its redacted description and hooks (`hook_body`) when
+    it is what ingest built from the stored ones; else redacted line by line: the command
+    after a line's ``, runs: `` as shell, every other line as prose (`redact_text`), since
+    prose such as ``set API_KEY=your key`` is no command."""
+    try:
+        old = settings_hooks({"hooks": node.attrs.get("hooks")})
+        if node.text == hook_body(node.description, old):
+            return hook_body(description, attrs["hooks"])
+    except RecordError:
+        pass  # an older shape: read line by line
     out = []
-    for line in text.split("\n"):
+    for line in node.text.split("\n"):
         head, runs, command = line.partition(", runs: ")
-        if kind is NodeKind.HOOK and runs:
-            line = head + runs + redact_command(command)
-        elif kind is NodeKind.MCP_SERVER and line.startswith("Command: "):
+        out.append(head + runs + redact_command(command) if runs else redact_text(line))
+    return "\n".join(out)
+
+
+def _mcp_text(node: Node, attrs: dict[str, Any]) -> str:
+    """An MCP server's text with its ``Command:`` and ``URL:`` lines rebuilt from the
+    redacted attributes when they read as ingest wrote them from the stored ones (else a
+    ``Command:`` line is redacted as a command line), every other line (prose: the
+    description) as prose (`redact_text`)."""
+    old, new = _mcp_lines(node.attrs), _mcp_lines(attrs)
+    out = []
+    for line in node.text.split("\n"):
+        if line and line in old:
+            line = new[old.index(line)]
+        elif line.startswith("Command: "):
             line = "Command: " + redact_command_line(line.removeprefix("Command: "))
         else:
-            line = redact_urls(line)
+            line = redact_text(line)
         out.append(line)
     return "\n".join(out)
 
 
+def _mcp_lines(attrs: Mapping[str, Any]) -> list[str]:
+    """The ``Command:`` and ``URL:`` lines ingest writes for these attributes (`""` for
+    one it writes none of)."""
+    command, args, url = attrs.get("command"), attrs.get("args"), attrs.get("url")
+    words = [str(a) for a in args] if isinstance(args, list) else []
+    return [
+        f"Command: {' '.join([command, *words])}" if isinstance(command, str) and command else "",
+        f"URL: {url}" if isinstance(url, str) and url else "",
+    ]
+
+
 def _hook_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """A hook's attributes with every command redacted, wherever the index keeps one
+    """A hook's attributes redacted wherever the index keeps a hook's settings
     (``hooks``, ``runs``, the flat form's ``command``); the rest as stored."""
     out = dict(attrs)
     if isinstance(attrs.get("hooks"), Mapping):
-        out["hooks"] = {event: _commands_redacted(groups) for event, groups in attrs["hooks"].items()}
+        hooks = attrs["hooks"]
+        out["hooks"] = {event: _walked(groups, redacted_hook) for event, groups in hooks.items()}
     if isinstance(attrs.get("runs"), list):
-        out["runs"] = _commands_redacted(attrs["runs"])
+        out["runs"] = _walked(attrs["runs"], redacted_hook)
     if isinstance(attrs.get("command"), str):
         out["command"] = redact_command(attrs["command"])
     return out
 
 
-def _commands_redacted(value: Any) -> Any:
-    """``value`` (lists and mappings of a hook's settings) with each ``command`` string
-    redacted; shapes an older index may hold are walked as they are, never refused."""
+def _walked(value: Any, redact: Callable[[Mapping[str, Any]], dict[str, Any]]) -> Any:
+    """``value`` (lists and mappings of a hook's settings) with each mapping redacted by
+    ``redact``; shapes an older index may hold are walked as they are, never refused."""
     if isinstance(value, list):
-        return [_commands_redacted(v) for v in value]
+        return [_walked(v, redact) for v in value]
     if isinstance(value, Mapping):
-        return {
-            k: redact_command(v) if k == "command" and isinstance(v, str) else _commands_redacted(v)
-            for k, v in value.items()
-        }
+        return redact({k: _walked(v, redact) for k, v in value.items()})
     return value
 
 
@@ -93,5 +133,15 @@ def _mcp_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(attrs.get("args"), list):
         out["args"] = redact_args([str(a) for a in attrs["args"]])
     if isinstance(attrs.get("url"), str):
-        out["url"] = redact_urls(attrs["url"])
+        out["url"] = _stored_url(attrs["url"])
     return out
+
+
+def _stored_url(url: str) -> str:
+    """A remote server's URL as ingest stores it (`skill_configs.bare_url`: no user
+    info, query or fragment); one stored so already is kept as it is, byte for byte."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return bare_url(url)
+    return bare_url(url) if "@" in parts.netloc or parts.query or parts.fragment else url

@@ -13,14 +13,32 @@ detection and install rewriting rely on). A value that is a variable reference o
 command substitution (``$TOKEN``, ``${API_KEY}``, ``"$TOKEN"``, ``$(cat key)``) is how a
 user is meant to pass a secret, holds none, and is kept; so is a placeholder that only
 shows where one goes (``your_token``, ``<api-key>``).
+
+Prose the index keeps (a hook's ``prompt``, a description) is no shell: `redact_text`
+takes out only what is a secret wherever it stands (tokens of well-known formats, webhook
+URLs whose path is the credential, URL user info and secret query parameters), so that
+ordinary prose comes back as written.
+
+Every pattern runs in linear time on any input (a crafted file is no reason to stall an
+index run): no pattern that can start anywhere in a long run rescans it from each start.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["REDACTED", "SECRET_RE", "redact_args", "redact_command", "redact_command_line", "redact_urls"]
+__all__ = [
+    "REDACTED",
+    "SECRET_RE",
+    "redact_args",
+    "redact_command",
+    "redact_command_line",
+    "redact_headers",
+    "redact_text",
+    "redact_urls",
+]
 
 #: What stands in for a value the index does not keep.
 REDACTED = "[redacted]"
@@ -59,15 +77,23 @@ _FLAG_RE = re.compile(
 )
 #: An HTTP auth scheme, kept: only the credentials after it are redacted.
 _SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey)"
+#: More words of a header value up to the quote that ends it (``"Bearer a b"``), taken
+#: only inside quotes: the header's own (``hq``, open at the colon) or the value's
+#: (``vq``). Possessive, so a value with no closing quote is scanned once, not rescanned.
+_QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,]+)++(?=\\?["']))?"""
 _HEADER_TAIL = (
-    r"""\\?["']?\s*:\s*\\?["']?(?:""" + _SCHEMES + r"""\s+)?"""
-    r"""(?P<val>(?!""" + _SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+)"""
+    r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?(?:""" + _SCHEMES + r"""\s+)?"""
+    r"""(?P<val>(?!""" + _SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
+    r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
 )
 #: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict).
-_AUTH_HEADER_RE = re.compile(r"(?i)\b(?:proxy-)?authorization" + _HEADER_TAIL)
+_AUTH_HEADER_RE = re.compile(
+    r"""(?i)(?:(?<=["'])(?P<hq>)|\b)(?:proxy-)?authorization""" + _HEADER_TAIL
+)
 #: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``).
 _HEADER_FLAG_RE = re.compile(
-    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?["']?(?P<name>[A-Za-z][\w-]*)""" + _HEADER_TAIL
+    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*)"""
+    + _HEADER_TAIL
 )
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``).
 _JSON_PAIR_RE = re.compile(
@@ -79,6 +105,27 @@ _JSON_PAIR_RE = re.compile(
 _SIMPLE_COMMAND_RE = re.compile(r"[^;&|()\n]+")
 _CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
 _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + _VALUE + ")")
+#: Clients that take a password in a short flag, each with that flag, redacted in the
+#: simple command the client starts (as curl's ``-u``: to other programs ``-p`` is a port,
+#: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
+#: password and names a database), sshpass's ``-p PASS`` among its own options before the
+#: command it runs (``sshpass -p X ssh -p 2222 host``), redis-cli's ``-a PASS`` /
+#: ``--pass PASS``, and mongosh's and the mongo tools' ``-p PASS``.
+_ONE_VALUE = r"(?>" + _VALUE + ")"
+_MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
+_SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
+_CLIENT_PASSWORDS = tuple(
+    (
+        re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
+        re.compile(flag + r"(?P<val>" + _ONE_VALUE + ")"),
+    )
+    for program, flag in (
+        (_MYSQL, r"(?<![\w-])-p"),
+        ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
+        ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
+        (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
+    )
+)
 #: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
 #: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
 _PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
@@ -89,20 +136,30 @@ _KNOWN_TOKEN_RE = re.compile(
     r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{8,}"
     r"|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})\b"
 )
-#: Webhook URLs whose path is the credential (Slack, Discord, a Telegram bot's token).
+#: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
+#: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
+#: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
+#: and IFTTT (``maker.ifttt.com/trigger/<event>/with/key/<key>``, ``.../use/<key>``). The
+#: host and the path up to the secret are kept.
 _WEBHOOK_RE = re.compile(
     r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/(?P<slack>[\w/-]+)"
     r"|discord(?:app)?\.com/api/webhooks/\d+/(?P<discord>[\w-]+)"
-    r"|api\.telegram\.org/(?:file/)?bot(?P<telegram>\d+:[\w-]+))"
+    r"|api\.telegram\.org/(?:file/)?bot(?P<telegram>\d+:[\w-]+)"
+    r"|(?:\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)"
+    r"/(?P<teams>[\w@/-]+)"
+    r"|hooks\.zapier\.com/hooks/catch/(?P<zapier>\d+/\w+)"
+    r"|maker\.ifttt\.com/(?:trigger/[\w.-]+/(?:json/)?with/key|use)/(?P<ifttt>[\w-]+))"
 )
+_WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
 
 
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``) and the credentials of URLs (see `redact_urls`)."""
+    ``TOKEN=X``, ``--password=X``), the credentials of URLs (see `redact_urls`) and
+    tokens of well-known formats."""
     out = []
     for i, arg in enumerate(args):
-        arg = redact_urls(arg)
+        arg = _KNOWN_TOKEN_RE.sub(REDACTED, redact_urls(arg))
         flag, eq, _ = arg.partition("=")
         if eq and SECRET_RE.search(flag):
             out.append(f"{flag}={REDACTED}")
@@ -124,9 +181,33 @@ def redact_command_line(command: str) -> str:
     return " ".join(redact_args(command.split(" ")))
 
 
+def redact_text(text: str) -> str:
+    """Prose (a hook's prompt, a description) with what is a secret wherever it stands
+    replaced by `REDACTED`: tokens of well-known formats, and what `redact_urls` takes
+    out of URLs. Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
+    as ``pass --token when asked`` names no secret."""
+    return redact_urls(_KNOWN_TOKEN_RE.sub(REDACTED, text))
+
+
+def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
+    """HTTP headers (an ``http`` hook's) with the value of every secret-looking one
+    (``Authorization``, ``X-Api-Key``) replaced by `REDACTED` after its auth scheme, and
+    the rest run through `redact_text`; a reference (``Bearer $TOKEN``) or placeholder is
+    kept, and so is a value that is not text."""
+    out: dict[str, Any] = {}
+    for name, value in headers.items():
+        if isinstance(value, str) and _secret_name(str(name)):
+            scheme = re.match(_SCHEMES + r"\s+", value, re.IGNORECASE)
+            secret = value[scheme.end() if scheme else 0 :]
+            if secret.strip() and not (_is_reference(secret) or _is_placeholder(secret)):
+                value = value[: len(value) - len(secret)] + REDACTED
+        out[name] = redact_text(value) if isinstance(value, str) else value
+    return out
+
+
 def redact_urls(text: str) -> str:
-    """``text`` with the user info of every URL in it, and the values of its
-    secret-looking query parameters, replaced by `REDACTED`.
+    """``text`` with the user info of every URL in it, the values of its secret-looking
+    query parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
 
     The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
     token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
@@ -158,6 +239,7 @@ def _redact_urls(
             return m[0]
         return f"{sep}{name}={REDACTED}"
 
+    text = _WEBHOOK_RE.sub(_webhook, text)
     if "://" not in text:
         return text
     return param_re.sub(param, authority_re.sub(authority, text))
@@ -171,18 +253,19 @@ def redact_command(command: str) -> str:
     URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``);
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
-    (``--api-key X``, ``--token=X``); and ``NAME=value`` where the name looks secret
-    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``).
+    (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
+    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``); and the password flags of
+    well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``). A quoted
+    value goes whole (``--password "a b c"``).
     """
     text = _KNOWN_TOKEN_RE.sub(REDACTED, command)
-    text = _WEBHOOK_RE.sub(_webhook, text)
     text = _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
     text = _JSON_PAIR_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
-    return _SIMPLE_COMMAND_RE.sub(_curl_users, text)
+    return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
 
 
 def _is_reference(value: str) -> bool:
@@ -215,7 +298,9 @@ def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match
 
     def sub(m: re.Match[str]) -> str:
         value = m["val"]
-        if not value or _is_reference(value) or _is_placeholder(value) or not decide(m):
+        if not value.strip("\"'") or _is_reference(value) or _is_placeholder(value):
+            return m[0]  # nothing to hide (``TOKEN=""``), or no secret
+        if not decide(m):
             return m[0]
         return _replace_group(m, "val", _masked(value))
 
@@ -238,8 +323,20 @@ def _replace_group(m: re.Match[str], group: str, new: str) -> str:
 
 
 def _webhook(m: re.Match[str]) -> str:
-    group = next(g for g in ("slack", "discord", "telegram") if m[g] is not None)
+    group = next(g for g in _WEBHOOK_GROUPS if m[g] is not None)
     return _replace_group(m, group, REDACTED)
+
+
+def _client_passwords(m: re.Match[str]) -> str:
+    """One simple command with the password flags of the clients it runs redacted
+    (`_CLIENT_PASSWORDS`); a value that starts with ``-`` is the next option."""
+    segment = m[0]
+    masked = _masked_value(lambda v: not v["val"].startswith("-"))
+    for program_re, flag_re in _CLIENT_PASSWORDS:
+        program = program_re.search(segment)
+        if program is not None:
+            segment = segment[: program.end()] + flag_re.sub(masked, segment[program.end() :])
+    return segment
 
 
 def _curl_users(m: re.Match[str]) -> str:

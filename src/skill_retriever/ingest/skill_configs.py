@@ -22,7 +22,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest import json_values
-from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command_line, redact_urls
+from skill_retriever.ingest.secrets import (
+    REDACTED,
+    redact_args,
+    redact_command_line,
+    redact_text,
+    redact_urls,
+)
 from skill_retriever.ingest.skill_records import (
     Record,
     RecordError,
@@ -33,7 +39,7 @@ from skill_retriever.ingest.skill_records import (
 from skill_retriever.model import NodeKind
 
 #: `REDACTED` and `redact_urls` stay importable from here, where they used to live.
-__all__ = ["REDACTED", "json_document", "mcp_records", "plugin_meta", "redact_urls"]
+__all__ = ["REDACTED", "bare_url", "json_document", "mcp_records", "plugin_meta", "redact_urls"]
 
 
 def json_document(text: str) -> Any:
@@ -93,7 +99,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         command = redact_command_line(command)
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
     header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
-    url = _bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
+    url = bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
     lines = [
         f"Command: {' '.join([command, *args_text])}" if command else "",
         f"URL: {url}" if url else "",
@@ -102,7 +108,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         lines.append("Environment variables: " + ", ".join(env_keys))
     if header_keys:
         lines.append("Headers: " + ", ".join(header_keys))
-    description = redact_urls(text_field(entry, "description"))
+    description = redact_text(text_field(entry, "description"))
     lines.insert(0, description.strip())
     record = record_from_fields(
         {**entry, "description": description},
@@ -119,7 +125,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
     return record
 
 
-def _bare_url(url: str) -> str:
+def bare_url(url: str) -> str:
     """Scheme, host, port and path only: query strings and user info can carry credentials."""
     try:
         parts = urlsplit(url)
