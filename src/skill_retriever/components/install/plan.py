@@ -25,6 +25,7 @@ __all__ = [
     "HookEntry",
     "InstallError",
     "InstallPlan",
+    "MissingRequirement",
     "Scope",
     "Status",
     "UnknownComponentError",
@@ -126,12 +127,36 @@ class Clash:
 
 
 @dataclass(frozen=True)
+class MissingRequirement:
+    """A component that a written one requires (directly, or through ``via``) and that
+    will not be in the target: refused or skipped in this plan, or left out of it
+    (``status`` "left out": no dependencies added) and not in the target. ``note`` says
+    so in a line (`install.missing`)."""
+
+    id: str
+    name: str
+    status: str
+    reason: str = ""
+    via: tuple[str, ...] = ()
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "status": self.status}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.via:
+            out["via"] = list(self.via)
+        return out | {"note": self.note}
+
+
+@dataclass(frozen=True)
 class ComponentPlan:
     """One component's files and its overall status.
 
     ``status`` is install (something to write), unchanged, blocked (a differing file and
     no ``force``: nothing written), refused (an unsafe path: nothing written) or skipped
-    (a kind, or a hook, that this install cannot place).
+    (a kind, or a hook, that this install cannot place). ``missing``: what it requires
+    that will not be in the target (for one written: install or unchanged).
     """
 
     id: str
@@ -141,6 +166,7 @@ class ComponentPlan:
     files: tuple[FileAction, ...] = ()
     reason: str = ""
     required_by: tuple[str, ...] = ()
+    missing: tuple[MissingRequirement, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -154,6 +180,8 @@ class ComponentPlan:
             out["reason"] = self.reason
         if self.required_by:
             out["required_by"] = list(self.required_by)
+        if self.missing:
+            out["missing_requirements"] = [m.to_dict() for m in self.missing]
         return out
 
 
@@ -258,6 +286,7 @@ class InstallPlan:
             via = f" (required by {needed})" if c.required_by else ""
             why = f" - {c.reason}" if c.reason else ""
             out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
+            out += [f"  note: {m.note}" for m in c.missing]
             for f in c.files:
                 why = f": {f.reason}" if f.reason else ""
                 if f.action in verbs and c.status in ("install", "unchanged"):

@@ -9,7 +9,8 @@ Safety: an existing file that differs is never planned for overwriting without `
 (an identical one is "unchanged"); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
 never write the same file or server: byte-identical copies are written once, and
-different content is a clash that refuses the plan whole (`claims`).
+different content is a clash that refuses the plan whole (`claims`). A component that
+is written while something it requires will not be in the target says so (`missing`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.missing import note_missing
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
     SAME_PATH,
@@ -147,14 +149,15 @@ def plan_install(
         ]
     )
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
-    requires = (
-        closure.requires
-        if closure is not None
-        else {
-            i: tuple(dict.fromkeys(e.target for e in view.out_edges(i, EdgeKind.DEPENDS_ON)))
-            for i in order
-        }
-    )
+    requires = {
+        i: tuple(
+            closure.requires.get(i, ())
+            if closure is not None
+            else dict.fromkeys(e.target for e in view.out_edges(i, EdgeKind.DEPENDS_ON))
+        )
+        for i in order
+    }
+    plans = note_missing(plans, requires, installed, view.name_of)
     return InstallPlan(
         root,
         tuple(plans),
@@ -164,7 +167,7 @@ def plan_install(
         plugins=plugins,
         names={i: view.name_of(i) for i in mentioned},
         scope=scope,
-        requires={i: tuple(requires.get(i, ())) for i in order},
+        requires=requires,
         clashes=clashes,
     )
 

@@ -1,0 +1,100 @@
+"""What a written component requires that will not be in the target.
+
+An install writes a component even when something it requires ends refused or skipped
+(the user may supply that one by hand: an MCP server under ``--user``, a hook whose
+source is gone), or was left out (``--no-deps``). So that the user learns it on the
+component's own line, each component that will be in the target (status install or
+unchanged) gets a `MissingRequirement` for every component it requires, directly or
+transitively along the plan's ``requires``, that will not be there:
+
+- in the plan with status refused or skipped, and not already in the target;
+- not in the plan (no dependencies added) and not in the target (`match_installed`);
+  what such a one requires in turn is not known to the plan, so it stops there.
+
+A blocked requirement (the user's own differing file is kept) and an unchanged one are
+in the target: no note. Statuses and what is written do not change.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
+
+__all__ = ["LEFT_OUT", "note_missing"]
+
+#: The status of a requirement not in the plan (no dependencies added).
+LEFT_OUT = "left out"
+_ABSENT = ("refused", "skipped")
+_PRESENT = ("install", "unchanged")
+
+
+def _missing(
+    dep: str,
+    name: str,
+    via: tuple[str, ...],
+    plan: ComponentPlan | None,
+    names: Callable[[str], str],
+) -> MissingRequirement:
+    through = f", via {' -> '.join(names(i) for i in via)}" if via else ""
+    until = f": it may not work until {name} is there"
+    if plan is None:
+        note = (
+            f"requires {name} ({dep}{through}), which this install leaves out "
+            f"(--no-deps, with_dependencies=false) and the target does not have{until}"
+        )
+        return MissingRequirement(dep, name, LEFT_OUT, via=via, note=note)
+    why = f"{plan.status}: {plan.reason}" if plan.reason else plan.status
+    note = f"requires {name} ({dep}{through}), which is not being installed ({why}){until}"
+    return MissingRequirement(dep, name, plan.status, plan.reason, via, note)
+
+
+def _walk(
+    start: str,
+    plans: Mapping[str, ComponentPlan],
+    requires: Mapping[str, Sequence[str]],
+    installed: Mapping[str, str],
+    names: Callable[[str], str],
+) -> tuple[MissingRequirement, ...]:
+    """Breadth first from ``start``: each requirement once, with the shortest chain."""
+    found: list[MissingRequirement] = []
+    seen = {start}
+    queue: deque[tuple[str, tuple[str, ...]]] = deque([(start, ())])
+    while queue:
+        node, via = queue.popleft()
+        for dep in requires.get(node, ()):
+            if dep in seen:
+                continue
+            seen.add(dep)
+            plan = plans.get(dep)
+            absent = plan is None or plan.status in _ABSENT
+            if absent and dep not in installed:
+                name = plan.name if plan is not None else names(dep)
+                found.append(_missing(dep, name, via, plan, names))
+            if plan is not None:
+                queue.append((dep, (*via, dep)))
+    return tuple(found)
+
+
+def note_missing(
+    plans: Sequence[ComponentPlan],
+    requires: Mapping[str, Sequence[str]],
+    installed: Mapping[str, str],
+    names: Callable[[str], str],
+) -> list[ComponentPlan]:
+    """``plans`` with ``missing`` set on each that will be in the target (see the module).
+
+    Args:
+        requires: Id -> the ids it requires directly (`InstallPlan.requires`).
+        installed: Ids the target already holds (`match_installed`).
+        names: Id -> name, for requirements the plan does not hold.
+    """
+    by_id = {c.id: c for c in plans}
+    return [
+        replace(c, missing=missing)
+        if c.status in _PRESENT and (missing := _walk(c.id, by_id, requires, installed, names))
+        else c
+        for c in plans
+    ]
