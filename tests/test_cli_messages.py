@@ -50,4 +50,4 @@ def test_a_kind_the_index_does_not_hold_is_named(index_dir: str, capsys: pytest.
     assert code == 0 and "the index holds no" not in out  # skills are there
     code, out, _ = query(index_dir, capsys, "format on save", "--kinds", "hook,agent")
     assert code == 0 and out.startswith("0 results")
-    assert "the index holds no hook, agent items you may see" in out
+    assert "note: the index holds no agent, hook items you may see" in out

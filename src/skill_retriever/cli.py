@@ -328,24 +328,15 @@ def _query(index: Any, args: argparse.Namespace) -> int:
         **({"clause_coverage": args.clause_coverage} if args.clause_coverage is not None else {}),
     )
     if args.json:
-        print(printable_json(dumps({
-            "route": resp.route,
-            "reranker": resp.reranker,
-            "fit": resp.fit,
-            "results": [r.to_dict() for r in resp.results],
-            "stats": resp.stats,
-            "warnings": resp.warnings,
-        })))
+        print(printable_json(dumps(resp.to_dict())))
         return 0
     from skill_retriever.components.view import CallerView
     from skill_retriever.render import render
 
     view = CallerView(snapshot, principals)
+    # A kind the index does not hold (or any filter that admits nothing) is a warning of
+    # the answer itself (Retriever), so --json and the Python API say it too.
     print("\n".join(render(args.query, resp, view)))
-    if kinds and not resp.results:
-        held = {n.kind.value for i, n in snapshot.nodes.items() if view.sees(i)}
-        if absent := [k for k in kinds if k not in held]:
-            print(printable(f"the index holds no {', '.join(absent)} items you may see; `stats` lists its kinds"))
     return 0
 
 

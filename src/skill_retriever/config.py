@@ -304,7 +304,16 @@ def _check_type(name: str, value: Any, hint: Any) -> None:
     choices = _choices(name, members)
     if choices is not None:
         raise ConfigError(f"{name} must be one of {choices}, got {value!r:.60}")
-    raise ConfigError(f"setting {name!r} has the wrong type: {value!r:.60} (expected {hint})")
+    raise ConfigError(
+        f"setting {name!r} has the wrong type: {value!r:.60} is {type(value).__name__}, expected {_type_words(hint)}"
+    )
+
+
+def _type_words(hint: Any) -> str:
+    """``int``, not Python's ``<class 'int'>``; ``Mapping[str, float]``, not its module path."""
+    if isinstance(hint, type):
+        return hint.__name__
+    return str(hint).replace("typing.", "").replace("collections.abc.", "")
 
 
 def _choices(name: str, members: tuple[Any, ...]) -> str | None:

@@ -169,3 +169,25 @@ def vector_metadata(node: Node, vhash: str) -> dict[str, Any]:
     if node.access:
         meta["access"] = list(node.access)
     return meta
+
+
+def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
+    """Why an empty answer is empty when the filters themselves admit no item the caller
+    may see (a kind the index does not hold, a tag no item has, a time window over undated
+    items): without it an empty answer reads as "nothing matched", and the caller rewords
+    the query instead of the filters. None when some item passes them: then the query,
+    not the filters, found nothing. Names only what the caller asked for, never an item.
+    """
+    visible = [n for n in nodes if f.can_see(n)]
+    if any(f.admits(n) for n in visible):
+        return None
+    if not visible:
+        whose = f"the principals {', '.join(sorted(f.principals))}" if f.principals else "a caller without principals (public items only)"
+        return f"no item of the index is visible to {whose}, so every query comes back empty; check the principals"
+    if f.kinds is not None and not any(n.kind.value in f.kinds for n in visible):
+        return f"the index holds no {', '.join(sorted(f.kinds))} items you may see; `stats` lists its kinds"
+    asked = [f"{name} {', '.join(sorted(v))}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
+    asked += [f"{name} {v.isoformat()}" for name in ("since", "until") if (v := getattr(f, name)) is not None]
+    undated = (f.since or f.until) is not None and all(n.last_changed is None for n in visible)
+    why = "; since/until admit only items with a created or updated time, and none has one" if undated else ""
+    return f"no item you may see passes the filters ({'; '.join(asked)}){why}, so every query comes back empty with them"

@@ -69,7 +69,18 @@ class SearchResult:
             flags=tuple(r.get("flags", ())),
         )
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
+        """From :meth:`to_dict` (or its JSON): equal to the result it was made from."""
+        return cls(**{
+            **d,
+            "channels": dict(d["channels"]),
+            "path": tuple(d.get("path", ())),
+            "flags": tuple(d.get("flags", ())),
+        })
+
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (``path`` and ``flags`` as lists)."""
         return {
             "id": self.id,
             "kind": self.kind,
@@ -88,6 +99,12 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class SearchResponse:
+    """One search's answer: ``results`` best first, the ``route`` taken, the ``reranker``
+    that ran (``"none"``), per-phase ``stats`` (each with its ``ms``), ``warnings`` (what
+    the budget dropped, a phase that failed, "nothing fits", filters that admit nothing)
+    and ``fit`` (``confidence``, ``nothing_fits``). ``to_dict()`` is the JSON of
+    ``skill-retriever query --json``; ``str()`` is a short summary, ``repr()`` every field."""
+
     results: list[SearchResult]
     route: str
     reranker: str
@@ -98,7 +115,8 @@ class SearchResponse:
 
     @property
     def confidence(self) -> float | None:
-        """0-1, 0.5 where nothing fits starts; None when the index was never calibrated."""
+        """0-1, 0.5 where nothing fits starts; None when the index was never calibrated,
+        or when no item reached the end to be judged (the filters admitted none)."""
         return None if self.fit is None else float(self.fit["confidence"])
 
     @property
@@ -115,6 +133,48 @@ class SearchResponse:
         """The optional phases that failed and were skipped (each also says so in
         ``warnings``); other warnings ("nothing fits", the budget) are answers, not failures."""
         return tuple(name for name, st in self.stats.items() if isinstance(st, Mapping) and "failed" in st)
+
+    @property
+    def total_ms(self) -> float:
+        """Milliseconds the phases took, together (each phase's are in ``stats[phase]["ms"]``;
+        0 for an answer served from the cache)."""
+        if self.stats.get("cache", {}).get("hit"):
+            return 0.0
+        return round(float(sum(st.get("ms", 0.0) for st in self.stats.values() if isinstance(st, Mapping))), 3)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: what ``skill-retriever query --json`` prints; :meth:`from_dict`
+        reads it back to an equal response (``snapshot_version`` aside, which it omits)."""
+        return {
+            "route": self.route,
+            "reranker": self.reranker,
+            "fit": None if self.fit is None else dict(self.fit),
+            "results": [r.to_dict() for r in self.results],
+            "stats": dict(self.stats),
+            "warnings": list(self.warnings),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], snapshot_version: int = 0) -> SearchResponse:
+        """From :meth:`to_dict` (or its JSON)."""
+        return cls(
+            results=[SearchResult.from_dict(r) for r in d["results"]],
+            route=d["route"],
+            reranker=d["reranker"],
+            stats=dict(d.get("stats", {})),
+            warnings=list(d.get("warnings", [])),
+            snapshot_version=snapshot_version,
+            fit=None if d.get("fit") is None else dict(d["fit"]),
+        )
+
+    def __str__(self) -> str:
+        ranked = "no reranking" if self.reranker == "none" else f"reranked by {self.reranker}"
+        sure = "" if self.confidence is None else f", confidence {self.confidence:.2f}"
+        counted = f"{len(self.results)} result{'' if len(self.results) == 1 else 's'}"
+        lines = [f"{counted} (route {self.route}, {ranked}{sure}{', nothing fits' if self.nothing_fits else ''})"]
+        lines += [f"{n:>2}. {r.name} [{r.kind}] score {r.score:.4f}, {r.token_count} tokens, id {r.id}"
+                  for n, r in enumerate(self.results, 1)]
+        return "\n".join(lines + [f"note: {w}" for w in self.warnings])
 
     def to_output(self) -> dict[str, Any]:
         """The graph's output state (``OutputState``) this response was read from."""

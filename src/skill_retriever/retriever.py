@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
+import numbers
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -21,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import Filters
+from skill_retriever.filters import Filters, nothing_admitted_note
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
@@ -71,6 +73,14 @@ class Retriever:
     ) -> None:
         from skill_retriever.graph import graph as compiled
 
+        if isinstance(index, (str, os.PathLike)):
+            raise ConfigError(f"index must be an Index, got the path {os.fspath(index)!r:.80}: Retriever(Index.open(path))")
+        if not isinstance(index, Index):
+            raise ConfigError(f"index must be an Index (Retriever(Index.open(path))), got {type(index).__name__}")
+        if config is not None and not isinstance(config, RetrievalConfig):
+            hint = "RetrievalConfig(**settings), or pass the settings to search()" if isinstance(config, Mapping) else (
+                "RetrievalConfig(...) or config_for(profile)")
+            raise ConfigError(f"config must be a RetrievalConfig ({hint}), got {type(config).__name__}")
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, got {cache_size}")
         self._cache: OrderedDict[str, SearchResponse] = OrderedDict()
@@ -192,6 +202,8 @@ class Retriever:
     ) -> list[SearchResponse]:
         """Several queries at once: the ones not answered from the cache are embedded in
         one batch, then each runs through the graph. Same arguments as :meth:`search`."""
+        if isinstance(queries, (str, bytes)):  # never one search per character
+            raise ConfigError("search_many takes a list of queries, got one string; use search(query) for one")
         calls = self._prepare(list(queries), k, budget, route, filters, kinds, principals, overrides)
         todo = [c for c in calls if self._cached(c.key) is None]
         if len(todo) > 1:
@@ -213,9 +225,9 @@ class Retriever:
     ) -> list[_Call]:
         changes = dict(overrides)
         if k is not None:
-            changes["k"] = k
+            changes["k"] = _whole(k)
         if budget is not None:
-            changes["token_budget"] = budget
+            changes["token_budget"] = _whole(budget)
         if route is not None:
             changes["route"] = route
         config = self.config.override(**changes) if changes else self.config
@@ -241,7 +253,12 @@ class Retriever:
 
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
         assert call.context.snapshot is not None
-        response = SearchResponse.from_output(out, call.context.snapshot.version)
+        snapshot = call.context.snapshot
+        response = SearchResponse.from_output(out, snapshot.version)
+        if not response.results and len(snapshot):  # the filters, not the query, may be why
+            note = nothing_admitted_note(Filters.from_spec(call.payload["filters"]), snapshot.nodes.values())
+            if note is not None:
+                response = replace(response, warnings=[*response.warnings, note])
         self._store(call.key, response)
         return response
 
@@ -309,6 +326,14 @@ class Retriever:
             self._cache[key] = kept
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def _whole(value: Any) -> Any:
+    """A whole number of any integer type (``numpy.int64`` from a data frame) as an int;
+    anything else as given, for the settings' own check to word."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return value
 
 
 def _names(value: Iterable[str] | str, what: str) -> list[str]:
