@@ -19,7 +19,12 @@ from skill_retriever.cliargs import error_text
 from skill_retriever.exceptions import IndexLockedError
 from skill_retriever.filters import Filters
 from skill_retriever.model import Node
-from skill_retriever.responses import NOTHING_FITS, is_nothing_fits, nothing_fits_phrase
+from skill_retriever.responses import (
+    NOTHING_FITS,
+    closest_names,
+    is_nothing_fits,
+    nothing_fits_phrase,
+)
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -196,3 +201,12 @@ def test_last_changed_is_the_later_of_created_and_updated() -> None:
     since = Filters(since=datetime(2026, 4, 1, tzinfo=UTC))
     assert since.admits(skewed) and since.admits(normal)
     assert not Filters(until=datetime(2026, 4, 1, tzinfo=UTC)).admits(skewed)
+
+
+def test_the_closest_names_two_items_of_one_name_by_kind() -> None:
+    # A plugin and its skill often share a name: "the closest: x, x" read as one item said twice.
+    assert closest_names([("burp-parser", "plugin"), ("burp-parser", "skill"), ("nmap", "skill")]) == (
+        "burp-parser (plugin), burp-parser (skill), nmap"
+    )
+    assert closest_names([("a", "skill"), ("b", "agent")]) == "a, b"
+    assert closest_names([]) == "nothing"

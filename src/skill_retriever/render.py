@@ -20,6 +20,7 @@ from skill_retriever.model import EdgeKind
 from skill_retriever.responses import (
     SearchResponse,
     SearchResult,
+    closest_names,
     is_nothing_fits,
     nothing_fits_phrase,
 )
@@ -81,7 +82,7 @@ def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
     counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")
     lines = [f"{counted} (route {response.route}, {ranked}{confidence})"]
     if response.nothing_fits:
-        closest = ", ".join(s.result.name for s in shown[:3]) or "nothing"
+        closest = closest_names([(s.result.name, s.result.kind) for s in shown[:3]])
         phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
         lines.append(f"{phrase[0].upper()}{phrase[1:]}; the closest: {closest}.")
     for w in response.warnings:

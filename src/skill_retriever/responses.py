@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult", "is_nothing_fits", "nothing_fits_phrase"]
+__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult", "closest_names", "is_nothing_fits", "nothing_fits_phrase"]
 
 #: The warning a flagged answer carries (``fit.nothing_fits``) on a component or tool
 #: catalogue, followed by "; the closest: ..."; renderers that say it their own way leave
@@ -27,6 +27,14 @@ def nothing_fits_phrase(corpus: str) -> str:
     """The "nothing fits" words for an index judged to hold ``corpus``
     (``calibration.defaults.index_defaults(snapshot).corpus``)."""
     return NOTHING_FITS_BY_CORPUS.get(corpus, NOTHING_FITS_IN_INDEX)
+
+
+def closest_names(named: list[tuple[str, str]]) -> str:
+    """The names (name, kind) a "nothing fits" line gives as the closest, each with its
+    kind where two share a name (a plugin and its skill, both ``burpsuite-parser``), so
+    that the line never reads as one item said twice; "nothing" when there are none."""
+    names = [name for name, _ in named]
+    return ", ".join(f"{n} ({k})" if names.count(n) > 1 else n for n, k in named) or "nothing"
 
 
 def is_nothing_fits(warning: str) -> bool:

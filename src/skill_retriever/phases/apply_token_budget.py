@@ -17,7 +17,7 @@ from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.context import QueryView
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.responses import nothing_fits_phrase
+from skill_retriever.responses import closest_names, nothing_fits_phrase
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 
@@ -93,7 +93,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         if fit["nothing_fits"]:
-            closest = ", ".join(r["name"] for r in results[:3]) or "nothing"
+            closest = closest_names([(r["name"], r["kind"]) for r in results[:3]])
             warnings.append(f"{nothing_fits_phrase(index_defaults(snap).corpus)}; the closest: {closest}")
     if warnings:
         update["warnings"] = warnings
