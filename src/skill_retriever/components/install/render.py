@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from skill_retriever.components.install.claude_names import claude_code_notes
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import (
     destination_name,
@@ -59,7 +60,9 @@ def render(node: Node, scope: Scope) -> Rendered:
     if node.kind is NodeKind.HOOK:
         return render_hook(node, scope)
     if node.kind is NodeKind.SKILL:
-        return _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
+        out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
+        out.notes += claude_code_notes(node.kind, out.files[0].content)
+        return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
         name = destination_name(node.name)
         found = read_source(node, (".md",))
@@ -70,6 +73,7 @@ def render(node: Node, scope: Scope) -> Rendered:
             out.notes.append(rebuilt_note(node))
         else:
             out.notes += _frontmatter_note(node)
+        out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
     raise SkipComponent(f"a {node.kind.value} has no place in the .claude layout")
 

@@ -25,6 +25,8 @@ In a project, a command that already names the installed place (``.claude/hooks/
 an absolute path or a variable, or names the script inside single quotes, is left exactly
 as written: rewriting shell text any further would be guessing. A hook whose commands run
 scripts from the user's home (``~/.claude/scripts/...``) installs only for the user.
+A plugin's hook that names its files by ``${CLAUDE_PLUGIN_ROOT}/...``, unset outside the
+plugin, gets them copied and its commands pointed at the copies (`plugin_root`).
 
 For the user (``~/.claude/settings.json``) a hook runs in whatever project is open, so a
 command may not reach into that project for a script: one that names a shipped script's
@@ -56,6 +58,7 @@ from skill_retriever.components.install.paths import (
     source_root_of,
 )
 from skill_retriever.components.install.plan import HookEntry, Scope
+from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
 from skill_retriever.ingest.hook_configs import settings_hooks
 from skill_retriever.ingest.secrets import REDACTED
@@ -218,6 +221,7 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
         scripts = []
     folder = _hook_folder(node, root)
     var = _PROJECT_VAR if scope == "project" else _USER_VAR
+    entries, out.files = plugin_scripts(entries, folder, root, var)
     for script in scripts:
         norm = posixpath.normpath(script)
         dest = (
@@ -231,7 +235,8 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
             out.notes.append(f"script {script} not copied: not on disk")
             continue
         mode = 0o755 if norm in executable else got.mode
-        out.files.append(FileOut(dest, got.data, mode))
+        if dest not in {f.rel for f in out.files}:  # not already copied for the plugin's root
+            out.files.append(FileOut(dest, got.data, mode))
         entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
     shipped = {f.rel for f in out.files}
     if scope == "user":

@@ -6,7 +6,8 @@ else rebuilt from the index, which keeps no secrets: environment values become
 argument, part of the command: `REDACTED`) stays redacted, with a note to set it in
 ``.mcp.json``. The index keeps a remote server's URL bare (no user info, no query), so a
 rebuilt URL comes with a note that its credentials or query may need setting again. A
-remote server gets the ``type`` Claude Code needs (`_with_type`).
+remote server gets the ``type`` Claude Code needs (`_with_type`). A plugin's server that
+runs from the plugin's folder (``${CLAUDE_PLUGIN_ROOT}``) is skipped (`_outside_plugin`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.components.install.paths import read_source
+from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.components.install.rendered import Rendered, SkipComponent, rebuilt_note
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.ingest.skill_configs import REDACTED
@@ -40,7 +42,7 @@ def render_mcp(node: Node) -> Rendered:
             data = None
         from_file = _entry_of(data, node)
         if from_file is not None:
-            return Rendered(mcp_entry=from_file)
+            return Rendered(mcp_entry=_outside_plugin(from_file))
     out = Rendered(notes=[rebuilt_note(node)])
     a = node.attrs
     entry: dict[str, Any] = {}
@@ -63,8 +65,26 @@ def render_mcp(node: Node) -> Rendered:
         entry["env"] = {k: f"${{{k}}}" for k in a["env_keys"]}
     if not ("command" in entry or "url" in entry):
         raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
-    out.mcp_entry = _with_type(entry)
+    out.mcp_entry = _outside_plugin(_with_type(entry))
     return out
+
+
+def _outside_plugin(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry``, unless it names ``${CLAUDE_PLUGIN_ROOT}``: a plugin's server run from
+    the plugin's folder. Claude Code sets that variable for a plugin's own servers only;
+    in a project's ``.mcp.json`` it is unset (a missing variable Claude Code reports, the
+    server not started), and the server's files are the plugin's.
+
+    Raises:
+        SkipComponent: The entry names the plugin's folder.
+    """
+    if PLUGIN_VAR_RE.search(json.dumps(entry)):
+        raise SkipComponent(
+            "it runs from its plugin's folder (${CLAUDE_PLUGIN_ROOT}), which is set only "
+            "for a plugin's own servers: install the plugin with /plugin install, or copy "
+            "the server's files and add it to .mcp.json by hand"
+        )
+    return entry
 
 
 #: A URL whose path ends in ``/sse`` is a Server-Sent Events endpoint (the older MCP HTTP

@@ -1,0 +1,124 @@
+"""A plugin's hooks outside the plugin: its ``${CLAUDE_PLUGIN_ROOT}`` paths.
+
+A plugin's ``hooks/hooks.json`` names its scripts by ``${CLAUDE_PLUGIN_ROOT}/...``
+(``"${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"``). Claude Code sets that variable to the
+plugin's folder for the plugin's own hooks only; in a project's (or the user's)
+``settings.json`` it is unset, so the command would run ``/scripts/check.sh``. Installing
+such a hook copies each file a command names that way (read inside the plugin's folder,
+inside the source root) to ``.claude/hooks/``, below the same path it has below the hook
+file's folder when it lies there (where `render_hook` puts a hook's scripts:
+``hooks/format.py`` -> ``.claude/hooks/format.py``), else below the plugin's folder
+(``scripts/check.sh`` -> ``.claude/hooks/scripts/check.sh``), and points the command at
+the copy: ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/scripts/check.sh`` (``"$HOME"/...`` for
+a user install; inside double quotes, without quotes of its own). A hook that uses the
+variable any other way (alone, for a folder or a file that is not there, inside single
+quotes, outside a plugin's folder) is skipped with the reason: installing it would run
+something else, or nothing.
+
+The plugin's folder is the nearest folder, from the hook file's up to the source root,
+that holds ``.claude-plugin/``; else the folder above a ``hooks`` folder holding the hook
+file (Claude Code's default place, ``<plugin>/hooks/hooks.json``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
+from skill_retriever.components.install.paths import read_inside, relative_parts
+from skill_retriever.components.install.plan import HookEntry
+from skill_retriever.components.install.rendered import FileOut, SkipComponent
+
+__all__ = ["PLUGIN_VAR_RE", "plugin_folder", "plugin_scripts"]
+
+#: The variable, in either spelling.
+PLUGIN_VAR_RE = re.compile(r"\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT(?!\w)")
+#: The variable, a closing quote it may stand in, and the path after it.
+_USE_RE = re.compile("(?:" + PLUGIN_VAR_RE.pattern + ")" + r'("?)(/[\w.+@-]+(?:/[\w.+@-]+)*)?')
+
+
+def plugin_folder(hook_folder: Path, root: Path) -> Path | None:
+    """The plugin folder of a hook file in ``hook_folder`` (see the module docstring);
+    None when the hook is not inside one below ``root``."""
+    folder = hook_folder
+    while folder.is_relative_to(root):
+        if (folder / ".claude-plugin").is_dir():
+            return folder
+        if folder == root:
+            break
+        folder = folder.parent
+    if hook_folder.name == "hooks" and hook_folder.parent.is_relative_to(root):
+        return hook_folder.parent
+    return None
+
+
+def plugin_scripts(
+    entries: list[HookEntry], hook_folder: Path | None, root: Path | None, var: str
+) -> tuple[list[HookEntry], list[FileOut]]:
+    """``entries`` with each ``${CLAUDE_PLUGIN_ROOT}/<file>`` pointed at its copy under
+    ``.claude/hooks/`` (``$<var>`` the root it is installed under), and those copies.
+
+    Raises:
+        SkipComponent: A command uses the variable in a way that cannot be installed.
+        UnsafePathError: A named file resolves outside the source root.
+    """
+    if not any(PLUGIN_VAR_RE.search(str(e.hook["command"])) for e in entries):
+        return entries, []
+    plugin = None
+    if hook_folder is not None and root is not None:
+        plugin = plugin_folder(hook_folder, root)
+    if plugin is None or root is None or hook_folder is None:
+        raise SkipComponent(
+            "its commands use ${CLAUDE_PLUGIN_ROOT}, which Claude Code sets only for a "
+            "plugin's own hooks, and the plugin's folder is not known: install the plugin "
+            "with /plugin install, or add the hook by hand"
+        )
+    files: dict[str, FileOut] = {}
+    out = []
+    for entry in entries:
+        command = str(entry.hook["command"])
+        pieces: list[str] = []
+        last = 0
+        for m in _USE_RE.finditer(command):
+            before = command[: m.start()]
+            rel = (m.group(2) or "").lstrip("/")
+            in_double = before.count('"') % 2 == 1
+            if before.count("'") % 2 or not rel or (m.group(1) and not in_double):
+                raise SkipComponent(
+                    "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
+                    f"plugin ({command!r:.120}): it is unset outside the plugin; install the "
+                    "plugin with /plugin install, or add the hook by hand"
+                )
+            dest = _copy(plugin, hook_folder, root, rel, files)
+            quote = m.group(1)
+            target = f"${var}{quote}/{dest}" if in_double else f'"${var}"/{dest}'
+            pieces += [command[last : m.start()], target]
+            last = m.end()
+        command = "".join(pieces) + command[last:]
+        out.append(HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command}))
+    return out, list(files.values())
+
+
+def _copy(plugin: Path, hook_folder: Path, root: Path, rel: str, files: dict[str, FileOut]) -> str:
+    """Where the plugin's file ``rel`` is installed (added to ``files``).
+
+    Raises:
+        SkipComponent: It is not a file of the plugin on disk.
+    """
+    parts = relative_parts(rel, "a file the command names below ${CLAUDE_PLUGIN_ROOT}")
+    src = plugin.joinpath(*parts)
+    got = read_inside(src, root, f"${{CLAUDE_PLUGIN_ROOT}}/{rel}")
+    if got is None:
+        raise SkipComponent(
+            f"its command runs ${{CLAUDE_PLUGIN_ROOT}}/{rel}, which is not a file of the "
+            "plugin on disk, so there is nothing to copy: install the plugin with "
+            "/plugin install, or add the hook by hand"
+        )
+    below = posixpath.relpath(hook_folder.as_posix(), plugin.as_posix())
+    if below != "." and rel.startswith(f"{below}/"):
+        rel = rel[len(below) + 1 :]
+    dest = f"{HOOK_SCRIPTS_DIR}/{rel}"
+    files.setdefault(dest, FileOut(dest, got.data, got.mode))
+    return dest
