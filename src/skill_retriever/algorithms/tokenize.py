@@ -39,11 +39,12 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 
 import snowballstemmer
 
-__all__ = ["STOP_WORDS", "bm25_terms", "bm25_tokens", "fold_accents", "split_identifier", "stem", "tokenize_words"]
+__all__ = ["STOP_WORDS", "bm25_term_counts", "bm25_terms", "bm25_tokens", "fold_accents", "split_identifier", "stem", "tokenize_words"]
 
 # The word list reads best as text, hence `str.split` (noqa: SIM905).
 #: English function words (NLTK's list, contraction stubs included) plus request verbs
@@ -153,3 +154,23 @@ def bm25_terms(text: str) -> list[str]:
     "api", "servic"]``. Documents and queries must use the same function.
     """
     return [stem(t) if t.isalpha() else t for t in bm25_tokens(text) if t not in STOP_WORDS]
+
+
+@lru_cache(maxsize=1 << 18)
+def _word_terms(word: str) -> tuple[str, ...]:
+    """What :func:`bm25_terms` makes of one word of :func:`tokenize_words`."""
+    parts = split_identifier(word)
+    tokens = [word, *parts] if len(parts) > 1 or (parts and parts[0] != word) else [word]
+    return tuple(stem(t) if t.isalpha() else t for t in tokens if t not in STOP_WORDS)
+
+
+def bm25_term_counts(text: str) -> Counter[str]:
+    """``Counter(bm25_terms(text))``, worked out once per distinct word: a long text
+    repeats its words (six real skill repositories: 2.8M words, 1.1M of them distinct
+    within their item), so opening an index, which counts every item's terms, takes
+    about half the time."""
+    out: Counter[str] = Counter()
+    for word, times in Counter(tokenize_words(text)).items():
+        for term in _word_terms(word):
+            out[term] += times
+    return out
