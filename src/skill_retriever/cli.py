@@ -266,7 +266,13 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
 
         bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or not args.verbose, file=sys.stderr)
         bars.append(bar)
-        return bar.update
+
+        def update(n: int) -> None:  # closed once written: its time and rate are this source's own
+            bar.update(n)
+            if bar.n >= total:
+                bar.close()
+
+        return update
 
     try:
         run = index_sources(
