@@ -221,6 +221,9 @@ class TestDamagedDirectories:
         f.write_text("I am a file", encoding="utf-8")
         with pytest.raises(IndexCorruptError, match="is a file, not an index directory"):
             Index.open(f, embedder=HashingEmbedder(), create=True)
+        # Opening to read: not advice to build an index at a file's path.
+        with pytest.raises(IndexCorruptError, match="is a file, not an index directory; choose a directory"):
+            Index.open(f, embedder=HashingEmbedder())
         assert f.read_text(encoding="utf-8") == "I am a file"
 
     def test_missing_directory_without_create(self, tmp_path: Path) -> None:

@@ -41,6 +41,8 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         IndexCorruptError: There is no index there, or its manifest is unreadable.
     """
     path = directory / MANIFEST
+    if directory.is_file():  # `index` could not build one there either
+        raise IndexCorruptError(f"{directory} is a file, not an index directory; choose a directory")
     if not path.exists():
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexCorruptError(
