@@ -80,3 +80,30 @@ def test_rebuilt_from_the_index_each_lost_value_is_noted(
     assert URL_NOTE in got["remote"] and "credentials or a query" in got["remote"]
     assert COMMAND_NOTE not in got["remote"] and ARGUMENT_NOTE not in got["remote"]
     assert not [s for s in ("PW1", "PW2", "PW3", "PW4") if s in json.dumps(written)]
+
+
+def test_values_left_for_vs_code_or_the_author_to_fill_in_are_noted(tmp_path: Path) -> None:
+    # A catalogue's config written for VS Code (its `${input:...}` prompts) with the
+    # author's choice of URL left open: Claude Code would pass both on as written.
+    servers = {
+        "vscode-style": {
+            "type": "http",
+            "url": "https://mcp.example.com/{minimal | full}",
+            "headers": {"Authorization": "Bearer ${input:example-api-key}"},
+        },
+        "plain": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${API_KEY}"}},
+    }
+    path = tmp_path / "repo" / "mcps" / "servers.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"mcpServers": servers}))
+    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    try:
+        index_sources(idx, [tmp_path / "repo"], "skills", calibrate=False)
+        got = reasons(idx, tmp_path / "project")
+    finally:
+        idx.close()
+    assert got["plain"] == ""
+    assert "VS Code's ${input:...} prompts (example-api-key), which Claude Code does not read" in got["vscode-style"]
+    assert "its URL holds a placeholder ('https://mcp.example.com/{minimal | full}')" in got["vscode-style"]
+    written = json.loads((tmp_path / "project/.mcp.json").read_text())["mcpServers"]
+    assert written["vscode-style"] == servers["vscode-style"]  # installed as written, with the notes

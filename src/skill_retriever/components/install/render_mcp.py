@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,7 +43,7 @@ def render_mcp(node: Node) -> Rendered:
             data = None
         from_file = _entry_of(data, node)
         if from_file is not None:
-            return Rendered(mcp_entry=_outside_plugin(from_file))
+            return Rendered(mcp_entry=_outside_plugin(from_file), notes=_unfilled(from_file))
     out = Rendered(notes=[rebuilt_note(node)])
     a = node.attrs
     entry: dict[str, Any] = {}
@@ -66,7 +67,31 @@ def render_mcp(node: Node) -> Rendered:
     if not ("command" in entry or "url" in entry):
         raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
     out.mcp_entry = _outside_plugin(_with_type(entry))
+    out.notes += _unfilled(entry)
     return out
+
+
+#: VS Code's prompt for a value (``${input:api-key}``), which Claude Code does not read.
+_VSCODE_INPUT_RE = re.compile(r"\$\{input:([^}]*)\}")
+#: A URL that still holds its author's placeholder (``https://mcp.example.com/{minimal | mcp}``).
+_URL_PLACEHOLDER_RE = re.compile(r"[{}<>|]")
+
+
+def _unfilled(entry: Mapping[str, Any]) -> list[str]:
+    """Notes on what the entry leaves to fill in that Claude Code would pass on as written:
+    VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
+    only) and a URL still holding a placeholder."""
+    notes = []
+    inputs = sorted(set(_VSCODE_INPUT_RE.findall(json.dumps(entry))))
+    if inputs:
+        notes.append(
+            f"it uses VS Code's ${{input:...}} prompts ({', '.join(inputs)}), which Claude Code does not "
+            "read: in .mcp.json, put the value there or name an environment variable (${VAR})"
+        )
+    url = entry.get("url")
+    if isinstance(url, str) and _URL_PLACEHOLDER_RE.search(url):
+        notes.append(f"its URL holds a placeholder ({url!r:.120}): set the real one in .mcp.json")
+    return notes
 
 
 def _outside_plugin(entry: dict[str, Any]) -> dict[str, Any]:
