@@ -222,7 +222,7 @@ class TestDamagedDirectories:
         with pytest.raises(IndexCorruptError, match="is a file, not an index directory"):
             Index.open(f, embedder=HashingEmbedder(), create=True)
         # Opening to read: not advice to build an index at a file's path.
-        with pytest.raises(IndexCorruptError, match="is a file, not an index directory; choose a directory"):
+        with pytest.raises(IndexCorruptError, match="is a file, not an index directory; point at an index directory, or build"):
             Index.open(f, embedder=HashingEmbedder())
         assert f.read_text(encoding="utf-8") == "I am a file"
 

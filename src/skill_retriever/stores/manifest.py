@@ -42,7 +42,10 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     """
     path = directory / MANIFEST
     if directory.is_file():  # `index` could not build one there either
-        raise IndexCorruptError(f"{directory} is a file, not an index directory; choose a directory")
+        raise IndexCorruptError(
+            f"{directory} is a file, not an index directory; point at an index directory, or build one with "
+            "`skill-retriever index <sources> --index-dir <new directory>`"
+        )
     if not path.exists():
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexCorruptError(
