@@ -134,12 +134,13 @@ def test_edges_are_mapped_and_bad_lines_reported(folder: Path) -> None:
     tools_problems = [p.message for p in result.problems if p.path.endswith("tools.jsonl")]
     edge_problems = [p.message for p in result.problems if p.path.endswith("edges.jsonl")]
     assert [m.split(":")[0] for m in tools_problems] == [
-        "line 7", "line 8", "line 9", "line 10", "line 11"]
+        "line 7", "line 8", "line 9", "line 10", "line 11",
+        "its tools and relations are kept as indexed"]  # edges.jsonl line 8 went unread
     assert "not JSON" in tools_problems[0] and "not a JSON object" in tools_problems[1]
     assert "without an id" in tools_problems[2] and "duplicate tool id 'getWeather'" in tools_problems[3]
     assert "invalid" in tools_problems[4]
     assert edge_problems == [
-        "line 5: tool 'ghost' does not exist",
+        "line 5: tool 'ghost' does not exist (or its line was rejected); edge dropped",
         "line 6: self edge on 'bare' dropped",
         "line 7: repeats edge 'getWeather|FEEDS|bare'",
         "line 8: not JSON (Expecting value: line 1 column 1 (char 0))",

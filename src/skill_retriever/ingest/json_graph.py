@@ -9,8 +9,9 @@ A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a 
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
 ``1e999``, an integer over Python's 4,300-digit limit; lists and objects nested over
 `json_values.MAX_DEPTH` levels) becomes a `Problem` naming the item and the file; the
-good items are kept. A file that cannot be parsed, or whose top level has another shape,
-is one `Problem`. Only a path that does not exist raises (`IngestError`).
+good items are kept. A file that cannot be read (a folder, no permission), parsed, or
+whose top level has another shape, is one `Problem`. Only a path that does not exist
+raises (`IngestError`). A UTF-8 byte order mark (Windows editors write one) is read past.
 
 Every node gets ``attrs["source_root"]`` (the folder holding the file) and
 ``attrs["source_name"]`` (that folder's name unless the caller names the source); a node
@@ -55,16 +56,14 @@ def ingest_json_graph(
         The valid nodes and edges, and one problem per rejected item.
 
     Raises:
-        IngestError: ``path`` does not exist or is not a file.
+        IngestError: ``path`` does not exist.
     """
     path = Path(path)
-    if path.is_dir():
-        raise IngestError(f"{path} is a folder; a JSON graph is one file: pass that file's path")
-    if not path.is_file():
+    if not path.exists():
         raise IngestError(f"{path}: no such file; pass the path of a JSON graph file")
     started = time.perf_counter()
     result = IngestResult(source=str(path))
-    data = _load(path, max_bytes, result)
+    data = _load(path, max_bytes, result)  # None, and a problem, for a folder too
     if data is not None:
         origin = Provenance.of(path, source_name)
         node_ids = _read_nodes(data["nodes"], str(path), result, origin)
@@ -76,34 +75,20 @@ def ingest_json_graph(
 def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | None:
     """Parse the file and check its top-level shape; on failure add one problem."""
     where = str(path)
-    size = path.stat().st_size
-    if size > max_bytes:
-        result.problems.append(
-            Problem(where, f"file is {size:,} bytes, over the limit of {max_bytes:,}; "
-                    "split it or raise max_bytes")
-        )
-        return None
-    try:
-        with path.open("r", encoding="utf-8") as fh:
-            data = json_values.load(fh)
-    except UnicodeDecodeError as exc:
-        result.problems.append(Problem(where, f"not UTF-8 text ({exc.reason}); save it as UTF-8"))
-        return None
-    except ValueError as exc:  # json.JSONDecodeError, the one ValueError json raises here
-        result.problems.append(Problem(where, f"not valid JSON: {exc}"))
-        return None
-    except RecursionError:
-        result.problems.append(Problem(where, "JSON nested too deeply to parse"))
+    data, why = json_values.read_file(path, max_bytes)
+    if why is not None:
+        result.problems.append(Problem(where, why))
         return None
     shape = 'expected a JSON object {"nodes": [...], "edges": [...]}'
     if not isinstance(data, dict):
-        result.problems.append(Problem(where, f"{shape}, got a {type(data).__name__}"))
+        result.problems.append(Problem(where, f"{shape}, got {json_values.type_name(data)}"))
         return None
     if not isinstance(data.get("nodes"), list):
-        result.problems.append(Problem(where, f'{shape}; "nodes" is missing or not a list'))
+        got = "" if "nodes" not in data else f" (it is {json_values.type_name(data['nodes'])})"
+        result.problems.append(Problem(where, f'{shape}; "nodes" is missing or not a list{got}'))
         return None
     if "edges" in data and not isinstance(data["edges"], (list, type(None))):
-        result.problems.append(Problem(where, f'{shape}; "edges" is not a list'))
+        result.problems.append(Problem(where, f'{shape}; "edges" is not a list (it is {json_values.type_name(data["edges"])})'))
         return None
     return data
 

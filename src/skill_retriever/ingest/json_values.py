@@ -18,6 +18,7 @@ import json
 import math
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 #: Deeper lists/objects are refused: real items nest a few levels, and recursive code
@@ -72,6 +73,20 @@ def load(fh: IO[str]) -> Any:
     return json.load(fh, parse_int=_int, parse_float=_float, parse_constant=_constant)
 
 
+def type_name(value: Any) -> str:
+    """What a parsed JSON value is, in JSON's words (``null``, ``a list``), for messages
+    to the file's author rather than Python's (``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, Unrepresentable)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
 def find_unrepresentable(value: Any, where: str = "") -> tuple[str, Unrepresentable] | None:
     """Where the first `Unrepresentable` in ``value`` is (``a.b[2]``), and the marker.
 
@@ -114,3 +129,27 @@ def unrepresentable_message(value: Any, where: str = "") -> str | None:
         f"{path} holds {marker.what}, which JSON output cannot carry; "
         "write a finite number, or the value as a string"
     )
+
+
+def read_file(path: Path, max_bytes: int) -> tuple[Any, str | None]:
+    """Parse the JSON file at ``path`` whole: ``(value, None)``, or ``(None, why)`` when it
+    cannot be (a folder, no permission, over ``max_bytes``, not UTF-8, not JSON, nested
+    too deeply to parse), ``why`` saying what to do: one file's problem, never an
+    exception. A UTF-8 byte order mark (Windows editors write one) is read past.
+    """
+    try:
+        if path.is_dir():
+            return None, "is a folder, not a file: pass the file's path"
+        size = path.stat().st_size
+        if size > max_bytes:
+            return None, f"file is {size:,} bytes, over the limit of {max_bytes:,}; split it or raise max_bytes"
+        with path.open("r", encoding="utf-8-sig") as fh:
+            return load(fh), None
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text ({exc.reason}); save it as UTF-8"
+    except ValueError as exc:  # json.JSONDecodeError, the one ValueError json raises here
+        return None, f"not valid JSON: {exc}"
+    except RecursionError:
+        return None, "JSON nested too deeply to parse; flatten it"
+    except OSError as exc:  # no permission, an I/O error
+        return None, f"cannot be read ({exc.strerror or exc}); check that it is a readable file"

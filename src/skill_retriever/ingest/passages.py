@@ -218,25 +218,17 @@ def ingest_passages(
         gets id ``passage:<idx>#<n>`` and ``attrs["duplicate_idx"] = True``.
 
     Raises:
-        IngestError: the file does not exist.
+        IngestError: the file does not exist. One that cannot be read (a folder, no
+            permission) is a problem, like one that is not such a list.
     """
     corpus_path = Path(corpus_path)
-    if not corpus_path.is_file():
+    if not corpus_path.exists():
         raise IngestError(f"{corpus_path}: no such file; pass a corpus.json")
     started = time.perf_counter()
     result = IngestResult(source=str(corpus_path))
     corpus_path = corpus_path.absolute()  # node sources that mean the same from any directory
     origin = Provenance.of(corpus_path, source_name).attrs()
-    size = corpus_path.stat().st_size
-    try:
-        if size > max_bytes:
-            raise ValueError(f"file is {size:,} bytes, over the limit of {max_bytes:,}; split it or raise max_bytes")
-        records = json_values.loads(corpus_path.read_text(encoding="utf-8"))
-        if not isinstance(records, list):
-            raise ValueError('expected a JSON list of {"title", "text", "idx"}')  # noqa: TRY004 -- caught below, a problem of the file
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSONDecodeError too
-        result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {exc}"))
-        records = []
+    records = _records(corpus_path, max_bytes, result)
     passages = _passages(records, str(corpus_path), result, origin)
     result.nodes.extend(passages)
     titles = [_entity_title(p.name) for p in passages]
@@ -262,6 +254,17 @@ def ingest_passages(
             result.edges.extend(edges)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _records(corpus_path: Path, max_bytes: int, result: IngestResult) -> list[Any]:
+    """The corpus's records; on failure one problem of the file and none."""
+    records, why = json_values.read_file(corpus_path, max_bytes)
+    if why is None and isinstance(records, list):
+        return records
+    if why is None:
+        why = f'expected a JSON list of {{"title", "text", "idx"}}, got {json_values.type_name(records)}'
+    result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {why}"))
+    return []
 
 
 def _passages(

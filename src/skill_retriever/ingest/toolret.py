@@ -36,6 +36,7 @@ item stays a tool; a group over ``max_group`` APIs gets no edges (no 112-API cli
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,6 +70,7 @@ _MAX_PARAM_DESC = 160
 _MAX_SECTION = 1500
 #: A line of a .jsonl file longer than this is one problem, not a memory spike.
 MAX_LINE_CHARS = 4_000_000
+_SURROGATE = re.compile("[\udc80-\udcff]")  # an undecodable byte, kept by surrogateescape
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,37 +102,46 @@ def _lines(fh: TextIO) -> Iterator[str | None]:
 def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) per non-blank line, streaming the file.
 
-    A line that is not a JSON object becomes a problem in ``result``, or raises
-    `IngestError` when ``result`` is None.
+    A line that is not a JSON object, or not UTF-8, becomes a problem in ``result``, or
+    raises `IngestError` when ``result`` is None; so does a file that cannot be read (a
+    folder, no permission). A byte order mark is read past.
     """
-    with path.open("r", encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(_lines(fh), 1):
-            if line is None:
-                why = f"longer than {MAX_LINE_CHARS:,} characters; skipped unread"
+    try:
+        # surrogateescape: an invalid byte stays visible (a lone surrogate), so its line
+        # is refused rather than stored with U+FFFD in place of what the author wrote.
+        with path.open("r", encoding="utf-8-sig", errors="surrogateescape") as fh:
+            for n, line in enumerate(_lines(fh), 1):
+                rec, why = _parse_line(line)
+                if rec is not None:
+                    yield n, rec
+                if why is None:
+                    continue
                 if result is None:
                     raise IngestError(f"{path}:{n}: {why}")
                 result.problems.append(Problem(str(path), f"line {n}: {why}"))
-                continue
-            if not line.strip():
-                continue
-            try:
-                rec = json_values.loads(line)
-            except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-                rec = exc
-            bad = (
-                None if isinstance(rec, Exception)
-                else json_values.nesting_message(rec) or json_values.unrepresentable_message(rec)
-            )
-            if isinstance(rec, dict) and bad is None:
-                yield n, rec
-                continue
-            why = (
-                f"not JSON ({rec})" if isinstance(rec, Exception)
-                else bad or "not a JSON object"
-            )
-            if result is None:
-                raise IngestError(f"{path}:{n}: {why}")
-            result.problems.append(Problem(str(path), f"line {n}: {why}"))
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror or exc}); check that it is a readable file"
+        if result is None:
+            raise IngestError(f"{path}: {why}") from exc
+        result.problems.append(Problem(str(path), why))
+
+
+def _parse_line(line: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """One line's JSON object, or why it is not a usable one; (None, None) when blank."""
+    if line is None:
+        return None, f"longer than {MAX_LINE_CHARS:,} characters; skipped unread"
+    if not line.strip():
+        return None, None
+    if _SURROGATE.search(line):
+        return None, "not UTF-8 text; save the file as UTF-8"
+    try:
+        rec = json_values.loads(line)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        return None, f"not JSON ({exc})"
+    if not isinstance(rec, dict):
+        return None, f"not a JSON object (it is {json_values.type_name(rec)})"
+    why = json_values.nesting_message(rec) or json_values.unrepresentable_message(rec)
+    return (rec, None) if why is None else (None, why)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -267,7 +278,7 @@ def ingest_toolret(
     """
     folder = Path(folder)
     tools_path = folder / "tools.jsonl"
-    if not tools_path.is_file():
+    if not tools_path.exists():  # one that cannot be read is a problem (`_objects`)
         raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
@@ -280,13 +291,18 @@ def ingest_toolret(
     where = str(tools_path)
     for n, rec in _objects(tools_path, result):
         try:
+            if "id" in rec and not isinstance(rec["id"], str):
+                raise InvalidItemError(f"tool id must be text, got {json_values.type_name(rec['id'])}")
             if rec.get("id") in ids:
                 raise InvalidItemError(f"duplicate tool id {rec['id']!r}; the first one is kept")
             node = _tool_node(rec, where, origin)
-        except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
+        except InvalidItemError as exc:
+            result.problems.append(Problem(where, f"line {n}: {exc}"))
+            continue
+        except (TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: fields of unexpected shapes; RecursionError: measuring
             # a deeply nested field.
-            result.problems.append(Problem(where, f"line {n}: {exc}"))
+            result.problems.append(Problem(where, f"line {n}: a field has an unexpected shape ({exc}); tool skipped"))
             continue
         ids.add(node.id)
         result.nodes.append(node)
@@ -297,14 +313,8 @@ def ingest_toolret(
         if isinstance(method, str) and isinstance(path, str) and method.strip() and path.strip():
             operations[node.id] = (method.strip(), path.strip())
     edge_ids: set[str] = set()
-    if (folder / "edges.jsonl").is_file():
-        for n, rec in _objects(folder / "edges.jsonl", result):
-            found = _edge(rec, ids, edge_ids)
-            if isinstance(found, str):
-                result.problems.append(Problem(str(folder / "edges.jsonl"), f"line {n}: {found}"))
-            else:
-                edge_ids.add(found.id)
-                result.edges.append(found)
+    if (folder / "edges.jsonl").exists():
+        _read_edges(folder / "edges.jsonl", ids, edge_ids, result)
     for group, members in groups.items() if sibling_edges else ():
         for a, b in combinations(members, 2) if len(members) <= max_group else ():
             edge = Edge(a, b, EdgeKind.RELATED_TO, description=f"both APIs of {group}")
@@ -319,16 +329,44 @@ def ingest_toolret(
     return result
 
 
+def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestResult) -> None:
+    """Add the relations of ``edges.jsonl``, one problem per rejected line.
+
+    Re-indexing keeps what a file with a problem held, but relations are held by their
+    tools, whose file is ``tools.jsonl``: when lines of ``edges.jsonl`` (or all of it)
+    could not be read, a problem of ``tools.jsonl`` says so and keeps its tools and
+    relations as they were, rather than dropping every relation that went unread. An
+    edge read and rejected (a self edge, an unknown tool) is not such a line.
+    """
+    before, rejected = len(result.problems), 0
+    for n, rec in _objects(path, result):
+        found = _edge(rec, ids, edge_ids)
+        if isinstance(found, str):
+            rejected += 1
+            result.problems.append(Problem(str(path), f"line {n}: {found}"))
+        else:
+            edge_ids.add(found.id)
+            result.edges.append(found)
+    if len(result.problems) - before > rejected:  # `_objects` met lines it could not read
+        result.problems.append(Problem(
+            str(path.parent / "tools.jsonl"),
+            f"its tools and relations are kept as indexed: {path.name} could not be read whole (see above)",
+        ))
+
+
 def _edge(rec: dict[str, Any], ids: set[str], edge_ids: set[str]) -> Edge | str:
     """The edge a line describes, or why it is rejected."""
     src, dst = rec.get("source"), rec.get("target")
+    if not isinstance(src, str) or not isinstance(dst, str):
+        return (f'"source" and "target" must be tool ids (text), got {json_values.type_name(src)} '
+                f"and {json_values.type_name(dst)}; edge dropped")
     missing = [end for end in (src, dst) if end not in ids]
     if missing:
-        return f"tool {missing[0]!r} does not exist"
+        return f"tool {missing[0]!r} does not exist (or its line was rejected); edge dropped"
     if src == dst:
         return f"self edge on {src!r} dropped"
     kind, desc = _edge_kind(str(rec.get("type") or "related_to"))
-    edge = Edge(str(src), str(dst), kind, description=desc)
+    edge = Edge(src, dst, kind, description=desc)
     return f"repeats edge {edge.id!r}" if edge.id in edge_ids else edge
 
 
