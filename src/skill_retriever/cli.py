@@ -127,9 +127,11 @@ def _parser() -> argparse.ArgumentParser:
     # The feature modules' parsers import nothing heavy: `--help` stays fast.
     from skill_retriever.bench.cli import add_parser as add_benchmark
     from skill_retriever.components.cli import add_parser as add_components
+    from skill_retriever.sources_cli import add_parser as add_sources
 
     add_benchmark(sub, common)
     add_components(sub, common)
+    add_sources(sub, common)
     for command in sub.choices.values():  # `query ... -v` as well as `-v query ...`
         command.add_argument(
             "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
@@ -350,6 +352,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibration_of
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
+    from skill_retriever.sources import sources_of
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.server_moves import server_line, server_status
@@ -366,6 +369,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
                               "reasons": list(suggested.reasons)}
         manifest = {**mf.read_manifest(index.path), **({"chroma_url": args.chroma_url} if args.chroma_url else {})}
         status["server"] = server_status(manifest, index.embedder, index.path)
+        named, unnamed = sources_of(snapshot.nodes)
+        status["sources"] = {"named": [c.to_dict() for c in named], "unnamed_items": unnamed}
         if status["server"] is not None:
             status["chroma_url"] = status["server"]["url"]
     if args.json:
@@ -378,6 +383,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
+        held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'})" for c in status["sources"]["named"]]
+        held += [f"{unnamed} item(s) written through the API"] if (unnamed := status["sources"]["unnamed_items"]) else []
+        print(printable(f"sources: {', '.join(held) or 'none'}"))
         if status["server"] is not None:
             print(printable(f"server: {server_line(status['server'], status['path'])}"))
     return 0

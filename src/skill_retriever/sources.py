@@ -1,0 +1,81 @@
+"""The sources an index holds, and taking one out whole.
+
+Indexing records on every item the name and root of the source it came from
+(``source_name``, ``source_root``: `ingest.provenance`), and indexing a source again
+mirrors it. A source that is gone from disk cannot be indexed again (its path does not
+exist), and a source that yields no item keeps what it had (a wrong or emptied folder must
+not wipe it): `remove_source` is how its items leave, with every relation that touches
+them (`Index.delete`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.model import Node
+from skill_retriever.stores.index import Index
+
+__all__ = ["SourceCount", "remove_source", "source_ids", "sources_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceCount:
+    """A source the index holds items of: its name, the folder or file it was read from
+    ("" when not recorded) and how many items it has."""
+
+    name: str
+    root: str
+    items: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "root": self.root, "items": self.items}
+
+
+def _source_of(node: Node) -> tuple[str, str] | None:
+    name = node.attrs.get("source_name")
+    if not isinstance(name, str) or not name:
+        return None  # written through the API, or by a version that recorded none
+    root = node.attrs.get("source_root")
+    return name, root if isinstance(root, str) else ""
+
+
+def sources_of(nodes: Mapping[str, Node]) -> tuple[list[SourceCount], int]:
+    """The sources ``nodes`` came from, by name, and how many items record none."""
+    counts = Counter(_source_of(n) for n in nodes.values())
+    unnamed = counts.pop(None, 0)
+    named = [SourceCount(name, root, n) for (name, root), n in counts.items()]  # type: ignore[misc]
+    return sorted(named, key=lambda s: (s.name, s.root)), unnamed
+
+
+def source_ids(nodes: Mapping[str, Node], name: str) -> list[str]:
+    """The ids of the items of the source named ``name``.
+
+    Raises:
+        ConfigError: No item records that source (the message lists those there are).
+    """
+    ids = sorted(i for i, n in nodes.items() if (_source_of(n) or ("", ""))[0] == name)
+    if not ids:
+        known = ", ".join(s.name for s in sources_of(nodes)[0]) or "none"
+        raise ConfigError(f"the index holds no source named {name!r} (its sources: {known}); `stats` lists them")
+    return ids
+
+
+def remove_source(index: Index, name: str, *, dry_run: bool = False) -> list[str]:
+    """Delete every item of the source named ``name`` and the relations touching them;
+    the ids removed (those that would be, with ``dry_run``). The calibration is brought
+    up to date as after indexing.
+
+    Raises:
+        ConfigError: No item records that source.
+    """
+    ids = source_ids(index.snapshot().nodes, name)
+    if not dry_run:
+        from skill_retriever.calibration import ensure_calibration
+
+        index.delete(ids)
+        ensure_calibration(index)
+    return ids

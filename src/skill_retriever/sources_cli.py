@@ -1,0 +1,48 @@
+"""``skill-retriever remove-source``: take a source's items out of an index (`sources`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from skill_retriever.cliargs import add_lock_wait_option, open_index
+from skill_retriever.safety.terminal import printable, printable_json
+
+__all__ = ["add_parser"]
+
+#: How many removed ids the text output names.
+SHOWN = 5
+
+
+def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    rm = sub.add_parser(
+        "remove-source",
+        help="take every item of one source (and the relations touching them) out of the index",
+        description="Delete the items indexed from the source NAME (the name `stats` lists: the "
+        "folder's name, or --source-name), with every relation that touches them. For a source "
+        "gone from disk: indexing a source again removes what it no longer has, but a path that "
+        "no longer exists cannot be indexed.",
+    )
+    rm.add_argument("name", metavar="NAME", help="the source's name, as `stats` lists it")
+    rm.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
+    common(rm)  # --index-dir, --chroma-url, --json
+    add_lock_wait_option(rm)
+    rm.set_defaults(handler=cmd_remove_source)
+
+
+def cmd_remove_source(args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps
+    from skill_retriever.sources import remove_source
+
+    with open_index(args) as index:
+        ids = remove_source(index, args.name, dry_run=args.dry_run)
+        status = index.status()
+    if args.json:
+        print(printable_json(dumps({"source": args.name, "dry_run": args.dry_run, "removed": ids, "index": status})))
+        return 0
+    verb = "would remove" if args.dry_run else "removed"
+    more = f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else ""
+    print(printable(f"{args.name}: {verb} {len(ids)} item(s) with their relations: {', '.join(ids[:SHOWN])}{more}"))
+    print(printable(f"index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+    return 0

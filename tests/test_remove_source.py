@@ -1,0 +1,73 @@
+"""`skill-retriever remove-source`: a source gone from disk can still leave the index.
+
+Indexing a source again mirrors it, but a path that no longer exists cannot be indexed,
+and a source that yields nothing keeps its items (a wrong folder must not wipe them): the
+command takes one source's items out by the name `stats` lists, with every relation that
+touches them, and leaves every other source as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from files import write_file
+
+from skill_retriever.cli import main
+from skill_retriever.model import EdgeKind
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+def _skill(name: str, requires: str = "") -> str:
+    extra = f"requires: [{requires}]\n" if requires else ""
+    return f"---\nname: {name}\ndescription: The {name} skill.\n{extra}---\n\nBody of {name}.\n"
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path) -> str:
+    write_file(tmp_path / "team", "skills/base/SKILL.md", _skill("base"))
+    write_file(tmp_path / "vendor", "skills/lint/SKILL.md", _skill("lint", requires="fmt"))
+    write_file(tmp_path / "vendor", "skills/fmt/SKILL.md", _skill("fmt"))
+    ix = str(tmp_path / "ix")
+    argv = ["index", str(tmp_path / "team"), str(tmp_path / "vendor"), "--index-dir", ix, "--embedder", "hashing-64"]
+    assert main(argv) == 0
+    return ix
+
+
+def _held(ix: str) -> tuple[set[str], set[tuple[str, str, EdgeKind]]]:
+    with Index.open(ix, embedder=HashingEmbedder(64)) as index:
+        snap = index.snapshot()
+        return set(snap.nodes), {(e.source, e.target, e.kind) for e in snap.edges.values()}
+
+
+def test_a_source_leaves_with_its_relations_and_the_others_stay(
+    index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nodes, edges = _held(index_dir)
+    assert ("vendor/skills/lint/SKILL.md", "vendor/skills/fmt/SKILL.md", EdgeKind.DEPENDS_ON) in edges
+    capsys.readouterr()
+    assert main(["stats", "--index-dir", index_dir]) == 0
+    assert "sources: team (1 items, " in capsys.readouterr().out
+
+    assert main(["remove-source", "vendor", "--index-dir", index_dir, "--dry-run"]) == 0
+    assert "vendor: would remove 2 item(s)" in capsys.readouterr().out
+    assert _held(index_dir) == (nodes, edges)  # a dry run removes nothing
+
+    assert main(["remove-source", "vendor", "--index-dir", index_dir, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["removed"] == ["vendor/skills/fmt/SKILL.md", "vendor/skills/lint/SKILL.md"]
+    after, after_edges = _held(index_dir)
+    assert after == {"team/skills/base/SKILL.md"}
+    assert after_edges == set()  # the relation between the two went with them
+
+
+def test_an_unknown_source_is_refused_with_the_names_there_are(
+    index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _held(index_dir)
+    capsys.readouterr()
+    assert main(["remove-source", "vendr", "--index-dir", index_dir]) == 2
+    err = capsys.readouterr().err
+    assert "the index holds no source named 'vendr' (its sources: team, vendor)" in err
+    assert _held(index_dir) == before
