@@ -28,6 +28,7 @@ from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.server_errors import server_problem
 from skill_retriever.stores.snapshot import RemoteVectors
 
 __all__ = [
@@ -42,9 +43,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("skill_retriever")
-
-_START = "start it (`chroma run --path <dir> --port <port>`) or check --chroma-url"
-
 
 def collection_names(manifest: Mapping[str, Any]) -> tuple[str, str]:
     """The node and edge collections a manifest names (``collection_prefix``)."""
@@ -149,9 +147,8 @@ def remote_of(
     except (ConfigError, IndexCorruptError):
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
-        raise IndexCorruptError(
-            f"the Chroma server at {url} cannot be used ({type(exc).__name__}: {exc}); {_START}"
-        ) from exc
+        problem = server_problem(url, exc)
+        raise IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}") from exc
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
         _claim(stores, (live.nodes, live.edges), manifest, path, url)

@@ -28,6 +28,7 @@ from skill_retriever.stores.remote import (
     same_server,
     sync_remote,
 )
+from skill_retriever.stores.server_errors import server_problem, start_hint
 from skill_retriever.stores.server_link import remember
 
 __all__ = ["PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "server_line", "server_status"]
@@ -212,7 +213,8 @@ def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -
             out["collections"][name] = store.count()
             out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
-        return {"url": str(url), "reachable": False, "error": f"{type(exc).__name__}: {exc}"}
+        problem = server_problem(str(url), exc)
+        return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
     return out
 
 
@@ -222,8 +224,8 @@ def server_line(server: Mapping[str, Any], path: str) -> str:
     url = server["url"]
     if not server["reachable"]:
         return (
-            f"the Chroma server at {url} cannot be reached ({server['error']}); queries fail until it answers: "
-            "start it (`chroma run --path <dir> --port <port>`) or check --chroma-url / chroma_url in index.json"
+            f"the Chroma server at {url} {'cannot be reached' if server.get('down', True) else 'cannot be used'}: "
+            f"{server['error']}; queries fail until then: {server.get('advice') or start_hint(str(url))}"
         )
     held = ", ".join(f"{name} ({'missing' if n is None else f'{n} vectors'})" for name, n in server["collections"].items())
     if server["copy_of"]:

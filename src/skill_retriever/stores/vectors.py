@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.embedder import Embedder, Vectors
+from skill_retriever.stores.server_errors import server_problem
 
 log = logging.getLogger("skill_retriever")
 
@@ -229,10 +230,9 @@ class ChromaVectorStore:
         except Exception as exc:
             if not _unreachable(exc):
                 raise
+            problem = server_problem(self.url or "", exc)
             raise IndexCorruptError(
-                f"the Chroma server at {self.url or 'the configured URL'} cannot be reached "
-                f"({type(exc).__name__}: {exc}); start it (`chroma run --path <dir> --port <port>`) "
-                "or check --chroma-url / chroma_url in index.json"
+                f"the Chroma server at {self.url or 'the configured URL'} cannot be reached: {problem.what}; {problem.todo}"
             ) from exc
 
     @property

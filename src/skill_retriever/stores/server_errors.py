@@ -1,0 +1,106 @@
+"""What went wrong with a Chroma server, in one line, and what to do about it.
+
+chromadb wraps every failure of its HTTP client in a ``ValueError`` whose text is
+either "Could not connect to a Chroma server. Are you sure it is running?" (whatever the
+cause: nothing listening, or https spoken to a plain-http server) or the whole body the
+other end sent (an HTML page, when the address is some other web server). The cause is
+in the exception chain; :func:`server_problem` reads it from there.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Iterator
+from typing import NamedTuple
+from urllib.parse import urlparse
+
+__all__ = ["ServerProblem", "server_problem", "start_hint"]
+
+#: TLS errors that mean the other end answered in plain HTTP (an https URL for an http server).
+_PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "record layer failure", "HTTP_REQUEST", "wrong version number")
+
+
+class ServerProblem(NamedTuple):
+    """What went wrong (one line), what to do, and whether nothing answered at all
+    (``down``: refused, timed out) rather than something answering wrongly."""
+
+    what: str
+    todo: str
+    down: bool = False
+
+
+def _parts(url: str) -> tuple[str, str, int]:
+    u = urlparse(url if "://" in url else f"http://{url}")
+    try:
+        port = u.port
+    except ValueError:
+        port = None
+    return u.scheme or "http", u.hostname or "localhost", port or 8000
+
+
+def start_hint(url: str) -> str:
+    """How to start a server at ``url``, or where to look when it is not the right one."""
+    _, host, port = _parts(url)
+    return f"start it (`chroma run --path <dir> --host {host} --port {port}`) or check --chroma-url / chroma_url in index.json"
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        yield cur
+        cur = cur.__cause__ or cur.__context__
+
+
+def _one_line(text: object, limit: int = 200) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def server_problem(url: str, exc: BaseException) -> ServerProblem:
+    """Why the Chroma server at ``url`` failed with ``exc`` (short, one line), and what to
+    do: nothing listening, https spoken to a plain-http server, a TLS failure, an address
+    that answers HTTP but is no Chroma server, a timeout; else the error's first words."""
+    scheme, host, port = _parts(url)
+    start = start_hint(url)
+    chain = list(_chain(exc))
+    for e in chain:
+        if isinstance(e, ssl.SSLError):
+            reason = str(getattr(e, "reason", "") or "")
+            if any(m in reason or m in str(e) for m in _PLAIN_HTTP):
+                return ServerProblem(
+                    f"the TLS handshake failed ({_one_line(e)}): the server at {host}:{port} speaks plain HTTP",
+                    f"use http://{host}:{port} (--chroma-url, or chroma_url in index.json)",
+                )
+            return ServerProblem(
+                f"the TLS handshake failed ({_one_line(e)})",
+                f"check the server's certificate, or use http://{host}:{port} if it has no TLS",
+            )
+    for e in chain:
+        response = getattr(e, "response", None)
+        status = getattr(response, "status_code", None)
+        if isinstance(status, int):
+            if "json" in str(getattr(response, "headers", {}).get("content-type", "")):  # a Chroma server's own error
+                return ServerProblem(f"the server answered HTTP {status}: {_one_line(getattr(response, 'text', ''))}", start)
+            path = urlparse(str(getattr(getattr(response, "request", None), "url", "") or "")).path or "/api/v2"
+            return ServerProblem(
+                f"{host}:{port} answers HTTP but not as a Chroma server (HTTP {status} for {path})",
+                f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
+            )
+    for e in chain:
+        if isinstance(e, ConnectionRefusedError) or "Connection refused" in str(e):
+            return ServerProblem(f"nothing listens at {host}:{port} (connection refused)", start, down=True)
+        if isinstance(e, TimeoutError) or type(e).__name__.endswith("Timeout"):
+            return ServerProblem(f"{host}:{port} did not answer in time ({type(e).__name__})", start, down=True)
+    root = chain[-1]
+    if isinstance(root, OSError) or type(root).__module__.split(".")[0] in ("httpx", "httpcore"):
+        return ServerProblem(f"{type(root).__name__}: {_one_line(root)}", start, down=True)
+    first = chain[0]
+    text = str(first)
+    if text.lstrip().startswith("<"):  # a web page: some other server answered
+        return ServerProblem(
+            f"{host}:{port} answers HTTP but not as a Chroma server (it sent a web page)",
+            f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
+        )
+    return ServerProblem(f"{type(first).__name__}: {_one_line(text)}", start)
