@@ -297,7 +297,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             if gone := run.removed.get(s.source):
                 print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
                                 + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))
-        print(printable(f"embedded {run.embedded} texts; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+        copied = f"; copied {n} vector(s) to the Chroma server again" if (n := index.repaired.get("server")) else ""
+        print(printable(f"embedded {run.embedded} texts{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
     empty = [s.source for s in run.sources if not s.nodes]
     if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(

@@ -186,9 +186,11 @@ def open_index(args: argparse.Namespace, *, create: bool = False) -> Index:
     from skill_retriever.stores.index import Index
 
     name = getattr(args, "embedder", None)
+    # ``index`` writes: opened as the writer, it brings a Chroma server in step at once
+    # (a wiped server refilled) instead of first warning, as a reader, to run `repair`.
     return Index.open(
         args.index_dir, chroma_url=args.chroma_url, create=create, embedder=embedder_for(name) if name else None,
-        lock_wait_s=lock_wait_of(args),
+        lock_wait_s=lock_wait_of(args), writable=create,
     )
 
 
