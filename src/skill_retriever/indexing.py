@@ -8,7 +8,9 @@ Every source has a name (``--source-name``; the folder's name by default) and a 
 folder, recorded on its nodes (see `ingest.provenance`). Component ids begin with the
 name, so `index_sources` refuses, before writing anything, a source whose name the index
 already holds from another folder, and a source whose own ids (tools, passages, JSON graph
-nodes) the index holds from another folder: either would silently replace those items.
+nodes) the index holds from another folder, or, for a JSON graph, from another file of its
+folder: either would silently replace those items. A JSON graph's edges may end at any
+node the index holds.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
 """
@@ -17,13 +19,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
-from skill_retriever.ingest.provenance import Provenance, check_ids, check_sources, recorded_file
+from skill_retriever.ingest.provenance import (
+    SOURCE_FILE,
+    Provenance,
+    check_ids,
+    check_sources,
+    item_file,
+    recorded_file,
+)
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
@@ -58,7 +68,12 @@ def detect_source(path: Path) -> SourceKind:
 
 
 def ingest(
-    path: Path, kind: SourceKind | None = None, *, ner: bool = True, source_name: str | None = None
+    path: Path,
+    kind: SourceKind | None = None,
+    *,
+    ner: bool = True,
+    source_name: str | None = None,
+    known_ids: AbstractSet[str] = frozenset(),
 ) -> IngestResult:
     """Read one source into nodes, edges and per-file problems.
 
@@ -68,6 +83,7 @@ def ingest(
         ner: Passages: run spaCy NER (else titles only).
         source_name: Recorded on every node and, for skills, the prefix of every id;
             the source folder's name by default.
+        known_ids: JSON graph: ids of nodes already in the index that its edges may end at.
     """
     kind = kind or detect_source(path)
     if kind == "skills":
@@ -77,7 +93,7 @@ def ingest(
     if kind == "json":
         from skill_retriever.ingest.json_graph import ingest_json_graph
 
-        return ingest_json_graph(path, source_name=source_name)
+        return ingest_json_graph(path, source_name=source_name, known_ids=known_ids)
     if kind == "toolret":
         from skill_retriever.ingest.toolret import ingest_toolret
 
@@ -145,6 +161,16 @@ def _held(index: Index) -> Mapping[str, Node]:
     return index.snapshot().nodes
 
 
+def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> frozenset[str]:
+    """The ids a JSON graph's edges may end at besides its own: every node the index
+    holds but those read from this very file (one it no longer holds is gone)."""
+    return frozenset(
+        node_id
+        for node_id, node in held.items()
+        if node.attrs.get("source_root") != origin.root or item_file(node, origin.root) != file
+    )
+
+
 def _troubled_files(result: IngestResult, origin: Provenance) -> set[Path | None]:
     """The files this read reported a problem with (a note on a file read whole is none):
     what they held is kept, unreadable today being no proof that it is gone."""
@@ -157,7 +183,9 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
 
     An item counts as this source's when its recorded provenance (name and root) is
     ``origin``'s, and, for a source that is one file (a JSON graph, a corpus), when it
-    came from that file: two files in one folder share a root. Kept whatever the read
+    came from that file (`item_file`: the file it was read from, whatever ``source`` it
+    names): two files in one folder share a root. An item of another file of the folder
+    that was deleted or renamed since (its recorded ``source_file`` is gone) is stale too. Kept whatever the read
     said: items without provenance (written through the API, or by an older version),
     items of a file this read reported a problem with (unreadable today is not gone),
     and everything when the read produced no item at all (a wrong or emptied folder
@@ -174,11 +202,17 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
             continue
         if node.attrs.get("source_root") != origin.root:
             continue
-        file = recorded_file(node.source, origin.root)
-        if file in troubled or (one_file is not None and file != one_file):
+        file = item_file(node, origin.root)
+        if file in troubled or (one_file is not None and file != one_file and not _file_gone(node)):
             continue
         stale.append(node_id)
     return sorted(stale)
+
+
+def _file_gone(node: Node) -> bool:
+    """Whether ``node`` records the file it was read from and that file is gone."""
+    file = node.attrs.get(SOURCE_FILE)
+    return isinstance(file, str) and bool(file) and not Path(file).exists()
 
 
 def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance) -> list[str]:
@@ -196,7 +230,7 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
         for edge_id, edge in held.edges.items()
         if edge.source in fresh
         and edge_id not in kept
-        and recorded_file(fresh[edge.source].source, origin.root) not in troubled
+        and item_file(fresh[edge.source], origin.root) not in troubled
     )
 
 
@@ -241,8 +275,11 @@ def index_sources(
     check_sources(_held(index), origins)
     run = IndexRun()
     for path, origin in zip(paths, origins, strict=True):
-        result = ingest(path, kind, ner=ner, source_name=origin.name)
-        check_ids(_held(index), (n.id for n in result.nodes), origin)
+        source_kind = kind or detect_source(path)
+        one_file = path.resolve() if source_kind == "json" else None
+        known = _known_ids(_held(index), origin, one_file) if one_file is not None else frozenset()
+        result = ingest(path, source_kind, ner=ner, source_name=origin.name, known_ids=known)
+        check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         run.sources.append(result)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))

@@ -46,6 +46,7 @@ def test_good_graph_round_trips(tmp_path: Path) -> None:
         "owner": "team-x",
         "source_root": str(tmp_path.resolve()),
         "source_name": tmp_path.name,
+        "source_file": str((tmp_path / "graph.json").resolve()),
     }
     assert result.nodes[1].created is not None and result.nodes[1].created.year == 2026
     assert [(e.kind, e.weight) for e in result.edges] == [
@@ -179,6 +180,7 @@ def test_real_tool_graph_round_trips_through_json(tmp_path: Path) -> None:
     # The copy records where it was read from; everything else is as written.
     assert {n.attrs["source_root"] for n in result.nodes} == {str(tmp_path.resolve())}
     assert {n.attrs["source_name"] for n in result.nodes} == {"copy"}
-    moved = {"source_root": str(tmp_path.resolve()), "source_name": "copy"}
+    moved = {"source_root": str(tmp_path.resolve()), "source_name": "copy",
+             "source_file": str(path.resolve())}
     assert result.nodes == [n.with_changes(attrs={**n.attrs, **moved}) for n in original.nodes]
     assert result.edges == original.edges

@@ -13,10 +13,17 @@ good items are kept. A file that cannot be read (a folder, no permission), parse
 whose top level has another shape, is one `Problem`. Only a path that does not exist
 raises (`IngestError`). A UTF-8 byte order mark (Windows editors write one) is read past.
 
-Every node gets ``attrs["source_root"]`` (the folder holding the file) and
-``attrs["source_name"]`` (that folder's name unless the caller names the source); a node
-that names no ``source`` of its own gets the file's absolute path, so indexing the file
-again removes the nodes it no longer holds (``indexing.stale_ids``).
+Every node gets ``attrs["source_root"]`` (the folder holding the file),
+``attrs["source_name"]`` (that folder's name unless the caller names the source) and
+``attrs["source_file"]`` (the file, absolute), so indexing the file again removes the
+nodes it no longer holds (``indexing.stale_ids``) whatever ``source`` a node names; a
+node that names no ``source`` of its own gets the file's absolute path there.
+
+An edge starts at a node of its own file and may end at one of its file or at any node
+the index already holds (``known_ids``): it belongs to the file that states it, so
+indexing that file again without it removes it (``indexing.stale_edge_ids``). An edge
+from a node of another file or source is a problem (state it in that node's file), and
+so is one to a node that exists nowhere.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Any
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
-from skill_retriever.ingest.provenance import Provenance
+from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Edge, Node
 
@@ -49,7 +56,8 @@ def ingest_json_graph(
         path: The JSON file.
         max_bytes: Refuse (with one problem) a file larger than this; the whole file is
             parsed in memory, so this bounds memory use.
-        known_ids: Node ids already in the index; edges may point at them.
+        known_ids: Node ids already in the index (not this file's own); edges may end
+            at them.
         source_name: Recorded on every node; the name of the file's folder by default.
 
     Returns:
@@ -67,7 +75,7 @@ def ingest_json_graph(
     if data is not None:
         origin = Provenance.of(path, source_name)
         node_ids = _read_nodes(data["nodes"], str(path), result, origin)
-        _read_edges(data.get("edges") or [], str(path), node_ids | set(known_ids), result)
+        _read_edges(data.get("edges") or [], str(path), node_ids, known_ids, result)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -108,6 +116,7 @@ def _label(section: str, i: int, item: object, *keys: str) -> str:
 
 def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Provenance) -> set[str]:
     seen: set[str] = set()
+    file = str(Path(where).resolve())
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
         bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
@@ -116,6 +125,7 @@ def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Prov
             continue
         try:
             node = origin.stamp(Node.from_dict(item))
+            node = node.with_changes(attrs={**node.attrs, SOURCE_FILE: file})
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
@@ -133,7 +143,9 @@ def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Prov
     return seen
 
 
-def _read_edges(items: list[Any], where: str, node_ids: set[str], result: IngestResult) -> None:
+def _read_edges(
+    items: list[Any], where: str, node_ids: set[str], known_ids: AbstractSet[str], result: IngestResult
+) -> None:
     seen: set[str] = set()
     for i, item in enumerate(items):
         label = _label("edges", i, item, "source", "target")
@@ -148,11 +160,17 @@ def _read_edges(items: list[Any], where: str, node_ids: set[str], result: Ingest
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             result.problems.append(Problem(where, f"{label}: {exc}"))
             continue
-        missing = [end for end in (edge.source, edge.target) if end not in node_ids]
+        missing = [end for end in (edge.source, edge.target) if end not in node_ids and end not in known_ids]
         if missing:
             result.problems.append(
                 Problem(where, f"{label}: node {missing[0]!r} does not exist (or was rejected); "
                         "edge dropped")
+            )
+        elif edge.source not in node_ids:
+            result.problems.append(
+                Problem(where, f"{label}: node {edge.source!r} is not in this file; an edge "
+                        "belongs to the file of the node it starts from, so state it in the file "
+                        f"that holds {edge.source!r}; edge dropped")
             )
         elif edge.source == edge.target:
             result.problems.append(Problem(where, f"{label}: self edge on {edge.source!r} dropped"))

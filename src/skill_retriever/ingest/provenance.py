@@ -9,9 +9,16 @@ silently overwrite each other's items: `check_sources` refuses that before anyth
 written, and `check_ids` refuses a source whose own ids (tool ids, passage ids, ids in a
 JSON graph) are already held by the index from another folder.
 
+A source that is one file in a folder (a JSON graph) also records that file on each node
+(``attrs["source_file"]``, absolute): two graph files in one folder are one source, and
+`check_ids` refuses an id one file would take from the other, while re-indexing a file
+prunes only what that file no longer holds (`item_file`), whatever ``source`` a node
+names itself (a URL, say).
+
 Migration: indexes built before this change hold nodes without ``source_root``. Such a
 node's origin is unknown, so it never blocks a write; the next write of the same id
-records its origin.
+records its origin. Likewise a node without ``source_file`` never blocks another file
+of its folder.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from skill_retriever.exceptions import IngestError
 from skill_retriever.model import Node
 
 _BAD_NAME_RE = re.compile(r"[/\\\x00-\x1f\x7f]")
+#: The attr that records the file a one-file source's node was read from.
+SOURCE_FILE = "source_file"
 
 
 def source_root(path: Path) -> Path:
@@ -47,6 +56,15 @@ def recorded_file(source: str, root: str | Path | None = None) -> Path | None:
     if not p.is_absolute() and root is not None and (Path(root) / p).exists():
         p = Path(root) / p
     return p.resolve()
+
+
+def item_file(node: Node, root: str | Path | None = None) -> Path | None:
+    """The file ``node`` was read from: its recorded ``source_file`` (JSON graph nodes),
+    else the file its ``source`` names (`recorded_file`); None when it has neither."""
+    recorded = node.attrs.get(SOURCE_FILE)
+    if isinstance(recorded, str) and recorded:
+        return Path(recorded).resolve()
+    return recorded_file(node.source, root)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,21 +134,39 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> No
             )
 
 
-def check_ids(held: Mapping[str, Node], ids: Iterable[str], origin: Provenance) -> None:
-    """Refuse items whose ids the index holds from another folder.
+def check_ids(
+    held: Mapping[str, Node], ids: Iterable[str], origin: Provenance, file: Path | None = None
+) -> None:
+    """Refuse items whose ids the index holds from another folder, or, for a source that
+    is one ``file`` (a JSON graph), from another file of the same folder.
 
     Component ids start with the source name, so `check_sources` already covers them;
-    this catches ids a source brings itself (tools, passages, JSON graph nodes).
+    this catches ids a source brings itself (tools, passages, JSON graph nodes). A held
+    item whose recorded file no longer exists (deleted or renamed) does not block: its
+    id moves to this file.
 
     Raises:
-        IngestError: An id is held from another source root.
+        IngestError: An id is held from another source root, or from another file.
     """
+    mine = None if file is None else Path(file).resolve()
     for node_id in ids:
         old = held.get(node_id)
         found = None if old is None else _recorded(old)
-        if found is not None and found[1] != origin.root:
+        if found is None or old is None:
+            continue
+        if found[1] != origin.root:
             raise IngestError(
                 f"node id {node_id!r} from {origin.root} is already in the index from "
                 f"{found[1]} (source {found[0]!r}); writing it would replace that item: index "
                 "this source into another --index-dir, or give its items ids of their own"
+            )
+        other = old.attrs.get(SOURCE_FILE)
+        if mine is None or not isinstance(other, str) or not other:
+            continue  # a folder source, or recorded before files were: never blocks
+        theirs = Path(other).resolve()
+        if theirs != mine and theirs.is_file():
+            raise IngestError(
+                f"node id {node_id!r} in {mine} is already in the index from {theirs} "
+                f"(source {found[0]!r}); writing it would replace that item: give one of "
+                "them another id (nothing of this file was written)"
             )
