@@ -90,6 +90,16 @@ def test_filters_that_admit_nothing_are_a_warning(retriever: Retriever, asked: d
     assert response.warnings and response.warnings[-1].startswith(said), response.warnings
 
 
+def test_the_subgraph_says_it_too(retriever: Retriever) -> None:
+    # The last phase says it, so an agent that runs the compiled graph as its subgraph,
+    # without the Retriever around it, is told as well.
+    out = retriever.graph.invoke(
+        {"query": "postgres migrations", "filters": {"tags": ["nope"]}}, context=retriever.context()
+    )
+    assert out["results"] == []
+    assert any(w.startswith("no item you may see passes the filters (tags nope)") for w in out["warnings"])
+
+
 def test_no_filter_warning_when_the_filters_admit_something(retriever: Retriever) -> None:
     for asked in ({"kinds": ["skill", "plugin"]}, {"budget": 0, "kinds": ["skill"]}, {"principals": ["team-a"],
                                                                                      "kinds": ["document"]}):

@@ -23,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import Filters, nothing_admitted_note
+from skill_retriever.filters import Filters
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
@@ -253,12 +253,7 @@ class Retriever:
 
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
         assert call.context.snapshot is not None
-        snapshot = call.context.snapshot
-        response = SearchResponse.from_output(out, snapshot.version)
-        if not response.results and len(snapshot):  # the filters, not the query, may be why
-            note = nothing_admitted_note(Filters.from_spec(call.payload["filters"]), snapshot.nodes.values())
-            if note is not None:
-                response = replace(response, warnings=[*response.warnings, note])
+        response = SearchResponse.from_output(out, call.context.snapshot.version)
         self._store(call.key, response)
         return response
 

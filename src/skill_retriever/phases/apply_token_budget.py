@@ -15,6 +15,7 @@ from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.context import QueryView
+from skill_retriever.filters import nothing_admitted_note
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.responses import closest_names, nothing_fits_phrase
@@ -95,6 +96,9 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         if fit["nothing_fits"]:
             closest = closest_names([(r["name"], r["kind"]) for r in results[:3]])
             warnings.append(f"{nothing_fits_phrase(index_defaults(snap).corpus)}; the closest: {closest}")
+    if not results and len(snap):  # the filters, not the query, may be why: say which
+        admitted = nothing_admitted_note(view.filters, nodes.values())
+        warnings += [admitted] if admitted else []
     if warnings:
         update["warnings"] = warnings
     return update
