@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import urlparse
 
-__all__ = ["ServerProblem", "server_problem", "start_hint"]
+__all__ = ["ServerProblem", "server_problem", "start_hint", "url_parts"]
 
 #: TLS errors that mean the other end answered in plain HTTP (an https URL for an http server).
 _PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "record layer failure", "HTTP_REQUEST", "wrong version number")
@@ -29,7 +29,9 @@ class ServerProblem(NamedTuple):
     down: bool = False
 
 
-def _parts(url: str) -> tuple[str, str, int]:
+def url_parts(url: str) -> tuple[str, str, int]:
+    """The scheme, host and port a ``chroma_url`` names (``http``, ``localhost`` and
+    Chroma's 8000 where it names none; a bare ``host:port`` is http)."""
     u = urlparse(url if "://" in url else f"http://{url}")
     try:
         port = u.port
@@ -40,7 +42,7 @@ def _parts(url: str) -> tuple[str, str, int]:
 
 def start_hint(url: str) -> str:
     """How to start a server at ``url``, or where to look when it is not the right one."""
-    _, host, port = _parts(url)
+    _, host, port = url_parts(url)
     return f"start it (`chroma run --path <dir> --host {host} --port {port}`) or check --chroma-url / chroma_url in index.json"
 
 
@@ -62,7 +64,7 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     """Why the Chroma server at ``url`` failed with ``exc`` (short, one line), and what to
     do: nothing listening, https spoken to a plain-http server, a TLS failure, an address
     that answers HTTP but is no Chroma server, a timeout; else the error's first words."""
-    scheme, host, port = _parts(url)
+    scheme, host, port = url_parts(url)
     start = start_hint(url)
     chain = list(_chain(exc))
     for e in chain:

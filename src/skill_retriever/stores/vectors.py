@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.server_errors import server_problem
+from skill_retriever.stores.server_errors import server_problem, url_parts
 
 log = logging.getLogger("skill_retriever")
 
@@ -154,17 +154,15 @@ def chroma_client(url: str) -> Any:
     Raises:
         ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`).
     """
-    from urllib.parse import urlparse
-
     import chromadb
     from chromadb.config import Settings
 
     check_chroma_url(url)
-    u = urlparse(url if "://" in url else f"http://{url}")
+    scheme, host, port = url_parts(url)
     return chromadb.HttpClient(
-        host=u.hostname or "localhost",
-        port=u.port or 8000,
-        ssl=u.scheme == "https",
+        host=host,
+        port=port,
+        ssl=scheme == "https",
         settings=Settings(anonymized_telemetry=False, allow_reset=False),
     )
 
