@@ -27,6 +27,7 @@ from skill_retriever.ingest.secrets import (
     redact_args,
     redact_command,
     redact_headers,
+    redact_invocation,
     redact_text,
     redact_urls,
 )
@@ -129,6 +130,41 @@ def test_webhook_secrets_go_wherever_the_url_stands(url: str, expected: str) -> 
     assert redact_text(expected) == expected
 
 
+SIGNED_URLS = [
+    (
+        "https://acct.blob.core.windows.net/c/f.zip?sv=2022-11-02&se=2026-12-31&sig=AbC%2Bd",
+        f"https://acct.blob.core.windows.net/c/f.zip?sv=2022-11-02&se=2026-12-31&sig={R}",
+    ),
+    (
+        "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Signature=9f8e",
+        f"https://b.s3.amazonaws.com/k?X-Amz-Credential={R}&X-Amz-Signature={R}",
+    ),
+    (
+        "https://db.example/connect?user=app&pwd=Hunter2",
+        f"https://db.example/connect?user=app&pwd={R}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("url", "expected"), SIGNED_URLS)
+def test_signed_url_signatures_go(url: str, expected: str) -> None:
+    assert redact_urls(url) == expected
+    assert redact_command(f"curl -o out '{url}'") == f"curl -o out '{expected}'"
+    assert redact_args(["--from", url]) == ["--from", expected]
+    kept = "https://example.com/search?q=signal&page=2&signup=1"
+    assert redact_urls(kept) == kept
+
+
+def test_a_flag_at_the_end_of_the_command_hides_the_first_argument() -> None:
+    assert redact_invocation("npx server --api-key", ["K3Y", "--port", "8080"]) == (
+        "npx server --api-key",
+        [R, "--port", "8080"],
+    )
+    assert redact_invocation("npx server --port", ["8080"]) == ("npx server --port", ["8080"])
+    assert redact_invocation(None, ["--token", "T0K"]) == (None, ["--token", R])
+    assert redact_invocation("", []) == ("", [])
+
+
 def test_known_tokens_go_from_mcp_arguments_and_prose() -> None:
     token = "ghp_" + "a1" * 18
     assert redact_args(["server", token]) == ["server", R]
@@ -180,11 +216,18 @@ HOOK: dict[str, Any] = {
 HOOK_SECRETS = [SK, "zk3y", "ifK3y", "HTTPPW", "QTOK", "HDRTOK", "DBPW"]
 SERVER: dict[str, Any] = {
     "description": "Alerts via https://maker.ifttt.com/trigger/x/with/key/mK3y",
-    "command": "npx srv --password=CMDPW",
-    "args": ["--password", "correct horse", "ghp_" + "b2" * 18, "postgresql://u:ARGPW@db/app"],
+    "command": "npx srv --password=CMDPW --api-key",
+    "args": [
+        "ARG0KEY",  # the value of the command's last flag
+        "--password",
+        "correct horse",
+        "ghp_" + "b2" * 18,
+        "postgresql://u:ARGPW@db/app",
+        "https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=SASSIG",
+    ],
     "url": "https://u:URLPW@remote.example/mcp?key=QPW#frag",
 }
-SERVER_SECRETS = ["mK3y", "CMDPW", "horse", "b2b2b2", "ARGPW", "URLPW", "QPW"]
+SERVER_SECRETS = ["mK3y", "CMDPW", "ARG0KEY", "horse", "b2b2b2", "ARGPW", "SASSIG", "URLPW", "QPW"]
 
 
 def _write(root: Path) -> None:
@@ -232,10 +275,11 @@ def _old_nodes(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Node]:
     with monkeypatch.context() as m:
         for module, names in (
             (hook_configs, ("redact_command", "redact_text", "redact_headers")),
-            (skill_configs, ("redact_args", "redact_command_line", "redact_urls")),
+            (skill_configs, ("redact_urls",)),
         ):
             for name in names:
                 m.setattr(module, name, lambda value: value)
+        m.setattr(skill_configs, "redact_invocation", lambda command, args: (command, args))
         return _nodes(root)
 
 

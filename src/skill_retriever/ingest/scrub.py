@@ -25,9 +25,9 @@ from urllib.parse import urlsplit
 
 from skill_retriever.ingest.hook_configs import hook_body, redacted_hook, settings_hooks
 from skill_retriever.ingest.secrets import (
-    redact_args,
     redact_command,
     redact_command_line,
+    redact_invocation,
     redact_text,
 )
 from skill_retriever.ingest.skill_configs import bare_url
@@ -128,10 +128,13 @@ def _walked(value: Any, redact: Callable[[Mapping[str, Any]], dict[str, Any]]) -
 def _mcp_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     """An MCP server's attributes redacted as `skill_configs` redacts them at ingest."""
     out = dict(attrs)
-    if isinstance(attrs.get("command"), str):
-        out["command"] = redact_command_line(attrs["command"])
+    command = attrs["command"] if isinstance(attrs.get("command"), str) else None
+    args = [str(a) for a in attrs["args"]] if isinstance(attrs.get("args"), list) else []
+    command, redacted_args = redact_invocation(command, args)
+    if command is not None:
+        out["command"] = command
     if isinstance(attrs.get("args"), list):
-        out["args"] = redact_args([str(a) for a in attrs["args"]])
+        out["args"] = redacted_args
     if isinstance(attrs.get("url"), str):
         out["url"] = _stored_url(attrs["url"])
     return out

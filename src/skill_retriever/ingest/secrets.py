@@ -36,6 +36,7 @@ __all__ = [
     "redact_command",
     "redact_command_line",
     "redact_headers",
+    "redact_invocation",
     "redact_text",
     "redact_urls",
 ]
@@ -59,6 +60,10 @@ _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 #: either way a pattern that could start anywhere in a long run of such characters would
 #: rescan it from every position (quadratic time on a crafted file).
 _URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
+#: Query parameters that carry a credential though `SECRET_RE` misses their name: a
+#: signed URL's signature (Azure SAS ``sig``, S3 ``X-Amz-Signature``, GCS
+#: ``X-Goog-Signature``) and the short password names (``pass``, ``pwd``).
+_URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd", re.IGNORECASE)
 #: A ``name=value`` query (or ``;`` matrix) parameter.
 _URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s]*)")
 #: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
@@ -161,7 +166,7 @@ def redact_args(args: list[str]) -> list[str]:
     for i, arg in enumerate(args):
         arg = _KNOWN_TOKEN_RE.sub(REDACTED, redact_urls(arg))
         flag, eq, _ = arg.partition("=")
-        if eq and SECRET_RE.search(flag):
+        if eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(f"{flag}={REDACTED}")
         elif (
             i
@@ -173,6 +178,17 @@ def redact_args(args: list[str]) -> list[str]:
         else:
             out.append(arg)
     return out
+
+
+def redact_invocation(command: str | None, args: list[str]) -> tuple[str | None, list[str]]:
+    """An MCP server's ``command`` and ``args`` redacted as one argument list, so that a
+    secret flag at the end of the command hides the first argument after it
+    (``"command": "server --token", "args": ["X"]``); the command is split at spaces as
+    `redact_command_line` splits it, and comes back joined."""
+    words = command.split(" ") if command else []
+    redacted = redact_args(words + args)
+    head = " ".join(redacted[: len(words)]) if command else command
+    return head, redacted[len(words) :]
 
 
 def redact_command_line(command: str) -> str:
@@ -235,7 +251,8 @@ def _redact_urls(
 
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
-        if not SECRET_RE.search(name) or (keep_references and _is_reference(value)):
+        secret = SECRET_RE.search(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
+        if not secret or (keep_references and _is_reference(value)):
             return m[0]
         return f"{sep}{name}={REDACTED}"
 

@@ -24,8 +24,7 @@ from urllib.parse import urlsplit
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.secrets import (
     REDACTED,
-    redact_args,
-    redact_command_line,
+    redact_invocation,
     redact_text,
     redact_urls,
 )
@@ -94,9 +93,10 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         raise RecordError("MCP 'command' must be a string")
     if not isinstance(args, list) or not isinstance(env, dict) or not isinstance(headers, dict):
         raise RecordError("MCP 'args' must be a list, 'env' and 'headers' objects")
-    args_text = redact_args([str(a) for a in args if isinstance(a, (str, int, float))])
-    if command is not None:  # a whole command line may sit in it: redact it as arguments
-        command = redact_command_line(command)
+    # a whole command line may sit in ``command``: it is redacted with the arguments, as one list
+    command, args_text = redact_invocation(
+        command, [str(a) for a in args if isinstance(a, (str, int, float))]
+    )
     env_keys = sorted(str(k) for k in env)  # values may be secrets: keep names only
     header_keys = sorted(str(k) for k in headers)  # "Authorization: Bearer ...": names only
     url = bare_url(entry["url"]) if isinstance(entry.get("url"), str) else None
