@@ -4,7 +4,8 @@ Where each kind goes is `layout`; what is read and written is checked by `paths`
 root to write into is `target`; the plan types are `plan`; `render` makes a component's
 files, hooks (`render_hook`) and server entry (`render_mcp`), typed in `rendered`;
 `settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans (`claims`: two
-components writing one path) and `apply`
+components writing one path; `cases`: paths that differ only in case; `claude_names` and
+`missing`: its notes) and `apply`
 writes, keeping what ``force`` replaces of the user's own (`replaced`), the original text
 of the shared files and which folders it made (`as_before`), and what each component
 brought along (`brought`); `inventory` finds what a root holds and keeps the install

@@ -13,17 +13,30 @@ Claude Code expects instead, so a skill that will never be picked is not a surpr
 Commands take their name from the file name and need no frontmatter: nothing is checked.
 A file of any of the three that names paths by ``${CLAUDE_PLUGIN_ROOT}`` (set only inside
 its plugin) gets a note too.
+
+A skill at ``.claude/skills/<n>/SKILL.md`` and a command at ``.claude/commands/<n>.md``
+both make ``/<n>``, and Claude Code documents that the skill wins: a command installed
+where a skill of its name will be (from the same install, or there already) would never
+run. Both files are valid, so it is a note on the command (`note_shadowed_commands`),
+not a refusal; names are compared without case, as the file systems of macOS and Windows
+compare them.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 
+from skill_retriever.components.install.layout import LAYOUT
+from skill_retriever.components.install.plan import ComponentPlan
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.model import NodeKind
 
-__all__ = ["claude_code_notes"]
+__all__ = ["claude_code_notes", "note_shadowed_commands"]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
 MAX_NAME = 64
@@ -68,3 +81,59 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
             "Claude Code reads of a skill's"
         )
     return notes
+
+
+def _names(c: ComponentPlan, kind: NodeKind) -> list[str]:
+    """The ``{name}`` of each of ``c``'s files at ``kind``'s layout path (as spelled
+    in its plan: the target's spelling)."""
+    head, tail = LAYOUT[kind].pattern.split("{name}", 1)
+    return [
+        name
+        for f in c.files
+        if f.path.startswith(head) and f.path.endswith(tail)
+        and "/" not in (name := f.path[len(head) : len(f.path) - len(tail)])
+    ]
+
+
+def _skills_in(root: Path, wanted: set[str]) -> dict[str, str]:
+    """Folded name -> folder name of each skill folder in the target (holding a
+    ``SKILL.md``) whose name folds to one of ``wanted``: one listing, no walk."""
+    folder = root / LAYOUT[NodeKind.SKILL].pattern.split("/{name}", 1)[0]
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:  # no skills folder yet: no skill there
+        return {}
+    found = (n for n in names if n.casefold() in wanted and (folder / n / "SKILL.md").is_file())
+    return {n.casefold(): n for n in found}
+
+
+def note_shadowed_commands(plans: Sequence[ComponentPlan], root: Path) -> list[ComponentPlan]:
+    """``plans`` with a note on each command that will be in the target (status install or
+    unchanged) and that a skill of its name will hide there: one this plan writes or
+    keeps, or one already in ``root`` (see the module)."""
+    present = ("install", "unchanged")
+    commands = {
+        i: names[0].casefold()
+        for i, c in enumerate(plans)
+        if c.kind == NodeKind.COMMAND.value and c.status in present
+        and (names := _names(c, NodeKind.COMMAND))
+    }
+    if not commands:
+        return list(plans)
+    skills = _skills_in(root, set(commands.values()))
+    for c in plans:
+        if c.kind == NodeKind.SKILL.value and c.status in present:
+            skills.update((n.casefold(), n) for n in _names(c, NodeKind.SKILL))
+    out = list(plans)
+    for i, name in commands.items():
+        if name not in skills:
+            continue
+        c, skill = plans[i], skills[name]
+        shown = _names(c, NodeKind.COMMAND)[0]
+        note = (
+            f"its /{shown} will run the skill {skill} ({LAYOUT[NodeKind.SKILL].path(skill)}) "
+            "instead: a skill and a command of one name both make that command, and Claude "
+            "Code prefers the skill; rename one to keep both"
+        )
+        out[i] = replace(c, reason=f"{c.reason}; {note}" if c.reason else note)
+    return out

@@ -119,11 +119,14 @@ class FileAction:
 @dataclass(frozen=True)
 class Clash:
     """Two components of one install that would write one path (a file, or an
-    ``.mcp.json`` server) with different content: ``first`` claims it first."""
+    ``.mcp.json`` server) with different content: ``first`` claims it first.
+    ``second_path``: the second's spelling of it, when it differs only in case (one file
+    on macOS and Windows); empty when it is ``path`` itself."""
 
     path: str
     first: str
     second: str
+    second_path: str = ""
 
 
 @dataclass(frozen=True)
@@ -258,10 +261,16 @@ class InstallPlan:
         return out
 
     def clash_lines(self) -> list[str]:
-        """One line per clash: both components and the path."""
+        """One line per clash: both components and the path (both spellings of it)."""
         return [
             f"clash: {self._name(c.first)} ({c.first}) and {self._name(c.second)} ({c.second}) "
-            f"would both write {c.path}, with different content"
+            + (
+                f"would write {c.path} and {c.second_path}, one file on macOS and Windows "
+                "(the names differ only in case)"
+                if c.second_path
+                else f"would both write {c.path}"
+            )
+            + ", with different content"
             for c in self.clashes
         ]
 
@@ -343,13 +352,14 @@ class InstallPlan:
         return out
 
     def clash_dict(self, c: Clash) -> dict[str, Any]:
-        return {
+        out = {
             "path": c.path,
             "first": c.first,
             "first_name": self._name(c.first),
             "second": c.second,
             "second_name": self._name(c.second),
         }
+        return out | ({"second_path": c.second_path} if c.second_path else {})
 
     def conflict_dict(self, c: Conflict) -> dict[str, Any]:
         return {

@@ -9,8 +9,12 @@ Safety: an existing file that differs is never planned for overwriting without `
 (an identical one is "unchanged"); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
 never write the same file or server: byte-identical copies are written once, and
-different content is a clash that refuses the plan whole (`claims`). A component that
-is written while something it requires will not be in the target says so (`missing`).
+different content is a clash that refuses the plan whole (`claims`). Paths that differ
+only in case are one path, as on macOS and Windows: a planned file takes the target's
+spelling of its path, so an existing file of another case is kept (or, with ``force``,
+overwritten) as one at the very path (`cases`). A component that is written while
+something it requires will not be in the target says so (`missing`); a command that a
+skill of its name will hide, too (`claude_names`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from typing import TYPE_CHECKING
 
 from skill_retriever.components.closure import dependency_closure
 from skill_retriever.components.conflicts import find_conflicts
+from skill_retriever.components.install.cases import CaseFolders, case_note
 from skill_retriever.components.install.claims import settle_claims, status_of
+from skill_retriever.components.install.claude_names import note_shadowed_commands
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
 from skill_retriever.components.install.missing import note_missing
@@ -134,20 +140,24 @@ def plan_install(
     required_by = closure.required_by if closure is not None else {}
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = tuple(find_conflicts(view, order, installed))
-    shared = _Shared(root)
+    nodes = [view.get(i) for i in order]
+    outs = [_render(n, scope) for n in nodes]
+    planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
+    shared = _Shared(root, CaseFolders(root, planned))
     plans, clashes = settle_claims(
         [
             _component_plan(
-                view.get(i),
-                () if i in wanted else tuple(required_by.get(i, ())),
+                n,
+                out,
+                () if n.id in wanted else tuple(required_by.get(n.id, ())),
                 root,
-                scope,
                 force,
                 shared,
             )
-            for i in order
+            for n, out in zip(nodes, outs, strict=True)
         ]
     )
+    plans = note_shadowed_commands(plans, root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     requires = {
         i: tuple(
@@ -173,9 +183,11 @@ def plan_install(
 
 
 class _Shared:
-    """The shared JSON files of the root, read once per plan."""
+    """What every component's plan reads of the root, once per plan: its shared JSON
+    files, and its folders' listings (`cases`)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, cases: CaseFolders) -> None:
+        self.cases = cases
         self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
         self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
         if self.settings is not None and (why := check_settings(self.settings)):
@@ -185,11 +197,23 @@ class _Shared:
             )
 
 
+def _render(node: Node, scope: Scope) -> Rendered | tuple[Status, str]:
+    """What installing ``node`` writes, or its status (refused, skipped) and why not.
+    Every component is rendered before any is planned: a file's spelling in the target
+    depends on what the others write (`cases`)."""
+    try:
+        return render(node, scope)
+    except UnsafePathError as exc:
+        return "refused", str(exc)
+    except SkipComponent as exc:
+        return "skipped", str(exc)
+
+
 def _component_plan(
     node: Node,
+    out: Rendered | tuple[Status, str],
     via: tuple[str, ...],
     root: Path,
-    scope: Scope,
     force: bool,
     shared: _Shared,
 ) -> ComponentPlan:
@@ -198,13 +222,10 @@ def _component_plan(
             node.id, node.kind.value, node.name, status, tuple(actions), reason, via
         )
 
-    try:
-        out = render(node, scope)
-    except UnsafePathError as exc:
-        return plan("refused", reason=str(exc))
-    except SkipComponent as exc:
-        return plan("skipped", reason=str(exc))
-    actions = [_file_action(root, f, force) for f in out.files]
+    if not isinstance(out, Rendered):
+        status, why = out
+        return plan(status, reason=why)
+    actions = [_file_action(root, f, force, shared.cases) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
     return plan(status_of(actions), actions, "; ".join(out.notes))
 
@@ -237,19 +258,35 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
     return actions
 
 
-def _file_action(root: Path, f: FileOut, force: bool) -> FileAction:
+def _file_action(root: Path, f: FileOut, force: bool, cases: CaseFolders) -> FileAction:
+    """What happens to ``f``, at the target's spelling of its path (`cases`): an existing
+    file there is kept unless identical or ``force``, whichever the case of its name."""
+    spelled = cases.spellings(f.rel)
+    if len(spelled) > 1:
+        why = (
+            f"the target holds {' and '.join(spelled)}, which differ from it only in case; "
+            "macOS and Windows cannot tell them apart: remove or rename all but one"
+        )
+        return FileAction(f.rel, "refused", why)
+    rel = spelled[0]
+    note = case_note(f.rel, rel) if rel != f.rel else ""
     try:
-        dest = safe_destination(root, f.rel)
+        dest = safe_destination(root, rel)
     except UnsafePathError as exc:
-        return FileAction(f.rel, "refused", str(exc))
+        return FileAction(rel, "refused", str(exc))
     if dest.exists() and not dest.is_file():
-        return FileAction(f.rel, "refused", "exists and is not a regular file")
+        return FileAction(rel, "refused", _joined("exists and is not a regular file", note))
     if not dest.exists():
-        return FileAction(f.rel, "create", content=f.content, mode=f.mode)
+        return FileAction(rel, "create", note, content=f.content, mode=f.mode)
     try:
         same = dest.read_bytes() == f.content
     except OSError as exc:
-        return FileAction(f.rel, "refused", f"cannot read the existing file: {exc.strerror or exc}")
+        why = f"cannot read the existing file: {exc.strerror or exc}"
+        return FileAction(rel, "refused", _joined(why, note))
     action: Action = "unchanged" if same else "overwrite" if force else "blocked"
-    reason = "exists and differs; force overwrites it" if action == "blocked" else ""
-    return FileAction(f.rel, action, reason, content=f.content, mode=f.mode)
+    reason = _joined("exists and differs; force overwrites it", note) if action == "blocked" else note
+    return FileAction(rel, action, reason, content=f.content, mode=f.mode)
+
+
+def _joined(why: str, note: str) -> str:
+    return f"{why} ({note})" if note else why
