@@ -207,3 +207,30 @@ def test_a_command_beside_a_skill_already_in_the_target_gets_a_note(
     assert main([*argv, "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.count(HIDDEN) == 1 and "Claude Code prefers the skill" in out
+
+
+def test_a_skill_over_a_command_already_in_the_target_gets_a_note(
+    index: Index, tmp_path: Path
+) -> None:
+    project = tmp_path / "proj"
+    write_file(project, ".claude/commands/Deploy.md", _command("Deploy, the old way."))
+    plan = plan_install(index, [SKILL, NOTES], project)
+    assert "the target's command /Deploy (.claude/commands/Deploy.md) will run this skill" in (
+        _reason(plan, SKILL)
+    )
+    assert HIDDEN not in _reason(plan, NOTES) and "target's command" not in _reason(plan, NOTES)
+    # the command installed alongside is noted once, on the command, not on the skill too
+    both = plan_install(index, [SKILL, COMMAND], tmp_path / "fresh")
+    assert "target's command" not in _reason(both, SKILL) and HIDDEN in _reason(both, COMMAND)
+
+
+def test_a_components_own_files_that_differ_only_in_case_get_a_note(
+    index: Index, tmp_path: Path
+) -> None:
+    plan = install(index, [NOTES], tmp_path / "proj")
+    assert plan.ok  # written as the author has them
+    assert (
+        "its files .claude/skills/notes/README.md and .claude/skills/notes/readme.md differ "
+        "only in case" in _reason(plan, NOTES)
+    )
+    assert "differ only in case" not in _reason(plan_install(index, [SKILL], tmp_path / "p2"), SKILL)

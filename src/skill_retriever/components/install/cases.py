@@ -29,7 +29,7 @@ from pathlib import Path
 from skill_retriever.components.install.layout import KEPT_FOLDERS
 from skill_retriever.components.install.plan import FileAction
 
-__all__ = ["CaseFolders", "case_note", "path_key"]
+__all__ = ["CaseFolders", "case_note", "case_twins_note", "path_key"]
 
 
 def path_key(f: FileAction) -> str:
@@ -43,6 +43,22 @@ def case_note(planned: str, spelled: str) -> str:
     return (
         f"the target spells {planned} as {spelled}: names that differ only in case are one "
         "file on macOS and Windows"
+    )
+
+
+def case_twins_note(paths: Iterable[str]) -> str:
+    """A note on one component's own files whose paths differ only in case (a skill
+    with ``README.md`` and ``readme.md``): both are written, as its author has them, and
+    on macOS and Windows the one written last is the only one left. Empty when none."""
+    by: dict[str, list[str]] = {}
+    for path in paths:
+        by.setdefault(path.casefold(), []).append(path)
+    twins = [" and ".join(group) for group in by.values() if len(group) > 1]
+    if not twins:
+        return ""
+    return (
+        f"its files {'; '.join(twins)} differ only in case: on macOS and Windows they are one "
+        "file, and only the one written last is kept"
     )
 
 

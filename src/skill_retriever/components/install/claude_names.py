@@ -17,8 +17,9 @@ its plugin) gets a note too.
 A skill at ``.claude/skills/<n>/SKILL.md`` and a command at ``.claude/commands/<n>.md``
 both make ``/<n>``, and Claude Code documents that the skill wins: a command installed
 where a skill of its name will be (from the same install, or there already) would never
-run. Both files are valid, so it is a note on the command (`note_shadowed_commands`),
-not a refusal; names are compared without case, as the file systems of macOS and Windows
+run, and a skill installed where a command of its name already is takes that command's
+place. Both files are valid, so it is a note (`note_shadowed_commands`): on the command,
+or, where the command is already in the target, on the skill; not a refusal; names are compared without case, as the file systems of macOS and Windows
 compare them.
 """
 
@@ -95,45 +96,57 @@ def _names(c: ComponentPlan, kind: NodeKind) -> list[str]:
     ]
 
 
-def _skills_in(root: Path, wanted: set[str]) -> dict[str, str]:
-    """Folded name -> folder name of each skill folder in the target (holding a
-    ``SKILL.md``) whose name folds to one of ``wanted``: one listing, no walk."""
-    folder = root / LAYOUT[NodeKind.SKILL].pattern.split("/{name}", 1)[0]
+def _in_target(root: Path, kind: NodeKind, wanted: set[str]) -> dict[str, str]:
+    """Folded name -> name of each ``kind`` (skill or command) the target already holds at
+    its layout path whose name folds to one of ``wanted``: one listing, no walk."""
+    head, tail = LAYOUT[kind].pattern.split("{name}", 1)
     try:
-        names = sorted(os.listdir(folder))
-    except OSError:  # no skills folder yet: no skill there
+        entries = sorted(os.listdir(root / head))
+    except OSError:  # no such folder yet: nothing of that kind there
         return {}
-    found = (n for n in names if n.casefold() in wanted and (folder / n / "SKILL.md").is_file())
+    names = (e if tail.startswith("/") else e.removesuffix(tail) for e in entries)
+    found = (n for n in names if n.casefold() in wanted and (root / head / (n + tail)).is_file())
     return {n.casefold(): n for n in found}
+
+
+def _noted(c: ComponentPlan, note: str) -> ComponentPlan:
+    return replace(c, reason=f"{c.reason}; {note}" if c.reason else note)
 
 
 def note_shadowed_commands(plans: Sequence[ComponentPlan], root: Path) -> list[ComponentPlan]:
     """``plans`` with a note on each command that will be in the target (status install or
     unchanged) and that a skill of its name will hide there: one this plan writes or
-    keeps, or one already in ``root`` (see the module)."""
+    keeps, or one already in ``root``; and on each skill that will hide a command already
+    in ``root`` (see the module)."""
     present = ("install", "unchanged")
-    commands = {
-        i: names[0].casefold()
-        for i, c in enumerate(plans)
-        if c.kind == NodeKind.COMMAND.value and c.status in present
-        and (names := _names(c, NodeKind.COMMAND))
-    }
-    if not commands:
-        return list(plans)
-    skills = _skills_in(root, set(commands.values()))
-    for c in plans:
-        if c.kind == NodeKind.SKILL.value and c.status in present:
-            skills.update((n.casefold(), n) for n in _names(c, NodeKind.SKILL))
+
+    def planned(kind: NodeKind) -> dict[int, str]:
+        return {
+            i: names[0]
+            for i, c in enumerate(plans)
+            if c.kind == kind.value and c.status in present and (names := _names(c, kind))
+        }
+
+    commands, skills = planned(NodeKind.COMMAND), planned(NodeKind.SKILL)
     out = list(plans)
+    hiding = _in_target(root, NodeKind.SKILL, {n.casefold() for n in commands.values()})
+    hiding.update((n.casefold(), n) for n in skills.values())
     for i, name in commands.items():
-        if name not in skills:
-            continue
-        c, skill = plans[i], skills[name]
-        shown = _names(c, NodeKind.COMMAND)[0]
-        note = (
-            f"its /{shown} will run the skill {skill} ({LAYOUT[NodeKind.SKILL].path(skill)}) "
-            "instead: a skill and a command of one name both make that command, and Claude "
-            "Code prefers the skill; rename one to keep both"
-        )
-        out[i] = replace(c, reason=f"{c.reason}; {note}" if c.reason else note)
+        if (skill := hiding.get(name.casefold())) is not None:
+            out[i] = _noted(
+                out[i],
+                f"its /{name} will run the skill {skill} ({LAYOUT[NodeKind.SKILL].path(skill)}) "
+                "instead: a skill and a command of one name both make that command, and "
+                "Claude Code prefers the skill; rename one to keep both",
+            )
+    wanted = {n.casefold() for n in skills.values()} - {n.casefold() for n in commands.values()}
+    hidden = _in_target(root, NodeKind.COMMAND, wanted)
+    for i, name in skills.items():
+        if (command := hidden.get(name.casefold())) is not None:
+            out[i] = _noted(
+                out[i],
+                f"the target's command /{command} ({LAYOUT[NodeKind.COMMAND].path(command)}) "
+                "will run this skill instead: a skill and a command of one name both make "
+                "that command, and Claude Code prefers the skill; rename one to keep both",
+            )
     return out

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from skill_retriever.components.closure import dependency_closure
 from skill_retriever.components.conflicts import find_conflicts
-from skill_retriever.components.install.cases import CaseFolders, case_note
+from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_names import note_shadowed_commands
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
@@ -227,7 +227,8 @@ def _component_plan(
         return plan(status, reason=why)
     actions = [_file_action(root, f, force, shared.cases) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
-    return plan(status_of(actions), actions, "; ".join(out.notes))
+    notes = [*out.notes, case_twins_note(f.rel for f in out.files)]
+    return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
 
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
