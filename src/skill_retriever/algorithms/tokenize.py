@@ -44,7 +44,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-__all__ = ["STOP_WORDS", "bm25_term_counts", "bm25_terms", "bm25_tokens", "fold_accents", "split_identifier", "stem", "tokenize_words"]
+__all__ = ["BM25_ANALYSER_VERSION", "STOP_WORDS", "bm25_analyser", "bm25_term_counts", "bm25_terms", "bm25_tokens", "fold_accents", "split_identifier", "stem", "tokenize_words"]
 
 # The word list reads best as text, hence `str.split` (noqa: SIM905).
 #: English function words (NLTK's list, contraction stubs included) plus request verbs
@@ -61,6 +61,12 @@ STOP_WORDS: frozenset[str] = frozenset(
     why will with won would wouldn y you your yours yourself yourselves
     please find show give tell need want using use via e.g i.e""".split()
 )
+
+#: Bump whenever :func:`bm25_terms` (or :func:`bm25_term_counts`) would give another
+#: answer for some text: an index stores each item's counts under :func:`bm25_analyser`,
+#: and counts stored under another analyser are counted again from the item's text.
+#: tests/algorithms/test_bm25_analyser.py pins the output this version gives.
+BM25_ANALYSER_VERSION = 1
 
 _IDENTIFIER_RE = re.compile(r"\w+(?:[-./]\w+)*")
 _PART_SPLIT_RE = re.compile(r"[-./_]+")
@@ -146,6 +152,25 @@ def stem(word: str) -> str:
     return str(stemmer.stemWord(word))
 
 
+@lru_cache(maxsize=1)
+def bm25_analyser() -> str:
+    """What :func:`bm25_terms` depends on: :data:`BM25_ANALYSER_VERSION`, the stemmer
+    packages (``snowballstemmer`` uses PyStemmer when it is installed) and the Unicode
+    tables of NFKC and ``\\w``. Stored term counts are used only under the same value."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(dist: str) -> str:
+        try:
+            return version(dist)
+        except PackageNotFoundError:
+            return "-"
+
+    return (
+        f"bm25 {BM25_ANALYSER_VERSION}; snowballstemmer {installed('snowballstemmer')}; "
+        f"PyStemmer {installed('PyStemmer')}; unicode {unicodedata.unidata_version}"
+    )
+
+
 def bm25_terms(text: str) -> list[str]:
     """What BM25 indexes and searches: :func:`bm25_tokens` without :data:`STOP_WORDS`, each
     token of letters only stemmed (:func:`stem`); identifiers and tokens with a digit kept.
@@ -167,8 +192,8 @@ def _word_terms(word: str) -> tuple[str, ...]:
 def bm25_term_counts(text: str) -> Counter[str]:
     """``Counter(bm25_terms(text))``, worked out once per distinct word: a long text
     repeats its words (six real skill repositories: 2.8M words, 1.1M of them distinct
-    within their item), so opening an index, which counts every item's terms, takes
-    about half the time."""
+    within their item), so counting every item's terms (writing an index; opening one
+    whose counts are not stored, ``stores.stored_terms``) takes about half the time."""
     out: Counter[str] = Counter()
     for word, times in Counter(tokenize_words(text)).items():
         for term in _word_terms(word):

@@ -31,6 +31,8 @@ from typing import Any, TypeVar
 
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
+from skill_retriever.stores import stored_terms
+from skill_retriever.stores.keywords import analyse
 from skill_retriever.stores.rows import (
     Changes,
     EdgeRow,
@@ -50,7 +52,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS nodes (
     id TEXT PRIMARY KEY, hash TEXT NOT NULL, data TEXT NOT NULL, vector BLOB,
-    seq INTEGER NOT NULL DEFAULT 0);
+    seq INTEGER NOT NULL DEFAULT 0, terms BLOB, terms_key TEXT);
 CREATE TABLE IF NOT EXISTS edges (
     id TEXT PRIMARY KEY, source TEXT NOT NULL, target TEXT NOT NULL, data TEXT NOT NULL,
     vhash TEXT, vector BLOB, seq INTEGER NOT NULL DEFAULT 0);
@@ -205,7 +207,9 @@ class ItemStore:
             except BaseException as exc:
                 self._end_failed(exc)
                 raise
-            return out
+        if self.writable:  # the writer stores the term counts its load lacked
+            self._fill_terms(out)
+        return out
 
     @contextlib.contextmanager
     def _database_errors(self, what: str) -> Iterator[None]:
@@ -224,6 +228,21 @@ class ItemStore:
                 )
             raise IndexCorruptError(f"{self.path} {what} ({exc}); {advice}") from exc
 
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Cursor]:
+        """One write transaction: all of it or nothing (an error said as ``what``). It adds
+        the BM25 term columns a file may lack: a write's act, never an open's."""
+        with self._lock, self._database_errors(what):
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                stored_terms.add_columns(cur)
+                yield cur
+                cur.execute("COMMIT")
+            except BaseException as exc:
+                self._end_failed(exc)
+                raise
+
     def _end_failed(self, exc: BaseException) -> None:
         """Roll back the transaction ``exc`` broke off. Should that fail too (a damaged
         file often refuses both), ``exc`` stays the error raised, with this one as a note:
@@ -241,12 +260,14 @@ class ItemStore:
         out = Changes(version, calibration=None if stored is None else str(stored[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
-        for rowid, data, vhash, blob in self._db.execute(
-            f"SELECT rowid, data, hash, CAST(vector AS BLOB) FROM nodes {where} ORDER BY rowid", args
+        terms = stored_terms.select(self._db)  # the BM25 term counts, when the file has them
+        for rowid, data, vhash, blob, key, counts in self._db.execute(
+            f"SELECT rowid, data, hash, CAST(vector AS BLOB), {terms} FROM nodes {where} ORDER BY rowid", args
         ):
             node = self._item(Node.from_dict, "node", rowid, data)
             out.nodes[node.id] = node
             take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim)
+            stored_terms.take(out.terms, node, key, counts)
         for rowid, data, vhash, blob in self._db.execute(
             f"SELECT rowid, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
         ):
@@ -301,67 +322,68 @@ class ItemStore:
         """Apply one batch atomically (all of it or nothing), stamped with ``version``."""
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
-        with self._lock, self._database_errors(f"cannot be written (version {version}, nothing of it stored)"):
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                cur.executemany(
-                    "INSERT INTO nodes(id, hash, data, vector, seq) VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT(id) DO UPDATE SET hash = excluded.hash, data = excluded.data, "
-                    "vector = COALESCE(excluded.vector, nodes.vector), seq = excluded.seq",
+        with self._transaction(f"cannot be written (version {version}, nothing of it stored)") as cur:
+            cur.executemany(
+                "INSERT INTO nodes(id, hash, data, vector, seq, terms, terms_key) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET hash = excluded.hash, data = excluded.data, "
+                f"vector = COALESCE(excluded.vector, nodes.vector), seq = excluded.seq, {stored_terms.ON_CONFLICT}",
+                (
                     (
-                        (
-                            r.node.id,
-                            r.node.content_hash(),
-                            json.dumps(r.node.to_dict(), allow_nan=False),
-                            None if r.vector is None else encode_vector(r.vector),
-                            version,
-                        )
-                        for r in nodes
-                    ),
-                )
-                cur.executemany(
-                    "INSERT OR REPLACE INTO edges(id, source, target, data, vhash, vector, seq) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        r.node.id,
+                        r.node.content_hash(),
+                        json.dumps(r.node.to_dict(), allow_nan=False),
+                        None if r.vector is None else encode_vector(r.vector),
+                        version,
+                        *stored_terms.row_values(r.node, r.terms),
+                    )
+                    for r in nodes
+                ),
+            )
+            cur.executemany(
+                "INSERT OR REPLACE INTO edges(id, source, target, data, vhash, vector, seq) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
                     (
-                        (
-                            r.edge.id,
-                            r.edge.source,
-                            r.edge.target,
-                            json.dumps(r.edge.to_dict()),
-                            r.vhash,
-                            None if r.vector is None else encode_vector(r.vector),
-                            version,
-                        )
-                        for r in edges
-                    ),
-                )
-                for what, ids in (("node", delete_nodes), ("edge", delete_edges)):
-                    table = "nodes" if what == "node" else "edges"
-                    for item_id in ids:
-                        cur.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
-                        cur.execute("INSERT INTO deleted(id, what, seq) VALUES (?, ?, ?)", (item_id, what, version))
-                cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
-                cur.execute("COMMIT")
-            except BaseException as exc:
-                self._end_failed(exc)
-                raise
+                        r.edge.id,
+                        r.edge.source,
+                        r.edge.target,
+                        json.dumps(r.edge.to_dict()),
+                        r.vhash,
+                        None if r.vector is None else encode_vector(r.vector),
+                        version,
+                    )
+                    for r in edges
+                ),
+            )
+            for what, ids in (("node", delete_nodes), ("edge", delete_edges)):
+                table = "nodes" if what == "node" else "edges"
+                for item_id in ids:
+                    cur.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
+                    cur.execute("INSERT INTO deleted(id, what, seq) VALUES (?, ?, ?)", (item_id, what, version))
+            cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
 
     def set_vectors(self, nodes: Sequence[tuple[str, Vector]], edges: Sequence[tuple[str, str, Vector]]) -> None:
         """Fill in vectors of rows that have none or an unusable one (migration and repair;
         no version bump: the items themselves did not change)."""
-        with self._lock, self._database_errors("cannot be written (no vector of this repair stored)"):
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                cur.executemany("UPDATE nodes SET vector = ? WHERE id = ?", ((encode_vector(v), i) for i, v in nodes))
-                cur.executemany(
-                    "UPDATE edges SET vhash = ?, vector = ? WHERE id = ?", ((h, encode_vector(v), i) for i, h, v in edges)
-                )
-                cur.execute("COMMIT")
-            except BaseException as exc:
-                self._end_failed(exc)
-                raise
+        with self._transaction("cannot be written (no vector of this repair stored)") as cur:
+            cur.executemany("UPDATE nodes SET vector = ? WHERE id = ?", ((encode_vector(v), i) for i, v in nodes))
+            cur.executemany(
+                "UPDATE edges SET vhash = ?, vector = ? WHERE id = ?", ((h, encode_vector(v), i) for i, h, v in edges)
+            )
+
+    def _fill_terms(self, out: Changes) -> None:
+        """Count and store the BM25 terms of the loaded nodes that lack usable stored ones
+        (an index an older version wrote; a text it changed since); no version bump."""
+        todo = stored_terms.missing(out.nodes, out.terms)
+        if not todo:
+            return
+        counted = {n.id: analyse(n.embedding_text()) for n in todo}
+        with self._transaction("cannot be written (no term count of this load stored)") as cur:
+            cur.executemany(
+                "UPDATE nodes SET terms = ?, terms_key = ? WHERE id = ?",
+                ((*stored_terms.row_values(n, counted[n.id]), n.id) for n in todo),
+            )
+        out.terms.update(counted)
 
     def set_calibration(self, calibration: str) -> None:
         """Store what the index learned about itself (JSON; no version bump: the items

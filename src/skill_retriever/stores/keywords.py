@@ -30,6 +30,16 @@ def term_counts(text: str, tokenizer: Callable[[str], list[str]] = bm25_terms) -
     return bm25_term_counts(text) if tokenizer is bm25_terms else Counter(tokenizer(text))
 
 
+#: A document's distinct terms (first-seen order) and their counts, aligned.
+Terms = tuple[list[str], NDArray[np.float64]]
+
+
+def analyse(text: str, tokenizer: Callable[[str], list[str]] = bm25_terms) -> Terms:
+    """The distinct terms of ``text`` in first-seen order, with their counts."""
+    counts = term_counts(text, tokenizer)
+    return list(counts), np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
+
+
 @dataclass(frozen=True, slots=True)
 class KeywordHit:
     id: str
@@ -86,18 +96,30 @@ class BM25Index:
     def __len__(self) -> int:
         return len(self._docs)
 
+    @property
+    def tokenizer(self) -> Callable[[str], list[str]]:
+        return self._tokenize
+
+    def analyse(self, text: str) -> Terms:
+        """:func:`analyse` with this index's tokenizer."""
+        return analyse(text, self._tokenize)
+
     def upsert(self, items: Iterable[tuple[str, str]]) -> None:
         """Add or replace documents given as ``(id, text)``."""
-        prepared = [(doc_id, term_counts(text, self._tokenize)) for doc_id, text in items]
+        self.upsert_terms([(doc_id, self.analyse(text)) for doc_id, text in items])
+
+    def upsert_terms(self, items: Iterable[tuple[str, Terms]]) -> None:
+        """Add or replace documents given as ``(id, terms)``, the terms as :meth:`analyse`
+        gives them with this index's tokenizer (an index keeps them, ``stores.stored_terms``)."""
+        prepared = list(items)
         with self._lock:
-            for doc_id, counts in prepared:
-                terms = np.fromiter(
-                    (self._vocab.setdefault(t, len(self._vocab)) for t in counts),
+            for doc_id, (terms, tfs) in prepared:
+                cols = np.fromiter(
+                    (self._vocab.setdefault(t, len(self._vocab)) for t in terms),
                     dtype=np.int64,
-                    count=len(counts),
+                    count=len(terms),
                 )
-                tfs = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
-                self._docs[doc_id] = (terms, tfs)
+                self._docs[doc_id] = (cols, tfs)
             self._frozen = None
 
     def delete(self, ids: Iterable[str]) -> None:
@@ -222,4 +244,4 @@ def rank_bm25_reference(corpus: Sequence[str], query: str, k1: float = 1.2, b: f
     return [float(s) for s in model.get_scores(bm25_terms(query))]
 
 
-__all__ = ["BM25Index", "KeywordHit", "KeywordSnapshot", "KeywordStore", "rank_bm25_reference", "term_counts"]
+__all__ = ["BM25Index", "KeywordHit", "KeywordSnapshot", "KeywordStore", "Terms", "analyse", "rank_bm25_reference", "term_counts"]

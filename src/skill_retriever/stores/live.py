@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skill_retriever.algorithms.tokenize import bm25_terms
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes, StoredVector
@@ -53,7 +54,13 @@ class LiveState:
         for node_id in ch.unusable_nodes:
             self.node_vectors.pop(node_id, None)
             self.unusable_nodes.add(node_id)
-        self.keywords.upsert((n.id, n.embedding_text()) for n in retext if keyword_indexed(n))
+        # Term counts read back or counted by the writer are this tokenizer's only by default.
+        stored = ch.terms if self.keywords.tokenizer is bm25_terms else {}
+        self.keywords.upsert_terms(
+            (n.id, t if (t := stored.get(n.id)) is not None else self.keywords.analyse(n.embedding_text()))
+            for n in retext
+            if keyword_indexed(n)
+        )
         self.keywords.delete(n.id for n in retext if not keyword_indexed(n))
         for edge_id, edge in ch.edges.items():
             self.edges[edge_id] = edge

@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.model import Edge, Node
+from skill_retriever.stores.keywords import Terms
 
 Vector = NDArray[np.float32]
 
@@ -52,14 +53,19 @@ class Changes:
     #: Lengths (in float32s) of the unusable vectors that decoded: a manifest with the
     #: wrong ``dim`` shows as every vector having one other length.
     unusable_lengths: dict[int, int] = field(default_factory=dict)
+    #: BM25 term counts of nodes, stored or just counted (``stores.stored_terms``); a
+    #: BM25-indexed node missing here is counted from its text when the batch is applied.
+    terms: dict[str, Terms] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class NodeRow:
-    """One node to write, with its vector (None keeps the stored one)."""
+    """One node to write, with its vector (None keeps the stored one) and its BM25 term
+    counts (None: none stored; those stored are kept while the node's text is the same)."""
 
     node: Node
     vector: Vector | None
+    terms: Terms | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,11 +30,12 @@ from numpy.typing import NDArray
 from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.exceptions import IndexCorruptError, MissingNodeError
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
-from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
+from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.vectors import VectorHit, VectorStore, top_k
 
 V = TypeVar("V")
@@ -384,16 +385,6 @@ def _ordered(hits: list[VectorHit]) -> list[VectorHit]:
     # Ties in arbitrary order, and float32 from a server: order by the score to 6
     # decimals, then id, so the same index answers the same way anywhere.
     return sorted(hits, key=lambda h: (-round(h.score, 6), h.id))
-
-
-def keyword_indexed(node: Node) -> bool:
-    """Entity nodes stay out of BM25: they are a few words each, and tens of thousands of
-    them (spaCy entities of a passage corpus) drag the average document length down so far
-    that length normalisation buries every real passage. On 2wikimultihopqa (6,119
-    passages, 33,156 entities) BM25 R@5 was 55.9 with them, against the data README's
-    65.6 floor for passages alone. Entities are still found by name, vectors and the graph.
-    Facts stay out too: each repeats a sentence of its passage (``ingest.facts``)."""
-    return node.kind not in SCAFFOLD_KINDS
 
 
 __all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "masked_adjacency"]

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skill_retriever.algorithms.tokenize import bm25_terms
 from skill_retriever.exceptions import InvalidItemError, MissingNodeError
 from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes, EdgeRow, NodeRow, StoredVector
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.stored_terms import keyword_indexed
 
 #: Edge kinds whose sentence is embedded by default. MENTIONS, PART_OF and SAME_AS are
 #: many and carry little text of their own ("X mentions Y"); their value is in the graph.
@@ -88,7 +90,10 @@ def plan_upsert(
     vectors = embedder.embed([n.embedding_text() for n in retext]) if retext else np.zeros((0, 0), np.float32)
     fresh = {n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(retext)}
     embedded += len(retext)
-    node_rows = [NodeRow(n, fresh[n.id].vector if n.id in fresh else None) for n in changed]
+    # BM25 counts once, for the database and the live index (``stores.stored_terms``)
+    if live.keywords.tokenizer is bm25_terms:
+        changes.terms = {n.id: live.keywords.analyse(n.embedding_text()) for n in retext if keyword_indexed(n)}
+    node_rows = [NodeRow(n, fresh[n.id].vector if n.id in fresh else None, changes.terms.get(n.id)) for n in changed]
     changes.nodes = {n.id: n for n in changed}
     changes.node_vectors = fresh
     # An edge is embedded as "<source name> <verb> <target name>": a renamed node makes
