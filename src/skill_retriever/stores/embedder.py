@@ -20,8 +20,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.stores.numpy_encoder import NumpyEncoder, numpy_encoder_for
 
 DEFAULT_MODEL = "bundled:all-MiniLM-L6-v2"
+#: The most texts in a call that is a query's (a query and its clauses), not a batch of
+#: documents: embedded one by one, by NumPy where the model allows (`numpy_encoder`).
+SMALL_CALL = 4
 
 Vectors = NDArray[np.float32]
 
@@ -85,6 +89,7 @@ class SentenceTransformerEmbedder:
         self._model: object | None = None
         self._dim: int | None = None
         self._lock = threading.Lock()
+        self._small: NumpyEncoder | None | bool = False  # False: not looked for yet
 
     @property
     def name(self) -> str:
@@ -117,17 +122,35 @@ class SentenceTransformerEmbedder:
                 self._model = model
         return self._model
 
+    def _numpy_encoder(self) -> NumpyEncoder | None:
+        """The model as a `NumpyEncoder` (a query embedded without importing torch), or
+        None where the model is not one it computes (`numpy_encoder_for`)."""
+        if self._small is False:
+            with self._lock:
+                if self._small is False:
+                    path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
+                    self._small = numpy_encoder_for(path, self._max_seq_length) if os.path.isdir(path) else None
+        return self._small if isinstance(self._small, NumpyEncoder) else None
+
     @property
     def dim(self) -> int:
+        if self._model is None and (small := self._numpy_encoder()) is not None:
+            return small.dim
         self._load()
         assert self._dim is not None
         return self._dim
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        """Unit vectors of ``texts``. A call of at most `SMALL_CALL` texts (a query and
+        its clauses; a write of a few items) is embedded by NumPy where the model allows
+        (`numpy_encoder`: the same vectors to float32 rounding, with no torch to import);
+        every other, and every model of another shape, by sentence-transformers."""
+        if len(texts) <= SMALL_CALL and (small := self._numpy_encoder()) is not None:
+            return np.stack([small.encode(t) for t in texts]) if texts else np.zeros((0, small.dim), np.float32)
         model = self._load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with _torch_threads(self._query_threads if len(texts) <= 4 else None):
+        with _torch_threads(self._query_threads if len(texts) <= SMALL_CALL else None):
             vecs = model.encode(  # type: ignore[attr-defined]
                 list(texts),
                 batch_size=self._batch_size,

@@ -1,0 +1,196 @@
+"""A query embedded by NumPy: the bundled MiniLM's forward pass without importing torch.
+
+A new process that answers one query (``skill-retriever query``, a LangGraph or MCP
+server's first call) spent about 7 s importing sentence-transformers (torch,
+transformers: ``python -X importtime -c "import sentence_transformers"``) to embed a
+dozen words. A query is one short text, and the model is small (MiniLM-L6: six layers
+of 384), so `NumpyEncoder` runs the same computation with NumPy on the model folder's
+own weights (``model.safetensors``) and tokenizer (``tokenizer.json``, the Rust
+`tokenizers` that sentence-transformers uses too): the BERT encoder, mean pooling over
+the tokens, unit length. Loading it takes about 0.3 s.
+
+Its vectors are sentence-transformers' to float32 rounding: on 205 texts (the first 200
+queries of the skills dev set, an empty one, a 3,000-character word, accented and
+full-width letters, a text past the 256-token limit) every component within 2.3e-7 and
+every cosine with sentence-transformers' vector at least 0.99999994
+(tests/stores/test_numpy_encoder.py checks the same against the real model).
+
+Only a folder of exactly this shape is taken (`numpy_encoder_for`): a BERT model
+(absolute positions, GELU), a sentence-transformers pipeline of Transformer, mean
+Pooling and Normalize, its weights in ``model.safetensors`` and a ``tokenizer.json``.
+Anything else, and every batch of documents, is embedded by sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+log = logging.getLogger("skill_retriever")
+
+__all__ = ["NumpyEncoder", "numpy_encoder_for"]
+
+_PIPELINE = [
+    "sentence_transformers.models.Transformer",
+    "sentence_transformers.models.Pooling",
+    "sentence_transformers.models.Normalize",
+]
+_MEAN_ONLY = {
+    "pooling_mode_cls_token": False,
+    "pooling_mode_mean_tokens": True,
+    "pooling_mode_max_tokens": False,
+    "pooling_mode_mean_sqrt_len_tokens": False,
+}
+
+
+def numpy_encoder_for(folder: str, max_seq_length: int | None) -> NumpyEncoder | None:
+    """A `NumpyEncoder` for the model in ``folder``, or None when the folder is not one it
+    computes exactly as sentence-transformers does (see the module) or cannot be read:
+    sentence-transformers embeds then. ``max_seq_length`` overrides the folder's own."""
+    root = Path(folder)
+    try:
+        modules = json.loads((root / "modules.json").read_text(encoding="utf-8"))
+        config = json.loads((root / "config.json").read_text(encoding="utf-8"))
+        sbert = json.loads((root / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        pooling_dir = next(m["path"] for m in modules if m["type"].endswith(".Pooling"))
+        pooling = json.loads((root / pooling_dir / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError, StopIteration):
+        return None  # no such file, or not sentence-transformers' layout: not this model
+    shaped = (
+        [m.get("type") for m in modules] == _PIPELINE
+        and modules[0].get("path") in ("", ".")
+        and config.get("model_type") == "bert"
+        and config.get("hidden_act") == "gelu"
+        and config.get("position_embedding_type", "absolute") == "absolute"
+        and not sbert.get("do_lower_case")
+        and all(pooling.get(k, False) == v for k, v in _MEAN_ONLY.items())
+        and (root / "model.safetensors").is_file()
+        and (root / "tokenizer.json").is_file()
+    )
+    if not shaped:
+        return None
+    try:
+        return NumpyEncoder(root, config, max_seq_length or int(sbert.get("max_seq_length") or 512))
+    except (OSError, ValueError, KeyError) as exc:  # a damaged weights or tokenizer file
+        log.debug("%s: no NumPy encoder (%s); sentence-transformers embeds", folder, exc)
+        return None
+
+
+class NumpyEncoder:
+    """The BERT encoder, mean pooling and normalisation of a sentence-transformers model,
+    in NumPy (float32, as the weights are stored); one text at a time, as a query is.
+
+    Args:
+        root: The model folder.
+        config: Its ``config.json``.
+        max_tokens: Word pieces kept of a text, ``[CLS]`` and ``[SEP]`` included (the
+            model's ``max_seq_length``): the rest is cut, as sentence-transformers cuts it.
+    """
+
+    def __init__(self, root: Path, config: dict[str, Any], max_tokens: int) -> None:
+        from safetensors.numpy import load_file
+        from scipy.special import erf  # GELU as BERT defines it (exact, not tanh)
+        from tokenizers import Tokenizer
+
+        self._erf = erf  # imported here, before `_BlasLimit` first lists the BLAS libraries
+
+        self._w: dict[str, NDArray[np.float32]] = load_file(str(root / "model.safetensors"))
+        self._layers = int(config["num_hidden_layers"])
+        self._heads = int(config["num_attention_heads"])
+        self._eps = np.float32(config["layer_norm_eps"])
+        self.dim = int(config["hidden_size"])
+        # Each weight matrix transposed once, contiguous: ``x @ W.T`` without a copy per call.
+        self._t: dict[str, NDArray[np.float32]] = {k[: -len(".weight")]: np.ascontiguousarray(v.T) for k, v in self._w.items()
+                   if k.endswith(".weight") and v.ndim == 2 and k.startswith("encoder.")}
+        self._tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
+        self._tokenizer.enable_truncation(min(max_tokens, int(config["max_position_embeddings"])))
+        self._tokenizer.no_padding()
+
+    def encode(self, text: str) -> NDArray[np.float32]:
+        """``text``'s unit vector (sentence-transformers strips a text before tokenizing it)."""
+        with _one_blas_thread():
+            return self._encode(text)
+
+    def _encode(self, text: str) -> NDArray[np.float32]:
+        tokens = self._tokenizer.encode(text.strip())
+        ids, types = np.asarray(tokens.ids), np.asarray(tokens.type_ids)
+        w, n = self._w, len(ids)
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][:n]
+            + w["embeddings.token_type_embeddings.weight"][types]
+        )
+        x = self._norm(x, "embeddings.LayerNorm")
+        for i in range(self._layers):
+            x = self._layer(x, f"encoder.layer.{i}.")
+        v: NDArray[np.float32] = x.mean(axis=0, dtype=np.float32)
+        return v / np.float32(max(float(np.linalg.norm(v)), 1e-12))
+
+    def _layer(self, x: NDArray[np.float32], p: str) -> NDArray[np.float32]:
+        """One transformer layer: self-attention over every token (one text, no padding
+        to mask), then the feed-forward block, each with its residual and LayerNorm."""
+        n, h = len(x), self._heads
+        d = x.shape[1] // h
+        q, k, v = (
+            self._linear(x, f"{p}attention.self.{m}").reshape(n, h, d).transpose(1, 0, 2)
+            for m in ("query", "key", "value")
+        )
+        scores = q @ k.transpose(0, 2, 1) / np.sqrt(np.float32(d))
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        scores /= scores.sum(axis=-1, keepdims=True)
+        attended = (scores @ v).transpose(1, 0, 2).reshape(n, h * d)
+        x = self._norm(self._linear(attended, f"{p}attention.output.dense") + x, f"{p}attention.output.LayerNorm")
+        inner = self._linear(x, f"{p}intermediate.dense")
+        inner = 0.5 * inner * (1.0 + self._erf(inner / np.float32(np.sqrt(2.0))).astype(np.float32))
+        return self._norm(self._linear(inner, f"{p}output.dense") + x, f"{p}output.LayerNorm")
+
+    def _linear(self, x: NDArray[np.float32], name: str) -> NDArray[np.float32]:
+        return x @ self._t[name] + self._w[f"{name}.bias"]
+
+    def _norm(self, x: NDArray[np.float32], name: str) -> NDArray[np.float32]:
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        out: NDArray[np.float32] = (x - mean) / np.sqrt(var + self._eps)
+        return out * self._w[f"{name}.weight"] + self._w[f"{name}.bias"]
+
+
+class _BlasLimit:
+    """BLAS on one thread while any query is being encoded, the process's own setting
+    restored after the last: on 2 busy cores a query took 29-31 ms on one BLAS thread and
+    51-116 ms on OpenBLAS's default pool (50 skills dev queries, a test run beside it), the
+    threads spin-waiting on each other over matrices this small (as torch's did: README,
+    Threading). Counted, so that concurrent queries restore the setting once, at the end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._limiter: Any = None
+        self._controller: Any = None  # the BLAS libraries loaded, found once (a few ms)
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        from threadpoolctl import ThreadpoolController
+
+        with self._lock:
+            if self._depth == 0:
+                self._controller = self._controller or ThreadpoolController()
+                self._limiter = self._controller.limit(limits=1, user_api="blas")
+            self._depth += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._limiter.restore_original_limits()
+
+
+_one_blas_thread = _BlasLimit()
