@@ -109,6 +109,12 @@ def _in_target(root: Path, kind: NodeKind, wanted: set[str]) -> dict[str, str]:
     return {n.casefold(): n for n in found}
 
 
+_SKILL_WINS = (
+    "a skill and a command of one name both make that command, and Claude Code prefers the "
+    "skill; rename one to keep both"
+)
+
+
 def _noted(c: ComponentPlan, note: str) -> ComponentPlan:
     return replace(c, reason=f"{c.reason}; {note}" if c.reason else note)
 
@@ -136,8 +142,7 @@ def note_shadowed_commands(plans: Sequence[ComponentPlan], root: Path) -> list[C
             out[i] = _noted(
                 out[i],
                 f"its /{name} will run the skill {skill} ({LAYOUT[NodeKind.SKILL].path(skill)}) "
-                "instead: a skill and a command of one name both make that command, and "
-                "Claude Code prefers the skill; rename one to keep both",
+                f"instead: {_SKILL_WINS}",
             )
     wanted = {n.casefold() for n in skills.values()} - {n.casefold() for n in commands.values()}
     hidden = _in_target(root, NodeKind.COMMAND, wanted)
@@ -146,7 +151,6 @@ def note_shadowed_commands(plans: Sequence[ComponentPlan], root: Path) -> list[C
             out[i] = _noted(
                 out[i],
                 f"the target's command /{command} ({LAYOUT[NodeKind.COMMAND].path(command)}) "
-                "will run this skill instead: a skill and a command of one name both make "
-                "that command, and Claude Code prefers the skill; rename one to keep both",
+                f"will run this skill instead: {_SKILL_WINS}",
             )
     return out
