@@ -1,6 +1,8 @@
 """Commands that never embed never import torch or sentence-transformers (nor LangGraph
 where they need no graph): ``--help``, ``--version``, ``stats``, ``install``, and the
-LangGraph server's import of its graph module. Each runs in a fresh interpreter and
+LangGraph server's import of its graph module. A ``query`` on the bundled model embeds
+with NumPy (``stores.numpy_encoder``): it imports neither either, nor networkx (the
+tests' PageRank reference). Each runs in a fresh interpreter and
 reports what it imported. (How fast they start is measured by ``skill-retriever benchmark
 --only startup``, not here.)"""
 
@@ -75,3 +77,25 @@ def test_the_server_graph_module_imports_no_model() -> None:
     out = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True, text=True, env=env,
                          timeout=120, check=True)  # fmt: skip
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+@pytest.mark.slow
+def test_a_query_on_the_bundled_model_imports_no_torch(tmp_path: Path) -> None:
+    from tiny_graph import tiny_edges, tiny_nodes
+
+    from skill_retriever.stores.embedder import SentenceTransformerEmbedder
+    from skill_retriever.stores.index import Index
+
+    with Index.open(tmp_path / "ix", embedder=SentenceTransformerEmbedder(), create=True) as index:
+        index.add(tiny_nodes(), tiny_edges())
+    got = run_cli("query", "add tracing to a service", "--index-dir", str(tmp_path / "ix"), "-k", "3")
+    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is True
+    code = (
+        "import sys; from skill_retriever.stores.index import Index; "
+        "from skill_retriever.retriever import Retriever; "
+        "r = Retriever(Index.open(sys.argv[1])); r.search('add tracing to a service'); "
+        "print('networkx' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "ix")], capture_output=True,
+                         text=True, timeout=120, check=True)  # fmt: skip
+    assert out.stdout.strip().splitlines()[-1] == "False"
