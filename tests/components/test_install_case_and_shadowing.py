@@ -234,3 +234,17 @@ def test_a_components_own_files_that_differ_only_in_case_get_a_note(
         "only in case" in _reason(plan, NOTES)
     )
     assert "differ only in case" not in _reason(plan_install(index, [SKILL], tmp_path / "p2"), SKILL)
+
+
+NFC, NFD = "caf\u00e9.md", "cafe\u0301.md"  # one name to macOS: é as one character, and as e + accent
+
+
+def test_names_in_two_unicode_forms_are_one_file(index: Index, tmp_path: Path) -> None:
+    from skill_retriever.components.install.cases import CaseFolders, case_twins_note, fold
+
+    assert NFC != NFD and fold(NFC) == fold(NFD) == fold("CAF\u00c9.md")
+    assert "differ only in case" in case_twins_note([f"a/{NFC}", f"a/{NFD}"])
+    project = tmp_path / "proj"
+    write_file(project, f".claude/skills/notes/{NFD}", "the user's\n")
+    cases = CaseFolders(project, [f".claude/skills/notes/{NFC}"])
+    assert cases.spellings(f".claude/skills/notes/{NFC}") == [f".claude/skills/notes/{NFD}"]

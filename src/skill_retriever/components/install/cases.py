@@ -2,8 +2,10 @@
 
 macOS (APFS, HFS+) and Windows (NTFS) compare names without case by default, so
 ``.claude/commands/Deploy.md`` and ``.claude/commands/deploy.md`` are one file there and
-two on Linux. An install must do the same on every system, or one request would leave two
-commands on Linux and overwrite the user's file on a Mac. So:
+two on Linux; so are ``café.md`` written with ``é`` as one character and as ``e`` plus an
+accent, which macOS stores in one form and finds by either (`fold`). An install must do
+the same on every system, or one request would leave two commands on Linux and overwrite
+the user's file on a Mac. So:
 
 - two components of one plan whose files differ only in case claim one path (`claims`
   keys files by `path_key`): different content is a clash, as at the very same path;
@@ -23,19 +25,26 @@ nothing is walked. ``.mcp.json`` servers are JSON keys, not files: they keep the
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 from skill_retriever.components.install.layout import KEPT_FOLDERS
 from skill_retriever.components.install.plan import FileAction
 
-__all__ = ["CaseFolders", "case_note", "case_twins_note", "path_key"]
+__all__ = ["CaseFolders", "case_note", "case_twins_note", "fold", "path_key"]
+
+
+def fold(name: str) -> str:
+    """What a name is to macOS and Windows: without case, and in one Unicode form (macOS
+    keeps ``é`` decomposed, as ``e`` and an accent, and finds it by either form)."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def path_key(f: FileAction) -> str:
-    """What two claims on one path share: a file's path without case, a server's key as
-    it is."""
-    return f.path if f.mcp_entry is not None else f.path.casefold()
+    """What two claims on one path share: a file's path folded (`fold`), a server's key
+    as it is."""
+    return f.path if f.mcp_entry is not None else fold(f.path)
 
 
 def case_note(planned: str, spelled: str) -> str:
@@ -52,7 +61,7 @@ def case_twins_note(paths: Iterable[str]) -> str:
     on macOS and Windows the one written last is the only one left. Empty when none."""
     by: dict[str, list[str]] = {}
     for path in paths:
-        by.setdefault(path.casefold(), []).append(path)
+        by.setdefault(fold(path), []).append(path)
     twins = [" and ".join(group) for group in by.values() if len(group) > 1]
     if not twins:
         return ""
@@ -90,7 +99,7 @@ class CaseFolders:
                 names = []
             by: dict[str, list[str]] = {}
             for name in names:
-                by.setdefault(name.casefold(), []).append(name)
+                by.setdefault(fold(name), []).append(name)
             self._listed[folder] = by
         return self._listed[folder]
 
@@ -103,7 +112,7 @@ class CaseFolders:
         for part in parts[len(found[0]) :]:
             grown = []
             for prefix in found:
-                names = self._names(prefix).get(part.casefold(), [])
+                names = self._names(prefix).get(fold(part), [])
                 grown += [(*prefix, n) for n in names if part not in names] or [(*prefix, part)]
             found = grown
         out = ["/".join(p) for p in found]
