@@ -146,3 +146,30 @@ def test_a_query_runs_blas_on_one_thread_and_gives_the_setting_back(
         encoder.encode("add a postgres migration check to CI")
         after = {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
     assert seen == [{1}] and after == {2}
+
+
+def test_the_bench_commands_compare_both_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commands the README's figures come from: the same top 10 either way here too."""
+    from tiny_graph import tiny_edges, tiny_nodes
+
+    from skill_retriever.bench import embed_threads, query_embedding
+    from skill_retriever.stores.index import Index
+
+    with Index.open(tmp_path / "ix", embedder=SentenceTransformerEmbedder(), create=True) as index:
+        index.add(tiny_nodes(), tiny_edges())
+    queries = tmp_path / "q.jsonl"
+    queries.write_text("\n".join(json.dumps({"query": t}) for t in TEXTS), encoding="utf-8")
+    assert query_embedding.main([str(queries), "--index", str(tmp_path / "ix")]) == 0
+    out = capsys.readouterr().out
+    n = sum(1 for t in TEXTS if t.strip())  # the empty one is left out: a search refuses it
+    assert f"{n} queries: largest component difference" in out
+    assert f"the same top 10 and 'nothing fits' on {n} of {n} queries" in out
+    assert embed_threads.main(["--queries", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == [
+        "numpy, BLAS on one thread (the default)",
+        "numpy, BLAS's default pool",
+        "sentence-transformers, torch threads 1",
+    ]

@@ -68,6 +68,9 @@ class SentenceTransformerEmbedder:
             a query embedding over 10x slower (``python -m
             skill_retriever.bench.embed_threads``; figures in the README, Threading);
             a batch (indexing) uses torch's default pool, where the extra core pays.
+        numpy_queries: Embed small calls (a query) by NumPy where the model allows
+            (`numpy_encoder`); False sends every call through sentence-transformers
+            (``python -m skill_retriever.bench.query_embedding`` compares the two).
     """
 
     def __init__(
@@ -78,6 +81,7 @@ class SentenceTransformerEmbedder:
         batch_size: int = 64,
         max_seq_length: int | None = None,
         query_threads: int | None = 1,
+        numpy_queries: bool = True,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ConfigError(f"embedding model must be a non-empty name or path, got {model!r}")
@@ -89,7 +93,8 @@ class SentenceTransformerEmbedder:
         self._model: object | None = None
         self._dim: int | None = None
         self._lock = threading.Lock()
-        self._small: NumpyEncoder | None | bool = False  # False: not looked for yet
+        # False: not looked for yet; None: sentence-transformers embeds every call.
+        self._small: NumpyEncoder | None | bool = False if numpy_queries else None
 
     @property
     def name(self) -> str:

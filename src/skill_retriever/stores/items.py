@@ -267,7 +267,7 @@ class ItemStore:
             node = self._item(Node.from_dict, "node", rowid, data)
             out.nodes[node.id] = node
             take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim)
-            stored_terms.take(out.terms, node, key, counts)
+            stored_terms.take(out.terms, node, str(vhash), key, counts)
         for rowid, data, vhash, blob in self._db.execute(
             f"SELECT rowid, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
         ):

@@ -9,12 +9,11 @@ own weights (``model.safetensors``) and tokenizer (``tokenizer.json``, the Rust
 `tokenizers` that sentence-transformers uses too): the BERT encoder, mean pooling over
 the tokens, unit length. Loading it takes about 0.3 s.
 
-Its vectors are sentence-transformers' to float32 rounding: on 56 texts (the 50 skills
-dev queries, an empty one, a 3,000-character word, accented and full-width letters, a
-text past the 256-token limit, one padded with spaces) every component within 2.1e-7 of
-sentence-transformers' for the text alone, and every cosine at least 0.99999994;
-sentence-transformers' own vectors for a text alone and in a batch differ by up to
-2.4e-7 (tests/stores/test_numpy_encoder.py checks the same against the real model).
+Its vectors are sentence-transformers' to float32 rounding: ``python -m
+skill_retriever.bench.query_embedding`` on 1,000 metatool queries prints a largest
+component difference of 2.16e-07, and a search ranks their top 10 as sentence-transformers'
+vectors do (README, Cold start). tests/stores/test_numpy_encoder.py checks texts past the
+token limit, accents, full-width letters and empty ones against the real model.
 
 Only a folder of exactly this shape is taken (`numpy_encoder_for`): a BERT model
 (absolute positions, GELU), a sentence-transformers pipeline of Transformer, mean
@@ -108,9 +107,6 @@ class NumpyEncoder:
         self._heads = int(config["num_attention_heads"])
         self._eps = np.float32(config["layer_norm_eps"])
         self.dim = int(config["hidden_size"])
-        # Each weight matrix transposed once, contiguous: ``x @ W.T`` without a copy per call.
-        self._t: dict[str, NDArray[np.float32]] = {k[: -len(".weight")]: np.ascontiguousarray(v.T) for k, v in self._w.items()
-                   if k.endswith(".weight") and v.ndim == 2 and k.startswith("encoder.")}
         self._tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
         self._tokenizer.enable_truncation(min(max_tokens, int(config["max_position_embeddings"])))
         self._tokenizer.no_padding()
@@ -154,7 +150,7 @@ class NumpyEncoder:
         return self._norm(self._linear(inner, f"{p}output.dense") + x, f"{p}output.LayerNorm")
 
     def _linear(self, x: NDArray[np.float32], name: str) -> NDArray[np.float32]:
-        return x @ self._t[name] + self._w[f"{name}.bias"]
+        return x @ self._w[f"{name}.weight"].T + self._w[f"{name}.bias"]
 
     def _norm(self, x: NDArray[np.float32], name: str) -> NDArray[np.float32]:
         mean = x.mean(axis=-1, keepdims=True)
@@ -165,10 +161,10 @@ class NumpyEncoder:
 
 class _BlasLimit:
     """BLAS on one thread while any query is being encoded, the process's own setting
-    restored after the last: on 2 busy cores a query took 29-31 ms on one BLAS thread and
-    51-116 ms on OpenBLAS's default pool (50 skills dev queries, a test run beside it), the
-    threads spin-waiting on each other over matrices this small (as torch's did: README,
-    Threading). Counted, so that concurrent queries restore the setting once, at the end."""
+    restored after the last: on 2 busy cores a query took 30.9 ms on one BLAS thread and
+    114.5 ms on OpenBLAS's default pool (``python -m skill_retriever.bench.embed_threads``
+    beside two busy loops; README, Threading), the threads spin-waiting on each other over
+    matrices this small, as torch's did. Counted, so that concurrent queries restore the setting once, at the end."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -35,7 +35,7 @@ from skill_retriever.model import SCAFFOLD_KINDS, Node
 from skill_retriever.stores.keywords import Terms
 
 __all__ = [
-    "ON_CONFLICT", "add_columns", "decode", "encode", "key", "keyword_indexed", "missing", "row_values", "select", "take",
+    "ON_CONFLICT", "add_columns", "decode", "encode", "key", "key_of_hash", "keyword_indexed", "missing", "row_values", "select", "take",
 ]
 
 _COLUMNS = (("terms", "BLOB"), ("terms_key", "TEXT"))
@@ -63,7 +63,13 @@ def keyword_indexed(node: Node) -> bool:
 
 def key(node: Node) -> str:
     """What ``terms_key`` holds for counts of ``node``'s text by the current analyser."""
-    return f"{bm25_analyser()}; text {node.content_hash()}"
+    return key_of_hash(node.content_hash())
+
+
+def key_of_hash(content_hash: str) -> str:
+    """`key` for a node whose content hash is known (a row's ``hash`` column, written from
+    ``node.content_hash()``): a load need not hash every node again."""
+    return f"{bm25_analyser()}; text {content_hash}"
 
 
 def select(db: sqlite3.Connection) -> str:
@@ -113,9 +119,10 @@ def decode(blob: object) -> Terms | None:
     return words, np.frombuffer(raw, dtype="<u4", count=n, offset=4).astype(np.float64)
 
 
-def take(out: dict[str, Terms], node: Node, stored_key: object, blob: object) -> None:
-    """Put ``node``'s stored counts into ``out`` when they are usable (see the module)."""
-    if blob is None or not keyword_indexed(node) or stored_key != key(node):
+def take(out: dict[str, Terms], node: Node, row_hash: str, stored_key: object, blob: object) -> None:
+    """Put ``node``'s stored counts into ``out`` when they are usable (see the module);
+    ``row_hash``: its row's ``hash`` column, the content hash of the text it holds."""
+    if blob is None or not keyword_indexed(node) or stored_key != key_of_hash(row_hash):
         return
     terms = decode(blob)
     if terms is not None:
