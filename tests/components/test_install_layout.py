@@ -14,6 +14,7 @@ from component_catalogue import files_under, sid
 from skill_retriever.cli import main
 from skill_retriever.components.install import (
     RECORD_FILE,
+    RECORD_IGNORE,
     UnsafePathError,
     destination_name,
     install,
@@ -61,7 +62,7 @@ def test_layout_with_dependencies_and_skill_folder_files(
     dep_plan = next(c for c in plan.components if c.id == sid("redact-pii"))
     assert dep_plan.required_by == (sid("web-scaffold"),)
     # ".mcp.json#metrics" and ".claude/settings.json#hooks...": entries; the record is extra
-    assert {p.split("#")[0] for p in plan.written()} | {RECORD_FILE} == set(got)
+    assert {p.split("#")[0] for p in plan.written()} | {RECORD_FILE, RECORD_IGNORE} == set(got)
     text = "\n".join(plan.lines())
     assert "create .claude/skills/web-scaffold/SKILL.md" in text and "required by" in text
     # what is installed is recognised again, for conflict checks

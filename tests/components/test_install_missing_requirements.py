@@ -104,6 +104,7 @@ def test_a_refused_requirement_is_noted_on_who_requires_it(index: Index, tmp_pat
         ".claude/agents/helper.md",
         ".claude/agents/kept.md",
         ".claude/.skill-retriever/installed.json",
+        ".claude/.skill-retriever/.gitignore",
     }
     assert "my own" in (target / ".claude/agents/kept.md").read_text()
     # helper requires thief directly, report through helper; kept (blocked: there) is no note

@@ -258,6 +258,7 @@ def test_uninstall_removes_exactly_what_was_added_and_keeps_changes(
         ".claude/agents/api-reviewer.md",
         ".mcp.json",
         ".claude/.skill-retriever/installed.json",
+        ".claude/.skill-retriever/.gitignore",  # the record stays out of git
     }
     assert main(["uninstall", "nothing-like-it", "--target", str(target)]) == 2
     assert "no component 'nothing-like-it' installed" in capsys.readouterr().err

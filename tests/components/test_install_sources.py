@@ -58,7 +58,11 @@ def test_a_json_graph_node_whose_source_is_outside_its_root_is_refused(tmp_path:
     written = files_under(target)
     assert written[".claude/agents/helper.md"] == inside.read_text()  # inside the root: read
     assert not any(SECRET in text for text in written.values())
-    assert set(written) == {".claude/agents/helper.md", ".claude/.skill-retriever/installed.json"}
+    assert set(written) == {
+        ".claude/agents/helper.md",
+        ".claude/.skill-retriever/installed.json",
+        ".claude/.skill-retriever/.gitignore",
+    }
     assert not plan.ok and not (target / ".mcp.json").exists()
 
 

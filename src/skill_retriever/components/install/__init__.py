@@ -19,7 +19,13 @@ from skill_retriever.components.install.inventory import (
     installed_components,
     match_installed,
 )
-from skill_retriever.components.install.layout import LAYOUT, MCP_FILE, RECORD_FILE, SETTINGS_FILE
+from skill_retriever.components.install.layout import (
+    LAYOUT,
+    MCP_FILE,
+    RECORD_FILE,
+    RECORD_IGNORE,
+    SETTINGS_FILE,
+)
 from skill_retriever.components.install.paths import destination_name, safe_destination
 from skill_retriever.components.install.plan import (
     Clash,
@@ -41,6 +47,7 @@ __all__ = [
     "MCP_ENTRY_KEYS",
     "MCP_FILE",
     "RECORD_FILE",
+    "RECORD_IGNORE",
     "SETTINGS_FILE",
     "Clash",
     "ComponentPlan",

@@ -121,6 +121,7 @@ def _write(
                 write_atomic(dest, f.content, f.mode)
                 entry.files[f.path] = sha256(f.content)
                 written.append(f.path)
+    _claim_shared(plan, record)
     _record_plugins(plan, record, before)
     note_brought(plan, record, before)
     _merge_file(
@@ -138,6 +139,30 @@ def _write(
     if record.components:
         note_folders(record, missing)
         record.save()
+
+
+def _claim_shared(plan: InstallPlan, record: InstallRecord) -> None:
+    """A component whose file, hook or server is in place already, exactly as an install
+    wrote it (copies of one file written once for two components, one hook that two
+    components ship, a server an earlier install added), records it as its own too: an
+    uninstall of the other component then leaves it for this one. What the user put there
+    is no install's, and stays unrecorded."""
+    for c in plan.components:
+        if c.status not in ("install", "unchanged"):
+            continue
+        entry = record.components[c.id]
+        for f in c.files:
+            if f.action != "unchanged":
+                continue
+            if f.hook is not None:
+                if record.owns_hook(f.hook) and f.hook not in entry.hooks:
+                    entry.hooks.append(f.hook)
+            elif f.mcp_entry is not None:
+                name = f.path.split("#", 1)[1]
+                if record.owns_server(name, f.mcp_entry):
+                    entry.mcp[name] = dict(f.mcp_entry)
+            elif f.content is not None and record.owns_file(f.path, digest := sha256(f.content)):
+                entry.files[f.path] = digest
 
 
 def _to_write(plan: InstallPlan) -> set[str]:

@@ -1,7 +1,8 @@
 """What installing a component brought along, and taking that back with it.
 
 At install (`note_brought`): each component the install was asked for by name (on the
-command line, or as a member of a plugin) is marked ``asked``; each component recorded
+command line, or as a member of a plugin) is marked ``asked``, and ``named`` too when it
+was asked for by its own id or name (uninstalling a plugin then leaves it); each component recorded
 keeps the ids it requires directly; and each one asked for keeps the dependencies this
 install newly added for it: reached through what it requires, recorded by no earlier
 install, and not asked for by name in this one.
@@ -55,6 +56,7 @@ def note_brought(plan: InstallPlan, record: InstallRecord, before: set[str]) -> 
             continue
         entry = record.components[c.id]
         entry.asked = True
+        entry.named = entry.named or c.id in plan.named
         got = [i for i in _reach([c.id], lambda i: plan.requires.get(i, ())) if i in added]
         entry.brought = sorted({*entry.brought, *got})
 

@@ -31,12 +31,15 @@ from skill_retriever.components.install.layout import (
     LAYOUT,
     MCP_FILE,
     RECORD_FILE,
+    RECORD_IGNORE,
+    RECORD_IGNORE_TEXT,
     scan_files,
 )
 from skill_retriever.components.install.paths import name_key, safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, write_json
 from skill_retriever.components.install.target import existing_folder
+from skill_retriever.fsutil import write_atomic
 from skill_retriever.model import NodeKind
 
 if TYPE_CHECKING:
@@ -97,6 +100,8 @@ class RecordEntry:
     kept: dict[str, str] = field(default_factory=dict)
     #: an install named it (on the command line, or as a member of a plugin)
     asked: bool = False
+    #: an install named it by its own id or name (uninstalling a plugin leaves it)
+    named: bool = False
     #: the ids it requires directly (when installed)
     requires: list[str] = field(default_factory=list)
     #: the dependencies installing it newly added (uninstalled with it, unless needed)
@@ -128,6 +133,7 @@ class RecordEntry:
             **({"replaced_servers": dict(self.replaced_servers)} if self.replaced_servers else {}),
             **({"kept": dict(self.kept)} if self.kept else {}),
             **({"asked": True} if self.asked else {}),
+            **({"named": True} if self.named else {}),
             **({"requires": list(self.requires)} if self.requires else {}),
             **({"brought": list(self.brought)} if self.brought else {}),
         }
@@ -150,6 +156,7 @@ class RecordEntry:
             {str(k): dict(v) for k, v in (data.get("replaced_servers") or {}).items()},
             {str(k): str(v) for k, v in (data.get("kept") or {}).items()},
             asked=data.get("asked") is True,
+            named=data.get("named") is True,
             requires=[str(i) for i in data.get("requires") or []],
             brought=[str(i) for i in data.get("brought") or []],
         )
@@ -227,7 +234,11 @@ class InstallRecord:
             data["originals"] = dict(sorted(self.originals.items()))
         if self.folders:
             data["folders"] = sorted(self.folders)
-        write_json(self.root, RECORD_FILE, data)
+        # Owner only: it may hold the text of a git-ignored .mcp.json (`originals`).
+        write_json(self.root, RECORD_FILE, data, mode=0o600)
+        ignore = safe_destination(self.root, RECORD_IGNORE)
+        if not ignore.exists():
+            write_atomic(ignore, RECORD_IGNORE_TEXT)
 
     def forget(self, ids: Iterable[str]) -> None:
         """Drop ``ids`` from the plugins' and the components' brought lists, and a plugin
@@ -244,6 +255,10 @@ class InstallRecord:
         """Some install wrote exactly this content at ``rel`` (it is not the user's)."""
         return any(e.files.get(rel) == digest for e in self.components.values())
 
+    def owns_hook(self, hook: HookEntry) -> bool:
+        """Some install added exactly this ``settings.json`` hook."""
+        return any(hook in e.hooks for e in self.components.values())
+
     def owns_server(self, name: str, entry: Any) -> bool:
         """Some install wrote exactly this ``.mcp.json`` entry."""
         return any(e.mcp.get(name) == entry for e in self.components.values())
@@ -255,6 +270,9 @@ class InstallRecord:
         except UnsafePathError:
             return
         path.unlink(missing_ok=True)
+        ignore = path.parent / RECORD_IGNORE.rsplit("/", 1)[1]
+        if ignore.is_file() and not ignore.is_symlink() and ignore.read_text("utf-8", "replace") == RECORD_IGNORE_TEXT:
+            ignore.unlink()
         try:
             path.parent.rmdir()
         except OSError:  # something else lives there: keep the folder

@@ -20,6 +20,7 @@ the install record.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +34,12 @@ __all__ = [
     "LAYOUT",
     "MCP_FILE",
     "RECORD_FILE",
+    "RECORD_IGNORE",
+    "RECORD_IGNORE_TEXT",
     "SETTINGS_FILE",
     "Place",
     "place_of",
+    "reserved_reason",
     "scan_files",
 ]
 
@@ -46,6 +50,26 @@ HOOK_SCRIPTS_DIR = f"{CLAUDE_DIR}/hooks"
 RECORD_FILE = f"{CLAUDE_DIR}/.skill-retriever/installed.json"
 #: Where ``force`` keeps what it replaced (a user's own file), by its path under the root.
 BACKUP_DIR = f"{CLAUDE_DIR}/.skill-retriever/backups"
+#: Keeps the record and the backups out of git: they may hold the text of a git-ignored
+#: ``.mcp.json`` (its servers' keys) and of files ``force`` replaced, and they describe
+#: this checkout only.
+RECORD_IGNORE = f"{CLAUDE_DIR}/.skill-retriever/.gitignore"
+RECORD_IGNORE_TEXT = (
+    "# skill-retriever's install record and backups: local to this checkout, and they may\n"
+    "# hold copies of your .mcp.json and of files install --force replaced\n*\n"
+)
+#: Files no component may ship as a file of its own, whatever its ``supportingFiles``
+#: say: the settings Claude Code reads (hooks, permissions: a file there would replace
+#: the user's, merged entries and all), its MCP configuration, and this tool's record and
+#: backups (a file there would forge what uninstall removes or restores). Compared
+#: without case, as macOS and Windows compare them.
+_RESERVED_FILES = {
+    SETTINGS_FILE: "Claude Code's settings (hooks are merged into it, never copied over it)",
+    f"{CLAUDE_DIR}/settings.local.json": "Claude Code's local settings",
+    MCP_FILE: "the project's MCP servers (servers are merged into it, never copied over it)",
+    ".claude.json": "Claude Code's user configuration",
+}
+_RESERVED_FOLDER = f"{CLAUDE_DIR}/.skill-retriever/"
 
 
 @dataclass(frozen=True)
@@ -80,6 +104,17 @@ LAYOUT: Mapping[NodeKind, Place] = {
 
 #: Folders that uninstalling never removes, even when it leaves them empty.
 KEPT_FOLDERS = frozenset({CLAUDE_DIR, *(p.folder for p in LAYOUT.values() if p.folder)})
+
+
+def reserved_reason(rel: str) -> str | None:
+    """Why a component may not write the file ``rel`` (a path under the root), or None."""
+    key = unicodedata.normalize("NFC", rel).casefold()
+    for path, what in _RESERVED_FILES.items():
+        if key == path.casefold():
+            return f"{rel} is {what}; a component may not ship a file there"
+    if key.startswith(_RESERVED_FOLDER.casefold()):
+        return f"{rel} is in skill-retriever's own folder (its install record and backups); a component may not ship a file there"
+    return None
 
 
 def place_of(kind: NodeKind) -> Place | None:

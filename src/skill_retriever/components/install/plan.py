@@ -203,6 +203,7 @@ class InstallPlan:
             write or make), found by a dry run, so the user learns it before that run.
         clashes: Paths two components of the set would write with different content;
             any refuses the plan whole, ``allow_conflicts`` or not.
+        named: The ids asked for by their own id or name (not only as a plugin's member).
     """
 
     target: Path
@@ -217,6 +218,7 @@ class InstallPlan:
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     refused: str = ""
     clashes: tuple[Clash, ...] = ()
+    named: frozenset[str] = frozenset()
 
     @property
     def refused_for_conflicts(self) -> bool:

@@ -29,7 +29,7 @@ from skill_retriever.components.install.cases import CaseFolders, case_note, cas
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_names import note_shadowed_commands
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
-from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
@@ -132,7 +132,8 @@ def plan_install(
     """
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
-    wanted, plugins = _expand_plugins(view, [resolve_id(view, i) for i in ids])
+    resolved = [resolve_id(view, i) for i in ids]
+    wanted, plugins = _expand_plugins(view, resolved)
     if not wanted:
         raise InstallError("nothing to install: give one or more component ids")
     closure = dependency_closure(view, wanted) if with_dependencies else None
@@ -179,6 +180,7 @@ def plan_install(
         scope=scope,
         requires=requires,
         clashes=clashes,
+        named=frozenset(i for i in resolved if i not in plugins),
     )
 
 
@@ -270,6 +272,9 @@ def _file_action(root: Path, f: FileOut, force: bool, cases: CaseFolders) -> Fil
         )
         return FileAction(f.rel, "refused", why)
     rel = spelled[0]
+    reserved = reserved_reason(rel)
+    if reserved:
+        return FileAction(rel, "refused", reserved)
     note = case_note(f.rel, rel) if rel != f.rel else ""
     try:
         dest = safe_destination(root, rel)

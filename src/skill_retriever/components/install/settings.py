@@ -62,12 +62,13 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
     return data, ""
 
 
-def write_json(root: Path, rel: str, data: Mapping[str, Any]) -> None:
-    """Write ``data`` to ``root/rel`` atomically (2-space indent, a final newline),
-    keeping the permissions of the file it replaces."""
+def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None = None) -> None:
+    """Write ``data`` to ``root/rel`` atomically (2-space indent, a final newline), with
+    ``mode``, or else the permissions of the file it replaces (0644 for a new one)."""
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     dest = safe_destination(root, rel)
-    mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
+    if mode is None:
+        mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
     write_atomic(dest, text.encode("utf-8"), mode)
 
 
@@ -80,7 +81,11 @@ def _groups(settings: Mapping[str, Any], event: str) -> list[Any]:
 
 
 def _same_group(group: Any, matcher: str | None) -> bool:
-    return isinstance(group, Mapping) and group.get("matcher") == matcher
+    """Claude Code reads a group without ``matcher`` as one whose matcher is ``""``."""
+    if not isinstance(group, Mapping):
+        return False
+    theirs = group.get("matcher")
+    return (theirs if theirs is not None else "") == (matcher if matcher is not None else "")
 
 
 def has_hook(settings: Mapping[str, Any], entry: HookEntry) -> bool:

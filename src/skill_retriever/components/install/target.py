@@ -4,8 +4,8 @@ whether the folders a change touches may be written (`check_writable`).
 Kept apart from planning and writing because both ends of an install share it: `planner`
 resolves the root when it plans, `apply` checks it again right before the first write,
 and `uninstall` resolves the same root (which must then exist). The rule: a target
-project folder or the home folder (``user``), never both; an empty target, and one
-inside a ``.claude`` folder, is refused; a root that does not exist yet may be made only right inside an existing folder. A
+project folder or the home folder (``user``), never both; an empty target, one inside a
+``.claude`` folder, and the home folder itself without ``user`` are refused; a root that does not exist yet may be made only right inside an existing folder. A
 path the OS cannot take (a NUL byte, a name too long) is refused the same way, in one
 line, wherever it comes from (the CLI, the Python API, an MCP tool).
 """
@@ -67,10 +67,31 @@ def install_root(
         raise InstallError(f"target {root} is a file; give the project folder to install into")
     if not user and not must_exist:
         _outside_claude(root)
+        _not_home(root)
     if not root.exists() and must_exist:
         what = "home folder" if user else "target folder"
         raise InstallError(f"{what} {root} does not exist; nothing is installed there")
     return root, "user" if user else "project"
+
+
+def _not_home(root: Path) -> None:
+    """A project install into the home folder would write Claude Code's user settings:
+    its hooks would run in every project, naming scripts by ``$CLAUDE_PROJECT_DIR``.
+
+    Raises:
+        InstallError: ``root`` is the home folder.
+    """
+    try:
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):  # no home folder known: nothing to mix up
+        return
+    if root.resolve() == home:
+        raise InstallError(
+            f"target {root} is your home folder, whose .claude holds Claude Code's user "
+            "settings: a project install there would run its hooks in every project, from "
+            "paths only the project has; install with --user (user=True) for that, or give "
+            "a project folder"
+        )
 
 
 def _outside_claude(root: Path) -> None:

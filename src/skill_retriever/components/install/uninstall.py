@@ -40,8 +40,10 @@ from skill_retriever.components.install.layout import (
     SETTINGS_FILE,
 )
 from skill_retriever.components.install.paths import safe_destination
-from skill_retriever.components.install.plan import InstallError, UnsafePathError
+from skill_retriever.components.install.picked import pick
+from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
+from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.fsutil import write_atomic
 
@@ -64,6 +66,12 @@ class UninstallReport:
         recorded: Paths kept because they changed, still in the install record.
         forced: What ``force`` removed although the user changed it since the install
             (also in ``removed``).
+        shared: Path or entry -> the name of a component that stays and installed it too
+            (left in place, now that component's alone).
+        stayed: Name -> why a member of a plugin being uninstalled stays (an install
+            asked for it by its own name).
+        needed: Name of what was taken back -> the names of components that stay and
+            require it (they may not work without it).
     """
 
     target: Path
@@ -74,6 +82,9 @@ class UninstallReport:
     restored: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
+    shared: dict[str, str] = field(default_factory=dict)
+    stayed: dict[str, str] = field(default_factory=dict)
+    needed: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -91,6 +102,13 @@ class UninstallReport:
             for p in self.removed
         ]
         out += [f"  restored {p}: what install --force replaced" for p in self.restored]
+        out += [f"  left {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
+        out += [f"  kept {name}: {why}" for name, why in self.stayed.items()]
+        out += [
+            f"  note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
+            "which is gone; install it again if needed"
+            for name, users in self.needed.items()
+        ]
         out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
         if self.recorded:
             out.append(
@@ -111,39 +129,10 @@ class UninstallReport:
             "kept": dict(self.kept),
             "restored": list(self.restored),
             "still_recorded": list(self.recorded),
+            "left_shared": dict(self.shared),
+            "stayed": dict(self.stayed),
+            "still_required_by": {k: list(v) for k, v in self.needed.items()},
         }
-
-
-def _pick(record: InstallRecord, refs: Iterable[str]) -> list[str]:
-    """Recorded ids for ``refs``: a component id or name, or a plugin id or name (its
-    components still recorded), whatever one recorded thing answers to."""
-    out: list[str] = []
-    for ref in refs:
-        if ref in record.components:
-            out.append(ref)
-            continue
-        if ref in record.plugins:
-            out += [c for c in record.plugins[ref].components if c in record.components]
-            continue
-        key = ref.casefold()
-        named = [[i] for i, e in record.components.items() if e.name.casefold() == key]
-        named += [
-            [c for c in p.components if c in record.components]
-            for p in record.plugins.values()
-            if p.name.casefold() == key
-        ]
-        if len(named) != 1:
-            listing = ", ".join(sorted(record.components)[:10]) or "nothing"
-            plugins = ", ".join(sorted(p.name for p in record.plugins.values())[:10])
-            what = "several" if named else "no"
-            raise InstallError(
-                f"{what} component {ref!r} installed in {record.root} by skill-retriever "
-                f"(its record {RECORD_FILE} lists {listing}"
-                + (f"; plugins {plugins}" if plugins else "")
-                + "); give a recorded id"
-            )
-        out += named[0]
-    return list(dict.fromkeys(out))
 
 
 def uninstall(
@@ -169,12 +158,16 @@ def uninstall(
     """
     root, _ = install_root(target, user, home, must_exist=True)
     record = InstallRecord.load(root)
-    chosen = _pick(record, ids)
-    if not chosen:
+    picked = pick(record, ids)
+    chosen = picked.ids
+    if not chosen and not picked.plugins:
         raise InstallError("nothing to uninstall: give one or more installed component ids")
+    for plugin_id in picked.plugins:  # the plugin goes; members that stay are their own
+        record.plugins.pop(plugin_id, None)
     along = taken_along(record, chosen)
     chosen += along
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
+    report.stayed = picked.stayed
     entries = [record.components[i] for i in chosen]
     check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
     try:
@@ -207,6 +200,9 @@ def _take_back(
     report: UninstallReport,
     force: bool,
 ) -> None:
+    staying = [e for i, e in record.components.items() if i not in chosen]
+    for entry in entries:
+        leave_shared(entry, staying, report.shared)
     for entry in entries:
         _remove_files(root, entry, report, force)
     _remove_hooks(root, entries, report, record)
@@ -216,6 +212,10 @@ def _take_back(
             del record.components[node_id]
         else:
             report.recorded += [p for p in entry.kept if p not in report.recorded]
+    for node_id, entry in zip(chosen, entries, strict=True):
+        users = sorted({s.name for s in staying if node_id in s.requires})
+        if users and node_id not in record.components:
+            report.needed[entry.name] = users
     record.forget(i for i in chosen if i not in record.components)
     if record.components:
         remove_empty_folders(root, record)
@@ -235,7 +235,8 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
         if not path.is_file():
             del entry.files[rel]
             entry.kept.pop(rel, None)
-            if not _restore_file(root, entry, rel, report):
+            # (removed a moment ago for another component going too: not "gone already")
+            if not _restore_file(root, entry, rel, report) and rel not in report.removed:
                 report.kept[rel] = "gone already"
             continue
         changed = sha256(path.read_bytes()) != digest
@@ -290,7 +291,10 @@ def _prune(root: Path, folder: Path) -> None:
 def _remove_hooks(
     root: Path, entries: list[RecordEntry], report: UninstallReport, record: InstallRecord
 ) -> None:
-    hooks = [h for e in entries for h in e.hooks]
+    hooks: list[HookEntry] = []
+    for h in (h for e in entries for h in e.hooks):
+        if h not in hooks:  # one hook two going components added is removed once
+            hooks.append(h)
     if not hooks:
         return
     settings, why = read_json_object(root, SETTINGS_FILE, "hooks")
@@ -345,7 +349,7 @@ def _remove_servers(
         if original is not None:
             current[name] = original
             report.restored.append(path)
-        elif now is None:
+        elif now is None and path not in report.removed:  # (not one removed just now)
             report.kept[path] = "removed since it was installed"
     _write_or_drop(root, MCP_FILE, {**data, "mcpServers": current}, {"mcpServers": {}}, record)
 
