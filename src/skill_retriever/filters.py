@@ -7,7 +7,7 @@ tools and the CLI on one's own index); no principals at all sees public items on
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,16 +20,29 @@ FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
 
 
 def _frozen(value: Iterable[str] | str | None, what: str) -> frozenset[str] | None:
+    return names_of(value, f"filters.{what}")
+
+
+def names_of(value: Iterable[str] | str | None, what: str) -> frozenset[str] | None:
+    """A set of names: one string is one name (``principals="team-*"`` is the principal
+    ``team-*``, never the characters t, e, a, m, -, *: a ``*`` among them would see every
+    item); a mapping is refused rather than read as its keys.
+
+    Raises:
+        ConfigError: Not a string nor an iterable of strings.
+    """
     if value is None:
         return None
     if isinstance(value, str):
         return frozenset({value})
+    if isinstance(value, Mapping | bytes):
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
     try:
         items = frozenset(value)
     except TypeError as exc:
-        raise ConfigError(f"filters.{what} must be a list of strings, got {value!r:.60}") from exc
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}") from exc
     if not all(isinstance(v, str) for v in items):
-        raise ConfigError(f"filters.{what} must be a list of strings, got {value!r:.60}")
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
     return items
 
 

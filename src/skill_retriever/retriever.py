@@ -336,6 +336,8 @@ def _names(value: Iterable[str] | str, what: str) -> list[str]:
     must not become the principals a, c, e, i, l)."""
     if isinstance(value, str):
         return [value]
+    if isinstance(value, Mapping | bytes):  # not read as its keys (or its bytes)
+        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
     try:
         names = sorted(value)
     except TypeError as exc:

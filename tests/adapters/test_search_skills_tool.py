@@ -25,7 +25,7 @@ def test_schema_is_typed(tool) -> None:  # type: ignore[no-untyped-def]
     spec = convert_to_openai_tool(tool)["function"]
     assert spec["name"] == "search_skills"
     props = spec["parameters"]["properties"]
-    assert set(props) == {"query", "kinds", "k", "token_budget"}
+    assert set(props) == {"query", "kinds", "k", "token_budget", "budget_fill"}
     assert spec["parameters"]["required"] == ["query"]
     assert props["query"]["type"] == "string"
     assert props["k"]["type"] == "integer" and props["k"]["minimum"] == 1
@@ -82,7 +82,7 @@ def test_no_match_says_what_to_do(sample_index: Index) -> None:
 @pytest.mark.asyncio
 async def test_async(tool) -> None:  # type: ignore[no-untyped-def]
     text = await tool.ainvoke({"query": "format python code", "k": 2})
-    assert text.startswith("2 items")
+    assert _list_head(text).startswith("2 items")
 
 
 # -- what the model is told -------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_a_budget_that_dropped_everything_says_so(tool) -> None:  # type: ignore
     """Not "try other words": the model is told the budget dropped the matches and that
     a larger one returns them, and the budget's own warning is kept."""
     text = tool.invoke({"query": "postgres migration before a deploy", "k": 4, "token_budget": 5})
-    first = text.splitlines()[0]
+    first = _list_head(text)
     assert first.startswith("No items fit the token budget of 5 tokens: it dropped the 4 ")
     assert "larger token_budget" in first and "Try other words" not in text
     assert "note: the token budget of 5 dropped 4 of 4 results" in text
@@ -186,3 +186,20 @@ def test_path_names_come_from_the_snapshot_the_search_read(tiny_index: Index) ->
     text = tool.invoke({"query": "review postgres migration and deploy checkout-api safely", "k": 6})
     assert deleted and "command:deploy" not in tiny_index
     assert "   because: deploy -> github" in text.splitlines()
+
+
+def _list_head(text: str) -> str:
+    """The first line after a "nothing fits" note, which comes first when there is one."""
+    return next(line for line in text.splitlines() if not line.startswith("Note: "))
+
+
+def test_nothing_fits_comes_first_and_budget_fill_is_an_argument(sample_index: Index) -> None:
+    tool = make_search_skills_tool(sample_index, rerank=False)
+    text = tool.invoke({"query": "bake sourdough bread at home", "k": 3})
+    assert text.splitlines()[0].startswith("Note: nothing in the catalogue fits this well; the closest: ")
+    assert "nothing in the catalogue fits" not in "\n".join(text.splitlines()[1:])  # said once
+    args = {"query": "postgres migration before a deploy", "k": 4, "token_budget": 400}
+    kept = tool.invoke(args)
+    filled = tool.invoke({**args, "budget_fill": True})
+    assert "budget_fill=True" in kept  # the advice names an argument the tool takes
+    assert len(re.findall(r"^\d+\. \[", filled, re.M)) >= len(re.findall(r"^\d+\. \[", kept, re.M))

@@ -153,3 +153,20 @@ def test_a_run_without_a_query_is_told_what_to_send(tmp_path: Path) -> None:
     graph = srv.build_server_graph()
     with pytest.raises(QueryError, match='needs "query"'):
         graph.invoke({"k": 3}, context={"index_dir": str(tmp_path / "ix")})
+
+
+def test_a_run_may_lower_the_servers_limits_never_raise_them(sample_index_path: Path, tmp_path: Path) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(sample_index_path, index_dir)
+    graph = srv.build_server_graph()
+    ctx = {"index_dir": str(index_dir), "cross_encoder": None}
+    with pytest.raises(ConfigError, match=r"max_query_chars=10000000 is over this server's limit: at most 100000"):
+        graph.invoke({"query": "deploy " * 150_000, "profile": {"max_query_chars": 10**7}}, context=ctx)
+    with pytest.raises(ConfigError, match="ppr_tol=0 is over this server's limit: at least"):
+        graph.invoke({"query": "deploy", "profile": {"ppr_tol": 0}}, context=ctx)
+    lowered = graph.invoke({"query": "canary rollout", "k": 2, "profile": {"channel_depth": 5}}, context=ctx)
+    assert len(lowered["results"]) == 2
+    named = graph.invoke({"query": "canary rollout", "k": 2, "profile": "multihop"}, context=ctx)
+    assert len(named["results"]) == 2  # a named profile, by its name
+    with pytest.raises(ConfigError, match="unknown profile 'fast'"):
+        graph.invoke({"query": "canary rollout", "profile": "fast"}, context=ctx)

@@ -54,6 +54,7 @@ from skill_retriever.exceptions import (
     SkillRetrieverError,
 )
 from skill_retriever.model import NodeKind
+from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -168,7 +169,10 @@ class SkillRetriever(BaseRetriever):
 
 
 class SearchSkillsInput(BaseModel):
-    """Arguments of ``search_skills``."""
+    """Arguments of ``search_skills``. Another argument is refused, not ignored (a model
+    that writes ``top_k`` learns it)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     query: str = Field(
         description="What you need to do or know, in plain words (one task or question)."
@@ -179,7 +183,12 @@ class SearchSkillsInput(BaseModel):
     )
     k: int = Field(default=5, ge=1, le=50, description="How many items to return.")
     token_budget: int | None = Field(
-        default=None, ge=1, description="Most tokens the returned items' full texts may add up to."
+        default=None, ge=0, description="Most tokens the returned items' full texts may add up to."
+    )
+    budget_fill: bool = Field(
+        default=False,
+        description="With a token_budget: fill it with lower-ranked items that fit, instead of "
+        "stopping at the first item that does not.",
     )
 
 
@@ -195,7 +204,9 @@ def format_results(
     """
     dropped, budget = _budget_drops(response)
     items = "item" if dropped == 1 else "items"
-    notes = [f"note: {w}" for w in response.warnings]
+    # "Nothing fits" comes first, where a model reads before it acts on the list.
+    verdict = [f"Note: {w}" for w in response.warnings if is_nothing_fits(w)]
+    notes = [f"note: {w}" for w in response.warnings if not is_nothing_fits(w)]
     if not response.results:
         if dropped:
             head = (
@@ -204,9 +215,9 @@ def format_results(
             )
         else:
             head = "No matching items. Try other words, fewer words, or fewer kinds."
-        return "\n".join([head, *notes])
+        return "\n".join([*verdict, head, *notes])
     total = sum(r.token_count for r in response.results)
-    lines = [f"{len(response.results)} items (route {response.route}; {total} tokens in all):"]
+    lines = [*verdict, f"{len(response.results)} items (route {response.route}; {total} tokens in all):"]
     for rank, r in enumerate(response.results, 1):
         via = ", ".join(f"{c} #{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
         rerank = f" rerank {r.rerank_score:.2f}" if r.rerank_score is not None else ""
@@ -304,22 +315,32 @@ def make_search_skills_tool(
     retriever = as_retriever(index_or_retriever)
 
     def search_skills(
-        query: str, kinds: list[str] | None = None, k: int = 5, token_budget: int | None = None
+        query: str,
+        kinds: list[str] | None = None,
+        k: int = 5,
+        token_budget: int | None = None,
+        budget_fill: bool = False,
     ) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
             return _answer(
                 *search_with_snapshot(
-                    retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
+                    retriever, query, k=k, token_budget=token_budget, kinds=kinds,
+                    **{"budget_fill": budget_fill, **overrides},
                 )
             )
 
     async def asearch_skills(
-        query: str, kinds: list[str] | None = None, k: int = 5, token_budget: int | None = None
+        query: str,
+        kinds: list[str] | None = None,
+        k: int = 5,
+        token_budget: int | None = None,
+        budget_fill: bool = False,
     ) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
             return _answer(
                 *await asearch_with_snapshot(
-                    retriever, query, k=k, token_budget=token_budget, kinds=kinds, **overrides
+                    retriever, query, k=k, token_budget=token_budget, kinds=kinds,
+                    **{"budget_fill": budget_fill, **overrides},
                 )
             )
 

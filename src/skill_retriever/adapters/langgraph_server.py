@@ -38,7 +38,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
-from skill_retriever.config import RetrievalConfig
+from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
     ConfigError,
@@ -241,6 +241,42 @@ def _context_of(runtime: Runtime[Any]) -> ServerContext:
     return ctx  # type: ignore[no-any-return]
 
 
+#: Settings that bound what one run costs. A run's ``profile`` may lower them (a smaller
+#: walk, a shorter query cap), never raise them above the server's own: the input comes
+#: from the server's clients, the limits from whoever runs it. ``ppr_tol`` bounds from below.
+COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "expand_max_edges",
+             "completeness_max_iterations", "gap_fill_per_component", "keep_nodes", "keep_edges",
+             "fact_seeds", "ppr_max_iter", "ppr_settle", "flow_max_endpoints", "flow_max_paths",
+             "flow_max_hops", "clause_hits", "rerank_top_n", "snippet_chars", "max_query_chars",
+             "keyword_query_chars", "plan_query_chars")
+
+
+def run_profile(asked: Any) -> dict[str, Any]:
+    """The settings a run's ``profile`` input asks for: a named profile (``"multihop"``)
+    or a mapping of settings, each cost setting at most the server's own (`COST_CAPS`).
+
+    Raises:
+        ConfigError: Another shape, an unknown profile, or a cost setting raised.
+    """
+    if asked is None:
+        return {}
+    if isinstance(asked, str):
+        if asked not in PROFILES:
+            raise ConfigError(f"unknown profile {asked!r}; profiles are {sorted(PROFILES)}")
+        return dict(PROFILES[asked])
+    if not isinstance(asked, dict):
+        raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
+    own = RetrievalConfig()
+    for key, value in asked.items():
+        cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
+        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if (value < cap) if key == "ppr_tol" else (value > cap):
+            bound = "at least" if key == "ppr_tol" else "at most"
+            raise ConfigError(f"profile setting {key}={value!r} is over this server's limit: {bound} {cap}")
+    return dict(asked)
+
+
 def build_server_graph(
     name: str = "retrieval", checkpointer: Checkpointer = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -257,15 +293,12 @@ def build_server_graph(
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
         filters = dict(state.get("filters") or {})
         principals = run_principals(filters.pop("principals", None), server_principals())
-        response = retriever.search(
-            state["query"],
-            k=state.get("k"),
-            budget=state.get("token_budget"),
-            route=state.get("route"),  # type: ignore[arg-type]
-            filters=filters,
-            principals=principals,
-            **(state.get("profile") or {}),
-        )
+        overrides = run_profile(state.get("profile"))
+        given = {"k": state.get("k"), "budget": state.get("token_budget"), "route": state.get("route")}
+        for key, value in given.items():  # the run's own k, budget and route come first
+            if value is not None or key not in overrides:
+                overrides[key] = value
+        response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
         return response.to_output()
 
     builder = StateGraph(

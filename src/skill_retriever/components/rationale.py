@@ -51,6 +51,8 @@ class Rationale:
         chain: For a dependency, the names from the selected component down to it.
         also_at: Other sources of the same component (near-duplicates).
         conflicts: One line per conflict it is part of.
+        installed: Where the target already holds it ("" when it does not, or no
+            target was given): not a conflict, and not counted as one.
     """
 
     channels: tuple[tuple[str, int], ...] = ()
@@ -63,6 +65,7 @@ class Rationale:
     chain: tuple[str, ...] = ()
     also_at: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
+    installed: str = ""
 
     def lines(self) -> list[str]:
         out: list[str] = []
@@ -93,6 +96,8 @@ class Rationale:
             )
             out.append("Same component also hosted at: " + shown + ".")
         out.extend(self.conflicts)
+        if self.installed:
+            out.append(f"Already installed at {self.installed}.")
         return out
 
     @property
@@ -118,6 +123,8 @@ class Rationale:
             parts.append("brings " + ", ".join(self.brings[:4]) + more)
         if self.conflicts:
             parts.append(f"{len(self.conflicts)} conflict(s), see conflicts")
+        if self.installed:
+            parts.append(f"installed at {self.installed}")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -133,6 +140,7 @@ class Rationale:
             "chain": list(self.chain),
             "also_at": list(self.also_at),
             "conflicts": list(self.conflicts),
+            **({"installed": self.installed} if self.installed else {}),
         }
 
 
@@ -150,6 +158,7 @@ def build_rationale(
     chain: Sequence[str] = (),
     also_at: Sequence[str] = (),
     conflicts: Sequence[str] = (),
+    installed: str = "",
 ) -> Rationale:
     """Assemble a :class:`Rationale`; ids are turned into names with ``names``."""
 
@@ -167,4 +176,5 @@ def build_rationale(
         chain=named(chain),
         also_at=tuple(also_at),
         conflicts=tuple(conflicts),
+        installed=installed,
     )

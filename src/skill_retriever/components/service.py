@@ -33,6 +33,7 @@ from skill_retriever.components.results import ComponentResponse, ComponentResul
 from skill_retriever.components.units import pack_closure_to_budget
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import names_of
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.retriever import Retriever, SearchResult
 from skill_retriever.stores.index import Index
@@ -86,7 +87,8 @@ class ComponentService:
     ) -> None:
         self.index = index
         self.retriever = retriever or Retriever(index)
-        self.principals = sorted(set(principals)) if principals is not None else None
+        chosen = names_of(principals, "principals")  # one string is one principal
+        self.principals = sorted(chosen) if chosen is not None else None
         self.dedup = dedup or DedupConfig()
         self.overfetch = max(1, overfetch)
 
@@ -304,8 +306,6 @@ class ComponentService:
             )
             mine = tuple(c for c in conflicts if node_id in c.sides)
             lines = [_conflict_line(view, node_id, c) for c in mine]
-            if node_id in installed:
-                lines.append(f"Already installed at {installed[node_id]}.")
             # The graph path comes from retrieval's snapshot: shown only when every step
             # is visible in this view (else it is left out, never shown in part).
             path = hit.path if hit and all(view.sees(i) for i in hit.path) else ()
@@ -324,6 +324,7 @@ class ComponentService:
                 chain=chain,
                 also_at=also,
                 conflicts=lines,
+                installed=installed.get(node_id, ""),
             )
             out.append(
                 ComponentResult(

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.exceptions import MissingNodeError
-from skill_retriever.filters import Filters
+from skill_retriever.filters import Filters, names_of
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -47,7 +47,7 @@ class CallerView:
 
     def __init__(self, snapshot: IndexSnapshot, principals: Iterable[str] | None) -> None:
         self.snapshot = snapshot
-        chosen = None if principals is None else frozenset(principals)
+        chosen = names_of(principals, "principals")
         self.filters = Filters(principals=chosen)
         self._pred = snapshot.allowed(self.filters)  # None: every node is visible
 

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import stored_terms
+from skill_retriever.stores.file_identity import FileIdentity
 from skill_retriever.stores.keywords import analyse
 from skill_retriever.stores.rows import (
     Changes,
@@ -99,6 +100,7 @@ class ItemStore:
         self.writable = writable
         self.create = create and writable
         self._lock = threading.RLock()
+        self._file = FileIdentity(path)
         try:
             if writable:
                 self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -186,6 +188,7 @@ class ItemStore:
 
     def data_version(self) -> int:
         """SQLite's counter of commits by *other* connections (a cheap "has it changed?")."""
+        self._file.check()  # a file deleted or replaced since the open: never read on
         with self._lock, self._database_errors("cannot be read"):
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
 
@@ -363,8 +366,7 @@ class ItemStore:
             cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
 
     def set_vectors(self, nodes: Sequence[tuple[str, Vector]], edges: Sequence[tuple[str, str, Vector]]) -> None:
-        """Fill in vectors of rows that have none or an unusable one (migration and repair;
-        no version bump: the items themselves did not change)."""
+        """Fill in missing or unusable vectors (migration, repair; items unchanged: no version bump)."""
         with self._transaction("cannot be written (no vector of this repair stored)") as cur:
             cur.executemany("UPDATE nodes SET vector = ? WHERE id = ?", ((encode_vector(v), i) for i, v in nodes))
             cur.executemany(
@@ -386,8 +388,7 @@ class ItemStore:
         out.terms.update(counted)
 
     def set_calibration(self, calibration: str) -> None:
-        """Store what the index learned about itself (JSON; no version bump: the items
-        did not change). Readers in other processes read it at their next catch-up."""
+        """Store what the index learned about itself (JSON; no version bump); readers catch up."""
         self.set_meta("calibration", calibration)
 
     def ids_without_vectors(self) -> Iterator[str]:
