@@ -34,7 +34,7 @@ from skill_retriever.ingest.provenance import (
     item_file,
     recorded_file,
 )
-from skill_retriever.ingest.result import IngestResult
+from skill_retriever.ingest.result import IngestResult, Unread
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -171,10 +171,28 @@ def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> froz
     )
 
 
-def _troubled_files(result: IngestResult, origin: Provenance) -> set[Path | None]:
-    """The files this read reported a problem with (a note on a file read whole is none):
-    what they held is kept, unreadable today being no proof that it is gone."""
-    return {recorded_file(p.path, origin.root) for p in result.problems if not p.read_whole}
+@dataclass(frozen=True, slots=True)
+class _Troubled:
+    """What this read could not read (`Problem.keeps`): files, and folders it could not
+    list. What an earlier run read from there is kept, unreadable today being no proof
+    that it is gone."""
+
+    files: frozenset[Path | None]
+    folders: tuple[Path, ...]
+
+    def __contains__(self, file: object) -> bool:
+        if file in self.files:
+            return True
+        return isinstance(file, Path) and any(file.is_relative_to(folder) for folder in self.folders)
+
+
+def _troubled_files(result: IngestResult, origin: Provenance) -> _Troubled:
+    """The files and folders this read could not read. A file it read and parsed is none,
+    whatever it warned about (a date kept as text, an entry skipped): it is authoritative
+    for what it produces; nor is a file a note is about."""
+    files = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FILE}
+    folders = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FOLDER}
+    return _Troubled(frozenset(files), tuple(f for f in folders if f is not None))
 
 
 def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance, path: Path) -> list[str]:
@@ -187,7 +205,9 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     names): two files in one folder share a root. An item of another file of the folder
     that was deleted or renamed since (its recorded ``source_file`` is gone) is stale too. Kept whatever the read
     said: items without provenance (written through the API, or by an older version),
-    items of a file this read reported a problem with (unreadable today is not gone),
+    items of a file this read could not read or parse, or from below a folder it could
+    not list (`Unread`: unreadable today is not gone; a warning about a file it read is
+    no such problem),
     and everything when the read produced no item at all (a wrong or emptied folder
     must not wipe a source).
     """
@@ -218,8 +238,9 @@ def _file_gone(node: Node) -> bool:
 def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance) -> list[str]:
     """Relations the index holds from items this read produced, that it no longer
     produces: a ``requires`` taken out of a SKILL.md, an edge taken out of a JSON graph.
-    Edges of an item whose file this read reported a problem with stay (what could not
-    be read today is not gone), and so does every edge when the read produced nothing."""
+    Edges of an item whose file this read could not read stay (what could not be read
+    today is not gone; a warning about a file it read keeps nothing), and so does every
+    edge when the read produced nothing."""
     if not result.nodes:
         return []
     fresh = {n.id: n for n in result.nodes}

@@ -127,9 +127,15 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> No
     for s in sources:
         other = roots.get(s.name)
         if other is not None and other != s.root:
+            moved = (
+                f"{other} is gone (moved to {s.root}?): run `skill-retriever remove-source "
+                f"{s.name}` first, then index {s.root}; or "
+                if not Path(other).exists()
+                else ""
+            )
             raise IngestError(
                 f"the index already holds source {s.name!r} from {other}; indexing {s.root} "
-                "under the same name would replace its items: pass --source-name NAME "
+                f"under the same name would replace its items: {moved}pass --source-name NAME "
                 "(source_name=) to index it beside them"
             )
 

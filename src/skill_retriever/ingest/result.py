@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from skill_retriever.model import Edge, Node
 
@@ -12,19 +13,41 @@ class Note(str):
     only lenient reading could use), not a part of the file left out."""
 
 
+class Unread(Enum):
+    """What a problem says could not be read: re-indexing keeps the items and relations
+    an earlier run read from there (unreadable today is not gone), and only from there."""
+
+    #: The file could not be read or parsed: the items it held are kept.
+    FILE = "file"
+    #: The folder could not be listed: every item from a file below it is kept.
+    FOLDER = "folder"
+    #: Nothing: the file was read and parsed, and what it produced is all it holds now
+    #: (a field or an entry of it left out, or a note): the items and relations it no
+    #: longer produces go.
+    NOTHING = "nothing"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing a source could not read, or (``read_whole``) a note on a file it read
     whole; the run goes on either way.
 
-    Re-indexing keeps the items and relations of a file with a problem that is no note:
-    what could not be read today is not gone. A note does not hold them: a relation
-    taken out of a file whose frontmatter only lenient reading could use must go too.
+    ``unread`` says what re-indexing keeps the earlier items of (`Unread`): the file by
+    default. A problem about a part of a file that was read and parsed (a date kept as
+    text, an MCP server entry skipped, a ``requires`` entry ignored) is
+    ``Unread.NOTHING``: the file is authoritative for what it produces, so a relation
+    taken out of it goes. A note never keeps anything, whatever ``unread`` says.
     """
 
     path: str
     message: str
     read_whole: bool = False
+    unread: Unread = Unread.FILE
+
+    @property
+    def keeps(self) -> Unread:
+        """What re-indexing keeps for this problem: a note keeps nothing."""
+        return Unread.NOTHING if self.read_whole else self.unread
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

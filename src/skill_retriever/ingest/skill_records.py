@@ -8,6 +8,7 @@ warning. Both become per-file problems.
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
 from dataclasses import dataclass, field
@@ -66,12 +67,25 @@ def read_text(path: Path, max_bytes: int) -> str:
     if size > max_bytes:
         raise RecordError(f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; skipped")
     data = path.read_bytes()
+    wide = _wide_encoding(data)
+    if wide:
+        raise RecordError(f"{wide} text (it starts with a {wide} byte order mark); skipped: save it as UTF-8")
     if b"\x00" in data:
         raise RecordError("binary file (NUL bytes); skipped")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RecordError(f"not UTF-8 text ({exc.reason} at byte {exc.start}); skipped") from exc
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """The encoding whose byte order mark ``data`` starts with ("UTF-16" or "UTF-32"; its
+    NUL bytes would otherwise call it binary), else None."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE begins both
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    return None
 
 
 def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> Record | None:
@@ -93,10 +107,15 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
         record.warnings.insert(0, _recovered_warning(fm.recovered_from, tabbed))
     if kind in (NodeKind.SKILL, NodeKind.AGENT) and not record.description:
         record.warnings.append(
-            Note(f"no 'description' in the frontmatter: Claude Code chooses a {kind.value} by "
+            Note(f"no 'description' in the frontmatter: Claude Code chooses {_article(kind.value)} by "
                  "its description (and loads no agent without one); add one")
         )
     return record
+
+
+def _article(word: str) -> str:
+    """``word`` after "a" or "an" ("a skill", "an agent")."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _recovered_warning(reason: str, tabbed: bool = False) -> Note:

@@ -23,10 +23,10 @@ folder's name; every node records ``source_root`` and ``source_name`` (see `prov
 A node's ``source`` (and a problem's path) is absolute whatever the working directory: a
 relative root is made absolute first (links are not resolved, as for an absolute root).
 A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
-Symbolic links: one to a file in the repository is read; one to a file outside it, every
-link to a folder (outside it: another checkout is a source of its own; inside it: its
-files are read in place, not twice; or a loop) and a broken one are not followed, each
-named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
+A warning about a part of a file that was read (a field ignored, an MCP server entry
+skipped) keeps nothing back from pruning (``Unread.NOTHING``). Which files are listed, and
+which symbolic links followed, is `walk`'s (a folder that cannot be listed keeps what was
+read below it before).
 Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where every entry
 names a component: Anthropic's skill format lists software packages there), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
@@ -39,7 +39,6 @@ package specs such as ``torch>=2.9``.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import time
 from collections.abc import Mapping, Sequence
@@ -56,25 +55,11 @@ from skill_retriever.ingest.plugin_manifests import (
     plugin_record,
 )
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult, Note, Problem
+from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
+from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import NodeKind, parse_timestamp
 
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        "__pycache__",
-        ".venv",
-        "venv",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-    }
-)
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 _KIND_FOLDERS = {"agents": NodeKind.AGENT, "commands": NodeKind.COMMAND, "hooks": NodeKind.HOOK}
 _MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
@@ -119,86 +104,6 @@ def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000
     result = link_corpora(corpora, source=", ".join(str(r) for r in roots))
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _walk(root: Path, problems: list[Problem]) -> list[str]:
-    real_root = root.resolve()
-    found: list[str] = []
-
-    def unreadable(exc: OSError) -> None:
-        problems.append(Problem(str(exc.filename), f"cannot list folder: {exc.strerror or exc}"))
-
-    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        problems += [
-            Problem(str(Path(dirpath) / d), "a folder named SKILL.md: no skill made (a skill is "
-                    "a file SKILL.md in its folder); rename the folder")
-            for d in dirnames
-            if d.lower() == "skill.md"
-        ]
-        linked = [d for d in dirnames if (Path(dirpath) / d).is_symlink()]
-        dirnames[:] = [d for d in dirnames if d not in linked]  # os.walk would not enter them either
-        problems += [_folder_link(Path(dirpath) / d, real_root) for d in linked]
-        for fname in filenames:
-            full = Path(dirpath) / fname
-            skipped = _file_link(full, real_root) if full.is_symlink() else None
-            if skipped is not None:
-                problems.append(skipped)
-                continue
-            found.append(full.relative_to(root).as_posix())
-    return sorted(found)
-
-
-def _link_note(link: Path, message: str) -> Problem:
-    """A skipped symbolic link: a note (none of the repository's own files is left out, so
-    it keeps no items of an earlier run from being pruned), naming the link and why."""
-    return Problem(str(link), message, read_whole=True)
-
-
-def _target(link: Path) -> Path | Problem:
-    """Where ``link`` leads, or the note that it leads nowhere (broken, or a loop)."""
-    try:
-        return link.resolve(strict=True)
-    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return _link_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
-
-
-def _file_link(link: Path, real_root: Path) -> Problem | None:
-    """Why the link to a file ``link`` is skipped, or None: one that stays in the
-    repository is read (its target is the repository's own)."""
-    target = _target(link)
-    if isinstance(target, Problem):
-        return target
-    if target.is_relative_to(real_root):
-        return None
-    return _link_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
-
-
-def _folder_link(link: Path, real_root: Path) -> Problem:
-    """Why the link to a folder ``link`` is not followed: one leaving the repository could
-    reach anything (another checkout is a source of its own), one within it leads to
-    files read in place (following it would index them twice) or to a folder that holds
-    it (a loop)."""
-    target = _target(link)
-    if isinstance(target, Problem):
-        return target
-    if not target.is_relative_to(real_root):
-        return _link_note(
-            link,
-            f"symbolic link to a folder outside the repository: not followed (it leads to {target}); "
-            "to index that folder, pass it as a source of its own",
-        )
-    rel = target.relative_to(real_root).as_posix()
-    if link.parent.resolve().is_relative_to(target):
-        return _link_note(link, f"symbolic link to a folder that holds it: not followed (it leads to {rel}, a loop)")
-    if SKIP_DIRS.intersection(rel.split("/")):
-        return _link_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
-    return _link_note(
-        link,
-        f"symbolic link to another folder of this repository: not followed (it leads to {rel}, whose files "
-        "are indexed there; following it would index them twice)",
-    )
 
 
 def _nearest(folder: str, candidates: Mapping[str, object]) -> str | None:
@@ -314,7 +219,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     origin = Provenance.of(root, name)
     corpus = origin.name
     out = Corpus(corpus, attrs=origin.attrs())
-    files = _walk(root, out.problems)
+    files = walk_files(root, out.problems)
     reader = _Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
@@ -343,7 +248,12 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         )
         for record in reader.records(rel, is_skill, skill, out):
             out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent))
-            out.problems += [Problem(str(root / rel), w, read_whole=isinstance(w, Note)) for w in record.warnings]
+            # The file was read and parsed: a warning is about a part of it (a date kept as
+            # text, an entry ignored), never a reason to keep what it no longer produces.
+            out.problems += [
+                Problem(str(root / rel), w, read_whole=isinstance(w, Note), unread=Unread.NOTHING)
+                for w in record.warnings
+            ]
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
             p.record.attrs["files"] = files_of.get(posixpath.dirname(p.record.rel), [])
@@ -383,7 +293,7 @@ def _plugin_nodes(
             try:
                 setattr(record, key, parse_timestamp(meta.get(key), spec.rel))
             except InvalidItemError as exc:
-                out.problems.append(Problem(reader.where(source), f"{exc}; ignored"))
+                out.problems.append(Problem(reader.where(source), f"{exc}; ignored", unread=Unread.NOTHING))
         for m in inside:
             m.record.attrs["plugin"] = record.name
         outer = _nearest(posixpath.dirname(folder), plugin_ids) if spec.folder else None

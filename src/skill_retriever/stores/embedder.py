@@ -114,12 +114,8 @@ class SentenceTransformerEmbedder:
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                 try:
                     model = SentenceTransformer(path, device=self._device, local_files_only=offline)
-                except OSError as exc:
-                    raise ConfigError(
-                        f"cannot load embedding model {self._model_ref!r} offline: {exc}. "
-                        "Use a local folder path, a model already in the Hugging Face cache, "
-                        f"or the default {DEFAULT_MODEL!r}."
-                    ) from exc
+                except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
+                    raise _load_error(self._model_ref, path, exc) from exc
                 if self._max_seq_length:
                     model.max_seq_length = self._max_seq_length
                 dim_of = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
@@ -164,6 +160,21 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.asarray(vecs, dtype=np.float32)
+
+
+def _load_error(name: str, path: str, exc: Exception) -> ConfigError:
+    """Why the model ``name`` (at ``path``) did not load, in one line, and what to use."""
+    use = (
+        "Use a local folder path, a model already in the Hugging Face cache, "
+        f"or the default {DEFAULT_MODEL!r}."
+    )
+    why = " ".join(str(exc).split()).rstrip(".")  # the library's message spans lines
+    if os.path.isdir(path) and not isinstance(exc, OSError):
+        return ConfigError(
+            f"embedding model {name!r} is a folder, but not a model sentence-transformers can load "
+            f"({why}). {use}"
+        )
+    return ConfigError(f"cannot load embedding model {name!r} offline: {why}. {use}")
 
 
 def quiet_model_loading() -> None:

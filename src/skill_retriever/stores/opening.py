@@ -186,13 +186,18 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
         raise IndexCorruptError(f"{path} is a file, not an index directory; choose a directory")
     if path.exists() and any(p.name not in CREATION_LEFTOVERS for p in path.iterdir()):
         raise IndexCorruptError(f"{path} exists and holds other files; choose an empty or new directory")
-    path.mkdir(parents=True, exist_ok=True)
     embedder = embedder or embedder_for(None)
-    lock.acquire()
-    manifest = mf.new_manifest(embedder.name)
-    if chroma_url:
-        manifest["chroma_url"] = chroma_url
-    items = _items(path, lock, create=True)
+    _ = embedder.dim  # loads it: a model that cannot load must not be named in a new manifest
+    made = _make_directory(path)
+    try:
+        lock.acquire()
+        manifest = mf.new_manifest(embedder.name)
+        if chroma_url:
+            manifest["chroma_url"] = chroma_url
+        items = _items(path, lock, create=True)
+    except BaseException:
+        _remove_made(path, made)
+        raise
     try:
         items.set_meta(EMBEDDER_KEY, embedder.name)
         remember(items, manifest, path, on_server=True)  # its collections are made for this directory
@@ -200,8 +205,51 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
     except BaseException:
         items.close()
         lock.release()
+        _remove_made(path, made)
         raise
     return manifest, embedder, items, None
+
+
+def _make_directory(path: Path) -> Path | None:
+    """Make the index directory (and the folders above it); the topmost folder made, None
+    when the directory was there.
+
+    Raises:
+        IndexCorruptError: It cannot be made (a file on the way, no such device, no rights).
+    """
+    if path.is_dir():
+        return None
+    top = next(p for p in reversed((path, *path.parents)) if not p.exists())
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        blocker = next((p for p in path.parents if p.exists()), None)
+        why = (
+            f"{blocker} is a file, not a directory"
+            if blocker is not None and not blocker.is_dir()
+            else exc.strerror or str(exc)
+        )
+        raise IndexCorruptError(
+            f"cannot create the index directory {path}: {why}; choose a directory that can be created"
+        ) from exc
+    return top
+
+
+def _remove_made(path: Path, top: Path | None) -> None:
+    """Undo a create that failed before its manifest: the directories it made (``top`` and
+    those below it down to ``path``) go, with the files the create left in ``path``, as long
+    as nothing else is in them. A directory that was there is left as it was found."""
+    if top is None:
+        return
+    for name in CREATION_LEFTOVERS:
+        (path / name).unlink(missing_ok=True)
+    folder = path
+    while folder.is_relative_to(top):
+        try:
+            folder.rmdir()
+        except OSError:  # something else is in it: not only this create's
+            return
+        folder = folder.parent
 
 
 def _recover(path: Path, lock: WriterLock, embedder: Embedder | None, *, create: bool, chroma_url: str | None) -> Opened:

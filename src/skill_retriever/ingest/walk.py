@@ -1,0 +1,147 @@
+"""Listing a skills repository's files: the folders walked, the links followed or not.
+
+The walk is iterative (a stack of folders, not recursion as ``os.walk`` in Python 3.11 is),
+so a tree nested thousands of folders deep is listed like any other. It goes depth first in
+sorted order, never into `SKIP_DIRS`. A folder that cannot be listed is a problem of that
+folder (``Unread.FOLDER``): re-indexing keeps every item read below it before, as it keeps
+those of a file that cannot be read.
+
+Symbolic links: one to a file in the repository is listed; one to a file outside it, every
+link to a folder (outside it: another checkout is a source of its own; inside it: its
+files are read in place, not twice; or a loop) and a broken one are not followed, each
+named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skill_retriever.ingest.result import Problem, Unread
+
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
+
+
+def walk_files(root: Path, problems: list[Problem]) -> list[str]:
+    """The files below ``root`` (relative POSIX paths, sorted); what could not be listed
+    or was not followed is added to ``problems``."""
+    real_root = root.resolve()
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        entries = _listing(folder, problems)
+        if entries is None:
+            continue
+        dirs = [e for e in entries if _is_dir(e) and e.name not in SKIP_DIRS]
+        problems += [
+            Problem(str(folder / e.name), "a folder named SKILL.md: no skill made (a skill is "
+                    "a file SKILL.md in its folder); rename the folder")
+            for e in dirs
+            if e.name.lower() == "skill.md"
+        ]
+        problems += [_folder_link(folder / e.name, real_root) for e in dirs if e.is_symlink()]
+        folders = [folder / e.name for e in dirs if not e.is_symlink()]  # links are never followed
+        for entry in entries:
+            if _is_dir(entry):
+                continue
+            path = folder / entry.name
+            skipped = _file_link(path, real_root) if entry.is_symlink() else None
+            if skipped is not None:
+                problems.append(skipped)
+            else:
+                found.append(path.relative_to(root).as_posix())
+        stack.extend(reversed(folders))  # the first folder in sorted order is walked next
+    return sorted(found)
+
+
+def _listing(folder: Path, problems: list[Problem]) -> list[os.DirEntry[str]] | None:
+    """The entries of ``folder`` sorted by name, or None after filing the folder as one
+    that could not be listed (what an earlier run read below it is kept)."""
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        problems.append(
+            Problem(
+                str(folder),
+                f"cannot list folder: {exc.strerror or exc}; nothing below it was read (the items "
+                "indexed from there before are kept); make it readable and index again",
+                unread=Unread.FOLDER,
+            )
+        )
+        return None
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a folder, or a link to one (as ``os.walk`` tells them)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _link_note(link: Path, message: str) -> Problem:
+    """A skipped symbolic link: a note (none of the repository's own files is left out, so
+    it keeps no items of an earlier run from being pruned), naming the link and why."""
+    return Problem(str(link), message, read_whole=True)
+
+
+def _target(link: Path) -> Path | Problem:
+    """Where ``link`` leads, or the note that it leads nowhere (broken, or a loop)."""
+    try:
+        return link.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return _link_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
+
+
+def _file_link(link: Path, real_root: Path) -> Problem | None:
+    """Why the link to a file ``link`` is skipped, or None: one that stays in the
+    repository is read (its target is the repository's own)."""
+    target = _target(link)
+    if isinstance(target, Problem):
+        return target
+    if target.is_relative_to(real_root):
+        return None
+    return _link_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
+
+
+def _folder_link(link: Path, real_root: Path) -> Problem:
+    """Why the link to a folder ``link`` is not followed: one leaving the repository could
+    reach anything (another checkout is a source of its own), one within it leads to
+    files read in place (following it would index them twice) or to a folder that holds
+    it (a loop)."""
+    target = _target(link)
+    if isinstance(target, Problem):
+        return target
+    if not target.is_relative_to(real_root):
+        return _link_note(
+            link,
+            f"symbolic link to a folder outside the repository: not followed (it leads to {target}); "
+            "to index that folder, pass it as a source of its own",
+        )
+    rel = target.relative_to(real_root).as_posix()
+    if link.parent.resolve().is_relative_to(target):
+        return _link_note(link, f"symbolic link to a folder that holds it: not followed (it leads to {rel}, a loop)")
+    if SKIP_DIRS.intersection(rel.split("/")):
+        return _link_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
+    return _link_note(
+        link,
+        f"symbolic link to another folder of this repository: not followed (it leads to {rel}, whose files "
+        "are indexed there; following it would index them twice)",
+    )
