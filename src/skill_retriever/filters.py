@@ -73,6 +73,11 @@ class Filters:
             object.__setattr__(self, "until", parse_timestamp(self.until, "filters.until"))
         except InvalidItemError as exc:
             raise ConfigError(str(exc)) from exc
+        if self.since is not None and self.until is not None and self.since > self.until:
+            raise ConfigError(
+                f"filters.since ({self.since.isoformat()}) is after filters.until "
+                f"({self.until.isoformat()}), so no item could pass; swap them"
+            )
 
     @classmethod
     def from_spec(cls, spec: Any) -> Filters:

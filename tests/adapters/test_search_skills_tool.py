@@ -202,4 +202,4 @@ def test_nothing_fits_comes_first_and_budget_fill_is_an_argument(sample_index: I
     kept = tool.invoke(args)
     filled = tool.invoke({**args, "budget_fill": True})
     assert "budget_fill=True" in kept  # the advice names an argument the tool takes
-    assert len(re.findall(r"^\d+\. \[", filled, re.M)) >= len(re.findall(r"^\d+\. \[", kept, re.M))
+    assert len(re.findall(r"^\d+\. \[", filled, re.MULTILINE)) >= len(re.findall(r"^\d+\. \[", kept, re.MULTILINE))

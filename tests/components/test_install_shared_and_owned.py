@@ -217,3 +217,23 @@ def test_a_group_without_a_matcher_is_the_one_with_an_empty_matcher(
     assert (project / ".claude/settings.json").read_bytes() == before  # not added twice
     assert uninstall(["on-stop"], project).ok  # and the user's hook is not taken away
     assert (project / ".claude/settings.json").read_bytes() == before
+
+
+def test_a_new_version_of_a_hook_replaces_the_old_one_with_force(index: Index, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    assert install(index, ["on-stop"], project).ok
+    graph = tmp_path / "src/g.json"
+    graph.write_text(graph.read_text().replace("make check", "make check-all"))
+    run = index_sources(index, [graph])
+    assert not [p for s in run.sources for p in s.problems]
+
+    def commands() -> list[str]:
+        data = json.loads((project / ".claude/settings.json").read_text())
+        return [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
+
+    plan = install(index, ["on-stop"], project)  # the old one would run beside the new one
+    assert [c.status for c in plan.components] == ["blocked"] and commands() == ["make check"]
+    assert "replaces what an earlier version of it added (make check); force replaces it" in "\n".join(plan.lines())
+    assert install(index, ["on-stop"], project, force=True).ok
+    assert commands() == ["make check-all"]
+    assert uninstall(["on-stop"], project).ok and files_under(project) == {}

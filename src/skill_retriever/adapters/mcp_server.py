@@ -116,9 +116,9 @@ def _unknown(exc: UnknownComponentError, arg: str) -> str:
     SDK puts the tool's name before it)."""
     if exc.candidates:
         listing = ", ".join(exc.candidates[:5])
-        return f"{len(exc.candidates)} components are named {exc.ref!r} ({listing}); pass one of these ids as {arg}"
+        return f"{len(exc.candidates)} components are named {exc.ref!r:.200} ({listing}); pass one of these ids as {arg}"
     return (
-        f"no component {exc.ref!r}; call search_components with the task to find ids, "
+        f"no component {exc.ref!r:.200}; call search_components with the task to find ids, "
         f"then pass one of them as {arg}"
     )
 

@@ -98,7 +98,7 @@ class CallerView:
                 message for both: the answer must not tell them apart).
         """
         if not self.sees(node_id):
-            raise MissingNodeError(f"no component {node_id!r} in the index")
+            raise MissingNodeError(f"no component {node_id!r:.200} in the index")
         return self.snapshot.nodes[node_id]
 
     def name_of(self, node_id: str) -> str:

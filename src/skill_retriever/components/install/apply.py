@@ -34,10 +34,15 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
-from skill_retriever.components.install.plan import InstallError, InstallPlan
+from skill_retriever.components.install.plan import HookEntry, InstallError, InstallPlan
 from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.replaced import keep_file, keep_server
-from skill_retriever.components.install.settings import merge_hooks, read_json_object, write_json
+from skill_retriever.components.install.settings import (
+    merge_hooks,
+    read_json_object,
+    remove_hooks,
+    write_json,
+)
 from skill_retriever.components.install.target import (
     check_creatable,
     check_writable,
@@ -94,7 +99,8 @@ def _write(
     current, _ = read_json_object(root, MCP_FILE, "mcpServers")
     current_servers = (current or {}).get("mcpServers", {})
     servers: dict[str, Mapping[str, Any]] = {}
-    hooks = []
+    hooks: list[HookEntry] = []
+    unhook: list[HookEntry] = []
     for c in plan.components:
         if c.status not in ("install", "unchanged"):
             continue
@@ -105,6 +111,8 @@ def _write(
             if c.status != "install" or f.action not in ("create", "overwrite"):
                 continue
             if f.hook is not None:
+                if f.action == "overwrite":  # a new version's hooks replace the old ones
+                    unhook += _stale_hooks(record, c.id, [g.hook for g in c.files if g.hook is not None])
                 hooks.append(f.hook)
                 entry.hooks.append(f.hook)
             elif f.mcp_entry is not None:
@@ -134,11 +142,27 @@ def _write(
         written,
     )
     _merge_file(
-        root, SETTINGS_FILE, "hooks", record, lambda d: merge_hooks(d, hooks), bool(hooks), written
+        root,
+        SETTINGS_FILE,
+        "hooks",
+        record,
+        lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks),
+        bool(hooks),
+        written,
     )
     if record.components:
         note_folders(record, missing)
         record.save()
+
+
+def _stale_hooks(record: InstallRecord, node_id: str, new: list[HookEntry]) -> list[HookEntry]:
+    """The hooks component ``node_id`` added before and no longer has, taken out of its
+    record: those no other component added too are returned, to leave ``settings.json``."""
+    entry = record.components[node_id]
+    stale = [h for h in entry.hooks if h not in new]
+    entry.hooks = [h for h in entry.hooks if h in new]
+    others = [e for i, e in record.components.items() if i != node_id]
+    return [h for h in stale if not any(h in e.hooks for e in others)]
 
 
 def _claim_shared(plan: InstallPlan, record: InstallRecord) -> None:

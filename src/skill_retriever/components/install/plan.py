@@ -62,10 +62,10 @@ class UnknownComponentError(InstallError):
         self.candidates = candidates
         if candidates:
             listing = ", ".join(candidates[:5])
-            msg = f"{len(candidates)} components are named {ref!r} ({listing}); give the id"
+            msg = f"{len(candidates)} components are named {ref!r:.200} ({listing}); give the id"
         else:
             msg = (
-                f"no component {ref!r} in the index; find ids with "
+                f"no component {ref!r:.200} in the index; find ids with "
                 '`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server`'
             )
         super().__init__(msg)

@@ -28,7 +28,7 @@ from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_names import note_shadowed_commands
-from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
+from skill_retriever.components.install.inventory import INSTALLABLE, InstallRecord, match_installed
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing
 from skill_retriever.components.install.paths import safe_destination, server_key
@@ -197,6 +197,11 @@ class _Shared:
                 None,
                 f"the existing {SETTINGS_FILE}: {why}; fix it first",
             )
+        try:  # the hooks each recorded component added (a damaged record: none known)
+            record = InstallRecord.load(root)
+        except InstallError:
+            record = None
+        self.hooks = {i: e.hooks for i, e in record.components.items()} if record else {}
 
 
 def _render(node: Node, scope: Scope) -> Rendered | tuple[Status, str]:
@@ -235,13 +240,23 @@ def _component_plan(
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
     actions: list[FileAction] = []
+    # Hooks an earlier version of this component added and this one no longer has: kept,
+    # they would run beside the new ones, so the new ones replace them, with force only.
+    stale = [h for h in shared.hooks.get(node.id, []) if h not in out.hooks and shared.settings is not None
+             and has_hook(shared.settings, h)]
+    replaces = "; ".join(str(h.hook.get("command", h.hook)) for h in stale)
     for entry in out.hooks:
         path = f"{SETTINGS_FILE}#{entry.where}"
         if shared.settings is None:
             actions.append(FileAction(path, "refused", shared.settings_why, hook=entry))
+        elif has_hook(shared.settings, entry):
+            actions.append(FileAction(path, "unchanged", hook=entry))
+        elif stale:
+            why = f"replaces what an earlier version of it added ({replaces})"
+            action: Action = "overwrite" if force else "blocked"
+            actions.append(FileAction(path, action, why if force else f"{why}; force replaces it", hook=entry))
         else:
-            done = has_hook(shared.settings, entry)
-            actions.append(FileAction(path, "unchanged" if done else "create", hook=entry))
+            actions.append(FileAction(path, "create", hook=entry))
     if out.mcp_entry is not None:
         name = server_key(node.name)
         path = f"{MCP_FILE}#{name}"
