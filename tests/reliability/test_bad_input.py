@@ -339,8 +339,6 @@ CORRUPTIONS = {
     "items-garbage": lambda p: (p / "items.sqlite").write_bytes(b"x" * 5000),
     "items-truncated": lambda p: (p / "items.sqlite").write_bytes((p / "items.sqlite").read_bytes()[:1000]),
     "items-is-a-folder": lambda p: ((p / "items.sqlite").unlink(), (p / "items.sqlite").mkdir()),
-    "node-row-not-json": lambda p: _sql(p, "UPDATE nodes SET data = '{bad' WHERE rowid = 1"),
-    "node-row-invalid": lambda p: _sql(p, """UPDATE nodes SET data = '{"id": "x"}' WHERE rowid = 1"""),
     "schema-changed": lambda p: (_sql(p, "DROP TABLE nodes"), _sql(p, "CREATE TABLE nodes (x)")),
     "schema-version": lambda p: _sql(p, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
     "items-empty": lambda p: (p / "items.sqlite").write_bytes(b""),
@@ -362,6 +360,27 @@ def test_corrupt_index_dir_gets_a_clear_error(good_index_dir: Path, tmp_path: Pa
         assert "\n" not in message
         assert any(hint in message for hint in ("skill-retriever index", "skill-retriever repair", "re-index")), message
     assert _files(path) == before  # a damaged store is reported, never "repaired" by deleting
+
+
+@pytest.mark.parametrize("data", ["{bad", '{"id": "x"}'])
+def test_a_damaged_row_is_left_out_and_nothing_deleted(good_index_dir: Path, tmp_path: Path, data: str) -> None:
+    """One row whose item cannot be read back (not JSON, or not an item) leaves that item
+    out, with a warning (``tests/stores/test_damaged_rows.py``); the rest opens, and the
+    row is kept: what one version cannot read, a newer one may."""
+    path = tmp_path / "ix"
+    shutil.copytree(good_index_dir, path)
+    first = Index.open(path, embedder=HashingEmbedder(32))
+    held = len(first.snapshot().nodes)
+    first.close()
+    _sql(path, f"UPDATE nodes SET data = '{data}' WHERE rowid = 1")
+    before = _files(path)
+    for writable in (False, True):
+        index = Index.open(path, embedder=HashingEmbedder(32), writable=writable)
+        assert len(index.snapshot().nodes) == held - 1
+        index.close()
+    with sqlite3.connect(path / "items.sqlite") as db:
+        assert db.execute("SELECT data FROM nodes WHERE rowid = 1").fetchone() == (data,)
+    assert _files(path)["index.json"] == before["index.json"]
 
 
 def _files(path: Path) -> dict[str, bytes]:

@@ -128,9 +128,8 @@ class Index:
                 index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live, recovering)
             index._remote = index._server()
             if lock.held:
-                index._reconcile()
-            else:
-                opening.warn_unusable(path, index._live, index._dim())
+                index._reconcile()  # (which embeds unusable vectors again: no word on them)
+            opening.warn_unusable(path, index._live, index._dim(), vectors=not lock.held)
         except BaseException:
             index.close()
             raise
@@ -188,7 +187,7 @@ class Index:
                 self._live.apply(changes)
                 self._snapshot = None
             self._seen = seen
-            if changes.unusable_nodes or changes.unusable_edges:
+            if changes.unusable_nodes or changes.unusable_edges or changes.damaged_nodes or changes.damaged_edges:
                 opening.warn_unusable(self._path, self._live, self._dim())
 
     def _dim(self) -> int:

@@ -25,9 +25,8 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
@@ -42,10 +41,9 @@ from skill_retriever.stores.rows import (
     Vector,
     encode_vector,
     keep_most_common_length,
+    parse_row,
     take_vector,
 )
-
-T = TypeVar("T")
 
 SCHEMA_VERSION = 2
 
@@ -264,17 +262,19 @@ class ItemStore:
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
         terms = stored_terms.select(self._db)  # the BM25 term counts, when the file has them
-        for rowid, data, vhash, blob, key, counts in self._db.execute(
-            f"SELECT rowid, data, hash, CAST(vector AS BLOB), {terms} FROM nodes {where} ORDER BY rowid", args
+        for rowid, item_id, data, vhash, blob, key, counts in self._db.execute(
+            f"SELECT rowid, id, data, hash, CAST(vector AS BLOB), {terms} FROM nodes {where} ORDER BY rowid", args
         ):
-            node = self._item(Node.from_dict, "node", rowid, data)
+            if (node := parse_row(Node.from_dict, "node", rowid, item_id, data, out.damaged_nodes)) is None:
+                continue
             out.nodes[node.id] = node
             take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim)
             stored_terms.take(out.terms, node, str(vhash), key, counts)
-        for rowid, data, vhash, blob in self._db.execute(
-            f"SELECT rowid, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
+        for rowid, item_id, data, vhash, blob in self._db.execute(
+            f"SELECT rowid, id, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
         ):
-            edge = self._item(Edge.from_dict, "edge", rowid, data)
+            if (edge := parse_row(Edge.from_dict, "edge", rowid, item_id, data, out.damaged_edges)) is None:
+                continue
             out.edges[edge.id] = edge
             take_vector(out, out.edge_vectors, out.unusable_edges, edge.id, vhash, blob, dim)
         if dim <= 0:
@@ -287,15 +287,6 @@ class ItemStore:
                 elif what == "edge" and item_id not in out.edges:
                     out.deleted_edges.add(str(item_id))
         return out
-
-    def _item(self, parse: Callable[[Any], T], what: str, rowid: int, data: str) -> T:
-        try:
-            return parse(json.loads(data))
-        except (ValueError, TypeError, KeyError) as exc:  # JSON errors and InvalidItemError are ValueErrors
-            raise IndexCorruptError(
-                f"{self.path}: {what} row {rowid} is damaged ({exc}); rebuild the index: delete "
-                "the index directory and run `skill-retriever index` again"
-            ) from exc
 
     def edge_ids_touching(self, node_ids: Iterable[str]) -> list[str]:
         ids = list(node_ids)

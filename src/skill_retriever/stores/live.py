@@ -35,9 +35,20 @@ class LiveState:
     # until the writer embeds them again (``stores.repair``).
     unusable_nodes: set[str] = field(default_factory=set)
     unusable_edges: set[str] = field(default_factory=set)
+    # Rows whose item cannot be read back (id -> what is wrong): left out, as deleted (an
+    # older version of the item must not stay: its access labels may have changed).
+    damaged_nodes: dict[str, str] = field(default_factory=dict)
+    damaged_edges: dict[str, str] = field(default_factory=dict)
 
     def apply(self, ch: Changes) -> None:
         """Apply one batch (deletions first: an id deleted and re-added in it stays)."""
+        ch.deleted_nodes.update(ch.damaged_nodes)
+        ch.deleted_edges.update(ch.damaged_edges)
+        for ids, damaged, read, gone in ((ch.damaged_nodes, self.damaged_nodes, ch.nodes, ch.deleted_nodes),
+                                         (ch.damaged_edges, self.damaged_edges, ch.edges, ch.deleted_edges)):
+            for i in [*read, *gone]:
+                damaged.pop(i, None)
+            damaged.update(ids)
         for node_id in ch.deleted_nodes:
             self.nodes.pop(node_id, None)
             self.node_vectors.pop(node_id, None)

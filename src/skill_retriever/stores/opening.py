@@ -341,10 +341,20 @@ def settle_dim(path: Path, manifest: dict[str, Any], changes: Changes, embedder:
     return length
 
 
-def warn_unusable(path: Path, live: LiveState, dim: int) -> None:
-    """Say how many stored vectors a reader could not use, and what to do."""
+def warn_unusable(path: Path, live: LiveState, dim: int, *, vectors: bool = True) -> None:
+    """Say how many rows could not be read at all and (``vectors``) how many stored vectors
+    could not be used, and what to do."""
+    damaged = {**live.damaged_nodes, **live.damaged_edges}
+    if damaged:
+        first, why = next(iter(damaged.items()))
+        log.warning(
+            "[skill_retriever][index] %d row(s) of %s/items.sqlite cannot be read back and are left out "
+            "(first: %r, %s); the rest of the index is served. Index their source again to rewrite them "
+            "(or rebuild the index into a new directory)",
+            len(damaged), path, first, why,
+        )
     nodes, edges = len(live.unusable_nodes), len(live.unusable_edges)
-    if nodes or edges:
+    if vectors and (nodes or edges):
         log.warning(
             "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (not %d "
             "finite float32 numbers); those items are found by keywords and the graph only until you run "

@@ -1,10 +1,16 @@
 """The rows ``items.sqlite`` holds and returns: items with their vectors, and what one read
 or write changes. A stored vector that is not ``dim`` finite float32s (damaged, or from
-another model) is *unusable*: read as no vector, its item kept (``stores.items``)."""
+another model) is *unusable*: read as no vector, its item kept (``stores.items``). A row
+whose item itself cannot be read back (`parse_row`) is *damaged*: left out of the read,
+the rest of the index served, a writer rewriting it when its source is indexed again (the
+row is never deleted: what one version cannot read, a newer one may)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,6 +19,7 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores.keywords import Terms
 
 Vector = NDArray[np.float32]
+T = TypeVar("T")
 
 __all__ = [
     "Changes",
@@ -23,6 +30,7 @@ __all__ = [
     "decode_vector",
     "encode_vector",
     "keep_most_common_length",
+    "parse_row",
     "take_vector",
 ]
 
@@ -56,6 +64,9 @@ class Changes:
     #: BM25 term counts of nodes, stored or just counted (``stores.stored_terms``); a
     #: BM25-indexed node missing here is counted from its text when the batch is applied.
     terms: dict[str, Terms] = field(default_factory=dict)
+    #: Rows whose item could not be read back: id -> what is wrong (`parse_row`).
+    damaged_nodes: dict[str, str] = field(default_factory=dict)
+    damaged_edges: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,3 +132,15 @@ def take_vector(
     bad.add(item_id)
     if isinstance(blob, bytes) and blob and len(blob) % 4 == 0:
         out.unusable_lengths[len(blob) // 4] = out.unusable_lengths.get(len(blob) // 4, 0) + 1
+
+
+def parse_row(
+    parse: Callable[[Any], T], what: str, rowid: int, item_id: object, data: str, damaged: dict[str, str]
+) -> T | None:
+    """The item of one row, or None when its JSON cannot be read back as one (the row is
+    then named in ``damaged``, under its id column)."""
+    try:
+        return parse(json.loads(data))
+    except (ValueError, TypeError, KeyError) as exc:  # JSON errors and InvalidItemError are ValueErrors
+        damaged[str(item_id)] = f"{what} row {rowid}: {' '.join(str(exc).split())[:200]}"
+        return None
