@@ -219,21 +219,36 @@ def test_a_group_without_a_matcher_is_the_one_with_an_empty_matcher(
     assert (project / ".claude/settings.json").read_bytes() == before
 
 
-def test_a_new_version_of_a_hook_replaces_the_old_one_with_force(index: Index, tmp_path: Path) -> None:
+def test_a_new_version_updates_what_an_install_wrote_and_nobody_changed(
+    index: Index, tmp_path: Path
+) -> None:
+    """Installing again after the source changed updates the hook entries and files an
+    earlier install of the component wrote, as long as they are as it wrote them (else
+    the user's change is kept, as before, and only force replaces it)."""
     project = tmp_path / "proj"
-    assert install(index, ["on-stop"], project).ok
+    assert install(index, ["on-stop", "ag-1"], project).ok
     graph = tmp_path / "src/g.json"
-    graph.write_text(graph.read_text().replace("make check", "make check-all"))
-    run = index_sources(index, [graph])
-    assert not [p for s in run.sources for p in s.problems]
+    agent = project / ".claude/agents/reviewer.md"
+
+    def new_version(old: str, new: str) -> None:
+        graph.write_text(graph.read_text().replace(old, new))
+        run = index_sources(index, [graph])
+        assert not [p for s in run.sources for p in s.problems]
 
     def commands() -> list[str]:
         data = json.loads((project / ".claude/settings.json").read_text())
         return [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
 
-    plan = install(index, ["on-stop"], project)  # the old one would run beside the new one
-    assert [c.status for c in plan.components] == ["blocked"] and commands() == ["make check"]
-    assert "replaces what an earlier version of it added (make check); force replaces it" in "\n".join(plan.lines())
-    assert install(index, ["on-stop"], project, force=True).ok
-    assert commands() == ["make check-all"]
-    assert uninstall(["on-stop"], project).ok and files_under(project) == {}
+    new_version("make check", "make check-all")
+    new_version("same body", "a new body")
+    plan = install(index, ["on-stop", "ag-1"], project)
+    assert plan.ok and [c.status for c in plan.components] == ["install", "install"]
+    text = "\n".join(plan.lines())
+    assert "updates what an earlier version of it added (make check)" in text  # not both running
+    assert "updates what an earlier install of it wrote, unchanged since" in text
+    assert commands() == ["make check-all"] and "a new body" in agent.read_text()
+    agent.write_text(agent.read_text() + "my own line\n")  # the user's change
+    new_version("a new body", "a third body")
+    kept = install(index, ["ag-1"], project)
+    assert [c.status for c in kept.components] == ["blocked"] and "my own line" in agent.read_text()
+    assert uninstall(["on-stop"], project).ok and not (project / ".claude/settings.json").exists()

@@ -19,7 +19,7 @@ skill of its name will hide, too (`claude_names`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,12 @@ from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_names import note_shadowed_commands
-from skill_retriever.components.install.inventory import INSTALLABLE, InstallRecord, match_installed
+from skill_retriever.components.install.inventory import (
+    INSTALLABLE,
+    InstallRecord,
+    match_installed,
+    sha256,
+)
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing
 from skill_retriever.components.install.paths import safe_destination, server_key
@@ -202,6 +207,7 @@ class _Shared:
         except InstallError:
             record = None
         self.hooks = {i: e.hooks for i, e in record.components.items()} if record else {}
+        self.files = {i: e.files for i, e in record.components.items()} if record else {}
 
 
 def _render(node: Node, scope: Scope) -> Rendered | tuple[Status, str]:
@@ -232,7 +238,8 @@ def _component_plan(
     if not isinstance(out, Rendered):
         status, why = out
         return plan(status, reason=why)
-    actions = [_file_action(root, f, force, shared.cases) for f in out.files]
+    ours = shared.files.get(node.id, {})
+    actions = [_file_action(root, f, force, shared.cases, ours) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
     notes = [*out.notes, case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
@@ -240,8 +247,8 @@ def _component_plan(
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
     actions: list[FileAction] = []
-    # Hooks an earlier version of this component added and this one no longer has: kept,
-    # they would run beside the new ones, so the new ones replace them, with force only.
+    # Hooks an earlier version of this component added, still there as it added them, that
+    # this version no longer has: they would run beside the new ones, which replace them.
     stale = [h for h in shared.hooks.get(node.id, []) if h not in out.hooks and shared.settings is not None
              and has_hook(shared.settings, h)]
     replaces = "; ".join(str(h.hook.get("command", h.hook)) for h in stale)
@@ -252,9 +259,8 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
         elif has_hook(shared.settings, entry):
             actions.append(FileAction(path, "unchanged", hook=entry))
         elif stale:
-            why = f"replaces what an earlier version of it added ({replaces})"
-            action: Action = "overwrite" if force else "blocked"
-            actions.append(FileAction(path, action, why if force else f"{why}; force replaces it", hook=entry))
+            why = f"updates what an earlier version of it added ({replaces})"
+            actions.append(FileAction(path, "overwrite", why, hook=entry))
         else:
             actions.append(FileAction(path, "create", hook=entry))
     if out.mcp_entry is not None:
@@ -276,9 +282,13 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
     return actions
 
 
-def _file_action(root: Path, f: FileOut, force: bool, cases: CaseFolders) -> FileAction:
+def _file_action(
+    root: Path, f: FileOut, force: bool, cases: CaseFolders, ours: Mapping[str, str]
+) -> FileAction:
     """What happens to ``f``, at the target's spelling of its path (`cases`): an existing
-    file there is kept unless identical or ``force``, whichever the case of its name."""
+    file there is kept unless identical or ``force``, whichever the case of its name, or
+    it is what an earlier install of this component wrote there, unchanged since
+    (``ours``: path -> SHA-256 recorded), which a new version updates."""
     spelled = cases.spellings(f.rel)
     if len(spelled) > 1:
         why = (
@@ -300,10 +310,14 @@ def _file_action(root: Path, f: FileOut, force: bool, cases: CaseFolders) -> Fil
     if not dest.exists():
         return FileAction(rel, "create", note, content=f.content, mode=f.mode)
     try:
-        same = dest.read_bytes() == f.content
+        held = dest.read_bytes()
     except OSError as exc:
         why = f"cannot read the existing file: {exc.strerror or exc}"
         return FileAction(rel, "refused", _joined(why, note))
+    same = held == f.content
+    if not same and rel in ours and ours[rel] == sha256(held):
+        why = _joined("updates what an earlier install of it wrote, unchanged since", note)
+        return FileAction(rel, "overwrite", why, content=f.content, mode=f.mode)
     action: Action = "unchanged" if same else "overwrite" if force else "blocked"
     reason = _joined("exists and differs; force overwrites it", note) if action == "blocked" else note
     return FileAction(rel, action, reason, content=f.content, mode=f.mode)
