@@ -59,6 +59,10 @@ def index(tmp_path: Path) -> Iterator[Index]:
         _node("mcp-2", "mcp_server", "fs", **SERVER),
         _node("base", "skill", "base"),
         _node("top", "skill", "top"),
+        _node("remote", "mcp_server", "remote", url="https://mcp.example.com/mcp",
+              header_keys=["Authorization", "X-Api-Key"]),
+        _node("runs-local", "hook", "runs-local",
+              hooks={"Stop": [{"hooks": [{"type": "command", "command": "bash linked.sh && ./tools/x.py"}]}]}),
         _node("on-stop", "hook", "on-stop",
               hooks={"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "make check"}]}]}),
     ]
@@ -252,3 +256,22 @@ def test_a_new_version_updates_what_an_install_wrote_and_nobody_changed(
     kept = install(index, ["ag-1"], project)
     assert [c.status for c in kept.components] == ["blocked"] and "my own line" in agent.read_text()
     assert uninstall(["on-stop"], project).ok and not (project / ".claude/settings.json").exists()
+
+
+def test_a_command_that_runs_a_script_it_does_not_ship_says_so(index: Index, tmp_path: Path) -> None:
+    """A hook whose script was left behind (a link not followed at indexing) is installed
+    with a note: the command names it relative to the project, which must hold it."""
+    plan = install(index, ["runs-local"], tmp_path / "proj", dry_run=True)
+    (c,) = plan.components
+    assert c.status == "install"
+    for script in ("linked.sh", "tools/x.py"):
+        assert f"its commands run {script}, relative to the project folder" in c.reason
+
+
+def test_a_remote_server_rebuilt_from_the_index_keeps_its_header_names(index: Index, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    plan = install(index, ["remote"], project)
+    assert plan.ok and "keeps its headers' names only (Authorization, X-Api-Key)" in plan.components[0].reason
+    server = json.loads((project / ".mcp.json").read_text())["mcpServers"]["remote"]
+    assert server["headers"] == {"Authorization": "${AUTHORIZATION}", "X-Api-Key": "${X_API_KEY}"}
+

@@ -73,6 +73,9 @@ GROUP_KEYS = frozenset({"matcher", "hooks"})
 _PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
 #: A script a command runs from the installed place (``.claude/hooks/x.py``).
 _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
+#: A script a command names by a bare relative path (``bash linked.sh``, ``./x.py``): not
+#: pointed at a copy, so nothing was shipped for it.
+_BARE_SCRIPT_RE = re.compile(r"(?:^|[\s;&|(])(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl))(?=$|[\s;&|)])")
 #: Any ``.claude/...`` path a command names.
 _CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
 #: What a path named right after these is relative to: the home folder, or the project.
@@ -244,6 +247,11 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
+    for rel in sorted({m.group(1) for e in entries for m in _BARE_SCRIPT_RE.finditer(str(e.hook["command"]))}):
+        out.notes.append(  # a script left where the source had it (a link not followed, not listed)
+            f"its commands run {rel}, relative to the project folder (where Claude Code starts "
+            "them), and it ships no such script: the project must hold it"
+        )
     programs = {_program(str(e.hook["command"])) for e in entries}
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     out.hooks = entries

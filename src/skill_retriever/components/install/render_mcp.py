@@ -5,7 +5,8 @@ else rebuilt from the index, which keeps no secrets: environment values become
 ``${NAME}`` references (the index keeps names only), and what the indexer redacted (an
 argument, part of the command: `REDACTED`) stays redacted, with a note to set it in
 ``.mcp.json``. The index keeps a remote server's URL bare (no user info, no query), so a
-rebuilt URL comes with a note that its credentials or query may need setting again. A
+rebuilt URL comes with a note that its credentials or query may need setting again, and
+its headers' names only: each becomes a ``${NAME}`` reference, with a note. A
 remote server gets the ``type`` Claude Code needs (`_with_type`). A plugin's server that
 runs from the plugin's folder (``${CLAUDE_PLUGIN_ROOT}``) is skipped (`_outside_plugin`).
 """
@@ -64,11 +65,22 @@ def render_mcp(node: Node) -> Rendered:
         )
     if a.get("env_keys"):
         entry["env"] = {k: f"${{{k}}}" for k in a["env_keys"]}
+    if a.get("header_keys") and "url" in entry:  # names only: values may be credentials
+        entry["headers"] = {k: f"${{{_env_name(k)}}}" for k in a["header_keys"]}
+        out.notes.append(
+            f"the index keeps its headers' names only ({', '.join(a['header_keys'])}): each is "
+            "written as an environment variable reference; set those, or the values, in .mcp.json"
+        )
     if not ("command" in entry or "url" in entry):
         raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
     out.mcp_entry = _outside_plugin(_with_type(entry))
     out.notes += _unfilled(entry)
     return out
+
+
+def _env_name(header: str) -> str:
+    """An environment variable name for a header's value (``X-Api-Key`` -> ``X_API_KEY``)."""
+    return re.sub(r"[^A-Za-z0-9_]+", "_", header).strip("_").upper() or "HEADER"
 
 
 #: VS Code's prompt for a value (``${input:api-key}``), which Claude Code does not read.
