@@ -78,8 +78,9 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     missing = missing_folders(root)
     try:
         root.mkdir(exist_ok=True)  # its parent was there when planned (`install_root`)
-    except FileNotFoundError as exc:
-        raise InstallError(f"the folder holding {root} is gone; nothing written") from exc
+    except OSError as exc:  # gone since; or a folder nothing can be made in (/proc)
+        why = "the folder holding it is gone" if not root.parent.is_dir() else exc.strerror or str(exc)
+        raise InstallError(f"cannot make the target folder {root}: {why}; nothing written") from exc
     record = InstallRecord.load(root)
     written: list[str] = []
     try:
