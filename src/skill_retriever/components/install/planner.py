@@ -6,7 +6,11 @@ checks CONFLICTS_WITH pairs within the set and against what the root already hol
 says for each file, hook and server what would happen. `apply.apply_plan` writes it.
 
 Safety: an existing file that differs is never planned for overwriting without ``force``
-(an identical one is "unchanged"); a component with a refused or blocked file has status
+(an identical one is "unchanged"), unless it is what an earlier install of the same
+component wrote there, unchanged since (a new version updates it, and its hooks replace
+the entries its earlier version added); a file a component would ship where Claude
+Code's settings, ``.mcp.json`` or the install record live is refused
+(`layout.reserved_reason`); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
 never write the same file or server: byte-identical copies are written once, and
 different content is a clash that refuses the plan whole (`claims`). Paths that differ
