@@ -23,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import Filters
+from skill_retriever.filters import Filters, names_of
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
@@ -332,19 +332,9 @@ def _whole(value: Any) -> Any:
 
 
 def _names(value: Iterable[str] | str, what: str) -> list[str]:
-    """A list of names; one string is one name (never its characters: ``principals="alice"``
-    must not become the principals a, c, e, i, l)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, Mapping | bytes):  # not read as its keys (or its bytes)
-        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
-    try:
-        names = sorted(value)
-    except TypeError as exc:
-        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}") from exc
-    if not all(isinstance(n, str) for n in names):
-        raise ConfigError(f"{what} must be a list of strings, got {value!r:.60}")
-    return names
+    """A sorted list of names (`filters.names_of`: one string is one name, never its
+    characters; ``principals="alice"`` must not become the principals a, c, e, i, l)."""
+    return sorted(names_of(value, what) or ())
 
 
 __all__ = ["Retriever", "SearchResponse", "SearchResult"]

@@ -25,20 +25,14 @@ nothing is walked. ``.mcp.json`` servers are JSON keys, not files: they keep the
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 from skill_retriever.components.install.layout import KEPT_FOLDERS
+from skill_retriever.components.install.paths import fold
 from skill_retriever.components.install.plan import FileAction
 
 __all__ = ["CaseFolders", "case_note", "case_twins_note", "fold", "path_key"]
-
-
-def fold(name: str) -> str:
-    """What a name is to macOS and Windows: without case, and in one Unicode form (macOS
-    keeps ``é`` decomposed, as ``e`` and an accent, and finds it by either form)."""
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def path_key(f: FileAction) -> str:

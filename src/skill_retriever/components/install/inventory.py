@@ -270,7 +270,7 @@ class InstallRecord:
         except UnsafePathError:
             return
         path.unlink(missing_ok=True)
-        ignore = path.parent / RECORD_IGNORE.rsplit("/", 1)[1]
+        ignore = path.with_name(RECORD_IGNORE.rsplit("/", 1)[1])  # beside it; ours if our text
         if ignore.is_file() and not ignore.is_symlink() and ignore.read_text("utf-8", "replace") == RECORD_IGNORE_TEXT:
             ignore.unlink()
         try:

@@ -20,11 +20,11 @@ the install record.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill_retriever.components.install.paths import fold
 from skill_retriever.model import NodeKind
 
 __all__ = [
@@ -108,11 +108,11 @@ KEPT_FOLDERS = frozenset({CLAUDE_DIR, *(p.folder for p in LAYOUT.values() if p.f
 
 def reserved_reason(rel: str) -> str | None:
     """Why a component may not write the file ``rel`` (a path under the root), or None."""
-    key = unicodedata.normalize("NFC", rel).casefold()
+    key = fold(rel)
     for path, what in _RESERVED_FILES.items():
-        if key == path.casefold():
+        if key == fold(path):
             return f"{rel} is {what}; a component may not ship a file there"
-    if key.startswith(_RESERVED_FOLDER.casefold()):
+    if key.startswith(fold(_RESERVED_FOLDER)):
         return f"{rel} is in skill-retriever's own folder (its install record and backups); a component may not ship a file there"
     return None
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +29,7 @@ __all__ = [
     "NO_ROOT_NOTE",
     "SourceFile",
     "destination_name",
+    "fold",
     "read_inside",
     "read_source",
     "relative_parts",
@@ -42,6 +44,12 @@ NO_ROOT_NOTE = (
     "indexed without its source root, so no file of it is read: rebuilt from the index "
     "(re-index its source to install its own files)"
 )
+
+
+def fold(name: str) -> str:
+    """What a name is to macOS and Windows: without case, and in one Unicode form (macOS
+    keeps ``é`` decomposed, as ``e`` and an accent, and finds it by either form)."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def destination_name(name: str) -> str:
