@@ -23,6 +23,7 @@ from skill_retriever.components.install.as_before import (
     keep_original,
     missing_folders,
     note_folders,
+    prune_empty,
 )
 from skill_retriever.components.install.brought import note_brought
 from skill_retriever.components.install.inventory import (
@@ -34,7 +35,12 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
-from skill_retriever.components.install.plan import HookEntry, InstallError, InstallPlan
+from skill_retriever.components.install.plan import (
+    FileAction,
+    HookEntry,
+    InstallError,
+    InstallPlan,
+)
 from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.replaced import keep_file, keep_server
 from skill_retriever.components.install.settings import (
@@ -109,11 +115,12 @@ def _write(
         for f in c.files:
             if f.action in ("create", "overwrite", "unchanged"):
                 entry.kept.pop(f.path, None)  # as installed again: no longer the user's change
+            if c.status == "install" and f.action == "remove":
+                _retire(root, entry, f, unhook, written)
+                continue
             if c.status != "install" or f.action not in ("create", "overwrite"):
                 continue
             if f.hook is not None:
-                if f.action == "overwrite":  # a new version's hooks replace the old ones
-                    unhook += _stale_hooks(record, c.id, [g.hook for g in c.files if g.hook is not None])
                 hooks.append(f.hook)
                 entry.hooks.append(f.hook)
             elif f.mcp_entry is not None:
@@ -148,7 +155,7 @@ def _write(
         "hooks",
         record,
         lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks),
-        bool(hooks),
+        bool(hooks or unhook),
         written,
     )
     if record.components:
@@ -156,14 +163,23 @@ def _write(
         record.save()
 
 
-def _stale_hooks(record: InstallRecord, node_id: str, new: list[HookEntry]) -> list[HookEntry]:
-    """The hooks component ``node_id`` added before and no longer has, taken out of its
-    record: those no other component added too are returned, to leave ``settings.json``."""
-    entry = record.components[node_id]
-    stale = [h for h in entry.hooks if h not in new]
-    entry.hooks = [h for h in entry.hooks if h in new]
-    others = [e for i, e in record.components.items() if i != node_id]
-    return [h for h in stale if not any(h in e.hooks for e in others)]
+def _retire(
+    root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry], written: list[str]
+) -> None:
+    """Take out what an earlier version of the component wrote and this one no longer has
+    (`retired`): a hook joins ``unhook``; a file goes if it is still as recorded (it may
+    have changed since the plan was made: then it stays, recorded)."""
+    if f.hook is not None:
+        entry.hooks = [h for h in entry.hooks if h != f.hook]
+        unhook.append(f.hook)
+        return
+    dest = safe_destination(root, f.path)
+    if not dest.is_file() or sha256(dest.read_bytes()) != entry.files.get(f.path):
+        return
+    dest.unlink()
+    del entry.files[f.path]
+    written.append(f.path)
+    prune_empty(root, dest.parent)
 
 
 def _claim_shared(plan: InstallPlan, record: InstallRecord) -> None:
@@ -201,7 +217,7 @@ def _to_write(plan: InstallPlan) -> set[str]:
             continue
         for f in c.files:
             entry = f.hook is not None or f.mcp_entry is not None
-            if f.action in ("create", "overwrite"):
+            if f.action in ("create", "overwrite", "remove"):
                 out.add(f.path.split("#", 1)[0] if entry else f.path)
             if f.action == "overwrite" and not entry:
                 out.add(backup_path(f.path))

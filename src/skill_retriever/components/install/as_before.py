@@ -28,6 +28,7 @@ __all__ = [
     "keep_original",
     "missing_folders",
     "note_folders",
+    "prune_empty",
     "remove_empty_folders",
     "write_back",
 ]
@@ -78,6 +79,17 @@ def remove_empty_folders(root: Path, record: InstallRecord) -> None:
             except OSError:  # it holds something: it stays, and stays recorded
                 continue
         record.folders.discard(rel)
+
+
+def prune_empty(root: Path, folder: Path) -> None:
+    """Remove ``folder`` and its parents while empty, up to the layout's kept folders."""
+    real_root = root.resolve()
+    while folder.resolve() != real_root and folder.relative_to(root).as_posix() not in KEPT_FOLDERS:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or not ours to remove): stop here
+            return
+        folder = folder.parent
 
 
 def keep_original(record: InstallRecord, rel: str, path: Path) -> None:

@@ -39,7 +39,7 @@ def status_of(actions: Sequence[FileAction]) -> Status:
         return "refused"
     if "blocked" in kinds:
         return "blocked"
-    return "install" if kinds & set(_WRITES) else "unchanged"
+    return "install" if kinds & {*_WRITES, "remove"} else "unchanged"
 
 
 def _same(a: FileAction, b: FileAction) -> bool:

@@ -32,7 +32,7 @@ __all__ = [
     "UnsafePathError",
 ]
 
-Action = Literal["create", "overwrite", "unchanged", "blocked", "refused"]
+Action = Literal["create", "overwrite", "unchanged", "blocked", "refused", "remove"]
 Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
 Scope = Literal["project", "user"]
 
@@ -97,7 +97,8 @@ class FileAction:
         path: Relative to the root, POSIX style; ``.mcp.json#<server>`` for an MCP entry,
             ``.claude/settings.json#hooks.<Event>[<matcher>]`` for a hook.
         action: create, overwrite (differs, ``force``), unchanged (identical), blocked
-            (differs, no ``force``), refused (unsafe).
+            (differs, no ``force``), refused (unsafe), remove (an earlier version of the
+            component wrote it, this one no longer ships it, and nobody changed it since).
         reason: Why, for blocked and refused.
     """
 
@@ -239,6 +240,14 @@ class InstallPlan:
 
     def written(self) -> list[str]:
         """Paths (and entries) created or overwritten (once applied)."""
+        return self._applied(("create", "overwrite"))
+
+    def removed(self) -> list[str]:
+        """Paths (and entries) an earlier version of a component installed and its new
+        version no longer has, taken out (once applied)."""
+        return self._applied(("remove",))
+
+    def _applied(self, actions: tuple[Action, ...]) -> list[str]:
         if not self.applied:
             return []
         return [
@@ -246,7 +255,7 @@ class InstallPlan:
             for c in self.components
             if c.status == "install"
             for f in c.files
-            if f.action in ("create", "overwrite")
+            if f.action in actions
         ]
 
     def _name(self, node_id: str) -> str:
@@ -283,6 +292,7 @@ class InstallPlan:
             "create": f"{would}create",
             "overwrite": f"{would}overwrite",
             "unchanged": "unchanged",
+            "remove": f"{would}remove",
         }
         head = "" if self.applied else "  (dry run: nothing written)"
         refusals = ["conflicts"] if self.refused_for_conflicts else []
@@ -334,6 +344,7 @@ class InstallPlan:
             "ok": self.ok,
             "components": [c.to_dict() for c in self.components],
             "written": self.written(),
+            "removed": self.removed(),
             "cycles": [list(c) for c in self.cycles],
             "conflicts": [self.conflict_dict(c) for c in self.conflicts],
             "plugins": {k: list(v) for k, v in self.plugins.items()},

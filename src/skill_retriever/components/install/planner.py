@@ -7,8 +7,8 @@ says for each file, hook and server what would happen. `apply.apply_plan` writes
 
 Safety: an existing file that differs is never planned for overwriting without ``force``
 (an identical one is "unchanged"), unless it is what an earlier install of the same
-component wrote there, unchanged since (a new version updates it, and its hooks replace
-the entries its earlier version added); a file a component would ship where Claude
+component wrote there, unchanged since (a new version updates it; what the new version no
+longer has, as an earlier install wrote it, is removed: `retired`); a file a component would ship where Claude
 Code's settings, ``.mcp.json`` or the install record live is refused
 (`layout.reserved_reason`); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
@@ -55,6 +55,7 @@ from skill_retriever.components.install.plan import (
 )
 from skill_retriever.components.install.render import render
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.view import CallerView, as_view
@@ -168,6 +169,8 @@ def plan_install(
         ]
     )
     plans = note_shadowed_commands(plans, root)
+    complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
+    plans = add_retired(plans, complete, root, shared.record, shared.settings)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     requires = {
         i: tuple(
@@ -206,12 +209,12 @@ class _Shared:
                 None,
                 f"the existing {SETTINGS_FILE}: {why}; fix it first",
             )
-        try:  # the hooks each recorded component added (a damaged record: none known)
-            record = InstallRecord.load(root)
+        try:  # what each recorded component wrote (a damaged record: nothing known)
+            self.record: InstallRecord | None = InstallRecord.load(root)
         except InstallError:
-            record = None
-        self.hooks = {i: e.hooks for i, e in record.components.items()} if record else {}
-        self.files = {i: e.files for i, e in record.components.items()} if record else {}
+            self.record = None
+        components = self.record.components if self.record else {}
+        self.files = {i: e.files for i, e in components.items()}
 
 
 def _render(node: Node, scope: Scope) -> Rendered | tuple[Status, str]:
@@ -251,20 +254,12 @@ def _component_plan(
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
     actions: list[FileAction] = []
-    # Hooks an earlier version of this component added, still there as it added them, that
-    # this version no longer has: they would run beside the new ones, which replace them.
-    stale = [h for h in shared.hooks.get(node.id, []) if h not in out.hooks and shared.settings is not None
-             and has_hook(shared.settings, h)]
-    replaces = "; ".join(str(h.hook.get("command", h.hook)) for h in stale)
     for entry in out.hooks:
         path = f"{SETTINGS_FILE}#{entry.where}"
         if shared.settings is None:
             actions.append(FileAction(path, "refused", shared.settings_why, hook=entry))
         elif has_hook(shared.settings, entry):
             actions.append(FileAction(path, "unchanged", hook=entry))
-        elif stale:
-            why = f"updates what an earlier version of it added ({replaces})"
-            actions.append(FileAction(path, "overwrite", why, hook=entry))
         else:
             actions.append(FileAction(path, "create", hook=entry))
     if out.mcp_entry is not None:

@@ -113,6 +113,7 @@ def _skill(node: Node, main: str) -> Rendered:
     if found is None:
         extra = f"; {len(listed)} folder file(s) not copied" if listed else ""
         out.notes.append(f"SKILL.md {rebuilt_note(node)}{extra}")
+        out.complete = not listed
         return out
     out.notes += _frontmatter_note(node)
     root = source_root_of(node)
@@ -129,6 +130,7 @@ def _skill(node: Node, main: str) -> Rendered:
         got = read_inside(src, root, f"{rel} of skill {node.name!r}")
         if got is None:
             out.notes.append(f"{rel} not copied: not on disk")
+            out.complete = False
         else:
             out.files.append(FileOut(f"{base}/{'/'.join(parts)}", got.data, got.mode))
     return out

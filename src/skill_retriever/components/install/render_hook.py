@@ -221,6 +221,7 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     root = source_root_of(node)
     if scripts and root is None:
         out.notes.append(f"{len(scripts)} script(s) not copied: {NO_ROOT_NOTE}")
+        out.complete = False
         scripts = []
     folder = _hook_folder(node, root)
     var = _PROJECT_VAR if scope == "project" else _USER_VAR
@@ -236,6 +237,7 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
         got = read_inside(folder / norm, root, f"script {script} of hook {node.name!r}")
         if got is None:
             out.notes.append(f"script {script} not copied: not on disk")
+            out.complete = False
             continue
         mode = 0o755 if norm in executable else got.mode
         if dest not in {f.rel for f in out.files}:  # not already copied for the plugin's root

@@ -31,12 +31,17 @@ class FileOut:
 
 @dataclass
 class Rendered:
-    """Everything installing one component writes."""
+    """Everything installing one component writes.
+
+    ``complete`` is False when a file it lists could not be read (not on disk, no source
+    root): what an earlier install wrote and this rendering lacks may then be one of
+    those, so none of it is removed (`retired`)."""
 
     files: list[FileOut] = field(default_factory=list)
     hooks: list[HookEntry] = field(default_factory=list)
     mcp_entry: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    complete: bool = True
 
 
 def rebuilt_note(node: Node) -> str:

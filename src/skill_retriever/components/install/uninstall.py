@@ -25,7 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.as_before import remove_empty_folders, write_back
+from skill_retriever.components.install.as_before import (
+    prune_empty,
+    remove_empty_folders,
+    write_back,
+)
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.inventory import (
     InstallRecord,
@@ -34,7 +38,6 @@ from skill_retriever.components.install.inventory import (
     sha256,
 )
 from skill_retriever.components.install.layout import (
-    KEPT_FOLDERS,
     MCP_FILE,
     RECORD_FILE,
     SETTINGS_FILE,
@@ -250,7 +253,7 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
         entry.kept.pop(rel, None)
         report.removed.append(rel)
         if not _restore_file(root, entry, rel, report):
-            _prune(root, path.parent)
+            prune_empty(root, path.parent)
 
 
 def _restore_file(root: Path, entry: RecordEntry, rel: str, report: UninstallReport) -> bool:
@@ -272,20 +275,9 @@ def _restore_file(root: Path, entry: RecordEntry, rel: str, report: UninstallRep
         return False
     write_atomic(safe_destination(root, rel), data, backup.stat().st_mode & 0o777)
     backup.unlink()
-    _prune(root, backup.parent)
+    prune_empty(root, backup.parent)
     report.restored.append(rel)
     return True
-
-
-def _prune(root: Path, folder: Path) -> None:
-    """Remove ``folder`` and its parents while empty, up to the layout's kept folders."""
-    real_root = root.resolve()
-    while folder.resolve() != real_root and folder.relative_to(root).as_posix() not in KEPT_FOLDERS:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty (or not ours to remove): stop here
-            return
-        folder = folder.parent
 
 
 def _remove_hooks(
