@@ -22,8 +22,7 @@ asks it, with that prompt as the system message.
 
 # No `from __future__ import annotations` here: LangGraph Server loads this file by path,
 # and the state TypedDicts' annotations must resolve without the module in sys.modules.
-import operator
-from typing import Annotated, Any, NotRequired, cast
+from typing import Any, NotRequired, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -42,7 +41,7 @@ from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import QueryError
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
-from skill_retriever.state import FilterSpec, Result, merge_dicts
+from skill_retriever.state import FilterSpec, Result
 from skill_retriever.stores.index import Index
 
 retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrieval_graph)
@@ -192,11 +191,13 @@ class SharedAgentState(TaskInput, AgentOutput):
     query: str
     filters: FilterSpec
     # ... and its output keys
+    # (no reducers: each retrieval's stats and warnings replace the last one's, or a
+    # checkpointed thread would show an earlier task's warnings beside this one's results)
     results: list[Result]
     route_taken: str | None
     reranker: str
-    stats: Annotated[dict[str, Any], merge_dicts]
-    warnings: Annotated[list[str], operator.add]
+    stats: dict[str, Any]
+    warnings: list[str]
 
 
 def frame_query(state: SharedAgentState) -> dict[str, Any]:

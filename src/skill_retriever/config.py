@@ -206,6 +206,8 @@ class RetrievalConfig:
             raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
         if not self.expand_thresholds:
             raise ConfigError("expand_thresholds needs at least one level")
+        if self.recent_days > MAX_RECENT_DAYS:  # a time span Python's dates can hold
+            raise ConfigError(f"recent_days must be at most {MAX_RECENT_DAYS:,} (days), got {self.recent_days:g}")
 
     def channel_on(self, channel: str) -> bool:
         return self.channel_weights.get(channel, 0.0) > 0.0
@@ -233,7 +235,31 @@ class RetrievalConfig:
                 else:
                     raise ConfigError(f"channels[{name!r}] must be true/false or a weight, got {on!r:.60}")
             changes["channel_weights"] = weights
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, **{k: _from_json(k, v) for k, v in changes.items()})
+
+
+def _from_json(name: str, value: Any) -> Any:
+    """A setting's value as JSON spells it (a profile from LangGraph Server, Studio, MCP or
+    a file), for the types JSON has no word for: a list for a tuple, an ISO 8601 string
+    for a date and time. Any other value is returned as it is (and checked as such)."""
+    import typing
+
+    hint = _hints()[name]
+    members = typing.get_args(hint) if typing.get_origin(hint) is not tuple else (hint,)
+    if isinstance(value, list) and any(m is tuple or typing.get_origin(m) is tuple for m in (hint, *members)):
+        return tuple(value)
+    if isinstance(value, str) and datetime in (hint, *members):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError as exc:
+            raise ConfigError(
+                f"setting {name!r} must be an ISO 8601 date and time (e.g. 2026-03-01T12:00:00Z), got {value!r:.60}"
+            ) from exc
+    return value
+
+
+#: The longest "recent" window, in days (about 2,700 years; `timedelta` holds 999,999,999).
+MAX_RECENT_DAYS = 1_000_000
 
 
 def _number(value: Any) -> bool:

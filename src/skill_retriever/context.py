@@ -122,16 +122,8 @@ class RetrievalContext(metaclass=_Checked):
         Raises:
             ConfigError: A bad profile or filter (the caller's error, raised at once).
         """
-        snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
-        config = resolve(self.config, state, snap)
-        filters = Filters.from_spec(state.get("filters"))
-        view = QueryView(snap, config, filters, self.reranker if config.rerank else None)
         key = uuid.uuid4().hex
-        with self._lock:
-            self._views[key] = view
-            while len(self._views) > MAX_IN_FLIGHT:
-                self._views.popitem(last=False)
-        return key, view
+        return key, self._hold(key, self._resolve(state))
 
     def view(self, state: dict[str, Any] | Any) -> QueryView:
         """The view ``plan_query`` pinned for this query."""
@@ -141,9 +133,24 @@ class RetrievalContext(metaclass=_Checked):
         if found is not None:
             return found
         # A state resumed from a checkpoint in another process (or a view released by
-        # the in-flight limit): resolve again, on the index as it is now.
+        # the in-flight limit): resolve again, on the index as it is now, and hold it under
+        # the query's key, where the later phases find it and the last one releases it.
         log.info("[skill_retriever] query view %r not held; resolving it again", key)
-        return self.pin(state)[1]
+        view = self._resolve(state)
+        return self._hold(key, view) if key else view
+
+    def _resolve(self, state: dict[str, Any] | Any) -> QueryView:
+        snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
+        config = resolve(self.config, state, snap)
+        filters = Filters.from_spec(state.get("filters"))
+        return QueryView(snap, config, filters, self.reranker if config.rerank else None)
+
+    def _hold(self, key: str, view: QueryView) -> QueryView:
+        with self._lock:
+            self._views[key] = view
+            while len(self._views) > MAX_IN_FLIGHT:
+                self._views.popitem(last=False)
+        return view
 
     def release(self, state: dict[str, Any] | Any) -> None:
         with self._lock:

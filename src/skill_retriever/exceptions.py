@@ -54,6 +54,19 @@ class QueryError(SkillRetrieverError, ValueError):
     """A query is unusable: empty, whitespace only, too long, or not text."""
 
 
+class QueryTooLongError(QueryError):
+    """A query over ``max_query_chars``; ``length`` and ``limit`` in characters (an agent
+    tool says "shorten it": the model cannot raise the limit, the message's advice)."""
+
+    def __init__(self, length: int, limit: int) -> None:
+        self.length = length
+        self.limit = limit
+        super().__init__(
+            f"the query is {length} characters, over the limit of {limit}; "
+            "shorten it or raise max_query_chars (CLI: --max-query-chars)"
+        )
+
+
 class ConfigError(SkillRetrieverError, ValueError):
     """A configuration value has the wrong type or is out of range."""
 

@@ -48,13 +48,13 @@ def route_query(state: RetrievalState) -> Literal["smart", "ppr", "quick"]:
     smart and quick continue in expand_graph (quick with one unfiltered level), ppr in
     run_ppr.
     """
-    route = state["route"]
+    route = state["route_taken"]
     assert route in ("smart", "ppr", "quick")
     return route  # type: ignore[return-value]
 
 
 def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_rrf"]:
-    return "fuse_rrf" if state["route"] == "quick" else "check_completeness"
+    return "fuse_rrf" if state["route_taken"] == "quick" else "check_completeness"
 
 
 def build_graph(

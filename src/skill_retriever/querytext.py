@@ -18,7 +18,7 @@ from typing import Any
 
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.exceptions import QueryError
+from skill_retriever.exceptions import QueryError, QueryTooLongError
 
 __all__ = ["clean_query", "long_query_note", "search_text_of"]
 
@@ -30,10 +30,7 @@ def clean_query(query: Any, max_chars: int) -> str:
     if not isinstance(query, str):
         raise QueryError(f"the query must be text, got {type(query).__name__}")
     if len(query) > max_chars and len(query.strip()) > max_chars:  # before any per-character work
-        raise QueryError(
-            f"the query is {len(query.strip())} characters, over the limit of {max_chars}; "
-            "shorten it or raise max_query_chars (CLI: --max-query-chars)"
-        )
+        raise QueryTooLongError(len(query.strip()), max_chars)
     # Control characters carry no meaning for retrieval; surrogates cannot be encoded.
     text = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in query).strip()
     if not text:

@@ -6,12 +6,19 @@ everything in between. Only keys that several branches or rounds write have redu
 JSON-able data, so checkpointers, LangGraph Server and Studio can store and show it; the
 index snapshot, the resolved settings and the models travel in the context
 (``skill_retriever.context``), never here.
+
+A state outlives a run where a checkpointer keeps a thread, or a parent graph loops: the
+first phase therefore starts every run afresh (`fresh_run`), and no phase writes an input
+key (the route it took is ``route_taken``, the query's embedding ``vector``), so nothing of
+one query reaches the next.
 """
 
 from __future__ import annotations
 
 import operator
 from typing import Annotated, Any, Literal, NotRequired
+
+from langgraph.types import Overwrite
 
 # typing_extensions' TypedDict: pydantic (LangGraph's input and output JSON schemas, which
 # Studio and `langgraph dev` show) refuses typing's before Python 3.12.
@@ -129,7 +136,9 @@ class InputState(TypedDict):
     route: NotRequired[str | None]
     filters: NotRequired[FilterSpec]
     profile: NotRequired[dict[str, Any]]  # per-call RetrievalConfig overrides
-    query_vector: NotRequired[list[float]]  # precomputed (batched) embedding of the search text
+    # Precomputed (batched) embedding of this call's search text: used once, then cleared,
+    # so a later query in the same thread is never searched with it.
+    query_vector: NotRequired[list[float] | None]
 
 
 class FitInfo(TypedDict):
@@ -149,17 +158,16 @@ class OutputState(TypedDict):
     results: list[Result]
     route_taken: str
     reranker: str
-    fit: NotRequired[FitInfo]  # absent when the index was never calibrated
+    fit: NotRequired[FitInfo | None]  # None (or absent): the index was never calibrated
     stats: dict[str, Any]
     warnings: list[str]
 
 
 class RetrievalState(InputState):
-    route_taken: str
+    route_taken: str  # the route of this run (the router reads it)
     pin: str  # the key of this query's pinned snapshot and settings in the context
     plan: QueryPlan
-    route: str  # type: ignore[misc]  # narrowed: always set after plan_query
-    query_vector: list[float]  # type: ignore[misc]  # narrowed: always set after retrieve_seeds
+    vector: list[float]  # the query's embedding, for every channel
     seeds: list[Candidate]
     relational: bool  # a typed hop resolved to visible items: the graph walk starts there
     candidates: list[Candidate]
@@ -173,6 +181,30 @@ class RetrievalState(InputState):
     fused: list[Fused]
     results: list[Result]
     reranker: str
-    fit: FitInfo
+    fit: FitInfo | None  # None: the index was never calibrated
     stats: Annotated[dict[str, Any], merge_dicts]
     warnings: Annotated[list[str], operator.add]
+
+
+def fresh_run() -> dict[str, Any]:
+    """What the first phase writes besides its own keys, so that no key of an earlier run
+    in the same thread reaches this one: a reducer key is overwritten (`Overwrite` passes
+    its reducer by), every other key the phases write is emptied. (``plan``, ``pin``,
+    ``route_taken``, ``vector``, ``stats`` and ``warnings`` the first phase writes itself.)"""
+    return {
+        "query_vector": None,
+        "seeds": [],
+        "relational": False,
+        "candidates": [],
+        "coverage": 1.0,
+        "missing_components": [],
+        "gap_rounds": Overwrite([]),
+        "ppr_scores": {},
+        "alpha": 0.0,
+        "paths": {},
+        "channel_rankings": Overwrite({}),
+        "fused": [],
+        "results": [],
+        "reranker": "none",  # until the rerank phase says what ran
+        "fit": None,
+    }

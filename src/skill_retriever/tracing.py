@@ -59,7 +59,7 @@ def phase_annotations(
     name: str, state: Mapping[str, Any], update: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
     """The metadata and tags of one phase's run, from its input state and its update."""
-    route = update.get("route") or state.get("route") or ""
+    route = update.get("route_taken") or state.get("route_taken") or ""
     plan = state.get("plan") or update.get("plan") or {}
     query = str(plan.get("query") or state.get("query") or "")[:MAX_QUERY_CHARS]
     stats = dict((update.get("stats") or {}).get(name, {}))

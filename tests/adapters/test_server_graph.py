@@ -113,12 +113,15 @@ def test_the_deployment_not_the_run_says_who_is_asking(monkeypatch: pytest.Monke
         with pytest.raises(ConfigError, match="only narrow") as refused:
             ids(principals=wider)
         assert "team-a" not in str(refused.value)  # the refusal names no principal
-    with pytest.raises(ConfigError, match="list of strings"):
+    with pytest.raises(ConfigError, match="only narrow"):  # one string is one principal
         ids(principals="team-a")
+    with pytest.raises(ConfigError, match="list of strings"):
+        ids(principals={"team-a": True})
 
     monkeypatch.setenv(srv.PRINCIPALS_ENV, "team-a, team-b")
     assert PRIVATE_ID in ids()
     assert PRIVATE_ID in ids(principals=["team-a"])  # narrowing is allowed
+    assert PRIVATE_ID in ids(principals="team-a")
     assert PRIVATE_ID not in ids(principals=["team-b"])
     assert PRIVATE_ID not in ids(principals=[])
     with pytest.raises(ConfigError, match="only narrow"):

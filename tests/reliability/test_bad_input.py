@@ -92,7 +92,7 @@ def test_every_unicode_plane_and_control_character_is_searchable(retriever: Retr
         {"channels": ["semantic"]},
         {"channel_weights": {"graph": float("nan")}},
         {"channel_weights": {"nope": 1.0}},
-        {"expand_thresholds": [0.5]},
+        {"expand_thresholds": ["0.5"]},  # a list is JSON's tuple; its items must be numbers
         {"expand_thresholds": (float("inf"),)},
         {"recent_days": float("inf")},
         {"route": "fastest"},

@@ -51,6 +51,7 @@ from skill_retriever.exceptions import (
     ConfigError,
     InvalidItemError,
     QueryError,
+    QueryTooLongError,
     SkillRetrieverError,
 )
 from skill_retriever.model import NodeKind
@@ -95,7 +96,9 @@ class SkillRetriever(BaseRetriever):
     filters={...}, **RetrievalConfig overrides)`` overrides the fields below.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    # An argument it does not know is refused, not ignored: ``principals=["ops"]`` (that is
+    # ``filters={"principals": [...]}``) or ``top_k=`` must not quietly search otherwise.
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     index: Index
     """The index to search."""
@@ -217,7 +220,7 @@ def format_results(
             head = "No matching items. Try other words, fewer words, or fewer kinds."
         return "\n".join([*verdict, head, *notes])
     total = sum(r.token_count for r in response.results)
-    lines = [*verdict, f"{len(response.results)} items (route {response.route}; {total} tokens in all):"]
+    lines = [*verdict, f"{len(response.results)} {'item' if len(response.results) == 1 else 'items'} (route {response.route}; {total} tokens in all):"]
     for rank, r in enumerate(response.results, 1):
         via = ", ".join(f"{c} #{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
         rerank = f" rerank {r.rerank_score:.2f}" if r.rerank_score is not None else ""
@@ -260,6 +263,11 @@ def _bad_input_to_model() -> Iterator[None]:
     raises out of the agent."""
     try:
         yield
+    except QueryTooLongError as exc:  # the limit is the deployment's: the model can only shorten
+        raise ToolException(
+            f"Error: the query is {exc.length} characters, over this tool's limit of {exc.limit}. "
+            "Shorten it to the task itself and call the tool again."
+        ) from exc
     except BAD_INPUT_ERRORS as exc:
         raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
 

@@ -29,7 +29,8 @@ import os
 import shutil
 import tempfile
 import threading
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ from skill_retriever.exceptions import (
 )
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
-from skill_retriever.state import InputState, OutputState, RetrievalState
+from skill_retriever.state import InputState, OutputState
 from skill_retriever.stores.embedder import (
     DEFAULT_MODEL,
     Embedder,
@@ -65,20 +66,45 @@ PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ServerContext:
     """JSON context of the server graphs (Studio shows it as the assistant's settings).
 
     Attributes:
         index_dir: index directory; None = ``$SKILL_RETRIEVER_INDEX`` or the sample index.
         rerank: run the rerank phase.
-        cross_encoder: cross-encoder model name or path used when it loads offline;
-            None (or a model that is not there) = no reranking.
+        cross_encoder: cross-encoder model name (as the Hugging Face cache knows it) used
+            when it loads offline; None (or a model that is not there) = no reranking. Not
+            a path: a run's context comes from the server's clients, and loading a model
+            from a path they chose is theirs to decide, not the deployment's.
+
+    Raises:
+        ConfigError: An unknown key (LangGraph builds the context from the run's JSON, and
+            a mistyped key must not pass for the default), or a path for cross_encoder.
     """
 
     index_dir: str | None = None
     rerank: bool = True
     cross_encoder: str | None = DEFAULT_CROSS_ENCODER
+
+    def __init__(
+        self,
+        index_dir: str | None = None,
+        rerank: bool = True,
+        cross_encoder: str | None = DEFAULT_CROSS_ENCODER,
+        **unknown: Any,
+    ) -> None:
+        if unknown:
+            known = sorted(f.name for f in fields(ServerContext))
+            raise ConfigError(f"unknown context key(s) {sorted(unknown)}; the server context takes {known}")
+        if _is_path(cross_encoder):
+            raise ConfigError(
+                "context.cross_encoder names a model (as the Hugging Face cache knows it), not a path: "
+                "a model is loaded from a path the deployment chose, never a run"
+            )
+        object.__setattr__(self, "index_dir", index_dir)
+        object.__setattr__(self, "rerank", rerank)
+        object.__setattr__(self, "cross_encoder", cross_encoder)
 
 
 def server_principals() -> list[str]:
@@ -98,7 +124,9 @@ def run_principals(asked: Any, granted: list[str]) -> list[str]:
     """
     if asked is None:
         return list(granted)
-    if isinstance(asked, str) or not isinstance(asked, (list, tuple)) or not all(isinstance(p, str) for p in asked):
+    if isinstance(asked, str):  # one string is one principal, as everywhere (`filters.names_of`)
+        asked = [asked]
+    if not isinstance(asked, (list, tuple)) or not all(isinstance(p, str) for p in asked):
         raise ConfigError("filters.principals must be a list of strings")
     if "*" in granted or set(asked) <= set(granted):
         return list(asked)
@@ -167,7 +195,10 @@ def sample_index_dir(embedder: Embedder | None = None, root: Path | None = None)
 
 
 _indexes: dict[str, Index] = {}
-_retrievers: dict[tuple[str, bool, str | None], Retriever] = {}
+#: Retrievers by (index, rerank, cross-encoder asked for), the most recently used last: a
+#: client naming ever new cross-encoders must not grow the process without bound.
+_retrievers: OrderedDict[tuple[str, bool, str | None], Retriever] = OrderedDict()
+MAX_RETRIEVERS = 16
 _lock = threading.Lock()
 
 
@@ -211,6 +242,9 @@ def server_retriever(context: ServerContext | None, graph: Any = None) -> Retrie
             reranker = default_reranker(model=ctx.cross_encoder) if ctx.rerank else None
             found = Retriever(index, RetrievalConfig(rerank=ctx.rerank), reranker, graph=graph)
             _retrievers[key] = found
+            while len(_retrievers) > MAX_RETRIEVERS:
+                _retrievers.popitem(last=False)
+        _retrievers.move_to_end(key)
         return found
 
 
@@ -241,14 +275,38 @@ def _context_of(runtime: Runtime[Any]) -> ServerContext:
     return ctx  # type: ignore[no-any-return]
 
 
+def _is_path(name: str | None) -> bool:
+    """Whether a model name is a filesystem path (absolute, home, relative, or more than
+    one ``owner/name`` level), which a run may not make the server load from."""
+    return bool(name) and (
+        Path(str(name)).expanduser().is_absolute()
+        or str(name).startswith((".", "~"))
+        or str(name).count("/") > 1
+        or "\\" in str(name)
+    )
+
+
 #: Settings that bound what one run costs. A run's ``profile`` may lower them (a smaller
 #: walk, a shorter query cap), never raise them above the server's own: the input comes
 #: from the server's clients, the limits from whoever runs it. ``ppr_tol`` bounds from below.
+#: The caps of the cost settings whose default, None, means "as the index suggests"
+#: (fact_seeds: 0 or a profile's 2) or "the k delivered" (rerank_top_n).
+NONE_CAPS = {"fact_seeds": 16, "rerank_top_n": 100}
+#: Settings a run may not set at all: ``encoding`` names a tokenizer, which tiktoken would
+#: fetch over the network when it is not one shipped offline.
+RUN_REFUSED = ("encoding",)
+
 COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "expand_max_edges",
              "completeness_max_iterations", "gap_fill_per_component", "keep_nodes", "keep_edges",
              "fact_seeds", "ppr_max_iter", "ppr_settle", "flow_max_endpoints", "flow_max_paths",
              "flow_max_hops", "clause_hits", "rerank_top_n", "snippet_chars", "max_query_chars",
              "keyword_query_chars", "plan_query_chars")
+
+
+class ServerState(InputState, OutputState):
+    """The server graph's state: the retrieval graph's input and output, without
+    `RetrievalState`'s reducers. A thread keeps its state from run to run: with them,
+    each run's warnings and stats were added to every earlier run's."""
 
 
 def run_profile(asked: Any) -> dict[str, Any]:
@@ -267,8 +325,11 @@ def run_profile(asked: Any) -> dict[str, Any]:
     if not isinstance(asked, dict):
         raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
     own = RetrievalConfig()
+    if refused := sorted(set(asked) & set(RUN_REFUSED)):
+        raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
     for key, value in asked.items():
         cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
+        cap = NONE_CAPS.get(key) if cap is None else cap
         if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
             continue
         if (value < cap) if key == "ppr_tol" else (value > cap):
@@ -285,13 +346,16 @@ def build_server_graph(
 
     from skill_retriever.graph import graph as retrieval_graph
 
-    def retrieve(state: RetrievalState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
+    def retrieve(state: ServerState, runtime: Runtime[ServerContext]) -> dict[str, Any]:
         """Search through the one door (``Retriever``), which runs ``retrieval_graph`` inside
         this node: Studio draws its phases as this node's subgraph, one level down."""
         if not isinstance(state.get("query"), str):
             raise QueryError('the run\'s input needs "query", the text to search for, e.g. {"query": "add tracing", "k": 5}')
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
-        filters = dict(state.get("filters") or {})
+        asked_filters = state.get("filters") or {}
+        if not isinstance(asked_filters, dict):
+            raise ConfigError(f"filters must be an object (kinds, tags, principals, since, until), got {asked_filters!r:.60}")
+        filters = dict(asked_filters)
         principals = run_principals(filters.pop("principals", None), server_principals())
         overrides = run_profile(state.get("profile"))
         given = {"k": state.get("k"), "budget": state.get("token_budget"), "route": state.get("route")}
@@ -299,10 +363,10 @@ def build_server_graph(
             if value is not None or key not in overrides:
                 overrides[key] = value
         response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
-        return response.to_output()
+        return {"fit": None, **response.to_output()}  # every output key: each run replaces the last
 
     builder = StateGraph(
-        RetrievalState,
+        ServerState,
         context_schema=ServerContext,
         input_schema=InputState,
         output_schema=OutputState,

@@ -15,7 +15,7 @@ from skill_retriever.stores.snapshot import IndexSnapshot
 
 
 def query_vector(state: RetrievalState) -> NDArray[np.float32]:
-    return np.asarray(state["query_vector"], dtype=np.float32)
+    return np.asarray(state["vector"], dtype=np.float32)
 
 
 def rows_of(gm: GraphMatrices, ids: Iterable[str]) -> list[int]:

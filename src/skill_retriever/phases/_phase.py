@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
 
 from skill_retriever.context import QueryView, RetrievalContext
 from skill_retriever.exceptions import ConfigError, PhaseTimeoutError, SkillRetrieverError
@@ -70,10 +71,14 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 update = _call(name, fn, state, view)
             except SkillRetrieverError:
                 if not optional:
+                    # The query ends here: its pinned view (a whole snapshot) is let go, or a
+                    # long-lived context would hold one per failed query.
+                    runtime.context.release({"pin": pin} if pins else state)
                     raise
                 update = _degrade(name, start)
             except Exception as exc:
                 if not optional:
+                    runtime.context.release({"pin": pin} if pins else state)
                     raise SkillRetrieverError(f"{name} failed: {type(exc).__name__}: {exc}") from exc
                 log.warning("[skill_retriever][%s] failed, degrading: %r", name, exc, exc_info=True)
                 update = _degrade(name, start, exc)
@@ -83,11 +88,13 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 update["stats"] = {name: mine}
                 detail = " ".join(f"{k}={v}" for k, v in mine.items() if not isinstance(v, (list, dict)))
                 log.info("[skill_retriever][%s] %s", name, detail)
-            if pin:
-                update["pin"] = pin
             if releases:
                 runtime.context.release(state)
             annotate_phase(name, state, update)  # query, route, stats on this node's trace run
+            if pin:  # the first phase: this run's stats and warnings start here
+                update["pin"] = pin
+                update["stats"] = Overwrite(update["stats"])
+                update["warnings"] = Overwrite(update.get("warnings") or [])
             return update
 
         # Not functools.wraps: LangGraph reads the node's own signature to pass `runtime`.

@@ -15,7 +15,7 @@ from skill_retriever.state import Candidate, RetrievalState
 def expand_graph(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
     gm, emb = snap.graph, snap.embeddings
-    quick = state["route"] == "quick"
+    quick = state["route_taken"] == "quick"
     seeds = state.get("seeds", [])
     sim = similarity_fn(emb, query_vector(state))
     levels = expand(

@@ -18,7 +18,7 @@ from skill_retriever.config import Route
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
-from skill_retriever.state import QueryPlan, RelationHop, RetrievalState
+from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
 from skill_retriever.stores.passage_views import relation_kinds
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -101,12 +101,12 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         and len(given) == snap.dim
         and all(isinstance(x, (int, float)) and math.isfinite(x) and abs(x) <= 1e6 for x in given)
     )  # anything else (wrong size, NaN, huge, not a list) is ignored: the query is embedded here
-    vector = given if usable else snap.embed_query(search_text)
+    vector = given if usable and given is not None else snap.embed_query(search_text)
     update: Update = {
+        **fresh_run(),  # nothing of an earlier run in this thread reaches this one
         "plan": plan,
-        "route": route,  # what the router reads
-        "route_taken": route,  # what the graph answers (``OutputState``)
-        "query_vector": [float(x) for x in vector],
+        "route_taken": route,  # what the router reads, and the graph answers
+        "vector": [float(x) for x in vector],
         "stats": {
             "route": route,
             "default_route": config.default_route,  # what the index suggests, or the caller set

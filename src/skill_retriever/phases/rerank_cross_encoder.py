@@ -29,7 +29,7 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
     if isinstance(reranker, EmbeddingReranker):
         # Items that fit one window already have their vector in the index: reuse it.
         stored = [snap.node_vector(f["id"]) for f in head]
-        scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=state.get("query_vector"))
+        scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=state.get("vector"))
     else:
         scores = reranker.score(state["plan"]["search_text"], texts)
     # New dicts, never the state's own: a reranker that fails half-way (or returns the

@@ -37,7 +37,7 @@ MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the be
 @phase(optional=False)
 def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     config, snap, filters, visible = view.config, view.snapshot, view.filters, view.visible
-    qvec = np.asarray(state["query_vector"], dtype=np.float32)
+    qvec = np.asarray(state["vector"], dtype=np.float32)
 
     semantic = search_within(snap, qvec, config.channel_depth, answer_filters(snap, filters))
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None

@@ -41,7 +41,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     dense_weight, keyword_weight = config.ppr_dense_weight or 0.0, config.ppr_keyword_weight or 0.0
     p = restart_vector(
         len(gm.ids), weights,
-        _dense(view, np.asarray(state["query_vector"], dtype=np.float32)) if dense_weight > 0 else None, dense_weight,
+        _dense(view, np.asarray(state["vector"], dtype=np.float32)) if dense_weight > 0 else None, dense_weight,
         {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])
          if h["id"] in gm.index} if keyword_weight > 0 else None, keyword_weight,
     )
