@@ -98,10 +98,11 @@ def test_a_node_with_a_source_of_its_own_is_pruned_by_its_file(tmp_path: Path, i
     run = index_sources(index, [g], calibrate=False)
     assert set(index.nodes) == {"u1"} and run.removed == {str(g): ["u2"]}
     assert index.nodes["u1"].source == f"{url}1"  # as the user gave it
-    # a file with a problem keeps its items and relations, whatever their source says
+    # a file with an entry it cannot tell apart (a bad node naming no id) keeps its items
+    # and relations, whatever their source says
     graph(g, [node("u1", source=f"{url}1"), node("u3", source=f"{url}3")], [("u1", "u3")])
     index_sources(index, [g], calibrate=False)
-    graph(g, [node("u1", source=f"{url}1"), node("bad", kind="spaceship")])
+    graph(g, [node("u1", source=f"{url}1"), {"kind": "spaceship", "name": "no id"}])
     run = index_sources(index, [g], calibrate=False)
     assert set(index.nodes) == {"u1", "u3"} and edges(index) == ["u1|RELATED_TO|u3"] and not run.removed
 

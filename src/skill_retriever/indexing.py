@@ -179,6 +179,7 @@ class _Troubled:
 
     files: frozenset[Path | None]
     folders: tuple[Path, ...]
+    items: frozenset[str] = frozenset()  # ids of items and relations it could not read
 
     def __contains__(self, file: object) -> bool:
         if file in self.files:
@@ -192,7 +193,8 @@ def _troubled_files(result: IngestResult, origin: Provenance) -> _Troubled:
     for what it produces; nor is a file a note is about."""
     files = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FILE}
     folders = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FOLDER}
-    return _Troubled(frozenset(files), tuple(f for f in folders if f is not None))
+    items = {p.item for p in result.problems if p.keeps is Unread.ITEM and p.item is not None}
+    return _Troubled(frozenset(files), tuple(f for f in folders if f is not None), frozenset(items))
 
 
 def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance, path: Path) -> list[str]:
@@ -218,7 +220,7 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     one_file = None if path.is_dir() else path.resolve()
     stale = []
     for node_id, node in held.items():
-        if node_id in fresh or node.attrs.get("source_name") != origin.name:
+        if node_id in fresh or node_id in troubled.items or node.attrs.get("source_name") != origin.name:
             continue
         if node.attrs.get("source_root") != origin.root:
             continue
@@ -251,6 +253,7 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
         for edge_id, edge in held.edges.items()
         if edge.source in fresh
         and edge_id not in kept
+        and edge_id not in troubled.items
         and item_file(fresh[edge.source], origin.root) not in troubled
     )
 

@@ -36,7 +36,7 @@ from typing import Any
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
-from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import Edge, Node
 
 #: Files larger than this are refused unless the caller raises the limit.
@@ -74,8 +74,8 @@ def ingest_json_graph(
     data = _load(path, max_bytes, result)  # None, and a problem, for a folder too
     if data is not None:
         origin = Provenance.of(path, source_name)
-        node_ids = _read_nodes(data["nodes"], str(path), result, origin)
-        _read_edges(data.get("edges") or [], str(path), node_ids, known_ids, result)
+        node_ids, rejected = _read_nodes(data["nodes"], str(path), result, origin)
+        _read_edges(data.get("edges") or [], str(path), node_ids, rejected, known_ids, result)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -114,14 +114,22 @@ def _label(section: str, i: int, item: object, *keys: str) -> str:
     return f"{section}[{i}]"
 
 
-def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Provenance) -> set[str]:
+def _read_nodes(
+    items: list[Any], where: str, result: IngestResult, origin: Provenance
+) -> tuple[set[str], set[str]]:
+    """The ids of the nodes read, and of those rejected. A rejected node that names its id
+    keeps its earlier version at re-indexing (`Unread.ITEM`); one that does not keeps the
+    whole file's (which stored item it was cannot be told). The file being parsed is
+    otherwise authoritative: a node taken out of it goes."""
     seen: set[str] = set()
+    rejected: set[str] = set()
     file = str(Path(where).resolve())
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
+        named = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
         bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
         if bad is not None:
-            result.problems.append(Problem(where, f"{label}: {bad}; node skipped"))
+            _reject(result, where, f"{label}: {bad}; node skipped", named, rejected)
             continue
         try:
             node = origin.stamp(Node.from_dict(item))
@@ -129,53 +137,71 @@ def _read_nodes(items: list[Any], where: str, result: IngestResult, origin: Prov
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
-            result.problems.append(Problem(where, f"{label}: {exc}"))
+            _reject(result, where, f"{label}: {exc}", named, rejected)
             continue
         if not node.source:  # where it came from, so indexing the file again can mirror it
             node = node.with_changes(source=str(Path(where).absolute()))
         if node.id in seen:
-            result.problems.append(
-                Problem(where, f"{label}: duplicate node id {node.id!r}; the first one is kept")
-            )
+            message = f"{label}: duplicate node id {node.id!r}; the first one is kept"
+            result.problems.append(Problem(where, message, unread=Unread.NOTHING))
             continue
         seen.add(node.id)
         result.nodes.append(node)
-    return seen
+    return seen, rejected - seen
+
+
+def _reject(result: IngestResult, where: str, message: str, named: str | None, rejected: set[str]) -> None:
+    """A node that could not be read: its earlier version stays when it names its id."""
+    unread = Unread.FILE if named is None else Unread.ITEM
+    result.problems.append(Problem(where, message, unread=unread, item=named))
+    if named is not None:
+        rejected.add(named)
 
 
 def _read_edges(
-    items: list[Any], where: str, node_ids: set[str], known_ids: AbstractSet[str], result: IngestResult
+    items: list[Any],
+    where: str,
+    node_ids: set[str],
+    rejected: set[str],
+    known_ids: AbstractSet[str],
+    result: IngestResult,
 ) -> None:
+    """Read the edges. A rejected edge is gone at re-indexing (the file was parsed: what it
+    no longer states goes), unless it touches a rejected node, whose earlier version and
+    relations are kept (`Unread.ITEM`)."""
     seen: set[str] = set()
+
+    def drop(message: str, edge: Edge | None = None) -> None:
+        kept = edge is not None and bool({edge.source, edge.target} & rejected)
+        item = edge.id if kept and edge is not None else None
+        result.problems.append(Problem(where, message, unread=Unread.ITEM if kept else Unread.NOTHING, item=item))
+
     for i, item in enumerate(items):
         label = _label("edges", i, item, "source", "target")
         if isinstance(item, dict) and "kind" not in item and "type" in item:
             item = {**item, "kind": item["type"]}
         bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
         if bad is not None:
-            result.problems.append(Problem(where, f"{label}: {bad}; edge dropped"))
+            drop(f"{label}: {bad}; edge dropped")
             continue
         try:
             edge = Edge.from_dict(item)
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
-            result.problems.append(Problem(where, f"{label}: {exc}"))
+            drop(f"{label}: {exc}")
             continue
         missing = [end for end in (edge.source, edge.target) if end not in node_ids and end not in known_ids]
         if missing:
-            result.problems.append(
-                Problem(where, f"{label}: node {missing[0]!r} does not exist (or was rejected); "
-                        "edge dropped")
-            )
+            drop(f"{label}: node {missing[0]!r} does not exist (or was rejected); edge dropped", edge)
         elif edge.source not in node_ids:
-            result.problems.append(
-                Problem(where, f"{label}: node {edge.source!r} is not in this file; an edge "
-                        "belongs to the file of the node it starts from, so state it in the file "
-                        f"that holds {edge.source!r}; edge dropped")
+            drop(
+                f"{label}: node {edge.source!r} is not in this file; an edge belongs to the file of "
+                f"the node it starts from, so state it in the file that holds {edge.source!r}; edge dropped",
+                edge,
             )
         elif edge.source == edge.target:
-            result.problems.append(Problem(where, f"{label}: self edge on {edge.source!r} dropped"))
+            drop(f"{label}: self edge on {edge.source!r} dropped")
         elif edge.id in seen:
-            result.problems.append(Problem(where, f"{label}: repeats edge {edge.id!r}; dropped"))
+            drop(f"{label}: repeats edge {edge.id!r}; dropped")
         else:
             seen.add(edge.id)
             result.edges.append(edge)

@@ -21,6 +21,9 @@ class Unread(Enum):
     FILE = "file"
     #: The folder could not be listed: every item from a file below it is kept.
     FOLDER = "folder"
+    #: One item (or relation) of a file that was parsed could not be read: its earlier
+    #: version is kept (``Problem.item`` names it); the rest of the file is authoritative.
+    ITEM = "item"
     #: Nothing: the file was read and parsed, and what it produced is all it holds now
     #: (a field or an entry of it left out, or a note): the items and relations it no
     #: longer produces go.
@@ -36,13 +39,16 @@ class Problem:
     default. A problem about a part of a file that was read and parsed (a date kept as
     text, an MCP server entry skipped, a ``requires`` entry ignored) is
     ``Unread.NOTHING``: the file is authoritative for what it produces, so a relation
-    taken out of it goes. A note never keeps anything, whatever ``unread`` says.
+    taken out of it goes. One entry of such a file that names its id but cannot be read
+    (a JSON graph's node with a bad field) is ``Unread.ITEM``, with that id in ``item``.
+    A note never keeps anything, whatever ``unread`` says.
     """
 
     path: str
     message: str
     read_whole: bool = False
     unread: Unread = Unread.FILE
+    item: str | None = None
 
     @property
     def keeps(self) -> Unread:
