@@ -200,3 +200,21 @@ def test_a_moved_source_is_told_to_remove_the_old_one_first(tmp_path: Path) -> N
     with pytest.raises(IngestError, match=r"is gone \(moved to .*new/skills\?\): run `skill-retriever remove-source skills` first"):
         index_sources(index, [new])
     index.close()
+
+
+def test_a_file_replaced_by_a_link_loop_does_not_abort_the_run(tmp_path: Path, index: Index) -> None:
+    """Pruning resolved each stored item's file with ``Path.resolve``, which raises on a
+    link loop: the run stopped after writing its items, before pruning and calibrating,
+    and any later source of the same command was never read."""
+    repo, other = tmp_path / "repo", tmp_path / "other"
+    write_file(repo, "skills/a/SKILL.md", _skill("a"))
+    write_file(repo, "skills/b/SKILL.md", _skill("b"))
+    write_file(other, "skills/c/SKILL.md", _skill("c"))
+    index_sources(index, [repo])
+    looped = repo / "skills/b/SKILL.md"
+    looped.unlink()
+    looped.symlink_to("SKILL.md")  # a link to itself
+    run = index_sources(index, [repo, other])
+    assert list(run.removed.values()) == [["repo/skills/b/SKILL.md"]]
+    assert {n.name for n in index.nodes.values()} == {"a", "c"}
+    assert any("cannot be resolved" in p.message for s in run.sources for p in s.problems)

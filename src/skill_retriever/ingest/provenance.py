@@ -23,6 +23,7 @@ of its folder.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,7 +56,14 @@ def recorded_file(source: str, root: str | Path | None = None) -> Path | None:
     p = Path(source)
     if not p.is_absolute() and root is not None and (Path(root) / p).exists():
         p = Path(root) / p
-    return p.resolve()
+    return _real(p)
+
+
+def _real(path: Path) -> Path:
+    """``path`` with its links resolved as far as they go: ``os.path.realpath`` stops at a
+    link loop (a file replaced by a link to itself), where ``Path.resolve`` raises
+    RuntimeError and aborted the whole run after its items were written."""
+    return Path(os.path.realpath(path))
 
 
 def item_file(node: Node, root: str | Path | None = None) -> Path | None:
@@ -63,7 +71,7 @@ def item_file(node: Node, root: str | Path | None = None) -> Path | None:
     else the file its ``source`` names (`recorded_file`); None when it has neither."""
     recorded = node.attrs.get(SOURCE_FILE)
     if isinstance(recorded, str) and recorded:
-        return Path(recorded).resolve()
+        return _real(Path(recorded))
     return recorded_file(node.source, root)
 
 
