@@ -3,7 +3,8 @@ do, or (for what the stored text can rebuild) a warning and a repair; never a tr
 and nothing already stored is lost.
 
 - a damaged database page: the friendly error is not masked by ending the transaction;
-- a stored vector that is not ``dim`` finite float32s: read as missing (the item stays,
+- a stored vector that is not ``dim`` finite float32s, is all zeros, or (an item's) is
+  missing: read as missing (the item stays,
   found by keywords), counted in ``status()``, embedded again by ``repair``;
 - ``index.json`` naming another ``dim`` than the vectors: both numbers named; ``repair``
   corrects it;
@@ -119,6 +120,8 @@ BAD_VECTORS = {
     "two bytes": b"\x00\x00",
     "non-finite": FLOAT_NAN,
     "text": "not a vector",
+    "all zeros": np.zeros(64, dtype="<f4").tobytes(),  # its cosine is 0 with every query
+    "missing": None,  # every item has a vector (a relation only when its kind is embedded)
 }
 
 

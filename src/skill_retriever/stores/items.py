@@ -268,7 +268,7 @@ class ItemStore:
             if (node := parse_row(Node.from_dict, "node", rowid, item_id, data, out.damaged_nodes)) is None:
                 continue
             out.nodes[node.id] = node
-            take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim)
+            take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim, required=True)
             stored_terms.take(out.terms, node, str(vhash), key, counts)
         for rowid, item_id, data, vhash, blob in self._db.execute(
             f"SELECT rowid, id, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args

@@ -356,8 +356,8 @@ def warn_unusable(path: Path, live: LiveState, dim: int, *, vectors: bool = True
     nodes, edges = len(live.unusable_nodes), len(live.unusable_edges)
     if vectors and (nodes or edges):
         log.warning(
-            "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (not %d "
-            "finite float32 numbers); those items are found by keywords and the graph only until you run "
+            "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (missing, all "
+            "zeros, or not %d finite float32 numbers); those items are found by keywords and the graph only until you run "
             "`skill-retriever repair --index-dir %s`, which embeds them again from their text",
             nodes, edges, path, dim, path,
         )

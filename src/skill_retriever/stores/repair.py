@@ -83,7 +83,7 @@ def missing_vectors(
     if any(unusable):
         log.warning(
             "[skill_retriever][index] repaired %d item vector(s) and %d relation vector(s) of %s that were "
-            "unusable (wrong length, non-finite or undecodable): embedded again from their stored text",
+            "unusable (missing, all zeros, wrong length, non-finite or undecodable): embedded again from their stored text",
             *unusable,
             path,
         )

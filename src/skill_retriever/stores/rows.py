@@ -95,11 +95,12 @@ def encode_vector(vector: Vector) -> bytes:
 
 def decode_vector(blob: object, dim: int) -> Vector | None:
     """The vector in ``blob``, or None when it is not ``dim`` finite float32s (``dim`` 0:
-    any length)."""
+    any length), or all zeros: no embedder makes one (its cosine with any query is 0,
+    so its item would rank last in the semantic channel, silently)."""
     if not isinstance(blob, bytes) or not blob or len(blob) % 4 or (dim > 0 and len(blob) != 4 * dim):
         return None
     vector = np.frombuffer(blob, dtype="<f4").astype(np.float32, copy=False)
-    return vector if bool(np.isfinite(vector).all()) else None
+    return vector if bool(np.isfinite(vector).all()) and bool(vector.any()) else None
 
 
 def keep_most_common_length(out: Changes) -> None:
@@ -119,11 +120,22 @@ def keep_most_common_length(out: Changes) -> None:
 
 
 def take_vector(
-    out: Changes, good: dict[str, StoredVector], bad: set[str], item_id: str, vhash: object, blob: object, dim: int
+    out: Changes,
+    good: dict[str, StoredVector],
+    bad: set[str],
+    item_id: str,
+    vhash: object,
+    blob: object,
+    dim: int,
+    required: bool = False,
 ) -> None:
     """Put the stored vector ``blob`` of ``item_id`` into ``good`` or, when it is not
-    ``dim`` finite float32s, the id into ``bad`` (and its length into ``out``)."""
+    ``dim`` finite float32s, the id into ``bad`` (and its length into ``out``). No vector
+    at all is bad only where one is ``required`` (every item has one; a relation only
+    when its kind is embedded)."""
     if blob is None:
+        if required:
+            bad.add(item_id)
         return
     vector = decode_vector(blob, dim)
     if vector is not None:
