@@ -51,3 +51,20 @@ def test_a_kind_the_index_does_not_hold_is_named(index_dir: str, capsys: pytest.
     code, out, _ = query(index_dir, capsys, "format on save", "--kinds", "hook,agent")
     assert code == 0 and out.startswith("0 results")
     assert "note: the index holds no agent, hook items you may see" in out
+
+
+def test_k_counts_entries_once_copies_are_folded(tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
+    """One folder indexed under two source names holds each component twice; the text
+    folds the copies ("also at"), and -k 2 still shows two entries (it showed one)."""
+    root = tmp_path_factory.mktemp("twice")
+    for name in ("pg-migrations", "ruff-lint", "helm-deploy"):
+        path = root / "repo" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: {name} work\n---\n\n{name} work\n", encoding="utf-8")
+    ix = str(root / "ix")
+    for source in ("one", "two"):
+        assert main(["index", str(root / "repo"), "--index-dir", ix, "--embedder", "hashing-64", "--source-name", source]) == 0
+    code, out, _ = query(ix, capsys, "pg-migrations work", "-k", "2")
+    assert code == 0 and out.startswith("2 results")
+    assert [line.split(".")[0].strip() for line in out.splitlines() if line[:3].strip().rstrip(".").isdigit()] == ["1", "2"]
+    assert out.count("also at: ") == 2

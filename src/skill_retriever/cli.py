@@ -323,10 +323,14 @@ def _query(index: Any, args: argparse.Namespace) -> int:
     kinds = args.kinds  # checked by argparse (kind_list): a list with no empty names, or None
     principals = [p.strip() for p in args.principals.split(",") if p.strip()]
     snapshot = index.snapshot()  # what is printed comes from the version the search read
+    # The text folds copies of one component (two sources holding it) into one entry: ask
+    # for more, so that -k 3 still shows three. Not under a budget, which the search packs
+    # from exactly k results (its answer says what it dropped), nor for --json (unfolded).
+    fetch = args.k if args.json or args.budget is not None else min(2 * args.k, max(args.k, 100))
     resp = retriever.search(
         args.query,
         snapshot=snapshot,
-        k=args.k,
+        k=fetch,
         budget=args.budget,
         route=args.route,
         kinds=kinds,
@@ -345,7 +349,7 @@ def _query(index: Any, args: argparse.Namespace) -> int:
     view = CallerView(snapshot, principals)
     # A kind the index does not hold (or any filter that admits nothing) is a warning of
     # the answer itself (Retriever), so --json and the Python API say it too.
-    print("\n".join(render(args.query, resp, view)))
+    print("\n".join(render(args.query, resp, view, k=args.k)))
     return 0
 
 

@@ -74,9 +74,10 @@ def reason(query: str, shown: Shown, view: CallerView) -> str:
     return "; ".join(parts)
 
 
-def render(query: str, response: SearchResponse, view: CallerView) -> list[str]:
-    """The lines ``skill-retriever query`` prints."""
-    shown = fold(response, view)
+def render(query: str, response: SearchResponse, view: CallerView, k: int | None = None) -> list[str]:
+    """The lines ``skill-retriever query`` prints: at most ``k`` entries once copies are
+    folded (None: all)."""
+    shown = fold(response, view)[:k]
     ranked = "reranked by " + response.reranker if response.reranker != "none" else "no reranking"
     confidence = f", confidence {response.confidence:.2f}" if response.confidence is not None else ""
     counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")
