@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -254,8 +255,46 @@ def cmd_index(args: argparse.Namespace) -> int:
     for path in paths:
         if not path.exists():
             raise IngestError(f"{path} does not exist")
-    with open_index(args, create=True) as index:
-        return _index_into(index, paths, args)
+    folder = Path(args.index_dir)
+    held = set(os.listdir(folder)) if folder.is_dir() else None  # what was there before
+    new = held is None or "index.json" not in held
+    index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
+    try:
+        with index:
+            code = _index_into(index, paths, args)
+            left_empty = len(index) == 0
+    except BaseException:
+        if new and not args.chroma_url:
+            _unmake_index(folder, held)
+        raise
+    if new and left_empty and not args.chroma_url:
+        _unmake_index(folder, held)
+    return code
+
+
+def _unmake_index(folder: Path, held: set[str] | None) -> None:
+    """Take back a new index that its first run left empty (it failed, or read nothing):
+    its files named the embedder of a run that built nothing, and a later ``--embedder``
+    was refused for an index never built. Only what this run made goes (the folder, if
+    it made it); nothing once the index holds an item."""
+    if _holds_items(folder):
+        return
+    if held is None:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    for name in sorted(set(os.listdir(folder)) - held):
+        target = folder / name
+        shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
+
+
+def _holds_items(folder: Path) -> bool:
+    from skill_retriever.stores.index import Index
+
+    try:
+        with Index.open(folder) as made:  # read again: another writer may have filled it since
+            return len(made) > 0
+    except SkillRetrieverError:  # not readable as an index: nothing of anyone's is in it
+        return False
 
 
 def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:

@@ -95,3 +95,22 @@ def test_the_cli_says_why_an_index_directory_cannot_be_made(
     err = capsys.readouterr().err
     assert err.startswith(f"skill-retriever: error: cannot create the index directory {where}: ")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_first_run_that_reads_nothing_leaves_no_index(tmp_path: Path) -> None:
+    """A failed or empty first `index` left an index naming its embedder: a later run
+    with another --embedder was refused for an index that was never built."""
+    from skill_retriever.cli import main
+
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "note.txt").write_text("hi")
+    fresh, kept = tmp_path / "fresh", tmp_path / "kept"
+    kept.mkdir()
+    assert main(["index", str(tmp_path / "empty"), "--index-dir", str(fresh), "--embedder", "hashing-64"]) == 1
+    assert not fresh.exists()
+    assert main(["index", str(tmp_path / "note.txt"), "--index-dir", str(kept), "--embedder", "hashing-64"]) == 2
+    assert kept.is_dir() and not list(kept.iterdir())  # its folder was there: it stays, emptied
+    write_file(tmp_path / "repo", "skills/a/SKILL.md", "---\nname: a\ndescription: a skill\n---\nbody\n")
+    assert main(["index", str(tmp_path / "repo"), "--index-dir", str(fresh), "--embedder", "hashing-32"]) == 0
+    assert main(["index", str(tmp_path / "empty"), "--index-dir", str(fresh)]) == 1  # not new: kept whole
+    assert (fresh / "index.json").is_file()
