@@ -44,6 +44,7 @@ from skill_retriever.stores.rows import (
     parse_row,
     take_vector,
 )
+from skill_retriever.stores.sqlite_connect import connect
 
 SCHEMA_VERSION = 2
 
@@ -100,12 +101,7 @@ class ItemStore:
         self._lock = threading.RLock()
         self._file = FileIdentity(path)
         try:
-            if writable:
-                self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-            else:
-                self._db = sqlite3.connect(
-                    f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False, isolation_level=None
-                )
+            self._db = connect(path, writable)
             self._db.execute("PRAGMA busy_timeout=10000")
             self._check_schema()  # before any write: a damaged file is reported, never "fixed"
             if writable:

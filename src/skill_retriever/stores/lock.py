@@ -44,7 +44,14 @@ class WriterLock:
             return
         import fcntl
 
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:  # a read-only folder or file system, a lock file not ours
+            raise IndexLockedError(
+                f"cannot take the writer's lock {self.path} ({exc.strerror or exc}): this command writes "
+                f"the index, and its folder cannot be written; make it writable, or copy the index "
+                f"somewhere writable (reading it, with query or stats, works as it is)"
+            ) from exc
         deadline = time.monotonic() + self.wait_s
         while True:
             try:

@@ -1,0 +1,121 @@
+"""``skill-retriever index``: read sources into an index (`indexing.index_sources`), print
+what each gave, and take back a new index that its first run left empty."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.cliargs import open_index
+from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.safety.terminal import printable, printable_json
+
+__all__ = ["cmd_index"]
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from skill_retriever.exceptions import IngestError
+    from skill_retriever.indexing import sample_catalogue_path
+
+    paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
+    if not paths:
+        raise IngestError("nothing to index: give one or more paths, or --sample")
+    for path in paths:
+        if not path.exists():
+            raise IngestError(f"{path} does not exist")
+    folder = Path(args.index_dir)
+    held = set(os.listdir(folder)) if folder.is_dir() else None  # what was there before
+    new = held is None or "index.json" not in held
+    index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
+    try:
+        with index:
+            code = _index_into(index, paths, args)
+            left_empty = len(index) == 0
+    except BaseException:
+        if new and not args.chroma_url:
+            _unmake_index(folder, held)
+        raise
+    if new and left_empty and not args.chroma_url:
+        _unmake_index(folder, held)
+    return code
+
+
+def _unmake_index(folder: Path, held: set[str] | None) -> None:
+    """Take back a new index that its first run left empty (it failed, or read nothing):
+    its files named the embedder of a run that built nothing, and a later ``--embedder``
+    was refused for an index never built. Only what this run made goes (the folder, if
+    it made it); nothing once the index holds an item."""
+    if _holds_items(folder):
+        return
+    if held is None:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    for name in sorted(set(os.listdir(folder)) - held):
+        target = folder / name
+        shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
+
+
+def _holds_items(folder: Path) -> bool:
+    from skill_retriever.stores.index import Index
+
+    try:
+        with Index.open(folder) as made:  # read again: another writer may have filled it since
+            return len(made) > 0
+    except SkillRetrieverError:  # not readable as an index: nothing of anyone's is in it
+        return False
+
+
+def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
+    from skill_retriever.indexing import dumps, index_sources
+
+    bars: list[Any] = []
+
+    def progress_factory(total: int, label: str) -> Any:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or not args.verbose, file=sys.stderr)
+        bars.append(bar)
+
+        def update(n: int) -> None:  # closed once written: its time and rate are this source's own
+            bar.update(n)
+            if bar.n >= total:
+                bar.close()
+
+        return update
+
+    try:
+        run = index_sources(
+            index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory,
+            source_name=args.source_name, prune=not args.keep_missing,
+        )
+    finally:
+        for bar in bars:
+            bar.close()
+    status = index.status()
+    if args.json:
+        print(printable_json(dumps({"run": run.to_dict(), "index": status})))
+    else:
+        for s in run.sources:
+            print(printable(s.summary()))
+            for line in s.problem_lines():
+                print(printable(f"  {line}"))
+            if cut := run.edges_removed.get(s.source):
+                print(f"  removed {cut} relation(s) its items no longer have")
+            if gone := run.removed.get(s.source):
+                print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
+                                + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))
+        copied = f"; copied {n} vector(s) to the Chroma server again" if (n := index.repaired.get("server")) else ""
+        print(printable(f"embedded {run.embedded} texts{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+    empty = [s.source for s in run.sources if not s.nodes]
+    if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
+        print(printable(
+            f"error: no items read from {', '.join(empty)}; nothing of it was written or removed. "
+            "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a JSON graph, "
+            "a tool folder or a corpus.json (--kind says which)"
+        ), file=sys.stderr)
+        return 1
+    return 0
