@@ -106,7 +106,7 @@ class Calibration:
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise IndexCorruptError(
-                f"the index's calibration is unreadable ({exc}); run `skill-retriever calibrate` to compute it again"
+                f"the index's calibration is unreadable ({exc}); run `skill-retriever repair` (or `calibrate`) to compute it again"
             ) from exc
 
     def summary(self, current_version: int) -> dict[str, Any]:
