@@ -71,3 +71,20 @@ def test_an_unknown_source_is_refused_with_the_names_there_are(
     err = capsys.readouterr().err
     assert "the index holds no source named 'vendr' (its sources: team, vendor)" in err
     assert _held(index_dir) == before
+
+
+def test_a_folder_indexed_under_a_second_name_says_its_items_are_held_twice(tmp_path: Path) -> None:
+    from skill_retriever.indexing import index_sources
+
+    write_file(tmp_path / "repo", "skills/a/SKILL.md", "---\nname: a\ndescription: a skill\n---\nbody\n")
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    try:
+        first = index_sources(index, [tmp_path / "repo"], calibrate=False)
+        assert not first.sources[0].notes
+        again = index_sources(index, [tmp_path / "repo"], source_name="alt", calibrate=False)
+        (note,) = [p.message for p in again.sources[0].notes]
+        assert note == ("this folder is indexed as source 'repo' too: each of its items is held twice; "
+                        "`skill-retriever remove-source repo` if one name is enough")
+        assert len(index) == 2  # a note, not a refusal: two names may be meant
+    finally:
+        index.close()

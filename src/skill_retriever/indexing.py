@@ -34,7 +34,7 @@ from skill_retriever.ingest.provenance import (
     item_file,
     recorded_file,
 )
-from skill_retriever.ingest.result import IngestResult, Unread
+from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -304,6 +304,7 @@ def index_sources(
         known = _known_ids(_held(index), origin, one_file) if one_file is not None else frozenset()
         result = ingest(path, source_kind, ner=ner, source_name=origin.name, known_ids=known)
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
+        result.problems += _held_twice(_held(index), origin, path)
         run.sources.append(result)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
@@ -320,6 +321,27 @@ def index_sources(
 
         run.calibration = ensure_calibration(index)[0].summary(index.version)
     return run
+
+
+def _held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list[Problem]:
+    """A note when the folder is indexed under another source name too: each of its items
+    is then held twice (answers fold the copies, but the index, its calibration and its
+    installs see two), which is rarely what a second ``--source-name`` meant."""
+    if not path.is_dir():
+        return []
+    others = sorted({
+        str(n.attrs.get("source_name"))
+        for n in held.values()
+        if n.attrs.get("source_root") == origin.root and n.attrs.get("source_name") not in (None, origin.name)
+    })
+    if not others:
+        return []
+    names = ", ".join(repr(o) for o in others)
+    note = (
+        f"this folder is indexed as source {names} too: each of its items is held twice; "
+        f"`skill-retriever remove-source {others[0]}` if one name is enough"
+    )
+    return [Problem(str(path), note, read_whole=True)]
 
 
 def scrub_secrets(index: Index) -> list[str]:
