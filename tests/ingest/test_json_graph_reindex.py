@@ -46,7 +46,7 @@ def test_a_bad_node_keeps_its_earlier_version_and_the_rest_of_the_file_is_read(i
     bad_b = {**node("b", "b changed"), "kind": "no-such-kind"}
     write(path, [node("a", "a changed"), bad_b, node("d")], [("a", "b")])  # c taken out
     run = index_sources(index, [path])
-    assert [p.message for s in run.sources for p in s.problems][0].startswith("nodes[1] (id 'b')")
+    assert next(p.message for s in run.sources for p in s.problems).startswith("nodes[1] (id 'b')")
     nodes, relations = _state(index)
     assert nodes == {"a": "a changed", "b": "b text", "d": "d text"}  # c is gone, b as it was
     assert relations == [("a", "b")]  # a -> c went with c; a -> b stays with b

@@ -28,11 +28,11 @@ def _read_only(folder: Path) -> Iterator[Path]:
         return
     mount = folder.with_name(folder.name + "-ro")
     mount.mkdir()
-    made = subprocess.run(["mount", "--bind", str(folder), str(mount)], capture_output=True)
+    made = subprocess.run(["mount", "--bind", str(folder), str(mount)], check=False, capture_output=True)
     if made.returncode != 0:
         pytest.skip(f"cannot make a read-only mount here: {made.stderr.decode().strip()}")
     try:
-        ro = subprocess.run(["mount", "-o", "remount,ro,bind", str(mount)], capture_output=True)
+        ro = subprocess.run(["mount", "-o", "remount,ro,bind", str(mount)], check=False, capture_output=True)
         if ro.returncode != 0:
             pytest.skip(f"cannot remount read-only here: {ro.stderr.decode().strip()}")
         yield mount

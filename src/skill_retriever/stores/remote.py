@@ -11,16 +11,24 @@ directory, so a copy is told from its original: a writer of a copy refuses the o
 collections (its sync would delete the original's vectors), a reader of a copy searches
 its own vectors in memory, and ``move-to-server`` deletes only collections this very
 directory owned (``stores.server_moves``).
+
+A reader searches the server only while its collections hold as many vectors as the
+index (:class:`_InStep`: one count per index version): a writer killed between its commit
+and its mirror, or an entry deleted on the server, would otherwise drop items from the
+semantic channel without a word. Out of step, it warns and searches the index's vectors.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.filters import vector_metadata
@@ -30,6 +38,7 @@ from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.server_errors import server_problem
 from skill_retriever.stores.snapshot import RemoteVectors
+from skill_retriever.stores.vectors import VectorHit, top_k
 
 __all__ = [
     "collection_names",
@@ -43,6 +52,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("skill_retriever")
+
+#: Seconds a reader that found its server out of step waits before counting again (a
+#: writer copying a batch is done by then; one killed before copying never is).
+RECHECK_S = 10.0
 
 def collection_names(manifest: Mapping[str, Any]) -> tuple[str, str]:
     """The node and edge collections a manifest names (``collection_prefix``)."""
@@ -108,8 +121,9 @@ def remote_of(
     no longer holds their index (it was moved with ``mv``), or marked before collections
     recorded a directory, are marked as this directory's. A reader creates nothing:
     when the collections are missing, belong to another index or to the index this one
-    is a copy of, or hold far fewer vectors than the index, it warns and searches the
-    vectors it holds in memory instead (returns None).
+    is a copy of, or hold another number of vectors than the index, it warns and searches
+    the vectors it holds in memory instead (returns None); collections it searches fall
+    back to those vectors for any later version the server is out of step with.
 
     Raises:
         ConfigError: ``chroma_url`` is not a Chroma server address.
@@ -148,7 +162,8 @@ def remote_of(
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
         problem = server_problem(url, exc)
-        raise IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}") from exc
+        how = "cannot be reached" if problem.down else "cannot be used"
+        raise IndexCorruptError(f"the Chroma server at {url} {how}: {problem.what}; {problem.todo}") from exc
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
         _claim(stores, (live.nodes, live.edges), manifest, path, url)
@@ -189,11 +204,113 @@ def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, pat
                 _copy_message(path, original, [s.name for s in stores], url), path,
             )
             return False
-    expected = (len(live.node_vectors), len(live.edge_vectors))
-    for store, want in zip(stores, expected, strict=True):
-        have = store.count()
-        if have < want * 0.9:  # far fewer: a lag of a few writes is re-scored away anyway
-            _warn(path, url, f"holds {have} vectors in {store.name}, the index {want}")
+    check = _InStep(stores, live, path, url)
+    if not check.in_step():
+        return False
+    for store, nodes in zip(stores, (True, False), strict=True):
+        store.fallback = _Local(check, live, nodes=nodes)
+    return True
+
+
+def _held(live: LiveState) -> tuple[int, int]:
+    """How many node and edge vectors a server in step holds (what :func:`sync_remote` copies)."""
+    nodes, edges = dict(live.nodes), dict(live.edges)  # copies: a catch-up may change them meanwhile
+    return sum(1 for i in list(live.node_vectors) if i in nodes), sum(1 for i in list(live.edge_vectors) if i in edges)
+
+
+def out_of_step(names: Sequence[str], have: Sequence[int | None], want: Sequence[int]) -> str:
+    """How a server's collections differ from the index they mirror, and the likely
+    causes; "" when they hold as many vectors as it (``have`` None: a missing collection)."""
+    if list(have) == list(want):
+        return ""
+    held = " and ".join(f"{'no collection' if n is None else f'{n} vectors'} in {name}" for name, n in zip(names, have, strict=True))
+    return (
+        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors (a write stopped before "
+        "copying its vectors there, or entries were deleted on the server; a write in progress catches up by itself)"
+    )
+
+
+class _InStep:
+    """Whether a reader's server holds the index's vectors, judged by their count: one
+    count per collection for each index version (a reader in step pays nothing more per
+    query), again every :data:`RECHECK_S` while out of step, when it warns once a version."""
+
+    def __init__(self, stores: list[Any], live: LiveState, path: Path, url: str) -> None:
+        self._stores, self._live, self._path, self._url = stores, live, path, url
+        self._lock = threading.Lock()
+        self._version, self._ok, self._next, self._warned = -1, True, 0.0, -1
+
+    def _current(self) -> bool:
+        return self._live.version == self._version and (self._ok or time.monotonic() < self._next)
+
+    def in_step(self) -> bool:
+        if self._current():
+            return self._ok
+        with self._lock:
+            if self._current():  # another thread counted meanwhile
+                return self._ok
+            version = self._live.version
+            problem = out_of_step([s.name for s in self._stores], [s.count() for s in self._stores], _held(self._live))
+            self._version, self._ok, self._next = version, not problem, time.monotonic() + RECHECK_S
+            if problem and self._warned != version:
+                self._warned = version
+                _warn(self._path, self._url, problem)
+            return self._ok
+
+
+class _Local:
+    """A reader's collection searched exactly over the index's own vectors, while
+    :class:`_InStep` finds the server out of step (``vectors.OutOfStepSearch``)."""
+
+    def __init__(self, check: _InStep, live: LiveState, *, nodes: bool) -> None:
+        self._check, self._live, self._nodes = check, live, nodes
+        self._built: tuple[int, list[str], NDArray[np.float32], list[dict[str, Any]]] | None = None
+
+    def out_of_step(self) -> bool:
+        return not self._check.in_step()
+
+    def search_many(
+        self, vectors: Any, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
+    ) -> list[list[VectorHit]]:
+        names, matrix, metas = self._matrix()
+        wanted = None if ids is None else set(ids)
+        keep = ((wanted is None or i in wanted) and (not where or _matches(m, where)) for i, m in zip(names, metas))
+        mask = None if wanted is None and not where else np.fromiter(keep, dtype=bool, count=len(names))
+        rows = top_k(matrix, np.asarray(vectors, dtype=np.float32), k, mask)
+        return [[VectorHit(names[r], score) for r, score in hits] for hits in rows]
+
+    def _matrix(self) -> tuple[list[str], NDArray[np.float32], list[dict[str, Any]]]:
+        """The index's vectors as a matrix, built once per version."""
+        live, built = self._live, self._built
+        if built is None or built[0] != live.version:
+            version = live.version
+            nodes, edges = dict(live.nodes), dict(live.edges)  # copies: a catch-up may change them meanwhile
+            vecs = dict(live.node_vectors if self._nodes else live.edge_vectors)
+            names = [i for i in vecs if i in (nodes if self._nodes else edges)]
+            matrix = np.stack([vecs[i].vector for i in names]) if names else np.zeros((0, 0), dtype=np.float32)
+            # Only node searches filter on metadata (the snapshot judges an edge by its ends).
+            metas = [vector_metadata(nodes[i], vecs[i].vhash) if self._nodes else {} for i in names]
+            built = self._built = (version, names, matrix, metas)
+        return built[1], built[2], built[3]
+
+
+def _matches(meta: Mapping[str, Any], where: Mapping[str, Any]) -> bool:
+    """Whether a vector's metadata passes a Chroma ``where`` filter of the shapes
+    ``filters.chroma_where`` writes (``$and``, ``$or``, ``$in``, ``$contains``, equality);
+    ValueError for another operator (rather than judge it wrongly)."""
+    for key, cond in where.items():
+        if key in ("$and", "$or"):
+            results = (_matches(meta, c) for c in cond)
+            ok = all(results) if key == "$and" else any(results)
+        elif not isinstance(cond, Mapping):
+            ok = meta.get(key) == cond
+        elif set(cond) == {"$in"}:
+            ok = meta.get(key) in cond["$in"]
+        elif set(cond) == {"$contains"}:
+            ok = cond["$contains"] in (meta.get(key) or ())
+        else:
+            raise ValueError(f"the vector filter {dict(cond)!r} on {key!r} has an operator the reader's fallback does not know")
+        if not ok:
             return False
     return True
 

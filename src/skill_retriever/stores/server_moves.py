@@ -9,7 +9,9 @@ unreachable) is not contacted, its collections named for the user to delete ther
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +26,7 @@ from skill_retriever.stores.remote import (
     copy_of,
     holds_original,
     index_dir_of,
+    out_of_step,
     remote_of,
     same_server,
     sync_remote,
@@ -189,8 +192,10 @@ def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) ->
 def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -> dict[str, Any] | None:
     """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
     None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
-    collection's vector count (None: missing) and ``copy_of`` (the directory whose
-    collections these are, when this index is a copy of it). Reads only: creates nothing,
+    collection's vector count (None: missing), ``index_vectors`` (the node and edge
+    vectors the index holds, which a server in step holds too; None: not counted) and
+    ``copy_of`` (the directory whose collections these are, when this index is a copy of
+    it). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
     """
     url = manifest.get("chroma_url")
@@ -200,7 +205,9 @@ def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -
 
     from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
 
-    out: dict[str, Any] = {"url": str(url), "reachable": True, "collections": {}, "copy_of": None}
+    out: dict[str, Any] = {
+        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": _vectors_held(path, manifest)
+    }
     try:
         client = chroma_client(str(url))
         client.heartbeat()
@@ -216,6 +223,19 @@ def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -
         problem = server_problem(str(url), exc)
         return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
     return out
+
+
+def _vectors_held(path: Path, manifest: Mapping[str, Any]) -> list[int] | None:
+    """How many node and edge vectors ``items.sqlite`` holds (of the manifest's ``dim``
+    numbers: another length is unusable, and never copied), counted without loading them."""
+    dim = manifest.get("dim")
+    usable, args = ("length(vector) = ?", (4 * dim,)) if isinstance(dim, int) and dim > 0 else ("vector IS NOT NULL", ())
+    try:
+        with contextlib.closing(sqlite3.connect(f"{(path / mf.DATABASE).resolve().as_uri()}?mode=ro", uri=True)) as db:
+            return [int(db.execute(f"SELECT count(*) FROM {t} WHERE {usable}", args).fetchone()[0]) for t in ("nodes", "edges")]
+    except sqlite3.Error as exc:  # an older schema, a busy file: stats shows the rest without this check
+        log.info("[skill_retriever][index] could not count the vectors of %s (%s)", path, exc)
+        return None
 
 
 def server_line(server: Mapping[str, Any], path: str) -> str:
@@ -236,4 +256,10 @@ def server_line(server: Mapping[str, Any], path: str) -> str:
         )
     if None in server["collections"].values():
         return f"{url} holds {held}; run `skill-retriever repair --index-dir {path}` to copy the vectors there"
+    want = server.get("index_vectors")
+    if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
+        return (
+            f"{url} {problem}; queries search the index's vectors in memory until "
+            f"`skill-retriever repair --index-dir {path}` copies them there again"
+        )
     return f"{url} holds {held}"

@@ -10,7 +10,8 @@ A Chroma *server* (``chroma run``) is the scale-out path: the writer mirrors vec
 it, readers in any process or machine ask it for candidates, and the snapshot re-scores
 and filters them, so an answer never holds an item or a score the snapshot does not.
 Chroma's own default embedding function downloads a model (and fails offline), so its
-collections are created with ours and every call passes vectors we computed.
+collections are created with ours and every call passes vectors we computed. Every
+request to the server is bounded by :data:`CHROMA_TIMEOUT_S` (chromadb's own has no bound).
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ log = logging.getLogger("skill_retriever")
 HNSW = {"space": "cosine", "ef_search": 500, "ef_construction": 400, "max_neighbors": 32}
 
 Metadata = Mapping[str, str | int | float | bool | list[str]]
+
+#: Seconds a request to a Chroma server may take (connecting, sending, waiting for each
+#: part of the answer): chromadb's client waits forever by default, so a stopped server
+#: (``kill -STOP``: its port still accepts connections) hung every command.
+CHROMA_TIMEOUT_S = 30.0
 
 #: Collection metadata key naming the index (``index_id`` in its manifest) that owns it.
 OWNER_KEY = "skill_retriever_index"
@@ -90,6 +96,17 @@ class VectorStore(Protocol):
     def all_ids_and_hashes(self) -> dict[str, str]: ...
 
     def count(self) -> int: ...
+
+
+class OutOfStepSearch(Protocol):
+    """What a reader's collection searches instead while the server holds other vectors
+    than the index (``stores.remote``): the index's own, exactly."""
+
+    def out_of_step(self) -> bool: ...
+
+    def search_many(
+        self, vectors: Vectors, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
+    ) -> list[list[VectorHit]]: ...
 
 
 class ChromaEmbeddingFunction:
@@ -159,12 +176,43 @@ def chroma_client(url: str) -> Any:
 
     check_chroma_url(url)
     scheme, host, port = url_parts(url)
-    return chromadb.HttpClient(
+    _answers_in_time(scheme, host, port)
+    client = chromadb.HttpClient(
         host=host,
         port=port,
         ssl=scheme == "https",
         settings=Settings(anonymized_telemetry=False, allow_reset=False),
     )
+    _bound_requests(client)
+    return client
+
+
+def _answers_in_time(scheme: str, host: str, port: int) -> None:
+    """Raise httpx's timeout error when the server does not answer a heartbeat within
+    :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request while it is
+    built, with no timeout and no setting for one. Other failures (refused, TLS, not a
+    Chroma server) are left for the client, whose errors ``server_problem`` words."""
+    import httpx
+
+    netloc = f"[{host}]" if ":" in host else host
+    try:
+        httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S)
+    except httpx.TimeoutException:
+        raise
+    except httpx.HTTPError as exc:
+        log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
+
+
+def _bound_requests(client: Any) -> None:
+    """Give the client's HTTP session the timeout chromadb 1.5 builds it without
+    (``httpx.Client(timeout=None)``; its ``Settings`` have no client timeout)."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):  # a chromadb whose client changed: say so, not hang unannounced
+        log.warning("the Chroma client has no HTTP session to bound; a server that stops answering hangs requests")
+        return
+    session.timeout = httpx.Timeout(CHROMA_TIMEOUT_S)
 
 
 def _unreachable(exc: BaseException) -> bool:
@@ -200,6 +248,8 @@ class ChromaVectorStore:
         index_dir: str = "<index>",
     ) -> None:
         self.name, self.url, self.index_dir = name, url, index_dir
+        #: Set on a reader's collections: searched instead while the server is out of step.
+        self.fallback: OutOfStepSearch | None = None
         ef = ChromaEmbeddingFunction(embedder)
         with self._reaching():
             if create:
@@ -273,6 +323,8 @@ class ChromaVectorStore:
         """One nearest-neighbour list per row of ``vectors``, in a single request (no
         ``count()`` round trip first: Chroma answers an ``n_results`` above its size with
         what it has)."""
+        if self.fallback is not None and self.fallback.out_of_step():
+            return self.fallback.search_many(vectors, k, where=where, ids=ids)
         batch = np.asarray(vectors, dtype=np.float32)
         if batch.ndim != 2:
             raise ValueError(f"vectors must be a 2-d array (one row per query), got shape {batch.shape}")
@@ -318,10 +370,12 @@ class ChromaVectorStore:
 
 
 __all__ = [
+    "CHROMA_TIMEOUT_S",
     "HNSW",
     "OWNER_DIR_KEY",
     "OWNER_KEY",
     "ChromaVectorStore",
+    "OutOfStepSearch",
     "VectorHit",
     "VectorStore",
     "check_chroma_url",
