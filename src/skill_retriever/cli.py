@@ -308,7 +308,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         status["defaults"] = {"corpus": suggested.corpus, "settings": dict(suggested.settings),
                               "reasons": list(suggested.reasons)}
         manifest = {**mf.read_manifest(index.path), **({"chroma_url": args.chroma_url} if args.chroma_url else {})}
-        status["server"] = server_status(manifest, index.embedder, index.path)
+        own = (status["vectors"]["nodes"], status["vectors"]["edges"])  # what a server in step holds
+        status["server"] = server_status(manifest, index.embedder, index.path, own)
         named, unnamed = sources_of(snapshot.nodes)
         status["sources"] = {"named": [c.to_dict() for c in named], "unnamed_items": unnamed}
         if status["server"] is not None:

@@ -9,9 +9,7 @@ unreachable) is not contacted, its collections named for the user to delete ther
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,11 +187,14 @@ def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) ->
     return None
 
 
-def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -> dict[str, Any] | None:
+def server_status(
+    manifest: Mapping[str, Any], embedder: Embedder, path: Path, index_vectors: tuple[int, int] | None = None
+) -> dict[str, Any] | None:
     """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
     None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
     collection's vector count (None: missing), ``index_vectors`` (the node and edge
-    vectors the index holds, which a server in step holds too; None: not counted) and
+    vectors the index holds, as its ``status()`` counts them, which a server in step
+    holds too; None: not given) and
     ``copy_of`` (the directory whose collections these are, when this index is a copy of
     it). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
@@ -206,7 +207,7 @@ def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -
     from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
 
     out: dict[str, Any] = {
-        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": _vectors_held(path, manifest)
+        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors
     }
     try:
         client = chroma_client(str(url))
@@ -223,19 +224,6 @@ def server_status(manifest: Mapping[str, Any], embedder: Embedder, path: Path) -
         problem = server_problem(str(url), exc)
         return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
     return out
-
-
-def _vectors_held(path: Path, manifest: Mapping[str, Any]) -> list[int] | None:
-    """How many node and edge vectors ``items.sqlite`` holds (of the manifest's ``dim``
-    numbers: another length is unusable, and never copied), counted without loading them."""
-    dim = manifest.get("dim")
-    usable, args = ("length(vector) = ?", (4 * dim,)) if isinstance(dim, int) and dim > 0 else ("vector IS NOT NULL", ())
-    try:
-        with contextlib.closing(sqlite3.connect(f"{(path / mf.DATABASE).resolve().as_uri()}?mode=ro", uri=True)) as db:
-            return [int(db.execute(f"SELECT count(*) FROM {t} WHERE {usable}", args).fetchone()[0]) for t in ("nodes", "edges")]
-    except sqlite3.Error as exc:  # an older schema, a busy file: stats shows the rest without this check
-        log.info("[skill_retriever][index] could not count the vectors of %s (%s)", path, exc)
-        return None
 
 
 def server_line(server: Mapping[str, Any], path: str) -> str:
