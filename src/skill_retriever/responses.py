@@ -198,7 +198,7 @@ class SearchResponse:
             "reranker": self.reranker,
             "stats": dict(self.stats),
             "warnings": list(self.warnings),
-            **({"fit": dict(self.fit)} if self.fit else {}),
+            "fit": dict(self.fit) if self.fit else None,  # None: never calibrated (as the graph answers)
         }
 
     @classmethod

@@ -363,7 +363,7 @@ def build_server_graph(
             if value is not None or key not in overrides:
                 overrides[key] = value
         response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
-        return {"fit": None, **response.to_output()}  # every output key: each run replaces the last
+        return response.to_output()  # every output key (fit None too): each run replaces the last
 
     builder = StateGraph(
         ServerState,
