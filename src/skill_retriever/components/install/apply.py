@@ -116,7 +116,7 @@ def _write(
             if f.action in ("create", "overwrite", "unchanged"):
                 entry.kept.pop(f.path, None)  # as installed again: no longer the user's change
             if c.status == "install" and f.action == "remove":
-                _retire(root, entry, f, unhook, written)
+                _retire(root, entry, f, unhook)
                 continue
             if c.status != "install" or f.action not in ("create", "overwrite"):
                 continue
@@ -163,12 +163,12 @@ def _write(
         record.save()
 
 
-def _retire(
-    root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry], written: list[str]
-) -> None:
+def _retire(root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry]) -> None:
     """Take out what an earlier version of the component wrote and this one no longer has
     (`retired`): a hook joins ``unhook``; a file goes if it is still as recorded (it may
-    have changed since the plan was made: then it stays, recorded)."""
+    have changed since the plan was made: then it stays, recorded). A removed file is not
+    among ``written`` (what a failure later asks to remove by hand); should the record
+    then not be saved, it still lists the file, which uninstall reports gone already."""
     if f.hook is not None:
         entry.hooks = [h for h in entry.hooks if h != f.hook]
         unhook.append(f.hook)
@@ -178,7 +178,6 @@ def _retire(
         return
     dest.unlink()
     del entry.files[f.path]
-    written.append(f.path)
     prune_empty(root, dest.parent)
 
 
