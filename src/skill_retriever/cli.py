@@ -294,6 +294,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.sources import sources_of
     from skill_retriever.stores import manifest as mf
+    from skill_retriever.stores import run_marks
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.server_moves import server_line, server_status
 
@@ -329,6 +330,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable(f"sources: {', '.join(held) or 'none'}"))
         if status["server"] is not None:
             print(printable(f"server: {server_line(status['server'], status['path'])}"))
+        if unfinished := run_marks.stats_line(status.get("unfinished_runs", {})):
+            print(printable(f"warning: {unfinished}"))
     return 0
 
 

@@ -103,6 +103,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             print(printable(s.summary()))
             for line in s.problem_lines():
                 print(printable(f"  {line}"))
+            if earlier := run.completed.get(s.source):
+                print(printable(f"  completed the run of it started {earlier.get('started', '?')} that did not finish"))
             if cut := run.edges_removed.get(s.source):
                 print(f"  removed {cut} relation(s) its items no longer have")
             if gone := run.removed.get(s.source):

@@ -36,6 +36,7 @@ from skill_retriever.ingest.provenance import (
 )
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import Node
+from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -115,6 +116,9 @@ class IndexRun:
     removed: dict[str, list[str]] = field(default_factory=dict)
     #: Source -> how many relations of its items it no longer has (removed).
     edges_removed: dict[str, int] = field(default_factory=dict)
+    #: Source -> the mark of its earlier run that did not finish, which this run completed
+    #: (``stores.run_marks``).
+    completed: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def embedded(self) -> int:
@@ -140,6 +144,7 @@ class IndexRun:
             "nodes_removed": {source: len(ids) for source, ids in self.removed.items()},
             "edges_removed": dict(self.edges_removed),
             "calibration": self.calibration,
+            "completed_unfinished_runs": dict(self.completed),
         }
 
 
@@ -306,6 +311,10 @@ def index_sources(
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += _held_twice(_held(index), origin, path)
         run.sources.append(result)
+        if not result.nodes:  # nothing is written or removed: an earlier run's mark stays
+            continue
+        if (earlier := run_marks.begin(index, origin.name, path)) is not None:
+            run.completed[result.source] = earlier
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
         gone = stale_ids(_held(index), result, origin, path) if prune else []
@@ -316,6 +325,7 @@ def index_sources(
             run.removed[result.source] = gone
         if cut:
             run.edges_removed[result.source] = len(cut)
+        run_marks.end(index, origin.name)
     if calibrate:
         from skill_retriever.calibration import ensure_calibration
 

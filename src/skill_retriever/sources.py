@@ -75,7 +75,9 @@ def remove_source(index: Index, name: str, *, dry_run: bool = False) -> list[str
     ids = source_ids(index.snapshot().nodes, name)
     if not dry_run:
         from skill_retriever.calibration import ensure_calibration
+        from skill_retriever.stores import run_marks
 
         index.delete(ids)
+        run_marks.end(index, name)  # a run of it that did not finish is moot now
         ensure_calibration(index)
     return ids

@@ -253,7 +253,7 @@ def test_repair_computes_an_unreadable_calibration_again(built: Path, capsys: py
     """A stored calibration that cannot be parsed stops stats and every query; repair
     (the command the other errors point to) computes it again, instead of saying "in step"."""
     with Index.open(built, writable=True) as index:
-        index.store_calibration("{not json")
+        index.store_meta("calibration", "{not json")
     assert main(["stats", "--index-dir", str(built)]) == 2
     assert "calibration is unreadable" in capsys.readouterr().err
     assert main(["repair", "--index-dir", str(built)]) == 0

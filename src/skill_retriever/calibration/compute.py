@@ -27,7 +27,7 @@ def calibrate_index(index: Index) -> Calibration:
         fit=fit_model(snapshot),
         evidence={**evidence, "seconds": round(time.perf_counter() - started, 2)},
     )
-    index.store_calibration(calibration.to_json())
+    index.store_meta("calibration", calibration.to_json())
     return calibration
 
 

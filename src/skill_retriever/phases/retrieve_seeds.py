@@ -21,6 +21,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
+from skill_retriever.stores import run_marks
 from skill_retriever.stores.passage_views import (
     answer_filters,
     fact_links,
@@ -91,6 +92,7 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
         f"{unusable} item(s) have an unusable stored vector: the semantic channel cannot find them "
         "(keywords and the graph still do); run `skill-retriever repair` on the index"
     )] if unusable else []
+    warnings += [w for w in [run_marks.answer_warning(snap.unfinished_runs)] if w]
     return {
         **({"warnings": warnings} if warnings else {}),
         "seeds": list(seeds.values()),

@@ -22,10 +22,10 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from skill_retriever.exceptions import DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
@@ -283,14 +283,16 @@ class Index:
         if self._remote is not None:
             self._mirror(batch)
 
-    def store_calibration(self, calibration: str) -> None:
-        """Keep what the index learned about itself (``skill_retriever.calibration``): a
-        writer's act, published like a write but without a new version."""
+    def store_meta(self, key: Literal["calibration", "unfinished_runs"], value: str | Callable[[str], str]) -> None:
+        """Keep what the index learned about itself (``calibration``) or which index runs are
+        under way (``stores.run_marks``; a function is given the stored value, under the write
+        lock). A writer's act, published like a write but without a new version."""
         with self._write_lock:
             self._become_writer()
-            self._items.set_calibration(calibration)
+            new = value(getattr(self._live, key) or "") if callable(value) else value
+            self._items.set_meta(key, new)
             with self._state_lock:
-                self._live.calibration = calibration
+                setattr(self._live, key, new)
                 self._snapshot = None
 
     def _become_writer(self) -> None:
@@ -389,8 +391,7 @@ def move_index_to_server(
 
 
 def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
-    """:func:`move_index_to_server`, answering the node and edge vectors the server holds
-    (``nodes``, ``edges``); its :class:`ServerMove` also says what became of old collections."""
+    """:func:`move_index_to_server`, answering how many node and edge vectors the server holds."""
     moved = move_index_to_server(path, chroma_url, embedder=embedder)
     return {"nodes": moved.nodes, "edges": moved.edges}
 

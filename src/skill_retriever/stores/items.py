@@ -254,7 +254,9 @@ class ItemStore:
     def _read(self, since: int | None, dim: int) -> Changes:
         version = int((self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() or [0])[0])
         stored = self._db.execute("SELECT value FROM meta WHERE key = 'calibration'").fetchone()
-        out = Changes(version, calibration=None if stored is None else str(stored[0]))
+        runs = self._db.execute("SELECT value FROM meta WHERE key = 'unfinished_runs'").fetchone()
+        out = Changes(version, calibration=None if stored is None else str(stored[0]),
+                      unfinished_runs="{}" if runs is None else str(runs[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
         terms = stored_terms.select(self._db)  # the BM25 term counts, when the file has them

@@ -31,6 +31,7 @@ class LiveState:
     edge_vectors: dict[str, StoredVector] = field(default_factory=dict)
     keywords: BM25Index = field(default_factory=BM25Index)
     calibration: str | None = None  # JSON, as stored (see skill_retriever.calibration)
+    unfinished_runs: str = "{}"  # JSON, as stored (see stores.run_marks)
     # Items whose stored vector is unusable (wrong length, non-finite): no vector here
     # until the writer embeds them again (``stores.repair``).
     unusable_nodes: set[str] = field(default_factory=set)
@@ -86,6 +87,8 @@ class LiveState:
         self.version = max(self.version, ch.version)
         if ch.calibration is not None:
             self.calibration = ch.calibration
+        if ch.unfinished_runs is not None:
+            self.unfinished_runs = ch.unfinished_runs
 
     def freeze(
         self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None
@@ -104,6 +107,7 @@ class LiveState:
             keywords=self.keywords.frozen(),
             remote=remote,
             calibration=self.calibration,
+            unfinished_runs=self.unfinished_runs,
             unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
         )
 

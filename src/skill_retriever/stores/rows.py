@@ -55,6 +55,9 @@ class Changes:
     deleted_nodes: set[str] = field(default_factory=set)
     deleted_edges: set[str] = field(default_factory=set)
     calibration: str | None = None  # the stored calibration (JSON), as read with the rows
+    # The index runs under way (JSON, ``stores.run_marks``) as read with the rows; None
+    # when this batch did not read them (a writer's own batch).
+    unfinished_runs: str | None = None
     # Rows read whose vector is not ``dim`` finite float32s: the item is kept, its vector is not.
     unusable_nodes: set[str] = field(default_factory=set)
     unusable_edges: set[str] = field(default_factory=set)

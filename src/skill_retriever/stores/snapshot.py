@@ -31,6 +31,7 @@ from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.exceptions import IndexCorruptError, MissingNodeError
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.stores import run_marks
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
@@ -95,6 +96,7 @@ class IndexSnapshot:
         keywords: KeywordSnapshot,
         remote: RemoteVectors | None = None,
         calibration: str | None = None,
+        unfinished_runs: str = "{}",
         unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
     ) -> None:
         self.version = version
@@ -108,6 +110,7 @@ class IndexSnapshot:
         self.keywords = keywords
         self._remote = remote
         self._calibration_json = calibration
+        self._unfinished_runs = unfinished_runs
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
         self._memo = _Memo()
 
@@ -116,6 +119,11 @@ class IndexSnapshot:
         """What the index learned about itself, as stored (``skill_retriever.calibration``
         reads it); None when it was never calibrated."""
         return self._calibration_json
+
+    @property
+    def unfinished_runs(self) -> dict[str, dict[str, Any]]:
+        """The index runs under way or stopped, by source (``stores.run_marks``); a new dict."""
+        return run_marks.parse(self._unfinished_runs)
 
     # -- items ------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -378,6 +386,7 @@ class IndexSnapshot:
             "edge_kinds": dict(sorted(edge_kinds.items())),
             "vectors": {"nodes": sum(1 for i in self._node_vectors if pred is None or pred(i)), "edges": edge_vectors},
             **({"unusable_vectors": unusable} if any(unusable.values()) else {}),
+            **({"unfinished_runs": runs} if (runs := self.unfinished_runs) else {}),
         }
 
 

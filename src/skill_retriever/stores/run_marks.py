@@ -1,0 +1,108 @@
+"""Which index runs are under way, kept in the index so that a run that never finished shows.
+
+An index run writes a source in batches, each its own transaction (``indexing.write_result``),
+then removes what the source no longer has. A run killed in between (Ctrl-C, an out-of-memory
+kill, a full disk) leaves the batches it wrote: part of the source's new version beside items
+the source no longer has. Nothing is damaged, but nothing said so either. So a run marks its
+source in ``items.sqlite`` (meta ``unfinished_runs``, a JSON object keyed by source name)
+before its first write, and takes the mark off once the source is complete. A mark that stays
+names a run that is still going or was stopped; ``stats`` and every answer say so, and the
+next complete run of that source takes it off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+
+class _Snapshot(Protocol):
+    @property
+    def unfinished_runs(self) -> dict[str, dict[str, Any]]: ...
+
+
+class Index(Protocol):
+    """What marking needs of `stores.index.Index` (named here without importing it: the
+    index's snapshot module reads the marks)."""
+
+    def snapshot(self) -> _Snapshot: ...
+
+    def store_meta(self, key: Literal["calibration", "unfinished_runs"], value: str | Callable[[str], str]) -> None: ...
+
+#: The key a mark without a readable source name is shown under (the stored JSON is damaged).
+UNREADABLE = "(unreadable mark)"
+
+
+def parse(stored: str) -> dict[str, dict[str, Any]]:
+    """The marks as stored: ``{source: {"started": ISO time, "pid": int, "path": str}}``.
+    A damaged value is one mark under `UNREADABLE`, never an error: it must not stop a read."""
+    try:
+        value = json.loads(stored)
+    except ValueError:
+        return {UNREADABLE: {}}
+    if not isinstance(value, dict):
+        return {UNREADABLE: {}}
+    return {str(k): (v if isinstance(v, dict) else {}) for k, v in value.items()}
+
+
+def begin(index: Index, source: str, path: Path) -> dict[str, Any] | None:
+    """Mark ``source`` as being written; answer the mark an earlier run of it left (it did
+    not finish), or None."""
+    earlier: list[dict[str, Any]] = []
+
+    def mark(stored: str) -> str:
+        marks = parse(stored or "{}")
+        earlier.extend(m for m in [marks.get(source)] if m is not None)
+        marks[source] = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "pid": os.getpid(), "path": str(path)}
+        return json.dumps(marks, sort_keys=True)
+
+    index.store_meta("unfinished_runs", mark)
+    return earlier[0] if earlier else None
+
+
+def end(index: Index, source: str) -> None:
+    """Take ``source``'s mark off (its run is complete, or the source was removed); a
+    damaged value goes too, since it is written anew."""
+    if source not in (marks := index.snapshot().unfinished_runs) and UNREADABLE not in marks:
+        return  # nothing to take off: no write (readers would reload for nothing)
+
+    def unmark(stored: str) -> str:
+        marks = parse(stored or "{}")
+        marks.pop(source, None)
+        marks.pop(UNREADABLE, None)
+        return json.dumps(marks, sort_keys=True)
+
+    index.store_meta("unfinished_runs", unmark)
+
+
+def answer_warning(marks: dict[str, dict[str, Any]]) -> str | None:
+    """What an answer says about marks (no source names: a caller may not see every source)."""
+    if not marks:
+        return None
+    started = sorted(str(m.get("started", "?")) for m in marks.values())
+    return (
+        f"{len(marks)} index run(s) of this index, started {', '.join(started)}, have not finished "
+        "(still running, or stopped): the index may hold part of a source's new version beside "
+        "items it no longer has; if no run is going on, index the source again"
+    )
+
+
+def stats_line(marks: dict[str, dict[str, Any]]) -> str | None:
+    """What ``stats`` says about marks: each source, when, by which process, and the fix."""
+    if not marks:
+        return None
+    runs = "; ".join(
+        f"{source} (started {m.get('started', '?')} by process {m.get('pid', '?')}, from {m.get('path', '?')})"
+        for source, m in sorted(marks.items())
+    )
+    return (
+        f"unfinished index runs: {runs}. If none is still running, run `skill-retriever index` "
+        "on that folder again (with the same --source-name): it completes the source"
+    )
+
+
+__all__ = ["UNREADABLE", "answer_warning", "begin", "end", "parse", "stats_line"]

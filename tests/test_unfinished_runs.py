@@ -1,0 +1,115 @@
+"""An index run that never finished shows (`stores.run_marks`): a process killed after its
+first batch leaves its source marked; `stats`, every answer and the JSON status say so; the
+next complete run of that source takes the mark off and says it completed it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.cli import main
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.indexing import index_sources
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores import run_marks
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+FAST = RetrievalConfig(rerank=False)
+
+
+def skills(folder: Path, count: int) -> Path:
+    for i in range(count):
+        path = folder / "skills" / f"skill-{i}" / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\nname: skill-{i}\ndescription: formats logs {i}\n---\n\nbody {i}\n", encoding="utf-8")
+    return folder
+
+
+def killed_after_first_batch(index_dir: Path, source: Path) -> None:
+    """Index ``source`` in batches of 2 in another process that kills itself (no cleanup,
+    as SIGKILL) once its first batch is committed."""
+    script = textwrap.dedent(f"""
+        import os
+        from pathlib import Path
+        from skill_retriever import indexing
+        from skill_retriever.stores.embedder import HashingEmbedder
+        from skill_retriever.stores.index import Index
+        indexing.BATCH = 2
+        index = Index.open(Path({str(index_dir)!r}), embedder=HashingEmbedder(), create=True)
+        def factory(total, label):
+            return lambda n: os._exit(9)
+        indexing.index_sources(index, [Path({str(source)!r})], progress_factory=factory, calibrate=False)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 9, done.stderr
+
+
+@pytest.fixture()
+def source(tmp_path: Path) -> Path:
+    return skills(tmp_path / "repo", 6)
+
+
+def test_a_killed_run_is_marked_and_the_next_run_completes_it(tmp_path: Path, source: Path, capsys) -> None:
+    index_dir = tmp_path / "ix"
+    killed_after_first_batch(index_dir, source)
+    with Index.open(index_dir) as index:  # a reader in another process than the writer
+        assert len(index) == 2  # the first batch only
+        marks = index.status()["unfinished_runs"]
+        assert list(marks) == ["repo"] and marks["repo"]["path"] == str(source)
+        answer = Retriever(index, config=FAST).search("format logs")
+        assert any("have not finished" in w for w in answer.warnings)
+
+    assert main(["stats", "--index-dir", str(index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "warning: unfinished index runs: repo (started" in out and "run `skill-retriever index`" in out
+
+    assert main(["index", str(source), "--index-dir", str(index_dir)]) == 0
+    assert "completed the run of it started" in capsys.readouterr().out
+    with Index.open(index_dir) as index:
+        assert len(index) == 6 and "unfinished_runs" not in index.status()
+        answer = Retriever(index, config=FAST).search("format logs")
+        assert not any("have not finished" in w for w in answer.warnings)
+
+
+def test_a_complete_run_leaves_no_mark_and_writes_none_when_there_is_none(tmp_path: Path, source: Path) -> None:
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        run = index_sources(index, [source], calibrate=False)
+        assert not run.completed and "unfinished_runs" not in index.status()
+        assert run.to_dict()["completed_unfinished_runs"] == {}
+
+
+def test_a_read_of_nothing_leaves_an_earlier_mark(tmp_path: Path, source: Path) -> None:
+    """A second run that reads no item writes and removes nothing: the partial state stays,
+    and so must its mark."""
+    index_dir = tmp_path / "ix"
+    killed_after_first_batch(index_dir, source)
+    (source / "skills").rename(tmp_path / "elsewhere")  # the folder now holds nothing it reads
+    with Index.open(index_dir, writable=True) as index:
+        run = index_sources(index, [source], calibrate=False)
+        assert not run.sources[0].nodes and len(index) == 2
+        assert list(index.status()["unfinished_runs"]) == ["repo"]
+
+
+def test_removing_the_source_takes_its_mark_off(tmp_path: Path, source: Path, capsys) -> None:
+    index_dir = tmp_path / "ix"
+    killed_after_first_batch(index_dir, source)
+    assert main(["remove-source", "repo", "--index-dir", str(index_dir)]) == 0
+    with Index.open(index_dir) as index:
+        assert len(index) == 0 and "unfinished_runs" not in index.status()
+
+
+def test_a_damaged_mark_is_reported_not_fatal_and_the_next_run_clears_it(tmp_path: Path, source: Path) -> None:
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+        index.store_meta("unfinished_runs", "[not an object")
+        assert list(index.status()["unfinished_runs"]) == [run_marks.UNREADABLE]
+        assert run_marks.stats_line(index.snapshot().unfinished_runs) is not None
+        index_sources(index, [source], calibrate=False)
+        assert "unfinished_runs" not in index.status()
+        assert json.loads(index._items.get_meta("unfinished_runs") or "{}") == {}
