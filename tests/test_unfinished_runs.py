@@ -113,3 +113,21 @@ def test_a_damaged_mark_is_reported_not_fatal_and_the_next_run_clears_it(tmp_pat
         index_sources(index, [source], calibrate=False)
         assert "unfinished_runs" not in index.status()
         assert json.loads(index._items.get_meta("unfinished_runs") or "{}") == {}
+
+
+def test_a_cached_answer_is_not_served_once_the_marks_or_the_calibration_change(tmp_path: Path, source: Path) -> None:
+    """Marks and the calibration are stored without a new version: the answer cache must
+    still tell the states apart (`IndexSnapshot.stamp`), or a long-lived retriever (the MCP
+    server) keeps answering as before they changed."""
+    from skill_retriever.calibration import ensure_calibration
+
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+        retriever = Retriever(index, config=FAST)
+        assert retriever.search("format logs").fit is None  # never calibrated
+        ensure_calibration(index)
+        assert retriever.search("format logs").fit is not None
+        run_marks.begin(index, "repo", source)
+        assert any("have not finished" in w for w in retriever.search("format logs").warnings)
+        run_marks.end(index, "repo")
+        assert not any("have not finished" in w for w in retriever.search("format logs").warnings)

@@ -295,7 +295,7 @@ class Retriever:
         # With the wall clock as "now", a time window moves: answers last one minute.
         clock = int(time.time() // 60) if config.now is None else 0
         return json.dumps(
-            [query, repr(config), spec, snapshot.version, id(self.index), id(self._reranker), clock],
+            [query, repr(config), spec, snapshot.stamp, id(self.index), id(self._reranker), clock],
             sort_keys=True,
             default=str,
         )

@@ -109,16 +109,13 @@ class IndexSnapshot:
         self._edge_vectors = edge_vectors
         self.keywords = keywords
         self._remote = remote
-        self._calibration_json = calibration
+        self.calibration_json = calibration  # as stored (``skill_retriever.calibration``); None: never made
         self._unfinished_runs = unfinished_runs
+        # What an answer read from here depends on besides the query: the version, and what
+        # is stored without a new one (the calibration, the run marks). The answer cache's key.
+        self.stamp = (version, hash((calibration, unfinished_runs)))
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
         self._memo = _Memo()
-
-    @property
-    def calibration_json(self) -> str | None:
-        """What the index learned about itself, as stored (``skill_retriever.calibration``
-        reads it); None when it was never calibrated."""
-        return self._calibration_json
 
     @property
     def unfinished_runs(self) -> dict[str, dict[str, Any]]:
