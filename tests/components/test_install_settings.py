@@ -100,7 +100,7 @@ def test_markdown_hook_without_a_command_is_skipped_with_the_reason(
         sample_index, [f"{S}/hooks/session-context.md"], tmp_path / "p", with_dependencies=False
     )
     (c,) = plan.components
-    assert c.status == "skipped" and "no hook command" in c.reason and plan.ok
+    assert c.status == "skipped" and "no hook command" in c.reason and not plan.ok
 
 
 def test_user_install_goes_to_the_home_settings(sample_index: Index, tmp_path: Path) -> None:

@@ -89,7 +89,7 @@ def test_what_the_user_changed_stays_recorded_until_dealt_with(
     # the user undoes one change: a plain uninstall finishes that one
     agent.unlink()
     report = uninstall(["api-reviewer"], target)
-    assert report.kept == {".claude/agents/api-reviewer.md": "gone already"}
+    assert not report.kept and report.gone == [".claude/agents/api-reviewer.md"] and report.ok
     assert not report.recorded
     # force removes the other as it is
     report = uninstall(["deploy-control"], target, force=True)

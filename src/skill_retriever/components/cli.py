@@ -151,6 +151,8 @@ def _not_written(plan: InstallPlan) -> str:
         fixes.append("--force overwrites files and servers that differ")
     if any(f.action == "refused" for c in plan.components for f in c.files):
         fixes.append("fix what 'refused' says and install again")
+    if any(c.status == "skipped" and c.id in plan.named for c in plan.components):
+        fixes.append("'skipped' says why this install cannot place what you asked for")
     were = "were not" if plan.applied else "would not be"
     return (
         f"some files {were} written: see 'kept' / 'refused' above "

@@ -14,7 +14,7 @@ what each component requires and, for one asked for, what installing it newly ad
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from skill_retriever.components.install.as_before import (
     missing_folders,
     note_folders,
     prune_empty,
+    remove_empty_folders,
 )
 from skill_retriever.components.install.brought import note_brought
 from skill_retriever.components.install.inventory import (
@@ -54,6 +55,7 @@ from skill_retriever.components.install.target import (
     check_writable,
     install_root,
 )
+from skill_retriever.components.install.target_lock import holding
 from skill_retriever.fsutil import write_atomic
 
 if TYPE_CHECKING:
@@ -88,19 +90,25 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         why = "the folder holding it is gone" if not root.parent.is_dir() else exc.strerror or str(exc)
         raise InstallError(f"cannot make the target folder {root}: {why}; nothing written") from exc
     record = InstallRecord.load(root)
+    pristine = InstallRecord.load(root)  # put back should nothing be written
     written: list[str] = []
     try:
         _write(plan, record, missing, written)
     except OSError as exc:  # a disk full, a folder made read-only since the check
-        raise InstallError(_failed(exc, record, missing, written)) from exc
+        raise InstallError(_failed(exc, record, pristine, missing, written)) from exc
     return replace(plan, applied=True)
 
 
 def _write(
     plan: InstallPlan, record: InstallRecord, missing: list[str], written: list[str]
 ) -> None:
-    """Write the plan's files and entries, then the record; ``written`` grows with each
-    path written, for the message should a later write fail."""
+    """Record the plan, then write its files and entries; ``written`` grows with each path
+    written, for the message should a later write fail.
+
+    The record is saved before the first file is written: a process killed half-way
+    (``kill -9``, a power cut) leaves every file it wrote recorded, so that `uninstall`
+    takes them back and installing again completes the install. What it lists but never
+    wrote, uninstall finds gone already (nothing to take back)."""
     root = plan.target
     before = set(record.components)
     current, _ = read_json_object(root, MCP_FILE, "mcpServers")
@@ -108,6 +116,7 @@ def _write(
     servers: dict[str, Mapping[str, Any]] = {}
     hooks: list[HookEntry] = []
     unhook: list[HookEntry] = []
+    files: list[tuple[Path, FileAction]] = []
     for c in plan.components:
         if c.status not in ("install", "unchanged"):
             continue
@@ -134,33 +143,25 @@ def _write(
                 dest = safe_destination(root, f.path)
                 if f.action == "overwrite":
                     keep_file(record, entry, f.path, dest)
-                write_atomic(dest, f.content, f.mode)
                 entry.files[f.path] = sha256(f.content)
-                written.append(f.path)
+                files.append((dest, f))
     _claim_shared(plan, record)
     _record_plugins(plan, record, before)
     note_brought(plan, record, before)
-    _merge_file(
-        root,
-        MCP_FILE,
-        "mcpServers",
-        record,
-        lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}},
-        bool(servers),
-        written,
-    )
-    _merge_file(
-        root,
-        SETTINGS_FILE,
-        "hooks",
-        record,
-        lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks),
-        bool(hooks or unhook),
-        written,
-    )
+    merges: list[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], bool]] = [
+        (MCP_FILE, "mcpServers", lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}}, bool(servers)),
+        (SETTINGS_FILE, "hooks", lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks), bool(hooks or unhook)),
+    ]
+    merged = [(rel, change, _before_merge(root, rel, key, record)) for rel, key, change, needed in merges if needed]
     if record.components:
-        note_folders(record, missing)
+        note_folders(record, missing, [f.path for _, f in files])
         record.save()
+    for dest, f in files:
+        write_atomic(dest, f.content, f.mode)
+        written.append(f.path)
+    for rel, change, data in merged:
+        write_json(root, rel, change(data))
+        written.append(rel)
 
 
 def _retire(root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry]) -> None:
@@ -223,20 +224,28 @@ def _to_write(plan: InstallPlan) -> set[str]:
     return out
 
 
-def _failed(exc: OSError, record: InstallRecord, missing: list[str], written: list[str]) -> str:
+def _failed(
+    exc: OSError, record: InstallRecord, pristine: InstallRecord, missing: list[str], written: list[str]
+) -> str:
     """The one-line error of an install that failed half-way (``written``: what it wrote
-    before); that is recorded where the record can still be written, so ``uninstall``
-    takes it back."""
+    before). What it wrote is recorded, so that ``uninstall`` takes it back; when it wrote
+    nothing, the record is put back as it was (it may list what was planned)."""
     what = f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc})"
-    if not written:
-        return f"{what}; nothing written"
     try:
+        if not written:
+            if pristine.components:
+                pristine.save()
+            else:
+                record.remove()
+                remove_empty_folders(record.root, record)
+            return f"{what}; nothing written"
         note_folders(record, missing)
         record.save()
     except OSError as again:
+        done = f"after writing {', '.join(written)} " if written else ""
         return (
-            f"{what}, after writing {', '.join(written)} (not recorded either: "
-            f"{again.strerror or again}); remove them by hand"
+            f"{what}, {done}and the install record could not be written either "
+            f"({again.strerror or again}): remove what it wrote by hand"
         )
     return (
         f"{what}; what it wrote is recorded: `uninstall` takes it back, or fix that and "
@@ -271,17 +280,9 @@ def _record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) 
         held.components = sorted(set(held.components) | brought)
 
 
-def _merge_file(
-    root: Path,
-    rel: str,
-    key: str,
-    record: InstallRecord,
-    change: Any,
-    needed: bool,
-    written: list[str],
-) -> None:
-    if not needed:
-        return
+def _before_merge(root: Path, rel: str, key: str, record: InstallRecord) -> dict[str, Any]:
+    """The shared JSON file ``rel`` as it is now, to merge into; recorded as created by the
+    install when it is not there, else its text kept (`keep_original`)."""
     data, why = read_json_object(root, rel, key)
     if data is None:
         raise InstallError(why)
@@ -289,8 +290,7 @@ def _merge_file(
     if not path.exists():
         record.created.add(rel)
     keep_original(record, rel, path)
-    write_json(root, rel, change(data))
-    written.append(rel)
+    return data
 
 
 def install(
@@ -310,20 +310,24 @@ def install(
     (arguments as `plan_install`). A plan refused whole comes back with ``applied``
     False, ``ok`` False and its ``conflicts`` or ``clashes``; nothing is written. A dry run's plan says
     in ``refused`` (``ok`` False) why installing it for real would be refused."""
-    plan = plan_install(
-        source,
-        ids,
-        target,
-        principals=principals,
-        force=force,
-        with_dependencies=with_dependencies,
-        allow_conflicts=allow_conflicts,
-        user=user,
-        home=home,
-    )
+    def planned() -> InstallPlan:
+        return plan_install(
+            source,
+            ids,
+            target,
+            principals=principals,
+            force=force,
+            with_dependencies=with_dependencies,
+            allow_conflicts=allow_conflicts,
+            user=user,
+            home=home,
+        )
+
     if dry_run:
-        return _as_refused(plan)
-    return plan if plan.refused_whole else apply_plan(plan)
+        return _as_refused(planned())
+    with holding(install_root(target, user, home)[0]):  # planned and written as one step
+        plan = planned()
+        return plan if plan.refused_whole else apply_plan(plan)
 
 
 def _as_refused(plan: InstallPlan) -> InstallPlan:

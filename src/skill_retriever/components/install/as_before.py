@@ -54,13 +54,14 @@ def missing_folders(root: Path) -> list[str]:
     return out
 
 
-def note_folders(record: InstallRecord, missing: Iterable[str]) -> None:
+def note_folders(record: InstallRecord, missing: Iterable[str], planned: Iterable[str] = ()) -> None:
     """Record which of ``missing`` the install made: those there now, and those holding
-    the record file, which is written next."""
+    the record file or a ``planned`` path (written next)."""
+    held = [RECORD_FILE, *planned]
     record.folders |= {
         rel
         for rel in missing
-        if RECORD_FILE.startswith(f"{rel}/") or _folder(record.root, rel).is_dir()
+        if any(p.startswith(f"{rel}/") for p in held) or _folder(record.root, rel).is_dir()
     }
 
 

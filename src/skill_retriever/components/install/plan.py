@@ -233,9 +233,13 @@ class InstallPlan:
 
     @property
     def ok(self) -> bool:
-        """Nothing blocked or refused, no conflict unless allowed, no clash, and the
-        target writable."""
-        files_ok = all(c.status not in ("blocked", "refused") for c in self.components)
+        """Nothing blocked or refused, nothing asked for by name skipped (an MCP server
+        in user scope: the install did not do what was asked), no conflict unless
+        allowed, no clash, and the target writable."""
+        files_ok = all(
+            c.status not in ("blocked", "refused") and not (c.status == "skipped" and c.id in self.named)
+            for c in self.components
+        )
         return files_ok and not self.refused_whole and not self.refused
 
     def written(self) -> list[str]:

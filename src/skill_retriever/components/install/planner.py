@@ -40,6 +40,7 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing
+from skill_retriever.components.install.orphans import leave_out_orphans
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
     SAME_PATH,
@@ -168,7 +169,7 @@ def plan_install(
             for n, out in zip(nodes, outs, strict=True)
         ]
     )
-    plans = note_shadowed_commands(plans, root)
+    plans = leave_out_orphans(note_shadowed_commands(plans, root))
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
     plans = add_retired(plans, complete, root, shared.record, shared.settings)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}

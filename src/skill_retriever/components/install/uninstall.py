@@ -14,12 +14,17 @@ A file or server the user changed since is kept and stays in the record, marked 
 why: a later uninstall finds it again (``force`` removes it as it is; once the user
 undoes the change or deletes it, a plain uninstall finishes). A file or server already
 gone, and a hook no longer found (changed or removed: nothing identifies it any more),
-is reported and forgotten. Components are named as ``install`` took them: by id, by
+is reported (``gone``) and forgotten: nothing is left to take back, so it does not fail the
+uninstall, unless a hook's command still stands in ``settings.json`` (a changed hook, the
+user's now: kept). When ``settings.json`` or ``.mcp.json`` cannot be read and a component
+has a hook or server there, nothing is changed at all: removing its files while its hook
+stays would leave a hook that runs a script no longer there. Components are named as ``install`` took them: by id, by
 name, or by the plugin that brought them.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +53,7 @@ from skill_retriever.components.install.plan import HookEntry, InstallError, Uns
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
 from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
+from skill_retriever.components.install.target_lock import holding
 from skill_retriever.fsutil import write_atomic
 
 CHANGED = "changed since it was installed"
@@ -64,7 +70,9 @@ class UninstallReport:
             them (their ids are in ``ids`` too).
         removed: Paths and entries taken out (``.mcp.json#server``,
             ``.claude/settings.json#hooks.<Event>[<matcher>]``).
-        kept: Path -> why it stayed (changed since the install, or gone already).
+        kept: Path -> why it stayed (changed since the install, or cannot be read).
+        gone: Paths and entries already gone (deleted, removed or never written by an
+            install that was stopped): forgotten, nothing to take back.
         restored: What ``install --force`` replaced that was put back.
         recorded: Paths kept because they changed, still in the install record.
         forced: What ``force`` removed although the user changed it since the install
@@ -82,6 +90,7 @@ class UninstallReport:
     along: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     kept: dict[str, str] = field(default_factory=dict)
+    gone: list[str] = field(default_factory=list)
     restored: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
@@ -113,6 +122,8 @@ class UninstallReport:
             for name, users in self.needed.items()
         ]
         out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
+        if self.gone:
+            out.append(f"  gone already (nothing to take back): {', '.join(self.gone)}")
         if self.recorded:
             out.append(
                 f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
@@ -130,6 +141,7 @@ class UninstallReport:
             "removed": list(self.removed),
             "removed_changed": list(self.forced),
             "kept": dict(self.kept),
+            "gone": list(self.gone),
             "restored": list(self.restored),
             "still_recorded": list(self.recorded),
             "left_shared": dict(self.shared),
@@ -160,6 +172,11 @@ def uninstall(
             is changed then).
     """
     root, _ = install_root(target, user, home, must_exist=True)
+    with holding(root):  # read, changed and written back as one step
+        return _uninstall(root, ids, force)
+
+
+def _uninstall(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
     record = InstallRecord.load(root)
     picked = pick(record, ids)
     chosen = picked.ids
@@ -173,6 +190,7 @@ def uninstall(
     report.stayed = picked.stayed
     entries = [record.components[i] for i in chosen]
     check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
+    _check_readable(root, entries)
     try:
         _take_back(root, record, chosen, entries, report, force)
     except OSError as exc:  # made read-only since the check, a disk full, ...
@@ -181,6 +199,17 @@ def uninstall(
             "and run uninstall again: what is still recorded is taken back then"
         ) from exc
     return report
+
+
+def _check_readable(root: Path, entries: list[RecordEntry]) -> None:
+    """Refuse before changing anything when a shared JSON file holding one of ``entries``'
+    hooks or servers cannot be read: its files gone and its hook left, the hook would run a
+    script no longer there (a PreToolUse hook failing that way blocks every tool call)."""
+    for rel, key, used in ((SETTINGS_FILE, "hooks", any(e.hooks for e in entries)),
+                           (MCP_FILE, "mcpServers", any(e.mcp for e in entries))):
+        data, why = read_json_object(root, rel, key) if used else ({}, "")
+        if data is None:
+            raise InstallError(f"{why}; fix it and run uninstall again; nothing removed")
 
 
 def _to_change(entries: list[RecordEntry]) -> set[str]:
@@ -240,7 +269,7 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
             entry.kept.pop(rel, None)
             # (removed a moment ago for another component going too: not "gone already")
             if not _restore_file(root, entry, rel, report) and rel not in report.removed:
-                report.kept[rel] = "gone already"
+                report.gone.append(rel)
             continue
         changed = sha256(path.read_bytes()) != digest
         if changed and not force:
@@ -298,8 +327,14 @@ def _remove_hooks(
         return
     left, removed, missing = remove_hooks(settings, hooks)
     report.removed += [f"{SETTINGS_FILE}#{h.where}" for h in removed]
-    for h in missing:  # nothing identifies a changed hook: it is the user's now
-        report.kept[f"{SETTINGS_FILE}#{h.where}"] = "changed or removed since it was installed"
+    commands = json.dumps(settings.get("hooks"))
+    for h in missing:  # a hook whose command still stands was changed: the user's now
+        path = f"{SETTINGS_FILE}#{h.where}"
+        command = h.hook.get("command")
+        if isinstance(command, str) and json.dumps(command) in commands:
+            report.kept[path] = "changed since it was installed (its command is still there); remove it by hand"
+        else:
+            report.gone.append(path)
     for e in entries:
         for h in e.hooks:
             e.kept.pop(f"{SETTINGS_FILE}#{h.where}", None)
@@ -342,7 +377,7 @@ def _remove_servers(
             current[name] = original
             report.restored.append(path)
         elif now is None and path not in report.removed:  # (not one removed just now)
-            report.kept[path] = "removed since it was installed"
+            report.gone.append(path)
     _write_or_drop(root, MCP_FILE, {**data, "mcpServers": current}, {"mcpServers": {}}, record)
 
 
