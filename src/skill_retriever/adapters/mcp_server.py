@@ -29,15 +29,23 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 import threading
 import time
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BeforeValidator, Field, StrictInt, ValidationError, ValidationInfo
-from pydantic_core import PydanticCustomError
+from pydantic import ValidationError
 
+from skill_retriever.adapters.mcp_arguments import (
+    Flag,
+    Ids,
+    Kinds,
+    WholeNumber,
+    argument_error,
+    whole_number,
+)
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import (
@@ -72,41 +80,6 @@ INSTRUCTIONS = (
     "dry_run is false; a set with conflicts is refused unless allow_conflicts is true)."
 )
 Detail = Literal["brief", "full"]
-#: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
-Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
-Kinds = Annotated[list[Kind], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
-Ids = Annotated[list[str], Field(min_length=1)]
-
-
-def whole_number(value: object, info: ValidationInfo) -> object:
-    """A count from a tool call: an integral float (5.0) becomes 5; a fraction, a boolean
-    or text is refused in words that name the argument.
-
-    JSON has one number type, and a client in JavaScript sends 5 as 5.0; refusing that
-    would fail a well-meant call. True is not 1 and "5" is not 5: a client that sends
-    them has a bug that a silent conversion would hide. Everything else goes on to
-    ``StrictInt`` (an int passes, anything else is refused there).
-
-    Raises:
-        PydanticCustomError: ``whole_number``, which the SDK reports as the tool's error.
-    """
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, bool):
-        got = f"got {str(value).lower()}"
-    elif isinstance(value, float):
-        got = f"got {value}"
-    elif isinstance(value, str):
-        got = f"not the text {value[:20]!r}"
-    else:
-        return value
-    name = info.field_name or "the count"
-    raise PydanticCustomError("whole_number", f"{name} must be a whole number (a valid integer such as 5), {got}")
-
-
-#: ``k`` and ``budget``: an int, or an integral float (`whole_number`); never a bool or text.
-WholeNumber = Annotated[StrictInt, BeforeValidator(whole_number)]
-
 #: A brief get_component answer shows this much of the text.
 BRIEF_TEXT_CHARS = 4000
 
@@ -121,19 +94,6 @@ def _unknown(exc: UnknownComponentError, arg: str) -> str:
         f"no component {exc.ref!r:.200}; call search_components with the task to find ids, "
         f"then pass one of them as {arg}"
     )
-
-
-def _argument_error(exc: ValidationError, takes: str) -> str:
-    """The first problem with a call's arguments, in one line naming the argument
-    (pydantic's own text spans lines and ends in a URL an agent cannot use)."""
-    err, *more = exc.errors()
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
-    said = {
-        "missing": f"{where} is required; {takes}",
-        "too_short": f"{where} is empty; pass at least one",
-        "whole_number": str(err["msg"]),  # names the argument itself
-    }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
-    return said + (f" (and {len(more)} more problem(s))" if more else "")
 
 
 class _Server(MCPServer):
@@ -162,12 +122,12 @@ class _Server(MCPServer):
         except ToolError as exc:
             if not isinstance(exc.__cause__, ValidationError):
                 raise
-            said = _argument_error(exc.__cause__, takes)
+            said = argument_error(exc.__cause__, takes)
             raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
 
 
 def checked_target(target: str | None, *, may_create: bool = False) -> str | None:
-    """``target`` if it names an existing folder (None stays None); with ``may_create``
+    """``target`` if it is absolute and names an existing folder (None stays None); with ``may_create``
     (installing), also a folder yet to be made inside an existing one, as the CLI allows.
 
     The rule is install's own (`components.install.target.existing_folder`), said in one
@@ -181,6 +141,11 @@ def checked_target(target: str | None, *, may_create: bool = False) -> str | Non
     """
     if target is None:
         return None
+    if target.strip() and not os.path.isabs(os.path.expanduser(target)):  # (empty: said below)
+        raise ToolError(
+            f"target {target!r:.200} is a relative path, which this server would read from its own "
+            f"working folder ({os.getcwd()}), not yours; pass the project folder's absolute path"
+        )
     try:
         existing_folder(target, may_create=may_create, fix="pass the project folder's absolute path")
     except InstallError as exc:
@@ -210,7 +175,7 @@ def build_server(
         k: WholeNumber = 5,
         budget: WholeNumber | None = None,
         target: str | None = None,
-        drop_conflicts: bool = False,
+        drop_conflicts: Flag = False,
         detail: Detail = "brief",
     ) -> dict[str, Any]:
         """Find the components a coding task needs, best first, with their dependencies.
@@ -221,7 +186,7 @@ def build_server(
                 kind may be given alone.
             k: How many matching components (their dependencies come on top).
             budget: Token budget for all returned components; dependency sets are kept whole.
-            target: A project folder; conflicts with components installed there are reported.
+            target: A project folder (absolute path); conflicts with components installed there are reported.
             drop_conflicts: Drop the lower-ranked side of each conflict.
             detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
@@ -286,7 +251,7 @@ def build_server(
 
         Args:
             ids: Component ids (or unique names).
-            target: A project folder; conflicts with components installed there are reported.
+            target: A project folder (absolute path); conflicts with components installed there are reported.
         """
         view = service.view()
         resolved = resolve(view, ids, "ids")
@@ -300,10 +265,10 @@ def build_server(
     def install_components(
         ids: Ids,
         target: str,
-        dry_run: bool = True,
-        force: bool = False,
-        with_dependencies: bool = True,
-        allow_conflicts: bool = False,
+        dry_run: Flag = True,
+        force: Flag = False,
+        with_dependencies: Flag = True,
+        allow_conflicts: Flag = False,
         detail: Detail = "brief",
     ) -> dict[str, Any]:
         """Install components and what they require into a project: target/.claude (skills,
@@ -317,7 +282,7 @@ def build_server(
 
         Args:
             ids: Component or plugin ids (or unique names).
-            target: The project folder (absolute path recommended).
+            target: The project folder, as an absolute path.
             dry_run: Only plan; write nothing.
             force: Overwrite files that differ.
             with_dependencies: Also install what the components require.

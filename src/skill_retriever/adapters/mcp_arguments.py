@@ -1,0 +1,69 @@
+"""The MCP tools' argument types and how a bad argument is said (`mcp_server._Server`).
+
+A tool call's JSON is validated by pydantic against the tool function's signature. The
+types here are stricter than Python's own where a lenient reading would hide a client's
+bug: a count is never ``true`` or ``"5"``, and a switch is never ``"false"`` (read as
+true, that string turned a dry run into a real install).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, ValidationInfo
+from pydantic_core import PydanticCustomError
+
+__all__ = ["Flag", "Ids", "Kind", "Kinds", "WholeNumber", "argument_error", "whole_number"]
+
+#: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
+Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
+Kinds = Annotated[list[Kind], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
+Ids = Annotated[list[str], Field(min_length=1)]
+
+
+def whole_number(value: object, info: ValidationInfo) -> object:
+    """A count from a tool call: an integral float (5.0) becomes 5; a fraction, a boolean
+    or text is refused in words that name the argument.
+
+    JSON has one number type, and a client in JavaScript sends 5 as 5.0; refusing that
+    would fail a well-meant call. True is not 1 and "5" is not 5: a client that sends
+    them has a bug that a silent conversion would hide. Everything else goes on to
+    ``StrictInt`` (an int passes, anything else is refused there).
+
+    Raises:
+        PydanticCustomError: ``whole_number``, which the SDK reports as the tool's error.
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool):
+        got = f"got {str(value).lower()}"
+    elif isinstance(value, float):
+        got = f"got {value}"
+    elif isinstance(value, str):
+        got = f"not the text {value[:20]!r}"
+    else:
+        return value
+    name = info.field_name or "the count"
+    raise PydanticCustomError("whole_number", f"{name} must be a whole number (a valid integer such as 5), {got}")
+
+
+#: ``k`` and ``budget``: an int, or an integral float (`whole_number`); never a bool or text.
+WholeNumber = Annotated[StrictInt, BeforeValidator(whole_number)]
+
+#: A switch (``dry_run``, ``force``, ...): JSON true or false only. Pydantic's lax bool
+#: takes "false", "no", "off" and 0 as false but "yes", "on" and 1 as true: a client that
+#: sends text has a bug that must not decide whether files are written.
+Flag = StrictBool
+
+
+def argument_error(exc: ValidationError, takes: str) -> str:
+    """The first problem with a call's arguments, in one line naming the argument
+    (pydantic's own text spans lines and ends in a URL an agent cannot use)."""
+    err, *more = exc.errors()
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+    said = {
+        "missing": f"{where} is required; {takes}",
+        "too_short": f"{where} is empty; pass at least one",
+        "whole_number": str(err["msg"]),  # names the argument itself
+    }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
+    return said + (f" (and {len(more)} more problem(s))" if more else "")
