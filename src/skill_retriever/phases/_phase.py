@@ -69,19 +69,18 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 else:
                     view = runtime.context.view(state)
                 update = _call(name, fn, state, view)
-            except SkillRetrieverError:
+            except Exception as exc:
+                ours = isinstance(exc, SkillRetrieverError)  # said already; anything else is a bug's
                 if not optional:
                     # The query ends here: its pinned view (a whole snapshot) is let go, or a
                     # long-lived context would hold one per failed query.
                     runtime.context.release({"pin": pin} if pins else state)
-                    raise
-                update = _degrade(name, start)
-            except Exception as exc:
-                if not optional:
-                    runtime.context.release({"pin": pin} if pins else state)
+                    if ours:
+                        raise
                     raise SkillRetrieverError(f"{name} failed: {type(exc).__name__}: {exc}") from exc
-                log.warning("[skill_retriever][%s] failed, degrading: %r", name, exc, exc_info=True)
-                update = _degrade(name, start, exc)
+                if not ours:
+                    log.warning("[skill_retriever][%s] failed, degrading: %r", name, exc, exc_info=True)
+                update = _degrade(name, start, None if ours else exc)
             else:
                 mine = dict(update.get("stats") or {})
                 mine["ms"] = round((time.perf_counter() - start) * 1000.0, 3)
