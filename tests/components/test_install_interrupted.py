@@ -128,3 +128,24 @@ def test_uninstall_changes_nothing_while_settings_json_is_unreadable(sample_inde
     with pytest.raises(InstallError, match=r"settings.json is unreadable .*run uninstall again; nothing removed"):
         uninstall([hook], target)
     assert files_under(target) == held
+
+
+def test_an_install_that_fails_before_its_first_file_leaves_the_record_as_it_was(
+    sample_index: Index, target: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record is saved before the files; should the first file fail (a disk full), it
+    must not go on listing what was never written."""
+    assert install(sample_index, ["api-reviewer"], target).applied
+    before = files_under(target)
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device", str(target / "x"))
+
+    monkeypatch.setattr(apply, "write_atomic", disk_full)
+    with pytest.raises(InstallError, match="No space left on device.*nothing written"):
+        install(sample_index, ["fastapi-service-scaffold"], target)
+    assert files_under(target) == before  # the record too, byte for byte
+    fresh = target.parent / "fresh"
+    with pytest.raises(InstallError, match="nothing written"):
+        install(sample_index, ["fastapi-service-scaffold"], fresh)
+    assert not fresh.exists()  # the folder it made goes too

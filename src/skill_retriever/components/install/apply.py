@@ -14,6 +14,7 @@ what each component requires and, for one asked for, what installing it newly ad
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -90,7 +91,7 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         why = "the folder holding it is gone" if not root.parent.is_dir() else exc.strerror or str(exc)
         raise InstallError(f"cannot make the target folder {root}: {why}; nothing written") from exc
     record = InstallRecord.load(root)
-    pristine = InstallRecord.load(root)  # put back should nothing be written
+    pristine = copy.deepcopy(record)  # put back should nothing be written
     written: list[str] = []
     try:
         _write(plan, record, missing, written)
