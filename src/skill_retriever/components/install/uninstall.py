@@ -18,8 +18,8 @@ is reported (``gone``) and forgotten: nothing is left to take back, so it does n
 uninstall, unless a hook's command still stands in ``settings.json`` (a changed hook, the
 user's now: kept). When ``settings.json`` or ``.mcp.json`` cannot be read and a component
 has a hook or server there, nothing is changed at all: removing its files while its hook
-stays would leave a hook that runs a script no longer there. Components are named as ``install`` took them: by id, by
-name, or by the plugin that brought them.
+stays would leave a hook that runs a script no longer there. Components are named as
+``install`` took them: by id, by name, or by the plugin that brought them.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def _check_readable(root: Path, entries: list[RecordEntry]) -> None:
                            (MCP_FILE, "mcpServers", any(e.mcp for e in entries))):
         data, why = read_json_object(root, rel, key) if used else ({}, "")
         if data is None:
-            raise InstallError(f"{why}; fix it and run uninstall again; nothing removed")
+            raise InstallError(f"{why}, then run uninstall again; nothing removed")
 
 
 def _to_change(entries: list[RecordEntry]) -> set[str]:
