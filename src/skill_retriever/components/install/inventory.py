@@ -8,7 +8,8 @@ have no file of their own) and the index id of what it installed.
 The record, per component id: its kind and name, the files the install wrote with the
 SHA-256 of what it wrote, the ``settings.json`` hooks it added, the ``.mcp.json`` servers
 it added, what ``force`` replaced that was the user's own (a server's old entry; a file's
-SHA-256, the file itself kept under ``BACKUP_DIR``), and what an uninstall kept because
+SHA-256, the file itself kept under ``BACKUP_DIR``; earlier versions of it that ``force``
+replaced, kept there too), and what an uninstall kept because
 the user changed it since (path -> why); whether an install was asked for it by name,
 the ids it requires directly, and (for one asked for) the dependencies installing it
 newly added; per plugin id, its name and the components installing it brought; which
@@ -98,6 +99,10 @@ class RecordEntry:
     replaced_servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: path (``.mcp.json#<server>`` for a server) -> why an uninstall kept it
     kept: dict[str, str] = field(default_factory=dict)
+    #: copy -> what it is a copy of (a path, ``.mcp.json#<server>``): an earlier version of
+    #: the user's own that ``force`` replaced, kept on disk when a later one was replaced
+    #: (`replaced`); uninstall puts back the latest, these stay
+    earlier: dict[str, str] = field(default_factory=dict)
     #: an install named it (on the command line, or as a member of a plugin)
     asked: bool = False
     #: an install named it by its own id or name (uninstalling a plugin leaves it)
@@ -131,6 +136,7 @@ class RecordEntry:
             "mcp_servers": dict(self.mcp),
             **({"replaced_files": dict(self.replaced_files)} if self.replaced_files else {}),
             **({"replaced_servers": dict(self.replaced_servers)} if self.replaced_servers else {}),
+            **({"earlier_copies": dict(self.earlier)} if self.earlier else {}),
             **({"kept": dict(self.kept)} if self.kept else {}),
             **({"asked": True} if self.asked else {}),
             **({"named": True} if self.named else {}),
@@ -155,6 +161,7 @@ class RecordEntry:
             {str(k): str(v) for k, v in (data.get("replaced_files") or {}).items()},
             {str(k): dict(v) for k, v in (data.get("replaced_servers") or {}).items()},
             {str(k): str(v) for k, v in (data.get("kept") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("earlier_copies") or {}).items()},
             asked=data.get("asked") is True,
             named=data.get("named") is True,
             requires=[str(i) for i in data.get("requires") or []],

@@ -15,22 +15,31 @@ changed since is theirs and stays.
 from __future__ import annotations
 
 import copy
+import errno
 import json
+import math
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.paths import safe_destination
-from skill_retriever.components.install.plan import HookEntry, UnsafePathError
+from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.fsutil import write_atomic
 
 __all__ = [
     "MCP_ENTRY_KEYS",
+    "JSONWriteError",
+    "JsonStyle",
     "check_settings",
     "has_hook",
+    "json_problem",
+    "json_style",
     "merge_hooks",
     "read_json_object",
     "remove_hooks",
+    "style_of",
     "write_json",
 ]
 
@@ -39,37 +48,219 @@ __all__ = [
 #: also say ``stdio``). Catalogue metadata (description, tags, dates) is left out.
 MCP_ENTRY_KEYS = ("type", "command", "args", "env", "url", "headers")
 
+#: Half of a UTF-16 pair, alone in a string (``"\\ud83d"`` read from JSON): UTF-8 cannot hold it.
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+#: How a refusal to read a shared JSON file ends: it stays as it is.
+_UNCHANGED = "nothing is written to it as it is"
+
+
+class JSONWriteError(InstallError, OSError):
+    """A shared JSON file cannot be written as valid JSON (what it would hold is named).
+    An `OSError` too: an install that fails so half-way records what it wrote, as for a
+    full disk."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+class _NotWritable(ValueError):
+    """A value read that would not be written back as valid JSON."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _NotWritable(
+            f"the number {text}, too large to write back as JSON (it would become Infinity, "
+            "which is not JSON: Claude Code would then read no setting of the file); write it "
+            f'smaller, or as a string ("{text}")'
+        )
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise _NotWritable(f"{name}, which is not JSON; write it as a string or a number")
+
+
+def _lone_surrogate(data: Any, where: str = "") -> str:
+    """Where ``data`` holds a string with half of a UTF-16 pair (``"\\ud83d"`` alone), which
+    UTF-8 cannot write ('' when none does)."""
+    if isinstance(data, str):
+        return where or "the top" if _SURROGATE_RE.search(data) else ""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            at = f"{where}.{key}" if where else str(key)
+            if _SURROGATE_RE.search(str(key)):
+                return at
+            if found := _lone_surrogate(value, at):
+                return found
+    if isinstance(data, list):
+        for i, value in enumerate(data):
+            if found := _lone_surrogate(value, f"{where}[{i}]"):
+                return found
+    return ""
+
+
+def json_problem(data: Any) -> str:
+    """Why ``data`` cannot be written as valid UTF-8 JSON ('' when it can): a number
+    that is not finite, or a string with a lone surrogate."""
+    try:
+        json.dumps(data, allow_nan=False)
+    except ValueError:
+        return "a number that is not finite (NaN or Infinity), which is not JSON"
+    where = _lone_surrogate(data)
+    if where:
+        return f"half of a character (a lone UTF-16 surrogate escape) at {where}, which UTF-8 cannot hold"
+    return ""
+
 
 def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | None, str]:
     """The JSON object at ``root/rel`` (``{}`` when missing), or None and why it cannot be
-    merged into (unreadable, not an object, ``key`` not an object, an unsafe path)."""
+    merged into (unreadable, not an object, ``key`` not an object, an unsafe path, or
+    something in it `write_json` could not write back as valid JSON: a number too large,
+    ``NaN``, half of a character)."""
     try:
         path = safe_destination(root, rel)
     except UnsafePathError as exc:
-        return None, str(exc)
+        return None, _unsafe_why(root, rel, exc)
     if not path.exists():
         return {}, ""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(
+            path.read_text(encoding="utf-8"), parse_float=_finite, parse_constant=_constant
+        )
+    except _NotWritable as exc:
+        return None, f"the existing {rel} holds {exc}; {_UNCHANGED}"
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return None, f"the existing {rel} is unreadable ({exc}); fix or move it first"
     if not isinstance(data, dict):  # a list, a string: Claude Code reads neither
         shape = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
         what = shape.get(type(data), "a number")
         return None, f"the existing {rel} is {what}, not a JSON object; fix or move it first"
+    if where := _lone_surrogate(data):
+        return None, (
+            f"the existing {rel} holds half of a character at {where} (a lone UTF-16 "
+            "surrogate escape such as \\ud83d, which UTF-8 cannot hold); write the whole "
+            f"character, or remove it; {_UNCHANGED}"
+        )
     if not isinstance(data.get(key, {}), dict):
         return None, f"the existing {rel} has no {key!r} object; fix or move it first"
     return data, ""
 
 
+def _unsafe_why(root: Path, rel: str, exc: UnsafePathError) -> str:
+    """Why ``rel`` cannot be merged into, with what to do about a link."""
+    if (root / rel).is_symlink():
+        return (
+            f"{exc}: replace the link by a copy of the file it points to (Claude Code reads "
+            "either), or install into another target; nothing is written through it"
+        )
+    return str(exc)
+
+
 def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None = None) -> None:
-    """Write ``data`` to ``root/rel`` atomically (2-space indent, a final newline), with
-    ``mode``, or else the permissions of the file it replaces (0644 for a new one)."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """Write ``data`` to ``root/rel`` atomically, in the style of the file it replaces
+    (`JsonStyle`; a new one: 2-space indent, a final newline), with ``mode``, or else the
+    permissions of the file it replaces (0644 for a new one).
+
+    Raises:
+        JSONWriteError: ``data`` cannot be written as valid JSON (nothing is written).
+        OSError: The write failed; its ``filename`` is ``rel``'s path (not the
+            temporary file's).
+    """
     dest = safe_destination(root, rel)
+    why = json_problem(data)
+    if why:
+        raise JSONWriteError(errno.EINVAL, f"it would hold {why}; nothing is written to it", str(dest))
+    text = style_of(dest).dumps(data)
     if mode is None:
         mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
-    write_atomic(dest, text.encode("utf-8"), mode)
+    try:
+        write_atomic(dest, text.encode("utf-8"), mode)
+    except OSError as exc:  # name the file, not the temporary one beside it
+        exc.filename, exc.filename2 = str(dest), None
+        raise
+
+
+@dataclass(frozen=True)
+class JsonStyle:
+    """How a JSON file is laid out, to write it back the same way.
+
+    Attributes:
+        indent: One level of indentation (``""``: new lines only); None: one line.
+        separators: Between items, and between a key and its value.
+        ensure_ascii: Non-ASCII characters are written as ``\\u`` escapes.
+        newline: ``"\\n"`` or ``"\\r\\n"``.
+        final_newline: The file ends with a new line.
+    """
+
+    indent: str | None = "  "
+    separators: tuple[str, str] = (",", ": ")
+    ensure_ascii: bool = False
+    newline: str = "\n"
+    final_newline: bool = True
+
+    def dumps(self, data: Any) -> str:
+        text = json.dumps(
+            data,
+            indent=self.indent,
+            separators=self.separators,
+            ensure_ascii=self.ensure_ascii,
+            allow_nan=False,
+        )
+        text += "\n" if self.final_newline else ""
+        return text.replace("\n", self.newline) if self.newline != "\n" else text
+
+
+#: A JSON string (its escapes included), and an escape in one.
+_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_ESCAPE_RE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+
+
+def json_style(text: str) -> JsonStyle:
+    """The style of the JSON ``text``: its indentation (none, spaces or a tab, read from
+    its first indented line), its separators, whether it escapes non-ASCII characters,
+    its line ends and final new line. What the text does not show (an empty object, no
+    non-ASCII character) is the default's."""
+    default = JsonStyle()
+    skeleton = _STRING_RE.sub('""', text).strip()
+    colon = re.search(r'""\s*:( ?)', skeleton)
+    indent = default.indent
+    separators = default.separators
+    if colon is not None:  # a member shows the layout
+        key_sep = ": " if colon.group(1) else ":"
+        if "\n" in skeleton:
+            lines = [line.rstrip("\r") for line in skeleton.split("\n")[1:]]
+            indented = next((ln for ln in lines if ln[:1] in (" ", "\t") and ln.strip()), "")
+            indent = indented[: len(indented) - len(indented.lstrip(" \t"))]
+            separators = (",", key_sep)
+        else:
+            comma = re.search(r",( ?)", skeleton)
+            indent = None
+            spaced = bool(comma.group(1)) if comma is not None else key_sep == ": "
+            separators = (", " if spaced else ",", key_sep)
+    if any(ord(c) > 0x7F for c in text):
+        ascii_only = False
+    else:
+        ascii_only = any(
+            len(m.group(1)) == 5 and int(m.group(1)[1:], 16) > 0x7F
+            for m in _ESCAPE_RE.finditer(text)
+        )
+    return JsonStyle(
+        indent,
+        separators,
+        ascii_only,
+        "\r\n" if "\r\n" in text else "\n",
+        text.endswith("\n") or not text,
+    )
+
+
+def style_of(path: Path) -> JsonStyle:
+    """The style of the JSON file at ``path`` (the default for a new or unreadable one)."""
+    try:
+        return json_style(path.read_bytes().decode("utf-8")) if path.is_file() else JsonStyle()
+    except (OSError, UnicodeDecodeError):
+        return JsonStyle()
 
 
 def _groups(settings: Mapping[str, Any], event: str) -> list[Any]:

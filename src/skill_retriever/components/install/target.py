@@ -5,7 +5,10 @@ Kept apart from planning and writing because both ends of an install share it: `
 resolves the root when it plans, `apply` checks it again right before the first write,
 and `uninstall` resolves the same root (which must then exist). The rule: a target
 project folder or the home folder (``user``), never both; an empty target, one inside a
-``.claude`` folder, and the home folder itself without ``user`` are refused; a root that does not exist yet may be made only right inside an existing folder. A
+``.claude`` folder, and the home folder itself (or the one holding ``$CLAUDE_CONFIG_DIR``)
+without ``user`` are refused, and so is ``user`` with ``$HOME`` empty or relative (it
+would mean ``/`` or the working folder) or with ``$CLAUDE_CONFIG_DIR`` naming another
+folder than ``~/.claude`` (`_user_root`); a root that does not exist yet may be made only right inside an existing folder. A
 path the OS cannot take (a NUL byte, a name too long) is refused the same way, in one
 line, wherever it comes from (the CLI, the Python API, an MCP tool).
 """
@@ -19,7 +22,11 @@ from pathlib import Path
 from skill_retriever.components.install.layout import CLAUDE_DIR
 from skill_retriever.components.install.plan import InstallError, Scope
 
+#: Where Claude Code reads the user's settings when set, instead of ``~/.claude``.
+CONFIG_DIR_VAR = "CLAUDE_CONFIG_DIR"
+
 __all__ = [
+    "CONFIG_DIR_VAR",
     "GIVE_FOLDER",
     "check_creatable",
     "check_writable",
@@ -45,9 +52,10 @@ def install_root(
         must_exist: The root itself must exist (uninstalling).
 
     Raises:
-        InstallError: Neither or both of a target and ``user`` were given, the target is
-            empty, a file or (to install into) inside a ``.claude`` folder, or (with
-            ``must_exist``) the folder is missing.
+        InstallError: Neither or both of a target and ``user`` were given, the target
+            (or ``home``) is empty, a file or (to install into) inside a ``.claude``
+            folder, the user's folder is unknown (`_user_root`), or (with ``must_exist``)
+            the folder is missing.
     """
     if user == (target is not None):
         raise InstallError(
@@ -55,10 +63,12 @@ def install_root(
         )
     if not user and not str(target).strip():
         raise InstallError("the target folder is empty; give the project folder to install into")
+    if user and home is not None and not str(home).strip():
+        raise InstallError("the home folder given is empty; give the home folder to install into")
     root = (
         Path(home).expanduser()
         if user and home is not None
-        else Path.home()
+        else _user_root()
         if user
         else Path(str(target))
     )
@@ -74,24 +84,81 @@ def install_root(
     return root, "user" if user else "project"
 
 
-def _not_home(root: Path) -> None:
-    """A project install into the home folder would write Claude Code's user settings:
-    its hooks would run in every project, naming scripts by ``$CLAUDE_PROJECT_DIR``.
+def _user_root() -> Path:
+    """The home folder, whose ``.claude`` holds Claude Code's user settings.
+
+    ``$CLAUDE_CONFIG_DIR`` moves those settings elsewhere. A ``--user`` install there would
+    not work yet: its hook commands run their scripts from ``"$HOME"/.claude/hooks`` (and
+    many hooks name ``~/.claude/...`` themselves), so it is refused, saying so, rather than
+    written where Claude Code never reads it or with hooks that run nothing.
 
     Raises:
-        InstallError: ``root`` is the home folder.
+        InstallError: ``$HOME`` is empty or relative (the user folder would be ``/`` or
+            the working folder), or ``$CLAUDE_CONFIG_DIR`` names another folder than
+            ``~/.claude``.
     """
-    try:
-        home = Path.home().resolve()
-    except (OSError, RuntimeError):  # no home folder known: nothing to mix up
-        return
-    if root.resolve() == home:
+    home = _home_folder()
+    if home is None:
         raise InstallError(
-            f"target {root} is your home folder, whose .claude holds Claude Code's user "
-            "settings: a project install there would run its hooks in every project, from "
-            "paths only the project has; install with --user (user=True) for that, or give "
-            "a project folder"
+            f"$HOME is {os.environ.get('HOME', '')!r}, not an absolute path, so the home folder "
+            "is unknown (--user would write into / or the working folder); set HOME to your "
+            "home folder, or give the project folder to install into; nothing written"
         )
+    config = _config_dir()
+    if config is not None and not _same(config, home / CLAUDE_DIR):
+        raise InstallError(
+            f"${CONFIG_DIR_VAR} is {_shown(str(config))!r}: Claude Code reads your user settings "
+            f"there, not in {home / CLAUDE_DIR}, and --user installs only there (user hooks run "
+            f"their scripts from \"$HOME\"/.claude); unset {CONFIG_DIR_VAR} (or point it at "
+            f"{home / CLAUDE_DIR}) to install for the user, or give a project folder; nothing written"
+        )
+    return home
+
+
+def _config_dir() -> Path | None:
+    """``$CLAUDE_CONFIG_DIR`` when set (made absolute against the working folder, as a
+    process started there would read it), else None."""
+    config = os.environ.get(CONFIG_DIR_VAR, "")
+    return Path(config).expanduser().absolute() if config.strip() else None
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return a == b
+
+
+def _home_folder() -> Path | None:
+    """The home folder, or None when ``$HOME`` is set but empty or relative (or no home
+    folder is known at all)."""
+    env = os.environ.get("HOME")
+    if env is not None and not os.path.isabs(env):
+        return None
+    try:
+        return Path.home()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _not_home(root: Path) -> None:
+    """A project install into the home folder, or into the folder whose ``.claude`` is
+    ``$CLAUDE_CONFIG_DIR``, would write Claude Code's user settings: its hooks would run
+    in every project, naming scripts by ``$CLAUDE_PROJECT_DIR``.
+
+    Raises:
+        InstallError: ``root`` is one of those folders.
+    """
+    config = _config_dir()
+    user = config.parent if config is not None and config.name == CLAUDE_DIR else None
+    for folder, where in ((_home_folder(), "your home folder"), (user, f"the folder of ${CONFIG_DIR_VAR}")):
+        if folder is not None and _same(root, folder):
+            raise InstallError(
+                f"target {root} is {where}, whose .claude holds Claude Code's user "
+                "settings: a project install there would run its hooks in every project, from "
+                "paths only the project has; install with --user (user=True) for that, or give "
+                "a project folder"
+            )
 
 
 def _outside_claude(root: Path) -> None:
@@ -147,10 +214,23 @@ def check_writable(root: Path, rels: Iterable[str], then: str) -> None:
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
         if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            if _read_only_mount(folder):
+                raise InstallError(
+                    f"cannot write into {folder} (read-only file system); remount it "
+                    f"read-write {then}"
+                )
             raise InstallError(
                 f"cannot write into {folder} (permission denied); make it writable "
                 f"(chmod u+w) {then}"
             )
+
+
+def _read_only_mount(folder: Path) -> bool:
+    """``folder`` is on a file system mounted read-only (no ``chmod`` helps there)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): say permission denied
+        return False
 
 
 #: What a caller is told to do about a bad target (the MCP tools say it their own way).

@@ -83,6 +83,8 @@ class UninstallReport:
             asked for it by its own name).
         needed: Name of what was taken back -> the names of components that stay and
             require it (they may not work without it).
+        copies: Earlier versions of yours that ``install --force`` replaced (copy ->
+            what it is a copy of): left in the backup folder, no longer recorded.
     """
 
     target: Path
@@ -97,6 +99,7 @@ class UninstallReport:
     shared: dict[str, str] = field(default_factory=dict)
     stayed: dict[str, str] = field(default_factory=dict)
     needed: dict[str, list[str]] = field(default_factory=dict)
+    copies: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -122,6 +125,7 @@ class UninstallReport:
             for name, users in self.needed.items()
         ]
         out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
+        out += [f"  left {c}: an earlier version of your {p} that install --force replaced" for c, p in self.copies.items()]
         if self.gone:
             out.append(f"  gone already (nothing to take back): {', '.join(self.gone)}")
         if self.recorded:
@@ -147,6 +151,7 @@ class UninstallReport:
             "left_shared": dict(self.shared),
             "stayed": dict(self.stayed),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
+            "earlier_copies": dict(self.copies),
         }
 
 
@@ -241,6 +246,7 @@ def _take_back(
     _remove_servers(root, entries, report, record, force)
     for node_id, entry in zip(chosen, entries, strict=True):
         if entry.empty:
+            report.copies.update(entry.earlier)
             del record.components[node_id]
         else:
             report.recorded += [p for p in entry.kept if p not in report.recorded]
