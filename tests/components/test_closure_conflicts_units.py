@@ -7,7 +7,7 @@ from component_catalogue import graph_of, sid
 
 from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.closure import dependency_closure, find_cycles
-from skill_retriever.components.conflicts import drop_lower_ranked, find_conflicts
+from skill_retriever.components.conflicts import find_conflicts, settle_conflicts
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.units import pack_closure_to_budget
 from skill_retriever.components.view import CallerView
@@ -89,23 +89,23 @@ def test_conflicts_name_both_sides_and_the_reason_once_per_pair() -> None:
     assert inst.installed == ".claude/skills/yapf/SKILL.md" and inst.reason == "same"
 
 
-def test_drop_lower_ranked_side() -> None:
+def test_the_lower_ranked_side_goes_and_an_installed_one_wins() -> None:
     g = graph_of(
         [("a", "b", "CONFLICTS_WITH"), ("b", "c", "CONFLICTS_WITH"), ("d", "x", "CONFLICTS_WITH")]
     )
     conflicts = find_conflicts(g, ["b", "a", "c", "d"], installed={"x": "x.md"})
-    settled, dropped = drop_lower_ranked(conflicts, {"b": 1, "a": 2, "c": 3, "d": 4})
+    out = settle_conflicts(conflicts, [["b"], ["a"], ["c"], ["d"]], {"x": "x.md"})
     # b (1) beats a (2) and c (3); the installed x beats d whatever d's rank
-    assert dropped == {"a", "c", "d"}
-    assert {(c.sides, c.dropped) for c in settled} == {
+    assert set(out.excluded) == {"a", "c", "d"}
+    assert {(c.sides, c.dropped) for c in out.conflicts} == {
         (("a", "b"), "a"),
         (("b", "c"), "c"),
         (("d", "x"), "d"),
     }
     # once a side is gone, its other conflicts are already settled
     conflicts = find_conflicts(g, ["a", "b", "c"])
-    settled, dropped = drop_lower_ranked(conflicts, {"a": 1, "b": 2, "c": 3})
-    assert dropped == {"b"} and [c.dropped for c in settled] == ["b", None]
+    out = settle_conflicts(conflicts, [["a"], ["b"], ["c"]])
+    assert set(out.excluded) == {"b"} and [c.dropped for c in out.conflicts] == ["b", None]
 
 
 def test_conflict_on_the_indexed_catalogue(hashed_index: Index) -> None:

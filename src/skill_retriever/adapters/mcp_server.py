@@ -187,7 +187,7 @@ def build_server(
             k: How many matching components (their dependencies come on top).
             budget: Token budget for all returned components; dependency sets are kept whole.
             target: A project folder (absolute path); conflicts with components installed there are reported.
-            drop_conflicts: Drop the lower-ranked side of each conflict.
+            drop_conflicts: Drop the losing side of each conflict (one installed in target wins, else the lower-ranked loses).
             detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
         view = service.view()
@@ -247,7 +247,8 @@ def build_server(
 
     @app.tool()
     def check_dependencies(ids: Ids, target: str | None = None) -> dict[str, Any]:
-        """What a chosen set of components requires (transitively), cycles and conflicts.
+        """What a chosen set of components requires (transitively), cycles and conflicts;
+        a plugin counts as its members, as install_components takes it.
 
         Args:
             ids: Component ids (or unique names).

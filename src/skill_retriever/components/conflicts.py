@@ -5,9 +5,18 @@ A conflict edge is declared by one side (``source``, the component whose metadat
 reported once per pair, both sides named, whichever way it was declared; when both sides
 declared it, the reasons are joined.
 
-Dropping (`drop_lower_ranked`): conflicts are settled best pair first; the side ranked
-lower loses. A component already installed in the target ranks above every result (it is
-there), so a new component that conflicts with it is the one dropped.
+Dropping (`settle_conflicts`, what ``drop_conflicts`` of a search uses): a search result
+is kept or dropped as a unit (a match with everything it requires), and conflicts are
+settled by one rule, whatever order they come in:
+
+1. A component the target already holds wins against one it does not (it is there
+   whatever the answer says), even when it is in the result too; a conflict between two
+   installed components drops nothing.
+2. Otherwise the side whose best unit ranks lower loses, and every unit that holds it is
+   dropped; a unit that holds both sides cannot be kept and is dropped itself.
+3. Conflicts are settled best pair first (winner's rank, then loser's), ranks taken again
+   after every drop, and one whose side has already gone with a dropped unit is settled:
+   a result is never dropped for conflicting with something that is itself dropped.
 
 The graph is a caller's `CallerView`: a conflict with an item the caller may not see is
 not there to be found, so neither its other side nor its reason can reach an answer.
@@ -15,13 +24,19 @@ not there to be found, so neither its other side nor its reason can reach an ans
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from skill_retriever.model import Edge, EdgeKind
 
-__all__ = ["Conflict", "ConflictGraph", "drop_lower_ranked", "find_conflicts"]
+__all__ = [
+    "Conflict",
+    "ConflictGraph",
+    "Settled",
+    "find_conflicts",
+    "settle_conflicts",
+]
 
 INSTALLED_RANK = -1.0
 
@@ -43,7 +58,10 @@ class Conflict:
         installed: Where ``target`` or ``source`` already sits in the target folder, when
             that side is installed rather than part of the result.
         installed_id: Which side is the installed one (None: both are results).
-        dropped: The id dropped to settle it, once `drop_lower_ranked` ran.
+            `find_conflicts` names a side that is not in the result; `settle_conflicts`
+            names the winning side when it is installed, in the result or not.
+        dropped: The id dropped to settle it, once `settle_conflicts` ran (for a unit
+            that holds both sides: its match).
     """
 
     source: str
@@ -110,35 +128,73 @@ def find_conflicts(
     return list(pairs.values())
 
 
-def drop_lower_ranked(
-    conflicts: Iterable[Conflict], rank: Mapping[str, float]
-) -> tuple[list[Conflict], set[str]]:
-    """Settle conflicts by dropping the lower-ranked side of each.
+@dataclass(frozen=True)
+class Settled:
+    """What `settle_conflicts` dropped.
 
-    Args:
-        conflicts: From :func:`find_conflicts`.
-        rank: Id -> rank, lower is better (1 = first). An installed side ranks above all.
-
-    Returns:
-        The conflicts with ``dropped`` set (None where an earlier drop already settled
-        it), and the set of dropped ids.
+    Attributes:
+        conflicts: The conflicts given, each with ``dropped`` set where settling it dropped
+            something (None: one side went with another conflict, or both are installed).
+        excluded: The first id of each dropped unit -> the conflict that dropped it, in
+            rank order.
     """
 
-    def rank_of(c: Conflict, node_id: str) -> float:
-        return INSTALLED_RANK if node_id == c.installed_id else rank.get(node_id, float("inf"))
+    conflicts: list[Conflict]
+    excluded: dict[str, Conflict]
 
+
+def settle_conflicts(
+    conflicts: Iterable[Conflict],
+    units: Sequence[Sequence[str]],
+    installed: Mapping[str, str] | None = None,
+) -> Settled:
+    """Drop whole units until no conflict is left open (the rule: see the module).
+
+    Args:
+        conflicts: From :func:`find_conflicts` over the ids of ``units``.
+        units: Best first; each a match followed by everything it requires
+            (`Closure.ranked_units`).
+        installed: Ids already installed in the target -> their path there.
+
+    Returns:
+        The :class:`Settled` conflicts and dropped units. What is dropped depends on the
+        ranks and ``installed`` alone, not on the order of ``conflicts``.
+    """
     items = list(conflicts)
-    order = sorted(
-        range(len(items)), key=lambda i: min(rank_of(items[i], s) for s in items[i].sides)
-    )
-    dropped: set[str] = set()
-    out = list(items)
-    for i in order:
-        c = items[i]
-        if c.source in dropped or c.target in dropped:
+    there = dict(installed or {})
+    there.update({c.installed_id: c.installed or "" for c in items if c.installed_id})
+    alive: dict[int, tuple[str, ...]] = {pos: tuple(u) for pos, u in enumerate(units, 1) if u}
+    heads = {pos: u[0] for pos, u in alive.items()}
+    dropped_at: dict[int, Conflict] = {}
+
+    def rank(node_id: str) -> float | None:  # None: gone with every unit that held it
+        if node_id in there:
+            return INSTALLED_RANK
+        return min((pos for pos, u in alive.items() if node_id in u), default=None)
+
+    def drop(c: Conflict, holding: Iterable[str]) -> None:
+        for pos in [p for p, u in alive.items() if all(i in u for i in holding)]:
+            dropped_at[pos] = c
+            del alive[pos]
+
+    while True:
+        best: tuple[tuple[float, float, str, str], int] | None = None
+        for n, c in enumerate(items):
+            ra, rb = rank(c.source), rank(c.target)
+            if ra is None or rb is None or ra == rb == INSTALLED_RANK:
+                continue  # settled already, or both there whatever the answer says
+            (rw, winner), (rl, loser) = sorted([(ra, c.source), (rb, c.target)])
+            if best is None or (rw, rl, loser, winner) < best[0]:
+                best = (rw, rl, loser, winner), n
+        if best is None:
+            return Settled(items, {heads[p]: c for p, c in sorted(dropped_at.items())})
+        (rw, rl, loser, winner), n = best
+        if rw == rl:  # their best unit holds both sides: it cannot be kept
+            items[n] = replace(items[n], dropped=heads[int(rw)])
+            drop(items[n], items[n].sides)
             continue
-        a, b = c.source, c.target
-        loser = b if (rank_of(c, a), a) <= (rank_of(c, b), b) else a
-        dropped.add(loser)
-        out[i] = replace(c, dropped=loser)
-    return out, dropped
+        c = items[n]
+        if winner in there and c.installed_id is None:
+            c = replace(c, installed=there[winner], installed_id=winner)
+        items[n] = replace(c, dropped=loser)
+        drop(items[n], (loser,))

@@ -3,9 +3,9 @@
 ``search(query, kinds, k, budget)`` runs retrieval restricted to component kinds, shows
 each near-duplicate group once (best-ranked member, other sources listed), adds what the
 chosen components require (closure), reports conflicts (within the answer and against
-what ``target`` already holds; optionally drops the lower-ranked side), cuts to the token
-budget by whole units (a component never without what it requires), and explains each
-component.
+what ``target`` already holds; optionally drops the losing side, `settle_conflicts`),
+cuts to the token budget by whole units (a component never without what it requires),
+and explains each component.
 
 Every request reads one `CallerView`: one pinned snapshot, seen with the caller's
 principals. Retrieval pins its own snapshot; a hit that is not in the view (deleted since,
@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.closure import Closure, dependency_closure
-from skill_retriever.components.conflicts import Conflict, drop_lower_ranked, find_conflicts
+from skill_retriever.components.conflicts import Conflict, find_conflicts, settle_conflicts
 from skill_retriever.components.dedup import DedupConfig, collapse_ranked, duplicates_of
 from skill_retriever.components.install import match_installed
+from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
@@ -129,7 +130,9 @@ class ComponentService:
             budget: Token budget for matches and requirements together; None = no limit.
             target: A project folder; conflicts with what it holds are reported.
                 Checked first: one that is not an existing folder raises InstallError.
-            drop_conflicts: Drop the lower-ranked side of every conflict.
+            drop_conflicts: Drop the losing side of each conflict with the matches that
+                need it (the next move up): one ``target`` holds wins, else the lower-ranked
+                side loses; never for a side itself dropped (`settle_conflicts`).
             view: The view to read (default: a new one of the current snapshot).
             overrides: RetrievalConfig fields for this call (e.g. ``rerank=False``).
         """
@@ -215,15 +218,23 @@ class ComponentService:
     ) -> dict[str, Any]:
         """Closure, cycles and conflicts of a chosen set of components (no retrieval).
 
-        Ids the caller cannot see are listed under ``missing``, like ids that do not exist.
+        A plugin stands for its members (the installable components with a PART_OF edge
+        to it), as in `install.plan_install`: ``plugins`` maps it to them, and they are
+        ``selected``. Ids the caller cannot see are listed under ``missing``, like ids that
+        do not exist.
+
+        Raises:
+            InstallError: A plugin has no installable member in the view.
         """
         view = view or self.view()
         missing = [i for i in ids if i not in view]
-        closure = dependency_closure(view, [i for i in ids if i in view])
+        wanted, plugins = expand_plugins(view, [i for i in ids if i in view])
+        closure = dependency_closure(view, wanted)
         installed = match_installed(view, target) if target is not None else {}
         conflicts = find_conflicts(view, closure.ids, installed)
         return {
             "selected": list(closure.selected),
+            "plugins": {p: list(members) for p, members in plugins.items()},
             "added": [
                 {
                     "id": i,
@@ -251,28 +262,26 @@ class ComponentService:
         drop_conflicts: bool,
     ) -> tuple[Closure, list[Conflict], list[Dropped]]:
         """The top ``k`` with their closure and conflicts; with ``drop_conflicts``, a match
-        whose unit holds a losing side is dropped and the next candidate moves up."""
+        whose unit holds a losing side (`settle_conflicts`) is dropped and the next
+        candidate moves up."""
         dropped: list[Dropped] = []
-        settled: list[Conflict] = []
+        settled: dict[frozenset[str], Conflict] = {}  # one per pair, as first settled
         excluded: set[str] = set()
         while True:  # every pass that goes on excludes one candidate more, so this ends
             selected = [i for i in ranked if i not in excluded][:k]
             closure = dependency_closure(view, selected)
             conflicts = find_conflicts(view, closure.ids, installed)
-            if not (drop_conflicts and conflicts):
-                return closure, settled + conflicts, dropped
-            conflicts, _ = drop_lower_ranked(conflicts, _unit_ranks(closure))
-            losing = [c for c in conflicts if c.dropped is not None]
-            settled += losing
-            before = len(excluded)
-            for s in selected:
-                lost = next((c for c in losing if c.dropped in closure.units[s]), None)
-                if lost is not None:
-                    excluded.add(s)
-                    note = _conflict_note(view, s, lost)
-                    dropped.append(Dropped(s, view.name_of(s), "conflict", note))
-            if len(excluded) == before:  # pragma: no cover - a loser always sits in a unit
-                return closure, settled + [c for c in conflicts if c.dropped is None], dropped
+            asked = conflicts if drop_conflicts else []
+            outcome = settle_conflicts(asked, closure.ranked_units(), installed)
+            if not outcome.excluded:  # none to settle, or both sides installed
+                return closure, [*settled.values(), *conflicts], dropped
+            for s, lost in outcome.excluded.items():
+                excluded.add(s)
+                note = _conflict_note(view, s, lost, closure.units[s])
+                dropped.append(Dropped(s, view.name_of(s), "conflict", note))
+            for c in outcome.conflicts:
+                if c.dropped is not None:
+                    settled.setdefault(frozenset(c.sides), c)
 
     def _results(
         self,
@@ -359,8 +368,15 @@ def _conflict_line(view: CallerView, node_id: str, c: Conflict) -> str:
     return f"Conflicts with {view.name_of(other)}{where}{_because(c.reason)}{fate}."
 
 
-def _conflict_note(view: CallerView, component: str, c: Conflict) -> str:
+def _conflict_note(view: CallerView, component: str, c: Conflict, unit: Sequence[str]) -> str:
+    """Why ``component`` (a match, with ``unit``: what it requires) was dropped for ``c``."""
     assert c.dropped is not None
+    if c.source in unit and c.target in unit:  # it cannot be kept, whatever the ranks
+        a, b = view.name_of(c.source), view.name_of(c.target)
+        what = f"{view.name_of(c.other(component))}, which conflicts with it"
+        if component not in c.sides:
+            what = f"both {a} and {b}, which conflict"
+        return f"requires {what}{_because(c.reason)}"
     winner = c.other(c.dropped)
     lead = (
         "conflicts"
@@ -369,15 +385,6 @@ def _conflict_note(view: CallerView, component: str, c: Conflict) -> str:
     )
     where = " (installed)" if winner == c.installed_id else " (ranked higher)"
     return f"{lead} with {view.name_of(winner)}{where}{_because(c.reason)}"
-
-
-def _unit_ranks(closure: Closure) -> dict[str, float]:
-    """Id -> rank (from 1) of the best selected component whose unit holds it."""
-    ranks: dict[str, float] = {}
-    for pos, s in enumerate(closure.selected, 1):
-        for i in closure.units[s]:
-            ranks.setdefault(i, float(pos))
-    return ranks
 
 
 def _because(reason: str) -> str:

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
 #: `SAME_PATH` is re-exported: it lived here.
-__all__ = ["SAME_PATH", "plan_install", "resolve_id"]
+__all__ = ["SAME_PATH", "expand_plugins", "plan_install", "resolve_id"]
 
 
 def resolve_id(
@@ -88,7 +88,7 @@ def resolve_id(
     raise UnknownComponentError(ref, tuple(sorted(n.id for n in named)))
 
 
-def _expand_plugins(
+def expand_plugins(
     view: CallerView, ids: Sequence[str]
 ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     """Ids with each plugin replaced by its visible installable members."""
@@ -144,7 +144,7 @@ def plan_install(
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
     resolved = [resolve_id(view, i) for i in ids]
-    wanted, plugins = _expand_plugins(view, resolved)
+    wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
         raise InstallError("nothing to install: give one or more component ids")
     closure = dependency_closure(view, wanted) if with_dependencies else None
