@@ -31,11 +31,12 @@ from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
-from skill_retriever.components.units import pack_closure_to_budget
+from skill_retriever.components.units import budget_dropped, pack_closure_to_budget
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import names_of
 from skill_retriever.model import COMPONENT_KINDS
+from skill_retriever.responses import closest_names, is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResult
 from skill_retriever.stores.index import Index
 
@@ -165,18 +166,8 @@ class ComponentService:
         }
         fill = bool(overrides.get("budget_fill", self.retriever.config.budget_fill))
         cut = pack_closure_to_budget(closure, counts, budget, fill=fill)
-        first_cut: str | None = None
-        for s in cut.dropped_components:
-            size = sum(counts[i] for i in closure.units[s] if i not in cut.kept)
-            if first_cut is None or fill or cut.total_tokens + size > (budget or 0):
-                detail = f"with what it requires ({len(closure.units[s])} component(s)) it adds {size} tokens; budget {budget}"
-                first_cut = first_cut or s
-            else:  # it would fit, but the answer ends at the better one that did not
-                detail = (
-                    f"ranked below {view.name_of(first_cut)}, which did not fit the budget; "
-                    "budget_fill=True fills it with lower-ranked components that fit"
-                )
-            dropped.append(Dropped(s, view.name_of(s), "budget", detail))
+        lost = budget_dropped(closure, cut, counts, budget, fill, view.name_of)
+        dropped += lost
         if cut.dropped_components:
             closure = (
                 Closure.alone(cut.kept_components)
@@ -190,7 +181,9 @@ class ComponentService:
         results = self._results(
             view, query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
-        warnings = list(resp.warnings)
+        warnings = [_closest(w, results) if is_nothing_fits(w) else w for w in resp.warnings]
+        if not results and lost:  # the budget took every match: say so, not just in dropped
+            warnings.append(f"the budget holds none of the matches (the best, {lost[0].name}: {lost[0].detail}); raise it")
         warnings += [
             f"dependency cycle: {' -> '.join(view.name_of(i) for i in c)}" for c in closure.cycles
         ]
@@ -385,6 +378,13 @@ def _conflict_note(view: CallerView, component: str, c: Conflict, unit: Sequence
     )
     where = " (installed)" if winner == c.installed_id else " (ranked higher)"
     return f"{lead} with {view.name_of(winner)}{where}{_because(c.reason)}"
+
+
+def _closest(warning: str, results: Sequence[ComponentResult]) -> str:
+    """The retriever's "nothing fits" ``warning`` naming the closest of ``results`` (it
+    named its own, longer list: the search asks it for more than ``k``)."""
+    head = warning.split("; the closest: ", 1)[0]
+    return f"{head}; the closest: {closest_names([(r.name, r.kind) for r in results[:3]])}"
 
 
 def _because(reason: str) -> str:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_units_to_budget
 from skill_retriever.components.closure import Closure
+from skill_retriever.components.results import Dropped
 
-__all__ = ["UnitCut", "pack_closure_to_budget"]
+__all__ = ["UnitCut", "budget_dropped", "pack_closure_to_budget"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,30 @@ def pack_closure_to_budget(
     kept_components = tuple(s for s in closure.selected if all(i in kept for i in closure.units[s]))
     dropped = tuple(s for s in closure.selected if s not in kept_components)
     return UnitCut(kept_components, dropped, cut)
+
+
+def budget_dropped(
+    closure: Closure,
+    cut: UnitCut,
+    counts: Mapping[str, int],
+    budget: int | None,
+    fill: bool,
+    name_of: Callable[[str], str],
+) -> list[Dropped]:
+    """Each selected component the budget dropped, with why: what it and its requirements
+    would add; or, below the first that did not fit (without ``fill``), that the answer
+    ends there although it would fit."""
+    out: list[Dropped] = []
+    first_cut: str | None = None
+    for s in cut.dropped_components:
+        size = sum(counts[i] for i in closure.units[s] if i not in cut.kept)
+        if first_cut is None or fill or cut.total_tokens + size > (budget or 0):
+            detail = f"with what it requires ({len(closure.units[s])} component(s)) it adds {size} tokens; budget {budget}"
+            first_cut = first_cut or s
+        else:  # it would fit, but the answer ends at the better one that did not
+            detail = (
+                f"ranked below {name_of(first_cut)}, which did not fit the budget; "
+                "budget_fill=True fills it with lower-ranked components that fit"
+            )
+        out.append(Dropped(s, name_of(s), "budget", detail))
+    return out
