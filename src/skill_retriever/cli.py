@@ -210,16 +210,35 @@ def cmd_repair(args: argparse.Namespace) -> int:
             calibrate_index(index)
             mended.append("computed its calibration again (the stored one could not be read)")
         status = index.status()
+        left = _not_repairable(index, status)
     if args.json:
-        print(printable_json(dumps({**status, "repaired": mended})))
+        print(printable_json(dumps({**status, "repaired": mended, "left": left})))
     else:
         vectors = status["vectors"]
-        state = f"repaired ({'; '.join(mended)})" if mended else "in step"
+        state = f"repaired ({'; '.join(mended)})" if mended else "in step" if not left else "as it was"
         print(printable(
             f"index {status['path']} is {state}: {status['nodes']} nodes with {vectors['nodes']} vectors, "
             f"{status['edges']} edges ({vectors['edges']} with vectors)"
         ))
-    return 0
+        for line in left:
+            print(printable(f"warning: {line}"), file=sys.stderr)
+    return 1 if left else 0
+
+
+def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
+    """What ``repair`` cannot mend and the user must: an embedder that does not load (no
+    query can be searched), an index run that did not finish (only its source completes it)."""
+    from skill_retriever.exceptions import ConfigError
+    from skill_retriever.stores import run_marks
+
+    left = []
+    try:
+        index.embedder.embed(["repair: does the embedder load?"])
+    except ConfigError as exc:
+        left.append(f"no query can be searched: {exc}")
+    if line := run_marks.stats_line(status.get("unfinished_runs", {})):
+        left.append(line)
+    return left
 
 
 def calibration_unreadable(index: Any) -> bool:
