@@ -9,6 +9,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, query_vector, rows_of, similarity_fn
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, RetrievalState
+from skill_retriever.stores.passage_views import answer_filters
 
 
 @phase(optional=True)
@@ -51,5 +52,5 @@ def expand_graph(state: RetrievalState, view: QueryView) -> Update:
     }
     if quick and config.channel_on("graph"):
         scored = [(c["id"], c["similarity"]) for c in candidates.values()]
-        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, answer_filters(snap, view.filters), scored, config.channel_depth)}
     return update

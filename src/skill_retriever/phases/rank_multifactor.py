@@ -17,6 +17,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, query_vector, rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
+from skill_retriever.stores.passage_views import answer_filters
 
 
 @phase(optional=True)
@@ -54,5 +55,5 @@ def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
         }
     }
     if config.channel_on("graph"):
-        update["channel_rankings"] = {"graph": admitted_ranking(snap, view.filters, scored, config.channel_depth)}
+        update["channel_rankings"] = {"graph": admitted_ranking(snap, answer_filters(snap, view.filters), scored, config.channel_depth)}
     return update
