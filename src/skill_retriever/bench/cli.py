@@ -55,6 +55,9 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
+    for flag, folder in (("--out", out), ("--cache", args.cache)):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise ConfigError(f"{flag} {folder} is a file; give a folder (made if missing)")
     from skill_retriever.bench.datasets import default_data_dir
 
     data = args.data
@@ -70,7 +73,10 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         out=out, data=data, cache=args.cache or out / "cache", quick=args.quick, only=only,
         max_queries=args.max_queries, command=_reconstruct(args), log=lambda line: print(line, flush=True),
     )
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way, a folder that cannot be written
+        raise ConfigError(f"--out {out}: cannot make it ({exc.strerror or exc}); give a folder that can be written") from exc
     return run(opts)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.bench.datasets import Dataset
+from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.retriever import Retriever
 
 __all__ = ["OUT_OF_CATALOGUE", "fit_rates"]
@@ -22,14 +23,25 @@ __all__ = ["OUT_OF_CATALOGUE", "fit_rates"]
 OUT_OF_CATALOGUE = ("hotpotqa", "2wikimultihopqa")
 
 
-def _flagged(retriever: Retriever, text: str, kinds: tuple[str, ...] | None) -> bool | None:
-    resp = retriever.search(text, k=10, kinds=kinds, principals=["*"], rerank=False)
+#: What `_flagged` answers for a query the search refused (empty, too long).
+REFUSED = "refused"
+
+
+def _flagged(retriever: Retriever, text: str, kinds: tuple[str, ...] | None) -> bool | str | None:
+    """Whether the default search flags ``text`` (None: the index is not calibrated;
+    `REFUSED`: the search refused it, counted apart, and the run goes on)."""
+    try:
+        resp = retriever.search(text, k=10, kinds=kinds, principals=["*"], rerank=False)
+    except SkillRetrieverError:
+        return REFUSED
     return None if resp.fit is None else resp.nothing_fits
 
 
-def _rate(values: list[bool | None]) -> dict[str, Any]:
-    known = [v for v in values if v is not None]
-    return {"queries": len(values), "flagged": sum(known), "rate": round(sum(known) / len(known), 4) if known else None}
+def _rate(values: list[bool | str | None]) -> dict[str, Any]:
+    known = [v for v in values if isinstance(v, bool)]
+    refused = sum(v == REFUSED for v in values)
+    return {"queries": len(values), "flagged": sum(known), "rate": round(sum(known) / len(known), 4) if known else None,
+            **({"refused": refused} if refused else {})}
 
 
 def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int = 300) -> dict[str, Any]:

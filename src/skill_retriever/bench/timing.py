@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -64,6 +65,7 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
     chosen: dict[str, dict[str, int]] = {name: {} for name, _, _ in series}
     degraded = dict.fromkeys(e2e, 0)
     unfit = dict.fromkeys(e2e, 0)
+    refused = dict.fromkeys(e2e, 0)
     dense: list[float] = []
     embed_ms: list[float] = []
     search_ms: list[float] = []
@@ -87,7 +89,11 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
                     search_ms.append((after - end) * 1000)
                 continue
             name, retriever, kw = job
-            resp = retriever.search(q, k=10, principals=["*"], **kw)
+            try:
+                resp = retriever.search(q, k=10, principals=["*"], **kw)
+            except SkillRetrieverError:  # refused (empty, too long): no time to count, go on
+                refused[name] += 1
+                continue
             ms = (time.perf_counter() - start) * 1000.0
             if i < WARMUP:
                 continue
@@ -100,7 +106,8 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
                     phases[name].setdefault(phase, []).append(float(st["ms"]))
     routes = {name: {"queries": len(e2e[name]), "e2e": _p(e2e[name]),
                      "phases": {p: _p(v) for p, v in phases[name].items()},
-                     "routes": chosen[name], "degraded": degraded[name], "nothing_fits": unfit[name]}
+                     "routes": chosen[name], "degraded": degraded[name], "nothing_fits": unfit[name],
+                     "refused": refused[name]}
               for name, _, _ in series}
     return {"routes": routes, "dense": {"e2e": _p(dense), "embed": _p(embed_ms), "vector_search": _p(search_ms),
                                         "queries": len(dense)}}
