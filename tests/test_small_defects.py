@@ -210,3 +210,9 @@ def test_the_closest_names_two_items_of_one_name_by_kind() -> None:
     )
     assert closest_names([("a", "skill"), ("b", "agent")]) == "a, b"
     assert closest_names([]) == "nothing"
+
+
+def test_the_closest_names_quote_a_name_that_holds_a_comma() -> None:
+    # Passage titles do: "Demon algorithm, Kunia Camp, Hawaii, Kahuku, Hawaii" read as five.
+    named = [("Demon algorithm", "passage"), ("Kunia Camp, Hawaii", "passage"), ("Kahuku, Hawaii", "passage")]
+    assert closest_names(named) == 'Demon algorithm, "Kunia Camp, Hawaii", "Kahuku, Hawaii"'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -32,9 +33,12 @@ def nothing_fits_phrase(corpus: str) -> str:
 def closest_names(named: list[tuple[str, str]]) -> str:
     """The names (name, kind) a "nothing fits" line gives as the closest, each with its
     kind where two share a name (a plugin and its skill, both ``burpsuite-parser``), so
-    that the line never reads as one item said twice; "nothing" when there are none."""
+    that the line never reads as one item said twice, and in quotes where it holds a comma;
+    "nothing" when there are none."""
     names = [name for name, _ in named]
-    return ", ".join(f"{n} ({k})" if names.count(n) > 1 else n for n, k in named) or "nothing"
+    shown = [f"{n} ({k})" if names.count(n) > 1 else n for n, k in named]
+    # A name holding a comma ("Kunia Camp, Hawaii") is quoted: the list is comma-separated.
+    return ", ".join(json.dumps(n, ensure_ascii=False) if "," in n else n for n in shown) or "nothing"
 
 
 def is_nothing_fits(warning: str) -> bool:
