@@ -6,7 +6,6 @@ quick and smart routes' graph channel did not."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

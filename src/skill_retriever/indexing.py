@@ -7,10 +7,11 @@ folder (``tools.jsonl``), or a passage corpus (``corpus.json`` of title + text).
 Every source has a name (``--source-name``; the folder's name by default) and a root
 folder, recorded on its nodes (see `ingest.provenance`). Component ids begin with the
 name, so `index_sources` refuses, before writing anything, a source whose name the index
-already holds from another folder, and a source whose own ids (tools, passages, JSON graph
-nodes) the index holds from another folder, or, for a JSON graph, from another file of its
-folder: either would silently replace those items. A JSON graph's edges may end at any
-node the index holds.
+already holds from another folder, a source whose own ids (tools, passages, JSON graph
+nodes) the index holds from another folder, or, for a JSON graph or a corpus, from another
+file of its folder, and such a source's folder held under another name: each would
+silently replace or rename those items. A JSON graph's edges may end at any node the
+index holds.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
 """
@@ -27,12 +28,15 @@ from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import (
-    SOURCE_FILE,
     Provenance,
     check_ids,
+    check_one_name,
     check_sources,
+    derived,
     item_file,
+    owner_file,
     recorded_file,
+    unlinked,
 )
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import Node
@@ -202,7 +206,7 @@ def _troubled_files(result: IngestResult, origin: Provenance) -> _Troubled:
     return _Troubled(frozenset(files), tuple(f for f in folders if f is not None), frozenset(items))
 
 
-def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance, path: Path) -> list[str]:
+def stale_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance, path: Path) -> list[str]:
     """Ids the index holds from this source that its latest read did not produce: the
     file was deleted or renamed, or the item left the file.
 
@@ -210,36 +214,40 @@ def stale_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance
     ``origin``'s, and, for a source that is one file (a JSON graph, a corpus), when it
     came from that file (`item_file`: the file it was read from, whatever ``source`` it
     names): two files in one folder share a root. An item of another file of the folder
-    that was deleted or renamed since (its recorded ``source_file`` is gone) is stale too. Kept whatever the read
-    said: items without provenance (written through the API, or by an older version),
+    that was deleted or renamed since (its file, `owner_file`, is gone) is stale too,
+    and so is an entity a corpus derived (`provenance.derived`: it records no file, being
+    the folder's) that nothing staying links to (`provenance.unlinked`). Kept whatever the
+    read said: items without provenance (written through the API, or by an older version),
     items of a file this read could not read or parse, or from below a folder it could
     not list (`Unread`: unreadable today is not gone; a warning about a file it read is
-    no such problem),
-    and everything when the read produced no item at all (a wrong or emptied folder
-    must not wipe a source).
+    no such problem), and everything when the read produced no item at all (a wrong or
+    emptied folder must not wipe a source).
     """
     if not result.nodes:
         return []
     fresh = {n.id for n in result.nodes}
     troubled = _troubled_files(result, origin)
     one_file = None if path.is_dir() else path.resolve()
-    stale = []
-    for node_id, node in held.items():
+    stale, shared = [], []
+    for node_id, node in held.nodes.items():
         if node_id in fresh or node_id in troubled.items or node.attrs.get("source_name") != origin.name:
             continue
         if node.attrs.get("source_root") != origin.root:
+            continue
+        if derived(node):
+            shared.append(node_id)
             continue
         file = item_file(node, origin.root)
         if file in troubled or (one_file is not None and file != one_file and not _file_gone(node)):
             continue
         stale.append(node_id)
-    return sorted(stale)
+    return sorted(stale + unlinked(held.nodes, held.edges.values(), shared, fresh.union(stale), result.edges))
 
 
 def _file_gone(node: Node) -> bool:
-    """Whether ``node`` records the file it was read from and that file is gone."""
-    file = node.attrs.get(SOURCE_FILE)
-    return isinstance(file, str) and bool(file) and not Path(file).exists()
+    """Whether a file owns ``node`` in its folder (`owner_file`) and that file is gone."""
+    file = owner_file(node)
+    return file is not None and not file.exists()
 
 
 def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance) -> list[str]:
@@ -305,8 +313,11 @@ def index_sources(
     run = IndexRun()
     for path, origin in zip(paths, origins, strict=True):
         source_kind = kind or detect_source(path)
-        one_file = path.resolve() if source_kind == "json" else None
-        known = _known_ids(_held(index), origin, one_file) if one_file is not None else frozenset()
+        if source_kind != "skills":  # ids of their own: a second name would take them over
+            check_one_name(_held(index), origin)
+        one_file = _one_file(path, source_kind)
+        json_file = one_file if source_kind == "json" else None
+        known = _known_ids(_held(index), origin, json_file) if json_file is not None else frozenset()
         result = ingest(path, source_kind, ner=ner, source_name=origin.name, known_ids=known)
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += _held_twice(_held(index), origin, path)
@@ -317,7 +328,7 @@ def index_sources(
             run.completed[result.source] = earlier
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
-        gone = stale_ids(_held(index), result, origin, path) if prune else []
+        gone = stale_ids(index.snapshot(), result, origin, one_file or path) if prune else []
         cut = stale_edge_ids(index.snapshot(), result, origin) if prune else []
         if gone or cut:
             run.writes.append(index.delete(gone, cut))
@@ -333,10 +344,21 @@ def index_sources(
     return run
 
 
+def _one_file(path: Path, kind: SourceKind) -> Path | None:
+    """The one file a JSON graph or a passage source is read from (a corpus folder's
+    ``corpus.json``): what it owns in its folder. None for a folder source."""
+    if kind == "passages" and path.is_dir():
+        return (path / "corpus.json").resolve()
+    return path.resolve() if kind in ("json", "passages") else None
+
+
 def _held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list[Problem]:
     """A note when the folder is indexed under another source name too: each of its items
     is then held twice (answers fold the copies, but the index, its calibration and its
-    installs see two), which is rarely what a second ``--source-name`` meant."""
+    installs see two), which is rarely what a second ``--source-name`` meant. Only a
+    skills repository gets here: its ids begin with the name; any other source's ids are
+    its items' own, so a second name would move them (`provenance.check_one_name` refuses
+    it)."""
     if not path.is_dir():
         return []
     others = sorted({

@@ -9,11 +9,15 @@ silently overwrite each other's items: `check_sources` refuses that before anyth
 written, and `check_ids` refuses a source whose own ids (tool ids, passage ids, ids in a
 JSON graph) are already held by the index from another folder.
 
-A source that is one file in a folder (a JSON graph) also records that file on each node
-(``attrs["source_file"]``, absolute): two graph files in one folder are one source, and
-`check_ids` refuses an id one file would take from the other, while re-indexing a file
-prunes only what that file no longer holds (`item_file`), whatever ``source`` a node
-names itself (a URL, say).
+A source that is one file in a folder (a JSON graph, a passage corpus) knows the file of
+each node it reads (`owner_file`: a graph node's ``attrs["source_file"]``, absolute, as
+its ``source`` may name a URL; a corpus's passages and facts name their corpus as their
+``source``): the files of one folder are one source, and `check_ids` refuses an id one
+file would take from the other, while re-indexing a file prunes only what that file no
+longer holds (`item_file`). The entities a corpus derives have no file (`derived`): two
+files naming one thing share its entity, which belongs to the folder. A folder is one
+source under one name: `check_one_name` refuses a second name for a source whose ids are
+its items' own (all but skills repositories, whose ids begin with the name).
 
 Migration: indexes built before this change hold nodes without ``source_root``. Such a
 node's origin is unknown, so it never blocks a write; the next write of the same id
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill_retriever.exceptions import IngestError
-from skill_retriever.model import Node
+from skill_retriever.model import Edge, Node, NodeKind
 
 _BAD_NAME_RE = re.compile(r"[/\\\x00-\x1f\x7f]")
 #: The attr that records the file a one-file source's node was read from.
@@ -73,6 +77,43 @@ def item_file(node: Node, root: str | Path | None = None) -> Path | None:
     if isinstance(recorded, str) and recorded:
         return _real(Path(recorded))
     return recorded_file(node.source, root)
+
+
+def derived(node: Node) -> bool:
+    """Whether ``node`` was derived from the passages of a folder rather than read from one
+    file: a corpus's entity (no ``source``, no ``source_file``), which a passage of any file
+    of the folder may name. It stays while something that stays links to it."""
+    return node.kind is NodeKind.ENTITY and not node.source and not node.attrs.get(SOURCE_FILE)
+
+
+def unlinked(
+    nodes: Mapping[str, Node], edges: Iterable[Edge], shared: Iterable[str], going: set[str],
+    produced: Iterable[Edge],
+) -> list[str]:
+    """Of the ``shared`` derived nodes (`derived`), those no edge joins to a node that
+    stays: a passage or fact of another file of the folder, or of this file where the read
+    could not read it, or one written through the API. A node of this read or going away
+    (``going``) counts only by an edge the read ``produced``; a derived node never counts."""
+    wanted, kept, linked = set(shared), {e.id for e in produced}, set()
+    for edge in edges:
+        for end, other in ((edge.target, edge.source), (edge.source, edge.target)):
+            node = nodes.get(other) if end in wanted else None
+            if node is not None and not derived(node) and (edge.id in kept or other not in going):
+                linked.add(end)
+    return sorted(wanted - linked)
+
+
+def owner_file(node: Node) -> Path | None:
+    """The file that owns ``node`` within its folder: its ``source_file`` (a JSON graph's
+    node), or the corpus a corpus's passage or fact names as its ``source``; None when no
+    file owns it (a folder source's item, a corpus's entity)."""
+    recorded = node.attrs.get(SOURCE_FILE)
+    if isinstance(recorded, str) and recorded:
+        return Path(recorded).resolve()
+    kind, attrs = node.kind, node.attrs
+    if (kind is NodeKind.PASSAGE and "idx" in attrs) or (kind is NodeKind.FACT and "passage" in attrs):
+        return recorded_file(node.source, attrs.get("source_root"))
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,21 +189,46 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> No
             )
 
 
+def check_one_name(held: Mapping[str, Node], origin: Provenance) -> None:
+    """Refuse indexing a folder the index holds under another source name, for a source
+    whose ids are its items' own (passages, tools, JSON graph nodes): the items would
+    silently move to the new name, the old one naming what is left.
+
+    Raises:
+        IngestError: The folder's items are held under another name.
+    """
+    others = sorted({
+        found[0] for node in held.values()
+        if (found := _recorded(node)) is not None and found[1] == origin.root and found[0] != origin.name
+    })
+    if others:
+        first = others[0]
+        raise IngestError(
+            f"the index holds {origin.root} as source {first!r}, and a folder is one source: "
+            f"indexing it as {origin.name!r} would move its items to {origin.name!r} (their ids are "
+            f"their own, not the source name's) and leave under {first!r} what this read does not "
+            f"produce; index it as {first!r} (--source-name {first}, or none when that is the "
+            f"folder's name), or run `skill-retriever remove-source {first}` first (nothing was written)"
+        )
+
+
 def check_ids(
     held: Mapping[str, Node], ids: Iterable[str], origin: Provenance, file: Path | None = None
 ) -> None:
     """Refuse items whose ids the index holds from another folder, or, for a source that
-    is one ``file`` (a JSON graph), from another file of the same folder.
+    is one ``file`` (a JSON graph, a passage corpus), from another file of the same folder.
 
     Component ids start with the source name, so `check_sources` already covers them;
     this catches ids a source brings itself (tools, passages, JSON graph nodes). A held
-    item whose recorded file no longer exists (deleted or renamed) does not block: its
-    id moves to this file.
+    item whose file no longer exists (deleted or renamed) does not block: its id moves
+    to this file; nor does an entity a corpus derived (`derived`), which the files of a
+    folder share.
 
     Raises:
         IngestError: An id is held from another source root, or from another file.
     """
     mine = None if file is None else Path(file).resolve()
+    clashes: list[tuple[Node, Path]] = []
     for node_id in ids:
         old = held.get(node_id)
         found = None if old is None else _recorded(old)
@@ -174,13 +240,33 @@ def check_ids(
                 f"{found[1]} (source {found[0]!r}); writing it would replace that item: index "
                 "this source into another --index-dir, or give its items ids of their own"
             )
-        other = old.attrs.get(SOURCE_FILE)
-        if mine is None or not isinstance(other, str) or not other:
-            continue  # a folder source, or recorded before files were: never blocks
-        theirs = Path(other).resolve()
-        if theirs != mine and theirs.is_file():
-            raise IngestError(
-                f"node id {node_id!r} in {mine} is already in the index from {theirs} "
-                f"(source {found[0]!r}); writing it would replace that item: give one of "
-                "them another id (nothing of this file was written)"
-            )
+        theirs = None if mine is None else owner_file(old)  # None: recorded before files were
+        if theirs is not None and theirs != mine and theirs.is_file():
+            clashes.append((old, theirs))
+    if clashes:
+        raise IngestError(_clash(clashes, mine, origin))
+
+
+def _clash(clashes: list[tuple[Node, Path]], mine: Path | None, origin: Provenance) -> str:
+    """What `check_ids` says of ids another file of the folder holds: both files, the
+    ids (a corpus's passages by their ``idx``) and what to do."""
+    old, theirs = clashes[0]
+    files = sorted({str(t) for _, t in clashes})
+    where = f"{theirs}" if len(files) == 1 else f"{theirs} and {len(files) - 1} other file(s)"
+    passages = [n for n, _ in clashes if n.kind is NodeKind.PASSAGE]
+    if not passages:
+        return (
+            f"node id {old.id!r} in {mine} is already in the index from {where} "
+            f"(source {origin.name!r}); writing it would replace that item: give one of "
+            "them another id (nothing of this file was written)"
+        )
+    shown = ", ".join(str(n.attrs.get("idx", n.id)) for n in passages[:5])
+    more = f" and {len(passages) - 5} more" if len(passages) > 5 else ""
+    count = f"{len(passages)} passages" if len(passages) > 1 else "1 passage"
+    verb = "have ids" if len(passages) > 1 else "has an id"
+    return (
+        f"{count} of {mine} (idx {shown}{more}) {verb} the index holds from {where}, "
+        f"another file of source {origin.name!r} (a passage's id is passage:<idx>); "
+        "writing them would replace that file's passages: renumber the idx of one file's "
+        "passages, or index this file into another --index-dir (nothing of this file was written)"
+    )
