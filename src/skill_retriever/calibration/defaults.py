@@ -219,7 +219,9 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
              "ppr route, facts seed the walk (settings chosen on the multi-hop train sets)"),
         ))
     if share >= MIN_PASSAGE_SHARE:
-        return IndexDefaults("other", reasons=("built-in defaults: passages without facts (index it again to add them)",))
+        return IndexDefaults("other", reasons=(
+            ("built-in defaults: passages without facts (an index built before facts existed gets them "
+             "when indexed again; a corpus whose texts hold no sentence long enough yields none)"),))
     components = sum(n for kind, n in counts.items() if kind in CATALOGUE_KINDS)
     if components / askable >= MIN_CATALOGUE_SHARE:
         fusion = (f"catalogue: {components:,} of {askable:,} askable nodes are components or tools: "
