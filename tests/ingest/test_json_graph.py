@@ -184,3 +184,11 @@ def test_real_tool_graph_round_trips_through_json(tmp_path: Path) -> None:
              "source_file": str(path.resolve())}
     assert result.nodes == [n.with_changes(attrs={**n.attrs, **moved}) for n in original.nodes]
     assert result.edges == original.edges
+
+
+def test_a_passage_list_read_as_a_graph_says_to_index_it_as_passages(tmp_path: Path) -> None:
+    passages = [{"idx": 0, "title": "Alpha", "text": "Alpha is a letter."}]
+    (problem,) = ingest_json_graph(_write(tmp_path, passages)).problems
+    assert "got a list; a list of passages ({title, text}) is a corpus: index it with --kind passages" in problem.message
+    (other,) = ingest_json_graph(_write(tmp_path, [1, 2])).problems
+    assert "--kind passages" not in other.message  # a list of something else: no such hint

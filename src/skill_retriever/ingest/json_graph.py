@@ -89,7 +89,9 @@ def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | 
         return None
     shape = 'expected a JSON object {"nodes": [...], "edges": [...]}'
     if not isinstance(data, dict):
-        result.problems.append(Problem(where, f"{shape}, got {json_values.type_name(data)}"))
+        corpus = isinstance(data, list) and bool(data) and all(isinstance(d, dict) and "text" in d for d in data[:5])
+        hint = "; a list of passages ({title, text}) is a corpus: index it with --kind passages" if corpus else ""
+        result.problems.append(Problem(where, f"{shape}, got {json_values.type_name(data)}{hint}"))
         return None
     if not isinstance(data.get("nodes"), list):
         got = "" if "nodes" not in data else f" (it is {json_values.type_name(data['nodes'])})"
