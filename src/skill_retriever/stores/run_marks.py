@@ -33,6 +33,7 @@ class Index(Protocol):
 
     def store_meta(self, key: Literal["calibration", "unfinished_runs"], value: str | Callable[[str], str]) -> None: ...
 
+
 #: The key a mark without a readable source name is shown under (the stored JSON is damaged).
 UNREADABLE = "(unreadable mark)"
 
