@@ -232,6 +232,8 @@ def stale_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance, pat
     for node_id, node in held.nodes.items():
         if node_id in fresh or node_id in troubled.items or node.attrs.get("source_name") != origin.name:
             continue
+        if node.attrs.get("passage") in troubled.items:  # a fact of a passage that could not be read
+            continue
         if node.attrs.get("source_root") != origin.root:
             continue
         if derived(node):

@@ -135,3 +135,27 @@ def test_tools_are_refused_under_a_second_name_too(index: Index, tmp_path: Path)
     run(index, folder)
     with pytest.raises(IngestError, match="'tools'"):
         run(index, folder, source_name="other")
+
+
+def test_one_unreadable_record_keeps_its_passage_and_the_rest_is_mirrored(index: Index, tmp_path: Path) -> None:
+    """A record whose idx can be read but not the rest keeps that passage's earlier
+    version and its facts; the rest of the corpus is authoritative (it kept everything)."""
+    path = corpus(tmp_path / "s40" / "corpus.json", MYTHS)
+    run(index, path)
+    facts_of_gallu = {i for i, n in index.nodes.items() if n.attrs.get("passage") == "passage:1"}
+    assert facts_of_gallu
+    corpus(path, [MYTHS[0], {**MYTHS[1], "title": ["Gallu"]}, MYTHS[2]])  # Kur taken out, Gallu's title broken
+    again = run(index, path)
+    (problem,) = again.sources[0].problems
+    assert "record 1 (idx 1): title must be a string" in problem.message
+    assert "passage:3" in removed(again) and "passage:3" not in index.nodes
+    assert {"passage:1", *facts_of_gallu} <= set(index.nodes)  # the earlier Gallu stays, with its facts
+    assert index.get("passage:1").name == "Gallu"
+
+
+def test_a_repeated_idx_is_noted(tmp_path: Path) -> None:
+    path = corpus(tmp_path / "c" / "corpus.json", [MYTHS[0], {**MYTHS[1], "idx": 0}])
+    result = ingest_passages(path, nlp=False)
+    assert {n.id for n in result.nodes if n.kind.value == "passage"} == {"passage:0", "passage:0#2"}
+    (note,) = result.problems
+    assert "idx 0 repeats an earlier record's; kept as passage:0#2" in note.message

@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from skill_retriever.exceptions import IngestError, InvalidItemError
-from skill_retriever.ingest import json_values
+from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.facts import doc_sentences, fact_nodes, regex_sentences
+from skill_retriever.ingest.passage_records import passages_of, read_records
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.result import IngestResult
 from skill_retriever.ingest.synonyms import alias_edges
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
@@ -231,8 +231,8 @@ def ingest_passages(
     result = IngestResult(source=str(corpus_path))
     corpus_path = corpus_path.absolute()  # node sources that mean the same from any directory
     origin = Provenance.of(corpus_path, source_name).attrs()
-    records = _records(corpus_path, max_bytes, result)
-    passages = _passages(records, str(corpus_path), result, origin)
+    records = read_records(corpus_path, max_bytes, result)
+    passages = passages_of(records, str(corpus_path), result, origin)
     result.nodes.extend(passages)
     titles = [_entity_title(p.name) for p in passages]
     matcher = _TitleMatcher(titles)
@@ -257,49 +257,6 @@ def ingest_passages(
             result.edges.extend(edges)
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _records(corpus_path: Path, max_bytes: int, result: IngestResult) -> list[Any]:
-    """The corpus's records; on failure one problem of the file and none."""
-    records, why = json_values.read_file(corpus_path, max_bytes)
-    if why is None and isinstance(records, list):
-        return records
-    if why is None:
-        why = f'expected a JSON list of {{"title", "text", "idx"}}, got {json_values.type_name(records)}'
-    result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {why}"))
-    return []
-
-
-def _passages(records: list[Any], where: str, result: IngestResult, origin: dict[str, str]) -> list[Node]:
-    passages: list[Node] = []
-    taken: dict[str, int] = {}
-    for i, rec in enumerate(records):
-        bad = json_values.unrepresentable_message(
-            {k: rec[k] for k in ("idx", "title", "text") if k in rec} if isinstance(rec, dict) else None
-        )
-        if bad is not None:
-            result.problems.append(Problem(where, f"record {i}: {bad}; skipped"))
-            continue
-        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), (int, str)):
-            result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
-            continue
-        title = rec.get("title")
-        title = str(title) if isinstance(title, (int, float)) and not isinstance(title, bool) else title
-        if not isinstance(title, str):
-            why = "no title" if "title" not in rec else f"title must be a string, got {json_values.type_name(title)}"
-            result.problems.append(Problem(where, f"record {i} (idx {rec['idx']!r}): {why}; passage skipped"))
-            continue
-        base = f"passage:{rec['idx']}"
-        n = taken.get(base, 0) + 1
-        attrs: dict[str, Any] = {"idx": rec["idx"], **({"duplicate_idx": True} if n > 1 else {}), **origin}
-        try:
-            passages.append(Node(id=base if n == 1 else f"{base}#{n}", kind=NodeKind.PASSAGE,
-                                 name=title, text=rec.get("text", ""), source=where, attrs=attrs))
-        except InvalidItemError as exc:
-            result.problems.append(Problem(where, f"record {i} (idx {rec['idx']!r}): {exc}"))
-            continue
-        taken[base] = n
-    return passages
 
 
 def _link(

@@ -1,0 +1,74 @@
+"""A passage corpus's records read into passage nodes (`ingest.passages` links them).
+
+Each record is ``{"idx", "title", "text"}``. What cannot be read is a problem of the
+corpus file: a record without a readable idx keeps the whole file's earlier items at
+re-indexing (which stored passage it was cannot be told); one with an idx keeps that
+passage's earlier version and its facts (`Unread.ITEM`), the rest of the file being
+authoritative. A repeated idx is kept under ``passage:<idx>#<n>``, with a note.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.exceptions import InvalidItemError
+from skill_retriever.ingest import json_values
+from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.model import Node, NodeKind
+
+__all__ = ["passages_of", "read_records"]
+
+
+def read_records(corpus_path: Path, max_bytes: int, result: IngestResult) -> list[Any]:
+    """The corpus's records; on failure one problem of the file and none."""
+    records, why = json_values.read_file(corpus_path, max_bytes)
+    if why is None and isinstance(records, list):
+        return records
+    if why is None:
+        why = f'expected a JSON list of {{"title", "text", "idx"}}, got {json_values.type_name(records)}'
+    result.problems.append(Problem(str(corpus_path), f"unreadable corpus: {why}"))
+    return []
+
+
+def passages_of(records: list[Any], where: str, result: IngestResult, origin: dict[str, str]) -> list[Node]:
+    passages: list[Node] = []
+    taken: dict[str, int] = {}
+    for i, rec in enumerate(records):
+        bad = json_values.unrepresentable_message(
+            {k: rec[k] for k in ("idx", "title", "text") if k in rec} if isinstance(rec, dict) else None
+        )
+        if bad is not None:
+            result.problems.append(Problem(where, f"record {i}: {bad}; skipped"))
+            continue
+        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), (int, str)):
+            result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
+            continue
+        title = rec.get("title")
+        title = str(title) if isinstance(title, (int, float)) and not isinstance(title, bool) else title
+        if not isinstance(title, str):
+            why = "no title" if "title" not in rec else f"title must be a string, got {json_values.type_name(title)}"
+            _skip(result, where, f"record {i} (idx {rec['idx']!r}): {why}; passage skipped", f"passage:{rec['idx']}", taken)
+            continue
+        base = f"passage:{rec['idx']}"
+        n = taken.get(base, 0) + 1
+        if n > 1:
+            result.problems.append(Problem(where, (
+                f"record {i}: idx {rec['idx']!r} repeats an earlier record's; kept as {base}#{n} "
+                f"(a question whose answer is {base} matches only the first)"), read_whole=True))
+        attrs: dict[str, Any] = {"idx": rec["idx"], **({"duplicate_idx": True} if n > 1 else {}), **origin}
+        try:
+            passages.append(Node(id=base if n == 1 else f"{base}#{n}", kind=NodeKind.PASSAGE,
+                                 name=title, text=rec.get("text", ""), source=where, attrs=attrs))
+        except InvalidItemError as exc:
+            _skip(result, where, f"record {i} (idx {rec['idx']!r}): {exc}", base, taken)
+            continue
+        taken[base] = n
+    return passages
+
+
+def _skip(result: IngestResult, where: str, message: str, base: str, taken: dict[str, int]) -> None:
+    """A record with an idx that cannot be read: its passage keeps its earlier version (and
+    its facts) at re-indexing (`Unread.ITEM`); the rest of the corpus is authoritative."""
+    n = taken.get(base, 0) + 1
+    result.problems.append(Problem(where, message, unread=Unread.ITEM, item=base if n == 1 else f"{base}#{n}"))
