@@ -216,7 +216,7 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     if scope == "project" and from_home:
         raise SkipComponent(
             "its commands run scripts from the home folder (~/.claude/...); install it for the "
-            "user (--user, user=True)"
+            "user (CLI --user, Python user=True; the MCP tool installs into projects only)"
         )
     root = source_root_of(node)
     if scripts and root is None:

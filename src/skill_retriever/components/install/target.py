@@ -156,8 +156,8 @@ def _not_home(root: Path) -> None:
             raise InstallError(
                 f"target {root} is {where}, whose .claude holds Claude Code's user "
                 "settings: a project install there would run its hooks in every project, from "
-                "paths only the project has; install with --user (user=True) for that, or give "
-                "a project folder"
+                "paths only the project has; give a project folder (a user install, CLI --user or "
+                "Python user=True, writes there; the MCP tool installs into projects only)"
             )
 
 
@@ -176,8 +176,8 @@ def _outside_claude(root: Path) -> None:
     project = Path(*parts[: parts.index(CLAUDE_DIR)])
     raise InstallError(
         f"target {root} is inside a {CLAUDE_DIR} folder, which Claude Code would not read "
-        f"installs from; give the project folder that holds it ({project}), or --user for "
-        f"~/{CLAUDE_DIR}; nothing written"
+        f"installs from; give the project folder that holds it ({project}) (~/{CLAUDE_DIR} is "
+        f"a user install's: CLI --user, Python user=True); nothing written"
     )
 
 
