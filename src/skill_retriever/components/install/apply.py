@@ -1,7 +1,8 @@
-"""Write a planned install: its files, its hooks and servers, then the install record.
+"""Write a planned install: the install record first, then its files, hooks and servers.
 
-`apply_plan` writes what a plan (`planner.plan_install`) says: files atomically,
-``settings.json`` and ``.mcp.json`` merged, then the install record. A plan with
+`apply_plan` writes what a plan (`planner.plan_install`) says: the record of what it will
+write (so that a process killed half-way leaves what it wrote recorded), then files
+atomically, ``settings.json`` and ``.mcp.json`` merged. A plan with
 conflicts that were not allowed, or with two components writing one path differently
 (clashes), writes nothing; only components with status install
 write anything, so a component with a refused or blocked file writes none of its files.
@@ -9,7 +10,7 @@ Every destination is checked again right before it is written, and what ``force`
 overwrites of the user's own is kept first (`replaced`), as are the text of a shared
 JSON file it first changes and which folders it makes (`as_before`). The record says
 what each component requires and, for one asked for, what installing it newly added
-(`brought`). `install` plans and writes.
+(`brought`). `install` plans and writes, holding the target's lock (`target_lock`).
 """
 
 from __future__ import annotations
