@@ -10,11 +10,11 @@ title that is not text is a problem of that record, in the corpus's own terms.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from passage_corpus import corpus, removed
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IngestError
@@ -37,19 +37,9 @@ FILM = [
 ]
 
 
-def corpus(path: Path, records: list[dict[str, Any]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(records), encoding="utf-8")
-    return path
-
-
 @pytest.fixture
 def index(tmp_path: Path) -> Index:
     return Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
-
-
-def removed(done: Any) -> set[str]:
-    return {node_id for ids in done.removed.values() for node_id in ids}
 
 
 def run(index: Index, path: Path, **kw: Any) -> Any:
