@@ -20,9 +20,9 @@ from skill_retriever.model import EdgeKind
 from skill_retriever.responses import (
     SearchResponse,
     SearchResult,
-    closest_names,
     is_nothing_fits,
     nothing_fits_phrase,
+    nothing_fits_warning,
 )
 from skill_retriever.safety.terminal import printable
 
@@ -83,9 +83,9 @@ def render(query: str, response: SearchResponse, view: CallerView, k: int | None
     counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")
     lines = [f"{counted} (route {response.route}, {ranked}{confidence})"]
     if response.nothing_fits:
-        closest = closest_names([(s.result.name, s.result.kind) for s in shown[:3]])
         phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
-        lines.append(f"{phrase[0].upper()}{phrase[1:]}; the closest: {closest}.")
+        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])
+        lines.append(f"{said[0].upper()}{said[1:]}.")
     for w in response.warnings:
         if not is_nothing_fits(w):  # said above, in its own words
             lines.append(f"note: {w}")

@@ -8,7 +8,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["NOTHING_FITS", "SearchResponse", "SearchResult", "closest_names", "is_nothing_fits", "nothing_fits_phrase"]
+__all__ = [
+    "NOTHING_FITS",
+    "SearchResponse",
+    "SearchResult",
+    "closest_names",
+    "is_nothing_fits",
+    "nothing_fits_phrase",
+    "nothing_fits_warning",
+    "renamed_closest",
+]
 
 #: The warning a flagged answer carries (``fit.nothing_fits``) on a component or tool
 #: catalogue, followed by "; the closest: ..."; renderers that say it their own way leave
@@ -41,9 +50,28 @@ def closest_names(named: list[tuple[str, str]]) -> str:
     return ", ".join(json.dumps(n, ensure_ascii=False) if "," in n else n for n in shown) or "nothing"
 
 
+def nothing_fits_warning(phrase: str, closest: list[tuple[str, str]]) -> str:
+    """The warning a flagged answer carries: ``phrase`` (`nothing_fits_phrase`) and the
+    names (name, kind) of the closest items."""
+    return f"{phrase}; the closest: {closest_names(closest)}"
+
+
+def _phrase_of(warning: str) -> str | None:
+    """The "nothing fits" phrase ``warning`` starts with, in any corpus's words, or None."""
+    phrases = (*NOTHING_FITS_BY_CORPUS.values(), NOTHING_FITS_IN_INDEX)
+    return next((p for p in phrases if warning.startswith(p)), None)
+
+
 def is_nothing_fits(warning: str) -> bool:
     """Whether ``warning`` is the "nothing fits" warning, in any corpus's words."""
-    return warning.startswith((*NOTHING_FITS_BY_CORPUS.values(), NOTHING_FITS_IN_INDEX))
+    return _phrase_of(warning) is not None
+
+
+def renamed_closest(warning: str, closest: list[tuple[str, str]]) -> str:
+    """``warning`` naming ``closest`` instead, when it is the "nothing fits" warning (a
+    caller that shows fewer results than the search ranked names its own); else as is."""
+    phrase = _phrase_of(warning)
+    return warning if phrase is None else nothing_fits_warning(phrase, closest)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import names_of
 from skill_retriever.model import COMPONENT_KINDS
-from skill_retriever.responses import closest_names, is_nothing_fits
+from skill_retriever.responses import renamed_closest
 from skill_retriever.retriever import Retriever, SearchResult
 from skill_retriever.stores.index import Index
 
@@ -181,7 +181,8 @@ class ComponentService:
         results = self._results(
             view, query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
-        warnings = [_closest(w, results) if is_nothing_fits(w) else w for w in resp.warnings]
+        # it named the closest of its own, longer list (the search asks for more than k)
+        warnings = [renamed_closest(w, [(r.name, r.kind) for r in results[:3]]) for w in resp.warnings]
         if not results and lost:  # the budget took every match: say so, not just in dropped
             warnings.append(f"the budget holds none of the matches (the best, {lost[0].name}: {lost[0].detail}); raise it")
         warnings += [
@@ -378,13 +379,6 @@ def _conflict_note(view: CallerView, component: str, c: Conflict, unit: Sequence
     )
     where = " (installed)" if winner == c.installed_id else " (ranked higher)"
     return f"{lead} with {view.name_of(winner)}{where}{_because(c.reason)}"
-
-
-def _closest(warning: str, results: Sequence[ComponentResult]) -> str:
-    """The retriever's "nothing fits" ``warning`` naming the closest of ``results`` (it
-    named its own, longer list: the search asks it for more than ``k``)."""
-    head = warning.split("; the closest: ", 1)[0]
-    return f"{head}; the closest: {closest_names([(r.name, r.kind) for r in results[:3]])}"
 
 
 def _because(reason: str) -> str:

@@ -18,7 +18,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.responses import closest_names, nothing_fits_phrase
+from skill_retriever.responses import nothing_fits_phrase, nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 
@@ -94,8 +94,8 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         if fit["nothing_fits"]:
-            closest = closest_names([(r["name"], r["kind"]) for r in results[:3]])
-            warnings.append(f"{nothing_fits_phrase(index_defaults(snap).corpus)}; the closest: {closest}")
+            closest = [(r["name"], r["kind"]) for r in results[:3]]
+            warnings.append(nothing_fits_warning(nothing_fits_phrase(index_defaults(snap).corpus), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
         warnings += [admitted] if admitted else []

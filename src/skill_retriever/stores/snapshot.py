@@ -110,7 +110,7 @@ class IndexSnapshot:
         self.keywords = keywords
         self._remote = remote
         self.calibration_json = calibration  # as stored (``skill_retriever.calibration``); None: never made
-        self._unfinished_runs = unfinished_runs
+        self._unfinished_runs = run_marks.parse(unfinished_runs)  # parsed once, not per query
         # What an answer read from here depends on besides the query: the version, and what
         # is stored without a new one (the calibration, the run marks). The answer cache's key.
         self.stamp = (version, hash((calibration, unfinished_runs)))
@@ -120,7 +120,7 @@ class IndexSnapshot:
     @property
     def unfinished_runs(self) -> dict[str, dict[str, Any]]:
         """The index runs under way or stopped, by source (``stores.run_marks``); a new dict."""
-        return run_marks.parse(self._unfinished_runs)
+        return {source: dict(mark) for source, mark in self._unfinished_runs.items()}
 
     # -- items ------------------------------------------------------------------------
     def __len__(self) -> int:

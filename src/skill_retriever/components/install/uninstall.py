@@ -195,9 +195,9 @@ def _uninstall(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
     report.stayed = picked.stayed
     entries = [record.components[i] for i in chosen]
     check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
-    _check_readable(root, entries)
+    shared = _read_shared(root, entries)
     try:
-        _take_back(root, record, chosen, entries, report, force)
+        _take_back(root, record, chosen, entries, report, force, shared)
     except OSError as exc:  # made read-only since the check, a disk full, ...
         raise InstallError(
             f"changing {exc.filename or 'a file'} failed ({exc.strerror or exc}); fix that "
@@ -206,15 +206,21 @@ def _uninstall(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
     return report
 
 
-def _check_readable(root: Path, entries: list[RecordEntry]) -> None:
-    """Refuse before changing anything when a shared JSON file holding one of ``entries``'
-    hooks or servers cannot be read: its files gone and its hook left, the hook would run a
-    script no longer there (a PreToolUse hook failing that way blocks every tool call)."""
+def _read_shared(root: Path, entries: list[RecordEntry]) -> dict[str, dict[str, Any]]:
+    """The shared JSON files holding ``entries``' hooks or servers, by path, read once;
+    refused before changing anything when one cannot be read: its files gone and its hook
+    left, the hook would run a script no longer there (a PreToolUse hook failing that way
+    blocks every tool call)."""
+    shared: dict[str, dict[str, Any]] = {}
     for rel, key, used in ((SETTINGS_FILE, "hooks", any(e.hooks for e in entries)),
                            (MCP_FILE, "mcpServers", any(e.mcp for e in entries))):
-        data, why = read_json_object(root, rel, key) if used else ({}, "")
+        if not used:
+            continue
+        data, why = read_json_object(root, rel, key)
         if data is None:
             raise InstallError(f"{why}, then run uninstall again; nothing removed")
+        shared[rel] = data
+    return shared
 
 
 def _to_change(entries: list[RecordEntry]) -> set[str]:
@@ -236,14 +242,15 @@ def _take_back(
     entries: list[RecordEntry],
     report: UninstallReport,
     force: bool,
+    shared: dict[str, dict[str, Any]],
 ) -> None:
     staying = [e for i, e in record.components.items() if i not in chosen]
     for entry in entries:
         leave_shared(entry, staying, report.shared)
     for entry in entries:
         _remove_files(root, entry, report, force)
-    _remove_hooks(root, entries, report, record)
-    _remove_servers(root, entries, report, record, force)
+    _remove_hooks(root, entries, report, record, shared.get(SETTINGS_FILE, {}))
+    _remove_servers(root, entries, report, record, force, shared.get(MCP_FILE, {}))
     for node_id, entry in zip(chosen, entries, strict=True):
         if entry.empty:
             report.copies.update(entry.earlier)
@@ -316,20 +323,17 @@ def _restore_file(root: Path, entry: RecordEntry, rel: str, report: UninstallRep
 
 
 def _remove_hooks(
-    root: Path, entries: list[RecordEntry], report: UninstallReport, record: InstallRecord
+    root: Path,
+    entries: list[RecordEntry],
+    report: UninstallReport,
+    record: InstallRecord,
+    settings: dict[str, Any],
 ) -> None:
     hooks: list[HookEntry] = []
     for h in (h for e in entries for h in e.hooks):
         if h not in hooks:  # one hook two going components added is removed once
             hooks.append(h)
     if not hooks:
-        return
-    settings, why = read_json_object(root, SETTINGS_FILE, "hooks")
-    if settings is None:  # cannot look: every hook stays recorded
-        for e in entries:
-            for h in e.hooks:
-                path = f"{SETTINGS_FILE}#{h.where}"
-                report.kept[path] = e.kept[path] = why
         return
     left, removed, missing = remove_hooks(settings, hooks)
     report.removed += [f"{SETTINGS_FILE}#{h.where}" for h in removed]
@@ -355,14 +359,10 @@ def _remove_servers(
     report: UninstallReport,
     record: InstallRecord,
     force: bool,
+    data: dict[str, Any],
 ) -> None:
     servers = [(e, name, written) for e in entries for name, written in e.mcp.items()]
     if not servers:
-        return
-    data, why = read_json_object(root, MCP_FILE, "mcpServers")
-    if data is None:  # cannot look: every server stays recorded
-        for e, name, _ in servers:
-            report.kept[f"{MCP_FILE}#{name}"] = e.kept[f"{MCP_FILE}#{name}"] = why
         return
     current = dict(data.get("mcpServers", {}))
     for e, name, written in servers:
