@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from skill_retriever.cli import main
-from skill_retriever.components.install import install, uninstall
+from skill_retriever.components.install import apply, install, uninstall
+from skill_retriever.components.install.plan import InstallError
 from skill_retriever.stores.index import Index
 
 AGENT = ".claude/agents/api-reviewer.md"
@@ -123,3 +124,51 @@ def test_a_second_force_keeps_the_users_edited_server_entry(sample_index: Index,
     assert report.ok and report.restored == [".mcp.json#deploy-control"]
     assert json.loads(mcp.read_text())["mcpServers"]["deploy-control"] == edited
     assert (target / copy).is_file()
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) below ``root``."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))}
+
+
+def _disk_full(*args: object, **kwargs: object) -> None:
+    raise OSError(28, "No space left on device", "x")
+
+
+def test_a_forced_install_that_writes_nothing_takes_back_the_copies_it_kept(
+    sample_index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping the user's latest version moves the copy kept before aside; should the
+    install then fail before its first file, the record goes back as it was and so must
+    the copies, or that record would name a copy whose bytes are no longer there."""
+    target = tmp_path / "project"
+    (target / ".claude/agents").mkdir(parents=True)
+    agent = target / AGENT
+    agent.write_text("USER ORIGINAL\n")
+    assert install(sample_index, ["api-reviewer"], target, with_dependencies=False, force=True).ok
+    agent.write_text("USER EDIT\n")
+    before = _tree(target)
+    monkeypatch.setattr(apply, "write_atomic", _disk_full)
+    with pytest.raises(InstallError, match="No space left on device.*nothing written"):
+        install(sample_index, ["api-reviewer"], target, with_dependencies=False, force=True)
+    assert _tree(target) == before
+    monkeypatch.undo()
+    report = uninstall(["api-reviewer"], target, force=True)  # the user's edit is theirs: force
+    assert report.ok and report.restored == [AGENT]
+    assert agent.read_text() == "USER ORIGINAL\n"
+
+
+def test_a_forced_server_install_that_writes_nothing_takes_back_the_earlier_entry_file(
+    sample_index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "project"
+    target.mkdir()
+    mcp = target / ".mcp.json"
+    mcp.write_text(json.dumps({"mcpServers": {"deploy-control": {"command": "mine"}}}))
+    assert install(sample_index, ["deploy-control"], target, with_dependencies=False, force=True).ok
+    mcp.write_text(json.dumps({"mcpServers": {"deploy-control": {"command": "mine, edited"}}}))
+    before = _tree(target)
+    monkeypatch.setattr(apply, "write_json", _disk_full)
+    with pytest.raises(InstallError, match="No space left on device.*nothing written"):
+        install(sample_index, ["deploy-control"], target, with_dependencies=False, force=True)
+    assert _tree(target) == before

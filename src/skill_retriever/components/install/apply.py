@@ -45,7 +45,7 @@ from skill_retriever.components.install.plan import (
     InstallPlan,
 )
 from skill_retriever.components.install.planner import plan_install, resolve_id
-from skill_retriever.components.install.replaced import keep_file, keep_server
+from skill_retriever.components.install.replaced import KeptCopy, keep_file, keep_server, undo_kept
 from skill_retriever.components.install.settings import (
     merge_hooks,
     read_json_object,
@@ -94,18 +94,20 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     record = InstallRecord.load(root)
     pristine = copy.deepcopy(record)  # put back should nothing be written
     written: list[str] = []
+    kept: list[KeptCopy] = []  # copies of the user's that force keeps, taken back on failure
     try:
-        _write(plan, record, missing, written)
+        _write(plan, record, missing, written, kept)
     except OSError as exc:  # a disk full, a folder made read-only since the check
-        raise InstallError(_failed(exc, record, pristine, missing, written)) from exc
+        raise InstallError(_failed(exc, record, pristine, missing, written, kept)) from exc
     return replace(plan, applied=True)
 
 
 def _write(
-    plan: InstallPlan, record: InstallRecord, missing: list[str], written: list[str]
+    plan: InstallPlan, record: InstallRecord, missing: list[str], written: list[str], kept: list[KeptCopy]
 ) -> None:
     """Record the plan, then write its files and entries; ``written`` grows with each path
-    written, for the message should a later write fail.
+    written, for the message should a later write fail, and ``kept`` with each copy of the
+    user's kept before ``force`` overwrites it (`replaced`).
 
     The record is saved before the first file is written: a process killed half-way
     (``kill -9``, a power cut) leaves every file it wrote recorded, so that `uninstall`
@@ -138,13 +140,13 @@ def _write(
                 name = f.path.split("#", 1)[1]
                 old = current_servers.get(name)
                 if f.action == "overwrite" and old is not None:
-                    keep_server(record, entry, name, old)
+                    keep_server(record, entry, name, old, kept)
                 servers[name] = f.mcp_entry
                 entry.mcp[name] = dict(f.mcp_entry)
             else:
                 dest = safe_destination(root, f.path)
                 if f.action == "overwrite":
-                    keep_file(record, entry, f.path, dest)
+                    keep_file(record, entry, f.path, dest, kept)
                 entry.files[f.path] = sha256(f.content)
                 files.append((dest, f))
     _claim_shared(plan, record)
@@ -227,14 +229,21 @@ def _to_write(plan: InstallPlan) -> set[str]:
 
 
 def _failed(
-    exc: OSError, record: InstallRecord, pristine: InstallRecord, missing: list[str], written: list[str]
+    exc: OSError,
+    record: InstallRecord,
+    pristine: InstallRecord,
+    missing: list[str],
+    written: list[str],
+    kept: list[KeptCopy],
 ) -> str:
     """The one-line error of an install that failed half-way (``written``: what it wrote
     before). What it wrote is recorded, so that ``uninstall`` takes it back; when it wrote
-    nothing, the record is put back as it was (it may list what was planned)."""
+    nothing, the record is put back as it was (it may list what was planned), and so are
+    the copies ``force`` kept (``kept``), which that record would not name."""
     what = f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc})"
     try:
         if not written:
+            undo_kept(record.root, kept)
             if pristine.components:
                 pristine.save()
             else:

@@ -9,16 +9,20 @@ version of the user's (an edit of the installed copy) keeps that one too, as the
 uninstall puts back, and moves the copy kept before aside: to ``<backup>.~N~`` for a
 file, to ``mcp-servers/<server>.~N~.json`` in the backup folder for a server (a
 snippet of ``.mcp.json``), recorded in the component's ``earlier`` copies. Nothing the
-user wrote is ever overwritten without a copy.
+user wrote is ever overwritten without a copy. Each copy kept or moved is noted
+(`KeptCopy`), so that an install that then fails before writing anything takes them back
+(`undo_kept`) along with its record: the target is left exactly as it was.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from skill_retriever.components.install.as_before import prune_empty
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -30,16 +34,39 @@ from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.settings import write_json
 from skill_retriever.fsutil import write_atomic
 
-__all__ = ["keep_file", "keep_server"]
+__all__ = ["KeptCopy", "keep_file", "keep_server", "undo_kept"]
 
 #: Where the earlier entries of replaced servers go, below the backup folder.
 SERVERS_DIR = f"{BACKUP_DIR}/mcp-servers"
 
 
-def keep_file(record: InstallRecord, entry: RecordEntry, rel: str, dest: Path) -> None:
+@dataclass(frozen=True)
+class KeptCopy:
+    """A copy keeping wrote (``made``), and where the copy kept before was moved from and
+    to (``moved``: the earlier version of the user's, set aside)."""
+
+    made: Path
+    moved: tuple[Path, Path] | None = None
+
+
+def undo_kept(root: Path, kept: list[KeptCopy]) -> None:
+    """Take back the copies an install kept, latest first: each written copy goes and each
+    copy moved aside returns where it was (the install then wrote nothing, and its record
+    is put back as it was, which names those)."""
+    for copy in reversed(kept):
+        copy.made.unlink(missing_ok=True)
+        if copy.moved is not None:
+            os.replace(copy.moved[1], copy.moved[0])
+        prune_empty(root, copy.made.parent)
+
+
+def keep_file(
+    record: InstallRecord, entry: RecordEntry, rel: str, dest: Path, kept: list[KeptCopy]
+) -> None:
     """Before ``force`` overwrites ``dest``: keep a copy when it is the user's own (no
     install wrote exactly it), for uninstall to put back. A different copy kept before
-    (an earlier version of theirs) is moved aside first, never overwritten."""
+    (an earlier version of theirs) is moved aside first, never overwritten. What it does
+    on disk joins ``kept``."""
     if not dest.is_file():
         return
     data = dest.read_bytes()
@@ -48,27 +75,33 @@ def keep_file(record: InstallRecord, entry: RecordEntry, rel: str, dest: Path) -
         return
     backup = safe_destination(record.root, backup_path(rel))
     if not (backup.is_file() and sha256(backup.read_bytes()) == digest):
+        moved = None
         if backup.exists():
             earlier = _free_name(record, backup_path(rel), "")
-            os.replace(backup, safe_destination(record.root, earlier))
+            moved = (backup, safe_destination(record.root, earlier))
+            os.replace(*moved)
             entry.earlier[earlier] = rel
         write_atomic(backup, data, dest.stat().st_mode & 0o777)
+        kept.append(KeptCopy(backup, moved))
     for other in record.components.values():  # one copy to put back: the latest
         other.replaced_files.pop(rel, None)
     entry.replaced_files[rel] = digest
 
 
-def keep_server(record: InstallRecord, entry: RecordEntry, name: str, old: Any) -> None:
+def keep_server(
+    record: InstallRecord, entry: RecordEntry, name: str, old: Any, kept: list[KeptCopy]
+) -> None:
     """Before ``force`` replaces server ``name``: keep the user's own entry in the record,
     for uninstall to put back. A different entry kept before (an earlier version of
-    theirs) is written to a file of the backup folder first."""
+    theirs) is written to a file of the backup folder first (joining ``kept``)."""
     if record.owns_server(name, old):
         return
     for other in record.components.values():  # one entry to put back: the latest
-        kept = other.replaced_servers.pop(name, None)
-        if kept is not None and kept != old:
+        before = other.replaced_servers.pop(name, None)
+        if before is not None and before != old:
             earlier = _free_name(record, f"{SERVERS_DIR}/{quote(name, safe='')}", ".json")
-            write_json(record.root, earlier, {"mcpServers": {name: kept}}, mode=0o600)
+            write_json(record.root, earlier, {"mcpServers": {name: before}}, mode=0o600)
+            kept.append(KeptCopy(safe_destination(record.root, earlier)))
             entry.earlier[earlier] = f"{MCP_FILE}#{name}"
     entry.replaced_servers[name] = old
 
