@@ -70,6 +70,25 @@ def test_a_conflict_with_what_the_target_holds_is_refused(
     assert "installed at .claude/skills/black-formatting/SKILL.md" in "\n".join(plan.lines())
 
 
+@pytest.mark.parametrize(("there", "asked"), [
+    ("black-formatting", ["ruff-format"]),
+    ("ruff-format", ["black-formatting"]),
+    ("black-formatting", ["ruff-format", "black-formatting"]),  # both in the set, one installed
+])
+def test_the_conflict_line_says_which_side_is_installed_and_where(
+    sample_index: Index, tmp_path: Path, there: str, asked: list[str]
+) -> None:
+    target = tmp_path / "project"
+    assert install(sample_index, [there], target).ok
+    plan = plan_install(sample_index, asked, target)
+    (c,) = plan.conflicts
+    node = RUFF if there == "ruff-format" else BLACK
+    where = f".claude/skills/{there}/SKILL.md"
+    assert (c.installed_id, c.installed) == (node, where)
+    (line,) = plan.conflict_lines()
+    assert f"{there} ({node}) (installed at {where})" in line and line.count("installed at") == 1
+
+
 def test_a_plugin_installs_its_components_and_their_requirements(
     sample_index: Index, tmp_path: Path
 ) -> None:

@@ -56,10 +56,10 @@ class Conflict:
         target: The other side.
         reason: Why (the edge's description; '' when none was given).
         installed: Where ``target`` or ``source`` already sits in the target folder, when
-            that side is installed rather than part of the result.
-        installed_id: Which side is the installed one (None: both are results).
-            `find_conflicts` names a side that is not in the result; `settle_conflicts`
-            names the winning side when it is installed, in the result or not.
+            that side is installed (whether the result holds it again or not).
+        installed_id: Which side is the installed one (None: neither is). When both
+            are, `find_conflicts` names the later one in the result's order, and
+            `settle_conflicts` the winning side.
         dropped: The id dropped to settle it, once `settle_conflicts` ran (for a unit
             that holds both sides: its match).
     """
@@ -117,10 +117,10 @@ def find_conflicts(
                 continue
             key = frozenset((e.source, e.target))
             found = pairs.get(key)
-            if found is None:
-                side = None if other in members else other
+            if found is None:  # the installed side, when one is (whether in the result or not)
+                side = other if other in there else node_id if node_id in there else None
                 pairs[key] = Conflict(
-                    e.source, e.target, e.description, there.get(other) if side else None, side
+                    e.source, e.target, e.description, there.get(side) if side else None, side
                 )
             elif e.description and e.description not in found.reason:
                 reason = f"{found.reason}; {e.description}" if found.reason else e.description

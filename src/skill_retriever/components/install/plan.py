@@ -269,9 +269,10 @@ class InstallPlan:
         """One line per conflict: both sides, where the installed one sits, the reason."""
         out = []
         for c in self.conflicts:
-            where = f" (installed at {c.installed})" if c.installed else ""
-            a = f"{self._name(c.source)} ({c.source})"
-            b = f"{self._name(c.target)} ({c.target}){where}"
+            a, b = (
+                f"{self._name(i)} ({i})" + (f" (installed at {c.installed})" if i == c.installed_id else "")
+                for i in (c.source, c.target)
+            )
             out.append(f"conflict: {a} vs {b}" + (f": {c.reason}" if c.reason else ""))
         return out
 
