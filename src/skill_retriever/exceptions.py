@@ -55,8 +55,7 @@ class QueryError(SkillRetrieverError, ValueError):
 
 
 class QueryTooLongError(QueryError):
-    """A query over ``max_query_chars``; ``length`` and ``limit`` in characters (an agent
-    tool says "shorten it": the model cannot raise the limit, the message's advice)."""
+    """A query over ``max_query_chars``; ``length`` and ``limit`` in characters."""
 
     def __init__(self, length: int, limit: int) -> None:
         self.length = length
@@ -64,6 +63,15 @@ class QueryTooLongError(QueryError):
         super().__init__(
             f"the query is {length} characters, over the limit of {limit}; "
             "shorten it or raise max_query_chars (CLI: --max-query-chars)"
+        )
+
+    @property
+    def to_agent(self) -> str:
+        """The message for a model calling a tool (LangChain, MCP): it can only shorten the
+        query, not raise the deployment's limit or pass a CLI flag."""
+        return (
+            f"the query is {self.length} characters, over this tool's limit of {self.limit}. "
+            "Shorten it to the task itself and call the tool again."
         )
 
 

@@ -264,10 +264,7 @@ def _bad_input_to_model() -> Iterator[None]:
     try:
         yield
     except QueryTooLongError as exc:  # the limit is the deployment's: the model can only shorten
-        raise ToolException(
-            f"Error: the query is {exc.length} characters, over this tool's limit of {exc.limit}. "
-            "Shorten it to the task itself and call the tool again."
-        ) from exc
+        raise ToolException(f"Error: {exc.to_agent}") from exc
     except BAD_INPUT_ERRORS as exc:
         raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
 

@@ -57,7 +57,7 @@ from skill_retriever.components.install import (
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
-from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -196,6 +196,8 @@ def build_server(
             resp = service.search(
                 query, kinds, k, budget, target=target, drop_conflicts=drop_conflicts, view=view
             )
+        except QueryTooLongError as exc:  # the limit is the server's: the model can only shorten
+            raise ToolError(exc.to_agent) from exc
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
         return resp.to_dict() if detail == "full" else resp.brief(count)
