@@ -4,6 +4,7 @@ the judged sets of the data folder (:mod:`~skill_retriever.bench.datasets`)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
@@ -66,6 +67,9 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     notes.append(f"defaults: {'; '.join(index_defaults(index.snapshot()).reasons)}")
     if not dated:
         notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
+    if unindexed := unindexed_note(ds.queries, index.snapshot().nodes):
+        notes.append(unindexed)
+        run.log(f"  {unindexed}")
     profiles = profiles_for(ds.family)
     if profiles:
         notes.append(f"'full [{profiles[0]}]' uses the {profiles[0]!r} config profile (tuned by the project "
@@ -92,3 +96,16 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     write_json(run.results / f"{ds.key}.queries.json", per_query)
     index.close()
     return result
+
+
+def unindexed_note(queries: Sequence[D.EvalQuery], nodes: Mapping[str, object]) -> str | None:
+    """Which judged items the index does not hold (a file that did not ingest, a gold id
+    the corpus lacks): each is scored a miss by every method, so the set's figures are
+    lower than the methods' own doing and the report says so. None when all are there."""
+    missing = sorted({i for q in queries for i in q.relevant if i not in nodes})
+    if not missing:
+        return None
+    hit = sum(1 for q in queries if any(i not in nodes for i in q.relevant))
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    return (f"{len(missing)} judged item(s) of {hit} quer{'y' if hit == 1 else 'ies'} are not in the index "
+            f"and count as misses for every method: {shown}")
