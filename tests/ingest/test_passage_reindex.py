@@ -84,10 +84,25 @@ def test_what_the_api_wrote_and_another_source_hold_stay(index: Index, tmp_path:
 def test_a_corpus_that_could_not_be_read_whole_keeps_its_entities(index: Index, tmp_path: Path) -> None:
     path = corpus(tmp_path / "s40" / "corpus.json", MYTHS)
     run(index, path)
-    corpus(path, [MYTHS[0], {"idx": 1, "title": "Gallu", "text": float("nan")}])  # NaN: a record unread
+    corpus(path, [MYTHS[0], {"title": "Gallu", "text": "no idx"}])  # which passage it was is unknown
     again = run(index, path)
     assert again.sources[0].problems and not again.removed
     assert {"passage:1", "entity:gallu", "entity:utukku", "passage:3"} <= set(index.nodes)
+
+
+def test_a_record_json_cannot_hold_keeps_only_its_own_passage(index: Index, tmp_path: Path) -> None:
+    """A NaN text is that one record's problem: its passage keeps its earlier version and
+    what it names; the rest of the corpus is read, so a passage taken out goes."""
+    path = corpus(tmp_path / "s40" / "corpus.json", MYTHS)
+    run(index, path)
+    before = index.snapshot().nodes["passage:1"].text
+    corpus(path, [MYTHS[0], {"idx": 1, "title": "Gallu", "text": float("nan")}])
+    again = run(index, path)
+    (problem,) = again.sources[0].problems
+    assert "record 1 (idx 1)" in problem.message and "passage skipped" in problem.message
+    assert index.snapshot().nodes["passage:1"].text == before
+    assert {"passage:0", "passage:1", "entity:gallu"} <= set(index.nodes)
+    assert {"passage:2", "passage:3"} <= set(removed(again)) and "passage:3" not in index.nodes
 
 
 @pytest.mark.parametrize("by", ["file", "folder"])

@@ -4,7 +4,7 @@ Each record is ``{"idx", "title", "text"}``. What cannot be read is a problem of
 corpus file: a record without a readable idx keeps the whole file's earlier items at
 re-indexing (which stored passage it was cannot be told); one with an idx keeps that
 passage's earlier version and its facts (`Unread.ITEM`), the rest of the file being
-authoritative. A repeated idx is kept under ``passage:<idx>#<n>``, with a note.
+authoritative (a text or title JSON cannot hold, a NaN, too). A repeated idx is kept under ``passage:<idx>#<n>``, with a note.
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
             {k: rec[k] for k in ("idx", "title", "text") if k in rec} if isinstance(rec, dict) else None
         )
         if bad is not None:
-            result.problems.append(Problem(where, f"record {i}: {bad}; skipped"))
+            if _readable_idx(rec):  # that passage keeps its earlier version; the rest goes on
+                _skip(result, where, f"record {i} (idx {rec['idx']!r}): {bad}; passage skipped", f"passage:{rec['idx']}", taken)
+            else:
+                result.problems.append(Problem(where, f"record {i}: {bad}; skipped"))
             continue
         if not isinstance(rec, dict) or not isinstance(rec.get("idx"), (int, str)):
             result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
@@ -65,6 +68,12 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
             continue
         taken[base] = n
     return passages
+
+
+def _readable_idx(rec: Any) -> bool:
+    """Whether ``rec`` names its passage: an int or text idx that JSON and the index can hold."""
+    idx = rec.get("idx") if isinstance(rec, dict) else None
+    return isinstance(idx, (int, str)) and json_values.unrepresentable_message({"idx": idx}) is None
 
 
 def _skip(result: IngestResult, where: str, message: str, base: str, taken: dict[str, int]) -> None:
