@@ -18,6 +18,13 @@ from skill_retriever.stores.index import Index
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def offered_index_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server runs of these tests name indexes under ``tmp_path``: the deployment
+    offers that folder (`adapters.server_index_dirs`; its own tests unset it)."""
+    monkeypatch.setenv("SKILL_RETRIEVER_INDEX_DIRS", str(tmp_path))
+
+
 @pytest.fixture(scope="session")
 def sample_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("adapters") / "sample-index"

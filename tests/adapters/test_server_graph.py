@@ -173,3 +173,31 @@ def test_a_run_may_lower_the_servers_limits_never_raise_them(sample_index_path: 
     assert len(named["results"]) == 2  # a named profile, by its name
     with pytest.raises(ConfigError, match="unknown profile 'fast'"):
         graph.invoke({"query": "canary rollout", "profile": "fast"}, context=ctx)
+
+
+def test_a_run_names_only_an_index_the_deployment_offers(
+    monkeypatch: pytest.MonkeyPatch, sample_index_path: Path, tmp_path: Path
+) -> None:
+    """A client naming any folder would read any index on the server's disk: a run's
+    index_dir must be $SKILL_RETRIEVER_INDEX or in a folder of $SKILL_RETRIEVER_INDEX_DIRS."""
+    offered, other = tmp_path / "offered", tmp_path / "private"
+    shutil.copytree(sample_index_path, offered / "team-a")
+    shutil.copytree(sample_index_path, other)
+    monkeypatch.delenv(srv.INDEX_DIRS_ENV)
+    monkeypatch.setenv(srv.INDEX_ENV, str(offered / "team-a"))
+    graph = srv.build_server_graph()
+
+    def run(index_dir: str) -> dict:  # type: ignore[type-arg]
+        return graph.invoke({"query": "canary rollout", "k": 1}, context={"index_dir": index_dir, "rerank": False})
+
+    assert len(run(str(offered / "team-a"))["results"]) == 1  # the default, named
+    for name in (str(other), str(offered / "team-a" / ".." / ".." / "private"), str(offered)):
+        with pytest.raises(ConfigError, match=r"is not an index this server offers.*SKILL_RETRIEVER_INDEX_DIRS"):
+            run(name)
+    (tmp_path / "link").symlink_to(other)
+    monkeypatch.setenv(srv.INDEX_DIRS_ENV, str(offered))
+    assert len(run(str(offered / "team-a"))["results"]) == 1
+    with pytest.raises(ConfigError, match="is not an index this server offers"):
+        run(str(offered / ".." / "link"))  # a spelling that leaves the offered folder
+    with pytest.raises(ConfigError, match="is not an index this server offers"):
+        srv.server_index(str(other))

@@ -7,9 +7,10 @@ retrieval graph the :class:`~skill_retriever.stores.index.Index` object that
 process, cached), builds the ``RetrievalContext`` and runs the compiled retrieval graph
 as a subgraph with it: every phase still shows as its own node and run, one level down.
 
-Which index: ``context.index_dir``, else the ``SKILL_RETRIEVER_INDEX`` environment
-variable, else the bundled sample catalogue, indexed on first use into
-``$SKILL_RETRIEVER_CACHE`` (default ``~/.cache/skill-retriever``). An index is opened
+Which index: the ``SKILL_RETRIEVER_INDEX`` environment variable, else the bundled sample
+catalogue, indexed on first use into ``$SKILL_RETRIEVER_CACHE`` (default
+``~/.cache/skill-retriever``). A run's ``context.index_dir`` may name that index or one of
+``$SKILL_RETRIEVER_INDEX_DIRS``, and no other (`server_index_dirs`). An index is opened
 with the embedder its manifest names.
 
 Who is asking: the deployment says it, never the run. A run's input and its JSON context
@@ -39,6 +40,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
+from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV, offered_index_dir
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
@@ -60,7 +62,6 @@ from skill_retriever.stores.index import Index
 
 log = logging.getLogger("skill_retriever")
 
-INDEX_ENV = "SKILL_RETRIEVER_INDEX"
 CACHE_ENV = "SKILL_RETRIEVER_CACHE"
 PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
 
@@ -203,8 +204,11 @@ _lock = threading.Lock()
 
 
 def resolve_index_dir(index_dir: str | None = None) -> Path:
-    """The index directory a server run uses (see the module doc)."""
-    chosen = index_dir or os.environ.get(INDEX_ENV)
+    """The index directory a server run uses (see the module doc); a run's ``index_dir``
+    only when the deployment offers it (`offered_index_dir`, else ConfigError)."""
+    if index_dir:
+        return offered_index_dir(index_dir)
+    chosen = os.environ.get(INDEX_ENV)
     return Path(chosen).expanduser() if chosen else sample_index_dir()
 
 
@@ -378,6 +382,8 @@ def build_server_graph(
 
 
 __all__ = [
+    "INDEX_DIRS_ENV",
+    "INDEX_ENV",
     "PRINCIPALS_ENV",
     "ServerContext",
     "build_server_graph",
