@@ -10,6 +10,7 @@ retrieval stack through this package.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,4 +65,9 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'skill_retriever.components' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"skill_retriever.components.{_WHERE[name]}"), name)
     globals()[name] = value
+    # Importing the ``install`` subpackage (service does) binds its name here to it, over
+    # the function this package offers: put the function back (a subpackage imported
+    # before this is callable as the function too, ``components.install._InstallPackage``).
+    if isinstance(found := globals().get("install"), ModuleType):
+        globals()["install"] = found.install
     return value

@@ -10,7 +10,16 @@ writes, keeping what ``force`` replaces of the user's own (`replaced`), the orig
 of the shared files and which folders it made (`as_before`), and what each component
 brought along (`brought`); `inventory` finds what a root holds and keeps the install
 record; `uninstall` takes an install back.
+
+This package is callable as `install` itself (`_InstallPackage`): ``skill_retriever.components``
+offers the function ``install``, but once this package is imported, Python binds the
+package's name there to this module, so ``from skill_retriever.components import
+ComponentService, install`` gave the module; either one now installs.
 """
+
+import sys
+from types import ModuleType
+from typing import Any
 
 from skill_retriever.components.install.apply import apply_plan, install
 from skill_retriever.components.install.inventory import (
@@ -69,3 +78,13 @@ __all__ = [
     "safe_destination",
     "uninstall",
 ]
+
+
+class _InstallPackage(ModuleType):
+    """This package, which calling runs `install` (see the module's docstring)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> InstallPlan:
+        return install(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _InstallPackage
