@@ -128,6 +128,64 @@ def test_a_cached_answer_is_not_served_once_the_marks_or_the_calibration_change(
         ensure_calibration(index)
         assert retriever.search("format logs").fit is not None
         run_marks.begin(index, "repo", source)
-        assert any("have not finished" in w for w in retriever.search("format logs").warnings)
+        assert any("index run" in w for w in retriever.search("format logs").warnings)
         run_marks.end(index, "repo")
-        assert not any("have not finished" in w for w in retriever.search("format logs").warnings)
+        assert not any("index run" in w for w in retriever.search("format logs").warnings)
+
+
+def marked_by_a_process_that_died(index_dir: Path, name: str, folder: str) -> None:
+    """A run of ``name`` that marked the index and died before writing an item (killed
+    while it embedded), started from ``index_dir``'s parent with ``folder`` as typed."""
+    script = textwrap.dedent(f"""
+        import os
+        from pathlib import Path
+        from skill_retriever.stores import run_marks
+        from skill_retriever.stores.index import Index
+        index = Index.open(Path({str(index_dir)!r}), writable=True)
+        run_marks.begin(index, {name!r}, Path({folder!r}))
+        os._exit(9)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True,
+                          timeout=120, cwd=index_dir.parent)
+    assert done.returncode == 9, done.stderr
+
+
+def test_a_run_that_died_before_its_first_write_is_cleared_by_remove_source(
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its folder gone, the source cannot be indexed again, and the index holds no item of
+    it: remove-source is the way out (it said "no source named ..." and the warning stayed
+    on every answer)."""
+    index_dir = tmp_path / "ix"
+    with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+    marked_by_a_process_that_died(index_dir, "tob", "tob")
+    with Index.open(index_dir) as index:
+        (mark,) = index.status()["unfinished_runs"].values()
+        assert mark["path"] == str(tmp_path / "tob")  # absolute: "from tob" named no folder
+        assert run_marks.run_state(mark) == "stopped"
+        (said,) = [w for w in Retriever(index, config=FAST).search("format logs").warnings if "index run" in w]
+        assert "have not finished (stopped)" in said and "remove-source" in said
+    assert main(["stats", "--index-dir", str(index_dir)]) == 0
+    assert "no longer running" in capsys.readouterr().out
+    assert main(["remove-source", "tob", "--index-dir", str(index_dir), "--dry-run"]) == 0
+    assert "would take off the mark of its index run started" in capsys.readouterr().out
+    assert main(["remove-source", "tob", "--index-dir", str(index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "tob: removed 0 item(s)" in out and "took off the mark of its index run started" in out
+    with Index.open(index_dir) as index:
+        assert "unfinished_runs" not in index.status() and len(index) == 6
+    assert main(["remove-source", "tob", "--index-dir", str(index_dir)]) != 0  # nothing of it left now
+    assert "holds no source named 'tob'" in capsys.readouterr().err
+
+
+def test_a_run_under_way_is_said_to_be_under_way(tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run going on (here: this process's own mark) is not told to be run again."""
+    index_dir = tmp_path / "ix"
+    with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+        run_marks.begin(index, "repo", source)
+        (said,) = [w for w in Retriever(index, config=FAST).search("format logs").warnings if "index run" in w]
+        assert "are under way" in said and "index the source again" not in said
+    assert main(["stats", "--index-dir", str(index_dir)]) == 0
+    assert "still running" in capsys.readouterr().out

@@ -67,17 +67,26 @@ def source_ids(nodes: Mapping[str, Node], name: str) -> list[str]:
 def remove_source(index: Index, name: str, *, dry_run: bool = False) -> list[str]:
     """Delete every item of the source named ``name`` and the relations touching them;
     the ids removed (those that would be, with ``dry_run``). The calibration is brought
-    up to date as after indexing.
+    up to date as after indexing. The mark of a run of that source that did not finish
+    goes too (`stores.run_marks`), also when that run wrote no item: then no id is removed.
 
     Raises:
-        ConfigError: No item records that source.
+        ConfigError: No item records that source, and no unfinished run of it is marked.
     """
-    ids = source_ids(index.snapshot().nodes, name)
+    snap = index.snapshot()
+    try:
+        ids = source_ids(snap.nodes, name)
+    except ConfigError:
+        if name not in snap.unfinished_runs:
+            raise
+        ids = []  # a run stopped before its first write: only its mark to take off
     if not dry_run:
         from skill_retriever.calibration import ensure_calibration
         from skill_retriever.stores import run_marks
 
-        index.delete(ids)
+        if ids:
+            index.delete(ids)
         run_marks.end(index, name)  # a run of it that did not finish is moot now
-        ensure_calibration(index)
+        if ids:
+            ensure_calibration(index)
     return ids

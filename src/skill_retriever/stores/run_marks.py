@@ -6,14 +6,17 @@ kill, a full disk) leaves the batches it wrote: part of the source's new version
 the source no longer has. Nothing is damaged, but nothing said so either. So a run marks its
 source in ``items.sqlite`` (meta ``unfinished_runs``, a JSON object keyed by source name)
 before its first write, and takes the mark off once the source is complete. A mark that stays
-names a run that is still going or was stopped; ``stats`` and every answer say so, and the
-next complete run of that source takes it off.
+names a run that is still going or was stopped; ``stats`` and every answer say which (the
+mark names the machine and process, `run_state`), and the next complete run of that source
+takes it off, as does ``remove-source`` (also for a source whose run stopped before it wrote
+an item, so that the index holds nothing of it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,7 +61,8 @@ def begin(index: Index, source: str, path: Path) -> dict[str, Any] | None:
     def mark(stored: str) -> str:
         marks = parse(stored or "{}")
         earlier.extend(m for m in [marks.get(source)] if m is not None)
-        marks[source] = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "pid": os.getpid(), "path": str(path)}
+        marks[source] = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "pid": os.getpid(),
+                         "host": socket.gethostname(), "path": str(path.absolute())}
         return json.dumps(marks, sort_keys=True)
 
     index.store_meta("unfinished_runs", mark)
@@ -80,30 +84,62 @@ def end(index: Index, source: str) -> None:
     index.store_meta("unfinished_runs", unmark)
 
 
+def run_state(mark: dict[str, Any]) -> Literal["running", "stopped", "unknown"]:
+    """Whether the run that left ``mark`` is still going: its process, on this machine, is
+    alive or gone; "unknown" for another machine's run (an index on a shared disk) or a
+    mark that names no process. A process id used again since reads as running."""
+    pid = mark.get("pid")
+    if mark.get("host") != socket.gethostname() or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return "unknown"
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return "stopped"
+    except PermissionError:  # it exists, as another user's process
+        return "running"
+    except OSError:
+        return "unknown"
+    return "running"
+
+
 def answer_warning(marks: dict[str, dict[str, Any]]) -> str | None:
     """What an answer says about marks (no source names: a caller may not see every source)."""
     if not marks:
         return None
-    started = sorted(str(m.get("started", "?")) for m in marks.values())
+    states = [run_state(m) for m in marks.values()]
+    started = ", ".join(sorted(str(m.get("started", "?")) for m in marks.values()))
+    if all(state == "running" for state in states):
+        return (
+            f"{len(marks)} index run(s) of this index, started {started}, are under way: until they "
+            "end, the index may hold part of a source's new version beside items it no longer has"
+        )
+    how = "stopped" if all(state == "stopped" for state in states) else "still running, or stopped"
     return (
-        f"{len(marks)} index run(s) of this index, started {', '.join(started)}, have not finished "
-        "(still running, or stopped): the index may hold part of a source's new version beside "
-        "items it no longer has; if no run is going on, index the source again"
+        f"{len(marks)} index run(s) of this index, started {started}, have not finished ({how}): "
+        "the index may hold part of a source's new version beside items it no longer has; if no "
+        "run is going on, index the source again (or remove-source it if its folder is gone)"
     )
 
 
 def stats_line(marks: dict[str, dict[str, Any]]) -> str | None:
-    """What ``stats`` says about marks: each source, when, by which process, and the fix."""
+    """What ``stats`` says about marks: each source, when, by which process (and whether it
+    still runs), and the fix."""
     if not marks:
         return None
+    def state(m: dict[str, Any]) -> str:
+        said = {"running": "still running", "stopped": "no longer running"}.get(run_state(m))
+        return said or (f"on {m['host']}" if m.get("host") else "whether it runs is unknown")
+
     runs = "; ".join(
-        f"{source} (started {m.get('started', '?')} by process {m.get('pid', '?')}, from {m.get('path', '?')})"
+        f"{source} (started {m.get('started', '?')} by process {m.get('pid', '?')}, {state(m)}, "
+        f"from {m.get('path', '?')})"
         for source, m in sorted(marks.items())
     )
     return (
         f"unfinished index runs: {runs}. If none is still running, run `skill-retriever index` "
-        "on that folder again (with the same --source-name): it completes the source"
+        "on that folder again (with the same --source-name): it completes the source; if the "
+        "folder is gone, `skill-retriever remove-source NAME` takes out what it wrote"
     )
 
 
-__all__ = ["UNREADABLE", "answer_warning", "begin", "end", "parse", "stats_line"]
+__all__ = ["UNREADABLE", "answer_warning", "begin", "end", "parse", "run_state", "stats_line"]
