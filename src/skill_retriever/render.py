@@ -85,6 +85,8 @@ def render(query: str, response: SearchResponse, view: CallerView, k: int | None
     if response.nothing_fits:
         phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
         said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])
+        if not shown:  # the budget held none: the search's own warning names the closest
+            said = next((w for w in response.warnings if is_nothing_fits(w)), said)
         lines.append(f"{said[0].upper()}{said[1:]}.")
     for w in response.warnings:
         if not is_nothing_fits(w):  # said above, in its own words

@@ -30,3 +30,37 @@ def test_a_budget_that_holds_no_match_says_so(service: ComponentService) -> None
     assert not answer.results and answer.dropped
     said = [w for w in answer.warnings if w.startswith("the budget holds none of the matches")]
     assert said and answer.dropped[0].name in said[0] and "raise it" in said[0]
+
+
+def test_a_budget_that_holds_nothing_still_names_the_closest(
+    sample_index: Index, service: ComponentService, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The closest are the best ranked before the budget; named after it, a budget of 0
+    read "the closest: nothing" (search, component search and the CLI alike)."""
+    from skill_retriever.cli import main
+
+    query = "bake sourdough bread with a rye starter"
+    retriever = Retriever(sample_index, reranker=None)
+    answer = retriever.search(query, k=3, budget=0)
+    (line,) = [w for w in answer.warnings if is_nothing_fits(w)]
+    full = retriever.search(query, k=3)
+    assert not answer.results and line.endswith("; the closest: " + ", ".join(r.name for r in full.results))
+    components = service.search(query, k=3, budget=0)
+    (said,) = [w for w in components.warnings if is_nothing_fits(w)]
+    assert not components.results and not said.endswith("; the closest: nothing")
+    index_dir = str(sample_index.path)
+    sample_index.close()
+    assert main(["query", query, "-k", "3", "--budget", "0", "--no-rerank", "--index-dir", index_dir]) == 0
+    out = capsys.readouterr().out
+    assert "the closest: nothing" not in out and f"the closest: {full.results[0].name}" in out
+
+
+def test_the_budget_note_offers_filling_only_when_a_dropped_result_would_fit(sample_index: Index) -> None:
+    retriever = Retriever(sample_index, reranker=None)
+    answer = retriever.search("scaffold a FastAPI service", k=5, budget=0)
+    (note,) = [w for w in answer.warnings if w.startswith("the token budget of 0")]
+    assert "none of the others fits in the 0 tokens left" in note and "budget_fill" not in note
+    sizes = sorted(r.token_count for r in retriever.search("scaffold a FastAPI service", k=5).results)
+    roomy = retriever.search("scaffold a FastAPI service", k=5, budget=sizes[0])
+    notes = [w for w in roomy.warnings if w.startswith("the token budget of")]
+    assert all(("budget_fill=True" in n) != ("none of the others fits" in n) for n in notes)

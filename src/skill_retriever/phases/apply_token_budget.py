@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skill_retriever.algorithms.budget import pack_to_budget, token_counter
+from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
@@ -88,13 +88,14 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     }
     warnings = []
     if cut.dropped:
-        warnings.append(budget_note(cut.dropped, tokens, len(top), config.token_budget, config.budget_fill, nodes))
+        warnings.append(budget_note(cut, tokens, len(top), config.token_budget, config.budget_fill, nodes))
     fit = assess_fit(state, view)
     if fit is not None:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         if fit["nothing_fits"]:
-            closest = [(r["name"], r["kind"]) for r in results[:3]]
+            # the best ranked, before the budget: a budget that holds none still names them
+            closest = [(nodes[f["id"]].name, nodes[f["id"]].kind.value) for f in top[:3]]
             warnings.append(nothing_fits_warning(nothing_fits_phrase(index_defaults(snap).corpus), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
@@ -125,13 +126,18 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
 
 
 def budget_note(
-    dropped: tuple[str, ...], tokens: dict[str, int], considered: int, budget: int | None, fill: bool, nodes: Any
+    cut: BudgetCut, tokens: dict[str, int], considered: int, budget: int | None, fill: bool, nodes: Any
 ) -> str:
-    """What the budget left out, in words: how many, and the first one with its size."""
-    first = dropped[0]
+    """What the budget left out, in words: how many, the first one with its size, and what
+    would help (filling helps only when a dropped result fits in what the kept ones left)."""
+    first = cut.dropped[0]
     what = f"{nodes[first].name} ({first}), {tokens[first]} tokens"
-    how = (
-        "skipped what did not fit" if fill else "kept results best first until one did not fit; pass "
-        "budget_fill=True (CLI --budget-fill) to fill the budget with lower-ranked results that fit"
-    )
-    return f"the token budget of {budget} dropped {len(dropped)} of {considered} results, first {what}; it {how}"
+    room = (budget or 0) - cut.total_tokens
+    if fill:
+        how = "skipped what did not fit"
+    elif any(tokens[i] <= room for i in cut.dropped):
+        how = ("kept results best first until one did not fit; pass budget_fill=True (CLI "
+               "--budget-fill) to fill the budget with lower-ranked results that fit")
+    else:
+        how = f"kept results best first until one did not fit (none of the others fits in the {room} tokens left)"
+    return f"the token budget of {budget} dropped {len(cut.dropped)} of {considered} results, first {what}; it {how}"
