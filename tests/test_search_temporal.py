@@ -61,3 +61,17 @@ def test_unread_time_phrase_is_noted_and_kept(retriever: Retriever) -> None:
     resp = retriever.search("checkout outage since the deploy")
     assert resp.stats["search_temporal"]["window"] is None
     assert any("'since the deploy'" in w for w in resp.warnings)
+
+
+def test_a_time_no_item_can_answer_is_said(retriever: Retriever, tmp_path: Path) -> None:
+    """The time in the query only ranks: with nothing dated inside it, or nothing dated at
+    all (most skill catalogues), the answer ranks by the text alone, and says so."""
+    resp = retriever.search("checkout outage in the last 2 hours")
+    assert not temporal_ids(resp)
+    assert any("names a time ('in the last 2 hours'), but no item was changed inside it" in w for w in resp.warnings)
+    assert not any("names a time" in w for w in retriever.search("checkout outage in the last 24h").warnings)
+    undated = Index.open(tmp_path / "undated", embedder=HashingEmbedder(), create=True)
+    undated.add([Node(id="skill:pptx", kind="skill", name="pptx", text="make PowerPoint slides")], [])
+    resp = Retriever(undated, RetrievalConfig(now=NOW), reranker=None).search("PowerPoint skills updated in the last 24h")
+    assert resp.results and any("no item carries a date (created or updated)" in w for w in resp.warnings)
+    undated.close()

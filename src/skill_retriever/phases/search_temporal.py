@@ -1,6 +1,8 @@
 """search_temporal: when the query names a time window ("last 24h", "since 2026-11-01",
 "recent"), rank the items inside it by recency (the later of updated and created). Without a time
-expression the channel stays silent rather than add noise."""
+expression the channel stays silent rather than add noise. A time it cannot use (no item the
+caller may see carries a date, or none was changed inside the window) is said in a warning:
+the answer then ranks by the text alone, which the asker may not expect."""
 
 from __future__ import annotations
 
@@ -19,9 +21,14 @@ def search_temporal(state: RetrievalState, view: QueryView) -> Update:
     snap = view.snapshot
     pred = snap.allowed(view.filters)
     # ``last_changed``: the later of the two timestamps, as the since/until filters read it.
-    items = ((n.id, n.last_changed) for n in snap.nodes.values() if pred is None or pred(n.id))
+    items = [(n.id, n.last_changed) for n in snap.nodes.values() if pred is None or pred(n.id)]
     ranked = rank_by_recency(items, window)[: view.config.channel_depth]
-    return {
+    update: Update = {
         "channel_rankings": {"temporal": [{"id": i, "score": 1.0 / (r + 1)} for r, i in enumerate(ranked)]},
         "stats": {"window": window.phrase, "hits": len(ranked)},
     }
+    if not ranked and items:
+        why = ("no item carries a date (created or updated)" if all(t is None for _, t in items)
+               else "no item was changed inside it")
+        update["warnings"] = [f"the query names a time ({window.phrase!r}), but {why}: it ranks by the text alone"]
+    return update
