@@ -180,6 +180,8 @@ class RetrievalConfig:
             raise ConfigError(f"channel weights must be finite numbers, got {dict(self.channel_weights)!r:.80}")
         if any(w < 0 for w in self.channel_weights.values()):
             raise ConfigError("channel weights must be >= 0 (0 switches a channel off)")
+        if not any(self.channel_weights.get(c, 0) > 0 for c in CHANNELS):  # an answer of nothing, always
+            raise ConfigError(f"every channel is off; switch at least one of {CHANNELS} on")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, float) and not math.isfinite(value):

@@ -64,3 +64,18 @@ def test_the_budget_note_offers_filling_only_when_a_dropped_result_would_fit(sam
     roomy = retriever.search("scaffold a FastAPI service", k=5, budget=sizes[0])
     notes = [w for w in roomy.warnings if w.startswith("the token budget of")]
     assert all(("budget_fill=True" in n) != ("none of the others fits" in n) for n in notes)
+
+
+def test_every_channel_off_is_refused_and_semantic_off_says_there_is_no_fit(sample_index: Index) -> None:
+    """All channels off answered nothing, always, without a word; the semantic channel off
+    took the "nothing fits" judgement away silently."""
+    from skill_retriever.config import CHANNELS
+    from skill_retriever.exceptions import ConfigError
+
+    retriever = Retriever(sample_index, reranker=None)
+    with pytest.raises(ConfigError, match="every channel is off; switch at least one of"):
+        retriever.search("bake sourdough bread", channels={c: False for c in CHANNELS})
+    answer = retriever.search("bake sourdough bread", channels={"semantic": False})
+    assert answer.fit is None
+    assert "no 'nothing fits' judgement: it reads the semantic channel, which is off" in answer.warnings
+    assert retriever.search("bake sourdough bread").fit is not None  # calibrated: judged when on

@@ -90,6 +90,8 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(top), config.token_budget, config.budget_fill, nodes))
     fit = assess_fit(state, view)
+    if fit is None and not config.channel_on("semantic") and _calibrated(view):
+        warnings.append("no 'nothing fits' judgement: it reads the semantic channel, which is off")
     if fit is not None:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
@@ -123,6 +125,12 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
     )
+
+
+def _calibrated(view: QueryView) -> bool:
+    """Whether the index has the "nothing fits" line (`assess_fit` could judge a query)."""
+    calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
+    return calibration is not None and calibration.fit is not None
 
 
 def budget_note(
