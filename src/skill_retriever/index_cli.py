@@ -100,7 +100,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         print(printable_json(dumps({"run": run.to_dict(), "index": status})))
     else:
         for s in run.sources:
-            print(printable(s.summary()))
+            print(printable(s.summary(args.source_name)))
             for line in s.problem_lines():
                 print(printable(f"  {line}"))
             if earlier := run.completed.get(s.source):

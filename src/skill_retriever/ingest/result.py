@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
 from skill_retriever.model import Edge, Node
 
@@ -85,10 +86,13 @@ class IngestResult:
         """The notes on files read whole (`Problem.read_whole`)."""
         return [p for p in self.problems if p.read_whole]
 
-    def summary(self) -> str:
+    def summary(self, name: str | None = None) -> str:
+        """One line: the source (under ``name`` when it is indexed under another name than
+        its folder's), its counts and time."""
         notes = len(self.notes)
+        label = f"{name} ({self.source})" if name and name != Path(self.source).name else self.source
         return (
-            f"{self.source}: {len(self.nodes)} nodes, {len(self.edges)} edges, "
+            f"{label}: {len(self.nodes)} nodes, {len(self.edges)} edges, "
             f"{len(self.problems) - notes} problems{f', {notes} notes' if notes else ''}, {self.seconds:.1f} s"
         )
 

@@ -47,6 +47,12 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             "`skill-retriever index <sources> --index-dir <new directory>`"
         )
     if not path.exists():
+        if directory.is_dir() and any(directory.iterdir()):  # a source, say, named by mistake
+            raise IndexCorruptError(
+                f"no index at {directory}: it holds files but no index; point --index-dir at an "
+                f"index, or, if {directory} is a source to search, index it into a folder of its "
+                f"own: `skill-retriever index {directory} --index-dir <new folder>`"
+            )
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexCorruptError(
             f"no index at {directory}{hint}; build one with `skill-retriever index <sources> "
