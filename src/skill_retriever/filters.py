@@ -7,6 +7,7 @@ tools and the CLI on one's own index); no principals at all sees public items on
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -46,6 +47,16 @@ def names_of(value: Iterable[str] | str | None, what: str) -> frozenset[str] | N
     return items
 
 
+def _list_hint(bad: list[str]) -> str:
+    """How to ask for several kinds, when an unknown one holds a comma: ``kinds="skill,agent"``
+    is one kind of that name in Python (the CLI's ``--kinds`` is what splits at commas)."""
+    joined = next((k for k in bad if "," in k), None)
+    if joined is None:
+        return ""
+    parts = [p.strip() for p in joined.split(",") if p.strip()]
+    return f"; pass several kinds as a list, e.g. kinds={json.dumps(parts)}, not one comma-separated string"
+
+
 @dataclass(frozen=True)
 class Filters:
     """Which items a query may see. ``None`` on a field means "no restriction" (except
@@ -67,7 +78,15 @@ class Filters:
             allowed = {k.value for k in NodeKind}
             bad = sorted(k for k in self.kinds if k not in allowed)
             if bad:
-                raise ConfigError(f"filters.kinds: unknown kind(s) {bad}; use any of {sorted(allowed)}")
+                raise ConfigError(f"filters.kinds: unknown kind(s) {bad}; use any of {sorted(allowed)}{_list_hint(bad)}")
+        for name in ("since", "until"):
+            # None leaves the window open; "" is no time, not "no limit": refused like " ".
+            value = getattr(self, name)
+            if isinstance(value, str) and not value.strip():
+                raise ConfigError(
+                    f"filters.{name} is {'empty' if not value else 'blank'}; give a time "
+                    f"(e.g. 2026-11-01 or 2026-11-01T12:00:00Z), or leave {name} out for no limit"
+                )
         try:
             object.__setattr__(self, "since", parse_timestamp(self.since, "filters.since"))
             object.__setattr__(self, "until", parse_timestamp(self.until, "filters.until"))

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Container, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 from enum import StrEnum
 from typing import Any
 
@@ -93,12 +93,16 @@ _ISO_DATE_PART = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}(?:-?\d)?")
 
 
 def parse_timestamp(value: object, item: str = "item") -> datetime | None:
-    """Read an ISO-8601 string (date and time apart by ``T`` or a space), a datetime or
-    epoch seconds; naive means UTC."""
+    """Read an ISO-8601 string (date and time apart by ``T`` or a space), a datetime, a
+    date or epoch seconds; naive means UTC. A date is its day's start, as the string of a
+    date alone reads (``"2024-01-01"`` is 2024-01-01 00:00 UTC) and as a YAML date in a
+    skill's frontmatter does."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
         dt = value
+    elif isinstance(value, date):
+        dt = datetime.combine(value, time(), tzinfo=UTC)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
             dt = datetime.fromtimestamp(float(value), tz=UTC)
@@ -117,7 +121,7 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
                 f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)"
             ) from exc
     else:
-        raise InvalidItemError(f"{item}: timestamp must be text or a datetime, not {type(value).__name__}")
+        raise InvalidItemError(f"{item}: timestamp must be text, a datetime or a date, not {type(value).__name__}")
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 

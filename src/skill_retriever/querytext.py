@@ -12,6 +12,7 @@ model reads (MiniLM: the first 256 word pieces), the keyword channel the first
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import UTC, datetime
 from typing import Any
@@ -23,17 +24,41 @@ from skill_retriever.exceptions import QueryError, QueryTooLongError
 __all__ = ["clean_query", "long_query_note", "search_text_of"]
 
 
+#: A whole ANSI/VT escape sequence, as a terminal reads it: a string (OSC ``ESC ] ... BEL``
+#: or ``ESC \``, and DCS, SOS, PM, APC alike), a CSI (``ESC [``, parameters, intermediates
+#: and one final byte: colours, cursor moves) or ESC and one character after any
+#: intermediates (``ESC 7``, ``ESC ( B``; not a space, so a stray ESC before a word takes
+#: no letter of it). A colour code pasted from a terminal is no part of the query, and
+#: removing only the ESC would leave "[31m" to be searched. No class takes an ESC, so the
+#: scan is linear in the query's length.
+_ESCAPE_SEQUENCE_RE = re.compile(
+    r"\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)"  # a string: OSC, DCS, SOS, PM, APC
+    r"|\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b[!-/]*[0-~]"  # ESC and one character
+)
+#: Format characters (zero-width space, direction marks, a BOM) and combining marks: text
+#: made of these alone shows nothing, so it asks for nothing.
+_INVISIBLE = frozenset({"Cf", "Mn", "Me"})
+
+
 def clean_query(query: Any, max_chars: int) -> str:
-    """The query trimmed, or a QueryError that says what is wrong with it."""
+    """The query trimmed, or a QueryError that says what is wrong with it.
+
+    ANSI escape sequences are removed whole and other control characters become spaces; a
+    query with no visible character left (blank, control, format or combining characters
+    only) is empty. Other invisible characters among visible ones are kept: a zero-width
+    joiner is part of an emoji, a combining accent part of its letter."""
     if isinstance(query, bytes):
         raise QueryError("the query is bytes; decode it to text (UTF-8) first")
     if not isinstance(query, str):
         raise QueryError(f"the query must be text, got {type(query).__name__}")
     if len(query) > max_chars and len(query.strip()) > max_chars:  # before any per-character work
         raise QueryTooLongError(len(query.strip()), max_chars)
+    if "\x1b" in query:
+        query = _ESCAPE_SEQUENCE_RE.sub("", query)
     # Control characters carry no meaning for retrieval; surrogates cannot be encoded.
     text = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in query).strip()
-    if not text:
+    if not any(not c.isspace() and unicodedata.category(c) not in _INVISIBLE for c in text):
         raise QueryError("the query is empty; ask for something, e.g. 'deploy a postgres migration'")
     return text
 

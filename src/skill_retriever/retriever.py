@@ -201,11 +201,21 @@ class Retriever:
         **overrides: Any,
     ) -> list[SearchResponse]:
         """Several queries at once: the ones not answered from the cache are embedded in
-        one batch, then each runs through the graph. Same arguments as :meth:`search`."""
+        one batch, then each runs through the graph. Same arguments as :meth:`search`.
+
+        Every query is checked before any is searched: one bad query costs no work, and no
+        answer is computed only to be lost with the error.
+
+        Raises:
+            QueryError: A query is unusable (empty, too long, not text, a date that does not
+                exist); the message names it by position, e.g. "query 2 of 3: the query is
+                empty", and no query of the batch was searched.
+        """
         if isinstance(queries, (str, bytes)):  # never one search per character
             raise ConfigError("search_many takes a list of queries, got one string; use search(query) for one")
         calls = self._prepare(list(queries), k, budget, route, filters, kinds, principals, overrides)
-        todo = [c for c in calls if self._cached(c.key) is None]
+        texts = _search_texts(calls)
+        todo = [(c, t) for c, t in zip(calls, texts, strict=True) if self._cached(c.key) is None]
         if len(todo) > 1:
             self._embed_batch(todo)
         return [self._run(c, None) for c in calls]
@@ -257,20 +267,11 @@ class Retriever:
         self._store(call.key, response)
         return response
 
-    def _embed_batch(self, calls: Sequence[_Call]) -> None:
-        """Embed the search texts of valid queries in one call; an invalid one is left to
-        fail with its own clear error inside the graph."""
-        texts: list[tuple[_Call, str]] = []
-        for c in calls:
-            try:
-                text = clean_query(c.payload["query"], c.context.config.max_query_chars)
-            except QueryError:
-                continue
-            texts.append((c, search_text_of(text, c.context.config)[0]))
-        if texts:
-            vectors = self.index.embedder.embed([t for _, t in texts])
-            for (c, _), v in zip(texts, vectors, strict=True):
-                c.payload["query_vector"] = [float(x) for x in v]
+    def _embed_batch(self, texts: Sequence[tuple[_Call, str]]) -> None:
+        """Embed the search texts of checked queries (`_search_texts`) in one call."""
+        vectors = self.index.embedder.embed([t for _, t in texts])
+        for (c, _), v in zip(texts, vectors, strict=True):
+            c.payload["query_vector"] = [float(x) for x in v]
 
     def _filter_spec(
         self, filters: Filters | Mapping[str, Any] | None, kinds: Iterable[str] | None, principals: Iterable[str] | None
@@ -329,6 +330,26 @@ def _whole(value: Any) -> Any:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return int(value)
     return value
+
+
+def _search_texts(calls: Sequence[_Call]) -> list[str]:
+    """The search text of each call's query (what the graph's plan will embed), checked as
+    the graph checks it, so that a batch with a bad query fails before any search runs
+    rather than after the ones before it, whose answers the caller would never see.
+
+    Raises:
+        QueryError: Of the first bad query, its message led by its position in the batch
+            (the same exception, so a ``QueryTooLongError`` keeps its length and limit).
+    """
+    texts: list[str] = []
+    for position, c in enumerate(calls, 1):
+        config = c.context.config
+        try:
+            texts.append(search_text_of(clean_query(c.payload["query"], config.max_query_chars), config)[0])
+        except QueryError as exc:
+            exc.args = (f"query {position} of {len(calls)}: {exc}",)
+            raise
+    return texts
 
 
 def _names(value: Iterable[str] | str, what: str) -> list[str]:
