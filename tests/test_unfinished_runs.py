@@ -189,3 +189,14 @@ def test_a_run_under_way_is_said_to_be_under_way(tmp_path: Path, source: Path, c
         assert "are under way" in said and "index the source again" not in said
     assert main(["stats", "--index-dir", str(index_dir)]) == 0
     assert "still running" in capsys.readouterr().out
+
+
+def test_an_index_being_filled_for_the_first_time_says_so(tmp_path: Path) -> None:
+    """A query while the first run still embeds: not "add some with skill-retriever index"."""
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        run_marks.begin(index, "repo", tmp_path / "repo")  # this process: a run under way
+        warnings = Retriever(index, config=FAST).search("format logs").warnings
+        assert any("holds no items yet: an index run is filling it" in w for w in warnings)
+        assert not any("add some with" in w for w in warnings)
+        run_marks.end(index, "repo")
+        assert any("add some with" in w for w in Retriever(index, config=FAST).search("format logs").warnings)

@@ -19,6 +19,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import clean_query, long_query_note, search_text_of
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
+from skill_retriever.stores import run_marks
 from skill_retriever.stores.passage_views import relation_kinds
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -58,6 +59,8 @@ def empty_index_note(snapshot: IndexSnapshot) -> str | None:
     query instead of filling the index. None when it holds anything."""
     if len(snapshot):
         return None
+    if any(run_marks.run_state(m) == "running" for m in snapshot.unfinished_runs.values()):
+        return f"the index at {snapshot.path} holds no items yet: an index run is filling it; ask again when it ends"
     return (
         f"the index at {snapshot.path} holds no items, so no query can find anything; add some with "
         f"`skill-retriever index <folder> --index-dir {snapshot.path}` (Python: Index.upsert)"
