@@ -126,6 +126,7 @@ def stats_line(marks: dict[str, dict[str, Any]]) -> str | None:
     still runs), and the fix."""
     if not marks:
         return None
+
     def state(m: dict[str, Any]) -> str:
         said = {"running": "still running", "stopped": "no longer running"}.get(run_state(m))
         return said or (f"on {m['host']}" if m.get("host") else "whether it runs is unknown")
