@@ -129,7 +129,7 @@ def test_over_stdio_each_refusal_is_one_line_and_the_server_keeps_serving(hashed
     assert all(r.is_error and "\n" not in r.content[0].text for r in bad), [r.content[0].text[:200] for r in bad]
     assert "unknown argument(s) 'kind'" in bad[0].content[0].text
     assert "query is required" in bad[1].content[0].text
-    assert "over the limit" in bad[2].content[0].text
+    assert "over this tool's limit" in bad[2].content[0].text
     assert not good.is_error and {r["kind"] for r in good.structured_content["results"]} == {"skill"}
 
 

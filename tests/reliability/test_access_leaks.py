@@ -115,8 +115,10 @@ def test_no_unauthorised_item_leaks_anywhere(world: Any) -> None:
         leaked_names = {names[i] for i in hidden} & entities - {names[i] for i in visible}
         if leaked_names:
             leaks.append(f"pair {pair}: private names {sorted(leaked_names)} became entities for {principals}")
-        if final.get("warnings"):
-            leaks.append(f"pair {pair}: degraded: {final['warnings']}")
+        # A phase that failed and was skipped (its warning); other warnings say something
+        # about the query or the index, and the blob check above covers their text.
+        if degraded := [w for w in final.get("warnings", []) if "failed and was skipped" in w]:
+            leaks.append(f"pair {pair}: degraded: {degraded}")
         results = final.get("results", [])
         kinds = spec.get("kinds")
         if kinds is not None and any(r["kind"] not in kinds for r in results):

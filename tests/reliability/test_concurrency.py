@@ -57,8 +57,10 @@ class Checker:
 
     def results(self, results: list[dict[str, Any]], warnings: list[str], principals: list[str] | None) -> None:
         f = Filters(principals=principals)
-        if warnings:
-            self.fail(f"warnings under load: {warnings}")
+        # A phase that failed under load says so; other warnings are about the query (a
+        # time no item can answer, say), whatever the load.
+        if degraded := [w for w in warnings if "failed and was skipped" in w]:
+            self.fail(f"phases degraded under load: {degraded}")
         for r in results:
             node = self.defs.get(r["id"])
             if node is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import platform
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,7 +62,7 @@ def begin(index: Index, source: str, path: Path) -> dict[str, Any] | None:
         marks = parse(stored or "{}")
         earlier.extend(m for m in [marks.get(source)] if m is not None)
         marks[source] = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "pid": os.getpid(),
-                         "host": socket.gethostname(), "path": str(path.absolute())}
+                         "host": platform.node(), "path": str(path.absolute())}
         return json.dumps(marks, sort_keys=True)
 
     index.store_meta("unfinished_runs", mark)
@@ -89,7 +89,7 @@ def run_state(mark: dict[str, Any]) -> Literal["running", "stopped", "unknown"]:
     alive or gone; "unknown" for another machine's run (an index on a shared disk) or a
     mark that names no process. A process id used again since reads as running."""
     pid = mark.get("pid")
-    if mark.get("host") != socket.gethostname() or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+    if mark.get("host") != platform.node() or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
         return "unknown"
     try:
         os.kill(pid, 0)  # signal 0: only asks whether the process exists
