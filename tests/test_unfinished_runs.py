@@ -200,3 +200,16 @@ def test_an_index_being_filled_for_the_first_time_says_so(tmp_path: Path) -> Non
         assert not any("add some with" in w for w in warnings)
         run_marks.end(index, "repo")
         assert any("add some with" in w for w in Retriever(index, config=FAST).search("format logs").warnings)
+
+
+def test_an_answer_that_names_a_run_under_way_is_not_served_from_the_cache(tmp_path: Path, source: Path) -> None:
+    """The run's process ends without a write the cache's key would see: an answer kept
+    from before would go on saying "under way" after it stopped."""
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+        retriever = Retriever(index, config=FAST)
+        run_marks.begin(index, "repo", source)
+        first = retriever.search("format logs")
+        assert any("are under way" in w for w in first.warnings)
+        again = retriever.search("format logs")
+        assert "cache" not in again.stats and any("are under way" in w for w in again.warnings)

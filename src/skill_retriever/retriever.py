@@ -264,7 +264,10 @@ class Retriever:
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
         assert call.context.snapshot is not None
         response = SearchResponse.from_output(out, call.context.snapshot.version)
-        self._store(call.key, response)
+        # An index run under way says so until its process ends, which no stored state
+        # records (`run_marks.run_state`): such an answer is not kept.
+        if not call.context.snapshot.unfinished_runs:
+            self._store(call.key, response)
         return response
 
     def _embed_batch(self, texts: Sequence[tuple[_Call, str]]) -> None:
