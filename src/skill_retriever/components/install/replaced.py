@@ -81,8 +81,8 @@ def keep_file(
             moved = (backup, safe_destination(record.root, earlier))
             os.replace(*moved)
             entry.earlier[earlier] = rel
+        kept.append(KeptCopy(backup, moved))  # before the write: should it fail, the move is undone
         write_atomic(backup, data, dest.stat().st_mode & 0o777)
-        kept.append(KeptCopy(backup, moved))
     for other in record.components.values():  # one copy to put back: the latest
         other.replaced_files.pop(rel, None)
     entry.replaced_files[rel] = digest
