@@ -96,8 +96,9 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         if fit["nothing_fits"]:
-            # the best ranked, before the budget: a budget that holds none still names them
-            closest = [(nodes[f["id"]].name, nodes[f["id"]].kind.value) for f in top[:3]]
+            # what the answer holds; when the budget held none, the best it ranked
+            shown = [(r["name"], r["kind"]) for r in results[:3]]
+            closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value) for f in top[:3]]
             warnings.append(nothing_fits_warning(nothing_fits_phrase(index_defaults(snap).corpus), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
