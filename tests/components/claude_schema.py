@@ -2,8 +2,10 @@
 
 ``.claude/settings.json`` hooks: ``{"hooks": {"<Event>": [{"matcher": "<pattern>",
 "hooks": [{"type": "command", "command": "...", "timeout": N}]}]}}`` (``matcher``
-optional). ``if`` is accepted on a command hook as well: newer Claude Code filters a hook
-with it, and the installer keeps it rather than widen what the hook runs on.
+optional; ``timeout`` a positive number of seconds). ``if``, ``async`` and
+``statusMessage`` are accepted on a command hook as well (Claude Code's settings reference:
+``if`` filters a hook, ``async`` runs it in the background, ``statusMessage`` is shown
+while it runs), and the installer keeps them rather than change what the hook does.
 
 ``.mcp.json``: ``{"mcpServers": {"<name>": {"command", "args", "env"}}}`` for a local
 server, ``{"type", "url", "headers"}`` for a remote one (``type`` may also say ``stdio``).
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 GROUP_KEYS = {"matcher", "hooks"}
-HOOK_KEYS = {"type", "command", "timeout", "if"}
+HOOK_KEYS = {"type", "command", "timeout", "if", "async", "statusMessage"}
 LOCAL_KEYS = {"type", "command", "args", "env"}
 REMOTE_KEYS = {"type", "url", "headers"}
 
@@ -52,9 +54,11 @@ def settings_problems(data: Any) -> list[str]:
                 elif not isinstance(hook.get("command"), str) or not hook["command"].strip():
                     out.append(f"{w}.command is not a string")
                 elif "timeout" in hook and (
-                    type(hook["timeout"]) is not int or hook["timeout"] <= 0
+                    type(hook["timeout"]) not in (int, float) or not 0 < hook["timeout"] < float("inf")
                 ):
-                    out.append(f"{w}.timeout is not a positive integer")
+                    out.append(f"{w}.timeout is not a positive number")
+                elif "async" in hook and not isinstance(hook["async"], bool):
+                    out.append(f"{w}.async is not true or false")
     return out
 
 

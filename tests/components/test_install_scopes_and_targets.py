@@ -122,12 +122,16 @@ def test_a_user_hook_runs_its_script_from_the_home_folder_never_the_project(
     assert files(home) == {}
 
 
-def test_in_a_project_the_same_hooks_keep_their_project_paths(index: Index, tmp_path: Path) -> None:
+def test_in_a_project_the_same_hooks_run_their_scripts_from_the_project_wherever_claude_is(
+    index: Index, tmp_path: Path
+) -> None:
+    """Claude Code runs a hook in its current folder, which a ``cd`` moves off the project:
+    a shipped script named relative to the project is named by $CLAUDE_PROJECT_DIR."""
     project = tmp_path / "project"
     plan = install(index, ids_named(index, *HOOKS), project)
     assert plan.ok and {c.status for c in plan.components} == {"install"}
     got = commands(project / ".claude/settings.json")
-    assert got["logger.py"] == "python3 .claude/hooks/logger.py"
+    assert got["logger.py"] == 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/logger.py'
     assert got["gate.sh"] == 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh'
     orphan = next(c for c in plan.components if c.name == "orphan")
     assert "which it does not ship" in orphan.reason

@@ -9,7 +9,7 @@ were recorded) the entries come from the index, and a hook with a redacted comma
 skipped with the reason rather than installed with ``[redacted]`` in it.
 
 Only command hooks in Claude Code's schema are installed (a hook object's keys:
-``type``, ``command``, ``timeout``, ``if``; a group's: ``matcher``, ``hooks``); a hook of
+`HOOK_KEYS`, a positive ``timeout``; a group's: ``matcher``, ``hooks``); a hook of
 another shape is skipped whole, since installing part of it would change what it does.
 Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
 ``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
@@ -20,11 +20,14 @@ interpreter runs it, ``python3 .claude/hooks/x.py``). A command is rewritten onl
 it names a script by that same relative path (``python3 check.py``, ``./check.py``):
 such a command would look for the script in whatever folder Claude Code runs it from,
 so it is pointed at the copy (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py``;
-``"$HOME"/...`` for a user install).
-In a project, a command that already names the installed place (``.claude/hooks/x.py``),
-an absolute path or a variable, or names the script inside single quotes, is left exactly
-as written: rewriting shell text any further would be guessing. A hook whose commands run
-scripts from the user's home (``~/.claude/scripts/...``) installs only for the user.
+``"$HOME"/...`` for a user install). So is one that names a shipped script's installed
+place relative to the project (``python3 .claude/hooks/x.py``): Claude Code runs a hook in
+its current folder, which is not the project's once a command ran ``cd``, and a
+PreToolUse hook that then fails to start (exit 2) blocks every tool call. An absolute path,
+a variable, or a script named inside single quotes is left exactly as written: rewriting
+shell text any further would be guessing. A hook whose commands run scripts from the
+user's home (``~/.claude/scripts/x.sh``; a log file written there is no script) installs
+only for the user.
 A plugin's hook that names its files by ``${CLAUDE_PLUGIN_ROOT}/...``, unset outside the
 plugin, gets them copied and its commands pointed at the copies (`plugin_root`).
 
@@ -68,7 +71,9 @@ from skill_retriever.model import Node
 
 __all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
 
-HOOK_KEYS = frozenset({"type", "command", "timeout", "if"})
+#: The keys of a command hook Claude Code reads (its settings reference: ``async`` runs it
+#: in the background, ``statusMessage`` is shown while it runs).
+HOOK_KEYS = frozenset({"type", "command", "timeout", "if", "async", "statusMessage"})
 GROUP_KEYS = frozenset({"matcher", "hooks"})
 _PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
 #: A script a command runs from the installed place (``.claude/hooks/x.py``).
@@ -76,6 +81,8 @@ _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
 #: A script a command names by a bare relative path (``bash linked.sh``, ``./x.py``): not
 #: pointed at a copy, so nothing was shipped for it.
 _BARE_SCRIPT_RE = re.compile(r"(?:^|[\s;&|(])(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl))(?=$|[\s;&|)])")
+#: A script a command names in the home folder's ``.claude`` (not a log or data file).
+_HOME_SCRIPT_RE = re.compile(r"(?:\$HOME|\$\{HOME\}|~)\"?/\.claude/[\w./+-]*\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl)(?![\w.-])")
 #: Any ``.claude/...`` path a command names.
 _CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
 #: What a path named right after these is relative to: the home folder, or the project.
@@ -180,20 +187,29 @@ def _entries(node: Node) -> list[HookEntry]:
                         f"a {event} hook is of type {kind!r}; only command hooks are installed "
                         "(copy it into settings.json by hand)"
                     )
-                timeout = hook.get("timeout")
-                if (
-                    set(hook) - HOOK_KEYS
-                    or not isinstance(hook.get("command"), str)
-                    or not (
-                        timeout is None
-                        or (isinstance(timeout, int) and not isinstance(timeout, bool))
-                    )
-                ):
+                if set(hook) - HOOK_KEYS or not isinstance(hook.get("command"), str):
                     raise SkipComponent(
-                        f"a {event} command hook has fields Claude Code does not read"
+                        f"a {event} command hook has fields Claude Code does not read: "
+                        f"{sorted(set(hook) - HOOK_KEYS) or ['command (not text)']}"
                     )
+                if why := _bad_field(hook):
+                    raise SkipComponent(f"a {event} command hook's {why}")
                 entries.append(HookEntry(str(event), matcher, dict(hook)))
     return entries
+
+
+def _bad_field(hook: Mapping[str, Any]) -> str | None:
+    """What is wrong with a command hook's optional fields, as Claude Code reads them: a
+    timeout is a positive number of seconds, ``async`` true or false, the others text."""
+    timeout = hook.get("timeout")
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf")
+    ):
+        return f"timeout must be a positive number of seconds, got {timeout!r:.40}"
+    if "async" in hook and not isinstance(hook["async"], bool):
+        return f"async must be true or false, got {hook['async']!r:.40}"
+    bad = [k for k in ("if", "statusMessage") if k in hook and not isinstance(hook[k], str)]
+    return f"{bad[0]} must be text" if bad else None
 
 
 def render_hook(node: Node, scope: Scope) -> Rendered:
@@ -210,9 +226,9 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     declared = _declared_destinations(node)
     executable = _executable(node)
     commands = " ".join(str(e.hook["command"]) for e in entries)
-    from_home = any(d.startswith("~/") for d in declared.values()) or any(
-        h in commands for h in ("$HOME/.claude/", "${HOME}/.claude/", "~/.claude/")
-    )
+    # A script it installs into the home folder, or one its commands run from there (a
+    # log file it writes there is no script: it works from a project too).
+    from_home = any(d.startswith("~/") for d in declared.values()) or _HOME_SCRIPT_RE.search(commands)
     if scope == "project" and from_home:
         raise SkipComponent(
             "its commands run scripts from the home folder (~/.claude/...); install it for the "
@@ -246,6 +262,9 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
     shipped = {f.rel for f in out.files}
     if scope == "user":
         entries = _to_home(entries, shipped, out.notes)
+    else:  # Claude Code runs a hook in its current folder, which a `cd` moves off the project
+        for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
+            entries = [_rewrite(e, dest, dest, _PROJECT_VAR, out.notes) for e in entries]
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
