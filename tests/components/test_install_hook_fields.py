@@ -55,3 +55,31 @@ def test_hook_fields_as_claude_code_reads_them(index: Index, tmp_path: Path) -> 
     assert settings_problems(settings) == []
     written = [h for g in settings["hooks"]["PostToolUse"] for h in g["hooks"]]
     assert HOOKS["background"] in written and HOOKS["home-log"] in written
+
+
+def test_a_script_named_without_a_path_beside_the_hook_is_shipped(tmp_path: Path) -> None:
+    """``python3 check.py`` with check.py beside the hook file: the script was not shipped
+    (only a same-stem file or a path with a slash was), so the hook ran nothing."""
+    repo = tmp_path / "repo"
+    (repo / "hooks/misc").mkdir(parents=True)
+    lint = {"description": "lint on edit", "hooks": {"PostToolUse": [
+        {"matcher": "Edit", "hooks": [{"type": "command", "command": "python3 check.py"}]}]}}
+    (repo / "hooks/misc/lint.json").write_text(json.dumps(lint))
+    (repo / "hooks/misc/check.py").write_text("print('ok')\n")
+    flat = {"name": "guard", "description": "guard bash", "event": "PreToolUse", "matcher": "Bash",
+            "command": "bash guard.sh"}
+    (repo / "hooks/misc/flat.json").write_text(json.dumps(flat))
+    (repo / "hooks/misc/guard.sh").write_text("exit 0\n")
+    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [repo], "skills")
+    by_name = {n.name: n.id for n in index.nodes.values()}
+    project = tmp_path / "project"
+    plan = install(index, [by_name["lint"], by_name["guard"]], project)
+    assert plan.ok, plan.lines()
+    settings = json.loads((project / ".claude/settings.json").read_text())
+    written = {h["command"] for g in settings["hooks"].values() for group in g for h in group["hooks"]}
+    assert written == {'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py',
+                       'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'}
+    assert (project / ".claude/hooks/check.py").read_text() == "print('ok')\n"
+    assert (project / ".claude/hooks/guard.sh").is_file()
+    index.close()

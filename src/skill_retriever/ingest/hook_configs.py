@@ -39,7 +39,8 @@ by event and matcher and runs the commands from the project root):
   ``attrs["path"]``): a same-stem file (``context-timeline.json`` ->
   ``context-timeline.py``; ``.json`` and ``.md`` siblings are not scripts), every file of
   a same-stem folder (``plan-mode-game/start.sh``), each ``supportingFiles`` source, and
-  any file a command (as written, before redaction) names by a relative path or whose
+  any file a command (as written, before redaction) names by a relative path (a bare
+  script name, ``python3 check.py``, when that script lies beside the hook) or whose
   trailing path parts match a file beside the hook
   (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`` -> ``x.sh``). Every listed file exists
   inside the source root; one named elsewhere in the root starts with ``../``.
@@ -66,6 +67,9 @@ _HOOK_KEYS = ("hooks", "event", "matcher", "command")
 _NOT_SCRIPTS = frozenset({".json", ".md"})
 #: Path-like words of a shell command (quotes removed first).
 _WORD_RE = re.compile(r"[\w.~${}/+@%-]+")
+#: What a bare command word must end with to name a script beside the hook (``check.py``;
+#: not ``python3``, ``echo`` or a data file).
+_SCRIPT_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"})
 #: Leading ``$VAR/``, ``${VAR}/`` or ``~/`` of a path.
 _ANCHOR_RE = re.compile(r"^(?:\$\{?\w+\}?|~)/+")
 _MAX_PROMPT_CHARS = 300
@@ -257,8 +261,11 @@ def _referenced(word: str, folder: str, files: Collection[str]) -> list[str]:
     """Files a command word names: relative to the hook, to the root, or by its tail."""
     while (anchored := _ANCHOR_RE.sub("", word)) != word:
         word = anchored
-    if "/" not in word or word.startswith("/"):
-        return []  # a bare word, or an absolute path outside any source root
+    if "/" not in word:  # a bare word: a script beside the hook, or no file
+        script = posixpath.splitext(word)[1].lower() in _SCRIPT_EXTENSIONS
+        return _existing([posixpath.join(folder, word)], files) if script else []
+    if word.startswith("/"):
+        return []  # an absolute path outside any source root
     parts = [p for p in word.split("/") if p not in ("", ".")]
     tails = ["/".join(parts[i:]) for i in range(len(parts))]
     candidates = [posixpath.join(folder, word), word, *(posixpath.join(folder, t) for t in tails)]
