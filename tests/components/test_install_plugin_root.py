@@ -89,6 +89,10 @@ def _marketplace(root: Path, hooks: dict[str, object]) -> None:
         plugin / "agents/reviewer.md",
         "---\nname: Code_Reviewer\ndescription: Reviews diffs.\n---\n\nReview the diff.\n",
     )
+    _write(  # an agent named through the plugin, as wshobson's agent-teams commands do
+        plugin / "commands/review.md",
+        "---\ndescription: Review the branch.\n---\n\nUse Task with subagent_type: \"guard-kit:reviewer\".\n",
+    )
 
 
 def _index(tmp_path: Path, hooks: dict[str, object]) -> Index:
@@ -211,3 +215,13 @@ def test_frontmatter_claude_code_will_not_read_is_noted(index: Index, tmp_path: 
     # installed as written all the same
     skill = project / ".claude/skills/PDF-Help/SKILL.md"
     assert skill.read_text().startswith("---\nname: PDF Help\n")
+
+
+def test_agents_named_through_their_plugin_are_noted(index: Index, tmp_path: Path) -> None:
+    """Outside the plugin the agent is ``reviewer``, not ``guard-kit:reviewer``: the
+    command that asks for it by the plugin's name would ask for an agent there is not."""
+    project = tmp_path / "proj"
+    plan = install(index, [f"{PLUGIN}/commands/review.md"], project)
+    (command,) = [c for c in plan.components if c.kind == "command"]
+    assert "names agents by their plugin's namespace (guard-kit:reviewer)" in command.reason
+    assert "named without it (reviewer)" in command.reason

@@ -92,6 +92,10 @@ def test_values_left_for_vs_code_or_the_author_to_fill_in_are_noted(tmp_path: Pa
             "headers": {"Authorization": "Bearer ${input:example-api-key}"},
         },
         "plain": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${API_KEY}"}},
+        # the author's placeholders in a header and an environment value (real catalogue
+        # entries: huggingface's "Bearer <YOUR_HF_TOKEN>", "YOUR_API_KEY")
+        "hf": {"type": "http", "url": "https://hf.co/mcp", "headers": {"Authorization": "Bearer <YOUR_HF_TOKEN>"}},
+        "nia": {"command": "nia-mcp", "env": {"NIA_API_KEY": "YOUR_API_KEY", "NIA_REGION": "eu"}},
     }
     path = tmp_path / "repo" / "mcps" / "servers.json"
     path.parent.mkdir(parents=True)
@@ -105,5 +109,7 @@ def test_values_left_for_vs_code_or_the_author_to_fill_in_are_noted(tmp_path: Pa
     assert got["plain"] == ""
     assert "VS Code's ${input:...} prompts (example-api-key), which Claude Code does not read" in got["vscode-style"]
     assert "its URL holds a placeholder ('https://mcp.example.com/{minimal | full}')" in got["vscode-style"]
+    assert "its headers Authorization still hold(s) a placeholder value" in got["hf"]
+    assert "its env NIA_API_KEY still hold(s) a placeholder value" in got["nia"] and "NIA_REGION" not in got["nia"]
     written = json.loads((tmp_path / "project/.mcp.json").read_text())["mcpServers"]
     assert written["vscode-style"] == servers["vscode-style"]  # installed as written, with the notes

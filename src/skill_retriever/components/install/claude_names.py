@@ -12,7 +12,8 @@ A file is installed as its author wrote it (the file is theirs to fix); the plan
 Claude Code expects instead, so a skill that will never be picked is not a surprise.
 Commands take their name from the file name and need no frontmatter: nothing is checked.
 A file of any of the three that names paths by ``${CLAUDE_PLUGIN_ROOT}`` (set only inside
-its plugin) gets a note too.
+its plugin), or agents by their plugin's namespace (``subagent_type: "plugin:agent"``),
+gets a note too.
 
 A skill at ``.claude/skills/<n>/SKILL.md`` and a command at ``.claude/commands/<n>.md``
 both make ``/<n>``, and Claude Code documents that the skill wins: a command installed
@@ -40,6 +41,8 @@ from skill_retriever.model import NodeKind
 __all__ = ["claude_code_notes", "note_shadowed_commands"]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
+#: An agent named through its plugin (``subagent_type: "agent-teams:team-debugger"``).
+_PLUGIN_AGENT_RE = re.compile(r"subagent_type[\"']?\s*[:=]\s*[\"']?([a-z0-9-]+):([a-z0-9-]+)")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 
@@ -54,6 +57,15 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
             "its text names files by ${CLAUDE_PLUGIN_ROOT}, which is set only inside its "
             "plugin: outside it those paths lead nowhere (install the plugin with /plugin "
             "install, or copy the files and edit the paths)"
+        )
+    namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(data.decode("utf-8", "replace"))))
+    if namespaced:
+        shown = ", ".join(f"{p}:{a}" for p, a in namespaced[:3])
+        notes.append(
+            f"its text names agents by their plugin's namespace ({shown}), which only the "
+            "installed plugin gives them: installed on their own they are named without it "
+            f"({', '.join(a for _, a in namespaced[:3])}); edit those names, or install the plugin "
+            "with /plugin install"
         )
     if kind not in (NodeKind.SKILL, NodeKind.AGENT):
         return notes

@@ -87,6 +87,9 @@ def _env_name(header: str) -> str:
 _VSCODE_INPUT_RE = re.compile(r"\$\{input:([^}]*)\}")
 #: A URL that still holds its author's placeholder (``https://mcp.example.com/{minimal | mcp}``).
 _URL_PLACEHOLDER_RE = re.compile(r"[{}<>|]")
+#: A header or environment value its author left to fill in (``Bearer <YOUR_HF_TOKEN>``,
+#: ``YOUR_API_KEY``, ``your-token-here``); ``${VAR}`` references are values, not these.
+_VALUE_PLACEHOLDER_RE = re.compile(r"<[^<>]*>|\b(?:YOUR|your)[_-]\w*|\b\w*[_-](?:HERE|here)\b|\bx{6,}\b|\bchangeme\b")
 
 
 def _unfilled(entry: Mapping[str, Any]) -> list[str]:
@@ -103,6 +106,17 @@ def _unfilled(entry: Mapping[str, Any]) -> list[str]:
     url = entry.get("url")
     if isinstance(url, str) and _URL_PLACEHOLDER_RE.search(url):
         notes.append(f"its URL holds a placeholder ({url!r:.120}): set the real one in .mcp.json")
+    for field in ("headers", "env"):
+        values = entry.get(field)
+        left = sorted(
+            k for k, v in (values.items() if isinstance(values, Mapping) else [])
+            if isinstance(v, str) and _VALUE_PLACEHOLDER_RE.search(v)
+        )
+        if left:
+            notes.append(
+                f"its {field} {', '.join(left)} still hold(s) a placeholder value: set the real "
+                "one in .mcp.json, or name an environment variable (${VAR})"
+            )
     return notes
 
 
