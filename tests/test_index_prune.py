@@ -1,5 +1,5 @@
 """Indexing a source again mirrors it: items whose file was deleted or renamed leave the
-index; items the read could not see for another reason stay (`indexing.stale_ids`)."""
+index; items the read could not see for another reason stay (`stale.stale_ids`)."""
 
 from __future__ import annotations
 

@@ -51,12 +51,13 @@ def test_a_source_leaves_with_its_relations_and_the_others_stay(
     assert "sources: team (1 items, " in capsys.readouterr().out
 
     assert main(["remove-source", "vendor", "--index-dir", index_dir, "--dry-run"]) == 0
-    assert "vendor: would remove 2 item(s)" in capsys.readouterr().out
+    assert "vendor: would remove 2 item(s) and the 1 relation(s) touching them" in capsys.readouterr().out
     assert _held(index_dir) == (nodes, edges)  # a dry run removes nothing
 
     assert main(["remove-source", "vendor", "--index-dir", index_dir, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["removed"] == ["vendor/skills/fmt/SKILL.md", "vendor/skills/lint/SKILL.md"]
+    assert out["relations_removed"] == 1
     after, after_edges = _held(index_dir)
     assert after == {"team/skills/base/SKILL.md"}
     assert after_edges == set()  # the relation between the two went with them

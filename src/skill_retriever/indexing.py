@@ -32,17 +32,13 @@ from skill_retriever.ingest.provenance import (
     check_ids,
     check_one_name,
     check_sources,
-    derived,
     item_file,
-    owner_file,
-    recorded_file,
-    unlinked,
 )
-from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.model import Node
+from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
-from skill_retriever.stores.snapshot import IndexSnapshot
 
 SourceKind = Literal["skills", "json", "toolret", "passages"]
 BATCH = 256
@@ -180,99 +176,6 @@ def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> froz
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Troubled:
-    """What this read could not read (`Problem.keeps`): files, and folders it could not
-    list. What an earlier run read from there is kept, unreadable today being no proof
-    that it is gone."""
-
-    files: frozenset[Path | None]
-    folders: tuple[Path, ...]
-    items: frozenset[str] = frozenset()  # ids of items and relations it could not read
-
-    def __contains__(self, file: object) -> bool:
-        if file in self.files:
-            return True
-        return isinstance(file, Path) and any(file.is_relative_to(folder) for folder in self.folders)
-
-
-def _troubled_files(result: IngestResult, origin: Provenance) -> _Troubled:
-    """The files and folders this read could not read. A file it read and parsed is none,
-    whatever it warned about (a date kept as text, an entry skipped): it is authoritative
-    for what it produces; nor is a file a note is about."""
-    files = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FILE}
-    folders = {recorded_file(p.path, origin.root) for p in result.problems if p.keeps is Unread.FOLDER}
-    items = {p.item for p in result.problems if p.keeps is Unread.ITEM and p.item is not None}
-    return _Troubled(frozenset(files), tuple(f for f in folders if f is not None), frozenset(items))
-
-
-def stale_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance, path: Path) -> list[str]:
-    """Ids the index holds from this source that its latest read did not produce: the
-    file was deleted or renamed, or the item left the file.
-
-    An item counts as this source's when its recorded provenance (name and root) is
-    ``origin``'s, and, for a source that is one file (a JSON graph, a corpus), when it
-    came from that file (`item_file`: the file it was read from, whatever ``source`` it
-    names): two files in one folder share a root. An item of another file of the folder
-    that was deleted or renamed since (its file, `owner_file`, is gone) is stale too,
-    and so is an entity a corpus derived (`provenance.derived`: it records no file, being
-    the folder's) that nothing staying links to (`provenance.unlinked`). Kept whatever the
-    read said: items without provenance (written through the API, or by an older version),
-    items of a file this read could not read or parse, or from below a folder it could
-    not list (`Unread`: unreadable today is not gone; a warning about a file it read is
-    no such problem), and everything when the read produced no item at all (a wrong or
-    emptied folder must not wipe a source).
-    """
-    if not result.nodes:
-        return []
-    fresh = {n.id for n in result.nodes}
-    troubled = _troubled_files(result, origin)
-    one_file = None if path.is_dir() else path.resolve()
-    stale, shared = [], []
-    for node_id, node in held.nodes.items():
-        if node_id in fresh or node_id in troubled.items or node.attrs.get("source_name") != origin.name:
-            continue
-        if node.attrs.get("passage") in troubled.items:  # a fact of a passage that could not be read
-            continue
-        if node.attrs.get("source_root") != origin.root:
-            continue
-        if derived(node):
-            shared.append(node_id)
-            continue
-        file = item_file(node, origin.root)
-        if file in troubled or (one_file is not None and file != one_file and not _file_gone(node)):
-            continue
-        stale.append(node_id)
-    return sorted(stale + unlinked(held.nodes, held.edges.values(), shared, fresh.union(stale), result.edges))
-
-
-def _file_gone(node: Node) -> bool:
-    """Whether a file owns ``node`` in its folder (`owner_file`) and that file is gone."""
-    file = owner_file(node)
-    return file is not None and not file.exists()
-
-
-def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance) -> list[str]:
-    """Relations the index holds from items this read produced, that it no longer
-    produces: a ``requires`` taken out of a SKILL.md, an edge taken out of a JSON graph.
-    Edges of an item whose file this read could not read stay (what could not be read
-    today is not gone; a warning about a file it read keeps nothing), and so does every
-    edge when the read produced nothing."""
-    if not result.nodes:
-        return []
-    fresh = {n.id: n for n in result.nodes}
-    troubled = _troubled_files(result, origin)
-    kept = {e.id for e in result.edges}
-    return sorted(
-        edge_id
-        for edge_id, edge in held.edges.items()
-        if edge.source in fresh
-        and edge_id not in kept
-        and edge_id not in troubled.items
-        and item_file(fresh[edge.source], origin.root) not in troubled
-    )
-
-
 def index_sources(
     index: Index,
     paths: Sequence[Path],
@@ -331,7 +234,9 @@ def index_sources(
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.writes.extend(write_result(index, result, progress))
         gone = stale_ids(index.snapshot(), result, origin, one_file or path) if prune else []
-        cut = stale_edge_ids(index.snapshot(), result, origin) if prune else []
+        # A relation a file it read no longer states goes even with prune off, which keeps
+        # the items of files gone, not what a file read today no longer says.
+        cut = stale_edge_ids(index.snapshot(), result, origin)
         if gone or cut:
             run.writes.append(index.delete(gone, cut))
         if gone:

@@ -36,16 +36,20 @@ def cmd_remove_source(args: argparse.Namespace) -> int:
     from skill_retriever.sources import remove_source
 
     with open_index(args) as index:
-        mark = index.snapshot().unfinished_runs.get(args.name)  # a run of it that did not finish
+        before = index.snapshot()
+        mark = before.unfinished_runs.get(args.name)  # a run of it that did not finish
         ids = remove_source(index, args.name, dry_run=args.dry_run)
+        gone = set(ids)  # the relations that touch them go too, other sources' included
+        relations = sum(1 for e in before.edges.values() if e.source in gone or e.target in gone)
         status = index.status()
     if args.json:
         print(printable_json(dumps({"source": args.name, "dry_run": args.dry_run, "removed": ids,
-                                    "unfinished_run": mark, "index": status})))
+                                    "relations_removed": relations, "unfinished_run": mark, "index": status})))
         return 0
     verb = "would remove" if args.dry_run else "removed"
     more = f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else ""
-    print(printable(f"{args.name}: {verb} {len(ids)} item(s) with their relations: {', '.join(ids[:SHOWN])}{more}"))
+    print(printable(f"{args.name}: {verb} {len(ids)} item(s) and the {relations} relation(s) touching them: "
+                    f"{', '.join(ids[:SHOWN])}{more}"))
     if mark is not None:
         took = "would take" if args.dry_run else "took"
         print(printable(f"{args.name}: {took} off the mark of its index run started {mark.get('started', '?')}, "

@@ -16,12 +16,12 @@ raises (`IngestError`). A UTF-8 byte order mark (Windows editors write one) is r
 Every node gets ``attrs["source_root"]`` (the folder holding the file),
 ``attrs["source_name"]`` (that folder's name unless the caller names the source) and
 ``attrs["source_file"]`` (the file, absolute), so indexing the file again removes the
-nodes it no longer holds (``indexing.stale_ids``) whatever ``source`` a node names; a
+nodes it no longer holds (``stale.stale_ids``) whatever ``source`` a node names; a
 node that names no ``source`` of its own gets the file's absolute path there.
 
 An edge starts at a node of its own file and may end at one of its file or at any node
 the index already holds (``known_ids``): it belongs to the file that states it, so
-indexing that file again without it removes it (``indexing.stale_edge_ids``). An edge
+indexing that file again without it removes it (``stale.stale_edge_ids``). An edge
 from a node of another file or source is a problem (state it in that node's file), and
 so is one to a node that exists nowhere.
 """

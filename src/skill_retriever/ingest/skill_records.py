@@ -40,6 +40,11 @@ class RecordError(ValueError):
     """This file cannot become a node; the message is the problem to report."""
 
 
+class EmptyRecordError(RecordError):
+    """This file was read and says nothing to index (no body, no description): what an
+    earlier run read from it goes, as for a file deleted (it was kept, as unreadable)."""
+
+
 @dataclass(slots=True)
 class Record:
     """A node-to-be read from one file (or one entry of an MCP config file)."""
@@ -143,7 +148,7 @@ def record_from_fields(
     description = text_field(fields, "description").strip()
     text = body.strip() or description
     if not text:
-        raise RecordError("no body and no description: nothing to index; write a description")
+        raise EmptyRecordError("no body and no description: nothing to index; write a description")
     record = Record(rel=rel, kind=kind, name=name, description=description, text=text)
     record.tags = tuple(_names(fields.get("tags"), "tags", record.warnings))
     record.created = _first_time(fields, _CREATED_KEYS, record.warnings)

@@ -24,7 +24,8 @@ A node's ``source`` (and a problem's path) is absolute whatever the working dire
 relative root is made absolute first (links are not resolved, as for an absolute root).
 A file that cannot be read, whatever its parser raises, is one problem; the run goes on.
 A warning about a part of a file that was read (a field ignored, an MCP server entry
-skipped) keeps nothing back from pruning (``Unread.NOTHING``). Which files are listed, and
+skipped) keeps nothing back from pruning (``Unread.NOTHING``), nor does a file read whole
+that says nothing to index (emptied: its skill goes, as if deleted). Which files are listed, and
 which symbolic links followed, is `walk`'s (a folder that cannot be listed keeps what was
 read below it before).
 Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where every entry
@@ -152,6 +153,8 @@ class _Reader:
         """The records of one file, or [] after reporting why it cannot be read."""
         try:
             return self._records(rel, is_skill, skill)
+        except rec.EmptyRecordError as exc:  # read, and empty: what it held goes
+            out.problems.append(Problem(self.where(rel), str(exc), unread=Unread.NOTHING))
         except rec.RecordError as exc:
             out.problems.append(Problem(self.where(rel), str(exc)))
         except OSError as exc:

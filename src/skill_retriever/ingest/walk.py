@@ -50,7 +50,8 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
         dirs = [e for e in entries if _is_dir(e) and e.name not in SKIP_DIRS]
         problems += [
             Problem(str(folder / e.name), "a folder named SKILL.md: no skill made (a skill is "
-                    "a file SKILL.md in its folder); rename the folder")
+                    "a file SKILL.md in its folder); rename the folder",
+                    unread=Unread.NOTHING)  # no file there now: a skill indexed from one goes
             for e in dirs
             if e.name.lower() == "skill.md"
         ]
