@@ -89,3 +89,16 @@ def test_keep_missing_keeps_items_of_files_gone_not_relations_taken_out(repo: Pa
     index_sources(index, [repo], calibrate=False, prune=False)
     assert names(index) == {"api", "resilience", "other"}  # other's file is gone: kept
     assert depends(index) == set()
+
+
+def test_a_requires_that_two_components_answer_to_is_noted(repo: Path, index: Index) -> None:
+    """A second skill named like the one required moved the relation without a word when
+    it came first by path."""
+    twin = skill(repo, "aaa-twin")
+    twin.write_text(twin.read_text().replace("name: aaa-twin", "name: resilience"))
+    run = index_sources(index, [repo], calibrate=False)
+    notes = [p.message for p in run.sources[0].notes if "components are named" in p.message]
+    assert notes == [(
+        "requires 'resilience', which 2 components are named: the relation goes to "
+        "skills/aaa-twin/SKILL.md, the first by path (also skills/resilience/SKILL.md); rename one to choose"
+    )]

@@ -130,6 +130,21 @@ def _resolve(
     return None
 
 
+def _ambiguity_note(name: str, key: str, p: Placed, order: Sequence[_Index], target: Placed) -> str | None:
+    """A note when ``name`` names several components alike (no plugin of ``p``'s decides):
+    the relation goes to the first by path, which another file named so can change."""
+    for index in order:
+        found = [q for q in index.get(key, ()) if q is not p]
+        if not found:
+            continue
+        if len(found) < 2 or (p.plugin is not None and any(q.plugin == p.plugin for q in found)):
+            return None
+        others = ", ".join(q.record.rel for q in found if q is not target)
+        return (f"requires {name!r}, which {len(found)} components are named: the relation goes to "
+                f"{target.record.rel}, the first by path (also {others}); rename one to choose")
+    return None
+
+
 def _declared_edges(
     p: Placed, order: Sequence[_Index], ids: set[str], edges: _Edges, problems: list[Problem]
 ) -> None:
@@ -143,6 +158,8 @@ def _declared_edges(
         target = _resolve(key, p, order)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
+            if note := _ambiguity_note(name, key, p, order, target):
+                problems.append(Problem(str(p.source), note, read_whole=True))
         elif not PACKAGE_SPEC_RE.search(name):
             problems.append(
                 # read whole: an edge to a component gone from the source goes with it
