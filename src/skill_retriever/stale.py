@@ -78,12 +78,13 @@ def stale_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance, pat
     one_file = None if path.is_dir() else path.resolve()
     stale, shared = [], []
     for node_id, node in held.nodes.items():
-        if node_id in fresh or not _of(node, origin) or _unread(node_id, node, troubled, origin):
+        if node_id in fresh or not _of(node, origin) or _record_unread(node_id, node, troubled):
             continue
-        if derived(node):
+        if derived(node):  # no file of its own: it goes when nothing staying links to it
             shared.append(node_id)
             continue
-        if one_file is not None and item_file(node, origin.root) != one_file and not _file_gone(node):
+        file = item_file(node, origin.root)
+        if file in troubled or (one_file is not None and file != one_file and not _file_gone(node)):
             continue
         stale.append(node_id)
     return sorted(stale + unlinked(held.nodes, held.edges.values(), shared, fresh.union(stale), result.edges))
@@ -94,12 +95,18 @@ def _of(node: Node, origin: Provenance) -> bool:
     return node.attrs.get("source_name") == origin.name and node.attrs.get("source_root") == origin.root
 
 
+def _record_unread(node_id: str, node: Node, troubled: _Troubled) -> bool:
+    """Whether this read could not read ``node``'s own record, or the passage it is a fact of."""
+    return node_id in troubled.items or node.attrs.get("passage") in troubled.items
+
+
 def _unread(node_id: str, node: Node, troubled: _Troubled, origin: Provenance) -> bool:
     """Whether this read could not read ``node`` (one of ``origin``'s): its record, the
-    passage it is a fact of, its file, or a folder above it."""
-    if node_id in troubled.items or node.attrs.get("passage") in troubled.items:
+    passage it is a fact of, its file, or a folder above it (a derived item, an entity,
+    has no file of its own)."""
+    if _record_unread(node_id, node, troubled):
         return True
-    return item_file(node, origin.root) in troubled
+    return not derived(node) and item_file(node, origin.root) in troubled
 
 
 def _file_gone(node: Node) -> bool:
