@@ -89,3 +89,20 @@ def test_a_folder_indexed_under_a_second_name_says_its_items_are_held_twice(tmp_
         assert len(index) == 2  # a note, not a refusal: two names may be meant
     finally:
         index.close()
+
+
+def test_stats_says_which_source_is_gone_from_disk(
+    index_dir: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source moved or deleted can only be removed: stats says so, naming the way out."""
+    import shutil
+
+    shutil.rmtree(tmp_path / "vendor")
+    capsys.readouterr()
+    assert main(["stats", "--index-dir", index_dir]) == 0
+    out = capsys.readouterr().out
+    assert f"vendor (2 items, {tmp_path / 'vendor'}, gone from disk: `skill-retriever remove-source vendor` takes it out)" in out
+    assert f"team (1 items, {tmp_path / 'team'})" in out
+    assert main(["stats", "--index-dir", index_dir, "--json"]) == 0
+    named = {s["name"]: s["gone"] for s in json.loads(capsys.readouterr().out)["sources"]["named"]}
+    assert named == {"team": False, "vendor": True}

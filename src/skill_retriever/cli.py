@@ -344,7 +344,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
-        held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'})" for c in status["sources"]["named"]]
+        held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'}"
+                + (f", gone from disk: `skill-retriever remove-source {c['name']}` takes it out)" if c["gone"] else ")")
+                for c in status["sources"]["named"]]
         held += [f"{unnamed} item(s) written through the API"] if (unnamed := status["sources"]["unnamed_items"]) else []
         print(printable(f"sources: {', '.join(held) or 'none'}"))
         if status["server"] is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError
@@ -31,8 +32,14 @@ class SourceCount:
     root: str
     items: int
 
+    @property
+    def gone(self) -> bool:
+        """Whether the recorded folder or file is no longer there (moved or deleted): the
+        source can then not be indexed again, only removed (`remove_source`)."""
+        return bool(self.root) and not Path(self.root).exists()
+
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "root": self.root, "items": self.items}
+        return {"name": self.name, "root": self.root, "items": self.items, "gone": self.gone}
 
 
 def _source_of(node: Node) -> tuple[str, str] | None:
