@@ -105,3 +105,15 @@ def test_a_skipped_link_holds_no_items_back_from_pruning(
     assert f"note: {root / 'skills' / 'ext'}: symbolic link to a folder outside the repository" in out
     with Index.open(index_dir) as index:
         assert set(index.snapshot().nodes) == {"repo/skills/own/SKILL.md"}
+
+
+def test_a_skill_file_linked_to_another_skill_is_read_twice_with_a_note(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_file(root, "skills/original/SKILL.md", _md("original"))
+    (root / "skills" / "alias").mkdir(parents=True)
+    (root / "skills" / "alias" / "SKILL.md").symlink_to("../original/SKILL.md")
+    result = ingest_skill_repo(root)
+    assert sorted(n.id.split("/", 1)[1] for n in result.nodes) == ["skills/alias/SKILL.md", "skills/original/SKILL.md"]
+    notes = _notes(result, root)
+    assert set(notes) == {"skills/alias/SKILL.md"}
+    assert "symbolic link to skills/original/SKILL.md, which is read in its own place too" in notes["skills/alias/SKILL.md"]

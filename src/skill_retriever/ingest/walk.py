@@ -6,7 +6,9 @@ sorted order, never into `SKIP_DIRS`. A folder that cannot be listed is a proble
 folder (``Unread.FOLDER``): re-indexing keeps every item read below it before, as it keeps
 those of a file that cannot be read.
 
-Symbolic links: one to a file in the repository is listed; one to a file outside it, every
+Symbolic links: one to a file in the repository is listed (with a note when it leads to a
+file of its own name listed in its own place, one SKILL.md to another: it is then indexed
+twice); one to a file outside it, every
 link to a folder (outside it: another checkout is a source of its own; inside it: its
 files are read in place, not twice; or a loop) and a broken one are not followed, each
 named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
@@ -15,6 +17,7 @@ named in a note (`Problem` with ``read_whole``: it holds no items back from prun
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 from skill_retriever.ingest.result import Problem, Unread
@@ -41,6 +44,7 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
     or was not followed is added to ``problems``."""
     real_root = root.resolve()
     found: list[str] = []
+    links: dict[str, str] = {}  # a listed link to a file -> the file, both relative to the root
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -66,7 +70,16 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
                 problems.append(skipped)
             else:
                 found.append(path.relative_to(root).as_posix())
+                if entry.is_symlink():
+                    links[found[-1]] = path.resolve().relative_to(real_root).as_posix()
         stack.extend(reversed(folders))  # the first folder in sorted order is walked next
+    listed = set(found)
+    problems += [  # one component file read twice: in its place and through the link
+        _link_note(root / rel, f"symbolic link to {target}, which is read in its own place too: "
+                   "what it holds is indexed twice; remove the link, or copy the file if both are meant")
+        for rel, target in sorted(links.items())
+        if target in listed and posixpath.basename(target).lower() == posixpath.basename(rel).lower()
+    ]
     return sorted(found)
 
 
