@@ -67,9 +67,12 @@ _HOOK_KEYS = ("hooks", "event", "matcher", "command")
 _NOT_SCRIPTS = frozenset({".json", ".md"})
 #: Path-like words of a shell command (quotes removed first).
 _WORD_RE = re.compile(r"[\w.~${}/+@%-]+")
-#: What a bare command word must end with to name a script beside the hook (``check.py``;
+#: What a command word must end with to name a script (a bare one: beside the hook) (``check.py``;
 #: not ``python3``, ``echo`` or a data file).
-_SCRIPT_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"})
+SCRIPT_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"})
+#: `SCRIPT_EXTENSIONS` as a regular expression's alternation (``sh|bash|...``), for the
+#: installer's checks of the same commands (`install.render_hook`).
+SCRIPT_SUFFIX_PATTERN = "|".join(sorted(e[1:] for e in SCRIPT_EXTENSIONS))
 #: Leading ``$VAR/``, ``${VAR}/`` or ``~/`` of a path.
 _ANCHOR_RE = re.compile(r"^(?:\$\{?\w+\}?|~)/+")
 _MAX_PROMPT_CHARS = 300
@@ -262,7 +265,7 @@ def _referenced(word: str, folder: str, files: Collection[str]) -> list[str]:
     while (anchored := _ANCHOR_RE.sub("", word)) != word:
         word = anchored
     if "/" not in word:  # a bare word: a script beside the hook, or no file
-        script = posixpath.splitext(word)[1].lower() in _SCRIPT_EXTENSIONS
+        script = posixpath.splitext(word)[1].lower() in SCRIPT_EXTENSIONS
         return _existing([posixpath.join(folder, word)], files) if script else []
     if word.startswith("/"):
         return []  # an absolute path outside any source root

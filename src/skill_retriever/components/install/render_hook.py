@@ -63,7 +63,7 @@ from skill_retriever.components.install.paths import (
 from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
-from skill_retriever.ingest.hook_configs import settings_hooks
+from skill_retriever.ingest.hook_configs import SCRIPT_SUFFIX_PATTERN, settings_hooks
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.ingest.skill_configs import json_document
 from skill_retriever.ingest.skill_records import RecordError
@@ -80,9 +80,11 @@ _PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
 _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
 #: A script a command names by a bare relative path (``bash linked.sh``, ``./x.py``): not
 #: pointed at a copy, so nothing was shipped for it.
-_BARE_SCRIPT_RE = re.compile(r"(?:^|[\s;&|(])(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl))(?=$|[\s;&|)])")
+_BARE_SCRIPT_RE = re.compile(
+    rf"(?:^|[\s;&|(])(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:{SCRIPT_SUFFIX_PATTERN}))(?=$|[\s;&|)])"
+)
 #: A script a command names in the home folder's ``.claude`` (not a log or data file).
-_HOME_SCRIPT_RE = re.compile(r"(?:\$HOME|\$\{HOME\}|~)\"?/\.claude/[\w./+-]*\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl)(?![\w.-])")
+_HOME_SCRIPT_RE = re.compile(rf"(?:\$HOME|\$\{{HOME\}}|~)\"?/\.claude/[\w./+-]*\.(?:{SCRIPT_SUFFIX_PATTERN})(?![\w.-])")
 #: Any ``.claude/...`` path a command names.
 _CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
 #: What a path named right after these is relative to: the home folder, or the project.
