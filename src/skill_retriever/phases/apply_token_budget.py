@@ -14,6 +14,7 @@ from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_c
 from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
+from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
 from skill_retriever.model import SCAFFOLD_KINDS
@@ -88,9 +89,9 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     }
     warnings = []
     if cut.dropped:
-        warnings.append(budget_note(cut, tokens, len(top), config.token_budget, config.budget_fill, nodes))
+        warnings.append(budget_note(cut, tokens, len(top), config.budget_fill, nodes))
     fit = assess_fit(state, view)
-    if fit is None and not config.channel_on("semantic") and _calibrated(view):
+    if fit is None and not config.channel_on("semantic") and _fit_model(view) is not None:
         warnings.append("no 'nothing fits' judgement: it reads the semantic channel, which is off")
     if fit is not None:
         update["fit"] = fit
@@ -112,35 +113,34 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     """How well the catalogue answers the query (``calibration.fit``), from the semantic
     channel's best score and whether the keyword channel agrees on that item; None when
     the index was never calibrated or the semantic channel is off."""
-    calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
+    model = _fit_model(view)
     rankings = state.get("channel_rankings") or {}
     semantic = rankings.get("semantic") or []
     nodes = view.snapshot.nodes
     # The best match that can be an answer, as the calibration measured it (calibration.fit).
     best = next((h for h in semantic if h["id"] in nodes and nodes[h["id"]].kind not in SCAFFOLD_KINDS), None)
-    if calibration is None or calibration.fit is None or best is None:
+    if model is None or best is None:
         return None
     depth = agree_depth(len(view.snapshot))
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
-    fit = calibration.fit.assess(float(best["score"]), best["id"] in keyword)
+    fit = model.assess(float(best["score"]), best["id"] in keyword)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
     )
 
 
-def _calibrated(view: QueryView) -> bool:
-    """Whether the index has the "nothing fits" line (`assess_fit` could judge a query)."""
+def _fit_model(view: QueryView) -> FitModel | None:
+    """The index's "nothing fits" line, when it has one and the settings use it."""
     calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
-    return calibration is not None and calibration.fit is not None
+    return calibration.fit if calibration is not None else None
 
 
-def budget_note(
-    cut: BudgetCut, tokens: dict[str, int], considered: int, budget: int | None, fill: bool, nodes: Any
-) -> str:
+def budget_note(cut: BudgetCut, tokens: dict[str, int], considered: int, fill: bool, nodes: Any) -> str:
     """What the budget left out, in words: how many, the first one with its size, and what
     would help (filling helps only when a dropped result fits in what the kept ones left)."""
     first = cut.dropped[0]
     what = f"{nodes[first].name} ({first}), {tokens[first]} tokens"
+    budget = cut.budget
     room = (budget or 0) - cut.total_tokens
     if fill:
         how = "skipped what did not fit"
