@@ -8,6 +8,9 @@ real agent task in a public tool benchmark runs to 18,686). The embedding reads 
 model reads (MiniLM: the first 256 word pieces), the keyword channel the first
 ``keyword_query_chars``, and entities, typed hops and query components the first
 ``plan_query_chars``: those are phrase-level signals, and their cost grows with length.
+
+A pasted stack trace is searched for the code and the error it names, not for the words
+every frame repeats (`algorithms.stack_traces`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
+from skill_retriever.algorithms.stack_traces import condense_stack_traces
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, strip_time_phrase
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import QueryError, QueryTooLongError
@@ -64,8 +68,11 @@ def clean_query(query: Any, max_chars: int) -> str:
 
 
 def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow | None]:
-    """The text the channels search (the query less its time phrase) and the window."""
+    """The text the channels search and the window: the query with any stack trace in it
+    condensed to the code it names (`condense_stack_traces`: a traceback's header is no
+    time phrase, its frames' "File", "line" and "in" no topic), less its time phrase."""
     now = config.now or datetime.now(UTC)
+    query = condense_stack_traces(query)
     head = query[: config.plan_query_chars]
     window = parse_time_window(head, now, recent_days=config.recent_days)
     if window is None:
