@@ -1,5 +1,6 @@
 """``skill-retriever index``: read sources into an index (`indexing.index_sources`), print
-what each gave, and take back a new index that its first run left empty."""
+what each gave, then what resolved across sources (`cross_source`), and take back a new
+index that its first run left empty."""
 
 from __future__ import annotations
 
@@ -110,6 +111,10 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             if gone := run.removed.get(s.source):
                 print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
                                 + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))
+        if run.cross_source is not None:  # after the sources: it resolves what they could not
+            read = {n.id for s in run.sources for n in s.nodes}
+            for line in run.cross_source.lines(read):
+                print(printable(f"across sources: {line}"))
         copied = f"; copied {n} vector(s) to the Chroma server again" if (n := index.repaired.get("server")) else ""
         print(printable(f"embedded {run.embedded} texts{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
     empty = [s.source for s in run.sources if not s.nodes]

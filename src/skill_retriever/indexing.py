@@ -14,6 +14,9 @@ silently replace or rename those items. A JSON graph's edges may end at any node
 index holds.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
+A run that wrote anything ends with `cross_source.link_across_sources`: a ``requires``
+(``dependencies``, ``conflicts``) that names no component of its own source resolves to
+one of another source of the index, whichever source was indexed first.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from skill_retriever.cross_source import CrossSourceReport, link_across_sources
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import (
     Provenance,
@@ -39,6 +43,7 @@ from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 SourceKind = Literal["skills", "json", "toolret", "passages"]
 BATCH = 256
@@ -119,6 +124,8 @@ class IndexRun:
     #: Source -> the mark of its earlier run that did not finish, which this run completed
     #: (``stores.run_marks``).
     completed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Names resolved in other sources of the index after the run (`cross_source`).
+    cross_source: CrossSourceReport | None = None
 
     @property
     def embedded(self) -> int:
@@ -145,6 +152,7 @@ class IndexRun:
             "edges_removed": dict(self.edges_removed),
             "calibration": self.calibration,
             "completed_unfinished_runs": dict(self.completed),
+            "cross_source": self.cross_source.to_dict() if self.cross_source else None,
         }
 
 
@@ -215,6 +223,7 @@ def index_sources(
         )
     origins = [Provenance.of(path, source_name) for path in paths]
     check_sources(_held(index), origins)
+    before = index.snapshot()  # which names lose their component by this run (`cross_source`)
     run = IndexRun()
     for path, origin in zip(paths, origins, strict=True):
         source_kind = kind or detect_source(path)
@@ -244,11 +253,23 @@ def index_sources(
         if cut:
             run.edges_removed[result.source] = len(cut)
         run_marks.end(index, origin.name)
+    if any(s.nodes for s in run.sources):
+        _link_across_sources(index, run, before)
     if calibrate:
         from skill_retriever.calibration import ensure_calibration
 
         run.calibration = ensure_calibration(index)[0].summary(index.version)
     return run
+
+
+def _link_across_sources(index: Index, run: IndexRun, before: IndexSnapshot) -> None:
+    """Resolve in other sources what each source could not (order of indexing does not
+    matter), and take back the notes on names resolved so."""
+    report = link_across_sources(index, before)
+    run.cross_source = report
+    run.writes.extend(report.writes)
+    for result in run.sources:
+        result.problems = [p for p in result.problems if not report.settles(p)]
 
 
 def _one_file(path: Path, kind: SourceKind) -> Path | None:

@@ -11,14 +11,17 @@ them (`Index.delete`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.model import Node
 from skill_retriever.stores.index import Index
+
+if TYPE_CHECKING:
+    from skill_retriever.cross_source import CrossSourceReport
 
 __all__ = ["SourceCount", "remove_source", "source_ids", "sources_of"]
 
@@ -71,10 +74,13 @@ def source_ids(nodes: Mapping[str, Node], name: str) -> list[str]:
     return ids
 
 
-def remove_source(index: Index, name: str, *, dry_run: bool = False) -> list[str]:
+def remove_source(
+    index: Index, name: str, *, dry_run: bool = False, relinked: Callable[[CrossSourceReport], None] | None = None
+) -> list[str]:
     """Delete every item of the source named ``name`` and the relations touching them;
-    the ids removed (those that would be, with ``dry_run``). The calibration is brought
-    up to date as after indexing. The mark of a run of that source that did not finish
+    the ids removed (those that would be, with ``dry_run``). The names of other sources'
+    items that named one of them are looked up again (`cross_source`; ``relinked`` is
+    given what that found), and the calibration is brought up to date as after indexing. The mark of a run of that source that did not finish
     goes too (`stores.run_marks`), also when that run wrote no item: then no id is removed.
 
     Raises:
@@ -95,5 +101,10 @@ def remove_source(index: Index, name: str, *, dry_run: bool = False) -> list[str
             index.delete(ids)
         run_marks.end(index, name)  # a run of it that did not finish is moot now
         if ids:
+            from skill_retriever.cross_source import link_across_sources
+
+            report = link_across_sources(index, snap)
+            if relinked is not None:
+                relinked(report)
             ensure_calibration(index)
     return ids

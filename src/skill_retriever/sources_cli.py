@@ -1,13 +1,17 @@
-"""``skill-retriever remove-source``: take a source's items out of an index (`sources`)."""
+"""``skill-retriever remove-source``: take a source's items out of an index (`sources`),
+and say which other sources' ``requires`` lost (or changed) their component (`cross_source`)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.cliargs import add_lock_wait_option, open_index
 from skill_retriever.safety.terminal import printable, printable_json
+
+if TYPE_CHECKING:
+    from skill_retriever.cross_source import CrossSourceReport
 
 __all__ = ["add_parser"]
 
@@ -38,13 +42,16 @@ def cmd_remove_source(args: argparse.Namespace) -> int:
     with open_index(args) as index:
         before = index.snapshot()
         mark = before.unfinished_runs.get(args.name)  # a run of it that did not finish
-        ids = remove_source(index, args.name, dry_run=args.dry_run)
+        reports: list[CrossSourceReport] = []
+        ids = remove_source(index, args.name, dry_run=args.dry_run, relinked=reports.append)
         gone = set(ids)  # the relations that touch them go too, other sources' included
         relations = sum(1 for e in before.edges.values() if e.source in gone or e.target in gone)
         status = index.status()
+    across = reports[0] if reports else None
     if args.json:
         print(printable_json(dumps({"source": args.name, "dry_run": args.dry_run, "removed": ids,
-                                    "relations_removed": relations, "unfinished_run": mark, "index": status})))
+                                    "relations_removed": relations, "unfinished_run": mark, "index": status,
+                                    "cross_source": across.to_dict() if across else None})))
         return 0
     verb = "would remove" if args.dry_run else "removed"
     more = f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else ""
@@ -54,5 +61,7 @@ def cmd_remove_source(args: argparse.Namespace) -> int:
         took = "would take" if args.dry_run else "took"
         print(printable(f"{args.name}: {took} off the mark of its index run started {mark.get('started', '?')}, "
                         "which did not finish"))
+    for line in across.lines(()) if across else ():  # names that lost (or changed) their component
+        print(printable(f"across sources: {line}"))
     print(printable(f"index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
     return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill_retriever.cross_source import claims
 from skill_retriever.ingest.provenance import (
     Provenance,
     derived,
@@ -122,7 +123,10 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
     today is not gone; a warning about a file it read keeps nothing), and so does every
     edge when the read produced nothing. So does an edge to an item of the source that
     this read could not read (kept as it was): a name is resolved among what was read, so
-    the ``requires`` naming it made no edge this time, and its edge is as good as the item."""
+    the ``requires`` naming it made no edge this time, and its edge is as good as the item.
+An edge to another source that the item's unresolved names claim (`cross_source.claims`)
+is left to `cross_source.link_across_sources`, which runs after the write: it keeps the
+edge while the name still resolves there, and takes it out when it no longer does."""
     if not result.nodes:
         return []
     fresh = {n.id: n for n in result.nodes}
@@ -141,4 +145,5 @@ def stale_edge_ids(held: IndexSnapshot, result: IngestResult, origin: Provenance
         and edge_id not in troubled.items
         and item_file(fresh[edge.source], origin.root) not in troubled
         and not kept_target(edge.target)
+        and not claims(fresh[edge.source], held.nodes.get(edge.target), edge.kind)
     )

@@ -4,6 +4,11 @@ Resolution of a name (normalised by `mentions.name_key`): a component of the sam
 plugin, else the first by path in the same corpus, else, for declared relations only,
 the first in the other corpora read together. Never a self-edge, never a duplicate
 (source, target, kind), never an edge to a node that was not built.
+
+What resolves nowhere here is kept on the node (``attrs["unresolved_requires"]``, see
+`unresolved_record`), for `cross_source` to look up among the other sources of the index
+the node is written to; its "requires unknown component" note names the node (``item``)
+so that a name resolved there takes the note back.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.ingest.mentions import MentionScanner, common_keys, name_key
@@ -26,6 +32,19 @@ PACKAGE_SPEC_RE = re.compile(r"[<>=!~@\[/]")
 MENTION_WEIGHT = 0.5
 
 _Index = Mapping[str, Sequence["Placed"]]
+
+#: The node attribute holding the declared names that resolved nowhere in its own source:
+#: ``{"requires": [name, ...], "dependencies": [[name, local id or null], ...],
+#: "conflicts": [[name, reason], ...]}`` (only the relations that have some).
+UNRESOLVED_ATTR = "unresolved_requires"
+#: How a note on a ``dependencies`` list read as packages because of a likely typo begins.
+NEAR_MISS_START = "dependencies names components"
+
+
+def unknown_component_message(name: str) -> str:
+    """The note on a ``requires`` that names no component (`cross_source` takes it back
+    when another source of the index has one)."""
+    return f"requires unknown component {name!r}; no edge made"
 
 
 @dataclass(slots=True)
@@ -83,12 +102,18 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
     ids = {n.id for n in nodes}
     indexes = {name: _index(ps) for name, ps in live.items()}
     edges = _Edges()
+    unresolved: dict[str, dict[str, Any]] = {}
     for corpus in corpora:
         order = [indexes[corpus.name]] + [indexes[c.name] for c in corpora if c is not corpus]
         for p in live[corpus.name]:
-            _declared_edges(p, order, ids, edges, result.problems)
+            if record := _declared_edges(p, order, ids, edges, result.problems):
+                unresolved[p.id] = record
         _mention_edges(live[corpus.name], indexes[corpus.name], edges)
-    result.nodes, result.edges = nodes, edges.items
+    result.nodes = [
+        n.with_changes(attrs={**n.attrs, UNRESOLVED_ATTR: unresolved[n.id]}) if n.id in unresolved else n
+        for n in nodes
+    ]
+    result.edges = edges.items
     return result
 
 
@@ -147,10 +172,13 @@ def _ambiguity_note(name: str, key: str, p: Placed, order: Sequence[_Index], tar
 
 def _declared_edges(
     p: Placed, order: Sequence[_Index], ids: set[str], edges: _Edges, problems: list[Problem]
-) -> None:
+) -> dict[str, Any]:
+    """Make ``p``'s declared edges; what of them resolved nowhere (`UNRESOLVED_ATTR`)."""
     r, own = p.record, name_key(p.record.name)
+    record: dict[str, Any] = {}
     if p.parent in ids:
         edges.add(p.id, p.parent, EdgeKind.PART_OF)
+    required: set[str] = set()
     for name in r.requires:
         key = name_key(name)
         if not key or key == own:
@@ -158,26 +186,32 @@ def _declared_edges(
         target = _resolve(key, p, order)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
+            required.add(target.id)
             if note := _ambiguity_note(name, key, p, order, target):
                 problems.append(Problem(str(p.source), note, read_whole=True))
         elif not PACKAGE_SPEC_RE.search(name):
-            problems.append(
-                # read whole: an edge to a component gone from the source goes with it
-                Problem(str(p.source), f"requires unknown component {name!r}; no edge made", read_whole=True)
-            )
-    _dependency_edges(p, order, edges, problems)
+            record.setdefault("requires", []).append(name)
+            # read whole: an edge to a component gone from the source goes with it
+            problems.append(Problem(str(p.source), unknown_component_message(name), read_whole=True, item=p.id))
+    if entries := _dependency_edges(p, order, edges, problems, required):
+        record["dependencies"] = entries
     for name, reason in r.conflicts:
         target = _resolve(name_key(name), p, order)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.CONFLICTS_WITH, description=reason)
+        elif name_key(name) and name_key(name) != own:
+            record.setdefault("conflicts", []).append([name, reason])
     for tool in r.tools:
         server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 1 else tool
         target = _resolve(name_key(server), p, order, NodeKind.MCP_SERVER)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.USES)
+    return record
 
 
-def _dependency_edges(p: Placed, order: Sequence[_Index], edges: _Edges, problems: list[Problem]) -> None:
+def _dependency_edges(
+    p: Placed, order: Sequence[_Index], edges: _Edges, problems: list[Problem], required: set[str]
+) -> list[list[str | None]]:
     """DEPENDS_ON for ``dependencies`` that all name components; else they are packages.
 
     Anthropic's skill format and the collections that follow it list software there
@@ -186,18 +220,27 @@ def _dependency_edges(p: Placed, order: Sequence[_Index], edges: _Edges, problem
     A list naming the component itself (``guidance`` in the skill on that package) is a
     package list too: nothing depends on itself. A list that is mostly components with
     an entry one typo away from another (`_near_misses`) gets a note saying so.
+
+    A list of names alone that some entry of resolves nowhere here is returned as
+    ``[written name, local target id or None]`` entries (those whose target a ``requires``
+    already reached left out: that edge stands anyway), for `cross_source` to complete.
     """
     own = name_key(p.record.name)
-    keys = [k for k in map(name_key, p.record.dependencies) if k]
+    written = [(d, k) for d in p.record.dependencies if (k := name_key(d))]
+    keys = [k for _, k in written]
     targets = [None if k == own else _resolve(k, p, order) for k in keys]
     if any(map(PACKAGE_SPEC_RE.search, p.record.dependencies)):
-        return
+        return []
     if any(t is None for t in targets):
         problems.extend(_near_misses(p, keys, targets, order))
-        return
+        if own in keys:
+            return []  # a package list (see above)
+        return [[d, t.id if t else None] for (d, _), t in zip(written, targets, strict=True)
+                if t is None or t.id not in required]
     for target in targets:
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.DEPENDS_ON)
+    return []
 
 
 def _near_misses(
@@ -220,10 +263,11 @@ def _near_misses(
             written = next(d for d in p.record.dependencies if name_key(d) == key)
             out.append(Problem(
                 str(p.source),
-                f"dependencies names components ({', '.join(t.record.name for t in found)}) but not "
+                f"{NEAR_MISS_START} ({', '.join(t.record.name for t in found)}) but not "
                 f"{written!r} (did you mean {names[close[0]]!r}?): the list was read as packages and "
                 "no dependency edge was made; correct the name to make them",
                 read_whole=True,
+                item=p.id,
             ))
     return out
 

@@ -1,0 +1,278 @@
+"""Declared relations that name a component of ANOTHER source of the same index.
+
+Each source is ingested alone (`indexing.index_sources`), and `ingest.skill_links`
+resolves a component's ``requires``, ``dependencies`` and ``conflicts`` in its own source
+only: same plugin first, then the first by path, with a note when a name is ambiguous.
+A name that resolves nowhere there is kept on the node (``attrs["unresolved_requires"]``,
+`skill_links.UNRESOLVED_ATTR`: the written names per relation). After every write that
+adds or removes components (the end of an index run, `sources.remove_source`),
+`link_across_sources` looks each of them up again among the components (component kinds
+and plugins) that the index holds from OTHER sources, by `mentions.name_key`:
+
+- several candidates: the first by (source name, path), with a note naming the others;
+- ``dependencies`` make edges only when every entry names a component, here or there
+  (else they are packages, as in `skill_links`);
+- ``requires`` that resolves nowhere in the whole index keeps its "requires unknown
+  component" note; one resolved here takes that note back (`CrossSourceReport.settles`)
+  and is reported as linked instead.
+
+The edges a node *claims* (`claims`) are its DEPENDS_ON / CONFLICTS_WITH edges to a node
+of another source named as one of its unresolved names, and to the local targets of its
+recorded ``dependencies``. The pass adds the edges wanted and deletes the claimed ones no
+longer wanted, so indexing A (which requires b) then B (which has b), B then A, or both in
+one run gives the same edge. Re-indexing the requiring source leaves claimed edges to the
+pass (`stale.stale_edge_ids`); an edge whose name the node no longer records (the
+``requires`` taken out, or now resolved in its own source) is not claimed and goes there
+as any relation the source no longer states. Removing the target's source deletes the
+edge with its endpoint (`Index.delete`), the name is unresolved again, and indexing that
+source again brings the edge back. JSON graphs, tool catalogues and passage corpora record
+no unresolved names: the pass never touches their items or edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from skill_retriever.ingest.mentions import name_key
+from skill_retriever.ingest.result import Problem
+from skill_retriever.ingest.skill_links import (
+    NEAR_MISS_START,
+    UNRESOLVED_ATTR,
+    unknown_component_message,
+)
+from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, Node, NodeKind
+from skill_retriever.stores.index import Index, WriteReport
+from skill_retriever.stores.snapshot import IndexSnapshot
+
+__all__ = ["CrossSourceReport", "Link", "Unlinked", "claims", "link_across_sources"]
+
+#: What a name may resolve to in another source: what a skills repository installs.
+_TARGET_KINDS = COMPONENT_KINDS | {NodeKind.PLUGIN}
+_VERBS = {"requires": "requires", "dependencies": "depends on", "conflicts": "conflicts with"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """A node's names that resolved nowhere in its own source (`UNRESOLVED_ATTR`)."""
+
+    requires: tuple[str, ...] = ()
+    dependencies: tuple[tuple[str, str | None], ...] = ()  # (written name, local target id)
+    conflicts: tuple[tuple[str, str], ...] = ()  # (written name, reason)
+
+    def keys(self, kind: EdgeKind) -> set[str]:
+        if kind is EdgeKind.DEPENDS_ON:
+            return {name_key(n) for n in self.requires} | {name_key(n) for n, _ in self.dependencies}
+        return {name_key(n) for n, _ in self.conflicts} if kind is EdgeKind.CONFLICTS_WITH else set()
+
+
+def _record(node: Node) -> _Record | None:
+    """The node's record, None when it has none or it is not the shape ingest writes
+    (attrs written through the API are anyone's)."""
+    raw = node.attrs.get(UNRESOLVED_ATTR)
+    if not isinstance(raw, Mapping):
+        return None
+    requires = raw.get("requires", [])
+    pairs = {k: raw.get(k, []) for k in ("dependencies", "conflicts")}
+    if not isinstance(requires, list) or not all(isinstance(n, str) for n in requires):
+        return None
+    for value in pairs.values():
+        if not isinstance(value, list) or not all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) for e in value):
+            return None
+    return _Record(
+        tuple(requires),
+        tuple((n, t if isinstance(t, str) else None) for n, t in pairs["dependencies"]),
+        tuple((n, r if isinstance(r, str) else "") for n, r in pairs["conflicts"]),
+    )
+
+
+def _source(node: Node) -> str | None:
+    name = node.attrs.get("source_name")
+    return name if isinstance(name, str) and name else None
+
+
+def claims(node: Node, target: Node | None, kind: EdgeKind) -> bool:
+    """Whether the edge ``node -[kind]-> target`` is one `link_across_sources` makes and
+    takes back (re-indexing ``node``'s source leaves it to the pass), judged by ``node``'s
+    record as it is now."""
+    record = _record(node)
+    if record is None or target is None:
+        return False
+    if kind is EdgeKind.DEPENDS_ON and any(t == target.id for _, t in record.dependencies):
+        return True
+    return _source(target) != _source(node) and name_key(target.name) in record.keys(kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A declared name of ``node`` resolved to a component of another source."""
+
+    node: str
+    node_name: str
+    relation: str  # requires | dependencies | conflicts
+    name: str
+    target: str
+    target_name: str
+    target_source: str
+    new: bool  # made by this pass
+
+    def line(self) -> str:
+        return f"{self.node_name} {_VERBS[self.relation]} {self.name!r}: linked to {self.target_source}'s {self.target_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unlinked:
+    """A ``requires`` of ``node`` that names no component anywhere in the index;
+    ``lost`` when it named one of another source before the write (now removed)."""
+
+    node: str
+    node_name: str
+    name: str
+    lost: bool
+
+    def line(self) -> str:
+        return f"{self.node_name} requires {self.name!r}: no component of that name is left in the index; no edge made"
+
+
+@dataclass
+class CrossSourceReport:
+    """What `link_across_sources` found and wrote."""
+
+    links: list[Link] = field(default_factory=list)
+    unresolved: list[Unlinked] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # ambiguity, ``item`` the requiring node
+    added: int = 0
+    removed: int = 0
+    writes: list[WriteReport] = field(default_factory=list)
+
+    def settles(self, problem: Problem) -> bool:
+        """Whether ``problem`` (a note from ingest) is moot now: a ``requires`` named no
+        component of its source, or a ``dependencies`` list looked mistyped, and another
+        source completed it."""
+        for link in self.links:
+            if problem.item != link.node:
+                continue
+            if link.relation == "requires" and problem.message == unknown_component_message(link.name):
+                return True
+            if link.relation == "dependencies" and problem.message.startswith(NEAR_MISS_START):
+                return True
+        return False
+
+    def lines(self, shown: Container[str]) -> list[str]:
+        """What a person reads: links made now or of a node in ``shown`` (read by this run),
+        the ambiguity notes on those, and the names that lost their component now."""
+        nodes = {link.node for link in self.links if link.new} | {link.node for link in self.links if link.node in shown}
+        out = [link.line() for link in self.links if link.node in nodes]
+        out += [f"note: {p.message}" for p in self.notes if p.item in nodes]
+        return out + [u.line() for u in self.unresolved if u.lost]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "links": [{"node": k.node, "relation": k.relation, "name": k.name, "target": k.target,
+                       "target_source": k.target_source, "new": k.new} for k in self.links],
+            "unresolved": [{"node": u.node, "name": u.name, "lost": u.lost} for u in self.unresolved],
+            "notes": [str(p) for p in self.notes],
+            "edges_added": self.added,
+            "edges_removed": self.removed,
+        }
+
+
+class _Targets:
+    """The components of every named source by name key, each list in (source, path) order."""
+
+    def __init__(self, nodes: Mapping[str, Node]) -> None:
+        self.by_key: dict[str, list[Node]] = {}
+        for n in nodes.values():
+            if n.kind in _TARGET_KINDS and _source(n) is not None and (key := name_key(n.name)):
+                self.by_key.setdefault(key, []).append(n)
+        for found in self.by_key.values():
+            found.sort(key=lambda n: (_source(n) or "", str(n.attrs.get("path") or n.id), n.id))
+
+    def elsewhere(self, name: str, node: Node) -> list[Node]:
+        """Components named ``name`` in a source other than ``node``'s, first one first."""
+        return [n for n in self.by_key.get(name_key(name), ()) if _source(n) != _source(node)]
+
+
+def _ambiguity(node: Node, relation: str, name: str, found: list[Node]) -> Problem:
+    first, others = found[0], ", ".join(f"{_source(n)}'s {n.attrs.get('path') or n.id}" for n in found[1:])
+    return Problem(
+        node.source,
+        f"{node.name} {_VERBS[relation]} {name!r}, which {len(found)} components of other sources are named: "
+        f"the relation goes to {_source(first)}'s {first.attrs.get('path') or first.id}, the first by source "
+        f"name and path (also {others}); rename one, or remove the source not meant",
+        read_whole=True,
+        item=node.id,
+    )
+
+
+class _Pass:
+    def __init__(self, snap: IndexSnapshot, before: IndexSnapshot | None) -> None:
+        self.snap, self.before = snap, before
+        self.targets = _Targets(snap.nodes)
+        self.want: dict[str, Edge] = {}
+        self.report = CrossSourceReport()
+
+    def link(self, node: Node, relation: str, name: str, target: Node, found: list[Node], edge: Edge) -> None:
+        self.want[edge.id] = edge
+        self.report.links.append(Link(node.id, node.name, relation, name, target.id, target.name,
+                                      _source(target) or "", edge.id not in self.snap.edges))
+        if len(found) > 1:
+            self.report.notes.append(_ambiguity(node, relation, name, found))
+
+    def node(self, node: Node, record: _Record) -> None:
+        for name in record.requires:
+            if found := self.targets.elsewhere(name, node):
+                self.link(node, "requires", name, found[0], found, Edge(node.id, found[0].id, EdgeKind.DEPENDS_ON))
+            else:
+                self.report.unresolved.append(Unlinked(node.id, node.name, name, self._had(node, name)))
+        for name, reason in record.conflicts:
+            if found := self.targets.elsewhere(name, node):
+                edge = Edge(node.id, found[0].id, EdgeKind.CONFLICTS_WITH, description=reason)
+                self.link(node, "conflicts", name, found[0], found, edge)
+        found_all = [[] if local else self.targets.elsewhere(name, node) for name, local in record.dependencies]
+        if all((local in self.snap.nodes) if local else found
+               for (_, local), found in zip(record.dependencies, found_all, strict=True)):
+            for (name, local), found in zip(record.dependencies, found_all, strict=True):
+                if local:  # resolved in its own source; wanted now that the list is complete
+                    edge = Edge(node.id, local, EdgeKind.DEPENDS_ON)
+                    self.want[edge.id] = edge
+                else:
+                    self.link(node, "dependencies", name, found[0], found, Edge(node.id, found[0].id, EdgeKind.DEPENDS_ON))
+
+    def _had(self, node: Node, name: str) -> bool:
+        """Whether, before the write, ``node`` had an edge for ``name`` into another source."""
+        if self.before is None or node.id not in self.before.nodes:
+            return False
+        key = name_key(name)
+        return any(
+            (t := self.before.nodes.get(e.target)) is not None and _source(t) != _source(node) and name_key(t.name) == key
+            for e in self.before.out_edges(node.id, EdgeKind.DEPENDS_ON)
+        )
+
+
+def link_across_sources(index: Index, before: IndexSnapshot | None = None) -> CrossSourceReport:
+    """Resolve every node's unresolved names among the other sources of ``index`` and write
+    the edges that follows (see the module docstring); ``before``, the index as it was
+    before the write that calls this, tells which names lost their component by it."""
+    snap = index.snapshot()
+    work = _Pass(snap, before)
+    claimed: set[str] = set()
+    for node in snap.nodes.values():
+        record = _record(node)
+        if record is None:
+            continue
+        work.node(node, record)
+        claimed.update(
+            e.id for kind in (EdgeKind.DEPENDS_ON, EdgeKind.CONFLICTS_WITH)
+            for e in snap.out_edges(node.id, kind) if claims(node, snap.nodes.get(e.target), kind)
+        )
+    report = work.report
+    drop = sorted(claimed - work.want.keys())
+    add = [e for edge_id, e in work.want.items() if snap.edges.get(edge_id) != e]
+    if drop:
+        report.writes.append(index.delete((), drop))
+    if add:
+        report.writes.append(index.upsert((), add))
+    report.added, report.removed = len(add), len(drop)
+    return report
