@@ -32,11 +32,11 @@ from skill_retriever.components.install import (
 from skill_retriever.stores.index import Index
 
 M = "market/plugins"
-ALPHA_SETUP, BETA_SETUP = f"{M}/alpha/commands/setup.md", f"{M}/beta/commands/setup.md"
+ALPHA_SETUP, BETA_SETUP = f"{M}/alpha/agents/setup.md", f"{M}/beta/agents/setup.md"
 ALPHA_REVIEWER, BETA_REVIEWER = f"{M}/alpha/agents/reviewer.md", f"{M}/beta/agents/reviewer.md"
 BETA_TOOL = f"{M}/beta/skills/beta-tool/SKILL.md"
 SERVER_A, SERVER_B = "servers-a/.mcp.json#metrics", "servers-b/.mcp.json#metrics"
-SETUP = ".claude/commands/setup.md"
+SETUP = ".claude/agents/setup.md"
 REVIEWER = "---\nname: reviewer\ndescription: Reviews diffs.\n---\n\nReview the diff.\n"
 ADVICE = "leave one of each pair out, or install them into separate targets"
 
@@ -47,14 +47,16 @@ def _server(port: str) -> str:
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    """Plugins alpha and beta (as wshobson/agents: both ship commands/setup.md, and the
-    same reviewer agent byte for byte; beta-tool requires beta's setup), and three
+    """Plugins alpha and beta (both ship an agents/setup.md, which installs at one path,
+    and the same reviewer agent byte for byte; beta-tool requires beta's setup; a
+    commands/setup.md of each would not clash: a plugin's commands go into a folder of its
+    name, see test_install_command_folders), and three
     repositories with an MCP server ``metrics``: b configured differently, c as a."""
     src = tmp_path / "src"
     files = {
-        f"{M}/alpha/commands/setup.md": "---\ndescription: Set up alpha.\n---\n\nSet up alpha.\n",
+        f"{M}/alpha/agents/setup.md": "---\ndescription: Set up alpha.\n---\n\nSet up alpha.\n",
         f"{M}/alpha/agents/reviewer.md": REVIEWER,
-        f"{M}/beta/commands/setup.md": "---\ndescription: Set up beta.\n---\n\nSet up beta.\n",
+        f"{M}/beta/agents/setup.md": "---\ndescription: Set up beta.\n---\n\nSet up beta.\n",
         f"{M}/beta/agents/reviewer.md": REVIEWER,
         BETA_TOOL: "---\nname: beta-tool\ndescription: Beta tooling.\nrequires: [setup]\n---\n\nUse beta.\n",
         "servers-a/.mcp.json": _server("0"),
@@ -149,7 +151,7 @@ def test_a_file_of_yours_that_differs_is_still_kept_not_a_clash(
     index: Index, tmp_path: Path
 ) -> None:
     project = tmp_path / "proj"
-    (project / ".claude/commands").mkdir(parents=True)
+    (project / SETUP).parent.mkdir(parents=True)
     (project / SETUP).write_text("my own setup\n", encoding="utf-8")
     plan = install(index, [ALPHA_SETUP, ALPHA_REVIEWER], project)
     assert plan.clashes == () and not plan.ok and plan.applied  # the reviewer is written

@@ -98,7 +98,7 @@ def test_a_plugin_installs_its_components_and_their_requirements(
     members = plan.plugins[f"{S}/plugins/security-kit"]
     assert len(members) == 4 and {c.id for c in plan.components} >= set(members)
     got = files_under(target)
-    assert {".claude/agents/security-reviewer.md", ".claude/commands/audit-deps.md",
+    assert {".claude/agents/security-reviewer.md", ".claude/commands/security-kit/audit-deps.md",
             ".claude/skills/secret-scanning/SKILL.md", ".claude/skills/dependency-audit/SKILL.md"} <= got  # fmt: skip
     assert "plugin security-kit" in "\n".join(plan.lines())
     # release-train holds canary-rollout and blue-green-deploy, which conflict

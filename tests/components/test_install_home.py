@@ -1,11 +1,13 @@
-"""Where ``install --user`` writes: the home folder's ``.claude``; refused while Claude
-Code's user folder ``$CLAUDE_CONFIG_DIR`` is another one; an empty or relative ``$HOME`` is refused
-(it would mean ``/`` or the working folder), as an empty ``--target`` is. And a folder on
-a read-only file system is said to be one (``chmod`` cannot help there)."""
+"""Where ``install --user`` writes: the home folder's ``.claude`` (``$CLAUDE_CONFIG_DIR``
+when set elsewhere: test_install_config_dir.py); an empty or relative ``$HOME`` is refused
+(it would mean ``/`` or the working folder), as an empty ``--target`` is, and so is a
+``$CLAUDE_CONFIG_DIR`` that is empty, relative, or the home folder (or above it). And a
+folder on a read-only file system is said to be one (``chmod`` cannot help there)."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,21 +62,48 @@ def test_an_empty_home_given_is_refused(sample_index: Index, home: Path) -> None
         install(sample_index, ["api-reviewer"], user=True, home="", with_dependencies=False)
 
 
-@pytest.mark.parametrize("value", ["elsewhere/.claude", "/opt/claude-config", "claude-config"])
-def test_a_claude_config_dir_other_than_home_claude_is_refused_for_user(
-    sample_index: Index, tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, value: str
+@pytest.mark.parametrize("value", ["", "elsewhere/.claude", "claude-config", "~/.config/claude", " "])
+def test_a_claude_config_dir_empty_or_not_absolute_is_refused_for_user(
+    sample_index: Index,
+    tmp_path: Path,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    value: str,
 ) -> None:
-    """Claude Code reads user settings from $CLAUDE_CONFIG_DIR when set: ~/.claude would be
-    the wrong place, and hooks written into the other folder would run scripts from
-    "$HOME"/.claude; refused, saying so, rather than either."""
+    """Claude Code reads user settings from $CLAUDE_CONFIG_DIR when set: an empty or relative
+    value names no one folder (it depends on where Claude Code starts), so neither it nor
+    ~/.claude is written; the message says what to set."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
-    with pytest.raises(InstallError, match=r"\$CLAUDE_CONFIG_DIR is .*Claude Code reads your user settings there.*unset"):
+    fix = "it is set but empty.*absolute path" if not value else "not an absolute path.*give an absolute path"
+    shown = re.escape(repr(value))
+    with pytest.raises(InstallError, match=rf"\$CLAUDE_CONFIG_DIR is {shown}: {fix}.*or unset it for .*/home/\.claude; nothing written"):
         install(sample_index, ["api-reviewer"], user=True, with_dependencies=False)
-    assert not (home / ".claude").exists() and not (tmp_path / "elsewhere").exists()
-    # an explicit home still wins (the Python API's home=)
+    index_dir = str(sample_index.path)
+    sample_index.close()  # the CLI opens it itself
+    for argv in (
+        ["install", "api-reviewer", "--user", "--index-dir", index_dir],
+        ["uninstall", "api-reviewer", "--user"],
+    ):
+        assert main(argv) == 2
+        assert f"$CLAUDE_CONFIG_DIR is {value!r}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "sample-index"]
+    assert list(home.iterdir()) == []  # no ~/.claude either
+
+
+def test_a_claude_config_dir_at_or_above_home_is_refused_for_user(
+    sample_index: Index, tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """skills/, settings.json... would be strewn into the home folder (or one above it)."""
+    for value, what in ((home, "your home folder"), (tmp_path, "a folder holding it")):
+        monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(value))
+        with pytest.raises(InstallError, match=rf"is '{value}': {what}.*point it at a folder of its own"):
+            install(sample_index, ["api-reviewer"], user=True, with_dependencies=False)
+    assert list(home.iterdir()) == []
+    # an explicit home still wins (the Python API's home=): its .claude, whatever the variable
     assert install(sample_index, ["api-reviewer"], user=True, home=home, with_dependencies=False).ok
-    assert (home / AGENT).is_file()
+    assert (home / AGENT).is_file() and not (home / "agents").exists()
 
 
 def test_a_claude_config_dir_that_is_home_claude_installs(

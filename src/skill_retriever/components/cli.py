@@ -38,7 +38,8 @@ def _where(p: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--user",
         action="store_true",
-        help="the home folder's ~/.claude (hooks into ~/.claude/settings.json; no MCP servers)",
+        help="your Claude Code folder: $CLAUDE_CONFIG_DIR when set, else ~/.claude (hooks into "
+        "its settings.json; no MCP servers)",
     )
 
 

@@ -6,7 +6,9 @@ What is recognised, walking the folder in sorted order:
   nested in it included) are listed in ``attrs["files"]`` (relative to the folder), not
   read; a Markdown file there whose frontmatter has a name and a description also becomes
   an OTHER node, PART_OF the skill.
-- ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks``: that kind; a ``.json``
+- ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks``: that kind (a command
+  also records its folders below ``commands/`` and its file's stem, see `command_places`;
+  a plugin's, its plugin's name in front); a ``.json``
   below ``hooks``: a hook definition, one node per file (see `hook_configs`: the exact
   settings.json ``hooks`` mapping and the scripts it runs); other files there (the
   scripts) are not components and not problems.
@@ -48,6 +50,7 @@ from pathlib import Path
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
+from skill_retriever.ingest.command_places import command_place, in_plugin
 from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
 from skill_retriever.ingest.plugin_manifests import (
     PluginSpec,
@@ -181,6 +184,12 @@ class _Reader:
             default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
             text = rec.read_text(self.root / rel, self.max_bytes)
             made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
+            if made is not None and made.kind is NodeKind.COMMAND:
+                # Where the file lies below commands/ is what Claude Code names and files
+                # it by (`command_places`): kept so that install writes it there.
+                place, notes = command_place(context, stem)
+                made.attrs.update(place)
+                made.warnings += notes
             return [made] if made else []
         if lower_ext != ".json" or skill is not None:
             return []
@@ -299,6 +308,13 @@ def _plugin_nodes(
                 out.problems.append(Problem(reader.where(source), f"{exc}; ignored", unread=Unread.NOTHING))
         for m in inside:
             m.record.attrs["plugin"] = record.name
+            namespace = m.record.attrs.get("command_namespace")
+            if isinstance(namespace, str):  # a command: filed under its plugin's name
+                m.record.attrs["command_namespace"], why = in_plugin(namespace, record.name)
+                if why is not None:
+                    out.problems.append(
+                        Problem(str(m.source), why, read_whole=True, unread=Unread.NOTHING)
+                    )
         outer = _nearest(posixpath.dirname(folder), plugin_ids) if spec.folder else None
         parent = plugin_ids[outer] if outer is not None else None
         node_id = f"{reader.corpus}/{spec.rel}"

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.claude_folder import layout_rel
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import KEPT_FOLDERS, RECORD_FILE
 from skill_retriever.components.install.paths import safe_destination
@@ -85,7 +86,7 @@ def remove_empty_folders(root: Path, record: InstallRecord) -> None:
 def prune_empty(root: Path, folder: Path) -> None:
     """Remove ``folder`` and its parents while empty, up to the layout's kept folders."""
     real_root = root.resolve()
-    while folder.resolve() != real_root and folder.relative_to(root).as_posix() not in KEPT_FOLDERS:
+    while folder.resolve() != real_root and layout_rel(root, folder) not in KEPT_FOLDERS:
         try:
             folder.rmdir()
         except OSError:  # not empty (or not ours to remove): stop here

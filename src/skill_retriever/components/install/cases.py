@@ -28,6 +28,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.layout import KEPT_FOLDERS
 from skill_retriever.components.install.paths import fold
 from skill_retriever.components.install.plan import FileAction
@@ -88,7 +89,7 @@ class CaseFolders:
         """The names in ``folder`` by their case-folded form."""
         if folder not in self._listed:
             try:
-                names = sorted(os.listdir(self.root.joinpath(*folder)))
+                names = sorted(os.listdir(on_disk(self.root, "/".join(folder))))
             except OSError:  # not there (yet), or not a folder: nothing to mistake it for
                 names = []
             by: dict[str, list[str]] = {}

@@ -16,29 +16,35 @@ its plugin), or agents by their plugin's namespace (``subagent_type: "plugin:age
 gets a note too.
 
 A skill at ``.claude/skills/<n>/SKILL.md`` and a command at ``.claude/commands/<n>.md``
-both make ``/<n>``, and Claude Code documents that the skill wins: a command installed
-where a skill of its name will be (from the same install, or there already) would never
-run, and a skill installed where a command of its name already is takes that command's
-place. Both files are valid, so it is a note (`note_shadowed_commands`): on the command,
-or, where the command is already in the target, on the skill; not a refusal; names are compared without case, as the file systems of macOS and Windows
-compare them.
+(or in a subfolder of it: ``.claude/commands/ops/<n>.md``, a command is named by its file
+alone) both make ``/<n>``, and Claude Code documents that the skill wins: a command
+installed where a skill of its name will be (from the same install, or there already)
+would never run, and a skill installed where a command of its name already is takes that
+command's place. Both files are valid, so it is a note (`note_shadowed_commands`): on the
+command, or, where the command is already in the target, on the skill; not a refusal.
+Two commands of one file name in different subfolders are both offered as ``/<n>``: a
+note on each too (`note_same_named_commands`). Names are compared without case, as the
+file systems of macOS and Windows compare them.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.layout import LAYOUT
+from skill_retriever.components.install.paths import fold
 from skill_retriever.components.install.plan import ComponentPlan
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.model import NodeKind
 
-__all__ = ["claude_code_notes", "note_shadowed_commands"]
+__all__ = ["claude_code_notes", "note_same_named_commands", "note_shadowed_commands"]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
 #: An agent named through its plugin (``subagent_type: "agent-teams:team-debugger"``).
@@ -96,9 +102,22 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
     return notes
 
 
+def _command_stem(path: str) -> str | None:
+    """The name Claude Code gives the command file at ``path`` (a path under the root),
+    in a subfolder of ``.claude/commands`` too: its name without ``.md``; None when
+    ``path`` is no command file."""
+    head, tail = LAYOUT[NodeKind.COMMAND].pattern.split("{name}", 1)
+    if not (path.startswith(head) and path.endswith(tail)) or len(path) <= len(head) + len(tail):
+        return None
+    return posixpath.basename(path)[: -len(tail)]
+
+
 def _names(c: ComponentPlan, kind: NodeKind) -> list[str]:
-    """The ``{name}`` of each of ``c``'s files at ``kind``'s layout path (as spelled
-    in its plan: the target's spelling)."""
+    """The name each of ``c``'s files at ``kind``'s layout path makes (as spelled in its
+    plan: the target's spelling): a skill's folder, a command's file stem (whatever
+    folders it lies in)."""
+    if kind is NodeKind.COMMAND:
+        return [name for f in c.files if (name := _command_stem(f.path)) is not None]
     head, tail = LAYOUT[kind].pattern.split("{name}", 1)
     return [
         name
@@ -109,16 +128,32 @@ def _names(c: ComponentPlan, kind: NodeKind) -> list[str]:
 
 
 def _in_target(root: Path, kind: NodeKind, wanted: set[str]) -> dict[str, str]:
-    """Folded name -> name of each ``kind`` (skill or command) the target already holds at
-    its layout path whose name folds to one of ``wanted``: one listing, no walk."""
+    """Folded name -> name of each ``kind`` (a skill) the target already holds at its
+    layout path whose name folds to one of ``wanted``: one listing, no walk."""
     head, tail = LAYOUT[kind].pattern.split("{name}", 1)
     try:
-        entries = sorted(os.listdir(root / head))
+        entries = sorted(os.listdir(on_disk(root, head)))
     except OSError:  # no such folder yet: nothing of that kind there
         return {}
     names = (e if tail.startswith("/") else e.removesuffix(tail) for e in entries)
-    found = (n for n in names if n.casefold() in wanted and (root / head / (n + tail)).is_file())
+    found = (n for n in names if n.casefold() in wanted and (on_disk(root, head) / (n + tail)).is_file())
     return {n.casefold(): n for n in found}
+
+
+def _target_commands(root: Path) -> dict[str, list[str]]:
+    """Folded name -> path (under the root) of each command file the target holds below
+    ``.claude/commands``, its subfolders included, as Claude Code reads them (links to
+    folders are not followed)."""
+    commands = LAYOUT[NodeKind.COMMAND].folder
+    base = on_disk(root, commands)
+    out: dict[str, list[str]] = {}
+    for folder, subfolders, files in os.walk(base):  # a folder that is not there: nothing
+        subfolders.sort()
+        for file in sorted(files):
+            rel = f"{commands}/{Path(folder, file).relative_to(base).as_posix()}"
+            if (name := _command_stem(rel)) is not None and Path(folder, file).is_file():
+                out.setdefault(name.casefold(), []).append(rel)
+    return out
 
 
 _SKILL_WINS = (
@@ -156,13 +191,50 @@ def note_shadowed_commands(plans: Sequence[ComponentPlan], root: Path) -> list[C
                 f"its /{name} will run the skill {skill} ({LAYOUT[NodeKind.SKILL].path(skill)}) "
                 f"instead: {_SKILL_WINS}",
             )
-    wanted = {n.casefold() for n in skills.values()} - {n.casefold() for n in commands.values()}
-    hidden = _in_target(root, NodeKind.COMMAND, wanted)
+    planned_names = {n.casefold() for n in commands.values()}
+    hidden = _target_commands(root) if skills else {}
     for i, name in skills.items():
-        if (command := hidden.get(name.casefold())) is not None:
+        if name.casefold() in planned_names or not (paths := hidden.get(name.casefold())):
+            continue
+        command = _command_stem(paths[0])
+        out[i] = _noted(
+            out[i],
+            f"the target's command /{command} ({paths[0]}) will run this skill instead: "
+            f"{_SKILL_WINS}",
+        )
+    return out
+
+
+def note_same_named_commands(plans: Sequence[ComponentPlan], root: Path) -> list[ComponentPlan]:
+    """``plans`` with a note on each command that will be in the target (status install or
+    unchanged) while another command of its name is there at another path: one this plan
+    writes or keeps, or one ``root`` holds (and this plan does not remove). Claude Code
+    reads commands in subfolders too (``git/commit.md`` and ``svn/commit.md``) and offers
+    both as ``/commit``, telling them apart only by their folders in /help. Both files are
+    valid and both are written: a note, not a refusal. Names and paths are compared
+    without case, as the file systems of macOS and Windows compare them."""
+    mine: dict[int, tuple[str, str]] = {}  # plan index -> (name, path)
+    for i, c in enumerate(plans):
+        if c.kind == NodeKind.COMMAND.value and c.status in ("install", "unchanged"):
+            mine.update((i, (n, f.path)) for f in c.files[:1] if (n := _command_stem(f.path)))
+    if not mine:
+        return list(plans)
+    removed = {fold(f.path) for c in plans for f in c.files if f.action == "remove"}
+    where: dict[str, dict[str, str]] = {}  # folded name -> folded path -> path
+    for name, path in mine.values():
+        where.setdefault(name.casefold(), {}).setdefault(fold(path), path)
+    for key, paths in _target_commands(root).items():
+        if key in where:
+            known = removed | where[key].keys()
+            where[key].update((fold(p), p) for p in paths if fold(p) not in known)
+    out = list(plans)
+    for i, (name, path) in mine.items():
+        others = [p for k, p in where[name.casefold()].items() if k != fold(path)]
+        if others:
             out[i] = _noted(
                 out[i],
-                f"the target's command /{command} ({LAYOUT[NodeKind.COMMAND].path(command)}) "
-                f"will run this skill instead: {_SKILL_WINS}",
+                f"Claude Code offers it as /{name}, and {' and '.join(others)} as /{name} too: "
+                "both are listed under that name, told apart only by their folders in /help; "
+                "rename one to call each by a name of its own",
             )
     return out

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skill_retriever.components.install.claude_folder import layout_rel
 from skill_retriever.components.install.layout import (
     BACKUP_DIR,
     LAYOUT,
@@ -305,7 +306,7 @@ def installed_components(target: str | Path) -> list[InstalledComponent]:
     found: list[InstalledComponent] = []
     for kind, name, path in scan_files(root):
         names = tuple(dict.fromkeys(n for n in (name, _front_name(path)) if n))
-        found.append(InstalledComponent(kind, names, path.relative_to(root).as_posix()))
+        found.append(InstalledComponent(kind, names, layout_rel(root, path)))
     data, _ = read_json_object(root, MCP_FILE, "mcpServers")
     for server in (data or {}).get("mcpServers", {}):
         found.append(

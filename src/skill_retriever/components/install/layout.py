@@ -5,7 +5,7 @@ table, read both to write a component and to find what a root already holds.
 
     .claude/skills/<name>/SKILL.md   a skill, plus every other file of its folder
     .claude/agents/<name>.md         an agent
-    .claude/commands/<name>.md       a slash command
+    .claude/commands/[<folder>/]<name>.md   a slash command, in its folders below commands/
     .claude/settings.json  "hooks"   a hook's entries, merged by event and matcher; the
     .claude/hooks/<script>           scripts they run, copied beside
     .mcp.json  "mcpServers"          an MCP server, merged by `server_key` of its name
@@ -13,9 +13,11 @@ table, read both to write a component and to find what a root already holds.
     .claude/.skill-retriever/installed.json   what each install added (for uninstall)
     .claude/.skill-retriever/backups/<path>   a user's file that ``force`` replaced
 
-``<name>`` is `destination_name` of the component's name. A hook has no file of its own
+``<name>`` is `destination_name` of the component's name; a command's ``{name}`` is its
+folders and its file's stem (``git/commit``: `command_folders`). A hook has no file of its own
 (Claude Code reads hooks from ``settings.json`` only), so installed hooks are known from
-the install record.
+the install record. A user install into ``$CLAUDE_CONFIG_DIR`` has that folder as its
+root, and ``.claude/`` stands for it (`claude_folder`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill_retriever.components.install.claude_folder import CLAUDE_DIR, on_disk
 from skill_retriever.components.install.paths import fold
 from skill_retriever.model import NodeKind
 
@@ -43,7 +46,6 @@ __all__ = [
     "scan_files",
 ]
 
-CLAUDE_DIR = ".claude"
 MCP_FILE = ".mcp.json"
 SETTINGS_FILE = f"{CLAUDE_DIR}/settings.json"
 HOOK_SCRIPTS_DIR = f"{CLAUDE_DIR}/hooks"
@@ -97,6 +99,8 @@ class Place:
 LAYOUT: Mapping[NodeKind, Place] = {
     NodeKind.SKILL: Place(f"{CLAUDE_DIR}/skills/{{name}}/SKILL.md", f"{CLAUDE_DIR}/skills"),
     NodeKind.AGENT: Place(f"{CLAUDE_DIR}/agents/{{name}}.md", f"{CLAUDE_DIR}/agents"),
+    # ``{name}`` may hold folders (``git/commit``): Claude Code reads commands in subfolders,
+    # named by the file, labelled by the folder (`command_folders`).
     NodeKind.COMMAND: Place(f"{CLAUDE_DIR}/commands/{{name}}.md", f"{CLAUDE_DIR}/commands"),
     NodeKind.HOOK: Place(f"{SETTINGS_FILE}#hooks", HOOK_SCRIPTS_DIR),
     NodeKind.MCP_SERVER: Place(f"{MCP_FILE}#{{name}}", ""),
@@ -129,7 +133,7 @@ def scan_files(root: Path) -> Iterator[tuple[NodeKind, str, Path]]:
         if place.shared_file is not None:
             continue
         head, tail = place.pattern.split("{name}", 1)
-        base = root / head
+        base = on_disk(root, head)  # the Claude folder may be $CLAUDE_CONFIG_DIR itself
         if not base.is_dir():
             continue
         if "/" in tail:  # a folder per component: <base>/<name>/SKILL.md

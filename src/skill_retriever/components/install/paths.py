@@ -21,7 +21,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.ingest.command_places import SLUG_RE, name_problem
 from skill_retriever.ingest.provenance import recorded_file
 from skill_retriever.model import Node
 
@@ -38,7 +40,7 @@ __all__ = [
     "source_root_of",
 ]
 
-_SLUG_RE = re.compile(r"[^\w.-]+")
+_SLUG_RE = SLUG_RE
 #: What the plan says of a node indexed before source roots were recorded.
 NO_ROOT_NOTE = (
     "indexed without its source root, so no file of it is read: rebuilt from the index "
@@ -65,13 +67,10 @@ def destination_name(name: str) -> str:
         UnsafePathError: The name holds a path separator or ``..``, or nothing usable.
     """
     limit = 100
-    if "/" in name or "\\" in name or "\x00" in name or ".." in name:
-        raise UnsafePathError(
-            f"component name {name!r:.120} holds a path separator or '..'; refusing it"
-        )
+    why = name_problem(name)  # the rule ingest also checks a command's folders by
+    if why is not None:
+        raise UnsafePathError(f"component name {name!r:.120} {why}; refusing it")
     slug = _SLUG_RE.sub("-", name.strip()).strip("-.")
-    if not slug:
-        raise UnsafePathError(f"component name {name!r:.120} gives no usable file name")
     encoded = slug.encode("utf-8")
     if len(encoded) <= limit:
         return slug
@@ -123,14 +122,16 @@ def relative_parts(rel: str, what: str) -> tuple[str, ...]:
 
 
 def safe_destination(root: Path, rel: str) -> Path:
-    """``root / rel`` after checking it stays inside ``root`` once links are resolved.
+    """``root / rel`` (``.claude/`` being ``root`` itself for a user install into
+    ``$CLAUDE_CONFIG_DIR``: `on_disk`) after checking it stays inside ``root`` once links
+    are resolved.
 
     Raises:
         UnsafePathError: ``rel`` is absolute or climbs out, a symbolic link on the way
             leads outside, or the file itself is a symbolic link.
     """
     parts = relative_parts(rel, "destination")
-    dest = root.joinpath(*parts)
+    dest = on_disk(root, "/".join(parts))
     real_root = root.resolve()
     resolved = dest.resolve()
     if not resolved.is_relative_to(real_root):

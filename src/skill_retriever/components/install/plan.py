@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.components.conflicts import Conflict
+from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.exceptions import SkillRetrieverError
 
 __all__ = [
@@ -194,7 +195,8 @@ class InstallPlan:
     """What an install does (``applied`` False: a plan, a dry run, or refused).
 
     Attributes:
-        target: The root written into (a project, or the home folder for a user install).
+        target: The root written into (a project; for a user install the home folder, or
+            ``$CLAUDE_CONFIG_DIR``, where ``.claude/`` stands for it: `claude_folder`).
         conflicts: CONFLICTS_WITH pairs within the set and against what the root holds.
         allow_conflicts: Install despite them (else nothing is written).
         plugins: Plugin id -> the member ids it brought.
@@ -304,7 +306,7 @@ class InstallPlan:
         refusals += ["two components would write one path"] if self.clashes else []
         if refusals:
             head = f"  (refused: {' and '.join(refusals)}; nothing written)"
-        out = [f"target: {self.target}{head}"]
+        out = [f"target: {shown_root(self.target)}{head}"]
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
         for c in self.components:
@@ -344,6 +346,7 @@ class InstallPlan:
     def to_dict(self) -> dict[str, Any]:
         return {
             "target": str(self.target),
+            "claude_folder": str(claude_folder(self.target)),  # where .claude/... paths lie
             "scope": self.scope,
             "applied": self.applied,
             "ok": self.ok,

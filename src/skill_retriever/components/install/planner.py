@@ -18,7 +18,10 @@ only in case are one path, as on macOS and Windows: a planned file takes the tar
 spelling of its path, so an existing file of another case is kept (or, with ``force``,
 overwritten) as one at the very path (`cases`). A component that is written while
 something it requires will not be in the target says so (`missing`); a command that a
-skill of its name will hide, too (`claude_names`).
+skill of its name will hide, too, and one that another command of its file name, in
+another subfolder of ``.claude/commands``, will share ``/<name>`` with (`claude_names`).
+A command goes into its folders below ``.claude/commands`` (`command_folders`), and each
+check here sees it there.
 """
 
 from __future__ import annotations
@@ -31,7 +34,11 @@ from skill_retriever.components.closure import dependency_closure
 from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
-from skill_retriever.components.install.claude_names import note_shadowed_commands
+from skill_retriever.components.install.claude_folder import config_root
+from skill_retriever.components.install.claude_names import (
+    note_same_named_commands,
+    note_shadowed_commands,
+)
 from skill_retriever.components.install.inventory import (
     INSTALLABLE,
     InstallRecord,
@@ -134,8 +141,9 @@ def plan_install(
         force: Overwrite files that differ and servers configured differently.
         with_dependencies: Add what the components require (transitively).
         allow_conflicts: Install even when the set holds a CONFLICTS_WITH pair.
-        user: Install into the home folder's ``.claude`` (hooks into
-            ``~/.claude/settings.json``); MCP servers are skipped there.
+        user: Install into the home folder's ``.claude`` (hooks into its
+            ``settings.json``), or ``$CLAUDE_CONFIG_DIR`` when set elsewhere (`target`);
+            MCP servers are skipped there.
         home: The home folder for ``user`` (default: the real one).
 
     Raises:
@@ -153,7 +161,7 @@ def plan_install(
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = tuple(find_conflicts(view, order, installed))
     nodes = [view.get(i) for i in order]
-    outs = [_render(n, scope) for n in nodes]
+    outs = [_render(n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
     planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
     shared = _Shared(root, CaseFolders(root, planned))
     plans, clashes = settle_claims(
@@ -172,6 +180,8 @@ def plan_install(
     plans = leave_out_orphans(note_shadowed_commands(plans, root))
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
     plans = add_retired(plans, complete, root, shared.record, shared.settings)
+    # After `add_retired`: a file this plan removes offers no command any more.
+    plans = note_same_named_commands(plans, root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     requires = {
         i: tuple(
@@ -218,12 +228,12 @@ class _Shared:
         self.files = {i: e.files for i, e in components.items()}
 
 
-def _render(node: Node, scope: Scope) -> Rendered | tuple[Status, str]:
+def _render(node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
     """What installing ``node`` writes, or its status (refused, skipped) and why not.
     Every component is rendered before any is planned: a file's spelling in the target
     depends on what the others write (`cases`)."""
     try:
-        return render(node, scope)
+        return render(node, scope, user_folder)
     except UnsafePathError as exc:
         return "refused", str(exc)
     except SkipComponent as exc:

@@ -6,7 +6,8 @@ body for a Markdown component (a skill without its folder gets only SKILL.md), t
 recorded ``hooks`` mapping (or the older ``runs`` list) for a hook, the recorded command,
 arguments and variable names for an MCP server.
 
-Skills, agents and commands are rendered here; hooks by `render_hook` (their
+Skills, agents and commands are rendered here (a command in its folders below
+``.claude/commands``, under its file's name: `command_folders`); hooks by `render_hook` (their
 ``settings.json`` entries, scripts and command rewriting), MCP servers by `render_mcp`
 (their ``.mcp.json`` entry); the result types are in `rendered`.
 """
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from skill_retriever.components.install.claude_names import claude_code_notes
+from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import (
     destination_name,
@@ -43,8 +46,9 @@ from skill_retriever.model import Node, NodeKind
 __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
 
 
-def render(node: Node, scope: Scope) -> Rendered:
-    """What installing ``node`` writes.
+def render(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendered:
+    """What installing ``node`` writes (``user_folder``: a user install's
+    ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`).
 
     Raises:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
@@ -58,16 +62,22 @@ def render(node: Node, scope: Scope) -> Rendered:
             )
         return render_mcp(node)
     if node.kind is NodeKind.HOOK:
-        return render_hook(node, scope)
+        return render_hook(node, scope, user_folder)
     if node.kind is NodeKind.SKILL:
         out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
         out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
-        name = destination_name(node.name)
+        # A command keeps its folders below commands/ and its file's name (`command_folders`).
+        name, named = (
+            command_name(node)
+            if node.kind is NodeKind.COMMAND
+            else (destination_name(node.name), [])
+        )
         found = read_source(node, (".md",))
         out = Rendered(
-            [FileOut(LAYOUT[node.kind].path(name), found.data if found else _markdown(node))]
+            [FileOut(LAYOUT[node.kind].path(name), found.data if found else _markdown(node))],
+            notes=named,
         )
         if found is None:
             out.notes.append(rebuilt_note(node))

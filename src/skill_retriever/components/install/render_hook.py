@@ -39,7 +39,8 @@ installed place inside the project (``.claude/hooks/x.py``, ``./.claude/hooks/x.
 ``$HOME`` in place, keeping its quotes). A hook whose commands still run a script from the
 project's ``.claude/hooks/`` after that (one it does not ship, or named inside single
 quotes) is skipped with the reason: it would run a different file, or none, in every
-project.
+project. When Claude Code's user folder is ``$CLAUDE_CONFIG_DIR`` instead, the copies lie
+there and commands name them by its absolute path (`user_hook_paths`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ from skill_retriever.components.install.paths import (
 from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.user_hook_paths import (
+    PROJECT_VAR,
+    USER_VAR,
+    point_at_copy,
+    to_config_dir,
+    to_home,
+)
 from skill_retriever.ingest.hook_configs import SCRIPT_SUFFIX_PATTERN, settings_hooks
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.ingest.skill_configs import json_document
@@ -75,7 +83,6 @@ __all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
 #: in the background, ``statusMessage`` is shown while it runs).
 HOOK_KEYS = frozenset({"type", "command", "timeout", "if", "async", "statusMessage"})
 GROUP_KEYS = frozenset({"matcher", "hooks"})
-_PROJECT_VAR, _USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
 #: A script a command runs from the installed place (``.claude/hooks/x.py``).
 _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
 #: A script a command names by a bare relative path (``bash linked.sh``, ``./x.py``): not
@@ -85,12 +92,6 @@ _BARE_SCRIPT_RE = re.compile(
 )
 #: A script a command names in the home folder's ``.claude`` (not a log or data file).
 _HOME_SCRIPT_RE = re.compile(rf"(?:\$HOME|\$\{{HOME\}}|~)\"?/\.claude/[\w./+-]*\.(?:{SCRIPT_SUFFIX_PATTERN})(?![\w.-])")
-#: Any ``.claude/...`` path a command names.
-_CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
-#: What a path named right after these is relative to: the home folder, or the project.
-_HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
-_PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
-_PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
 _ASSIGNMENT_RE = re.compile(r"[A-Za-z_]\w*=")
 #: Where a program's path may start from: the project or home variable, ``~``, ``./``.
 _PROGRAM_BASE_RE = re.compile(
@@ -214,8 +215,12 @@ def _bad_field(hook: Mapping[str, Any]) -> str | None:
     return f"{bad[0]} must be text" if bad else None
 
 
-def render_hook(node: Node, scope: Scope) -> Rendered:
+def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendered:
     """The ``settings.json`` entries of hook ``node``, and the scripts it ships.
+
+    Args:
+        user_folder: For a user install into ``$CLAUDE_CONFIG_DIR``: that folder, whose
+            absolute path commands name the copies by (`to_config_dir`).
 
     Raises:
         UnsafePathError: A script or a declared destination is unsafe (refused).
@@ -242,7 +247,7 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
         out.complete = False
         scripts = []
     folder = _hook_folder(node, root)
-    var = _PROJECT_VAR if scope == "project" else _USER_VAR
+    var = PROJECT_VAR if scope == "project" else USER_VAR
     entries, out.files = plugin_scripts(entries, folder, root, var)
     for script in scripts:
         norm = posixpath.normpath(script)
@@ -260,13 +265,13 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
         mode = 0o755 if norm in executable else got.mode
         if dest not in {f.rel for f in out.files}:  # not already copied for the plugin's root
             out.files.append(FileOut(dest, got.data, mode))
-        entries = [_rewrite(e, script, dest, var, out.notes) for e in entries]
+        entries = [point_at_copy(e, script, dest, var, out.notes) for e in entries]
     shipped = {f.rel for f in out.files}
     if scope == "user":
-        entries = _to_home(entries, shipped, out.notes)
+        entries = to_home(entries, shipped, out.notes)
     else:  # Claude Code runs a hook in its current folder, which a `cd` moves off the project
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
-            entries = [_rewrite(e, dest, dest, _PROJECT_VAR, out.notes) for e in entries]
+            entries = [point_at_copy(e, dest, dest, PROJECT_VAR, out.notes) for e in entries]
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
@@ -277,7 +282,8 @@ def render_hook(node: Node, scope: Scope) -> Rendered:
         )
     programs = {_program(str(e.hook["command"])) for e in entries}
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
-    out.hooks = entries
+    # last: the notes and modes above read the commands in their $HOME form
+    out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder)
     return out
 
 
@@ -329,72 +335,3 @@ def _supporting(node: Node) -> dict[str, tuple[str, bool]]:
                 relative_parts(bare, f"destination of {src}")  # refuses '..' and the like
                 out[posixpath.normpath(src)] = (dest, item.get("executable") is True)
     return out
-
-
-def _rewrite(entry: HookEntry, script: str, dest: str, var: str, notes: list[str]) -> HookEntry:
-    """Point a command that names ``script`` by its relative path at the installed copy."""
-    command = str(entry.hook["command"])
-    pattern = re.compile(r"(?<![\w/.$~-])(?:\./)?" + re.escape(script) + r"(?![\w/.-])")
-    pieces: list[str] = []
-    last = 0
-    for m in pattern.finditer(command):
-        before = command[: m.start()]
-        if before.count("'") % 2:  # inside single quotes: no variable expands there
-            notes.append(f"a command names {script} inside single quotes; left as written")
-            continue
-        quoted = before.count('"') % 2 == 1
-        target = f"${var}/{dest}" if quoted else f'"${var}"/{dest}'
-        pieces += [command[last : m.start()], target]
-        last = m.end()
-    if not pieces:
-        return entry
-    rewritten = "".join(pieces) + command[last:]
-    return HookEntry(entry.event, entry.matcher, {**entry.hook, "command": rewritten})
-
-
-def _to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> list[HookEntry]:
-    """For a user install: point commands that name a shipped script's place inside the
-    project at the home folder's copy; skip the hook when a command still runs a script
-    from the open project (see the module docstring).
-
-    Raises:
-        SkipComponent: A command runs a script from the project's ``.claude/hooks/``.
-    """
-    out = []
-    for entry in entries:
-        for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
-            var_form = re.compile(
-                r"(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})(?=\"?/"
-                + re.escape(dest)
-                + r"(?![\w/.-]))"
-            )
-            command = var_form.sub(lambda _: f"${_USER_VAR}", str(entry.hook["command"]))
-            entry = HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command})
-            entry = _rewrite(entry, dest, dest, _USER_VAR, notes)
-        out.append(entry)
-        left = _project_scripts(str(entry.hook["command"]), shipped)
-        if left:
-            raise SkipComponent(
-                f"its commands run {', '.join(left)} from the open project's folder, which a "
-                "user-wide hook would look for in every project; install it into a project "
-                "(--target), or put the script under ~/.claude/hooks/ and add the hook by hand"
-            )
-    return out
-
-
-def _project_scripts(command: str, shipped: set[str]) -> list[str]:
-    """The ``.claude/hooks/...`` (or shipped ``.claude/...``) paths ``command`` names
-    relative to the project: bare, after ``./``, or after ``$CLAUDE_PROJECT_DIR/``."""
-    found: list[str] = []
-    for m in _CLAUDE_PATH_RE.finditer(command):
-        path = m.group(0)
-        if not (path.startswith(f"{HOOK_SCRIPTS_DIR}/") or path in shipped):
-            continue
-        before = command[: m.start()]
-        if _HOME_BEFORE_RE.search(before):
-            continue
-        if before.endswith("./") and not _PATH_CHAR_RE.search(before[:-2]):
-            before = before[:-2]
-        if _PROJECT_BEFORE_RE.search(before) or not _PATH_CHAR_RE.search(before):
-            found.append(path)
-    return list(dict.fromkeys(found))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.fsutil import write_atomic
@@ -150,7 +151,7 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
 
 def _unsafe_why(root: Path, rel: str, exc: UnsafePathError) -> str:
     """Why ``rel`` cannot be merged into, with what to do about a link."""
-    if (root / rel).is_symlink():
+    if on_disk(root, rel).is_symlink():
         return (
             f"{exc}: replace the link by a copy of the file it points to (Claude Code reads "
             "either), or install into another target; nothing is written through it"

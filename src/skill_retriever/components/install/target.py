@@ -4,11 +4,14 @@ whether the folders a change touches may be written (`check_writable`).
 Kept apart from planning and writing because both ends of an install share it: `planner`
 resolves the root when it plans, `apply` checks it again right before the first write,
 and `uninstall` resolves the same root (which must then exist). The rule: a target
-project folder or the home folder (``user``), never both; an empty target, one inside a
-``.claude`` folder, and the home folder itself (or the one holding ``$CLAUDE_CONFIG_DIR``)
-without ``user`` are refused, and so is ``user`` with ``$HOME`` empty or relative (it
-would mean ``/`` or the working folder) or with ``$CLAUDE_CONFIG_DIR`` naming another
-folder than ``~/.claude`` (`_user_root`); a root that does not exist yet may be made only right inside an existing folder. A
+project folder or the user's (``user``), never both. The user's is the home folder, whose
+``.claude`` Claude Code reads, or the folder ``$CLAUDE_CONFIG_DIR`` names instead when set
+(`_user_root`: the root is then that folder itself, `claude_folder`). An empty target, one
+inside a ``.claude`` folder, ``$CLAUDE_CONFIG_DIR`` itself, and the home folder (or the one
+holding a ``$CLAUDE_CONFIG_DIR`` named ``.claude``) without ``user`` are refused, and so is
+``user`` with ``$HOME`` empty or relative (it would mean ``/`` or the working folder) or
+with ``$CLAUDE_CONFIG_DIR`` empty, relative, or the home folder (or one holding it); a
+root that does not exist yet may be made only right inside an existing folder. A
 path the OS cannot take (a NUL byte, a name too long) is refused the same way, in one
 line, wherever it comes from (the CLI, the Python API, an MCP tool).
 """
@@ -19,11 +22,15 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from skill_retriever.components.install.layout import CLAUDE_DIR
+from skill_retriever.components.install.claude_folder import (
+    CLAUDE_DIR,
+    CONFIG_DIR_VAR,
+    config_root,
+    home_folder,
+    on_disk,
+    same_folder,
+)
 from skill_retriever.components.install.plan import InstallError, Scope
-
-#: Where Claude Code reads the user's settings when set, instead of ``~/.claude``.
-CONFIG_DIR_VAR = "CLAUDE_CONFIG_DIR"
 
 __all__ = [
     "CONFIG_DIR_VAR",
@@ -74,85 +81,111 @@ def install_root(
     )
     root = _usable(root.expanduser().absolute(), str(target) if target is not None else str(root))
     if root.exists() and not root.is_dir():
+        if user and config_root(root) is not None:
+            raise InstallError(
+                f"${CONFIG_DIR_VAR} is {root}, a file; point it at the folder Claude Code keeps "
+                "your settings in (or unset it for ~/.claude); nothing written"
+            )
         raise InstallError(f"target {root} is a file; give the project folder to install into")
     if not user and not must_exist:
         _outside_claude(root)
         _not_home(root)
     if not root.exists() and must_exist:
-        what = "home folder" if user else "target folder"
-        raise InstallError(f"{what} {root} does not exist; nothing is installed there")
+        raise InstallError(f"{_what(root, user)} {root} does not exist; nothing is installed there")
     return root, "user" if user else "project"
 
 
-def _user_root() -> Path:
-    """The home folder, whose ``.claude`` holds Claude Code's user settings.
+def _what(root: Path, user: bool) -> str:
+    """What ``root`` is to the user, for a message."""
+    if not user:
+        return "target folder"
+    return f"Claude Code's user folder (${CONFIG_DIR_VAR})" if config_root(root) else "home folder"
 
-    ``$CLAUDE_CONFIG_DIR`` moves those settings elsewhere. A ``--user`` install there would
-    not work yet: its hook commands run their scripts from ``"$HOME"/.claude/hooks`` (and
-    many hooks name ``~/.claude/...`` themselves), so it is refused, saying so, rather than
-    written where Claude Code never reads it or with hooks that run nothing.
+
+def _user_root() -> Path:
+    """The root of a ``user`` install: the home folder, whose ``.claude`` Claude Code reads,
+    or ``$CLAUDE_CONFIG_DIR`` when that names another folder (Claude Code then reads the
+    user's skills, agents, commands and ``settings.json`` right in it).
 
     Raises:
         InstallError: ``$HOME`` is empty or relative (the user folder would be ``/`` or
-            the working folder), or ``$CLAUDE_CONFIG_DIR`` names another folder than
-            ``~/.claude``.
+            the working folder); ``$CLAUDE_CONFIG_DIR`` is set but empty, not absolute,
+            or the home folder or one holding it (see `_config_dir_refusal`).
     """
-    home = _home_folder()
+    home = home_folder()
     if home is None:
         raise InstallError(
             f"$HOME is {os.environ.get('HOME', '')!r}, not an absolute path, so the home folder "
             "is unknown (--user would write into / or the working folder); set HOME to your "
             "home folder, or give the project folder to install into; nothing written"
         )
-    config = _config_dir()
-    if config is not None and not _same(config, home / CLAUDE_DIR):
-        raise InstallError(
-            f"${CONFIG_DIR_VAR} is {_shown(str(config))!r}: Claude Code reads your user settings "
-            f"there, not in {home / CLAUDE_DIR}, and --user installs only there (user hooks run "
-            f"their scripts from \"$HOME\"/.claude); unset {CONFIG_DIR_VAR} (or point it at "
-            f"{home / CLAUDE_DIR}) to install for the user, or give a project folder; nothing written"
+    value = os.environ.get(CONFIG_DIR_VAR)
+    if value is None:
+        return home
+    if why := _config_dir_refusal(value, home):
+        raise InstallError(f"${CONFIG_DIR_VAR} is {_shown(value)!r}: {why}; nothing written")
+    config = Path(value)
+    return home if same_folder(config, home / CLAUDE_DIR) else config
+
+
+def _config_dir_refusal(value: str, home: Path) -> str:
+    """Why a ``user`` install cannot take ``$CLAUDE_CONFIG_DIR`` = ``value`` as Claude
+    Code's user folder, and what to do; '' when it can.
+
+    An empty or relative value (``~`` too: no shell expands it in a variable's value)
+    names a folder that depends on where Claude Code is started, not one place; the home
+    folder, or one holding it, would get ``skills/``, ``settings.json``... strewn in it.
+    """
+    unset = f"or unset it for {home / CLAUDE_DIR}"
+    if not value:
+        return (
+            "it is set but empty, so Claude Code's user folder is unclear; set it to that "
+            f"folder's absolute path, {unset}"
         )
-    return home
+    if not os.path.isabs(value):
+        return (
+            "not an absolute path, so the folder it names depends on where Claude Code starts "
+            f"(and on whether it expands ~); give an absolute path, such as "
+            f"{home / '.config/claude'}, {unset}"
+        )
+    config = Path(value)
+    if home.resolve().is_relative_to(config.resolve()):
+        what = "your home folder" if same_folder(config, home) else "a folder holding it"
+        return (
+            f"{what}, so --user would write skills/, agents/, settings.json and hooks/ "
+            f"straight into it; point it at a folder of its own (such as "
+            f"{home / '.config/claude'}), {unset}"
+        )
+    return ""
 
 
 def _config_dir() -> Path | None:
     """``$CLAUDE_CONFIG_DIR`` when set (made absolute against the working folder, as a
-    process started there would read it), else None."""
+    process started there would read it), else None: what a project install must keep
+    clear of, however the value is written."""
     config = os.environ.get(CONFIG_DIR_VAR, "")
     return Path(config).expanduser().absolute() if config.strip() else None
-
-
-def _same(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except (OSError, RuntimeError):
-        return a == b
-
-
-def _home_folder() -> Path | None:
-    """The home folder, or None when ``$HOME`` is set but empty or relative (or no home
-    folder is known at all)."""
-    env = os.environ.get("HOME")
-    if env is not None and not os.path.isabs(env):
-        return None
-    try:
-        return Path.home()
-    except (OSError, RuntimeError):
-        return None
 
 
 def _not_home(root: Path) -> None:
     """A project install into the home folder, or into the folder whose ``.claude`` is
     ``$CLAUDE_CONFIG_DIR``, would write Claude Code's user settings: its hooks would run
-    in every project, naming scripts by ``$CLAUDE_PROJECT_DIR``.
+    in every project, naming scripts by ``$CLAUDE_PROJECT_DIR``. One into
+    ``$CLAUDE_CONFIG_DIR`` itself would write where a user install writes (`claude_folder`).
 
     Raises:
         InstallError: ``root`` is one of those folders.
     """
     config = _config_dir()
+    if config is not None and same_folder(root, config):
+        raise InstallError(
+            f"target {root} is ${CONFIG_DIR_VAR}, the folder Claude Code reads your user "
+            "settings from, not a project: install for the user there (CLI --user, Python "
+            "user=True), or give a project folder; nothing written"
+        )
     user = config.parent if config is not None and config.name == CLAUDE_DIR else None
-    for folder, where in ((_home_folder(), "your home folder"), (user, f"the folder of ${CONFIG_DIR_VAR}")):
-        if folder is not None and _same(root, folder):
+    for folder, where in ((home_folder(), "your home folder"), (user, f"the folder of ${CONFIG_DIR_VAR}")):
+        if folder is not None and same_folder(root, folder):
             raise InstallError(
                 f"target {root} is {where}, whose .claude holds Claude Code's user "
                 "settings: a project install there would run its hooks in every project, from "
@@ -192,10 +225,10 @@ def check_creatable(root: Path, scope: Scope) -> None:
     """
     if root.is_dir() or root.parent.is_dir():
         return
-    what = "home folder" if scope == "user" else "target folder"
     raise InstallError(
-        f"{what} {root} does not exist, nor does {root.parent}; check the path (an install "
-        "creates at most the folder itself, inside an existing one); nothing written"
+        f"{_what(root, scope == 'user')} {root} does not exist, nor does {root.parent}; check "
+        "the path (an install creates at most the folder itself, inside an existing one); "
+        "nothing written"
     )
 
 
@@ -210,7 +243,7 @@ def check_writable(root: Path, rels: Iterable[str], then: str) -> None:
         InstallError: Such a folder is not writable.
     """
     for rel in sorted(rels):
-        folder = (root / rel).parent
+        folder = on_disk(root, rel).parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
         if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):

@@ -36,17 +36,14 @@ from skill_retriever.components.install.as_before import (
     write_back,
 )
 from skill_retriever.components.install.brought import taken_along
+from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
     backup_path,
     sha256,
 )
-from skill_retriever.components.install.layout import (
-    MCP_FILE,
-    RECORD_FILE,
-    SETTINGS_FILE,
-)
+from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
@@ -107,7 +104,7 @@ class UninstallReport:
         return not self.kept
 
     def lines(self) -> list[str]:
-        out = [f"target: {self.target}"]
+        out = [f"target: {shown_root(self.target)}"]
         if self.along:
             out.append(f"  taken back too, as the install brought them: {', '.join(self.along)}")
         out += [
@@ -139,6 +136,7 @@ class UninstallReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "target": str(self.target),
+            "claude_folder": str(claude_folder(self.target)),  # where .claude/... paths lie
             "ids": list(self.ids),
             "along": list(self.along),
             "ok": self.ok,
@@ -163,9 +161,9 @@ def uninstall(
     home: str | Path | None = None,
     force: bool = False,
 ) -> UninstallReport:
-    """Remove what installing ``ids`` added to ``target`` (or the home folder's
-    ``.claude`` with ``user``), keeping whatever changed since, and put back what
-    ``force`` replaced at install time.
+    """Remove what installing ``ids`` added to ``target`` (or, with ``user``, the home
+    folder's ``.claude`` or ``$CLAUDE_CONFIG_DIR``), keeping whatever changed since, and
+    put back what ``force`` replaced at install time.
 
     Args:
         ids: Component ids or names, or plugin ids or names, as installed.
