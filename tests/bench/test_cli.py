@@ -57,3 +57,27 @@ def test_report_only_without_matplotlib_says_what_to_install(
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     assert main(["benchmark", "--report-only", "--out", str(tmp_path)]) == 2
     assert "pip install 'skill-retriever[bench]'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_another_embedding_model_is_used_and_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skill_retriever.stores.embedder import bundled_model_path
+
+    model = str(bundled_model_path())  # the same weights, named by their folder
+    out = tmp_path / "out"
+    rc = main(["benchmark", "--quick", "--only", "battery", "--out", str(out), "--embedder", model,
+               "--data", str(tmp_path / "no-data")])
+    assert rc == 0, capsys.readouterr().out
+    run = json.loads((out / "results" / "_run.json").read_text())
+    assert run["embedder"] == model and "--embedder" in run["command"]
+    assert json.loads((out / "results" / "battery.json").read_text())["embedder"] == model
+    assert f"Embedding model: {model}." in (out / "report.md").read_text()
+
+
+@pytest.mark.parametrize(("model", "says"), [("", "--embedder is empty"), ("/no/such/model", "cannot load embedding model")])
+def test_an_embedding_model_that_cannot_be_used_stops_the_run_first(
+    model: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["benchmark", "--only", "battery", "--out", str(tmp_path / "out"), "--embedder", model]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # nothing made

@@ -34,6 +34,9 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
                    help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
     p.add_argument("--max-queries", type=int, default=1000,
                    help="seeded sample size for larger toolret query sets (default 1000)")
+    p.add_argument("--embedder", default=None, metavar="MODEL",
+                   help="embedding model of every index built: a sentence-transformers name or folder "
+                        "(default: the bundled all-MiniLM-L6-v2); give it its own --cache")
     p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results")
     p.set_defaults(handler=cmd_benchmark)
 
@@ -55,6 +58,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
+    if args.embedder is not None and not args.embedder.strip():
+        raise ConfigError("--embedder is empty; give a sentence-transformers model name or folder, or leave it out")
     for flag, folder in (("--out", out), ("--cache", args.cache)):
         if folder is not None and folder.exists() and not folder.is_dir():
             raise ConfigError(f"{flag} {folder} is a file; give a folder (made if missing)")
@@ -69,9 +74,15 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     from skill_retriever.bench.common import BenchOptions
     from skill_retriever.bench.runner import run
 
+    if args.embedder:  # a model that does not load stops the run now, not an hour in
+        from skill_retriever.stores.embedder import SentenceTransformerEmbedder
+
+        _ = SentenceTransformerEmbedder(args.embedder).dim
+
     opts = BenchOptions(
         out=out, data=data, cache=args.cache or out / "cache", quick=args.quick, only=only,
         max_queries=args.max_queries, command=_reconstruct(args), log=lambda line: print(line, flush=True),
+        embedder=args.embedder,
     )
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -92,4 +103,6 @@ def _reconstruct(args: argparse.Namespace) -> str:
         parts += ["--only", args.only]
     if args.max_queries != 1000:
         parts += ["--max-queries", str(args.max_queries)]
+    if args.embedder:
+        parts += ["--embedder", args.embedder]
     return " ".join(shlex.quote(p) for p in parts)

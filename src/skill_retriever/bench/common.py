@@ -56,6 +56,8 @@ class BenchOptions:
         k: Results per query.
         command: The command line, stamped on every result.
         log: Where progress lines go.
+        embedder: The embedding model of every index built (a sentence-transformers name
+            or folder); None for the bundled MiniLM, the default every README figure uses.
     """
 
     out: Path
@@ -67,6 +69,7 @@ class BenchOptions:
     k: int = 10
     command: str = ""
     log: Callable[[str], None] = field(default=print)
+    embedder: str | None = None
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -98,7 +101,7 @@ class BenchRun:
         self.log = opts.log
         self.results = opts.out / "results"
         self.results.mkdir(parents=True, exist_ok=True)
-        self.embedder = SentenceTransformerEmbedder()
+        self.embedder = SentenceTransformerEmbedder(opts.embedder) if opts.embedder else SentenceTransformerEmbedder()
         self.machine = machine_info(threads)
         self.code = code_version()
         #: Notes on what was not run, printed at the end and kept in ``_run.json``.
@@ -110,9 +113,9 @@ class BenchRun:
         self._incident_world: IncidentWorld | None = None
 
     def stamp(self) -> Result:
-        """Command, profile, machine, code version and time, for every result."""
-        return {"command": self.opts.command, "quick": self.opts.quick, "machine": self.machine, "code": self.code,
-                "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        """Command, profile, embedding model, machine, code version and time, for every result."""
+        return {"command": self.opts.command, "quick": self.opts.quick, "embedder": self.embedder.name,
+                "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
     def reranker(self, embedder: Embedder) -> Reranker:
         """The cross-encoder if one loads offline (probed once), else the embedding fallback."""

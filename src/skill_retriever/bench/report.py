@@ -283,6 +283,7 @@ def write_report(out: Path) -> Path:
                    f"finished {run.get('finished_at')}, {run.get('seconds')} s."),
                   (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('ram_gb')} GB RAM, {m.get('platform')}, "
                    f"Python {m.get('python')}; load average at start {m.get('load_avg_at_start')}; {m.get('threads')}."),
+                  f"Embedding model: {run.get('embedder') or 'the bundled all-MiniLM-L6-v2'}.",
                   ""]
         if run.get("skipped"):
             lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
