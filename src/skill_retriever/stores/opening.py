@@ -33,7 +33,7 @@ from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
 from skill_retriever.stores.rows import Changes
 from skill_retriever.stores.server_link import recorded_link, remember, restored
-from skill_retriever.stores.vectors import check_chroma_url
+from skill_retriever.stores.vectors import check_chroma_server, check_chroma_url
 
 log = logging.getLogger("skill_retriever")
 
@@ -95,6 +95,8 @@ def open_files(
             f"{path / mf.DATABASE} is missing: the index's items are gone; rebuild them into a new directory "
             f"with `skill-retriever index <sources> --index-dir <new directory>` (or move {path} aside first)"
         )
+    if writable and chroma_url and chroma_url != manifest.get("chroma_url"):
+        check_chroma_server(chroma_url)  # before index.json remembers it
     if writable:
         lock.acquire()
     items = _items(path, lock, create=False)
@@ -188,6 +190,8 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
         raise IndexCorruptError(f"{path} exists and holds other files; choose an empty or new directory")
     embedder = embedder or embedder_for(None)
     _ = embedder.dim  # loads it: a model that cannot load must not be named in a new manifest
+    if chroma_url:  # nor a server that cannot be used (the folder would fail every command)
+        check_chroma_server(chroma_url)
     made = _make_directory(path)
     try:
         lock.acquire()

@@ -4,7 +4,8 @@ chromadb wraps every failure of its HTTP client in a ``ValueError`` whose text i
 either "Could not connect to a Chroma server. Are you sure it is running?" (whatever the
 cause: nothing listening, or https spoken to a plain-http server) or the whole body the
 other end sent (an HTML page, when the address is some other web server). The cause is
-in the exception chain; :func:`server_problem` reads it from there.
+in the exception chain; :func:`server_problem` reads it from there. A certificate that is
+not trusted says which setting names the CAs to trust (``stores.server_trust``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,16 @@ from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import urlparse
 
-__all__ = ["ServerProblem", "server_problem", "start_hint", "url_parts"]
+from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
+
+__all__ = ["ServerProblem", "server_error", "server_problem", "start_hint", "url_parts"]
 
 #: TLS errors that mean the other end answered in plain HTTP (an https URL for an http server).
 _PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "record layer failure", "HTTP_REQUEST", "wrong version number")
+#: OpenSSL's verify codes for a certificate out of its dates, and for one not for the host
+#: (a name, an address).
+_EXPIRED, _WRONG_HOST = (9, 10), (62, 64)
 
 
 class ServerProblem(NamedTuple):
@@ -67,7 +74,11 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     scheme, host, port = url_parts(url)
     start = start_hint(url)
     chain = list(_chain(exc))
+    if isinstance(chain[0], TrustSettingError):
+        return ServerProblem(chain[0].what, chain[0].todo)
     for e in chain:
+        if isinstance(e, ssl.SSLCertVerificationError):
+            return _untrusted(e, scheme, host, port)
         if isinstance(e, ssl.SSLError):
             reason = str(getattr(e, "reason", "") or "")
             if any(m in reason or m in str(e) for m in _PLAIN_HTTP):
@@ -79,10 +90,14 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
                 f"the TLS handshake failed ({_one_line(e)})",
                 f"check the server's certificate, or use http://{host}:{port} if it has no TLS",
             )
+    if scheme == "http" and any(_hung_up(e) for e in chain):
+        return _speaks_tls(host, port, "closed the connection without answering plain HTTP")
     for e in chain:
         response = getattr(e, "response", None)
         status = getattr(response, "status_code", None)
         if isinstance(status, int):
+            if scheme == "http" and status == 400 and "HTTPS port" in str(getattr(response, "text", "")):
+                return _speaks_tls(host, port, "answered that plain HTTP was sent to its HTTPS port")
             if "json" in str(getattr(response, "headers", {}).get("content-type", "")):  # a Chroma server's own error
                 return ServerProblem(f"the server answered HTTP {status}: {_one_line(getattr(response, 'text', ''))}", start)
             path = urlparse(str(getattr(getattr(response, "request", None), "url", "") or "")).path or "/api/v2"
@@ -106,3 +121,40 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
             f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
         )
     return ServerProblem(f"{type(first).__name__}: {_one_line(text)}", start)
+
+
+def server_error(url: str, exc: BaseException) -> IndexCorruptError:
+    """The error an open raises when the Chroma server at ``url`` failed with ``exc``."""
+    problem = server_problem(url, exc)
+    how = "cannot be reached" if problem.down else "cannot be used"
+    return IndexCorruptError(f"the Chroma server at {url} {how}: {problem.what}; {problem.todo}")
+
+
+def _untrusted(e: ssl.SSLCertVerificationError, scheme: str, host: str, port: int) -> ServerProblem:
+    """A certificate the client refused: out of its dates, for another host, or signed by
+    a CA the client does not trust (the usual case of a private CA)."""
+    why = _one_line(e.verify_message or e.reason or e)
+    if e.verify_code in _EXPIRED:
+        return ServerProblem(
+            f"the server's certificate is not valid now ({why})", f"renew the certificate of the server at {host}:{port}"
+        )
+    if e.verify_code in _WRONG_HOST:
+        return ServerProblem(
+            f"the server's certificate is not for {host} ({why})",
+            f"give --chroma-url (or chroma_url in index.json) a host name the certificate names: {scheme}://<name>:{port}",
+        )
+    return ServerProblem(f"the server's certificate is not trusted ({why})", trust_advice())
+
+
+def _hung_up(e: BaseException) -> bool:
+    """Whether the other end accepted the connection, then closed it without an answer."""
+    return isinstance(e, ConnectionResetError) or (
+        type(e).__name__ == "RemoteProtocolError" and "without sending a response" in str(e)
+    )
+
+
+def _speaks_tls(host: str, port: int, did: str) -> ServerProblem:
+    return ServerProblem(
+        f"{host}:{port} {did}, as a port that serves TLS does",
+        f"use https://{host}:{port} (--chroma-url, or chroma_url in index.json) if it serves TLS; else {start_hint(f'http://{host}:{port}')}",
+    )

@@ -11,13 +11,15 @@ it, readers in any process or machine ask it for candidates, and the snapshot re
 and filters them, so an answer never holds an item or a score the snapshot does not.
 Chroma's own default embedding function downloads a model (and fails offline), so its
 collections are created with ours and every call passes vectors we computed. Every
-request to the server is bounded by :data:`CHROMA_TIMEOUT_S` (chromadb's own has no bound).
+request to the server is bounded by :data:`CHROMA_TIMEOUT_S` (chromadb's own has no bound);
+an https server's certificate is checked against the CAs ``stores.server_trust`` names.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import ssl
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -29,7 +31,8 @@ from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.server_errors import server_problem, url_parts
+from skill_retriever.stores.server_errors import server_error, server_problem, url_parts
+from skill_retriever.stores.server_trust import ssl_trust
 
 log = logging.getLogger("skill_retriever")
 
@@ -169,34 +172,47 @@ def chroma_client(url: str) -> Any:
     """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off).
 
     Raises:
-        ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`).
+        ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
+            or a CA setting names no bundle that can be read.
     """
     import chromadb
     from chromadb.config import Settings
 
     check_chroma_url(url)
     scheme, host, port = url_parts(url)
-    _answers_in_time(scheme, host, port)
-    client = chromadb.HttpClient(
-        host=host,
-        port=port,
-        ssl=scheme == "https",
-        settings=Settings(anonymized_telemetry=False, allow_reset=False),
-    )
+    settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    _answers_in_time(scheme, host, port, ssl_trust(settings))
+    client = chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings)
     _bound_requests(client)
     return client
 
 
-def _answers_in_time(scheme: str, host: str, port: int) -> None:
+def check_chroma_server(url: str) -> None:
+    """Raise what opening an index would when the Chroma server at ``url`` cannot be used:
+    ``index.json`` must name no server before it answered (a failed first ``index`` left one).
+
+    Raises:
+        ConfigError: ``url`` is no server address, or a CA setting names no bundle.
+        IndexCorruptError: The server cannot be reached or used (which, and what to do).
+    """
+    try:
+        chroma_client(url).heartbeat()
+    except ConfigError:
+        raise
+    except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
+        raise server_error(url, exc) from exc
+
+
+def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> None:
     """Raise httpx's timeout error when the server does not answer a heartbeat within
     :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request while it is
-    built, with no timeout and no setting for one. Other failures (refused, TLS, not a
-    Chroma server) are left for the client, whose errors ``server_problem`` words."""
+    built, with no timeout and no setting for one; ``verify`` is that client's trust. Other
+    failures (refused, TLS, not Chroma) are left for the client: ``server_problem`` words them."""
     import httpx
 
     netloc = f"[{host}]" if ":" in host else host
     try:
-        httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S)
+        httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S, verify=verify)
     except httpx.TimeoutException:
         raise
     except httpx.HTTPError as exc:
@@ -217,10 +233,8 @@ def _bound_requests(client: Any) -> None:
 
 def _unreachable(exc: BaseException) -> bool:
     """Whether ``exc`` says the server could not be reached (refused, timed out, DNS)."""
-    try:
-        import httpx
-    except ImportError:  # pragma: no cover - chromadb depends on httpx
-        return isinstance(exc, OSError)
+    import httpx  # chromadb depends on it
+
     return isinstance(exc, (OSError, httpx.TransportError))
 
 
@@ -378,6 +392,7 @@ __all__ = [
     "OutOfStepSearch",
     "VectorHit",
     "VectorStore",
+    "check_chroma_server",
     "check_chroma_url",
     "chroma_client",
     "top_k",
