@@ -243,3 +243,26 @@ def test_a_missing_config_dir_is_named_when_uninstalling_and_a_file_is_refused(
     config.write_text("not a folder")
     with pytest.raises(InstallError, match=r"\$CLAUDE_CONFIG_DIR is .*, a file; point it at the folder"):
         install(index, ids_named(index, "tidy"), user=True)
+
+
+def test_a_hook_running_a_home_script_it_does_not_ship_says_where_claude_code_looks_now(
+    tmp_path: Path, home: Path, config: Path
+) -> None:
+    repo = tmp_path / "notify-repo"
+    (repo / "hooks").mkdir(parents=True)
+    command = 'bash "$HOME"/.claude/scripts/notify.sh done'
+    (repo / "hooks/notify.json").write_text(json.dumps({
+        "description": "notify when done",
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]},
+    }))  # fmt: skip
+    idx = Index.open(tmp_path / "notify-index", embedder=HashingEmbedder(), create=True)
+    try:
+        index_sources(idx, [repo], "skills")
+        plan = install(idx, ids_named(idx, "notify"), user=True)
+    finally:
+        idx.close()
+    (component,) = plan.components
+    assert component.status == "install"
+    assert hook_commands(config / "settings.json") == [command]  # left as written: not ours to move
+    assert "its commands run $HOME/.claude/scripts/notify.sh, which it does not ship" in component.reason
+    assert f"Claude Code's folder is {config} ($CLAUDE_CONFIG_DIR)" in component.reason

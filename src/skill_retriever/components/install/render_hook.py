@@ -283,7 +283,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     programs = {_program(str(e.hook["command"])) for e in entries}
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     # last: the notes and modes above read the commands in their $HOME form
-    out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder)
+    out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder, out.notes)
     return out
 
 

@@ -114,10 +114,14 @@ def _project_scripts(command: str, shipped: set[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def to_config_dir(entries: list[HookEntry], shipped: set[str], folder: Path) -> list[HookEntry]:
+def to_config_dir(
+    entries: list[HookEntry], shipped: set[str], folder: Path, notes: list[str]
+) -> list[HookEntry]:
     """For a user install into ``$CLAUDE_CONFIG_DIR`` = ``folder``: name each shipped
     copy that `to_home` (or the hook itself) names in the home folder's ``.claude`` by
-    its absolute path in ``folder`` (see the module docstring).
+    its absolute path in ``folder`` (see the module docstring). A command that still
+    names a file in ``~/.claude`` that the hook does not ship gets a note: with the
+    variable set, that folder is no longer Claude Code's, and the file may not be there.
 
     Raises:
         SkipComponent: A command names such a copy inside single quotes, where no quoting
@@ -129,6 +133,12 @@ def to_config_dir(entries: list[HookEntry], shipped: set[str], folder: Path) -> 
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
             pattern = re.compile(_HOME_PREFIX + re.escape(dest) + r"(?![\w/.-])")
             command = _swap(command, pattern, folder, dest.removeprefix(f"{CLAUDE_DIR}/"))
+        for m in re.finditer(_HOME_PREFIX + r"\.claude/[\w.+/-]+", command):
+            notes.append(
+                f"its commands run {m.group(0).replace(m.group(1), '', 1)}, which it does not ship; "
+                f"Claude Code's folder is {folder} ($CLAUDE_CONFIG_DIR), so check that the file is "
+                "where the command looks"
+            )
         out.append(HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command}))
     return out
 
