@@ -37,7 +37,8 @@ names a component: Anthropic's skill format lists software packages there), CONF
 component, see `mentions`), PART_OF. A name resolves to a component of the same plugin,
 else the first by path in the same corpus, else (dependencies only) in the other corpora
 ingested together. A ``requires`` that resolves nowhere is a note, not an edge, except
-package specs such as ``torch>=2.9``.
+package specs such as ``torch>=2.9``; written to an index, it is looked up again among the
+index's other sources (`cross_source`), which takes the note back when one has it.
 """
 
 from __future__ import annotations
