@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from skill_retriever.model import Edge, Node
-from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.embedder import Embedder, HashingEmbedder
 from skill_retriever.stores.index import Index
 
 #: The fixed "now" of every test that reads time (RetrievalConfig(now=NOW)).
@@ -72,7 +72,7 @@ def tiny_edges() -> list[Edge]:
     ]
 
 
-def build_tiny_index(path: Path, embedder: HashingEmbedder | None = None) -> Index:
+def build_tiny_index(path: Path, embedder: Embedder | None = None) -> Index:
     index = Index.open(path, embedder=embedder or HashingEmbedder(), create=True)
     index.add(tiny_nodes(), tiny_edges())
     return index

@@ -25,7 +25,7 @@ from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, s
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import QueryError, QueryTooLongError
 
-__all__ = ["clean_query", "long_query_note", "search_text_of"]
+__all__ = ["clean_query", "long_query_note", "script_note", "search_text_of"]
 
 
 #: A whole ANSI/VT escape sequence, as a terminal reads it: a string (OSC ``ESC ] ... BEL``
@@ -96,3 +96,47 @@ def long_query_note(query: str, config: RetrievalConfig) -> str | None:
         f"pieces, keywords its first {config.keyword_query_chars:,} characters, entities and "
         f"query components its first {config.plan_query_chars:,}"
     )
+
+
+def script_note(query: str, model: str) -> str | None:
+    """A warning for a query written mostly in another script than Latin when the index's
+    model is the bundled MiniLM, which was trained on English text: a question in Russian
+    or Chinese is embedded poorly (a user's Russian request for a fuzzer got "nothing
+    fits" where the English one found three fuzzing skills), and the keyword channel
+    matches only words the items themselves contain. Latin-script languages are not
+    flagged: German read well enough in the same walkthrough."""
+    from skill_retriever.stores.embedder import DEFAULT_MODEL
+
+    if model != DEFAULT_MODEL:
+        return None  # another model may well read the language
+    scripts = _script_units(query)
+    units = sum(scripts.values())
+    if units < 2 or 2 * scripts.get("LATIN", 0) >= units:
+        return None
+    most = max((n for n in scripts if n != "LATIN"), key=lambda n: scripts[n])
+    script = _SCRIPT_NAMES.get(most, most.title())
+    return (
+        f"the query is written mostly in {script} script; the bundled embedding model (all-MiniLM-L6-v2) "
+        "was trained on English and reads it poorly, and keywords match only words the items contain: "
+        "ask in English, or index with a multilingual model (skill-retriever index --embedder NAME)"
+    )
+
+
+#: How a script is named to a person, where its Unicode name does not do.
+_SCRIPT_NAMES = {"CJK": "Chinese or Japanese (CJK)", "HANGUL": "Korean (Hangul)"}
+#: Scripts written without spaces between words: each character counts as a word.
+_CHARACTER_SCRIPTS = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI"})
+
+
+def _script_units(text: str) -> dict[str, int]:
+    """Words per script (``LATIN``, ``CYRILLIC``, ``CJK``, ...): a run of letters of one
+    script is a word, and so is each character of a script written without spaces, so
+    that "如何配置 CI" counts four Chinese words against one Latin, not by letters."""
+    counts: dict[str, int] = {}
+    last = ""
+    for c in text:
+        script = unicodedata.name(c, "?").split(" ", 1)[0] if c.isalpha() else ""
+        if script and (script != last or script in _CHARACTER_SCRIPTS):
+            counts[script] = counts.get(script, 0) + 1
+        last = script
+    return counts

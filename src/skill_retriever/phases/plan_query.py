@@ -17,7 +17,7 @@ from skill_retriever.calibration import calibration_of
 from skill_retriever.config import Route
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.querytext import clean_query, long_query_note, search_text_of
+from skill_retriever.querytext import clean_query, long_query_note, script_note, search_text_of
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.passage_views import relation_kinds
@@ -121,7 +121,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "snapshot": snap.version,
         },
     }
-    notes = [empty_index_note(snap), long_query_note(query, config)]
+    notes = [empty_index_note(snap), long_query_note(query, config), script_note(head, snap.embedder.name)]
     if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)):
         notes.append(
             f"{phrase!r} looks like a time but names no window this search reads; the query text is "
