@@ -134,8 +134,12 @@ def test_several_other_sources_the_first_by_source_name_wins_with_a_note(tmp_pat
         assert run.cross_source is not None
         (note,) = run.cross_source.notes
         assert "2 components of other sources are named" in note.message
-        assert "goes to alpha's skills/pdf/SKILL.md" in note.message
-        assert "also zeta's skills/pdf/SKILL.md" in note.message
+        assert "goes to skill alpha/skills/pdf/SKILL.md, the first by source name and path" in note.message
+        assert "also skill zeta/skills/pdf/SKILL.md" in note.message
+        # advice a user can follow: the sources are others' repositories, not theirs to rename
+        assert "`skill-retriever remove-source NAME`" in note.message and "rename" not in note.message
+        (link,) = run.cross_source.links
+        assert link.note == note.message and link.rivals == ("zeta/skills/pdf/SKILL.md",)
 
 
 def test_dependencies_across_sources_only_when_every_entry_names_a_component(
@@ -197,3 +201,104 @@ def test_the_cli_prints_the_link_instead_of_the_unknown_component(
     assert main(["index", str(vendor), *common, "--json"]) == 0
     links = json.loads(capsys.readouterr().out)["run"]["cross_source"]["links"]
     assert [(k["node"], k["target"], k["new"]) for k in links] == [(REPORT, PDF, True)]
+
+
+PBT_SKILL = "tob/plugins/pbt/skills/pbt/SKILL.md"
+
+
+@pytest.fixture
+def tob(tmp_path: Path) -> Path:
+    """A plugin folder named after its one skill (``plugins/pbt/skills/pbt``), and a
+    plugin ``solo`` whose skill is named otherwise."""
+    write_file(tmp_path / "tob", "plugins/pbt/skills/pbt/SKILL.md", _skill("pbt"))
+    write_file(tmp_path / "tob", "plugins/solo/skills/other/SKILL.md", _skill("other"))
+    return tmp_path / "tob"
+
+
+@pytest.mark.parametrize("order", ["mine-then-tob", "tob-then-mine"])
+def test_the_skill_of_a_name_wins_over_its_plugin_and_is_installed(
+    tmp_path: Path, tob: Path, order: str
+) -> None:
+    write_file(tmp_path / "mine", "skills/report/SKILL.md", _skill("report", requires="pbt"))
+    mine = tmp_path / "mine"
+    with _open(tmp_path / "ix") as index:
+        assert index_sources(index, [mine, tob] if order == "mine-then-tob" else [tob, mine]).cross_source
+        run = index_sources(index, [tob] if order == "mine-then-tob" else [mine])
+        # "tob/plugins/pbt" sorts before its skill's path: only the kind decides
+        assert _depends(index) == {(REPORT, PBT_SKILL)}
+        assert run.cross_source is not None
+        (link,) = run.cross_source.links
+        assert (link.target, link.note, link.rivals) == (PBT_SKILL, "", ())
+        assert run.cross_source.notes == []  # a plugin and its own member are one thing of a name
+        plan = install(index, [REPORT], tmp_path / "project", dry_run=True)
+    statuses = {c.id: (c.kind, c.status) for c in plan.components}
+    assert statuses == {REPORT: ("skill", "install"), PBT_SKILL: ("skill", "install")}
+    assert all(not c.missing for c in plan.components)
+
+
+def test_a_name_only_a_plugin_has_links_to_the_plugin(tmp_path: Path, tob: Path) -> None:
+    write_file(tmp_path / "mine", "skills/report/SKILL.md", _skill("report", requires="solo"))
+    with _open(tmp_path / "ix") as index:
+        run = index_sources(index, [tmp_path / "mine", tob])
+        assert _depends(index) == {(REPORT, "tob/plugins/solo")}
+        assert run.cross_source is not None and run.cross_source.notes == []
+
+
+def test_an_unrelated_plugin_of_the_name_is_a_rival_the_component_goes_first(
+    tmp_path: Path, mine: Path, vendor: Path
+) -> None:
+    write_file(tmp_path / "aaa", "plugins/pdf/skills/pdf-tools/SKILL.md", _skill("pdf-tools"))
+    with _open(tmp_path / "ix") as index:
+        run = index_sources(index, [mine, tmp_path / "aaa", vendor])
+        assert _depends(index) == {(REPORT, PDF)}  # "aaa" sorts first, but is a plugin
+        assert run.cross_source is not None
+        (note,) = run.cross_source.notes
+    assert "which 2 components and plugins of other sources are named" in note.message
+    assert f"goes to skill {PDF}, a component before a plugin (also plugin aaa/plugins/pdf)" in note.message
+
+
+def test_install_notes_a_requires_no_source_of_the_index_has(tmp_path: Path, vendor: Path) -> None:
+    write_file(tmp_path / "mine", "skills/report/SKILL.md", _skill("report", requires="pdf, 'torch>=2.9', zzz"))
+    write_file(tmp_path / "mine", "skills/outer/SKILL.md", _skill("outer", requires="report"))
+    outer = "mine/skills/outer/SKILL.md"
+    with _open(tmp_path / "ix") as index:
+        index_sources(index, [tmp_path / "mine", vendor])
+        linked = install(index, [outer], tmp_path / "project", dry_run=True)
+        remove_source(index, "vendor")
+        unlinked = install(index, [outer], tmp_path / "project", dry_run=True)
+    by = {c.id: c for c in linked.components}
+    # pdf is linked (and brought); zzz is nowhere; the package spec is no component
+    assert [(m.id, m.name, m.status) for m in by[REPORT].missing] == [("", "zzz", "not in the index")]
+    assert [m.note for m in by[outer].missing] == [(
+        "requires 'zzz' (via report), which no source of the index has: it may not work until zzz "
+        "is there; install it by hand or index a source that has it"
+    )]
+    by = {c.id: c for c in unlinked.components}
+    assert set(by) == {outer, REPORT}
+    assert [m.name for m in by[REPORT].missing] == ["pdf", "zzz"]
+    assert any(line.startswith("  note: requires 'pdf', which no source of the index has")
+               for line in unlinked.lines())
+    assert by[REPORT].to_dict()["missing_requirements"][0]["status"] == "not in the index"
+
+
+def test_the_ambiguity_note_is_printed_with_the_link_whichever_source_is_read(
+    tmp_path: Path, mine: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("zeta", "alpha"):
+        write_file(tmp_path / name, "skills/pdf/SKILL.md", _skill("pdf"))
+    common = ["--index-dir", str(tmp_path / "ix"), "--embedder", "hashing-64"]
+    link = "across sources: report requires 'pdf': linked to alpha's pdf"
+    note = "across sources: note: report requires 'pdf', which 2 components of other sources are named"
+    assert main(["index", str(mine), *common]) == 0
+    assert main(["index", str(tmp_path / "alpha"), *common]) == 0
+    assert note not in capsys.readouterr().out  # one candidate: no note
+    # the requiring source, the target's, and the rival's source (which made the choice)
+    for source in (tmp_path / "zeta", mine, tmp_path / "alpha", tmp_path / "zeta"):
+        assert main(["index", str(source), *common]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert link in lines, source
+        (noted,) = [i for i, line in enumerate(lines) if line.startswith(note)]
+        assert lines[noted - 1] == link  # right under its link
+    write_file(tmp_path / "other", "skills/docx/SKILL.md", _skill("docx"))
+    assert main(["index", str(tmp_path / "other"), *common]) == 0
+    assert "across sources" not in capsys.readouterr().out  # a run touching none of it

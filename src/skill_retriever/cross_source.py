@@ -9,12 +9,23 @@ adds or removes components (the end of an index run, `sources.remove_source`),
 `link_across_sources` looks each of them up again among the components (component kinds
 and plugins) that the index holds from OTHER sources, by `mentions.name_key`:
 
-- several candidates: the first by (source name, path), with a note naming the others;
+- a component (skill, agent, command, hook, MCP server) before a plugin: a plugin is
+  chosen only when no component has the name. A plugin names itself after its main
+  member as often as not (``plugins/x/skills/x``), and a plugin installs nothing itself
+  (`install` skips it), so the member is what a ``requires: [x]`` means. Own-source
+  resolution agrees: `skill_links` places a source's plugins after its components, so
+  the first of a name there is a component too;
+- several candidates left: the first by (source name, path), with a note naming the
+  others (`Link.note`), printed under the link's line, which a run prints when it made
+  the link or read the requiring item, its target or a rival. A plugin is no rival to its own
+  members (PART_OF, or ``attrs["plugin"]`` in its source): that is the convention
+  above, not two things of one name;
 - ``dependencies`` make edges only when every entry names a component, here or there
   (else they are packages, as in `skill_links`);
 - ``requires`` that resolves nowhere in the whole index keeps its "requires unknown
-  component" note; one resolved here takes that note back (`CrossSourceReport.settles`)
-  and is reported as linked instead.
+  component" note (and `install` notes it on the component's entry: `unlinked_requires`);
+  one resolved here takes that note back (`CrossSourceReport.settles`) and is reported as
+  linked instead.
 
 The edges a node *claims* (`claims`) are its DEPENDS_ON / CONFLICTS_WITH edges to a node
 of another source named as one of its unresolved names, and to the local targets of its
@@ -46,7 +57,7 @@ from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, Node, NodeKin
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["CrossSourceReport", "Link", "Unlinked", "claims", "link_across_sources"]
+__all__ = ["CrossSourceReport", "Link", "Unlinked", "claims", "link_across_sources", "unlinked_requires"]
 
 #: What a name may resolve to in another source: what a skills repository installs.
 _TARGET_KINDS = COMPONENT_KINDS | {NodeKind.PLUGIN}
@@ -87,6 +98,14 @@ def _record(node: Node) -> _Record | None:
     )
 
 
+def unlinked_requires(node: Node, linked: Container[str]) -> tuple[str, ...]:
+    """The ``requires`` names of ``node`` that resolve nowhere in the index: those its own
+    source could not resolve (its record) whose name key is not among ``linked`` (the name
+    keys of the nodes its DEPENDS_ON edges reach: a name this pass resolved has one)."""
+    record = _record(node)
+    return tuple(n for n in record.requires if name_key(n) not in linked) if record else ()
+
+
 def _source(node: Node) -> str | None:
     name = node.attrs.get("source_name")
     return name if isinstance(name, str) and name else None
@@ -116,6 +135,15 @@ class Link:
     target_name: str
     target_source: str
     new: bool  # made by this pass
+    #: The other candidates of the name (ids), and the note naming them; empty when none.
+    rivals: tuple[str, ...] = ()
+    note: str = ""
+
+    def shown(self, read: Container[str]) -> bool:
+        """Whether a run that read ``read`` prints this link: made now, or touching what it
+        read (the requiring node, the target, or a rival: a source that brings a second
+        component of the name makes the choice one to tell)."""
+        return self.new or any(i in read for i in (self.node, self.target, *self.rivals))
 
     def line(self) -> str:
         return f"{self.node_name} {_VERBS[self.relation]} {self.name!r}: linked to {self.target_source}'s {self.target_name}"
@@ -160,11 +188,13 @@ class CrossSourceReport:
         return False
 
     def lines(self, shown: Container[str]) -> list[str]:
-        """What a person reads: links made now or of a node in ``shown`` (read by this run),
-        the ambiguity notes on those, and the names that lost their component now."""
-        nodes = {link.node for link in self.links if link.new} | {link.node for link in self.links if link.node in shown}
-        out = [link.line() for link in self.links if link.node in nodes]
-        out += [f"note: {p.message}" for p in self.notes if p.item in nodes]
+        """What a person reads: links made now or touching an item in ``shown`` (read by
+        this run, `Link.shown`), each followed by its ambiguity note when it has one
+        (whichever source the run read), and the names that lost their component now."""
+        out = []
+        for link in self.links:
+            if link.shown(shown):
+                out += [link.line(), *([f"note: {link.note}"] if link.note else [])]
         return out + [u.line() for u in self.unresolved if u.lost]
 
     def to_dict(self) -> dict[str, Any]:
@@ -179,46 +209,73 @@ class CrossSourceReport:
 
 
 class _Targets:
-    """The components of every named source by name key, each list in (source, path) order."""
+    """The components and plugins of every named source by name key, each list in
+    (plugin last, source, path) order."""
 
-    def __init__(self, nodes: Mapping[str, Node]) -> None:
+    def __init__(self, snap: IndexSnapshot) -> None:
+        self.snap = snap
         self.by_key: dict[str, list[Node]] = {}
-        for n in nodes.values():
+        for n in snap.nodes.values():
             if n.kind in _TARGET_KINDS and _source(n) is not None and (key := name_key(n.name)):
                 self.by_key.setdefault(key, []).append(n)
         for found in self.by_key.values():
-            found.sort(key=lambda n: (_source(n) or "", str(n.attrs.get("path") or n.id), n.id))
+            found.sort(key=lambda n: (n.kind is NodeKind.PLUGIN, _source(n) or "", _path(n), n.id))
 
     def elsewhere(self, name: str, node: Node) -> list[Node]:
         """Components named ``name`` in a source other than ``node``'s, first one first."""
         return [n for n in self.by_key.get(name_key(name), ()) if _source(n) != _source(node)]
 
+    def rivals(self, found: list[Node]) -> list[Node]:
+        """``found`` less each plugin one of whose members is in it: a plugin named after
+        its member is one thing of that name, not two."""
+        members = {n.id for n in found if n.kind is not NodeKind.PLUGIN}
+        if len(found) < 2 or not members or len(members) == len(found):
+            return found  # no plugin beside a component: nothing to fold
+        return [n for n in found if n.kind is not NodeKind.PLUGIN or not (members & self._members(n))]
 
-def _ambiguity(node: Node, relation: str, name: str, found: list[Node]) -> Problem:
-    first, others = found[0], ", ".join(f"{_source(n)}'s {n.attrs.get('path') or n.id}" for n in found[1:])
-    return Problem(
-        node.source,
-        f"{node.name} {_VERBS[relation]} {name!r}, which {len(found)} components of other sources are named: "
-        f"the relation goes to {_source(first)}'s {first.attrs.get('path') or first.id}, the first by source "
-        f"name and path (also {others}); rename one, or remove the source not meant",
-        read_whole=True,
-        item=node.id,
+    def _members(self, plugin: Node) -> set[str]:
+        named = {i for i, n in self.snap.nodes.items()
+                 if n.attrs.get("plugin") == plugin.name and _source(n) == _source(plugin)}
+        return named | {e.source for e in self.snap.in_edges(plugin.id, EdgeKind.PART_OF)}
+
+
+def _path(node: Node) -> str:
+    return str(node.attrs.get("path") or node.id)
+
+
+def _ambiguity(node: Node, relation: str, name: str, rivals: list[Node]) -> str:
+    """The note on a name that several items of other sources answer to: which one the
+    relation goes to, why, and what the user can do about it (the sources are usually
+    others' repositories: renaming in them is no answer)."""
+    first = rivals[0]
+    kinds = {n.kind is NodeKind.PLUGIN for n in rivals}
+    what = "components" if kinds == {False} else "plugins" if kinds == {True} else "components and plugins"
+    rule = "the first by source name and path" if len(kinds) == 1 else "a component before a plugin"
+    others = ", ".join(f"{n.kind.value} {n.id}" for n in rivals[1:])
+    return (
+        f"{node.name} {_VERBS[relation]} {name!r}, which {len(rivals)} {what} of other sources are named: "
+        f"the relation goes to {first.kind.value} {first.id}, {rule} (also {others}); if another is meant, "
+        f"install that one by its id (`skill-retriever install ID`), or take the source not meant out of "
+        f"the index (`skill-retriever remove-source NAME`)"
     )
 
 
 class _Pass:
     def __init__(self, snap: IndexSnapshot, before: IndexSnapshot | None) -> None:
         self.snap, self.before = snap, before
-        self.targets = _Targets(snap.nodes)
+        self.targets = _Targets(snap)
         self.want: dict[str, Edge] = {}
         self.report = CrossSourceReport()
 
     def link(self, node: Node, relation: str, name: str, target: Node, found: list[Node], edge: Edge) -> None:
         self.want[edge.id] = edge
+        rivals = self.targets.rivals(found)
+        note = _ambiguity(node, relation, name, rivals) if len(rivals) > 1 else ""
         self.report.links.append(Link(node.id, node.name, relation, name, target.id, target.name,
-                                      _source(target) or "", edge.id not in self.snap.edges))
-        if len(found) > 1:
-            self.report.notes.append(_ambiguity(node, relation, name, found))
+                                      _source(target) or "", edge.id not in self.snap.edges,
+                                      tuple(n.id for n in rivals if n is not target), note))
+        if note:
+            self.report.notes.append(Problem(node.source, note, read_whole=True, item=node.id))
 
     def node(self, node: Node, record: _Record) -> None:
         for name in record.requires:

@@ -12,7 +12,12 @@ transitively along the plan's ``requires``, that will not be there:
   what such a one requires in turn is not known to the plan, so it stops there.
 
 A blocked requirement (the user's own differing file is kept) and an unchanged one are
-in the target: no note. Statuses and what is written do not change.
+in the target: no note. A ``requires`` name that resolves nowhere in the index (neither
+its own source nor any other has a component of that name: `cross_source.unlinked_requires`)
+is noted too, by name, with status `NOT_INDEXED` and no id: the plan cannot bring it, and
+only the user can (a package spec such as ``torch>=2.9`` is no component and never noted;
+a ``dependencies`` list with such a name is a package list, `skill_links`). Statuses and
+what is written do not change.
 """
 
 from __future__ import annotations
@@ -22,11 +27,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
+from skill_retriever.components.view import CallerView
+from skill_retriever.cross_source import unlinked_requires
+from skill_retriever.ingest.mentions import name_key
+from skill_retriever.model import EdgeKind
 
-__all__ = ["LEFT_OUT", "note_missing"]
+__all__ = ["LEFT_OUT", "NOT_INDEXED", "note_missing", "unknown_requires"]
 
 #: The status of a requirement not in the plan (no dependencies added).
 LEFT_OUT = "left out"
+#: The status of a ``requires`` name no source of the index has.
+NOT_INDEXED = "not in the index"
 _ABSENT = ("refused", "skipped")
 _PRESENT = ("install", "unchanged")
 
@@ -51,19 +62,34 @@ def _missing(
     return MissingRequirement(dep, name, plan.status, plan.reason, via, note)
 
 
+def _not_indexed(name: str, via: tuple[str, ...], names: Callable[[str], str]) -> MissingRequirement:
+    through = f" (via {' -> '.join(names(i) for i in via)})" if via else ""
+    note = (
+        f"requires {name!r}{through}, which no source of the index has: it may not work until "
+        f"{name} is there; install it by hand or index a source that has it"
+    )
+    return MissingRequirement("", name, NOT_INDEXED, via=via, note=note)
+
+
 def _walk(
     start: str,
     plans: Mapping[str, ComponentPlan],
     requires: Mapping[str, Sequence[str]],
     installed: Mapping[str, str],
     names: Callable[[str], str],
+    unknown: Mapping[str, Sequence[str]],
 ) -> tuple[MissingRequirement, ...]:
     """Breadth first from ``start``: each requirement once, with the shortest chain."""
     found: list[MissingRequirement] = []
     seen = {start}
+    unnamed: set[str] = set()  # name keys of the names noted as in no source
     queue: deque[tuple[str, tuple[str, ...]]] = deque([(start, ())])
     while queue:
         node, via = queue.popleft()
+        for name in unknown.get(node, ()):
+            if name_key(name) not in unnamed:
+                unnamed.add(name_key(name))
+                found.append(_not_indexed(name, via, names))
         for dep in requires.get(node, ()):
             if dep in seen:
                 continue
@@ -83,6 +109,7 @@ def note_missing(
     requires: Mapping[str, Sequence[str]],
     installed: Mapping[str, str],
     names: Callable[[str], str],
+    unknown: Mapping[str, Sequence[str]] | None = None,
 ) -> list[ComponentPlan]:
     """``plans`` with ``missing`` set on each that will be in the target (see the module).
 
@@ -90,11 +117,25 @@ def note_missing(
         requires: Id -> the ids it requires directly (`InstallPlan.requires`).
         installed: Ids the target already holds (`match_installed`).
         names: Id -> name, for requirements the plan does not hold.
+        unknown: Id -> the ``requires`` names it gives that no source of the index has.
     """
+    unknown = unknown or {}
     by_id = {c.id: c for c in plans}
     return [
         replace(c, missing=missing)
-        if c.status in _PRESENT and (missing := _walk(c.id, by_id, requires, installed, names))
+        if c.status in _PRESENT and (missing := _walk(c.id, by_id, requires, installed, names, unknown))
         else c
         for c in plans
     ]
+
+
+def unknown_requires(view: CallerView, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Id -> the ``requires`` names of that component that no source of the index has:
+    those neither its own source nor the cross-source pass resolved (a resolved one has
+    a DEPENDS_ON edge to a component of its name)."""
+    out = {}
+    for node_id in ids:
+        linked = {name_key(view.name_of(e.target)) for e in view.out_edges(node_id, EdgeKind.DEPENDS_ON)}
+        if names := unlinked_requires(view.get(node_id), linked):
+            out[node_id] = names
+    return out

@@ -46,7 +46,7 @@ from skill_retriever.components.install.inventory import (
     sha256,
 )
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
-from skill_retriever.components.install.missing import note_missing
+from skill_retriever.components.install.missing import note_missing, unknown_requires
 from skill_retriever.components.install.orphans import leave_out_orphans
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
@@ -191,7 +191,7 @@ def plan_install(
         )
         for i in order
     }
-    plans = note_missing(plans, requires, installed, view.name_of)
+    plans = note_missing(plans, requires, installed, view.name_of, unknown_requires(view, order))
     return InstallPlan(
         root,
         tuple(plans),
