@@ -157,9 +157,13 @@ def _resolve(
 
 def _ambiguity_note(name: str, key: str, p: Placed, order: Sequence[_Index], target: Placed) -> str | None:
     """A note when ``name`` names several components alike (no plugin of ``p``'s decides):
-    the relation goes to the first by path, which another file named so can change."""
+    the relation goes to the first by path, which another file named so can change. A
+    plugin named after one of its own members (``plugins/x/skills/x``) is one thing of that
+    name, not two: the member is placed first, and no note is due."""
     for index in order:
         found = [q for q in index.get(key, ()) if q is not p]
+        members = {q.parent for q in found}
+        found = [q for q in found if not (q.record.kind is NodeKind.PLUGIN and q.id in members)]
         if not found:
             continue
         if len(found) < 2 or (p.plugin is not None and any(q.plugin == p.plugin for q in found)):
