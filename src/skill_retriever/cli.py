@@ -191,6 +191,16 @@ def _calibration_line(summary: dict[str, Any]) -> str:
     return f"weights {weights}; route {route}; {fit}{stale}"
 
 
+def _no_calibration(status: dict[str, Any]) -> str:
+    """What ``stats`` says of an index not calibrated yet: an index run under way calibrates
+    it when it ends (and holds the lock `calibrate` would need), else `calibrate` does."""
+    from skill_retriever.stores.run_marks import run_state
+
+    if any(run_state(mark) == "running" for mark in status.get("unfinished_runs", {}).values()):
+        return "none yet (the index run under way calibrates it when it ends)"
+    return "none (run `skill-retriever calibrate`)"
+
+
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps, scrub_secrets
 
@@ -338,7 +348,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable_json(dumps(status)))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
-        line = _calibration_line(status["calibration"]) if status["calibration"] else "none (run `skill-retriever calibrate`)"
+        line = _calibration_line(status["calibration"]) if status["calibration"] else _no_calibration(status)
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it

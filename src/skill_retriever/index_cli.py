@@ -8,12 +8,18 @@ import argparse
 import os
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.cliargs import open_index
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
+
+if TYPE_CHECKING:
+    from skill_retriever.indexing import IndexRun
+    from skill_retriever.ingest.result import IngestResult
+    from skill_retriever.model import Node
 
 __all__ = ["cmd_index"]
 
@@ -71,37 +77,26 @@ def _holds_items(folder: Path) -> bool:
 
 
 def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
+    from skill_retriever.index_progress import ProgressBars, show_progress
     from skill_retriever.indexing import dumps, index_sources
 
-    bars: list[Any] = []
-
-    def progress_factory(total: int, label: str) -> Any:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, desc=printable(f"indexing {label}"), unit="item", disable=args.json or not args.verbose, file=sys.stderr)
-        bars.append(bar)
-
-        def update(n: int) -> None:  # closed once written: its time and rate are this source's own
-            bar.update(n)
-            if bar.n >= total:
-                bar.close()
-
-        return update
-
+    bars = ProgressBars(show_progress(args, sys.stderr), sys.stderr)
+    before = index.snapshot().nodes  # what each source held: its line says what changed
     try:
         run = index_sources(
-            index, paths, args.kind, ner=not args.no_ner, progress_factory=progress_factory,
+            index, paths, args.kind, ner=not args.no_ner, progress_factory=bars.factory,
             source_name=args.source_name, prune=not args.keep_missing,
         )
     finally:
-        for bar in bars:
-            bar.close()
+        bars.close()
     status = index.status()
     if args.json:
         print(printable_json(dumps({"run": run.to_dict(), "index": status})))
     else:
         for s in run.sources:
             print(printable(s.summary(args.source_name)))
+            if changed := _changes_line(s, run, before):
+                print(printable(f"  {changed}"))
             for line in s.problem_lines():
                 print(printable(f"  {line}"))
             if earlier := run.completed.get(s.source):
@@ -127,3 +122,19 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         ), file=sys.stderr)
         return 1
     return 0
+
+
+def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) -> str | None:
+    """What re-indexing a source the index held changed: ``3 new, 1 changed, 535
+    unchanged; new: <ids>``. A renamed folder then reads as new items beside the removed
+    ones, not as a removal alone. None for a source new to the index (its summary says
+    all)."""
+    names = {n.attrs.get("source_name") for n in s.nodes} - {None}
+    if not any(n.id in before for n in s.nodes) and not any(b.attrs.get("source_name") in names for b in before.values()):
+        return None
+    writes = run.source_writes.get(s.source, [])
+    counts = [sum(getattr(w, f"nodes_{what}") for w in writes) for what in ("added", "updated", "unchanged")]
+    line = "{} new, {} changed, {} unchanged".format(*counts)
+    if new := [n.id for n in s.nodes if n.id not in before]:
+        line += f"; new: {', '.join(new[:5])}" + (f" and {len(new) - 5} more" if len(new) > 5 else "")
+    return line

@@ -126,6 +126,8 @@ class IndexRun:
     completed: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Names resolved in other sources of the index after the run (`cross_source`).
     cross_source: CrossSourceReport | None = None
+    #: Source -> the reports of writing its items (not removals, nor links across sources).
+    source_writes: dict[str, list[WriteReport]] = field(default_factory=dict)
 
     @property
     def embedded(self) -> int:
@@ -241,7 +243,8 @@ def index_sources(
         if (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
-        run.writes.extend(write_result(index, result, progress))
+        run.source_writes[result.source] = write_result(index, result, progress)
+        run.writes.extend(run.source_writes[result.source])
         gone = stale_ids(index.snapshot(), result, origin, one_file or path) if prune else []
         # A relation a file it read no longer states goes even with prune off, which keeps
         # the items of files gone, not what a file read today no longer says.

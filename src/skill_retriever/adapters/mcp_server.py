@@ -54,6 +54,7 @@ from skill_retriever.components.install import (
     install,
     resolve_id,
 )
+from skill_retriever.components.install.not_installable import NotInstallableError
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
@@ -87,6 +88,8 @@ BRIEF_TEXT_CHARS = 4000
 def _unknown(exc: UnknownComponentError, arg: str) -> str:
     """What an agent should do about an id that names nothing, or several things (the
     SDK puts the tool's name before it)."""
+    if isinstance(exc, NotInstallableError):  # in the index, of a kind install cannot write
+        return str(exc)
     if exc.candidates:
         listing = ", ".join(exc.candidates[:5])
         return f"{len(exc.candidates)} components are named {exc.ref!r:.200} ({listing}); pass one of these ids as {arg}"

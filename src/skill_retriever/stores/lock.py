@@ -2,12 +2,14 @@
 
 The operating system drops the lock when its process ends, however it ends (``kill -9``
 included), so a crashed writer never leaves the index locked. Readers never take it: they
-open the database read-only and see the last committed state.
+open the database read-only and see the last committed state. A writer told to wait for
+another says so once, when it starts waiting (logged on `WAIT_LOG`; nothing is printed).
 """
 
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import time
 from pathlib import Path
@@ -53,6 +55,7 @@ class WriterLock:
                 f"somewhere writable (reading it, with query or stats, works as it is)"
             ) from exc
         deadline = time.monotonic() + self.wait_s
+        said = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -61,6 +64,9 @@ class WriterLock:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES):
                     os.close(fd)
                     raise
+                if not said and self.wait_s > 0:  # a wait of minutes must not look like a hang
+                    said = True
+                    _say_waiting(self.path.parent, _read_pid(fd), self.wait_s)
                 if time.monotonic() >= deadline:
                     holder = _read_pid(fd)
                     os.close(fd)
@@ -85,6 +91,18 @@ class WriterLock:
         self.release()
 
 
+def _say_waiting(directory: Path, holder: int | None, wait_s: float) -> None:
+    """Log, at INFO on `WAIT_LOG`, that this writer waits for another: the CLI shows
+    that logger to a command given ``--lock-wait`` (`cliargs.lock_wait_of`); a library
+    caller sees it only through its own logging set-up."""
+    who = f"process {holder}" if holder else "another process"
+    logging.getLogger(WAIT_LOG).info(
+        "waiting up to %g s for %s, which is writing the index at %s", wait_s, who, directory
+    )
+
+
+#: The logger a writer that waits for another says so on.
+WAIT_LOG = "skill_retriever.lock"
 #: How a Python caller waits for the other writer (the CLI names its ``--lock-wait``).
 PYTHON_WAIT = "open it with Index.open(..., lock_wait_s=SECONDS)"
 
@@ -117,4 +135,4 @@ def _read_pid(fd: int) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-__all__ = ["LOCK_FILE", "PYTHON_WAIT", "WriterLock", "locked_message"]
+__all__ = ["LOCK_FILE", "PYTHON_WAIT", "WAIT_LOG", "WriterLock", "locked_message"]

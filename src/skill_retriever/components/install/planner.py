@@ -47,6 +47,7 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing, unknown_requires
+from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.orphans import leave_out_orphans
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
@@ -83,7 +84,8 @@ def resolve_id(
     of that name.
 
     Raises:
-        UnknownComponentError: Nothing, or several components, answer to ``ref``.
+        UnknownComponentError: Nothing, or several components, answer to ``ref``
+            (`NotInstallableError`: only items install has no place for).
     """
     view = as_view(source, principals)
     if ref in view:
@@ -92,6 +94,8 @@ def resolve_id(
     named = [n for n in view.named(ref) if n.kind in kinds]
     if len(named) == 1:
         return named[0].id
+    if not named and (held := view.named(ref)):  # query shows them: say what they are
+        raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
     raise UnknownComponentError(ref, tuple(sorted(n.id for n in named)))
 
 

@@ -24,6 +24,7 @@ import yaml
 from skill_retriever.components.install.claude_names import claude_code_notes
 from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.layout import LAYOUT
+from skill_retriever.components.install.not_installable import no_place_message
 from skill_retriever.components.install.paths import (
     destination_name,
     read_inside,
@@ -85,7 +86,7 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendere
             out.notes += _frontmatter_note(node)
         out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
-    raise SkipComponent(f"a {node.kind.value} has no place in the .claude layout")
+    raise SkipComponent(no_place_message(None, node.name, [node]))  # the words of `resolve_id`
 
 
 def _frontmatter_note(node: Node) -> list[str]:

@@ -1,0 +1,91 @@
+"""What install says about an item the index holds but has no place for.
+
+`query` answers with every kind the index holds: the prompt and template files of a skills
+repository (``other``: a Markdown file with a name and a description that is no skill,
+agent, command or hook), a corpus's documents and passages, a catalogue's tools. Install
+writes skills, agents, commands, hooks and MCP servers (and a plugin's members). A name
+that answers only to other kinds is in the index (``query`` just showed it), so "no
+component of that name" would mislead: the refusal says what the item is, that install
+has no place for it, and what to install instead (the component or plugin it is part of,
+when the index records one). An id of such an item is planned and skipped with the same
+words (`render`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from skill_retriever.components.install.inventory import INSTALLABLE
+from skill_retriever.components.install.plan import InstallError, UnknownComponentError
+from skill_retriever.components.view import CallerView
+from skill_retriever.model import EdgeKind, Node, NodeKind
+
+__all__ = ["NotInstallableError", "describe", "no_place_message"]
+
+#: What each kind install cannot place is, in a user's words.
+_WHAT = {
+    NodeKind.OTHER: "a prompt or template file",
+    NodeKind.DOCUMENT: "a document of a passage corpus",
+    NodeKind.PASSAGE: "a passage of a corpus",
+    NodeKind.TOOL: "an entry of a tool catalogue",
+    NodeKind.ENTITY: "a name that passages mention",
+    NodeKind.FACT: "a sentence of a passage",
+}
+_SHOWN = 3  # parents named in the hint
+
+
+class NotInstallableError(UnknownComponentError):
+    """``ref`` names items of the index, none of a kind install can write.
+
+    Attributes:
+        ref: What the caller gave.
+        candidates: Always empty (no component answers to it).
+        found: The ids of the visible items of that name.
+    """
+
+    def __init__(self, ref: str, found: tuple[str, ...], message: str) -> None:
+        self.ref = ref
+        self.candidates = ()
+        self.found = found
+        InstallError.__init__(self, message)  # its own message, not "no component ..."
+
+
+def describe(node: Node) -> str:
+    """``an other item (a prompt or template file: <id>)``."""
+    kind = node.kind.value
+    article = "an" if kind[0] in "aeiou" else "a"
+    what = _WHAT.get(node.kind, "an item of a JSON graph")
+    return f"{article} {kind} item ({what}: {node.id})"
+
+
+def no_place_message(view: CallerView | None, ref: str, nodes: Sequence[Node]) -> str:
+    """Why install will not write ``nodes`` (what ``ref`` names), and what to install
+    instead. ``view``: where to find what they are part of (None: the node's own record)."""
+    node = nodes[0]
+    more = f" (and {len(nodes) - 1} more item(s) of that name, none installable)" if len(nodes) > 1 else ""
+    return f"{ref!r:.200} is in the index as {describe(node)}{more}, which install has no place for; {_instead(view, node)}"
+
+
+def _instead(view: CallerView | None, node: Node) -> str:
+    """What to install in its place: what it is part of, when the index says."""
+    parents = _parents(view, node)
+    if parents:
+        shown = ", ".join(f"{p.name} ({p.kind.value} {p.id})" for p in parents[:_SHOWN])
+        return f"install the component that uses it: {shown}"
+    if node.kind is NodeKind.OTHER:
+        plugin = node.attrs.get("plugin")
+        of = f" (of plugin {plugin})" if isinstance(plugin, str) and plugin else ""
+        return f"install the component that uses it{of}"
+    return (
+        "it is material for `query` to answer with, not a Claude Code component; install takes "
+        "skills, agents, commands, hooks, MCP servers and plugins"
+    )
+
+
+def _parents(view: CallerView | None, node: Node) -> list[Node]:
+    """The installable components and plugins ``node`` is part of (PART_OF)."""
+    if view is None:
+        return []
+    kinds = INSTALLABLE | {NodeKind.PLUGIN}
+    found = (view.get(e.target) for e in view.out_edges(node.id, EdgeKind.PART_OF))
+    return sorted((p for p in found if p.kind in kinds), key=lambda p: (p.kind is NodeKind.PLUGIN, p.id))
