@@ -275,46 +275,10 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
+    from skill_retriever.query_cli import run_query
+
     with open_index(args, create=False) as index:
-        return _query(index, args)
-
-
-def _query(index: Any, args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps
-    from skill_retriever.retriever import Retriever
-
-    retriever = Retriever(index)
-    kinds = args.kinds  # checked by argparse (kind_list): a list with no empty names, or None
-    principals = [p.strip() for p in args.principals.split(",") if p.strip()]
-    snapshot = index.snapshot()  # what is printed comes from the version the search read
-    # The text folds copies of one component (two sources holding it) into one entry: ask
-    # for more, so that -k 3 still shows three. Not under a budget, which the search packs
-    # from exactly k results (its answer says what it dropped), nor for --json (unfolded).
-    fetch = args.k if args.json or args.budget is not None else min(2 * args.k, max(args.k, 100))
-    resp = retriever.search(
-        args.query,
-        snapshot=snapshot,
-        k=fetch,
-        budget=args.budget,
-        route=args.route,
-        kinds=kinds,
-        principals=principals,
-        rerank=not args.no_rerank,
-        budget_fill=args.budget_fill,
-        **({"max_query_chars": args.max_query_chars} if args.max_query_chars is not None else {}),
-        **({"clause_coverage": args.clause_coverage} if args.clause_coverage is not None else {}),
-    )
-    if args.json:
-        print(printable_json(dumps(resp.to_dict())))
-        return 0
-    from skill_retriever.components.view import CallerView
-    from skill_retriever.render import render
-
-    view = CallerView(snapshot, principals)
-    # A kind the index does not hold (or any filter that admits nothing) is a warning of
-    # the answer itself (Retriever), so --json and the Python API say it too.
-    print("\n".join(render(args.query, resp, view, k=args.k)))
-    return 0
+        return run_query(index, args)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ Every value from the index passes through ``safety.terminal.printable`` before p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from skill_retriever.calibration.defaults import index_defaults
@@ -74,10 +74,17 @@ def reason(query: str, shown: Shown, view: CallerView) -> str:
     return "; ".join(parts)
 
 
-def render(query: str, response: SearchResponse, view: CallerView, k: int | None = None) -> list[str]:
-    """The lines ``skill-retriever query`` prints: at most ``k`` entries once copies are
-    folded (None: all)."""
-    shown = fold(response, view)[:k]
+def render(
+    query: str,
+    response: SearchResponse,
+    view: CallerView,
+    k: int | None = None,
+    *,
+    shown: Sequence[Shown] | None = None,
+) -> list[str]:
+    """The lines ``skill-retriever query`` prints: ``shown``, the entries the command chose
+    (`query_cli.folded_answer`), or else ``response`` folded, at most ``k`` entries (None: all)."""
+    shown = list(shown) if shown is not None else fold(response, view)[:k]
     ranked = "reranked by " + response.reranker if response.reranker != "none" else "no reranking"
     confidence = f", confidence {response.confidence:.2f}" if response.confidence is not None else ""
     counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")

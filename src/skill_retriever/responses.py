@@ -111,9 +111,10 @@ class SearchResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
-        """From :meth:`to_dict` (or its JSON): equal to the result it was made from."""
+        """From :meth:`to_dict` (or its JSON): equal to the result it was made from.
+        ``also_at`` (the other hosts ``skill-retriever query --json`` adds) is not kept."""
         return cls(**{
-            **d,
+            **{k: v for k, v in d.items() if k != "also_at"},
             "channels": dict(d["channels"]),
             "path": tuple(d.get("path", ())),
             "flags": tuple(d.get("flags", ())),

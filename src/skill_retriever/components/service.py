@@ -13,7 +13,8 @@ or not visible) is left out, so a concurrent write can never make a request fail
 nothing the caller may not see is named, counted or hinted at.
 
 Retrieval runs without its own budget, at ``overfetch`` times ``k``, so the budget and
-duplicate folding here decide what is cut. Requirements are added whatever their kind
+duplicate folding here decide what is cut; when folding leaves fewer than ``k`` distinct
+components it searches again, asking for more (`refill.fold_to_k`). Requirements are added whatever their kind
 (a skill that needs an MCP server gets it even when only skills were asked for).
 """
 
@@ -25,18 +26,19 @@ from typing import Any
 
 from skill_retriever.components.closure import Closure, dependency_closure
 from skill_retriever.components.conflicts import Conflict, find_conflicts, settle_conflicts
-from skill_retriever.components.dedup import DedupConfig, collapse_ranked, duplicates_of
+from skill_retriever.components.dedup import DedupConfig, duplicates_of
 from skill_retriever.components.install import match_installed
 from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
+from skill_retriever.components.refill import fold_to_k
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
 from skill_retriever.components.units import budget_dropped, pack_closure_to_budget
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import names_of
 from skill_retriever.model import COMPONENT_KINDS
-from skill_retriever.responses import renamed_closest
+from skill_retriever.responses import SearchResponse, renamed_closest
 from skill_retriever.retriever import Retriever, SearchResult
 from skill_retriever.stores.index import Index
 
@@ -75,7 +77,8 @@ class ComponentService:
         principals: Access principals of the caller (``("*",)`` sees everything; None
             and ``[]`` see public items only).
         dedup: Near-duplicate thresholds.
-        overfetch: Retrieve this many times ``k`` before folding duplicates.
+        overfetch: Retrieve this many times ``k`` (at most 100) before folding duplicates;
+            more, up to 10 times ``k``, when folding leaves fewer than ``k``.
     """
 
     def __init__(
@@ -143,15 +146,14 @@ class ComponentService:
         if target is not None:  # before the search: a typo must cost no retrieval
             existing_folder(target)
         view = view or self.view()
-        resp = self.retriever.search(
-            query,
-            k=min(k * self.overfetch, 100),
-            kinds=chosen_kinds,
-            principals=self.principals if self.principals is not None else [],
-            **overrides,
-        )
-        hits = {r.id: r for r in resp.results if view.sees(r.id)}
-        collapsed = collapse_ranked(view, list(hits), config=self.dedup)
+        principals = self.principals if self.principals is not None else []
+
+        def search(fetch: int) -> SearchResponse:
+            return self.retriever.search(query, k=fetch, kinds=chosen_kinds, principals=principals, **overrides)
+
+        # Copies fold into one entry: search again for more while fewer than k are left.
+        filled = fold_to_k(search, view, k, first=min(k * self.overfetch, 100), config=self.dedup)
+        resp, hits, collapsed = filled.response, filled.hits, filled.collapsed
         installed = match_installed(view, target) if target is not None else {}
         conflicts: list[Conflict]
         dropped: list[Dropped]

@@ -1,0 +1,126 @@
+"""``skill-retriever query``: one answer, printed as text or ``--json``, copies folded.
+
+The same component hosted by several sources (six repositories holding one skill) is one
+entry: its best-ranked copy, naming the others ("also at" in the text, ``also_at`` in the
+JSON). Both outputs hold the same entries: ``-k`` distinct components when the index has
+that many matches (`components.refill.fold_to_k` searches again, asking for more, when
+copies took places), then cut to ``--budget``, which counts the entries shown and not
+their folded copies (the search itself runs without a budget for that reason).
+
+The Python `Retriever.search` is left as it is: it lists every copy (the benchmark reads
+its ranking), and only this command and `ComponentService` fold.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from skill_retriever.algorithms.budget import pack_to_budget
+from skill_retriever.components.dedup import duplicates_of
+from skill_retriever.components.refill import fold_to_k
+from skill_retriever.components.view import CallerView
+from skill_retriever.phases.apply_token_budget import budget_note
+from skill_retriever.render import Shown, render
+from skill_retriever.responses import SearchResponse, renamed_closest
+from skill_retriever.safety.terminal import printable_json
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.index import Index
+
+__all__ = ["folded_answer", "run_query"]
+
+#: The first search asks for this many times ``-k`` (at most 100, or ``-k`` when larger):
+#: room for a few copies without a second search.
+FIRST_FETCH_TIMES_K = 2
+
+
+def run_query(index: Index, args: argparse.Namespace) -> int:
+    """Search ``args.query`` and print the folded answer (text, or JSON with ``--json``)."""
+    from skill_retriever.indexing import dumps
+    from skill_retriever.retriever import Retriever
+
+    retriever = Retriever(index)
+    principals = [p.strip() for p in args.principals.split(",") if p.strip()]
+    snapshot = index.snapshot()  # what is printed comes from the version the search read
+    extra: dict[str, Any] = {}
+    if args.max_query_chars is not None:
+        extra["max_query_chars"] = args.max_query_chars
+    if args.clause_coverage is not None:
+        extra["clause_coverage"] = args.clause_coverage
+
+    def search(fetch: int) -> SearchResponse:
+        return retriever.search(
+            args.query,
+            snapshot=snapshot,
+            k=fetch,
+            route=args.route,
+            kinds=args.kinds,  # checked by argparse (kind_list): a list with no empty names, or None
+            principals=principals,
+            rerank=not args.no_rerank,
+            **extra,
+        )
+
+    view = CallerView(snapshot, principals)
+    response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill)
+    if args.json:
+        results = [{**s.result.to_dict(), "also_at": list(s.also_at)} for s in shown]
+        print(printable_json(dumps({**response.to_dict(), "results": results})))
+    else:
+        # A kind the index does not hold (or any filter that admits nothing) is a warning
+        # of the answer itself (Retriever), so --json and the Python API say it too.
+        print("\n".join(render(args.query, response, view, shown=shown)))
+    return 0
+
+
+def folded_answer(
+    search: Any, view: CallerView, k: int, budget: int | None, fill: bool
+) -> tuple[SearchResponse, list[Shown]]:
+    """The answer both outputs print: ``k`` distinct entries (fewer when the index holds
+    fewer), cut to ``budget``, each with the other hosts of its component; and the last
+    search's response holding just those results, its warnings and budget stats saying so.
+
+    Args:
+        search: ``search(fetch)`` runs the query asking for ``fetch`` results, no budget.
+        view: What the caller may see.
+        k: Distinct entries wanted.
+        budget: Token budget of the entries; None = no limit.
+        fill: Skip an entry that does not fit and go on (``--budget-fill``).
+    """
+    first = min(FIRST_FETCH_TIMES_K * k, max(k, 100))
+    filled = fold_to_k(search, view, k, first=first)
+    ranked = [
+        Shown(filled.hits[i], _also_at(view, i, filled.collapsed.folded.get(i, ())))
+        for i in filled.collapsed.ids[:k]
+    ]
+    tokens = {s.result.id: s.result.token_count for s in ranked}
+    cut = pack_to_budget(list(tokens), tokens, budget, fill=fill)
+    kept = set(cut.kept)
+    shown = [s for s in ranked if s.result.id in kept]
+    last = filled.response
+    # It named the closest of its own, unfolded list (copies of one name, perhaps); a
+    # budget that held none leaves the best ranked, as the search's own warning does.
+    closest = [(s.result.name, s.result.kind) for s in (shown or ranked)[:3]]
+    warnings = [renamed_closest(w, closest) if closest else w for w in last.warnings]
+    if cut.dropped:
+        warnings.append(budget_note(cut, tokens, len(ranked), fill, view.snapshot.nodes))
+    stats = dict(last.stats)
+    stats["apply_token_budget"] = {
+        **stats.get("apply_token_budget", {}),
+        "budget": budget,
+        "total_tokens": cut.total_tokens,
+        "kept": len(cut.kept),
+        "dropped": len(cut.dropped),
+        "dropped_ids": [{"id": i, "tokens": tokens[i]} for i in cut.dropped],
+        "flagged": sum(1 for s in shown if s.result.flags),
+    }
+    stats["fold"] = filled.stats()
+    response = replace(last, results=[s.result for s in shown], warnings=warnings, stats=stats)
+    return response, shown
+
+
+def _also_at(view: CallerView, node_id: str, folded: tuple[str, ...]) -> tuple[str, ...]:
+    """The other hosts of ``node_id``: the copies folded into it, then the ones the search
+    did not reach (as `ComponentService` lists them)."""
+    return tuple(dict.fromkeys(folded + duplicates_of(view, node_id)))
