@@ -9,6 +9,14 @@ component, so the walk always ends.
 The graph is a `CallerView` in every caller here: it shows only edges between nodes the
 caller may see, so a requirement the caller may not see is not followed, not added and
 not counted. ``allowed`` remains for graphs that are not views.
+
+A requirement that is a plugin (``requires: [kit]`` where only a plugin has that name)
+stands for the plugin's members, as a plugin asked for by name does (`plugin_members`):
+the requirer requires each member, reached "via" the plugin (``through``; its chain
+holds the plugin id), and the plugin itself is never added, as it is nothing install or
+an answer could place. A plugin with no member of a component kind is listed
+(``memberless``) so that its requirer can say so. A member that requires its own plugin
+requires its siblings; the cycle (``a -> kit -> a``) is reported as any other.
 """
 
 from __future__ import annotations
@@ -18,9 +26,21 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from skill_retriever.model import Edge, EdgeKind
+from skill_retriever.components.view import CallerView
+from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, NodeKind
 
-__all__ = ["Closure", "DependencyGraph", "dependency_closure", "find_cycles"]
+__all__ = [
+    "Closure",
+    "DependencyGraph",
+    "Members",
+    "Requirements",
+    "dependency_closure",
+    "find_cycles",
+    "plugin_members",
+]
+
+#: Id -> the ids a plugin stands for (its members), or None for an id that is no plugin.
+Members = Callable[[str], tuple[str, ...] | None]
 
 
 class DependencyGraph(Protocol):
@@ -40,11 +60,16 @@ class Closure:
         required_by: Id -> the selected ids that require it, in rank order. Selected ids
             appear here too when another selected component requires them.
         chains: Id -> the shortest chain ``(selected, ..., id)`` that first reached it.
-        requires: Every id of the closure -> the ids it requires directly (visible ones).
+        requires: Every id of the closure -> the ids it requires directly (visible ones;
+            a required plugin's members in its place).
         units: Selected id -> that id followed by everything it requires transitively:
             the set that must be kept or dropped whole.
-        cycles: Dependency cycles met, each as ``(a, b, ..., a)``, each once.
+        cycles: Dependency cycles met, each as ``(a, b, ..., a)``, each once (a plugin
+            required on the way is one of its steps).
         hidden: Required ids the caller may not see (access, missing); never added.
+        through: Id -> {id it requires only as a member of a required plugin: that
+            plugin}.
+        memberless: Id -> the plugins it requires that have no member to add.
     """
 
     selected: tuple[str, ...]
@@ -55,6 +80,8 @@ class Closure:
     units: Mapping[str, tuple[str, ...]]
     cycles: tuple[tuple[str, ...], ...] = ()
     hidden: tuple[str, ...] = field(default=())
+    through: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    memberless: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -73,11 +100,99 @@ class Closure:
         return cls(chosen, (), {}, {}, {i: () for i in chosen}, {i: (i,) for i in chosen})
 
 
+def plugin_members(
+    view: CallerView, kinds: frozenset[NodeKind] = COMPONENT_KINDS
+) -> Members:
+    """What each plugin of ``view`` stands for: its visible members of ``kinds`` (the
+    components with a PART_OF edge to it), by kind, name and id; None for an id that is
+    no visible plugin."""
+
+    def members(node_id: str) -> tuple[str, ...] | None:
+        if node_id not in view or view.get(node_id).kind is not NodeKind.PLUGIN:
+            return None
+        found = sorted(
+            (view.get(e.source) for e in view.in_edges(node_id, EdgeKind.PART_OF)),
+            key=lambda n: (n.kind.value, n.name, n.id),
+        )
+        return tuple(dict.fromkeys(n.id for n in found if n.kind in kinds))
+
+    return members
+
+
+class Requirements:
+    """What components require directly, read once each, a required plugin standing for
+    its members (see the module).
+
+    Attributes:
+        requires: Id -> the ids it requires directly (plugins replaced by their members;
+            never itself).
+        links: The same with each required plugin kept as a step, and each such plugin ->
+            its members: the map cycles are found in.
+        through: Id -> {member it requires only through a plugin: that plugin}.
+        memberless: Id -> the plugins it requires that have no member to add.
+        hidden: Required ids that ``allowed`` refuses.
+    """
+
+    def __init__(
+        self,
+        graph: DependencyGraph,
+        allowed: Callable[[str], bool] | None = None,
+        members: Members | None = None,
+    ) -> None:
+        self.graph = graph
+        self.allowed = allowed
+        self.members = members or (lambda _: None)
+        self.requires: dict[str, tuple[str, ...]] = {}
+        self.links: dict[str, tuple[str, ...]] = {}
+        self.through: dict[str, dict[str, str]] = {}
+        self.memberless: dict[str, tuple[str, ...]] = {}
+        self.hidden: dict[str, None] = {}
+
+    def _sees(self, node_id: str) -> bool:
+        if self.allowed is None or self.allowed(node_id):
+            return True
+        self.hidden[node_id] = None
+        return False
+
+    def __call__(self, node_id: str) -> tuple[str, ...]:
+        if node_id in self.requires:
+            return self.requires[node_id]
+        found: dict[str, None] = {}
+        direct: set[str] = set()
+        via: dict[str, str] = {}  # member -> the first required plugin it is one of
+        empty: list[str] = []
+        links: dict[str, None] = {}
+        for e in self.graph.out_edges(node_id, EdgeKind.DEPENDS_ON):
+            if not self._sees(e.target):
+                continue
+            links[e.target] = None
+            inside = self.members(e.target)
+            if inside is None:
+                found[e.target] = None
+                direct.add(e.target)
+                continue
+            inside = tuple(m for m in inside if self._sees(m))
+            self.links[e.target] = inside
+            empty += [] if inside else [e.target]
+            for m in inside:
+                found[m] = None
+                via.setdefault(m, e.target)
+        found.pop(node_id, None)  # a member requiring its own plugin: not itself
+        self.requires[node_id] = tuple(found)
+        self.links[node_id] = tuple(links)
+        if hops := {m: p for m, p in via.items() if m in found and m not in direct}:
+            self.through[node_id] = hops
+        if empty:
+            self.memberless[node_id] = tuple(dict.fromkeys(empty))
+        return self.requires[node_id]
+
+
 def dependency_closure(
     graph: DependencyGraph,
     selected: Iterable[str],
     *,
     allowed: Callable[[str], bool] | None = None,
+    members: Members | None = None,
 ) -> Closure:
     """Add to ``selected`` everything it requires, transitively.
 
@@ -87,6 +202,8 @@ def dependency_closure(
         allowed: For a graph that is not a view: which ids may be followed
             (``snapshot.allowed(filters)``); a required id that is not allowed is listed
             in ``hidden`` and not followed. None = all.
+        members: What a required plugin stands for (`Members`). None: for a
+            `CallerView`, its `plugin_members`; for another graph, no plugins.
 
     Returns:
         The :class:`Closure`; empty input gives an empty closure.
@@ -94,20 +211,9 @@ def dependency_closure(
     chosen = tuple(dict.fromkeys(selected))
     if not chosen:
         return Closure((), (), {}, {}, {}, {})
-    requires: dict[str, tuple[str, ...]] = {}
-    hidden: dict[str, None] = {}
-
-    def deps(node_id: str) -> tuple[str, ...]:
-        if node_id not in requires:
-            found = []
-            for e in graph.out_edges(node_id, EdgeKind.DEPENDS_ON):
-                if allowed is None or allowed(e.target):
-                    found.append(e.target)
-                else:
-                    hidden[e.target] = None
-            requires[node_id] = tuple(dict.fromkeys(found))
-        return requires[node_id]
-
+    if members is None and isinstance(graph, CallerView):
+        members = plugin_members(graph)
+    deps = Requirements(graph, allowed, members)
     required_by: dict[str, list[str]] = {}
     chains: dict[str, tuple[str, ...]] = {}
     units: dict[str, tuple[str, ...]] = {}
@@ -121,7 +227,8 @@ def dependency_closure(
             for dep in deps(current):
                 if dep in seen:
                     continue  # visited (a cycle or a diamond): never walked twice
-                seen[dep] = seen[current] + (dep,)
+                plugin = deps.through.get(current, {}).get(dep)
+                seen[dep] = seen[current] + ((plugin, dep) if plugin else (dep,))
                 queue.append(dep)
         units[root] = tuple(seen)
         for dep, chain in seen.items():
@@ -138,10 +245,12 @@ def dependency_closure(
         added=tuple(added),
         required_by={k: tuple(v) for k, v in required_by.items()},
         chains=chains,
-        requires=dict(requires),
+        requires=dict(deps.requires),
         units=units,
-        cycles=find_cycles(requires),
-        hidden=tuple(hidden),
+        cycles=find_cycles(deps.links),
+        hidden=tuple(deps.hidden),
+        through=dict(deps.through),
+        memberless=dict(deps.memberless),
     )
 
 

@@ -316,7 +316,8 @@ class ComponentService:
             # The graph path comes from retrieval's snapshot: shown only when every step
             # is visible in this view (else it is left out, never shown in part).
             path = hit.path if hit and all(view.sees(i) for i in hit.path) else ()
-            mentioned = {*closure.ids, *path, *also, *(c.other(node_id) for c in mine)}
+            # (a chain may pass through a required plugin, which is no id of the closure)
+            mentioned = {*closure.ids, *chain, *path, *also, *(c.other(node_id) for c in mine)}
             names = {i: view.name_of(i) for i in mentioned}
             rationale = build_rationale(
                 query,

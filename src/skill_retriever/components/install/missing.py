@@ -16,15 +16,17 @@ in the target: no note. A ``requires`` name that resolves nowhere in the index (
 its own source nor any other has a component of that name: `cross_source.unlinked_requires`)
 is noted too, by name, with status `NOT_INDEXED` and no id: the plan cannot bring it, and
 only the user can (a package spec such as ``torch>=2.9`` is no component and never noted;
-a ``dependencies`` list with such a name is a package list, `skill_links`). Statuses and
-what is written do not change.
+a ``dependencies`` list with such a name is a package list, `skill_links`). A required
+plugin stands for its members (`closure`): a member that will not be there is noted "via"
+the plugin, and a plugin with no member install can place is noted by itself, with status
+`NO_MEMBERS`. Statuses and what is written do not change.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
 from skill_retriever.components.view import CallerView
@@ -32,12 +34,14 @@ from skill_retriever.cross_source import unlinked_requires
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.model import EdgeKind
 
-__all__ = ["LEFT_OUT", "NOT_INDEXED", "note_missing", "unknown_requires"]
+__all__ = ["LEFT_OUT", "NOT_INDEXED", "NO_MEMBERS", "note_missing", "unknown_requires"]
 
 #: The status of a requirement not in the plan (no dependencies added).
 LEFT_OUT = "left out"
 #: The status of a ``requires`` name no source of the index has.
 NOT_INDEXED = "not in the index"
+#: The status of a required plugin with no member install can place.
+NO_MEMBERS = "no installable components"
 _ABSENT = ("refused", "skipped")
 _PRESENT = ("install", "unchanged")
 
@@ -71,36 +75,59 @@ def _not_indexed(name: str, via: tuple[str, ...], names: Callable[[str], str]) -
     return MissingRequirement("", name, NOT_INDEXED, via=via, note=note)
 
 
-def _walk(
-    start: str,
-    plans: Mapping[str, ComponentPlan],
-    requires: Mapping[str, Sequence[str]],
-    installed: Mapping[str, str],
-    names: Callable[[str], str],
-    unknown: Mapping[str, Sequence[str]],
-) -> tuple[MissingRequirement, ...]:
-    """Breadth first from ``start``: each requirement once, with the shortest chain."""
+def _no_members(plugin: str, via: tuple[str, ...], names: Callable[[str], str]) -> MissingRequirement:
+    name = names(plugin)
+    through = f", via {' -> '.join(names(i) for i in via)}" if via else ""
+    note = (
+        f"requires plugin {name} ({plugin}{through}), which has no component install can "
+        f"place (no skill, agent, command, hook or MCP server is part of it in the index): "
+        f"it may not work until what {name} provides is there; install that by hand"
+    )
+    return MissingRequirement(plugin, name, NO_MEMBERS, via=via, note=note)
+
+
+@dataclass(frozen=True)
+class _Graph:
+    """What the walk reads besides the plans (see `note_missing`)."""
+
+    requires: Mapping[str, Sequence[str]]
+    installed: Mapping[str, str]
+    names: Callable[[str], str]
+    unknown: Mapping[str, Sequence[str]]
+    through: Mapping[str, Mapping[str, str]]
+    memberless: Mapping[str, Sequence[str]]
+
+
+def _walk(start: str, plans: Mapping[str, ComponentPlan], g: _Graph) -> tuple[MissingRequirement, ...]:
+    """Breadth first from ``start``: each requirement once, with the shortest chain (a
+    required plugin one of its steps)."""
     found: list[MissingRequirement] = []
     seen = {start}
     unnamed: set[str] = set()  # name keys of the names noted as in no source
     queue: deque[tuple[str, tuple[str, ...]]] = deque([(start, ())])
     while queue:
         node, via = queue.popleft()
-        for name in unknown.get(node, ()):
+        for name in g.unknown.get(node, ()):
             if name_key(name) not in unnamed:
                 unnamed.add(name_key(name))
-                found.append(_not_indexed(name, via, names))
-        for dep in requires.get(node, ()):
+                found.append(_not_indexed(name, via, g.names))
+        for plugin in g.memberless.get(node, ()):
+            if plugin not in seen:
+                seen.add(plugin)
+                found.append(_no_members(plugin, via, g.names))
+        for dep in g.requires.get(node, ()):
             if dep in seen:
                 continue
             seen.add(dep)
             plan = plans.get(dep)
+            through = g.through.get(node, {}).get(dep)  # a member of a plugin it requires
+            hop = (through,) if through else ()
             absent = plan is None or plan.status in _ABSENT
-            if absent and dep not in installed:
-                name = plan.name if plan is not None else names(dep)
-                found.append(_missing(dep, name, via, plan, names))
+            if absent and dep not in g.installed:
+                name = plan.name if plan is not None else g.names(dep)
+                found.append(_missing(dep, name, (*via, *hop), plan, g.names))
             if plan is not None:
-                queue.append((dep, (*via, dep)))
+                queue.append((dep, (*via, *hop, dep)))
     return tuple(found)
 
 
@@ -110,6 +137,8 @@ def note_missing(
     installed: Mapping[str, str],
     names: Callable[[str], str],
     unknown: Mapping[str, Sequence[str]] | None = None,
+    through: Mapping[str, Mapping[str, str]] | None = None,
+    memberless: Mapping[str, Sequence[str]] | None = None,
 ) -> list[ComponentPlan]:
     """``plans`` with ``missing`` set on each that will be in the target (see the module).
 
@@ -118,12 +147,14 @@ def note_missing(
         installed: Ids the target already holds (`match_installed`).
         names: Id -> name, for requirements the plan does not hold.
         unknown: Id -> the ``requires`` names it gives that no source of the index has.
+        through: Id -> {id it requires as a member of a required plugin: the plugin}.
+        memberless: Id -> the plugins it requires that have no member to install.
     """
-    unknown = unknown or {}
+    g = _Graph(requires, installed, names, unknown or {}, through or {}, memberless or {})
     by_id = {c.id: c for c in plans}
     return [
         replace(c, missing=missing)
-        if c.status in _PRESENT and (missing := _walk(c.id, by_id, requires, installed, names, unknown))
+        if c.status in _PRESENT and (missing := _walk(c.id, by_id, g))
         else c
         for c in plans
     ]

@@ -161,7 +161,8 @@ class ComponentPlan:
     ``status`` is install (something to write), unchanged, blocked (a differing file and
     no ``force``: nothing written), refused (an unsafe path: nothing written) or skipped
     (a kind, or a hook, that this install cannot place). ``missing``: what it requires
-    that will not be in the target (for one written: install or unchanged).
+    that will not be in the target (for one written: install or unchanged). ``via``: the
+    steps from its first requirer to it, when a required plugin is one (`closure`).
     """
 
     id: str
@@ -172,6 +173,7 @@ class ComponentPlan:
     reason: str = ""
     required_by: tuple[str, ...] = ()
     missing: tuple[MissingRequirement, ...] = ()
+    via: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -185,6 +187,7 @@ class ComponentPlan:
             out["reason"] = self.reason
         if self.required_by:
             out["required_by"] = list(self.required_by)
+            out |= {"via": list(self.via)} if self.via else {}
         if self.missing:
             out["missing_requirements"] = [m.to_dict() for m in self.missing]
         return out
@@ -310,8 +313,10 @@ class InstallPlan:
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
         for c in self.components:
-            needed = ", ".join(self._name(i) for i in c.required_by)
-            via = f" (required by {needed})" if c.required_by else ""
+            needed = [self._name(i) for i in c.required_by]
+            if needed and c.via:  # the first one requires it through a plugin
+                needed[0] += f" via {' -> '.join(self._name(i) for i in c.via)}"
+            via = f" (required by {', '.join(needed)})" if needed else ""
             why = f" - {c.reason}" if c.reason else ""
             out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
             out += [f"  note: {m.note}" for m in c.missing]

@@ -1,7 +1,8 @@
 """Plan an install; nothing is written.
 
 `plan_install` resolves the ids (or unique names; a plugin stands for its members: the
-components with a PART_OF edge to it) in the caller's view, adds what they require,
+components with a PART_OF edge to it) in the caller's view, adds what they require (a
+required plugin stands for its members too, each "required by X via" it: `closure`),
 checks CONFLICTS_WITH pairs within the set and against what the root already holds, and
 says for each file, hook and server what would happen. `apply.apply_plan` writes it.
 
@@ -30,7 +31,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skill_retriever.components.closure import dependency_closure
+from skill_retriever.components.closure import (
+    Closure,
+    Members,
+    Requirements,
+    dependency_closure,
+    plugin_members,
+)
 from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
@@ -68,7 +75,7 @@ from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.view import CallerView, as_view
-from skill_retriever.model import EdgeKind, Node, NodeKind
+from skill_retriever.model import Node, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
@@ -105,18 +112,16 @@ def expand_plugins(
     """Ids with each plugin replaced by its visible installable members."""
     out: dict[str, None] = {}
     plugins: dict[str, tuple[str, ...]] = {}
+    members = plugin_members(view, INSTALLABLE)  # as for a plugin required (`closure`)
     for node_id in ids:
-        node = view.get(node_id)
-        if node.kind is not NodeKind.PLUGIN:
+        chosen = members(node_id)
+        if chosen is None:
             out.setdefault(node_id, None)
             continue
-        members = sorted(
-            (view.get(e.source) for e in view.in_edges(node_id, EdgeKind.PART_OF)),
-            key=lambda n: (n.kind.value, n.name, n.id),
-        )
-        chosen = tuple(n.id for n in members if n.kind in INSTALLABLE)
         if not chosen:
-            raise InstallError(f"plugin {node.name!r} has no installable components in the index")
+            raise InstallError(
+                f"plugin {view.name_of(node_id)!r} has no installable components in the index"
+            )
         plugins[node_id] = chosen
         out.update(dict.fromkeys(chosen))
     return list(out), plugins
@@ -159,9 +164,13 @@ def plan_install(
     wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
         raise InstallError("nothing to install: give one or more component ids")
-    closure = dependency_closure(view, wanted) if with_dependencies else None
+    members = plugin_members(view, INSTALLABLE)
+    closure = dependency_closure(view, wanted, members=members) if with_dependencies else None
     order = list(closure.ids) if closure is not None else wanted
     required_by = closure.required_by if closure is not None else {}
+    # Without the closure (no dependencies added), what each one requires directly.
+    reqs = closure if closure is not None else _direct(view, order, members)
+    hops = _hops(closure, reqs.through)
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = tuple(find_conflicts(view, order, installed))
     nodes = [view.get(i) for i in order]
@@ -174,6 +183,7 @@ def plan_install(
                 n,
                 out,
                 () if n.id in wanted else tuple(required_by.get(n.id, ())),
+                () if n.id in wanted else hops.get(n.id, ()),
                 root,
                 force,
                 shared,
@@ -187,15 +197,12 @@ def plan_install(
     # After `add_retired`: a file this plan removes offers no command any more.
     plans = note_same_named_commands(plans, root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
-    requires = {
-        i: tuple(
-            closure.requires.get(i, ())
-            if closure is not None
-            else dict.fromkeys(e.target for e in view.out_edges(i, EdgeKind.DEPENDS_ON))
-        )
-        for i in order
-    }
-    plans = note_missing(plans, requires, installed, view.name_of, unknown_requires(view, order))
+    mentioned |= {i for via in hops.values() for i in via}
+    requires = {i: tuple(reqs.requires.get(i, ())) for i in order}
+    unknown = unknown_requires(view, order)
+    plans = note_missing(
+        plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless
+    )
     return InstallPlan(
         root,
         tuple(plans),
@@ -209,6 +216,25 @@ def plan_install(
         clashes=clashes,
         named=frozenset(i for i in resolved if i not in plugins),
     )
+
+
+def _direct(view: CallerView, ids: Sequence[str], members: Members) -> Requirements:
+    """What each of ``ids`` requires directly (a required plugin: its members), for a plan
+    that adds none of it."""
+    reqs = Requirements(view, members=members)
+    for i in ids:
+        reqs(i)
+    return reqs
+
+
+def _hops(
+    closure: Closure | None, through: Mapping[str, Mapping[str, str]]
+) -> dict[str, tuple[str, ...]]:
+    """Id -> the steps between its first requirer and it, for one reached through a
+    required plugin (the plan line says "required by X via kit"); others get none."""
+    met = {p for hop in through.values() for p in hop.values()}
+    chains = closure.chains if closure is not None else {}
+    return {i: chain[1:-1] for i, chain in chains.items() if met.intersection(chain[1:-1])}
 
 
 class _Shared:
@@ -247,6 +273,7 @@ def _render(node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tu
 def _component_plan(
     node: Node,
     out: Rendered | tuple[Status, str],
+    needed: tuple[str, ...],
     via: tuple[str, ...],
     root: Path,
     force: bool,
@@ -254,7 +281,7 @@ def _component_plan(
 ) -> ComponentPlan:
     def plan(status: Status, actions: Sequence[FileAction] = (), reason: str = "") -> ComponentPlan:
         return ComponentPlan(
-            node.id, node.kind.value, node.name, status, tuple(actions), reason, via
+            node.id, node.kind.value, node.name, status, tuple(actions), reason, needed, via=via
         )
 
     if not isinstance(out, Rendered):
