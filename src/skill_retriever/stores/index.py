@@ -33,6 +33,7 @@ from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import opening
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.remote import mirror, remote_of, sync_remote
@@ -61,6 +62,7 @@ class Index:
         lock: WriterLock,
         remote: RemoteVectors | None,
         embedded_edge_kinds: frozenset[EdgeKind],
+        watch: LinkWatch | None = None,
     ) -> None:
         self._path = path
         self._embedder = embedder
@@ -79,6 +81,7 @@ class Index:
         self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}
         self._use_server = True
         self._closed = False
+        self._watch = watch or LinkWatch(path)  # index.json's server link, as last taken up
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -117,10 +120,11 @@ class Index:
         path = Path(path)
         kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
         lock = WriterLock(path, lock_wait_s)
+        watch = LinkWatch(path)  # before the manifest is read: a move in between is followed
         manifest, embedder, items, recovering = opening.open_files(
             path, lock, embedder, create=create, writable=writable, chroma_url=chroma_url
         )
-        index = cls(path, embedder, manifest, items, lock, None, kinds)
+        index = cls(path, embedder, manifest, items, lock, None, kinds, watch)
         index._use_server = use_server
         try:
             index._load()
@@ -180,15 +184,18 @@ class Index:
     def _catch_up(self) -> None:
         with self._refresh_lock:
             seen = self._items.data_version()
-            if seen == self._seen:
-                return
-            changes = self._items.load(since=self._live.version, dim=self._dim())
-            with self._state_lock:
-                self._live.apply(changes)
-                self._snapshot = None
-            self._seen = seen
-            if changes.unusable_nodes or changes.unusable_edges or changes.damaged_nodes or changes.damaged_edges:
-                opening.warn_unusable(self._path, self._live, self._dim())
+            if seen != self._seen:
+                changes = self._items.load(since=self._live.version, dim=self._dim())
+                with self._state_lock:
+                    self._live.apply(changes)
+                    self._snapshot = None
+                self._seen = seen
+                if changes.unusable_nodes or changes.unusable_edges or changes.damaged_nodes or changes.damaged_edges:
+                    opening.warn_unusable(self._path, self._live, self._dim())
+            # Moved by another process? (After the items; never while this one holds the lock.)
+            if not self._lock.held and (moved := self._watch.follow(self._embedder, self._live, use_server=self._use_server)):
+                with self._state_lock:
+                    (self._manifest, self._remote), self._snapshot = moved, None
 
     def _dim(self) -> int:
         dim = self._manifest.get("dim")
@@ -240,15 +247,8 @@ class Index:
         nodes, edges = list(nodes), list(edges)
         with self._write_lock:
             self._become_writer()
-            batch = plan_upsert(
-                self._live,
-                nodes,
-                edges,
-                self._embedder,
-                self.embedded_edge_kinds,
-                self._live.version + 1,
-                self._items.edge_ids_touching,
-            )
+            batch = plan_upsert(self._live, nodes, edges, self._embedder, self.embedded_edge_kinds,
+                                self._live.version + 1, self._items.edge_ids_touching)
             if batch is None:
                 return WriteReport(nodes_unchanged=len(nodes), seconds=time.perf_counter() - start)
             self._commit(batch)
@@ -309,7 +309,9 @@ class Index:
             with self._state_lock:
                 self._live.apply(changes)
                 self._snapshot = None
-            self._remote = self._server()  # a writer's view: its own collections, created if need be
+            with self._refresh_lock:  # not while a reader of this process follows a move
+                self._manifest = self._watch.taken_up(self._manifest)  # moved meanwhile? The lock held, none can follow
+                self._remote = self._server()  # a writer's view: its own collections, created if need be
             with self._state_lock:
                 self._snapshot = None
             self._reconcile()
@@ -324,6 +326,7 @@ class Index:
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
             self._manifest = {**self._manifest, "index_id": uuid.uuid4().hex}
             mf.write_manifest(self._path, self._manifest)
+            self._watch.wrote(self._manifest)
         return remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=self._lock.held)
 
     # -- repair -----------------------------------------------------------------------
@@ -383,11 +386,8 @@ def move_index_to_server(
     from skill_retriever.stores.vectors import check_chroma_url
 
     check_chroma_url(chroma_url)
-    index = Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s)
-    try:
+    with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:
         return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url, index._items)
-    finally:
-        index.close()
 
 
 def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:

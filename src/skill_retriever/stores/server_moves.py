@@ -56,7 +56,7 @@ class PreviousCollections:
         if self.removed:
             out.append(
                 f"removed {len(self.removed)} collection(s) of the previous move from {self.url}: "
-                f"{', '.join(self.removed)} (restart processes that had the index open: they searched those)"
+                f"{', '.join(self.removed)} (processes that have the index open search the new ones from their next query)"
             )
         reasons: dict[str, list[str]] = {}
         for name, why in self.kept.items():

@@ -285,8 +285,8 @@ class ChromaVectorStore:
                 raise
             raise IndexCorruptError(
                 f"the collection {self.name} is gone from the Chroma server at {self.url or 'the server'} ({exc}); "
-                f"if `skill-retriever move-to-server` moved {self.index_dir} since this process opened it, open it "
-                f"again (restart the process); else copy the vectors there again with "
+                f"if `skill-retriever move-to-server` moved {self.index_dir} after this search's snapshot was taken, search again "
+                f"(an open index follows the move at its next snapshot); else copy the vectors there again with "
                 f"`skill-retriever repair --index-dir {self.index_dir}`"
             ) from exc
         except Exception as exc:
