@@ -111,7 +111,9 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             for line in run.cross_source.lines(read):
                 print(printable(f"across sources: {line}"))
         copied = f"; copied {n} vector(s) to the Chroma server again" if (n := index.repaired.get("server")) else ""
-        print(printable(f"embedded {run.embedded} texts{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+        # The count holds relations' sentences too: say so, or it exceeds the items for no reason.
+        split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
+        print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
     empty = [s.source for s in run.sources if not s.nodes]
     if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(

@@ -133,6 +133,11 @@ class IndexRun:
     def embedded(self) -> int:
         return sum(w.embedded for w in self.writes)
 
+    @property
+    def embedded_edges(self) -> int:
+        """Of the texts embedded, relations' sentences (the rest are items' texts)."""
+        return sum(w.embedded_edges for w in self.writes)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "sources": [
@@ -147,6 +152,7 @@ class IndexRun:
                 for s in self.sources
             ],
             "embedded": self.embedded,
+            "embedded_edges": self.embedded_edges,
             "nodes_added": sum(w.nodes_added for w in self.writes),
             "nodes_updated": sum(w.nodes_updated for w in self.writes),
             "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),

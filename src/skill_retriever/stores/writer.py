@@ -37,7 +37,8 @@ class WriteReport:
     edges_written: int = 0
     nodes_deleted: int = 0
     edges_deleted: int = 0
-    embedded: int = 0
+    embedded: int = 0  # texts embedded: items' texts and relations' sentences
+    embedded_edges: int = 0  # of them, relations' sentences ("<source> <verb> <target>")
     seconds: float = 0.0
 
 
@@ -135,6 +136,7 @@ def plan_upsert(
         nodes_unchanged=len(nodes) - len(changed),
         edges_written=len(fresh_edges),
         embedded=embedded,
+        embedded_edges=len(to_embed),
     )
     return WriteBatch(changes, node_rows, edge_rows, [], [], report)
 
