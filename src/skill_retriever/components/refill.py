@@ -11,6 +11,11 @@ top ``k`` they are asked for). So what an earlier search ranked keeps its place,
 result and its folding; a later search only appends the ids it adds, in its own order.
 An entry never moves once ranked, and the answer depends only on the query, the settings
 and the snapshot (each search is deterministic), not on how many searches it took.
+
+The answer may leave out some of the folded entries (``drop_conflicts`` of a component
+search drops the losing side of each conflict): ``shown`` says how many it keeps, and the
+search goes on while that is short of ``k``, by the same rule, so a dropped entry's place
+goes to the next one down rather than staying empty.
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ def fold_to_k(
     first: int | None = None,
     cap: int | None = None,
     config: DedupConfig | None = None,
+    shown: Callable[[SearchResponse, Collapsed], int] | None = None,
 ) -> Refilled:
     """Search (``search(fetch)`` runs one search asking for ``fetch`` results) and fold
     until ``k`` distinct components, a search that returned fewer than it was asked for,
@@ -81,6 +87,9 @@ def fold_to_k(
         first: The first fetch (default ``k``).
         cap: The largest fetch (default `CAP_TIMES_K` times ``k``; never below ``first``).
         config: Near-duplicate thresholds (default `DedupConfig()`).
+        shown: How many of the folded entries the answer shows, given the last search
+            and the folding (default: all of them). Called once a pass, the last call for
+            the `Refilled` returned, so a caller may keep what it chose there.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
         raise ValueError(f"k must be an integer > 0, got {k!r}")
@@ -95,6 +104,7 @@ def fold_to_k(
             if r.id not in hits and view.sees(r.id):
                 hits[r.id] = r
         collapsed = collapse_ranked(view, list(hits), config=config or DedupConfig())
-        if len(collapsed.ids) >= k or len(response.results) < fetch or fetch >= cap:
+        left = shown(response, collapsed) if shown is not None else len(collapsed.ids)
+        if left >= k or len(response.results) < fetch or fetch >= cap:
             return Refilled(response, hits, collapsed, fetch, searches)
         fetch = min(2 * fetch, cap)

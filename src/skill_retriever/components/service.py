@@ -13,8 +13,8 @@ or not visible) is left out, so a concurrent write can never make a request fail
 nothing the caller may not see is named, counted or hinted at.
 
 Retrieval runs without its own budget, at ``overfetch`` times ``k``, so the budget and
-duplicate folding here decide what is cut; when folding leaves fewer than ``k`` distinct
-components it searches again, asking for more (`refill.fold_to_k`). Requirements are added whatever their kind
+duplicate folding here decide what is cut; when folding (or ``drop_conflicts``) leaves
+fewer than ``k`` it searches again, asking for more (`refill.fold_to_k`). Requirements are added whatever their kind
 (a skill that needs an MCP server gets it even when only skills were asked for).
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 
 from skill_retriever.components.closure import Closure, dependency_closure
 from skill_retriever.components.conflicts import Conflict, find_conflicts, settle_conflicts
-from skill_retriever.components.dedup import DedupConfig, duplicates_of
+from skill_retriever.components.dedup import Collapsed, DedupConfig, duplicates_of
 from skill_retriever.components.install import match_installed
 from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
@@ -151,21 +151,19 @@ class ComponentService:
         def search(fetch: int) -> SearchResponse:
             return self.retriever.search(query, k=fetch, kinds=chosen_kinds, principals=principals, **overrides)
 
-        # Copies fold into one entry: search again for more while fewer than k are left.
-        filled = fold_to_k(search, view, k, first=min(k * self.overfetch, 100), config=self.dedup)
-        resp, hits, collapsed = filled.response, filled.hits, filled.collapsed
         installed = match_installed(view, target) if target is not None else {}
-        conflicts: list[Conflict]
-        dropped: list[Dropped]
-        if resp.nothing_fits:  # the closest matches, shown for what they are: nothing added
-            closure, conflicts, dropped = Closure.alone(collapsed.ids[:k]), [], []
-        else:
-            closure, conflicts, dropped = self._select(view, collapsed.ids, k, installed, drop_conflicts)
+        picked: list[tuple[Closure, list[Conflict], list[Dropped]]] = []  # the last pass's
+
+        def shown(found: SearchResponse, collapsed: Collapsed) -> int:
+            picked[:] = [self._select(view, found, collapsed.ids, k, installed, drop_conflicts)]
+            return len(picked[0][0].selected)
+
+        # Copies fold, drop_conflicts drops losers: search again while fewer than k are left.
+        filled = fold_to_k(search, view, k, first=min(k * self.overfetch, 100), config=self.dedup, shown=shown)
+        resp, hits, collapsed = filled.response, filled.hits, filled.collapsed
+        closure, conflicts, dropped = picked[0]
         encoding = self.retriever.config.encoding
-        counts = {
-            i: hits[i].token_count if i in hits else view.token_count(i, encoding)
-            for i in closure.ids
-        }
+        counts = {i: hits[i].token_count if i in hits else view.token_count(i, encoding) for i in closure.ids}
         fill = bool(overrides.get("budget_fill", self.retriever.config.budget_fill))
         cut = pack_closure_to_budget(closure, counts, budget, fill=fill)
         lost = budget_dropped(closure, cut, counts, budget, fill, view.name_of)
@@ -254,6 +252,7 @@ class ComponentService:
     def _select(
         self,
         view: CallerView,
+        found: SearchResponse,
         ranked: Sequence[str],
         k: int,
         installed: Mapping[str, str],
@@ -262,6 +261,8 @@ class ComponentService:
         """The top ``k`` with their closure and conflicts; with ``drop_conflicts``, a match
         whose unit holds a losing side (`settle_conflicts`) is dropped and the next
         candidate moves up."""
+        if found.nothing_fits:  # the closest matches, shown for what they are: nothing added
+            return Closure.alone(ranked[:k]), [], []
         dropped: list[Dropped] = []
         settled: dict[frozenset[str], Conflict] = {}  # one per pair, as first settled
         excluded: set[str] = set()
