@@ -43,6 +43,7 @@ from skill_retriever.cliargs import (
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.index_cli import cmd_index
 from skill_retriever.safety.terminal import printable, printable_json
+from skill_retriever.stores.lock import WAIT_LOG
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -148,6 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s", stream=sys.stderr
     )
+    # A writer told to --lock-wait says once that it waits (a wait of minutes must not look
+    # like a hang); the library only logs it, so the CLI shows that logger without -v.
+    logging.getLogger(WAIT_LOG).setLevel(logging.INFO)
     try:
         return int(args.handler(args))
     except SkillRetrieverError as exc:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import math
 import os
 import sys
@@ -156,15 +155,8 @@ def kind_list(text: str) -> list[str]:
 
 
 def lock_wait_of(args: argparse.Namespace) -> float:
-    """The command's ``--lock-wait`` (0 for a command without it: it does not write). A
-    wait asked for is said on stderr when it starts: `stores.lock` logs it at INFO, which
-    the CLI shows without ``-v`` for that logger alone (the library prints nothing)."""
-    wait = float(getattr(args, "lock_wait", 0.0))
-    if wait > 0:
-        from skill_retriever.stores.lock import WAIT_LOG
-
-        logging.getLogger(WAIT_LOG).setLevel(logging.INFO)
-    return wait
+    """The command's ``--lock-wait`` (0 for a command without it: it does not write)."""
+    return float(getattr(args, "lock_wait", 0.0))
 
 
 def error_text(exc: SkillRetrieverError, args: argparse.Namespace) -> str:

@@ -25,6 +25,7 @@ and nothing else is changed:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["condense_stack_traces"]
 
@@ -66,6 +67,7 @@ def _js_frame(m: re.Match[str]) -> str:
     return " ".join(w for w in (func, _basename(path)) if w)
 
 
+@lru_cache(maxsize=64)  # the same query is read for the search and for each result's words
 def condense_stack_traces(text: str) -> str:
     """``text`` with the frames of any stack trace in it reduced to the code they name.
 
