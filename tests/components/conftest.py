@@ -35,3 +35,13 @@ def hashed_index(tmp_path: Path, catalogue: tuple[Path, Path]) -> Iterator[Index
     index = build_index(tmp_path / "index", catalogue)
     yield index
     index.close()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of this test's own (never the real one), with no $CLAUDE_CONFIG_DIR."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return folder

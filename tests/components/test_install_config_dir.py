@@ -85,15 +85,6 @@ def index(tmp_path: Path) -> Iterator[Index]:
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))  # never the real home
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    return folder
-
-
-@pytest.fixture
 def config(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """$CLAUDE_CONFIG_DIR, a folder of its own (its name holds a space: quoting matters),
     yet to be made, as Claude Code's first run would make it."""

@@ -22,15 +22,6 @@ from skill_retriever.stores.index import Index
 AGENT = ".claude/agents/api-reviewer.md"
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))  # never the real home
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    return folder
-
-
 @pytest.mark.parametrize("value", ["", "relhome"])
 def test_an_empty_or_relative_home_is_refused(
     sample_index: Index,
