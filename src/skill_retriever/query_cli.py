@@ -14,12 +14,13 @@ its ranking), and only this command and `ComponentService` fold.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
-from skill_retriever.components.refill import fold_to_k
+from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
 from skill_retriever.phases.apply_token_budget import budget_note
 from skill_retriever.render import Shown, render
@@ -31,8 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["folded_answer", "run_query"]
 
-#: The first search asks for this many times ``-k`` (at most 100, or ``-k`` when larger):
-#: room for a few copies without a second search.
+#: The first search asks for this many times ``-k`` (`first_fetch`).
 FIRST_FETCH_TIMES_K = 2
 
 
@@ -75,7 +75,7 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
 
 
 def folded_answer(
-    search: Any, view: CallerView, k: int, budget: int | None, fill: bool
+    search: Callable[[int], SearchResponse], view: CallerView, k: int, budget: int | None, fill: bool
 ) -> tuple[SearchResponse, list[Shown]]:
     """The answer both outputs print: ``k`` distinct entries (fewer when the index holds
     fewer), cut to ``budget``, each with the other hosts of its component; and the last
@@ -88,8 +88,7 @@ def folded_answer(
         budget: Token budget of the entries; None = no limit.
         fill: Skip an entry that does not fit and go on (``--budget-fill``).
     """
-    first = min(FIRST_FETCH_TIMES_K * k, max(k, 100))
-    filled = fold_to_k(search, view, k, first=first)
+    filled = fold_to_k(search, view, k, first=first_fetch(k, FIRST_FETCH_TIMES_K))
     ranked = [
         Shown(filled.hits[i], _also_at(view, i, filled.collapsed.folded.get(i, ())))
         for i in filled.collapsed.ids[:k]

@@ -30,11 +30,17 @@ from skill_retriever.responses import SearchResponse, SearchResult
 if TYPE_CHECKING:
     from skill_retriever.components.view import CallerView
 
-__all__ = ["CAP_TIMES_K", "Refilled", "fold_to_k"]
+__all__ = ["CAP_TIMES_K", "Refilled", "first_fetch", "fold_to_k"]
 
 #: The largest fetch is this many times ``k``: a query whose top is all copies of a few
 #: components stops there rather than reading the whole index.
 CAP_TIMES_K = 10
+
+
+def first_fetch(k: int, times: int) -> int:
+    """What the first search asks for: ``times`` x ``k``, at most 100 (or ``k`` itself when
+    that is more), room for a few copies without a second search."""
+    return min(times * k, max(k, 100))
 
 
 @dataclass(frozen=True)

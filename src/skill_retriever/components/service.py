@@ -31,7 +31,7 @@ from skill_retriever.components.install import match_installed
 from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
-from skill_retriever.components.refill import fold_to_k
+from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
 from skill_retriever.components.units import budget_dropped, pack_closure_to_budget
 from skill_retriever.components.view import CallerView
@@ -159,7 +159,7 @@ class ComponentService:
             return len(picked[0][0].selected)
 
         # Copies fold, drop_conflicts drops losers: search again while fewer than k are left.
-        filled = fold_to_k(search, view, k, first=min(k * self.overfetch, 100), config=self.dedup, shown=shown)
+        filled = fold_to_k(search, view, k, first=first_fetch(k, self.overfetch), config=self.dedup, shown=shown)
         resp, hits, collapsed = filled.response, filled.hits, filled.collapsed
         closure, conflicts, dropped = picked[0]
         encoding = self.retriever.config.encoding
