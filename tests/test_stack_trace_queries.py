@@ -75,6 +75,36 @@ def test_javascript_and_jvm_frames_name_their_code(frame: str, becomes: str) -> 
     assert condense_stack_traces(frame).strip() == becomes
 
 
+@pytest.mark.parametrize(
+    ("frame", "becomes"),
+    [
+        # Installed code names its package: the library the trace runs through.
+        (
+            '  File "/home/me/.venv/lib/python3.11/site-packages/sqlalchemy/engine/base.py", line 9, in execute',
+            "sqlalchemy base.py execute",
+        ),
+        ('  File "/usr/lib/python3/dist-packages/requests/api.py", line 5, in get', "requests api.py get"),
+        ("    at Router.handle (/srv/app/node_modules/@nestjs/core/router/router.js:10:5)",
+         "@nestjs/core Router.handle router.js"),
+        ("    at next (C:\\app\\node_modules\\express\\lib\\router\\index.js:1:2)", "express next index.js"),
+        # A one-file module says its name already; the standard library and the user's
+        # own files name no package.
+        ('  File "/venv/lib/python3.11/site-packages/six.py", line 3, in reraise', "six.py reraise"),
+        ('  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode', "decoder.py decode"),
+        ('  File "/home/me/app/site-packages-notes/x.py", line 1, in f', "x.py f"),
+    ],
+)
+def test_a_frame_in_installed_code_names_its_package(frame: str, becomes: str) -> None:
+    assert condense_stack_traces(frame).strip() == becomes
+
+
+def test_the_channels_search_the_package_a_trace_runs_through() -> None:
+    trace = PYTHON_TRACE.replace('"/home/me/app/util.py"', '"/venv/lib/python3.11/site-packages/sqlalchemy/orm/session.py"')
+    words = searched(trace).split()
+    assert words[words.index("session.py") - 1] == "sqlalchemy"
+    assert "sqlalchemy" not in searched(PYTHON_TRACE).split()
+
+
 def test_prose_is_left_as_written() -> None:
     for text in (
         "look at this: the most recent deploy at 10:30:00 at home",

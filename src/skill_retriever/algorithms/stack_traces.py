@@ -9,6 +9,14 @@ names the code (the file's name and the function), drops the header's parenthesi
 the lines that only join chained exceptions, and keeps everything else as written: the
 exception line, the source lines a frame shows, and any text around the trace.
 
+A frame in installed code names its package too: the file's own name alone says
+``base.py`` where the path says ``site-packages/sqlalchemy/engine/base.py``, and the
+library a trace runs through is often what the task is about (a SQLAlchemy error wants the
+database skill). So a Python frame under ``site-packages`` or ``dist-packages``, and a
+JavaScript frame under ``node_modules``, starts with the package's name
+(``sqlalchemy session.py commit``; ``@nestjs/core Router.handle router.js``); the standard
+library and the user's own files keep the file's name alone.
+
 Recognised anywhere in the text (newlines are spaces by the time a query is searched),
 and nothing else is changed:
 
@@ -52,11 +60,27 @@ def _basename(path: str) -> str:
     return re.split(r"[/\\]", path.rstrip("/\\"))[-1]
 
 
+def _package(path: str, folder: str) -> str:
+    """The installed package a frame's file lies in: the name after the last ``folder``
+    (``site-packages``, ``node_modules``) in ``path``, with its scope when it has one
+    (``@nestjs/core``); "" for a file outside any such folder, or a one-file module lying
+    in it (its file's name already names it)."""
+    parts = [p for p in re.split(r"[/\\]", path) if p]
+    at = max((i for i, p in enumerate(parts) if p == folder), default=-1)
+    rest = parts[at + 1 :] if at >= 0 else []
+    if len(rest) < 2:
+        return ""
+    if rest[0].startswith("@") and len(rest) >= 3:
+        return f"{rest[0]}/{rest[1]}"
+    return rest[0]
+
+
 def _python_frame(m: re.Match[str]) -> str:
     path, func = m.group(1), m.group(2) or ""
     if func == "<module>":  # every top-level frame says so
         func = ""
-    return " ".join(w for w in (_basename(path), func) if w)
+    package = _package(path, "site-packages") or _package(path, "dist-packages")
+    return " ".join(w for w in (package, _basename(path), func) if w)
 
 
 def _js_frame(m: re.Match[str]) -> str:
@@ -64,7 +88,7 @@ def _js_frame(m: re.Match[str]) -> str:
     func = func.removeprefix("new ")
     if func in ("Object.<anonymous>", "<anonymous>"):
         func = ""
-    return " ".join(w for w in (func, _basename(path)) if w)
+    return " ".join(w for w in (_package(path, "node_modules"), func, _basename(path)) if w)
 
 
 @lru_cache(maxsize=64)  # the same query is read for the search and for each result's words
