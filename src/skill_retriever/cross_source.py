@@ -215,9 +215,17 @@ class _Targets:
     def __init__(self, snap: IndexSnapshot) -> None:
         self.snap = snap
         self.by_key: dict[str, list[Node]] = {}
+        # (source, plugin name) -> the items that name that plugin as theirs: read in the
+        # same pass, so that folding a plugin into its members is no scan per plugin.
+        self.named_members: dict[tuple[str, str], set[str]] = {}
         for n in snap.nodes.values():
-            if n.kind in _TARGET_KINDS and _source(n) is not None and (key := name_key(n.name)):
+            source = _source(n)
+            if source is None:
+                continue
+            if n.kind in _TARGET_KINDS and (key := name_key(n.name)):
                 self.by_key.setdefault(key, []).append(n)
+            if isinstance(plugin := n.attrs.get("plugin"), str):
+                self.named_members.setdefault((source, plugin), set()).add(n.id)
         for found in self.by_key.values():
             found.sort(key=lambda n: (n.kind is NodeKind.PLUGIN, _source(n) or "", _path(n), n.id))
 
@@ -234,8 +242,7 @@ class _Targets:
         return [n for n in found if n.kind is not NodeKind.PLUGIN or not (members & self._members(n))]
 
     def _members(self, plugin: Node) -> set[str]:
-        named = {i for i, n in self.snap.nodes.items()
-                 if n.attrs.get("plugin") == plugin.name and _source(n) == _source(plugin)}
+        named = self.named_members.get((_source(plugin) or "", plugin.name), set())
         return named | {e.source for e in self.snap.in_edges(plugin.id, EdgeKind.PART_OF)}
 
 
