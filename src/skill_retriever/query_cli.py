@@ -22,7 +22,7 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.phases.apply_token_budget import budget_note
+from skill_retriever.phases.apply_token_budget import budget_note, budget_stats
 from skill_retriever.render import Shown, render
 from skill_retriever.responses import SearchResponse, renamed_closest
 from skill_retriever.safety.terminal import printable_json
@@ -107,12 +107,7 @@ def folded_answer(
     stats = dict(last.stats)
     stats["apply_token_budget"] = {
         **stats.get("apply_token_budget", {}),
-        "budget": budget,
-        "total_tokens": cut.total_tokens,
-        "kept": len(cut.kept),
-        "dropped": len(cut.dropped),
-        "dropped_ids": [{"id": i, "tokens": tokens[i]} for i in cut.dropped],
-        "flagged": sum(1 for s in shown if s.result.flags),
+        **budget_stats(cut, tokens, flagged=sum(1 for s in shown if s.result.flags)),
     }
     stats["fold"] = filled.stats()
     response = replace(last, results=[s.result for s in shown], warnings=warnings, stats=stats)

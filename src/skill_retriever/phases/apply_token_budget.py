@@ -78,12 +78,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     update: Update = {
         "results": results,
         "stats": {
-            "budget": config.token_budget,
-            "total_tokens": cut.total_tokens,
-            "kept": len(cut.kept),
-            "dropped": len(cut.dropped),
-            "dropped_ids": [{"id": i, "tokens": tokens[i]} for i in cut.dropped],
-            "flagged": sum(1 for r in results if r["flags"]),
+            **budget_stats(cut, tokens, flagged=sum(1 for r in results if r["flags"])),
             "dropped_flagged": dropped_flagged,
         },
     }
@@ -133,6 +128,19 @@ def _fit_model(view: QueryView) -> FitModel | None:
     """The index's "nothing fits" line, when it has one and the settings use it."""
     calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
     return calibration.fit if calibration is not None else None
+
+
+def budget_stats(cut: BudgetCut, tokens: dict[str, int], flagged: int) -> dict[str, Any]:
+    """What the cut did, as the phase's stats say it (and the query CLI's, which cuts its
+    folded list again): the budget, the tokens kept, and each dropped id with its size."""
+    return {
+        "budget": cut.budget,
+        "total_tokens": cut.total_tokens,
+        "kept": len(cut.kept),
+        "dropped": len(cut.dropped),
+        "dropped_ids": [{"id": i, "tokens": tokens[i]} for i in cut.dropped],
+        "flagged": flagged,
+    }
 
 
 def budget_note(cut: BudgetCut, tokens: dict[str, int], considered: int, fill: bool, nodes: Any) -> str:
