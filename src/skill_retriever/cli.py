@@ -60,9 +60,15 @@ def _parser() -> argparse.ArgumentParser:
     common = add_index_options
     ix = sub.add_parser("index", help="index sources into the index directory")
     ix.set_defaults(handler=cmd_index)
-    ix.add_argument("paths", nargs="*", type=Path, help="skills folders, JSON graphs, tool folders, corpus.json files")
+    ix.add_argument(
+        "paths", nargs="*", type=Path,
+        help="skills folders, folders of documents, JSON graphs, tool folders, corpus.json files",
+    )
     ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
-    ix.add_argument("--kind", choices=["skills", "json", "toolret", "passages"], help="source kind (default: detect)")
+    ix.add_argument(
+        "--kind", choices=["skills", "docs", "json", "toolret", "passages"],
+        help="source kind (default: detect; docs: a folder of .md/.rst/.txt documents)",
+    )
     ix.add_argument("--no-ner", action="store_true", help="passages: titles only, skip spaCy entities")
     ix.add_argument(
         "--keep-missing",

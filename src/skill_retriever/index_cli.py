@@ -118,8 +118,9 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(
             f"error: no items read from {', '.join(empty)}; nothing of it was written or removed. "
-            "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a JSON graph, "
-            "a tool folder or a corpus.json (--kind says which); to take out a source emptied "
+            "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
+            "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
+            "corpus.json (--kind says which); to take out a source emptied "
             "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
         ), file=sys.stderr)
         return 1

@@ -1,8 +1,10 @@
 """Index a source folder or file: detect what it is, ingest it, write it in batches.
 
 A source is one of: a skills repository (SKILL.md, agents/, commands/, hooks, MCP
-configs), a JSON graph file (``{"nodes": [...], "edges": [...]}``), a tool catalogue
-folder (``tools.jsonl``), or a passage corpus (``corpus.json`` of title + text).
+configs), a folder of documents (Markdown, reStructuredText, text: `ingest.documents`;
+a folder detected as a skills repository that yields nothing is read so when it holds
+any), a JSON graph file (``{"nodes": [...], "edges": [...]}``), a tool catalogue folder
+(``tools.jsonl``), or a passage corpus (``corpus.json`` of title + text).
 
 Every source has a name (``--source-name``; the folder's name by default) and a root
 folder, recorded on its nodes (see `ingest.provenance`). Component ids begin with the
@@ -45,7 +47,7 @@ from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
 
-SourceKind = Literal["skills", "json", "toolret", "passages"]
+SourceKind = Literal["skills", "docs", "json", "toolret", "passages"]
 BATCH = 256
 
 Progress = Callable[[int], None]
@@ -59,7 +61,10 @@ def sample_catalogue_path() -> Path:
 def detect_source(path: Path) -> SourceKind:
     """What kind of source ``path`` is; an IngestError says how to tell us if unsure."""
     if not path.exists():
-        raise IngestError(f"{path} does not exist; give a skills folder, a JSON graph, a tools folder or a corpus.json")
+        raise IngestError(
+            f"{path} does not exist; give a skills folder, a folder of documents, a JSON graph, "
+            "a tools folder or a corpus.json"
+        )
     if path.is_file():
         if path.name == "corpus.json":
             return "passages"
@@ -84,18 +89,27 @@ def ingest(
     """Read one source into nodes, edges and per-file problems.
 
     Args:
-        path: A skills folder, a JSON graph file, a tools folder or a passage corpus.
-        kind: What it is; detected when None.
+        path: A skills folder, a folder of documents, a JSON graph file, a tools folder
+            or a passage corpus.
+        kind: What it is; detected when None (a folder detected as skills that yields
+            nothing is read as documents when it holds any, with a note saying so).
         ner: Passages: run spaCy NER (else titles only).
         source_name: Recorded on every node and, for skills, the prefix of every id;
             the source folder's name by default.
         known_ids: JSON graph: ids of nodes already in the index that its edges may end at.
     """
+    detected = kind is None
     kind = kind or detect_source(path)
     if kind == "skills":
+        from skill_retriever.ingest.documents import or_documents
         from skill_retriever.ingest.skills import ingest_skill_repo
 
-        return ingest_skill_repo(path, source_name)
+        read = ingest_skill_repo(path, source_name)
+        return or_documents(path, read, source_name) if detected else read
+    if kind == "docs":
+        from skill_retriever.ingest.documents import ingest_documents
+
+        return ingest_documents(path, source_name)
     if kind == "json":
         from skill_retriever.ingest.json_graph import ingest_json_graph
 
@@ -235,12 +249,15 @@ def index_sources(
     run = IndexRun()
     for path, origin in zip(paths, origins, strict=True):
         source_kind = kind or detect_source(path)
-        if source_kind != "skills":  # ids of their own: a second name would take them over
+        # Ids of their own: a second name would take them over. A folder of documents is
+        # read as a skills repository is: its ids begin with the name.
+        if source_kind not in ("skills", "docs"):
             check_one_name(_held(index), origin)
         one_file = _one_file(path, source_kind)
         json_file = one_file if source_kind == "json" else None
         known = _known_ids(_held(index), origin, json_file) if json_file is not None else frozenset()
-        result = ingest(path, source_kind, ner=ner, source_name=origin.name, known_ids=known)
+        # ``kind``, not ``source_kind``: a folder detected as skills may be read as documents.
+        result = ingest(path, kind, ner=ner, source_name=origin.name, known_ids=known)
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += _held_twice(_held(index), origin, path)
         run.sources.append(result)
@@ -293,9 +310,9 @@ def _held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> lis
     """A note when the folder is indexed under another source name too: each of its items
     is then held twice (answers fold the copies, but the index, its calibration and its
     installs see two), which is rarely what a second ``--source-name`` meant. Only a
-    skills repository gets here: its ids begin with the name; any other source's ids are
-    its items' own, so a second name would move them (`provenance.check_one_name` refuses
-    it)."""
+    skills repository or a folder of documents gets here: its ids begin with the name;
+    any other source's ids are its items' own, so a second name would move them
+    (`provenance.check_one_name` refuses it)."""
     if not path.is_dir():
         return []
     others = sorted({

@@ -65,7 +65,9 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     view = CallerView(snapshot, principals)
     response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill)
     if args.json:
-        results = [{**s.result.to_dict(), "also_at": list(s.also_at)} for s in shown]
+        nodes = view.snapshot.nodes
+        results = [{**s.result.to_dict(), "also_at": list(s.also_at),
+                    "source": nodes[s.result.id].source if s.result.id in nodes else ""} for s in shown]
         print(printable_json(dumps({**response.to_dict(), "results": results})))
     else:
         # A kind the index does not hold (or any filter that admits nothing) is a warning

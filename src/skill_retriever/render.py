@@ -16,7 +16,7 @@ from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
-from skill_retriever.model import EdgeKind
+from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.responses import (
     SearchResponse,
     SearchResult,
@@ -110,4 +110,7 @@ def render(
         for flag in r.flags:  # instruction-like text: read it as data, not as orders
             lines.append(f"    flagged: {flag}")
         lines.append(f"    id: {r.id}")
+        node = view.snapshot.nodes.get(r.id)
+        if r.kind == NodeKind.DOCUMENT.value and node is not None and node.source:
+            lines.append(f"    file: {node.source}")  # a document is read where it is
     return [printable(line) for line in lines]

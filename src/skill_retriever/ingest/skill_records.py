@@ -150,15 +150,15 @@ def record_from_fields(
     if not text:
         raise EmptyRecordError("no body and no description: nothing to index; write a description")
     record = Record(rel=rel, kind=kind, name=name, description=description, text=text)
-    record.tags = tuple(_names(fields.get("tags"), "tags", record.warnings))
-    record.created = _first_time(fields, _CREATED_KEYS, record.warnings)
-    record.updated = _first_time(fields, _UPDATED_KEYS, record.warnings)
+    record.tags = tuple(name_list(fields.get("tags"), "tags", record.warnings))
+    record.created = first_time(fields, _CREATED_KEYS, record.warnings)
+    record.updated = first_time(fields, _UPDATED_KEYS, record.warnings)
     for key in _REQUIRES_KEYS:
-        record.requires += _names(fields.get(key), key, record.warnings)
-    record.dependencies = _names(fields.get(_DEPENDENCIES_KEY), _DEPENDENCIES_KEY, record.warnings)
+        record.requires += name_list(fields.get(key), key, record.warnings)
+    record.dependencies = name_list(fields.get(_DEPENDENCIES_KEY), _DEPENDENCIES_KEY, record.warnings)
     record.conflicts = _conflicts(fields.get("conflicts"), record.warnings)
     for key in ("tools", "allowed-tools", "mcp_servers"):
-        record.tools += _names(fields.get(key), key, record.warnings)
+        record.tools += name_list(fields.get(key), key, record.warnings)
     return record
 
 
@@ -174,7 +174,7 @@ def text_field(fields: dict[str, Any], key: str) -> str:
     raise RecordError(f"'{key}' must be text, got a {type(value).__name__}")
 
 
-def _names(value: Any, key: str, warnings: list[str]) -> list[str]:
+def name_list(value: Any, key: str, warnings: list[str]) -> list[str]:
     """A list of names from a list, a comma-separated string, or {name: ...} items."""
     if value is None or value == "":
         return []
@@ -209,14 +209,16 @@ def _conflicts(value: Any, warnings: list[str]) -> list[tuple[str, str]]:
                     (item["name"].strip(), reason.strip() if isinstance(reason, str) else "")
                 )
             else:
-                out += [(n, "") for n in _names([item], "conflicts", warnings)]
+                out += [(n, "") for n in name_list([item], "conflicts", warnings)]
         return out
-    return [(n, "") for n in _names(value, "conflicts", warnings)]
+    return [(n, "") for n in name_list(value, "conflicts", warnings)]
 
 
-def _first_time(
+def first_time(
     fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]
 ) -> datetime | None:
+    """The first of ``keys`` whose frontmatter value is a date (a bare date is midnight
+    UTC); one that is no date is a warning and passed over."""
     for key in keys:
         value = fields.get(key)
         if value in (None, "") or isinstance(value, KeptText):

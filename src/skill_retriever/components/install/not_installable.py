@@ -2,7 +2,8 @@
 
 `query` answers with every kind the index holds: the prompt and template files of a skills
 repository (``other``: a Markdown file with a name and a description that is no skill,
-agent, command or hook), a corpus's documents and passages, a catalogue's tools. Install
+agent, command or hook), documents (a folder's runbooks, ADRs or docs, or a JSON graph's:
+read where they are, never installed), a corpus's passages, a catalogue's tools. Install
 writes skills, agents, commands, hooks and MCP servers (and a plugin's members). A name
 that answers only to other kinds is in the index (``query`` just showed it), so "no
 component of that name" would mislead: the refusal says what the item is, that install
@@ -25,7 +26,7 @@ __all__ = ["NotInstallableError", "describe", "no_place_message"]
 #: What each kind install cannot place is, in a user's words.
 _WHAT = {
     NodeKind.OTHER: "a prompt or template file",
-    NodeKind.DOCUMENT: "a document of a passage corpus",
+    NodeKind.DOCUMENT: "a page of a folder of documents or of a JSON graph",
     NodeKind.PASSAGE: "a passage of a corpus",
     NodeKind.TOOL: "an entry of a tool catalogue",
     NodeKind.ENTITY: "a name that passages mention",
@@ -76,6 +77,8 @@ def _instead(view: CallerView | None, node: Node) -> str:
         plugin = node.attrs.get("plugin")
         of = f" (of plugin {plugin})" if isinstance(plugin, str) and plugin else ""
         return f"install the component that uses it{of}"
+    if node.kind is NodeKind.DOCUMENT and node.source:
+        return f"a document is read where it is, not installed: open {node.source}"
     return (
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"

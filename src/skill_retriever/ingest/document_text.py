@@ -1,0 +1,130 @@
+"""What a plain document's body says about it: its title and its first paragraph.
+
+A document (`documents`) without a frontmatter ``title`` / ``name`` is named by its first
+level-1 heading: Markdown ``# Title`` (or ``Title`` underlined with ``===``, which is also
+how reStructuredText marks its top title, with or without an overline). Without a
+frontmatter ``description`` / ``summary`` it is described by its first paragraph of prose
+after that title: headings, code blocks, tables, lists, HTML, images, rules and RST
+directives are no prose and are passed over. Inline markup is taken out so that the
+description reads as text (a link keeps its words, inline code its code), and it is cut
+at a word to `DESCRIPTION_CHARS`. Nothing inside a fenced code block (````` ``` ````` or
+``~~~``) counts as a heading, a paragraph or a link (`prose_lines`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+#: A description longer than this is cut at a word, with "..." after it.
+DESCRIPTION_CHARS = 300
+
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_H1_RE = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_ATX_ANY_RE = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+#: A line that underlines (or overlines) a title: ``===`` at least three long.
+_TITLE_RULE_RE = re.compile(r"^={3,}[ \t]*$")
+#: Any RST / setext underline or a Markdown rule: one punctuation character repeated.
+_RULE_RE = re.compile(r"^ {0,3}([-=*_~^+#`:.'\"])(?:[ \t]*\1){2,}[ \t]*$")
+#: Lines that begin something other than prose: a list item, a table row, HTML, an image,
+#: an RST directive or field, a link definition, an admonition, an MDX import or export.
+_NOT_PROSE_RE = re.compile(
+    r"^\s*(?:[-*+][ \t]|\d+[.)][ \t]|\||<|!\[|\.\. |:[\w-]+:|\[[^\]]+\]:|>?\s*\[!|(?:import|export)\s)"
+)
+_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]+)\]\[[^\]]*\]")
+_RST_LINK_RE = re.compile(r"`([^`<]+?)\s*<[^>]*>`__?")
+_RST_ROLE_RE = re.compile(r":[\w-]+:`([^`<]+?)(?:\s*<[^>]*>)?`")
+_CODE_RE = re.compile(r"``(.+?)``|`([^`]+)`")
+_EMPHASIS_RE = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
+_SPACE_RE = re.compile(r"\s+")
+
+
+def prose_lines(body: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``body`` with their numbers, those inside fenced code blocks left out
+    (a block left open runs to the end, as Markdown renders it)."""
+    fence = ""
+    for number, line in enumerate(body.split("\n")):
+        opened = _FENCE_RE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        yield number, line
+
+
+def first_title(body: str) -> tuple[str, int] | None:
+    """The first level-1 heading's text (markup taken out) and the number of the line after
+    it; None when the body has none."""
+    lines = list(prose_lines(body))
+    for i, (number, line) in enumerate(lines):
+        atx = _ATX_H1_RE.match(line)
+        if atx:
+            title = plain(atx.group(1))
+            if title:
+                return title, number + 1
+            continue
+        following = lines[i + 1] if i + 1 < len(lines) else None
+        if (
+            following is not None
+            and following[0] == number + 1
+            and _TITLE_RULE_RE.match(following[1])
+            and line.strip()
+            and not _RULE_RE.match(line)
+        ):
+            title = plain(line)
+            if title:
+                return title, number + 2
+    return None
+
+
+def first_paragraph(body: str, start: int = 0) -> str:
+    """The first paragraph of prose from line ``start`` on, as plain text cut to
+    `DESCRIPTION_CHARS`; '' when there is none."""
+    paragraph: list[str] = []
+    previous = start - 1
+    for number, line in prose_lines(body):
+        if number < start:
+            continue
+        if paragraph and (number != previous + 1 or not _is_prose(line)):
+            break  # a blank line, a code block or another block ends the paragraph
+        previous = number
+        if _is_prose(line):
+            paragraph.append(line.strip().lstrip(">").strip())
+    return cut(plain(" ".join(paragraph)))
+
+
+def _is_prose(line: str) -> bool:
+    stripped = line.strip()
+    return bool(
+        stripped
+        and not _ATX_ANY_RE.match(line)
+        and not _RULE_RE.match(line)
+        and not _NOT_PROSE_RE.match(line)
+        and not line.startswith(("    ", "\t"))  # an indented code block
+    )
+
+
+def plain(text: str) -> str:
+    """``text`` with Markdown and RST inline markup taken out, its spaces collapsed."""
+    text = _IMAGE_RE.sub("", text)
+    text = _LINK_RE.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _RST_LINK_RE.sub(r"\1", text)
+    text = _RST_ROLE_RE.sub(r"\1", text)
+    text = _CODE_RE.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _EMPHASIS_RE.sub(lambda m: m.group(2) or m.group(3) or "", text)
+    text = _HTML_TAG_RE.sub("", text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def cut(text: str, limit: int = DESCRIPTION_CHARS) -> str:
+    """``text`` cut at the last word that fits in ``limit`` characters, "..." after it."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 3]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:.") + "..."

@@ -1,0 +1,261 @@
+"""A folder of plain documents (runbooks, ADRs, postmortems, a project's docs/) -> DOCUMENT nodes.
+
+Every ``.md``, ``.markdown``, ``.mdx``, ``.rst`` and ``.txt`` file (any case) that the
+skills walk lists (`walk.walk_files`: the same folders skipped, the same symbolic links
+followed or not, the same problems) is one DOCUMENT node, but license texts (``LICENSE``,
+``COPYING``, ``NOTICE``), which skills skip too. It is read as a SKILL.md is
+(`skill_records.read_text`: the same size cap and encodings; `frontmatter`: the same
+parser), and as skills are, its id is ``f"{source_name}/{relative_path}"`` (the source name
+defaulting to the folder's name), its ``source`` the file's absolute path, its attrs the
+source's provenance (`provenance`), ``corpus`` and ``path``.
+
+- name: frontmatter ``title`` or ``name``, else the first level-1 heading, else the stem;
+- description: frontmatter ``description`` or ``summary``, else the first paragraph of
+  prose after the title (`document_text`);
+- text: the body after the frontmatter (the description when the body is empty);
+- tags: frontmatter ``tags`` (a list or a comma-separated string, as skills read them);
+- access: frontmatter ``access`` read the same way; one that cannot be read as labels
+  makes the file a problem, not a public item;
+- created: ``created``, ``date`` or ``date_added``; updated: ``updated`` or
+  ``last_updated``. A bad date is a warning on the file, which is indexed without it.
+
+Secrets go as in every text the index keeps of a config (`secrets.redact_text`: tokens of
+well-known formats, URL credentials and secret query parameters, webhook paths) out of
+the name, description, text and tags: a runbook quoting a token does not put it in the
+index. Links between the documents are MENTIONS edges (`document_links`).
+
+An empty file (or one of white space, or of frontmatter alone) is skipped with a note, and
+what an earlier run read from it goes, as for a file deleted. A file that cannot be read
+or parsed is a problem of that file (`Unread.FILE`: re-indexing keeps its earlier item);
+the run goes on.
+
+Detection (`or_documents`): a folder read as a skills repository that yields nothing, and
+met no component file it could not read, is read as documents when it holds any, with a
+note saying so (``--kind docs`` says so explicitly).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.ingest import skill_records as rec
+from skill_retriever.ingest.document_links import link_edges
+from skill_retriever.ingest.document_text import first_paragraph, first_title
+from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.provenance import Provenance
+from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.ingest.secrets import redact_text
+from skill_retriever.ingest.walk import walk_files
+from skill_retriever.model import Node, NodeKind
+
+#: The suffixes (lower case) of the files read as documents.
+DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
+#: Frontmatter is what Markdown carries; in an .rst or .txt file a block that does not
+#: parse as frontmatter is part of the text.
+_MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
+_IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
+_CREATED_KEYS = ("created", "date", "date_added")
+_UPDATED_KEYS = ("updated", "last_updated")
+#: The note on a folder read as documents without being told to.
+READ_AS_DOCUMENTS = (
+    "read as documents: no SKILL.md, agent, command, hook or MCP file found "
+    "(--kind docs says so explicitly)"
+)
+#: The folders whose files a skills read takes as components (a file it could not read
+#: there keeps a folder a skills repository).
+_COMPONENT_FOLDERS = frozenset({"agents", "commands", "hooks", "mcp", "mcps", "mcp-servers", "mcp_servers"})
+
+
+class _EmptyDocumentError(rec.EmptyRecordError):
+    """The file holds nothing to index; a note, and its earlier item goes."""
+
+
+@dataclass(slots=True)
+class _Document:
+    node: Node
+    body: str
+    warnings: list[str]
+
+
+def is_document(rel: str) -> bool:
+    """Whether the file ``rel`` (a path or a name) is read as a document."""
+    path = PurePosixPath(rel)
+    return path.suffix.lower() in DOCUMENT_SUFFIXES and path.stem.lower() not in _IGNORED_STEMS
+
+
+def ingest_documents(
+    root: Path, source_name: str | None = None, *, max_file_bytes: int = 2_000_000
+) -> IngestResult:
+    """Read one folder of documents.
+
+    Args:
+        root: The folder.
+        source_name: The prefix of every node id; the folder's name by default.
+        max_file_bytes: Larger files are skipped and reported.
+
+    Raises:
+        IngestError: ``root`` is not a folder, or the name is unusable.
+    """
+    start = time.perf_counter()
+    if not Path(root).is_dir():
+        raise IngestError(f"documents folder {str(root)!r} is not a folder; pass the folder that holds them")
+    result = IngestResult(source=str(root))
+    base = Path(root).absolute()  # every source and problem path absolute, as skills record them
+    origin = Provenance.of(base, source_name)
+    walked: list[Problem] = []
+    files = [rel for rel in walk_files(base, walked) if is_document(rel)]
+    result.problems += [p for p in walked if _about_documents(p)]
+    bodies: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    for rel in files:
+        doc = _read_one(base, rel, origin, max_file_bytes, result.problems)
+        if doc is None:
+            continue
+        result.nodes.append(doc.node)
+        bodies[rel], ids[rel] = doc.body, doc.node.id
+        # The file was read whole: a warning is about a field of it, never a reason to
+        # keep what it no longer produces (as for skills).
+        result.problems += [Problem(doc.node.source, w, unread=Unread.NOTHING) for w in doc.warnings]
+    result.edges = link_edges(bodies, ids)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def or_documents(root: Path, skills: IngestResult, source_name: str | None = None) -> IngestResult:
+    """``skills`` (a folder read as a skills repository), or, when it read nothing there
+    and met no component file it could not read, the folder read as documents with the
+    `READ_AS_DOCUMENTS` note, when it holds any."""
+    if skills.nodes or skills.edges or not Path(root).is_dir():
+        return skills
+    base = Path(root).absolute()
+    if any(_component_file(base, p.path) for p in skills.skips if p.keeps is Unread.FILE):
+        return skills  # a broken SKILL.md is a skills repository's problem, not a document
+    if not any(is_document(rel) for rel in walk_files(base, [])):
+        return skills
+    docs = ingest_documents(root, source_name)
+    docs.problems.insert(0, Problem(str(base), READ_AS_DOCUMENTS, read_whole=True))
+    docs.seconds += skills.seconds
+    return docs
+
+
+def _component_file(root: Path, path: str) -> bool:
+    """Whether the file ``path`` (below ``root``) is one a skills read takes as a component:
+    a SKILL.md, a JSON file, or a file below an agents, commands, hooks or MCP folder."""
+    file = Path(path)
+    folders = {root.name, *file.parent.relative_to(root).parts} if file.is_relative_to(root) else set()
+    return (
+        file.name.lower() == "skill.md"
+        or file.suffix.lower() == ".json"
+        or bool(folders & _COMPONENT_FOLDERS)
+    )
+
+
+def _about_documents(problem: Problem) -> bool:
+    """Whether a problem of the walk concerns what a documents read reads: a folder, or a
+    file (a link) that would be a document; a skipped link to an image says nothing here."""
+    path = Path(problem.path)
+    if path.name.lower() == "skill.md" and not problem.read_whole:
+        return False  # "a folder named SKILL.md": a skills repository's rule
+    return problem.keeps is Unread.FOLDER or is_document(path.name) or path.is_dir() or not path.suffix
+
+
+def _read_one(
+    root: Path, rel: str, origin: Provenance, max_bytes: int, problems: list[Problem]
+) -> _Document | None:
+    """One file's document, or None after reporting why there is none."""
+    where = str(root / rel)
+    try:
+        return _document(root, rel, origin, max_bytes)
+    except _EmptyDocumentError as exc:  # read, and empty: what it held goes
+        problems.append(Problem(where, str(exc), read_whole=True, unread=Unread.NOTHING))
+    except rec.RecordError as exc:
+        problems.append(Problem(where, str(exc)))
+    except OSError as exc:
+        problems.append(Problem(where, f"cannot read: {exc.strerror or exc}"))
+    except InvalidItemError as exc:  # the node refused a field (an id over 512 characters)
+        problems.append(Problem(where, f"{exc}; file skipped"))
+    except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in skills)
+        # One file must never abort a run: whatever its content makes a parser raise is
+        # this file's problem, reported with the exception's type so that it can be fixed.
+        problems.append(
+            Problem(where, f"unexpected {type(exc).__name__} while reading: {exc}; file skipped (please report this)")
+        )
+    return None
+
+
+def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Document:
+    text = rec.read_text(root / rel, max_bytes)
+    if not text.strip():
+        raise _EmptyDocumentError("empty file: nothing to index; skipped")
+    fields, body, warnings = _frontmatter(text, PurePosixPath(rel).suffix.lower())
+    stem = PurePosixPath(rel).stem
+    name = _text(fields, ("title", "name"), warnings)
+    heading = first_title(body)
+    start = 0
+    if not name and heading is not None:
+        name, start = heading
+    description = _text(fields, ("description", "summary"), warnings) or first_paragraph(body, start)
+    content = body.strip() or description
+    if not content:
+        raise _EmptyDocumentError("no text after the frontmatter and no description: nothing to index; skipped")
+    tags = rec.name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
+    node = Node(
+        id=f"{origin.name}/{rel}",
+        kind=NodeKind.DOCUMENT,
+        name=redact_text(name or stem),
+        text=redact_text(content),
+        description=redact_text(description),
+        tags=tuple(redact_text(t) for t in tags),
+        created=rec.first_time(fields, _CREATED_KEYS, warnings),
+        updated=rec.first_time(fields, _UPDATED_KEYS, warnings),
+        source=str(root / rel),
+        access=_access(fields),
+        attrs={"corpus": origin.name, "path": rel, **origin.attrs()},
+    )
+    return _Document(node, body, warnings)
+
+
+def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]]:
+    """The fields, the body and the parser's warnings; a Markdown file whose frontmatter
+    cannot be read is a problem (RecordError), another file's block is its text."""
+    try:
+        fm = parse_frontmatter(text)
+    except FrontmatterError as exc:
+        if suffix in _MARKDOWN_SUFFIXES:
+            raise rec.RecordError(str(exc)) from exc
+        return {}, text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"), []
+    return fm.fields, fm.body, [f"frontmatter {w}" for w in fm.warnings]
+
+
+def _text(fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]) -> str:
+    """The first of ``keys`` that holds text (a number reads as text); one that holds a
+    list or a mapping is a warning and passed over."""
+    for key in keys:
+        try:
+            value = rec.text_field(fields, key).strip()
+        except rec.RecordError as exc:
+            warnings.append(f"{exc}; ignored")
+            continue
+        if value:
+            return value
+    return ""
+
+
+def _access(fields: dict[str, Any]) -> tuple[str, ...]:
+    """The ``access`` labels; RecordError when it is set but cannot be read as labels:
+    indexing the file as public would show it to every caller."""
+    value = fields.get("access")
+    if value is None or value == "" or value == []:
+        return ()
+    unread: list[str] = []
+    labels = rec.name_list(value, "access", unread)
+    if unread or not labels:
+        raise rec.RecordError(
+            f"frontmatter 'access' {value!r:.60} is not a list of labels: the file is not indexed "
+            "(it would be shown to every caller); write `access: [label, ...]`"
+        )
+    return tuple(labels)

@@ -1,0 +1,257 @@
+"""A folder of plain documents (runbooks, ADRs, a project's docs/) indexed as DOCUMENT items.
+
+Real files in tmp_path, read by the real ingest (`ingest.documents`), the real
+`index_sources` and the real CLI: names and descriptions, frontmatter fields, links as
+edges, secrets redacted, bad files reported while the rest is read, a folder detected as
+documents (with a note) or named so (``--kind docs``), and re-indexing that mirrors the
+folder. One test searches with the bundled model through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skill_retriever.cli import main
+from skill_retriever.components.install.not_installable import no_place_message
+from skill_retriever.indexing import index_sources, ingest
+from skill_retriever.ingest.documents import READ_AS_DOCUMENTS, ingest_documents
+from skill_retriever.ingest.result import Unread
+from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+TOKEN = "ghp_" + "a1" * 18  # a GitHub token's shape, as tests/ingest/test_secret_gaps.py uses
+
+
+def _write(root: Path, rel: str, content: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "index"
+    Index.open(path, embedder=HashingEmbedder(), create=True).close()
+    return path
+
+
+def _nodes(index_dir: Path) -> dict[str, Any]:
+    with Index.open(index_dir) as index:
+        return dict(index.snapshot().nodes)
+
+
+def test_name_and_description_come_from_frontmatter_heading_or_stem(tmp_path: Path) -> None:
+    root = tmp_path / "handbook"
+    _write(root, "fm.md", "---\ntitle: Rotate keys\ndescription: How we rotate keys.\n---\n# Other\n\nBody.\n")
+    _write(root, "named.md", "---\nname: Named one\nsummary: From summary.\n---\nBody text here.\n")
+    _write(root, "h1.md", "Lead before.\n\n# Restart the **Queue**\n\n## Why\n\n"
+                          "When the `queue` stalls,\nsee [the runbook](other.md).\n\nSecond paragraph.\n")
+    _write(root, "setext.markdown", "Deploy Steps\n============\n\n- a list item\n\n> The prose after it.\n")
+    _write(root, "guide.rst", "=====\nGuide\n=====\n\n.. note:: skip me\n\nIntro with ``code`` and "
+                              "`a link <https://x.org>`_.\n")
+    _write(root, "fenced.mdx", "import X from './x'\n\n```\n# not a title\n```\n# Real title\n\nProse.\n")
+    _write(root, "plain.txt", "no heading here\nsecond line\n\nmore\n")
+    _write(root, "long.md", "# Long\n\n" + "word " * 200 + "\n")
+    result = ingest_documents(root)
+    got = {n.attrs["path"]: (n.name, n.description) for n in result.nodes}
+    assert got["fm.md"] == ("Rotate keys", "How we rotate keys.")
+    assert got["named.md"] == ("Named one", "From summary.")
+    assert got["h1.md"] == ("Restart the Queue", "When the queue stalls, see the runbook.")
+    assert got["setext.markdown"] == ("Deploy Steps", "The prose after it.")
+    assert got["guide.rst"] == ("Guide", "Intro with code and a link.")
+    assert got["fenced.mdx"] == ("Real title", "Prose.")
+    assert got["plain.txt"] == ("plain", "no heading here second line")
+    name, description = got["long.md"]
+    assert name == "Long" and description.endswith("word...") and len(description) <= 300
+    assert all(n.kind is NodeKind.DOCUMENT for n in result.nodes) and result.problems == []
+
+
+def test_frontmatter_fields_ids_and_provenance(tmp_path: Path) -> None:
+    root = tmp_path / "runbooks"
+    path = _write(root, "ops/db.md", "---\ntitle: DB\ntags: db, oncall\naccess: [sre]\ndate: 2025-03-04\n"
+                                     "last_updated: 2026-01-02T10:00:00Z\nowner: ana\n---\n\nFail over.\n")
+    _write(root, "ops/bad-date.md", "---\ncreated: next tuesday\ntags: [x]\n---\nStill here.\n")
+    _write(root, "ops/open.md", "---\naccess: {team: sre}\n---\nSecret plan.\n")
+    result = ingest_documents(root, source_name="ops-docs")
+    nodes = {n.id: n for n in result.nodes}
+    assert set(nodes) == {"ops-docs/ops/db.md", "ops-docs/ops/bad-date.md"}
+    db = nodes["ops-docs/ops/db.md"]
+    assert db.text == "Fail over." and db.tags == ("db", "oncall") and db.access == ("sre",)
+    assert db.created == datetime(2025, 3, 4, tzinfo=UTC)
+    assert db.updated == datetime(2026, 1, 2, 10, tzinfo=UTC)
+    assert db.source == str(path) and Path(db.source).is_absolute()
+    assert db.attrs["source_name"] == "ops-docs" and db.attrs["source_root"] == str(root.resolve())
+    # A bad date is a warning on a file that is still indexed; an unreadable 'access' keeps
+    # the file out rather than making it public.
+    (warning,) = [p for p in result.problems if p.path.endswith("bad-date.md")]
+    assert "'created'" in warning.message and warning.unread is Unread.NOTHING
+    assert nodes["ops-docs/ops/bad-date.md"].created is None
+    (refused,) = [p for p in result.problems if p.path.endswith("open.md")]
+    assert "'access'" in refused.message and refused.keeps is Unread.FILE
+
+
+def test_links_between_documents_are_edges_and_nothing_else(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    _write(tmp_path, "outside.md", "# Outside\n\nNot ours.\n")
+    _write(root, "a.md", "# A\n\nSee [b](b.md), [b again](./b.md#part), [c](sub/c.md \"C\"), [out](../outside.md),"
+                         " [web](https://example.com/b.md), [gone](missing.md), [me](a.md#top), [folder](sub/).\n"
+                         "```\n[in code](d.rst)\n```\n")
+    _write(root, "b.md", "# B\n\n[ref]: sub/c.md\n")
+    _write(root, "sub/c.md", "# C\n\nBack to [a](../a.md?x=1) and [d](<../d.rst>).\n")
+    _write(root, "d.rst", "D\n===\n\nSee `A page <a.md>`_ and :doc:`sub/c`.\n")
+    result = ingest_documents(root)
+    edges = {(e.source, e.target) for e in result.edges}
+    assert edges == {
+        ("site/a.md", "site/b.md"), ("site/a.md", "site/sub/c.md"), ("site/b.md", "site/sub/c.md"),
+        ("site/sub/c.md", "site/a.md"), ("site/sub/c.md", "site/d.rst"),
+        ("site/d.rst", "site/a.md"), ("site/d.rst", "site/sub/c.md"),
+    }
+    assert len(result.edges) == len(edges) and {e.kind for e in result.edges} == {EdgeKind.MENTIONS}
+    assert result.problems == []  # a link out, to the web or to nothing says nothing
+
+
+def test_a_document_carries_no_secret_into_the_index(tmp_path: Path) -> None:
+    root = tmp_path / "postmortems"
+    _write(root, "leak.md", f"---\ndescription: We leaked {TOKEN} in CI.\ntags: [{TOKEN}]\n---\n"
+                            f"# Token {TOKEN} leaked\n\nThe log printed {TOKEN} and "
+                            "https://deploy:hunter2@db.internal/app on every run.\n")
+    (node,) = ingest_documents(root).nodes
+    stored = json.dumps(node.to_dict())
+    assert TOKEN not in stored and "hunter2" not in stored
+    assert f"The log printed {REDACTED}" in node.text and f"https://{REDACTED}@db.internal/app" in node.text
+    assert node.description == f"We leaked {REDACTED} in CI." and node.name == f"Token {REDACTED} leaked"
+
+
+def test_bad_files_are_problems_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "notes"
+    _write(root, "good.md", "# Good\n\nReadable.\n")
+    latin = _write(root, "latin.md", b"# Caf\xe9\n")
+    _write(root, "empty.md", "")
+    _write(root, "blank.txt", "  \n\t\n")
+    _write(root, "unclosed.md", "---\ntitle: x\nBody without a closing line.\n")
+    locked = _write(root, "locked.rst", "Locked\n")
+    _write(root, "image.png", b"\x89PNG\r\n\x1a\n\x00")
+    real_open = Path.open
+
+    def deny(self: Path, *args: Any, **kwargs: Any) -> Any:  # chmod 000 as a non-root user sees it
+        if self.absolute() == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", deny)
+    result = ingest_documents(root)
+    assert [n.id for n in result.nodes] == ["notes/good.md"]
+    by_file = {Path(p.path).name: p for p in result.problems}
+    assert set(by_file) == {"latin.md", "empty.md", "blank.txt", "unclosed.md", "locked.rst"}
+    assert "not UTF-8" in by_file["latin.md"].message and by_file["latin.md"].keeps is Unread.FILE
+    assert by_file["latin.md"].path == str(latin)
+    assert "Permission denied" in by_file["locked.rst"].message and by_file["locked.rst"].keeps is Unread.FILE
+    assert "never closed" in by_file["unclosed.md"].message
+    assert by_file["empty.md"].read_whole and by_file["blank.txt"].read_whole  # notes, not errors
+
+
+def test_a_folder_without_components_is_read_as_documents_with_a_note(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    _write(docs, "intro.md", "# Intro\n\nWelcome.\n")
+    result = ingest(docs)
+    assert [(n.id, n.kind) for n in result.nodes] == [("docs/intro.md", NodeKind.DOCUMENT)]
+    assert [p.message for p in result.notes] == [READ_AS_DOCUMENTS]
+    skills = tmp_path / "skills"  # a component anywhere: a skills repository, as before
+    _write(skills, "fmt/SKILL.md", "---\nname: fmt\ndescription: Formats code.\n---\nRun the formatter.\n")
+    _write(skills, "README.md", "# Readme\n\nAbout.\n")
+    assert [n.kind for n in ingest(skills).nodes] == [NodeKind.SKILL]
+    broken = tmp_path / "broken"  # a SKILL.md that cannot be read is that repository's problem
+    _write(broken, "fmt/SKILL.md", "---\nname: fmt\n")
+    _write(broken, "README.md", "# Readme\n\nAbout.\n")
+    read = ingest(broken)
+    assert read.nodes == [] and any("SKILL.md" in p.path for p in read.skips)
+    assert ingest(broken, "docs").nodes != []  # unless told it is documents
+
+
+def test_kind_docs_reads_component_folders_as_documents(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "wiki"
+    _write(root, "commands/deploy.md", "---\nname: deploy\ndescription: Deploys.\n---\nHow we deploy.\n")
+    assert main(["index", str(root), "--kind", "docs", "--index-dir", str(index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "read as documents" not in out  # said explicitly: no note
+    (node,) = _nodes(index_dir).values()
+    assert node.id == "wiki/commands/deploy.md" and node.kind is NodeKind.DOCUMENT
+    message = no_place_message(None, "deploy", [node])
+    assert f"a document is read where it is, not installed: open {root / 'commands/deploy.md'}" in message
+
+
+def test_reindexing_mirrors_the_folder_and_keeps_unreadable_files(tmp_path: Path, index_dir: Path) -> None:
+    root = tmp_path / "runbooks"
+    _write(root, "a.md", "# A\n\nAlpha, see [b](b.md).\n")
+    _write(root, "b.md", "# B\n\nBeta.\n")
+    _write(root, "c.md", "# C\n\nGamma.\n")
+    _write(root, "d.md", "# D\n\nDelta.\n")
+    with Index.open(index_dir) as index:
+        index_sources(index, [root], calibrate=False)
+        assert set(index.snapshot().nodes) == {f"runbooks/{x}.md" for x in "abcd"}
+        (root / "b.md").unlink()  # deleted: its document and the link to it go
+        (root / "c.md").write_bytes(b"# C\n\nGamm\xe0.\n")  # unreadable today: kept
+        (root / "d.md").write_text("", encoding="utf-8")  # emptied: goes, as if deleted
+        run = index_sources(index, [root], calibrate=False)
+        assert run.removed == {str(root): ["runbooks/b.md", "runbooks/d.md"]}
+        snap = index.snapshot()
+        assert set(snap.nodes) == {"runbooks/a.md", "runbooks/c.md"} and not snap.edges
+
+
+def test_a_folder_with_neither_components_nor_documents_is_an_error(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "pictures"
+    _write(root, "a.png", b"\x89PNG\r\n")
+    assert main(["index", str(root), "--index-dir", str(index_dir)]) == 1
+    err = capsys.readouterr().err
+    assert f"no items read from {root}" in err and "a folder of documents" in err and "--kind docs" in err
+
+
+def test_stats_and_remove_source_know_a_documents_source(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "adrs"
+    _write(root, "0001.md", "# Use Postgres\n\nWe use Postgres.\n")
+    assert main(["index", str(root), "--index-dir", str(index_dir)]) == 0
+    assert f"note: {root}: {READ_AS_DOCUMENTS}" in capsys.readouterr().out
+    assert main(["stats", "--index-dir", str(index_dir)]) == 0
+    assert f"adrs (1 items, {root})" in capsys.readouterr().out
+    assert main(["remove-source", "adrs", "--index-dir", str(index_dir)]) == 0
+    assert _nodes(index_dir) == {}
+
+
+@pytest.mark.slow
+def test_query_finds_the_right_runbook_with_the_bundled_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "runbooks"
+    _write(root, "queue.md", "# Restart the payment queue\n\nWhen the RabbitMQ payment queue stops draining, "
+                             "restart the consumer deployment and purge dead letters.\n")
+    _write(root, "failover.md", "# Database failover\n\nPromote the Postgres replica when the primary is "
+                                "down for five minutes.\n")
+    _write(root, "tls.txt", "Renewing TLS certificates\n\nCertbot renews the Let's Encrypt certificates "
+                            "from cron every 60 days.\n")
+    index_dir = str(tmp_path / "index")
+    assert main(["index", str(root), "--index-dir", index_dir]) == 0  # a new index: the bundled model
+    capsys.readouterr()
+    assert main(["query", "the primary postgres database is down", "--json", "--index-dir", index_dir]) == 0
+    first = json.loads(capsys.readouterr().out)["results"][0]
+    assert (first["id"], first["kind"]) == ("runbooks/failover.md", "document")
+    assert first["source"] == str((root / "failover.md").absolute())  # where to read it
+    assert main(["query", "certificate expired on the website", "-k", "1", "--index-dir", index_dir]) == 0
+    out = capsys.readouterr().out
+    assert "id: runbooks/tls.txt" in out and f"file: {(root / 'tls.txt').absolute()}" in out
