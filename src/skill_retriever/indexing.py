@@ -70,6 +70,12 @@ def detect_source(path: Path) -> SourceKind:
             return "passages"
         if path.suffix == ".json":
             return "json"
+        if path.suffix.lower() in (".md", ".markdown", ".mdx", ".rst", ".txt"):
+            # A skill, an agent or a document is read with its folder: its id is its path there.
+            raise IngestError(
+                f"{path} is one file; index the folder that holds it (`skill-retriever index "
+                f"{path.parent}`, with `--kind docs` to read its files as documents)"
+            )
         raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
     if (path / "tools.jsonl").exists():
         return "toolret"

@@ -255,3 +255,10 @@ def test_query_finds_the_right_runbook_with_the_bundled_model(
     assert main(["query", "certificate expired on the website", "-k", "1", "--index-dir", index_dir]) == 0
     out = capsys.readouterr().out
     assert "id: runbooks/tls.txt" in out and f"file: {(root / 'tls.txt').absolute()}" in out
+
+
+def test_one_markdown_file_is_refused_with_its_folder_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    note = _write(tmp_path / "notes", "deploy.md", "# Deploy\n\nShip it on Fridays.\n")
+    assert main(["index", str(note), "--index-dir", str(tmp_path / "index")]) != 0
+    err = capsys.readouterr().err
+    assert "is one file" in err and f"skill-retriever index {note.parent}" in err and "--kind docs" in err
