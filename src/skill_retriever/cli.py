@@ -222,7 +222,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
         if copied := index.repaired.get("server"):
             mended.append(f"copied {copied} vector(s) to the Chroma server again")
         if scrubbed := scrub_secrets(index):
-            mended.append(f"redacted the secrets of {len(scrubbed)} hook or MCP server item(s) indexed before "
+            from skill_retriever.ingest.scrub import scrubbed_kinds
+
+            kinds = scrubbed_kinds(index.snapshot().nodes[i] for i in scrubbed)
+            mended.append(f"redacted the secrets of {len(scrubbed)} {kinds} item(s) indexed before "
                           f"secrets were redacted: {', '.join(scrubbed[:3])}{' ...' if len(scrubbed) > 3 else ''}")
         if calibration_unreadable(index):
             from skill_retriever.calibration import calibrate_index

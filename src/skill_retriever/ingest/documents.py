@@ -19,9 +19,9 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - created: ``created``, ``date`` or ``date_added``; updated: ``updated`` or
   ``last_updated``. A bad date is a warning on the file, which is indexed without it.
 
-Secrets go as in every text the index keeps of a config (`secrets.redact_text`: tokens of
-well-known formats, URL credentials and secret query parameters, webhook paths) out of
-the name, description, text and tags: a runbook quoting a token does not put it in the
+Secrets go out of the name, description, text and tags as out of a skill's
+(`redact_fields.redacted_item`: tokens of well-known formats, URL credentials and secret
+query parameters, webhook paths): a runbook quoting a token does not put it in the
 index. Links between the documents are MENTIONS edges (`document_links`).
 
 An empty file (or one of white space, or of frontmatter alone) is skipped with a note, and
@@ -47,8 +47,8 @@ from skill_retriever.ingest.document_links import link_edges
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.provenance import Provenance
+from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
-from skill_retriever.ingest.secrets import redact_text
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import Node, NodeKind
 
@@ -203,19 +203,19 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
     if not content:
         raise _EmptyDocumentError("no text after the frontmatter and no description: nothing to index; skipped")
     tags = rec.name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
-    node = Node(
+    node = redacted_item(Node(
         id=f"{origin.name}/{rel}",
         kind=NodeKind.DOCUMENT,
-        name=redact_text(name or stem),
-        text=redact_text(content),
-        description=redact_text(description),
-        tags=tuple(redact_text(t) for t in tags),
+        name=name or stem,
+        text=content,
+        description=description,
+        tags=tuple(tags),
         created=rec.first_time(fields, _CREATED_KEYS, warnings),
         updated=rec.first_time(fields, _UPDATED_KEYS, warnings),
         source=str(root / rel),
         access=_access(fields),
         attrs={"corpus": origin.name, "path": rel, **origin.attrs()},
-    )
+    ))
     return _Document(node, body, warnings)
 
 

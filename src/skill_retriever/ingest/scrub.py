@@ -1,29 +1,34 @@
 """Secrets an index took in before they were redacted at ingest, taken out (``repair``).
 
 Indexing redacts what a config holds of secrets (`ingest.secrets`): MCP servers' URL
-credentials since ``cb33d75``, hook commands since this module came. An index built
-earlier still holds them verbatim in those items' text (embedded, keyword-indexed and
-served to callers) and attributes. `scrubbed` gives such an item's redacted copy, by the
-rules ingest now applies, so that ``repair`` can write it back without the source files,
-which may be gone; re-indexing the source does the same from the files.
+credentials since ``cb33d75``, hook commands since this module came, and what a Markdown
+component (a skill, agent, command, Markdown hook or OTHER file) quotes since
+`redact_fields` came. An index built earlier still holds them verbatim in those items'
+text (embedded, keyword-indexed and served to callers) and attributes. `scrubbed` gives
+such an item's redacted copy, by the rules ingest now applies, so that ``repair`` can
+write it back without the source files, which may be gone; re-indexing the source does
+the same from the files.
 
 Each field is redacted by the function ingest redacts it with: a hook's settings by
 `hook_configs.redacted_hook`, its description by `redact_text`; an MCP server's command
 line, arguments, URL (`skill_configs`: scheme, host and path only) and description by
-theirs. The text is rebuilt from the redacted fields where it reads as ingest wrote it
-(a hook's body, an MCP server's ``Command:`` and ``URL:`` lines), so that an old item
-scrubbed equals the item ingest writes now and an item ingest wrote is left as it is;
-text that reads otherwise is redacted line by line.
+theirs; a Markdown component's name, description, text, tags and frontmatter by
+`redact_fields.redacted_item`, which ingest applies to them. The text is rebuilt from the
+redacted fields where it reads as ingest wrote it (a hook's body, an MCP server's
+``Command:`` and ``URL:`` lines), so that an old item scrubbed equals the item ingest
+writes now and an item ingest wrote is left as it is; text that reads otherwise is
+redacted line by line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest.hook_configs import hook_body, redacted_hook, settings_hooks
+from skill_retriever.ingest.redact_fields import is_markdown_item, redacted_item
 from skill_retriever.ingest.secrets import (
     redact_command,
     redact_command_line,
@@ -34,13 +39,16 @@ from skill_retriever.ingest.skill_configs import bare_url
 from skill_retriever.ingest.skill_records import RecordError
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["scrubbed"]
+__all__ = ["scrubbed", "scrubbed_kinds"]
 
 
 def scrubbed(node: Node) -> Node | None:
-    """``node`` with the secrets of a hook's settings or an MCP server's command line,
-    arguments and URLs replaced by ``[redacted]``; None when it holds none (or is of
-    another kind)."""
+    """``node`` with the secrets of a hook's settings, an MCP server's command line,
+    arguments and URLs, or a Markdown component's fields replaced by ``[redacted]``;
+    None when it holds none (or is of another kind)."""
+    if is_markdown_item(node):  # before hooks: a Markdown hook has no settings to redact
+        clean = redacted_item(node)
+        return None if clean is node else clean
     if node.kind is NodeKind.HOOK:
         attrs, description = _hook_attrs(node.attrs), redact_text(node.description)
         text = _hook_text(node, attrs, description)
@@ -148,3 +156,22 @@ def _stored_url(url: str) -> str:
     except ValueError:
         return bare_url(url)
     return bare_url(url) if "@" in parts.netloc or parts.query or parts.fragment else url
+
+
+#: How ``repair`` names the kinds of the items it redacted, in this order.
+_KIND_WORDS = {
+    NodeKind.HOOK: "hook",
+    NodeKind.MCP_SERVER: "MCP server",
+    NodeKind.SKILL: "skill",
+    NodeKind.AGENT: "agent",
+    NodeKind.COMMAND: "command",
+    NodeKind.OTHER: "Markdown",
+}
+
+
+def scrubbed_kinds(nodes: Iterable[Node]) -> str:
+    """The kinds of ``nodes`` in words, for ``repair``'s line ("hook or MCP server",
+    "skill, agent or command")."""
+    kinds = {n.kind for n in nodes}
+    words = [word for kind, word in _KIND_WORDS.items() if kind in kinds] or ["other"]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

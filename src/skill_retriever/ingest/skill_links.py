@@ -9,6 +9,10 @@ What resolves nowhere here is kept on the node (``attrs["unresolved_requires"]``
 `unresolved_record`), for `cross_source` to look up among the other sources of the index
 the node is written to; its "requires unknown component" note names the node (``item``)
 so that a name resolved there takes the note back.
+
+A Markdown component's node holds no secret its file quotes (`redact_fields`: name,
+description, text, tags and frontmatter values); names are resolved, and mentions found,
+from the record as read, so redaction changes no edge.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.ingest.mentions import MentionScanner, common_keys, name_key
+from skill_retriever.ingest.redact_fields import is_markdown_item, redacted_item
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import Record
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
@@ -119,7 +124,7 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
 
 def _node(corpus: Corpus, p: Placed) -> Node:
     r = p.record
-    return Node(
+    node = Node(
         id=p.id,
         kind=r.kind,
         name=r.name,
@@ -131,6 +136,9 @@ def _node(corpus: Corpus, p: Placed) -> Node:
         source=str(p.source),
         attrs={"corpus": corpus.name, "path": r.rel, **r.attrs, **corpus.attrs},
     )
+    # A Markdown file is prose its author wrote: no secret it quotes goes into the index
+    # (`redact_fields`). JSON hooks and MCP servers were redacted as they were read.
+    return redacted_item(node) if is_markdown_item(node) else node
 
 
 def _index(placed: list[Placed]) -> dict[str, list[Placed]]:

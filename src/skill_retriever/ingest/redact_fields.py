@@ -1,0 +1,103 @@
+"""What the index keeps of a Markdown component: its fields with no secret in them.
+
+A SKILL.md, an agent, a command, a Markdown hook or an OTHER file (`skill_links` builds
+their nodes from `skill_records.markdown_record`) is prose its author wrote, and what it
+holds is embedded, keyword-indexed and served to every caller. `redacted_item` takes out
+of its name, description, text and tags what is a secret wherever it stands
+(`secrets.redact_text`: tokens of well-known formats, URL credentials and secret query
+parameters, webhook paths), as documents do, and redacts the values its frontmatter
+keeps in ``attrs["frontmatter"]`` (`redact_frontmatter`); ingest applies it to every such
+node, and ``repair`` (`scrub`) to an item an older index holds, so that the two agree.
+
+Only free text goes: the attributes the installer and the graph read (``path``,
+``source_root``, ``plugin``, ``command_namespace``, ``files``, ``unresolved_requires``
+...) are left as they are, and so is the file on disk, which install copies. Text
+without secrets comes back identical, so an ordinary item's content hash is unchanged
+and re-indexing it embeds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from skill_retriever.ingest.provenance import SOURCE_FILE
+from skill_retriever.ingest.secrets import (
+    SECRET_RE,
+    redact_args,
+    redact_command,
+    redact_headers,
+    redact_text,
+)
+from skill_retriever.model import Node, NodeKind
+
+__all__ = ["is_markdown_item", "redact_frontmatter", "redacted_item"]
+
+#: The kinds `skill_records.markdown_record` reads a file as.
+_MARKDOWN_KINDS = frozenset(
+    {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.OTHER}
+)
+#: Words `SECRET_RE` matches that name no secret in frontmatter: ``author`` and
+#: ``skill-author`` hold 365 names in the collections of ../shared/data/skills, and
+#: ``keywords`` a list of words; they are taken out of a key before it is tested.
+_NOT_SECRET_WORDS_RE = re.compile(r"authors?(?![a-z])|keywords?(?![a-z])", re.IGNORECASE)
+
+
+def is_markdown_item(node: Node) -> bool:
+    """Whether ``node`` is what ingest builds from a Markdown component file: a skill,
+    agent, command, hook or OTHER with the ``frontmatter`` attribute that only
+    `skill_records.markdown_record` writes (a JSON hook or a JSON graph's node has none,
+    or names its ``source_file``)."""
+    return (
+        node.kind in _MARKDOWN_KINDS
+        and isinstance(node.attrs.get("frontmatter"), Mapping)
+        and SOURCE_FILE not in node.attrs
+    )
+
+
+def redacted_item(node: Node) -> Node:
+    """``node`` with its name, description, text and tags redacted as prose
+    (`redact_text`) and its ``frontmatter`` attribute as `redact_frontmatter` redacts it
+    (the parser's ``frontmatter_recovered`` reason as prose); ``node`` itself when it
+    holds no secret. Applying it twice changes nothing more."""
+    name, description, text = (redact_text(s) for s in (node.name, node.description, node.text))
+    tags = tuple(redact_text(t) for t in node.tags)
+    attrs = dict(node.attrs)
+    if "frontmatter" in attrs:
+        attrs["frontmatter"] = redact_frontmatter(attrs["frontmatter"])
+    if isinstance(attrs.get("frontmatter_recovered"), str):
+        attrs["frontmatter_recovered"] = redact_text(attrs["frontmatter_recovered"])
+    if (name, description, text, tags, attrs) == (
+        node.name, node.description, node.text, node.tags, dict(node.attrs)
+    ):
+        return node
+    return replace(node, name=name, description=description, text=text, tags=tags, attrs=attrs)
+
+
+def redact_frontmatter(value: Any, key: str | None = None) -> Any:
+    """Frontmatter values (``value`` under ``key``), lists and mappings walked, with
+    their secrets replaced by ``[redacted]``; anything that is not text as it is.
+
+    A ``command`` is shell (`redact_command`, as a hook's command: a skill or agent may
+    declare hooks in its frontmatter) and ``args`` an argument list (`redact_args`, as an
+    MCP server's); text under a key whose name looks secret (`SECRET_RE`: ``api_key``,
+    ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret however it
+    reads, unless it is a reference or a placeholder (``$TOKEN``, ``<api-key>``), and an
+    auth scheme before it is kept (`redact_headers`, whose rule it is); every other text
+    is prose (`redact_text`).
+    """
+    if isinstance(value, str):
+        if key == "command":
+            return redact_command(value)
+        if key is not None and SECRET_RE.search(_NOT_SECRET_WORDS_RE.sub("", key)):
+            return redact_headers({key: value})[key]
+        return redact_text(value)
+    if isinstance(value, list):
+        if key == "args" and all(isinstance(v, str) for v in value):
+            return redact_args(value)
+        return [redact_frontmatter(v, key) for v in value]
+    if isinstance(value, Mapping):
+        return {k: redact_frontmatter(v, str(k)) for k, v in value.items()}
+    return value
