@@ -249,5 +249,6 @@ def test_a_skill_whose_file_is_gone_is_rebuilt_without_the_secret(
     plan = install(index, ["kit/skills/deploy-helper/SKILL.md"], project)
     (component,) = plan.components
     assert component.status == "install" and "rebuilt from the index" in component.reason
+    assert f"it says {REDACTED} where the source file held a secret" in component.reason  # what to fill in
     written = (project / ".claude/skills/deploy-helper/SKILL.md").read_text(encoding="utf-8")
     assert REDACTED in written and TOKEN not in written and "abc123secret" not in written

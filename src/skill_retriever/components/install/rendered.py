@@ -11,6 +11,7 @@ from typing import Any
 
 from skill_retriever.components.install.paths import NO_ROOT_NOTE, source_root_of
 from skill_retriever.components.install.plan import HookEntry, InstallError
+from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.model import Node
 
 __all__ = ["FileOut", "Rendered", "SkipComponent", "rebuilt_note"]
@@ -45,5 +46,9 @@ class Rendered:
 
 
 def rebuilt_note(node: Node) -> str:
-    """Why a component's content came from the index instead of its source file."""
-    return NO_ROOT_NOTE if source_root_of(node) is None else "rebuilt from the index"
+    """Why a component's content came from the index instead of its source file, and
+    what to fill in: the index keeps ``[redacted]`` where the file quoted a secret."""
+    why = NO_ROOT_NOTE if source_root_of(node) is None else "rebuilt from the index"
+    if REDACTED in node.text or REDACTED in node.description:
+        why += f" (it says {REDACTED} where the source file held a secret: write the value in)"
+    return why
