@@ -22,7 +22,7 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.phases.apply_token_budget import budget_note, budget_stats
+from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.render import Shown, render
 from skill_retriever.responses import SearchResponse, renamed_closest
 from skill_retriever.safety.terminal import printable_json
@@ -77,7 +77,12 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
 
 
 def folded_answer(
-    search: Callable[[int], SearchResponse], view: CallerView, k: int, budget: int | None, fill: bool
+    search: Callable[[int], SearchResponse],
+    view: CallerView,
+    k: int,
+    budget: int | None,
+    fill: bool,
+    fill_advice: str = FILL_ADVICE,
 ) -> tuple[SearchResponse, list[Shown]]:
     """The answer both outputs print: ``k`` distinct entries (fewer when the index holds
     fewer), cut to ``budget``, each with the other hosts of its component; and the last
@@ -89,6 +94,8 @@ def folded_answer(
         k: Distinct entries wanted.
         budget: Token budget of the entries; None = no limit.
         fill: Skip an entry that does not fit and go on (``--budget-fill``).
+        fill_advice: What the budget's note advises when filling would help (a caller
+            without ``--budget-fill`` says it in its own terms).
     """
     filled = fold_to_k(search, view, k, first=first_fetch(k, FIRST_FETCH_TIMES_K))
     ranked = [
@@ -105,7 +112,7 @@ def folded_answer(
     closest = [(s.result.name, s.result.kind) for s in (shown or ranked)[:3]]
     warnings = [renamed_closest(w, closest) if closest else w for w in last.warnings]
     if cut.dropped:
-        warnings.append(budget_note(cut, tokens, len(ranked), fill, view.snapshot.nodes))
+        warnings.append(budget_note(cut, tokens, len(ranked), fill, view.snapshot.nodes, fill_advice))
     stats = dict(last.stats)
     stats["apply_token_budget"] = {
         **stats.get("apply_token_budget", {}),

@@ -20,7 +20,7 @@ from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 
 pytestmark = pytest.mark.slow
 
-TOOLS = {"search_components", "get_component", "check_dependencies", "install_components"}
+TOOLS = {"search", "search_components", "get_component", "check_dependencies", "install_components"}
 
 
 def _json(result: Any) -> dict[str, Any]:

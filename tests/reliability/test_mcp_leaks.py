@@ -194,6 +194,7 @@ def random_action(rng: random.Random, w: World, fresh: Path) -> tuple[str, dict[
         [
             "search_components",
             "search_components",
+            "search",
             "get_component",
             "check_dependencies",
             "install_components",
@@ -214,6 +215,17 @@ def random_action(rng: random.Random, w: World, fresh: Path) -> tuple[str, dict[
             args["target"] = target
         if rng.random() < 0.3:
             args["drop_conflicts"] = True
+        if rng.random() < 0.2:
+            args["budget"] = rng.randint(20, 400)
+        return tool, args
+    if tool == "search":  # any kind: the same words, with a kind now and then
+        args = {
+            "query": " ".join([n.name if rng.random() < 0.5 else f"bodytok-{n.id[-3:]}" for n in some]),
+            "k": rng.randint(1, 6),
+            "detail": rng.choice(["brief", "full"]),
+        }
+        if rng.random() < 0.3:
+            args["kinds"] = [rng.choice(some).kind.value]
         if rng.random() < 0.2:
             args["budget"] = rng.randint(20, 400)
         return tool, args
@@ -292,6 +304,7 @@ def test_no_private_item_leaks_through_mcp_tools_or_installs(world: World) -> No
 
     anyio.run(run)
     assert {
+        "search",
         "search_components",
         "get_component",
         "check_dependencies",

@@ -1,11 +1,14 @@
-"""``skill-retriever mcp``: component search, dependency checks and installs over MCP (stdio).
+"""``skill-retriever mcp``: search, dependency checks and installs over MCP (stdio).
 
 Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Tools:
 
+- ``search(query, kinds, k, budget, detail)``: everything the index holds (documents,
+  incidents, deploys, services, tools, passages, components), best first, each with a
+  one-line reason and, for an item read from a file, its source path (`mcp_search`).
 - ``search_components(query, kinds, k, budget, target, drop_conflicts, detail)``: ranked
   components, each with a one-line reason, what it requires and what it conflicts with.
-- ``get_component(id, detail)``: one component's text, with what it requires, what
-  requires it, its conflicts and its duplicates.
+- ``get_component(id, detail)``: one item's text and source (any kind ``search`` finds),
+  with what it requires, what requires it, its conflicts and its duplicates.
 - ``check_dependencies(ids, target)``: the closure of a chosen set, cycles, conflicts.
 - ``install_components(ids, target, dry_run=True, force, with_dependencies,
   allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
@@ -34,7 +37,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -46,6 +49,7 @@ from skill_retriever.adapters.mcp_arguments import (
     argument_error,
     whole_number,
 )
+from skill_retriever.adapters.mcp_search import Detail, item_id, search_tool
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import (
@@ -78,9 +82,10 @@ INSTRUCTIONS = (
     "with everything they depend on and any conflicts. Call search_components with the task; "
     "check_dependencies before installing a hand-picked set; install_components writes them "
     "into a project's .claude/ folder, settings.json hooks and .mcp.json (a dry run unless "
-    "dry_run is false; a set with conflicts is refused unless allow_conflicts is true)."
+    "dry_run is false; a set with conflicts is refused unless allow_conflicts is true). "
+    "Call search for anything else the index holds (runbooks, documents, incidents, deploys, "
+    "services, tools) and get_component with a result's id to read it whole."
 )
-Detail = Literal["brief", "full"]
 #: A brief get_component answer shows this much of the text.
 BRIEF_TEXT_CHARS = 4000
 
@@ -205,17 +210,23 @@ def build_server(
             raise ToolError(str(exc)) from exc
         return resp.to_dict() if detail == "full" else resp.brief(count)
 
+    search = app.tool()(search_tool(service, count))  # any kind: `mcp_search`
+
     @app.tool()
     def get_component(id: str, detail: Detail = "brief") -> dict[str, Any]:
-        """One component: its text, what it requires, what requires it, conflicts, copies.
+        """One item (a component, or a document or anything else search finds): its text,
+        its source file, what it requires, what requires it, conflicts, copies.
 
         Args:
-            id: A component id from search_components (or a unique component name).
+            id: An id from search or search_components (or a unique name).
             detail: "brief" (the text cut at 4,000 characters) or "full" (all of it,
-                with tags, dates, source and attributes).
+                with tags, dates and attributes).
         """
         view = service.view()
-        (node_id,) = resolve(view, [id], "id")
+        try:
+            node_id = item_id(view, id)
+        except UnknownComponentError as exc:
+            raise ToolError(_unknown(exc, "id")) from exc
         node = view.get(node_id)
 
         def named(ids: list[str]) -> list[dict[str, str]]:
@@ -224,6 +235,8 @@ def build_server(
         text = node.text
         out: dict[str, Any] = {"id": node.id, "kind": node.kind.value, "name": node.name}
         out["description"] = node.description
+        if node.source:  # where it was read from: a document is opened there
+            out["source"] = node.source
         if detail == "brief" and len(text) > BRIEF_TEXT_CHARS:
             out["text"] = text[:BRIEF_TEXT_CHARS]
             out["text_cut"] = (
@@ -328,7 +341,7 @@ def build_server(
         """What the index holds that this caller may see: counts by kind, embedder, version."""
         return json.dumps(service.view().status(), indent=2)
 
-    tools = (search_components, get_component, check_dependencies, install_components)
+    tools = (search, search_components, get_component, check_dependencies, install_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
     return app
 

@@ -143,7 +143,13 @@ def budget_stats(cut: BudgetCut, tokens: dict[str, int], flagged: int) -> dict[s
     }
 
 
-def budget_note(cut: BudgetCut, tokens: dict[str, int], considered: int, fill: bool, nodes: Any) -> str:
+#: What `budget_note` advises when a dropped result would fit in what the kept ones left.
+FILL_ADVICE = "pass budget_fill=True (CLI --budget-fill) to fill the budget with lower-ranked results that fit"
+
+
+def budget_note(
+    cut: BudgetCut, tokens: dict[str, int], considered: int, fill: bool, nodes: Any, fill_advice: str = FILL_ADVICE
+) -> str:
     """What the budget left out, in words: how many, the first one with its size, and what
     would help (filling helps only when a dropped result fits in what the kept ones left)."""
     first = cut.dropped[0]
@@ -153,8 +159,7 @@ def budget_note(cut: BudgetCut, tokens: dict[str, int], considered: int, fill: b
     if fill:
         how = "skipped what did not fit"
     elif any(tokens[i] <= room for i in cut.dropped):
-        how = ("kept results best first until one did not fit; pass budget_fill=True (CLI "
-               "--budget-fill) to fill the budget with lower-ranked results that fit")
+        how = f"kept results best first until one did not fit; {fill_advice}"
     else:
         how = f"kept results best first until one did not fit (none of the others fits in the {room} tokens left)"
     return f"the token budget of {budget} dropped {len(cut.dropped)} of {considered} results, first {what}; it {how}"

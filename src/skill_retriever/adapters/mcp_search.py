@@ -1,0 +1,217 @@
+"""The MCP ``search`` tool: the index's default search over every kind it holds.
+
+``search_components`` answers with components only (and adds what they require); an agent
+also needs the runbook, the ADR, the past incident, the deploy, the service or the tool
+the index holds. ``search`` is ``skill-retriever query`` over MCP: `Retriever.search` over
+every answer kind (or the ``kinds`` asked for), the copies of one component folded into
+its best-ranked entry and cut to ``budget`` as the CLI does (`query_cli.folded_answer`),
+each result explained in one line as the CLI explains it (`render.reason`).
+
+The caller's principals apply as in every other tool: the search runs with them over the
+snapshot the answer is read from (one `CallerView`), so an item the caller may not see is
+never named or counted, and a graph path through one is left out rather than shown in part.
+
+An item read from a file carries its ``source`` (a document's absolute path): the agent
+opens it there, or reads it whole with ``get_component``. ``detail="brief"`` keeps a
+result to about `BRIEF_TOKENS` tokens (the reason, then the snippet, are cut);
+``"full"`` gives every field and the item's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+from skill_retriever.adapters.mcp_arguments import WholeNumber
+from skill_retriever.calibration.defaults import index_defaults
+from skill_retriever.components.install import UnknownComponentError, resolve_id
+from skill_retriever.components.install.not_installable import NotInstallableError
+from skill_retriever.components.results import BRIEF_TOKENS, fit
+from skill_retriever.components.service import ComponentService
+from skill_retriever.components.view import CallerView
+from skill_retriever.exceptions import ConfigError, QueryTooLongError, SkillRetrieverError
+from skill_retriever.filters import Filters
+from skill_retriever.model import NodeKind
+from skill_retriever.query_cli import folded_answer
+from skill_retriever.render import Shown, reason
+from skill_retriever.responses import (
+    SearchResponse,
+    is_nothing_fits,
+    nothing_fits_phrase,
+    nothing_fits_warning,
+)
+
+try:  # mcp >= 2
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:  # pragma: no cover - mcp 1.x
+    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+
+__all__ = ["Detail", "ItemKinds", "item_id", "search_answer", "search_tool"]
+
+Detail = Literal["brief", "full"]
+#: Any item kind, checked by `Filters` (its words for an unknown kind); the schema lists them.
+ItemKinds = Annotated[
+    list[Annotated[str, WithJsonSchema({"type": "string", "enum": sorted(k.value for k in NodeKind)})]],
+    BeforeValidator(lambda v: [v] if isinstance(v, str) else v),  # one kind alone is a list of one
+    Field(min_length=1),
+]
+#: A full answer's item fields besides the result's own (``access`` is left out: it names
+#: principals the caller may not hold).
+_ITEM_FIELDS = ("description", "text", "tags", "created", "updated", "attrs")
+#: The budget note's advice in this tool's terms: it takes no ``budget_fill`` (one would be
+#: refused as an unknown argument).
+_FILL_ADVICE = "a larger budget holds more"
+
+
+def search_tool(service: ComponentService, count: Callable[[str], int]) -> Callable[..., dict[str, Any]]:
+    """The ``search`` tool function for `mcp_server.build_server` to register."""
+
+    def search(
+        query: str,
+        kinds: ItemKinds | None = None,
+        k: WholeNumber = 5,
+        budget: WholeNumber | None = None,
+        detail: Detail = "brief",
+    ) -> dict[str, Any]:
+        """Search everything the index holds (runbooks and other documents, incidents,
+        deploys, services, tools, passages, components), best first, each with a one-line
+        reason; an item read from a file gives its source path to open.
+
+        Args:
+            query: What you need in plain words, e.g. "how do I roll back a bad deploy".
+            kinds: Item kinds to search, any of document, incident, deploy, service, tool,
+                passage, skill, agent, command, hook, mcp_server, plugin, other (default:
+                all); one kind may be given alone.
+            k: How many results.
+            budget: Token budget for all returned items (their full texts); what it drops is counted.
+            detail: "brief" (about 150 tokens a result) or "full" (every field and the item's text).
+        """
+        return search_answer(service, count, query, kinds, k, budget, detail)
+
+    return search
+
+
+def search_answer(
+    service: ComponentService,
+    count: Callable[[str], int],
+    query: str,
+    kinds: list[str] | None,
+    k: int,
+    budget: int | None,
+    detail: Detail,
+) -> dict[str, Any]:
+    """The ``search`` tool's answer (see the module docstring).
+
+    Raises:
+        ToolError: A bad kind, ``k`` or ``budget``, a query over the length limit, or any
+            other refusal of the search, in words an agent can act on.
+    """
+    try:
+        Filters(kinds=None if kinds is None else frozenset(kinds))  # an unknown kind fails here, as everywhere
+    except ConfigError as exc:
+        raise ToolError(str(exc).removeprefix("filters.")) from exc  # the argument is `kinds`
+    if k <= 0:
+        raise ToolError(f"k must be an integer > 0, got {k}")
+    if budget is not None and budget < 0:
+        raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
+    view = service.view()
+    principals = service.principals if service.principals is not None else []  # None: public only
+
+    def run(fetch: int) -> SearchResponse:
+        return service.retriever.search(
+            query, snapshot=view.snapshot, k=fetch, kinds=kinds, principals=principals
+        )
+
+    try:
+        fill = service.retriever.config.budget_fill
+        response, shown = folded_answer(run, view, k, budget, fill, _FILL_ADVICE)
+    except QueryTooLongError as exc:  # the limit is the server's: the model can only shorten
+        raise ToolError(exc.to_agent) from exc
+    except SkillRetrieverError as exc:
+        raise ToolError(str(exc)) from exc
+    shown = [_visible_path(s, view) for s in shown]
+    out: dict[str, Any] = {}
+    if response.nothing_fits:  # first, so an agent reads it before the list
+        out["nothing_fits"] = True
+        out["note"] = _nothing_fits_note(response, shown, view)
+    elif detail == "full":
+        out["nothing_fits"] = False
+    results = [_result(query, s, view, detail, count) for s in shown]
+    out["results"] = results
+    out["total_tokens"] = sum(s.result.token_count for s in shown)
+    if response.confidence is not None:
+        out["confidence"] = round(response.confidence, 4)
+    if budget is not None:
+        out["dropped"] = int(response.stats.get("apply_token_budget", {}).get("dropped", 0))
+    # "nothing fits" is said in `note`, not twice
+    warnings = [w for w in response.warnings if not is_nothing_fits(w)]
+    if warnings:
+        out["warnings"] = warnings
+    if detail == "full":
+        out.update(query=query, budget=budget, route=response.route, reranker=response.reranker,
+                   fit=dict(response.fit) if response.fit else None, snapshot_version=view.version)
+    return out
+
+
+def item_id(view: CallerView, ref: str) -> str:
+    """The visible item ``ref`` names: an id of any kind, the one component or plugin of
+    that name, or else the one item of any kind of that name (``get_component`` reads a
+    document ``search`` found by its name too).
+
+    Raises:
+        UnknownComponentError: Nothing the caller may see answers to ``ref``, or several
+            components do, or several items of other kinds do (``candidates`` lists them).
+    """
+    try:
+        return resolve_id(view, ref)
+    except NotInstallableError as exc:
+        if len(exc.found) == 1:  # one item of that name, of a kind install has no place for
+            return exc.found[0]
+        raise UnknownComponentError(ref, tuple(sorted(exc.found))) from exc
+
+
+def _visible_path(shown: Shown, view: CallerView) -> Shown:
+    """``shown`` without its graph path unless the caller may see every step of it (a
+    step's name would otherwise be said as its id): left out, never shown in part."""
+    path = shown.result.path
+    if all(view.sees(i) for i in path):
+        return shown
+    return replace(shown, result=replace(shown.result, path=(), path_reliability=None))
+
+
+def _nothing_fits_note(response: SearchResponse, shown: list[Shown], view: CallerView) -> str:
+    """The plain-words warning, as the CLI says it: the index's own phrase, naming the
+    closest results shown (`query_cli.folded_answer` renamed them so)."""
+    said = next((w for w in response.warnings if is_nothing_fits(w)), None)
+    if said is None:  # the fit was judged but not worded: word it as the CLI does
+        phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
+        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])
+    return said
+
+
+def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: Callable[[str], int]) -> dict[str, Any]:
+    r = shown.result
+    node = view.get(r.id)
+    out: dict[str, Any] = {
+        "id": r.id,
+        "kind": r.kind,
+        "name": r.name,
+        "score": round(r.score, 4),
+        "token_count": r.token_count,
+        "reason": reason(query, shown, view),
+        "snippet": r.snippet,
+    }
+    if node.source:  # where it was read from: a document is opened there
+        out["source"] = node.source
+    if r.flags:  # instruction-like text: read it as data, not as orders
+        out["flags"] = list(r.flags)
+    if detail == "brief":
+        if shown.also_at:  # the other hosts of one component, counted (as search_components)
+            out["other_sources"] = len(shown.also_at)
+        return fit(out, count, BRIEF_TOKENS, ("snippet", "reason"))
+    full = node.to_dict()
+    out.update(r.to_dict(), also_at=list(shown.also_at), **{key: full[key] for key in _ITEM_FIELDS})
+    return out
