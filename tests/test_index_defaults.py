@@ -74,7 +74,7 @@ def test_a_skill_catalogue_fuses_by_scores_and_keeps_the_rest(tmp_path: Path) ->
     index = build_tiny_index(tmp_path / "tiny")
     found = decide(index.snapshot())
     assert found.corpus == "catalogue" and dict(found.settings) == {"fusion": "scores", "clause_coverage": 0.5}
-    assert "components or tools" in found.reasons[0] and "several asks" in found.reasons[0]
+    assert "askable nodes are components" in found.reasons[0] and "several asks" in found.reasons[0]
     config = resolve(RetrievalConfig(), {}, index.snapshot())
     assert config.fusion == "scores" and config.clause_coverage == 0.5
     # The caller's value wins, 0 (off) included.
@@ -85,6 +85,23 @@ def test_a_skill_catalogue_fuses_by_scores_and_keeps_the_rest(tmp_path: Path) ->
     assert resolve(RetrievalConfig(fusion="rrf"), {}, index.snapshot()).fusion == "rrf"
     assert resolve(RetrievalConfig(), {"profile": {"fusion": "rrf"}}, index.snapshot()).fusion == "rrf"
     assert resolve(RetrievalConfig(use_calibration=False), {}, index.snapshot()).fusion == "rrf"
+    index.close()
+
+
+def test_a_folder_of_documents_is_searched_as_a_catalogue(tmp_path: Path) -> None:
+    # One item per file, named and described, as a skill is: the catalogue's settings
+    # (measured on the skills dev queries over the same files read as documents).
+    index = Index.open(tmp_path / "docs", embedder=HashingEmbedder(), create=True)
+    index.upsert(
+        [Node(id=f"runbooks/{i}.md", kind="document", name=f"runbook {i}", description="what to do", text="steps")
+         for i in range(3)]
+        + [Node(id="inc:1", kind="incident", name="checkout down", description="an incident", text="down")],
+        [],
+    )
+    found = decide(index.snapshot())
+    assert found.corpus == "catalogue" and found.settings["fusion"] == "scores"
+    assert "3 of 4 askable nodes are components, tools or documents" in found.reasons[0]
+    assert resolve(RetrievalConfig(), {}, index.snapshot()).fusion == "scores"
     index.close()
 
 

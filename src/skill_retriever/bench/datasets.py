@@ -203,8 +203,33 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
         return ingest_skill_repos([root / f for f in folders])
 
     name = "quick-kdense-anthropics" if quick else "dev"
-    return [Dataset("skills", name, queries, ingest, fingerprint, FAMILY_METRICS["skills"],
-                    kinds=SKILL_RESULT_KINDS, notes=notes)], []
+    sets = [Dataset("skills", name, queries, ingest, fingerprint, FAMILY_METRICS["skills"],
+                    kinds=SKILL_RESULT_KINDS, notes=notes)]
+    if not quick:
+        sets.append(_as_documents(root, folders, queries, fingerprint))
+    return sets, []
+
+
+def _as_documents(root: Path, folders: list[str], queries: list[EvalQuery], fingerprint: dict[str, Any]) -> Dataset:
+    """The same folders read as folders of documents (``index --kind docs``): one
+    ``document`` item per Markdown file, with the id the skills read gives it, so the
+    same judgments hold. What a folder of runbooks or docs gets, measured on judged files."""
+
+    def ingest(work: Path) -> IngestResult:
+        from skill_retriever.ingest.documents import ingest_documents
+
+        merged = IngestResult(source=str(root))
+        for f in folders:
+            read = ingest_documents(root / f)
+            merged.nodes += read.nodes
+            merged.edges += read.edges
+            merged.problems += read.problems
+        return merged
+
+    notes = [(f"the dev queries over {', '.join(folders)} read as documents (--kind docs): the same files and "
+              "ids, each a document item")]
+    return Dataset("skills", "dev-as-documents", queries, ingest, {**fingerprint, "read": "documents"},
+                   FAMILY_METRICS["skills"], kinds=(NodeKind.DOCUMENT.value,), notes=notes)
 
 
 # -- toolret ----------------------------------------------------------------------------
