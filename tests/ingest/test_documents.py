@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from files import write_file
 
 from skill_retriever.cli import main
 from skill_retriever.components.install.not_installable import no_place_message
@@ -27,16 +28,6 @@ from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 TOKEN = "ghp_" + "a1" * 18  # a GitHub token's shape, as tests/ingest/test_secret_gaps.py uses
-
-
-def _write(root: Path, rel: str, content: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
@@ -53,16 +44,16 @@ def _nodes(index_dir: Path) -> dict[str, Any]:
 
 def test_name_and_description_come_from_frontmatter_heading_or_stem(tmp_path: Path) -> None:
     root = tmp_path / "handbook"
-    _write(root, "fm.md", "---\ntitle: Rotate keys\ndescription: How we rotate keys.\n---\n# Other\n\nBody.\n")
-    _write(root, "named.md", "---\nname: Named one\nsummary: From summary.\n---\nBody text here.\n")
-    _write(root, "h1.md", "Lead before.\n\n# Restart the **Queue**\n\n## Why\n\n"
+    write_file(root, "fm.md", "---\ntitle: Rotate keys\ndescription: How we rotate keys.\n---\n# Other\n\nBody.\n")
+    write_file(root, "named.md", "---\nname: Named one\nsummary: From summary.\n---\nBody text here.\n")
+    write_file(root, "h1.md", "Lead before.\n\n# Restart the **Queue**\n\n## Why\n\n"
                           "When the `queue` stalls,\nsee [the runbook](other.md).\n\nSecond paragraph.\n")
-    _write(root, "setext.markdown", "Deploy Steps\n============\n\n- a list item\n\n> The prose after it.\n")
-    _write(root, "guide.rst", "=====\nGuide\n=====\n\n.. note:: skip me\n\nIntro with ``code`` and "
+    write_file(root, "setext.markdown", "Deploy Steps\n============\n\n- a list item\n\n> The prose after it.\n")
+    write_file(root, "guide.rst", "=====\nGuide\n=====\n\n.. note:: skip me\n\nIntro with ``code`` and "
                               "`a link <https://x.org>`_.\n")
-    _write(root, "fenced.mdx", "import X from './x'\n\n```\n# not a title\n```\n# Real title\n\nProse.\n")
-    _write(root, "plain.txt", "no heading here\nsecond line\n\nmore\n")
-    _write(root, "long.md", "# Long\n\n" + "word " * 200 + "\n")
+    write_file(root, "fenced.mdx", "import X from './x'\n\n```\n# not a title\n```\n# Real title\n\nProse.\n")
+    write_file(root, "plain.txt", "no heading here\nsecond line\n\nmore\n")
+    write_file(root, "long.md", "# Long\n\n" + "word " * 200 + "\n")
     result = ingest_documents(root)
     got = {n.attrs["path"]: (n.name, n.description) for n in result.nodes}
     assert got["fm.md"] == ("Rotate keys", "How we rotate keys.")
@@ -79,10 +70,10 @@ def test_name_and_description_come_from_frontmatter_heading_or_stem(tmp_path: Pa
 
 def test_frontmatter_fields_ids_and_provenance(tmp_path: Path) -> None:
     root = tmp_path / "runbooks"
-    path = _write(root, "ops/db.md", "---\ntitle: DB\ntags: db, oncall\naccess: [sre]\ndate: 2025-03-04\n"
+    path = write_file(root, "ops/db.md", "---\ntitle: DB\ntags: db, oncall\naccess: [sre]\ndate: 2025-03-04\n"
                                      "last_updated: 2026-01-02T10:00:00Z\nowner: ana\n---\n\nFail over.\n")
-    _write(root, "ops/bad-date.md", "---\ncreated: next tuesday\ntags: [x]\n---\nStill here.\n")
-    _write(root, "ops/open.md", "---\naccess: {team: sre}\n---\nSecret plan.\n")
+    write_file(root, "ops/bad-date.md", "---\ncreated: next tuesday\ntags: [x]\n---\nStill here.\n")
+    write_file(root, "ops/open.md", "---\naccess: {team: sre}\n---\nSecret plan.\n")
     result = ingest_documents(root, source_name="ops-docs")
     nodes = {n.id: n for n in result.nodes}
     assert set(nodes) == {"ops-docs/ops/db.md", "ops-docs/ops/bad-date.md"}
@@ -103,13 +94,13 @@ def test_frontmatter_fields_ids_and_provenance(tmp_path: Path) -> None:
 
 def test_links_between_documents_are_edges_and_nothing_else(tmp_path: Path) -> None:
     root = tmp_path / "site"
-    _write(tmp_path, "outside.md", "# Outside\n\nNot ours.\n")
-    _write(root, "a.md", "# A\n\nSee [b](b.md), [b again](./b.md#part), [c](sub/c.md \"C\"), [out](../outside.md),"
+    write_file(tmp_path, "outside.md", "# Outside\n\nNot ours.\n")
+    write_file(root, "a.md", "# A\n\nSee [b](b.md), [b again](./b.md#part), [c](sub/c.md \"C\"), [out](../outside.md),"
                          " [web](https://example.com/b.md), [gone](missing.md), [me](a.md#top), [folder](sub/).\n"
                          "```\n[in code](d.rst)\n```\n")
-    _write(root, "b.md", "# B\n\n[ref]: sub/c.md\n")
-    _write(root, "sub/c.md", "# C\n\nBack to [a](../a.md?x=1) and [d](<../d.rst>).\n")
-    _write(root, "d.rst", "D\n===\n\nSee `A page <a.md>`_ and :doc:`sub/c`.\n")
+    write_file(root, "b.md", "# B\n\n[ref]: sub/c.md\n")
+    write_file(root, "sub/c.md", "# C\n\nBack to [a](../a.md?x=1) and [d](<../d.rst>).\n")
+    write_file(root, "d.rst", "D\n===\n\nSee `A page <a.md>`_ and :doc:`sub/c`.\n")
     result = ingest_documents(root)
     edges = {(e.source, e.target) for e in result.edges}
     assert edges == {
@@ -123,7 +114,7 @@ def test_links_between_documents_are_edges_and_nothing_else(tmp_path: Path) -> N
 
 def test_a_document_carries_no_secret_into_the_index(tmp_path: Path) -> None:
     root = tmp_path / "postmortems"
-    _write(root, "leak.md", f"---\ndescription: We leaked {TOKEN} in CI.\ntags: [{TOKEN}]\n---\n"
+    write_file(root, "leak.md", f"---\ndescription: We leaked {TOKEN} in CI.\ntags: [{TOKEN}]\n---\n"
                             f"# Token {TOKEN} leaked\n\nThe log printed {TOKEN} and "
                             "https://deploy:hunter2@db.internal/app on every run.\n")
     (node,) = ingest_documents(root).nodes
@@ -135,13 +126,13 @@ def test_a_document_carries_no_secret_into_the_index(tmp_path: Path) -> None:
 
 def test_bad_files_are_problems_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "notes"
-    _write(root, "good.md", "# Good\n\nReadable.\n")
-    latin = _write(root, "latin.md", b"# Caf\xe9\n")
-    _write(root, "empty.md", "")
-    _write(root, "blank.txt", "  \n\t\n")
-    _write(root, "unclosed.md", "---\ntitle: x\nBody without a closing line.\n")
-    locked = _write(root, "locked.rst", "Locked\n")
-    _write(root, "image.png", b"\x89PNG\r\n\x1a\n\x00")
+    write_file(root, "good.md", "# Good\n\nReadable.\n")
+    latin = write_file(root, "latin.md", b"# Caf\xe9\n")
+    write_file(root, "empty.md", "")
+    write_file(root, "blank.txt", "  \n\t\n")
+    write_file(root, "unclosed.md", "---\ntitle: x\nBody without a closing line.\n")
+    locked = write_file(root, "locked.rst", "Locked\n")
+    write_file(root, "image.png", b"\x89PNG\r\n\x1a\n\x00")
     real_open = Path.open
 
     def deny(self: Path, *args: Any, **kwargs: Any) -> Any:  # chmod 000 as a non-root user sees it
@@ -163,17 +154,17 @@ def test_bad_files_are_problems_and_the_run_goes_on(tmp_path: Path, monkeypatch:
 
 def test_a_folder_without_components_is_read_as_documents_with_a_note(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
-    _write(docs, "intro.md", "# Intro\n\nWelcome.\n")
+    write_file(docs, "intro.md", "# Intro\n\nWelcome.\n")
     result = ingest(docs)
     assert [(n.id, n.kind) for n in result.nodes] == [("docs/intro.md", NodeKind.DOCUMENT)]
     assert [p.message for p in result.notes] == [READ_AS_DOCUMENTS]
     skills = tmp_path / "skills"  # a component anywhere: a skills repository, as before
-    _write(skills, "fmt/SKILL.md", "---\nname: fmt\ndescription: Formats code.\n---\nRun the formatter.\n")
-    _write(skills, "README.md", "# Readme\n\nAbout.\n")
+    write_file(skills, "fmt/SKILL.md", "---\nname: fmt\ndescription: Formats code.\n---\nRun the formatter.\n")
+    write_file(skills, "README.md", "# Readme\n\nAbout.\n")
     assert [n.kind for n in ingest(skills).nodes] == [NodeKind.SKILL]
     broken = tmp_path / "broken"  # a SKILL.md that cannot be read is that repository's problem
-    _write(broken, "fmt/SKILL.md", "---\nname: fmt\n")
-    _write(broken, "README.md", "# Readme\n\nAbout.\n")
+    write_file(broken, "fmt/SKILL.md", "---\nname: fmt\n")
+    write_file(broken, "README.md", "# Readme\n\nAbout.\n")
     read = ingest(broken)
     assert read.nodes == [] and any("SKILL.md" in p.path for p in read.skips)
     assert ingest(broken, "docs").nodes != []  # unless told it is documents
@@ -183,7 +174,7 @@ def test_kind_docs_reads_component_folders_as_documents(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "wiki"
-    _write(root, "commands/deploy.md", "---\nname: deploy\ndescription: Deploys.\n---\nHow we deploy.\n")
+    write_file(root, "commands/deploy.md", "---\nname: deploy\ndescription: Deploys.\n---\nHow we deploy.\n")
     assert main(["index", str(root), "--kind", "docs", "--index-dir", str(index_dir)]) == 0
     out = capsys.readouterr().out
     assert "read as documents" not in out  # said explicitly: no note
@@ -195,10 +186,10 @@ def test_kind_docs_reads_component_folders_as_documents(
 
 def test_reindexing_mirrors_the_folder_and_keeps_unreadable_files(tmp_path: Path, index_dir: Path) -> None:
     root = tmp_path / "runbooks"
-    _write(root, "a.md", "# A\n\nAlpha, see [b](b.md).\n")
-    _write(root, "b.md", "# B\n\nBeta.\n")
-    _write(root, "c.md", "# C\n\nGamma.\n")
-    _write(root, "d.md", "# D\n\nDelta.\n")
+    write_file(root, "a.md", "# A\n\nAlpha, see [b](b.md).\n")
+    write_file(root, "b.md", "# B\n\nBeta.\n")
+    write_file(root, "c.md", "# C\n\nGamma.\n")
+    write_file(root, "d.md", "# D\n\nDelta.\n")
     with Index.open(index_dir) as index:
         index_sources(index, [root], calibrate=False)
         assert set(index.snapshot().nodes) == {f"runbooks/{x}.md" for x in "abcd"}
@@ -215,7 +206,7 @@ def test_a_folder_with_neither_components_nor_documents_is_an_error(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "pictures"
-    _write(root, "a.png", b"\x89PNG\r\n")
+    write_file(root, "a.png", b"\x89PNG\r\n")
     assert main(["index", str(root), "--index-dir", str(index_dir)]) == 1
     err = capsys.readouterr().err
     assert f"no items read from {root}" in err and "a folder of documents" in err and "--kind docs" in err
@@ -225,7 +216,7 @@ def test_stats_and_remove_source_know_a_documents_source(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "adrs"
-    _write(root, "0001.md", "# Use Postgres\n\nWe use Postgres.\n")
+    write_file(root, "0001.md", "# Use Postgres\n\nWe use Postgres.\n")
     assert main(["index", str(root), "--index-dir", str(index_dir)]) == 0
     assert f"note: {root}: {READ_AS_DOCUMENTS}" in capsys.readouterr().out
     assert main(["stats", "--index-dir", str(index_dir)]) == 0
@@ -239,11 +230,11 @@ def test_query_finds_the_right_runbook_with_the_bundled_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "runbooks"
-    _write(root, "queue.md", "# Restart the payment queue\n\nWhen the RabbitMQ payment queue stops draining, "
+    write_file(root, "queue.md", "# Restart the payment queue\n\nWhen the RabbitMQ payment queue stops draining, "
                              "restart the consumer deployment and purge dead letters.\n")
-    _write(root, "failover.md", "# Database failover\n\nPromote the Postgres replica when the primary is "
+    write_file(root, "failover.md", "# Database failover\n\nPromote the Postgres replica when the primary is "
                                 "down for five minutes.\n")
-    _write(root, "tls.txt", "Renewing TLS certificates\n\nCertbot renews the Let's Encrypt certificates "
+    write_file(root, "tls.txt", "Renewing TLS certificates\n\nCertbot renews the Let's Encrypt certificates "
                             "from cron every 60 days.\n")
     index_dir = str(tmp_path / "index")
     assert main(["index", str(root), "--index-dir", index_dir]) == 0  # a new index: the bundled model
@@ -258,7 +249,18 @@ def test_query_finds_the_right_runbook_with_the_bundled_model(
 
 
 def test_one_markdown_file_is_refused_with_its_folder_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    note = _write(tmp_path / "notes", "deploy.md", "# Deploy\n\nShip it on Fridays.\n")
+    note = write_file(tmp_path / "notes", "deploy.md", "# Deploy\n\nShip it on Fridays.\n")
     assert main(["index", str(note), "--index-dir", str(tmp_path / "index")]) != 0
     err = capsys.readouterr().err
     assert "is one file" in err and f"skill-retriever index {note.parent}" in err and "--kind docs" in err
+
+
+def test_a_crafted_first_paragraph_is_read_only_as_far_as_a_description_needs(tmp_path: Path) -> None:
+    # Thousands of unclosed ``**`` on one line made the inline-markup patterns read the
+    # line again from each one (80 s for 80 KB before `MARKUP_CHARS`): a file must never
+    # stall a run. Only the first 2,000 characters of a paragraph or a title are read.
+    root = tmp_path / "docs"
+    write_file(root, "crafted.md", "# " + "**t " * 20_000 + "\n\n" + "**a " * 20_000 + "\n")
+    (node,) = ingest_documents(root).nodes
+    assert len(node.description) <= 300 and node.description.startswith("**a")
+    assert len(node.name) <= 2_000 and node.text.count("**a") == 20_000  # the text is kept whole

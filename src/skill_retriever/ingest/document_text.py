@@ -18,6 +18,10 @@ from collections.abc import Iterator
 
 #: A description longer than this is cut at a word, with "..." after it.
 DESCRIPTION_CHARS = 300
+#: Of a title or a first paragraph, this much is read (markup and all): enough for a
+#: description, and the inline-markup patterns, whose cost grows faster than the text on
+#: a crafted line (thousands of unclosed ``**``), never read a whole file's worth.
+MARKUP_CHARS = 2_000
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX_H1_RE = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
@@ -95,6 +99,8 @@ def first_paragraph(body: str, start: int = 0) -> str:
         previous = number
         if _is_prose(line):
             paragraph.append(line.strip().lstrip(">").strip())
+            if sum(map(len, paragraph)) > MARKUP_CHARS:
+                break  # enough for a description (`plain` reads no more)
     return cut(plain(" ".join(paragraph)))
 
 
@@ -110,8 +116,9 @@ def _is_prose(line: str) -> bool:
 
 
 def plain(text: str) -> str:
-    """``text`` with Markdown and RST inline markup taken out, its spaces collapsed."""
-    text = _IMAGE_RE.sub("", text)
+    """``text`` (its first `MARKUP_CHARS`) with Markdown and RST inline markup taken out,
+    its spaces collapsed."""
+    text = _IMAGE_RE.sub("", text[:MARKUP_CHARS])
     text = _LINK_RE.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _RST_LINK_RE.sub(r"\1", text)
     text = _RST_ROLE_RE.sub(r"\1", text)
