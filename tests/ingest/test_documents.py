@@ -260,7 +260,13 @@ def test_a_crafted_first_paragraph_is_read_only_as_far_as_a_description_needs(tm
     # line again from each one (80 s for 80 KB before `MARKUP_CHARS`): a file must never
     # stall a run. Only the first 2,000 characters of a paragraph or a title are read.
     root = tmp_path / "docs"
-    write_file(root, "crafted.md", "# " + "**t " * 20_000 + "\n\n" + "**a " * 20_000 + "\n")
-    (node,) = ingest_documents(root).nodes
+    # And a line of thousands of ``](<`` (a link's start with no end) made the link
+    # pattern run to the line's end from each (146 s for 60 KB): now one pass.
+    write_file(root, "crafted.md", "# " + "**t " * 20_000 + "\n\n" + "**a " * 20_000 + "\n\n" + "](<" * 20_000
+               + " [ok](other.md)\n")
+    write_file(root, "other.md", "# Other\n\nThe page linked to.\n")
+    read = ingest_documents(root)
+    assert [(e.source, e.target) for e in read.edges] == [("docs/crafted.md", "docs/other.md")]
+    node = next(n for n in read.nodes if n.id == "docs/crafted.md")
     assert len(node.description) <= 300 and node.description.startswith("**a")
     assert len(node.name) <= 2_000 and node.text.count("**a") == 20_000  # the text is kept whole
