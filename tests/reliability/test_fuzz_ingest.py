@@ -21,6 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reliability_support import count, examples
 
+from skill_retriever.ingest.documents import ingest_documents
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.json_graph import ingest_json_graph
 from skill_retriever.ingest.passages import ingest_passages
@@ -273,6 +274,47 @@ def test_skills_folder_never_raises(files: list[tuple[str, Any, Any, str, int, A
                 content = render(fields, raw, body, style)
             path.write_bytes(content.encode("utf-8", "surrogatepass"))
         check(ingest_skill_repo(repo))
+
+
+document_fields = st.dictionaries(
+    st.sampled_from(["title", "name", "description", "summary", "tags", "access", "date", "created", "updated",
+                     "last_updated"]),
+    yaml_values,
+    max_size=6,
+)
+document_bodies = st.one_of(
+    st.text(max_size=80),
+    st.text(any_char, max_size=30),
+    st.lists(
+        st.sampled_from(["# Title", "Title\n=====", "=====", "[b](b.md)", "[up](../x.md)", "](<", "**", "`a <b.rst>`_",
+                         ":doc:`b`", "[r]: b.md", "```", "    code", "> quote", "- item", "| a |", "<div>", "\n\n"]),
+        max_size=12,
+    ).map(" ".join),
+)
+document_files = st.lists(
+    st.tuples(
+        st.sampled_from(["a.md", "b.md", "guide/b.rst", "notes.txt", "x.mdx", "deep/er/c.markdown", "LICENSE.txt"]),
+        st.one_of(st.none(), document_fields),
+        st.one_of(st.none(), raw_blocks),
+        document_bodies,
+        st.integers(0, 15),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=examples(ci=50, full=2000))
+@given(files=document_files)
+def test_documents_folder_never_raises(files: list[tuple[str, Any, Any, str, int]]) -> None:
+    count("documents_folder")
+    with scratch() as root:
+        folder = root / "docs"
+        folder.mkdir()
+        for rel, fields, raw, body, style in files:
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(render(fields, raw, body, style).encode("utf-8", "surrogatepass"))
+        check(ingest_documents(folder))
 
 
 @settings(max_examples=examples(ci=80, full=2500))
