@@ -74,6 +74,10 @@ def renamed_closest(warning: str, closest: list[tuple[str, str]]) -> str:
     return warning if phrase is None else nothing_fits_warning(phrase, closest)
 
 
+#: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
+_CLI_RESULT_KEYS = frozenset({"also_at", "source"})
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """One retrieved item with the scores and evidence that put it there."""
@@ -112,9 +116,10 @@ class SearchResult:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
         """From :meth:`to_dict` (or its JSON): equal to the result it was made from.
-        ``also_at`` (the other hosts ``skill-retriever query --json`` adds) is not kept."""
+        What ``skill-retriever query --json`` adds to each result (``also_at``, the other
+        hosts; ``source``, the file it was read from) is not kept."""
         return cls(**{
-            **{k: v for k, v in d.items() if k != "also_at"},
+            **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS},
             "channels": dict(d["channels"]),
             "path": tuple(d.get("path", ())),
             "flags": tuple(d.get("flags", ())),
