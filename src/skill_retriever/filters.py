@@ -20,6 +20,20 @@ ALL_PRINCIPALS = "*"
 FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
 
 
+def star_access_note(nodes: Iterable[Node]) -> str | None:
+    """What to say of items whose access labels hold ``"*"``: it reads like "everyone",
+    but a label is matched against the caller's principals, so only a caller holding the
+    principal ``"*"`` (an admin tool, the CLI on one's own index) sees them. The items stay
+    hidden from everyone else (failing closed); None when no item carries it."""
+    starred = sorted(n.id for n in nodes if ALL_PRINCIPALS in n.access)
+    if not starred:
+        return None
+    return (
+        f"{len(starred)} item(s) carry the access label '*' ({starred[0]}{', ...' if len(starred) > 1 else ''}): "
+        "only callers holding the principal '*' see them, not everyone; for a public item leave access empty"
+    )
+
+
 def _frozen(value: Iterable[str] | str | None, what: str) -> frozenset[str] | None:
     return names_of(value, f"filters.{what}")
 

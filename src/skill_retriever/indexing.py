@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from skill_retriever.cross_source import CrossSourceReport, link_across_sources
 from skill_retriever.exceptions import IngestError
+from skill_retriever.filters import star_access_note
 from skill_retriever.ingest.provenance import (
     Provenance,
     check_ids,
@@ -266,6 +267,8 @@ def index_sources(
         result = ingest(path, kind, ner=ner, source_name=origin.name, known_ids=known)
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += _held_twice(_held(index), origin, path)
+        if (starred := star_access_note(result.nodes)) is not None:
+            result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)
         if not result.nodes:  # nothing is written or removed: an earlier run's mark stays
             continue
