@@ -13,7 +13,12 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-__all__ = ["Flag", "Ids", "Kind", "Kinds", "WholeNumber", "argument_error", "whole_number"]
+try:  # mcp >= 2; one import for every module that refuses a tool call
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:  # pragma: no cover - mcp 1.x
+    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+
+__all__ = ["Flag", "Ids", "Kind", "Kinds", "ToolError", "WholeNumber", "argument_error", "whole_number"]
 
 #: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
 Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from skill_retriever.adapters.mcp_arguments import WholeNumber
+from skill_retriever.adapters.mcp_arguments import ToolError, WholeNumber
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
@@ -43,11 +43,6 @@ from skill_retriever.responses import (
     nothing_fits_phrase,
     nothing_fits_warning,
 )
-
-try:  # mcp >= 2
-    from mcp.server.mcpserver.exceptions import ToolError
-except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
 __all__ = ["Detail", "ItemKinds", "item_id", "search_answer", "search_tool"]
 

@@ -45,6 +45,7 @@ from skill_retriever.adapters.mcp_arguments import (
     Flag,
     Ids,
     Kinds,
+    ToolError,
     WholeNumber,
     argument_error,
     whole_number,
@@ -69,10 +70,8 @@ from skill_retriever.stores.index import Index
 
 try:  # mcp >= 2
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
 except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
-    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
 __all__ = ["STATUS_URI", "WholeNumber", "build_server", "checked_target", "serve", "warm_up", "whole_number"]
 
