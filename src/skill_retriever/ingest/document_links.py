@@ -29,7 +29,8 @@ from skill_retriever.model import Edge, EdgeKind
 
 # A destination holds no ``<`` in angle brackets (CommonMark), and none of ``( ) < > ]``
 # bare: each scan ends at the next link's start, so a line of thousands of ``](<`` is
-# read once, not once per ``](`` (146 s for 60 KB when a bare one ran to the line's end).
+# read once, not once per ``](`` (a bare one once ran to the line's end from each: time
+# growing with the square of the line).
 _MD_LINK_RE = re.compile(r"\]\(\s*(?:<([^<>\n]*)>|([^()<>\s\]]+))(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _MD_REFERENCE_RE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?")
 _RST_LINK_RE = re.compile(r"`[^`<]*<([^>`]+)>`__?")
