@@ -155,6 +155,34 @@ def test_signed_url_signatures_go(url: str, expected: str) -> None:
     assert redact_urls(kept) == kept
 
 
+#: What documentation writes where a secret would go: kept, in prose and in shell.
+EXAMPLE_URLS = [
+    "postgresql://user:pass@localhost:5432/app",
+    "mysql://username:password@127.0.0.1/db",
+    "https://<token>@github.com/org/repo.git",
+    "https://api.example.com/v1/search?q=x&api_key=YOUR_API_KEY",
+    "https://api.example.com/v1?key=<your-key>&token=xxxx",
+    "https://blog.example.com/posts?author=$i&authors=2",
+    "https://api.example.com/v1?token=",
+]
+
+
+@pytest.mark.parametrize("url", EXAMPLE_URLS)
+def test_documentation_examples_in_urls_are_kept(url: str) -> None:
+    assert redact_urls(url) == url
+    assert redact_text(f"Connect with {url} first.") == f"Connect with {url} first."
+    assert redact_command(f"curl '{url}'") == f"curl '{url}'"
+
+
+def test_real_user_info_and_values_beside_examples_still_go() -> None:
+    # Only the pair of example words reads as an example; a real name or password goes.
+    assert redact_urls("postgresql://user:s3cr3t@db/app") == f"postgresql://{R}@db/app"
+    assert redact_urls("postgresql://deploy:password@db/app") == f"postgresql://{R}@db/app"
+    assert redact_urls("https://ghp0token@github.com/x") == f"https://{R}@github.com/x"
+    assert redact_urls("https://x.io/?author=bob&auth=abc123") == f"https://x.io/?author=bob&auth={R}"
+    assert redact_urls("https://x.io/?key=YOUR_KEY&secret=abc") == f"https://x.io/?key=YOUR_KEY&secret={R}"
+
+
 def test_a_flag_at_the_end_of_the_command_hides_the_first_argument() -> None:
     assert redact_invocation("npx server --api-key", ["K3Y", "--port", "8080"]) == (
         "npx server --api-key",

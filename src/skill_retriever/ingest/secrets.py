@@ -45,8 +45,9 @@ __all__ = [
 REDACTED = "[redacted]"
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: `SECRET_RE` for shell text, where ``--author`` / ``AUTHOR_NAME`` name no secret (a
-#: hook commits with ``git commit --author``; an MCP server's arguments keep `SECRET_RE`).
+#: `SECRET_RE` for shell text and URL query parameters, where ``--author``,
+#: ``AUTHOR_NAME`` and ``?author=`` name no secret (a hook commits with ``git commit
+#: --author``; an API lists posts by ``?author=``); an MCP server's arguments keep `SECRET_RE`.
 _SHELL_SECRET_RE = re.compile(
     r"key|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE
 )
@@ -134,6 +135,11 @@ _CLIENT_PASSWORDS = tuple(
 #: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
 #: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
 _PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
+#: The user names and passwords examples write in URLs (``postgresql://user:pass@host``):
+#: only the pair together reads as an example, never a real password after a real name.
+_EXAMPLE_USER_INFO = frozenset(
+    (u, p) for u in ("user", "username", "usr", "name") for p in ("pass", "password", "passwd", "pwd", "secret")
+)
 #: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
 #: GitHub, Slack, GitLab, AWS access key ids).
 _KNOWN_TOKEN_RE = re.compile(
@@ -228,6 +234,8 @@ def redact_urls(text: str) -> str:
     The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
     token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
     becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
+    What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
+    ``https://<token>@host``) and the user info examples write (``user:pass@localhost``).
     """
     return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
 
@@ -245,14 +253,15 @@ def _redact_urls(
             return m[0]
         info, _, host = netloc.rpartition("@")
         user, colon, password = info.partition(":")
-        if keep_references and _is_reference(password if colon else user):
+        secret = password if colon else user
+        if (keep_references and _is_reference(secret)) or _example_user_info(user, password if colon else None):
             return m[0]
         return f"{sep}{REDACTED}@{host}"
 
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
-        secret = SECRET_RE.search(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or (keep_references and _is_reference(value)):
+        secret = _secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
+        if not secret or not value or _is_placeholder(value) or (keep_references and _is_reference(value)):
             return m[0]
         return f"{sep}{name}={REDACTED}"
 
@@ -294,6 +303,16 @@ def _is_reference(value: str) -> bool:
 def _is_placeholder(value: str) -> bool:
     """Whether a value only shows where a secret goes (`_PLACEHOLDER_RE`)."""
     return _PLACEHOLDER_RE.fullmatch(value.strip("\"'")) is not None
+
+
+def _example_user_info(user: str, password: str | None) -> bool:
+    """Whether a URL's user info only shows its shape: a placeholder secret
+    (``https://<token>@host``, ``user:your_password@``) or the words documentation writes
+    (``postgresql://user:pass@localhost``, ``username:password@``), which hold no secret."""
+    secret = user if password is None else password
+    if _is_placeholder(secret):
+        return True
+    return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
 
 
 def _secret_name(name: str) -> bool:
