@@ -42,7 +42,7 @@ from skill_retriever.ingest.provenance import (
     item_file,
 )
 from skill_retriever.ingest.result import IngestResult, Problem
-from skill_retriever.model import Node
+from skill_retriever.model import Node, NodeKind
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
@@ -203,6 +203,28 @@ def _held(index: Index) -> Mapping[str, Node]:
     return index.snapshot().nodes
 
 
+#: The note on a folder read as documents because the index holds it so.
+READ_AS_BEFORE = (
+    "read as documents, as the index holds this source (--kind skills reads it as a skills "
+    "repository, replacing its documents)"
+)
+
+
+def _read_as_documents_before(held: Mapping[str, Node], origin: Provenance) -> bool:
+    """Whether the index holds this source (its name, from this folder) as documents only.
+
+    A folder of runbooks read as documents (detected, or with ``--kind docs``) would
+    become a skills repository the day one of its files is a SKILL.md, and indexing it
+    again would replace every document by that one skill. So a source keeps the reading
+    the index holds it by, unless ``--kind`` says otherwise."""
+    kinds = {
+        n.kind
+        for n in held.values()
+        if n.attrs.get("source_name") == origin.name and n.attrs.get("source_root") == origin.root
+    }
+    return kinds == {NodeKind.DOCUMENT}
+
+
 def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> frozenset[str]:
     """The ids a JSON graph's edges may end at besides its own: every node the index
     holds but those read from this very file (one it no longer holds is gone)."""
@@ -264,7 +286,10 @@ def index_sources(
         json_file = one_file if source_kind == "json" else None
         known = _known_ids(_held(index), origin, json_file) if json_file is not None else frozenset()
         # ``kind``, not ``source_kind``: a folder detected as skills may be read as documents.
-        result = ingest(path, kind, ner=ner, source_name=origin.name, known_ids=known)
+        as_before = kind is None and source_kind == "skills" and _read_as_documents_before(_held(index), origin)
+        result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known)
+        if as_before:
+            result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += _held_twice(_held(index), origin, path)
         if (starred := star_access_note(result.nodes)) is not None:
