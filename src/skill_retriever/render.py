@@ -112,5 +112,8 @@ def render(
         lines.append(f"    id: {r.id}")
         node = view.snapshot.nodes.get(r.id)
         if r.kind == NodeKind.DOCUMENT.value and node is not None and node.source:
-            lines.append(f"    file: {node.source}")  # a document is read where it is
+            # A document is read where it is; a section of one, from its line (path:line,
+            # what an editor opens).
+            line = node.attrs.get("line")
+            lines.append(f"    file: {node.source}" + (f":{line}" if isinstance(line, int) else ""))
     return [printable(line) for line in lines]

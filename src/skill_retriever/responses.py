@@ -75,7 +75,7 @@ def renamed_closest(warning: str, closest: list[tuple[str, str]]) -> str:
 
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
-_CLI_RESULT_KEYS = frozenset({"also_at", "source"})
+_CLI_RESULT_KEYS = frozenset({"also_at", "source", "line"})
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,8 @@ class SearchResult:
     def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
         """From :meth:`to_dict` (or its JSON): equal to the result it was made from.
         What ``skill-retriever query --json`` adds to each result (``also_at``, the other
-        hosts; ``source``, the file it was read from) is not kept."""
+        hosts; ``source``, the file it was read from; ``line``, where a document's section
+        starts in it) is not kept."""
         return cls(**{
             **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS},
             "channels": dict(d["channels"]),

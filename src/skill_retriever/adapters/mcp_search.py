@@ -201,6 +201,8 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
     }
     if node.source:  # where it was read from: a document is opened there
         out["source"] = node.source
+        if isinstance(line := node.attrs.get("line"), int) and node.kind is NodeKind.DOCUMENT:
+            out["line"] = line  # a document's section starts there
     if r.flags:  # instruction-like text: read it as data, not as orders
         out["flags"] = list(r.flags)
     if detail == "brief":

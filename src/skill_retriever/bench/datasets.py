@@ -33,6 +33,9 @@ DEFAULT_MAX_QUERIES = 1000
 SKILL_FOLDERS = ("wshobson__agents", "K-Dense-AI__claude-scientific-skills", "anthropics__skills")
 #: Components a coding agent installs; plugin nodes are containers, never judged.
 SKILL_RESULT_KINDS = tuple(sorted({k.value for k in COMPONENT_KINDS} | {NodeKind.OTHER.value}))
+#: A set whose ranked items fold into the judged ones (`Dataset.fold`) asks each method
+#: for this many times ``k`` results, so that ``k`` judged ids are left to score.
+FOLD_FETCH_TIMES = 5
 #: Toolret sets with train/dev splits are evaluated on their test splits only.
 TOOLRET_SPLITS: dict[str, tuple[str, ...]] = {
     "ultratool": ("test",),
@@ -68,6 +71,9 @@ class Dataset:
     metrics: tuple[str, ...]
     kinds: tuple[str, ...] | None = None
     notes: list[str] = field(default_factory=list)
+    #: Ranked ids -> the ids judged, before any cut at k (`evaluate`): a set whose items
+    #: are parts of the judged ones scores each part as its whole. None: as ranked.
+    fold: Callable[[Sequence[str]], list[str]] | None = None
 
     @property
     def key(self) -> str:
@@ -213,7 +219,8 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
 def _as_documents(root: Path, folders: list[str], queries: list[EvalQuery], fingerprint: dict[str, Any]) -> Dataset:
     """The same folders read as folders of documents (``index --kind docs``): one
     ``document`` item per Markdown file, with the id the skills read gives it, so the
-    same judgments hold. What a folder of runbooks or docs gets, measured on judged files."""
+    same judgments hold, and one per section of a long file, scored as its file
+    (`as_documents`). What a folder of runbooks or docs gets, measured on judged files."""
 
     def ingest(work: Path) -> IngestResult:
         from skill_retriever.ingest.documents import ingest_documents
@@ -227,9 +234,18 @@ def _as_documents(root: Path, folders: list[str], queries: list[EvalQuery], fing
         return merged
 
     notes = [(f"the dev queries over {', '.join(folders)} read as documents (--kind docs): the same files and "
-              "ids, each a document item")]
-    return Dataset("skills", "dev-as-documents", queries, ingest, {**fingerprint, "read": "documents"},
-                   FAMILY_METRICS["skills"], kinds=(NodeKind.DOCUMENT.value,), notes=notes)
+              "ids, each a document item; a long file's sections score as their file (its first in the ranking)")]
+    from skill_retriever.ingest.document_sections import SPLIT_CHARS
+
+    read = {"read": "documents-sections", "split_chars": SPLIT_CHARS}  # a new threshold rebuilds the index
+    return Dataset("skills", "dev-as-documents", queries, ingest, {**fingerprint, **read},
+                   FAMILY_METRICS["skills"], kinds=(NodeKind.DOCUMENT.value,), notes=notes, fold=as_documents)
+
+
+def as_documents(ranked: Sequence[str]) -> list[str]:
+    """``ranked`` with each section (``<document id>#<slug>``, `ingest.document_sections`)
+    read as its document, a document kept at its first place: judgments are per file."""
+    return list(dict.fromkeys(i.partition("#")[0] for i in ranked))
 
 
 # -- toolret ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from skill_retriever.bench import metrics as M
@@ -41,8 +42,10 @@ def evaluate(
     methods: Sequence[Method],
     metric_names: Sequence[str],
     log: Callable[[str], None] = print,
+    fold: Callable[[Sequence[str]], list[str]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
-    """Every method on every query.
+    """Every method on every query; ``fold`` (`Dataset.fold`), when given, maps each
+    ranking to the ids judged before it is scored (and cut at any k).
 
     Returns:
         ``(summary, per_query)``: summary[method] = scores, per-group scores, latency
@@ -69,6 +72,8 @@ def evaluate(
                 ranked = Ranked([], 0.0)
             else:
                 ms.append(ranked.ms)  # a refused query took no search time worth counting
+            if fold is not None:
+                ranked = replace(ranked, ids=fold(ranked.ids))
             if ranked.route:
                 routes[ranked.route] += 1
             degraded += bool(ranked.extra.get("failed_phases"))

@@ -4,7 +4,7 @@ the judged sets of the data folder (:mod:`~skill_retriever.bench.datasets`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
@@ -74,10 +74,11 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     if profiles:
         notes.append(f"'full [{profiles[0]}]' uses the {profiles[0]!r} config profile (tuned by the project "
                      "on the *_hipporag_train100 sets: in-sample there)")
-    methods = peer_methods(index, ds.kinds, run.opts.k) + our_methods(
-        retriever, ds.kinds, run.opts.k, ablate=ablate, profiles=profiles)
-    methods += defaults_methods(ds.family, retriever, ds.kinds, run.opts.k)
-    summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log)
+    fetch, fold = folding(ds, run.opts.k)
+    methods = peer_methods(index, ds.kinds, fetch) + our_methods(
+        retriever, ds.kinds, fetch, ablate=ablate, profiles=profiles)
+    methods += defaults_methods(ds.family, retriever, ds.kinds, fetch)
+    summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log, fold=fold)
     fit = fit_rates(retriever, ds, run.opts.data)
     run.log(f"  nothing-fits flag rates (default search): {fit}")
     # Out of the box: the default reranker, not the bench retriever's explicit one (kept
@@ -96,6 +97,18 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     write_json(run.results / f"{ds.key}.queries.json", per_query)
     index.close()
     return result
+
+
+def folding(ds: D.Dataset, k: int) -> tuple[int, Callable[[Sequence[str]], list[str]] | None]:
+    """How many results each method is asked for, and what its ranking is scored as. A
+    set whose items fold into the judged ones (`Dataset.fold`: a file's sections into the
+    file) asks for `D.FOLD_FETCH_TIMES` as many and keeps the first ``k`` after folding,
+    as ``query`` refills to ``k`` components: ``k`` ranked sections of three files would
+    otherwise score as an answer of three."""
+    if ds.fold is None:
+        return k, None
+    fold = ds.fold
+    return k * D.FOLD_FETCH_TIMES, lambda ids: fold(ids)[:k]
 
 
 def unindexed_note(queries: Sequence[D.EvalQuery], nodes: Mapping[str, object]) -> str | None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from skill_retriever.model import COMPONENT_KINDS, Node
+from skill_retriever.model import COMPONENT_KINDS, Node, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.components.view import CallerView
@@ -120,8 +120,13 @@ def _same_description(a: Node, b: Node, ratio: float) -> bool:
 
 
 def is_same_component(a: Node, b: Node, cosine: float, config: DedupConfig = DedupConfig()) -> bool:
-    """The test of the module docstring for one pair, given their embeddings' cosine."""
+    """The test of the module docstring for one pair, given their embeddings' cosine.
+    Two documents read from one file (sections of it, `ingest.document_sections`) are
+    parts of it, never copies, however alike their names ("Runbook › Restore" and
+    "Runbook › Restore (staging)")."""
     if a.kind is not b.kind or a.id == b.id:
+        return False
+    if a.kind is NodeKind.DOCUMENT and a.source and a.source == b.source:
         return False
     if abs(len(a.text) - len(b.text)) <= 0.2 * max(len(a.text), len(b.text)):
         key = body_key(a)

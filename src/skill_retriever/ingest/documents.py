@@ -19,10 +19,20 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - created: ``created``, ``date`` or ``date_added``; updated: ``updated`` or
   ``last_updated``. A bad date is a warning on the file, which is indexed without it.
 
+A long Markdown file is also its sections (`document_sections`: a body over
+`document_sections.SPLIT_CHARS`, split at ``#``, ``##`` and ``###`` headings outside code fences, a short
+section joined to its neighbour): one DOCUMENT node per section, id
+``f"{document id}#{slug}"``, named ``"<document> › <heading>"``, described by its first
+paragraph, with the document's tags, access, dates, source and attrs plus ``section`` (the
+heading) and ``line`` (where it starts in the file: ``query`` prints ``file: path:line``),
+and a PART_OF edge to the document, whose own text is then the lead before the first
+section and the list of the headings (an overview query still finds the file).
+
 Secrets go out of the name, description, text and tags as out of a skill's
 (`redact_fields.redacted_item`: tokens of well-known formats, URL credentials and secret
-query parameters, webhook paths): a runbook quoting a token does not put it in the
-index. Links between the documents are MENTIONS edges (`document_links`).
+query parameters, webhook paths), a section's as its document's: a runbook quoting a token
+does not put it in the index. Links between the documents are MENTIONS edges
+(`document_links`), file to file.
 
 An empty file (or one of white space, or of frontmatter alone) is skipped with a note, and
 what an earlier run read from it goes, as for a file deleted. A file that cannot be read
@@ -44,13 +54,14 @@ from typing import Any
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.document_links import link_edges
+from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.ingest.walk import walk_files
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: The suffixes (lower case) of the files read as documents.
 DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
@@ -60,6 +71,8 @@ _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 _CREATED_KEYS = ("created", "date", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
+#: The longest id a node takes (`model`).
+MAX_ID_CHARS = 512
 #: The note on a folder read as documents without being told to.
 READ_AS_DOCUMENTS = (
     "read as documents: no SKILL.md, agent, command, hook or MCP file found "
@@ -79,6 +92,7 @@ class _Document:
     node: Node
     body: str
     warnings: list[str]
+    sections: list[Node]
 
 
 def is_document(rel: str) -> bool:
@@ -116,11 +130,15 @@ def ingest_documents(
         if doc is None:
             continue
         result.nodes.append(doc.node)
+        result.nodes += doc.sections
+        # PART_OF, as a plugin's members are part of it (`skill_links`): a section
+        # belongs to its document. Links stay between the files (`link_edges`).
+        result.edges += [Edge(s.id, doc.node.id, EdgeKind.PART_OF) for s in doc.sections]
         bodies[rel], ids[rel] = doc.body, doc.node.id
         # The file was read whole: a warning is about a field of it, never a reason to
         # keep what it no longer produces (as for skills).
         result.problems += [Problem(doc.node.source, w, unread=Unread.NOTHING) for w in doc.warnings]
-    result.edges = link_edges(bodies, ids)
+    result.edges += link_edges(bodies, ids)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -203,11 +221,15 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
     if not content:
         raise _EmptyDocumentError("no text after the frontmatter and no description: nothing to index; skipped")
     tags = rec.name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
+    doc_id = f"{origin.name}/{rel}"
+    split = split_sections(body, PurePosixPath(rel).suffix, first_line=_body_line(text, body))
+    if split is not None and any(len(doc_id) + 1 + len(s.slug) > MAX_ID_CHARS for s in split.sections):
+        split = None  # a section's id would be refused: the file stays whole, as before
     node = redacted_item(Node(
-        id=f"{origin.name}/{rel}",
+        id=doc_id,
         kind=NodeKind.DOCUMENT,
         name=name or stem,
-        text=content,
+        text=content if split is None else overview_text(split),
         description=description,
         tags=tuple(tags),
         created=rec.first_time(fields, _CREATED_KEYS, warnings),
@@ -216,7 +238,37 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
         access=_access(fields),
         attrs={"corpus": origin.name, "path": rel, **origin.attrs()},
     ))
-    return _Document(node, body, warnings)
+    return _Document(node, body, warnings, [] if split is None else _section_nodes(node, split))
+
+
+def _section_nodes(doc: Node, split: Split) -> list[Node]:
+    """One DOCUMENT node per section (`document_sections`): the document's fields, its
+    own id, name, description and text, and where it starts (``section``, ``line``)."""
+    return [
+        redacted_item(Node(
+            id=f"{doc.id}#{s.slug}",
+            kind=NodeKind.DOCUMENT,
+            name=f"{doc.name} \u203a {s.heading}",
+            text=s.text,
+            description=first_paragraph(s.text),
+            tags=doc.tags,
+            created=doc.created,
+            updated=doc.updated,
+            source=doc.source,
+            access=doc.access,
+            attrs={**doc.attrs, "section": s.heading, "line": s.line},
+        ))
+        for s in split.sections
+    ]
+
+
+def _body_line(text: str, body: str) -> int:
+    """The 1-based line of the file that ``body`` (what the frontmatter parser left of
+    ``text``, newlines normalised) starts on: the frontmatter's lines counted."""
+    normal = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    if not normal.endswith(body):
+        return 1
+    return normal.count("\n", 0, len(normal) - len(body)) + 1
 
 
 def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]]:

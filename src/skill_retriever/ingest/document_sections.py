@@ -1,0 +1,220 @@
+"""A long Markdown document -> its sections, each an item of its own (`documents`).
+
+Why: the bundled embedder reads the first 256 word pieces of an item, and a token budget
+keeps or drops an item whole. A 10,000-token runbook as one item is found for its
+section 7 by BM25 alone, and the answer is the whole file, which the budget then drops. A
+section is what answers, and its file and line are what an editor opens.
+
+The rule (`split_sections`):
+
+- only Markdown (``.md``, ``.markdown``, ``.mdx``) is split: its headings say where a part
+  begins; reStructuredText and plain text have no heading syntax as reliable, and stay whole;
+- only a body (the text after the frontmatter) longer than `SPLIT_CHARS` is split: a short
+  document already fits the embedder's window and a budget, and is best answered whole;
+- it is split at ATX headings of level 1 to 3 (``#``, ``##``, ``###``) outside fenced code
+  blocks (````` ``` ````` or ``~~~``, as `document_text.prose_lines` reads them): a
+  ``# comment`` line in a bash block is no heading. Deeper headings stay inside their
+  section, which they subdivide too finely to answer alone. A level-1 heading with nothing
+  but blank lines before it is the document's title, not a split: the lead (what precedes
+  the first split) keeps it, with the introduction after it;
+- a section shorter than `MIN_SECTION_CHARS` (its heading line counted) joins the section
+  before it, or the next when it is the first: a heading over one line is no answer of its
+  own. A body left with fewer than two sections is not split;
+- each section keeps its heading (markup out, secrets redacted, cut to `HEADING_CHARS`:
+  it is part of the item's name, id and attrs, which no redaction pass reads), its 1-based
+  line in the file (the caller gives the line the body starts on, after the frontmatter)
+  and its text from the heading line on; its slug is unique within the document, the way
+  GitHub makes heading anchors (lower case, spaces to ``-``, punctuation out, a repeat
+  ``-1``, ``-2``, ...).
+
+Linear time on any input: a line is matched by anchored patterns that cannot backtrack,
+a heading's closing ``#`` sequence is taken off by string methods, and sections are
+joined as ranges of lines (their sizes from running offsets), never by concatenating
+text again and again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+
+from skill_retriever.ingest.document_text import cut, plain, prose_lines
+from skill_retriever.ingest.secrets import redact_text
+
+#: A Markdown body longer than this (characters, about 10,000 tokens) is split into
+#: sections. Tuned on the benchmark's documents set (skills dev-as-documents: SKILL.md
+#: files judged whole, a section scored as its file): at 6,000 (359 of 590 files split)
+#: the default nDCG@10 fell from 75.8 to 68.7, at 20,000 (39 files) to 71.1 (a focused
+#: section outranks a whole file that answers as well, and files judged whole pay for
+#: it); at 40,000 (4 files) it is 76.3.
+SPLIT_CHARS = 40_000
+#: A section shorter than this (characters, its heading line counted) joins a neighbour.
+MIN_SECTION_CHARS = 400
+#: A heading longer than this is cut at a word: it is part of an item's name.
+HEADING_CHARS = 120
+#: A slug longer than this is cut: it is part of an item's id (at most 512 characters).
+SLUG_CHARS = 80
+#: A split document's own item lists this many of its sections' headings.
+LISTED_HEADINGS = 40
+#: The suffixes (lower case) of the files that are split.
+SPLIT_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
+
+# Anchored, fixed-width alternatives: no backtracking whatever the line holds.
+_SPLIT_HEADING_RE = re.compile(r" {0,3}(#{1,3})(?:[ \t]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One section: its heading's text, slug, 1-based line in the file and text (from the
+    heading line on, trailing blank lines out)."""
+
+    heading: str
+    slug: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A document split: the lead (what precedes the first split heading, the title and
+    introduction) and the sections, in the order of the file."""
+
+    lead: str
+    sections: tuple[Section, ...]
+
+
+@dataclass(slots=True)
+class _Part:
+    heading: str  # raw: markup and all (`heading_text` reads it)
+    level: int
+    start: int  # index of the heading line in the body
+    end: int  # index of the line after the part
+
+
+def split_sections(
+    body: str,
+    suffix: str,
+    *,
+    first_line: int = 1,
+    split_chars: int = SPLIT_CHARS,
+    min_section_chars: int = MIN_SECTION_CHARS,
+) -> Split | None:
+    """The sections of ``body``, or None when it is not split (see the module's rule).
+
+    Args:
+        body: The document's text after its frontmatter, newlines normalised to ``\\n``.
+        suffix: The file's suffix (any case), which says whether it is Markdown.
+        first_line: The 1-based line of the file that ``body`` starts on.
+        split_chars: A body of at most this many characters is not split.
+        min_section_chars: A shorter section joins a neighbour.
+    """
+    if suffix.lower() not in SPLIT_SUFFIXES or len(body) <= split_chars:
+        return None
+    lines = body.split("\n")
+    parts = _headings(body)
+    if parts and parts[0].level == 1 and not any(line.strip() for line in lines[: parts[0].start]):
+        parts = parts[1:]  # the title: the lead keeps it
+    if not parts:
+        return None
+    for part, following in zip(parts, [p.start for p in parts[1:]] + [len(lines)], strict=True):
+        part.end = following
+    # offsets[i] = characters before line i (each line's newline counted)
+    offsets = [0, *accumulate(len(line) + 1 for line in lines)]
+    merged = _merged(parts, offsets, min_section_chars)
+    if len(merged) < 2:
+        return None
+    headings = [heading_text(p.heading) for p in merged]
+    sections = tuple(
+        Section(heading, slug, first_line + p.start, "\n".join(lines[p.start : p.end]).rstrip())
+        for p, heading, slug in zip(merged, headings, unique_slugs(headings), strict=True)
+    )
+    return Split("\n".join(lines[: merged[0].start]).strip(), sections)
+
+
+def overview_text(split: Split) -> str:
+    """The text of a split document's own item: its lead and the list of its sections'
+    headings (`LISTED_HEADINGS` at most), so that a query about the whole file finds it."""
+    listed = [f"- {s.heading}" for s in split.sections[:LISTED_HEADINGS]]
+    if len(split.sections) > LISTED_HEADINGS:
+        listed.append(f"- and {len(split.sections) - LISTED_HEADINGS} more")
+    return "\n\n".join(filter(None, [split.lead, "Sections:\n" + "\n".join(listed)]))
+
+
+def _headings(body: str) -> list[_Part]:
+    """The split headings (level 1-3, outside fences, with text), in order, each with its
+    raw text (`heading_text` reads it only for the sections kept: a crafted body of
+    500,000 headings pays the markup and secret patterns a few thousand times, not for each)."""
+    parts: list[_Part] = []
+    for number, line in prose_lines(body):
+        found = _SPLIT_HEADING_RE.match(line)
+        if not found:
+            continue
+        raw = _without_closing(line[found.end():])
+        if raw:  # an empty heading names nothing to answer
+            parts.append(_Part(raw, len(found.group(1)), number, number))
+    return parts
+
+
+def _without_closing(rest: str) -> str:
+    """What follows a heading's ``#`` marks, stripped, its closing ``#`` sequence (one
+    after a space, or all of it) out: string methods, no pattern to backtrack."""
+    text = rest.strip()
+    closed = text.rstrip("#")
+    if closed != text and (not closed or closed[-1] in " \t"):
+        return closed.rstrip()
+    return text
+
+
+def heading_text(raw: str) -> str:
+    """A heading's text for a name, an id and attrs: inline markup out, secrets redacted,
+    cut to `HEADING_CHARS` (the raw text, redacted, when no text is left without markup)."""
+    return cut(redact_text(plain(raw) or raw[:HEADING_CHARS * 2].strip()), HEADING_CHARS)
+
+
+def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]:
+    """``parts`` with each shorter than ``minimum`` joined to the one before it (the next
+    when it is the first); a range of lines grows, no text is copied."""
+    merged: list[_Part] = []
+    carried: _Part | None = None
+    for part in parts:
+        if carried is not None:
+            part = _Part(carried.heading, carried.level, carried.start, part.end)
+            carried = None
+        if offsets[part.end] - offsets[part.start] >= minimum:
+            merged.append(part)
+        elif merged:
+            merged[-1].end = part.end
+        else:
+            carried = part
+    if carried is not None:
+        merged.append(carried)  # all of it shorter than one section: one part
+    return merged
+
+
+def slug(heading: str) -> str:
+    """A GitHub-style anchor: lower case, spaces to ``-``, characters other than letters,
+    digits, ``-`` and ``_`` out, cut to `SLUG_CHARS`; ``section`` when nothing is left."""
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in "-_ ")
+    return kept.replace(" ", "-")[:SLUG_CHARS] or "section"
+
+
+def unique_slugs(headings: list[str]) -> list[str]:
+    """The slug of each heading, a repeat given ``-1``, ``-2``, ... (the first free one)."""
+    used: set[str] = set()
+    next_n: dict[str, int] = {}
+    out: list[str] = []
+    for heading in headings:
+        base = candidate = slug(heading)
+        n = next_n.get(base, 0)
+        while candidate in used:
+            n += 1
+            candidate = f"{base}-{n}"
+        next_n[base] = n
+        used.add(candidate)
+        out.append(candidate)
+    return out
+
+
+__all__ = ["HEADING_CHARS", "LISTED_HEADINGS", "MIN_SECTION_CHARS", "SPLIT_CHARS", "SPLIT_SUFFIXES", "Section",
+           "Split", "heading_text", "overview_text", "slug", "split_sections", "unique_slugs"]

@@ -1,0 +1,275 @@
+"""A long Markdown document becomes sections: one DOCUMENT item per part, PART_OF its file.
+
+Real files in tmp_path, read by the real ingest (`ingest.documents` and
+`ingest.document_sections`), the real `index_sources` and the real CLI: where a body is
+split (level 1-3 headings outside code fences, past `SPLIT_CHARS`, Markdown only), how
+short parts merge, slugs, the file lines a section starts on (frontmatter counted),
+secrets, edges, re-indexing a file that shrank, crafted bodies, the benchmark's folding
+of sections into their file, and one search with the bundled model through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from files import write_file
+
+from skill_retriever.adapters.mcp_search import search_answer
+from skill_retriever.bench.datasets import FOLD_FETCH_TIMES, Dataset, EvalQuery, as_documents
+from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.methods import Method, Ranked
+from skill_retriever.bench.retrieval_sets import folding
+from skill_retriever.cli import main
+from skill_retriever.components.dedup import is_same_component
+from skill_retriever.components.service import ComponentService
+from skill_retriever.indexing import index_sources
+from skill_retriever.ingest.document_sections import MIN_SECTION_CHARS, SPLIT_CHARS, split_sections
+from skill_retriever.ingest.documents import ingest_documents
+from skill_retriever.ingest.result import IngestResult
+from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.model import EdgeKind, Node, NodeKind
+from skill_retriever.responses import SearchResponse
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+TOKEN = "ghp_" + "a1" * 18  # a GitHub token's shape, as tests/ingest/test_documents.py uses
+FILLER = "Operators read this paragraph during an incident and follow it step by step. "  # 78 chars
+#: Repeats of FILLER in a paragraph of a third of `SPLIT_CHARS`: three make a body that splits.
+LONG = SPLIT_CHARS // len(FILLER) // 3 + 1
+
+
+def _para(words: str, times: int = 8) -> str:
+    """A paragraph of about ``times`` * 80 characters, opened by ``words``."""
+    return words + " " + FILLER * times + "\n"
+
+
+def _read(root: Path) -> dict[str, Node]:
+    return {n.id: n for n in ingest_documents(root).nodes}
+
+
+def _line_of(path: Path, line: int) -> str:
+    return path.read_text(encoding="utf-8").split("\n")[line - 1]
+
+
+def test_a_long_runbook_splits_at_headings_outside_code_fences(tmp_path: Path) -> None:
+    root = tmp_path / "runbooks"
+    body = ("# Payments runbook\n\nThe lead: what this runbook covers.\n\n"
+            "## Restart the queue\n\n" + _para("Restart the consumer.") +
+            "```bash\n# drain the queue first\nkubectl scale deploy/consumer --replicas=0\n```\n\n"
+            "~~~\n## not a heading either\n~~~\n\n" + _para("More on restarting.", 3 * LONG) +
+            "## Fail over the database\n\n" + _para("Promote the replica.") +
+            "#### A deeper heading stays inside\n\n" + _para("Check the lag.") +
+            "### Roll back a deploy\n\n" + _para("Roll back with helm.") +
+            "#not a heading without a space\n" + _para("Still the rollback.", 2))
+    assert len(body) > SPLIT_CHARS
+    path = write_file(root, "payments.md", body)
+    nodes = _read(root)
+    doc = nodes["runbooks/payments.md"]
+    assert set(nodes) == {"runbooks/payments.md", "runbooks/payments.md#restart-the-queue",
+                          "runbooks/payments.md#fail-over-the-database", "runbooks/payments.md#roll-back-a-deploy"}
+    # The title stays with the lead in the document's own item, with its sections listed.
+    assert doc.name == "Payments runbook" and doc.text.startswith("# Payments runbook\n\nThe lead")
+    assert doc.text.endswith("Sections:\n- Restart the queue\n- Fail over the database\n- Roll back a deploy")
+    restart = nodes["runbooks/payments.md#restart-the-queue"]
+    assert "# drain the queue first" in restart.text and "## not a heading either" in restart.text
+    assert restart.name == "Payments runbook \u203a Restart the queue"
+    assert restart.description.startswith("Restart the consumer.")
+    assert restart.kind is NodeKind.DOCUMENT and restart.source == doc.source == str(path.absolute())
+    assert restart.attrs == {**doc.attrs, "section": "Restart the queue", "line": 5}
+    assert "A deeper heading stays inside" in nodes["runbooks/payments.md#fail-over-the-database"].text
+    assert nodes["runbooks/payments.md#roll-back-a-deploy"].text.endswith("step by step.")
+    for node in nodes.values():
+        if "line" in node.attrs:
+            assert _line_of(path, node.attrs["line"]).lstrip("#").strip() == node.attrs["section"]
+
+
+def test_short_sections_merge_into_the_one_before_or_the_next_when_first(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write_file(root, "guide.md", "## Prerequisites\n\nA laptop.\n\n"  # first and short: joins the next
+               "## Install\n\n" + _para("Install it.", 2 * LONG) +
+               "## See also\n\nThe FAQ.\n\n"  # short: joins Install
+               "## Configure\n\n" + _para("Configure it.", 2 * LONG))
+    nodes = _read(root)
+    sections = {n.attrs["section"]: n for n in nodes.values() if "section" in n.attrs}
+    assert list(sections) == ["Prerequisites", "Configure"]
+    first = sections["Prerequisites"]
+    assert first.attrs["line"] == 1 and "## Install" in first.text and first.text.endswith("The FAQ.")
+    assert len("## See also\n\nThe FAQ.\n") < MIN_SECTION_CHARS
+
+
+def test_repeated_headings_get_unique_github_style_slugs(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write_file(root, "faq.md", "".join(f"## {h}\n\n" + _para(h, LONG) for h in (
+        "Step 1: Check the `logs`!", "Step 1: Check the logs", "Step 1: Check the logs", "step-1-check-the-logs-1 ",
+        "Ünïcode & Co.", "???")))
+    slugs = [i.partition("#")[2] for i in _read(root) if "#" in i]
+    assert slugs == ["step-1-check-the-logs", "step-1-check-the-logs-1", "step-1-check-the-logs-2",
+                     "step-1-check-the-logs-1-1", "ünïcode--co", "section"]
+
+
+def test_lines_count_the_frontmatter_and_carriage_returns(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    body = "# Title\n\n" + "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 4))
+    plain = write_file(root, "plain.md", body)
+    front = write_file(root, "front.md", "---\ntitle: With frontmatter\ntags: [a, b]\n---\n\n\n" + body)
+    crlf = write_file(root, "crlf.md", ("---\ntitle: CRLF\n---\n" + body).replace("\n", "\r\n").encode())
+    nodes = _read(root)
+    for path, first in ((plain, 3), (front, 9), (crlf, 6)):
+        lines = [n.attrs["line"] for i, n in nodes.items() if i.startswith(f"docs/{path.name}#")]
+        assert lines[0] == first, path.name
+        for line, n in zip(lines, range(1, 4), strict=True):
+            assert _line_of(path, line).strip() == f"## Part {n}", (path.name, line)
+
+
+def test_text_files_short_files_and_unsplittable_bodies_stay_whole(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    long = "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 9))
+    assert len(long) > SPLIT_CHARS
+    write_file(root, "notes.txt", long)
+    write_file(root, "guide.rst", long)
+    write_file(root, "short.md", long[: SPLIT_CHARS - 1])  # just under the threshold
+    write_file(root, "one.md", "# Title\n\n" + _para("Only a title.", 4 * LONG))  # no split heading
+    write_file(root, "fenced.md", "```\n" + long + "```\n")  # every heading in a code block
+    nodes = _read(root)
+    assert set(nodes) == {f"docs/{n}" for n in ("notes.txt", "guide.rst", "short.md", "one.md", "fenced.md")}
+    assert all(n.text.count("## Part") in (0, 8) or i == "docs/short.md" for i, n in nodes.items())
+    assert split_sections(long, ".TXT") is None and split_sections(long, ".MD") is not None
+
+
+def test_a_section_carries_no_secret_into_the_index(tmp_path: Path) -> None:
+    root = tmp_path / "runbooks"
+    write_file(root, "vault.md", "## Unseal\n\n" + _para("Unseal the vault.", 2 * LONG) +
+               f"## Token {TOKEN}\n\nexport GITHUB_TOKEN={TOKEN}\n\n" + _para("Then push.", 2 * LONG))
+    read = ingest_documents(root)
+    assert TOKEN not in json.dumps([n.to_dict() for n in read.nodes] + [e.id for e in read.edges], default=str)
+    section = next(n for n in read.nodes if n.attrs.get("section", "").startswith("Token"))
+    assert section.id == "runbooks/vault.md#token-redacted" and section.attrs["section"] == f"Token {REDACTED}"
+    assert REDACTED in section.text and section.name.endswith(f"Token {REDACTED}")
+
+
+def test_sections_are_part_of_their_document_and_links_stay_between_files(tmp_path: Path) -> None:
+    root = tmp_path / "runbooks"
+    write_file(root, "big.md", "".join(f"## Part {n}\n\n" + _para(f"See [the other](other.md), part {n}.", LONG)
+                                       for n in range(1, 6)))
+    write_file(root, "other.md", "# Other\n\nLinks back to [big](big.md).\n")
+    read = ingest_documents(root)
+    edges = {(e.source, e.target, e.kind) for e in read.edges}
+    parts = {(f"runbooks/big.md#part-{n}", "runbooks/big.md", EdgeKind.PART_OF) for n in range(1, 6)}
+    links = {("runbooks/big.md", "runbooks/other.md", EdgeKind.MENTIONS),
+             ("runbooks/other.md", "runbooks/big.md", EdgeKind.MENTIONS)}
+    assert edges == parts | links
+
+
+def test_reindexing_a_file_that_shrank_removes_its_sections(tmp_path: Path) -> None:
+    root = tmp_path / "runbooks"
+    path = write_file(root, "ops.md", "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 9)))
+    index_dir = tmp_path / "index"
+    with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [root], calibrate=False)
+        assert len(index.snapshot().nodes) == 9
+        path.write_text("## Part 1\n\nNow a short page.\n", encoding="utf-8")
+        run = index_sources(index, [root], calibrate=False)
+        assert run.removed == {str(root): sorted(f"runbooks/ops.md#part-{n}" for n in range(1, 9))}
+        snap = index.snapshot()
+        assert set(snap.nodes) == {"runbooks/ops.md"} and not snap.edges
+        assert snap.nodes["runbooks/ops.md"].text == "## Part 1\n\nNow a short page."
+
+
+@pytest.mark.parametrize("body", [
+    "#\n" * 1_000_000,  # a million empty headings
+    "## a\n" * 400_000,  # 400,000 headings, each too short: one merge after another
+    "```\n# x\n" * 250_000,  # fences opened and closed
+    "# " + " " * 2_000_000 + "x ##",  # a heading of spaces before its closing sequence
+    "## " + "**a " * 500_000,  # unclosed emphasis in one heading
+    ("## Same\n" + "y" * 400 + "\n") * 4_800,  # 4,800 sections of one heading: slugs same-1 ... same-4799
+], ids=["empty-headings", "short-sections", "fences", "spaces", "emphasis", "same-heading"])
+def test_crafted_two_megabyte_bodies_are_read_in_one_pass(body: str) -> None:
+    # Each ran in seconds on a 2-core machine when written; a pattern that backtracks
+    # or text concatenated per merge would take minutes. No timing is asserted.
+    split = split_sections(body, ".md")
+    if body.startswith("## Same"):
+        assert split is not None and len(split.sections) == 4_800
+        assert split.sections[-1].slug == "same-4799" and split.sections[-1].line == 2 * 4_800 - 1
+    else:
+        assert split is None or len(split.sections) >= 2
+
+
+def test_the_benchmark_scores_sections_as_their_file_before_the_cut() -> None:
+    ranked = ["d/a.md#x", "d/b.md", "d/a.md", "d/a.md#y", "d/c.md#z", "d/e.md"]
+    assert as_documents(ranked) == ["d/a.md", "d/b.md", "d/c.md", "d/e.md"]
+    queries = [EvalQuery("q", "text", {"d/c.md": 1})]
+    method = Method("m", "pipeline", lambda q: Ranked(list(ranked), 1.0))
+    folded, rows = evaluate(queries, [method], ["MRR", "R@3"], log=lambda _: None, fold=as_documents)
+    raw, _ = evaluate(queries, [method], ["MRR", "R@3"], log=lambda _: None)
+    assert folded["m"]["scores"] == {"MRR": 1 / 3, "R@3": 1.0} and rows["m"][0][1] == as_documents(ranked)
+    assert raw["m"]["scores"] == {"MRR": 0.0, "R@3": 0.0}
+    # The run asks for FOLD_FETCH_TIMES x k and keeps k files: a file past the k-th is no hit.
+    ds = Dataset("skills", "docs", queries, lambda work: IngestResult(source=""), {}, ("MRR",), fold=as_documents)
+    fetch, cut = folding(ds, 2)
+    assert fetch == 2 * FOLD_FETCH_TIMES and cut is not None and cut(ranked) == ["d/a.md", "d/b.md"]
+    assert folding(replace(ds, fold=None), 2) == (2, None)
+
+
+@pytest.mark.slow
+def test_query_returns_the_section_that_answers_with_its_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "runbooks"
+    topics = [
+        ("Paging and escalation", ("Page the primary on-call engineer through PagerDuty; after fifteen minutes "
+         "without acknowledgement escalate to the secondary and then the engineering manager.")),
+        ("Scaling the web tier", ("Add web servers behind the load balancer by raising the autoscaling group's "
+         "desired capacity; watch CPU and request latency on the dashboard.")),
+        ("Rotating TLS certificates", ("Certbot renews the Let's Encrypt certificates from cron; when a certificate "
+         "has expired, run the renewal by hand and reload nginx.")),
+        ("Clearing a full disk", ("When a volume is full, find the largest log files with du, truncate them, and "
+         "check that logrotate runs nightly.")),
+        ("Restoring the database from backup", ("To recover deleted customer rows, restore last night's Postgres "
+         "snapshot into a scratch instance with pg_restore and copy the rows back.")),
+        ("Rolling back a release", ("Roll a bad release back with helm rollback to the previous revision and "
+         "freeze the deploy pipeline until the fix is reviewed.")),
+    ]
+    body = "# Platform operations runbook\n\nWhat the platform team does when something breaks.\n\n"
+    body += "".join(f"## {h}\n\n{t}\n\n" + FILLER * LONG + "\n\n" for h, t in topics)
+    path = write_file(root, "platform.md", "---\ntitle: Platform operations runbook\nowner: sre\n---\n" + body)
+    write_file(root, "onboarding.md", "# Onboarding\n\nHow a new engineer gets laptop access and accounts.\n")
+    index_dir = str(tmp_path / "index")
+    assert main(["index", str(root), "--index-dir", index_dir]) == 0  # a new index: the bundled model
+    capsys.readouterr()
+    query = "recover accidentally deleted customer rows from last night's snapshot"
+    assert main(["query", query, "-k", "1", "--index-dir", index_dir]) == 0
+    out = capsys.readouterr().out
+    wanted = "runbooks/platform.md#restoring-the-database-from-backup"
+    line = path.read_text(encoding="utf-8").split("\n").index("## Restoring the database from backup") + 1
+    assert f"id: {wanted}" in out and f"file: {path.absolute()}:{line}\n" in out
+    assert main(["query", query, "-k", "1", "--json", "--index-dir", index_dir]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first = data["results"][0]
+    assert (first["id"], first["source"], first["line"]) == (wanted, str(path.absolute()), line)
+    assert SearchResponse.from_dict(data).results[0].id == wanted  # the CLI's keys do not break reading it back
+    assert main(["query", "what does the platform team do", "-k", "3", "--json", "--index-dir", index_dir]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    whole = [r for r in results if r["id"] == "runbooks/platform.md"]  # the file, found by its overview
+    assert whole and whole[0]["source"] == str(path.absolute()) and "line" not in whole[0]
+    # The sections share their filler, so they embed alike: still parts, never copies.
+    assert main(["query", "platform runbook steps", "-k", "4", "--index-dir", index_dir]) == 0
+    assert "also at:" not in capsys.readouterr().out
+    with Index.open(Path(index_dir)) as index:  # the MCP search tool names the line too
+        service = ComponentService(index, Retriever(index), principals=["*"])
+        answer = search_answer(service, len, query, None, 1, None, "brief")
+    assert (answer["results"][0]["source"], answer["results"][0]["line"]) == (str(path.absolute()), line)
+
+
+def test_two_sections_of_one_file_are_never_copies_of_each_other() -> None:
+    def section(source: str, heading: str) -> Node:
+        return Node(id=f"d/{source}#{heading}", kind=NodeKind.DOCUMENT, name=f"Runbook › {heading}",
+                    text="Restore the database from the snapshot.", source=source)
+
+    one = section("/docs/a.md", "restore")
+    assert not is_same_component(one, section("/docs/a.md", "restore-staging"), 1.0)
+    assert not is_same_component(one, replace(one, id="d/a.md#restore-1"), 1.0)  # a heading said twice
+    assert is_same_component(one, section("/docs/b.md", "restore"), 1.0)  # copied into another file
