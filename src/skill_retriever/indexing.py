@@ -32,6 +32,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.cross_source import CrossSourceReport, link_across_sources
+from skill_retriever.document_sources import (
+    READ_AS_BEFORE,
+    document_file_origin,
+    read_as_documents_before,
+)
 from skill_retriever.exceptions import IngestError
 from skill_retriever.filters import star_access_note
 from skill_retriever.ingest.provenance import (
@@ -42,7 +47,7 @@ from skill_retriever.ingest.provenance import (
     item_file,
 )
 from skill_retriever.ingest.result import IngestResult, Problem
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.index import Index, WriteReport
@@ -72,10 +77,15 @@ def detect_source(path: Path) -> SourceKind:
         if path.suffix == ".json":
             return "json"
         if path.suffix.lower() in (".md", ".markdown", ".mdx", ".rst", ".txt"):
-            # A skill, an agent or a document is read with its folder: its id is its path there.
+            from skill_retriever.ingest.documents import is_component_file, is_document
+
+            if is_document(path.name) and not is_component_file(path):
+                return "docs"  # one document, read as its folder's read reads it
+            # A skill, an agent or a command is read with its folder: its id is its path there.
             raise IngestError(
-                f"{path} is one file; index the folder that holds it (`skill-retriever index "
-                f"{path.parent}`, with `--kind docs` to read its files as documents)"
+                f"{path} is one file of a skills repository; index the folder that holds it "
+                f"(`skill-retriever index {path.parent}`), or give `--kind docs` to read this "
+                "file as a document"
             )
         raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
     if (path / "tools.jsonl").exists():
@@ -92,6 +102,7 @@ def ingest(
     ner: bool = True,
     source_name: str | None = None,
     known_ids: AbstractSet[str] = frozenset(),
+    within: Path | None = None,
 ) -> IngestResult:
     """Read one source into nodes, edges and per-file problems.
 
@@ -103,7 +114,10 @@ def ingest(
         ner: Passages: run spaCy NER (else titles only).
         source_name: Recorded on every node and, for skills, the prefix of every id;
             the source folder's name by default.
-        known_ids: JSON graph: ids of nodes already in the index that its edges may end at.
+        known_ids: JSON graph, one document: ids of nodes already in the index that its
+            edges may end at.
+        within: One document: the folder of the source it is read in (its own folder by
+            default; `document_sources.document_file_origin`).
     """
     detected = kind is None
     kind = kind or detect_source(path)
@@ -114,8 +128,13 @@ def ingest(
         read = ingest_skill_repo(path, source_name)
         return or_documents(path, read, source_name) if detected else read
     if kind == "docs":
-        from skill_retriever.ingest.documents import ingest_documents
+        from skill_retriever.ingest.documents import ingest_document_file, ingest_documents
 
+        if path.is_file():
+            if within is None:
+                return ingest_document_file(path.absolute().parent, path.name, source_name, known_ids=known_ids)
+            rel = path.resolve().relative_to(Path(within).resolve()).as_posix()
+            return ingest_document_file(Path(within), rel, source_name, known_ids=known_ids)
         return ingest_documents(path, source_name)
     if kind == "json":
         from skill_retriever.ingest.json_graph import ingest_json_graph
@@ -203,30 +222,8 @@ def _held(index: Index) -> Mapping[str, Node]:
     return index.snapshot().nodes
 
 
-#: The note on a folder read as documents because the index holds it so.
-READ_AS_BEFORE = (
-    "read as documents, as the index holds this source (--kind skills reads it as a skills "
-    "repository, replacing its documents)"
-)
-
-
-def _read_as_documents_before(held: Mapping[str, Node], origin: Provenance) -> bool:
-    """Whether the index holds this source (its name, from this folder) as documents only.
-
-    A folder of runbooks read as documents (detected, or with ``--kind docs``) would
-    become a skills repository the day one of its files is a SKILL.md, and indexing it
-    again would replace every document by that one skill. So a source keeps the reading
-    the index holds it by, unless ``--kind`` says otherwise."""
-    kinds = {
-        n.kind
-        for n in held.values()
-        if n.attrs.get("source_name") == origin.name and n.attrs.get("source_root") == origin.root
-    }
-    return kinds == {NodeKind.DOCUMENT}
-
-
 def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> frozenset[str]:
-    """The ids a JSON graph's edges may end at besides its own: every node the index
+    """The ids a JSON graph's (or one document's) edges may end at besides its own: every node the index
     holds but those read from this very file (one it no longer holds is gone)."""
     return frozenset(
         node_id
@@ -272,22 +269,27 @@ def index_sources(
             f"--source-name names one source, but {len(paths)} paths were given; "
             "index them one at a time"
         )
-    origins = [Provenance.of(path, source_name) for path in paths]
+    kinds = [kind or detect_source(path) for path in paths]
+    origins = [
+        document_file_origin(_held(index), path, source_name) if k == "docs" and path.is_file()
+        else Provenance.of(path, source_name)
+        for path, k in zip(paths, kinds, strict=True)
+    ]
     check_sources(_held(index), origins)
     before = index.snapshot()  # which names lose their component by this run (`cross_source`)
     run = IndexRun()
-    for path, origin in zip(paths, origins, strict=True):
-        source_kind = kind or detect_source(path)
+    for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         # Ids of their own: a second name would take them over. A folder of documents is
         # read as a skills repository is: its ids begin with the name.
         if source_kind not in ("skills", "docs"):
             check_one_name(_held(index), origin)
         one_file = _one_file(path, source_kind)
-        json_file = one_file if source_kind == "json" else None
-        known = _known_ids(_held(index), origin, json_file) if json_file is not None else frozenset()
+        linked_file = one_file if source_kind in ("json", "docs") else None  # its edges may end at held items
+        known = _known_ids(_held(index), origin, linked_file) if linked_file is not None else frozenset()
         # ``kind``, not ``source_kind``: a folder detected as skills may be read as documents.
-        as_before = kind is None and source_kind == "skills" and _read_as_documents_before(_held(index), origin)
-        result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known)
+        as_before = kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
+        result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known,
+                        within=Path(origin.root) if one_file is not None and source_kind == "docs" else None)
         if as_before:
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
@@ -333,10 +335,12 @@ def _link_across_sources(index: Index, run: IndexRun, before: IndexSnapshot) -> 
 
 
 def _one_file(path: Path, kind: SourceKind) -> Path | None:
-    """The one file a JSON graph or a passage source is read from (a corpus folder's
-    ``corpus.json``): what it owns in its folder. None for a folder source."""
+    """The one file a JSON graph, a passage source or one document is read from (a corpus
+    folder's ``corpus.json``): what it owns in its folder. None for a folder source."""
     if kind == "passages" and path.is_dir():
         return (path / "corpus.json").resolve()
+    if kind == "docs":
+        return path.resolve() if path.is_file() else None
     return path.resolve() if kind in ("json", "passages") else None
 
 

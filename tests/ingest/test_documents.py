@@ -248,11 +248,15 @@ def test_query_finds_the_right_runbook_with_the_bundled_model(
     assert "id: runbooks/tls.txt" in out and f"file: {(root / 'tls.txt').absolute()}" in out
 
 
-def test_one_markdown_file_is_refused_with_its_folder_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    note = write_file(tmp_path / "notes", "deploy.md", "# Deploy\n\nShip it on Fridays.\n")
-    assert main(["index", str(note), "--index-dir", str(tmp_path / "index")]) != 0
-    err = capsys.readouterr().err
-    assert "is one file" in err and f"skill-retriever index {note.parent}" in err and "--kind docs" in err
+def test_one_component_file_is_refused_with_its_folder_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A SKILL.md or an agent is read with its repository (its id is its path there); one
+    # document file is a source of its own (tests/ingest/test_document_files.py).
+    for rel in ("fmt/SKILL.md", "agents/reviewer.md"):
+        one = write_file(tmp_path / "repo", rel, "---\nname: x\ndescription: X.\n---\nDo x.\n")
+        assert main(["index", str(one), "--index-dir", str(tmp_path / "index")]) != 0
+        err = capsys.readouterr().err
+        assert "is one file of a skills repository" in err and f"skill-retriever index {one.parent}" in err
+        assert "--kind docs" in err
 
 
 def test_a_crafted_first_paragraph_is_read_only_as_far_as_a_description_needs(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ import pytest
 from files import write_file
 
 from skill_retriever.cli import main
-from skill_retriever.indexing import READ_AS_BEFORE, index_sources
+from skill_retriever.document_sources import READ_AS_BEFORE
+from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.documents import READ_AS_DOCUMENTS
 from skill_retriever.model import NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder

@@ -41,12 +41,15 @@ the run goes on.
 
 Detection (`or_documents`): a folder read as a skills repository that yields nothing, and
 met no component file it could not read, is read as documents when it holds any, with a
-note saying so (``--kind docs`` says so explicitly).
+note saying so (``--kind docs`` says so explicitly). A folder the index holds as documents
+stays so, and one file is read in the source around it (`document_sources`;
+`ingest_document_file` reads it).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -143,6 +146,48 @@ def ingest_documents(
     return result
 
 
+def ingest_document_file(
+    root: Path,
+    rel: str,
+    source_name: str | None = None,
+    *,
+    known_ids: AbstractSet[str] = frozenset(),
+    max_file_bytes: int = 2_000_000,
+) -> IngestResult:
+    """Read one document file of a folder of documents, as `ingest_documents` reads it
+    there (the same id, ``f"{source_name}/{rel}"``, and sections), without the others.
+
+    Its links make MENTIONS edges to the documents of the folder that the index holds
+    (``known_ids``): a file read alone keeps the links a read of its folder gives it.
+
+    Args:
+        root: The folder of the source (the file's own folder, or one above it).
+        rel: The file's path below ``root`` (POSIX).
+        source_name: The prefix of every node id; the folder's name by default.
+        known_ids: Ids of the items the index holds (not this file's own).
+        max_file_bytes: A larger file is skipped and reported.
+
+    Raises:
+        IngestError: ``root / rel`` is not a file.
+    """
+    start = time.perf_counter()
+    base = Path(root).absolute()
+    if not (base / rel).is_file():
+        raise IngestError(f"document {str(base / rel)!r} is not a file; pass a document file or its folder")
+    origin = Provenance.of(base, source_name)
+    result = IngestResult(source=str(base / rel))
+    doc = _read_one(base, rel, origin, max_file_bytes, result.problems)
+    if doc is not None:
+        result.nodes += [doc.node, *doc.sections]
+        result.edges += [Edge(s.id, doc.node.id, EdgeKind.PART_OF) for s in doc.sections]
+        prefix = f"{origin.name}/"
+        held = {i.removeprefix(prefix): i for i in known_ids if i.startswith(prefix)}
+        result.edges += link_edges({rel: doc.body}, {**held, rel: doc.node.id})
+        result.problems += [Problem(doc.node.source, w, unread=Unread.NOTHING) for w in doc.warnings]
+    result.seconds = time.perf_counter() - start
+    return result
+
+
 def or_documents(root: Path, skills: IngestResult, source_name: str | None = None) -> IngestResult:
     """``skills`` (a folder read as a skills repository), or, when it read nothing there
     and met no component file it could not read, the folder read as documents with the
@@ -158,6 +203,12 @@ def or_documents(root: Path, skills: IngestResult, source_name: str | None = Non
     docs.problems.insert(0, Problem(str(base), READ_AS_DOCUMENTS, read_whole=True))
     docs.seconds += skills.seconds
     return docs
+
+
+def is_component_file(path: Path) -> bool:
+    """Whether one file, given alone, is one a skills read takes as a component (a
+    SKILL.md, a JSON file, a file in an agents, commands, hooks or MCP folder)."""
+    return _component_file(path.absolute().parent, str(path.absolute()))
 
 
 def _component_file(root: Path, path: str) -> bool:

@@ -1,0 +1,60 @@
+"""How `indexing` reads a source of documents again: as the index holds it.
+
+- A folder the index holds as documents only stays documents (`read_as_documents_before`),
+  though a read of its files would now find a skills repository: a folder of runbooks
+  would become one the day one of its files is a SKILL.md, and indexing it again would
+  replace every document by that one skill. ``--kind`` says otherwise.
+- One document file (`index docs/ops/restore.md`) is read as its folder's read reads it
+  (`document_file_origin`): in the documents source the index holds around it, if any,
+  with the id and provenance that source gives it, so that re-reading one changed file
+  updates that source's item rather than adding a copy under another name; else as a
+  file of its own folder (source named after that folder, as indexing the folder would).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from skill_retriever.ingest.provenance import Provenance, source_root
+from skill_retriever.model import Node, NodeKind
+
+__all__ = ["READ_AS_BEFORE", "document_file_origin", "read_as_documents_before"]
+
+#: The note on a folder read as documents because the index holds it so.
+READ_AS_BEFORE = (
+    "read as documents, as the index holds this source (--kind skills reads it as a skills "
+    "repository, replacing its documents)"
+)
+
+
+def _kinds_by_source(held: Mapping[str, Node]) -> dict[tuple[str, str], set[NodeKind]]:
+    """The kinds of item each recorded source (name, root) holds."""
+    kinds: dict[tuple[str, str], set[NodeKind]] = {}
+    for node in held.values():
+        name, root = node.attrs.get("source_name"), node.attrs.get("source_root")
+        if isinstance(name, str) and isinstance(root, str):
+            kinds.setdefault((name, root), set()).add(node.kind)
+    return kinds
+
+
+def read_as_documents_before(held: Mapping[str, Node], origin: Provenance) -> bool:
+    """Whether the index holds this source (its name, from this folder) as documents only."""
+    return _kinds_by_source(held).get((origin.name, origin.root)) == {NodeKind.DOCUMENT}
+
+
+def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str | None) -> Provenance:
+    """The source one document ``file`` is read in: with ``source_name``, its own folder
+    under that name; else the innermost documents-only source the index holds whose
+    folder holds the file; else its own folder, named after it."""
+    if source_name is None:
+        folder = source_root(file)
+        around = [
+            (name, root)
+            for (name, root), kinds in _kinds_by_source(held).items()
+            if kinds == {NodeKind.DOCUMENT} and folder.is_relative_to(root)
+        ]
+        if around:
+            name, root = max(around, key=lambda source: len(source[1]))
+            return Provenance(root, name)
+    return Provenance.of(file, source_name)
