@@ -105,7 +105,11 @@ def is_document(rel: str) -> bool:
 
 
 def ingest_documents(
-    root: Path, source_name: str | None = None, *, max_file_bytes: int = 2_000_000
+    root: Path,
+    source_name: str | None = None,
+    *,
+    max_file_bytes: int = 2_000_000,
+    listed: tuple[list[str], list[Problem]] | None = None,
 ) -> IngestResult:
     """Read one folder of documents.
 
@@ -113,6 +117,8 @@ def ingest_documents(
         root: The folder.
         source_name: The prefix of every node id; the folder's name by default.
         max_file_bytes: Larger files are skipped and reported.
+        listed: The folder's files and the problems of listing them (`walk.walk_files`),
+            when the caller listed it already (`or_documents`); listed here otherwise.
 
     Raises:
         IngestError: ``root`` is not a folder, or the name is unusable.
@@ -123,8 +129,12 @@ def ingest_documents(
     result = IngestResult(source=str(root))
     base = Path(root).absolute()  # every source and problem path absolute, as skills record them
     origin = Provenance.of(base, source_name)
-    walked: list[Problem] = []
-    files = [rel for rel in walk_files(base, walked) if is_document(rel)]
+    if listed is None:
+        walked: list[Problem] = []
+        every = walk_files(base, walked)
+    else:
+        every, walked = listed
+    files = [rel for rel in every if is_document(rel)]
     result.problems += [p for p in walked if _about_documents(p)]
     bodies: dict[str, str] = {}
     ids: dict[str, str] = {}
@@ -197,9 +207,11 @@ def or_documents(root: Path, skills: IngestResult, source_name: str | None = Non
     base = Path(root).absolute()
     if any(_component_file(base, p.path) for p in skills.skips if p.keeps is Unread.FILE):
         return skills  # a broken SKILL.md is a skills repository's problem, not a document
-    if not any(is_document(rel) for rel in walk_files(base, [])):
+    walked: list[Problem] = []
+    every = walk_files(base, walked)
+    if not any(is_document(rel) for rel in every):
         return skills
-    docs = ingest_documents(root, source_name)
+    docs = ingest_documents(root, source_name, listed=(every, walked))  # listed once
     docs.problems.insert(0, Problem(str(base), READ_AS_DOCUMENTS, read_whole=True))
     docs.seconds += skills.seconds
     return docs
