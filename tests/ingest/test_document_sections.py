@@ -87,17 +87,20 @@ def test_a_long_runbook_splits_at_headings_outside_code_fences(tmp_path: Path) -
             assert _line_of(path, node.attrs["line"]).lstrip("#").strip() == node.attrs["section"]
 
 
-def test_short_sections_merge_into_the_one_before_or_the_next_when_first(tmp_path: Path) -> None:
+def test_short_sections_merge_into_the_one_before_or_the_lead_when_first(tmp_path: Path) -> None:
     root = tmp_path / "docs"
-    write_file(root, "guide.md", "## Prerequisites\n\nA laptop.\n\n"  # first and short: joins the next
+    write_file(root, "guide.md", "# Guide\n\n## Prerequisites\n\nA laptop.\n\n"  # short, first: the lead's
+               "## Quick reference\n\n"  # a heading alone, before the first long one: the lead's too
                "## Install\n\n" + _para("Install it.", 2 * LONG) +
                "## See also\n\nThe FAQ.\n\n"  # short: joins Install
                "## Configure\n\n" + _para("Configure it.", 2 * LONG))
     nodes = _read(root)
     sections = {n.attrs["section"]: n for n in nodes.values() if "section" in n.attrs}
-    assert list(sections) == ["Prerequisites", "Configure"]
-    first = sections["Prerequisites"]
-    assert first.attrs["line"] == 1 and "## Install" in first.text and first.text.endswith("The FAQ.")
+    assert list(sections) == ["Install", "Configure"]
+    first = sections["Install"]
+    assert first.attrs["line"] == 9 and first.text.startswith("## Install") and first.text.endswith("The FAQ.")
+    lead = nodes["docs/guide.md"].text
+    assert "A laptop." in lead and "## Quick reference" in lead and "Install it." not in lead
     assert len("## See also\n\nThe FAQ.\n") < MIN_SECTION_CHARS
 
 

@@ -18,8 +18,8 @@ The rule (`split_sections`):
   but blank lines before it is the document's title, not a split: the lead (what precedes
   the first split) keeps it, with the introduction after it;
 - a section shorter than `MIN_SECTION_CHARS` (its heading line counted) joins the section
-  before it, or the next when it is the first: a heading over one line is no answer of its
-  own. A body left with fewer than two sections is not split;
+  before it, or the lead when it comes before the first long enough: a heading over one
+  line is no answer of its own. A body left with fewer than two sections is not split;
 - each section keeps its heading (markup out, secrets redacted, cut to `HEADING_CHARS`:
   it is part of the item's name, id and attrs, which no redaction pass reads), its 1-based
   line in the file (the caller gives the line the body starts on, after the frontmatter)
@@ -173,22 +173,16 @@ def heading_text(raw: str) -> str:
 
 
 def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]:
-    """``parts`` with each shorter than ``minimum`` joined to the one before it (the next
-    when it is the first); a range of lines grows, no text is copied."""
+    """``parts`` with each shorter than ``minimum`` joined to the one before it; one
+    before the first long enough is left out, so that it stays in the lead (a short "When
+    to use" under the title is introduction, and named the section after it, the giant
+    it joined read as "When to use"). A range of lines grows, no text is copied."""
     merged: list[_Part] = []
-    carried: _Part | None = None
     for part in parts:
-        if carried is not None:
-            part = _Part(carried.heading, carried.level, carried.start, part.end)
-            carried = None
         if offsets[part.end] - offsets[part.start] >= minimum:
             merged.append(part)
         elif merged:
             merged[-1].end = part.end
-        else:
-            carried = part
-    if carried is not None:
-        merged.append(carried)  # all of it shorter than one section: one part
     return merged
 
 
