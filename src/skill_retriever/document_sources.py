@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import Provenance, source_root
 from skill_retriever.model import Node, NodeKind
 
@@ -46,15 +47,28 @@ def read_as_documents_before(held: Mapping[str, Node], origin: Provenance) -> bo
 def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str | None) -> Provenance:
     """The source one document ``file`` is read in: with ``source_name``, its own folder
     under that name; else the innermost documents-only source the index holds whose
-    folder holds the file; else its own folder, named after it."""
+    folder holds the file; else its own folder, named after it.
+
+    Raises:
+        IngestError: No ``source_name``, and the file's own folder is the root of a source
+            of other items (a skills repository): the document would join that source,
+            whose next read would take it out again.
+    """
     if source_name is None:
         folder = source_root(file)
+        sources = _kinds_by_source(held)
         around = [
             (name, root)
-            for (name, root), kinds in _kinds_by_source(held).items()
+            for (name, root), kinds in sources.items()
             if kinds == {NodeKind.DOCUMENT} and folder.is_relative_to(root)
         ]
         if around:
             name, root = max(around, key=lambda source: len(source[1]))
             return Provenance(root, name)
+        if clash := sorted(name for name, root in sources if root == str(folder)):
+            raise IngestError(
+                f"{file} lies in the folder of the source {clash[0]!r}, which the index holds as "
+                "more than documents; give it a source of its own (--source-name NAME), or index "
+                "the folder again"
+            )
     return Provenance.of(file, source_name)

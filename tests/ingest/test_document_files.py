@@ -10,6 +10,7 @@ import pytest
 from files import write_file
 
 from skill_retriever.cli import main
+from skill_retriever.exceptions import IngestError
 from skill_retriever.indexing import index_sources
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -83,6 +84,14 @@ def test_a_document_in_a_skills_repository_is_not_put_in_that_source(tmp_path: P
         assert set(index.snapshot().nodes) == {"repo/fmt/SKILL.md", "guides/style.md"}
         index_sources(index, [repo], calibrate=False)  # and indexing the repository again keeps it
         assert "guides/style.md" in index.snapshot().nodes
+        # A document beside the repository's own files would join it: refused, with the way out.
+        readme = write_file(repo, "README.md", "# Repo\n\nWhat it holds.\n")
+        with pytest.raises(IngestError, match="--source-name NAME"):
+            index_sources(index, [readme], calibrate=False)
+        index_sources(index, [readme], source_name="repo-docs", calibrate=False)
+        assert index.snapshot().nodes["repo-docs/README.md"].attrs["source_name"] == "repo-docs"
+        index_sources(index, [repo], calibrate=False)
+        assert {"repo/fmt/SKILL.md", "repo-docs/README.md"} <= set(index.snapshot().nodes)
 
 
 def test_the_cli_indexes_one_file_and_names_it_under_a_source_name(
