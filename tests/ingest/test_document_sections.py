@@ -265,6 +265,10 @@ def test_query_returns_the_section_that_answers_with_its_file_and_line(
         service = ComponentService(index, Retriever(index), principals=["*"])
         answer = search_answer(service, len, query, None, 1, None, "brief")
     assert (answer["results"][0]["source"], answer["results"][0]["line"]) == (str(path.absolute()), line)
+    target = tmp_path / "project"
+    target.mkdir()
+    assert main(["install", wanted, "--target", str(target), "--index-dir", index_dir]) != 0
+    assert f"a document is read where it is, not installed: open {path.absolute()}:{line}" in capsys.readouterr().out
 
 
 def test_two_sections_of_one_file_are_never_copies_of_each_other() -> None:

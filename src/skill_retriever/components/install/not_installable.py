@@ -78,7 +78,9 @@ def _instead(view: CallerView | None, node: Node) -> str:
         of = f" (of plugin {plugin})" if isinstance(plugin, str) and plugin else ""
         return f"install the component that uses it{of}"
     if node.kind is NodeKind.DOCUMENT and node.source:
-        return f"a document is read where it is, not installed: open {node.source}"
+        line = node.attrs.get("line")  # a section of a document: where it starts
+        where = f"{node.source}:{line}" if isinstance(line, int) else node.source
+        return f"a document is read where it is, not installed: open {where}"
     return (
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"
