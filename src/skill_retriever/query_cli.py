@@ -22,7 +22,8 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.ingest.document_sections import section_line
+from skill_retriever.model import Node
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.render import Shown, render
 from skill_retriever.responses import SearchResponse, renamed_closest
@@ -129,8 +130,8 @@ def _source(node: Node | None) -> dict[str, Any]:
     a document ``line``, the line of the file it starts on."""
     if node is None:
         return {"source": ""}
-    line = node.attrs.get("line") if node.kind is NodeKind.DOCUMENT else None
-    return {"source": node.source, **({"line": line} if isinstance(line, int) else {})}
+    line = section_line(node)
+    return {"source": node.source, **({"line": line} if line is not None else {})}
 
 
 def _also_at(view: CallerView, node_id: str, folded: tuple[str, ...]) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
+from skill_retriever.ingest.document_sections import file_location
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.responses import (
     SearchResponse,
@@ -114,6 +115,5 @@ def render(
         if r.kind == NodeKind.DOCUMENT.value and node is not None and node.source:
             # A document is read where it is; a section of one, from its line (path:line,
             # what an editor opens).
-            line = node.attrs.get("line")
-            lines.append(f"    file: {node.source}" + (f":{line}" if isinstance(line, int) else ""))
+            lines.append(f"    file: {file_location(node)}")
     return [printable(line) for line in lines]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from files import write_file
 
+from skill_retriever.adapters.langchain import SkillRetriever
 from skill_retriever.adapters.mcp_search import search_answer
 from skill_retriever.bench.datasets import FOLD_FETCH_TIMES, Dataset, EvalQuery, as_documents
 from skill_retriever.bench.evaluate import evaluate
@@ -264,6 +265,8 @@ def test_query_returns_the_section_that_answers_with_its_file_and_line(
     with Index.open(Path(index_dir)) as index:  # the MCP search tool names the line too
         service = ComponentService(index, Retriever(index), principals=["*"])
         answer = search_answer(service, len, query, None, 1, None, "brief")
+        (doc,) = SkillRetriever(index=index, k=1).invoke(query)  # and LangChain's documents
+    assert (doc.metadata["source"], doc.metadata["line"]) == (str(path.absolute()), line)
     assert (answer["results"][0]["source"], answer["results"][0]["line"]) == (str(path.absolute()), line)
     target = tmp_path / "project"
     target.mkdir()

@@ -34,6 +34,7 @@ from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError, QueryTooLongError, SkillRetrieverError
 from skill_retriever.filters import Filters
+from skill_retriever.ingest.document_sections import section_line
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
 from skill_retriever.render import Shown, reason
@@ -201,7 +202,7 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
     }
     if node.source:  # where it was read from: a document is opened there
         out["source"] = node.source
-        if isinstance(line := node.attrs.get("line"), int) and node.kind is NodeKind.DOCUMENT:
+        if (line := section_line(node)) is not None:
             out["line"] = line  # a document's section starts there
     if r.flags:  # instruction-like text: read it as data, not as orders
         out["flags"] = list(r.flags)

@@ -41,6 +41,7 @@ from itertools import accumulate
 
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
 from skill_retriever.ingest.secrets import redact_text
+from skill_retriever.model import Node, NodeKind
 
 #: A Markdown body longer than this (characters, about 10,000 tokens) is split into
 #: sections. Tuned on the benchmark's documents set (skills dev-as-documents: SKILL.md
@@ -90,6 +91,20 @@ class _Part:
     level: int
     start: int  # index of the heading line in the body
     end: int  # index of the line after the part
+
+
+def section_line(node: Node) -> int | None:
+    """The line of its file a document's section starts on (its ``line`` attr), or None
+    for any other item: what ``query``, the MCP search tool, the LangChain documents and
+    ``install``'s refusal point at."""
+    line = node.attrs.get("line")
+    return line if node.kind is NodeKind.DOCUMENT and isinstance(line, int) else None
+
+
+def file_location(node: Node) -> str:
+    """Where to open ``node``: its ``source``, with ``:line`` for a section."""
+    line = section_line(node)
+    return node.source if line is None else f"{node.source}:{line}"
 
 
 def split_sections(
@@ -211,4 +226,5 @@ def unique_slugs(headings: list[str]) -> list[str]:
 
 
 __all__ = ["HEADING_CHARS", "LISTED_HEADINGS", "MIN_SECTION_CHARS", "SPLIT_CHARS", "SPLIT_SUFFIXES", "Section",
-           "Split", "heading_text", "overview_text", "slug", "split_sections", "unique_slugs"]
+           "Split", "file_location", "heading_text", "overview_text", "section_line", "slug", "split_sections",
+           "unique_slugs"]

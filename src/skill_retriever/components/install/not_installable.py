@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.view import CallerView
+from skill_retriever.ingest.document_sections import file_location
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
 __all__ = ["NotInstallableError", "describe", "no_place_message"]
@@ -78,9 +79,7 @@ def _instead(view: CallerView | None, node: Node) -> str:
         of = f" (of plugin {plugin})" if isinstance(plugin, str) and plugin else ""
         return f"install the component that uses it{of}"
     if node.kind is NodeKind.DOCUMENT and node.source:
-        line = node.attrs.get("line")  # a section of a document: where it starts
-        where = f"{node.source}:{line}" if isinstance(line, int) else node.source
-        return f"a document is read where it is, not installed: open {where}"
+        return f"a document is read where it is, not installed: open {file_location(node)}"
     return (
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"
