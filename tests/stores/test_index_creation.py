@@ -103,12 +103,12 @@ def test_a_first_run_that_reads_nothing_leaves_no_index(tmp_path: Path) -> None:
     from skill_retriever.cli import main
 
     (tmp_path / "empty").mkdir()
-    (tmp_path / "note.txt").write_text("hi")
+    (tmp_path / "table.csv").write_text("hi")  # a file no source kind reads: refused
     fresh, kept = tmp_path / "fresh", tmp_path / "kept"
     kept.mkdir()
     assert main(["index", str(tmp_path / "empty"), "--index-dir", str(fresh), "--embedder", "hashing-64"]) == 1
     assert not fresh.exists()
-    assert main(["index", str(tmp_path / "note.txt"), "--index-dir", str(kept), "--embedder", "hashing-64"]) == 2
+    assert main(["index", str(tmp_path / "table.csv"), "--index-dir", str(kept), "--embedder", "hashing-64"]) == 2
     assert kept.is_dir() and not list(kept.iterdir())  # its folder was there: it stays, emptied
     write_file(tmp_path / "repo", "skills/a/SKILL.md", "---\nname: a\ndescription: a skill\n---\nbody\n")
     assert main(["index", str(tmp_path / "repo"), "--index-dir", str(fresh), "--embedder", "hashing-32"]) == 0
