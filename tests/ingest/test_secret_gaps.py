@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from skill_retriever.ingest import hook_configs, skill_configs
+from skill_retriever.ingest.redact_fields import redact_frontmatter
 from skill_retriever.ingest.scrub import scrubbed
 from skill_retriever.ingest.secrets import (
     REDACTED,
@@ -30,6 +31,7 @@ from skill_retriever.ingest.secrets import (
     redact_invocation,
     redact_text,
     redact_urls,
+    secret_name,
 )
 from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import Node
@@ -162,7 +164,7 @@ EXAMPLE_URLS = [
     "https://<token>@github.com/org/repo.git",
     "https://api.example.com/v1/search?q=x&api_key=YOUR_API_KEY",
     "https://api.example.com/v1?key=<your-key>&token=xxxx",
-    "https://blog.example.com/posts?author=$i&authors=2",
+    "https://blog.example.com/posts?author=$i&authors=2&keywords=deploy",
     "https://api.example.com/v1?token=",
 ]
 
@@ -172,6 +174,15 @@ def test_documentation_examples_in_urls_are_kept(url: str) -> None:
     assert redact_urls(url) == url
     assert redact_text(f"Connect with {url} first.") == f"Connect with {url} first."
     assert redact_command(f"curl '{url}'") == f"curl '{url}'"
+
+
+def test_one_rule_names_a_secret_in_shell_urls_and_frontmatter() -> None:
+    assert [secret_name(n) for n in ("api_key", "X-Api-Key", "TOKEN", "Authorization", "db_passwd")] == [True] * 5
+    assert [secret_name(n) for n in ("author", "AUTHOR_NAME", "skill-author", "keywords", "keyword")] == [False] * 5
+    assert redact_command("tool --keywords deploy --author me --key K") == f"tool --keywords deploy --author me --key {R}"
+    assert redact_frontmatter({"keywords": ["a"], "skill-author": "Ann", "api_key": "k1"}) == {
+        "keywords": ["a"], "skill-author": "Ann", "api_key": R,
+    }
 
 
 def test_real_user_info_and_values_beside_examples_still_go() -> None:

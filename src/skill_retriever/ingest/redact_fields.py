@@ -18,18 +18,17 @@ and re-indexing it embeds nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from skill_retriever.ingest.provenance import SOURCE_FILE
 from skill_retriever.ingest.secrets import (
-    SECRET_RE,
     redact_args,
     redact_command,
     redact_headers,
     redact_text,
+    secret_name,
 )
 from skill_retriever.model import Node, NodeKind
 
@@ -39,10 +38,6 @@ __all__ = ["is_markdown_item", "redact_frontmatter", "redacted_item"]
 _MARKDOWN_KINDS = frozenset(
     {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.OTHER}
 )
-#: Words `SECRET_RE` matches that name no secret in frontmatter: ``author`` and
-#: ``skill-author`` hold 365 names in the collections of ../shared/data/skills, and
-#: ``keywords`` a list of words; they are taken out of a key before it is tested.
-_NOT_SECRET_WORDS_RE = re.compile(r"authors?(?![a-z])|keywords?(?![a-z])", re.IGNORECASE)
 
 
 def is_markdown_item(node: Node) -> bool:
@@ -82,16 +77,16 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
 
     A ``command`` is shell (`redact_command`, as a hook's command: a skill or agent may
     declare hooks in its frontmatter) and ``args`` an argument list (`redact_args`, as an
-    MCP server's); text under a key whose name looks secret (`SECRET_RE`: ``api_key``,
-    ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret however it
-    reads, unless it is a reference or a placeholder (``$TOKEN``, ``<api-key>``), and an
-    auth scheme before it is kept (`redact_headers`, whose rule it is); every other text
+    MCP server's); text under a key whose name looks secret (`secrets.secret_name`:
+    ``api_key``, ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret
+    however it reads, unless it is a reference or a placeholder (``$TOKEN``,
+    ``<api-key>``), and an auth scheme before it is kept (`redact_headers`, whose rule it is); every other text
     is prose (`redact_text`).
     """
     if isinstance(value, str):
         if key == "command":
             return redact_command(value)
-        if key is not None and SECRET_RE.search(_NOT_SECRET_WORDS_RE.sub("", key)):
+        if key is not None and secret_name(key):
             return redact_headers({key: value})[key]
         return redact_text(value)
     if isinstance(value, list):

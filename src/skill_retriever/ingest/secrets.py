@@ -39,17 +39,20 @@ __all__ = [
     "redact_invocation",
     "redact_text",
     "redact_urls",
+    "secret_name",
 ]
 
 #: What stands in for a value the index does not keep.
 REDACTED = "[redacted]"
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: `SECRET_RE` for shell text and URL query parameters, where ``--author``,
-#: ``AUTHOR_NAME`` and ``?author=`` name no secret (a hook commits with ``git commit
-#: --author``; an API lists posts by ``?author=``); an MCP server's arguments keep `SECRET_RE`.
-_SHELL_SECRET_RE = re.compile(
-    r"key|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE
+#: `SECRET_RE` for a name in shell text, a URL query parameter or a frontmatter key
+#: (`secret_name`), where ``--author``, ``AUTHOR_NAME``, ``?author=``, ``skill-author`` and
+#: ``keywords`` name no secret (a hook commits with ``git commit --author``; an API lists
+#: posts by ``?author=``; 365 frontmatter ``author`` fields in ../shared/data/skills hold
+#: names); an MCP server's arguments keep `SECRET_RE`.
+_SECRET_NAME_RE = re.compile(
+    r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE
 )
 #: Flags that take no value though their name looks secret: the word after them is the
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
@@ -218,7 +221,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     kept, and so is a value that is not text."""
     out: dict[str, Any] = {}
     for name, value in headers.items():
-        if isinstance(value, str) and _secret_name(str(name)):
+        if isinstance(value, str) and secret_name(str(name)):
             scheme = re.match(_SCHEMES + r"\s+", value, re.IGNORECASE)
             secret = value[scheme.end() if scheme else 0 :]
             if secret.strip() and not (_is_reference(secret) or _is_placeholder(secret)):
@@ -260,7 +263,7 @@ def _redact_urls(
 
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
-        secret = _secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
+        secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
         if not secret or not value or _is_placeholder(value) or (keep_references and _is_reference(value)):
             return m[0]
         return f"{sep}{name}={REDACTED}"
@@ -287,10 +290,10 @@ def redact_command(command: str) -> str:
     text = _KNOWN_TOKEN_RE.sub(REDACTED, command)
     text = _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
-    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
-    text = _JSON_PAIR_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
+    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
+    text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
-    text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: _secret_name(m["name"])), text)
+    text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
 
 
@@ -315,15 +318,17 @@ def _example_user_info(user: str, password: str | None) -> bool:
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
 
 
-def _secret_name(name: str) -> bool:
-    return _SHELL_SECRET_RE.search(name) is not None
+def secret_name(name: str) -> bool:
+    """Whether a flag, variable, query parameter or frontmatter key names a secret
+    (`_SECRET_NAME_RE`: ``api_key``, ``TOKEN``, ``Authorization``; not ``author``)."""
+    return _SECRET_NAME_RE.search(name) is not None
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
     """A secret-looking flag with a value; a word after a space that starts with ``-``
     is the next flag, not the value (``--token --verbose``)."""
     flag = m["flag"]
-    if not _secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag):
+    if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag):
         return False
     return m["eq"] is not None or not m["val"].startswith("-")
 
