@@ -46,14 +46,10 @@ __all__ = [
 REDACTED = "[redacted]"
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: `SECRET_RE` for a name in shell text, a URL query parameter or a frontmatter key
-#: (`secret_name`), where ``--author``, ``AUTHOR_NAME``, ``?author=``, ``skill-author`` and
-#: ``keywords`` name no secret (a hook commits with ``git commit --author``; an API lists
-#: posts by ``?author=``; 365 frontmatter ``author`` fields in ../shared/data/skills hold
-#: names); an MCP server's arguments keep `SECRET_RE`.
-_SECRET_NAME_RE = re.compile(
-    r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE
-)
+#: `SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
+#: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
+#: ``keywords`` name no secret; an MCP server's arguments keep `SECRET_RE`.
+_SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: Flags that take no value though their name looks secret: the word after them is the
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
@@ -319,8 +315,7 @@ def _example_user_info(user: str, password: str | None) -> bool:
 
 
 def secret_name(name: str) -> bool:
-    """Whether a flag, variable, query parameter or frontmatter key names a secret
-    (`_SECRET_NAME_RE`: ``api_key``, ``TOKEN``, ``Authorization``; not ``author``)."""
+    """Whether a flag, variable, query parameter or frontmatter key names a secret."""
     return _SECRET_NAME_RE.search(name) is not None
 
 
