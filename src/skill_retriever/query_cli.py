@@ -22,8 +22,7 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.ingest.document_sections import section_line
-from skill_retriever.model import Node
+from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.render import Shown, render
 from skill_retriever.responses import SearchResponse, renamed_closest
@@ -68,7 +67,8 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill)
     if args.json:
         nodes = view.snapshot.nodes
-        results = [{**s.result.to_dict(), "also_at": list(s.also_at), **_source(nodes.get(s.result.id))}
+        results = [{**s.result.to_dict(), "also_at": list(s.also_at),
+                    **(read_from(node) if (node := nodes.get(s.result.id)) is not None else {"source": ""})}
                    for s in shown]
         print(printable_json(dumps({**response.to_dict(), "results": results})))
     else:
@@ -123,15 +123,6 @@ def folded_answer(
     stats["fold"] = filled.stats()
     response = replace(last, results=[s.result for s in shown], warnings=warnings, stats=stats)
     return response, shown
-
-
-def _source(node: Node | None) -> dict[str, Any]:
-    """Where a result was read: ``source``, its file ('' when none), and for a section of
-    a document ``line``, the line of the file it starts on."""
-    if node is None:
-        return {"source": ""}
-    line = section_line(node)
-    return {"source": node.source, **({"line": line} if line is not None else {})}
 
 
 def _also_at(view: CallerView, node_id: str, folded: tuple[str, ...]) -> tuple[str, ...]:

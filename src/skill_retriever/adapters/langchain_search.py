@@ -13,7 +13,7 @@ from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
 from skill_retriever.config import Route
-from skill_retriever.ingest.document_sections import section_line
+from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -108,7 +108,7 @@ def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchR
         "id": result.id,
         "kind": result.kind,
         "name": result.name,
-        "source": node.source if node is not None else "",
+        **(read_from(node) if node is not None else {"source": ""}),
         "snippet": result.snippet,
         "fusion_score": result.fusion_score,
         "rerank_score": result.rerank_score,
@@ -126,8 +126,6 @@ def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchR
     }
     if result.flags:
         metadata["flags"] = list(result.flags)
-    if node is not None and (line := section_line(node)) is not None:
-        metadata["line"] = line  # a document's section: where it starts in ``source``
     return Document(id=result.id, page_content=text, metadata=metadata)
 
 

@@ -34,7 +34,7 @@ from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError, QueryTooLongError, SkillRetrieverError
 from skill_retriever.filters import Filters
-from skill_retriever.ingest.document_sections import section_line
+from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
 from skill_retriever.render import Shown, reason
@@ -200,10 +200,8 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
         "reason": reason(query, shown, view),
         "snippet": r.snippet,
     }
-    if node.source:  # where it was read from: a document is opened there
-        out["source"] = node.source
-        if (line := section_line(node)) is not None:
-            out["line"] = line  # a document's section starts there
+    if node.source:  # where it was read from: a document (or its section) is opened there
+        out.update(read_from(node))
     if r.flags:  # instruction-like text: read it as data, not as orders
         out["flags"] = list(r.flags)
     if detail == "brief":

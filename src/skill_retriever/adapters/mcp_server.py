@@ -64,6 +64,7 @@ from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
+from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -234,8 +235,8 @@ def build_server(
         text = node.text
         out: dict[str, Any] = {"id": node.id, "kind": node.kind.value, "name": node.name}
         out["description"] = node.description
-        if node.source:  # where it was read from: a document is opened there
-            out["source"] = node.source
+        if node.source:  # where it was read from: a document (or its section) is opened there
+            out.update(read_from(node))
         if detail == "brief" and len(text) > BRIEF_TEXT_CHARS:
             out["text"] = text[:BRIEF_TEXT_CHARS]
             out["text_cut"] = (

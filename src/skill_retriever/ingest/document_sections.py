@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Any
 
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
 from skill_retriever.ingest.secrets import redact_text
@@ -99,6 +100,13 @@ def section_line(node: Node) -> int | None:
     ``install``'s refusal point at."""
     line = node.attrs.get("line")
     return line if node.kind is NodeKind.DOCUMENT and isinstance(line, int) else None
+
+
+def read_from(node: Node) -> dict[str, Any]:
+    """Where ``node`` was read: ``source`` ('' when none) and, for a section, ``line`` (the
+    fields ``query --json``, the MCP tools and the LangChain documents give)."""
+    line = section_line(node)
+    return {"source": node.source, **({"line": line} if line is not None else {})}
 
 
 def file_location(node: Node) -> str:
@@ -226,5 +234,5 @@ def unique_slugs(headings: list[str]) -> list[str]:
 
 
 __all__ = ["HEADING_CHARS", "LISTED_HEADINGS", "MIN_SECTION_CHARS", "SPLIT_CHARS", "SPLIT_SUFFIXES", "Section",
-           "Split", "file_location", "heading_text", "overview_text", "section_line", "slug", "split_sections",
+           "Split", "file_location", "heading_text", "overview_text", "read_from", "section_line", "slug", "split_sections",
            "unique_slugs"]
