@@ -90,6 +90,7 @@ def first_paragraph(body: str, start: int = 0) -> str:
     """The first paragraph of prose from line ``start`` on, as plain text cut to
     `DESCRIPTION_CHARS`; '' when there is none."""
     paragraph: list[str] = []
+    read = 0  # characters in ``paragraph``
     previous = start - 1
     for number, line in prose_lines(body):
         if number < start:
@@ -99,7 +100,8 @@ def first_paragraph(body: str, start: int = 0) -> str:
         previous = number
         if _is_prose(line):
             paragraph.append(line.strip().lstrip(">").strip())
-            if sum(map(len, paragraph)) > MARKUP_CHARS:
+            read += len(paragraph[-1])
+            if read > MARKUP_CHARS:
                 break  # enough for a description (`plain` reads no more)
     return cut(plain(" ".join(paragraph)))
 
