@@ -87,8 +87,9 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   file, named and described, as a skill is. Measured on the benchmark's set "skills
   dev-as-documents" (the dev queries over the same three folders read with ``--kind
   docs``: the same files and ids, each a document; ``skill-retriever benchmark --only
-  skills``), the default with the built-in settings and with these: nDCG@10 71.6 -> 75.8,
-  MRR 86.9 -> 89.5 (BM25 alone 73.7: the built-in fusion fell below its best channel).
+  skills`` at ``b176be9`` and ``a996c31``, files whole), the default with the built-in
+  settings and with these: nDCG@10 71.6 -> 75.8, MRR 86.9 -> 89.5 (BM25 alone 73.7: the
+  built-in fusion fell below its best channel).
 * anything else (incidents, deploys, services, a passage corpus indexed before facts
   existed): the built-in defaults.
 
