@@ -14,7 +14,6 @@ import pytest
 
 from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 HUGE = "9" * 5000
@@ -28,13 +27,6 @@ def _write(root: Path, rel: str, content: str) -> None:
 
 def _skill(name: str, extra: str = "") -> str:
     return f"---\nname: {name}\ndescription: Does {name}.\n{extra}---\nHow to {name}.\n"
-
-
-@pytest.fixture
-def index_dir(tmp_path: Path) -> Path:
-    path = tmp_path / "index"
-    Index.open(path, embedder=HashingEmbedder(), create=True).close()
-    return path
 
 
 def _ids(index_dir: Path) -> set[str]:

@@ -24,17 +24,9 @@ from skill_retriever.ingest.documents import READ_AS_DOCUMENTS, ingest_documents
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.model import EdgeKind, NodeKind
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 TOKEN = "ghp_" + "a1" * 18  # a GitHub token's shape, as tests/ingest/test_secret_gaps.py uses
-
-
-@pytest.fixture
-def index_dir(tmp_path: Path) -> Path:
-    path = tmp_path / "index"
-    Index.open(path, embedder=HashingEmbedder(), create=True).close()
-    return path
 
 
 def _nodes(index_dir: Path) -> dict[str, Any]:

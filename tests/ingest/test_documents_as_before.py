@@ -13,17 +13,9 @@ from skill_retriever.document_sources import READ_AS_BEFORE
 from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.documents import READ_AS_DOCUMENTS
 from skill_retriever.model import NodeKind
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 SKILL = "---\nname: fmt\ndescription: Formats code.\n---\nRun the formatter.\n"
-
-
-@pytest.fixture
-def index_dir(tmp_path: Path) -> Path:
-    path = tmp_path / "index"
-    Index.open(path, embedder=HashingEmbedder(), create=True).close()
-    return path
 
 
 def _kinds(index: Index) -> dict[str, NodeKind]:
