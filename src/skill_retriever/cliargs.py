@@ -95,7 +95,7 @@ def _seconds(text: str) -> float:
 
 
 def add_query_limits(q: argparse.ArgumentParser) -> None:
-    """``-k``, ``--budget``, ``--max-query-chars`` and ``--clause-coverage``, each refused by
+    """``-k``, ``--budget``, ``--max-query-chars``, ``--clause-coverage`` and ``--feedback-docs``, each refused by
     argparse outside its setting's range in words that name the flag: the search's own
     check names the Python setting (``token_budget``), which the command line does not have."""
     q.add_argument("-k", type=_at_least(1, "results"), default=10, help="results to return (default 10)")
@@ -111,6 +111,14 @@ def add_query_limits(q: argparse.ArgumentParser) -> None:
         metavar="LAMBDA",
         help="how much a request's separate asks shape the top, 0-1 (0 = off; default: as the index suggests, "
         "0.5 for a component or tool catalogue)",
+    )
+    q.add_argument(
+        "--feedback-docs",
+        type=_at_least(0, "items"),
+        default=None,
+        metavar="N",
+        help="the semantic search again from the query moved toward the N best items of a keyword + semantic "
+        "fusion (0 = off; default: as the index suggests, 2 for a catalogue of long items such as skills)",
     )
 
 

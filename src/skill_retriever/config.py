@@ -141,6 +141,12 @@ class RetrievalConfig:
     # index suggests (calibration.defaults: 0.5 for a component or tool catalogue, else 0)
     clause_coverage: float | None = None
     clause_hits: int = 20
+    # retrieve_seeds: the semantic channel searches again, the query moved toward the
+    # ``feedback_docs`` best items of a keyword + semantic fusion by ``feedback_weight``
+    # (algorithms.feedback); 0 = off; None = as the index suggests (calibration.defaults:
+    # 2 for a catalogue whose items mostly run past what the embedding model reads, else 0)
+    feedback_docs: int | None = None
+    feedback_weight: float = 0.5
     # rerank_cross_encoder
     rerank: bool = True
     rerank_top_n: int | None = None  # None = the k items that will be delivered
@@ -204,6 +210,8 @@ class RetrievalConfig:
             raise ConfigError("PPR alphas must lie strictly between 0 and 1")
         if self.clause_coverage is not None and not 0.0 <= self.clause_coverage <= 1.0:
             raise ConfigError(f"clause_coverage must lie in [0, 1] (0 = off) or be None, got {self.clause_coverage}")
+        if self.feedback_weight < 0:
+            raise ConfigError(f"feedback_weight must be >= 0 (0 = the query unchanged), got {self.feedback_weight}")
         if self.token_budget is not None and self.token_budget < 0:
             raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
         if not self.expand_thresholds:

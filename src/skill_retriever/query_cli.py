@@ -50,6 +50,8 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
         extra["max_query_chars"] = args.max_query_chars
     if args.clause_coverage is not None:
         extra["clause_coverage"] = args.clause_coverage
+    if args.feedback_docs is not None:
+        extra["feedback_docs"] = args.feedback_docs
 
     def search(fetch: int) -> SearchResponse:
         return retriever.search(

@@ -178,6 +178,9 @@ class RetrievalState(InputState):
     alpha: float
     paths: dict[str, PathInfo]
     channel_rankings: Annotated[dict[str, list[ChannelHit]], merge_dicts]
+    # The semantic search against the query alone, when feedback moved the channel's own
+    # (retrieve_seeds): what "nothing fits" reads, as its calibration measured it.
+    semantic_before_feedback: list[ChannelHit]
     fused: list[Fused]
     results: list[Result]
     reranker: str
@@ -198,6 +201,7 @@ def fresh_run() -> dict[str, Any]:
         "candidates": [],
         "coverage": 1.0,
         "missing_components": [],
+        "semantic_before_feedback": [],
         "gap_rounds": Overwrite([]),
         "ppr_scores": {},
         "alpha": 0.0,

@@ -236,6 +236,9 @@ PASSAGE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
 CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, rrf", {"fusion": "rrf"}, "full with RRF instead of the catalogue's score fusion"),
     ("route smart, rrf", {"fusion": "rrf", "route": "smart"}, "route smart forced, RRF"),
+    ("full, no feedback", {"feedback_docs": 0},
+     ("full without the semantic channel's second search from the query moved toward the best items of a "
+      "first keyword + semantic fusion (feedback_docs=0; on by default where most items are long)")),
     ("full, one ask", {"clause_coverage": 0.0},
      "full without covering a request's asks one by one (clause_coverage=0: the fused list as it is)"),
     ("full, route by complexity", {"default_route": "by-complexity"},

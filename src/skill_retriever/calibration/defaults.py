@@ -83,6 +83,22 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   asks, over the other sets (issue 14's closing note gives those scratch figures).
   Passages are left out: a multi-hop question is one ask whose hops the walk follows.
 
+  A catalogue whose items mostly run past what the embedding model reads (at least
+  :data:`MIN_LONG_SHARE` of them longer than :data:`LONG_ITEM_WORDS` words: skills,
+  agents, documents) has its semantic channel search again from the query moved toward
+  the :data:`FEEDBACK_DOCS` best items of a first keyword + semantic fusion
+  (``feedback_docs``, ``algorithms.feedback``): BM25 reads a whole skill, the model its
+  first 256 word pieces, so the items both channels rank first say more about the request
+  than its words say to the model. Items longer than 200 words: the three judged skill
+  folders 83 %, the same read as documents 89 %, the tool sets 0-11 % (restbench,
+  seal-tools, stabletoolbench, metatool), the bundled sample 29 %. Measured (nDCG@10, the
+  default with ``feedback_docs`` 0 and 2): see the README's catalogue table, row "full, no
+  feedback". Ad hoc figures that chose it, on the default search of the cached benchmark
+  indexes: with 1, 2 or 3 items skills dev 78.9 / 78.6 / 76.5 and dev-as-documents 80.5 /
+  79.0 / 78.6 (75.8 and 76.3 without); on the short-item sets it lowered nDCG@10
+  (metatool -0.5, restbench-spotify -2.7, restbench-tmdb -1.9, seal-tools -0.7 with 2
+  items), which is why it is not on everywhere.
+
   Documents count as a catalogue since a folder of them became a source: each is one
   file, named and described, as a skill is. Measured on the benchmark's set "skills
   dev-as-documents" (the dev queries over the same three folders read with ``--kind
@@ -102,7 +118,9 @@ per snapshot. What must be learned from the index rather than seen in it belongs
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -133,6 +151,7 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
     "fusion": "rrf",
     "default_route": "by-complexity",
     "clause_coverage": 0.0,
+    "feedback_docs": 0,
 })
 
 #: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
@@ -169,6 +188,18 @@ MIN_WORKFLOW_SHARE = 0.5
 #: stays cheap on a million-edge graph; every benchmark catalogue (at most 7,194 edges,
 #: traject-bench) is read whole.
 EDGE_SAMPLE = 16_384
+#: A catalogue where at least this share of the items run past `LONG_ITEM_WORDS` words
+#: has its semantic channel search again from the query moved toward the best items of a
+#: keyword + semantic fusion (``feedback_docs``: `FEEDBACK_DOCS`; ``algorithms.feedback``).
+MIN_LONG_SHARE = 0.5
+#: About what the bundled all-MiniLM-L6-v2 reads of a text: 256 word pieces, some 190
+#: English words (a word is 1.3 word pieces in English prose; more in code).
+LONG_ITEM_WORDS = 200
+#: How many of the first fusion's best items the query moves toward.
+FEEDBACK_DOCS = 2
+#: At most this many items are read for `long_item_share`, evenly spaced.
+ITEM_SAMPLE = 2_000
+_WORD_RE = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -239,12 +270,19 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                   "fusion by scores, each channel weighted by how clearly its best item stands out; "
                   f"a request with several asks gets a top that covers each (xQuAD over its clauses, "
                   f"λ {CATALOGUE_SETTINGS['clause_coverage']})")
+        settings, reasons = dict(CATALOGUE_SETTINGS), [fusion]
+        long = long_item_share(snapshot)
+        if long >= MIN_LONG_SHARE:
+            settings["feedback_docs"] = FEEDBACK_DOCS
+            reasons.append(f"the semantic channel searches again from the query moved toward the {FEEDBACK_DOCS} best "
+                           f"items of a keyword + semantic fusion: {long:.0%} of its items run past "
+                           f"{LONG_ITEM_WORDS} words (>= {MIN_LONG_SHARE:.0%}), beyond what the embedding reads")
         workflow = workflow_share(snapshot.edges.values())
         if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
-            return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "ppr"}, (
-                fusion, (f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) "
-                         "say one item needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever "
-                         "the query names"),
+            return IndexDefaults("catalogue", {**settings, "default_route": "ppr"}, (
+                *reasons, (f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) "
+                           "say one item needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever "
+                           "the query names"),
             ))
         # The first rule's evidence, said whichever rule decides.
         few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
@@ -253,14 +291,30 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
         if alike is None or alike >= MIN_EDGE_COSINE:
             why = ("no edges between items with vectors" if alike is None
                    else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")
-            return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, "default_route": "smart"}, (
-                fusion, f"the smart route for every query without a typed hop: {why}{few}",
+            return IndexDefaults("catalogue", {**settings, "default_route": "smart"}, (
+                *reasons, f"the smart route for every query without a typed hop: {why}{few}",
             ))
-        return IndexDefaults("catalogue", CATALOGUE_SETTINGS, (
-            fusion, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
+        return IndexDefaults("catalogue", settings, (
+            *reasons, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
                      f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}"),
         ))
     return IndexDefaults("other", reasons=(f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components",))
+
+
+def long_item_share(snapshot: IndexSnapshot, sample: int = ITEM_SAMPLE) -> float:
+    """The share of the askable items whose embedded text (`Node.embedding_text`) runs
+    past `LONG_ITEM_WORDS` words, over at most ``sample`` of them, evenly spaced in id
+    order; 0 when there are none."""
+    askable = sorted(i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS)
+    if not askable:
+        return 0.0
+    picked = [askable[j] for j in np.unique(np.linspace(0, len(askable) - 1, min(sample, len(askable))).astype(np.int64))]
+    return sum(_runs_past(snapshot.nodes[i].embedding_text(), LONG_ITEM_WORDS) for i in picked) / len(picked)
+
+
+def _runs_past(text: str, words: int) -> bool:
+    """Whether ``text`` holds more than ``words`` words (it stops counting there)."""
+    return any(True for _ in itertools.islice(_WORD_RE.finditer(text), words, None))
 
 
 def workflow_share(edges: Collection[Edge], sample: int = EDGE_SAMPLE) -> float | None:
@@ -302,6 +356,7 @@ def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
     return snapshot.memo("index_defaults", None, lambda: decide(snapshot))
 
 
-__all__ = ["CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "EDGE_SAMPLE", "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE",
-           "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "NEUTRAL", "PASSAGE_SETTINGS", "WORKFLOW_KINDS",
-           "CorpusKind", "IndexDefaults", "decide", "index_defaults", "median_edge_cosine", "workflow_share"]
+__all__ = ["CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "EDGE_SAMPLE", "FEEDBACK_DOCS", "ITEM_SAMPLE", "LONG_ITEM_WORDS",
+           "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE", "MIN_LONG_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE",
+           "NEUTRAL", "PASSAGE_SETTINGS", "WORKFLOW_KINDS", "CorpusKind", "IndexDefaults", "decide", "index_defaults",
+           "long_item_share", "median_edge_cosine", "workflow_share"]

@@ -110,7 +110,8 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     the index was never calibrated or the semantic channel is off."""
     model = _fit_model(view)
     rankings = state.get("channel_rankings") or {}
-    semantic = rankings.get("semantic") or []
+    # The search against the query alone (feedback moves the channel's own list).
+    semantic = state.get("semantic_before_feedback") or rankings.get("semantic") or []
     nodes = view.snapshot.nodes
     # The best match that can be an answer, as the calibration measured it (calibration.fit).
     best = next((h for h in semantic if h["id"] in nodes and nodes[h["id"]].kind not in SCAFFOLD_KINDS), None)

@@ -9,12 +9,18 @@ corpus, see ``calibration``), the best facts and the entities they name replace 
 nodes nearest the query as seeds (HippoRAG 2's query-to-triple linking instead of
 query-to-node; ``algorithms.restart.fact_seeds``), and an entity the query names seeds
 with ``named_seed_weight``.
+
+With ``feedback_docs`` > 0 (a catalogue of long items: ``calibration.defaults``), the
+semantic channel's list is a second search, with the query moved toward the best items of
+a first keyword + semantic fusion (``algorithms.feedback``); the seeds and the "nothing
+fits" judgement keep the first search, against the query alone.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from skill_retriever.algorithms.feedback import feedback_items, rocchio
 from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
@@ -31,6 +37,7 @@ from skill_retriever.stores.passage_views import (
     search_within,
 )
 from skill_retriever.stores.snapshot import IndexSnapshot
+from skill_retriever.stores.vectors import VectorHit
 
 MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the best few
 
@@ -84,7 +91,8 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             for node_id, how in related.items()
         }
 
-    ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in semantic]
+    fed, feedback = _feedback_search(state, view, qvec, semantic)
+    ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in (fed if feedback else semantic)]
     # Items whose stored vector is damaged are missing from this channel: say so, counting
     # only what the caller may see.
     unusable = sum(1 for i in snap.unusable_vectors[0] if i in snap.nodes and visible.can_see(snap.nodes[i]))
@@ -93,11 +101,13 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
         "(keywords and the graph still do); run `skill-retriever repair` on the index"
     )] if unusable else []
     warnings += [w for w in [run_marks.answer_warning(snap.unfinished_runs)] if w]
+    on = config.channel_on("semantic")
     return {
         **({"warnings": warnings} if warnings else {}),
+        **({"semantic_before_feedback": [{"id": h.id, "score": h.score} for h in semantic]} if feedback and on else {}),
         "seeds": list(seeds.values()),
         "relational": bool(related),
-        "channel_rankings": {"semantic": ranking} if config.channel_on("semantic") else {},
+        "channel_rankings": {"semantic": ranking} if on else {},
         "stats": {
             "semantic_hits": len(semantic),
             "seeds": len(seeds),
@@ -109,8 +119,29 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             "threshold_nodes": config.seed_node_min_similarity,
             "threshold_edges": config.seed_edge_min_similarity,
             "fallback": fallback,
+            "feedback": feedback,
         },
     }
+
+
+def _feedback_search(
+    state: RetrievalState, view: QueryView, qvec: np.ndarray, semantic: list[VectorHit]
+) -> tuple[list[VectorHit], list[str]]:
+    """The semantic channel searched again from the query moved toward the best items of
+    the keyword + semantic fusion (``algorithms.feedback``), and those items; ``([], [])``
+    when feedback is off or there is no evidence from both channels to move toward."""
+    config, snap = view.config, view.snapshot
+    if not config.feedback_docs or not config.channel_on("semantic"):
+        return [], []
+    keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
+    index, emb = snap.graph.index, snap.embeddings
+    chosen = feedback_items(keyword, [(h.id, h.score) for h in semantic], config.feedback_docs)
+    rows = [index[i] for i in chosen if i in index and emb[index[i]].any()]  # a row of zeros: no vector
+    if not rows:
+        return [], []
+    moved = rocchio(qvec, emb[np.asarray(rows)], config.feedback_weight)
+    fed = search_within(snap, moved, config.channel_depth, answer_filters(snap, view.filters))
+    return fed, [snap.graph.ids[r] for r in rows]
 
 
 def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
