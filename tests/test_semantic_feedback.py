@@ -165,3 +165,18 @@ def test_the_query_command_turns_it_off_and_refuses_a_negative_count(
     code, out, err = query("--feedback-docs", "-1")
     said = "argument --feedback-docs: must be 0 or more items, got -1"
     assert code == 2 and said in err and json.loads(out) == {"error": said}  # --json: the answer's JSON too
+
+
+def test_an_item_the_caller_may_not_see_never_moves_the_query(tmp_path: Path) -> None:
+    index = _catalogue(tmp_path / "private", long=True)
+    index.upsert([Node(id="skill:triage-internal", kind="skill", name="triage-internal",
+                       description="simulate patients waiting for triage simulate patients waiting for triage",
+                       text=f"{'kubernetes unrelated ' * 20} {_pad('internal', True)}", access=("ops",))], [])
+    retriever = Retriever(index, cache_size=0)
+    ops = retriever.search(QUERY, k=5, rerank=False, principals=["ops"])
+    assert "skill:triage-internal" in ops.stats["retrieve_seeds"]["feedback"]  # it would, for a caller who may
+    dev = retriever.search(QUERY, k=5, rerank=False, principals=["dev"])
+    assert dev.stats["retrieve_seeds"]["feedback"][0] == "skill:queueing"
+    assert "skill:triage-internal" not in dev.stats["retrieve_seeds"]["feedback"]
+    assert "skill:triage-internal" not in dev.ids
+    index.close()

@@ -133,6 +133,8 @@ def _feedback_search(
     config, snap = view.config, view.snapshot
     if not config.feedback_docs or not config.channel_on("semantic"):
         return [], []
+    # Both lists hold only what every filter admits (access labels included), so an item the
+    # caller may not see never moves the query.
     keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
     index, emb = snap.graph.index, snap.embeddings
     chosen = feedback_items(keyword, [(h.id, h.score) for h in semantic], config.feedback_docs)
