@@ -91,10 +91,11 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   first 256 word pieces, so the items both channels rank first say more about the request
   than its words say to the model. Items longer than 200 words: the three judged skill
   folders 83 %, the same read as documents 89 %, the tool sets 0-11 % (restbench,
-  seal-tools, stabletoolbench, metatool), the bundled sample 29 %. Measured (nDCG@10, the
-  default with ``feedback_docs`` 0 and 2): see the README's catalogue table, row "full, no
-  feedback". Ad hoc figures that chose it, on the default search of the cached benchmark
-  indexes: with 1, 2 or 3 items skills dev 78.9 / 78.6 / 76.5 and dev-as-documents 80.5 /
+  seal-tools, stabletoolbench, metatool), the bundled sample 29 %. Measured (``skill-retriever
+  benchmark --only skills,toolret --max-queries 500``, commit 2fb99e1; the rows "full" and
+  "full, no feedback"), nDCG@10: skills dev 75.8 -> 78.6, dev-as-documents 76.3 -> 79.0, the
+  seven tool sets unchanged (their items are short: it stays off). Ad hoc figures that chose
+  it, on the default search of the cached benchmark indexes: with 1, 2 or 3 items skills dev 78.9 / 78.6 / 76.5 and dev-as-documents 80.5 /
   79.0 / 78.6 (75.8 and 76.3 without); on the short-item sets it lowered nDCG@10
   (metatool -0.5, restbench-spotify -2.7, restbench-tmdb -1.9, seal-tools -0.7 with 2
   items), which is why it is not on everywhere.
