@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from long_catalogue import QUERY, long_catalogue, pad
 
 from skill_retriever.algorithms.feedback import feedback_items, rocchio
 from skill_retriever.calibration import calibrate_index
@@ -24,39 +25,12 @@ from skill_retriever.context import resolve
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-
-QUERY = "simulate patients waiting for triage"
-EVENTS = "discrete-event resources arrivals servers " * 20
-
-
-def _pad(slug: str, long: bool) -> str:
-    """Words of the item's own that make its text run past `LONG_ITEM_WORDS` when
-    ``long``: each once, so they weigh little beside the repeated ones."""
-    return " ".join(f"{slug}x{i}" for i in range(LONG_ITEM_WORDS)) if long else ""
-
-
-def _catalogue(path: Path, long: bool) -> Index:
-    """Skills whose texts run past `LONG_ITEM_WORDS` words when ``long``. ``queueing``
-    holds the query's words; ``simpy`` shares none of them, only ``queueing``'s body."""
-    index = Index.open(path, embedder=HashingEmbedder(dim=1024), create=True)
-    nodes = [
-        Node(id="skill:queueing", kind="skill", name="queueing", description="simulate patients waiting for triage",
-             text=f"{EVENTS} {_pad('queueing', long)}"),
-        Node(id="skill:simpy", kind="skill", name="simpy", description="discrete-event library",
-             text=f"{EVENTS} {_pad('simpy', long)}"),
-    ]
-    nodes += [Node(id=f"skill:other-{w}", kind="skill", name=f"other-{w}", description=f"{w} helper",
-                   text=f"{f'{w} unrelated ' * 20} {_pad(w, long)}")
-              for w in ("invoice", "kubernetes", "sourdough", "typescript", "regex", "backup")]
-    index.upsert(nodes, [])
-    return index
 
 
 @pytest.fixture()
 def long_items(tmp_path: Path) -> Index:
-    index = _catalogue(tmp_path / "long", long=True)
+    index = long_catalogue(tmp_path / "long", long=True)
     calibrate_index(index)
     yield index
     index.close()
@@ -93,7 +67,7 @@ def test_a_catalogue_of_long_items_suggests_feedback(long_items: Index, tmp_path
     assert any(f"run past {LONG_ITEM_WORDS} words" in r for r in found.reasons)
     assert resolve(RetrievalConfig(), {}, long_items.snapshot()).feedback_docs == FEEDBACK_DOCS
     assert resolve(RetrievalConfig(feedback_docs=0), {}, long_items.snapshot()).feedback_docs == 0  # the caller wins
-    short = _catalogue(tmp_path / "short", long=False)
+    short = long_catalogue(tmp_path / "short", long=False)
     assert long_item_share(short.snapshot()) == 0.0
     assert "feedback_docs" not in decide(short.snapshot()).settings
     assert resolve(RetrievalConfig(), {}, short.snapshot()).feedback_docs == 0
@@ -168,10 +142,10 @@ def test_the_query_command_turns_it_off_and_refuses_a_negative_count(
 
 
 def test_an_item_the_caller_may_not_see_never_moves_the_query(tmp_path: Path) -> None:
-    index = _catalogue(tmp_path / "private", long=True)
+    index = long_catalogue(tmp_path / "private", long=True)
     index.upsert([Node(id="skill:triage-internal", kind="skill", name="triage-internal",
                        description="simulate patients waiting for triage simulate patients waiting for triage",
-                       text=f"{'kubernetes unrelated ' * 20} {_pad('internal', True)}", access=("ops",))], [])
+                       text=f"{'kubernetes unrelated ' * 20} {pad('internal', True)}", access=("ops",))], [])
     retriever = Retriever(index, cache_size=0)
     ops = retriever.search(QUERY, k=5, rerank=False, principals=["ops"])
     assert "skill:triage-internal" in ops.stats["retrieve_seeds"]["feedback"]  # it would, for a caller who may
