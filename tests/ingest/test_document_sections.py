@@ -61,8 +61,8 @@ def test_a_long_runbook_splits_at_headings_outside_code_fences(tmp_path: Path) -
     body = ("# Payments runbook\n\nThe lead: what this runbook covers.\n\n"
             "## Restart the queue\n\n" + _para("Restart the consumer.") +
             "```bash\n# drain the queue first\nkubectl scale deploy/consumer --replicas=0\n```\n\n"
-            "~~~\n## not a heading either\n~~~\n\n" + _para("More on restarting.", 3 * LONG) +
-            "## Fail over the database\n\n" + _para("Promote the replica.") +
+            "~~~\n## not a heading either\n~~~\n\n" + _para("More on restarting.", 2 * LONG) +
+            "## Fail over the database\n\n" + _para("Promote the replica.", LONG) +
             "#### A deeper heading stays inside\n\n" + _para("Check the lag.") +
             "### Roll back a deploy\n\n" + _para("Roll back with helm.") +
             "#not a heading without a space\n" + _para("Still the rollback.", 2))
@@ -86,6 +86,39 @@ def test_a_long_runbook_splits_at_headings_outside_code_fences(tmp_path: Path) -
     for node in nodes.values():
         if "line" in node.attrs:
             assert _line_of(path, node.attrs["line"]).lstrip("#").strip() == node.attrs["section"]
+
+
+def test_a_section_past_the_split_size_is_cut_into_parts_at_its_paragraphs(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    paragraphs = [_para(f"Endpoint {i} of the reference.", LONG // 2) for i in range(9)]  # each 1/6 of the limit
+    code = "```python\n" + "\n\n".join(f"call_{i}()" for i in range(50)) + "\n```\n"  # blank lines inside
+    path = write_file(root, "api.md", "# API\n\nThe lead.\n\n## Setup\n\n" + _para("Install the client.") +
+                      "\n## Reference\n\n" + "\n".join(paragraphs[:4]) + "\n" + code + "\n" +
+                      "\n".join(paragraphs[4:]) + "\n## Errors\n\n" + _para("Retry on 429."))
+    nodes = _read(root)
+    parts = [n for n in nodes.values() if n.attrs.get("section", "").startswith("Reference")]
+    assert [n.attrs["section"] for n in parts] == ["Reference", "Reference (part 2)"]
+    assert [n.id for n in parts] == ["docs/api.md#reference", "docs/api.md#reference-part-2"]
+    assert parts[1].name == "API \u203a Reference (part 2)"
+    assert all(len(n.text) <= SPLIT_CHARS for n in nodes.values())
+    # Cut at a paragraph's end, never inside the code block, and nothing lost or doubled.
+    assert parts[0].text.startswith("## Reference") and code.strip() in parts[0].text + parts[1].text
+    joined = parts[0].text + "\n\n" + parts[1].text
+    assert all(joined.count(f"Endpoint {i} of") == 1 for i in range(9))
+    # Each part points at its first line in the file.
+    assert _line_of(path, parts[1].attrs["line"]) == parts[1].text.split("\n")[0]
+    assert {"docs/api.md#setup", "docs/api.md#errors"} <= set(nodes)
+
+
+def test_a_paragraph_longer_than_the_split_size_is_a_part_of_its_own() -> None:
+    body = ("# Notes\n\n## Log\n\n" + _para("Short entry.") + "\n" + _para("One huge line.", 4 * LONG) + "\n" +
+            _para("After it.") + "\n## End\n\n" + _para("Done."))
+    split = split_sections(body, ".md")
+    assert split is not None
+    log = [s for s in split.sections if s.heading.startswith("Log")]
+    assert [s.heading for s in log] == ["Log", "Log (part 2)", "Log (part 3)"]
+    assert log[1].text.startswith("One huge line.") and len(log[1].text) > SPLIT_CHARS
+    assert log[2].text.startswith("After it.")
 
 
 def test_short_sections_merge_into_the_one_before_or_the_lead_when_first(tmp_path: Path) -> None:

@@ -20,6 +20,10 @@ The rule (`split_sections`):
 - a section shorter than `MIN_SECTION_CHARS` (its heading line counted) joins the section
   before it, or the lead when it comes before the first long enough: a heading over one
   line is no answer of its own. A body left with fewer than two sections is not split;
+- a section still longer than `SPLIT_CHARS` (a 130,000-character API reference under one
+  ``##``) is cut into parts of at most that size at blank lines outside fenced code
+  blocks (its paragraphs; a longer paragraph or code block stays whole in its part): the
+  first keeps the heading, the others are ``heading (part 2)``, ``(part 3)``...;
 - each section keeps its heading (markup out, secrets redacted, cut to `HEADING_CHARS`:
   it is part of the item's name, id and attrs, which no redaction pass reads), its 1-based
   line in the file (the caller gives the line the body starts on, after the frontmatter)
@@ -35,6 +39,7 @@ text again and again.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from itertools import accumulate
@@ -147,12 +152,17 @@ def split_sections(
     merged = _merged(parts, offsets, min_section_chars)
     if len(merged) < 2:
         return None
-    headings = [heading_text(p.heading) for p in merged]
+    lead = "\n".join(lines[: merged[0].start]).strip()
+    breaks = [n for n, line in prose_lines(body) if not line.strip()]  # paragraph ends, outside fences
+    cut_up = [piece for p in merged for piece in _parts_of(p, breaks, offsets, split_chars)
+              if any(lines[n].strip() for n in range(piece[0].start, piece[0].end))]  # no part of blank lines
+    headings = [heading_text(p.heading) + (f" (part {n})" if n > 1 else "") for p, n in cut_up]
     sections = tuple(
-        Section(heading, slug, first_line + p.start, "\n".join(lines[p.start : p.end]).rstrip())
-        for p, heading, slug in zip(merged, headings, unique_slugs(headings), strict=True)
+        Section(heading, slug, first_line + start, "\n".join(lines[start : p.end]).rstrip())
+        for (p, _), heading, slug in zip(cut_up, headings, unique_slugs(headings), strict=True)
+        for start in [_first_written(lines, p.start, p.end)]
     )
-    return Split("\n".join(lines[: merged[0].start]).strip(), sections)
+    return Split(lead, sections)
 
 
 def overview_text(split: Split) -> str:
@@ -207,6 +217,41 @@ def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]
         elif merged:
             merged[-1].end = part.end
     return merged
+
+
+def _parts_of(part: _Part, breaks: list[int], offsets: list[int], limit: int) -> list[tuple[_Part, int]]:
+    """``part`` as ranges of lines of at most ``limit`` characters, numbered from 1, each
+    cut at one of ``breaks`` (blank lines outside fences, ascending; the blank line itself
+    belongs to neither side): the greedy cut, at the last break that keeps a range within
+    the limit; a paragraph longer than the limit is a range of its own. Itself alone when
+    it fits. Linear in the breaks: each is looked at most twice."""
+    if offsets[part.end] - offsets[part.start] <= limit:
+        return [(part, 1)]
+    inside = breaks[bisect.bisect_right(breaks, part.start): bisect.bisect_left(breaks, part.end)]
+    ranges: list[tuple[int, int]] = []
+    start, cut, i = part.start, None, 0
+    while i < len(inside):
+        brk = inside[i]
+        if brk > start and offsets[brk] - offsets[start] > limit:
+            end = cut if cut is not None else brk  # the last break that fit; here when none did
+            ranges.append((start, end))
+            start, cut = end + 1, None
+            i += end == brk  # a break before this one ended the range: look at this one again
+            continue
+        if brk > start:
+            cut = brk
+        i += 1
+    if offsets[part.end] - offsets[start] > limit and cut is not None:
+        ranges.append((start, cut))
+        start = cut + 1
+    ranges.append((start, part.end))
+    return [(_Part(part.heading, part.level, a, b), n) for n, (a, b) in enumerate(ranges, 1)]
+
+
+def _first_written(lines: list[str], start: int, end: int) -> int:
+    """The first line of ``lines[start:end]`` that is not blank (``start`` when none is):
+    where a part after a cut begins, and the line its item points at."""
+    return next((n for n in range(start, end) if lines[n].strip()), start)
 
 
 def slug(heading: str) -> str:
