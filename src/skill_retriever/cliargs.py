@@ -117,8 +117,8 @@ def add_query_limits(q: argparse.ArgumentParser) -> None:
         type=_at_least(0, "items"),
         default=None,
         metavar="N",
-        help="the semantic search again from the query moved toward the N best items of a keyword + semantic "
-        "fusion (0 = off; default: as the index suggests, 2 for a catalogue of long items such as skills)",
+        help="search the semantic channel again from the query moved toward the N best items of a keyword + "
+        "semantic fusion (0 = off; default: as the index suggests, 2 where most items are long, such as skills)",
     )
 
 
