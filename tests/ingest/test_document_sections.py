@@ -162,19 +162,38 @@ def test_lines_count_the_frontmatter_and_carriage_returns(tmp_path: Path) -> Non
             assert _line_of(path, line).strip() == f"## Part {n}", (path.name, line)
 
 
-def test_text_files_short_files_and_unsplittable_bodies_stay_whole(tmp_path: Path) -> None:
+def test_short_files_and_single_paragraphs_stay_whole(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     long = "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 9))
     assert len(long) > SPLIT_CHARS
-    write_file(root, "notes.txt", long)
-    write_file(root, "guide.rst", long)
     write_file(root, "short.md", long[: SPLIT_CHARS - 1])  # just under the threshold
-    write_file(root, "one.md", "# Title\n\n" + _para("Only a title.", 4 * LONG))  # no split heading
-    write_file(root, "fenced.md", "```\n" + long + "```\n")  # every heading in a code block
+    write_file(root, "one.md", "# Title\n\n" + _para("Only a title.", 4 * LONG))  # the title and one paragraph
+    write_file(root, "fenced.md", "```\n" + long + "```\n")  # every heading and blank line in a code block
     nodes = _read(root)
-    assert set(nodes) == {f"docs/{n}" for n in ("notes.txt", "guide.rst", "short.md", "one.md", "fenced.md")}
-    assert all(n.text.count("## Part") in (0, 8) or i == "docs/short.md" for i, n in nodes.items())
-    assert split_sections(long, ".TXT") is None and split_sections(long, ".MD") is not None
+    assert set(nodes) == {"docs/short.md", "docs/one.md", "docs/fenced.md"}
+    assert nodes["docs/fenced.md"].text.count("## Part") == 8 and "Only a title." in nodes["docs/one.md"].text
+
+
+def test_text_files_and_unsplit_markdown_are_cut_at_their_paragraphs(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    long = "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 9))
+    paragraphs = "Intro of the notes.\n\n" + "\n".join(_para(f"Note {n}.", LONG) for n in range(1, 9))
+    text = write_file(root, "notes.txt", long)  # not Markdown: its "## " lines are text
+    write_file(root, "guide.rst", paragraphs)
+    write_file(root, "deep.md", "# Deep\n\n" + "".join(f"#### Step {n}\n\n" + _para(f"Step {n}.", LONG)
+                                                      for n in range(1, 9)))  # no split heading
+    nodes = _read(root)
+    for name in ("notes.txt", "guide.rst", "deep.md"):
+        doc = nodes[f"docs/{name}"]
+        parts = sorted((n for i, n in nodes.items() if i.startswith(f"docs/{name}#")), key=lambda n: n.attrs["line"])
+        assert [n.attrs["section"] for n in parts] == [f"part {k}" for k in range(2, len(parts) + 2)], name
+        assert [n.id for n in parts] == [f"docs/{name}#part-{k}" for k in range(2, len(parts) + 2)]
+        assert all(len(n.text) <= SPLIT_CHARS for n in parts), name
+        assert doc.text.startswith(("## Part 1", "Intro of the notes.", "# Deep")), name  # the lead: part 1
+        assert doc.text.endswith("Sections:\n" + "\n".join(f"- part {k}" for k in range(2, len(parts) + 2)))
+    notes = sorted((n for i, n in nodes.items() if i.startswith("docs/notes.txt#")), key=lambda n: n.attrs["line"])
+    assert _line_of(text, notes[0].attrs["line"]) == notes[0].text.split("\n")[0]
+    assert nodes["docs/guide.rst#part-2"].name == "guide \u203a part 2"
 
 
 def test_a_section_carries_no_secret_into_the_index(tmp_path: Path) -> None:

@@ -262,7 +262,13 @@ def test_a_crafted_first_paragraph_is_read_only_as_far_as_a_description_needs(tm
                + " [ok](other.md)\n")
     write_file(root, "other.md", "# Other\n\nThe page linked to.\n")
     read = ingest_documents(root)
-    assert [(e.source, e.target) for e in read.edges] == [("docs/crafted.md", "docs/other.md")]
+    links = [(e.source, e.target) for e in read.edges if e.kind is EdgeKind.MENTIONS]
+    assert links == [("docs/crafted.md", "docs/other.md")]
     node = next(n for n in read.nodes if n.id == "docs/crafted.md")
     assert len(node.description) <= 300 and node.description.startswith("**a")
-    assert len(node.name) <= 2_000 and node.text.count("**a") == 20_000  # the text is kept whole
+    # The text is kept whole: its paragraphs, each past document_sections.SPLIT_CHARS, are
+    # the file's parts (PART_OF it), none cut.
+    parts = [n for n in read.nodes if n.id.startswith("docs/crafted.md#")]
+    assert len(node.name) <= 2_000 and sum(n.text.count("**a") for n in [node, *parts]) == 20_000
+    assert {(e.source, e.target) for e in read.edges if e.kind is EdgeKind.PART_OF} == {
+        (n.id, "docs/crafted.md") for n in parts}

@@ -7,8 +7,8 @@ section is what answers, and its file and line are what an editor opens.
 
 The rule (`split_sections`):
 
-- only Markdown (``.md``, ``.markdown``, ``.mdx``) is split: its headings say where a part
-  begins; reStructuredText and plain text have no heading syntax as reliable, and stay whole;
+- only a Markdown body (``.md``, ``.markdown``, ``.mdx``) is split at headings: they say
+  where a part begins; reStructuredText and plain text have no heading syntax as reliable;
 - only a body (the text after the frontmatter) longer than `SPLIT_CHARS` is split: a short
   document already fits the embedder's window and a budget, and is best answered whole;
 - it is split at ATX headings of level 1 to 3 (``#``, ``##``, ``###``) outside fenced code
@@ -19,7 +19,10 @@ The rule (`split_sections`):
   the first split) keeps it, with the introduction after it;
 - a section shorter than `MIN_SECTION_CHARS` (its heading line counted) joins the section
   before it, or the lead when it comes before the first long enough: a heading over one
-  line is no answer of its own. A body left with fewer than two sections is not split;
+  line is no answer of its own;
+- a body that headings do not split (fewer than two sections are left, or it is not
+  Markdown) is cut at its paragraphs, as a long section is (below): the first part is the
+  lead, the others ``part 2``, ``part 3``...; a body of one paragraph stays whole;
 - a section still longer than `SPLIT_CHARS` (a 130,000-character API reference under one
   ``##``) is cut into parts of at most that size at blank lines outside fenced code
   blocks (its paragraphs; a longer paragraph or code block stays whole in its part): the
@@ -137,32 +140,55 @@ def split_sections(
         split_chars: A body of at most this many characters is not split.
         min_section_chars: A shorter section joins a neighbour.
     """
-    if suffix.lower() not in SPLIT_SUFFIXES or len(body) <= split_chars:
+    if len(body) <= split_chars:
         return None
     lines = body.split("\n")
-    parts = _headings(body)
-    if parts and parts[0].level == 1 and not any(line.strip() for line in lines[: parts[0].start]):
-        parts = parts[1:]  # the title: the lead keeps it
-    if not parts:
-        return None
-    for part, following in zip(parts, [p.start for p in parts[1:]] + [len(lines)], strict=True):
-        part.end = following
     # offsets[i] = characters before line i (each line's newline counted)
     offsets = [0, *accumulate(len(line) + 1 for line in lines)]
-    merged = _merged(parts, offsets, min_section_chars)
-    if len(merged) < 2:
-        return None
-    lead = "\n".join(lines[: merged[0].start]).strip()
     breaks = [n for n, line in prose_lines(body) if not line.strip()]  # paragraph ends, outside fences
-    cut_up = [piece for p in merged for piece in _parts_of(p, breaks, offsets, split_chars)
-              if any(lines[n].strip() for n in range(piece[0].start, piece[0].end))]  # no part of blank lines
+    merged = _by_heading(body, lines, offsets, min_section_chars) if suffix.lower() in SPLIT_SUFFIXES else []
+    if len(merged) < 2:
+        return _by_paragraph(lines, offsets, breaks, split_chars, min_section_chars, first_line)
+    lead = "\n".join(lines[: merged[0].start]).strip()
+    cut_up = [(piece, n) for p in merged
+              for n, piece in enumerate(_parts_of(p, lines, breaks, offsets, split_chars, min_section_chars), 1)]
     headings = [heading_text(p.heading) + (f" (part {n})" if n > 1 else "") for p, n in cut_up]
-    sections = tuple(
-        Section(heading, slug, first_line + start, "\n".join(lines[start : p.end]).rstrip())
-        for (p, _), heading, slug in zip(cut_up, headings, unique_slugs(headings), strict=True)
-        for start in [_first_written(lines, p.start, p.end)]
-    )
-    return Split(lead, sections)
+    return Split(lead, _sections(lines, [p for p, _ in cut_up], headings, first_line))
+
+
+def _by_heading(body: str, lines: list[str], offsets: list[int], min_section_chars: int) -> list[_Part]:
+    """The parts a Markdown body's split headings make, short ones merged (`_merged`); the
+    title (a level-1 heading with nothing before it) stays in the lead."""
+    parts = _headings(body)
+    if parts and parts[0].level == 1 and not any(line.strip() for line in lines[: parts[0].start]):
+        parts = parts[1:]
+    if not parts:
+        return []
+    for part, following in zip(parts, [p.start for p in parts[1:]] + [len(lines)], strict=True):
+        part.end = following
+    return _merged(parts, offsets, min_section_chars)
+
+
+def _by_paragraph(
+    lines: list[str], offsets: list[int], breaks: list[int], limit: int, minimum: int, first_line: int
+) -> Split | None:
+    """A body that headings do not split, cut at its paragraphs (`_parts_of`): the first
+    part is the lead, the others ``part 2``, ``part 3``...; None when that leaves one part."""
+    pieces = _parts_of(_Part("", 0, 0, len(lines)), lines, breaks, offsets, limit, minimum)
+    if len(pieces) < 2:
+        return None
+    lead = "\n".join(lines[pieces[0].start : pieces[0].end]).strip()
+    return Split(lead, _sections(lines, pieces[1:], [f"part {n}" for n in range(2, len(pieces) + 1)], first_line))
+
+
+def _sections(lines: list[str], parts: list[_Part], headings: list[str], first_line: int) -> tuple[Section, ...]:
+    """Each part as a `Section` under its heading, with a unique slug, from its first
+    written line (where a part after a cut begins, and the line its item points at)."""
+    out = []
+    for part, heading, slug_ in zip(parts, headings, unique_slugs(headings), strict=True):
+        start = next((n for n in range(part.start, part.end) if lines[n].strip()), part.start)
+        out.append(Section(heading, slug_, first_line + start, "\n".join(lines[start : part.end]).rstrip()))
+    return tuple(out)
 
 
 def overview_text(split: Split) -> str:
@@ -219,22 +245,27 @@ def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]
     return merged
 
 
-def _parts_of(part: _Part, breaks: list[int], offsets: list[int], limit: int) -> list[tuple[_Part, int]]:
-    """``part`` as ranges of lines of at most ``limit`` characters, numbered from 1, each
-    cut at one of ``breaks`` (blank lines outside fences, ascending; the blank line itself
-    belongs to neither side): the greedy cut, at the last break that keeps a range within
-    the limit; a paragraph longer than the limit is a range of its own. Itself alone when
-    it fits. Linear in the breaks: each is looked at most twice."""
+def _parts_of(
+    part: _Part, lines: list[str], breaks: list[int], offsets: list[int], limit: int, minimum: int
+) -> list[_Part]:
+    """``part`` as ranges of lines of at most ``limit`` characters, each cut at one of
+    ``breaks`` (blank lines outside fences, ascending; the blank line itself belongs to
+    neither side): the greedy cut, at the last break that keeps a range within the limit.
+    A paragraph longer than the limit is a range of its own, and a range shorter than
+    ``minimum`` (a heading and a line before such a paragraph) joins the next (which may
+    then run past the limit by less than ``minimum``), the last the one before it; a
+    range of blank lines is dropped. Itself alone when it fits.
+    Linear in the breaks: each is looked at most twice."""
     if offsets[part.end] - offsets[part.start] <= limit:
-        return [(part, 1)]
+        return [part]
     inside = breaks[bisect.bisect_right(breaks, part.start): bisect.bisect_left(breaks, part.end)]
-    ranges: list[tuple[int, int]] = []
+    ranges: list[list[int]] = []
     start, cut, i = part.start, None, 0
     while i < len(inside):
         brk = inside[i]
         if brk > start and offsets[brk] - offsets[start] > limit:
             end = cut if cut is not None else brk  # the last break that fit; here when none did
-            ranges.append((start, end))
+            ranges.append([start, end])
             start, cut = end + 1, None
             i += end == brk  # a break before this one ended the range: look at this one again
             continue
@@ -242,16 +273,19 @@ def _parts_of(part: _Part, breaks: list[int], offsets: list[int], limit: int) ->
             cut = brk
         i += 1
     if offsets[part.end] - offsets[start] > limit and cut is not None:
-        ranges.append((start, cut))
+        ranges.append([start, cut])
         start = cut + 1
-    ranges.append((start, part.end))
-    return [(_Part(part.heading, part.level, a, b), n) for n, (a, b) in enumerate(ranges, 1)]
-
-
-def _first_written(lines: list[str], start: int, end: int) -> int:
-    """The first line of ``lines[start:end]`` that is not blank (``start`` when none is):
-    where a part after a cut begins, and the line its item points at."""
-    return next((n for n in range(start, end) if lines[n].strip()), start)
+    ranges.append([start, part.end])
+    ranges = [r for r in ranges if any(lines[n].strip() for n in range(r[0], r[1]))]
+    joined: list[list[int]] = []
+    for r in ranges:
+        if joined and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
+            joined[-1][1] = r[1]  # the short range before takes this one in
+        else:
+            joined.append(r)
+    if len(joined) > 1 and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
+        joined[-2][1] = joined.pop()[1]
+    return [_Part(part.heading, part.level, a, b) for a, b in joined]
 
 
 def slug(heading: str) -> str:

@@ -22,7 +22,8 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 A long Markdown file is also its sections (`document_sections`: a body over
 `document_sections.SPLIT_CHARS`, split at ``#``, ``##`` and ``###`` headings outside code fences, a short
 section joined to its neighbour, a section still over that size cut at its paragraphs into
-parts): one DOCUMENT node per section or part, id
+parts; a long body that headings do not split, plain text and reStructuredText among them,
+cut at its paragraphs): one DOCUMENT node per section or part, id
 ``f"{document id}#{slug}"``, named ``"<document> › <heading>"``, described by its first
 paragraph, with the document's tags, access, dates, source and attrs plus ``section`` (the
 heading) and ``line`` (where it starts in the file: ``query`` prints ``file: path:line``),
