@@ -37,7 +37,7 @@ def feedback_items(
     keyword: Sequence[tuple[str, float]], semantic: Sequence[tuple[str, float]], n: int
 ) -> list[str]:
     """The ``n`` best items of the score fusion (`score_fusion`) of a keyword and a
-    semantic list, each ``(id, score)`` best first. None when either list is empty: the
+    semantic list, each ``(id, score)`` best first; none when either list is empty: the
     feedback is the two channels' joint evidence, and one channel alone would only
     repeat what it already ranked."""
     if n <= 0 or not keyword or not semantic:

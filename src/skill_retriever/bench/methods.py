@@ -239,6 +239,9 @@ CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, no feedback", {"feedback_docs": 0},
      ("full without the semantic channel's second search from the query moved toward the best items of a "
       "first keyword + semantic fusion (feedback_docs=0; on by default where most items are long)")),
+    ("full, feedback forced", {"feedback_docs": 2},
+     ("full with that second search on whatever the items' length (feedback_docs=2): what the default "
+      "does where most items are long, tried where they are short")),
     ("full, one ask", {"clause_coverage": 0.0},
      "full without covering a request's asks one by one (clause_coverage=0: the fused list as it is)"),
     ("full, route by complexity", {"default_route": "by-complexity"},

@@ -271,42 +271,50 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                   "fusion by scores, each channel weighted by how clearly its best item stands out; "
                   f"a request with several asks gets a top that covers each (xQuAD over its clauses, "
                   f"λ {CATALOGUE_SETTINGS['clause_coverage']})")
-        settings, reasons = dict(CATALOGUE_SETTINGS), [fusion]
-        long = long_item_share(snapshot)
-        if long >= MIN_LONG_SHARE:
-            settings["feedback_docs"] = FEEDBACK_DOCS
-            reasons.append(f"the semantic channel searches again from the query moved toward the {FEEDBACK_DOCS} best "
-                           f"items of a keyword + semantic fusion: {long:.0%} of its items run past "
-                           f"{LONG_ITEM_WORDS} words (>= {MIN_LONG_SHARE:.0%}), beyond what the embedding reads")
-        workflow = workflow_share(snapshot.edges.values())
-        if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
-            return IndexDefaults("catalogue", {**settings, "default_route": "ppr"}, (
-                *reasons, (f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) "
-                           "say one item needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever "
-                           "the query names"),
-            ))
-        # The first rule's evidence, said whichever rule decides.
-        few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
-                                           f"(< {MIN_WORKFLOW_SHARE:.0%})")
-        alike = median_edge_cosine(snapshot.graph.adjacency, snapshot.embeddings)
-        if alike is None or alike >= MIN_EDGE_COSINE:
-            why = ("no edges between items with vectors" if alike is None
-                   else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")
-            return IndexDefaults("catalogue", {**settings, "default_route": "smart"}, (
-                *reasons, f"the smart route for every query without a typed hop: {why}{few}",
-            ))
-        return IndexDefaults("catalogue", settings, (
-            *reasons, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
-                     f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}"),
-        ))
+        route, why_route = _catalogue_route(snapshot)
+        feedback, why_feedback = _feedback(snapshot)
+        return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, **route, **feedback}, (fusion, why_route, why_feedback))
     return IndexDefaults("other", reasons=(f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components",))
+
+
+def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
+    """A catalogue's route (the module docstring's three rules, in order) and why."""
+    workflow = workflow_share(snapshot.edges.values())
+    if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
+        return {"default_route": "ppr"}, (
+            f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) say one item "
+            "needs another (DEPENDS_ON, FEEDS), and the walk follows them whatever the query names")
+    # The first rule's evidence, said whichever rule decides.
+    few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
+                                       f"(< {MIN_WORKFLOW_SHARE:.0%})")
+    alike = median_edge_cosine(snapshot.graph.adjacency, snapshot.embeddings)
+    if alike is None or alike >= MIN_EDGE_COSINE:
+        why = ("no edges between items with vectors" if alike is None
+               else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")
+        return {"default_route": "smart"}, f"the smart route for every query without a typed hop: {why}{few}"
+    return {}, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
+                f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}")
+
+
+def _feedback(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
+    """A catalogue's ``feedback_docs`` (when its items are long) and why; the evidence is
+    said whichever way it decides, as the route's is."""
+    long = long_item_share(snapshot)
+    if long >= MIN_LONG_SHARE:
+        return {"feedback_docs": FEEDBACK_DOCS}, (
+            f"the semantic channel searches again from the query moved toward the {FEEDBACK_DOCS} best items of a "
+            f"keyword + semantic fusion: {long:.0%} of its items run past {LONG_ITEM_WORDS} words "
+            f"(>= {MIN_LONG_SHARE:.0%}), beyond what the embedding reads")
+    return {}, (f"the semantic channel searches once: {long:.0%} of its items run past {LONG_ITEM_WORDS} words "
+                f"(< {MIN_LONG_SHARE:.0%})")
 
 
 def long_item_share(snapshot: IndexSnapshot, sample: int = ITEM_SAMPLE) -> float:
     """The share of the askable items whose embedded text (`Node.embedding_text`) runs
-    past `LONG_ITEM_WORDS` words, over at most ``sample`` of them, evenly spaced in id
-    order; 0 when there are none."""
-    askable = sorted(i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS)
+    past `LONG_ITEM_WORDS` words, over at most ``sample`` of them, evenly spaced in the
+    snapshot's order (no sort: it runs on the first query after each write); 0 when there
+    are none."""
+    askable = [i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS]
     if not askable:
         return 0.0
     picked = [askable[j] for j in np.unique(np.linspace(0, len(askable) - 1, min(sample, len(askable))).astype(np.int64))]

@@ -25,6 +25,7 @@ from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
 from skill_retriever.stores import run_marks
@@ -136,9 +137,9 @@ def _feedback_search(
     # Both lists hold only what every filter admits (access labels included), so an item the
     # caller may not see never moves the query.
     keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
-    index, emb = snap.graph.index, snap.embeddings
     chosen = feedback_items(keyword, [(h.id, h.score) for h in semantic], config.feedback_docs)
-    rows = [index[i] for i in chosen if i in index and emb[index[i]].any()]  # a row of zeros: no vector
+    emb = snap.embeddings
+    rows = [r for r in rows_of(snap.graph, chosen) if emb[r].any()]  # a row of zeros: no vector
     if not rows:
         return [], []
     moved = rocchio(qvec, emb[np.asarray(rows)], config.feedback_weight)
