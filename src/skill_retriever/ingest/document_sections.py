@@ -150,10 +150,14 @@ def split_sections(
     if len(merged) < 2:
         return _by_paragraph(lines, offsets, breaks, split_chars, min_section_chars, first_line)
     lead = "\n".join(lines[: merged[0].start]).strip()
-    cut_up = [(piece, n) for p in merged
-              for n, piece in enumerate(_parts_of(p, lines, breaks, offsets, split_chars, min_section_chars), 1)]
-    headings = [heading_text(p.heading) + (f" (part {n})" if n > 1 else "") for p, n in cut_up]
-    return Split(lead, _sections(lines, [p for p, _ in cut_up], headings, first_line))
+    pieces: list[_Part] = []
+    headings: list[str] = []
+    for p in merged:
+        title = heading_text(p.heading)  # markup and secrets read once per section, not per part
+        for n, piece in enumerate(_parts_of(p, lines, breaks, offsets, split_chars, min_section_chars), 1):
+            pieces.append(piece)
+            headings.append(title if n == 1 else f"{title} (part {n})")
+    return Split(lead, _sections(lines, pieces, headings, first_line))
 
 
 def _by_heading(body: str, lines: list[str], offsets: list[int], min_section_chars: int) -> list[_Part]:
@@ -182,13 +186,11 @@ def _by_paragraph(
 
 
 def _sections(lines: list[str], parts: list[_Part], headings: list[str], first_line: int) -> tuple[Section, ...]:
-    """Each part as a `Section` under its heading, with a unique slug, from its first
-    written line (where a part after a cut begins, and the line its item points at)."""
-    out = []
-    for part, heading, slug_ in zip(parts, headings, unique_slugs(headings), strict=True):
-        start = next((n for n in range(part.start, part.end) if lines[n].strip()), part.start)
-        out.append(Section(heading, slug_, first_line + start, "\n".join(lines[start : part.end]).rstrip()))
-    return tuple(out)
+    """Each part as a `Section` under its heading, with a unique slug."""
+    return tuple(
+        Section(heading, slug_, first_line + part.start, "\n".join(lines[part.start : part.end]).rstrip())
+        for part, heading, slug_ in zip(parts, headings, unique_slugs(headings), strict=True)
+    )
 
 
 def overview_text(split: Split) -> str:
@@ -254,7 +256,8 @@ def _parts_of(
     A paragraph longer than the limit is a range of its own, and a range shorter than
     ``minimum`` (a heading and a line before such a paragraph) joins the next (which may
     then run past the limit by less than ``minimum``), the last the one before it; a
-    range of blank lines is dropped. Itself alone when it fits.
+    range of blank lines is dropped, and each begins at its first line that is not blank
+    (the line its item points at). Itself alone when it fits.
     Linear in the breaks: each is looked at most twice."""
     if offsets[part.end] - offsets[part.start] <= limit:
         return [part]
@@ -276,7 +279,8 @@ def _parts_of(
         ranges.append([start, cut])
         start = cut + 1
     ranges.append([start, part.end])
-    ranges = [r for r in ranges if any(lines[n].strip() for n in range(r[0], r[1]))]
+    ranges = [[first, b] for a, b in ranges
+              if (first := next((n for n in range(a, b) if lines[n].strip()), None)) is not None]
     joined: list[list[int]] = []
     for r in ranges:
         if joined and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
