@@ -121,6 +121,23 @@ def test_a_paragraph_longer_than_the_split_size_is_a_part_of_its_own() -> None:
     assert log[2].text.startswith("After it.")
 
 
+def test_a_short_last_paragraph_after_the_cut_joins_the_part_before(tmp_path: Path) -> None:
+    # A section just past the split size whose last paragraph is short: the cut leaves that
+    # paragraph alone, and it joins the part before. This file was skipped (an IndexError)
+    # before the fix.
+    root = tmp_path / "docs"
+    long = _para("Long entry.", (SPLIT_CHARS - 100) // len(FILLER))  # with its heading, just fits a part
+    tail = "A short tail. " * 19 + "A short tail."  # shorter than MIN_SECTION_CHARS
+    section = "## Long\n\n" + long + "\n" + tail + "\n\n"
+    assert len("## Long\n\n" + long) < SPLIT_CHARS < len(section) and len(tail) < MIN_SECTION_CHARS
+    write_file(root, "tail.md", section + "## Next\n\n" + _para("Next."))
+    read = ingest_documents(root)
+    assert not read.problems
+    nodes = {n.id: n for n in read.nodes}
+    assert nodes["docs/tail.md#long"].text.endswith("A short tail.")
+    assert "docs/tail.md#next" in nodes and not any("part-2" in i for i in nodes)
+
+
 def test_short_sections_merge_into_the_one_before_or_the_lead_when_first(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     write_file(root, "guide.md", "# Guide\n\n## Prerequisites\n\nA laptop.\n\n"  # short, first: the lead's

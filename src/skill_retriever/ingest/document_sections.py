@@ -288,7 +288,8 @@ def _parts_of(
         else:
             joined.append(r)
     if len(joined) > 1 and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
-        joined[-2][1] = joined.pop()[1]
+        last = joined.pop()  # popped first: `joined[-2][1] = joined.pop()[1]` indexes after the pop
+        joined[-1][1] = last[1]
     return [_Part(part.heading, part.level, a, b) for a, b in joined]
 
 
