@@ -110,15 +110,19 @@ def test_a_section_past_the_split_size_is_cut_into_parts_at_its_paragraphs(tmp_p
     assert {"docs/api.md#setup", "docs/api.md#errors"} <= set(nodes)
 
 
-def test_a_paragraph_longer_than_the_split_size_is_a_part_of_its_own() -> None:
-    body = ("# Notes\n\n## Log\n\n" + _para("Short entry.") + "\n" + _para("One huge line.", 4 * LONG) + "\n" +
+def test_a_paragraph_longer_than_the_split_size_is_cut_at_its_sentence_ends() -> None:
+    huge = _para("One huge line.", 4 * LONG).rstrip()  # one line of about 54,000 characters
+    body = ("# Notes\n\n## Log\n\n" + _para("Short entry.") + "\n" + huge + "\n\n" +
             _para("After it.") + "\n## End\n\n" + _para("Done."))
     split = split_sections(body, ".md")
     assert split is not None
     log = [s for s in split.sections if s.heading.startswith("Log")]
     assert [s.heading for s in log] == ["Log", "Log (part 2)", "Log (part 3)"]
-    assert log[1].text.startswith("One huge line.") and len(log[1].text) > SPLIT_CHARS
-    assert log[2].text.startswith("After it.")
+    assert all(len(s.text) <= SPLIT_CHARS for s in split.sections)
+    assert log[1].text.startswith("One huge line.") and log[1].text.endswith("step by step.")
+    rest, after = log[2].text.split("\n\n")
+    assert log[1].text + " " + rest == huge and after.startswith("After it.")  # nothing lost
+    assert log[1].line == log[2].line == body.split("\n").index(huge) + 1  # both point at the line
 
 
 def test_a_short_last_paragraph_after_the_cut_joins_the_part_before(tmp_path: Path) -> None:
@@ -179,16 +183,37 @@ def test_lines_count_the_frontmatter_and_carriage_returns(tmp_path: Path) -> Non
             assert _line_of(path, line).strip() == f"## Part {n}", (path.name, line)
 
 
-def test_short_files_and_single_paragraphs_stay_whole(tmp_path: Path) -> None:
+def test_short_files_and_code_blocks_stay_whole(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     long = "".join(f"## Part {n}\n\n" + _para(f"Part {n}.", LONG) for n in range(1, 9))
     assert len(long) > SPLIT_CHARS
     write_file(root, "short.md", long[: SPLIT_CHARS - 1])  # just under the threshold
-    write_file(root, "one.md", "# Title\n\n" + _para("Only a title.", 4 * LONG))  # the title and one paragraph
-    write_file(root, "fenced.md", "```\n" + long + "```\n")  # every heading and blank line in a code block
+    # Every heading, blank line and sentence in a code block, one line longer than a part.
+    write_file(root, "fenced.md", "```\n" + long + "x = 1. " * 6_000 + "\n```\n")
     nodes = _read(root)
-    assert set(nodes) == {"docs/short.md", "docs/one.md", "docs/fenced.md"}
-    assert nodes["docs/fenced.md"].text.count("## Part") == 8 and "Only a title." in nodes["docs/one.md"].text
+    assert set(nodes) == {"docs/short.md", "docs/fenced.md"}
+    assert nodes["docs/fenced.md"].text.count("## Part") == 8 and "x = 1. " * 6_000 in nodes["docs/fenced.md"].text
+
+
+def test_one_line_pages_and_long_tables_are_cut_into_parts_that_point_at_their_lines(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    page = " ".join(f"Sentence {n} of a page that a generator wrote on one line." for n in range(2_500))
+    write_file(root, "page.txt", "Scraped reference\n\n" + page + "\n")  # about 150,000 characters
+    rows = [f"| option_{n:05d} | what option {n} does, in a few words |" for n in range(2_000)]
+    table = write_file(root, "options.md", "# Options\n\n| name | meaning |\n|---|---|\n" + "\n".join(rows) + "\n")
+    nodes = _read(root)
+    pages = sorted((n for i, n in nodes.items() if i.startswith("docs/page.txt#")), key=lambda n: n.id)
+    assert len(pages) >= 3 and all(len(n.text) <= SPLIT_CHARS for n in pages)
+    assert {n.attrs["line"] for n in pages} == {3} and all(n.text.endswith("one line.") for n in pages)
+    lead = nodes["docs/page.txt"].text.split("\n\nSections:")[0]  # the title and the page's first piece
+    assert lead.startswith("Scraped reference\n\nSentence 0 ")
+    ordered = sorted(pages, key=lambda n: int(n.id.rsplit("-", 1)[1]))
+    assert " ".join([lead.split("\n\n", 1)[1], *(n.text for n in ordered)]) == page  # nothing lost
+    parts = [n for i, n in nodes.items() if i.startswith("docs/options.md#")]
+    assert len(parts) >= 2 and all(len(n.text) <= SPLIT_CHARS for n in parts)
+    for part in parts:  # cut at a row's end: each part begins with a whole row, on its line
+        assert _line_of(table, part.attrs["line"]) == part.text.split("\n")[0]
+    assert sum(n.text.count("| option_") for n in parts) + nodes["docs/options.md"].text.count("| option_") == 2_000
 
 
 def test_text_files_and_unsplit_markdown_are_cut_at_their_paragraphs(tmp_path: Path) -> None:
@@ -267,8 +292,9 @@ def test_crafted_two_megabyte_bodies_are_read_in_one_pass(body: str) -> None:
     if body.startswith("## Same"):
         assert split is not None and len(split.sections) == 4_800
         assert split.sections[-1].slug == "same-4799" and split.sections[-1].line == 2 * 4_800 - 1
-    else:
-        assert split is None or len(split.sections) >= 2
+    else:  # at least two parts (the lead one of them) when split; a part within the limit
+        # unless it is code (a fence left open runs to the end)
+        assert split is None or len(split.sections) + bool(split.lead) >= 2
 
 
 def test_the_benchmark_scores_sections_as_their_file_before_the_cut() -> None:

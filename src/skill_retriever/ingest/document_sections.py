@@ -22,11 +22,14 @@ The rule (`split_sections`):
   line is no answer of its own;
 - a body that headings do not split (fewer than two sections are left, or it is not
   Markdown) is cut at its paragraphs, as a long section is (below): the first part is the
-  lead, the others ``part 2``, ``part 3``...; a body of one paragraph stays whole;
+  lead, the others ``part 2``, ``part 3``...; a body that cannot be cut (one code
+  block) stays whole;
 - a section still longer than `SPLIT_CHARS` (a 130,000-character API reference under one
   ``##``) is cut into parts of at most that size at blank lines outside fenced code
-  blocks (its paragraphs; a longer paragraph or code block stays whole in its part): the
-  first keeps the heading, the others are ``heading (part 2)``, ``(part 3)``...;
+  blocks (its paragraphs): the first keeps the heading, the others are ``heading (part
+  2)``, ``(part 3)``...; a paragraph longer than that is first given breaks at its line
+  ends and, inside a line, at its sentence ends (`long_paragraphs`), and a code block
+  longer than that stays whole in its part;
 - each section keeps its heading (markup out, secrets redacted, cut to `HEADING_CHARS`:
   it is part of the item's name, id and attrs, which no redaction pass reads), its 1-based
   line in the file (the caller gives the line the body starts on, after the frontmatter)
@@ -49,6 +52,7 @@ from itertools import accumulate
 from typing import Any
 
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
+from skill_retriever.ingest.long_paragraphs import with_paragraph_breaks
 from skill_retriever.ingest.secrets import redact_text
 from skill_retriever.model import Node, NodeKind
 
@@ -142,13 +146,16 @@ def split_sections(
     """
     if len(body) <= split_chars:
         return None
-    lines = body.split("\n")
+    # A paragraph longer than a part gets breaks to cut at (its lines, its sentences);
+    # origin[i] is the body's line that line i comes from.
+    lines, origin = with_paragraph_breaks(body, split_chars)
+    body = "\n".join(lines)
     # offsets[i] = characters before line i (each line's newline counted)
     offsets = [0, *accumulate(len(line) + 1 for line in lines)]
     breaks = [n for n, line in prose_lines(body) if not line.strip()]  # paragraph ends, outside fences
     merged = _by_heading(body, lines, offsets, min_section_chars) if suffix.lower() in SPLIT_SUFFIXES else []
     if len(merged) < 2:
-        return _by_paragraph(lines, offsets, breaks, split_chars, min_section_chars, first_line)
+        return _by_paragraph(lines, offsets, breaks, split_chars, min_section_chars, first_line, origin)
     lead = "\n".join(lines[: merged[0].start]).strip()
     pieces: list[_Part] = []
     headings: list[str] = []
@@ -157,7 +164,7 @@ def split_sections(
         for n, piece in enumerate(_parts_of(p, lines, breaks, offsets, split_chars, min_section_chars), 1):
             pieces.append(piece)
             headings.append(title if n == 1 else f"{title} (part {n})")
-    return Split(lead, _sections(lines, pieces, headings, first_line))
+    return Split(lead, _sections(lines, pieces, headings, first_line, origin))
 
 
 def _by_heading(body: str, lines: list[str], offsets: list[int], min_section_chars: int) -> list[_Part]:
@@ -174,7 +181,8 @@ def _by_heading(body: str, lines: list[str], offsets: list[int], min_section_cha
 
 
 def _by_paragraph(
-    lines: list[str], offsets: list[int], breaks: list[int], limit: int, minimum: int, first_line: int
+    lines: list[str], offsets: list[int], breaks: list[int], limit: int, minimum: int, first_line: int,
+    origin: list[int],
 ) -> Split | None:
     """A body that headings do not split, cut at its paragraphs (`_parts_of`): the first
     part is the lead, the others ``part 2``, ``part 3``...; None when that leaves one part."""
@@ -182,13 +190,17 @@ def _by_paragraph(
     if len(pieces) < 2:
         return None
     lead = "\n".join(lines[pieces[0].start : pieces[0].end]).strip()
-    return Split(lead, _sections(lines, pieces[1:], [f"part {n}" for n in range(2, len(pieces) + 1)], first_line))
+    headings = [f"part {n}" for n in range(2, len(pieces) + 1)]
+    return Split(lead, _sections(lines, pieces[1:], headings, first_line, origin))
 
 
-def _sections(lines: list[str], parts: list[_Part], headings: list[str], first_line: int) -> tuple[Section, ...]:
-    """Each part as a `Section` under its heading, with a unique slug."""
+def _sections(
+    lines: list[str], parts: list[_Part], headings: list[str], first_line: int, origin: list[int]
+) -> tuple[Section, ...]:
+    """Each part as a `Section` under its heading, with a unique slug and the line of the
+    file it begins on (``origin``: the body's line each of ``lines`` comes from)."""
     return tuple(
-        Section(heading, slug_, first_line + part.start, "\n".join(lines[part.start : part.end]).rstrip())
+        Section(heading, slug_, first_line + origin[part.start], "\n".join(lines[part.start : part.end]).rstrip())
         for part, heading, slug_ in zip(parts, headings, unique_slugs(headings), strict=True)
     )
 
@@ -253,7 +265,8 @@ def _parts_of(
     """``part`` as ranges of lines of at most ``limit`` characters, each cut at one of
     ``breaks`` (blank lines outside fences, ascending; the blank line itself belongs to
     neither side): the greedy cut, at the last break that keeps a range within the limit.
-    A paragraph longer than the limit is a range of its own, and a range shorter than
+    A paragraph longer than the limit (a code block: `long_paragraphs` gave prose its
+    breaks) is a range of its own, and a range shorter than
     ``minimum`` (a heading and a line before such a paragraph) joins the next (which may
     then run past the limit by less than ``minimum``), the last the one before it; a
     range of blank lines is dropped, and each begins at its first line that is not blank
