@@ -3,9 +3,9 @@ at its sentence ends (`document_sections`).
 
 Why: a section is cut into parts at blank lines (its paragraphs), and a paragraph longer
 than a part stayed whole. Generated documentation has such paragraphs: a page on one line
-(a 130,000-character line in a scraped PyTorch FSDP reference, 61,000 in a DeepSpeed one,
-in ../shared/data/skills), or a table or list of thousands of lines with no blank line
-between them. As one item, no token budget holds it and the embedder reads its first 256
+(a 130,000-character line in a scraped PyTorch FSDP reference, 61,000 in a DeepSpeed one:
+two skills of davila7/claude-code-templates), or a table or list of thousands of lines with
+no blank line between them. As one item, no token budget holds it and the embedder reads its first 256
 word pieces.
 
 `with_paragraph_breaks` gives the body's lines with a blank line put in wherever a
@@ -17,8 +17,9 @@ cut (`document_sections._parts_of`) can cut there:
   ``!`` or ``?``, closing quotes and brackets kept with it, then white space) that keeps
   the piece within the limit; at the last space when that piece would be shorter than
   half the limit (a line of few sentences); at the limit itself when there is no space.
-  The white space at a cut belongs to neither piece. A piece never begins with ``#``,
-  a backtick or ``~``, so that no cut makes a heading or opens a code block.
+  The white space at a cut belongs to neither piece. A piece does not begin with ``#``,
+  a backtick or ``~`` (so that no cut makes a heading or opens a code block) unless the
+  last half of the limit holds nothing else.
 
 Lines inside a fenced code block are never cut or separated: code is read whole. Each
 line given out says which line of the body it comes from, so that a part still points at
@@ -27,8 +28,9 @@ the text is white space: a part that begins inside a line begins at its sentence
 where two pieces end up in one part (rare: the cut keeps each near the limit) they are
 two paragraphs instead of one.
 
-Linear in the body: sentence ends are found by one pass of a pattern that cannot
-backtrack over a line, and each piece looks back over at most the limit for a space.
+Linear in the body: a long line's sentence ends and spaces are each found by one pass of
+a pattern that cannot backtrack, each piece finds its cut among them by bisection, and a
+cut at the limit looks back over at most half the limit.
 """
 
 from __future__ import annotations
