@@ -294,8 +294,7 @@ def test_crafted_two_megabyte_bodies_are_read_in_one_pass(body: str) -> None:
     if body.startswith("## Same"):
         assert split is not None and len(split.sections) == 4_800
         assert split.sections[-1].slug == "same-4799" and split.sections[-1].line == 2 * 4_800 - 1
-    else:  # at least two parts (the lead one of them) when split; a part within the limit
-        # unless it is code (a fence left open runs to the end)
+    else:  # at least two parts when split, the lead one of them
         assert split is None or len(split.sections) + bool(split.lead) >= 2
 
 
