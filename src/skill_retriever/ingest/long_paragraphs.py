@@ -5,8 +5,8 @@ Why: a section is cut into parts at blank lines (its paragraphs), and a paragrap
 than a part stayed whole. Generated documentation has such paragraphs: a page on one line
 (a 130,000-character line in a scraped PyTorch FSDP reference, 61,000 in a DeepSpeed one:
 two skills of davila7/claude-code-templates), or a table or list of thousands of lines with
-no blank line between them. As one item, no token budget holds it and the embedder reads its first 256
-word pieces.
+no blank line between them. As one item, no token budget holds it and the embedder reads
+its first 256 word pieces.
 
 `with_paragraph_breaks` gives the body's lines with a blank line put in wherever a
 paragraph outside fenced code would otherwise run past the limit, so that the paragraph
