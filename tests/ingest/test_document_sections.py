@@ -144,6 +144,21 @@ def test_a_short_last_paragraph_after_the_cut_joins_the_part_before(tmp_path: Pa
     assert "docs/tail.md#next" in nodes and not any("part-2" in i for i in nodes)
 
 
+def test_a_short_last_paragraph_after_two_cuts_joins_the_last_part_only() -> None:
+    # Three ranges, the last short: it joins the second. Before the fix the first took in
+    # everything to the end, so the second's text was there twice and the first ran to
+    # twice the split size.
+    near = (SPLIT_CHARS - 100) // len(FILLER)
+    body = ("## A\n\n" + _para("One.", near - 12) + "\n" + _para("Two.", near) + "\n" + "A short tail. " * 20 +
+            "\n\n## B\n\n" + _para("B."))
+    split = split_sections(body, ".md")
+    assert split is not None
+    parts = [s for s in split.sections if s.heading.startswith("A")]
+    assert [s.heading for s in parts] == ["A", "A (part 2)"]
+    assert [s.text.count("Two.") for s in parts] == [0, 1] and parts[1].text.endswith("A short tail.")
+    assert all(len(s.text) < SPLIT_CHARS + MIN_SECTION_CHARS for s in parts)
+
+
 def test_short_sections_merge_into_the_one_before_or_the_lead_when_first(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     write_file(root, "guide.md", "# Guide\n\n## Prerequisites\n\nA laptop.\n\n"  # short, first: the lead's
