@@ -116,6 +116,41 @@ def test_install_of_such_an_id_is_skipped_in_the_same_words_and_a_name_of_nothin
     assert code == 2 and "no component 'no-such-thing' in the index" in err
 
 
+def test_install_of_a_prompt_files_id_names_what_to_install_as_its_name_does(
+    plugin_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # By id the plan skipped it without naming the plugin (the words had no index to read).
+    code, out, _ = run(capsys, "install", "repo/plugins/rust-review/prompts/lossy.md", "--target", tmp_path,
+                       "--dry-run", "--index-dir", plugin_repo)
+    assert code == 1
+    assert ("skipped - 'lossy-str-conversion-finder' is in the index as an other item (a prompt or template "
+            "file: repo/plugins/rust-review/prompts/lossy.md), which install has no place for; install the "
+            "component that uses it: rust-review (plugin repo/plugins/rust-review)") in out
+
+
+def test_the_component_named_instead_is_one_the_caller_may_see(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    graph = tmp_path / "g" / "graph.json"
+    write(graph, json.dumps({
+        "nodes": [
+            {"id": "secret-skill", "kind": "skill", "name": "secret-skill", "text": "Team only.", "access": ["team"]},
+            {"id": "tpl", "kind": "other", "name": "release-template", "text": "A release template."},
+        ],
+        "edges": [{"source": "tpl", "target": "secret-skill", "kind": "PART_OF"}],
+    }))
+    ix = tmp_path / "ix"
+    assert run(capsys, "index", graph, "--index-dir", ix, *HASHING)[0] == 0
+    for principals, named in (("team", True), ("alice", False)):
+        for ref in ("tpl", "release-template"):  # by id (a plan) and by name (an error)
+            code, out, err = run(capsys, "install", ref, "--target", tmp_path / "p", "--dry-run",
+                                 "--principals", principals, "--index-dir", ix)
+            said = out + err
+            assert code == (1 if ref == "tpl" else 2)  # a plan with it skipped; a refused name
+            assert "which install has no place for" in said, (principals, ref)
+            assert ("secret-skill" in said) is named, (principals, ref, said)
+
+
 # -- 2. a renamed folder: new items beside the removed ones ---------------------------------
 def test_reindexing_says_what_is_new_changed_and_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo, ix = tmp_path / "repo", tmp_path / "ix"

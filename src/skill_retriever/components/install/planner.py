@@ -174,7 +174,7 @@ def plan_install(
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = tuple(find_conflicts(view, order, installed))
     nodes = [view.get(i) for i in order]
-    outs = [_render(n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
+    outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
     planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
     shared = _Shared(root, CaseFolders(root, planned))
     plans, clashes = settle_claims(
@@ -258,10 +258,12 @@ class _Shared:
         self.files = {i: e.files for i, e in components.items()}
 
 
-def _render(node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
+def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
     """What installing ``node`` writes, or its status (refused, skipped) and why not.
     Every component is rendered before any is planned: a file's spelling in the target
     depends on what the others write (`cases`)."""
+    if node.kind not in INSTALLABLE:  # asked for by id: say what to install instead, as by name
+        return "skipped", no_place_message(view, node.name, [node])
     try:
         return render(node, scope, user_folder)
     except UnsafePathError as exc:
