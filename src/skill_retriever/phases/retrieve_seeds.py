@@ -25,7 +25,6 @@ from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
-from skill_retriever.phases._helpers import rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
 from skill_retriever.stores import run_marks
@@ -138,13 +137,12 @@ def _feedback_search(
     # caller may not see never moves the query.
     keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
     chosen = feedback_items(keyword, [(h.id, h.score) for h in semantic], config.feedback_docs)
-    emb = snap.embeddings
-    rows = [r for r in rows_of(snap.graph, chosen) if emb[r].any()]  # a row of zeros: no vector
-    if not rows:
+    vectors = {i: v for i in chosen if (v := snap.node_vector(i)) is not None}  # an item may have none
+    if not vectors:
         return [], []
-    moved = rocchio(qvec, emb[np.asarray(rows)], config.feedback_weight)
+    moved = rocchio(qvec, np.stack(list(vectors.values())), config.feedback_weight)
     fed = search_within(snap, moved, config.channel_depth, answer_filters(snap, view.filters))
-    return fed, [snap.graph.ids[r] for r in rows]
+    return fed, list(vectors)
 
 
 def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
