@@ -262,10 +262,8 @@ def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None
     """What installing ``node`` writes, or its status (refused, skipped) and why not.
     Every component is rendered before any is planned: a file's spelling in the target
     depends on what the others write (`cases`)."""
-    if node.kind not in INSTALLABLE:  # asked for by id: say what to install instead, as by name
-        return "skipped", no_place_message(view, node.name, [node])
     try:
-        return render(node, scope, user_folder)
+        return render(node, scope, user_folder, view)
     except UnsafePathError as exc:
         return "refused", str(exc)
     except SkipComponent as exc:

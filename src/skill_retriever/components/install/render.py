@@ -41,15 +41,17 @@ from skill_retriever.components.install.rendered import (
     SkipComponent,
     rebuilt_note,
 )
+from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
 
 #: `FileOut`, `Rendered` and `SkipComponent` are re-exported: they lived here.
 __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
 
 
-def render(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendered:
+def render(node: Node, scope: Scope, user_folder: Path | None = None, view: CallerView | None = None) -> Rendered:
     """What installing ``node`` writes (``user_folder``: a user install's
-    ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`).
+    ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`;
+    ``view``: the caller's view of the index, where a skip finds what to install instead).
 
     Raises:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
@@ -86,7 +88,7 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendere
             out.notes += _frontmatter_note(node)
         out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
-    raise SkipComponent(no_place_message(None, node.name, [node]))  # the words of `resolve_id`
+    raise SkipComponent(no_place_message(view, node.name, [node]))  # the words of `resolve_id`
 
 
 def _frontmatter_note(node: Node) -> list[str]:
