@@ -10,6 +10,7 @@ folder. One test searches with the bundled model through the CLI.
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -125,14 +126,14 @@ def test_bad_files_are_problems_and_the_run_goes_on(tmp_path: Path, monkeypatch:
     write_file(root, "unclosed.md", "---\ntitle: x\nBody without a closing line.\n")
     locked = write_file(root, "locked.rst", "Locked\n")
     write_file(root, "image.png", b"\x89PNG\r\n\x1a\n\x00")
-    real_open = Path.open
+    real_open = os.open
 
-    def deny(self: Path, *args: Any, **kwargs: Any) -> Any:  # chmod 000 as a non-root user sees it
-        if self.absolute() == locked:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
+    def deny(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:  # chmod 000 as a non-root user sees it
+        if Path(path).absolute() == locked:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", deny)
+    monkeypatch.setattr(os, "open", deny)
     result = ingest_documents(root)
     assert [n.id for n in result.nodes] == ["notes/good.md"]
     by_file = {Path(p.path).name: p for p in result.problems}

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import codecs
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path
@@ -67,11 +69,22 @@ class Record:
 
 
 def read_text(path: Path, max_bytes: int) -> str:
-    """The file as UTF-8 text; RecordError when too large, binary or undecodable."""
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise RecordError(f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; skipped")
-    data = path.read_bytes()
+    """The file as UTF-8 text; RecordError when too large, binary or undecodable, or no
+    regular file (the walk skips those; this holds if one took a file's place since).
+
+    The file is opened without blocking, so a named pipe is told apart rather than waited
+    on, and read only up to the limit, so a file growing since its size was taken is
+    still cut off there."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise RecordError("not a regular file (a named pipe, socket or device); skipped")
+        if st.st_size > max_bytes:
+            raise RecordError(f"file is {st.st_size:,} bytes, over the {max_bytes:,}-byte limit; skipped")
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise RecordError(f"file grew past the {max_bytes:,}-byte limit while it was read; skipped")
     wide = _wide_encoding(data)
     if wide:
         raise RecordError(f"{wide} text (it starts with a {wide} byte order mark); skipped: save it as UTF-8")

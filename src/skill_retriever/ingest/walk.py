@@ -12,12 +12,15 @@ twice); one to a file outside it, every
 link to a folder (outside it: another checkout is a source of its own; inside it: its
 files are read in place, not twice; or a loop) and a broken one are not followed, each
 named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
+So is anything that is not a regular file (a named pipe, a socket, a device, or a link
+to one): reading a named pipe waits for a writer that never comes, and would hang the run.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
+import stat
 from pathlib import Path
 
 from skill_retriever.ingest.result import Problem, Unread
@@ -65,7 +68,7 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
             if _is_dir(entry):
                 continue
             path = folder / entry.name
-            skipped = _file_link(path, real_root) if entry.is_symlink() else None
+            skipped = _file_link(path, real_root) if entry.is_symlink() else _special(entry, path)
             if skipped is not None:
                 problems.append(skipped)
             else:
@@ -75,7 +78,7 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
         stack.extend(reversed(folders))  # the first folder in sorted order is walked next
     listed = set(found)
     problems += [  # one component file read twice: in its place and through the link
-        _link_note(root / rel, f"symbolic link to {target}, which is read in its own place too: "
+        _skip_note(root / rel, f"symbolic link to {target}, which is read in its own place too: "
                    "what it holds is indexed twice; remove the link, or copy the file if both are meant")
         for rel, target in sorted(links.items())
         if target in listed and posixpath.basename(target).lower() == posixpath.basename(rel).lower()
@@ -109,9 +112,10 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _link_note(link: Path, message: str) -> Problem:
-    """A skipped symbolic link: a note (none of the repository's own files is left out, so
-    it keeps no items of an earlier run from being pruned), naming the link and why."""
+def _skip_note(link: Path, message: str) -> Problem:
+    """A skipped symbolic link or special file: a note (none of the repository's own
+    files is left out, so it keeps no items of an earlier run from being pruned), naming
+    it and why."""
     return Problem(str(link), message, read_whole=True)
 
 
@@ -121,7 +125,7 @@ def _target(link: Path) -> Path | Problem:
         return link.resolve(strict=True)
     except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return _link_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
+        return _skip_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
 
 
 def _file_link(link: Path, real_root: Path) -> Problem | None:
@@ -130,9 +134,31 @@ def _file_link(link: Path, real_root: Path) -> Problem | None:
     target = _target(link)
     if isinstance(target, Problem):
         return target
-    if target.is_relative_to(real_root):
-        return None
-    return _link_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
+    if not target.is_relative_to(real_root):
+        return _skip_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
+    return None if target.is_file() else _skip_note(
+        link, f"symbolic link to {_what_special(target)}, not a regular file: skipped (it leads to {target})")
+
+
+def _special(entry: os.DirEntry[str], path: Path) -> Problem | None:
+    """The note that ``entry`` (not a link, not a folder) is no regular file, or None."""
+    try:
+        if entry.is_file(follow_symlinks=False):
+            return None
+    except OSError:
+        return None  # gone or unreadable: reading it files the problem, as for any file
+    return _skip_note(path, f"{_what_special(path)}, not a regular file: skipped")
+
+
+def _what_special(path: Path) -> str:
+    """What kind of file ``path`` is, in words, for a note."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "a file that cannot be read"
+    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _folder_link(link: Path, real_root: Path) -> Problem:
@@ -144,17 +170,17 @@ def _folder_link(link: Path, real_root: Path) -> Problem:
     if isinstance(target, Problem):
         return target
     if not target.is_relative_to(real_root):
-        return _link_note(
+        return _skip_note(
             link,
             f"symbolic link to a folder outside the repository: not followed (it leads to {target}); "
             "to index that folder, pass it as a source of its own",
         )
     rel = target.relative_to(real_root).as_posix()
     if link.parent.resolve().is_relative_to(target):
-        return _link_note(link, f"symbolic link to a folder that holds it: not followed (it leads to {rel}, a loop)")
+        return _skip_note(link, f"symbolic link to a folder that holds it: not followed (it leads to {rel}, a loop)")
     if SKIP_DIRS.intersection(rel.split("/")):
-        return _link_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
-    return _link_note(
+        return _skip_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
+    return _skip_note(
         link,
         f"symbolic link to another folder of this repository: not followed (it leads to {rel}, whose files "
         "are indexed there; following it would index them twice)",
