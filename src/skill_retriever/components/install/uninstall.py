@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from skill_retriever.components.install.as_before import (
     write_back,
 )
 from skill_retriever.components.install.brought import taken_along
-from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -51,106 +49,10 @@ from skill_retriever.components.install.settings import read_json_object, remove
 from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
+from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
 from skill_retriever.fsutil import write_atomic
 
-CHANGED = "changed since it was installed"
-
 __all__ = ["UninstallReport", "uninstall"]
-
-
-@dataclass
-class UninstallReport:
-    """What an uninstall did.
-
-    Attributes:
-        along: Names of what installing the named components brought, taken back with
-            them (their ids are in ``ids`` too).
-        removed: Paths and entries taken out (``.mcp.json#server``,
-            ``.claude/settings.json#hooks.<Event>[<matcher>]``).
-        kept: Path -> why it stayed (changed since the install, or cannot be read).
-        gone: Paths and entries already gone (deleted, removed or never written by an
-            install that was stopped): forgotten, nothing to take back.
-        restored: What ``install --force`` replaced that was put back.
-        recorded: Paths kept because they changed, still in the install record.
-        forced: What ``force`` removed although the user changed it since the install
-            (also in ``removed``).
-        shared: Path or entry -> the name of a component that stays and installed it too
-            (left in place, now that component's alone).
-        stayed: Name -> why a member of a plugin being uninstalled stays (an install
-            asked for it by its own name).
-        needed: Name of what was taken back -> the names of components that stay and
-            require it (they may not work without it).
-        copies: Earlier versions of yours that ``install --force`` replaced (copy ->
-            what it is a copy of): left in the backup folder, no longer recorded.
-    """
-
-    target: Path
-    ids: list[str]
-    along: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    kept: dict[str, str] = field(default_factory=dict)
-    gone: list[str] = field(default_factory=list)
-    restored: list[str] = field(default_factory=list)
-    recorded: list[str] = field(default_factory=list)
-    forced: list[str] = field(default_factory=list)
-    shared: dict[str, str] = field(default_factory=dict)
-    stayed: dict[str, str] = field(default_factory=dict)
-    needed: dict[str, list[str]] = field(default_factory=dict)
-    copies: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        """Everything the installs added was taken back."""
-        return not self.kept
-
-    def lines(self) -> list[str]:
-        out = [f"target: {shown_root(self.target)}"]
-        if self.along:
-            out.append(f"  taken back too, as the install brought them: {', '.join(self.along)}")
-        out += [
-            f"  removed {p}: {CHANGED}, removed as it was (force)"
-            if p in self.forced
-            else f"  removed {p}"
-            for p in self.removed
-        ]
-        out += [f"  restored {p}: what install --force replaced" for p in self.restored]
-        out += [f"  left {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
-        out += [f"  kept {name}: {why}" for name, why in self.stayed.items()]
-        out += [
-            f"  note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
-            "which is gone; install it again if needed"
-            for name, users in self.needed.items()
-        ]
-        out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
-        out += [f"  left {c}: an earlier version of your {p} that install --force replaced" for c, p in self.copies.items()]
-        if self.gone:
-            out.append(f"  gone already (nothing to take back): {', '.join(self.gone)}")
-        if self.recorded:
-            out.append(
-                f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
-                "it) and run uninstall again to finish, or uninstall with force (--force) to "
-                "remove it as it is"
-            )
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "target": str(self.target),
-            "claude_folder": str(claude_folder(self.target)),  # where .claude/... paths lie
-            "ids": list(self.ids),
-            "along": list(self.along),
-            "ok": self.ok,
-            "removed": list(self.removed),
-            "removed_changed": list(self.forced),
-            "kept": dict(self.kept),
-            "gone": list(self.gone),
-            "restored": list(self.restored),
-            "still_recorded": list(self.recorded),
-            "left_shared": dict(self.shared),
-            "stayed": dict(self.stayed),
-            "still_required_by": {k: list(v) for k, v in self.needed.items()},
-            "earlier_copies": dict(self.copies),
-        }
 
 
 def uninstall(
