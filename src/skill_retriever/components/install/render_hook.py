@@ -53,6 +53,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.hook_scripts import hook_commands
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
     NO_ROOT_NOTE,
@@ -111,7 +112,7 @@ def _hook_mapping(node: Node) -> dict[str, Any]:
     if from_file is not None:
         return from_file
     indexed = _indexed_hooks(node)
-    if any(REDACTED in command for command in _commands(indexed)):
+    if any(REDACTED in command for command in hook_commands(indexed)):
         raise SkipComponent(
             "a secret in its command was redacted in the index and its source file "
             f"({node.source or 'not recorded'}) is not readable (or no longer holds the "
@@ -156,18 +157,6 @@ def _indexed_hooks(node: Node) -> dict[str, Any]:
             "nothing to add to settings.json"
         )
     return made
-
-
-def _commands(hooks: Mapping[str, Any]) -> list[str]:
-    """Every command string of a mapping, whatever its shape (`_entries` checks that)."""
-    found = []
-    for groups in hooks.values():
-        for group in groups if isinstance(groups, list) else [groups]:
-            inner = group.get("hooks") if isinstance(group, Mapping) else None
-            for hook in inner if isinstance(inner, list) else []:
-                if isinstance(hook, Mapping) and isinstance(hook.get("command"), str):
-                    found.append(hook["command"])
-    return found
 
 
 def _entries(node: Node) -> list[HookEntry]:

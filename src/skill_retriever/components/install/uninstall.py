@@ -16,9 +16,12 @@ undoes the change or deletes it, a plain uninstall finishes). A file or server a
 gone, and a hook no longer found (changed or removed: nothing identifies it any more),
 is reported (``gone``) and forgotten: nothing is left to take back, so it does not fail the
 uninstall, unless a hook's command still stands in ``settings.json`` (a changed hook, the
-user's now: kept). When ``settings.json`` or ``.mcp.json`` cannot be read and a component
-has a hook or server there, nothing is changed at all: removing its files while its hook
-stays would leave a hook that runs a script no longer there. Components are named as
+user's now: kept). A file that a hook left in ``settings.json`` still runs is kept too,
+``force`` or not (`hook_scripts`): hooks are taken back first, and a script goes only
+once no hook runs it. When ``settings.json`` or ``.mcp.json`` cannot be read and a
+component has a hook, a hook script or a server there, nothing is changed at all:
+removing its files while its hook stays would leave a hook that runs a script no longer
+there. Components are named as
 ``install`` took them: by id, by name, or by the plugin that brought them.
 """
 
@@ -35,13 +38,19 @@ from skill_retriever.components.install.as_before import (
     write_back,
 )
 from skill_retriever.components.install.brought import taken_along
+from skill_retriever.components.install.hook_scripts import hook_commands, run_by
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
     backup_path,
     sha256,
 )
-from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
+from skill_retriever.components.install.layout import (
+    HOOK_SCRIPTS_DIR,
+    MCP_FILE,
+    RECORD_FILE,
+    SETTINGS_FILE,
+)
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
@@ -110,16 +119,21 @@ def _read_shared(root: Path, entries: list[RecordEntry]) -> dict[str, dict[str, 
     """The shared JSON files holding ``entries``' hooks or servers, by path, read once;
     refused before changing anything when one cannot be read: its files gone and its hook
     left, the hook would run a script no longer there (a PreToolUse hook failing that way
-    blocks every tool call)."""
+    blocks every tool call). ``settings.json`` is read for any file to take back, to see
+    which a hook still runs; it must be readable when a file is a hook script."""
     shared: dict[str, dict[str, Any]] = {}
-    for rel, key, used in ((SETTINGS_FILE, "hooks", any(e.hooks for e in entries)),
-                           (MCP_FILE, "mcpServers", any(e.mcp for e in entries))):
-        if not used:
+    scripts = any(rel.startswith(f"{HOOK_SCRIPTS_DIR}/") for e in entries for rel in e.files)
+    for rel, key, needed, used in (
+        (SETTINGS_FILE, "hooks", any(e.hooks for e in entries) or scripts, any(e.files for e in entries)),
+        (MCP_FILE, "mcpServers", any(e.mcp for e in entries), False),
+    ):
+        if not (needed or used):
             continue
         data, why = read_json_object(root, rel, key)
-        if data is None:
+        if data is not None:
+            shared[rel] = data
+        elif needed:
             raise InstallError(f"{why}, then run uninstall again; nothing removed")
-        shared[rel] = data
     return shared
 
 
@@ -147,16 +161,17 @@ def _take_back(
     staying = [e for i, e in record.components.items() if i not in chosen]
     for entry in entries:
         leave_shared(entry, staying, report.shared)
+    settings = _remove_hooks(root, entries, report, record, shared.get(SETTINGS_FILE, {}))
+    running = hook_commands(settings.get("hooks") or {})
     for entry in entries:
-        _remove_files(root, entry, report, force)
-    _remove_hooks(root, entries, report, record, shared.get(SETTINGS_FILE, {}))
+        _remove_files(root, entry, report, force, running)
     _remove_servers(root, entries, report, record, force, shared.get(MCP_FILE, {}))
     for node_id, entry in zip(chosen, entries, strict=True):
         if entry.empty:
             report.copies.update(entry.earlier)
             del record.components[node_id]
         else:
-            report.recorded += [p for p in entry.kept if p not in report.recorded]
+            report.recorded += [p for p, why in entry.kept.items() if why == CHANGED and p not in report.recorded]
     for node_id, entry in zip(chosen, entries, strict=True):
         users = sorted({s.name for s in staying if node_id in s.requires})
         if users and node_id not in record.components:
@@ -170,7 +185,9 @@ def _take_back(
         remove_empty_folders(root, record)
 
 
-def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force: bool) -> None:
+def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force: bool, running: list[str]) -> None:
+    """Take back ``entry``'s files: each unchanged one (any, with ``force``) that none of
+    the ``running`` hook commands runs."""
     for rel, digest in list(entry.files.items()):
         try:
             path = safe_destination(root, rel)
@@ -183,6 +200,10 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
             # (removed a moment ago for another component going too: not "gone already")
             if not _restore_file(root, entry, rel, report) and rel not in report.removed:
                 report.gone.append(rel)
+            continue
+        if run_by(rel, running) is not None:
+            report.kept[rel] = entry.kept[rel] = (
+                f"a hook in {SETTINGS_FILE} still runs it; remove that hook, then run uninstall again")
             continue
         changed = sha256(path.read_bytes()) != digest
         if changed and not force:
@@ -228,21 +249,29 @@ def _remove_hooks(
     report: UninstallReport,
     record: InstallRecord,
     settings: dict[str, Any],
-) -> None:
+) -> dict[str, Any]:
+    """Take ``entries``' hooks out of ``settings`` (written back when one was); returns
+    the settings as they are now."""
     hooks: list[HookEntry] = []
     for h in (h for e in entries for h in e.hooks):
         if h not in hooks:  # one hook two going components added is removed once
             hooks.append(h)
     if not hooks:
-        return
+        return settings
     left, removed, missing = remove_hooks(settings, hooks)
     report.removed += [f"{SETTINGS_FILE}#{h.where}" for h in removed]
     commands = json.dumps(settings.get("hooks"))
-    for h in missing:  # a hook whose command still stands was changed: the user's now
+    running = hook_commands(left.get("hooks") or {})
+    scripts = [rel for e in entries for rel in e.files]
+    for h in missing:  # a hook whose command or script still stands was changed: the user's now
         path = f"{SETTINGS_FILE}#{h.where}"
         command = h.hook.get("command")
-        if isinstance(command, str) and json.dumps(command) in commands:
+        if not isinstance(command, str):
+            report.gone.append(path)
+        elif json.dumps(command) in commands:
             report.kept[path] = "changed since it was installed (its command is still there); remove it by hand"
+        elif kept := next((rel for rel in scripts if run_by(rel, [command]) and run_by(rel, running)), None):
+            report.kept[path] = f"changed since it was installed (a hook there still runs {kept}); remove it by hand"
         else:
             report.gone.append(path)
     for e in entries:
@@ -251,6 +280,7 @@ def _remove_hooks(
         e.hooks = []
     if removed:
         _write_or_drop(root, SETTINGS_FILE, left, {"hooks": {}}, record)
+    return left
 
 
 def _remove_servers(
