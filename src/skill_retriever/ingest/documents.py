@@ -300,7 +300,7 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
         created=rec.first_time(fields, _CREATED_KEYS, warnings),
         updated=rec.first_time(fields, _UPDATED_KEYS, warnings),
         source=str(root / rel),
-        access=_access(fields),
+        access=rec.access_labels(fields),
         attrs={"corpus": origin.name, "path": rel, **origin.attrs()},
     ))
     return _Document(node, body, warnings, [] if split is None else _section_nodes(node, split))
@@ -362,17 +362,3 @@ def _text(fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]) ->
     return ""
 
 
-def _access(fields: dict[str, Any]) -> tuple[str, ...]:
-    """The ``access`` labels; RecordError when it is set but cannot be read as labels:
-    indexing the file as public would show it to every caller."""
-    value = fields.get("access")
-    if value is None or value == "" or value == []:
-        return ()
-    unread: list[str] = []
-    labels = rec.name_list(value, "access", unread)
-    if unread or not labels:
-        raise rec.RecordError(
-            f"frontmatter 'access' {value!r:.60} is not a list of labels: the file is not indexed "
-            "(it would be shown to every caller); write `access: [label, ...]`"
-        )
-    return tuple(labels)

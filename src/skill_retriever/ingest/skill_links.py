@@ -93,12 +93,13 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
     result = IngestResult(source=source)
     live: dict[str, list[Placed]] = {}
     nodes: list[Node] = []
+    access = inherited_access([p for c in corpora for p in c.placed])
     for corpus in corpora:
         result.problems += corpus.problems
         live[corpus.name] = []
         for p in corpus.placed:
             try:
-                node = _node(corpus, p)
+                node = _node(corpus, p, access[p.id])
             except (InvalidItemError, TypeError, ValueError) as exc:  # Node validates its fields
                 result.problems.append(Problem(str(p.source), str(exc)))
                 continue
@@ -122,7 +123,22 @@ def link_corpora(corpora: Sequence[Corpus], source: str) -> IngestResult:
     return result
 
 
-def _node(corpus: Corpus, p: Placed) -> Node:
+def inherited_access(placed: Sequence[Placed]) -> dict[str, tuple[str, ...]]:
+    """Each record's ``access`` labels: its own, else those of the nearest node it is
+    part of that has some (a skill's template, a plugin's skill: private with it)."""
+    by_id = {p.id: p for p in placed}
+
+    def labels(p: Placed) -> tuple[str, ...]:
+        seen = {p.id}
+        while not p.record.access and p.parent in by_id and p.parent not in seen:
+            p = by_id[p.parent]
+            seen.add(p.id)
+        return p.record.access
+
+    return {p.id: labels(p) for p in placed}
+
+
+def _node(corpus: Corpus, p: Placed, access: tuple[str, ...]) -> Node:
     r = p.record
     node = Node(
         id=p.id,
@@ -131,6 +147,7 @@ def _node(corpus: Corpus, p: Placed) -> Node:
         text=r.text,
         description=r.description,
         tags=r.tags,
+        access=access,
         created=r.created,
         updated=r.updated,
         source=str(p.source),

@@ -57,6 +57,8 @@ class Record:
     description: str
     text: str
     tags: tuple[str, ...] = ()
+    #: Who may see it (``access``; `access_labels`); none: every caller.
+    access: tuple[str, ...] = ()
     created: datetime | None = None
     updated: datetime | None = None
     attrs: dict[str, Any] = field(default_factory=dict)
@@ -164,6 +166,7 @@ def record_from_fields(
         raise EmptyRecordError("no body and no description: nothing to index; write a description")
     record = Record(rel=rel, kind=kind, name=name, description=description, text=text)
     record.tags = tuple(name_list(fields.get("tags"), "tags", record.warnings))
+    record.access = access_labels(fields)
     record.created = first_time(fields, _CREATED_KEYS, record.warnings)
     record.updated = first_time(fields, _UPDATED_KEYS, record.warnings)
     for key in _REQUIRES_KEYS:
@@ -173,6 +176,26 @@ def record_from_fields(
     for key in ("tools", "allowed-tools", "mcp_servers"):
         record.tools += name_list(fields.get(key), key, record.warnings)
     return record
+
+
+def access_labels(fields: dict[str, Any]) -> tuple[str, ...]:
+    """The ``access`` labels (a list, or a comma-separated string, as ``tags``).
+
+    Raises:
+        RecordError: ``access`` is set but cannot be read as labels: indexing the item
+            as public would show it to every caller.
+    """
+    value = fields.get("access")
+    if value is None or value == "" or value == []:
+        return ()
+    unread: list[str] = []
+    labels = name_list(value, "access", unread)
+    if unread or not labels:
+        raise RecordError(
+            f"'access' {value!r:.60} is not a list of labels: not indexed (it would be shown "
+            "to every caller); write `access: [label, ...]`"
+        )
+    return tuple(labels)
 
 
 def text_field(fields: dict[str, Any], key: str) -> str:

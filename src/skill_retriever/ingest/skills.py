@@ -302,6 +302,15 @@ def _plugin_nodes(
         )
         source = spec.manifest or spec.marketplace_rel or spec.rel
         meta = {**(spec.entry or {}), **record.attrs.get("plugin_json", {})}
+        try:
+            record.access = rec.access_labels(meta)
+        except rec.RecordError as exc:  # indexed public, the plugin and its members would show to all
+            out.problems.append(Problem(reader.where(source), f"{exc}; nor are its members"))
+            out.problems += [Problem(str(m.source), f"not indexed: the 'access' of its plugin "
+                                     f"({reader.where(source)}) cannot be read") for m in inside]
+            # in place: the caller extends this very list with what this returns
+            out.placed[:] = [p for p in out.placed if all(p is not m for m in inside)]
+            continue
         for key in ("created", "updated"):
             try:
                 setattr(record, key, parse_timestamp(meta.get(key), spec.rel))
