@@ -13,12 +13,12 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-try:  # mcp >= 2; one import for every module that refuses a tool call
-    from mcp.server.mcpserver.exceptions import ToolError
+try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read
+    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+    from mcp.server.fastmcp.exceptions import ResourceError, ToolError  # type: ignore[no-redef]
 
-__all__ = ["Flag", "Ids", "Kind", "Kinds", "ToolError", "WholeNumber", "argument_error", "whole_number"]
+__all__ = ["Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber", "argument_error", "whole_number"]
 
 #: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
 Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`

@@ -32,7 +32,13 @@ from skill_retriever.components.install.not_installable import NotInstallableErr
 from skill_retriever.components.results import BRIEF_TOKENS, fit
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
-from skill_retriever.exceptions import ConfigError, QueryTooLongError, SkillRetrieverError
+from skill_retriever.exceptions import (
+    ConfigError,
+    IndexCorruptError,
+    IndexLockedError,
+    QueryTooLongError,
+    SkillRetrieverError,
+)
 from skill_retriever.filters import Filters
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import NodeKind
@@ -45,7 +51,7 @@ from skill_retriever.responses import (
     nothing_fits_warning,
 )
 
-__all__ = ["Detail", "ItemKinds", "item_id", "search_answer", "search_tool"]
+__all__ = ["Detail", "ItemKinds", "caller_view", "item_id", "search_answer", "search_tool"]
 
 Detail = Literal["brief", "full"]
 #: Any item kind, checked by `Filters` (its words for an unknown kind); the schema lists them.
@@ -60,6 +66,18 @@ _ITEM_FIELDS = ("description", "text", "tags", "created", "updated", "attrs")
 #: The budget note's advice in this tool's terms: it takes no ``budget_fill`` (one would be
 #: refused as an unknown argument).
 _FILL_ADVICE = "a larger budget holds more"
+
+
+def caller_view(service: ComponentService) -> CallerView:
+    """The caller's view of the index now, for one tool call; the index's own failure
+    (its files deleted or replaced since the server opened it, a write holding it) said in
+    words. The SDK passes on only what a tool raises as ToolError and hides anything else
+    behind a bare "Error executing tool <name>", so the agent could not tell that the
+    server must be restarted."""
+    try:
+        return service.view()
+    except (IndexCorruptError, IndexLockedError) as exc:
+        raise ToolError(str(exc)) from exc
 
 
 def search_tool(service: ComponentService, count: Callable[[str], int]) -> Callable[..., dict[str, Any]]:
@@ -113,7 +131,7 @@ def search_answer(
         raise ToolError(f"k must be an integer > 0, got {k}")
     if budget is not None and budget < 0:
         raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
-    view = service.view()
+    view = caller_view(service)
     principals = service.principals if service.principals is not None else []  # None: public only
 
     def run(fetch: int) -> SearchResponse:

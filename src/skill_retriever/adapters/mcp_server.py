@@ -45,12 +45,13 @@ from skill_retriever.adapters.mcp_arguments import (
     Flag,
     Ids,
     Kinds,
+    ResourceError,
     ToolError,
     WholeNumber,
     argument_error,
     whole_number,
 )
-from skill_retriever.adapters.mcp_search import Detail, item_id, search_tool
+from skill_retriever.adapters.mcp_search import Detail, caller_view, item_id, search_tool
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import (
@@ -198,7 +199,7 @@ def build_server(
             drop_conflicts: Drop the losing side of each conflict (one installed in target wins, else the lower-ranked loses).
             detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
-        view = service.view()
+        view = caller_view(service)
         target = checked_target(target)
         try:
             resp = service.search(
@@ -222,7 +223,7 @@ def build_server(
             detail: "brief" (the text cut at 4,000 characters) or "full" (all of it,
                 with tags, dates and attributes).
         """
-        view = service.view()
+        view = caller_view(service)
         try:
             node_id = item_id(view, id)
         except UnknownComponentError as exc:
@@ -272,7 +273,7 @@ def build_server(
             ids: Component ids (or unique names).
             target: A project folder (absolute path); conflicts with components installed there are reported.
         """
-        view = service.view()
+        view = caller_view(service)
         resolved = resolve(view, ids, "ids")
         target = checked_target(target)
         try:
@@ -308,7 +309,7 @@ def build_server(
             allow_conflicts: Install even when two components conflict.
             detail: "brief" (a line per file) or "full" (every component and file).
         """
-        view = service.view()
+        view = caller_view(service)
         resolved = resolve(view, ids, "ids")
         target = checked_target(target, may_create=True) or ""  # never None: the argument is required
         try:
@@ -339,7 +340,10 @@ def build_server(
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
     def status() -> str:
         """What the index holds that this caller may see: counts by kind, embedder, version."""
-        return json.dumps(service.view().status(), indent=2)
+        try:
+            return json.dumps(caller_view(service).status(), indent=2)
+        except ToolError as exc:  # a resource read says its failure as ResourceError
+            raise ResourceError(str(exc)) from exc
 
     tools = (search, search_components, get_component, check_dependencies, install_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
