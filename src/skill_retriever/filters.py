@@ -8,7 +8,7 @@ tools and the CLI on one's own index); no principals at all sees public items on
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -68,7 +68,21 @@ def _list_hint(bad: list[str]) -> str:
     if joined is None:
         return ""
     parts = [p.strip() for p in joined.split(",") if p.strip()]
-    return f"; pass several kinds as a list, e.g. kinds={json.dumps(parts)}, not one comma-separated string"
+    return f"; pass several kinds as a list, e.g. kinds={_few(parts, json.dumps)}, not one comma-separated string"
+
+
+#: At most this many unknown values, each cut to `_FEW_CHARS`, are echoed in an error: an
+#: agent that sent 20,000 of them, or one of 200,000 characters, gets a line, not a page.
+_FEW = 5
+_FEW_CHARS = 60
+
+
+def _few(values: list[str], show: Callable[[list[str]], str] = repr) -> str:
+    """``values`` as a list in an error message: the first `_FEW`, each cut to
+    `_FEW_CHARS` characters, and how many more there are."""
+    cut = [v if len(v) <= _FEW_CHARS else v[:_FEW_CHARS] + "..." for v in values[:_FEW]]
+    more = f" and {len(values) - _FEW:,} more" if len(values) > _FEW else ""
+    return show(cut) + more
 
 
 @dataclass(frozen=True)
@@ -92,7 +106,8 @@ class Filters:
             allowed = {k.value for k in NodeKind}
             bad = sorted(k for k in self.kinds if k not in allowed)
             if bad:
-                raise ConfigError(f"filters.kinds: unknown kind(s) {bad}; use any of {sorted(allowed)}{_list_hint(bad)}")
+                raise ConfigError(
+                    f"filters.kinds: unknown kind(s) {_few(bad)}; use any of {sorted(allowed)}{_list_hint(bad)}")
         for name in ("since", "until"):
             # None leaves the window open; "" is no time, not "no limit": refused like " ".
             value = getattr(self, name)
