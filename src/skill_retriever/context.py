@@ -36,6 +36,14 @@ log = logging.getLogger("skill_retriever")
 #: Queries whose views one context holds at once; an older one is released (a query that
 #: failed half-way never reaches the phase that releases its view).
 MAX_IN_FLIGHT = 1024
+#: Index versions (snapshots) the held views may span; the views of the oldest go first.
+#: A run that never reaches its last phase (a stream its reader stopped reading, an
+#: ``ainvoke`` cancelled) holds its view for good, and after a write each such view holds
+#: a whole old snapshot: without this bound, a long-lived context that is also written to
+#: kept one per abandoned run (1.7 MB each on a 267-item index, up to `MAX_IN_FLIGHT`).
+#: A query still running on a version this drops resolves its view again, on the index as
+#: it is then, as one resumed from a checkpoint does (`RetrievalContext.view`).
+MAX_HELD_VERSIONS = 4
 
 
 @dataclass(frozen=True)
@@ -150,11 +158,23 @@ class RetrievalContext(metaclass=_Checked):
             self._views[key] = view
             while len(self._views) > MAX_IN_FLIGHT:
                 self._views.popitem(last=False)
+            _drop_oldest_versions(self._views, MAX_HELD_VERSIONS)
         return view
 
     def release(self, state: dict[str, Any] | Any) -> None:
         with self._lock:
             self._views.pop(state.get("pin") or "", None)
+
+
+def _drop_oldest_versions(views: OrderedDict[str, QueryView], keep: int) -> None:
+    """Release the views of all but the ``keep`` newest snapshots among ``views`` (held
+    oldest first, so a snapshot's first view says how old it is)."""
+    versions = list(dict.fromkeys(id(v.snapshot) for v in views.values()))
+    if len(versions) <= keep:
+        return
+    old = set(versions[: len(versions) - keep])
+    for key in [k for k, v in views.items() if id(v.snapshot) in old]:
+        del views[key]
 
 
 def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None = None) -> RetrievalConfig:
@@ -190,4 +210,4 @@ def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> Retrieva
         raise ConfigError(f"bad retrieval profile: {exc}") from exc
 
 
-__all__ = ["MAX_IN_FLIGHT", "QueryView", "RetrievalContext", "resolve"]
+__all__ = ["MAX_HELD_VERSIONS", "MAX_IN_FLIGHT", "QueryView", "RetrievalContext", "resolve"]
