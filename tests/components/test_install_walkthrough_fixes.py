@@ -153,3 +153,22 @@ def test_a_file_rebuilt_from_the_index_gets_no_yaml_note(
     plan = install(index, ["unbreak"], tmp_path / "proj", dry_run=True)
     (c,) = plan.components
     assert "not valid YAML" not in c.reason and "rebuilt from the index" in c.reason
+
+
+@pytest.mark.parametrize("in_the_way", [".claude/skills/web-scaffold", ".claude/skills", ".claude"])
+def test_a_file_where_a_folder_goes_is_refused_before_anything_is_written(
+    hashed_index: Index, tmp_path: Path, in_the_way: str
+) -> None:
+    """A dry run said "would create" for each file, then the install failed on that
+    file half-way ("... failed (File exists)"), with the command written and the skill not
+    (found in a walkthrough). Both now refuse it first, naming the file."""
+    project = tmp_path / "proj"
+    blocker = project / in_the_way
+    blocker.parent.mkdir(parents=True, exist_ok=True)
+    blocker.write_text("mine\n")
+    said = rf"cannot make the folder {re.escape(str(blocker))}: a file of that name is in the way; move or remove it"
+    plan = install(hashed_index, ["ship", "web-scaffold"], project, dry_run=True)
+    assert not plan.ok and re.match(said, plan.refused)
+    with pytest.raises(InstallError, match=said + r" or install somewhere else; nothing written"):
+        install(hashed_index, ["ship", "web-scaffold"], project)
+    assert files_under(project) == {in_the_way: b"mine\n"}

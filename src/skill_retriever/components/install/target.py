@@ -239,13 +239,24 @@ def check_writable(root: Path, rels: Iterable[str], then: str) -> None:
     record does not list, or a record listing files already gone. ``then`` ends the
     message: what else the user may do, and that nothing was changed.
 
+    A file where one of those folders must be made, or a folder where a file of
+    ``rels`` goes, is refused the same way: the write would fail half-way on it.
+
     Raises:
-        InstallError: Such a folder is not writable.
+        InstallError: Such a folder is not writable, or something is in the way.
     """
     for rel in sorted(rels):
-        folder = on_disk(root, rel).parent
+        dest = on_disk(root, rel)
+        if dest.is_dir() and not dest.is_symlink():
+            raise InstallError(f"{dest} is a folder, where a file goes; move or remove it {then}")
+        folder = dest.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
+        if folder.exists() and not folder.is_dir():
+            raise InstallError(
+                f"cannot make the folder {folder}: a file of that name is in the way; move or "
+                f"remove it {then}"
+            )
         if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
             if _read_only_mount(folder):
                 raise InstallError(
