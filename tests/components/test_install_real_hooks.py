@@ -114,8 +114,10 @@ def test_real_mcp_configs_merge_with_only_the_documented_keys(
     assert data["mcpServers"]["devplan"]["type"] == "sse"  # the source said so
     assert install(real_index, sorted(by_name.values()), project).written() == []
     clash = [i for i in servers if i not in by_name.values() and real_index.get(i).name == "sentry"]
-    blocked = install(real_index, clash, project)
-    assert not blocked.ok and "configured differently" in blocked.components[0].files[0].reason
+    blocked = install(real_index, clash, project, force=True)  # the other sentry's entry: force keeps it too
+    (action,) = blocked.components[0].files
+    assert not blocked.ok and action.action == "refused"
+    assert action.reason.startswith(f"holds what the installed sentry ({by_name['sentry']}) configured; uninstall it first")
     assert uninstall(sorted(by_name.values()), project).ok and files(project) == {}
 
 

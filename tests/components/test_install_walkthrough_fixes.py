@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ import pytest
 from component_catalogue import files_under, write_catalogue
 
 from skill_retriever.cli import main
-from skill_retriever.components.install import InstallError, install
+from skill_retriever.components.install import InstallError, install, uninstall
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -172,3 +173,43 @@ def test_a_file_where_a_folder_goes_is_refused_before_anything_is_written(
     with pytest.raises(InstallError, match=said + r" or install somewhere else; nothing written"):
         install(hashed_index, ["ship", "web-scaffold"], project)
     assert files_under(project) == {in_the_way: b"mine\n"}
+
+
+def _dup(tmp_path: Path) -> Index:
+    """Two sources each with a skill ``dup`` (a re-hosted copy that differs) and an MCP
+    server ``db`` configured differently."""
+    for repo, says in (("one", "One."), ("two", "Two.")):
+        root = tmp_path / repo
+        (root / "skills/dup").mkdir(parents=True)
+        (root / "skills/dup/SKILL.md").write_text(f"---\nname: dup\ndescription: the dup skill\n---\n{says}\n")
+        (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"db": {"command": f"db-{repo}"}}}))
+    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [tmp_path / "one", tmp_path / "two"], "skills")
+    return index
+
+
+def test_force_does_not_replace_what_another_installed_component_wrote(tmp_path: Path) -> None:
+    """``--force`` over another component's file kept no copy of it (copies are kept of
+    the user's files only): its content was gone, uninstalling the forcing one left its
+    version behind (the other "installed it too, and stays"), and uninstalling the other
+    then said the user had changed it. Now refused, naming what to uninstall first."""
+    index = _dup(tmp_path)
+    project = tmp_path / "proj"
+    assert install(index, ["one/skills/dup/SKILL.md", "one/.mcp.json#db"], project).ok
+    forced = install(index, ["two/skills/dup/SKILL.md", "two/.mcp.json#db"], project, force=True)
+    assert not forced.ok and forced.written() == []
+    reasons = {f.path: (f.action, f.reason) for c in forced.components for f in c.files}
+    assert reasons == {
+        ".claude/skills/dup/SKILL.md": ("refused", (
+            "holds what the installed dup (one/skills/dup/SKILL.md) wrote; uninstall it first "
+            "(skill-retriever uninstall one/skills/dup/SKILL.md), then install this")),
+        ".mcp.json#db": ("refused", (
+            "holds what the installed db (one/.mcp.json#db) configured; uninstall it first "
+            "(skill-retriever uninstall one/.mcp.json#db), then install this")),
+    }
+    assert (project / ".claude/skills/dup/SKILL.md").read_text().endswith("One.\n")
+    # as it says: uninstall the first, then the second installs
+    assert uninstall(["one/skills/dup/SKILL.md", "one/.mcp.json#db"], project).ok
+    assert install(index, ["two/skills/dup/SKILL.md", "two/.mcp.json#db"], project).ok
+    assert (project / ".claude/skills/dup/SKILL.md").read_text().endswith("Two.\n")
+    index.close()

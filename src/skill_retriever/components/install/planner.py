@@ -27,9 +27,10 @@ check here sees it there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.components.closure import (
     Closure,
@@ -256,6 +257,16 @@ class _Shared:
             self.record = None
         components = self.record.components if self.record else {}
         self.files = {i: e.files for i, e in components.items()}
+        self.names = {i: e.name for i, e in components.items()}
+        self.servers = {i: e.mcp for i, e in components.items()}
+
+    def owner(self, node_id: str, rel: str, digest: str) -> tuple[str, str] | None:
+        """Another recorded component that wrote exactly ``digest`` at ``rel`` (its name and id)."""
+        return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and f.get(rel) == digest), None)
+
+    def server_owner(self, node_id: str, name: str, entry: Any) -> tuple[str, str] | None:
+        """Another recorded component that wrote exactly ``entry`` as server ``name`` (its name and id)."""
+        return next(((self.names[i], i) for i, m in self.servers.items() if i != node_id and m.get(name) == entry), None)
 
 
 def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
@@ -288,7 +299,7 @@ def _component_plan(
         status, why = out
         return plan(status, reason=why)
     ours = shared.files.get(node.id, {})
-    actions = [_file_action(root, f, force, shared.cases, ours) for f in out.files]
+    actions = [_file_action(root, f, force, shared.cases, ours, partial(shared.owner, node.id)) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
     notes = [*out.notes, case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
@@ -315,6 +326,8 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
             actions.append(FileAction(path, "create", mcp_entry=server))
         elif current == server:
             actions.append(FileAction(path, "unchanged", mcp_entry=server))
+        elif (other := shared.server_owner(node.id, name, current)) is not None:
+            actions.append(FileAction(path, "refused", _theirs(other, "configured"), mcp_entry=server))
         elif force:
             actions.append(FileAction(path, "overwrite", mcp_entry=server))
         else:
@@ -324,7 +337,12 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
 
 
 def _file_action(
-    root: Path, f: FileOut, force: bool, cases: CaseFolders, ours: Mapping[str, str]
+    root: Path,
+    f: FileOut,
+    force: bool,
+    cases: CaseFolders,
+    ours: Mapping[str, str],
+    owner: Callable[[str, str], tuple[str, str] | None],
 ) -> FileAction:
     """What happens to ``f``, at the target's spelling of its path (`cases`): an existing
     file there is kept unless identical or ``force``, whichever the case of its name, or
@@ -359,9 +377,21 @@ def _file_action(
     if not same and rel in ours and ours[rel] == sha256(held):
         why = _joined("updates what an earlier install of it wrote, unchanged since", note)
         return FileAction(rel, "overwrite", why, content=f.content, mode=f.mode)
+    if not same and (other := owner(rel, sha256(held))) is not None:
+        return FileAction(rel, "refused", _joined(_theirs(other, "wrote"), note), content=f.content, mode=f.mode)
     action: Action = "unchanged" if same else "overwrite" if force else "blocked"
     reason = _joined("exists and differs; force overwrites it", note) if action == "blocked" else note
     return FileAction(rel, action, reason, content=f.content, mode=f.mode)
+
+
+def _theirs(other: tuple[str, str], did: str) -> str:
+    """Why a file or server that another installed component put there is refused, force
+    or not: force keeps no copy of what an install wrote, so it would be gone for good,
+    and uninstalling either component would then leave the other's record wrong (the one
+    that stays would claim a file it did not write)."""
+    name, node_id = other
+    return (f"holds what the installed {name} ({node_id}) {did}; uninstall it first "
+            f"(skill-retriever uninstall {node_id}), then install this")
 
 
 def _joined(why: str, note: str) -> str:
