@@ -73,6 +73,27 @@ def test_bad_arguments_are_rejected_before_retrieval(tool) -> None:  # type: ign
     assert tool.invoke({"query": "x", "k": 0}).startswith("Error: invalid arguments: k: ")
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    ({"k": "5"}, "k: k must be a whole number (a valid integer such as 5), not the text '5'."),
+    ({"k": True}, "k: k must be a whole number (a valid integer such as 5), got true."),
+    ({"k": 2.5}, "k: k must be a whole number (a valid integer such as 5), got 2.5."),
+    ({"token_budget": "lots"}, "token_budget: token_budget must be a whole number (a valid integer such as 5), not the text 'lots'."),
+    ({"budget_fill": "false"}, "budget_fill: Input should be a valid boolean (got 'false')."),
+    ({"budget_fill": 1}, "budget_fill: Input should be a valid boolean (got 1)."),
+])  # fmt: skip
+def test_counts_and_switches_are_strict_as_over_mcp(tool, args: dict[str, object], said: str) -> None:  # type: ignore[no-untyped-def]
+    """k="5" ran as 5, k=True as 1 and budget_fill="false" as false (pydantic's lax
+    reading), where the MCP tools refuse each: a client sending them has a bug (the MCP
+    tools' "false" once turned a dry run into a real install)."""
+    answer = tool.invoke({"query": "add tracing", **args})
+    assert answer == f"Error: invalid arguments: {said} Fix the arguments and call the tool again."
+
+
+def test_a_whole_float_count_is_read_as_a_count(tool) -> None:  # type: ignore[no-untyped-def]
+    """JSON has one number type: a client in JavaScript sends 2 as 2.0."""
+    assert re.search(r"^2 items ", tool.invoke({"query": "add tracing", "k": 2.0}), re.MULTILINE)
+
+
 def test_no_match_says_what_to_do(sample_index: Index) -> None:
     tool = make_search_skills_tool(sample_index, rerank=False)
     text = tool.invoke({"query": "postgres", "kinds": ["incident"]})  # the sample has no incidents

@@ -46,6 +46,7 @@ from skill_retriever.adapters.langchain_search import (
     search_with_snapshot,
     to_document,
 )
+from skill_retriever.adapters.tool_arguments import Flag, WholeNumber
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import (
     ConfigError,
@@ -173,7 +174,8 @@ class SkillRetriever(BaseRetriever):
 
 class SearchSkillsInput(BaseModel):
     """Arguments of ``search_skills``. Another argument is refused, not ignored (a model
-    that writes ``top_k`` learns it)."""
+    that writes ``top_k`` learns it); so are a count given as text or a boolean and a
+    switch given as text or a number, as the MCP tools refuse them (`tool_arguments`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -184,11 +186,11 @@ class SearchSkillsInput(BaseModel):
         default=None,
         description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
     )
-    k: int = Field(default=5, ge=1, le=50, description="How many items to return.")
-    token_budget: int | None = Field(
+    k: WholeNumber = Field(default=5, ge=1, le=50, description="How many items to return.")
+    token_budget: WholeNumber | None = Field(
         default=None, ge=0, description="Most tokens the returned items' full texts may add up to."
     )
-    budget_fill: bool = Field(
+    budget_fill: Flag = Field(
         default=False,
         description="With a token_budget: fill it with lower-ranked items that fit, instead of "
         "stopping at the first item that does not.",
@@ -284,7 +286,7 @@ def schema_violation_message(error: ValidationError | Exception) -> str:
     for e in error.errors(include_url=False):
         where = ".".join(str(p) for p in e["loc"]) or "arguments"
         msg = str(e["msg"]).removeprefix("Value error, ")
-        got = "" if e["type"] == "missing" else f" (got {e['input']!r:.40})"
+        got = "" if e["type"] in ("missing", "whole_number") else f" (got {e['input']!r:.40})"  # whole_number says it
         problems.append(f"{where}: {msg}{got}")
     return f"Error: invalid arguments: {'; '.join(problems)}. Fix the arguments and call the tool again."
 

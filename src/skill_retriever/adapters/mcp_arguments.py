@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, ValidationInfo
-from pydantic_core import PydanticCustomError
+from pydantic import BeforeValidator, Field, ValidationError
+
+from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
 
 try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -24,41 +25,6 @@ __all__ = ["Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeN
 Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
 Kinds = Annotated[list[Kind], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
 Ids = Annotated[list[str], Field(min_length=1)]
-
-
-def whole_number(value: object, info: ValidationInfo) -> object:
-    """A count from a tool call: an integral float (5.0) becomes 5; a fraction, a boolean
-    or text is refused in words that name the argument.
-
-    JSON has one number type, and a client in JavaScript sends 5 as 5.0; refusing that
-    would fail a well-meant call. True is not 1 and "5" is not 5: a client that sends
-    them has a bug that a silent conversion would hide. Everything else goes on to
-    ``StrictInt`` (an int passes, anything else is refused there).
-
-    Raises:
-        PydanticCustomError: ``whole_number``, which the SDK reports as the tool's error.
-    """
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, bool):
-        got = f"got {str(value).lower()}"
-    elif isinstance(value, float):
-        got = f"got {value}"
-    elif isinstance(value, str):
-        got = f"not the text {value[:20]!r}"
-    else:
-        return value
-    name = info.field_name or "the count"
-    raise PydanticCustomError("whole_number", f"{name} must be a whole number (a valid integer such as 5), {got}")
-
-
-#: ``k`` and ``budget``: an int, or an integral float (`whole_number`); never a bool or text.
-WholeNumber = Annotated[StrictInt, BeforeValidator(whole_number)]
-
-#: A switch (``dry_run``, ``force``, ...): JSON true or false only. Pydantic's lax bool
-#: takes "false", "no", "off" and 0 as false but "yes", "on" and 1 as true: a client that
-#: sends text has a bug that must not decide whether files are written.
-Flag = StrictBool
 
 
 def argument_error(exc: ValidationError, takes: str) -> str:
