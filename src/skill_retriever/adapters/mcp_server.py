@@ -51,6 +51,7 @@ from skill_retriever.adapters.mcp_arguments import (
     argument_error,
     whole_number,
 )
+from skill_retriever.adapters.mcp_bad_lines import serve_stdio
 from skill_retriever.adapters.mcp_search import Detail, caller_view, item_id, search_tool
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
@@ -112,6 +113,14 @@ class _Server(MCPServer):
     (``additionalProperties: false``)."""
 
     takes: dict[str, inspect.Signature]  #: tool name -> its function's signature (`build_server`)
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio serving, with a reply to each line it cannot read (the SDK
+        drops those, and the client waits for good: `mcp_bad_lines`)."""
+        lowlevel = getattr(self, "_lowlevel_server", None)
+        if lowlevel is None:  # pragma: no cover - mcp 1.x: served as its SDK serves it
+            return await super().run_stdio_async()
+        await serve_stdio(lowlevel)
 
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
