@@ -8,9 +8,9 @@ true, that string turned a dry run into a real install).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
 
@@ -19,11 +19,24 @@ try:  # mcp >= 2; one import for every module that refuses a tool call or a reso
 except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp.exceptions import ResourceError, ToolError  # type: ignore[no-redef]
 
-__all__ = ["Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber", "argument_error", "whole_number"]
+__all__ = ["Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber", "argument_error", "one_or_more", "whole_number"]
+
+def one_or_more(kinds: list[str]) -> dict[str, object]:
+    """The JSON schema of a ``kinds`` argument: a list of at least one of ``kinds``, or one
+    alone as a string (which the validator reads as a list of one); a client that checks
+    its arguments against the schema before sending would refuse the string otherwise."""
+    kind = {"type": "string", "enum": kinds}
+    return {"anyOf": [{"type": "array", "items": kind, "minItems": 1}, kind]}
+
 
 #: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
 Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
-Kinds = Annotated[list[Kind], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
+Kinds = Annotated[
+    list[Kind],
+    BeforeValidator(lambda v: [v] if isinstance(v, str) else v),
+    Field(min_length=1),
+    WithJsonSchema(one_or_more(list(get_args(Kind)))),
+]
 Ids = Annotated[list[str], Field(min_length=1)]
 
 

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from skill_retriever.adapters.mcp_arguments import ToolError, WholeNumber
+from skill_retriever.adapters.mcp_arguments import ToolError, WholeNumber, one_or_more
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
@@ -56,9 +56,10 @@ __all__ = ["Detail", "ItemKinds", "caller_view", "item_id", "search_answer", "se
 Detail = Literal["brief", "full"]
 #: Any item kind, checked by `Filters` (its words for an unknown kind); the schema lists them.
 ItemKinds = Annotated[
-    list[Annotated[str, WithJsonSchema({"type": "string", "enum": sorted(k.value for k in NodeKind)})]],
+    list[str],
     BeforeValidator(lambda v: [v] if isinstance(v, str) else v),  # one kind alone is a list of one
     Field(min_length=1),
+    WithJsonSchema(one_or_more(sorted(k.value for k in NodeKind))),
 ]
 #: A full answer's item fields besides the result's own (``access`` is left out: it names
 #: principals the caller may not hold).
