@@ -9,10 +9,11 @@ replaces a symbolic link at the destination instead of writing through it).
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["leftover_temps", "write_atomic"]
 
 
 def write_atomic(dest: Path, content: bytes | str, mode: int | None = 0o644) -> None:
@@ -34,6 +35,20 @@ def write_atomic(dest: Path, content: bytes | str, mode: int | None = 0o644) -> 
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, dest)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename == tmp:  # name the file meant, not the copy
+            exc.filename = str(dest)
         raise
+
+
+def leftover_temps(dest: Path) -> list[Path]:
+    """The temporary files that `write_atomic` left beside ``dest`` when its process was
+    killed mid-write (``.<name>.<8 random characters>.tmp``, as ``mkstemp`` names them;
+    a copy of a 1.5 GB file stays 1.5 GB). Only a caller that holds every writer of the
+    folder off (the install target's lock) may remove them: another's may be in flight."""
+    pattern = re.compile(rf"\.{re.escape(dest.name)}\.[a-z0-9_]{{8}}\.tmp")
+    try:
+        return sorted(dest.parent / name for name in os.listdir(dest.parent) if pattern.fullmatch(name))
+    except OSError:  # no folder yet, or one that cannot be listed: nothing to find
+        return []

@@ -7,6 +7,8 @@
   and record entries survive the other's.
 - An uninstall that cannot read ``settings.json`` changes nothing: removing a hook's files
   while the hook stays would leave a hook that runs a script no longer there.
+- A temporary copy that a process killed mid-write left beside a file is removed by the
+  next install or uninstall that writes or removes that file.
 """
 
 from __future__ import annotations
@@ -149,3 +151,47 @@ def test_an_install_that_fails_before_its_first_file_leaves_the_record_as_it_was
     with pytest.raises(InstallError, match="nothing written"):
         install(sample_index, ["fastapi-service-scaffold"], fresh)
     assert not fresh.exists()  # the folder it made goes too
+
+
+def test_a_copy_killed_mid_write_is_cleared_by_the_next_install_or_uninstall(sample_index: Index, target: Path) -> None:
+    """A process killed between writing a file's temporary copy and renaming it left the
+    copy (``.SKILL.md.<random>.tmp``, 1.5 GB for a 1.5 GB file) for good: installing
+    again and uninstalling both went on without it (found in a walkthrough)."""
+    script = textwrap.dedent(f"""
+        import os
+        from pathlib import Path
+        from skill_retriever.components.install import install
+        from skill_retriever.stores.index import Index
+        os.replace = lambda *args: os._exit(9)  # dies after the copy is written, before the rename
+        install(Index.open({str(sample_index.path)!r}), {IDS!r}, Path({str(target)!r}))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 9, done.stderr
+    (left,) = [p for p in files_under(target) if p.endswith(".tmp")]
+    mine = target / left.rsplit("/", 1)[0] / ".notes.tmp"  # a file of the user's, named alike: kept
+    mine.write_text("mine\n")
+    assert install(sample_index, IDS, target).ok
+    assert [p for p in files_under(target) if p.endswith(".tmp")] == [str(mine.relative_to(target))]
+    assert uninstall(IDS, target).ok
+
+
+def test_a_copy_left_beside_an_installed_file_goes_with_it(sample_index: Index, target: Path) -> None:
+    assert install(sample_index, ["fastapi-service-scaffold"], target).ok
+    skill = target / ".claude/skills/fastapi-service-scaffold/SKILL.md"
+    (skill.parent / ".SKILL.md.k7_x2q9a.tmp").write_text("half a copy")
+    assert uninstall(["fastapi-service-scaffold"], target).ok
+    assert not skill.parent.exists()  # the folder emptied, the copy with it
+
+
+def test_a_failed_write_names_the_file_not_its_temporary_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skill_retriever import fsutil
+
+    def refuse(src: str, dst: object) -> None:
+        raise PermissionError(1, "Operation not permitted", src)
+
+    monkeypatch.setattr(fsutil.os, "replace", refuse)
+    dest = tmp_path / "SKILL.md"
+    with pytest.raises(PermissionError) as caught:
+        fsutil.write_atomic(dest, "x")
+    assert caught.value.filename == str(dest)
+    assert list(tmp_path.iterdir()) == []  # the copy is gone too

@@ -58,7 +58,7 @@ from skill_retriever.components.install.target import (
     install_root,
 )
 from skill_retriever.components.install.target_lock import holding
-from skill_retriever.fsutil import write_atomic
+from skill_retriever.fsutil import leftover_temps, write_atomic
 
 if TYPE_CHECKING:
     from skill_retriever.components.view import CallerView
@@ -161,6 +161,8 @@ def _write(
         note_folders(record, missing, [f.path for _, f in files])
         record.save()
     for dest, f in files:
+        for partial in leftover_temps(dest):  # an earlier install killed mid-copy (the target is held)
+            partial.unlink(missing_ok=True)
         write_atomic(dest, f.content, f.mode)
         written.append(f.path)
     for rel, change, data in merged:

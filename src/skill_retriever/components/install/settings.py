@@ -27,7 +27,7 @@ from typing import Any
 from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
-from skill_retriever.fsutil import write_atomic
+from skill_retriever.fsutil import leftover_temps, write_atomic
 
 __all__ = [
     "MCP_ENTRY_KEYS",
@@ -176,6 +176,8 @@ def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None =
     text = style_of(dest).dumps(data)
     if mode is None:
         mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
+    for partial in leftover_temps(dest):  # an install killed mid-write left it (the target is held)
+        partial.unlink(missing_ok=True)
     try:
         write_atomic(dest, text.encode("utf-8"), mode)
     except OSError as exc:  # name the file, not the temporary one beside it

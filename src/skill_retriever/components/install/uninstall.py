@@ -59,7 +59,7 @@ from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
-from skill_retriever.fsutil import write_atomic
+from skill_retriever.fsutil import leftover_temps, write_atomic
 
 __all__ = ["UninstallReport", "uninstall"]
 
@@ -210,6 +210,8 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
             report.kept[rel] = entry.kept[rel] = CHANGED
             continue
         path.unlink()
+        for partial in leftover_temps(path):  # an install killed mid-copy left it (the target is held)
+            partial.unlink(missing_ok=True)
         if changed:
             report.forced.append(rel)
         del entry.files[rel]
