@@ -84,6 +84,22 @@ def test_what_was_there_asked_for_or_still_needed_stays(
     assert skills(target) == set()
 
 
+def test_a_dependency_found_in_place_is_not_left_recorded(sample_index: Index, tmp_path: Path) -> None:
+    """The user's own identical copy of a dependency is found "unchanged" and recorded with
+    nothing written; it stayed recorded as installed after the component that needed it
+    went, and the record folder stayed with it (found in a walkthrough)."""
+    target = tmp_path / "project"
+    mine = target / ".claude/skills/pii-redaction/SKILL.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(Path(sample_index.get(sid("pii-redaction")).source).read_bytes())
+    plan = install(sample_index, ["fastapi-service-scaffold"], target)
+    assert {c.name: c.status for c in plan.components}["pii-redaction"] == "unchanged"
+    assert sid("pii-redaction") in recorded(target)
+    assert uninstall(["fastapi-service-scaffold"], target).ok
+    assert recorded(target) == set() and not (target / ".claude/.skill-retriever").exists()
+    assert files_under(target) == {".claude/skills/pii-redaction/SKILL.md": mine.read_bytes()}
+
+
 def test_a_dependency_two_components_need_goes_with_the_last(
     sample_index: Index, tmp_path: Path
 ) -> None:

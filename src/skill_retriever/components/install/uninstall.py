@@ -177,12 +177,27 @@ def _take_back(
         if users and node_id not in record.components:
             report.needed[entry.name] = users
     record.forget(i for i in chosen if i not in record.components)
+    record.forget(_idle(record))
     if record.components:
         remove_empty_folders(root, record)
         record.save()
     else:
         record.remove()
         remove_empty_folders(root, record)
+
+
+def _idle(record: InstallRecord) -> list[str]:
+    """Forget, and return, the recorded components that hold nothing (a dependency found
+    in place as the user's own: the install wrote none of it), that no install asked for,
+    and that nothing still recorded requires or lists: one stayed recorded after the
+    component that needed it went, as if an install had put it there."""
+    needed = {r for e in record.components.values() for r in e.requires}
+    listed = {c for p in record.plugins.values() for c in p.components}
+    idle = [i for i, e in record.components.items()
+            if e.empty and not e.kept and not e.asked and i not in needed and i not in listed]
+    for i in idle:
+        del record.components[i]
+    return idle
 
 
 def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force: bool, running: list[str]) -> None:
