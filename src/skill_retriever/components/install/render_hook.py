@@ -235,6 +235,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
         out.notes.append(f"{len(scripts)} script(s) not copied: {NO_ROOT_NOTE}")
         out.complete = False
         scripts = []
+    out.notes += _unused_supporting(node, scripts)
     folder = _hook_folder(node, root)
     var = PROJECT_VAR if scope == "project" else USER_VAR
     entries, out.files = plugin_scripts(entries, folder, root, var)
@@ -310,6 +311,25 @@ def _declared_destinations(node: Node) -> dict[str, str]:
 def _executable(node: Node) -> set[str]:
     """Scripts its ``supportingFiles`` marks ``executable``."""
     return {src for src, (_, flag) in _supporting(node).items() if flag}
+
+
+def _unused_supporting(node: Node, scripts: list[str]) -> list[str]:
+    """A note for each ``supportingFiles`` entry installing it does not follow as written:
+    a destination outside ``.claude/`` (the script goes to ``.claude/hooks/`` instead), a
+    source the index did not list as the hook's (outside the repository, or missing)."""
+    listed = {posixpath.normpath(s) for s in scripts}
+    notes = []
+    for item in node.attrs.get("supporting_files") or []:
+        src, dest = (item.get("source"), item.get("destination")) if isinstance(item, Mapping) else (None, None)
+        if not isinstance(src, str):
+            continue
+        if posixpath.normpath(src) not in listed:
+            notes.append(f"supportingFiles source {src} not copied: it is not a file of the hook's "
+                         "repository (outside it, or missing)")
+        elif isinstance(dest, str) and not dest.removeprefix("~/").startswith(".claude/"):
+            notes.append(f"supportingFiles destination {dest} of {src} is outside .claude/: "
+                         f"the script goes to {HOOK_SCRIPTS_DIR}/ instead")
+    return notes
 
 
 def _supporting(node: Node) -> dict[str, tuple[str, bool]]:
