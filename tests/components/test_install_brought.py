@@ -100,6 +100,22 @@ def test_a_dependency_found_in_place_is_not_left_recorded(sample_index: Index, t
     assert files_under(target) == {".claude/skills/pii-redaction/SKILL.md": mine.read_bytes()}
 
 
+def test_what_a_partial_uninstall_left_is_named_by_the_id_to_pass(
+    sample_index: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dependency the user changed stays recorded after its component went: "run
+    uninstall again" with the same id then failed ("no component ... installed"), since
+    only the dependency is left. The line names the id that finishes it."""
+    target = tmp_path / "project"
+    install(sample_index, ["fastapi-service-scaffold"], target)
+    (target / ".claude/skills/structured-logging/SKILL.md").write_text("mine now\n")
+    assert main(["uninstall", "fastapi-service-scaffold", "--target", str(target)]) == 1
+    said = f"run `uninstall {sid('structured-logging')}` to finish, or add --force"
+    assert said in capsys.readouterr().out
+    assert main(["uninstall", sid("structured-logging"), "--target", str(target), "--force"]) == 0
+    assert recorded(target) == set() and skills(target) == set()
+
+
 def test_a_dependency_two_components_need_goes_with_the_last(
     sample_index: Index, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,7 +81,8 @@ def test_what_the_user_changed_stays_recorded_until_dealt_with(
         out = capsys.readouterr().out
         assert "kept .mcp.json#deploy-control: changed since it was installed" in out
         assert "kept .claude/agents/api-reviewer.md: changed since it was installed" in out
-        assert "still recorded" in out and "uninstall again" in out and "force" in out
+        assert "still recorded" in out and "add --force to remove it as it is" in out
+        assert re.search(r"and run `uninstall sample_catalogue/\S+ sample_catalogue/\S+` to finish", out)
     record = read(target / RECORD)["components"]
     assert {p for e in record.values() for p in e.get("kept", {})} == {
         ".mcp.json#deploy-control",

@@ -172,6 +172,7 @@ def _take_back(
             del record.components[node_id]
         else:
             report.recorded += [p for p, why in entry.kept.items() if why == CHANGED and p not in report.recorded]
+            report.left_ids.append(node_id)
     for node_id, entry in zip(chosen, entries, strict=True):
         users = sorted({s.name for s in staying if node_id in s.requires})
         if users and node_id not in record.components:

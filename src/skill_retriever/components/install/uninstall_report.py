@@ -27,6 +27,8 @@ class UninstallReport:
             install that was stopped): forgotten, nothing to take back.
         restored: What ``install --force`` replaced that was put back.
         recorded: Paths kept because they changed, still in the install record.
+        left_ids: The ids whose entries stay in the record (what to name to finish: the
+            component asked for may be gone from it, and a dependency it brought not).
         forced: What ``force`` removed although the user changed it since the install
             (also in ``removed``).
         shared: Path or entry -> the name of a component that stays and installed it too
@@ -47,6 +49,7 @@ class UninstallReport:
     gone: list[str] = field(default_factory=list)
     restored: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
+    left_ids: list[str] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
     shared: dict[str, str] = field(default_factory=dict)
     stayed: dict[str, str] = field(default_factory=dict)
@@ -83,8 +86,8 @@ class UninstallReport:
         if self.recorded:
             out.append(
                 f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
-                "it) and run uninstall again to finish, or uninstall with force (--force) to "
-                "remove it as it is"
+                f"it) and run `uninstall {' '.join(self.left_ids)}` to finish, or add --force "
+                "to remove it as it is"
             )
         return out
 
@@ -101,6 +104,7 @@ class UninstallReport:
             "gone": list(self.gone),
             "restored": list(self.restored),
             "still_recorded": list(self.recorded),
+            "still_recorded_ids": list(self.left_ids),
             "left_shared": dict(self.shared),
             "stayed": dict(self.stayed),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
