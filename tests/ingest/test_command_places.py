@@ -10,7 +10,7 @@ from pathlib import Path
 
 from files import write_file
 
-from skill_retriever.ingest.command_places import command_place
+from skill_retriever.ingest.command_places import command_place, name_problem
 from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import NodeKind
 
@@ -92,3 +92,10 @@ def test_a_plugin_command_is_filed_under_its_plugin(tmp_path: Path) -> None:
 
 def test_command_place_outside_a_commands_folder_has_no_namespace() -> None:
     assert command_place(["repo", "tools"], "x") == ({"command_namespace": "", "command_stem": "x"}, [])
+
+
+def test_a_nul_in_a_name_is_named_as_such() -> None:
+    """It was refused as one that "holds a path separator or '..'" (found in a walkthrough)."""
+    assert name_problem("bad\x00name") == "holds a NUL character"
+    assert name_problem("a/b") == "holds a path separator or '..'"
+    assert name_problem("fine-name") is None

@@ -46,7 +46,9 @@ def name_problem(name: str) -> str | None:
     folder), and so is a name of which nothing usable is left once runs of other
     characters than letters, digits, ``.``, ``_`` and ``-`` are dropped.
     """
-    if "/" in name or "\\" in name or "\x00" in name or ".." in name:
+    if "\x00" in name:
+        return "holds a NUL character"
+    if "/" in name or "\\" in name or ".." in name:
         return "holds a path separator or '..'"
     if not SLUG_RE.sub("-", name.strip()).strip("-."):
         return "gives no usable file name"

@@ -55,9 +55,9 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
         if len(named) != 1:
             listing = ", ".join(sorted(record.components)[:10]) or "nothing"
             names = ", ".join(sorted(p.name for p in record.plugins.values())[:10])
-            what = "several" if named else "no"
+            what = f"{len(named)} components named" if named else "no component"
             raise InstallError(
-                f"{what} component {ref!r} installed in {record.root} by skill-retriever "
+                f"{what} {ref!r} installed in {record.root} by skill-retriever "
                 f"(its record {RECORD_FILE} lists {listing}"
                 + (f"; plugins {names}" if names else "")
                 + "); give a recorded id"
