@@ -143,7 +143,11 @@ def test_missing_file_raises(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match="no such file"):
         ingest_json_graph(tmp_path / "nope.json")
     folder = ingest_json_graph(tmp_path)  # a problem of that path: the run goes on
-    assert folder.nodes == [] and "is a folder, not a file" in folder.problems[0].message
+    assert folder.nodes == [] and folder.problems[0].message.startswith("is a folder, not a file: pass the file's path")
+    _write(tmp_path, {"nodes": [_node("a")]})  # a folder holding a graph: it is named
+    (held,) = [p.name for p in tmp_path.glob("*.json")]
+    said = ingest_json_graph(tmp_path).problems[0].message
+    assert said.startswith(f"is a folder, not a file: pass the file's path (it holds {held})")
 
 
 _json = st.recursive(

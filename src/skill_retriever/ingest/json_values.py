@@ -139,7 +139,9 @@ def read_file(path: Path, max_bytes: int) -> tuple[Any, str | None]:
     """
     try:
         if path.is_dir():
-            return None, "is a folder, not a file: pass the file's path"
+            inside = sorted(p.name for p in path.glob("*.json"))[:3]
+            held = f" (it holds {', '.join(inside)})" if inside else ""
+            return None, f"is a folder, not a file: pass the file's path{held}"
         size = path.stat().st_size
         if size > max_bytes:
             return None, f"file is {size:,} bytes, over the limit of {max_bytes:,}; split it or raise max_bytes"
