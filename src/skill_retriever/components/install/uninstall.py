@@ -195,7 +195,7 @@ def _idle(record: InstallRecord) -> list[str]:
     needed = {r for e in record.components.values() for r in e.requires}
     listed = {c for p in record.plugins.values() for c in p.components}
     idle = [i for i, e in record.components.items()
-            if e.empty and not e.kept and not e.asked and i not in needed and i not in listed]
+            if e.empty and not (e.kept or e.earlier or e.asked) and i not in needed and i not in listed]
     for i in idle:
         del record.components[i]
     return idle
