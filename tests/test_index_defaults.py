@@ -70,6 +70,23 @@ def test_a_passage_corpus_with_facts_gets_the_multihop_settings(passages: Index,
     old.close()
 
 
+def test_passages_beside_other_items_keep_the_built_in_defaults(tmp_path: Path) -> None:
+    """The passage settings leave the fusion to the walk from facts, which reaches
+    passages only: 200 HotpotQA passages indexed beside 107 runbooks, skills and
+    incidents put a passage first for "build a slack gif", the skill at score 0 (found in
+    a walkthrough). A mix keeps the built-in defaults, and every item can rank."""
+    index = _passage_index(tmp_path / "mixed")  # 6 passages, with facts
+    runbooks = [Node(id=f"runbooks/{i}.md", kind="document", name=f"slack gif runbook {i}",
+                     description="build a slack gif", text="build a slack gif step by step") for i in range(3)]
+    index.upsert(runbooks, [])
+    found = decide(index.snapshot())
+    assert found.corpus == "other" and not found.settings
+    assert found.reasons[0].startswith("built-in defaults: 6 of 9 askable nodes are passages, the rest other kinds")
+    top = Retriever(index, reranker=None).search("build a slack gif", k=3, principals=["*"])
+    assert [r.kind for r in top.results] == ["document"] * 3
+    index.close()
+
+
 def test_a_skill_catalogue_fuses_by_scores_and_keeps_the_rest(tmp_path: Path) -> None:
     index = build_tiny_index(tmp_path / "tiny")
     found = decide(index.snapshot())

@@ -156,8 +156,17 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
 #: explained), chosen on hotpotqa_hipporag_train100 and musique_hipporag_train100.
 PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType(PROFILES["multihop"])
 
-#: Share of the askable nodes (all but entities and facts) that must be passages.
-MIN_PASSAGE_SHARE = 0.5
+#: Share of the askable nodes (all but entities and facts) that must be passages. The
+#: passage settings leave the fusion to the walk from facts (keyword and semantic weigh
+#: 0.001), which reaches passages only: in an index that also holds runbooks, skills or
+#: incidents, every one of them ranked below every passage the walk reached ("build a
+#: slack gif" answered with a passage first, the skill at score 0; found with 200
+#: HotpotQA passages beside 107 other items). So a corpus is one of passages only when
+#: nearly all of it is.
+MIN_PASSAGE_SHARE = 0.99
+#: Below `MIN_PASSAGE_SHARE`, an index at least this share passages is a mix of passages
+#: and other items: the built-in defaults, and a reason that says why.
+MIXED_PASSAGE_SHARE = 0.5
 
 #: What a catalogue holds: things an agent installs or calls.
 CATALOGUE_KINDS = frozenset({
@@ -261,6 +270,11 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
         return IndexDefaults("other", reasons=(
             ("built-in defaults: passages without facts (an index built before facts existed gets them "
              "when indexed again; a corpus whose texts hold no sentence long enough yields none)"),))
+    if share >= MIXED_PASSAGE_SHARE:
+        return IndexDefaults("other", reasons=(
+            (f"built-in defaults: {passages:,} of {askable:,} askable nodes are passages, the rest other "
+             "kinds; the passage settings walk from facts alone, which reach passages only, and would rank "
+             "every other item below them (profile='multihop' asks for them when only passages are wanted)"),))
     components = sum(n for kind, n in counts.items() if kind in CATALOGUE_KINDS)
     if components / askable >= MIN_CATALOGUE_SHARE:
         what = "components, tools or documents" if counts.get(NodeKind.DOCUMENT.value) else "components or tools"
@@ -363,6 +377,6 @@ def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
 
 
 __all__ = ["CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "EDGE_SAMPLE", "FEEDBACK_DOCS", "ITEM_SAMPLE", "LONG_ITEM_WORDS",
-           "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE", "MIN_LONG_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE",
+           "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE", "MIN_LONG_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "MIXED_PASSAGE_SHARE",
            "NEUTRAL", "PASSAGE_SETTINGS", "WORKFLOW_KINDS", "CorpusKind", "IndexDefaults", "decide", "index_defaults",
            "long_item_share", "median_edge_cosine", "workflow_share"]
