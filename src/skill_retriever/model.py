@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Container, Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -18,6 +17,12 @@ from enum import StrEnum
 from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
+from skill_retriever.item_checks import (
+    check_attrs,
+    check_id,
+    json_type,
+    str_tuple,
+)
 
 
 class NodeKind(StrEnum):
@@ -68,9 +73,6 @@ COMPONENT_KINDS = frozenset(
     {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER}
 )
 
-# Used with fullmatch: ``$`` would also match before a trailing newline. C1 controls are
-# control characters too (U+0085 is a line break to some readers).
-_ID_RE = re.compile("[^\x00-\x1f\x7f-\x9f\ud800-\udfff]{1,512}")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
@@ -125,71 +127,6 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
-def _check_id(value: object, what: str) -> str:
-    if not isinstance(value, str) or not _ID_RE.fullmatch(value) or not value.strip():
-        raise InvalidItemError(
-            f"{what} id {value!r:.80} is invalid: use 1-512 printable characters "
-            "(no control characters or unpaired surrogates), not blank"
-        )
-    return value
-
-
-#: Deeper attrs are refused: ``json.dumps`` recurses once per level, and nothing an
-#: ingester stores comes near this.
-MAX_ATTRS_DEPTH = 100
-_JSON_SCALARS = (str, int, type(None))  # bool is an int
-
-
-def _check_attrs(attrs: Mapping[str, Any], label: str) -> None:
-    """Refuse attrs that would not store or read back as the same JSON.
-
-    An explicit stack rather than recursion (no depth limit to hit), and a type check per
-    value: a few microseconds for the small dicts ingesters store, paid once per node.
-
-    Raises:
-        InvalidItemError: Naming the node and the key path (``attrs['a'][2]``) of the first
-            value that is NaN or infinite, not a JSON type, a key that is not text, or
-            nested deeper than :data:`MAX_ATTRS_DEPTH`.
-    """
-    stack: list[tuple[str, object, int]] = [("attrs", attrs, 0)]
-    while stack:
-        path, value, depth = stack.pop()
-        if isinstance(value, _JSON_SCALARS):
-            continue
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise InvalidItemError(
-                    f"{label}: {path} is {value}; JSON has no NaN or infinity, store null or text"
-                )
-            continue
-        if depth >= MAX_ATTRS_DEPTH:
-            raise InvalidItemError(f"{label}: {path} nests deeper than {MAX_ATTRS_DEPTH} levels")
-        if isinstance(value, Mapping) and (depth == 0 or isinstance(value, dict)):
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    raise InvalidItemError(
-                        f"{label}: {path} has the key {key!r:.40}; JSON object keys must be text"
-                    )
-                stack.append((f"{path}[{key!r:.40}]", item, depth + 1))
-        elif isinstance(value, (list, tuple)):
-            stack.extend((f"{path}[{i}]", item, depth + 1) for i, item in enumerate(value))
-        else:
-            raise InvalidItemError(
-                f"{label}: {path} is a {type(value).__name__}; attrs must be JSON: text, "
-                "finite numbers, true/false/null, lists and objects with text keys"
-            )
-
-
-def _str_tuple(value: object, what: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise InvalidItemError(f"{what} must be a list of strings, got {value!r:.80}")
-
-
 @dataclass(frozen=True, slots=True)
 class Node:
     """One item of the knowledge graph.
@@ -221,17 +158,19 @@ class Node:
     attrs: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _check_id(self.id, "node")
+        check_id(self.id, "node")
         label = f"node {self.id!r}"
         object.__setattr__(self, "kind", _parse_kind(NodeKind, self.kind, "node kind", label))
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidItemError(f"{label}: name is empty; give every node a name")
-        if not isinstance(self.text, str) or not self.text.strip():
-            raise InvalidItemError(f"{label}: text is empty; a node needs text to embed and index")
+        for field_name, why in (("name", "give every node a name"), ("text", "a node needs text to embed and index")):
+            value = getattr(self, field_name)
+            if not isinstance(value, str):
+                raise InvalidItemError(f"{label}: {field_name} must be text, got {json_type(value)}; {why}")
+            if not value.strip():
+                raise InvalidItemError(f"{label}: {field_name} is empty; {why}")
         if not isinstance(self.description, str):
             raise InvalidItemError(f"{label}: description must be a string")
-        object.__setattr__(self, "tags", _str_tuple(self.tags, f"{label} tags"))
-        object.__setattr__(self, "access", _str_tuple(self.access, f"{label} access"))
+        object.__setattr__(self, "tags", str_tuple(self.tags, f"{label} tags"))
+        object.__setattr__(self, "access", str_tuple(self.access, f"{label} access"))
         # Unpaired surrogates cannot be encoded (tokenizers and Chroma reject them): text
         # gets U+FFFD in their place; an access label must be exact, so it is refused.
         for name in ("name", "text", "description"):
@@ -248,7 +187,7 @@ class Node:
             raise InvalidItemError(f"{label}: source must be a string path")
         if not isinstance(self.attrs, Mapping):
             raise InvalidItemError(f"{label}: attrs must be a mapping")
-        _check_attrs(self.attrs, label)
+        check_attrs(self.attrs, label)
 
     @property
     def last_changed(self) -> datetime | None:
@@ -290,9 +229,10 @@ class Node:
         for required in ("kind", "name", "text"):
             if required not in args:
                 raise InvalidItemError(f"node {args['id']!r}: missing field {required!r}")
-        attrs = dict(args.pop("attrs", None) or {})
-        attrs.update(extra)
-        return cls(**args, attrs=attrs)
+        given = args.pop("attrs", None) or {}
+        if not isinstance(given, Mapping):
+            raise InvalidItemError(f"node {args['id']!r}: attrs must be an object, got {json_type(given)}")
+        return cls(**args, attrs={**given, **extra})
 
     def with_changes(self, **changes: Any) -> Node:
         return replace(self, **changes)
@@ -312,8 +252,8 @@ class Edge:
     description: str = ""
 
     def __post_init__(self) -> None:
-        _check_id(self.source, "edge source")
-        _check_id(self.target, "edge target")
+        check_id(self.source, "edge source")
+        check_id(self.target, "edge target")
         label = f"edge {self.source!r} -> {self.target!r}"
         object.__setattr__(self, "kind", _parse_kind(EdgeKind, self.kind, "edge kind", label))
         if isinstance(self.weight, bool) or not isinstance(self.weight, (int, float)):

@@ -196,3 +196,18 @@ def test_a_passage_list_read_as_a_graph_says_to_index_it_as_passages(tmp_path: P
     assert "got a list; a list of passages ({title, text}) is a corpus: index it with --kind passages" in problem.message
     (other,) = ingest_json_graph(_write(tmp_path, [1, 2])).problems
     assert "--kind passages" not in other.message  # a list of something else: no such hint
+
+
+def test_a_field_of_the_wrong_type_is_named_as_such(tmp_path: Path) -> None:
+    """A number for a name read "name is empty", a list for a text "text is empty", and a
+    list for attrs gave Python's own words ("cannot convert dictionary update sequence
+    element #0 to a sequence"; found in a walkthrough)."""
+    path = _write(tmp_path, {"nodes": [
+        {**_node("a"), "name": 12345}, _node("b", text=["a", "list"]), _node("c", attrs=[1, 2]), _node("d", name=" ")]})
+    messages = [p.message for p in ingest_json_graph(path).problems]
+    assert messages == [
+        "nodes[0] (id 'a'): node 'a': name must be text, got a number; give every node a name",
+        "nodes[1] (id 'b'): node 'b': text must be text, got a list; a node needs text to embed and index",
+        "nodes[2] (id 'c'): node 'c': attrs must be an object, got a list",
+        "nodes[3] (id 'd'): node 'd': name is empty; give every node a name",
+    ]

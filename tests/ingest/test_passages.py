@@ -122,6 +122,8 @@ def test_bad_records_and_duplicate_idx(tmp_path: Path) -> None:
         {"idx": 9, "title": "Empty", "text": " "},
         {"title": "No idx", "text": "x"},
         ["not", "a", "record"],
+        {"idx": True, "title": "Bool idx", "text": "x"},  # became passage:True
+        {"idx": 1.5, "title": "Fraction idx", "text": "x"},
     ]
     result = ingest_passages(_corpus(tmp_path, records), nlp=False)
     passages = [n for n in result.nodes if n.kind is NodeKind.PASSAGE]
@@ -129,13 +131,15 @@ def test_bad_records_and_duplicate_idx(tmp_path: Path) -> None:
     assert passages[1].attrs["idx"] == 7 and passages[1].attrs["duplicate_idx"] is True
     assert _mentions(result)["entity:alpha"] == {"passage:7", "passage:7#2"}
     messages = [p.message for p in result.problems]
-    assert len(messages) == 5
+    assert len(messages) == 7
     assert messages[0].startswith("record 1: idx 7 repeats an earlier record's; kept as passage:7#2")
     assert "record 2 (idx 8)" in messages[1] and "name is empty" in messages[1]
     assert "record 3 (idx 9)" in messages[2] and "text is empty" in messages[2]
-    assert messages[3:] == ["record 4: not an object with an idx", "record 5: not an object with an idx"]
+    assert messages[3:] == ["record 4: no idx", "record 5: not an object, got a list",
+                            "record 6: idx must be a whole number or text, got true",
+                            "record 7: idx must be a whole number or text, got 1.5"]
     # a record with an idx keeps its passage at re-indexing; one without keeps the file's
-    assert [p.keeps.value for p in result.problems] == ["nothing", "item", "item", "file", "file"]
+    assert [p.keeps.value for p in result.problems] == ["nothing", "item", "item", "file", "file", "file", "file"]
 
 
 @pytest.mark.parametrize("content", ["{broken", '{"title": "x"}'])

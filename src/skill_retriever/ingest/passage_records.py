@@ -9,6 +9,7 @@ authoritative (a text or title JSON cannot hold, a NaN, too). A repeated idx is 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +45,8 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
             else:
                 result.problems.append(Problem(where, f"record {i}: {bad}; skipped"))
             continue
-        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), (int, str)):
-            result.problems.append(Problem(where, f"record {i}: not an object with an idx"))
+        if (why := _idx_problem(rec)) is not None:
+            result.problems.append(Problem(where, f"record {i}: {why}"))
             continue
         title = rec.get("title")
         title = str(title) if isinstance(title, (int, float)) and not isinstance(title, bool) else title
@@ -70,10 +71,23 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
     return passages
 
 
+def _idx_problem(rec: Any) -> str | None:
+    """Why ``rec`` names no passage, or None: its idx must be a whole number or text (true
+    is no idx, though Python counts it an int: it became ``passage:True``)."""
+    if not isinstance(rec, dict):
+        return f"not an object, got {json_values.type_name(rec)}"
+    if "idx" not in rec:
+        return "no idx"
+    idx = rec["idx"]
+    if isinstance(idx, bool) or not isinstance(idx, (int, str)):
+        shown = json.dumps(idx) if idx is None or isinstance(idx, (bool, float)) else json_values.type_name(idx)
+        return f"idx must be a whole number or text, got {shown}"
+    return None
+
+
 def _readable_idx(rec: Any) -> bool:
     """Whether ``rec`` names its passage: an int or text idx that JSON and the index can hold."""
-    idx = rec.get("idx") if isinstance(rec, dict) else None
-    return isinstance(idx, (int, str)) and json_values.unrepresentable_message({"idx": idx}) is None
+    return _idx_problem(rec) is None and json_values.unrepresentable_message({"idx": rec["idx"]}) is None
 
 
 def _skip(result: IngestResult, where: str, message: str, base: str, taken: dict[str, int]) -> None:
