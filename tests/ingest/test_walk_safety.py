@@ -218,3 +218,27 @@ def test_a_file_replaced_by_a_link_loop_does_not_abort_the_run(tmp_path: Path, i
     assert list(run.removed.values()) == [["repo/skills/b/SKILL.md"]]
     assert {n.name for n in index.nodes.values()} == {"a", "c"}
     assert any("cannot be resolved" in p.message for s in run.sources for p in s.problems)
+
+
+def test_a_plugin_whose_only_member_cannot_be_read_stays_with_its_relation(tmp_path: Path, index: Index) -> None:
+    """A bare plugin folder is made of its members: with its only skill unreadable (bad
+    UTF-8, unclosed frontmatter), the skill was kept, as the README says, but the plugin
+    was removed as "no longer in the source", and the skill's PART_OF relation with it
+    (found on trailofbits' dwarf-expert in a walkthrough)."""
+    repo = tmp_path / "repo"
+    write_file(repo, "plugins/dwarf/skills/dwarf/SKILL.md", _skill("dwarf"))
+    write_file(repo, "skills/other/SKILL.md", _skill("other"))
+    index_sources(index, [repo])
+    before = ({n.id for n in index.nodes.values()}, set(index.snapshot().edges))
+    assert "repo/plugins/dwarf" in before[0] and any("PART_OF" in e for e in before[1])
+    skill = repo / "plugins/dwarf/skills/dwarf/SKILL.md"
+    skill.write_bytes(skill.read_bytes() + b"\xff\xfe")
+    run = index_sources(index, [repo])
+    assert not run.removed
+    assert ({n.id for n in index.nodes.values()}, set(index.snapshot().edges)) == before
+    said = [p.message for s in run.sources for p in s.problems]
+    assert any(m.startswith("no member of this plugin could be read") for m in said), said
+    skill.write_text(_skill("dwarf"), encoding="utf-8")  # mended: as before, no problem
+    run = index_sources(index, [repo])
+    assert ({n.id for n in index.nodes.values()}, set(index.snapshot().edges)) == before
+    assert not [p for s in run.sources for p in s.problems]

@@ -274,6 +274,19 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     return out
 
 
+def _unread_members(reader: _Reader, spec: PluginSpec, problems: list[Problem]) -> list[Problem]:
+    """A bare plugin folder with no member read today, though some could not be read: the
+    plugin stays as indexed before (`Unread.ITEM`), as its members do; made of nothing it
+    was removed, with the relations to it, until the file was mended."""
+    below = f"{reader.root / spec.rel}{posixpath.sep}"
+    unread = [p for p in problems if p.keeps in (Unread.FILE, Unread.FOLDER) and p.path.startswith(below)]
+    if not unread:
+        return []
+    return [Problem(str(reader.root / spec.rel), f"no member of this plugin could be read ({unread[0].path} and "
+                    f"{len(unread) - 1} more): the plugin stays as indexed before", unread=Unread.ITEM,
+                    item=f"{reader.corpus}/{spec.rel}")]
+
+
 def _plugin_nodes(
     reader: _Reader,
     local: dict[str, PluginSpec],
@@ -294,6 +307,7 @@ def _plugin_nodes(
         declared = spec.manifest is not None or spec.entry is not None
         inside = members.get(folder, []) if spec.folder is not None else []
         if not declared and not inside:
+            out.problems += _unread_members(reader, spec, out.problems)
             continue
         record = plugin_record(
             spec,
