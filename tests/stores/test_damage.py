@@ -214,6 +214,21 @@ def test_a_manifest_with_another_dim_names_both_numbers_and_repair_corrects_it(b
         assert "unusable_vectors" not in again.status()
 
 
+@pytest.mark.parametrize("command", [["stats"], ["repair"], ["query", "skill"]])
+def test_a_manifest_of_another_version_is_named_so_and_left_alone(
+    built: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was "not a skill-retriever index manifest ... delete this one and run index
+    again": advice that would destroy another version's index (found in a walkthrough)."""
+    set_manifest(built, format="skill-retriever-index/2")
+    kept = digest(built)
+    assert main([*command, "--index-dir", str(built)]) == 2
+    err = capsys.readouterr().err
+    assert "was written by another version of skill-retriever (format 'skill-retriever-index/2'" in err
+    assert "delete" not in err and "this one is left as it is" in err
+    assert digest(built) == kept
+
+
 # -- 3. missing files ---------------------------------------------------------------------
 def test_a_missing_manifest_beside_readable_items_is_recreated_by_repair(built: Path) -> None:
     before = json.loads((built / "index.json").read_text())

@@ -70,10 +70,16 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         raise IndexCorruptError(
             f"{path} {wrong}; the index directory is damaged: delete it and run `skill-retriever index` again"
         )
-    if manifest is None or manifest.get("format") != FORMAT:
+    if manifest is None:
         raise IndexCorruptError(
             f"{path} {FOREIGN}; point at an index directory, "
             "or delete this one and run `skill-retriever index` again"
+        )
+    if manifest.get("format") != FORMAT:  # another version's index: nothing to delete or repair
+        raise IndexCorruptError(
+            f"{path} was written by another version of skill-retriever (format "
+            f"{str(manifest.get('format'))[:60]!r}; this version reads {FORMAT!r}): open it with that "
+            "version, or build an index of this version in another directory; this one is left as it is"
         )
     return manifest
 
