@@ -180,7 +180,8 @@ def _drop_oldest_versions(views: OrderedDict[str, QueryView], keep: int) -> None
 def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None = None) -> RetrievalConfig:
     """``config`` with the call's ``profile``, ``k``, ``token_budget`` and ``route``, then
     what the snapshot suggests for the settings still at their built-in defaults
-    (``calibration.defaults``; without a snapshot, the neutral values).
+    (``calibration.defaults``; without a snapshot, the neutral values). Each channel's
+    list (``channel_depth``) is made at least ``k`` long.
 
     Raises:
         ConfigError: The profile is not a mapping of settings, or a value is bad.
@@ -188,7 +189,11 @@ def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: Inde
     from skill_retriever.calibration.defaults import IndexDefaults, index_defaults
 
     defaults = index_defaults(snapshot) if snapshot is not None else IndexDefaults("other")
-    return defaults.apply(_with_call(config, state))
+    resolved = defaults.apply(_with_call(config, state))
+    if resolved.k > resolved.channel_depth:  # each channel's list is at least as long as the answer
+        # (it stopped at 50 deep: k=500 came back with 56 results, and nothing said why)
+        resolved = resolved.override(channel_depth=resolved.k)
+    return resolved
 
 
 def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:
