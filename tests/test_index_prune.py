@@ -106,6 +106,8 @@ def test_an_emptied_folder_removes_nothing_and_the_cli_says_so(
     assert main(["index", str(repo), "--index-dir", ix]) == 1
     err = capsys.readouterr().err
     assert f"no items read from {repo}" in err and "nothing of it was written or removed" in err
+    assert main(["index", str(repo), "--index-dir", ix, "--json"]) == 1  # the reason is in the JSON too
+    assert json.loads(capsys.readouterr().out)["error"].startswith(f"no items read from {repo}; nothing")
     with Index.open(Path(ix)) as index:
         assert names(index) == {"alpha", "beta", "gamma"}
     skill(repo, "alpha")

@@ -90,8 +90,16 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     finally:
         bars.close()
     status = index.status()
-    if args.json:
-        print(printable_json(dumps({"run": run.to_dict(), "index": status})))
+    empty = [s.source for s in run.sources if not s.nodes]
+    error = None if not empty else (
+        f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
+        "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
+        "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
+        "corpus.json (--kind says which); to take out a source emptied "
+        "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
+    )
+    if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
+        print(printable_json(dumps({"run": run.to_dict(), "index": status, **({"error": error} if error else {})})))
     else:
         for s in run.sources:
             print(printable(s.summary(args.source_name)))
@@ -114,15 +122,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         # The count holds relations' sentences too: say so, or it exceeds the items for no reason.
         split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
         print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
-    empty = [s.source for s in run.sources if not s.nodes]
-    if empty:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
-        print(printable(
-            f"error: no items read from {', '.join(empty)}; nothing of it was written or removed. "
-            "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
-            "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
-            "corpus.json (--kind says which); to take out a source emptied "
-            "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
-        ), file=sys.stderr)
+    if error:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
+        print(printable(f"error: {error}"), file=sys.stderr)
         return 1
     return 0
 
