@@ -273,3 +273,14 @@ def test_a_crafted_first_paragraph_is_read_only_as_far_as_a_description_needs(tm
     assert len(node.name) <= 2_000 and sum(n.text.count("**a") for n in [node, *parts]) == 20_000
     assert {(e.source, e.target) for e in read.edges if e.kind is EdgeKind.PART_OF} == {
         (n.id, "docs/crafted.md") for n in parts}
+
+
+def test_frontmatter_read_leniently_is_noted_as_for_a_skill(tmp_path: Path) -> None:
+    """``title: [unclosed`` made a document named "[unclosed" with no word (found in a
+    walkthrough); a skill's frontmatter read so gets a note, and a document's now too."""
+    write_file(tmp_path, "bad.md", "---\ntitle: [unclosed\n---\n\n# Bad yaml doc\n\nBody about redis failover.\n")
+    result = ingest_documents(tmp_path)
+    (problem,) = result.problems
+    assert problem.read_whole and problem.message.startswith("frontmatter is not valid YAML (")
+    assert "quote values holding ': ' or starting with '[', '{' or '*'" in problem.message
+    assert [n.name for n in result.nodes] == ["[unclosed"]  # read as written, as Claude Code would

@@ -64,7 +64,7 @@ from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
-from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
@@ -152,7 +152,7 @@ def ingest_documents(
         bodies[rel], ids[rel] = doc.body, doc.node.id
         # The file was read whole: a warning is about a field of it, never a reason to
         # keep what it no longer produces (as for skills).
-        result.problems += [Problem(doc.node.source, w, unread=Unread.NOTHING) for w in doc.warnings]
+        result.problems += [Problem(doc.node.source, w, isinstance(w, Note), Unread.NOTHING) for w in doc.warnings]
     result.edges += link_edges(bodies, ids)
     result.seconds = time.perf_counter() - start
     return result
@@ -195,7 +195,7 @@ def ingest_document_file(
         prefix = f"{origin.name}/"
         held = {i.removeprefix(prefix): i for i in known_ids if i.startswith(prefix)}
         result.edges += link_edges({rel: doc.body}, {**held, rel: doc.node.id})
-        result.problems += [Problem(doc.node.source, w, unread=Unread.NOTHING) for w in doc.warnings]
+        result.problems += [Problem(doc.node.source, w, isinstance(w, Note), Unread.NOTHING) for w in doc.warnings]
     result.seconds = time.perf_counter() - start
     return result
 
@@ -345,7 +345,8 @@ def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]
         if suffix in _MARKDOWN_SUFFIXES:
             raise rec.RecordError(str(exc)) from exc
         return {}, text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"), []
-    return fm.fields, fm.body, [f"frontmatter {w}" for w in fm.warnings]
+    recovered = [rec.recovered_note(fm.recovered_from)] if fm.recovered_from else []  # as a skill's says
+    return fm.fields, fm.body, [*recovered, *(f"frontmatter {w}" for w in fm.warnings)]
 
 
 def _text(fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]) -> str:

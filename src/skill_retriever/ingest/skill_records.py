@@ -124,7 +124,7 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     if fm.recovered_from:
         record.attrs["frontmatter_recovered"] = fm.recovered_from
         tabbed = _TAB_INDENT_RE.search(split_frontmatter(text)[0] or "") is not None
-        record.warnings.insert(0, _recovered_warning(fm.recovered_from, tabbed))
+        record.warnings.insert(0, recovered_note(fm.recovered_from, tabbed))
     if kind in (NodeKind.SKILL, NodeKind.AGENT) and not record.description:
         record.warnings.append(
             Note(f"no 'description' in the frontmatter: Claude Code chooses {_article(kind.value)} by "
@@ -138,7 +138,7 @@ def _article(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
-def _recovered_warning(reason: str, tabbed: bool = False) -> Note:
+def recovered_note(reason: str, tabbed: bool = False) -> Note:
     """The note on frontmatter that only lenient reading could use (every line was read)."""
     tabs = "indent with spaces, not tabs, and " if tabbed else ""
     return Note(
