@@ -92,6 +92,9 @@ class QueryPlan(TypedDict):
     components: list[str]
     time_window: NotRequired[TimeWindowSpec]
     relations: NotRequired[list[RelationHop]]
+    #: With typed hops: the search text without the names they start from, which the
+    #: keyword and semantic channels search (`querytext.without_names`)
+    content_text: NotRequired[str]
 
 
 class GapRound(TypedDict):

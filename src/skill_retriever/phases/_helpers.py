@@ -1,5 +1,5 @@
-"""Small helpers the graph phases share: ids to matrix rows, similarity to the query, and
-a channel's ranked list cut to what the filters admit."""
+"""Small helpers the graph phases share: ids to matrix rows, similarity to the query, a
+channel's ranked list cut to what the filters admit, and where a typed hop leads."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.filters import Filters
-from skill_retriever.state import ChannelHit, RetrievalState
+from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.state import ChannelHit, RelationHop, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -39,3 +40,23 @@ def admitted_ranking(
             if len(out) >= depth:
                 break
     return out
+
+
+def relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
+    """Far ends of the query's typed hops that the caller may see:
+    ``id -> "KIND direction of name"`` (what the seed's ``relation`` explains)."""
+    ends: dict[str, str] = {}
+    for hop in relations:
+        kind = EdgeKind(hop["kind"])
+        for node in snap.nodes_named({hop["name"].casefold()}):
+            if not visible.can_see(node):
+                continue
+            found: list[str] = []
+            if hop["direction"] in ("out", "both"):
+                found += [e.target for e in snap.out_edges(node.id, kind)]
+            if hop["direction"] in ("in", "both"):
+                found += [e.source for e in snap.in_edges(node.id, kind)]
+            for end in found:  # a fact is a sentence of its passage, never a relation's end
+                if end != node.id and visible.can_see(snap.nodes[end]) and snap.nodes[end].kind != NodeKind.FACT:
+                    ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
+    return ends

@@ -24,9 +24,10 @@ from skill_retriever.algorithms.feedback import feedback_items, rocchio
 from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
-from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.model import NodeKind
+from skill_retriever.phases._helpers import relation_ends
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.state import Candidate, ChannelHit, RelationHop, RetrievalState
+from skill_retriever.state import Candidate, ChannelHit, RetrievalState
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.passage_views import (
     answer_filters,
@@ -84,7 +85,7 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     # A typed hop ("what checkout-api depends on") names where the answer hangs: the walk
     # starts there alone. Similar texts and the named item's own neighbourhood are what
     # the question rules out; the semantic and keyword channels still rank on their own.
-    related = _relation_ends(snap, state["plan"].get("relations", []), visible)
+    related = relation_ends(snap, state["plan"].get("relations", []), visible)
     if related:
         seeds = {
             node_id: {"id": node_id, "similarity": 1.0, "via": "relation", "relation": how}
@@ -143,26 +144,6 @@ def _feedback_search(
     moved = rocchio(qvec, np.stack(list(vectors.values())), config.feedback_weight)
     fed = search_within(snap, moved, config.channel_depth, answer_filters(snap, view.filters))
     return fed, list(vectors)
-
-
-def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
-    """Far ends of the query's typed hops that the caller may see:
-    ``id -> "KIND direction of name"`` (what the seed's ``relation`` explains)."""
-    ends: dict[str, str] = {}
-    for hop in relations:
-        kind = EdgeKind(hop["kind"])
-        for node in snap.nodes_named({hop["name"].casefold()}):
-            if not visible.can_see(node):
-                continue
-            found: list[str] = []
-            if hop["direction"] in ("out", "both"):
-                found += [e.target for e in snap.out_edges(node.id, kind)]
-            if hop["direction"] in ("in", "both"):
-                found += [e.source for e in snap.in_edges(node.id, kind)]
-            for end in found:  # a fact is a sentence of its passage, never a relation's end
-                if end != node.id and visible.can_see(snap.nodes[end]) and snap.nodes[end].kind != NodeKind.FACT:
-                    ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
-    return ends
 
 
 def _fact_seeds(snap: IndexSnapshot, qvec: np.ndarray, k: int, visible: Filters) -> dict[str, float]:

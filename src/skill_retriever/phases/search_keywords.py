@@ -13,7 +13,8 @@ def search_keywords(state: RetrievalState, view: QueryView) -> Update:
     config = view.config
     if not config.channel_on("keyword"):
         return {"stats": {"off": True}}
-    text = keyword_text(state["plan"]["search_text"], config)
+    plan = state["plan"]
+    text = keyword_text(plan.get("content_text", plan["search_text"]), config)  # a typed hop's start name left out
     hits = view.snapshot.search_keywords(text, config.channel_depth, view.filters)
     return {
         "channel_rankings": {"keyword": [{"id": h.id, "score": h.score} for h in hits]},
