@@ -39,6 +39,8 @@ from skill_retriever.cliargs import (
     open_for_repair,
     open_index,
     print_json_error,
+    tag_list,
+    time_arg,
 )
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.index_cli import cmd_index
@@ -101,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
     q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
+    q.add_argument("--tags", type=tag_list, default=None, help="comma-separated tags: only items carrying one of them")
+    q.add_argument("--since", type=time_arg, default=None,
+                   help="only items created or updated at or after this time (ISO-8601, e.g. 2026-11-01; UTC unless a zone is given)")
+    q.add_argument("--until", type=time_arg, default=None, help="only items created or updated at or before this time")
     q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
     common(q)
 

@@ -162,6 +162,27 @@ def kind_list(text: str) -> list[str]:
     return kinds
 
 
+def tag_list(text: str) -> list[str]:
+    """A ``--tags`` value: comma-separated tags, empty entries dropped."""
+    tags = [t for t in (part.strip() for part in text.split(",")) if t]
+    if not tags:
+        raise argparse.ArgumentTypeError("names no tag; give one or more, e.g. deploy,kubernetes")
+    return tags
+
+
+def time_arg(text: str) -> str:
+    """A ``--since`` / ``--until`` value: an ISO-8601 date or time (UTC when no zone is
+    given), checked here so that a typo is argparse's one line, not a search's error."""
+    from skill_retriever.exceptions import InvalidItemError
+    from skill_retriever.model import parse_timestamp
+
+    try:
+        parse_timestamp(text, "the time")
+    except InvalidItemError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r:.60} is no time; give one such as 2026-11-01 or 2026-11-01T12:00:00Z") from exc
+    return text
+
+
 def lock_wait_of(args: argparse.Namespace) -> float:
     """The command's ``--lock-wait`` (0 for a command without it: it does not write)."""
     return float(getattr(args, "lock_wait", 0.0))

@@ -53,10 +53,14 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     if args.feedback_docs is not None:
         extra["feedback_docs"] = args.feedback_docs
 
+    asked = {"tags": args.tags, "since": args.since, "until": args.until}  # checked by argparse
+    filters = {name: value for name, value in asked.items() if value is not None}
+
     def search(fetch: int) -> SearchResponse:
         return retriever.search(
             args.query,
             snapshot=snapshot,
+            filters=filters or None,
             k=fetch,
             route=args.route,
             kinds=args.kinds,  # checked by argparse (kind_list): a list with no empty names, or None
