@@ -155,7 +155,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and isinstance(getattr(args, "paths", None), list) and not any(r.startswith("-") for r in rest):
+        args.paths += [Path(r) for r in rest]  # `index a --kind docs b`: paths on both sides of an option
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.verbose:  # progress bars (model loading, indexing) only when asked for
         os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0"
     logging.basicConfig(
