@@ -37,8 +37,8 @@ def write_atomic(dest: Path, content: bytes | str, mode: int | None = 0o644) -> 
         os.replace(tmp, dest)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.filename == tmp:  # name the file meant, not the copy
-            exc.filename = str(dest)
+        if isinstance(exc, OSError) and exc.filename in (tmp, None):  # name the file meant, not the copy
+            exc.filename, exc.filename2 = str(dest), None
         raise
 
 

@@ -178,11 +178,7 @@ def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None =
         mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
     for partial in leftover_temps(dest):  # an install killed mid-write left it (the target is held)
         partial.unlink(missing_ok=True)
-    try:
-        write_atomic(dest, text.encode("utf-8"), mode)
-    except OSError as exc:  # name the file, not the temporary one beside it
-        exc.filename, exc.filename2 = str(dest), None
-        raise
+    write_atomic(dest, text.encode("utf-8"), mode)  # an error names dest, not the copy beside it
 
 
 @dataclass(frozen=True)
