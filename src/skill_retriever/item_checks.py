@@ -18,12 +18,18 @@ __all__ = ["MAX_ATTRS_DEPTH", "check_attrs", "check_id", "json_type", "str_tuple
 _ID_RE = re.compile("[^\x00-\x1f\x7f-\x9f\ud800-\udfff]{1,512}")
 
 
-_JSON_TYPES = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list", dict: "an object"}
-
-
 def json_type(value: Any) -> str:
-    """What ``value`` is, in JSON's words (a number, a list, null), for an error message."""
-    return "null" if value is None else _JSON_TYPES.get(type(value), f"a {type(value).__name__}")
+    """What a parsed JSON value is, in JSON's words (``null``, ``true``, ``a list``), for
+    messages to a file's author rather than Python's (``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
 
 
 def check_id(value: object, what: str) -> str:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from skill_retriever.item_checks import json_type
+
 #: Deeper lists/objects are refused: real items nest a few levels, and recursive code
 #: downstream must stay far from Python's recursion limit.
 MAX_DEPTH = 64
@@ -74,17 +76,8 @@ def load(fh: IO[str]) -> Any:
 
 
 def type_name(value: Any) -> str:
-    """What a parsed JSON value is, in JSON's words (``null``, ``a list``), for messages
-    to the file's author rather than Python's (``NoneType``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float, Unrepresentable)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+    """`item_checks.json_type`, with a number too large to read (`Unrepresentable`) a number."""
+    return "a number" if isinstance(value, Unrepresentable) else json_type(value)
 
 
 def find_unrepresentable(value: Any, where: str = "") -> tuple[str, Unrepresentable] | None:

@@ -282,9 +282,9 @@ def _unread_members(reader: _Reader, spec: PluginSpec, problems: list[Problem]) 
     unread = [p for p in problems if p.keeps in (Unread.FILE, Unread.FOLDER) and p.path.startswith(below)]
     if not unread:
         return []
-    return [Problem(str(reader.root / spec.rel), f"no member of this plugin could be read ({unread[0].path} and "
-                    f"{len(unread) - 1} more): the plugin stays as indexed before", unread=Unread.ITEM,
-                    item=f"{reader.corpus}/{spec.rel}")]
+    more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+    return [Problem(str(reader.root / spec.rel), f"no member of this plugin could be read ({unread[0].path}{more}): "
+                    "the plugin stays as indexed before", unread=Unread.ITEM, item=f"{reader.corpus}/{spec.rel}")]
 
 
 def _plugin_nodes(

@@ -38,7 +38,7 @@ from skill_retriever.components.install.as_before import (
     write_back,
 )
 from skill_retriever.components.install.brought import taken_along
-from skill_retriever.components.install.hook_scripts import hook_commands, run_by
+from skill_retriever.components.install.hook_scripts import hook_commands, run_by, runs
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -288,7 +288,7 @@ def _remove_hooks(
             report.gone.append(path)
         elif json.dumps(command) in commands:
             report.kept[path] = "changed since it was installed (its command is still there); remove it by hand"
-        elif kept := next((rel for rel in scripts if run_by(rel, [command]) and run_by(rel, running)), None):
+        elif kept := next((rel for rel in scripts if runs(rel, command) and run_by(rel, running)), None):
             report.kept[path] = f"changed since it was installed (a hook there still runs {kept}); remove it by hand"
         else:
             report.gone.append(path)
