@@ -4,8 +4,8 @@ snapshots for good.
 Each query pins its view (a snapshot) in the shared ``RetrievalContext``, and its last
 phase releases it. A stream its reader stopped reading, or an ``ainvoke`` cancelled, never
 gets there; with a write between runs, each such view held a whole old snapshot, one per
-abandoned run, up to 1,024 (found in a walkthrough: 60 abandoned streams on the 267-item
-trailofbits index grew the process by 69 MB; bounded since, by `MAX_HELD_VERSIONS`).
+abandoned run, up to 1,024 (found in a walkthrough on trailofbits' skills; bounded since,
+by `MAX_HELD_VERSIONS`).
 """
 
 from __future__ import annotations

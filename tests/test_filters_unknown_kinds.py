@@ -1,6 +1,6 @@
 """An unknown kind is echoed in the error, but not without limit: an agent that sent
 20,000 made-up kinds, or one of 200,000 characters, got the whole of it back in one
-error (269,107 characters over MCP, found in a walkthrough), filling its own context."""
+error over MCP (found in a walkthrough), filling its own context."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A k past each channel's depth (50) is answered with k results when the index holds
-them: each channel's list stopped at 50, so k=500 came back with 56 results and nothing
-said why (found in a CLI walkthrough on trailofbits' 219 skills)."""
+them: each channel's list stopped at 50, so k=500 came back with far fewer and nothing
+said why (found in a CLI walkthrough on trailofbits' skills)."""
 
 from __future__ import annotations
 

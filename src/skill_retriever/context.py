@@ -40,7 +40,7 @@ MAX_IN_FLIGHT = 1024
 #: A run that never reaches its last phase (a stream its reader stopped reading, an
 #: ``ainvoke`` cancelled) holds its view for good, and after a write each such view holds
 #: a whole old snapshot: without this bound, a long-lived context that is also written to
-#: kept one per abandoned run (1.7 MB each on a 267-item index, up to `MAX_IN_FLIGHT`).
+#: kept one per abandoned run, up to `MAX_IN_FLIGHT` (`tests/test_abandoned_runs.py`).
 #: A query still running on a version this drops resolves its view again, on the index as
 #: it is then, as one resumed from a checkpoint does (`RetrievalContext.view`).
 MAX_HELD_VERSIONS = 4
@@ -191,7 +191,7 @@ def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: Inde
     defaults = index_defaults(snapshot) if snapshot is not None else IndexDefaults("other")
     resolved = defaults.apply(_with_call(config, state))
     if resolved.k > resolved.channel_depth:  # each channel's list is at least as long as the answer
-        # (it stopped at 50 deep: k=500 came back with 56 results, and nothing said why)
+        # (it stopped at 50 deep: k=500 came back with far fewer, and nothing said why)
         resolved = resolved.override(channel_depth=resolved.k)
     return resolved
 

@@ -160,9 +160,9 @@ PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType(PROFILES["multihop"])
 #: passage settings leave the fusion to the walk from facts (keyword and semantic weigh
 #: 0.001), which reaches passages only: in an index that also holds runbooks, skills or
 #: incidents, every one of them ranked below every passage the walk reached ("build a
-#: slack gif" answered with a passage first, the skill at score 0; found with 200
-#: HotpotQA passages beside 107 other items). So a corpus is one of passages only when
-#: nearly all of it is.
+#: slack gif" answered with a passage first, the skill at score 0: found in a walkthrough
+#: with HotpotQA passages beside runbooks and skills; `tests/test_index_defaults.py`). So a
+#: corpus is one of passages only when nearly all of it is.
 MIN_PASSAGE_SHARE = 0.99
 #: Below `MIN_PASSAGE_SHARE`, an index at least this share passages is a mix of passages
 #: and other items: the built-in defaults, and a reason that says why.

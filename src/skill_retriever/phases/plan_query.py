@@ -114,7 +114,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     # What the keyword and semantic channels search: a typed hop that leads somewhere names
     # what its answers hang from, not what they say. One that leads nowhere is no such
     # constraint: in "I need the historical prices chart" (a cue for "what needs X"), the
-    # name is the very thing asked for (stabletoolbench, nDCG@10 0.92 -> 0.61 without it).
+    # name is the very thing asked for (a stabletoolbench request lost its tool without it).
     if hops and relation_ends(snap, plan["relations"], view.visible):
         plan["content_text"] = without_names(search_text, [h.name for h in hops])
     vector = given if usable and given is not None else snap.embed_query(plan.get("content_text", search_text))
