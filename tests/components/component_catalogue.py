@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from skill_retriever.indexing import index_sources
@@ -104,7 +105,9 @@ def sid(name: str, corpus: str = "acme-skills") -> str:
     return f"{corpus}/skills/{name}/SKILL.md"
 
 
-def build_index(path: Path, catalogue: tuple[Path, Path], embedder: object | None = None) -> Index:
+def build_index(path: Path, catalogue: Sequence[Path], embedder: object | None = None) -> Index:
+    """``catalogue``'s repositories indexed at ``path`` (the HashingEmbedder unless one is
+    given), asserting that no file was a problem."""
     index = Index.open(path, embedder=embedder or HashingEmbedder(), create=True)  # type: ignore[arg-type]
     run = index_sources(index, list(catalogue), "skills")
     problems = [str(p) for s in run.sources for p in s.problems]

@@ -57,7 +57,7 @@ def index(tmp_path: Path) -> Iterator[Index]:
     }
     for rel, text in files.items():
         write_file(src, rel, text)
-    built = build_index(tmp_path / "index", tuple(src / r for r in "abcdef"))  # type: ignore[arg-type]
+    built = build_index(tmp_path / "index", tuple(src / r for r in "abcdef"))
     yield built
     built.close()
 

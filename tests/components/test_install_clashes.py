@@ -67,7 +67,7 @@ def index(tmp_path: Path) -> Iterator[Index]:
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text, encoding="utf-8")
     repos = ("market", "servers-a", "servers-b", "servers-c")
-    built = build_index(tmp_path / "index", tuple(src / r for r in repos))  # type: ignore[arg-type]
+    built = build_index(tmp_path / "index", tuple(src / r for r in repos))
     yield built
     built.close()
 

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from component_catalogue import build_index
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.hook_scripts import runs
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 COMMAND = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py'
@@ -38,9 +37,7 @@ def index(tmp_path: Path) -> Iterator[Index]:
     }
     (repo / "hooks" / "scanner.json").write_text(json.dumps(doc))
     (repo / "hooks" / "scan.py").write_text("import sys\nsys.exit(0)\n")
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [repo], "skills")
-    assert not [p for s in run.sources for p in s.problems]
+    idx = build_index(tmp_path / "index", [repo])
     yield idx
     idx.close()
 
