@@ -14,10 +14,10 @@ from scipy import sparse as sp
 from skill_retriever.calibration.defaults import (
     MIN_EDGE_COSINE,
     MIN_WORKFLOW_SHARE,
+    WORKFLOW_KINDS,
     decide,
-    median_edge_cosine,
-    workflow_share,
 )
+from skill_retriever.calibration.index_shape import median_edge_cosine, workflow_share
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.exceptions import ConfigError
@@ -111,13 +111,13 @@ def test_workflow_share_counts_prerequisites_and_data_flows_on_a_sample() -> Non
     def edges(kinds: list[EdgeKind]) -> list[Edge]:
         return [Edge(f"a{i}", f"b{i}", kind) for i, kind in enumerate(kinds)]
 
-    assert workflow_share([]) is None
-    assert workflow_share(edges([EdgeKind.DEPENDS_ON, EdgeKind.FEEDS, EdgeKind.MENTIONS, EdgeKind.USES])) == 0.5
-    assert workflow_share(edges([EdgeKind.RELATED_TO, EdgeKind.PART_OF, EdgeKind.CONFLICTS_WITH])) == 0.0
+    assert workflow_share([], WORKFLOW_KINDS) is None
+    assert workflow_share(edges([EdgeKind.DEPENDS_ON, EdgeKind.FEEDS, EdgeKind.MENTIONS, EdgeKind.USES]), WORKFLOW_KINDS) == 0.5
+    assert workflow_share(edges([EdgeKind.RELATED_TO, EdgeKind.PART_OF, EdgeKind.CONFLICTS_WITH]), WORKFLOW_KINDS) == 0.0
     # Every third edge a prerequisite, read on a sample of 1,000 of 3,000 (a stride of 3
     # would read prerequisites only).
     mixed = edges([EdgeKind.DEPENDS_ON if i % 3 == 0 else EdgeKind.MENTIONS for i in range(3000)])
-    share = workflow_share(mixed, sample=1000)
+    share = workflow_share(mixed, WORKFLOW_KINDS, sample=1000)
     assert share is not None and abs(share - 1 / 3) < 0.05
 
 
@@ -139,7 +139,7 @@ def test_a_catalogue_whose_edges_are_mostly_prerequisites_walks_every_query(tmp_
     # Below the share, the similarity rule decides.
     few = _catalogue(tmp_path / "few", [("deploy", "lint"), ("lint", "render"), ("parse", "encrypt")], alike=True)
     few.upsert([], [Edge("skill:render", "skill:parse", EdgeKind.DEPENDS_ON)])
-    share = workflow_share(few.snapshot().edges.values())
+    share = workflow_share(few.snapshot().edges.values(), WORKFLOW_KINDS)
     assert share is not None and share < MIN_WORKFLOW_SHARE
     found = decide(few.snapshot())
     assert found.settings["default_route"] == "smart"

@@ -122,7 +122,7 @@ def test_a_folder_of_documents_is_searched_as_a_catalogue(tmp_path: Path) -> Non
     index.close()
 
 
-def test_incidents_keep_the_built_in_defaults(tmp_path: Path) -> None:
+def test_an_operations_graph_fuses_by_scores_and_a_mix_keeps_the_built_in_defaults(tmp_path: Path) -> None:
     index = Index.open(tmp_path / "ops", embedder=HashingEmbedder(), create=True)
     index.upsert(
         [Node(id=f"svc:{i}", kind="service", name=f"service {i}", description="a service", text="runs") for i in range(3)]
@@ -130,7 +130,15 @@ def test_incidents_keep_the_built_in_defaults(tmp_path: Path) -> None:
         [],
     )
     found = decide(index.snapshot())
-    assert found.corpus == "other" and not found.settings
+    assert found.corpus == "operations" and dict(found.settings) == {"fusion": "scores"}
+    assert "4 of 4 askable nodes are services, deploys or incidents" in found.reasons[0]
+    assert resolve(RetrievalConfig(), {}, index.snapshot()).fusion == "scores"
+    assert resolve(RetrievalConfig(fusion="rrf"), {}, index.snapshot()).fusion == "rrf"  # the caller's choice stands
+    # Five items of another kind beside the four: no longer mostly an operations graph.
+    index.upsert([Node(id=f"o:{i}", kind="other", name=f"note {i}", description="a note", text="x") for i in range(5)], [])
+    mixed = decide(index.snapshot())
+    assert mixed.corpus == "other" and not mixed.settings
+    assert "44% services, deploys or incidents" in mixed.reasons[0]
     assert resolve(RetrievalConfig(), {}, index.snapshot()).fusion == "rrf"
     index.close()
 

@@ -18,8 +18,8 @@ from skill_retriever.calibration.defaults import (
     FEEDBACK_DOCS,
     LONG_ITEM_WORDS,
     decide,
-    long_item_share,
 )
+from skill_retriever.calibration.index_shape import long_item_share
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.exceptions import ConfigError
@@ -62,13 +62,13 @@ def test_feedback_items_need_both_channels() -> None:
 
 def test_a_catalogue_of_long_items_suggests_feedback(long_items: Index, tmp_path: Path) -> None:
     found = decide(long_items.snapshot())
-    assert long_item_share(long_items.snapshot()) == 1.0
+    assert long_item_share(long_items.snapshot(), LONG_ITEM_WORDS) == 1.0
     assert found.settings["feedback_docs"] == FEEDBACK_DOCS
     assert any(f"run past {LONG_ITEM_WORDS} words" in r for r in found.reasons)
     assert resolve(RetrievalConfig(), {}, long_items.snapshot()).feedback_docs == FEEDBACK_DOCS
     assert resolve(RetrievalConfig(feedback_docs=0), {}, long_items.snapshot()).feedback_docs == 0  # the caller wins
     short = long_catalogue(tmp_path / "short", long=False)
-    assert long_item_share(short.snapshot()) == 0.0
+    assert long_item_share(short.snapshot(), LONG_ITEM_WORDS) == 0.0
     assert "feedback_docs" not in decide(short.snapshot()).settings
     assert resolve(RetrievalConfig(), {}, short.snapshot()).feedback_docs == 0
     short.close()

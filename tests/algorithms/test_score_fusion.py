@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.algorithms.normalise import minmax
-from skill_retriever.algorithms.score_fusion import peakedness, score_fusion
+from skill_retriever.algorithms.score_fusion import listed_first, peakedness, score_fusion
 
 
 def min_max(scores: list[float]) -> list[float]:
@@ -66,3 +66,35 @@ def test_a_confident_channel_keeps_its_full_weight_however_flat() -> None:
     asked = score_fusion({"graph": flat_graph, "semantic": sharp}, confident={"graph"})
     assert asked[0].id == "walked-to"
     assert asked[0].score == pytest.approx(1.0 + min_max([0.9, 0.2, 0.1])[1] * peakedness([0.9, 0.2, 0.1]))
+
+
+def test_listed_first_lifts_a_channels_items_above_the_rest_and_keeps_scores_in_order() -> None:
+    fused = score_fusion({
+        "graph": [("end-1", 1.0), ("end-2", 0.05), ("end-3", 0.0)],
+        "keyword": [("noise", 5.0), ("end-2", 4.0), ("other", 1.0)],
+    })
+    assert [f.id for f in fused][:3] == ["end-1", "noise", "end-2"]  # a text match between the ends
+    lifted = listed_first(fused, {"graph"})
+    assert [f.id for f in lifted] == ["end-1", "end-2", "end-3", "noise", "other"]
+    scores = [f.score for f in lifted]
+    assert scores == sorted(scores, reverse=True) and scores[2] > scores[3]  # a later sort keeps it
+    before = {f.id: f.score for f in fused}
+    assert len({round(f.score - before[f.id], 12) for f in lifted[:3]}) == 1  # one lift: their order stays
+    assert [f.score for f in lifted[3:]] == [before["noise"], before["other"]]
+    # Already first, or nothing listed: unchanged.
+    assert listed_first(lifted, {"graph"}) == lifted
+    assert listed_first(fused, {"temporal"}) == list(fused)
+
+
+def test_listed_first_puts_what_more_of_the_channels_list_first() -> None:
+    fused = score_fusion({
+        "graph": [("hop-old", 1.0), ("hop-new", 0.5)],
+        "temporal": [("hop-new", None), ("new", None)],
+        "keyword": [("noise", 9.0), ("new", 1.0)],
+    })
+    tiers = listed_first(fused, {"graph", "temporal"})
+    assert [f.id for f in fused][-2:] == ["noise", "hop-old"]  # the walk's first end below a text match
+    # Both lists, then one of them (in fused order), then neither.
+    assert [f.id for f in tiers] == ["hop-new", "new", "hop-old", "noise"]
+    scores = [f.score for f in tiers]
+    assert scores == sorted(scores, reverse=True)

@@ -41,7 +41,7 @@ from types import MappingProxyType
 from skill_retriever.algorithms.normalise import minmax
 from skill_retriever.algorithms.rrf import FusedItem
 
-__all__ = ["PEAK_DEPTH", "peakedness", "score_fusion"]
+__all__ = ["PEAK_DEPTH", "listed_first", "peakedness", "score_fusion"]
 
 #: How many of a channel's top scores its peakedness compares the best with.
 PEAK_DEPTH = 10
@@ -109,3 +109,22 @@ def score_fusion(
     ]
     fused.sort(key=lambda f: (-f.score, -len(f.ranks), min(f.ranks.values()), f.id))
     return fused
+
+
+def listed_first(fused: Sequence[FusedItem], channels: Collection[str]) -> list[FusedItem]:
+    """``fused`` in tiers: the items that more of ``channels`` list come first, each tier in
+    its own order. Each tier's scores are raised by one amount, just enough to put its
+    weakest item above the best of the tiers below, so the scores still follow the order
+    (a later phase that sorts by score keeps it)."""
+    tiers: dict[int, list[FusedItem]] = {}
+    for f in fused:
+        tiers.setdefault(sum(c in f.ranks for c in channels), []).append(f)
+    out: list[FusedItem] = []
+    below = -math.inf  # the best score of the tiers placed so far (all lower)
+    for count in sorted(tiers):
+        tier = tiers[count]
+        worst = min(f.score for f in tier)
+        lift = 0.0 if worst > below else below - worst + 1e-9 * max(1.0, abs(below))  # strictly above
+        out[:0] = [FusedItem(id=f.id, score=f.score + lift, ranks=f.ranks) for f in tier]
+        below = max(f.score for f in out[: len(tier)])
+    return out

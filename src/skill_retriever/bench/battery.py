@@ -107,8 +107,9 @@ def check_budget_algorithm() -> Check:
 
 
 def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
-    """Real searches: fields of every result, fusion score = RRF of its ranks, budget bound,
-    rerank never adds an item."""
+    """Real searches: fields of every result, fusion score = RRF of its ranks (RRF asked
+    for: the incident world fuses by scores by default), the default's scores in order,
+    budget bound, rerank never adds an item."""
     count = token_counter()
     nodes = retriever.index.snapshot().nodes
     problems: list[str] = []
@@ -119,7 +120,7 @@ def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
     degraded: list[str] = []
     for q in queries:
         for route in (None, "quick", "ppr", "smart"):
-            resp = retriever.search(q, k=10, route=route, principals=["*"], rerank=True)
+            resp = retriever.search(q, k=10, route=route, principals=["*"], rerank=True, fusion="rrf")
             degraded += [f"{p}: {resp.stats[p]['failed']}" for p in resp.failed_phases]
             # the weights fusion used for this query (a typed hop raises the graph's)
             weights = resp.stats["fuse_rrf"]["weights"]
@@ -144,7 +145,8 @@ def pipeline_checks(retriever: Retriever, queries: list[str]) -> list[Check]:
                    not problems and rerank_missing == 0,
                    f"{n_results} results over {len(queries)} queries x 4 routes, rerank on; "
                    f"{rerank_missing} without rerank_score; " + ("; ".join(problems[:3]) or "no bad field"))
-    fusion = Check("fusion_score is the weighted RRF of the result's channel ranks (k=60) and orders the fused list",
+    fusion = Check("fusion_score is the weighted RRF of the result's channel ranks (k=60; fusion='rrf'), and the "
+                   "default's fused list is in score order",
                    fusion_bad == 0 and order_bad == 0,
                    f"{fusion_bad} mismatching scores, {order_bad} lists out of order (rerank off)")
     over = 0

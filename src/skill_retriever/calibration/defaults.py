@@ -104,8 +104,19 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   skills`` at ``b176be9`` and ``a996c31``, files whole), the default with the built-in
   settings and with these: nDCG@10 71.6 -> 75.8, MRR 86.9 -> 89.5 (BM25 alone 73.7: the
   built-in fusion fell below its best channel).
-* anything else (incidents, deploys, services, a passage corpus indexed before facts
-  existed): the built-in defaults.
+* **operations**: most askable nodes are services, deploys and incidents (an operations
+  graph: what depends on what, what was deployed where, what broke). Fusion by scores, as
+  on a catalogue, where RRF let a keyword hit at rank 26 lift a typed hop's fifth end
+  above its first ("the deploy of a service that ledger-db depends on"); how score fusion
+  reads a typed hop's walk and a time window is ``phases.fuse_rrf``'s. Measured on the
+  incident benchmark (``skill-retriever benchmark --only incidents``, world seed 7, the
+  default search, RRF -> scores), MRR / R@10: all 90.3 / 88.1 -> 96.1 / 90.2; MRR
+  conceptual 67.7 -> 80.6, connected 89.3 -> 100, mixed 94.5 -> 100; R@10 connected 86.9
+  -> 85.8 (the walk alone: 85.8). On two worlds the rule was not chosen on (seeds 11 and
+  23, same sizes and query generator; an ad hoc script, not the benchmark): 89.6 / 89.3 ->
+  92.3 / 90.0 and 88.8 / 90.0 -> 94.3 / 91.2.
+* anything else (a passage corpus indexed before facts existed, a mix of passages and
+  other items, a JSON graph of other kinds): the built-in defaults.
 
 Extending it: a new decision is a new :data:`CorpusKind`, a rule in :func:`decide` and the
 settings it suggests, with the evidence in ``reasons``. Keep the rule cheap: it runs once
@@ -116,26 +127,24 @@ per snapshot. What must be learned from the index rather than seen in it belongs
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import random
-import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-from numpy.typing import NDArray
-from scipy import sparse as sp
-
+from skill_retriever.calibration.index_shape import (
+    long_item_share,
+    median_edge_cosine,
+    workflow_share,
+)
 from skill_retriever.config import PROFILES, RetrievalConfig
-from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
 
-CorpusKind = Literal["passages", "catalogue", "other", "empty"]
+CorpusKind = Literal["passages", "catalogue", "operations", "other", "empty"]
 
 #: Settings that exist to be calibrated (``None`` = "as the index suggests"), with the
 #: value they take when the index suggests nothing.
@@ -180,6 +189,13 @@ MIN_CATALOGUE_SHARE = 0.5
 #: A component or tool catalogue (see the module docstring for the measurements).
 CATALOGUE_SETTINGS: Mapping[str, Any] = MappingProxyType({"fusion": "scores", "clause_coverage": 0.5})
 
+#: What an operations graph holds: the services, what was deployed to them, what broke.
+OPERATIONS_KINDS = frozenset({NodeKind.SERVICE, NodeKind.DEPLOY, NodeKind.INCIDENT})
+#: Share of the askable nodes that must be operations kinds.
+MIN_OPERATIONS_SHARE = 0.5
+#: An operations graph (see the module docstring for the measurements).
+OPERATIONS_SETTINGS: Mapping[str, Any] = MappingProxyType({"fusion": "scores"})
+
 #: A catalogue whose edges' ends are at least this alike (median cosine) takes the smart
 #: route for every query: the similarity to the query the smart route's expansion asks
 #: at its second level (``RetrievalConfig.expand_thresholds``).
@@ -190,11 +206,6 @@ WORKFLOW_KINDS = frozenset({EdgeKind.DEPENDS_ON, EdgeKind.FEEDS})
 #: A catalogue where at least this share of the edges are `WORKFLOW_KINDS` takes the ppr
 #: route for every query.
 MIN_WORKFLOW_SHARE = 0.5
-#: At most this many adjacency entries (each edge is two; evenly spaced) for the median
-#: cosine, and this many edges (at random) for `workflow_share`, are read, so the decision
-#: stays cheap on a million-edge graph; every benchmark catalogue (at most 7,194 edges,
-#: traject-bench) is read whole.
-EDGE_SAMPLE = 16_384
 #: A catalogue where at least this share of the items run past `LONG_ITEM_WORDS` words
 #: has its semantic channel search again from the query moved toward the best items of a
 #: keyword + semantic fusion (``feedback_docs``: `FEEDBACK_DOCS`; ``algorithms.feedback``).
@@ -204,9 +215,6 @@ MIN_LONG_SHARE = 0.5
 LONG_ITEM_WORDS = 200
 #: How many of the first fusion's best items the query moves toward.
 FEEDBACK_DOCS = 2
-#: At most this many items are read for `long_item_share`, evenly spaced.
-ITEM_SAMPLE = 2_000
-_WORD_RE = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -285,12 +293,20 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
         route, why_route = _catalogue_route(snapshot)
         feedback, why_feedback = _feedback(snapshot)
         return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, **route, **feedback}, (fusion, why_route, why_feedback))
-    return IndexDefaults("other", reasons=(f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components",))
+    operations = sum(n for kind, n in counts.items() if kind in OPERATIONS_KINDS)
+    if operations / askable >= MIN_OPERATIONS_SHARE:
+        return IndexDefaults("operations", OPERATIONS_SETTINGS, (
+            (f"operations graph: {operations:,} of {askable:,} askable nodes are services, deploys or incidents: "
+             "fusion by scores, so a typed hop's walk keeps its order and a time window counts as the items "
+             "inside it"),))
+    return IndexDefaults("other", reasons=(
+        (f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components, "
+         f"{operations / askable:.0%} services, deploys or incidents"),))
 
 
 def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
     """A catalogue's route (the module docstring's three rules, in order) and why."""
-    workflow = workflow_share(snapshot.edges.values())
+    workflow = workflow_share(snapshot.edges.values(), WORKFLOW_KINDS)
     if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
         return {"default_route": "ppr"}, (
             f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) say one item "
@@ -310,7 +326,7 @@ def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
 def _feedback(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
     """A catalogue's ``feedback_docs`` (when its items are long) and why; the evidence is
     said whichever way it decides, as the route's is."""
-    long = long_item_share(snapshot)
+    long = long_item_share(snapshot, LONG_ITEM_WORDS)
     if long >= MIN_LONG_SHARE:
         return {"feedback_docs": FEEDBACK_DOCS}, (
             f"the semantic channel searches again from the query moved toward the {FEEDBACK_DOCS} best items of a "
@@ -320,63 +336,14 @@ def _feedback(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
                 f"(< {MIN_LONG_SHARE:.0%})")
 
 
-def long_item_share(snapshot: IndexSnapshot, sample: int = ITEM_SAMPLE) -> float:
-    """The share of the askable items whose embedded text (`Node.embedding_text`) runs
-    past `LONG_ITEM_WORDS` words, over at most ``sample`` of them, evenly spaced in the
-    snapshot's order (no sort: it runs on the first query after each write); 0 when there
-    are none."""
-    askable = [i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS]
-    if not askable:
-        return 0.0
-    picked = [askable[j] for j in np.unique(np.linspace(0, len(askable) - 1, min(sample, len(askable))).astype(np.int64))]
-    return sum(_runs_past(snapshot.nodes[i].embedding_text(), LONG_ITEM_WORDS) for i in picked) / len(picked)
-
-
-def _runs_past(text: str, words: int) -> bool:
-    """Whether ``text`` holds more than ``words`` words (it stops counting there)."""
-    return any(True for _ in itertools.islice(_WORD_RE.finditer(text), words, None))
-
-
-def workflow_share(edges: Collection[Edge], sample: int = EDGE_SAMPLE) -> float | None:
-    """The share of ``edges`` whose kind is one of `WORKFLOW_KINDS`, over a seeded random
-    sample of at most ``sample`` of them (random rather than evenly spaced: an ingester
-    writes its edges in patterns that a fixed stride can alias); None when there are none."""
-    if not edges:
-        return None
-    picked: Collection[Edge] = edges if len(edges) <= sample else random.Random(len(edges)).sample(list(edges), sample)
-    return sum(e.kind in WORKFLOW_KINDS for e in picked) / len(picked)
-
-
-def median_edge_cosine(
-    adjacency: sp.csr_array, embeddings: NDArray[np.float32], sample: int = EDGE_SAMPLE
-) -> float | None:
-    """The median cosine between the two ends of an edge (rows of ``embeddings`` are unit
-    vectors; a row of zeros, a node without a vector, is left out), over at most
-    ``sample`` of the adjacency's entries, evenly spaced; None when no sampled edge joins
-    two nodes with vectors.
-
-    The symmetric adjacency holds each edge twice, once each way, so every edge weighs
-    the same and the median is the edges' own. Only the sampled entries are read: the
-    first query after each write pays this, on a million-edge graph too.
-    """
-    if not adjacency.nnz:
-        return None
-    picked = np.unique(np.linspace(0, adjacency.nnz - 1, min(sample, adjacency.nnz)).astype(np.int64))
-    rows = np.searchsorted(adjacency.indptr, picked, side="right") - 1  # the row each entry sits in
-    cols = adjacency.indices[picked]
-    ends, others = embeddings[rows], embeddings[cols]
-    usable = (rows != cols) & ends.any(axis=1) & others.any(axis=1)
-    if not usable.any():
-        return None
-    return float(np.median(np.einsum("ij,ij->i", ends[usable], others[usable])))
-
-
 def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
     """:func:`decide`, once per snapshot."""
     return snapshot.memo("index_defaults", None, lambda: decide(snapshot))
 
 
-__all__ = ["CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "EDGE_SAMPLE", "FEEDBACK_DOCS", "ITEM_SAMPLE", "LONG_ITEM_WORDS",
-           "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE", "MIN_LONG_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "MIXED_PASSAGE_SHARE",
-           "NEUTRAL", "PASSAGE_SETTINGS", "WORKFLOW_KINDS", "CorpusKind", "IndexDefaults", "decide", "index_defaults",
-           "long_item_share", "median_edge_cosine", "workflow_share"]
+__all__ = [
+    "CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "FEEDBACK_DOCS", "LONG_ITEM_WORDS", "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE",
+    "MIN_LONG_SHARE", "MIN_OPERATIONS_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "MIXED_PASSAGE_SHARE", "NEUTRAL",
+    "OPERATIONS_KINDS", "OPERATIONS_SETTINGS", "PASSAGE_SETTINGS", "WORKFLOW_KINDS", "CorpusKind", "IndexDefaults",
+    "decide", "index_defaults",
+]
