@@ -114,7 +114,7 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   conceptual 67.7 -> 80.6, connected 89.3 -> 100, mixed 94.5 -> 100; R@10 connected 86.9
   -> 85.8 (the walk alone: 85.8). On two worlds the rule was not chosen on (seeds 11 and
   23, same sizes and query generator; an ad hoc script, not the benchmark): 89.6 / 89.3 ->
-  92.3 / 90.0 and 88.8 / 90.0 -> 94.3 / 91.2.
+  92.7 / 90.0 and 88.8 / 90.0 -> 94.3 / 91.2.
 * anything else (a passage corpus indexed before facts existed, a mix of passages and
   other items, a JSON graph of other kinds): the built-in defaults.
 
