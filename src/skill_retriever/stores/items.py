@@ -134,8 +134,8 @@ class ItemStore:
             return
         if not {"meta", "nodes", "edges"} <= tables:
             raise IndexCorruptError(
-                f"{self.path} is not a skill-retriever database (tables {sorted(tables)}); "
-                "point at an index directory, or delete this one and run `skill-retriever index` again"
+                f"{self.path} is not a skill-retriever database (tables {sorted(tables)}): that folder is "
+                "not an index, and nothing there was changed; point --index-dir at an index, or at a new folder"
             )
         found = self.get_meta("schema_version")
         if found == str(SCHEMA_VERSION):

@@ -14,7 +14,7 @@ import os
 import time
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexLockedError
+from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
 
 LOCK_FILE = "write.lock"
 
@@ -76,6 +76,13 @@ class WriterLock:
                         directory, holder, self.wait_s,
                     ) from None
                 time.sleep(0.05)
+        if _foreign(fd):  # a file of the user's by that name: never overwrite it
+            os.close(fd)
+            raise IndexCorruptError(
+                f"{self.path} holds something other than a process id: it is not skill-retriever's lock, "
+                f"so {self.path.parent} is not an index directory, and nothing there was changed; point "
+                "--index-dir at an index, or at a new folder"
+            )
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
@@ -125,6 +132,17 @@ def locked_message(directory: str, holder: int | None, waited_s: float, how_to_w
     else:
         wait = f"wait for it to finish ({how_to_wait} to wait{' longer' if waited_s > 0 else ''} for it)"
     return f"{who} is writing the index at {directory}{waited}; {wait}, or write to another {place}"
+
+
+def _foreign(fd: int) -> bool:
+    """Whether the lock file holds text that is not a process id (the lock writes only
+    its holder's pid; an empty file is a lock never written, or one a crash cut short)."""
+    try:
+        raw = os.pread(fd, 64, 0)
+    except OSError:
+        return False
+    text = raw.decode("ascii", "replace").strip()
+    return bool(text) and not text.isdigit()
 
 
 def _read_pid(fd: int) -> int | None:

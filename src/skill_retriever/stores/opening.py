@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +81,12 @@ def open_files(
                     f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} is missing; "
                     f"recreate it from the items with `skill-retriever repair --index-dir {path}`"
                 )
+            if why := _not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
+                raise IndexCorruptError(
+                    f"no index at {path}: there is no {mf.MANIFEST}, and its {mf.DATABASE} is {why}, not a "
+                    "skill-retriever index's; nothing there was changed; point --index-dir at an index, or "
+                    "at a new folder"
+                )
             return _recover(path, lock, embedder, create=create, chroma_url=chroma_url)
         if create:
             return _create(path, lock, embedder, chroma_url)
@@ -118,6 +125,32 @@ def _holds_items(path: Path) -> bool:
         return items.get_meta("version") is not None
     finally:
         items.close()
+
+
+def _not_ours(database: Path, *, empty_ok: bool) -> str | None:
+    """Why ``database``, found without a manifest beside it, is not one an index wrote
+    (None when it is, or may be): not SQLite, or SQLite with other tables. An empty file
+    is what a create killed at once leaves, so ``empty_ok`` for a create; anything else
+    asked of a folder without a manifest (repair) takes it as not ours."""
+    try:
+        with database.open("rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if not head:
+        return None if empty_ok else "an empty file"
+    if head != b"SQLite format 3\x00":
+        return "not an SQLite database"
+    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        return f"not a readable database ({exc})"
+    finally:
+        db.close()
+    if tables and not {"meta", "nodes", "edges"} <= tables:
+        return f"a database of other tables ({', '.join(sorted(tables)[:5])})"
+    return None
 
 
 def _refuse_damaged_manifest(path: Path) -> None:
