@@ -4,6 +4,8 @@ the index, read by every process, applied to each query unless the call opts out
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -127,3 +129,28 @@ def test_a_calibration_stored_before_the_bonus_reads_back_without_it() -> None:
     calibration = Calibration.from_json(json.dumps(stored))
     assert calibration.fit is not None and calibration.fit.agreement_bonus == 0.0
     assert calibration.fit.assess(0.19, agree=True).nothing_fits  # as it was computed then
+
+
+def test_a_calibration_that_waits_for_another_writer_is_of_what_that_writer_left(tmp_path: Path) -> None:
+    """`calibrate --lock-wait` while `index` runs: it stored the state from before the run
+    as current (found by a walkthrough: a 1-item calibration on a 268-item index, so
+    "nothing fits" never said so)."""
+    build_tiny_index(tmp_path / "ix").close()
+    writer = Index.open(tmp_path / "ix", writable=True)  # holds the lock, as a running `index` does
+    reader = Index.open(tmp_path / "ix", lock_wait_s=30)
+    before = reader.snapshot().version
+    done: list[object] = []
+    waiting = threading.Thread(target=lambda: done.append(calibrate_index(reader)))
+    waiting.start()
+    time.sleep(0.5)  # the calibration is waiting for the lock by now
+    node = writer.get("skill:alembic")
+    writer.upsert([node.with_changes(description="changed while the calibration waited")])
+    after = writer.version
+    writer.close()
+    waiting.join(timeout=30)
+    assert not waiting.is_alive() and after > before
+    stored = done[0]
+    assert isinstance(stored, Calibration) and stored.version == after
+    found = calibration_of(reader.snapshot())
+    assert found is not None and found.summary(reader.version)["stale_by"] == 0
+    reader.close()

@@ -15,20 +15,29 @@ __all__ = ["calibrate_index", "calibration_of", "ensure_calibration"]
 
 def calibrate_index(index: Index) -> Calibration:
     """Compute the calibration of the index's current state and store it with the index
-    (takes the write lock). ``skill-retriever index`` runs it after every indexing run."""
-    started = time.perf_counter()
-    snapshot = index.snapshot()
-    weights, route, evidence = channel_calibration(snapshot)
-    calibration = Calibration(
-        version=snapshot.version,
-        items=len(snapshot),
-        channel_weights=weights,
-        route=route,
-        fit=fit_model(snapshot),
-        evidence={**evidence, "seconds": round(time.perf_counter() - started, 2)},
-    )
-    index.store_meta("calibration", calibration.to_json())
-    return calibration
+    (takes the write lock). ``skill-retriever index`` runs it after every indexing run.
+
+    It is computed under the write lock, from the state the lock shows: computed first, a
+    calibration that waited for another writer (``calibrate --lock-wait`` while ``index``
+    runs) stored what the index held before that writer, as if current."""
+    computed: list[Calibration] = []
+
+    def compute(_stored: str) -> str:
+        started = time.perf_counter()
+        snapshot = index.snapshot()  # the writer's, caught up when the lock was taken
+        weights, route, evidence = channel_calibration(snapshot)
+        computed.append(Calibration(
+            version=snapshot.version,
+            items=len(snapshot),
+            channel_weights=weights,
+            route=route,
+            fit=fit_model(snapshot),
+            evidence={**evidence, "seconds": round(time.perf_counter() - started, 2)},
+        ))
+        return computed[-1].to_json()
+
+    index.store_meta("calibration", compute)
+    return computed[-1]
 
 
 def calibration_of(snapshot: IndexSnapshot) -> Calibration | None:
