@@ -33,6 +33,12 @@ class IndexCorruptError(SkillRetrieverError, RuntimeError):
     """The index directory cannot be opened as an index (missing, half-written, foreign)."""
 
 
+class IndexNotFoundError(IndexCorruptError):
+    """There is no index at that path: nothing there, a file, or a folder of other files.
+    Nothing is damaged; a subclass of `IndexCorruptError`, which callers caught before it
+    existed."""
+
+
 class IndexLockedError(SkillRetrieverError, RuntimeError):
     """Another process is writing this index directory (one writer at a time).
 

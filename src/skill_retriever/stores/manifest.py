@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexNotFoundError
 from skill_retriever.fsutil import write_atomic
 
 FORMAT = "skill-retriever-index/1"
@@ -38,23 +38,24 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest of the index at ``directory``.
 
     Raises:
-        IndexCorruptError: There is no index there, or its manifest is unreadable.
+        IndexNotFoundError: There is no index there.
+        IndexCorruptError: Its manifest is unreadable.
     """
     path = directory / MANIFEST
     if directory.is_file():  # `index` could not build one there either
-        raise IndexCorruptError(
+        raise IndexNotFoundError(
             f"{directory} is a file, not an index directory; point at an index directory, or build one with "
             "`skill-retriever index <sources> --index-dir <new directory>`"
         )
     if not path.exists():
         if directory.is_dir() and any(directory.iterdir()):  # a source, say, named by mistake
-            raise IndexCorruptError(
+            raise IndexNotFoundError(
                 f"no index at {directory}: it holds files but no index; point --index-dir at an "
                 f"index, or, if {directory} is a source to search, index it into a folder of its "
                 f"own: `skill-retriever index {directory} --index-dir <new folder>`"
             )
         hint = "" if directory.exists() else " (the directory does not exist either)"
-        raise IndexCorruptError(
+        raise IndexNotFoundError(
             f"no index at {directory}{hint}; build one with `skill-retriever index <sources> "
             f"--index-dir {directory}`, or point --index-dir at an existing index"
         )

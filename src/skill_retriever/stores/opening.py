@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder, embedder_for
 from skill_retriever.stores.items import ItemStore
@@ -82,7 +82,7 @@ def open_files(
                     f"recreate it from the items with `skill-retriever repair --index-dir {path}`"
                 )
             if why := _not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
-                raise IndexCorruptError(
+                raise IndexNotFoundError(
                     f"no index at {path}: there is no {mf.MANIFEST}, and its {mf.DATABASE} is {why}, not a "
                     "skill-retriever index's; nothing there was changed; point --index-dir at an index, or "
                     "at a new folder"
