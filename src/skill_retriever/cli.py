@@ -261,7 +261,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
     """What ``repair`` cannot mend and the user must: an embedder that does not load (no
-    query can be searched), an index run that did not finish (only its source completes it)."""
+    query can be searched), an index run that did not finish (only its source completes it),
+    rows that cannot be read back (only their source holds their text)."""
     from skill_retriever.exceptions import ConfigError
     from skill_retriever.stores import run_marks
 
@@ -272,6 +273,10 @@ def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
         left.append(f"no query can be searched: {exc}")
     if line := run_marks.stats_line(status.get("unfinished_runs", {})):
         left.append(line)
+    if unread := status.get("unreadable_rows"):  # repair has no text to rebuild them from
+        left.append(f"{unread['count']} row(s) of items.sqlite cannot be read back and are left out (first: "
+                    f"{unread['first']!r}); index their source again to rewrite them, or rebuild the index into "
+                    "a new directory")
     return left
 
 

@@ -237,6 +237,7 @@ def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
     path = Path(args.index_dir)
     aside = opening.set_aside_damaged_manifest(path, lock_wait_of(args))
     missing = not (path / mf.MANIFEST).exists()
+    dim = None if missing else _manifest_dim(path)
     try:
         index = Index.open(path, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args))
     except BaseException:
@@ -246,4 +247,18 @@ def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
     wrote = f"wrote a new {mf.MANIFEST} from the {len(index)} items in {mf.DATABASE}"
     if aside is not None:
         return index, f"set the unreadable {mf.MANIFEST} aside as {aside.name} and {wrote}"
-    return index, f"{wrote} (it was missing)" if missing else None
+    if missing:
+        return index, f"{wrote} (it was missing)"
+    now = mf.read_manifest(path).get("dim")  # the open corrects a dim the vectors disagree with
+    return index, f"set {mf.MANIFEST}'s dim {dim} to {now}, the stored vectors' length" if now != dim else None
+
+
+def _manifest_dim(path: Path) -> object:
+    """The ``dim`` ``index.json`` states (None when it cannot be read: the open then says why)."""
+    from skill_retriever.exceptions import IndexCorruptError
+    from skill_retriever.stores import manifest as mf
+
+    try:
+        return mf.read_manifest(path).get("dim")
+    except IndexCorruptError:
+        return None

@@ -198,7 +198,9 @@ def set_manifest(path: Path, **changes: object) -> None:
     (path / "index.json").write_text(json.dumps({**manifest, **changes}))
 
 
-def test_a_manifest_with_another_dim_names_both_numbers_and_repair_corrects_it(built: Path) -> None:
+def test_a_manifest_with_another_dim_names_both_numbers_and_repair_corrects_it(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     set_manifest(built, dim=128)
     kept = digest(built)
     with pytest.raises(IndexCorruptError) as err:
@@ -207,7 +209,8 @@ def test_a_manifest_with_another_dim_names_both_numbers_and_repair_corrects_it(b
     assert "\n" not in message and "128" in message and "have 64" in message
     assert f"skill-retriever repair --index-dir {built}" in message
     assert digest(built) == kept
-    Index.open(built, writable=True).close()
+    assert main(["repair", "--index-dir", str(built)]) == 0  # it said "in step" (a walkthrough)
+    assert "is repaired (set index.json's dim 128 to 64, the stored vectors' length)" in capsys.readouterr().out
     assert json.loads((built / "index.json").read_text())["dim"] == 64
     with Index.open(built) as again:
         assert again.status()["vectors"]["nodes"] == len(tiny_nodes())

@@ -67,3 +67,23 @@ def test_a_reader_drops_the_old_version_of_a_row_damaged_since(built: tuple[Path
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 100 WHERE key = 'version'")
     assert "skills/beta/SKILL.md" not in reader.snapshot().nodes
     reader.close()
+
+
+def test_repair_says_a_damaged_row_is_left_not_in_step(
+    built: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It printed "is in step", rc 0, beside the warning that the row cannot be read back
+    (found by a walkthrough); repair has no text to rebuild it from, so it says so."""
+    src, idx = built
+    _damage(idx, "skills/beta/SKILL.md")
+    assert main(["repair", "--index-dir", str(idx)]) == 1
+    out, err = capsys.readouterr()
+    assert "in step" not in out and "is as it was" in out
+    assert "1 row(s) of items.sqlite cannot be read back" in err and "'skills/beta/SKILL.md'" in err
+    assert main(["repair", "--index-dir", str(idx), "--json"]) == 1
+    assert '"unreadable_rows"' in capsys.readouterr().out
+    writer = Index.open(idx, embedder=HashingEmbedder())
+    index_sources(writer, [src])  # what it says to do
+    writer.close()
+    assert main(["repair", "--index-dir", str(idx)]) == 0
+    assert "is in step" in capsys.readouterr().out

@@ -11,9 +11,8 @@ Open an index with :meth:`Index.open`; read it through :meth:`Index.snapshot` (a
 - **Every write is one SQLite transaction** holding the items and their vectors, so a
   process killed at any moment leaves the batches whose call returned, and nothing else.
 - **Publishing is atomic:** the in-memory state changes under a short lock after the commit,
-  and the next :meth:`snapshot` sees the whole batch or none of it.
-
-See docs/architecture.md for the whole read and write path.
+  and the next :meth:`snapshot` sees the whole batch or none of it. See
+  docs/architecture.md for the whole read and write path.
 """
 
 from __future__ import annotations
@@ -223,8 +222,10 @@ class Index:
         return node_id in self.snapshot()
 
     def status(self) -> dict[str, Any]:
-        """Counts and identity of the index, for ``stats`` and health checks."""
+        """Counts and identity of the index, for ``stats`` and health checks (unreadable rows too)."""
         out = self.snapshot().status()
+        if unread := [*self._live.damaged_nodes, *self._live.damaged_edges]:
+            out["unreadable_rows"] = {"count": len(unread), "first": unread[0]}
         if self._remote is not None:
             out["chroma_url"] = self._manifest.get("chroma_url")
         return out
