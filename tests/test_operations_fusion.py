@@ -4,8 +4,6 @@ small incident world (``bench.world``); the benchmark's figures are in ``phases.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from skill_retriever.algorithms.temporal import parse_time_window
