@@ -38,7 +38,7 @@ from skill_retriever.adapters.langgraph_server import (
     server_principals,
 )
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import QueryError
+from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.state import FilterSpec, Result
@@ -69,7 +69,7 @@ class TaskInput(TypedDict):
     task: str  # the user's coding task
     k: NotRequired[int]
     token_budget: NotRequired[int | None]
-    kinds: NotRequired[list[str]]
+    kinds: NotRequired[list[str] | str]  # one string is one kind; left out: every component kind
 
 
 class AgentOutput(TypedDict):
@@ -79,6 +79,26 @@ class AgentOutput(TypedDict):
 
 
 # -- shared by both agents --------------------------------------------------------------
+
+
+def task_kinds(state: Any) -> list[str]:
+    """The kinds a task's input asks for: left out (or null), every component kind; one
+    string, that one kind (``list("skill")`` searched for the kinds s, k, i, l).
+
+    Raises:
+        ConfigError: An empty list, which would search every kind, the opposite of what
+            an empty filter says; or neither a string nor a list of strings.
+    """
+    kinds = state.get("kinds")
+    if kinds is None:
+        return list(DEFAULT_KINDS)
+    if isinstance(kinds, str):
+        return [kinds]
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise ConfigError(f"kinds must be a kind's name or a list of them, e.g. [\"skill\", \"agent\"], got {kinds!r:.60}")
+    if not kinds:
+        raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
+    return list(kinds)
 
 
 def skill_texts(results: list[Result], index: Index) -> list[SkillText]:
@@ -154,7 +174,7 @@ def build_agent_with_wrapper_node(
         ctx = retrieval or retrieval_context(
             runtime.context if isinstance(runtime.context, ServerContext) else None
         )
-        filters: FilterSpec = {"kinds": list(state.get("kinds") or DEFAULT_KINDS)}
+        filters: FilterSpec = {"kinds": task_kinds(state)}
         if retrieval is None:  # served: search as the deployment says, as the server graph does
             filters["principals"] = server_principals()
         out = retrieval_graph.invoke(
@@ -206,7 +226,7 @@ def frame_query(state: SharedAgentState) -> dict[str, Any]:
         "query": state["task"],
         "k": state.get("k", DEFAULT_K),
         "token_budget": state.get("token_budget", DEFAULT_BUDGET),
-        "filters": {"kinds": list(state.get("kinds") or DEFAULT_KINDS)},
+        "filters": {"kinds": task_kinds(state)},
     }
 
 

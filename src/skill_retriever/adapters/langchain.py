@@ -11,14 +11,15 @@
 
 Each runs the compiled retrieval graph with the caller's callbacks, so a LangSmith trace
 shows the retriever or tool run with every retrieval phase nested under it (the search
-itself, and the snapshot each answer is built from: ``adapters.langchain_search``).
+itself, and the snapshot each answer is built from: ``adapters.langchain_search``; the
+tool's argument schema: ``adapters.search_skills_input``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -27,17 +28,10 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    ValidationError,
-    WithJsonSchema,
-)
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from skill_retriever.adapters.langchain_search import (
+    TOOL_ARGUMENTS,
     arun_search,
     as_retriever,
     asearch_with_snapshot,
@@ -45,8 +39,15 @@ from skill_retriever.adapters.langchain_search import (
     run_search,
     search_with_snapshot,
     to_document,
+    tool_settings,
+    without_own_arguments,
 )
-from skill_retriever.adapters.tool_arguments import Flag, WholeNumber
+from skill_retriever.adapters.search_skills_input import (
+    KindName,
+    SearchSkillsInput,
+    schema_violation_message,
+    schema_with_defaults,
+)
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import (
     ConfigError,
@@ -55,7 +56,6 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
-from skill_retriever.model import NodeKind
 from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.index import Index
@@ -68,25 +68,6 @@ _DEFAULT: Any = object()
 BAD_INPUT_ERRORS: tuple[type[SkillRetrieverError], ...] = (QueryError, ConfigError, InvalidItemError)
 
 
-def _kind_name(value: str) -> str:
-    try:
-        return NodeKind(value)
-    except ValueError:
-        raise ValueError(
-            f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}"
-        ) from None
-
-
-#: An item kind by its name ("skill") or as a ``NodeKind``: typed ``str`` so callers pass
-#: plain strings under ``mypy --strict``; checked (and stored as ``NodeKind``) by pydantic,
-#: and listed as an enum in the JSON schema the model sees.
-KindName = Annotated[
-    str,
-    AfterValidator(_kind_name),
-    WithJsonSchema({"type": "string", "enum": [k.value for k in NodeKind]}),
-]
-
-
 class SkillRetriever(BaseRetriever):
     """LangChain retriever over a skill-retriever :class:`Index`.
 
@@ -94,7 +75,9 @@ class SkillRetriever(BaseRetriever):
         ``SkillRetriever(index=Index.open(".skill-retriever"), k=5).invoke("add tracing")``
 
     Per call, ``invoke(query, k=..., token_budget=..., route=..., kinds=[...],
-    filters={...}, **RetrievalConfig overrides)`` overrides the fields below.
+    filters={...}, **RetrievalConfig overrides)`` overrides the fields below (``budget=``,
+    ``Retriever.search``'s name, is read as ``token_budget=``; ``query=``, ``run_config=``
+    and ``snapshot=`` are refused: the retriever passes them itself).
     """
 
     # An argument it does not know is refused, not ignored: ``principals=["ops"]`` (that is
@@ -136,7 +119,10 @@ class SkillRetriever(BaseRetriever):
                 self._engine = Retriever(self.index, self.config, self.reranker)
         return self._engine
 
-    def _call_args(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _call_args(self, given: dict[str, Any]) -> dict[str, Any]:
+        # Retriever.search's own arguments given here collided with the ones this retriever
+        # passes (a TypeError from inside): budget= is read as token_budget=, the rest refused.
+        kwargs = without_own_arguments(given, "SkillRetriever.invoke")
         args: dict[str, Any] = {
             "k": kwargs.pop("k", self.k),
             "token_budget": kwargs.pop("token_budget", self.token_budget),
@@ -146,8 +132,10 @@ class SkillRetriever(BaseRetriever):
         }
         return {**args, **kwargs}
 
-    def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
+    # The query positional-only (LangChain passes it so): a query= among invoke's arguments
+    # then reaches _call_args, which says what is wrong, not a TypeError from LangChain.
+    def _get_relevant_documents(  # type: ignore[override]
+        self, query: str, /, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
         response, snapshot = search_with_snapshot(
             self.engine,
@@ -157,8 +145,8 @@ class SkillRetriever(BaseRetriever):
         )
         return documents_of(response, snapshot)
 
-    async def _aget_relevant_documents(
-        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+    async def _aget_relevant_documents(  # type: ignore[override]
+        self, query: str, /, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
         response, snapshot = await asearch_with_snapshot(
             self.engine,
@@ -170,31 +158,6 @@ class SkillRetriever(BaseRetriever):
 
 
 # -- the agent tool ---------------------------------------------------------------------
-
-
-class SearchSkillsInput(BaseModel):
-    """Arguments of ``search_skills``. Another argument is refused, not ignored (a model
-    that writes ``top_k`` learns it); so are a count given as text or a boolean and a
-    switch given as text or a number, as the MCP tools refuse them (`tool_arguments`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    query: str = Field(
-        description="What you need to do or know, in plain words (one task or question)."
-    )
-    kinds: list[KindName] | None = Field(
-        default=None,
-        description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
-    )
-    k: WholeNumber = Field(default=5, ge=1, le=50, description="How many items to return.")
-    token_budget: WholeNumber | None = Field(
-        default=None, ge=0, description="Most tokens the returned items' full texts may add up to."
-    )
-    budget_fill: Flag = Field(
-        default=False,
-        description="With a token_budget: fill it with lower-ranked items that fit, instead of "
-        "stopping at the first item that does not.",
-    )
 
 
 def format_results(
@@ -271,26 +234,6 @@ def _bad_input_to_model() -> Iterator[None]:
         raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
 
 
-def schema_violation_message(error: ValidationError | Exception) -> str:
-    """What the tool answers arguments its schema rejects (``k=0``, an unknown kind, no
-    query): one line naming each bad argument, like the search's own errors.
-
-    LangChain raises a schema violation out of ``tool.invoke(tool_call)`` unless the tool
-    handles it, so a model's slip would end an agent loop that calls the tool itself
-    (only LangGraph's ``ToolNode`` catches it); pydantic's own text is several lines with
-    a URL, written for a programmer, not a model.
-    """
-    if not isinstance(error, ValidationError):
-        return f"Error: {error}. Fix the arguments and call the tool again."
-    problems = []
-    for e in error.errors(include_url=False):
-        where = ".".join(str(p) for p in e["loc"]) or "arguments"
-        msg = str(e["msg"]).removeprefix("Value error, ")
-        got = "" if e["type"] in ("missing", "whole_number") else f" (got {e['input']!r:.40})"  # whole_number says it
-        problems.append(f"{where}: {msg}{got}")
-    return f"Error: invalid arguments: {'; '.join(problems)}. Fix the arguments and call the tool again."
-
-
 TOOL_DESCRIPTION = (
     "Search the catalogue of skills, agents, commands, hooks, MCP servers and documents for "
     "the items that help with a task. Returns a ranked list: kind, name, id, scores, why it "
@@ -317,46 +260,39 @@ def make_search_skills_tool(
         index_or_retriever: what to search.
         name: the tool's name as the model sees it.
         description: the tool's description as the model sees it.
-        **overrides: RetrievalConfig settings for every call (e.g. ``rerank=False``).
+        **overrides: the tool's own arguments ``k``, ``kinds``, ``token_budget`` (or
+            ``budget``) and ``budget_fill`` become its defaults, shown as such in its
+            schema, which the model's arguments replace: they are the model's to choose
+            per call, and a default is what a builder means by ``k=3``. Anything else is for
+            every search: RetrievalConfig settings (e.g. ``rerank=False``), ``filters``
+            (tags, principals, since, until) and ``principals``.
+
+    Raises:
+        ConfigError: An override the tool does not take (named, with what it takes) or
+            a default the schema refuses: here, not as an error at every call.
     """
     retriever = as_retriever(index_or_retriever)
+    defaults, settings = tool_settings(overrides)
+    schema = schema_with_defaults(defaults)
 
-    def search_skills(
-        query: str,
-        kinds: list[str] | None = None,
-        k: int = 5,
-        token_budget: int | None = None,
-        budget_fill: bool = False,
-    ) -> tuple[str, list[dict[str, Any]]]:
+    def search_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
-            return _answer(
-                *search_with_snapshot(
-                    retriever, query, k=k, token_budget=token_budget, kinds=kinds,
-                    **{"budget_fill": budget_fill, **overrides},
-                )
-            )
+            return _answer(*search_with_snapshot(retriever, query, **settings, **_with_defaults(args)))
 
-    async def asearch_skills(
-        query: str,
-        kinds: list[str] | None = None,
-        k: int = 5,
-        token_budget: int | None = None,
-        budget_fill: bool = False,
-    ) -> tuple[str, list[dict[str, Any]]]:
+    async def asearch_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
-            return _answer(
-                *await asearch_with_snapshot(
-                    retriever, query, k=k, token_budget=token_budget, kinds=kinds,
-                    **{"budget_fill": budget_fill, **overrides},
-                )
-            )
+            return _answer(*await asearch_with_snapshot(retriever, query, **settings, **_with_defaults(args)))
+
+    def _with_defaults(args: dict[str, Any]) -> dict[str, Any]:
+        # The schema's defaults, not the function's: the builder's, as the model reads them.
+        return {arg: args.get(arg, schema.model_fields[arg].default) for arg in TOOL_ARGUMENTS}
 
     return StructuredTool.from_function(
         func=search_skills,
         coroutine=asearch_skills,
         name=name,
         description=description,
-        args_schema=SearchSkillsInput,
+        args_schema=schema,
         response_format="content_and_artifact",
         handle_tool_error=True,
         handle_validation_error=schema_violation_message,

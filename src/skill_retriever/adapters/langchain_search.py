@@ -1,10 +1,13 @@
 """How the LangChain faces run a search: the ``Retriever`` behind an index, the search
 with a caller's LangChain ``config`` (so the phases nest under its trace), the snapshot an
-answer was read from, and one result as a ``Document``. ``adapters.langchain`` builds the
-retriever and the agent tool on these."""
+answer was read from, one result as a ``Document``, and which arguments a caller may add
+to the search's (`without_own_arguments`, `tool_settings`). ``adapters.langchain`` builds
+the retriever and the agent tool on these."""
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -12,7 +15,8 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
-from skill_retriever.config import Route
+from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
@@ -28,6 +32,8 @@ __all__ = [
     "run_search",
     "search_with_snapshot",
     "to_document",
+    "tool_settings",
+    "without_own_arguments",
 ]
 
 
@@ -94,6 +100,70 @@ async def asearch_with_snapshot(
     """Async :func:`search_with_snapshot`."""
     snapshot = retriever.index.snapshot()
     return await arun_search(retriever, query, snapshot=snapshot, **kwargs), snapshot
+
+
+#: What an adapter passes every search itself, so a caller may not pass it too: given at
+#: construction or per call, it collided with the adapter's own keyword, and every call
+#: failed with "got multiple values for keyword argument", a TypeError from deep inside.
+_SET_PER_CALL = {
+    "query": "the query is each call's own first argument",
+    "run_config": "callbacks and tags come with each call's own config: invoke(..., config={...})",
+    "config": "callbacks and tags come with each call's own config: invoke(..., config={...})",
+    "snapshot": "each call searches the snapshot of the index current when it starts",
+}
+
+#: ``make_search_skills_tool``'s own arguments: given at construction, each is the tool's
+#: default, which the model's argument replaces in a call (as the schema shows it).
+TOOL_ARGUMENTS = ("k", "kinds", "token_budget", "budget_fill")
+#: What the tool passes every search unchanged, besides the RetrievalConfig settings.
+SEARCH_ARGUMENTS = ("filters", "principals", "channels")
+
+
+def without_own_arguments(kwargs: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``kwargs`` with ``budget`` (``Retriever.search``'s name) read as ``token_budget``,
+    the name the LangChain faces use, and none of what the adapter sets per call.
+
+    Raises:
+        ConfigError: An argument the adapter sets itself (`_SET_PER_CALL`), or ``budget``
+            and ``token_budget`` both.
+    """
+    out = dict(kwargs)
+    if refused := sorted(set(out) & set(_SET_PER_CALL)):
+        raise ConfigError(f"{where} takes no {refused[0]}=: {_SET_PER_CALL[refused[0]]}")
+    if "budget" in out:
+        if "token_budget" in out:
+            raise ConfigError(f"{where} got budget= and token_budget=, which are one setting; give token_budget= only")
+        out["token_budget"] = out.pop("budget")
+    return out
+
+
+def tool_settings(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``make_search_skills_tool``'s ``**overrides`` as the tool's defaults (`TOOL_ARGUMENTS`)
+    and what every search gets (RetrievalConfig settings, `SEARCH_ARGUMENTS`), checked
+    by name when the tool is built, not at every call the model makes.
+
+    Raises:
+        ConfigError: An unknown name (listing what the tool takes), one the tool sets per
+            call, or ``filters`` that are not a mapping or name kinds (``kinds=`` does).
+    """
+    where = "make_search_skills_tool"
+    settings = without_own_arguments(overrides, where)
+    defaults = {name: settings.pop(name) for name in TOOL_ARGUMENTS if name in settings}
+    known = {f.name for f in dataclasses.fields(RetrievalConfig)} | set(SEARCH_ARGUMENTS)
+    if unknown := sorted(set(settings) - known):
+        close = difflib.get_close_matches(unknown[0], [*known, *TOOL_ARGUMENTS], n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ConfigError(
+            f"{where} got unknown setting(s) {unknown}{hint}; it takes the tool's default "
+            f"{', '.join(TOOL_ARGUMENTS)}, {', '.join(SEARCH_ARGUMENTS[:2])}, or a RetrievalConfig "
+            "setting (e.g. rerank=False, route='ppr', rrf_k=30)"
+        )
+    filters = settings.get("filters")
+    if filters is not None and not isinstance(filters, Mapping):
+        raise ConfigError(f"{where}: filters must be a mapping (tags, principals, since, until), got {filters!r:.60}")
+    if filters is not None and "kinds" in filters:  # the model's kinds would replace them
+        raise ConfigError(f"{where}: give the tool's default kinds as kinds=, not in filters")
+    return defaults, settings
 
 
 def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:

@@ -18,7 +18,7 @@ come from the server's clients, so a principal named there would let any client 
 private items. Every run searches as ``$SKILL_RETRIEVER_PRINCIPALS`` (comma-separated;
 unset or empty: public items only; ``*``: everything), the server-side counterpart of
 ``skill-retriever mcp --principals``. A run's ``filters.principals`` may only narrow
-that set; naming a principal the deployment did not grant is refused.
+that set; naming a principal the deployment did not grant is refused (`server_inputs`).
 """
 
 from __future__ import annotations
@@ -41,6 +41,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
 from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV, offered_index_dir
+from skill_retriever.adapters.server_inputs import (
+    PRINCIPALS_ENV,
+    profile_settings,
+    run_principals,
+    server_principals,
+)
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
@@ -63,8 +69,6 @@ from skill_retriever.stores.index import Index
 log = logging.getLogger("skill_retriever")
 
 CACHE_ENV = "SKILL_RETRIEVER_CACHE"
-PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
-
 
 
 @dataclass(frozen=True, init=False)
@@ -106,35 +110,6 @@ class ServerContext:
         object.__setattr__(self, "index_dir", index_dir)
         object.__setattr__(self, "rerank", rerank)
         object.__setattr__(self, "cross_encoder", cross_encoder)
-
-
-def server_principals() -> list[str]:
-    """The principals every server run searches as: ``$SKILL_RETRIEVER_PRINCIPALS``,
-    comma-separated (unset or empty: none, so public items only; ``*``: everything)."""
-    return [p.strip() for p in os.environ.get(PRINCIPALS_ENV, "").split(",") if p.strip()]
-
-
-def run_principals(asked: Any, granted: list[str]) -> list[str]:
-    """The principals a run searches as: ``granted`` (the deployment's), or the run's own
-    ``filters.principals`` when they only narrow it (a subset, or anything under ``*``).
-
-    Raises:
-        ConfigError: the run names a principal the deployment did not grant, or names
-            them as something other than a list of strings. The message does not say
-            which principals the deployment holds.
-    """
-    if asked is None:
-        return list(granted)
-    if isinstance(asked, str):  # one string is one principal, as everywhere (`filters.names_of`)
-        asked = [asked]
-    if not isinstance(asked, (list, tuple)) or not all(isinstance(p, str) for p in asked):
-        raise ConfigError("filters.principals must be a list of strings")
-    if "*" in granted or set(asked) <= set(granted):
-        return list(asked)
-    raise ConfigError(
-        "filters.principals may only narrow the principals this server searches as; "
-        f"the deployment sets them (${PRINCIPALS_ENV}), not a run"
-    )
 
 
 def cache_dir() -> Path:
@@ -318,7 +293,8 @@ def run_profile(asked: Any) -> dict[str, Any]:
     or a mapping of settings, each cost setting at most the server's own (`COST_CAPS`).
 
     Raises:
-        ConfigError: Another shape, an unknown profile, or a cost setting raised.
+        ConfigError: Another shape, an unknown profile, a key that is no setting (a filter,
+            ``query``, ``run_config``: `server_inputs.profile_settings`), or a cost setting raised.
     """
     if asked is None:
         return {}
@@ -328,6 +304,7 @@ def run_profile(asked: Any) -> dict[str, Any]:
         return dict(PROFILES[asked])
     if not isinstance(asked, dict):
         raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
+    profile_settings(asked)  # settings only: the rest is the run's own input, or no run's
     own = RetrievalConfig()
     if refused := sorted(set(asked) & set(RUN_REFUSED)):
         raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")

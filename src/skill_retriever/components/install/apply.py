@@ -323,6 +323,9 @@ def install(
     (arguments as `plan_install`). A plan refused whole comes back with ``applied``
     False, ``ok`` False and its ``conflicts`` or ``clashes``; nothing is written. A dry run's plan says
     in ``refused`` (``ok`` False) why installing it for real would be refused."""
+    if isinstance(ids, str):  # one id, as the CLI takes it: not one id per letter
+        ids = [ids]
+
     def planned() -> InstallPlan:
         return plan_install(
             source,

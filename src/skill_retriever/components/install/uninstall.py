@@ -77,7 +77,7 @@ def uninstall(
     put back what ``force`` replaced at install time.
 
     Args:
-        ids: Component ids or names, or plugin ids or names, as installed.
+        ids: Component ids or names, or plugin ids or names, as installed (one string is one id).
         force: Remove files and servers the user changed since, too.
 
     Raises:
@@ -85,6 +85,8 @@ def uninstall(
             record does not hold, or a folder to change that cannot be written (nothing
             is changed then).
     """
+    if isinstance(ids, str):  # one id, as the CLI takes it: not one id per letter
+        ids = [ids]
     root, _ = install_root(target, user, home, must_exist=True)
     with holding(root):  # read, changed and written back as one step
         return _uninstall(root, ids, force)
