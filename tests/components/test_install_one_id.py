@@ -22,3 +22,10 @@ def test_one_string_is_one_id(sample_index: Index, tmp_path: Path) -> None:
     # a list still works as before
     assert install(sample_index, ["ruff-format"], target).ok
     assert uninstall(["ruff-format"], target).ok
+
+
+def test_plan_install_takes_one_string_as_one_id(sample_index: Index, tmp_path: Path) -> None:
+    from skill_retriever.components.install.planner import plan_install
+
+    plan = plan_install(sample_index, "fastapi-service-scaffold", tmp_path / "project")
+    assert "fastapi-service-scaffold" in set(plan.names.values()) and len(plan.named) == 1

@@ -144,7 +144,7 @@ def plan_install(
 
     Args:
         source: The index, or a caller's view of it.
-        ids: Component ids, unique names, or plugins (which bring their members).
+        ids: Component ids, unique names, or plugins (which bring their members); one string is one id.
         target: The project folder (or give ``user``).
         principals: Whose view, when ``source`` is an index (None and ``[]``: public
             items only; ``["*"]``: everything).
@@ -161,7 +161,7 @@ def plan_install(
     """
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
-    resolved = [resolve_id(view, i) for i in ids]
+    resolved = [resolve_id(view, i) for i in ([ids] if isinstance(ids, str) else ids)]  # a string: one id
     wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
         raise InstallError("nothing to install: give one or more component ids")
