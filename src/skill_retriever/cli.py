@@ -43,7 +43,7 @@ from skill_retriever.cliargs import (
     time_arg,
 )
 from skill_retriever.exceptions import SkillRetrieverError
-from skill_retriever.index_cli import cmd_index
+from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stores.lock import WAIT_LOG
 
@@ -230,8 +230,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         mended = [manifest_mended] if manifest_mended else []
         mended += [f"embedded {n} {what} vector(s) again" for what, n in
                    (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
-        if copied := index.repaired.get("server"):
-            mended.append(f"copied {copied} vector(s) to the Chroma server again")
+        mended += server_repairs(index.repaired)
         if scrubbed := scrub_secrets(index):
             from skill_retriever.ingest.scrub import scrubbed_kinds
 

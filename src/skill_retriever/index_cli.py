@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from skill_retriever.ingest.result import IngestResult
     from skill_retriever.model import Node
 
-__all__ = ["cmd_index"]
+__all__ = ["cmd_index", "server_repairs"]
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -118,7 +118,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             read = {n.id for s in run.sources for n in s.nodes}
             for line in run.cross_source.lines(read):
                 print(printable(f"across sources: {line}"))
-        copied = f"; copied {n} vector(s) to the Chroma server again" if (n := index.repaired.get("server")) else ""
+        copied = "".join(f"; {line}" for line in server_repairs(index.repaired))
         # The count holds relations' sentences too: say so, or it exceeds the items for no reason.
         split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
         print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
@@ -126,6 +126,18 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         print(printable(f"error: {error}"), file=sys.stderr)
         return 1
     return 0
+
+
+def server_repairs(repaired: Mapping[str, int]) -> list[str]:
+    """What the writer's sync changed on the Chroma server (``Index.repaired``): vectors
+    copied there again, and entries deleted that the index does not hold (left by a delete
+    that stopped before reaching the server, or added there by another program)."""
+    done = []
+    if copied := repaired.get("server"):
+        done.append(f"copied {copied} vector(s) to the Chroma server again")
+    if deleted := repaired.get("server_deleted"):
+        done.append(f"deleted {deleted} entr{'y' if deleted == 1 else 'ies'} from the Chroma server that the index does not hold")
+    return done
 
 
 def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) -> str | None:

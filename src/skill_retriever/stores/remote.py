@@ -16,6 +16,8 @@ A reader searches the server only while its collections hold as many vectors as 
 index (:class:`_InStep`: one count per index version): a writer killed between its commit
 and its mirror, or an entry deleted on the server, would otherwise drop items from the
 semantic channel without a word. Out of step, it warns and searches the index's vectors.
+A collection gone from the server (its data wiped) is looked up again by name at each
+such count: once ``repair`` has made it again and filled it, the reader searches it.
 """
 
 from __future__ import annotations
@@ -28,17 +30,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.filters import vector_metadata
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
-from skill_retriever.stores.server_errors import server_problem
+from skill_retriever.stores.server_errors import repair_command, server_problem
 from skill_retriever.stores.snapshot import RemoteVectors
-from skill_retriever.stores.vectors import VectorHit, top_k
 
 __all__ = [
     "collection_names",
@@ -54,8 +55,10 @@ __all__ = [
 log = logging.getLogger("skill_retriever")
 
 #: Seconds a reader that found its server out of step waits before counting again (a
-#: writer copying a batch is done by then; one killed before copying never is).
+#: writer copying a batch is done by then; one killed before copying never is), and before
+#: looking up again a collection gone from the server (``repair`` may have made it again).
 RECHECK_S = 10.0
+
 
 def collection_names(manifest: Mapping[str, Any]) -> tuple[str, str]:
     """The node and edge collections a manifest names (``collection_prefix``)."""
@@ -174,8 +177,8 @@ def remote_of(
 def _warn(path: Path, url: str, problem: str) -> None:
     log.warning(
         "[skill_retriever][index] the Chroma server at %s %s; searching the vectors of %s held in memory "
-        "instead: run `skill-retriever repair --index-dir %s` to copy them to the server",
-        url, problem, path, path,
+        "instead: run `%s` to copy them to the server",
+        url, problem, path, repair_command(path, url),
     )
 
 
@@ -190,26 +193,42 @@ def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
 
 def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> bool:
     """Whether a reader may search the server's collections (else it warns)."""
-    owner = manifest.get("index_id")
-    for store in stores:
-        if owner and store.owner and store.owner != owner:
-            _warn(path, url, f"keeps {store.name} for another index")
-            return False
-    here = index_dir_of(path)
-    for store in stores:
-        original = copy_of(store, manifest, here)
-        if original:
-            log.warning(
-                "[skill_retriever][index] %s; until then it searches the vectors of %s held in memory",
-                _copy_message(path, original, [s.name for s in stores], url), path,
-            )
-            return False
-    check = _InStep(stores, live, path, url)
+    check = _InStep(stores, manifest, live, path, url)
     if not check.in_step():
         return False
     for store, nodes in zip(stores, (True, False), strict=True):
-        store.fallback = _Local(check, live, nodes=nodes)
+        store.fallback = InMemoryVectors(check, live, nodes=nodes)
     return True
+
+
+def _not_ours(stores: list[Any], manifest: Mapping[str, Any], path: Path, url: str) -> str:
+    """Why a reader may not search these collections, and what to do ("" when it may):
+    another index's (`repair` refuses them too), or the original's of a copy. Reads
+    only what the collections' handles hold: no request to the server."""
+    owner = manifest.get("index_id")
+    for store in stores:
+        if owner and store.owner and store.owner != owner:
+            return (
+                f"the Chroma server at {url} keeps {store.name} for another index ({store.owner}); searching the "
+                f"vectors of {path} held in memory instead: give it collections of its own with "
+                f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+            )
+    here = index_dir_of(path)
+    for store in stores:
+        if original := copy_of(store, manifest, here):
+            return (
+                f"{_copy_message(path, original, [s.name for s in stores], url)}; until then it searches the "
+                f"vectors of {path} held in memory"
+            )
+    return ""
+
+
+def _moved_away(path: Path, manifest: Mapping[str, Any]) -> bool:
+    """Whether ``index.json`` names other collections now than ``manifest`` (``move-to-server``)."""
+    try:
+        return collection_names(mf.read_manifest(path)) != collection_names(manifest)
+    except (IndexCorruptError, OSError):  # none readable: judged by the collections alone
+        return False
 
 
 def _held(live: LiveState) -> tuple[int, int]:
@@ -224,24 +243,46 @@ def out_of_step(names: Sequence[str], have: Sequence[int | None], want: Sequence
     if list(have) == list(want):
         return ""
     held = " and ".join(f"{'no collection' if n is None else f'{n} vectors'} in {name}" for name, n in zip(names, have, strict=True))
+    pairs = list(zip(have, want, strict=True))
+    causes = []
+    if any(n is None for n, _ in pairs):
+        causes.append("the server lost the collections (its data was wiped, or they were deleted)")
+    if any(n is not None and n < w for n, w in pairs):
+        causes.append("a write stopped before copying its vectors there, or entries were deleted on the server")
+    if any(n is not None and n > w for n, w in pairs):
+        causes.append(
+            "entries were added on the server that the index does not have (another program wrote to the "
+            "collection), or a delete stopped before removing them there"
+        )
     return (
-        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors (a write stopped before "
-        "copying its vectors there, or entries were deleted on the server; a write in progress catches up by itself)"
+        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors ({'; or '.join(causes)}; "
+        "a write in progress catches up by itself)"
     )
 
 
 class _InStep:
-    """Whether a reader's server holds the index's vectors, judged by their count: one
-    count per collection for each index version (a reader in step pays nothing more per
-    query), again every :data:`RECHECK_S` while out of step, when it warns once a version."""
+    """Whether a reader may search its server's collections: they are this index's and hold
+    its vectors, judged by their count: one count per collection for each index version (a
+    reader in step pays nothing more per query), again every :data:`RECHECK_S` while out of
+    step, and at once when a search finds a collection gone (:meth:`lost`); a collection
+    gone is looked up again by name at each count (``ChromaVectorStore.count_found``). It
+    warns once a version, and again when the problem changes."""
 
-    def __init__(self, stores: list[Any], live: LiveState, path: Path, url: str) -> None:
-        self._stores, self._live, self._path, self._url = stores, live, path, url
+    def __init__(self, stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> None:
+        self._stores, self._manifest, self._live, self._path, self._url = stores, manifest, live, path, url
         self._lock = threading.Lock()
-        self._version, self._ok, self._next, self._warned = -1, True, 0.0, -1
+        self._version, self._ok, self._next = -1, True, 0.0
+        self._warned: tuple[int, str] | None = None
 
     def _current(self) -> bool:
         return self._live.version == self._version and (self._ok or time.monotonic() < self._next)
+
+    def lost(self) -> None:
+        """A search found a collection gone: count (and look it up) again at the next check,
+        unless another thread looked within the last :data:`RECHECK_S` and found it gone too."""
+        with self._lock:
+            if self._ok:
+                self._version = -1
 
     def in_step(self) -> bool:
         if self._current():
@@ -250,69 +291,21 @@ class _InStep:
             if self._current():  # another thread counted meanwhile
                 return self._ok
             version = self._live.version
-            problem = out_of_step([s.name for s in self._stores], [s.count() for s in self._stores], _held(self._live))
+            have = [s.count_found() for s in self._stores]
+            # Looked at after the count: a collection made again may be another index's.
+            foreign = _not_ours(self._stores, self._manifest, self._path, self._url)
+            problem = foreign or out_of_step([s.name for s in self._stores], have, _held(self._live))
             self._version, self._ok, self._next = version, not problem, time.monotonic() + RECHECK_S
-            if problem and self._warned != version:
-                self._warned = version
-                _warn(self._path, self._url, problem)
+            if problem and None in have and _moved_away(self._path, self._manifest):
+                # `move-to-server` deleted them after this snapshot: its answers stand, the next follows the move
+                log.info("[skill_retriever][index] %s moved to other collections; this snapshot searches in memory", self._path)
+            elif problem and self._warned != (version, problem):
+                self._warned = (version, problem)
+                if foreign:
+                    log.warning("[skill_retriever][index] %s", foreign)
+                else:
+                    _warn(self._path, self._url, problem)
             return self._ok
-
-
-class _Local:
-    """A reader's collection searched exactly over the index's own vectors, while
-    :class:`_InStep` finds the server out of step (``vectors.OutOfStepSearch``)."""
-
-    def __init__(self, check: _InStep, live: LiveState, *, nodes: bool) -> None:
-        self._check, self._live, self._nodes = check, live, nodes
-        self._built: tuple[int, list[str], NDArray[np.float32], list[dict[str, Any]]] | None = None
-
-    def out_of_step(self) -> bool:
-        return not self._check.in_step()
-
-    def search_many(
-        self, vectors: Any, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
-    ) -> list[list[VectorHit]]:
-        names, matrix, metas = self._matrix()
-        wanted = None if ids is None else set(ids)
-        keep = ((wanted is None or i in wanted) and (not where or _matches(m, where)) for i, m in zip(names, metas))
-        mask = None if wanted is None and not where else np.fromiter(keep, dtype=bool, count=len(names))
-        rows = top_k(matrix, np.asarray(vectors, dtype=np.float32), k, mask)
-        return [[VectorHit(names[r], score) for r, score in hits] for hits in rows]
-
-    def _matrix(self) -> tuple[list[str], NDArray[np.float32], list[dict[str, Any]]]:
-        """The index's vectors as a matrix, built once per version."""
-        live, built = self._live, self._built
-        if built is None or built[0] != live.version:
-            version = live.version
-            nodes, edges = dict(live.nodes), dict(live.edges)  # copies: a catch-up may change them meanwhile
-            vecs = dict(live.node_vectors if self._nodes else live.edge_vectors)
-            names = [i for i in vecs if i in (nodes if self._nodes else edges)]
-            matrix = np.stack([vecs[i].vector for i in names]) if names else np.zeros((0, 0), dtype=np.float32)
-            # Only node searches filter on metadata (the snapshot judges an edge by its ends).
-            metas = [vector_metadata(nodes[i], vecs[i].vhash) if self._nodes else {} for i in names]
-            built = self._built = (version, names, matrix, metas)
-        return built[1], built[2], built[3]
-
-
-def _matches(meta: Mapping[str, Any], where: Mapping[str, Any]) -> bool:
-    """Whether a vector's metadata passes a Chroma ``where`` filter of the shapes
-    ``filters.chroma_where`` writes (``$and``, ``$or``, ``$in``, ``$contains``, equality);
-    ValueError for another operator (rather than judge it wrongly)."""
-    for key, cond in where.items():
-        if key in ("$and", "$or"):
-            results = (_matches(meta, c) for c in cond)
-            ok = all(results) if key == "$and" else any(results)
-        elif not isinstance(cond, Mapping):
-            ok = meta.get(key) == cond
-        elif set(cond) == {"$in"}:
-            ok = meta.get(key) in cond["$in"]
-        elif set(cond) == {"$contains"}:
-            ok = cond["$contains"] in (meta.get(key) or ())
-        else:
-            raise ValueError(f"the vector filter {dict(cond)!r} on {key!r} has an operator the reader's fallback does not know")
-        if not ok:
-            return False
-    return True
 
 
 def _claim(

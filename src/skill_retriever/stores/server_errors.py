@@ -10,15 +10,24 @@ not trusted says which setting names the CAs to trust (``stores.server_trust``).
 
 from __future__ import annotations
 
+import socket
 import ssl
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlparse
 
 from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
-__all__ = ["ServerProblem", "server_error", "server_problem", "start_hint", "url_parts"]
+__all__ = [
+    "ServerProblem", "reached", "repair_command", "server_error", "server_problem", "start_hint", "url_parts"
+]
+
+#: The servers (scheme, host, port) that answered this process: one that later closes a
+#: connection without an answer stopped or restarted; it is no TLS port spoken to in http.
+_REACHED: set[tuple[str, str, int]] = set()
 
 #: TLS errors that mean the other end answered in plain HTTP (an https URL for an http server).
 _PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "record layer failure", "HTTP_REQUEST", "wrong version number")
@@ -45,6 +54,24 @@ def url_parts(url: str) -> tuple[str, str, int]:
     except ValueError:
         port = None
     return u.scheme or "http", u.hostname or "localhost", port or 8000
+
+
+def reached(scheme: str, host: str, port: int) -> None:
+    """Note that the server at ``scheme://host:port`` answered this process."""
+    _REACHED.add((scheme, host.lower(), port))
+
+
+def repair_command(index_dir: str | Path, url: str) -> str:
+    """The ``repair`` command that copies the vectors of the index at ``index_dir`` to the
+    server at ``url``: with ``--chroma-url`` when its ``index.json`` names another server or
+    none (a plain ``repair`` would sync that one, or nothing)."""
+    command = f"skill-retriever repair --index-dir {index_dir}"
+    try:
+        named = mf.read_manifest(Path(index_dir)).get("chroma_url")
+    except (IndexCorruptError, OSError):  # no index.json to read: the plain command names what is there
+        return command
+    same = url_parts(str(named)) == url_parts(url) if named else False
+    return command if same or not url else f"{command} --chroma-url {url}"
 
 
 def start_hint(url: str) -> str:
@@ -91,7 +118,12 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
                 f"check the server's certificate, or use http://{host}:{port} if it has no TLS",
             )
     if scheme == "http" and any(_hung_up(e) for e in chain):
-        return _speaks_tls(host, port, "closed the connection without answering plain HTTP")
+        if (scheme, host.lower(), port) in _REACHED:  # it answered plain HTTP before: it stopped
+            return ServerProblem(
+                f"{host}:{port} closed the connection without answering: the server stopped or restarted during "
+                "the request", f"check that it runs, then try again; else {start}", down=True,
+            )
+        return _speaks_tls(host, port, "closed the connection without answering plain HTTP", " (or the server stopped)")
     for e in chain:
         response = getattr(e, "response", None)
         status = getattr(response, "status_code", None)
@@ -106,6 +138,12 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
                 f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
             )
     for e in chain:
+        if isinstance(e, socket.gaierror):
+            return ServerProblem(
+                f"the host name {host} does not resolve ({_one_line(e)})",
+                "check the host in --chroma-url / chroma_url in index.json (a typo, or a name only another "
+                "network knows)", down=True,
+            )
         if isinstance(e, ConnectionRefusedError) or "Connection refused" in str(e):
             return ServerProblem(f"nothing listens at {host}:{port} (connection refused)", start, down=True)
         if isinstance(e, TimeoutError) or type(e).__name__.endswith("Timeout"):
@@ -153,8 +191,8 @@ def _hung_up(e: BaseException) -> bool:
     )
 
 
-def _speaks_tls(host: str, port: int, did: str) -> ServerProblem:
+def _speaks_tls(host: str, port: int, did: str, or_else: str = "") -> ServerProblem:
     return ServerProblem(
-        f"{host}:{port} {did}, as a port that serves TLS does",
+        f"{host}:{port} {did}, as a port that serves TLS does{or_else}",
         f"use https://{host}:{port} (--chroma-url, or chroma_url in index.json) if it serves TLS; else {start_hint(f'http://{host}:{port}')}",
     )

@@ -27,11 +27,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.server_errors import server_error, server_problem, url_parts
+from skill_retriever.stores.exact_search import top_k
+from skill_retriever.stores.server_errors import (
+    reached,
+    repair_command,
+    server_error,
+    server_problem,
+    url_parts,
+)
 from skill_retriever.stores.server_trust import ssl_trust
 
 log = logging.getLogger("skill_retriever")
@@ -61,29 +68,6 @@ class VectorHit:
     score: float  # cosine similarity, 1 = same direction
 
 
-def top_k(
-    matrix: NDArray[np.float32], queries: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None
-) -> list[list[tuple[int, float]]]:
-    """Exact nearest rows of ``matrix`` for each row of ``queries`` (cosine = dot product
-    of normalised vectors): ``(row, score)`` pairs, best first; ``mask`` False rows never
-    appear. Ties are broken by row for a stable order."""
-    if k <= 0 or matrix.shape[0] == 0 or queries.shape[0] == 0:
-        return [[] for _ in range(queries.shape[0])]
-    scores = queries @ matrix.T
-    if mask is not None:
-        scores[:, ~mask] = -np.inf
-    out: list[list[tuple[int, float]]] = []
-    for row in scores:
-        kk = min(k, int(np.count_nonzero(np.isfinite(row))))
-        if kk <= 0:
-            out.append([])
-            continue
-        part = np.argpartition(-row, kk - 1)[:kk]
-        order = sorted(part.tolist(), key=lambda r: (-round(float(row[r]), 6), r))
-        out.append([(r, float(row[r])) for r in order])
-    return out
-
-
 class VectorStore(Protocol):
     """A vector index that mirrors the snapshot's vectors (a Chroma server, or any ANN
     service): the writer keeps it in step, readers ask it for candidates."""
@@ -107,44 +91,11 @@ class OutOfStepSearch(Protocol):
 
     def out_of_step(self) -> bool: ...
 
+    def lost(self) -> None: ...
+
     def search_many(
         self, vectors: Vectors, k: int, *, where: Mapping[str, Any] | None = None, ids: Sequence[str] | None = None
     ) -> list[list[VectorHit]]: ...
-
-
-class ChromaEmbeddingFunction:
-    """Adapter that lets Chroma call our embedder (never its own default)."""
-
-    def __init__(self, embedder: Embedder) -> None:
-        self._embedder = embedder
-
-    def __call__(self, input: Sequence[str]) -> list[Any]:
-        return list(self._embedder.embed(list(input)))
-
-    def embed_query(self, input: Sequence[str]) -> list[Any]:
-        return self(input)
-
-    @staticmethod
-    def name() -> str:
-        return "skill_retriever"
-
-    def is_legacy(self) -> bool:
-        return False
-
-    def default_space(self) -> str:
-        return "cosine"
-
-    def supported_spaces(self) -> list[str]:
-        return ["cosine"]
-
-    def get_config(self) -> dict[str, Any]:
-        return {"model": self._embedder.name}
-
-    @staticmethod
-    def build_from_config(config: dict[str, Any]) -> ChromaEmbeddingFunction:
-        from skill_retriever.stores.embedder import SentenceTransformerEmbedder
-
-        return ChromaEmbeddingFunction(SentenceTransformerEmbedder(config.get("model", "")))
 
 
 def check_chroma_url(url: str) -> str:
@@ -217,6 +168,8 @@ def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext |
         raise
     except httpx.HTTPError as exc:
         log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
+        return
+    reached(scheme, host, port)  # it answered in this scheme: a later hang-up is no TLS port
 
 
 def _bound_requests(client: Any) -> None:
@@ -238,6 +191,11 @@ def _unreachable(exc: BaseException) -> bool:
     return isinstance(exc, (OSError, httpx.TransportError))
 
 
+class CollectionGone(IndexCorruptError):
+    """The collection a store holds is gone from the server (deleted, or the server's data
+    wiped); one of that name may exist again (``repair`` recreates it, with a new id)."""
+
+
 class ChromaVectorStore:
     """One Chroma collection with cosine HNSW and our embedding function.
 
@@ -246,7 +204,9 @@ class ChromaVectorStore:
     ``owner_dir`` (an existing collection keeps its marks: Chroma ignores the metadata of
     ``get_or_create_collection`` then, and :meth:`claim` changes them).
     A server that cannot be reached, or a collection deleted behind the store's back,
-    raises :class:`IndexCorruptError` naming ``url`` and what to do (``index_dir``).
+    raises :class:`IndexCorruptError` naming ``url`` and what to do (``index_dir``); a
+    reader's store (one with a :attr:`fallback`) searches in memory instead while its
+    collection is gone, and looks it up again by name (:meth:`count_found`).
     """
 
     def __init__(
@@ -264,15 +224,15 @@ class ChromaVectorStore:
         self.name, self.url, self.index_dir = name, url, index_dir
         #: Set on a reader's collections: searched instead while the server is out of step.
         self.fallback: OutOfStepSearch | None = None
-        ef = ChromaEmbeddingFunction(embedder)
+        self._client, self._ef = client, ChromaEmbeddingFunction(embedder)
         with self._reaching():
             if create:
                 meta = {OWNER_KEY: owner, **({OWNER_DIR_KEY: owner_dir} if owner_dir else {})} if owner else None
                 self._col = client.get_or_create_collection(
-                    name, embedding_function=ef, configuration={"hnsw": HNSW}, metadata=meta
+                    name, embedding_function=self._ef, configuration={"hnsw": HNSW}, metadata=meta
                 )
             else:
-                self._col = client.get_collection(name, embedding_function=ef)
+                self._col = client.get_collection(name, embedding_function=self._ef)
 
     @contextmanager
     def _reaching(self) -> Iterator[None]:
@@ -283,11 +243,11 @@ class ChromaVectorStore:
         except NotFoundError as exc:
             if not hasattr(self, "_col"):
                 raise
-            raise IndexCorruptError(
+            raise CollectionGone(
                 f"the collection {self.name} is gone from the Chroma server at {self.url or 'the server'} ({exc}); "
                 f"if `skill-retriever move-to-server` moved {self.index_dir} after this search's snapshot was taken, search again "
                 f"(an open index follows the move at its next snapshot); else copy the vectors there again with "
-                f"`skill-retriever repair --index-dir {self.index_dir}`"
+                f"`{repair_command(self.index_dir, self.url)}`"
             ) from exc
         except Exception as exc:
             if not _unreachable(exc):
@@ -337,36 +297,65 @@ class ChromaVectorStore:
         """One nearest-neighbour list per row of ``vectors``, in a single request (no
         ``count()`` round trip first: Chroma answers an ``n_results`` above its size with
         what it has)."""
-        if self.fallback is not None and self.fallback.out_of_step():
-            return self.fallback.search_many(vectors, k, where=where, ids=ids)
+        fallback = self.fallback
+        if fallback is not None and fallback.out_of_step():
+            return fallback.search_many(vectors, k, where=where, ids=ids)
         batch = np.asarray(vectors, dtype=np.float32)
         if batch.ndim != 2:
             raise ValueError(f"vectors must be a 2-d array (one row per query), got shape {batch.shape}")
         if k <= 0 or batch.shape[0] == 0 or (ids is not None and not ids):
             return [[] for _ in range(batch.shape[0])]
+        args = {"query_embeddings": batch, "n_results": k, "where": dict(where) if where else None,
+                "ids": list(ids) if ids is not None else None}
+        try:
+            res = self._query(args)
+        except CollectionGone:
+            if fallback is None:
+                raise
+            # Gone from a server that was wiped (or the collection deleted): the check looks
+            # the collection up again by name, and judges a new one (`repair` made it) as it
+            # judges any; until one holds the index's vectors, this searches them in memory.
+            fallback.lost()
+            if fallback.out_of_step():
+                return fallback.search_many(vectors, k, where=where, ids=ids)
+            res = self._query(args)
+        return [
+            [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
+            for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True)
+        ]
+
+    def _query(self, args: Mapping[str, Any]) -> Any:
+        """One ``query`` request on the collection held now (:meth:`count_found` may replace it)."""
         from chromadb.errors import InternalError
 
-        query = functools.partial(
-            self._col.query,
-            query_embeddings=batch,
-            n_results=k,
-            where=dict(where) if where else None,
-            ids=list(ids) if ids is not None else None,
-            include=["distances"],
-        )
+        query = functools.partial(self._col.query, **args, include=["distances"])
         with self._reaching():
             try:
-                res = query()
+                return query()
             except InternalError as exc:
                 # Chroma can fail a query that races a concurrent delete of a hit ("Error
                 # finding id"); the write has landed by the time we ask again.
                 log.info("vector search raced a write (%s); retrying once", exc)
                 time.sleep(0.01)
-                res = query()
-        return [
-            [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
-            for row_ids, row_dist in zip(res["ids"], res["distances"] or [], strict=True)
-        ]
+                return query()
+
+    def count_found(self) -> int | None:
+        """:meth:`count`, looking the collection up again by name when the one this store
+        holds is gone (a wiped server that ``repair`` refilled holds a new collection of
+        that name, under another id); None while there is none."""
+        from chromadb.errors import NotFoundError
+
+        try:
+            return self.count()
+        except CollectionGone:
+            with self._reaching():
+                try:
+                    col = self._client.get_collection(self.name, embedding_function=self._ef)
+                except NotFoundError:
+                    return None
+            log.info("[skill_retriever][index] the collection %s on %s was made again (another id)", self.name, self.url)
+            self._col = col
+            return self.count()
 
     def all_ids_and_hashes(self) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -389,6 +378,7 @@ __all__ = [
     "OWNER_DIR_KEY",
     "OWNER_KEY",
     "ChromaVectorStore",
+    "CollectionGone",
     "OutOfStepSearch",
     "VectorHit",
     "VectorStore",
