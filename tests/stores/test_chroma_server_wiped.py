@@ -173,6 +173,16 @@ def test_a_chroma_url_other_than_index_json_s_is_in_the_repair_advice(
     assert f"`skill-retriever repair --index-dir {path}`" in caplog.text  # index.json's own server: no --chroma-url
 
 
+def test_stats_on_another_server_gives_the_repair_that_fills_that_one(
+    url: str, chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _on_server(tmp_path / "S", url)
+    other = chroma_server.url  # holds none of its collections
+    code, out, _ = _cli(capsys, "stats", "--index-dir", str(path), "--chroma-url", other)
+    line = next(x for x in out.splitlines() if x.startswith("server: "))
+    assert code == 0 and f"`skill-retriever repair --index-dir {path} --chroma-url {other}`" in line, line
+
+
 @pytest.fixture
 def hang_up(chroma_server: ChromaServer) -> Iterator[Any]:
     """Stops the server and listens on its port, closing every connection unanswered."""

@@ -29,7 +29,7 @@ from skill_retriever.stores.remote import (
     same_server,
     sync_remote,
 )
-from skill_retriever.stores.server_errors import server_problem, start_hint
+from skill_retriever.stores.server_errors import repair_command, server_problem, start_hint
 from skill_retriever.stores.server_link import remember
 
 __all__ = ["PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "server_line", "server_status"]
@@ -243,11 +243,11 @@ def server_line(server: Mapping[str, Any], path: str) -> str:
             f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
         )
     if None in server["collections"].values():
-        return f"{url} holds {held}; run `skill-retriever repair --index-dir {path}` to copy the vectors there"
+        return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
     want = server.get("index_vectors")
     if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
         return (
             f"{url} {problem}; queries search the index's vectors in memory until "
-            f"`skill-retriever repair --index-dir {path}` copies them there again"
+            f"`{repair_command(path, str(url))}` copies them there again"
         )
     return f"{url} holds {held}"
