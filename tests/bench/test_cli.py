@@ -20,6 +20,7 @@ def test_quick_battery_and_incidents_write_json_markdown_and_png(tmp_path: Path,
     assert rc == 0, printed
     assert not [ln for ln in printed.splitlines() if ln.startswith("FAIL")]
     assert "seed battery: 9 PASS, 0 FAIL" in printed
+    assert "queries over a generated world: seed 7, 30 services" in printed and "{'seed'" not in printed
     battery = json.loads((out / "results" / "battery.json").read_text())
     assert battery["failed"] == 0 and battery["passed"] == len(battery["checks"])
     incidents = json.loads((out / "results" / "incidents.json").read_text())
@@ -55,6 +56,8 @@ def test_report_only_without_matplotlib_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    (tmp_path / "results").mkdir()  # an earlier run's results to build the report from
+    (tmp_path / "results" / "_run.json").write_text("{}")
     assert main(["benchmark", "--report-only", "--out", str(tmp_path)]) == 2
     assert "pip install 'skill-retriever[bench]'" in capsys.readouterr().err
 

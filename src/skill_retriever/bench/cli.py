@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,13 +47,22 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     from skill_retriever.exceptions import ConfigError
 
     out: Path = args.out
-    if args.report_only:
-        from skill_retriever.bench.report import write_report
+    cache: Path = args.cache or out / "cache"
+    for flag, folder in (("--out", out), ("--cache", args.cache)):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise ConfigError(f"{flag} {folder} is a file; give a folder (made if missing)")
+    from skill_retriever.bench.report import load_run
 
-        path = write_report(out)
-        print(f"report rebuilt: {path}")
-        return 0
-    only = tuple(s.strip() for s in args.only.split(",") if s.strip()) if args.only else None
+    if load_run(out) is None:  # the report leaves it out; a run rewrites it when it ends
+        print(f"benchmark: {out / 'results' / '_run.json'} is damaged (not a JSON object); ignored"
+              + ("" if args.report_only else ", rewritten when this run ends"), file=sys.stderr)
+    if args.report_only:
+        return _report_only(out)
+    only = None
+    if args.only is not None:  # `--only ""` is a mistake, not "every section" (hours of scale)
+        only = tuple(s.strip() for s in args.only.split(",") if s.strip())
+        if not only:
+            raise ConfigError(f"--only is empty; name one or more sections of {','.join(NAMES)}, or leave it out to run all")
     unknown = sorted(set(only or ()) - set(NAMES))
     if unknown:
         raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
@@ -60,17 +70,10 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError("--max-queries must be > 0")
     if args.embedder is not None and not args.embedder.strip():
         raise ConfigError("--embedder is empty; give a sentence-transformers model name or folder, or leave it out")
-    for flag, folder in (("--out", out), ("--cache", args.cache)):
-        if folder is not None and folder.exists() and not folder.is_dir():
-            raise ConfigError(f"{flag} {folder} is a file; give a folder (made if missing)")
-    from skill_retriever.bench.datasets import default_data_dir
-
-    data = args.data
-    if data is not None and not data.is_dir():
-        print(f"benchmark: data folder {data} does not exist; running only what needs no data", file=sys.stderr)
-        data = None
-    elif data is None:
-        data = default_data_dir()
+    data = _data_folder(args.data, only)
+    # A folder that cannot be written stops the run now, not after the model loads.
+    for flag, folder in (("--out", out), ("--out", out / "results"), ("--cache", cache)):
+        _check_writable(flag, folder)
     from skill_retriever.bench.common import BenchOptions
     from skill_retriever.bench.runner import run
 
@@ -80,7 +83,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         _ = SentenceTransformerEmbedder(args.embedder).dim
 
     opts = BenchOptions(
-        out=out, data=data, cache=args.cache or out / "cache", quick=args.quick, only=only,
+        out=out, data=data, cache=cache, quick=args.quick, only=only,
         max_queries=args.max_queries, command=_reconstruct(args), log=lambda line: print(line, flush=True),
         embedder=args.embedder,
     )
@@ -89,6 +92,60 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     except OSError as exc:  # a file on the way, a folder that cannot be written
         raise ConfigError(f"--out {out}: cannot make it ({exc.strerror or exc}); give a folder that can be written") from exc
     return run(opts)
+
+
+def _report_only(out: Path) -> int:
+    """``--report-only``: rebuild the report from the results of an earlier run in ``out``."""
+    from skill_retriever.bench.report import write_report
+    from skill_retriever.exceptions import ConfigError
+
+    results = out / "results"
+    if not results.is_dir() or not any(results.glob("*.json")):  # an empty report helps no one
+        raise ConfigError(f"--report-only: no results in {results} to build a report from; give the --out "
+                          "of an earlier run, or run the benchmark first")
+    _check_writable("--out", out)
+    path = write_report(out)
+    print(f"report rebuilt: {path}")
+    return 0
+
+
+def _data_folder(given: Path | None, only: tuple[str, ...] | None) -> Path | None:
+    """The data folder to read, or None to run only what needs none; a section named in
+    ``--only`` that needs data, with no data folder, is an error (it would be skipped)."""
+    from skill_retriever.bench.datasets import default_data_dir
+    from skill_retriever.exceptions import ConfigError
+
+    data = given if given is not None else default_data_dir()
+    if data is not None and data.is_dir():
+        return data
+    from skill_retriever.bench.sections import SECTIONS
+
+    wanted = [s.name for s in SECTIONS if s.needs_data and s.name in (only or ())]
+    why = f"data folder {data} does not exist" if data is not None else "no data folder (no --data, $SKILL_RETRIEVER_DATA or ../shared/data)"
+    if wanted:
+        raise ConfigError(f"--only {','.join(wanted)} needs the benchmark data: {why}; give --data DIR, "
+                          f"or leave {','.join(wanted)} out of --only")
+    if data is not None:
+        print(f"benchmark: {why}; running only what needs no data", file=sys.stderr)
+    return None
+
+
+def _check_writable(flag: str, folder: Path) -> None:
+    """Stop with a clear error when ``folder`` (or, while it is missing, the nearest folder
+    above it, where it would be made) cannot be written, by making a nameless file there."""
+    from skill_retriever.exceptions import ConfigError
+
+    there = folder
+    while not there.exists() and there != there.parent:
+        there = there.parent
+    if not there.is_dir():
+        raise ConfigError(f"{flag} {folder}: {there} is a file; give a folder (made if missing)")
+    try:
+        with tempfile.TemporaryFile(dir=there):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"{flag} {folder}: cannot write in {there} ({exc.strerror or exc}); "
+                          "give a folder that can be written") from exc
 
 
 def _reconstruct(args: argparse.Namespace) -> str:

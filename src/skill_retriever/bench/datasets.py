@@ -329,10 +329,14 @@ def cached_index(
 
     The fingerprint (sources, subset parameters, embedder) is stored next to the index
     with a completion flag written after the last write, so a half-built cache is
-    rebuilt rather than trusted.
+    rebuilt rather than trusted. A cached index that no longer opens (truncated, files
+    missing) is rebuilt too: it is only a cache. Only ``<cache_dir>/<key>`` is ever deleted.
     """
+    from skill_retriever.exceptions import IndexCorruptError
     from skill_retriever.indexing import write_result
 
+    if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
+        raise ValueError(f"cache key {key!r} must be a plain folder name")
     home = cache_dir / key
     stamp_path = home / "bench-cache.json"
     wanted = {"format": CACHE_FORMAT, "embedder": embedder.name, **fingerprint}
@@ -343,11 +347,16 @@ def cached_index(
         except (OSError, json.JSONDecodeError):
             stamp = {}
         if stamp.get("complete") and stamp.get("fingerprint") == wanted:
-            index = Index.open(home / "index", embedder=embedder)
-            ensure_calibrated(index, log)
-            info = stamp.get("build", {})
-            return index, BuildInfo(len(index), len(index.snapshot().edges), True,
-                                    info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
+            try:
+                index = Index.open(home / "index", embedder=embedder)
+            except IndexCorruptError as exc:
+                # What is wrong, without the advice after ';' (how to rebuild a user's index).
+                log(f"  cached index {key} is damaged ({str(exc).split(';')[0]}); rebuilding this cache entry")
+            else:
+                ensure_calibrated(index, log)
+                info = stamp.get("build", {})
+                return index, BuildInfo(len(index), len(index.snapshot().edges), True,
+                                        info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
     if home.exists():
         shutil.rmtree(home)
     home.mkdir(parents=True)

@@ -22,7 +22,9 @@ def run_incidents(run: BenchRun) -> None:
     shared = run.incident_world()
     world, retriever = shared.world, shared.retriever
     queries = generate_queries(world, per_shape=per_shape)
-    run.log(f"\n== incidents: {len(queries)} queries over {world.summary()}")
+    size = world.summary()
+    run.log(f"\n== incidents: {len(queries)} queries over a generated world: seed {size['seed']}, "
+            f"{size['services']} services, {size['deploys']} deploys, {size['incidents']} incidents")
     methods = peer_methods(shared.index, None, run.opts.k) + channel_methods(retriever, None, run.opts.k)
     metrics = FAMILY_METRICS["incidents"]
     summary, per_query = evaluate(queries, methods, metrics, run.log)

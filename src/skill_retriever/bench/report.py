@@ -23,21 +23,34 @@ FAMILY_ORDER = ("battery", "incidents", "multihop", "skills", "toolret", "speed"
 
 def load_results(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The section results in report order, and ``_run.json`` (empty when missing); a
-    file that is not valid JSON is left out."""
+    file that is not a JSON object (a run stopped mid-write, an edit) is left out."""
     folder = out / "results"
     sections: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         if path.name.endswith(".queries.json") or path.name.startswith("_"):
             continue
-        try:
-            sections.append(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, json.JSONDecodeError):
-            continue
-    run_path = folder / "_run.json"
-    run = json.loads(run_path.read_text(encoding="utf-8")) if run_path.is_file() else {}
+        if (section := _read_object(path)) is not None:
+            sections.append(section)
+    run = load_run(out) or {}
     order = {f: i for i, f in enumerate(FAMILY_ORDER)}
     sections.sort(key=lambda s: (order.get(s.get("family", s.get("section", "")), 99), s.get("name", "")))
     return sections, run
+
+
+def load_run(out: Path) -> dict[str, Any] | None:
+    """``<out>/results/_run.json``: empty when missing, None when damaged (the next run
+    rewrites it)."""
+    path = out / "results" / "_run.json"
+    return _read_object(path) if path.is_file() else {}
+
+
+def _read_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``; None when it cannot be read or is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def section_lines(section: dict[str, Any], md: bool) -> list[str]:

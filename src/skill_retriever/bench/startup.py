@@ -162,4 +162,4 @@ def run_startup(run: BenchRun) -> None:
         **run.stamp(),
     }
     write_json(run.results / "startup.json", result)
-    run.log(f"\n== startup: {json.dumps(result, indent=1)}")
+    run.publish(result)  # the report's short table, not the JSON (kept in startup.json)
