@@ -18,7 +18,7 @@ from skill_retriever.bench.common import BenchOptions, BenchRun
 from skill_retriever.bench.datasets import cached_index
 from skill_retriever.bench.report import load_results, write_report
 from skill_retriever.cli import main
-from skill_retriever.ingest.result import IngestResult
+from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.stores.embedder import HashingEmbedder
 
 
@@ -211,3 +211,15 @@ def test_startup_prints_a_short_table_not_its_json(tmp_path: Path, monkeypatch: 
     assert '"section"' not in printed and len(printed.splitlines()) < 15, printed
     saved: dict[str, Any] = json.loads((tmp_path / "results" / "startup.json").read_text())
     assert saved["mcp"] == mcp and saved["section"] == "startup"
+
+
+def test_a_cache_build_names_the_problems_it_counts(tmp_path: Path) -> None:
+    """ultratool's build said "5 problems" and no more (found by a walkthrough)."""
+    problems = [Problem(path=f"tools/{i}.json", message=f"bad entry {i}") for i in range(5)]
+    lines: list[str] = []
+    index, _ = cached_index(tmp_path, "tiny", {}, lambda _: IngestResult(source="tiny", nodes=tiny_nodes(),
+                            edges=tiny_edges(), problems=problems), HashingEmbedder(), log=lines.append)
+    index.close()
+    said = "\n".join(lines)
+    assert "5 problems" in said and "problem: tools/0.json: bad entry 0" in said and "... and 2 more" in said
+    assert "tools/3.json" not in said

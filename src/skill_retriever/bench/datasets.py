@@ -365,6 +365,10 @@ def cached_index(
     ingest_s = time.perf_counter() - started
     log(f"  building index {key}: {len(result.nodes)} nodes, {len(result.edges)} edges "
         f"(ingest {ingest_s:.1f} s, {len(result.problems)} problems)")
+    for problem in result.problems[:3]:  # a count alone says nothing of what was left out
+        log(f"    problem: {str(problem)[:200]}")
+    if len(result.problems) > 3:
+        log(f"    ... and {len(result.problems) - 3} more")
     started = time.perf_counter()
     index = Index.open(home / "index", embedder=embedder, create=True)
     reports = write_result(index, result)
