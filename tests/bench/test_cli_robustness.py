@@ -223,3 +223,11 @@ def test_a_cache_build_names_the_problems_it_counts(tmp_path: Path) -> None:
     said = "\n".join(lines)
     assert "5 problems" in said and "problem: tools/0.json: bad entry 0" in said and "... and 2 more" in said
     assert "tools/3.json" not in said
+
+
+def test_max_queries_without_toolret_says_it_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--only multihop --max-queries 20` still ran every question, saying nothing."""
+    assert main(["benchmark", "--only", "skills", "--max-queries", "20", "--data", str(tmp_path / "none"),
+                 "--out", str(tmp_path / "out")]) == 2  # stops at the missing data, after the note
+    err = capsys.readouterr().err
+    assert "--max-queries samples the toolret sets only" in err and "--quick" in err

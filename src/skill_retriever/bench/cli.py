@@ -34,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--only", default=None,
                    help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
     p.add_argument("--max-queries", type=int, default=1000,
-                   help="seeded sample size for larger toolret query sets (default 1000)")
+                   help="seeded sample size for larger toolret query sets (default 1000; the other sets "
+                        "run whole, or small with --quick)")
     p.add_argument("--embedder", default=None, metavar="MODEL",
                    help="embedding model of every index built: a sentence-transformers name or folder "
                         "(default: the bundled all-MiniLM-L6-v2); give it its own --cache")
@@ -68,6 +69,9 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
+    if args.max_queries != 1000 and only is not None and "toolret" not in only:  # it would change nothing
+        print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
+              "--quick makes every set small", file=sys.stderr)
     if args.embedder is not None and not args.embedder.strip():
         raise ConfigError("--embedder is empty; give a sentence-transformers model name or folder, or leave it out")
     data = _data_folder(args.data, only)
