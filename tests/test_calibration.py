@@ -154,3 +154,20 @@ def test_a_calibration_that_waits_for_another_writer_is_of_what_that_writer_left
     found = calibration_of(reader.snapshot())
     assert found is not None and found.summary(reader.version)["stale_by"] == 0
     reader.close()
+
+
+def test_an_answer_says_when_its_nothing_fits_line_is_of_a_much_smaller_index(tmp_path: Path) -> None:
+    """Writes through the Python API do not calibrate again; a line drawn on a few items
+    then never says "nothing fits" on many (found by a walkthrough, after a calibration
+    that waited for an index run; here the same through upsert)."""
+    index = build_tiny_index(tmp_path / "ix")
+    calibrate_index(index)
+    note = "the 'nothing fits' line was calibrated when the index held"
+    assert not [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    grown = len(index) + 40
+    index.upsert([index.get("skill:alembic").with_changes(id=f"skill:extra-{i}", name=f"extra-{i}") for i in range(40)])
+    said = [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    assert len(said) == 1 and f"it holds {grown:,} now" in said[0] and "skill-retriever calibrate" in said[0]
+    calibrate_index(index)
+    assert not [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    index.close()

@@ -91,6 +91,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     if fit is not None:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
+        warnings += [note] if (note := _stale_fit_note(view)) else []
         if fit["nothing_fits"]:
             # what the answer holds; when the budget held none, the best it ranked
             shown = [(r["name"], r["kind"]) for r in results[:3]]
@@ -123,6 +124,26 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
     )
+
+
+#: The "nothing fits" line was drawn on another catalogue when the item count moved by
+#: more than this share (and `STALE_MIN_ITEMS`) since: writes through the Python API
+#: (``Index.upsert``) do not calibrate again, as ``skill-retriever index`` does.
+STALE_SHARE = 0.2
+STALE_MIN_ITEMS = 10
+
+
+def _stale_fit_note(view: QueryView) -> str | None:
+    """A note when the calibration behind ``fit`` is of a much smaller or larger index."""
+    calibration = calibration_of(view.snapshot)
+    if calibration is None:
+        return None
+    then, now = calibration.items, len(view.snapshot)
+    if abs(now - then) <= max(STALE_MIN_ITEMS, STALE_SHARE * then):
+        return None
+    return (f"the 'nothing fits' line was calibrated when the index held {then:,} items; it holds {now:,} now: "
+            f"run `skill-retriever calibrate --index-dir {view.snapshot.path}` "
+            "(Python: skill_retriever.calibration.calibrate_index(index))")
 
 
 def _fit_model(view: QueryView) -> FitModel | None:
