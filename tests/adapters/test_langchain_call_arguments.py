@@ -10,11 +10,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode
+from tool_calls import tool_node_answer
 
 from skill_retriever.adapters.langchain import SkillRetriever, make_search_skills_tool
 from skill_retriever.exceptions import ConfigError
@@ -29,15 +26,6 @@ def retriever(sample_index: Index) -> Retriever:
     return Retriever(sample_index, reranker=None)
 
 
-def tool_node_answer(tool: BaseTool, args: dict[str, object]) -> ToolMessage:
-    """What a LangGraph agent's ToolNode answers a model's tool call with."""
-    builder = StateGraph(MessagesState)
-    builder.add_node("tools", ToolNode([tool]))
-    builder.add_edge(START, "tools")
-    call = AIMessage("", tool_calls=[{"id": "call-1", "name": tool.name, "args": args}])
-    answer = builder.compile().invoke({"messages": [call]})["messages"][-1]
-    assert isinstance(answer, ToolMessage)
-    return answer
 
 
 # -- make_search_skills_tool(**overrides) ----------------------------------------------

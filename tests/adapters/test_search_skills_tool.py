@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.tools import BaseTool
+from langchain_core.messages import ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.graph import START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode
+from tool_calls import tool_node_answer
 
 from skill_retriever.adapters.langchain import format_results, make_search_skills_tool
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
@@ -148,24 +146,15 @@ def test_a_budget_that_dropped_some_says_how_many(tool) -> None:  # type: ignore
 # -- errors: the model's to fix, or a bug -----------------------------------------------
 
 
-def _tool_node_answer(tool: BaseTool, args: dict[str, object]) -> ToolMessage:
-    """What a LangGraph agent's ToolNode answers a model's tool call with."""
-    builder = StateGraph(MessagesState)
-    builder.add_node("tools", ToolNode([tool]))
-    builder.add_edge(START, "tools")
-    call = AIMessage("", tool_calls=[{"id": "call-1", "name": tool.name, "args": args}])
-    answer = builder.compile().invoke({"messages": [call]})["messages"][-1]
-    assert isinstance(answer, ToolMessage)
-    return answer
 
 
 @pytest.mark.parametrize("query", ["", "   "])
 def test_an_empty_query_comes_back_to_the_model_as_a_tool_error(tool, query: str) -> None:  # type: ignore[no-untyped-def]
     """As a schema violation (k=0) does: the agent's run goes on and the model reads why."""
-    answer = _tool_node_answer(tool, {"query": query})
+    answer = tool_node_answer(tool, {"query": query})
     assert answer.status == "error" and answer.tool_call_id == "call-1"
     assert "the query is empty" in str(answer.content)
-    assert _tool_node_answer(tool, {"query": "x", "k": 0}).status == "error"
+    assert tool_node_answer(tool, {"query": "x", "k": 0}).status == "error"
 
 
 @pytest.mark.asyncio
@@ -183,7 +172,7 @@ def test_a_bug_still_raises(sample_index: Index) -> None:
             raise RuntimeError("a bug, not the model's to fix")
 
     with pytest.raises(RuntimeError, match="a bug"):
-        _tool_node_answer(make_search_skills_tool(Broken(sample_index, reranker=None)), {"query": "x"})
+        tool_node_answer(make_search_skills_tool(Broken(sample_index, reranker=None)), {"query": "x"})
 
 
 # -- one snapshot per answer ------------------------------------------------------------
