@@ -231,3 +231,12 @@ def test_max_queries_without_toolret_says_it_changes_nothing(tmp_path: Path, cap
                  "--out", str(tmp_path / "out")]) == 2  # stops at the missing data, after the note
     err = capsys.readouterr().err
     assert "--max-queries samples the toolret sets only" in err and "--quick" in err
+
+
+@pytest.mark.slow
+def test_another_world_seed_is_a_held_out_incident_world(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["benchmark", "--quick", "--only", "incidents", "--world-seed", "3", "--out", str(tmp_path / "o"),
+                 "--data", str(tmp_path / "none")]) == 0
+    result = json.loads((tmp_path / "o" / "results" / "incidents.json").read_text())
+    assert result["world"]["seed"] == 3 and "--world-seed 3" in result["command"]
+    assert "seed 3, 30 services" in capsys.readouterr().out

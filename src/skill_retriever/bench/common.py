@@ -22,7 +22,13 @@ from skill_retriever.bench import report
 from skill_retriever.bench.datasets import BuildInfo, cached_index
 from skill_retriever.bench.embedding import MemoEmbedder
 from skill_retriever.bench.machine import code_version, machine_info
-from skill_retriever.bench.world import GENERATOR_VERSION, World, generate_world, world_params
+from skill_retriever.bench.world import (
+    GENERATOR_VERSION,
+    WORLD_SEED,
+    World,
+    generate_world,
+    world_params,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.fsutil import write_atomic
 from skill_retriever.rerank import (
@@ -58,6 +64,7 @@ class BenchOptions:
         log: Where progress lines go.
         embedder: The embedding model of every index built (a sentence-transformers name
             or folder); None for the bundled MiniLM, the default every README figure uses.
+        world_seed: The seed of the incident world (the battery's and ``incidents``').
     """
 
     out: Path
@@ -70,6 +77,7 @@ class BenchOptions:
     command: str = ""
     log: Callable[[str], None] = field(default=print)
     embedder: str | None = None
+    world_seed: int = WORLD_SEED
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -148,7 +156,7 @@ class BenchRun:
         """The incident world's index and retriever (the battery and the incidents section
         share them), built on first use and cached on disk."""
         if self._incident_world is None:
-            params = world_params(self.opts.quick)
+            params = world_params(self.opts.quick, self.opts.world_seed)
             world = generate_world(**params, now=FIXED_NOW)
             key = f"incidents__world-s{params['seed']}-{params['services']}-{params['deploys']}-{params['incidents']}"
             index, build = cached_index(self.opts.cache, key, {"generator": GENERATOR_VERSION, **params},

@@ -243,10 +243,15 @@ def hash_str(text: str) -> int:
     return sum((i + 1) * ord(c) for i, c in enumerate(text))
 
 
-def world_params(quick: bool) -> dict[str, int]:
+#: The seed of the world the README's incident figures are measured on; settings were
+#: chosen on it, so other seeds (``benchmark --world-seed``) are the held-out check.
+WORLD_SEED = 7
+
+
+def world_params(quick: bool, seed: int = WORLD_SEED) -> dict[str, int]:
     """The benchmark's world: smaller in the quick profile."""
     if quick:
-        return {"seed": 7, "services": 30, "deploys": 90, "incidents": 50}
-    return {"seed": 7, "services": 60, "deploys": 200, "incidents": 90}
+        return {"seed": seed, "services": 30, "deploys": 90, "incidents": 50}
+    return {"seed": seed, "services": 60, "deploys": 200, "incidents": 90}
 
 
