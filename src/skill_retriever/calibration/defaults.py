@@ -113,7 +113,7 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   default search, RRF -> scores), MRR / R@10: all 90.3 / 88.1 -> 96.1 / 90.2; MRR
   conceptual 67.7 -> 80.6, connected 89.3 -> 100, mixed 94.5 -> 100; R@10 connected 86.9
   -> 85.8 (the walk alone: 85.8). On two worlds the rule was not chosen on (the same
-  command with ``--world-seed 11`` and ``--world-seed 23``): 92.7 / 90.0 and 94.3 / 91.2.
+  command with ``--world-seed 11`` and ``--world-seed 23``, at a1b6007): 92.7 / 90.0 and 94.3 / 91.2.
 * anything else (a passage corpus indexed before facts existed, a mix of passages and
   other items, a JSON graph of other kinds): the built-in defaults.
 
