@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from tiny_graph import NOW, PRIVATE_ID
 
-from skill_retriever.config import RetrievalConfig
+from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.exceptions import ConfigError, QueryError, SkillRetrieverError
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph as compiled_graph
@@ -379,6 +379,20 @@ def test_bad_config_override_raises_config_error(
 ) -> None:
     with pytest.raises(ConfigError):
         plain.search(QUERY, **override)
+
+
+def test_a_profile_named_in_the_subgraphs_state_is_that_profile(plain: Retriever) -> None:
+    """The served graph took a profile's name and the subgraph a mapping only (Studio showed
+    an object; found by a walkthrough): both take either now."""
+    ctx = plain.context()
+    named = plain.graph.invoke({"query": QUERY, "profile": "multihop"}, context=ctx)
+    spelled = plain.graph.invoke({"query": QUERY, "profile": dict(PROFILES["multihop"])}, context=ctx)
+    assert [r["id"] for r in named["results"]] == [r["id"] for r in spelled["results"]]
+    assert named["route_taken"] == "ppr"  # the profile's route
+    with pytest.raises(ConfigError, match="unknown profile 'multi-hop'"):
+        plain.graph.invoke({"query": QUERY, "profile": "multi-hop"}, context=ctx)
+    schema = json.dumps(plain.graph.get_input_jsonschema()["properties"]["profile"])
+    assert '"string"' in schema and '"object"' in schema
 
 
 def test_bad_profile_or_filters_in_state_raise_config_error(plain: Retriever) -> None:

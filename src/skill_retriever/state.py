@@ -138,7 +138,7 @@ class InputState(TypedDict):
     token_budget: NotRequired[int | None]
     route: NotRequired[str | None]
     filters: NotRequired[FilterSpec]
-    profile: NotRequired[dict[str, Any]]  # per-call RetrievalConfig overrides
+    profile: NotRequired[dict[str, Any] | str]  # per-call RetrievalConfig overrides, or a profile's name
     # Precomputed (batched) embedding of this call's search text: used once, then cleared,
     # so a later query in the same thread is never searched with it.
     query_vector: NotRequired[list[float] | None]
