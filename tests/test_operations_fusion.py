@@ -64,3 +64,16 @@ def test_a_time_window_counts_as_the_items_inside_it(world_index) -> None:  # ty
         assert asked == sorted(asked, reverse=True), q.text
         if q in hops:  # both: the answer, first
             assert results[0].id in q.relevant and "graph" in results[0].channels, q.text
+
+
+def test_a_batch_answers_a_typed_hop_as_one_search_does(world_index) -> None:  # type: ignore[no-untyped-def]
+    """A batch embedded each query whole; one search embeds a typed hop's question without
+    the name it starts from (`querytext.without_names`), so the two answered differently."""
+    world, index = world_index
+    queries = [q for q in generate_queries(world, per_shape=10) if q.group == "connected"]
+    retriever = Retriever(index, RetrievalConfig(now=FIXED_NOW), cache_size=0)
+    batch = retriever.search_many([q.text for q in queries], k=10, kinds=["deploy", "incident"], rerank=False)
+    for q, answer in zip(queries, batch, strict=True):
+        alone = retriever.search(q.text, k=10, kinds=["deploy", "incident"], rerank=False)
+        assert answer.ids == alone.ids, q.text
+        assert [r.channels for r in answer.results] == [r.channels for r in alone.results], q.text

@@ -130,3 +130,16 @@ def test_the_first_phase_starts_every_key_afresh() -> None:
     written_by_plan_query = {"plan", "pin", "route_taken", "vector", "stats", "warnings"}
     inputs = set(get_type_hints(InputState)) - {"query_vector"}  # the one input it clears
     assert set(fresh_run()) == set(get_type_hints(RetrievalState)) - inputs - written_by_plan_query
+
+
+def test_a_query_vector_it_cannot_use_is_said_not_dropped_in_silence(context: RetrievalContext) -> None:
+    """A wrong-size, NaN or non-list vector was ignored with no word (found by a walkthrough)."""
+    graph = build_graph()
+    dim = context.index.snapshot().dim
+    for bad in ([0.1] * (dim + 1), [float("nan")] * dim, "not a vector"):
+        out = graph.invoke({"query": ON_TOPIC, "k": 3, "query_vector": bad}, context=context)
+        assert any(f"query_vector was not used: it must be a list of {dim} finite numbers" in w for w in out["warnings"])
+        assert _answer(out)["results"] == _fresh(context, {"query": ON_TOPIC, "k": 3})["results"]
+    good = [float(x) for x in context.index.snapshot().embed_query(ON_TOPIC)]
+    out = graph.invoke({"query": ON_TOPIC, "k": 3, "query_vector": good}, context=context)
+    assert not any("query_vector" in w for w in out["warnings"])

@@ -111,12 +111,14 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         and len(given) == snap.dim
         and all(isinstance(x, (int, float)) and math.isfinite(x) and abs(x) <= 1e6 for x in given)
     )  # anything else (wrong size, NaN, huge, not a list) is ignored: the query is embedded here
+    ignored = given is not None and not usable
     # What the keyword and semantic channels search: a typed hop that leads somewhere names
     # what its answers hang from, not what they say. One that leads nowhere is no such
     # constraint: in "I need the historical prices chart" (a cue for "what needs X"), the
     # name is the very thing asked for (a stabletoolbench request lost its tool without it).
     if hops and relation_ends(snap, plan["relations"], view.visible):
         plan["content_text"] = without_names(search_text, [h.name for h in hops])
+        usable = False  # a batch embedded the search text, names and all (`Retriever.search_many`)
     vector = given if usable and given is not None else snap.embed_query(plan.get("content_text", search_text))
     update: Update = {
         **fresh_run(),  # nothing of an earlier run in this thread reaches this one
@@ -135,6 +137,9 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         },
     }
     notes = [empty_index_note(snap), long_query_note(query, config), script_note(head, snap.embedder.name)]
+    if ignored and snap.dim:
+        notes.append(f"query_vector was not used: it must be a list of {snap.dim} finite numbers (the index's "
+                     "embedding of the query); the query was embedded here")
     if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)):
         notes.append(
             f"{phrase!r} looks like a time but names no window this search reads; the query text is "
