@@ -272,6 +272,13 @@ def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
         left.append(f"no query can be searched: {exc}")
     if line := run_marks.stats_line(status.get("unfinished_runs", {})):
         left.append(line)
+    snap = index.snapshot()
+    dangling = [e for e in snap.edges.values() if e.source not in snap.nodes or e.target not in snap.nodes]
+    if dangling:  # rows deleted outside skill-retriever: only their sources can put them back
+        first = dangling[0]
+        gone = first.source if first.source not in snap.nodes else first.target
+        left.append(f"{len(dangling)} relation(s) end at an item the index does not hold (first: {first.id}, to "
+                    f"{gone!r}); index the source that held it again, or take that source out with remove-source")
     if unread := status.get("unreadable_rows"):  # repair has no text to rebuild them from
         left.append(f"{unread['count']} row(s) of items.sqlite cannot be read back and are left out (first: "
                     f"{unread['first']!r}); index their source again to rewrite them, or rebuild the index into "

@@ -294,3 +294,15 @@ def test_a_search_warns_of_unusable_vectors_it_may_see(built: Path) -> None:
     assert any(w.startswith("2 item(s) have an unusable stored vector") and "skill-retriever repair" in w
                for w in everyone)
     assert any(w.startswith("1 item(s) have an unusable stored vector") for w in anonymous)
+
+
+def test_repair_names_relations_whose_item_was_deleted_behind_its_back(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rows deleted by hand left relations to nothing, and repair said "in step" (found by
+    a walkthrough)."""
+    sql(built, "DELETE FROM nodes WHERE id = ?", "skill:alembic")  # postgres-migrations DEPENDS_ON it
+    assert main(["repair", "--index-dir", str(built)]) == 1
+    out, err = capsys.readouterr()
+    assert "in step" not in out and "is as it was" in out
+    assert "1 relation(s) end at an item the index does not hold" in err and "'skill:alembic'" in err

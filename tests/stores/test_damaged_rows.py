@@ -87,3 +87,4 @@ def test_repair_says_a_damaged_row_is_left_not_in_step(
     writer.close()
     assert main(["repair", "--index-dir", str(idx)]) == 0
     assert "is in step" in capsys.readouterr().out
+
