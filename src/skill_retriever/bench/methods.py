@@ -268,14 +268,16 @@ def defaults_methods(
 
 
 def channel_methods(retriever: Retriever, kinds: tuple[str, ...] | None, k: int = 10) -> list[Method]:
-    """Each channel alone (its weight alone on), then the fusion, then fusion + rerank."""
+    """Each channel alone (its weight alone on: the "named" list of ids the query writes out
+    is off too, or "only graph" found identifiers), then the fusion, then fusion + rerank."""
     out = [Method(f"only {ch}", "channel",
-                  _pipeline(retriever, kinds, k, rerank=False, channel_weights={c: float(c == ch) for c in CHANNELS}),
+                  _pipeline(retriever, kinds, k, rerank=False,
+                            channel_weights={**{c: float(c == ch) for c in CHANNELS}, "named": 0.0}),
                   f"pipeline with only the {ch} channel weighted") for ch in CHANNELS]
     out.append(Method("fusion", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
-                      "all four channels, RRF, no rerank"))
+                      "the default search (the fusion the index suggests), no rerank"))
     out.append(Method("fusion+rerank", "pipeline", _pipeline(retriever, kinds, k, rerank=True),
-                      "all four channels, RRF, rerank"))
+                      "the default search, then the benchmark's reranker"))
     return out
 
 
