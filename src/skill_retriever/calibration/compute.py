@@ -17,9 +17,10 @@ def calibrate_index(index: Index) -> Calibration:
     """Compute the calibration of the index's current state and store it with the index
     (takes the write lock). ``skill-retriever index`` runs it after every indexing run.
 
-    It is computed under the write lock, from the state the lock shows: computed first, a
-    calibration that waited for another writer (``calibrate --lock-wait`` while ``index``
-    runs) stored what the index held before that writer, as if current."""
+    It is computed under the write lock, from the state the lock shows. Computed before
+    the lock was taken, a calibration that waited for another writer (``calibrate
+    --lock-wait`` while ``index`` runs) stored what the index held before that writer ran,
+    as if it were current."""
     computed: list[Calibration] = []
 
     def compute(_stored: str) -> str:
