@@ -129,9 +129,8 @@ def _holds_items(path: Path) -> bool:
 
 def _not_ours(database: Path, *, empty_ok: bool) -> str | None:
     """Why ``database``, found without a manifest beside it, is not one an index wrote
-    (None when it is, or may be): not SQLite, or SQLite with other tables. An empty file
-    is what a create killed at once leaves, so ``empty_ok`` for a create; anything else
-    asked of a folder without a manifest (repair) takes it as not ours."""
+    (None when it is, or may be): not SQLite, or SQLite of other tables. An empty file is
+    what a create killed at once leaves: ours for a create (``empty_ok``), not for repair."""
     try:
         with database.open("rb") as f:
             head = f.read(16)
@@ -141,13 +140,14 @@ def _not_ours(database: Path, *, empty_ok: bool) -> str | None:
         return None if empty_ok else "an empty file"
     if head != b"SQLite format 3\x00":
         return "not an SQLite database"
-    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.Error as exc:
-        return f"not a readable database ({exc})"
-    finally:
-        db.close()
+    try:  # read-only: a WAL whose -shm is gone may not open so; the writer's open then judges it
+        db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
     if tables and not {"meta", "nodes", "edges"} <= tables:
         return f"a database of other tables ({', '.join(sorted(tables)[:5])})"
     return None
