@@ -108,6 +108,16 @@ def test_a_data_section_without_any_data_folder_is_an_error(
     assert "--only toolret,multihop needs the benchmark data: no data folder" in _one_line_error(capsys)
 
 
+def test_a_data_section_whose_sets_are_missing_from_the_data_folder_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder exists but holds no skills/: it skipped with a note and exited 0."""
+    (tmp_path / "data" / "toolret").mkdir(parents=True)
+    assert main(["benchmark", "--only", "skills", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "o")]) == 2
+    out = capsys.readouterr().out
+    assert "skills: no " in out and "error: --only skills found no set to run under" in out
+
+
 # -- folders that cannot be written -----------------------------------------------------
 READ_ONLY = Path("/proc/self")  # a folder no one, root included, can make a file in
 

@@ -116,6 +116,8 @@ class BenchRun:
         self.skipped: list[str] = []
         #: Set by a section whose checks failed; the command then exits 1.
         self.failed = False
+        #: Results published so far (a data section that found no set publishes none).
+        self.published = 0
         self._cross_encoder: CrossEncoderReranker | None = None
         self._probed = False
         self._incident_world: IncidentWorld | None = None
@@ -166,6 +168,7 @@ class BenchRun:
 
     def publish(self, result: Result) -> None:
         """Print a finished result's table and rebuild the report from the results folder."""
+        self.published += 1
         self.log(report.section_text(result))
         self.write_report()
 

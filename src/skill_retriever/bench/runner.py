@@ -20,7 +20,8 @@ def run(opts: BenchOptions) -> int:
     """Run the chosen sections (:data:`~skill_retriever.bench.sections.SECTIONS`).
 
     Returns:
-        1 when a section's checks failed (the battery), else 0.
+        2 when a data section named in ``--only`` found no set to run, 1 when a section's
+        checks failed (the battery), else 0.
 
     Raises:
         BenchExtraMissing: the ``bench`` extra is not installed (before any work).
@@ -40,15 +41,18 @@ def run(opts: BenchOptions) -> int:
                 f"{needing[-1]} skipped")
         bench.skipped.append(note)
         log(note)
+    found_nothing: list[str] = []
     for section in chosen:
         if opts.quick and not section.quick:
             bench.skipped.append(f"{section.name} ({section.what}) is not part of --quick; run --only {section.name}")
             continue
         if section.needs_data and opts.data is None:
             continue
-        t = time.perf_counter()
+        t, before = time.perf_counter(), bench.published
         section.run(bench)
         log(f"-- {section.name} done in {time.perf_counter() - t:.0f} s")
+        if opts.only is not None and section.needs_data and bench.published == before:
+            found_nothing.append(section.name)  # asked for by name: an empty run is no success
     write_json(opts.out / "results" / "_run.json", {
         **bench.stamp(), "sections": [s.name for s in chosen], "skipped": bench.skipped,
         "seconds": round(time.perf_counter() - started, 1),
@@ -57,5 +61,9 @@ def run(opts: BenchOptions) -> int:
     log(f"\nbenchmark finished in {time.perf_counter() - started:.0f} s; report: {opts.out / 'report.md'}")
     if bench.skipped:
         log("skipped: " + "; ".join(bench.skipped))
+    if found_nothing:
+        log(f"error: --only {', '.join(found_nothing)} found no set to run under {opts.data} (the notes above say "
+            "what is missing); give --data the benchmark data folder")
+        return 2
     return 1 if bench.failed else 0
 
