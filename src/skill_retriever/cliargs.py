@@ -228,16 +228,20 @@ def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
 
     An ``index.json`` that cannot be read, beside the items ``items.sqlite`` holds, is first
     set aside (kept as ``index.json.bad-<time>``), so that the open writes a new one from
-    the items as it does for a missing one; put back if the open fails.
+    the items as it does for a missing one; put back if the open fails. A model named
+    there that does not load, where the items record one that does, is put back first
+    (``stores.embedder_repair``).
     """
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores import opening
+    from skill_retriever.stores.embedder_repair import restore_recorded_embedder
     from skill_retriever.stores.index import Index
 
     path = Path(args.index_dir)
     aside = opening.set_aside_damaged_manifest(path, lock_wait_of(args))
     missing = not (path / mf.MANIFEST).exists()
     dim = None if missing else _manifest_dim(path)
+    embedder = None if missing else restore_recorded_embedder(path, lock_wait_of(args))
     try:
         index = Index.open(path, chroma_url=args.chroma_url, writable=True, lock_wait_s=lock_wait_of(args))
     except BaseException:
@@ -250,7 +254,8 @@ def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
     if missing:
         return index, f"{wrote} (it was missing)"
     now = mf.read_manifest(path).get("dim")  # the open corrects a dim the vectors disagree with
-    return index, f"set {mf.MANIFEST}'s dim {dim} to {now}, the stored vectors' length" if now != dim else None
+    done = [embedder] + [f"set {mf.MANIFEST}'s dim {dim} to {now}, the stored vectors' length" if now != dim else None]
+    return index, "; ".join(d for d in done if d) or None
 
 
 def _manifest_dim(path: Path) -> object:

@@ -306,3 +306,18 @@ def test_repair_names_relations_whose_item_was_deleted_behind_its_back(
     out, err = capsys.readouterr()
     assert "in step" not in out and "is as it was" in out
     assert "1 relation(s) end at an item the index does not hold" in err and "'skill:alembic'" in err
+
+
+def test_repair_puts_back_the_model_the_items_record_when_the_named_one_does_not_load(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "as it was", with a warning that no query can be searched (a walkthrough)."""
+    set_manifest(built, embedder="nobody/no-such-model")
+    assert main(["repair", "--index-dir", str(built)]) == 0
+    out = capsys.readouterr().out
+    assert "set index.json's embedder 'nobody/no-such-model', which does not load, back to 'hashing-64'" in out
+    assert json.loads((built / "index.json").read_text())["embedder"] == "hashing-64"
+    assert main(["query", "review code", "--index-dir", str(built)]) == 0
+    set_manifest(built, embedder="hashing-32")  # one that loads is the user's to keep, though wrong
+    main(["repair", "--index-dir", str(built)])
+    assert json.loads((built / "index.json").read_text())["embedder"] == "hashing-32"
