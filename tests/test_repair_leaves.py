@@ -5,6 +5,7 @@ did not finish (only indexing its source again completes it)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,13 @@ def built(tmp_path: Path) -> Path:
 
 
 def test_an_embedder_that_does_not_load_is_said(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where ``items.sqlite`` records a model that loads, repair puts it back instead
+    (``tests/stores/test_damage.py``); here the record names the missing model too."""
     manifest = json.loads((built / "index.json").read_text())
-    (built / "index.json").write_text(json.dumps({**manifest, "embedder": str(built / "no-such-model")}))
+    missing = str(built / "no-such-model")
+    (built / "index.json").write_text(json.dumps({**manifest, "embedder": missing}))
+    with sqlite3.connect(built / "items.sqlite") as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'embedder'", (missing,))
     assert main(["repair", "--index-dir", str(built)]) == 1
     out = capsys.readouterr()
     assert "is as it was" in out.out
