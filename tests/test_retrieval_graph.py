@@ -488,3 +488,9 @@ def test_the_graph_without_a_context_says_what_to_pass() -> None:
     context it needs instead of failing inside a phase with an AttributeError."""
     with pytest.raises(ConfigError, match=r"context=RetrievalContext\(index=Index.open\(...\)\); it got NoneType"):
         compiled_graph.invoke({"query": "add tracing to a service"})
+
+
+def test_a_mistyped_setting_is_named_with_the_one_meant(plain: Retriever) -> None:
+    """One list of setting names (``config.SETTING_NAMES``) and one hint, for every face."""
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) \['rerank_topn'\] \(did you mean 'rerank_top_n'\?\)"):
+        plain.search(QUERY, rerank_topn=3)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args, get_type_hints
@@ -229,10 +229,9 @@ class RetrievalConfig:
 
     def override(self, **changes: Any) -> RetrievalConfig:
         """A copy with ``changes``; ``channels={"keyword": False}`` switches channels off/on."""
+        if unknown := sorted(set(changes) - SETTING_NAMES):
+            raise ConfigError(f"unknown setting(s) {unknown}{close_name(unknown[0], SETTING_NAMES)}; see RetrievalConfig")
         channels = changes.pop("channels", None)
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
-        if unknown:
-            raise ConfigError(f"unknown setting(s) {sorted(unknown)}; see RetrievalConfig")
         if channels is not None:
             if not isinstance(channels, Mapping):
                 raise ConfigError(f"channels must map channel names to true/false or a weight, got {channels!r:.60}")
@@ -246,6 +245,20 @@ class RetrievalConfig:
                     raise ConfigError(f"channels[{name!r}] must be true/false or a weight, got {on!r:.60}")
             changes["channel_weights"] = weights
         return dataclasses.replace(self, **{k: _from_json(k, v) for k, v in changes.items()})
+
+
+#: The names ``RetrievalConfig.override`` (a profile, a call's overrides) takes: the
+#: settings, and ``channels`` (on/off per channel, read as channel weights).
+SETTING_NAMES = frozenset({f.name for f in dataclasses.fields(RetrievalConfig)} | {"channels"})
+
+
+def close_name(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the one of ``names`` closest to a mistyped ``name``,
+    or "" when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), sorted(names), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _from_json(name: str, value: Any) -> Any:

@@ -6,8 +6,6 @@ the retriever and the agent tool on these."""
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -15,7 +13,7 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
-from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.config import SETTING_NAMES, Route, close_name
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
@@ -149,12 +147,10 @@ def tool_settings(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
     where = "make_search_skills_tool"
     settings = without_own_arguments(overrides, where)
     defaults = {name: settings.pop(name) for name in TOOL_ARGUMENTS if name in settings}
-    known = {f.name for f in dataclasses.fields(RetrievalConfig)} | set(SEARCH_ARGUMENTS)
+    known = SETTING_NAMES | set(SEARCH_ARGUMENTS)
     if unknown := sorted(set(settings) - known):
-        close = difflib.get_close_matches(unknown[0], [*known, *TOOL_ARGUMENTS], n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(
-            f"{where} got unknown setting(s) {unknown}{hint}; it takes the tool's default "
+            f"{where} got unknown setting(s) {unknown}{close_name(unknown[0], [*known, *TOOL_ARGUMENTS])}; it takes the tool's default "
             f"{', '.join(TOOL_ARGUMENTS)}, {', '.join(SEARCH_ARGUMENTS[:2])}, or a RetrievalConfig "
             "setting (e.g. rerank=False, route='ppr', rrf_k=30)"
         )

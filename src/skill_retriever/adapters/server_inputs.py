@@ -5,22 +5,16 @@ limits on the cost settings a profile may set are there (``COST_CAPS``)."""
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import os
 from collections.abc import Mapping
 from typing import Any
 
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import PROFILES, SETTING_NAMES, close_name
 from skill_retriever.exceptions import ConfigError
 
 __all__ = ["PRINCIPALS_ENV", "profile_settings", "run_principals", "server_principals"]
 
 PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
-
-#: What a profile may name: RetrievalConfig settings, and ``channels`` (on/off per
-#: channel), which ``RetrievalConfig.override`` reads as channel weights.
-PROFILE_KEYS = frozenset({f.name for f in dataclasses.fields(RetrievalConfig)} | {"channels"})
 
 #: Keys a profile is mistaken for, and where each goes instead. A profile's keys became
 #: the search's keyword arguments: ``principals`` or ``kinds`` there searched past the
@@ -35,21 +29,19 @@ _ELSEWHERE = {
 
 
 def profile_settings(asked: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's profile mapping, each key checked to be a setting (`PROFILE_KEYS`).
+    """A run's profile mapping, each key checked to be a setting (`config.SETTING_NAMES`).
 
     Raises:
         ConfigError: A key that is not a setting, in one line naming it and where it goes
             (a filter, the run's own input) or what a profile takes.
     """
     for key in asked:
-        if key in PROFILE_KEYS:
+        if key in SETTING_NAMES:
             continue
         if key in _ELSEWHERE:
             raise ConfigError(f"profile key {key!r} is not a setting but {_ELSEWHERE[key]}")
-        close = difflib.get_close_matches(str(key), sorted(PROFILE_KEYS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(
-            f"unknown profile setting {key!r}{hint}; a profile is a profile name ({', '.join(sorted(PROFILES))}) "
+            f"unknown profile setting {key!r}{close_name(key, SETTING_NAMES)}; a profile is a profile name ({', '.join(sorted(PROFILES))}) "
             "or a mapping of RetrievalConfig settings (e.g. channel_depth, rrf_k, channels, route)"
         )
     return dict(asked)
