@@ -31,9 +31,10 @@ from skill_retriever.algorithms.restart import proper_names
 from skill_retriever.algorithms.tokenize import fold_accents
 from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS, EdgeKind, NodeKind
+from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import build_matrices
 from skill_retriever.stores.snapshot import IndexSnapshot, masked_adjacency
-from skill_retriever.stores.vectors import VectorHit, top_k
+from skill_retriever.stores.vectors import VectorHit
 
 
 def kind_counts(snap: IndexSnapshot) -> Mapping[str, int]:

@@ -33,11 +33,12 @@ from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.embedder import Embedder, Vectors
+from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.stored_terms import keyword_indexed
-from skill_retriever.stores.vectors import VectorHit, VectorStore, top_k
+from skill_retriever.stores.vectors import VectorHit, VectorStore
 
 V = TypeVar("V")
 

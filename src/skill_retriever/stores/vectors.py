@@ -31,7 +31,6 @@ import numpy as np
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.server_errors import (
     reached,
     repair_command,
@@ -385,5 +384,4 @@ __all__ = [
     "check_chroma_server",
     "check_chroma_url",
     "chroma_client",
-    "top_k",
 ]
