@@ -44,7 +44,14 @@ def admitted_ranking(
 
 def relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
     """Far ends of the query's typed hops that the caller may see:
-    ``id -> "KIND direction of name"`` (what the seed's ``relation`` explains)."""
+    ``id -> "KIND direction of name"`` (what the seed's ``relation`` explains). Kept on the
+    snapshot for the query's hops and caller: ``plan_query`` asks first (does a hop lead
+    anywhere?), ``retrieve_seeds`` next (where the walk starts)."""
+    key = (tuple((h["kind"], h["name"], h["direction"]) for h in relations), visible)
+    return dict(snap.memo("relation_ends", key, lambda: _relation_ends(snap, relations, visible), 8))
+
+
+def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> dict[str, str]:
     ends: dict[str, str] = {}
     for hop in relations:
         kind = EdgeKind(hop["kind"])
