@@ -39,6 +39,7 @@ from skill_retriever.adapters.langgraph_server import (
 )
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.filters import names_of
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.state import FilterSpec, Result
@@ -89,16 +90,12 @@ def task_kinds(state: Any) -> list[str]:
         ConfigError: An empty list, which would search every kind, the opposite of what
             an empty filter says; or neither a string nor a list of strings.
     """
-    kinds = state.get("kinds")
+    kinds = names_of(state.get("kinds"), "kinds")  # one string is one name, as everywhere
     if kinds is None:
         return list(DEFAULT_KINDS)
-    if isinstance(kinds, str):
-        return [kinds]
-    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-        raise ConfigError(f"kinds must be a kind's name or a list of them, e.g. [\"skill\", \"agent\"], got {kinds!r:.60}")
     if not kinds:
         raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
-    return list(kinds)
+    return sorted(kinds)
 
 
 def skill_texts(results: list[Result], index: Index) -> list[SkillText]:

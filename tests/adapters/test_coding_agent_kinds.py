@@ -35,7 +35,7 @@ def test_one_string_is_one_kind(agent: Any) -> None:
 def test_an_empty_list_of_kinds_is_refused(agent: Any) -> None:
     with pytest.raises(ConfigError, match="kinds is empty; leave kinds out for every component kind"):
         agent({"task": TASK, "kinds": []})
-    with pytest.raises(ConfigError, match="kinds must be a kind's name or a list of them"):
+    with pytest.raises(ConfigError, match="kinds must be a list of strings"):
         agent({"task": TASK, "kinds": {"skill": True}})
 
 
