@@ -322,9 +322,8 @@ def install(
     """Plan, and unless ``dry_run`` or refused whole, write ``ids`` and what they require
     (arguments as `plan_install`). A plan refused whole comes back with ``applied``
     False, ``ok`` False and its ``conflicts`` or ``clashes``; nothing is written. A dry run's plan says
-    in ``refused`` (``ok`` False) why installing it for real would be refused."""
-    if isinstance(ids, str):  # one id, as the CLI takes it: not one id per letter
-        ids = [ids]
+    in ``refused`` (``ok`` False) why installing it for real would be refused; one string
+    is one id, as `plan_install` reads it."""
 
     def planned() -> InstallPlan:
         return plan_install(
