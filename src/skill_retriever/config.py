@@ -8,6 +8,7 @@ this object, together with the stores, as its LangGraph context (``RetrievalCont
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import math
 from collections.abc import Iterable, Mapping
@@ -247,16 +248,11 @@ class RetrievalConfig:
         return dataclasses.replace(self, **{k: _from_json(k, v) for k, v in changes.items()})
 
 
-#: The names ``RetrievalConfig.override`` (a profile, a call's overrides) takes: the
-#: settings, and ``channels`` (on/off per channel, read as channel weights).
-SETTING_NAMES = frozenset({f.name for f in dataclasses.fields(RetrievalConfig)} | {"channels"})
+SETTING_NAMES = frozenset({f.name for f in dataclasses.fields(RetrievalConfig)} | {"channels"})  # what override takes
 
 
 def close_name(name: str, names: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the one of ``names`` closest to a mistyped ``name``,
-    or "" when none is close."""
-    import difflib
-
+    """`` (did you mean 'x'?)`` for the one of ``names`` nearest a mistyped ``name``, or ""."""
     close = difflib.get_close_matches(str(name), sorted(names), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
