@@ -9,6 +9,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
+
 #: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
 #: source; this copy keeps ``skill-retriever --help`` from importing every section
 #: (tests/bench/test_bench_imports.py holds the two equal).
@@ -33,8 +35,8 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 cores")
     p.add_argument("--only", default=None,
                    help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
-    p.add_argument("--max-queries", type=int, default=1000,
-                   help="seeded sample size for larger toolret query sets (default 1000; the other sets "
+    p.add_argument("--max-queries", type=int, default=DEFAULT_MAX_QUERIES,
+                   help=f"seeded sample size for larger toolret query sets (default {DEFAULT_MAX_QUERIES}; the other sets "
                         "run whole, or small with --quick)")
     p.add_argument("--embedder", default=None, metavar="MODEL",
                    help="embedding model of every index built: a sentence-transformers name or folder "
@@ -72,7 +74,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
-    if args.max_queries != 1000 and only is not None and "toolret" not in only:  # it would change nothing
+    if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
         print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
               "--quick makes every set small", file=sys.stderr)
     if args.embedder is not None and not args.embedder.strip():
@@ -165,7 +167,7 @@ def _reconstruct(args: argparse.Namespace) -> str:
         parts.append("--quick")
     if args.only:
         parts += ["--only", args.only]
-    if args.max_queries != 1000:
+    if args.max_queries != DEFAULT_MAX_QUERIES:
         parts += ["--max-queries", str(args.max_queries)]
     if args.embedder:
         parts += ["--embedder", args.embedder]

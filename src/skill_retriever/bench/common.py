@@ -21,6 +21,7 @@ from typing import Any
 from skill_retriever.bench import report
 from skill_retriever.bench.datasets import BuildInfo, cached_index
 from skill_retriever.bench.embedding import MemoEmbedder
+from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
 from skill_retriever.bench.machine import code_version, machine_info
 from skill_retriever.bench.world import (
     GENERATOR_VERSION,
@@ -72,7 +73,7 @@ class BenchOptions:
     cache: Path
     quick: bool = False
     only: tuple[str, ...] | None = None
-    max_queries: int = 1000
+    max_queries: int = DEFAULT_MAX_QUERIES
     k: int = 10
     command: str = ""
     log: Callable[[str], None] = field(default=print)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.stores.embedder import Embedder
@@ -28,8 +29,6 @@ from skill_retriever.stores.index import Index
 
 CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
 SEED = 20240601
-#: Query sets larger than this are evaluated on a seeded sample of this size (full run).
-DEFAULT_MAX_QUERIES = 1000
 SKILL_FOLDERS = ("wshobson__agents", "K-Dense-AI__claude-scientific-skills", "anthropics__skills")
 #: Components a coding agent installs; plugin nodes are containers, never judged.
 SKILL_RESULT_KINDS = tuple(sorted({k.value for k in COMPONENT_KINDS} | {NodeKind.OTHER.value}))

@@ -1,0 +1,10 @@
+"""Benchmark sizes that the command line and the runs share.
+
+A module of its own, importing nothing, so that ``skill-retriever benchmark --help`` can
+read them without loading a section.
+"""
+
+from __future__ import annotations
+
+#: Toolret query sets larger than this are cut to a seeded sample of this size.
+DEFAULT_MAX_QUERIES = 1000
