@@ -95,6 +95,9 @@ class QueryPlan(TypedDict):
     #: With typed hops: the search text without the names they start from, which the
     #: keyword and semantic channels search (`querytext.without_names`)
     content_text: NotRequired[str]
+    #: With typed hops that lead somewhere: the kind of item the query's words ask for
+    #: (`algorithms.relations.asked_kind`), which score fusion puts first
+    answer_kind: NotRequired[str]
 
 
 class GapRound(TypedDict):

@@ -92,3 +92,27 @@ def relation_hops(query: str, names: Iterable[str]) -> list[RelationHop]:
 def _name_pattern(name: str) -> str:
     """The name as a regex that must stand as whole words (``api`` not inside ``apis``)."""
     return r"(?<![\w-])" + r"\s+".join(re.escape(part) for part in name.split()) + r"(?![\w-])"
+
+
+#: Words that name a kind of item, for the kind a typed hop's question asks for ("the
+#: deploy of a service that ledger-db depends on" wants deploys, though the walk starts at
+#: services). Each kind's own name, singular and plural, and a few everyday synonyms.
+_KIND_WORDS: dict[str, str] = {
+    **{w: k for k in ("skill", "agent", "command", "hook", "plugin", "tool", "document", "passage", "service",
+                      "deploy", "incident") for w in (k, k + "s")},
+    "mcp server": "mcp_server", "mcp servers": "mcp_server",
+    "deployment": "deploy", "deployments": "deploy", "outage": "incident", "outages": "incident",
+    "docs": "document", "runbook": "document", "runbooks": "document",
+}
+_KIND_RE = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, _KIND_WORDS), key=len, reverse=True))
+                      + r")(?![\w-])", re.IGNORECASE)
+
+
+def asked_kind(query: str) -> str | None:
+    """The kind of item a typed hop's question asks for: the first word of the query that
+    names one (the head noun of "incidents on the dependencies of checkout-api"), as a
+    ``NodeKind`` value; None when no word does ("what depends on payments" asks for the
+    relation's far ends, whatever they are). Read it on the query without the hop's names,
+    so a name that holds a kind word ("payments-service") is not read as one."""
+    match = _KIND_RE.search(query)
+    return _KIND_WORDS[match.group(1).casefold()] if match else None

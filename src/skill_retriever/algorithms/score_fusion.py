@@ -35,7 +35,7 @@ counts as fully confident. Ranks are kept for the explanation of each result.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from types import MappingProxyType
 
 from skill_retriever.algorithms.normalise import minmax
@@ -113,12 +113,18 @@ def score_fusion(
 
 def listed_first(fused: Sequence[FusedItem], channels: Collection[str]) -> list[FusedItem]:
     """``fused`` in tiers: the items that more of ``channels`` list come first, each tier in
-    its own order. Each tier's scores are raised by one amount, just enough to put its
-    weakest item above the best of the tiers below, so the scores still follow the order
-    (a later phase that sorts by score keeps it)."""
+    its own order (:func:`tiered`)."""
+    return tiered(fused, lambda f: sum(c in f.ranks for c in channels))
+
+
+def tiered(fused: Sequence[FusedItem], level: Callable[[FusedItem], int]) -> list[FusedItem]:
+    """``fused`` in tiers, the higher ``level`` first, each tier in its own order. Each
+    tier's scores are raised by one amount, just enough to put its weakest item above the
+    best of the tiers below, so the scores still follow the order (a later phase that
+    sorts by score keeps it)."""
     tiers: dict[int, list[FusedItem]] = {}
     for f in fused:
-        tiers.setdefault(sum(c in f.ranks for c in channels), []).append(f)
+        tiers.setdefault(level(f), []).append(f)
     out: list[FusedItem] = []
     below = -math.inf  # the best score of the tiers placed so far (all lower)
     for count in sorted(tiers):

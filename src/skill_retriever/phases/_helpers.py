@@ -67,3 +67,23 @@ def _relation_ends(snap: IndexSnapshot, relations: list[RelationHop], visible: F
                 if end != node.id and visible.can_see(snap.nodes[end]) and snap.nodes[end].kind != NodeKind.FACT:
                     ends.setdefault(end, f"{kind.value} {hop['direction']} of {node.name}")
     return ends
+
+
+def hop_neighbourhood(snap: IndexSnapshot, relations: list[RelationHop], visible: Filters) -> frozenset[str]:
+    """What a typed hop's answer can be: the far ends (``relation_ends``) and the items one
+    edge from them, without the items the hops start from. "incidents on the dependencies
+    of checkout-api" wants the incidents of payments and auth; the walk from those two
+    also flows back through checkout-api, which both touch, and piled more on
+    checkout-api's own incident than on theirs."""
+    key = (tuple((h["kind"], h["name"], h["direction"]) for h in relations), visible)
+
+    def build() -> frozenset[str]:
+        ends = relation_ends(snap, relations, visible)
+        starts = {n.id for n in snap.nodes_named({h["name"].casefold() for h in relations})}
+        near = set(ends)
+        for end in ends:
+            for edge in snap.edges_of(end):
+                near.update((edge.source, edge.target))
+        return frozenset(i for i in near - starts if i in snap.nodes and visible.can_see(snap.nodes[i]))
+
+    return snap.memo("hop_neighbourhood", key, build, 8)

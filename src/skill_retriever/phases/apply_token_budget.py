@@ -121,6 +121,11 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     depth = agree_depth(len(view.snapshot))
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
     fit = model.assess(float(best["score"]), best["id"] in keyword)
+    if state.get("relational"):
+        # A typed hop that leads to items the caller may see is answered by the index's own
+        # edges ("dependants of ledger-db"); its words without the name ("dependants of")
+        # match nothing, so the similarity line would flag a right answer.
+        return FitInfo(confidence=1.0, nothing_fits=False, top_similarity=fit.top_similarity, agree=fit.agree)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
     )

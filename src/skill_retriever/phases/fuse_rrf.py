@@ -28,11 +28,14 @@ that resolves, so no other set moves."""
 
 from __future__ import annotations
 
-from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
-from skill_retriever.algorithms.score_fusion import listed_first, score_fusion
+from collections.abc import Callable
+
+from skill_retriever.algorithms.rrf import FusedItem, reciprocal_rank_fusion
+from skill_retriever.algorithms.score_fusion import listed_first, score_fusion, tiered
 from skill_retriever.algorithms.tokenize import is_identifier
 from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
+from skill_retriever.phases._helpers import hop_neighbourhood
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Fused, RetrievalState
 
@@ -65,9 +68,10 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
             scored["named"] = [(i, None) for i in rankings["named"]]
         # A typed hop's walk is what the query asked for, however flat its scores.
         fused = score_fusion(scored, weights, confident={"graph"} if state.get("relational") else ())
-        asked = ({"graph"} if state.get("relational") else set()) | ({"temporal"} if "temporal" in scored else set())
-        if asked:
-            fused = listed_first(fused, asked)
+        if state.get("relational"):
+            fused = tiered(fused, _hop_tier(state, view, window="temporal" in scored))
+        elif "temporal" in scored:
+            fused = listed_first(fused, {"temporal"})
     else:
         fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
     out: list[Fused] = [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused]
@@ -93,3 +97,20 @@ def named_items(state: RetrievalState, view: QueryView) -> list[str]:
         return []
     admits = view.snapshot.allowed(view.filters)
     return sorted(n.id for n in view.snapshot.nodes_named(names) if admits is None or admits(n.id))
+
+
+def _hop_tier(state: RetrievalState, view: QueryView, *, window: bool) -> Callable[[FusedItem], int]:
+    """A typed hop's tiers: how many of what the query asked for an item meets: to lie
+    next to where the hop leads (``hop_neighbourhood``, not anywhere the walk reached), to
+    be of the kind its words name ("the deploy of a service that ledger-db depends on"),
+    to lie inside its time window."""
+    plan = state["plan"]
+    near = hop_neighbourhood(view.snapshot, plan.get("relations", []), view.visible)
+    kind, nodes = plan.get("answer_kind"), view.snapshot.nodes
+
+    def tier(f: FusedItem) -> int:
+        node = nodes.get(f.id)
+        return (f.id in near) + (kind is not None and node is not None and node.kind == kind) + (
+            window and "temporal" in f.ranks)
+
+    return tier

@@ -11,7 +11,7 @@ from skill_retriever.algorithms.query_terms import (
     named_entities,
     query_components,
 )
-from skill_retriever.algorithms.relations import CUES, relation_hops
+from skill_retriever.algorithms.relations import CUES, asked_kind, relation_hops
 from skill_retriever.algorithms.temporal import unread_time_phrase
 from skill_retriever.calibration import calibration_of
 from skill_retriever.config import Route
@@ -118,6 +118,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     # name is the very thing asked for (a stabletoolbench request lost its tool without it).
     if hops and relation_ends(snap, plan["relations"], view.visible):
         plan["content_text"] = without_names(search_text, [h.name for h in hops])
+        if kind := asked_kind(without_names(head, [h.name for h in hops])):
+            plan["answer_kind"] = kind
         usable = False  # a batch embedded the search text, names and all (`Retriever.search_many`)
     vector = given if usable and given is not None else snap.embed_query(plan.get("content_text", search_text))
     update: Update = {
@@ -131,6 +133,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "complexity": complexity,
             "entities": len(entities),
             "relations": len(hops),
+            "answer_kind": plan.get("answer_kind"),
             "components": len(plan["components"]),
             "time_window": window.phrase if window else None,
             "snapshot": snap.version,
