@@ -5,7 +5,6 @@ name, and are not flagged as "nothing fits". Real embedder, a small operations g
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
