@@ -7,19 +7,28 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   since [the]": ``[now - N units, now)``, so an item dated in the future is not "recent".
   N is a number or a word ("a", "two", "a few" = 3, "a couple of" = 2); no N means 1.
   Units are whole words: minutes (``min``), hours (``hr``), days, weeks (``wk``),
-  months (30 days) and years (``yr``, 365 days); the one-letter forms ``h``, ``d``,
-  ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so "the last ad" or
-  "the last word" names no window. "last week" is the past 7 days.
+  fortnights (14 days), months (30 days) and years (``yr``, 365 days); the one-letter
+  forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
+  "the last ad" or "the last word" names no window. "last week" is the past 7 days.
 * "this week / month / year": from the start of the current ISO week (Monday), month
   or year; open end.
-* "today": the current calendar day; "yesterday": the previous calendar day;
-  "last <weekday>" (e.g. "last Monday"): the most recent such day before today.
+* "today": the current calendar day; "yesterday": the previous calendar day; "the day
+  before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
+  before today.
+* Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
+  "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
+  of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight
+  failure is found in, whatever the hour of ``now``).
+* "last/past/previous weekend": the most recent complete weekend, Saturday 00:00 to
+  Monday 00:00 (on a Sunday, the one before). "this weekend", "over/during the
+  weekend": the most recent weekend, the current one on a Saturday or Sunday.
 * "in/during <month> [year]" or "in/during YYYY-MM": that calendar month.
 * "since X": from X; "after X": from the end of X; "before X": up to the start of X;
   "between X and Y" / "from X to Y": from X to the end of Y, read as "between Y and X"
   when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
-  ("March", "Nov 2026"), "[last] <weekday>", "today" or "yesterday".
+  ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
+  above, or a weekend above ("since the weekend", "since last night").
 * A month name without a year is the most recent such month that has begun ("March"
   in December 2026 is March 2026; "December" in November 2026 is December 2025).
   "May" counts as a month only when capitalised.
@@ -30,7 +39,11 @@ The first rule in the order above that matches wins; "between" and "since/before
 after" are tried before the others so that "since yesterday" is not read as "yesterday".
 A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
-("since the outage", "in Q3"), so that the caller can say it was ignored.
+("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm"), so
+that the caller can say it was ignored; a time word alone ("weekend cabin", "night
+mode") is no such phrase. A bare date ("on 2026-12-03") is noted, not read as that day:
+in a tool request it is most often an argument ("book a table on 2026-12-03"; about 11 % of
+seal-tools' requests and 6 % of traject-bench's hold one), which the search should keep.
 """
 
 from __future__ import annotations
@@ -60,6 +73,7 @@ _UNITS: dict[str, timedelta] = {
     "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
     "day": timedelta(days=1), "d": timedelta(days=1),
     "week": timedelta(weeks=1), "wk": timedelta(weeks=1), "w": timedelta(weeks=1),
+    "fortnight": timedelta(weeks=2),
     "month": timedelta(days=30), "mo": timedelta(days=30),
     "year": timedelta(days=365), "yr": timedelta(days=365), "y": timedelta(days=365),
 }  # fmt: skip
@@ -67,7 +81,7 @@ _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fi
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
                  "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
 _WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in _NUMBER_WORDS), key=len, reverse=True))
-_WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?"
+_WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|years?|yrs?"
 _DIGIT_UNIT = _WORD_UNIT + r"|mo|h|d|w|y"
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")  # fmt: skip
@@ -81,10 +95,17 @@ _WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _WEEKDAY = rf"(?i:(?:last\s+)?{_WEEKDAY_NAME})"
 _ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
 _ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
-_DATE = rf"{_ISO_DAY}|{_ISO_MONTH}|(?i:today|yesterday)|{_WEEKDAY}|{_MONTH}"
+# Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
+_SPAN = (
+    r"(?i:(?:the\s+)?day\s+before\s+yesterday|(?:this|yesterday)\s+(?:morning|afternoon|evening)"
+    r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
+)
+_PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
+_DATE = rf"{_ISO_DAY}|{_ISO_MONTH}|{_SPAN}|(?i:the\s+weekend|today|yesterday)|{_WEEKDAY}|{_MONTH}"
 
 _BETWEEN_RE = re.compile(rf"\b(?i:between\s+({_DATE})\s+and|from\s+({_DATE})\s+to)\s+({_DATE})\b")
-_BOUND_RE = re.compile(rf"\b(?i:(since|after|before))\s+({_DATE})\b")
+# Not "the day before yesterday", which names a day (`_DAY_RE`).
+_BOUND_RE = re.compile(rf"\b(?i:(since|after|(?<!day\s)before))\s+({_DATE})\b")
 _LAST_RE = re.compile(
     r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
     rf"\s+(?:(\d+(?:\.\d+)?)\s*({_DIGIT_UNIT})|(?:({_WORD_NUM})\s+)?({_WORD_UNIT}))\b",
@@ -92,14 +113,26 @@ _LAST_RE = re.compile(
 )
 _THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
 _MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({_ISO_MONTH}|{_MONTH})\b")
-_DAY_RE = re.compile(rf"\b(today|yesterday|last\s+{_WEEKDAY_NAME})\b", re.IGNORECASE)
+# "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
+_DAY_RE = re.compile(
+    rf"\b(?:(?:over|during)\s+the\s+weekend|{_SPAN}|today|yesterday|last\s+{_WEEKDAY_NAME})\b",
+    re.IGNORECASE,
+)
 _RECENT_RE = re.compile(
     r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", re.IGNORECASE
 )
 # Words that look like a time but that no rule above reads ("since the outage", "in Q3").
+# A time word counts only after a word that makes it a time ("last quarter", "at noon"):
+# alone ("weekend cabin", "night mode", "spring boot") it is an ordinary word.
 _TIMELIKE_RE = re.compile(
-    r"\b(?i:since\s+\S+(?:\s+\S+)?|until\s+\S+|(?:\d+\s+)?\S+\s+ago|q[1-4]"
+    r"\b(?i:since\s+\S+(?:\s+\S+)?|until\s+\S+|(?:\d+\s+)?\S+\s+ago|q[1-4]|fy\s?\d{2,4}"
     r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
+    r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
+    rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{_WEEKDAY_NAME})"
+    r"|next\s+(?:week|month|year)|tonight|(?:on|at)\s+the\s+weekend"
+    rf"|on\s+{_WEEKDAY_NAME}s?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
+    r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
+    r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"
     r"|\d{4}-\d{2}(?:-\d{2})?)\b"
 )
@@ -188,16 +221,37 @@ def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     return start, _next_month(start)
 
 
+def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The span a named day, part of a day or weekend covers ("yesterday", "this morning",
+    "last night", "over the weekend"), or None when ``word`` (lower case) names none."""
+    today, hour = _midnight(now), timedelta(hours=1)
+    word = re.sub(r"^(?:(?:over|during) )?(?:the )?", "", word)
+    back = {"today": 0, "yesterday": 1, "day before yesterday": 2}.get(word)
+    if back is None and (day := word.removeprefix("last ")) in _WEEKDAYS:
+        back = (now.weekday() - _WEEKDAYS.index(day) - 1) % 7 + 1  # the most recent before today
+    if back is not None:
+        start = today - timedelta(days=back)
+        return start, start + timedelta(days=1)
+    if word == "last night":
+        return today - 6 * hour, today + 6 * hour
+    which, _, part = word.partition(" ")
+    if part in _PART_OF_DAY:
+        base = today - timedelta(days=1 if which == "yesterday" else 0)
+        return base + _PART_OF_DAY[part][0] * hour, base + _PART_OF_DAY[part][1] * hour
+    if word.endswith("weekend"):
+        monday = today - timedelta(days=today.weekday())
+        # "last weekend" is the latest complete one; "this/the weekend" may be under way.
+        current = which in ("this", "weekend") and today.weekday() >= 5
+        start = monday + timedelta(days=5) if current else monday - timedelta(days=2)
+        return start, start + timedelta(days=2)
+    return None
+
+
 def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
     """The start and end of what a date expression names (a day, a month, or one instant)."""
     word = " ".join(text.lower().split())
-    if word in ("today", "yesterday"):
-        start = _midnight(now) - timedelta(days=1 if word == "yesterday" else 0)
-        return start, start + timedelta(days=1)
-    if (day := word.removeprefix("last ")) in _WEEKDAYS:  # the most recent one before today
-        back = (now.weekday() - _WEEKDAYS.index(day) - 1) % 7 + 1
-        start = _midnight(now) - timedelta(days=back)
-        return start, start + timedelta(days=1)
+    if span := _named_span(word, now):
+        return span
     if span := _month_span(word, now):
         return span
     try:
@@ -259,7 +313,7 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
     if m := _MONTH_RE.search(query):
         return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
-        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
+        return TimeWindow(*_day_or_instant(m.group(), now), m.group())
     if m := _RECENT_RE.search(query):
         return TimeWindow(now - timedelta(days=recent_days), now, m.group())
     return None
