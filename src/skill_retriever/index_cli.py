@@ -31,10 +31,12 @@ def cmd_index(args: argparse.Namespace) -> int:
     paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
     if not paths:
         raise IngestError("nothing to index: give one or more paths, or --sample")
+    folder = Path(args.index_dir)
     for path in paths:
         if not path.exists():
-            raise IngestError(f"{path} does not exist")
-    folder = Path(args.index_dir)
+            from skill_retriever.held_sources import missing_path
+
+            raise IngestError(missing_path(path, _held_nodes(folder) if not args.chroma_url else None))
     held = set(os.listdir(folder)) if folder.is_dir() else None  # what was there before
     new = held is None or "index.json" not in held
     index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
@@ -66,6 +68,20 @@ def _unmake_index(folder: Path, held: set[str] | None) -> None:
         shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
 
 
+def _held_nodes(folder: Path) -> Mapping[str, Node] | None:
+    """The nodes of the index in ``folder``, for what a path gone from disk held; None when
+    there is none yet, or it cannot be read (the message then says less)."""
+    from skill_retriever.stores.index import Index
+
+    if not (folder / "index.json").is_file():
+        return None
+    try:
+        with Index.open(folder) as index:
+            return index.snapshot().nodes
+    except SkillRetrieverError:
+        return None
+
+
 def _holds_items(folder: Path) -> bool:
     from skill_retriever.stores.index import Index
 
@@ -86,18 +102,15 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         run = index_sources(
             index, paths, args.kind, ner=not args.no_ner, progress_factory=bars.factory,
             source_name=args.source_name, prune=not args.keep_missing,
+            # The flag is the parser's to add (cli.py); until then, the readers' default.
+            **({"max_file_bytes": limit} if (limit := getattr(args, "max_file_bytes", None)) else {}),
         )
     finally:
         bars.close()
     status = index.status()
-    empty = [s.source for s in run.sources if not s.nodes]
-    error = None if not empty else (
-        f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
-        "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
-        "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
-        "corpus.json (--kind says which); to take out a source emptied "
-        "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
-    )
+    # A document file emptied is gone (its items removed): no error.
+    empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
+    error = None if not empty else _empty_error(empty)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
         print(printable_json(dumps({"run": run.to_dict(), "index": status, **({"error": error} if error else {})})))
     else:
@@ -126,6 +139,22 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         print(printable(f"error: {error}"), file=sys.stderr)
         return 1
     return 0
+
+
+def _empty_error(empty: list[str]) -> str:
+    """Why a run that read no item from some sources exits 1, and what to do."""
+    if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
+        return (
+            f"no items read from {', '.join(empty)}; nothing of it was written or removed "
+            "(the lines above say why)"
+        )
+    return (
+        f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
+        "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
+        "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
+        "corpus.json (--kind says which); to take out a source emptied "
+        "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
+    )
 
 
 def server_repairs(repaired: Mapping[str, int]) -> list[str]:

@@ -12,8 +12,9 @@ name, so `index_sources` refuses, before writing anything, a source whose name t
 already holds from another folder, a source whose own ids (tools, passages, JSON graph
 nodes) the index holds from another folder, or, for a JSON graph or a corpus, from another
 file of its folder, and such a source's folder held under another name: each would
-silently replace or rename those items. A JSON graph's edges may end at any node the
-index holds.
+silently replace or rename those items; and, without ``--source-name``, a folder inside a
+held source that holds items read from it, each of which it would hold twice (`held_sources`).
+A JSON graph's edges may end at any node the index holds. One document file read empty is gone.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
 A run that wrote anything ends with `cross_source.link_across_sources`: a ``requires``
@@ -39,6 +40,12 @@ from skill_retriever.document_sources import (
 )
 from skill_retriever.exceptions import IngestError
 from skill_retriever.filters import star_access_note
+from skill_retriever.held_sources import (
+    component_file_advice,
+    held_twice,
+    missing_path,
+    refuse_nested,
+)
 from skill_retriever.ingest.provenance import (
     Provenance,
     check_ids,
@@ -64,13 +71,11 @@ def sample_catalogue_path() -> Path:
     return Path(str(resources.files("skill_retriever") / "data" / "sample_catalogue"))
 
 
-def detect_source(path: Path) -> SourceKind:
-    """What kind of source ``path`` is; an IngestError says how to tell us if unsure."""
+def detect_source(path: Path, held: Mapping[str, Node] | None = None) -> SourceKind:
+    """What kind of source ``path`` is; an IngestError says how to tell us if unsure, and,
+    for a path in a source the index (``held``) holds, what to index instead (`held_sources`)."""
     if not path.exists():
-        raise IngestError(
-            f"{path} does not exist; give a skills folder, a folder of documents, a JSON graph, "
-            "a tools folder or a corpus.json"
-        )
+        raise IngestError(missing_path(path, held))
     if path.is_file():
         if path.name == "corpus.json":
             return "passages"
@@ -82,11 +87,7 @@ def detect_source(path: Path) -> SourceKind:
             if is_document(path.name) and not is_component_file(path):
                 return "docs"  # one document, read as its folder's read reads it
             # A skill, an agent or a command is read with its folder: its id is its path there.
-            raise IngestError(
-                f"{path} is one file of a skills repository; index the folder that holds it "
-                f"(`skill-retriever index {path.parent}`), or give `--kind docs` to read this "
-                "file as a document"
-            )
+            raise IngestError(component_file_advice(held or {}, path))
         raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
     if (path / "tools.jsonl").exists():
         return "toolret"
@@ -103,6 +104,7 @@ def ingest(
     source_name: str | None = None,
     known_ids: AbstractSet[str] = frozenset(),
     within: Path | None = None,
+    max_file_bytes: int = 2_000_000,
 ) -> IngestResult:
     """Read one source into nodes, edges and per-file problems.
 
@@ -118,24 +120,30 @@ def ingest(
             edges may end at.
         within: One document: the folder of the source it is read in (its own folder by
             default; `document_sources.document_file_origin`).
+        max_file_bytes: Skills and documents: a larger file is skipped and reported.
     """
     detected = kind is None
     kind = kind or detect_source(path)
     if kind == "skills":
         from skill_retriever.ingest.documents import or_documents
+        from skill_retriever.ingest.json_graph import graph_files_note
         from skill_retriever.ingest.skills import ingest_skill_repo
 
-        read = ingest_skill_repo(path, source_name)
-        return or_documents(path, read, source_name) if detected else read
+        read = ingest_skill_repo(path, source_name, max_file_bytes=max_file_bytes)
+        if not detected:
+            return read
+        read = or_documents(path, read, source_name, max_file_bytes=max_file_bytes)
+        if not read.nodes and (graphs := graph_files_note(path)) is not None:
+            read.problems.append(graphs)  # a folder of JSON graphs: say how to index them
+        return read
     if kind == "docs":
         from skill_retriever.ingest.documents import ingest_document_file, ingest_documents
 
         if path.is_file():
-            if within is None:
-                return ingest_document_file(path.absolute().parent, path.name, source_name, known_ids=known_ids)
-            rel = path.resolve().relative_to(Path(within).resolve()).as_posix()
-            return ingest_document_file(Path(within), rel, source_name, known_ids=known_ids)
-        return ingest_documents(path, source_name)
+            base = path.absolute().parent if within is None else Path(within)
+            rel = path.name if within is None else path.resolve().relative_to(base.resolve()).as_posix()
+            return ingest_document_file(base, rel, source_name, known_ids=known_ids, max_file_bytes=max_file_bytes)
+        return ingest_documents(path, source_name, max_file_bytes=max_file_bytes)
     if kind == "json":
         from skill_retriever.ingest.json_graph import ingest_json_graph
 
@@ -242,6 +250,7 @@ def index_sources(
     source_name: str | None = None,
     calibrate: bool = True,
     prune: bool = True,
+    max_file_bytes: int = 2_000_000,
 ) -> IndexRun:
     """Ingest each source and upsert it into ``index`` (unchanged items embed nothing).
 
@@ -257,25 +266,31 @@ def index_sources(
             channel weights, the "nothing fits" line), unless its calibration is current.
         prune: Remove the items the index holds from a source that the source no longer
             has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them),
-            and the relations of its items it no longer has (:func:`stale_edge_ids`).
+            and the relations of its items it no longer has (:func:`stale_edge_ids`); one
+            document file read whole and empty counts as gone (`_emptied`).
+        max_file_bytes: Skills and documents: a larger file is skipped and reported.
 
     Raises:
         IngestError: ``source_name`` with several paths; a source name the index (or this
             run) already holds from another folder; ids the index holds from another
-            folder. Nothing of that source is written.
+            folder; a folder inside a held source that holds its items, without
+            ``source_name`` (`held_sources.refuse_nested`). Nothing of that source is written.
     """
     if source_name is not None and len(paths) > 1:
         raise IngestError(
             f"--source-name names one source, but {len(paths)} paths were given; "
             "index them one at a time"
         )
-    kinds = [kind or detect_source(path) for path in paths]
+    kinds = [kind or detect_source(path, _held(index)) for path in paths]
     origins = [
         document_file_origin(_held(index), path, source_name) if k == "docs" and path.is_file()
         else Provenance.of(path, source_name)
         for path, k in zip(paths, kinds, strict=True)
     ]
     check_sources(_held(index), origins)
+    for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
+        if source_kind in ("skills", "docs"):
+            refuse_nested(_held(index), origin, path, named=source_name is not None)
     before = index.snapshot()  # which names lose their component by this run (`cross_source`)
     run = IndexRun()
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
@@ -289,15 +304,19 @@ def index_sources(
         # ``kind``, not ``source_kind``: a folder detected as skills may be read as documents.
         as_before = kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
         result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known,
-                        within=Path(origin.root) if one_file is not None and source_kind == "docs" else None)
+                        within=Path(origin.root) if one_file is not None and source_kind == "docs" else None,
+                        max_file_bytes=max_file_bytes)
         if as_before:
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
-        result.problems += _held_twice(_held(index), origin, path)
+        result.problems += held_twice(_held(index), origin, path)
         if (starred := star_access_note(result.nodes)) is not None:
             result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)
-        if not result.nodes:  # nothing is written or removed: an earlier run's mark stays
+        if not result.nodes:  # nothing is written or removed (an earlier run's mark stays) ...
+            if prune and source_kind == "docs" and one_file is not None and (emptied := _emptied(index, result, origin)):
+                run.writes.append(index.delete(emptied))  # ... but what an emptied file held
+                run.removed[result.source] = emptied
             continue
         if (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
@@ -315,7 +334,7 @@ def index_sources(
         if cut:
             run.edges_removed[result.source] = len(cut)
         run_marks.end(index, origin.name)
-    if any(s.nodes for s in run.sources):
+    if any(s.nodes for s in run.sources) or run.removed:
         _link_across_sources(index, run, before)
     if calibrate:
         from skill_retriever.calibration import ensure_calibration
@@ -344,28 +363,18 @@ def _one_file(path: Path, kind: SourceKind) -> Path | None:
     return path.resolve() if kind in ("json", "passages") else None
 
 
-def _held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list[Problem]:
-    """A note when the folder is indexed under another source name too: each of its items
-    is then held twice (answers fold the copies, but the index, its calibration and its
-    installs see two), which is rarely what a second ``--source-name`` meant. Only a
-    skills repository or a folder of documents gets here: its ids begin with the name;
-    any other source's ids are its items' own, so a second name would move them
-    (`provenance.check_one_name` refuses it)."""
-    if not path.is_dir():
+def _emptied(index: Index, result: IngestResult, origin: Provenance) -> list[str]:
+    """The ids the index holds from one document file that was read whole and held nothing
+    (empty, white space, frontmatter alone): gone, as the file would be from its folder's
+    read; none for a file the read could not read (a problem keeps its items)."""
+    if result.skips:
         return []
-    others = sorted({
-        str(n.attrs.get("source_name"))
-        for n in held.values()
-        if n.attrs.get("source_root") == origin.root and n.attrs.get("source_name") not in (None, origin.name)
-    })
-    if not others:
-        return []
-    names = ", ".join(repr(o) for o in others)
-    note = (
-        f"this folder is indexed as source {names} too: each of its items is held twice; "
-        f"`skill-retriever remove-source {others[0]}` if one name is enough"
+    file = Path(result.source).resolve()
+    return sorted(
+        node_id for node_id, node in _held(index).items()
+        if node.attrs.get("source_root") == origin.root and node.attrs.get("source_name") == origin.name
+        and item_file(node, origin.root) == file
     )
-    return [Problem(str(path), note, read_whole=True)]
 
 
 def scrub_secrets(index: Index) -> list[str]:

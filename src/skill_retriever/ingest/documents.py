@@ -200,7 +200,9 @@ def ingest_document_file(
     return result
 
 
-def or_documents(root: Path, skills: IngestResult, source_name: str | None = None) -> IngestResult:
+def or_documents(
+    root: Path, skills: IngestResult, source_name: str | None = None, *, max_file_bytes: int = 2_000_000
+) -> IngestResult:
     """``skills`` (a folder read as a skills repository), or, when it read nothing there
     and met no component file it could not read, the folder read as documents with the
     `READ_AS_DOCUMENTS` note, when it holds any."""
@@ -213,7 +215,7 @@ def or_documents(root: Path, skills: IngestResult, source_name: str | None = Non
     every = walk_files(base, walked)
     if not any(is_document(rel) for rel in every):
         return skills
-    docs = ingest_documents(root, source_name, listed=(every, walked))  # listed once
+    docs = ingest_documents(root, source_name, max_file_bytes=max_file_bytes, listed=(every, walked))  # listed once
     docs.problems.insert(0, Problem(str(base), READ_AS_DOCUMENTS, read_whole=True))
     docs.seconds += skills.seconds
     return docs
@@ -258,7 +260,7 @@ def _read_one(
     except rec.RecordError as exc:
         problems.append(Problem(where, str(exc)))
     except OSError as exc:
-        problems.append(Problem(where, f"cannot read: {exc.strerror or exc}"))
+        problems.append(Problem(where, rec.unreadable(exc)))
     except InvalidItemError as exc:  # the node refused a field (an id over 512 characters)
         problems.append(Problem(where, f"{exc}; file skipped"))
     except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in skills)
@@ -346,7 +348,8 @@ def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]
             raise rec.RecordError(str(exc)) from exc
         return {}, text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"), []
     recovered = [rec.recovered_note(fm.recovered_from)] if fm.recovered_from else []  # as a skill's says
-    return fm.fields, fm.body, [*recovered, *(f"frontmatter {w}" for w in fm.warnings)]
+    dates = (*_CREATED_KEYS, *_UPDATED_KEYS)  # a bad date is kept as text in the fields, never used
+    return fm.fields, fm.body, [*recovered, *(f"frontmatter {w}{rec.unset_note(w, fm.fields, dates)}" for w in fm.warnings)]
 
 
 def _text(fields: dict[str, Any], keys: tuple[str, ...], warnings: list[str]) -> str:

@@ -37,7 +37,7 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: Files larger than this are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -139,17 +139,39 @@ def _read_nodes(
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
-            _reject(result, where, f"{label}: {exc}", named, rejected)
+            _reject(result, where, f"{label}: {exc}{_kinds_hint(item, NodeKind)}", named, rejected)
             continue
         if not node.source:  # where it came from, so indexing the file again can mirror it
             node = node.with_changes(source=str(Path(where).absolute()))
         if node.id in seen:
-            message = f"{label}: duplicate node id {node.id!r}; the first one is kept"
+            message = f"{label}: duplicate node id {node.id!r}; the first one is kept: rename or remove one of them"
             result.problems.append(Problem(where, message, unread=Unread.NOTHING))
             continue
         seen.add(node.id)
         result.nodes.append(node)
     return seen, rejected - seen
+
+
+def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
+    """The kinds to choose from, for an item that gives none (an unknown one names them)."""
+    if isinstance(item, dict) and "kind" not in item:
+        return f"; use one of: {', '.join(k.value for k in kinds)}"
+    return ""
+
+
+def graph_files_note(folder: Path) -> Problem | None:
+    """For a folder that gave no item read as skills or documents: how to index the JSON
+    graph files it holds, one file at a time (the files of one folder make one source)."""
+    graphs = sorted(p for p in folder.glob("*.json") if not p.name.startswith(".") and p.is_file())
+    if not graphs:
+        return None
+    named = ", ".join(p.name for p in graphs[:3]) + (f" and {len(graphs) - 3} more" if len(graphs) > 3 else "")
+    return Problem(
+        str(folder),
+        f"no skill, agent, command, hook, MCP file or document here, but JSON file(s) {named}: a JSON "
+        f"graph is indexed file by file (`skill-retriever index {graphs[0]}`; the files of one folder "
+        "make one source)",
+    )
 
 
 def _reject(result: IngestResult, where: str, message: str, named: str | None, rejected: set[str]) -> None:
@@ -189,11 +211,19 @@ def _read_edges(
         try:
             edge = Edge.from_dict(item)
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
-            drop(f"{label}: {exc}")
+            drop(f"{label}: {exc}{_kinds_hint(item, EdgeKind)}")
             continue
         missing = [end for end in (edge.source, edge.target) if end not in node_ids and end not in known_ids]
-        if missing:
-            drop(f"{label}: node {missing[0]!r} does not exist (or was rejected); edge dropped", edge)
+        if failed := [end for end in missing if end in rejected]:
+            # Its node's earlier version stays (`Unread.ITEM`), and so does this edge's.
+            drop(f"{label}: node {failed[0]!r} does not exist: it was rejected (see its problem); edge not read", edge)
+        elif missing:
+            end = "source" if missing[0] == edge.source else "target"
+            drop(
+                f"{label}: node {missing[0]!r} does not exist in this file or the index; edge dropped: "
+                f"add that node, or fix the edge's {end} id",
+                edge,
+            )
         elif edge.source not in node_ids:
             drop(
                 f"{label}: node {edge.source!r} is not in this file; an edge belongs to the file of "

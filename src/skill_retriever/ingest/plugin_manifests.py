@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skill_retriever.ingest.result import Problem
-from skill_retriever.ingest.skill_records import Record, RecordError, jsonable
+from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, unreadable
 from skill_retriever.model import NodeKind
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
@@ -194,7 +194,7 @@ def _local_folder(source: Any, root: str, plugin_root: str) -> str | None:
 
 
 def _reason(exc: Exception) -> str:
-    return f"cannot read: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+    return unreadable(exc) if isinstance(exc, OSError) else str(exc)
 
 
 def _text(meta: dict[str, Any], key: str) -> str:

@@ -102,8 +102,11 @@ class IngestResult:
         its count and an example), so that 229 files of one lenient frontmatter do not
         bury the one file that could not be read."""
         skips = self.skips
-        kept = " (what was indexed from it before, if anything, stays)"
-        lines = [f"problem: {p}{kept if p.keeps is Unread.FILE else ''}" for p in skips[:limit]]
+        kept = {
+            Unread.FILE: " (what was indexed from it before, if anything, stays)",
+            Unread.ITEM: " (its version indexed before, if any, stays)",
+        }
+        lines = [f"problem: {p}{kept.get(p.keeps, '')}" for p in skips[:limit]]
         if len(skips) > limit:
             lines.append(f"... {len(skips) - limit} more problems (see --json)")
         kinds: dict[str, list[Problem]] = {}

@@ -34,6 +34,8 @@ _REQUIRES_KEYS = ("requires", "depends_on")
 _DEPENDENCIES_KEY = "dependencies"
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
+#: What a file over the size limit can do about it.
+_RAISE = "split it, or raise the limit (index --max-file-bytes N; max_file_bytes in the Python API)"
 #: A frontmatter line indented with a tab (YAML allows only spaces there).
 _TAB_INDENT_RE = re.compile(r"^ *\t", re.MULTILINE)
 
@@ -83,19 +85,26 @@ def read_text(path: Path, max_bytes: int) -> str:
         if not stat.S_ISREG(st.st_mode):
             raise RecordError("not a regular file (a named pipe, socket or device); skipped")
         if st.st_size > max_bytes:
-            raise RecordError(f"file is {st.st_size:,} bytes, over the {max_bytes:,}-byte limit; skipped")
+            raise RecordError(f"file is {st.st_size:,} bytes, over the {max_bytes:,}-byte limit; skipped: {_RAISE}")
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise RecordError(f"file grew past the {max_bytes:,}-byte limit while it was read; skipped")
+        raise RecordError(f"file grew past the {max_bytes:,}-byte limit while it was read; skipped: {_RAISE}")
     wide = _wide_encoding(data)
     if wide:
-        raise RecordError(f"{wide} text (it starts with a {wide} byte order mark); skipped: save it as UTF-8")
+        raise RecordError(f"{wide} text (it starts with a {wide} byte order mark); skipped: save it as UTF-8 and index again")
     if b"\x00" in data:
         raise RecordError("binary file (NUL bytes); skipped")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text ({exc.reason} at byte {exc.start}); skipped") from exc
+        raise RecordError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); skipped: save it as UTF-8 and index again"
+        ) from exc
+
+
+def unreadable(exc: OSError) -> str:
+    """The problem of a file the system would not let us read (no permission, an I/O error)."""
+    return f"cannot read: {exc.strerror or exc}; make it readable and index again"
 
 
 def _wide_encoding(data: bytes) -> str | None:
@@ -118,7 +127,7 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
     if kind is NodeKind.OTHER and not (fields.get("name") and fields.get("description")):
         return None
     record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
-    record.warnings[:0] = [f"frontmatter {w}{_unset(w, fields)}" for w in fm.warnings]
+    record.warnings[:0] = [f"frontmatter {w}{unset_note(w, fields)}" for w in fm.warnings]
     raw = {k: v for k, v in fields.items() if k not in ("name", "description")}
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
@@ -147,9 +156,10 @@ def recovered_note(reason: str, tabbed: bool = False) -> Note:
     )
 
 
-def _unset(warning: str, fields: dict[str, Any]) -> str:
-    """Say which date field a value kept as text leaves unset (its warning quotes it)."""
-    for key in (*_CREATED_KEYS, *_UPDATED_KEYS):
+def unset_note(warning: str, fields: dict[str, Any], keys: tuple[str, ...] = (*_CREATED_KEYS, *_UPDATED_KEYS)) -> str:
+    """Say which date field (of ``keys``) a value kept as text leaves unset (its warning
+    quotes it): "kept as text" alone reads as if the item held it."""
+    for key in keys:
         value = fields.get(key)
         if isinstance(value, KeptText) and f"{str(value)!r}" in warning:
             return f"; '{key}' is left unset"

@@ -162,7 +162,7 @@ class _Reader:
         except rec.RecordError as exc:
             out.problems.append(Problem(self.where(rel), str(exc)))
         except OSError as exc:
-            out.problems.append(Problem(self.where(rel), f"cannot read: {exc.strerror or exc}"))
+            out.problems.append(Problem(self.where(rel), rec.unreadable(exc)))
         except Exception as exc:  # noqa: BLE001  (the per-file boundary, reported below)
             # One file must never abort a run: whatever its content makes a parser raise
             # (a bug of ours, PyYAML's or json's included) costs this file only, and is
@@ -209,10 +209,7 @@ class _Reader:
         except rec.RecordError as exc:
             problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {exc}"))
         except OSError as exc:
-            problems.append(
-                Problem(self.where(spec.manifest),
-                        f"plugin metadata ignored: cannot read: {exc.strerror or exc}")
-            )
+            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {rec.unreadable(exc)}"))
         except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in `records`)
             problems.append(
                 Problem(self.where(spec.manifest), f"plugin metadata ignored: unexpected "
