@@ -15,8 +15,10 @@ A blocked requirement (the user's own differing file is kept) and an unchanged o
 in the target: no note. A ``requires`` name that resolves nowhere in the index (neither
 its own source nor any other has a component of that name: `cross_source.unlinked_requires`)
 is noted too, by name, with status `NOT_INDEXED` and no id: the plan cannot bring it, and
-only the user can (a package spec such as ``torch>=2.9`` is no component and never noted;
-a ``dependencies`` list with such a name is a package list, `skill_links`). A required
+only the user can. So is one that resolves only to an item the caller may not see: to them
+it does not exist, and the note names it by the public file's text alone (`_hidden_requires`).
+A package spec such as ``torch>=2.9`` is no component and never noted (a ``dependencies``
+list with such a name is a package list, `skill_links`). A required
 plugin stands for its members (`closure`): a member that will not be there is noted "via"
 the plugin, and a plugin with no member install can place is noted by itself, with status
 `NO_MEMBERS`. Statuses and what is written do not change.
@@ -25,14 +27,15 @@ the plugin, and a plugin with no member install can place is noted by itself, wi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
 from skill_retriever.components.view import CallerView
 from skill_retriever.cross_source import unlinked_requires
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.model import EdgeKind
+from skill_retriever.ingest.skill_records import name_list
+from skill_retriever.model import EdgeKind, Node
 
 __all__ = ["LEFT_OUT", "NOT_INDEXED", "NO_MEMBERS", "note_missing", "unknown_requires"]
 
@@ -42,6 +45,8 @@ LEFT_OUT = "left out"
 NOT_INDEXED = "not in the index"
 #: The status of a required plugin with no member install can place.
 NO_MEMBERS = "no installable components"
+#: The frontmatter keys whose names make DEPENDS_ON edges (as `skill_records` reads them).
+_REQUIRING_KEYS = ("requires", "depends_on", "dependencies")
 _ABSENT = ("refused", "skipped")
 _PRESENT = ("install", "unchanged")
 
@@ -160,13 +165,43 @@ def note_missing(
     ]
 
 
+def _written_requires(node: Node) -> list[str]:
+    """The names ``node``'s frontmatter requires, as written (`skill_records` reads the
+    same keys): only Markdown components keep their frontmatter."""
+    front = node.attrs.get("frontmatter")
+    if not isinstance(front, Mapping):
+        return []
+    unread: list[str] = []  # the indexer already warned about entries that are no names
+    return [n for key in _REQUIRING_KEYS for n in name_list(front.get(key), key, unread)]
+
+
+def _hidden_requires(view: CallerView, node: Node, linked: Container[str]) -> list[str]:
+    """The written names of what ``node`` requires that the caller may not see.
+
+    A private requirement must read as one that does not exist: the same note, named by
+    the text of the public file alone, never by the private item's own name (whose
+    spelling or case may differ). A requirement no written name matches (an edge of a
+    JSON graph, a hook or MCP server, which keep no frontmatter) cannot be named without
+    telling, so it is left out, as a missing id in a JSON graph would be.
+    """
+    snap = view.snapshot
+    hidden = {name_key(snap.nodes[e.target].name) for e in snap.out_edges(node.id, EdgeKind.DEPENDS_ON)
+              if not view.sees(e.target) and e.target in snap.nodes}
+    return [n for n in _written_requires(node) if (k := name_key(n)) in hidden and k not in linked]
+
+
 def unknown_requires(view: CallerView, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Id -> the ``requires`` names of that component that no source of the index has:
-    those neither its own source nor the cross-source pass resolved (a resolved one has
-    a DEPENDS_ON edge to a component of its name)."""
+    """Id -> the ``requires`` names of that component that no source of the caller's view
+    has: those neither its own source nor the cross-source pass resolved (a resolved one
+    has a DEPENDS_ON edge to a component of its name), and those resolved to an item the
+    caller may not see (`_hidden_requires`)."""
     out = {}
     for node_id in ids:
         linked = {name_key(view.name_of(e.target)) for e in view.out_edges(node_id, EdgeKind.DEPENDS_ON)}
-        if names := unlinked_requires(view.get(node_id), linked):
-            out[node_id] = names
+        node = view.get(node_id)
+        unique: dict[str, str] = {}  # one per name key: the unlinked record's spelling first
+        for name in (*unlinked_requires(node, linked), *_hidden_requires(view, node, linked)):
+            unique.setdefault(name_key(name), name)
+        if unique:
+            out[node_id] = tuple(unique.values())
     return out

@@ -1,4 +1,4 @@
-"""The types of an install: errors, what happens to each file or settings entry, the plan.
+"""The types of an install: errors (defined in `errors`), what happens to each file or settings entry, the plan.
 
 A plan is made by `plan_install` and written by `apply_plan`; nothing is written while
 planning. A plan holding a CONFLICTS_WITH pair is refused whole (nothing written) unless
@@ -15,10 +15,15 @@ from typing import Any, Literal
 
 from skill_retriever.components.conflicts import Conflict
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
-from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.components.install.errors import (
+    InstallError,
+    UnknownComponentError,
+    UnsafePathError,
+)
 
 __all__ = [
     "SAME_PATH",
+    "WRITTEN_STATUSES",
     "Action",
     "Clash",
     "ComponentPlan",
@@ -40,36 +45,10 @@ Scope = Literal["project", "user"]
 #: Why a file or server is blocked when another component of the install writes it
 #: differently (no ``force`` changes that: one of the two has to be left out).
 SAME_PATH = "installs the same path"
-
-
-class InstallError(SkillRetrieverError):
-    """An install cannot start: the target is not a folder, an id is unknown, ..."""
-
-
-class UnsafePathError(InstallError):
-    """A path would leave the target folder or a source root (``..``, absolute, a link)."""
-
-
-class UnknownComponentError(InstallError):
-    """No visible component, or several, answer to a reference.
-
-    Attributes:
-        ref: What the caller gave.
-        candidates: The ids of the visible components of that name (empty: none).
-    """
-
-    def __init__(self, ref: str, candidates: tuple[str, ...] = ()) -> None:
-        self.ref = ref
-        self.candidates = candidates
-        if candidates:
-            listing = ", ".join(candidates[:5])
-            msg = f"{len(candidates)} components are named {ref!r:.200} ({listing}); give the id"
-        else:
-            msg = (
-                f"no component {ref!r:.200} in the index; find ids with "
-                '`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server`'
-            )
-        super().__init__(msg)
+#: The statuses of a component whose files reach the target (or are there already).
+WRITTEN_STATUSES: tuple[Status, ...] = ("install", "unchanged")
+#: The actions that write (or keep) a file when its component is written.
+_VERBS: tuple[Action, ...] = ("create", "overwrite", "unchanged", "remove")
 
 
 @dataclass(frozen=True)
@@ -111,7 +90,12 @@ class FileAction:
     mcp_entry: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self, status: Status = "install") -> dict[str, str]:
+        """The file as data; ``status``: its component's. A file of a component that is
+        not written (blocked, refused, skipped) is "not written" whatever was planned for
+        it, as `InstallPlan.lines` says it: nothing of that component reaches the target."""
+        if status not in WRITTEN_STATUSES and self.action in _VERBS:
+            return {"path": self.path, "action": "not written", "reason": f"its component is {status}"}
         out = {"path": self.path, "action": self.action}
         if self.reason:
             out["reason"] = self.reason
@@ -181,7 +165,7 @@ class ComponentPlan:
             "kind": self.kind,
             "name": self.name,
             "status": self.status,
-            "files": [f.to_dict() for f in self.files],
+            "files": [f.to_dict(self.status) for f in self.files],
         }
         if self.reason:
             out["reason"] = self.reason
@@ -305,6 +289,8 @@ class InstallPlan:
             "remove": f"{would}remove",
         }
         head = "" if self.applied else "  (dry run: nothing written)"
+        if self.applied and not self.ok and self.nothing_written:  # each component refused or kept
+            head = "  (nothing written)"
         refusals = ["conflicts"] if self.refused_for_conflicts else []
         refusals += ["two components would write one path"] if self.clashes else []
         if refusals:
@@ -322,7 +308,7 @@ class InstallPlan:
             out += [f"  note: {m.note}" for m in c.missing]
             for f in c.files:
                 why = f": {f.reason}" if f.reason else ""
-                if f.action in verbs and c.status in ("install", "unchanged"):
+                if f.action in verbs and c.status in WRITTEN_STATUSES:
                     out.append(f"  {verbs[f.action]} {f.path}{why}")  # why: a copy written once
                 elif f.action == "blocked":
                     out.append(f"  {'clash' if SAME_PATH in f.reason else 'kept'} {f.path}{why}")
@@ -348,12 +334,21 @@ class InstallPlan:
             )
         return out
 
+    @property
+    def nothing_written(self) -> bool:
+        """No file or entry created, overwritten or removed: a dry run, a plan refused
+        whole, or one applied whose every component was unchanged or not written."""
+        return not (self.written() or self.removed())
+
     def to_dict(self) -> dict[str, Any]:
+        """The plan as data. ``applied``: the install ran for real (no dry run, not refused
+        whole), which alone does not say that it wrote anything: ``nothing_written`` does."""
         return {
             "target": str(self.target),
             "claude_folder": str(claude_folder(self.target)),  # where .claude/... paths lie
             "scope": self.scope,
             "applied": self.applied,
+            "nothing_written": self.nothing_written,
             "ok": self.ok,
             "components": [c.to_dict() for c in self.components],
             "written": self.written(),
@@ -368,7 +363,7 @@ class InstallPlan:
     def brief(self) -> dict[str, Any]:
         """The short answer's body (MCP ``detail="brief"``): conflicts and clashes as data
         (when there are any) and the summary lines, which leave theirs out (said once)."""
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = {"nothing_written": self.nothing_written}
         if self.conflicts:
             out["conflicts"] = [self.conflict_dict(c) for c in self.conflicts]
         if self.clashes:

@@ -135,18 +135,34 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return None, f"the existing {rel} is unreadable ({exc}); fix or move it first"
     if not isinstance(data, dict):  # a list, a string: Claude Code reads neither
-        shape = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
-        what = shape.get(type(data), "a number")
-        return None, f"the existing {rel} is {what}, not a JSON object; fix or move it first"
+        return None, f"the existing {rel} is {_shape(data)}, not a JSON object; fix or move it first"
     if where := _lone_surrogate(data):
         return None, (
             f"the existing {rel} holds half of a character at {where} (a lone UTF-16 "
             "surrogate escape such as \\ud83d, which UTF-8 cannot hold); write the whole "
             f"character, or remove it; {_UNCHANGED}"
         )
-    if not isinstance(data.get(key, {}), dict):
-        return None, f"the existing {rel} has no {key!r} object; fix or move it first"
+    if not isinstance(value := data.get(key, {}), dict):
+        return None, _not_object(rel, key, value)
     return data, ""
+
+
+def _shape(value: object) -> str:
+    shape = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return shape.get(type(value), "a number")
+
+
+def _not_object(rel: str, key: str, value: object) -> str:
+    """Why ``rel`` cannot be merged into when its ``key`` holds no object, and the fix
+    (an empty list is the likely slip: ``"hooks": []`` where Claude Code reads events)."""
+    like = {"hooks": ' such as {"PostToolUse": [...]}', "mcpServers": ' such as {"<server>": {...}}'}
+    fix = f"replace the empty {_shape(value)[2:]} with {{}}" if value in ([], "") else (
+        f"rewrite it as an object{like.get(key, '')}"
+    )
+    return (
+        f"{key!r} in the existing {rel} holds {_shape(value)}, not an object; "
+        f"{fix}, or move the file first"
+    )
 
 
 def _unsafe_why(root: Path, rel: str, exc: UnsafePathError) -> str:

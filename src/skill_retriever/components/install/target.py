@@ -7,8 +7,9 @@ and `uninstall` resolves the same root (which must then exist). The rule: a targ
 project folder or the user's (``user``), never both. The user's is the home folder, whose
 ``.claude`` Claude Code reads, or the folder ``$CLAUDE_CONFIG_DIR`` names instead when set
 (`_user_root`: the root is then that folder itself, `claude_folder`). An empty target, one
-inside a ``.claude`` folder, ``$CLAUDE_CONFIG_DIR`` itself, and the home folder (or the one
-holding a ``$CLAUDE_CONFIG_DIR`` named ``.claude``) without ``user`` are refused, and so is
+inside a ``.claude`` folder, ``$CLAUDE_CONFIG_DIR`` itself, the home folder (or the one
+holding a ``$CLAUDE_CONFIG_DIR`` named ``.claude``), the filesystem root and any folder
+holding the home folder (`_above_home`) without ``user`` are refused, and so is
 ``user`` with ``$HOME`` empty or relative (it would mean ``/`` or the working folder) or
 with ``$CLAUDE_CONFIG_DIR`` empty, relative, or the home folder (or one holding it); a
 root that does not exist yet may be made only right inside an existing folder. A
@@ -184,7 +185,8 @@ def _not_home(root: Path) -> None:
             "user=True), or give a project folder; nothing written"
         )
     user = config.parent if config is not None and config.name == CLAUDE_DIR else None
-    for folder, where in ((home_folder(), "your home folder"), (user, f"the folder of ${CONFIG_DIR_VAR}")):
+    home = home_folder()
+    for folder, where in ((home, "your home folder"), (user, f"the folder of ${CONFIG_DIR_VAR}")):
         if folder is not None and same_folder(root, folder):
             raise InstallError(
                 f"target {root} is {where}, whose .claude holds Claude Code's user "
@@ -192,6 +194,27 @@ def _not_home(root: Path) -> None:
                 "paths only the project has; give a project folder (a user install, CLI --user or "
                 "Python user=True, writes there; the MCP tool installs into projects only)"
             )
+    if where := _above_home(root, home):
+        raise InstallError(
+            f"target {root} is {where}, not a project: an install there would put a .claude "
+            "folder above your home folder and every project in it; give a project folder (a "
+            "user install, CLI --user or Python user=True, writes into your home folder; the "
+            "MCP tool installs into projects only)"
+        )
+
+
+def _above_home(root: Path, home: Path | None) -> str:
+    """What ``root`` is when it is the filesystem root or a folder holding the home
+    folder (``/home``, ``/Users``), for the message; '' when it is neither. Either is a
+    slip for a project (``--target /`` or ``~/..``), never one."""
+    try:
+        real = root.resolve()
+        holds = home is not None and home.resolve().is_relative_to(real)
+    except (OSError, RuntimeError):  # a link loop: judge the path as written
+        real, holds = root, home is not None and home.is_relative_to(root)
+    if real == Path(real.anchor):
+        return "the filesystem root"
+    return f"a folder holding your home folder ({home})" if holds else ""
 
 
 def _outside_claude(root: Path) -> None:
