@@ -59,6 +59,18 @@ def test_a_file_over_the_size_limit_says_how_to_raise_it(tmp_path: Path, index_d
         assert [n.id for n in run.sources[0].nodes] == ["docs/long.md"]
 
 
+def test_the_cli_flag_sets_the_size_limit(tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
+    write_file(tmp_path / "docs", "long.md", "# Long\n\n" + "word " * 100 + "\n")
+    docs = str(tmp_path / "docs")
+    assert main(["index", docs, "--kind", "docs", "--index-dir", index_dir, "--max-file-bytes", "100"]) == 1
+    assert "over the 100-byte limit" in capsys.readouterr().out
+    assert main(["index", docs, "--kind", "docs", "--index-dir", index_dir, "--max-file-bytes", "0"]) == 2
+    assert "--max-file-bytes must be > 0, got 0" in capsys.readouterr().err
+    assert main(["index", docs, "--kind", "docs", "--index-dir", index_dir, "--max-file-bytes", "100000"]) == 0
+    with Index.open(Path(index_dir)) as index:
+        assert "docs/long.md" in index.snapshot().nodes
+
+
 def test_a_bad_document_date_says_the_field_is_left_unset(tmp_path: Path) -> None:
     write_file(tmp_path / "docs", "a.md", "---\ntitle: A\nupdated: 2026-13-45\n---\n# A\n\nBody.\n")
     result = ingest_documents(tmp_path / "docs")

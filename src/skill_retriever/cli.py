@@ -78,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the items of a source whose files are gone (default: indexing a source again removes them)",
     )
     ix.add_argument(
+        "--max-file-bytes", type=int, default=None, metavar="N",
+        help="skip (and report) skill and document files larger than N bytes (default 2,000,000)",
+    )
+    ix.add_argument(
         "--source-name",
         default=None,
         help="name of the one source indexed (the prefix of its ids; default: its folder's name)",
@@ -184,8 +188,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print("skill-retriever: interrupted", file=sys.stderr)
+        print(printable(f"skill-retriever: interrupted{_interrupted(args, argv)}"), file=sys.stderr)
         return 130
+
+
+def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
+    """What Ctrl-C left, for the commands that write: an index run leaves the source it was
+    writing half-written (the same command completes it), unless the new index it was
+    making is gone (nothing was kept); a move is finished by running it again."""
+    import shlex
+
+    again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
+    if args.command == "index" and (Path(args.index_dir) / "index.json").exists():
+        return (f"; the source it was writing into {args.index_dir} may be half-written (stats names it as "
+                f"an unfinished run): run the same command again to complete it: `{again}`")
+    if args.command == "index":
+        return f"; nothing was kept (the index at {args.index_dir} was not made); run `{again}` again to make it"
+    if args.command == "move-to-server":
+        return f"; run `{again}` again to finish the move (`stats` shows the server the index uses now)"
+    return ""
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -224,13 +245,18 @@ def _no_calibration(status: dict[str, Any]) -> str:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps, scrub_secrets
+    from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
+    before = saved_manifest(Path(args.index_dir))  # to say whether --chroma-url changed the server
     index, manifest_mended = open_for_repair(args)
     with index:
         mended = [manifest_mended] if manifest_mended else []
         mended += [f"embedded {n} {what} vector(s) again" for what, n in
                    (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
-        mended += server_repairs(index.repaired)
+        switch = server_switch(before, index.status().get("chroma_url"), index.path)
+        if switch:  # the vectors went to a server new to the index: not "again"
+            mended.append(f"{switch[0]}: copied {index.repaired.get('server', 0)} vector(s) there")
+        mended += server_repairs({**index.repaired, "server": 0} if switch else index.repaired)
         if scrubbed := scrub_secrets(index):
             from skill_retriever.ingest.scrub import scrubbed_kinds
 
@@ -245,7 +271,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         status = index.status()
         left = _not_repairable(index, status)
     if args.json:
-        print(printable_json(dumps({**status, "repaired": mended, "left": left})))
+        print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:]})))
     else:
         vectors = status["vectors"]
         state = f"repaired ({'; '.join(mended)})" if mended else "in step" if not left else "as it was"
@@ -253,6 +279,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
             f"index {status['path']} is {state}: {status['nodes']} nodes with {vectors['nodes']} vectors, "
             f"{status['edges']} edges ({vectors['edges']} with vectors)"
         ))
+        for line in switch[1:]:  # the collections left on the server it used before
+            print(printable(line))
         for line in left:
             print(printable(f"warning: {line}"), file=sys.stderr)
     return 1 if left else 0

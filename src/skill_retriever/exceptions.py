@@ -39,6 +39,13 @@ class IndexNotFoundError(IndexCorruptError):
     existed."""
 
 
+class ServerUnreachableError(IndexCorruptError):
+    """The index's Chroma server cannot be reached (nothing listens, the connection failed
+    or timed out, the host does not resolve). The index is not damaged: do not rebuild it;
+    retry once the server is back (the message says how to start it or which address to
+    check). A subclass of `IndexCorruptError`, which callers caught before it existed."""
+
+
 class IndexLockedError(SkillRetrieverError, RuntimeError):
     """Another process is writing this index directory (one writer at a time).
 

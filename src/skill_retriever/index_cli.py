@@ -31,6 +31,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
     if not paths:
         raise IngestError("nothing to index: give one or more paths, or --sample")
+    if args.max_file_bytes is not None and args.max_file_bytes <= 0:
+        raise IngestError(f"--max-file-bytes must be > 0, got {args.max_file_bytes} (leave it out for 2,000,000)")
     folder = Path(args.index_dir)
     for path in paths:
         if not path.exists():
@@ -102,8 +104,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         run = index_sources(
             index, paths, args.kind, ner=not args.no_ner, progress_factory=bars.factory,
             source_name=args.source_name, prune=not args.keep_missing,
-            # The flag is the parser's to add (cli.py); until then, the readers' default.
-            **({"max_file_bytes": limit} if (limit := getattr(args, "max_file_bytes", None)) else {}),
+            **({"max_file_bytes": args.max_file_bytes} if args.max_file_bytes is not None else {}),
         )
     finally:
         bars.close()

@@ -54,6 +54,7 @@ from skill_retriever.ingest.provenance import (
     item_file,
 )
 from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
@@ -104,7 +105,7 @@ def ingest(
     source_name: str | None = None,
     known_ids: AbstractSet[str] = frozenset(),
     within: Path | None = None,
-    max_file_bytes: int = 2_000_000,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> IngestResult:
     """Read one source into nodes, edges and per-file problems.
 
@@ -250,7 +251,7 @@ def index_sources(
     source_name: str | None = None,
     calibrate: bool = True,
     prune: bool = True,
-    max_file_bytes: int = 2_000_000,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> IndexRun:
     """Ingest each source and upsert it into ``index`` (unchanged items embed nothing).
 

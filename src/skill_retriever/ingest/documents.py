@@ -65,6 +65,7 @@ from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatt
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
+from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
@@ -110,7 +111,7 @@ def ingest_documents(
     root: Path,
     source_name: str | None = None,
     *,
-    max_file_bytes: int = 2_000_000,
+    max_file_bytes: int = MAX_FILE_BYTES,
     listed: tuple[list[str], list[Problem]] | None = None,
 ) -> IngestResult:
     """Read one folder of documents.
@@ -164,7 +165,7 @@ def ingest_document_file(
     source_name: str | None = None,
     *,
     known_ids: AbstractSet[str] = frozenset(),
-    max_file_bytes: int = 2_000_000,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> IngestResult:
     """Read one document file of a folder of documents, as `ingest_documents` reads it
     there (the same id, ``f"{source_name}/{rel}"``, and sections), without the others.
@@ -201,7 +202,7 @@ def ingest_document_file(
 
 
 def or_documents(
-    root: Path, skills: IngestResult, source_name: str | None = None, *, max_file_bytes: int = 2_000_000
+    root: Path, skills: IngestResult, source_name: str | None = None, *, max_file_bytes: int = MAX_FILE_BYTES
 ) -> IngestResult:
     """``skills`` (a folder read as a skills repository), or, when it read nothing there
     and met no component file it could not read, the folder read as documents with the

@@ -35,6 +35,8 @@ _DEPENDENCIES_KEY = "dependencies"
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
 #: What a file over the size limit can do about it.
+#: Skill and document files larger than this are skipped and reported (``index --max-file-bytes``).
+MAX_FILE_BYTES = 2_000_000
 _RAISE = "split it, or raise the limit (index --max-file-bytes N; max_file_bytes in the Python API)"
 #: A frontmatter line indented with a tab (YAML allows only spaces there).
 _TAB_INDENT_RE = re.compile(r"^ *\t", re.MULTILINE)

@@ -62,6 +62,7 @@ from skill_retriever.ingest.plugin_manifests import (
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
+from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import NodeKind, parse_timestamp
 
@@ -71,7 +72,7 @@ _MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
 
 
 def ingest_skill_repo(
-    root: Path, corpus: str | None = None, *, max_file_bytes: int = 2_000_000
+    root: Path, corpus: str | None = None, *, max_file_bytes: int = MAX_FILE_BYTES
 ) -> IngestResult:
     """Read one skills repository.
 
@@ -89,7 +90,7 @@ def ingest_skill_repo(
     return result
 
 
-def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = 2_000_000) -> IngestResult:
+def ingest_skill_repos(roots: Sequence[Path], *, max_file_bytes: int = MAX_FILE_BYTES) -> IngestResult:
     """Read several repositories as one catalogue (each named after its folder).
 
     Dependencies that a repository cannot resolve itself may resolve in another.

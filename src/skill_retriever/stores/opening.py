@@ -4,16 +4,15 @@
   is an index), the embedder's name recorded in both.
 - An existing index: its manifest names the embedder; a missing ``items.sqlite`` is
   reported with advice that works (a new directory).
-- ``index.json`` gone beside a readable ``items.sqlite``: a reader says so and points at
-  ``skill-retriever repair``; a writer (repair) recreates the manifest from the items,
-  with the Chroma server link they record (``stores.server_link``; never in a copy of the
-  directory that recorded it), unless it is given a ``chroma_url``.
-- ``index.json`` garbage beside a readable ``items.sqlite``: every open says so and points
-  at ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`,
-  nothing is lost) and so recreates it as for a missing one. An open alone never moves it.
-- The vector length the manifest names (``dim``) is checked against the stored vectors: a
-  reader refuses a manifest that disagrees with them (naming both numbers); a writer
-  corrects it when the embedder agrees with the vectors.
+- ``index.json`` gone beside a readable ``items.sqlite``: a reader says so and points at ``repair``;
+  a writer (repair) recreates the manifest from the items, with the Chroma server link they record
+  (``stores.server_link``; never in a copy of the directory that recorded it), unless given one.
+- ``index.json`` garbage beside a readable ``items.sqlite``: every open says so and points at
+  ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`, nothing
+  is lost) and so recreates it as for a missing one. An open alone never moves it.
+- The vector length the manifest names (``dim``) is checked against the stored vectors: a reader
+  refuses a manifest that disagrees; a writer corrects it when the embedder agrees with them.
+- A writer given a ``chroma_url`` spelling the manifest's server otherwise keeps the manifest's.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
 from skill_retriever.stores.rows import Changes
+from skill_retriever.stores.server_errors import one_server
 from skill_retriever.stores.server_link import recorded_link, remember, restored
 from skill_retriever.stores.vectors import check_chroma_server, check_chroma_url
 
@@ -102,13 +102,13 @@ def open_files(
             f"{path / mf.DATABASE} is missing: the index's items are gone; rebuild them into a new directory "
             f"with `skill-retriever index <sources> --index-dir <new directory>` (or move {path} aside first)"
         )
-    if writable and chroma_url and chroma_url != manifest.get("chroma_url"):
-        check_chroma_server(chroma_url)  # before index.json remembers it
+    if (other := None if writable and one_server(chroma_url, manifest.get("chroma_url")) else chroma_url) and writable:
+        check_chroma_server(other)  # before index.json remembers it
     if writable:
         lock.acquire()
     items = _items(path, lock, create=False)
-    if chroma_url and chroma_url != manifest.get("chroma_url"):
-        manifest = {**manifest, "chroma_url": chroma_url}
+    if other:
+        manifest = {**manifest, "chroma_url": other}
         if lock.held:
             mf.write_manifest(path, manifest)
     return manifest, embedder, items, None

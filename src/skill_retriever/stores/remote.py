@@ -154,12 +154,14 @@ def remote_of(
         else:
             from chromadb.errors import NotFoundError
 
-            try:
-                stores = [
-                    ChromaVectorStore(client, n, embedder, create=False, url=url, index_dir=str(path)) for n in names
-                ]
-            except NotFoundError:
-                _warn(path, url, f"has no collection {names[0]} or {names[1]} for this index")
+            stores, missing = [], []
+            for n in names:
+                try:
+                    stores.append(ChromaVectorStore(client, n, embedder, create=False, url=url, index_dir=str(path)))
+                except NotFoundError:
+                    missing.append(n)
+            if missing:  # name only what is gone: the other collection may be there
+                _warn(path, url, f"has no collection {' or '.join(missing)} for this index")
                 return None
     except (ConfigError, IndexCorruptError):
         raise

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlparse
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
 __all__ = [
-    "ServerProblem", "reached", "repair_command", "server_error", "server_problem", "start_hint", "url_parts"
+    "ServerProblem", "one_server", "reached", "repair_command", "server_error", "server_problem", "start_hint",
+    "url_parts",
 ]
 
 #: The servers (scheme, host, port) that answered this process: one that later closes a
@@ -54,6 +55,21 @@ def url_parts(url: str) -> tuple[str, str, int]:
     except ValueError:
         port = None
     return u.scheme or "http", u.hostname or "localhost", port or 8000
+
+
+#: Names of this machine's loopback address: a server on a loopback port answers each.
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def one_server(a: object, b: object) -> bool:
+    """Whether two ``chroma_url`` values name one server in other spellings: the same
+    scheme and port (8000 where none is named), and the same host or two names of this
+    machine's loopback address (``localhost`` and ``127.0.0.1``)."""
+    if not a or not b:
+        return False
+    (scheme_a, host_a, port_a), (scheme_b, host_b, port_b) = url_parts(str(a)), url_parts(str(b))
+    hosts = host_a.lower() == host_b.lower() or {host_a.lower(), host_b.lower()} <= _LOOPBACK
+    return scheme_a == scheme_b and port_a == port_b and hosts
 
 
 def reached(scheme: str, host: str, port: int) -> None:
@@ -162,10 +178,12 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
 
 
 def server_error(url: str, exc: BaseException) -> IndexCorruptError:
-    """The error an open raises when the Chroma server at ``url`` failed with ``exc``."""
+    """The error an open raises when the Chroma server at ``url`` failed with ``exc``:
+    :class:`ServerUnreachableError` when nothing answered (the index is not damaged)."""
     problem = server_problem(url, exc)
-    how = "cannot be reached" if problem.down else "cannot be used"
-    return IndexCorruptError(f"the Chroma server at {url} {how}: {problem.what}; {problem.todo}")
+    if problem.down:
+        return ServerUnreachableError(f"the Chroma server at {url} cannot be reached: {problem.what}; {problem.todo}")
+    return IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}")
 
 
 def _untrusted(e: ssl.SSLCertVerificationError, scheme: str, host: str, port: int) -> ServerProblem:

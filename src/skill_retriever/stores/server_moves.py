@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.move_leftovers import Leftovers
 from skill_retriever.stores.remote import (
     collection_names,
     copy_of,
@@ -32,7 +35,10 @@ from skill_retriever.stores.remote import (
 from skill_retriever.stores.server_errors import repair_command, server_problem, start_hint
 from skill_retriever.stores.server_link import remember
 
-__all__ = ["PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "server_line", "server_status"]
+__all__ = [
+    "PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "saved_manifest", "server_line",
+    "server_status", "server_switch",
+]
 
 log = logging.getLogger("skill_retriever")
 
@@ -78,20 +84,25 @@ class ServerMove:
     edges: int
     collections: tuple[str, str]
     previous: PreviousCollections
+    #: Collections no index here uses: an interrupted move's, deleted, and others marked
+    #: as this directory's, named (``stores.move_leftovers``).
+    leftovers: tuple[Leftovers, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """For ``move-to-server --json``."""
+        """For ``move-to-server --json``: ``removed`` counts the leftovers deleted too."""
         kept = self.previous.kept
+        removed = [*self.previous.removed, *(n for left in self.leftovers for n in left.removed)]
         return {
             "path": self.path,
             "chroma_url": self.chroma_url,
             "nodes": self.nodes,
             "edges": self.edges,
             "collections": list(self.collections),
-            "removed_collections": len(self.previous.removed),
-            "removed": list(self.previous.removed),
+            "removed_collections": len(removed),
+            "removed": removed,
             "kept": {"url": self.previous.url, "collections": dict(kept), "in_use": sorted(self.previous.in_use)}
             if kept else None,
+            "leftovers": [left.to_dict() for left in self.leftovers],
         }
 
     def lines(self) -> list[str]:
@@ -100,7 +111,7 @@ class ServerMove:
             f"the server {self.chroma_url} holds {self.nodes} node and {self.edges} edge vectors in "
             f"{' and '.join(self.collections)}; {self.path} now searches through it"
         )
-        return [held, *self.previous.lines()]
+        return [held, *self.previous.lines(), *(line for left in self.leftovers for line in left.lines())]
 
 
 def move_to_server(
@@ -111,15 +122,47 @@ def move_to_server(
     manifest naming them (and record the link in ``items``, so that a lost manifest is
     recreated with it: ``stores.server_link``), then drop the collections ``previous``
     (its manifest until now) named (:func:`drop_previous`). The caller holds the index's
-    write lock."""
+    write lock.
+
+    The new collections are recorded in ``items`` before they are made: a move that fails
+    or is interrupted before its manifest is written deletes them before it re-raises, and
+    the next move deletes those a killed one left (``stores.move_leftovers``)."""
     manifest = {**previous, "chroma_url": chroma_url, **mf.fresh_identity()}
-    remote = remote_of(manifest, embedder, path=path, live=live, writer=True)
-    assert remote is not None
-    done = sync_remote(live, remote)
-    mf.write_manifest(path, manifest)
-    remember(items, manifest, path, on_server=True)
+    cleared = leftovers.clear_pending(items, previous, path)
+    pending = leftovers.begin(items, manifest, path)
+    written = False
+    try:
+        remote = remote_of(manifest, embedder, path=path, live=live, writer=True)
+        assert remote is not None
+        done = sync_remote(live, remote)
+        mf.write_manifest(path, manifest)
+        written = True
+        leftovers.end(items)
+        remember(items, manifest, path, on_server=True)
+    except BaseException:  # Ctrl-C too: the half-filled collections must not outlive the attempt
+        if not written:
+            leftovers.undo(items, pending)
+        raise
     dropped = drop_previous(previous, manifest, path)
-    return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped)
+    named = {*dropped.kept, *(cleared.kept if cleared else ())}
+    found = [*([cleared] if cleared else []), *_strays(chroma_url, path, manifest, previous, named)]
+    return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped, tuple(found))
+
+
+def _strays(url: str, path: Path, now: Mapping[str, Any], previous: Mapping[str, Any], named: set[str]) -> list[Leftovers]:
+    """The collections on ``url`` marked as ``path``'s that the index does not use and the
+    move has not ``named`` already (``move_leftovers.strays``); a server that fails to list
+    them is logged, not raised: the move is done."""
+    from skill_retriever.stores.vectors import chroma_client
+
+    on_url = same_server(previous.get("chroma_url"), url)
+    used = {*collection_names(now), *named, *(collection_names(previous) if on_url else ())}
+    try:
+        names = leftovers.strays(chroma_client(url), path, used)
+    except Exception as exc:  # noqa: BLE001 -- Chroma fails in many types; this is tidying
+        log.warning("[skill_retriever][index] could not list the collections on %s (%s: %s)", url, type(exc).__name__, exc)
+        return []
+    return [Leftovers(url, kept=dict.fromkeys(names, leftovers.STRAY))] if names else []
 
 
 def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Path) -> PreviousCollections:
@@ -187,6 +230,28 @@ def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) ->
     return None
 
 
+def saved_manifest(path: Path) -> dict[str, Any] | None:
+    """The manifest of the index at ``path`` as it is now (None: missing or unreadable), to
+    tell afterwards what ``repair --chroma-url`` changed (:func:`server_switch`)."""
+    try:
+        return mf.read_manifest(path)
+    except (IndexCorruptError, OSError):  # nothing to compare with: the recreated manifest is reported
+        return None
+
+
+def server_switch(before: Mapping[str, Any] | None, url: str | None, path: Path) -> list[str]:
+    """What ``repair`` says when it changed the index's server: to ``url`` from the one
+    ``before`` (its manifest until then) named, or from none; then the collections left on
+    that one, which is not contacted ([]: the server is the same, or nothing was read)."""
+    old = before.get("chroma_url") if before is not None else None
+    if before is None or not url or url == old:
+        return []
+    if not old:
+        return [f"the index now searches through the Chroma server at {url} (it searched in memory before)"]
+    left = drop_previous(before, {**before, "chroma_url": url}, path)
+    return [f"the index now uses the Chroma server at {url} instead of {old}", *left.lines()]
+
+
 def server_status(
     manifest: Mapping[str, Any], embedder: Embedder, path: Path, index_vectors: tuple[int, int] | None = None
 ) -> dict[str, Any] | None:
@@ -196,7 +261,8 @@ def server_status(
     vectors the index holds, as its ``status()`` counts them, which a server in step
     holds too; None: not given) and
     ``copy_of`` (the directory whose collections these are, when this index is a copy of
-    it). Reads only: creates nothing,
+    it) and ``strays`` (collections marked as this directory's that the index does not
+    use: ``stores.move_leftovers``). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
     """
     url = manifest.get("chroma_url")
@@ -220,6 +286,7 @@ def server_status(
                 continue
             out["collections"][name] = store.count()
             out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
+        out["strays"] = leftovers.strays(client, path, collection_names(manifest))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
         problem = server_problem(str(url), exc)
         return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
@@ -228,7 +295,15 @@ def server_status(
 
 def server_line(server: Mapping[str, Any], path: str) -> str:
     """The ``stats`` line on an index's server (:func:`server_status`): down, a copy
-    searching in memory, missing collections, or the collections and their vectors."""
+    searching in memory, missing collections, or the collections and their vectors; and
+    the collections marked as this directory's that it does not use."""
+    line = _held_line(server, path)
+    if strays := server.get("strays"):
+        line += f"; it also keeps {', '.join(strays)} ({leftovers.STRAY}); delete them there if unneeded"
+    return line
+
+
+def _held_line(server: Mapping[str, Any], path: str) -> str:
     url = server["url"]
     if not server["reachable"]:
         return (

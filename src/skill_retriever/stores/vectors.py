@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.server_errors import (
@@ -124,6 +124,8 @@ def chroma_client(url: str) -> Any:
     Raises:
         ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
             or a CA setting names no bundle that can be read.
+        ServerUnreachableError: Nothing answers at ``url`` (refused, timed out, no such
+            host); what answers wrongly raises chromadb's or httpx's error.
     """
     import chromadb
     from chromadb.config import Settings
@@ -131,8 +133,15 @@ def chroma_client(url: str) -> Any:
     check_chroma_url(url)
     scheme, host, port = url_parts(url)
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
-    _answers_in_time(scheme, host, port, ssl_trust(settings))
-    client = chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings)
+    try:
+        _answers_in_time(scheme, host, port, ssl_trust(settings))
+        client = chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings)
+    except ConfigError:
+        raise
+    except Exception as exc:  # chromadb says "Could not connect" whatever the cause: the chain tells
+        if server_problem(url, exc).down:  # so that every open says the index is not damaged
+            raise server_error(url, exc) from exc
+        raise
     _bound_requests(client)
     return client
 
@@ -143,11 +152,12 @@ def check_chroma_server(url: str) -> None:
 
     Raises:
         ConfigError: ``url`` is no server address, or a CA setting names no bundle.
-        IndexCorruptError: The server cannot be reached or used (which, and what to do).
+        ServerUnreachableError: Nothing answers at ``url`` (what to do).
+        IndexCorruptError: The server answers but cannot be used (why, and what to do).
     """
     try:
         chroma_client(url).heartbeat()
-    except ConfigError:
+    except (ConfigError, ServerUnreachableError):
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
         raise server_error(url, exc) from exc
@@ -202,8 +212,9 @@ class ChromaVectorStore:
     ``NotFoundError`` when there is none); a writer creates it, marked with ``owner`` and
     ``owner_dir`` (an existing collection keeps its marks: Chroma ignores the metadata of
     ``get_or_create_collection`` then, and :meth:`claim` changes them).
-    A server that cannot be reached, or a collection deleted behind the store's back,
-    raises :class:`IndexCorruptError` naming ``url`` and what to do (``index_dir``); a
+    A server that cannot be reached raises :class:`ServerUnreachableError`, a collection
+    deleted behind the store's back :class:`CollectionGone`, naming ``url`` and what to do
+    (``index_dir``); a
     reader's store (one with a :attr:`fallback`) searches in memory instead while its
     collection is gone, and looks it up again by name (:meth:`count_found`).
     """
@@ -252,7 +263,7 @@ class ChromaVectorStore:
             if not _unreachable(exc):
                 raise
             problem = server_problem(self.url or "", exc)
-            raise IndexCorruptError(
+            raise ServerUnreachableError(
                 f"the Chroma server at {self.url or 'the configured URL'} cannot be reached: {problem.what}; {problem.todo}"
             ) from exc
 
