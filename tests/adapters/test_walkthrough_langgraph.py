@@ -33,7 +33,7 @@ SCHEMA_VIOLATIONS = [
     ({"query": "x", "k": 0}, "k: Input should be greater than or equal to 1 (got 0)"),
     ({"query": "x", "k": 100}, "k: Input should be less than or equal to 50 (got 100)"),
     ({"query": "x", "kinds": ["skil"]}, "kinds.0: unknown kind 'skil'; use one of: skill, agent"),
-    ({"query": "x", "kinds": "skill"}, "kinds: Input should be a valid list"),
+    ({"query": "x", "kinds": 5}, "kinds: Input should be a valid list"),
     ({"query": "x", "token_budget": -1}, "token_budget: Input should be greater than or equal to 0"),
     ({"query": "x", "top_k": 1}, "top_k: Extra inputs are not permitted"),
     ({"k": 3}, "query: Field required"),

@@ -57,7 +57,7 @@ def test_the_schema_still_asks_for_integers(hashed_index: Index) -> None:
     tool = next(t for t in asyncio.run(server.list_tools()) if t.name == "search_components")
     props = tool.input_schema["properties"]
     assert props["k"]["type"] == "integer" and props["k"]["default"] == 5
-    assert {"type": "integer"} in props["budget"]["anyOf"]
+    assert {"type": "integer", "minimum": 0} in props["budget"]["anyOf"]
 
 
 async def _over_stdio(index_dir: Path) -> tuple[Any, Any, Any]:

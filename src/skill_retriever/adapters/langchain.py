@@ -56,6 +56,8 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
+from skill_retriever.ingest.document_sections import file_location, read_from
+from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.index import Index
@@ -166,7 +168,9 @@ def format_results(
     """A compact ranked list a model can read: one item per two or three lines.
 
     Each item shows ``score``, the number the list is ordered by (clause coverage and the
-    reranker may reorder the fusion ranking; the fusion score is in the tool's artifact).
+    reranker may reorder the fusion ranking; the fusion score is in the tool's artifact),
+    and, given the ``snapshot`` searched, a document's file (``at FILE:LINE``) to open: a
+    component is used by its id, a document only where it lies.
     What the token budget dropped is said first when it dropped everything, so the model
     raises the budget instead of rephrasing; the response's warnings always follow.
     """
@@ -193,6 +197,9 @@ def format_results(
             f"{rank}. [{r.kind}] {r.name} (id: {r.id}) score {r.score:.4f}{rerank}, "
             f"{r.token_count} tokens, via {via}"
         )
+        node = snapshot.nodes.get(r.id) if snapshot is not None else None
+        if node is not None and node.source and node.kind not in _USED_BY_ID:
+            lines.append(f"   at {file_location(node)}")
         if r.path:
             nodes = snapshot.nodes if snapshot is not None else {}
             names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
@@ -209,6 +216,10 @@ def format_results(
             "a larger token_budget would return them."
         )
     return "\n".join([*lines, *notes])
+
+
+#: Kinds an agent uses by id (installs them); any other item read from a file is opened there.
+_USED_BY_ID = COMPONENT_KINDS | {NodeKind.PLUGIN}
 
 
 def _budget_drops(response: SearchResponse) -> tuple[int, int | None]:
@@ -300,8 +311,13 @@ def make_search_skills_tool(
 
 
 def _answer(response: SearchResponse, snapshot: IndexSnapshot) -> tuple[str, list[dict[str, Any]]]:
-    """The tool's content and artifact, path names read from the snapshot searched."""
-    artifact = [r.to_dict() for r in response.results]
+    """The tool's content and artifact, path names and sources read from the snapshot
+    searched; an item read from a file carries its ``source`` (and a section its ``line``)
+    in the artifact, as the retriever's documents and ``query --json`` do."""
+    artifact = []
+    for r in response.results:
+        node = snapshot.nodes.get(r.id)
+        artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {})})
     return format_results(response, snapshot=snapshot), artifact
 
 

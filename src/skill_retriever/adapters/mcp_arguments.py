@@ -19,7 +19,17 @@ try:  # mcp >= 2; one import for every module that refuses a tool call or a reso
 except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp.exceptions import ResourceError, ToolError  # type: ignore[no-redef]
 
-__all__ = ["Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber", "argument_error", "one_or_more", "whole_number"]
+__all__ = [
+    "Budget", "Count", "Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber",
+    "argument_error", "one_or_more", "whole_number",
+]  # fmt: skip
+
+#: ``k`` and ``budget`` as the schema shows them, with their least values (1 and 0): a
+#: client that checks its arguments before sending knows. A smaller one is still refused
+#: by the tool itself, in its own words (`mcp_search.checked_counts`), not pydantic's.
+Count = Annotated[WholeNumber, WithJsonSchema({"type": "integer", "minimum": 1})]
+Budget = Annotated[WholeNumber, WithJsonSchema({"type": "integer", "minimum": 0})]
+
 
 def one_or_more(kinds: list[str]) -> dict[str, object]:
     """The JSON schema of a ``kinds`` argument: a list of at least one of ``kinds``, or one

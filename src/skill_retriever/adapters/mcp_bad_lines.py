@@ -10,6 +10,12 @@ Each now gets a JSON-RPC error (`reply_to`): to the request's own id when the li
 JSON that names one, so that the client's call fails at once and says why; to id null
 otherwise, code -32700 (parse error), as JSON-RPC 2.0 asks. A notification (no id) gets
 no reply, as JSON-RPC 2.0 asks too.
+
+JSON that is no request went unanswered as well: ``[]``, ``{}``, ``123``, ``null``,
+``"text"``, a batch (an array of requests, which this protocol version does not take),
+and a request whose id is an object, which the SDK reads as a notification
+(`request_without_id`). Each gets an Invalid Request error (-32600) that says what is
+wrong and what to send, to id null unless the object names a usable id.
 """
 
 from __future__ import annotations
@@ -24,12 +30,13 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["answering_bad_lines", "reply_to", "serve_stdio"]
+__all__ = ["answering_bad_lines", "reply_to", "request_without_id", "serve_stdio"]
 
 #: Digits a number may have when the line is read again for its id (Python refuses to
 #: turn more than 4,300 into an int; the id itself is short).
 _ID_DIGITS = 100
-_NO_ID = object()
+_UNREAD = object()
+_ONE_PER_LINE = "send one JSON-RPC 2.0 request object per line"
 
 
 def reply_to(line: str, why: str) -> types.JSONRPCError | None:
@@ -38,23 +45,62 @@ def reply_to(line: str, why: str) -> types.JSONRPCError | None:
     try:
         data = json.loads(line, parse_int=lambda s: int(s) if len(s.lstrip("-")) <= _ID_DIGITS else 0)
     except ValueError:
-        data = None
-    request_id = data.get("id", _NO_ID) if isinstance(data, dict) else None
-    if request_id is _NO_ID:
-        return None  # a notification
-    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
-        request_id = None
-    if data is None:
+        data = _UNREAD
+    if data is _UNREAD:
         message = f"the server cannot read this line as JSON ({why}); send one JSON-RPC message per line"
-        code = types.PARSE_ERROR
-    elif (where := _half_character(data)) is not None:
+        return _error(None, types.PARSE_ERROR, message)
+    if not isinstance(data, dict):  # JSON, but no request: `[]`, `123`, `null`, `"text"`, a batch
+        return _error(None, types.INVALID_REQUEST, _not_an_object(data))
+    if "id" not in data and isinstance(data.get("method"), str):
+        return None  # a notification
+    request_id = data.get("id")
+    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+        request_id = None  # none to answer to: id null, as JSON-RPC 2.0 asks
+    if (where := _half_character(data)) is not None:
         message = (f"the request holds half of a character at {where} (a lone UTF-16 surrogate escape "
                    "such as \\ud83d, which UTF-8 cannot hold); send whole characters")
-        code = types.PARSE_ERROR
-    else:
-        message = f"the server cannot read this request ({why}); check its numbers and fields"
-        code = types.INVALID_REQUEST
+        return _error(request_id, types.PARSE_ERROR, message)
+    if (problem := _request_problem(data)) is not None:
+        return _error(request_id, types.INVALID_REQUEST, f"this is no JSON-RPC request: {problem}; {_ONE_PER_LINE}")
+    message = f"the server cannot read this request ({why}); check its numbers and fields"
+    return _error(request_id, types.INVALID_REQUEST, message)
+
+
+def request_without_id(message: Any) -> types.JSONRPCError | None:
+    """The error to answer a message the SDK read as a notification although its method is
+    a request's (``ping``, ``tools/call``; every MCP notification is ``notifications/...``),
+    or None. The SDK reads a request whose id is an object, a boolean, a fraction or null
+    as a notification, drops that id and never answers; the client waits for good."""
+    if not isinstance(message, types.JSONRPCNotification) or message.method.startswith("notifications/"):
+        return None
+    said = (f"{message.method!r:.60} is a request, and a request needs an id the answer can name: a string "
+            "or an integer (this one had another kind of id, or none); send it again with one")
+    return _error(None, types.INVALID_REQUEST, said)
+
+
+def _error(request_id: str | int | None, code: int, message: str) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+
+
+def _not_an_object(data: Any) -> str:
+    """Why a line of JSON that is no object is no request, and what to send instead."""
+    if isinstance(data, list) and data and all(isinstance(d, dict) for d in data):
+        return ("a batch (a JSON array of requests) is not supported in this protocol version; "
+                "send one request per line")
+    what = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
+    return f"this line is JSON ({what}), not a request object; {_ONE_PER_LINE}"
+
+
+def _request_problem(data: dict[str, Any]) -> str | None:
+    """What keeps a JSON object from being a request, or None when its fields are there."""
+    if data.get("jsonrpc") != "2.0":
+        return 'it has no "jsonrpc": "2.0"'
+    request_id = data.get("id")
+    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+        return f"its id must be a string or an integer, got {json.dumps(request_id)[:40]}"
+    if not isinstance(data.get("method"), str) and "result" not in data and "error" not in data:
+        return 'it names no "method"'
+    return None
 
 
 def _half_character(value: Any, where: str = "") -> str | None:
@@ -79,9 +125,10 @@ def _line_of(exc: Exception) -> tuple[str, str] | None:
     errors = exc.errors(include_url=False)
     if not errors:
         return None
-    read = errors[0].get("input")  # the line; the object it held, when it was JSON
-    line = read if isinstance(read, str) else json.dumps(read, default=str) if isinstance(read, dict) else None
-    return None if line is None else (line, str(errors[0].get("msg") or exc))
+    read = errors[0].get("input")  # the line when it is no JSON; else the value it held
+    if errors[0].get("type") != "json_invalid":  # JSON: `"text"` is a string, not a line to read again
+        read = json.dumps(read, default=str)
+    return None if not isinstance(read, str) else (read, str(errors[0].get("msg") or exc))
 
 
 async def answering_bad_lines(
@@ -94,12 +141,13 @@ async def answering_bad_lines(
     async with send:
         async for item in read_stream:
             if not isinstance(item, Exception):
-                await send.send(item)
-                continue
-            read = _line_of(item)
-            reply = reply_to(*read) if read is not None else None
+                reply = request_without_id(item.message)
+            elif (read := _line_of(item)) is not None:
+                reply = reply_to(*read)
+            else:
+                reply = None
             if reply is None:
-                await send.send(item)  # the server logs it, as before
+                await send.send(item)  # served; or, an exception, logged by the server as before
                 continue
             try:
                 await write_stream.send(SessionMessage(reply))

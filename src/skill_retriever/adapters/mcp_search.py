@@ -25,7 +25,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from skill_retriever.adapters.mcp_arguments import ToolError, WholeNumber, one_or_more
+from skill_retriever.adapters.mcp_arguments import Budget, Count, ToolError, one_or_more
+from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
@@ -51,15 +52,17 @@ from skill_retriever.responses import (
     nothing_fits_warning,
 )
 
-__all__ = ["Detail", "ItemKinds", "caller_view", "item_id", "search_answer", "search_tool"]
+__all__ = ["Detail", "ItemKinds", "caller_view", "checked_counts", "item_id", "search_answer", "search_tool"]
 
 Detail = Literal["brief", "full"]
+#: Every item kind by name: the schema's enum and the tool's description list these.
+_ITEM_KIND_NAMES = sorted(k.value for k in NodeKind)
 #: Any item kind, checked by `Filters` (its words for an unknown kind); the schema lists them.
 ItemKinds = Annotated[
     list[str],
     BeforeValidator(lambda v: [v] if isinstance(v, str) else v),  # one kind alone is a list of one
     Field(min_length=1),
-    WithJsonSchema(one_or_more(sorted(k.value for k in NodeKind))),
+    WithJsonSchema(one_or_more(_ITEM_KIND_NAMES)),
 ]
 #: A full answer's item fields besides the result's own (``access`` is left out: it names
 #: principals the caller may not hold).
@@ -87,8 +90,8 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
     def search(
         query: str,
         kinds: ItemKinds | None = None,
-        k: WholeNumber = 5,
-        budget: WholeNumber | None = None,
+        k: Count = 5,
+        budget: Budget | None = None,
         detail: Detail = "brief",
     ) -> dict[str, Any]:
         """Search everything the index holds (runbooks and other documents, incidents,
@@ -97,16 +100,30 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
 
         Args:
             query: What you need in plain words, e.g. "how do I roll back a bad deploy".
-            kinds: Item kinds to search, any of document, incident, deploy, service, tool,
-                passage, skill, agent, command, hook, mcp_server, plugin, other (default:
-                all); one kind may be given alone.
+            kinds: Item kinds to search (default: all; one may be given alone), any of:
+                {kinds}.
             k: How many results.
             budget: Token budget for all returned items (their full texts); what it drops is counted.
             detail: "brief" (about 150 tokens a result) or "full" (every field and the item's text).
         """
         return search_answer(service, count, query, kinds, k, budget, detail)
 
+    # the kinds said as the schema's enum lists them: a hand-written list fell behind it
+    search.__doc__ = (search.__doc__ or "").replace("{kinds}", ", ".join(_ITEM_KIND_NAMES))
     return search
+
+
+def checked_counts(k: int, budget: int | None) -> None:
+    """Refuse a ``k`` under 1 or a negative ``budget`` in the tools' own words (the schema
+    says their least values; a client need not check them).
+
+    Raises:
+        ToolError: Either is out of range.
+    """
+    if k <= 0:
+        raise ToolError(f"k must be an integer > 0, got {k}")
+    if budget is not None and budget < 0:
+        raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
 
 
 def search_answer(
@@ -128,10 +145,7 @@ def search_answer(
         Filters(kinds=None if kinds is None else frozenset(kinds))  # an unknown kind fails here, as everywhere
     except ConfigError as exc:
         raise ToolError(str(exc).removeprefix("filters.")) from exc  # the argument is `kinds`
-    if k <= 0:
-        raise ToolError(f"k must be an integer > 0, got {k}")
-    if budget is not None and budget < 0:
-        raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
+    checked_counts(k, budget)
     view = caller_view(service)
     principals = service.principals if service.principals is not None else []  # None: public only
 
@@ -229,4 +243,5 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
         return fit(out, count, BRIEF_TOKENS, ("snippet", "reason"))
     full = node.to_dict()
     out.update(r.to_dict(), also_at=list(shown.also_at), **{key: full[key] for key in _ITEM_FIELDS})
+    out["attrs"] = visible_attrs(view, node.attrs)  # its frontmatter may name a hidden item
     return out

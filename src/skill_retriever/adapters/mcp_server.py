@@ -33,15 +33,14 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import sys
-import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from skill_retriever.adapters.mcp_arguments import (
+    Budget,
+    Count,
     Flag,
     Ids,
     Kinds,
@@ -52,7 +51,15 @@ from skill_retriever.adapters.mcp_arguments import (
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
-from skill_retriever.adapters.mcp_search import Detail, caller_view, item_id, search_tool
+from skill_retriever.adapters.mcp_search import (
+    Detail,
+    caller_view,
+    checked_counts,
+    item_id,
+    search_tool,
+)
+from skill_retriever.adapters.mcp_warm_up import warm_up, warming
+from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import (
@@ -125,7 +132,12 @@ class _Server(MCPServer):
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
         key = "input_schema" if tools and hasattr(tools[0], "input_schema") else "inputSchema"  # mcp 2 / mcp 1
-        return [t.model_copy(update={key: getattr(t, key) | {"additionalProperties": False}}) for t in tools]
+        # the SDK sends a docstring as written: its Args lines indented by 8 spaces
+        return [
+            t.model_copy(update={key: getattr(t, key) | {"additionalProperties": False},
+                                 "description": inspect.cleandoc(t.description or "")})
+            for t in tools
+        ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], *rest: Any) -> Any:
         if (sig := self.takes.get(name)) is None:  # an unknown tool: the SDK refuses it
@@ -190,8 +202,8 @@ def build_server(
     def search_components(
         query: str,
         kinds: Kinds | None = None,
-        k: WholeNumber = 5,
-        budget: WholeNumber | None = None,
+        k: Count = 5,
+        budget: Budget | None = None,
         target: str | None = None,
         drop_conflicts: Flag = False,
         detail: Detail = "brief",
@@ -208,6 +220,7 @@ def build_server(
             drop_conflicts: Drop the losing side of each conflict (one installed in target wins, else the lower-ranked loses).
             detail: "brief" (about 150 tokens a component) or "full" (every field).
         """
+        checked_counts(k, budget)  # in the search tool's words, not the budget packer's
         view = caller_view(service)
         target = checked_target(target)
         try:
@@ -270,7 +283,8 @@ def build_server(
         out["also_at"] = list(duplicates_of(view, node_id))
         if detail == "full":
             full = node.to_dict()
-            out.update({k: full[k] for k in ("tags", "created", "updated", "source", "attrs")})
+            out.update({k: full[k] for k in ("tags", "created", "updated", "source")})
+            out["attrs"] = visible_attrs(view, node.attrs)  # its frontmatter may name a hidden item
         return out
 
     @app.tool()
@@ -365,32 +379,14 @@ def serve(
     """Open the index and serve it over stdio until the client closes the connection.
 
     The model, the snapshot's derived views and one search are warmed in the background
-    while the client connects; a line on stderr says when the server is ready, and from
-    then on the first tool call costs what later ones do.
+    while the client connects (`mcp_warm_up`); a line on stderr says when the server is
+    ready, and from then on the first tool call costs what later ones do. A warm-up still
+    running when the client leaves is stopped and waited for before the index closes.
     """
     index = Index.open(index_dir, chroma_url=chroma_url, create=False)
-    retriever = Retriever(index)
-    threading.Thread(target=warm_up, args=(retriever, principals), name="warm-up", daemon=True).start()
     try:
-        build_server(index, retriever=retriever, principals=principals).run("stdio")
+        retriever = Retriever(index)
+        with warming(retriever, principals):
+            build_server(index, retriever=retriever, principals=principals).run("stdio")
     finally:
         index.close()
-
-
-def warm_up(retriever: Retriever, principals: Sequence[str] | None) -> None:
-    """Everything the first search would pay for, now; then ``ready`` on stderr."""
-    started = time.perf_counter()
-    try:
-        spent = retriever.warm_up()  # the model, the snapshot's views, one search
-        start = time.perf_counter()  # then what only the component tools add (folding, closure)
-        ComponentService(retriever.index, retriever, principals=principals).search("warm up", k=1)
-        spent["components"] = round(time.perf_counter() - start, 3)
-    except SkillRetrieverError as exc:
-        print(f"skill-retriever: warm-up failed: {exc}", file=sys.stderr, flush=True)
-        return
-    print(
-        f"skill-retriever: ready ({len(retriever.index)} items; warmed in "
-        f"{time.perf_counter() - started:.1f} s: {spent})",
-        file=sys.stderr,
-        flush=True,
-    )

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -43,6 +44,16 @@ KindName = Annotated[
 ]
 
 
+def _one_kind_alone(value: object) -> object:
+    """One kind given as a string is a list of one (``"document"``), as the MCP tools take
+    it: a model that writes one kind so must not get a list error back."""
+    return [value] if isinstance(value, str) else value
+
+
+#: ``kinds``: a list of kind names; one alone may be given as a string.
+KindNames = Annotated[list[KindName], BeforeValidator(_one_kind_alone)]
+
+
 class SearchSkillsInput(BaseModel):
     """Arguments of ``search_skills``. Another argument is refused, not ignored (a model
     that writes ``top_k`` learns it); so are a count given as text or a boolean and a
@@ -53,7 +64,7 @@ class SearchSkillsInput(BaseModel):
     query: str = Field(
         description="What you need to do or know, in plain words (one task or question)."
     )
-    kinds: list[KindName] | None = Field(
+    kinds: KindNames | None = Field(
         default=None,
         description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
     )

@@ -132,7 +132,7 @@ def pack_units_to_budget(
     if budget is not None and (
         isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
     ):
-        raise ConfigError(f"token budget must be None or an integer >= 0, got {budget!r}")
+        raise ConfigError(f"token budget must be an integer >= 0 (or None for no limit), got {budget!r}")
     costs = [_unit_cost(unit, token_counts) for unit in ranked_units]
     kept: dict[str, int] = {}
     total = 0
