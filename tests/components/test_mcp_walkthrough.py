@@ -142,6 +142,9 @@ def test_a_brief_reason_is_cut_at_a_word_and_nothing_fits_is_said_once(hashed_in
     cut = _cut("found by graph #2, semantic #3, keyword #14, temporal #40", 44)
     assert cut == "found by graph #2, semantic #3, keyword #14…"
     assert _cut("x" * 50, 10) == "x" * 9 + "…"  # one long word: cut where it must be
+    # A clause cut to its first word says nothing: the cut ends before it.
+    why = "found by semantic #1, graph #2, keyword #2; words: format, code, indentation; 1 conflict: tabs"
+    assert _cut(why, 80) == "found by semantic #1, graph #2, keyword #2; words: format, code, indentation…"
     service = ComponentService(hashed_index, Retriever(hashed_index, reranker=None))
     answer = service.search("bake sourdough bread at home").brief(len)
     assert answer["nothing_fits"] and "nothing in the catalogue fits" in answer["note"]

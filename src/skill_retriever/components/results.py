@@ -229,4 +229,12 @@ def _cut(text: str, limit: int) -> str:
     space = head.rfind(" ")
     if flat[limit - 1] not in " ,;:" and space >= limit // 2:  # the cut falls inside a word
         head = head[:space]
+    # A clause of a word or two after the last "; " says nothing ("...; 1…"): end before it.
+    clause = head.rfind("; ")
+    if clause >= limit // 2 and len(head) - clause <= _STUB:
+        head = head[:clause]
     return head.rstrip(" ,;:") + "…"
+
+
+#: A clause this short (counting its "; ") left at the end of a cut text is dropped.
+_STUB = 12
