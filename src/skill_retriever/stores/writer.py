@@ -59,6 +59,16 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def same_text_vectors(live: LiveState, nodes: Sequence[Node]) -> dict[str, StoredVector]:
+    """Id -> the stored vector of another item with the same embedded text, for each of
+    ``nodes`` that the index holds no vector of under its own id (a new id: a renamed
+    file or folder). A stored vector's hash is its text's (`Node.content_hash`)."""
+    if not live.node_vectors or all(n.id in live.node_vectors for n in nodes):
+        return {}
+    by_text = {stored.vhash: stored for stored in live.node_vectors.values()}
+    return {n.id: found for n in nodes if n.id not in live.node_vectors and (found := by_text.get(n.content_hash()))}
+
+
 def plan_upsert(
     live: LiveState,
     nodes: Sequence[Node],
@@ -88,9 +98,13 @@ def plan_upsert(
         return None
     changes = Changes(version)
     embedded = 0
-    vectors = embedder.embed([n.embedding_text() for n in retext]) if retext else np.zeros((0, 0), np.float32)
-    fresh = {n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(retext)}
-    embedded += len(retext)
+    # A text the index holds a vector of already (a renamed folder's items, a copy) takes
+    # that vector: the model would give the same one again, at seconds per hundred items.
+    fresh = same_text_vectors(live, retext)
+    new_texts = [n for n in retext if n.id not in fresh]
+    vectors = embedder.embed([n.embedding_text() for n in new_texts]) if new_texts else np.zeros((0, 0), np.float32)
+    fresh.update({n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(new_texts)})
+    embedded += len(new_texts)
     # BM25 counts once, for the database and the live index (``stores.stored_terms``)
     if live.keywords.tokenizer is bm25_terms:
         changes.terms = {n.id: live.keywords.analyse(n.embedding_text()) for n in retext if keyword_indexed(n)}
