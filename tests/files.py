@@ -1,8 +1,13 @@
-"""Writing a test's source files: one helper for the ingest and bad-input tests."""
+"""Writing a test's source files, and one it cannot read: helpers for the ingest and
+bad-input tests."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 
 def write_file(root: Path, rel: str, content: str | bytes) -> Path:
@@ -14,3 +19,16 @@ def write_file(root: Path, rel: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def deny_reading(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
+    """Opening ``locked`` fails as ``chmod 000`` makes it fail for a user who is not root
+    (the tests run as root, which reads any file)."""
+    real_open = os.open
+
+    def deny(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:
+        if Path(path).absolute() == locked:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny)

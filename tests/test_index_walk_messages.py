@@ -4,12 +4,11 @@ walkthroughs): each problem says what is wrong and what to do about it."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from files import write_file
+from files import deny_reading, write_file
 
 from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
@@ -34,14 +33,7 @@ def _messages(problems: list[Any]) -> dict[str, str]:
 def test_a_file_not_utf8_or_unreadable_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_file(tmp_path / "repo", "skills/latin/SKILL.md", b"---\nname: latin\ndescription: Caf\xe9\n---\nx\n")
     locked = write_file(tmp_path / "repo", "skills/locked/SKILL.md", "---\nname: l\ndescription: L.\n---\nx\n")
-    real_open = os.open
-
-    def deny(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:  # chmod 000 as a non-root user sees it
-        if Path(path).absolute() == locked:
-            raise PermissionError(13, "Permission denied", os.fspath(path))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", deny)
+    deny_reading(monkeypatch, locked)
     problems = ingest_skill_repo(tmp_path / "repo").problems
     by_dir = {Path(p.path).parent.name: p.message for p in problems}
     assert by_dir["latin"].startswith("not UTF-8 text") and by_dir["latin"].endswith("save it as UTF-8 and index again")

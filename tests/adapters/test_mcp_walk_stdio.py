@@ -11,14 +11,13 @@
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from mcp_lines import read_reply, send_line
 
 from skill_retriever.adapters.mcp_bad_lines import reply_to
 from skill_retriever.adapters.mcp_warm_up import warming
@@ -40,18 +39,6 @@ def _start(index_dir: Path) -> subprocess.Popen[bytes]:
     )  # fmt: skip
 
 
-def _send(server: subprocess.Popen[bytes], line: str) -> None:
-    assert server.stdin is not None
-    server.stdin.write(line.encode() + b"\n")
-    server.stdin.flush()
-
-
-def _reply(server: subprocess.Popen[bytes], wait: float = 60) -> dict[str, Any]:
-    assert server.stdout is not None
-    ready, _, _ = select.select([server.stdout], [], [], wait)
-    assert ready, f"no reply within {wait} s"
-    answer: dict[str, Any] = json.loads(server.stdout.readline())
-    return answer
 
 
 @pytest.fixture
@@ -79,16 +66,16 @@ def server(sample_index_path: Path) -> Iterator[subprocess.Popen[bytes]]:
 def test_json_that_is_no_request_is_answered_at_once_to_id_null(
     server: subprocess.Popen[bytes], line: str, said: str
 ) -> None:
-    _send(server, INITIALIZE)
-    assert _reply(server)["id"] == 1
-    _send(server, '{"jsonrpc":"2.0","method":"notifications/initialized"}')
-    _send(server, line)
-    answer = _reply(server)
+    send_line(server, INITIALIZE)
+    assert read_reply(server)["id"] == 1
+    send_line(server, '{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    send_line(server, line)
+    answer = read_reply(server)
     assert answer["id"] is None and answer["error"]["code"] == -32600
     assert answer["error"]["message"].startswith(said), answer
     assert "cannot read this line as JSON" not in answer["error"]["message"]
-    _send(server, '{"jsonrpc":"2.0","id":20,"method":"ping"}')
-    assert _reply(server) == {"jsonrpc": "2.0", "id": 20, "result": {}}  # still serving
+    send_line(server, '{"jsonrpc":"2.0","id":20,"method":"ping"}')
+    assert read_reply(server) == {"jsonrpc": "2.0", "id": 20, "result": {}}  # still serving
 
 
 def test_an_object_without_a_method_is_answered_to_its_id() -> None:
@@ -97,7 +84,7 @@ def test_an_object_without_a_method_is_answered_to_its_id() -> None:
     assert reply.error.message == f'this is no JSON-RPC request: it names no "method"; {ONE_PER_LINE}'
 
 
-def test_a_notification_still_gets_no_reply() -> None:
+def test_a_notification_still_gets_noread_reply() -> None:
     assert reply_to('{"jsonrpc":"2.0","method":"notifications/x","params":{"q":"\\ud83d"}}', "bad") is None
 
 
@@ -125,8 +112,8 @@ def test_closing_stdin_during_the_warm_up_exits_cleanly(model_index: Path) -> No
     outcomes = []
     for _ in range(6):
         process = _start(model_index)
-        _send(process, INITIALIZE)
-        assert _reply(process)["id"] == 1
+        send_line(process, INITIALIZE)
+        assert read_reply(process)["id"] == 1
         assert process.stdin is not None
         process.stdin.close()  # at once: the warm-up is still loading the model
         returncode = process.wait(120)

@@ -10,13 +10,12 @@ server goes on serving.
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from mcp_lines import read_reply, send_line
 
 from skill_retriever.adapters.mcp_bad_lines import reply_to
 from skill_retriever.stores.index import Index
@@ -41,7 +40,7 @@ def test_a_line_that_is_not_json_is_answered_to_id_null() -> None:
     assert reply is not None and reply.id is None and reply.error.code == -32700
 
 
-def test_a_notification_gets_no_reply() -> None:
+def test_a_notification_gets_noread_reply() -> None:
     assert reply_to('{"jsonrpc":"2.0","method":"notifications/x","params":{"q":"\\ud83d"}}', "bad") is None
 
 
@@ -57,31 +56,19 @@ def server(hashed_index: Index) -> Iterator[subprocess.Popen[bytes]]:
     process.wait()
 
 
-def _send(server: subprocess.Popen[bytes], line: str) -> None:
-    assert server.stdin is not None
-    server.stdin.write(line.encode("utf-8", "surrogatepass") + b"\n")
-    server.stdin.flush()
-
-
-def _reply(server: subprocess.Popen[bytes], wait: float = 60) -> dict[str, Any]:
-    assert server.stdout is not None
-    ready, _, _ = select.select([server.stdout], [], [], wait)
-    assert ready, f"no reply within {wait} s"
-    answer: dict[str, Any] = json.loads(server.stdout.readline())
-    return answer
 
 
 def test_over_stdio_each_bad_line_fails_at_once_and_the_server_goes_on(server: subprocess.Popen[bytes]) -> None:
-    _send(server, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    send_line(server, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}))
-    assert _reply(server)["id"] == 1
-    _send(server, '{"jsonrpc":"2.0","method":"notifications/initialized"}')
-    _send(server, CALL % (2, '{"query":"fuzz \\ud83d"}'))
-    assert _reply(server)["error"]["message"].startswith("the request holds half of a character")
-    _send(server, CALL % (3, '{"query":"x","k":' + "9" * 5000 + "}"))
-    assert _reply(server)["id"] == 3
-    _send(server, "this is not json")
-    assert _reply(server)["id"] is None
-    _send(server, CALL % (4, '{"query":"format python","k":1}'))
-    answer = _reply(server)
+    assert read_reply(server)["id"] == 1
+    send_line(server, '{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    send_line(server, CALL % (2, '{"query":"fuzz \\ud83d"}'))
+    assert read_reply(server)["error"]["message"].startswith("the request holds half of a character")
+    send_line(server, CALL % (3, '{"query":"x","k":' + "9" * 5000 + "}"))
+    assert read_reply(server)["id"] == 3
+    send_line(server, "this is not json")
+    assert read_reply(server)["id"] is None
+    send_line(server, CALL % (4, '{"query":"format python","k":1}'))
+    answer = read_reply(server)
     assert answer["id"] == 4 and answer["result"]["structuredContent"]["results"]

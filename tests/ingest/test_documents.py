@@ -10,13 +10,12 @@ folder. One test searches with the bundled model through the CLI.
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from files import write_file
+from files import deny_reading, write_file
 
 from skill_retriever.cli import main
 from skill_retriever.components.install.not_installable import no_place_message
@@ -126,14 +125,7 @@ def test_bad_files_are_problems_and_the_run_goes_on(tmp_path: Path, monkeypatch:
     write_file(root, "unclosed.md", "---\ntitle: x\nBody without a closing line.\n")
     locked = write_file(root, "locked.rst", "Locked\n")
     write_file(root, "image.png", b"\x89PNG\r\n\x1a\n\x00")
-    real_open = os.open
-
-    def deny(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:  # chmod 000 as a non-root user sees it
-        if Path(path).absolute() == locked:
-            raise PermissionError(13, "Permission denied", os.fspath(path))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", deny)
+    deny_reading(monkeypatch, locked)
     result = ingest_documents(root)
     assert [n.id for n in result.nodes] == ["notes/good.md"]
     by_file = {Path(p.path).name: p for p in result.problems}
