@@ -20,7 +20,8 @@ from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 
 pytestmark = pytest.mark.slow
 
-TOOLS = {"search", "search_components", "get_component", "check_dependencies", "install_components"}
+TOOLS = {"search", "search_components", "get_component", "check_dependencies", "install_components",
+         "uninstall_components"}
 
 
 def _json(result: Any) -> dict[str, Any]:

@@ -3,16 +3,24 @@
 A tool call's JSON is validated by pydantic against the tool function's signature. The
 types here are stricter than Python's own where a lenient reading would hide a client's
 bug: a count is never ``true`` or ``"5"``, and a switch is never ``"false"`` (read as
-true, that string turned a dry run into a real install).
+true, that string turned a dry run into a real install). The ids and the ``target`` the
+component tools take are checked here too (`resolved_ids`, `checked_target`): every tool
+that takes them says a problem in the same words.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from typing import Annotated, Literal, get_args
 
 from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
+from skill_retriever.components.install import InstallError, UnknownComponentError, resolve_id
+from skill_retriever.components.install.not_installable import NotInstallableError
+from skill_retriever.components.install.target import existing_folder
+from skill_retriever.components.view import CallerView
 
 try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -21,7 +29,7 @@ except ImportError:  # pragma: no cover - mcp 1.x
 
 __all__ = [
     "Budget", "Count", "Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber",
-    "argument_error", "one_or_more", "whole_number",
+    "argument_error", "checked_target", "one_or_more", "resolved_ids", "unknown_said", "whole_number",
 ]  # fmt: skip
 
 #: ``k`` and ``budget`` as the schema shows them, with their least values (1 and 0): a
@@ -61,3 +69,58 @@ def argument_error(exc: ValidationError, takes: str) -> str:
         "whole_number": str(err["msg"]),  # names the argument itself
     }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
     return said + (f" (and {len(more)} more problem(s))" if more else "")
+
+
+def unknown_said(exc: UnknownComponentError, arg: str) -> str:
+    """What an agent should do about an id that names nothing, or several things (the
+    SDK puts the tool's name before it)."""
+    if isinstance(exc, NotInstallableError):  # in the index, of a kind install cannot write
+        return str(exc)
+    if exc.candidates:
+        listing = ", ".join(exc.candidates[:5])
+        return f"{len(exc.candidates)} components are named {exc.ref!r:.200} ({listing}); pass one of these ids as {arg}"
+    return (
+        f"no component {exc.ref!r:.200}; call search_components with the task to find ids, "
+        f"then pass one of them as {arg}"
+    )
+
+
+def resolved_ids(view: CallerView, refs: Sequence[str], arg: str) -> list[str]:
+    """The node id of each of ``refs`` as ``view``'s caller may see it: an id, or a unique
+    name (an item the caller may not see is no component, as one that does not exist).
+
+    Raises:
+        ToolError: A ref names nothing the caller sees, several things, or an item of a
+            kind install has no place for (`unknown_said`).
+    """
+    try:
+        return [resolve_id(view, r) for r in refs]
+    except UnknownComponentError as exc:
+        raise ToolError(unknown_said(exc, arg)) from exc
+
+
+def checked_target(target: str | None, *, may_create: bool = False) -> str | None:
+    """``target`` if it is absolute and names an existing folder (None stays None); with ``may_create``
+    (installing), also a folder yet to be made inside an existing one, as the CLI allows.
+
+    The rule is install's own (`components.install.target.existing_folder`), said in one
+    line the agent can act on: an agent's typo must not pass for "no target" (a search
+    would report no installed conflicts without a word, and an install would write into
+    a new folder somewhere, or the server's working directory for ``""``), and a path the
+    OS refuses (a NUL byte, a name too long) must not end in a bare "Error executing tool".
+
+    Raises:
+        ToolError: The target is empty, unusable as a path, or not an existing folder.
+    """
+    if target is None:
+        return None
+    if target.strip() and not os.path.isabs(os.path.expanduser(target)):  # (empty: said below)
+        raise ToolError(
+            f"target {target!r:.200} is a relative path, which this server would read from its own "
+            f"working folder ({os.getcwd()}), not yours; pass the project folder's absolute path"
+        )
+    try:
+        existing_folder(target, may_create=may_create, fix="pass the project folder's absolute path")
+    except InstallError as exc:
+        raise ToolError(str(exc)) from exc
+    return target

@@ -14,6 +14,9 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
   allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
   written into ``target`` (``.claude/``, ``.claude/settings.json`` hooks, ``.mcp.json``);
   a set holding a conflict is refused unless ``allow_conflicts`` is true.
+- ``uninstall_components(ids, target, dry_run=True, force, detail)``: what taking back
+  those installs would remove, and with ``dry_run=false`` removes it; files changed
+  since are kept unless ``force`` is true (`mcp_uninstall`).
 - Resource ``skill-retriever://status``: counts of what this server's caller may see.
 
 Every call pins one snapshot and reads it through one `CallerView` with the server's
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +50,9 @@ from skill_retriever.adapters.mcp_arguments import (
     ToolError,
     WholeNumber,
     argument_error,
+    checked_target,
+    resolved_ids,
+    unknown_said,
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
@@ -58,20 +63,13 @@ from skill_retriever.adapters.mcp_search import (
     item_id,
     search_tool,
 )
+from skill_retriever.adapters.mcp_uninstall import uninstall_tool
 from skill_retriever.adapters.mcp_warm_up import warm_up, warming
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
-from skill_retriever.components.install import (
-    InstallError,
-    UnknownComponentError,
-    install,
-    resolve_id,
-)
-from skill_retriever.components.install.not_installable import NotInstallableError
-from skill_retriever.components.install.target import existing_folder
+from skill_retriever.components.install import UnknownComponentError, install
 from skill_retriever.components.service import ComponentService
-from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import EdgeKind
@@ -91,26 +89,13 @@ INSTRUCTIONS = (
     "with everything they depend on and any conflicts. Call search_components with the task; "
     "check_dependencies before installing a hand-picked set; install_components writes them "
     "into a project's .claude/ folder, settings.json hooks and .mcp.json (a dry run unless "
-    "dry_run is false; a set with conflicts is refused unless allow_conflicts is true). "
+    "dry_run is false; a set with conflicts is refused unless allow_conflicts is true); "
+    "uninstall_components takes back what it wrote (a dry run unless dry_run is false). "
     "Call search for anything else the index holds (runbooks, documents, incidents, deploys, "
     "services, tools) and get_component with a result's id to read it whole."
 )
 #: A brief get_component answer shows this much of the text.
 BRIEF_TEXT_CHARS = 4000
-
-
-def _unknown(exc: UnknownComponentError, arg: str) -> str:
-    """What an agent should do about an id that names nothing, or several things (the
-    SDK puts the tool's name before it)."""
-    if isinstance(exc, NotInstallableError):  # in the index, of a kind install cannot write
-        return str(exc)
-    if exc.candidates:
-        listing = ", ".join(exc.candidates[:5])
-        return f"{len(exc.candidates)} components are named {exc.ref!r:.200} ({listing}); pass one of these ids as {arg}"
-    return (
-        f"no component {exc.ref!r:.200}; call search_components with the task to find ids, "
-        f"then pass one of them as {arg}"
-    )
 
 
 class _Server(MCPServer):
@@ -156,33 +141,6 @@ class _Server(MCPServer):
             raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
 
 
-def checked_target(target: str | None, *, may_create: bool = False) -> str | None:
-    """``target`` if it is absolute and names an existing folder (None stays None); with ``may_create``
-    (installing), also a folder yet to be made inside an existing one, as the CLI allows.
-
-    The rule is install's own (`components.install.target.existing_folder`), said in one
-    line the agent can act on: an agent's typo must not pass for "no target" (a search
-    would report no installed conflicts without a word, and an install would write into
-    a new folder somewhere, or the server's working directory for ``""``), and a path the
-    OS refuses (a NUL byte, a name too long) must not end in a bare "Error executing tool".
-
-    Raises:
-        ToolError: The target is empty, unusable as a path, or not an existing folder.
-    """
-    if target is None:
-        return None
-    if target.strip() and not os.path.isabs(os.path.expanduser(target)):  # (empty: said below)
-        raise ToolError(
-            f"target {target!r:.200} is a relative path, which this server would read from its own "
-            f"working folder ({os.getcwd()}), not yours; pass the project folder's absolute path"
-        )
-    try:
-        existing_folder(target, may_create=may_create, fix="pass the project folder's absolute path")
-    except InstallError as exc:
-        raise ToolError(str(exc)) from exc
-    return target
-
-
 def build_server(
     index: Index, *, retriever: Retriever | None = None, principals: Sequence[str] | None = ("*",)
 ) -> Any:
@@ -191,12 +149,6 @@ def build_server(
     service = ComponentService(index, retriever, principals=principals)
     count = token_counter(service.retriever.config.encoding)
     app = _Server("skill-retriever", instructions=INSTRUCTIONS)
-
-    def resolve(view: CallerView, refs: Sequence[str], arg: str) -> list[str]:
-        try:
-            return [resolve_id(view, r) for r in refs]
-        except UnknownComponentError as exc:
-            raise ToolError(_unknown(exc, arg)) from exc
 
     @app.tool()
     def search_components(
@@ -249,7 +201,7 @@ def build_server(
         try:
             node_id = item_id(view, id)
         except UnknownComponentError as exc:
-            raise ToolError(_unknown(exc, "id")) from exc
+            raise ToolError(unknown_said(exc, "id")) from exc
         node = view.get(node_id)
 
         def named(ids: list[str]) -> list[dict[str, str]]:
@@ -297,7 +249,7 @@ def build_server(
             target: A project folder (absolute path); conflicts with components installed there are reported.
         """
         view = caller_view(service)
-        resolved = resolve(view, ids, "ids")
+        resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target)
         try:
             return service.check_dependencies(resolved, target=target, view=view)
@@ -333,7 +285,7 @@ def build_server(
             detail: "brief" (a line per file) or "full" (every component and file).
         """
         view = caller_view(service)
-        resolved = resolve(view, ids, "ids")
+        resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target, may_create=True) or ""  # never None: the argument is required
         try:
             plan = install(
@@ -360,6 +312,8 @@ def build_server(
             out["next"] = "call install_components again with dry_run false to write these files"
         return out
 
+    uninstall_components = app.tool()(uninstall_tool(service))  # `mcp_uninstall`
+
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
     def status() -> str:
         """What the index holds that this caller may see: counts by kind, embedder, version."""
@@ -368,7 +322,7 @@ def build_server(
         except ToolError as exc:  # a resource read says its failure as ResourceError
             raise ResourceError(str(exc)) from exc
 
-    tools = (search, search_components, get_component, check_dependencies, install_components)
+    tools = (search, search_components, get_component, check_dependencies, install_components, uninstall_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
     return app
 

@@ -61,7 +61,7 @@ from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
 from skill_retriever.fsutil import leftover_temps, write_atomic
 
-__all__ = ["UninstallReport", "uninstall"]
+__all__ = ["UninstallReport", "uninstall", "uninstall_held"]
 
 
 def uninstall(
@@ -89,10 +89,13 @@ def uninstall(
         ids = [ids]
     root, _ = install_root(target, user, home, must_exist=True)
     with holding(root):  # read, changed and written back as one step
-        return _uninstall(root, ids, force)
+        return uninstall_held(root, ids, force)
 
 
-def _uninstall(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
+def uninstall_held(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
+    """`uninstall` of ``root`` (resolved) for a caller that holds its install lock already
+    (`target_lock.holding`, which is not re-entrant): the MCP tool checks the record and
+    removes under one hold."""
     record = InstallRecord.load(root)
     picked = pick(record, ids)
     chosen = picked.ids
