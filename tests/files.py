@@ -3,6 +3,7 @@ bad-input tests."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -32,3 +33,11 @@ def deny_reading(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", deny)
+
+
+def write_skill(root: Path, name: str, body: str, **front: object) -> Path:
+    """``root/skills/<name>/SKILL.md`` with ``name``, a description and ``front`` (each
+    value as JSON, which YAML reads) in its frontmatter, then ``body``."""
+    lines = [f"name: {name}", f"description: {json.dumps(f'The {name} skill.')}"]
+    lines += [f"{k}: {json.dumps(v)}" for k, v in front.items()]
+    return write_file(root, f"skills/{name}/SKILL.md", "---\n" + "\n".join(lines) + f"\n---\n\n{body}\n")

@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
+from files import write_skill
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from skill_retriever.components.install import install
@@ -32,21 +33,13 @@ SKILL_FILE = ".claude/skills/lint-rules/SKILL.md"
 USER_SETTINGS = {"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]}}
 
 
-def _skill(root: Path, name: str, body: str, **front: object) -> None:
-    lines = [f"name: {name}", f"description: {json.dumps(f'The {name} skill.')}"]
-    lines += [f"{k}: {json.dumps(v)}" for k, v in front.items()]
-    path = root / "skills" / name / "SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text("---\n" + "\n".join(lines) + f"\n---\n\n{body}\n", encoding="utf-8")
-
-
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("mcp-uninstall")
     acme = root / "acme"
-    _skill(acme, "lint-rules", "Lint Python with the house rules.")
-    _skill(acme, "vault-admin", f"{SECRET} unseal the vault.", access=["secops"])
-    _skill(acme, "rotate-keys", "Rotate the service keys.", requires=["vault-admin"])
+    write_skill(acme, "lint-rules", "Lint Python with the house rules.")
+    write_skill(acme, "vault-admin", f"{SECRET} unseal the vault.", access=["secops"])
+    write_skill(acme, "rotate-keys", "Rotate the service keys.", requires=["vault-admin"])
     (acme / "hooks").mkdir()
     (acme / "hooks/format-on-save.json").write_text(json.dumps({
         "name": "format-on-save", "description": "Format Python files after every edit.",

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from files import write_skill
 
 from skill_retriever.cli import main
 from skill_retriever.components.install import install
@@ -25,22 +26,14 @@ SECRET = "TOPSECRET-ZANZIBAR-MARKER"
 WRITTEN = "Zanzibar-Vault"
 
 
-def _skill(root: Path, name: str, body: str, **front: object) -> None:
-    lines = [f"name: {name}", f"description: {json.dumps(f'The {name} skill.')}"]
-    lines += [f"{k}: {json.dumps(v)}" for k, v in front.items()]
-    path = root / "skills" / name / "SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text("---\n" + "\n".join(lines) + f"\n---\n\n{body}\n", encoding="utf-8")
-
-
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
     acme, extra = tmp_path / "acme", tmp_path / "extra"
-    _skill(acme, "zanzibar-vault", f"{SECRET} credentials workflow.", access=["secops"])
-    _skill(acme, "deploy-helper", "Roll out, then smoke check.", requires=[WRITTEN])
-    _skill(acme, "release-train", "Ship the release.", requires=["deploy-helper"])
-    _skill(acme, "ghost-user", "Needs a thing nobody has.", requires=["no-such-thing"])
-    _skill(extra, "uses-private", "Also needs the vault.", requires=[WRITTEN])
+    write_skill(acme, "zanzibar-vault", f"{SECRET} credentials workflow.", access=["secops"])
+    write_skill(acme, "deploy-helper", "Roll out, then smoke check.", requires=[WRITTEN])
+    write_skill(acme, "release-train", "Ship the release.", requires=["deploy-helper"])
+    write_skill(acme, "ghost-user", "Needs a thing nobody has.", requires=["no-such-thing"])
+    write_skill(extra, "uses-private", "Also needs the vault.", requires=[WRITTEN])
     idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
     index_sources(idx, [acme, extra], "skills", calibrate=False)
     yield idx

@@ -11,7 +11,8 @@ that takes them says a problem in the same words.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Literal, get_args
 
 from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema
@@ -21,6 +22,7 @@ from skill_retriever.components.install import InstallError, UnknownComponentErr
 from skill_retriever.components.install.not_installable import NotInstallableError
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.view import CallerView
+from skill_retriever.exceptions import SkillRetrieverError
 
 try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -29,7 +31,8 @@ except ImportError:  # pragma: no cover - mcp 1.x
 
 __all__ = [
     "Budget", "Count", "Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber",
-    "argument_error", "checked_target", "one_or_more", "resolved_ids", "unknown_said", "whole_number",
+    "argument_error", "checked_target", "one_or_more", "refused_as_tool_errors", "resolved_ids", "unknown_said",
+    "whole_number",
 ]  # fmt: skip
 
 #: ``k`` and ``budget`` as the schema shows them, with their least values (1 and 0): a
@@ -124,3 +127,19 @@ def checked_target(target: str | None, *, may_create: bool = False) -> str | Non
     except InstallError as exc:
         raise ToolError(str(exc)) from exc
     return target
+
+
+@contextmanager
+def refused_as_tool_errors(target: str, doing: str) -> Iterator[None]:
+    """What the install tools raise, as the tool's error: our own errors in their words, a
+    file system error as what could not be done to ``target`` (``doing``: "write into",
+    "change") and what to pass instead."""
+    try:
+        yield
+    except SkillRetrieverError as exc:
+        raise ToolError(str(exc)) from exc
+    except OSError as exc:
+        raise ToolError(
+            f"could not {doing} {exc.filename or target}: {exc.strerror or exc}; "
+            "pass a folder this server may write to as target"
+        ) from exc

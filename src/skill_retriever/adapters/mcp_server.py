@@ -51,6 +51,7 @@ from skill_retriever.adapters.mcp_arguments import (
     WholeNumber,
     argument_error,
     checked_target,
+    refused_as_tool_errors,
     resolved_ids,
     unknown_said,
     whole_number,
@@ -287,7 +288,7 @@ def build_server(
         view = caller_view(service)
         resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target, may_create=True) or ""  # never None: the argument is required
-        try:
+        with refused_as_tool_errors(target, "write into"):
             plan = install(
                 view,
                 resolved,
@@ -297,13 +298,6 @@ def build_server(
                 with_dependencies=with_dependencies,
                 allow_conflicts=allow_conflicts,
             )
-        except SkillRetrieverError as exc:
-            raise ToolError(str(exc)) from exc
-        except OSError as exc:
-            raise ToolError(
-                f"could not write into {target}: {exc.strerror or exc}; "
-                "pass a folder this server may write to as target"
-            ) from exc
         if detail == "full":
             return plan.to_dict()
         out: dict[str, Any] = {"target": str(plan.target), "applied": plan.applied, "ok": plan.ok}

@@ -33,6 +33,7 @@ from skill_retriever.adapters.mcp_arguments import (
     Ids,
     ToolError,
     checked_target,
+    refused_as_tool_errors,
     resolved_ids,
 )
 from skill_retriever.adapters.mcp_search import Detail, caller_view
@@ -84,15 +85,8 @@ def uninstall_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
         view = caller_view(service)
         resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target) or ""  # never None: the argument is required
-        try:
+        with refused_as_tool_errors(target, "change"):
             report = take_back(view, resolved, target, dry_run=dry_run, force=force)
-        except SkillRetrieverError as exc:
-            raise ToolError(str(exc)) from exc
-        except OSError as exc:
-            raise ToolError(
-                f"could not change {exc.filename or target}: {exc.strerror or exc}; "
-                "pass a folder this server may write to as target"
-            ) from exc
         if detail == "full":
             return {**report.to_dict(), "applied": not dry_run}
         return {
