@@ -89,6 +89,25 @@ def test_a_folder_inside_an_indexed_repository_is_refused_not_held_twice(
     assert _sources(index_dir)["bg"] == {"bg/SKILL.md"}
 
 
+def test_a_folder_holding_an_indexed_source_says_its_items_are_held_twice(
+    tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other way round: the inner folder indexed first, then the repository around it."""
+    root = tmp_path / "repo"
+    write_file(root, "skills/pdf/SKILL.md", _skill("pdf"))
+    write_file(root, "skills/xlsx/SKILL.md", _skill("xlsx"))
+    assert main(["index", str(root / "skills" / "pdf"), "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["index", str(root), "--index-dir", index_dir]) == 0
+    out = capsys.readouterr().out
+    assert "the source 'pdf'" in out and "read 1 of its item(s) again" in out and "remove-source pdf" in out
+    # Indexed again, the note stays while both hold it; gone once the inner one is removed.
+    assert main(["remove-source", "pdf", "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["index", str(root), "--index-dir", index_dir]) == 0
+    assert "held twice" not in capsys.readouterr().out
+
+
 def test_a_folder_inside_a_source_that_does_not_read_it_is_a_source_of_its_own(
     repo: Path, index_dir: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

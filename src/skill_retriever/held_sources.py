@@ -10,6 +10,9 @@ may lie inside one, and what to do then depends on it:
   source of its own, hold each of them twice: refused (`refuse_nested`) unless a
   ``--source-name`` asks for it, which gets the note a second name for one folder gets
   (`held_twice`);
+- a folder that holds a source the index holds, read now as a source of its own, reads
+  that source's files again: noted (`holds_sources_inside`), as the other way round is
+  refused only for a folder not named on purpose;
 - a path gone from disk (deleted, a dangling or looping link) says what it is, and,
   when the index holds items read from it, which command takes them out (`missing_path`).
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +30,10 @@ from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance, item_file
 from skill_retriever.ingest.result import Problem
 from skill_retriever.model import Node
 
-__all__ = ["HeldSource", "component_file_advice", "held_twice", "missing_path", "refuse_nested", "sources_around"]
+__all__ = [
+    "HeldSource", "component_file_advice", "held_twice", "holds_sources_inside", "missing_path", "refuse_nested",
+    "sources_around",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,29 @@ def held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list
             "if that source is enough"
         )
     return [Problem(str(path), note, read_whole=True) for note in notes]
+
+
+def holds_sources_inside(held: Mapping[str, Node], origin: Provenance, path: Path, read: Iterable[Node]) -> list[Problem]:
+    """A note for each source the index holds whose root lies inside ``path`` (read now as
+    the source ``origin``) and whose files this run read too (``read``): each of their
+    items is then held twice, once by each source."""
+    if not path.is_dir():
+        return []
+    target = _real(path)
+    files = {f for n in read if (f := item_file(n, origin.root)) is not None}
+    roots = {(str(n.attrs.get("source_name")), str(n.attrs.get("source_root"))) for n in held.values()
+             if isinstance(n.attrs.get("source_root"), str) and n.attrs.get("source_name") != origin.name}
+    notes = []
+    for name, root in sorted(roots):
+        inner = HeldSource(name, Path(root))
+        if inner.root == target or not inner.root.is_relative_to(target):
+            continue
+        if count := sum(1 for f in inner.files(held).values() if f in files):
+            notes.append(Problem(str(path), (
+                f"the source {name!r} ({root}) lies inside this folder, and this run read {count} of its "
+                f"item(s) again: each is held twice; `skill-retriever remove-source {name}` if this source is enough"
+            ), read_whole=True))
+    return notes
 
 
 def missing_path(path: Path, held: Mapping[str, Node] | None = None) -> str:

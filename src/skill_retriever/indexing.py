@@ -43,6 +43,7 @@ from skill_retriever.filters import star_access_note
 from skill_retriever.held_sources import (
     component_file_advice,
     held_twice,
+    holds_sources_inside,
     missing_path,
     refuse_nested,
 )
@@ -311,6 +312,7 @@ def index_sources(
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += held_twice(_held(index), origin, path)
+        result.problems += holds_sources_inside(_held(index), origin, path, result.nodes)
         if (starred := star_access_note(result.nodes)) is not None:
             result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)
