@@ -31,7 +31,7 @@ from skill_retriever.ingest.result import Problem
 from skill_retriever.model import Node
 
 __all__ = [
-    "HeldSource", "component_file_advice", "held_twice", "holds_sources_inside", "missing_path", "refuse_nested",
+    "HeldSource", "component_file_advice", "held_sources", "held_twice", "holds_sources_inside", "missing_path", "refuse_nested",
     "sources_around",
 ]  # fmt: skip
 
@@ -63,16 +63,21 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def sources_around(held: Mapping[str, Node], path: Path) -> list[HeldSource]:
-    """The sources the index holds whose root folder holds ``path`` (a root that is the
-    path itself is not around it), outermost first."""
-    target = _real(path)
+def held_sources(held: Mapping[str, Node]) -> list[HeldSource]:
+    """Every source the index holds (nodes that record a name and a root), by name."""
     roots = {
         (name, root)
         for node in held.values()
         if isinstance(name := node.attrs.get("source_name"), str) and isinstance(root := node.attrs.get("source_root"), str)
     }
-    around = [HeldSource(name, Path(root)) for name, root in roots if target != Path(root) and target.is_relative_to(root)]
+    return [HeldSource(name, Path(root)) for name, root in sorted(roots)]
+
+
+def sources_around(held: Mapping[str, Node], path: Path) -> list[HeldSource]:
+    """The sources the index holds whose root folder holds ``path`` (a root that is the
+    path itself is not around it), outermost first."""
+    target = _real(path)
+    around = [s for s in held_sources(held) if target != s.root and target.is_relative_to(s.root)]
     return sorted(around, key=lambda s: (len(s.root.parts), s.name))
 
 
@@ -169,17 +174,15 @@ def holds_sources_inside(held: Mapping[str, Node], origin: Provenance, path: Pat
         return []
     target = _real(path)
     files = {f for n in read if (f := item_file(n, origin.root)) is not None}
-    roots = {(str(n.attrs.get("source_name")), str(n.attrs.get("source_root"))) for n in held.values()
-             if isinstance(n.attrs.get("source_root"), str) and n.attrs.get("source_name") != origin.name}
     notes = []
-    for name, root in sorted(roots):
-        inner = HeldSource(name, Path(root))
-        if inner.root == target or not inner.root.is_relative_to(target):
+    for inner in held_sources(held):
+        if inner.name == origin.name or inner.root == target or not inner.root.is_relative_to(target):
             continue
         if count := sum(1 for f in inner.files(held).values() if f in files):
             notes.append(Problem(str(path), (
-                f"the source {name!r} ({root}) lies inside this folder, and this run read {count} of its "
-                f"item(s) again: each is held twice; `skill-retriever remove-source {name}` if this source is enough"
+                f"the source {inner.name!r} ({inner.root}) lies inside this folder, and this run read {count} of "
+                f"its item(s) again: each is held twice; `skill-retriever remove-source {inner.name}` if this "
+                "source is enough"
             ), read_whole=True))
     return notes
 

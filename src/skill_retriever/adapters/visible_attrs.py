@@ -26,13 +26,19 @@ from typing import Any
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
+from skill_retriever.ingest.skill_records import (
+    CONFLICTS_KEY,
+    DEPENDENCIES_KEY,
+    REQUIRES_KEYS,
+    TOOL_KEYS,
+)
 
 __all__ = ["visible_attrs"]
 
-#: Frontmatter keys whose entries name items (`skill_records` reads the same keys).
-_NAMING_KEYS = ("requires", "depends_on", "dependencies", "conflicts", "mcp_servers")
-#: Tool lists: only an ``mcp__<server>__<tool>`` entry names an item (the server).
-_TOOL_KEYS = ("tools", "allowed-tools")
+#: Frontmatter keys whose entries name items (`skill_records` reads them); of its tool
+#: lists, ``mcp_servers`` names servers, the others items only as ``mcp__<server>__<tool>``.
+_NAMING_KEYS = (*REQUIRES_KEYS, DEPENDENCIES_KEY, CONFLICTS_KEY, "mcp_servers")
+_TOOL_KEYS = tuple(k for k in TOOL_KEYS if k not in _NAMING_KEYS)
 _VIEWS_KEPT = 16  # as `CallerView`: distinct principal sets a snapshot keeps a name set for
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from skill_retriever.model import EdgeKind
+from skill_retriever.model import ANSWER_KINDS, EdgeKind, NodeKind
 
 Direction = Literal["out", "in", "both"]
 
@@ -98,9 +98,7 @@ def _name_pattern(name: str) -> str:
 #: deploy of a service that ledger-db depends on" wants deploys, though the walk starts at
 #: services). Each kind's own name, singular and plural, and a few everyday synonyms.
 _KIND_WORDS: dict[str, str] = {
-    **{w: k for k in ("skill", "agent", "command", "hook", "plugin", "tool", "document", "passage", "service",
-                      "deploy", "incident") for w in (k, k + "s")},
-    "mcp server": "mcp_server", "mcp servers": "mcp_server",
+    **{k.replace("_", " ") + s: k for k in ANSWER_KINDS - {NodeKind.OTHER.value} for s in ("", "s")},
     "deployment": "deploy", "deployments": "deploy", "outage": "incident", "outages": "incident",
     "docs": "document", "runbook": "document", "runbooks": "document",
 }

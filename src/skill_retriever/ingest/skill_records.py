@@ -28,10 +28,14 @@ from skill_retriever.ingest.result import Note
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 
-_REQUIRES_KEYS = ("requires", "depends_on")
+#: Frontmatter keys read as what a component requires, conflicts with, and the tools it
+#: uses (the install notes and the MCP answers read the same keys).
+REQUIRES_KEYS = ("requires", "depends_on")
+CONFLICTS_KEY = "conflicts"
+TOOL_KEYS = ("tools", "allowed-tools", "mcp_servers")
 #: Anthropic's skill format lists software packages under ``dependencies`` (``pandas>=1.5``,
 #: ``railway-cli``); it names components only where every entry is one (see `skill_links`).
-_DEPENDENCIES_KEY = "dependencies"
+DEPENDENCIES_KEY = "dependencies"
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
 #: What a file over the size limit can do about it.
@@ -181,11 +185,11 @@ def record_from_fields(
     record.access = access_labels(fields)
     record.created = first_time(fields, _CREATED_KEYS, record.warnings)
     record.updated = first_time(fields, _UPDATED_KEYS, record.warnings)
-    for key in _REQUIRES_KEYS:
+    for key in REQUIRES_KEYS:
         record.requires += name_list(fields.get(key), key, record.warnings)
-    record.dependencies = name_list(fields.get(_DEPENDENCIES_KEY), _DEPENDENCIES_KEY, record.warnings)
-    record.conflicts = _conflicts(fields.get("conflicts"), record.warnings)
-    for key in ("tools", "allowed-tools", "mcp_servers"):
+    record.dependencies = name_list(fields.get(DEPENDENCIES_KEY), DEPENDENCIES_KEY, record.warnings)
+    record.conflicts = _conflicts(fields.get(CONFLICTS_KEY), record.warnings)
+    for key in TOOL_KEYS:
         record.tools += name_list(fields.get(key), key, record.warnings)
     return record
 

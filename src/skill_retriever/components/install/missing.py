@@ -34,7 +34,7 @@ from skill_retriever.components.install.plan import ComponentPlan, MissingRequir
 from skill_retriever.components.view import CallerView
 from skill_retriever.cross_source import unlinked_requires
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_records import name_list
+from skill_retriever.ingest.skill_records import DEPENDENCIES_KEY, REQUIRES_KEYS, name_list
 from skill_retriever.model import EdgeKind, Node
 
 __all__ = ["LEFT_OUT", "NOT_INDEXED", "NO_MEMBERS", "note_missing", "unknown_requires"]
@@ -45,8 +45,8 @@ LEFT_OUT = "left out"
 NOT_INDEXED = "not in the index"
 #: The status of a required plugin with no member install can place.
 NO_MEMBERS = "no installable components"
-#: The frontmatter keys whose names make DEPENDS_ON edges (as `skill_records` reads them).
-_REQUIRING_KEYS = ("requires", "depends_on", "dependencies")
+#: The frontmatter keys whose names make DEPENDS_ON edges (`skill_records` reads them).
+_REQUIRING_KEYS = (*REQUIRES_KEYS, DEPENDENCIES_KEY)
 _ABSENT = ("refused", "skipped")
 _PRESENT = ("install", "unchanged")
 
