@@ -29,7 +29,8 @@ def _targets(tmp_path: Path, home: Path) -> list[tuple[str, str]]:
     return [
         ("/", "target / is the filesystem root"),
         (str(tmp_path), f"target {tmp_path} is a folder holding your home folder ({home})"),
-        (f"{home}/..", f"target {home}/.. is a folder holding your home folder ({home})"),
+        # said of the folder it is, not as written
+        (f"{home}/..", f"target {tmp_path} is a folder holding your home folder ({home})"),
     ]
 
 
@@ -71,3 +72,26 @@ def test_the_mcp_tool_refuses_them(hashed_index: Index, tmp_path: Path, home: Pa
                 asyncio.run(server.call_tool("install_components", args))
             assert f"{what}, {GIVE_A_PROJECT}" in str(caught.value)
     assert not (tmp_path / ".claude").exists()
+
+
+def test_a_target_is_the_folder_it_names_not_its_spelling(
+    hashed_index: Index, tmp_path: Path, home: Path
+) -> None:
+    """``proj/.claude/..`` is ``proj``: installed into, not refused as a folder inside
+    ``.claude``; the plan, and the MCP tool's answer, name ``proj``."""
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    plan = install(hashed_index, [sid("ruff-lint")], f"{proj}/.claude/..")
+    assert plan.ok and plan.target == proj
+    assert (proj / ".claude/skills/ruff-lint/SKILL.md").is_file()
+    server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
+    args = {"ids": [sid("ruff-lint")], "target": f"{proj}/../proj", "dry_run": True}
+    answer = asyncio.run(server.call_tool("install_components", args))
+    assert f'"target": "{proj}"' in str(answer)
+
+
+def test_a_symbolic_link_loop_is_named(hashed_index: Index, tmp_path: Path, home: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(InstallError, match=r"is a symbolic link loop; "):
+        install(hashed_index, [sid("ruff-lint")], tmp_path / "a" / "proj")

@@ -323,21 +323,26 @@ def existing_folder(target: str | Path, *, may_create: bool = False, fix: str = 
 
 
 def _usable(root: Path, given: str, fix: str = GIVE_FOLDER) -> Path:
-    """``root``, once the OS can look it up: a NUL byte or a name too long would fail
+    """``root`` resolved, once the OS can look it up: a NUL byte or a name too long would fail
     later, half-way through writing, with the OS's own words.
 
     Raises:
-        InstallError: The path cannot be looked up.
+        InstallError: The path cannot be looked up (or is a symbolic link loop).
     """
     if "\x00" in str(root):
         raise InstallError(f"target {_shown(given)!r} is not a usable path (a NUL character); {fix}")
     try:
         root.exists()
+        # Resolved, so that what is refused and what is reported is the folder written
+        # into: "proj/.claude/.." is proj, not a folder inside .claude, and "~/proj/.."
+        # is the home folder.
+        return root.resolve()
+    except RuntimeError as exc:  # Path.resolve on a symbolic link loop
+        raise InstallError(f"target {_shown(given)!r} is a symbolic link loop; {fix}") from exc
     except OSError as exc:  # ENAMETOOLONG and the like; the message repeats the path
         raise InstallError(
             f"target {_shown(given)!r} is not a usable path ({exc.strerror or type(exc).__name__}); {fix}"
         ) from exc
-    return root
 
 
 def _shown(path: str) -> str:
