@@ -279,6 +279,17 @@ def test_lenient_frontmatter_is_recovered() -> None:
     assert fm.body == "Body.\n"
 
 
+def test_a_quote_yaml_could_not_read_is_not_part_of_the_value() -> None:
+    """An opening quote never closed, or a quoted value over several lines, is read as
+    its words: the quote is no part of the description an agent or the keywords see."""
+    fm = parse_frontmatter(
+        "---\nname: x\ndescription: \"unterminated: yes\nargument-hint: 'two\n  lines: here'\n---\nB\n"
+    )
+    assert fm.recovered_from
+    assert fm.fields["description"] == "unterminated: yes"
+    assert fm.fields["argument-hint"] == "two lines: here"
+
+
 def test_recovered_file_is_ingested_with_a_flag(tmp_path: Path) -> None:
     write_file(
         tmp_path / "r",

@@ -176,7 +176,7 @@ def _lenient_value(raw: str, more: list[str], warnings: list[str]) -> Any:
             return [_lenient_scalar(m[1:].strip(), warnings) for m in more]
         joiner = "\n" if raw.startswith("|") else " "
         head = [] if raw in ("|", ">", "|-", ">-", "|+", ">+") else [raw]
-        return joiner.join(head + more).strip()
+        return _unquoted(joiner.join(head + more).strip())
     return _lenient_scalar(raw, warnings)
 
 
@@ -192,6 +192,15 @@ def _lenient_scalar(raw: str, warnings: list[str]) -> Any:
             # The scalar was parsed alone, so its line number would be 1: name the text.
             warnings.extend(w.split(": ", 1)[-1] for w in kept)
             return value
-    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
-        return raw[1:-1]
-    return raw
+    return _unquoted(raw)
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without the quotes YAML could not read it in: a pair around it (a quoted
+    value over several lines), or an opening one never closed (``"unterminated``), which
+    would otherwise show in the item's description and be matched as a word."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if text[:1] in ("'", '"') and text[0] not in text[1:]:
+        return text[1:].lstrip()
+    return text
