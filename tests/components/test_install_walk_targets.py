@@ -86,8 +86,8 @@ def test_a_target_is_the_folder_it_names_not_its_spelling(
     assert (proj / ".claude/skills/ruff-lint/SKILL.md").is_file()
     server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
     args = {"ids": [sid("ruff-lint")], "target": f"{proj}/../proj", "dry_run": True}
-    answer = asyncio.run(server.call_tool("install_components", args))
-    assert f'"target": "{proj}"' in str(answer)
+    answer = asyncio.run(server.call_tool("install_components", args)).structured_content
+    assert answer["target"] == str(proj)
 
 
 def test_a_symbolic_link_loop_is_named(hashed_index: Index, tmp_path: Path, home: Path) -> None:

@@ -7,7 +7,8 @@ what to do, and nothing is written.
   with what to do, not a traceback half-way through; a write that fails later anyway
   (a disk full) is one line too, and what was written before it is recorded, so
   ``uninstall`` takes it back.
-  ``uninstall`` likewise changes nothing in a folder it cannot write.
+  ``uninstall`` likewise changes nothing in a folder it cannot write, and the MCP
+  tool's dry run says so.
 - The CLI offers ``--force`` only for what it fixes (a file that differs), not for a
   ``settings.json`` it refused to merge into, nor for two components of one install
   claiming one path (that set is refused whole, nothing written: see
@@ -16,14 +17,19 @@ what to do, and nothing is written.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from component_catalogue import files_under, sid
 
+from skill_retriever.adapters.mcp_arguments import ToolError
+from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
 from skill_retriever.components.install import InstallError, install, uninstall
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
 
@@ -85,6 +91,39 @@ def test_uninstall_changes_nothing_in_a_read_only_folder(
     monkeypatch.undo()
     assert uninstall(["ship", "format-on-save"], project).ok
     assert files_under(project) == {}
+
+
+def test_the_mcp_dry_run_says_the_uninstall_would_be_refused(
+    hashed_index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP dry run uninstalls a copy, which it may always write: it promised what the
+    real run then refused. It now says the refusal, with ok false."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    install(hashed_index, ["ship"], project)
+    before = files_under(project)
+    server = build_server(hashed_index, retriever=Retriever(hashed_index, reranker=None))
+    args: dict[str, Any] = {"ids": ["ship"], "target": str(project)}
+    commands = project / ".claude/commands"
+    real_access = os.access
+    if os.geteuid() == 0:
+        monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != commands and real_access(p, mode))
+    commands.chmod(0o555)
+    try:
+        plan = asyncio.run(server.call_tool("uninstall_components", args)).structured_content
+        assert plan["ok"] is False and plan["applied"] is False
+        refused = [line for line in plan["summary"] if line.startswith("refused: ")]
+        assert refused and "cannot write into" in refused[0] and "commands" in refused[0]
+        assert refused[0].endswith("an uninstall now would remove nothing")
+        assert plan["next"].startswith("fix what refused says")
+        with pytest.raises(ToolError, match=r"cannot write into .*commands.*nothing removed"):
+            asyncio.run(server.call_tool("uninstall_components", {**args, "dry_run": False}))
+    finally:
+        commands.chmod(0o755)
+    assert files_under(project) == before
+    monkeypatch.undo()
+    plan = asyncio.run(server.call_tool("uninstall_components", args)).structured_content
+    assert plan["ok"] is True and not any(line.startswith("refused") for line in plan["summary"])
 
 
 def test_a_write_failing_half_way_is_one_line_and_recorded(

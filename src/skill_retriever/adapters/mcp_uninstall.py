@@ -45,7 +45,7 @@ from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import UnsafePathError
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.target_lock import holding
-from skill_retriever.components.install.uninstall import uninstall, uninstall_held
+from skill_retriever.components.install.uninstall import refusal, uninstall, uninstall_held
 from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
@@ -128,6 +128,7 @@ def take_back(view: CallerView, ids: list[str], target: str, *, dry_run: bool, f
             report.kept[rel] = why
     report.kept = {p: why.replace(str(copy), str(root)) for p, why in report.kept.items()}
     report.target = root
+    report.refused = refusal(root, record, report.ids)
     return _redacted(report, hidden)
 
 
@@ -214,6 +215,8 @@ def summary(report: UninstallReport, dry_run: bool) -> list[str]:
     out += [f"left {c}: an earlier version of your {p} that install's force replaced" for c, p in report.copies.items()]
     if report.gone:
         out.append(f"gone already (nothing to take back): {', '.join(report.gone)}")
+    if report.refused:
+        out.append(f"refused: {report.refused}")
     counts = f"{len(report.removed)} removed, {len(report.restored)} restored, {len(report.kept)} kept"
     out.append(f"dry run, nothing changed; would be {counts}" if dry_run else counts)
     return out
@@ -224,6 +227,8 @@ def next_step(report: UninstallReport, dry_run: bool, force: bool) -> str:
     the user changed (said whether or not this was a dry run)."""
     changed = [p for p, why in report.kept.items() if why == CHANGED]
     steps = []
+    if report.refused:
+        return "fix what refused says, then call uninstall_components again"
     if dry_run and (report.removed or report.restored or report.gone):
         steps.append("call uninstall_components again with dry_run false to take these back")
     if changed and not force:

@@ -142,6 +142,18 @@ def _read_shared(root: Path, entries: list[RecordEntry]) -> dict[str, dict[str, 
     return shared
 
 
+def refusal(root: Path, record: InstallRecord, ids: list[str]) -> str | None:
+    """Why uninstalling ``ids`` (as chosen, what they bring included) from ``root`` would
+    be refused for a folder it cannot write, or None: a dry run, which uninstalls a copy,
+    cannot see it and would promise what the real run then refuses."""
+    entries = [record.components[i] for i in ids if i in record.components]
+    try:
+        check_writable(root, _to_change(entries), "before you uninstall; an uninstall now would remove nothing")
+    except InstallError as exc:
+        return str(exc)
+    return None
+
+
 def _to_change(entries: list[RecordEntry]) -> set[str]:
     """The paths, relative to the root, that taking ``entries`` back may change."""
     out = {RECORD_FILE}

@@ -39,6 +39,8 @@ class UninstallReport:
             require it (they may not work without it).
         copies: Earlier versions of yours that ``install --force`` replaced (copy ->
             what it is a copy of): left in the backup folder, no longer recorded.
+        refused: Of a dry run: why the real uninstall would be refused, changing nothing
+            (a folder it cannot write); None when it would run.
     """
 
     target: Path
@@ -55,11 +57,12 @@ class UninstallReport:
     stayed: dict[str, str] = field(default_factory=dict)
     needed: dict[str, list[str]] = field(default_factory=dict)
     copies: dict[str, str] = field(default_factory=dict)
+    refused: str | None = None
 
     @property
     def ok(self) -> bool:
-        """Everything the installs added was taken back."""
-        return not self.kept
+        """Everything the installs added was taken back (or, of a dry run, would be)."""
+        return not self.kept and self.refused is None
 
     def lines(self) -> list[str]:
         out = [f"target: {shown_root(self.target)}"]
@@ -109,4 +112,5 @@ class UninstallReport:
             "stayed": dict(self.stayed),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
             "earlier_copies": dict(self.copies),
+            **({"refused": self.refused} if self.refused is not None else {}),
         }
