@@ -103,7 +103,7 @@ def test_a_current_calibration_is_kept_and_a_stale_one_computed_again(tmp_path: 
 
 
 def test_a_damaged_calibration_says_what_to_do() -> None:
-    with pytest.raises(IndexCorruptError, match=r"skill-retriever repair` \(or `calibrate`\)"):
+    with pytest.raises(IndexCorruptError, match=r"skill-retriever repair` \(or `skill-retriever calibrate`\)"):
         Calibration.from_json(json.dumps({"format": 1, "version": "x"}))
 
 

@@ -162,7 +162,7 @@ def test_a_garbage_manifest_without_items_keeps_its_advice(tmp_path: Path) -> No
     """No items to rebuild it from: repair cannot help, and leaves it where it is."""
     (tmp_path / "ix").mkdir()
     (tmp_path / "ix" / "index.json").write_bytes(GARBAGE)
-    with pytest.raises(IndexCorruptError, match="delete it and run `skill-retriever index` again"):
+    with pytest.raises(IndexCorruptError, match="delete it and run `skill-retriever index <sources> --index-dir "):
         Index.open(tmp_path / "ix")
     with pytest.raises(IndexCorruptError, match="delete it and run"):
         open_for_repair(_parser().parse_args(["repair", "--index-dir", str(tmp_path / "ix")]))

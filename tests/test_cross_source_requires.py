@@ -137,7 +137,7 @@ def test_several_other_sources_the_first_by_source_name_wins_with_a_note(tmp_pat
         assert "goes to skill alpha/skills/pdf/SKILL.md, the first by source name and path" in note.message
         assert "also skill zeta/skills/pdf/SKILL.md" in note.message
         # advice a user can follow: the sources are others' repositories, not theirs to rename
-        assert "`skill-retriever remove-source NAME`" in note.message and "rename" not in note.message
+        assert "`skill-retriever remove-source NAME --index-dir " in note.message and "rename" not in note.message
         (link,) = run.cross_source.links
         assert link.note == note.message and link.rivals == ("zeta/skills/pdf/SKILL.md",)
 

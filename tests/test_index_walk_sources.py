@@ -62,7 +62,7 @@ def test_one_skill_file_of_an_indexed_repository_names_the_repository(
     for rel in ("skills/brand-guidelines/SKILL.md", "agents/reviewer.md"):
         assert main(["index", str(repo / rel), "--index-dir", index_dir]) != 0
         err = capsys.readouterr().err
-        assert "source 'repo'" in err and f"(`skill-retriever index {repo.resolve()}`)" in err, err
+        assert "source 'repo'" in err and f"(`skill-retriever index {repo.resolve()} --index-dir {index_dir}`)" in err, err
         assert "--kind docs" not in err and "skills/brand-guidelines`" not in err
     assert _sources(index_dir) == before
 
@@ -76,7 +76,7 @@ def test_a_folder_inside_an_indexed_repository_is_refused_not_held_twice(
     assert main(["index", str(inner), "--index-dir", index_dir]) != 0
     err = capsys.readouterr().err
     assert "lies inside the source 'repo'" in err and "1 item(s) read from it" in err
-    assert f"`skill-retriever index {repo.resolve()}`" in err and "--source-name NAME" in err
+    assert f"`skill-retriever index {repo.resolve()} --index-dir {index_dir}`" in err and "--source-name NAME" in err
     assert _sources(index_dir) == before  # nothing written
     # The repository indexed again, as the message says, reads the change in its one copy.
     (inner / "SKILL.md").write_text(_skill("brand-guidelines").replace("How to", "Always"), encoding="utf-8")
@@ -167,7 +167,7 @@ def test_a_deleted_document_file_names_the_folder_to_index_again(
     assert main(["index", str(runbooks / "restore.md"), "--index-dir", index_dir]) != 0
     err = capsys.readouterr().err
     assert "does not exist" in err and "1 item(s) read from it in the source 'runbooks'" in err
-    assert f"`skill-retriever index {runbooks.resolve()}`" in err
+    assert f"`skill-retriever index {runbooks.resolve()} --index-dir {index_dir}`" in err
     assert main(["index", str(runbooks.resolve()), "--index-dir", index_dir]) == 0  # as told
     assert _sources(index_dir) == {"runbooks": {"runbooks/deploy.md"}}
     # A file the index holds nothing of: only that it is not there.
@@ -195,6 +195,6 @@ def test_a_folder_of_json_graphs_says_how_to_index_them(
                        '"name": "a", "text": "Service a."}]}')
     assert main(["index", str(tmp_path / "ops"), "--index-dir", index_dir]) == 1
     out = capsys.readouterr().out
-    assert "JSON file(s) ops.json" in out and f"`skill-retriever index {graph}`" in out
+    assert "JSON file(s) ops.json" in out and f"`skill-retriever index {graph} --index-dir {index_dir}`" in out
     assert main(["index", str(graph), "--index-dir", index_dir]) == 0  # as told
     assert _sources(index_dir) == {"ops": {"svc:a"}}

@@ -85,7 +85,7 @@ def test_a_folder_indexed_under_a_second_name_says_its_items_are_held_twice(tmp_
         again = index_sources(index, [tmp_path / "repo"], source_name="alt", calibrate=False)
         (note,) = [p.message for p in again.sources[0].notes]
         assert note == ("this folder is indexed as source 'repo' too: each of its items is held twice; "
-                        "`skill-retriever remove-source repo` if one name is enough")
+                        f"`skill-retriever remove-source repo --index-dir {tmp_path / 'ix'}` if one name is enough")
         assert len(index) == 2  # a note, not a refusal: two names may be meant
     finally:
         index.close()
@@ -101,7 +101,7 @@ def test_stats_says_which_source_is_gone_from_disk(
     capsys.readouterr()
     assert main(["stats", "--index-dir", index_dir]) == 0
     out = capsys.readouterr().out
-    assert f"vendor (2 items, {tmp_path / 'vendor'}, gone from disk: `skill-retriever remove-source vendor` takes it out)" in out
+    assert f"vendor (2 items, {tmp_path / 'vendor'}, gone from disk: `skill-retriever remove-source vendor --index-dir {index_dir}` takes it out)" in out
     assert f"team (1 items, {tmp_path / 'team'})" in out
     assert main(["stats", "--index-dir", index_dir, "--json"]) == 0
     named = {s["name"]: s["gone"] for s in json.loads(capsys.readouterr().out)["sources"]["named"]}

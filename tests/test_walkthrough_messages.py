@@ -220,7 +220,7 @@ def test_stats_during_a_run_says_the_run_calibrates(tmp_path: Path, capsys: pyte
     skill(repo / "skills" / "a", "a-skill", "do a")
     with Index.open(ix, create=True) as index:
         code, out, _ = run(capsys, "stats", "--index-dir", ix)
-        assert code == 0 and "calibration: none (run `skill-retriever calibrate`)" in out
+        assert code == 0 and f"calibration: none (run `skill-retriever calibrate --index-dir {ix}`)" in out
         run_marks.begin(index, "repo", repo)  # this process is the run under way
         code, out, _ = run(capsys, "stats", "--index-dir", ix)
         assert "calibration: none yet (the index run under way calibrates it when it ends)" in out
@@ -229,7 +229,7 @@ def test_stats_during_a_run_says_the_run_calibrates(tmp_path: Path, capsys: pyte
         stopped = {"repo": {"started": "2026-01-01T00:00:00+00:00", "pid": int(ended.stdout), "host": platform.node()}}
         index.store_meta("unfinished_runs", json.dumps(stopped))  # a run that stopped: calibrate is the way
         code, out, _ = run(capsys, "stats", "--index-dir", ix)
-        assert "calibration: none (run `skill-retriever calibrate`)" in out and "no longer running" in out
+        assert f"calibration: none (run `skill-retriever calibrate --index-dir {ix}`)" in out and "no longer running" in out
 
 
 # -- 5. an MCP server's example login -----------------------------------------------------------

@@ -26,6 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from skill_retriever import __version__
+from skill_retriever.advice import command as advised
 from skill_retriever.cliargs import (
     DEFAULT_INDEX_DIR,
     Parser,
@@ -240,7 +241,7 @@ def _no_calibration(status: dict[str, Any]) -> str:
 
     if any(run_state(mark) == "running" for mark in status.get("unfinished_runs", {}).values()):
         return "none yet (the index run under way calibrates it when it ends)"
-    return "none (run `skill-retriever calibrate`)"
+    return f"none (run `{advised(['calibrate'], status['path'])}`)"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -298,7 +299,7 @@ def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
         index.embedder.embed(["repair: does the embedder load?"])
     except ConfigError as exc:
         left.append(f"no query can be searched: {exc}")
-    if line := run_marks.stats_line(status.get("unfinished_runs", {})):
+    if line := run_marks.stats_line(status.get("unfinished_runs", {}), status["path"]):
         left.append(line)
     snap = index.snapshot()
     dangling = [e for e in snap.edges.values() if e.source not in snap.nodes or e.target not in snap.nodes]
@@ -382,13 +383,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
         held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'}"
-                + (f", gone from disk: `skill-retriever remove-source {c['name']}` takes it out)" if c["gone"] else ")")
+                + (f", gone from disk: `{advised(['remove-source', c['name']], status['path'])}` takes it out)" if c["gone"] else ")")
                 for c in status["sources"]["named"]]
         held += [f"{unnamed} item(s) written through the API"] if (unnamed := status["sources"]["unnamed_items"]) else []
         print(printable(f"sources: {', '.join(held) or 'none'}"))
         if status["server"] is not None:
             print(printable(f"server: {server_line(status['server'], status['path'])}"))
-        if unfinished := run_marks.stats_line(status.get("unfinished_runs", {})):
+        if unfinished := run_marks.stats_line(status.get("unfinished_runs", {}), status["path"]):
             print(printable(f"warning: {unfinished}"))
     return 0
 

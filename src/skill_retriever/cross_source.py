@@ -44,8 +44,10 @@ from __future__ import annotations
 
 from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.result import Problem
 from skill_retriever.ingest.skill_links import (
@@ -250,10 +252,10 @@ def _path(node: Node) -> str:
     return str(node.attrs.get("path") or node.id)
 
 
-def _ambiguity(node: Node, relation: str, name: str, rivals: list[Node]) -> str:
+def _ambiguity(node: Node, relation: str, name: str, rivals: list[Node], index_dir: Path) -> str:
     """The note on a name that several items of other sources answer to: which one the
-    relation goes to, why, and what the user can do about it (the sources are usually
-    others' repositories: renaming in them is no answer)."""
+    relation goes to, why, and what the user can do about it with the index at ``index_dir``
+    (the sources are usually others' repositories: renaming in them is no answer)."""
     first = rivals[0]
     kinds = {n.kind is NodeKind.PLUGIN for n in rivals}
     what = "components" if kinds == {False} else "plugins" if kinds == {True} else "components and plugins"
@@ -262,8 +264,8 @@ def _ambiguity(node: Node, relation: str, name: str, rivals: list[Node]) -> str:
     return (
         f"{node.name} {_VERBS[relation]} {name!r}, which {len(rivals)} {what} of other sources are named: "
         f"the relation goes to {first.kind.value} {first.id}, {rule} (also {others}); if another is meant, "
-        f"install that one by its id (`skill-retriever install ID`), or take the source not meant out of "
-        f"the index (`skill-retriever remove-source NAME`)"
+        f"install that one by its id (`{command(['install', Placeholder('ID'), '--target', Placeholder('DIR')], index_dir)}`), "
+        f"or take the source not meant out of the index (`{command(['remove-source', Placeholder('NAME')], index_dir)}`)"
     )
 
 
@@ -277,7 +279,7 @@ class _Pass:
     def link(self, node: Node, relation: str, name: str, target: Node, found: list[Node], edge: Edge) -> None:
         self.want[edge.id] = edge
         rivals = self.targets.rivals(found)
-        note = _ambiguity(node, relation, name, rivals) if len(rivals) > 1 else ""
+        note = _ambiguity(node, relation, name, rivals, self.snap.path) if len(rivals) > 1 else ""
         self.report.links.append(Link(node.id, node.name, relation, name, target.id, target.name,
                                       _source(target) or "", edge.id not in self.snap.edges,
                                       tuple(n.id for n in rivals if n is not target), note))

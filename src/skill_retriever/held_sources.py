@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance, item_file
 from skill_retriever.ingest.result import Problem
@@ -43,11 +44,10 @@ class HeldSource:
     name: str
     root: Path
 
-    @property
-    def command(self) -> str:
-        """The command that indexes it again (its name given when not its folder's)."""
-        named = "" if self.name == self.root.name else f" --source-name {self.name}"
-        return f"skill-retriever index {self.root}{named}"
+    def command(self, index_dir: Word | None) -> str:
+        """The command that indexes it again into ``index_dir`` (its name given when not its folder's)."""
+        named = [] if self.name == self.root.name else ["--source-name", self.name]
+        return command(["index", self.root, *named], index_dir)
 
     def files(self, held: Mapping[str, Node]) -> dict[str, Path | None]:
         """Its items' ids and the files they were read from (`provenance.item_file`)."""
@@ -81,19 +81,20 @@ def sources_around(held: Mapping[str, Node], path: Path) -> list[HeldSource]:
     return sorted(around, key=lambda s: (len(s.root.parts), s.name))
 
 
-def component_file_advice(held: Mapping[str, Node], file: Path) -> str:
+def component_file_advice(held: Mapping[str, Node], file: Path, index_dir: Word | None = None) -> str:
     """What to index instead of ``file``, one component file of a skills repository: the
-    source the index holds around it (the outermost: its repository), else the file's folder."""
+    source the index (at ``index_dir``) holds around it (the outermost: its repository), else
+    the file's folder."""
     around = sources_around(held, file)
     if around:
         source = around[0]
         return (
             f"{file} is one file of the source {source.name!r} ({source.root}), which is read whole "
-            f"(an item's id is its path there): index that source again (`{source.command}`)"
+            f"(an item's id is its path there): index that source again (`{source.command(index_dir)}`)"
         )
     return (
         f"{file} is one file of a skills repository; index the folder that holds it "
-        f"(`skill-retriever index {file.parent}`), or give `--kind docs` to read this "
+        f"(`{command(['index', file.parent], index_dir)}`), or give `--kind docs` to read this "
         "file as a document"
     )
 
@@ -109,7 +110,9 @@ def _inside(held: Mapping[str, Node], folder: Path) -> list[tuple[HeldSource, in
     return found
 
 
-def refuse_nested(held: Mapping[str, Node], origin: Provenance, folder: Path, named: bool) -> None:
+def refuse_nested(
+    held: Mapping[str, Node], origin: Provenance, folder: Path, named: bool, index_dir: Word | None = None
+) -> None:
     """Refuse to index ``folder`` as a new source when a source the index holds around it
     holds items read from it already: each would be held twice, the old copy going stale.
 
@@ -118,6 +121,7 @@ def refuse_nested(held: Mapping[str, Node], origin: Provenance, folder: Path, na
         origin: The source ``folder`` would be.
         folder: A folder read as skills or documents (ids beginning with the name).
         named: A ``--source-name`` was given: a second copy asked for (`held_twice` notes it).
+        index_dir: The index's folder, named in the command the refusal advises.
 
     Raises:
         IngestError: It would be a new source holding another one's items again.
@@ -132,17 +136,18 @@ def refuse_nested(held: Mapping[str, Node], origin: Provenance, folder: Path, na
         raise IngestError(
             f"{folder} lies inside the source {source.name!r} ({source.root}), which holds {count} item(s) "
             f"read from it: indexed as a source of its own, each would be held twice. To read it "
-            f"again, index that source (`{source.command}`); to hold a second copy on purpose, "
+            f"again, index that source (`{source.command(index_dir)}`); to hold a second copy on purpose, "
             "give it a name (--source-name NAME)"
         )
 
 
-def held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list[Problem]:
+def held_twice(held: Mapping[str, Node], origin: Provenance, path: Path, index_dir: Word | None = None) -> list[Problem]:
     """A note when the folder is indexed under another source name too, or lies inside a
     source that holds its items: each is then held twice (answers fold the copies, but the
     index, its calibration and its installs see two). Only a skills repository or a folder
     of documents gets here: its ids begin with the name; any other source's ids are its
-    items' own, so a second name would move them (`provenance.check_one_name` refuses it)."""
+    items' own, so a second name would move them (`provenance.check_one_name` refuses it).
+    ``index_dir`` is named in the command a note advises."""
     if not path.is_dir():
         return []
     others = sorted({
@@ -155,21 +160,23 @@ def held_twice(held: Mapping[str, Node], origin: Provenance, path: Path) -> list
         names = ", ".join(repr(o) for o in others)
         notes.append(
             f"this folder is indexed as source {names} too: each of its items is held twice; "
-            f"`skill-retriever remove-source {others[0]}` if one name is enough"
+            f"`{command(['remove-source', others[0]], index_dir)}` if one name is enough"
         )
     for source, count in _inside(held, path):
         notes.append(
             f"this folder lies inside the source {source.name!r} ({source.root}), which holds {count} "
-            f"item(s) read from it too: each is held twice; `skill-retriever remove-source {origin.name}` "
+            f"item(s) read from it too: each is held twice; `{command(['remove-source', origin.name], index_dir)}` "
             "if that source is enough"
         )
     return [Problem(str(path), note, read_whole=True) for note in notes]
 
 
-def holds_sources_inside(held: Mapping[str, Node], origin: Provenance, path: Path, read: Iterable[Node]) -> list[Problem]:
-    """A note for each source the index holds whose root lies inside ``path`` (read now as
-    the source ``origin``) and whose files this run read too (``read``): each of their
-    items is then held twice, once by each source."""
+def holds_sources_inside(
+    held: Mapping[str, Node], origin: Provenance, path: Path, read: Iterable[Node], index_dir: Word | None = None
+) -> list[Problem]:
+    """A note for each source the index (at ``index_dir``) holds whose root lies inside
+    ``path`` (read now as the source ``origin``) and whose files this run read too
+    (``read``): each of their items is then held twice, once by each source."""
     if not path.is_dir():
         return []
     target = _real(path)
@@ -181,16 +188,16 @@ def holds_sources_inside(held: Mapping[str, Node], origin: Provenance, path: Pat
         if count := sum(1 for f in inner.files(held).values() if f in files):
             notes.append(Problem(str(path), (
                 f"the source {inner.name!r} ({inner.root}) lies inside this folder, and this run read {count} of "
-                f"its item(s) again: each is held twice; `skill-retriever remove-source {inner.name}` if this "
+                f"its item(s) again: each is held twice; `{command(['remove-source', inner.name], index_dir)}` if this "
                 "source is enough"
             ), read_whole=True))
     return notes
 
 
-def missing_path(path: Path, held: Mapping[str, Node] | None = None) -> str:
+def missing_path(path: Path, held: Mapping[str, Node] | None = None, index_dir: Word | None = None) -> str:
     """Why ``path`` cannot be indexed, it being no file or folder: a link loop, a link to
-    nothing, or gone; with, when the index (``held``) holds items read from it, the command
-    that takes them out."""
+    nothing, or gone; with, when the index (``held``, at ``index_dir``) holds items read from
+    it, the command that takes them out."""
     if path.is_symlink():
         try:
             os.stat(path)
@@ -210,9 +217,9 @@ def missing_path(path: Path, held: Mapping[str, Node] | None = None) -> str:
         )
         # A folder source mirrors its files; a JSON graph's or a corpus's file is one of its folder's.
         how = (
-            f"indexing another file of its folder again takes them out (`skill-retriever remove-source "
-            f"{source.name}` when it was the only one)"
-            if owned else f"index that source again to take them out (`{source.command}`)"
+            f"indexing another file of its folder again takes them out "
+            f"(`{command(['remove-source', source.name], index_dir)}` when it was the only one)"
+            if owned else f"index that source again to take them out (`{source.command(index_dir)}`)"
         )
         return f"{what}; the index holds {len(files)} item(s) read from it in the source {source.name!r}: {how}"
     return f"{what}; give a skills folder, a folder of documents, a JSON graph, a tools folder or a corpus.json"

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.cliargs import open_index
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
@@ -38,7 +39,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         if not path.exists():
             from skill_retriever.held_sources import missing_path
 
-            raise IngestError(missing_path(path, _held_nodes(folder) if not args.chroma_url else None))
+            raise IngestError(missing_path(path, _held_nodes(folder) if not args.chroma_url else None, folder))
     held = set(os.listdir(folder)) if folder.is_dir() else None  # what was there before
     new = held is None or "index.json" not in held
     index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
@@ -111,7 +112,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
     empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
-    error = None if not empty else _empty_error(empty)
+    error = None if not empty else _empty_error(empty, index.path)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
         print(printable_json(dumps({"run": run.to_dict(), "index": status, **({"error": error} if error else {})})))
     else:
@@ -142,8 +143,9 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     return 0
 
 
-def _empty_error(empty: list[str]) -> str:
-    """Why a run that read no item from some sources exits 1, and what to do."""
+def _empty_error(empty: list[str], index_dir: Path) -> str:
+    """Why a run that read no item from some sources exits 1, and what to do (with the
+    command for the index at ``index_dir``)."""
     if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
         return (
             f"no items read from {', '.join(empty)}; nothing of it was written or removed "
@@ -154,7 +156,7 @@ def _empty_error(empty: list[str]) -> str:
         "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
         "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
         "corpus.json (--kind says which); to take out a source emptied "
-        "on purpose, `skill-retriever remove-source NAME` (stats lists the names)"
+        f"on purpose, `{command(['remove-source', Placeholder('NAME')], index_dir)}` (`{command(['stats'], index_dir)}` lists the names)"
     )
 
 

@@ -73,11 +73,11 @@ def sample_catalogue_path() -> Path:
     return Path(str(resources.files("skill_retriever") / "data" / "sample_catalogue"))
 
 
-def detect_source(path: Path, held: Mapping[str, Node] | None = None) -> SourceKind:
-    """What kind of source ``path`` is; an IngestError says how to tell us if unsure, and,
-    for a path in a source the index (``held``) holds, what to index instead (`held_sources`)."""
+def detect_source(path: Path, held: Mapping[str, Node] | None = None, index_dir: Path | None = None) -> SourceKind:
+    """What kind of source ``path`` is; an IngestError says how to tell us if unsure, and, for a
+    path in a source the index (``held``, at ``index_dir``) holds, what to index instead (`held_sources`)."""
     if not path.exists():
-        raise IngestError(missing_path(path, held))
+        raise IngestError(missing_path(path, held, index_dir))
     if path.is_file():
         if path.name == "corpus.json":
             return "passages"
@@ -89,7 +89,7 @@ def detect_source(path: Path, held: Mapping[str, Node] | None = None) -> SourceK
             if is_document(path.name) and not is_component_file(path):
                 return "docs"  # one document, read as its folder's read reads it
             # A skill, an agent or a command is read with its folder: its id is its path there.
-            raise IngestError(component_file_advice(held or {}, path))
+            raise IngestError(component_file_advice(held or {}, path, index_dir))
         raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
     if (path / "tools.jsonl").exists():
         return "toolret"
@@ -107,6 +107,7 @@ def ingest(
     known_ids: AbstractSet[str] = frozenset(),
     within: Path | None = None,
     max_file_bytes: int = MAX_FILE_BYTES,
+    index_dir: Path | None = None,
 ) -> IngestResult:
     """Read one source into nodes, edges and per-file problems.
 
@@ -123,6 +124,7 @@ def ingest(
         within: One document: the folder of the source it is read in (its own folder by
             default; `document_sources.document_file_origin`).
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
+        index_dir: The index it is read for, named in the commands its notes advise.
     """
     detected = kind is None
     kind = kind or detect_source(path)
@@ -135,7 +137,7 @@ def ingest(
         if not detected:
             return read
         read = or_documents(path, read, source_name, max_file_bytes=max_file_bytes)
-        if not read.nodes and (graphs := graph_files_note(path)) is not None:
+        if not read.nodes and (graphs := graph_files_note(path, index_dir)) is not None:
             read.problems.append(graphs)  # a folder of JSON graphs: say how to index them
         return read
     if kind == "docs":
@@ -283,23 +285,23 @@ def index_sources(
             f"--source-name names one source, but {len(paths)} paths were given; "
             "index them one at a time"
         )
-    kinds = [kind or detect_source(path, _held(index)) for path in paths]
+    kinds = [kind or detect_source(path, _held(index), index.path) for path in paths]
     origins = [
         document_file_origin(_held(index), path, source_name) if k == "docs" and path.is_file()
         else Provenance.of(path, source_name)
         for path, k in zip(paths, kinds, strict=True)
     ]
-    check_sources(_held(index), origins)
+    check_sources(_held(index), origins, index.path)
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         if source_kind in ("skills", "docs"):
-            refuse_nested(_held(index), origin, path, named=source_name is not None)
+            refuse_nested(_held(index), origin, path, named=source_name is not None, index_dir=index.path)
     before = index.snapshot()  # which names lose their component by this run (`cross_source`)
     run = IndexRun()
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         # Ids of their own: a second name would take them over. A folder of documents is
         # read as a skills repository is: its ids begin with the name.
         if source_kind not in ("skills", "docs"):
-            check_one_name(_held(index), origin)
+            check_one_name(_held(index), origin, index.path)
         one_file = _one_file(path, source_kind)
         linked_file = one_file if source_kind in ("json", "docs") else None  # its edges may end at held items
         known = _known_ids(_held(index), origin, linked_file) if linked_file is not None else frozenset()
@@ -307,12 +309,12 @@ def index_sources(
         as_before = kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
         result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known,
                         within=Path(origin.root) if one_file is not None and source_kind == "docs" else None,
-                        max_file_bytes=max_file_bytes)
+                        max_file_bytes=max_file_bytes, index_dir=index.path)
         if as_before:
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
-        result.problems += held_twice(_held(index), origin, path)
-        result.problems += holds_sources_inside(_held(index), origin, path, result.nodes)
+        result.problems += held_twice(_held(index), origin, path, index.path)
+        result.problems += holds_sources_inside(_held(index), origin, path, result.nodes, index.path)
         if (starred := star_access_note(result.nodes)) is not None:
             result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)

@@ -194,7 +194,7 @@ class TestDamagedDirectories:
         d.mkdir()
         (d / "index.json").write_text("{not json", encoding="utf-8")
         with pytest.raises(
-            IndexCorruptError, match=r"index.json is unreadable.*delete it and run .skill-retriever index. again"
+            IndexCorruptError, match=r"index.json is unreadable.*delete it and run .skill-retriever index <sources> --index-dir \S+. again"
         ):
             Index.open(d, embedder=HashingEmbedder())
 

@@ -46,7 +46,7 @@ def calibration_of(snapshot: IndexSnapshot) -> Calibration | None:
     text = snapshot.calibration_json
     if text is None:
         return None
-    return snapshot.memo("calibration", text, lambda: Calibration.from_json(text))
+    return snapshot.memo("calibration", text, lambda: Calibration.from_json(text, snapshot.path))
 
 
 def ensure_calibration(index: Index) -> tuple[Calibration, bool]:

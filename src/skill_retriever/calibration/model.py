@@ -16,8 +16,10 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError
 
 __all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
@@ -94,7 +96,9 @@ class Calibration:
         return json.dumps(data, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> Calibration:
+    def from_json(cls, text: str, index_dir: Path | None = None) -> Calibration:
+        """The calibration ``text`` stores; unreadable, an error naming the command that
+        computes it again for the index at ``index_dir``."""
         try:
             data = json.loads(text)
             if data.pop("format", None) != FORMAT:
@@ -106,7 +110,8 @@ class Calibration:
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise IndexCorruptError(
-                f"the index's calibration is unreadable ({exc}); run `skill-retriever repair` (or `calibrate`) to compute it again"
+                f"the index's calibration is unreadable ({exc}); run `{command(['repair'], index_dir)}` "
+                f"(or `{command(['calibrate'], index_dir)}`) to compute it again"
             ) from exc
 
     def summary(self, current_version: int) -> dict[str, Any]:

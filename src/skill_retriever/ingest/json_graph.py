@@ -33,6 +33,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
@@ -159,9 +160,10 @@ def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
     return ""
 
 
-def graph_files_note(folder: Path) -> Problem | None:
+def graph_files_note(folder: Path, index_dir: Word | None = None) -> Problem | None:
     """For a folder that gave no item read as skills or documents: how to index the JSON
-    graph files it holds, one file at a time (the files of one folder make one source)."""
+    graph files it holds into the index at ``index_dir``, one file at a time (the files of
+    one folder make one source)."""
     graphs = sorted(p for p in folder.glob("*.json") if not p.name.startswith(".") and p.is_file())
     if not graphs:
         return None
@@ -169,7 +171,7 @@ def graph_files_note(folder: Path) -> Problem | None:
     return Problem(
         str(folder),
         f"no skill, agent, command, hook, MCP file or document here, but JSON file(s) {named}: a JSON "
-        f"graph is indexed file by file (`skill-retriever index {graphs[0]}`; the files of one folder "
+        f"graph is indexed file by file (`{command(['index', graphs[0]], index_dir)}`; the files of one folder "
         "make one source)",
     )
 

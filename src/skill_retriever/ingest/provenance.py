@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError
 from skill_retriever.model import Edge, Node, NodeKind
 
@@ -154,8 +155,9 @@ def _recorded(node: Node) -> tuple[str, str] | None:
     return None  # indexed before provenance was recorded: origin unknown
 
 
-def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> None:
-    """Refuse a source named like one the index (or this run) holds from another folder.
+def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance], index_dir: Word | None = None) -> None:
+    """Refuse a source named like one the index (or this run) holds from another folder
+    (the commands it advises name the index at ``index_dir``).
 
     Raises:
         IngestError: Two folders would share one source name.
@@ -177,8 +179,8 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> No
         other = roots.get(s.name)
         if other is not None and other != s.root:
             moved = (
-                f"{other} is gone (moved to {s.root}?): run `skill-retriever remove-source "
-                f"{s.name}` first, then index {s.root}; or "
+                f"{other} is gone (moved to {s.root}?): run `{command(['remove-source', s.name], index_dir)}` "
+                f"first, then `{command(['index', s.root], index_dir)}`; or "
                 if not Path(other).exists()
                 else ""
             )
@@ -189,10 +191,10 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance]) -> No
             )
 
 
-def check_one_name(held: Mapping[str, Node], origin: Provenance) -> None:
-    """Refuse indexing a folder the index holds under another source name, for a source
-    whose ids are its items' own (passages, tools, JSON graph nodes): the items would
-    silently move to the new name, the old one naming what is left.
+def check_one_name(held: Mapping[str, Node], origin: Provenance, index_dir: Word | None = None) -> None:
+    """Refuse indexing a folder the index (at ``index_dir``) holds under another source name,
+    for a source whose ids are its items' own (passages, tools, JSON graph nodes): the items
+    would silently move to the new name, the old one naming what is left.
 
     Raises:
         IngestError: The folder's items are held under another name.
@@ -208,7 +210,7 @@ def check_one_name(held: Mapping[str, Node], origin: Provenance) -> None:
             f"indexing it as {origin.name!r} would move its items to {origin.name!r} (their ids are "
             f"their own, not the source name's) and leave under {first!r} what this read does not "
             f"produce; index it as {first!r} (--source-name {first}, or none when that is the "
-            f"folder's name), or run `skill-retriever remove-source {first}` first (nothing was written)"
+            f"folder's name), or run `{command(['remove-source', first], index_dir)}` first (nothing was written)"
         )
 
 

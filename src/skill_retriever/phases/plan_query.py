@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.algorithms.query_terms import (
     NameMatcher,
     classify_complexity,
@@ -70,7 +71,7 @@ def empty_index_note(snapshot: IndexSnapshot) -> str | None:
         return f"the index at {snapshot.path} holds no items yet: an index run is filling it; ask again when it ends"
     return (
         f"the index at {snapshot.path} holds no items, so no query can find anything; add some with "
-        f"`skill-retriever index <folder> --index-dir {snapshot.path}` (Python: Index.upsert)"
+        f"`{command(['index', Placeholder('<folder>')], snapshot.path)}` (Python: Index.upsert)"
     )
 
 

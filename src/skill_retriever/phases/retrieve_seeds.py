@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from skill_retriever.advice import command
 from skill_retriever.algorithms.feedback import feedback_items, rocchio
 from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
@@ -99,7 +100,7 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     unusable = sum(1 for i in snap.unusable_vectors[0] if i in snap.nodes and visible.can_see(snap.nodes[i]))
     warnings = [(
         f"{unusable} item(s) have an unusable stored vector: the semantic channel cannot find them "
-        "(keywords and the graph still do); run `skill-retriever repair` on the index"
+        f"(keywords and the graph still do); run `{command(['repair'], snap.path)}` on the index"
     )] if unusable else []
     warnings += [w for w in [run_marks.answer_warning(snap.unfinished_runs)] if w]
     on = config.channel_on("semantic")

@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, Self
 
+from skill_retriever.advice import command
 from skill_retriever.exceptions import DuplicateItemError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import manifest as mf
@@ -360,8 +361,7 @@ class Index:
         except Exception as exc:  # a server fails in many types; the commit itself stands
             raise IndexCorruptError(
                 f"the write is committed to {self._path / mf.DATABASE}, but the Chroma server "
-                f"{self._manifest.get('chroma_url')} failed ({type(exc).__name__}: {exc}); run "
-                f"`skill-retriever repair --index-dir {self._path}` once it is back"
+                f"{self._manifest.get('chroma_url')} failed ({type(exc).__name__}: {exc}); run `{command(['repair'], self._path)}` once it is back"
             ) from exc
 
     def close(self) -> None:

@@ -28,6 +28,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import stored_terms
@@ -115,7 +116,7 @@ class ItemStore:
             self.close()
             raise IndexCorruptError(
                 f"{path} is not a readable index database ({exc}); rebuild the index: delete "
-                "the index directory and run `skill-retriever index` again"
+                f"the index directory and run `{command(['index', Placeholder('<sources>')], path.parent)}` again"
             ) from exc
         except BaseException:
             self.close()
@@ -127,7 +128,7 @@ class ItemStore:
             if not self.create:
                 raise IndexCorruptError(
                     f"{self.path} is empty (no tables): the file was truncated; the index's items "
-                    "are gone: delete the index directory and run `skill-retriever index` again"
+                    f"are gone: delete the index directory and run `{command(['index', Placeholder('<sources>')], self.path.parent)}` again"
                 )
             self._db.executescript(_SCHEMA)
             self._set_meta("schema_version", str(SCHEMA_VERSION))
@@ -144,7 +145,7 @@ class ItemStore:
             if not self.writable:
                 raise IndexCorruptError(
                     f"{self.path} was written by an older skill-retriever (schema 1); migrate it "
-                    "once with `skill-retriever repair --index-dir <this directory>`"
+                    f"once with `{command(['repair'], self.path.parent)}`"
                 )
             self._db.executescript(_MIGRATE_1_TO_2)
             self._db.executescript(_SCHEMA)

@@ -17,12 +17,15 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexNotFoundError
 from skill_retriever.fsutil import write_atomic
 
 FORMAT = "skill-retriever-index/1"
 #: How every version's manifest format starts.
 FORMAT_FAMILY = "skill-retriever-index/"
+#: What a command advising to build an index reads from (the user fills it in).
+_SOURCES = Placeholder("<sources>")
 #: Why a JSON document is no manifest: no version of skill-retriever wrote it.
 FOREIGN = "is not a skill-retriever index manifest"
 MANIFEST = "index.json"
@@ -56,25 +59,25 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             )
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexNotFoundError(
-            f"no index at {directory}{hint}; build one with `skill-retriever index <sources> "
-            f"--index-dir {directory}`, or point --index-dir at an existing index"
+            f"no index at {directory}{hint}; build one with `{command(['index', _SOURCES], directory)}`, "
+            "or point --index-dir at an existing index"
         )
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise IndexCorruptError(
             f"{path} is unreadable ({exc}); the index directory is damaged: delete it and run "
-            "`skill-retriever index` again"
+            f"`{command(['index', _SOURCES], directory)}` again"
         ) from exc
     manifest, wrong = _parsed(data)
     if manifest is None and wrong != FOREIGN:
         raise IndexCorruptError(
-            f"{path} {wrong}; the index directory is damaged: delete it and run `skill-retriever index` again"
+            f"{path} {wrong}; the index directory is damaged: delete it and run `{command(['index', _SOURCES], directory)}` again"
         )
     if manifest is None:
         raise IndexCorruptError(
             f"{path} {FOREIGN}; point at an index directory, "
-            "or delete this one and run `skill-retriever index` again"
+            f"or delete this one and run `{command(['index', _SOURCES], directory)}` again"
         )
     if manifest.get("format") != FORMAT:  # another version's index: nothing to delete or repair
         raise IndexCorruptError(

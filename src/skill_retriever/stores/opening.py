@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder, embedder_for
@@ -77,10 +78,8 @@ def open_files(
     if not (path / mf.MANIFEST).exists():
         if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
             if not (writable or create):
-                raise IndexCorruptError(
-                    f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} is missing; "
-                    f"recreate it from the items with `skill-retriever repair --index-dir {path}`"
-                )
+                raise IndexCorruptError(f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} "
+                                        f"is missing; recreate it from the items with `{command(['repair'], path)}`")
             if why := _not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
                 raise IndexNotFoundError(
                     f"no index at {path}: there is no {mf.MANIFEST}, and its {mf.DATABASE} is {why}, not a "
@@ -164,7 +163,7 @@ def _refuse_damaged_manifest(path: Path) -> None:
     if wrong and (path / mf.DATABASE).is_file() and _holds_items(path):
         raise IndexCorruptError(
             f"{path / mf.MANIFEST} {wrong}, but {mf.DATABASE} beside it holds the index's items; write a new "
-            f"{mf.MANIFEST} from them with `skill-retriever repair --index-dir {path}` (it keeps the damaged one)"
+            f"{mf.MANIFEST} from them with `{command(['repair'], path)}` (it keeps the damaged one)"
         )
 
 
@@ -193,7 +192,7 @@ def set_aside_damaged_manifest(path: Path, lock_wait_s: float) -> Path | None:
         except OSError as exc:
             raise IndexCorruptError(
                 f"cannot set the damaged {path / mf.MANIFEST} aside ({exc}); move it out of {path} yourself "
-                "and run `skill-retriever repair` again"
+                f"and run `{command(['repair'], path)}` again"
             ) from exc
     finally:
         lock.release()
@@ -366,7 +365,7 @@ def settle_dim(path: Path, manifest: dict[str, Any], changes: Changes, embedder:
     )
     if not writer:
         raise IndexCorruptError(
-            f"{found}; run `skill-retriever repair --index-dir {path}` to correct it, or rebuild the index "
+            f"{found}; run `{command(['repair'], path)}` to correct it, or rebuild the index "
             "into a new directory with `skill-retriever index <sources> --index-dir <new directory>`"
         )
     if embedder.dim != length:
@@ -395,6 +394,6 @@ def warn_unusable(path: Path, live: LiveState, dim: int, *, vectors: bool = True
         log.warning(
             "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (missing, all "
             "zeros, or not %d finite float32 numbers); those items are found by keywords and the graph only until you run "
-            "`skill-retriever repair --index-dir %s`, which embeds them again from their text",
-            nodes, edges, path, dim, path,
+            "`%s`, which embeds them again from their text",
+            nodes, edges, path, dim, command(["repair"], path),
         )

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from skill_retriever.advice import command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.filters import vector_metadata
 from skill_retriever.stores import manifest as mf
@@ -189,7 +190,7 @@ def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
         f"{path} is a copy of the index at {original}, which owns the collections {' and '.join(names)} on "
         f"{url} (a copied directory keeps its original's collection names and index_id; writing through "
         f"them would change {original}'s vectors); give the copy collections of its own with "
-        f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+        f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
     )
 
 
@@ -213,7 +214,7 @@ def _not_ours(stores: list[Any], manifest: Mapping[str, Any], path: Path, url: s
             return (
                 f"the Chroma server at {url} keeps {store.name} for another index ({store.owner}); searching the "
                 f"vectors of {path} held in memory instead: give it collections of its own with "
-                f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+                f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
             )
     here = index_dir_of(path)
     for store in stores:
@@ -319,7 +320,7 @@ def _claim(
     so a refusal changes nothing on the server."""
     owner = str(manifest.get("index_id") or "") or None
     here = index_dir_of(path)
-    move = f"give {path} collections of its own with `skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+    move = f"give {path} collections of its own with `{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
     to_mark: list[Any] = []
     for store, ids in zip(stores, known, strict=True):
         if owner and store.owner == owner:

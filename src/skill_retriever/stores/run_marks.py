@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from skill_retriever.advice import Placeholder, Word, command
+
 
 class _Snapshot(Protocol):
     @property
@@ -121,9 +123,9 @@ def answer_warning(marks: dict[str, dict[str, Any]]) -> str | None:
     )
 
 
-def stats_line(marks: dict[str, dict[str, Any]]) -> str | None:
+def stats_line(marks: dict[str, dict[str, Any]], index_dir: Word | None = None) -> str | None:
     """What ``stats`` says about marks: each source, when, by which process (and whether it
-    still runs), and the fix."""
+    still runs), and the fix (its commands naming the index at ``index_dir``)."""
     if not marks:
         return None
 
@@ -137,9 +139,10 @@ def stats_line(marks: dict[str, dict[str, Any]]) -> str | None:
         for source, m in sorted(marks.items())
     )
     return (
-        f"unfinished index runs: {runs}. If none is still running, run `skill-retriever index` "
-        "on that folder again (with the same --source-name): it completes the source; if the "
-        "folder is gone, `skill-retriever remove-source NAME` takes out what it wrote"
+        f"unfinished index runs: {runs}. If none is still running, index that folder again with the same "
+        f"source name (`{command(['index', Placeholder('FOLDER'), '--source-name', Placeholder('NAME')], index_dir)}`): "
+        f"it completes the source; if the folder is gone, `{command(['remove-source', Placeholder('NAME')], index_dir)}` "
+        "takes out what it wrote"
     )
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlparse
 
+from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
@@ -81,13 +82,13 @@ def repair_command(index_dir: str | Path, url: str) -> str:
     """The ``repair`` command that copies the vectors of the index at ``index_dir`` to the
     server at ``url``: with ``--chroma-url`` when its ``index.json`` names another server or
     none (a plain ``repair`` would sync that one, or nothing)."""
-    command = f"skill-retriever repair --index-dir {index_dir}"
+    words: list[Word] = ["repair", "--index-dir", index_dir]
     try:
         named = mf.read_manifest(Path(index_dir)).get("chroma_url")
     except (IndexCorruptError, OSError):  # no index.json to read: the plain command names what is there
-        return command
+        return command(words)
     same = url_parts(str(named)) == url_parts(url) if named else False
-    return command if same or not url else f"{command} --chroma-url {url}"
+    return command(words if same or not url else [*words, "--chroma-url", url])
 
 
 def start_hint(url: str) -> str:

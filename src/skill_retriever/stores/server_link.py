@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.remote import collection_names, index_dir_of, same_server
@@ -111,12 +112,12 @@ def restored(
             f"did not restore its link to the Chroma server at {url}: its collections {names(link)} belong to "
             f"the index at {copy_of}, of which {path} is a copy (writing through them would change that index's "
             f"vectors); {path} searches its vectors in memory until you give it collections of its own with "
-            f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
         )
     if link is None:
         return manifest, (
             f"{mf.DATABASE} does not record whether the index was on a Chroma server (an older version wrote "
             f"it); if it was, search through the server again with "
-            f"`skill-retriever move-to-server --index-dir {path} --chroma-url URL`"
+            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', Placeholder('URL')])}`"
         )
     return manifest, ""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers as leftovers
@@ -315,7 +316,7 @@ def _held_line(server: Mapping[str, Any], path: str) -> str:
         return (
             f"{url} holds {held}, the collections of {server['copy_of']}, of which this index is a copy; its "
             f"queries search in memory: give it collections of its own with "
-            f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`"
+            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
         )
     if None in server["collections"].values():
         return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
