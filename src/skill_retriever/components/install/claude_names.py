@@ -25,6 +25,14 @@ command, or, where the command is already in the target, on the skill; not a ref
 Two commands of one file name in different subfolders are both offered as ``/<n>``: a
 note on each too (`note_same_named_commands`). Names are compared without case, as the
 file systems of macOS and Windows compare them.
+
+Claude Code tells subagents apart by their frontmatter ``name``, not their file name (its
+documentation: the name is the subagent's unique identifier). An agent this install
+writes or keeps whose name is the name of another agent in the target's
+``.claude/agents`` (any ``.md`` there, the user's own included) or of another agent of the
+install makes two subagents of one name, only one of which is used: a note naming both
+files (`note_same_named_agents`). A skill gets none: Claude Code names it, as a command,
+by its folder (``.claude/skills/review/SKILL.md`` is ``/review``), which two skills cannot share.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.model import NodeKind
 
-__all__ = ["claude_code_notes", "note_same_named_commands", "note_shadowed_commands"]
+__all__ = ["claude_code_notes", "note_same_named_agents", "note_same_named_commands", "note_shadowed_commands"]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
 #: An agent named through its plugin (``subagent_type: "agent-teams:team-debugger"``).
@@ -236,5 +244,76 @@ def note_same_named_commands(plans: Sequence[ComponentPlan], root: Path) -> list
                 f"Claude Code offers it as /{name}, and {' and '.join(others)} as /{name} too: "
                 "both are listed under that name, told apart only by their folders in /help; "
                 "rename one to call each by a name of its own",
+            )
+    return out
+
+
+def _agent_name(data: bytes) -> str | None:
+    """The frontmatter ``name`` of an agent's file, read as the index reads it (leniently:
+    `parse_frontmatter`); None without one."""
+    try:
+        name = parse_frontmatter(data.decode("utf-8", "replace")).fields.get("name")
+    except FrontmatterError:
+        return None
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+def _target_agents(root: Path, skip: set[str]) -> dict[str, list[str]]:
+    """Frontmatter name -> paths (under the root) of the agent files the target holds in
+    ``.claude/agents`` (every ``.md`` there, whoever wrote it), less the folded paths in
+    ``skip`` (what this plan writes or removes: its own content counts instead)."""
+    folder = LAYOUT[NodeKind.AGENT].folder
+    base = on_disk(root, folder)
+    try:
+        entries = sorted(os.listdir(base))
+    except OSError:  # no agents folder yet: no agent there
+        return {}
+    out: dict[str, list[str]] = {}
+    for entry in entries:
+        rel, file = f"{folder}/{entry}", base / entry
+        if not entry.lower().endswith(".md") or fold(rel) in skip or not file.is_file():
+            continue
+        try:
+            data = file.read_bytes()
+        except OSError:  # unreadable: Claude Code cannot read its name either
+            continue
+        if (name := _agent_name(data)) is not None:
+            out.setdefault(name, []).append(rel)
+    return out
+
+
+def note_same_named_agents(plans: Sequence[ComponentPlan], root: Path) -> list[ComponentPlan]:
+    """``plans`` with a note on each agent that will be in the target (status install or
+    unchanged) whose frontmatter name another agent file has: one in ``root``'s
+    ``.claude/agents`` (the user's own too), or another agent of this plan. Claude Code
+    identifies a subagent by that name, so only one of the two is used. Both files are
+    written: a note naming both, not a refusal (see the module)."""
+    head, tail = LAYOUT[NodeKind.AGENT].pattern.split("{name}", 1)
+    mine: dict[int, tuple[str, str]] = {}  # plan index -> (name, path)
+    for i, c in enumerate(plans):
+        if c.kind != NodeKind.AGENT.value or c.status not in ("install", "unchanged"):
+            continue
+        for f in c.files:
+            stem = f.path[len(head) : len(f.path) - len(tail)]
+            if f.path.startswith(head) and f.path.endswith(tail) and "/" not in stem:
+                if (name := _agent_name(f.content)) is not None:
+                    mine[i] = (name, f.path)
+                break
+    if not mine:
+        return list(plans)
+    skip = {fold(f.path) for c in plans for f in c.files if f.action == "remove"}
+    skip |= {fold(path) for _, path in mine.values()}
+    where = _target_agents(root, skip)
+    for name, path in mine.values():
+        where.setdefault(name, []).append(path)
+    out = list(plans)
+    for i, (name, path) in mine.items():
+        others = [p for p in where[name] if fold(p) != fold(path)]
+        if others:
+            out[i] = _noted(
+                out[i],
+                f"its frontmatter name {name!r:.80} is the name of {' and '.join(others)} too: Claude Code "
+                "tells subagents apart by that name, not by their files, so only one of them is used; "
+                f"set the name: of one ({path} or {others[0]}) to a name of its own",
             )
     return out

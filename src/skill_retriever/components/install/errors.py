@@ -21,12 +21,16 @@ class UnknownComponentError(InstallError):
     Attributes:
         ref: What the caller gave.
         candidates: The ids of the visible components of that name (empty: none).
+
+    ``message``, when given, is the refusal itself: it says what each candidate is.
     """
 
-    def __init__(self, ref: str, candidates: tuple[str, ...] = ()) -> None:
+    def __init__(self, ref: str, candidates: tuple[str, ...] = (), message: str = "") -> None:
         self.ref = ref
         self.candidates = candidates
-        if candidates:
+        if message:
+            msg = message
+        elif candidates:
             listing = ", ".join(candidates[:5])
             msg = f"{len(candidates)} components are named {ref!r:.200} ({listing}); give the id"
         else:

@@ -8,7 +8,7 @@ writes skills, agents, commands, hooks and MCP servers (and a plugin's members).
 that answers only to other kinds is in the index (``query`` just showed it), so "no
 component of that name" would mislead: the refusal says what the item is, that install
 has no place for it, and what to install instead (the component or plugin it is part of,
-when the index records one). An id of such an item is planned and skipped with the same
+when the index records one: by name when that name installs it, else by id). An id of such an item is planned and skipped with the same
 words (`render`).
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from skill_retriever.components.install.by_name import name_for, takes
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.view import CallerView
@@ -71,12 +72,12 @@ def no_place_message(view: CallerView | None, ref: str, nodes: Sequence[Node]) -
 def _instead(view: CallerView | None, node: Node) -> str:
     """What to install in its place: what it is part of, when the index says."""
     parents = _parents(view, node)
-    if parents:
-        shown = ", ".join(f"{p.name} ({p.kind.value} {p.id})" for p in parents[:_SHOWN])
+    if view is not None and parents:
+        shown = ", ".join(_what_to_type(view, p) for p in parents[:_SHOWN])
         return f"install the component that uses it: {shown}"
     if node.kind is NodeKind.OTHER:
         plugin = node.attrs.get("plugin")
-        of = f" (of plugin {plugin})" if isinstance(plugin, str) and plugin else ""
+        of = f" (of plugin {_plugin_named(view, plugin)})" if isinstance(plugin, str) and plugin else ""
         return f"install the component that uses it{of}"
     if node.kind is NodeKind.DOCUMENT and node.source:
         return f"a document is read where it is, not installed: open {file_location(node)}"
@@ -84,6 +85,24 @@ def _instead(view: CallerView | None, node: Node) -> str:
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"
     )
+
+
+def _what_to_type(view: CallerView, parent: Node) -> str:
+    """``name (kind id)`` when its name installs it; else its id first, as the name alone
+    would be refused or take another (`by_name.name_for`)."""
+    kind = parent.kind.value
+    if name_for(view, parent) == parent.name:
+        return f"{parent.name} ({kind} {parent.id})"
+    return f"{parent.id} (the {kind} {parent.name}, by its id: other components share the name)"
+
+
+def _plugin_named(view: CallerView | None, name: str) -> str:
+    """``name``, with the ids of the visible plugins of that name when it alone would not
+    install one of them."""
+    if view is None or takes(view, name) is not None:
+        return name
+    ids = sorted(n.id for n in view.named(name) if n.kind is NodeKind.PLUGIN)
+    return f"{name}: {', '.join(ids[:_SHOWN])}" if ids else name
 
 
 def _parents(view: CallerView | None, node: Node) -> list[Node]:

@@ -1,7 +1,9 @@
 """What the names given to an uninstall stand for in the install record.
 
 A name is a recorded component's id or name, or a plugin's id or name (its members still
-recorded, and what installing it brought). A plugin's member that an install also asked
+recorded, and what installing it brought); a name of a plugin and of its own members takes
+the plugin, as install does (`by_name`), and any other name several recorded things share
+is refused, each said by id. A plugin's member that an install also asked
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
 the user asked for it apart from the plugin.
 """
@@ -9,8 +11,15 @@ the user asked for it apart from the plugin.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from skill_retriever.components.install.by_name import (
+    Candidate,
+    ambiguous,
+    chosen,
+    plugin_note,
+    plugin_over_members,
+)
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
 from skill_retriever.components.install.plan import InstallError
@@ -20,21 +29,25 @@ __all__ = ["Picked", "pick"]
 
 @dataclass
 class Picked:
-    """What the refs of an uninstall name: the recorded ids, the plugins named, and the
-    members of those plugins that stay (name -> why)."""
+    """What the refs of an uninstall name: the recorded ids, the plugins named, the
+    members of those plugins that stay (name -> why), and what a name chose among
+    several of it (a plugin over its own members of that name, `by_name`), one line each."""
 
     ids: list[str]
     plugins: list[str]
     stayed: dict[str, str]
+    notes: list[str] = field(default_factory=list)
 
 
 def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
     """Recorded ids for ``refs``: a component id or name, or a plugin id or name (its
-    components still recorded), whatever one recorded thing answers to. A plugin's member
-    that an install also asked for by its own name stays, unless a ref names it too."""
+    components still recorded), whatever one recorded thing answers to; a name of a
+    plugin and of its own members takes the plugin. A plugin's member that an install
+    also asked for by its own name stays, unless a ref names it too."""
     direct: list[str] = []
     members: dict[str, str] = {}  # member id -> the plugin that names it
     plugins: list[str] = []
+    notes: list[str] = []
 
     def add_plugin(plugin_id: str) -> None:
         plugins.append(plugin_id)
@@ -49,33 +62,65 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
         if ref in record.plugins:
             add_plugin(ref)
             continue
-        key = ref.casefold()
-        named = [("", i) for i, e in record.components.items() if e.name.casefold() == key]
-        named += [(p, "") for p, rec in record.plugins.items() if rec.name.casefold() == key]
-        if len(named) != 1:
-            listing = ", ".join(sorted(record.components)[:10]) or "nothing"
-            names = ", ".join(sorted(p.name for p in record.plugins.values())[:10])
-            what = f"{len(named)} components named" if named else "no component"
-            raise InstallError(
-                f"{what} {ref!r} installed in {record.root} by skill-retriever "
-                f"(its record {RECORD_FILE} lists {listing}"
-                + (f"; plugins {names}" if names else "")
-                + "); give a recorded id"
-            )
-        plugin_id, node_id = named[0]
-        if plugin_id:
-            add_plugin(plugin_id)
+        found = _named(record, ref, set(record.components), set(record.plugins))
+        plugin = plugin_over_members(found)
+        if plugin is not None:
+            notes.append(plugin_note(ref, plugin, found, "uninstall"))
+            add_plugin(plugin.id)
+        elif len(found) != 1:
+            raise InstallError(_not_one(record, ref, found))
+        elif found[0].is_plugin:
+            add_plugin(found[0].id)
         else:
-            direct.append(node_id)
-    stayed: dict[str, str] = {}
-    ids = list(direct)
-    for c, plugin_id in members.items():
-        entry = record.components[c]
-        if c in direct or not entry.named:
-            ids.append(c)
-            continue
-        stayed[entry.name] = (
+            direct.append(found[0].id)
+    ids = direct + [c for c in members if c in direct or not record.components[c].named]
+    stayed = {
+        record.components[c].name: (
             f"an install asked for it by its own name, not only as part of plugin "
-            f"{record.plugins[plugin_id].name!r}: uninstall {entry.name!r} to remove it too"
+            f"{record.plugins[plugin_id].name!r}: uninstall {_ref_after(record, c, ids, plugins)!r} to remove it too"
         )
-    return Picked(list(dict.fromkeys(ids)), list(dict.fromkeys(plugins)), stayed)
+        for c, plugin_id in members.items()
+        if c not in ids
+    }
+    return Picked(list(dict.fromkeys(ids)), list(dict.fromkeys(plugins)), stayed, notes)
+
+
+def _named(record: InstallRecord, ref: str, components: set[str], plugins: set[str]) -> list[Candidate]:
+    """The recorded components and plugins, of those given, named ``ref`` (any case)."""
+    key = ref.casefold()
+    found = [Candidate(i, e.kind, e.name) for i, e in record.components.items() if i in components and e.name.casefold() == key]
+    found += [
+        Candidate(p, "plugin", rec.name, tuple(rec.components))
+        for p, rec in record.plugins.items()
+        if p in plugins and rec.name.casefold() == key
+    ]
+    return sorted(found, key=lambda c: c.id)
+
+
+def _ref_after(record: InstallRecord, node_id: str, going: list[str], plugins: list[str]) -> str:
+    """What to pass to uninstall ``node_id`` once ``going`` and ``plugins`` are gone: its
+    name when that takes it alone then, else its id."""
+    name = record.components[node_id].name
+    found = _named(record, name, set(record.components) - set(going), set(record.plugins) - set(plugins))
+    return name if chosen(found) == node_id else node_id
+
+
+def _shown(record: InstallRecord, plugin_id: str) -> str:
+    """A recorded plugin as the listing names it: by name when that takes it, else by id
+    (another recorded thing shares the name)."""
+    name = record.plugins[plugin_id].name
+    found = _named(record, name, set(record.components), set(record.plugins))
+    return name if chosen(found) == plugin_id else plugin_id
+
+
+def _not_one(record: InstallRecord, ref: str, found: list[Candidate]) -> str:
+    """Why ``ref`` names no recorded thing, or several (each said by id)."""
+    where = f" in {record.root}'s install record"
+    if found:
+        return ambiguous(ref, found, where=where)
+    listing = ", ".join(sorted(record.components)[:10]) or "nothing"
+    names = ", ".join(sorted(_shown(record, p) for p in record.plugins)[:10])
+    return (
+        f"no component {ref!r} installed in {record.root} by skill-retriever "
+        f"(its record {RECORD_FILE} lists {listing}" + (f"; plugins {names}" if names else "") + "); give a recorded id"
+    )

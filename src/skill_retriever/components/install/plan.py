@@ -20,6 +20,7 @@ from skill_retriever.components.install.errors import (
     UnknownComponentError,
     UnsafePathError,
 )
+from skill_retriever.components.install.hook_entry import HookEntry
 
 __all__ = [
     "SAME_PATH",
@@ -49,24 +50,6 @@ SAME_PATH = "installs the same path"
 WRITTEN_STATUSES: tuple[Status, ...] = ("install", "unchanged")
 #: The actions that write (or keep) a file when its component is written.
 _VERBS: tuple[Action, ...] = ("create", "overwrite", "unchanged", "remove")
-
-
-@dataclass(frozen=True)
-class HookEntry:
-    """One hook of a ``settings.json`` ``hooks`` mapping: its event, its group's matcher
-    (None: the group has none) and the hook object itself (``{"type": "command", ...}``)."""
-
-    event: str
-    matcher: str | None
-    hook: Mapping[str, Any]
-
-    @property
-    def where(self) -> str:
-        """``settings.json#hooks.<Event>[<matcher>]``-style label for plans."""
-        return f"hooks.{self.event}[{self.matcher or ''}]"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "matcher": self.matcher, "hook": dict(self.hook)}
 
 
 @dataclass(frozen=True)
@@ -194,6 +177,7 @@ class InstallPlan:
         clashes: Paths two components of the set would write with different content;
             any refuses the plan whole, ``allow_conflicts`` or not.
         named: The ids asked for by their own id or name (not only as a plugin's member).
+        notes: What a name given chose among several of it (`resolve`), one line each.
     """
 
     target: Path
@@ -209,6 +193,7 @@ class InstallPlan:
     refused: str = ""
     clashes: tuple[Clash, ...] = ()
     named: frozenset[str] = frozenset()
+    notes: tuple[str, ...] = ()
 
     @property
     def refused_for_conflicts(self) -> bool:
@@ -295,7 +280,7 @@ class InstallPlan:
         refusals += ["two components would write one path"] if self.clashes else []
         if refusals:
             head = f"  (refused: {' and '.join(refusals)}; nothing written)"
-        out = [f"target: {shown_root(self.target)}{head}"]
+        out = [f"target: {shown_root(self.target)}{head}", *(f"note: {n}" for n in self.notes)]
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
         for c in self.components:
@@ -358,6 +343,7 @@ class InstallPlan:
             "plugins": {k: list(v) for k, v in self.plugins.items()},
             "refused": self.refused or None,
             "clashes": [self.clash_dict(c) for c in self.clashes],
+            "notes": list(self.notes),
         }
 
     def brief(self) -> dict[str, Any]:

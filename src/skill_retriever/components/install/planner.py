@@ -44,6 +44,7 @@ from skill_retriever.components.install.cases import CaseFolders, case_note, cas
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_folder import config_root
 from skill_retriever.components.install.claude_names import (
+    note_same_named_agents,
     note_same_named_commands,
     note_shadowed_commands,
 )
@@ -55,7 +56,6 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
 from skill_retriever.components.install.missing import note_missing, unknown_requires
-from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.orphans import leave_out_orphans
 from skill_retriever.components.install.paths import safe_destination, server_key
 from skill_retriever.components.install.plan import (
@@ -67,44 +67,22 @@ from skill_retriever.components.install.plan import (
     InstallPlan,
     Scope,
     Status,
-    UnknownComponentError,
     UnsafePathError,
 )
 from skill_retriever.components.install.render import render
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.resolve import resolve, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.view import CallerView, as_view
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import Node
 
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
-#: `SAME_PATH` is re-exported: it lived here.
+#: `SAME_PATH` and `resolve_id` are re-exported: they lived here.
 __all__ = ["SAME_PATH", "expand_plugins", "plan_install", "resolve_id"]
-
-
-def resolve_id(
-    source: Index | CallerView, ref: str, *, principals: Iterable[str] | None = None
-) -> str:
-    """A visible node id, or the id of the one visible installable component (or plugin)
-    of that name.
-
-    Raises:
-        UnknownComponentError: Nothing, or several components, answer to ``ref``
-            (`NotInstallableError`: only items install has no place for).
-    """
-    view = as_view(source, principals)
-    if ref in view:
-        return ref
-    kinds = INSTALLABLE | {NodeKind.PLUGIN}
-    named = [n for n in view.named(ref) if n.kind in kinds]
-    if len(named) == 1:
-        return named[0].id
-    if not named and (held := view.named(ref)):  # query shows them: say what they are
-        raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
-    raise UnknownComponentError(ref, tuple(sorted(n.id for n in named)))
 
 
 def expand_plugins(
@@ -161,7 +139,8 @@ def plan_install(
     """
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
-    resolved = [resolve_id(view, i) for i in ([ids] if isinstance(ids, str) else ids)]  # a string: one id
+    found = [resolve(view, i) for i in ([ids] if isinstance(ids, str) else ids)]  # a string: one id
+    resolved = [node_id for node_id, _ in found]
     wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
         raise InstallError("nothing to install: give one or more component ids")
@@ -195,8 +174,8 @@ def plan_install(
     plans = leave_out_orphans(note_shadowed_commands(plans, root))
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
     plans = add_retired(plans, complete, root, shared.record, shared.settings)
-    # After `add_retired`: a file this plan removes offers no command any more.
-    plans = note_same_named_commands(plans, root)
+    # After `add_retired`: a file this plan removes offers no command (or agent) any more.
+    plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     mentioned |= {i for via in hops.values() for i in via}
     requires = {i: tuple(reqs.requires.get(i, ())) for i in order}
@@ -216,6 +195,7 @@ def plan_install(
         requires=requires,
         clashes=clashes,
         named=frozenset(i for i in resolved if i not in plugins),
+        notes=tuple(dict.fromkeys(note for _, note in found if note)),
     )
 
 

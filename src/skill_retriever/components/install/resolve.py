@@ -1,0 +1,66 @@
+"""The node an install reference names: an id, or a name (`by_name` for several of one
+name, `copies` for byte-identical copies, `not_installable` for items install has no
+place for)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from skill_retriever.components.install.by_name import (
+    ambiguous,
+    candidates,
+    plugin_note,
+    plugin_over_members,
+)
+from skill_retriever.components.install.copies import copies_note, same_copies
+from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
+from skill_retriever.components.install.plan import UnknownComponentError
+from skill_retriever.components.view import CallerView, as_view
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.index import Index
+
+__all__ = ["resolve", "resolve_id"]
+
+
+def resolve(view: CallerView, ref: str) -> tuple[str, str]:
+    """The visible node ``ref`` names and a note when a name chose among several: the
+    plugin over its own members of that name, or the first of byte-identical copies.
+
+    Raises:
+        UnknownComponentError: Nothing answers to ``ref``, or several that are neither
+            (`NotInstallableError`: only items install has no place for).
+    """
+    if ref in view:
+        return ref, ""
+    found = candidates(view, ref)
+    if len(found) == 1:
+        return found[0].id, ""
+    if not found:
+        if held := view.named(ref):  # query shows them: say what they are
+            raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
+        raise UnknownComponentError(ref)
+    ids = tuple(c.id for c in found)
+    plugin = plugin_over_members(found)
+    if plugin is not None:
+        return plugin.id, plugin_note(ref, plugin, found)
+    plugins = any(c.is_plugin for c in found)
+    one_kind = not plugins and len({c.kind for c in found}) == 1
+    if one_kind and same_copies(view, [view.get(i) for i in ids]):
+        return ids[0], copies_note(ref, ids)
+    raise UnknownComponentError(ref, ids, ambiguous(ref, found, differ=one_kind))
+
+
+def resolve_id(
+    source: Index | CallerView, ref: str, *, principals: Iterable[str] | None = None
+) -> str:
+    """A visible node id, or the id of the one visible installable component (or plugin)
+    of that name; of a plugin and its own members of that name, the plugin; of
+    byte-identical copies, the first by id (`resolve`, which also says why).
+
+    Raises:
+        UnknownComponentError: Nothing, or several components, answer to ``ref``
+            (`NotInstallableError`: only items install has no place for).
+    """
+    return resolve(as_view(source, principals), ref)[0]
