@@ -15,17 +15,13 @@ component, and a note naming one that stays (one that installed a file too, or s
 requires what goes) leaves its name out. The lock is held from that check through the
 removal, so no install in between can slip a hidden component into what goes.
 
-Uninstall itself has no dry run: the dry run is a real uninstall of a copy (in a
-temporary folder) of the record, the shared JSON files and the files of what would go,
-so it says exactly what the real one would, and the target is only read.
+The dry run is uninstall's own (`uninstall_dry_run`: the real uninstall, of a copy), so
+it says exactly what the real one would, and the target is only read.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from skill_retriever.adapters.mcp_arguments import (
@@ -38,18 +34,18 @@ from skill_retriever.adapters.mcp_arguments import (
 )
 from skill_retriever.adapters.mcp_search import Detail, caller_view
 from skill_retriever.components.install.brought import taken_along
-from skill_retriever.components.install.inventory import InstallRecord, backup_path
-from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
-from skill_retriever.components.install.paths import safe_destination
+from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.picked import pick
-from skill_retriever.components.install.plan import UnsafePathError
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.target_lock import holding
-from skill_retriever.components.install.uninstall import refusal, uninstall, uninstall_held
-from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
+from skill_retriever.components.install.uninstall import uninstall_held
+from skill_retriever.components.install.uninstall_report import (
+    CHANGED,
+    UninstallReport,
+    with_values,
+)
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
-from skill_retriever.exceptions import SkillRetrieverError
 
 __all__ = ["take_back", "uninstall_tool"]
 
@@ -101,35 +97,20 @@ def uninstall_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
 
 
 def take_back(view: CallerView, ids: list[str], target: str, *, dry_run: bool, force: bool) -> UninstallReport:
-    """Uninstall ``ids`` (visible node ids) from ``target`` (with ``dry_run``, from a copy),
-    refused when it would take back a component ``view``'s caller may not see.
+    """Uninstall ``ids`` (visible node ids) from ``target`` (with ``dry_run``, from a copy:
+    `uninstall_dry_run`), refused when it would take back a component ``view``'s caller may
+    not see.
 
     Raises:
         ToolError: An id is not installed there, or what goes holds a hidden component.
         InstallError: As `uninstall` raises it (nothing is removed then).
     """
     root, _ = install_root(target, False, None, must_exist=True)
-    with holding(root):  # the check and the removal (or the copy) as one step
+    with holding(root):  # the check and the removal (or the dry run) as one step
         record = InstallRecord.load(root)
         _check(view, record, ids)
         hidden = {e.name for i, e in record.components.items() if i not in view}
-        if not dry_run:
-            return _redacted(uninstall_held(root, ids, force), hidden)
-        with tempfile.TemporaryDirectory(prefix="skill-retriever-dry-run-") as tmp:
-            copy = Path(tmp) / "target"
-            unsafe = _copy(root, record, copy)
-            try:
-                report = uninstall(ids, copy, force=force)
-            except SkillRetrieverError as exc:  # said of the copy: name the target
-                raise type(exc)(str(exc).replace(str(copy), str(root))) from exc
-    for rel, why in unsafe.items():  # not copied: said as the target's uninstall says it
-        if rel in report.gone:
-            report.gone.remove(rel)
-            report.kept[rel] = why
-    report.kept = {p: why.replace(str(copy), str(root)) for p, why in report.kept.items()}
-    report.target = root
-    report.refused = refusal(root, record, report.ids)
-    return _redacted(report, hidden)
+        return _redacted(uninstall_held(root, ids, force, dry_run=dry_run), hidden)
 
 
 def _check(view: CallerView, record: InstallRecord, ids: list[str]) -> None:
@@ -151,27 +132,6 @@ def _check(view: CallerView, record: InstallRecord, ids: list[str]) -> None:
             "server's caller may not see; nothing removed; run `skill-retriever uninstall` as "
             "someone who may see it"
         )
-
-
-def _copy(root: Path, record: InstallRecord, copy: Path) -> dict[str, str]:
-    """Copy into ``copy`` what an uninstall from ``root`` reads: the record, the shared JSON
-    files, and every recorded file and backup. Returns the recorded files an uninstall of
-    ``root`` would refuse to touch (a link on the way): path -> why, not copied."""
-    rels = {RECORD_FILE, SETTINGS_FILE, MCP_FILE}
-    for entry in record.components.values():
-        rels |= set(entry.files) | {backup_path(rel) for rel in entry.replaced_files}
-    unsafe: dict[str, str] = {}
-    for rel in sorted(rels):
-        try:
-            src = safe_destination(root, rel)
-        except UnsafePathError as exc:
-            unsafe[rel] = str(exc)
-            continue
-        if src.is_file():
-            dest = safe_destination(copy, rel)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest)
-    return unsafe
 
 
 def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
@@ -200,7 +160,7 @@ def summary(report: UninstallReport, dry_run: bool) -> list[str]:
     out = [f"{verb['along']}, as the install brought them: {', '.join(report.along)}"] if report.along else []
     forced = set(report.forced)
     out += [
-        f"{verb['remove']} {p}" + (f": {CHANGED}, removed as it is (force)" if p in forced else "")
+        f"{verb['remove']} {p}" + (f": {CHANGED}, removed as it is (force)" if p in forced else with_values(report, p))
         for p in report.removed
     ]
     out += [f"{verb['restore']} {p}: your file that install's force replaced" for p in report.restored]

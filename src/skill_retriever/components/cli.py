@@ -5,14 +5,16 @@
 
     skill-retriever install ID... (--target DIR | --user) [--force] [--dry-run] [--no-deps]
                             [--allow-conflicts] [--principals P,Q] [--index-dir D]
-    skill-retriever uninstall ID... (--target DIR | --user) [--force]
+    skill-retriever uninstall ID... (--target DIR | --user) [--force] [--dry-run]
     skill-retriever mcp [--index-dir D] [--principals *]
 
 ``install`` exits 0 when everything was written or already identical, 1 when a file was
 kept (differs, no ``--force``), a path was refused, the set holds a conflict (nothing
 written without ``--allow-conflicts``) or two of its components would write one path
 with different content (nothing written), 2 on an error. ``uninstall`` exits 0 when
-everything the installs added was taken back, 1 when something changed since was kept.
+everything the installs added was taken back, 1 when something changed since was kept;
+with ``--dry-run`` it changes nothing, says what the real run would do, and exits as that
+run would (1 also when the real run would be refused: a folder it cannot write).
 An empty ``--target`` is an error (exit 2), as it is from the Python API and MCP: it
 would mean the working folder.
 """
@@ -92,6 +94,11 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         help="also remove files and .mcp.json servers changed since the install, as they are "
         "(a settings.json hook changed since stays: nothing identifies it any more)",
     )
+    un.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what would be removed, kept or put back; change nothing (exit status as the real run's)",
+    )
     add_json_option(un)  # it reads the install record, not the index
     un.set_defaults(handler=cmd_uninstall)
 
@@ -155,10 +162,8 @@ def _not_written(plan: InstallPlan) -> str:
     if any(c.status == "skipped" and c.id in plan.named for c in plan.components):
         fixes.append("'skipped' says why this install cannot place what you asked for")
     were = "were not" if plan.applied else "would not be"
-    return (
-        f"some files {were} written: see 'kept' / 'refused' above "
-        f"({'; '.join(fixes) or 'see the reasons above'})"
-    )
+    # Without a fix to name (a refused target, a refused hook), the lines above are all there is.
+    return f"some files {were} written: see 'kept' / 'refused' above " + (f"({'; '.join(fixes)})" if fixes else "for why")
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
@@ -166,7 +171,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
-    report = uninstall(args.ids, args.target, user=args.user, force=args.force)
+    report = uninstall(args.ids, args.target, user=args.user, force=args.force, dry_run=args.dry_run)
     if args.json:
         print(printable_json(dumps(report.to_dict())))
     else:

@@ -26,7 +26,7 @@ from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.ingest.skill_configs import REDACTED
 from skill_retriever.model import Node
 
-__all__ = ["render_mcp"]
+__all__ = ["Spot", "placeholder_spots", "render_mcp"]
 
 
 def render_mcp(node: Node) -> Rendered:
@@ -120,6 +120,31 @@ def _placeholder_login(text: str) -> str | None:
 def _placeholder_value(value: str) -> bool:
     """A header or environment value its author left to fill in."""
     return bool(_VALUE_PLACEHOLDER_RE.search(value)) or _placeholder_login(value) is not None
+
+
+#: Where in an entry a value sits: ``("url",)``, ``("args", 2)``, ``("env", "KEY")``,
+#: ``("headers", "Authorization")``.
+Spot = tuple[str] | tuple[str, str | int]
+
+
+def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
+    """Where ``entry`` holds a value that `_unfilled` tells the user to fill in (judged by
+    its rules: the URL, an argument, a header or environment value): uninstall counts a
+    server whose only changes are there as unchanged (`filled_in`)."""
+    spots: list[Spot] = []
+    url = entry.get("url")
+    if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url) or _VSCODE_INPUT_RE.search(url)):
+        spots.append(("url",))
+    args = entry.get("args")
+    for i, a in enumerate(args if isinstance(args, list) else []):
+        if isinstance(a, str) and (_placeholder_login(a) or _VSCODE_INPUT_RE.search(a)):
+            spots.append(("args", i))
+    for field in ("env", "headers"):
+        values = entry.get(field)
+        for k, v in sorted(values.items() if isinstance(values, Mapping) else []):
+            if isinstance(v, str) and (_placeholder_value(v) or _VSCODE_INPUT_RE.search(v)):
+                spots.append((field, str(k)))
+    return spots
 
 
 def _unfilled(entry: Mapping[str, Any]) -> list[str]:

@@ -10,6 +10,8 @@ root only when an install made them), and so does a shared JSON file an install 
 once nothing is left in it; one that was there gets its original bytes back once its
 content is the original's again (`as_before`). The index is not needed.
 
+A server whose only changes are values install asked the user to fill in (placeholders:
+`filled_in`) counts as unchanged: it goes, the report naming those values.
 A file or server the user changed since is kept and stays in the record, marked with
 why: a later uninstall finds it again (``force`` removes it as it is; once the user
 undoes the change or deletes it, a plain uninstall finishes). A file or server already
@@ -38,6 +40,7 @@ from skill_retriever.components.install.as_before import (
     write_back,
 )
 from skill_retriever.components.install.brought import taken_along
+from skill_retriever.components.install.filled_in import filled_in
 from skill_retriever.components.install.hook_scripts import hook_commands, run_by, runs
 from skill_retriever.components.install.inventory import (
     InstallRecord,
@@ -58,6 +61,7 @@ from skill_retriever.components.install.settings import read_json_object, remove
 from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
+from skill_retriever.components.install.uninstall_dry_run import on_a_copy
 from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
 from skill_retriever.fsutil import leftover_temps, write_atomic
 
@@ -71,6 +75,7 @@ def uninstall(
     user: bool = False,
     home: str | Path | None = None,
     force: bool = False,
+    dry_run: bool = False,
 ) -> UninstallReport:
     """Remove what installing ``ids`` added to ``target`` (or, with ``user``, the home
     folder's ``.claude`` or ``$CLAUDE_CONFIG_DIR``), keeping whatever changed since, and
@@ -79,6 +84,8 @@ def uninstall(
     Args:
         ids: Component ids or names, or plugin ids or names, as installed (one string is one id).
         force: Remove files and servers the user changed since, too.
+        dry_run: Change nothing; the report (not ``applied``) says what the real run
+            would do, and ``refused`` why it would change nothing (`uninstall_dry_run`).
 
     Raises:
         InstallError: A root that is missing or a file, a damaged record, an id the
@@ -89,14 +96,19 @@ def uninstall(
         ids = [ids]
     root, _ = install_root(target, user, home, must_exist=True)
     with holding(root):  # read, changed and written back as one step
-        return uninstall_held(root, ids, force)
+        return uninstall_held(root, ids, force, dry_run=dry_run)
 
 
-def uninstall_held(root: Path, ids: Iterable[str], force: bool) -> UninstallReport:
+def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool = False) -> UninstallReport:
     """`uninstall` of ``root`` (resolved) for a caller that holds its install lock already
     (`target_lock.holding`, which is not re-entrant): the MCP tool checks the record and
     removes under one hold."""
     record = InstallRecord.load(root)
+    if dry_run:  # the real run, of a copy; the copy may always be written: say if root may not
+        asked = list(ids)  # (read once: an iterator would be spent)
+        report = on_a_copy(root, record, lambda copy: uninstall_held(copy, asked, force))
+        report.refused = refusal(root, record, report.ids)
+        return report
     picked = pick(record, ids)
     chosen = picked.ids
     if not chosen and not picked.plugins:
@@ -333,7 +345,8 @@ def _remove_servers(
     for e, name, written in servers:
         path = f"{MCP_FILE}#{name}"
         now = current.get(name)
-        if now is not None and now != written and not force:
+        filled = [] if now is None else filled_in(written, now)  # placeholders set: not a change
+        if filled is None and not force:
             report.kept[path] = e.kept[path] = CHANGED
             continue
         del e.mcp[name]
@@ -341,8 +354,10 @@ def _remove_servers(
         if now is not None:
             del current[name]
             report.removed.append(path)
-            if now != written:
+            if filled is None:
                 report.forced.append(path)
+            elif filled:
+                report.filled[path] = filled
         original = e.replaced_servers.pop(name, None)
         if original is not None:
             current[name] = original

@@ -1,4 +1,5 @@
-"""What an uninstall did, in words (`UninstallReport.lines`) and as JSON (``to_dict``)."""
+"""What an uninstall did (or, of a dry run, would do), in words (`UninstallReport.lines`)
+and as JSON (``to_dict``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from skill_retriever.components.install.claude_folder import claude_folder, show
 
 CHANGED = "changed since it was installed"
 
-__all__ = ["CHANGED", "UninstallReport"]
+__all__ = ["CHANGED", "UninstallReport", "with_values"]
+
+#: The verbs of a line: as the real run says them, and as a dry run does.
+_VERBS = {
+    "along": ("taken back too", "would take back too"),
+    "remove": ("removed", "would remove"),
+    "restore": ("restored", "would restore"),
+    "leave": ("left", "would leave"),
+    "keep": ("kept", "would keep"),
+}
 
 
 @dataclass
@@ -41,6 +51,10 @@ class UninstallReport:
             what it is a copy of): left in the backup folder, no longer recorded.
         refused: Of a dry run: why the real uninstall would be refused, changing nothing
             (a folder it cannot write); None when it would run.
+        filled: ``.mcp.json#server`` (in ``removed``) -> the placeholder values install
+            asked the user to set that the user had set (``env KEY``): the server counted
+            as unchanged (`filled_in`), and went with the user's values.
+        applied: False for a dry run: what it says is what the real run would do.
     """
 
     target: Path
@@ -58,6 +72,8 @@ class UninstallReport:
     needed: dict[str, list[str]] = field(default_factory=dict)
     copies: dict[str, str] = field(default_factory=dict)
     refused: str | None = None
+    filled: dict[str, list[str]] = field(default_factory=dict)
+    applied: bool = True
 
     @property
     def ok(self) -> bool:
@@ -65,33 +81,43 @@ class UninstallReport:
         return not self.kept and self.refused is None
 
     def lines(self) -> list[str]:
+        verb = {key: said[0] if self.applied else said[1] for key, said in _VERBS.items()}
         out = [f"target: {shown_root(self.target)}"]
         if self.along:
-            out.append(f"  taken back too, as the install brought them: {', '.join(self.along)}")
+            out.append(f"  {verb['along']}, as the install brought them: {', '.join(self.along)}")
         out += [
-            f"  removed {p}: {CHANGED}, removed as it was (force)"
+            f"  {verb['remove']} {p}: {CHANGED}, removed as it {'was' if self.applied else 'is'} (force)"
             if p in self.forced
-            else f"  removed {p}"
+            else f"  {verb['remove']} {p}{with_values(self, p)}"
             for p in self.removed
         ]
-        out += [f"  restored {p}: what install --force replaced" for p in self.restored]
-        out += [f"  left {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
-        out += [f"  kept {name}: {why}" for name, why in self.stayed.items()]
+        out += [f"  {verb['restore']} {p}: what install --force replaced" for p in self.restored]
+        out += [f"  {verb['leave']} {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
+        out += [f"  {verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
         out += [
             f"  note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
-            "which is gone; install it again if needed"
+            f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
             for name, users in self.needed.items()
         ]
-        out += [f"  kept {p}: {why}" for p, why in self.kept.items()]
-        out += [f"  left {c}: an earlier version of your {p} that install --force replaced" for c, p in self.copies.items()]
+        out += [f"  {verb['keep']} {p}: {why}" for p, why in self.kept.items()]
+        out += [
+            f"  {verb['leave']} {c}: an earlier version of your {p} that install --force replaced"
+            for c, p in self.copies.items()
+        ]
         if self.gone:
             out.append(f"  gone already (nothing to take back): {', '.join(self.gone)}")
         if self.recorded:
             out.append(
-                f"  still recorded: {', '.join(self.recorded)}: undo your change (or delete "
+                f"  {'still recorded' if self.applied else 'would stay recorded'}: "
+                f"{', '.join(self.recorded)}: undo your change (or delete "
                 f"it) and run `uninstall {' '.join(self.left_ids)}` to finish, or add --force "
                 "to remove it as it is"
             )
+        if self.refused:
+            out.append(f"  refused: {self.refused}")
+        if not self.applied:
+            counts = f"{len(self.removed)} removed, {len(self.restored)} restored, {len(self.kept)} kept"
+            out.append(f"  dry run, nothing changed; would be {counts}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,5 +138,16 @@ class UninstallReport:
             "stayed": dict(self.stayed),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
             "earlier_copies": dict(self.copies),
+            "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
+            "applied": self.applied,
             **({"refused": self.refused} if self.refused is not None else {}),
         }
+
+
+def with_values(report: UninstallReport, path: str) -> str:
+    """What a removed line adds for a server that went with values the user set where
+    install left placeholders (`UninstallReport.filled`): nothing for any other path."""
+    keys = report.filled.get(path)
+    if not keys:
+        return ""
+    return f" (with the value{'s' if len(keys) > 1 else ''} you set for {', '.join(keys)})"
