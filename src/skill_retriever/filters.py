@@ -237,6 +237,25 @@ def vector_metadata(node: Node, vhash: str) -> dict[str, Any]:
     return meta
 
 
+#: How `nothing_admitted_note` ends a note on kinds the index does not hold: a person at
+#: the CLI runs `stats`. An agent cannot, so the agent tool names the kinds (`kinds_named`).
+KINDS_POINTER = "`stats` lists its kinds"
+
+
+def kinds_named(warning: str, visible: Filters, nodes: Iterable[Node]) -> str:
+    """``warning`` with the pointer at `stats` that ends a note on absent kinds replaced by
+    the kinds the index holds that ``visible`` may see (in `NodeKind` order), for a
+    caller that cannot run `stats`: an agent asked for ``kinds=["incident"]`` learns
+    which kinds it can ask for. Any other warning comes back as it is. Only the kinds
+    of items the caller may see are named: a private item's kind is not said to exist.
+    """
+    if not (warning.startswith("the index holds no ") and warning.endswith(f"you may see; {KINDS_POINTER}")):
+        return warning
+    held = {n.kind for n in nodes if visible.can_see(n)}
+    named = ", ".join(k.value for k in NodeKind if k in held)
+    return warning.removesuffix(KINDS_POINTER) + f"the kinds you may see are {named}"
+
+
 def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
     """Why an empty answer is empty when the filters themselves admit no item the caller
     may see (a kind the index does not hold, a tag no item has, a time window over undated
@@ -251,7 +270,7 @@ def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
         whose = f"the principals {', '.join(sorted(f.principals))}" if f.principals else "a caller without principals (public items only)"
         return f"no item of the index is visible to {whose}, so every query comes back empty; check the principals"
     if f.kinds is not None and not any(n.kind.value in f.kinds for n in visible):
-        return f"the index holds no {', '.join(sorted(f.kinds))} items you may see; `stats` lists its kinds"
+        return f"the index holds no {', '.join(sorted(f.kinds))} items you may see; {KINDS_POINTER}"
     asked = [f"{name} {', '.join(sorted(v))}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
     asked += [f"{name} {v.isoformat()}" for name in ("since", "until") if (v := getattr(f, name)) is not None]
     undated = (f.since or f.until) is not None and all(n.last_changed is None for n in visible)

@@ -11,10 +11,15 @@ while the run is still open, so the tracer sends it with the run's end:
 * tags ``skill_retriever``, ``phase:<name>``, ``route:<route>``, plus ``degraded`` when an
   optional phase failed and was skipped.
 
-It works with every tracer built on :class:`langchain_core.tracers.base.BaseTracer`
-(LangSmith's ``LangChainTracer``, ``collect_runs()``, a custom tracer), costs a few
-attribute reads when no tracer is attached, and never sends anything itself.
-Turn LangSmith on with ``LANGSMITH_TRACING=true`` and ``LANGSMITH_API_KEY``.
+A tracer sees the phase runs when it is handed down to them: one built on
+:class:`langchain_core.tracers.base.BaseTracer` and passed in the call's config
+(``graph.invoke(..., config={"callbacks": [tracer]})``, the same for the retriever and the
+agent tool) gets every phase run with these tags and metadata, and so does LangSmith's
+tracer, which ``LANGSMITH_TRACING=true`` (with ``LANGSMITH_API_KEY``) adds to every run.
+``with collect_runs() as cb:`` alone records only the outermost run (with LangGraph, the
+graph's run with no children): LangChain does not hand its collector down to nested runs.
+Pass ``cb`` itself in ``config={"callbacks": [cb]}`` and it gets them all.
+It costs a few attribute reads when no tracer is attached, and never sends anything itself.
 """
 
 from __future__ import annotations

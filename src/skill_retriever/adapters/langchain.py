@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.callbacks import (
@@ -35,6 +36,7 @@ from skill_retriever.adapters.langchain_search import (
     arun_search,
     as_retriever,
     asearch_with_snapshot,
+    caller_visibility,
     documents_of,
     run_search,
     search_with_snapshot,
@@ -56,6 +58,7 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
+from skill_retriever.filters import Filters, kinds_named
 from skill_retriever.ingest.document_sections import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.responses import is_nothing_fits
@@ -167,10 +170,18 @@ def format_results(
 ) -> str:
     """A compact ranked list a model can read: one item per two or three lines.
 
-    Each item shows ``score``, the number the list is ordered by (clause coverage and the
-    reranker may reorder the fusion ranking; the fusion score is in the tool's artifact),
-    and, given the ``snapshot`` searched, a document's file (``at FILE:LINE``) to open: a
-    component is used by its id, a document only where it lies.
+    The list is best first; each item shows its rank, its tokens, the searches that found
+    it with its rank in each, and, given the ``snapshot`` searched, a document's file
+    (``at FILE:LINE``) to open: a component is used by its id, a document only where it
+    lies. The head gives the answer's ``confidence`` when the index was calibrated.
+
+    No item shows a score (they are in the tool's artifact): each is relative to this one
+    answer, and the fused one is each search's list min-max normalised (a search's last
+    item counts 0), so in a short list a relevant item shows 0.0000, and a model reads 0
+    as "irrelevant" (found in a walkthrough: the second of two matching documents). A
+    reranker's score is on its model's own scale (a cross-encoder's may be below 0 for
+    a good match). Rank, the searches that agree, and the calibrated confidence (0-1,
+    with "nothing fits" said below 0.5) read rightly without knowing the fusion.
     What the token budget dropped is said first when it dropped everything, so the model
     raises the budget instead of rephrasing; the response's warnings always follow.
     """
@@ -189,14 +200,12 @@ def format_results(
             head = "No matching items. Try other words, fewer words, or fewer kinds."
         return "\n".join([*verdict, head, *notes])
     total = sum(r.token_count for r in response.results)
-    lines = [*verdict, f"{len(response.results)} {'item' if len(response.results) == 1 else 'items'} (route {response.route}; {total} tokens in all):"]
+    count = f"{len(response.results)} {'item' if len(response.results) == 1 else 'items'}"
+    sure = "" if response.confidence is None else f"; confidence {response.confidence:.2f}"
+    lines = [*verdict, f"{count} (route {response.route}{sure}; {total} tokens in all):"]
     for rank, r in enumerate(response.results, 1):
         via = ", ".join(f"{c} #{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
-        rerank = f" rerank {r.rerank_score:.2f}" if r.rerank_score is not None else ""
-        lines.append(
-            f"{rank}. [{r.kind}] {r.name} (id: {r.id}) score {r.score:.4f}{rerank}, "
-            f"{r.token_count} tokens, via {via}"
-        )
+        lines.append(f"{rank}. [{r.kind}] {r.name} (id: {r.id}) {r.token_count} tokens, via {via}")
         node = snapshot.nodes.get(r.id) if snapshot is not None else None
         if node is not None and node.source and node.kind not in _USED_BY_ID:
             lines.append(f"   at {file_location(node)}")
@@ -247,8 +256,10 @@ def _bad_input_to_model() -> Iterator[None]:
 
 TOOL_DESCRIPTION = (
     "Search the catalogue of skills, agents, commands, hooks, MCP servers and documents for "
-    "the items that help with a task. Returns a ranked list: kind, name, id, scores, why it "
-    "matched, and a short summary. Use the ids to load or install an item."
+    "the items that help with a task. Returns a list, best first: kind, name, id, which "
+    "searches found it (and its rank in each), why it matched, and a short summary; the "
+    "first line gives the confidence (0 to 1) that the best item fits. Use the ids to load "
+    "or install an item."
 )
 
 
@@ -285,14 +296,16 @@ def make_search_skills_tool(
     retriever = as_retriever(index_or_retriever)
     defaults, settings = tool_settings(overrides)
     schema = schema_with_defaults(defaults)
+    visible = caller_visibility(retriever, settings)
 
     def search_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
-            return _answer(*search_with_snapshot(retriever, query, **settings, **_with_defaults(args)))
+            return _answer(*search_with_snapshot(retriever, query, **settings, **_with_defaults(args)), visible)
 
     async def asearch_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with _bad_input_to_model():
-            return _answer(*await asearch_with_snapshot(retriever, query, **settings, **_with_defaults(args)))
+            found = await asearch_with_snapshot(retriever, query, **settings, **_with_defaults(args))
+            return _answer(*found, visible)
 
     def _with_defaults(args: dict[str, Any]) -> dict[str, Any]:
         # The schema's defaults, not the function's: the builder's, as the model reads them.
@@ -310,15 +323,20 @@ def make_search_skills_tool(
     )
 
 
-def _answer(response: SearchResponse, snapshot: IndexSnapshot) -> tuple[str, list[dict[str, Any]]]:
+def _answer(
+    response: SearchResponse, snapshot: IndexSnapshot, visible: Filters
+) -> tuple[str, list[dict[str, Any]]]:
     """The tool's content and artifact, path names and sources read from the snapshot
     searched; an item read from a file carries its ``source`` (and a section its ``line``)
-    in the artifact, as the retriever's documents and ``query --json`` do."""
+    in the artifact, as the retriever's documents and ``query --json`` do. A note that the
+    index holds none of the kinds asked names the kinds it holds that ``visible`` may see,
+    where the CLI's points at `stats`, which a model cannot run."""
     artifact = []
     for r in response.results:
         node = snapshot.nodes.get(r.id)
         artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {})})
-    return format_results(response, snapshot=snapshot), artifact
+    warnings = [kinds_named(w, visible, snapshot.nodes.values()) for w in response.warnings]
+    return format_results(replace(response, warnings=warnings), snapshot=snapshot), artifact
 
 
 __all__ = [

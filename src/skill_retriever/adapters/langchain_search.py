@@ -15,6 +15,7 @@ from langchain_core.runnables import RunnableConfig
 
 from skill_retriever.config import SETTING_NAMES, Route, close_name
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import Filters
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
@@ -26,6 +27,7 @@ __all__ = [
     "arun_search",
     "as_retriever",
     "asearch_with_snapshot",
+    "caller_visibility",
     "documents_of",
     "run_search",
     "search_with_snapshot",
@@ -160,6 +162,18 @@ def tool_settings(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
     if filters is not None and "kinds" in filters:  # the model's kinds would replace them
         raise ConfigError(f"{where}: give the tool's default kinds as kinds=, not in filters")
     return defaults, settings
+
+
+def caller_visibility(retriever: Retriever, settings: Mapping[str, Any]) -> Filters:
+    """Which items the tool's searches may see: the principals ``retriever.search`` gets
+    from ``settings`` (`tool_settings`), resolved by the retriever's own rule (a
+    ``principals`` setting, else the ``filters``' own, else the retriever's), so what the
+    tool says of the index beside its answer (`filters.kinds_named`) is what the search
+    itself could see."""
+    # The retriever's own (private) rule, called rather than copied: a copy that drifted
+    # would name the kinds of items the search itself may not see.
+    spec = retriever._filter_spec(settings.get("filters"), None, settings.get("principals"))
+    return Filters(principals=spec.get("principals"))
 
 
 def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:

@@ -13,12 +13,13 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictInt,
     ValidationError,
     WithJsonSchema,
     create_model,
 )
 
-from skill_retriever.adapters.tool_arguments import Flag, WholeNumber
+from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.model import NodeKind
 
@@ -53,6 +54,12 @@ def _one_kind_alone(value: object) -> object:
 #: ``kinds``: a list of kind names; one alone may be given as a string.
 KindNames = Annotated[list[KindName], BeforeValidator(_one_kind_alone)]
 
+#: ``token_budget``: a `WholeNumber` of at least 0. The bound sits on the integer itself,
+#: inside the optional: ``WholeNumber | None`` with ``Field(ge=0)`` put it on the union, and
+#: pydantic wrote it into the schema as ``"ge": 0``, no JSON Schema keyword (a model never
+#: saw the bound; a strict provider may refuse the tool). Here it is ``"minimum": 0``.
+TokenBudget = Annotated[StrictInt, Field(ge=0), BeforeValidator(whole_number)]
+
 
 class SearchSkillsInput(BaseModel):
     """Arguments of ``search_skills``. Another argument is refused, not ignored (a model
@@ -69,8 +76,8 @@ class SearchSkillsInput(BaseModel):
         description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
     )
     k: WholeNumber = Field(default=5, ge=1, le=50, description="How many items to return.")
-    token_budget: WholeNumber | None = Field(
-        default=None, ge=0, description="Most tokens the returned items' full texts may add up to."
+    token_budget: TokenBudget | None = Field(
+        default=None, description="Most tokens the returned items' full texts may add up to."
     )
     budget_fill: Flag = Field(
         default=False,
