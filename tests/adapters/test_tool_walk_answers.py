@@ -116,3 +116,16 @@ def test_a_calibrated_index_gives_the_answers_confidence(sample_index: Index) ->
     confidence = retriever.search("write a safe alembic migration", k=2).confidence
     assert confidence is not None
     assert f"2 items (route smart; confidence {confidence:.2f}; " in text
+
+
+def test_the_mcp_search_names_the_kinds_too(sample_index: Index) -> None:
+    """The MCP client is an agent too: it cannot run `stats` either. (search_components
+    takes only component kinds, which the sample holds all of.)"""
+    import asyncio
+
+    from skill_retriever.adapters.mcp_server import build_server
+
+    server = build_server(sample_index, retriever=Retriever(sample_index, reranker=None))
+    answer = asyncio.run(server.call_tool("search", {"query": "roll back a deploy", "kinds": ["incident"]})).structured_content
+    said = "the index holds no incident items you may see; the kinds you may see are "
+    assert answer["warnings"] == [said + "skill, agent, command, hook, mcp_server, plugin"]

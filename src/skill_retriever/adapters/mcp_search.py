@@ -40,7 +40,7 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
-from skill_retriever.filters import Filters
+from skill_retriever.filters import Filters, kinds_named
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
@@ -175,8 +175,10 @@ def search_answer(
         out["confidence"] = round(response.confidence, 4)
     if budget is not None:
         out["dropped"] = int(response.stats.get("apply_token_budget", {}).get("dropped", 0))
-    # "nothing fits" is said in `note`, not twice
-    warnings = [w for w in response.warnings if not is_nothing_fits(w)]
+    # "nothing fits" is said in `note`, not twice; an agent cannot run `stats`, so a kind
+    # the index lacks is answered with the kinds the caller may ask for
+    nodes = view.snapshot.nodes.values()
+    warnings = [kinds_named(w, view.filters, nodes) for w in response.warnings if not is_nothing_fits(w)]
     if warnings:
         out["warnings"] = warnings
     if detail == "full":
