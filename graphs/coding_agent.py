@@ -13,7 +13,9 @@ supports, retrieves the skills a user's coding task needs and passes their text 
 
 Either way, each retrieval phase runs as its own node in the subgraph's namespace
 (``stream(..., subgraphs=True)`` shows them) and its own run in a trace, and a
-checkpointer on the agent checkpoints the subgraph too.
+checkpointer on the agent checkpoints the subgraph too. A run that succeeds sets ``k``,
+``token_budget`` and ``kinds`` back to their defaults (`per_call_defaults`), so the next
+task of a checkpointed thread gets what it asks for, not what the last one asked.
 
 The last node, ``act``, needs no model: it assembles a prompt with the task and the full
 text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
@@ -69,8 +71,24 @@ class SkillText(TypedDict):
 class TaskInput(TypedDict):
     task: str  # the user's coding task
     k: NotRequired[int]
-    token_budget: NotRequired[int | None]
-    kinds: NotRequired[list[str] | str]  # one string is one kind; left out: every component kind
+    token_budget: NotRequired[int | None]  # None: no budget
+    # one string is one kind; left out (or null): every component kind
+    kinds: NotRequired[list[str] | str | None]
+
+
+def per_call_defaults() -> dict[str, Any]:
+    """The update that sets each per-call input back to its default, written by the last
+    node of a run that succeeded.
+
+    A checkpointed thread keeps every key from run to run, and a node cannot tell an input
+    given to this run from one a run before gave: without this, ``{"kinds": "hook", "k": 1}``
+    for one task searched hooks only, one of them, for every later task of the thread that
+    left them out. The last node, not the first, writes them: a failed run keeps its
+    inputs, so ``invoke(None, config)`` resumes it with them (the first node could not tell
+    a resumed run from a new one either). The defaults rather than None, because a
+    ``token_budget`` of None is an input of its own (no budget).
+    """
+    return {"k": DEFAULT_K, "token_budget": DEFAULT_BUDGET, "kinds": None}
 
 
 class AgentOutput(TypedDict):
@@ -135,7 +153,7 @@ def make_act(model: BaseChatModel | None) -> Any:
         if model is not None:
             reply = model.invoke([SystemMessage(prompt), HumanMessage(state["task"])])
             answer = reply.text
-        return {"prompt": prompt, "answer": answer}
+        return {"prompt": prompt, "answer": answer, **per_call_defaults()}  # the run is done
 
     return act
 

@@ -4,7 +4,8 @@ The server builds a run's context from JSON, so this graph takes a small JSON co
 (``index_dir``, ``rerank``, ``cross_encoder``: see ``ServerContext``), opens that index
 (default: ``$SKILL_RETRIEVER_INDEX``, else the bundled sample catalogue, indexed into
 ``~/.cache/skill-retriever`` on first use) and runs the compiled retrieval graph from
-``skill_retriever.graph`` as a subgraph. Input and output are the retrieval graph's own:
+``skill_retriever.graph`` as a subgraph. Input and output are the retrieval graph's own
+but ``query_vector`` (the server searches through ``Retriever``, which takes none):
 ``{"query": ..., "k": ..., "token_budget": ..., "route": ..., "filters": {...}}`` in,
 ``{"results", "route_taken", "reranker", "stats", "warnings", "fit"}`` out. Every run searches as
 ``$SKILL_RETRIEVER_PRINCIPALS`` (unset: public items only); a run's

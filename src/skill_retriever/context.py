@@ -19,7 +19,7 @@ import logging
 import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.config import PROFILES, RetrievalConfig
@@ -54,6 +54,11 @@ class QueryView:
     config: RetrievalConfig
     filters: Filters
     reranker: Reranker | None
+    #: Resolved again after the run began (resumed from a checkpoint, or its pinned view
+    #: let go): the ids in the state may be of another version of the index, which the
+    #: phases check against this one (`phases._helpers.held_only`). False for a pinned view,
+    #: whose snapshot wrote every id in the state, so the check costs a run nothing.
+    resolved_again: bool = False
 
     @property
     def visible(self) -> Filters:
@@ -144,7 +149,7 @@ class RetrievalContext(metaclass=_Checked):
         # the in-flight limit): resolve again, on the index as it is now, and hold it under
         # the query's key, where the later phases find it and the last one releases it.
         log.info("[skill_retriever] query view %r not held; resolving it again", key)
-        view = self._resolve(state)
+        view = replace(self._resolve(state), resolved_again=True)
         return self._hold(key, view) if key else view
 
     def _resolve(self, state: dict[str, Any] | Any) -> QueryView:

@@ -13,6 +13,7 @@ __all__ = [
     "SearchResponse",
     "SearchResult",
     "closest_names",
+    "index_changed_warning",
     "is_nothing_fits",
     "nothing_fits_phrase",
     "nothing_fits_warning",
@@ -72,6 +73,16 @@ def renamed_closest(warning: str, closest: list[tuple[str, str]]) -> str:
     caller that shows fewer results than the search ranked names its own); else as is."""
     phrase = _phrase_of(warning)
     return warning if phrase is None else nothing_fits_warning(phrase, closest)
+
+
+def index_changed_warning(dropped: int) -> str:
+    """The warning of a run that went on on an index changed since it began (resumed from a
+    checkpoint, or its snapshot let go) and left out ``dropped`` items it had found."""
+    return (
+        f"the index changed since this run began (it was resumed, or ran while several writes landed): "
+        f"{dropped} item(s) it had found were deleted or hidden from you since, and were left out; "
+        "ask again for an answer read wholly from the index as it is now"
+    )
 
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.

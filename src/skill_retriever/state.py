@@ -2,15 +2,16 @@
 
 ``InputState`` is what a caller passes, ``OutputState`` what comes back, ``RetrievalState``
 everything in between. Only keys that several branches or rounds write have reducers
-(``channel_rankings``, ``gap_rounds``, ``stats``, ``warnings``). Everything here is plain
-JSON-able data, so checkpointers, LangGraph Server and Studio can store and show it; the
-index snapshot, the resolved settings and the models travel in the context
+(``channel_rankings``, ``gap_rounds``, ``stats``, ``warnings``, ``dropped_ids``). Everything
+here is plain JSON-able data, so checkpointers, LangGraph Server and Studio can store and
+show it; the index snapshot, the resolved settings and the models travel in the context
 (``skill_retriever.context``), never here.
 
 A state outlives a run where a checkpointer keeps a thread, or a parent graph loops: the
 first phase therefore starts every run afresh (`fresh_run`), and no phase writes an input
-key (the route it took is ``route_taken``, the query's embedding ``vector``), so nothing of
-one query reaches the next.
+key (the route it took is ``route_taken``, the query's embedding ``vector``) except to clear
+``query_vector``, which the output carries as None so that a parent's copy is cleared too:
+nothing of one query reaches the next.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from langgraph.types import Overwrite
 # typing_extensions' TypedDict: pydantic (LangGraph's input and output JSON schemas, which
 # Studio and `langgraph dev` show) refuses typing's before Python 3.12.
 from typing_extensions import TypedDict
+
+
+def union_ids(left: list[str] | None, right: list[str] | None) -> list[str]:
+    """Reducer: the ids of both sides, each once, sorted (JSON has no sets)."""
+    return sorted({*(left or ()), *(right or ())})
 
 
 def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
@@ -135,13 +141,19 @@ class Result(TypedDict):
     flags: NotRequired[list[str]]
 
 
-class InputState(TypedDict):
+class QueryInput(TypedDict):
+    """What a caller passes; all the served graph takes (``adapters.langgraph_server``),
+    which has no use for ``query_vector``."""
+
     query: str
     k: NotRequired[int]
     token_budget: NotRequired[int | None]
     route: NotRequired[str | None]
     filters: NotRequired[FilterSpec]
     profile: NotRequired[dict[str, Any] | str]  # per-call RetrievalConfig overrides, or a profile's name
+
+
+class InputState(QueryInput):
     # Precomputed (batched) embedding of this call's search text: used once, then cleared,
     # so a later query in the same thread is never searched with it.
     query_vector: NotRequired[list[float] | None]
@@ -156,8 +168,8 @@ class FitInfo(TypedDict):
     agree: bool
 
 
-class OutputState(TypedDict):
-    """What the graph answers. The route it took is ``route_taken``, not ``route``: an
+class Answer(TypedDict):
+    """What a search answers. The route it took is ``route_taken``, not ``route``: an
     input key that were also an output would stay in a parent graph's state (a
     checkpointed thread, a loop) and force the next query onto this one's route."""
 
@@ -167,6 +179,15 @@ class OutputState(TypedDict):
     fit: NotRequired[FitInfo | None]  # None (or absent): the index was never calibrated
     stats: dict[str, Any]
     warnings: list[str]
+
+
+class OutputState(Answer):
+    """What the graph answers: the answer, and ``query_vector`` always None. A parent
+    graph that shares the key (a checkpointed thread, a loop) keeps an input until
+    something writes it: without this write, a vector given with one query searched
+    every later query of the thread that gave none."""
+
+    query_vector: NotRequired[list[float] | None]
 
 
 class RetrievalState(InputState):
@@ -193,6 +214,9 @@ class RetrievalState(InputState):
     fit: FitInfo | None  # None: the index was never calibrated
     stats: Annotated[dict[str, Any], merge_dicts]
     warnings: Annotated[list[str], operator.add]
+    # Ids a run resumed on a changed index dropped (`phases._helpers.held_only`): several
+    # phases may drop the same one; the last phase counts them once, in one warning.
+    dropped_ids: Annotated[list[str], union_ids]
 
 
 def fresh_run() -> dict[str, Any]:
@@ -217,4 +241,5 @@ def fresh_run() -> dict[str, Any]:
         "results": [],
         "reranker": "none",  # until the rerank phase says what ran
         "fit": None,
+        "dropped_ids": Overwrite([]),
     }

@@ -47,6 +47,7 @@ from skill_retriever.adapters.server_inputs import (
     run_principals,
     server_principals,
 )
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
@@ -57,7 +58,7 @@ from skill_retriever.exceptions import (
 )
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
-from skill_retriever.state import InputState, OutputState
+from skill_retriever.state import Answer, QueryInput
 from skill_retriever.stores.embedder import (
     DEFAULT_MODEL,
     Embedder,
@@ -125,7 +126,7 @@ def _manifest_embedder(path: Path) -> str:
         manifest = json.loads((path / "index.json").read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise IndexCorruptError(
-            f"no readable index at {path} ({exc}); run `skill-retriever index --index-dir {path} ...` first"
+            f"no readable index at {path} ({exc}); run `{command(['index', '--index-dir', path, Placeholder('...')])}` first"
         ) from exc
     return str(manifest.get("embedder") or DEFAULT_MODEL)
 
@@ -282,10 +283,19 @@ COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "e
              "keyword_query_chars", "plan_query_chars")
 
 
-class ServerState(InputState, OutputState):
+class ServerState(QueryInput, Answer):
     """The server graph's state: the retrieval graph's input and output, without
     `RetrievalState`'s reducers. A thread keeps its state from run to run: with them,
-    each run's warnings and stats were added to every earlier run's."""
+    each run's warnings and stats were added to every earlier run's.
+
+    No ``query_vector``: the one door (``Retriever``) takes none, and its answer cache
+    knows queries by their text, so a vector could not be honoured; the input schema
+    (what Studio shows) no longer offers one that was dropped unread."""
+
+
+#: What a run that succeeded writes back, so the next run in its thread that leaves an
+#: input out gets its default, not this run's value (`build_server_graph`).
+PER_CALL_UNSET: dict[str, Any] = {"k": None, "token_budget": None, "route": None, "filters": None, "profile": None}
 
 
 def run_profile(asked: Any) -> dict[str, Any]:
@@ -344,13 +354,18 @@ def build_server_graph(
             if value is not None or key not in overrides:
                 overrides[key] = value
         response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
-        return response.to_output()  # every output key (fit None too): each run replaces the last
+        # Every output key (fit None too): each run replaces the last. And the inputs set
+        # back to unset (None: "not given" here): a thread keeps every key from run to run,
+        # and this node cannot tell an input of this run from one a run before gave, so a
+        # budget of 50 once emptied every later answer. Written here, on success only: a
+        # failed run keeps its inputs, so `invoke(None, config)` resumes it with them.
+        return {**response.to_output(), **PER_CALL_UNSET}
 
     builder = StateGraph(
         ServerState,
         context_schema=ServerContext,
-        input_schema=InputState,
-        output_schema=OutputState,
+        input_schema=QueryInput,
+        output_schema=Answer,
     )
     builder.add_node(retrieve)
     builder.add_edge(START, "retrieve")

@@ -1,9 +1,11 @@
 """Small helpers the graph phases share: ids to matrix rows, similarity to the query, a
-channel's ranked list cut to what the filters admit, and where a typed hop leads."""
+channel's ranked list cut to what the filters admit, where a typed hop leads, and the
+state's ids cut to what a view resolved again still holds."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,6 +15,50 @@ from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.state import ChannelHit, RelationHop, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.snapshot import IndexSnapshot
+
+if TYPE_CHECKING:
+    from skill_retriever.context import QueryView
+
+
+#: State keys that hold item ids as lists of ``{"id": ...}``.
+_ID_LISTS = ("seeds", "candidates", "semantic_before_feedback", "fused")
+
+
+def held_only(state: RetrievalState, view: QueryView) -> tuple[RetrievalState, list[str]]:
+    """``state`` with only the items ``view`` holds and shows the caller, and the ids it left out.
+
+    A run resumed from a checkpoint (or one whose pinned view was let go) resolves its view
+    again, on the index as it is now (`RetrievalContext.view`), while the seeds, candidates,
+    rankings and fused list in its state were read from the snapshot it began on: an item
+    deleted since failed the phase that looked it up (``KeyError``), and one hidden from the
+    caller since would have been answered. A pinned view wrote every id itself: as it is.
+    """
+    if not view.resolved_again:
+        return state, []
+    nodes, visible = view.snapshot.nodes, view.visible
+    gone: set[str] = set()
+
+    def held(node_id: str) -> bool:
+        node = nodes.get(node_id)
+        if node is not None and visible.can_see(node):
+            return True
+        gone.add(node_id)
+        return False
+
+    out: dict[str, Any] = dict(state)
+    for key in _ID_LISTS:
+        if key in state:
+            out[key] = [item for item in state[key] if held(item["id"])]  # type: ignore[literal-required]
+    if "channel_rankings" in state:
+        out["channel_rankings"] = {ch: [h for h in hits if held(h["id"])] for ch, hits in state["channel_rankings"].items()}
+    if "ppr_scores" in state:
+        out["ppr_scores"] = {i: s for i, s in state["ppr_scores"].items() if held(i)}
+    if "paths" in state:  # a path through an item gone or hidden is no explanation to give
+        for target, path in state["paths"].items():
+            for node_id in (target, *path["nodes"]):
+                held(node_id)
+        out["paths"] = {i: p for i, p in state["paths"].items() if gone.isdisjoint((i, *p["nodes"]))}
+    return cast("RetrievalState", out), sorted(gone)
 
 
 def query_vector(state: RetrievalState) -> NDArray[np.float32]:

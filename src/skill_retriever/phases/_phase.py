@@ -4,7 +4,10 @@ into a warning.
 
 A phase is a function ``(state, view) -> Update`` decorated with :func:`phase`; its node
 name, its log tag and its stats key are all the function's own name, written once. It
-returns its stats as ``{"stats": {...}}`` and the wrapper files them under that name.
+returns its stats as ``{"stats": {...}}`` and the wrapper files them under that name. On a
+view resolved again (a run resumed from a checkpoint), the wrapper hands the phase only
+the ids that view still holds (`_helpers.held_only`), and the last phase says how many
+were left out.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from langgraph.types import Overwrite
 
 from skill_retriever.context import QueryView, RetrievalContext
 from skill_retriever.exceptions import ConfigError, PhaseTimeoutError, SkillRetrieverError
+from skill_retriever.phases._helpers import held_only
+from skill_retriever.responses import index_changed_warning
 from skill_retriever.state import RetrievalState
 from skill_retriever.tracing import annotate_phase
 
@@ -63,11 +68,15 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 )
             start = time.perf_counter()
             pin = ""
+            dropped: list[str] = []
             try:
                 if pins:
                     pin, view = runtime.context.pin(state)
                 else:
                     view = runtime.context.view(state)
+                    # Here, once, rather than in each phase that reads ids: a phase that
+                    # forgot would fail (or answer a deleted item) only on a resumed run.
+                    state, dropped = held_only(state, view)
                 update = _call(name, fn, state, view)
             except Exception as exc:
                 ours = isinstance(exc, SkillRetrieverError)  # said already; anything else is a bug's
@@ -87,8 +96,12 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 update["stats"] = {name: mine}
                 detail = " ".join(f"{k}={v}" for k, v in mine.items() if not isinstance(v, (list, dict)))
                 log.info("[skill_retriever][%s] %s", name, detail)
+            if dropped:
+                update["dropped_ids"] = dropped
             if releases:
                 runtime.context.release(state)
+                if gone := {*state.get("dropped_ids", ()), *dropped}:  # said once, for the whole run
+                    update["warnings"] = [*update.get("warnings", []), index_changed_warning(len(gone))]
             annotate_phase(name, state, update)  # query, route, stats on this node's trace run
             if pin:  # the first phase: this run's stats and warnings start here
                 update["pin"] = pin
