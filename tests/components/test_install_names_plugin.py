@@ -105,6 +105,10 @@ def test_the_advised_plugin_name_installs_the_plugin_with_a_note(
     # uninstall by the same name takes the plugin back whole
     rc, out, err = _cli(capsys, "uninstall", "kit", "--target", str(target))
     assert rc == 0, err
+    assert out.splitlines()[1] == (
+        f"  note: 'kit' names the plugin kit (id {KIT}) and its own skill kit (id {KIT_SKILL}): "
+        "uninstalling the plugin, which holds it; give its id to uninstall it alone"
+    )
     assert not [p for p in files_under(target) if not p.startswith(".claude/.skill-retriever/")]
 
 

@@ -140,6 +140,9 @@ def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
     report.stayed = {name: why for name, why in report.stayed.items() if name not in hidden}
     needed = {name: [u if u not in hidden else OTHER for u in users] for name, users in report.needed.items()}
     report.needed = {name: list(dict.fromkeys(users)) for name, users in needed.items()}
+    # (the tool resolves names to ids first, so a name's note is rare here: one that could
+    # name a hidden component is left out whole)
+    report.notes = [n for n in report.notes if not any(name in n for name in hidden)]
     return report
 
 
@@ -157,7 +160,8 @@ def summary(report: UninstallReport, dry_run: bool) -> list[str]:
     """A line per path removed, put back or kept, then the notes, then the counts (a dry
     run says what it would do)."""
     verb = {key: said[0] if dry_run else said[1] for key, said in VERBS.items()}
-    out = [f"{verb['along']}, as the install brought them: {', '.join(report.along)}"] if report.along else []
+    out = [f"note: {n}" for n in report.notes]
+    out += [f"{verb['along']}, as the install brought them: {', '.join(report.along)}"] if report.along else []
     forced = set(report.forced)
     out += [
         f"{verb['remove']} {p}" + (f": {CHANGED}, removed as it is (force)" if p in forced else with_values(report, p))

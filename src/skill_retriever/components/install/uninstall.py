@@ -118,7 +118,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     along = taken_along(record, chosen)
     chosen += along
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
-    report.stayed = picked.stayed
+    report.stayed, report.notes = picked.stayed, picked.notes
     entries = [record.components[i] for i in chosen]
     check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
     shared = _read_shared(root, entries)

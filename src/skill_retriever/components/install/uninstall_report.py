@@ -55,6 +55,8 @@ class UninstallReport:
             asked the user to set that the user had set (``env KEY``): the server counted
             as unchanged (`filled_in`), and went with the user's values.
         applied: False for a dry run: what it says is what the real run would do.
+        notes: How a name was read (one a plugin shares with its own members takes the
+            plugin: `by_name.plugin_note`).
     """
 
     target: Path
@@ -74,6 +76,7 @@ class UninstallReport:
     refused: str | None = None
     filled: dict[str, list[str]] = field(default_factory=dict)
     applied: bool = True
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -83,6 +86,7 @@ class UninstallReport:
     def lines(self) -> list[str]:
         verb = {key: said[0] if self.applied else said[1] for key, said in _VERBS.items()}
         out = [f"target: {shown_root(self.target)}"]
+        out += [f"  note: {n}" for n in self.notes]
         if self.along:
             out.append(f"  {verb['along']}, as the install brought them: {', '.join(self.along)}")
         out += [
@@ -138,6 +142,7 @@ class UninstallReport:
             "stayed": dict(self.stayed),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
             "earlier_copies": dict(self.copies),
+            "notes": list(self.notes),
             "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
             "applied": self.applied,
             **({"refused": self.refused} if self.refused is not None else {}),
