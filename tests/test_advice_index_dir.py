@@ -122,6 +122,18 @@ def test_stats_names_the_index_in_its_commands(tmp_path: Path, capsys: pytest.Ca
     assert _sources(index_dir) == set()
 
 
+def test_install_of_an_unknown_name_advises_a_query_of_that_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index_dir = str(tmp_path / "ix")
+    _new_index(index_dir)
+    assert main(["index", str(_repo(tmp_path / "repo")), "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["install", "no-such-skill", "--target", str(tmp_path / "proj"), "--index-dir", index_dir]) == 2
+    err = capsys.readouterr().err
+    assert f'`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server --index-dir {index_dir}`' in err
+
+
 def test_command_quotes_words_and_adds_the_index_only_when_not_the_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -202,10 +202,11 @@ def test_force_does_not_replace_what_another_installed_component_wrote(tmp_path:
     assert reasons == {
         ".claude/skills/dup/SKILL.md": ("refused", (
             "holds what the installed dup (one/skills/dup/SKILL.md) wrote; uninstall it first "
-            "(skill-retriever uninstall one/skills/dup/SKILL.md), then install this")),
+            f"(`skill-retriever uninstall one/skills/dup/SKILL.md --target {project}`), then install this")),
         ".mcp.json#db": ("refused", (
             "holds what the installed db (one/.mcp.json#db) configured; uninstall it first "
-            "(skill-retriever uninstall one/.mcp.json#db), then install this")),
+            # quoted: to a shell, "#" starts a comment
+            f"(`skill-retriever uninstall 'one/.mcp.json#db' --target {project}`), then install this")),
     }
     assert (project / ".claude/skills/dup/SKILL.md").read_text().endswith("One.\n")
     # as it says: uninstall the first, then the second installs

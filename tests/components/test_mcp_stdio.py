@@ -104,7 +104,9 @@ async def _drive(index_dir: Path, project: Path) -> None:
         twice = await session.call_tool(
             "install_components", {"ids": ["api-style"], "target": str(project)}
         )
-        assert twice.is_error and "pass one of these ids as ids" in twice.content[0].text
+        said = twice.content[0].text
+        assert twice.is_error and "2 components are named 'api-style': the skill api-style" in said, said
+        assert said.endswith("; pass the id of the one you want as ids")
 
         checked = _json(
             await session.call_tool(

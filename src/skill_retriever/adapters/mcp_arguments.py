@@ -79,9 +79,9 @@ def unknown_said(exc: UnknownComponentError, arg: str) -> str:
     SDK puts the tool's name before it)."""
     if isinstance(exc, NotInstallableError):  # in the index, of a kind install cannot write
         return str(exc)
-    if exc.candidates:
-        listing = ", ".join(exc.candidates[:5])
-        return f"{len(exc.candidates)} components are named {exc.ref!r:.200} ({listing}); pass one of these ids as {arg}"
+    if exc.candidates:  # install's own words (what each is, by id), ending in the argument to pass
+        said = str(exc).removesuffix("; give the id of the one you want").removesuffix("; give the id")
+        return f"{said}; pass the id of the one you want as {arg}"
     return (
         f"no component {exc.ref!r:.200}; call search_components with the task to find ids, "
         f"then pass one of them as {arg}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import SkillRetrieverError
 
 __all__ = ["InstallError", "UnknownComponentError", "UnsafePathError"]
@@ -23,9 +24,12 @@ class UnknownComponentError(InstallError):
         candidates: The ids of the visible components of that name (empty: none).
 
     ``message``, when given, is the refusal itself: it says what each candidate is.
+    ``index_dir``: the index searched, which the advised ``query`` then names.
     """
 
-    def __init__(self, ref: str, candidates: tuple[str, ...] = (), message: str = "") -> None:
+    def __init__(
+        self, ref: str, candidates: tuple[str, ...] = (), message: str = "", index_dir: Word | None = None
+    ) -> None:
         self.ref = ref
         self.candidates = candidates
         if message:
@@ -34,8 +38,6 @@ class UnknownComponentError(InstallError):
             listing = ", ".join(candidates[:5])
             msg = f"{len(candidates)} components are named {ref!r:.200} ({listing}); give the id"
         else:
-            msg = (
-                f"no component {ref!r:.200} in the index; find ids with "
-                '`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server`'
-            )
+            query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
+            msg = f"no component {ref!r:.200} in the index; find ids with `{command(query, index_dir)}`"
         super().__init__(msg)

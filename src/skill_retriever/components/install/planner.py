@@ -32,6 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skill_retriever.advice import Word, command
 from skill_retriever.components.closure import (
     Closure,
     Members,
@@ -156,7 +157,7 @@ def plan_install(
     nodes = [view.get(i) for i in order]
     outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
     planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
-    shared = _Shared(root, CaseFolders(root, planned))
+    shared = _Shared(root, CaseFolders(root, planned), scope)
     plans, clashes = settle_claims(
         [
             _component_plan(
@@ -220,10 +221,11 @@ def _hops(
 
 class _Shared:
     """What every component's plan reads of the root, once per plan: its shared JSON
-    files, and its folders' listings (`cases`)."""
+    files, its folders' listings (`cases`), and how an uninstall command names it."""
 
-    def __init__(self, root: Path, cases: CaseFolders) -> None:
+    def __init__(self, root: Path, cases: CaseFolders, scope: str) -> None:
         self.cases = cases
+        self.where: list[Word] = ["--user"] if scope == "user" else ["--target", root]
         self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
         self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
         if self.settings is not None and (why := check_settings(self.settings)):
@@ -279,7 +281,8 @@ def _component_plan(
         status, why = out
         return plan(status, reason=why)
     ours = shared.files.get(node.id, {})
-    actions = [_file_action(root, f, force, shared.cases, ours, partial(shared.owner, node.id)) for f in out.files]
+    owner = partial(shared.owner, node.id)
+    actions = [_file_action(root, f, force, shared.cases, ours, owner, shared.where) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
     notes = [*out.notes, case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
@@ -307,7 +310,7 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
         elif current == server:
             actions.append(FileAction(path, "unchanged", mcp_entry=server))
         elif (other := shared.server_owner(node.id, name, current)) is not None:
-            actions.append(FileAction(path, "refused", _theirs(other, "configured"), mcp_entry=server))
+            actions.append(FileAction(path, "refused", _theirs(other, "configured", shared.where), mcp_entry=server))
         elif force:
             actions.append(FileAction(path, "overwrite", mcp_entry=server))
         else:
@@ -323,6 +326,7 @@ def _file_action(
     cases: CaseFolders,
     ours: Mapping[str, str],
     owner: Callable[[str, str], tuple[str, str] | None],
+    where: Sequence[Word],
 ) -> FileAction:
     """What happens to ``f``, at the target's spelling of its path (`cases`): an existing
     file there is kept unless identical or ``force``, whichever the case of its name, or
@@ -358,20 +362,20 @@ def _file_action(
         why = _joined("updates what an earlier install of it wrote, unchanged since", note)
         return FileAction(rel, "overwrite", why, content=f.content, mode=f.mode)
     if not same and (other := owner(rel, sha256(held))) is not None:
-        return FileAction(rel, "refused", _joined(_theirs(other, "wrote"), note), content=f.content, mode=f.mode)
+        return FileAction(rel, "refused", _joined(_theirs(other, "wrote", where), note), content=f.content, mode=f.mode)
     action: Action = "unchanged" if same else "overwrite" if force else "blocked"
     reason = _joined("exists and differs; force overwrites it", note) if action == "blocked" else note
     return FileAction(rel, action, reason, content=f.content, mode=f.mode)
 
 
-def _theirs(other: tuple[str, str], did: str) -> str:
+def _theirs(other: tuple[str, str], did: str, where: Sequence[Word]) -> str:
     """Why a file or server that another installed component put there is refused, force
     or not: force keeps no copy of what an install wrote, so it would be gone for good,
     and uninstalling either component would then leave the other's record wrong (the one
     that stays would claim a file it did not write)."""
     name, node_id = other
     return (f"holds what the installed {name} ({node_id}) {did}; uninstall it first "
-            f"(skill-retriever uninstall {node_id}), then install this")
+            f"(`{command(['uninstall', node_id, *where])}`), then install this")
 
 
 def _joined(why: str, note: str) -> str:

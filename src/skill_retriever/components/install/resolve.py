@@ -40,7 +40,7 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     if not found:
         if held := view.named(ref):  # query shows them: say what they are
             raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
-        raise UnknownComponentError(ref)
+        raise UnknownComponentError(ref, index_dir=view.snapshot.path)
     ids = tuple(c.id for c in found)
     plugin = plugin_over_members(found)
     if plugin is not None:
