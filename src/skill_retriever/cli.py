@@ -213,6 +213,7 @@ def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibrate_index
     from skill_retriever.indexing import dumps
+    from skill_retriever.stats_lines import calibration_line
 
     with open_index(args) as index:
         calibration = calibrate_index(index)
@@ -220,28 +221,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.json:
         print(printable_json(dumps({**summary, "evidence": dict(calibration.evidence)})))
     else:
-        print(printable(f"calibrated {calibration.items} items: {_calibration_line(summary)}"))
+        print(printable(f"calibrated {calibration.items} items: {calibration_line(summary)}"))
     return 0
-
-
-def _calibration_line(summary: dict[str, Any]) -> str:
-    weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
-    route = summary["route"] or "the router's choice"
-    fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
-    fit = (f"nothing fits below a best match of {fits}" if fits is not None else
-           "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
-    stale = f" (computed {summary['stale_by']} writes ago)" if summary["stale_by"] else ""
-    return f"weights {weights}; route {route}; {fit}{stale}"
-
-
-def _no_calibration(status: dict[str, Any]) -> str:
-    """What ``stats`` says of an index not calibrated yet: an index run under way calibrates
-    it when it ends (and holds the lock `calibrate` would need), else `calibrate` does."""
-    from skill_retriever.stores.run_marks import run_state
-
-    if any(run_state(mark) == "running" for mark in status.get("unfinished_runs", {}).values()):
-        return "none yet (the index run under way calibrates it when it ends)"
-    return f"none (run `{advised(['calibrate'], status['path'])}`)"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -350,6 +331,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
     from skill_retriever.sources import sources_of
+    from skill_retriever.stats_lines import calibration_line, no_calibration, route_line
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores import run_marks
     from skill_retriever.stores.index import Index
@@ -376,9 +358,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable_json(dumps(status)))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
-        line = _calibration_line(status["calibration"]) if status["calibration"] else _no_calibration(status)
+        line = calibration_line(status["calibration"]) if status["calibration"] else no_calibration(status)
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
+        print(printable(f"route: {route_line(status['calibration'], suggested.settings)}"))
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))

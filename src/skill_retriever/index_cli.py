@@ -8,6 +8,7 @@ import argparse
 import os
 import shutil
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,11 +97,12 @@ def _holds_items(folder: Path) -> bool:
 
 
 def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
-    from skill_retriever.index_progress import ProgressBars, show_progress
+    from skill_retriever.index_progress import ProgressBars, run_timing, show_progress, timing_line
     from skill_retriever.indexing import dumps, index_sources
 
     bars = ProgressBars(show_progress(args, sys.stderr), sys.stderr)
     before = index.snapshot().nodes  # what each source held: its line says what changed
+    started = time.perf_counter()
     try:
         run = index_sources(
             index, paths, args.kind, ner=not args.no_ner, progress_factory=bars.factory,
@@ -109,12 +111,14 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         )
     finally:
         bars.close()
+    timing = run_timing(run, time.perf_counter() - started)
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
     empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
     error = None if not empty else _empty_error(empty, index.path)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
-        print(printable_json(dumps({"run": run.to_dict(), "index": status, **({"error": error} if error else {})})))
+        print(printable_json(dumps({"run": {**run.to_dict(), "timing": timing}, "index": status,
+                                    **({"error": error} if error else {})})))
     else:
         for s in run.sources:
             print(printable(s.summary(args.source_name)))
@@ -137,6 +141,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         # The count holds relations' sentences too: say so, or it exceeds the items for no reason.
         split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
         print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
+        print(printable(timing_line(timing, run.embedded)))
     if error:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(f"error: {error}"), file=sys.stderr)
         return 1

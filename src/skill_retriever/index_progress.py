@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from skill_retriever.safety.terminal import printable
 
 if TYPE_CHECKING:
-    from skill_retriever.indexing import Progress
+    from skill_retriever.indexing import IndexRun, Progress
 
-__all__ = ["ProgressBars", "show_progress"]
+__all__ = ["ProgressBars", "duration", "run_timing", "show_progress", "timing_line"]
 
 
 def show_progress(args: argparse.Namespace, stream: TextIO) -> bool:
@@ -66,3 +66,30 @@ class ProgressBars:
     def close(self) -> None:
         for bar in self._bars:
             bar.close()
+
+
+def duration(seconds: float) -> str:
+    """``28.5 s`` under a minute, ``3 min 29 s`` from one."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def run_timing(run: IndexRun, total_s: float) -> dict[str, float]:
+    """Where the ``total_s`` of one ``index`` run went: reading the sources (each source's
+    line shows its own), and the writes, which embed every new text first (the embedding
+    model's first load included) and are most of a first run; the rest is calibrating,
+    removing what a source no longer has, and resolving names across sources."""
+    reading = sum(s.seconds for s in run.sources)
+    writing = sum(w.seconds for w in run.writes)
+    return {"total_s": round(total_s, 3), "reading_s": round(reading, 3), "embedding_and_writing_s": round(writing, 3)}
+
+
+def timing_line(timing: dict[str, float], embedded: int) -> str:
+    """The last line of ``index``: the total time and the share each step took (`run_timing`)."""
+    rest = max(timing["total_s"] - timing["reading_s"] - timing["embedding_and_writing_s"], 0.0)
+    return (f"took {duration(timing['total_s'])}: reading the sources {duration(timing['reading_s'])}, "
+            f"embedding {embedded:,} texts and writing {duration(timing['embedding_and_writing_s'])}"
+            f"{' (loading the model included)' if embedded else ''}, "
+            f"the rest {duration(rest)} (calibrating, removals, names across sources)")

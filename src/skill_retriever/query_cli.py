@@ -14,6 +14,7 @@ its ranking), and only this command and `ComponentService` fold.
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
 __all__ = ["folded_answer", "run_query"]
+
+#: The phases' logger (``phases._phase``): ``-v`` shows its lines, this module's cut among them.
+log = logging.getLogger("skill_retriever")
 
 #: The first search asks for this many times ``-k`` (`first_fetch`).
 FIRST_FETCH_TIMES_K = 2
@@ -122,10 +126,12 @@ def folded_answer(
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(ranked), fill, view.snapshot.nodes, fill_advice))
     stats = dict(last.stats)
-    stats["apply_token_budget"] = {
-        **stats.get("apply_token_budget", {}),
-        **budget_stats(cut, tokens, flagged=sum(1 for s in shown if s.result.flags)),
-    }
+    cut_stats = budget_stats(cut, tokens, flagged=sum(1 for s in shown if s.result.flags))
+    stats["apply_token_budget"] = {**stats.get("apply_token_budget", {}), **cut_stats}
+    if budget is not None:  # -v showed the search's own budget phase at budget=None: say where it went
+        log.info("[skill_retriever][apply_token_budget] %s (the budget applies here, to the %d entries left "
+                 "after folding copies; the search above ran without one)",
+                 " ".join(f"{k}={v}" for k, v in cut_stats.items() if not isinstance(v, list)), len(ranked))
     stats["fold"] = filled.stats()
     response = replace(last, results=[s.result for s in shown], warnings=warnings, stats=stats)
     return response, shown

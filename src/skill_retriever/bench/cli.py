@@ -76,7 +76,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         raise ConfigError("--max-queries must be > 0")
     if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
         print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
-              "--quick makes every set small", file=sys.stderr)
+              f"--quick makes every set small{_whole_multihop_note(only, args.quick)}", file=sys.stderr)
     if args.embedder is not None and not args.embedder.strip():
         raise ConfigError("--embedder is empty; give a sentence-transformers model name or folder, or leave it out")
     data = _data_folder(args.data, only)
@@ -101,6 +101,18 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     except OSError as exc:  # a file on the way, a folder that cannot be written
         raise ConfigError(f"--out {out}: cannot make it ({exc.strerror or exc}); give a folder that can be written") from exc
     return run(opts)
+
+
+def _whole_multihop_note(only: tuple[str, ...], quick: bool) -> str:
+    """How to measure the multi-hop sets whole, for the ``--max-queries`` note: the option
+    cuts nothing there, and no option picks one of its sets (each has its own corpus)."""
+    if "multihop" not in only:
+        return ""
+    now = (" (with it, multihop is 30 questions of 2wikimultihopqa over their gold passages and 150 "
+           "distractors: a subset, not comparable with published figures)") if quick else ""
+    return (f"{now}; to measure the multi-hop sets whole, run `--only multihop` without --quick: every set "
+            "under <data>/multihop on its full corpus with all its questions; no option picks one set, but --data "
+            "DIR whose DIR/multihop holds only that set (a link to its folder) measures it alone")
 
 
 def _report_only(out: Path) -> int:

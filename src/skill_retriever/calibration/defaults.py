@@ -274,9 +274,7 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
              "ppr route, facts seed the walk (settings chosen on the multi-hop train sets)"),
         ))
     if share >= MIN_PASSAGE_SHARE:
-        return IndexDefaults("other", reasons=(
-            ("built-in defaults: passages without facts (an index built before facts existed gets them "
-             "when indexed again; a corpus whose texts hold no sentence long enough yields none)"),))
+        return IndexDefaults("other", reasons=(_passages_without_facts(snapshot),))
     if share >= MIXED_PASSAGE_SHARE:
         return IndexDefaults("other", reasons=(
             (f"built-in defaults: {passages:,} of {askable:,} askable nodes are passages, the rest other "
@@ -301,6 +299,24 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     return IndexDefaults("other", reasons=(
         (f"built-in defaults: {share:.0%} passages, {components / askable:.0%} components, "
          f"{operations / askable:.0%} services, deploys or incidents"),))
+
+
+def _passages_without_facts(snapshot: IndexSnapshot) -> str:
+    """Why a passage corpus holds no facts. An index run writes a corpus's passages first
+    and its facts last, so one that has not finished (Ctrl-C) is the likeliest reason
+    while its mark stays (``stores.run_marks``): indexing again completes it."""
+    from skill_retriever.stores.run_marks import run_state
+
+    marks = snapshot.unfinished_runs
+    if marks and all(run_state(m) == "running" for m in marks.values()):
+        return ("built-in defaults: passages without facts yet: the index run under way writes a corpus's "
+                "facts after its passages, and the passage settings apply once they are in")
+    if marks:
+        return ("built-in defaults: passages without facts, because an index run did not finish (it writes a "
+                "corpus's facts after its passages): run the same `index` command again to complete it "
+                "(the warning below names the run)")
+    return ("built-in defaults: passages without facts (an index built before facts existed gets them "
+            "when indexed again; a corpus whose texts hold no sentence long enough yields none)")
 
 
 def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:

@@ -28,7 +28,7 @@ from skill_retriever.querytext import (
 )
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
 from skill_retriever.stores import run_marks
-from skill_retriever.stores.passage_views import relation_kinds
+from skill_retriever.stores.passage_views import kind_counts, relation_kinds
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: Edge kinds a typed hop follows (``algorithms.relations.CUES``).
@@ -73,6 +73,26 @@ def empty_index_note(snapshot: IndexSnapshot) -> str | None:
         f"the index at {snapshot.path} holds no items, so no query can find anything; add some with "
         f"`{command(['index', Placeholder('<folder>')], snapshot.path)}` (Python: Index.upsert)"
     )
+
+
+def fact_seeds_note(snapshot: IndexSnapshot, fact_seeds: int) -> str | None:
+    """Why facts cannot seed the walk when the settings ask them to (``fact_seeds`` > 0:
+    the 'multihop' profile) on an index that holds no fact item: the walk then starts from
+    the nodes nearest the query, under settings chosen for facts, and ranks worse than the
+    index's own defaults (HotpotQA passages read as documents: R@2 65.5 against 69.5)
+    with nothing saying so. None when facts are not asked for, or the index holds some."""
+    counts = kind_counts(snapshot)
+    if fact_seeds <= 0 or counts.get("fact"):
+        return None
+    if counts.get("passage"):
+        again = command(["index", Placeholder("<set>/corpus.json")], snapshot.path)
+        fix = f"its passages have none (indexed before facts existed, or by a run that did not finish): `{again}` makes them"
+    else:  # an index of its own: passages beside these items would take the passage settings off them
+        own = command(["index", Placeholder("<set>/corpus.json"), "--index-dir", Placeholder("<new folder>")])
+        fix = f"the profile is for a passage corpus indexed from a corpus.json (`{own}`); leave it out here"
+    return (f"fact_seeds={fact_seeds} (the 'multihop' profile's setting) asks facts to seed the walk, but this "
+            "index holds no fact items: the walk starts from the items nearest the query instead, and the "
+            f"profile's other settings may rank worse than the index's own defaults; {fix}")
 
 
 @phase(optional=False, pins=True)
@@ -144,12 +164,16 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     if ignored and snap.dim:
         notes.append(f"query_vector was not used: it must be a list of {snap.dim} finite numbers (the index's "
                      "embedding of the query); the query was embedded here")
-    if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)):
+    # An index where no item carries a date (a QA passage corpus) reads "in 1986" as words
+    # of the question: no window could apply there, so nothing is worth a warning.
+    if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)) and snap.memo(
+            "dated", None, lambda: any(n.last_changed is not None for n in snap.nodes.values())):
         notes.append(
             f"{phrase!r} looks like a time but names no window this search reads; the query text is "
             "kept whole and no time filter applies (write e.g. 'since 2026-03-01', 'in March', "
             "'last 3 days')"
         )
+    notes.append(fact_seeds_note(snap, config.fact_seeds or 0))
     if any(notes):
         update["warnings"] = [n for n in notes if n]
     return update

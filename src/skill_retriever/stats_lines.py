@@ -1,0 +1,59 @@
+"""The lines ``stats`` (and ``calibrate``) print about how a default search is set up: the
+stored calibration, and the route a default search takes with the reason.
+
+Two sources can name a route: the calibration (``calibration.model``; none learns one
+today) and the defaults the index suggests for itself (``calibration.defaults``). A
+search reads ``route`` (the caller's, else the index's defaults), then the calibration's,
+then ``default_route`` by the query's complexity (``phases.plan_query``): `route_line`
+says which of them decides, so the calibration and defaults lines never read as two
+answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from skill_retriever.advice import command
+from skill_retriever.stores.run_marks import run_state
+
+__all__ = ["calibration_line", "no_calibration", "route_line"]
+
+
+def calibration_line(summary: Mapping[str, Any]) -> str:
+    """The stored calibration in one line (``Calibration.summary``)."""
+    weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
+    route = f"route {summary['route']}" if summary["route"] else "no route learned"
+    fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
+    fit = (f"nothing fits below a best match of {fits}" if fits is not None else
+           "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
+    stale = f" (computed {summary['stale_by']} writes ago)" if summary["stale_by"] else ""
+    return f"weights {weights}; {route}; {fit}{stale}"
+
+
+def no_calibration(status: Mapping[str, Any]) -> str:
+    """What ``stats`` says of an index not calibrated yet. An index run calibrates the
+    index when it ends: one under way will (and holds the lock `calibrate` would need); one
+    that stopped did not get there, and only running it again completes the rest it left
+    (its facts, its removals), so that is the advice, not `calibrate`."""
+    marks = status.get("unfinished_runs", {})
+    if any(run_state(mark) == "running" for mark in marks.values()):
+        return "none yet (the index run under way calibrates it when it ends)"
+    if marks:
+        return ("none, because an index run did not finish (a run calibrates the index when it ends): run the "
+                "same `index` command again to complete it (the warning below names the run)")
+    return f"none (run `{command(['calibrate'], status['path'])}`)"
+
+
+def route_line(calibration: Mapping[str, Any] | None, settings: Mapping[str, Any]) -> str:
+    """The route a search that names none (no ``route=``, no ``--route``) takes on this
+    index, and what decides it (``settings``: what the index's defaults suggest,
+    ``IndexDefaults.settings``)."""
+    if forced := settings.get("route"):
+        return f"{forced} for every query, set by the index's defaults above (a query's own --route goes first)"
+    if learned := (calibration or {}).get("route"):
+        return f"{learned} for every query, learned by the calibration"
+    chosen = settings.get("default_route")
+    if chosen and chosen != "by-complexity":
+        return f"{chosen} for every query (a typed hop such as 'what X depends on': ppr), set by the index's defaults above"
+    return "by each query's complexity (simple: quick, medium: smart, complex or a typed hop: ppr), the built-in router"
