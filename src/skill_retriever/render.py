@@ -3,7 +3,9 @@
 Near-duplicates (the same component hosted in several repositories) are shown once, with
 their other sources; each result shows the one score the list is ordered by and a reason
 in one line: the query's words it contains, what it requires and what requires it (and,
-on the graph route, the path that reached it). "Nothing fits" comes first when it applies.
+on the graph route, the path that reached it, never through its own name; an item the walk
+could reach only from its own name says which channels found it). "Nothing fits" comes
+first when it applies.
 Every value from the index passes through ``safety.terminal.printable`` before printing.
 """
 
@@ -18,6 +20,7 @@ from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.document_sections import file_location
 from skill_retriever.model import EdgeKind, NodeKind
+from skill_retriever.reached_via import hop_text, own_title_entity
 from skill_retriever.responses import (
     SearchResponse,
     SearchResult,
@@ -68,8 +71,17 @@ def reason(query: str, shown: Shown, view: CallerView) -> str:
     required_by = [e.source for e in view.in_edges(r.id, EdgeKind.DEPENDS_ON)]
     if required_by:
         parts.append("required by " + _names(view, required_by))
-    if len(r.path) > 1:
-        parts.append("reached via " + " -> ".join(view.name_of(i) for i in r.path[:-1]))
+    hop = hop_text([view.name_of(i) for i in r.path[:-1]], node.name)
+    if hop:
+        parts.append("reached via " + hop)
+    elif "graph" in r.channels and own_title_entity(
+        node, (view.get(e.target) for e in view.out_edges(r.id, EdgeKind.MENTIONS))
+    ):
+        # A passage the walk reached from its own title (or started at) shows no hop:
+        # what found it is the search for its words or meaning (a seed of the walk too).
+        direct = sorted((rank, c) for c, rank in r.channels.items() if c != "graph")
+        if direct:
+            parts.append("found by " + ", ".join(f"{c} #{rank}" for rank, c in direct))
     if not parts:
         parts.append("close in meaning (" + ", ".join(sorted(r.channels, key=lambda c: r.channels[c])) + ")")
     return "; ".join(parts)
