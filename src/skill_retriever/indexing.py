@@ -124,7 +124,7 @@ def ingest(
         within: One document: the folder of the source it is read in (its own folder by
             default; `document_sources.document_file_origin`).
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
-        index_dir: The index it is read for, named in the commands its notes advise.
+        index_dir: The index it is read for: notes' commands name it; passages keep spaCy's parses there.
     """
     detected = kind is None
     kind = kind or detect_source(path)
@@ -159,7 +159,7 @@ def ingest(
     from skill_retriever.ingest.passages import ingest_passages
 
     corpus = path / "corpus.json" if path.is_dir() else path
-    return ingest_passages(corpus, nlp=None if ner else False, source_name=source_name)
+    return ingest_passages(corpus, nlp=None if ner else False, source_name=source_name, cache_dir=index_dir)
 
 
 @dataclass

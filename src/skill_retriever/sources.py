@@ -99,6 +99,7 @@ def remove_source(
 
         if ids:
             index.delete(ids)
+            _forget_parses(index)  # (before the rest: whatever fails later, no text stays)
         run_marks.end(index, name)  # a run of it that did not finish is moot now
         if ids:
             from skill_retriever.cross_source import link_across_sources
@@ -108,3 +109,23 @@ def remove_source(
                 relinked(report)
             ensure_calibration(index)
     return ids
+
+
+def _forget_parses(index: Index) -> None:
+    """Take what spaCy read in a removed corpus's passages out of the index folder's cache
+    (`ingest.passage_parses`): a source removed leaves none of its text behind. The items
+    are gone already, so a cache that cannot be changed is said, not raised."""
+    import logging
+    import sqlite3
+
+    from skill_retriever.ingest.passage_parses import CACHE_FILE, keep_only
+    from skill_retriever.model import NodeKind
+
+    held = {n.source for n in index.snapshot().nodes.values() if n.kind is NodeKind.PASSAGE}
+    try:
+        keep_only(index.path, held)
+    except (sqlite3.Error, OSError) as exc:
+        logging.getLogger("skill_retriever").warning(
+            "[skill_retriever][remove-source] the removed passages' parses stay in %s (%s): "
+            "delete that file (an index run of a corpus then parses it again)", index.path / CACHE_FILE, exc
+        )

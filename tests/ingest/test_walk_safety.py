@@ -197,7 +197,7 @@ def test_a_moved_source_is_told_to_remove_the_old_one_first(tmp_path: Path) -> N
     new = tmp_path / "new" / "skills"
     new.parent.mkdir()
     old.rename(new)
-    with pytest.raises(IngestError, match=r"is gone \(moved to .*new/skills\?\): run `skill-retriever remove-source skills` first"):
+    with pytest.raises(IngestError, match=r"is gone \(moved to .*new/skills\?\): run `skill-retriever remove-source skills --index-dir \S+` first"):
         index_sources(index, [new])
     index.close()
 

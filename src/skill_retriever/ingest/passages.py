@@ -19,7 +19,8 @@ problem of it.
 
 Measured on 2 cores: spaCy's small English NER reads about 95 passages/s in one process
 and 150 with ``n_process=2`` (passages of ~110 tokens); title matching alone
-(``nlp=False``) takes well under a second per corpus.
+(``nlp=False``) takes well under a second per corpus. Indexed (``cache_dir``), what spaCy
+read is kept beside the index (`ingest.passage_parses`): a run parses only new texts.
 """
 
 from __future__ import annotations
@@ -28,16 +29,17 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.facts import doc_sentences, fact_nodes, regex_sentences
+from skill_retriever.ingest.passage_parses import ParseCache, Sentences, extractor_id
 from skill_retriever.ingest.passage_records import passages_of, read_records
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult
+from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.synonyms import alias_edges
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
@@ -192,6 +194,7 @@ def ingest_passages(
     facts: bool = True,
     synonyms: bool = True,
     home_weight: float = HOME_WEIGHT,
+    cache_dir: Path | None = None,
 ) -> IngestResult:
     """Read a passage corpus into PASSAGE and ENTITY nodes joined by MENTIONS edges.
 
@@ -213,6 +216,9 @@ def ingest_passages(
         home_weight: Weight of the MENTIONS edge from a passage to the entity of its own
             title (every other MENTIONS edge weighs 1): a walk that reaches an entity
             goes on mostly to the passage about it.
+        cache_dir: Keep what spaCy read in each passage there (the index folder;
+            `ingest.passage_parses`) and read it back: only a passage whose text is new
+            since this file's last run there is parsed, with the same result.
 
     Returns:
         Passages first, then entities, then facts (``attrs``: ``labels``, the NER labels and/or
@@ -236,12 +242,18 @@ def ingest_passages(
     result.nodes.extend(passages)
     titles = [_entity_title(p.name) for p in passages]
     matcher = _TitleMatcher(titles)
+    cache = None
+    if cache_dir is not None and nlp is not False and passages:  # nothing read: the cache stays
+        extractor = extractor_id(nlp, DEFAULT_MODEL, labels, facts)
+        cache = None if extractor is None else ParseCache(cache_dir, str(corpus_path), extractor)
     # Per passage, per sentence (one "sentence" per passage without facts): the text and
     # its (surface, NER label or "TITLE") mentions, titles first.
     sentences = [
         [(text, [(t, "TITLE") for t in matcher.find(text)] + ents) for text, ents in sents]
-        for sents in _sentences(passages, nlp, labels, facts, batch_size, n_process)
+        for sents in _sentences(passages, nlp, labels, facts, batch_size, n_process, cache)
     ]
+    if cache is not None and (why := cache.save()) is not None:
+        result.problems.append(Problem(str(corpus_path), why, read_whole=True))
     mentions = [[(own, "TITLE")] + [m for _, found in sents for m in found]
                 for own, sents in zip(titles, sentences)]
     entity_of = _link(passages, mentions, result, origin, home_weight)
@@ -310,18 +322,42 @@ def _sentences(
     split: bool,
     batch_size: int,
     n_process: int,
-) -> Iterator[list[tuple[str, list[tuple[str, str]]]]]:
+    cache: ParseCache | None = None,
+) -> Iterator[Sentences]:
     """Per passage: its sentences (the whole text when not ``split``) with the NER
-    mentions inside each; spaCy runs NER, plus the parser when splitting."""
+    mentions inside each; spaCy runs NER, plus the parser when splitting, on the passages
+    ``cache`` holds no parse of (and they are added to it)."""
     if nlp is False or not passages:
         for p in passages:
             yield [(text, []) for text in (regex_sentences(p.text) if split else [p.text])]
         return
+    held = [cache.get(p.text) if cache is not None else None for p in passages]
+    parsed = _parse([p.text for p, h in zip(passages, held) if h is None], nlp, labels, split, batch_size, n_process)
+    for passage, sents in zip(passages, held):
+        if sents is None:
+            sents = next(parsed)
+            if cache is not None:
+                cache.put(passage.text, sents)
+        yield sents
+    parsed.close()  # the model's pipes come back on now, not when the generator is collected
+
+
+def _parse(
+    texts: list[str],
+    nlp: Any | None,
+    labels: frozenset[str],
+    split: bool,
+    batch_size: int,
+    n_process: int,
+) -> Generator[Sentences, None, None]:
+    """spaCy's reading of each text, in order (the model is loaded only if there is any)."""
+    if not texts:
+        return
     model = load_ner() if nlp is None else nlp
     pipes = _ner_pipes(model) + (_parser_pipes(model) if split else [])
-    texts = (p.text[: model.max_length - 1] for p in passages)
+    cut = (text[: model.max_length - 1] for text in texts)
     with model.select_pipes(enable=list(dict.fromkeys(pipes))):
-        for doc in model.pipe(texts, batch_size=batch_size, n_process=n_process):
+        for doc in model.pipe(cut, batch_size=batch_size, n_process=n_process):
             if split:
                 yield list(doc_sentences(doc, labels))
             else:
