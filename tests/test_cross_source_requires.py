@@ -301,4 +301,4 @@ def test_the_ambiguity_note_is_printed_with_the_link_whichever_source_is_read(
         assert lines[noted - 1] == link  # right under its link
     write_file(tmp_path / "other", "skills/docx/SKILL.md", _skill("docx"))
     assert main(["index", str(tmp_path / "other"), *common]) == 0
-    assert "across sources" not in capsys.readouterr().out  # a run touching none of it
+    assert "across sources:" not in capsys.readouterr().out  # a run touching none of it
