@@ -28,6 +28,26 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
+# The whole suite with the Hypothesis "full" profile: over 10,000 generated inputs for the
+# query path and every ingestion source (README, Fuzzing; `make test` runs the "ci" profile).
+test-full: install
+	HYPOTHESIS_PROFILE=full $(BIN)/python -m pytest -q
+
+# The benchmark reads its datasets from $$SKILL_RETRIEVER_DATA, else ../shared/data when it
+# exists; without them the skills, toolret and multihop sections are skipped. Give the
+# folder as `make bench-quick SKILL_RETRIEVER_DATA=/path/to/data` (make passes a variable
+# set on its command line to the recipe's environment).
+
+# What CI runs after the tests: small subsets, no 1M-edge scale section; report.md and
+# plots/ in bench-out/quick.
+bench-quick: install
+	$(BIN)/skill-retriever benchmark --quick --out bench-out/quick
+
+# Every section on the full sets, the 100k-node / 1M-edge scale run included (over an hour
+# on 2 cores: scale's index build alone took 30 minutes); report.md and plots/ in bench-out/full.
+bench: install
+	$(BIN)/skill-retriever benchmark --out bench-out/full
+
 # ruff and mypy --strict, with the versions pinned in the dev extra.
 lint: install
 	$(BIN)/ruff check src tests

@@ -48,6 +48,12 @@ from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stores.lock import WAIT_LOG
 
+#: What ``--kind docs`` reads, for the help. ``ingest.documents.DOCUMENT_SUFFIXES`` is the
+#: source; this copy keeps every command from importing the ingest package and YAML just
+#: to build its parser (about 40 ms more on ``--help``); tests/test_nb_walk_help.py holds
+#: the two equal.
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
+
 
 def _parser() -> argparse.ArgumentParser:
     p = Parser(
@@ -70,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
     ix.add_argument(
         "--kind", choices=["skills", "docs", "json", "toolret", "passages"],
-        help="source kind (default: detect; docs: a folder of .md/.rst/.txt documents)",
+        help=f"source kind (default: detect; docs: a folder of {'/'.join(DOCUMENT_SUFFIXES)} documents)",
     )
     ix.add_argument("--no-ner", action="store_true", help="passages: titles only, skip spaCy entities")
     ix.add_argument(

@@ -37,6 +37,9 @@ def test_notebook_executes(name: str, tmp_path: Path, monkeypatch: pytest.Monkey
     seconds = time.perf_counter() - start
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    stderr = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stderr")
+    assert "IProgress not found" not in stderr, "the setup cell silences tqdm's widget warning"
+    assert not list(tmp_path.glob("sr-*")), "the last cell deletes the notebook's temporary index"
     if name == "benchmark_walkthrough":
         images = [
             o for c in nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})

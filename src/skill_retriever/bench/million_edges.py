@@ -250,12 +250,21 @@ def compare(before: Result, after: Result) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m skill_retriever.bench.million_edges``: run, or compare two runs."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--nodes", type=int, default=100_000)
-    p.add_argument("--edges", type=int, default=1_000_000)
-    p.add_argument("--queries", type=int, default=100)
-    p.add_argument("--embedder", choices=("bundled", "hashing"), default="bundled")
-    p.add_argument("--index", type=Path, default=None, help="keep the built index here and reuse it")
-    p.add_argument("--out", type=Path, default=None, help="write million_edges.json here")
+    p.add_argument("--nodes", type=int, default=100_000, metavar="N",
+                   help="nodes of the synthetic graph (default 100000)")
+    p.add_argument("--edges", type=int, default=1_000_000, metavar="N",
+                   help="edges of the synthetic graph, preferential attachment (default 1000000)")
+    p.add_argument("--queries", type=int, default=100, metavar="N",
+                   help="queries timed on each route (forced, then with the default settings), taken in turn "
+                        "with the dense search, after a few warm-up queries (default 100)")
+    p.add_argument("--embedder", choices=("bundled", "hashing"), default="bundled",
+                   help="bundled: the bundled MiniLM embeds every text (the honest dense floor); hashing: the "
+                        "small deterministic embedder, to time the stores and the graph maths alone (default bundled)")
+    p.add_argument("--index", type=Path, default=None, metavar="DIR",
+                   help="keep the built index here and reuse it on a run with the same parameters "
+                        "(default: a temporary folder, deleted at the end)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="write million_edges.json here (default: print only)")
     p.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
                    help="print a before -> after table of two million_edges.json files and exit")
     args = p.parse_args(argv)

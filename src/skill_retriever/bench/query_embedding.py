@@ -31,17 +31,22 @@ def _queries(path: Path, limit: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("queries", type=Path, metavar="QUERIES.jsonl",
+                        help="one JSON object per line with a query (or question) field")
+    parser.add_argument("--index", type=Path, default=None, metavar="DIR",
+                        help="also search this index both ways and count the queries whose top 10 and "
+                             "'nothing fits' agree (default: compare the vectors only)")
+    parser.add_argument("--limit", type=int, default=1000, metavar="N",
+                        help="embed the first N queries of the file (default 1000)")
+    args = parser.parse_args(argv)
+    # After parsing, so that --help answers without loading NumPy and the model code.
     import numpy as np
 
     from skill_retriever.retriever import Retriever
     from skill_retriever.stores.embedder import SentenceTransformerEmbedder
     from skill_retriever.stores.index import Index
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("queries", type=Path)
-    parser.add_argument("--index", type=Path, default=None)
-    parser.add_argument("--limit", type=int, default=1000)
-    args = parser.parse_args(argv)
     queries = _queries(args.queries, args.limit)
     numpy_side, torch_side = SentenceTransformerEmbedder(), SentenceTransformerEmbedder(numpy_queries=False)
     a = np.stack([numpy_side.embed([q])[0] for q in queries])
