@@ -30,7 +30,7 @@ from skill_retriever.responses import (
 )
 from skill_retriever.safety.terminal import printable
 
-__all__ = ["Shown", "fold", "render"]
+__all__ = ["Shown", "fold", "has_edges", "named_channels", "render"]
 
 #: Names listed in one reason before "and N more".
 SHOWN_NAMES = 3
@@ -83,8 +83,35 @@ def reason(query: str, shown: Shown, view: CallerView) -> str:
         if direct:
             parts.append("found by " + ", ".join(f"{c} #{rank}" for rank, c in direct))
     if not parts:
-        parts.append("close in meaning (" + ", ".join(sorted(r.channels, key=lambda c: r.channels[c])) + ")")
+        parts.append("close in meaning (" + ", ".join(named_channels(r, view)) + ")")
     return "; ".join(parts)
+
+
+def named_channels(result: SearchResult, view: CallerView) -> list[str]:
+    """The channels an explanation names for ``result``, best rank first.
+
+    "graph" is left out for an item it reached by no path when the caller's view holds
+    no edge: a walk over no edges only hands its seeds back, so naming it would claim a
+    relation there is none of (metatool: 0 edges, every item "graph #1"); it stays when
+    it is the only one, so the line names something. Display only: the ranking keeps the
+    channel, which still reorders the seeds there."""
+    ranked = sorted(result.channels, key=lambda c: result.channels[c])
+    if "graph" in ranked and len(ranked) > 1 and not result.path and not has_edges(view):
+        ranked.remove("graph")
+    return ranked
+
+
+def has_edges(view: CallerView) -> bool:
+    """Whether the caller sees an edge (both its ends), kept per snapshot and principals."""
+    snap = view.snapshot
+    if not snap.edges:
+        return False
+    return snap.memo(
+        "caller-has-edges",
+        view.principals,
+        lambda: any(view.sees(e.source) and view.sees(e.target) for e in snap.edges.values()),
+        8,
+    )
 
 
 def render(

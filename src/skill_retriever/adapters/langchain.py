@@ -50,6 +50,7 @@ from skill_retriever.adapters.search_skills_input import (
     schema_violation_message,
     schema_with_defaults,
 )
+from skill_retriever.components.view import CallerView
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import (
     ConfigError,
@@ -58,9 +59,10 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
-from skill_retriever.filters import Filters, kinds_named
+from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
 from skill_retriever.ingest.document_sections import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
+from skill_retriever.render import named_channels
 from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.index import Index
@@ -166,7 +168,11 @@ class SkillRetriever(BaseRetriever):
 
 
 def format_results(
-    response: SearchResponse, *, snapshot: IndexSnapshot | None = None, snippet_chars: int = 160
+    response: SearchResponse,
+    *,
+    snapshot: IndexSnapshot | None = None,
+    snippet_chars: int = 160,
+    view: CallerView | None = None,
 ) -> str:
     """A compact ranked list a model can read: one item per two or three lines.
 
@@ -184,6 +190,8 @@ def format_results(
     with "nothing fits" said below 0.5) read rightly without knowing the fusion.
     What the token budget dropped is said first when it dropped everything, so the model
     raises the budget instead of rephrasing; the response's warnings always follow.
+    The searches an item names leave out a graph walk over no edges (`render.named_channels`),
+    judged on ``view``, the caller's view of ``snapshot`` (default: all of it).
     """
     dropped, budget = _budget_drops(response)
     items = "item" if dropped == 1 else "items"
@@ -203,8 +211,11 @@ def format_results(
     count = f"{len(response.results)} {'item' if len(response.results) == 1 else 'items'}"
     sure = "" if response.confidence is None else f"; confidence {response.confidence:.2f}"
     lines = [*verdict, f"{count} (route {response.route}{sure}; {total} tokens in all):"]
+    if view is None and snapshot is not None:
+        view = CallerView(snapshot, [ALL_PRINCIPALS])
     for rank, r in enumerate(response.results, 1):
-        via = ", ".join(f"{c} #{n}" for c, n in sorted(r.channels.items(), key=lambda p: p[1]))
+        named = named_channels(r, view) if view is not None else sorted(r.channels, key=r.channels.__getitem__)
+        via = ", ".join(f"{c} #{r.channels[c]}" for c in named)
         lines.append(f"{rank}. [{r.kind}] {r.name} (id: {r.id}) {r.token_count} tokens, via {via}")
         node = snapshot.nodes.get(r.id) if snapshot is not None else None
         if node is not None and node.source and node.kind not in _USED_BY_ID:
@@ -336,7 +347,8 @@ def _answer(
         node = snapshot.nodes.get(r.id)
         artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {})})
     warnings = [kinds_named(w, visible, snapshot.nodes.values()) for w in response.warnings]
-    return format_results(replace(response, warnings=warnings), snapshot=snapshot), artifact
+    view = CallerView(snapshot, visible.principals)
+    return format_results(replace(response, warnings=warnings), snapshot=snapshot, view=view), artifact
 
 
 __all__ = [
