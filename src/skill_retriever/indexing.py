@@ -56,6 +56,7 @@ from skill_retriever.ingest.provenance import (
 )
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
+from skill_retriever.ingest.toolret import jsonl_source
 from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import run_marks
@@ -90,7 +91,7 @@ def detect_source(path: Path, held: Mapping[str, Node] | None = None, index_dir:
                 return "docs"  # one document, read as its folder's read reads it
             # A skill, an agent or a command is read with its folder: its id is its path there.
             raise IngestError(component_file_advice(held or {}, path, index_dir))
-        raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
+        return jsonl_source(path)  # a tool set's tools.jsonl; any other file: what to index instead
     if (path / "tools.jsonl").exists():
         return "toolret"
     if (path / "corpus.json").exists():

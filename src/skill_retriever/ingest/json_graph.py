@@ -3,7 +3,8 @@
 The file holds ``{"nodes": [...], "edges": [...]}``: each node is an object shaped like
 `Node.to_dict()` (``id``, ``kind``, ``name``, ``text`` required; unknown keys go to
 ``attrs``), each edge like `Edge.to_dict()` (``source``, ``target``, ``kind``; ``type`` is
-accepted for ``kind``). ``edges`` may be left out.
+accepted for ``kind``). ``edges`` may be left out. Kinds are read in any case (``TOOL``),
+and a node with a ``description`` but no ``text`` has its description as its text.
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
@@ -135,7 +136,7 @@ def _read_nodes(
             _reject(result, where, f"{label}: {bad}; node skipped", named, rejected)
             continue
         try:
-            node = origin.stamp(Node.from_dict(item))
+            node = origin.stamp(Node.from_dict(_as_node(item)))
             node = node.with_changes(attrs={**node.attrs, SOURCE_FILE: file})
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
@@ -153,6 +154,18 @@ def _read_nodes(
     return seen, rejected - seen
 
 
+def _as_node(item: Any) -> Any:
+    """``item`` as `Node.from_dict` reads it: its kind in lower case (``"TOOL"``, as an
+    edge's kind is read in any case), and, with no text, its description as its text."""
+    if not isinstance(item, dict):
+        return item
+    kind, text, description = item.get("kind"), item.get("text"), item.get("description")
+    fixed = {**item, "kind": kind.lower()} if isinstance(kind, str) else item
+    if (text is None or text == "") and isinstance(description, str) and description.strip():
+        fixed = {**fixed, "text": description}
+    return fixed
+
+
 def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
     """The kinds to choose from, for an item that gives none (an unknown one names them)."""
     if isinstance(item, dict) and "kind" not in item:
@@ -163,10 +176,10 @@ def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
 def graph_files_note(folder: Path, index_dir: Word | None = None) -> Problem | None:
     """For a folder that gave no item read as skills or documents: how to index the JSON
     graph files it holds into the index at ``index_dir``, one file at a time (the files of
-    one folder make one source)."""
+    one folder make one source); with none, what a tool set is when it holds ``.jsonl`` files."""
     graphs = sorted(p for p in folder.glob("*.json") if not p.name.startswith(".") and p.is_file())
     if not graphs:
-        return None
+        return _tool_lines_note(folder)
     named = ", ".join(p.name for p in graphs[:3]) + (f" and {len(graphs) - 3} more" if len(graphs) > 3 else "")
     return Problem(
         str(folder),
@@ -174,6 +187,19 @@ def graph_files_note(folder: Path, index_dir: Word | None = None) -> Problem | N
         f"graph is indexed file by file (`{command(['index', graphs[0]], index_dir)}`; the files of one folder "
         "make one source)",
     )
+
+
+def _tool_lines_note(folder: Path) -> Problem | None:
+    """For a folder that gave no item but holds JSON Lines files: what a tool set is (one
+    holding ``tools.jsonl`` is read as one, `ingest.toolret`)."""
+    from skill_retriever.ingest.toolret import FORMAT
+
+    files = sorted(p.name for p in folder.glob("*.jsonl") if not p.name.startswith(".") and p.is_file())
+    if not files:
+        return None
+    named = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return Problem(str(folder), f"no skill, agent, command, hook, MCP file or document here, but JSON Lines file(s) "
+                                f"{named}: {FORMAT}; name the tools' file tools.jsonl")
 
 
 def _reject(result: IngestResult, where: str, message: str, named: str | None, rejected: set[str]) -> None:

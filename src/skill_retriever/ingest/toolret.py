@@ -5,15 +5,19 @@
 ``{"id","query","relevant":[tool ids],...}``.
 
 Each tool is one `NodeKind.TOOL` node with the tool's id as given (the queries'
-``relevant`` lists use those ids). Text = description, then a compact rendering of the
-parameters and outputs the record has (OpenAPI lists, Seal-Tools maps, ToolBench
-required/optional lists, TRAJECT output summaries) and its ToolBench tool and category,
-then what else names or describes the tool (`_naming_lines`): an OpenAPI operation's
+``relevant`` lists use those ids); its description is text, or a list of texts joined one
+a line. ``Node.description`` stays empty: the embedded text begins with the name and
+``Node.description``, so a description there would be read twice (metatool's nDCG@10 went
+70.5 -> 69.6 with it, `benchmark --only toolret --max-queries 500`). Text = description, then a compact
+rendering of the parameters and outputs the record has (OpenAPI lists, Seal-Tools maps,
+ToolBench required/optional lists, JSON Schema objects, TRAJECT output summaries:
+`ingest.tool_text`) and its ToolBench tool and category,
+then what else names or describes the tool (`tool_text.naming_lines`): an OpenAPI operation's
 method and path (``GET /me/playlists``: the path names the resources the call acts on)
 and a plugin manifest's display name and model-facing description (MetaTool's
 ``name_for_human``, ``description_for_model``). Other small fields go to ``attrs``;
 category / domain / field labels become tags (a text line of them did not help the
-default search: see `_naming_lines`).
+default search: see `tool_text.naming_lines`).
 
 Edge types: ``connected_tools`` (TRAJECT: an output fills another tool's input) and
 ``tool_graph`` (UltraTool: the source's result is used by the target in task plans) ->
@@ -42,13 +46,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult, Problem
+from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.ingest.tool_text import naming_lines, parameter_lines
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: Relation types found in the toolret sets and what they mean here.
@@ -63,14 +68,42 @@ _RENDERED = frozenset(
      "optional_parameters", "output_info", "connected_tools", "description_for_model"}
 )
 #: What this ingester makes; bumped when that changes, so cached benchmark indexes are
-#: rebuilt. 2: the naming lines (`_naming_lines`); 3: REST operations' dependency edges.
+#: rebuilt. 2: the naming lines (`tool_text.naming_lines`); 3: REST operations' dependency edges.
+#: (JSON Schema parameters, `tool_text`, changed no shipped set's text: still 3.)
 INGEST_VERSION = 3
 _MAX_ATTR_CHARS = 1000
-_MAX_PARAM_DESC = 160
-_MAX_SECTION = 1500
 #: A line of a .jsonl file longer than this is one problem, not a memory spike.
 MAX_LINE_CHARS = 4_000_000
 _SURROGATE = re.compile("[\udc80-\udcff]")  # an undecodable byte, kept by surrogateescape
+
+
+#: What a tool set is, for a message about a path that is not one.
+FORMAT = ('a tool set is a folder holding tools.jsonl (one JSON object a line: "id", "name", "description", '
+          '"parameters") and, optionally, edges.jsonl (one a line: "source", "target", "type")')
+
+
+def tools_folder(path: Path) -> Path:
+    """The folder a tool set is read from: a ``tools.jsonl`` file's own (it is read as its
+    folder is, ``edges.jsonl`` beside it included), else ``path``."""
+    return path.parent if path.name == "tools.jsonl" and not path.is_dir() else path
+
+
+def jsonl_source(path: Path) -> Literal["toolret"]:
+    """The kind of a file no other reader takes: a tool set's ``tools.jsonl`` (read as its
+    folder is); any other raises an `IngestError` saying what can be indexed."""
+    if path.name == "tools.jsonl":
+        return "toolret"
+    if path.suffix.lower() == ".jsonl":
+        raise IngestError(jsonl_advice(path))
+    raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
+
+
+def jsonl_advice(path: Path) -> str:
+    """Why a ``.jsonl`` file other than ``tools.jsonl`` is not indexed, and what to index."""
+    if path.name in ("edges.jsonl", "queries.jsonl") and (path.parent / "tools.jsonl").is_file():
+        return f"{path} belongs to the tool set of its folder: index {path.parent} (or its tools.jsonl)"
+    return (f"{path} is not a file that can be indexed alone: {FORMAT}; name the file tools.jsonl "
+            "(or put it in a folder of its own as tools.jsonl) and index it or its folder")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,88 +177,12 @@ def _parse_line(line: str | None) -> tuple[dict[str, Any] | None, str | None]:
     return (rec, None) if why is None else (None, why)
 
 
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
-
-
-def _param(p: Any, required: bool = False) -> str:
-    """Render one parameter as ``name (type, where, required): description``."""
-    if not isinstance(p, dict):
-        return _cut(str(p), 60)
-    if "$ref" in p:
-        return str(p["$ref"]).rsplit("/", 1)[-1]
-    schema = p.get("schema")
-    typ = p.get("type") or (schema.get("type") if isinstance(schema, dict) else None)
-    bits = [str(b) for b in (typ, p.get("in"), "required" if required or p.get("required") is True
-                             else None) if b]
-    head = f"{p.get('name', '?')} ({', '.join(bits)})" if bits else str(p.get("name", "?"))
-    desc = _cut(p.get("description") or "", _MAX_PARAM_DESC)
-    return f"{head}: {desc}" if desc else head
-
-
-def _render(rec: dict[str, Any]) -> list[str]:
-    """Compact lines for parameters, outputs and grouping of one tool record."""
-    params: list[str] = []
-    raw = rec.get("parameters")
-    if isinstance(raw, list):
-        params = [_param(p) for p in raw]
-    elif isinstance(raw, dict):
-        req = set(rec.get("required") or [])
-        params = [_param({"name": k, **v} if isinstance(v, dict) else {"name": k, "type": v},
-                         k in req) for k, v in raw.items()]
-    for key, req_flag in (("required_parameters", True), ("optional_parameters", False)):
-        if isinstance(rec.get(key), list):
-            params += [_param(p, req_flag) for p in rec[key]]
-    out: list[str] = []
-    if params:
-        out.append(_cut("Parameters: " + "; ".join(params), _MAX_SECTION))
-    resp, info = rec.get("responses"), rec.get("output_info")
-    if isinstance(resp, dict) and resp:
-        returns = [_param({"name": k, **v} if isinstance(v, dict) else {"name": k})
-                   for k, v in resp.items()]
-        out.append(_cut("Returns: " + "; ".join(returns), _MAX_SECTION))
-    elif isinstance(info, dict) and info.get("output_info_summary"):
-        out.append(_cut("Returns: " + str(info["output_info_summary"]), _MAX_SECTION))
-    if isinstance(rec.get("tool_name"), str) and isinstance(rec.get("category"), str):
-        out.append(f"Tool: {rec['tool_name']}. Category: {rec['category']}.")
-    return out
-
-
-def _naming_lines(rec: dict[str, Any]) -> list[str]:
-    """What else names or describes a tool: an OpenAPI operation's ``method path``, a
-    display name that differs from the name, a model-facing description that differs from
-    the description.
-
-    The default search, ``skill-retriever benchmark --only skills,toolret --max-queries
-    500`` at 1fe7ce1 (before) and 0b634b1 (after), nDCG@10: metatool 67.8 -> 70.8,
-    restbench-spotify 66.2 -> 67.7, restbench-tmdb 52.5 -> 52.4; the other sets carry none
-    of these fields. Domain and field labels as a text line were tried and left out
-    (scratch run of the default search on the same cached sets): seal-tools 86.1 -> 86.1,
-    ultratool 78.2 -> 72.7, because tools of one domain grew alike and that moved
-    ultratool's route decision (`calibration.defaults`).
-    """
-    out: list[str] = []
-    method, path = rec.get("method"), rec.get("path")
-    if isinstance(method, str) and isinstance(path, str) and method.strip() and path.strip():
-        out.append(f"{method.strip().upper()} {path.strip()}")
-    name = str(rec.get("name") or "").strip()
-    shown = rec.get("name_for_human")
-    if isinstance(shown, str) and shown.strip() and shown.strip().casefold() != name.casefold():
-        out.append(shown.strip())
-    description = str(rec.get("description") or "").strip()
-    for_model = rec.get("description_for_model")
-    if isinstance(for_model, str) and for_model.strip() and for_model.strip() != description:
-        out.append(for_model.strip())  # whole: it is the documentation the tool wrote for a model
-    return out
-
-
 def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node:
     if "id" not in rec:
         raise InvalidItemError("tool without an id")
     name = str(rec.get("name") or rec["id"]).strip() or str(rec["id"])
-    description = str(rec.get("description") or "").strip()
-    lines = ([description] if description else []) + _render(rec) + _naming_lines(rec)
+    description = _description(rec.get("description"))
+    lines = ([description] if description else []) + parameter_lines(rec) + naming_lines(rec, description)
     text = "\n".join(lines) or name
     tags: list[str] = []
     for key in _TAG_FIELDS:
@@ -236,8 +193,32 @@ def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node
     attrs = {k: v for k, v in rec.items() if k not in _RENDERED
              and len(json.dumps(v, ensure_ascii=False, default=str)) <= _MAX_ATTR_CHARS}
     attrs.update(origin)
-    return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text, tags=tuple(tags),
-                source=source, attrs=attrs)
+    return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text,
+                tags=tuple(tags), source=source, attrs=attrs)
+
+
+def _description(value: object) -> str:
+    """A tool's description as text: a list of texts is joined one a line; null is none."""
+    if value is None or isinstance(value, str):
+        return (value or "").strip()
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(v.strip() for v in value if v.strip())
+    raise InvalidItemError(f'"description" must be text or a list of texts, got {json_values.type_name(value)}')
+
+
+def _same_names_note(names: dict[tuple[str | None, str], list[Node]]) -> str | None:
+    """A note naming the tools that share a name (in one group, if grouped): a model that
+    picks a tool by its name cannot tell them apart. None when every name is its own."""
+    shared = [nodes for nodes in names.values() if len(nodes) > 1]
+    if not shared:
+        return None
+    listed = "; ".join(
+        f"{nodes[0].name!r} ({', '.join(n.id for n in nodes[:3])}{', ...' if len(nodes) > 3 else ''})"
+        for nodes in shared[:5]
+    )
+    more = f" and {len(shared) - 5} more" if len(shared) > 5 else ""
+    return (f"{len(shared)} tool name(s) shared by tools of different ids: {listed}{more}; all are "
+            "indexed, but a model choosing by name cannot tell them apart: give each its own name")
 
 
 def _edge_kind(kind: str) -> tuple[EdgeKind, str]:
@@ -260,7 +241,8 @@ def ingest_toolret(
     """Read one toolret set: tools as TOOL nodes, relations and groupings as edges.
 
     Args:
-        folder: The set's folder (holds ``tools.jsonl``, maybe ``edges.jsonl``).
+        folder: The set's folder (holds ``tools.jsonl``, maybe ``edges.jsonl``), or its
+            ``tools.jsonl``.
         sibling_edges: Join APIs of one tool (``tool_name`` / ``parent_tool_name``) by
             ``RELATED_TO`` edges.
         max_group: Groups with more APIs than this get no sibling edges.
@@ -271,15 +253,18 @@ def ingest_toolret(
 
     Returns:
         Nodes, edges and one problem per bad line (unparsable, no id, duplicate id,
-        invalid item, edge to a missing tool, self edge, repeated edge).
+        invalid item, edge to a missing tool, self edge, repeated edge); a note naming
+        tools that share a name (`_same_names_note`).
 
     Raises:
         IngestError: the folder has no ``tools.jsonl``.
     """
-    folder = Path(folder)
+    folder = tools_folder(Path(folder))
+    if folder.is_file():  # another file named as a tool set (``--kind toolret``)
+        raise IngestError(jsonl_advice(folder))
     tools_path = folder / "tools.jsonl"
     if not tools_path.exists():  # one that cannot be read is a problem (`_objects`)
-        raise IngestError(f"{folder}: no tools.jsonl; pass a toolret set folder")
+        raise IngestError(f"{folder}: no tools.jsonl; {FORMAT}")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
     folder = folder.absolute()  # node sources that mean the same from any working directory
@@ -288,6 +273,7 @@ def ingest_toolret(
     ids: set[str] = set()
     groups: dict[str, list[str]] = {}
     operations: dict[str, tuple[str, str]] = {}
+    names: dict[tuple[str | None, str], list[Node]] = {}
     where = str(tools_path)
     for n, rec in _objects(tools_path, result):
         try:
@@ -312,6 +298,10 @@ def ingest_toolret(
         method, path = rec.get("method"), rec.get("path")
         if isinstance(method, str) and isinstance(path, str) and method.strip() and path.strip():
             operations[node.id] = (method.strip(), path.strip())
+        else:  # an operation's method and path tell it from another of its name
+            names.setdefault((group, node.name.casefold()), []).append(node)
+    if note := _same_names_note(names):
+        result.problems.append(Problem(where, note, read_whole=True, unread=Unread.NOTHING))
     edge_ids: set[str] = set()
     if (folder / "edges.jsonl").exists():
         _read_edges(folder / "edges.jsonl", ids, edge_ids, result)
