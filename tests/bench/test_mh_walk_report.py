@@ -74,3 +74,13 @@ def test_a_data_folder_holding_one_multihop_set_measures_it_alone(tmp_path: Path
     sets, skipped = multihop_sets(tmp_path / "alone")
     assert [s.name for s in sets] == ["one"] and not skipped
     assert sets[0].notes == ["full corpus, all 1 questions"]
+
+
+def test_the_subsets_named_are_sets_and_a_section_of_none_is_no_crash() -> None:
+    """The start-up section has no set name: the quick profile's report (CI's) crashed on it."""
+    from skill_retriever.bench.report import subsets_note
+
+    startup = {"section": "startup", "quick": True, "notes": []}
+    battery = {"section": "battery", "family": "battery", "name": "seed battery", "quick": True}
+    assert subsets_note([startup, battery, multihop(True)])[0].startswith("Subsets (multihop/2wikimultihopqa): ")
+    assert subsets_note([startup, battery, multihop(False)]) == []

@@ -261,6 +261,18 @@ def subset_of(section: dict[str, Any]) -> str | None:
     return said.removeprefix("quick: ") if said else f"quick profile, {section.get('queries', '?')} queries"
 
 
+def subsets_note(sections: list[dict[str, Any]]) -> list[str]:
+    """The report's paragraph naming the sets the quick profile cut (none: no lines). The
+    seed battery and the start-up section measure no set (start-up has no name)."""
+    cut = [f"{s.get('family')}/{s.get('name')}" for s in sections
+           if s.get("family") not in (None, "battery") and subset_of(s) is not None]
+    if not cut:
+        return []
+    return [(f"Subsets ({', '.join(dict.fromkeys(cut))}): the quick profile measured part of these sets. Their "
+             "figures compare the methods of this run with one another, not with the goals, full runs or "
+             "published figures (run without --quick for those)."), ""]
+
+
 def set_label(section: dict[str, Any]) -> str:
     """``family/name``, marked when the section measured a subset (`subset_of`)."""
     name = f"{section.get('family')}/{section.get('name')}"
@@ -324,10 +336,7 @@ def write_report(out: Path) -> Path:
             lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
     lines += [("Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "
                "profile that produced it."), ""]
-    if cut := [s["name"] for s in sections if subset_of(s) is not None]:
-        lines += [(f"Subsets ({', '.join(dict.fromkeys(cut))}): the quick profile measured part of these sets. Their "
-                   "figures compare the methods of this run with one another, not with the goals, full runs or "
-                   "published figures (run without --quick for those)."), ""]
+    lines += subsets_note(sections)
     summ = summary_lines(sections, md=True)
     if summ:
         lines += ["## Summary (headline metric per set)", "", *summ]
