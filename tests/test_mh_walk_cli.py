@@ -27,22 +27,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_calls import run
 
-from skill_retriever.cli import main
 from skill_retriever.model import Node
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 HASHING = ("--embedder", "hashing-64")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    """main's exit status, stdout and stderr."""
-    capsys.readouterr()
-    code = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def line(out: str, start: str) -> str:

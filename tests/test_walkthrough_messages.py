@@ -31,8 +31,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_calls import run
 
-from skill_retriever.cli import _parser, main
+from skill_retriever.cli import _parser
 from skill_retriever.components.install.render_mcp import _placeholder_login
 from skill_retriever.exceptions import IndexLockedError
 from skill_retriever.index_progress import show_progress
@@ -41,14 +42,6 @@ from skill_retriever.stores.index import Index
 from skill_retriever.stores.lock import WAIT_LOG, WriterLock
 
 HASHING = ("--embedder", "hashing-64")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    """main's exit status, stdout and stderr."""
-    capsys.readouterr()
-    code = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def write(path: Path, text: str) -> None:

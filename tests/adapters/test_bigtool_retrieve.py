@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+from bigtool_support import ScriptedChatModel
 from langchain_core.messages import AIMessage, HumanMessage
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import tool
 from langgraph_bigtool import create_agent
 
 from skill_retriever.adapters.bigtool import (
@@ -123,16 +122,6 @@ async def test_async_retrieve(tool_index: Index) -> None:
     )
     ids = await aretrieve("factorial of n")
     assert ids[0] == "math.factorial" and set(ids) <= set(REGISTRY)
-
-
-class ScriptedChatModel(FakeMessagesListChatModel):
-    """Replies from a script and records which tools each call had bound."""
-
-    bound: list[list[str]] = []  # noqa: RUF012  (a pydantic field: copied per instance)
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
-        self.bound.append([t.name if isinstance(t, BaseTool) else t.__name__ for t in tools])
-        return self
 
 
 def _agent(retriever: Retriever, llm: ScriptedChatModel) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from langchain_core.tools import BaseTool, StructuredTool
+from bigtool_support import mk
 
 from skill_retriever.adapters.bigtool import index_tool_registry
 from skill_retriever.adapters.langchain import make_search_skills_tool
@@ -20,15 +20,6 @@ from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 QUERY = "holiday plans abroad"  # no word of any tool: every reason is "close in meaning"
-
-
-def mk(name: str, description: str) -> BaseTool:
-    return StructuredTool.from_function(
-        func=lambda **kw: "ok",
-        name=name,
-        description=description,
-        args_schema={"type": "object", "properties": {}},
-    )
 
 
 @pytest.fixture

@@ -7,13 +7,12 @@ error text can reach the model; "Available tools: []" lets it ask again. A real
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+from bigtool_support import ScriptedChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import tool
 from langgraph_bigtool import create_agent
 
 from skill_retriever.adapters.bigtool import (
@@ -41,16 +40,6 @@ def weather_forecast(city: str) -> str:
 
 
 REGISTRY: dict[str, Any] = {"fx.convert": convert_currency, "weather.forecast": weather_forecast}
-
-
-class ScriptedChatModel(FakeMessagesListChatModel):
-    """Replies from a script and records which tools each call had bound."""
-
-    bound: list[list[str]] = []  # noqa: RUF012  (a pydantic field: copied per instance)
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
-        self.bound.append([t.name if isinstance(t, BaseTool) else t.__name__ for t in tools])
-        return self
 
 
 def retrieve_call(query: str, call_id: str) -> AIMessage:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.tools import BaseTool, StructuredTool
+from bigtool_support import mk
 
 from skill_retriever.adapters.bigtool import (
     REGISTRY_SOURCE_KEY,
@@ -24,15 +24,6 @@ from skill_retriever.indexing import index_sources
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-
-
-def mk(name: str, description: str) -> BaseTool:
-    return StructuredTool.from_function(
-        func=lambda **kw: "ok",
-        name=name,
-        description=description,
-        args_schema={"type": "object", "properties": {}},
-    )
 
 
 def v1() -> dict[str, Any]:

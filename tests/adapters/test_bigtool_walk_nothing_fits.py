@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.tools import BaseTool, StructuredTool
+from bigtool_support import mk
 
 from skill_retriever.adapters.bigtool import (
     index_tool_registry,
@@ -26,15 +26,6 @@ from skill_retriever.stores.index import Index
 pytestmark = pytest.mark.slow
 
 OFF_TOPIC = "bake sourdough bread"
-
-
-def mk(name: str, description: str) -> BaseTool:
-    return StructuredTool.from_function(
-        func=lambda **kw: "ok",
-        name=name,
-        description=description,
-        args_schema={"type": "object", "properties": {}},
-    )
 
 
 REGISTRY: dict[str, Any] = {

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from cli_calls import run_lines as run
 from component_catalogue import files_under
 
 from skill_retriever.cli import main
@@ -33,12 +34,6 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     return folder
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
-    capsys.readouterr()
-    code = main(list(argv))
-    return code, capsys.readouterr().out.splitlines()
 
 
 def test_a_dry_run_says_what_the_real_run_then_does_and_changes_nothing(

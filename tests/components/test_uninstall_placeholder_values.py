@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_calls import run_lines as run
 from component_catalogue import files_under
 
 from skill_retriever.adapters.mcp_server import build_server
@@ -51,12 +52,6 @@ def edit_server(project: Path, name: str, change: Any) -> None:
     data = mcp_json(project)
     change(data["mcpServers"][name])
     (project / ".mcp.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
-    capsys.readouterr()
-    code = main(list(argv))
-    return code, capsys.readouterr().out.splitlines()
 
 
 # -- the walkthrough, on the real catalogue --------------------------------------------
