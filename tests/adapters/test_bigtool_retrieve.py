@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bigtool_support import ScriptedChatModel
+from bigtool_support import ScriptedChatModel, convert_currency, weather_forecast
 from langchain_core.messages import AIMessage, HumanMessage
-from langchain_core.tools import tool
 from langgraph_bigtool import create_agent
 
 from skill_retriever.adapters.bigtool import (
@@ -45,16 +44,6 @@ def greatest_common_divisor(a: int, b: int) -> int:
     return math.gcd(a, b)
 
 
-@tool
-def convert_currency(amount: float, source: str, target: str) -> str:
-    """Convert an amount of money from one currency to another at today's exchange rate."""
-    return f"{amount} {source} in {target}"
-
-
-@tool
-def weather_forecast(city: str) -> str:
-    """Get the weather forecast (temperature, rain) for a city."""
-    return f"sunny in {city}"
 
 
 REGISTRY: dict[str, Any] = {

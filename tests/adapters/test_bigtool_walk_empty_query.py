@@ -10,9 +10,8 @@ import logging
 from typing import Any
 
 import pytest
-from bigtool_support import ScriptedChatModel
+from bigtool_support import ScriptedChatModel, convert_currency, weather_forecast
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import tool
 from langgraph_bigtool import create_agent
 
 from skill_retriever.adapters.bigtool import (
@@ -25,19 +24,6 @@ from skill_retriever.exceptions import ConfigError
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-
-
-@tool
-def convert_currency(amount: float, source: str, target: str) -> str:
-    """Convert an amount of money from one currency to another at today's exchange rate."""
-    return f"{amount} {source} in {target}"
-
-
-@tool
-def weather_forecast(city: str) -> str:
-    """Get the weather forecast (temperature, rain) for a city."""
-    return f"sunny in {city}"
-
 
 REGISTRY: dict[str, Any] = {"fx.convert": convert_currency, "weather.forecast": weather_forecast}
 

@@ -42,6 +42,7 @@ from skill_retriever.components.install.uninstall import uninstall_held
 from skill_retriever.components.install.uninstall_report import (
     CHANGED,
     UninstallReport,
+    verbs,
     with_values,
 )
 from skill_retriever.components.service import ComponentService
@@ -146,20 +147,10 @@ def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
     return report
 
 
-#: The verbs of a summary line: as a dry run says them, and as the real run does.
-VERBS = {
-    "along": ("would take back too", "taken back too"),
-    "remove": ("would remove", "removed"),
-    "restore": ("would restore", "restored"),
-    "leave": ("would leave", "left"),
-    "keep": ("would keep", "kept"),
-}
-
-
 def summary(report: UninstallReport, dry_run: bool) -> list[str]:
     """A line per path removed, put back or kept, then the notes, then the counts (a dry
     run says what it would do)."""
-    verb = {key: said[0] if dry_run else said[1] for key, said in VERBS.items()}
+    verb = verbs(dry_run=dry_run)
     out = [f"note: {n}" for n in report.notes]
     out += [f"{verb['along']}, as the install brought them: {', '.join(report.along)}"] if report.along else []
     forced = set(report.forced)

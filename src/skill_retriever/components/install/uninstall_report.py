@@ -11,16 +11,21 @@ from skill_retriever.components.install.claude_folder import claude_folder, show
 
 CHANGED = "changed since it was installed"
 
-__all__ = ["CHANGED", "UninstallReport", "with_values"]
+__all__ = ["CHANGED", "VERBS", "UninstallReport", "verbs", "with_values"]
 
 #: The verbs of a line: as the real run says them, and as a dry run does.
-_VERBS = {
+VERBS = {
     "along": ("taken back too", "would take back too"),
     "remove": ("removed", "would remove"),
     "restore": ("restored", "would restore"),
     "leave": ("left", "would leave"),
     "keep": ("kept", "would keep"),
 }
+
+
+def verbs(*, dry_run: bool) -> dict[str, str]:
+    """`VERBS` as a dry run or the real run says them."""
+    return {key: said[1] if dry_run else said[0] for key, said in VERBS.items()}
 
 
 @dataclass
@@ -84,7 +89,7 @@ class UninstallReport:
         return not self.kept and self.refused is None
 
     def lines(self) -> list[str]:
-        verb = {key: said[0] if self.applied else said[1] for key, said in _VERBS.items()}
+        verb = verbs(dry_run=not self.applied)
         out = [f"target: {shown_root(self.target)}"]
         out += [f"  note: {n}" for n in self.notes]
         if self.along:
