@@ -42,8 +42,6 @@ from skill_retriever.components.install.uninstall import uninstall_held
 from skill_retriever.components.install.uninstall_report import (
     CHANGED,
     UninstallReport,
-    verbs,
-    with_values,
 )
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
@@ -148,32 +146,10 @@ def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
 
 
 def summary(report: UninstallReport, dry_run: bool) -> list[str]:
-    """A line per path removed, put back or kept, then the notes, then the counts (a dry
-    run says what it would do)."""
-    verb = verbs(dry_run=dry_run)
-    out = [f"note: {n}" for n in report.notes]
-    out += [f"{verb['along']}, as the install brought them: {', '.join(report.along)}"] if report.along else []
-    forced = set(report.forced)
-    out += [
-        f"{verb['remove']} {p}" + (f": {CHANGED}, removed as it is (force)" if p in forced else with_values(report, p))
-        for p in report.removed
-    ]
-    out += [f"{verb['restore']} {p}: your file that install's force replaced" for p in report.restored]
-    out += [f"{verb['leave']} {p}: {name} installed it too, and stays" for p, name in report.shared.items()]
-    out += [f"{verb['keep']} {name}: {why}" for name, why in report.stayed.items()]
-    out += [f"{verb['keep']} {p}: {why}" for p, why in report.kept.items()]
-    out += [
-        f"note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, which "
-        f"{'would be' if dry_run else 'is'} gone; install it again if needed"
-        for name, users in report.needed.items()
-    ]
-    out += [f"left {c}: an earlier version of your {p} that install's force replaced" for c, p in report.copies.items()]
-    if report.gone:
-        out.append(f"gone already (nothing to take back): {', '.join(report.gone)}")
-    if report.refused:
-        out.append(f"refused: {report.refused}")
-    counts = f"{len(report.removed)} removed, {len(report.restored)} restored, {len(report.kept)} kept"
-    out.append(f"dry run, nothing changed; would be {counts}" if dry_run else counts)
+    """The report's lines (`UninstallReport.item_lines`, as the CLI says them), then the
+    counts (a dry run says what it would do)."""
+    out = report.item_lines("install's force")
+    out.append(f"dry run, nothing changed; would be {report.counts()}" if dry_run else report.counts())
     return out
 
 

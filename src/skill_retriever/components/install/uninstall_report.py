@@ -89,32 +89,10 @@ class UninstallReport:
         return not self.kept and self.refused is None
 
     def lines(self) -> list[str]:
-        verb = verbs(dry_run=not self.applied)
+        """The CLI's report: the target, then `item_lines` indented; what stays recorded
+        (the ids to name to finish), and a dry run's counts."""
         out = [f"target: {shown_root(self.target)}"]
-        out += [f"  note: {n}" for n in self.notes]
-        if self.along:
-            out.append(f"  {verb['along']}, as the install brought them: {', '.join(self.along)}")
-        out += [
-            f"  {verb['remove']} {p}: {CHANGED}, removed as it {'was' if self.applied else 'is'} (force)"
-            if p in self.forced
-            else f"  {verb['remove']} {p}{with_values(self, p)}"
-            for p in self.removed
-        ]
-        out += [f"  {verb['restore']} {p}: what install --force replaced" for p in self.restored]
-        out += [f"  {verb['leave']} {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
-        out += [f"  {verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
-        out += [
-            f"  note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
-            f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
-            for name, users in self.needed.items()
-        ]
-        out += [f"  {verb['keep']} {p}: {why}" for p, why in self.kept.items()]
-        out += [
-            f"  {verb['leave']} {c}: an earlier version of your {p} that install --force replaced"
-            for c, p in self.copies.items()
-        ]
-        if self.gone:
-            out.append(f"  gone already (nothing to take back): {', '.join(self.gone)}")
+        out += [f"  {line}" for line in self.item_lines("install --force")]
         if self.recorded:
             out.append(
                 f"  {'still recorded' if self.applied else 'would stay recorded'}: "
@@ -122,12 +100,42 @@ class UninstallReport:
                 f"it) and run `uninstall {' '.join(self.left_ids)}` to finish, or add --force "
                 "to remove it as it is"
             )
-        if self.refused:
-            out.append(f"  refused: {self.refused}")
         if not self.applied:
-            counts = f"{len(self.removed)} removed, {len(self.restored)} restored, {len(self.kept)} kept"
-            out.append(f"  dry run, nothing changed; would be {counts}")
+            out.append(f"  dry run, nothing changed; would be {self.counts()}")
         return out
+
+    def item_lines(self, force: str) -> list[str]:
+        """A line per note, path removed, put back, left or kept, in a dry run's words when
+        it is one: what the CLI (`lines`) and the MCP tool's summary both say. ``force``
+        names install's force option the way the reader calls it."""
+        verb = verbs(dry_run=not self.applied)
+        out = [f"note: {n}" for n in self.notes]
+        if self.along:
+            out.append(f"{verb['along']}, as the install brought them: {', '.join(self.along)}")
+        out += [
+            f"{verb['remove']} {p}: {CHANGED}, removed as it {'was' if self.applied else 'is'} (force)"
+            if p in self.forced
+            else f"{verb['remove']} {p}{with_values(self, p)}"
+            for p in self.removed
+        ]
+        out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
+        out += [f"{verb['leave']} {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
+        out += [f"{verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
+        out += [
+            f"note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
+            f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
+            for name, users in self.needed.items()
+        ]
+        out += [f"{verb['keep']} {p}: {why}" for p, why in self.kept.items()]
+        out += [f"{verb['leave']} {c}: an earlier version of your {p} that {force} replaced" for c, p in self.copies.items()]
+        if self.gone:
+            out.append(f"gone already (nothing to take back): {', '.join(self.gone)}")
+        if self.refused:
+            out.append(f"refused: {self.refused}")
+        return out
+
+    def counts(self) -> str:
+        return f"{len(self.removed)} removed, {len(self.restored)} restored, {len(self.kept)} kept"
 
     def to_dict(self) -> dict[str, Any]:
         return {
