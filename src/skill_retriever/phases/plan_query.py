@@ -78,11 +78,13 @@ def empty_index_note(snapshot: IndexSnapshot) -> str | None:
 def fact_seeds_note(snapshot: IndexSnapshot, fact_seeds: int) -> str | None:
     """Why facts cannot seed the walk when the settings ask them to (``fact_seeds`` > 0:
     the 'multihop' profile) on an index that holds no fact item: the walk then starts from
-    the nodes nearest the query, under settings chosen for facts, and ranks worse than the
-    index's own defaults (HotpotQA passages read as documents: R@2 65.5 against 69.5)
-    with nothing saying so. None when facts are not asked for, or the index holds some."""
+    the nodes nearest the query, under settings chosen for facts, and may rank worse than
+    the index's own defaults with nothing saying so. None when facts are not asked for, or
+    the index holds some."""
+    if fact_seeds <= 0:
+        return None
     counts = kind_counts(snapshot)
-    if fact_seeds <= 0 or counts.get("fact"):
+    if counts.get("fact"):
         return None
     if counts.get("passage"):
         again = command(["index", Placeholder("<set>/corpus.json")], snapshot.path)
