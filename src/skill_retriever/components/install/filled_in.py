@@ -7,6 +7,10 @@ uninstall counts such a server as unchanged and removes it, naming the values th
 set (`UninstallReport.filled`); any other change keeps it. Which values were placeholders
 is judged again from the entry the record holds as written, by install's own rules, so an
 install recorded before this rule existed is judged alike.
+
+Install again reads it the same way: the same server with values the user filled in is
+unchanged, and a new version of it keeps those values where it asks for the very same
+placeholder (`carried`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 from skill_retriever.components.install.render_mcp import Spot, placeholder_spots
 
-__all__ = ["filled_in"]
+__all__ = ["carried", "filled_in"]
 
 #: Stands for a placeholder's value in both entries compared, whatever each holds there.
 _ANY = object()
@@ -69,3 +73,34 @@ def _label(spot: Spot) -> str:
     if len(spot) == 1:
         return spot[0]
     return f"{spot[0]}[{spot[1]}]" if isinstance(spot[1], int) else f"{spot[0]} {spot[1]}"
+
+
+def carried(new: dict[str, Any], now: Any, written: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """``new`` (a new version's entry) with the values the user set in ``now`` for the
+    placeholders of ``written`` (the entry an earlier install wrote) where ``new`` holds
+    the very same placeholder; the labels of the values carried over, and of those the
+    new version has no such placeholder for (their values go: what they filled in may
+    mean something else now). Call only where `filled_in` (``written``, ``now``) is not
+    None."""
+    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in new.items()}
+    kept: list[str] = []
+    dropped: list[str] = []
+    new_spots = set(placeholder_spots(new))
+    for spot in placeholder_spots(written):
+        value = _at(now, spot)
+        if value == _at(written, spot):
+            continue  # still the placeholder: nothing the user set
+        if spot in new_spots and _at(new, spot) == _at(written, spot):
+            _put(out, spot, value)
+            kept.append(_label(spot))
+        else:
+            dropped.append(_label(spot))
+    return out, kept, dropped
+
+
+def _put(entry: dict[str, Any], spot: Spot, value: Any) -> None:
+    """Set ``entry``'s value at ``spot``, which `placeholder_spots` found in it."""
+    if len(spot) == 1:
+        entry[spot[0]] = value
+    else:
+        entry[spot[0]][spot[1]] = value

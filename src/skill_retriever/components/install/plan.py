@@ -63,6 +63,9 @@ class FileAction:
             (differs, no ``force``), refused (unsafe), remove (an earlier version of the
             component wrote it, this one no longer ships it, and nobody changed it since).
         reason: Why, for blocked and refused.
+        mcp_entry: A server's entry as install renders it (and records it).
+        mcp_values: The entry ``.mcp.json`` holds instead, when the user filled in values
+            install left as placeholders (`server_action`); None: ``mcp_entry`` itself.
     """
 
     path: str
@@ -71,6 +74,7 @@ class FileAction:
     content: bytes = field(default=b"", repr=False, compare=False)
     mode: int = field(default=0o644, repr=False, compare=False)
     mcp_entry: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    mcp_values: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self, status: Status = "install") -> dict[str, str]:

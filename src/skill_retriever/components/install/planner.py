@@ -71,9 +71,11 @@ from skill_retriever.components.install.plan import (
     UnsafePathError,
 )
 from skill_retriever.components.install.render import render
+from skill_retriever.components.install.render_mcp import unfilled_notes
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve, resolve_id
 from skill_retriever.components.install.retired import add_retired
+from skill_retriever.components.install.server_action import server_action
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.view import CallerView, as_view
@@ -284,8 +286,18 @@ def _component_plan(
     owner = partial(shared.owner, node.id)
     actions = [_file_action(root, f, force, shared.cases, ours, owner, shared.where) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
-    notes = [*out.notes, case_twins_note(f.rel for f in out.files)]
+    notes = [*_notes_on_values(out, actions), case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
+
+
+def _notes_on_values(out: Rendered, actions: Sequence[FileAction]) -> list[str]:
+    """``out``'s notes, where the user filled in a server's placeholders: what its entry
+    in ``.mcp.json`` still leaves to fill in, not what the rendered one does."""
+    filled = next((a.mcp_values for a in actions if a.mcp_values is not None), None)
+    if filled is None or out.mcp_entry is None:
+        return list(out.notes)
+    stale = set(unfilled_notes(out.mcp_entry))
+    return [n for n in out.notes if n not in stale] + unfilled_notes(filled)
 
 
 def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
@@ -301,21 +313,13 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
     if out.mcp_entry is not None:
         name = server_key(node.name)
         path = f"{MCP_FILE}#{name}"
-        server = out.mcp_entry
         if shared.mcp is None:
-            return actions + [FileAction(path, "refused", shared.mcp_why, mcp_entry=server)]
+            return actions + [FileAction(path, "refused", shared.mcp_why, mcp_entry=out.mcp_entry)]
         current = shared.mcp.get("mcpServers", {}).get(name)
-        if current is None:
-            actions.append(FileAction(path, "create", mcp_entry=server))
-        elif current == server:
-            actions.append(FileAction(path, "unchanged", mcp_entry=server))
-        elif (other := shared.server_owner(node.id, name, current)) is not None:
-            actions.append(FileAction(path, "refused", _theirs(other, "configured", shared.where), mcp_entry=server))
-        elif force:
-            actions.append(FileAction(path, "overwrite", mcp_entry=server))
-        else:
-            why = f"server {name!r} is configured differently; force replaces it"
-            actions.append(FileAction(path, "blocked", why, mcp_entry=server))
+        other = None if current is None else shared.server_owner(node.id, name, current)
+        others = None if other is None else _theirs(other, "configured", shared.where)
+        mine = shared.servers.get(node.id, {}).get(name)
+        actions.append(server_action(path, out.mcp_entry, current, mine, force, others))
     return actions
 
 

@@ -26,7 +26,7 @@ from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.ingest.skill_configs import REDACTED
 from skill_retriever.model import Node
 
-__all__ = ["Spot", "placeholder_spots", "render_mcp"]
+__all__ = ["Spot", "placeholder_spots", "render_mcp", "unfilled_notes"]
 
 
 def render_mcp(node: Node) -> Rendered:
@@ -44,7 +44,7 @@ def render_mcp(node: Node) -> Rendered:
             data = None
         from_file = _entry_of(data, node)
         if from_file is not None:
-            return Rendered(mcp_entry=_outside_plugin(from_file), notes=_unfilled(from_file))
+            return Rendered(mcp_entry=_outside_plugin(from_file), notes=unfilled_notes(from_file))
     out = Rendered(notes=[rebuilt_note(node)])
     a = node.attrs
     entry: dict[str, Any] = {}
@@ -74,7 +74,7 @@ def render_mcp(node: Node) -> Rendered:
     if not ("command" in entry or "url" in entry):
         raise SkipComponent("the index holds neither a command nor a URL for this MCP server")
     out.mcp_entry = _outside_plugin(_with_type(entry))
-    out.notes += _unfilled(entry)
+    out.notes += unfilled_notes(entry)
     return out
 
 
@@ -128,7 +128,7 @@ Spot = tuple[str] | tuple[str, str | int]
 
 
 def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
-    """Where ``entry`` holds a value that `_unfilled` tells the user to fill in (judged by
+    """Where ``entry`` holds a value that `unfilled_notes` tells the user to fill in (judged by
     its rules: the URL, an argument, a header or environment value): uninstall counts a
     server whose only changes are there as unchanged (`filled_in`)."""
     spots: list[Spot] = []
@@ -147,7 +147,7 @@ def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
     return spots
 
 
-def _unfilled(entry: Mapping[str, Any]) -> list[str]:
+def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
     """Notes on what the entry leaves to fill in that Claude Code would pass on as written:
     VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
     only), a URL still holding a placeholder, and a URL (the server's, an argument, a header
