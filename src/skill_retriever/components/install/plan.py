@@ -292,7 +292,11 @@ class InstallPlan:
             if needed and c.via:  # the first one requires it through a plugin
                 needed[0] += f" via {' -> '.join(self._name(i) for i in c.via)}"
             via = f" (required by {', '.join(needed)})" if needed else ""
-            why = f" - {c.reason}" if c.reason else ""
+            # A component its files block or refuse: the file lines say why, and its notes
+            # follow them, so that a note never reads as the reason ("refused - its env ...
+            # still holds a placeholder", when .mcp.json could not be read).
+            by_files = any(f.action in ("blocked", "refused") for f in c.files)
+            why = f" - {c.reason}" if c.reason and not by_files else ""
             out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
             out += [f"  note: {m.note}" for m in c.missing]
             for f in c.files:
@@ -305,6 +309,8 @@ class InstallPlan:
                     out.append(f"  refused {f.path}: {f.reason}")
                 else:
                     out.append(f"  not written {f.path} ({c.status})")
+            if c.reason and by_files:
+                out.append(f"  note: {c.reason}")
         out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
         out += self.conflict_lines()
         out += self.clash_lines()
