@@ -1,6 +1,7 @@
 """Near-duplicates: the same component re-hosted in several repositories (or plugins).
 
-Two components are the same when they are of one kind and
+Two items are copies of one component when they are of one kind that catalogues re-host
+(`COPYABLE_KINDS`: components and documents) and
 
 - their names match after normalisation (case, ``-``/``_``/spaces) and their embeddings
   have cosine >= ``same_name_cosine`` (a copy, perhaps lightly edited), or
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from skill_retriever.components.view import CallerView
 
 __all__ = [
+    "COPYABLE_KINDS",
     "Collapsed",
     "DedupConfig",
     "collapse_ranked",
@@ -58,6 +60,11 @@ MIN_SAME_BODY = 200
 #: Shorter descriptions ("Run the tests.") say little either.
 MIN_DESCRIPTION = 40
 _BLOCK = 1024
+#: The kinds that catalogues re-host, so that one item can have copies: components and
+#: documents (a runbook copied into two repositories). An incident, a deploy, a service,
+#: a tool or a passage is a record of its own, however alike another one reads: two
+#: incidents named "checkout 500s" are two outages, never one shown twice.
+COPYABLE_KINDS: frozenset[NodeKind] = COMPONENT_KINDS | {NodeKind.DOCUMENT}
 
 
 @dataclass(frozen=True)
@@ -120,11 +127,12 @@ def _same_description(a: Node, b: Node, ratio: float) -> bool:
 
 
 def is_same_component(a: Node, b: Node, cosine: float, config: DedupConfig = DedupConfig()) -> bool:
-    """The test of the module docstring for one pair, given their embeddings' cosine.
+    """The test of the module docstring for one pair, given their embeddings' cosine;
+    False for kinds that have no copies (`COPYABLE_KINDS`).
     Two documents read from one file (sections of it, `ingest.document_sections`) are
     parts of it, never copies, however alike their names ("Runbook › Restore" and
     "Runbook › Restore (staging)")."""
-    if a.kind is not b.kind or a.id == b.id:
+    if a.kind is not b.kind or a.id == b.id or a.kind not in COPYABLE_KINDS:
         return False
     if a.kind is NodeKind.DOCUMENT and a.source and a.source == b.source:
         return False
