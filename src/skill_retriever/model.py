@@ -98,7 +98,9 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     """Read an ISO-8601 string (date and time apart by ``T`` or a space), a datetime, a
     date or epoch seconds; naive means UTC. A date is its day's start, as the string of a
     date alone reads (``"2024-01-01"`` is 2024-01-01 00:00 UTC) and as a YAML date in a
-    skill's frontmatter does."""
+    skill's frontmatter does. A time whose zone puts it past year 9999 (or before year 1)
+    in UTC is the last (first) instant `datetime` holds, in UTC: what it means ("for ever")
+    stays, and every comparison can be made."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -124,7 +126,12 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
             ) from exc
     else:
         raise InvalidItemError(f"{item}: timestamp must be text, a datetime or a date, not {type(value).__name__}")
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+    dt = dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+    try:  # the channels and filters compare in UTC: a time that has none failed every query
+        dt.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-05:00 is in year 10000 in UTC: "for ever"
+        return (datetime.max if dt.year > 1 else datetime.min).replace(tzinfo=UTC)
+    return dt
 
 
 @dataclass(frozen=True, slots=True)

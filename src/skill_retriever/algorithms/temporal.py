@@ -191,18 +191,31 @@ def _midnight(dt: datetime) -> datetime:
     return dt.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+#: The last instant a window can end at: the end of a day or month in year 9999 is past
+#: what `datetime` holds, and the window then runs to the end of time instead.
+_END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+def _later(dt: datetime, delta: timedelta) -> datetime:
+    """``dt + delta``, or `_END_OF_TIME` when that is past year 9999."""
+    try:
+        return dt + delta
+    except OverflowError:
+        return _END_OF_TIME
+
+
 def _month_start(year: int, month: int) -> datetime:
     if not 1 <= month <= 12:
         raise QueryError(f"month {month:02d} in the query does not exist; use YYYY-MM")
+    if not 1 <= year <= 9999:
+        raise QueryError(f"year {year} in the query is outside the years 1 to 9999")
     return datetime(year, month, 1, tzinfo=UTC)
 
 
 def _next_month(start: datetime) -> datetime:
-    return (
-        start.replace(year=start.year + 1, month=1)
-        if start.month == 12
-        else start.replace(month=start.month + 1)
-    )
+    if start.month < 12:
+        return start.replace(month=start.month + 1)
+    return start.replace(year=start.year + 1, month=1) if start.year < 9999 else _END_OF_TIME
 
 
 def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
@@ -258,7 +271,9 @@ def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
         dt = _utc(datetime.fromisoformat(text))
     except ValueError as exc:
         raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
-    return (dt, dt + timedelta(days=1)) if len(text) == 10 else (dt, dt)
+    except OverflowError as exc:  # 9999-12-31T23:00-05:00: past year 9999 in UTC
+        raise QueryError(f"{text!r} in the query is outside the years 1 to 9999 in UTC") from exc
+    return (dt, _later(dt, timedelta(days=1))) if len(text) == 10 else (dt, dt)
 
 
 def _unit(text: str) -> timedelta:
