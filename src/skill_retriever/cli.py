@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,7 @@ from skill_retriever.cliargs import (
     add_lock_wait_option,
     add_query_limits,
     error_text,
+    folder_named,
     kind_list,
     lock_wait_of,
     open_for_repair,
@@ -104,14 +106,14 @@ def _parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("query", help="retrieve for a query")
     q.set_defaults(handler=cmd_query)
-    q.add_argument("query")
+    q.add_argument("query", help="what to find, in words, as one argument (quote it); up to --max-query-chars characters")
     add_query_limits(q)
     q.add_argument(
         "--budget-fill",
         action="store_true",
         help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
     )
-    q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route")
+    q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route (default: the index's, chosen per query; `stats` shows it)")
     q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
     q.add_argument("--tags", type=tag_list, default=None, help="comma-separated tags: only items carrying one of them")
@@ -143,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     add_lock_wait_option(rp)
 
     mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
-    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
+    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
     add_json_option(mv)
     add_lock_wait_option(mv)
@@ -170,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     if rest and isinstance(getattr(args, "paths", None), list) and not any(r.startswith("-") for r in rest):
         args.paths += [Path(r) for r in rest]  # `index a --kind docs b`: paths on both sides of an option
+    elif rest and isinstance(getattr(args, "query", None), str) and not any(r.startswith("-") for r in rest):
+        # `query audit a contract`: the shell split the query into words
+        whole = shlex.quote(" ".join([args.query, *rest]))
+        parser.error(f"unrecognized arguments: {' '.join(rest)}; quote the query as one argument: {whole}")
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.verbose:  # progress bars (model loading, indexing) only when asked for

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
 
 __all__ = [
-    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_text",
+    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_text", "folder_named",
     "kind_list", "lock_wait_of", "open_for_repair", "open_index", "print_json_error",
 ]
 
@@ -62,8 +62,22 @@ def add_index_options(sp: argparse.ArgumentParser) -> None:
 
 def add_location_options(sp: argparse.ArgumentParser) -> None:
     """``--index-dir`` and ``--chroma-url``: for a command that reads an index."""
-    sp.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, help=f"index directory (default {DEFAULT_INDEX_DIR})")
-    sp.add_argument("--chroma-url", default=None, help="search through a Chroma server (e.g. http://127.0.0.1:8000)")
+    sp.add_argument(
+        "--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named,
+        help=f"index directory (default: $SKILL_RETRIEVER_INDEX, else .skill-retriever; now {DEFAULT_INDEX_DIR})",
+    )
+    sp.add_argument(
+        "--chroma-url", default=None,
+        help="the Chroma server that holds the index's vectors (e.g. http://127.0.0.1:8000; default: the one index.json names, if any)",
+    )
+
+
+def folder_named(text: str) -> str:
+    """An ``--index-dir`` value: an empty one (``--index-dir "$UNSET"``) would be the
+    current folder, read or written without a word."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; give the index's folder (or leave --index-dir out)")
+    return text
 
 
 def add_json_option(sp: argparse.ArgumentParser) -> None:
@@ -99,7 +113,7 @@ def add_query_limits(q: argparse.ArgumentParser) -> None:
     argparse outside its setting's range in words that name the flag: the search's own
     check names the Python setting (``token_budget``), which the command line does not have."""
     q.add_argument("-k", type=_at_least(1, "results"), default=10, help="results to return (default 10)")
-    q.add_argument("--budget", type=_at_least(0, "tokens"), default=None, help="token budget for the results")
+    q.add_argument("--budget", type=_at_least(0, "tokens"), default=None, help="token budget for the results (default: none, no limit)")
     q.add_argument(
         "--max-query-chars", type=_at_least(1, "characters"), default=None,
         help="longest query accepted (default 100,000 characters)",

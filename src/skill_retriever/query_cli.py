@@ -74,7 +74,7 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
         )
 
     view = CallerView(snapshot, principals)
-    response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill)
+    response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill, _CLI_FILL_ADVICE)
     if args.json:
         nodes = view.snapshot.nodes
         results = [{**s.result.to_dict(), "also_at": list(s.also_at),
@@ -86,6 +86,10 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
         # of the answer itself (Retriever), so --json and the Python API say it too.
         print("\n".join(render(args.query, response, view, shown=shown)))
     return 0
+
+
+#: The budget note's advice in the CLI's own terms (the library's names the Python argument).
+_CLI_FILL_ADVICE = "pass --budget-fill to fill the budget with lower-ranked results that fit"
 
 
 def folded_answer(

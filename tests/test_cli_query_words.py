@@ -1,0 +1,51 @@
+"""The query command speaks the CLI's terms, for what a shell user gets wrong.
+
+Found in a walkthrough: ``query audit contract`` (unquoted) said only "unrecognized
+arguments: contract"; ``--index-dir "$UNSET"`` read the current folder as the index; the
+budget note advised ``budget_fill=True``, a Python argument, on the command line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_calls import run
+
+NODES = [
+    {"id": f"doc:{i}", "kind": "document", "name": f"runbook {i}", "text": f"Restore the database from backup, step {i}. " * 20}
+    for i in range(3)
+]
+
+
+@pytest.fixture
+def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    (tmp_path / "g.json").write_text(json.dumps({"nodes": NODES, "edges": []}), encoding="utf-8")
+    out = str(tmp_path / "ix")
+    assert run(capsys, "index", tmp_path / "g.json", "--index-dir", out, "--embedder", "hashing-64")[0] == 0
+    return out
+
+
+def test_an_unquoted_query_is_told_to_quote(ix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        run(capsys, "query", "restore", "the", "database", "--index-dir", ix)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: the database; quote the query as one argument: 'restore the database'" in err
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_index_dir_is_refused(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["query", "x"], ["stats"], ["move-to-server", "--chroma-url", "http://127.0.0.1:1"]):
+        with pytest.raises(SystemExit) as exit_:
+            run(capsys, *argv, "--index-dir", value)
+        assert exit_.value.code == 2
+        assert "argument --index-dir: is empty" in capsys.readouterr().err
+
+
+def test_the_budget_note_names_the_cli_flag(ix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "restore the database", "--index-dir", ix, "--budget", "60", "--json")
+    assert code == 0
+    notes = [w for w in json.loads(out)["warnings"] if "budget" in w]
+    assert notes and all("budget_fill=True" not in n for n in notes)
