@@ -30,15 +30,22 @@ except ImportError:  # pragma: no cover - mcp 1.x
     from mcp.server.fastmcp.exceptions import ResourceError, ToolError  # type: ignore[no-redef]
 
 __all__ = [
-    "Budget", "Count", "Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber",
-    "argument_error", "checked_target", "one_or_more", "refused_as_tool_errors", "resolved_ids", "unknown_said",
+    "MAX_K", "Budget", "Count", "Flag", "Ids", "Kind", "Kinds", "ResourceError", "ToolError", "WholeNumber",
+    "argument_error", "checked_ref", "checked_target", "one_or_more", "refused_as_tool_errors", "resolved_ids", "unknown_said",
     "whole_number",
 ]  # fmt: skip
 
-#: ``k`` and ``budget`` as the schema shows them, with their least values (1 and 0): a
-#: client that checks its arguments before sending knows. A smaller one is still refused
-#: by the tool itself, in its own words (`mcp_search.checked_counts`), not pydantic's.
-Count = Annotated[WholeNumber, WithJsonSchema({"type": "integer", "minimum": 1})]
+#: The most results one search call returns. Every result goes into the agent's context:
+#: 50 brief results are about 7,500 tokens (`BRIEF_TOKENS` each), full ones many times
+#: that, and ``search_components`` adds dependencies on top; past that an agent should
+#: narrow its query or kinds, not page through the index (k=100000 returned all of it,
+#: 360 KB). The LangChain tool ``search_skills`` takes the same most (``le=50``).
+MAX_K = 50
+#: ``k`` and ``budget`` as the schema shows them, with their bounds (k 1 to `MAX_K`,
+#: budget from 0): a client that checks its arguments before sending knows. One out of
+#: range is still refused by the tool itself, in its own words
+#: (`mcp_search.checked_counts`), not pydantic's.
+Count = Annotated[WholeNumber, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_K})]
 Budget = Annotated[WholeNumber, WithJsonSchema({"type": "integer", "minimum": 0})]
 
 
@@ -96,10 +103,25 @@ def resolved_ids(view: CallerView, refs: Sequence[str], arg: str) -> list[str]:
         ToolError: A ref names nothing the caller sees, several things, or an item of a
             kind install has no place for (`unknown_said`).
     """
+    for i, ref in enumerate(refs):
+        checked_ref(ref, f"{arg}[{i}]")
     try:
         return [resolve_id(view, r) for r in refs]
     except UnknownComponentError as exc:
         raise ToolError(unknown_said(exc, arg)) from exc
+
+
+def checked_ref(ref: str, where: str) -> None:
+    """Refuse an empty (or blank) id as empty: "no component ''" read as if an item by that
+    name might exist, and ``where`` (``id``, ``ids[1]``) says which one to fix.
+
+    Raises:
+        ToolError: ``ref`` is empty or blank.
+    """
+    if not ref.strip():
+        raise ToolError(
+            f"{where} is empty; pass an id from search or search_components (or a unique name)"
+        )
 
 
 def checked_target(target: str | None, *, may_create: bool = False) -> str | None:

@@ -16,6 +16,11 @@ JSON that is no request went unanswered as well: ``[]``, ``{}``, ``123``, ``null
 and a request whose id is an object, which the SDK reads as a notification
 (`request_without_id`). Each gets an Invalid Request error (-32600) that says what is
 wrong and what to send, to id null unless the object names a usable id.
+
+A ``tools/call`` whose ``arguments`` is no JSON object (``"arguments": "notadict"``), or
+that names no tool, got the SDK's bare -32602 "Invalid request parameters" with empty
+data: nothing said which field was wrong. It now gets -32602 to its own id, saying that
+(`bad_tool_call`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["answering_bad_lines", "reply_to", "request_without_id", "serve_stdio"]
+__all__ = ["answering_bad_lines", "bad_tool_call", "reply_to", "request_without_id", "serve_stdio"]
 
 #: Digits a number may have when the line is read again for its id (Python refuses to
 #: turn more than 4,300 into an int; the id itself is short).
@@ -78,6 +83,31 @@ def request_without_id(message: Any) -> types.JSONRPCError | None:
     return _error(None, types.INVALID_REQUEST, said)
 
 
+def bad_tool_call(message: Any) -> types.JSONRPCError | None:
+    """The error to answer a ``tools/call`` request with whose params the SDK would refuse
+    without naming the field (a tool name that is no string, arguments that are no JSON
+    object), or None for any other message."""
+    if not isinstance(message, types.JSONRPCRequest) or message.method != "tools/call":
+        return None
+    params = message.params or {}
+    name, arguments = params.get("name"), params.get("arguments")
+    if not isinstance(name, str):
+        got = _json_kind(name) if "name" in params else "none"
+        said = f"tools/call needs params.name, the tool's name as a string (tools/list lists them), got {got}"
+    elif arguments is not None and not isinstance(arguments, dict):
+        said = (f"tools/call params.arguments must be a JSON object of the tool's arguments by name, such as "
+                f'{{"query": "..."}}, got {_json_kind(arguments)}; send {{}} when there are none')
+    else:
+        return None
+    return _error(message.id, types.INVALID_PARAMS, said)
+
+
+def _json_kind(value: Any) -> str:
+    """What ``value`` is, in JSON's words."""
+    kinds = {str: "a string", bool: "a boolean", list: "an array", dict: "an object", type(None): "null"}
+    return kinds.get(type(value), "a number")
+
+
 def _error(request_id: str | int | None, code: int, message: str) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
 
@@ -87,8 +117,7 @@ def _not_an_object(data: Any) -> str:
     if isinstance(data, list) and data and all(isinstance(d, dict) for d in data):
         return ("a batch (a JSON array of requests) is not supported in this protocol version; "
                 "send one request per line")
-    what = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
-    return f"this line is JSON ({what}), not a request object; {_ONE_PER_LINE}"
+    return f"this line is JSON ({_json_kind(data)}), not a request object; {_ONE_PER_LINE}"
 
 
 def _request_problem(data: dict[str, Any]) -> str | None:
@@ -141,7 +170,7 @@ async def answering_bad_lines(
     async with send:
         async for item in read_stream:
             if not isinstance(item, Exception):
-                reply = request_without_id(item.message)
+                reply = request_without_id(item.message) or bad_tool_call(item.message)
             elif (read := _line_of(item)) is not None:
                 reply = reply_to(*read)
             else:

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from skill_retriever.adapters.mcp_arguments import Budget, Count, ToolError, one_or_more
+from skill_retriever.adapters.mcp_arguments import MAX_K, Budget, Count, ToolError, one_or_more
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.install import UnknownComponentError, resolve_id
@@ -52,7 +52,10 @@ from skill_retriever.responses import (
     nothing_fits_warning,
 )
 
-__all__ = ["Detail", "ItemKinds", "caller_view", "checked_counts", "item_id", "search_answer", "search_tool"]
+__all__ = [
+    "Detail", "ItemKinds", "caller_view", "checked_counts", "item_id", "nothing_fits_note", "search_answer",
+    "search_tool",
+]  # fmt: skip
 
 Detail = Literal["brief", "full"]
 #: Every item kind by name: the schema's enum and the tool's description list these.
@@ -102,7 +105,7 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
             query: What you need in plain words, e.g. "how do I roll back a bad deploy".
             kinds: Item kinds to search (default: all; one may be given alone), any of:
                 {kinds}.
-            k: How many results.
+            k: How many results, 1 to {max_k}.
             budget: Token budget for all returned items (their full texts); what it drops is counted.
             detail: "brief" (about 150 tokens a result) or "full" (every field and the item's text).
         """
@@ -110,18 +113,24 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
 
     # the kinds said as the schema's enum lists them: a hand-written list fell behind it
     search.__doc__ = (search.__doc__ or "").replace("{kinds}", ", ".join(_ITEM_KIND_NAMES))
+    search.__doc__ = search.__doc__.replace("{max_k}", str(MAX_K))
     return search
 
 
 def checked_counts(k: int, budget: int | None) -> None:
-    """Refuse a ``k`` under 1 or a negative ``budget`` in the tools' own words (the schema
-    says their least values; a client need not check them).
+    """Refuse a ``k`` under 1 or over `MAX_K`, or a negative ``budget``, in the tools' own
+    words (the schema says their bounds; a client need not check them).
 
     Raises:
         ToolError: Either is out of range.
     """
     if k <= 0:
         raise ToolError(f"k must be an integer > 0, got {k}")
+    if k > MAX_K:
+        raise ToolError(
+            f"k must be at most {MAX_K} (every result goes into your context), got {k}; "
+            "narrow the query or kinds to reach the others"
+        )
     if budget is not None and budget < 0:
         raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
 
@@ -165,7 +174,7 @@ def search_answer(
     out: dict[str, Any] = {}
     if response.nothing_fits:  # first, so an agent reads it before the list
         out["nothing_fits"] = True
-        out["note"] = _nothing_fits_note(response, shown, view)
+        out["note"] = nothing_fits_note(response.warnings, [(s.result.name, s.result.kind) for s in shown[:3]], view)
     elif detail == "full":
         out["nothing_fits"] = False
     results = [_result(query, s, view, detail, count) for s in shown]
@@ -213,13 +222,15 @@ def _visible_path(shown: Shown, view: CallerView) -> Shown:
     return replace(shown, result=replace(shown.result, path=(), path_reliability=None))
 
 
-def _nothing_fits_note(response: SearchResponse, shown: list[Shown], view: CallerView) -> str:
-    """The plain-words warning, as the CLI says it: the index's own phrase, naming the
-    closest results shown (`query_cli.folded_answer` renamed them so)."""
-    said = next((w for w in response.warnings if is_nothing_fits(w)), None)
+def nothing_fits_note(warnings: list[str], closest: list[tuple[str, str]], view: CallerView) -> str:
+    """The plain-words "nothing fits" warning among ``warnings``, as the CLI says it: the
+    index's own phrase, naming the closest results shown (``search``: renamed so by
+    `query_cli.folded_answer`; ``search_components``: by `ComponentService.search`, which
+    keeps its own names when the budget held none); worded from ``closest`` (name, kind)
+    when the fit was judged but not worded."""
+    said = next((w for w in warnings if is_nothing_fits(w)), None)
     if said is None:  # the fit was judged but not worded: word it as the CLI does
-        phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
-        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])
+        said = nothing_fits_warning(nothing_fits_phrase(index_defaults(view.snapshot).corpus), closest)
     return said
 
 

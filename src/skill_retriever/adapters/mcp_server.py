@@ -22,7 +22,8 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
 Every call pins one snapshot and reads it through one `CallerView` with the server's
 principals: a concurrent write cannot make a call fail half way, and an item the caller
 may not see is never named, counted or written. ``detail="brief"`` (the default) keeps a
-search result to about 150 tokens; ``"full"`` gives every field. Bad arguments: `_Server`.
+search result to about 150 tokens; ``"full"`` gives every field. Bad arguments: `_Server`;
+each argument's help in its schema and each tool's hints (read-only, destructive): `mcp_schemas`.
 
 Register it with a coding agent, e.g. Claude Code::
 
@@ -50,6 +51,7 @@ from skill_retriever.adapters.mcp_arguments import (
     ToolError,
     WholeNumber,
     argument_error,
+    checked_ref,
     checked_target,
     refused_as_tool_errors,
     resolved_ids,
@@ -57,11 +59,13 @@ from skill_retriever.adapters.mcp_arguments import (
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
+from skill_retriever.adapters.mcp_schemas import ANNOTATIONS, described
 from skill_retriever.adapters.mcp_search import (
     Detail,
     caller_view,
     checked_counts,
     item_id,
+    nothing_fits_note,
     search_tool,
 )
 from skill_retriever.adapters.mcp_uninstall import uninstall_tool
@@ -88,7 +92,8 @@ STATUS_URI = "skill-retriever://status"
 INSTRUCTIONS = (
     "Finds the skills, agents, slash commands, hooks and MCP servers a coding task needs, "
     "with everything they depend on and any conflicts. Call search_components with the task; "
-    "check_dependencies before installing a hand-picked set; install_components writes them "
+    "for a plugin (a bundle of components, installed whole by its id) call search with kinds "
+    "plugin; check_dependencies before installing a hand-picked set; install_components writes them "
     "into a project's .claude/ folder, settings.json hooks and .mcp.json (a dry run unless "
     "dry_run is false; a set with conflicts is refused unless allow_conflicts is true); "
     "uninstall_components takes back what it wrote (a dry run unless dry_run is false). "
@@ -118,12 +123,13 @@ class _Server(MCPServer):
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
         key = "input_schema" if tools and hasattr(tools[0], "input_schema") else "inputSchema"  # mcp 2 / mcp 1
-        # the SDK sends a docstring as written: its Args lines indented by 8 spaces
-        return [
-            t.model_copy(update={key: getattr(t, key) | {"additionalProperties": False},
-                                 "description": inspect.cleandoc(t.description or "")})
-            for t in tools
-        ]
+        out = []
+        for t in tools:
+            # the SDK sends a docstring as written: its Args lines indented by 8 spaces
+            description = inspect.cleandoc(t.description or "")
+            schema = described(getattr(t, key), description) | {"additionalProperties": False}
+            out.append(t.model_copy(update={key: schema, "description": description}))
+        return out
 
     async def call_tool(self, name: str, arguments: dict[str, Any], *rest: Any) -> Any:
         if (sig := self.takes.get(name)) is None:  # an unknown tool: the SDK refuses it
@@ -151,7 +157,7 @@ def build_server(
     count = token_counter(service.retriever.config.encoding)
     app = _Server("skill-retriever", instructions=INSTRUCTIONS)
 
-    @app.tool()
+    @app.tool(annotations=ANNOTATIONS["search_components"])
     def search_components(
         query: str,
         kinds: Kinds | None = None,
@@ -166,8 +172,8 @@ def build_server(
         Args:
             query: The task in plain words, e.g. "scaffold a FastAPI service with tracing".
             kinds: Any of skill, agent, command, hook, mcp_server (default: all); one
-                kind may be given alone.
-            k: How many matching components (their dependencies come on top).
+                kind may be given alone. For plugins call search with kinds plugin.
+            k: How many matching components, 1 to 50 (their dependencies come on top).
             budget: Token budget for all returned components; dependency sets are kept whole.
             target: A project folder (absolute path); conflicts with components installed there are reported.
             drop_conflicts: Drop the losing side of each conflict (one installed in target wins, else the lower-ranked loses).
@@ -184,11 +190,17 @@ def build_server(
             raise ToolError(exc.to_agent) from exc
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
-        return resp.to_dict() if detail == "full" else resp.brief(count)
+        if detail == "full":
+            return without_empty_reasons(resp.to_dict())
+        out = without_empty_reasons(resp.brief(count))
+        if resp.nothing_fits:  # named, as search names them: "these" named none
+            closest = nothing_fits_note(resp.warnings, [(r.name, r.kind) for r in resp.results[:3]], view)
+            out["note"] = f"{closest}; nothing they need was added"
+        return out
 
-    search = app.tool()(search_tool(service, count))  # any kind: `mcp_search`
+    search = app.tool(annotations=ANNOTATIONS["search"])(search_tool(service, count))  # any kind: `mcp_search`
 
-    @app.tool()
+    @app.tool(annotations=ANNOTATIONS["get_component"])
     def get_component(id: str, detail: Detail = "brief") -> dict[str, Any]:
         """One item (a component, or a document or anything else search finds): its text,
         its source file, what it requires, what requires it, conflicts, copies.
@@ -198,6 +210,7 @@ def build_server(
             detail: "brief" (the text cut at 4,000 characters) or "full" (all of it,
                 with tags, dates and attributes).
         """
+        checked_ref(id, "id")
         view = caller_view(service)
         try:
             node_id = item_id(view, id)
@@ -226,11 +239,8 @@ def build_server(
             node_id, EdgeKind.CONFLICTS_WITH
         )
         out["conflicts"] = [
-            {
-                "id": (other := e.target if e.source == node_id else e.source),
-                "name": view.name_of(other),
-                "reason": e.description,
-            }
+            {"id": (other := e.target if e.source == node_id else e.source), "name": view.name_of(other)}
+            | ({"reason": e.description} if e.description else {})  # none written: no empty reason
             for e in edges
         ]
         out["also_at"] = list(duplicates_of(view, node_id))
@@ -240,7 +250,7 @@ def build_server(
             out["attrs"] = visible_attrs(view, node.attrs)  # its frontmatter may name a hidden item
         return out
 
-    @app.tool()
+    @app.tool(annotations=ANNOTATIONS["check_dependencies"])
     def check_dependencies(ids: Ids, target: str | None = None) -> dict[str, Any]:
         """What a chosen set of components requires (transitively), cycles and conflicts;
         a plugin counts as its members, as install_components takes it.
@@ -253,11 +263,11 @@ def build_server(
         resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target)
         try:
-            return service.check_dependencies(resolved, target=target, view=view)
+            return without_empty_reasons(service.check_dependencies(resolved, target=target, view=view))
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
 
-    @app.tool()
+    @app.tool(annotations=ANNOTATIONS["install_components"])
     def install_components(
         ids: Ids,
         target: str,
@@ -298,15 +308,20 @@ def build_server(
                 with_dependencies=with_dependencies,
                 allow_conflicts=allow_conflicts,
             )
+        new_folder = {} if not plan.ok or plan.applied or plan.target.exists() else {"new_folder": (
+            f"{plan.target} does not exist yet: a real run makes it, in {plan.target.parent}; "
+            "if you meant an existing project, check the path"
+        )}  # a typo'd project path would otherwise pass for one with nothing installed yet
         if detail == "full":
-            return plan.to_dict()
+            return without_empty_reasons(plan.to_dict()) | new_folder
         out: dict[str, Any] = {"target": str(plan.target), "applied": plan.applied, "ok": plan.ok}
-        out.update(plan.brief())  # conflicts and clashes as data, then the summary without them
+        out.update(without_empty_reasons(plan.brief()))  # conflicts and clashes as data, then the summary
+        out.update(new_folder)
         if plan.ok and not plan.applied:  # the dry run is the default: say how to write
             out["next"] = "call install_components again with dry_run false to write these files"
         return out
 
-    uninstall_components = app.tool()(uninstall_tool(service))  # `mcp_uninstall`
+    uninstall_components = app.tool(annotations=ANNOTATIONS["uninstall_components"])(uninstall_tool(service))
 
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
     def status() -> str:
@@ -319,6 +334,25 @@ def build_server(
     tools = (search, search_components, get_component, check_dependencies, install_components, uninstall_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
     return app
+
+
+def without_empty_reasons(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with no ``"reason": ""`` in its conflicts: a conflict written without one
+    read as if its reason were lost; the key is left out instead."""
+
+    def cleaned(value: Any, in_conflicts: bool = False) -> Any:
+        if isinstance(value, dict):
+            return {
+                k: cleaned(v, k == "conflicts")
+                for k, v in value.items()
+                if not (in_conflicts and k == "reason" and v == "")
+            }
+        if isinstance(value, list):
+            return [cleaned(v, in_conflicts) for v in value]
+        return value
+
+    out: dict[str, Any] = cleaned(answer)
+    return out
 
 
 def serve(

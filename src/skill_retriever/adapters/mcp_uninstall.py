@@ -17,10 +17,17 @@ removal, so no install in between can slip a hidden component into what goes.
 
 The dry run is uninstall's own (`uninstall_dry_run`: the real uninstall, of a copy), so
 it says exactly what the real one would, and the target is only read.
+
+Its advice works when followed literally: after a run that kept what the user changed,
+``next`` names the ids still recorded (uninstalling a plugin forgets the plugin while a
+changed member stays recorded under its own id, so the plugin's id would be refused), and
+ids of which some are not installed are refused whole, as the CLI refuses them, the
+answer naming those that are as a list to pass.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +40,7 @@ from skill_retriever.adapters.mcp_arguments import (
     resolved_ids,
 )
 from skill_retriever.adapters.mcp_search import Detail, caller_view
+from skill_retriever.components.closure import plugin_members
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.picked import pick
@@ -109,20 +117,19 @@ def take_back(view: CallerView, ids: list[str], target: str, *, dry_run: bool, f
         record = InstallRecord.load(root)
         _check(view, record, ids)
         hidden = {e.name for i, e in record.components.items() if i not in view}
-        return _redacted(uninstall_held(root, ids, force, dry_run=dry_run), hidden)
+        report = _redacted(uninstall_held(root, ids, force, dry_run=dry_run), hidden)
+    # (what goes is all visible, `_check`, so this drops nothing: the ids are said to pass)
+    report.left_ids = [i for i in report.left_ids if i in view]
+    return report
 
 
 def _check(view: CallerView, record: InstallRecord, ids: list[str]) -> None:
-    """Refuse ids not installed in ``record``'s root, and a set whose uninstall would take
-    back (as a plugin's member or as brought along) a component the caller may not see."""
+    """Refuse ids not installed in ``record``'s root (`_not_installed`), and a set whose
+    uninstall would take back (as a plugin's member or as brought along) a component the
+    caller may not see."""
     held = set(record.components) | set(record.plugins)
-    if missing := [i for i in ids if i not in held]:
-        shown = sorted(i for i in held if i in view)
-        listing = ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
-        raise ToolError(
-            f"{', '.join(repr(view.name_of(i)) for i in missing)} not installed in {record.root} by "
-            f"skill-retriever; its record lists {listing or 'nothing you may see'}: pass one of those as ids"
-        )
+    if any(i not in held for i in ids):
+        raise ToolError(_not_installed(view, record, ids, held))
     chosen = pick(record, ids).ids
     going = chosen + taken_along(record, chosen)  # (changes only this copy of the record)
     if any(i not in view for i in going):
@@ -131,6 +138,42 @@ def _check(view: CallerView, record: InstallRecord, ids: list[str]) -> None:
             "server's caller may not see; nothing removed; run `skill-retriever uninstall` as "
             "someone who may see it"
         )
+
+
+def _not_installed(view: CallerView, record: InstallRecord, ids: list[str], held: set[str]) -> str:
+    """Why ``ids`` are refused, some not being in ``record`` (the CLI refuses the whole call
+    too), and the ids to pass instead: those given that are installed, and what a plugin
+    given still has recorded (a partial uninstall forgets the plugin, its kept members
+    stay); else what the record lists that the caller may see. Only visible ids are named,
+    and a record holding only hidden ones reads as an empty one."""
+    missing = [i for i in dict.fromkeys(ids) if i not in held]
+    names = ", ".join(repr(view.name_of(i)) for i in missing)
+    said = f"{names} not installed in {record.root} by skill-retriever"
+    members = plugin_members(view)
+    given = [i for i in dict.fromkeys(ids) if i in held]
+    of_plugins = {i: [m for m in members(i) or () if m in record.components] for i in missing}
+    parts = [f"of the ids given, installed there: {_names(view, given)}"] if given else []
+    parts += [f"of plugin {view.name_of(p)!r}, still recorded there: {_names(view, m)}" for p, m in of_plugins.items() if m]
+    if parts:
+        passable = list(dict.fromkeys(given + [m for ms in of_plugins.values() for m in ms]))
+        return f"{said}; nothing removed ({'; '.join(parts)}): pass ids {_listed(passable)} to take those back"
+    shown = sorted(i for i in held if i in view)
+    if not shown:
+        return (
+            f"{said}: skill-retriever has installed nothing there that you may see, so there is "
+            "nothing to uninstall; pass as target the project folder install_components wrote into"
+        )
+    listing = ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
+    return f"{said}; nothing removed; what it installed there: {listing}: pass the ones to take back as ids"
+
+
+def _names(view: CallerView, ids: list[str]) -> str:
+    return ", ".join(view.name_of(i) for i in ids)
+
+
+def _listed(ids: list[str]) -> str:
+    """``ids`` as a JSON list, to copy into the next call's ``ids``."""
+    return json.dumps(ids)
 
 
 def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
@@ -146,25 +189,43 @@ def _redacted(report: UninstallReport, hidden: set[str]) -> UninstallReport:
 
 
 def summary(report: UninstallReport, dry_run: bool) -> list[str]:
-    """The report's lines (`UninstallReport.item_lines`, as the CLI says them), then the
-    counts (a dry run says what it would do)."""
+    """The report's lines (`UninstallReport.item_lines`, as the CLI says them), the ids
+    that stay recorded (as the CLI's ``still recorded`` line names them), then the counts
+    (a dry run says what it would do)."""
     out = report.item_lines("install's force")
+    if report.left_ids:
+        said = "would stay recorded" if dry_run else "still recorded (the ids to pass to finish)"
+        out.append(f"{said}: {', '.join(report.left_ids)}")
     out.append(f"dry run, nothing changed; would be {report.counts()}" if dry_run else report.counts())
     return out
 
 
 def next_step(report: UninstallReport, dry_run: bool, force: bool) -> str:
-    """What to call next, if anything: the real run after a dry run, ``force`` for what
-    the user changed (said whether or not this was a dry run)."""
+    """What to call next, if anything: the real run after a dry run; after a real run that
+    kept something, the ids still recorded (a plugin named is forgotten while a changed
+    member stays recorded by its own id: naming the plugin again would be refused), with
+    ``force`` for what the user changed."""
     changed = [p for p, why in report.kept.items() if why == CHANGED]
     steps = []
     if report.refused:
         return "fix what refused says, then call uninstall_components again"
     if dry_run and (report.removed or report.restored or report.gone):
         steps.append("call uninstall_components again with dry_run false to take these back")
+    if dry_run:  # the record is as it was: the same ids take back what a fix frees
+        if changed and not force:
+            steps.append(
+                f"{', '.join(changed)} changed since the install: undo the change (or delete it) "
+                "first to take it back too, or pass force true to remove it as it is"
+            )
+        return "; ".join(steps)
+    if not report.left_ids:
+        return ""
+    again = f"call uninstall_components again with ids {_listed(report.left_ids)}"
     if changed and not force:
         steps.append(
-            f"{', '.join(changed)} changed since the install: undo the change (or delete it) and "
-            "call uninstall_components again to finish, or pass force true to remove it as it is"
+            f"{', '.join(changed)} changed since the install and stays recorded: undo the change (or "
+            f"delete it) and {again} to finish, or pass force true with those ids to remove it as it is"
         )
+    else:
+        steps.append(f"once what kept says is fixed, {again} to finish")
     return "; ".join(steps)

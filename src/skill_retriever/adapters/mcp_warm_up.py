@@ -54,8 +54,12 @@ def warm_up(retriever: Retriever, principals: Sequence[str] | None, stop: thread
         if stop.is_set():
             return
         start = time.perf_counter()  # then what only the component tools add (folding, closure)
-        ComponentService(retriever.index, retriever, principals=principals).search("warm up", k=1)
+        service = ComponentService(retriever.index, retriever, principals=principals)
+        service.search("warm up", k=1)
         spent["components"] = round(time.perf_counter() - start, 3)
+        # what the caller may see, as the status resource counts it: the whole index's
+        # count told an operator starting ``--principals alice`` of items alice never sees
+        items = service.view().status()["nodes"]
     except SkillRetrieverError as exc:
         if not stop.is_set():  # the index closing under a stopped warm-up is no failure to report
             print(f"skill-retriever: warm-up failed: {exc}", file=sys.stderr, flush=True)
@@ -63,8 +67,17 @@ def warm_up(retriever: Retriever, principals: Sequence[str] | None, stop: thread
     if stop.is_set():
         return
     print(
-        f"skill-retriever: ready ({len(retriever.index)} items; warmed in "
+        f"skill-retriever: ready ({items} items{_seen_by(principals)}; warmed in "
         f"{time.perf_counter() - started:.1f} s: {spent})",
         file=sys.stderr,
         flush=True,
     )
+
+
+def _seen_by(principals: Sequence[str] | None) -> str:
+    """Whose items the ready line counts: nothing to add for ``*`` (everything)."""
+    if principals is not None and "*" in principals:
+        return ""
+    if not principals:
+        return " that are public"
+    return f" visible to {', '.join(principals)}"
