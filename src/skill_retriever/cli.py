@@ -265,7 +265,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         status = index.status()
         left = _not_repairable(index, status)
     if args.json:
-        print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:]})))
+        print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:], "kept": switch.kept})))
     else:
         vectors = status["vectors"]
         state = f"repaired ({'; '.join(mended)})" if mended else "in step" if not left else "as it was"

@@ -29,6 +29,7 @@ __all__ = ["cmd_index", "server_repairs"]
 def cmd_index(args: argparse.Namespace) -> int:
     from skill_retriever.exceptions import IngestError
     from skill_retriever.indexing import sample_catalogue_path
+    from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
     paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
     if not paths:
@@ -43,10 +44,16 @@ def cmd_index(args: argparse.Namespace) -> int:
             raise IngestError(missing_path(path, _held_nodes(folder) if not args.chroma_url else None, folder))
     held = set(os.listdir(folder)) if folder.is_dir() else None  # what was there before
     new = held is None or "index.json" not in held
+    # an index moved to another server by --chroma-url says so, as `repair` does
+    before = saved_manifest(folder) if args.chroma_url and not new else None
     index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
     try:
         with index:
             code = _index_into(index, paths, args)
+            # read once the run wrote: the new server's collections are the index's then
+            switch = server_switch(before, index.status().get("chroma_url"), index.path)
+            for line in switch:  # beside --json's output, not in it
+                print(printable(line), file=sys.stderr if args.json else sys.stdout)
             left_empty = len(index) == 0
     except BaseException:
         if new and not args.chroma_url:

@@ -59,7 +59,7 @@ from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.toolret import jsonl_source
 from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
-from skill_retriever.stores import run_marks
+from skill_retriever.stores import api_args, run_marks
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -247,7 +247,7 @@ def _known_ids(held: Mapping[str, Node], origin: Provenance, file: Path) -> froz
 
 def index_sources(
     index: Index,
-    paths: Sequence[Path],
+    paths: Sequence[api_args.PathArg] | api_args.PathArg,
     kind: SourceKind | None = None,
     *,
     ner: bool = True,
@@ -261,7 +261,7 @@ def index_sources(
 
     Args:
         index: Where to write.
-        paths: The sources.
+        paths: The sources (each a str or os.PathLike, else ConfigError); one path alone is one.
         kind: Their kind; detected per path when None.
         ner: Passages: run spaCy NER.
         progress_factory: ``(items, label) -> callback(n)`` for a progress bar per source.
@@ -281,6 +281,7 @@ def index_sources(
             folder; a folder inside a held source that holds its items, without
             ``source_name`` (`held_sources.refuse_nested`). Nothing of that source is written.
     """
+    paths = api_args.source_paths(paths)  # (before anything reads them: a str is one path)
     if source_name is not None and len(paths) > 1:
         raise IngestError(
             f"--source-name names one source, but {len(paths)} paths were given; "

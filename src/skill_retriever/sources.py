@@ -84,9 +84,14 @@ def remove_source(
     goes too (`stores.run_marks`), also when that run wrote no item: then no id is removed.
 
     Raises:
-        ConfigError: No item records that source, and no unfinished run of it is marked.
+        ConfigError: No item records that source, and no unfinished run of it is marked;
+            ``name`` is not a str (a source's path is not its name).
     """
     snap = index.snapshot()
+    if not isinstance(name, str):  # a path would only be "no source named PosixPath(...)"
+        known = ", ".join(s.name for s in sources_of(snap.nodes)[0]) or "none"
+        raise ConfigError(f"remove_source takes a source's name (str), not {type(name).__name__}; "
+                          f"the index's sources: {known} (`stats` lists them with their folders)")
     try:
         ids = source_ids(snap.nodes, name)
     except ConfigError:

@@ -21,16 +21,16 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, Self
 
 from skill_retriever.advice import command
-from skill_retriever.exceptions import DuplicateItemError, IndexCorruptError
+from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
+from skill_retriever.stores import api_args, opening
 from skill_retriever.stores import manifest as mf
-from skill_retriever.stores import opening
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.link_watch import LinkWatch
@@ -87,7 +87,7 @@ class Index:
     @classmethod
     def open(
         cls,
-        path: str | Path,
+        path: api_args.PathArg,
         *,
         embedder: Embedder | None = None,
         chroma_url: str | None = None,
@@ -100,7 +100,7 @@ class Index:
         """Open the index at ``path``.
 
         Args:
-            path: The index directory.
+            path: The index directory (str or os.PathLike; "" is refused, not read as ".").
             embedder: The embedding model; defaults to the one the index was built with
                 (its name is in ``index.json``), else the bundled MiniLM for a new index.
             chroma_url: Mirror vectors to a Chroma server and search through it. Remembered
@@ -108,17 +108,18 @@ class Index:
             create: Create the index when the directory has none (the ``index`` command
                 asks for this; queries, ``stats``, MCP and the adapters do not).
             writable: Take the write lock now (it is otherwise taken at the first write).
-            embedded_edge_kinds: Which edge kinds get a vector for seed retrieval.
+            embedded_edge_kinds: Which edge kinds get a vector for seed retrieval (one str: one kind).
             lock_wait_s: How long to wait for another process's write lock.
             use_server: False ignores the manifest's Chroma server (``move-to-server``
                 gives the index new collections instead).
 
         Raises:
             IndexCorruptError: No index there (and not ``create``), or it is damaged.
-            IndexLockedError: Writing was asked for and another process is writing.
+            IndexLockedError: Writing was asked for and another process (or another
+                handle in this one) is writing.
+            ConfigError: ``path`` is empty or not a path.
         """
-        path = Path(path)
-        kinds = frozenset(EdgeKind(k if isinstance(k, EdgeKind) else str(k).upper()) for k in embedded_edge_kinds)
+        path, kinds = api_args.one_path(path, "Index.open's path"), api_args.edge_kinds(embedded_edge_kinds)
         lock = WriterLock(path, lock_wait_s)
         watch = LinkWatch(path)  # before the manifest is read: a move in between is followed
         manifest, embedder, items, recovering = opening.open_files(
@@ -232,21 +233,18 @@ class Index:
         return out
 
     # -- writing ----------------------------------------------------------------------
-    def add(self, nodes: Sequence[Node] = (), edges: Sequence[Edge] = ()) -> WriteReport:
-        """Add new nodes and edges; an id that already exists is an error (use upsert)."""
+    def add(self, nodes: Iterable[Node] | Node = (), edges: Iterable[Edge] | Edge = ()) -> WriteReport:
+        """Add new nodes and edges (a list of each, or one); an existing id is an error (use upsert)."""
+        nodes, edges = api_args.items_to_write(nodes, edges)
         with self._write_lock:
             self._become_writer()
-            clash = [n.id for n in nodes if n.id in self._live.nodes]
-            if clash:
-                raise DuplicateItemError(
-                    f"node id {clash[0]!r} already exists ({len(clash)} clash(es)); use upsert() to update"
-                )
+            api_args.refuse_existing(nodes, self._live.nodes)
             return self.upsert(nodes, edges)
 
-    def upsert(self, nodes: Sequence[Node] = (), edges: Sequence[Edge] = ()) -> WriteReport:
-        """Add or update nodes and edges; unchanged nodes (same content hash) embed nothing."""
+    def upsert(self, nodes: Iterable[Node] | Node = (), edges: Iterable[Edge] | Edge = ()) -> WriteReport:
+        """Add or update nodes and edges (lists, or one each); unchanged nodes (same hash) embed nothing."""
         start = time.perf_counter()
-        nodes, edges = list(nodes), list(edges)
+        nodes, edges = api_args.items_to_write(nodes, edges)
         with self._write_lock:
             self._become_writer()
             batch = plan_upsert(self._live, nodes, edges, self._embedder, self.embedded_edge_kinds,
@@ -256,14 +254,13 @@ class Index:
             self._commit(batch)
             return replace(batch.report, seconds=time.perf_counter() - start)
 
-    def delete(self, node_ids: Iterable[str] = (), edge_ids: Iterable[str] = ()) -> WriteReport:
-        """Delete nodes (with every edge touching them) and edges by id."""
+    def delete(self, node_ids: Iterable[str] | str = (), edge_ids: Iterable[str] | str = ()) -> WriteReport:
+        """Delete nodes (with every edge touching them) and edges by id; one str is one id."""
         start = time.perf_counter()
+        nodes, edges = api_args.ids_to_delete(node_ids, edge_ids)
         with self._write_lock:
             self._become_writer()
-            batch = plan_delete(
-                self._live, list(node_ids), list(edge_ids), self._live.version + 1, self._items.edge_ids_touching
-            )
+            batch = plan_delete(self._live, nodes, edges, self._live.version + 1, self._items.edge_ids_touching)
             self._commit(batch)
             return replace(batch.report, seconds=time.perf_counter() - start)
 

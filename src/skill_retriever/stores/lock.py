@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
+from skill_retriever.stores.index_words import point_at
 
 LOCK_FILE = "write.lock"
 
@@ -40,7 +41,9 @@ class WriterLock:
         """Take the lock, waiting up to ``wait_s``.
 
         Raises:
-            IndexLockedError: Another process holds it (the message names its pid).
+            IndexLockedError: Another process holds it (the message names its pid), or
+                another handle of this process does (the message says so: waiting helps
+                only when another thread closes that handle).
         """
         if self._fd is not None:
             return
@@ -80,16 +83,18 @@ class WriterLock:
             os.close(fd)
             raise IndexCorruptError(
                 f"{self.path} holds something other than a process id: it is not skill-retriever's lock, "
-                f"so {self.path.parent} is not an index directory, and nothing there was changed; point "
-                "--index-dir at an index, or at a new folder"
+                f"so {self.path.parent} is not an index directory, and nothing there was changed; "
+                f"{point_at('an index, or at a new folder')}"
             )
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
+        _HELD_HERE.add(_identity(fd))
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is not None:
+            _HELD_HERE.discard(_identity(fd))
             os.close(fd)  # closing the descriptor drops the flock
 
     def __del__(self) -> None:
@@ -125,13 +130,44 @@ def locked_message(directory: str, holder: int | None, waited_s: float, how_to_w
             when it has no way: then it is told to run again once the other finishes.
         place: What the caller calls another index ("--index-dir" for the CLI).
     """
-    who = f"process {holder}" if holder else "another process"
     waited = f" (waited {waited_s:g} s for it)" if waited_s > 0 else ""
-    if how_to_wait is None:
-        wait = "wait for it to finish and run this again"
+    longer = " longer" if waited_s > 0 else ""
+    if _held_here(directory, holder):  # flock is per open file: this process's other handle holds it
+        who = f"another handle in this process (pid {holder})"
+        if how_to_wait is None:
+            wait = "close that handle (or write through it) and run this again"
+        else:  # nothing ends it but a close, which only another thread can make meanwhile
+            wait = (f"close that handle or write through it (waiting helps only when another thread "
+                    f"closes it: {how_to_wait} to wait{longer} for it)")
     else:
-        wait = f"wait for it to finish ({how_to_wait} to wait{' longer' if waited_s > 0 else ''} for it)"
+        who = f"process {holder}" if holder else "another process"
+        if how_to_wait is None:
+            wait = "wait for it to finish and run this again"
+        else:
+            wait = f"wait for it to finish ({how_to_wait} to wait{longer} for it)"
     return f"{who} is writing the index at {directory}{waited}; {wait}, or write to another {place}"
+
+
+#: The lock files (device, inode) this process holds, so that a lock found taken is known
+#: to be held by another handle of this process: its pid alone could be another
+#: container's process of the same number, on a folder both mount.
+_HELD_HERE: set[tuple[int, int]] = set()
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _held_here(directory: str, holder: int | None) -> bool:
+    """Whether the lock of ``directory`` is held by a `WriterLock` of this process."""
+    if holder != os.getpid():
+        return False
+    try:
+        st = os.stat(Path(directory) / LOCK_FILE)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) in _HELD_HERE
 
 
 def _foreign(fd: int) -> bool:

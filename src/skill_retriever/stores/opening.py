@@ -12,7 +12,7 @@
   is lost) and so recreates it as for a missing one. An open alone never moves it.
 - The vector length the manifest names (``dim``) is checked against the stored vectors: a reader
   refuses a manifest that disagrees; a writer corrects it when the embedder agrees with them.
-- A writer given a ``chroma_url`` spelling the manifest's server otherwise keeps the manifest's.
+- A writer given another server's ``chroma_url`` moves there in fresh collections (``server_choice``).
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder, embedder_for
+from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import LOCK_FILE, WriterLock
 from skill_retriever.stores.rows import Changes
-from skill_retriever.stores.server_errors import one_server
+from skill_retriever.stores.server_choice import checked_url, record_switch, switch_target, switched
 from skill_retriever.stores.server_link import recorded_link, remember, restored
-from skill_retriever.stores.vectors import check_chroma_server, check_chroma_url
+from skill_retriever.stores.vectors import check_chroma_server
 
 log = logging.getLogger("skill_retriever")
 
@@ -73,8 +74,8 @@ def open_files(
         ConfigError: ``embedder`` is not the model the index was built with, or
             ``chroma_url`` is not a Chroma server address.
     """
-    if chroma_url:
-        check_chroma_url(chroma_url)  # before index.json could remember it
+    if chroma_url is not None:
+        checked_url(chroma_url)  # before index.json could remember it
     if not (path / mf.MANIFEST).exists():
         if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
             if not (writable or create):
@@ -83,8 +84,7 @@ def open_files(
             if why := _not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
                 raise IndexNotFoundError(
                     f"no index at {path}: there is no {mf.MANIFEST}, and its {mf.DATABASE} is {why}, not a "
-                    "skill-retriever index's; nothing there was changed; point --index-dir at an index, or "
-                    "at a new folder"
+                    f"skill-retriever index's; nothing there was changed; {point_at('an index, or at a new folder')}"
                 )
             return _recover(path, lock, embedder, create=create, chroma_url=chroma_url)
         if create:
@@ -101,15 +101,12 @@ def open_files(
             f"{path / mf.DATABASE} is missing: the index's items are gone; rebuild them into a new directory "
             f"with `skill-retriever index <sources> --index-dir <new directory>` (or move {path} aside first)"
         )
-    if (other := None if writable and one_server(chroma_url, manifest.get("chroma_url")) else chroma_url) and writable:
-        check_chroma_server(other)  # before index.json remembers it
+    other = switch_target(manifest, chroma_url, writable=writable)  # a writer's is checked: it must answer
     if writable:
         lock.acquire()
     items = _items(path, lock, create=False)
-    if other:
-        manifest = {**manifest, "chroma_url": other}
-        if lock.held:
-            mf.write_manifest(path, manifest)
+    if other:  # a writer's goes to index.json once its collections there are open (record_identity)
+        manifest = switched(manifest, other, writer=lock.held)
     return manifest, embedder, items, None
 
 
@@ -337,9 +334,11 @@ def finish_recovery(
 def record_identity(items: ItemStore, embedder: Embedder, manifest: dict[str, Any], path: Path, *, on_server: bool) -> None:
     """A writer's record, in the items, of what a lost manifest is recreated from: the
     embedder's name and the Chroma server link (``on_server``: its collections are this
-    directory's; see :func:`stores.server_link.remember`)."""
+    directory's; see :func:`stores.server_link.remember`), and in ``index.json`` the server
+    an open switched it to (``stores.server_choice``), now that its collections are open."""
     if items.get_meta(EMBEDDER_KEY) is None:
         items.set_meta(EMBEDDER_KEY, embedder.name)
+    record_switch(path, manifest, on_server=on_server)
     remember(items, manifest, path, on_server=on_server)
 
 

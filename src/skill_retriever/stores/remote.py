@@ -39,7 +39,7 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
-from skill_retriever.stores.server_errors import repair_command, server_problem
+from skill_retriever.stores.server_errors import one_server, repair_command, server_problem
 from skill_retriever.stores.snapshot import RemoteVectors
 
 __all__ = [
@@ -74,14 +74,11 @@ def index_dir_of(path: Path) -> str:
 
 
 def same_server(a: object, b: object) -> bool:
-    """Whether two ``chroma_url`` values name one server (scheme, case and a trailing
-    slash aside; ``127.0.0.1`` and ``localhost`` count as two)."""
-
-    def key(url: object) -> str:
-        text = str(url or "").strip().rstrip("/").lower()
-        return text if not text or "://" in text else f"http://{text}"
-
-    return bool(a) and key(a) == key(b)
+    """Whether two ``chroma_url`` values name one server: :func:`server_errors.one_server`
+    (case, a trailing slash and the default port aside; ``localhost`` and ``127.0.0.1``
+    are one). One rule for every command: ``move-to-server`` judging two spellings as two
+    servers left the previous collections on the very server it moved within."""
+    return one_server(str(a).strip() if a else a, str(b).strip() if b else b)
 
 
 def holds_original(recorded: str, manifest: Mapping[str, Any]) -> bool:

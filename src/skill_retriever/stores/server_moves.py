@@ -1,10 +1,14 @@
-"""Moving an index's vectors to a Chroma server (``move-to-server``), what becomes of the
-collections it used before, and what ``stats`` says of the server.
+"""Moving an index's vectors to a Chroma server (``move-to-server``), and what becomes of
+the collections it used before (``repair --chroma-url`` too). What ``stats`` says of the
+server is ``stores.server_stats``'s, imported here for the callers that import it from here.
 
 A move fills new collections, then writes ``index.json``, then deletes the previous
 move's collections, but only on the same server and only this directory's own: a copied
 directory's original keeps its collections, and a server the index left (it may be
-unreachable) is not contacted, its collections named for the user to delete there.
+unreachable) is not contacted, its collections named for the user to delete there, or
+to leave when they are the original's of a copy (the directory ``items.sqlite`` records
+for them still holds that index). The target server must answer before the move records
+or makes anything (``stores.server_choice``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers as leftovers
@@ -25,20 +28,19 @@ from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.move_leftovers import Leftovers
 from skill_retriever.stores.remote import (
     collection_names,
-    copy_of,
     holds_original,
     index_dir_of,
-    out_of_step,
     remote_of,
     same_server,
     sync_remote,
 )
-from skill_retriever.stores.server_errors import repair_command, server_problem, start_hint
-from skill_retriever.stores.server_link import remember
+from skill_retriever.stores.server_choice import usable_server
+from skill_retriever.stores.server_link import recorded_link, remember
+from skill_retriever.stores.server_stats import server_line, server_status
 
 __all__ = [
-    "PreviousCollections", "ServerMove", "drop_previous", "move_to_server", "saved_manifest", "server_line",
-    "server_status", "server_switch",
+    "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "drop_previous", "move_to_server",
+    "saved_manifest", "server_line", "server_status", "server_switch",
 ]
 
 log = logging.getLogger("skill_retriever")
@@ -73,6 +75,13 @@ class PreviousCollections:
             out.append(f"the server at {self.url} keeps {', '.join(names)} from before ({why}); {advice}")
         return out
 
+    def kept_dict(self) -> dict[str, Any] | None:
+        """The kept ones for ``--json`` (None: none kept): the server, name -> why, and the
+        names another index uses (to leave, never to delete)."""
+        if not self.kept:
+            return None
+        return {"url": self.url, "collections": dict(self.kept), "in_use": sorted(self.in_use)}
+
 
 @dataclass(frozen=True, slots=True)
 class ServerMove:
@@ -90,19 +99,21 @@ class ServerMove:
     leftovers: tuple[Leftovers, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """For ``move-to-server --json``: ``removed`` counts the leftovers deleted too."""
-        kept = self.previous.kept
+        """For ``move-to-server --json``: ``removed`` counts the leftovers deleted too;
+        ``node_vectors`` and ``edge_vectors`` say what ``nodes`` and ``edges`` (kept for
+        older readers) count: vectors on the server, not the index's nodes and edges."""
         removed = [*self.previous.removed, *(n for left in self.leftovers for n in left.removed)]
         return {
             "path": self.path,
             "chroma_url": self.chroma_url,
+            "node_vectors": self.nodes,
+            "edge_vectors": self.edges,
             "nodes": self.nodes,
             "edges": self.edges,
             "collections": list(self.collections),
             "removed_collections": len(removed),
             "removed": removed,
-            "kept": {"url": self.previous.url, "collections": dict(kept), "in_use": sorted(self.previous.in_use)}
-            if kept else None,
+            "kept": self.previous.kept_dict(),
             "leftovers": [left.to_dict() for left in self.leftovers],
         }
 
@@ -127,8 +138,16 @@ def move_to_server(
 
     The new collections are recorded in ``items`` before they are made: a move that fails
     or is interrupted before its manifest is written deletes them before it re-raises, and
-    the next move deletes those a killed one left (``stores.move_leftovers``)."""
+    the next move deletes those a killed one left (``stores.move_leftovers``). The server
+    must answer first: a move to one that cannot be used records nothing.
+
+    Raises:
+        ConfigError: ``chroma_url`` is blank or no server address.
+        ServerUnreachableError: Nothing answers there.
+        IndexCorruptError: The server answers but cannot be used, or failed during the move."""
+    usable_server(chroma_url)  # before the pending record names collections it may never make
     manifest = {**previous, "chroma_url": chroma_url, **mf.fresh_identity()}
+    owner_dir = _recorded_dir(items, previous)  # before the move records its own link
     cleared = leftovers.clear_pending(items, previous, path)
     pending = leftovers.begin(items, manifest, path)
     written = False
@@ -144,7 +163,7 @@ def move_to_server(
         if not written:
             leftovers.undo(items, pending)
         raise
-    dropped = drop_previous(previous, manifest, path)
+    dropped = drop_previous(previous, manifest, path, recorded_dir=owner_dir)
     named = {*dropped.kept, *(cleared.kept if cleared else ())}
     found = [*([cleared] if cleared else []), *_strays(chroma_url, path, manifest, previous, named)]
     return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped, tuple(found))
@@ -166,10 +185,14 @@ def _strays(url: str, path: Path, now: Mapping[str, Any], previous: Mapping[str,
     return [Leftovers(url, kept=dict.fromkeys(names, leftovers.STRAY))] if names else []
 
 
-def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Path) -> PreviousCollections:
+def drop_previous(
+    previous: Mapping[str, Any], now: Mapping[str, Any], path: Path, *, recorded_dir: str | None = None
+) -> PreviousCollections:
     """Delete the collections the manifest ``previous`` gave the index at ``path``, once
     ``now`` (its new manifest) is written. Only on the same server (another may be
-    unreachable: its collections are named as kept), and only collections owned by
+    unreachable: its collections are named as kept, to leave when ``recorded_dir``, the
+    directory ``items.sqlite`` recorded for them, is another that still holds that index:
+    this one is its copy), and only collections owned by
     ``previous``'s ``index_id`` and recorded as this directory's (or as a directory that
     no longer holds that index: it was moved here): never another index's, never the
     original's of a copy, never ones marked before directories were recorded (a copy may
@@ -182,6 +205,9 @@ def drop_previous(previous: Mapping[str, Any], now: Mapping[str, Any], path: Pat
     if names == collection_names(now) and same_server(old_url, now.get("chroma_url")):
         return PreviousCollections()  # the same collections: nothing previous to drop
     if not same_server(old_url, now.get("chroma_url")):
+        if recorded_dir and recorded_dir != index_dir_of(path) and holds_original(recorded_dir, previous):
+            original = f"it belongs to {recorded_dir}, of which this index is a copy"
+            return PreviousCollections(str(old_url), kept=dict.fromkeys(names, original), in_use=frozenset(names))
         elsewhere = "the index now uses another server; this one was not contacted, it may be unreachable"
         return PreviousCollections(str(old_url), kept=dict.fromkeys(names, elsewhere))
     from skill_retriever.stores.vectors import chroma_client
@@ -231,99 +257,68 @@ def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) ->
     return None
 
 
-def saved_manifest(path: Path) -> dict[str, Any] | None:
+def _recorded_dir(items: ItemStore, manifest: Mapping[str, Any]) -> str | None:
+    """The directory ``items`` records as owning ``manifest``'s server collections
+    (``stores.server_link``; None: none recorded, or a record of other collections). A
+    ``cp -r`` copy carries its original's record: it names the original."""
+    link = recorded_link(items)
+    if not link or not same_server(link.get("chroma_url"), manifest.get("chroma_url")):
+        return None
+    same = collection_names(link) == collection_names(manifest) and link.get("index_id") == manifest.get("index_id")
+    return link.get("index_dir") if same else None
+
+
+class SavedManifest(dict[str, Any]):
+    """An index's manifest as it was before a command changed it, with the directory its
+    ``items.sqlite`` recorded as owning its server collections (``recorded_dir``)."""
+
+    def __init__(self, manifest: Mapping[str, Any], recorded_dir: str | None) -> None:
+        super().__init__(manifest)
+        self.recorded_dir = recorded_dir
+
+
+def saved_manifest(path: Path) -> SavedManifest | None:
     """The manifest of the index at ``path`` as it is now (None: missing or unreadable), to
-    tell afterwards what ``repair --chroma-url`` changed (:func:`server_switch`)."""
+    tell afterwards what ``repair --chroma-url`` changed (:func:`server_switch`), with the
+    owner directory its items record (read now: the open that follows records its own)."""
     try:
-        return mf.read_manifest(path)
+        manifest = mf.read_manifest(path)
     except (IndexCorruptError, OSError):  # nothing to compare with: the recreated manifest is reported
         return None
+    try:
+        items = ItemStore(path / mf.DATABASE, writable=False)
+    except (IndexCorruptError, OSError):  # the open that follows says what is wrong with the items
+        return SavedManifest(manifest, None)
+    try:
+        return SavedManifest(manifest, _recorded_dir(items, manifest))
+    finally:
+        items.close()
 
 
-def server_switch(before: Mapping[str, Any] | None, url: str | None, path: Path) -> list[str]:
+class ServerSwitch(list[str]):
+    """What ``repair`` says of a change of server (:func:`server_switch`): its lines (the
+    change, then the collections left on the previous server), and ``kept``, those
+    collections for ``--json`` (``PreviousCollections.kept_dict``; None: none)."""
+
+    def __init__(self, lines: list[str] | None = None, kept: dict[str, Any] | None = None) -> None:
+        super().__init__(lines or [])
+        self.kept = kept
+
+
+def server_switch(before: Mapping[str, Any] | None, url: str | None, path: Path) -> ServerSwitch:
     """What ``repair`` says when it changed the index's server: to ``url`` from the one
-    ``before`` (its manifest until then) named, or from none; then the collections left on
-    that one, which is not contacted ([]: the server is the same, or nothing was read)."""
+    ``before`` (its manifest until then, :func:`saved_manifest`) named, or from none; then
+    the collections left on that one, which is not contacted (empty: the server is the
+    same, or nothing was read)."""
     old = before.get("chroma_url") if before is not None else None
     if before is None or not url or url == old:
-        return []
+        return ServerSwitch()
     if not old:
-        return [f"the index now searches through the Chroma server at {url} (it searched in memory before)"]
-    left = drop_previous(before, {**before, "chroma_url": url}, path)
-    return [f"the index now uses the Chroma server at {url} instead of {old}", *left.lines()]
-
-
-def server_status(
-    manifest: Mapping[str, Any], embedder: Embedder, path: Path, index_vectors: tuple[int, int] | None = None
-) -> dict[str, Any] | None:
-    """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
-    None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
-    collection's vector count (None: missing), ``index_vectors`` (the node and edge
-    vectors the index holds, as its ``status()`` counts them, which a server in step
-    holds too; None: not given) and
-    ``copy_of`` (the directory whose collections these are, when this index is a copy of
-    it) and ``strays`` (collections marked as this directory's that the index does not
-    use: ``stores.move_leftovers``). Reads only: creates nothing,
-    and a server that is down is reported, not raised, so ``stats`` still shows the index.
-    """
-    url = manifest.get("chroma_url")
-    if not url:
-        return None
-    from chromadb.errors import NotFoundError
-
-    from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
-
-    out: dict[str, Any] = {
-        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors
-    }
+        return ServerSwitch([f"the index now searches through the Chroma server at {url} (it searched in memory before)"])
+    recorded = before.recorded_dir if isinstance(before, SavedManifest) else None
     try:
-        client = chroma_client(str(url))
-        client.heartbeat()
-        for name in collection_names(manifest):
-            try:
-                store = ChromaVectorStore(client, name, embedder, create=False, url=str(url), index_dir=str(path))
-            except NotFoundError:
-                out["collections"][name] = None
-                continue
-            out["collections"][name] = store.count()
-            out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
-        out["strays"] = leftovers.strays(client, path, collection_names(manifest))
-    except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
-        problem = server_problem(str(url), exc)
-        return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
-    return out
-
-
-def server_line(server: Mapping[str, Any], path: str) -> str:
-    """The ``stats`` line on an index's server (:func:`server_status`): down, a copy
-    searching in memory, missing collections, or the collections and their vectors; and
-    the collections marked as this directory's that it does not use."""
-    line = _held_line(server, path)
-    if strays := server.get("strays"):
-        line += f"; it also keeps {', '.join(strays)} ({leftovers.STRAY}); delete them there if unneeded"
-    return line
-
-
-def _held_line(server: Mapping[str, Any], path: str) -> str:
-    url = server["url"]
-    if not server["reachable"]:
-        return (
-            f"the Chroma server at {url} {'cannot be reached' if server.get('down', True) else 'cannot be used'}: "
-            f"{server['error']}; queries fail until then: {server.get('advice') or start_hint(str(url))}"
-        )
-    held = ", ".join(f"{name} ({'missing' if n is None else f'{n} vectors'})" for name, n in server["collections"].items())
-    if server["copy_of"]:
-        return (
-            f"{url} holds {held}, the collections of {server['copy_of']}, of which this index is a copy; its "
-            f"queries search in memory: give it collections of its own with "
-            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
-        )
-    if None in server["collections"].values():
-        return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
-    want = server.get("index_vectors")
-    if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
-        return (
-            f"{url} {problem}; queries search the index's vectors in memory until "
-            f"`{repair_command(path, str(url))}` copies them there again"
-        )
-    return f"{url} holds {held}"
+        now = mf.read_manifest(path)  # its new collections: a switch gives the index fresh ones
+    except (IndexCorruptError, OSError):
+        now = {**before, "chroma_url": url}
+    left = drop_previous(before, now, path, recorded_dir=recorded)
+    return ServerSwitch([f"the index now uses the Chroma server at {url} instead of {old}", *left.lines()], left.kept_dict())

@@ -1,0 +1,95 @@
+"""What ``stats`` says of an index's Chroma server: whether it answers, what its
+collections hold against the index, and collections marked as this directory's that the
+index does not use. Reads only: creates nothing, and a server that is down is reported,
+not raised, so ``stats`` still shows the index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.advice import command
+from skill_retriever.stores import move_leftovers as leftovers
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of, out_of_step
+from skill_retriever.stores.server_errors import repair_command, server_problem, start_hint
+
+__all__ = ["server_line", "server_status"]
+
+
+def server_status(
+    manifest: Mapping[str, Any], embedder: Embedder, path: Path, index_vectors: tuple[int, int] | None = None
+) -> dict[str, Any] | None:
+    """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
+    None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
+    collection's vector count (None: missing), ``index_vectors`` (the node and edge
+    vectors the index holds, as its ``status()`` counts them, which a server in step
+    holds too; None: not given) and
+    ``copy_of`` (the directory whose collections these are, when this index is a copy of
+    it) and ``strays`` (collections marked as this directory's that the index does not
+    use: ``stores.move_leftovers``). Reads only: creates nothing,
+    and a server that is down is reported, not raised, so ``stats`` still shows the index.
+    """
+    url = manifest.get("chroma_url")
+    if not url:
+        return None
+    from chromadb.errors import NotFoundError
+
+    from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
+
+    out: dict[str, Any] = {
+        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors
+    }
+    try:
+        client = chroma_client(str(url))
+        client.heartbeat()
+        for name in collection_names(manifest):
+            try:
+                store = ChromaVectorStore(client, name, embedder, create=False, url=str(url), index_dir=str(path))
+            except NotFoundError:
+                out["collections"][name] = None
+                continue
+            out["collections"][name] = store.count()
+            out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
+        out["strays"] = leftovers.strays(client, path, collection_names(manifest))
+    except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
+        problem = server_problem(str(url), exc)
+        return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
+    return out
+
+
+def server_line(server: Mapping[str, Any], path: str) -> str:
+    """The ``stats`` line on an index's server (:func:`server_status`): down, a copy
+    searching in memory, missing collections, or the collections and their vectors; and
+    the collections marked as this directory's that it does not use."""
+    line = _held_line(server, path)
+    if strays := server.get("strays"):
+        line += f"; it also keeps {', '.join(strays)} ({leftovers.STRAY}); delete them there if unneeded"
+    return line
+
+
+def _held_line(server: Mapping[str, Any], path: str) -> str:
+    url = server["url"]
+    if not server["reachable"]:
+        return (
+            f"the Chroma server at {url} {'cannot be reached' if server.get('down', True) else 'cannot be used'}: "
+            f"{server['error']}; queries fail until then: {server.get('advice') or start_hint(str(url))}"
+        )
+    held = ", ".join(f"{name} ({'missing' if n is None else f'{n} vectors'})" for name, n in server["collections"].items())
+    if server["copy_of"]:
+        return (
+            f"{url} holds {held}, the collections of {server['copy_of']}, of which this index is a copy; its "
+            f"queries search in memory: give it collections of its own with "
+            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
+        )
+    if None in server["collections"].values():
+        return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
+    want = server.get("index_vectors")
+    if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
+        return (
+            f"{url} {problem}; queries search the index's vectors in memory until "
+            f"`{repair_command(path, str(url))}` copies them there again"
+        )
+    return f"{url} holds {held}"
