@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal, get_args, get_type_hints
 
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.phase_names import PHASES
+from skill_retriever.setting_types import check_type
 
 Route = Literal["smart", "ppr", "quick"]
 #: "named" is the list of items whose identifier-like name the query writes out
@@ -177,7 +179,7 @@ class RetrievalConfig:
         hints = _hints()
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            _check_type(f.name, value, hints[f.name])
+            check_type(f.name, value, hints[f.name])
         if self.route is not None and self.route not in get_args(Route):
             raise ConfigError(f"route must be one of {get_args(Route)} or None, got {self.route!r}")
         unknown = set(self.channel_weights) - set(CHANNELS)
@@ -202,6 +204,9 @@ class RetrievalConfig:
                 raise ConfigError(
                     f"phase timeouts must be positive numbers of seconds keyed by phase name, got {name!r}: {limit!r:.40}"
                 )
+        if strays := sorted(set(self.phase_timeouts) - set(PHASES)):  # a typo would set no limit at all
+            raise ConfigError(f"phase_timeouts: unknown phase(s) {_few_names(strays)}{close_name(strays[0], PHASES)}; "
+                              f"the phases are {', '.join(PHASES)}")
         if self.now is not None and self.now.tzinfo is None:
             object.__setattr__(self, "now", self.now.replace(tzinfo=UTC))  # naive = UTC, as items
         for name in _POSITIVE:  # one message for 0 and -1 alike
@@ -281,6 +286,12 @@ def _from_json(name: str, value: Any) -> Any:
 MAX_RECENT_DAYS = 1_000_000
 
 
+def _few_names(names: list[str]) -> str:
+    """The first three of ``names``, each cut to 40 characters, and how many more."""
+    shown = ", ".join(repr(n[:40]) for n in names[:3])
+    return shown + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -330,71 +341,3 @@ def config_for(profile: str = "design", **overrides: Any) -> RetrievalConfig:
 def _hints() -> dict[str, Any]:
     """Resolved field types, once (``get_type_hints`` costs milliseconds per call)."""
     return get_type_hints(RetrievalConfig)
-
-
-#: What None means for a setting that is otherwise one of a few words (its message says it).
-_NONE_MEANS = {"route": "the router's choice", "default_route": "the index's suggestion",
-               "fusion": "the index's suggestion"}
-
-
-def _check_type(name: str, value: Any, hint: Any) -> None:
-    """Reject wrong-typed settings early with a message naming the setting."""
-    import types
-    import typing
-
-    origin = typing.get_origin(hint)
-    members = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else (hint,)
-    if any(_matches(value, h) for h in members):
-        return
-    choices = _choices(name, members)
-    if choices is not None:
-        raise ConfigError(f"{name} must be one of {choices}, got {value!r:.60}")
-    raise ConfigError(
-        f"setting {name!r} has the wrong type: {value!r:.60} is {type(value).__name__}, expected {_type_words(hint)}"
-    )
-
-
-def _type_words(hint: Any) -> str:
-    """``int``, not Python's ``<class 'int'>``; ``Mapping[str, float]``, not its module path."""
-    if isinstance(hint, type):
-        return hint.__name__
-    return str(hint).replace("typing.", "").replace("collections.abc.", "")
-
-
-def _choices(name: str, members: tuple[Any, ...]) -> str | None:
-    """``smart, ppr, quick (or None for the router's choice)`` for a setting typed as
-    Literal words (and maybe None); None for any other type. The words are what a caller
-    can act on; ``typing.Optional[typing.Literal[...]]`` is Python's spelling, not theirs."""
-    import typing
-
-    words = [str(w) for m in members if typing.get_origin(m) is Literal for w in typing.get_args(m)]
-    if not words or not all(typing.get_origin(m) is Literal or m is type(None) for m in members):
-        return None
-    if type(None) not in members:
-        return ", ".join(words)
-    return ", ".join(words) + f" (or None for {_NONE_MEANS.get(name, 'the default')})"
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    import typing
-
-    if hint is type(None):
-        return value is None
-    if hint is Any:
-        return True
-    origin = typing.get_origin(hint)
-    if origin is Literal:
-        return value in typing.get_args(hint)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if origin is tuple:
-        return isinstance(value, tuple) and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-        )
-    if origin is not None:
-        from collections.abc import Mapping as M
-
-        return isinstance(value, M) if origin in (Mapping, M, dict) else isinstance(value, origin)
-    return isinstance(value, hint)

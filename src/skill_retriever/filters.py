@@ -85,6 +85,19 @@ def _few(values: list[str], show: Callable[[list[str]], str] = repr) -> str:
     return show(cut) + more
 
 
+#: At most this many of the names a caller asked for are listed in a warning (then "and N
+#: more"): a filter of 100,000 tags gets a line, not a 790,000-character note.
+_LISTED = 10
+
+
+def _listed(values: Iterable[str]) -> str:
+    """Names sorted and comma-separated for a warning: the first `_LISTED`, each cut to
+    `_FEW_CHARS` characters, and how many more there are."""
+    names = sorted(values)
+    cut = [v if len(v) <= _FEW_CHARS else v[:_FEW_CHARS] + "..." for v in names[:_LISTED]]
+    return ", ".join(cut) + (f" and {len(names) - _LISTED:,} more" if len(names) > _LISTED else "")
+
+
 @dataclass(frozen=True)
 class Filters:
     """Which items a query may see. ``None`` on a field means "no restriction" (except
@@ -267,11 +280,11 @@ def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
     if any(f.admits(n) for n in visible):
         return None
     if not visible:
-        whose = f"the principals {', '.join(sorted(f.principals))}" if f.principals else "a caller without principals (public items only)"
+        whose = f"the principals {_listed(f.principals)}" if f.principals else "a caller without principals (public items only)"
         return f"no item of the index is visible to {whose}, so every query comes back empty; check the principals"
     if f.kinds is not None and not any(n.kind.value in f.kinds for n in visible):
-        return f"the index holds no {', '.join(sorted(f.kinds))} items you may see; {KINDS_POINTER}"
-    asked = [f"{name} {', '.join(sorted(v))}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
+        return f"the index holds no {_listed(f.kinds)} items you may see; {KINDS_POINTER}"
+    asked = [f"{name} {_listed(v)}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
     asked += [f"{name} {v.isoformat()}" for name in ("since", "until") if (v := getattr(f, name)) is not None]
     undated = (f.since or f.until) is not None and all(n.last_changed is None for n in visible)
     why = "; since/until admit only items with a created or updated time, and none has one" if undated else ""

@@ -91,7 +91,38 @@ _CLI_RESULT_KEYS = frozenset({"also_at", "source", "line"})
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One retrieved item with the scores and evidence that put it there."""
+    """One retrieved item with the scores and evidence that put it there.
+
+    Attributes:
+        id: The item's id in the index (``index.get(id)`` gives the whole item).
+        kind: Its kind (``skill``, ``agent``, ``tool``, ``document``, ...).
+        name: Its name.
+        snippet: The start of its description (else its text) on one line, at most
+            ``snippet_chars`` characters.
+        fusion_score: Its score from fusing the channels' lists (weighted Reciprocal Rank
+            Fusion, or score fusion with ``fusion="scores"``): comparable within one
+            answer only.
+        rerank_score: The reranker's score of it; None when no reranker ran (``reranker``
+            of the answer is ``"none"``) or it lay below the reranked top.
+        token_count: Its size in tokens (tiktoken, ``encoding``): what the budget counts.
+        channels: Each channel that listed it, mapped to its 1-based rank there
+            (``{"semantic": 1, "keyword": 3}``); a channel that did not list it is absent.
+            ``named`` is the list of items whose name the query writes out; ``clauses``,
+            its best rank in the keyword search of one ask of a request with several.
+        score: The score the results are ordered by: the reranker's in ``replace`` mode,
+            its blend with the fusion order in ``blend`` mode, the coverage gain where a
+            request's several asks reordered the top (``clause_coverage``), otherwise
+            ``fusion_score``.
+        path: On the ppr route, the ids of the items of the graph path that reached it,
+            from a seed of the walk to this item (not a file: ``index.get(id)`` reads
+            each); empty for a seed itself, on the other routes, or when no reliable path
+            led to it.
+        path_reliability: The mean walk score of the path's items; None without a path.
+        flags: Why its text looks like an instruction to a model, one reason per kind,
+            each ``"<kind>: <detail>"`` (``"prompt_injection: 'ignore all previous
+            instructions'"``; kinds in ``safety.injection``); empty when it does not.
+            ``drop_flagged=True`` drops flagged items instead.
+    """
 
     id: str
     kind: str

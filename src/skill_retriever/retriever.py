@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import numbers
 import os
 import threading
 import time
@@ -23,15 +22,22 @@ from langchain_core.runnables import RunnableConfig
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import Filters, names_of
+from skill_retriever.filters import Filters
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
+from skill_retriever.retriever_args import (
+    DEFAULT_RERANKER,
+    Default,
+    check_reranker,
+    in_order,
+    names,
+    whole,
+)
 from skill_retriever.state import InputState
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
-
-_DEFAULT: Any = object()
+from skill_retriever.uncalibrated import uncalibrated_note
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,12 @@ class Retriever:
     Args:
         index: The index to search.
         config: Default settings; each call may override any of them.
-        reranker: A :class:`Reranker`, ``None`` for no reranking, or the default: a
-            cross-encoder when one loads offline (``rerank.default_reranker``), else none.
+        reranker: A :class:`Reranker` (an object with a ``name`` and ``score(query,
+            texts)``, e.g. ``CrossEncoderReranker("cross-encoder/ms-marco-MiniLM-L6-v2")``
+            or ``EmbeddingReranker(index.embedder)``), ``None`` for no reranking, or
+            `DEFAULT_RERANKER`: a cross-encoder when one loads offline
+            (``rerank.default_reranker``), else none. A model name is not taken: wrap it
+            in ``CrossEncoderReranker(name)``, which loads it (and fails) at once.
         cache_size: Answers kept for repeated queries (0 = no cache). The key holds the
             query, every setting, the filters and the snapshot the answer came from, so
             no answer is served once a later write has returned.
@@ -59,13 +69,17 @@ class Retriever:
             own (None = anonymous: public items only; ``["*"]`` sees everything).
         graph: The compiled retrieval graph to run (default ``skill_retriever.graph.graph``;
             e.g. one compiled with another name by ``build_graph``).
+
+    Raises:
+        ConfigError: An argument of the wrong kind (a path for the index, a dict for the
+            config, a string or a number for the reranker, a negative cache size).
     """
 
     def __init__(
         self,
         index: Index,
         config: RetrievalConfig | None = None,
-        reranker: Reranker | None | Any = _DEFAULT,
+        reranker: Reranker | Default | None = DEFAULT_RERANKER,
         *,
         cache_size: int = 1024,
         principals: Iterable[str] | None = None,
@@ -83,18 +97,20 @@ class Retriever:
             raise ConfigError(f"config must be a RetrievalConfig ({hint}), got {type(config).__name__}")
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, got {cache_size}")
+        check_reranker(reranker)
         self._cache: OrderedDict[str, SearchResponse] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self.index = index
         self.config = config or RetrievalConfig()
-        self.principals = None if principals is None else _names(principals, "principals")
-        self._reranker = reranker
+        self.principals = None if principals is None else names(principals, "principals")
+        self._reranker: Reranker | Default | None = reranker
         self.graph = graph if graph is not None else compiled
 
     @property
     def reranker(self) -> Reranker | None:
-        if self._reranker is _DEFAULT:
+        """The reranker searches use (`DEFAULT_RERANKER` is resolved here, once)."""
+        if isinstance(self._reranker, Default):
             self._reranker = default_reranker()
         return self._reranker
 
@@ -151,17 +167,38 @@ class Retriever:
         Args:
             query: What to find.
             k: How many results (default ``config.k``).
-            budget: Token budget of the results (default ``config.token_budget``).
+            budget: Token budget of the results (default ``config.token_budget``: none).
+                Results are kept best first while they fit, and the first that does not
+                fit ends the answer; ``budget_fill=True`` skips it and packs the next
+                ones that fit instead. ``warnings`` says what the budget dropped.
             route: Force a route (smart, ppr, quick).
-            filters: A :class:`Filters` or its JSON form.
-            kinds, principals: Shortcuts for those filters.
+            filters: A :class:`Filters` or its JSON form (``kinds``, ``tags``,
+                ``principals``, ``since``, ``until``).
+            kinds, principals: Shortcuts for those filters (one string is one name).
             run_config: A LangChain ``RunnableConfig`` (callbacks, tags): the phases nest
                 under the caller's trace.
             snapshot: The snapshot of this index to read (default: the current one). Pin
                 one with ``index.snapshot()`` to build more from the answer (full texts,
                 sources) of the very version the search read, whatever writes land meanwhile.
-            overrides: RetrievalConfig fields for this call (e.g. ``channels={"temporal":
-                False}``, ``rerank=False``, ``rrf_k=30``).
+            overrides: RetrievalConfig fields for this call, e.g. ``channels={"temporal":
+                False}``, ``rerank=False``, ``rrf_k=30``, ``budget_fill=True`` (see
+                ``budget``), ``drop_flagged=True`` (results whose text looks like an
+                instruction to a model, see `SearchResult.flags`, are dropped before the
+                cut to ``k``, so clean ones take their places; by default they are kept,
+                flagged), ``phase_timeouts={"rerank_cross_encoder": 0.5}``.
+
+        Returns:
+            A :class:`SearchResponse`: ``results`` best first, and ``warnings`` to show
+            the caller (what the budget dropped, a phase that failed and was skipped,
+            "nothing fits", filters that admit nothing, an index never calibrated, whose
+            ``nothing_fits`` is then always False).
+
+        Raises:
+            QueryError: The query is unusable (empty, too long, not text).
+            ConfigError: A bad argument or setting: ``k`` below 1, a negative budget, an
+                unknown kind, filter, setting or phase name, a value of the wrong type.
+            SkillRetrieverError: A required phase failed (an optional one is skipped,
+                and ``warnings`` says so).
         """
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         return self._run(call, run_config)
@@ -206,14 +243,16 @@ class Retriever:
         Every query is checked before any is searched: one bad query costs no work, and no
         answer is computed only to be lost with the error.
 
+        Returns:
+            One :class:`SearchResponse` per query, in the order of ``queries``.
+
         Raises:
             QueryError: A query is unusable (empty, too long, not text, a date that does not
                 exist); the message names it by position, e.g. "query 2 of 3: the query is
                 empty", and no query of the batch was searched.
+            ConfigError: ``queries`` is one string, or has no order (a set, a mapping).
         """
-        if isinstance(queries, (str, bytes)):  # never one search per character
-            raise ConfigError("search_many takes a list of queries, got one string; use search(query) for one")
-        calls = self._prepare(list(queries), k, budget, route, filters, kinds, principals, overrides)
+        calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
         texts = _search_texts(calls)
         todo = [(c, t) for c, t in zip(calls, texts, strict=True) if self._cached(c.key) is None]
         if len(todo) > 1:
@@ -235,9 +274,9 @@ class Retriever:
     ) -> list[_Call]:
         changes = dict(overrides)
         if k is not None:
-            changes["k"] = _whole(k)
+            changes["k"] = whole(k)
         if budget is not None:
-            changes["token_budget"] = _whole(budget)
+            changes["token_budget"] = whole(budget)
         if route is not None:
             changes["route"] = route
         config = self.config.override(**changes) if changes else self.config
@@ -263,10 +302,14 @@ class Retriever:
 
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
         assert call.context.snapshot is not None
-        response = SearchResponse.from_output(out, call.context.snapshot.version)
+        snapshot = call.context.snapshot
+        response = SearchResponse.from_output(out, snapshot.version)
+        judged = response.fit is not None or not response.results
+        if note := uncalibrated_note(snapshot, call.context.config, self.index.embedder, judged):
+            response = replace(response, warnings=[*response.warnings, note])
         # An index run under way says so until its process ends, which no stored state
         # records (`run_marks.run_state`): such an answer is not kept.
-        if not call.context.snapshot.unfinished_runs:
+        if not snapshot.unfinished_runs:
             self._store(call.key, response)
         return response
 
@@ -287,9 +330,9 @@ class Retriever:
                 raise ConfigError(f"filters must be a Filters or a mapping, got {type(filters).__name__}")
             spec.update(filters)
         if kinds is not None:
-            spec["kinds"] = _names(kinds, "kinds")
+            spec["kinds"] = names(kinds, "kinds")
         if principals is not None:
-            spec["principals"] = _names(principals, "principals")
+            spec["principals"] = names(principals, "principals")
         elif "principals" not in spec and self.principals is not None:
             spec["principals"] = list(self.principals)
         return spec
@@ -327,14 +370,6 @@ class Retriever:
                 self._cache.popitem(last=False)
 
 
-def _whole(value: Any) -> Any:
-    """A whole number of any integer type (``numpy.int64`` from a data frame) as an int;
-    anything else as given, for the settings' own check to word."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    return value
-
-
 def _search_texts(calls: Sequence[_Call]) -> list[str]:
     """The search text of each call's query (what the graph's plan will embed), checked as
     the graph checks it, so that a batch with a bad query fails before any search runs
@@ -355,10 +390,4 @@ def _search_texts(calls: Sequence[_Call]) -> list[str]:
     return texts
 
 
-def _names(value: Iterable[str] | str, what: str) -> list[str]:
-    """A sorted list of names (`filters.names_of`: one string is one name, never its
-    characters; ``principals="alice"`` must not become the principals a, c, e, i, l)."""
-    return sorted(names_of(value, what) or ())
-
-
-__all__ = ["Retriever", "SearchResponse", "SearchResult"]
+__all__ = ["DEFAULT_RERANKER", "Retriever", "SearchResponse", "SearchResult"]

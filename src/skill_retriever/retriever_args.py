@@ -1,0 +1,85 @@
+"""The arguments of a `Retriever`, checked before any work: the reranker, the queries of
+a batch, whole numbers and lists of names. Each refusal is one line that says what is
+accepted."""
+
+from __future__ import annotations
+
+import enum
+import numbers
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import names_of
+
+__all__ = ["DEFAULT_RERANKER", "Default", "check_reranker", "in_order", "names", "whole"]
+
+
+class Default(enum.Enum):
+    """The type of `DEFAULT_RERANKER` (an enum member: one value, typed, picklable)."""
+
+    RERANKER = "default reranker"
+
+    def __repr__(self) -> str:  # what help(Retriever) shows as the default
+        return "DEFAULT_RERANKER"
+
+
+#: ``Retriever(reranker=...)`` left out: `rerank.default_reranker`, a cross-encoder when
+#: one loads offline, else none (loaded at the first search, not at construction).
+DEFAULT_RERANKER = Default.RERANKER
+
+
+def check_reranker(reranker: Any) -> None:
+    """Refuse, at construction, a reranker no search could run (each search would log a
+    traceback and rank without it).
+
+    Raises:
+        ConfigError: ``reranker`` is not None, `DEFAULT_RERANKER` nor a `Reranker`.
+    """
+    if reranker is None or isinstance(reranker, Default):
+        return
+    accepted = ("a Reranker (an object with a name and score(query, texts)), None for no reranking, "
+                "or leave it out for the default")
+    if isinstance(reranker, str):
+        raise ConfigError(
+            f"reranker takes {accepted}, not the model name {reranker!r:.80}: "
+            f"pass reranker=CrossEncoderReranker({reranker!r:.80}) (from skill_retriever.rerank)"
+        )
+    if isinstance(reranker, type):
+        raise ConfigError(f"reranker takes {accepted}; got the class {reranker.__name__}: pass an instance of it")
+    if not (isinstance(getattr(reranker, "name", None), str) and callable(getattr(reranker, "score", None))):
+        raise ConfigError(f"reranker takes {accepted}; got {type(reranker).__name__} {reranker!r:.60}")
+
+
+def in_order(queries: Any) -> list[str]:
+    """``queries`` as a list, refused when it has no order to match answers to queries by.
+
+    Raises:
+        ConfigError: One string (never one search per character), a set or a mapping
+            (its order is not the caller's), or no collection at all.
+    """
+    if isinstance(queries, (str, bytes)):
+        raise ConfigError("search_many takes a list of queries, got one string; use search(query) for one")
+    if isinstance(queries, (AbstractSet, Mapping)):
+        raise ConfigError(
+            f"search_many takes queries in order (a list or tuple), got a {type(queries).__name__}, whose "
+            "answers could not be matched to its queries by position; pass a list (e.g. sorted(queries))"
+        )
+    if not isinstance(queries, (Sequence, Iterator)):
+        raise ConfigError(f"search_many takes a list of queries, got {type(queries).__name__}")
+    return list(queries)
+
+
+def whole(value: Any) -> Any:
+    """A whole number of any integer type (``numpy.int64`` from a data frame) as an int;
+    anything else as given, for the settings' own check to word."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def names(value: Iterable[str] | str, what: str) -> list[str]:
+    """A sorted list of names (`filters.names_of`: one string is one name, never its
+    characters; ``principals="alice"`` must not become the principals a, c, e, i, l)."""
+    return sorted(names_of(value, what) or ())
