@@ -33,6 +33,7 @@ from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import stored_terms
 from skill_retriever.stores.file_identity import FileIdentity
+from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.keywords import analyse
 from skill_retriever.stores.rows import (
     Changes,
@@ -136,7 +137,7 @@ class ItemStore:
         if not {"meta", "nodes", "edges"} <= tables:
             raise IndexCorruptError(
                 f"{self.path} is not a skill-retriever database (tables {sorted(tables)}): that folder is "
-                "not an index, and nothing there was changed; point --index-dir at an index, or at a new folder"
+                f"not an index, and nothing there was changed; {point_at('an index, or at a new folder')}"
             )
         found = self.get_meta("schema_version")
         if found == str(SCHEMA_VERSION):

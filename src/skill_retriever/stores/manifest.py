@@ -20,6 +20,7 @@ from typing import Any
 from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexNotFoundError
 from skill_retriever.fsutil import write_atomic
+from skill_retriever.stores.index_words import point_at
 
 FORMAT = "skill-retriever-index/1"
 #: How every version's manifest format starts.
@@ -53,14 +54,14 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     if not path.exists():
         if directory.is_dir() and any(directory.iterdir()):  # a source, say, named by mistake
             raise IndexNotFoundError(
-                f"no index at {directory}: it holds files but no index; point --index-dir at an "
-                f"index, or, if {directory} is a source to search, index it into a folder of its "
+                f"no index at {directory}: it holds files but no index; {point_at('an index')}, "
+                f"or, if {directory} is a source to search, index it into a folder of its "
                 f"own: `skill-retriever index {directory} --index-dir <new folder>`"
             )
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexNotFoundError(
             f"no index at {directory}{hint}; build one with `{command(['index', _SOURCES], directory)}`, "
-            "or point --index-dir at an existing index"
+            f"or {point_at('an existing index')}"
         )
     try:
         data = path.read_bytes()
