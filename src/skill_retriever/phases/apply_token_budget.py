@@ -42,11 +42,11 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     token_counter(config.encoding)  # a bad encoding name fails here, clearly
     flags: dict[str, tuple[str, ...]] = {}
     top: list[Fused] = []
-    dropped_flagged = 0
+    dropped_flagged: list[str] = []
     for f in state.get("fused", []):
         found = snap.flags(nodes[f["id"]])
         if found and config.drop_flagged:
-            dropped_flagged += 1
+            dropped_flagged.append(f["id"])
             continue
         flags[f["id"]] = found
         top.append(f)
@@ -80,10 +80,14 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         "results": results,
         "stats": {
             **budget_stats(cut, tokens, flagged=sum(1 for r in results if r["flags"])),
-            "dropped_flagged": dropped_flagged,
+            "dropped_flagged": len(dropped_flagged),
         },
     }
     warnings = []
+    if dropped_flagged:  # an answer short of k must say why, not look like all there is
+        shown = ", ".join(dropped_flagged[:3]) + (f" and {len(dropped_flagged) - 3} more" if len(dropped_flagged) > 3 else "")
+        warnings.append(f"drop_flagged left out {len(dropped_flagged)} flagged result(s) ({shown}): "
+                        "their text reads like an instruction to the model or hides characters")
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(top), config.budget_fill, nodes))
     fit = assess_fit(state, view)
