@@ -53,7 +53,7 @@ from typing import Any
 
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
 from skill_retriever.ingest.long_paragraphs import with_paragraph_breaks
-from skill_retriever.ingest.secrets import redact_text
+from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.model import Node, NodeKind
 
 #: A Markdown body longer than this (characters, about 10,000 tokens) is split into
@@ -242,7 +242,7 @@ def _without_closing(rest: str) -> str:
 def heading_text(raw: str) -> str:
     """A heading's text for a name, an id and attrs: inline markup out, secrets redacted,
     cut to `HEADING_CHARS` (the raw text, redacted, when no text is left without markup)."""
-    return cut(redact_text(plain(raw) or raw[:HEADING_CHARS * 2].strip()), HEADING_CHARS)
+    return cut(redact_prose(plain(raw) or raw[:HEADING_CHARS * 2].strip()), HEADING_CHARS)
 
 
 def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]:

@@ -4,10 +4,12 @@ A SKILL.md, an agent, a command, a Markdown hook or an OTHER file (`skill_links`
 their nodes from `skill_records.markdown_record`) is prose its author wrote, and what it
 holds is embedded, keyword-indexed and served to every caller. `redacted_item` takes out
 of its name, description, text and tags what is a secret wherever it stands
-(`secrets.redact_text`: tokens of well-known formats, URL credentials and secret query
-parameters, webhook paths), as documents do, and redacts the values its frontmatter
+(`prose_secrets.redact_prose`: tokens of well-known formats, PEM private keys, URL
+credentials and secret query parameters, webhook paths, ``Bearer`` credentials and the
+values of secret-looking assignments such as ``export DB_PASSWORD=...``), and redacts the values its frontmatter
 keeps in ``attrs["frontmatter"]`` (`redact_frontmatter`); ingest applies it to every such
-node, and ``repair`` (`scrub`) to an item an older index holds, so that the two agree.
+node and to every document (`documents`), and ``repair`` (`scrub`) to an item an older
+index holds, so that the two agree.
 
 Only free text goes: the attributes the installer and the graph read (``path``,
 ``source_root``, ``plugin``, ``command_namespace``, ``files``, ``unresolved_requires``
@@ -22,17 +24,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.provenance import SOURCE_FILE
-from skill_retriever.ingest.secrets import (
-    redact_args,
-    redact_command,
-    redact_headers,
-    redact_text,
-    secret_name,
-)
+from skill_retriever.ingest.secrets import redact_args, redact_command, redact_headers, secret_name
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["is_markdown_item", "redact_frontmatter", "redacted_item"]
+__all__ = ["is_document", "is_markdown_item", "redact_frontmatter", "redacted_item"]
 
 #: The kinds `skill_records.markdown_record` reads a file as.
 _MARKDOWN_KINDS = frozenset(
@@ -52,18 +49,30 @@ def is_markdown_item(node: Node) -> bool:
     )
 
 
+def is_document(node: Node) -> bool:
+    """Whether ``node`` is a page (or a section of one) of a folder of documents
+    (`documents` writes ``corpus`` and ``path``; a JSON graph's node names its
+    ``source_file`` and is not redacted at ingest, so not by ``repair`` either)."""
+    return (
+        node.kind is NodeKind.DOCUMENT
+        and isinstance(node.attrs.get("corpus"), str)
+        and isinstance(node.attrs.get("path"), str)
+        and SOURCE_FILE not in node.attrs
+    )
+
+
 def redacted_item(node: Node) -> Node:
     """``node`` with its name, description, text and tags redacted as prose
-    (`redact_text`) and its ``frontmatter`` attribute as `redact_frontmatter` redacts it
+    (`redact_prose`) and its ``frontmatter`` attribute as `redact_frontmatter` redacts it
     (the parser's ``frontmatter_recovered`` reason as prose); ``node`` itself when it
     holds no secret. Applying it twice changes nothing more."""
-    name, description, text = (redact_text(s) for s in (node.name, node.description, node.text))
-    tags = tuple(redact_text(t) for t in node.tags)
+    name, description, text = (redact_prose(s) for s in (node.name, node.description, node.text))
+    tags = tuple(redact_prose(t) for t in node.tags)
     attrs = dict(node.attrs)
     if "frontmatter" in attrs:
         attrs["frontmatter"] = redact_frontmatter(attrs["frontmatter"])
     if isinstance(attrs.get("frontmatter_recovered"), str):
-        attrs["frontmatter_recovered"] = redact_text(attrs["frontmatter_recovered"])
+        attrs["frontmatter_recovered"] = redact_prose(attrs["frontmatter_recovered"])
     if (name, description, text, tags, attrs) == (
         node.name, node.description, node.text, node.tags, dict(node.attrs)
     ):
@@ -81,14 +90,14 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
     ``api_key``, ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret
     however it reads, unless it is a reference or a placeholder (``$TOKEN``,
     ``<api-key>``), and an auth scheme before it is kept (`redact_headers`, whose rule it is); every other text
-    is prose (`redact_text`).
+    is prose (`redact_prose`).
     """
     if isinstance(value, str):
         if key == "command":
             return redact_command(value)
         if key is not None and secret_name(key):
             return redact_headers({key: value})[key]
-        return redact_text(value)
+        return redact_prose(value)
     if isinstance(value, list):
         if key == "args" and all(isinstance(v, str) for v in value):
             return redact_args(value)

@@ -3,7 +3,8 @@
 Indexing redacts what a config holds of secrets (`ingest.secrets`): MCP servers' URL
 credentials since ``cb33d75``, hook commands since this module came, and what a Markdown
 component (a skill, agent, command, Markdown hook or OTHER file) quotes since
-`redact_fields` came. An index built earlier still holds them verbatim in those items'
+`redact_fields` came, and by the prose rules of `prose_secrets` (private keys, JWTs,
+``Bearer`` credentials, ``DB_PASSWORD=...``) since they came, in these and in documents. An index built earlier still holds them verbatim in those items'
 text (embedded, keyword-indexed and served to callers) and attributes. `scrubbed` gives
 such an item's redacted copy, by the rules ingest now applies, so that ``repair`` can
 write it back without the source files, which may be gone; re-indexing the source does
@@ -13,7 +14,9 @@ Each field is redacted by the function ingest redacts it with: a hook's settings
 `hook_configs.redacted_hook`, its description by `redact_text`; an MCP server's command
 line, arguments, URL (`skill_configs`: scheme, host and path only) and description by
 theirs; a Markdown component's name, description, text, tags and frontmatter by
-`redact_fields.redacted_item`, which ingest applies to them. The text is rebuilt from the
+`redact_fields.redacted_item`, which ingest applies to them, and a document's (a page
+or a section of a folder of documents) by the same. No version of the rules is stored:
+an item is rewritten when redacting it by today's rules changes it. The text is rebuilt from the
 redacted fields where it reads as ingest wrote it (a hook's body, an MCP server's
 ``Command:`` and ``URL:`` lines), so that an old item scrubbed equals the item ingest
 writes now and an item ingest wrote is left as it is; text that reads otherwise is
@@ -28,7 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest.hook_configs import hook_body, redacted_hook, settings_hooks
-from skill_retriever.ingest.redact_fields import is_markdown_item, redacted_item
+from skill_retriever.ingest.redact_fields import is_document, is_markdown_item, redacted_item
 from skill_retriever.ingest.secrets import (
     redact_command,
     redact_command_line,
@@ -44,9 +47,9 @@ __all__ = ["scrubbed", "scrubbed_kinds"]
 
 def scrubbed(node: Node) -> Node | None:
     """``node`` with the secrets of a hook's settings, an MCP server's command line,
-    arguments and URLs, or a Markdown component's fields replaced by ``[redacted]``;
-    None when it holds none (or is of another kind)."""
-    if is_markdown_item(node):  # before hooks: a Markdown hook has no settings to redact
+    arguments and URLs, or a Markdown component's or a document's fields replaced by
+    ``[redacted]``; None when it holds none (or is of another kind)."""
+    if is_markdown_item(node) or is_document(node):  # before hooks: a Markdown hook has no settings to redact
         clean = redacted_item(node)
         return None if clean is node else clean
     if node.kind is NodeKind.HOOK:
@@ -166,6 +169,7 @@ _KIND_WORDS = {
     NodeKind.AGENT: "agent",
     NodeKind.COMMAND: "command",
     NodeKind.OTHER: "Markdown",
+    NodeKind.DOCUMENT: "document",
 }
 
 

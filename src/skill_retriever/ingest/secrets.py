@@ -15,7 +15,8 @@ user is meant to pass a secret, holds none, and is kept; so is a placeholder tha
 shows where one goes (``your_token``, ``<api-key>``).
 
 Prose the index keeps (a hook's ``prompt``, a description) is no shell: `redact_text`
-takes out only what is a secret wherever it stands (tokens of well-known formats, webhook
+takes out only what is a secret wherever it stands (`secret_formats`: tokens of
+well-known formats, private keys; webhook
 URLs whose path is the credential, URL user info and secret query parameters), so that
 ordinary prose comes back as written.
 
@@ -28,6 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+
+from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
 
 __all__ = [
     "REDACTED",
@@ -42,8 +45,6 @@ __all__ = [
     "secret_name",
 ]
 
-#: What stands in for a value the index does not keep.
-REDACTED = "[redacted]"
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
 #: `SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
@@ -64,8 +65,9 @@ _URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
 #: signed URL's signature (Azure SAS ``sig``, S3 ``X-Amz-Signature``, GCS
 #: ``X-Goog-Signature``) and the short password names (``pass``, ``pwd``).
 _URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd", re.IGNORECASE)
-#: A ``name=value`` query (or ``;`` matrix) parameter.
-_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s]*)")
+#: A ``name=value`` query (or ``;`` matrix) parameter; a quote, backtick or ``<>`` (never
+#: unencoded in a URL) ends it, as it ends a URL quoted in prose or code.
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s\"'`<>]*)")
 #: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
 _SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
 _SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=([^&;#\s\"'`<>|()\\]*)")
@@ -139,13 +141,6 @@ _PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.
 _EXAMPLE_USER_INFO = frozenset(
     (u, p) for u in ("user", "username", "usr", "name") for p in ("pass", "password", "passwd", "pwd", "secret")
 )
-#: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
-#: GitHub, Slack, GitLab, AWS access key ids).
-_KNOWN_TOKEN_RE = re.compile(
-    r"\b(?:sk-[A-Za-z0-9_-]{20,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{8,}"
-    r"|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})\b"
-)
 #: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
 #: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
 #: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
@@ -169,7 +164,7 @@ def redact_args(args: list[str]) -> list[str]:
     tokens of well-known formats."""
     out = []
     for i, arg in enumerate(args):
-        arg = _KNOWN_TOKEN_RE.sub(REDACTED, redact_urls(arg))
+        arg = redact_formats(redact_urls(arg))
         flag, eq, _ = arg.partition("=")
         if eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(f"{flag}={REDACTED}")
@@ -204,10 +199,10 @@ def redact_command_line(command: str) -> str:
 
 def redact_text(text: str) -> str:
     """Prose (a hook's prompt, a description) with what is a secret wherever it stands
-    replaced by `REDACTED`: tokens of well-known formats, and what `redact_urls` takes
-    out of URLs. Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
+    replaced by `REDACTED`: secrets of well-known formats (`secret_formats`: tokens,
+    PEM private keys, JWTs), and what `redact_urls` takes out of URLs. Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
     as ``pass --token when asked`` names no secret."""
-    return redact_urls(_KNOWN_TOKEN_RE.sub(REDACTED, text))
+    return redact_urls(redact_formats(text))
 
 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
@@ -283,7 +278,7 @@ def redact_command(command: str) -> str:
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``). A quoted
     value goes whole (``--password "a b c"``).
     """
-    text = _KNOWN_TOKEN_RE.sub(REDACTED, command)
+    text = redact_formats(command)
     text = _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)

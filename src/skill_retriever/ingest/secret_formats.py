@@ -1,0 +1,117 @@
+"""Secrets of a well-known format, taken out wherever they stand: `redact_formats`.
+
+A token of a known shape (an OpenAI or GitHub token, an AWS access key id, a Google API
+key, a JWT) or a PEM private key block is a secret in prose, a shell command or an
+argument alike, whatever names it or stands around it; `secrets` applies these before
+its rules for names and flags, and every redaction writes `REDACTED`.
+
+An AWS secret access key has no prefix of its own: 40 characters of base64 are taken
+only on a line that says what they are (an access key id, already redacted or not, the
+word ``secret`` or ``aws``), since a bare 40-character run is as likely an ordinary hash.
+
+Every pattern runs in linear time on any input (a crafted file is no reason to stall an
+index run): none can start inside a run it would then rescan from each position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["REDACTED", "on_lines", "redact_formats"]
+
+#: What stands in for a value the index does not keep.
+REDACTED = "[redacted]"
+
+#: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
+#: GitHub, Slack, GitLab, AWS access key ids).
+KNOWN_TOKEN_RE = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{20,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{8,}"
+    r"|glpat-[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16})\b"
+)
+#: A Google API key (``AIza`` and 35 more) and a JWT (header and payload are base64url of
+#: a JSON object, ``eyJ``; the signature may be empty). A ``-`` may end either, so the
+#: ends are looked around at rather than ``\b``.
+_BASE64URL_TOKEN_RE = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:AIza[A-Za-z0-9_-]{35}"
+    r"|eyJ[A-Za-z0-9_-]{10,}+\.eyJ[A-Za-z0-9_-]{10,}+(?:\.[A-Za-z0-9_-]*+)?)(?![A-Za-z0-9_-])"
+)
+#: A PEM private key (RSA, EC, DSA, OPENSSH, PKCS#8 ``PRIVATE KEY``, ``ENCRYPTED PRIVATE
+#: KEY``, a PGP ``PRIVATE KEY BLOCK``): its BEGIN line, its body up to the next ``-----``
+#: or backtick (a Markdown fence closes an example whose END line is missing), and its
+#: END line when that comes next.
+_PEM_LABEL = r"[A-Z0-9]+(?: [A-Z0-9]+)*+"
+_PEM_RE = re.compile(
+    r"-----BEGIN (?P<label>" + _PEM_LABEL + r")-----(?P<body>(?:[^-`]|-(?!----))*+)"
+    r"(?P<end>-----END " + _PEM_LABEL + r"-----)?"
+)
+#: A body holds a key when it holds a base64 run as long as a PEM line; an example that
+#: shows only the shape (``MIIE...``, ``<your key>``) holds none and is kept.
+_KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]{40}")
+#: The lines of an unclosed block's body that are its key: base64 (``\n`` escapes of a
+#: JSON string included) and RFC 1421 headers (``Proc-Type: 4,ENCRYPTED``).
+_KEY_LINE_RE = re.compile(
+    r"[ \t>]*+(?:(?:Proc-Type|DEK-Info|Comment|Version): [^\n]*+|[A-Za-z0-9+/=]++|\\n)*+[ \t\r]*+"
+)
+
+#: An AWS secret access key: a run of exactly 40 base64 characters (`_aws_secret` asks
+#: for upper and lower case letters and a digit: a git hash, hex in lower case, is none).
+_AWS_SECRET_RE = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+#: What on a line says that such a run is an AWS secret.
+_AWS_CONTEXT_RE = re.compile(
+    r"(?i:secret|aws)|(?:AKIA|ASIA)[0-9A-Z]{16}|" + re.escape(REDACTED)
+)
+
+
+def redact_formats(text: str) -> str:
+    """``text`` with every secret of a well-known format replaced by `REDACTED`: PEM
+    private key blocks (the whole block), tokens of known prefixes, Google API keys,
+    JWTs, and AWS secret access keys on a line that names them. Text without any comes
+    back identical."""
+    if "-----BEGIN " in text:
+        text = _PEM_RE.sub(_pem, text)
+    text = on_lines(text, _AWS_CONTEXT_RE, lambda line: _AWS_SECRET_RE.sub(_aws_secret, line))
+    text = KNOWN_TOKEN_RE.sub(REDACTED, text)
+    if "AIza" in text or "eyJ" in text:  # the pattern has no prefix a scan could skip to
+        text = _BASE64URL_TOKEN_RE.sub(REDACTED, text)
+    return text
+
+
+def on_lines(text: str, hit: re.Pattern[str], redact: Callable[[str], str]) -> str:
+    """``text`` with each line in which ``hit`` matches passed through ``redact`` (once),
+    the other lines as they are: a rule that needs a word on its line (an AWS secret's
+    name) reads only such lines, and its pattern does not scan the rest of a page."""
+    out, pos = [], 0
+    while (m := hit.search(text, pos)) is not None:
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        out += [text[pos:start], redact(text[start:end])]
+        pos = end
+    return "".join(out) + text[pos:] if out else text
+
+
+def _pem(m: re.Match[str]) -> str:
+    """A PEM block replaced whole when it is a private key's and holds one; an unclosed
+    one loses its BEGIN line and the key lines after it, not the text that follows."""
+    if not m["label"].endswith(("PRIVATE KEY", "PRIVATE KEY BLOCK")):
+        return m[0]
+    body = m["body"]
+    if m["end"] is not None:
+        return REDACTED if _KEY_BODY_RE.search(body) else m[0]
+    lines = body.split("\n")
+    taken = 0  # the rest of the BEGIN line, then the key's lines up to a blank or other one
+    while taken < len(lines) and (taken == 0 or lines[taken].strip()):
+        if _KEY_LINE_RE.fullmatch(lines[taken]) is None:
+            break
+        taken += 1
+    if not _KEY_BODY_RE.search("\n".join(lines[:taken])):
+        return m[0]
+    return "\n".join([REDACTED, *lines[taken:]])
+
+
+def _aws_secret(m: re.Match[str]) -> str:
+    token = m[0]
+    mixed = any(c.islower() for c in token) and any(c.isupper() for c in token)
+    return REDACTED if mixed and any(c.isdigit() for c in token) else token
