@@ -343,7 +343,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
     from skill_retriever.sources import sources_of
-    from skill_retriever.stats_lines import calibration_line, no_calibration, route_line
+    from skill_retriever.stats_lines import calibration_line, no_calibration, route_line, stats_json
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores import run_marks
     from skill_retriever.stores.index import Index
@@ -361,13 +361,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
                               "reasons": list(suggested.reasons)}
         manifest = {**mf.read_manifest(index.path), **({"chroma_url": args.chroma_url} if args.chroma_url else {})}
         own = (status["vectors"]["nodes"], status["vectors"]["edges"])  # what a server in step holds
-        status["server"] = server_status(manifest, index.embedder, index.path, own)
+        status["server"] = server_status(manifest, index.embedder, index.path, own, snapshot)  # snapshot: ids and hashes
         named, unnamed = sources_of(snapshot.nodes)
         status["sources"] = {"named": [c.to_dict() for c in named], "unnamed_items": unnamed}
         if status["server"] is not None:
             status["chroma_url"] = status["server"]["url"]
     if args.json:
-        print(printable_json(dumps(status)))
+        print(printable_json(dumps(stats_json(status))))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
         line = calibration_line(status["calibration"]) if status["calibration"] else no_calibration(status)

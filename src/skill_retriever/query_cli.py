@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -25,14 +26,15 @@ from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
-from skill_retriever.render import Shown, render
+from skill_retriever.principals_arg import parse_principals
+from skill_retriever.render import Shown, explain, render
 from skill_retriever.responses import SearchResponse, renamed_closest
-from skill_retriever.safety.terminal import printable_json
+from skill_retriever.safety.terminal import printable, printable_json
 
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
-__all__ = ["folded_answer", "run_query"]
+__all__ = ["folded_answer", "json_results", "run_query"]
 
 #: The phases' logger (``phases._phase``): ``-v`` shows its lines, this module's cut among them.
 log = logging.getLogger("skill_retriever")
@@ -47,7 +49,10 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     from skill_retriever.retriever import Retriever
 
     retriever = Retriever(index)
-    principals = [p.strip() for p in args.principals.split(",") if p.strip()]
+    asked_for = parse_principals(args.principals)
+    principals = asked_for.names
+    if asked_for.note:  # "$UNSET" or " , ": said on stderr whichever output is chosen
+        print(printable(f"note: {asked_for.note}"), file=sys.stderr)
     snapshot = index.snapshot()  # what is printed comes from the version the search read
     extra: dict[str, Any] = {}
     if args.max_query_chars is not None:
@@ -76,16 +81,25 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     view = CallerView(snapshot, principals)
     response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill, _CLI_FILL_ADVICE)
     if args.json:
-        nodes = view.snapshot.nodes
-        results = [{**s.result.to_dict(), "also_at": list(s.also_at),
-                    **(read_from(node) if (node := nodes.get(s.result.id)) is not None else {"source": ""})}
-                   for s in shown]
-        print(printable_json(dumps({**response.to_dict(), "results": results})))
+        warnings = [*response.warnings, *([asked_for.note] if asked_for.note else [])]
+        print(printable_json(dumps({**response.to_dict(), "results": json_results(args.query, shown, view),
+                                    "warnings": warnings})))
     else:
         # A kind the index does not hold (or any filter that admits nothing) is a warning
         # of the answer itself (Retriever), so --json and the Python API say it too.
         print("\n".join(render(args.query, response, view, shown=shown)))
     return 0
+
+
+def json_results(query: str, shown: list[Shown], view: CallerView) -> list[dict[str, Any]]:
+    """Each entry of ``query --json``: the result's fields, ``also_at``, where it was read
+    (``source``; ``line`` for a document's section) and the text's reason as data
+    (`render.explain`: ``reason``, ``matches``, ``requires``, ``required_by``)."""
+    nodes = view.snapshot.nodes
+    return [{**s.result.to_dict(), "also_at": list(s.also_at),
+             **(read_from(node) if (node := nodes.get(s.result.id)) is not None else {"source": ""}),
+             **explain(query, s, view).to_dict()}
+            for s in shown]
 
 
 #: The budget note's advice in the CLI's own terms (the library's names the Python argument).

@@ -5,7 +5,7 @@ their other sources; each result shows the one score the list is ordered by and 
 in one line: the query's words it contains, what it requires and what requires it (and,
 on the graph route, the path that reached it, never through its own name; an item the walk
 could reach only from its own name says which channels found it). "Nothing fits" comes
-first when it applies.
+first when it applies. `explain` makes that reason once, for the text and for ``--json``.
 Every value from the index passes through ``safety.terminal.printable`` before printing.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.dedup import collapse_ranked
@@ -30,7 +31,7 @@ from skill_retriever.responses import (
 )
 from skill_retriever.safety.terminal import printable
 
-__all__ = ["Shown", "fold", "has_edges", "named_channels", "render"]
+__all__ = ["Explanation", "Shown", "explain", "fold", "has_edges", "named_channels", "reason", "render"]
 
 #: Names listed in one reason before "and N more".
 SHOWN_NAMES = 3
@@ -57,20 +58,55 @@ def _names(view: CallerView, ids: Iterable[str]) -> str:
     return ", ".join(names[:SHOWN_NAMES]) + more
 
 
-def reason(query: str, shown: Shown, view: CallerView) -> str:
-    """One line: matched words, what it requires, what requires it, the graph path."""
+@dataclass(frozen=True)
+class Explanation:
+    """Why one result is in the answer: the text's reason line and the parts of it a
+    program reads (``query --json`` gives both, so the two outputs cannot disagree).
+
+    Attributes:
+        matches: Every query word the item contains (the line names the first six).
+        requires: ``(id, name)`` of each item it requires that the caller may see.
+        required_by: ``(id, name)`` of each item requiring it that the caller may see.
+        line: The reason line ``query`` prints under the result.
+    """
+
+    matches: tuple[str, ...]
+    requires: tuple[tuple[str, str], ...]
+    required_by: tuple[tuple[str, str], ...]
+    line: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The keys ``query --json`` adds to each result (``reason``, ``matches``,
+        ``requires``, ``required_by``; each relation an object with ``id`` and ``name``)."""
+        return {
+            "reason": self.line,
+            "matches": list(self.matches),
+            "requires": [{"id": i, "name": n} for i, n in self.requires],
+            "required_by": [{"id": i, "name": n} for i, n in self.required_by],
+        }
+
+
+def _named(view: CallerView, ids: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    # The edges come from the view, so both ends are visible; `sees` again keeps a private
+    # item out even if a caller passes other ids.
+    return tuple((i, view.name_of(i)) for i in dict.fromkeys(ids) if view.sees(i))
+
+
+def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
+    """The reason for ``shown``: matched words, what it requires, what requires it, the
+    graph path (or the channels that found it), as data and as the line printed."""
     r = shown.result
     node = view.get(r.id)
     parts = []
     words = matched_terms(query, node)
     if words:
         parts.append("matches " + ", ".join(words[:6]))
-    requires = [e.target for e in view.out_edges(r.id, EdgeKind.DEPENDS_ON)]
+    requires = _named(view, (e.target for e in view.out_edges(r.id, EdgeKind.DEPENDS_ON)))
     if requires:
-        parts.append("requires " + _names(view, requires))
-    required_by = [e.source for e in view.in_edges(r.id, EdgeKind.DEPENDS_ON)]
+        parts.append("requires " + _names(view, (i for i, _ in requires)))
+    required_by = _named(view, (e.source for e in view.in_edges(r.id, EdgeKind.DEPENDS_ON)))
     if required_by:
-        parts.append("required by " + _names(view, required_by))
+        parts.append("required by " + _names(view, (i for i, _ in required_by)))
     hop = hop_text([view.name_of(i) for i in r.path[:-1]], node.name)
     if hop:
         parts.append("reached via " + hop)
@@ -84,7 +120,12 @@ def reason(query: str, shown: Shown, view: CallerView) -> str:
             parts.append("found by " + ", ".join(f"{c} #{rank}" for rank, c in direct))
     if not parts:
         parts.append("close in meaning (" + ", ".join(named_channels(r, view)) + ")")
-    return "; ".join(parts)
+    return Explanation(tuple(words), requires, required_by, "; ".join(parts))
+
+
+def reason(query: str, shown: Shown, view: CallerView) -> str:
+    """One line: matched words, what it requires, what requires it, the graph path."""
+    return explain(query, shown, view).line
 
 
 def named_channels(result: SearchResult, view: CallerView) -> list[str]:

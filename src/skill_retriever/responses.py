@@ -86,7 +86,7 @@ def index_changed_warning(dropped: int) -> str:
 
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
-_CLI_RESULT_KEYS = frozenset({"also_at", "source", "line"})
+_CLI_RESULT_KEYS = frozenset({"also_at", "source", "line", "reason", "matches", "requires", "required_by"})
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,8 @@ class SearchResult:
         """From :meth:`to_dict` (or its JSON): equal to the result it was made from.
         What ``skill-retriever query --json`` adds to each result (``also_at``, the other
         hosts; ``source``, the file it was read from; ``line``, where a document's section
-        starts in it) is not kept."""
+        starts in it; ``reason``, ``matches``, ``requires`` and ``required_by``, what the
+        text says under it) is not kept."""
         return cls(**{
             **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS},
             "channels": dict(d["channels"]),

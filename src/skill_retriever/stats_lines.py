@@ -17,7 +17,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.stores.run_marks import run_state
 
-__all__ = ["calibration_line", "no_calibration", "route_line"]
+__all__ = ["calibration_line", "no_calibration", "route_line", "stats_json"]
 
 
 def calibration_line(summary: Mapping[str, Any]) -> str:
@@ -57,3 +57,11 @@ def route_line(calibration: Mapping[str, Any] | None, settings: Mapping[str, Any
     if chosen and chosen != "by-complexity":
         return f"{chosen} for every query (a typed hop such as 'what X depends on': ppr), set by the index's defaults above"
     return "by each query's complexity (simple: quick, medium: smart, complex or a typed hop: ppr), the built-in router"
+
+
+def stats_json(status: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``stats --json`` prints: ``status`` with ``unfinished_runs`` always present
+    (``{}`` when every index run finished), so a program reads one shape and need not
+    tell "no key" from "no unfinished run". ``Index.status()`` itself leaves the key out
+    when it is empty (its Python callers test for it)."""
+    return {**status, "unfinished_runs": dict(status.get("unfinished_runs", {}))}

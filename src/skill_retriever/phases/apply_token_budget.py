@@ -85,8 +85,8 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     }
     warnings = []
     if dropped_flagged:  # an answer short of k must say why, not look like all there is
-        shown = ", ".join(dropped_flagged[:3]) + (f" and {len(dropped_flagged) - 3} more" if len(dropped_flagged) > 3 else "")
-        warnings.append(f"drop_flagged left out {len(dropped_flagged)} flagged result(s) ({shown}): "
+        left_out = ", ".join(dropped_flagged[:3]) + (f" and {len(dropped_flagged) - 3} more" if len(dropped_flagged) > 3 else "")
+        warnings.append(f"drop_flagged left out {len(dropped_flagged)} flagged result(s) ({left_out}): "
                         "their text reads like an instruction to the model or hides characters")
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(top), config.budget_fill, nodes))
