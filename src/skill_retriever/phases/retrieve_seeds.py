@@ -103,6 +103,7 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
         f"(keywords and the graph still do); run `{command(['repair'], snap.path)}` on the index"
     )] if unusable else []
     warnings += [w for w in [run_marks.answer_warning(snap.unfinished_runs)] if w]
+    warnings += snap.search_notes()  # vectors searched in memory although the index names a server: why
     on = config.channel_on("semantic")
     return {
         **({"warnings": warnings} if warnings else {}),
@@ -138,7 +139,11 @@ def _feedback_search(
     # Both lists hold only what every filter admits (access labels included), so an item the
     # caller may not see never moves the query.
     keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
-    chosen = feedback_items(keyword, [(h.id, h.score) for h in semantic], config.feedback_docs)
+    # The two lists' first `fusion_depth` entries, as fuse_rrf reads them: their score
+    # fusion min-max normalises each list, and a longer one (a k past the depth) moved
+    # which items the query is moved toward, and so the whole channel.
+    depth = view.fusion_depth
+    chosen = feedback_items(keyword[:depth], [(h.id, h.score) for h in semantic[:depth]], config.feedback_docs)
     vectors = {i: v for i in chosen if (v := snap.node_vector(i)) is not None}  # an item may have none
     if not vectors:
         return [], []

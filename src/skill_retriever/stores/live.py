@@ -17,6 +17,7 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes, StoredVector
 from skill_retriever.stores.keywords import BM25Index
+from skill_retriever.stores.search_notes import InMemoryNotes
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors, keyword_indexed
 
 
@@ -32,6 +33,11 @@ class LiveState:
     keywords: BM25Index = field(default_factory=BM25Index)
     calibration: str | None = None  # JSON, as stored (see skill_retriever.calibration)
     unfinished_runs: str = "{}"  # JSON, as stored (see stores.run_marks)
+    # Why this process searches the index's vectors in memory although index.json names a
+    # Chroma server (a copy of an index, collections missing or out of step when it opened);
+    # "" while it searches the server. Set where that is decided (``stores.remote``), and
+    # carried into each snapshot, so each answer says so (``stores.search_notes``).
+    in_memory_note: str = ""
     # Items whose stored vector is unusable (wrong length, non-finite): no vector here
     # until the writer embeds them again (``stores.repair``).
     unusable_nodes: set[str] = field(default_factory=set)
@@ -108,6 +114,7 @@ class LiveState:
             remote=remote,
             calibration=self.calibration,
             unfinished_runs=self.unfinished_runs,
+            search_notes=InMemoryNotes(self.in_memory_note, remote, path),
             unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
         )
 

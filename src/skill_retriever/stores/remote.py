@@ -131,6 +131,7 @@ def remote_of(
         IndexCorruptError: The server cannot be reached or used, or (a writer) the
             collections are another index's, or this index is a copy of theirs.
     """
+    live.in_memory_note = ""  # what this call decides replaces what the last one did
     url = manifest.get("chroma_url")
     if not url:
         return None
@@ -159,7 +160,7 @@ def remote_of(
                 except NotFoundError:
                     missing.append(n)
             if missing:  # name only what is gone: the other collection may be there
-                _warn(path, url, f"has no collection {' or '.join(missing)} for this index")
+                live.in_memory_note = _warn(path, url, f"has no collection {' or '.join(missing)} for this index")
                 return None
     except (ConfigError, IndexCorruptError):
         raise
@@ -174,12 +175,14 @@ def remote_of(
     return remote if _usable(stores, manifest, live, path, url) else None
 
 
-def _warn(path: Path, url: str, problem: str) -> None:
-    log.warning(
-        "[skill_retriever][index] the Chroma server at %s %s; searching the vectors of %s held in memory "
-        "instead: run `%s` to copy them to the server",
-        url, problem, path, repair_command(path, url),
-    )
+def _said(path: Path, url: str, problem: str) -> str:
+    return (f"the Chroma server at {url} {problem}; searching the vectors of {path} held in memory "
+            f"instead: run `{repair_command(path, url)}` to copy them to the server")
+
+
+def _warn(path: Path, url: str, problem: str) -> str:
+    log.warning("[skill_retriever][index] %s", said := _said(path, url, problem))
+    return said
 
 
 def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
@@ -194,7 +197,8 @@ def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
 def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> bool:
     """Whether a reader may search the server's collections (else it warns)."""
     check = _InStep(stores, manifest, live, path, url)
-    if not check.in_step():
+    live.in_memory_note = "" if check.in_step() else check.said
+    if live.in_memory_note:
         return False
     for store, nodes in zip(stores, (True, False), strict=True):
         store.fallback = InMemoryVectors(check, live, nodes=nodes)
@@ -273,6 +277,7 @@ class _InStep:
         self._lock = threading.Lock()
         self._version, self._ok, self._next = -1, True, 0.0
         self._warned: tuple[int, str] | None = None
+        self.said = ""  # why it is out of step, as warned (for an answer's warnings: stores.search_notes)
 
     def _current(self) -> bool:
         return self._live.version == self._version and (self._ok or time.monotonic() < self._next)
@@ -296,6 +301,7 @@ class _InStep:
             foreign = _not_ours(self._stores, self._manifest, self._path, self._url)
             problem = foreign or out_of_step([s.name for s in self._stores], have, _held(self._live))
             self._version, self._ok, self._next = version, not problem, time.monotonic() + RECHECK_S
+            self.said = foreign or (_said(self._path, self._url, problem) if problem else "")
             if problem and None in have and _moved_away(self._path, self._manifest):
                 # `move-to-server` deleted them after this snapshot: its answers stand, the next follows the move
                 log.info("[skill_retriever][index] %s moved to other collections; this snapshot searches in memory", self._path)

@@ -14,20 +14,29 @@ from skill_retriever.advice import command
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of, out_of_step
-from skill_retriever.stores.server_errors import repair_command, server_problem, start_hint
+from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes
+from skill_retriever.stores.server_errors import repair_command, start_hint
+from skill_retriever.stores.server_timeouts import problem_of
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["server_line", "server_status"]
 
 
 def server_status(
-    manifest: Mapping[str, Any], embedder: Embedder, path: Path, index_vectors: tuple[int, int] | None = None
+    manifest: Mapping[str, Any],
+    embedder: Embedder,
+    path: Path,
+    index_vectors: tuple[int, int] | None = None,
+    snapshot: IndexSnapshot | None = None,
 ) -> dict[str, Any] | None:
     """What the manifest's Chroma server holds for the index at ``path``, for ``stats``:
     None without a server; else ``url``, ``reachable`` (with ``error`` when not), each
     collection's vector count (None: missing), ``index_vectors`` (the node and edge
     vectors the index holds, as its ``status()`` counts them, which a server in step
-    holds too; None: not given) and
-    ``copy_of`` (the directory whose collections these are, when this index is a copy of
+    holds too; None: not given), ``out_of_step`` (with ``snapshot``, the index's state
+    those counts are of: how many of the server's vectors differ from it by id and hash,
+    ``server_drift.compare``; None when not compared: no snapshot, a copy, a collection
+    missing), ``copy_of`` (the directory whose collections these are, when this index is a copy of
     it) and ``strays`` (collections marked as this directory's that the index does not
     use: ``stores.move_leftovers``). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
@@ -39,8 +48,11 @@ def server_status(
 
     from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
 
+    want = held_hashes(path, snapshot) if snapshot is not None else None  # a database error is no server's
+    stores: list[Any] = []
     out: dict[str, Any] = {
-        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors
+        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors,
+        "out_of_step": None,
     }
     try:
         client = chroma_client(str(url))
@@ -52,10 +64,13 @@ def server_status(
                 out["collections"][name] = None
                 continue
             out["collections"][name] = store.count()
+            stores.append(store)
             out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
         out["strays"] = leftovers.strays(client, path, collection_names(manifest))
+        if want is not None and not out["copy_of"] and len(stores) == 2:
+            out["out_of_step"] = compare(list(zip([s.all_ids_and_hashes() for s in stores], want, strict=True)))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
-        problem = server_problem(str(url), exc)
+        problem = problem_of(str(url), exc)
         return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
     return out
 
@@ -87,9 +102,14 @@ def _held_line(server: Mapping[str, Any], path: str) -> str:
     if None in server["collections"].values():
         return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
     want = server.get("index_vectors")
+    drift = server.get("out_of_step") or {}
+    repair = repair_command(path, str(url))
     if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
+        by_hash = f" ({drift_phrase(drift)})" if drift.get("vectors") else ""
+        return f"{url} {problem}{by_hash}; queries search the index's vectors in memory until `{repair}` copies them there again"
+    if drift.get("vectors"):  # as many as the index, so readers search them: count checks cannot tell
         return (
-            f"{url} {problem}; queries search the index's vectors in memory until "
-            f"`{repair_command(path, str(url))}` copies them there again"
+            f"{url} holds {held}, but {drift_phrase(drift)}; queries take their candidates from the server's "
+            f"vectors as they are until `{repair}` copies the index's there"
         )
     return f"{url} holds {held}"

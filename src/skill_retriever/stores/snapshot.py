@@ -99,6 +99,7 @@ class IndexSnapshot:
         calibration: str | None = None,
         unfinished_runs: str = "{}",
         unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+        search_notes: Callable[[], list[str]] = list,
     ) -> None:
         self.version = version
         self.path = path
@@ -114,7 +115,8 @@ class IndexSnapshot:
         self._unfinished_runs = run_marks.parse(unfinished_runs)  # parsed once, not per query
         # What an answer read from here depends on besides the query: the version, and what
         # is stored without a new one (the calibration, the run marks). The answer cache's key.
-        self.stamp = (version, hash((calibration, unfinished_runs)))
+        self.stamp = (version, hash((calibration, unfinished_runs, search_notes)))
+        self.search_notes = search_notes  # an answer's warnings that its vectors were searched in memory (stores.search_notes)
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
         self._memo = _Memo()
 

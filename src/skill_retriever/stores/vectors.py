@@ -31,13 +31,8 @@ import numpy as np
 from skill_retriever.exceptions import ConfigError, IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.server_errors import (
-    reached,
-    repair_command,
-    server_error,
-    server_problem,
-    url_parts,
-)
+from skill_retriever.stores.server_errors import reached, repair_command, url_parts
+from skill_retriever.stores.server_timeouts import error_of, problem_of
 from skill_retriever.stores.server_trust import ssl_trust
 
 log = logging.getLogger("skill_retriever")
@@ -139,8 +134,8 @@ def chroma_client(url: str) -> Any:
     except ConfigError:
         raise
     except Exception as exc:  # chromadb says "Could not connect" whatever the cause: the chain tells
-        if server_problem(url, exc).down:  # so that every open says the index is not damaged
-            raise server_error(url, exc) from exc
+        if problem_of(url, exc).down:  # so that every open says the index is not damaged
+            raise error_of(url, exc) from exc
         raise
     _bound_requests(client)
     return client
@@ -160,7 +155,7 @@ def check_chroma_server(url: str) -> None:
     except (ConfigError, ServerUnreachableError):
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
-        raise server_error(url, exc) from exc
+        raise error_of(url, exc) from exc
 
 
 def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> None:
@@ -262,7 +257,7 @@ class ChromaVectorStore:
         except Exception as exc:
             if not _unreachable(exc):
                 raise
-            problem = server_problem(self.url or "", exc)
+            problem = problem_of(self.url or "", exc)
             raise ServerUnreachableError(
                 f"the Chroma server at {self.url or 'the configured URL'} cannot be reached: {problem.what}; {problem.todo}"
             ) from exc
