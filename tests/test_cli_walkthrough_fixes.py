@@ -98,7 +98,7 @@ def test_kinds_naming_no_kind_are_refused(capsys: pytest.CaptureFixture[str], ki
 
 def test_an_unknown_kind_is_named_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "query", "x", "--kinds", "skill,skils")
-    assert code == 2 and "argument --kinds: unknown kind(s) skils; give one or more of:" in err
+    assert code == 2 and "argument --kinds: unknown kind(s) skils (did you mean skill?); give one or more of:" in err
 
 
 # -- 3. a garbage manifest ----------------------------------------------------------------

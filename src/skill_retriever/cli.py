@@ -113,13 +113,17 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
     )
-    q.add_argument("--route", choices=["smart", "ppr", "quick"], default=None, help="force a route (default: the index's, chosen per query; `stats` shows it)")
+    q.add_argument("--route", type=str.lower, choices=["smart", "ppr", "quick"], default=None, help="force a route (default: the index's, chosen per query; `stats` shows it)")
     q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
     q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
     q.add_argument("--tags", type=tag_list, default=None, help="comma-separated tags: only items carrying one of them")
     q.add_argument("--since", type=time_arg, default=None,
                    help="only items created or updated at or after this time (ISO-8601, e.g. 2026-11-01; UTC unless a zone is given)")
-    q.add_argument("--until", type=time_arg, default=None, help="only items created or updated at or before this time")
+    q.add_argument(
+        "--until", type=time_arg, default=None,
+        help="only items created or updated at or before this time; a date alone takes its whole day in "
+        "(--until 2026-11-01 ends at 2026-11-01T23:59:59.999999 UTC)",
+    )
     q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
     common(q)
 

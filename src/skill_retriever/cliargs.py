@@ -163,17 +163,30 @@ def _fraction(text: str) -> float:
 
 
 def kind_list(text: str) -> list[str]:
-    """A ``--kinds`` value: comma-separated kinds. Empty entries (``skill,,agent``, a
-    trailing comma) are dropped rather than read as a kind named ''."""
+    """A ``--kinds`` value: comma-separated kinds, in any case (``Skill,AGENT``), as a JSON
+    graph's ``kind`` may be written. Empty entries (``skill,,agent``, a trailing comma) are
+    dropped rather than read as a kind named ''. A plural or a near miss (``skills``,
+    ``mcp-server``) is refused with the kind it most likely means: read silently, ``skills``
+    would blur the item kind with ``index --kind skills``, the source kind."""
+    import difflib
+
     from skill_retriever.model import NodeKind
 
-    known = ", ".join(sorted(k.value for k in NodeKind))
-    kinds = [k for k in (part.strip() for part in text.split(",")) if k]
-    if not kinds:
-        raise argparse.ArgumentTypeError(f"names no kind; give one or more of: {known}")
-    if unknown := [k for k in kinds if k not in {n.value for n in NodeKind}]:
-        raise argparse.ArgumentTypeError(f"unknown kind(s) {', '.join(unknown)}; give one or more of: {known}")
-    return kinds
+    names = sorted(k.value for k in NodeKind)
+    asked = [k for k in (part.strip() for part in text.split(",")) if k]
+    if not asked:
+        raise argparse.ArgumentTypeError(f"names no kind; give one or more of: {', '.join(names)}")
+    if unknown := [k for k in asked if k.lower() not in names]:
+
+        def guess(kind: str) -> str:
+            stem = kind.lower().removesuffix("s")  # skills, incidents; docs, mcp: a name's start
+            near = difflib.get_close_matches(stem, names, n=1, cutoff=0.75)
+            near = near or [n for n in names if len(stem) >= 3 and n.startswith(stem)][:1]
+            return f"{kind} (did you mean {near[0]}?)" if near else kind
+
+        raise argparse.ArgumentTypeError(
+            f"unknown kind(s) {', '.join(map(guess, unknown))}; give one or more of: {', '.join(names)}")
+    return list(dict.fromkeys(k.lower() for k in asked))
 
 
 def tag_list(text: str) -> list[str]:
@@ -186,10 +199,17 @@ def tag_list(text: str) -> list[str]:
 
 def time_arg(text: str) -> str:
     """A ``--since`` / ``--until`` value: an ISO-8601 date or time (UTC when no zone is
-    given), checked here so that a typo is argparse's one line, not a search's error."""
+    given), checked here so that a typo, or an empty value (``--since "$UNSET"``), is
+    argparse's one line naming the option, not a search's error naming the Python filter.
+    A date alone is its whole day: ``--until 2026-11-01`` takes that day in
+    (`filters.Filters`)."""
     from skill_retriever.exceptions import InvalidItemError
     from skill_retriever.model import parse_timestamp
 
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"is {'empty' if not text else 'blank'}; give a time such as 2026-11-01 or 2026-11-01T12:00:00Z, "
+            "or leave the option out for no limit")
     try:
         parse_timestamp(text, "the time")
     except InvalidItemError as exc:
@@ -206,7 +226,10 @@ def error_text(exc: SkillRetrieverError, args: argparse.Namespace) -> str:
     """What the CLI prints for an error: its message, except that another process writing
     the index is told in the command's terms (``--lock-wait``, not the Python parameter)."""
     from skill_retriever.exceptions import IndexLockedError
+    from skill_retriever.filters import ReversedWindowError
 
+    if isinstance(exc, ReversedWindowError):  # the command's options, not the Python filter's names
+        return exc.worded("--since", "--until")
     return _locked_advice(exc, args) if isinstance(exc, IndexLockedError) else str(exc)
 
 

@@ -8,9 +8,10 @@ tools and the CLI on one's own index); no principals at all sees public items on
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError, InvalidItemError
@@ -18,6 +19,47 @@ from skill_retriever.model import Node, NodeKind, parse_timestamp
 
 ALL_PRINCIPALS = "*"
 FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
+
+#: An ``until`` with no time of day, as `model.parse_timestamp` reads one: a day
+#: (``2026-11-01``, ``20261101``, ``2026-W44-7``) or an ISO week (``2026-W44``).
+_A_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}-?\d")
+_A_WEEK = re.compile(r"\d{4}-?W\d{2}")
+
+
+def _last_instant(value: object, start: datetime) -> datetime:
+    """Where an ``until`` given as ``value`` ends, ``start`` being what it parsed to: a date
+    alone (a string of one, or a `date`) names its whole day, and an ISO week its whole
+    week, so the window takes it in up to its last microsecond (``until=2026-11-01``
+    admits an item of 2026-11-01 15:00, and ``since=until=`` a day is that day); a time
+    of day is the instant it names."""
+    if isinstance(value, datetime):
+        return start
+    text = value.strip() if isinstance(value, str) else None
+    if isinstance(value, date) or (text is not None and _A_DAY.fullmatch(text)):
+        span = timedelta(days=1)
+    elif text is not None and _A_WEEK.fullmatch(text):
+        span = timedelta(weeks=1)
+    else:
+        return start
+    try:
+        return start + span - timedelta(microseconds=1)
+    except OverflowError:  # the last day of year 9999: to the end of time
+        return datetime.max.replace(tzinfo=UTC)
+
+
+class ReversedWindowError(ConfigError):
+    """``since`` is after ``until``, so no item could pass. ``since`` and ``until`` let
+    another entry point, such as the CLI with its ``--since`` / ``--until``, say it with its
+    own names (:meth:`worded`)."""
+
+    def __init__(self, since: datetime, until: datetime) -> None:
+        self.since, self.until = since, until
+        super().__init__(self.worded("filters.since", "filters.until"))
+
+    def worded(self, since_name: str, until_name: str) -> str:
+        """The message, naming the two bounds ``since_name`` and ``until_name``."""
+        return (f"{since_name} ({self.since.isoformat()}) is after {until_name} ({self.until.isoformat()}), "
+                "so no item could pass; swap them")
 
 
 def star_access_note(nodes: Iterable[Node]) -> str | None:
@@ -131,14 +173,12 @@ class Filters:
                 )
         try:
             object.__setattr__(self, "since", parse_timestamp(self.since, "filters.since"))
-            object.__setattr__(self, "until", parse_timestamp(self.until, "filters.until"))
+            until = parse_timestamp(self.until, "filters.until")
         except InvalidItemError as exc:
             raise ConfigError(str(exc)) from exc
+        object.__setattr__(self, "until", None if until is None else _last_instant(self.until, until))
         if self.since is not None and self.until is not None and self.since > self.until:
-            raise ConfigError(
-                f"filters.since ({self.since.isoformat()}) is after filters.until "
-                f"({self.until.isoformat()}), so no item could pass; swap them"
-            )
+            raise ReversedWindowError(self.since, self.until)
 
     @classmethod
     def from_spec(cls, spec: Any) -> Filters:
@@ -195,14 +235,17 @@ class Filters:
         if self.tags is not None and self.tags.isdisjoint(node.tags):
             return False
         if self.since is not None or self.until is not None:
-            when = node.last_changed
-            if when is None:
-                return False
-            if self.since is not None and when < self.since:
-                return False
-            if self.until is not None and when > self.until:
-                return False
+            # Created or updated inside the window, as README says: an incident opened
+            # last week and updated today is one of last week's (its later time alone
+            # would leave it out of every window that ends before today). An update
+            # dated before the creation (a bad import, a clock skew) reads as the
+            # creation, as `Node.last_changed` reads it: nothing changes before it exists.
+            return any(self.in_window(t) for t in (node.created, node.last_changed) if t is not None)
         return True
+
+    def in_window(self, when: datetime) -> bool:
+        """Whether ``since <= when <= until`` (an open bound admits every time)."""
+        return (self.since is None or when >= self.since) and (self.until is None or when <= self.until)
 
     @property
     def is_trivial(self) -> bool:

@@ -24,8 +24,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   weekend": the most recent weekend, the current one on a Saturday or Sunday.
 * "in/during <month> [year]" or "in/during YYYY-MM": that calendar month.
 * "since X": from X; "after X": from the end of X; "before X": up to the start of X;
-  "between X and Y" / "from X to Y": from X to the end of Y, read as "between Y and X"
-  when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
+  "[up] until X" / "till X": up to the end of X (a date alone is taken in, as the
+  ``until`` filter takes it); "between X and Y" / "from X to Y" / "since X until Y":
+  from X to the end of Y, read as "between Y and X" when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, or a weekend above ("since the weekend", "since last night").
@@ -36,11 +37,12 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   ``[now - recent_days, now)``.
 
 The first rule in the order above that matches wins; "between" and "since/before/
-after" are tried before the others so that "since yesterday" is not read as "yesterday".
+after/until" are tried before the others so that "since yesterday" or "until yesterday"
+is not read as "yesterday".
 A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
-("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm"), so
-that the caller can say it was ignored; a time word alone ("weekend cabin", "night
+("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm", and a
+time ahead of now: "in the next 24h", "tomorrow"), so that the caller can say it was ignored; a time word alone ("weekend cabin", "night
 mode") is no such phrase. A bare date ("on 2026-12-03") is noted, not read as that day:
 in a tool request it is most often an argument ("book a table on 2026-12-03"; about 11 % of
 seal-tools' requests and 6 % of traject-bench's hold one), which the search should keep.
@@ -55,6 +57,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from skill_retriever.algorithms.time_words import (
+    DATE,
+    DIGIT_UNIT,
+    ISO_MONTH,
+    MONTH,
+    MONTHS,
+    NUMBER_WORDS,
+    PART_OF_DAY,
+    SPAN,
+    UNITS,
+    WEEKDAY_NAME,
+    WEEKDAYS,
+    WORD_NUM,
+    WORD_UNIT,
+    unread_time_phrase,
+)
 from skill_retriever.exceptions import ConfigError, QueryError
 
 if TYPE_CHECKING:
@@ -68,76 +86,26 @@ __all__ = [
     "unread_time_phrase",
 ]
 
-_UNITS: dict[str, timedelta] = {
-    "minute": timedelta(minutes=1), "min": timedelta(minutes=1),
-    "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
-    "day": timedelta(days=1), "d": timedelta(days=1),
-    "week": timedelta(weeks=1), "wk": timedelta(weeks=1), "w": timedelta(weeks=1),
-    "fortnight": timedelta(weeks=2),
-    "month": timedelta(days=30), "mo": timedelta(days=30),
-    "year": timedelta(days=365), "yr": timedelta(days=365), "y": timedelta(days=365),
-}  # fmt: skip
-_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
-                 "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
-_WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in _NUMBER_WORDS), key=len, reverse=True))
-_WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|years?|yrs?"
-_DIGIT_UNIT = _WORD_UNIT + r"|mo|h|d|w|y"
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")  # fmt: skip
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# "May" only capitalised; the others in any case, full or as three letters ("Sept" too).
-_MONTH = (
-    r"(?:(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|May|MAY)(?:\s+\d{4})?"
+_BETWEEN_RE = re.compile(
+    rf"\b(?i:between\s+({DATE})\s+and|(?:from|since)\s+({DATE})\s+(?:to|until|till))\s+({DATE})\b"
 )
-_WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_WEEKDAY = rf"(?i:(?:last\s+)?{_WEEKDAY_NAME})"
-_ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
-_ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
-# Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
-_SPAN = (
-    r"(?i:(?:the\s+)?day\s+before\s+yesterday|(?:this|yesterday)\s+(?:morning|afternoon|evening)"
-    r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
-)
-_PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
-_DATE = rf"{_ISO_DAY}|{_ISO_MONTH}|{_SPAN}|(?i:the\s+weekend|today|yesterday)|{_WEEKDAY}|{_MONTH}"
-
-_BETWEEN_RE = re.compile(rf"\b(?i:between\s+({_DATE})\s+and|from\s+({_DATE})\s+to)\s+({_DATE})\b")
 # Not "the day before yesterday", which names a day (`_DAY_RE`).
-_BOUND_RE = re.compile(rf"\b(?i:(since|after|(?<!day\s)before))\s+({_DATE})\b")
+_BOUND_RE = re.compile(rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+({DATE})\b")
 _LAST_RE = re.compile(
     r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
-    rf"\s+(?:(\d+(?:\.\d+)?)\s*({_DIGIT_UNIT})|(?:({_WORD_NUM})\s+)?({_WORD_UNIT}))\b",
+    rf"\s+(?:(\d+(?:\.\d+)?)\s*({DIGIT_UNIT})|(?:({WORD_NUM})\s+)?({WORD_UNIT}))\b",
     re.IGNORECASE,
 )
 _THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
-_MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({_ISO_MONTH}|{_MONTH})\b")
+_MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({ISO_MONTH}|{MONTH})\b")
 # "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
 _DAY_RE = re.compile(
-    rf"\b(?:(?:over|during)\s+the\s+weekend|{_SPAN}|today|yesterday|last\s+{_WEEKDAY_NAME})\b",
+    rf"\b(?:(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
     re.IGNORECASE,
 )
 _RECENT_RE = re.compile(
     r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", re.IGNORECASE
 )
-# Words that look like a time but that no rule above reads ("since the outage", "in Q3").
-# A time word counts only after a word that makes it a time ("last quarter", "at noon"):
-# alone ("weekend cabin", "night mode", "spring boot") it is an ordinary word.
-_TIMELIKE_RE = re.compile(
-    r"\b(?i:since\s+\S+(?:\s+\S+)?|until\s+\S+|(?:\d+\s+)?\S+\s+ago|q[1-4]|fy\s?\d{2,4}"
-    r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
-    r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
-    rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{_WEEKDAY_NAME})"
-    r"|next\s+(?:week|month|year)|tonight|(?:on|at)\s+the\s+weekend"
-    rf"|on\s+{_WEEKDAY_NAME}s?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
-    r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
-    r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
-    r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"
-    r"|\d{4}-\d{2}(?:-\d{2})?)\b"
-)
-
-
 @dataclass(frozen=True)
 class TimeWindow:
     """A half-open UTC interval named in a query.
@@ -224,7 +192,7 @@ def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
         start = _month_start(int(m.group(1)), int(m.group(2)))
         return start, _next_month(start)
     name, _, year = text.lower().partition(" ")
-    month = next((i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3])), 0)
+    month = next((i for i, full in enumerate(MONTHS, 1) if full.startswith(name[:3])), 0)
     if not month:
         return None
     if year.strip():
@@ -240,17 +208,17 @@ def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
     today, hour = _midnight(now), timedelta(hours=1)
     word = re.sub(r"^(?:(?:over|during) )?(?:the )?", "", word)
     back = {"today": 0, "yesterday": 1, "day before yesterday": 2}.get(word)
-    if back is None and (day := word.removeprefix("last ")) in _WEEKDAYS:
-        back = (now.weekday() - _WEEKDAYS.index(day) - 1) % 7 + 1  # the most recent before today
+    if back is None and (day := word.removeprefix("last ")) in WEEKDAYS:
+        back = (now.weekday() - WEEKDAYS.index(day) - 1) % 7 + 1  # the most recent before today
     if back is not None:
         start = today - timedelta(days=back)
         return start, start + timedelta(days=1)
     if word == "last night":
         return today - 6 * hour, today + 6 * hour
     which, _, part = word.partition(" ")
-    if part in _PART_OF_DAY:
+    if part in PART_OF_DAY:
         base = today - timedelta(days=1 if which == "yesterday" else 0)
-        return base + _PART_OF_DAY[part][0] * hour, base + _PART_OF_DAY[part][1] * hour
+        return base + PART_OF_DAY[part][0] * hour, base + PART_OF_DAY[part][1] * hour
     if word.endswith("weekend"):
         monday = today - timedelta(days=today.weekday())
         # "last weekend" is the latest complete one; "this/the weekend" may be under way.
@@ -278,7 +246,7 @@ def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
 
 def _unit(text: str) -> timedelta:
     word = text.lower()
-    return _UNITS.get(word) or _UNITS[word[:-1]]  # "hours" -> "hour"
+    return UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
 
 
 def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> TimeWindow | None:
@@ -307,13 +275,13 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
         return TimeWindow(lo[0], hi[1], m.group())
     if m := _BOUND_RE.search(query):
         first, last = _day_or_instant(m.group(2), now)
-        kind = m.group(1).lower()
-        if kind == "before":
-            return TimeWindow(None, first, m.group())
+        kind = m.group(1).lower().split()[-1]
+        if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
+            return TimeWindow(None, first if kind == "before" else last, m.group())
         return TimeWindow(first if kind == "since" else last, None, m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
-        count = float(m.group(1)) if m.group(1) else float(_NUMBER_WORDS[n])
+        count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
         try:
             return TimeWindow(now - count * _unit(m.group(2) or m.group(4)), now, m.group())
         except OverflowError:  # "last 99999999 years": further back than datetime goes
@@ -332,22 +300,6 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
     if m := _RECENT_RE.search(query):
         return TimeWindow(now - timedelta(days=recent_days), now, m.group())
     return None
-
-
-def unread_time_phrase(query: str) -> str | None:
-    """A phrase that looks like a time but that :func:`parse_time_window` does not read.
-
-    Call it when :func:`parse_time_window` found no window: the query text is then left
-    whole, and the caller may say that the phrase set no window.
-
-    Args:
-        query: The query text.
-
-    Returns:
-        The first such phrase as written ("since the outage", "3 days ago"), or None.
-    """
-    m = _TIMELIKE_RE.search(query)
-    return m.group() if m else None
 
 
 def strip_time_phrase(query: str, window: TimeWindow | None) -> str:

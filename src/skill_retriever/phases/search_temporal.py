@@ -1,8 +1,9 @@
 """search_temporal: when the query names a time window ("last 24h", "since 2026-11-01",
-"recent"), rank the items inside it by recency (the later of updated and created). Without a time
-expression the channel stays silent rather than add noise. A time it cannot use (no item the
-caller may see carries a date, or none was changed inside the window) is said in a warning:
-the answer then ranks by the text alone, which the asker may not expect."""
+"recent"), rank the items created or updated inside it by recency (their latest time inside
+it). Without a time expression the channel stays silent rather than add noise. A time it
+cannot use (no item the caller may see carries a date, or none was changed inside the
+window) is said in a warning: the answer then ranks by the text alone, which the asker may
+not expect."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ def search_temporal(state: RetrievalState, view: QueryView) -> Update:
     window = TimeWindow.from_spec(spec)
     snap = view.snapshot
     pred = snap.allowed(view.filters)
-    # ``last_changed``: the later of the two timestamps, as the since/until filters read it.
-    items = [(n.id, n.last_changed) for n in snap.nodes.values() if pred is None or pred(n.id)]
+    # Both times, as the since/until filters read them (`Filters.admits`): an item created
+    # or updated inside the window is in it (an incident opened yesterday and updated today
+    # is one of yesterday's), ranked by its latest time inside (`rank_by_recency` keeps it).
+    items = [(n.id, t) for n in snap.nodes.values() if pred is None or pred(n.id) for t in (n.created, n.last_changed)]
     ranked = rank_by_recency(items, window)[: view.config.channel_depth]
     update: Update = {
         "channel_rankings": {"temporal": [{"id": i, "score": 1.0 / (r + 1)} for r, i in enumerate(ranked)]},

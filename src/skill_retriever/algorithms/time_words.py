@@ -1,0 +1,84 @@
+"""The words of time phrases: units, numbers, months, weekdays and the date expressions
+`temporal.parse_time_window` reads, and the phrases that look like a time but that it does
+not read (:func:`unread_time_phrase`). Its own module so that both share one vocabulary."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+__all__ = ["unread_time_phrase"]
+
+UNITS: dict[str, timedelta] = {
+    "minute": timedelta(minutes=1), "min": timedelta(minutes=1),
+    "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
+    "day": timedelta(days=1), "d": timedelta(days=1),
+    "week": timedelta(weeks=1), "wk": timedelta(weeks=1), "w": timedelta(weeks=1),
+    "fortnight": timedelta(weeks=2),
+    "month": timedelta(days=30), "mo": timedelta(days=30),
+    "year": timedelta(days=365), "yr": timedelta(days=365), "y": timedelta(days=365),
+}  # fmt: skip
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
+                 "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
+WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in NUMBER_WORDS), key=len, reverse=True))
+WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|years?|yrs?"
+DIGIT_UNIT = WORD_UNIT + r"|mo|h|d|w|y"
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# "May" only capitalised; the others in any case, full or as three letters ("Sept" too).
+MONTH = (
+    r"(?:(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|May|MAY)(?:\s+\d{4})?"
+)
+WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+WEEKDAY = rf"(?i:(?:last\s+)?{WEEKDAY_NAME})"
+ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
+ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
+# Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
+SPAN = (
+    r"(?i:(?:the\s+)?day\s+before\s+yesterday|(?:this|yesterday)\s+(?:morning|afternoon|evening)"
+    r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
+)
+PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
+DATE = rf"{ISO_DAY}|{ISO_MONTH}|{SPAN}|(?i:the\s+weekend|today|yesterday)|{WEEKDAY}|{MONTH}"
+
+# Words that look like a time but that `parse_time_window` does not read ("since the
+# outage", "in Q3"). A time word counts only after a word that makes it a time ("last
+# quarter", "at noon"): alone ("weekend cabin", "night mode", "spring boot") it is an
+# ordinary word. A time ahead of now ("in the next 24h", "tomorrow") is one too: items
+# carry past times, so no window is read from it, and the caller is told so.
+_AHEAD = (
+    r"(?:(?:in|within|over|for|during)\s+the\s+)?(?:next|coming|following|upcoming)"
+    rf"\s+(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{WORD_NUM})\s+)?(?:{WORD_UNIT}))|tomorrow"
+)
+TIMELIKE_RE = re.compile(
+    r"\b(?i:(?:since|until)\s+\S+(?:\s+\S+)?|(?:\d+\s+)?\S+\s+ago|q[1-4]|fy\s?\d{2,4}"
+    r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
+    r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
+    rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{WEEKDAY_NAME})"
+    rf"|{_AHEAD}|tonight|(?:on|at)\s+the\s+weekend"
+    rf"|on\s+{WEEKDAY_NAME}s?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
+    r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
+    r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|\d{4}-\d{2}(?:-\d{2})?)\b"
+)
+
+
+def unread_time_phrase(query: str) -> str | None:
+    """A phrase that looks like a time but that `temporal.parse_time_window` does not
+    read, a time ahead of now among them ("in the next 24h").
+
+    Call it when `temporal.parse_time_window` found no window: the query text is then left
+    whole, and the caller may say that the phrase set no window.
+
+    Args:
+        query: The query text.
+
+    Returns:
+        The first such phrase as written ("since the outage", "3 days ago"), or None.
+    """
+    m = TIMELIKE_RE.search(query)
+    return m.group() if m else None
