@@ -59,16 +59,17 @@ def test_a_private_requirement_reads_as_one_no_source_has(index: Index, tmp_path
     (other,) = notes["uses-private"]  # another source: had it already
     (ghost,) = notes["ghost-user"]  # a name nothing in the index has
     for note in (own, other):
-        assert note["status"] == "not in the index" and note["id"] == "" and note["name"] == WRITTEN
+        assert note["status"] == "not in the index you see" and note["id"] == "" and note["name"] == WRITTEN
         assert note["note"] == str(ghost["note"]).replace("no-such-thing", WRITTEN)
     assert own["note"] == (
-        f"requires {WRITTEN!r}, which no source of the index has: it may not work until "
-        f"{WRITTEN} is there; install it by hand or index a source that has it"
+        f"requires {WRITTEN!r}, which the index does not show you (no source has it, or only others "
+        f"may see it): it may not work until {WRITTEN} is there; install it by hand, ask someone who "
+        "may see it to install it here, or index a source that has it"
     )
     # transitively too, as for any requirement that will not be there
     (via,) = notes["release-train"]
     assert via["name"] == WRITTEN and via["via"] == ["acme/skills/deploy-helper/SKILL.md"]
-    assert f"requires {WRITTEN!r} (via deploy-helper), which no source" in str(via["note"])
+    assert f"requires {WRITTEN!r} (via deploy-helper), which the index does not show you" in str(via["note"])
     # the private item is neither installed nor named nor hinted at anywhere
     text = "\n".join(plan.lines()) + json.dumps(plan.to_dict())
     assert "zanzibar-vault" not in text and SECRET not in text
@@ -96,5 +97,5 @@ def test_the_cli_json_plan_says_the_same(
     out = capsys.readouterr().out
     assert code == 0
     (note,) = _notes(json.loads(out))["deploy-helper"]
-    assert note["name"] == WRITTEN and "which no source of the index has" in str(note["note"])
+    assert note["name"] == WRITTEN and "which the index does not show you" in str(note["note"])
     assert "zanzibar-vault" not in out and SECRET not in out

@@ -19,7 +19,9 @@ settled by one rule, whatever order they come in:
    a result is never dropped for conflicting with something that is itself dropped.
 
 The graph is a caller's `CallerView`: a conflict with an item the caller may not see is
-not there to be found, so neither its other side nor its reason can reach an answer.
+not there to be found, so neither its other side nor its reason can reach an answer. One
+with such an item that a target already holds is found from the target's files instead,
+never named (`install.unseen`).
 """
 
 from __future__ import annotations

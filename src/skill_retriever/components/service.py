@@ -27,8 +27,8 @@ from typing import Any
 from skill_retriever.components.closure import Closure, dependency_closure
 from skill_retriever.components.conflicts import Conflict, find_conflicts, settle_conflicts
 from skill_retriever.components.dedup import Collapsed, DedupConfig, duplicates_of
+from skill_retriever.components.dependency_check import dependency_report
 from skill_retriever.components.install import match_installed
-from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.refill import first_fetch, fold_to_k
@@ -217,36 +217,15 @@ class ComponentService:
         A plugin stands for its members (the installable components with a PART_OF edge
         to it), as in `install.plan_install`: ``plugins`` maps it to them, and they are
         ``selected``. Ids the caller cannot see are listed under ``missing``, like ids that
-        do not exist.
+        do not exist. What the index cannot bring (``missing_requirements``) and conflicts
+        with what ``target`` holds are said as the install plan says them
+        (`dependency_check`).
 
         Raises:
-            InstallError: A plugin has no installable member in the view.
+            InstallError: A plugin has no installable member in the view, or ``target``
+                is not an existing folder.
         """
-        view = view or self.view()
-        missing = [i for i in ids if i not in view]
-        wanted, plugins = expand_plugins(view, [i for i in ids if i in view])
-        closure = dependency_closure(view, wanted)
-        installed = match_installed(view, target) if target is not None else {}
-        conflicts = find_conflicts(view, closure.ids, installed)
-        return {
-            "selected": list(closure.selected),
-            "plugins": {p: list(members) for p, members in plugins.items()},
-            "added": [
-                {
-                    "id": i,
-                    "name": view.name_of(i),
-                    "kind": view.get(i).kind.value,
-                    "required_by": list(closure.required_by.get(i, ())),
-                    "chain": list(closure.chains.get(i, ())),
-                }
-                for i in closure.added
-            ],
-            "requires": {i: list(closure.requires.get(i, ())) for i in closure.ids},
-            "cycles": [list(c) for c in closure.cycles],
-            "conflicts": [c.to_dict() for c in conflicts],
-            "installed": installed,
-            "missing": missing,
-        }
+        return dependency_report(view or self.view(), ids, target)
 
     # -- helpers ----------------------------------------------------------------------
     def _select(

@@ -90,6 +90,13 @@ class CallerView:
 
         return snap.memo("caller-nodes", self.principals, build, _VIEWS_KEPT)
 
+    @property
+    def may_hide(self) -> bool:
+        """Whether the index may hold items this caller may not see: some item has access
+        labels and the caller does not see everything. What the view lacks may then exist
+        all the same, so an answer must not say that the index lacks it."""
+        return self._pred is not None and self.snapshot.has_access_labels
+
     def get(self, node_id: str) -> Node:
         """The node, when visible.
 

@@ -14,9 +14,16 @@ transitively along the plan's ``requires``, that will not be there:
 A blocked requirement (the user's own differing file is kept) and an unchanged one are
 in the target: no note. A ``requires`` name that resolves nowhere in the index (neither
 its own source nor any other has a component of that name: `cross_source.unlinked_requires`)
-is noted too, by name, with status `NOT_INDEXED` and no id: the plan cannot bring it, and
-only the user can. So is one that resolves only to an item the caller may not see: to them
-it does not exist, and the note names it by the public file's text alone (`_hidden_requires`).
+is noted too, by name, with no id: the plan cannot bring it, and only the user can. So is
+one that resolves only to an item the caller may not see, named by the public file's text
+alone (`_hidden_requires`). The two read alike (telling them apart would tell that the
+hidden item exists), and where the index may hold what the caller may not see
+(`CallerView.may_hide`), the note must not claim that no source has it, which would be
+false advice for the hidden one: status `NOT_SHOWN`, "which the index does not show you";
+else `NOT_INDEXED`, "which no source of the index has". A name the target holds a
+component of (`unseen.installed_names`: its files, servers and install record, whatever
+the index shows of them) is noted as there, status `IN_TARGET`: someone who may see more
+may have installed it, and the caller can read that on disk anyway.
 A package spec such as ``torch>=2.9`` is no component and never noted (a ``dependencies``
 list with such a name is a package list, `skill_links`). A required
 plugin stands for its members (`closure`): a member that will not be there is noted "via"
@@ -37,12 +44,25 @@ from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_records import DEPENDENCIES_KEY, REQUIRES_KEYS, name_list
 from skill_retriever.model import EdgeKind, Node
 
-__all__ = ["LEFT_OUT", "NOT_INDEXED", "NO_MEMBERS", "note_missing", "unknown_requires"]
+__all__ = [
+    "IN_TARGET",
+    "LEFT_OUT",
+    "NOT_INDEXED",
+    "NOT_SHOWN",
+    "NO_MEMBERS",
+    "note_missing",
+    "unknown_notes",
+    "unknown_requires",
+]
 
 #: The status of a requirement not in the plan (no dependencies added).
 LEFT_OUT = "left out"
-#: The status of a ``requires`` name no source of the index has.
+#: The status of a ``requires`` name no source of the index has (the caller could see it).
 NOT_INDEXED = "not in the index"
+#: The same where the index may hold items the caller may not see (`CallerView.may_hide`).
+NOT_SHOWN = "not in the index you see"
+#: The status of a ``requires`` name the index does not show and the target holds.
+IN_TARGET = "installed in the target"
 #: The status of a required plugin with no member install can place.
 NO_MEMBERS = "no installable components"
 #: The frontmatter keys whose names make DEPENDS_ON edges (`skill_records` reads them).
@@ -71,13 +91,30 @@ def _missing(
     return MissingRequirement(dep, name, plan.status, plan.reason, via, note)
 
 
-def _not_indexed(name: str, via: tuple[str, ...], names: Callable[[str], str]) -> MissingRequirement:
+def _not_indexed(
+    name: str, via: tuple[str, ...], names: Callable[[str], str], may_hide: bool, present: Container[str]
+) -> MissingRequirement:
+    """The note on a ``requires`` name the caller's view has no component of (see the module)."""
     through = f" (via {' -> '.join(names(i) for i in via)})" if via else ""
+    lacks = "which the index does not show you" if may_hide else "which no source of the index has"
+    if name_key(name) in present:
+        note = (
+            f"requires {name!r}{through}, {lacks}, but this project has a component of that "
+            "name installed: it works as long as that one stays"
+        )
+        return MissingRequirement("", name, IN_TARGET, via=via, note=note)
+    if not may_hide:
+        note = (
+            f"requires {name!r}{through}, {lacks}: it may not work until {name} is there; "
+            "install it by hand or index a source that has it"
+        )
+        return MissingRequirement("", name, NOT_INDEXED, via=via, note=note)
     note = (
-        f"requires {name!r}{through}, which no source of the index has: it may not work until "
-        f"{name} is there; install it by hand or index a source that has it"
+        f"requires {name!r}{through}, {lacks} (no source has it, or only others may see "
+        f"it): it may not work until {name} is there; install it by hand, ask someone who "
+        "may see it to install it here, or index a source that has it"
     )
-    return MissingRequirement("", name, NOT_INDEXED, via=via, note=note)
+    return MissingRequirement("", name, NOT_SHOWN, via=via, note=note)
 
 
 def _no_members(plugin: str, via: tuple[str, ...], names: Callable[[str], str]) -> MissingRequirement:
@@ -101,6 +138,8 @@ class _Graph:
     unknown: Mapping[str, Sequence[str]]
     through: Mapping[str, Mapping[str, str]]
     memberless: Mapping[str, Sequence[str]]
+    may_hide: bool = False
+    present: Container[str] = frozenset()
 
 
 def _walk(start: str, plans: Mapping[str, ComponentPlan], g: _Graph) -> tuple[MissingRequirement, ...]:
@@ -115,7 +154,7 @@ def _walk(start: str, plans: Mapping[str, ComponentPlan], g: _Graph) -> tuple[Mi
         for name in g.unknown.get(node, ()):
             if name_key(name) not in unnamed:
                 unnamed.add(name_key(name))
-                found.append(_not_indexed(name, via, g.names))
+                found.append(_not_indexed(name, via, g.names, g.may_hide, g.present))
         for plugin in g.memberless.get(node, ()):
             if plugin not in seen:
                 seen.add(plugin)
@@ -144,6 +183,9 @@ def note_missing(
     unknown: Mapping[str, Sequence[str]] | None = None,
     through: Mapping[str, Mapping[str, str]] | None = None,
     memberless: Mapping[str, Sequence[str]] | None = None,
+    *,
+    may_hide: bool = False,
+    present: Container[str] = frozenset(),
 ) -> list[ComponentPlan]:
     """``plans`` with ``missing`` set on each that will be in the target (see the module).
 
@@ -154,8 +196,12 @@ def note_missing(
         unknown: Id -> the ``requires`` names it gives that no source of the index has.
         through: Id -> {id it requires as a member of a required plugin: the plugin}.
         memberless: Id -> the plugins it requires that have no member to install.
+        may_hide: The index may hold items the caller may not see (`CallerView.may_hide`).
+        present: Name keys of the components the target holds (`unseen.installed_names`).
     """
-    g = _Graph(requires, installed, names, unknown or {}, through or {}, memberless or {})
+    g = _Graph(
+        requires, installed, names, unknown or {}, through or {}, memberless or {}, may_hide, present
+    )
     by_id = {c.id: c for c in plans}
     return [
         replace(c, missing=missing)
@@ -205,3 +251,15 @@ def unknown_requires(view: CallerView, ids: Sequence[str]) -> dict[str, tuple[st
         if unique:
             out[node_id] = tuple(unique.values())
     return out
+
+
+def unknown_notes(
+    view: CallerView, ids: Sequence[str], present: Container[str] = frozenset()
+) -> dict[str, tuple[MissingRequirement, ...]]:
+    """Id -> the notes an install plan gives on the ``requires`` names of that component
+    that the view has no component of (`unknown_requires`), each as the plan says it;
+    ``present``: as for `note_missing`."""
+    return {
+        node_id: tuple(_not_indexed(n, (), view.name_of, view.may_hide, present) for n in found)
+        for node_id, found in unknown_requires(view, ids).items()
+    }

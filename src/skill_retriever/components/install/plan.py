@@ -106,8 +106,9 @@ class Clash:
 class MissingRequirement:
     """A component that a written one requires (directly, or through ``via``) and that
     will not be in the target: refused or skipped in this plan, or left out of it
-    (``status`` "left out": no dependencies added) and not in the target. ``note`` says
-    so in a line (`install.missing`)."""
+    (``status`` "left out": no dependencies added) and not in the target; or one the
+    caller's index does not show, which the target may hold ("installed in the target").
+    ``note`` says so in a line (`install.missing`)."""
 
     id: str
     name: str

@@ -3,8 +3,8 @@
 `plan_install` resolves the ids (or unique names; a plugin stands for its members: the
 components with a PART_OF edge to it) in the caller's view, adds what they require (a
 required plugin stands for its members too, each "required by X via" it: `closure`),
-checks CONFLICTS_WITH pairs within the set and against what the root already holds, and
-says for each file, hook and server what would happen. `apply.apply_plan` writes it.
+checks CONFLICTS_WITH pairs within the set and against what the root already holds (also
+one the caller's view does not show, judged from the files there: `unseen`), and says for each file, hook and server what would happen. `apply.apply_plan` writes it.
 
 Safety: an existing file that differs is never planned for overwriting without ``force``
 (an identical one is "unchanged"), unless it is what an earlier install of the same
@@ -78,6 +78,12 @@ from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.server_action import server_action
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
+from skill_retriever.components.install.unseen import (
+    UNSEEN,
+    UNSEEN_NAME,
+    installed_names,
+    unseen_conflicts,
+)
 from skill_retriever.components.view import CallerView, as_view
 from skill_retriever.model import Node
 
@@ -155,7 +161,7 @@ def plan_install(
     reqs = closure if closure is not None else _direct(view, order, members)
     hops = _hops(closure, reqs.through)
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
-    conflicts = tuple(find_conflicts(view, order, installed))
+    conflicts = (*find_conflicts(view, order, installed), *unseen_conflicts(view, order, root, installed))
     nodes = [view.get(i) for i in order]
     outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
     planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
@@ -184,8 +190,9 @@ def plan_install(
     requires = {i: tuple(reqs.requires.get(i, ())) for i in order}
     unknown = unknown_requires(view, order)
     plans = note_missing(
-        plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless
-    )
+        plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless,
+        may_hide=view.may_hide, present=installed_names(root),
+    )  # fmt: skip
     return InstallPlan(
         root,
         tuple(plans),
@@ -193,7 +200,7 @@ def plan_install(
         conflicts=conflicts,
         allow_conflicts=allow_conflicts,
         plugins=plugins,
-        names={i: view.name_of(i) for i in mentioned},
+        names={i: UNSEEN_NAME if i == UNSEEN else view.name_of(i) for i in mentioned},
         scope=scope,
         requires=requires,
         clashes=clashes,
