@@ -104,7 +104,14 @@ def _holds_items(folder: Path) -> bool:
 
 
 def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
-    from skill_retriever.index_progress import ProgressBars, run_timing, show_progress, timing_line
+    from skill_retriever.calibration import ensure_calibration
+    from skill_retriever.index_progress import (
+        Calibrating,
+        ProgressBars,
+        run_timing,
+        show_progress,
+        timing_line,
+    )
     from skill_retriever.indexing import dumps, index_sources
 
     bars = ProgressBars(show_progress(args, sys.stderr), sys.stderr)
@@ -113,11 +120,16 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     try:
         run = index_sources(
             index, paths, args.kind, ner=not args.no_ner, progress_factory=bars.factory,
-            source_name=args.source_name, prune=not args.keep_missing,
+            source_name=args.source_name, prune=not args.keep_missing, calibrate=False,
             **({"max_file_bytes": args.max_file_bytes} if args.max_file_bytes is not None else {}),
         )
     finally:
         bars.close()
+    # Calibrated here, not by index_sources, to time it apart: its probes are embedded too,
+    # and a model that first loads then must show there, not under "the rest".
+    calibrating = Calibrating(index.embedder)
+    run.calibration = ensure_calibration(index)[0].summary(index.version)
+    calibrating.done()
     timing = run_timing(run, time.perf_counter() - started)
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
@@ -148,7 +160,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         # The count holds relations' sentences too: say so, or it exceeds the items for no reason.
         split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
         print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
-        print(printable(timing_line(timing, run.embedded)))
+        print(printable(timing_line(timing, run.embedded, calibrating)))
     if error:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(f"error: {error}"), file=sys.stderr)
         return 1

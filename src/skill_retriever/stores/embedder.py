@@ -13,6 +13,7 @@ import hashlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -24,8 +25,15 @@ from skill_retriever.stores.numpy_encoder import NumpyEncoder, numpy_encoder_for
 
 DEFAULT_MODEL = "bundled:all-MiniLM-L6-v2"
 #: The most texts in a call that is a query's (a query and its clauses), not a batch of
-#: documents: embedded one by one, by NumPy where the model allows (`numpy_encoder`).
+#: documents: always embedded by NumPy where the model allows (`numpy_encoder`).
 SMALL_CALL = 4
+#: The word pieces in a larger call past which loading sentence-transformers pays for
+#: itself. On 2 shared cores, importing it and loading the model took 5.4 s at best, and
+#: then it embedded a batch of 50 queries at best 0.15 ms a word piece faster than NumPy
+#: (0.26 against 0.41 ms; slower than NumPy while other processes kept the cores busy):
+#: 5.4 s / 0.15 ms is some 36,000. Below it, a batch (`Retriever.search_many`'s queries,
+#: calibration's 102 probes, a few dozen documents) is embedded by NumPy and loads no torch.
+LOAD_PAYS_PIECES = 32_768
 
 Vectors = NDArray[np.float32]
 
@@ -68,8 +76,10 @@ class SentenceTransformerEmbedder:
             a query embedding over 10x slower (``python -m
             skill_retriever.bench.embed_threads``; figures in the README, Threading);
             a batch (indexing) uses torch's default pool, where the extra core pays.
-        numpy_queries: Embed small calls (a query) by NumPy where the model allows
-            (`numpy_encoder`); False sends every call through sentence-transformers
+        numpy_queries: Embed by NumPy where the model allows (`numpy_encoder`): every
+            call of `SMALL_CALL` texts at most (a query), and a larger one too small for
+            loading sentence-transformers to pay (`LOAD_PAYS_PIECES`, `_numpy_pays`);
+            False sends every call through sentence-transformers
             (``python -m skill_retriever.bench.query_embedding`` compares the two).
     """
 
@@ -95,6 +105,13 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
         # False: not looked for yet; None: sentence-transformers embeds every call.
         self._small: NumpyEncoder | None | bool = False if numpy_queries else None
+        self._load_s = 0.0
+        self._batched_pieces = 0  # word pieces NumPy embedded in calls past SMALL_CALL
+
+    @property
+    def load_seconds(self) -> float:
+        """Seconds spent so far loading the model (either encoder), for timing reports."""
+        return self._load_s
 
     @property
     def name(self) -> str:
@@ -108,6 +125,7 @@ class SentenceTransformerEmbedder:
                 # Also per call: huggingface_hub reads the variable only at its import.
                 offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                started = time.perf_counter()
                 quiet_model_loading()
                 from sentence_transformers import SentenceTransformer
 
@@ -121,6 +139,7 @@ class SentenceTransformerEmbedder:
                 dim_of = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
                 self._dim = int(dim_of() or 0)
                 self._model = model
+                self._load_s += time.perf_counter() - started
         return self._model
 
     def _numpy_encoder(self) -> NumpyEncoder | None:
@@ -129,8 +148,10 @@ class SentenceTransformerEmbedder:
         if self._small is False:
             with self._lock:
                 if self._small is False:
+                    started = time.perf_counter()
                     path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                     self._small = numpy_encoder_for(path, self._max_seq_length) if os.path.isdir(path) else None
+                    self._load_s += time.perf_counter() - started
         return self._small if isinstance(self._small, NumpyEncoder) else None
 
     @property
@@ -142,12 +163,11 @@ class SentenceTransformerEmbedder:
         return self._dim
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Unit vectors of ``texts``. A call of at most `SMALL_CALL` texts (a query and
-        its clauses; a write of a few items) is embedded by NumPy where the model allows
-        (`numpy_encoder`: the same vectors to float32 rounding, with no torch to import);
-        every other, and every model of another shape, by sentence-transformers."""
-        if len(texts) <= SMALL_CALL and (small := self._numpy_encoder()) is not None:
-            return np.stack([small.encode(t) for t in texts]) if texts else np.zeros((0, small.dim), np.float32)
+        """Unit vectors of ``texts``, by NumPy where the model allows (`numpy_encoder`: the
+        same vectors to float32 rounding, with no torch to import) and `_numpy_pays`;
+        otherwise, and for every model of another shape, by sentence-transformers."""
+        if (small := self._numpy_encoder()) is not None and self._numpy_pays(small, texts):
+            return small.encode_many(texts)
         model = self._load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -160,6 +180,25 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.asarray(vecs, dtype=np.float32)
+
+    def _numpy_pays(self, small: NumpyEncoder, texts: Sequence[str]) -> bool:
+        """Whether NumPy embeds ``texts``: a query's call (`SMALL_CALL` texts at most)
+        always; a larger one while sentence-transformers is not loaded and the larger calls
+        so far, this one included, are too small for loading it to pay (`LOAD_PAYS_PIECES`).
+        Once loaded (a large batch of documents), sentence-transformers embeds every larger
+        call: on idle cores it is the faster for a batch."""
+        if len(texts) <= SMALL_CALL:
+            return True
+        if self._model is not None:
+            return False
+        # Counted over the process's calls, not per call: an index written in many small
+        # batches (a tool set's short descriptions) is a large job whose load pays too.
+        left = LOAD_PAYS_PIECES - self._batched_pieces
+        n = small.pieces(texts, stop=left)
+        if n > left:
+            return False
+        self._batched_pieces += n
+        return True
 
 
 def _load_error(name: str, path: str, exc: Exception) -> ConfigError:

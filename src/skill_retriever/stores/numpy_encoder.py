@@ -18,7 +18,8 @@ token limit, accents, full-width letters and empty ones against the real model.
 Only a folder of exactly this shape is taken (`numpy_encoder_for`): a BERT model
 (absolute positions, GELU), a sentence-transformers pipeline of Transformer, mean
 Pooling and Normalize, its weights in ``model.safetensors`` and a ``tokenizer.json``.
-Anything else, and every batch of documents, is embedded by sentence-transformers.
+Anything else, and a batch large enough that loading sentence-transformers pays
+(`embedder.LOAD_PAYS_PIECES`), is embedded by sentence-transformers.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,10 @@ from numpy.typing import NDArray
 log = logging.getLogger("skill_retriever")
 
 __all__ = ["NumpyEncoder", "numpy_encoder_for"]
+
+#: Word pieces per pack (`NumpyEncoder.encode_many`): a pack's widest step holds
+#: 4 x 384 floats per word piece, so 4,096 of them take 25 MB.
+_PACK_TOKENS = 4096
 
 _PIPELINE = [
     "sentence_transformers.models.Transformer",
@@ -86,7 +91,7 @@ def numpy_encoder_for(folder: str, max_seq_length: int | None) -> NumpyEncoder |
 
 class NumpyEncoder:
     """The BERT encoder, mean pooling and normalisation of a sentence-transformers model,
-    in NumPy (float32, as the weights are stored); one text at a time, as a query is.
+    in NumPy (float32, as the weights are stored), on one BLAS thread.
 
     Args:
         root: The model folder.
@@ -111,6 +116,18 @@ class NumpyEncoder:
         self._tokenizer.enable_truncation(min(max_tokens, int(config["max_position_embeddings"])))
         self._tokenizer.no_padding()
 
+    def pieces(self, texts: Sequence[str], stop: int) -> int:
+        """The word pieces the model reads of ``texts`` (each cut to its limit), counted
+        until they pass ``stop``: a large batch of documents is not tokenized whole only
+        to learn that it is large."""
+        total = 0
+        for start in range(0, len(texts), 64):
+            chunk = self._tokenizer.encode_batch([t.strip() for t in texts[start : start + 64]])
+            total += sum(len(t.ids) for t in chunk)
+            if total > stop:
+                break
+        return total
+
     def encode(self, text: str) -> NDArray[np.float32]:
         """``text``'s unit vector (sentence-transformers strips a text before tokenizing it)."""
         with _one_blas_thread():
@@ -118,32 +135,66 @@ class NumpyEncoder:
 
     def _encode(self, text: str) -> NDArray[np.float32]:
         tokens = self._tokenizer.encode(text.strip())
-        ids, types = np.asarray(tokens.ids), np.asarray(tokens.type_ids)
-        w, n = self._w, len(ids)
+        vector: NDArray[np.float32] = self._encode_pack([(tokens.ids, tokens.type_ids)])[0]
+        return vector
+
+    def encode_many(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """The unit vectors of ``texts`` (rows), a few hundred word pieces at a time.
+
+        The texts' word pieces are packed end to end, with no padding: every step but
+        attention works on each word piece alone, so one matrix product serves the whole
+        pack, and attention runs text by text. Each row is the vector the text gets alone,
+        to float32 rounding (the product's summation order differs with its shape)."""
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        encoded = self._tokenizer.encode_batch([t.strip() for t in texts])
+        out = np.empty((len(texts), self.dim), np.float32)
+        with _one_blas_thread():
+            start = 0
+            while start < len(encoded):
+                end, tokens = start, 0
+                while end < len(encoded) and (end == start or tokens + len(encoded[end].ids) <= _PACK_TOKENS):
+                    tokens += len(encoded[end].ids)
+                    end += 1
+                out[start:end] = self._encode_pack([(e.ids, e.type_ids) for e in encoded[start:end]])
+                start = end
+        return out
+
+    def _encode_pack(self, texts: list[tuple[list[int], list[int]]]) -> NDArray[np.float32]:
+        lengths = np.asarray([len(ids) for ids, _ in texts])
+        bounds = np.concatenate(([0], np.cumsum(lengths)))
+        ids = np.concatenate([ids for ids, _ in texts])
+        types = np.concatenate([types for _, types in texts])
+        positions = np.concatenate([np.arange(n) for n in lengths])
+        w = self._w
         x = (
             w["embeddings.word_embeddings.weight"][ids]
-            + w["embeddings.position_embeddings.weight"][:n]
+            + w["embeddings.position_embeddings.weight"][positions]
             + w["embeddings.token_type_embeddings.weight"][types]
         )
         x = self._norm(x, "embeddings.LayerNorm")
+        spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         for i in range(self._layers):
-            x = self._layer(x, f"encoder.layer.{i}.")
-        v: NDArray[np.float32] = x.mean(axis=0, dtype=np.float32)
-        return v / np.float32(max(float(np.linalg.norm(v)), 1e-12))
+            x = self._layer(x, f"encoder.layer.{i}.", spans)
+        v = (np.add.reduceat(x, bounds[:-1], axis=0) / lengths[:, None]).astype(np.float32)
+        unit: NDArray[np.float32] = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), np.float32(1e-12))
+        return unit
 
-    def _layer(self, x: NDArray[np.float32], p: str) -> NDArray[np.float32]:
-        """One transformer layer: self-attention over every token (one text, no padding
-        to mask), then the feed-forward block, each with its residual and LayerNorm."""
-        n, h = len(x), self._heads
+    def _layer(self, x: NDArray[np.float32], p: str, spans: list[tuple[int, int]]) -> NDArray[np.float32]:
+        """One transformer layer over a pack: self-attention within each text's span of
+        rows (no padding to mask), then the feed-forward block, each with its residual
+        and LayerNorm."""
+        h = self._heads
         d = x.shape[1] // h
-        q, k, v = (
-            self._linear(x, f"{p}attention.self.{m}").reshape(n, h, d).transpose(1, 0, 2)
-            for m in ("query", "key", "value")
-        )
-        scores = q @ k.transpose(0, 2, 1) / np.sqrt(np.float32(d))
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        scores /= scores.sum(axis=-1, keepdims=True)
-        attended = (scores @ v).transpose(1, 0, 2).reshape(n, h * d)
+        q, k, v = (self._linear(x, f"{p}attention.self.{m}").reshape(len(x), h, d) for m in ("query", "key", "value"))
+        attended = np.empty_like(x)
+        scale = np.sqrt(np.float32(d))
+        for a, b in spans:
+            qs, ks, vs = (t[a:b].transpose(1, 0, 2) for t in (q, k, v))
+            scores = qs @ ks.transpose(0, 2, 1) / scale
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            attended[a:b] = (scores @ vs).transpose(1, 0, 2).reshape(b - a, h * d)
         x = self._norm(self._linear(attended, f"{p}attention.output.dense") + x, f"{p}attention.output.LayerNorm")
         inner = self._linear(x, f"{p}intermediate.dense")
         inner = 0.5 * inner * (1.0 + self._erf(inner / np.float32(np.sqrt(2.0))).astype(np.float32))

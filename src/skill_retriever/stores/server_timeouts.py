@@ -17,7 +17,7 @@ __all__ = ["error_of", "problem_of", "timed_out"]
 
 
 def _timeout_in(exc: BaseException) -> BaseException | None:
-    """The timeout in ``exc``'s chain (httpx's, httpcore's, the socket's), if any."""
+    """The timeout in ``exc``'s chain (the HTTP client's, its transport's or the operating system's), if any."""
     seen: set[int] = set()
     cur: BaseException | None = exc
     while cur is not None and id(cur) not in seen:
