@@ -154,11 +154,20 @@ def test_the_bundled_catalogue_is_clean() -> None:
         "\u00ad" * 1_000_000,
         "a\ufe0f" * 500_000,
         "a\u200e" * 500_000 + "a",
+        "\nhuman: please" * 200_000,
+        "\nhuman: hi\nassistant: x" * 80_000,
+        "```\n\"type\": \"tool_use\"\n" * 80_000,
+        "i-g-n-o-r-e " * 150_000,
+        "1gn0r " * 300_000,
+        "forget everything you " * 100_000,
+        "a " * 1_000_000,
+        "ignoriere alle " * 150_000,
     ],
     ids=[
         "one-run", "trigger-word", "whitespace", "angle", "role-phrase", "zero-width", "separators",
         "latin-word", "cyrillic-word", "latin-and-other-letter", "mixed-words", "soft-hyphens",
-        "selectors-in-word", "marks-in-word",
+        "selectors-in-word", "marks-in-word", "turns", "turns-answered", "fenced-tool-json",
+        "spelled-verbs", "digit-verbs", "told", "spaced-letters", "german-verbs",
     ],
 )
 def test_scanning_is_linear_on_adversarial_megabytes(text: str) -> None:

@@ -23,13 +23,20 @@ The rule (`split_sections`):
 - a body that headings do not split (fewer than two sections are left, or it is not
   Markdown) is cut at its paragraphs, as a long section is (below): the first part is the
   lead, the others ``part 2``, ``part 3``...; a body that cannot be cut (one code
-  block) stays whole;
+  block) stays whole. So is a lead (the text before the first section) longer than
+  `SPLIT_CHARS`: the short sections merged into it ran to 80,000 characters in one item;
 - a section still longer than `SPLIT_CHARS` (a 130,000-character API reference under one
   ``##``) is cut into parts of at most that size at blank lines outside fenced code
   blocks (its paragraphs): the first keeps the heading, the others are ``heading (part
   2)``, ``(part 3)``...; a paragraph longer than that is first given breaks at its line
   ends and, inside a line, at its sentence ends (`long_paragraphs`), and a code block
   longer than that stays whole in its part;
+- a cut never falls between a heading (of any level, or an underlined one) and its first
+  paragraph: one that would falls before the heading (`section_cuts`); and a part that
+  begins at a split heading (a short section's, merged into the one before, or one in a
+  body cut at its paragraphs) is named by it, not ``part 2``;
+- the lead never takes in a part over `SPLIT_CHARS` alone (a code block that stays
+  whole): the file's own item is its title and introduction, the block ``part 2``;
 - each section keeps its heading (markup out, secrets redacted, cut to `HEADING_CHARS`:
   it is part of the item's name, id and attrs, which no redaction pass reads), its 1-based
   line in the file (the caller gives the line the body starts on, after the frontmatter)
@@ -45,7 +52,6 @@ text again and again.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from itertools import accumulate
@@ -54,6 +60,7 @@ from typing import Any
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
 from skill_retriever.ingest.long_paragraphs import with_paragraph_breaks
 from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.section_cuts import cut_breaks, cut_ranges
 from skill_retriever.model import Node, NodeKind
 
 #: A Markdown body longer than this (characters, about 10,000 tokens) is split into
@@ -91,8 +98,9 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A document split: the lead (what precedes the first split heading, the title and
-    introduction) and the sections, in the order of the file."""
+    """A document split: the lead (what precedes the first section, the title and
+    introduction, or its first part when that is long) and the sections, in the order of
+    the file."""
 
     lead: str
     sections: tuple[Section, ...]
@@ -152,46 +160,67 @@ def split_sections(
     body = "\n".join(lines)
     # offsets[i] = characters before line i (each line's newline counted)
     offsets = [0, *accumulate(len(line) + 1 for line in lines)]
-    breaks = [n for n, line in prose_lines(body) if not line.strip()]  # paragraph ends, outside fences
-    merged = _by_heading(body, lines, offsets, min_section_chars) if suffix.lower() in SPLIT_SUFFIXES else []
-    if len(merged) < 2:
-        return _by_paragraph(lines, offsets, breaks, split_chars, min_section_chars, first_line, origin)
-    lead = "\n".join(lines[: merged[0].start]).strip()
+    cuts = _Cuts(lines, cut_breaks(lines, suffix), offsets, split_chars, min_section_chars)
+    found = _headings(body) if suffix.lower() in SPLIT_SUFFIXES else []
+    at = {p.start: p.heading for p in found}  # a part that begins at a heading is named by it
+    merged = _by_heading(found, lines, offsets, min_section_chars)
+    # Without two sections, the whole body is the lead's stretch: cut at its paragraphs.
+    lead, extra = cuts.parts(_Part("", 0, 0, merged[0].start if len(merged) > 1 else len(lines)), lead=True)
+    if len(merged) < 2 and not extra:
+        return None
     pieces: list[_Part] = []
     headings: list[str] = []
-    for p in merged:
+    for n, piece in enumerate(extra, 2):
+        pieces.append(piece)
+        headings.append(_part_name(piece, n, "", at))
+    for p in merged if len(merged) > 1 else []:
         title = heading_text(p.heading)  # markup and secrets read once per section, not per part
-        for n, piece in enumerate(_parts_of(p, lines, breaks, offsets, split_chars, min_section_chars), 1):
-            pieces.append(piece)
-            headings.append(title if n == 1 else f"{title} (part {n})")
-    return Split(lead, _sections(lines, pieces, headings, first_line, origin))
+        first, rest = cuts.parts(p)
+        pieces += [first, *rest]
+        headings += [title, *(_part_name(piece, n, title, at) for n, piece in enumerate(rest, 2))]
+    return Split("\n".join(lines[lead.start: lead.end]).strip(), _sections(lines, pieces, headings, first_line, origin))
 
 
-def _by_heading(body: str, lines: list[str], offsets: list[int], min_section_chars: int) -> list[_Part]:
-    """The parts a Markdown body's split headings make, short ones merged (`_merged`); the
-    title (a level-1 heading with nothing before it) stays in the lead."""
-    parts = _headings(body)
+def _part_name(piece: _Part, n: int, title: str, at: dict[int, str]) -> str:
+    """The name of part ``n`` (from 2) of a section named ``title`` ('' for the lead's): the
+    heading it begins at when it begins at one (``at``: raw headings by line), else
+    ``title (part n)``, or ``part n``."""
+    if piece.start in at:
+        return heading_text(at[piece.start])
+    return f"{title} (part {n})" if title else f"part {n}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Cuts:
+    """What cutting a stretch of the body into parts reads (`section_cuts.cut_ranges`)."""
+
+    lines: list[str]
+    breaks: list[int]
+    offsets: list[int]
+    limit: int
+    minimum: int
+
+    def parts(self, part: _Part, *, lead: bool = False) -> tuple[_Part, list[_Part]]:
+        """``part``'s first piece and the others (none when it fits)."""
+        ranges = cut_ranges(part.start, part.end, self.lines, self.breaks, self.offsets, self.limit, self.minimum,
+                            lead=lead)
+        pieces = [_Part(part.heading, part.level, a, b) for a, b in ranges]
+        if not pieces:  # nothing but blank lines: an empty lead
+            return _Part(part.heading, part.level, part.start, part.start), []
+        return pieces[0], pieces[1:]
+
+
+def _by_heading(parts: list[_Part], lines: list[str], offsets: list[int], min_section_chars: int) -> list[_Part]:
+    """The sections a Markdown body's split headings (``parts``) make, short ones merged
+    (`_merged`); the title (a level-1 heading with nothing before it) stays in the lead."""
     if parts and parts[0].level == 1 and not any(line.strip() for line in lines[: parts[0].start]):
         parts = parts[1:]
     if not parts:
         return []
+    parts = [_Part(p.heading, p.level, p.start, p.end) for p in parts]  # `_merged` grows them
     for part, following in zip(parts, [p.start for p in parts[1:]] + [len(lines)], strict=True):
         part.end = following
     return _merged(parts, offsets, min_section_chars)
-
-
-def _by_paragraph(
-    lines: list[str], offsets: list[int], breaks: list[int], limit: int, minimum: int, first_line: int,
-    origin: list[int],
-) -> Split | None:
-    """A body that headings do not split, cut at its paragraphs (`_parts_of`): the first
-    part is the lead, the others ``part 2``, ``part 3``...; None when that leaves one part."""
-    pieces = _parts_of(_Part("", 0, 0, len(lines)), lines, breaks, offsets, limit, minimum)
-    if len(pieces) < 2:
-        return None
-    lead = "\n".join(lines[pieces[0].start : pieces[0].end]).strip()
-    headings = [f"part {n}" for n in range(2, len(pieces) + 1)]
-    return Split(lead, _sections(lines, pieces[1:], headings, first_line, origin))
 
 
 def _sections(
@@ -257,53 +286,6 @@ def _merged(parts: list[_Part], offsets: list[int], minimum: int) -> list[_Part]
         elif merged:
             merged[-1].end = part.end
     return merged
-
-
-def _parts_of(
-    part: _Part, lines: list[str], breaks: list[int], offsets: list[int], limit: int, minimum: int
-) -> list[_Part]:
-    """``part`` as ranges of lines of at most ``limit`` characters, each cut at one of
-    ``breaks`` (blank lines outside fences, ascending; the blank line itself belongs to
-    neither side): the greedy cut, at the last break that keeps a range within the limit.
-    A paragraph longer than the limit (a code block: `long_paragraphs` gave prose its
-    breaks) is a range of its own, and a range shorter than
-    ``minimum`` (a heading and a line before such a paragraph) joins the next (which may
-    then run past the limit by less than ``minimum``), the last the one before it; a
-    range of blank lines is dropped, and each begins at its first line that is not blank
-    (the line its item points at). Itself alone when it fits.
-    Linear in the breaks: each is looked at most twice."""
-    if offsets[part.end] - offsets[part.start] <= limit:
-        return [part]
-    inside = breaks[bisect.bisect_right(breaks, part.start): bisect.bisect_left(breaks, part.end)]
-    ranges: list[list[int]] = []
-    start, cut, i = part.start, None, 0
-    while i < len(inside):
-        brk = inside[i]
-        if brk > start and offsets[brk] - offsets[start] > limit:
-            end = cut if cut is not None else brk  # the last break that fit; here when none did
-            ranges.append([start, end])
-            start, cut = end + 1, None
-            i += end == brk  # a break before this one ended the range: look at this one again
-            continue
-        if brk > start:
-            cut = brk
-        i += 1
-    if offsets[part.end] - offsets[start] > limit and cut is not None:
-        ranges.append([start, cut])
-        start = cut + 1
-    ranges.append([start, part.end])
-    ranges = [[first, b] for a, b in ranges
-              if (first := next((n for n in range(a, b) if lines[n].strip()), None)) is not None]
-    joined: list[list[int]] = []
-    for r in ranges:
-        if joined and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
-            joined[-1][1] = r[1]  # the short range before takes this one in
-        else:
-            joined.append(r)
-    if len(joined) > 1 and offsets[joined[-1][1]] - offsets[joined[-1][0]] < minimum:
-        last = joined.pop()  # popped first: `joined[-2][1] = joined.pop()[1]` indexes after the pop
-        joined[-1][1] = last[1]
-    return [_Part(part.heading, part.level, a, b) for a, b in joined]
 
 
 def slug(heading: str) -> str:

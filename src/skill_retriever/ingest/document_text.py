@@ -1,11 +1,13 @@
 """What a plain document's body says about it: its title and its first paragraph.
 
 A document (`documents`) without a frontmatter ``title`` / ``name`` is named by its first
-level-1 heading: Markdown ``# Title`` (or ``Title`` underlined with ``===``, which is also
-how reStructuredText marks its top title, with or without an overline). Without a
-frontmatter ``description`` / ``summary`` it is described by its first paragraph of prose
-after that title: headings, code blocks, tables, lists, HTML, images, rules and RST
-directives are no prose and are passed over. Inline markup is taken out so that the
+level-1 heading: Markdown ``# Title`` (or ``Title`` underlined with ``===``, with or
+without an overline); in reStructuredText its first title whatever the character that
+underlines it (``=``, ``-``, ``~``, ``^``, ``*``, ...: the first style met is the top level).
+Without a frontmatter ``description`` / ``summary`` it is described by its first paragraph
+of prose after that title: headings (a line underlined, as RST and setext headings are,
+included), code blocks, tables, lists, HTML, images, rules and RST directives are no prose
+and are passed over. Inline markup is taken out so that the
 description reads as text (a link keeps its words, inline code its code), and it is cut
 at a word to `DESCRIPTION_CHARS`. Nothing inside a fenced code block (````` ``` ````` or
 ``~~~``) counts as a heading, a paragraph or a link (`prose_lines`).
@@ -28,6 +30,16 @@ _ATX_H1_RE = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ATX_ANY_RE = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 #: A line that underlines (or overlines) a title: ``===`` at least three long.
 _TITLE_RULE_RE = re.compile(r"^={3,}[ \t]*$")
+#: A line that underlines a heading when it follows a line of text directly: an RST title's
+#: adornment or a setext underline. ``:``, ``.``, ``_`` and backticks are left out: a
+#: Docusaurus ``:::`` closing an admonition, an ellipsis, a rule, a code fence.
+_UNDERLINE_RE = re.compile(r"^([=\-~^\"'+#*])\1{2,}[ \t]*$")
+#: A setext heading's underline (under a line of text).
+_SETEXT_RE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+#: The suffixes (lower case) whose top title may be underlined with any adornment.
+RST_SUFFIXES = frozenset({".rst"})
+#: The suffixes (lower case) of Markdown files.
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 #: Any RST / setext underline or a Markdown rule: one punctuation character repeated.
 _RULE_RE = re.compile(r"^ {0,3}([-=*_~^+#`:.'\"])(?:[ \t]*\1){2,}[ \t]*$")
 #: Lines that begin something other than prose: a list item, a table row, HTML, an image,
@@ -61,9 +73,17 @@ def prose_lines(body: str) -> Iterator[tuple[int, str]]:
         yield number, line
 
 
-def first_title(body: str) -> tuple[str, int] | None:
+def first_title(body: str, suffix: str = "") -> tuple[str, int] | None:
     """The first level-1 heading's text (markup taken out) and the number of the line after
-    it; None when the body has none."""
+    it; None when the body has none.
+
+    Args:
+        body: The document's text after its frontmatter.
+        suffix: The file's suffix (any case): in reStructuredText (`RST_SUFFIXES`) the first
+            title underlined with any adornment is the top one; elsewhere only ``===`` (a
+            ``---`` underline is a Markdown level-2 heading).
+    """
+    underline = _UNDERLINE_RE if suffix.lower() in RST_SUFFIXES else _TITLE_RULE_RE
     lines = list(prose_lines(body))
     for i, (number, line) in enumerate(lines):
         atx = _ATX_H1_RE.match(line)
@@ -76,7 +96,7 @@ def first_title(body: str) -> tuple[str, int] | None:
         if (
             following is not None
             and following[0] == number + 1
-            and _TITLE_RULE_RE.match(following[1])
+            and underline.match(following[1])
             and line.strip()
             and not _RULE_RE.match(line)
         ):
@@ -95,6 +115,10 @@ def first_paragraph(body: str, start: int = 0) -> str:
     for number, line in prose_lines(body):
         if number < start:
             continue
+        if paragraph and number == previous + 1 and _UNDERLINE_RE.match(line):
+            paragraph, read = [], 0  # underlined: a heading (RST, setext), not the paragraph
+            previous = number
+            continue
         if paragraph and (number != previous + 1 or not _is_prose(line)):
             break  # a blank line, a code block or another block ends the paragraph
         previous = number
@@ -104,6 +128,28 @@ def first_paragraph(body: str, start: int = 0) -> str:
             if read > MARKUP_CHARS:
                 break  # enough for a description (`plain` reads no more)
     return cut(plain(" ".join(paragraph)))
+
+
+def ends_heading(line: str, previous: str, suffix: str) -> bool:
+    """Whether ``line`` (outside fenced code) is a heading or the underline that ends one.
+
+    Args:
+        line: The line.
+        previous: The line before it ('' when none).
+        suffix: The file's suffix (any case): Markdown has ATX headings (``#`` to ``######``)
+            and setext ones (a line of text underlined with ``===`` or ``---``),
+            reStructuredText a line of text underlined with any adornment; plain text none.
+    """
+    kind = suffix.lower()
+    if kind in MARKDOWN_SUFFIXES:
+        if _ATX_ANY_RE.match(line):
+            return True
+        underline = _SETEXT_RE.match(line)
+    elif kind in RST_SUFFIXES:
+        underline = _UNDERLINE_RE.match(line)
+    else:
+        return False
+    return bool(underline and previous.strip() and not _RULE_RE.match(previous))
 
 
 def _is_prose(line: str) -> bool:

@@ -12,10 +12,12 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - name: frontmatter ``title`` or ``name``, else the first level-1 heading, else the stem;
 - description: frontmatter ``description`` or ``summary``, else the first paragraph of
   prose after the title (`document_text`);
-- text: the body after the frontmatter (the description when the body is empty);
+- text: the body after the frontmatter (the description when the body is empty); in an
+  ``.mdx`` file without its ESM and JSX tags (`mdx_text`), what the tags wrap kept;
 - tags: frontmatter ``tags`` (a list or a comma-separated string, as skills read them);
 - access: frontmatter ``access`` read the same way; one that cannot be read as labels
-  makes the file a problem, not a public item;
+  makes the file a problem, not a public item; an empty one, or a key that looks meant as
+  it (``Access``, ``acess``, ``visibility``), a note that the item is public (`access_keys`);
 - created: ``created``, ``date`` or ``date_added``; updated: ``updated`` or
   ``last_updated``. A bad date is a warning on the file, which is indexed without it.
 
@@ -58,10 +60,12 @@ from typing import Any
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
+from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.document_links import link_edges
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.mdx_text import without_mdx_syntax
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
@@ -277,10 +281,14 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
     text = rec.read_text(root / rel, max_bytes)
     if not text.strip():
         raise _EmptyDocumentError("empty file: nothing to index; skipped")
-    fields, body, warnings = _frontmatter(text, PurePosixPath(rel).suffix.lower())
+    suffix = PurePosixPath(rel).suffix.lower()
+    fields, body, warnings = _frontmatter(text, suffix)
+    first_line = _body_line(text, body)  # before the MDX pass, which keeps the lines
+    if suffix == ".mdx":
+        body = without_mdx_syntax(body)  # imports and JSX tags are code, not what the page says
     stem = PurePosixPath(rel).stem
     name = _text(fields, ("title", "name"), warnings)
-    heading = first_title(body)
+    heading = first_title(body, suffix)
     start = 0
     if not name and heading is not None:
         name, start = heading
@@ -289,8 +297,10 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
     if not content:
         raise _EmptyDocumentError("no text after the frontmatter and no description: nothing to index; skipped")
     tags = rec.name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
+    access = rec.access_labels(fields)
+    warnings += access_notes(fields, access)
     doc_id = f"{origin.name}/{rel}"
-    split = split_sections(body, PurePosixPath(rel).suffix, first_line=_body_line(text, body))
+    split = split_sections(body, suffix, first_line=first_line)
     if split is not None and any(len(doc_id) + 1 + len(s.slug) > MAX_ID_CHARS for s in split.sections):
         split = None  # a section's id would be refused: the file stays whole, as before
     node = redacted_item(Node(
@@ -303,7 +313,7 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
         created=rec.first_time(fields, _CREATED_KEYS, warnings),
         updated=rec.first_time(fields, _UPDATED_KEYS, warnings),
         source=str(root / rel),
-        access=rec.access_labels(fields),
+        access=access,
         attrs={"corpus": origin.name, "path": rel, **origin.attrs()},
     ))
     return _Document(node, body, warnings, [] if split is None else _section_nodes(node, split))

@@ -10,7 +10,7 @@ its first 256 word pieces.
 
 `with_paragraph_breaks` gives the body's lines with a blank line put in wherever a
 paragraph outside fenced code would otherwise run past the limit, so that the paragraph
-cut (`document_sections._parts_of`) can cut there:
+cut (`section_cuts.cut_ranges`) can cut there:
 
 - between two lines of the paragraph, when the next one would take it past the limit;
 - inside a line longer than the limit (`line_pieces`): at the last sentence end (``.``,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
+from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.frontmatter import (
     FrontmatterError,
     parse_frontmatter,
@@ -183,6 +184,7 @@ def record_from_fields(
     record = Record(rel=rel, kind=kind, name=name, description=description, text=text)
     record.tags = tuple(name_list(fields.get("tags"), "tags", record.warnings))
     record.access = access_labels(fields)
+    record.warnings += access_notes(fields, record.access, inherits=True)
     record.created = first_time(fields, _CREATED_KEYS, record.warnings)
     record.updated = first_time(fields, _UPDATED_KEYS, record.warnings)
     for key in REQUIRES_KEYS:

@@ -51,6 +51,7 @@ from pathlib import Path
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
+from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.command_places import command_place, in_plugin
 from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
 from skill_retriever.ingest.plugin_manifests import (
@@ -323,6 +324,8 @@ def _plugin_nodes(
             # in place: the caller extends this very list with what this returns
             out.placed[:] = [p for p in out.placed if all(p is not m for m in inside)]
             continue
+        out.problems += [Problem(reader.where(source), n, read_whole=True, unread=Unread.NOTHING)
+                         for n in access_notes(meta, record.access, inherits=True)]
         for key in ("created", "updated"):
             try:
                 setattr(record, key, parse_timestamp(meta.get(key), spec.rel))

@@ -8,13 +8,18 @@ blocks anything: :func:`scan_text` returns reasons, results carry them as ``flag
 
 What is flagged, one reason per kind (``"<kind>: <detail>"``):
 
-* ``prompt_injection``: "ignore/disregard/forget (all) previous instructions", "you are
-  now <a role>", "from now on you ...", "reveal your system prompt", "do not tell the
-  user".
+* ``prompt_injection``: "ignore/disregard/forget (all) previous instructions", "forget
+  everything you were told", the same override in French, Spanish, German, Portuguese and
+  Italian, "you are now <a role>", "from now on you ...", "reveal your system prompt", "do
+  not tell the user"; an override is found too with its letters spaced out
+  (``I-g-n-o-r-e``) or written as digits (``1gn0re``), and its reason says so.
 * ``system_prompt_mimicry``: chat-template markers (``<|im_start|>``, ``[INST]``,
   ``<<SYS>>``, ``<|eot_id|>``, ``<system>``...) and a line starting ``system:``.
+* ``chat_turn_mimicry``: a ``Human:`` line (Anthropic's text prompt format) that gives an
+  order or that an ``Assistant:`` line answers, outside fenced code blocks.
 * ``tool_call_mimicry``: tool-call and tool-result markup (``<tool_call>``,
-  ``<function_calls>``, ``<invoke name=``, ``"tool_calls":``, ``<|python_tag|>``...).
+  ``<function_calls>``, ``<invoke name=``, ``"tool_calls":``, ``<|python_tag|>``...), and
+  a tool-use block in JSON (``"type": "tool_use"``) outside fenced code blocks.
 * ``hidden_unicode``: zero-width characters, bidi overrides and isolates ("Trojan
   Source", Boucher & Anderson 2023), Unicode tag characters (U+E0000-U+E007F, which
   render as nothing but spell ASCII; the hidden text is scanned for injection too), soft
@@ -31,7 +36,13 @@ What is flagged, one reason per kind (``"<kind>: <detail>"``):
   (``deploydeploydeploy...``, ``pg-pg-pg-...``).
 
 The agent-style text of skills and agents ("You are a senior reviewer...") is what they
-are for, so it is not flagged; only attempts to override what came before are.
+are for, so it is not flagged; only attempts to override what came before are. Nor are
+the ``user:``/``assistant:`` examples of Claude Code's agent descriptions, or transcripts
+and API payloads a skill documents in a code block (`phrases` says why).
+
+A node is read whole (:func:`scan_node`): its name, description and text, and also its
+tags and the strings in its attrs (its frontmatter among them), which reach a model
+through an MCP ``detail="full"`` answer; a reason found there says where.
 
 Obfuscation does not hide a phrase: phrases are matched on a normalised copy (NFKC, which
 also folds fullwidth and mathematical letters; every invisible and format character
@@ -52,10 +63,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Mapping
 
 from skill_retriever.algorithms.tokenize import bm25_tokens
 from skill_retriever.model import Node
-from skill_retriever.safety import charsets
+from skill_retriever.safety import charsets, phrases
 from skill_retriever.safety.charsets import BIDI, TAGS, ZERO_WIDTH
 
 __all__ = ["scan_node", "scan_text", "visible_text"]
@@ -99,36 +111,13 @@ _MIXED_RE = re.compile(
 )
 _WORD_TAIL_RE = re.compile(r"[^\W\d_]*")
 
-# Phrases, matched on the normalised text: lower case, one " " or "\n" per whitespace run.
-_S = r"[ \n]"  # exactly one separator
-_W = r"[\w'-]+"  # one word
-_INJECTION_RE = re.compile(
-    "|".join(
-        [
-            # ignore / disregard / forget ... (all) (the) previous instructions
-            rf"\b(?:ignore|disregard|forget|override|bypass)(?:{_S}(?:all|any|of|the|your|my|these|those|every|everything|previous|prior|preceding|above|earlier|former|initial|original|system|developer|safety|other)){{0,4}}{_S}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|constraints|context|messages)\b",
-            rf"\bignore{_S}(?:everything|all){_S}(?:above|before|previous|prior)\b",
-            # a role switch: "you are now DAN", "you are now an unrestricted assistant"
-            rf"\byou{_S}are{_S}now{_S}(?:no{_S}longer\b|(?:(?:an?|the|in|my){_S})?(?:{_W}{_S}){{0,2}}(?:assistant|ai|model|chatbot|bot|dan|unrestricted|unfiltered|uncensored|jailbroken|developer{_S}mode|god{_S}mode|admin|root|free)\b)",
-            rf"\bfrom{_S}now{_S}on,?{_S}you{_S}(?:are|will|must|should|shall|may)\b",
-            rf"\b(?:new|updated|real|actual|revised){_S}(?:system{_S})?instructions{_S}?:",
-            # exfiltration and secrecy
-            rf"\b(?:reveal|print|repeat|output|show|leak|disclose){_S}(?:me{_S})?(?:your|the){_S}(?:(?:full|entire|hidden|initial|original){_S})?(?:system{_S}prompt|instructions|initial{_S}prompt)\b",
-            rf"\b(?:do{_S}not|don't|never){_S}(?:tell|inform|mention{_S}(?:this{_S})?to|reveal{_S}(?:this{_S})?to|alert){_S}the{_S}user\b",
-        ]
-    )
+#: Each phrase kind and what finds it in the normalised text (`phrases`), in reason order.
+_PHRASES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
+    ("prompt_injection", phrases.injection),
+    ("system_prompt_mimicry", phrases.system_markup),
+    ("chat_turn_mimicry", phrases.chat_turn),
+    ("tool_call_mimicry", phrases.tool_call),
 )
-_SYSTEM_RE = re.compile(
-    r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>"
-    r"|\[/?inst\]|<</?sys>>|</?system(?:[_-][\w-]*)?>"
-    r"|(?:^|\n)(?:#{1,6} ?)?\[?system(?: prompt| message)?\]? ?:"
-)
-_TOOL_RE = re.compile(
-    r"</?(?:tool_call|tool_calls|tool_use|tool_result|tool_response|function_calls?|function_results?)>"
-    r"|<invoke name=|<\|(?:python_tag|tool_call|tool_calls)\|>|\[tool_calls?\]"
-    r"|\"(?:tool_calls|function_call)\" ?:"
-)
-
 STUFFING_MIN_WORDS = 40
 STUFFING_MIN_COUNT = 20
 STUFFING_SHARE = 0.25
@@ -157,11 +146,6 @@ def _flatten(seen: str) -> str:
 
 def _normalise(text: str) -> str:
     return _flatten(_unhidden(text))
-
-
-def _quote(match: re.Match[str]) -> str:
-    phrase = " ".join(match.group().split())
-    return repr(phrase if len(phrase) <= 60 else phrase[:57] + "...")
 
 
 def _hidden(text: str) -> tuple[str | None, str]:
@@ -246,6 +230,10 @@ def scan_text(text: str) -> tuple[str, ...]:
     Returns:
         One ``"<kind>: <detail>"`` string per kind of finding, in a fixed order.
     """
+    return _scan(text, stuffing=True)
+
+
+def _scan(text: str, *, stuffing: bool) -> tuple[str, ...]:
     if not isinstance(text, str) or not text:
         return ()
     reasons: list[str] = []
@@ -253,24 +241,54 @@ def scan_text(text: str) -> tuple[str, ...]:
     seen = _unhidden(text)
     flat = _flatten(seen)
     hay = flat if not spelled else f"{flat}\n{_normalise(spelled)}"
-    for kind, pattern in (
-        ("prompt_injection", _INJECTION_RE),
-        ("system_prompt_mimicry", _SYSTEM_RE),
-        ("tool_call_mimicry", _TOOL_RE),
-    ):
-        m = pattern.search(hay)
-        if m is not None:
-            reasons.append(f"{kind}: {_quote(m)}")
+    for kind, find in _PHRASES:
+        found = find(hay)
+        if found is not None:
+            reasons.append(f"{kind}: {found}")
     if hidden:
         reasons.append(hidden)
     mixed = _mixed_script(seen)
     if mixed:
         reasons.append(mixed)
-    reasons.extend(_stuffing(text))
+    if stuffing:
+        reasons.extend(_stuffing(text))
     return tuple(reasons)
 
 
 def scan_node(node: Node) -> tuple[str, ...]:
-    """:func:`scan_text` of everything a model would read of ``node`` (name, description,
-    text). A query reads it through ``IndexSnapshot.flags``, which keeps it per snapshot."""
-    return scan_text(node.embedding_text())
+    """:func:`scan_text` of everything a model would read of ``node``: its name,
+    description and text, then its tags and the text in its attrs (the frontmatter,
+    which an MCP ``detail="full"`` answer returns whole), each reason there saying where.
+    Those are read for every kind but keyword stuffing: a list of file names repeats
+    "md" by nature, and stuffing games the search, which reads the text.
+    A query reads it through ``IndexSnapshot.flags``, which keeps it per snapshot."""
+    reasons = list(scan_text(node.embedding_text()))
+    fields = {"tags": list(node.tags), **{f"attrs.{k}": v for k, v in node.attrs.items()}}
+    texts = {where: "\n".join(_strings(value)) for where, value in fields.items()}
+    # One scan of them all; each key alone only when it finds something (rarely).
+    found = _scan("\n".join(texts.values()), stuffing=False)
+    kinds = {r.split(":", 1)[0] for r in reasons}
+    for reason in found:
+        kind = reason.split(":", 1)[0]
+        if kind in kinds:
+            continue
+        where = next((w for w, t in texts.items() if any(r.startswith(f"{kind}:") for r in _scan(t, stuffing=False))), None)
+        reasons.append(f"{reason} (in {where or 'its tags and attrs'})")
+    return tuple(reasons)
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in ``value`` (a JSON-like value: mapping keys too), depth first;
+    iterative, as attrs may nest as deep as ingest allows."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping):
+            for k, v in reversed(list(item.items())):
+                stack += [v, k]
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return out
