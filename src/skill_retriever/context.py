@@ -54,6 +54,11 @@ class QueryView:
     config: RetrievalConfig
     filters: Filters
     reranker: Reranker | None
+    #: How many entries of each channel's list fusion reads (``channel_depth`` before
+    #: ``resolve`` made the lists at least ``k`` long): a list's entries past it only
+    #: append to the answer (`algorithms.fixed_depth`), so a larger ``k`` never reorders
+    #: the top.
+    fusion_depth: int
     #: Resolved again after the run began (resumed from a checkpoint, or its pinned view
     #: let go): the ids in the state may be of another version of the index, which the
     #: phases check against this one (`phases._helpers.held_only`). False for a pinned view,
@@ -154,9 +159,10 @@ class RetrievalContext(metaclass=_Checked):
 
     def _resolve(self, state: dict[str, Any] | Any) -> QueryView:
         snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
-        config = resolve(self.config, state, snap)
+        settings = _settings(self.config, state, snap)
+        config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
-        return QueryView(snap, config, filters, self.reranker if config.rerank else None)
+        return QueryView(snap, config, filters, self.reranker if config.rerank else None, settings.channel_depth)
 
     def _hold(self, key: str, view: QueryView) -> QueryView:
         with self._lock:
@@ -186,19 +192,27 @@ def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: Inde
     """``config`` with the call's ``profile``, ``k``, ``token_budget`` and ``route``, then
     what the snapshot suggests for the settings still at their built-in defaults
     (``calibration.defaults``; without a snapshot, the neutral values). Each channel's
-    list (``channel_depth``) is made at least ``k`` long.
+    list (``channel_depth``) is made at least ``k`` long; fusion still reads only the
+    depth set before that (``QueryView.fusion_depth``).
 
     Raises:
         ConfigError: The profile is not a mapping of settings, or a value is bad.
     """
+    return _deep_enough(_settings(config, state, snapshot))
+
+
+def _settings(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None) -> RetrievalConfig:
     from skill_retriever.calibration.defaults import IndexDefaults, index_defaults
 
     defaults = index_defaults(snapshot) if snapshot is not None else IndexDefaults("other")
-    resolved = defaults.apply(_with_call(config, state))
-    if resolved.k > resolved.channel_depth:  # each channel's list is at least as long as the answer
+    return defaults.apply(_with_call(config, state))
+
+
+def _deep_enough(settings: RetrievalConfig) -> RetrievalConfig:
+    if settings.k > settings.channel_depth:  # each channel's list is at least as long as the answer
         # (it stopped at 50 deep: k=500 came back with far fewer, and nothing said why)
-        resolved = resolved.override(channel_depth=resolved.k)
-    return resolved
+        return settings.override(channel_depth=settings.k)
+    return settings
 
 
 def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:

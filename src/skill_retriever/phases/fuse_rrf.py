@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from skill_retriever.algorithms.fixed_depth import head_of, with_deeper
 from skill_retriever.algorithms.rrf import FusedItem, reciprocal_rank_fusion
 from skill_retriever.algorithms.score_fusion import listed_first, score_fusion, tiered
 from skill_retriever.algorithms.tokenize import is_identifier
@@ -49,12 +50,14 @@ from skill_retriever.state import Fused, RetrievalState
 
 @phase(optional=False)
 def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
-    config = view.config
-    rankings = {
-        ch: [h["id"] for h in hits] for ch, hits in (state.get("channel_rankings") or {}).items() if config.channel_on(ch)
-    }
+    config, depth = view.config, view.fusion_depth
+    # Only each list's first `depth` entries are fused; the entries past it, there for a
+    # k above it, only append (algorithms.fixed_depth): a larger k never reorders the top.
+    channels = {ch: hits for ch, hits in (state.get("channel_rankings") or {}).items() if config.channel_on(ch)}
+    whole = {ch: [h["id"] for h in hits] for ch, hits in channels.items()}
+    rankings = head_of(whole, depth)
     if config.channel_on("named") and (named := named_items(state, view)):
-        rankings["named"] = named
+        rankings["named"] = named  # every item the query names, however many: no k in it
     weights = dict(config.channel_weights)
     calibration = calibration_of(view.snapshot) if config.use_calibration else None
     if calibration is not None:  # what this index learned about its channels
@@ -64,11 +67,9 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
     if state["plan"].get("time_window") and "temporal" in weights:
         weights["temporal"] *= config.temporal_window_boost
     if config.fusion == "scores":
-        scored: dict[str, list[tuple[str, float | None]]] = {
-            ch: [(h["id"], h["score"]) for h in hits]
-            for ch, hits in (state.get("channel_rankings") or {}).items()
-            if config.channel_on(ch)
-        }
+        scored: dict[str, list[tuple[str, float | None]]] = head_of(
+            {ch: [(h["id"], h["score"]) for h in hits] for ch, hits in channels.items()}, depth
+        )
         if "temporal" in scored:  # the window as a set (the module docstring)
             scored["temporal"] = [(i, None) for i, _ in scored["temporal"]]
         if "named" in rankings:
@@ -81,6 +82,8 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
             fused = listed_first(fused, {"temporal"})
     else:
         fused = reciprocal_rank_fusion(rankings, k=config.rrf_k, weights=weights)
+    fused_head = len(fused)
+    fused = with_deeper(fused, whole, depth, weights)
     out: list[Fused] = [{"id": f.id, "score": f.score, "ranks": dict(f.ranks)} for f in fused]
     return {
         "fused": out,
@@ -89,6 +92,8 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
             "k": config.rrf_k,
             "channels": {ch: len(ids) for ch, ids in rankings.items()},
             "fused": len(fused),
+            "depth": depth,
+            "appended_past_depth": len(fused) - fused_head,
             "weights": weights,
         },
     }

@@ -22,6 +22,7 @@ import numpy as np
 
 from skill_retriever.advice import command
 from skill_retriever.algorithms.feedback import feedback_items, rocchio
+from skill_retriever.algorithms.fixed_depth import searched_past_depth
 from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
@@ -49,7 +50,11 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     config, snap, filters, visible = view.config, view.snapshot, view.filters, view.visible
     qvec = np.asarray(state["vector"], dtype=np.float32)
 
-    semantic = search_within(snap, qvec, config.channel_depth, answer_filters(snap, filters))
+    # The first `fusion_depth` hits as a search that deep finds them, whatever k asks past
+    # it (ties at the cut included): a larger k only appends (algorithms.fixed_depth).
+    answers = answer_filters(snap, filters)
+    semantic = searched_past_depth(lambda n: search_within(snap, qvec, n, answers), view.fusion_depth,
+                                   config.channel_depth)
     same = filters.kinds is None and filters.tags is None and filters.since is None and filters.until is None
     facts = _fact_seeds(snap, qvec, config.fact_seeds or 0, visible)
     seeds: dict[str, Candidate]
@@ -148,7 +153,8 @@ def _feedback_search(
     if not vectors:
         return [], []
     moved = rocchio(qvec, np.stack(list(vectors.values())), config.feedback_weight)
-    fed = search_within(snap, moved, config.channel_depth, answer_filters(snap, view.filters))
+    answers = answer_filters(snap, view.filters)
+    fed = searched_past_depth(lambda n: search_within(snap, moved, n, answers), depth, config.channel_depth)
     return fed, list(vectors)
 
 

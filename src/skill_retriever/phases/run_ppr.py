@@ -42,7 +42,9 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     p = restart_vector(
         len(gm.ids), weights,
         _dense(view, np.asarray(state["vector"], dtype=np.float32)) if dense_weight > 0 else None, dense_weight,
-        {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])
+        # The keyword list's first `fusion_depth` hits: a longer list (a k past it) would
+        # spread the restart over more items and move the whole walk.
+        {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])[: view.fusion_depth]
          if h["id"] in gm.index} if keyword_weight > 0 else None, keyword_weight,
     )
     if config.specificity:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skill_retriever.algorithms.fixed_depth import searched_past_depth
 from skill_retriever.context import QueryView
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import keyword_text
@@ -15,7 +16,10 @@ def search_keywords(state: RetrievalState, view: QueryView) -> Update:
         return {"stats": {"off": True}}
     plan = state["plan"]
     text = keyword_text(plan.get("content_text", plan["search_text"]), config)  # a typed hop's start name left out
-    hits = view.snapshot.search_keywords(text, config.channel_depth, view.filters)
+    # The first `fusion_depth` hits exactly as a search that deep finds them (ties at its
+    # cut included), whatever k asks past it: a larger k only appends (algorithms.fixed_depth).
+    hits = searched_past_depth(lambda n: view.snapshot.search_keywords(text, n, view.filters),
+                               view.fusion_depth, config.channel_depth)
     return {
         "channel_rankings": {"keyword": [{"id": h.id, "score": h.score} for h in hits]},
         "stats": {"hits": len(hits)},
