@@ -67,7 +67,8 @@ def test_a_killed_run_is_marked_and_the_next_run_completes_it(tmp_path: Path, so
 
     assert main(["stats", "--index-dir", str(index_dir)]) == 0
     out = capsys.readouterr().out
-    assert "warning: unfinished index runs: repo (started" in out and "`skill-retriever index FOLDER --source-name NAME --index-dir " in out
+    assert "warning: unfinished index runs: repo (started" in out and f"`skill-retriever index {source} --source-name repo --index-dir " in out
+    assert f"`skill-retriever remove-source repo --index-dir {index_dir}`" in out
 
     assert main(["index", str(source), "--index-dir", str(index_dir)]) == 0
     assert "completed the run of it started" in capsys.readouterr().out

@@ -138,11 +138,15 @@ def stats_line(marks: dict[str, dict[str, Any]], index_dir: Word | None = None) 
         f"from {m.get('path', '?')})"
         for source, m in sorted(marks.items())
     )
+    # each run's own folder and source name, so that the commands run as printed
+    again = "; ".join(
+        f"`{command(['index', m.get('path') or Placeholder('FOLDER'), '--source-name', source], index_dir)}`"
+        for source, m in sorted(marks.items())
+    )
+    gone = "; ".join(f"`{command(['remove-source', source], index_dir)}`" for source in sorted(marks))
     return (
         f"unfinished index runs: {runs}. If none is still running, index that folder again with the same "
-        f"source name (`{command(['index', Placeholder('FOLDER'), '--source-name', Placeholder('NAME')], index_dir)}`): "
-        f"it completes the source; if the folder is gone, `{command(['remove-source', Placeholder('NAME')], index_dir)}` "
-        "takes out what it wrote"
+        f"source name ({again}): it completes the source; if the folder is gone, {gone} takes out what it wrote"
     )
 
 
