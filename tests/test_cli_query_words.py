@@ -49,3 +49,13 @@ def test_the_budget_note_names_the_cli_flag(ix: str, capsys: pytest.CaptureFixtu
     assert code == 0
     notes = [w for w in json.loads(out)["warnings"] if "budget" in w]
     assert notes and all("budget_fill=True" not in n for n in notes)
+
+
+def test_a_budget_that_holds_nothing_says_what_the_smallest_needs(ix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "restore the database", "--index-dir", ix, "--budget", "5", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["results"] == []
+    (note,) = [w for w in data["warnings"] if "token budget" in w]
+    smallest = min(d["tokens"] for d in data["stats"]["apply_token_budget"]["dropped_ids"])
+    assert note.endswith(f"; the smallest of them needs {smallest} tokens")

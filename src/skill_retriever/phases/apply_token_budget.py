@@ -194,4 +194,7 @@ def budget_note(
         how = f"kept results best first until one did not fit; {fill_advice}"
     else:
         how = f"kept results best first until one did not fit (none of the others fits in the {room} tokens left)"
-    return f"the token budget of {budget} dropped {len(cut.dropped)} of {considered} results, first {what}; it {how}"
+    note = f"the token budget of {budget} dropped {len(cut.dropped)} of {considered} results, first {what}; it {how}"
+    if not cut.kept:  # nothing came back: say what budget the smallest of them needs
+        note += f"; the smallest of them needs {min(tokens[i] for i in cut.dropped)} tokens"
+    return note
