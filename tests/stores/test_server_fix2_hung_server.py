@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 from chroma_support import ChromaServer
+from cli_calls import run as _cli
 
-from skill_retriever.cli import main
 from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.model import Node
 from skill_retriever.stores import vectors
@@ -35,13 +35,6 @@ def _stopped(server: ChromaServer) -> Iterator[None]:
         yield
     finally:
         os.kill(server.proc.pid, signal.SIGCONT)
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_a_stopped_server_is_said_to_be_busy_or_stopped_not_to_be_started(

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from chroma_support import CHROMA, ChromaServer, free_port
+from cli_calls import run as _cli
 
-from skill_retriever.cli import main
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -53,13 +53,6 @@ def _names(path: Path) -> tuple[str, str]:
 
 def _collections(url: str) -> set[str]:
     return {c.name for c in chroma_client(url).list_collections()}
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_a_copy_repaired_onto_another_server_gets_its_own_collections_and_the_original_follows(

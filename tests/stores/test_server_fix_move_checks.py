@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from chroma_support import free_port
+from cli_calls import run as _cli
 
-from skill_retriever.cli import main
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -26,13 +26,6 @@ def _built(path: Path) -> Path:
     with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
         index.upsert(nodes, [Edge("n0", "n1", "DEPENDS_ON")])
     return path
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _pending(path: Path) -> str | None:
