@@ -123,6 +123,12 @@ class BenchRun:
         self._probed = False
         self._incident_world: IncidentWorld | None = None
 
+    def fail_if_broken(self, broken: list[str]) -> None:
+        """Mark the run failed (exit 1) for methods of ours that failed on every query."""
+        if broken:
+            self.failed = True
+            self.log(f"  error: {', '.join(broken)} failed on every query (see FAILED above); the run will exit 1")
+
     def stamp(self) -> Result:
         """Command, profile, embedding model, machine, code version and time, for every result."""
         return {"command": self.opts.command, "quick": self.opts.quick, "embedder": self.embedder.name,

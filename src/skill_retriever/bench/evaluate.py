@@ -111,3 +111,12 @@ def evaluate(
 
 def _fmt(v: float | None) -> str:
     return "  -  " if v is None else f"{100 * v:5.1f}"
+
+
+def broken_methods(summary: dict[str, Any], queries: int) -> list[str]:
+    """The methods of ours (every family but peers) that failed on every one of
+    ``queries``: a method that errs on all of them is broken, and scoring it 0 would only
+    hide that. A query one method refuses (one too long, say) is a counted failure of that
+    query, and the run goes on."""
+    return [name for name, m in summary.items()
+            if queries and m.get("family") != "peer" and m.get("failed", 0) >= queries]

@@ -8,7 +8,7 @@ import time
 
 from skill_retriever.bench.common import BenchRun, Result, write_json
 from skill_retriever.bench.datasets import FAMILY_METRICS, EvalQuery
-from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.evaluate import broken_methods, evaluate
 from skill_retriever.bench.latency import section_latency
 from skill_retriever.bench.methods import Method, Ranked, channel_methods, peer_methods
 from skill_retriever.bench.world_queries import generate_queries
@@ -30,6 +30,7 @@ def run_incidents(run: BenchRun) -> None:
     methods.append(_unfiltered(retriever, run.opts.k))
     metrics = FAMILY_METRICS["incidents"]
     summary, per_query = evaluate(queries, methods, metrics, run.log)
+    run.fail_if_broken(broken_methods(summary, len(queries)))
     latency = section_latency(run, shared.index, [q.text for q in queries], None, world.now)
     reranker = retriever.reranker
     result: Result = {

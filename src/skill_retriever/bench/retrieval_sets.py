@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
-from skill_retriever.bench.evaluate import evaluate
+from skill_retriever.bench.evaluate import broken_methods, evaluate
 from skill_retriever.bench.fit_rates import fit_rates
 from skill_retriever.bench.latency import section_latency
 from skill_retriever.bench.methods import (
@@ -79,6 +79,7 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
         retriever, ds.kinds, fetch, ablate=ablate, profiles=profiles)
     methods += defaults_methods(ds.family, retriever, ds.kinds, fetch)
     summary, per_query = evaluate(ds.queries, methods, ds.metrics, run.log, fold=fold)
+    run.fail_if_broken(broken_methods(summary, len(ds.queries)))
     fit = fit_rates(retriever, ds, run.opts.data)
     run.log(f"  nothing-fits flag rates (default search): {fit}")
     # Out of the box: the default reranker, not the bench retriever's explicit one (kept

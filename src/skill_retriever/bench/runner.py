@@ -21,7 +21,8 @@ def run(opts: BenchOptions) -> int:
 
     Returns:
         2 when a data section named in ``--only`` found no set to run, 1 when a section's
-        checks failed (the battery), else 0.
+        checks failed (the battery) or a method of ours failed on every query of a set
+        (`evaluate.broken_methods`), else 0.
 
     Raises:
         BenchExtraMissing: the ``bench`` extra is not installed (before any work).
