@@ -7,6 +7,7 @@ budget note advised ``budget_fill=True``, a Python argument, on the command line
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -59,3 +60,16 @@ def test_a_budget_that_holds_nothing_says_what_the_smallest_needs(ix: str, capsy
     (note,) = [w for w in data["warnings"] if "token budget" in w]
     smallest = min(d["tokens"] for d in data["stats"]["apply_token_budget"]["dropped_ids"])
     assert note.endswith(f"; the smallest of them needs {smallest} tokens")
+
+
+def test_a_query_of_dash_is_read_from_stdin(
+    ix: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long task (an agent's whole prompt, emoji and all) can pass the OS's limit on one
+    argument: ``query -`` reads it from stdin."""
+    task = "restore the database 🗄️ " * 3000  # 72,000 characters: under the 100,000 limit
+    monkeypatch.setattr("sys.stdin", io.StringIO(task))
+    code, out, _ = run(capsys, "query", "-", "--index-dir", ix, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["results"] and any("long query" in w for w in data["warnings"])

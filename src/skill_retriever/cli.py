@@ -106,7 +106,10 @@ def _parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("query", help="retrieve for a query")
     q.set_defaults(handler=cmd_query)
-    q.add_argument("query", help="what to find, in words, as one argument (quote it); up to --max-query-chars characters")
+    q.add_argument(
+        "query",
+        help="what to find, in words, as one argument (quote it), or - to read it from stdin; up to --max-query-chars characters",
+    )
     add_query_limits(q)
     q.add_argument(
         "--budget-fill",
@@ -338,6 +341,8 @@ def cmd_move(args: argparse.Namespace) -> int:
 def cmd_query(args: argparse.Namespace) -> int:
     from skill_retriever.query_cli import run_query
 
+    if args.query == "-":  # a long task (an agent's whole prompt) does not fit one argument
+        args.query = sys.stdin.read()
     with open_index(args, create=False) as index:
         return run_query(index, args)
 
