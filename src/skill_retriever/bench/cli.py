@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
                    help="benchmark data folder (default: $SKILL_RETRIEVER_DATA, else ../shared/data when it exists)")
     p.add_argument("--out", type=Path, default=Path("bench-out"), help="output folder (default bench-out)")
     p.add_argument("--cache", type=Path, default=None, help="index cache folder (default <out>/cache)")
-    p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 cores")
+    p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 idle cores (7 with the cores busy: measured at load 4-7)")
     p.add_argument("--only", default=None,
                    help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
     p.add_argument("--max-queries", type=int, default=DEFAULT_MAX_QUERIES,
