@@ -34,19 +34,16 @@ from skill_retriever.cliargs import (
     add_index_options,
     add_json_option,
     add_lock_wait_option,
-    add_query_limits,
     error_text,
     folder_named,
-    kind_list,
     lock_wait_of,
     open_for_repair,
     open_index,
     print_json_error,
-    tag_list,
-    time_arg,
 )
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
+from skill_retriever.query_args import add_query_command
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stores.lock import WAIT_LOG
 
@@ -104,31 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     common(ix)
     add_lock_wait_option(ix)
 
-    q = sub.add_parser("query", help="retrieve for a query")
-    q.set_defaults(handler=cmd_query)
-    q.add_argument(
-        "query",
-        help="what to find, in words, as one argument (quote it), or - to read it from stdin; up to --max-query-chars characters",
-    )
-    add_query_limits(q)
-    q.add_argument(
-        "--budget-fill",
-        action="store_true",
-        help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
-    )
-    q.add_argument("--route", type=str.lower, choices=["smart", "ppr", "quick"], default=None, help="force a route (default: the index's, chosen per query; `stats` shows it)")
-    q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
-    q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
-    q.add_argument("--tags", type=tag_list, default=None, help="comma-separated tags: only items carrying one of them")
-    q.add_argument("--since", type=time_arg, default=None,
-                   help="only items created or updated at or after this time (ISO-8601, e.g. 2026-11-01; UTC unless a zone is given)")
-    q.add_argument(
-        "--until", type=time_arg, default=None,
-        help="only items created or updated at or before this time; a date alone takes its whole day in "
-        "(--until 2026-11-01 ends at 2026-11-01T23:59:59.999999 UTC)",
-    )
-    q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
-    common(q)
+    add_query_command(sub, cmd_query, common)
 
     st = sub.add_parser("stats", help="what the index holds")
     st.set_defaults(handler=cmd_stats)

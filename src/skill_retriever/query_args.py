@@ -1,0 +1,45 @@
+"""The ``query`` command's arguments: kept apart from `cli` (which builds every command's
+parser) and from `query_cli` (which runs the search and imports what that needs), so that
+``--help`` and the other commands import nothing of the search."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from skill_retriever.cliargs import add_query_limits, kind_list, tag_list, time_arg
+
+__all__ = ["add_query_command"]
+
+
+def add_query_command(
+    sub: Any, handler: Callable[[argparse.Namespace], int], common: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Add ``query`` to the subcommands ``sub``, run by ``handler``; ``common`` adds the
+    options every command that reads an index takes."""
+    q = sub.add_parser("query", help="retrieve for a query")
+    q.set_defaults(handler=handler)
+    q.add_argument(
+        "query",
+        help="what to find, in words, as one argument (quote it), or - to read it from stdin; up to --max-query-chars characters",
+    )
+    add_query_limits(q)
+    q.add_argument(
+        "--budget-fill",
+        action="store_true",
+        help="skip results that do not fit the budget and keep filling it (default: stop at the first)",
+    )
+    q.add_argument("--route", type=str.lower, choices=["smart", "ppr", "quick"], default=None, help="force a route (default: the index's, chosen per query; `stats` shows it)")
+    q.add_argument("--kinds", type=kind_list, default=None, help="comma-separated kinds, e.g. skill,agent")
+    q.add_argument("--principals", default="*", help="comma-separated access principals (default *: all)")
+    q.add_argument("--tags", type=tag_list, default=None, help="comma-separated tags: only items carrying one of them")
+    q.add_argument("--since", type=time_arg, default=None,
+                   help="only items created or updated at or after this time (ISO-8601, e.g. 2026-11-01; UTC unless a zone is given)")
+    q.add_argument(
+        "--until", type=time_arg, default=None,
+        help="only items created or updated at or before this time; a date alone takes its whole day in "
+        "(--until 2026-11-01 ends at 2026-11-01T23:59:59.999999 UTC)",
+    )
+    q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
+    common(q)
