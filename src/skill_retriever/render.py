@@ -4,7 +4,8 @@ Near-duplicates (the same component hosted in several repositories) are shown on
 their other sources; each result shows the one score the list is ordered by and a reason
 in one line: the query's words it contains, what it requires and what requires it (and,
 on the graph route, the path that reached it, never through its own name; an item the walk
-could reach only from its own name says which channels found it). "Nothing fits" comes
+could reach only from its own name says which channels found it, always in one order,
+`CHANNEL_ORDER`); its snippet reads as text (`snippet_display`). "Nothing fits" comes
 first when it applies. `explain` makes that reason once, for the text and for ``--json``.
 Every value from the index passes through ``safety.terminal.printable`` before printing.
 """
@@ -30,11 +31,27 @@ from skill_retriever.responses import (
     nothing_fits_warning,
 )
 from skill_retriever.safety.terminal import printable
+from skill_retriever.snippet_display import readable_snippet
 
-__all__ = ["Explanation", "Shown", "explain", "fold", "has_edges", "named_channels", "reason", "render"]
+__all__ = [
+    "CHANNEL_ORDER",
+    "Explanation",
+    "Shown",
+    "explain",
+    "fold",
+    "has_edges",
+    "in_channel_order",
+    "named_channels",
+    "reason",
+    "render",
+]
 
 #: Names listed in one reason before "and N more".
 SHOWN_NAMES = 3
+#: The order a reason line names the channels that found an item in (its ranks follow a
+#: "found by" channel; the score orders the results).
+CHANNEL_ORDER = ("semantic", "keyword", "graph", "temporal", "named", "clauses")
+_ORDER = {c: i for i, c in enumerate(CHANNEL_ORDER)}
 
 
 @dataclass(frozen=True)
@@ -115,12 +132,19 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
     ):
         # A passage the walk reached from its own title (or started at) shows no hop:
         # what found it is the search for its words or meaning (a seed of the walk too).
-        direct = sorted((rank, c) for c, rank in r.channels.items() if c != "graph")
+        direct = [c for c in in_channel_order(r.channels) if c != "graph"]
         if direct:
-            parts.append("found by " + ", ".join(f"{c} #{rank}" for rank, c in direct))
+            parts.append("found by " + ", ".join(f"{c} #{r.channels[c]}" for c in direct))
     if not parts:
-        parts.append("close in meaning (" + ", ".join(named_channels(r, view)) + ")")
+        parts.append("close in meaning (" + ", ".join(in_channel_order(named_channels(r, view))) + ")")
     return Explanation(tuple(words), requires, required_by, "; ".join(parts))
+
+
+def in_channel_order(channels: Iterable[str]) -> list[str]:
+    """``channels`` in the one order every reason line names them (`CHANNEL_ORDER`; one
+    it does not know after those, by name), whatever their ranks: two lines never read
+    "(graph, semantic)" and "(semantic, graph)" for the same pair."""
+    return sorted(channels, key=lambda c: (_ORDER.get(c, len(_ORDER)), c))
 
 
 def reason(query: str, shown: Shown, view: CallerView) -> str:
@@ -186,8 +210,8 @@ def render(
         if s.also_at:
             more = f" (+{len(s.also_at) - 2} more)" if len(s.also_at) > 2 else ""
             lines.append("    also at: " + ", ".join(s.also_at[:2]) + more)
-        if r.snippet:
-            lines.append(f"    {r.snippet}")
+        if snippet := readable_snippet(r.snippet):  # no written-out \n or <example> of a description
+            lines.append(f"    {snippet}")
         for flag in r.flags:  # instruction-like text: read it as data, not as orders
             lines.append(f"    flagged: {flag}")
         lines.append(f"    id: {r.id}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -109,16 +110,36 @@ class IngestResult:
         lines = [f"problem: {p}{kept.get(p.keeps, '')}" for p in skips[:limit]]
         if len(skips) > limit:
             lines.append(f"... {len(skips) - limit} more problems (see --json)")
-        kinds: dict[str, list[Problem]] = {}
-        for note in self.notes:
-            kinds.setdefault(_note_kind(note.message), []).append(note)
-        for same in kinds.values():
-            more = f" (and {len(same) - 1} more file(s) like it; see --json)" if len(same) > 1 else ""
-            lines.append(f"note: {same[0]}{more}")
-        return lines
+        return lines + note_lines(self.notes, limit)
 
 
-def _note_kind(message: str) -> str:
-    """What a note says, without its particulars (a quoted name, a parser's detail in
-    parentheses): notes of one kind differ only in those."""
-    return message.split(" (", 1)[0].split(" '", 1)[0]
+def note_lines(notes: list[Problem], limit: int = 10) -> list[str]:
+    """One line per kind of note, the most common kind first (ties: the kind met first),
+    each an example file with its whole message (the advice too) and how many more say
+    the same; at most ``limit`` kinds, then how many kinds more."""
+    kinds: dict[str, list[Problem]] = {}
+    for note in notes:
+        kinds.setdefault(note_kind(note.message), []).append(note)
+    ranked = sorted(kinds.values(), key=len, reverse=True)  # stable: ties keep the order met
+    lines = []
+    for same in ranked[:limit]:
+        more = f" (and {len(same) - 1} more file(s) like it; see --json)" if len(same) > 1 else ""
+        lines.append(f"note: {same[0]}{more}")
+    if len(ranked) > limit:
+        rest = sum(len(same) for same in ranked[limit:])
+        lines.append(f"... {len(ranked) - limit} more kinds of note, on {rest} file(s) (see --json)")
+    return lines
+
+
+#: The particulars of a note, which notes of one kind differ in: quoted text, then any
+#: word holding a digit or a path's separator (a path, a line number, ``passage:3#2``).
+_QUOTED_RE = re.compile(r"'[^']*'|\"[^\"]*\"")
+_PARTICULAR_RE = re.compile(r"[^\s,;()]*[\d/\\][^\s,;()]*")
+
+
+def note_kind(message: str) -> str:
+    """What a note says, its particulars masked: notes of one kind differ only in those.
+
+    The reason a parser gave stays in (YAML's "did not find expected key" and "mapping
+    values are not allowed" are two kinds, fixed two ways), and so does the advice."""
+    return _PARTICULAR_RE.sub("#", _QUOTED_RE.sub("'…'", message))

@@ -8,8 +8,11 @@ writes skills, agents, commands, hooks and MCP servers (and a plugin's members).
 that answers only to other kinds is in the index (``query`` just showed it), so "no
 component of that name" would mislead: the refusal says what the item is, that install
 has no place for it, and what to install instead (the component or plugin it is part of,
-when the index records one: by name when that name installs it, else by id). An id of such an item is planned and skipped with the same
-words (`render`).
+when the index records one: by name when that name installs it, else by id). A prompt
+file part of nothing (davila7's ``loops/``) names the components whose text refers to it,
+if any, and says where to read it (its file) or to copy it by hand: "install the component
+that uses it" with none to name led nowhere. An id of such an item is planned and skipped
+with the same words (`render`).
 """
 
 from __future__ import annotations
@@ -70,21 +73,37 @@ def no_place_message(view: CallerView | None, ref: str, nodes: Sequence[Node]) -
 
 
 def _instead(view: CallerView | None, node: Node) -> str:
-    """What to install in its place: what it is part of, when the index says."""
+    """What to install in its place: what it is part of, or what refers to it, when the
+    index says; else where to read it."""
     parents = _parents(view, node)
     if view is not None and parents:
         shown = ", ".join(_what_to_type(view, p) for p in parents[:_SHOWN])
         return f"install the component that uses it: {shown}"
     if node.kind is NodeKind.OTHER:
         plugin = node.attrs.get("plugin")
-        of = f" (of plugin {_plugin_named(view, plugin)})" if isinstance(plugin, str) and plugin else ""
-        return f"install the component that uses it{of}"
+        if isinstance(plugin, str) and plugin:
+            return f"install the component that uses it (of plugin {_plugin_named(view, plugin)})"
+        if view is None:  # no index to ask what uses it
+            return _read_it(node)
+        users = _users(view, node)
+        if not users:
+            return f"nothing in the index uses it; {_read_it(node)}"
+        more = f" and {len(users) - _SHOWN} more" if len(users) > _SHOWN else ""
+        shown = ", ".join(_what_to_type(view, u) for u in users[:_SHOWN])
+        return f"the components that refer to it do not bring it with them: {shown}{more}; {_read_it(node)}"
     if node.kind is NodeKind.DOCUMENT and node.source:
         return f"a document is read where it is, not installed: open {file_location(node)}"
     return (
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"
     )
+
+
+def _read_it(node: Node) -> str:
+    """Where a file nothing installs is read: its own file, when the index records one."""
+    if node.source:
+        return f"read it where it is, {file_location(node)}, or copy it into your project by hand"
+    return f"the MCP tool get_component gives its text ({node.id}); copy it into your project by hand"
 
 
 def _what_to_type(view: CallerView, parent: Node) -> str:
@@ -103,6 +122,13 @@ def _plugin_named(view: CallerView | None, name: str) -> str:
         return name
     ids = sorted(n.id for n in view.named(name) if n.kind is NodeKind.PLUGIN)
     return f"{name}: {', '.join(ids[:_SHOWN])}" if ids else name
+
+
+def _users(view: CallerView, node: Node) -> list[Node]:
+    """The installable components the caller may see whose text mentions ``node`` (an
+    agent naming a loop's file): what uses it, short of holding it."""
+    found = {e.source: view.get(e.source) for e in view.in_edges(node.id, EdgeKind.MENTIONS)}
+    return sorted((u for u in found.values() if u.kind in INSTALLABLE), key=lambda u: (u.kind.value, u.id))
 
 
 def _parents(view: CallerView | None, node: Node) -> list[Node]:
