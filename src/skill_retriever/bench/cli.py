@@ -34,7 +34,9 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--cache", type=Path, default=None, help="index cache folder (default <out>/cache)")
     p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 idle cores (7 with the cores busy: measured at load 4-7)")
     p.add_argument("--only", default=None,
-                   help=f"comma-separated sections to run (default all): {','.join(NAMES)}")
+                   # The list is spaced so that argparse wraps it between names; the example
+                   # shows the comma-separated form the option takes.
+                   help=f"comma-separated sections to run, e.g. --only incidents,startup (default all): {', '.join(NAMES)}")
     p.add_argument("--max-queries", type=int, default=DEFAULT_MAX_QUERIES,
                    help=f"seeded sample size for larger toolret query sets (default {DEFAULT_MAX_QUERIES}; the other sets "
                         "run whole, or small with --quick)")

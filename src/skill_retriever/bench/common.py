@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.bench import report
-from skill_retriever.bench.datasets import BuildInfo, cached_index
 from skill_retriever.bench.embedding import MemoEmbedder
+from skill_retriever.bench.index_cache import BuildInfo, cached_index
 from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
 from skill_retriever.bench.machine import code_version, machine_info
 from skill_retriever.bench.world import (

@@ -1,9 +1,9 @@
-"""Benchmark datasets read from the shared data folder, and their cached indexes.
+"""Benchmark datasets read from the shared data folder.
 
 Each set becomes a :class:`Dataset`: the queries with graded judgments, a function that
 ingests the catalogue (nodes and edges), the kinds results are restricted to, and a
-fingerprint. :func:`cached_index` builds the set's index once under a cache folder and
-reopens it afterwards without embedding anything (``Index.open`` reconciles from disk).
+fingerprint. :func:`~skill_retriever.bench.index_cache.cached_index` (re-exported here,
+where the sections have always found it) builds the set's index once under a cache folder.
 
 A missing data folder or set is not an error: the loaders return what exists and a
 list of human-readable skip notes.
@@ -14,20 +14,24 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.bench.index_cache import BuildInfo, cached_index
 from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
-from skill_retriever.stores.embedder import Embedder
-from skill_retriever.stores.index import Index
 
-CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
+#: ``BuildInfo`` and ``cached_index`` live in `index_cache`; re-exported, as the sections
+#: and tests have always reached them here.
+__all__ = [
+    "FAMILY_METRICS", "FOLD_FETCH_TIMES", "SEED", "SKILL_FOLDERS", "SKILL_RESULT_KINDS", "TOOLRET_SPLITS",
+    "BuildInfo", "Dataset", "EvalQuery", "as_documents", "cached_index", "default_data_dir", "multihop_sets",
+    "seeded_sample", "skills_sets", "toolret_sets",
+]
+
 SEED = 20240601
 SKILL_FOLDERS = ("wshobson__agents", "K-Dense-AI__claude-scientific-skills", "anthropics__skills")
 #: Components a coding agent installs; plugin nodes are containers, never judged.
@@ -290,105 +294,3 @@ def toolret_sets(
                             FAMILY_METRICS["toolret"], kinds=None, notes=notes))
     return sets, [] if folders else [f"toolret: no set under {root}; skipped"]
 
-
-# -- cached indexes ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class BuildInfo:
-    """How a dataset's index came to be."""
-
-    nodes: int
-    edges: int
-    reused: bool
-    ingest_s: float = 0.0
-    index_s: float = 0.0
-    embedded: int = 0
-
-    @property
-    def items_per_s(self) -> float | None:
-        return self.nodes / self.index_s if self.index_s > 0 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": self.nodes, "edges": self.edges, "reused": self.reused,
-            "ingest_s": round(self.ingest_s, 2), "index_s": round(self.index_s, 2),
-            "embedded": self.embedded,
-            "items_per_s": round(self.items_per_s, 1) if self.items_per_s else None,
-        }
-
-
-def cached_index(
-    cache_dir: Path,
-    key: str,
-    fingerprint: Mapping[str, Any],
-    ingest: Callable[[Path], IngestResult],
-    embedder: Embedder,
-    log: Callable[[str], None] = print,
-) -> tuple[Index, BuildInfo]:
-    """Open ``<cache_dir>/<key>/index``, building it first when missing or stale.
-
-    The fingerprint (sources, subset parameters, embedder) is stored next to the index
-    with a completion flag written after the last write, so a half-built cache is
-    rebuilt rather than trusted. A cached index that no longer opens (truncated, files
-    missing) is rebuilt too: it is only a cache. Only ``<cache_dir>/<key>`` is ever deleted.
-    """
-    from skill_retriever.exceptions import IndexCorruptError
-    from skill_retriever.indexing import write_result
-
-    if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
-        raise ValueError(f"cache key {key!r} must be a plain folder name")
-    home = cache_dir / key
-    stamp_path = home / "bench-cache.json"
-    wanted = {"format": CACHE_FORMAT, "embedder": embedder.name, **fingerprint}
-    wanted = json.loads(json.dumps(wanted))  # normalise tuples to lists
-    if stamp_path.is_file():
-        try:
-            stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            stamp = {}
-        if stamp.get("complete") and stamp.get("fingerprint") == wanted:
-            try:
-                index = Index.open(home / "index", embedder=embedder)
-            except IndexCorruptError as exc:
-                # What is wrong, without the advice after ';' (how to rebuild a user's index).
-                log(f"  cached index {key} is damaged ({str(exc).split(';')[0]}); rebuilding this cache entry")
-            else:
-                ensure_calibrated(index, log)
-                info = stamp.get("build", {})
-                return index, BuildInfo(len(index), len(index.snapshot().edges), True,
-                                        info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
-    if home.exists():
-        shutil.rmtree(home)
-    home.mkdir(parents=True)
-    started = time.perf_counter()
-    result = ingest(home)
-    ingest_s = time.perf_counter() - started
-    log(f"  building index {key}: {len(result.nodes)} nodes, {len(result.edges)} edges "
-        f"(ingest {ingest_s:.1f} s, {len(result.problems)} problems)")
-    for problem in result.problems[:3]:  # a count alone says nothing of what was left out
-        log(f"    problem: {str(problem)[:200]}")
-    if len(result.problems) > 3:
-        log(f"    ... and {len(result.problems) - 3} more")
-    started = time.perf_counter()
-    index = Index.open(home / "index", embedder=embedder, create=True)
-    reports = write_result(index, result)
-    ensure_calibrated(index, log)
-    index_s = time.perf_counter() - started
-    embedded = sum(r.embedded for r in reports)
-    build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded}
-    stamp_path.write_text(json.dumps({"fingerprint": wanted, "complete": True, "build": build}, indent=2),
-                          encoding="utf-8")
-    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded)
-    log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
-        f"{embedded} texts embedded)")
-    return index, info
-
-
-def ensure_calibrated(index: Index, log: Callable[[str], None]) -> None:
-    """Calibrate a cached index as ``skill-retriever index`` would (defaults = what a user
-    gets), again when its calibration is older than the index or than the algorithm."""
-    from skill_retriever.calibration import ensure_calibration
-
-    started = time.perf_counter()
-    calibration, computed = ensure_calibration(index)
-    if computed:
-        log(f"  calibrated in {time.perf_counter() - started:.1f} s: {calibration.summary(index.version)}")

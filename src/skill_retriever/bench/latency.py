@@ -53,19 +53,24 @@ def default_latency(
     series += [(f"route {r}", retriever, {"kinds": kinds, "route": r}) for r in forced_routes]
     with bypass:
         timed = time_searches(index, queries, series)
-    full, dense = timed["routes"]["default"]["e2e"], timed["dense"]["e2e"]
+    default, dense = timed["routes"]["default"], timed["dense"]["e2e"]
+    # A search that refused every query timed nothing: its figures are None, not a p50 of
+    # 0 ms that reads as the fastest search there is (`figures.latency_note` says FAILED).
+    full = default["e2e"] if default["queries"] else {"p50": None, "p95": None}
     out = {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
            "dense_p50_ms": dense["p50"], "x_dense": _ratio(full["p50"], dense["p50"]),
-           "routes": timed["routes"]["default"]["routes"],
+           "routes": default["routes"], "default_timed": default["queries"], "default_refused": default["refused"],
            "reranker": retriever.reranker.name if retriever.reranker else "none"}
     if forced_routes:
-        forced = {r: timed["routes"][f"route {r}"]["e2e"]["p50"] for r in forced_routes}
-        out["forced"] = {r: {"p50_ms": ms, "x_dense": _ratio(ms, dense["p50"])} for r, ms in forced.items()}
+        forced = {r: timed["routes"][f"route {r}"] for r in forced_routes}
+        out["forced"] = {r: {"p50_ms": f["e2e"]["p50"] if f["queries"] else None, "timed": f["queries"],
+                             "x_dense": _ratio(f["e2e"]["p50"], dense["p50"]) if f["queries"] else None,
+                             "refused": f["refused"]} for r, f in forced.items()}
     return out
 
 
-def _ratio(ms: float, dense_ms: float) -> float | None:
-    return round(ms / dense_ms, 2) if dense_ms else None
+def _ratio(ms: float | None, dense_ms: float) -> float | None:
+    return round(ms / dense_ms, 2) if ms is not None and dense_ms else None
 
 
 def section_latency(

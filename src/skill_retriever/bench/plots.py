@@ -1,11 +1,17 @@
-"""PNG plots of the results (matplotlib, from the ``bench`` extra, Agg backend)."""
+"""PNG plots of the results (matplotlib, from the ``bench`` extra, Agg backend).
+
+A method that failed on every query of a set has no bar and no cell: its place is
+labelled FAILED (:func:`~skill_retriever.bench.figures.failed_all`), never drawn as 0.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.bench.extras import require
+from skill_retriever.bench.figures import FAILED, failed_all, score
 from skill_retriever.bench.tables import HEADLINE, group_rows
 
 
@@ -27,8 +33,13 @@ def write_plots(out: Path, sections: list[dict[str, Any]]) -> list[Path]:
         fig, ax = plt.subplots(figsize=(min(14.0, max(7.0, 0.35 * len(methods) * (len(secs) + 1))), 4.8))
         width = 0.8 / len(secs)
         for j, s in enumerate(secs):
-            vals = [100 * (s["methods"].get(m, {}).get("scores", {}).get(metric) or 0) for m in methods]
-            ax.bar([i + j * width for i in range(len(methods))], vals, width, label=s["name"])
+            xs = [i + j * width for i in range(len(methods))]
+            vals = [100 * (score(s, m, metric) or 0) for m in methods]
+            bars = ax.bar(xs, vals, width, label=s["name"])
+            for x, m, bar in zip(xs, methods, bars):
+                if failed_all(s, m):  # no bar: a label where it would stand
+                    bar.set_visible(False)
+                    ax.text(x, 1, FAILED, rotation=90, ha="center", va="bottom", fontsize=6, color="firebrick")
         ax.set_xticks([i + width * (len(secs) - 1) / 2 for i in range(len(methods))])
         ax.set_xticklabels(methods, rotation=40, ha="right", fontsize=8)
         ax.set_ylabel(metric)
@@ -41,15 +52,18 @@ def write_plots(out: Path, sections: list[dict[str, Any]]) -> list[Path]:
         if s.get("section") == "incidents":
             header, rows = group_rows(s, "R@10")
             fig, ax = plt.subplots(figsize=(7, 3.8))
-            data = [[float(x) if x != "-" else 0.0 for x in r[1:]] for r in rows]
-            im = ax.imshow(data, cmap="viridis", vmin=0, vmax=100, aspect="auto")
+            # A FAILED or undefined cell is NaN: drawn grey, labelled with its text.
+            data = [[float(x) if x.replace(".", "", 1).isdigit() else float("nan") for x in r[1:]] for r in rows]
+            cmap = plt.get_cmap("viridis").with_extremes(bad="lightgrey")
+            im = ax.imshow(data, cmap=cmap, vmin=0, vmax=100, aspect="auto")
             ax.set_xticks(range(len(header) - 1))
             ax.set_xticklabels(header[1:], rotation=30, ha="right", fontsize=8)
             ax.set_yticks(range(len(rows)))
             ax.set_yticklabels([r[0] for r in rows], fontsize=8)
             for i, r in enumerate(data):
                 for j, v in enumerate(r):
-                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", color="w" if v < 60 else "k", fontsize=7)
+                    text = rows[i][j + 1] if math.isnan(v) else f"{v:.0f}"  # NaN: the cell's own text
+                    ax.text(j, i, text, ha="center", va="center", color="w" if v < 60 else "k", fontsize=7)
             fig.colorbar(im, ax=ax, label="R@10")
             ax.set_title("incidents: R@10 by query shape")
             fig.tight_layout()

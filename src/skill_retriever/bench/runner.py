@@ -3,16 +3,22 @@
 Every section writes ``<out>/results/<key>.json`` (and, for retrieval sets, the ranked
 ids per query in ``<key>.queries.json``) the moment it ends, and the report is rebuilt
 from whatever results exist, so a long run that is stopped still leaves its finished
-sections behind, and sections run separately merge into one report.
+sections behind, and sections run separately merge into one report (which names the
+sections kept from earlier runs). ``results/_run.json`` is written when the run starts, when
+it ends and when Ctrl-C stops it, so the report's header always says which.
 """
 
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
+from typing import Any
 
 from skill_retriever.bench.common import BenchOptions, BenchRun, write_json
 from skill_retriever.bench.extras import require_all
 from skill_retriever.bench.machine import limit_threads
+from skill_retriever.bench.report import load_results
+from skill_retriever.bench.report_header import earlier_sections, section_name
 from skill_retriever.bench.sections import SECTIONS
 
 
@@ -38,33 +44,72 @@ def run(opts: BenchOptions) -> int:
     log(f"machine: {bench.machine['cpu']}, {bench.machine['cores']} cores, load {bench.machine['load_avg_at_start']}; {threads}")
     if opts.data is None:
         needing = [s.name for s in SECTIONS if s.needs_data]
-        note = (f"no data folder (give --data or place ../shared/data): {', '.join(needing[:-1])} and "
-                f"{needing[-1]} skipped")
+        named = f"{', '.join(needing[:-1])} and {needing[-1]}" if len(needing) > 1 else ", ".join(needing)
+        note = f"no data folder (give --data or place ../shared/data): {named} skipped"
         bench.skipped.append(note)
         log(note)
     found_nothing: list[str] = []
-    for section in chosen:
-        if opts.quick and not section.quick:
-            bench.skipped.append(f"{section.name} ({section.what}) is not part of --quick; run --only {section.name}")
-            continue
-        if section.needs_data and opts.data is None:
-            continue
-        t, before = time.perf_counter(), bench.published
-        section.run(bench)
-        log(f"-- {section.name} done in {time.perf_counter() - t:.0f} s")
-        if opts.only is not None and section.needs_data and bench.published == before:
-            found_nothing.append(section.name)  # asked for by name: an empty run is no success
-    write_json(opts.out / "results" / "_run.json", {
-        **bench.stamp(), "sections": [s.name for s in chosen], "skipped": bench.skipped,
+    run_file = opts.out / "results" / "_run.json"
+    if there := [section_name(s) for s in load_results(opts.out)[0]]:
+        log(f"{opts.out} holds {len(there)} section result(s) of earlier runs ({', '.join(there)}); "
+            "the report keeps those this run does not redo, and says which")
+    stamp = {**bench.stamp(), "sections": [s.name for s in chosen]}
+    stamp["started_at"] = stamp.pop("finished_at")
+    write_json(run_file, {**stamp, "state": "running", "skipped": bench.skipped})
+    current: str | None = None
+    try:
+        for section in chosen:
+            if opts.quick and not section.quick:
+                bench.skipped.append(f"{section.name} ({section.what}) is not part of --quick; run --only {section.name}")
+                continue
+            if section.needs_data and opts.data is None:
+                continue
+            t, before, current = time.perf_counter(), bench.published, section.name
+            section.run(bench)
+            current = None
+            log(f"-- {section.name} done in {time.perf_counter() - t:.0f} s")
+            if opts.only is not None and section.needs_data and bench.published == before:
+                found_nothing.append(section.name)  # asked for by name: an empty run is no success
+    except KeyboardInterrupt:
+        _stopped(bench, stamp, current, round(time.perf_counter() - started, 1))
+        raise
+    write_json(run_file, {
+        **stamp, "state": "finished", "finished_at": _now(), "skipped": bench.skipped,
         "seconds": round(time.perf_counter() - started, 1),
     })
     bench.write_report()
     log(f"\nbenchmark finished in {time.perf_counter() - started:.0f} s; report: {opts.out / 'report.md'}")
     if bench.skipped:
         log("skipped: " + "; ".join(bench.skipped))
+    _log_kept(bench)
     if found_nothing:
         log(f"error: --only {', '.join(found_nothing)} found no set to run under {opts.data} (the notes above say "
             "what is missing); give --data the benchmark data folder")
         return 2
     return 1 if bench.failed else 0
 
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _stopped(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds: float) -> None:
+    """Ctrl-C: say so in ``_run.json`` and the report (whose header names the section it
+    stopped in), then let the interrupt go on. The results of the sets that finished are
+    written already; the set it was in wrote none (a cache entry it was building is taken
+    back by `cached_index`)."""
+    write_json(bench.opts.out / "results" / "_run.json", {
+        **stamp, "state": "interrupted", "interrupted": {"during": during, "after_s": seconds},
+        "skipped": bench.skipped, "seconds": seconds,
+    })
+    bench.write_report()
+    bench.log(f"\nbenchmark interrupted{f' during {during}' if during else ''} after {seconds:.0f} s; "
+              f"{bench.opts.out / 'report.md'} says so and keeps the sections that finished")
+    _log_kept(bench)
+
+
+def _log_kept(bench: BenchRun) -> None:
+    """Name the sections of earlier runs the report merged with this run's."""
+    sections, run = load_results(bench.opts.out)
+    if kept := earlier_sections(run, sections):
+        bench.log(f"kept {len(kept)} section(s) from earlier runs in this folder: {', '.join(kept)}")

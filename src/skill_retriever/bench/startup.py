@@ -125,6 +125,7 @@ def run_startup(run: BenchRun) -> None:
 
     from skill_retriever.adapters.langgraph_server import sample_index_dir
 
+    started = time.perf_counter()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"}
     # Built atomically like the LangGraph server's own sample index, here under the cache.
     index_dir = sample_index_dir(run.embedder, run.opts.cache / "startup__sample")
@@ -159,6 +160,7 @@ def run_startup(run: BenchRun) -> None:
         "cold_query_split_ms": split,
         "mcp": mcp,
         "langgraph_server": langgraph_server,
+        "seconds": round(time.perf_counter() - started, 1),  # the report's made-by line names it
         **run.stamp(),
     }
     write_json(run.results / "startup.json", result)

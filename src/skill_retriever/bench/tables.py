@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from skill_retriever.bench.figures import NA, failed_all, pct, score_cell
+
+__all__ = ["HEADLINE", "group_rows", "pct", "retrieval_rows", "table"]
+
 #: The metric a family's summary table and bar chart show.
 HEADLINE = {"multihop": "R@5", "skills": "nDCG@10", "toolret": "nDCG@10", "incidents": "R@10"}
-
-
-def pct(v: float | None, digits: int = 1) -> str:
-    return "-" if v is None else f"{100 * v:.{digits}f}"
-
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], md: bool) -> list[str]:
@@ -37,8 +36,11 @@ def retrieval_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]
         if m.get("degraded"):
             routes += f" ({m['degraded']} degraded!)"
         if m.get("failed"):
-            routes += f" ({m['failed']} FAILED)"
-        rows.append([name, *[pct(m["scores"][x]) for x in metrics], f"{m['ms_p50']:.0f}", routes])
+            routes += (f" FAILED on all {m['failed']} queries" if failed_all(section, name)
+                       else f" ({m['failed']} FAILED)")
+        routes = routes.strip()
+        ms = NA if failed_all(section, name) else f"{m['ms_p50']:.0f}"  # a refused query took no time
+        rows.append([name, *[score_cell(section, name, x) for x in metrics], ms, routes])
     return header, rows
 
 
@@ -50,6 +52,5 @@ def group_rows(section: dict[str, Any], metric: str) -> tuple[list[str], list[li
                 groups.append(g)
     counts = {g: next(iter(section["methods"].values()))["by_group"].get(g, {}).get("n", 0) for g in groups}
     header = ["method", *[f"{g} ({counts[g]})" for g in groups]]
-    rows = [[name, *[pct(m["by_group"].get(g, {}).get(metric)) for g in groups]]
-            for name, m in section["methods"].items()]
+    rows = [[name, *[score_cell(section, name, metric, group=g) for g in groups]] for name in section["methods"]]
     return header, rows

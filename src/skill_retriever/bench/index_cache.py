@@ -1,0 +1,168 @@
+"""The benchmark's index cache: each set's index built once under a cache folder, reopened
+afterwards without embedding anything (``Index.open`` reconciles from disk).
+
+An entry is ``<cache>/<key>/``: the index, and ``bench-cache.json`` with the fingerprint
+(sources, subset parameters, embedder) and a completion flag written after the last
+write. Only complete entries with the wanted fingerprint are reused; a build that stops
+(Ctrl-C, an error) takes its half-built entry back, and every rebuild says why.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.ingest.result import IngestResult
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.index import Index
+
+__all__ = ["CACHE_FORMAT", "BuildInfo", "cached_index", "ensure_calibrated"]
+
+CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """How a dataset's index came to be."""
+
+    nodes: int
+    edges: int
+    reused: bool
+    ingest_s: float = 0.0
+    index_s: float = 0.0
+    embedded: int = 0
+
+    @property
+    def items_per_s(self) -> float | None:
+        return self.nodes / self.index_s if self.index_s > 0 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": self.nodes, "edges": self.edges, "reused": self.reused,
+            "ingest_s": round(self.ingest_s, 2), "index_s": round(self.index_s, 2),
+            "embedded": self.embedded,
+            "items_per_s": round(self.items_per_s, 1) if self.items_per_s else None,
+        }
+
+
+def cached_index(
+    cache_dir: Path,
+    key: str,
+    fingerprint: Mapping[str, Any],
+    ingest: Callable[[Path], IngestResult],
+    embedder: Embedder,
+    log: Callable[[str], None] = print,
+) -> tuple[Index, BuildInfo]:
+    """Open ``<cache_dir>/<key>/index``, building it first when missing or stale.
+
+    A half-built entry (no completion flag: a run stopped while building it) or one built
+    from other inputs is rebuilt, and the log says which; a reused one is logged too. A
+    cached index that no longer opens (truncated, files missing) is rebuilt: it is only a
+    cache. A build that stops takes its entry back. Only ``<cache_dir>/<key>`` is ever
+    deleted.
+    """
+    from skill_retriever.exceptions import IndexCorruptError
+
+    if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
+        raise ValueError(f"cache key {key!r} must be a plain folder name")
+    home = cache_dir / key
+    stamp_path = home / "bench-cache.json"
+    wanted = {"format": CACHE_FORMAT, "embedder": embedder.name, **fingerprint}
+    wanted = json.loads(json.dumps(wanted))  # normalise tuples to lists
+    stamp = _read_stamp(stamp_path)
+    if stamp.get("complete") and stamp.get("fingerprint") == wanted:
+        try:
+            index = Index.open(home / "index", embedder=embedder)
+        except IndexCorruptError as exc:
+            # What is wrong, without the advice after ';' (how to rebuild a user's index).
+            log(f"  cached index {key} is damaged ({str(exc).split(';')[0]}); rebuilding this cache entry")
+        else:
+            info = stamp.get("build", {})
+            log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "
+                f"delete {home} to rebuild it)")
+            ensure_calibrated(index, log)
+            return index, BuildInfo(len(index), len(index.snapshot().edges), True,
+                                    info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
+    elif home.exists():
+        why = ("was built from other inputs (data, subset, model or cache format changed)" if stamp.get("complete")
+               else "is half-built (a run stopped while building it)")
+        log(f"  cached index {key} {why}; rebuilding it")
+    if home.exists():
+        shutil.rmtree(home)
+    home.mkdir(parents=True)
+    try:
+        return _build(home, key, wanted, ingest, embedder, log)
+    except BaseException:
+        # Ctrl-C or an error mid-build: the cache keeps only whole entries, so this one goes
+        # (its write lock with it) rather than waiting for the next run to find it.
+        _take_back(home, key, log)
+        raise
+
+
+def _read_stamp(path: Path) -> dict[str, Any]:
+    """The entry's ``bench-cache.json``; empty when missing or unreadable (not complete)."""
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _build(home: Path, key: str, wanted: dict[str, Any], ingest: Callable[[Path], IngestResult],
+           embedder: Embedder, log: Callable[[str], None]) -> tuple[Index, BuildInfo]:
+    from skill_retriever.fsutil import write_atomic
+    from skill_retriever.indexing import write_result
+
+    started = time.perf_counter()
+    result = ingest(home)
+    ingest_s = time.perf_counter() - started
+    log(f"  building index {key}: {len(result.nodes)} nodes, {len(result.edges)} edges "
+        f"(ingest {ingest_s:.1f} s, {len(result.problems)} problems)")
+    for problem in result.problems[:3]:  # a count alone says nothing of what was left out
+        log(f"    problem: {str(problem)[:200]}")
+    if len(result.problems) > 3:
+        log(f"    ... and {len(result.problems) - 3} more")
+    started = time.perf_counter()
+    index = Index.open(home / "index", embedder=embedder, create=True)
+    try:
+        reports = write_result(index, result)
+        ensure_calibrated(index, log)
+        index_s = time.perf_counter() - started
+        embedded = sum(r.embedded for r in reports)
+        build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded}
+        write_atomic(home / "bench-cache.json",
+                     json.dumps({"fingerprint": wanted, "complete": True, "build": build}, indent=2))
+    except BaseException:
+        index.close()  # drops the write lock before the entry is removed
+        raise
+    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded)
+    log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
+        f"{embedded} texts embedded)")
+    return index, info
+
+
+def _take_back(home: Path, key: str, log: Callable[[str], None]) -> None:
+    """Remove a half-built entry, or say the next run rebuilds it when it cannot be removed."""
+    try:
+        shutil.rmtree(home)
+    except OSError as exc:
+        log(f"  stopped while building the cached index {key}; could not remove the half-built {home} "
+            f"({exc.strerror or exc}): the next run rebuilds it")
+    else:
+        log(f"  stopped while building the cached index {key}; removed the half-built entry")
+
+
+def ensure_calibrated(index: Index, log: Callable[[str], None]) -> None:
+    """Calibrate a cached index as ``skill-retriever index`` would (defaults = what a user
+    gets), again when its calibration is older than the index or than the algorithm."""
+    from skill_retriever.calibration import ensure_calibration
+
+    started = time.perf_counter()
+    calibration, computed = ensure_calibration(index)
+    if computed:
+        log(f"  calibrated in {time.perf_counter() - started:.1f} s: {calibration.summary(index.version)}")

@@ -1,0 +1,79 @@
+"""The head of report.md: the last run (finished, stopped or still going), the machine,
+and what earlier runs left in the same folder.
+
+The runner writes ``results/_run.json`` when a run starts (``state`` "running"), when it
+ends ("finished") and when Ctrl-C stops it ("interrupted", with the section it was in),
+so a report rebuilt at any moment says which of these it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skill_retriever.bench.figures import failed_all
+
+__all__ = ["earlier_sections", "failed_note", "header_lines", "section_name"]
+
+
+def section_name(section: dict[str, Any]) -> str:
+    """``family/name`` of a set's section, else the section's kind (``startup``)."""
+    if section.get("family") and section.get("name"):
+        return f"{section['family']}/{section['name']}"
+    return str(section.get("section") or section.get("family") or "?")
+
+
+def earlier_sections(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[str]:
+    """The sections an earlier run left in the folder: those finished before the last run
+    started (ISO times in UTC compare as strings). Empty when the run file has no start
+    time (a report of one run, or one written before it was kept)."""
+    started = run.get("started_at")
+    if not started:
+        return []
+    return [f"{section_name(s)} ({s.get('finished_at') or 'undated'})" for s in sections
+            if str(s.get("finished_at") or "") < started]
+
+
+def _last_run(run: dict[str, Any]) -> str:
+    profile = f"`{run.get('command')}` ({'quick' if run.get('quick') else 'full'} profile)"
+    state = run.get("state", "finished")  # a run file older than the state finished, or has none
+    if state == "interrupted":
+        stop = run.get("interrupted") or {}
+        during = f" during the {stop['during']} section" if stop.get("during") else ""
+        return (f"**Interrupted.** Last run: {profile}, started {run.get('started_at')}, stopped (Ctrl-C){during} "
+                f"after {stop.get('after_s', '?')} s. The sections and sets it finished are below; the set it was "
+                "measuring and those after it are not (any of theirs shown come from earlier runs: see the made-by "
+                "lines). Run the same command again to finish.")
+    if state == "running":
+        return (f"Last run: {profile}, started {run.get('started_at')}, not finished: still running, or stopped "
+                "without a word (killed, an error, or the machine went down). The sections it finished so far are "
+                "below.")
+    return f"Last run: {profile}, finished {run.get('finished_at')}, {run.get('seconds')} s."
+
+
+def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[str]:
+    """The report's lines between its title and the tables."""
+    if not run:
+        return []
+    m = run.get("machine", {})
+    lines = [_last_run(run),
+             (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('ram_gb')} GB RAM, {m.get('platform')}, "
+              f"Python {m.get('python')}; load average at start {m.get('load_avg_at_start')}; {m.get('threads')}."),
+             f"Embedding model: {run.get('embedder') or 'the bundled all-MiniLM-L6-v2'}.",
+             ""]
+    if run.get("skipped"):
+        lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
+    if kept := earlier_sections(run, sections):
+        lines += [(f"Kept {len(kept)} section(s) from earlier runs in this folder: {', '.join(kept)}; each "
+                   "names the run that made it under its table."), ""]
+    return lines
+
+
+def failed_note(sections: list[dict[str, Any]]) -> list[str]:
+    """A paragraph naming the methods that failed on every query of a set (none: no lines)."""
+    failed = [f"{section_name(s)}: {', '.join(repr(n) for n in names)}" for s in sections
+              if (names := [n for n in s.get("methods", {}) if failed_all(s, n)])]
+    if not failed:
+        return []
+    return [(f"FAILED ({'; '.join(failed)}): each failed on every query of its set (the first errors are in "
+             "results/<set>.json under the method's \"failures\"), so it has no figures: it reads FAILED or n/a, "
+             "never 0, and is no set's best."), ""]
