@@ -18,6 +18,7 @@ what to do, and nothing is written.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 from pathlib import Path
 from typing import Any
@@ -129,7 +130,10 @@ def test_the_mcp_dry_run_says_the_uninstall_would_be_refused(
 def test_a_write_failing_half_way_is_one_line_and_recorded(
     hashed_index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import skill_retriever.components.install.apply as apply_module
+    # by its module path: the package ``skill_retriever.components`` binds ``install`` to
+    # the function once any of its names was looked up, so ``import a.install.apply as m``
+    # (which walks attributes) fails after another test did that
+    apply_module = importlib.import_module("skill_retriever.components.install.apply")
 
     project = tmp_path / "proj"
     project.mkdir()
