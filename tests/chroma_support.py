@@ -57,3 +57,18 @@ class ChromaServer:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+
+
+def collection_names(index_dir: Path) -> tuple[str, str]:
+    """The names of the node and edge collections the index at ``index_dir`` names."""
+    from skill_retriever.stores import manifest as mf
+
+    prefix = mf.read_manifest(index_dir)["collection_prefix"]
+    return f"{prefix}-nodes", f"{prefix}-edges"
+
+
+def server_collections(url: str) -> set[str]:
+    """The names of every collection on the Chroma server at ``url``."""
+    from skill_retriever.stores.vectors import chroma_client
+
+    return {c.name for c in chroma_client(url).list_collections()}

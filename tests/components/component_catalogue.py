@@ -128,3 +128,29 @@ def files_under(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
+
+
+#: davila7's claude-code-templates database MCP servers (postgresql among them).
+DATABASE_MCPS = (
+    Path(__file__).resolve().parents[3]
+    / "shared/data/skills/davila7__claude-code-templates/cli-tool/components/mcps/database"
+)
+
+
+def database_mcps_index(root: Path) -> Path | None:
+    """An index (hashing embedder) of a copy of `DATABASE_MCPS` under ``root``, read with
+    no problem; None when the shared data is not here. The copy keeps the data out of the
+    repository."""
+    import shutil
+
+    if not DATABASE_MCPS.is_dir():
+        return None
+    source = root / "claude-code-templates"
+    shutil.copytree(DATABASE_MCPS, source / "mcps/database")
+    index = Index.open(root / "index", embedder=HashingEmbedder(), create=True)
+    try:
+        run = index_sources(index, [source], "skills", calibrate=False)
+        assert not [p for s in run.sources for p in s.problems]
+    finally:
+        index.close()
+    return root / "index"

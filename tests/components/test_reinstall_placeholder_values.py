@@ -12,24 +12,19 @@ install wrote, keeping the user's values where it asks for the very same placeho
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_calls import run_lines as run
-from component_catalogue import files_under
+from component_catalogue import database_mcps_index, files_under
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-DATABASE_MCPS = (
-    Path(__file__).resolve().parents[3]
-    / "shared/data/skills/davila7__claude-code-templates/cli-tool/components/mcps/database"
-)
 PG_KEY = "POSTGRES_CONNECTION_STRING"
 NIA = {"command": "nia-mcp", "env": {"NIA_API_KEY": "YOUR_API_KEY", "NIA_REGION": "eu"}}
 
@@ -155,17 +150,11 @@ def test_any_other_change_of_the_users_still_blocks(catalogue: Catalogue, tmp_pa
 
 # -- the walkthrough, on the real catalogue, through the CLI ---------------------------
 @pytest.fixture(scope="module")
-def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    if not DATABASE_MCPS.is_dir():
+def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    built = database_mcps_index(tmp_path_factory.mktemp("cct"))
+    if built is None:
         pytest.skip("shared skills data not present")
-    root = tmp_path_factory.mktemp("cct") / "claude-code-templates"
-    shutil.copytree(DATABASE_MCPS, root / "mcps/database")  # a copy: the data stays out of the repository
-    index = Index.open(root.parent / "index", embedder=HashingEmbedder(), create=True)
-    try:
-        index_sources(index, [root], "skills", calibrate=False)
-    finally:
-        index.close()
-    yield root.parent / "index"
+    return built
 
 
 def test_install_postgresql_again_after_setting_its_value(

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_calls import run_lines as run
-from component_catalogue import files_under
+from component_catalogue import database_mcps_index, files_under
 
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
@@ -31,10 +30,6 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-DATABASE_MCPS = (
-    Path(__file__).resolve().parents[3]
-    / "shared/data/skills/davila7__claude-code-templates/cli-tool/components/mcps/database"
-)
 PG = ".mcp.json#postgresql"
 PG_KEY = "POSTGRES_CONNECTION_STRING"
 #: The user's own .mcp.json, there before the install.
@@ -56,18 +51,11 @@ def edit_server(project: Path, name: str, change: Any) -> None:
 
 # -- the walkthrough, on the real catalogue --------------------------------------------
 @pytest.fixture(scope="module")
-def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    if not DATABASE_MCPS.is_dir():
+def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    built = database_mcps_index(tmp_path_factory.mktemp("cct"))
+    if built is None:
         pytest.skip("shared skills data not present")
-    root = tmp_path_factory.mktemp("cct") / "claude-code-templates"
-    shutil.copytree(DATABASE_MCPS, root / "mcps/database")  # a copy: the data stays out of the repository
-    index = Index.open(root.parent / "index", embedder=HashingEmbedder(), create=True)
-    try:
-        run_ = index_sources(index, [root], "skills", calibrate=False)
-        assert not [p for s in run_.sources for p in s.problems]
-    finally:
-        index.close()
-    yield root.parent / "index"
+    return built
 
 
 def test_a_filled_in_placeholder_is_removed_and_said(

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from chroma_support import ChromaServer
+from chroma_support import collection_names as _names
+from chroma_support import server_collections as _collections
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError
@@ -42,13 +44,6 @@ def _built(path: Path, nodes: list[Node], url: str | None = None) -> Path:
     return path
 
 
-def _names(path: Path) -> tuple[str, str]:
-    prefix = mf.read_manifest(path)["collection_prefix"]
-    return f"{prefix}-nodes", f"{prefix}-edges"
-
-
-def _collections(url: str) -> set[str]:
-    return {c.name for c in chroma_client(url).list_collections()}
 
 
 def _count(url: str, name: str) -> int:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from chroma_support import CHROMA, ChromaServer, free_port
+from chroma_support import collection_names as _names
+from chroma_support import server_collections as _collections
 from cli_calls import run as _cli
 
 from skill_retriever.model import Edge, Node
@@ -46,13 +48,6 @@ def _built(path: Path, url: str, n: int = 4) -> Path:
     return path
 
 
-def _names(path: Path) -> tuple[str, str]:
-    prefix = mf.read_manifest(path)["collection_prefix"]
-    return f"{prefix}-nodes", f"{prefix}-edges"
-
-
-def _collections(url: str) -> set[str]:
-    return {c.name for c in chroma_client(url).list_collections()}
 
 
 def test_a_copy_repaired_onto_another_server_gets_its_own_collections_and_the_original_follows(
