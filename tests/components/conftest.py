@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from component_catalogue import build_index, write_catalogue
+from component_catalogue import build_index, database_mcps_index, write_catalogue
 
 from skill_retriever.stores.index import Index
 
@@ -45,3 +45,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(folder))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     return folder
+
+
+@pytest.fixture(scope="session")
+def database_mcps_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of claude-code-templates' database MCP servers (postgresql among them),
+    read only by the tests that take it; skipped without the shared data."""
+    built = database_mcps_index(tmp_path_factory.mktemp("cct"))
+    if built is None:
+        pytest.skip("shared skills data not present")
+    return built

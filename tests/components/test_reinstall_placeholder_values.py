@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from cli_calls import run_lines as run
-from component_catalogue import database_mcps_index, files_under
+from component_catalogue import files_under
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.indexing import index_sources
@@ -149,19 +149,11 @@ def test_any_other_change_of_the_users_still_blocks(catalogue: Catalogue, tmp_pa
 
 
 # -- the walkthrough, on the real catalogue, through the CLI ---------------------------
-@pytest.fixture(scope="module")
-def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = database_mcps_index(tmp_path_factory.mktemp("cct"))
-    if built is None:
-        pytest.skip("shared skills data not present")
-    return built
-
-
 def test_install_postgresql_again_after_setting_its_value(
-    real_index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_mcps_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "p"
-    argv = ("install", "postgresql", "--target", str(project), "--index-dir", str(real_index_dir))
+    argv = ("install", "postgresql", "--target", str(project), "--index-dir", str(database_mcps_dir))
     assert run(capsys, *argv)[0] == 0
     entry = servers(project)["postgresql"]
     set_server(project, "postgresql", {**entry, "env": {PG_KEY: "${PG_URL}"}})

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from cli_calls import run_lines as run
-from component_catalogue import database_mcps_index, files_under
+from component_catalogue import files_under
 
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
@@ -50,20 +50,12 @@ def edit_server(project: Path, name: str, change: Any) -> None:
 
 
 # -- the walkthrough, on the real catalogue --------------------------------------------
-@pytest.fixture(scope="module")
-def real_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = database_mcps_index(tmp_path_factory.mktemp("cct"))
-    if built is None:
-        pytest.skip("shared skills data not present")
-    return built
-
-
 def test_a_filled_in_placeholder_is_removed_and_said(
-    real_index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_mcps_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "p4"
     project.mkdir()
-    code, said = run(capsys, "install", "postgresql", "--target", str(project), "--index-dir", str(real_index_dir))
+    code, said = run(capsys, "install", "postgresql", "--target", str(project), "--index-dir", str(database_mcps_dir))
     assert code == 0
     assert any(f"its env {PG_KEY} still hold(s) a placeholder value" in line for line in said)
     edit_server(project, "postgresql", lambda s: s["env"].update({PG_KEY: "${PG_URL}"}))
@@ -81,11 +73,11 @@ def test_a_filled_in_placeholder_is_removed_and_said(
 
 
 def test_any_other_change_still_keeps_the_server(
-    real_index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_mcps_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "p4"
     project.mkdir()
-    assert main(["install", "postgresql", "--target", str(project), "--index-dir", str(real_index_dir)]) == 0
+    assert main(["install", "postgresql", "--target", str(project), "--index-dir", str(database_mcps_dir)]) == 0
 
     def filled_and_more(server: dict[str, Any]) -> None:
         server["env"][PG_KEY] = "${PG_URL}"
@@ -109,12 +101,12 @@ def test_any_other_change_still_keeps_the_server(
 
 
 def test_unchanged_is_removed_with_nothing_said_of_values(
-    real_index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_mcps_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "p4"
     project.mkdir()
     (project / ".mcp.json").write_text(USERS_OWN, encoding="utf-8")
-    assert main(["install", "postgresql", "--target", str(project), "--index-dir", str(real_index_dir)]) == 0
+    assert main(["install", "postgresql", "--target", str(project), "--index-dir", str(database_mcps_dir)]) == 0
     code, said = run(capsys, "uninstall", "postgresql", "--target", str(project))
     assert code == 0 and f"  removed {PG}" in said
     assert (project / ".mcp.json").read_text(encoding="utf-8") == USERS_OWN
