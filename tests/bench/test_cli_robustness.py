@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from startup_fakes import fake_startup_timings
 from tiny_graph import tiny_edges, tiny_nodes
 
 from skill_retriever.bench import startup
@@ -202,17 +202,7 @@ def test_a_cache_key_is_one_folder_of_the_cache(key: str, tmp_path: Path) -> Non
 
 # -- what the startup section prints ----------------------------------------------------
 def test_startup_prints_a_short_table_not_its_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import anyio
-
-    import skill_retriever.adapters.langgraph_server as server
-
-    timing = {"imported_s": 0.5, "ready_s": 1.5, "first_call_ms": 30.0, "later_calls_ms_median": 20.0}
-    mcp = {"connected_s": 0.4, "ready_s": 1.2, "first_call_ms": 25.0, "later_calls_ms_median": 9.0}
-    # No process is started: every timing is made up; what is printed of them is the test.
-    monkeypatch.setattr(server, "sample_index_dir", lambda embedder, folder: folder)
-    monkeypatch.setattr(startup, "_median_ms", lambda args, env: 100.0)
-    monkeypatch.setattr(startup.subprocess, "run", lambda *a, **k: SimpleNamespace(stdout=json.dumps(timing)))
-    monkeypatch.setattr(anyio, "run", lambda *a: mcp)
+    mcp = fake_startup_timings(monkeypatch)  # no process is started: what is printed of them is the test
     lines: list[str] = []
     opts = BenchOptions(out=tmp_path, data=None, cache=tmp_path / "cache", log=lines.append)
     startup.run_startup(BenchRun(opts, "threads"))

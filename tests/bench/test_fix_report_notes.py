@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from startup_fakes import fake_startup_timings
 
 from skill_retriever.bench import startup
 from skill_retriever.bench.cli import NAMES
@@ -41,17 +41,7 @@ def test_the_reranker_note_names_the_rows_that_rerank_and_the_latency_line_its_o
 def test_startup_records_its_duration_and_the_made_by_line_shows_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import anyio
-
-    import skill_retriever.adapters.langgraph_server as server
-
-    timing = {"imported_s": 0.5, "ready_s": 1.5, "first_call_ms": 30.0, "later_calls_ms_median": 20.0}
-    mcp = {"connected_s": 0.4, "ready_s": 1.2, "first_call_ms": 25.0, "later_calls_ms_median": 9.0}
-    # No process is started (the timings are made up): the duration and its line are the test.
-    monkeypatch.setattr(server, "sample_index_dir", lambda embedder, folder: folder)
-    monkeypatch.setattr(startup, "_median_ms", lambda args, env: 100.0)
-    monkeypatch.setattr(startup.subprocess, "run", lambda *a, **k: SimpleNamespace(stdout=json.dumps(timing)))
-    monkeypatch.setattr(anyio, "run", lambda *a: mcp)
+    fake_startup_timings(monkeypatch)  # no process is started: the duration and its line are the test
     opts = BenchOptions(out=tmp_path, data=None, cache=tmp_path / "cache", command="skill-retriever benchmark",
                         log=lambda _: None)
     startup.run_startup(BenchRun(opts, "threads"))
