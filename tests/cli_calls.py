@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,3 +23,11 @@ def run_lines(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[in
     """main's exit status and stdout's lines."""
     code, out, _ = run(capsys, *argv)
     return code, out.splitlines()
+
+
+def indexed_graph(root: Path, graph: dict[str, Any]) -> Path:
+    """The index ``skill-retriever index`` makes under ``root`` of ``graph`` (a JSON graph,
+    written there as ``ops.json``), with the small hashing embedder the maths tests use."""
+    (root / "ops.json").write_text(json.dumps(graph), encoding="utf-8")
+    assert main(["index", str(root / "ops.json"), "--index-dir", str(root / "ix"), "--embedder", "hashing-64"]) == 0
+    return root / "ix"

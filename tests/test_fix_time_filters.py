@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from cli_calls import indexed_graph
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import ConfigError
@@ -33,10 +34,7 @@ GRAPH = {"nodes": [
 
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("window")
-    (root / "ops.json").write_text(json.dumps(GRAPH), encoding="utf-8")
-    assert main(["index", str(root / "ops.json"), "--index-dir", str(root / "ix"), "--embedder", "hashing-64"]) == 0
-    return root / "ix"
+    return indexed_graph(tmp_path_factory.mktemp("window"), GRAPH)
 
 
 def _ids(index_dir: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> set[str]:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_calls import indexed_graph
 
 from skill_retriever.cli import main
 
@@ -20,10 +21,7 @@ GRAPH = {"nodes": [
 
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("kinds")
-    (root / "ops.json").write_text(json.dumps(GRAPH), encoding="utf-8")
-    assert main(["index", str(root / "ops.json"), "--index-dir", str(root / "ix"), "--embedder", "hashing-64"]) == 0
-    return root / "ix"
+    return indexed_graph(tmp_path_factory.mktemp("kinds"), GRAPH)
 
 
 @pytest.mark.parametrize(("kinds", "ids"), [

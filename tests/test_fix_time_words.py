@@ -7,14 +7,13 @@ one of yesterday's)."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from cli_calls import indexed_graph
 
 from skill_retriever.algorithms.temporal import TimeWindow, parse_time_window, unread_time_phrase
-from skill_retriever.cli import main
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -67,10 +66,7 @@ GRAPH = {"nodes": [
 
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("words")
-    (root / "ops.json").write_text(json.dumps(GRAPH), encoding="utf-8")
-    assert main(["index", str(root / "ops.json"), "--index-dir", str(root / "ix"), "--embedder", "hashing-64"]) == 0
-    return root / "ix"
+    return indexed_graph(tmp_path_factory.mktemp("words"), GRAPH)
 
 
 def _temporal(index_dir: Path, query: str) -> tuple[list[str], list[str], dict[str, object]]:
