@@ -29,7 +29,6 @@ from skill_retriever.components.install.as_before import (
     remove_empty_folders,
 )
 from skill_retriever.components.install.brought import note_brought
-from skill_retriever.components.install.filled_in import filled_in
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     PluginRecord,
@@ -140,7 +139,7 @@ def _write(
             elif f.mcp_entry is not None:
                 name = f.path.split("#", 1)[1]
                 old = current_servers.get(name)
-                if f.action == "overwrite" and old is not None and not _filled_in_ours(entry, name, old):
+                if f.action == "overwrite" and old is not None:
                     keep_server(record, entry, name, old, kept)
                 servers[name] = f.mcp_values if f.mcp_values is not None else f.mcp_entry  # the user's values kept
                 entry.mcp[name] = dict(f.mcp_entry)
@@ -169,14 +168,6 @@ def _write(
     for rel, change, data in merged:
         write_json(root, rel, change(data))
         written.append(rel)
-
-
-def _filled_in_ours(entry: RecordEntry, name: str, old: Any) -> bool:
-    """``old`` is the server an earlier install of this component wrote, at most with the
-    values filled in that it left to the user: a new version replaces it as its own (the
-    values carried over: `server_action`), and uninstall has nothing of the user's to put back."""
-    mine = entry.mcp.get(name)
-    return mine is not None and filled_in(mine, old) is not None
 
 
 def _retire(root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry]) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from skill_retriever.components.install.as_before import prune_empty
+from skill_retriever.components.install.filled_in import filled_in
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -93,8 +94,11 @@ def keep_server(
 ) -> None:
     """Before ``force`` replaces server ``name``: keep the user's own entry in the record,
     for uninstall to put back. A different entry kept before (an earlier version of
-    theirs) is written to a file of the backup folder first (joining ``kept``)."""
-    if record.owns_server(name, old):
+    theirs) is written to a file of the backup folder first (joining ``kept``). An entry
+    an install wrote is no one's to put back, also when the user only filled in the values
+    it left to fill (a new version replaces it, those values carried: `server_action`)."""
+    mine = entry.mcp.get(name)
+    if record.owns_server(name, old) or (mine is not None and filled_in(mine, old) is not None):
         return
     for other in record.components.values():  # one entry to put back: the latest
         before = other.replaced_servers.pop(name, None)
