@@ -16,6 +16,7 @@ runs the real CLI, or calls the functions the CLI prints with.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -23,6 +24,8 @@ from pathlib import Path
 import pytest
 from cli_calls import run
 
+from skill_retriever.adapters.langchain import format_results
+from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.components.view import CallerView
 from skill_retriever.config import CHANNELS
 from skill_retriever.ingest.result import IngestResult, Problem, note_kind
@@ -30,6 +33,7 @@ from skill_retriever.model import Node, NodeKind
 from skill_retriever.phases.cover_clauses import CLAUSES
 from skill_retriever.render import CHANNEL_ORDER, Shown, explain, in_channel_order
 from skill_retriever.responses import SearchResult
+from skill_retriever.retriever import Retriever
 from skill_retriever.snippet_display import readable_snippet
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -167,6 +171,28 @@ def test_query_shows_a_description_with_written_out_newlines_as_text(
 ])
 def test_readable_snippet(snippet: str, shown: str) -> None:
     assert readable_snippet(snippet) == shown
+
+
+def test_the_agent_tool_and_the_mcp_search_show_the_snippet_as_text(tmp_path: Path) -> None:
+    """A model reads the tool's text and the MCP ``search`` answer: no ``\\n\\n<example>``
+    noise there either (the artifact's results and ``detail="full"`` keep it as searched)."""
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index.add([Node(id="agent-k8s", kind=NodeKind.AGENT, name="kubernetes-specialist",
+                        description=ESCAPED, text="Design clusters.")])
+        retriever = Retriever(index, reranker=None)
+        response = retriever.search("troubleshoot kubernetes clusters")
+        text = format_results(response, snapshot=index.snapshot(), snippet_chars=400)
+        assert "Specifically: Context: Your team needs a production cluster." in text
+        assert "<example>" not in text and "\\n" not in text
+        assert "\\n\\n<example>" in response.results[0].snippet  # the response as searched
+        server = build_server(index, retriever=retriever)
+        brief = asyncio.run(server.call_tool("search", {"query": "troubleshoot kubernetes clusters"}))
+        full = asyncio.run(server.call_tool("search", {"query": "troubleshoot kubernetes clusters",
+                                                       "detail": "full"}))
+    (brief_hit,) = brief.structured_content["results"]
+    (full_hit,) = full.structured_content["results"]
+    assert "<example>" not in brief_hit["snippet"] and brief_hit["snippet"].startswith("Use this agent")
+    assert "\\n\\n<example>" in full_hit["snippet"]
 
 
 # -- 3. one order of channels in a reason ---------------------------------------------------

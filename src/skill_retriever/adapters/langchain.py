@@ -65,6 +65,7 @@ from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.render import named_channels
 from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
+from skill_retriever.snippet_display import readable_snippet
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -224,11 +225,10 @@ def format_results(
             nodes = snapshot.nodes if snapshot is not None else {}
             names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
             lines.append(f"   because: {names}")
-        snippet = (
-            r.snippet
-            if len(r.snippet) <= snippet_chars
-            else r.snippet[: snippet_chars - 1].rstrip() + "…"
-        )
+        # Read as a person would (no written-out \\n or <example> of a description): the
+        # model pays tokens for the noise; the artifact keeps the snippet as searched.
+        text = readable_snippet(r.snippet)
+        snippet = text if len(text) <= snippet_chars else text[: snippet_chars - 1].rstrip() + "…"
         lines.append(f"   {snippet}")
     if dropped:
         lines.append(

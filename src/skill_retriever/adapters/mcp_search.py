@@ -51,6 +51,7 @@ from skill_retriever.responses import (
     nothing_fits_phrase,
     nothing_fits_warning,
 )
+from skill_retriever.snippet_display import readable_snippet
 
 __all__ = [
     "Detail", "ItemKinds", "caller_view", "checked_counts", "item_id", "nothing_fits_note", "search_answer",
@@ -244,7 +245,8 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
         "score": round(r.score, 4),
         "token_count": r.token_count,
         "reason": reason(query, shown, view),
-        "snippet": r.snippet,
+        # as a person reads it (`readable_snippet`); detail "full" keeps the searched one
+        "snippet": readable_snippet(r.snippet),
     }
     if node.source:  # where it was read from: a document (or its section) is opened there
         out.update(read_from(node))
