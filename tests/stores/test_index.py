@@ -123,12 +123,22 @@ def test_metadata_only_change_embeds_nothing(tiny_index: Index) -> None:
         again.close()
 
 
+def test_deleting_an_unknown_edge_counts_it_apart(tiny_index: Index) -> None:
+    known = next(iter(tiny_edges())).id
+    report = tiny_index.delete(edge_ids=[known, "edge:never-there"])
+    assert (report.edges_deleted, report.edges_not_found) == (1, 1)
+    again = tiny_index.delete(edge_ids=known)  # gone already: nothing deleted, nothing lost
+    assert (again.edges_deleted, again.edges_not_found) == (0, 1)
+    assert known not in {e.id for e in tiny_index.snapshot().edges.values()}
+
+
 def test_delete_removes_node_edges_vectors_keywords(tiny_index: Index) -> None:
     target = "service:checkout-api"
     touching = {e.id for e in tiny_edges() if target in (e.source, e.target)}
     assert len(touching) == 3
     report = tiny_index.delete([target])
     assert report.nodes_deleted == 1 and report.edges_deleted == len(touching)
+    assert report.edges_not_found == 0
 
     def check(index: Index) -> None:
         assert target not in index

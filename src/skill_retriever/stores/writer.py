@@ -37,6 +37,10 @@ class WriteReport:
     edges_written: int = 0
     nodes_deleted: int = 0
     edges_deleted: int = 0
+    #: Edge ids asked to be deleted that the index does not hold. Not an error: a caller
+    #: deleting what an earlier run may have taken already (or a damaged row's id) gets
+    #: the count, and ``edges_deleted`` counts only the edges that were there.
+    edges_not_found: int = 0
     embedded: int = 0  # texts embedded: items' texts and relations' sentences
     embedded_edges: int = 0  # of them, relations' sentences ("<source> <verb> <target>")
     seconds: float = 0.0
@@ -175,8 +179,9 @@ def plan_delete(
     if missing:
         raise MissingNodeError(f"cannot delete {missing[0]!r}: no such node ({len(missing)} missing)")
     edges = list(dict.fromkeys([*edge_ids, *touching(ids)]))
+    held = [e for e in edges if e in live.edges or e in live.damaged_edges]
     changes = Changes(version, deleted_nodes=set(ids), deleted_edges=set(edges))
-    report = WriteReport(nodes_deleted=len(ids), edges_deleted=len(edges))
+    report = WriteReport(nodes_deleted=len(ids), edges_deleted=len(held), edges_not_found=len(edges) - len(held))
     return WriteBatch(changes, [], [], ids, edges, report)
 
 
