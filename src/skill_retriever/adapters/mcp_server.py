@@ -74,6 +74,7 @@ from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import UnknownComponentError, install
+from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
 from skill_retriever.ingest.document_sections import read_from
@@ -234,6 +235,7 @@ def build_server(
         else:
             out["text"] = text
         out["requires"] = named([e.target for e in view.out_edges(node_id, EdgeKind.DEPENDS_ON)])
+        out.update(requires_not_shown(view, node_id))  # by count: the plan's words, no name
         out["required_by"] = named([e.source for e in view.in_edges(node_id, EdgeKind.DEPENDS_ON)])
         edges = view.out_edges(node_id, EdgeKind.CONFLICTS_WITH) + view.in_edges(
             node_id, EdgeKind.CONFLICTS_WITH

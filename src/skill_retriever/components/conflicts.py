@@ -21,7 +21,8 @@ settled by one rule, whatever order they come in:
 The graph is a caller's `CallerView`: a conflict with an item the caller may not see is
 not there to be found, so neither its other side nor its reason can reach an answer. One
 with such an item that a target already holds is found from the target's files instead,
-never named (`install.unseen`).
+never named (`install.unseen`): its other side is `UNSEEN`, which rule 1 counts as
+installed (it is in the target, or it would not have been found).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from typing import Protocol
 from skill_retriever.model import Edge, EdgeKind
 
 __all__ = [
+    "UNSEEN",
+    "UNSEEN_NAME",
     "Conflict",
     "ConflictGraph",
     "Settled",
@@ -41,6 +44,11 @@ __all__ = [
 ]
 
 INSTALLED_RANK = -1.0
+#: The id standing for the other side of a conflict with a component a target holds that
+#: the caller may not see (`install.unseen`; a plan line reads "vs <UNSEEN_NAME> (not shown)").
+UNSEEN = "not shown"
+#: What every answer calls that side, never its name, id or path.
+UNSEEN_NAME = "a component installed in this project that the index does not show you"
 
 
 class ConflictGraph(Protocol):
@@ -82,6 +90,8 @@ class Conflict:
         return self.target if node_id == self.source else self.source
 
     def to_dict(self) -> dict[str, str | None]:
+        """Its fields; one with an `UNSEEN` side also says what that side is (``not_shown``),
+        as ``check_dependencies`` and the install plan say it."""
         return {
             "source": self.source,
             "target": self.target,
@@ -89,7 +99,7 @@ class Conflict:
             "installed": self.installed,
             "installed_id": self.installed_id,
             "dropped": self.dropped,
-        }
+        } | ({"not_shown": UNSEEN_NAME} if UNSEEN in self.sides else {})
 
 
 def find_conflicts(
@@ -170,7 +180,7 @@ def settle_conflicts(
     dropped_at: dict[int, Conflict] = {}
 
     def rank(node_id: str) -> float | None:  # None: gone with every unit that held it
-        if node_id in there:
+        if node_id in there or node_id == UNSEEN:  # UNSEEN: found in the target's files
             return INSTALLED_RANK
         return min((pos for pos, u in alive.items() if node_id in u), default=None)
 

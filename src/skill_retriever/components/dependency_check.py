@@ -21,12 +21,7 @@ from skill_retriever.components.install.inventory import match_installed
 from skill_retriever.components.install.missing import unknown_notes
 from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
-from skill_retriever.components.install.unseen import (
-    UNSEEN,
-    UNSEEN_NAME,
-    installed_names,
-    unseen_conflicts,
-)
+from skill_retriever.components.install.unseen import installed_names, unseen_conflicts
 from skill_retriever.components.view import CallerView
 
 __all__ = ["dependency_report"]
@@ -65,9 +60,7 @@ def dependency_report(view: CallerView, ids: Sequence[str], target: str | Path |
         "requires": {i: list(closure.requires.get(i, ())) for i in closure.ids},
         "missing_requirements": {i: [m.to_dict() for m in found] for i, found in notes.items()},
         "cycles": [list(c) for c in closure.cycles],
-        "conflicts": [
-            c.to_dict() | ({"not_shown": UNSEEN_NAME} if UNSEEN in c.sides else {}) for c in conflicts
-        ],
+        "conflicts": [c.to_dict() for c in conflicts],  # an UNSEEN side says ``not_shown``
         "installed": installed,
         "missing": missing,
     }

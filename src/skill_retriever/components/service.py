@@ -3,7 +3,8 @@
 ``search(query, kinds, k, budget)`` runs retrieval restricted to component kinds, shows
 each near-duplicate group once (best-ranked member, other sources listed), adds what the
 chosen components require (closure), reports conflicts (within the answer and against
-what ``target`` already holds; optionally drops the losing side, `settle_conflicts`),
+what ``target`` already holds, one the caller may not see included, as the install plan
+finds it: `unseen_conflicts`; optionally drops the losing side, `settle_conflicts`),
 cuts to the token budget by whole units (a component never without what it requires),
 and explains each component.
 
@@ -20,16 +21,18 @@ fewer than ``k`` it searches again, asking for more (`refill.fold_to_k`). Requir
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.closure import Closure, dependency_closure
+from skill_retriever.components.conflict_words import answer_name, conflict_line, conflict_note
 from skill_retriever.components.conflicts import Conflict, find_conflicts, settle_conflicts
 from skill_retriever.components.dedup import Collapsed, DedupConfig, duplicates_of
 from skill_retriever.components.dependency_check import dependency_report
 from skill_retriever.components.install import match_installed
 from skill_retriever.components.install.target import existing_folder
+from skill_retriever.components.install.unseen import unseen_conflicts
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
@@ -143,19 +146,24 @@ class ComponentService:
         if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
             raise ConfigError(f"k must be an integer > 0, got {k!r}")
         chosen_kinds = component_kinds(kinds)
-        if target is not None:  # before the search: a typo must cost no retrieval
-            existing_folder(target)
+        # before the search: a typo must cost no retrieval
+        root = existing_folder(target) if target is not None else None
         view = view or self.view()
         principals = self.principals if self.principals is not None else []
 
         def search(fetch: int) -> SearchResponse:
             return self.retriever.search(query, k=fetch, kinds=chosen_kinds, principals=principals, **overrides)
 
-        installed = match_installed(view, target) if target is not None else {}
+        installed = match_installed(view, root) if root is not None else {}
+
+        def open_conflicts(ids: Sequence[str]) -> list[Conflict]:
+            """Among ``ids`` and with what ``root`` holds, the caller's view or not."""
+            found = find_conflicts(view, ids, installed)
+            return found + (unseen_conflicts(view, ids, root, installed) if root is not None else [])
         picked: list[tuple[Closure, list[Conflict], list[Dropped]]] = []  # the last pass's
 
         def shown(found: SearchResponse, collapsed: Collapsed) -> int:
-            picked[:] = [self._select(view, found, collapsed.ids, k, installed, drop_conflicts)]
+            picked[:] = [self._select(view, found, collapsed.ids, k, installed, drop_conflicts, open_conflicts)]
             return len(picked[0][0].selected)
 
         # Copies fold, drop_conflicts drops losers: search again while fewer than k are left.
@@ -177,7 +185,7 @@ class ComponentService:
             # A conflict is about what the answer holds: one whose side the budget dropped
             # is no longer open. The ones drop_conflicts settled stay, saying what went.
             settled = [c for c in conflicts if c.dropped is not None]
-            conflicts = settled + ([] if resp.nothing_fits else find_conflicts(view, closure.ids, installed))
+            conflicts = settled + ([] if resp.nothing_fits else open_conflicts(closure.ids))
         results = self._results(
             view, query, closure, hits, collapsed.folded, conflicts, counts, installed
         )
@@ -236,10 +244,11 @@ class ComponentService:
         k: int,
         installed: Mapping[str, str],
         drop_conflicts: bool,
+        open_conflicts: Callable[[Sequence[str]], list[Conflict]],
     ) -> tuple[Closure, list[Conflict], list[Dropped]]:
-        """The top ``k`` with their closure and conflicts; with ``drop_conflicts``, a match
-        whose unit holds a losing side (`settle_conflicts`) is dropped and the next
-        candidate moves up."""
+        """The top ``k`` with their closure and conflicts (``open_conflicts`` of its ids);
+        with ``drop_conflicts``, a match whose unit holds a losing side (`settle_conflicts`)
+        is dropped and the next candidate moves up."""
         if found.nothing_fits:  # the closest matches, shown for what they are: nothing added
             return Closure.alone(ranked[:k]), [], []
         dropped: list[Dropped] = []
@@ -248,15 +257,15 @@ class ComponentService:
         while True:  # every pass that goes on excludes one candidate more, so this ends
             selected = [i for i in ranked if i not in excluded][:k]
             closure = dependency_closure(view, selected)
-            conflicts = find_conflicts(view, closure.ids, installed)
+            conflicts = open_conflicts(closure.ids)
             asked = conflicts if drop_conflicts else []
             outcome = settle_conflicts(asked, closure.ranked_units(), installed)
             if not outcome.excluded:  # none to settle, or both sides installed
                 return closure, [*settled.values(), *conflicts], dropped
             for s, lost in outcome.excluded.items():
                 excluded.add(s)
-                note = _conflict_note(view, s, lost, closure.units[s])
-                dropped.append(Dropped(s, view.name_of(s), "conflict", note))
+                note = conflict_note(view, s, lost, closure.units[s])
+                dropped.append(Dropped(s, answer_name(view, s), "conflict", note))
             for c in outcome.conflicts:
                 if c.dropped is not None:
                     settled.setdefault(frozenset(c.sides), c)
@@ -292,13 +301,13 @@ class ComponentService:
                 )
             )
             mine = tuple(c for c in conflicts if node_id in c.sides)
-            lines = [_conflict_line(view, node_id, c) for c in mine]
+            lines = [conflict_line(view, node_id, c) for c in mine]
             # The graph path comes from retrieval's snapshot: shown only when every step
             # is visible in this view (else it is left out, never shown in part).
             path = hit.path if hit and all(view.sees(i) for i in hit.path) else ()
             # (a chain may pass through a required plugin, which is no id of the closure)
             mentioned = {*closure.ids, *chain, *path, *also, *(c.other(node_id) for c in mine)}
-            names = {i: view.name_of(i) for i in mentioned}
+            names = {i: answer_name(view, i) for i in mentioned}
             rationale = build_rationale(
                 query,
                 node,
@@ -338,38 +347,6 @@ class ComponentService:
                 )
             )
         return out
-
-
-def _conflict_line(view: CallerView, node_id: str, c: Conflict) -> str:
-    other = c.other(node_id)
-    where = f" (installed at {c.installed})" if other == c.installed_id else ""
-    fate = f"; {view.name_of(c.dropped)} dropped" if c.dropped else ""
-    return f"Conflicts with {view.name_of(other)}{where}{_because(c.reason)}{fate}."
-
-
-def _conflict_note(view: CallerView, component: str, c: Conflict, unit: Sequence[str]) -> str:
-    """Why ``component`` (a match, with ``unit``: what it requires) was dropped for ``c``."""
-    assert c.dropped is not None
-    if c.source in unit and c.target in unit:  # it cannot be kept, whatever the ranks
-        a, b = view.name_of(c.source), view.name_of(c.target)
-        what = f"{view.name_of(c.other(component))}, which conflicts with it"
-        if component not in c.sides:
-            what = f"both {a} and {b}, which conflict"
-        return f"requires {what}{_because(c.reason)}"
-    winner = c.other(c.dropped)
-    lead = (
-        "conflicts"
-        if component == c.dropped
-        else f"requires {view.name_of(c.dropped)}, which conflicts"
-    )
-    where = " (installed)" if winner == c.installed_id else " (ranked higher)"
-    return f"{lead} with {view.name_of(winner)}{where}{_because(c.reason)}"
-
-
-def _because(reason: str) -> str:
-    """``": reason"`` without its final full stop (the sentence adds its own), or ''."""
-    reason = reason.strip().rstrip(".")
-    return f": {reason}" if reason else ""
 
 
 def _snippet(text: str, limit: int = 300) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.conflicts import Conflict
+from skill_retriever.components.conflicts import UNSEEN, UNSEEN_NAME, Conflict
 from skill_retriever.components.install.claude_folder import layout_rel
 from skill_retriever.components.install.inventory import INSTALLABLE, installed_components
 from skill_retriever.components.install.layout import scan_files
@@ -38,11 +38,6 @@ from skill_retriever.ingest.skill_records import CONFLICTS_KEY, name_list
 from skill_retriever.model import Node, NodeKind
 
 __all__ = ["UNSEEN", "UNSEEN_NAME", "installed_names", "unseen_conflicts"]
-
-#: The id standing for the other side of a conflict with a component the caller may not
-#: see (a plan line reads "vs <UNSEEN_NAME> (not shown)").
-UNSEEN = "not shown"
-UNSEEN_NAME = "a component installed in this project that the index does not show you"
 
 
 def installed_names(root: Path) -> frozenset[str]:
