@@ -118,12 +118,13 @@ def test_what_only_shows_where_a_secret_goes_stays(text: str) -> None:
 
 
 def test_known_formats_go_from_hook_prompts_and_commands_too() -> None:
-    """PEM keys, JWTs and Google keys are secrets wherever they stand: a hook's prompt
+    """PEM keys, JWTs and Google keys are secrets wherever they stand: a hook's URL
     (`redact_text`) and command (`redact_command`) lose them as prose does."""
     assert redact_text(f"Call with {JWT} or {GOOGLE}.") == f"Call with {R} or {R}."
     assert redact_command(f"curl -H 'X-Session: {JWT}' https://x.io") == f"curl -H 'X-Session: {R}' https://x.io"
     assert redact_command(f"echo '{PEM}' > k.pem") == f"echo '{R}' > k.pem"
-    # prose rules are prose's: a hook's prompt keeps an assignment that names no format
+    # redact_text is the format rules only; a hook's prompt and description get the prose
+    # rules too (redact_prose: tests/ingest/test_s44_secrets_prose_fields.py)
     assert redact_text("export DB_PASSWORD=hunter2hunter2") == "export DB_PASSWORD=hunter2hunter2"
 
 

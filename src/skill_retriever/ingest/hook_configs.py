@@ -17,13 +17,15 @@ The index keeps no secret a command holds: the body text (embedded, keyword-inde
 returned to callers), ``attrs["hooks"]``, ``attrs["runs"]`` and ``attrs["command"]`` carry
 each command with its secrets replaced by ``[redacted]`` (`secrets.redact_command`: URL
 credentials, values of secret-looking flags, ``API_KEY=...`` assignments, auth headers,
-well-known token formats). The description, a ``prompt`` / ``agent`` hook's prompt and
-an ``http`` hook's URL are prose, not shell: what is a secret wherever it stands (a token
-of a well-known format, a webhook URL's secret path, URL credentials) is redacted there
-(`secrets.redact_text`), and so are the values of an ``http`` hook's secret-looking
-``headers`` (`secrets.redact_headers`). A reference such as ``$SLACK_TOKEN`` or
-``"${API_KEY}"`` is kept, and a command or prompt without secrets is stored byte for
-byte as written. The installer reads the commands from the hook's source file
+well-known token formats). The description and a ``prompt`` / ``agent`` hook's prompt
+are prose, not shell, and are redacted as a skill's text is (`prose_secrets.redact_prose`:
+tokens of well-known formats, PEM private keys, URL credentials, ``Bearer`` credentials,
+the literal values of secret-looking assignments such as ``export DB_PASSWORD=...`` and
+of Markdown table rows); an ``http`` hook's URL loses what is a secret wherever it
+stands (`secrets.redact_text`: a webhook URL's secret path, URL credentials), and the
+values of its secret-looking ``headers`` go (`secrets.redact_headers`). A reference such
+as ``$SLACK_TOKEN`` or ``"${API_KEY}"`` is kept, and a command or prompt without secrets
+is stored byte for byte as written. The installer reads the commands from the hook's source file
 (`settings_hooks`), so what it installs is what the user wrote.
 
 Attributes an installer uses (Claude Code merges ``hooks`` into ``.claude/settings.json``
@@ -58,6 +60,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import redact_command, redact_headers, redact_text
 from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, record_from_fields
 from skill_retriever.ingest.skill_records import text_field as _text_field
@@ -100,7 +103,7 @@ def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] =
     written = settings_hooks(data)
     hooks = redacted_hooks(written)
     runs = _runs(hooks)
-    description = redact_text(_text_field(data, "description"))
+    description = redact_prose(_text_field(data, "description"))
     body = hook_body(description, hooks)
     record = record_from_fields(
         {**data, "description": description}, rel, NodeKind.HOOK, default_name, body=body
@@ -159,13 +162,16 @@ def redacted_hooks(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dic
 
 def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
     """One hook (or any mapping of a hook's settings, as ``repair`` walks them) with its
-    ``command`` redacted as shell (`redact_command`), its ``prompt`` and ``url`` as prose
-    (`redact_text`) and its ``headers`` values (`redact_headers`); the rest as written."""
+    ``command`` redacted as shell (`redact_command`), its ``prompt`` as prose
+    (`redact_prose`), its ``url`` as a URL in prose (`redact_text`) and its ``headers``
+    values (`redact_headers`); the rest as written."""
     out = dict(hook)
     for key, value in hook.items():
         if key == "command" and isinstance(value, str):
             out[key] = redact_command(value)
-        elif key in ("prompt", "url") and isinstance(value, str):
+        elif key == "prompt" and isinstance(value, str):
+            out[key] = redact_prose(value)
+        elif key == "url" and isinstance(value, str):
             out[key] = redact_text(value)
         elif key == "headers" and isinstance(value, Mapping):
             out[key] = redact_headers(dict(value))

@@ -8,15 +8,20 @@ and the value of such an assignment or header, by the header and shell-value rul
 commands are redacted with (`secrets`).
 
 Prose is no shell, so an assignment's value goes only when it reads as a literal secret
-(`literal_secret`): a word of 8 or more characters, quoted or bare, with letters and
-digits (or 20 or more with upper and lower case), that is no reference (``$DB_PASSWORD``,
+(`secret_values.literal_secret`): a word of 8 or more characters, quoted or bare, with
+letters and digits (6 or 7 that name no encoding or version: ``hunter2``, not
+``sha256``; or 20 or more with upper and lower case), that is no reference (``$DB_PASSWORD``,
 ``${{ secrets.X }}``), placeholder (``<your-key>``, ``YOUR_KEY``, ``xxxx``, ``changeme``,
 ``...``), path, URL (`secrets.redact_urls` takes what a URL holds), number or code
-(``getpass()``, ``os.environ["X"]``, ``settings.API_KEY``). So ``password = getpass()``
-and "the password = the user's choice" stay as written, and so does every text without
-a secret, byte for byte. A name is secret-looking (`secret_word_name`) when its last
-word is one (``DB_PASSWORD``, ``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``),
-not ``max_tokens``, ``TOKEN_URL``, ``public_key`` or ``sort_key``.
+(``getpass()``, ``os.environ["X"]``, ``settings.API_KEY``); a quoted value with spaces
+in it goes whole, quote to quote, when it is no placeholder text (`literal_phrase`:
+``PASSWORD="correct horse battery staple"`` goes, ``api_key: "your API key"`` stays). So
+``password = getpass()`` and "the password = the user's choice" stay as written, and so
+does every text without a secret, byte for byte. The cells of Markdown tables are read
+by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``). A name is
+secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
+``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``), not ``max_tokens``,
+``TOKEN_URL``, ``public_key`` or ``sort_key``.
 """
 
 from __future__ import annotations
@@ -24,15 +29,15 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.secret_formats import on_lines
+from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
 from skill_retriever.ingest.secrets import (
     _AUTH_HEADER_RE,
     _SCHEMES,
-    _is_placeholder,
-    _is_reference,
     _masked,
     _replace_group,
     redact_text,
 )
+from skill_retriever.ingest.table_secrets import redact_tables
 
 __all__ = ["literal_secret", "redact_prose", "secret_word_name"]
 
@@ -41,8 +46,12 @@ __all__ = ["literal_secret", "redact_prose", "secret_word_name"]
 #: name starts a word (so each name is read once); the value is one word as
 #: `secrets._VALUE` reads a shell word (quoted, bare, a quote left open), on the same
 #: line, but for ``&``, which in prose is part of a password (``Tr0ub4dor&3``), not a
-#: shell operator.
-_PROSE_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;|()<>]+|["'][^\s"']*)"""
+#: shell operator. A value is at most 256 characters (a longer word is none:
+#: `_assignments` looks again inside a value, and the bound keeps that linear).
+_PROSE_VALUE = (
+    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
+    r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
+)
 _ASSIGNMENT_RE = re.compile(
     r"""(?<![\w$.-])(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}"""
     r"""[ \t]*(?::=|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + _PROSE_VALUE + ")"
@@ -50,51 +59,9 @@ _ASSIGNMENT_RE = re.compile(
 #: ``Bearer <token>`` without its header (the header's own form is `_AUTH_HEADER_RE`).
 _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=*+)")
 
-#: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
-#: api key, ``PGPASSWORD`` -> pgpassword.
-_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-#: A last word that names a secret, alone or run together with what it is for
-#: (``pgpassword``, ``authtoken``).
-_SECRET_WORD_RE = re.compile(
-    r"(?:api|access|secret|auth|private|client|app|master|session|refresh|bot|pg|db|mysql"
-    r"|admin|root|user|sql)?(?:token|secret|secrets|password|passwd|pwd|pass|passphrase"
-    r"|credential|credentials)"
-)
-#: A key is a secret's only as a kind of key that is one (``api_key``, ``apiKey``,
-#: ``aws_secret_access_key``, ``PRIVATE_KEY``) or in an environment variable's name
-#: (``STRIPE_KEY``): a bare ``key``, ``citation_key``, ``fileKey`` or a header's
-#: ``"key": "X-Frame-Options"`` names a record, a file or a setting.
-_SECRET_KEY_RE = re.compile(
-    r"(?:api|secret|private|access|auth|client|signing|encryption|master|license|app|service"
-    r"|session|ssh|gpg|pgp|hmac|jwt|webhook|deploy|account|consumer|subscription|shared)key"
-)
-#: An environment variable's name: upper case words joined by ``_``.
-_ENV_NAME_RE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-#: Words that make a name no secret's: a public key's, or a record's.
-_NOT_SECRET_WORDS = frozenset("public pub publishable primary foreign sort partition cache".split())
-
-#: A value that only shows where a secret goes, beyond `secrets._is_placeholder`'s:
-#: ``sk-xxxx1234``, ``ab...yz``, ``changeme``, ``REPLACE_WITH_KEY1``, ``****``, ``<token>``.
-_PLACEHOLDER_PART_RE = re.compile(
-    r"(?i)x{4,}|\.{3}|\u2026|\*{3,}|[<>]|(?:^|[-_.])(?:your|my)[-_]|change[-_]?me|replace"
-    r"|placeholder|dummy"
-)
-#: Code rather than a value: a path (absolute, or of words: ``models/exp-42.pkl``,
-#: ``Desktop/Title/H1``, not base64's mixed case), a URL, a file name, a template, a
-#: subscript or a call (`_assignment` also looks at what follows the value), a dotted
-#: attribute, a hex number.
-_PATH_WORD = r"(?>[A-Z0-9]{1,3}(?=/|$)|[A-Za-z0-9]?[a-z0-9_.-]*+)"  # atomic: one way to read
-_CODE_RE = re.compile(
-    r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|://|[{}\[\]()%]|\.(?:pem|key|json|txt|env|crt|cer|p12|pfx"
-    r"|ya?ml|toml|ini|cfg|conf|gpg|asc|pub|pkl)$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^0[xX][0-9a-fA-F]+$"
-    r"|^" + _PATH_WORD + r"(?:/" + _PATH_WORD + r")+$"
-)
 #: A line that may hold a header's or an assignment's secret names one of these; the
 #: rules run over such lines only (most of a page names none: a scan of it is wasted).
 _SECRET_LINE_RE = re.compile(r"(?i)key|token|secret|pass|pwd|credential|authorization|bearer")
-#: A value that is a word or an environment variable's name, not a credential, even
-#: after an auth scheme (``Bearer authentication``, ``Bearer ACCESS_TOKEN``).
-_WORD_VALUE_RE = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z]+)+")
 #: An auth scheme right before a header's value (``Authorization: Bearer X``).
 _SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + _SCHEMES + r"[ \t]+$")
 #: Punctuation that ends a sentence or an inline code span, not a value (``set
@@ -105,10 +72,11 @@ _TRAILING = ".,;:!?`)]"
 def redact_prose(text: str) -> str:
     """Markdown text (a document's or a component's name, description, text, tags,
     frontmatter prose) with its secrets replaced by ``[redacted]``: all `redact_text`
-    takes out, then the credentials of an ``Authorization`` header or after ``Bearer``
-    and the values of secret-looking assignments (see the module docstring). Text without
-    secrets comes back identical; applying it twice changes nothing more."""
-    return on_lines(redact_text(text), _SECRET_LINE_RE, _redact_line)
+    takes out, then the credentials of an ``Authorization`` header or after ``Bearer``,
+    the values of secret-looking assignments (see the module docstring) and the secret
+    values of Markdown tables (`table_secrets`). Text without secrets comes back
+    identical; applying it twice changes nothing more."""
+    return redact_tables(on_lines(redact_text(text), _SECRET_LINE_RE, _redact_line))
 
 
 def _redact_line(line: str) -> str:
@@ -116,36 +84,23 @@ def _redact_line(line: str) -> str:
     secret-looking assignments redacted."""
     line = _AUTH_HEADER_RE.sub(_redact_literal, line)
     line = _BEARER_RE.sub(_redact_literal, line)
-    return _ASSIGNMENT_RE.sub(_assignment, line)
+    return _assignments(line)
 
 
-def secret_word_name(name: str) -> bool:
-    """Whether an assignment's name reads as a secret's: its last word (digits aside)
-    names one (`_SECRET_WORD_RE`) and no word makes it a record's key or a public one."""
-    words = [w.lower() for w in _WORD_RE.findall(name) if not w.isdigit()]
-    if not words or not _NOT_SECRET_WORDS.isdisjoint(words):
-        return False
-    if words[-1] == "key" and len(words) > 1:
-        return _SECRET_KEY_RE.fullmatch(words[-2] + "key") is not None or _ENV_NAME_RE.fullmatch(name) is not None
-    return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
-
-
-def literal_secret(value: str, *, after_scheme: bool = False) -> bool:
-    """Whether ``value`` (one word, quotes and all) reads as a secret written out, not
-    as a reference, placeholder, path, URL, number or code (module docstring). After an
-    auth scheme (``Bearer X``) a value is a credential unless it is a word
-    (``Bearer authentication``), so letters alone do."""
-    word = value.strip("\"'")
-    if len(word) < 8 or any(c.isspace() for c in word) or _is_reference(value) or _is_placeholder(value):
-        return False
-    if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
-        return False
-    if after_scheme:
-        return _WORD_VALUE_RE.fullmatch(word) is None
-    letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
-    if letters and digits:
-        return True
-    return len(word) >= 20 and any(c.islower() for c in word) and any(c.isupper() for c in word)
+def _assignments(line: str) -> str:
+    """A line with the values of its secret-looking assignments redacted (`_assignment`).
+    An assignment left as it is may hold one in its value (``Note: DB_PASSWORD=X``,
+    ``description: "set API_KEY=X"``): the search goes on from its value, not past it."""
+    out, pos = [], 0
+    while (m := _ASSIGNMENT_RE.search(line, pos)) is not None:
+        new = _assignment(m)
+        if new == m[0]:
+            out.append(line[pos : m.start("val")])
+            pos = m.start("val")
+        else:
+            out.append(line[pos : m.start()] + new)
+            pos = m.end()
+    return "".join(out) + line[pos:] if out else line
 
 
 def _redact_literal(m: re.Match[str]) -> str:
@@ -160,19 +115,29 @@ def _redact_literal(m: re.Match[str]) -> str:
 
 def _assignment(m: re.Match[str]) -> str:
     """An assignment with its value redacted when the name is secret-looking and the
-    value a literal secret; a value followed by ``(`` or ``[`` is code (``getpass()``)."""
+    value a literal secret or a quoted phrase (`literal_phrase`: ``PASSWORD="correct
+    horse battery staple"``); a value followed by ``(`` or ``[`` is code (``getpass()``)."""
     if not secret_word_name(m["name"]):
         return m[0]
     follows = m.string[m.end() : m.end() + 1]
     value, end = _split_trailing(m["val"])
-    if (follows in ("(", "[") and not end) or not literal_secret(value):
+    if follows in ("(", "[") and not end:
+        return m[0]
+    # A quoted phrase goes whole, quote to quote, unless the quote was an apostrophe
+    # (``'the user's choice'`` reads ``'the user'`` up to it).
+    phrase = literal_phrase(value) and not follows.isalnum()
+    if not (phrase or literal_secret(value)):
         return m[0]
     return _replace_group(m, "val", _masked(value) + end)
 
 
 def _split_trailing(value: str) -> tuple[str, str]:
-    """A bare value and the sentence punctuation after it; a quoted value whole."""
+    """A bare value and the sentence punctuation after it; a quoted value whole, and a
+    value that ends in an ellipsis too (``lsv2_pt_...,`` shows a key's prefix only: the
+    ellipsis makes it a placeholder, `literal_secret`)."""
     if value[:1] in "\"'":
         return value, ""
     core = value.rstrip(_TRAILING)
+    if "..." in value[len(core) :]:
+        core = value.rstrip(",;:!?`)]")
     return core, value[len(core) :]

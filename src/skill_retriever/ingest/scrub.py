@@ -11,16 +11,18 @@ write it back without the source files, which may be gone; re-indexing the sourc
 the same from the files.
 
 Each field is redacted by the function ingest redacts it with: a hook's settings by
-`hook_configs.redacted_hook`, its description by `redact_text`; an MCP server's command
-line, arguments, URL (`skill_configs`: scheme, host and path only) and description by
-theirs; a Markdown component's name, description, text, tags and frontmatter by
-`redact_fields.redacted_item`, which ingest applies to them, and a document's (a page
+`hook_configs.redacted_hook`, its description by `redact_prose`; an MCP server's command
+line, arguments, URL (`skill_configs`: scheme, host and path only) by theirs and its
+description by `redact_prose`; a Markdown component's name, description, text, tags and
+frontmatter by `redact_fields.redacted_item`, which ingest applies to them, and a document's (a page
 or a section of a folder of documents) by the same. No version of the rules is stored:
 an item is rewritten when redacting it by today's rules changes it. The text is rebuilt from the
 redacted fields where it reads as ingest wrote it (a hook's body, an MCP server's
 ``Command:`` and ``URL:`` lines), so that an old item scrubbed equals the item ingest
 writes now and an item ingest wrote is left as it is; text that reads otherwise is
-redacted line by line.
+redacted line by line (where an MCP server's text starts with its stored description, that
+part is replaced by the redacted description whole, so that a PEM block spanning lines
+goes as ingest takes it out).
 """
 
 from __future__ import annotations
@@ -31,13 +33,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest.hook_configs import hook_body, redacted_hook, settings_hooks
+from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.redact_fields import is_document, is_markdown_item, redacted_item
-from skill_retriever.ingest.secrets import (
-    redact_command,
-    redact_command_line,
-    redact_invocation,
-    redact_text,
-)
+from skill_retriever.ingest.secrets import redact_command, redact_command_line, redact_invocation
 from skill_retriever.ingest.skill_configs import bare_url
 from skill_retriever.ingest.skill_records import RecordError
 from skill_retriever.model import Node, NodeKind
@@ -53,11 +51,11 @@ def scrubbed(node: Node) -> Node | None:
         clean = redacted_item(node)
         return None if clean is node else clean
     if node.kind is NodeKind.HOOK:
-        attrs, description = _hook_attrs(node.attrs), redact_text(node.description)
+        attrs, description = _hook_attrs(node.attrs), redact_prose(node.description)
         text = _hook_text(node, attrs, description)
     elif node.kind is NodeKind.MCP_SERVER:
-        attrs, description = _mcp_attrs(node.attrs), redact_text(node.description)
-        text = _mcp_text(node, attrs)
+        attrs, description = _mcp_attrs(node.attrs), redact_prose(node.description)
+        text = _mcp_text(node, attrs, description)
     else:
         return None
     if text == node.text and description == node.description and attrs == dict(node.attrs):
@@ -68,8 +66,8 @@ def scrubbed(node: Node) -> Node | None:
 def _hook_text(node: Node, attrs: dict[str, Any], description: str) -> str:
     """A hook's text rebuilt from its redacted description and hooks (`hook_body`) when
     it is what ingest built from the stored ones; else redacted line by line: the command
-    after a line's ``, runs: `` as shell, every other line as prose (`redact_text`), since
-    prose such as ``set API_KEY=your key`` is no command."""
+    after a line's ``, runs: `` as shell, every other line as prose (`redact_prose`),
+    since prose such as ``set API_KEY=your key`` is no command."""
     try:
         old = settings_hooks({"hooks": node.attrs.get("hooks")})
         if node.text == hook_body(node.description, old):
@@ -79,26 +77,31 @@ def _hook_text(node: Node, attrs: dict[str, Any], description: str) -> str:
     out = []
     for line in node.text.split("\n"):
         head, runs, command = line.partition(", runs: ")
-        out.append(head + runs + redact_command(command) if runs else redact_text(line))
+        out.append(head + runs + redact_command(command) if runs else redact_prose(line))
     return "\n".join(out)
 
 
-def _mcp_text(node: Node, attrs: dict[str, Any]) -> str:
-    """An MCP server's text with its ``Command:`` and ``URL:`` lines rebuilt from the
-    redacted attributes when they read as ingest wrote them from the stored ones (else a
-    ``Command:`` line is redacted as a command line), every other line (prose: the
-    description) as prose (`redact_text`)."""
+def _mcp_text(node: Node, attrs: dict[str, Any], description: str) -> str:
+    """An MCP server's text: its head, when it is the stored description as ingest wrote
+    it, replaced by the redacted ``description``; its ``Command:`` and ``URL:`` lines
+    rebuilt from the redacted attributes when they read as ingest wrote them from the
+    stored ones (else a ``Command:`` line is redacted as a command line); every other
+    line as prose (`redact_prose`)."""
     old, new = _mcp_lines(node.attrs), _mcp_lines(attrs)
+    head, rest = "", node.text
+    stored = node.description.strip()
+    if stored and (rest == stored or rest.startswith(stored + "\n")):
+        head, rest = description.strip(), rest[len(stored) :]
     out = []
-    for line in node.text.split("\n"):
+    for line in rest.split("\n"):
         if line and line in old:
             line = new[old.index(line)]
         elif line.startswith("Command: "):
             line = "Command: " + redact_command_line(line.removeprefix("Command: "))
         else:
-            line = redact_text(line)
+            line = redact_prose(line)
         out.append(line)
-    return "\n".join(out)
+    return head + "\n".join(out)
 
 
 def _mcp_lines(attrs: Mapping[str, Any]) -> list[str]:

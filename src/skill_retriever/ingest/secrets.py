@@ -302,9 +302,10 @@ def _is_placeholder(value: str) -> bool:
 def _example_user_info(user: str, password: str | None) -> bool:
     """Whether a URL's user info only shows its shape: a placeholder secret
     (``https://<token>@host``, ``user:your_password@``) or the words documentation writes
-    (``postgresql://user:pass@localhost``, ``username:password@``), which hold no secret."""
+    (``postgresql://user:pass@localhost``, ``username:password@``, ``ssh://git@host``:
+    the login every git host uses), which hold no secret."""
     secret = user if password is None else password
-    if _is_placeholder(secret):
+    if _is_placeholder(secret) or (password is None and user == "git"):
         return True
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
 

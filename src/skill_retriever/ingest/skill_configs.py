@@ -6,8 +6,10 @@ or inside ``TOKEN=...`` / ``--password=...`` redacted, and so are the user info 
 ``postgresql://[redacted]@db/app``, and secret-looking query parameters,
 ``?token=[redacted]``), ``env_keys`` (the environment's variable names, never the values),
 or for a remote server ``transport`` (the entry's ``type``), ``url`` (without query string
-or user info) and ``header_keys`` (header names, never values). URL credentials in the
-description are redacted too. Every redaction writes `REDACTED`, which the installer
+or user info) and ``header_keys`` (header names, never values). The description is
+prose and is redacted as a skill's text is (`prose_secrets.redact_prose`: URL
+credentials, tokens of well-known formats, ``Bearer`` credentials, literal values of
+secret-looking assignments). Every redaction writes `REDACTED`, which the installer
 looks for to tell the user to fill the value in (the redaction itself lives in
 `skill_retriever.ingest.secrets`, shared with hook commands).
 
@@ -22,12 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.ingest import json_values
-from skill_retriever.ingest.secrets import (
-    REDACTED,
-    redact_invocation,
-    redact_text,
-    redact_urls,
-)
+from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.secrets import REDACTED, redact_invocation, redact_urls
 from skill_retriever.ingest.skill_records import (
     Record,
     RecordError,
@@ -108,7 +106,7 @@ def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
         lines.append("Environment variables: " + ", ".join(env_keys))
     if header_keys:
         lines.append("Headers: " + ", ".join(header_keys))
-    description = redact_text(text_field(entry, "description"))
+    description = redact_prose(text_field(entry, "description"))
     lines.insert(0, description.strip())
     record = record_from_fields(
         {**entry, "description": description},

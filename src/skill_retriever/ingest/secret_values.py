@@ -1,0 +1,127 @@
+"""Whether a name is a secret's and a value one written out: `secret_word_name`,
+`literal_secret`, `literal_phrase`.
+
+Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
+when what names it is secret-looking and the value reads as a literal secret, not as a
+reference, placeholder, path, URL, number or code; these are the tests they share.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill_retriever.ingest.secrets import _is_placeholder, _is_reference
+
+__all__ = ["literal_phrase", "literal_secret", "secret_word_name"]
+
+#: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
+#: api key, ``PGPASSWORD`` -> pgpassword.
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+#: A last word that names a secret, alone or run together with what it is for
+#: (``pgpassword``, ``authtoken``).
+_SECRET_WORD_RE = re.compile(
+    r"(?:api|access|secret|auth|private|client|app|master|session|refresh|bot|pg|db|mysql"
+    r"|admin|root|user|sql)?(?:token|secret|secrets|password|passwd|pwd|pass|passphrase"
+    r"|credential|credentials)"
+)
+#: A key is a secret's only as a kind of key that is one (``api_key``, ``apiKey``,
+#: ``aws_secret_access_key``, ``PRIVATE_KEY``) or in an environment variable's name
+#: (``STRIPE_KEY``): a bare ``key``, ``citation_key``, ``fileKey`` or a header's
+#: ``"key": "X-Frame-Options"`` names a record, a file or a setting.
+_SECRET_KEY_RE = re.compile(
+    r"(?:api|secret|private|access|auth|client|signing|encryption|master|license|app|service"
+    r"|session|ssh|gpg|pgp|hmac|jwt|webhook|deploy|account|consumer|subscription|shared)key"
+)
+#: An environment variable's name: upper case words joined by ``_``.
+_ENV_NAME_RE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+#: Words that make a name no secret's: a public key's, or a record's.
+_NOT_SECRET_WORDS = frozenset("public pub publishable primary foreign sort partition cache".split())
+
+#: A value that only shows where a secret goes, beyond `secrets._is_placeholder`'s:
+#: ``sk-xxxx1234``, ``ab...yz``, ``changeme``, ``REPLACE_WITH_KEY1``, ``****``, ``<token>``.
+_PLACEHOLDER_PART_RE = re.compile(
+    r"(?i)x{4,}|\.{3}|\u2026|\*{3,}|[<>]|(?:^|[-_.])(?:your|my)[-_]|change[-_]?me|replace"
+    r"|placeholder|dummy"
+)
+#: The words of a phrase that only says what goes there (``"your API key"``, ``"paste
+#: the token here"``, ``"Enter password:"``), not one that is the secret.
+_PLACEHOLDER_PHRASE_RE = re.compile(
+    r"(?i)\b(?:your|enter|paste|insert|fill|type|set|example|e\.g|todo|tbd)\b|:\s*$"
+)
+#: The words of a phrase that says what the value is (``"Bearer token or API key"``,
+#: ``"GitHub personal access token"``) rather than being it; and a path of words
+#: (``"Desktop/Paragraph/P Body Big"``).
+_DESCRIPTION_RE = re.compile(
+    r"(?i)\b(?:tokens?|keys?|passwords?|api|bearer|credentials?|oauth|jwt)\b|\w/\w"
+)
+#: Code rather than a value: a path (absolute, or of words: ``models/exp-42.pkl``,
+#: ``Desktop/Title/H1``, not base64's mixed case), a URL, a file name, a template, a
+#: subscript or a call (`prose_secrets` also looks at what follows the value), a dotted
+#: attribute, a hex number.
+_PATH_WORD = r"(?>[A-Z0-9]{1,3}(?=/|$)|[A-Za-z0-9]?[a-z0-9_.-]*+)"  # atomic: one way to read
+_CODE_RE = re.compile(
+    r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|://|[{}\[\]()%]|\.(?:pem|key|json|txt|env|crt|cer|p12|pfx"
+    r"|ya?ml|toml|ini|cfg|conf|gpg|asc|pub|pkl)$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^0[xX][0-9a-fA-F]+$"
+    r"|^" + _PATH_WORD + r"(?:/" + _PATH_WORD + r")+$"
+)
+#: A short value with letters and digits that names an encoding, an algorithm, a model
+#: or a version (``base64``, ``sha256``, ``ed25519``, ``utf8mb4``, ``oauth2``, ``gpt4o``),
+#: not a password (``hunter2``).
+_TECHNICAL_RE = re.compile(
+    r"(?i)(?:base|sha|md|utf|ed|rsa|aes|hs|rs|es|ps|crc|blake|argon|pbkdf|scrypt|ecdsa|secp"
+    r"|gpt|llama|ipv|http|tls|ssl|oauth|int|uint|float|latin|iso|win|x|v|p)[-_]?[0-9][a-z0-9]*"
+)
+#: A value that is a word or an environment variable's name, not a credential, even
+#: after an auth scheme (``Bearer authentication``, ``Bearer ACCESS_TOKEN``).
+_WORD_VALUE_RE = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z]+)+")
+
+
+def secret_word_name(name: str) -> bool:
+    """Whether an assignment's name reads as a secret's: its last word (digits aside)
+    names one (`_SECRET_WORD_RE`) and no word makes it a record's key or a public one."""
+    words = [w.lower() for w in _WORD_RE.findall(name) if not w.isdigit()]
+    if not words or not _NOT_SECRET_WORDS.isdisjoint(words):
+        return False
+    if words[-1] == "key" and len(words) > 1:
+        return _SECRET_KEY_RE.fullmatch(words[-2] + "key") is not None or _ENV_NAME_RE.fullmatch(name) is not None
+    return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
+
+
+def literal_secret(value: str, *, after_scheme: bool = False) -> bool:
+    """Whether ``value`` (one word, quotes and all) reads as a secret written out: 8 or
+    more characters with letters and digits (6 or 7 that name no encoding or version:
+    ``hunter2``, not ``sha256``; or 20 or more with upper and lower case), not a
+    reference, placeholder, path, URL, number or code. After an auth scheme
+    (``Bearer X``) a value is a credential unless it is a word (``Bearer
+    authentication``), so letters alone do."""
+    word = value.strip("\"'")
+    if len(word) < 6 or any(c.isspace() for c in word) or _is_reference(value) or _is_placeholder(value):
+        return False
+    if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
+        return False
+    if after_scheme:
+        return len(word) >= 8 and _WORD_VALUE_RE.fullmatch(word) is None
+    letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
+    if letters and digits:
+        return len(word) >= 8 or _TECHNICAL_RE.fullmatch(word) is None
+    if len(word) < 8:
+        return False
+    return len(word) >= 20 and any(c.islower() for c in word) and any(c.isupper() for c in word)
+
+
+def literal_phrase(value: str) -> bool:
+    """Whether ``value``, quoted and closed, with white space inside, reads as a secret
+    written out (a passphrase: ``"correct horse battery staple"``): 8 or more characters
+    that are no placeholder text (``"your API key"``, ``"<token>"``, ``"Enter
+    password:"``), description of the value (``"Bearer token or API key"``), path,
+    reference, template or code (`_CODE_RE`)."""
+    if len(value) < 2 or value[0] not in "\"'" or value[-1] != value[0]:
+        return False
+    phrase = value[1:-1].strip()
+    if len(phrase) < 8 or not any(c.isspace() for c in phrase) or "$" in phrase or "[redacted]" in phrase:
+        return False
+    if _PLACEHOLDER_PART_RE.search(phrase) or _PLACEHOLDER_PHRASE_RE.search(phrase):
+        return False
+    if _DESCRIPTION_RE.search(phrase):
+        return False
+    return _CODE_RE.search(phrase) is None

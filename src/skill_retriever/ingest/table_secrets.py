@@ -1,0 +1,133 @@
+"""Secrets in the cells of Markdown tables, redacted: `redact_tables`.
+
+A runbook lists credentials as tables as often as assignments (``| DB_PASSWORD |
+hunter2xyz9 |``). A cell is redacted when it reads as a literal secret
+(`secret_values.literal_secret`, or a quoted passphrase: `literal_phrase`) and what
+names it is secret-looking (`secret_values.secret_word_name`: ``DB_PASSWORD``, ``API
+key``, ``token``): the cell right before it on its row, or, in a table whose header
+names a value column (``| name | value |``, ``| Variable | Description | Example |``),
+the row's name cell (the header's ``name`` / ``key`` / ``variable`` column, else any
+cell before the value). A header such as ``| Token | Value |`` says nothing by itself: a
+design system's tokens are colours (``| primary-500 | #3B82F6 |``). An ordinary table (``| timeout | 30 |``, ``| api_key | string |
+required |``) names no secret or holds no literal one, and comes back byte for byte; so
+does every byte of a table but a redacted value.
+
+Only rows that start with ``|`` are read (a table written without its outer pipes is
+left to the prose rules), and a cell's text is what lies between unescaped pipes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+
+from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
+from skill_retriever.ingest.secrets import _masked
+
+__all__ = ["redact_tables"]
+
+#: A run of lines that start with ``|`` (in a block quote too): one table, or a lone row.
+_TABLE_RE = re.compile(r"(?m)^[ \t]*+(?:>[ \t]*+)*+\|[^\n]*+(?:\n[ \t]*+(?:>[ \t]*+)*+\|[^\n]*+)*+")
+#: A header's delimiter row (``|---|:---:|``).
+_SEPARATOR_RE = re.compile(r"[ \t>]*+\|(?:[ \t]*+:?-++:?[ \t]*+\|)*+(?:[ \t]*+:?-++:?[ \t]*+)?[ \t]*+")
+#: A pipe that separates cells (``\|`` is a pipe inside one).
+_PIPE_RE = re.compile(r"(?<!\\)\|")
+#: A cell that names something: a name or a few words (``DB_PASSWORD``, ``API key``,
+#: ``Session token``), not a sentence.
+_NAME_CELL_RE = re.compile(r"[A-Za-z][\w.-]*+(?: [\w.-]++){0,3}")
+#: Header cells of the column that holds a value, and of the one that names it.
+_VALUE_HEADERS = frozenset(("value", "values", "example", "example value", "sample", "sample value"))
+_NAME_HEADERS = frozenset(
+    ("name", "key", "variable", "env var", "environment variable", "setting", "field", "parameter")
+)
+#: What a line must hold to name a secret (as `prose_secrets` reads only such lines).
+_SECRET_LINE_RE = re.compile(r"(?i)key|token|secret|pass|pwd|credential")
+#: Markup around a cell's text: emphasis, code spans, quotes of a name.
+_MARKUP = "`*_\"' \t"
+
+
+def redact_tables(text: str) -> str:
+    """``text`` with the literal secrets in its Markdown tables' cells replaced by
+    ``[redacted]`` (see the module docstring); text without any comes back identical."""
+    if "|" not in text:
+        return text
+    return _TABLE_RE.sub(_table, text)
+
+
+def _table(m: re.Match[str]) -> str:
+    """One table (or run of rows) with its rows' secret values redacted."""
+    block = m[0]
+    if _SECRET_LINE_RE.search(block) is None:
+        return block
+    lines = block.split("\n")
+    header = _Header()
+    first = 0
+    if len(lines) > 1 and _SEPARATOR_RE.fullmatch(lines[1]) and "-" in lines[1]:
+        cells = [_bare(lines[0][s:e]) for s, e in _cells(lines[0])]
+        header = _Header(
+            values=tuple(i for i, h in enumerate(cells) if h.lower() in _VALUE_HEADERS),
+            names=tuple(i for i, h in enumerate(cells) if h.lower() in _NAME_HEADERS),
+        )
+        first = 2
+    return "\n".join(lines[:first] + [_row(line, header) for line in lines[first:]])
+
+
+@dataclass(frozen=True)
+class _Header:
+    """What a table's header says of its columns (by index): which hold values and
+    which name them."""
+
+    values: tuple[int, ...] = ()
+    names: tuple[int, ...] = ()
+
+
+def _row(line: str, header: _Header) -> str:
+    """One row with the value after a secret-named cell, and the value columns' cells
+    of a row whose name cell names a secret, redacted when they are literal secrets."""
+    spans = _cells(line)
+    named = [_names_secret(line[s:e]) for s, e in spans]
+    targets = {i for i in range(1, len(spans)) if named[i - 1]}
+    values, names = header.values, header.names
+    for col in values:
+        before = [i for i in (names or range(col)) if i < col and i < len(spans)]
+        if col < len(spans) and any(named[i] for i in before):
+            targets.add(col)
+    for i in sorted(targets, reverse=True):  # from the right: earlier spans stay valid
+        start, end = spans[i]
+        line = line[:start] + _redacted_cell(line[start:end]) + line[end:]
+    return line
+
+
+def _cells(line: str) -> list[tuple[int, int]]:
+    """The spans of a row's cells: between its unescaped pipes, and after the last one
+    when a row has no closing pipe."""
+    pipes = [p.start() for p in _PIPE_RE.finditer(line)]
+    spans = [(a + 1, b) for a, b in pairwise(pipes)]
+    if pipes and line[pipes[-1] + 1 :].strip():
+        spans.append((pipes[-1] + 1, len(line)))
+    return spans
+
+
+def _bare(cell: str) -> str:
+    """A cell's text without the markup around it."""
+    return cell.strip(_MARKUP)
+
+
+def _names_secret(cell: str) -> bool:
+    """Whether a cell is a secret's name (``DB_PASSWORD``, ``API key``)."""
+    name = _bare(cell)
+    return _NAME_CELL_RE.fullmatch(name) is not None and secret_word_name(name)
+
+
+def _redacted_cell(cell: str) -> str:
+    """A value cell with its value redacted when it is a literal secret (in a code span
+    or not, quoted or not), its padding and markup as written."""
+    core = cell.strip()
+    lead = cell[: len(cell) - len(cell.lstrip())]
+    trail = cell[len(lead) + len(core) :]
+    tick = "`" if len(core) > 2 and core[0] == core[-1] == "`" else ""
+    value = core[1:-1] if tick else core
+    if not (literal_secret(value) or literal_phrase(value)):
+        return cell
+    return f"{lead}{tick}{_masked(value)}{tick}{trail}"
