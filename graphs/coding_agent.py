@@ -7,9 +7,13 @@ supports, retrieves the skills a user's coding task needs and passes their text 
    invokes it with a ``RetrievalContext`` and maps its output back.
 2. **Subgraph as a node** (:func:`build_agent_with_subgraph_node`): the agent's state
    shares the retrieval graph's input and output keys (``query``, ``k``, ``token_budget``,
-   ``filters`` in; ``results``, ``route_taken``, ``reranker``, ``stats``, ``warnings`` out), so
-   the compiled graph is added as the node ``skill_retriever`` itself. It inherits the
-   agent's context, which is therefore a ``RetrievalContext``.
+   ``filters`` in; ``results``, ``route_taken``, ``reranker``, ``stats``, ``warnings``,
+   ``fit`` out), so the compiled graph is added as the node ``skill_retriever`` itself. It
+   inherits the agent's context, which is therefore a ``RetrievalContext``.
+
+Both answer ``skills``, ``prompt`` and ``answer``, with the retrieval's ``warnings`` (what
+the budget dropped, that nothing fits, ...) and ``fit`` (how well the catalogue answers the
+task; None when the index was never calibrated), which the prompt also puts in words.
 
 Either way, each retrieval phase runs as its own node in the subgraph's namespace
 (``stream(..., subgraphs=True)`` shows them) and its own run in a trace, and a
@@ -20,6 +24,13 @@ task of a checkpointed thread gets what it asks for, not what the last one asked
 The last node, ``act``, needs no model: it assembles a prompt with the task and the full
 text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
 asks it, with that prompt as the system message.
+
+The default token budget, ``DEFAULT_BUDGET`` (16,000), is sized for real skills, which run
+2,000-5,000 tokens each (the trailofbits catalogue: median skill 2,650 tokens, 90th
+percentile 5,070, largest 11,250): the top 5 of a task at the median size fit with room to
+spare, and 16,000 tokens is under a tenth of a 200k-token context window. Measured there at
+k=5, the old 4,000 kept 7 of 25 items over five tasks (none for "set up codeql in CI",
+whose best skill has 4,261 tokens); 16,000 keeps 23 of 25, and 20,000 only one more.
 """
 
 # No `from __future__ import annotations` here: LangGraph Server loads this file by path,
@@ -44,7 +55,7 @@ from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import names_of
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.model import COMPONENT_KINDS
-from skill_retriever.state import FilterSpec, Result
+from skill_retriever.state import FilterSpec, FitInfo, Result
 from skill_retriever.stores.index import Index
 
 retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrieval_graph)
@@ -52,7 +63,7 @@ retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrie
 #: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
 DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
 DEFAULT_K = 5
-DEFAULT_BUDGET = 4000
+DEFAULT_BUDGET = 16000  # tokens: five real skills fit (see the module docstring)
 
 
 class SkillText(TypedDict):
@@ -95,6 +106,9 @@ class AgentOutput(TypedDict):
     skills: list[SkillText]
     prompt: str
     answer: str | None
+    # the retrieval's own: what the budget dropped, that nothing fits, a phase that failed
+    warnings: list[str]
+    fit: FitInfo | None  # how well the catalogue answers the task; None: never calibrated
 
 
 # -- shared by both agents --------------------------------------------------------------
@@ -136,19 +150,87 @@ def skill_texts(results: list[Result], index: Index) -> list[SkillText]:
     return out
 
 
-def assemble_prompt(task: str, skills: list[SkillText]) -> str:
-    """The context a coding model gets: the task, then each item's full text, best first."""
-    if not skills:
-        return f"Task: {task}\n\nNo skills matched this task; work from general knowledge."
-    parts = [f"Task: {task}", "", f"Apply these {len(skills)} items (ranked by skill-retriever):"]
+def assemble_prompt(
+    task: str,
+    skills: list[SkillText],
+    *,
+    fit: FitInfo | None = None,
+    budget: dict[str, Any] | None = None,
+) -> str:
+    """The context a coding model gets: the task, what the retrieval found in words, then
+    each item's full text, best first.
+
+    Args:
+        task: the user's coding task.
+        skills: the retrieved items, best first.
+        fit: the retrieval's ``fit``: when it says nothing fits, the items are offered as
+            the closest only, so the model does not follow an off-topic skill as if it were
+            meant for the task.
+        budget: the ``apply_token_budget`` phase's stats (``budget``, ``dropped``,
+            ``dropped_ids``): items that matched but did not fit are counted, so an empty
+            answer never reads as "nothing matched".
+    """
+    nothing_fits = fit is not None and fit["nothing_fits"]
+    note = budget_dropped_note(budget, kept=len(skills))
+    if nothing_fits and skills:
+        closest = (
+            "The closest item is shown below only in case it helps; follow it only where it clearly applies"
+            if len(skills) == 1
+            else f"The {len(skills)} closest items are shown below only in case they help; "
+            "follow them only where they clearly apply"
+        )
+        head = f"Nothing in the catalogue fits this task well. {closest}, and otherwise work from general knowledge."
+    elif nothing_fits:
+        head = "Nothing in the catalogue fits this task well; work from general knowledge."
+    elif skills:
+        head = ("Apply this item" if len(skills) == 1 else f"Apply these {len(skills)} items") + (
+            " (ranked by skill-retriever):")
+    elif note:
+        head = f"No items are shown: {note} Work from general knowledge."
+    else:
+        head = "No skills matched this task; work from general knowledge."
+    parts = [f"Task: {task}", "", head]
+    if note and (skills or nothing_fits):
+        parts += ["", f"({note})"]
     for rank, s in enumerate(skills, 1):
         parts += ["", f"## {rank}. {s['name']} [{s['kind']}] (id: {s['id']})", s["text"].strip()]
     return "\n".join(parts)
 
 
+def budget_dropped_note(budget: dict[str, Any] | None, kept: int) -> str | None:
+    """The sentence saying how many items matched but did not fit the token budget, and
+    how to raise it; None when the budget dropped none. (The retrieval's warning says so
+    too, but a caller reading only the prompt took an empty answer for "nothing matched".)
+
+    Args:
+        budget: the ``apply_token_budget`` phase's stats.
+        kept: how many items the budget kept (the dropped ones are "more" than those).
+    """
+    dropped = int((budget or {}).get("dropped") or 0)
+    if budget is None or not dropped:
+        return None
+    what = f"{dropped} {'more ' if kept else ''}{'item' if dropped == 1 else 'items'}"
+    note = f"{what} matched this task but did not fit the token budget of {budget.get('budget')} tokens"
+    sizes = [int(d["tokens"]) for d in budget.get("dropped_ids") or [] if "tokens" in d]
+    if not kept and sizes:  # the cut keeps best first, so the best one is what must fit
+        note += f" (the best of them needs {sizes[0]} tokens)"
+    return (f"{note}; raise the agent's token_budget input (default {DEFAULT_BUDGET}), "
+            f"or set it to null for no budget, to include {'it' if dropped == 1 else 'them'}.")
+
+
+def budget_stats_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``apply_token_budget`` stats of the retrieval this run made: the wrapper agent
+    keeps the retrieval's stats under ``retrieval``, the shared-state agent as ``stats``."""
+    stats = state.get("stats") or (state.get("retrieval") or {}).get("stats") or {}
+    found = stats.get("apply_token_budget")
+    return found if isinstance(found, dict) else None
+
+
 def make_act(model: BaseChatModel | None) -> Any:
     def act(state: dict[str, Any]) -> dict[str, Any]:
-        prompt = assemble_prompt(state["task"], state.get("skills") or [])
+        prompt = assemble_prompt(
+            state["task"], state.get("skills") or [], fit=state.get("fit"), budget=budget_stats_of(state)
+        )
         answer = None
         if model is not None:
             reply = model.invoke([SystemMessage(prompt), HumanMessage(state["task"])])
@@ -202,7 +284,13 @@ def build_agent_with_wrapper_node(
             context=ctx,
         )
         summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats", "warnings")}
-        return {"skills": skill_texts(out["results"], ctx.index), "retrieval": summary}
+        return {
+            "skills": skill_texts(out["results"], ctx.index),
+            "retrieval": summary,
+            # written on every run, so a checkpointed thread never shows the last task's
+            "warnings": list(out.get("warnings") or []),
+            "fit": out.get("fit"),
+        }
 
     builder = StateGraph(
         WrapperAgentState,
@@ -232,7 +320,9 @@ class SharedAgentState(TaskInput, AgentOutput):
     route_taken: str | None
     reranker: str
     stats: dict[str, Any]
-    warnings: list[str]
+    # warnings and fit, the last two, are declared by AgentOutput (the agent answers them
+    # too; declaring a key twice is an error to type checkers). A parent state without
+    # fit drops it: the subgraph's answer keeps only the keys the parent declares.
 
 
 def frame_query(state: SharedAgentState) -> dict[str, Any]:

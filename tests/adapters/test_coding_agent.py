@@ -60,11 +60,15 @@ def check_stream(events: list[tuple[tuple[str, ...], dict[str, Any]]], subgraph_
     return str(route)
 
 
-def check_output(out: dict[str, Any], index: Index) -> None:
-    assert set(out) == {"skills", "prompt", "answer"}
+OUTPUT = ("skills", "prompt", "answer", "warnings", "fit")
+
+
+def check_output(out: dict[str, Any], index: Index, budget: int) -> None:
+    assert set(out) == set(OUTPUT)
+    assert isinstance(out["warnings"], list) and set(out["fit"]) == {"confidence", "nothing_fits", "top_similarity", "agree"}
     skills = out["skills"]
     assert skills and len(skills) <= 5
-    assert sum(s["token_count"] for s in skills) <= 4000
+    assert sum(s["token_count"] for s in skills) <= budget
     assert {s["kind"] for s in skills} <= {"skill", "agent", "command", "hook", "mcp_server"}
     names = [s["name"] for s in skills]
     assert "migrations-alembic" in names
@@ -86,7 +90,7 @@ def test_wrapper_node_agent_with_checkpointer(
 
     state = agent.get_state(config)
     assert state.next == ()
-    check_output({k: state.values[k] for k in ("skills", "prompt", "answer")}, sample_index)
+    check_output({k: state.values[k] for k in OUTPUT}, sample_index, coding_agent.DEFAULT_BUDGET)
     assert state.values["retrieval"]["reranker"].startswith("embedding:")
     assert state.values["answer"] is None  # no model: the prompt is the product
     namespaces = {c.config["configurable"]["checkpoint_ns"] for c in saver.list(None)}
@@ -112,7 +116,7 @@ def test_subgraph_node_agent_shares_keys(coding_agent: ModuleType, sample_index:
     assert values["route_taken"] == route and values["reranker"] == "none"
     assert [r["id"] for r in values["results"]] == [s["id"] for s in values["skills"]]
     assert {"plan_query", "fuse_rrf", "apply_token_budget"} <= set(values["stats"])
-    check_output({k: values[k] for k in ("skills", "prompt", "answer")}, sample_index)
+    check_output({k: values[k] for k in OUTPUT}, sample_index, coding_agent.DEFAULT_BUDGET)
     # the subgraph's own checkpoints live under its namespace
     sub = agent.get_state(config, subgraphs=True)
     assert sub.values["query"] == TASK

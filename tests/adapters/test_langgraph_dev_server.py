@@ -172,6 +172,9 @@ def test_langgraph_dev_serves_both_graphs(server: str, sample_index: Index) -> N
     assert agent["skills"] and len(agent["skills"]) <= 3
     assert agent["prompt"].startswith("Task: write a safe alembic migration")
     assert agent["skills"][0]["text"] in agent["prompt"]
+    # the retrieval's warnings and fit reach a served agent's caller too
+    assert set(agent) == {"skills", "prompt", "answer", "warnings", "fit"}
+    assert isinstance(agent["warnings"], list) and set(agent["fit"]) == set(out["fit"])
 
 
 def test_the_server_warms_the_index_up_at_start(server: str) -> None:
