@@ -20,11 +20,12 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.claude_folder import on_disk
+from skill_retriever.components.install.json_layout import JsonStyle, json_style, style_of
+from skill_retriever.components.install.json_splice import splice
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.fsutil import leftover_temps, write_atomic
@@ -176,9 +177,10 @@ def _unsafe_why(root: Path, rel: str, exc: UnsafePathError) -> str:
 
 
 def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None = None) -> None:
-    """Write ``data`` to ``root/rel`` atomically, in the style of the file it replaces
-    (`JsonStyle`; a new one: 2-space indent, a final newline), with ``mode``, or else the
-    permissions of the file it replaces (0644 for a new one).
+    """Write ``data`` to ``root/rel`` atomically, keeping the text of every member of the
+    file it replaces that ``data`` leaves as it was, and writing the rest in that file's
+    style (`JsonStyle`; a new one: 2-space indent, a final newline), with ``mode``, or else
+    the permissions of the file it replaces (0644 for a new one).
 
     Raises:
         JSONWriteError: ``data`` cannot be written as valid JSON (nothing is written).
@@ -189,7 +191,7 @@ def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None =
     why = json_problem(data)
     if why:
         raise JSONWriteError(errno.EINVAL, f"it would hold {why}; nothing is written to it", str(dest))
-    text = style_of(dest).dumps(data)
+    text = _new_text(dest, data)
     if mode is None:
         mode = dest.stat().st_mode & 0o777 if dest.is_file() else 0o644
     for partial in leftover_temps(dest):  # an install killed mid-write left it (the target is held)
@@ -197,85 +199,20 @@ def write_json(root: Path, rel: str, data: Mapping[str, Any], mode: int | None =
     write_atomic(dest, text.encode("utf-8"), mode)  # an error names dest, not the copy beside it
 
 
-@dataclass(frozen=True)
-class JsonStyle:
-    """How a JSON file is laid out, to write it back the same way.
-
-    Attributes:
-        indent: One level of indentation (``""``: new lines only); None: one line.
-        separators: Between items, and between a key and its value.
-        ensure_ascii: Non-ASCII characters are written as ``\\u`` escapes.
-        newline: ``"\\n"`` or ``"\\r\\n"``.
-        final_newline: The file ends with a new line.
-    """
-
-    indent: str | None = "  "
-    separators: tuple[str, str] = (",", ": ")
-    ensure_ascii: bool = False
-    newline: str = "\n"
-    final_newline: bool = True
-
-    def dumps(self, data: Any) -> str:
-        text = json.dumps(
-            data,
-            indent=self.indent,
-            separators=self.separators,
-            ensure_ascii=self.ensure_ascii,
-            allow_nan=False,
-        )
-        text += "\n" if self.final_newline else ""
-        return text.replace("\n", self.newline) if self.newline != "\n" else text
-
-
-#: A JSON string (its escapes included), and an escape in one.
-_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_ESCAPE_RE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
-
-
-def json_style(text: str) -> JsonStyle:
-    """The style of the JSON ``text``: its indentation (none, spaces or a tab, read from
-    its first indented line), its separators, whether it escapes non-ASCII characters,
-    its line ends and final new line. What the text does not show (an empty object, no
-    non-ASCII character) is the default's."""
-    default = JsonStyle()
-    skeleton = _STRING_RE.sub('""', text).strip()
-    colon = re.search(r'""\s*:( ?)', skeleton)
-    indent = default.indent
-    separators = default.separators
-    if colon is not None:  # a member shows the layout
-        key_sep = ": " if colon.group(1) else ":"
-        if "\n" in skeleton:
-            lines = [line.rstrip("\r") for line in skeleton.split("\n")[1:]]
-            indented = next((ln for ln in lines if ln[:1] in (" ", "\t") and ln.strip()), "")
-            indent = indented[: len(indented) - len(indented.lstrip(" \t"))]
-            separators = (",", key_sep)
-        else:
-            comma = re.search(r",( ?)", skeleton)
-            indent = None
-            spaced = bool(comma.group(1)) if comma is not None else key_sep == ": "
-            separators = (", " if spaced else ",", key_sep)
-    if any(ord(c) > 0x7F for c in text):
-        ascii_only = False
-    else:
-        ascii_only = any(
-            len(m.group(1)) == 5 and int(m.group(1)[1:], 16) > 0x7F
-            for m in _ESCAPE_RE.finditer(text)
-        )
-    return JsonStyle(
-        indent,
-        separators,
-        ascii_only,
-        "\r\n" if "\r\n" in text else "\n",
-        text.endswith("\n") or not text,
-    )
-
-
-def style_of(path: Path) -> JsonStyle:
-    """The style of the JSON file at ``path`` (the default for a new or unreadable one)."""
+def _new_text(dest: Path, data: Mapping[str, Any]) -> str:
+    """The text of ``dest`` holding ``data``: its old text with only the members that
+    changed rewritten (`splice`), so a user's hand layout (an inline array, a one-line
+    object) shows no diff; the whole of ``data`` in the file's style when the old text
+    cannot be spliced (not one JSON object, unreadable) or there is none."""
     try:
-        return json_style(path.read_bytes().decode("utf-8")) if path.is_file() else JsonStyle()
-    except (OSError, UnicodeDecodeError):
-        return JsonStyle()
+        old = dest.read_bytes().decode("utf-8") if dest.is_file() else None
+    except (OSError, UnicodeDecodeError):  # nothing to keep: the write names any error
+        old = None
+    if old is None:
+        return JsonStyle().dumps(data)
+    style = json_style(old)
+    spliced = splice(old, data, style)
+    return style.dumps(data) if spliced is None else spliced
 
 
 def _groups(settings: Mapping[str, Any], event: str) -> list[Any]:
