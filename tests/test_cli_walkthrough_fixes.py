@@ -71,6 +71,8 @@ def test_a_numeric_flag_out_of_range_is_refused_by_argparse_naming_the_flag(
     code, out, err = run(capsys, "query", "alembic", flag, value, "--index-dir", str(built))
     assert code == 2 and out == ""
     assert said in err and "token_budget" not in err and "or be None" not in err
+    # one line, as the README says: not argparse's usage block above it
+    assert err == f"skill-retriever query: error: {said} (see skill-retriever query --help)\n"
 
 
 def test_the_edges_of_each_range_are_accepted() -> None:

@@ -207,3 +207,19 @@ def test_a_note_on_a_file_read_whole_does_not_keep_a_dropped_relation(
     kept = {"beta"} if "requires" in after else set()
     assert requires() == kept
     assert run.to_dict()["edges_removed"] == {str(repo): 2 - len(kept)}
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("[]", "(the file holds no items: a corpus.json lists passages"),  # no problem line: say why here
+    ("{}", "(the lines above say why)"),  # an object is no corpus: its problem line says so
+])
+def test_a_corpus_that_reads_no_item_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, why: str
+) -> None:
+    corpus = tmp_path / "set" / "corpus.json"
+    corpus.parent.mkdir()
+    corpus.write_text(text, encoding="utf-8")
+    assert main(["index", str(corpus), "--index-dir", str(tmp_path / "ix"), "--embedder", "hashing-64"]) == 1
+    out, err = capsys.readouterr()
+    assert why in err
+    assert ("0 problems" in out) == (text == "[]")

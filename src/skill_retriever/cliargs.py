@@ -43,9 +43,11 @@ class Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
+        """One line on stderr, exit 2: argparse's own prints the whole usage block first
+        (ten lines for ``query``), which buries the line that says what is wrong."""
         if self._json:
             print_json_error(message)
-        super().error(message)
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def print_json_error(message: str) -> None:

@@ -134,7 +134,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
     empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
-    error = None if not empty else _empty_error(empty, index.path)
+    said = any(s.problems for s in run.sources if s.source in empty)
+    error = None if not empty else _empty_error(empty, index.path, said)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
         print(printable_json(dumps({"run": {**run.to_dict(), "timing": timing}, "index": status,
                                     **({"error": error} if error else {})})))
@@ -167,14 +168,13 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     return 0
 
 
-def _empty_error(empty: list[str], index_dir: Path) -> str:
+def _empty_error(empty: list[str], index_dir: Path, said: bool) -> str:
     """Why a run that read no item from some sources exits 1, and what to do (with the
-    command for the index at ``index_dir``)."""
+    command for the index at ``index_dir``); ``said``: a problem line above says why."""
     if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
-        return (
-            f"no items read from {', '.join(empty)}; nothing of it was written or removed "
-            "(the lines above say why)"
-        )
+        why = ("the lines above say why" if said else
+               "the file holds no items: a corpus.json lists passages, a JSON graph its nodes, a tool file its tools")
+        return f"no items read from {', '.join(empty)}; nothing of it was written or removed ({why})"
     return (
         f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
         "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
