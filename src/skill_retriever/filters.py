@@ -7,6 +7,7 @@ tools and the CLI on one's own index); no principals at all sees public items on
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -103,6 +104,32 @@ def names_of(value: Iterable[str] | str | None, what: str) -> frozenset[str] | N
     return items
 
 
+def meant_kind(name: str) -> str | None:
+    """The item kind a name that is none most likely means: a plural (``skills``,
+    ``incidents``), another case (``Skill``), a near miss (``mcp-server``), or a name's
+    start (``doc``); None when nothing is near. Read silently, ``skills`` would blur the
+    item kind with ``index --kind skills``, the source kind, so it is refused with this."""
+    names = sorted(k.value for k in NodeKind)
+    if len(name) > _FEW_CHARS:  # no kind is near; and difflib's work grows with the length
+        return None
+    stem = name.lower().removesuffix("s")  # skills, incidents; docs, mcp: a name's start
+    near = difflib.get_close_matches(stem, names, n=1, cutoff=0.75)
+    near = near or [n for n in names if len(stem) >= 3 and n.startswith(stem)][:1]
+    return near[0] if near else None
+
+
+def kind_guesses(bad: Iterable[str]) -> str:
+    """`` (did you mean 'skill'?)`` for unknown kinds, naming what each one with a guess
+    (`meant_kind`) means; "" when none has one. Every entry point that checks kinds
+    (`Filters`, the agent tool's schema) says it alike."""
+    guesses = [(b, m) for b in list(bad)[:_FEW] if (m := meant_kind(b)) is not None]  # as many as are shown
+    if not guesses:
+        return ""
+    if len(guesses) == 1:
+        return f" (did you mean {guesses[0][1]!r}?)"
+    return " (did you mean " + ", ".join(f"{m!r} for {b[:_FEW_CHARS]!r}" for b, m in guesses) + "?)"
+
+
 def _list_hint(bad: list[str]) -> str:
     """How to ask for several kinds, when an unknown one holds a comma: ``kinds="skill,agent"``
     is one kind of that name in Python (the CLI's ``--kinds`` is what splits at commas)."""
@@ -162,7 +189,8 @@ class Filters:
             bad = sorted(k for k in self.kinds if k not in allowed)
             if bad:
                 raise ConfigError(
-                    f"filters.kinds: unknown kind(s) {_few(bad)}; use any of {sorted(allowed)}{_list_hint(bad)}")
+                    f"filters.kinds: unknown kind(s) {_few(bad)}; use any of {sorted(allowed)}{kind_guesses(bad)}"
+                    f"{_list_hint(bad)}")
         for name in ("since", "until"):
             # None leaves the window open; "" is no time, not "no limit": refused like " ".
             value = getattr(self, name)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
 from skill_retriever.context import RetrievalContext
+from skill_retriever.graph_input import InputCheckedGraph, input_checked
 from skill_retriever.phases import (
     after_completeness,
     apply_token_budget,
@@ -59,8 +59,9 @@ def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_r
 
 def build_graph(
     name: str = "skill_retriever",
-) -> CompiledStateGraph[RetrievalState, RetrievalContext, InputState, OutputState]:
-    """Compile the retrieval graph. Stores, models and settings come in the context."""
+) -> InputCheckedGraph[RetrievalState, RetrievalContext, InputState, OutputState]:
+    """Compile the retrieval graph. Stores, models and settings come in the context; a
+    direct call's input key the graph does not take is refused, not dropped (`graph_input`)."""
     builder = StateGraph(
         RetrievalState, context_schema=RetrievalContext, input_schema=InputState, output_schema=OutputState
     )
@@ -101,7 +102,7 @@ def build_graph(
     builder.add_edge("cover_clauses", "rerank_cross_encoder")
     builder.add_edge("rerank_cross_encoder", "apply_token_budget")
     builder.add_edge("apply_token_budget", END)
-    return builder.compile(name=name)
+    return input_checked(builder.compile(name=name))
 
 
 graph = build_graph()

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
 
 from skill_retriever.adapters import langgraph_server as srv
 from skill_retriever.adapters.langchain import SkillRetriever, make_search_skills_tool
@@ -83,9 +82,9 @@ def test_new_cross_encoder_names_do_not_grow_the_server(run: Any) -> None:
 
 
 def test_the_langchain_retriever_refuses_arguments_it_does_not_know(sample_index: Index) -> None:
-    with pytest.raises(ValidationError, match="principals"):
+    with pytest.raises(ConfigError, match="principals"):
         SkillRetriever(index=sample_index, principals=["ops"])  # filters={"principals": [...]}
-    with pytest.raises(ValidationError, match="top_k"):
+    with pytest.raises(ConfigError, match="top_k"):
         SkillRetriever(index=sample_index, top_k=2)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -29,8 +29,9 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr, StrictInt, ValidationError, field_validator
 
+from skill_retriever.adapters.constructor_errors import constructor_message
 from skill_retriever.adapters.langchain_search import (
     TOOL_ARGUMENTS,
     arun_search,
@@ -46,6 +47,7 @@ from skill_retriever.adapters.langchain_search import (
 )
 from skill_retriever.adapters.search_skills_input import (
     KindName,
+    KindNames,
     SearchSkillsInput,
     schema_violation_message,
     schema_with_defaults,
@@ -92,16 +94,18 @@ class SkillRetriever(BaseRetriever):
     # ``filters={"principals": [...]}``) or ``top_k=`` must not quietly search otherwise.
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
+    # Counts strict, as ``invoke`` takes them: k="5" or k=True refused, not read as 5 or 1.
     index: Index
     """The index to search."""
-    k: int = Field(default=4, gt=0)
+    k: StrictInt = Field(default=4, gt=0)
     """How many documents to return (at most)."""
-    token_budget: int | None = Field(default=None, ge=0)
+    token_budget: Annotated[StrictInt, Field(ge=0)] | None = None
     """Drop the lowest-ranked documents until their token counts fit; None = no budget."""
     route: Route | None = None
     """Force a route (smart, ppr, quick); None = chosen by the query's complexity."""
-    kinds: list[KindName] | None = None
-    """Only these item kinds (skill, agent, command, hook, mcp_server, tool, ...)."""
+    kinds: KindNames = None
+    """Only these item kinds (skill, agent, command, hook, mcp_server, tool, ...); one alone
+    may be a string."""
     filters: dict[str, Any] = Field(default_factory=dict)
     """Further filters: tags, principals, since, until (see ``skill_retriever.filters``)."""
     config: RetrievalConfig | None = None
@@ -110,6 +114,19 @@ class SkillRetriever(BaseRetriever):
     """A ``Reranker``, None for no reranking, or left out for the default."""
 
     _engine: Retriever | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: Any) -> None:
+        """Raises: ConfigError: A bad argument, in one line (`constructor_message`)."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ConfigError(constructor_message("SkillRetriever", exc, type(self).model_fields)) from None
+
+    @field_validator("filters")
+    @classmethod
+    def _filters_checked(cls, filters: dict[str, Any]) -> dict[str, Any]:
+        Filters.from_spec(filters)  # a bad filter is refused here, not at the first search
+        return filters
 
     @classmethod
     def from_retriever(cls, retriever: Retriever, **kwargs: Any) -> SkillRetriever:

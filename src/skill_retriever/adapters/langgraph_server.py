@@ -56,6 +56,7 @@ from skill_retriever.exceptions import (
     QueryError,
     SkillRetrieverError,
 )
+from skill_retriever.graph_input import NO_QUERY, input_checked
 from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.state import Answer, QueryInput
@@ -248,11 +249,12 @@ def warm_up_in_background(context: ServerContext | None = None) -> threading.Thr
 
 def _context_of(runtime: Runtime[Any]) -> ServerContext:
     ctx = runtime.context
-    if ctx is None:
-        return ServerContext()
-    if isinstance(ctx, dict):  # a caller outside the server passed plain JSON
-        return ServerContext(**ctx)
-    return ctx  # type: ignore[no-any-return]
+    if ctx is None or isinstance(ctx, dict):  # a dict: a caller outside the server passed plain JSON
+        return ServerContext(**(ctx or {}))
+    if not isinstance(ctx, ServerContext):  # refused in one line, not as an AttributeError of a field
+        raise ConfigError('the server graph runs with a JSON context such as {"index_dir": ..., "rerank": true} '
+                          f"(or ServerContext(...)), or none; it got {type(ctx).__name__}")
+    return ctx
 
 
 def _is_path(name: str | None) -> bool:
@@ -341,7 +343,7 @@ def build_server_graph(
         """Search through the one door (``Retriever``), which runs ``retrieval_graph`` inside
         this node: Studio draws its phases as this node's subgraph, one level down."""
         if not isinstance(state.get("query"), str):
-            raise QueryError('the run\'s input needs "query", the text to search for, e.g. {"query": "add tracing", "k": 5}')
+            raise QueryError(NO_QUERY)
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
         asked_filters = state.get("filters") or {}
         if not isinstance(asked_filters, dict):
@@ -370,7 +372,8 @@ def build_server_graph(
     builder.add_node(retrieve)
     builder.add_edge(START, "retrieve")
     builder.add_edge("retrieve", END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    # input_checked: a key the input lacks (topk, query_vector) is refused, not dropped unread
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
 __all__ = [

@@ -19,19 +19,20 @@ from pydantic import (
     create_model,
 )
 
-from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
+from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, one_or_several, whole_number
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import kind_guesses
 from skill_retriever.model import NodeKind
 
-__all__ = ["KindName", "SearchSkillsInput", "schema_violation_message", "schema_with_defaults"]
+__all__ = ["KindName", "KindNames", "SearchSkillsInput", "schema_violation_message", "schema_with_defaults"]
 
 
 def _kind_name(value: str) -> str:
     try:
         return NodeKind(value)
     except ValueError:
-        raise ValueError(
-            f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}"
+        raise ValueError(  # the guess `Filters` says too: a plural is told the kind it means
+            f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}{kind_guesses([value])}"
         ) from None
 
 
@@ -51,8 +52,13 @@ def _one_kind_alone(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
-#: ``kinds``: a list of kind names; one alone may be given as a string.
-KindNames = Annotated[list[KindName], BeforeValidator(_one_kind_alone)]
+#: ``kinds``: a list of kind names, one alone as a string, or None; the schema says all
+#: three (`one_or_several`), as the MCP tools' says one or more.
+KindNames = Annotated[
+    list[KindName] | None,
+    BeforeValidator(_one_kind_alone),
+    WithJsonSchema(one_or_several([k.value for k in NodeKind])),
+]
 
 #: ``token_budget``: a `WholeNumber` of at least 0. The bound sits on the integer itself,
 #: inside the optional: ``WholeNumber | None`` with ``Field(ge=0)`` put it on the union, and
@@ -71,9 +77,9 @@ class SearchSkillsInput(BaseModel):
     query: str = Field(
         description="What you need to do or know, in plain words (one task or question)."
     )
-    kinds: KindNames | None = Field(
+    kinds: KindNames = Field(
         default=None,
-        description="Only these kinds of item, e.g. ['skill', 'agent']; omit for all kinds.",
+        description="Only these kinds of item: one ('skill') or several (['skill', 'agent']); omit for all kinds.",
     )
     k: WholeNumber = Field(default=5, ge=1, le=50, description="How many items to return.")
     token_budget: TokenBudget | None = Field(

@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import BeforeValidator, StrictBool, StrictInt, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-__all__ = ["Flag", "WholeNumber", "whole_number"]
+__all__ = ["Flag", "WholeNumber", "one_or_several", "whole_number"]
 
 
 def whole_number(value: object, info: ValidationInfo) -> object:
@@ -45,3 +45,12 @@ WholeNumber = Annotated[StrictInt, BeforeValidator(whole_number)]
 #: takes "false", "no", "off" and 0 as false but "yes", "on" and 1 as true: a client that
 #: sends text has a bug that must not decide whether files are written.
 Flag = StrictBool
+
+
+def one_or_several(names: list[str]) -> dict[str, object]:
+    """The JSON schema of an optional ``kinds`` argument: one of ``names`` as a string, a
+    list of them, or null. The validator reads one string as a list of one; a schema that
+    said only ``array | null`` kept a model held to it (strict function calling) from
+    sending the one string, and made a client that checks arguments refuse it."""
+    name = {"type": "string", "enum": names}
+    return {"anyOf": [name, {"type": "array", "items": name}, {"type": "null"}]}

@@ -1,0 +1,104 @@
+"""Refusing input a compiled graph would drop unread: a key it does not take, no query.
+
+LangGraph writes only the input schema's keys into a run's state and drops every other
+key without a word, before any node runs (the ``START`` writer of
+``CompiledStateGraph.attach_node``): ``{"query": "fuzzing", "topk": 3}`` searched for the
+default 10, and the served graph dropped a ``query_vector``. LangGraph has no strict-input
+switch, so the compiled graphs are made `InputCheckedGraph`, which checks a dict input's
+keys before the run starts, and names the keys the graph takes.
+
+Only a direct call is checked. A parent graph that adds the compiled graph as one of its
+nodes passes its whole state, its own keys too (``graphs/coding_agent.py``'s ``task``,
+``skills``), and calls it as a node: with its task's config (which carries the parent's
+namespace, ``checkpoint_ns``, where a direct call's is empty) and no ``context`` of its own
+(the subgraph inherits the parent's). A node that calls ``graph.invoke(...,
+context=...)`` itself is a direct call, checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.typing import ContextT, InputT, OutputT, StateT
+
+from skill_retriever.config import close_name
+from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.filters import FILTER_KEYS
+
+__all__ = ["NO_QUERY", "InputCheckedGraph", "input_checked"]
+
+NO_QUERY = 'the input needs "query", the text to search for, e.g. {"query": "add tracing", "k": 5}'
+
+#: What a key that is not an input means, or where it goes (the slips a walkthrough met, and
+#: the names other retrievers use); any other key gets `config.close_name`'s guess.
+_MEANT: dict[str, str] = {
+    **dict.fromkeys(("top_k", "topk", "limit"), " (did you mean 'k'?)"),
+    **dict.fromkeys(("budget", "max_tokens"), " (did you mean 'token_budget'?)"),
+    **{key: f' (a filter: filters={{"{key}": ...}})' for key in FILTER_KEYS},
+    "index": ": the index goes in the context, context=RetrievalContext(index=...)",
+    **dict.fromkeys(("index_dir", "rerank", "cross_encoder"), ": a setting of the run's context, not its input"),
+    "query_vector": ": this graph searches through Retriever, which embeds the query itself "
+    "(skill_retriever.graph.graph takes a precomputed vector)",
+}
+
+
+def _called_as_node(config: RunnableConfig | None, context: Any) -> bool:
+    """Whether a parent graph runs this graph as one of its nodes (see the module doc)."""
+    return context is None and bool(config and config.get("configurable", {}).get("checkpoint_ns"))
+
+
+def _on_thread(config: RunnableConfig | None) -> bool:
+    """Whether the call names a checkpointed thread, whose state may hold the query of an
+    earlier run (``invoke({"k": 3}, config)`` runs it again with another k)."""
+    return bool(config and config.get("configurable", {}).get("thread_id"))
+
+
+class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
+    """A compiled graph that refuses, before the run, an input key its input schema lacks,
+    and a missing ``query`` (outside a checkpointed thread). Everything else is LangGraph's:
+    ``invoke``, ``batch`` and ``stream_events`` run through ``stream`` / ``astream``."""
+
+    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        self.check_input(input, config, kwargs.get("context"))
+        return super().stream(input, config, **kwargs)
+
+    def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        self.check_input(input, config, kwargs.get("context"))
+        return super().astream(input, config, **kwargs)
+
+    def check_input(self, input: Any, config: RunnableConfig | None, context: Any = None) -> None:
+        """Refuse a dict input that names a key this graph does not take, or no query.
+
+        Raises:
+            ConfigError: An unknown key, named with where it goes or the keys taken.
+            QueryError: No ``query`` (or None), on a direct call outside a thread.
+        """
+        if not isinstance(input, Mapping) or _called_as_node(config, context):
+            return  # None resumes a run, a Command steers one: no input keys to check
+        taken = list(self.builder.schemas[self.builder.input_schema])
+        if unknown := [k for k in input if k not in taken]:
+            raise ConfigError(unknown_keys_message(unknown, taken))
+        if "query" in taken and input.get("query") is None and not _on_thread(config):
+            raise QueryError(NO_QUERY)
+
+
+def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
+    """One line: the first unknown key, what it means (or the nearest taken key), how
+    many other unknown keys there are, and every key the graph takes."""
+    first = str(unknown[0])
+    shown = first if len(first) <= 60 else first[:60] + "..."
+    meant = _MEANT.get(first) or close_name(shown, taken)
+    more = f" (and {len(unknown) - 1} more unknown key(s))" if len(unknown) > 1 else ""
+    return f"unknown input key {shown!r}{meant}{more}; this graph's input takes {', '.join(taken)}"
+
+
+def input_checked(
+    graph: CompiledStateGraph[StateT, ContextT, InputT, OutputT],
+) -> InputCheckedGraph[StateT, ContextT, InputT, OutputT]:
+    """``graph`` as an `InputCheckedGraph`: the same compiled graph (nodes, channels, name,
+    checkpointer), made as LangGraph's own ``copy`` makes one."""
+    attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
+    return InputCheckedGraph(**attrs)
