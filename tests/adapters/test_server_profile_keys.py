@@ -12,7 +12,11 @@ from typing import Any
 import pytest
 
 from skill_retriever.adapters import langgraph_server as srv
+from skill_retriever.calibration.defaults import index_defaults
+from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
 
 
 @pytest.fixture
@@ -56,3 +60,21 @@ def test_settings_still_pass(run: Any) -> None:
     out = run({"profile": {"rrf_k": 30, "channels": {"temporal": False}, "route": "quick", "k": 5}})
     assert out["route_taken"] == "quick" and len(out["results"]) == 2  # the run's own k wins
     assert srv.run_profile({"token_budget": 100, "channel_depth": 10}) == {"token_budget": 100, "channel_depth": 10}
+
+
+def test_a_cost_setting_is_capped_by_what_the_server_runs_on_its_index() -> None:
+    """A passage index runs flow_max_endpoints 50 by its own defaults: a run may ask 50
+    there (no more), while on an index that runs the built-in 8, 50 is refused."""
+    passages = RetrievalConfig().override(**PROFILES["multihop"])
+    assert passages.flow_max_endpoints == 50
+    assert srv.run_profile({"flow_max_endpoints": 50}, passages) == {"flow_max_endpoints": 50}
+    with pytest.raises(ConfigError, match="flow_max_endpoints=51 is over this server's limit: at most 50"):
+        srv.run_profile({"flow_max_endpoints": 51}, passages)
+    with pytest.raises(ConfigError, match="flow_max_endpoints=50 is over this server's limit: at most 8"):
+        srv.run_profile({"flow_max_endpoints": 50}, RetrievalConfig())
+
+
+def test_the_server_settings_are_its_own_with_what_the_index_suggests(sample_index: Index) -> None:
+    settings = srv.server_settings(Retriever(sample_index, RetrievalConfig(rerank=False), None))
+    assert settings.flow_max_endpoints == RetrievalConfig().flow_max_endpoints  # a catalogue keeps 8
+    assert settings == index_defaults(sample_index.snapshot()).apply(RetrievalConfig(rerank=False))

@@ -43,12 +43,12 @@ from langgraph.types import Checkpointer
 from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV, offered_index_dir
 from skill_retriever.adapters.server_inputs import (
     PRINCIPALS_ENV,
-    profile_settings,
     run_principals,
+    run_profile,
     server_principals,
 )
 from skill_retriever.advice import Placeholder, command
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
     ConfigError,
@@ -268,23 +268,6 @@ def _is_path(name: str | None) -> bool:
     )
 
 
-#: Settings that bound what one run costs. A run's ``profile`` may lower them (a smaller
-#: walk, a shorter query cap), never raise them above the server's own: the input comes
-#: from the server's clients, the limits from whoever runs it. ``ppr_tol`` bounds from below.
-#: The caps of the cost settings whose default, None, means "as the index suggests"
-#: (fact_seeds: 0 or a profile's 2) or "the k delivered" (rerank_top_n).
-NONE_CAPS = {"fact_seeds": 16, "rerank_top_n": 100}
-#: Settings a run may not set at all: ``encoding`` names a tokenizer, which tiktoken would
-#: fetch over the network when it is not one shipped offline.
-RUN_REFUSED = ("encoding",)
-
-COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "expand_max_edges",
-             "completeness_max_iterations", "gap_fill_per_component", "keep_nodes", "keep_edges",
-             "fact_seeds", "ppr_max_iter", "ppr_settle", "flow_max_endpoints", "flow_max_paths",
-             "flow_max_hops", "clause_hits", "rerank_top_n", "snippet_chars", "max_query_chars",
-             "keyword_query_chars", "plan_query_chars")
-
-
 class ServerState(QueryInput, Answer):
     """The server graph's state: the retrieval graph's input and output, without
     `RetrievalState`'s reducers. A thread keeps its state from run to run: with them,
@@ -300,35 +283,12 @@ class ServerState(QueryInput, Answer):
 PER_CALL_UNSET: dict[str, Any] = {"k": None, "token_budget": None, "route": None, "filters": None, "profile": None}
 
 
-def run_profile(asked: Any) -> dict[str, Any]:
-    """The settings a run's ``profile`` input asks for: a named profile (``"multihop"``)
-    or a mapping of settings, each cost setting at most the server's own (`COST_CAPS`).
+def server_settings(retriever: Retriever) -> RetrievalConfig:
+    """What ``retriever`` runs a query with before a run's own input: its settings with
+    what its index suggests for those left at their built-in values."""
+    from skill_retriever.calibration.defaults import index_defaults
 
-    Raises:
-        ConfigError: Another shape, an unknown profile, a key that is no setting (a filter,
-            ``query``, ``run_config``: `server_inputs.profile_settings`), or a cost setting raised.
-    """
-    if asked is None:
-        return {}
-    if isinstance(asked, str):
-        if asked not in PROFILES:
-            raise ConfigError(f"unknown profile {asked!r}; profiles are {sorted(PROFILES)}")
-        return dict(PROFILES[asked])
-    if not isinstance(asked, dict):
-        raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
-    profile_settings(asked)  # settings only: the rest is the run's own input, or no run's
-    own = RetrievalConfig()
-    if refused := sorted(set(asked) & set(RUN_REFUSED)):
-        raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
-    for key, value in asked.items():
-        cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
-        cap = NONE_CAPS.get(key) if cap is None else cap
-        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
-            continue
-        if (value < cap) if key == "ppr_tol" else (value > cap):
-            bound = "at least" if key == "ppr_tol" else "at most"
-            raise ConfigError(f"profile setting {key}={value!r} is over this server's limit: {bound} {cap}")
-    return dict(asked)
+    return index_defaults(retriever.index.snapshot()).apply(retriever.config)
 
 
 def build_server_graph(
@@ -350,7 +310,7 @@ def build_server_graph(
             raise ConfigError(f"filters must be an object (kinds, tags, principals, since, until), got {asked_filters!r:.60}")
         filters = dict(asked_filters)
         principals = run_principals(filters.pop("principals", None), server_principals())
-        overrides = run_profile(state.get("profile"))
+        overrides = run_profile(state.get("profile"), server_settings(retriever))
         given = {"k": state.get("k"), "budget": state.get("token_budget"), "route": state.get("route")}
         for key, value in given.items():  # the run's own k, budget and route come first
             if value is not None or key not in overrides:

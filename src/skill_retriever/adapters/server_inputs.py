@@ -1,7 +1,7 @@
 """What a LangGraph Server run's input may ask for, beyond its query: whom it searches as
 (``filters.principals``, only narrowing the deployment's ``$SKILL_RETRIEVER_PRINCIPALS``)
 and which settings its ``profile`` names. ``adapters.langgraph_server`` applies them; the
-limits on the cost settings a profile may set are there (``COST_CAPS``)."""
+limits on the cost settings a profile may set are here (``COST_CAPS``, `run_profile`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from skill_retriever.config import PROFILES, SETTING_NAMES, close_name
+from skill_retriever.config import PROFILES, SETTING_NAMES, RetrievalConfig, close_name
 from skill_retriever.exceptions import ConfigError
 
-__all__ = ["PRINCIPALS_ENV", "profile_settings", "run_principals", "server_principals"]
+__all__ = [
+    "COST_CAPS", "NONE_CAPS", "PRINCIPALS_ENV", "RUN_REFUSED", "profile_settings", "run_principals", "run_profile",
+    "server_principals",
+]
 
 PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
 
@@ -74,3 +77,54 @@ def run_principals(asked: Any, granted: list[str]) -> list[str]:
         "filters.principals may only narrow the principals this server searches as; "
         f"the deployment sets them (${PRINCIPALS_ENV}), not a run"
     )
+
+
+#: Settings that bound what one run costs. A run's ``profile`` may lower them (a smaller
+#: walk, a shorter query cap), never raise them above the server's own: the input comes
+#: from the server's clients, the limits from whoever runs it. ``ppr_tol`` bounds from below.
+#: The caps of the cost settings whose default, None, means "as the index suggests"
+#: (fact_seeds: 0 or a profile's 2) or "the k delivered" (rerank_top_n).
+NONE_CAPS = {"fact_seeds": 16, "rerank_top_n": 100}
+#: Settings a run may not set at all: ``encoding`` names a tokenizer, which tiktoken would
+#: fetch over the network when it is not one shipped offline.
+RUN_REFUSED = ("encoding",)
+
+COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "expand_max_edges",
+             "completeness_max_iterations", "gap_fill_per_component", "keep_nodes", "keep_edges",
+             "fact_seeds", "ppr_max_iter", "ppr_settle", "flow_max_endpoints", "flow_max_paths",
+             "flow_max_hops", "clause_hits", "rerank_top_n", "snippet_chars", "max_query_chars",
+             "keyword_query_chars", "plan_query_chars")
+
+
+def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any]:
+    """The settings a run's ``profile`` input asks for: a named profile (``"multihop"``:
+    this package's own, bounded, taken as it is) or a mapping of settings, each cost
+    setting at most what the server runs on its index (`COST_CAPS`): ``own``, the
+    server's settings with what the index suggests (`calibration.defaults`: a passage
+    index runs ``flow_max_endpoints`` 50, so a run may ask 50 there), default the built-in ones.
+
+    Raises:
+        ConfigError: Another shape, an unknown profile, a key that is no setting (a filter,
+            ``query``, ``run_config``: `server_inputs.profile_settings`), or a cost setting raised.
+    """
+    if asked is None:
+        return {}
+    if isinstance(asked, str):
+        if asked not in PROFILES:
+            raise ConfigError(f"unknown profile {asked!r}; profiles are {sorted(PROFILES)}")
+        return dict(PROFILES[asked])
+    if not isinstance(asked, dict):
+        raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
+    profile_settings(asked)  # settings only: the rest is the run's own input, or no run's
+    own = own or RetrievalConfig()
+    if refused := sorted(set(asked) & set(RUN_REFUSED)):
+        raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
+    for key, value in asked.items():
+        cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
+        cap = NONE_CAPS.get(key) if cap is None else cap
+        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if (value < cap) if key == "ppr_tol" else (value > cap):
+            bound = "at least" if key == "ppr_tol" else "at most"
+            raise ConfigError(f"profile setting {key}={value!r} is over this server's limit: {bound} {cap}")
+    return dict(asked)
