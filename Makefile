@@ -11,12 +11,15 @@ export TOKENIZERS_PARALLELISM := false
 
 install: $(VENV)/.installed
 
-# torch is pinned first, alone: 2.13.0 is the CPU build on this machine's disk, and an
-# unpinned torch pulled in by sentence-transformers would fetch a multi-GB CUDA build.
+# torch is pinned first, alone: an unpinned torch pulled in by sentence-transformers would
+# fetch a multi-GB CUDA build. On this project's machines pip's own index holds 2.13.0 as
+# the CPU build; elsewhere PyPI's 2.13.0 is the CUDA one, so give PyTorch's CPU index:
+#   make demo TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
 $(VENV)/.installed: pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(BIN)/pip install -q -e '.[dev,bench,fast]'
 	touch $@
 
