@@ -95,7 +95,8 @@ def test_no_overwrite_without_force_identical_is_unchanged_force_overwrites(
     statuses = {c.id: c.status for c in again.components}
     assert statuses == {sid("api-style"): "blocked", MCP: "blocked"}
     assert not again.refused_for_conflicts
-    assert "kept .claude/skills/api-style/SKILL.md: exists and differs" in "\n".join(again.lines())
+    # an install wrote it and the user edited it since: said so, not as a file of theirs
+    assert "kept .claude/skills/api-style/SKILL.md: changed since it was installed" in "\n".join(again.lines())
 
     forced = install(hashed_index, [sid("api-style"), MCP], target, force=True)
     assert forced.ok and mine.read_text().startswith("---\nname: api-style")

@@ -29,7 +29,6 @@ from skill_retriever.components.install import (
     install,
     uninstall,
 )
-from skill_retriever.components.install.retired import RETIRED
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -249,7 +248,9 @@ def test_a_new_version_updates_what_an_install_wrote_and_nobody_changed(
     plan = install(index, ["on-stop", "ag-1"], project)
     assert plan.ok and [c.status for c in plan.components] == ["install", "install"]
     text = "\n".join(plan.lines())
-    assert f"remove .claude/settings.json#hooks.Stop[]: {RETIRED}" in text  # not both running
+    # the new command replaces the old one (not both running): one line says so
+    assert "  update hook Stop in .claude/settings.json: the new version replaces the earlier one" in text
+    assert plan.removed() == [".claude/settings.json#hooks.Stop[]"] and "add hook" not in text
     assert "updates what an earlier install of it wrote, unchanged since" in text
     assert commands() == ["make check-all"] and "a new body" in agent.read_text()
     agent.write_text(agent.read_text() + "my own line\n")  # the user's change

@@ -145,7 +145,7 @@ def test_hooks_holding_a_list_says_so_and_how_to_fix_it(
     plan = install(index, [HOOK], project)
     files = _files(plan.to_dict(), "lint-on-save")
     assert files[ENTRY] == {"path": ENTRY, "action": "refused", "reason": said}
-    assert f"  refused {ENTRY}: {said}" in plan.lines()
+    assert f"  refused hook PostToolUse (tools matching Edit|Write) in .claude/settings.json: {said}" in plan.lines()
     assert files_under(project) == {".claude/settings.json": settings}
     # the advice works: an object there, and the hook goes in
     (project / ".claude/settings.json").write_text('{"hooks": {}}')

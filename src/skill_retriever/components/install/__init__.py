@@ -1,11 +1,13 @@
 """Install components, and what they require, into a ``.claude/`` layout; take them back.
 
 Where each kind goes is `layout`; what is read and written is checked by `paths`; the
-root to write into is `target`; the plan types are `plan`; `render` makes a component's
+root to write into is `target`; the plan types are `plan` (a component's, `component_plan`;
+its lines for people, `plan_lines`: ``print(plan)`` shows them); `render` makes a component's
 files, hooks (`render_hook`) and server entry (`render_mcp`), typed in `rendered`;
-`settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans (`claims`: two
-components writing one path; `cases`: paths that differ only in case; `claude_names` and
-`missing`: its notes) and `apply`
+`settings` merges ``settings.json`` and ``.mcp.json``; `planner` plans (`install_args`:
+the Python arguments checked first; `resolve` and `suggest`: what a name stands for, and
+close names when nothing; `file_action`: one file; `claims`: two components writing one
+path; `cases`: paths that differ only in case; `claude_names` and `missing`: its notes) and `apply`
 writes, keeping what ``force`` replaces of the user's own (`replaced`), the original text
 of the shared files and which folders it made (`as_before`), and what each component
 brought along (`brought`); `inventory` finds what a root holds and keeps the install

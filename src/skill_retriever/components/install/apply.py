@@ -29,6 +29,7 @@ from skill_retriever.components.install.as_before import (
     remove_empty_folders,
 )
 from skill_retriever.components.install.brought import note_brought
+from skill_retriever.components.install.install_args import check_path, check_switches
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     PluginRecord,
@@ -324,6 +325,8 @@ def install(
     False, ``ok`` False and its ``conflicts`` or ``clashes``; nothing is written. A dry run's plan says
     in ``refused`` (``ok`` False) why installing it for real would be refused; one string
     is one id, as `plan_install` reads it."""
+    check_switches("install", dry_run=dry_run)  # the rest `plan_install` checks
+    check_path("install", "target", target)
 
     def planned() -> InstallPlan:
         return plan_install(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skill_retriever.components.closure import plugin_members
+from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
@@ -123,7 +124,7 @@ def ambiguous(ref: str, found: Sequence[Candidate], *, where: str = "", differ: 
         parts.append(f"{len(found) - _SHOWN} more")
     why = ", which install would write differently" if differ else ""
     return (
-        f"{len(found)} components are named {ref!r:.200}{where}: {_listed(parts)}{why}; "
+        f"{len(found)} components are named {shown_ref(ref)}{where}: {_listed(parts)}{why}; "
         "give the id of the one you want"
     )
 
@@ -134,7 +135,7 @@ def plugin_note(ref: str, plugin: Candidate, found: Sequence[Candidate], verb: s
     own = [f"{_kind(c)} {c.name} (id {c.id})" for c in found if c is not plugin]
     one = "its id" if len(own) == 1 else "one's id"
     return (
-        f"{ref!r:.200} names the plugin {plugin.name} (id {plugin.id}) and its own {_listed(own)}: "
+        f"{shown_ref(ref)} names the plugin {plugin.name} (id {plugin.id}) and its own {_listed(own)}: "
         f"{verb}ing the plugin, which holds {'it' if len(own) == 1 else 'them'}; give {one} "
         f"to {verb} it alone"
     )

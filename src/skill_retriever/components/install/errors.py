@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import SkillRetrieverError
 
-__all__ = ["InstallError", "UnknownComponentError", "UnsafePathError"]
+__all__ = ["InstallError", "UnknownComponentError", "UnsafePathError", "shown_ref"]
+
+#: Longest id or name quoted whole in a message; a longer one is cut (a 100 KB id an
+#: agent sent must not come back whole in the error it reads).
+_QUOTED = 80
+
+
+def shown_ref(ref: str) -> str:
+    """``ref`` quoted for a message: whole when short, else its start and its length."""
+    if len(ref) <= _QUOTED:
+        return repr(ref)
+    return f"{ref[:_QUOTED]!r}... ({len(ref):,} characters)"
 
 
 class InstallError(SkillRetrieverError):
@@ -22,22 +35,35 @@ class UnknownComponentError(InstallError):
     Attributes:
         ref: What the caller gave.
         candidates: The ids of the visible components of that name (empty: none).
+        suggestions: Close names the caller may see and install (`suggest`), best first.
 
     ``message``, when given, is the refusal itself: it says what each candidate is.
     ``index_dir``: the index searched, which the advised ``query`` then names.
     """
 
     def __init__(
-        self, ref: str, candidates: tuple[str, ...] = (), message: str = "", index_dir: Word | None = None
+        self,
+        ref: str,
+        candidates: tuple[str, ...] = (),
+        message: str = "",
+        index_dir: Word | None = None,
+        suggestions: Sequence[str] = (),
     ) -> None:
         self.ref = ref
         self.candidates = candidates
+        self.suggestions = tuple(suggestions)
+        query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
+        find = f"find ids with `{command(query, index_dir)}`"
         if message:
             msg = message
         elif candidates:
             listing = ", ".join(candidates[:5])
-            msg = f"{len(candidates)} components are named {ref!r:.200} ({listing}); give the id"
+            msg = f"{len(candidates)} components are named {shown_ref(ref)} ({listing}); give the id"
+        elif not ref.strip():
+            msg = f"the component id or name given is empty; give one ({find})"
+        elif self.suggestions:
+            msg = (f"no component {shown_ref(ref)} in the index; close names: "
+                   f"{', '.join(self.suggestions)}; or {find}")
         else:
-            query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
-            msg = f"no component {ref!r:.200} in the index; find ids with `{command(query, index_dir)}`"
+            msg = f"no component {shown_ref(ref)} in the index; {find}"
         super().__init__(msg)

@@ -20,6 +20,7 @@ from skill_retriever.components.install.by_name import (
     plugin_note,
     plugin_over_members,
 )
+from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
 from skill_retriever.components.install.plan import InstallError
@@ -120,7 +121,7 @@ def _not_one(record: InstallRecord, ref: str, found: list[Candidate]) -> str:
         return ambiguous(ref, found, where=where)
     listing = ", ".join(sorted(record.components)[:10]) or "nothing"
     names = ", ".join(sorted(_shown(record, p) for p in record.plugins)[:10])
-    return (
-        f"no component {ref!r} installed in {record.root} by skill-retriever "
-        f"(its record {RECORD_FILE} lists {listing}" + (f"; plugins {names}" if names else "") + "); give a recorded id"
+    what = "the component id or name given is empty" if not ref.strip() else (
+        f"no component {shown_ref(ref)} installed in {record.root} by skill-retriever"
     )
+    return f"{what} (its record {RECORD_FILE} lists {listing}" + (f"; plugins {names}" if names else "") + "); give a recorded id"

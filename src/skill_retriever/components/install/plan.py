@@ -1,26 +1,41 @@
-"""The types of an install: errors (defined in `errors`), what happens to each file or settings entry, the plan.
+"""The types of an install: errors (defined in `errors`), what happens to each file or
+settings entry and component (`component_plan`), the plan.
 
 A plan is made by `plan_install` and written by `apply_plan`; nothing is written while
 planning. A plan holding a CONFLICTS_WITH pair is refused whole (nothing written) unless
 conflicts were allowed; so is one in which two components would write one path with
 different content (a `Clash`, see `claims`), allowed or not: one of them must be left out.
+``str(plan)`` is its lines as the CLI prints them (`plan_lines` words each component's).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from skill_retriever.components.conflicts import Conflict
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
+from skill_retriever.components.install.component_plan import (
+    SAME_PATH,
+    WRITTEN_STATUSES,
+    Action,
+    Clash,
+    ComponentPlan,
+    FileAction,
+    MissingRequirement,
+    Scope,
+    Status,
+)
 from skill_retriever.components.install.errors import (
     InstallError,
     UnknownComponentError,
     UnsafePathError,
 )
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.plan_lines import component_lines
 
 __all__ = [
     "SAME_PATH",
@@ -39,133 +54,8 @@ __all__ = [
     "UnsafePathError",
 ]
 
-Action = Literal["create", "overwrite", "unchanged", "blocked", "refused", "remove"]
-Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
-Scope = Literal["project", "user"]
 
-#: Why a file or server is blocked when another component of the install writes it
-#: differently (no ``force`` changes that: one of the two has to be left out).
-SAME_PATH = "installs the same path"
-#: The statuses of a component whose files reach the target (or are there already).
-WRITTEN_STATUSES: tuple[Status, ...] = ("install", "unchanged")
-#: The actions that write (or keep) a file when its component is written.
-_VERBS: tuple[Action, ...] = ("create", "overwrite", "unchanged", "remove")
-
-
-@dataclass(frozen=True)
-class FileAction:
-    """What happens to one file, ``.mcp.json`` server or ``settings.json`` hook.
-
-    Attributes:
-        path: Relative to the root, POSIX style; ``.mcp.json#<server>`` for an MCP entry,
-            ``.claude/settings.json#hooks.<Event>[<matcher>]`` for a hook.
-        action: create, overwrite (differs, ``force``), unchanged (identical), blocked
-            (differs, no ``force``), refused (unsafe), remove (an earlier version of the
-            component wrote it, this one no longer ships it, and nobody changed it since).
-        reason: Why, for blocked and refused.
-        mcp_entry: A server's entry as install renders it (and records it).
-        mcp_values: The entry ``.mcp.json`` holds instead, when the user filled in values
-            install left as placeholders (`server_action`); None: ``mcp_entry`` itself.
-    """
-
-    path: str
-    action: Action
-    reason: str = ""
-    content: bytes = field(default=b"", repr=False, compare=False)
-    mode: int = field(default=0o644, repr=False, compare=False)
-    mcp_entry: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-    mcp_values: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-    hook: HookEntry | None = field(default=None, repr=False, compare=False)
-
-    def to_dict(self, status: Status = "install") -> dict[str, str]:
-        """The file as data; ``status``: its component's. A file of a component that is
-        not written (blocked, refused, skipped) is "not written" whatever was planned for
-        it, as `InstallPlan.lines` says it: nothing of that component reaches the target."""
-        if status not in WRITTEN_STATUSES and self.action in _VERBS:
-            return {"path": self.path, "action": "not written", "reason": f"its component is {status}"}
-        out = {"path": self.path, "action": self.action}
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-
-@dataclass(frozen=True)
-class Clash:
-    """Two components of one install that would write one path (a file, or an
-    ``.mcp.json`` server) with different content: ``first`` claims it first.
-    ``second_path``: the second's spelling of it, when it differs only in case (one file
-    on macOS and Windows); empty when it is ``path`` itself."""
-
-    path: str
-    first: str
-    second: str
-    second_path: str = ""
-
-
-@dataclass(frozen=True)
-class MissingRequirement:
-    """A component that a written one requires (directly, or through ``via``) and that
-    will not be in the target: refused or skipped in this plan, or left out of it
-    (``status`` "left out": no dependencies added) and not in the target; or one the
-    caller's index does not show, which the target may hold ("installed in the target").
-    ``note`` says so in a line (`install.missing`)."""
-
-    id: str
-    name: str
-    status: str
-    reason: str = ""
-    via: tuple[str, ...] = ()
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "name": self.name, "status": self.status}
-        if self.reason:
-            out["reason"] = self.reason
-        if self.via:
-            out["via"] = list(self.via)
-        return out | {"note": self.note}
-
-
-@dataclass(frozen=True)
-class ComponentPlan:
-    """One component's files and its overall status.
-
-    ``status`` is install (something to write), unchanged, blocked (a differing file and
-    no ``force``: nothing written), refused (an unsafe path: nothing written) or skipped
-    (a kind, or a hook, that this install cannot place). ``missing``: what it requires
-    that will not be in the target (for one written: install or unchanged). ``via``: the
-    steps from its first requirer to it, when a required plugin is one (`closure`).
-    """
-
-    id: str
-    kind: str
-    name: str
-    status: Status
-    files: tuple[FileAction, ...] = ()
-    reason: str = ""
-    required_by: tuple[str, ...] = ()
-    missing: tuple[MissingRequirement, ...] = ()
-    via: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "id": self.id,
-            "kind": self.kind,
-            "name": self.name,
-            "status": self.status,
-            "files": [f.to_dict(self.status) for f in self.files],
-        }
-        if self.reason:
-            out["reason"] = self.reason
-        if self.required_by:
-            out["required_by"] = list(self.required_by)
-            out |= {"via": list(self.via)} if self.via else {}
-        if self.missing:
-            out["missing_requirements"] = [m.to_dict() for m in self.missing]
-        return out
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class InstallPlan:
     """What an install does (``applied`` False: a plan, a dry run, or refused).
 
@@ -271,13 +161,6 @@ class InstallPlan:
 
     def lines(self) -> list[str]:
         """One line per file, for people: what was (or would be) written and why not."""
-        would = "" if self.applied else "would "
-        verbs = {
-            "create": f"{would}create",
-            "overwrite": f"{would}overwrite",
-            "unchanged": "unchanged",
-            "remove": f"{would}remove",
-        }
         head = "" if self.applied else "  (dry run: nothing written)"
         if self.applied and not self.ok and self.nothing_written:  # each component refused or kept
             head = "  (nothing written)"
@@ -289,29 +172,7 @@ class InstallPlan:
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
         for c in self.components:
-            needed = [self._name(i) for i in c.required_by]
-            if needed and c.via:  # the first one requires it through a plugin
-                needed[0] += f" via {' -> '.join(self._name(i) for i in c.via)}"
-            via = f" (required by {', '.join(needed)})" if needed else ""
-            # A component its files block or refuse: the file lines say why, and its notes
-            # follow them, so that a note never reads as the reason ("refused - its env ...
-            # still holds a placeholder", when .mcp.json could not be read).
-            by_files = any(f.action in ("blocked", "refused") for f in c.files)
-            why = f" - {c.reason}" if c.reason and not by_files else ""
-            out.append(f"[{c.kind}] {c.name}  {c.id}{via}: {c.status}{why}")
-            out += [f"  note: {m.note}" for m in c.missing]
-            for f in c.files:
-                why = f": {f.reason}" if f.reason else ""
-                if f.action in verbs and c.status in WRITTEN_STATUSES:
-                    out.append(f"  {verbs[f.action]} {f.path}{why}")  # why: a copy written once
-                elif f.action == "blocked":
-                    out.append(f"  {'clash' if SAME_PATH in f.reason else 'kept'} {f.path}{why}")
-                elif f.action == "refused":
-                    out.append(f"  refused {f.path}: {f.reason}")
-                else:
-                    out.append(f"  not written {f.path} ({c.status})")
-            if c.reason and by_files:
-                out.append(f"  note: {c.reason}")
+            out += component_lines(c, self._name, self.applied)
         out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
         out += self.conflict_lines()
         out += self.clash_lines()
@@ -329,6 +190,20 @@ class InstallPlan:
                 "into separate targets"
             )
         return out
+
+    def __str__(self) -> str:
+        """The plan as the CLI prints it (`lines`): ``print(install(...))`` reads as a plan."""
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        """One line: the target, whether it was written, ok, and how many components have
+        each status (``str()`` and `lines` give every file; `to_dict` the data)."""
+        counts = Counter(c.status for c in self.components)
+        statuses = ", ".join(f"{n} {status}" for status, n in counts.items()) or "none"
+        return (
+            f"InstallPlan(target={str(self.target)!r}, applied={self.applied}, ok={self.ok}, "
+            f"components: {statuses}, written={len(self.written())}, removed={len(self.removed())})"
+        )
 
     @property
     def nothing_written(self) -> bool:

@@ -4,7 +4,11 @@
 components with a PART_OF edge to it) in the caller's view, adds what they require (a
 required plugin stands for its members too, each "required by X via" it: `closure`),
 checks CONFLICTS_WITH pairs within the set and against what the root already holds (also
-one the caller's view does not show, judged from the files there: `unseen`), and says for each file, hook and server what would happen. `apply.apply_plan` writes it.
+one the caller's view does not show, judged from the files there: `unseen`), and says for
+each file (`file_action`), hook and server what would happen. Arguments of the wrong type
+are refused first (`install_args`). Each component added for another names the
+components of the plan that require it directly (`ComponentPlan.requirers`).
+`apply.apply_plan` writes it.
 
 Safety: an existing file that differs is never planned for overwriting without ``force``
 (an identical one is "unchanged"), unless it is what an earlier install of the same
@@ -27,12 +31,13 @@ check here sees it there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.advice import Word, command
+from skill_retriever.advice import Word
 from skill_retriever.components.closure import (
     Closure,
     Members,
@@ -41,7 +46,7 @@ from skill_retriever.components.closure import (
     plugin_members,
 )
 from skill_retriever.components.conflicts import find_conflicts
-from skill_retriever.components.install.cases import CaseFolders, case_note, case_twins_note
+from skill_retriever.components.install.cases import CaseFolders, case_twins_note
 from skill_retriever.components.install.claims import settle_claims, status_of
 from skill_retriever.components.install.claude_folder import config_root
 from skill_retriever.components.install.claude_names import (
@@ -49,21 +54,23 @@ from skill_retriever.components.install.claude_names import (
     note_same_named_commands,
     note_shadowed_commands,
 )
-from skill_retriever.components.install.inventory import (
-    INSTALLABLE,
-    InstallRecord,
-    match_installed,
-    sha256,
+from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
+from skill_retriever.components.install.install_args import (
+    check_path,
+    check_source,
+    check_switches,
+    ids_given,
 )
-from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE, reserved_reason
+from skill_retriever.components.install.inventory import INSTALLABLE, InstallRecord, match_installed
+from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
 from skill_retriever.components.install.missing import note_missing, unknown_requires
 from skill_retriever.components.install.orphans import leave_out_orphans
-from skill_retriever.components.install.paths import safe_destination, server_key
+from skill_retriever.components.install.paths import server_key
 from skill_retriever.components.install.plan import (
     SAME_PATH,
-    Action,
     ComponentPlan,
     FileAction,
+    HookEntry,
     InstallError,
     InstallPlan,
     Scope,
@@ -72,7 +79,7 @@ from skill_retriever.components.install.plan import (
 )
 from skill_retriever.components.install.render import render
 from skill_retriever.components.install.render_mcp import unfilled_notes
-from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.server_action import server_action
@@ -144,11 +151,21 @@ def plan_install(
         home: The home folder for ``user`` (default: the real one).
 
     Raises:
-        InstallError: The root is a file, or an id / name is unknown or ambiguous.
+        InstallError: The root is a file, or an id / name is unknown (`UnknownComponentError`,
+            with close names) or ambiguous.
+        ConfigError: An argument of the wrong type (a switch not True or False, a target
+            that is no path: `install_args`), named in one line, before anything is read.
     """
+    check_source("install", source)
+    check_switches(
+        "install", force=force, with_dependencies=with_dependencies, allow_conflicts=allow_conflicts, user=user
+    )
+    check_path("install", "target", target)
+    check_path("install", "home", home)
+    given = ids_given("install", ids)  # a string: one id
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
-    found = [resolve(view, i) for i in ([ids] if isinstance(ids, str) else ids)]  # a string: one id
+    found = [resolve(view, i) for i in given]
     resolved = [node_id for node_id, _ in found]
     wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
@@ -160,6 +177,8 @@ def plan_install(
     # Without the closure (no dependencies added), what each one requires directly.
     reqs = closure if closure is not None else _direct(view, order, members)
     hops = _hops(closure, reqs.through)
+    requires = {i: tuple(reqs.requires.get(i, ())) for i in order}
+    direct = _requirers(order, requires, reqs.through)
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = (*find_conflicts(view, order, installed), *unseen_conflicts(view, order, root, installed))
     nodes = [view.get(i) for i in order]
@@ -173,6 +192,7 @@ def plan_install(
                 out,
                 () if n.id in wanted else tuple(required_by.get(n.id, ())),
                 () if n.id in wanted else hops.get(n.id, ()),
+                () if n.id in wanted else direct.get(n.id, ()),
                 root,
                 force,
                 shared,
@@ -187,7 +207,7 @@ def plan_install(
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     mentioned |= {i for via in hops.values() for i in via}
-    requires = {i: tuple(reqs.requires.get(i, ())) for i in order}
+    mentioned |= {p for pairs in direct.values() for _, p in pairs if p}
     unknown = unknown_requires(view, order)
     plans = note_missing(
         plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless,
@@ -216,6 +236,19 @@ def _direct(view: CallerView, ids: Sequence[str], members: Members) -> Requireme
     for i in ids:
         reqs(i)
     return reqs
+
+
+def _requirers(
+    order: Sequence[str], requires: Mapping[str, tuple[str, ...]], through: Mapping[str, Mapping[str, str]]
+) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Id -> the components of the plan that require it directly, in plan order, each with
+    the plugin it requires it through ('' when by name): what its "required by" says."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for j in order:
+        for i in requires.get(j, ()):
+            if i != j:
+                out.setdefault(i, []).append((j, through.get(j, {}).get(i, "")))
+    return {i: tuple(pairs) for i, pairs in out.items()}
 
 
 def _hops(
@@ -255,6 +288,10 @@ class _Shared:
         """Another recorded component that wrote exactly ``digest`` at ``rel`` (its name and id)."""
         return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and f.get(rel) == digest), None)
 
+    def writer(self, node_id: str, rel: str) -> tuple[str, str] | None:
+        """Another recorded component that wrote ``rel``, whatever it holds now (its name and id)."""
+        return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and rel in f), None)
+
     def server_owner(self, node_id: str, name: str, entry: Any) -> tuple[str, str] | None:
         """Another recorded component that wrote exactly ``entry`` as server ``name`` (its name and id)."""
         return next(((self.names[i], i) for i, m in self.servers.items() if i != node_id and m.get(name) == entry), None)
@@ -277,13 +314,14 @@ def _component_plan(
     out: Rendered | tuple[Status, str],
     needed: tuple[str, ...],
     via: tuple[str, ...],
+    requirers: tuple[tuple[str, str], ...],
     root: Path,
     force: bool,
     shared: _Shared,
 ) -> ComponentPlan:
     def plan(status: Status, actions: Sequence[FileAction] = (), reason: str = "") -> ComponentPlan:
         return ComponentPlan(
-            node.id, node.kind.value, node.name, status, tuple(actions), reason, needed, via=via
+            node.id, node.kind.value, node.name, status, tuple(actions), reason, needed, via=via, requirers=requirers
         )
 
     if not isinstance(out, Rendered):
@@ -291,7 +329,8 @@ def _component_plan(
         return plan(status, reason=why)
     ours = shared.files.get(node.id, {})
     owner = partial(shared.owner, node.id)
-    actions = [_file_action(root, f, force, shared.cases, ours, owner, shared.where) for f in out.files]
+    writer = partial(shared.writer, node.id)
+    actions = [file_action(root, f, force, shared.cases, ours, owner, shared.where, writer) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
     notes = [*_notes_on_values(out, actions), case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
@@ -316,7 +355,7 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
         elif has_hook(shared.settings, entry):
             actions.append(FileAction(path, "unchanged", hook=entry))
         else:
-            actions.append(FileAction(path, "create", hook=entry))
+            actions.append(FileAction(path, "create", hook=entry, in_group=has_group(shared.settings, entry)))
     if out.mcp_entry is not None:
         name = server_key(node.name)
         path = f"{MCP_FILE}#{name}"
@@ -324,70 +363,22 @@ def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> l
             return actions + [FileAction(path, "refused", shared.mcp_why, mcp_entry=out.mcp_entry)]
         current = shared.mcp.get("mcpServers", {}).get(name)
         other = None if current is None else shared.server_owner(node.id, name, current)
-        others = None if other is None else _theirs(other, "configured", shared.where)
+        others = None if other is None else theirs(other, "configured", shared.where)
         mine = shared.servers.get(node.id, {}).get(name)
-        actions.append(server_action(path, out.mcp_entry, current, mine, force, others))
+        action = server_action(path, out.mcp_entry, current, mine, force, others)
+        forced = action.action == "overwrite" and not action.reason  # the user's own entry
+        actions.append(replace(action, reason=SERVER_KEPT) if forced else action)
     return actions
 
 
-def _file_action(
-    root: Path,
-    f: FileOut,
-    force: bool,
-    cases: CaseFolders,
-    ours: Mapping[str, str],
-    owner: Callable[[str, str], tuple[str, str] | None],
-    where: Sequence[Word],
-) -> FileAction:
-    """What happens to ``f``, at the target's spelling of its path (`cases`): an existing
-    file there is kept unless identical or ``force``, whichever the case of its name, or
-    it is what an earlier install of this component wrote there, unchanged since
-    (``ours``: path -> SHA-256 recorded), which a new version updates."""
-    spelled = cases.spellings(f.rel)
-    if len(spelled) > 1:
-        why = (
-            f"the target holds {' and '.join(spelled)}, which differ from it only in case; "
-            "macOS and Windows cannot tell them apart: remove or rename all but one"
-        )
-        return FileAction(f.rel, "refused", why)
-    rel = spelled[0]
-    reserved = reserved_reason(rel)
-    if reserved:
-        return FileAction(rel, "refused", reserved)
-    note = case_note(f.rel, rel) if rel != f.rel else ""
-    try:
-        dest = safe_destination(root, rel)
-    except UnsafePathError as exc:
-        return FileAction(rel, "refused", str(exc))
-    if dest.exists() and not dest.is_file():
-        return FileAction(rel, "refused", _joined("exists and is not a regular file", note))
-    if not dest.exists():
-        return FileAction(rel, "create", note, content=f.content, mode=f.mode)
-    try:
-        held = dest.read_bytes()
-    except OSError as exc:
-        why = f"cannot read the existing file: {exc.strerror or exc}"
-        return FileAction(rel, "refused", _joined(why, note))
-    same = held == f.content
-    if not same and rel in ours and ours[rel] == sha256(held):
-        why = _joined("updates what an earlier install of it wrote, unchanged since", note)
-        return FileAction(rel, "overwrite", why, content=f.content, mode=f.mode)
-    if not same and (other := owner(rel, sha256(held))) is not None:
-        return FileAction(rel, "refused", _joined(_theirs(other, "wrote", where), note), content=f.content, mode=f.mode)
-    action: Action = "unchanged" if same else "overwrite" if force else "blocked"
-    reason = _joined("exists and differs; force overwrites it", note) if action == "blocked" else note
-    return FileAction(rel, action, reason, content=f.content, mode=f.mode)
-
-
-def _theirs(other: tuple[str, str], did: str, where: Sequence[Word]) -> str:
-    """Why a file or server that another installed component put there is refused, force
-    or not: force keeps no copy of what an install wrote, so it would be gone for good,
-    and uninstalling either component would then leave the other's record wrong (the one
-    that stays would claim a file it did not write)."""
-    name, node_id = other
-    return (f"holds what the installed {name} ({node_id}) {did}; uninstall it first "
-            f"(`{command(['uninstall', node_id, *where])}`), then install this")
-
-
-def _joined(why: str, note: str) -> str:
-    return f"{why} ({note})" if note else why
+def has_group(settings: Mapping[str, Any], entry: HookEntry) -> bool:
+    """Whether ``settings`` holds a group of ``entry``'s event and matcher that takes hooks
+    (a group without ``matcher`` is the one of ``""``, as Claude Code reads it): the hook
+    joins it (`settings.merge_hooks`), which the plan line says."""
+    hooks = settings.get("hooks")
+    groups = hooks.get(entry.event) if isinstance(hooks, Mapping) else None
+    mine = entry.matcher or ""
+    return any(
+        isinstance(g, Mapping) and (g.get("matcher") or "") == mine and isinstance(g.get("hooks"), list)
+        for g in groups or ()
+    )

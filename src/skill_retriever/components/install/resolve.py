@@ -1,6 +1,6 @@
 """The node an install reference names: an id, or a name (`by_name` for several of one
 name, `copies` for byte-identical copies, `not_installable` for items install has no
-place for)."""
+place for, `suggest` for close names when nothing answers)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from skill_retriever.components.install.by_name import (
 from skill_retriever.components.install.copies import copies_note, same_copies
 from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.plan import UnknownComponentError
+from skill_retriever.components.install.suggest import close_names
 from skill_retriever.components.view import CallerView, as_view
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     plugin over its own members of that name, or the first of byte-identical copies.
 
     Raises:
-        UnknownComponentError: Nothing answers to ``ref``, or several that are neither
-            (`NotInstallableError`: only items install has no place for).
+        UnknownComponentError: Nothing answers to ``ref`` (close names the caller may
+            see in ``suggestions``), or several that are neither (`NotInstallableError`:
+            only items install has no place for).
     """
     if ref in view:
         return ref, ""
@@ -40,7 +42,7 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     if not found:
         if held := view.named(ref):  # query shows them: say what they are
             raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
-        raise UnknownComponentError(ref, index_dir=view.snapshot.path)
+        raise UnknownComponentError(ref, index_dir=view.snapshot.path, suggestions=close_names(view, ref))
     ids = tuple(c.id for c in found)
     plugin = plugin_over_members(found)
     if plugin is not None:

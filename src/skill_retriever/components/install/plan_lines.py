@@ -1,0 +1,129 @@
+"""A component's lines in a plan, as a person reads them (`InstallPlan.lines` joins them).
+
+The header names the component, its status and who requires it: the components of the
+plan that need it directly (``required by deploy-helper``), not the one asked for several
+steps up, which told the reader nothing about why it is there. Each file gets a line; a
+``settings.json`` hook is said in words (``add hook PreToolUse (tools matching Bash) to
+.claude/settings.json``), not as the ``#hooks.PreToolUse[Bash]`` key its data carries,
+and says when it joins a group the file holds already (Claude Code runs every hook of a
+group). A new version of a hook that replaces the earlier one under the same event and
+matcher is one ``update`` line, not a ``create`` and a ``remove`` of what reads as one key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from skill_retriever.components.install.component_plan import (
+    SAME_PATH,
+    WRITTEN_STATUSES,
+    ComponentPlan,
+    FileAction,
+)
+from skill_retriever.components.install.hook_entry import HookEntry
+
+__all__ = ["component_lines", "hook_words"]
+
+#: The events whose matcher is matched against a tool's name (Claude Code's hooks reference).
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
+_NAMED = 5  # requirers named on the header; more are counted
+
+
+def hook_words(hook: HookEntry) -> str:
+    """``hook Stop``, ``hook PreToolUse (every tool)``, ``hook PreToolUse (tools matching
+    Bash)``, ``hook SessionStart (matcher startup)``."""
+    matcher = hook.matcher or ""
+    if hook.event in TOOL_EVENTS:
+        scope = "every tool" if matcher in ("", "*") else f"tools matching {matcher}"
+    else:  # a matcher there picks a source or a kind (startup, manual), not a tool
+        scope = f"matcher {matcher}" if matcher else ""
+    return f"hook {hook.event}" + (f" ({scope})" if scope else "")
+
+
+def _group(hook: HookEntry) -> str:
+    return f"the existing {hook.event} group" + (f" for {hook.matcher}" if hook.matcher else "")
+
+
+def _required_by(c: ComponentPlan, name: Callable[[str], str]) -> str:
+    """`` (required by a, b via kit)``: its direct requirers (else, for a plan made
+    without them, the components asked for, the first with its chain), or ''."""
+    if c.requirers:
+        parts = [name(i) + (f" via {name(p)}" if p else "") for i, p in c.requirers]
+    else:
+        parts = [name(i) for i in c.required_by]
+        if parts and c.via:  # the first one requires it through a plugin
+            parts[0] += f" via {' -> '.join(name(i) for i in c.via)}"
+    if len(parts) > _NAMED:
+        parts = [*parts[:_NAMED], f"{len(parts) - _NAMED} more"]
+    return f" (required by {', '.join(parts)})" if parts else ""
+
+
+def _updates(files: Sequence[FileAction]) -> dict[int, int]:
+    """Index of a hook added -> index of the hook of the same event and matcher that the
+    same plan removes (an earlier version's): said as one update."""
+    removed = [i for i, f in enumerate(files) if f.hook is not None and f.action == "remove"]
+    out: dict[int, int] = {}
+    for i, f in enumerate(files):
+        if f.hook is None or f.action != "create":
+            continue
+        twin = next((r for r in removed if r not in out.values() and _key(files[r]) == _key(f)), None)
+        if twin is not None:
+            out[i] = twin
+    return out
+
+
+def _key(f: FileAction) -> tuple[str, str]:
+    assert f.hook is not None
+    return f.hook.event, f.hook.matcher or ""
+
+
+def _file_line(c: ComponentPlan, f: FileAction, would: str, update: bool) -> str:
+    why = f": {f.reason}" if f.reason else ""
+    written = c.status in WRITTEN_STATUSES
+    if f.hook is not None:
+        where = f.path.split("#", 1)[0]
+        what = hook_words(f.hook)
+        if f.action in ("blocked", "refused"):
+            return f"  {'kept' if f.action == 'blocked' else 'refused'} {what} in {where}{why}"
+        if not written:
+            return f"  not written {what} in {where} ({c.status})"
+        if update:
+            return f"  {would}update {what} in {where}: the new version replaces the earlier one"
+        if f.action == "create":
+            joins = f", in {_group(f.hook)}" if f.in_group else ""
+            return f"  {would}add {what} to {where}{joins}{why}"
+        if f.action == "remove":
+            return f"  {would}remove {what} from {where}{why}"
+        return f"  {f.action} {what} in {where}{why}"  # unchanged
+    verbs = {"create": "create", "overwrite": "overwrite", "remove": "remove"}
+    if f.action == "unchanged" and written:
+        return f"  unchanged {f.path}{why}"
+    if f.action in verbs and written:
+        return f"  {would}{verbs[f.action]} {f.path}{why}"  # why: a copy written once
+    if f.action == "blocked":
+        return f"  {'clash' if SAME_PATH in f.reason else 'kept'} {f.path}{why}"
+    if f.action == "refused":
+        return f"  refused {f.path}: {f.reason}"
+    return f"  not written {f.path} ({c.status})"
+
+
+def component_lines(c: ComponentPlan, name: Callable[[str], str], applied: bool) -> list[str]:
+    """``c``'s header, its notes and one line per file (``name``: an id's name)."""
+    would = "" if applied else "would "
+    # A component its files block or refuse: the file lines say why, and its notes
+    # follow them, so that a note never reads as the reason ("refused - its env ...
+    # still holds a placeholder", when .mcp.json could not be read).
+    by_files = any(f.action in ("blocked", "refused") for f in c.files)
+    why = f" - {c.reason}" if c.reason and not by_files else ""
+    out = [f"[{c.kind}] {c.name}  {c.id}{_required_by(c, name)}: {c.status}{why}"]
+    out += [f"  note: {m.note}" for m in c.missing]
+    updates = _updates(c.files) if c.status in WRITTEN_STATUSES else {}
+    merged = set(updates.values())
+    out += [
+        _file_line(c, f, would, i in updates)
+        for i, f in enumerate(c.files)
+        if i not in merged
+    ]
+    if c.reason and by_files:
+        out.append(f"  note: {c.reason}")
+    return out
