@@ -163,6 +163,10 @@ def test_str_is_a_summary_and_repr_every_field(retriever: Retriever) -> None:
     response = retriever.search("postgres migrations", k=2, budget=100_000)
     lines = str(response).splitlines()
     assert lines[0].startswith("2 results (route ") and "no reranking" in lines[0]
+    by = response.stats["plan_query"]["route_by"]  # what chose the route, as the CLI says it
+    assert lines[0].startswith(f"2 results (route {response.route}: ") and by != "caller", lines[0]
+    forced = retriever.search("postgres migrations", k=2, budget=100_000, route="quick")
+    assert str(forced).startswith("2 results (route quick: forced, ")
     assert lines[1].startswith(f" 1. {response.results[0].name} [{response.results[0].kind}] score ")
     assert response.results[0].snippet not in str(response)
     assert response.results[0].snippet in repr(response)

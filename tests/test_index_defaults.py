@@ -146,7 +146,7 @@ def test_an_operations_graph_fuses_by_scores_and_a_mix_keeps_the_built_in_defaul
 def test_apply_fills_only_what_the_caller_left_alone() -> None:
     d = IndexDefaults("passages", PASSAGE_SETTINGS)
     plain = d.apply(RetrievalConfig())
-    assert plain.route == "ppr" and plain.fact_seeds == PASSAGE_SETTINGS["fact_seeds"]
+    assert plain.route is None and plain.default_route == "ppr" and plain.fact_seeds == PASSAGE_SETTINGS["fact_seeds"]
     assert plain.channel_weights["graph"] == 1.0 and plain.channel_weights["semantic"] == 0.001
     assert plain.channel_weights["temporal"] == 1.0  # not suggested: left as it was
     mine = d.apply(RetrievalConfig().override(route="smart", fact_seeds=0, specificity=1.0, channels={"graph": False}))

@@ -30,6 +30,7 @@ from skill_retriever.responses import (
     nothing_fits_phrase,
     nothing_fits_warning,
 )
+from skill_retriever.route_why import route_label
 from skill_retriever.safety.terminal import printable
 from skill_retriever.snippet_display import readable_snippet
 
@@ -193,7 +194,8 @@ def render(
     ranked = "reranked by " + response.reranker if response.reranker != "none" else "no reranking"
     confidence = f", confidence {response.confidence:.2f}" if response.confidence is not None else ""
     counted = f"{len(shown)} result" + ("" if len(shown) == 1 else "s")
-    lines = [f"{counted} (route {response.route}, {ranked}{confidence})"]
+    why = route_label(response.stats.get("plan_query"))  # forced, the index's defaults, complexity...
+    lines = [f"{counted} (route {response.route}{f': {why}' if why else ''}, {ranked}{confidence})"]
     if response.nothing_fits:
         phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
         said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from skill_retriever.route_why import route_label
+
 __all__ = [
     "NOTHING_FITS",
     "SearchResponse",
@@ -261,7 +263,9 @@ class SearchResponse:
         ranked = "no reranking" if self.reranker == "none" else f"reranked by {self.reranker}"
         sure = "" if self.confidence is None else f", confidence {self.confidence:.2f}"
         counted = f"{len(self.results)} result{'' if len(self.results) == 1 else 's'}"
-        lines = [f"{counted} (route {self.route}, {ranked}{sure}{', nothing fits' if self.nothing_fits else ''})"]
+        why = route_label(self.stats.get("plan_query"))  # what chose the route, in a few words
+        route = f"{self.route}: {why}" if why else self.route
+        lines = [f"{counted} (route {route}, {ranked}{sure}{', nothing fits' if self.nothing_fits else ''})"]
         lines += [f"{n:>2}. {r.name} [{r.kind}] score {r.score:.4f}, {r.token_count} tokens, id {r.id}"
                   for n, r in enumerate(self.results, 1)]
         return "\n".join(lines + [f"note: {w}" for w in self.warnings])

@@ -1,12 +1,13 @@
 """The lines ``stats`` (and ``calibrate``) print about how a default search is set up: the
 stored calibration, and the route a default search takes with the reason.
 
-Two sources can name a route: the calibration (``calibration.model``; none learns one
-today) and the defaults the index suggests for itself (``calibration.defaults``). A
-search reads ``route`` (the caller's, else the index's defaults), then the calibration's,
-then ``default_route`` by the query's complexity (``phases.plan_query``): `route_line`
-says which of them decides, so the calibration and defaults lines never read as two
-answers.
+Two sources of the index's own can name a route: the calibration (``calibration.model``;
+none learns one today) and the defaults the index suggests for itself
+(``calibration.defaults``, as ``default_route``). A search reads the caller's ``route``,
+then the calibration's, then a typed hop's (ppr), then ``default_route``, then the query's
+complexity (``route_why``): `route_line` says which of them decides a search that names no
+route, so the calibration and defaults lines never read as two answers. Each response
+says which decided it (``stats["plan_query"]["route_by"]``).
 """
 
 from __future__ import annotations
@@ -49,13 +50,12 @@ def route_line(calibration: Mapping[str, Any] | None, settings: Mapping[str, Any
     """The route a search that names none (no ``route=``, no ``--route``) takes on this
     index, and what decides it (``settings``: what the index's defaults suggest,
     ``IndexDefaults.settings``)."""
-    if forced := settings.get("route"):
-        return f"{forced} for every query, set by the index's defaults above (a query's own --route goes first)"
     if learned := (calibration or {}).get("route"):
         return f"{learned} for every query, learned by the calibration"
     chosen = settings.get("default_route")
     if chosen and chosen != "by-complexity":
-        return f"{chosen} for every query (a typed hop such as 'what X depends on': ppr), set by the index's defaults above"
+        hop = "" if chosen == "ppr" else "a typed hop such as 'what X depends on': ppr; "
+        return f"{chosen} for every query, set by the index's defaults above ({hop}a query's own --route goes first)"
     return "by each query's complexity (simple: quick, medium: smart, complex or a typed hop: ppr), the built-in router"
 
 

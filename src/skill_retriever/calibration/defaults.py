@@ -23,7 +23,11 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   it, passages and BM25 hits in its restart vector, and the graph channel carrying the
   fusion. The values (:data:`PASSAGE_SETTINGS`) were chosen on the two HippoRAG *train*
   sets (hotpotqa_hipporag_train100, musique_hipporag_train100) only; the README's
-  multi-hop table reports them on the other two.
+  multi-hop table reports them on the other two. The route is ``default_route="ppr"``,
+  as a catalogue's is, never ``route``: ``route`` is how a caller forces one, and with
+  the index setting it a response could not say whether its route was forced or
+  suggested (``route_why``). Every question takes the same route either way: a passage
+  corpus has no typed hop, and no calibration learns a route.
 * **catalogue**: most askable nodes are components, tools or documents (skills, agents,
   commands, hooks, MCP servers, plugins, tools; documents: a folder of runbooks or docs,
   ``ingest.documents``, one item per file as a skill is one, named and described). The
@@ -161,8 +165,12 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
 })
 
 #: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
-#: explained), chosen on hotpotqa_hipporag_train100 and musique_hipporag_train100.
-PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType(PROFILES["multihop"])
+#: explained), chosen on hotpotqa_hipporag_train100 and musique_hipporag_train100, with
+#: its ``route`` (which forces one, as a caller does) as the ``default_route`` it suggests.
+PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType({
+    **{name: value for name, value in PROFILES["multihop"].items() if name != "route"},
+    "default_route": PROFILES["multihop"]["route"],
+})
 
 #: Share of the askable nodes (all but entities and facts) that must be passages. The
 #: passage settings leave the fusion to the walk from facts (keyword and semantic weigh
@@ -229,6 +237,11 @@ class IndexDefaults:
     corpus: CorpusKind
     settings: Mapping[str, Any] = field(default_factory=dict)
     reasons: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if "route" in self.settings:  # a rule's mistake, caught where it is written
+            raise ValueError("an index's defaults suggest default_route, never route: route is how a caller "
+                             "forces one, and a response says which of them chose its route (route_why)")
 
     def apply(self, config: RetrievalConfig) -> RetrievalConfig:
         """``config`` with every setting the caller left at its built-in default set as

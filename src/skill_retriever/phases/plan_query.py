@@ -15,7 +15,7 @@ from skill_retriever.algorithms.query_terms import (
 from skill_retriever.algorithms.relations import CUES, asked_kind, relation_hops
 from skill_retriever.algorithms.temporal import unread_time_phrase
 from skill_retriever.calibration import calibration_of
-from skill_retriever.config import Route
+from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import relation_ends
 from skill_retriever.phases._phase import Update, phase
@@ -26,6 +26,7 @@ from skill_retriever.querytext import (
     search_text_of,
     without_names,
 )
+from skill_retriever.route_why import ROUTE_BY_COMPLEXITY, choose_route, default_route
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.passage_views import kind_counts, relation_kinds
@@ -33,8 +34,6 @@ from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: Edge kinds a typed hop follows (``algorithms.relations.CUES``).
 HOP_KINDS = frozenset(kind for _, kind, _ in CUES)
-#: simple queries take the quick route, multi-hop ones the PPR route, the rest smart.
-ROUTE_BY_COMPLEXITY: dict[str, Route] = {"simple": "quick", "medium": "smart", "complex": "ppr"}
 
 
 def visible_names(view: QueryView, text: str) -> NameMatcher:
@@ -48,17 +47,6 @@ def visible_names(view: QueryView, text: str) -> NameMatcher:
     if not found or view.filters.is_trivial:
         return NameMatcher(found)
     return NameMatcher(name for name in found if any(view.filters.can_see(n) for n in snap.nodes_named({name.casefold()})))
-
-
-def default_route(setting: str | None, complexity: str, typed_hop: bool) -> Route:
-    """The route of a query no one forced: a typed hop's is ppr; otherwise ``setting``
-    (``RetrievalConfig.default_route``), where "by-complexity" (or None) reads
-    `ROUTE_BY_COMPLEXITY`."""
-    if typed_hop:
-        return "ppr"
-    if setting in (None, "by-complexity"):
-        return ROUTE_BY_COMPLEXITY[complexity]
-    return setting  # type: ignore[return-value]  # the config checked it is a Route
 
 
 def empty_index_note(snapshot: IndexSnapshot) -> str | None:
@@ -110,8 +98,10 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     # A typed hop is a multi-hop question by definition: the PPR route walks from its far end.
     complexity = "complex" if hops else classify_complexity(head, entities)
     calibration = calibration_of(view.snapshot) if config.use_calibration else None
-    route = config.route or (calibration.route if calibration else None) or default_route(config.default_route,
-                                                                                           complexity, bool(hops))
+    chosen = choose_route(config, complexity, hop=hops[0].phrase if hops else None,
+                          calibrated=calibration.route if calibration else None,
+                          suggested=index_defaults(view.snapshot))
+    route = chosen.route
     plan: QueryPlan = {
         "query": query,
         "search_text": search_text,
@@ -152,7 +142,9 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         "vector": [float(x) for x in vector],
         "stats": {
             "route": route,
-            "default_route": config.default_route,  # what the index suggests, or the caller set
+            "route_by": chosen.by,  # what chose it (`route_why`): a forced route never reads as the index's
+            "route_reason": chosen.reason,
+            "default_route": config.default_route,  # as it applied: the index's suggestion, or the caller's
             "complexity": complexity,
             "entities": len(entities),
             "relations": len(hops),
@@ -179,3 +171,9 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     if any(notes):
         update["warnings"] = [n for n in notes if n]
     return update
+
+
+#: `ROUTE_BY_COMPLEXITY` and `default_route` live in `route_why` with the rest of the route's
+#: choice; they stay importable from here, where they were.
+__all__ = ["HOP_KINDS", "ROUTE_BY_COMPLEXITY", "default_route", "empty_index_note", "fact_seeds_note", "plan_query",
+           "visible_names"]
