@@ -188,8 +188,11 @@ def test_a_run_under_way_is_said_to_be_under_way(tmp_path: Path, source: Path, c
         run_marks.begin(index, "repo", source)
         (said,) = [w for w in Retriever(index, config=FAST).search("format logs").warnings if "index run" in w]
         assert "are under way" in said and "index the source again" not in said
-    assert main(["stats", "--index-dir", str(index_dir)]) == 0
-    assert "still running" in capsys.readouterr().out
+        # while the writer holds the index (its lock is how a live run is told from a dead one)
+        assert main(["stats", "--index-dir", str(index_dir)]) == 0
+        assert ", still running, from" in capsys.readouterr().out
+    assert main(["stats", "--index-dir", str(index_dir)]) == 0  # its writer closed: the run stopped
+    assert "no longer running" in capsys.readouterr().out
 
 
 def test_an_index_being_filled_for_the_first_time_says_so(tmp_path: Path) -> None:

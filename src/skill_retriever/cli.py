@@ -219,12 +219,16 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps, scrub_secrets
+    from skill_retriever.stores.salvage import salvage_items
     from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
     before = saved_manifest(Path(args.index_dir))  # to say whether --chroma-url changed the server
+    # a damaged items.sqlite first: no open gets past it, and its rows are what the rest mends
+    salvaged = salvage_items(Path(args.index_dir), lock_wait_of(args))
     index, manifest_mended = open_for_repair(args)
     with index:
-        mended = [manifest_mended] if manifest_mended else []
+        mended = [salvaged.mended()] if salvaged else []
+        mended += [manifest_mended] if manifest_mended else []
         mended += [f"embedded {n} {what} vector(s) again" for what, n in
                    (("item", index.repaired["nodes"]), ("relation", index.repaired["edges"])) if n]
         switch = server_switch(before, index.status().get("chroma_url"), index.path)
@@ -243,9 +247,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
             calibrate_index(index)
             mended.append("computed its calibration again (the stored one could not be read)")
         status = index.status()
-        left = _not_repairable(index, status)
+        left = (salvaged.left() if salvaged else []) + _not_repairable(index, status)
     if args.json:
-        print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:], "kept": switch.kept})))
+        print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:], "kept": switch.kept,
+                                    "salvaged": salvaged.to_dict() if salvaged else None})))
     else:
         vectors = status["vectors"]
         state = f"repaired ({'; '.join(mended)})" if mended else "in step" if not left else "as it was"
@@ -253,6 +258,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
             f"index {status['path']} is {state}: {status['nodes']} nodes with {vectors['nodes']} vectors, "
             f"{status['edges']} edges ({vectors['edges']} with vectors)"
         ))
+        if salvaged:  # the sources to index again live in the file that was damaged
+            print(printable(salvaged.recorded()))
         for line in switch[1:]:  # the collections left on the server it used before
             print(printable(line))
         for line in left:
@@ -289,16 +296,11 @@ def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
 
 
 def calibration_unreadable(index: Any) -> bool:
-    """Whether the index stores a calibration that cannot be parsed (``stats`` and every
-    query fail on it until it is computed again)."""
-    from skill_retriever.calibration import calibration_of
-    from skill_retriever.exceptions import IndexCorruptError
+    """Whether the index stores a calibration that cannot be parsed (queries answer
+    uncalibrated, with a warning, until it is computed again)."""
+    from skill_retriever.calibration import unreadable_calibration
 
-    try:
-        calibration_of(index.snapshot())
-    except IndexCorruptError:
-        return True
-    return False
+    return unreadable_calibration(index.snapshot()) is not None
 
 
 def cmd_move(args: argparse.Namespace) -> int:
@@ -321,7 +323,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from skill_retriever.calibration import calibration_of
+    from skill_retriever.calibration import calibration_of, unreadable_calibration
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.indexing import dumps
     from skill_retriever.sources import sources_of
@@ -329,6 +331,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores import run_marks
     from skill_retriever.stores.index import Index
+    from skill_retriever.stores.recorded_model import Recorded, mismatch_line
     from skill_retriever.stores.server_moves import server_line, server_status
 
     # Without the server: what the index holds is in items.sqlite, and a server that is
@@ -338,6 +341,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         snapshot = index.snapshot()
         calibration = calibration_of(snapshot)
         status["calibration"] = calibration.summary(status["version"]) if calibration else None
+        status["calibration_unreadable"] = unreadable_calibration(snapshot)  # derived data: said, not fatal
+        model_note = (mismatch_line(index.embedder.name, index.embedder.recorded, index.path)
+                      if isinstance(index.embedder, Recorded) else None)
         suggested = index_defaults(snapshot)
         status["defaults"] = {"corpus": suggested.corpus, "settings": dict(suggested.settings),
                               "reasons": list(suggested.reasons)}
@@ -352,7 +358,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable_json(dumps(stats_json(status))))
     else:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
-        line = calibration_line(status["calibration"]) if status["calibration"] else no_calibration(status)
+        if model_note:  # index.json names another model than the items were embedded by
+            print(printable(f"warning: {model_note}"))
+        line = (calibration_line(status["calibration"]) if status["calibration"]
+                else status["calibration_unreadable"] or no_calibration(status))
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
         print(printable(f"route: {route_line(status['calibration'], suggested.settings)}"))

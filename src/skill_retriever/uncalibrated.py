@@ -9,8 +9,7 @@ tests ``if hits.nothing_fits:`` is told so in ``warnings`` rather than left to t
 
 from __future__ import annotations
 
-from skill_retriever.advice import command
-from skill_retriever.calibration import calibration_of
+from skill_retriever.calibration import calibration_of, redraw_advice, unreadable_calibration
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.stores.embedder import Embedder, HashingEmbedder
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -30,10 +29,14 @@ def uncalibrated_note(
     judgement reads; while an index run is under way or stopped (it calibrates when it
     ends, and the answer says so already); and for an index embedded by the
     `HashingEmbedder`, which is for tests of the maths, not for retrieval: a line over its
-    word buckets says nothing of meaning, and every test index would carry the note.
+    word buckets says nothing of meaning, and every test index would carry the note. A
+    stored calibration that cannot be read is said whatever the embedder or runs: the
+    search went on without it (`calibration.stored`), and the note names what redraws it.
     """
     if judged or not config.use_calibration or not config.channel_on("semantic") or not len(snapshot):
         return None
+    if unreadable := unreadable_calibration(snapshot):  # derived data: said, never an error
+        return f"{unreadable}; until then nothing_fits is False for every query"
     if snapshot.unfinished_runs or isinstance(embedder, HashingEmbedder):
         return None
     calibration = calibration_of(snapshot)
@@ -42,7 +45,6 @@ def uncalibrated_note(
     what = "was never calibrated" if calibration is None else "was calibrated while it held no items"
     return (
         f"no 'nothing fits' judgement: the index {what} (writes through the Python API, Index.add/upsert, do not calibrate; "
-        f"`skill-retriever index` does), so nothing_fits is False for every query: run "
-        f"`{command(['calibrate'], snapshot.path)}` "
-        "(Python: skill_retriever.calibration.calibrate_index(index)) once it holds its items"
+        f"`skill-retriever index` does), so nothing_fits is False for every query: {redraw_advice(snapshot)} "
+        "once it holds its items"
     )

@@ -6,10 +6,16 @@
   them; nothing is learned there yet, and its docstring says why);
 - :mod:`.model`: the stored `Calibration` and how a query applies it;
 - :mod:`.compute`: computing and storing it (``skill-retriever index`` does after each run;
-  ``skill-retriever calibrate`` on demand).
+  ``skill-retriever calibrate`` on demand);
+- :mod:`.stored`: reading it for a search or ``stats``, which go on uncalibrated (and say
+  so) when the stored one cannot be read.
 """
 
-from skill_retriever.calibration.compute import calibrate_index, calibration_of, ensure_calibration
+from skill_retriever.calibration.compute import calibrate_index, ensure_calibration
 from skill_retriever.calibration.model import Calibration, Fit, FitModel
+from skill_retriever.calibration.stored import calibration_of, redraw_advice, unreadable_calibration
 
-__all__ = ["Calibration", "Fit", "FitModel", "calibrate_index", "calibration_of", "ensure_calibration"]
+__all__ = [
+    "Calibration", "Fit", "FitModel", "calibrate_index", "calibration_of", "ensure_calibration", "redraw_advice",
+    "unreadable_calibration",
+]

@@ -7,10 +7,10 @@ import time
 from skill_retriever.calibration.channels import channel_calibration
 from skill_retriever.calibration.fit import fit_model
 from skill_retriever.calibration.model import ALGORITHM, Calibration
+from skill_retriever.calibration.stored import calibration_of
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["calibrate_index", "calibration_of", "ensure_calibration"]
+__all__ = ["calibrate_index", "ensure_calibration"]
 
 
 def calibrate_index(index: Index) -> Calibration:
@@ -41,18 +41,11 @@ def calibrate_index(index: Index) -> Calibration:
     return computed[-1]
 
 
-def calibration_of(snapshot: IndexSnapshot) -> Calibration | None:
-    """The snapshot's stored calibration (parsed once per snapshot), or None."""
-    text = snapshot.calibration_json
-    if text is None:
-        return None
-    return snapshot.memo("calibration", text, lambda: Calibration.from_json(text, snapshot.path))
-
-
 def ensure_calibration(index: Index) -> tuple[Calibration, bool]:
     """The index's calibration, computed again only when the stored one is older than the
     index or than the algorithm: ``(calibration, computed now)``. A run that changed
-    nothing keeps both the calibration and the warm snapshot (storing one drops it)."""
+    nothing keeps both the calibration and the warm snapshot (storing one drops it). One
+    stored that cannot be read is drawn again (`stored.calibration_of` reads it as none)."""
     found = calibration_of(index.snapshot())
     if found is not None and found.version == index.version and found.algorithm == ALGORITHM:
         return found, False

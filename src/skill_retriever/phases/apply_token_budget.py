@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skill_retriever.advice import command
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
-from skill_retriever.calibration import calibration_of
+from skill_retriever.calibration import calibration_of, redraw_advice
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.calibration.model import FitModel
@@ -152,8 +151,7 @@ def _stale_fit_note(view: QueryView) -> str | None:
     if abs(now - then) <= max(STALE_MIN_ITEMS, STALE_SHARE * then):
         return None
     return (f"the 'nothing fits' line was calibrated when the index held {then:,} items; it holds {now:,} now: "
-            f"run `{command(['calibrate'], view.snapshot.path)}` "
-            "(Python: skill_retriever.calibration.calibrate_index(index))")
+            f"{redraw_advice(view.snapshot)}")  # while a run is under way: that run redraws it
 
 
 def _fit_model(view: QueryView) -> FitModel | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import sys
 import threading
@@ -131,7 +132,8 @@ class SentenceTransformerEmbedder:
 
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                 try:
-                    model = SentenceTransformer(path, device=self._device, local_files_only=offline)
+                    with _quiet_revision_lookup(offline):
+                        model = SentenceTransformer(path, device=self._device, local_files_only=offline)
                 except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
                     raise _load_error(self._model_ref, path, exc) from exc
                 if self._max_seq_length:
@@ -214,6 +216,28 @@ def _load_error(name: str, path: str, exc: Exception) -> ConfigError:
             f"({why}). {use}"
         )
     return ConfigError(f"cannot load embedding model {name!r} offline: {why}. {use}")
+
+
+#: sentence-transformers logs, at WARNING, that it could not look a model's revision up on
+#: the Hub before it tries to load it anyway: offline, that is always so, and the load's
+#: own error (one line, with what to do) follows it.
+_REVISION_LOG = "sentence_transformers.util.file_io"
+
+
+@contextlib.contextmanager
+def _quiet_revision_lookup(offline: bool) -> Iterator[None]:
+    """Offline, hide that revision warning for one load: a model that does not load says
+    so in one line of its own (the CLI's one error line stays one line)."""
+    if not offline:
+        yield
+        return
+    logger = logging.getLogger(_REVISION_LOG)
+    before = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(before)
 
 
 def quiet_model_loading() -> None:

@@ -116,8 +116,8 @@ class ItemStore:
         except sqlite3.DatabaseError as exc:
             self.close()
             raise IndexCorruptError(
-                f"{path} is not a readable index database ({exc}); rebuild the index: delete "
-                f"the index directory and run `{command(['index', Placeholder('<sources>')], path.parent)}` again"
+                f"{path} is not a readable index database ({exc}); run `{command(['repair'], path.parent)}`: "
+                "it salvages what it can (keeping the damaged file) or names the sources to index again"
             ) from exc
         except BaseException:
             self.close()
@@ -220,10 +220,10 @@ class ItemStore:
                 raise
             if str(getattr(exc, "sqlite_errorname", "")).startswith(_ENVIRONMENT):
                 advice = "nothing was changed; check the disk (space, permissions) and try again"
-            else:
+            else:  # repair salvages what can be read and keeps the damaged file: nothing more is lost
                 advice = (
-                    "the index is damaged: rebuild it into a new directory with "
-                    "`skill-retriever index <sources> --index-dir <new directory>`"
+                    f"the index is damaged: run `{command(['repair'], self.path.parent)}` (it salvages "
+                    "what it can, keeps the damaged file and names the sources to index again)"
                 )
             raise IndexCorruptError(f"{self.path} {what} ({exc}); {advice}") from exc
 

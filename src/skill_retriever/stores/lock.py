@@ -11,13 +11,18 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import shlex
 import time
 from pathlib import Path
 
 from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
 from skill_retriever.stores.index_words import point_at
+from skill_retriever.stores.permissions import denied_message
 
 LOCK_FILE = "write.lock"
+#: How long a writer that would fail at once still tries, for a reader's probe (`lock_taken`)
+#: that holds the lock for a moment.
+_PROBE_GRACE_S = 0.2
 
 
 class WriterLock:
@@ -51,13 +56,18 @@ class WriterLock:
 
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:  # a read-only folder or file system, a lock file not ours
-            raise IndexLockedError(
-                f"cannot take the writer's lock {self.path} ({exc.strerror or exc}): this command writes "
-                f"the index, and its folder cannot be written; make it writable, or copy the index "
-                f"somewhere writable (reading it, with query or stats, works as it is)"
-            ) from exc
-        deadline = time.monotonic() + self.wait_s
+        except PermissionError as exc:
+            if self.path.exists():  # the file's rights, not the folder's: name the file
+                raise IndexLockedError(
+                    f"cannot take the writer's lock: {denied_message(self.path, write=True)} (reading the index, "
+                    "with query or stats, works as it is)"
+                ) from exc
+            raise self._unwritable(exc) from exc
+        except OSError as exc:  # a read-only folder or file system
+            raise self._unwritable(exc) from exc
+        # A reader that asks whether a run is alive (`lock_taken`) holds a shared lock for a
+        # moment: a writer that would fail at once tries for that moment longer.
+        deadline = time.monotonic() + max(self.wait_s, _PROBE_GRACE_S)
         said = False
         while True:
             try:
@@ -78,18 +88,22 @@ class WriterLock:
                         locked_message(directory, holder, self.wait_s, PYTHON_WAIT, "index directory"),
                         directory, holder, self.wait_s,
                     ) from None
-                time.sleep(0.05)
-        if _foreign(fd):  # a file of the user's by that name: never overwrite it
+                time.sleep(0.01 if self.wait_s <= 0 else 0.05)
+        if text := _foreign(fd):  # a file of the user's by that name: never overwrite it
             os.close(fd)
-            raise IndexCorruptError(
-                f"{self.path} holds something other than a process id: it is not skill-retriever's lock, "
-                f"so {self.path.parent} is not an index directory, and nothing there was changed; "
-                f"{point_at('an index, or at a new folder')}"
-            )
+            raise IndexCorruptError(_foreign_message(self.path, text))
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
         _HELD_HERE.add(_identity(fd))
+
+    def _unwritable(self, exc: OSError) -> IndexLockedError:
+        """The lock file cannot be made: its folder (or file system) cannot be written."""
+        return IndexLockedError(
+            f"cannot take the writer's lock {self.path} ({exc.strerror or exc}): this command writes "
+            f"the index, and its folder cannot be written; make it writable, or copy the index "
+            f"somewhere writable (reading it, with query or stats, works as it is)"
+        )
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
@@ -170,15 +184,90 @@ def _held_here(directory: str, holder: int | None) -> bool:
     return (st.st_dev, st.st_ino) in _HELD_HERE
 
 
-def _foreign(fd: int) -> bool:
-    """Whether the lock file holds text that is not a process id (the lock writes only
-    its holder's pid; an empty file is a lock never written, or one a crash cut short)."""
+def _foreign(fd: int) -> str:
+    """The text the lock file holds when it is not a process id, else "" (the lock writes
+    only its holder's pid; an empty file is a lock never written, or one a crash cut short)."""
     try:
         raw = os.pread(fd, 64, 0)
     except OSError:
-        return False
+        return ""
     text = raw.decode("ascii", "replace").strip()
-    return bool(text) and not text.isdigit()
+    return text if text and not text.isdigit() else ""
+
+
+def _foreign_message(path: Path, text: str) -> str:
+    """What a writer is told of a lock file that holds ``text``, not a pid. Beside an
+    index's manifest and items it is that index's lock, garbled (an editor, a stray
+    ``echo``): deleting it when no run uses the index is the fix. Elsewhere it may be a
+    file of the user's that happens to bear the name: the folder is no index."""
+    folder = path.parent
+    shown = text[:40] + ("..." if len(text) > 40 else "")
+    if (folder / "index.json").is_file() and (folder / "items.sqlite").is_file():
+        return (
+            f"{path} holds unexpected text ({shown!r}) where the lock keeps the writing process's id; "
+            f"nothing else was changed: if no skill-retriever run is using the index at {folder}, delete it "
+            f"(`rm {shlex.quote(str(path))}`) and run this again"
+        )
+    return (
+        f"{path} holds something other than a process id: it is not skill-retriever's lock, "
+        f"so {folder} is not an index directory, and nothing there was changed; "
+        f"{point_at('an index, or at a new folder')}"
+    )
+
+
+def lock_taken(directory: Path) -> bool | None:
+    """Whether a writer holds the lock of the index at ``directory`` now: the kernel drops
+    it when the writer's process ends, however it ends, so this tells a live run from a
+    killed one whose process is not reaped yet (a zombie, which ``kill(pid, 0)`` still
+    finds) or whose pid another process has taken since. None where it cannot be told
+    (the file cannot be opened, or the file system has no ``flock``).
+
+    It asks with a shared lock held for a moment, never waiting: a live writer's lock
+    makes it fail at once, and a writer taking the lock in that moment tries again
+    (`WriterLock.acquire`)."""
+    import fcntl
+
+    try:
+        fd = os.open(directory / LOCK_FILE, os.O_RDONLY)
+    except FileNotFoundError:  # a writer makes it before it takes the lock
+        return False
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return True if exc.errno in (errno.EAGAIN, errno.EACCES) else None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def holder_alive(directory: Path) -> bool:
+    """Whether the lock file of ``directory`` names a process of this machine that exists
+    (the pid a writer wrote there; it stays after the writer ends)."""
+    try:
+        raw = (directory / LOCK_FILE).read_bytes()[:32].decode("ascii", "replace").strip()
+    except OSError:
+        return False
+    return raw.isdigit() and pid_exists(int(raw)) is True
+
+
+def pid_exists(pid: int) -> bool | None:
+    """Whether process ``pid`` exists on this machine (a zombie does, until reaped); None
+    when the system will not say."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, as another user's process
+        return True
+    except OSError:
+        return None
+    return True
 
 
 def _read_pid(fd: int) -> int | None:
@@ -189,4 +278,6 @@ def _read_pid(fd: int) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-__all__ = ["LOCK_FILE", "PYTHON_WAIT", "WAIT_LOG", "WriterLock", "locked_message"]
+__all__ = [
+    "LOCK_FILE", "PYTHON_WAIT", "WAIT_LOG", "WriterLock", "holder_alive", "lock_taken", "locked_message", "pid_exists",
+]

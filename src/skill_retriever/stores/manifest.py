@@ -21,6 +21,8 @@ from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexNotFoundError
 from skill_retriever.fsutil import write_atomic
 from skill_retriever.stores.index_words import point_at
+from skill_retriever.stores.lock import LOCK_FILE, holder_alive, lock_taken
+from skill_retriever.stores.permissions import IndexPermissionError, denied_message
 
 FORMAT = "skill-retriever-index/1"
 #: How every version's manifest format starts.
@@ -31,10 +33,13 @@ _SOURCES = Placeholder("<sources>")
 FOREIGN = "is not a skill-retriever index manifest"
 MANIFEST = "index.json"
 DATABASE = "items.sqlite"
+#: Files a half-created index directory may hold (a create killed, or still running,
+#: before its manifest).
+CREATION_LEFTOVERS = frozenset({DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm", LOCK_FILE})
 
 __all__ = [
-    "DATABASE", "FORMAT", "MANIFEST", "check_embedder", "fresh_identity", "manifest_damage", "new_manifest",
-    "read_manifest", "write_manifest",
+    "CREATION_LEFTOVERS", "DATABASE", "FORMAT", "MANIFEST", "check_embedder", "creation_under_way", "fresh_identity",
+    "manifest_damage", "new_manifest", "read_manifest", "write_manifest",
 ]
 
 
@@ -52,6 +57,8 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             "`skill-retriever index <sources> --index-dir <new directory>`"
         )
     if not path.exists():
+        if why := creation_under_way(directory):  # the manifest is written last
+            raise IndexNotFoundError(why)
         if directory.is_dir() and any(directory.iterdir()):  # a source, say, named by mistake
             raise IndexNotFoundError(
                 f"no index at {directory}: it holds files but no index; {point_at('an index')}, "
@@ -65,6 +72,8 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         )
     try:
         data = path.read_bytes()
+    except PermissionError as exc:  # the user's rights, not damage: deleting would lose the items
+        raise IndexPermissionError(denied_message(path, write=False)) from exc
     except OSError as exc:
         raise IndexCorruptError(
             f"{path} is unreadable ({exc}); the index directory is damaged: delete it and run "
@@ -87,6 +96,26 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             "version, or build an index of this version in another directory; this one is left as it is"
         )
     return manifest
+
+
+def creation_under_way(directory: Path) -> str | None:
+    """What a reader is told of a directory that an index run is creating right now: it
+    holds only what a create makes before its manifest (`CREATION_LEFTOVERS`) and its
+    writer's lock is taken (where ``flock`` cannot tell: its pid names a live process).
+    None otherwise: no run is creating it (one was stopped before its manifest)."""
+    try:
+        names = {p.name for p in directory.iterdir()}
+    except OSError:
+        return None
+    if LOCK_FILE not in names or not names <= CREATION_LEFTOVERS:
+        return None
+    taken = lock_taken(directory)
+    if not (taken or (taken is None and holder_alive(directory))):
+        return None
+    return (
+        f"the index at {directory} is being built by an index run under way (it has no {MANIFEST} until "
+        "the run's first write is done); try again when that run ends"
+    )
 
 
 def manifest_damage(directory: Path) -> str | None:

@@ -11,7 +11,11 @@
   ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`, nothing
   is lost) and so recreates it as for a missing one. An open alone never moves it.
 - The vector length the manifest names (``dim``) is checked against the stored vectors: a reader
-  refuses a manifest that disagrees; a writer corrects it when the embedder agrees with them.
+  refuses a manifest that disagrees; a writer corrects it when the embedder agrees with them
+  (``stores.vector_checks``, re-exported here).
+- A reader that finds no manifest while an index run is creating the directory is told so
+  (``manifest.creation_under_way``); one whose manifest names another model than the items
+  record gets, if that model fails to load, the fix (``stores.recorded_model``).
 - A writer given another server's ``chroma_url`` moves there in fresh collections (``server_choice``).
 """
 
@@ -32,10 +36,11 @@ from skill_retriever.stores.embedder import Embedder, embedder_for
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
-from skill_retriever.stores.lock import LOCK_FILE, WriterLock
-from skill_retriever.stores.rows import Changes
+from skill_retriever.stores.lock import WriterLock
+from skill_retriever.stores.recorded_model import EMBEDDER_KEY, Recorded
 from skill_retriever.stores.server_choice import checked_url, record_switch, switch_target, switched
 from skill_retriever.stores.server_link import recorded_link, remember, restored
+from skill_retriever.stores.vector_checks import settle_dim, warn_unusable
 from skill_retriever.stores.vectors import check_chroma_server
 
 log = logging.getLogger("skill_retriever")
@@ -46,9 +51,7 @@ __all__ = [
 ]
 
 #: Files a half-created index directory may hold (a create killed before its manifest).
-CREATION_LEFTOVERS = frozenset({mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABASE}-shm", LOCK_FILE})
-#: The ``meta`` key naming the embedder, so that a lost manifest can be recreated.
-EMBEDDER_KEY = "embedder"
+CREATION_LEFTOVERS = mf.CREATION_LEFTOVERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,8 @@ def open_files(
     if chroma_url is not None:
         checked_url(chroma_url)  # before index.json could remember it
     if not (path / mf.MANIFEST).exists():
+        if not (writable or create) and (building := mf.creation_under_way(path)):
+            raise IndexNotFoundError(building)  # not "no index" nor "repair": it is on its way
         if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
             if not (writable or create):
                 raise IndexCorruptError(f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} "
@@ -94,6 +99,7 @@ def open_files(
     except IndexCorruptError:
         _refuse_damaged_manifest(path)  # with advice that keeps the items, where it applies
         raise
+    given = embedder is not None
     embedder = embedder or embedder_for(str(manifest.get("embedder") or ""))
     mf.check_embedder(manifest, embedder.name, path)
     if not (path / mf.DATABASE).exists():
@@ -105,6 +111,8 @@ def open_files(
     if writable:
         lock.acquire()
     items = _items(path, lock, create=False)
+    if not given and (recorded := items.get_meta(EMBEDDER_KEY)) and recorded != embedder.name:
+        embedder = Recorded(embedder, recorded, path)  # a hand-edited manifest: its load error says so
     if other:  # a writer's goes to index.json once its collections there are open (record_identity)
         manifest = switched(manifest, other, writer=lock.held)
     return manifest, embedder, items, None
@@ -340,59 +348,3 @@ def record_identity(items: ItemStore, embedder: Embedder, manifest: dict[str, An
         items.set_meta(EMBEDDER_KEY, embedder.name)
     record_switch(path, manifest, on_server=on_server)
     remember(items, manifest, path, on_server=on_server)
-
-
-def settle_dim(path: Path, manifest: dict[str, Any], changes: Changes, embedder: Embedder, *, writer: bool) -> int:
-    """0 when the manifest's ``dim`` fits the stored vectors of a full load (a few
-    unusable ones are damage, repaired by embedding them again); else, for a writer, the
-    length the manifest is to be corrected to.
-
-    Raises:
-        IndexCorruptError: Most stored vectors have another length than the manifest says
-            (a reader), or than the embedder makes (a writer).
-    """
-    dim = manifest.get("dim")
-    if not (isinstance(dim, int) and dim > 0) or not changes.unusable_lengths:
-        return 0
-    length, count = max(changes.unusable_lengths.items(), key=lambda kv: (kv[1], kv[0]))
-    usable = len(changes.node_vectors) + len(changes.edge_vectors)
-    if length == dim or count <= usable:
-        return 0
-    found = (
-        f"{path / mf.MANIFEST} says vectors have {dim} numbers, but {count} of the "
-        f"{count + usable} stored vectors have {length}"
-    )
-    if not writer:
-        raise IndexCorruptError(
-            f"{found}; run `{command(['repair'], path)}` to correct it, or rebuild the index "
-            "into a new directory with `skill-retriever index <sources> --index-dir <new directory>`"
-        )
-    if embedder.dim != length:
-        raise IndexCorruptError(
-            f"{found}, and the embedder {embedder.name} makes {embedder.dim}; rebuild the index into a new "
-            "directory with `skill-retriever index <sources> --index-dir <new directory>`"
-        )
-    log.warning("[skill_retriever][index] %s: corrected it to %d", found, length)
-    return length
-
-
-def warn_unusable(path: Path, live: LiveState, dim: int, *, vectors: bool = True) -> None:
-    """Say how many rows could not be read at all and (``vectors``) how many stored vectors
-    could not be used, and what to do."""
-    damaged = {**live.damaged_nodes, **live.damaged_edges}
-    if damaged:
-        first, why = next(iter(damaged.items()))
-        log.warning(
-            "[skill_retriever][index] %d row(s) of %s/items.sqlite cannot be read back and are left out "
-            "(first: %r, %s); the rest of the index is served. Index their source again to rewrite them "
-            "(or rebuild the index into a new directory)",
-            len(damaged), path, first, why,
-        )
-    nodes, edges = len(live.unusable_nodes), len(live.unusable_edges)
-    if vectors and (nodes or edges):
-        log.warning(
-            "[skill_retriever][index] %d item vector(s) and %d relation vector(s) in %s are unusable (missing, all "
-            "zeros, or not %d finite float32 numbers); those items are found by keywords and the graph only until you run "
-            "`%s`, which embeds them again from their text",
-            nodes, edges, path, dim, command(["repair"], path),
-        )

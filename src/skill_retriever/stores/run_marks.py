@@ -7,9 +7,15 @@ the source no longer has. Nothing is damaged, but nothing said so either. So a r
 source in ``items.sqlite`` (meta ``unfinished_runs``, a JSON object keyed by source name)
 before its first write, and takes the mark off once the source is complete. A mark that stays
 names a run that is still going or was stopped; ``stats`` and every answer say which (the
-mark names the machine and process, `run_state`), and the next complete run of that source
-takes it off, as does ``remove-source`` (also for a source whose run stopped before it wrote
-an item, so that the index holds nothing of it).
+mark names the machine, the process and the index directory, `run_state`), and the next
+complete run of that source takes it off, as does ``remove-source`` (also for a source whose
+run stopped before it wrote an item, so that the index holds nothing of it).
+
+A run holds the index's write lock from its first write (the mark) to its end, and the
+kernel drops that lock the moment its process dies: so the lock, not the process id, tells
+a live run from a killed one. A killed process stays findable by its pid until its parent
+reaps it (a container without an init reaps nothing), and its pid may be another
+process's by then; the pid is read only where the lock cannot tell.
 """
 
 from __future__ import annotations
@@ -23,11 +29,14 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from skill_retriever.advice import Placeholder, Word, command
+from skill_retriever.stores.lock import lock_taken, pid_exists
 
 
 class _Snapshot(Protocol):
     @property
     def unfinished_runs(self) -> dict[str, dict[str, Any]]: ...
+
+    path: Path
 
 
 class Index(Protocol):
@@ -64,7 +73,8 @@ def begin(index: Index, source: str, path: Path) -> dict[str, Any] | None:
         marks = parse(stored or "{}")
         earlier.extend(m for m in [marks.get(source)] if m is not None)
         marks[source] = {"started": datetime.now(UTC).isoformat(timespec="seconds"), "pid": os.getpid(),
-                         "host": platform.node(), "path": str(path.absolute())}
+                         "host": platform.node(), "path": str(path.absolute()),
+                         "index": str(Path(index.snapshot().path).absolute())}  # whose lock tells it runs
         return json.dumps(marks, sort_keys=True)
 
     index.store_meta("unfinished_runs", mark)
@@ -87,19 +97,21 @@ def end(index: Index, source: str) -> None:
 
 
 def run_state(mark: dict[str, Any]) -> Literal["running", "stopped", "unknown"]:
-    """Whether the run that left ``mark`` is still going: its process, on this machine, is
-    alive or gone; "unknown" for another machine's run (an index on a shared disk) or a
-    mark that names no process. A process id used again since reads as running."""
+    """Whether the run that left ``mark`` is still going. On this machine: "stopped" when
+    the write lock of the index it names is free (the run held it until its end) or its
+    process is gone, "running" when the lock is taken and the process exists (a pid alone,
+    where the lock cannot tell or the mark names no index, as marks written before did).
+    "unknown" for another machine's run (an index on a shared disk) or a mark that names
+    no process."""
     pid = mark.get("pid")
     if mark.get("host") != platform.node() or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
         return "unknown"
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
+    index = mark.get("index")
+    taken = lock_taken(Path(index)) if isinstance(index, str) and index else None
+    alive = pid_exists(pid)
+    if taken is False or alive is False:
         return "stopped"
-    except PermissionError:  # it exists, as another user's process
-        return "running"
-    except OSError:
+    if taken is None and alive is None:
         return "unknown"
     return "running"
 
@@ -126,8 +138,10 @@ def answer_warning(marks: dict[str, dict[str, Any]]) -> str | None:
 def stats_line(marks: dict[str, dict[str, Any]], index_dir: Word | None = None) -> str | None:
     """What ``stats`` says about marks: each source, when, by which process (and whether it
     still runs), and the fix (its commands naming the index at ``index_dir``)."""
-    if not marks:
-        return None
+    readable = {source: m for source, m in marks.items() if source != UNREADABLE}
+    unreadable = _unreadable_line(index_dir) if UNREADABLE in marks else None
+    if not readable:
+        return unreadable
 
     def state(m: dict[str, Any]) -> str:
         said = {"running": "still running", "stopped": "no longer running"}.get(run_state(m))
@@ -136,17 +150,29 @@ def stats_line(marks: dict[str, dict[str, Any]], index_dir: Word | None = None) 
     runs = "; ".join(
         f"{source} (started {m.get('started', '?')} by process {m.get('pid', '?')}, {state(m)}, "
         f"from {m.get('path', '?')})"
-        for source, m in sorted(marks.items())
+        for source, m in sorted(readable.items())
     )
     # each run's own folder and source name, so that the commands run as printed
     again = "; ".join(
         f"`{command(['index', m.get('path') or Placeholder('FOLDER'), '--source-name', source], index_dir)}`"
-        for source, m in sorted(marks.items())
+        for source, m in sorted(readable.items())
     )
-    gone = "; ".join(f"`{command(['remove-source', source], index_dir)}`" for source in sorted(marks))
-    return (
+    gone = "; ".join(f"`{command(['remove-source', source], index_dir)}`" for source in sorted(readable))
+    line = (
         f"unfinished index runs: {runs}. If none is still running, index that folder again with the same "
         f"source name ({again}): it completes the source; if the folder is gone, {gone} takes out what it wrote"
+    )
+    return f"{line}. Also: {unreadable}" if unreadable else line
+
+
+def _unreadable_line(index_dir: Word | None) -> str:
+    """The advice for a record of runs that cannot be parsed: no source name to index
+    again, so what it is and the command that clears it (`end` drops it at any write)."""
+    return (
+        "the record of unfinished index runs in items.sqlite (meta 'unfinished_runs') cannot be read, so "
+        "which source a stopped run left half-written is unknown. If no index run is going on, index each "
+        "source again (stats lists them) to be sure they are complete: each complete run clears the record; "
+        f"or clear it alone with `{command(['remove-source', UNREADABLE], index_dir)}` (it removes no item)"
     )
 
 
