@@ -81,13 +81,17 @@ def test_install_of_a_prompt_files_name_says_what_it_is_and_what_to_install(
     assert "no component" not in err
     assert (
         "'lossy-str-conversion-finder' is in the index as an other item (a prompt or template file: "
-        "repo/plugins/rust-review/prompts/lossy.md), which install has no place for; install the "
-        "component that uses it: rust-review (plugin repo/plugins/rust-review)"
+        "repo/plugins/rust-review/prompts/lossy.md), which install has no place for; it is a file of "
+        "the plugin rust-review (repo/plugins/rust-review), whose components reach such files through "
+        "${CLAUDE_PLUGIN_ROOT}, which only Claude Code's own plugin install sets"
     ) in err
-    # the plugin it names installs
+    # what it says works: Claude Code's plugin install, or the plugin's folder copied by hand
+    assert "(/plugin install rust-review@<marketplace>;" in err
+    assert f"copy the plugin's folder, {tmp_path / 'repo/plugins/rust-review'}, by hand" in err
+    # installing the plugin here writes its components, not the prompt file (as it says)
     code, out, _ = run(capsys, "install", "repo/plugins/rust-review", "--target", tmp_path, "--dry-run",
                        "--index-dir", plugin_repo)
-    assert code == 0 and "would create .claude/skills/rust-check/SKILL.md" in out
+    assert code == 0 and "would create .claude/skills/rust-check/SKILL.md" in out and "lossy" not in out
 
 
 def test_install_of_a_passages_title_says_it_is_material_for_query(
@@ -117,8 +121,8 @@ def test_install_of_a_prompt_files_id_names_what_to_install_as_its_name_does(
                        "--dry-run", "--index-dir", plugin_repo)
     assert code == 1
     assert ("skipped - 'lossy-str-conversion-finder' is in the index as an other item (a prompt or template "
-            "file: repo/plugins/rust-review/prompts/lossy.md), which install has no place for; install the "
-            "component that uses it: rust-review (plugin repo/plugins/rust-review)") in out
+            "file: repo/plugins/rust-review/prompts/lossy.md), which install has no place for; it is a file of "
+            "the plugin rust-review (repo/plugins/rust-review), whose components reach such files") in out
 
 
 def test_the_component_named_instead_is_one_the_caller_may_see(

@@ -78,11 +78,12 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return rc, got.out, got.err
 
 
-def _advised(err: str) -> str:
-    """What the refusal says to install: the first thing after "uses it: "."""
-    found = re.search(r"install the component that uses it: (\S+)", err)
+def _advised(err: str) -> tuple[str, str]:
+    """The plugin a prompt file's refusal names (it is read through ${CLAUDE_PLUGIN_ROOT},
+    so installing that plugin here would not bring it): its name and its id."""
+    found = re.search(r"it is a file of the plugin (\S+) \((\S+)\)", err)
     assert found, err
-    return found.group(1)
+    return found.group(1), found.group(2)
 
 
 def test_the_advised_plugin_name_installs_the_plugin_with_a_note(
@@ -90,8 +91,8 @@ def test_the_advised_plugin_name_installs_the_plugin_with_a_note(
 ) -> None:
     target = tmp_path / "proj"
     rc, _, err = _cli(capsys, "install", "finder", "--target", str(target), "--index-dir", index_dir)
-    assert rc == 2 and f"uses it: kit (plugin {KIT})" in err
-    advised = _advised(err)
+    assert rc == 2 and f"it is a file of the plugin kit ({KIT})" in err and "/plugin install kit@" in err
+    advised, _ = _advised(err)
     assert advised == "kit"
     rc, out, err = _cli(capsys, "install", advised, "--target", str(target), "--index-dir", index_dir)
     assert rc == 0, err
@@ -132,9 +133,9 @@ def test_a_name_shared_beyond_the_plugin_is_advised_and_refused_by_id(
     target = tmp_path / "proj"
     rc, _, err = _cli(capsys, "install", "checker", "--target", str(target), "--index-dir", index_dir)
     assert rc == 2
-    advised = _advised(err)
-    assert advised == REVIEW, err  # 'review' alone would be refused: the id is what to type
-    assert "(the plugin review, by its id: other components share the name)" in err
+    name, advised = _advised(err)
+    assert (name, advised) == ("review", REVIEW), err  # 'review' alone would be refused: the id is named
+    assert "/plugin install review@" in err  # Claude Code's plugin install goes by the name
     rc, _, err = _cli(capsys, "install", "review", "--target", str(target), "--index-dir", index_dir)
     assert rc == 2
     (line,) = err.strip().splitlines()
@@ -157,7 +158,7 @@ def test_resolution_and_its_refusal_through_the_api(index_dir: str, tmp_path: Pa
         with pytest.raises(UnknownComponentError) as refused:
             resolve_id(index, "review")
         assert set(refused.value.candidates) == {REVIEW, REVIEW_SKILL, LONE_REVIEW}
-        with pytest.raises(NotInstallableError, match=f"uses it: {REVIEW} "):
+        with pytest.raises(NotInstallableError, match=f"a file of the plugin review \\({REVIEW}\\)"):
             plan_install(index, ["checker"], tmp_path / "p")
     finally:
         index.close()

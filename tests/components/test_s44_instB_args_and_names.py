@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 from cli_calls import run
 
-from skill_retriever.components.install import UnknownComponentError, install, plan_install
+from skill_retriever.components.install import (
+    UnknownComponentError,
+    install,
+    plan_install,
+    uninstall,
+)
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores.index import Index
 
@@ -133,3 +138,25 @@ def test_uninstall_names_an_empty_or_long_name_likewise(
         assert code == 2 and said in err and len(err) < 1000, err
     record = json.loads((project / ".claude/.skill-retriever/installed.json").read_text())
     assert list(record["components"]) == [CAPTAIN]  # nothing taken back
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        ({"force": "no"}, "uninstall's force must be True or False, not str 'no'"),
+        ({"dry_run": 0}, "uninstall's dry_run must be True or False, not int 0"),
+        ({"user": "yes"}, "uninstall's user must be True or False, not str 'yes'"),
+    ],
+)
+def test_uninstall_refuses_a_switch_that_is_not_a_bool(
+    index: Index, tmp_path: Path, kwargs: dict[str, object], said: str
+) -> None:
+    project = tmp_path / "p"
+    install(index, [CAPTAIN], project)
+    placed = sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file())
+    with pytest.raises(ConfigError) as caught:
+        uninstall([CAPTAIN], project, **kwargs)  # type: ignore[arg-type]
+    assert str(caught.value) == said
+    assert sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file()) == placed
+    with pytest.raises(ConfigError, match=r"^uninstall's target must be a path \(str or os.PathLike\), not int 42$"):
+        uninstall([CAPTAIN], 42)  # type: ignore[arg-type]

@@ -10,11 +10,15 @@
 
 ``install`` exits 0 when everything was written or already identical, 1 when a file was
 kept (differs, no ``--force``), a path was refused, the set holds a conflict (nothing
-written without ``--allow-conflicts``) or two of its components would write one path
-with different content (nothing written), 2 on an error. ``uninstall`` exits 0 when
-everything the installs added was taken back, 1 when something changed since was kept;
+written without ``--allow-conflicts``), two of its components would write one path
+with different content (nothing written), or the target refused the whole install (a
+folder it cannot write, a ``.claude`` link leading nowhere: a ``refused:`` line, nothing
+written, as its ``--dry-run`` says), 2 on an error (a target folder that does not exist
+included). ``uninstall`` exits 0 when
+everything the installs added was taken back, 1 when something changed since was kept or
+the target refused it (a folder it cannot write: a ``refused:`` line, nothing removed);
 with ``--dry-run`` it changes nothing, says what the real run would do, and exits as that
-run would (1 also when the real run would be refused: a folder it cannot write).
+run would.
 An empty ``--target`` is an error (exit 2), as it is from the Python API and MCP: it
 would mean the working folder.
 """
@@ -122,6 +126,7 @@ def _principals(text: str) -> list[str]:
 def cmd_install(args: argparse.Namespace) -> int:
     from skill_retriever.cliargs import open_index
     from skill_retriever.components.install import install
+    from skill_retriever.components.install.target import TargetRefusedError
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
@@ -138,6 +143,8 @@ def cmd_install(args: argparse.Namespace) -> int:
             allow_conflicts=args.allow_conflicts,
             user=args.user,
         )
+    except TargetRefusedError as exc:  # what the dry run reports as refused: exit as it does
+        return _refused(args, str(exc))
     finally:
         index.close()
     if args.json:
@@ -168,15 +175,34 @@ def _not_written(plan: InstallPlan) -> str:
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from skill_retriever.components.install import uninstall
+    from skill_retriever.components.install.target import TargetRefusedError
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
-    report = uninstall(args.ids, args.target, user=args.user, force=args.force, dry_run=args.dry_run)
+    try:
+        report = uninstall(args.ids, args.target, user=args.user, force=args.force, dry_run=args.dry_run)
+    except TargetRefusedError as exc:  # what the dry run reports as refused: exit as it does
+        return _refused(args, str(exc))
     if args.json:
         print(printable_json(dumps(report.to_dict())))
     else:
         print("\n".join(printable(line) for line in report.lines()))
     return 0 if report.ok else 1
+
+
+def _refused(args: argparse.Namespace, why: str) -> int:
+    """Say that the target refused the whole run, in the dry run's words (its ``refused:``
+    line; ``"refused"`` in ``--json``), and exit as the dry run does: 1, a state of the
+    target the user fixes (a read-only folder, a ``.claude`` link to nothing), where 2 means
+    the command itself was wrong."""
+    from skill_retriever.indexing import dumps
+    from skill_retriever.safety.terminal import printable, printable_json
+
+    if args.json:
+        print(printable_json(dumps({"applied": False, "ok": False, "nothing_written": True, "refused": why})))
+    else:
+        print(printable(f"refused: {why}"))
+    return 1
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

@@ -27,6 +27,7 @@ __all__ = [
     "config_root",
     "home_folder",
     "layout_rel",
+    "linked_claude",
     "on_disk",
     "same_folder",
     "shown_root",
@@ -104,9 +105,30 @@ def claude_folder(root: Path) -> Path:
     return on_disk(root, CLAUDE_DIR)
 
 
+def linked_claude(root: Path) -> Path | None:
+    """Where ``root``'s ``.claude`` leads when it is a symbolic link (dotfiles keep
+    ``~/.claude`` in a repository, or projects share one folder), resolved as far as it
+    goes (a link to nothing: where it points); None when it is no link (a folder, nothing
+    yet, or the root itself: ``$CLAUDE_CONFIG_DIR``) or a link loop. Claude Code follows
+    it, so an install follows it too (`paths.safe_destination`); what it may not lead to
+    is refused before anything is written (`target.check_writable`)."""
+    claude = claude_folder(root)
+    if claude == root or not claude.is_symlink():
+        return None
+    try:
+        return claude.resolve()
+    except (OSError, RuntimeError):  # a loop: refused by name where it is written into
+        return None
+
+
 def shown_root(root: Path) -> str:
     """``root`` as a report's ``target:`` line names it, saying so when it is Claude Code's
-    user folder ``$CLAUDE_CONFIG_DIR``: the report's paths still read ``.claude/...``."""
+    user folder ``$CLAUDE_CONFIG_DIR`` (the report's paths still read ``.claude/...``), or
+    when its ``.claude`` is a link to another folder (the files go there)."""
+    linked = linked_claude(root)
+    if linked is not None:  # said once: every path below reads .claude/... all the same
+        where = f": its {CLAUDE_DIR}/... paths lie there" if linked.is_dir() else ", which is no folder"
+        return f"{root} ({CLAUDE_DIR} is a link to {linked}{where})"
     if config_root(root) is None:
         return str(root)
     return f"{root} (${CONFIG_DIR_VAR}, Claude Code's user folder: .claude/ below stands for it)"

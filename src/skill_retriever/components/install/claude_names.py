@@ -55,8 +55,14 @@ from skill_retriever.model import NodeKind
 __all__ = ["claude_code_notes", "note_same_named_agents", "note_same_named_commands", "note_shadowed_commands"]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
-#: An agent named through its plugin (``subagent_type: "agent-teams:team-debugger"``).
-_PLUGIN_AGENT_RE = re.compile(r"subagent_type[\"']?\s*[:=]\s*[\"']?([a-z0-9-]+):([a-z0-9-]+)")
+#: An agent named through its plugin, however the key is written around it: as code
+#: (``subagent_type: "agent-teams:team-debugger"``, ``subagent_type="x:y"``), in Markdown
+#: (`` `subagent_type`: "x:y" ``, ``**subagent_type**: x:y``, a table's
+#: ``| `subagent_type` | `x:y` |``). ``x::y`` (written so in some catalogues) is named
+#: through its plugin too, and installed alone the agent answers to neither form.
+_PLUGIN_AGENT_RE = re.compile(
+    r"subagent_type[`\"'*]*\s*[:=|]\s*[`\"'*]*([a-z0-9-]+)(::?)([a-z0-9-]+)"
+)
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 
@@ -74,11 +80,11 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
         )
     namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(data.decode("utf-8", "replace"))))
     if namespaced:
-        shown = ", ".join(f"{p}:{a}" for p, a in namespaced[:3])
+        shown = ", ".join(f"{p}{sep}{a}" for p, sep, a in namespaced[:3])
         notes.append(
             f"its text names agents by their plugin's namespace ({shown}), which only the "
             "installed plugin gives them: installed on their own they are named without it "
-            f"({', '.join(a for _, a in namespaced[:3])}); edit those names, or install the plugin "
+            f"({', '.join(a for _, _, a in namespaced[:3])}); edit those names, or install the plugin "
             "with /plugin install"
         )
     if kind not in (NodeKind.SKILL, NodeKind.AGENT):

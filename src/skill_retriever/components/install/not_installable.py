@@ -11,13 +11,20 @@ has no place for it, and what to install instead (the component or plugin it is 
 when the index records one: by name when that name installs it, else by id). A prompt
 file part of nothing (davila7's ``loops/``) names the components whose text refers to it,
 if any, and says where to read it (its file) or to copy it by hand: "install the component
-that uses it" with none to name led nowhere. An id of such an item is planned and skipped
-with the same words (`render`).
+that uses it" with none to name led nowhere. A file of a plugin that is part of no
+component (trailofbits' ``c-review/prompts/...``) is read by the plugin's components
+through ``${CLAUDE_PLUGIN_ROOT}``, which only Claude Code's own plugin install sets, and
+installing the plugin here writes its components, not such files: the refusal says so,
+and names the two ways that work (``/plugin install <plugin>@<marketplace>``, the
+marketplace when the index records one; or copying the plugin's folder, named, by hand),
+where "install the plugin" went round in a circle. An id of such an item is planned and
+skipped with the same words (`render`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from skill_retriever.components.install.by_name import name_for, takes
 from skill_retriever.components.install.inventory import INSTALLABLE
@@ -76,13 +83,15 @@ def _instead(view: CallerView | None, node: Node) -> str:
     """What to install in its place: what it is part of, or what refers to it, when the
     index says; else where to read it."""
     parents = _parents(view, node)
-    if view is not None and parents:
+    if view is not None and parents and parents[0].kind is not NodeKind.PLUGIN:
         shown = ", ".join(_what_to_type(view, p) for p in parents[:_SHOWN])
         return f"install the component that uses it: {shown}"
+    if node.kind is NodeKind.OTHER and parents:  # a plugin's own file, part of no component
+        return _plugin_file(view, node, parents[0])
     if node.kind is NodeKind.OTHER:
         plugin = node.attrs.get("plugin")
         if isinstance(plugin, str) and plugin:
-            return f"install the component that uses it (of plugin {_plugin_named(view, plugin)})"
+            return _plugin_file(view, node, None, plugin)
         if view is None:  # no index to ask what uses it
             return _read_it(node)
         users = _users(view, node)
@@ -97,6 +106,43 @@ def _instead(view: CallerView | None, node: Node) -> str:
         "it is material for `query` to answer with, not a Claude Code component; install takes "
         "skills, agents, commands, hooks, MCP servers and plugins"
     )
+
+
+def _plugin_file(view: CallerView | None, node: Node, plugin: Node | None, name: str = "") -> str:
+    """What works for ``node``, a file of ``plugin`` (or of the plugin called ``name``,
+    when the index holds no node of it) that none of its components holds: installing the
+    plugin here copies its components alone, and they reach such a file through
+    ``${CLAUDE_PLUGIN_ROOT}``, which only Claude Code's plugin install provides."""
+    name = plugin.name if plugin is not None else name
+    typed = f"{name} ({plugin.id})" if plugin is not None else _plugin_named(view, name)
+    market = plugin.attrs.get("marketplace") if plugin is not None else None
+    command = (
+        f"/plugin install {name}@{market}"
+        if isinstance(market, str) and market
+        else f"/plugin install {name}@<marketplace>; the index records no marketplace for it"
+    )
+    folder = _plugin_folder(node, plugin, name)
+    return (
+        f"it is a file of the plugin {typed}, whose components reach such files through "
+        "${CLAUDE_PLUGIN_ROOT}, which only Claude Code's own plugin install sets: installing the "
+        f"plugin here writes its components, not this file; install the plugin in Claude Code "
+        f"instead ({command}), or copy the plugin's folder{f', {folder},' if folder else ''} by "
+        "hand and point those ${CLAUDE_PLUGIN_ROOT} paths at the copy"
+    )
+
+
+def _plugin_folder(node: Node, plugin: Node | None, name: str) -> str | None:
+    """The plugin's folder on disk: its node's recorded folder (``path`` below its source
+    root), else the nearest folder of the plugin's name holding ``node``'s file; None when
+    neither is on record."""
+    if plugin is not None:
+        root, rel = plugin.attrs.get("source_root"), plugin.attrs.get("path")
+        if isinstance(root, str) and isinstance(rel, str) and root and rel and (Path(root) / rel).is_dir():
+            return str(Path(root) / rel)
+    if node.source:
+        found = next((p for p in Path(node.source).parents if p.name == name), None)
+        return str(found) if found is not None else None
+    return None
 
 
 def _read_it(node: Node) -> str:

@@ -1,8 +1,11 @@
 """Path safety for installs: where a component may be written, and what may be read.
 
 Writing: every destination is resolved (symbolic links followed) and must stay inside the
-root being installed into; a destination that is itself a symbolic link is never written
-through; absolute paths and ``..`` in names or file lists are refused.
+root being installed into, or, when the root's ``.claude`` is itself a link to a folder (a
+dotfiles setup; Claude Code follows it), inside the folder it leads to; a link further in
+that leads out of both is refused, naming the link and where it leads. A destination that
+is itself a symbolic link is never written through; absolute paths and ``..`` in names or
+file lists are refused.
 
 Reading: a component's source file, the files of a skill folder and a hook's scripts are
 read only when they resolve (links followed) inside the source root that was indexed
@@ -21,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from skill_retriever.components.install.claude_folder import on_disk
+from skill_retriever.components.install.claude_folder import CLAUDE_DIR, linked_claude, on_disk
 from skill_retriever.components.install.plan import UnsafePathError
 from skill_retriever.ingest.command_places import SLUG_RE, name_problem
 from skill_retriever.ingest.provenance import recorded_file
@@ -123,22 +126,49 @@ def relative_parts(rel: str, what: str) -> tuple[str, ...]:
 
 def safe_destination(root: Path, rel: str) -> Path:
     """``root / rel`` (``.claude/`` being ``root`` itself for a user install into
-    ``$CLAUDE_CONFIG_DIR``: `on_disk`) after checking it stays inside ``root`` once links
-    are resolved.
+    ``$CLAUDE_CONFIG_DIR``: `on_disk`) after checking it stays, once links are resolved,
+    inside ``root``, or inside the folder ``root``'s ``.claude`` links to (`linked_claude`)
+    for a path below ``.claude``.
 
     Raises:
         UnsafePathError: ``rel`` is absolute or climbs out, a symbolic link on the way
-            leads outside, or the file itself is a symbolic link.
+            leads outside (or loops), or the file itself is a symbolic link.
     """
     parts = relative_parts(rel, "destination")
     dest = on_disk(root, "/".join(parts))
     real_root = root.resolve()
-    resolved = dest.resolve()
-    if not resolved.is_relative_to(real_root):
-        raise UnsafePathError(f"{rel} resolves to {resolved}, outside the target {real_root}")
+    inside = [real_root]
+    if parts[0] == CLAUDE_DIR and (linked := linked_claude(root)) is not None:
+        inside.append(linked)  # the user's own link: Claude Code reads through it
+    try:
+        resolved = dest.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: Path.resolve on a link loop
+        raise UnsafePathError(
+            f"{rel} passes through a symbolic link loop; replace the link with a folder"
+        ) from exc
+    if not any(resolved.is_relative_to(folder) for folder in inside):
+        raise UnsafePathError(_leads_out(root, dest, rel, inside))
     if dest.is_symlink():
         raise UnsafePathError(f"{rel} is a symbolic link; refusing to write through it")
     return dest
+
+
+def _leads_out(root: Path, dest: Path, rel: str, inside: list[Path]) -> str:
+    """Why ``rel`` is refused, in the user's words: which link on its way leads where,
+    and what to do; an install writes only inside ``inside`` (the target, and the folder
+    its ``.claude`` links to)."""
+    where = f"the target {inside[0]}" + (f" or {inside[1]} (where {CLAUDE_DIR} leads)" if len(inside) > 1 else "")
+    path = root
+    for part in dest.relative_to(root).parts:
+        path = path / part
+        if path.is_symlink() and not any((real := path.resolve()).is_relative_to(f) for f in inside):
+            link = path.relative_to(root).as_posix()
+            return (
+                f"{rel} resolves to {dest.resolve()}, outside {where}, where alone an install "
+                f"writes: {link} is a symbolic link to {real}; make {link} a folder (or a link "
+                "into one of those) and install again"
+            )
+    return f"{rel} resolves to {dest.resolve()}, outside {where}"
 
 
 @dataclass(frozen=True)

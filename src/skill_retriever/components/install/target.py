@@ -31,16 +31,26 @@ from skill_retriever.components.install.claude_folder import (
     on_disk,
     same_folder,
 )
+from skill_retriever.components.install.claude_link import claude_link_refusal
 from skill_retriever.components.install.plan import InstallError, Scope
 
 __all__ = [
     "CONFIG_DIR_VAR",
     "GIVE_FOLDER",
+    "TargetRefusedError",
     "check_creatable",
     "check_writable",
     "existing_folder",
     "install_root",
 ]
+
+
+class TargetRefusedError(InstallError):
+    """The target exists but cannot take this change now (a folder it cannot write, a file
+    in the way of one, a ``.claude`` link leading nowhere): a refusal the user fixes in the
+    target, as a dry run reports it (``refused``), not an error in what was asked (a
+    target that does not exist is one: `check_creatable`). The CLI exits 1 on it, as on
+    its dry run's ``refused:`` line."""
 
 
 def install_root(
@@ -248,7 +258,7 @@ def check_creatable(root: Path, scope: Scope) -> None:
     """
     if root.is_dir() or root.parent.is_dir():
         return
-    raise InstallError(
+    raise InstallError(  # a mistyped path: the command is wrong (CLI exit 2), not the target
         f"{_what(root, scope == 'user')} {root} does not exist, nor does {root.parent}; check "
         "the path (an install creates at most the folder itself, inside an existing one); "
         "nothing written"
@@ -265,28 +275,35 @@ def check_writable(root: Path, rels: Iterable[str], then: str) -> None:
     A file where one of those folders must be made, or a folder where a file of
     ``rels`` goes, is refused the same way: the write would fail half-way on it.
 
+    A ``.claude`` that is a symbolic link is followed, as Claude Code follows it, unless
+    it leads nowhere, loops, or leads to a file or to a folder holding the root
+    (`claude_link.claude_link_refusal`).
+
     Raises:
-        InstallError: Such a folder is not writable, or something is in the way.
+        TargetRefusedError: Such a folder is not writable, or something is in the way.
     """
+    # Checked even with nothing to write: the install record is read through it too.
+    if why := claude_link_refusal(root):
+        raise TargetRefusedError(f"{why} {then}")
     for rel in sorted(rels):
         dest = on_disk(root, rel)
         if dest.is_dir() and not dest.is_symlink():
-            raise InstallError(f"{dest} is a folder, where a file goes; move or remove it {then}")
+            raise TargetRefusedError(f"{dest} is a folder, where a file goes; move or remove it {then}")
         folder = dest.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
         if folder.exists() and not folder.is_dir():
-            raise InstallError(
+            raise TargetRefusedError(
                 f"cannot make the folder {folder}: a file of that name is in the way; move or "
                 f"remove it {then}"
             )
         if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
             if _read_only_mount(folder):
-                raise InstallError(
+                raise TargetRefusedError(
                     f"cannot write into {folder} (read-only file system); remount it "
                     f"read-write {then}"
                 )
-            raise InstallError(
+            raise TargetRefusedError(
                 f"cannot write into {folder} (permission denied); make it writable "
                 f"(chmod u+w) {then}"
             )

@@ -42,6 +42,7 @@ from skill_retriever.components.install.as_before import (
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.filled_in import filled_in
 from skill_retriever.components.install.hook_scripts import hook_commands, run_by, runs
+from skill_retriever.components.install.install_args import check_path, check_switches, ids_given
 from skill_retriever.components.install.inventory import (
     InstallRecord,
     RecordEntry,
@@ -92,8 +93,10 @@ def uninstall(
             record does not hold, or a folder to change that cannot be written (nothing
             is changed then).
     """
-    if isinstance(ids, str):  # one id, as the CLI takes it: not one id per letter
-        ids = [ids]
+    check_switches("uninstall", user=user, force=force, dry_run=dry_run)  # force="no" would remove your edits
+    check_path("uninstall", "target", target)
+    check_path("uninstall", "home", home)
+    ids = ids_given("uninstall", ids)  # one string is one id, as the CLI takes it
     root, _ = install_root(target, user, home, must_exist=True)
     with holding(root):  # read, changed and written back as one step
         return uninstall_held(root, ids, force, dry_run=dry_run)
@@ -239,12 +242,20 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
         except UnsafePathError as exc:
             report.kept[rel] = entry.kept[rel] = str(exc)
             continue
+        # A copy an install killed mid-write left beside the file (written or never: the
+        # record lists it either way) is the install's own, whatever becomes of the file;
+        # the target is held, so no writer has one in flight.
+        for partial in leftover_temps(path):
+            partial.unlink(missing_ok=True)
         if not path.is_file():
             del entry.files[rel]
             entry.kept.pop(rel, None)
             # (removed a moment ago for another component going too: not "gone already")
-            if not _restore_file(root, entry, rel, report) and rel not in report.removed:
+            restored = _restore_file(root, entry, rel, report)
+            if not restored and rel not in report.removed:
                 report.gone.append(rel)
+            if not restored:  # the folder an install made for it, emptied of the copy
+                prune_empty(root, path.parent)
             continue
         if run_by(rel, running) is not None:
             report.kept[rel] = entry.kept[rel] = (
@@ -255,8 +266,6 @@ def _remove_files(root: Path, entry: RecordEntry, report: UninstallReport, force
             report.kept[rel] = entry.kept[rel] = CHANGED
             continue
         path.unlink()
-        for partial in leftover_temps(path):  # an install killed mid-copy left it (the target is held)
-            partial.unlink(missing_ok=True)
         if changed:
             report.forced.append(rel)
         del entry.files[rel]
