@@ -5,8 +5,8 @@ Found in a walkthrough: on an operations graph, ``query "what broke checkout in 
 texts and dates), and ``--kinds deploy`` folded ``deploy:payments-v3.1.0`` into
 ``deploy:payments-v4.3.1``: the copy test of `components.dedup` (alike names, near
 vectors, one body) ran on every kind, so an on-call user never saw one of the incidents.
-Only the kinds that catalogues re-host (components, the other Markdown files they ship,
-and documents) have copies.
+Only the kinds that catalogues re-host (components, the plugins that bundle them, the
+other Markdown files they ship, and documents) have copies.
 """
 
 from __future__ import annotations
@@ -57,8 +57,32 @@ def test_records_of_one_name_and_text_are_each_listed(tmp_path: Path, capsys: py
 
 
 def test_the_copy_test_holds_for_rehosted_kinds_only() -> None:
-    assert COMPONENT_KINDS | {NodeKind.OTHER, NodeKind.DOCUMENT} == COPYABLE_KINDS
+    assert COMPONENT_KINDS | {NodeKind.PLUGIN, NodeKind.OTHER, NodeKind.DOCUMENT} == COPYABLE_KINDS
     for kind in NodeKind:
         a = Node(id="a/x", kind=kind, name="checkout 500s", text=BODY)
         b = Node(id="b/x", kind=kind, name="checkout 500s", text=BODY)
         assert is_same_component(a, b, cosine=1.0) is (kind in COPYABLE_KINDS), kind
+
+
+def test_one_plugin_indexed_twice_is_listed_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A walkthrough indexed one marketplace folder under a second source name: the skill
+    was folded ("also at") but its plugin came twice, as results 1 and 2."""
+    plugin = tmp_path / "market" / "plugins" / "property-kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps(
+        {"name": "property-kit", "description": "Property based testing with Hypothesis: strategies, "
+                                                "shrinking and stateful tests for Python code."}))
+    (plugin / "skills" / "property-tests").mkdir(parents=True)
+    (plugin / "skills" / "property-tests" / "SKILL.md").write_text(
+        "---\nname: property-tests\ndescription: Write property based tests with Hypothesis strategies "
+        "and shrinking for Python functions.\n---\nUse given() and strategies.\n")
+    ix = str(tmp_path / "ix")
+    for name in ("first", "second"):
+        assert run(capsys, "index", tmp_path / "market", "--source-name", name, "--index-dir", ix,
+                   "--embedder", "hashing-64")[0] == 0
+    code, out, _ = run(capsys, "query", "property based testing", "--index-dir", ix, "-k", "5", "--json")
+    assert code == 0
+    results = json.loads(out)["results"]
+    kinds = [r["kind"] for r in results]
+    assert kinds.count("plugin") == 1 and kinds.count("skill") == 1, kinds
+    assert all(len(r["also_at"]) == 1 for r in results)

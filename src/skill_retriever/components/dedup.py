@@ -1,7 +1,7 @@
 """Near-duplicates: the same component re-hosted in several repositories (or plugins).
 
 Two items are copies of one component when they are of one kind that catalogues re-host
-(`COPYABLE_KINDS`: components, other Markdown files and documents) and
+(`COPYABLE_KINDS`: components, plugins, other Markdown files and documents) and
 
 - their names match after normalisation (case, ``-``/``_``/spaces) and their embeddings
   have cosine >= ``same_name_cosine`` (a copy, perhaps lightly edited), or
@@ -60,12 +60,14 @@ MIN_SAME_BODY = 200
 #: Shorter descriptions ("Run the tests.") say little either.
 MIN_DESCRIPTION = 40
 _BLOCK = 1024
-#: The kinds that catalogues re-host, so that one item can have copies: components, the
-#: other Markdown files they ship (prompt templates: `other`) and documents (a runbook
+#: The kinds that catalogues re-host, so that one item can have copies: components,
+#: the plugins that bundle them (one plugin folder indexed under two source names, or a
+#: marketplace mirrored: listed twice otherwise, its skills folded), the other Markdown
+#: files they ship (prompt templates: `other`) and documents (a runbook
 #: copied into two repositories). An incident, a deploy, a service, a tool or a passage is
 #: a record of its own, however alike another one reads: two incidents named "checkout
 #: 500s" are two outages, never one shown twice.
-COPYABLE_KINDS: frozenset[NodeKind] = COMPONENT_KINDS | {NodeKind.OTHER, NodeKind.DOCUMENT}
+COPYABLE_KINDS: frozenset[NodeKind] = COMPONENT_KINDS | {NodeKind.PLUGIN, NodeKind.OTHER, NodeKind.DOCUMENT}
 
 
 @dataclass(frozen=True)
