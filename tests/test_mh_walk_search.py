@@ -88,6 +88,8 @@ def test_the_multihop_profile_on_passages_without_facts_says_index_them_again(ma
     index = make_index(passages())
     said = [w for w in warnings_of(index, "who won the series", profile="multihop") if NO_FACTS in w]
     assert len(said) == 1 and "its passages have none" in said[0] and "index <set>/corpus.json" in said[0]
+    # passages written through the API (as here) or from a JSON graph get no facts from indexing again
+    assert "passages from a JSON graph or the Python API get none" in said[0]
 
 
 def test_the_multihop_profile_on_a_corpus_with_facts_says_nothing(make_index: MakeIndex) -> None:

@@ -76,7 +76,9 @@ def fact_seeds_note(snapshot: IndexSnapshot, fact_seeds: int) -> str | None:
         return None
     if counts.get("passage"):
         again = command(["index", Placeholder("<set>/corpus.json")], snapshot.path)
-        fix = f"its passages have none (indexed before facts existed, or by a run that did not finish): `{again}` makes them"
+        fix = (f"its passages have none: a corpus.json indexed before facts existed, or by a run that did not finish, "
+               f"gets them from `{again}`; passages from a JSON graph or the Python API get none (only a "
+               "corpus.json's passages are read for facts), so leave the profile out there")
     else:  # an index of its own: passages beside these items would take the passage settings off them
         own = command(["index", Placeholder("<set>/corpus.json"), "--index-dir", Placeholder("<new folder>")])
         fix = f"the profile is for a passage corpus indexed from a corpus.json (`{own}`); leave it out here"
