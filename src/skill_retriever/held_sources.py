@@ -14,7 +14,9 @@ may lie inside one, and what to do then depends on it:
   that source's files again: noted (`holds_sources_inside`), as the other way round is
   refused only for a folder not named on purpose;
 - a path gone from disk (deleted, a dangling or looping link) says what it is, and,
-  when the index holds items read from it, which command takes them out (`missing_path`).
+  when the index holds items read from it, which command takes them out; a source read
+  from that very path (or from a folder in it) is named, with the commands that take it
+  out or, moved, take it in again from its new folder (`missing_path`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from skill_retriever.advice import Word, command
+from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance, item_file
 from skill_retriever.ingest.result import Problem
@@ -206,6 +208,8 @@ def missing_path(path: Path, held: Mapping[str, Node] | None = None, index_dir: 
                 return f"{path} is a symbolic link loop (it leads back to itself); point it at a file or folder"
         return f"{path} is a symbolic link to {os.readlink(path)}, which does not exist"
     what = f"{path} does not exist"
+    if whole := _sources_at(held or {}, path, index_dir):
+        return f"{what}; {whole}"
     for source in sources_around(held or {}, path):
         target = _real(path)
         files = [f for f in source.files(held or {}).values() if f is not None and (f == target or f.is_relative_to(target))]
@@ -223,3 +227,26 @@ def missing_path(path: Path, held: Mapping[str, Node] | None = None, index_dir: 
         )
         return f"{what}; the index holds {len(files)} item(s) read from it in the source {source.name!r}: {how}"
     return f"{what}; give a skills folder, a folder of documents, a JSON graph, a tools folder or a corpus.json"
+
+
+def _sources_at(held: Mapping[str, Node], path: Path, index_dir: Word | None) -> str | None:
+    """What the index holds of the sources read from ``path`` itself (or from folders in
+    it), gone from disk with it, and how to take them out or, moved, take them in again
+    from the new folder: None when it holds none. A source keeps its root, so indexing
+    the new folder under the same name is refused until the old one is removed
+    (`provenance.check_sources`); its items then embed again."""
+    target = _real(path)
+    gone = [s for s in held_sources(held) if s.root == target or s.root.is_relative_to(target)]
+    if not gone:
+        return None
+    counts = [len(s.files(held)) for s in gone]
+    named = ", ".join(f"{s.name!r} ({n} item(s){'' if s.root == target else f', from {s.root}'})"
+                      for s, n in zip(gone, counts, strict=True))
+    remove = " and ".join(f"`{command(['remove-source', s.name], index_dir)}`" for s in gone)
+    moved = " and ".join(
+        f"`{command(['index', Placeholder('NEWPATH'), '--source-name', s.name], index_dir)}`" for s in gone
+    )
+    several = len(gone) > 1
+    return (f"the index holds the source{'s' if several else ''} {named} read from it: "
+            f"{remove} take{'' if several else 's'} {'them' if several else 'it'} out; if it was moved, "
+            f"run that, then {moved} ({'their' if several else 'its'} items embed again)")

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.advice import Placeholder, command
+from skill_retriever.advice import command
 from skill_retriever.cliargs import open_index
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
 
 if TYPE_CHECKING:
-    from skill_retriever.indexing import IndexRun
+    from skill_retriever.index_run import IndexRun
     from skill_retriever.ingest.result import IngestResult
     from skill_retriever.model import Node
 
@@ -135,7 +135,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     # A document file emptied is gone (its items removed): no error.
     empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
     said = any(s.problems for s in run.sources if s.source in empty)
-    error = None if not empty else _empty_error(empty, index.path, said)
+    error = None if not empty else _empty_error(empty, index.path, said, before)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
         print(printable_json(dumps({"run": {**run.to_dict(), "timing": timing}, "index": status,
                                     **({"error": error} if error else {})})))
@@ -151,8 +151,13 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             if cut := run.edges_removed.get(s.source):
                 print(f"  removed {cut} relation(s) its items no longer have")
             if gone := run.removed.get(s.source):
-                print(printable(f"  removed {len(gone)} item(s) the source no longer has: {', '.join(gone[:5])}"
-                                + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")))
+                # the relations touching them go too: said, or the edge count drops unexplained
+                touching = run.edges_removed_with_items.get(s.source, 0)
+                with_them = f"; and the {touching} relation(s) touching them" if touching else ""
+                print(printable(f"  removed {len(gone)} item(s) the source no longer has: {_first(gone)}{with_them}"))
+            if kept := run.kept.get(s.source):
+                print(printable(f"  kept {len(kept)} item(s) whose file is gone (--keep-missing; indexing "
+                                f"without it removes them): {_first(kept)}"))
         if run.cross_source is not None:  # after the sources: it resolves what they could not
             read = {n.id for s in run.sources for n in s.nodes}
             for line in run.cross_source.lines(read):
@@ -168,19 +173,32 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     return 0
 
 
-def _empty_error(empty: list[str], index_dir: Path, said: bool) -> str:
+def _first(ids: list[str]) -> str:
+    """The first ids of a list, and how many more (a source may lose hundreds at once)."""
+    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+
+def _empty_error(empty: list[str], index_dir: Path, said: bool, held: Mapping[str, Node]) -> str:
     """Why a run that read no item from some sources exits 1, and what to do (with the
-    command for the index at ``index_dir``); ``said``: a problem line above says why."""
+    command for the index at ``index_dir``); ``said``: a problem line above says why;
+    ``held``: the index's nodes before the run, whose sources read from these folders the
+    advice names (a folder never indexed has nothing to take out)."""
     if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
         why = ("the lines above say why" if said else
                "the file holds no items: a corpus.json lists passages, a JSON graph its nodes, a tool file its tools")
         return f"no items read from {', '.join(empty)}; nothing of it was written or removed ({why})"
+    from skill_retriever.held_sources import held_sources
+
+    roots = {Path(source).resolve() for source in empty}
+    names = [s.name for s in held_sources(held) if s.root in roots]
+    # what the index keeps of such a folder stays until taken out by its name
+    out = " and ".join(f"`{command(['remove-source', name], index_dir)}`" for name in names)
     return (
         f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
         "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
         "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
-        "corpus.json (--kind says which); to take out a source emptied "
-        f"on purpose, `{command(['remove-source', Placeholder('NAME')], index_dir)}` (`{command(['stats'], index_dir)}` lists the names)"
+        "corpus.json (--kind says which)"
+        + (f"; to take out what the index holds of a source emptied on purpose, {out}" if names else "")
     )
 
 

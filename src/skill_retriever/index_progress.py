@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from skill_retriever.safety.terminal import printable
 
 if TYPE_CHECKING:
-    from skill_retriever.indexing import IndexRun, Progress
+    from skill_retriever.index_run import IndexRun
+    from skill_retriever.indexing import Progress
     from skill_retriever.stores.embedder import Embedder
 
 __all__ = ["Calibrating", "ProgressBars", "duration", "run_timing", "show_progress", "timing_line"]

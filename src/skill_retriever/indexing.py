@@ -27,12 +27,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from skill_retriever.cross_source import CrossSourceReport, link_across_sources
+from skill_retriever.cross_source import link_across_sources
 from skill_retriever.document_sources import (
     READ_AS_BEFORE,
     document_file_origin,
@@ -47,6 +46,7 @@ from skill_retriever.held_sources import (
     missing_path,
     refuse_nested,
 )
+from skill_retriever.index_run import IndexRun, delete_stale
 from skill_retriever.ingest.provenance import (
     Provenance,
     check_ids,
@@ -163,60 +163,6 @@ def ingest(
     return ingest_passages(corpus, nlp=None if ner else False, source_name=source_name, cache_dir=index_dir)
 
 
-@dataclass
-class IndexRun:
-    """What indexing one or more sources did."""
-
-    sources: list[IngestResult] = field(default_factory=list)
-    writes: list[WriteReport] = field(default_factory=list)
-    calibration: dict[str, Any] | None = None
-    #: Source -> ids the index held from it that the source no longer has (removed).
-    removed: dict[str, list[str]] = field(default_factory=dict)
-    #: Source -> how many relations of its items it no longer has (removed).
-    edges_removed: dict[str, int] = field(default_factory=dict)
-    #: Source -> the mark of its earlier run that did not finish, which this run completed
-    #: (``stores.run_marks``).
-    completed: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Names resolved in other sources of the index after the run (`cross_source`).
-    cross_source: CrossSourceReport | None = None
-    #: Source -> the reports of writing its items (not removals, nor links across sources).
-    source_writes: dict[str, list[WriteReport]] = field(default_factory=dict)
-
-    @property
-    def embedded(self) -> int:
-        return sum(w.embedded for w in self.writes)
-
-    @property
-    def embedded_edges(self) -> int:
-        """Of the texts embedded, relations' sentences (the rest are items' texts)."""
-        return sum(w.embedded_edges for w in self.writes)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "sources": [
-                {
-                    "source": s.source,
-                    "nodes": len(s.nodes),
-                    "edges": len(s.edges),
-                    "problems": [str(p) for p in s.skips],
-                    "notes": [str(p) for p in s.notes],  # on files read whole
-                    "seconds": round(s.seconds, 3),
-                }
-                for s in self.sources
-            ],
-            "embedded": self.embedded,
-            "embedded_edges": self.embedded_edges,
-            "nodes_added": sum(w.nodes_added for w in self.writes),
-            "nodes_updated": sum(w.nodes_updated for w in self.writes),
-            "nodes_unchanged": sum(w.nodes_unchanged for w in self.writes),
-            "nodes_removed": {source: len(ids) for source, ids in self.removed.items()},
-            "edges_removed": dict(self.edges_removed),
-            "calibration": self.calibration,
-            "completed_unfinished_runs": dict(self.completed),
-            "cross_source": self.cross_source.to_dict() if self.cross_source else None,
-        }
-
-
 def write_result(index: Index, result: IngestResult, progress: Progress | None = None) -> list[WriteReport]:
     """Upsert nodes in batches (each batch durable once its call returns), then edges."""
     reports = []
@@ -270,9 +216,10 @@ def index_sources(
         calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
             channel weights, the "nothing fits" line), unless its calibration is current.
         prune: Remove the items the index holds from a source that the source no longer
-            has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them),
-            and the relations of its items it no longer has (:func:`stale_edge_ids`); one
-            document file read whole and empty counts as gone (`_emptied`).
+            has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them,
+            ``run.kept`` when off), and the relations of its items it no longer has
+            (:func:`stale_edge_ids`, removed also when off); one document file read whole
+            and empty counts as gone (`_emptied`).
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
 
     Raises:
@@ -322,24 +269,19 @@ def index_sources(
         run.sources.append(result)
         if not result.nodes:  # nothing is written or removed (an earlier run's mark stays) ...
             if prune and source_kind == "docs" and one_file is not None and (emptied := _emptied(index, result, origin)):
-                run.writes.append(index.delete(emptied))  # ... but what an emptied file held
-                run.removed[result.source] = emptied
+                delete_stale(index, run, result.source, emptied)  # ... but what an emptied file held
             continue
         if (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.source_writes[result.source] = write_result(index, result, progress)
         run.writes.extend(run.source_writes[result.source])
-        gone = stale_ids(index.snapshot(), result, origin, one_file or path) if prune else []
+        gone = stale_ids(index.snapshot(), result, origin, one_file or path)
+        if not prune and gone:  # kept, and said: the run reports them as it would removals
+            run.kept[result.source], gone = gone, []
         # A relation a file it read no longer states goes even with prune off, which keeps
         # the items of files gone, not what a file read today no longer says.
-        cut = stale_edge_ids(index.snapshot(), result, origin)
-        if gone or cut:
-            run.writes.append(index.delete(gone, cut))
-        if gone:
-            run.removed[result.source] = gone
-        if cut:
-            run.edges_removed[result.source] = len(cut)
+        delete_stale(index, run, result.source, gone, stale_edge_ids(index.snapshot(), result, origin))
         run_marks.end(index, origin.name)
     if any(s.nodes for s in run.sources) or run.removed:
         _link_across_sources(index, run, before)
