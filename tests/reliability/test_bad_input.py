@@ -51,7 +51,7 @@ def retriever(labelled_index: Index) -> Retriever:
         ("x" * 1_000_000, "over the limit"),
         (" " * 999_990 + "deploy", None),  # a megabyte of padding around a short query is fine
         (b"deploy postgres", "bytes"),
-        (None, "must be text"),
+        (None, 'needs "query", the text to search for'),  # as the graph says it
         (42, "must be text"),
         (["deploy"], "must be text"),
     ],
