@@ -23,6 +23,7 @@ import pytest
 from reliability_support import FULL, LABELS, VOCAB, count
 
 from skill_retriever.adapters.mcp_server import STATUS_URI, build_server
+from skill_retriever.components.conflicts import UNSEEN, UNSEEN_NAME
 from skill_retriever.components.install import install
 from skill_retriever.filters import Filters
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
@@ -431,11 +432,15 @@ async def _drive_scenario(index_dir: Path, tmp: Path, world: World) -> list[str]
         ).is_file():
             found.append("the install wrote the private server, or not the public skill")
         found += [f"file: {t}" for t in SECRETS if t in files_text(fresh)]
-        if (
-            answers["check"].structured_content["installed"]
-            or answers["check"].structured_content["conflicts"]
+        # The private skill's own conflict is in the install record, so it is reported,
+        # but only as "not shown": never its id, name or reason (SECRETS above).
+        check = answers["check"].structured_content
+        if check["installed"] or any(
+            (c["source"], c.get("not_shown")) != (UNSEEN, UNSEEN_NAME) for c in check["conflicts"]
         ):
             found.append("check_dependencies saw the private installed skill")
+        if [c["target"] for c in check["conflicts"]] != ["pub/lint-rules"]:
+            found.append("check_dependencies missed the conflict the private skill declares")
 
     # a few random actions of the random world, for a caller holding "blue"
     rng = random.Random(9)

@@ -10,7 +10,8 @@ Every destination is checked again right before it is written, and what ``force`
 overwrites of the user's own is kept first (`replaced`), as are the text of a shared
 JSON file it first changes and which folders it makes (`as_before`). The record says
 what each component requires and, for one asked for, what installing it newly added
-(`brought`). `install` plans and writes, holding the target's lock (`target_lock`).
+(`brought`), and the names each declares in its own ``conflicts`` (`declared_conflicts`).
+`install` plans and writes, holding the target's lock (`target_lock`).
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ def _write(
         if c.status not in ("install", "unchanged"):
             continue
         entry = record.components.setdefault(c.id, RecordEntry(c.kind, c.name))
+        entry.conflicts = list(plan.declares.get(c.id, ()))  # as this version declares them
         for f in c.files:
             if f.action in ("create", "overwrite", "unchanged"):
                 entry.kept.pop(f.path, None)  # as installed again: no longer the user's change

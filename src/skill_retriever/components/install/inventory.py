@@ -12,9 +12,10 @@ SHA-256, the file itself kept under ``BACKUP_DIR``; earlier versions of it that 
 replaced, kept there too), and what an uninstall kept because
 the user changed it since (path -> why); whether an install was asked for it by name,
 the ids it requires directly, and (for one asked for) the dependencies installing it
-newly added; per plugin id, its name and the components installing it brought; which
-shared JSON files an install created, and the original text of those it first changed;
-and which folders an install created. Uninstall reads it to take back exactly that, put
+newly added, and the names it declares in its own ``conflicts`` (a hook's or a server's
+entry keeps none: `unseen` reads them here); per plugin id, its name and the components
+installing it brought; which shared JSON files an install created, and the original text
+of those it first changed; and which folders an install created. Uninstall reads it to take back exactly that, put
 back what was replaced, and nothing a user changed since. Keys a record of an older
 version lacks read as empty.
 """
@@ -112,6 +113,9 @@ class RecordEntry:
     requires: list[str] = field(default_factory=list)
     #: the dependencies installing it newly added (uninstalled with it, unless needed)
     brought: list[str] = field(default_factory=list)
+    #: the names it declares in its own ``conflicts`` (`declared_conflicts`): a hook's or
+    #: a server's entry keeps none, so `unseen` reads them here for a caller who may not see it
+    conflicts: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -143,6 +147,7 @@ class RecordEntry:
             **({"named": True} if self.named else {}),
             **({"requires": list(self.requires)} if self.requires else {}),
             **({"brought": list(self.brought)} if self.brought else {}),
+            **({"conflicts": list(self.conflicts)} if self.conflicts else {}),
         }
 
     @classmethod
@@ -167,7 +172,21 @@ class RecordEntry:
             named=data.get("named") is True,
             requires=[str(i) for i in data.get("requires") or []],
             brought=[str(i) for i in data.get("brought") or []],
+            conflicts=_names(data.get("conflicts")),
         )
+
+
+def _names(value: Any) -> list[str]:
+    """A record's list of names (none when it lacks the key: an older record).
+
+    Raises:
+        ValueError: It is there and no list of names.
+    """
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise ValueError("'conflicts' must be a list of names")
+    return list(value)
 
 
 @dataclass

@@ -73,6 +73,8 @@ class InstallPlan:
             any refuses the plan whole, ``allow_conflicts`` or not.
         named: The ids asked for by their own id or name (not only as a plugin's member).
         notes: What a name given chose among several of it (`resolve`), one line each.
+        declares: Id of each component -> the names it declares in its own ``conflicts``
+            (`declared_conflicts`), for the install record; no answer shows them.
     """
 
     target: Path
@@ -89,6 +91,7 @@ class InstallPlan:
     clashes: tuple[Clash, ...] = ()
     named: frozenset[str] = frozenset()
     notes: tuple[str, ...] = ()
+    declares: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def refused_for_conflicts(self) -> bool:

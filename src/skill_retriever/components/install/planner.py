@@ -8,7 +8,8 @@ one the caller's view does not show, judged from the files there: `unseen`), and
 each file (`file_action`), hook and server what would happen. Arguments of the wrong type
 are refused first (`install_args`). Each component added for another names the
 components of the plan that require it directly (`ComponentPlan.requirers`).
-`apply.apply_plan` writes it.
+What each component declares in its own ``conflicts`` goes with the plan for the install
+record (`declared_conflicts`). `apply.apply_plan` writes it.
 
 Safety: an existing file that differs is never planned for overwriting without ``force``
 (an identical one is "unchanged"), unless it is what an earlier install of the same
@@ -54,6 +55,7 @@ from skill_retriever.components.install.claude_names import (
     note_same_named_commands,
     note_shadowed_commands,
 )
+from skill_retriever.components.install.declared_conflicts import declared_conflicts
 from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
 from skill_retriever.components.install.install_args import (
     check_path,
@@ -226,6 +228,7 @@ def plan_install(
         clashes=clashes,
         named=frozenset(i for i in resolved if i not in plugins),
         notes=tuple(dict.fromkeys(note for _, note in found if note)),
+        declares={n.id: declared_conflicts(view, n) for n in nodes},
     )
 
 

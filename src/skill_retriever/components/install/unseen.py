@@ -8,15 +8,19 @@ hers requires.
 
 Both are judged here from what she could read anyway, never from the hidden item's
 index entry: the public component's own frontmatter, and the files and names in the
-target. A target is the caller's to write, so an answer drawn from the index (a record
-naming a guessed id) would tell her whether such a hidden item exists and what it
-conflicts with. So a component installed by hand, in no source of the index, is judged
-alike, and the answer never names it: its name and path would name the hidden item.
+target, the install record among them (what each recorded component declared in its own
+``conflicts``: `declared_conflicts`). A target is the caller's to write, so an answer
+drawn from the index (a record naming a guessed id) would tell her whether such a hidden
+item exists and what it conflicts with; what the record itself says tells her only what
+its writer put there. So a component installed by hand, in no source of the index, is
+judged alike, and the answer never names it: its name and path would name the hidden item.
 
 - `unseen_conflicts`: a component to install conflicts with one the target holds that no
   visible component accounts for, when its own ``conflicts`` names that one, or that
-  one's installed file (its frontmatter) names it. One conflict per component, with
-  the other side `UNSEEN` (never counted: one line says it, however many there are).
+  one's installed file (its frontmatter) names it, or the install record's entry of it
+  does (a hook's or an MCP server's entry in the shared JSON files keeps no
+  ``conflicts``, so the record keeps them). One conflict per component, with the other
+  side `UNSEEN` (never counted: one line says it, however many there are).
 - `installed_names`: the names of everything the target holds (`missing` says a
   requirement of that name is installed there).
 """
@@ -29,15 +33,23 @@ from typing import Any
 
 from skill_retriever.components.conflicts import UNSEEN, UNSEEN_NAME, Conflict
 from skill_retriever.components.install.claude_folder import layout_rel
-from skill_retriever.components.install.inventory import INSTALLABLE, installed_components
-from skill_retriever.components.install.layout import scan_files
+from skill_retriever.components.install.declared_conflicts import conflict_names, written_conflicts
+from skill_retriever.components.install.errors import InstallError
+from skill_retriever.components.install.inventory import (
+    INSTALLABLE,
+    InstallRecord,
+    installed_components,
+)
+from skill_retriever.components.install.layout import LAYOUT, scan_files
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_records import CONFLICTS_KEY, name_list
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.ingest.skill_records import CONFLICTS_KEY
+from skill_retriever.model import NodeKind
 
 __all__ = ["UNSEEN", "UNSEEN_NAME", "installed_names", "unseen_conflicts"]
+
+_HOOKS_PATH = LAYOUT[NodeKind.HOOK].pattern
 
 
 def installed_names(root: Path) -> frozenset[str]:
@@ -46,21 +58,6 @@ def installed_names(root: Path) -> frozenset[str]:
     if not root.is_dir():
         return frozenset()
     return frozenset(name_key(n) for item in installed_components(root) for n in item.names)
-
-
-def conflict_names(value: Any) -> list[str]:
-    """The names a ``conflicts`` entry lists, in each form `skill_records` reads: names (a
-    list, or one string of them, comma-separated), ``{name: x, reason: ...}`` and
-    ``{x: reason}``."""
-    unread: list[str] = []  # the indexer warned already about what is no name
-    if not isinstance(value, list):
-        return name_list(value, CONFLICTS_KEY, unread)
-    out: list[str] = []
-    for item in value:
-        if isinstance(item, dict) and "name" not in item and len(item) == 1:
-            item = str(next(iter(item)))
-        out += name_list([item], CONFLICTS_KEY, unread)
-    return out
 
 
 def _front(path: Path) -> Mapping[str, Any]:
@@ -72,10 +69,12 @@ def _front(path: Path) -> Mapping[str, Any]:
 
 class _Visible:
     """Whether something the target holds is a component the caller's view accounts for:
-    matched as installed (`match_installed`: its path), or of a visible kind and name."""
+    matched as installed (`match_installed`: its path), or of a visible kind and name.
+    The path of every recorded hook without scripts is one, ``settings.json``'s hooks
+    (`RecordEntry.first_path`): a visible hook there says nothing of a hidden one."""
 
     def __init__(self, view: CallerView, installed: Mapping[str, str]) -> None:
-        self.paths = set(installed.values())
+        self.paths = set(installed.values()) - {_HOOKS_PATH}
         self.keys = {(n.kind, name_key(n.name)) for n in view.nodes.values() if n.kind in INSTALLABLE}
 
     def __call__(self, kind: NodeKind, names: Iterable[str], path: str) -> bool:
@@ -107,25 +106,44 @@ def unseen_conflicts(
         names = [name, *([own] if isinstance(own, str) else [])]
         if not visible(kind, names, layout_rel(root, path)):
             against.update(name_key(n) for n in conflict_names(front.get(CONFLICTS_KEY)))
+    recorded = _recorded_against(view, root, visible) - against
     out = []
     for node_id in dict.fromkeys(ids):
         node = view.get(node_id)
-        mine = any(name_key(n) in unseen for n in _written_conflicts(node))
-        theirs = name_key(node.name) in against
+        mine = any(name_key(n) in unseen for n in written_conflicts(node))
+        theirs = _theirs(node.name, name_key(node.name), against, recorded)
         ask = (f"to install {node.name} here, ask whoever installed the other (or someone who "
                "may see it in the index) to uninstall it first, or install into another project")
         if mine:
             why = f"{node.name}'s own conflicts names the installed one"
-            why += f", and the installed one's files name {node.name}" if theirs else ""
+            why += f", and {theirs[0]}" if theirs else ""
             out.append(Conflict(node_id, UNSEEN, f"{why}; {ask}"))
         elif theirs:
-            why = f"the installed one's files name {node.name} in their conflicts"
-            out.append(Conflict(UNSEEN, node_id, f"{why}; {ask}"))
+            out.append(Conflict(UNSEEN, node_id, f"{theirs[0]} {theirs[1]}; {ask}"))
     return out
 
 
-def _written_conflicts(node: Node) -> list[str]:
-    """The names ``node``'s frontmatter lists under ``conflicts``, as written: only
-    Markdown components keep their frontmatter."""
-    front = node.attrs.get("frontmatter")
-    return conflict_names(front.get(CONFLICTS_KEY)) if isinstance(front, Mapping) else []
+def _theirs(name: str, key: str, files: set[str], recorded: set[str]) -> tuple[str, str] | None:
+    """Where the installed one declares its conflict with ``name`` (None: it does not),
+    in two parts: "... names it", "in ...", as a reason line reads them."""
+    if key in files:
+        return f"the installed one's files name {name}", "in their conflicts"
+    if key in recorded:  # no installed file says it: a hook's, a server's (their entries keep none)
+        return f"the installed one names {name}", "in its own conflicts (the install record keeps them)"
+    return None
+
+
+def _recorded_against(view: CallerView, root: Path, visible: _Visible) -> set[str]:
+    """The name keys that the install record says its components the caller cannot see
+    declared in their ``conflicts`` (`declared_conflicts`): a hook's or a server's entry
+    keeps none of its own."""
+    try:
+        record = InstallRecord.load(root)
+    except InstallError:  # damaged: `installed_components` reads no entry of it either
+        return set()
+    return {
+        name_key(n)
+        for node_id, entry in record.components.items()
+        if not view.sees(node_id) and not visible(NodeKind(entry.kind), (entry.name,), entry.first_path)
+        for n in entry.conflicts
+    }
