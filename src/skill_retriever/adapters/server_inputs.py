@@ -121,7 +121,8 @@ def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any
         raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
     for key, value in asked.items():
         cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
-        cap = NONE_CAPS.get(key) if cap is None else cap
+        if key in NONE_CAPS:  # "as the index suggests" (0 on a catalogue): the fixed cap, or more if it runs more
+            cap = max(NONE_CAPS[key], cap or 0)
         if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
             continue
         if (value < cap) if key == "ppr_tol" else (value > cap):
