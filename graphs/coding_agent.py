@@ -18,8 +18,11 @@ task; None when the index was never calibrated), which the prompt also puts in w
 Either way, each retrieval phase runs as its own node in the subgraph's namespace
 (``stream(..., subgraphs=True)`` shows them) and its own run in a trace, and a
 checkpointer on the agent checkpoints the subgraph too. A run that succeeds sets ``k``,
-``token_budget`` and ``kinds`` back to their defaults (`per_call_defaults`), so the next
-task of a checkpointed thread gets what it asks for, not what the last one asked.
+``token_budget``, ``kinds`` and ``budget_fill`` back to their defaults
+(`per_call_defaults`), so the next task of a checkpointed thread gets what it asks for,
+not what the last one asked. Both refuse, before the run, an input key they do not take
+(``topk``, ``max_tokens``: LangGraph would drop it unread) and a run without ``task``
+(`graph_input.input_checked`), as the retrieval graph does.
 
 The last node, ``act``, needs no model: it assembles a prompt with the task and the full
 text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
@@ -45,23 +48,27 @@ from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 from typing_extensions import TypedDict  # pydantic's JSON schemas need it before Python 3.12
 
+from skill_retriever.adapters.agent_task import (  # the task input, read (re-exported here)
+    DEFAULT_KINDS,
+    NO_TASK,
+    task_kinds,
+    task_of,
+    task_profile,
+)
 from skill_retriever.adapters.langgraph_server import (
     ServerContext,
+    _context_of,
     retrieval_context,
     server_principals,
 )
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import names_of
 from skill_retriever.graph import graph as compiled_retrieval_graph
-from skill_retriever.model import COMPONENT_KINDS
+from skill_retriever.graph_input import input_checked
 from skill_retriever.state import FilterSpec, FitInfo, Result
 from skill_retriever.stores.index import Index
 
 retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrieval_graph)
 
-#: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
-DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
 DEFAULT_K = 5
 DEFAULT_BUDGET = 16000  # tokens: five real skills fit (see the module docstring)
 
@@ -85,6 +92,9 @@ class TaskInput(TypedDict):
     token_budget: NotRequired[int | None]  # None: no budget
     # one string is one kind; left out (or null): every component kind
     kinds: NotRequired[list[str] | str | None]
+    # with a token_budget, fill it with lower-ranked items that fit (what the budget's
+    # warning advises); left out (or null): as the retrieval's settings say (no filling)
+    budget_fill: NotRequired[bool | None]
 
 
 def per_call_defaults() -> dict[str, Any]:
@@ -99,7 +109,7 @@ def per_call_defaults() -> dict[str, Any]:
     a resumed run from a new one either). The defaults rather than None, because a
     ``token_budget`` of None is an input of its own (no budget).
     """
-    return {"k": DEFAULT_K, "token_budget": DEFAULT_BUDGET, "kinds": None}
+    return {"k": DEFAULT_K, "token_budget": DEFAULT_BUDGET, "kinds": None, "budget_fill": None}
 
 
 class AgentOutput(TypedDict):
@@ -112,22 +122,6 @@ class AgentOutput(TypedDict):
 
 
 # -- shared by both agents --------------------------------------------------------------
-
-
-def task_kinds(state: Any) -> list[str]:
-    """The kinds a task's input asks for: left out (or null), every component kind; one
-    string, that one kind (``list("skill")`` searched for the kinds s, k, i, l).
-
-    Raises:
-        ConfigError: An empty list, which would search every kind, the opposite of what
-            an empty filter says; or neither a string nor a list of strings.
-    """
-    kinds = names_of(state.get("kinds"), "kinds")  # one string is one name, as everywhere
-    if kinds is None:
-        return list(DEFAULT_KINDS)
-    if not kinds:
-        raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
-    return sorted(kinds)
 
 
 def skill_texts(results: list[Result], index: Index) -> list[SkillText]:
@@ -171,7 +165,9 @@ def assemble_prompt(
             answer never reads as "nothing matched".
     """
     nothing_fits = fit is not None and fit["nothing_fits"]
-    note = budget_dropped_note(budget, kept=len(skills))
+    # When nothing fits, the items the budget dropped are off-topic too: say they did not
+    # fit, never urge a larger budget to include them.
+    note = budget_dropped_note(budget, kept=len(skills), advise=not nothing_fits)
     if nothing_fits and skills:
         closest = (
             "The closest item is shown below only in case it helps; follow it only where it clearly applies"
@@ -197,7 +193,7 @@ def assemble_prompt(
     return "\n".join(parts)
 
 
-def budget_dropped_note(budget: dict[str, Any] | None, kept: int) -> str | None:
+def budget_dropped_note(budget: dict[str, Any] | None, kept: int, *, advise: bool = True) -> str | None:
     """The sentence saying how many items matched but did not fit the token budget, and
     how to raise it; None when the budget dropped none. (The retrieval's warning says so
     too, but a caller reading only the prompt took an empty answer for "nothing matched".)
@@ -205,11 +201,17 @@ def budget_dropped_note(budget: dict[str, Any] | None, kept: int) -> str | None:
     Args:
         budget: the ``apply_token_budget`` phase's stats.
         kept: how many items the budget kept (the dropped ones are "more" than those).
+        advise: say how to include them; False when nothing fits the task, where they
+            are only the closest items, which no budget makes fit the task.
     """
     dropped = int((budget or {}).get("dropped") or 0)
     if budget is None or not dropped:
         return None
     what = f"{dropped} {'more ' if kept else ''}{'item' if dropped == 1 else 'items'}"
+    if not advise:
+        alone = "The closest item" if dropped == 1 else f"The {dropped} closest items"
+        closest = f"{dropped} more of the closest items" if kept else alone
+        return f"{closest} did not fit the token budget of {budget.get('budget')} tokens."
     note = f"{what} matched this task but did not fit the token budget of {budget.get('budget')} tokens"
     sizes = [int(d["tokens"]) for d in budget.get("dropped_ids") or [] if "tokens" in d]
     if not kept and sizes:  # the cut keeps best first, so the best one is what must fit
@@ -266,20 +268,20 @@ def build_agent_with_wrapper_node(
     def retrieve_skills(
         state: WrapperAgentState, runtime: Runtime[ServerContext]
     ) -> dict[str, Any]:
-        if not isinstance(state.get("task"), str):
-            raise QueryError('the input needs "task", the coding task in plain words, e.g. {"task": "add tracing"}')
-        ctx = retrieval or retrieval_context(
-            runtime.context if isinstance(runtime.context, ServerContext) else None
-        )
+        task = task_of(state)
+        # Served: the run's JSON context, refused when it is not an object, as the served
+        # retrieval graph refuses it (context=["x"] ran on the default index).
+        ctx = retrieval or retrieval_context(_context_of(runtime))
         filters: FilterSpec = {"kinds": task_kinds(state)}
         if retrieval is None:  # served: search as the deployment says, as the server graph does
             filters["principals"] = server_principals()
         out = retrieval_graph.invoke(
             {
-                "query": state["task"],
+                "query": task,
                 "k": state.get("k", DEFAULT_K),
                 "token_budget": state.get("token_budget", DEFAULT_BUDGET),
                 "filters": filters,
+                "profile": task_profile(state),
             },
             context=ctx,
         )
@@ -303,7 +305,8 @@ def build_agent_with_wrapper_node(
     builder.add_edge(START, "retrieve_skills")
     builder.add_edge("retrieve_skills", "act")
     builder.add_edge("act", END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    # input_checked: an input key it lacks (topk, max_tokens) is refused, not dropped unread
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK)
 
 
 # -- 2. the compiled retrieval graph as a node: the agent shares its keys ----------------
@@ -313,6 +316,7 @@ class SharedAgentState(TaskInput, AgentOutput):
     # the retrieval graph's input keys ...
     query: str
     filters: FilterSpec
+    profile: dict[str, Any] | str  # the task's budget_fill (`task_profile`)
     # ... and its output keys
     # (no reducers: each retrieval's stats and warnings replace the last one's, or a
     # checkpointed thread would show an earlier task's warnings beside this one's results)
@@ -326,12 +330,18 @@ class SharedAgentState(TaskInput, AgentOutput):
 
 
 def frame_query(state: SharedAgentState) -> dict[str, Any]:
-    """Turn the task into the retrieval graph's input keys."""
+    """Turn the task into the retrieval graph's input keys (each written on every run, so
+    a checkpointed thread never searches with the last task's).
+
+    Raises:
+        QueryError: No ``task``, in the wrapper agent's words (it was a bare KeyError).
+    """
     return {
-        "query": state["task"],
+        "query": task_of(state),
         "k": state.get("k", DEFAULT_K),
         "token_budget": state.get("token_budget", DEFAULT_BUDGET),
         "filters": {"kinds": task_kinds(state)},
+        "profile": task_profile(state),
     }
 
 
@@ -364,7 +374,20 @@ def build_agent_with_subgraph_node(
     builder.add_edge("skill_retriever", "collect_texts")
     builder.add_edge("collect_texts", "act")
     builder.add_edge("act", END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK)
 
 
 graph = build_agent_with_wrapper_node()  # what langgraph.json serves as "coding_agent"
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_K",
+    "DEFAULT_KINDS",
+    "NO_TASK",
+    "assemble_prompt",
+    "build_agent_with_subgraph_node",
+    "build_agent_with_wrapper_node",
+    "graph",
+    "per_call_defaults",
+    "task_kinds",
+]

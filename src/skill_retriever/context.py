@@ -15,6 +15,7 @@ stays JSON for checkpointers, LangGraph Server and Studio.
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import uuid
@@ -103,6 +104,23 @@ class _Checked(type):
         return super().__call__(*args, **kwargs)
 
 
+#: The context's JSON schema: what it holds, in words. It is Python objects, not JSON (a
+#: caller with JSON only runs the server graph, whose context is ``ServerContext``).
+_JSON_SCHEMA: dict[str, Any] = {
+    "title": "RetrievalContext",
+    "description": f"Python objects, not JSON: {_HOW}. A JSON context (index_dir, rerank, cross_encoder) is "
+    "the server graph's (skill_retriever.adapters.langgraph_server).",
+    "type": "object",
+    "properties": {
+        "index": {"description": "The Index to search: Index.open(path)."},
+        "config": {"description": "Default settings, a RetrievalConfig; left out: RetrievalConfig()."},
+        "reranker": {"description": "A Reranker, or null for none (the default)."},
+        "snapshot": {"description": "An IndexSnapshot of the index to search; null: its current one."},
+    },
+    "required": ["index"],
+}
+
+
 @dataclass(frozen=True)
 class RetrievalContext(metaclass=_Checked):
     """The LangGraph context of the retrieval graph: the index, default settings, reranker.
@@ -122,6 +140,21 @@ class RetrievalContext(metaclass=_Checked):
     snapshot: IndexSnapshot | None = None
     _views: OrderedDict[str, QueryView] = field(default_factory=OrderedDict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """What pydantic makes of this context (LangGraph's ``get_context_jsonschema``):
+        an instance, checked as one, with the JSON schema `_JSON_SCHEMA`. From the fields
+        pydantic failed: their types (an Index, a Reranker) are imported only for type
+        checkers, as importing them at once slowed ``import skill_retriever``, and they are
+        Python objects with no JSON form anyway."""
+        from pydantic_core import core_schema
+
+        return core_schema.is_instance_schema(cls)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
+        return copy.deepcopy(_JSON_SCHEMA)
 
     def __post_init__(self) -> None:
         """Refuse an index that is not one here, not at the first search (where a path

@@ -5,7 +5,9 @@ key without a word, before any node runs (the ``START`` writer of
 ``CompiledStateGraph.attach_node``): ``{"query": "fuzzing", "topk": 3}`` searched for the
 default 10, and the served graph dropped a ``query_vector``. LangGraph has no strict-input
 switch, so the compiled graphs are made `InputCheckedGraph`, which checks a dict input's
-keys before the run starts, and names the keys the graph takes.
+keys before the run starts, and names the keys the graph takes. The key a run cannot do
+without is the retrieval graph's ``query`` by default; another graph names its own
+(``graphs/coding_agent.py``: ``input_checked(graph, required="task", hint=...)``).
 
 Only a direct call is checked. A parent graph that adds the compiled graph as one of its
 nodes passes its whole state, its own keys too (``graphs/coding_agent.py``'s ``task``,
@@ -58,8 +60,21 @@ def _on_thread(config: RunnableConfig | None) -> bool:
 
 class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
     """A compiled graph that refuses, before the run, an input key its input schema lacks,
-    and a missing ``query`` (outside a checkpointed thread). Everything else is LangGraph's:
-    ``invoke``, ``batch`` and ``stream_events`` run through ``stream`` / ``astream``."""
+    and a missing required key (outside a checkpointed thread). Everything else is
+    LangGraph's: ``invoke``, ``batch`` and ``stream_events`` run through ``stream`` /
+    ``astream``.
+
+    Args:
+        required_key: the input key a run needs (``query``); None: none.
+        missing_hint: what a run without it is told.
+        **kwargs: LangGraph's own (``CompiledStateGraph``); its ``copy`` and
+            ``with_config`` pass the two above back in with them.
+    """
+
+    def __init__(self, *, required_key: str | None = "query", missing_hint: str = NO_QUERY, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.required_key = required_key
+        self.missing_hint = missing_hint
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
@@ -70,19 +85,21 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         return super().astream(input, config, **kwargs)
 
     def check_input(self, input: Any, config: RunnableConfig | None, context: Any = None) -> None:
-        """Refuse a dict input that names a key this graph does not take, or no query.
+        """Refuse a dict input that names a key this graph does not take, or lacks the
+        required one.
 
         Raises:
             ConfigError: An unknown key, named with where it goes or the keys taken.
-            QueryError: No ``query`` (or None), on a direct call outside a thread.
+            QueryError: No required key (or None), on a direct call outside a thread.
         """
         if not isinstance(input, Mapping) or _called_as_node(config, context):
             return  # None resumes a run, a Command steers one: no input keys to check
         taken = list(self.builder.schemas[self.builder.input_schema])
         if unknown := [k for k in input if k not in taken]:
             raise ConfigError(unknown_keys_message(unknown, taken))
-        if "query" in taken and input.get("query") is None and not _on_thread(config):
-            raise QueryError(NO_QUERY)
+        required = self.required_key
+        if required in taken and input.get(required) is None and not _on_thread(config):
+            raise QueryError(self.missing_hint)
 
 
 def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
@@ -97,8 +114,18 @@ def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
 
 def input_checked(
     graph: CompiledStateGraph[StateT, ContextT, InputT, OutputT],
+    *,
+    required: str | None = "query",
+    hint: str = NO_QUERY,
 ) -> InputCheckedGraph[StateT, ContextT, InputT, OutputT]:
     """``graph`` as an `InputCheckedGraph`: the same compiled graph (nodes, channels, name,
-    checkpointer), made as LangGraph's own ``copy`` makes one."""
+    checkpointer), made as LangGraph's own ``copy`` makes one.
+
+    Args:
+        graph: the compiled graph.
+        required: the input key a run needs; None: none.
+        hint: what a run without it is told: the key, what it holds, an example input.
+    """
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
+    attrs.update(required_key=required, missing_hint=hint)
     return InputCheckedGraph(**attrs)

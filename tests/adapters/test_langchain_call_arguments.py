@@ -35,7 +35,7 @@ def test_the_tools_own_arguments_given_to_the_builder_are_its_defaults(retriever
     tool = make_search_skills_tool(retriever, k=3, kinds="skill", token_budget=100_000)
     props = convert_to_openai_tool(tool)["function"]["parameters"]["properties"]
     assert props["k"]["default"] == 3 and props["token_budget"]["default"] == 100_000  # what the model reads
-    assert props["kinds"]["default"] == ["skill"] and "omit for skill" in props["kinds"]["description"]
+    assert props["kinds"]["default"] == ["skill"] and "null or left out: skill" in props["kinds"]["description"]
     answer = tool_node_answer(tool, {"query": QUERY})
     assert answer.status == "success", answer.content
     assert len(answer.artifact) == 3 and {r["kind"] for r in answer.artifact} == {"skill"}

@@ -10,6 +10,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from tool_calls import tool_node_answer
 
 from skill_retriever.adapters.langchain import format_results, make_search_skills_tool
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 
@@ -160,12 +161,16 @@ def test_an_empty_query_comes_back_to_the_model_as_a_tool_error(tool, query: str
 
 
 @pytest.mark.asyncio
-async def test_a_bad_setting_comes_back_as_a_tool_error_in_async(sample_index: Index) -> None:
-    tool = make_search_skills_tool(Retriever(sample_index, reranker=None), rrf_k=-1)
-    call = {"type": "tool_call", "id": "call-2", "name": "search_skills", "args": {"query": "x"}}
+async def test_a_bad_argument_comes_back_as_a_tool_error_in_async(sample_index: Index) -> None:
+    # A bad setting is the builder's, refused when the tool is built (test_s44_agents2_tool.py):
+    # every call failed with it, telling the model to fix arguments it never gave.
+    with pytest.raises(ConfigError, match=r"^make_search_skills_tool: rrf_k must be > 0, got -1$"):
+        make_search_skills_tool(Retriever(sample_index, reranker=None), rrf_k=-1)
+    tool = make_search_skills_tool(Retriever(sample_index, reranker=None))
+    call = {"type": "tool_call", "id": "call-2", "name": "search_skills", "args": {"query": "   "}}
     answer = await tool.ainvoke(call)
     assert isinstance(answer, ToolMessage) and answer.status == "error"
-    assert "rrf_k" in str(answer.content)
+    assert "the query is empty" in str(answer.content)
 
 
 def test_a_bug_still_raises(sample_index: Index) -> None:

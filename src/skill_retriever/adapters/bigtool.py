@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 from langchain_core.tools import BaseTool
 
 from skill_retriever.adapters.langchain import arun_search, as_retriever, run_search
+from skill_retriever.adapters.tool_registry_check import check_registry
 from skill_retriever.calibration import ensure_calibration
 from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.model import Node, NodeKind
@@ -307,12 +308,14 @@ def index_tool_registry(
             answer is flagged "nothing fits".
 
     Raises:
-        ConfigError: ``source`` is not a non-empty string, or a registry id is held by
-            another source's item (another registry's, or one the CLI indexed).
-        TypeError: a registry entry is neither a BaseTool nor a callable.
+        ConfigError: ``source`` is not a non-empty string, a registry id is held by
+            another source's item (another registry's, or one the CLI indexed), the
+            registry is not a mapping, or an entry is not a tool bigtool can bind
+            (`check_registry`): before anything is written.
     """
     if not isinstance(source, str) or not source.strip():
         raise ConfigError(f"source must be a non-empty string naming the registry, got {source!r}")
+    check_registry(registry)
     nodes = [tool_node(tool_id, tool, source) for tool_id, tool in registry.items()]
     held = index.snapshot().nodes
     taken = _held_elsewhere(held, registry, source)

@@ -8,7 +8,7 @@ the constructor's in the same words: the field, what it got, what to give.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,7 +22,9 @@ __all__ = ["constructor_message"]
 _OTHER_NAMES = {"top_k": "k", "topk": "k", "budget": "token_budget", "max_tokens": "token_budget"}
 
 
-def constructor_message(owner: str, error: ValidationError, fields: Iterable[str]) -> str:
+def constructor_message(
+    owner: str, error: ValidationError, fields: Iterable[str], given: Mapping[str, Any] | None = None
+) -> str:
     """``owner``'s constructor error in one line: the first bad field, what is wrong with
     what it got and what to give instead, and how many more errors there are.
 
@@ -30,15 +32,19 @@ def constructor_message(owner: str, error: ValidationError, fields: Iterable[str
         owner: The class, as the caller wrote it (``SkillRetriever``).
         error: What pydantic raised.
         fields: The fields the constructor takes (named for an unknown one).
+        given: What the caller passed, by field: a field that takes one name as a string
+            (``kinds="skills"``) is named alone, not as the string's first item.
     """
     problems = error.errors(include_url=False)
     first = problems[0]
     more = f" (and {len(problems) - 1} more error(s))" if len(problems) > 1 else ""
-    return f"{owner}: {_problem(first, list(fields))}{more}"
+    return f"{owner}: {_problem(first, list(fields), given or {})}{more}"
 
 
-def _problem(e: Any, fields: list[str]) -> str:
+def _problem(e: Any, fields: list[str], given: Mapping[str, Any]) -> str:
     where = ".".join(str(p) for p in e["loc"]) or "arguments"
+    if len(e["loc"]) == 2 and isinstance(given.get(str(e["loc"][0])), str):
+        where = str(e["loc"][0])  # "kinds.0" read as an index on the string the caller gave
     name = str(e["loc"][0]) if e["loc"] else where
     got = e.get("input")
     shown = f"{got!r:.60} ({type(got).__name__})"

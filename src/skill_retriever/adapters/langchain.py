@@ -12,26 +12,19 @@
 Each runs the compiled retrieval graph with the caller's callbacks, so a LangSmith trace
 shows the retriever or tool run with every retrieval phase nested under it (the search
 itself, and the snapshot each answer is built from: ``adapters.langchain_search``; the
-tool's argument schema: ``adapters.search_skills_input``).
+retriever: ``adapters.langchain_retriever``; the tool's argument schema:
+``adapters.search_skills_input``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Any
 
-from langchain_core.callbacks import (
-    AsyncCallbackManagerForRetrieverRun,
-    CallbackManagerForRetrieverRun,
-)
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
-from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import ConfigDict, Field, PrivateAttr, StrictInt, ValidationError, field_validator
+from langchain_core.tools import BaseTool, StructuredTool
 
-from skill_retriever.adapters.constructor_errors import constructor_message
+from skill_retriever.adapters.langchain_retriever import SkillRetriever
 from skill_retriever.adapters.langchain_search import (
     TOOL_ARGUMENTS,
     arun_search,
@@ -43,24 +36,17 @@ from skill_retriever.adapters.langchain_search import (
     search_with_snapshot,
     to_document,
     tool_settings,
-    without_own_arguments,
 )
+from skill_retriever.adapters.search_settings_check import check_search_settings
 from skill_retriever.adapters.search_skills_input import (
     KindName,
-    KindNames,
     SearchSkillsInput,
+    StrictReadyTool,
     schema_violation_message,
     schema_with_defaults,
 )
+from skill_retriever.adapters.tool_errors import BAD_INPUT_ERRORS, bad_input_to_model
 from skill_retriever.components.view import CallerView
-from skill_retriever.config import RetrievalConfig, Route
-from skill_retriever.exceptions import (
-    ConfigError,
-    InvalidItemError,
-    QueryError,
-    QueryTooLongError,
-    SkillRetrieverError,
-)
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
 from skill_retriever.ingest.document_sections import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
@@ -70,117 +56,6 @@ from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.snippet_display import readable_snippet
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
-
-_DEFAULT: Any = object()
-
-#: The errors a caller's arguments cause: the agent tool hands them back to the model to
-#: fix. Every other error (a broken index, a bug) still raises.
-BAD_INPUT_ERRORS: tuple[type[SkillRetrieverError], ...] = (QueryError, ConfigError, InvalidItemError)
-
-
-class SkillRetriever(BaseRetriever):
-    """LangChain retriever over a skill-retriever :class:`Index`.
-
-    Example:
-        ``SkillRetriever(index=Index.open(".skill-retriever"), k=5).invoke("add tracing")``
-
-    Per call, ``invoke(query, k=..., token_budget=..., route=..., kinds=[...],
-    filters={...}, **RetrievalConfig overrides)`` overrides the fields below (``budget=``,
-    ``Retriever.search``'s name, is read as ``token_budget=``; ``query=``, ``run_config=``
-    and ``snapshot=`` are refused: the retriever passes them itself).
-    """
-
-    # An argument it does not know is refused, not ignored: ``principals=["ops"]`` (that is
-    # ``filters={"principals": [...]}``) or ``top_k=`` must not quietly search otherwise.
-    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
-
-    # Counts strict, as ``invoke`` takes them: k="5" or k=True refused, not read as 5 or 1.
-    index: Index
-    """The index to search."""
-    k: StrictInt = Field(default=4, gt=0)
-    """How many documents to return (at most)."""
-    token_budget: Annotated[StrictInt, Field(ge=0)] | None = None
-    """Drop the lowest-ranked documents until their token counts fit; None = no budget."""
-    route: Route | None = None
-    """Force a route (smart, ppr, quick); None = chosen by the query's complexity."""
-    kinds: KindNames = None
-    """Only these item kinds (skill, agent, command, hook, mcp_server, tool, ...); one alone
-    may be a string."""
-    filters: dict[str, Any] = Field(default_factory=dict)
-    """Further filters: tags, principals, since, until (see ``skill_retriever.filters``)."""
-    config: RetrievalConfig | None = None
-    """Default settings of the retrieval; None = ``RetrievalConfig()``."""
-    reranker: Any = _DEFAULT
-    """A ``Reranker``, None for no reranking, or left out for the default."""
-
-    _engine: Retriever | None = PrivateAttr(default=None)
-
-    def __init__(self, **data: Any) -> None:
-        """Raises: ConfigError: A bad argument, in one line (`constructor_message`)."""
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise ConfigError(constructor_message("SkillRetriever", exc, type(self).model_fields)) from None
-
-    @field_validator("filters")
-    @classmethod
-    def _filters_checked(cls, filters: dict[str, Any]) -> dict[str, Any]:
-        Filters.from_spec(filters)  # a bad filter is refused here, not at the first search
-        return filters
-
-    @classmethod
-    def from_retriever(cls, retriever: Retriever, **kwargs: Any) -> SkillRetriever:
-        """Wrap an existing :class:`Retriever` facade (shares its index, config, reranker)."""
-        new = cls(index=retriever.index, config=retriever.config, **kwargs)
-        new._engine = retriever
-        return new
-
-    @property
-    def engine(self) -> Retriever:
-        if self._engine is None:
-            if self.reranker is _DEFAULT:
-                self._engine = Retriever(self.index, self.config)
-            else:
-                self._engine = Retriever(self.index, self.config, self.reranker)
-        return self._engine
-
-    def _call_args(self, given: dict[str, Any]) -> dict[str, Any]:
-        # Retriever.search's own arguments given here collided with the ones this retriever
-        # passes (a TypeError from inside): budget= is read as token_budget=, the rest refused.
-        kwargs = without_own_arguments(given, "SkillRetriever.invoke")
-        args: dict[str, Any] = {
-            "k": kwargs.pop("k", self.k),
-            "token_budget": kwargs.pop("token_budget", self.token_budget),
-            "route": kwargs.pop("route", self.route),
-            "kinds": kwargs.pop("kinds", self.kinds),
-            "filters": {**self.filters, **(kwargs.pop("filters", None) or {})},
-        }
-        return {**args, **kwargs}
-
-    # The query positional-only (LangChain passes it so): a query= among invoke's arguments
-    # then reaches _call_args, which says what is wrong, not a TypeError from LangChain.
-    def _get_relevant_documents(  # type: ignore[override]
-        self, query: str, /, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
-    ) -> list[Document]:
-        response, snapshot = search_with_snapshot(
-            self.engine,
-            query,
-            config={"callbacks": run_manager.get_child()},
-            **self._call_args(kwargs),
-        )
-        return documents_of(response, snapshot)
-
-    async def _aget_relevant_documents(  # type: ignore[override]
-        self, query: str, /, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
-    ) -> list[Document]:
-        response, snapshot = await asearch_with_snapshot(
-            self.engine,
-            query,
-            config={"callbacks": run_manager.get_child()},
-            **self._call_args(kwargs),
-        )
-        return documents_of(response, snapshot)
-
 
 # -- the agent tool ---------------------------------------------------------------------
 
@@ -268,20 +143,6 @@ def _budget_drops(response: SearchResponse) -> tuple[int, int | None]:
     return int(stats.get("dropped") or 0), stats.get("budget")
 
 
-@contextmanager
-def _bad_input_to_model() -> Iterator[None]:
-    """Turn an error the model's arguments caused into a ``ToolException``, which the tool
-    (``handle_tool_error=True``) answers with as an error ``ToolMessage`` the model can act
-    on, as it answers a schema violation; anything else is not the model's to fix and
-    raises out of the agent."""
-    try:
-        yield
-    except QueryTooLongError as exc:  # the limit is the deployment's: the model can only shorten
-        raise ToolException(f"Error: {exc.to_agent}") from exc
-    except BAD_INPUT_ERRORS as exc:
-        raise ToolException(f"Error: {exc}. Fix the arguments and call the tool again.") from exc
-
-
 TOOL_DESCRIPTION = (
     "Search the catalogue of skills, agents, commands, hooks, MCP servers and documents for "
     "the items that help with a task. Returns a list, best first: kind, name, id, which "
@@ -296,6 +157,7 @@ def make_search_skills_tool(
     *,
     name: str = "search_skills",
     description: str = TOOL_DESCRIPTION,
+    strict: bool = False,
     **overrides: Any,
 ) -> BaseTool:
     """The ``search_skills`` tool over an index or a :class:`Retriever`.
@@ -304,12 +166,16 @@ def make_search_skills_tool(
     ``ToolMessage.artifact`` when called with a tool call) is the list of result dicts.
     Arguments the schema or the search rejects (``k=0``, an unknown kind, an empty query,
     a bad setting) come back as an error message (``ToolMessage(status="error")`` for a
-    tool call), not an exception, so an agent can retry.
+    tool call), not an exception, so an agent can retry. A null argument means the tool's
+    default, as leaving it out does (in strict function calling null is the only way to).
 
     Args:
         index_or_retriever: what to search.
         name: the tool's name as the model sees it.
         description: the tool's description as the model sees it.
+        strict: a schema ready for strict function calling (``bind_tools(...,
+            strict=True)``): every argument required and nullable, no ``default`` keys
+            (strict mode is reported to refuse them); the descriptions name the defaults.
         **overrides: the tool's own arguments ``k``, ``kinds``, ``token_budget`` (or
             ``budget``) and ``budget_fill`` become its defaults, shown as such in its
             schema, which the model's arguments replace: they are the model's to choose
@@ -318,28 +184,32 @@ def make_search_skills_tool(
             (tags, principals, since, until) and ``principals``.
 
     Raises:
-        ConfigError: An override the tool does not take (named, with what it takes) or
-            a default the schema refuses: here, not as an error at every call.
+        ConfigError: An override the tool does not take (named, with what it takes), a
+            default the schema refuses or a setting's value the search refuses
+            (``rerank="no"``): here, not as an error at every call.
     """
     retriever = as_retriever(index_or_retriever)
     defaults, settings = tool_settings(overrides)
-    schema = schema_with_defaults(defaults)
+    schema = schema_with_defaults(defaults, strict=strict)
+    check_search_settings(retriever, settings, "make_search_skills_tool")
     visible = caller_visibility(retriever, settings)
 
     def search_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
-        with _bad_input_to_model():
+        with bad_input_to_model():
             return _answer(*search_with_snapshot(retriever, query, **settings, **_with_defaults(args)), visible)
 
     async def asearch_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
-        with _bad_input_to_model():
+        with bad_input_to_model():
             found = await asearch_with_snapshot(retriever, query, **settings, **_with_defaults(args))
             return _answer(*found, visible)
 
     def _with_defaults(args: dict[str, Any]) -> dict[str, Any]:
-        # The schema's defaults, not the function's: the builder's, as the model reads them.
-        return {arg: args.get(arg, schema.model_fields[arg].default) for arg in TOOL_ARGUMENTS}
+        # The schema's defaults, not the function's: the builder's, as the model reads them;
+        # for null too (a strict model's only way to leave an argument out).
+        given = {arg: args.get(arg) for arg in TOOL_ARGUMENTS}
+        return {arg: schema.model_fields[arg].default if v is None else v for arg, v in given.items()}
 
-    return StructuredTool.from_function(
+    return (StrictReadyTool if strict else StructuredTool).from_function(
         func=search_skills,
         coroutine=asearch_skills,
         name=name,

@@ -1,0 +1,61 @@
+"""Reading the task input of the example coding agent (``graphs/coding_agent.py``, which
+re-exports these): the task itself, the kinds it asks for, and the retrieval settings it
+changes. Each refuses a bad value in one line, before any search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.filters import names_of
+from skill_retriever.model import COMPONENT_KINDS
+
+__all__ = ["DEFAULT_KINDS", "NO_TASK", "task_kinds", "task_of", "task_profile"]
+
+#: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
+DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
+NO_TASK = 'the input needs "task", the coding task in plain words, e.g. {"task": "add tracing"}'
+
+
+def task_kinds(state: Any) -> list[str]:
+    """The kinds a task's input asks for: left out (or null), every component kind; one
+    string, that one kind (``list("skill")`` searched for the kinds s, k, i, l).
+
+    Raises:
+        ConfigError: An empty list, which would search every kind, the opposite of what
+            an empty filter says; or neither a string nor a list of strings.
+    """
+    kinds = names_of(state.get("kinds"), "kinds")  # one string is one name, as everywhere
+    if kinds is None:
+        return list(DEFAULT_KINDS)
+    if not kinds:
+        raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
+    return sorted(kinds)
+
+
+def task_of(state: Any) -> str:
+    """The task a run works on.
+
+    Raises:
+        QueryError: No ``task`` (a thread's state without one, as the input check lets a
+            run on a thread through), or not a string.
+    """
+    task = state.get("task")
+    if not isinstance(task, str):
+        raise QueryError(NO_TASK)
+    return task
+
+
+def task_profile(state: Any) -> dict[str, Any]:
+    """The retrieval settings a task's input changes (the retrieval graph's ``profile``):
+    ``budget_fill`` when given; an empty profile leaves the settings as they are.
+
+    Raises:
+        ConfigError: ``budget_fill`` is not true, false or null.
+    """
+    fill = state.get("budget_fill")
+    if fill is None:
+        return {}
+    if not isinstance(fill, bool):
+        raise ConfigError(f"budget_fill must be true or false (or left out), got {fill!r:.40}")
+    return {"budget_fill": fill}

@@ -1,0 +1,184 @@
+"""The LangChain retriever over an index, :class:`SkillRetriever` (re-exported by
+``adapters.langchain``): ``invoke``/``ainvoke`` return ``Document``\\ s whose text is the
+item's full text and whose metadata carries the evidence (`langchain_search.to_document`).
+Its fields are checked in one line each (`constructor_errors`), when built and when set."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Any
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import (
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
+
+from skill_retriever.adapters.constructor_errors import constructor_message
+from skill_retriever.adapters.langchain_search import (
+    asearch_with_snapshot,
+    documents_of,
+    search_with_snapshot,
+    without_own_arguments,
+)
+from skill_retriever.adapters.search_skills_input import KindNames
+from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import Filters
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+__all__ = ["SkillRetriever"]
+
+
+class _Default(Enum):
+    """A reranker left out: the Retriever's default one. An Enum member: a copy of it is
+    itself (so ``is`` still finds it in a copied retriever), and its repr reads as words,
+    not ``<object object at 0x...>``."""
+
+    RERANKER = "default"
+
+    def __repr__(self) -> str:
+        return "<the default reranker>"
+
+
+_DEFAULT: Any = _Default.RERANKER
+
+
+class SkillRetriever(BaseRetriever):
+    """LangChain retriever over a skill-retriever :class:`Index`.
+
+    Example:
+        ``SkillRetriever(index=Index.open(".skill-retriever"), k=5).invoke("add tracing")``
+
+    Per call, ``invoke(query, k=..., token_budget=..., route=..., kinds=[...],
+    filters={...}, budget_fill=..., **RetrievalConfig overrides)`` overrides the fields
+    below (``budget=``, ``Retriever.search``'s name, is read as ``token_budget=``;
+    ``query=``, ``run_config=`` and ``snapshot=`` are refused: the retriever passes them
+    itself). A field set later (``r.k = 7``) is checked as the constructor checks it.
+    (``model_copy(update=...)`` is pydantic's unchecked copy, and is not.)
+    """
+
+    # An argument it does not know is refused, not ignored: ``principals=["ops"]`` (that is
+    # ``filters={"principals": [...]}``) or ``top_k=`` must not quietly search otherwise.
+    # validate_assignment: ``r.k = "7"`` is refused there, not at the next search.
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid", validate_assignment=True)
+
+    # Counts strict, as ``invoke`` takes them: k="5" or k=True refused, not read as 5 or 1.
+    index: Index
+    """The index to search."""
+    k: StrictInt = Field(default=4, gt=0)
+    """How many documents to return (at most)."""
+    token_budget: Annotated[StrictInt, Field(ge=0)] | None = None
+    """Drop the lowest-ranked documents until their token counts fit; None = no budget."""
+    budget_fill: StrictBool = False
+    """With a token budget, fill it with lower-ranked documents that fit instead of stopping
+    at the first that does not (what the budget's warning advises); False = as ``config``
+    says (by default, no filling)."""
+    route: Route | None = None
+    """Force a route (smart, ppr, quick); None = chosen by the query's complexity."""
+    kinds: KindNames = None
+    """Only these item kinds (skill, agent, command, hook, mcp_server, tool, ...); one alone
+    may be a string."""
+    filters: dict[str, Any] = Field(default_factory=dict)
+    """Further filters: tags, principals, since, until (see ``skill_retriever.filters``)."""
+    config: RetrievalConfig | None = None
+    """Default settings of the retrieval; None = ``RetrievalConfig()``."""
+    reranker: Any = _DEFAULT
+    """A ``Reranker``, None for no reranking, or left out for the default."""
+
+    _engine: Retriever | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: Any) -> None:
+        """Raises: ConfigError: A bad argument, in one line (`constructor_message`)."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ConfigError(constructor_message("SkillRetriever", exc, type(self).model_fields, data)) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Raises: ConfigError: A bad value for a field, in the constructor's words."""
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as exc:
+            raise ConfigError(constructor_message("SkillRetriever", exc, type(self).model_fields, {name: value})) from None
+        if name in ("index", "config", "reranker"):
+            self._engine = None  # built from them: the next search builds it anew
+
+    @field_validator("kinds")
+    @classmethod
+    def _kinds_not_empty(cls, kinds: list[str] | None) -> list[str] | None:
+        if kinds == []:  # the search refused it at every call, in words without the class
+            raise ValueError("kinds is empty, so nothing could match; leave it out for every kind")
+        return kinds
+
+    @field_validator("filters")
+    @classmethod
+    def _filters_checked(cls, filters: dict[str, Any]) -> dict[str, Any]:
+        Filters.from_spec(filters)  # a bad filter is refused here, not at the first search
+        return filters
+
+    @classmethod
+    def from_retriever(cls, retriever: Retriever, **kwargs: Any) -> SkillRetriever:
+        """Wrap an existing :class:`Retriever` facade (shares its index, config, reranker)."""
+        new = cls(index=retriever.index, config=retriever.config, **kwargs)
+        new._engine = retriever
+        return new
+
+    @property
+    def engine(self) -> Retriever:
+        if self._engine is None:
+            if self.reranker is _DEFAULT:
+                self._engine = Retriever(self.index, self.config)
+            else:
+                self._engine = Retriever(self.index, self.config, self.reranker)
+        return self._engine
+
+    def _call_args(self, given: dict[str, Any]) -> dict[str, Any]:
+        # Retriever.search's own arguments given here collided with the ones this retriever
+        # passes (a TypeError from inside): budget= is read as token_budget=, the rest refused.
+        kwargs = without_own_arguments(given, "SkillRetriever.invoke")
+        args: dict[str, Any] = {
+            "k": kwargs.pop("k", self.k),
+            "token_budget": kwargs.pop("token_budget", self.token_budget),
+            "route": kwargs.pop("route", self.route),
+            "kinds": kwargs.pop("kinds", self.kinds),
+            "filters": {**self.filters, **(kwargs.pop("filters", None) or {})},
+        }
+        if self.budget_fill and "budget_fill" not in kwargs:  # False leaves it to the config
+            args["budget_fill"] = True
+        return {**args, **kwargs}
+
+    # The query positional-only (LangChain passes it so): a query= among invoke's arguments
+    # then reaches _call_args, which says what is wrong, not a TypeError from LangChain.
+    def _get_relevant_documents(  # type: ignore[override]
+        self, query: str, /, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        response, snapshot = search_with_snapshot(
+            self.engine,
+            query,
+            config={"callbacks": run_manager.get_child()},
+            **self._call_args(kwargs),
+        )
+        return documents_of(response, snapshot)
+
+    async def _aget_relevant_documents(  # type: ignore[override]
+        self, query: str, /, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        response, snapshot = await asearch_with_snapshot(
+            self.engine,
+            query,
+            config={"callbacks": run_manager.get_child()},
+            **self._call_args(kwargs),
+        )
+        return documents_of(response, snapshot)
