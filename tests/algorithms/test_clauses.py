@@ -31,9 +31,12 @@ def test_one_ask_stays_whole_and_short_pieces_join_a_neighbour() -> None:
 
 
 def test_a_text_with_too_many_pieces_is_kept_whole() -> None:
-    text = " ".join(f"Sentence number {i} says one more thing." for i in range(12))
+    text = " ".join(f"Sentence number {i} says one more thing." for i in range(24))
     assert query_clauses(text) == [text]
-    assert query_clauses(text, max_clauses=20) == [f"Sentence number {i} says one more thing." for i in range(12)]
+    assert query_clauses(text, max_clauses=30) == [f"Sentence number {i} says one more thing." for i in range(24)]
+    # A request that lists a dozen asks (traject-bench's agent tasks list up to 18) is split.
+    asks = "; ".join(f"ask number {i} for one more tool" for i in range(12))
+    assert len(query_clauses(asks)) == 12
     assert query_clauses("") == [] and query_clauses(" \n\t ") == []
 
 
