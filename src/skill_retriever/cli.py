@@ -43,7 +43,7 @@ from skill_retriever.cliargs import (
 )
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
-from skill_retriever.query_args import add_query_command
+from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stores.lock import WAIT_LOG
 
@@ -160,9 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.verbose:  # progress bars (model loading, indexing) only when asked for
         os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0"
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s", stream=sys.stderr
-    )
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    if args.verbose:  # our phase lines; the root at INFO let torch's "FakeTensor cache stats" through
+        logging.getLogger("skill_retriever").setLevel(logging.INFO)
     # A writer told to --lock-wait says once that it waits (a wait of minutes must not look
     # like a hang); the library only logs it, so the CLI shows that logger without -v.
     logging.getLogger(WAIT_LOG).setLevel(logging.INFO)
@@ -314,11 +314,10 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from skill_retriever.query_cli import run_query
+    check_query(args)  # an empty query is refused before the index opens and the search imports
+    with open_index(args, create=False) as index:  # so is a missing index (LangGraph is 1.3 s more)
+        from skill_retriever.query_cli import run_query
 
-    if args.query == "-":  # a long task (an agent's whole prompt) does not fit one argument
-        args.query = sys.stdin.read()
-    with open_index(args, create=False) as index:
         return run_query(index, args)
 
 

@@ -5,12 +5,13 @@ parser) and from `query_cli` (which runs the search and imports what that needs)
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from skill_retriever.cliargs import add_query_limits, kind_list, tag_list, time_arg
 
-__all__ = ["add_query_command"]
+__all__ = ["add_query_command", "check_query"]
 
 
 def add_query_command(
@@ -43,3 +44,19 @@ def add_query_command(
     )
     q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
     common(q)
+
+
+def check_query(args: argparse.Namespace) -> None:
+    """Read ``-`` from stdin into ``args.query`` and refuse a query the search would refuse
+    (empty, or over ``--max-query-chars``), as it words it, before the search is imported.
+
+    Raises:
+        QueryError: The query is empty, or too long.
+    """
+    from skill_retriever.config import RetrievalConfig
+    from skill_retriever.querytext import clean_query
+
+    if args.query == "-":  # a long task (an agent's whole prompt) does not fit one argument
+        args.query = sys.stdin.read()
+    limit = RetrievalConfig.max_query_chars if args.max_query_chars is None else args.max_query_chars
+    clean_query(args.query, limit)

@@ -130,7 +130,7 @@ def test_dry_run_then_uninstall_takes_back_files_and_the_hook(index_dir: Path, t
         assert isinstance(plan, dict), plan
         assert plan["applied"] is False and plan["ok"] is True and plan["target"] == str(project)
         assert f"would remove {SKILL_FILE}" in plan["summary"]
-        assert any(line.startswith("would remove .claude/settings.json#hooks.PostToolUse") for line in plan["summary"])
+        assert any(line.startswith("would remove hook PostToolUse") for line in plan["summary"])
         assert plan["summary"][-1].startswith("dry run, nothing changed; would be 2 removed")
         assert "dry_run false" in plan["next"]
         assert files_under(project) == installed  # nothing changed, nothing left behind

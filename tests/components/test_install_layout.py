@@ -93,10 +93,10 @@ def test_no_overwrite_without_force_identical_is_unchanged_force_overwrites(
     assert not again.ok
     assert files_under(target) == before  # untouched
     statuses = {c.id: c.status for c in again.components}
-    assert statuses == {sid("api-style"): "blocked", MCP: "blocked"}
+    assert statuses == {sid("api-style"): "unchanged", MCP: "blocked"}  # its source is the version installed
     assert not again.refused_for_conflicts
     # an install wrote it and the user edited it since: said so, not as a file of theirs
-    assert "kept .claude/skills/api-style/SKILL.md: changed since it was installed" in "\n".join(again.lines())
+    assert "unchanged .claude/skills/api-style/SKILL.md: yours, changed since it was installed" in "\n".join(again.lines())
 
     forced = install(hashed_index, [sid("api-style"), MCP], target, force=True)
     assert forced.ok and mine.read_text().startswith("---\nname: api-style")
@@ -247,9 +247,10 @@ def test_install_command(
                 index_dir,
             ]
         )
-        == 1
+        == 0  # its source is the version installed: the edit is the user's, nothing to update
     )
     report = json.loads(capsys.readouterr().out)
-    assert report["ok"] is False and report["written"] == []
+    assert report["ok"] is True and report["written"] == []
+    assert (target / ".claude/skills/web-scaffold/SKILL.md").read_text() == "changed"
     assert main(["install", "nope", "--target", str(target), "--index-dir", index_dir]) == 2
     assert "no component 'nope'" in capsys.readouterr().err

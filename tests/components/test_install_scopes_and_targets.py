@@ -214,10 +214,8 @@ def test_an_empty_target_on_the_command_line_is_refused_not_the_working_folder(
     ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
-        assert err == (
-            "skill-retriever: error: the target folder is empty; "
-            "give the project folder to install into"
-        )
+        what = "install into" if argv[0] == "install" else "uninstall from"
+        assert err == f"skill-retriever: error: the target folder is empty; give the project folder to {what}"
     assert files(project) == before
     assert main(["uninstall", *logger, "--target", "."]) == 0  # a real path still works
     assert files(project) == {}

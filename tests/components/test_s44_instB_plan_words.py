@@ -110,7 +110,8 @@ def test_a_file_edited_after_its_install_is_changed_since_it_was_installed(
     assert _install(capsys, ix, project, "helm-chart-scaffolding")[0] == 0
     (project / HELM).write_text("edited by me\n", encoding="utf-8")
     code, out = _install(capsys, ix, project, "helm-chart-scaffolding")
-    assert code == 1 and f"  kept {HELM}: changed since it was installed; force overwrites it" in out
+    # its source is still the version installed: the edit is simply the user's (nothing to update)
+    assert code == 0 and f"  unchanged {HELM}: yours, changed since it was installed" in out
     assert "exists and differs" not in out
     code, out = _install(capsys, ix, project, "helm-chart-scaffolding", "--force", "--dry-run")
     backup = f".claude/.skill-retriever/backups/{HELM}"

@@ -49,7 +49,7 @@ def test_a_dry_run_says_what_the_real_run_then_does_and_changes_nothing(
     assert files_under(project) == before and list(scratch.iterdir()) == []
     assert said[0] == f"target: {project}"
     assert f"  would remove {SHIP}" in said
-    assert any(line.startswith("  would remove .claude/settings.json#hooks.") for line in said)
+    assert any(line.startswith("  would remove hook ") and line.endswith(" from .claude/settings.json") for line in said)
     assert not any(line.lstrip().startswith(("removed", "kept", "restored")) for line in said)
     would = [line.removeprefix("  would remove ") for line in said if line.startswith("  would remove ")]
     assert said[-1] == f"  dry run, nothing changed; would be {len(would)} removed, 0 restored, 0 kept"

@@ -54,11 +54,11 @@ from skill_retriever.adapters.mcp_arguments import (
     checked_ref,
     checked_target,
     refused_as_tool_errors,
-    resolved_ids,
     unknown_said,
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
+from skill_retriever.adapters.mcp_names import named_ids
 from skill_retriever.adapters.mcp_schemas import ANNOTATIONS, described
 from skill_retriever.adapters.mcp_search import (
     Detail,
@@ -262,7 +262,7 @@ def build_server(
             target: A project folder (absolute path); conflicts with components installed there are reported.
         """
         view = caller_view(service)
-        resolved = resolved_ids(view, ids, "ids")
+        resolved = named_ids(view, ids, "ids")  # unknown names: with close names
         target = checked_target(target)
         try:
             return without_empty_reasons(service.check_dependencies(resolved, target=target, view=view))
@@ -298,7 +298,7 @@ def build_server(
             detail: "brief" (a line per file) or "full" (every component and file).
         """
         view = caller_view(service)
-        resolved = resolved_ids(view, ids, "ids")
+        resolved = named_ids(view, ids, "ids")  # unknown names: with close names
         target = checked_target(target, may_create=True) or ""  # never None: the argument is required
         with refused_as_tool_errors(target, "write into"):
             plan = install(

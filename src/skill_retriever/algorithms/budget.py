@@ -13,6 +13,7 @@ An id that appears more than once (in the list, or in several units) is counted 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,11 @@ class BudgetCut:
     dropped: tuple[str, ...]
     total_tokens: int
     budget: int | None
+
+
+#: One load at a time: the MCP server's warm-up thread and its main thread (building the
+#: tools) may ask for the encoding at once, and lru_cache alone lets both load it (0.2 s).
+_LOADING = threading.Lock()
 
 
 @functools.lru_cache(maxsize=8)
@@ -81,7 +87,8 @@ def token_counter(encoding_name: str = OFFLINE_ENCODING) -> Callable[[str], int]
     Raises:
         ConfigError: No encoding of that name can be loaded.
     """
-    encoding = _load_encoding(encoding_name)
+    with _LOADING:
+        encoding = _load_encoding(encoding_name)
 
     def count(text: str) -> int:
         return len(encoding.encode_ordinary(text))

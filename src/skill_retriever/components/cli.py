@@ -144,7 +144,7 @@ def cmd_install(args: argparse.Namespace) -> int:
             user=args.user,
         )
     except TargetRefusedError as exc:  # what the dry run reports as refused: exit as it does
-        return _refused(args, str(exc))
+        return _refused(args, str(exc), exc.plan)
     finally:
         index.close()
     if args.json:
@@ -190,16 +190,18 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _refused(args: argparse.Namespace, why: str) -> int:
+def _refused(args: argparse.Namespace, why: str, plan: Any = None) -> int:
     """Say that the target refused the whole run, in the dry run's words (its ``refused:``
-    line; ``"refused"`` in ``--json``), and exit as the dry run does: 1, a state of the
-    target the user fixes (a read-only folder, a ``.claude`` link to nothing), where 2 means
-    the command itself was wrong."""
+    line; ``"refused"`` in ``--json``, with the refused ``plan``'s keys where an install
+    gave one, as its dry run's answer has them), and exit as the dry run does: 1, a state
+    of the target the user fixes (a read-only folder, a ``.claude`` link to nothing), where
+    2 means the command itself was wrong."""
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
     if args.json:
-        print(printable_json(dumps({"applied": False, "ok": False, "nothing_written": True, "refused": why})))
+        said = plan.to_dict() if plan is not None else {}
+        print(printable_json(dumps({**said, "applied": False, "ok": False, "nothing_written": True, "refused": why})))
     else:
         print(printable(f"refused: {why}"))
     return 1

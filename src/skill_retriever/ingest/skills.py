@@ -20,6 +20,10 @@ What is recognised, walking the folder in sorted order:
   PART_OF edges to it.
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
+The root's own name counts as such a folder only for one kind's folder indexed by itself
+(``components/hooks``); in a repository (kind folders, ``skills/`` or ``plugins/``
+inside, a SKILL.md, a plugin manifest) only the folders inside it do (`_is_layout`).
+
 Node ids are ``f"{source_name}/{relative_path}"``, the source name defaulting to the root
 folder's name; every node records ``source_root`` and ``source_name`` (see `provenance`).
 A node's ``source`` (and a problem's path) is absolute whatever the working directory: a
@@ -70,6 +74,8 @@ from skill_retriever.model import NodeKind, parse_timestamp
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 _KIND_FOLDERS = {"agents": NodeKind.AGENT, "commands": NodeKind.COMMAND, "hooks": NodeKind.HOOK}
 _MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
+#: Folders that make a root a repository of components rather than one kind's folder.
+_LAYOUT_FOLDERS = frozenset({*_KIND_FOLDERS, *_MCP_FOLDERS, "skills", "plugins", ".claude-plugin"})
 
 
 def ingest_skill_repo(
@@ -123,6 +129,16 @@ def _nearest(folder: str, candidates: Mapping[str, object]) -> str | None:
         folder = posixpath.dirname(folder)
 
 
+def _is_layout(files: list[str]) -> bool:
+    """Whether ``files`` (relative to a root) lie in a repository's own layout: a kind
+    folder, ``skills/`` or ``plugins/`` inside it, a SKILL.md or a plugin manifest."""
+    for rel in files:
+        *folders, base = rel.split("/")
+        if _LAYOUT_FOLDERS.intersection(folders) or base.lower() in ("skill.md", "plugin.json"):
+            return True
+    return False
+
+
 def _below(folder: str, skill: str | None) -> list[str]:
     """The folder's parts below the skill folder it is in (all of them outside skills)."""
     return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
@@ -141,13 +157,18 @@ class _Reader:
     def __init__(self, root: Path, corpus: str, files: list[str], max_bytes: int) -> None:
         self.root, self.corpus, self.max_bytes = root, corpus, max_bytes
         self.files = set(files)
-        self.root_name = root.resolve().name
+        # The root's own name says what its files are only when the root is one kind's
+        # folder indexed by itself (``components/hooks``); a repository cloned under such
+        # a name (wshobson/agents into ``agents/``) would make every stray Markdown file
+        # with a name and a description an agent: there the folders inside decide.
+        self.root_names = [] if _is_layout(files) else [root.resolve().name]
 
     def folders(self, folder: str, skill: str | None) -> list[str]:
         """The folder names that say what a file is: those below its skill folder, or
-        (outside skills) every folder from the root down, the root's own name included,
-        so indexing a ``hooks/`` or ``mcps/`` folder itself reads its files as such."""
-        return _below(folder, skill) if skill is not None else [self.root_name, *_below(folder, None)]
+        (outside skills) every folder from the root down, the root's own name included
+        unless the root holds a repository's layout (`_is_layout`), so indexing a
+        ``hooks/`` or ``mcps/`` folder itself reads its files as such."""
+        return _below(folder, skill) if skill is not None else [*self.root_names, *_below(folder, None)]
 
     def where(self, rel: str) -> str:
         return str(self.root / rel)

@@ -33,7 +33,6 @@ from skill_retriever.components.install.brought import note_brought
 from skill_retriever.components.install.install_args import check_path, check_switches
 from skill_retriever.components.install.inventory import (
     InstallRecord,
-    PluginRecord,
     RecordEntry,
     backup_path,
     sha256,
@@ -47,6 +46,7 @@ from skill_retriever.components.install.plan import (
     InstallPlan,
 )
 from skill_retriever.components.install.planner import plan_install, resolve_id
+from skill_retriever.components.install.plugin_members import record_plugins
 from skill_retriever.components.install.replaced import KeptCopy, keep_file, keep_server, undo_kept
 from skill_retriever.components.install.settings import (
     merge_hooks,
@@ -55,6 +55,7 @@ from skill_retriever.components.install.settings import (
     write_json,
 )
 from skill_retriever.components.install.target import (
+    TargetRefusedError,
     check_creatable,
     check_writable,
     install_root,
@@ -86,6 +87,8 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
         )
     root = plan.target
     check_creatable(root, plan.scope)
+    if _writes_nothing(plan):  # a read-only target refuses no install that changes nothing
+        return replace(plan, applied=True)
     check_writable(root, _to_write(plan), "or install somewhere else; nothing written")
     missing = missing_folders(root)
     try:
@@ -104,6 +107,21 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
     return replace(plan, applied=True)
 
 
+def _writes_nothing(plan: InstallPlan) -> bool:
+    """Applying ``plan`` would write no file or entry, and would save the install record
+    as it is (every component unchanged, and recorded so already): then nothing is
+    written at all, and the target need not be writable."""
+    if _to_write(plan) - {RECORD_FILE} or not plan.target.is_dir():
+        return False
+    try:
+        record = InstallRecord.load(plan.target)
+    except InstallError:  # damaged, or read through a link to nothing: the real path says so
+        return False
+    pristine = copy.deepcopy(record)
+    files, merged = _note(plan, record, [])
+    return not (files or merged) and record == pristine
+
+
 def _write(
     plan: InstallPlan, record: InstallRecord, missing: list[str], written: list[str], kept: list[KeptCopy]
 ) -> None:
@@ -115,6 +133,30 @@ def _write(
     (``kill -9``, a power cut) leaves every file it wrote recorded, so that `uninstall`
     takes them back and installing again completes the install. What it lists but never
     wrote, uninstall finds gone already (nothing to take back)."""
+    files, merged = _note(plan, record, kept)
+    if record.components:
+        note_folders(record, missing, [f.path for _, f in files])
+        record.save()
+    for dest, f in files:
+        for partial in leftover_temps(dest):  # an earlier install killed mid-copy (the target is held)
+            partial.unlink(missing_ok=True)
+        write_atomic(dest, f.content, f.mode)
+        written.append(f.path)
+    for rel, change, data in merged:
+        write_json(plan.target, rel, change(data))
+        written.append(rel)
+
+
+#: A shared JSON file to change: its path, the change, and its data now.
+_Merge = tuple[str, Callable[[dict[str, Any]], dict[str, Any]], dict[str, Any]]
+
+
+def _note(
+    plan: InstallPlan, record: InstallRecord, kept: list[KeptCopy]
+) -> tuple[list[tuple[Path, FileAction]], list[_Merge]]:
+    """Note in ``record`` what applying ``plan`` installs, and return the files to write
+    and the shared JSON files to change; nothing but the copies of the user's files that
+    ``force`` replaces (``kept``) is written yet."""
     root = plan.target
     before = set(record.components)
     current, _ = read_json_object(root, MCP_FILE, "mcpServers")
@@ -153,24 +195,14 @@ def _write(
                 entry.files[f.path] = sha256(f.content)
                 files.append((dest, f))
     _claim_shared(plan, record)
-    _record_plugins(plan, record, before)
+    record_plugins(plan, record, before)
     note_brought(plan, record, before)
     merges: list[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], bool]] = [
         (MCP_FILE, "mcpServers", lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}}, bool(servers)),
         (SETTINGS_FILE, "hooks", lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks), bool(hooks or unhook)),
     ]
     merged = [(rel, change, _before_merge(root, rel, key, record)) for rel, key, change, needed in merges if needed]
-    if record.components:
-        note_folders(record, missing, [f.path for _, f in files])
-        record.save()
-    for dest, f in files:
-        for partial in leftover_temps(dest):  # an earlier install killed mid-copy (the target is held)
-            partial.unlink(missing_ok=True)
-        write_atomic(dest, f.content, f.mode)
-        written.append(f.path)
-    for rel, change, data in merged:
-        write_json(root, rel, change(data))
-        written.append(rel)
+    return files, merged
 
 
 def _retire(root: Path, entry: RecordEntry, f: FileAction, unhook: list[HookEntry]) -> None:
@@ -269,33 +301,6 @@ def _failed(
     )
 
 
-def _record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -> None:
-    """Record, for each plugin of the plan, the components installing it brought: its
-    members, and what they alone required that this install newly recorded. Uninstalling
-    the plugin by its id or name takes back exactly those."""
-    for plugin_id, members in plan.plugins.items():
-        brought = {m for m in members if m in record.components}
-        grew = True
-        while grew:  # a requirement is the plugin's when every component needing it is
-            grew = False
-            for c in plan.components:
-                if (
-                    c.id not in brought
-                    and c.id in record.components
-                    and c.id not in before
-                    and c.required_by
-                    and set(c.required_by) <= brought
-                ):
-                    brought.add(c.id)
-                    grew = True
-        if not brought:
-            continue
-        name = plan.names.get(plugin_id, plugin_id)
-        held = record.plugins.setdefault(plugin_id, PluginRecord(name))
-        held.name = name
-        held.components = sorted(set(held.components) | brought)
-
-
 def _before_merge(root: Path, rel: str, key: str, record: InstallRecord) -> dict[str, Any]:
     """The shared JSON file ``rel`` as it is now, to merge into; recorded as created by the
     install when it is not there, else its text kept (`keep_original`)."""
@@ -347,15 +352,21 @@ def install(
         return _as_refused(planned())
     with holding(install_root(target, user, home)[0]):  # planned and written as one step
         plan = planned()
-        return plan if plan.refused_whole else apply_plan(plan)
+        if plan.refused_whole:
+            return plan
+        try:
+            return apply_plan(plan)
+        except TargetRefusedError as exc:  # the plan goes with it: its answer is the dry run's
+            exc.plan = replace(plan, refused=str(exc))
+            raise
 
 
 def _as_refused(plan: InstallPlan) -> InstallPlan:
     """A dry run's plan with the refusal `apply_plan` would raise for its target (a folder
     it cannot write or make) in ``refused``: a dry run silent about it let the user
     believe the real install would work, until that one refused."""
-    if plan.refused_whole:
-        return plan  # refused already, and said why
+    if plan.refused_whole or _writes_nothing(plan):
+        return plan  # refused already, and said why; or nothing to write, as the real run
     try:
         check_creatable(plan.target, plan.scope)
         check_writable(

@@ -19,6 +19,7 @@ from typing import Any
 
 from skill_retriever.components.install.claude_folder import layout_rel
 from skill_retriever.components.install.inventory import InstallRecord
+from skill_retriever.components.install.json_text import json_text
 from skill_retriever.components.install.layout import KEPT_FOLDERS, RECORD_FILE
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import UnsafePathError
@@ -112,8 +113,8 @@ def _canonical(data: Any) -> str:
 def _is_original(original: str, data: Mapping[str, Any]) -> bool:
     """``data`` holds what ``original`` held, but for an empty container an install added
     (``"hooks": {}`` where the file had no hooks)."""
-    try:
-        before = json.loads(original)
+    try:  # past a byte order mark; blank text is {} (`json_text`, as the install read it)
+        before = json.loads(json_text(original).json())
     except ValueError:
         return False
     if not isinstance(before, dict):

@@ -7,6 +7,9 @@ keeps the ids it requires directly; and each one asked for keeps the dependencie
 install newly added for it: reached through what it requires, recorded by no earlier
 install, and not asked for by name in this one.
 
+What a plugin's new version no longer has that an install took out is forgotten
+(`retired_members.forget_retired`).
+
 At uninstall (`taken_along`): what the chosen components brought (and what that, in
 turn, brought) goes with them, unless an install asked for it by name, or a component
 that stays recorded brought it or needs it (through the ids the record says each one
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.plan import InstallPlan
+from skill_retriever.components.install.retired_members import forget_retired
 
 __all__ = ["note_brought", "taken_along"]
 
@@ -59,6 +63,7 @@ def note_brought(plan: InstallPlan, record: InstallRecord, before: set[str]) -> 
         entry.named = entry.named or c.id in plan.named
         got = [i for i in _reach([c.id], lambda i: plan.requires.get(i, ())) if i in added]
         entry.brought = sorted({*entry.brought, *got})
+    forget_retired(plan, record)  # a plugin's members its new version no longer has
 
 
 def _needs(record: InstallRecord) -> Callable[[str], list[str]]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import SkillRetrieverError
 
-__all__ = ["InstallError", "UnknownComponentError", "UnsafePathError", "shown_ref"]
+__all__ = ["InstallError", "UnknownComponentError", "UnknownNamesError", "UnsafePathError", "shown_ref"]
 
 #: Longest id or name quoted whole in a message; a longer one is cut (a 100 KB id an
 #: agent sent must not come back whole in the error it reads).
@@ -52,8 +52,7 @@ class UnknownComponentError(InstallError):
         self.ref = ref
         self.candidates = candidates
         self.suggestions = tuple(suggestions)
-        query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
-        find = f"find ids with `{command(query, index_dir)}`"
+        find = _find(index_dir)
         if message:
             msg = message
         elif candidates:
@@ -67,3 +66,34 @@ class UnknownComponentError(InstallError):
         else:
             msg = f"no component {shown_ref(ref)} in the index; {find}"
         super().__init__(msg)
+
+
+def _find(index_dir: Word | None) -> str:
+    """The advice to search for ids, naming the index searched."""
+    query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
+    return f"find ids with `{command(query, index_dir)}`"
+
+
+def no_component(unknown: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """``no component 'a' (close names: x, y), no component 'b'``: each name given, said
+    as one alone is (so an agent's typed name reads alike, private or not there at all)."""
+    return ", ".join(
+        f"no component {shown_ref(ref)}" + (f" (close names: {', '.join(names)})" if names else "")
+        for ref, names in unknown
+    )
+
+
+class UnknownNamesError(UnknownComponentError):
+    """Several names given answer to nothing: each is said, with its close names, in one
+    line, so that one run shows every typo (``ref`` and ``suggestions`` are the first's).
+
+    Attributes:
+        unknown: Each name given and its close names, in the order given.
+    """
+
+    def __init__(self, unknown: Sequence[tuple[str, Sequence[str]]], index_dir: Word | None = None) -> None:
+        self.unknown = tuple((ref, tuple(names)) for ref, names in unknown)
+        offered = "give a close name, or " if any(names for _, names in self.unknown) else ""
+        message = f"{no_component(self.unknown)} in the index; {offered}{_find(index_dir)}"
+        ref, names = self.unknown[0]
+        super().__init__(ref, message=message, index_dir=index_dir, suggestions=names)

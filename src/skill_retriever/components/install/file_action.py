@@ -4,7 +4,9 @@ An existing file that differs is kept without ``force`` (an identical one is
 "unchanged"), unless it is what an earlier install of the same component wrote there,
 unchanged since: a new version updates it. The plan line says which of the user's files
 it is: one no install wrote "exists and differs"; one an install wrote and the user edited
-since is "changed since it was installed". ``force`` overwrites either, and the line says
+since is "changed since it was installed", and is blocked only when this version differs
+from the one installed: when it is that one, nothing is updated and the file is
+"unchanged", the user's edit theirs. ``force`` overwrites either, and the line says
 where the user's copy goes (`inventory.backup_path`, as `replaced.keep_file` keeps it),
 for uninstall to put back. What another installed component wrote, exactly, is refused,
 force or not (`theirs`). Paths that differ only in case are one path (`cases`).
@@ -30,6 +32,8 @@ __all__ = ["SERVER_KEPT", "file_action", "joined", "theirs"]
 SERVER_KEPT = f"your entry is kept in {RECORD_FILE}; uninstall puts it back"
 #: A file the user edited after an install of this component wrote it.
 CHANGED = "changed since it was installed"
+#: Such a file, when this version is the one installed: left as the user made it.
+YOURS = f"yours, {CHANGED} (this version is the one installed then: nothing to update)"
 
 #: Who recorded a path (any content): their name and id, or None.
 Writer = Callable[[str], tuple[str, str] | None]
@@ -82,6 +86,10 @@ def file_action(
         return FileAction(rel, "overwrite", why, content=f.content, mode=f.mode)
     if (other := owner(rel, digest)) is not None:
         return FileAction(rel, "refused", joined(theirs(other, "wrote", where), note), content=f.content, mode=f.mode)
+    if ours.get(rel) == sha256(f.content) and not force:
+        # The user edited what this very version installed: nothing to update, and their
+        # edit is theirs (force puts the installed version back, keeping their copy).
+        return FileAction(rel, "unchanged", joined(YOURS, note), content=f.content, mode=f.mode)
     by = writer(rel)
     what = CHANGED if rel in ours else f"changed since {by[0]} ({by[1]}) installed it" if by else "exists and differs"
     action: Action = "overwrite" if force else "blocked"

@@ -17,7 +17,8 @@ entry keeps none: `unseen` reads them here); per plugin id, its name and the com
 installing it brought; which shared JSON files an install created, and the original text
 of those it first changed; and which folders an install created. Uninstall reads it to take back exactly that, put
 back what was replaced, and nothing a user changed since. Keys a record of an older
-version lacks read as empty.
+version lacks read as empty. What lies in a project's ``.mcp.json`` is kept per project
+(`record_projects`): projects may share one ``.claude``, and so one record.
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ from skill_retriever.components.install.layout import (
 )
 from skill_retriever.components.install.paths import name_key, safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
+from skill_retriever.components.install.plugin_entry import PluginRecord
+from skill_retriever.components.install.record_projects import (
+    entry_parts,
+    joined,
+    project_of,
+    record_parts,
+    split,
+)
 from skill_retriever.components.install.settings import read_json_object, write_json
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.fsutil import write_atomic
@@ -116,13 +125,19 @@ class RecordEntry:
     #: the names it declares in its own ``conflicts`` (`declared_conflicts`): a hook's or
     #: a server's entry keeps none, so `unseen` reads them here for a caller who may not see it
     conflicts: list[str] = field(default_factory=list)
+    #: another project sharing this ``.claude`` -> its servers, replaced servers and kept
+    #: server entries there, as JSON (`record_projects`): carried along, written back as read
+    elsewhere: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        """Nothing of it is left to take back or put back."""
-        return not (
-            self.files or self.hooks or self.mcp or self.replaced_files or self.replaced_servers
-        )
+        """Nothing of it is left to take back or put back, here or in another project."""
+        return not (self.here or self.elsewhere)
+
+    @property
+    def here(self) -> bool:
+        """Something of it is left to take back or put back in the project that loaded it."""
+        return bool(self.files or self.hooks or self.mcp or self.replaced_files or self.replaced_servers)
 
     @property
     def first_path(self) -> str:
@@ -132,7 +147,9 @@ class RecordEntry:
             return f"{MCP_FILE}#{next(iter(self.mcp))}"
         return LAYOUT[NodeKind(self.kind)].pattern.split("{", 1)[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, project: str | None = None) -> dict[str, Any]:
+        """As JSON, its servers marked as ``project``'s (`record_projects`)."""
+        parts = entry_parts({"mcp_servers": self.mcp, "replaced_servers": self.replaced_servers, "kept": self.kept})
         return {
             "kind": self.kind,
             "name": self.name,
@@ -148,12 +165,18 @@ class RecordEntry:
             **({"requires": list(self.requires)} if self.requires else {}),
             **({"brought": list(self.brought)} if self.brought else {}),
             **({"conflicts": list(self.conflicts)} if self.conflicts else {}),
+            **joined(parts, self.elsewhere, project),
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> RecordEntry:
+    def from_json(cls, data: Any, project: str | None = None) -> RecordEntry:
+        """An entry as read by the project ``project`` (None: the top level is its own)."""
         if not isinstance(data, dict) or data.get("kind") not in {k.value for k in LAYOUT}:
             raise ValueError("an entry needs a component kind")
+        parts, elsewhere = split(data, entry_parts(data), project)
+        kept = {k: v for k, v in (data.get("kept") or {}).items() if k not in entry_parts(data)["kept"]}
+        data = {**data, "mcp_servers": parts["mcp_servers"], "replaced_servers": parts["replaced_servers"],
+                "kept": {**kept, **parts["kept"]}}
         hooks = [
             HookEntry(str(h["event"]), h.get("matcher"), dict(h["hook"]))
             for h in data.get("hooks") or []
@@ -173,6 +196,7 @@ class RecordEntry:
             requires=[str(i) for i in data.get("requires") or []],
             brought=[str(i) for i in data.get("brought") or []],
             conflicts=_names(data.get("conflicts")),
+            elsewhere=elsewhere,
         )
 
 
@@ -190,24 +214,6 @@ def _names(value: Any) -> list[str]:
 
 
 @dataclass
-class PluginRecord:
-    """A plugin installed whole: its name and the component ids installing it brought
-    (its members, and what they required that the install added)."""
-
-    name: str
-    components: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "components": list(self.components)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> PluginRecord:
-        if not isinstance(data, dict) or not isinstance(data.get("components"), list):
-            raise TypeError("a plugin entry needs its components")
-        return cls(str(data.get("name") or ""), [str(c) for c in data["components"]])
-
-
-@dataclass
 class InstallRecord:
     """The record file of one root (empty when there is none)."""
 
@@ -219,6 +225,9 @@ class InstallRecord:
     originals: dict[str, str] = field(default_factory=dict)
     #: folders an install created (``.`` the root itself), removed again once empty
     folders: set[str] = field(default_factory=set)
+    #: another project sharing this ``.claude`` -> whether an install created its
+    #: ``.mcp.json`` and that file's text before, as JSON (`record_projects`)
+    elsewhere: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path) -> InstallRecord:
@@ -231,29 +240,37 @@ class InstallRecord:
         data, why = read_json_object(root, RECORD_FILE, "components") if root.is_dir() else ({}, "")
         if data is None:
             raise InstallError(why)
+        project = project_of(root)
         try:
             components = {
-                str(k): RecordEntry.from_json(v) for k, v in (data.get("components") or {}).items()
+                str(k): RecordEntry.from_json(v, project) for k, v in (data.get("components") or {}).items()
             }
             plugins = {
                 str(k): PluginRecord.from_json(v) for k, v in (data.get("plugins") or {}).items()
             }
+            parts, elsewhere = split(data, record_parts(data), project)
+            ours = record_parts(data)
             originals = {  # a text that is not one is never written back
-                str(k): v for k, v in (data.get("originals") or {}).items() if isinstance(v, str)
+                str(k): v
+                for k, v in {**(data.get("originals") or {}), **parts["originals"]}.items()
+                if isinstance(v, str) and (k not in ours["originals"] or k in parts["originals"])
             }
+            created = {str(p) for p in data.get("created") or [] if p not in ours["created"]}
+            created |= {str(p) for p in parts["created"]}
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise InstallError(
                 f"the install record {RECORD_FILE} is damaged ({exc}); fix or move it first"
             ) from exc
-        created = {str(p) for p in data.get("created") or []}
         folders = {str(p) for p in data.get("folders") or []}
-        return cls(root, components, created, plugins, originals, folders)
+        return cls(root, components, created, plugins, originals, folders, elsewhere)
 
     def save(self) -> None:
+        project = project_of(self.root)
         data: dict[str, Any] = {
             "format": RECORD_FORMAT,
-            "components": {k: v.to_json() for k, v in sorted(self.components.items())},
+            "components": {k: v.to_json(project) for k, v in sorted(self.components.items())},
             "created": sorted(self.created),
+            **joined(record_parts({"created": self.created, "originals": self.originals}), self.elsewhere, project),
         }
         if self.plugins:
             data["plugins"] = {k: v.to_json() for k, v in sorted(self.plugins.items())}
@@ -336,6 +353,8 @@ def installed_components(target: str | Path) -> list[InstalledComponent]:
     except InstallError:
         return found  # a damaged record: what the layout shows is still true
     for node_id, entry in record.components.items():
+        if entry.elsewhere and not entry.here:  # its server is another project's (a shared .claude)
+            continue
         kind = NodeKind(entry.kind)
         found.append(InstalledComponent(kind, (entry.name,), entry.first_path, node_id))
     return found

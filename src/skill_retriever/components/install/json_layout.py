@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.json_text import json_text
+
 __all__ = ["JsonStyle", "json_style", "style_of"]
 
 
@@ -87,6 +89,6 @@ def json_style(text: str) -> JsonStyle:
 def style_of(path: Path) -> JsonStyle:
     """The style of the JSON file at ``path`` (the default for a new or unreadable one)."""
     try:
-        return json_style(path.read_bytes().decode("utf-8")) if path.is_file() else JsonStyle()
+        return json_style(json_text(path.read_bytes()).body) if path.is_file() else JsonStyle()
     except (OSError, UnicodeDecodeError):
         return JsonStyle()

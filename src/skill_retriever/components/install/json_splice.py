@@ -162,6 +162,38 @@ def splice(text: str, data: Mapping[str, Any], style: JsonStyle) -> str | None:
     return result
 
 
+def _likeness(old: Any, new: Any) -> int:
+    """How much of ``old`` ``new`` keeps: the members (or items) it keeps equal, counted
+    down nested objects and arrays; 0 when nothing is shared."""
+    if _canon(old) == _canon(new):
+        return 1
+    if isinstance(old, dict) and isinstance(new, Mapping):
+        return sum(_likeness(old[k], new[k]) for k in old if k in new)
+    if isinstance(old, list) and isinstance(new, (list, tuple)):
+        theirs = {_canon(v) for v in new}
+        return sum(_canon(v) in theirs for v in old)
+    return 0
+
+
+def _aligned(old: list[Any], new: list[Any]) -> list[tuple[int | None, int | None]]:
+    """``old`` and ``new`` items paired in order: each old item with the new one, after the
+    last paired, that keeps the most of it (`_likeness`); (i, None) an old item none
+    keeps anything of, (None, j) a new item paired with none."""
+    out: list[tuple[int | None, int | None]] = []
+    nxt = 0
+    for i, value in enumerate(old):
+        scores = [(_likeness(value, new[j]), -j) for j in range(nxt, len(new))]
+        best = max(scores, default=(0, 0))
+        if best[0] == 0:
+            out.append((i, None))
+            continue
+        j = -best[1]
+        out += [(None, k) for k in range(nxt, j)]
+        out.append((i, j))
+        nxt = j + 1
+    return out + [(None, k) for k in range(nxt, len(new))]
+
+
 class _Splicer:
     """Rebuilds values over one old text."""
 
@@ -253,6 +285,17 @@ class _Splicer:
             if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1 and not keyed_new):
                 pairs = zip(range(i1, i2), range(j1, j2), strict=True)
                 pieces += [_Piece(i, kept(i, new_values[j])) for i, j in pairs]
+            elif op == "replace" and not keyed_new:
+                # One install can both change an item (a hook joins the user's group) and
+                # add others (new groups): the changed one is rebuilt in place, so the text
+                # of its unchanged members (the user's hook) is kept.
+                for i, j in _aligned([items[i].value for i in range(i1, i2)], new_values[j1:j2]):
+                    if j is None:
+                        continue  # an old item that no new one resembles is left out
+                    if i is None:
+                        pieces.append(_Piece(None, added(None, new_values[j1 + j])))
+                    else:
+                        pieces.append(_Piece(i1 + i, kept(i1 + i, new_values[j1 + j])))
             elif op in ("insert", "replace"):  # what was there before and is not now is left out
                 pieces += [
                     _Piece(None, added(new_keys[j] if keyed_new else None, new_values[j]))

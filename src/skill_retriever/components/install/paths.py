@@ -163,6 +163,12 @@ def _leads_out(root: Path, dest: Path, rel: str, inside: list[Path]) -> str:
         path = path / part
         if path.is_symlink() and not any((real := path.resolve()).is_relative_to(f) for f in inside):
             link = path.relative_to(root).as_posix()
+            if path == dest:  # the file itself: no folder to make, and none is written through
+                return (
+                    f"{rel} is a symbolic link to {real}, outside {where}, and an install writes "
+                    "no file through a link; replace the link by a copy of the file it points "
+                    "to, or install into another target"
+                )
             return (
                 f"{rel} resolves to {dest.resolve()}, outside {where}, where alone an install "
                 f"writes: {link} is a symbolic link to {real}; make {link} a folder (or a link "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,11 @@ from skill_retriever.components.install.errors import (
     UnsafePathError,
 )
 from skill_retriever.components.install.hook_entry import HookEntry
-from skill_retriever.components.install.plan_lines import component_lines
+from skill_retriever.components.install.plan_lines import (
+    TARGET_REFUSED,
+    component_lines,
+    refused_lines,
+)
 
 __all__ = [
     "SAME_PATH",
@@ -68,7 +72,9 @@ class InstallPlan:
         names: Id -> name of every component the plan mentions (conflict sides too).
         requires: Id of each component -> the visible ids it requires directly.
         refused: Why installing it for real would write nothing (a folder it could not
-            write or make), found by a dry run, so the user learns it before that run.
+            write or make), found by a dry run, so the user learns it before that run (a
+            real run raises `TargetRefusedError`, this plan on it). It refuses the plan
+            whole: its lines then list no file as if it would be written (`refused_lines`).
         clashes: Paths two components of the set would write with different content;
             any refuses the plan whole, ``allow_conflicts`` or not.
         named: The ids asked for by their own id or name (not only as a plugin's member).
@@ -100,8 +106,9 @@ class InstallPlan:
 
     @property
     def refused_whole(self) -> bool:
-        """Conflicts not allowed, or clashes: nothing is written, not even the folder."""
-        return self.refused_for_conflicts or bool(self.clashes)
+        """Conflicts not allowed, clashes, or a target that cannot be written (``refused``):
+        nothing is written, not even the folder."""
+        return self.refused_for_conflicts or bool(self.clashes) or bool(self.refused)
 
     @property
     def ok(self) -> bool:
@@ -175,7 +182,7 @@ class InstallPlan:
         for plugin, members in self.plugins.items():
             out.append(f"plugin {self._name(plugin)}  {plugin}: {len(members)} component(s)")
         for c in self.components:
-            out += component_lines(c, self._name, self.applied)
+            out += refused_lines(c, self._name) if self.refused else component_lines(c, self._name, self.applied)
         out += [f"dependency cycle: {' -> '.join(cycle)}" for cycle in self.cycles]
         out += self.conflict_lines()
         out += self.clash_lines()
@@ -224,7 +231,7 @@ class InstallPlan:
             "applied": self.applied,
             "nothing_written": self.nothing_written,
             "ok": self.ok,
-            "components": [c.to_dict() for c in self.components],
+            "components": [c.to_dict() for c in self.shown_components()],
             "written": self.written(),
             "removed": self.removed(),
             "cycles": [list(c) for c in self.cycles],
@@ -234,6 +241,17 @@ class InstallPlan:
             "clashes": [self.clash_dict(c) for c in self.clashes],
             "notes": list(self.notes),
         }
+
+    def shown_components(self) -> tuple[ComponentPlan, ...]:
+        """The components as data says them: in a plan the target refuses (``refused``),
+        one that would write is "refused" too, its files "not written", so that no
+        answer lists as happening what cannot."""
+        if not self.refused:
+            return self.components
+        why = f"{TARGET_REFUSED} (see refused)"
+        return tuple(
+            replace(c, status="refused", reason=why) if c.status == "install" else c for c in self.components
+        )
 
     def brief(self) -> dict[str, Any]:
         """The short answer's body (MCP ``detail="brief"``): conflicts and clashes as data

@@ -22,11 +22,13 @@ from skill_retriever.components.install.component_plan import (
 )
 from skill_retriever.components.install.hook_entry import HookEntry
 
-__all__ = ["component_lines", "hook_words"]
+__all__ = ["TARGET_REFUSED", "component_lines", "hook_words", "refused_lines"]
 
 #: The events whose matcher is matched against a tool's name (Claude Code's hooks reference).
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
 _NAMED = 5  # requirers named on the header; more are counted
+#: Why a component that would write is not written when the target refuses the install.
+TARGET_REFUSED = "not written: the target cannot be written"
 
 
 def hook_words(hook: HookEntry) -> str:
@@ -127,3 +129,12 @@ def component_lines(c: ComponentPlan, name: Callable[[str], str], applied: bool)
     if c.reason and by_files:
         out.append(f"  note: {c.reason}")
     return out
+
+
+def refused_lines(c: ComponentPlan, name: Callable[[str], str]) -> list[str]:
+    """``c``'s line in a plan the target refuses (one it cannot write): the refusal is said
+    once, below, so a component that would write says only what it would have done, never
+    its files as if they were written; the others (unchanged, blocked...) read as always."""
+    if c.status != "install":
+        return component_lines(c, name, applied=False)
+    return [f"[{c.kind}] {c.name}  {c.id}{_required_by(c, name)}: would have been installed if the target could be written"]

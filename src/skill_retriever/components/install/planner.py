@@ -82,8 +82,9 @@ from skill_retriever.components.install.plan import (
 from skill_retriever.components.install.render import render
 from skill_retriever.components.install.render_mcp import unfilled_notes
 from skill_retriever.components.install.rendered import Rendered, SkipComponent
-from skill_retriever.components.install.resolve import resolve, resolve_id
+from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
+from skill_retriever.components.install.retired_members import retire_members
 from skill_retriever.components.install.server_action import server_action
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.target import install_root
@@ -167,7 +168,7 @@ def plan_install(
     given = ids_given("install", ids)  # a string: one id
     view = as_view(source, principals)
     root, scope = install_root(target, user, home)
-    found = [resolve(view, i) for i in given]
+    found = resolve_all(view, given)  # every unknown name said at once
     resolved = [node_id for node_id, _ in found]
     wanted, plugins = expand_plugins(view, resolved)
     if not wanted:
@@ -205,6 +206,7 @@ def plan_install(
     plans = leave_out_orphans(note_shadowed_commands(plans, root))
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
     plans = add_retired(plans, complete, root, shared.record, shared.settings)
+    plans = retire_members(plans, plugins, root, shared.record, shared.settings)  # a plugin's, too
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}

@@ -53,6 +53,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.bare_scripts import bare_scripts
 from skill_retriever.components.install.hook_scripts import hook_commands
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -86,11 +87,6 @@ HOOK_KEYS = frozenset({"type", "command", "timeout", "if", "async", "statusMessa
 GROUP_KEYS = frozenset({"matcher", "hooks"})
 #: A script a command runs from the installed place (``.claude/hooks/x.py``).
 _NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
-#: A script a command names by a bare relative path (``bash linked.sh``, ``./x.py``): not
-#: pointed at a copy, so nothing was shipped for it.
-_BARE_SCRIPT_RE = re.compile(
-    rf"(?:^|[\s;&|(])(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:{SCRIPT_SUFFIX_PATTERN}))(?=$|[\s;&|)])"
-)
 #: A script a command names in the home folder's ``.claude`` (not a log or data file).
 _HOME_SCRIPT_RE = re.compile(rf"(?:\$HOME|\$\{{HOME\}}|~)\"?/\.claude/[\w./+-]*\.(?:{SCRIPT_SUFFIX_PATTERN})(?![\w.-])")
 _ASSIGNMENT_RE = re.compile(r"[A-Za-z_]\w*=")
@@ -265,7 +261,9 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
     for rel in sorted(named - shipped):
         out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
-    for rel in sorted({m.group(1) for e in entries for m in _BARE_SCRIPT_RE.finditer(str(e.hook["command"]))}):
+    # A script named by a bare relative path (``bash linked.sh``) is not pointed at a copy,
+    # so nothing was shipped for it; only words the shell runs count (`bare_scripts`).
+    for rel in sorted({rel for e in entries for rel in bare_scripts(str(e.hook["command"]))}):
         out.notes.append(  # a script left where the source had it (a link not followed, not listed)
             f"its commands run {rel}, relative to the project folder (where Claude Code starts "
             "them), and it ships no such script: the project must hold it"

@@ -4,7 +4,7 @@ place for, `suggest` for close names when nothing answers)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from skill_retriever.components.install.by_name import (
@@ -14,6 +14,7 @@ from skill_retriever.components.install.by_name import (
     plugin_over_members,
 )
 from skill_retriever.components.install.copies import copies_note, same_copies
+from skill_retriever.components.install.errors import UnknownNamesError
 from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.plan import UnknownComponentError
 from skill_retriever.components.install.suggest import close_names
@@ -22,7 +23,7 @@ from skill_retriever.components.view import CallerView, as_view
 if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
-__all__ = ["resolve", "resolve_id"]
+__all__ = ["resolve", "resolve_all", "resolve_id"]
 
 
 def resolve(view: CallerView, ref: str) -> tuple[str, str]:
@@ -52,6 +53,36 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     if one_kind and same_copies(view, [view.get(i) for i in ids]):
         return ids[0], copies_note(ref, ids)
     raise UnknownComponentError(ref, ids, ambiguous(ref, found, differ=one_kind))
+
+
+def resolve_all(view: CallerView, refs: Sequence[str]) -> list[tuple[str, str]]:
+    """`resolve` for each of ``refs``, in order; every name that answers to nothing is
+    said in one error (each with its close names), so that one run shows every typo.
+
+    Raises:
+        UnknownComponentError: Names that answer to nothing (`UnknownNamesError` when
+            several do) before any other refusal; else the first other refusal of `resolve`.
+    """
+    found: list[tuple[str, str]] = []
+    unknown: dict[str, UnknownComponentError] = {}  # by ref: a name given twice is said once
+    refused: UnknownComponentError | None = None
+    for ref in refs:
+        try:
+            found.append(resolve(view, ref))
+        except UnknownComponentError as exc:
+            # several answer, a kind install cannot place, or nothing given: said alone
+            plain = not exc.candidates and ref.strip() and not isinstance(exc, NotInstallableError)
+            if plain:
+                unknown.setdefault(ref, exc)
+            elif refused is None:
+                refused = exc
+    if len(unknown) == 1:
+        raise next(iter(unknown.values()))
+    if unknown:
+        raise UnknownNamesError([(r, e.suggestions) for r, e in unknown.items()], view.snapshot.path)
+    if refused is not None:
+        raise refused
+    return found
 
 
 def resolve_id(

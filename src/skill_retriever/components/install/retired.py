@@ -40,7 +40,7 @@ from skill_retriever.components.install.plan import (
 )
 from skill_retriever.components.install.settings import has_hook
 
-__all__ = ["RETIRED", "add_retired"]
+__all__ = ["RETIRED", "add_retired", "dropped_files", "dropped_hooks"]
 
 RETIRED = "an earlier version of it installed this; this version no longer has it"
 
@@ -72,8 +72,8 @@ def add_retired(
             out.append(c)
             continue
         others = [e for i, e in record.components.items() if i != c.id]
-        actions, notes = _files(entry, others, root, claimed, complete.get(c.id, False))
-        actions += _hooks(entry, others, hooks, settings)
+        actions, notes = dropped_files(entry, others, root, claimed, complete.get(c.id, False))
+        actions += dropped_hooks(entry, others, hooks, settings)
         if actions or notes:
             files = (*c.files, *actions)
             reason = "; ".join(r for r in (c.reason, *notes) if r)
@@ -82,13 +82,17 @@ def add_retired(
     return out
 
 
-def _files(
+def dropped_files(
     entry: RecordEntry,
     others: list[RecordEntry],
     root: Path,
     claimed: set[str],
     complete: bool,
+    why: str = RETIRED,
 ) -> tuple[list[FileAction], list[str]]:
+    """A ``remove`` (saying ``why``) for each file ``entry`` records that is still as
+    written, that no path of ``claimed`` (folded) and none of ``others`` holds; and a note
+    for each one left (changed since; or ``complete`` False: see the module)."""
     actions: list[FileAction] = []
     notes: list[str] = []
     for rel, digest in entry.files.items():
@@ -108,20 +112,23 @@ def _files(
         elif sha256(held) != digest:
             notes.append(f"kept {rel}: not in this version, and changed since it was installed")
         else:
-            actions.append(FileAction(rel, "remove", RETIRED))
+            actions.append(FileAction(rel, "remove", why))
     return actions, notes
 
 
-def _hooks(
+def dropped_hooks(
     entry: RecordEntry,
     others: list[RecordEntry],
     planned: list[HookEntry],
     settings: Mapping[str, Any] | None,
+    why: str = RETIRED,
 ) -> list[FileAction]:
+    """A ``remove`` (saying ``why``) for each hook ``entry`` records that ``settings``
+    still holds as added, that neither ``planned`` nor ``others`` has."""
     if settings is None:
         return []
     return [
-        FileAction(f"{SETTINGS_FILE}#{h.where}", "remove", RETIRED, hook=h)
+        FileAction(f"{SETTINGS_FILE}#{h.where}", "remove", why, hook=h)
         for h in entry.hooks
         if h not in planned and not any(h in e.hooks for e in others) and has_hook(settings, h)
     ]

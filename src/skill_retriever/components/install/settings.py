@@ -26,6 +26,7 @@ from typing import Any
 from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.json_layout import JsonStyle, json_style, style_of
 from skill_retriever.components.install.json_splice import splice
+from skill_retriever.components.install.json_text import json_text
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.fsutil import leftover_temps, write_atomic
@@ -128,9 +129,8 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
     if not path.exists():
         return {}, ""
     try:
-        data = json.loads(
-            path.read_text(encoding="utf-8"), parse_float=_finite, parse_constant=_constant
-        )
+        text = json_text(path.read_bytes())  # past a byte order mark; blank: {}
+        data = json.loads(text.json(), parse_float=_finite, parse_constant=_constant)
     except _NotWritable as exc:
         return None, f"the existing {rel} holds {exc}; {_UNCHANGED}"
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -167,11 +167,19 @@ def _not_object(rel: str, key: str, value: object) -> str:
 
 
 def _unsafe_why(root: Path, rel: str, exc: UnsafePathError) -> str:
-    """Why ``rel`` cannot be merged into, with what to do about a link."""
-    if on_disk(root, rel).is_symlink():
+    """Why ``rel`` cannot be merged into, in one sentence: a link to a file is never
+    written through, wherever it leads (`safe_destination`'s words for it would name a
+    folder to make, which fits a link on the way, not the file itself)."""
+    path = on_disk(root, rel)
+    if path.is_symlink():
+        try:
+            leads = f" to {path.readlink()}"
+        except OSError:  # gone since: the refusal stands without where it led
+            leads = ""
         return (
-            f"{exc}: replace the link by a copy of the file it points to (Claude Code reads "
-            "either), or install into another target; nothing is written through it"
+            f"{rel} is a symbolic link{leads}, and an install writes no file through a link; "
+            "replace the link by a copy of the file it points to (Claude Code reads either), "
+            "or install into another target"
         )
     return str(exc)
 
@@ -205,14 +213,15 @@ def _new_text(dest: Path, data: Mapping[str, Any]) -> str:
     object) shows no diff; the whole of ``data`` in the file's style when the old text
     cannot be spliced (not one JSON object, unreadable) or there is none."""
     try:
-        old = dest.read_bytes().decode("utf-8") if dest.is_file() else None
+        old = json_text(dest.read_bytes()) if dest.is_file() else None
     except (OSError, UnicodeDecodeError):  # nothing to keep: the write names any error
         old = None
     if old is None:
         return JsonStyle().dumps(data)
-    style = json_style(old)
-    spliced = splice(old, data, style)
-    return style.dumps(data) if spliced is None else spliced
+    style = json_style(old.body)
+    spliced = splice(old.body, data, style)
+    # The byte order mark goes back as found: an editor that wrote it expects it there.
+    return old.bom + (style.dumps(data) if spliced is None else spliced)
 
 
 def _groups(settings: Mapping[str, Any], event: str) -> list[Any]:

@@ -3,32 +3,71 @@
 Catalogues prefix names: an agent a plugin ships is ``comprehensive-review-code-reviewer``,
 so ``install code-reviewer`` finds nothing by that name. The names worth offering, best
 first: those that end with the given name as hyphenated parts, those that hold it as
-hyphenated parts, then `difflib`'s close matches (a typo). Only what the caller may see
-is offered (an item hidden from them must never be named), each as what to type to
-install it (`by_name.name_for`: its id when its name alone would not take it).
+hyphenated parts, then near spellings (`difflib`'s ratio, best first), each name compared
+whole and by every run of as many hyphenated parts as the given name has: a typo inside a
+prefixed name (``code-reviewr``) is close to its ``code-reviewer`` part, while the whole
+``tdd-workflows-code-reviewer`` is not, and shorter names that merely share a word
+(``team-reviewer``) would win. Only what the caller may see is offered (an item hidden
+from them must never be named), each as what to type to install it (`by_name.name_for`:
+its id when its name alone would not take it).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 from skill_retriever.components.install.by_name import name_for
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["close_names"]
+__all__ = ["close_names", "near_spellings"]
 
 _SHOWN = 5
 #: A longer name is no one's typo, and `difflib` would take long over a whole catalogue.
 _LONGEST = 100
+#: `difflib.get_close_matches`' default: a whole name this close is a near spelling.
+_WHOLE_CUTOFF = 0.7
+#: A run of a name's parts must be closer: a short run matches much by chance.
+_PART_CUTOFF = 0.8
 _SEPARATORS = re.compile(r"[\s_]+")
 
 
 def _key(name: str) -> str:
     """A name as compared: case-folded, spaces and underscores as hyphens."""
     return _SEPARATORS.sub("-", name.strip().casefold())
+
+
+def _runs(name: str, size: int) -> list[str]:
+    """Every run of ``size`` consecutive hyphenated parts of ``name`` (none when it has no more)."""
+    parts = name.split("-")
+    return ["-".join(parts[i : i + size]) for i in range(len(parts) - size + 1)] if len(parts) > size else []
+
+
+def near_spellings(key: str, names: Sequence[str]) -> list[str]:
+    """Those of ``names`` spelt close to ``key``, the closest first (then the shorter):
+    each compared whole (ratio >= 0.7) and by its runs of as many parts as ``key`` has
+    (>= 0.8), its best counting."""
+    size = key.count("-") + 1
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(key)  # difflib caches what it learns of the second sequence
+
+    def ratio(text: str, cutoff: float) -> float:
+        matcher.set_seq1(text)
+        # the cheap upper bounds first, as `get_close_matches` does
+        if matcher.real_quick_ratio() < cutoff or matcher.quick_ratio() < cutoff:
+            return 0.0
+        found = matcher.ratio()
+        return found if found >= cutoff else 0.0
+
+    scored = []
+    for name in names:
+        best = max([ratio(name, _WHOLE_CUTOFF), *(ratio(run, _PART_CUTOFF) for run in _runs(name, size))])
+        if best > 0:
+            scored.append((-best, len(name), name))
+    return [name for _, _, name in sorted(scored)]
 
 
 def close_names(view: CallerView, ref: str) -> list[str]:
@@ -44,9 +83,8 @@ def close_names(view: CallerView, ref: str) -> list[str]:
     keys = sorted(by_key, key=lambda k: (len(k), k))  # the shorter, the closer
     ends = [k for k in keys if k.endswith(f"-{key}")]
     holds = [k for k in keys if k.startswith(f"{key}-") or f"-{key}-" in k]
-    typos = difflib.get_close_matches(key, keys, n=_SHOWN, cutoff=0.7)
     out: dict[str, None] = {}
-    for k in [*ends, *holds, *typos]:
+    for k in [*ends, *holds, *near_spellings(key, keys)]:
         for node in sorted(by_key[k], key=lambda n: n.id):
             out.setdefault(name_for(view, node), None)
         if len(out) >= _SHOWN:

@@ -32,7 +32,7 @@ from skill_retriever.components.install.claude_folder import (
     same_folder,
 )
 from skill_retriever.components.install.claude_link import claude_link_refusal
-from skill_retriever.components.install.plan import InstallError, Scope
+from skill_retriever.components.install.plan import InstallError, InstallPlan, Scope
 
 __all__ = [
     "CONFIG_DIR_VAR",
@@ -50,7 +50,15 @@ class TargetRefusedError(InstallError):
     in the way of one, a ``.claude`` link leading nowhere): a refusal the user fixes in the
     target, as a dry run reports it (``refused``), not an error in what was asked (a
     target that does not exist is one: `check_creatable`). The CLI exits 1 on it, as on
-    its dry run's ``refused:`` line."""
+    its dry run's ``refused:`` line.
+
+    Attributes:
+        plan: The plan refused, its ``refused`` saying why (set by `apply.install`), so
+            that a real run's answer carries what its dry run's does; None when raised
+            outside an install (an uninstall).
+    """
+
+    plan: InstallPlan | None = None
 
 
 def install_root(

@@ -24,7 +24,9 @@ once no hook runs it. When ``settings.json`` or ``.mcp.json`` cannot be read and
 component has a hook, a hook script or a server there, nothing is changed at all:
 removing its files while its hook stays would leave a hook that runs a script no longer
 there. Components are named as
-``install`` took them: by id, by name, or by the plugin that brought them.
+``install`` took them: by id, by name, or by the plugin that brought them. Each project
+sharing a ``.claude`` takes back its own ``.mcp.json`` servers (`record_projects`); what
+stays in the record's folder keeps its ``.gitignore`` (`record_folder`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ from skill_retriever.components.install.layout import (
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
+from skill_retriever.components.install.record_folder import drop_record
+from skill_retriever.components.install.record_projects import held_elsewhere
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
 from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.target import check_writable, install_root
@@ -97,7 +101,11 @@ def uninstall(
     check_path("uninstall", "target", target)
     check_path("uninstall", "home", home)
     ids = ids_given("uninstall", ids)  # one string is one id, as the CLI takes it
-    root, _ = install_root(target, user, home, must_exist=True)
+    try:
+        root, _ = install_root(target, user, home, must_exist=True)
+    except InstallError as exc:  # its words are install's ("give the project folder to install into")
+        exc.args = (str(exc).replace("to install into", "to uninstall from"),)
+        raise
     with holding(root):  # read, changed and written back as one step
         return uninstall_held(root, ids, force, dry_run=dry_run)
 
@@ -123,6 +131,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     report.stayed, report.notes = picked.stayed, picked.notes
     entries = [record.components[i] for i in chosen]
+    report.notes += [held_elsewhere(e.name, e.elsewhere) for e in entries if e.elsewhere and not e.here]
     check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
     shared = _read_shared(root, entries)
     try:
@@ -215,7 +224,7 @@ def _take_back(
         remove_empty_folders(root, record)
         record.save()
     else:
-        record.remove()
+        drop_record(record)
         remove_empty_folders(root, record)
 
 

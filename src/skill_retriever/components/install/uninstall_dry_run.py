@@ -16,6 +16,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from skill_retriever.components.install.inventory import InstallRecord, backup_path
@@ -75,4 +76,6 @@ def _copy(root: Path, record: InstallRecord, copy: Path) -> dict[str, str]:
             dest = safe_destination(copy, rel)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest)
+    if safe_destination(copy, RECORD_FILE).is_file():  # the copy is another folder: its record says so
+        replace(record, root=copy).save()  # (what lies in the target's .mcp.json is the copy's: `record_projects`)
     return unsafe

@@ -3,15 +3,21 @@ and as JSON (``to_dict``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
+from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.plan_lines import hook_words
 
 CHANGED = "changed since it was installed"
 
-__all__ = ["CHANGED", "VERBS", "UninstallReport", "verbs", "with_values"]
+__all__ = ["CHANGED", "VERBS", "UninstallReport", "said", "verbs", "with_values"]
+
+#: A hook's key in a report (``.claude/settings.json#hooks.<Event>[<matcher>]``).
+_HOOK_KEY = re.compile(r"(?P<file>.+)#hooks\.(?P<event>[^\[\]]+)\[(?P<matcher>.*)\]")
 
 #: The verbs of a line: as the real run says them, and as a dry run does.
 VERBS = {
@@ -83,6 +89,19 @@ class UninstallReport:
     applied: bool = True
     notes: list[str] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        """The report as the CLI prints it (`lines`): ``print(uninstall(...))`` reads as one."""
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        """One line: the target, whether it was applied, ok, and how many of each (``str()``
+        and `lines` give every path; `to_dict` the data)."""
+        return (
+            f"UninstallReport(target={str(self.target)!r}, applied={self.applied}, ok={self.ok}, "
+            f"components={len(self.ids)}, removed={len(self.removed)}, restored={len(self.restored)}, "
+            f"kept={len(self.kept)}, gone={len(self.gone)})"
+        )
+
     @property
     def ok(self) -> bool:
         """Everything the installs added was taken back (or, of a dry run, would be)."""
@@ -92,6 +111,8 @@ class UninstallReport:
         """The CLI's report: the target, then `item_lines` indented; what stays recorded
         (the ids to name to finish), and a dry run's counts."""
         out = [f"target: {shown_root(self.target)}"]
+        if self.refused is not None and not self.applied:  # nothing of it could happen: say why, once
+            return [*out, *(f"  note: {n}" for n in self.notes), f"  refused: {self.refused}"]
         out += [f"  {line}" for line in self.item_lines("install --force")]
         if self.recorded:
             out.append(
@@ -115,21 +136,21 @@ class UninstallReport:
         out += [
             f"{verb['remove']} {p}: {CHANGED}, removed as it {'was' if self.applied else 'is'} (force)"
             if p in self.forced
-            else f"{verb['remove']} {p}{with_values(self, p)}"
+            else f"{verb['remove']} {said(p, 'from')}{with_values(self, p)}"
             for p in self.removed
         ]
         out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
-        out += [f"{verb['leave']} {p}: {name} installed it too, and stays" for p, name in self.shared.items()]
+        out += [f"{verb['leave']} {said(p)}: {name} installed it too, and stays" for p, name in self.shared.items()]
         out += [f"{verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
         out += [
             f"note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
             f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
             for name, users in self.needed.items()
         ]
-        out += [f"{verb['keep']} {p}: {why}" for p, why in self.kept.items()]
+        out += [f"{verb['keep']} {said(p)}: {why}" for p, why in self.kept.items()]
         out += [f"{verb['leave']} {c}: an earlier version of your {p} that {force} replaced" for c, p in self.copies.items()]
         if self.gone:
-            out.append(f"gone already (nothing to take back): {', '.join(self.gone)}")
+            out.append(f"gone already (nothing to take back): {', '.join(said(p) for p in self.gone)}")
         if self.refused:
             out.append(f"refused: {self.refused}")
         return out
@@ -169,3 +190,14 @@ def with_values(report: UninstallReport, path: str) -> str:
     if not keys:
         return ""
     return f" (with the value{'s' if len(keys) > 1 else ''} you set for {', '.join(keys)})"
+
+
+def said(path: str, into: str = "in") -> str:
+    """``path`` as a line says it: a hook's key in words, as install's plan says it
+    (``hook Stop in .claude/settings.json``; ``into``: "from" for one removed), and any
+    other path as it is."""
+    key = _HOOK_KEY.fullmatch(path)
+    if key is None:
+        return path
+    hook = HookEntry(key["event"], key["matcher"] or None, {})
+    return f"{hook_words(hook)} {into} {key['file']}"
