@@ -147,3 +147,23 @@ def test_an_empty_uninstall_target_says_uninstall(tmp_path: Path, capsys: pytest
     afile.write_text("")
     code, _, err = run(capsys, "uninstall", "x", "--target", afile)
     assert code == 2 and f"target {afile} is a file; give the project folder to uninstall from" in err
+
+
+def test_a_moved_or_copied_project_keeps_its_servers(
+    database_mcps_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record names the project folder it was written in; a project moved (its old
+    folder gone) or copied with its own .claude shares nothing, so the record is its own
+    (found on the session's own review: a moved project no longer took back its server)."""
+    ix = ["--index-dir", database_mcps_dir]
+    old = tmp_path / "old"
+    old.mkdir()
+    assert run_lines(capsys, "install", "postgresql", "--target", old, *ix)[0] == 0
+    moved = tmp_path / "moved"
+    old.rename(moved)
+    copy = tmp_path / "copy"
+    shutil.copytree(moved, copy)
+    for project in (moved, copy):
+        code, said = run_lines(capsys, "uninstall", "postgresql", "--target", project)
+        assert code == 0 and "  removed .mcp.json#postgresql" in said, said
+        assert not (project / ".mcp.json").exists()

@@ -10,7 +10,9 @@ the record shows that project's parts at the top (what every other module reads)
 carries the other projects' along unchanged (``elsewhere``), written back as they were:
 each project's install and uninstall handle its own entries, and a component stays
 recorded while any project holds its server. A record written before this (no
-``mcp_project``) reads as the project that loads it, the one it was written in.
+``mcp_project``) reads as the project that loads it, the one it was written in; so does
+one whose ``mcp_project`` no longer uses this ``.claude`` (the project moved, or was copied
+with its ``.claude``).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def split(
     owner = data.get("mcp_project")
     if project is None:
         return parts, others
-    if isinstance(owner, str) and owner != project:
+    if isinstance(owner, str) and owner != project and _shares(owner, project):
         if any(parts.values()):
             others[owner] = parts
         parts = {key: type(value)() for key, value in parts.items()}
@@ -74,6 +76,17 @@ def split(
     if theirs is not None and not any(parts.values()):  # (a record never holds both)
         parts = {**parts, **theirs}
     return parts, others
+
+
+def _shares(owner: str, project: str) -> bool:
+    """Whether the folder ``owner`` still uses the ``.claude`` that ``project`` uses. A
+    project moved (its old folder gone) or copied (its ``.claude`` a folder of its own)
+    shares nothing: the record it carries is its own, whatever folder it names."""
+    mine, theirs = Path(project) / ".claude", Path(owner) / ".claude"
+    try:
+        return theirs.is_dir() and theirs.resolve() == mine.resolve()
+    except OSError:  # a link loop: no sharing can be read through it
+        return False
 
 
 def joined(parts: Mapping[str, Any], others: Mapping[str, Mapping[str, Any]], project: str | None) -> dict[str, Any]:
