@@ -1,7 +1,8 @@
 """A reader process for test_reader_processes.py: queries an index every ``interval``
 seconds while another process writes it, until ``stop`` exists. Every few rounds it opens
 the index afresh; otherwise it keeps one open and catches up. Prints one JSON line per
-round; exits non-zero (with the traceback) on any error other than "no index there yet".
+round; exits non-zero (with the traceback) on any error other than "no index there yet"
+(`IndexNotFoundError`: none at all, or one an index run is still creating).
 
 Usage: python index_reader.py INDEX_DIR STOP_FILE INTERVAL
 """
@@ -13,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexNotFoundError
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -29,9 +30,7 @@ def main(path: Path, stop: Path, interval: float) -> None:
         fresh = round_ % 3 == 0 or kept is None
         try:
             index = Index.open(path) if fresh else kept
-        except IndexCorruptError as exc:
-            if "no index at" not in str(exc):
-                raise
+        except IndexNotFoundError:  # "no index at", or "being built by an index run under way"
             print(json.dumps({"round": round_, "absent": True}), flush=True)
             time.sleep(interval)
             continue
