@@ -29,11 +29,13 @@ text of each retrieved item. Give the builders any LangChain chat model and ``ac
 asks it, with that prompt as the system message.
 
 The default token budget, ``DEFAULT_BUDGET`` (16,000), is sized for real skills, which run
-2,000-5,000 tokens each (the trailofbits catalogue: median skill 2,650 tokens, 90th
-percentile 5,070, largest 11,250): the top 5 of a task at the median size fit with room to
+2,000-5,000 tokens each (the trailofbits catalogue: median skill 2,649 tokens, 90th
+percentile 5,055, largest 11,250): the top 5 of a task at the median size fit with room to
 spare, and 16,000 tokens is under a tenth of a 200k-token context window. Measured there at
-k=5, the old 4,000 kept 7 of 25 items over five tasks (none for "set up codeql in CI",
-whose best skill has 4,261 tokens); 16,000 keeps 23 of 25, and 20,000 only one more.
+k=5 over five tasks, the old 4,000 kept 7 of 25 results (none for "set up codeql in CI",
+whose best skill has 4,261 tokens); 16,000 keeps 24 of 25, 20,000 all 25
+(``python -m skill_retriever.bench.agent_budget INDEX_DIR`` on an index of
+``trailofbits__skills``).
 """
 
 # No `from __future__ import annotations` here: LangGraph Server loads this file by path,
