@@ -24,12 +24,14 @@ one of another source of the index, whichever source was indexed first.
 
 from __future__ import annotations
 
+import difflib
 import json
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from skill_retriever.cross_source import link_across_sources
 from skill_retriever.document_sources import (
@@ -37,7 +39,7 @@ from skill_retriever.document_sources import (
     document_file_origin,
     read_as_documents_before,
 )
-from skill_retriever.exceptions import IngestError
+from skill_retriever.exceptions import ConfigError, IngestError
 from skill_retriever.filters import star_access_note
 from skill_retriever.held_sources import (
     component_file_advice,
@@ -64,6 +66,8 @@ from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 SourceKind = Literal["skills", "docs", "json", "toolret", "passages"]
+#: The source kinds ``kind`` takes (``index --kind``).
+SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 BATCH = 256
 
 Progress = Callable[[int], None]
@@ -126,7 +130,12 @@ def ingest(
             default; `document_sources.document_file_origin`).
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
         index_dir: The index it is read for: notes' commands name it; passages keep spaCy's parses there.
+
+    Raises:
+        ConfigError: An unknown ``kind``, or a ``max_file_bytes`` that is no whole number above 0.
+        IngestError: ``path`` cannot be read as a source (`detect_source`).
     """
+    max_file_bytes = check_run_args(kind, max_file_bytes)
     detected = kind is None
     kind = kind or detect_source(path)
     if kind == "skills":
@@ -161,6 +170,28 @@ def ingest(
 
     corpus = path / "corpus.json" if path.is_dir() else path
     return ingest_passages(corpus, nlp=None if ner else False, source_name=source_name, cache_dir=index_dir)
+
+
+def check_run_args(kind: object, max_file_bytes: object) -> int:
+    """``max_file_bytes`` as an int, once ``kind`` and it are known to be usable: an unknown
+    kind fell through to the last one, a passage corpus, and was told there is no
+    corpus.json; a limit of 0 or below skipped every file, as too large, without an error.
+
+    Raises:
+        ConfigError: Naming what to pass instead.
+    """
+    if kind is not None and kind not in SOURCE_KINDS:
+        near = difflib.get_close_matches(str(kind).lower(), SOURCE_KINDS, n=1, cutoff=0.6)
+        guess = f" (did you mean {near[0]!r}?)" if near else ""
+        raise ConfigError(
+            f"kind must be one of {', '.join(SOURCE_KINDS)}, or None to detect it per path; got {kind!r:.60}{guess}"
+        )
+    if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, numbers.Integral) or max_file_bytes <= 0:
+        raise ConfigError(
+            f"max_file_bytes must be a whole number of bytes above 0, got {max_file_bytes!r:.60} "
+            f"(leave it out for {MAX_FILE_BYTES:,})"
+        )
+    return int(max_file_bytes)
 
 
 def write_result(index: Index, result: IngestResult, progress: Progress | None = None) -> list[WriteReport]:
@@ -223,12 +254,15 @@ def index_sources(
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
 
     Raises:
+        ConfigError: ``paths`` is not a path or a list of them; ``kind`` is not one of
+            `SOURCE_KINDS`; ``max_file_bytes`` is not a whole number above 0. Nothing is read.
         IngestError: ``source_name`` with several paths; a source name the index (or this
             run) already holds from another folder; ids the index holds from another
             folder; a folder inside a held source that holds its items, without
             ``source_name`` (`held_sources.refuse_nested`). Nothing of that source is written.
     """
     paths = api_args.source_paths(paths)  # (before anything reads them: a str is one path)
+    max_file_bytes = check_run_args(kind, max_file_bytes)
     if source_name is not None and len(paths) > 1:
         raise IngestError(
             f"--source-name names one source, but {len(paths)} paths were given; "
