@@ -4,11 +4,18 @@
   through to the last kind, a passage corpus, and said ``corpus.json: no such file; pass a
   corpus.json``; ``max_file_bytes=0`` (or below, or ``"10"``) skipped every file without an
   error. Each is now a `ConfigError` naming what to pass, raised before anything is read.
+- A runbook dated in its frontmatter by ``created_at``, ``updated_at``, ``lastmod`` or
+  ``last_modified_at`` (what incident exports and site generators write) was undated, so
+  every ``since``/``until`` filter left it out without a word.
+- An incident export's epoch milliseconds were refused as "not a valid time in epoch
+  seconds", without saying that the value is milliseconds.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +23,7 @@ from files import write_file
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.indexing import index_sources
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -67,3 +75,41 @@ def test_a_small_file_size_limit_still_skips_the_larger_files(index: Index, runb
     run = index_sources(index, runbooks, max_file_bytes=sizes[small])
     assert sorted(index.snapshot().nodes) == [f"runbooks/{small}"]
     assert [Path(p.path).name for p in run.sources[0].problems if "max-file-bytes" in p.message] == [large]
+
+
+@pytest.mark.parametrize(
+    ("front", "created", "updated"),
+    [
+        ("created_at: 2026-11-03\nupdated_at: 2026-11-20T09:00:00Z", "2026-11-03", "2026-11-20"),
+        ("date: 2026-10-01\nlastmod: 2026-11-20", "2026-10-01", "2026-11-20"),
+        ("createdAt: 2026-10-01\nlast_modified_at: 2026-11-20", "2026-10-01", "2026-11-20"),
+        ("created: 2026-10-01\ncreated_at: 2025-01-01\nmodified: 2026-11-20", "2026-10-01", "2026-11-20"),
+    ],
+)
+def test_a_runbook_dated_as_exports_and_site_generators_write_it_is_dated(
+    index: Index, tmp_path: Path, front: str, created: str, updated: str
+) -> None:
+    root = tmp_path / "dated"
+    write_file(root, "restore.md", f"---\n{front}\n---\n{RESTORE}")
+    write_file(root, "undated.md", "# Undated\n\nRestore a database without a date.\n")
+    index_sources(index, root, kind="docs")
+    node = index.snapshot().nodes["dated/restore.md"]
+    assert node.created is not None and node.created.date().isoformat() == created
+    assert node.updated is not None and node.updated.date().isoformat() == updated
+    # What the dates are for: a window admits the runbook, and only the dated one.
+    found = Retriever(index).search("restore the database", filters={"since": "2026-11-15"}, principals=["*"])
+    assert [r.id for r in found.results] == ["dated/restore.md"]
+
+
+def test_an_incident_dated_in_epoch_milliseconds_is_told_so(index: Index, tmp_path: Path) -> None:
+    millis = int(datetime(2026, 12, 1, tzinfo=UTC).timestamp() * 1000)
+    graph = {"nodes": [
+        {"id": "inc:1", "kind": "incident", "name": "webhook retries", "text": "Retries exploded.", "created": millis},
+        {"id": "inc:2", "kind": "incident", "name": "slow search", "text": "Search was slow.", "created": millis // 1000},
+    ]}
+    path = write_file(tmp_path / "ops", "incidents.json", json.dumps(graph))
+    run = index_sources(index, path)
+    messages = [p.message for p in run.sources[0].problems]
+    assert len(messages) == 1 and "inc:1" in messages[0]
+    assert "it looks like milliseconds: divide by 1000, or write ISO-8601" in messages[0]
+    assert index.snapshot().nodes["inc:2"].created == datetime(2026, 12, 1, tzinfo=UTC)

@@ -88,6 +88,17 @@ def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any
     raise InvalidItemError(f"{item}: unknown {what} {value!r}; use one of: {allowed}")
 
 
+#: The names incident and deploy exports give an item's times (``created_at`` in most),
+#: read as ``created`` / ``updated`` where the item gives none of that name (a JSON graph
+#: node, a document's frontmatter): left unread, they left the item undated, out of every
+#: time window without a word.
+TIME_ALIASES: Mapping[str, tuple[str, ...]] = {
+    "created": ("created_at", "createdAt", "creation_time"),
+    "updated": ("updated_at", "updatedAt", "modified", "modified_at", "last_modified"),
+}
+#: Epoch values this large are milliseconds (or finer): in seconds they lie past year 5000.
+_EPOCH_MS = 1e11
+
 #: The date part of an ISO-8601 string: calendar (extended or basic) or week date. Python's
 #: ``fromisoformat`` takes any character between date and time, so without this check
 #: "20240601-01-01" (year 20,240,601) read as 2024-06-01 01:00 at UTC-1.
@@ -111,8 +122,9 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
         try:
             dt = datetime.fromtimestamp(float(value), tz=UTC)
         except (OverflowError, OSError, ValueError) as exc:  # NaN, inf, year 10000+
+            unit = " (it looks like milliseconds: divide by 1000, or write ISO-8601)" if abs(value) >= _EPOCH_MS else ""
             raise InvalidItemError(
-                f"{item}: timestamp {value!r} is not a valid time in epoch seconds"
+                f"{item}: timestamp {value!r} is not a valid time in epoch seconds{unit}"
             ) from exc
     elif isinstance(value, str):
         text = value.strip()

@@ -18,8 +18,10 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - access: frontmatter ``access`` read the same way; one that cannot be read as labels
   makes the file a problem, not a public item; an empty one, or a key that looks meant as
   it (``Access``, ``acess``, ``visibility``), a note that the item is public (`access_keys`);
-- created: ``created``, ``date`` or ``date_added``; updated: ``updated`` or
-  ``last_updated``. A bad date is a warning on the file, which is indexed without it.
+- created: ``created``, ``date``, ``date_added``, ``created_at``, ``createdAt`` or
+  ``creation_time``; updated: ``updated``, ``last_updated``, ``updated_at``, ``updatedAt``,
+  ``modified``, ``modified_at``, ``last_modified``, ``lastmod`` or ``last_modified_at``
+  (the first that is set). A bad date is a warning on the file, which is indexed without it.
 
 A long Markdown file is also its sections (`document_sections`: a body over
 `document_sections.SPLIT_CHARS`, split at ``#``, ``##`` and ``###`` headings outside code fences, a short
@@ -71,7 +73,7 @@ from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.walk import walk_files
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
 
 #: The suffixes (lower case) of the files read as documents.
 DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
@@ -79,8 +81,11 @@ DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
 #: parse as frontmatter is part of the text.
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
-_CREATED_KEYS = ("created", "date", "date_added")
-_UPDATED_KEYS = ("updated", "last_updated")
+# Beside our own names, those of incident exports (`model.TIME_ALIASES`) and of site
+# generators (Hugo's ``lastmod``, Jekyll's ``last_modified_at``): a runbook dated by one
+# of them was undated, left out of every since/until window without a word.
+_CREATED_KEYS = ("created", "date", "date_added", *TIME_ALIASES["created"])
+_UPDATED_KEYS = ("updated", "last_updated", *TIME_ALIASES["updated"], "lastmod", "last_modified_at")
 #: The longest id a node takes (`model`).
 MAX_ID_CHARS = 512
 #: The note on a folder read as documents without being told to.

@@ -39,7 +39,7 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
 
 #: Files larger than this are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -157,27 +157,18 @@ def _read_nodes(
 def _as_node(item: Any) -> Any:
     """``item`` as `Node.from_dict` reads it: its kind in lower case (``"TOOL"``, as an
     edge's kind is read in any case), with no text, its description as its text, and its
-    times under `_DATE_ALIASES`' names as ``created`` / ``updated``."""
+    times under `TIME_ALIASES`' names as ``created`` / ``updated``."""
     if not isinstance(item, dict):
         return item
     kind, text, description = item.get("kind"), item.get("text"), item.get("description")
     fixed = {**item, "kind": kind.lower()} if isinstance(kind, str) else item
     if (text is None or text == "") and isinstance(description, str) and description.strip():
         fixed = {**fixed, "text": description}
-    for field, aliases in _DATE_ALIASES.items():
+    for field, aliases in TIME_ALIASES.items():
         alias = next((a for a in aliases if a in fixed), None)
         if field not in fixed and alias is not None:
             fixed = {**{k: v for k, v in fixed.items() if k != alias}, field: fixed[alias]}
     return fixed
-
-
-#: The names incident and deploy exports give a node's times (``created_at`` in most),
-#: read as ``created`` / ``updated`` when the node gives none of that name: left in
-#: ``attrs``, they left the node undated, out of every time window without a word.
-_DATE_ALIASES = {
-    "created": ("created_at", "createdAt", "creation_time"),
-    "updated": ("updated_at", "updatedAt", "modified", "modified_at", "last_modified"),
-}
 
 
 def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
