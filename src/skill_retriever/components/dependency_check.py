@@ -19,10 +19,12 @@ from skill_retriever.components.closure import dependency_closure
 from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.install.inventory import match_installed
 from skill_retriever.components.install.missing import unknown_notes
+from skill_retriever.components.install.not_installable import memberless_plugin
 from skill_retriever.components.install.planner import expand_plugins
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.install.unseen import installed_names, unseen_conflicts
 from skill_retriever.components.view import CallerView
+from skill_retriever.model import NodeKind
 
 __all__ = ["dependency_report"]
 
@@ -30,12 +32,17 @@ __all__ = ["dependency_report"]
 def dependency_report(view: CallerView, ids: Sequence[str], target: str | Path | None) -> dict[str, Any]:
     """The answer of `ComponentService.check_dependencies` (see there).
 
+    A plugin with no installable member in the view (one a marketplace only lists) is
+    said under ``not_installable`` (only then present) with the words install skips it
+    with; the rest is checked all the same.
+
     Raises:
-        InstallError: A plugin has no installable member in the view, or ``target`` is
-            not an existing folder.
+        InstallError: ``target`` is not an existing folder.
     """
     missing = [i for i in ids if i not in view]
     wanted, plugins = expand_plugins(view, [i for i in ids if i in view])
+    memberless = {i: memberless_plugin(view, view.get(i)) for i in wanted if view.get(i).kind is NodeKind.PLUGIN}
+    wanted = [i for i in wanted if i not in memberless]
     closure = dependency_closure(view, wanted)
     root = existing_folder(target) if target is not None else None
     installed = match_installed(view, root) if root is not None else {}
@@ -44,7 +51,7 @@ def dependency_report(view: CallerView, ids: Sequence[str], target: str | Path |
         conflicts += unseen_conflicts(view, closure.ids, root, installed)
     present = installed_names(root) if root is not None else frozenset()
     notes = unknown_notes(view, closure.ids, present)
-    return {
+    out: dict[str, Any] = {
         "selected": list(closure.selected),
         "plugins": {p: list(members) for p, members in plugins.items()},
         "added": [
@@ -64,3 +71,6 @@ def dependency_report(view: CallerView, ids: Sequence[str], target: str | Path |
         "installed": installed,
         "missing": missing,
     }
+    if memberless:  # said only when there is one (the answer an agent reads stays short)
+        out["not_installable"] = memberless
+    return out

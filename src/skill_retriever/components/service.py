@@ -227,11 +227,11 @@ class ComponentService:
         ``selected``. Ids the caller cannot see are listed under ``missing``, like ids that
         do not exist. What the index cannot bring (``missing_requirements``) and conflicts
         with what ``target`` holds are said as the install plan says them
-        (`dependency_check`).
+        (`dependency_check`). A plugin with no installable member in the view (one a
+        marketplace only lists) is said under ``not_installable``, with what to do.
 
         Raises:
-            InstallError: A plugin has no installable member in the view, or ``target``
-                is not an existing folder.
+            InstallError: ``target`` is not an existing folder.
         """
         return dependency_report(view or self.view(), ids, target)
 

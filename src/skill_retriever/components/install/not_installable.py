@@ -31,9 +31,10 @@ from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.document_sections import file_location
+from skill_retriever.ingest.skill_configs import bare_url
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
-__all__ = ["NotInstallableError", "describe", "no_place_message"]
+__all__ = ["NotInstallableError", "describe", "memberless_plugin", "no_place_message"]
 
 #: What each kind install cannot place is, in a user's words.
 _WHAT = {
@@ -77,6 +78,48 @@ def no_place_message(view: CallerView | None, ref: str, nodes: Sequence[Node]) -
     node = nodes[0]
     more = f" (and {len(nodes) - 1} more item(s) of that name, none installable)" if len(nodes) > 1 else ""
     return f"{ref!r:.200} is in the index as {describe(node)}{more}, which install has no place for; {_instead(view, node)}"
+
+
+def memberless_plugin(view: CallerView | None, plugin: Node) -> str:
+    """Why ``plugin``, which has no member install could write, is skipped, and what
+    works instead. A marketplace entry whose source is kept elsewhere (a GitHub repository,
+    a git URL, an npm package) has no files in the index at all: Claude Code's own plugin
+    install fetches them, or a clone of them indexed gives its components. Nothing is said
+    of members the caller may not see: as far as they can tell, there are none."""
+    name = plugin.name
+    market = plugin.attrs.get("marketplace")
+    command = (
+        f"/plugin install {name}@{market}"
+        if isinstance(market, str) and market
+        else f"/plugin install {name}@<marketplace>; the index records no marketplace for it"
+    )
+    kept = _kept_at(plugin.attrs.get("marketplace_source"))
+    if kept:
+        where = f"its marketplace{f' {market}' if market else ''} only lists it, its files kept at {kept}, which this index does not hold"
+        clone = "or get those files, index them (`skill-retriever index <folder>`) and install its components"
+    else:
+        folder = _plugin_folder(plugin, plugin, name)
+        where = f"no skill, agent, command, hook or MCP server of it is in the index{f' (its folder: {folder})' if folder else ''}"
+        clone = "or copy what you need of it into your project by hand"
+    return f"plugin {name!r} has nothing install can write: {where}; install it in Claude Code ({command}), {clone}"
+
+
+def _kept_at(source: object) -> str:
+    """A marketplace entry's object ``source`` in a few words (``git-subdir
+    https://github.com/x/y.git, folder integrations/claude-code``); '' for a folder of the
+    marketplace's own repository (a string) or nothing on record. A URL is said without
+    its user info or query (`bare_url`), which may carry a token."""
+    if not isinstance(source, dict):
+        return ""
+    kind = source.get("source")
+    where = next((source[k] for k in ("repo", "url", "package") if isinstance(source.get(k), str)), "")
+    if where and "://" in where:
+        where = bare_url(where)
+    path = source.get("path")
+    parts = [f"{kind} {where}".strip() if isinstance(kind, str) else where]
+    if isinstance(path, str) and path:
+        parts.append(f"folder {path}")
+    return ", ".join(p for p in parts if p)
 
 
 def _instead(view: CallerView | None, node: Node) -> str:

@@ -107,19 +107,17 @@ __all__ = ["SAME_PATH", "expand_plugins", "plan_install", "resolve_id"]
 def expand_plugins(
     view: CallerView, ids: Sequence[str]
 ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
-    """Ids with each plugin replaced by its visible installable members."""
+    """Ids with each plugin replaced by its visible installable members. A plugin with
+    none (one a marketplace only lists, its files kept elsewhere) stays, to be planned as
+    skipped with what to do (`render`): the other ids of the install go ahead."""
     out: dict[str, None] = {}
     plugins: dict[str, tuple[str, ...]] = {}
     members = plugin_members(view, INSTALLABLE)  # as for a plugin required (`closure`)
     for node_id in ids:
         chosen = members(node_id)
-        if chosen is None:
+        if not chosen:
             out.setdefault(node_id, None)
             continue
-        if not chosen:
-            raise InstallError(
-                f"plugin {view.name_of(node_id)!r} has no installable components in the index"
-            )
         plugins[node_id] = chosen
         out.update(dict.fromkeys(chosen))
     return list(out), plugins

@@ -24,7 +24,7 @@ import yaml
 from skill_retriever.components.install.claude_names import claude_code_notes
 from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.layout import LAYOUT
-from skill_retriever.components.install.not_installable import no_place_message
+from skill_retriever.components.install.not_installable import memberless_plugin, no_place_message
 from skill_retriever.components.install.paths import (
     destination_name,
     read_inside,
@@ -88,6 +88,8 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None, view: Call
             out.notes += _frontmatter_note(node)
         out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
+    if node.kind is NodeKind.PLUGIN:  # one with members stands for them (`expand_plugins`)
+        raise SkipComponent(memberless_plugin(view, node))
     raise SkipComponent(no_place_message(view, node.name, [node]))  # the words of `resolve_id`
 
 
