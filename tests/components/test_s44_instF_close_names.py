@@ -149,3 +149,17 @@ def test_the_mcp_tools_offer_the_close_names_the_caller_may_see(ix: Path, tmp_pa
     assert "no component 'postgresq' (close names: postgresql-table-design), no component 'zzz'; call " in public[1]
     assert public[1].endswith("or pass a close name as ids")
     assert list(project.iterdir()) == []
+
+
+def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> None:
+    """``get_component`` with a name that answers to nothing said only "call
+    search_components"; it offers the close names install offers, from the caller's view."""
+    calls: list[tuple[str, dict[str, Any]]] = [("get_component", {"id": "code-reviewer"}), ("get_component", {"id": "zzz"})]
+    public, secops = _mcp(ix, ["public"], calls), _mcp(ix, ["secops"], calls)
+    assert (
+        "no component 'code-reviewer'; call search_components with the task to find ids, then pass one of them "
+        "as id, or one of these close names: tdd-workflows-code-reviewer, comprehensive-review-code-reviewer, team-reviewer"
+    ) in public[0], public[0]
+    assert SECRET not in public[0]  # hidden from this caller: never named
+    assert SECRET in secops[0]
+    assert "close names" not in public[1] and "no component 'zzz'" in public[1]

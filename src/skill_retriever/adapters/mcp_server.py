@@ -54,11 +54,10 @@ from skill_retriever.adapters.mcp_arguments import (
     checked_ref,
     checked_target,
     refused_as_tool_errors,
-    unknown_said,
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
-from skill_retriever.adapters.mcp_names import named_ids
+from skill_retriever.adapters.mcp_names import named_ids, unknown_names_said
 from skill_retriever.adapters.mcp_schemas import ANNOTATIONS, described
 from skill_retriever.adapters.mcp_search import (
     Detail,
@@ -216,7 +215,7 @@ def build_server(
         try:
             node_id = item_id(view, id)
         except UnknownComponentError as exc:
-            raise ToolError(unknown_said(exc, "id")) from exc
+            raise ToolError(unknown_names_said(exc, "id")) from exc  # with close names, as install
         node = view.get(node_id)
 
         def named(ids: list[str]) -> list[dict[str, str]]:
