@@ -36,7 +36,7 @@ from skill_retriever.ingest.skill_records import (
 from skill_retriever.model import NodeKind
 
 #: `REDACTED` and `redact_urls` stay importable from here, where they used to live.
-__all__ = ["REDACTED", "bare_url", "json_document", "mcp_records", "plugin_meta", "redact_urls"]
+__all__ = ["REDACTED", "bare_url", "json_document", "mcp_records", "plugin_meta", "redact_urls", "server_map"]
 
 
 def json_document(text: str) -> Any:
@@ -59,10 +59,14 @@ def json_document(text: str) -> Any:
 
 
 def mcp_records(data: Any, rel: str, default_name: str) -> list[Record]:
-    """``{"mcpServers": {name: {...}}}`` -> one record each (``rel#name``); else one server."""
+    """``{"mcpServers": {name: {...}}}`` -> one record each (``rel#name``), and so does
+    ``{name: {...}}`` (`server_map`: a plugin's ``.mcp.json`` may leave the key out); else
+    one server."""
     if not isinstance(data, dict):
         raise RecordError(f"an MCP config must be a JSON object, got {type(data).__name__}")
     servers = data.get("mcpServers")
+    if servers is None and server_map(data):
+        servers = data
     if servers is None:
         return [_mcp_record(data, rel, default_name)]
     if not isinstance(servers, dict):
@@ -80,6 +84,15 @@ def mcp_records(data: Any, rel: str, default_name: str) -> list[Record]:
     if records:  # reported against this file, like any warning of its records
         records[0].warnings.extend(errors)
     return records
+
+
+def server_map(data: dict[str, Any]) -> bool:
+    """Whether ``data`` maps names to servers without an ``mcpServers`` key (Claude Code
+    reads a plugin's ``.mcp.json`` so): not empty, no server's own keys at its top, and
+    every value an object with a ``command`` or a ``url``."""
+    if not data or {"command", "url", "mcpServers"} & set(data):
+        return False
+    return all(isinstance(v, dict) and ("command" in v or "url" in v) for v in data.values())
 
 
 def _mcp_record(entry: dict[str, Any], rel: str, default_name: str) -> Record:
@@ -135,7 +148,14 @@ def bare_url(url: str) -> str:
 
 
 def plugin_meta(data: Any) -> dict[str, Any]:
-    """The JSON-serialisable fields of a ``plugin.json``."""
+    """The JSON-serialisable fields of a ``plugin.json``, its inline ``mcpServers`` and
+    ``hooks`` objects as their names only: their commands, arguments, URLs and environment
+    may hold secrets, which the index never keeps (the servers are indexed as members,
+    redacted, and installed from the file)."""
     if not isinstance(data, dict):
         raise RecordError(f"plugin.json must be a JSON object, got {type(data).__name__}")
-    return {str(k): v for k, v in jsonable(data).items()}
+    out = {str(k): v for k, v in jsonable(data).items()}
+    for key in ("mcpServers", "hooks"):
+        if isinstance(out.get(key), dict):
+            out[key] = sorted(str(name) for name in out[key])
+    return out

@@ -17,7 +17,9 @@ What is recognised, walking the folder in sorted order:
   node per server (``path#name`` inside a multi-server file; see `skill_configs`).
 - Plugins (see `plugin_manifests`): ``.claude-plugin/marketplace.json`` entries,
   ``plugin.json`` manifests and ``plugins/<x>/`` folders; a plugin's components get
-  PART_OF edges to it.
+  PART_OF edges to it. The MCP servers a ``plugin.json`` holds inline (``mcpServers``)
+  are its members too (``plugin.json#name``), and a ``.mcp.json`` may map names to servers
+  without the ``mcpServers`` key, as a plugin's own may.
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
 The root's own name counts as such a folder only for one kind's folder indexed by itself
@@ -200,7 +202,9 @@ class _Reader:
         base, folder = posixpath.basename(rel), posixpath.dirname(rel)
         stem, ext = posixpath.splitext(base)
         lower_ext = ext.lower()
-        if stem.lower() in _IGNORED_STEMS or base == "plugin.json" or is_marketplace(rel):
+        if base == "plugin.json":  # read as the plugin's manifest (`manifest`); its servers here
+            return self.plugin_servers(rel) if skill is None else []
+        if stem.lower() in _IGNORED_STEMS or is_marketplace(rel):
             return []
         context = self.folders(folder, skill)
         kind = NodeKind.SKILL if is_skill else _kind_folder(context)
@@ -223,6 +227,19 @@ class _Reader:
         if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(context):
             return cfg.mcp_records(self.json(rel), rel, stem)
         return []
+
+    def plugin_servers(self, rel: str) -> list[rec.Record]:
+        """The MCP servers a ``plugin.json`` holds inline (``"mcpServers": {name: {...}}``),
+        one record each (``rel#name``), members of its plugin as a ``.mcp.json``'s are:
+        installing the plugin installs them. A manifest that cannot be read is reported
+        once, as the plugin's (`manifest`); a ``mcpServers`` naming files (a path, a list
+        of paths) gives nothing here: ``.mcp.json`` at the plugin's root is read as any."""
+        try:
+            data = self.json(rel)
+        except (rec.RecordError, OSError):
+            return []
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        return cfg.mcp_records({"mcpServers": servers}, rel, "") if isinstance(servers, dict) and servers else []
 
     def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:
         if spec.manifest is None:

@@ -23,7 +23,7 @@ from skill_retriever.components.install.paths import read_source
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.components.install.rendered import Rendered, SkipComponent, rebuilt_note
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
-from skill_retriever.ingest.skill_configs import REDACTED
+from skill_retriever.ingest.skill_configs import REDACTED, server_map
 from skill_retriever.model import Node
 
 __all__ = ["Spot", "placeholder_spots", "render_mcp", "unfilled_notes"]
@@ -230,6 +230,8 @@ def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         return None
     servers = data.get("mcpServers")
+    if servers is None and server_map(data):  # a plugin's .mcp.json: names to servers, no key
+        servers = data
     key = node.id.rsplit("#", 1)[1] if "#" in node.id else node.name
     raw = servers.get(key) if isinstance(servers, dict) else (data if servers is None else None)
     if not isinstance(raw, dict) or not ("command" in raw or "url" in raw):
