@@ -52,7 +52,14 @@ from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.model import NodeKind
 
-__all__ = ["claude_code_notes", "note_same_named_agents", "note_same_named_commands", "note_shadowed_commands"]
+__all__ = [
+    "agent_name",
+    "claude_code_notes",
+    "note_same_named_agents",
+    "note_same_named_commands",
+    "note_shadowed_commands",
+    "target_agents",
+]
 
 _NAME_RE = re.compile(r"^[a-z0-9-]+$")
 #: An agent named through its plugin, however the key is written around it: as code
@@ -254,7 +261,7 @@ def note_same_named_commands(plans: Sequence[ComponentPlan], root: Path) -> list
     return out
 
 
-def _agent_name(data: bytes) -> str | None:
+def agent_name(data: bytes) -> str | None:
     """The frontmatter ``name`` of an agent's file, read as the index reads it (leniently:
     `parse_frontmatter`); None without one."""
     try:
@@ -264,7 +271,7 @@ def _agent_name(data: bytes) -> str | None:
     return name.strip() if isinstance(name, str) and name.strip() else None
 
 
-def _target_agents(root: Path, skip: set[str]) -> dict[str, list[str]]:
+def target_agents(root: Path, skip: set[str]) -> dict[str, list[str]]:
     """Frontmatter name -> paths (under the root) of the agent files the target holds in
     ``.claude/agents`` (every ``.md`` there, whoever wrote it), less the folded paths in
     ``skip`` (what this plan writes or removes: its own content counts instead)."""
@@ -283,7 +290,7 @@ def _target_agents(root: Path, skip: set[str]) -> dict[str, list[str]]:
             data = file.read_bytes()
         except OSError:  # unreadable: Claude Code cannot read its name either
             continue
-        if (name := _agent_name(data)) is not None:
+        if (name := agent_name(data)) is not None:
             out.setdefault(name, []).append(rel)
     return out
 
@@ -302,14 +309,14 @@ def note_same_named_agents(plans: Sequence[ComponentPlan], root: Path) -> list[C
         for f in c.files:
             stem = f.path[len(head) : len(f.path) - len(tail)]
             if f.path.startswith(head) and f.path.endswith(tail) and "/" not in stem:
-                if (name := _agent_name(f.content)) is not None:
+                if (name := agent_name(f.content)) is not None:
                     mine[i] = (name, f.path)
                 break
     if not mine:
         return list(plans)
     skip = {fold(f.path) for c in plans for f in c.files if f.action == "remove"}
     skip |= {fold(path) for _, path in mine.values()}
-    where = _target_agents(root, skip)
+    where = target_agents(root, skip)
     for name, path in mine.values():
         where.setdefault(name, []).append(path)
     out = list(plans)

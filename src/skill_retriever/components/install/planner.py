@@ -87,6 +87,7 @@ from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
 from skill_retriever.components.install.server_action import server_action
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
+from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
     UNSEEN,
@@ -207,6 +208,7 @@ def plan_install(
     plans = retire_members(plans, plugins, root, shared.record, shared.settings)  # a plugin's, too
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
+    plans = note_missing_subagents(plans, root, view)  # agents a command runs, not brought
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     mentioned |= {i for via in hops.values() for i in via}
     mentioned |= {p for pairs in direct.values() for _, p in pairs if p}
