@@ -13,12 +13,16 @@ folder (``${CLAUDE_PLUGIN_ROOT}``) stays skipped, saying so.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 from cli_calls import run
 
+from skill_retriever import Retriever
+from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.stores.index import Index
 
 HASHING = ("--embedder", "hashing-64")
@@ -94,3 +98,23 @@ def test_the_index_keeps_no_secret_of_a_plugins_inline_server(index_dir: Path) -
     assert plugin.attrs["plugin_json"]["mcpServers"] == ["db-api"]  # its name only
     assert KEY not in json.dumps(server.attrs) and "[redacted]" in server.attrs["args"]
     assert all(KEY.encode() not in p.read_bytes() for p in index_dir.rglob("*") if p.is_file())
+
+
+def test_an_index_built_before_shows_a_plugins_inline_servers_by_name_only(index_dir: Path) -> None:
+    """An index built before the manifest kept names only holds ``plugin_json`` as written;
+    the MCP tool's ``detail="full"`` shows its servers and hooks by their names still."""
+    index = Index.open(index_dir)
+    try:
+        plugin = index.snapshot().get("repo/plugins/db-kit")
+        old = {**MANIFEST, "hooks": {"PreToolUse": [{"command": f"curl -H 'Authorization: {KEY}'"}]}}
+        index.upsert(dataclasses.replace(plugin, attrs={**plugin.attrs, "plugin_json": old}))
+        assert index.snapshot().get("repo/plugins/db-kit").attrs["plugin_json"] == old  # as an old index holds it
+        server = build_server(index, retriever=Retriever(index, reranker=None))
+        args = {"id": "repo/plugins/db-kit", "detail": "full"}
+        answer = asyncio.run(server.call_tool("get_component", args)).structured_content
+    finally:
+        index.close()
+    shown = answer["attrs"]["plugin_json"]
+    assert shown["mcpServers"] == ["db-api"] and shown["hooks"] == ["PreToolUse"], shown
+    assert shown["description"] == MANIFEST["description"]
+    assert KEY not in json.dumps(answer)

@@ -16,6 +16,10 @@ a name is left out with them. ``access`` (principals the caller may not hold, le
 of every answer) and ``unresolved_requires`` (bookkeeping that holds ids) are left out
 too. A caller who sees everything, or any caller of an index with no private item, gets
 the attributes unchanged (a package name in ``dependencies`` stays).
+
+Whoever the caller, a plugin's ``plugin_json`` shows its inline ``mcpServers`` and
+``hooks`` by their names only (`skill_configs.plugin_meta`): an index built before
+``45b8d4e`` kept them as written, commands, URLs and environment (API keys) included.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.mentions import name_key
+from skill_retriever.ingest.skill_configs import plugin_meta
 from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
 from skill_retriever.ingest.skill_records import (
     CONFLICTS_KEY,
@@ -45,6 +50,8 @@ _VIEWS_KEPT = 16  # as `CallerView`: distinct principal sets a snapshot keeps a 
 def visible_attrs(view: CallerView, attrs: Mapping[str, Any]) -> dict[str, Any]:
     """``attrs`` with every name of an item ``view`` does not show left out (see the
     module docstring)."""
+    if isinstance(manifest := attrs.get("plugin_json"), dict):
+        attrs = {**attrs, "plugin_json": plugin_meta(manifest)}
     if view.filters.is_trivial or not view.snapshot.has_access_labels:  # nothing is hidden from them
         return dict(attrs)
     names = _visible_names(view)
