@@ -20,6 +20,7 @@ from urllib.parse import urlparse
 from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.server_auth import AUTH_STATUSES, AuthSettingError, credentials_advice
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
 __all__ = [
@@ -113,12 +114,13 @@ def _one_line(text: object, limit: int = 200) -> str:
 
 def server_problem(url: str, exc: BaseException) -> ServerProblem:
     """Why the Chroma server at ``url`` failed with ``exc`` (short, one line), and what to
-    do: nothing listening, https spoken to a plain-http server, a TLS failure, an address
-    that answers HTTP but is no Chroma server, a timeout; else the error's first words."""
+    do: nothing listening, https spoken to a plain-http server, a TLS failure, credentials
+    wanted or refused (HTTP 401/403), an address that answers HTTP but is no Chroma server,
+    a timeout; else the error's first words."""
     scheme, host, port = url_parts(url)
     start = start_hint(url)
     chain = list(_chain(exc))
-    if isinstance(chain[0], TrustSettingError):
+    if isinstance(chain[0], (TrustSettingError, AuthSettingError)):
         return ServerProblem(chain[0].what, chain[0].todo)
     for e in chain:
         if isinstance(e, ssl.SSLCertVerificationError):
@@ -147,6 +149,12 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
         if isinstance(status, int):
             if scheme == "http" and status == 400 and "HTTPS port" in str(getattr(response, "text", "")):
                 return _speaks_tls(host, port, "answered that plain HTTP was sent to its HTTPS port")
+            if status in AUTH_STATUSES:  # it answered: starting a server is no fix (stores.server_auth)
+                said = _one_line(getattr(response, "text", "") or "")
+                return ServerProblem(
+                    f"the server at {host}:{port} refused the request without valid credentials (HTTP {status}"
+                    f"{': ' + said if said and not said.startswith('<') else ''})", credentials_advice(),
+                )
             if "json" in str(getattr(response, "headers", {}).get("content-type", "")):  # a Chroma server's own error
                 return ServerProblem(f"the server answered HTTP {status}: {_one_line(getattr(response, 'text', ''))}", start)
             path = urlparse(str(getattr(getattr(response, "request", None), "url", "") or "")).path or "/api/v2"

@@ -31,6 +31,7 @@ import numpy as np
 from skill_retriever.exceptions import ConfigError, IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
+from skill_retriever.stores.server_auth import check_provider
 from skill_retriever.stores.server_errors import reached, repair_command, url_parts
 from skill_retriever.stores.server_timeouts import error_of, problem_of
 from skill_retriever.stores.server_trust import ssl_trust
@@ -118,7 +119,8 @@ def chroma_client(url: str) -> Any:
 
     Raises:
         ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
-            or a CA setting names no bundle that can be read.
+            a CA setting names no bundle that can be read, or the auth provider setting
+            no class (``stores.server_auth``).
         ServerUnreachableError: Nothing answers at ``url`` (refused, timed out, no such
             host); what answers wrongly raises chromadb's or httpx's error.
     """
@@ -128,6 +130,7 @@ def chroma_client(url: str) -> Any:
     check_chroma_url(url)
     scheme, host, port = url_parts(url)
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    check_provider(settings)
     try:
         _answers_in_time(scheme, host, port, ssl_trust(settings))
         client = chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings)
