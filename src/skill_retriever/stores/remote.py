@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,8 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.server_dims import index_dim, other_model
+from skill_retriever.stores.server_drift import out_of_step
 from skill_retriever.stores.server_errors import one_server, repair_command, server_problem
 from skill_retriever.stores.snapshot import RemoteVectors
 
@@ -170,7 +172,7 @@ def remote_of(
         raise IndexCorruptError(f"the Chroma server at {url} {how}: {problem.what}; {problem.todo}") from exc
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
-        _claim(stores, (live.nodes, live.edges), manifest, path, url)
+        _claim(stores, (live.nodes, live.edges), manifest, path, url, index_dim(manifest, live))
         return remote
     return remote if _usable(stores, manifest, live, path, url) else None
 
@@ -205,10 +207,12 @@ def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, pat
     return True
 
 
-def _not_ours(stores: list[Any], manifest: Mapping[str, Any], path: Path, url: str) -> str:
+def _not_ours(stores: list[Any], manifest: Mapping[str, Any], path: Path, url: str, live: LiveState) -> str:
     """Why a reader may not search these collections, and what to do ("" when it may):
-    another index's (`repair` refuses them too), or the original's of a copy. Reads
-    only what the collections' handles hold: no request to the server."""
+    another index's (`repair` refuses them too), another model's vectors, or the
+    original's of a copy. Reads only what the collections' handles hold: no request."""
+    if other := other_model(stores, index_dim(manifest, live), path, url):
+        return f"{other}; until then it searches the vectors of {path} held in memory"
     owner = manifest.get("index_id")
     for store in stores:
         if owner and store.owner and store.owner != owner:
@@ -239,29 +243,6 @@ def _held(live: LiveState) -> tuple[int, int]:
     """How many node and edge vectors a server in step holds (what :func:`sync_remote` copies)."""
     nodes, edges = dict(live.nodes), dict(live.edges)  # copies: a catch-up may change them meanwhile
     return sum(1 for i in list(live.node_vectors) if i in nodes), sum(1 for i in list(live.edge_vectors) if i in edges)
-
-
-def out_of_step(names: Sequence[str], have: Sequence[int | None], want: Sequence[int]) -> str:
-    """How a server's collections differ from the index they mirror, and the likely
-    causes; "" when they hold as many vectors as it (``have`` None: a missing collection)."""
-    if list(have) == list(want):
-        return ""
-    held = " and ".join(f"{'no collection' if n is None else f'{n} vectors'} in {name}" for name, n in zip(names, have, strict=True))
-    pairs = list(zip(have, want, strict=True))
-    causes = []
-    if any(n is None for n, _ in pairs):
-        causes.append("the server lost the collections (its data was wiped, or they were deleted)")
-    if any(n is not None and n < w for n, w in pairs):
-        causes.append("a write stopped before copying its vectors there, or entries were deleted on the server")
-    if any(n is not None and n > w for n, w in pairs):
-        causes.append(
-            "entries were added on the server that the index does not have (another program wrote to the "
-            "collection), or a delete stopped before removing them there"
-        )
-    return (
-        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors ({'; or '.join(causes)}; "
-        "a write in progress catches up by itself)"
-    )
 
 
 class _InStep:
@@ -298,7 +279,7 @@ class _InStep:
             version = self._live.version
             have = [s.count_found() for s in self._stores]
             # Looked at after the count: a collection made again may be another index's.
-            foreign = _not_ours(self._stores, self._manifest, self._path, self._url)
+            foreign = _not_ours(self._stores, self._manifest, self._path, self._url, self._live)
             problem = foreign or out_of_step([s.name for s in self._stores], have, _held(self._live))
             self._version, self._ok, self._next = version, not problem, time.monotonic() + RECHECK_S
             self.said = foreign or (_said(self._path, self._url, problem) if problem else "")
@@ -315,12 +296,16 @@ class _InStep:
 
 
 def _claim(
-    stores: list[Any], known: tuple[Mapping[str, Any], ...], manifest: Mapping[str, Any], path: Path, url: str
+    stores: list[Any], known: tuple[Mapping[str, Any], ...], manifest: Mapping[str, Any], path: Path, url: str,
+    dim: int | None,
 ) -> None:
-    """Refuse another index's collections and the original's collections of a copy; mark
+    """Refuse another index's collections, another model's (vectors of another length than
+    ``dim``) and the original's collections of a copy; mark
     as this directory's the ones it owns (moved here, or marked before directories were
     recorded) and unmarked ones holding nothing foreign. Every check runs before any mark,
     so a refusal changes nothing on the server."""
+    if other := other_model(stores, dim, path, url):
+        raise IndexCorruptError(other)
     owner = str(manifest.get("index_id") or "") or None
     here = index_dir_of(path)
     move = f"give {path} collections of its own with `{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"

@@ -7,12 +7,13 @@ changed while the server was down (the write is committed to ``items.sqlite``; i
 failed), and an id deleted and another added meanwhile: the counts match, queries take
 their candidates from the old vectors, and only ``repair`` noticed. ``stats`` can afford
 to read every id and hash once, and compares them with what ``items.sqlite`` records, as
-``remote.sync_remote`` does when it brings the server in step.
+``remote.sync_remote`` does when it brings the server in step. :func:`out_of_step` words
+the counts a reader judges by.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.stores.sqlite_connect import connect
 
-__all__ = ["compare", "drift_phrase", "held_hashes"]
+__all__ = ["compare", "drift_phrase", "held_hashes", "out_of_step"]
 
 
 def held_hashes(path: Path, snapshot: IndexSnapshot) -> tuple[dict[str, str], dict[str, str]]:
@@ -76,3 +77,26 @@ def drift_phrase(drift: Mapping[str, Any]) -> str:
     if drift["extra"]:
         parts.append(f"{drift['extra']} of items the index does not have")
     return f"{drift['vectors']} vector(s) differ from the index ({'; '.join(parts)}; first: {drift['first']})"
+
+
+def out_of_step(names: Sequence[str], have: Sequence[int | None], want: Sequence[int]) -> str:
+    """How a server's collections differ from the index they mirror, and the likely
+    causes; "" when they hold as many vectors as it (``have`` None: a missing collection)."""
+    if list(have) == list(want):
+        return ""
+    held = " and ".join(f"{'no collection' if n is None else f'{n} vectors'} in {name}" for name, n in zip(names, have, strict=True))
+    pairs = list(zip(have, want, strict=True))
+    causes = []
+    if any(n is None for n, _ in pairs):
+        causes.append("the server lost the collections (its data was wiped, or they were deleted)")
+    if any(n is not None and n < w for n, w in pairs):
+        causes.append("a write stopped before copying its vectors there, or entries were deleted on the server")
+    if any(n is not None and n > w for n, w in pairs):
+        causes.append(
+            "entries were added on the server that the index does not have (another program wrote to the "
+            "collection), or a delete stopped before removing them there"
+        )
+    return (
+        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors ({'; or '.join(causes)}; "
+        "a write in progress catches up by itself)"
+    )

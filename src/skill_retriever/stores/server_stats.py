@@ -13,8 +13,9 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
-from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of, out_of_step
-from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes
+from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
+from skill_retriever.stores.server_dims import index_dim, other_model
+from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes, out_of_step
 from skill_retriever.stores.server_errors import repair_command, start_hint
 from skill_retriever.stores.server_timeouts import problem_of
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -37,8 +38,9 @@ def server_status(
     those counts are of: how many of the server's vectors differ from it by id and hash,
     ``server_drift.compare``; None when not compared: no snapshot, a copy, a collection
     missing), ``copy_of`` (the directory whose collections these are, when this index is a copy of
-    it) and ``strays`` (collections marked as this directory's that the index does not
-    use: ``stores.move_leftovers``). Reads only: creates nothing,
+    it), ``other_model`` (why a collection holds another model's vectors, and what to do:
+    ``stores.server_dims``; None when none does) and ``strays`` (collections marked as this
+    directory's that the index does not use: ``stores.move_leftovers``). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
     """
     url = manifest.get("chroma_url")
@@ -67,6 +69,7 @@ def server_status(
             stores.append(store)
             out["copy_of"] = out["copy_of"] or copy_of(store, manifest, index_dir_of(path))
         out["strays"] = leftovers.strays(client, path, collection_names(manifest))
+        out["other_model"] = other_model(stores, index_dim(manifest), path, str(url)) or None
         if want is not None and not out["copy_of"] and len(stores) == 2:
             out["out_of_step"] = compare(list(zip([s.all_ids_and_hashes() for s in stores], want, strict=True)))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
@@ -99,6 +102,8 @@ def _held_line(server: Mapping[str, Any], path: str) -> str:
             f"queries search in memory: give it collections of its own with "
             f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
         )
+    if server.get("other_model"):  # before the counts: no repair can fill such a collection
+        return f"{url} holds {held}, but {server['other_model']}"
     if None in server["collections"].values():
         return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
     want = server.get("index_vectors")

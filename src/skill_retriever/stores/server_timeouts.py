@@ -5,15 +5,21 @@ user to start a second server on a port that is taken. Only a connection that wa
 accepted in time leaves the host or the network in doubt.
 
 :func:`problem_of` and :func:`error_of` are ``server_errors.server_problem`` and
-``server_error`` with that rule applied first.
+``server_error`` with that rule applied first; :func:`bound_requests` gives chromadb's
+client the timeout it lacks.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.stores.server_errors import ServerProblem, server_problem, url_parts
 
-__all__ = ["error_of", "problem_of", "timed_out"]
+__all__ = ["bound_requests", "error_of", "problem_of", "timed_out"]
+
+log = logging.getLogger("skill_retriever")
 
 
 def _timeout_in(exc: BaseException) -> BaseException | None:
@@ -63,3 +69,15 @@ def error_of(url: str, exc: BaseException) -> IndexCorruptError:
     if problem.down:
         return ServerUnreachableError(f"the Chroma server at {url} cannot be reached: {problem.what}; {problem.todo}")
     return IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}")
+
+
+def bound_requests(client: Any, seconds: float) -> None:
+    """Give the client's HTTP session the timeout chromadb 1.5 builds it without
+    (``httpx.Client(timeout=None)``; its ``Settings`` have no client timeout)."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):  # a chromadb whose client changed: say so, not hang unannounced
+        log.warning("the Chroma client has no HTTP session to bound; a server that stops answering hangs requests")
+        return
+    session.timeout = httpx.Timeout(seconds)

@@ -33,7 +33,7 @@ from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.server_auth import check_provider
 from skill_retriever.stores.server_errors import reached, repair_command, url_parts
-from skill_retriever.stores.server_timeouts import error_of, problem_of
+from skill_retriever.stores.server_timeouts import bound_requests, error_of, problem_of
 from skill_retriever.stores.server_trust import ssl_trust
 
 log = logging.getLogger("skill_retriever")
@@ -140,7 +140,7 @@ def chroma_client(url: str) -> Any:
         if problem_of(url, exc).down:  # so that every open says the index is not damaged
             raise error_of(url, exc) from exc
         raise
-    _bound_requests(client)
+    bound_requests(client, CHROMA_TIMEOUT_S)
     return client
 
 
@@ -177,18 +177,6 @@ def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext |
         log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
         return
     reached(scheme, host, port)  # it answered in this scheme: a later hang-up is no TLS port
-
-
-def _bound_requests(client: Any) -> None:
-    """Give the client's HTTP session the timeout chromadb 1.5 builds it without
-    (``httpx.Client(timeout=None)``; its ``Settings`` have no client timeout)."""
-    import httpx
-
-    session = getattr(getattr(client, "_server", None), "_session", None)
-    if not isinstance(session, httpx.Client):  # a chromadb whose client changed: say so, not hang unannounced
-        log.warning("the Chroma client has no HTTP session to bound; a server that stops answering hangs requests")
-        return
-    session.timeout = httpx.Timeout(CHROMA_TIMEOUT_S)
 
 
 def _unreachable(exc: BaseException) -> bool:
@@ -278,10 +266,18 @@ class ChromaVectorStore:
         found = (self._col.metadata or {}).get(OWNER_DIR_KEY)
         return str(found) if found else None
 
+    @property
+    def dimension(self) -> int | None:
+        """The vector length the collection was fixed to at its first write (None: empty), as fetched."""
+        found = self._col.get_model().dimension
+        return int(found) if found else None
+
     def claim(self, owner: str, owner_dir: str) -> None:
-        """Mark the collection as the index ``owner``'s, kept in the directory ``owner_dir``."""
+        """Mark the collection as the index ``owner``'s, kept in the directory ``owner_dir``
+        (without chromadb's legacy ``hnsw:`` keys, which it refuses to be sent again)."""
+        kept = {k: v for k, v in (self._col.metadata or {}).items() if not k.startswith("hnsw:")}
         with self._reaching():
-            self._col.modify(metadata={**(self._col.metadata or {}), OWNER_KEY: owner, OWNER_DIR_KEY: owner_dir})
+            self._col.modify(metadata={**kept, OWNER_KEY: owner, OWNER_DIR_KEY: owner_dir})
 
     def upsert(self, ids: Sequence[str], vectors: Vectors, metadatas: Sequence[Metadata]) -> None:
         step = 2000  # Chroma caps one request's size; stay well below it
