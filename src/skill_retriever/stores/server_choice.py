@@ -42,8 +42,9 @@ def checked_url(url: str) -> str:
     """
     if not str(url).strip():
         raise ConfigError(
-            f"--chroma-url {url!r} is blank; give the server's address, e.g. http://127.0.0.1:8000, "
-            "or leave the option out to search in memory"
+            f"--chroma-url {url!r} is blank; give the server's address, e.g. http://127.0.0.1:8000, or leave "
+            "the option out (the index keeps the server its index.json names, if any; to search in memory again, "
+            'delete "chroma_url" from index.json: docs/scaling.md, Back to the embedded default)'
         )
     return check_chroma_url(url)
 
