@@ -78,6 +78,8 @@ def argument_error(exc: ValidationError, takes: str) -> str:
         "too_short": f"{where} is empty; pass at least one",
         "whole_number": str(err["msg"]),  # names the argument itself
     }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
+    if where.startswith("kinds") and err.get("input") == "plugin":  # only search_components' kinds lack it
+        said += "; a plugin is found with search (kinds plugin) and installed whole by its id"
     return said + (f" (and {len(more)} more problem(s))" if more else "")
 
 

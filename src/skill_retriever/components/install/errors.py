@@ -74,13 +74,21 @@ def _find(index_dir: Word | None) -> str:
     return f"find ids with `{command(query, index_dir)}`"
 
 
+#: Most names that answer to nothing said one by one; the rest are counted (an agent that
+#: sent 5,000 made-up ids got a 109,000-character error back into its context).
+_NAMED_UNKNOWN = 10
+
+
 def no_component(unknown: Sequence[tuple[str, Sequence[str]]]) -> str:
     """``no component 'a' (close names: x, y), no component 'b'``: each name given, said
-    as one alone is (so an agent's typed name reads alike, private or not there at all)."""
-    return ", ".join(
+    as one alone is (so an agent's typed name reads alike, private or not there at all);
+    past the first ten, how many more."""
+    said = ", ".join(
         f"no component {shown_ref(ref)}" + (f" (close names: {', '.join(names)})" if names else "")
-        for ref, names in unknown
+        for ref, names in unknown[:_NAMED_UNKNOWN]
     )
+    more = len(unknown) - _NAMED_UNKNOWN
+    return said + (f", and {more:,} more name(s) that answer to nothing" if more > 0 else "")
 
 
 class UnknownNamesError(UnknownComponentError):

@@ -1,0 +1,101 @@
+"""What the MCP tools say about ids that answer to nothing, through a real MCP client
+connected in-process, as a user walkthrough found it wanting:
+
+- ``check_dependencies`` (and ``install_components``) given 5,000 made-up ids answered
+  with a 109,000-character error, every one named, all of it into the agent's context:
+  the first ten are named, the rest counted;
+- ``get_component`` with a typo said only "call search_components", where
+  ``install_components`` offers the close names (never one the caller may not see);
+- ``search_components`` with ``kinds: "plugin"`` said only which kinds it takes: it now
+  says where plugins are found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_calls import run
+from mcp import Client
+
+from skill_retriever.adapters.mcp_server import build_server
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+SECRET = "ruff-formatter-internal"
+
+
+def _md(name: str, *front: str) -> str:
+    more = "".join(f"{line}\n" for line in front)
+    return f"---\nname: {name}\ndescription: The {name} skill.\n{more}---\n\nBody of {name}.\n"
+
+
+@pytest.fixture
+def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    root = tmp_path / "cat"
+    for name, front in (("ruff-format", ()), (SECRET, ("access: [secops]",))):
+        path = root / f"skills/{name}/SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(_md(name, *front), encoding="utf-8")
+    folder = tmp_path / "ix"
+    code, _, err = run(capsys, "index", root, "--index-dir", folder, "--embedder", "hashing-64")
+    assert code == 0, err
+    return folder
+
+
+def _errors(ix: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Each call's error text, as a caller holding ``alice`` (public items only) reads it."""
+    index = Index.open(ix)
+    server = build_server(index, retriever=Retriever(index, reranker=None), principals=["alice"])
+
+    async def go() -> list[str]:
+        said = []
+        async with Client(server) as client:
+            for tool, args in calls:
+                result = await client.call_tool(tool, args)
+                assert result.is_error, result
+                said.append(" ".join(getattr(c, "text", "") for c in result.content))
+        return said
+
+    try:
+        return asyncio.run(go())
+    finally:
+        index.close()
+
+
+def test_thousands_of_unknown_ids_name_ten_and_count_the_rest(ix: Path, tmp_path: Path) -> None:
+    ids = [f"made-up-{i}" for i in range(5000)]
+    check, plan = _errors(ix, [
+        ("check_dependencies", {"ids": ids}),
+        ("install_components", {"ids": [*ids, "ruff-format"], "target": str(tmp_path)}),
+    ])  # fmt: skip
+    for said in (check, plan):
+        assert len(said) < 1000, said[:300]
+        assert "no component 'made-up-0'" in said and "no component 'made-up-9'" in said
+        assert "'made-up-10'" not in said
+        assert ", and 4,990 more name(s) that answer to nothing; call search_components" in said
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> None:
+    typo, secret_typo = _errors(ix, [
+        ("get_component", {"id": "ruff-formt"}),
+        ("get_component", {"id": "ruff-formatter-internl"}),
+    ])  # fmt: skip
+    assert typo.endswith(
+        "no component 'ruff-formt'; call search_components with the task to find ids, then pass one "
+        "of them as id, or one of these close names: ruff-format"
+    ), typo
+    assert SECRET not in typo and SECRET not in secret_typo  # hidden: never offered
+    assert "ruff-formatter-internl" in secret_typo  # the caller's own words come back
+
+
+def test_plugins_asked_of_search_components_are_sent_to_search(ix: Path) -> None:
+    (as_string, in_list) = _errors(ix, [
+        ("search_components", {"query": "format python", "kinds": "plugin"}),
+        ("search_components", {"query": "format python", "kinds": ["skill", "plugin"]}),
+    ])  # fmt: skip
+    for said in (as_string, in_list):
+        assert "a plugin is found with search (kinds plugin) and installed whole by its id" in said, said
