@@ -7,7 +7,8 @@ connected in-process, as a user walkthrough found it wanting:
 - ``get_component`` with a typo said only "call search_components", where
   ``install_components`` offers the close names (never one the caller may not see);
 - ``search_components`` with ``kinds: "plugin"`` said only which kinds it takes: it now
-  says where plugins are found.
+  says where plugins are found;
+- the handshake gave the server's version as the empty string.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from cli_calls import run
 from mcp import Client
 
+from skill_retriever import __version__
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -99,3 +101,19 @@ def test_plugins_asked_of_search_components_are_sent_to_search(ix: Path) -> None
     ])  # fmt: skip
     for said in (as_string, in_list):
         assert "a plugin is found with search (kinds plugin) and installed whole by its id" in said, said
+
+
+def test_the_server_says_its_version_at_the_handshake(ix: Path) -> None:
+    """A client shows the server's version beside its name (Claude Code's ``/mcp``); it
+    was sent as the empty string."""
+    index = Index.open(ix)
+    server = build_server(index, retriever=Retriever(index, reranker=None), principals=["alice"])
+
+    async def go() -> tuple[str, str]:
+        async with Client(server) as client:
+            return client.server_info.name, client.server_info.version
+
+    try:
+        assert asyncio.run(go()) == ("skill-retriever", __version__)
+    finally:
+        index.close()

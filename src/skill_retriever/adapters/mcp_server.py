@@ -41,6 +41,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from skill_retriever import __version__
 from skill_retriever.adapters.mcp_arguments import (
     Budget,
     Count,
@@ -155,7 +156,10 @@ def build_server(
     ``.run("stdio")``)."""
     service = ComponentService(index, retriever, principals=principals)
     count = token_counter(service.retriever.config.encoding)
-    app = _Server("skill-retriever", instructions=INSTRUCTIONS)
+    # the version a client shows beside the server (Claude Code's /mcp); mcp 1.x took none
+    takes_version = "version" in inspect.signature(MCPServer.__init__).parameters
+    version: dict[str, Any] = {"version": __version__} if takes_version else {}
+    app = _Server("skill-retriever", instructions=INSTRUCTIONS, **version)
 
     @app.tool(annotations=ANNOTATIONS["search_components"])
     def search_components(
