@@ -8,6 +8,7 @@ connected in-process, as a user walkthrough found it wanting:
   ``install_components`` offers the close names (never one the caller may not see);
 - ``search_components`` with ``kinds: "plugin"`` said only which kinds it takes: it now
   says where plugins are found;
+- a null argument was refused in pydantic's words only: it now says to leave it out;
 - the handshake gave the server's version as the empty string.
 """
 
@@ -117,3 +118,22 @@ def test_the_server_says_its_version_at_the_handshake(ix: Path) -> None:
         assert asyncio.run(go()) == ("skill-retriever", __version__)
     finally:
         index.close()
+
+
+
+def test_a_null_argument_is_refused_with_what_to_do(ix: Path, tmp_path: Path) -> None:
+    """A model that fills optional arguments with null read "k: input should be a valid
+    integer" and had to guess; the refusal now says to leave the argument out (null is
+    never read as a default: a switch read so once turned a dry run into an install)."""
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("search_components", {"query": "format python", "k": None}),
+        ("search", {"query": "format python", "detail": None}),
+        ("install_components", {"ids": ["ruff-format"], "target": str(tmp_path), "dry_run": None}),
+        ("search_components", {"query": None}),
+    ]
+    k, detail, dry_run, query = _errors(ix, calls)
+    assert k.endswith("k: input should be a valid integer; null is not a value here: leave k out for its default")
+    assert detail.endswith("; null is not a value here: leave detail out for its default"), detail
+    assert "dry_run: input should be a valid boolean; null is not a value here: leave dry_run out" in dry_run
+    assert query.endswith("query: input should be a valid string; null is not a value here: pass one"), query
+    assert not (tmp_path / ".claude").exists()

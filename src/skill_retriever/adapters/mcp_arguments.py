@@ -80,6 +80,10 @@ def argument_error(exc: ValidationError, takes: str) -> str:
     }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
     if where.startswith("kinds") and err.get("input") == "plugin":  # only search_components' kinds lack it
         said += "; a plugin is found with search (kinds plugin) and installed whole by its id"
+    if err.get("input", "") is None and len(err["loc"]) == 1:  # a model filling every argument
+        # null is refused, never read as a default (a switch read as false once wrote files)
+        required = f"{where} (required)" in takes.partition(" takes ")[2].split(", ")  # `_Server.call_tool`
+        said += "; null is not a value here: " + ("pass one" if required else f"leave {where} out for its default")
     return said + (f" (and {len(more)} more problem(s))" if more else "")
 
 
