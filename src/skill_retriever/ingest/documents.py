@@ -3,7 +3,9 @@
 Every ``.md``, ``.markdown``, ``.mdx``, ``.rst`` and ``.txt`` file (any case) that the
 skills walk lists (`walk.walk_files`: the same folders skipped, the same symbolic links
 followed or not, the same problems) is one DOCUMENT node, but license texts (``LICENSE``,
-``COPYING``, ``NOTICE``), which skills skip too. It is read as a SKILL.md is
+``COPYING``, ``NOTICE``), which skills skip too, and a symbolic link to another document of
+the folder, which is folded into that one with a note (`document_aliases`: one item under
+the real file's path, links to the link leading to it). It is read as a SKILL.md is
 (`skill_records.read_text`: the same size cap and encodings; `frontmatter`: the same
 parser), and as skills are, its id is ``f"{source_name}/{relative_path}"`` (the source name
 defaulting to the folder's name), its ``source`` the file's absolute path, its attrs the
@@ -63,6 +65,7 @@ from typing import Any
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.access_keys import access_notes
+from skill_retriever.ingest.document_aliases import OnDiskIds, alias_notes, fold_links
 from skill_retriever.ingest.document_links import link_edges
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
@@ -146,11 +149,14 @@ def ingest_documents(
         every = walk_files(base, walked)
     else:
         every, walked = listed
-    files = [rel for rel in every if is_document(rel)]
-    result.problems += [p for p in walked if _about_documents(p)]
+    folded = fold_links(base, [rel for rel in every if is_document(rel)])
+    # A folded link's note replaces the walk's (which says a same-named link is read twice).
+    said = folded.paths(base)
+    result.problems += [p for p in walked if _about_documents(p) and Path(p.path) not in said]
+    result.problems += alias_notes(base, folded)
     bodies: dict[str, str] = {}
     ids: dict[str, str] = {}
-    for rel in files:
+    for rel in folded.read:
         doc = _read_one(base, rel, origin, max_file_bytes, result.problems)
         if doc is None:
             continue
@@ -163,6 +169,7 @@ def ingest_documents(
         # The file was read whole: a warning is about a field of it, never a reason to
         # keep what it no longer produces (as for skills).
         result.problems += [Problem(doc.node.source, w, isinstance(w, Note), Unread.NOTHING) for w in doc.warnings]
+    ids.update((alias, ids[kept]) for alias, kept in folded.aliases.items() if kept in ids)
     result.edges += link_edges(bodies, ids)
     result.seconds = time.perf_counter() - start
     return result
@@ -204,7 +211,7 @@ def ingest_document_file(
         result.edges += [Edge(s.id, doc.node.id, EdgeKind.PART_OF) for s in doc.sections]
         prefix = f"{origin.name}/"
         held = {i.removeprefix(prefix): i for i in known_ids if i.startswith(prefix)}
-        result.edges += link_edges({rel: doc.body}, {**held, rel: doc.node.id})
+        result.edges += link_edges({rel: doc.body}, OnDiskIds(base, {**held, rel: doc.node.id}))
         result.problems += [Problem(doc.node.source, w, isinstance(w, Note), Unread.NOTHING) for w in doc.warnings]
     result.seconds = time.perf_counter() - start
     return result

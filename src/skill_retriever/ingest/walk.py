@@ -8,7 +8,9 @@ those of a file that cannot be read.
 
 Symbolic links: one to a file in the repository is listed (with a note when it leads to a
 file of its own name listed in its own place, one SKILL.md to another: it is then indexed
-twice); one to a file outside it, every
+twice; a link under another name is a component of its own place, as a skill's SKILL.md
+linked to a shared file is; a documents read folds either kind into the file it leads to,
+`document_aliases`); one to a file outside it, every
 link to a folder (outside it: another checkout is a source of its own; inside it: its
 files are read in place, not twice; or a loop) and a broken one are not followed, each
 named in a note (`Problem` with ``read_whole``: it holds no items back from pruning).
