@@ -205,14 +205,22 @@ def test_last_changed_is_the_later_of_created_and_updated() -> None:
 
 def test_the_closest_names_two_items_of_one_name_by_kind() -> None:
     # A plugin and its skill often share a name: "the closest: x, x" read as one item said twice.
-    assert closest_names([("burp-parser", "plugin"), ("burp-parser", "skill"), ("nmap", "skill")]) == (
-        "burp-parser (plugin), burp-parser (skill), nmap"
-    )
-    assert closest_names([("a", "skill"), ("b", "agent")]) == "a, b"
+    named = [("burp-parser", "plugin", "r/burp"), ("burp-parser", "skill", "r/burp/SKILL.md"), ("nmap", "skill", "r/n")]
+    assert closest_names(named) == "burp-parser (plugin), burp-parser (skill), nmap"
+    assert closest_names([("a", "skill", "r/a"), ("b", "agent", "r/b")]) == "a, b"
     assert closest_names([]) == "nothing"
+
+
+def test_the_closest_names_two_items_of_one_name_and_kind_by_id() -> None:
+    # Two READMEs titled "Overview": "Overview (document), Overview (document)" told them apart no better.
+    named = [("Overview", "document", "d/api/README.md"), ("Other", "document", "d/other.md"),
+             ("Overview", "document", "d/web/README.md"), ("Overview", "skill", "s/overview/SKILL.md")]
+    assert closest_names(named) == (
+        "Overview (document d/api/README.md), Other, Overview (document d/web/README.md), Overview (skill)"
+    )
 
 
 def test_the_closest_names_quote_a_name_that_holds_a_comma() -> None:
     # Passage titles do: "Demon algorithm, Kunia Camp, Hawaii, Kahuku, Hawaii" read as five.
-    named = [("Demon algorithm", "passage"), ("Kunia Camp, Hawaii", "passage"), ("Kahuku, Hawaii", "passage")]
+    named = [("Demon algorithm", "passage", "p:1"), ("Kunia Camp, Hawaii", "passage", "p:2"), ("Kahuku, Hawaii", "passage", "p:3")]
     assert closest_names(named) == 'Demon algorithm, "Kunia Camp, Hawaii", "Kahuku, Hawaii"'

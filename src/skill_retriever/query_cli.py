@@ -139,7 +139,7 @@ def folded_answer(
     last = filled.response
     # It named the closest of its own, unfolded list (copies of one name, perhaps); a
     # budget that held none leaves the best ranked, as the search's own warning does.
-    closest = [(s.result.name, s.result.kind) for s in (shown or ranked)[:3]]
+    closest = [(s.result.name, s.result.kind, s.result.id) for s in (shown or ranked)[:3]]
     warnings = [renamed_closest(w, closest) if closest else w for w in last.warnings]
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(ranked), fill, view.snapshot.nodes, fill_advice))

@@ -198,7 +198,7 @@ def render(
     lines = [f"{counted} (route {response.route}{f': {why}' if why else ''}, {ranked}{confidence})"]
     if response.nothing_fits:
         phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
-        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind) for s in shown[:3]])
+        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]])
         if not shown:  # the budget held none: the search's own warning names the closest
             said = next((w for w in response.warnings if is_nothing_fits(w)), said)
         lines.append(f"{said[0].upper()}{said[1:]}.")

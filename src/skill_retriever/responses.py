@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -42,20 +43,25 @@ def nothing_fits_phrase(corpus: str) -> str:
     return NOTHING_FITS_BY_CORPUS.get(corpus, NOTHING_FITS_IN_INDEX)
 
 
-def closest_names(named: list[tuple[str, str]]) -> str:
-    """The names (name, kind) a "nothing fits" line gives as the closest, each with its
-    kind where two share a name (a plugin and its skill, both ``burpsuite-parser``), so
-    that the line never reads as one item said twice, and in quotes where it holds a comma;
+def closest_names(named: list[tuple[str, str, str]]) -> str:
+    """The names (name, kind, id) a "nothing fits" line gives as the closest, each with its
+    kind where two share a name (a plugin and its skill, both ``burpsuite-parser``), and
+    its id too where two share name and kind (two documents titled "Overview"), so that
+    the line never reads as one item said twice, and in quotes where it holds a comma;
     "nothing" when there are none."""
-    names = [name for name, _ in named]
-    shown = [f"{n} ({k})" if names.count(n) > 1 else n for n, k in named]
+    names = Counter(name for name, _, _ in named)
+    kinds = Counter((name, kind) for name, kind, _ in named)
+    shown = [
+        f"{n} ({k} {i})" if kinds[n, k] > 1 else f"{n} ({k})" if names[n] > 1 else n
+        for n, k, i in named
+    ]
     # A name holding a comma ("Kunia Camp, Hawaii") is quoted: the list is comma-separated.
     return ", ".join(json.dumps(n, ensure_ascii=False) if "," in n else n for n in shown) or "nothing"
 
 
-def nothing_fits_warning(phrase: str, closest: list[tuple[str, str]]) -> str:
+def nothing_fits_warning(phrase: str, closest: list[tuple[str, str, str]]) -> str:
     """The warning a flagged answer carries: ``phrase`` (`nothing_fits_phrase`) and the
-    names (name, kind) of the closest items."""
+    names (name, kind, id) of the closest items."""
     return f"{phrase}; the closest: {closest_names(closest)}"
 
 
@@ -70,7 +76,7 @@ def is_nothing_fits(warning: str) -> bool:
     return _phrase_of(warning) is not None
 
 
-def renamed_closest(warning: str, closest: list[tuple[str, str]]) -> str:
+def renamed_closest(warning: str, closest: list[tuple[str, str, str]]) -> str:
     """``warning`` naming ``closest`` instead, when it is the "nothing fits" warning (a
     caller that shows fewer results than the search ranked names its own); else as is."""
     phrase = _phrase_of(warning)

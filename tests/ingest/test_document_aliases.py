@@ -128,3 +128,15 @@ def test_a_link_out_of_the_folder_is_not_followed(tmp_path: Path, index_dir: Pat
         found = Retriever(index, reranker=None).search("production signing keys")
         assert all("Keys" not in r.name for r in found.results)
 
+
+def test_nothing_fits_names_two_documents_of_one_title_apart(tmp_path: Path, index_dir: Path) -> None:
+    root = tmp_path / "d"
+    write_file(root, "api/README.md", "# Overview\n\nThe api service handles payments.\n")
+    write_file(root, "web/README.md", "# Overview\n\nThe web frontend renders pages.\n")
+    write_file(root, "other.md", "# Other\n\nUnrelated notes here.\n")
+    with Index.open(index_dir) as index:
+        index_sources(index, [root], kind="docs")
+        found = Retriever(index, reranker=None).search("quantum chromodynamics lattice")
+        assert found.nothing_fits
+        said = next(w for w in found.warnings if "the closest:" in w)
+        assert "Overview (document d/api/README.md)" in said and "Overview (document d/web/README.md)" in said

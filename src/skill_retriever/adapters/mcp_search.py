@@ -175,7 +175,7 @@ def search_answer(
     out: dict[str, Any] = {}
     if response.nothing_fits:  # first, so an agent reads it before the list
         out["nothing_fits"] = True
-        out["note"] = nothing_fits_note(response.warnings, [(s.result.name, s.result.kind) for s in shown[:3]], view)
+        out["note"] = nothing_fits_note(response.warnings, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]], view)
     elif detail == "full":
         out["nothing_fits"] = False
     results = [_result(query, s, view, detail, count) for s in shown]
@@ -223,11 +223,11 @@ def _visible_path(shown: Shown, view: CallerView) -> Shown:
     return replace(shown, result=replace(shown.result, path=(), path_reliability=None))
 
 
-def nothing_fits_note(warnings: list[str], closest: list[tuple[str, str]], view: CallerView) -> str:
+def nothing_fits_note(warnings: list[str], closest: list[tuple[str, str, str]], view: CallerView) -> str:
     """The plain-words "nothing fits" warning among ``warnings``, as the CLI says it: the
     index's own phrase, naming the closest results shown (``search``: renamed so by
     `query_cli.folded_answer`; ``search_components``: by `ComponentService.search`, which
-    keeps its own names when the budget held none); worded from ``closest`` (name, kind)
+    keeps its own names when the budget held none); worded from ``closest`` (name, kind, id)
     when the fit was judged but not worded."""
     said = next((w for w in warnings if is_nothing_fits(w)), None)
     if said is None:  # the fit was judged but not worded: word it as the CLI does

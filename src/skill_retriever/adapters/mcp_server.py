@@ -198,7 +198,7 @@ def build_server(
             return without_empty_reasons(resp.to_dict())
         out = without_empty_reasons(resp.brief(count))
         if resp.nothing_fits:  # named, as search names them: "these" named none
-            closest = nothing_fits_note(resp.warnings, [(r.name, r.kind) for r in resp.results[:3]], view)
+            closest = nothing_fits_note(resp.warnings, [(r.name, r.kind, r.id) for r in resp.results[:3]], view)
             out["note"] = f"{closest}; nothing they need was added"
         return out
 

@@ -191,7 +191,7 @@ class ComponentService:
         )
         # it named the closest of its own, longer list (the search asks for more than k);
         # a budget that held none leaves its names
-        closest = [(r.name, r.kind) for r in results[:3]]
+        closest = [(r.name, r.kind, r.id) for r in results[:3]]
         warnings = [renamed_closest(w, closest) if closest else w for w in resp.warnings]
         if not results and lost:  # the budget took every match: say so, not just in dropped
             warnings.append(f"the budget holds none of the matches (the best, {lost[0].name}: {lost[0].detail}); raise it")

@@ -98,8 +98,8 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         warnings += [note] if (note := _stale_fit_note(view)) else []
         if fit["nothing_fits"]:
             # what the answer holds; when the budget held none, the best it ranked
-            shown = [(r["name"], r["kind"]) for r in results[:3]]
-            closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value) for f in top[:3]]
+            shown = [(r["name"], r["kind"], r["id"]) for r in results[:3]]
+            closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value, f["id"]) for f in top[:3]]
             warnings.append(nothing_fits_warning(nothing_fits_phrase(index_defaults(snap).corpus), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
