@@ -9,12 +9,17 @@ keys before the run starts, and names the keys the graph takes. The key a run ca
 without is the retrieval graph's ``query`` by default; another graph names its own
 (``graphs/coding_agent.py``: ``input_checked(graph, required="task", hint=...)``).
 
-Only a direct call is checked. A parent graph that adds the compiled graph as one of its
-nodes passes its whole state, its own keys too (``graphs/coding_agent.py``'s ``task``,
+Only a direct call's keys are checked. A parent graph that adds the compiled graph as one
+of its nodes passes its whole state, its own keys too (``graphs/coding_agent.py``'s ``task``,
 ``skills``), and calls it as a node: with its task's config (which carries the parent's
 namespace, ``checkpoint_ns``, where a direct call's is empty) and no ``context`` of its own
 (the subgraph inherits the parent's). A node that calls ``graph.invoke(...,
-context=...)`` itself is a direct call, checked.
+context=...)`` itself is a direct call, checked. A node that calls ``graph.invoke(input,
+config)`` with its own config, and a ``Send`` to the graph, look to LangGraph exactly like
+the graph run as a node (the same config, one task of the parent), so their unknown keys are
+dropped unread as LangGraph drops them. What the run needs is checked in its first node
+whatever the call: no query (`NO_QUERY_IN_STATE`), a bad ``k``, ``route``, ``filters`` or
+``profile`` (the settings resolved there) raise there with the same words.
 """
 
 from __future__ import annotations
@@ -30,9 +35,15 @@ from skill_retriever.config import close_name
 from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import FILTER_KEYS
 
-__all__ = ["NO_QUERY", "InputCheckedGraph", "input_checked"]
+__all__ = ["NO_QUERY", "NO_QUERY_IN_STATE", "InputCheckedGraph", "input_checked"]
 
 NO_QUERY = 'the input needs "query", the text to search for, e.g. {"query": "add tracing", "k": 5}'
+#: What the first node says of a state without a query: the check before the run never sees
+#: a parent's state, a Send's payload or a node's ``invoke(input, config)``.
+NO_QUERY_IN_STATE = (
+    f"{NO_QUERY} (a parent graph that runs this graph as its node passes its own state, and a "
+    'Send its payload: give that a "query" key)'
+)
 
 #: What a key that is not an input means, or where it goes (the slips a walkthrough met, and
 #: the names other retrievers use); any other key gets `config.close_name`'s guess.

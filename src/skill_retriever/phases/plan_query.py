@@ -17,6 +17,8 @@ from skill_retriever.algorithms.temporal import unread_time_phrase
 from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.context import QueryView
+from skill_retriever.exceptions import QueryError
+from skill_retriever.graph_input import NO_QUERY_IN_STATE
 from skill_retriever.phases._helpers import relation_ends
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import (
@@ -90,6 +92,8 @@ def fact_seeds_note(snapshot: IndexSnapshot, fact_seeds: int) -> str | None:
 @phase(optional=False, pins=True)
 def plan_query(state: RetrievalState, view: QueryView) -> Update:
     config = view.config
+    if state.get("query") is None:  # a parent's state or a Send's payload: no check ran before
+        raise QueryError(NO_QUERY_IN_STATE)
     query = clean_query(state.get("query"), config.max_query_chars)
     search_text, window = search_text_of(query, config)
     head = search_text[: config.plan_query_chars]
