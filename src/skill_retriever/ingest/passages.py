@@ -195,6 +195,7 @@ def ingest_passages(
     synonyms: bool = True,
     home_weight: float = HOME_WEIGHT,
     cache_dir: Path | None = None,
+    parse_progress: Callable[[int], Callable[[int], None]] | None = None,
 ) -> IngestResult:
     """Read a passage corpus into PASSAGE and ENTITY nodes joined by MENTIONS edges.
 
@@ -219,6 +220,8 @@ def ingest_passages(
         cache_dir: Keep what spaCy read in each passage there (the index folder;
             `ingest.passage_parses`) and read it back: only a passage whose text is new
             since this file's last run there is parsed, with the same result.
+        parse_progress: ``(texts) -> callback(n)``: called when spaCy starts on the passages
+            the cache lacks (never when it holds all), its callback as each is parsed.
 
     Returns:
         Passages first, then entities, then facts (``attrs``: ``labels``, the NER labels and/or
@@ -250,7 +253,7 @@ def ingest_passages(
     # its (surface, NER label or "TITLE") mentions, titles first.
     sentences = [
         [(text, [(t, "TITLE") for t in matcher.find(text)] + ents) for text, ents in sents]
-        for sents in _sentences(passages, nlp, labels, facts, batch_size, n_process, cache)
+        for sents in _sentences(passages, nlp, labels, facts, batch_size, n_process, cache, parse_progress)
     ]
     if cache is not None and (why := cache.save()) is not None:
         result.problems.append(Problem(str(corpus_path), why, read_whole=True))
@@ -323,6 +326,7 @@ def _sentences(
     batch_size: int,
     n_process: int,
     cache: ParseCache | None = None,
+    progress: Callable[[int], Callable[[int], None]] | None = None,
 ) -> Iterator[Sentences]:
     """Per passage: its sentences (the whole text when not ``split``) with the NER
     mentions inside each; spaCy runs NER, plus the parser when splitting, on the passages
@@ -332,10 +336,13 @@ def _sentences(
             yield [(text, []) for text in (regex_sentences(p.text) if split else [p.text])]
         return
     held = [cache.get(p.text) if cache is not None else None for p in passages]
-    parsed = _parse([p.text for p, h in zip(passages, held) if h is None], nlp, labels, split, batch_size, n_process)
+    texts = [p.text for p, h in zip(passages, held) if h is None]
+    moved: Callable[[int], None] = progress(len(texts)) if progress is not None and texts else (lambda n: None)
+    parsed = _parse(texts, nlp, labels, split, batch_size, n_process)
     for passage, sents in zip(passages, held):
         if sents is None:
             sents = next(parsed)
+            moved(1)
             if cache is not None:
                 cache.put(passage.text, sents)
         yield sents
