@@ -201,7 +201,8 @@ def render(
         said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]])
         if not shown:  # the budget held none: the search's own warning names the closest
             said = next((w for w in response.warnings if is_nothing_fits(w)), said)
-        lines.append(f"{said[0].upper()}{said[1:]}.")
+        # a last name that ends a sentence itself ("Butenschøn Sr.") takes no second stop
+        lines.append(f"{said[0].upper()}{said[1:]}{'' if said.endswith(('.', '!', '?')) else '.'}")
     for w in response.warnings:
         if not is_nothing_fits(w):  # said above, in its own words
             lines.append(f"note: {w}")
