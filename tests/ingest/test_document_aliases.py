@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from files import write_file
 
 from skill_retriever import Retriever
@@ -115,16 +116,26 @@ def test_reindexing_as_the_link_comes_and_goes(tmp_path: Path, index_dir: Path) 
         assert _mentions(index) == {("docs/deploy.md", "docs/restore-link.md")}
 
 
-def test_a_link_out_of_the_folder_is_not_followed(tmp_path: Path, index_dir: Path) -> None:
+@pytest.mark.parametrize("kind", ["docs", None])  # --kind docs, and a folder with no component read as documents
+def test_a_link_out_of_the_folder_is_not_followed(tmp_path: Path, index_dir: Path, kind: str | None) -> None:
+    """The notes call the folder a documents folder: "outside the repository" (the skills
+    walk's word) was said of a folder of runbooks."""
     write_file(tmp_path, "private/keys.md", "# Keys\n\nThe production signing keys live here.\n")
     root = tmp_path / "docs"
     write_file(root, "restore.md", RESTORE)
     (root / "keys.md").symlink_to(tmp_path / "private" / "keys.md")
+    (root / "vault").symlink_to(tmp_path / "private")
+    (root / "again").symlink_to("sub")
+    write_file(root, "sub/drain.md", "# Drain a node\n\nCordon it, then evict its pods.\n")
     with Index.open(index_dir) as index:
-        run = index_sources(index, [root], kind="docs", calibrate=False)
-        assert set(index.snapshot().nodes) == {"docs/restore.md"}
-        notes = _notes([str(p) for p in run.sources[0].notes], root)
-        assert set(notes) == {"keys.md"} and "outside the repository: skipped" in notes["keys.md"]
+        run = index_sources(index, [root], kind=kind, calibrate=False)
+        assert set(index.snapshot().nodes) == {"docs/restore.md", "docs/sub/drain.md"}
+        notes = _notes([str(p) for p in run.sources[0].notes if str(p.path) != str(root)], root)
+        assert set(notes) == {"keys.md", "vault", "again"}
+        assert "a file outside the documents folder: skipped" in notes["keys.md"]
+        assert "a folder outside the documents folder: not followed" in notes["vault"]
+        assert "another folder within this documents folder: not followed (it leads to sub" in notes["again"]
+        assert not any("repository" in m for m in notes.values())
         found = Retriever(index, reranker=None).search("production signing keys")
         assert all("Keys" not in r.name for r in found.results)
 

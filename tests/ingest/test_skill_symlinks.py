@@ -50,7 +50,7 @@ def test_a_folder_link_within_the_repository_indexes_nothing_twice(tmp_path: Pat
     assert sorted(n.id.split("/", 1)[1] for n in result.nodes) == ["agents/helper.md", "skills/own/SKILL.md"]
     notes = _notes(result, tmp_path)
     assert set(notes) == {"skills/alias", "more"}
-    assert "another folder of this repository: not followed (it leads to skills/own" in notes["skills/alias"]
+    assert "another folder within this repository: not followed (it leads to skills/own" in notes["skills/alias"]
     assert "twice" in notes["more"] and "leads to agents" in notes["more"]
 
 

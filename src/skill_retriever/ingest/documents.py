@@ -80,6 +80,8 @@ from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
 
 #: The suffixes (lower case) of the files read as documents.
 DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
+#: What the walk's notes call the folder (`walk.walk_files`): no repository, as a skills one is.
+DOCUMENTS_SOURCE = "documents folder"
 #: Frontmatter is what Markdown carries; in an .rst or .txt file a block that does not
 #: parse as frontmatter is part of the text.
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
@@ -146,7 +148,7 @@ def ingest_documents(
     origin = Provenance.of(base, source_name)
     if listed is None:
         walked: list[Problem] = []
-        every = walk_files(base, walked)
+        every = walk_files(base, walked, DOCUMENTS_SOURCE)
     else:
         every, walked = listed
     folded = fold_links(base, [rel for rel in every if is_document(rel)])
@@ -229,7 +231,7 @@ def or_documents(
     if any(_component_file(base, p.path) for p in skills.skips if p.keeps is Unread.FILE):
         return skills  # a broken SKILL.md is a skills repository's problem, not a document
     walked: list[Problem] = []
-    every = walk_files(base, walked)
+    every = walk_files(base, walked, DOCUMENTS_SOURCE)
     if not any(is_document(rel) for rel in every):
         return skills
     docs = ingest_documents(root, source_name, max_file_bytes=max_file_bytes, listed=(every, walked))  # listed once

@@ -1,4 +1,6 @@
-"""Listing a skills repository's files: the folders walked, the links followed or not.
+"""Listing a skills repository's (or a documents folder's) files: the folders walked, the
+links followed or not. The notes call the root what it is (``source``): "repository" for
+skills, "documents folder" for documents (a folder of runbooks is no repository).
 
 The walk is iterative (a stack of folders, not recursion as ``os.walk`` in Python 3.11 is),
 so a tree nested thousands of folders deep is listed like any other. It goes depth first in
@@ -44,9 +46,10 @@ SKIP_DIRS = frozenset(
 )
 
 
-def walk_files(root: Path, problems: list[Problem]) -> list[str]:
+def walk_files(root: Path, problems: list[Problem], source: str = "repository") -> list[str]:
     """The files below ``root`` (relative POSIX paths, sorted); what could not be listed
-    or was not followed is added to ``problems``."""
+    or was not followed is added to ``problems``, which call ``root`` the ``source`` (a
+    skills "repository"; a folder of runbooks is no repository: "documents folder")."""
     real_root = root.resolve()
     found: list[str] = []
     links: dict[str, str] = {}  # a listed link to a file -> the file, both relative to the root
@@ -64,13 +67,13 @@ def walk_files(root: Path, problems: list[Problem]) -> list[str]:
             for e in dirs
             if e.name.lower() == "skill.md"
         ]
-        problems += [_folder_link(folder / e.name, real_root) for e in dirs if e.is_symlink()]
+        problems += [_folder_link(folder / e.name, real_root, source) for e in dirs if e.is_symlink()]
         folders = [folder / e.name for e in dirs if not e.is_symlink()]  # links are never followed
         for entry in entries:
             if _is_dir(entry):
                 continue
             path = folder / entry.name
-            skipped = _file_link(path, real_root) if entry.is_symlink() else _special(entry, path)
+            skipped = _file_link(path, real_root, source) if entry.is_symlink() else _special(entry, path)
             if skipped is not None:
                 problems.append(skipped)
             else:
@@ -130,14 +133,14 @@ def _target(link: Path) -> Path | Problem:
         return _skip_note(link, f"symbolic link that cannot be resolved: skipped ({why})")
 
 
-def _file_link(link: Path, real_root: Path) -> Problem | None:
+def _file_link(link: Path, real_root: Path, source: str) -> Problem | None:
     """Why the link to a file ``link`` is skipped, or None: one that stays in the
-    repository is read (its target is the repository's own)."""
+    ``source`` (`walk_files`) is read (its target is the source's own)."""
     target = _target(link)
     if isinstance(target, Problem):
         return target
     if not target.is_relative_to(real_root):
-        return _skip_note(link, f"symbolic link to a file outside the repository: skipped (it leads to {target})")
+        return _skip_note(link, f"symbolic link to a file outside the {source}: skipped (it leads to {target})")
     return None if target.is_file() else _skip_note(
         link, f"symbolic link to {_what_special(target)}, not a regular file: skipped (it leads to {target})")
 
@@ -163,8 +166,8 @@ def _what_special(path: Path) -> str:
     return next((name for test, name in kinds if test(mode)), "a special file")
 
 
-def _folder_link(link: Path, real_root: Path) -> Problem:
-    """Why the link to a folder ``link`` is not followed: one leaving the repository could
+def _folder_link(link: Path, real_root: Path, source: str) -> Problem:
+    """Why the link to a folder ``link`` is not followed: one leaving the ``source`` could
     reach anything (another checkout is a source of its own), one within it leads to
     files read in place (following it would index them twice) or to a folder that holds
     it (a loop)."""
@@ -174,7 +177,7 @@ def _folder_link(link: Path, real_root: Path) -> Problem:
     if not target.is_relative_to(real_root):
         return _skip_note(
             link,
-            f"symbolic link to a folder outside the repository: not followed (it leads to {target}); "
+            f"symbolic link to a folder outside the {source}: not followed (it leads to {target}); "
             "to index that folder, pass it as a source of its own",
         )
     rel = target.relative_to(real_root).as_posix()
@@ -184,6 +187,6 @@ def _folder_link(link: Path, real_root: Path) -> Problem:
         return _skip_note(link, f"symbolic link into a folder that is never indexed: not followed (it leads to {rel})")
     return _skip_note(
         link,
-        f"symbolic link to another folder of this repository: not followed (it leads to {rel}, whose files "
+        f"symbolic link to another folder within this {source}: not followed (it leads to {rel}, whose files "
         "are indexed there; following it would index them twice)",
     )
