@@ -66,6 +66,7 @@ from skill_retriever.adapters.langgraph_server import (
 from skill_retriever.context import RetrievalContext
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.graph_input import input_checked
+from skill_retriever.responses import NOTHING_FITS, nothing_fits_phrase_in
 from skill_retriever.state import FilterSpec, FitInfo, Result
 from skill_retriever.stores.index import Index
 
@@ -152,6 +153,7 @@ def assemble_prompt(
     *,
     fit: FitInfo | None = None,
     budget: dict[str, Any] | None = None,
+    warnings: list[str] | None = None,
 ) -> str:
     """The context a coding model gets: the task, what the retrieval found in words, then
     each item's full text, best first.
@@ -165,11 +167,16 @@ def assemble_prompt(
         budget: the ``apply_token_budget`` phase's stats (``budget``, ``dropped``,
             ``dropped_ids``): items that matched but did not fit are counted, so an empty
             answer never reads as "nothing matched".
+        warnings: the retrieval's warnings: "nothing fits" is said in their words (a folder
+            of runbooks is no catalogue); a catalogue's when none says it.
     """
     nothing_fits = fit is not None and fit["nothing_fits"]
     # When nothing fits, the items the budget dropped are off-topic too: say they did not
     # fit, never urge a larger budget to include them.
     note = budget_dropped_note(budget, kept=len(skills), advise=not nothing_fits)
+    # "nothing in the catalogue fits this well" -> "Nothing in the catalogue fits this task well"
+    phrase = nothing_fits_phrase_in(warnings or []) or NOTHING_FITS
+    verdict = phrase[0].upper() + phrase[1:].removesuffix(" this well") + " this task well"
     if nothing_fits and skills:
         closest = (
             "The closest item is shown below only in case it helps; follow it only where it clearly applies"
@@ -177,9 +184,9 @@ def assemble_prompt(
             else f"The {len(skills)} closest items are shown below only in case they help; "
             "follow them only where they clearly apply"
         )
-        head = f"Nothing in the catalogue fits this task well. {closest}, and otherwise work from general knowledge."
+        head = f"{verdict}. {closest}, and otherwise work from general knowledge."
     elif nothing_fits:
-        head = "Nothing in the catalogue fits this task well; work from general knowledge."
+        head = f"{verdict}; work from general knowledge."
     elif skills:
         head = ("Apply this item" if len(skills) == 1 else f"Apply these {len(skills)} items") + (
             " (ranked by skill-retriever):")
@@ -233,7 +240,8 @@ def budget_stats_of(state: dict[str, Any]) -> dict[str, Any] | None:
 def make_act(model: BaseChatModel | None) -> Any:
     def act(state: dict[str, Any]) -> dict[str, Any]:
         prompt = assemble_prompt(
-            state["task"], state.get("skills") or [], fit=state.get("fit"), budget=budget_stats_of(state)
+            state["task"], state.get("skills") or [], fit=state.get("fit"), budget=budget_stats_of(state),
+            warnings=state.get("warnings"),
         )
         answer = None
         if model is not None:

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
+from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.ingest.document_sections import file_location
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.reached_via import hop_text, own_title_entity
@@ -27,8 +27,8 @@ from skill_retriever.responses import (
     SearchResponse,
     SearchResult,
     is_nothing_fits,
-    nothing_fits_phrase,
     nothing_fits_warning,
+    renamed_closest,
 )
 from skill_retriever.route_why import route_label
 from skill_retriever.safety.terminal import printable
@@ -197,10 +197,14 @@ def render(
     why = route_label(response.stats.get("plan_query"))  # forced, the index's defaults, complexity...
     lines = [f"{counted} (route {response.route}{f': {why}' if why else ''}, {ranked}{confidence})"]
     if response.nothing_fits:
-        phrase = nothing_fits_phrase(index_defaults(view.snapshot).corpus)
-        said = nothing_fits_warning(phrase, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]])
-        if not shown:  # the budget held none: the search's own warning names the closest
-            said = next((w for w in response.warnings if is_nothing_fits(w)), said)
+        closest = [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]]
+        # the search's own words (they follow what it could answer: its kinds, the index's
+        # sorts), naming what is shown; the budget held none: its own names of the closest
+        said = next((w for w in response.warnings if is_nothing_fits(w)), None)
+        if said is None:  # flagged but not worded: in the words of the whole index
+            said = nothing_fits_warning(nothing_fits_words(view.snapshot), closest)
+        elif closest:
+            said = renamed_closest(said, closest)
         # a last name that ends a sentence itself ("Butenschøn Sr.") takes no second stop
         lines.append(f"{said[0].upper()}{said[1:]}{'' if said.endswith(('.', '!', '?')) else '.'}")
     for w in response.warnings:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -13,12 +13,15 @@ from skill_retriever.route_why import route_label
 
 __all__ = [
     "NOTHING_FITS",
+    "NOTHING_FITS_BY_HOLDING",
+    "NOTHING_FITS_IN_INDEX",
     "SearchResponse",
     "SearchResult",
     "closest_names",
     "index_changed_warning",
     "is_nothing_fits",
     "nothing_fits_phrase",
+    "nothing_fits_phrase_in",
     "nothing_fits_warning",
     "renamed_closest",
 ]
@@ -27,20 +30,21 @@ __all__ = [
 #: catalogue, followed by "; the closest: ..."; renderers that say it their own way leave
 #: that warning out (`is_nothing_fits`).
 NOTHING_FITS = "nothing in the catalogue fits this well"
-#: The same warning for what other indexes hold (``calibration.defaults.CorpusKind``):
-#: "catalogue" is the wrong word for multi-hop passages or documents.
-NOTHING_FITS_BY_CORPUS: Mapping[str, str] = MappingProxyType({
+#: The same warning in the words of what the search could answer (``fit_words.searched``):
+#: "catalogue" is the wrong word for a folder of runbooks or a multi-hop corpus.
+NOTHING_FITS_BY_HOLDING: Mapping[str, str] = MappingProxyType({
     "catalogue": NOTHING_FITS,
+    "documents": "nothing in these documents fits this well",
     "passages": "no passage in the index fits this well",
 })
-#: Any other index (documents, incidents, a mix).
+#: Any other index (incidents, a mix of sorts, nothing the search could answer).
 NOTHING_FITS_IN_INDEX = "nothing in the index fits this well"
 
 
-def nothing_fits_phrase(corpus: str) -> str:
-    """The "nothing fits" words for an index judged to hold ``corpus``
-    (``calibration.defaults.index_defaults(snapshot).corpus``)."""
-    return NOTHING_FITS_BY_CORPUS.get(corpus, NOTHING_FITS_IN_INDEX)
+def nothing_fits_phrase(holding: str) -> str:
+    """The "nothing fits" words for a search whose answers would be ``holding``
+    (``fit_words.searched``: "catalogue", "documents", "passages" or "index")."""
+    return NOTHING_FITS_BY_HOLDING.get(holding, NOTHING_FITS_IN_INDEX)
 
 
 def closest_names(named: list[tuple[str, str, str]]) -> str:
@@ -67,8 +71,14 @@ def nothing_fits_warning(phrase: str, closest: list[tuple[str, str, str]]) -> st
 
 def _phrase_of(warning: str) -> str | None:
     """The "nothing fits" phrase ``warning`` starts with, in any corpus's words, or None."""
-    phrases = (*NOTHING_FITS_BY_CORPUS.values(), NOTHING_FITS_IN_INDEX)
+    phrases = (*NOTHING_FITS_BY_HOLDING.values(), NOTHING_FITS_IN_INDEX)
     return next((p for p in phrases if warning.startswith(p)), None)
+
+
+def nothing_fits_phrase_in(warnings: Iterable[str]) -> str | None:
+    """The "nothing fits" phrase of the first such warning among ``warnings`` (without
+    its closest), in the words it was said in; None when there is none."""
+    return next((p for w in warnings if (p := _phrase_of(w)) is not None), None)
 
 
 def is_nothing_fits(warning: str) -> bool:

@@ -19,7 +19,7 @@ result to about `BRIEF_TOKENS` tokens (the reason, then the snippet, are cut);
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Annotated, Any, Literal
 
@@ -27,7 +27,6 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from skill_retriever.adapters.mcp_arguments import MAX_K, Budget, Count, ToolError, one_or_more
 from skill_retriever.adapters.visible_attrs import visible_attrs
-from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
 from skill_retriever.components.results import BRIEF_TOKENS, fit
@@ -41,6 +40,7 @@ from skill_retriever.exceptions import (
     SkillRetrieverError,
 )
 from skill_retriever.filters import Filters, kinds_named
+from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
@@ -48,7 +48,6 @@ from skill_retriever.render import Shown, reason
 from skill_retriever.responses import (
     SearchResponse,
     is_nothing_fits,
-    nothing_fits_phrase,
     nothing_fits_warning,
 )
 from skill_retriever.snippet_display import readable_snippet
@@ -175,7 +174,7 @@ def search_answer(
     out: dict[str, Any] = {}
     if response.nothing_fits:  # first, so an agent reads it before the list
         out["nothing_fits"] = True
-        out["note"] = nothing_fits_note(response.warnings, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]], view)
+        out["note"] = nothing_fits_note(response.warnings, [(s.result.name, s.result.kind, s.result.id) for s in shown[:3]], view, kinds)
     elif detail == "full":
         out["nothing_fits"] = False
     results = [_result(query, s, view, detail, count) for s in shown]
@@ -223,15 +222,17 @@ def _visible_path(shown: Shown, view: CallerView) -> Shown:
     return replace(shown, result=replace(shown.result, path=(), path_reliability=None))
 
 
-def nothing_fits_note(warnings: list[str], closest: list[tuple[str, str, str]], view: CallerView) -> str:
-    """The plain-words "nothing fits" warning among ``warnings``, as the CLI says it: the
-    index's own phrase, naming the closest results shown (``search``: renamed so by
+def nothing_fits_note(
+    warnings: list[str], closest: list[tuple[str, str, str]], view: CallerView, kinds: Iterable[str] | None = None
+) -> str:
+    """The plain-words "nothing fits" warning among ``warnings``, as the CLI says it: in the
+    words of what the search could answer (``kinds``, None: any), naming the closest results shown (``search``: renamed so by
     `query_cli.folded_answer`; ``search_components``: by `ComponentService.search`, which
     keeps its own names when the budget held none); worded from ``closest`` (name, kind, id)
     when the fit was judged but not worded."""
     said = next((w for w in warnings if is_nothing_fits(w)), None)
     if said is None:  # the fit was judged but not worded: word it as the CLI does
-        said = nothing_fits_warning(nothing_fits_phrase(index_defaults(view.snapshot).corpus), closest)
+        said = nothing_fits_warning(nothing_fits_words(view.snapshot, None if kinds is None else frozenset(kinds)), closest)
     return said
 
 

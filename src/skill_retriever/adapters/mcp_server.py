@@ -75,7 +75,7 @@ from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import UnknownComponentError, install
 from skill_retriever.components.requires_not_shown import requires_not_shown
-from skill_retriever.components.service import ComponentService
+from skill_retriever.components.service import ComponentService, component_kinds
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
 from skill_retriever.ingest.document_sections import read_from
 from skill_retriever.model import EdgeKind
@@ -198,7 +198,9 @@ def build_server(
             return without_empty_reasons(resp.to_dict())
         out = without_empty_reasons(resp.brief(count))
         if resp.nothing_fits:  # named, as search names them: "these" named none
-            closest = nothing_fits_note(resp.warnings, [(r.name, r.kind, r.id) for r in resp.results[:3]], view)
+            closest = nothing_fits_note(
+                resp.warnings, [(r.name, r.kind, r.id) for r in resp.results[:3]], view, component_kinds(kinds)
+            )
             out["note"] = f"{closest}; nothing they need was added"
         return out
 

@@ -1,4 +1,4 @@
-"""How often the default search says "nothing in the catalogue fits this well".
+"""How often the default search says "nothing fits" ("nothing in the catalogue fits this well").
 
 On every judged set: the share of answerable queries flagged (should be small). On the
 skills catalogue also the queries whose right answer is empty (kind ``none``) and

@@ -187,6 +187,7 @@ class ComponentResponse:
         out: dict[str, Any] = {}
         if self.nothing_fits:  # first, so an agent reads it before the list
             out["nothing_fits"] = True
+            # a component search answers components only: a catalogue's words (`fit_words`)
             out["note"] = "nothing in the catalogue fits this task well; these are the closest, nothing they need was added"
         out["results"] = [r.brief(count) for r in self.results]
         out["total_tokens"] = self.total_tokens

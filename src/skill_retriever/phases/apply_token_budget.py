@@ -12,14 +12,14 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
-from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
+from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.responses import nothing_fits_phrase, nothing_fits_warning
+from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 
@@ -100,7 +100,8 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
             # what the answer holds; when the budget held none, the best it ranked
             shown = [(r["name"], r["kind"], r["id"]) for r in results[:3]]
             closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value, f["id"]) for f in top[:3]]
-            warnings.append(nothing_fits_warning(nothing_fits_phrase(index_defaults(snap).corpus), closest))
+            # in the words of what the search could answer: a folder of runbooks is no catalogue
+            warnings.append(nothing_fits_warning(nothing_fits_words(snap, view.filters.kinds), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
         warnings += [admitted] if admitted else []
