@@ -2,8 +2,10 @@
 (`get_component`).
 
 Its ``requires`` lists only what the caller sees: a requirement that resolves to an item
-the caller may not see is no edge in their view, and the full answer's frontmatter leaves
-its name out (`visible_attrs`), so the component read as needing nothing more. The
+the caller may not see leads to the visible item of its name where there is one
+(`stand_ins`: listed, and not counted here); where there is none it is no edge in their
+view, and the full answer's frontmatter leaves its name out (`visible_attrs`), so the
+component read as needing nothing more. The
 install plan notes each such name as one "which the index does not show you"
 (`missing.unknown_notes`); this says how many, in the plan's words, and no name: the
 answer that leaves the name out of the frontmatter must not give it back here.

@@ -15,8 +15,9 @@ A blocked requirement (the user's own differing file is kept) and an unchanged o
 in the target: no note. A ``requires`` name that resolves nowhere in the index (neither
 its own source nor any other has a component of that name: `cross_source.unlinked_requires`)
 is noted too, by name, with no id: the plan cannot bring it, and only the user can. So is
-one that resolves only to an item the caller may not see, named by the public file's text
-alone (`_hidden_requires`). The two read alike (telling them apart would tell that the
+one that resolves only to an item the caller may not see and that no item they see of
+its name stands in for (`stand_ins`: the view leads the edge there, and the plan brings
+that one), named by the public file's text alone (`_hidden_requires`). The two read alike (telling them apart would tell that the
 hidden item exists), and where the index may hold what the caller may not see
 (`CallerView.may_hide`), the note must not claim that no source has it, which would be
 false advice for the hidden one: status `NOT_SHOWN`, "which the index does not show you";
@@ -38,10 +39,10 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
+from skill_retriever.components.stand_ins import written_requires
 from skill_retriever.components.view import CallerView
 from skill_retriever.cross_source import unlinked_requires
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_records import DEPENDENCIES_KEY, REQUIRES_KEYS, name_list
 from skill_retriever.model import EdgeKind, Node
 
 __all__ = [
@@ -65,8 +66,6 @@ NOT_SHOWN = "not in the index you see"
 IN_TARGET = "installed in the target"
 #: The status of a required plugin with no member install can place.
 NO_MEMBERS = "no installable components"
-#: The frontmatter keys whose names make DEPENDS_ON edges (`skill_records` reads them).
-_REQUIRING_KEYS = (*REQUIRES_KEYS, DEPENDENCIES_KEY)
 _ABSENT = ("refused", "skipped")
 _PRESENT = ("install", "unchanged")
 
@@ -211,16 +210,6 @@ def note_missing(
     ]
 
 
-def _written_requires(node: Node) -> list[str]:
-    """The names ``node``'s frontmatter requires, as written (`skill_records` reads the
-    same keys): only Markdown components keep their frontmatter."""
-    front = node.attrs.get("frontmatter")
-    if not isinstance(front, Mapping):
-        return []
-    unread: list[str] = []  # the indexer already warned about entries that are no names
-    return [n for key in _REQUIRING_KEYS for n in name_list(front.get(key), key, unread)]
-
-
 def _hidden_requires(view: CallerView, node: Node, linked: Container[str]) -> list[str]:
     """The written names of what ``node`` requires that the caller may not see.
 
@@ -233,14 +222,15 @@ def _hidden_requires(view: CallerView, node: Node, linked: Container[str]) -> li
     snap = view.snapshot
     hidden = {name_key(snap.nodes[e.target].name) for e in snap.out_edges(node.id, EdgeKind.DEPENDS_ON)
               if not view.sees(e.target) and e.target in snap.nodes}
-    return [n for n in _written_requires(node) if (k := name_key(n)) in hidden and k not in linked]
+    return [n for n in written_requires(node) if (k := name_key(n)) in hidden and k not in linked]
 
 
 def unknown_requires(view: CallerView, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Id -> the ``requires`` names of that component that no source of the caller's view
     has: those neither its own source nor the cross-source pass resolved (a resolved one
     has a DEPENDS_ON edge to a component of its name), and those resolved to an item the
-    caller may not see (`_hidden_requires`)."""
+    caller may not see (`_hidden_requires`) that no visible item stands in for (a stand-in's
+    edge, `CallerView.out_edges`, links the name)."""
     out = {}
     for node_id in ids:
         linked = {name_key(view.name_of(e.target)) for e in view.out_edges(node_id, EdgeKind.DEPENDS_ON)}
