@@ -29,7 +29,9 @@ from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
 from skill_retriever.components.stand_ins import NO_STAND_INS
 from skill_retriever.components.view import CallerView
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 SECRET = "NUMBAT-PRIVATE-MARKER"
@@ -192,3 +194,43 @@ def test_an_edge_no_written_name_gave_leads_nowhere_else(tmp_path: Path) -> None
     })  # fmt: skip
     said = _mcp(ix, ["alice"], {"uses": ("get_component", {"id": "uses-vault"})})
     assert said["uses"]["requires"] == []
+
+
+def _item(node_id: str, name: str, source: str, *, plugin: str | None = None, requires: str = "", private: bool = False) -> Node:
+    attrs: dict[str, Any] = {"source_name": source, "path": node_id.split("/", 1)[1]}
+    attrs |= {"plugin": plugin} if plugin else {}
+    attrs |= {"frontmatter": {"requires": [requires]}} if requires else {}
+    return Node(node_id, NodeKind.SKILL, name, f"The {name} skill.", access=("secops",) if private else (), attrs=attrs)
+
+
+def test_the_stand_in_is_the_one_the_resolver_would_have_chosen(tmp_path: Path) -> None:
+    """Its own plugin's first, then its own source's (by path, whatever the other sources
+    hold), then another source's; never the requirer itself."""
+    kit = "a/zz/kit/skills"  # the plugin's folder sorts after its source's other skills
+    hidden = f"{kit}/fmt-hidden"
+    nodes = [
+        _item(f"{kit}/user", "user", "a", plugin="kit", requires="fmt"),
+        _item(hidden, "fmt", "a", plugin="kit", private=True),
+        _item(f"{kit}/fmt-kit", "fmt", "a", plugin="kit"),
+        _item("a/skills/fmt-a", "FMT", "a"),
+        _item("b/skills/fmt", "fmt", "b"),
+        _item("a/skills/loner", "loner", "a", requires="Fmt"),
+        _item("z/skills/other", "other", "z", requires="fmt"),
+        _item("a/skills/a-self", "fmt", "a", requires="fmt"),  # first by path: a requirement of its own
+    ]
+    users = (f"{kit}/user", "a/skills/loner", "z/skills/other", "a/skills/a-self")
+    edges = [Edge(u, hidden, EdgeKind.DEPENDS_ON) for u in users]
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(64), create=True)
+    try:
+        index.upsert(nodes, edges)
+        out = CallerView(index.snapshot(), ["alice"]).stand_ins.out
+        assert out[f"{kit}/user"] == {hidden: f"{kit}/fmt-kit"}  # its own plugin's
+        assert out["a/skills/loner"] == {hidden: "a/skills/a-self"}  # its source's, first by path
+        assert out["a/skills/a-self"] == {hidden: "a/skills/fmt-a"}  # never itself
+        assert out["z/skills/other"] == {hidden: "a/skills/a-self"}  # by source name, then path
+        index.delete(["a/skills/fmt-a", "a/skills/a-self"])
+        out = CallerView(index.snapshot(), ["alice"]).stand_ins.out
+        assert out["a/skills/loner"] == {hidden: f"{kit}/fmt-kit"}
+        assert out["z/skills/other"] == {hidden: f"{kit}/fmt-kit"}  # source 'a' before 'b'
+    finally:
+        index.close()
