@@ -77,9 +77,8 @@ def test_hooks_merge_into_settings_keeping_everything_and_twice_changes_nothing(
     )  # no matcher: same group
     assert settings["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     guard = next(c for c in plan.components if c.id == GUARD_HOOK)
-    assert (
-        "its commands run .claude/hooks/migration_guard.py, which it does not ship" in guard.reason
-    )
+    assert guard.status == "install"  # the sample ships its script: copied beside the hook
+    assert (target / ".claude/hooks/migration_guard.py").is_file()
     before = snapshot_files(target)
     again = install(
         sample_index,
