@@ -249,11 +249,18 @@ def test_a_hook_running_a_home_script_it_does_not_ship_says_where_claude_code_lo
     idx = Index.open(tmp_path / "notify-index", embedder=HashingEmbedder(), create=True)
     try:
         index_sources(idx, [repo], "skills")
+        (lacking,) = install(idx, ids_named(idx, "notify"), user=True).components
+        assert not (config / "settings.json").exists()  # skipped: nothing written
+        script = home / ".claude/scripts/notify.sh"  # where the command looks, not in $CLAUDE_CONFIG_DIR
+        script.parent.mkdir(parents=True)
+        script.write_text("#!/bin/sh\n")
         plan = install(idx, ids_named(idx, "notify"), user=True)
     finally:
         idx.close()
+    assert lacking.status == "skipped"
+    assert f"run .claude/scripts/notify.sh, which it does not ship and is not at {script}" in lacking.reason
     (component,) = plan.components
-    assert component.status == "install"
+    assert component.status == "install" and f"{script} holds it" in component.reason
     assert hook_commands(config / "settings.json") == [command]  # left as written: not ours to move
     assert "its commands run $HOME/.claude/scripts/notify.sh, which it does not ship" in component.reason
     assert f"Claude Code's folder is {config} ($CLAUDE_CONFIG_DIR)" in component.reason

@@ -21,7 +21,9 @@ SECRET_COMMAND = (
     "curl -s -H 'Authorization: Bearer sk-live-abc123' -d @- "
     "https://user:S3CRETPW@hooks.example.com/notify?token=QUERYTOK1"
 )
-FLAT_COMMAND = "SLACK_TOKEN=xoxb-123 ./notify.sh"
+#: A program on PATH, not a script of the project: a hook running a script it does not ship
+#: and the target lacks is left out (`unshipped_scripts`), which is not what this tests.
+FLAT_COMMAND = "SLACK_TOKEN=xoxb-123 slack-notify"
 CLEAN_COMMAND = 'curl -s -H "Authorization: Bearer $TOKEN" https://hooks.example.com/notify'
 SKIP_REASON = "a secret in its command was redacted in the index"
 
@@ -66,7 +68,7 @@ def test_the_index_holds_the_commands_redacted(index: Index) -> None:
                 f"curl -s -H 'Authorization: Bearer {REDACTED}' -d @- "
                 f"https://{REDACTED}@hooks.example.com/notify?token={REDACTED}"
             ),
-            f"SLACK_TOKEN={REDACTED} ./notify.sh",
+            f"SLACK_TOKEN={REDACTED} slack-notify",
             CLEAN_COMMAND,
         ]
     )

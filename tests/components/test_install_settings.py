@@ -193,7 +193,12 @@ def test_scripts_are_copied_and_only_relative_references_are_rewritten(tmp_path:
         plan = install(index, list(ids.values()), target)
     finally:
         index.close()
-    assert plan.ok
+    # quoted: its command runs quoted.py relative to the project, not the copy: skipped
+    quoted = next(c for c in plan.components if c.name == "quoted")
+    assert not plan.ok and quoted.status == "skipped"
+    assert "its PreToolUse commands run quoted.py, which it does not ship and is not at" in quoted.reason
+    assert "inside single quotes" in quoted.reason and "blocks every tool call" in quoted.reason
+    assert {c.status for c in plan.components if c.name != "quoted"} == {"install"}
     commands = [
         h["command"]
         for g in read(target / ".claude/settings.json")["hooks"]["PreToolUse"]
@@ -206,11 +211,10 @@ def test_scripts_are_copied_and_only_relative_references_are_rewritten(tmp_path:
     assert (
         'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/placed.py"' in commands
     )  # already points there
-    assert "sh -c 'python3 quoted.py'" in commands  # single quotes: left as written
-    quoted = next(c for c in plan.components if c.name == "quoted")
-    assert "inside single quotes" in quoted.reason
-    for script in ("check.py", "placed.py", "quoted.py"):
+    assert "sh -c 'python3 quoted.py'" not in commands
+    for script in ("check.py", "placed.py"):
         assert (target / ".claude/hooks" / script).read_text() == "print('ok')\n"
+    assert not (target / ".claude/hooks/quoted.py").exists()  # a skipped hook writes nothing
 
 
 def test_uninstall_removes_exactly_what_was_added_and_keeps_changes(

@@ -260,14 +260,27 @@ def test_a_new_version_updates_what_an_install_wrote_and_nobody_changed(
     assert uninstall(["on-stop"], project).ok and not (project / ".claude/settings.json").exists()
 
 
-def test_a_command_that_runs_a_script_it_does_not_ship_says_so(index: Index, tmp_path: Path) -> None:
-    """A hook whose script was left behind (a link not followed at indexing) is installed
-    with a note: the command names it relative to the project, which must hold it."""
-    plan = install(index, ["runs-local"], tmp_path / "proj", dry_run=True)
+def test_a_command_that_runs_a_script_it_does_not_ship_is_left_out_until_the_project_holds_it(
+    index: Index, tmp_path: Path
+) -> None:
+    """A hook whose script was left behind (a link not followed at indexing) names it
+    relative to the project: written while the project lacks it, the hook would fail each
+    time, so it is skipped, saying which scripts and where; once the project holds them it
+    installs, saying so."""
+    project = tmp_path / "proj"
+    plan = install(index, ["runs-local"], project)
     (c,) = plan.components
-    assert c.status == "install"
+    assert c.status == "skipped" and not plan.ok and not (project / ".claude").exists()
     for script in ("linked.sh", "tools/x.py"):
-        assert f"its commands run {script}, relative to the project folder" in c.reason
+        assert f"its Stop commands run {script}, which it does not ship and is not at {project / script}" in c.reason
+    assert "keeps Claude from stopping" in c.reason and "install again" in c.reason
+    for script in ("linked.sh", "tools/x.py"):
+        write_file(project, script, "#!/bin/sh\nexit 0\n")
+    plan = install(index, ["runs-local"], project)
+    (c,) = plan.components
+    assert plan.ok and c.status == "install"
+    assert f"its commands run linked.sh, which it does not ship; {project / 'linked.sh'} holds it" in c.reason
+    assert "bash linked.sh" in (project / ".claude/settings.json").read_text()
 
 
 def test_a_remote_server_rebuilt_from_the_index_keeps_its_header_names(index: Index, tmp_path: Path) -> None:

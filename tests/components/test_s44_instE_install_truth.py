@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,8 @@ TWO_SPACES = (
     '{\n  "hooks": {\n    "PostToolUse": [\n      {\n        "matcher": "Edit",\n'
     '        "hooks": [ { "type": "command", "command": "echo mine" } ]\n      }\n    ]\n  }\n}\n'
 )
+#: What a plan says of a bare relative script a hook runs and does not ship.
+BARE_SCRIPT_SAID = re.compile(r"commands run (?!\.claude/)[^ ,]+, which it does not ship")
 CCT_HOOKS = (
     Path(__file__).resolve().parents[3]
     / "shared/data/skills/davila7__claude-code-templates/cli-tool/components/hooks"
@@ -189,6 +192,7 @@ def test_installing_again_what_is_there_is_no_refusal_on_a_read_only_target(
 ) -> None:
     project = tmp_path / "proj"
     assert _install(capsys, index_dir, project, "edit-logger", "notes")[0] == 0
+    _write(project / "checks/budget.js", "")  # what framework-notes runs: it would install
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
     _read_only(monkeypatch, project)
     for more in (("--dry-run",), ()):
@@ -209,10 +213,10 @@ def test_words_in_echo_text_are_not_scripts_the_project_must_hold(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = _install(capsys, index_dir, tmp_path / "proj", "framework-notes", "--dry-run")
-    assert code == 0, out
-    assert "its commands run checks/budget.js, relative to the project folder" in out  # node runs it
+    assert code == 1, out  # node runs checks/budget.js, which the project lacks: left out
+    assert "its PostToolUse commands run checks/budget.js, which it does not ship" in out
     for word in ("Next.js", "Moment.js", "*.js"):
-        assert f"its commands run {word}" not in out
+        assert f"commands run {word}" not in out
 
 
 @pytest.mark.skipif(not CCT_HOOKS.is_dir(), reason="shared skills data not present")
@@ -232,7 +236,7 @@ def test_no_real_hook_is_said_to_need_a_script_named_in_its_echo_text(
         noted = []
         for hook in hooks:
             plan = install(index, [hook], tmp_path / "proj", dry_run=True, with_dependencies=False)
-            noted += [c.name for c in plan.components if "relative to the project folder" in c.reason]
+            noted += [c.name for c in plan.components if BARE_SCRIPT_SAID.search(c.reason)]
     finally:
         index.close()
     assert noted == []

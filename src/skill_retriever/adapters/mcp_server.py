@@ -289,7 +289,8 @@ def build_server(
         target/.mcp.json (MCP servers). A plugin id installs its components.
 
         A dry run (the default) only returns the plan. Files that differ are kept unless
-        force is true; paths that would leave the target are refused; a set holding a
+        force is true, and so is a hook whose command runs a script that neither it ships
+        nor the target holds (it would fail, or block, each time it runs); paths that would leave the target are refused; a set holding a
         conflict is refused (ok false, conflicts listed) unless allow_conflicts is true;
         so is, always, one where two components would write one path differently (clashes).
 
@@ -297,7 +298,7 @@ def build_server(
             ids: Component or plugin ids (or unique names).
             target: The project folder, as an absolute path.
             dry_run: Only plan; write nothing.
-            force: Overwrite files that differ.
+            force: Overwrite files that differ; write a hook whose script is missing.
             with_dependencies: Also install what the components require.
             allow_conflicts: Install even when two components conflict.
             detail: "brief" (a line per file) or "full" (every component and file).

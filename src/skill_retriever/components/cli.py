@@ -56,7 +56,8 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         description="Write components (and, by default, what they require) into DIR/.claude "
         "(skills/, agents/, commands/, hooks/ scripts), hooks into DIR/.claude/settings.json "
         "and MCP servers into DIR/.mcp.json. A plugin installs its components. Files that "
-        "differ are kept unless --force; paths that would leave DIR are refused; a set holding "
+        "differ are kept unless --force, and so is a hook whose command runs a script that "
+        "neither it ships nor DIR holds; paths that would leave DIR are refused; a set holding "
         "a conflict is refused unless --allow-conflicts.",
     )
     ins.add_argument(
@@ -66,7 +67,11 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         help="component or plugin ids from `query` (or unique names)",
     )
     _where(ins)
-    ins.add_argument("--force", action="store_true", help="overwrite files that differ")
+    ins.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite files that differ; write a hook whose script is missing",
+    )
     ins.add_argument("--dry-run", action="store_true", help="show the plan; write nothing")
     ins.add_argument(
         "--no-deps", action="store_true", help="do not add what the components require"

@@ -95,6 +95,7 @@ from skill_retriever.components.install.unseen import (
     installed_names,
     unseen_conflicts,
 )
+from skill_retriever.components.install.unshipped_scripts import judge
 from skill_retriever.components.view import CallerView, as_view
 from skill_retriever.model import Node
 
@@ -144,7 +145,8 @@ def plan_install(
         target: The project folder (or give ``user``).
         principals: Whose view, when ``source`` is an index (None and ``[]``: public
             items only; ``["*"]``: everything).
-        force: Overwrite files that differ and servers configured differently.
+        force: Overwrite files that differ and servers configured differently; write a
+            hook whose commands run a script nothing provides (`unshipped_scripts`).
         with_dependencies: Add what the components require (transitively).
         allow_conflicts: Install even when the set holds a CONFLICTS_WITH pair.
         user: Install into the home folder's ``.claude`` (hooks into its
@@ -185,8 +187,8 @@ def plan_install(
     conflicts = (*find_conflicts(view, order, installed), *unseen_conflicts(view, order, root, installed))
     nodes = [view.get(i) for i in order]
     outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
-    planned = (f.rel for o in outs if isinstance(o, Rendered) for f in o.files)
-    shared = _Shared(root, CaseFolders(root, planned), scope)
+    planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
+    shared = _Shared(root, planned, scope)
     plans, clashes = settle_claims(
         [
             _component_plan(
@@ -270,8 +272,9 @@ class _Shared:
     """What every component's plan reads of the root, once per plan: its shared JSON
     files, its folders' listings (`cases`), and how an uninstall command names it."""
 
-    def __init__(self, root: Path, cases: CaseFolders, scope: str) -> None:
-        self.cases = cases
+    def __init__(self, root: Path, planned: list[str], scope: str) -> None:
+        self.cases = CaseFolders(root, planned)
+        self.planned = frozenset(planned)  # what every component writes
         self.where: list[Word] = ["--user"] if scope == "user" else ["--target", root]
         self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
         self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
@@ -337,7 +340,11 @@ def _component_plan(
     writer = partial(shared.writer, node.id)
     actions = [file_action(root, f, force, shared.cases, ours, owner, shared.where, writer) for f in out.files]
     actions += _entry_actions(node, out, shared, force)
-    notes = [*_notes_on_values(out, actions), case_twins_note(f.rel for f in out.files)]
+    hooks = [a.action for a in actions if a.hook is not None]  # all unchanged: an earlier install's
+    verdict = judge(out.needs, root, shared.planned, force, bool(hooks) and set(hooks) == {"unchanged"})
+    if verdict.skip:  # a script it runs is missing: written, the hook would fail (or block)
+        return plan("skipped", reason="; ".join([verdict.skip, *out.notes]))  # notes: why (not on disk...)
+    notes = [*_notes_on_values(out, actions), *verdict.notes, case_twins_note(f.rel for f in out.files)]
     return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
 
 

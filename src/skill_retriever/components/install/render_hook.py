@@ -29,7 +29,9 @@ shell text any further would be guessing. A hook whose commands run scripts from
 user's home (``~/.claude/scripts/x.sh``; a log file written there is no script) installs
 only for the user.
 A plugin's hook that names its files by ``${CLAUDE_PLUGIN_ROOT}/...``, unset outside the
-plugin, gets them copied and its commands pointed at the copies (`plugin_root`).
+plugin, gets them copied and its commands pointed at the copies (`plugin_root`). What its
+commands run and it does not ship goes with the rendering (`Rendered.needs`): the planner
+writes the hook only where the target holds each such script (`unshipped_scripts`).
 
 For the user (``~/.claude/settings.json``) a hook runs in whatever project is open, so a
 command may not reach into that project for a script: one that names a shipped script's
@@ -53,7 +55,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.bare_scripts import bare_scripts
 from skill_retriever.components.install.hook_scripts import hook_commands
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -66,6 +67,7 @@ from skill_retriever.components.install.paths import (
 from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.unshipped_scripts import unshipped_scripts
 from skill_retriever.components.install.user_hook_paths import (
     PROJECT_VAR,
     USER_VAR,
@@ -85,8 +87,6 @@ __all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
 #: in the background, ``statusMessage`` is shown while it runs).
 HOOK_KEYS = frozenset({"type", "command", "timeout", "if", "async", "statusMessage"})
 GROUP_KEYS = frozenset({"matcher", "hooks"})
-#: A script a command runs from the installed place (``.claude/hooks/x.py``).
-_NAMED_SCRIPT_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
 #: A script a command names in the home folder's ``.claude`` (not a log or data file).
 _HOME_SCRIPT_RE = re.compile(rf"(?:\$HOME|\$\{{HOME\}}|~)\"?/\.claude/[\w./+-]*\.(?:{SCRIPT_SUFFIX_PATTERN})(?![\w.-])")
 _ASSIGNMENT_RE = re.compile(r"[A-Za-z_]\w*=")
@@ -258,16 +258,9 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     else:  # Claude Code runs a hook in its current folder, which a `cd` moves off the project
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
             entries = [point_at_copy(e, dest, dest, PROJECT_VAR, out.notes) for e in entries]
-    named = {m.group(0) for e in entries for m in _NAMED_SCRIPT_RE.finditer(str(e.hook["command"]))}
-    for rel in sorted(named - shipped):
-        out.notes.append(f"its commands run {rel}, which it does not ship: put that script there")
-    # A script named by a bare relative path (``bash linked.sh``) is not pointed at a copy,
-    # so nothing was shipped for it; only words the shell runs count (`bare_scripts`).
-    for rel in sorted({rel for e in entries for rel in bare_scripts(str(e.hook["command"]))}):
-        out.notes.append(  # a script left where the source had it (a link not followed, not listed)
-            f"its commands run {rel}, relative to the project folder (where Claude Code starts "
-            "them), and it ships no such script: the project must hold it"
-        )
+    # What its commands run and it does not ship: the planner checks the target for each
+    # and leaves the hook out when one is missing (`unshipped_scripts`).
+    out.needs = unshipped_scripts(entries, shipped, scope, config=user_folder is not None)
     programs = {_program(str(e.hook["command"])) for e in entries}
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     # last: the notes and modes above read the commands in their $HOME form

@@ -11,6 +11,7 @@ from typing import Any
 
 from skill_retriever.components.install.paths import NO_ROOT_NOTE, source_root_of
 from skill_retriever.components.install.plan import HookEntry, InstallError
+from skill_retriever.components.install.unshipped_scripts import Unshipped
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.model import Node
 
@@ -43,6 +44,8 @@ class Rendered:
     mcp_entry: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
     complete: bool = True
+    #: Scripts its hook commands run that it does not ship (`unshipped_scripts`).
+    needs: list[Unshipped] = field(default_factory=list)
 
 
 def rebuilt_note(node: Node) -> str:
