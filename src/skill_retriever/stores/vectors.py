@@ -32,6 +32,7 @@ from skill_retriever.exceptions import ConfigError, IndexCorruptError, ServerUnr
 from skill_retriever.stores.chroma_embedding import ChromaEmbeddingFunction
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.server_auth import check_provider
+from skill_retriever.stores.server_clients import client_key, keep_client, shared_client
 from skill_retriever.stores.server_errors import reached, repair_command, url_parts
 from skill_retriever.stores.server_timeouts import bound_requests, error_of, problem_of
 from skill_retriever.stores.server_trust import ssl_trust
@@ -115,7 +116,8 @@ def check_chroma_url(url: str) -> str:
 
 
 def chroma_client(url: str) -> Any:
-    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off).
+    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off),
+    shared by every caller in the process (``stores.server_clients``: one was never closed).
 
     Raises:
         ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
@@ -131,16 +133,19 @@ def chroma_client(url: str) -> Any:
     scheme, host, port = url_parts(url)
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
     check_provider(settings)
+    key = client_key(url, settings)
     try:
-        _answers_in_time(scheme, host, port, ssl_trust(settings))
-        client = chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings)
+        answered = _answers_in_time(scheme, host, port, ssl_trust(settings))
+        client = shared_client(key) if answered else None  # else a new one fails in chromadb's words
+        if client is None:
+            client = keep_client(key, chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings))
     except ConfigError:
         raise
     except Exception as exc:  # chromadb says "Could not connect" whatever the cause: the chain tells
         if problem_of(url, exc).down:  # so that every open says the index is not damaged
             raise error_of(url, exc) from exc
         raise
-    bound_requests(client, CHROMA_TIMEOUT_S)
+    bound_requests(client, CHROMA_TIMEOUT_S)  # each time: a shared client keeps the bound now in force
     return client
 
 
@@ -161,22 +166,24 @@ def check_chroma_server(url: str) -> None:
         raise error_of(url, exc) from exc
 
 
-def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> None:
-    """Raise httpx's timeout error when the server does not answer a heartbeat within
-    :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request while it is
-    built, with no timeout and no setting for one; ``verify`` is that client's trust. Other
-    failures (refused, TLS, not Chroma) are left for the client: ``server_problem`` words them."""
+def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> bool:
+    """Whether the server answered a heartbeat; raise httpx's timeout error when it does not
+    answer within :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request
+    while it is built, with no timeout and no setting for one; ``verify`` is that client's
+    trust. Other failures (refused, TLS, not Chroma: False) are left for a new client to
+    raise: ``server_problem`` words them."""
     import httpx
 
     netloc = f"[{host}]" if ":" in host else host
     try:
-        httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S, verify=verify)
+        answer = httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S, verify=verify)
     except httpx.TimeoutException:
         raise
     except httpx.HTTPError as exc:
         log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
-        return
+        return False
     reached(scheme, host, port)  # it answered in this scheme: a later hang-up is no TLS port
+    return answer.is_success
 
 
 def _unreachable(exc: BaseException) -> bool:
