@@ -1,5 +1,5 @@
 """The ``skill-retriever`` command: index, query, stats, repair, move-to-server here;
-benchmark, install, uninstall and mcp from the modules of those features.
+move-to-embedded, benchmark, install, uninstall and mcp from the modules of those features.
 
 Readable output for people, ``--json`` for programs; bad input ends with one line on
 stderr and a non-zero exit.
@@ -134,8 +134,10 @@ def _parser() -> argparse.ArgumentParser:
     # The feature modules' parsers import nothing heavy: `--help` stays fast.
     from skill_retriever.bench.cli import add_parser as add_benchmark
     from skill_retriever.components.cli import add_parser as add_components
+    from skill_retriever.move_back_cli import add_parser as add_move_back
     from skill_retriever.sources_cli import add_parser as add_sources
 
+    add_move_back(sub)
     add_benchmark(sub, common)
     add_components(sub, common)
     add_sources(sub, common)
@@ -197,7 +199,7 @@ def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
                 f"an unfinished run): run the same command again to complete it: `{again}`")
     if args.command == "index":
         return f"; nothing was kept (the index at {args.index_dir} was not made); run `{again}` again to make it"
-    if args.command == "move-to-server":
+    if args.command in ("move-to-server", "move-to-embedded"):
         return f"; run `{again}` again to finish the move (`stats` shows the server the index uses now)"
     return ""
 

@@ -146,5 +146,5 @@ def test_a_failed_switch_leaves_index_json_as_it_was(url: str, tmp_path: Path, c
     code, _, err = _cli(capsys, "repair", "--index-dir", str(path), "--chroma-url", "   ")
     assert code == 2 and "is blank" in err and len(err.strip().splitlines()) == 1
     # a blank URL is no way back to the embedded store: the line says what is
-    assert "keeps the server its index.json names" in err and 'delete "chroma_url" from index.json' in err
+    assert "keeps the server its index.json names" in err and "skill-retriever move-to-embedded --index-dir DIR" in err
     assert (path / mf.MANIFEST).read_bytes() == before

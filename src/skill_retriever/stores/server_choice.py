@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_errors import one_server
@@ -44,7 +45,7 @@ def checked_url(url: str) -> str:
         raise ConfigError(
             f"--chroma-url {url!r} is blank; give the server's address, e.g. http://127.0.0.1:8000, or leave "
             "the option out (the index keeps the server its index.json names, if any; to search in memory again, "
-            'delete "chroma_url" from index.json: docs/scaling.md, Back to the embedded default)'
+            f"run `{command(['move-to-embedded', '--index-dir', Placeholder('DIR')])}`)"
         )
     return check_chroma_url(url)
 

@@ -39,7 +39,7 @@ from skill_retriever.stores.server_link import recorded_link, remember
 from skill_retriever.stores.server_stats import server_line, server_status
 
 __all__ = [
-    "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "drop_previous", "move_to_server",
+    "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "delete_own", "drop_previous", "move_to_server",
     "saved_manifest", "server_line", "server_status", "server_switch",
 ]
 
@@ -210,8 +210,16 @@ def drop_previous(
             return PreviousCollections(str(old_url), kept=dict.fromkeys(names, original), in_use=frozenset(names))
         elsewhere = "the index now uses another server; this one was not contacted, it may be unreachable"
         return PreviousCollections(str(old_url), kept=dict.fromkeys(names, elsewhere))
+    return delete_own(previous, path)
+
+
+def delete_own(previous: Mapping[str, Any], path: Path) -> PreviousCollections:
+    """Delete the collections ``previous`` (a manifest naming a server) names on its server
+    that are the index at ``path``'s own (:func:`_why_keep`); the others, and all of them
+    when the server fails, are named as kept, with why."""
     from skill_retriever.stores.vectors import chroma_client
 
+    old_url, names = str(previous["chroma_url"]), collection_names(previous)
     removed: list[str] = []
     kept: dict[str, str] = {}
     in_use: set[str] = set()

@@ -1,0 +1,143 @@
+"""``skill-retriever move-to-embedded``, the way back from ``move-to-server``, on real
+`chroma run` servers: the index searches the vectors ``items.sqlite`` holds (nothing is
+copied; the server need not answer), a process that has it open follows, a crash before
+``index.json`` is written leaves it on its server as before, and the server's collections
+stay unless ``--delete-collections`` asks (then only this directory's own go)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from chroma_support import ChromaServer, server_collections
+from cli_calls import run
+
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.stores import embedded_moves
+from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.embedded_moves import move_index_to_embedded
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index, move_index_to_server
+from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.remote import collection_names
+from skill_retriever.stores.server_link import recorded_link
+
+
+def _on_server(path: Path, url: str) -> Path:
+    nodes = [Node(id=f"n{i}", kind=NodeKind.SKILL, name=f"n-{i}", text=f"skill number {i}") for i in range(6)]
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert(nodes, [Edge("n0", "n1", EdgeKind.DEPENDS_ON)])
+    move_index_to_server(path, url, embedder=HashingEmbedder())
+    return path
+
+
+def _top(index: Index) -> list[str]:
+    snap = index.snapshot()
+    # the first only: ties below it are ordered apart by HNSW and by exact search
+    return [h.id for h in snap.search_nodes(snap.embed_query("skill number 3"), 1)]
+
+
+def _link(path: Path) -> dict[str, str] | None:
+    items = ItemStore(path / mf.DATABASE, writable=False)
+    try:
+        return recorded_link(items)
+    finally:
+        items.close()
+
+
+def test_move_to_embedded_searches_in_memory_and_leaves_the_collections(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _on_server(tmp_path / "idx", url)
+    names = collection_names(mf.read_manifest(path))
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        assert reader.snapshot()._remote is not None
+        want = _top(reader)
+
+        code, out, err = run(capsys, "move-to-embedded", "--index-dir", path)
+        assert code == 0, err
+        assert "now searches its vectors in memory" in out and "nothing was copied" in out
+        assert f"keeps {', '.join(names)}" in out and "--delete-collections was not given" in out
+        assert "chroma_url" not in mf.read_manifest(path) and _link(path) == {}
+        assert set(names) <= server_collections(url)  # nothing deleted unasked
+
+        snap = reader.snapshot()  # the open index follows at its next snapshot
+        assert snap._remote is None and _top(reader) == want
+
+    code, out, _ = run(capsys, "stats", "--index-dir", path, "--json")
+    assert code == 0 and json.loads(out)["server"] is None
+    code, out, _ = run(capsys, "move-to-embedded", "--index-dir", path, "--json")
+    assert code == 0 and json.loads(out)["moved"] is False  # already: nothing changed
+
+    moved = move_index_to_server(path, url, embedder=HashingEmbedder())  # and there again
+    assert moved.nodes == 6
+    with Index.open(path, embedder=HashingEmbedder()) as again:
+        assert again.snapshot()._remote is not None and _top(again) == want
+
+
+def test_a_server_that_is_gone_does_not_stop_the_move(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _on_server(tmp_path / "idx", chroma_server.url)
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        want = _top(reader)
+    chroma_server.stop()
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", path, "--delete-collections", "--json")
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["moved"] is True and done["removed"] == [] and done["embedded_nodes"] == 0
+    assert all("deleting failed" in why for why in done["kept"].values()) and len(done["kept"]) == 2
+    with Index.open(path, embedder=HashingEmbedder()) as index:
+        assert index.snapshot()._remote is None and _top(index) == want
+
+
+def test_delete_collections_deletes_this_directorys_own_and_never_a_copys_original(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    original = _on_server(tmp_path / "idx", url)
+    copy = tmp_path / "copy"
+    shutil.copytree(original, copy)
+    names = collection_names(mf.read_manifest(original))
+
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", copy, "--delete-collections", "--json")
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["removed"] == [] and all(str(original.resolve()) in why for why in done["kept"].values())
+    assert set(names) <= server_collections(url)
+    with Index.open(original, embedder=HashingEmbedder()) as index:
+        assert index.snapshot()._remote is not None  # the original still searches its server
+
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", original, "--delete-collections")
+    assert code == 0, err
+    assert f"removed {', '.join(names)}" in out
+    assert not set(names) & server_collections(url)
+
+
+def test_a_crash_before_index_json_is_written_leaves_the_index_on_its_server(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _on_server(tmp_path / "idx", url)
+    before = (path / mf.MANIFEST).read_bytes()
+
+    def killed(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(embedded_moves.mf, "write_manifest", killed)
+        with pytest.raises(KeyboardInterrupt):
+            move_index_to_embedded(path, delete_collections=True, embedder=HashingEmbedder())
+    assert (path / mf.MANIFEST).read_bytes() == before
+    assert set(collection_names(mf.read_manifest(path))) <= server_collections(url)
+    with Index.open(path, embedder=HashingEmbedder()) as index:
+        assert index.snapshot()._remote is not None
+
+    with monkeypatch.context() as m:  # killed after index.json, before the items' record
+        m.setattr(embedded_moves, "remember", killed)
+        with pytest.raises(KeyboardInterrupt):
+            move_index_to_embedded(path, embedder=HashingEmbedder())
+    assert "chroma_url" not in mf.read_manifest(path) and _link(path) not in (None, {})
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as index:  # any writer mends the record
+        assert index.snapshot()._remote is None
+    assert _link(path) == {}
