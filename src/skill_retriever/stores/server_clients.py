@@ -9,7 +9,7 @@ README "Scaling"), and a default limit of 1,024 descriptors ended it near 500.
 
 So clients are shared: one per (process, server address, settings, CA environment),
 kept for the life of the process, so at most one per server a process talks to. A shared
-client is safe across threads (its session is an ``httpx.Client``) and across a server
+client is safe across threads (its session is a thread-safe HTTP connection pool) and across a server
 restart (the pool drops a connection the server closed and opens a new one). It is used
 only once a heartbeat has just answered (``vectors.chroma_client``): when none did, a new
 client is built, so that it fails as before, in chromadb's words that the error messages
