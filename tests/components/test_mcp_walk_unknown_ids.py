@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from cli_calls import run
 from mcp import Client
+from mcp_errors import tool_errors
 
 from skill_retriever import __version__
 from skill_retriever.adapters.mcp_server import build_server
@@ -48,29 +49,9 @@ def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return folder
 
 
-def _errors(ix: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Each call's error text, as a caller holding ``alice`` (public items only) reads it."""
-    index = Index.open(ix)
-    server = build_server(index, retriever=Retriever(index, reranker=None), principals=["alice"])
-
-    async def go() -> list[str]:
-        said = []
-        async with Client(server) as client:
-            for tool, args in calls:
-                result = await client.call_tool(tool, args)
-                assert result.is_error, result
-                said.append(" ".join(getattr(c, "text", "") for c in result.content))
-        return said
-
-    try:
-        return asyncio.run(go())
-    finally:
-        index.close()
-
-
 def test_thousands_of_unknown_ids_name_ten_and_count_the_rest(ix: Path, tmp_path: Path) -> None:
     ids = [f"made-up-{i}" for i in range(5000)]
-    check, plan = _errors(ix, [
+    check, plan = tool_errors(ix, ["alice"], [
         ("check_dependencies", {"ids": ids}),
         ("install_components", {"ids": [*ids, "ruff-format"], "target": str(tmp_path)}),
     ])  # fmt: skip
@@ -83,7 +64,7 @@ def test_thousands_of_unknown_ids_name_ten_and_count_the_rest(ix: Path, tmp_path
 
 
 def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> None:
-    typo, secret_typo = _errors(ix, [
+    typo, secret_typo = tool_errors(ix, ["alice"], [
         ("get_component", {"id": "ruff-formt"}),
         ("get_component", {"id": "ruff-formatter-internl"}),
     ])  # fmt: skip
@@ -96,7 +77,7 @@ def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> No
 
 
 def test_plugins_asked_of_search_components_are_sent_to_search(ix: Path) -> None:
-    (as_string, in_list) = _errors(ix, [
+    (as_string, in_list) = tool_errors(ix, ["alice"], [
         ("search_components", {"query": "format python", "kinds": "plugin"}),
         ("search_components", {"query": "format python", "kinds": ["skill", "plugin"]}),
     ])  # fmt: skip
@@ -131,7 +112,7 @@ def test_a_null_argument_is_refused_with_what_to_do(ix: Path, tmp_path: Path) ->
         ("install_components", {"ids": ["ruff-format"], "target": str(tmp_path), "dry_run": None}),
         ("search_components", {"query": None}),
     ]
-    k, detail, dry_run, query = _errors(ix, calls)
+    k, detail, dry_run, query = tool_errors(ix, ["alice"], calls)
     assert k.endswith("k: input should be a valid integer; null is not a value here: leave k out for its default")
     assert detail.endswith("; null is not a value here: leave detail out for its default"), detail
     assert "dry_run: input should be a valid boolean; null is not a value here: leave dry_run out" in dry_run

@@ -11,21 +11,18 @@ catalogue indexed by the real CLI.
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_calls import run
-from mcp import Client
+from mcp_errors import tool_errors
 
-from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.components.install.errors import UnknownNamesError
 from skill_retriever.components.install.resolve import resolve_all
 from skill_retriever.components.install.suggest import near_spellings
 from skill_retriever.components.view import as_view
-from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
 AGENTS = ("tdd-workflows-code-reviewer", "comprehensive-review-code-reviewer", "team-reviewer", "design-review")
@@ -112,33 +109,13 @@ def test_the_python_api_raises_one_error_listing_them(ix: Path) -> None:
         index.close()
 
 
-def _mcp(ix: Path, principals: list[str], calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Each call's error text, through a real MCP client connected in-process."""
-    index = Index.open(ix)
-    server = build_server(index, retriever=Retriever(index, reranker=None), principals=principals)
-
-    async def go() -> list[str]:
-        said = []
-        async with Client(server) as client:
-            for tool, args in calls:
-                result = await client.call_tool(tool, args)
-                assert result.is_error, result
-                said.append(" ".join(getattr(c, "text", "") for c in result.content))
-        return said
-
-    try:
-        return asyncio.run(go())
-    finally:
-        index.close()
-
-
 @pytest.mark.parametrize("tool", ["install_components", "check_dependencies"])
 def test_the_mcp_tools_offer_the_close_names_the_caller_may_see(ix: Path, tmp_path: Path, tool: str) -> None:
     project = tmp_path / "proj"
     project.mkdir()
     args = {"target": str(project)}
     calls = [(tool, {**args, "ids": ["code-reviewer"]}), (tool, {**args, "ids": ["code-reviewr", "postgresq", "zzz"]})]
-    public, secops = _mcp(ix, ["public"], calls), _mcp(ix, ["secops"], calls)
+    public, secops = tool_errors(ix, ["public"], calls), tool_errors(ix, ["secops"], calls)
     assert (
         "no component 'code-reviewer'; call search_components with the task to find ids, then pass one of them "
         "as ids, or one of these close names: tdd-workflows-code-reviewer, comprehensive-review-code-reviewer, team-reviewer"
@@ -155,7 +132,7 @@ def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> No
     """``get_component`` with a name that answers to nothing said only "call
     search_components"; it offers the close names install offers, from the caller's view."""
     calls: list[tuple[str, dict[str, Any]]] = [("get_component", {"id": "code-reviewer"}), ("get_component", {"id": "zzz"})]
-    public, secops = _mcp(ix, ["public"], calls), _mcp(ix, ["secops"], calls)
+    public, secops = tool_errors(ix, ["public"], calls), tool_errors(ix, ["secops"], calls)
     assert (
         "no component 'code-reviewer'; call search_components with the task to find ids, then pass one of them "
         "as id, or one of these close names: tdd-workflows-code-reviewer, comprehensive-review-code-reviewer, team-reviewer"
