@@ -3,8 +3,10 @@
 Near-duplicates (the same component hosted in several repositories) are shown once, with
 their other sources; each result shows the one score the list is ordered by and a reason
 in one line: the query's words it contains, what it requires and what requires it (and,
-on the graph route, the path that reached it, never through its own name; an item the walk
-could reach only from its own name says which channels found it, always in one order,
+on the graph route, the path that reached it, never through its own name: "reached via X"
+for an item only the walk found; one a search found directly says so first, "found by
+semantic #1, keyword #3", and the path after it, "also reached via X", as does an item the
+walk could reach only from its own name, without the path; channels always in one order,
 `CHANNEL_ORDER`); its snippet reads as text (`snippet_display`). "Nothing fits" comes
 first when it applies. `explain` makes that reason once, for the text and for ``--json``.
 Every value from the index passes through ``safety.terminal.printable`` before printing.
@@ -12,7 +14,7 @@ Every value from the index passes through ``safety.terminal.printable`` before p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +42,12 @@ __all__ = [
     "Shown",
     "explain",
     "fold",
+    "found_by_words",
     "has_edges",
     "in_channel_order",
     "named_channels",
+    "path_steps",
+    "reached_words",
     "reason",
     "render",
 ]
@@ -111,11 +116,22 @@ def _named(view: CallerView, ids: Iterable[str]) -> tuple[tuple[str, str], ...]:
 
 
 def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
-    """The reason for ``shown``: matched words, what it requires, what requires it, the
-    graph path (or the channels that found it), as data and as the line printed."""
+    """The reason for ``shown``: what found it directly (where the graph also reached it),
+    matched words, what it requires, what requires it, then the graph path, as data and as
+    the line printed."""
     r = shown.result
     node = view.get(r.id)
     parts = []
+    graph = reached_words(r.channels, path_steps(r, view), node.name)
+    # An item the walk reached that a search also found directly says that first: a line
+    # of "reached via Teutberga" alone read as if the item were found only through another
+    # (2wikimultihopqa: the answer was semantic #1, keyword #3). A passage the walk reached
+    # from its own title (or started at) shows no hop, only what found it.
+    found = found_by_words(r.channels)
+    if found and (graph or ("graph" in r.channels and own_title_entity(
+        node, (view.get(e.target) for e in view.out_edges(r.id, EdgeKind.MENTIONS))
+    ))):
+        parts.append(found)
     words = matched_terms(query, node)
     if words:
         parts.append("matches " + ", ".join(words[:6]))
@@ -125,20 +141,44 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
     required_by = _named(view, (e.source for e in view.in_edges(r.id, EdgeKind.DEPENDS_ON)))
     if required_by:
         parts.append("required by " + _names(view, (i for i, _ in required_by)))
-    hop = hop_text([view.name_of(i) for i in r.path[:-1]], node.name)
-    if hop:
-        parts.append("reached via " + hop)
-    elif "graph" in r.channels and own_title_entity(
-        node, (view.get(e.target) for e in view.out_edges(r.id, EdgeKind.MENTIONS))
-    ):
-        # A passage the walk reached from its own title (or started at) shows no hop:
-        # what found it is the search for its words or meaning (a seed of the walk too).
-        direct = [c for c in in_channel_order(r.channels) if c != "graph"]
-        if direct:
-            parts.append("found by " + ", ".join(f"{c} #{r.channels[c]}" for c in direct))
+    if graph:
+        parts.append(graph)
     if not parts:
         parts.append("close in meaning (" + ", ".join(in_channel_order(named_channels(r, view))) + ")")
     return Explanation(tuple(words), requires, required_by, "; ".join(parts))
+
+
+def path_steps(result: SearchResult, view: CallerView) -> list[str]:
+    """The names along ``result``'s graph path before the item itself, or none when the
+    caller may not see every step (a hidden step would be said as its id: the path is
+    left out, never shown in part)."""
+    if not all(view.sees(i) for i in result.path):
+        return []
+    return [view.name_of(i) for i in result.path[:-1]]
+
+
+def found_by_words(channels: Mapping[str, int]) -> str:
+    """"found by semantic #1, keyword #3": the searches that found an item by itself (every
+    channel but the graph walk, which reaches it from other items), in `CHANNEL_ORDER`;
+    "" when only the walk did."""
+    direct = [c for c in in_channel_order(channels) if c != "graph"]
+    return "found by " + ", ".join(f"{c} #{channels[c]}" for c in direct) if direct else ""
+
+
+def reached_words(channels: Mapping[str, int], steps: Sequence[str], item_name: str) -> str:
+    """What the graph path adds, in words: "reached via X" for an item only the walk found,
+    "also reached via X" beside a search that found it directly (`found_by_words`); ""
+    when the path holds no step but the item's own name (`reached_via.hop_text`).
+
+    Args:
+        channels: The result's channels and ranks.
+        steps: The names along its path, seed first, the item itself left out.
+        item_name: The item's name.
+    """
+    hop = hop_text(steps, item_name)
+    if not hop:
+        return ""
+    return ("also reached via " if found_by_words(channels) else "reached via ") + hop
 
 
 def in_channel_order(channels: Iterable[str]) -> list[str]:
@@ -149,7 +189,8 @@ def in_channel_order(channels: Iterable[str]) -> list[str]:
 
 
 def reason(query: str, shown: Shown, view: CallerView) -> str:
-    """One line: matched words, what it requires, what requires it, the graph path."""
+    """One line: what found it, matched words, what it requires, what requires it, the
+    graph path (`explain`)."""
     return explain(query, shown, view).line
 
 

@@ -50,7 +50,7 @@ from skill_retriever.components.view import CallerView
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
 from skill_retriever.ingest.document_sections import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
-from skill_retriever.render import named_channels
+from skill_retriever.render import Shown, named_channels, path_steps, reached_words, reason
 from skill_retriever.responses import is_nothing_fits
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.snippet_display import readable_snippet
@@ -70,9 +70,10 @@ def format_results(
     """A compact ranked list a model can read: one item per two or three lines.
 
     The list is best first; each item shows its rank, its tokens, the searches that found
-    it with its rank in each, and, given the ``snapshot`` searched, a document's file
-    (``at FILE:LINE``) to open: a component is used by its id, a document only where it
-    lies. The head gives the answer's ``confidence`` when the index was calibrated.
+    it with its rank in each, what the graph path adds (`render.reached_words`: "also
+    reached via X", or "reached via X" for an item only the walk found), and, given the
+    ``snapshot`` searched, a document's file (``at FILE:LINE``) to open: a component is
+    used by its id, a document only where it lies. The head gives the answer's ``confidence`` when the index was calibrated.
 
     No item shows a score (they are in the tool's artifact): each is relative to this one
     answer, and the fused one is each search's list min-max normalised (a search's last
@@ -113,10 +114,12 @@ def format_results(
         node = snapshot.nodes.get(r.id) if snapshot is not None else None
         if node is not None and node.source and node.kind not in _USED_BY_ID:
             lines.append(f"   at {file_location(node)}")
-        if r.path:
-            nodes = snapshot.nodes if snapshot is not None else {}
-            names = " -> ".join(nodes[i].name if i in nodes else i for i in r.path)
-            lines.append(f"   because: {names}")
+        # The path as the CLI words it: "also reached via X" beside the searches above that
+        # found it directly ("because: Teutberga -> Lothair II" read as the only reason for
+        # a semantic #1), "reached via X" where only the walk did, never via its own name.
+        steps = path_steps(r, view) if view is not None else list(r.path[:-1])
+        if graph := reached_words(r.channels, steps, r.name):
+            lines.append(f"   {graph}")
         # Read as a person would (no written-out \\n or <example> of a description): the
         # model pays tokens for the noise; the artifact keeps the snippet as searched.
         text = readable_snippet(r.snippet)
@@ -196,12 +199,12 @@ def make_search_skills_tool(
 
     def search_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with bad_input_to_model():
-            return _answer(*search_with_snapshot(retriever, query, **settings, **_with_defaults(args)), visible)
+            return _answer(query, *search_with_snapshot(retriever, query, **settings, **_with_defaults(args)), visible)
 
     async def asearch_skills(query: str, **args: Any) -> tuple[str, list[dict[str, Any]]]:
         with bad_input_to_model():
             found = await asearch_with_snapshot(retriever, query, **settings, **_with_defaults(args))
-            return _answer(*found, visible)
+            return _answer(query, *found, visible)
 
     def _with_defaults(args: dict[str, Any]) -> dict[str, Any]:
         # The schema's defaults, not the function's: the builder's, as the model reads them;
@@ -222,19 +225,21 @@ def make_search_skills_tool(
 
 
 def _answer(
-    response: SearchResponse, snapshot: IndexSnapshot, visible: Filters
+    query: str, response: SearchResponse, snapshot: IndexSnapshot, visible: Filters
 ) -> tuple[str, list[dict[str, Any]]]:
     """The tool's content and artifact, path names and sources read from the snapshot
     searched; an item read from a file carries its ``source`` (and a section its ``line``)
-    in the artifact, as the retriever's documents and ``query --json`` do. A note that the
+    in the artifact, as the retriever's documents and ``query --json`` do, and each its
+    ``reason`` as ``query`` prints it (naming only what ``visible`` may see). A note that the
     index holds none of the kinds asked names the kinds it holds that ``visible`` may see,
     where the CLI's points at `stats`, which a model cannot run."""
+    view = CallerView(snapshot, visible.principals)
     artifact = []
     for r in response.results:
         node = snapshot.nodes.get(r.id)
-        artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {})})
+        said = {"reason": reason(query, Shown(r, ()), view)} if view.sees(r.id) else {}
+        artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {}), **said})
     warnings = [kinds_named(w, visible, snapshot.nodes.values()) for w in response.warnings]
-    view = CallerView(snapshot, visible.principals)
     return format_results(replace(response, warnings=warnings), snapshot=snapshot, view=view), artifact
 
 

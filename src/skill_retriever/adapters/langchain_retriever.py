@@ -27,16 +27,19 @@ from pydantic import (
 from skill_retriever.adapters.constructor_errors import constructor_message
 from skill_retriever.adapters.langchain_search import (
     asearch_with_snapshot,
+    caller_visibility,
     documents_of,
     search_with_snapshot,
     without_own_arguments,
 )
 from skill_retriever.adapters.search_skills_input import KindNames
+from skill_retriever.components.view import CallerView
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["SkillRetriever"]
 
@@ -159,26 +162,27 @@ class SkillRetriever(BaseRetriever):
             args["budget_fill"] = True
         return {**args, **kwargs}
 
+    def _view(self, snapshot: IndexSnapshot, args: dict[str, Any]) -> CallerView:
+        """What this search's caller may see of ``snapshot`` (its principals, resolved as the
+        search resolves them): a document's ``reason`` names nothing else."""
+        return CallerView(snapshot, caller_visibility(self.engine, args).principals)
+
     # The query positional-only (LangChain passes it so): a query= among invoke's arguments
     # then reaches _call_args, which says what is wrong, not a TypeError from LangChain.
     def _get_relevant_documents(  # type: ignore[override]
         self, query: str, /, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
+        args = self._call_args(kwargs)
         response, snapshot = search_with_snapshot(
-            self.engine,
-            query,
-            config={"callbacks": run_manager.get_child()},
-            **self._call_args(kwargs),
+            self.engine, query, config={"callbacks": run_manager.get_child()}, **args
         )
-        return documents_of(response, snapshot)
+        return documents_of(response, snapshot, query=query, view=self._view(snapshot, args))
 
     async def _aget_relevant_documents(  # type: ignore[override]
         self, query: str, /, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
+        args = self._call_args(kwargs)
         response, snapshot = await asearch_with_snapshot(
-            self.engine,
-            query,
-            config={"callbacks": run_manager.get_child()},
-            **self._call_args(kwargs),
+            self.engine, query, config={"callbacks": run_manager.get_child()}, **args
         )
-        return documents_of(response, snapshot)
+        return documents_of(response, snapshot, query=query, view=self._view(snapshot, args))

@@ -13,10 +13,12 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
+from skill_retriever.components.view import CallerView
 from skill_retriever.config import SETTING_NAMES, Route, close_name
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.ingest.document_sections import read_from
+from skill_retriever.render import Shown, reason
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -176,11 +178,14 @@ def caller_visibility(retriever: Retriever, settings: Mapping[str, Any]) -> Filt
     return Filters(principals=spec.get("principals"))
 
 
-def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse) -> Document:
+def to_document(
+    result: SearchResult, snapshot: IndexSnapshot, response: SearchResponse, *, reason: str | None = None
+) -> Document:
     """One result as a ``Document``: full text as content, evidence as metadata.
 
     ``snapshot`` must be the one the search read (:func:`search_with_snapshot`): a later
-    one may hold another version of the item, or none.
+    one may hold another version of the item, or none. ``reason``, when given, is the line
+    ``skill-retriever query`` prints under the result (`render.reason`), kept as ``reason``.
     """
     node = snapshot.nodes.get(result.id)
     text = node.embedding_text() if node is not None else result.snippet
@@ -196,6 +201,7 @@ def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchR
         "channels": dict(result.channels),
         "path": list(result.path),
         "path_reliability": result.path_reliability,
+        **({"reason": reason} if reason is not None else {}),
         "route": response.route,
         "reranker": response.reranker,
         # The answer's, repeated on each document as route is: what the token budget
@@ -209,11 +215,21 @@ def to_document(result: SearchResult, snapshot: IndexSnapshot, response: SearchR
     return Document(id=result.id, page_content=text, metadata=metadata)
 
 
-def documents_of(response: SearchResponse, snapshot: IndexSnapshot) -> list[Document]:
+def documents_of(
+    response: SearchResponse, snapshot: IndexSnapshot, *, query: str | None = None, view: CallerView | None = None
+) -> list[Document]:
     """The answer as ``Document``\\ s, its warnings logged on the ``skill_retriever``
     logger at WARNING: a retriever returns only documents, so fewer of them than ``k``
     (the token budget dropped the rest) or none at all must be said somewhere a caller
-    sees without asking; each document also carries them (:func:`to_document`)."""
+    sees without asking; each document also carries them (:func:`to_document`). Given the
+    ``query`` and the caller's ``view`` of ``snapshot``, each also carries the CLI's
+    ``reason`` (what found it first, the graph path as "also reached via"), which names only
+    what that caller may see."""
     for warning in response.warnings:
         log.warning("[skill_retriever][langchain] %s", warning)
-    return [to_document(r, snapshot, response) for r in response.results]
+    if query is None or view is None:
+        return [to_document(r, snapshot, response) for r in response.results]
+    return [
+        to_document(r, snapshot, response, reason=reason(query, Shown(r, ()), view) if view.sees(r.id) else None)
+        for r in response.results
+    ]
