@@ -174,7 +174,7 @@ def test_the_answer_is_kept_per_snapshot_and_principals(ix: Path) -> None:
         snap = index.snapshot()
         first = CallerView(snap, ["alice"]).stand_ins
         assert CallerView(snap, ["alice"]).stand_ins is first  # built once for alice
-        assert dict(first.out[LINT]) == {PRIVATE: PUBLIC}
+        assert dict(first.out[LINT]) == {(PRIVATE, EdgeKind.DEPENDS_ON): PUBLIC}
         assert CallerView(snap, ["secops"]).stand_ins.out == {}  # sees every copy
         assert CallerView(snap, ["*"]).stand_ins is NO_STAND_INS
     finally:
@@ -219,18 +219,19 @@ def test_the_stand_in_is_the_one_the_resolver_would_have_chosen(tmp_path: Path) 
         _item("a/skills/a-self", "fmt", "a", requires="fmt"),  # first by path: a requirement of its own
     ]
     users = (f"{kit}/user", "a/skills/loner", "z/skills/other", "a/skills/a-self")
+    dep = EdgeKind.DEPENDS_ON
     edges = [Edge(u, hidden, EdgeKind.DEPENDS_ON) for u in users]
     index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(64), create=True)
     try:
         index.upsert(nodes, edges)
         out = CallerView(index.snapshot(), ["alice"]).stand_ins.out
-        assert out[f"{kit}/user"] == {hidden: f"{kit}/fmt-kit"}  # its own plugin's
-        assert out["a/skills/loner"] == {hidden: "a/skills/a-self"}  # its source's, first by path
-        assert out["a/skills/a-self"] == {hidden: "a/skills/fmt-a"}  # never itself
-        assert out["z/skills/other"] == {hidden: "a/skills/a-self"}  # by source name, then path
+        assert out[f"{kit}/user"] == {(hidden, dep): f"{kit}/fmt-kit"}  # its own plugin's
+        assert out["a/skills/loner"] == {(hidden, dep): "a/skills/a-self"}  # its source's, first by path
+        assert out["a/skills/a-self"] == {(hidden, dep): "a/skills/fmt-a"}  # never itself
+        assert out["z/skills/other"] == {(hidden, dep): "a/skills/a-self"}  # by source name, then path
         index.delete(["a/skills/fmt-a", "a/skills/a-self"])
         out = CallerView(index.snapshot(), ["alice"]).stand_ins.out
-        assert out["a/skills/loner"] == {hidden: f"{kit}/fmt-kit"}
-        assert out["z/skills/other"] == {hidden: f"{kit}/fmt-kit"}  # source 'a' before 'b'
+        assert out["a/skills/loner"] == {(hidden, dep): f"{kit}/fmt-kit"}
+        assert out["z/skills/other"] == {(hidden, dep): f"{kit}/fmt-kit"}  # source 'a' before 'b'
     finally:
         index.close()

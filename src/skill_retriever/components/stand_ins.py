@@ -22,12 +22,20 @@ closure, install plan, ``search_components`` dependencies, ``get_component`` (it
 nothing tells them it stands for anything: their answer is the one an index without the
 hidden items would give. A caller who may see the hidden item keeps its edge.
 
+A CONFLICTS_WITH edge is led by the same rule, from the names of the declarer's own
+``conflicts`` (resolved by the same resolvers, in the same order): a public skill whose
+``conflicts: [ruff-format]`` went to a private copy conflicted, for a public caller, with
+nothing, so ``search_components`` flagged no conflict with the public ``ruff-format``, an
+install of both went ahead and ``get_component`` listed none. The led edge keeps the
+declared reason; conflict flags, install refusals, ``check_dependencies`` and
+``get_component`` read it as any other conflict, naming only the visible copy.
+
 Where no visible item answers to the name, the edge stays hidden, and the requirement is
 one "the index does not show you" (`requires_not_shown`, `install.missing`), worded as
 for a name no source has. An edge no written name gives (a JSON graph's) is never led
 elsewhere: no name says what would stand for it.
 
-What it costs: one pass over the hidden items' incoming DEPENDS_ON edges per snapshot and
+What it costs: one pass over the hidden items' incoming DEPENDS_ON and CONFLICTS_WITH edges per snapshot and
 principal set, kept on the snapshot (`IndexSnapshot.memo`) as the view's visible nodes
 are; nothing for a caller who sees everything or an index with no access labels.
 """
@@ -38,19 +46,23 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from skill_retriever.components.written_names import written_conflicts, written_requires
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_records import DEPENDENCIES_KEY, REQUIRES_KEYS, name_list
 from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, Node, NodeKind
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["NO_STAND_INS", "StandIns", "led_on", "stand_ins_of", "written_requires"]
+__all__ = ["LED_KINDS", "NO_STAND_INS", "StandIns", "led_on", "stand_ins_of"]
 
 #: What a requirement resolves to (`cross_source`): what a skills repository installs.
 _TARGET_KINDS = COMPONENT_KINDS | {NodeKind.PLUGIN}
-#: The frontmatter keys whose names make DEPENDS_ON edges (`skill_records` reads them).
-_REQUIRING_KEYS = (*REQUIRES_KEYS, DEPENDENCIES_KEY)
+#: The edges a stand-in may take, each with the names its source's own file writes for it
+#: (the names the edge was made from).
+LED_KINDS: Mapping[EdgeKind, Callable[[Node], list[str]]] = {
+    EdgeKind.DEPENDS_ON: written_requires,
+    EdgeKind.CONFLICTS_WITH: written_conflicts,
+}
 
 
 @dataclass(frozen=True)
@@ -58,26 +70,22 @@ class StandIns:
     """One caller's stand-ins.
 
     Attributes:
-        out: Requirer id -> {hidden target id: the visible id that stands for it}.
-        into: Stand-in id -> the edges led to it (requirers that did not require it
-            already), as `CallerView.in_edges` adds them.
+        out: Requirer (or declarer) id -> {(hidden target id, edge kind): the visible id
+            that stands for it}.
+        into: (Stand-in id, edge kind) -> the edges led to it (from items that had no such
+            edge to it already), as `CallerView.in_edges` adds them.
     """
 
-    out: Mapping[str, Mapping[str, str]]
-    into: Mapping[str, tuple[Edge, ...]]
+    out: Mapping[str, Mapping[tuple[str, EdgeKind], str]]
+    into: Mapping[tuple[str, EdgeKind], tuple[Edge, ...]]
+
+    def led_into(self, node_id: str, kind: EdgeKind | None) -> list[Edge]:
+        """The edges led to ``node_id`` (of ``kind``; None: of every kind)."""
+        kinds = LED_KINDS if kind is None else (kind,)
+        return [e for k in kinds for e in self.into.get((node_id, k), ())]
 
 
 NO_STAND_INS = StandIns({}, {})
-
-
-def written_requires(node: Node) -> list[str]:
-    """The names ``node``'s frontmatter requires, as written (`skill_records` reads the
-    same keys): only Markdown components keep their frontmatter."""
-    front = node.attrs.get("frontmatter")
-    if not isinstance(front, Mapping):
-        return []
-    unread: list[str] = []  # the indexer already warned about entries that are no names
-    return [n for key in _REQUIRING_KEYS for n in name_list(front.get(key), key, unread)]
 
 
 def _source(node: Node) -> str | None:
@@ -119,36 +127,39 @@ def _pick(requirer: Node, found: Iterable[Node]) -> Node | None:
 def stand_ins_of(snap: IndexSnapshot, sees: Callable[[str], bool]) -> StandIns:
     """The stand-ins of a caller who sees what ``sees`` admits (see the module); call it
     through `CallerView`, which keeps the answer on the snapshot."""
-    out: dict[str, dict[str, str]] = {}
-    into: dict[str, dict[str, Edge]] = {}
+    out: dict[str, dict[tuple[str, EdgeKind], str]] = {}
+    into: dict[tuple[str, EdgeKind], dict[str, Edge]] = {}
     for target in snap.nodes.values():
         if not target.access or target.kind not in _TARGET_KINDS or sees(target.id):
             continue
         key = name_key(target.name)
-        for e in snap.in_edges(target.id, EdgeKind.DEPENDS_ON):
-            requirer = snap.nodes.get(e.source)
-            if requirer is None or not sees(requirer.id):
-                continue
-            if key not in {name_key(n) for n in written_requires(requirer)}:
-                continue  # no name of its file made this edge
-            found = (n for n in _by_key(snap).get(key, ()) if n.id != requirer.id and sees(n.id))
-            if (pick := _pick(requirer, found)) is None:
-                continue
-            out.setdefault(requirer.id, {})[target.id] = pick.id
-            if not any(d.target == pick.id for d in snap.out_edges(requirer.id, EdgeKind.DEPENDS_ON)):
-                led = Edge(requirer.id, pick.id, EdgeKind.DEPENDS_ON, e.weight, e.description)
-                into.setdefault(pick.id, {}).setdefault(requirer.id, led)
+        for kind, written in LED_KINDS.items():
+            for e in snap.in_edges(target.id, kind):
+                source = snap.nodes.get(e.source)
+                if source is None or not sees(source.id):
+                    continue
+                if key not in {name_key(n) for n in written(source)}:
+                    continue  # no name of its file made this edge
+                found = (n for n in _by_key(snap).get(key, ()) if n.id != source.id and sees(n.id))
+                if (pick := _pick(source, found)) is None:
+                    continue
+                out.setdefault(source.id, {})[(target.id, kind)] = pick.id
+                if not any(d.target == pick.id for d in snap.out_edges(source.id, kind)):
+                    led = Edge(source.id, pick.id, kind, e.weight, e.description)
+                    into.setdefault((pick.id, kind), {}).setdefault(source.id, led)
     return StandIns(out, {k: tuple(v.values()) for k, v in into.items()})
 
 
-def led_on(edges: Iterable[Edge], sees: Callable[[str], bool], swap: Mapping[str, str]) -> list[Edge]:
+def led_on(
+    edges: Iterable[Edge], sees: Callable[[str], bool], swap: Mapping[tuple[str, EdgeKind], str]
+) -> list[Edge]:
     """``edges`` (out of one visible node) as the caller reads them: those to a visible
-    target, and each DEPENDS_ON edge to a hidden one that ``swap`` has a stand-in for led
-    to it, in place; each (target, kind) once."""
+    target, and each edge to a hidden one that ``swap`` has a stand-in for (by target and
+    kind) led to it, in place; each (target, kind) once."""
     kept: dict[tuple[str, EdgeKind], Edge] = {}
     for e in edges:
         if not sees(e.target):
-            if e.kind is not EdgeKind.DEPENDS_ON or (to := swap.get(e.target)) is None:
+            if (to := swap.get((e.target, e.kind))) is None:
                 continue
             e = Edge(e.source, to, e.kind, e.weight, e.description)
         kept.setdefault((e.target, e.kind), e)

@@ -6,9 +6,9 @@ resource) reads the index through a view and nothing else, so what a caller may 
 cannot reach an answer, a plan, a count, a warning or a written file by any route: it is
 not there to be read. A private item is never named, counted or hinted at ("N hidden
 requirements" would say that something hidden exists); to the caller it does not exist.
-So a requirement the index resolved to a private copy leads them to the copy of that
-name they see, where there is one (`stand_ins`): their answer is the one an index
-without the private copy would give.
+So a requirement (or a declared conflict) the index resolved to a private copy leads them
+to the copy of that name they see, where there is one (`stand_ins`): their answer is the
+one an index without the private copy would give.
 
 A view pins one snapshot, so a request that builds one at its start reads one committed
 state throughout: a concurrent delete cannot make it fail half way.
@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from skill_retriever.components.stand_ins import NO_STAND_INS, StandIns, led_on, stand_ins_of
+from skill_retriever.components.stand_ins import (
+    LED_KINDS,
+    NO_STAND_INS,
+    StandIns,
+    led_on,
+    stand_ins_of,
+)
 from skill_retriever.exceptions import MissingNodeError
 from skill_retriever.filters import Filters, names_of
 from skill_retriever.model import Edge, EdgeKind, Node
@@ -131,23 +137,23 @@ class CallerView:
         return snap.memo("caller-stand-ins", self.principals, lambda: stand_ins_of(snap, pred), _VIEWS_KEPT)
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        """Edges to visible nodes; a requirement resolved to a hidden item leads to its
-        visible stand-in, where one answers to its name (`stand_ins`)."""
+        """Edges to visible nodes; a requirement or a declared conflict resolved to a hidden
+        item leads to its visible stand-in, where one answers to its name (`stand_ins`)."""
         if not self.sees(node_id):
             return []
         edges = self.snapshot.out_edges(node_id, kind)
-        swap = self.stand_ins.out.get(node_id) if kind in (None, EdgeKind.DEPENDS_ON) else None
+        swap = self.stand_ins.out.get(node_id) if kind is None or kind in LED_KINDS else None
         if swap:
             return led_on(edges, self.sees, swap)
         return [e for e in edges if self.sees(e.target)]
 
     def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
-        """Edges from visible nodes, and the requirements led here (`out_edges`)."""
+        """Edges from visible nodes, and the requirements and conflicts led here (`out_edges`)."""
         if not self.sees(node_id):
             return []
         edges = [e for e in self.snapshot.in_edges(node_id, kind) if self.sees(e.source)]
-        if kind in (None, EdgeKind.DEPENDS_ON):
-            edges += self.stand_ins.into.get(node_id, ())
+        if kind is None or kind in LED_KINDS:
+            edges += self.stand_ins.led_into(node_id, kind)
         return edges
 
     # -- what dedup and budgets read ----------------------------------------------------

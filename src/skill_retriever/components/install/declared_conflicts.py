@@ -17,37 +17,14 @@ reads the record, and it is not installed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from skill_retriever.components.view import CallerView
+from skill_retriever.components.written_names import written_conflicts
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
-from skill_retriever.ingest.skill_records import CONFLICTS_KEY, name_list
 from skill_retriever.model import EdgeKind, Node
 
-__all__ = ["conflict_names", "declared_conflicts", "written_conflicts"]
-
-
-def conflict_names(value: Any) -> list[str]:
-    """The names a ``conflicts`` entry lists, in each form `skill_records` reads: names (a
-    list, or one string of them, comma-separated), ``{name: x, reason: ...}`` and
-    ``{x: reason}``."""
-    unread: list[str] = []  # the indexer warned already about what is no name
-    if not isinstance(value, list):
-        return name_list(value, CONFLICTS_KEY, unread)
-    out: list[str] = []
-    for item in value:
-        if isinstance(item, dict) and "name" not in item and len(item) == 1:
-            item = str(next(iter(item)))
-        out += name_list([item], CONFLICTS_KEY, unread)
-    return out
-
-
-def written_conflicts(node: Node) -> list[str]:
-    """The names ``node``'s frontmatter lists under ``conflicts``, as written: only
-    Markdown components keep their frontmatter."""
-    front = node.attrs.get("frontmatter")
-    return conflict_names(front.get(CONFLICTS_KEY)) if isinstance(front, Mapping) else []
+__all__ = ["declared_conflicts"]
 
 
 def _unresolved(node: Node) -> list[str]:

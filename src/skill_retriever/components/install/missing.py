@@ -39,8 +39,8 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from skill_retriever.components.install.plan import ComponentPlan, MissingRequirement
-from skill_retriever.components.stand_ins import written_requires
 from skill_retriever.components.view import CallerView
+from skill_retriever.components.written_names import written_requires
 from skill_retriever.cross_source import unlinked_requires
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.model import EdgeKind, Node

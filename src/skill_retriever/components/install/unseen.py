@@ -33,7 +33,6 @@ from typing import Any
 
 from skill_retriever.components.conflicts import UNSEEN, UNSEEN_NAME, Conflict
 from skill_retriever.components.install.claude_folder import layout_rel
-from skill_retriever.components.install.declared_conflicts import conflict_names, written_conflicts
 from skill_retriever.components.install.errors import InstallError
 from skill_retriever.components.install.inventory import (
     INSTALLABLE,
@@ -42,6 +41,7 @@ from skill_retriever.components.install.inventory import (
 )
 from skill_retriever.components.install.layout import LAYOUT, scan_files
 from skill_retriever.components.view import CallerView
+from skill_retriever.components.written_names import conflict_names, written_conflicts
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_records import CONFLICTS_KEY
