@@ -1,15 +1,18 @@
 """The bundled sample's hooks ship the scripts their commands run (scan_staged.py for
-block-secrets-in-commits, migration_guard.py for migration-guard): installed from the
+block-secrets-in-commits, migration_guard.py for migration-guard, deploy_window.py for
+release-train's block-friday-deploys): installed from the
 sample, each hook's command, run as Claude Code runs it (``sh -c`` from a folder below the
 project, ``$CLAUDE_PROJECT_DIR`` set, the hook's JSON on stdin), exits 2 only on a
 finding and 0 otherwise, outside a git repository too. Real git, real files."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -20,17 +23,18 @@ from skill_retriever.indexing import sample_catalogue_path
 from skill_retriever.stores.index import Index
 
 SAMPLE_HOOKS = sample_catalogue_path() / "hooks"
+RELEASE_HOOKS = sample_catalogue_path() / "plugins/release-train/hooks"
 AWS_KEY = "AKIA" + "ABCDEFGHIJKLMNOP"  # in two pieces: this file holds no key-shaped string
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-def _installed(index: Index, project: Path, name: str, script: str) -> str:
-    """Install the sample's hook ``name`` into ``project``; its one command."""
+def _installed(index: Index, project: Path, name: str, script: str, shipped: Path = SAMPLE_HOOKS) -> str:
+    """Install the sample's hook ``name`` (its script in ``shipped``) into ``project``; its one command."""
     plan = install(index, [name], project, with_dependencies=False)
     assert plan.ok and [c.status for c in plan.components] == ["install"], plan.lines()
     copy = project / ".claude/hooks" / script
-    assert copy.read_bytes() == (SAMPLE_HOOKS / script).read_bytes()
+    assert copy.read_bytes() == (shipped / script).read_bytes()
     settings = json.loads((project / ".claude/settings.json").read_text())
     (command,) = [h["command"] for g in settings["hooks"]["PreToolUse"] for h in g["hooks"]]
     assert f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/{script}' in command
@@ -104,3 +108,29 @@ def test_the_migration_guard_blocks_only_a_migration_against_a_listed_production
     assert _fire(command, project, "alembic upgrade head", DATABASE_URL="postgres://localhost/app").returncode == 0
     assert _fire(command, project, "sqitch deploy db:pg://db1.prod.example.com.test/x").returncode == 0  # another host
     assert _fire(command, project, f"psql {prod} -c 'select 1'").returncode == 0  # no migration
+
+
+def test_the_deploy_window_blocks_a_promotion_once_the_window_closes_unless_an_incident_says_so(
+    sample_index: Index, tmp_path: Path
+) -> None:
+    project = tmp_path / "proj"
+    command = _installed(sample_index, project, "block-friday-deploys", "deploy_window.py", RELEASE_HOOKS)
+    # from Monday 00:00 the window is closed all week: the same command, the clock moved
+    always = command.replace("'Fri 14:00'", "'Mon 00:00'")
+    blocked = _fire(always, project, "promote canary")
+    assert blocked.returncode == 2 and "deploys are closed from Mon 00:00" in blocked.stderr, blocked.stderr
+    assert "set INCIDENT_OVERRIDE=1" in blocked.stderr
+    assert _fire(always, project, "promote canary", INCIDENT_OVERRIDE="1").returncode == 0
+    assert _fire(always, project, "promote canary", INCIDENT_OVERRIDE="0").returncode == 2
+    unreadable = _fire(command.replace("'Fri 14:00'", "'someday'"), project, "promote canary")
+    assert unreadable.returncode == 0 and "cannot read --deny-after" in unreadable.stderr
+    # the window itself: Friday 13:59 open, 14:00 closed, the weekend closed, Monday open
+    spec = importlib.util.spec_from_file_location("deploy_window", RELEASE_HOOKS / "deploy_window.py")
+    assert spec is not None and spec.loader is not None
+    window = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(window)
+    fri_14 = (4, 14 * 60)
+    assert not window.closed(datetime(2026, 12, 4, 13, 59), fri_14)
+    assert window.closed(datetime(2026, 12, 4, 14, 0), fri_14)
+    assert window.closed(datetime(2026, 12, 6, 9, 0), fri_14)  # a Sunday
+    assert not window.closed(datetime(2026, 12, 7, 9, 0), fri_14)  # a Monday
