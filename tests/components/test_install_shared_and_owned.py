@@ -161,8 +161,12 @@ def test_uninstalling_a_plugin_leaves_a_member_asked_for_by_name(
         project = tmp_path / "-".join(order)
         for ref in order:
             assert install(sample_index, [ref], project, allow_conflicts=True).applied
-        report = uninstall(["db-toolkit"], project)
+        # the member that stays requires another member: refused unless forced (still_required)
+        with pytest.raises(InstallError, match="postgres-schema-design is required by query-plan-tuning"):
+            uninstall(["db-toolkit"], project)
+        report = uninstall(["db-toolkit"], project, force=True)
         assert report.ok and "query-plan-tuning" in report.stayed
+        assert report.needed == {"postgres-schema-design": ["query-plan-tuning"]}
         assert "uninstall 'query-plan-tuning'" in report.stayed["query-plan-tuning"]
         skills = {p.split("/")[2] for p in files_under(project) if p.startswith(".claude/skills/")}
         assert skills == {"query-plan-tuning"}
@@ -175,7 +179,9 @@ def test_uninstalling_a_plugin_leaves_a_member_asked_for_by_name(
 def test_uninstalling_what_another_requires_says_so(index: Index, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     assert install(index, ["top"], project).ok  # brings base
-    report = uninstall(["base"], project)
+    with pytest.raises(InstallError, match="base is required by top, which stays installed"):
+        uninstall(["base"], project)  # (tests/components/test_uninstall_still_required.py)
+    report = uninstall(["base"], project, force=True)
     assert report.ok and report.needed == {"base": ["top"]}
     assert "note: top still requires base, which is gone" in "\n".join(report.lines())
 

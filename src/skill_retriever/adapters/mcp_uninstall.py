@@ -44,6 +44,7 @@ from skill_retriever.components.closure import plugin_members
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.picked import pick
+from skill_retriever.components.install.still_required import StillRequiredError
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall import uninstall_held
@@ -76,13 +77,16 @@ def uninstall_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
 
         A dry run (the default) only says what would be removed. A file or server changed
         since it was installed is kept (and stays recorded) unless force is true; what
-        install's force replaced is put back.
+        install's force replaced is put back. What an installed component that stays
+        still requires is refused, nothing removed, unless its ids are passed too or
+        force is true.
 
         Args:
             ids: Component or plugin ids (or unique names), as installed.
             target: The project folder, as an absolute path.
             dry_run: Only say what would be removed; remove nothing.
-            force: Remove files and servers changed since the install too.
+            force: Remove files and servers changed since the install too, and what a
+                component that stays still requires.
             detail: "brief" (a line per file) or "full" (every list of the report).
         """
         view = caller_view(service)
@@ -117,7 +121,10 @@ def take_back(view: CallerView, ids: list[str], target: str, *, dry_run: bool, f
         record = InstallRecord.load(root)
         _check(view, record, ids)
         hidden = {e.name for i, e in record.components.items() if i not in view}
-        report = _redacted(uninstall_held(root, ids, force, dry_run=dry_run), hidden)
+        try:
+            report = _redacted(uninstall_held(root, ids, force, dry_run=dry_run), hidden)
+        except StillRequiredError as exc:
+            raise ToolError(_still_required(view, exc)) from exc
     # (what goes is all visible, `_check`, so this drops nothing: the ids are said to pass)
     report.left_ids = [i for i in report.left_ids if i in view]
     return report
@@ -138,6 +145,23 @@ def _check(view: CallerView, record: InstallRecord, ids: list[str]) -> None:
             "server's caller may not see; nothing removed; run `skill-retriever uninstall` as "
             "someone who may see it"
         )
+
+
+def _still_required(view: CallerView, exc: StillRequiredError) -> str:
+    """The refusal of ``exc`` in the tool's words: the ids to pass to take the components
+    that require what goes back too, or ``force``; a component the caller may not see is
+    not named, and not offered to take back (this tool would refuse it: only force)."""
+    def name(i: str) -> str:
+        return exc.names[i] if i in view else OTHER
+
+    if any(i not in view for i in exc.dependents):
+        said = "; ".join(
+            f"{exc.names[i]} is required by {', '.join(dict.fromkeys(name(u) for u in users))}"
+            for i, users in exc.required.items()
+        )
+        return f"{said}, which stays installed; nothing removed: pass force true to remove it anyway"
+    together = f"pass ids {_listed(list(dict.fromkeys([*exc.asked, *exc.dependents])))}"
+    return exc.advice(together, "pass force true")
 
 
 def _not_installed(view: CallerView, record: InstallRecord, ids: list[str], held: set[str]) -> str:

@@ -101,7 +101,8 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         "--force",
         action="store_true",
         help="also remove files and .mcp.json servers changed since the install, as they are "
-        "(a settings.json hook changed since stays: nothing identifies it any more)",
+        "(a settings.json hook changed since stays: nothing identifies it any more), and what "
+        "a component that stays installed still requires (refused without it)",
     )
     un.add_argument(
         "--dry-run",
@@ -179,7 +180,9 @@ def _not_written(plan: InstallPlan) -> str:
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
+    from skill_retriever.advice import command
     from skill_retriever.components.install import uninstall
+    from skill_retriever.components.install.still_required import StillRequiredError
     from skill_retriever.components.install.target import TargetRefusedError
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
@@ -188,6 +191,11 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         report = uninstall(args.ids, args.target, user=args.user, force=args.force, dry_run=args.dry_run)
     except TargetRefusedError as exc:  # what the dry run reports as refused: exit as it does
         return _refused(args, str(exc))
+    except StillRequiredError as exc:  # its ways on as commands to type (exit 2, as any refused call)
+        where = ["--user"] if args.user else ["--target", args.target]
+        again = command(["uninstall", *exc.asked, *exc.refs, *where, *(["--dry-run"] if args.dry_run else [])])
+        exc.args = (exc.advice(again, "add --force"),)
+        raise
     if args.json:
         print(printable_json(dumps(report.to_dict())))
     else:

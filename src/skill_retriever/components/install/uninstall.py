@@ -23,10 +23,10 @@ user's now: kept). A file that a hook left in ``settings.json`` still runs is ke
 once no hook runs it. When ``settings.json`` or ``.mcp.json`` cannot be read and a
 component has a hook, a hook script or a server there, nothing is changed at all:
 removing its files while its hook stays would leave a hook that runs a script no longer
-there. Components are named as
-``install`` took them: by id, by name, or by the plugin that brought them. Each project
-sharing a ``.claude`` takes back its own ``.mcp.json`` servers (`record_projects`); what
-stays in the record's folder keeps its ``.gitignore`` (`record_folder`).
+there; nor what a component that stays requires, without ``force`` (`still_required`).
+Components are named as ``install`` took them: by id, by name, or by the plugin that
+brought them. Each project sharing a ``.claude`` takes back its own ``.mcp.json`` servers
+(`record_projects`); its record's folder keeps its ``.gitignore``.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ from skill_retriever.components.install.record_folder import drop_record
 from skill_retriever.components.install.record_projects import held_elsewhere
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
 from skill_retriever.components.install.shared_entries import leave_shared
+from skill_retriever.components.install.still_required import still_required
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall_dry_run import on_a_copy
@@ -93,9 +94,9 @@ def uninstall(
             would do, and ``refused`` why it would change nothing (`uninstall_dry_run`).
 
     Raises:
-        InstallError: A root that is missing or a file, a damaged record, an id the
-            record does not hold, or a folder to change that cannot be written (nothing
-            is changed then).
+        InstallError: A root that is missing or a file, a damaged record, an id the record
+            does not hold, a folder that cannot be written, or what goes still required by
+            one that stays, without ``force`` (`StillRequiredError`): nothing changes then.
     """
     check_switches("uninstall", user=user, force=force, dry_run=dry_run)  # force="no" would remove your edits
     check_path("uninstall", "target", target)
@@ -115,12 +116,12 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     (`target_lock.holding`, which is not re-entrant): the MCP tool checks the record and
     removes under one hold."""
     record = InstallRecord.load(root)
+    asked = list(ids)  # (read once: an iterator would be spent)
     if dry_run:  # the real run, of a copy; the copy may always be written: say if root may not
-        asked = list(ids)  # (read once: an iterator would be spent)
         report = on_a_copy(root, record, lambda copy: uninstall_held(copy, asked, force))
         report.refused = refusal(root, record, report.ids)
         return report
-    picked = pick(record, ids)
+    picked = pick(record, asked)
     chosen = picked.ids
     if not chosen and not picked.plugins:
         raise InstallError("nothing to uninstall: give one or more installed component ids")
@@ -128,6 +129,8 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
         record.plugins.pop(plugin_id, None)
     along = taken_along(record, chosen)
     chosen += along
+    if not force and (refused := still_required(record, chosen, asked)) is not None:
+        raise refused  # (before anything changed; with force, the report's note names them)
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     report.stayed, report.notes = picked.stayed, picked.notes
     entries = [record.components[i] for i in chosen]
@@ -190,15 +193,8 @@ def _to_change(entries: list[RecordEntry]) -> set[str]:
     return out
 
 
-def _take_back(
-    root: Path,
-    record: InstallRecord,
-    chosen: list[str],
-    entries: list[RecordEntry],
-    report: UninstallReport,
-    force: bool,
-    shared: dict[str, dict[str, Any]],
-) -> None:
+def _take_back(root: Path, record: InstallRecord, chosen: list[str], entries: list[RecordEntry],
+               report: UninstallReport, force: bool, shared: dict[str, dict[str, Any]]) -> None:
     staying = [e for i, e in record.components.items() if i not in chosen]
     for entry in entries:
         leave_shared(entry, staying, report.shared)

@@ -47,7 +47,11 @@ def on_a_copy(root: Path, record: InstallRecord, run: Callable[[Path], Uninstall
         try:
             report = run(copy)
         except SkillRetrieverError as exc:  # said of the copy: name the target
-            raise type(exc)(str(exc).replace(str(copy), str(root))) from exc
+            exc.args = tuple(str(a).replace(str(copy), str(root)) for a in exc.args)
+            for key, value in vars(exc).items():  # (the same error kept: its own attributes too)
+                if isinstance(value, str):
+                    setattr(exc, key, value.replace(str(copy), str(root)))
+            raise
     for rel, why in unsafe.items():  # not copied: said as the target's uninstall says it
         if rel in report.gone:
             report.gone.remove(rel)
