@@ -158,3 +158,16 @@ def test_uninstall_force_on_the_command_line_says_what_it_removed_as_changed(
     ]
     assert {f"  removed {p}" for p in unchanged} <= set(out)
     assert files_under(target) == {}
+
+
+def test_uninstall_where_there_is_no_record_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "its record lists nothing": there is none, and where it was looked for is named."""
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    for extra in ([], ["--dry-run"]):
+        assert main(["uninstall", "nope", "--target", str(project), *extra]) == 2
+        err = capsys.readouterr().err
+        assert "lists nothing" not in err
+        assert f"no install record there ({project / RECORD} does not exist)" in err
+        assert "skill-retriever has installed nothing in it; give the folder an install wrote into" in err
+    assert files_under(project) == {}

@@ -20,6 +20,7 @@ from skill_retriever.components.install.by_name import (
     plugin_note,
     plugin_over_members,
 )
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
@@ -119,6 +120,13 @@ def _not_one(record: InstallRecord, ref: str, found: list[Candidate]) -> str:
     where = f" in {record.root}'s install record"
     if found:
         return ambiguous(ref, found, where=where)
+    record_file = on_disk(record.root, RECORD_FILE)
+    if not record.components and not record.plugins and not record_file.exists():
+        return (  # (not "its record lists nothing": there is none)
+            f"no component {shown_ref(ref)} installed in {record.root}: there is no install record "
+            f"there ({record_file} does not exist), so skill-retriever has installed nothing in it; "
+            "give the folder an install wrote into (the `target:` line install printed names it)"
+        )
     listing = ", ".join(sorted(record.components)[:10]) or "nothing"
     names = ", ".join(sorted(_shown(record, p) for p in record.plugins)[:10])
     what = "the component id or name given is empty" if not ref.strip() else (
