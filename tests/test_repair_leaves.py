@@ -46,3 +46,22 @@ def test_an_unfinished_run_is_said_and_a_healthy_index_is_in_step(built: Path, c
     assert main(["repair", "--index-dir", str(built), "--json"]) == 1
     left = json.loads(capsys.readouterr().out)["left"]
     assert len(left) == 1 and left[0].startswith("unfinished index runs: sample_catalogue (started")
+
+
+def test_vectors_mended_beside_an_unfinished_run_say_both_in_one_line(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "is repaired" above an exit 1: what repair did, then what is left and the
+    command that finishes it (the server's case prints the same line: `repair_words`)."""
+    with Index.open(built, writable=True) as index:
+        run_marks.begin(index, "sample_catalogue", sample_catalogue_path())
+    with sqlite3.connect(built / "items.sqlite") as db:
+        db.execute("UPDATE nodes SET vector = NULL WHERE id = (SELECT id FROM nodes LIMIT 1)")
+    assert main(["repair", "--index-dir", str(built)]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    finish = f"skill-retriever index {sample_catalogue_path()} --source-name sample_catalogue --index-dir {built}"
+    assert line.startswith(f"index {built} is repaired as far as repair goes (embedded 1 item vector(s) again): ")
+    assert line.endswith(f"; left for you, so exit 1: the unfinished run of sample_catalogue is finished by "
+                         f"running: `{finish}`")
+    assert main(["repair", "--index-dir", str(built)]) == 1  # the vectors in place now: nothing done
+    assert " is as it was: " in capsys.readouterr().out

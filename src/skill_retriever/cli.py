@@ -254,12 +254,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(printable_json(dumps({**status, "repaired": mended, "left": left, "notes": switch[1:], "kept": switch.kept,
                                     "salvaged": salvaged.to_dict() if salvaged else None})))
     else:
-        vectors = status["vectors"]
-        state = f"repaired ({'; '.join(mended)})" if mended else "in step" if not left else "as it was"
-        print(printable(
-            f"index {status['path']} is {state}: {status['nodes']} nodes with {vectors['nodes']} vectors, "
-            f"{status['edges']} edges ({vectors['edges']} with vectors)"
-        ))
+        from skill_retriever.repair_words import repair_line
+
+        print(printable(repair_line(status, mended, left)))  # what is left too: exit 1 is no surprise
         if salvaged:  # the sources to index again live in the file that was damaged
             print(printable(salvaged.recorded()))
         for line in switch[1:]:  # the collections left on the server it used before

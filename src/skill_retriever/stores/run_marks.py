@@ -153,16 +153,19 @@ def stats_line(marks: dict[str, dict[str, Any]], index_dir: Word | None = None) 
         for source, m in sorted(readable.items())
     )
     # each run's own folder and source name, so that the commands run as printed
-    again = "; ".join(
-        f"`{command(['index', m.get('path') or Placeholder('FOLDER'), '--source-name', source], index_dir)}`"
-        for source, m in sorted(readable.items())
-    )
+    again = "; ".join(f"`{finish_command(source, m, index_dir)}`" for source, m in sorted(readable.items()))
     gone = "; ".join(f"`{command(['remove-source', source], index_dir)}`" for source in sorted(readable))
     line = (
         f"unfinished index runs: {runs}. If none is still running, index that folder again with the same "
         f"source name ({again}): it completes the source; if the folder is gone, {gone} takes out what it wrote"
     )
     return f"{line}. Also: {unreadable}" if unreadable else line
+
+
+def finish_command(source: str, mark: dict[str, Any], index_dir: Word | None = None) -> str:
+    """The command that completes ``source``'s unfinished run (its ``mark``): its own folder
+    indexed again under its own source name, into the index at ``index_dir``."""
+    return command(["index", mark.get("path") or Placeholder("FOLDER"), "--source-name", source], index_dir)
 
 
 def _unreadable_line(index_dir: Word | None) -> str:
@@ -176,4 +179,4 @@ def _unreadable_line(index_dir: Word | None) -> str:
     )
 
 
-__all__ = ["UNREADABLE", "answer_warning", "begin", "end", "parse", "run_state", "stats_line"]
+__all__ = ["UNREADABLE", "answer_warning", "begin", "end", "finish_command", "parse", "run_state", "stats_line"]
