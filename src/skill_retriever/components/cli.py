@@ -163,20 +163,28 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def _not_written(plan: InstallPlan) -> str:
-    """The closing line of an install that left something out. --force is offered only
-    for what it changes (a file or server of yours that differs): it does nothing for a
-    refused path or an unreadable settings.json, which the user must settle first (two
-    components of one install writing one path refuse the plan whole, said above)."""
-    fixes = []
+    """The closing line of an install that left something out, pointing at the words the
+    lines above use for it ('kept', 'refused', 'skipped'), only those they hold: an install
+    whose one miss is a skipped plugin once read "see 'kept' / 'refused' above". --force is
+    offered only for what it changes (a file or server of yours that differs): it does
+    nothing for a refused path or an unreadable settings.json, which the user must settle
+    first (two components of one install writing one path refuse the plan whole, said above)."""
+    said: dict[str, str] = {}
     if any(f.action == "blocked" for c in plan.components for f in c.files):
-        fixes.append("--force overwrites files and servers that differ")
-    if any(f.action == "refused" for c in plan.components for f in c.files):
-        fixes.append("fix what 'refused' says and install again")
+        said["kept"] = "--force overwrites files and servers that differ"
+    refused = any(c.status == "refused" for c in plan.components)
+    if refused or any(f.action == "refused" for c in plan.components for f in c.files):
+        said["refused"] = "fix what it says and install again"
     if any(c.status == "skipped" and c.id in plan.named for c in plan.components):
-        fixes.append("'skipped' says why this install cannot place what you asked for")
+        said["skipped"] = "it says why this install cannot place what you asked for"
     were = "were not" if plan.applied else "would not be"
-    # Without a fix to name (a refused target, a refused hook), the lines above are all there is.
-    return f"some files {were} written: see 'kept' / 'refused' above " + (f"({'; '.join(fixes)})" if fixes else "for why")
+    if not said:  # nothing to point at by name (a refused hook): the lines above are all there is
+        return f"some files {were} written: see the lines above for why"
+    if len(said) == 1:
+        ((word, fix),) = said.items()
+        return f"some files {were} written: see '{word}' above ({fix})"
+    words = " / ".join(f"'{w}'" for w in said)
+    return f"some files {were} written: see {words} above ({'; '.join(f'{w}: {f}' for w, f in said.items())})"
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:

@@ -33,12 +33,17 @@ TARGET_REFUSED = "not written: the target cannot be written"
 
 def hook_words(hook: HookEntry) -> str:
     """``hook Stop``, ``hook PreToolUse (every tool)``, ``hook PreToolUse (tools matching
-    Bash)``, ``hook SessionStart (matcher startup)``."""
+    Bash)``, ``hook SessionStart (matcher startup)``; with the hook's ``if`` rule where it
+    has one (``hook PreToolUse (tools matching Bash, if Bash(git push *-f*))``): two hooks
+    of one group told apart by that alone were said in the same words twice."""
     matcher = hook.matcher or ""
     if hook.event in TOOL_EVENTS:
         scope = "every tool" if matcher in ("", "*") else f"tools matching {matcher}"
     else:  # a matcher there picks a source or a kind (startup, manual), not a tool
         scope = f"matcher {matcher}" if matcher else ""
+    rule = hook.hook.get("if")
+    if isinstance(rule, str) and rule.strip():
+        scope = f"{scope}, if {rule.strip()}" if scope else f"if {rule.strip()}"
     return f"hook {hook.event}" + (f" ({scope})" if scope else "")
 
 
