@@ -130,7 +130,7 @@ def test_every_component_of_a_plugin_folder_is_part_of_it(tmp_path: Path) -> Non
     _market_repo(root)
     result = ingest_skill_repo(root)
     members = {src for src, dst in _part_of(result) if dst == "docs-kit"}
-    assert members == {"write-docs", "doc-writer", "docs-command", "hooks", "docs-search"}
+    assert members == {"write-docs", "doc-writer", "docs-command", "docs-kit-hooks", "docs-search"}  # hooks.json: named after its plugin
     assert {src for src, dst in _part_of(result) if dst == "lint-kit"} == {"linter"}
     assert not any(src == "loose-skill" for src, _ in _part_of(result))
     kinds = {n.kind for n in result.nodes if n.name in members}

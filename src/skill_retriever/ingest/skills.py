@@ -146,6 +146,18 @@ def _below(folder: str, skill: str | None) -> list[str]:
     return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
 
 
+def _hook_name(folder: str, stem: str) -> str:
+    """The name of a hook file that gives none: its stem, but for a plugin's
+    ``hooks/hooks.json`` (the file Claude Code's plugins keep their hooks in), whose stem
+    names nothing: the folder above ``hooks/`` (``plugins/guard/hooks/hooks.json`` ->
+    ``guard-hooks``), so that two plugins' hooks are not both "hooks" in a plan or an
+    uninstall."""
+    parts = folder.split("/")
+    if stem.lower() != "hooks" or len(parts) < 2 or parts[-1].lower() != "hooks":
+        return stem
+    return f"{parts[-2]}-hooks"
+
+
 def _kind_folder(parts: list[str]) -> NodeKind | None:
     for part in reversed(parts):
         if part in _KIND_FOLDERS:
@@ -223,7 +235,7 @@ class _Reader:
             return []
         if kind is NodeKind.HOOK:
             data = self.json(rel)
-            return [hook_record(data, rel, stem, self.files)] if is_hook_definition(data) else []
+            return [hook_record(data, rel, _hook_name(folder, stem), self.files)] if is_hook_definition(data) else []
         if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(context):
             return cfg.mcp_records(self.json(rel), rel, stem)
         return []

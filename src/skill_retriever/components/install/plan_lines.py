@@ -12,6 +12,7 @@ matcher is one ``update`` line, not a ``create`` and a ``remove`` of what reads 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from skill_retriever.components.install.component_plan import (
@@ -27,15 +28,18 @@ __all__ = ["TARGET_REFUSED", "component_lines", "hook_words", "refused_lines"]
 #: The events whose matcher is matched against a tool's name (Claude Code's hooks reference).
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
 _NAMED = 5  # requirers named on the header; more are counted
+_RUNS_SHOWN = 60  # characters of a hook's command said to tell it from its twin
 #: Why a component that would write is not written when the target refuses the install.
 TARGET_REFUSED = "not written: the target cannot be written"
 
 
-def hook_words(hook: HookEntry) -> str:
+def hook_words(hook: HookEntry, command: bool = False) -> str:
     """``hook Stop``, ``hook PreToolUse (every tool)``, ``hook PreToolUse (tools matching
     Bash)``, ``hook SessionStart (matcher startup)``; with the hook's ``if`` rule where it
     has one (``hook PreToolUse (tools matching Bash, if Bash(git push *-f*))``): two hooks
-    of one group told apart by that alone were said in the same words twice."""
+    of one group told apart by that alone were said in the same words twice. ``command``
+    adds what it runs (``runs bash .claude/hooks/start.sh``), for hooks of one component
+    that even the rule does not tell apart."""
     matcher = hook.matcher or ""
     if hook.event in TOOL_EVENTS:
         scope = "every tool" if matcher in ("", "*") else f"tools matching {matcher}"
@@ -44,6 +48,10 @@ def hook_words(hook: HookEntry) -> str:
     rule = hook.hook.get("if")
     if isinstance(rule, str) and rule.strip():
         scope = f"{scope}, if {rule.strip()}" if scope else f"if {rule.strip()}"
+    if command:
+        runs = " ".join(str(hook.hook.get("command", "")).split())
+        runs = runs if len(runs) <= _RUNS_SHOWN else runs[: _RUNS_SHOWN - 3] + "..."
+        scope = f"{scope}, runs {runs}" if scope else f"runs {runs}"
     return f"hook {hook.event}" + (f" ({scope})" if scope else "")
 
 
@@ -84,12 +92,12 @@ def _key(f: FileAction) -> tuple[str, str]:
     return f.hook.event, f.hook.matcher or ""
 
 
-def _file_line(c: ComponentPlan, f: FileAction, would: str, update: bool) -> str:
+def _file_line(c: ComponentPlan, f: FileAction, would: str, update: bool, twins: set[str]) -> str:
     why = f": {f.reason}" if f.reason else ""
     written = c.status in WRITTEN_STATUSES
     if f.hook is not None:
         where = f.path.split("#", 1)[0]
-        what = hook_words(f.hook)
+        what = hook_words(f.hook, command=hook_words(f.hook) in twins)
         if f.action in ("blocked", "refused"):
             return f"  {'kept' if f.action == 'blocked' else 'refused'} {what} in {where}{why}"
         if not written:
@@ -126,8 +134,10 @@ def component_lines(c: ComponentPlan, name: Callable[[str], str], applied: bool)
     out += [f"  note: {m.note}" for m in c.missing]
     updates = _updates(c.files) if c.status in WRITTEN_STATUSES else {}
     merged = set(updates.values())
+    said = Counter(hook_words(f.hook) for i, f in enumerate(c.files) if f.hook is not None and i not in merged)
+    twins = {words for words, n in said.items() if n > 1}  # two lines alike: say what each runs
     out += [
-        _file_line(c, f, would, i in updates)
+        _file_line(c, f, would, i in updates, twins)
         for i, f in enumerate(c.files)
         if i not in merged
     ]
