@@ -85,8 +85,7 @@ def uninstall_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
             ids: Component or plugin ids (or unique names), as installed.
             target: The project folder, as an absolute path.
             dry_run: Only say what would be removed; remove nothing.
-            force: Remove files and servers changed since the install too, and what a
-                component that stays still requires.
+            force: Also remove what changed since the install, and what a component that stays requires.
             detail: "brief" (a line per file) or "full" (every list of the report).
         """
         view = caller_view(service)
