@@ -8,6 +8,7 @@ query word ``checkout-api``.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -154,16 +155,27 @@ class NameMatcher:
     unless the query contains that name's first word.
     """
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str] = ()) -> None:
         self._by_key: dict[tuple[str, ...], list[str]] = {}
-        lengths: dict[str, set[int]] = {}
+        self._lengths: dict[str, list[int]] = {}  # first word -> name lengths, ascending
+        self._max_words = 0
         for name in names:
-            key = tuple(tokenize_words(name))
-            if key and name not in self._by_key.setdefault(key, []):
-                self._by_key[key].append(name)
-                lengths.setdefault(key[0], set()).add(len(key))
-        self._lengths = {first: sorted(ns) for first, ns in lengths.items()}
-        self._max_words = max((len(k) for k in self._by_key), default=0)
+            self.add_words(tuple(tokenize_words(name)), name)
+
+    def add_words(self, key: tuple[str, ...], name: str) -> None:
+        """Add ``name``, whose words the caller has already (``tokenize_words(name)``): one
+        pass over an index's names fills two matchers without tokenising twice
+        (``stores.name_views``). Only while the matcher is being built, by one thread."""
+        if not key:
+            return
+        found = self._by_key.setdefault(key, [])
+        if name in found:
+            return
+        found.append(name)
+        lengths = self._lengths.setdefault(key[0], [])
+        if len(key) not in lengths:
+            bisect.insort(lengths, len(key))
+        self._max_words = max(self._max_words, len(key))
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_key.values())

@@ -136,6 +136,8 @@ def bm25_tokens(text: str) -> list[str]:
 
 def fold_accents(text: str) -> str:
     """``text`` with accents folded ("Akinoshū" -> "Akinoshu"), case kept."""
+    if text.isascii():  # most names: NFKD changes no ASCII character and none combines
+        return text
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

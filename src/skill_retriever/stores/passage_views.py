@@ -26,7 +26,6 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.algorithms.restart import proper_names
 from skill_retriever.algorithms.tokenize import fold_accents
 from skill_retriever.filters import Filters
@@ -86,16 +85,9 @@ def proper_name_ids(snap: IndexSnapshot, query: str, found: Sequence[str] = ()) 
             words too, such as "Greenfield" in "Greenfield-Central").
     """
 
-    def build() -> tuple[NameMatcher, dict[str, list[str]]]:
-        by_name: dict[str, list[str]] = {}
-        for n in snap.nodes.values():
-            if n.kind != NodeKind.FACT:
-                by_name.setdefault(fold_accents(n.name).casefold(), []).append(n.id)
-        return NameMatcher(by_name), by_name
-
-    matcher, by_name = snap.memo("folded_names", None, build)
+    by_name = snap.names.by_folded  # built with the planner's matcher, in one pass
     text = fold_accents(query)
-    names = proper_names(text, [*matcher.find(text), *(fold_accents(f) for f in found)])
+    names = proper_names(text, [*snap.names.folded_matcher.find(text), *(fold_accents(f) for f in found)])
     return list(dict.fromkeys(i for name in names for i in by_name.get(name.casefold(), ())))
 
 

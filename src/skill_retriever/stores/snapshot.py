@@ -5,11 +5,9 @@ edges, matrices, vectors, keyword statistics), so it can never see two versions 
 index, and nothing it holds can change under it (Lucene's point-in-time readers are the
 model). Writers publish a new snapshot; they never touch one in use.
 
-Derived views (the graph matrices, the vector matrix aligned with their rows, the name
-map, the typed-edge index, the keyword term matrix) are built on first use and cached on
-the snapshot, as are the per-query shortcuts that depend only on it (filter masks, masked
-matrices, coverage word sets, token counts). A cache that lives on its snapshot can never
-be stale and needs no guard: a write makes a new snapshot with empty caches.
+Derived views (matrices, names, typed edges, keyword terms) and per-query shortcuts
+(filter masks, masked matrices, coverage words, token counts) are built on first use and
+cached on the snapshot: such a cache is never stale, a write makes a new one with none.
 """
 
 from __future__ import annotations
@@ -30,13 +28,14 @@ from numpy.typing import NDArray
 from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.exceptions import IndexCorruptError, MissingNodeError
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
+from skill_retriever.stores.name_views import NameViews, name_views
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.vectors import VectorHit, VectorStore
 
@@ -139,22 +138,23 @@ class IndexSnapshot:
             raise MissingNodeError(f"no node {node_id!r} in the index at {self.path}") from None
 
     @cached_property
+    def names(self) -> NameViews:
+        """The item names as queries look them up, as written and accent-folded (one pass)."""
+        return name_views(self.nodes.values())
+
+    @property
     def by_name(self) -> Mapping[str, tuple[Node, ...]]:
         """Case-folded name -> the nodes that have it; facts (named after their passage) left out."""
-        found: dict[str, list[Node]] = {}
-        for n in self.nodes.values():
-            if n.kind != NodeKind.FACT:
-                found.setdefault(n.name.casefold(), []).append(n)
-        return {k: tuple(v) for k, v in found.items()}
+        return self.names.by_name
 
     def nodes_named(self, names: set[str] | frozenset[str]) -> list[Node]:
         """Nodes whose case-folded name is in ``names``."""
         return [n for name in names for n in self.by_name.get(name, ())]
 
-    @cached_property
+    @property
     def name_matcher(self) -> NameMatcher:
         """Every item name, for finding them in a query."""
-        return NameMatcher(n.name for n in self.nodes.values() if n.kind != NodeKind.FACT)
+        return self.names.matcher
 
     # -- typed edges ------------------------------------------------------------------
     @cached_property
