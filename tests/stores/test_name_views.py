@@ -10,8 +10,7 @@ import pytest
 
 from skill_retriever.algorithms.query_terms import NameMatcher
 from skill_retriever.algorithms.tokenize import fold_accents
-from skill_retriever.model import Edge, EdgeKind, Node
-from skill_retriever.stores.graph import EdgeIndex
+from skill_retriever.model import Node
 from skill_retriever.stores.name_views import name_views
 
 NAMES = [
@@ -80,14 +79,3 @@ def test_fold_accents_leaves_ascii_as_the_general_rule_does(text: str) -> None:
     general = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     assert fold_accents(text) == general == text
     assert fold_accents("Akinoshū Straße") == "Akinoshu Straße"
-
-
-def test_edge_index_sides_hold_every_edge_once() -> None:
-    a_b, a_c, c_a = (Edge(source="a", target="b", kind=EdgeKind.MENTIONS),
-                     Edge(source="a", target="c", kind=EdgeKind.DEPENDS_ON), Edge(source="c", target="a", kind=EdgeKind.MENTIONS))
-    index = EdgeIndex({e.id: e for e in (a_b, a_c, c_a)})
-    assert index.out_edges("a") == [a_b, a_c]
-    assert index.out_edges("a", EdgeKind.MENTIONS) == [a_b]
-    assert index.in_edges("a") == [c_a]
-    assert index.edges_of("c") == [c_a, a_c]
-    assert index.in_edges("nowhere") == [] == index.out_edges("b")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import Protocol
 
 import numpy as np
@@ -88,17 +89,27 @@ class EdgeIndex:
         self._edges = edges
 
     @cached_property
+    def kinds(self) -> frozenset[EdgeKind]:
+        """The kinds of edge held: asking for another kind groups nothing (the CLI asks
+        each passage shown for the DEPENDS_ON edges into it, of which a corpus has none)."""
+        return frozenset(map(attrgetter("kind"), self._edges.values()))
+
+    @cached_property
     def _out(self) -> dict[str, tuple[Edge, ...]]:
-        return _grouped(self._edges.values(), lambda e: e.source)
+        return _grouped(self._edges.values(), attrgetter("source"))
 
     @cached_property
     def _in(self) -> dict[str, tuple[Edge, ...]]:
-        return _grouped(self._edges.values(), lambda e: e.target)
+        return _grouped(self._edges.values(), attrgetter("target"))
 
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        if kind is not None and kind not in self.kinds:
+            return []
         return [e for e in self._out.get(node_id, ()) if kind is None or e.kind == kind]
 
     def in_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
+        if kind is not None and kind not in self.kinds:
+            return []
         return [e for e in self._in.get(node_id, ()) if kind is None or e.kind == kind]
 
     def edges_of(self, node_id: str) -> list[Edge]:
