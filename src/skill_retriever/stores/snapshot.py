@@ -36,6 +36,7 @@ from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrice
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.name_views import NameViews, name_views
+from skill_retriever.stores.row_masks import admitted_rows
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.vectors import VectorHit, VectorStore
 
@@ -199,8 +200,7 @@ class IndexSnapshot:
             return None
 
         def build() -> NDArray[np.bool_] | None:
-            nodes = self.nodes
-            found = np.fromiter((f.admits(nodes[i]) for i in self.graph.ids), dtype=bool, count=len(self.graph.ids))
+            found = admitted_rows(self.nodes, self.graph.ids, f, self.has_access_labels, self.memo)
             return None if found.all() else found
 
         return self._memo.get("mask", f, build, 64)
