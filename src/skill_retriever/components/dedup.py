@@ -221,26 +221,29 @@ def _name_buckets(nodes: Sequence[Node], rows: Iterable[int]) -> dict[str, list[
     return {k: v for k, v in buckets.items() if len(v) > 1}
 
 
-def _name_map(view: CallerView) -> Mapping[tuple[str, str], tuple[str, ...]]:
-    """(kind, normalised name variant) -> ids of every node of the snapshot, built once per
-    snapshot and kept on it (callers filter by what they may see)."""
+def _name_map(view: CallerView, kind: NodeKind) -> Mapping[str, tuple[str, ...]]:
+    """Normalised name variant -> ids of every node of ``kind`` in the snapshot, built once
+    per snapshot and kind and kept on it (callers filter by what they may see). Per kind:
+    the answers of a passage query are passages, a sixth of the nodes of a corpus of
+    passages, entities and facts, so the rest are never read for it."""
 
-    def build() -> Mapping[tuple[str, str], tuple[str, ...]]:
-        names: dict[tuple[str, str], list[str]] = {}
+    def build() -> Mapping[str, tuple[str, ...]]:
+        names: dict[str, list[str]] = {}
         for n in view.snapshot.nodes.values():
-            for v in {_norm(x) for x in name_variants(n)}:
-                names.setdefault((n.kind.value, v), []).append(n.id)
+            if n.kind == kind:
+                for v in {_norm(x) for x in name_variants(n)}:
+                    names.setdefault(v, []).append(n.id)
         return {k: tuple(v) for k, v in names.items()}
 
-    return view.snapshot.memo("dedup-names", None, build)
+    return view.snapshot.memo("dedup-names", kind, build, len(NodeKind))
 
 
 def _same_name_ids(view: CallerView, node: Node) -> list[str]:
     """Ids of visible nodes of ``node``'s kind sharing one of its name variants."""
-    names = _name_map(view)
+    names = _name_map(view, node.kind)
     out: dict[str, None] = {}
     for v in {_norm(x) for x in name_variants(node)}:
-        out.update(dict.fromkeys(i for i in names.get((node.kind.value, v), ()) if view.sees(i)))
+        out.update(dict.fromkeys(i for i in names.get(v, ()) if view.sees(i)))
     out.pop(node.id, None)
     return list(out)
 
