@@ -315,9 +315,12 @@ def cmd_move(args: argparse.Namespace) -> int:
 def cmd_query(args: argparse.Namespace) -> int:
     check_query(args)  # an empty query is refused before the index opens and the search imports
     with open_index(args, create=False) as index:  # so is a missing index (LangGraph is 1.3 s more)
-        from skill_retriever.query_cli import run_query
+        from skill_retriever.stores.collector import paused
 
-        return run_query(index, args)
+        with paused():  # one answer: no walks of the loaded index by the cycle collector
+            from skill_retriever.query_cli import run_query
+
+            return run_query(index, args)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

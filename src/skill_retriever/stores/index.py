@@ -29,7 +29,7 @@ from typing import Any, Literal, Self
 from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
-from skill_retriever.stores import api_args, opening
+from skill_retriever.stores import api_args, collector, opening
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
@@ -142,15 +142,16 @@ class Index:
 
     def _load(self) -> None:
         seen = self._items.data_version()  # before the read: a commit in between is read again
-        changes = self._items.load(dim=self._dim())
-        fixed = opening.settle_dim(self._path, self._manifest, changes, self._embedder, writer=self._lock.held)
-        if fixed:  # the manifest named another length than the vectors and the embedder have
-            self._manifest = {**self._manifest, "dim": fixed}
-            mf.write_manifest(self._path, self._manifest)
-            changes = self._items.load(dim=fixed)
-        with self._state_lock:
-            self._live.apply(changes)
-            self._snapshot = None
+        with collector.paused():  # millions of objects, none garbage (stores.collector)
+            changes = self._items.load(dim=self._dim())
+            fixed = opening.settle_dim(self._path, self._manifest, changes, self._embedder, writer=self._lock.held)
+            if fixed:  # the manifest named another length than the vectors and the embedder have
+                self._manifest = {**self._manifest, "dim": fixed}
+                mf.write_manifest(self._path, self._manifest)
+                changes = self._items.load(dim=fixed)
+            with self._state_lock:
+                self._live.apply(changes)
+                self._snapshot = None
         self._seen = seen
 
     # -- reading ----------------------------------------------------------------------
