@@ -140,7 +140,8 @@ class Retriever:
         spent["model"] = _time.perf_counter() - start
         start = _time.perf_counter()
         snap = self.index.snapshot()
-        _ = snap.graph, snap.embeddings, snap.name_matcher, snap.by_name, snap.edge_index
+        _ = snap.graph, snap.embeddings, snap.names
+        snap.edge_index.warm()  # its sides are otherwise grouped on first use
         snap.keywords.search("warm up", 1)
         spent["views"] = _time.perf_counter() - start
         start = _time.perf_counter()

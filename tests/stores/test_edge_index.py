@@ -26,3 +26,10 @@ def test_a_kind_not_held_groups_nothing() -> None:
     assert index.in_edges("b", EdgeKind.DEPENDS_ON) == [] == index.out_edges("a", EdgeKind.DEPENDS_ON)
     assert "_in" not in vars(index) and "_out" not in vars(index)
     assert index.in_edges("b", EdgeKind.MENTIONS) == [a_b] and "_out" not in vars(index)
+
+
+def test_warm_groups_both_sides() -> None:
+    a_b = Edge(source="a", target="b", kind=EdgeKind.MENTIONS)
+    index = EdgeIndex({a_b.id: a_b})
+    index.warm()
+    assert "_in" in vars(index) and "_out" in vars(index)

@@ -102,6 +102,10 @@ class EdgeIndex:
     def _in(self) -> dict[str, tuple[Edge, ...]]:
         return _grouped(self._edges.values(), attrgetter("target"))
 
+    def warm(self) -> None:
+        """Group both sides now (a server's warm-up: its queries may ask either)."""
+        _ = self._out, self._in
+
     def out_edges(self, node_id: str, kind: EdgeKind | None = None) -> list[Edge]:
         if kind is not None and kind not in self.kinds:
             return []
