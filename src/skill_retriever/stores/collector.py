@@ -10,26 +10,43 @@ rows (every reader, servers too), and around the ``query`` command's one answer,
 process then exits. What the answer leaves in cycles is collected once the collector is
 back on (peak RSS on 2wiki: 724 MB either way), and a caller that runs the CLI in-process
 gets its collector back as it was.
+
+Threads (a server's readers load snapshots while others search) share one collector, so
+the pauses nest under a lock: the first to enter notes its state and turns it off, the
+last to leave puts that state back. Each noting its own state was racy: one that read
+"off" while another was paused, and turned it off after that other had turned it back
+on, left it off for the life of the process.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+_lock = threading.Lock()
+_held = 0  # bodies in `paused` now, all threads together
+_was_enabled = True  # the collector's state when the first of them entered
 
 
 @contextmanager
 def paused() -> Iterator[None]:
-    """No cycle collection in the body; the collector's own state (off, if a caller turned
-    it off, or another thread is in here) is left as found."""
-    was = gc.isenabled()
-    gc.disable()
+    """No cycle collection in the body; the collector's state from before the first of
+    the bodies running now (off, if a caller turned it off) is put back by the last."""
+    global _held, _was_enabled
+    with _lock:
+        if _held == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _held += 1
     try:
         yield
     finally:
-        if was:
-            gc.enable()
+        with _lock:
+            _held -= 1
+            if _held == 0 and _was_enabled:
+                gc.enable()
 
 
 __all__ = ["paused"]
