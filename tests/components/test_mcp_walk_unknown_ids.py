@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from cli_calls import run
 from mcp import Client
-from mcp_errors import tool_errors
+from mcp_in_process import tool_errors
 
 from skill_retriever import __version__
 from skill_retriever.adapters.mcp_server import build_server

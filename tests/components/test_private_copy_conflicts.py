@@ -14,7 +14,6 @@ Through a real MCP client connected in-process and the CLI, on an index the CLI 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -22,14 +21,12 @@ from typing import Any
 import pytest
 from cli_calls import run
 from files import write_skill
-from mcp import Client
+from mcp_in_process import tool_answers
 
-from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
 from skill_retriever.components.conflicts import find_conflicts
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
-from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -62,22 +59,7 @@ def _mcp(ix: Path, principals: list[str], target: Path) -> dict[str, Any]:
         "search": ("search_components", {"query": "lint python code ruff format", "k": 2, "kinds": "skill"}),
         "plan": ("install_components", {"ids": [LINT, PUBLIC], "target": str(target), "dry_run": False}),
     }
-    index = Index.open(ix)
-    server = build_server(index, retriever=Retriever(index, reranker=None), principals=principals)
-
-    async def go() -> dict[str, Any]:
-        out = {}
-        async with Client(server) as client:
-            for name, (tool, args) in calls.items():
-                result = await client.call_tool(tool, args)
-                assert not result.is_error, result.content
-                out[name] = result.structured_content
-        return out
-
-    try:
-        return asyncio.run(go())
-    finally:
-        index.close()
+    return tool_answers(ix, principals, calls)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ Through a real MCP client connected in-process and the CLI, on an index the CLI 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -23,14 +22,12 @@ from typing import Any
 import pytest
 from cli_calls import indexed_graph, run
 from files import write_file, write_skill
-from mcp import Client
+from mcp_in_process import tool_answers
 
-from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
 from skill_retriever.components.stand_ins import NO_STAND_INS
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
-from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -68,25 +65,6 @@ def ix(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def _mcp(ix: Path, principals: list[str], calls: dict[str, tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    index = Index.open(ix)
-    server = build_server(index, retriever=Retriever(index, reranker=None), principals=principals)
-
-    async def go() -> dict[str, Any]:
-        out = {}
-        async with Client(server) as client:
-            for name, (tool, args) in calls.items():
-                result = await client.call_tool(tool, args)
-                assert not result.is_error, result.content
-                out[name] = result.structured_content
-        return out
-
-    try:
-        return asyncio.run(go())
-    finally:
-        index.close()
-
-
 def _calls(target: Path) -> dict[str, tuple[str, dict[str, Any]]]:
     return {
         "lint": ("get_component", {"id": LINT}),
@@ -102,7 +80,7 @@ def _calls(target: Path) -> dict[str, tuple[str, dict[str, Any]]]:
 
 @pytest.fixture(scope="module")
 def alice(ix: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _mcp(ix, ["alice"], _calls(tmp_path_factory.mktemp("proj")))
+    return tool_answers(ix, ["alice"], _calls(tmp_path_factory.mktemp("proj")))
 
 
 def _named(node_id: str, name: str) -> dict[str, str]:
@@ -144,7 +122,7 @@ def test_with_no_public_copy_the_count_stays(alice: dict[str, Any]) -> None:
 
 
 def test_one_who_may_see_the_private_copy_gets_it(ix: Path, tmp_path: Path) -> None:
-    said = _mcp(ix, ["secops"], _calls(tmp_path))
+    said = tool_answers(ix, ["secops"], _calls(tmp_path))
     assert said["lint"]["requires"] == [_named(PRIVATE, "ruff-format")]
     assert said["style"]["requires"] == [_named(BLACK_PRIVATE, "black-format")]
     assert _named(LINT, "lint-ci") not in said["public"]["required_by"]
@@ -192,7 +170,7 @@ def test_an_edge_no_written_name_gave_leads_nowhere_else(tmp_path: Path) -> None
         ],
         "edges": [{"source": "uses-vault", "target": "vault-private", "kind": "DEPENDS_ON"}],
     })  # fmt: skip
-    said = _mcp(ix, ["alice"], {"uses": ("get_component", {"id": "uses-vault"})})
+    said = tool_answers(ix, ["alice"], {"uses": ("get_component", {"id": "uses-vault"})})
     assert said["uses"]["requires"] == []
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from cli_calls import run
-from mcp_errors import tool_errors
+from mcp_in_process import tool_errors
 
 from skill_retriever.components.install.errors import UnknownNamesError
 from skill_retriever.components.install.resolve import resolve_all
