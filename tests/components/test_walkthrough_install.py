@@ -168,7 +168,7 @@ def test_cli_offers_force_only_for_what_it_fixes(
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert "settings.json is a list, not a JSON object; fix or move it first" in out
-    assert "--force" not in out and "fix what 'refused' says" in out
+    assert "--force" not in out and "see 'refused' above (fix what it says and install again)" in out
     assert files_under(project) == {".claude/settings.json": b"[1, 2]"}
     (project / ".claude/settings.json").unlink()
     (project / ".claude/commands").mkdir()
