@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from leland_corpus import LELAND, LELAND_QUERY
 
 from skill_retriever.adapters.langchain import SkillRetriever, make_search_skills_tool
 from skill_retriever.cli import main
@@ -26,19 +27,7 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-CORPUS = [
-    {"idx": 0, "title": "Leland, North Carolina",
-     "text": "Leland is a town in Brunswick County. The film Maximum Overdrive was shot in or "
-             "around Leland, North Carolina in 1986."},
-    {"idx": 1, "title": "Maximum Overdrive",
-     "text": "Maximum Overdrive is a 1986 American science fiction horror film written and directed "
-             "by Stephen King."},
-    {"idx": 2, "title": "Stephen King",
-     "text": "Stephen King is an American author of horror novels and short stories."},
-    {"idx": 3, "title": "Brunswick County, North Carolina",
-     "text": "Brunswick County is a county in the state of North Carolina, on the Atlantic coast."},
-]  # fmt: skip
-QUERY = "Who directed the film that was shot in or around Leland, North Carolina in 1986"
+CORPUS, QUERY = LELAND, LELAND_QUERY
 FILM, KING = "passage:1", "passage:2"  # King: no word of the query, reached from the film
 
 

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from leland_corpus import LELAND, LELAND_QUERY, WILMINGTON
 
 from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
@@ -25,21 +26,7 @@ from skill_retriever.state import PathInfo
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-CORPUS = [
-    {"idx": 0, "title": "Leland, North Carolina",
-     "text": "Leland is a town in Brunswick County. The film Maximum Overdrive was shot in or "
-             "around Leland, North Carolina in 1986."},
-    {"idx": 1, "title": "Maximum Overdrive",
-     "text": "Maximum Overdrive is a 1986 American science fiction horror film written and directed "
-             "by Stephen King."},
-    {"idx": 2, "title": "Stephen King",
-     "text": "Stephen King is an American author of horror novels and short stories."},
-    {"idx": 3, "title": "Brunswick County, North Carolina",
-     "text": "Brunswick County is a county in the state of North Carolina, on the Atlantic coast."},
-    {"idx": 4, "title": "Wilmington, North Carolina",
-     "text": "Wilmington is a port city in North Carolina with film studios."},
-]
-QUERY = "Who directed the film that was shot in or around Leland, North Carolina in 1986"
+CORPUS, QUERY = [*LELAND, WILMINGTON], LELAND_QUERY
 TITLES = {f"passage:{r['idx']}": str(r["title"]) for r in CORPUS}
 
 
