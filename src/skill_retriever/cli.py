@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
         "--embedder",
         default=None,
         help="embedding model of a new index: a sentence-transformers name or folder (default: the bundled "
-        "all-MiniLM-L6-v2); an existing index keeps the model it was built with",
+        "all-MiniLM-L6-v2); an existing index keeps the model it was built with and refuses another",
     )
     common(ix)
     add_lock_wait_option(ix)
@@ -146,12 +146,13 @@ def _parser() -> argparse.ArgumentParser:
             "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
             help="log one line per phase, and show progress bars",
         )
+        command.set_defaults(command_parser=command)  # a leftover word is refused in its words
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args, rest = parser.parse_known_args(argv)
+    args, rest = _parser().parse_known_args(argv)
+    parser = args.command_parser  # `skill-retriever query: error: ... (see skill-retriever query --help)`
     if rest and isinstance(getattr(args, "paths", None), list) and not any(r.startswith("-") for r in rest):
         args.paths += [Path(r) for r in rest]  # `index a --kind docs b`: paths on both sides of an option
     elif rest and isinstance(getattr(args, "query", None), str) and not any(r.startswith("-") for r in rest):

@@ -110,7 +110,7 @@ def test_what_a_partial_uninstall_left_is_named_by_the_id_to_pass(
     install(sample_index, ["fastapi-service-scaffold"], target)
     (target / ".claude/skills/structured-logging/SKILL.md").write_text("mine now\n")
     assert main(["uninstall", "fastapi-service-scaffold", "--target", str(target)]) == 1
-    said = f"run `uninstall {sid('structured-logging')}` to finish, or add --force"
+    said = f"run `skill-retriever uninstall {sid('structured-logging')} --target {target}` to finish, or add --force"
     assert said in capsys.readouterr().out
     assert main(["uninstall", sid("structured-logging"), "--target", str(target), "--force"]) == 0
     assert recorded(target) == set() and skills(target) == set()

@@ -82,7 +82,9 @@ def test_what_the_user_changed_stays_recorded_until_dealt_with(
         assert "kept .mcp.json#deploy-control: changed since it was installed" in out
         assert "kept .claude/agents/api-reviewer.md: changed since it was installed" in out
         assert "still recorded" in out and "add --force to remove it as it is" in out
-        assert re.search(r"and run `uninstall sample_catalogue/\S+ sample_catalogue/\S+` to finish", out)
+        assert re.search(
+            r"and run `skill-retriever uninstall sample_catalogue/\S+ sample_catalogue/\S+ --target \S+` to finish", out
+        )
     record = read(target / RECORD)["components"]
     assert {p for e in record.values() for p in e.get("kept", {})} == {
         ".mcp.json#deploy-control",

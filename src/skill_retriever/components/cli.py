@@ -195,19 +195,20 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
+    where = ["--user"] if args.user else ["--target", args.target]
     try:
         report = uninstall(args.ids, args.target, user=args.user, force=args.force, dry_run=args.dry_run)
     except TargetRefusedError as exc:  # what the dry run reports as refused: exit as it does
         return _refused(args, str(exc))
     except StillRequiredError as exc:  # its ways on as commands to type (exit 2, as any refused call)
-        where = ["--user"] if args.user else ["--target", args.target]
         again = command(["uninstall", *exc.asked, *exc.refs, *where, *(["--dry-run"] if args.dry_run else [])])
         exc.args = (exc.advice(again, "add --force"),)
         raise
     if args.json:
         print(printable_json(dumps(report.to_dict())))
-    else:
-        print("\n".join(printable(line) for line in report.lines()))
+    else:  # what stays recorded is finished by a command that runs as printed, --target and all
+        again = command(["uninstall", *report.left_ids, *where])
+        print("\n".join(printable(line) for line in report.lines(again)))
     return 0 if report.ok else 1
 
 

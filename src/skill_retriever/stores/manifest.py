@@ -158,11 +158,16 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
 
 
 def check_embedder(manifest: dict[str, Any], embedder: str, directory: Path) -> None:
-    """Refuse to search an index with another model than the one that built it."""
-    if manifest.get("embedder") != embedder:
+    """Refuse to search an index with another model than the one that built it (its
+    vectors mean nothing to another), saying both ways on: keep its model, or build a new
+    index with the other."""
+    built = manifest.get("embedder")
+    if built != embedder:
+        again = command(["index", _SOURCES, "--embedder", embedder], Placeholder("<new directory>"))
         raise ConfigError(
-            f"index {directory} was built with embedder {manifest.get('embedder')!r}, not "
-            f"{embedder!r}; open it with that model or re-index"
+            f"index {directory} was built with embedder {built!r}, not {embedder!r}, and keeps the model "
+            f"it was built with: leave the embedder out (index --embedder; Index.open's embedder) to use "
+            f"{built!r}, or re-index into a new directory to use {embedder!r}: `{again}`"
         )
 
 

@@ -107,9 +107,10 @@ class UninstallReport:
         """Everything the installs added was taken back (or, of a dry run, would be)."""
         return not self.kept and self.refused is None
 
-    def lines(self) -> list[str]:
+    def lines(self, again: str | None = None) -> list[str]:
         """The CLI's report: the target, then `item_lines` indented; what stays recorded
-        (the ids to name to finish), and a dry run's counts."""
+        (the ids to name to finish: ``again``, the command that does, when the caller
+        knows how it was invoked), and a dry run's counts."""
         out = [f"target: {shown_root(self.target)}"]
         if self.refused is not None and not self.applied:  # nothing of it could happen: say why, once
             return [*out, *(f"  note: {n}" for n in self.notes), f"  refused: {self.refused}"]
@@ -118,7 +119,7 @@ class UninstallReport:
             out.append(
                 f"  {'still recorded' if self.applied else 'would stay recorded'}: "
                 f"{', '.join(self.recorded)}: undo your change (or delete "
-                f"it) and run `uninstall {' '.join(self.left_ids)}` to finish, or add --force "
+                f"it) and run `{again or 'uninstall ' + ' '.join(self.left_ids)}` to finish, or add --force "
                 "to remove it as it is"
             )
         if not self.applied:
