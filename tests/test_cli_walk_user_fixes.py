@@ -6,7 +6,9 @@
 - an uninstall that keeps a file changed since the install names the command that
   finishes it as one that runs as printed (``skill-retriever uninstall ID --target DIR``);
 - a leftover word after a subcommand is refused in the subcommand's words
-  (``skill-retriever query: error: ... (see skill-retriever query --help)``).
+  (``skill-retriever query: error: ... (see skill-retriever query --help)``);
+- install leaves a skill folder's environment files (``.env``, ``.env.local``) out, with a
+  note, and copies a template (``.env.example``).
 """
 
 from __future__ import annotations
@@ -101,3 +103,28 @@ def test_a_leftover_word_is_refused_in_the_subcommands_words(
     err = capsys.readouterr().err
     assert said in err
     assert f"(see skill-retriever {argv[0]} --help)" in err
+
+
+def test_install_leaves_a_skill_folders_environment_files_out(
+    indexed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key put in a cloned skill's ``.env`` to try it must not land in a project's
+    ``.claude/`` (where a commit takes it along); the template beside it is copied."""
+    folder = tmp_path / "repo" / "skills" / "pdf-tools"
+    (folder / ".env").write_text("OPENAI_API_KEY=sk-live-0123456789abcdef\n", encoding="utf-8")
+    (folder / ".env.local").write_text("TOKEN=ghp_0123456789\n", encoding="utf-8")
+    (folder / ".env.example").write_text("OPENAI_API_KEY=\n", encoding="utf-8")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "merge.py").write_text("print('merge')\n", encoding="utf-8")
+    code, _, err = run(capsys, "index", tmp_path / "repo", "--index-dir", indexed)
+    assert code == 0, err
+    project = tmp_path / "project"
+    code, out, err = run(capsys, "install", "pdf-tools", "--target", project, "--index-dir", indexed)
+    assert code == 0, err
+    assert ".env not copied: an environment file" in out and ".env.local not copied" in out
+    skill = project / ".claude" / "skills" / "pdf-tools"
+    assert sorted(p.name for p in skill.rglob("*") if p.is_file()) == [".env.example", "SKILL.md", "merge.py"]
+    assert all(b"sk-live" not in p.read_bytes() for p in project.rglob("*") if p.is_file())
+    code, _, err = run(capsys, "uninstall", "pdf-tools", "--target", project)
+    assert code == 0, err
+    assert not (project / ".claude").exists()  # what install added went; nothing else was there

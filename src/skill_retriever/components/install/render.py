@@ -33,6 +33,7 @@ from skill_retriever.components.install.paths import (
     source_root_of,
 )
 from skill_retriever.components.install.plan import Scope, UnsafePathError
+from skill_retriever.components.install.private_files import is_private_file, private_file_note
 from skill_retriever.components.install.render_hook import render_hook
 from skill_retriever.components.install.render_mcp import render_mcp
 from skill_retriever.components.install.rendered import (
@@ -141,6 +142,9 @@ def _skill(node: Node, main: str) -> Rendered:
         if not src.resolve().is_relative_to(real_folder):
             raise UnsafePathError(f"{rel} of skill {node.name!r} leads outside its folder")
         if rel.lower() == "skill.md":
+            continue
+        if is_private_file(rel):  # a key of whoever indexed it: never into a project's .claude/
+            out.notes.append(private_file_note(rel))
             continue
         got = read_inside(src, root, f"{rel} of skill {node.name!r}")
         if got is None:
