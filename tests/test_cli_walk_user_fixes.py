@@ -128,3 +128,21 @@ def test_install_leaves_a_skill_folders_environment_files_out(
     code, _, err = run(capsys, "uninstall", "pdf-tools", "--target", project)
     assert code == 0, err
     assert not (project / ".claude").exists()  # what install added went; nothing else was there
+
+
+def test_ctrl_c_while_indexing_says_what_stats_shows_only_if_it_wrote(
+    indexed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the sources are still read writes nothing: `stats` then names no
+    unfinished run, so the message does not promise one."""
+    from skill_retriever import indexing
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(indexing, "index_sources", interrupted)  # Ctrl-C before the first write
+    code, _, err = run(capsys, "index", tmp_path / "repo", "--index-dir", indexed)
+    assert code == 130
+    assert "if the run got to writing" in err
+    code, out, _ = run(capsys, "stats", "--index-dir", indexed)
+    assert code == 0 and "unfinished" not in out

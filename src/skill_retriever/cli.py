@@ -196,8 +196,8 @@ def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
 
     again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
     if args.command == "index" and (Path(args.index_dir) / "index.json").exists():
-        return (f"; the source it was writing into {args.index_dir} may be half-written (stats names it as "
-                f"an unfinished run): run the same command again to complete it: `{again}`")
+        return (f"; the source it was writing into {args.index_dir} may be half-written (`stats` names "
+                f"it as an unfinished run if the run got to writing): run the same command again to complete it: `{again}`")
     if args.command == "index":
         return f"; nothing was kept (the index at {args.index_dir} was not made); run `{again}` again to make it"
     if args.command in ("move-to-server", "move-to-embedded"):
