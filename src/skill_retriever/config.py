@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, get_args, get_type_hints
 
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.filters import FILTER_KEYS
 from skill_retriever.phase_names import PHASES
 from skill_retriever.setting_types import check_type
 
@@ -236,7 +237,7 @@ class RetrievalConfig:
     def override(self, **changes: Any) -> RetrievalConfig:
         """A copy with ``changes``; ``channels={"keyword": False}`` switches channels off/on."""
         if unknown := sorted(set(changes) - SETTING_NAMES):
-            raise ConfigError(f"unknown setting(s) {unknown}{close_name(unknown[0], SETTING_NAMES)}; see RetrievalConfig")
+            raise ConfigError(f"unknown setting(s) {unknown}{_meant_setting(unknown[0])}; see RetrievalConfig")
         channels = changes.pop("channels", None)
         if channels is not None:
             if not isinstance(channels, Mapping):
@@ -254,6 +255,21 @@ class RetrievalConfig:
 
 
 SETTING_NAMES = frozenset({f.name for f in dataclasses.fields(RetrievalConfig)} | {"channels"})  # what override takes
+
+
+#: Names other retrievers give a setting of this one (``search(q, top_k=5)``).
+_OTHER_NAMES = {"top_k": "k", "topk": "k", "limit": "k", "max_tokens": "token_budget"}
+
+
+def _meant_setting(name: str) -> str:
+    """What a name that is no setting most likely means: a filter (``since=`` belongs in
+    ``filters``, and "see RetrievalConfig" would send the caller where it is not), another
+    retriever's name for a setting, else the nearest setting's name."""
+    if name in FILTER_KEYS:
+        return f" ({name!r} is a filter, not a setting: filters={{{name!r}: ...}})"
+    if name in _OTHER_NAMES:
+        return f" (did you mean {_OTHER_NAMES[name]!r}?)"
+    return close_name(name, SETTING_NAMES)
 
 
 def close_name(name: str, names: Iterable[str]) -> str:

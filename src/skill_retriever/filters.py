@@ -221,7 +221,10 @@ class Filters:
             raise ConfigError(f"filters must be a mapping, got {type(spec).__name__}")
         unknown = set(spec) - set(FILTER_KEYS)
         if unknown:
-            raise ConfigError(f"unknown filter(s) {sorted(unknown)}; use {', '.join(FILTER_KEYS)}")
+            first = str(min(unknown, key=str))
+            meant = difflib.get_close_matches(first, FILTER_KEYS, n=1)
+            hint = f" (did you mean {meant[0]!r}?)" if meant else ""
+            raise ConfigError(f"unknown filter(s) {sorted(unknown, key=str)}{hint}; use {', '.join(FILTER_KEYS)}")
         return cls(**spec)
 
     def to_spec(self) -> dict[str, Any]:

@@ -336,9 +336,9 @@ class Retriever:
                 raise ConfigError(f"filters must be a Filters or a mapping, got {type(filters).__name__}")
             spec.update(filters)
         if kinds is not None:
-            spec["kinds"] = names(kinds, "kinds")
+            spec["kinds"] = names(kinds, "kinds", beside=spec)
         if principals is not None:
-            spec["principals"] = names(principals, "principals")
+            spec["principals"] = names(principals, "principals", beside=spec)
         elif "principals" not in spec and self.principals is not None:
             spec["principals"] = list(self.principals)
         return spec

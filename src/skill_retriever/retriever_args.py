@@ -11,7 +11,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import names_of
+from skill_retriever.filters import Filters, names_of
 
 __all__ = ["DEFAULT_RERANKER", "Default", "check_reranker", "in_order", "names", "whole"]
 
@@ -79,7 +79,26 @@ def whole(value: Any) -> Any:
     return value
 
 
-def names(value: Iterable[str] | str, what: str) -> list[str]:
+def names(value: Iterable[str] | str, what: str, beside: Mapping[str, Any] | None = None) -> list[str]:
     """A sorted list of names (`filters.names_of`: one string is one name, never its
-    characters; ``principals="alice"`` must not become the principals a, c, e, i, l)."""
-    return sorted(names_of(value, what) or ())
+    characters; ``principals="alice"`` must not become the principals a, c, e, i, l).
+
+    ``beside``: the same call's ``filters``, when ``value`` is its ``kinds=`` or
+    ``principals=`` shortcut (``what``); the two must not differ: which was meant cannot
+    be told, and one quietly winning searched other items than the caller asked for
+    (``filters={"kinds": ["agent"]}, kinds=["skill"]`` gave skills).
+
+    Raises:
+        ConfigError: Not names, or ``beside`` names that filter otherwise (compared as
+            the filters read them: a `NodeKind` is its value).
+    """
+    given = sorted(str(getattr(n, "value", n)) for n in names_of(value, what) or ())
+    if beside is not None and beside.get(what) is not None:
+        held = sorted(str(getattr(n, "value", n)) for n in names_of(beside[what], f"filters.{what}") or ())
+        if Filters.from_spec({what: held}) != Filters.from_spec({what: given}):
+            raise ConfigError(
+                f"{what}={given} and filters[{what!r}]={held} say different things; give {what} once, "
+                f"as {what}= or inside filters"
+            )
+    return given
+

@@ -95,7 +95,7 @@ def test_the_tool_schema_takes_one_kind_as_a_string_or_a_list(sample_index: Inde
         ({"route": "fast"}, "SkillRetriever: route must be one of 'smart', 'ppr' or 'quick', got 'fast'"),
         ({"top_k": 3}, "SkillRetriever: unknown argument 'top_k' (did you mean 'k'?); it takes "),
         ({"principals": ["ops"]}, "SkillRetriever: unknown argument 'principals' (a filter: filters={'principals': ...})"),
-        ({"filters": {"kind": ["skill"]}}, "SkillRetriever: filters: unknown filter(s) ['kind']; use kinds, tags"),
+        ({"filters": {"kind": ["skill"]}}, "SkillRetriever: filters: unknown filter(s) ['kind'] (did you mean 'kinds'?); use kinds, tags"),
         ({"filters": {"kinds": ["skills"]}}, "SkillRetriever: filters.kinds: unknown kind(s) ['skills']; use any of"),
         ({"kinds": ["skills"]}, "SkillRetriever: kinds.0: unknown kind 'skills'; use one of: skill, agent"),
     ],

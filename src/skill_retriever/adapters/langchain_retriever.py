@@ -21,6 +21,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -38,6 +39,7 @@ from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.retriever import Retriever
+from skill_retriever.retriever_args import names
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -127,8 +129,10 @@ class SkillRetriever(BaseRetriever):
 
     @field_validator("filters")
     @classmethod
-    def _filters_checked(cls, filters: dict[str, Any]) -> dict[str, Any]:
+    def _filters_checked(cls, filters: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         Filters.from_spec(filters)  # a bad filter is refused here, not at the first search
+        if (kinds := info.data.get("kinds")) is not None:  # two kinds: refused, as search refuses them
+            names(kinds, "kinds", beside=filters)
         return filters
 
     @classmethod
@@ -151,12 +155,22 @@ class SkillRetriever(BaseRetriever):
         # Retriever.search's own arguments given here collided with the ones this retriever
         # passes (a TypeError from inside): budget= is read as token_budget=, the rest refused.
         kwargs = without_own_arguments(given, "SkillRetriever.invoke")
+        call_filters = kwargs.pop("filters", None) or {}
+        own_filters = dict(self.filters)
+        # A call's kinds, as kinds= or in its filters, replaces the retriever's own (its
+        # field and its filters' alike), as its k= replaces k: the search refuses two
+        # different ones in one call, which only the call itself can give.
+        kinds = self.kinds
+        if "kinds" in kwargs or "kinds" in call_filters:
+            kinds, _ = kwargs.pop("kinds", None), own_filters.pop("kinds", None)
+        if "principals" in kwargs:
+            own_filters.pop("principals", None)
         args: dict[str, Any] = {
             "k": kwargs.pop("k", self.k),
             "token_budget": kwargs.pop("token_budget", self.token_budget),
             "route": kwargs.pop("route", self.route),
-            "kinds": kwargs.pop("kinds", self.kinds),
-            "filters": {**self.filters, **(kwargs.pop("filters", None) or {})},
+            "kinds": kinds,
+            "filters": {**own_filters, **call_filters},
         }
         if self.budget_fill and "budget_fill" not in kwargs:  # False leaves it to the config
             args["budget_fill"] = True
