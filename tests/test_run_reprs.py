@@ -45,3 +45,21 @@ def test_a_run_and_its_sources_print_counts_not_texts(tmp_path: Path) -> None:
     with Index.open(tmp_path / "idx", embedder=HashingEmbedder()) as index:
         again = index_sources(index, [source], calibrate=False)
     assert f"nodes_unchanged={len(result.nodes)}," in repr(again) and "nodes_added=0," in repr(again)
+
+
+def test_a_source_that_read_no_item_is_said_in_python_as_the_cli_exits_1(tmp_path: Path) -> None:
+    """A wrong folder (here one holding only a CSV) gave a run whose repr read as a run
+    with nothing to change: 0 problems, 0 notes. The CLI exits 1 for it; a caller of
+    ``index_sources`` reads it in ``run.read_nothing`` and in the one line."""
+    wrong = tmp_path / "exports"
+    wrong.mkdir()
+    (wrong / "rows.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    source = _skills(tmp_path / "repo")
+    with Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True) as index:
+        run = index_sources(index, [source, wrong], calibrate=False)
+        assert len(index) == len(run.sources[0].nodes) >= 2  # the good source is written all the same
+    assert run.read_nothing == [str(wrong)]
+    assert repr(run).endswith(f"; read no item from {str(wrong)!r})"), repr(run)
+    with Index.open(tmp_path / "idx", embedder=HashingEmbedder()) as index:
+        again = index_sources(index, [source], calibrate=False)
+    assert again.read_nothing == [] and "read no item" not in repr(again)

@@ -133,7 +133,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     timing = run_timing(run, time.perf_counter() - started)
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
-    empty = [s.source for s in run.sources if not s.nodes and s.source not in run.removed]
+    empty = run.read_nothing
     said = any(s.problems for s in run.sources if s.source in empty)
     error = None if not empty else _empty_error(empty, index.path, said, before)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing

@@ -43,6 +43,14 @@ class IndexRun:
     source_writes: dict[str, list[WriteReport]] = field(default_factory=dict)
 
     @property
+    def read_nothing(self) -> list[str]:
+        """The sources that yielded no item and lost none (a wrong or empty folder, files of
+        a kind no reader takes, a file with no items): nothing of them was written or
+        removed. ``skill-retriever index`` exits 1 for them; a caller of `index_sources`
+        reads it here (and each source's ``problems`` for why), or in ``print(run)``."""
+        return [s.source for s in self.sources if not s.nodes and s.source not in self.removed]
+
+    @property
     def embedded(self) -> int:
         return sum(w.embedded for w in self.writes)
 
@@ -59,7 +67,10 @@ class IndexRun:
             f"nodes_updated={sum(r.nodes_updated for r in w)}, nodes_unchanged={sum(r.nodes_unchanged for r in w)}, "
             f"nodes_removed={sum(map(len, self.removed.values()))}, nodes_kept={sum(map(len, self.kept.values()))}, "
             f"embedded={self.embedded}, problems={sum(len(s.skips) for s in self.sources)}, "
-            f"notes={sum(len(s.notes) for s in self.sources)})"
+            f"notes={sum(len(s.notes) for s in self.sources)}"
+            # A run that read nothing printed the counts of one that found nothing to change.
+            + (f"; read no item from {', '.join(map(repr, nothing))}" if (nothing := self.read_nothing) else "")
+            + ")"
         )
 
     def to_dict(self) -> dict[str, object]:
