@@ -175,6 +175,7 @@ class ItemStore:
         """Store one metadata value (its own transaction; no version bump)."""
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
+        self._file.check()  # as `write`: never into a file deleted since the open
         with self._lock, self._database_errors("cannot be written"):
             self._set_meta(key, value)
 
@@ -316,6 +317,7 @@ class ItemStore:
         """Apply one batch atomically (all of it or nothing), stamped with ``version``."""
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
+        self._file.check()  # a deleted file takes a write and loses it when the process ends
         with self._transaction(f"cannot be written (version {version}, nothing of it stored)") as cur:
             cur.executemany(
                 "INSERT INTO nodes(id, hash, data, vector, seq, terms, terms_key) VALUES (?, ?, ?, ?, ?, ?, ?) "

@@ -63,6 +63,12 @@ class WriterLock:
                     "with query or stats, works as it is)"
                 ) from exc
             raise self._unwritable(exc) from exc
+        except FileNotFoundError as exc:  # not a folder that cannot be written: one that is gone
+            raise IndexCorruptError(
+                f"the index folder {self.path.parent} is gone (deleted or moved since the index was opened), "
+                "so nothing can be written there; open the index again where it now is, or "
+                "Index.open(path, create=True) for a new one"
+            ) from exc
         except OSError as exc:  # a read-only folder or file system
             raise self._unwritable(exc) from exc
         # A reader that asks whether a run is alive (`lock_taken`) holds a shared lock for a
