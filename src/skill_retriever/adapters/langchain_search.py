@@ -195,6 +195,7 @@ def to_document(
         "name": result.name,
         **(read_from(node) if node is not None else {"source": ""}),
         "snippet": result.snippet,
+        "score": result.score,  # the order: a reranker's score, or the fusion's
         "fusion_score": result.fusion_score,
         "rerank_score": result.rerank_score,
         "token_count": result.token_count,
@@ -209,6 +210,7 @@ def to_document(
         # metadata of its own; documents_of also logs them).
         "warnings": list(response.warnings),
         "nothing_fits": response.nothing_fits,
+        "confidence": response.confidence,  # what the agent tool's first line gives, 0 to 1
     }
     if result.flags:
         metadata["flags"] = list(result.flags)
