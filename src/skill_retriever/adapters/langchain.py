@@ -93,7 +93,13 @@ def format_results(
     verdict = [f"Note: {w}" for w in response.warnings if is_nothing_fits(w)]
     notes = [f"note: {w}" for w in response.warnings if not is_nothing_fits(w)]
     if not response.results:
-        if dropped:
+        if dropped and verdict:  # said, not urged: a larger budget returns off-topic items
+            head = (
+                f"No items fit the token budget of {budget} tokens: it dropped the {dropped} closest "
+                f"{items}, which do not fit the task well either; a larger token_budget (or none) "
+                "returns them all the same."
+            )
+        elif dropped:
             head = (
                 f"No items fit the token budget of {budget} tokens: it dropped the {dropped} "
                 f"matching {items}. Call again with a larger token_budget (or none) to get them."
