@@ -7,12 +7,6 @@ resolved once per call, the caller's principals, a pinned snapshot, the answer c
 
 from __future__ import annotations
 
-import copy
-import json
-import os
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,19 +14,22 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from skill_retriever.algorithms.budget import token_counter
+from skill_retriever.answer_cache import AnswerCache, answer_key
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
-from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
 from skill_retriever.retriever_args import (
     DEFAULT_RERANKER,
     Default,
+    check_config,
+    check_index,
     check_reranker,
     in_order,
     names,
+    search_texts,
     whole,
 )
 from skill_retriever.state import InputState
@@ -88,20 +85,12 @@ class Retriever:
     ) -> None:
         from skill_retriever.graph import graph as compiled
 
-        if isinstance(index, (str, os.PathLike)):
-            raise ConfigError(f"index must be an Index, got the path {os.fspath(index)!r:.80}: Retriever(Index.open(path))")
-        if not isinstance(index, Index):
-            raise ConfigError(f"index must be an Index (Retriever(Index.open(path))), got {type(index).__name__}")
-        if config is not None and not isinstance(config, RetrievalConfig):
-            hint = "RetrievalConfig(**settings), or pass the settings to search()" if isinstance(config, Mapping) else (
-                "RetrievalConfig(...) or config_for(profile)")
-            raise ConfigError(f"config must be a RetrievalConfig ({hint}), got {type(config).__name__}")
+        check_index(index)
+        check_config(config)
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, got {cache_size}")
         check_reranker(reranker)
-        self._cache: OrderedDict[str, SearchResponse] = OrderedDict()
-        self._cache_size = cache_size
-        self._cache_lock = threading.Lock()
+        self._answers = AnswerCache(cache_size)
         self.index = index
         self.config = config or RetrievalConfig()
         self.principals = None if principals is None else names(principals, "principals")
@@ -225,7 +214,7 @@ class Retriever:
     ) -> SearchResponse:
         """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
-        hit = self._cached(call.key)
+        hit = self._answers.get(call.key)
         if hit is not None:
             return hit
         out = await self.graph.ainvoke(call.payload, config=run_config, context=call.context)
@@ -259,8 +248,8 @@ class Retriever:
             ConfigError: ``queries`` is one string, or has no order (a set, a mapping).
         """
         calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
-        texts = _search_texts(calls)
-        todo = [(c, t) for c, t in zip(calls, texts, strict=True) if self._cached(c.key) is None]
+        texts = search_texts([(c.payload["query"], c.context.config) for c in calls])
+        todo = [(c, t) for c, t in zip(calls, texts, strict=True) if self._answers.get(c.key) is None]
         if len(todo) > 1:
             self._embed_batch(todo)
         return [self._run(c, None) for c in calls]
@@ -296,12 +285,12 @@ class Retriever:
             index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot
         )
         return [
-            _Call({"query": q, "filters": spec}, context, self._key(q, config, spec, snapshot))  # type: ignore[typeddict-item]
+            _Call({"query": q, "filters": spec}, context, answer_key(q, config, spec, snapshot, self.index, self._reranker))  # type: ignore[typeddict-item]
             for q in queries
         ]
 
     def _run(self, call: _Call, run_config: RunnableConfig | None) -> SearchResponse:
-        hit = self._cached(call.key)
+        hit = self._answers.get(call.key)
         if hit is not None:
             return hit
         return self._finish(call, self.graph.invoke(call.payload, config=run_config, context=call.context))
@@ -316,11 +305,11 @@ class Retriever:
         # An index run under way says so until its process ends, which no stored state
         # records (`run_marks.run_state`): such an answer is not kept.
         if not snapshot.unfinished_runs:
-            self._store(call.key, response)
+            self._answers.put(call.key, response)
         return response
 
     def _embed_batch(self, texts: Sequence[tuple[_Call, str]]) -> None:
-        """Embed the search texts of checked queries (`_search_texts`) in one call."""
+        """Embed the search texts of checked queries (`search_texts`) in one call."""
         vectors = self.index.embedder.embed([t for _, t in texts])
         for (c, _), v in zip(texts, vectors, strict=True):
             c.payload["query_vector"] = [float(x) for x in v]
@@ -342,58 +331,6 @@ class Retriever:
         elif "principals" not in spec and self.principals is not None:
             spec["principals"] = list(self.principals)
         return spec
-
-    # -- the answer cache -------------------------------------------------------------
-    def _key(self, query: str, config: RetrievalConfig, spec: Mapping[str, Any], snapshot: IndexSnapshot) -> str:
-        # With the wall clock as "now", a time window moves: answers last one minute.
-        clock = int(time.time() // 60) if config.now is None else 0
-        return json.dumps(
-            [query, repr(config), spec, snapshot.stamp, id(self.index), id(self._reranker), clock],
-            sort_keys=True,
-            default=str,
-        )
-
-    def _cached(self, key: str) -> SearchResponse | None:
-        if not self._cache_size:
-            return None
-        with self._cache_lock:
-            hit = self._cache.get(key)
-            if hit is None:
-                return None
-            self._cache.move_to_end(key)
-        # Deep copies, in and out: a caller who edits its answer (a result's channels, a
-        # phase's stats, the fit) must not edit what the next caller is served.
-        answer = copy.deepcopy(hit)
-        return replace(answer, stats={**answer.stats, "cache": {"hit": True}})
-
-    def _store(self, key: str, response: SearchResponse) -> None:
-        if not self._cache_size:
-            return
-        kept = copy.deepcopy(response)
-        with self._cache_lock:
-            self._cache[key] = kept
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-
-
-def _search_texts(calls: Sequence[_Call]) -> list[str]:
-    """The search text of each call's query (what the graph's plan will embed), checked as
-    the graph checks it, so that a batch with a bad query fails before any search runs
-    rather than after the ones before it, whose answers the caller would never see.
-
-    Raises:
-        QueryError: Of the first bad query, its message led by its position in the batch
-            (the same exception, so a ``QueryTooLongError`` keeps its length and limit).
-    """
-    texts: list[str] = []
-    for position, c in enumerate(calls, 1):
-        config = c.context.config
-        try:
-            texts.append(search_text_of(clean_query(c.payload["query"], config.max_query_chars), config)[0])
-        except QueryError as exc:
-            exc.args = (f"query {position} of {len(calls)}: {exc}",)
-            raise
-    return texts
 
 
 __all__ = ["DEFAULT_RERANKER", "Retriever", "SearchResponse", "SearchResult"]

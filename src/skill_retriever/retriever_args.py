@@ -1,19 +1,26 @@
-"""The arguments of a `Retriever`, checked before any work: the reranker, the queries of
-a batch, whole numbers and lists of names. Each refusal is one line that says what is
-accepted."""
+"""The arguments of a `Retriever`, checked before any work: the index, the config, the
+reranker, the queries of a batch, whole numbers and lists of names. Each refusal is one
+line that says what is accepted."""
 
 from __future__ import annotations
 
 import enum
 import numbers
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import Filters, names_of
+from skill_retriever.querytext import clean_query, search_text_of
+from skill_retriever.stores.index import Index
 
-__all__ = ["DEFAULT_RERANKER", "Default", "check_reranker", "in_order", "names", "whole"]
+__all__ = [
+    "DEFAULT_RERANKER", "Default", "check_config", "check_index", "check_reranker", "in_order", "names",
+    "search_texts", "whole",
+]
 
 
 class Default(enum.Enum):
@@ -28,6 +35,30 @@ class Default(enum.Enum):
 #: ``Retriever(reranker=...)`` left out: `rerank.default_reranker`, a cross-encoder when
 #: one loads offline, else none (loaded at the first search, not at construction).
 DEFAULT_RERANKER = Default.RERANKER
+
+
+def check_index(index: Any) -> None:
+    """Refuse, at construction, anything but an `Index` (a path is the usual slip).
+
+    Raises:
+        ConfigError: ``index`` is a path or not an `Index`.
+    """
+    if isinstance(index, (str, os.PathLike)):
+        raise ConfigError(f"index must be an Index, got the path {os.fspath(index)!r:.80}: Retriever(Index.open(path))")
+    if not isinstance(index, Index):
+        raise ConfigError(f"index must be an Index (Retriever(Index.open(path))), got {type(index).__name__}")
+
+
+def check_config(config: Any) -> None:
+    """Refuse, at construction, a config that is not None nor a `RetrievalConfig`.
+
+    Raises:
+        ConfigError: ``config`` is of another type (a dict of settings is the usual slip).
+    """
+    if config is not None and not isinstance(config, RetrievalConfig):
+        hint = "RetrievalConfig(**settings), or pass the settings to search()" if isinstance(config, Mapping) else (
+            "RetrievalConfig(...) or config_for(profile)")
+        raise ConfigError(f"config must be a RetrievalConfig ({hint}), got {type(config).__name__}")
 
 
 def check_reranker(reranker: Any) -> None:
@@ -102,3 +133,22 @@ def names(value: Iterable[str] | str, what: str, beside: Mapping[str, Any] | Non
             )
     return given
 
+
+def search_texts(queries: Sequence[tuple[str, RetrievalConfig]]) -> list[str]:
+    """The search text of each query under its call's settings (what the graph's plan will
+    embed), checked as the graph checks it, so that a batch with a bad query fails before
+    any search runs rather than after the ones before it, whose answers the caller would
+    never see.
+
+    Raises:
+        QueryError: Of the first bad query, its message led by its position in the batch
+            (the same exception, so a ``QueryTooLongError`` keeps its length and limit).
+    """
+    texts: list[str] = []
+    for position, (query, config) in enumerate(queries, 1):
+        try:
+            texts.append(search_text_of(clean_query(query, config.max_query_chars), config)[0])
+        except QueryError as exc:
+            exc.args = (f"query {position} of {len(queries)}: {exc}",)
+            raise
+    return texts
