@@ -12,8 +12,6 @@ cached on the snapshot: such a cache is never stale, a write makes a new one wit
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +35,8 @@ from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.name_views import NameViews, name_views
 from skill_retriever.stores.row_masks import admitted_rows
+from skill_retriever.stores.snapshot_memo import Memo
+from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.vectors import VectorHit, VectorStore
 
@@ -53,27 +53,6 @@ class RemoteVectors:
 
     nodes: VectorStore
     edges: VectorStore
-
-
-class _Memo:
-    """Bounded, thread-safe memo tables of one snapshot, one table per purpose."""
-
-    def __init__(self) -> None:
-        self._tables: dict[str, OrderedDict[Hashable, Any]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, table: str, key: Hashable, build: Callable[[], V], size: int) -> V:
-        with self._lock:
-            found = self._tables.setdefault(table, OrderedDict())
-            if key in found:
-                found.move_to_end(key)
-                return found[key]  # type: ignore[no-any-return]
-        value = build()  # outside the lock: two threads may both build; one value wins
-        with self._lock:
-            found[key] = value
-            while len(found) > size:
-                found.popitem(last=False)
-        return value
 
 
 class IndexSnapshot:
@@ -118,7 +97,7 @@ class IndexSnapshot:
         self.stamp = (version, hash((calibration, unfinished_runs, search_notes)))
         self.search_notes = search_notes  # an answer's warnings that its vectors were searched in memory (stores.search_notes)
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
-        self._memo = _Memo()
+        self._memo = Memo()
 
     @property
     def unfinished_runs(self) -> dict[str, dict[str, Any]]:
@@ -361,33 +340,11 @@ class IndexSnapshot:
     def status(self, filters: Filters | None = None) -> dict[str, Any]:
         """Counts by kind, for ``stats``, health checks and MCP; only what ``filters``
         let the caller see (everything when None)."""
-        pred = self.allowed(filters) if filters is not None else None
-        kinds: dict[str, int] = {}
-        for n in self.nodes.values():
-            if pred is None or pred(n.id):
-                kinds[n.kind.value] = kinds.get(n.kind.value, 0) + 1
-        edge_kinds: dict[str, int] = {}
-        for e in self.edges.values():
-            if pred is None or (pred(e.source) and pred(e.target)):
-                edge_kinds[e.kind.value] = edge_kinds.get(e.kind.value, 0) + 1
-        def seen_edge(i: str) -> bool:
-            return (e := self.edges.get(i)) is not None and (pred is None or (pred(e.source) and pred(e.target)))
-
-        edge_vectors = sum(map(seen_edge, self._edge_vectors))
-        bad_nodes, bad_edges = self.unusable_vectors  # counted only when there are any
-        unusable = {"nodes": sum(1 for i in bad_nodes if pred is None or pred(i)), "edges": sum(map(seen_edge, bad_edges))}
-        return {
-            "path": str(self.path),
-            "version": self.version,
-            "embedder": self.embedder.name,
-            "nodes": sum(kinds.values()),
-            "edges": sum(edge_kinds.values()),
-            "node_kinds": dict(sorted(kinds.items())),
-            "edge_kinds": dict(sorted(edge_kinds.items())),
-            "vectors": {"nodes": sum(1 for i in self._node_vectors if pred is None or pred(i)), "edges": edge_vectors},
-            **({"unusable_vectors": unusable} if any(unusable.values()) else {}),
-            **({"unfinished_runs": runs} if (runs := self.unfinished_runs) else {}),
-        }
+        return status_counts(
+            path=self.path, version=self.version, embedder=self.embedder.name, nodes=self.nodes, edges=self.edges,
+            node_vectors=self._node_vectors.keys(), edge_vectors=self._edge_vectors.keys(), unusable=self.unusable_vectors,
+            unfinished_runs=self.unfinished_runs, pred=self.allowed(filters) if filters is not None else None,
+        )
 
 
 def _ordered(hits: list[VectorHit]) -> list[VectorHit]:
