@@ -242,7 +242,9 @@ FORBIDDEN = re.compile(
 #: the checkout's commit (git rev-parse, git status), and its startup section times this
 #: package's own CLI and a cold query in a fresh interpreter; the Chroma store imports
 #: httpx only to recognise the Chroma client's transport errors (it sends nothing itself)
-#: and to give the client's own session a timeout (``server_timeouts``),
+#: and to give the client's own session a timeout (``server_timeouts``); its connection
+#: (``chroma_connect``) sends one heartbeat GET with httpx to the configured server, so
+#: that a server that never answers fails in bounded time,
 #: and the server errors' reader names its module for the same reason, and ``socket`` to
 #: recognise a host name that does not resolve (``socket.gaierror``; it opens none); the
 #: walk and the file reader name a socket file in the notes that skip one (no socket is opened);
@@ -253,7 +255,7 @@ FORBIDDEN = re.compile(
 #: this package never imports or runs it.
 ALLOWED = {
     ("bench/machine.py", "subprocess"), ("bench/startup.py", "subprocess"), ("stores/vectors.py", "httpx"),
-    ("stores/server_timeouts.py", "httpx"),
+    ("stores/server_timeouts.py", "httpx"), ("stores/chroma_connect.py", "httpx"),
     ("bench/client_leak.py", "subprocess"), ("bench/client_leak.py", "socket"), ("bench/client_leak.py", "urlopen"),
     ("stores/server_errors.py", "httpx"), ("stores/server_errors.py", "socket"), ("ingest/walk.py", "socket"), ("ingest/skill_records.py", "socket"),
     ("data/sample_catalogue/hooks/scan_staged.py", "subprocess"),

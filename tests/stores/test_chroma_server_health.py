@@ -24,9 +24,9 @@ from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.filters import Filters
 from skill_retriever.model import Edge, Node
+from skill_retriever.stores import chroma_connect
 from skill_retriever.stores import index as index_module
 from skill_retriever.stores import manifest as mf
-from skill_retriever.stores import vectors
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index, move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
@@ -182,7 +182,7 @@ def test_a_stopped_server_fails_stats_query_and_search_in_bounded_time(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _on_server(tmp_path / "S", chroma_server.url)
-    monkeypatch.setattr(vectors, "CHROMA_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 1.0)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()
         assert snap._remote is not None

@@ -19,7 +19,7 @@ from cli_calls import run as _cli
 
 from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.model import Node
-from skill_retriever.stores import vectors
+from skill_retriever.stores import chroma_connect
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index, move_vectors_to_server
 from skill_retriever.stores.server_timeouts import error_of, problem_of
@@ -44,7 +44,7 @@ def test_a_stopped_server_is_said_to_be_busy_or_stopped_not_to_be_started(
     with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
         index.upsert([Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i}") for i in range(4)])
     move_vectors_to_server(path, chroma_server.url, embedder=HashingEmbedder())
-    monkeypatch.setattr(vectors, "CHROMA_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 1.0)
     with _stopped(chroma_server):
         code, out, _ = _cli(capsys, "stats", "--index-dir", str(path))
         line = next(x for x in out.splitlines() if x.startswith("server: "))

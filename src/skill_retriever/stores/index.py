@@ -382,7 +382,7 @@ def move_index_to_server(
     search through them from now on, and delete the previous move's collections when they
     are on the same server and this directory's (``stores.server_moves``). Opened without
     its old server, so that a copy, or an index whose server is down, can move."""
-    from skill_retriever.stores.vectors import check_chroma_url
+    from skill_retriever.stores.chroma_connect import check_chroma_url
 
     check_chroma_url(chroma_url)
     with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:

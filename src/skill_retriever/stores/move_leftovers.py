@@ -104,7 +104,8 @@ def _delete(pending: Pending) -> tuple[str, ...]:
     """Delete the collections ``pending`` names that carry its marks; the names deleted."""
     from chromadb.errors import NotFoundError
 
-    from skill_retriever.stores.vectors import OWNER_DIR_KEY, OWNER_KEY, chroma_client
+    from skill_retriever.stores.chroma_connect import chroma_client
+    from skill_retriever.stores.vectors import OWNER_DIR_KEY, OWNER_KEY
 
     client = chroma_client(pending.url)
     removed = []

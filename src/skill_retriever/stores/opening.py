@@ -32,6 +32,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.chroma_connect import check_chroma_server
 from skill_retriever.stores.embedder import Embedder, embedder_for
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.items import ItemStore
@@ -41,7 +42,6 @@ from skill_retriever.stores.recorded_model import EMBEDDER_KEY, Recorded
 from skill_retriever.stores.server_choice import checked_url, record_switch, switch_target, switched
 from skill_retriever.stores.server_link import recorded_link, remember, restored
 from skill_retriever.stores.vector_checks import settle_dim, warn_unusable
-from skill_retriever.stores.vectors import check_chroma_server
 
 log = logging.getLogger("skill_retriever")
 

@@ -137,7 +137,8 @@ def remote_of(
     url = manifest.get("chroma_url")
     if not url:
         return None
-    from skill_retriever.stores.vectors import ChromaVectorStore, check_chroma_url, chroma_client
+    from skill_retriever.stores.chroma_connect import check_chroma_url, chroma_client
+    from skill_retriever.stores.vectors import ChromaVectorStore
 
     url = check_chroma_url(str(url))
     owner = str(manifest.get("index_id") or "") or None

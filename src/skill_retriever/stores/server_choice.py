@@ -21,8 +21,8 @@ from typing import Any
 from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.chroma_connect import check_chroma_server, check_chroma_url
 from skill_retriever.stores.server_errors import one_server
-from skill_retriever.stores.vectors import check_chroma_server, check_chroma_url
 
 __all__ = ["checked_url", "record_switch", "switch_target", "switched", "usable_server"]
 
@@ -33,7 +33,7 @@ _IDENTITY = ("collection_prefix", "index_id")
 
 
 def checked_url(url: str) -> str:
-    """``url`` when it names a Chroma server address (``stores.vectors.check_chroma_url``).
+    """``url`` when it names a Chroma server address (``stores.chroma_connect.check_chroma_url``).
 
     A blank one is refused here: ``urlparse`` reads ``"   "`` as a host of three spaces,
     which passes the address check and then fails at the server as something else.

@@ -11,7 +11,7 @@ So clients are shared: one per (process, server address, settings, CA environmen
 kept for the life of the process, so at most one per server a process talks to. A shared
 client is safe across threads (its session is a thread-safe HTTP connection pool) and across a server
 restart (the pool drops a connection the server closed and opens a new one). It is used
-only once a heartbeat has just answered (``vectors.chroma_client``): when none did, a new
+only once a heartbeat has just answered (``chroma_connect.chroma_client``): when none did, a new
 client is built, so that it fails as before, in chromadb's words that the error messages
 read.
 """

@@ -173,7 +173,7 @@ def _strays(url: str, path: Path, now: Mapping[str, Any], previous: Mapping[str,
     """The collections on ``url`` marked as ``path``'s that the index does not use and the
     move has not ``named`` already (``move_leftovers.strays``); a server that fails to list
     them is logged, not raised: the move is done."""
-    from skill_retriever.stores.vectors import chroma_client
+    from skill_retriever.stores.chroma_connect import chroma_client
 
     on_url = same_server(previous.get("chroma_url"), url)
     used = {*collection_names(now), *named, *(collection_names(previous) if on_url else ())}
@@ -217,7 +217,7 @@ def delete_own(previous: Mapping[str, Any], path: Path) -> PreviousCollections:
     """Delete the collections ``previous`` (a manifest naming a server) names on its server
     that are the index at ``path``'s own (:func:`_why_keep`); the others, and all of them
     when the server fails, are named as kept, with why."""
-    from skill_retriever.stores.vectors import chroma_client
+    from skill_retriever.stores.chroma_connect import chroma_client
 
     old_url, names = str(previous["chroma_url"]), collection_names(previous)
     removed: list[str] = []

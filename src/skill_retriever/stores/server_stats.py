@@ -48,7 +48,8 @@ def server_status(
         return None
     from chromadb.errors import NotFoundError
 
-    from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
+    from skill_retriever.stores.chroma_connect import chroma_client
+    from skill_retriever.stores.vectors import ChromaVectorStore
 
     want = held_hashes(path, snapshot) if snapshot is not None else None  # a database error is no server's
     stores: list[Any] = []

@@ -1,5 +1,5 @@
 """Which certificates a Chroma server's https is checked against: one rule for the
-heartbeat that bounds the first request (``vectors._answers_in_time``) and for chromadb's
+heartbeat that bounds the first request (``chroma_connect._answers_in_time``) and for chromadb's
 ``HttpClient``, so the two never disagree about a server.
 
 chromadb builds its HTTP session with ``verify=chroma_server_ssl_verify`` when its

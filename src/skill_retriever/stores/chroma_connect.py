@@ -1,0 +1,116 @@
+"""Connecting to a Chroma server: the address check, a shared client whose first request is bounded."""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from typing import Any
+
+from skill_retriever.exceptions import ConfigError, ServerUnreachableError
+from skill_retriever.stores.server_auth import check_provider
+from skill_retriever.stores.server_clients import client_key, keep_client, shared_client
+from skill_retriever.stores.server_errors import reached, url_parts
+from skill_retriever.stores.server_timeouts import bound_requests, error_of, problem_of
+from skill_retriever.stores.server_trust import ssl_trust
+
+log = logging.getLogger("skill_retriever")
+
+#: Seconds a request to a Chroma server may take (connecting, sending, waiting for each
+#: part of the answer): chromadb's client waits forever by default, so a stopped server
+#: (``kill -STOP``: its port still accepts connections) hung every command.
+CHROMA_TIMEOUT_S = 30.0
+
+
+def check_chroma_url(url: str) -> str:
+    """``url`` when it names a Chroma server (``http(s)://host[:port]``, no path).
+
+    Raises:
+        ConfigError: Another scheme, a path, a query, or no host.
+    """
+    from urllib.parse import urlparse
+
+    u = urlparse(url if "://" in url else f"http://{url}")
+    try:
+        port_ok = u.port is None or 0 < u.port < 65536
+    except ValueError:
+        port_ok = False
+    if u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") or u.query or not port_ok:
+        raise ConfigError(
+            f"--chroma-url {url!r} is not a Chroma server address; give http://host:port or https://host:port "
+            "(no path), e.g. http://127.0.0.1:8000"
+        )
+    return url
+
+
+def chroma_client(url: str) -> Any:
+    """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off),
+    shared by every caller in the process (``stores.server_clients``: one was never closed).
+
+    Raises:
+        ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
+            a CA setting names no bundle that can be read, or the auth provider setting
+            no class (``stores.server_auth``).
+        ServerUnreachableError: Nothing answers at ``url`` (refused, timed out, no such
+            host); what answers wrongly raises chromadb's or httpx's error.
+    """
+    import chromadb
+    from chromadb.config import Settings
+
+    check_chroma_url(url)
+    scheme, host, port = url_parts(url)
+    settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    check_provider(settings)
+    key = client_key(url, settings)
+    try:
+        answered = _answers_in_time(scheme, host, port, ssl_trust(settings))
+        client = shared_client(key) if answered else None  # else a new one fails in chromadb's words
+        if client is None:
+            client = keep_client(key, chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings))
+    except ConfigError:
+        raise
+    except Exception as exc:  # chromadb says "Could not connect" whatever the cause: the chain tells
+        if problem_of(url, exc).down:  # so that every open says the index is not damaged
+            raise error_of(url, exc) from exc
+        raise
+    bound_requests(client, CHROMA_TIMEOUT_S)  # each time: a shared client keeps the bound now in force
+    return client
+
+
+def check_chroma_server(url: str) -> None:
+    """Raise what opening an index would when the Chroma server at ``url`` cannot be used:
+    ``index.json`` must name no server before it answered (a failed first ``index`` left one).
+
+    Raises:
+        ConfigError: ``url`` is no server address, or a CA setting names no bundle.
+        ServerUnreachableError: Nothing answers at ``url`` (what to do).
+        IndexCorruptError: The server answers but cannot be used (why, and what to do).
+    """
+    try:
+        chroma_client(url).heartbeat()
+    except (ConfigError, ServerUnreachableError):
+        raise
+    except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
+        raise error_of(url, exc) from exc
+
+
+def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> bool:
+    """Whether the server answered a heartbeat; raise httpx's timeout error when it does not
+    answer within :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request
+    while it is built, with no timeout and no setting for one; ``verify`` is that client's
+    trust. Other failures (refused, TLS, not Chroma: False) are left for a new client to
+    raise: ``server_problem`` words them."""
+    import httpx
+
+    netloc = f"[{host}]" if ":" in host else host
+    try:
+        answer = httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S, verify=verify)
+    except httpx.TimeoutException:
+        raise
+    except httpx.HTTPError as exc:
+        log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
+        return False
+    reached(scheme, host, port)  # it answered in this scheme: a later hang-up is no TLS port
+    return answer.is_success
+
+
+__all__ = ["CHROMA_TIMEOUT_S", "check_chroma_server", "check_chroma_url", "chroma_client"]
