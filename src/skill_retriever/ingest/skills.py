@@ -24,7 +24,7 @@ What is recognised, walking the folder in sorted order:
 
 The root's own name counts as such a folder only for one kind's folder indexed by itself
 (``components/hooks``); in a repository (kind folders, ``skills/`` or ``plugins/``
-inside, a SKILL.md, a plugin manifest) only the folders inside it do (`_is_layout`).
+inside, a SKILL.md, a plugin manifest) only the folders inside it do (`skill_files.is_layout`).
 
 Node ids are ``f"{source_name}/{relative_path}"``, the source name defaulting to the root
 folder's name; every node records ``source_root`` and ``source_name`` (see `provenance`).
@@ -55,29 +55,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
-from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.access_keys import access_notes
-from skill_retriever.ingest.command_places import command_place, in_plugin
-from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
+from skill_retriever.ingest.command_places import in_plugin
 from skill_retriever.ingest.plugin_manifests import (
     PluginSpec,
     find_plugins,
-    is_marketplace,
     plugin_record,
 )
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
+from skill_retriever.ingest.skill_files import Reader
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import NodeKind, parse_timestamp
-
-_IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
-_KIND_FOLDERS = {"agents": NodeKind.AGENT, "commands": NodeKind.COMMAND, "hooks": NodeKind.HOOK}
-_MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
-#: Folders that make a root a repository of components rather than one kind's folder.
-_LAYOUT_FOLDERS = frozenset({*_KIND_FOLDERS, *_MCP_FOLDERS, "skills", "plugins", ".claude-plugin"})
 
 
 def ingest_skill_repo(
@@ -131,145 +123,6 @@ def _nearest(folder: str, candidates: Mapping[str, object]) -> str | None:
         folder = posixpath.dirname(folder)
 
 
-def _is_layout(files: list[str]) -> bool:
-    """Whether ``files`` (relative to a root) lie in a repository's own layout: a kind
-    folder, ``skills/`` or ``plugins/`` inside it, a SKILL.md or a plugin manifest."""
-    for rel in files:
-        *folders, base = rel.split("/")
-        if _LAYOUT_FOLDERS.intersection(folders) or base.lower() in ("skill.md", "plugin.json"):
-            return True
-    return False
-
-
-def _below(folder: str, skill: str | None) -> list[str]:
-    """The folder's parts below the skill folder it is in (all of them outside skills)."""
-    return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
-
-
-def _hook_name(folder: str, stem: str) -> str:
-    """The name of a hook file that gives none: its stem, but for a plugin's
-    ``hooks/hooks.json`` (the file Claude Code's plugins keep their hooks in), whose stem
-    names nothing: the folder above ``hooks/`` (``plugins/guard/hooks/hooks.json`` ->
-    ``guard-hooks``), so that two plugins' hooks are not both "hooks" in a plan or an
-    uninstall."""
-    parts = folder.split("/")
-    if stem.lower() != "hooks" or len(parts) < 2 or parts[-1].lower() != "hooks":
-        return stem
-    return f"{parts[-2]}-hooks"
-
-
-def _kind_folder(parts: list[str]) -> NodeKind | None:
-    for part in reversed(parts):
-        if part in _KIND_FOLDERS:
-            return _KIND_FOLDERS[part]
-    return None
-
-
-class _Reader:
-    """Reads the files of one root; every file's failure becomes a problem of that file."""
-
-    def __init__(self, root: Path, corpus: str, files: list[str], max_bytes: int) -> None:
-        self.root, self.corpus, self.max_bytes = root, corpus, max_bytes
-        self.files = set(files)
-        # The root's own name says what its files are only when the root is one kind's
-        # folder indexed by itself (``components/hooks``); a repository cloned under such
-        # a name (wshobson/agents into ``agents/``) would make every stray Markdown file
-        # with a name and a description an agent: there the folders inside decide.
-        self.root_names = [] if _is_layout(files) else [root.resolve().name]
-
-    def folders(self, folder: str, skill: str | None) -> list[str]:
-        """The folder names that say what a file is: those below its skill folder, or
-        (outside skills) every folder from the root down, the root's own name included
-        unless the root holds a repository's layout (`_is_layout`), so indexing a
-        ``hooks/`` or ``mcps/`` folder itself reads its files as such."""
-        return _below(folder, skill) if skill is not None else [*self.root_names, *_below(folder, None)]
-
-    def where(self, rel: str) -> str:
-        return str(self.root / rel)
-
-    def json(self, rel: str) -> object:
-        return cfg.json_document(rec.read_text(self.root / rel, self.max_bytes))
-
-    def records(self, rel: str, is_skill: bool, skill: str | None, out: Corpus) -> list[rec.Record]:
-        """The records of one file, or [] after reporting why it cannot be read."""
-        try:
-            return self._records(rel, is_skill, skill)
-        except rec.EmptyRecordError as exc:  # read, and empty: what it held goes
-            out.problems.append(Problem(self.where(rel), str(exc), unread=Unread.NOTHING))
-        except rec.RecordError as exc:
-            out.problems.append(Problem(self.where(rel), str(exc)))
-        except OSError as exc:
-            out.problems.append(Problem(self.where(rel), rec.unreadable(exc)))
-        except Exception as exc:  # noqa: BLE001  (the per-file boundary, reported below)
-            # One file must never abort a run: whatever its content makes a parser raise
-            # (a bug of ours, PyYAML's or json's included) costs this file only, and is
-            # reported with the exception's type so that it can be fixed.
-            out.problems.append(
-                Problem(self.where(rel), f"unexpected {type(exc).__name__} while reading: "
-                        f"{exc}; file skipped (please report this)")
-            )
-        return []
-
-    def _records(self, rel: str, is_skill: bool, skill: str | None) -> list[rec.Record]:
-        base, folder = posixpath.basename(rel), posixpath.dirname(rel)
-        stem, ext = posixpath.splitext(base)
-        lower_ext = ext.lower()
-        if base == "plugin.json":  # read as the plugin's manifest (`manifest`); its servers here
-            return self.plugin_servers(rel) if skill is None else []
-        if stem.lower() in _IGNORED_STEMS or is_marketplace(rel):
-            return []
-        context = self.folders(folder, skill)
-        kind = NodeKind.SKILL if is_skill else _kind_folder(context)
-        if lower_ext == ".md":
-            default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
-            text = rec.read_text(self.root / rel, self.max_bytes)
-            made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
-            if made is not None and made.kind is NodeKind.COMMAND:
-                # Where the file lies below commands/ is what Claude Code names and files
-                # it by (`command_places`): kept so that install writes it there.
-                place, notes = command_place(context, stem)
-                made.attrs.update(place)
-                made.warnings += notes
-            return [made] if made else []
-        if lower_ext != ".json" or skill is not None:
-            return []
-        if kind is NodeKind.HOOK:
-            data = self.json(rel)
-            return [hook_record(data, rel, _hook_name(folder, stem), self.files)] if is_hook_definition(data) else []
-        if base in (".mcp.json", "mcp.json") or _MCP_FOLDERS.intersection(context):
-            return cfg.mcp_records(self.json(rel), rel, stem)
-        return []
-
-    def plugin_servers(self, rel: str) -> list[rec.Record]:
-        """The MCP servers a ``plugin.json`` holds inline (``"mcpServers": {name: {...}}``),
-        one record each (``rel#name``), members of its plugin as a ``.mcp.json``'s are:
-        installing the plugin installs them. A manifest that cannot be read is reported
-        once, as the plugin's (`manifest`); a ``mcpServers`` naming files (a path, a list
-        of paths) gives nothing here: ``.mcp.json`` at the plugin's root is read as any."""
-        try:
-            data = self.json(rel)
-        except (rec.RecordError, OSError):
-            return []
-        servers = data.get("mcpServers") if isinstance(data, dict) else None
-        return cfg.mcp_records({"mcpServers": servers}, rel, "") if isinstance(servers, dict) and servers else []
-
-    def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:
-        if spec.manifest is None:
-            return {}
-        try:
-            return cfg.plugin_meta(self.json(spec.manifest))
-        except rec.RecordError as exc:
-            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {exc}"))
-        except OSError as exc:
-            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {rec.unreadable(exc)}"))
-        except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in `records`)
-            problems.append(
-                Problem(self.where(spec.manifest), f"plugin metadata ignored: unexpected "
-                        f"{type(exc).__name__}: {exc} (please report this)")
-            )
-        return {}
-
-
 def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     if not root.is_dir():
         raise IngestError(
@@ -282,7 +135,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     corpus = origin.name
     out = Corpus(corpus, attrs=origin.attrs())
     files = walk_files(root, out.problems)
-    reader = _Reader(root, corpus, files, max_bytes)
+    reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
     plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
@@ -323,7 +176,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     return out
 
 
-def _unread_members(reader: _Reader, spec: PluginSpec, problems: list[Problem]) -> list[Problem]:
+def _unread_members(reader: Reader, spec: PluginSpec, problems: list[Problem]) -> list[Problem]:
     """A bare plugin folder with no member read today, though some could not be read: the
     plugin stays as indexed before (`Unread.ITEM`), as its members do; made of nothing it
     was removed, with the relations to it, until the file was mended."""
@@ -337,7 +190,7 @@ def _unread_members(reader: _Reader, spec: PluginSpec, problems: list[Problem]) 
 
 
 def _plugin_nodes(
-    reader: _Reader,
+    reader: Reader,
     local: dict[str, PluginSpec],
     remote: list[PluginSpec],
     plugin_ids: dict[str, str],
