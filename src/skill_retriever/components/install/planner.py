@@ -33,12 +33,9 @@ check here sees it there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from skill_retriever.advice import Word
 from skill_retriever.components.closure import (
     Closure,
     Members,
@@ -47,32 +44,26 @@ from skill_retriever.components.closure import (
     plugin_members,
 )
 from skill_retriever.components.conflicts import find_conflicts
-from skill_retriever.components.install.cases import CaseFolders, case_twins_note
-from skill_retriever.components.install.claims import settle_claims, status_of
+from skill_retriever.components.install.claims import settle_claims
 from skill_retriever.components.install.claude_folder import config_root
 from skill_retriever.components.install.claude_names import (
     note_same_named_agents,
     note_same_named_commands,
     note_shadowed_commands,
 )
+from skill_retriever.components.install.component_actions import Shared, plan_component
 from skill_retriever.components.install.declared_conflicts import declared_conflicts
-from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
 from skill_retriever.components.install.install_args import (
     check_path,
     check_source,
     check_switches,
     ids_given,
 )
-from skill_retriever.components.install.inventory import INSTALLABLE, InstallRecord, match_installed
-from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
 from skill_retriever.components.install.missing import note_missing, unknown_requires
 from skill_retriever.components.install.orphans import leave_out_orphans
-from skill_retriever.components.install.paths import server_key
 from skill_retriever.components.install.plan import (
     SAME_PATH,
-    ComponentPlan,
-    FileAction,
-    HookEntry,
     InstallError,
     InstallPlan,
     Scope,
@@ -80,13 +71,10 @@ from skill_retriever.components.install.plan import (
     UnsafePathError,
 )
 from skill_retriever.components.install.render import render
-from skill_retriever.components.install.render_mcp import unfilled_notes
 from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
-from skill_retriever.components.install.server_action import server_action
-from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
@@ -95,7 +83,6 @@ from skill_retriever.components.install.unseen import (
     installed_names,
     unseen_conflicts,
 )
-from skill_retriever.components.install.unshipped_scripts import judge
 from skill_retriever.components.view import CallerView, as_view
 from skill_retriever.model import Node
 
@@ -188,10 +175,10 @@ def plan_install(
     nodes = [view.get(i) for i in order]
     outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
     planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
-    shared = _Shared(root, planned, scope)
+    shared = Shared(root, planned, scope)
     plans, clashes = settle_claims(
         [
-            _component_plan(
+            plan_component(
                 n,
                 out,
                 () if n.id in wanted else tuple(required_by.get(n.id, ())),
@@ -268,43 +255,6 @@ def _hops(
     return {i: chain[1:-1] for i, chain in chains.items() if met.intersection(chain[1:-1])}
 
 
-class _Shared:
-    """What every component's plan reads of the root, once per plan: its shared JSON
-    files, its folders' listings (`cases`), and how an uninstall command names it."""
-
-    def __init__(self, root: Path, planned: list[str], scope: str) -> None:
-        self.cases = CaseFolders(root, planned)
-        self.planned = frozenset(planned)  # what every component writes
-        self.where: list[Word] = ["--user"] if scope == "user" else ["--target", root]
-        self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
-        self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
-        if self.settings is not None and (why := check_settings(self.settings)):
-            self.settings, self.settings_why = (
-                None,
-                f"the existing {SETTINGS_FILE}: {why}; fix it first",
-            )
-        try:  # what each recorded component wrote (a damaged record: nothing known)
-            self.record: InstallRecord | None = InstallRecord.load(root)
-        except InstallError:
-            self.record = None
-        components = self.record.components if self.record else {}
-        self.files = {i: e.files for i, e in components.items()}
-        self.names = {i: e.name for i, e in components.items()}
-        self.servers = {i: e.mcp for i, e in components.items()}
-
-    def owner(self, node_id: str, rel: str, digest: str) -> tuple[str, str] | None:
-        """Another recorded component that wrote exactly ``digest`` at ``rel`` (its name and id)."""
-        return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and f.get(rel) == digest), None)
-
-    def writer(self, node_id: str, rel: str) -> tuple[str, str] | None:
-        """Another recorded component that wrote ``rel``, whatever it holds now (its name and id)."""
-        return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and rel in f), None)
-
-    def server_owner(self, node_id: str, name: str, entry: Any) -> tuple[str, str] | None:
-        """Another recorded component that wrote exactly ``entry`` as server ``name`` (its name and id)."""
-        return next(((self.names[i], i) for i, m in self.servers.items() if i != node_id and m.get(name) == entry), None)
-
-
 def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
     """What installing ``node`` writes, or its status (refused, skipped) and why not.
     Every component is rendered before any is planned: a file's spelling in the target
@@ -315,82 +265,3 @@ def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None
         return "refused", str(exc)
     except SkipComponent as exc:
         return "skipped", str(exc)
-
-
-def _component_plan(
-    node: Node,
-    out: Rendered | tuple[Status, str],
-    needed: tuple[str, ...],
-    via: tuple[str, ...],
-    requirers: tuple[tuple[str, str], ...],
-    root: Path,
-    force: bool,
-    shared: _Shared,
-) -> ComponentPlan:
-    def plan(status: Status, actions: Sequence[FileAction] = (), reason: str = "") -> ComponentPlan:
-        return ComponentPlan(
-            node.id, node.kind.value, node.name, status, tuple(actions), reason, needed, via=via, requirers=requirers
-        )
-
-    if not isinstance(out, Rendered):
-        status, why = out
-        return plan(status, reason=why)
-    ours = shared.files.get(node.id, {})
-    owner = partial(shared.owner, node.id)
-    writer = partial(shared.writer, node.id)
-    actions = [file_action(root, f, force, shared.cases, ours, owner, shared.where, writer) for f in out.files]
-    actions += _entry_actions(node, out, shared, force)
-    hooks = [a.action for a in actions if a.hook is not None]  # all unchanged: an earlier install's
-    verdict = judge(out.needs, root, shared.planned, force, bool(hooks) and set(hooks) == {"unchanged"})
-    if verdict.skip:  # a script it runs is missing: written, the hook would fail (or block)
-        return plan("skipped", reason="; ".join([verdict.skip, *out.notes]))  # notes: why (not on disk...)
-    notes = [*_notes_on_values(out, actions), *verdict.notes, case_twins_note(f.rel for f in out.files)]
-    return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
-
-
-def _notes_on_values(out: Rendered, actions: Sequence[FileAction]) -> list[str]:
-    """``out``'s notes, where the user filled in a server's placeholders: what its entry
-    in ``.mcp.json`` still leaves to fill in, not what the rendered one does."""
-    filled = next((a.mcp_values for a in actions if a.mcp_values is not None), None)
-    if filled is None or out.mcp_entry is None:
-        return list(out.notes)
-    stale = set(unfilled_notes(out.mcp_entry))
-    return [n for n in out.notes if n not in stale] + unfilled_notes(filled)
-
-
-def _entry_actions(node: Node, out: Rendered, shared: _Shared, force: bool) -> list[FileAction]:
-    actions: list[FileAction] = []
-    for entry in out.hooks:
-        path = f"{SETTINGS_FILE}#{entry.where}"
-        if shared.settings is None:
-            actions.append(FileAction(path, "refused", shared.settings_why, hook=entry))
-        elif has_hook(shared.settings, entry):
-            actions.append(FileAction(path, "unchanged", hook=entry))
-        else:
-            actions.append(FileAction(path, "create", hook=entry, in_group=has_group(shared.settings, entry)))
-    if out.mcp_entry is not None:
-        name = server_key(node.name)
-        path = f"{MCP_FILE}#{name}"
-        if shared.mcp is None:
-            return actions + [FileAction(path, "refused", shared.mcp_why, mcp_entry=out.mcp_entry)]
-        current = shared.mcp.get("mcpServers", {}).get(name)
-        other = None if current is None else shared.server_owner(node.id, name, current)
-        others = None if other is None else theirs(other, "configured", shared.where)
-        mine = shared.servers.get(node.id, {}).get(name)
-        action = server_action(path, out.mcp_entry, current, mine, force, others)
-        forced = action.action == "overwrite" and not action.reason  # the user's own entry
-        actions.append(replace(action, reason=SERVER_KEPT) if forced else action)
-    return actions
-
-
-def has_group(settings: Mapping[str, Any], entry: HookEntry) -> bool:
-    """Whether ``settings`` holds a group of ``entry``'s event and matcher that takes hooks
-    (a group without ``matcher`` is the one of ``""``, as Claude Code reads it): the hook
-    joins it (`settings.merge_hooks`), which the plan line says."""
-    hooks = settings.get("hooks")
-    groups = hooks.get(entry.event) if isinstance(hooks, Mapping) else None
-    mine = entry.matcher or ""
-    return any(
-        isinstance(g, Mapping) and (g.get("matcher") or "") == mine and isinstance(g.get("hooks"), list)
-        for g in groups or ()
-    )
