@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import re
 
-from skill_retriever.ingest.secret_formats import on_lines
+from skill_retriever.ingest.secret_formats import on_lines, replace_group
 from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
 from skill_retriever.ingest.secrets import (
     _AUTH_HEADER_RE,
     _SCHEMES,
     _masked,
-    _replace_group,
     redact_text,
 )
 from skill_retriever.ingest.table_secrets import redact_tables
@@ -110,7 +109,7 @@ def _redact_literal(m: re.Match[str]) -> str:
     scheme = _SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
     if not literal_secret(value, after_scheme=scheme):
         return m[0]
-    return _replace_group(m, "val", _masked(value) + end)
+    return replace_group(m, "val", _masked(value) + end)
 
 
 def _assignment(m: re.Match[str]) -> str:
@@ -128,7 +127,7 @@ def _assignment(m: re.Match[str]) -> str:
     phrase = literal_phrase(value) and not follows.isalnum()
     if not (phrase or literal_secret(value)):
         return m[0]
-    return _replace_group(m, "val", _masked(value) + end)
+    return replace_group(m, "val", _masked(value) + end)
 
 
 def _split_trailing(value: str) -> tuple[str, str]:

@@ -115,3 +115,9 @@ def _aws_secret(m: re.Match[str]) -> str:
     token = m[0]
     mixed = any(c.islower() for c in token) and any(c.isupper() for c in token)
     return REDACTED if mixed and any(c.isdigit() for c in token) else token
+
+
+def replace_group(m: re.Match[str], group: str, new: str) -> str:
+    """The text of ``m`` with its ``group`` replaced by ``new``."""
+    start, end = m.span(group)
+    return m[0][: start - m.start()] + new + m[0][end - m.start() :]

@@ -1,5 +1,6 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
-`literal_secret`, `literal_phrase`.
+`literal_secret`, `literal_phrase`; and the tests every redaction shares (`secrets`,
+`secret_urls`): `secret_name`, `is_reference`, `is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
 when what names it is secret-looking and the value reads as a literal secret, not as a
@@ -10,9 +11,15 @@ from __future__ import annotations
 
 import re
 
-from skill_retriever.ingest.secrets import _is_placeholder, _is_reference
+__all__ = ["is_placeholder", "is_reference", "literal_phrase", "literal_secret", "secret_name", "secret_word_name"]
 
-__all__ = ["literal_phrase", "literal_secret", "secret_word_name"]
+#: `secrets.SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
+#: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
+#: ``keywords`` name no secret; an MCP server's arguments keep `secrets.SECRET_RE`.
+_SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
+#: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
+#: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
+_PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
 
 #: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
 #: api key, ``PGPASSWORD`` -> pgpassword.
@@ -37,7 +44,7 @@ _ENV_NAME_RE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 #: Words that make a name no secret's: a public key's, or a record's.
 _NOT_SECRET_WORDS = frozenset("public pub publishable primary foreign sort partition cache".split())
 
-#: A value that only shows where a secret goes, beyond `secrets._is_placeholder`'s:
+#: A value that only shows where a secret goes, beyond `is_placeholder`'s:
 #: ``sk-xxxx1234``, ``ab...yz``, ``changeme``, ``REPLACE_WITH_KEY1``, ``****``, ``<token>``.
 _PLACEHOLDER_PART_RE = re.compile(
     r"(?i)x{4,}|\.{3}|\u2026|\*{3,}|[<>]|(?:^|[-_.])(?:your|my)[-_]|change[-_]?me|replace"
@@ -95,7 +102,7 @@ def literal_secret(value: str, *, after_scheme: bool = False) -> bool:
     (``Bearer X``) a value is a credential unless it is a word (``Bearer
     authentication``), so letters alone do."""
     word = value.strip("\"'")
-    if len(word) < 6 or any(c.isspace() for c in word) or _is_reference(value) or _is_placeholder(value):
+    if len(word) < 6 or any(c.isspace() for c in word) or is_reference(value) or is_placeholder(value):
         return False
     if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
         return False
@@ -125,3 +132,19 @@ def literal_phrase(value: str) -> bool:
     if _DESCRIPTION_RE.search(phrase):
         return False
     return _CODE_RE.search(phrase) is None
+
+
+def secret_name(name: str) -> bool:
+    """Whether a flag, variable, query parameter or frontmatter key names a secret."""
+    return _SECRET_NAME_RE.search(name) is not None
+
+
+def is_reference(value: str) -> bool:
+    """Whether a value is a shell variable or command substitution (``$X``, ``${X}``,
+    ``"$X"``, ``$(cmd)``): it names where the secret is, not the secret."""
+    return value.lstrip("\"'\\").startswith("$")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a value only shows where a secret goes (`_PLACEHOLDER_RE`)."""
+    return _PLACEHOLDER_RE.fullmatch(value.strip("\"'")) is not None

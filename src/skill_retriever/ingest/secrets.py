@@ -30,8 +30,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
+from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
+from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
+from skill_retriever.ingest.secret_values import is_placeholder, is_reference, secret_name
 
+# `redact_urls` (`secret_urls`) and `secret_name` (`secret_values`) are re-exported: they lived here.
 __all__ = [
     "REDACTED",
     "SECRET_RE",
@@ -47,30 +50,9 @@ __all__ = [
 
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: `SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
-#: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
-#: ``keywords`` name no secret; an MCP server's arguments keep `SECRET_RE`.
-_SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: Flags that take no value though their name looks secret: the word after them is the
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
-
-#: A URL's ``://`` and authority (``user:pass@host:port``), after a scheme; the authority
-#: ends where `urllib.parse.urlsplit` ends it, at ``/``, ``?`` or ``#`` (and at white
-#: space). The scheme is only looked behind at, and a parameter's name holds no ``?``:
-#: either way a pattern that could start anywhere in a long run of such characters would
-#: rescan it from every position (quadratic time on a crafted file).
-_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
-#: Query parameters that carry a credential though `SECRET_RE` misses their name: a
-#: signed URL's signature (Azure SAS ``sig``, S3 ``X-Amz-Signature``, GCS
-#: ``X-Goog-Signature``) and the short password names (``pass``, ``pwd``).
-_URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd", re.IGNORECASE)
-#: A ``name=value`` query (or ``;`` matrix) parameter; a quote, backtick or ``<>`` (never
-#: unencoded in a URL) ends it, as it ends a URL quoted in prose or code.
-_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s\"'`<>]*)")
-#: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
-_SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
-_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=([^&;#\s\"'`<>|()\\]*)")
 
 #: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open.
 _VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
@@ -133,29 +115,6 @@ _CLIENT_PASSWORDS = tuple(
         (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
     )
 )
-#: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
-#: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
-_PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
-#: The user names and passwords examples write in URLs (``postgresql://user:pass@host``):
-#: only the pair together reads as an example, never a real password after a real name.
-_EXAMPLE_USER_INFO = frozenset(
-    (u, p) for u in ("user", "username", "usr", "name") for p in ("pass", "password", "passwd", "pwd", "secret")
-)
-#: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
-#: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
-#: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
-#: and IFTTT (``maker.ifttt.com/trigger/<event>/with/key/<key>``, ``.../use/<key>``). The
-#: host and the path up to the secret are kept.
-_WEBHOOK_RE = re.compile(
-    r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/(?P<slack>[\w/-]+)"
-    r"|discord(?:app)?\.com/api/webhooks/\d+/(?P<discord>[\w-]+)"
-    r"|api\.telegram\.org/(?:file/)?bot(?P<telegram>\d+:[\w-]+)"
-    r"|(?:\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)"
-    r"/(?P<teams>[\w@/-]+)"
-    r"|hooks\.zapier\.com/hooks/catch/(?P<zapier>\d+/\w+)"
-    r"|maker\.ifttt\.com/(?:trigger/[\w.-]+/(?:json/)?with/key|use)/(?P<ifttt>[\w-]+))"
-)
-_WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
 
 
 def redact_args(args: list[str]) -> list[str]:
@@ -215,54 +174,10 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and secret_name(str(name)):
             scheme = re.match(_SCHEMES + r"\s+", value, re.IGNORECASE)
             secret = value[scheme.end() if scheme else 0 :]
-            if secret.strip() and not (_is_reference(secret) or _is_placeholder(secret)):
+            if secret.strip() and not (is_reference(secret) or is_placeholder(secret)):
                 value = value[: len(value) - len(secret)] + REDACTED
         out[name] = redact_text(value) if isinstance(value, str) else value
     return out
-
-
-def redact_urls(text: str) -> str:
-    """``text`` with the user info of every URL in it, the values of its secret-looking
-    query parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
-
-    The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
-    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
-    becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
-    What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
-    ``https://<token>@host``) and the user info examples write (``user:pass@localhost``).
-    """
-    return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
-
-
-def _redact_urls(
-    text: str, authority_re: re.Pattern[str], param_re: re.Pattern[str], *, keep_references: bool
-) -> str:
-    """`redact_urls` with the given URL patterns; with ``keep_references``, user info or a
-    parameter whose secret is a shell reference (``https://$USER:$PASS@h``,
-    ``?token=$TOKEN``) is left as written."""
-
-    def authority(m: re.Match[str]) -> str:
-        sep, netloc = m.groups()
-        if "@" not in netloc:
-            return m[0]
-        info, _, host = netloc.rpartition("@")
-        user, colon, password = info.partition(":")
-        secret = password if colon else user
-        if (keep_references and _is_reference(secret)) or _example_user_info(user, password if colon else None):
-            return m[0]
-        return f"{sep}{REDACTED}@{host}"
-
-    def param(m: re.Match[str]) -> str:
-        sep, name, value = m.groups()
-        secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or _is_placeholder(value) or (keep_references and _is_reference(value)):
-            return m[0]
-        return f"{sep}{name}={REDACTED}"
-
-    text = _WEBHOOK_RE.sub(_webhook, text)
-    if "://" not in text:
-        return text
-    return param_re.sub(param, authority_re.sub(authority, text))
 
 
 def redact_command(command: str) -> str:
@@ -279,40 +194,13 @@ def redact_command(command: str) -> str:
     value goes whole (``--password "a b c"``).
     """
     text = redact_formats(command)
-    text = _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
+    text = redact_shell_urls(text)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
-
-
-def _is_reference(value: str) -> bool:
-    """Whether a value is a shell variable or command substitution (``$X``, ``${X}``,
-    ``"$X"``, ``$(cmd)``): it names where the secret is, not the secret."""
-    return value.lstrip("\"'\\").startswith("$")
-
-
-def _is_placeholder(value: str) -> bool:
-    """Whether a value only shows where a secret goes (`_PLACEHOLDER_RE`)."""
-    return _PLACEHOLDER_RE.fullmatch(value.strip("\"'")) is not None
-
-
-def _example_user_info(user: str, password: str | None) -> bool:
-    """Whether a URL's user info only shows its shape: a placeholder secret
-    (``https://<token>@host``, ``user:your_password@``) or the words documentation writes
-    (``postgresql://user:pass@localhost``, ``username:password@``, ``ssh://git@host``:
-    the login every git host uses), which hold no secret."""
-    secret = user if password is None else password
-    if _is_placeholder(secret) or (password is None and user == "git"):
-        return True
-    return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
-
-
-def secret_name(name: str) -> bool:
-    """Whether a flag, variable, query parameter or frontmatter key names a secret."""
-    return _SECRET_NAME_RE.search(name) is not None
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
@@ -330,11 +218,11 @@ def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match
 
     def sub(m: re.Match[str]) -> str:
         value = m["val"]
-        if not value.strip("\"'") or _is_reference(value) or _is_placeholder(value):
+        if not value.strip("\"'") or is_reference(value) or is_placeholder(value):
             return m[0]  # nothing to hide (``TOKEN=""``), or no secret
         if not decide(m):
             return m[0]
-        return _replace_group(m, "val", _masked(value))
+        return replace_group(m, "val", _masked(value))
 
     return sub
 
@@ -347,16 +235,6 @@ def _masked(value: str) -> str:
         return REDACTED
     closed = len(value) > 1 and value.endswith(quote)
     return f"{quote}{REDACTED}{quote if closed else ''}"
-
-
-def _replace_group(m: re.Match[str], group: str, new: str) -> str:
-    start, end = m.span(group)
-    return m[0][: start - m.start()] + new + m[0][end - m.start() :]
-
-
-def _webhook(m: re.Match[str]) -> str:
-    group = next(g for g in _WEBHOOK_GROUPS if m[g] is not None)
-    return _replace_group(m, group, REDACTED)
 
 
 def _client_passwords(m: re.Match[str]) -> str:
@@ -386,10 +264,10 @@ def _curl_user(m: re.Match[str]) -> str:
     ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
     value = m["val"]
     user, colon, password = value.partition(":")
-    if not colon or _is_reference(value) or _is_reference(password) or _is_placeholder(password):
+    if not colon or is_reference(value) or is_reference(password) or is_placeholder(password):
         return m[0]
     quote = value[0] if value[0] in "\"'" else ""
     closed = quote if len(value) > 1 and value.endswith(quote) and quote else ""
     if not password.rstrip("\"'"):
         return m[0]  # ``-u user:`` asks for the password: nothing to hide
-    return _replace_group(m, "val", f"{user}:{REDACTED}{closed}")
+    return replace_group(m, "val", f"{user}:{REDACTED}{closed}")

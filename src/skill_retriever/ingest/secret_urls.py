@@ -1,0 +1,114 @@
+"""URLs with their credentials taken out: user info, secret query parameters, webhook keys."""
+
+from __future__ import annotations
+
+import re
+
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_values import is_placeholder, is_reference, secret_name
+
+__all__ = ["redact_shell_urls", "redact_urls"]
+
+#: A URL's ``://`` and authority (``user:pass@host:port``), after a scheme; the authority
+#: ends where `urllib.parse.urlsplit` ends it, at ``/``, ``?`` or ``#`` (and at white
+#: space). The scheme is only looked behind at, and a parameter's name holds no ``?``:
+#: either way a pattern that could start anywhere in a long run of such characters would
+#: rescan it from every position (quadratic time on a crafted file).
+_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
+#: Query parameters that carry a credential though `secret_name` misses their name: a
+#: signed URL's signature (Azure SAS ``sig``, S3 ``X-Amz-Signature``, GCS
+#: ``X-Goog-Signature``) and the short password names (``pass``, ``pwd``).
+_URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd", re.IGNORECASE)
+#: A ``name=value`` query (or ``;`` matrix) parameter; a quote, backtick or ``<>`` (never
+#: unencoded in a URL) ends it, as it ends a URL quoted in prose or code.
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s\"'`<>]*)")
+#: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
+_SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
+_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=([^&;#\s\"'`<>|()\\]*)")
+
+#: The user names and passwords examples write in URLs (``postgresql://user:pass@host``):
+#: only the pair together reads as an example, never a real password after a real name.
+_EXAMPLE_USER_INFO = frozenset(
+    (u, p) for u in ("user", "username", "usr", "name") for p in ("pass", "password", "passwd", "pwd", "secret")
+)
+#: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
+#: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
+#: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
+#: and IFTTT (``maker.ifttt.com/trigger/<event>/with/key/<key>``, ``.../use/<key>``). The
+#: host and the path up to the secret are kept.
+_WEBHOOK_RE = re.compile(
+    r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/(?P<slack>[\w/-]+)"
+    r"|discord(?:app)?\.com/api/webhooks/\d+/(?P<discord>[\w-]+)"
+    r"|api\.telegram\.org/(?:file/)?bot(?P<telegram>\d+:[\w-]+)"
+    r"|(?:\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)"
+    r"/(?P<teams>[\w@/-]+)"
+    r"|hooks\.zapier\.com/hooks/catch/(?P<zapier>\d+/\w+)"
+    r"|maker\.ifttt\.com/(?:trigger/[\w.-]+/(?:json/)?with/key|use)/(?P<ifttt>[\w-]+))"
+)
+_WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the user info of every URL in it, the values of its secret-looking
+    query parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
+
+    The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
+    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
+    becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
+    What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
+    ``https://<token>@host``) and the user info examples write (``user:pass@localhost``).
+    """
+    return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
+
+
+def _redact_urls(
+    text: str, authority_re: re.Pattern[str], param_re: re.Pattern[str], *, keep_references: bool
+) -> str:
+    """`redact_urls` with the given URL patterns; with ``keep_references``, user info or a
+    parameter whose secret is a shell reference (``https://$USER:$PASS@h``,
+    ``?token=$TOKEN``) is left as written."""
+
+    def authority(m: re.Match[str]) -> str:
+        sep, netloc = m.groups()
+        if "@" not in netloc:
+            return m[0]
+        info, _, host = netloc.rpartition("@")
+        user, colon, password = info.partition(":")
+        secret = password if colon else user
+        if (keep_references and is_reference(secret)) or _example_user_info(user, password if colon else None):
+            return m[0]
+        return f"{sep}{REDACTED}@{host}"
+
+    def param(m: re.Match[str]) -> str:
+        sep, name, value = m.groups()
+        secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
+        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value)):
+            return m[0]
+        return f"{sep}{name}={REDACTED}"
+
+    text = _WEBHOOK_RE.sub(_webhook, text)
+    if "://" not in text:
+        return text
+    return param_re.sub(param, authority_re.sub(authority, text))
+
+
+def redact_shell_urls(text: str) -> str:
+    """`redact_urls` for shell text: a quote, a pipe or a parenthesis ends a URL, and user
+    info or a parameter whose secret is a shell reference (``?token=$TOKEN``) is kept."""
+    return _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
+
+
+def _example_user_info(user: str, password: str | None) -> bool:
+    """Whether a URL's user info only shows its shape: a placeholder secret
+    (``https://<token>@host``, ``user:your_password@``) or the words documentation writes
+    (``postgresql://user:pass@localhost``, ``username:password@``, ``ssh://git@host``:
+    the login every git host uses), which hold no secret."""
+    secret = user if password is None else password
+    if is_placeholder(secret) or (password is None and user == "git"):
+        return True
+    return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
+
+
+def _webhook(m: re.Match[str]) -> str:
+    group = next(g for g in _WEBHOOK_GROUPS if m[g] is not None)
+    return replace_group(m, group, REDACTED)
