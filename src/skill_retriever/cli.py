@@ -305,7 +305,7 @@ def calibration_unreadable(index: Any) -> bool:
 
 def cmd_move(args: argparse.Namespace) -> int:
     from skill_retriever.indexing import dumps
-    from skill_retriever.stores.index import move_index_to_server
+    from skill_retriever.stores.server_moves import move_index_to_server
 
     moved = move_index_to_server(args.index_dir, args.chroma_url, lock_wait_s=lock_wait_of(args))
     for line in [printable_json(dumps(moved.to_dict()))] if args.json else map(printable, moved.lines()):

@@ -14,7 +14,8 @@ from chroma_support import CHROMA, ChromaServer
 from skill_retriever.model import Edge, Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 

@@ -28,7 +28,8 @@ from skill_retriever.stores import chroma_connect
 from skill_retriever.stores import index as index_module
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 #: 12 items on the server and one more that never reached it: 12 of 13 is within the 10%

@@ -16,7 +16,8 @@ from skill_retriever.exceptions import ConfigError, IndexCorruptError
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import ChromaVectorStore, chroma_client
 
 

@@ -25,7 +25,8 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import OWNER_KEY, chroma_client
 
 N = 6

@@ -19,10 +19,11 @@ from skill_retriever.stores import embedded_moves
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedded_moves import move_index_to_embedded
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server
+from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.remote import collection_names
 from skill_retriever.stores.server_link import recorded_link
+from skill_retriever.stores.server_moves import move_index_to_server
 
 
 def _on_server(path: Path, url: str) -> Path:

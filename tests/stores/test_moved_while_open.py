@@ -20,9 +20,10 @@ from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server
+from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.server_link import recorded_link
+from skill_retriever.stores.server_moves import move_index_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 TEXTS = {

@@ -14,7 +14,8 @@ from chroma_support import ChromaServer
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_index_to_server
 from skill_retriever.stores.server_stats import server_status
 from skill_retriever.stores.vectors import chroma_client
 

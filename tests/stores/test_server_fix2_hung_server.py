@@ -21,7 +21,8 @@ from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.model import Node
 from skill_retriever.stores import chroma_connect
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.server_timeouts import error_of, problem_of
 
 START = "chroma run --path"

@@ -23,7 +23,8 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores import index as index_module
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_vectors_to_server
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
 
 NEW = Node(id="zz-new", kind="skill", name="zz-new", text="measure glacier retreat from satellite photos")
 

@@ -22,8 +22,13 @@ from cli_calls import run as _cli
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server, move_vectors_to_server
-from skill_retriever.stores.server_moves import saved_manifest, server_switch
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import (
+    move_index_to_server,
+    move_vectors_to_server,
+    saved_manifest,
+    server_switch,
+)
 from skill_retriever.stores.vectors import OWNER_DIR_KEY, OWNER_KEY, chroma_client
 
 

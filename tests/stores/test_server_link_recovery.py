@@ -19,8 +19,9 @@ from skill_retriever.cli import main
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server, move_vectors_to_server
+from skill_retriever.stores.index import Index
 from skill_retriever.stores.server_link import SERVER_KEY
+from skill_retriever.stores.server_moves import move_index_to_server, move_vectors_to_server
 from skill_retriever.stores.vectors import OWNER_DIR_KEY, ChromaVectorStore, chroma_client
 
 

@@ -16,8 +16,9 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers
 from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index, move_index_to_server
+from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.server_moves import move_index_to_server
 from skill_retriever.stores.vectors import (
     OWNER_DIR_KEY,
     OWNER_KEY,

@@ -93,7 +93,8 @@ def measure(url: str, work: Path, mode: str, calls: int) -> list[dict[str, float
     """One row per tenth of ``calls``: calls made, RSS (MB), open descriptors, chromadb systems."""
     from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
     from skill_retriever.stores.embedder import HashingEmbedder
-    from skill_retriever.stores.index import Index, move_index_to_server
+    from skill_retriever.stores.index import Index
+    from skill_retriever.stores.server_moves import move_index_to_server
 
     path = work / "idx"
     with Index.open(path, embedder=HashingEmbedder(), create=True) as index:

@@ -38,7 +38,6 @@ from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.remote import mirror, remote_of, sync_remote
 from skill_retriever.stores.repair import missing_vectors
-from skill_retriever.stores.server_moves import ServerMove, move_to_server
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.writer import (
     DEFAULT_EMBEDDED_EDGE_KINDS,
@@ -375,24 +374,4 @@ class Index:
         self.close()
 
 
-def move_index_to_server(
-    path: str | Path, chroma_url: str, *, embedder: Embedder | None = None, lock_wait_s: float = 0.0
-) -> ServerMove:
-    """Copy an index's vectors into new collections on a Chroma server (no re-embedding),
-    search through them from now on, and delete the previous move's collections when they
-    are on the same server and this directory's (``stores.server_moves``). Opened without
-    its old server, so that a copy, or an index whose server is down, can move."""
-    from skill_retriever.stores.chroma_connect import check_chroma_url
-
-    check_chroma_url(chroma_url)
-    with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:
-        return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url, index._items)
-
-
-def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
-    """:func:`move_index_to_server`, answering how many node and edge vectors the server holds."""
-    moved = move_index_to_server(path, chroma_url, embedder=embedder)
-    return {"nodes": moved.nodes, "edges": moved.edges}
-
-
-__all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "Index", "ServerMove", "WriteReport", "move_index_to_server", "move_vectors_to_server"]
+__all__ = ["DEFAULT_EMBEDDED_EDGE_KINDS", "Index", "WriteReport"]

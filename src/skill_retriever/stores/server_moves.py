@@ -23,6 +23,7 @@ from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.move_leftovers import Leftovers
@@ -39,8 +40,8 @@ from skill_retriever.stores.server_link import recorded_link, remember
 from skill_retriever.stores.server_stats import server_line, server_status
 
 __all__ = [
-    "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "delete_own", "drop_previous", "move_to_server",
-    "saved_manifest", "server_line", "server_status", "server_switch",
+    "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "delete_own", "drop_previous", "move_index_to_server",
+    "move_to_server", "move_vectors_to_server", "saved_manifest", "server_line", "server_status", "server_switch",
 ]
 
 log = logging.getLogger("skill_retriever")
@@ -330,3 +331,23 @@ def server_switch(before: Mapping[str, Any] | None, url: str | None, path: Path)
         now = {**before, "chroma_url": url}
     left = drop_previous(before, now, path, recorded_dir=recorded)
     return ServerSwitch([f"the index now uses the Chroma server at {url} instead of {old}", *left.lines()], left.kept_dict())
+
+
+def move_index_to_server(
+    path: str | Path, chroma_url: str, *, embedder: Embedder | None = None, lock_wait_s: float = 0.0
+) -> ServerMove:
+    """Copy an index's vectors into new collections on a Chroma server (no re-embedding),
+    search through them from now on, and delete the previous move's collections when they
+    are on the same server and this directory's (`move_to_server`). Opened without
+    its old server, so that a copy, or an index whose server is down, can move."""
+    from skill_retriever.stores.chroma_connect import check_chroma_url
+
+    check_chroma_url(chroma_url)
+    with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:
+        return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url, index._items)
+
+
+def move_vectors_to_server(path: str | Path, chroma_url: str, *, embedder: Embedder | None = None) -> dict[str, int]:
+    """:func:`move_index_to_server`, answering how many node and edge vectors the server holds."""
+    moved = move_index_to_server(path, chroma_url, embedder=embedder)
+    return {"nodes": moved.nodes, "edges": moved.edges}
