@@ -207,7 +207,7 @@ def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibrate_index
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.stats_lines import calibration_line
 
     with open_index(args) as index:
@@ -221,7 +221,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps, scrub_secrets
+    from skill_retriever.indexing import scrub_secrets
+    from skill_retriever.json_text import dumps
     from skill_retriever.stores.salvage import salvage_items
     from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
@@ -304,7 +305,7 @@ def calibration_unreadable(index: Any) -> bool:
 
 
 def cmd_move(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.stores.server_moves import move_index_to_server
 
     moved = move_index_to_server(args.index_dir, args.chroma_url, lock_wait_s=lock_wait_of(args))
@@ -327,7 +328,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibration_of, unreadable_calibration
     from skill_retriever.calibration.defaults import index_defaults
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.sources import sources_of
     from skill_retriever.stats_lines import calibration_line, no_calibration, route_line, stats_json
     from skill_retriever.stores import manifest as mf

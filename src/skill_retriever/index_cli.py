@@ -112,7 +112,8 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         show_progress,
         timing_line,
     )
-    from skill_retriever.indexing import dumps, index_sources
+    from skill_retriever.indexing import index_sources
+    from skill_retriever.json_text import dumps
 
     bars = ProgressBars(show_progress(args, sys.stderr), sys.stderr)
     before = index.snapshot().nodes  # what each source held: its line says what changed

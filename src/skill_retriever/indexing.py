@@ -25,7 +25,6 @@ one of another source of the index, whichever source was indexed first.
 from __future__ import annotations
 
 import difflib
-import json
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -59,6 +58,7 @@ from skill_retriever.ingest.provenance import (
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.toolret import jsonl_source
+from skill_retriever.json_text import dumps  # noqa: F401  (re-exported: its old home, `indexing.dumps`)
 from skill_retriever.model import Node
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import api_args, run_marks
@@ -382,7 +382,3 @@ def scrub_secrets(index: Index) -> list[str]:
     if fixed:
         index.upsert(fixed)
     return sorted(n.id for n in fixed)
-
-
-def dumps(obj: object) -> str:
-    return json.dumps(obj, indent=2, default=str, ensure_ascii=False)

@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_move_to_embedded(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.stores.embedded_moves import move_index_to_embedded
 
     moved = move_index_to_embedded(args.index_dir, delete_collections=args.delete_collections,

@@ -24,7 +24,7 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.ingest.document_sections import read_from
+from skill_retriever.item_location import read_from
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.principals_arg import parse_principals
 from skill_retriever.render import Shown, explain, render
@@ -45,7 +45,7 @@ FIRST_FETCH_TIMES_K = 2
 
 def run_query(index: Index, args: argparse.Namespace) -> int:
     """Search ``args.query`` and print the folded answer (text, or JSON with ``--json``)."""
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.retriever import Retriever
 
     retriever = Retriever(index)

@@ -36,7 +36,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
 
 
 def cmd_remove_source(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.sources import remove_source
 
     with open_index(args) as index:

@@ -48,7 +48,7 @@ from skill_retriever.adapters.search_skills_input import (
 from skill_retriever.adapters.tool_errors import BAD_INPUT_ERRORS, bad_input_to_model
 from skill_retriever.components.view import CallerView
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
-from skill_retriever.ingest.document_sections import file_location, read_from
+from skill_retriever.item_location import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.render import Shown, named_channels, path_steps, reached_words, reason
 from skill_retriever.responses import is_nothing_fits

@@ -17,7 +17,7 @@ from skill_retriever.components.view import CallerView
 from skill_retriever.config import SETTING_NAMES, Route, close_name
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
-from skill_retriever.ingest.document_sections import read_from
+from skill_retriever.item_location import read_from
 from skill_retriever.render import Shown, reason
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
 from skill_retriever.stores.index import Index

@@ -77,7 +77,7 @@ from skill_retriever.components.install import UnknownComponentError, install
 from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService, component_kinds
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
-from skill_retriever.ingest.document_sections import read_from
+from skill_retriever.item_location import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index

@@ -133,7 +133,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     from skill_retriever.cliargs import open_index
     from skill_retriever.components.install import install
     from skill_retriever.components.install.target import TargetRefusedError
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
     index = open_index(args, create=False)
@@ -192,7 +192,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from skill_retriever.components.install import uninstall
     from skill_retriever.components.install.still_required import StillRequiredError
     from skill_retriever.components.install.target import TargetRefusedError
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
     where = ["--user"] if args.user else ["--target", args.target]
@@ -218,7 +218,7 @@ def _refused(args: argparse.Namespace, why: str, plan: Any = None) -> int:
     gave one, as its dry run's answer has them), and exit as the dry run does: 1, a state
     of the target the user fixes (a read-only folder, a ``.claude`` link to nothing), where
     2 means the command itself was wrong."""
-    from skill_retriever.indexing import dumps
+    from skill_retriever.json_text import dumps
     from skill_retriever.safety.terminal import printable, printable_json
 
     if args.json:

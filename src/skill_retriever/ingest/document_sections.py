@@ -55,13 +55,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
 
 from skill_retriever.ingest.document_text import cut, plain, prose_lines
 from skill_retriever.ingest.long_paragraphs import with_paragraph_breaks
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.section_cuts import cut_breaks, cut_ranges
-from skill_retriever.model import Node, NodeKind
+
+# Re-exported (`__all__`) from their own module, which printing an answer imports alone.
+from skill_retriever.item_location import file_location, read_from, section_line
 
 #: A Markdown body longer than this (characters, about 10,000 tokens) is split into
 #: sections. Tuned on the benchmark's documents set (skills dev-as-documents: SKILL.md
@@ -112,27 +113,6 @@ class _Part:
     level: int
     start: int  # index of the heading line in the body
     end: int  # index of the line after the part
-
-
-def section_line(node: Node) -> int | None:
-    """The line of its file a document's section starts on (its ``line`` attr), or None
-    for any other item: what ``query``, the MCP search tool, the LangChain documents and
-    ``install``'s refusal point at."""
-    line = node.attrs.get("line")
-    return line if node.kind is NodeKind.DOCUMENT and isinstance(line, int) else None
-
-
-def read_from(node: Node) -> dict[str, Any]:
-    """Where ``node`` was read: ``source`` ('' when none) and, for a section, ``line`` (the
-    fields ``query --json``, the MCP tools and the LangChain documents give)."""
-    line = section_line(node)
-    return {"source": node.source, **({"line": line} if line is not None else {})}
-
-
-def file_location(node: Node) -> str:
-    """Where to open ``node``: its ``source``, with ``:line`` for a section."""
-    line = section_line(node)
-    return node.source if line is None else f"{node.source}:{line}"
 
 
 def split_sections(

@@ -30,8 +30,8 @@ from skill_retriever.components.install.by_name import name_for, takes
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.view import CallerView
-from skill_retriever.ingest.document_sections import file_location
 from skill_retriever.ingest.skill_configs import bare_url
+from skill_retriever.item_location import file_location
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
 __all__ = ["NotInstallableError", "describe", "memberless_plugin", "no_place_message"]
