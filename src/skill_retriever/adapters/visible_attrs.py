@@ -28,15 +28,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from skill_retriever.components.view import CallerView
-from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_configs import plugin_meta
-from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
-from skill_retriever.ingest.skill_records import (
+from skill_retriever.ingest.frontmatter_names import (
     CONFLICTS_KEY,
     DEPENDENCIES_KEY,
     REQUIRES_KEYS,
     TOOL_KEYS,
 )
+from skill_retriever.ingest.mentions import name_key
+from skill_retriever.ingest.skill_configs import plugin_meta
+from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
 
 __all__ = ["visible_attrs"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from skill_retriever.ingest.skill_records import (
+from skill_retriever.ingest.frontmatter_names import (
     CONFLICTS_KEY,
     DEPENDENCIES_KEY,
     REQUIRES_KEYS,

@@ -70,6 +70,7 @@ from skill_retriever.ingest.document_links import link_edges
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.frontmatter_names import name_list
 from skill_retriever.ingest.mdx_text import without_mdx_syntax
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
@@ -310,7 +311,7 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
     content = body.strip() or description
     if not content:
         raise _EmptyDocumentError("no text after the frontmatter and no description: nothing to index; skipped")
-    tags = rec.name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
+    tags = name_list(fields.get("tags"), "tags", warnings)  # the rule skills read tags by
     access = rec.access_labels(fields)
     warnings += access_notes(fields, access)
     doc_id = f"{origin.name}/{rel}"

@@ -25,18 +25,20 @@ from skill_retriever.ingest.frontmatter import (
     parse_frontmatter,
     split_frontmatter,
 )
+
+# The keys and `name_list` have their own module, which answers read without the YAML
+# reader; imported here under their old names (``skill_records.name_list`` still works).
+from skill_retriever.ingest.frontmatter_names import (
+    CONFLICTS_KEY,
+    DEPENDENCIES_KEY,
+    REQUIRES_KEYS,
+    TOOL_KEYS,
+    name_list,
+)
 from skill_retriever.ingest.result import Note
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 
-#: Frontmatter keys read as what a component requires, conflicts with, and the tools it
-#: uses (the install notes and the MCP answers read the same keys).
-REQUIRES_KEYS = ("requires", "depends_on")
-CONFLICTS_KEY = "conflicts"
-TOOL_KEYS = ("tools", "allowed-tools", "mcp_servers")
-#: Anthropic's skill format lists software packages under ``dependencies`` (``pandas>=1.5``,
-#: ``railway-cli``); it names components only where every entry is one (see `skill_links`).
-DEPENDENCIES_KEY = "dependencies"
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
 #: What a file over the size limit can do about it.
@@ -226,28 +228,6 @@ def text_field(fields: dict[str, Any], key: str) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     raise RecordError(f"'{key}' must be text, got a {type(value).__name__}")
-
-
-def name_list(value: Any, key: str, warnings: list[str]) -> list[str]:
-    """A list of names from a list, a comma-separated string, or {name: ...} items."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        return [p.strip() for p in value.split(",") if p.strip()]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [str(value)]
-    if not isinstance(value, list):
-        warnings.append(f"'{key}' must be a list of names, got a {type(value).__name__}; ignored")
-        return []
-    out = []
-    for item in value:
-        if isinstance(item, dict) and isinstance(item.get("name"), str):
-            item = item["name"]
-        if isinstance(item, (str, int, float)) and not isinstance(item, bool) and str(item).strip():
-            out.append(str(item).strip())
-        else:
-            warnings.append(f"'{key}' entry {item!r:.60} is not a name; ignored")
-    return out
 
 
 def _conflicts(value: Any, warnings: list[str]) -> list[tuple[str, str]]:

@@ -43,8 +43,8 @@ from skill_retriever.components.install.layout import LAYOUT, scan_files
 from skill_retriever.components.view import CallerView
 from skill_retriever.components.written_names import conflict_names, written_conflicts
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
+from skill_retriever.ingest.frontmatter_names import CONFLICTS_KEY
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_records import CONFLICTS_KEY
 from skill_retriever.model import NodeKind
 
 __all__ = ["UNSEEN", "UNSEEN_NAME", "installed_names", "unseen_conflicts"]
