@@ -24,6 +24,11 @@ from skill_retriever.stores.embedder import Embedder, quiet_model_loading
 log = logging.getLogger("skill_retriever")
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L6-v2"
+#: A ``namespace/name`` that huggingface_hub certainly accepts (each part at most 96 of
+#: these characters, a letter, digit or ``_`` at both ends; `cross_encoder_cached` also
+#: refuses ``--``, ``..`` and ``.git``): only such a name is answered without its lookup,
+#: so a malformed one still gets huggingface_hub's own error.
+_PLAIN_REPO_ID = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?/[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?")
 
 
 @runtime_checkable
@@ -125,6 +130,15 @@ def cross_encoder_cached(model: str) -> bool:
     if Path(model).expanduser().is_dir():
         return True
     if "/" not in model or model.startswith(("/", ".", "~")):
+        return False
+    from huggingface_hub import constants
+
+    # No folder for the model in the cache: not cached, as the lookup below would answer,
+    # without importing the lookup's module (`file_download`: 60-150 ms of a cold query
+    # on 2 cores, where no cross-encoder is cached; `python -X importtime`).
+    folder = constants.REPO_ID_SEPARATOR.join(["models", *model.split("/")])  # as file_download names it
+    plain = _PLAIN_REPO_ID.fullmatch(model) and not ("--" in model or ".." in model or model.endswith(".git"))
+    if plain and not os.path.isdir(os.path.join(constants.HF_HUB_CACHE, folder)):
         return False
     from huggingface_hub import try_to_load_from_cache
 
