@@ -2,9 +2,10 @@
 where they need no graph): ``--help``, ``--version``, ``stats``, ``install``, and the
 LangGraph server's import of its graph module. A ``query`` on the bundled model embeds
 with NumPy (``stores.numpy_encoder``): it imports neither either, nor networkx (the
-tests' PageRank reference). Each runs in a fresh interpreter and
-reports what it imported. (How fast they start is measured by ``skill-retriever benchmark
---only startup``, not here.)"""
+tests' PageRank reference), nor what only indexing or PageRank needs
+(`UNNEEDED_BY_QUERY`). Each runs in a fresh interpreter and reports what it imported.
+(How fast they start is measured by ``skill-retriever benchmark --only startup``, not
+here.)"""
 
 from __future__ import annotations
 
@@ -28,14 +29,25 @@ try:
 except SystemExit as exc:
     code = exc.code
 heavy = [m for m in {heavy!r} if m in sys.modules]
-print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgraph" in sys.modules}}))
+unneeded = [m for m in {unneeded!r} if m in sys.modules]
+print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgraph" in sys.modules,
+                             "unneeded": unneeded}}))
 """
+#: What a query on a catalogue (the smart route) never uses: the source readers
+#: (`indexing`), the section splitter and the YAML reader (`ingest.skill_records`), the
+#: Hugging Face download code (no cross-encoder is cached) and SciPy's graph algorithms
+#: (the PageRank walk's components).
+UNNEEDED_BY_QUERY = ("skill_retriever.indexing", "skill_retriever.ingest.document_sections",
+                     "skill_retriever.ingest.skill_records", "yaml", "huggingface_hub.file_download",
+                     "scipy.sparse.csgraph")
+#: ``--help`` needs none of those, nor the injection scanner (a query flags its results).
+UNNEEDED = (*UNNEEDED_BY_QUERY, "skill_retriever.safety.injection")
 
 
-def run_cli(*args: str) -> dict[str, object]:
-    env = {**os.environ, "SKILL_RETRIEVER_WARM_UP": "0"}
+def run_cli(*args: str, env_extra: dict[str, str] | None = None) -> dict[str, object]:
+    env = {**os.environ, "SKILL_RETRIEVER_WARM_UP": "0", **(env_extra or {})}
     out = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY, unneeded=UNNEEDED), *args],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip
     line = next((x for x in out.stdout.splitlines() if x.startswith("PROBE ")), None)
@@ -55,6 +67,17 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_help_imports_no_model_and_no_graph(args: list[str]) -> None:
     got = run_cli(*args)
     assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
+    assert got["unneeded"] == []
+
+
+def test_a_query_imports_only_what_it_uses(index_dir: Path, tmp_path: Path) -> None:
+    """The search needs LangGraph; it and printing its answer need none of
+    `UNNEEDED_BY_QUERY` (an empty Hugging Face cache: no cross-encoder to look up)."""
+    got = run_cli("query", "add tracing to a service", "--index-dir", str(index_dir), "-k", "3", "--json",
+                  "--route", "smart", env_extra={"HF_HUB_CACHE": str(tmp_path / "hf")})
+    assert got["code"] == 0 and got["langgraph"] is True
+    unneeded = got["unneeded"]
+    assert isinstance(unneeded, list) and sorted(set(unneeded) & set(UNNEEDED_BY_QUERY)) == []
 
 
 def test_stats_imports_no_model_and_no_graph(index_dir: Path) -> None:
