@@ -50,6 +50,12 @@ def test_last_24h_ends_now_and_reads_the_later_time(retriever: Retriever) -> Non
     assert temporal_ids(resp) == ["incident:skewed", "incident:fresh"]
 
 
+def test_since_ends_now_so_a_planned_item_is_not_the_latest(retriever: Retriever) -> None:
+    # incident:future (2027) came first in the temporal channel of every "since ..."
+    resp = retriever.search("checkout outage since 2026-12-01")
+    assert temporal_ids(resp) == ["incident:skewed", "incident:fresh"]
+
+
 def test_ad_is_no_time_window(retriever: Retriever) -> None:
     resp = retriever.search("what broke the last ad campaign")
     assert resp.stats["search_temporal"]["window"] is None

@@ -30,7 +30,7 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
         ("errors over the past 3 days", NOW - timedelta(days=3), NOW, "over the past 3 days"),
         ("last week", NOW - timedelta(days=7), NOW, "last week"),
         ("past week", NOW - timedelta(days=7), NOW, "past week"),
-        ("this week", at(2026, 11, 9), None, "this week"),  # Monday 00:00
+        ("this week", at(2026, 11, 9), NOW, "this week"),  # Monday 00:00
         ("last month", NOW - timedelta(days=30), NOW, "last month"),
         ("past 2 weeks", NOW - timedelta(days=14), NOW, "past 2 weeks"),
         ("in the last 48 hours", NOW - timedelta(hours=48), NOW, "in the last 48 hours"),
@@ -40,14 +40,14 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
         ("last 90 min", NOW - timedelta(minutes=90), NOW, "last 90 min"),
         ("last year", NOW - timedelta(days=365), NOW, "last year"),
         ("since last week", NOW - timedelta(days=7), NOW, "since last week"),
-        ("this month", at(2026, 11, 1), None, "this month"),
-        ("this year", at(2026, 1, 1), None, "this year"),
+        ("this month", at(2026, 11, 1), NOW, "this month"),
+        ("this year", at(2026, 1, 1), NOW, "this year"),
         ("today", at(2026, 11, 12), at(2026, 11, 13), "today"),
         ("what broke Yesterday", at(2026, 11, 11), at(2026, 11, 12), "Yesterday"),
-        ("since 2026-11-01", at(2026, 11, 1), None, "since 2026-11-01"),
-        ("since 2026-11-01T12:00Z", at(2026, 11, 1, 12), None, "since 2026-11-01T12:00Z"),
-        ("since yesterday", at(2026, 11, 11), None, "since yesterday"),
-        ("after 2026-11-01", at(2026, 11, 2), None, "after 2026-11-01"),
+        ("since 2026-11-01", at(2026, 11, 1), NOW, "since 2026-11-01"),
+        ("since 2026-11-01T12:00Z", at(2026, 11, 1, 12), NOW, "since 2026-11-01T12:00Z"),
+        ("since yesterday", at(2026, 11, 11), NOW, "since yesterday"),
+        ("after 2026-11-01", at(2026, 11, 2), NOW, "after 2026-11-01"),
         ("before 2026-11-01", None, at(2026, 11, 1), "before 2026-11-01"),
         ("between 2026-11-01 and 2026-11-05", at(2026, 11, 1), at(2026, 11, 6),
          "between 2026-11-01 and 2026-11-05"),
@@ -176,21 +176,36 @@ def test_last_window_ends_now_so_future_items_are_out() -> None:
     assert rank_by_recency(items, parse_time_window("recent deploys", NOW)) == ["fresh"]
 
 
+@pytest.mark.parametrize("query", ["since 2026-11-01", "after last Monday", "this week", "this year", "since March"])
+def test_an_open_window_ends_now_so_future_items_are_out(query: str) -> None:
+    """A planned maintenance dated next year topped every "since ..." (the channel ranks
+    the latest time first): a window that names no end ends now."""
+    items = [("planned", at(2027, 3, 1)), ("fresh", at(2026, 11, 12, 9))]
+    assert rank_by_recency(items, parse_time_window(query, NOW)) == ["fresh"]
+
+
+def test_a_window_from_a_time_ahead_of_now_has_no_end() -> None:
+    # "maintenance after 2027-01-01" asks for what is planned: the window cannot end at now
+    window = parse_time_window("maintenance after 2027-01-01", NOW)
+    assert window == TimeWindow(at(2027, 1, 2), None, "after 2027-01-01")
+    assert rank_by_recency([("planned", at(2027, 3, 1))], window) == ["planned"]
+
+
 @pytest.mark.parametrize(
     ("query", "start", "end", "phrase"),
     [
-        ("since March", at(2026, 3, 1), None, "since March"),
-        ("since december", at(2025, 12, 1), None, "since december"),  # not begun yet in 2026
-        ("since Nov 2025", at(2025, 11, 1), None, "since Nov 2025"),
+        ("since March", at(2026, 3, 1), NOW, "since March"),
+        ("since december", at(2025, 12, 1), NOW, "since december"),  # not begun yet in 2026
+        ("since Nov 2025", at(2025, 11, 1), NOW, "since Nov 2025"),
         ("incidents in November", at(2026, 11, 1), at(2026, 12, 1), "in November"),
         ("outages in May 2026", at(2026, 5, 1), at(2026, 6, 1), "in May 2026"),
         ("during 2026-02", at(2026, 2, 1), at(2026, 3, 1), "during 2026-02"),
         ("errors over the past few days", NOW - timedelta(days=3), NOW, "over the past few days"),
         ("last a couple of weeks", NOW - timedelta(weeks=2), NOW, "last a couple of weeks"),
-        ("since last Monday", at(2026, 11, 9), None, "since last Monday"),
-        ("since Thursday", at(2026, 11, 5), None, "since Thursday"),  # today is a Thursday
+        ("since last Monday", at(2026, 11, 9), NOW, "since last Monday"),
+        ("since Thursday", at(2026, 11, 5), NOW, "since Thursday"),  # today is a Thursday
         ("what broke last Friday", at(2026, 11, 6), at(2026, 11, 7), "last Friday"),
-        ("since 2026-03", at(2026, 3, 1), None, "since 2026-03"),
+        ("since 2026-03", at(2026, 3, 1), NOW, "since 2026-03"),
         ("before 2026-03", None, at(2026, 3, 1), "before 2026-03"),
         ("between 2026-11-30 and 2026-11-01", at(2026, 11, 1), at(2026, 12, 1),
          "between 2026-11-30 and 2026-11-01"),

@@ -52,11 +52,11 @@ CASES = [
     ("outages the day before yesterday", "the day before yesterday", (at(9), at(10)), (at(13), at(14))),
     ("what broke yesterday", "yesterday", (at(10), at(11)), (at(14), at(15))),
     ("what broke today", "today", (at(11), at(12)), (at(15), at(16))),
-    ("since last night", "since last night", (at(10, 18), None), (at(14, 18), None)),
-    ("since the weekend", "since the weekend", (at(7), None), (at(14), None)),
-    ("since last weekend", "since last weekend", (at(7), None), (at(7), None)),
+    ("since last night", "since last night", (at(10, 18), WED), (at(14, 18), SUN)),
+    ("since the weekend", "since the weekend", (at(7), WED), (at(14), SUN)),
+    ("since last weekend", "since last weekend", (at(7), WED), (at(7), SUN)),
     ("before this morning", "before this morning", (None, at(11)), (None, at(15))),
-    ("after yesterday evening", "after yesterday evening", (at(11), None), (at(15), None)),
+    ("after yesterday evening", "after yesterday evening", (at(11), WED), (at(15), SUN)),
 ]  # fmt: skip
 
 

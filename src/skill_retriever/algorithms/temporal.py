@@ -11,7 +11,7 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
   "the last ad" or "the last word" names no window. "last week" is the past 7 days.
 * "this week / month / year": from the start of the current ISO week (Monday), month
-  or year; open end.
+  or year, up to now.
 * "today": the current calendar day; "yesterday": the previous calendar day; "the day
   before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
   before today.
@@ -23,7 +23,8 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   Monday 00:00 (on a Sunday, the one before). "this weekend", "over/during the
   weekend": the most recent weekend, the current one on a Saturday or Sunday.
 * "in/during <month> [year]" or "in/during YYYY-MM": that calendar month.
-* "since X": from X; "after X": from the end of X; "before X": up to the start of X;
+* "since X": from X up to now; "after X": from the end of X up to now (an X ahead of
+  now: no end); "before X": up to the start of X;
   "[up] until X" / "till X": up to the end of X (a date alone is taken in, as the
   ``until`` filter takes it); "between X and Y" / "from X to Y" / "since X until Y":
   from X to the end of Y, read as "between Y and X" when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
@@ -35,6 +36,10 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   "May" counts as a month only when capitalised.
 * "recent", "recently", "lately", "latest", "newest", "most recent":
   ``[now - recent_days, now)``.
+
+No window runs past now unless it names its end ("today", "in December", "until X") or
+starts ahead of now: an item dated in the future (a planned maintenance, a wrong clock)
+topped every "since last Monday", the channel ranking the latest time first.
 
 The first rule in the order above that matches wins; "between" and "since/before/
 after/until" are tried before the others so that "since yesterday" or "until yesterday"
@@ -278,7 +283,8 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
         kind = m.group(1).lower().split()[-1]
         if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
             return TimeWindow(None, first if kind == "before" else last, m.group())
-        return TimeWindow(first if kind == "since" else last, None, m.group())
+        start = first if kind == "since" else last
+        return TimeWindow(start, now if start < now else None, m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
         count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
@@ -292,7 +298,7 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
             start = day - timedelta(days=day.weekday())
         else:
             start = day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
-        return TimeWindow(start, None, m.group())
+        return TimeWindow(start, now, m.group())
     if m := _MONTH_RE.search(query):
         return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
