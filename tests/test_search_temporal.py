@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from skill_retriever.config import RetrievalConfig
+from skill_retriever.indexing import index_sources
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -74,10 +75,30 @@ def test_a_time_no_item_can_answer_is_said(retriever: Retriever, tmp_path: Path)
     all (most skill catalogues), the answer ranks by the text alone, and says so."""
     resp = retriever.search("checkout outage in the last 2 hours")
     assert not temporal_ids(resp)
-    assert any("names a time ('in the last 2 hours'), but no item was changed inside it" in w for w in resp.warnings)
+    # the bounds in UTC: what a relative phrase was read as (now is 2026-12-02 12:00)
+    assert ("the query names a time ('in the last 2 hours', 2026-12-02 10:00 to 2026-12-02 12:00 UTC), "
+            "but no item was created or updated inside it: it ranks by the text alone") in resp.warnings
+    assert resp.stats["search_temporal"]["start"] == "2026-12-02T10:00:00+00:00"
     assert not any("names a time" in w for w in retriever.search("checkout outage in the last 24h").warnings)
     undated = Index.open(tmp_path / "undated", embedder=HashingEmbedder(), create=True)
     undated.add([Node(id="skill:pptx", kind="skill", name="pptx", text="make PowerPoint slides")], [])
     resp = Retriever(undated, RetrievalConfig(now=NOW), reranker=None).search("PowerPoint skills updated in the last 24h")
-    assert resp.results and any("no item carries a date (created or updated)" in w for w in resp.warnings)
+    assert resp.results and any("no item carries a date (created or updated):" in w for w in resp.warnings)
     undated.close()
+
+
+def test_undated_documents_say_how_to_date_one(tmp_path: Path) -> None:
+    """A folder of runbooks without frontmatter is undated throughout: the warning (a time
+    in the query) and the note (since/until) say where a document's date comes from."""
+    folder = tmp_path / "runbooks"
+    folder.mkdir()
+    (folder / "dns.md").write_text("# DNS outage\n\nOn 2026-11-27 internal DNS failed to resolve payments-db.\n")
+    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(index, folder, calibrate=False)
+    retriever = Retriever(index, RetrievalConfig(now=NOW), reranker=None, cache_size=0)
+    said = retriever.search("dns outage last week").warnings
+    assert any("no item carries a date (created or updated) (a document is dated by its frontmatter (date:" in w
+               for w in said)
+    note = retriever.search("dns outage", filters={"since": "2026-11-01"}).warnings
+    assert any("none has one (a document is dated by its frontmatter" in w for w in note)
+    index.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from skill_retriever.exceptions import ConfigError, InvalidItemError
 from skill_retriever.model import Node, NodeKind, parse_timestamp
+from skill_retriever.undated_advice import dating_advice
 
 ALL_PRINCIPALS = "*"
 FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
@@ -361,5 +362,5 @@ def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
     asked = [f"{name} {_listed(v)}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
     asked += [f"{name} {v.isoformat()}" for name in ("since", "until") if (v := getattr(f, name)) is not None]
     undated = (f.since or f.until) is not None and all(n.last_changed is None for n in visible)
-    why = "; since/until admit only items with a created or updated time, and none has one" if undated else ""
+    why = f"; since/until admit only items with a created or updated time, and none has one{dating_advice(visible)}" if undated else ""
     return f"no item you may see passes the filters ({'; '.join(asked)}){why}, so every query comes back empty with them"

@@ -136,6 +136,14 @@ class TimeWindow:
         dt = _utc(dt)
         return (self.start is None or dt >= self.start) and (self.end is None or dt < self.end)
 
+    def span_words(self) -> str:
+        """The bounds in words, UTC to the minute ("2026-12-05 00:00 to 2026-12-06 00:00
+        UTC", "from 2026-11-01 00:00 UTC"): what a relative phrase ("yesterday") was read as."""
+        start, end = (t.strftime("%Y-%m-%d %H:%M") if t else None for t in (self.start, self.end))
+        if start and end:
+            return f"{start} to {end} UTC"
+        return f"from {start} UTC" if start else f"before {end} UTC" if end else "any time"
+
     def to_spec(self) -> dict[str, str | None]:
         """The JSON form kept in graph state (ISO-8601 bounds); :meth:`from_spec` reads it
         back to an equal window."""
