@@ -25,6 +25,7 @@ from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
 from skill_retriever.item_location import read_from
+from skill_retriever.item_dates import dates_of
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.principals_arg import parse_principals
 from skill_retriever.render import Shown, explain, render
@@ -93,11 +94,13 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
 
 def json_results(query: str, shown: list[Shown], view: CallerView) -> list[dict[str, Any]]:
     """Each entry of ``query --json``: the result's fields, ``also_at``, where it was read
-    (``source``; ``line`` for a document's section) and the text's reason as data
+    (``source``; ``line`` for a document's section), its ``created`` / ``updated`` when
+    it has them (`item_dates`) and the text's reason as data
     (`render.explain`: ``reason``, ``matches``, ``requires``, ``required_by``)."""
     nodes = view.snapshot.nodes
     return [{**s.result.to_dict(), "also_at": list(s.also_at),
              **(read_from(node) if (node := nodes.get(s.result.id)) is not None else {"source": ""}),
+             **(dates_of(node) if node is not None else {}),
              **explain(query, s, view).to_dict()}
             for s in shown]
 

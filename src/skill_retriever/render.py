@@ -23,6 +23,7 @@ from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
 from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.item_location import file_location
+from skill_retriever.item_dates import dated_line
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.reached_via import hop_text, own_title_entity
 from skill_retriever.responses import (
@@ -264,6 +265,8 @@ def render(
             lines.append(f"    flagged: {flag}")
         lines.append(f"    id: {r.id}")
         node = view.snapshot.nodes.get(r.id)
+        if node is not None and (dated := dated_line(node)):  # when it happened: inside the window or not
+            lines.append(f"    {dated}")
         if r.kind == NodeKind.DOCUMENT.value and node is not None and node.source:
             # A document is read where it is; a section of one, from its line (path:line,
             # what an editor opens).

@@ -104,7 +104,9 @@ def index_changed_warning(dropped: int) -> str:
 
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
-_CLI_RESULT_KEYS = frozenset({"also_at", "source", "line", "reason", "matches", "requires", "required_by"})
+_CLI_RESULT_KEYS = frozenset(
+    {"also_at", "source", "line", "created", "updated", "reason", "matches", "requires", "required_by"}
+)
 
 
 @dataclass(frozen=True)

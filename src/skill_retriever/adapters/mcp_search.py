@@ -39,9 +39,10 @@ from skill_retriever.exceptions import (
     QueryTooLongError,
     SkillRetrieverError,
 )
-from skill_retriever.filters import Filters, kinds_named
+from skill_retriever.filters import Filters, ReversedWindowError, kinds_named
 from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.item_location import read_from
+from skill_retriever.item_dates import dates_of
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
 from skill_retriever.render import Shown, reason
@@ -96,10 +97,13 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
         k: Count = 5,
         budget: Budget | None = None,
         detail: Detail = "brief",
+        since: str | None = None,
+        until: str | None = None,
     ) -> dict[str, Any]:
         """Search everything the index holds (runbooks and other documents, incidents,
         deploys, services, tools, passages, components), best first, each with a one-line
-        reason; an item read from a file gives its source path to open.
+        reason and its created / updated dates; an item read from a file gives its source
+        path to open.
 
         Args:
             query: What you need in plain words, e.g. "how do I roll back a bad deploy".
@@ -108,8 +112,12 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
             k: How many results, 1 to {max_k}.
             budget: Token budget for all returned items (their full texts); what it drops is counted.
             detail: "brief" (about 150 tokens a result) or "full" (every field and the item's text).
+            since: Only items created or updated at or after this time (ISO 8601, e.g.
+                2026-11-01; UTC unless a zone is given). A time in the query's words
+                ("last week") ranks by it instead of filtering.
+            until: Only items created or updated at or before this time; a date alone takes its whole day in.
         """
-        return search_answer(service, count, query, kinds, k, budget, detail)
+        return search_answer(service, count, query, kinds, k, budget, detail, since, until)
 
     # the kinds said as the schema's enum lists them: a hand-written list fell behind it
     search.__doc__ = (search.__doc__ or "").replace("{kinds}", ", ".join(_ITEM_KIND_NAMES))
@@ -143,24 +151,29 @@ def search_answer(
     k: int,
     budget: int | None,
     detail: Detail,
+    since: str | None = None,
+    until: str | None = None,
 ) -> dict[str, Any]:
     """The ``search`` tool's answer (see the module docstring).
 
     Raises:
-        ToolError: A bad kind, ``k`` or ``budget``, a query over the length limit, or any
-            other refusal of the search, in words an agent can act on.
+        ToolError: A bad kind, time, ``k`` or ``budget``, a query over the length limit,
+            or any other refusal of the search, in words an agent can act on.
     """
-    try:
-        Filters(kinds=None if kinds is None else frozenset(kinds))  # an unknown kind fails here, as everywhere
+    times = {name: v for name, v in (("since", since), ("until", until)) if v is not None}
+    try:  # an unknown kind or a bad time fails here, as everywhere
+        Filters.from_spec({**times, **({} if kinds is None else {"kinds": frozenset(kinds)})})
+    except ReversedWindowError as exc:
+        raise ToolError(exc.worded("since", "until")) from exc
     except ConfigError as exc:
-        raise ToolError(str(exc).removeprefix("filters.")) from exc  # the argument is `kinds`
+        raise ToolError(str(exc).removeprefix("filters.")) from exc  # the arguments are `kinds`, `since`, `until`
     checked_counts(k, budget)
     view = caller_view(service)
     principals = service.principals if service.principals is not None else []  # None: public only
 
     def run(fetch: int) -> SearchResponse:
         return service.retriever.search(
-            query, snapshot=view.snapshot, k=fetch, kinds=kinds, principals=principals
+            query, snapshot=view.snapshot, k=fetch, kinds=kinds, principals=principals, filters=times
         )
 
     try:
@@ -251,6 +264,7 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
     }
     if node.source:  # where it was read from: a document (or its section) is opened there
         out.update(read_from(node))
+    out.update(dates_of(node))  # an incident or a postmortem is judged by when it happened
     if r.flags:  # instruction-like text: read it as data, not as orders
         out["flags"] = list(r.flags)
     if detail == "brief":
