@@ -87,3 +87,14 @@ def test_mcp_search_refuses_a_bad_time_in_its_own_names(ix: Path) -> None:
     assert "since: timestamp '2026-02-30' is not ISO-8601" in bad and "filters." not in bad
     assert "since (2026-11-30T00:00:00+00:00) is after until (2026-11-01T23:59:59.999999+00:00)" in reversed_
     assert "until is empty" in empty and "filters." not in empty
+
+
+def test_the_reason_says_an_item_lies_in_the_window_not_that_it_is_close_in_meaning(
+        ix: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "what broke since 2026-11-25", "--index-dir", ix, "-k", "4", "--json")
+    assert code == 0
+    reasons = {r["id"]: r["reason"] for r in json.loads(out)["results"]}
+    assert reasons["runbooks/incidents/latency.md"].endswith("dated inside the query's time window")
+    assert reasons[PAYMENTS].endswith("dated inside the query's time window")  # updated 2026-11-25
+    assert not reasons["runbooks/incidents/checkout.md"].endswith("time window")  # October
+    assert not any("temporal" in why for why in reasons.values())

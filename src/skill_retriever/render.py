@@ -144,8 +144,13 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
         parts.append("required by " + _names(view, (i for i, _ in required_by)))
     if graph:
         parts.append(graph)
-    if not parts:
-        parts.append("close in meaning (" + ", ".join(in_channel_order(named_channels(r, view))) + ")")
+    # The temporal channel lists what the query's time window holds, latest first: that is
+    # when the item happened, not what it means ("close in meaning (semantic, temporal)").
+    meaning = [c for c in in_channel_order(named_channels(r, view)) if c != "temporal"]
+    if not parts and meaning:
+        parts.append("close in meaning (" + ", ".join(meaning) + ")")
+    if "temporal" in r.channels:
+        parts.append("dated inside the query's time window")
     return Explanation(tuple(words), requires, required_by, "; ".join(parts))
 
 
