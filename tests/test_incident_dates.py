@@ -98,3 +98,12 @@ def test_the_reason_says_an_item_lies_in_the_window_not_that_it_is_close_in_mean
     assert reasons[PAYMENTS].endswith("dated inside the query's time window")  # updated 2026-11-25
     assert not reasons["runbooks/incidents/checkout.md"].endswith("time window")  # October
     assert not any("temporal" in why for why in reasons.values())
+
+
+def test_a_date_in_another_format_is_said_with_the_form_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_file(tmp_path, "runbooks/login.md", "---\ntitle: Login errors\ndate: November 26, 2026\n---\nSSO logins failed.\n")
+    write_file(tmp_path, "runbooks/cache.md", "---\ntitle: Cache storm\ndate: 11/20/2026\n---\nRedis evicted the catalog keys.\n")
+    code, out, _ = run(capsys, "index", tmp_path / "runbooks", "--index-dir", tmp_path / "ix", "--embedder", "hashing-64")
+    assert code == 0
+    for shown in ("'November 26, 2026'", "'11/20/2026'"):
+        assert f"'date' {shown} is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)" in out

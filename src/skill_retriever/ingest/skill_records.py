@@ -262,7 +262,8 @@ def first_time(
         try:
             return parse_timestamp(value, key)
         except (InvalidItemError, ValueError, OverflowError, OSError):
-            warnings.append(f"'{key}' {value!r:.40} is not an ISO date; ignored")
+            # what to write instead: "November 26, 2026" and "11/20/2026" are common in runbooks
+            warnings.append(f"'{key}' {value!r:.40} is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)")
     return None
 
 
