@@ -107,3 +107,23 @@ def test_a_date_in_another_format_is_said_with_the_form_to_write(tmp_path: Path,
     assert code == 0
     for shown in ("'November 26, 2026'", "'11/20/2026'"):
         assert f"'date' {shown} is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)" in out
+
+
+def test_a_changed_date_is_read_when_the_file_is_indexed_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The text unchanged, only the frontmatter's date: indexing the one file again moves
+    the item into the window and out of the old one, and nothing is embedded again."""
+    doc = write_file(tmp_path, "runbooks/dns.md", "---\ntitle: DNS failures\ndate: 2026-10-14\n---\nInternal DNS failed.\n")
+    write_file(tmp_path, "runbooks/cache.md", "---\ntitle: Cache storm\ndate: 2026-10-20\n---\nRedis evicted keys.\n")
+    ix = tmp_path / "ix"
+    assert run(capsys, "index", tmp_path / "runbooks", "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    doc.write_text(doc.read_text().replace("date: 2026-10-14", "date: 2026-12-04"))
+    code, out, _ = run(capsys, "index", doc, "--index-dir", ix)
+    assert code == 0 and "1 changed" in out and "embedded 0 texts" in out
+
+    def found(*window: str) -> list[str]:
+        code, out, _ = run(capsys, "query", "DNS failures", "--index-dir", ix, "--json", *window)
+        assert code == 0
+        return [r["id"] for r in json.loads(out)["results"]]
+
+    assert found("--since", "2026-12-01") == ["runbooks/dns.md"]
+    assert "runbooks/dns.md" not in found("--until", "2026-10-31")
