@@ -127,3 +127,14 @@ def test_a_changed_date_is_read_when_the_file_is_indexed_again(tmp_path: Path, c
 
     assert found("--since", "2026-12-01") == ["runbooks/dns.md"]
     assert "runbooks/dns.md" not in found("--until", "2026-10-31")
+
+
+def test_stats_says_how_many_items_a_time_can_find(ix: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--index-dir", ix)
+    assert code == 0
+    assert ("dated: 3 of 4 items, 2026-10-14 to 2026-11-28 UTC; since/until and a time in the query find only these "
+            "(a document takes its date from its frontmatter, date: 2026-11-01 or updated: 2026-11-01, when it is indexed)"
+            ) in out.splitlines()
+    code, out, _ = run(capsys, "stats", "--index-dir", ix, "--json")
+    assert json.loads(out)["dated"] == {"items": 3, "of": 4, "first": "2026-10-14T00:00:00+00:00",
+                                        "last": "2026-11-28T19:30:00+00:00", "undated_documents": 1}

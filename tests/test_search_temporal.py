@@ -97,8 +97,8 @@ def test_undated_documents_say_how_to_date_one(tmp_path: Path) -> None:
     index_sources(index, folder, calibrate=False)
     retriever = Retriever(index, RetrievalConfig(now=NOW), reranker=None, cache_size=0)
     said = retriever.search("dns outage last week").warnings
-    assert any("no item carries a date (created or updated) (a document is dated by its frontmatter (date:" in w
+    assert any("no item carries a date (created or updated) (a document takes its date from its frontmatter, date:" in w
                for w in said)
     note = retriever.search("dns outage", filters={"since": "2026-11-01"}).warnings
-    assert any("none has one (a document is dated by its frontmatter" in w for w in note)
+    assert any("none has one (a document takes its date from its frontmatter" in w for w in note)
     index.close()

@@ -328,6 +328,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.calibration import calibration_of, unreadable_calibration
     from skill_retriever.calibration.defaults import index_defaults
+    from skill_retriever.dated_items import dated_summary, dated_words
     from skill_retriever.json_text import dumps
     from skill_retriever.sources import sources_of
     from skill_retriever.stats_lines import calibration_line, no_calibration, route_line, stats_json
@@ -355,6 +356,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         status["server"] = server_status(manifest, index.embedder, index.path, own, snapshot)  # snapshot: ids and hashes
         named, unnamed = sources_of(snapshot.nodes)
         status["sources"] = {"named": [c.to_dict() for c in named], "unnamed_items": unnamed}
+        status["dated"] = dated_summary(snapshot.nodes.values())  # what since/until and a time can find
         if status["server"] is not None:
             status["chroma_url"] = status["server"]["url"]
     if args.json:
@@ -371,6 +373,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
+        print(printable(f"dated: {dated_words(status['dated'])}"))
         held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'}"
                 + (f", gone from disk: `{advised(['remove-source', c['name']], status['path'])}` takes it out)" if c["gone"] else ")")
                 for c in status["sources"]["named"]]

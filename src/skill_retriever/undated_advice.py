@@ -13,11 +13,11 @@ from skill_retriever.model import Node, NodeKind
 __all__ = ["DOCUMENT_DATES", "dating_advice"]
 
 #: How a document is dated: the first of the frontmatter keys `ingest.documents` reads.
-DOCUMENT_DATES = "a document is dated by its frontmatter (date: or updated:, e.g. 2026-11-01) when it is indexed"
+DOCUMENT_DATES = "a document takes its date from its frontmatter, date: 2026-11-01 or updated: 2026-11-01, when it is indexed"
 
 
 def dating_advice(nodes: Iterable[Node]) -> str:
-    """`` (a document is dated by ...)`` when ``nodes`` (the undated items the caller may
+    """`` (a document takes its date from ...)`` when ``nodes`` (the undated items the caller may
     see) hold a document, else "": other kinds carry their times as their source gives
     them (a JSON node's ``created``), which the README describes."""
     return f" ({DOCUMENT_DATES})" if any(n.kind is NodeKind.DOCUMENT for n in nodes) else ""

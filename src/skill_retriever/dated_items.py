@@ -1,0 +1,44 @@
+"""How many of an index's items carry a date, for ``stats``. ``since`` / ``until`` and a
+time in the query read only dated items, and a folder of runbooks is often partly dated
+(frontmatter on the postmortems, none on the runbooks): without this line an SRE learnt it
+only from an answer that left a file out. ``stats`` prints it; ``stats --json`` has it as
+``dated``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from skill_retriever.model import Node, NodeKind
+from skill_retriever.undated_advice import DOCUMENT_DATES
+
+__all__ = ["dated_summary", "dated_words"]
+
+
+def dated_summary(nodes: Iterable[Node]) -> dict[str, Any]:
+    """``{"items", "of", "first", "last", "undated_documents"}``: how many items carry a
+    created or updated time, of how many, the earliest and latest of those times (ISO
+    8601, UTC; None when no item is dated), and how many documents carry none."""
+    every = list(nodes)
+    times = [t.astimezone(UTC) for n in every for t in (n.created, n.updated) if t is not None]
+    undated = [n for n in every if n.last_changed is None]
+    first, last = (min(times), max(times)) if times else (None, None)
+    return {"items": len(every) - len(undated), "of": len(every), "first": _iso(first), "last": _iso(last),
+            "undated_documents": sum(1 for n in undated if n.kind is NodeKind.DOCUMENT)}
+
+
+def _iso(t: datetime | None) -> str | None:
+    return t.isoformat() if t is not None else None
+
+
+def dated_words(summary: dict[str, Any]) -> str:
+    """The ``dated:`` line of ``stats`` from `dated_summary`."""
+    items, total = summary["items"], summary["of"]
+    if not total:
+        return "no items"
+    advice = f" ({DOCUMENT_DATES})" if summary["undated_documents"] else ""
+    if not items:
+        return f"none of {total} items carries a date: since/until and a time in the query find none{advice}"
+    span = f"{summary['first'][:10]} to {summary['last'][:10]} UTC"
+    return f"{items} of {total} items, {span}; since/until and a time in the query find only these{advice}"
