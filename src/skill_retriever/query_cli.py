@@ -24,8 +24,8 @@ from skill_retriever.algorithms.budget import pack_to_budget
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.view import CallerView
-from skill_retriever.item_location import read_from
 from skill_retriever.item_dates import dates_of
+from skill_retriever.item_location import read_from
 from skill_retriever.phases.apply_token_budget import FILL_ADVICE, budget_note, budget_stats
 from skill_retriever.principals_arg import parse_principals
 from skill_retriever.render import Shown, explain, render

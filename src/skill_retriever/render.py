@@ -22,8 +22,8 @@ from skill_retriever.components.dedup import collapse_ranked
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
 from skill_retriever.fit_words import nothing_fits_words
-from skill_retriever.item_location import file_location
 from skill_retriever.item_dates import dated_line
+from skill_retriever.item_location import file_location
 from skill_retriever.model import EdgeKind, NodeKind
 from skill_retriever.reached_via import hop_text, own_title_entity
 from skill_retriever.responses import (

@@ -41,8 +41,8 @@ from skill_retriever.exceptions import (
 )
 from skill_retriever.filters import Filters, ReversedWindowError, kinds_named
 from skill_retriever.fit_words import nothing_fits_words
-from skill_retriever.item_location import read_from
 from skill_retriever.item_dates import dates_of
+from skill_retriever.item_location import read_from
 from skill_retriever.model import NodeKind
 from skill_retriever.query_cli import folded_answer
 from skill_retriever.render import Shown, reason
