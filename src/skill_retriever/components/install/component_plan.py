@@ -43,7 +43,8 @@ class FileAction:
 
     Attributes:
         path: Relative to the root, POSIX style; ``.mcp.json#<server>`` for an MCP entry,
-            ``.claude/settings.json#hooks.<Event>[<matcher>]`` for a hook.
+            ``.claude/settings.json#hooks.<Event>[<matcher>]`` for a hook (`` if <rule>``
+            after it for one with an ``if`` rule: `HookEntry.where`).
         action: create, overwrite (differs, ``force``), unchanged (identical), blocked
             (differs, no ``force``), refused (unsafe), remove (an earlier version of the
             component wrote it, this one no longer ships it, and nobody changed it since).

@@ -45,9 +45,8 @@ def hook_words(hook: HookEntry, command: bool = False) -> str:
         scope = "every tool" if matcher in ("", "*") else f"tools matching {matcher}"
     else:  # a matcher there picks a source or a kind (startup, manual), not a tool
         scope = f"matcher {matcher}" if matcher else ""
-    rule = hook.hook.get("if")
-    if isinstance(rule, str) and rule.strip():
-        scope = f"{scope}, if {rule.strip()}" if scope else f"if {rule.strip()}"
+    if rule := hook.rule:
+        scope = f"{scope}, if {rule}" if scope else f"if {rule}"
     if command:
         runs = " ".join(str(hook.hook.get("command", "")).split())
         runs = runs if len(runs) <= _RUNS_SHOWN else runs[: _RUNS_SHOWN - 3] + "..."

@@ -31,7 +31,8 @@ def leave_shared(entry: RecordEntry, staying: list[RecordEntry], shared: dict[st
         heir = next((s for s in staying if hook in s.hooks), None)
         if heir is not None:
             entry.hooks.remove(hook)
-            entry.kept.pop(f"{SETTINGS_FILE}#{hook.where}", None)
+            for key in (hook.where, hook.group):  # group: the key a record of before the rule holds
+                entry.kept.pop(f"{SETTINGS_FILE}#{key}", None)
             shared[f"{SETTINGS_FILE}#{hook.where}"] = heir.name
     for name in list(entry.mcp):
         heir = next((s for s in staying if name in s.mcp), None)

@@ -336,8 +336,8 @@ def _remove_hooks(
         else:
             report.gone.append(path)
     for e in entries:
-        for h in e.hooks:
-            e.kept.pop(f"{SETTINGS_FILE}#{h.where}", None)
+        for key in {k for h in e.hooks for k in (h.where, h.group)}:  # group: an old record's key
+            e.kept.pop(f"{SETTINGS_FILE}#{key}", None)
         e.hooks = []
     if removed:
         _write_or_drop(root, SETTINGS_FILE, left, {"hooks": {}}, record)

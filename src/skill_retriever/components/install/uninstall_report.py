@@ -16,8 +16,11 @@ CHANGED = "changed since it was installed"
 
 __all__ = ["CHANGED", "VERBS", "UninstallReport", "said", "verbs", "with_values"]
 
-#: A hook's key in a report (``.claude/settings.json#hooks.<Event>[<matcher>]``).
-_HOOK_KEY = re.compile(r"(?P<file>.+)#hooks\.(?P<event>[^\[\]]+)\[(?P<matcher>.*)\]")
+#: A hook's key in a report (``.claude/settings.json#hooks.<Event>[<matcher>]``, with
+#: `` if <rule>`` for a hook that has an ``if`` rule: `HookEntry.where`).
+_HOOK_KEY = re.compile(
+    r"(?P<file>.+?)#hooks\.(?P<event>[^\[\]]+)\[(?P<matcher>.*?)\](?: if (?P<rule>.+))?"
+)
 
 #: The verbs of a line: as the real run says them, and as a dry run does.
 VERBS = {
@@ -42,7 +45,8 @@ class UninstallReport:
         along: Names of what installing the named components brought, taken back with
             them (their ids are in ``ids`` too).
         removed: Paths and entries taken out (``.mcp.json#server``,
-            ``.claude/settings.json#hooks.<Event>[<matcher>]``).
+            ``.claude/settings.json#hooks.<Event>[<matcher>]``, with `` if <rule>``
+            for a hook that has an ``if`` rule).
         kept: Path -> why it stayed (changed since the install, or cannot be read).
         gone: Paths and entries already gone (deleted, removed or never written by an
             install that was stopped): forgotten, nothing to take back.
@@ -200,5 +204,5 @@ def said(path: str, into: str = "in") -> str:
     key = _HOOK_KEY.fullmatch(path)
     if key is None:
         return path
-    hook = HookEntry(key["event"], key["matcher"] or None, {})
+    hook = HookEntry(key["event"], key["matcher"] or None, {"if": key["rule"]} if key["rule"] else {})
     return f"{hook_words(hook)} {into} {key['file']}"
