@@ -82,8 +82,9 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
     if PLUGIN_VAR_RE.search(data.decode("utf-8", "replace")):
         notes.append(
             "its text names files by ${CLAUDE_PLUGIN_ROOT}, which is set only inside its "
-            "plugin: outside it those paths lead nowhere (install the plugin with /plugin "
-            "install, or copy the files and edit the paths)"
+            "plugin: outside it those paths lead nowhere, also when this install writes the "
+            "plugin's components (install the plugin in Claude Code with /plugin install, or "
+            "copy the files and edit the paths)"
         )
     namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(data.decode("utf-8", "replace"))))
     if namespaced:
@@ -91,8 +92,8 @@ def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
         notes.append(
             f"its text names agents by their plugin's namespace ({shown}), which only the "
             "installed plugin gives them: installed on their own they are named without it "
-            f"({', '.join(a for _, _, a in namespaced[:3])}); edit those names, or install the plugin "
-            "with /plugin install"
+            f"({', '.join(a for _, _, a in namespaced[:3])}), also when this install writes the "
+            "plugin's components; edit those names, or install the plugin in Claude Code with /plugin install"
         )
     if kind not in (NodeKind.SKILL, NodeKind.AGENT):
         return notes

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from skill_retriever.components.install.by_name import name_for, takes
 from skill_retriever.components.install.inventory import INSTALLABLE
+from skill_retriever.components.install.listed_twins import twins
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.skill_configs import bare_url
@@ -94,6 +95,13 @@ def memberless_plugin(view: CallerView | None, plugin: Node) -> str:
         else f"/plugin install {name}@<marketplace>; the index records no marketplace for it"
     )
     kept = _kept_at(plugin.attrs.get("marketplace_source"))
+    held = twins(view, plugin)
+    if held:  # the user indexed a clone of its files, as the words below advise
+        listed = f"its marketplace{f' {market}' if market else ''} only lists it{f', its files kept at {kept}' if kept else ''}"
+        return (
+            f"plugin {name!r} has nothing install can write: {listed}; the index holds a plugin of "
+            f"that name with components, {', '.join(held)}: install that one by its id"
+        )
     if kept:
         where = f"its marketplace{f' {market}' if market else ''} only lists it, its files kept at {kept}, which this index does not hold"
         clone = "or get those files, index them (`skill-retriever index <folder>`) and install its components"

@@ -60,6 +60,7 @@ from skill_retriever.components.install.install_args import (
     ids_given,
 )
 from skill_retriever.components.install.inventory import INSTALLABLE, match_installed
+from skill_retriever.components.install.listed_twins import drop_listed_twins
 from skill_retriever.components.install.missing import note_missing, unknown_requires
 from skill_retriever.components.install.orphans import leave_out_orphans
 from skill_retriever.components.install.plan import (
@@ -109,7 +110,7 @@ def expand_plugins(
             continue
         plugins[node_id] = chosen
         out.update(dict.fromkeys(chosen))
-    return list(out), plugins
+    return drop_listed_twins(view, list(out), plugins), plugins  # an entry of one brought: none
 
 
 def plan_install(
