@@ -37,11 +37,13 @@ from skill_retriever.ingest.frontmatter_names import (
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_configs import plugin_meta
 from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
+from skill_retriever.ingest.tool_servers import server_named
 
 __all__ = ["visible_attrs"]
 
 #: Frontmatter keys whose entries name items (`skill_records` reads them); of its tool
-#: lists, ``mcp_servers`` names servers, the others items only as ``mcp__<server>__<tool>``.
+#: lists, ``mcp_servers`` names servers, the others items only as ``mcp__<server>__<tool>``
+#: or ``<server>/*`` (`tool_servers.server_named`).
 _NAMING_KEYS = (*REQUIRES_KEYS, DEPENDENCIES_KEY, CONFLICTS_KEY, "mcp_servers")
 _TOOL_KEYS = tuple(k for k in TOOL_KEYS if k not in _NAMING_KEYS)
 _VIEWS_KEPT = 16  # as `CallerView`: distinct principal sets a snapshot keeps a name set for
@@ -81,10 +83,12 @@ def _visible_names(view: CallerView) -> frozenset[str]:
 
 
 def _tool_shown(entry: str, names: frozenset[str]) -> bool:
-    """A tool list's entry is shown unless it is ``mcp__<server>__...`` of a server not shown."""
-    if not entry.startswith("mcp__"):
-        return True  # Bash, Read: Claude Code's own tools, no item's name
-    return name_key(entry.split("__")[1]) in names
+    """A tool list's entry is shown unless it names a server not shown (``mcp__<server>__...``,
+    ``<server>/*``: `tool_servers.server_named`)."""
+    server = server_named(entry)
+    if server is None:
+        return True  # Bash, Read: tool names, no item's name
+    return name_key(server) in names
 
 
 def _kept(value: Any, shown: Any) -> Any:

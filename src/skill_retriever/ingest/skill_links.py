@@ -29,6 +29,7 @@ from skill_retriever.ingest.mentions import MentionScanner, common_keys, name_ke
 from skill_retriever.ingest.redact_fields import is_markdown_item, redacted_item
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import Record
+from skill_retriever.ingest.tool_servers import server_named
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: A dependency like ``torch>=2.9``, ``pkg[extra]`` or ``org/repo`` is a package, not a component.
@@ -230,9 +231,9 @@ def _declared_edges(
             edges.add(p.id, target.id, EdgeKind.CONFLICTS_WITH, description=reason)
         elif name_key(name) and name_key(name) != own:
             record.setdefault("conflicts", []).append([name, reason])
-    for tool in r.tools:
-        server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 1 else tool
-        target = _resolve(name_key(server), p, order, NodeKind.MCP_SERVER)
+    for tool in r.tools:  # only a form that names a server: a bare tool name is no use of one
+        server = server_named(tool)
+        target = None if server is None else _resolve(name_key(server), p, order, NodeKind.MCP_SERVER)
         if target is not None:
             edges.add(p.id, target.id, EdgeKind.USES)
     return record

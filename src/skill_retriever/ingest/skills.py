@@ -38,8 +38,8 @@ which symbolic links followed, is `walk`'s (a folder that cannot be listed keeps
 read below it before).
 Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where every entry
 names a component: Anthropic's skill format lists software packages there), CONFLICTS_WITH
-(``conflicts``, the reason as description), USES (``tools`` naming an MCP server, also as
-``mcp__server__tool``), MENTIONS (weight 0.5: the description or body names another
+(``conflicts``, the reason as description), USES (``mcp__server[__tool]``, ``server/*``,
+``mcp_servers``: `tool_servers`), MENTIONS (weight 0.5: the description or body names another
 component, see `mentions`), PART_OF. A name resolves to a component of the same plugin,
 else the first by path in the same corpus, else (dependencies only) in the other corpora
 ingested together. A ``requires`` that resolves nowhere is a note, not an edge, except
