@@ -33,7 +33,7 @@ from typing_extensions import TypedDict
 from skill_retriever.adapters import langgraph_server as srv
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexNotFoundError
 from skill_retriever.graph import build_graph
 from skill_retriever.graph import graph as retrieval_graph
 from skill_retriever.indexing import index_sources, sample_catalogue_path
@@ -160,7 +160,7 @@ def test_a_coding_agent_task_gets_the_defaults_not_the_last_tasks_inputs(
 def test_a_failed_coding_agent_run_resumes_with_its_own_inputs(coding_agent: ModuleType, served_dir: Path) -> None:
     agent = coding_agent.build_agent_with_wrapper_node(checkpointer=InMemorySaver())  # as served
     good = {"index_dir": str(served_dir), "rerank": False}
-    with pytest.raises(IndexCorruptError):
+    with pytest.raises(IndexNotFoundError):
         agent.invoke(HOOK_TASK, thread("r"), context={**good, "index_dir": str(served_dir.parent / "missing")})
     resumed = agent.invoke(None, thread("r"), context=good)
     assert [k for _, k in _names_kinds(resumed)] == ["hook"]  # the failed run's kinds and k
@@ -185,7 +185,7 @@ def test_a_failed_served_run_resumes_with_its_own_inputs(served_dir: Path) -> No
     served = srv.build_server_graph(checkpointer=InMemorySaver())
     ctx = {"index_dir": str(served_dir), "rerank": False}
     asked = {"query": MCP, "k": 1, "route": "quick"}
-    with pytest.raises(IndexCorruptError):
+    with pytest.raises(IndexNotFoundError):
         served.invoke(asked, thread("f"), context={**ctx, "index_dir": str(served_dir.parent / "missing")})
     resumed = served.invoke(None, thread("f"), context=ctx)
     alone = srv.build_server_graph().invoke(asked, context=ctx)

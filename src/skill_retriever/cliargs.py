@@ -299,10 +299,10 @@ def open_for_repair(args: argparse.Namespace) -> tuple[Index, str | None]:
 
 def _manifest_dim(path: Path) -> object:
     """The ``dim`` ``index.json`` states (None when it cannot be read: the open then says why)."""
-    from skill_retriever.exceptions import IndexCorruptError
+    from skill_retriever.exceptions import IndexOpenError
     from skill_retriever.stores import manifest as mf
 
     try:
         return mf.read_manifest(path).get("dim")
-    except IndexCorruptError:
+    except IndexOpenError:
         return None

@@ -29,14 +29,23 @@ class MissingNodeError(InvalidItemError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-class IndexCorruptError(SkillRetrieverError, RuntimeError):
-    """The index directory cannot be opened as an index (missing, half-written, foreign)."""
+class IndexOpenError(SkillRetrieverError, RuntimeError):
+    """The index cannot be opened or read: catch this for every reason at once (none
+    there, damaged, its server unreachable). `IndexNotFoundError` and `IndexCorruptError`
+    tell apart what to do: build one, or repair it."""
 
 
-class IndexNotFoundError(IndexCorruptError):
-    """There is no index at that path: nothing there, a file, or a folder of other files.
-    Nothing is damaged; a subclass of `IndexCorruptError`, which callers caught before it
-    existed."""
+class IndexCorruptError(IndexOpenError):
+    """The index is there but damaged: half-written, a file missing or unreadable, its
+    vectors another model's. The message says how to repair it (`skill-retriever repair`)
+    or rebuild it."""
+
+
+class IndexNotFoundError(IndexOpenError):
+    """There is no index at that path: nothing there, a file, a folder of other files, or
+    one still being built. Nothing is damaged: build one (`skill-retriever index`), or point
+    at the index. It was a subclass of `IndexCorruptError`, so ``except IndexCorruptError``
+    told a user with no index that theirs was corrupt; catch `IndexOpenError` for both."""
 
 
 class ServerUnreachableError(IndexCorruptError):

@@ -15,6 +15,7 @@ from skill_retriever.exceptions import (
     ConfigError,
     IndexCorruptError,
     IndexLockedError,
+    IndexNotFoundError,
     IngestError,
     PowerIterationFailedConvergence,
     QueryError,
@@ -38,8 +39,19 @@ def test_index_dir_from_context_then_env(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setenv(srv.INDEX_ENV, str(tmp_path / "from-env"))
     assert srv.resolve_index_dir(None) == tmp_path / "from-env"
     assert srv.resolve_index_dir(str(tmp_path / "given")) == tmp_path / "given"
-    with pytest.raises(IndexCorruptError, match="skill-retriever index"):
+    with pytest.raises(IndexNotFoundError, match="skill-retriever index"):
         srv.server_index(str(tmp_path / "missing"))
+
+
+def test_a_damaged_index_is_said_to_be_damaged_not_missing(tmp_path: Path) -> None:
+    """Its manifest garbled beside its items: the server said "no readable index at ...;
+    run `skill-retriever index` first" (an IndexCorruptError that read as a missing one),
+    which would build over the items; it now says what the open says, repair."""
+    build_tiny_index(tmp_path / "ix").close()
+    (tmp_path / "ix" / "index.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(IndexCorruptError, match="skill-retriever repair") as err:
+        srv.server_index(str(tmp_path / "ix"))
+    assert not isinstance(err.value, IndexNotFoundError) and "no readable index" not in str(err.value)
 
 
 def test_sample_index_is_built_once_into_the_cache(

@@ -18,6 +18,8 @@ from skill_retriever.exceptions import (
     ConfigError,
     DuplicateItemError,
     IndexCorruptError,
+    IndexNotFoundError,
+    IndexOpenError,
     InvalidItemError,
     MissingNodeError,
     QueryError,
@@ -354,8 +356,10 @@ def test_corrupt_index_dir_gets_a_clear_error(good_index_dir: Path, tmp_path: Pa
     CORRUPTIONS[damage](path)
     before = _files(path)
     for writable in (False, True):
-        with pytest.raises(IndexCorruptError) as info:
+        with pytest.raises(IndexOpenError) as info:
             Index.open(path, embedder=HashingEmbedder(32), writable=writable).close()
+        # a file where the index was is no index, not a damaged one ("repair" would not help)
+        assert isinstance(info.value, IndexNotFoundError if damage == "path-is-a-file" else IndexCorruptError)
         message = str(info.value)
         assert "\n" not in message
         assert any(hint in message for hint in ("skill-retriever index", "skill-retriever repair", "re-index")), message
@@ -418,7 +422,7 @@ def test_recoverable_damage_opens_and_heals(good_index_dir: Path, tmp_path: Path
 
 
 def test_missing_index_and_wrong_embedder_say_what_to_do(good_index_dir: Path, tmp_path: Path) -> None:
-    with pytest.raises(IndexCorruptError, match="skill-retriever index"):
+    with pytest.raises(IndexNotFoundError, match="skill-retriever index"):
         Index.open(tmp_path / "nothing", embedder=HashingEmbedder(32), create=False)
     with pytest.raises(ConfigError, match="re-index"):
         Index.open(good_index_dir, embedder=HashingEmbedder(64))

@@ -13,7 +13,7 @@ import pytest
 from tiny_graph import build_tiny_index
 
 from skill_retriever.cli import main
-from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
+from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError, IndexOpenError
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -66,7 +66,7 @@ def test_index_into_a_folder_of_another_programs_database_is_refused_before_any_
     folder = tmp_path / "app"
     foreign_database(folder)
     before = snapshot(folder)
-    with pytest.raises(IndexCorruptError, match="a database of other tables \\(inventory\\)"):
+    with pytest.raises(IndexNotFoundError, match="a database of other tables \\(inventory\\)"):
         Index.open(folder, embedder=HashingEmbedder(), create=True)
     assert snapshot(folder) == before
 
@@ -83,14 +83,16 @@ def test_a_lock_file_holding_text_is_never_overwritten(tmp_path: Path) -> None:
     Index.open(tmp_path / "ix", writable=True).close()
 
 
-def test_no_index_there_is_its_own_error_and_still_an_index_corrupt_error(tmp_path: Path) -> None:
+def test_no_index_there_is_its_own_error_and_no_index_corrupt_error(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
     (tmp_path / "a-source").mkdir()
     (tmp_path / "a-source" / "SKILL.md").write_text("# a skill\n")
     for where in (tmp_path / "nowhere", tmp_path / "a-file", tmp_path / "a-source"):
         with pytest.raises(IndexNotFoundError, match="no index at|is a file, not an index directory"):
             Index.open(where)
-    assert issubclass(IndexNotFoundError, IndexCorruptError)  # what callers caught before it existed
+    # nothing there is damaged: not "corrupt, run repair"; IndexOpenError catches both
+    assert not issubclass(IndexNotFoundError, IndexCorruptError) and issubclass(IndexNotFoundError, IndexOpenError)
+    assert issubclass(IndexCorruptError, IndexOpenError)
     foreign_database(tmp_path / "app")
     with pytest.raises(IndexNotFoundError, match="not a skill-retriever index's"):
         Index.open(tmp_path / "app", writable=True)

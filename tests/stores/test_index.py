@@ -13,6 +13,7 @@ from skill_retriever.exceptions import (
     ConfigError,
     DuplicateItemError,
     IndexCorruptError,
+    IndexNotFoundError,
     MissingNodeError,
 )
 from skill_retriever.filters import Filters
@@ -232,13 +233,13 @@ class TestDamagedDirectories:
         with pytest.raises(IndexCorruptError, match="is a file, not an index directory"):
             Index.open(f, embedder=HashingEmbedder(), create=True)
         # Opening to read: not advice to build an index at a file's path.
-        with pytest.raises(IndexCorruptError, match="is a file, not an index directory; point at an index directory, or build"):
+        with pytest.raises(IndexNotFoundError, match="is a file, not an index directory; point at an index directory, or build"):
             Index.open(f, embedder=HashingEmbedder())
         assert f.read_text(encoding="utf-8") == "I am a file"
 
     def test_missing_directory_without_create(self, tmp_path: Path) -> None:
         with pytest.raises(
-            IndexCorruptError, match=r"no index at .*build one with `skill-retriever index"
+            IndexNotFoundError, match=r"no index at .*build one with `skill-retriever index"
         ):
             Index.open(tmp_path / "nope", embedder=HashingEmbedder(), create=False)
         assert not (tmp_path / "nope").exists()

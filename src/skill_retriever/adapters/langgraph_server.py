@@ -24,7 +24,6 @@ that set; naming a principal the deployment did not grant is refused (`server_in
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import shutil
@@ -47,12 +46,10 @@ from skill_retriever.adapters.server_inputs import (
     run_profile,
     server_principals,
 )
-from skill_retriever.advice import Placeholder, command
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
     ConfigError,
-    IndexCorruptError,
     QueryError,
     SkillRetrieverError,
 )
@@ -61,7 +58,6 @@ from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, default_reranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.state import Answer, QueryInput
 from skill_retriever.stores.embedder import (
-    DEFAULT_MODEL,
     Embedder,
     SentenceTransformerEmbedder,
     embedder_for,
@@ -120,16 +116,6 @@ def cache_dir() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "skill-retriever"
     )
     return Path(base)
-
-
-def _manifest_embedder(path: Path) -> str:
-    try:
-        manifest = json.loads((path / "index.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise IndexCorruptError(
-            f"no readable index at {path} ({exc}); run `{command(['index', '--index-dir', path, Placeholder('...')])}` first"
-        ) from exc
-    return str(manifest.get("embedder") or DEFAULT_MODEL)
 
 
 def _sample_fingerprint() -> str:
@@ -195,7 +181,9 @@ def server_index(index_dir: str | None = None) -> Index:
     with _lock:
         index = _indexes.get(str(path))
         if index is None:
-            index = Index.open(path, embedder=embedder_for(_manifest_embedder(path)))
+            # the model its manifest names; no index there, or a damaged one, is said by the
+            # open (IndexNotFoundError: build one; IndexCorruptError: repair it)
+            index = Index.open(path)
             _indexes[str(path)] = index
         return index
 

@@ -34,8 +34,8 @@ from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import (
     ConfigError,
-    IndexCorruptError,
     IndexLockedError,
+    IndexOpenError,
     QueryTooLongError,
     SkillRetrieverError,
 )
@@ -84,7 +84,7 @@ def caller_view(service: ComponentService) -> CallerView:
     server must be restarted."""
     try:
         return service.view()
-    except (IndexCorruptError, IndexLockedError) as exc:
+    except (IndexOpenError, IndexLockedError) as exc:
         raise ToolError(str(exc)) from exc
 
 

@@ -66,7 +66,7 @@ def cached_index(
     cache. A build that stops takes its entry back. Only ``<cache_dir>/<key>`` is ever
     deleted.
     """
-    from skill_retriever.exceptions import IndexCorruptError
+    from skill_retriever.exceptions import IndexOpenError
 
     if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
         raise ValueError(f"cache key {key!r} must be a plain folder name")
@@ -78,9 +78,9 @@ def cached_index(
     if stamp.get("complete") and stamp.get("fingerprint") == wanted:
         try:
             index = Index.open(home / "index", embedder=embedder)
-        except IndexCorruptError as exc:
+        except IndexOpenError as exc:
             # What is wrong, without the advice after ';' (how to rebuild a user's index).
-            log(f"  cached index {key} is damaged ({str(exc).split(';')[0]}); rebuilding this cache entry")
+            log(f"  cached index {key} cannot be opened ({str(exc).split(';')[0]}); rebuilding this cache entry")
         else:
             info = stamp.get("build", {})
             log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "

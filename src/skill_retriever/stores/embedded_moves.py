@@ -92,7 +92,7 @@ def move_index_to_embedded(
     write lock. An index that names no server is left as it is.
 
     Raises:
-        IndexCorruptError: No index there, or it is damaged.
+        IndexNotFoundError / IndexCorruptError: No index there / it is damaged.
         IndexLockedError: Another process is writing it (``lock_wait_s`` waits).
     """
     with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:

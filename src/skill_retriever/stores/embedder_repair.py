@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import embedder_for
 from skill_retriever.stores.items import ItemStore
@@ -36,7 +36,7 @@ def restore_recorded_embedder(path: Path, lock_wait_s: float = 0.0) -> str | Non
     try:
         named = str(mf.read_manifest(path).get("embedder") or "")
         items = ItemStore(path / mf.DATABASE, writable=False)
-    except IndexCorruptError:  # the open that follows says what is wrong
+    except IndexOpenError:  # the open that follows says what is wrong
         return None
     try:
         recorded = items.get_meta(EMBEDDER_KEY)

@@ -113,7 +113,7 @@ class Index:
                 gives the index new collections instead).
 
         Raises:
-            IndexCorruptError: No index there (and not ``create``), or it is damaged.
+            IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
             IndexLockedError: Writing was asked for and another process (or another
                 handle in this one) is writing.
             ConfigError: ``path`` is empty or not a path.

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.live import LiveState
@@ -58,7 +58,7 @@ def _stamp(file: str) -> tuple[int, int, int, int] | None:
 def _link_on_disk(path: Path) -> tuple[str, ...] | None:
     try:
         return link_of(mf.read_manifest(path))
-    except IndexCorruptError:  # none readable yet (a new index, a recovery): the first one read is news
+    except IndexOpenError:  # none readable yet (a new index, a recovery): the first one read is news
         return None
 
 
@@ -81,7 +81,7 @@ class LinkWatch:
             return None
         try:
             manifest = mf.read_manifest(self._path)
-        except IndexCorruptError:
+        except IndexOpenError:
             return None
         if link_of(manifest) == self._link:
             self._stamp = stamp  # rewritten for another reason (a corrected ``dim``)

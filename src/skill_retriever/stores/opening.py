@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.advice import command
-from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
+from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError, IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.chroma_connect import check_chroma_server
 from skill_retriever.stores.embedder import Embedder, embedder_for
@@ -73,7 +73,7 @@ def open_files(
     """Open (or, with ``create``, make) the index files at ``path``.
 
     Raises:
-        IndexCorruptError: No index there (and not ``create``), or it is damaged.
+        IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
         ConfigError: ``embedder`` is not the model the index was built with, or
             ``chroma_url`` is not a Chroma server address.
     """
@@ -123,7 +123,7 @@ def _holds_items(path: Path) -> bool:
     (or still running) before its manifest, which is no index yet ("no index at")."""
     try:
         items = ItemStore(path / mf.DATABASE, writable=False)
-    except IndexCorruptError:  # empty, half-created or foreign: there is no index here to recover
+    except IndexOpenError:  # empty, half-created or foreign: there is no index here to recover
         return False
     try:
         return items.get_meta("version") is not None

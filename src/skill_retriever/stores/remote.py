@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from skill_retriever.advice import command
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexOpenError
 from skill_retriever.filters import vector_metadata
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
@@ -90,7 +90,7 @@ def holds_original(recorded: str, manifest: Mapping[str, Any]) -> bool:
     more (the index was moved away with ``mv``, or moved to other collections since)."""
     try:
         theirs = mf.read_manifest(Path(recorded))
-    except IndexCorruptError:  # no index there (moved away), or none readable
+    except IndexOpenError:  # no index there (moved away), or none readable
         return False
     except OSError:  # cannot look (permissions): assume it is there, so nothing of it is touched
         return True
@@ -165,7 +165,7 @@ def remote_of(
             if missing:  # name only what is gone: the other collection may be there
                 live.in_memory_note = _warn(path, url, f"has no collection {' or '.join(missing)} for this index")
                 return None
-    except (ConfigError, IndexCorruptError):
+    except (ConfigError, IndexOpenError):
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
         problem = server_problem(url, exc)
@@ -236,7 +236,7 @@ def _moved_away(path: Path, manifest: Mapping[str, Any]) -> bool:
     """Whether ``index.json`` names other collections now than ``manifest`` (``move-to-server``)."""
     try:
         return collection_names(mf.read_manifest(path)) != collection_names(manifest)
-    except (IndexCorruptError, OSError):  # none readable: judged by the collections alone
+    except (IndexOpenError, OSError):  # none readable: judged by the collections alone
         return False
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.advice import Placeholder, command
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.chroma_connect import check_chroma_server, check_chroma_url
 from skill_retriever.stores.server_errors import one_server
@@ -95,7 +95,7 @@ def record_switch(path: Path, manifest: Mapping[str, Any], *, on_server: bool) -
         return False
     try:
         on_disk = mf.read_manifest(path)
-    except IndexCorruptError:  # none readable: the open that recreates it writes its own
+    except IndexOpenError:  # none readable: the open that recreates it writes its own
         return False
     if all(on_disk.get(k) == manifest.get(k) for k in _IDENTITY):
         return False

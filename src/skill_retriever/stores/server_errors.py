@@ -18,7 +18,7 @@ from typing import NamedTuple
 from urllib.parse import urlparse
 
 from skill_retriever.advice import Word, command
-from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
+from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_auth import AUTH_STATUSES, AuthSettingError, credentials_advice
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
@@ -86,7 +86,7 @@ def repair_command(index_dir: str | Path, url: str) -> str:
     words: list[Word] = ["repair", "--index-dir", index_dir]
     try:
         named = mf.read_manifest(Path(index_dir)).get("chroma_url")
-    except (IndexCorruptError, OSError):  # no index.json to read: the plain command names what is there
+    except (IndexOpenError, OSError):  # no index.json to read: the plain command names what is there
         return command(words)
     same = url_parts(str(named)) == url_parts(url) if named else False
     return command(words if same or not url else [*words, "--chroma-url", url])

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
@@ -292,11 +292,11 @@ def saved_manifest(path: Path) -> SavedManifest | None:
     owner directory its items record (read now: the open that follows records its own)."""
     try:
         manifest = mf.read_manifest(path)
-    except (IndexCorruptError, OSError):  # nothing to compare with: the recreated manifest is reported
+    except (IndexOpenError, OSError):  # nothing to compare with: the recreated manifest is reported
         return None
     try:
         items = ItemStore(path / mf.DATABASE, writable=False)
-    except (IndexCorruptError, OSError):  # the open that follows says what is wrong with the items
+    except (IndexOpenError, OSError):  # the open that follows says what is wrong with the items
         return SavedManifest(manifest, None)
     try:
         return SavedManifest(manifest, _recorded_dir(items, manifest))
@@ -327,7 +327,7 @@ def server_switch(before: Mapping[str, Any] | None, url: str | None, path: Path)
     recorded = before.recorded_dir if isinstance(before, SavedManifest) else None
     try:
         now = mf.read_manifest(path)  # its new collections: a switch gives the index fresh ones
-    except (IndexCorruptError, OSError):
+    except (IndexOpenError, OSError):
         now = {**before, "chroma_url": url}
     left = drop_previous(before, now, path, recorded_dir=recorded)
     return ServerSwitch([f"the index now uses the Chroma server at {url} instead of {old}", *left.lines()], left.kept_dict())
