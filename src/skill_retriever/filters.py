@@ -105,6 +105,14 @@ def names_of(value: Iterable[str] | str | None, what: str) -> frozenset[str] | N
     return items
 
 
+def kind_in_case(name: str) -> str:
+    """The item kind ``name`` names in any case (``Agent``, ``MCP_SERVER``), lower-cased as
+    kinds are stored; ``name`` as given when it names none, so that a plural (``Skills``) is
+    refused, naming the kind it means (`meant_kind`). Every check of a kind reads its case here."""
+    lowered = name.lower()
+    return lowered if lowered in _KIND_NAMES else name
+
+
 def meant_kind(name: str) -> str | None:
     """The item kind a name that is none most likely means: a plural (``skills``,
     ``incidents``), another case (``Skill``), a near miss (``mcp-server``), or a name's
@@ -145,6 +153,8 @@ def _list_hint(bad: list[str]) -> str:
 #: agent that sent 20,000 of them, or one of 200,000 characters, gets a line, not a page.
 _FEW = 5
 _FEW_CHARS = 60
+#: Every item kind's name, as stored (lower case).
+_KIND_NAMES = frozenset(k.value for k in NodeKind)
 
 
 def _few(values: list[str], show: Callable[[list[str]], str] = repr) -> str:
@@ -180,7 +190,8 @@ class Filters:
     until: datetime | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kinds", _frozen(self.kinds, "kinds"))
+        kinds = _frozen(self.kinds, "kinds")  # in any case: Agent is the kind agent
+        object.__setattr__(self, "kinds", None if kinds is None else frozenset(map(kind_in_case, kinds)))
         object.__setattr__(self, "tags", _frozen(self.tags, "tags"))
         object.__setattr__(self, "principals", _frozen(self.principals, "principals"))
         if self.kinds is not None:

@@ -162,11 +162,12 @@ def search_answer(
     """
     times = {name: v for name, v in (("since", since), ("until", until)) if v is not None}
     try:  # an unknown kind or a bad time fails here, as everywhere
-        Filters.from_spec({**times, **({} if kinds is None else {"kinds": frozenset(kinds)})})
+        asked = Filters.from_spec({**times, **({} if kinds is None else {"kinds": frozenset(kinds)})})
     except ReversedWindowError as exc:
         raise ToolError(exc.worded("since", "until")) from exc
     except ConfigError as exc:
         raise ToolError(str(exc).removeprefix("filters.")) from exc  # the arguments are `kinds`, `since`, `until`
+    kinds = None if asked.kinds is None else sorted(asked.kinds)  # as stored: "Agent" is agent
     checked_counts(k, budget)
     view = caller_view(service)
     principals = service.principals if service.principals is not None else []  # None: public only

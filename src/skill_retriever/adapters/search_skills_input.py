@@ -29,7 +29,7 @@ from pydantic.config import JsonDict
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, one_or_several, whole_number
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import kind_guesses
+from skill_retriever.filters import kind_guesses, kind_in_case
 from skill_retriever.model import NodeKind
 
 __all__ = [
@@ -44,7 +44,7 @@ __all__ = [
 
 def _kind_name(value: str) -> str:
     try:
-        return NodeKind(value)
+        return NodeKind(kind_in_case(value))  # "Agent" as the search takes it; "skills" refused
     except ValueError:
         raise ValueError(  # the guess `Filters` says too: a plural is told the kind it means
             f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}{kind_guesses([value])}"

@@ -39,7 +39,7 @@ from skill_retriever.components.results import ComponentResponse, ComponentResul
 from skill_retriever.components.units import budget_dropped, pack_closure_to_budget
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import names_of
+from skill_retriever.filters import kind_in_case, names_of
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.responses import SearchResponse, renamed_closest
 from skill_retriever.retriever import Retriever, SearchResult
@@ -63,7 +63,7 @@ def component_kinds(kinds: Iterable[str] | str | None) -> list[str]:
     allowed = sorted(k.value for k in COMPONENT_KINDS)
     if kinds is None:
         return allowed
-    wanted = [kinds] if isinstance(kinds, str) else list(kinds)
+    wanted = [kind_in_case(k) if isinstance(k, str) else k for k in ([kinds] if isinstance(kinds, str) else kinds)]
     bad = [k for k in wanted if k not in allowed]
     if bad or not wanted:
         raise ConfigError(f"kinds {bad or wanted} are not component kinds; use any of {allowed}")
