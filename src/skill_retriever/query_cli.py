@@ -83,7 +83,7 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     response, shown = folded_answer(search, view, args.k, args.budget, args.budget_fill, _CLI_FILL_ADVICE)
     if args.json:
         warnings = [*response.warnings, *([asked_for.note] if asked_for.note else [])]
-        print(printable_json(dumps({**response.to_dict(), "results": json_results(args.query, shown, view),
+        print(printable_json(dumps({**replace(response, results=[]).to_dict(), "results": json_results(args.query, shown, view),
                                     "warnings": warnings})))
     else:
         # A kind the index does not hold (or any filter that admits nothing) is a warning
@@ -98,7 +98,7 @@ def json_results(query: str, shown: list[Shown], view: CallerView) -> list[dict[
     it has them (`item_dates`) and the text's reason as data
     (`render.explain`: ``reason``, ``matches``, ``requires``, ``required_by``)."""
     nodes = view.snapshot.nodes
-    return [{**s.result.to_dict(), "also_at": list(s.also_at),
+    return [{**s.result.fields_dict(), "also_at": list(s.also_at),
              **(read_from(node) if (node := nodes.get(s.result.id)) is not None else {"source": ""}),
              **(dates_of(node) if node is not None else {}),
              **explain(query, s, view).to_dict()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -105,7 +105,7 @@ def index_changed_warning(dropped: int) -> str:
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
 _CLI_RESULT_KEYS = frozenset(
-    {"also_at", "source", "line", "created", "updated", "reason", "matches", "requires", "required_by"}
+    {"also_at", "source", "line", "created", "updated", "matches", "requires", "required_by"}
 )
 
 
@@ -142,6 +142,9 @@ class SearchResult:
             each ``"<kind>: <detail>"`` (``"prompt_injection: 'ignore all previous
             instructions'"``; kinds in ``safety.injection``); empty when it does not.
             ``drop_flagged=True`` drops flagged items instead.
+
+    ``reason`` (read-only, not a field: it plays no part in equality) says in one line why
+    it is in the answer, as ``skill-retriever query`` prints it.
     """
 
     id: str
@@ -175,22 +178,53 @@ class SearchResult:
             flags=tuple(r.get("flags", ())),
         )
 
+    @property
+    def reason(self) -> str:
+        """Why it is in the answer, in one line: what found it and at which rank ("found by
+        semantic #1, keyword #3"), the query's words it holds, what it requires and what
+        requires it, the graph path ("also reached via X"), naming only items the caller may
+        see; the line ``skill-retriever query`` prints under it, and the ``reason`` of its
+        ``--json``, of the LangChain documents and of the agent tool (all `render.reason`).
+        Made when first read (`result_reasons`). "" for a result no search made (built by
+        hand, by ``dataclasses.replace``, or read back from a dict without ``reason``)."""
+        said = self.__dict__.get("_reason", "")
+        if not isinstance(said, str):  # the search's maker: the line is made once, now
+            said = str(said(self))
+            object.__setattr__(self, "_reason", said)
+        return str(said)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickled or copied result carries its reason as the line: the maker reads the
+        snapshot searched, which is not for pickling."""
+        state = dict(self.__dict__)
+        if "_reason" in state:
+            state["_reason"] = self.reason
+        return state
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
-        """From :meth:`to_dict` (or its JSON): equal to the result it was made from.
-        What ``skill-retriever query --json`` adds to each result (``also_at``, the other
-        hosts; ``source``, the file it was read from; ``line``, where a document's section
-        starts in it; ``reason``, ``matches``, ``requires`` and ``required_by``, what the
-        text says under it) is not kept."""
-        return cls(**{
-            **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS},
+        """From :meth:`to_dict` (or its JSON): equal to the result it was made from, with
+        its ``reason`` (a dict without one, written before results had it, reads as "").
+        What else ``skill-retriever query --json`` adds to each result (``also_at``, the
+        other hosts; ``source``, the file it was read from; ``line``, where a document's
+        section starts in it; ``matches``, ``requires`` and ``required_by``, what the text
+        says under it) is not kept."""
+        result = cls(**{
+            **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS and k != "reason"},
             "channels": dict(d["channels"]),
             "path": tuple(d.get("path", ())),
             "flags": tuple(d.get("flags", ())),
         })
+        if isinstance(said := d.get("reason"), str):
+            object.__setattr__(result, "_reason", said)
+        return result
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, JSON-ready (``path`` and ``flags`` as lists)."""
+        """Every field, JSON-ready (``path`` and ``flags`` as lists), and ``reason``."""
+        return {**self.fields_dict(), "reason": self.reason}
+
+    def fields_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready, without ``reason`` (which the graph's state does not hold)."""
         return {
             "id": self.id,
             "kind": self.kind,
@@ -205,6 +239,12 @@ class SearchResult:
             "path_reliability": self.path_reliability,
             "flags": list(self.flags),
         }
+
+
+def make_reason_with(result: SearchResult, maker: Callable[[SearchResult], str]) -> None:
+    """Give ``result`` the reason ``maker(result)`` makes when it is first read (the search
+    that made it: `result_reasons`)."""
+    object.__setattr__(result, "_reason", maker)
 
 
 @dataclass(frozen=True)
@@ -292,7 +332,7 @@ class SearchResponse:
         """The graph's output state (``OutputState``) this response was read from."""
         results = []
         for r in self.results:
-            item = {k: v for k, v in r.to_dict().items() if k not in ("path", "path_reliability")}
+            item = {k: v for k, v in r.fields_dict().items() if k not in ("path", "path_reliability")}
             if r.path:
                 item["path"] = {"nodes": list(r.path), "reliability": r.path_reliability}
             results.append(item)

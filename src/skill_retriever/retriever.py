@@ -21,6 +21,7 @@ from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
+from skill_retriever.result_reasons import explained
 from skill_retriever.retriever_args import (
     DEFAULT_RERANKER,
     Default,
@@ -216,7 +217,7 @@ class Retriever:
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         hit = self._answers.get(call.key)
         if hit is not None:
-            return hit
+            return explained(hit, call.payload, call.context)
         out = await self.graph.ainvoke(call.payload, config=run_config, context=call.context)
         return self._finish(call, out)
 
@@ -292,7 +293,7 @@ class Retriever:
     def _run(self, call: _Call, run_config: RunnableConfig | None) -> SearchResponse:
         hit = self._answers.get(call.key)
         if hit is not None:
-            return hit
+            return explained(hit, call.payload, call.context)
         return self._finish(call, self.graph.invoke(call.payload, config=run_config, context=call.context))
 
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
@@ -306,7 +307,7 @@ class Retriever:
         # records (`run_marks.run_state`): such an answer is not kept.
         if not snapshot.unfinished_runs:
             self._answers.put(call.key, response)
-        return response
+        return explained(response, call.payload, call.context)  # after the store: the cache holds no snapshot
 
     def _embed_batch(self, texts: Sequence[tuple[_Call, str]]) -> None:
         """Embed the search texts of checked queries (`search_texts`) in one call."""

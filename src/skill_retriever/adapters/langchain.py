@@ -244,7 +244,7 @@ def _answer(
     for r in response.results:
         node = snapshot.nodes.get(r.id)
         said = {"reason": reason(query, Shown(r, ()), view)} if view.sees(r.id) else {}
-        artifact.append({**r.to_dict(), **(read_from(node) if node is not None and node.source else {}), **said})
+        artifact.append({**r.fields_dict(), **(read_from(node) if node is not None and node.source else {}), **said})
     warnings = [kinds_named(w, visible, snapshot.nodes.values()) for w in response.warnings]
     return format_results(replace(response, warnings=warnings), snapshot=snapshot, view=view), artifact
 
