@@ -66,7 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     common = add_index_options
-    ix = sub.add_parser("index", help="index sources into the index directory")
+    ix = sub.add_parser("index", help="index sources into the index directory", description=(
+        "Index skills repositories, folders of documents, JSON graphs, tool sets and passage corpora into the index "
+        "directory; indexing a source again embeds only what changed and takes out what its files no longer hold."))
     ix.set_defaults(handler=cmd_index)
     ix.add_argument(
         "paths", nargs="*", type=Path,
@@ -103,13 +105,17 @@ def _parser() -> argparse.ArgumentParser:
 
     add_query_command(sub, cmd_query, common)
 
-    st = sub.add_parser("stats", help="what the index holds")
+    st = sub.add_parser("stats", help="show what the index holds", description=(
+        "Show what the index holds (items and relations by kind, sources, calibration, the defaults and route a "
+        "search takes, its Chroma server) and what is left to do, such as an index run that did not finish."))
     st.set_defaults(handler=cmd_stats)
     common(st)
 
     cal = sub.add_parser(
         "calibrate",
         help="let the index learn its channel weights and where 'nothing fits' starts (index does this after each run)",
+        description="Learn the index's channel weights and where 'nothing fits' starts from the items it holds; an "
+        "index run does this when it ends, so run it after writing items through the Python API.",
     )
     cal.set_defaults(handler=cmd_calibrate)
     common(cal)
@@ -119,12 +125,17 @@ def _parser() -> argparse.ArgumentParser:
         "repair",
         help="migrate an index written by an older version, give every item its vector, resync a Chroma server, "
         "write a missing or unreadable index.json again from the items",
+        description="Mend an index from what it stores: migrate one written by an older version, embed missing or "
+        "unusable vectors again, resync its Chroma server, write a missing or unreadable index.json or calibration "
+        "again; exits 1 naming what only you can mend.",
     )
     rp.set_defaults(handler=cmd_repair)
     common(rp)
     add_lock_wait_option(rp)
 
-    mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it")
+    mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it",
+                        description="Copy an index's vectors into collections of its own on a Chroma server and "
+                        "search through it from then on; move-to-embedded is the way back.")
     mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
     add_json_option(mv)

@@ -19,7 +19,9 @@ def add_query_command(
 ) -> None:
     """Add ``query`` to the subcommands ``sub``, run by ``handler``; ``common`` adds the
     options every command that reads an index takes."""
-    q = sub.add_parser("query", help="retrieve for a query")
+    q = sub.add_parser("query", help="search the index for what fits a task or question", description=(
+        "Search the index for what to read, load or install for a task: a ranked list, each result with the one line "
+        "that says why, copies of one component folded, cut to --budget tokens (--json for programs)."))
     q.set_defaults(handler=handler)
     q.add_argument(
         "query",
