@@ -131,10 +131,10 @@ def test_cli_query_covers_each_ask_unless_told_not_to(built: Built, capsys: pyte
     assert "--clause-coverage: must be a number from 0 (off) to 1" in capsys.readouterr().err
 
 
-def one_error_line(err: str) -> str:
+def one_error_line(err: str, prefix: str = "skill-retriever: error: ") -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
-    assert lines[0].startswith("skill-retriever: error:")
+    assert lines[0].startswith(prefix)
     return lines[0]
 
 
@@ -144,8 +144,9 @@ def test_cli_blank_query_fails_with_one_line(
     rc = main(["query", "   ", "--index-dir", str(built.path), "--json"])
     out, err = capsys.readouterr()
     assert rc != 0
-    assert json.loads(out) == {"error": one_error_line(err).removeprefix("skill-retriever: error: ")}  # --json: JSON
-    assert "query is empty" in one_error_line(err)
+    said = one_error_line(err, "skill-retriever query: error: ")  # the query is an argument, as -k is
+    assert said == f"skill-retriever query: error: {json.loads(out)['error']} (see skill-retriever query --help)"
+    assert "query is empty" in said
 
 
 def test_cli_stats(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -61,7 +61,8 @@ def tiny_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_empty_query_is_refused_without_importing_the_search(tiny_dir: Path, query: str) -> None:
     got, err = probe("query", query, "--index-dir", str(tiny_dir))
     assert got["code"] == 2 and got["langgraph"] is False
-    assert err.strip() == "skill-retriever: error: the query is empty; ask for something, e.g. 'deploy a postgres migration'"
+    assert err.strip() == ("skill-retriever query: error: the query is empty; ask for something, e.g. 'deploy a postgres "
+                           "migration' (see skill-retriever query --help)")
 
 
 def test_a_missing_index_is_refused_without_importing_the_search(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from skill_retriever.cliargs import (
     add_index_options,
     add_json_option,
     add_lock_wait_option,
+    error_line,
     error_text,
     folder_named,
     lock_wait_of,
@@ -184,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args))
     except SkillRetrieverError as exc:
         message = error_text(exc, args)
-        print(printable(f"skill-retriever: error: {message}"), file=sys.stderr)
+        print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
         if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
             print_json_error(message)
         return 2

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
 
 __all__ = [
-    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_text", "folder_named",
-    "kind_list", "lock_wait_of", "open_for_repair", "open_index", "print_json_error",
+    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_line",
+    "error_text", "folder_named", "kind_list", "lock_wait_of", "open_for_repair", "open_index", "print_json_error",
 ]
 
 
@@ -233,6 +233,21 @@ def error_text(exc: SkillRetrieverError, args: argparse.Namespace) -> str:
     if isinstance(exc, ReversedWindowError):  # the command's options, not the Python filter's names
         return exc.worded("--since", "--until")
     return _locked_advice(exc, args) if isinstance(exc, IndexLockedError) else str(exc)
+
+
+def error_line(message: str, exc: SkillRetrieverError, args: argparse.Namespace) -> str:
+    """The one line on stderr for an error: ``skill-retriever: error: ...``, except for an
+    argument refused after argparse took it (the query: empty, too long, a date that does
+    not exist; ``--since`` after ``--until``; `CommandArgumentError`), said as argparse says
+    the command's other arguments' errors: ``skill-retriever query: error: ... (see
+    skill-retriever query --help)``."""
+    from skill_retriever.exceptions import CommandArgumentError, QueryError
+    from skill_retriever.filters import ReversedWindowError
+
+    queried = args.command == "query" and isinstance(exc, QueryError | ReversedWindowError)
+    if (queried or isinstance(exc, CommandArgumentError)) and (parser := getattr(args, "command_parser", None)):
+        return f"{parser.prog}: error: {message} (see {parser.prog} --help)"
+    return f"skill-retriever: error: {message}"
 
 
 def _locked_advice(exc: IndexLockedError, args: argparse.Namespace) -> str:

@@ -101,6 +101,11 @@ class ConfigError(SkillRetrieverError, ValueError):
     """A configuration value has the wrong type or is out of range."""
 
 
+class CommandArgumentError(ConfigError):
+    """A command-line argument refused after argparse took it (``index`` with no path): the
+    CLI says it as argparse says its own, ``skill-retriever index: error: ...``."""
+
+
 class PhaseTimeoutError(SkillRetrieverError, TimeoutError):
     """A retrieval phase ran past its limit (``phase_timeout_s`` / ``phase_timeouts``)."""
 

@@ -27,15 +27,15 @@ __all__ = ["cmd_index", "server_repairs"]
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from skill_retriever.exceptions import IngestError
+    from skill_retriever.exceptions import CommandArgumentError, IngestError
     from skill_retriever.indexing import sample_catalogue_path
     from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
     paths = list(args.paths) + ([sample_catalogue_path()] if args.sample else [])
     if not paths:
-        raise IngestError("nothing to index: give one or more paths, or --sample")
+        raise CommandArgumentError("nothing to index: give one or more paths, or --sample")
     if args.max_file_bytes is not None and args.max_file_bytes <= 0:
-        raise IngestError(f"--max-file-bytes must be > 0, got {args.max_file_bytes} (leave it out for 2,000,000)")
+        raise CommandArgumentError(f"--max-file-bytes must be > 0, got {args.max_file_bytes} (leave it out for 2,000,000)")
     folder = Path(args.index_dir)
     for path in paths:
         if not path.exists():
