@@ -169,7 +169,7 @@ def team_a(built: Path) -> dict[str, Any]:
 
 def test_search_is_listed_with_every_kind(team_b: dict[str, Any]) -> None:
     schema = team_b["tools"]["search"]
-    assert set(schema["properties"]) == {"query", "kinds", "k", "budget", "detail"}
+    assert set(schema["properties"]) == {"query", "kinds", "k", "budget", "detail", "since", "until"}
     assert schema["additionalProperties"] is False
     kinds = next(s for s in schema["properties"]["kinds"]["anyOf"] if s.get("type") == "array")
     assert {"document", "incident", "deploy", "service", "tool", "passage", "skill"} <= set(kinds["items"]["enum"])
