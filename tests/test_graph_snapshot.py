@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
+import pytest
+
+from skill_retriever.context import RetrievalContext
 from skill_retriever.graph import build_graph, graph
+from skill_retriever.stores.index import Index
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "retrieval_graph.mmd"
 
@@ -24,3 +29,20 @@ def test_the_package_exports_the_compiled_graph() -> None:
 
     assert skill_retriever.graph is graph
     assert {"plan_query", "fuse_rrf", "apply_token_budget"} <= set(skill_retriever.graph.get_graph().nodes)
+
+
+@pytest.mark.parametrize("route", ["smart", "quick", "ppr"])
+def test_the_drawing_labels_each_route_on_the_edges_it_takes(route: str, shared_tiny_index: Index) -> None:
+    """Studio and draw_mermaid() draw the graph from get_graph(): every route is named on
+    each branch edge it takes (smart and quick share the edge to expand_graph, which was
+    drawn as "quick" alone), and a run forced onto the route follows exactly those edges."""
+    drawn = {
+        (e.source, e.target)
+        for e in graph.get_graph().edges
+        if e.conditional and e.data and route in str(e.data).split(", ")
+    }
+    ctx = RetrievalContext(index=shared_tiny_index)
+    ran = [next(iter(update)) for update in graph.stream(
+        {"query": "deploy the service", "route": route, "k": 2}, context=ctx, stream_mode="updates")]
+    taken = {pair for pair in itertools.pairwise(ran) if pair[0] in ("retrieve_seeds", "expand_graph")}
+    assert drawn == taken and drawn, (route, drawn, ran)

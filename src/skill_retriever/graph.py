@@ -1,6 +1,6 @@
 """Wiring only: the retrieval graph, its routers, and the compiled ``graph``.
 
-    plan_query → search_keywords → search_temporal → retrieve_seeds ─(route_query: smart|quick|ppr)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
+    plan_query → search_keywords → search_temporal → retrieve_seeds ─(after_seeds: smart|quick|ppr)┬→ expand_graph ─(after_expand)┬→ check_completeness ⇄ fill_gaps → rank_multifactor ─┐
                                                                                                    │                             └→ (quick) ──────────────────────────────────────────┤
                                                                                                    └→ run_ppr → prune_flow ─────────────────────────────────────────────────────────┤
                                                                                          fuse_rrf (one route reaches it) → cover_clauses → rerank_cross_encoder → apply_token_budget → END
@@ -15,6 +15,7 @@ turns: p50 mostly a few % lower in line, p95 up to a third lower (docs/scaling.m
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -53,8 +54,22 @@ def route_query(state: RetrievalState) -> Literal["smart", "ppr", "quick"]:
     return route  # type: ignore[return-value]
 
 
-def after_expand(state: RetrievalState) -> Literal["check_completeness", "fuse_rrf"]:
-    return "fuse_rrf" if state["route_taken"] == "quick" else "check_completeness"
+#: The branch after retrieve_seeds, by label. smart and quick share one edge, so it is
+#: labelled with both: a drawing keeps one label per edge (``get_graph()``, which Studio
+#: draws), and a map of each route to its node was drawn as "quick" alone, the default
+#: route nowhere in the picture.
+SEEDS_BRANCH: dict[Hashable, str] = {"smart, quick": "expand_graph", "ppr": "run_ppr"}
+#: The branch after expand_graph, by route: smart checks completeness, quick fuses at once.
+EXPAND_BRANCH: dict[Hashable, str] = {"smart": "check_completeness", "quick": "fuse_rrf"}
+
+
+def after_seeds(state: RetrievalState) -> Literal["smart, quick", "ppr"]:
+    """The label of `SEEDS_BRANCH` for the route taken (`route_query`)."""
+    return "ppr" if route_query(state) == "ppr" else "smart, quick"
+
+
+def after_expand(state: RetrievalState) -> Literal["smart", "quick"]:
+    return "quick" if state["route_taken"] == "quick" else "smart"
 
 
 def build_graph(
@@ -87,10 +102,8 @@ def build_graph(
     builder.add_edge("plan_query", "search_keywords")  # in line: see the module docstring
     builder.add_edge("search_keywords", "search_temporal")
     builder.add_edge("search_temporal", "retrieve_seeds")
-    builder.add_conditional_edges(
-        "retrieve_seeds", route_query, {"smart": "expand_graph", "quick": "expand_graph", "ppr": "run_ppr"}
-    )
-    builder.add_conditional_edges("expand_graph", after_expand, ["check_completeness", "fuse_rrf"])
+    builder.add_conditional_edges("retrieve_seeds", after_seeds, SEEDS_BRANCH)  # labelled by route
+    builder.add_conditional_edges("expand_graph", after_expand, EXPAND_BRANCH)
     builder.add_conditional_edges(
         "check_completeness", after_completeness, {"fill_gaps": "fill_gaps", "rank_multifactor": "rank_multifactor"}
     )
