@@ -25,6 +25,8 @@ from langgraph.types import Overwrite
 # Studio and `langgraph dev` show) refuses typing's before Python 3.12.
 from typing_extensions import TypedDict
 
+from skill_retriever.config import Route
+
 
 def union_ids(left: list[str] | None, right: list[str] | None) -> list[str]:
     """Reducer: the ids of both sides, each once, sorted (JSON has no sets)."""
@@ -148,7 +150,7 @@ class QueryInput(TypedDict):
     query: str
     k: NotRequired[int]
     token_budget: NotRequired[int | None]
-    route: NotRequired[str | None]
+    route: NotRequired[Route | None]  # None: the router chooses (Studio offers the three)
     filters: NotRequired[FilterSpec]
     profile: NotRequired[dict[str, Any] | str]  # per-call RetrievalConfig overrides, or a profile's name
 

@@ -1,0 +1,32 @@
+"""What LangGraph Studio shows of the served graphs (a walk as a LangGraph developer):
+the input form it builds from each graph's input JSON schema."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import pytest
+
+from skill_retriever.adapters.langgraph_server import build_server_graph
+from skill_retriever.config import Route
+from skill_retriever.context import RetrievalContext
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.graph import graph
+from skill_retriever.stores.index import Index
+
+
+def test_the_input_form_offers_the_three_routes() -> None:
+    """Studio's input form showed ``route`` as free text: a user typed "auto" or "Smart"
+    and learned the words only from the refusal. The schema now names them."""
+    for g in (graph, build_server_graph()):
+        route = g.get_input_jsonschema()["properties"]["route"]
+        enums = [m["enum"] for m in route["anyOf"] if "enum" in m]
+        assert enums == [list(get_args(Route))], route
+        assert {"type": "null"} in route["anyOf"]  # null: the router chooses
+
+
+def test_a_route_outside_the_form_is_still_refused_by_name(sample_index: Index) -> None:
+    """The schema is shown, not enforced (LangGraph validates no input): the run still
+    refuses another word, naming the three."""
+    with pytest.raises(ConfigError, match="route must be one of smart, ppr, quick"):
+        graph.invoke({"query": "format python code", "route": "auto"}, context=RetrievalContext(index=sample_index))
