@@ -30,3 +30,19 @@ def test_a_route_outside_the_form_is_still_refused_by_name(sample_index: Index) 
     refuses another word, naming the three."""
     with pytest.raises(ConfigError, match="route must be one of smart, ppr, quick"):
         graph.invoke({"query": "format python code", "route": "auto"}, context=RetrievalContext(index=sample_index))
+
+
+@pytest.mark.parametrize(
+    ("context", "words"),
+    [
+        ({"index_dir": 5}, "context.index_dir must be a string (an index folder) or null, got 5"),
+        ({"cross_encoder": 3}, "context.cross_encoder must be a string (a model's name) or null, got 3"),
+        ({"rerank": "false"}, "context.rerank must be true or false, got 'false'"),
+    ],
+)
+def test_a_context_value_of_the_wrong_type_is_refused_by_name(context: dict[str, object], words: str) -> None:
+    """Studio's context form (or a client) sends JSON of any type: a number for index_dir
+    or cross_encoder was a bare TypeError from pathlib, with no word of which key."""
+    with pytest.raises(ConfigError) as caught:
+        build_server_graph().invoke({"query": "format python code", "k": 1}, context=context)
+    assert str(caught.value) == words

@@ -83,7 +83,8 @@ class ServerContext:
 
     Raises:
         ConfigError: An unknown key (LangGraph builds the context from the run's JSON, and
-            a mistyped key must not pass for the default), or a path for cross_encoder.
+            a mistyped key must not pass for the default), a value of the wrong type, or
+            a path for cross_encoder.
     """
 
     index_dir: str | None = None
@@ -100,6 +101,12 @@ class ServerContext:
         if unknown:
             known = sorted(f.name for f in fields(ServerContext))
             raise ConfigError(f"unknown context key(s) {sorted(unknown)}; the server context takes {known}")
+        # JSON may hold any type: a number for a folder was a bare TypeError from pathlib
+        for key, value, what in (("index_dir", index_dir, "an index folder"), ("cross_encoder", cross_encoder, "a model's name")):
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(f"context.{key} must be a string ({what}) or null, got {value!r:.60}")
+        if not isinstance(rerank, bool):
+            raise ConfigError(f"context.rerank must be true or false, got {rerank!r:.60}")
         if _is_path(cross_encoder):
             raise ConfigError(
                 "context.cross_encoder names a model (as the Hugging Face cache knows it), not a path: "
