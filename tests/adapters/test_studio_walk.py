@@ -3,15 +3,18 @@ the input form it builds from each graph's input JSON schema."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import ModuleType
 from typing import get_args
 
 import pytest
 
-from skill_retriever.adapters.langgraph_server import build_server_graph
+from skill_retriever.adapters.langgraph_server import INDEX_ENV, build_server_graph
 from skill_retriever.config import Route
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.graph import graph
+from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 
@@ -46,3 +49,29 @@ def test_a_context_value_of_the_wrong_type_is_refused_by_name(context: dict[str,
     with pytest.raises(ConfigError) as caught:
         build_server_graph().invoke({"query": "format python code", "k": 1}, context=context)
     assert str(caught.value) == words
+
+
+def test_filters_that_are_not_an_object_are_refused_by_the_served_graph_too(
+    sample_index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``filters: []`` (or "") passed for no filter in the served graph, where the
+    retrieval graph refuses it: the same input must mean the same in both."""
+    monkeypatch.setenv(INDEX_ENV, str(sample_index_path))
+    ctx = {"rerank": False}
+    for bad in ([], ""):
+        with pytest.raises(ConfigError, match=r"filters must be an object .*, got"):
+            build_server_graph().invoke({"query": "format python code", "filters": bad}, context=ctx)
+        with pytest.raises(ConfigError, match="filters must be a mapping"):
+            graph.invoke({"query": "format python code", "filters": bad}, context=RetrievalContext(index=Index.open(
+                sample_index_path, embedder=HashingEmbedder(64))))
+
+
+@pytest.mark.parametrize("task", ["", "  "])
+def test_an_empty_task_is_named_as_the_task(coding_agent: ModuleType, sample_index: Index, task: str) -> None:
+    """The coding agent's input is ``task``; an empty one was refused as "the query is
+    empty", a key its input does not have."""
+    ctx = RetrievalContext(index=sample_index)
+    with pytest.raises(QueryError, match=r'^the task is (empty|blank); give the coding task in plain words'):
+        coding_agent.build_agent_with_wrapper_node(retrieval=ctx).invoke({"task": task})
+    with pytest.raises(QueryError, match=r"^the task is (empty|blank)"):
+        coding_agent.build_agent_with_subgraph_node().invoke({"task": task}, context=ctx)

@@ -38,11 +38,14 @@ def task_of(state: Any) -> str:
 
     Raises:
         QueryError: No ``task`` (a thread's state without one, as the input check lets a
-            run on a thread through), or not a string.
+            run on a thread through), not a string, or empty.
     """
     task = state.get("task")
     if not isinstance(task, str):
         raise QueryError(NO_TASK)
+    if not task.strip():  # the search would say "the query is empty", a key this input lacks
+        raise QueryError(f"the task is {'empty' if not task else 'blank'}; "
+                         'give the coding task in plain words, e.g. {"task": "add tracing"}')
     return task
 
 

@@ -300,7 +300,8 @@ def build_server_graph(
         if not isinstance(state.get("query"), str):
             raise QueryError(NO_QUERY)
         retriever = server_retriever(_context_of(runtime), retrieval_graph)
-        asked_filters = state.get("filters") or {}
+        asked_filters = state.get("filters")
+        asked_filters = {} if asked_filters is None else asked_filters  # [] or "" is refused, as the graph refuses it
         if not isinstance(asked_filters, dict):
             raise ConfigError(f"filters must be an object (kinds, tags, principals, since, until), got {asked_filters!r:.60}")
         filters = dict(asked_filters)
