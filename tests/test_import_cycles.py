@@ -97,3 +97,10 @@ def test_no_import_cycle_between_modules() -> None:
 def test_no_module_over_the_line_limit() -> None:
     long = {name: n for name, p in modules().items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines (split them by job): {long}"
+
+
+def test_no_served_graph_over_the_line_limit() -> None:
+    """The graphs langgraph.json serves (``graphs/``) keep the package's limit too."""
+    graphs = Path(__file__).resolve().parents[1] / "graphs"
+    long = {p.name: n for p in sorted(graphs.glob("*.py")) if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"graphs over {MAX_LINES} lines (move helpers into skill_retriever.adapters): {long}"
