@@ -143,7 +143,7 @@ def test_edges_are_mapped_and_bad_lines_reported(folder: Path) -> None:
         "line 5: tool 'ghost' does not exist (or its line was rejected); edge dropped",
         "line 6: self edge on 'bare' dropped",
         "line 7: repeats edge 'getWeather|FEEDS|bare'",
-        "line 8: not JSON (Expecting value: line 1 column 1 (char 0))",
+        "line 8: not JSON at column 1: Expecting value",
     ]
 
 

@@ -167,9 +167,13 @@ def _parse_line(line: str | None) -> tuple[dict[str, Any] | None, str | None]:
         return None, None
     if _SURROGATE.search(line):
         return None, "not UTF-8 text; save the file as UTF-8"
+    text = line.rstrip("\r\n")  # so a position is a column of this line, not of "line 2"
     try:
-        rec = json_values.loads(line)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        rec = json_values.loads(text)
+    except json.JSONDecodeError as exc:
+        cut = " (the line ends before its JSON does)" if exc.pos >= len(text.rstrip()) else ""
+        return None, f"not JSON at column {exc.pos + 1}: {exc.msg}{cut}"
+    except (ValueError, RecursionError) as exc:
         return None, f"not JSON ({exc})"
     if not isinstance(rec, dict):
         return None, f"not a JSON object (it is {json_values.type_name(rec)})"
@@ -276,19 +280,20 @@ def ingest_toolret(
     names: dict[tuple[str | None, str], list[Node]] = {}
     where = str(tools_path)
     for n, rec in _objects(tools_path, result):
-        try:
-            if "id" in rec and not isinstance(rec["id"], str):
-                raise InvalidItemError(f"tool id must be text, got {json_values.type_name(rec['id'])}")
-            if rec.get("id") in ids:
-                raise InvalidItemError(f"duplicate tool id {rec['id']!r}; the first one is kept")
-            node = _tool_node(rec, where, origin)
-        except InvalidItemError as exc:
-            result.problems.append(Problem(where, f"line {n}: {exc}"))
+        named = rec["id"] if isinstance(rec.get("id"), str) else None
+        if named in ids:  # the line was read: the file stays authoritative (`Unread.NOTHING`)
+            result.problems.append(Problem(where, f"line {n}: duplicate tool id {named!r}; the first one is kept: "
+                                                  "rename or remove one of them", unread=Unread.NOTHING))
             continue
-        except (TypeError, ValueError, RecursionError) as exc:
+        try:
+            if "id" in rec and named is None:
+                raise InvalidItemError(f"tool id must be text, got {json_values.type_name(rec['id'])}")
+            node = _tool_node(rec, where, origin)
+        except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: fields of unexpected shapes; RecursionError: measuring
             # a deeply nested field.
-            result.problems.append(Problem(where, f"line {n}: a field has an unexpected shape ({exc}); tool skipped"))
+            why = str(exc) if isinstance(exc, InvalidItemError) else f"a field has an unexpected shape ({exc}); tool skipped"
+            result.problems.append(_unread_tool(where, f"line {n}: {why}", named))
             continue
         ids.add(node.id)
         result.nodes.append(node)
@@ -319,6 +324,15 @@ def ingest_toolret(
     return result
 
 
+def _unread_tool(where: str, message: str, named: str | None) -> Problem:
+    """A tool line that could not be read: its earlier version stays when it names its id
+    (`Unread.ITEM`), else the file's (which stored tool it was cannot be told), as a JSON
+    graph's node does; every other tool removed from the file goes."""
+    if named is None:
+        return Problem(where, message)
+    return Problem(where, message, unread=Unread.ITEM, item=named)
+
+
 def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestResult) -> None:
     """Add the relations of ``edges.jsonl``, one problem per rejected line.
 
@@ -332,8 +346,8 @@ def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestRes
     for n, rec in _objects(path, result):
         found = _edge(rec, ids, edge_ids)
         if isinstance(found, str):
-            rejected += 1
-            result.problems.append(Problem(str(path), f"line {n}: {found}"))
+            rejected += 1  # read and refused: nothing of it to keep (`Unread.NOTHING`)
+            result.problems.append(Problem(str(path), f"line {n}: {found}", unread=Unread.NOTHING))
         else:
             edge_ids.add(found.id)
             result.edges.append(found)

@@ -1,0 +1,80 @@
+"""A tool set indexed again after an edit (user walkthrough): a line read and refused (a
+repeated id, a self edge) no longer pins every tool the file held, and a line that is not
+JSON says where in the line it broke.
+
+The index is created with the HashingEmbedder; nothing loads a model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skill_retriever.indexing import index_sources
+from skill_retriever.ingest.result import Unread
+from skill_retriever.ingest.toolret import ingest_toolret
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+def _write(path: Path, rows: list[object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+
+
+def _tool(i: int) -> dict[str, str]:
+    return {"id": f"t{i}", "name": f"tool_{i}", "description": f"Does thing number {i}."}
+
+
+def _held(index_dir: Path) -> tuple[set[str], set[str]]:
+    with Index.open(index_dir) as index:
+        snap = index.snapshot()
+        return set(snap.nodes), set(snap.edges)
+
+
+def test_a_removed_tool_leaves_though_the_file_repeats_an_id(tmp_path: Path) -> None:
+    folder, ix = tmp_path / "tools", tmp_path / "ix"
+    rows: list[object] = [_tool(i) for i in range(5)]
+    _write(folder / "tools.jsonl", [*rows, {**_tool(1), "name": "again"}])
+    _write(folder / "edges.jsonl", [{"source": "t0", "target": "t1"}, {"source": "t2", "target": "t3"},
+                                    {"source": "t4", "target": "t4"}])
+    with Index.open(ix, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [folder])
+    assert _held(ix) == ({f"t{i}" for i in range(5)}, {"t0|RELATED_TO|t1", "t2|RELATED_TO|t3"})
+
+    # t3 taken out, and the t0 -> t1 relation; the repeated id and the self edge stay
+    _write(folder / "tools.jsonl", [*rows[:3], rows[4], {**_tool(1), "name": "again"}])
+    _write(folder / "edges.jsonl", [{"source": "t4", "target": "t4"}])
+    with Index.open(ix) as index:
+        run = index_sources(index, [folder])
+    problems = run.sources[0].problems
+    assert [(p.message, p.keeps) for p in problems] == [
+        ("line 5: duplicate tool id 't1'; the first one is kept: rename or remove one of them", Unread.NOTHING),
+        ("line 1: self edge on 't4' dropped", Unread.NOTHING),
+    ]
+    assert _held(ix) == ({"t0", "t1", "t2", "t4"}, set())
+
+
+def test_a_tool_line_that_names_its_id_keeps_only_that_tool(tmp_path: Path) -> None:
+    folder, ix = tmp_path / "tools", tmp_path / "ix"
+    _write(folder / "tools.jsonl", [_tool(i) for i in range(4)])
+    with Index.open(ix, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [folder])
+    # t1's description is now an object (unreadable: its indexed version stays); t2 removed
+    _write(folder / "tools.jsonl", [_tool(0), {**_tool(1), "description": {"en": "x"}}, _tool(3)])
+    with Index.open(ix) as index:
+        run = index_sources(index, [folder])
+    (problem,) = run.sources[0].problems
+    assert (problem.keeps, problem.item) == (Unread.ITEM, "t1")
+    assert _held(ix)[0] == {"t0", "t1", "t3"}
+
+
+def test_a_line_that_is_not_json_says_the_column_of_its_own_line(tmp_path: Path) -> None:
+    folder = tmp_path / "tools"
+    _write(folder / "tools.jsonl", [_tool(0), '{"id": "t1", "name": "cut short"', '{"id": "t2", "name": x}', _tool(3)])
+    result = ingest_toolret(folder)
+    assert [n.id for n in result.nodes] == ["t0", "t3"]
+    assert [(p.message, p.keeps) for p in result.problems] == [
+        ("line 2: not JSON at column 33: Expecting ',' delimiter (the line ends before its JSON does)", Unread.FILE),
+        ("line 3: not JSON at column 22: Expecting value", Unread.FILE),
+    ]
