@@ -33,7 +33,10 @@ def json_type(value: Any) -> str:
 
 
 def check_id(value: object, what: str) -> str:
-    if not isinstance(value, str) or not _ID_RE.fullmatch(value) or not value.strip():
+    if not isinstance(value, str):  # "id 8 is invalid: use printable characters" puzzled: 8 is printable
+        quoted = f' (write it in quotes: "{value!s:.40}")' if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+        raise InvalidItemError(f"{what} id {value!r:.80} is invalid: an id is text, got {json_type(value)}{quoted}")
+    if not _ID_RE.fullmatch(value) or not value.strip():
         raise InvalidItemError(
             f"{what} id {value!r:.80} is invalid: use 1-512 printable characters "
             "(no control characters or unpaired surrogates), not blank"

@@ -187,7 +187,7 @@ class Node:
             if not value.strip():
                 raise InvalidItemError(f"{label}: {field_name} is empty; {why}")
         if not isinstance(self.description, str):
-            raise InvalidItemError(f"{label}: description must be a string")
+            raise InvalidItemError(f"{label}: description must be text, got {json_type(self.description)}")
         object.__setattr__(self, "tags", str_tuple(self.tags, f"{label} tags"))
         object.__setattr__(self, "access", str_tuple(self.access, f"{label} access"))
         # Unpaired surrogates cannot be encoded (tokenizers and Chroma reject them): text
@@ -282,7 +282,7 @@ class Edge:
             raise InvalidItemError(f"{label}: weight must be a positive finite number, got {w}")
         object.__setattr__(self, "weight", w)
         if not isinstance(self.description, str):
-            raise InvalidItemError(f"{label}: description must be a string")
+            raise InvalidItemError(f"{label}: description must be text, got {json_type(self.description)}")
 
     @property
     def id(self) -> str:

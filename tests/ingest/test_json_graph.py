@@ -113,7 +113,7 @@ def test_edges_may_point_at_known_ids(tmp_path: Path) -> None:
     ("content", "fragment"),
     [
         ('{"nodes": [', "not valid JSON"),
-        ("", "not valid JSON"),
+        ("", "is empty: there is no JSON in it"),
         ("[1, 2]", "got a list"),
         ('{"edges": []}', '"nodes" is missing'),
         ('{"nodes": {"a": 1}}', '"nodes" is missing or not a list'),

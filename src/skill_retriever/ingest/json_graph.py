@@ -3,8 +3,9 @@
 The file holds ``{"nodes": [...], "edges": [...]}``: each node is an object shaped like
 `Node.to_dict()` (``id``, ``kind``, ``name``, ``text`` required; unknown keys go to
 ``attrs``), each edge like `Edge.to_dict()` (``source``, ``target``, ``kind``; ``type`` is
-accepted for ``kind``). ``edges`` may be left out. Kinds are read in any case (``TOOL``),
-and a node with a ``description`` but no ``text`` has its description as its text.
+accepted for ``kind``, and a node's ``type`` too when it names a node kind and the node
+gives no ``kind``). ``edges`` may be left out. Kinds are read in any case (``TOOL``), and a
+node with a ``description`` but no ``text`` has its description as its text (`_as_node`).
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
@@ -29,6 +30,7 @@ so is one to a node that exists nowhere.
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -36,6 +38,7 @@ from typing import Any
 
 from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError, InvalidItemError
+from skill_retriever.filters import meant_kind
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
@@ -156,26 +159,63 @@ def _read_nodes(
 
 def _as_node(item: Any) -> Any:
     """``item`` as `Node.from_dict` reads it: its kind in lower case (``"TOOL"``, as an
-    edge's kind is read in any case), with no text, its description as its text, and its
-    times under `TIME_ALIASES`' names as ``created`` / ``updated``."""
+    edge's kind is read in any case), under ``type`` when it gives no ``kind`` and its
+    ``type`` is a node kind (as an edge's is read); a ``description`` that is a list of
+    texts joined one a line (as a tool set's); ``tags`` and ``access`` written as one
+    comma-separated string (``"a, b"``) as a list, as a skill's frontmatter reads them (one
+    tag ``"a, b"`` could never be asked for, ``--tags`` parting at commas); with no text,
+    its description as its text; and its times under `TIME_ALIASES`' names as ``created`` /
+    ``updated``."""
     if not isinstance(item, dict):
         return item
-    kind, text, description = item.get("kind"), item.get("text"), item.get("description")
-    fixed = {**item, "kind": kind.lower()} if isinstance(kind, str) else item
+    fixed = dict(item)
+    if "kind" not in fixed and isinstance(fixed.get("type"), str) and fixed["type"].lower() in _NODE_KINDS:
+        fixed["kind"] = fixed.pop("type")
+    if isinstance(fixed.get("kind"), str):
+        fixed["kind"] = fixed["kind"].lower()
+    description = fixed.get("description")
+    if isinstance(description, list) and all(isinstance(d, str) for d in description):
+        description = fixed["description"] = "\n".join(d.strip() for d in description if d.strip())
+    for key in ("tags", "access"):
+        parts = [p.strip() for p in fixed[key].split(",") if p.strip()] if isinstance(fixed.get(key), str) else []
+        if parts:  # an empty access string stays, and is refused: it must not make a node public
+            fixed[key] = parts
+    text = fixed.get("text")
     if (text is None or text == "") and isinstance(description, str) and description.strip():
-        fixed = {**fixed, "text": description}
+        fixed["text"] = description
     for field, aliases in TIME_ALIASES.items():
         alias = next((a for a in aliases if a in fixed), None)
         if field not in fixed and alias is not None:
-            fixed = {**{k: v for k, v in fixed.items() if k != alias}, field: fixed[alias]}
+            fixed[field] = fixed.pop(alias)
     return fixed
 
 
+_NODE_KINDS = frozenset(k.value for k in NodeKind)
+
+
+#: What a skill's frontmatter or another graph calls an edge kind, for the hint.
+_EDGE_WORDS = {"REQUIRES": "DEPENDS_ON", "NEEDS": "DEPENDS_ON", "DEPENDS": "DEPENDS_ON",
+               "CONFLICTS": "CONFLICTS_WITH", "RELATED": "RELATED_TO", "RELATES_TO": "RELATED_TO"}
+
+
 def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
-    """The kinds to choose from, for an item that gives none (an unknown one names them)."""
-    if isinstance(item, dict) and "kind" not in item:
-        return f"; use one of: {', '.join(k.value for k in kinds)}"
-    return ""
+    """The kinds to choose from, for an item that gives none (an unknown one names them),
+    and the kind a near miss means: a node's ``skills`` (`filters.meant_kind`), an edge's
+    ``requires`` (``DEPENDS_ON``, "source requires target")."""
+    if not isinstance(item, dict):
+        return ""
+    if "kind" not in item:
+        typed = f'; its "type" {item["type"]!r:.40} is not a node kind' if "type" in item else ""
+        return f"{typed}; use one of: {', '.join(k.value for k in kinds)}"
+    kind = item["kind"]
+    if not isinstance(kind, str) or kind.lower() in _NODE_KINDS or kind.upper() in EdgeKind.__members__:
+        return ""
+    if kinds is NodeKind:
+        meant = meant_kind(kind)
+    else:
+        word = kind.strip().upper().replace("-", "_").replace(" ", "_")
+        meant = _EDGE_WORDS.get(word) or next(iter(difflib.get_close_matches(word, EdgeKind.__members__, 1, 0.75)), None)
+    return f" (did you mean {meant!r}?)" if meant else ""
 
 
 def graph_files_note(folder: Path, index_dir: Word | None = None) -> Problem | None:

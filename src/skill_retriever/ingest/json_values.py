@@ -134,6 +134,8 @@ def read_file(path: Path, max_bytes: int) -> tuple[Any, str | None]:
         if path.is_dir():
             inside = sorted(p.name for p in path.glob("*.json"))[:3]
             held = f" (it holds {', '.join(inside)})" if inside else ""
+            if (path / "tools.jsonl").is_file():
+                held = " (it holds tools.jsonl: a tool set, indexed as the folder with --kind toolret)"
             return None, f"is a folder, not a file: pass the file's path{held}"
         size = path.stat().st_size
         if size > max_bytes:
@@ -143,6 +145,8 @@ def read_file(path: Path, max_bytes: int) -> tuple[Any, str | None]:
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 text ({exc.reason}); save it as UTF-8"
     except ValueError as exc:  # json.JSONDecodeError, the one ValueError json raises here
+        if isinstance(exc, json.JSONDecodeError) and not exc.doc.strip():
+            return None, "is empty: there is no JSON in it to read"
         return None, f"not valid JSON: {exc}"
     except RecursionError:
         return None, "JSON nested too deeply to parse; flatten it"
