@@ -92,3 +92,19 @@ def test_no_shipped_set_is_read_as_json_schema(name: str) -> None:
         params = json.loads(line).get("parameters")
         assert not (isinstance(params, dict) and is_json_schema(params)), line[:200]
     assert ingest_toolret(DATA / name).nodes
+
+
+def test_fields_nested_in_an_openapi_list_or_a_map_are_rendered_by_path() -> None:
+    """The README's ``items[].sku`` holds for every layout, not the JSON Schema object only."""
+    sku = {"type": "object", "required": ["sku"], "properties": {"sku": {"type": "string", "description": "unit"}}}
+    listed = {"id": "o", "parameters": [
+        {"name": "items", "in": "body", "required": True, "schema": {"type": "array", "items": sku}},
+        {"name": "address", "in": "body", "schema": {"type": "object", "properties": {"zip": {"type": "string"}}}},
+        {"name": "q", "in": "query", "type": "string"}]}
+    assert parameter_lines(listed) == [(
+        "Parameters: items (array, body, required); items[].sku (string, required): unit; "
+        "address (object, body); address.zip (string); q (string, query)")]
+    mapped = {"id": "o", "required": ["items"], "parameters": {
+        "items": {"type": "array", "description": "line items", "items": sku}, "q": {"type": "string"}}}
+    assert parameter_lines(mapped) == [
+        "Parameters: items (array, required): line items; items[].sku (string, required): unit; q (string)"]

@@ -5,7 +5,8 @@ Layouts read: an OpenAPI parameter list (``[{"name", "in", "schema", "required"}
 Seal-Tools map (``{"city": {"type", "description"}}`` with the record's ``required``),
 ToolBench ``required_parameters`` / ``optional_parameters`` lists, and a JSON Schema object
 (``{"type": "object", "properties": {...}, "required": [...]}``, as OpenAI function calling
-and MCP write a tool's input). A JSON Schema's properties are rendered by their path,
+and MCP write a tool's input). A JSON Schema's properties are rendered by their path (and
+so are those nested in a parameter of a list or a map, `_nested`),
 ``items (array, required): ...; items[].sku (string): stock keeping unit``, at most
 `SCHEMA_MAX_DEPTH` levels deep and `SCHEMA_MAX_FIELDS` fields in all, so a huge schema
 costs what a small one does; the whole line is cut at `MAX_SECTION` characters anyway.
@@ -100,6 +101,19 @@ def _fields(schema: Mapping[str, Any], path: str, required: set[str], depth: int
             yield from _fields(items, f"{full}[]", _names(items.get("required")), depth + 1)
 
 
+def _nested(name: str, spec: object) -> list[str]:
+    """The fields nested in one parameter of an OpenAPI list (its ``schema``) or a name ->
+    spec map, by their path (``items[].sku``), as a JSON Schema's are (`_fields`)."""
+    if not isinstance(spec, dict):
+        return []
+    items = spec.get("items")
+    if isinstance(spec.get("properties"), dict):
+        return list(islice(_fields(spec, name, _names(spec.get("required")), 1), SCHEMA_MAX_FIELDS))
+    if isinstance(items, dict) and isinstance(items.get("properties"), dict):
+        return list(islice(_fields(items, f"{name}[]", _names(items.get("required")), 1), SCHEMA_MAX_FIELDS))
+    return []
+
+
 def _entry(path: str, spec: Mapping[str, Any], required: bool) -> str:
     """``path (type, required): description (one of: a, b)``."""
     bits = [b for b in (_type(spec), "required" if required else "") if b]
@@ -137,13 +151,16 @@ def parameter_lines(rec: dict[str, Any]) -> list[str]:
     params: list[str] = []
     raw = rec.get("parameters")
     if isinstance(raw, list):
-        params = [param(p) for p in raw]
+        for p in raw:
+            spec = p.get("schema", p) if isinstance(p, dict) else None
+            params += [param(p), *_nested(str(p.get("name", "?")) if isinstance(p, dict) else "", spec)]
     elif isinstance(raw, dict) and is_json_schema(raw):
         params = schema_params(raw, rec.get("required"))
     elif isinstance(raw, dict):
         req = set(rec.get("required") or [])
-        params = [param({"name": k, **v} if isinstance(v, dict) else {"name": k, "type": v},
-                        k in req) for k, v in raw.items()]
+        for k, v in raw.items():
+            params += [param({"name": k, **v} if isinstance(v, dict) else {"name": k, "type": v}, k in req),
+                       *_nested(str(k), v)]
     for key, req_flag in (("required_parameters", True), ("optional_parameters", False)):
         if isinstance(rec.get(key), list):
             params += [param(p, req_flag) for p in rec[key]]
