@@ -194,11 +194,14 @@ def _empty_error(empty: list[str], index_dir: Path, said: bool, held: Mapping[st
     names = [s.name for s in held_sources(held) if s.root in roots]
     # what the index keeps of such a folder stays until taken out by its name
     out = " and ".join(f"`{command(['remove-source', name], index_dir)}`" for name in names)
+    # a tool set's folder is the right kind of folder: its tools.jsonl's problems say why
+    tool_sets = said and all((Path(source) / "tools.jsonl").is_file() for source in empty)
     return (
-        f"no items read from {', '.join(empty)}; nothing of it was written or removed. "
-        "Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
-        "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
-        "corpus.json (--kind says which)"
+        f"no items read from {', '.join(empty)}; nothing of it was written or removed"
+        + (" (the lines above say why)" if tool_sets else
+           ". Give a folder of SKILL.md / agent / command / hook / .mcp.json files, a folder of "
+           "documents (.md, .rst, .txt; --kind docs), a JSON graph, a tool folder or a "
+           "corpus.json (--kind says which)")
         + (f"; to take out what the index holds of a source emptied on purpose, {out}" if names else "")
     )
 

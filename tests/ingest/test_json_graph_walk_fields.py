@@ -90,3 +90,16 @@ def test_an_empty_file_and_a_tool_folder_say_what_they_are(tmp_path: Path) -> No
     (tools / "tools.jsonl").write_text('{"id": "t", "name": "t", "description": "d"}\n', encoding="utf-8")
     (problem,) = ingest_json_graph(tools).problems
     assert "it holds tools.jsonl: a tool set, indexed as the folder with --kind toolret" in problem.message
+
+
+def test_a_top_level_list_says_what_it_looks_like(tmp_path: Path) -> None:
+    cases = {
+        "nodes.json": ([{"id": "a", "kind": "skill", "name": "a", "text": "t"}], 'a list of nodes: write it as {"nodes"'),
+        "corpus.json": ([{"title": "a", "text": "t"}], "a list of passages"),
+        "tools.json": ([{"id": "a", "name": "a", "description": "d"}], "a list of tools"),
+    }
+    for name, (data, hint) in cases.items():
+        path = tmp_path / name
+        path.write_text(json.dumps(data), encoding="utf-8")
+        (problem,) = ingest_json_graph(path).problems
+        assert hint in problem.message, name

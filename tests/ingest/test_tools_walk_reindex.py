@@ -1,6 +1,6 @@
 """A tool set indexed again after an edit (user walkthrough): a line read and refused (a
 repeated id, a self edge) no longer pins every tool the file held, and a line that is not
-JSON says where in the line it broke.
+JSON says where in the line it broke; a file written as one JSON document, or empty, says so.
 
 The index is created with the HashingEmbedder; nothing loads a model.
 """
@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.toolret import ingest_toolret
@@ -78,3 +81,28 @@ def test_a_line_that_is_not_json_says_the_column_of_its_own_line(tmp_path: Path)
         ("line 2: not JSON at column 33: Expecting ',' delimiter (the line ends before its JSON does)", Unread.FILE),
         ("line 3: not JSON at column 22: Expecting value", Unread.FILE),
     ]
+
+
+def test_a_tools_file_written_as_one_json_document_is_one_problem(tmp_path: Path) -> None:
+    rows = [_tool(i) for i in range(3)]
+    pretty, one_line, empty = tmp_path / "pretty", tmp_path / "line", tmp_path / "empty"
+    for folder, text in ((pretty, json.dumps(rows, indent=2)), (one_line, json.dumps(rows)), (empty, "\n \n")):
+        folder.mkdir()
+        (folder / "tools.jsonl").write_text(text, encoding="utf-8")
+    assert [p.message for p in ingest_toolret(pretty).problems] == [(
+        "is one JSON list of 3 objects over several lines, not JSON Lines: write each object on a line of "
+        "its own (`jq -c '.[]' tools.jsonl` prints them so)")]
+    assert [p.message for p in ingest_toolret(one_line).problems] == [
+        "line 1: not a JSON object (it is a list): a list of 3 objects on one line; write each on a line of its own"]
+    (problem,) = ingest_toolret(empty).problems
+    assert problem.message.startswith("holds no tool (it is empty); a tool set is a folder holding tools.jsonl")
+
+
+def test_index_of_an_empty_tool_set_points_at_its_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "tools.jsonl").write_text("", encoding="utf-8")
+    assert main(["index", str(folder), "--index-dir", str(tmp_path / "ix"), "--embedder", "hashing-64"]) == 1
+    err = capsys.readouterr().err
+    assert "nothing of it was written or removed (the lines above say why)" in err
+    assert "SKILL.md" not in err  # a tool folder is the right kind of folder

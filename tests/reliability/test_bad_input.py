@@ -439,10 +439,10 @@ def test_every_error_is_a_skill_retriever_error() -> None:
 
 # -- bounded memory on huge inputs --------------------------------------------------------
 def test_huge_inputs_are_refused_before_they_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from skill_retriever.ingest import toolret
+    from skill_retriever.ingest import json_lines, toolret
     from skill_retriever.ingest.passages import ingest_passages
 
-    monkeypatch.setattr(toolret, "MAX_LINE_CHARS", 1000)
+    monkeypatch.setattr(json_lines, "MAX_LINE_CHARS", 1000)
     (tmp_path / "tools.jsonl").write_text(
         json.dumps({"id": "a", "name": "a", "description": "fine"}) + "\n"
         + json.dumps({"id": "b", "description": "y" * 50_000}) + "\n"

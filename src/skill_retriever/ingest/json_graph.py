@@ -94,9 +94,7 @@ def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | 
         return None
     shape = 'expected a JSON object {"nodes": [...], "edges": [...]}'
     if not isinstance(data, dict):
-        corpus = isinstance(data, list) and bool(data) and all(isinstance(d, dict) and "text" in d for d in data[:5])
-        hint = "; a list of passages ({title, text}) is a corpus: index it with --kind passages" if corpus else ""
-        result.problems.append(Problem(where, f"{shape}, got {json_values.type_name(data)}{hint}"))
+        result.problems.append(Problem(where, f"{shape}, got {json_values.type_name(data)}{_list_hint(data)}"))
         return None
     if not isinstance(data.get("nodes"), list):
         got = "" if "nodes" not in data else f" (it is {json_values.type_name(data['nodes'])})"
@@ -106,6 +104,21 @@ def _load(path: Path, max_bytes: int, result: IngestResult) -> dict[str, Any] | 
         result.problems.append(Problem(where, f'{shape}; "edges" is not a list (it is {json_values.type_name(data["edges"])})'))
         return None
     return data
+
+
+def _list_hint(data: object) -> str:
+    """What a top-level list most likely is (by its first items' keys), and how to index it."""
+    first = data[:5] if isinstance(data, list) else []
+    if not first or not all(isinstance(d, dict) for d in first):
+        return ""
+    if all("kind" in d and "id" in d for d in first):
+        return '; a list of nodes: write it as {"nodes": [...], "edges": [...]}'
+    if all("text" in d for d in first):
+        return "; a list of passages ({title, text}) is a corpus: index it with --kind passages"
+    if all("id" in d for d in first):
+        return ("; a list of tools ({id, name, description}) is a tool set: write one a line into tools.jsonl, "
+                "in a folder of its own, and index that folder")
+    return ""
 
 
 def _label(section: str, i: int, item: object, *keys: str) -> str:

@@ -28,7 +28,8 @@ operations that produce their path parameters (`ingest.openapi_links`).
 Every node records ``source_root`` (the set's folder) and ``source_name`` (its name
 unless the caller names the source) in ``attrs``. A line holding a number strict JSON
 cannot carry (NaN, Infinity, ``1e999``, an integer over Python's digit limit), or nested
-over `json_values.MAX_DEPTH` levels, is a bad line, like one that is not JSON.
+over `json_values.MAX_DEPTH` levels, is a bad line, like one that is not JSON
+(`json_lines.read_objects`).
 
 Grouping (StableToolBench ``tool_name``, TRAJECT ``parent_tool_name``): APIs of one tool
 are joined pairwise by ``RELATED_TO`` edges (one per pair, meaning symmetric), so
@@ -40,16 +41,15 @@ item stays a tool; a group over ``max_group`` APIs gets no edges (no 112-API cli
 from __future__ import annotations
 
 import json
-import re
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
@@ -72,9 +72,6 @@ _RENDERED = frozenset(
 #: (JSON Schema parameters, `tool_text`, changed no shipped set's text: still 3.)
 INGEST_VERSION = 3
 _MAX_ATTR_CHARS = 1000
-#: A line of a .jsonl file longer than this is one problem, not a memory spike.
-MAX_LINE_CHARS = 4_000_000
-_SURROGATE = re.compile("[\udc80-\udcff]")  # an undecodable byte, kept by surrogateescape
 
 
 #: What a tool set is, for a message about a path that is not one.
@@ -118,67 +115,6 @@ class ToolQuery:
     query: str
     relevant: tuple[str, ...]
     split: str | None = None
-
-
-def _lines(fh: TextIO) -> Iterator[str | None]:
-    """The file's lines, never holding more than `MAX_LINE_CHARS` of one in memory; None
-    stands for a longer line (its rest is skipped)."""
-    while line := fh.readline(MAX_LINE_CHARS + 1):
-        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
-            yield line
-            continue
-        while (rest := fh.readline(MAX_LINE_CHARS)) and not rest.endswith("\n"):
-            pass
-        yield None
-
-
-def _objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) per non-blank line, streaming the file.
-
-    A line that is not a JSON object, or not UTF-8, becomes a problem in ``result``, or
-    raises `IngestError` when ``result`` is None; so does a file that cannot be read (a
-    folder, no permission). A byte order mark is read past.
-    """
-    try:
-        # surrogateescape: an invalid byte stays visible (a lone surrogate), so its line
-        # is refused rather than stored with U+FFFD in place of what the author wrote.
-        with path.open("r", encoding="utf-8-sig", errors="surrogateescape") as fh:
-            for n, line in enumerate(_lines(fh), 1):
-                rec, why = _parse_line(line)
-                if rec is not None:
-                    yield n, rec
-                if why is None:
-                    continue
-                if result is None:
-                    raise IngestError(f"{path}:{n}: {why}")
-                result.problems.append(Problem(str(path), f"line {n}: {why}"))
-    except OSError as exc:
-        why = f"cannot be read ({exc.strerror or exc}); check that it is a readable file"
-        if result is None:
-            raise IngestError(f"{path}: {why}") from exc
-        result.problems.append(Problem(str(path), why))
-
-
-def _parse_line(line: str | None) -> tuple[dict[str, Any] | None, str | None]:
-    """One line's JSON object, or why it is not a usable one; (None, None) when blank."""
-    if line is None:
-        return None, f"longer than {MAX_LINE_CHARS:,} characters; skipped unread"
-    if not line.strip():
-        return None, None
-    if _SURROGATE.search(line):
-        return None, "not UTF-8 text; save the file as UTF-8"
-    text = line.rstrip("\r\n")  # so a position is a column of this line, not of "line 2"
-    try:
-        rec = json_values.loads(text)
-    except json.JSONDecodeError as exc:
-        cut = " (the line ends before its JSON does)" if exc.pos >= len(text.rstrip()) else ""
-        return None, f"not JSON at column {exc.pos + 1}: {exc.msg}{cut}"
-    except (ValueError, RecursionError) as exc:
-        return None, f"not JSON ({exc})"
-    if not isinstance(rec, dict):
-        return None, f"not a JSON object (it is {json_values.type_name(rec)})"
-    why = json_values.nesting_message(rec) or json_values.unrepresentable_message(rec)
-    return (rec, None) if why is None else (None, why)
 
 
 def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node:
@@ -279,7 +215,7 @@ def ingest_toolret(
     operations: dict[str, tuple[str, str]] = {}
     names: dict[tuple[str | None, str], list[Node]] = {}
     where = str(tools_path)
-    for n, rec in _objects(tools_path, result):
+    for n, rec in read_objects(tools_path, result):
         named = rec["id"] if isinstance(rec.get("id"), str) else None
         if named in ids:  # the line was read: the file stays authoritative (`Unread.NOTHING`)
             result.problems.append(Problem(where, f"line {n}: duplicate tool id {named!r}; the first one is kept: "
@@ -305,6 +241,8 @@ def ingest_toolret(
             operations[node.id] = (method.strip(), path.strip())
         else:  # an operation's method and path tell it from another of its name
             names.setdefault((group, node.name.casefold()), []).append(node)
+    if not result.nodes and not any(p.path == where for p in result.problems):
+        result.problems.append(Problem(where, f"holds no tool (it is empty); {FORMAT}"))
     if note := _same_names_note(names):
         result.problems.append(Problem(where, note, read_whole=True, unread=Unread.NOTHING))
     edge_ids: set[str] = set()
@@ -343,7 +281,7 @@ def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestRes
     edge read and rejected (a self edge, an unknown tool) is not such a line.
     """
     before, rejected = len(result.problems), 0
-    for n, rec in _objects(path, result):
+    for n, rec in read_objects(path, result):
         found = _edge(rec, ids, edge_ids)
         if isinstance(found, str):
             rejected += 1  # read and refused: nothing of it to keep (`Unread.NOTHING`)
@@ -385,7 +323,7 @@ def load_toolret_queries(folder: Path) -> list[ToolQuery]:
     if not path.is_file():
         raise IngestError(f"{folder}: no queries.jsonl; pass a toolret set folder")
     queries: list[ToolQuery] = []
-    for n, rec in _objects(path, None):
+    for n, rec in read_objects(path, None):
         relevant = rec.get("relevant")
         if not isinstance(rec.get("query"), str) or not isinstance(relevant, list) or not all(
                 isinstance(r, str) for r in relevant):
