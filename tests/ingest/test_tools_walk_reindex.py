@@ -1,6 +1,7 @@
 """A tool set indexed again after an edit (user walkthrough): a line read and refused (a
 repeated id, a self edge) no longer pins every tool the file held, and a line that is not
-JSON says where in the line it broke; a file written as one JSON document, or empty, says so.
+JSON says where in the line it broke; a file written as one JSON document, or empty, says so;
+a tool's tags, access and dates are read as a JSON graph node's.
 
 The index is created with the HashingEmbedder; nothing loads a model.
 """
@@ -8,14 +9,17 @@ The index is created with the HashingEmbedder; nothing loads a model.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from skill_retriever.cli import main
+from skill_retriever.filters import Filters
 from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.toolret import ingest_toolret
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -106,3 +110,27 @@ def test_index_of_an_empty_tool_set_points_at_its_problem(tmp_path: Path, capsys
     err = capsys.readouterr().err
     assert "nothing of it was written or removed (the lines above say why)" in err
     assert "SKILL.md" not in err  # a tool folder is the right kind of folder
+
+
+def test_tags_access_and_dates_of_a_tool_are_read_as_a_json_graph_node_s(tmp_path: Path) -> None:
+    """Left in attrs, ``access`` made a tool meant for admins public."""
+    folder, ix = tmp_path / "tools", tmp_path / "ix"
+    _write(folder / "tools.jsonl", [
+        {**_tool(0), "description": "Drop a database table.", "access": ["admin"], "tags": "db, danger",
+         "created": "2026-11-01T12:00:00Z"},
+        {**_tool(1), "description": "List database tables.", "category": "db"},
+        {**_tool(2), "access": ""},  # blank: refused, never read as "public"
+    ])
+    result = ingest_toolret(folder)
+    first = result.nodes[0]
+    assert (first.access, first.tags, first.created is not None) == (("admin",), ("db", "danger"), True)
+    assert not {"access", "tags", "created"} & set(first.attrs)
+    (problem,) = result.problems
+    assert problem.message.startswith("line 3: node 't2': access labels must be non-blank") and problem.item == "t2"
+    with Index.open(ix, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [folder])
+        search = Retriever(index).search
+        assert [r.id for r in search("database table", k=5, principals=["guest"]).results] == ["t1"]
+        assert {r.id for r in search("database table", k=5, principals=["admin"]).results} == {"t0", "t1"}
+        dated = search("database table", k=5, principals=["admin"], filters=Filters(since=datetime(2026, 10, 1, tzinfo=UTC)))
+        assert [r.id for r in dated.results] == ["t0"]

@@ -62,10 +62,13 @@ EDGE_TYPES: dict[str, EdgeKind] = {
     "tool_graph": EdgeKind.FEEDS,
 }
 _GROUP_FIELDS = ("tool_name", "parent_tool_name")
-_TAG_FIELDS = ("category", "domain", "domains", "field")
+_TAG_FIELDS = ("tags", "category", "domain", "domains", "field")
+#: Read as a JSON graph's node reads them (left in attrs, ``access`` made a tool its
+#: author meant for some callers public). No shipped set has any of them.
+_ITEM_FIELDS = ("tags", "access", "created", "updated")
 _RENDERED = frozenset(
     {"id", "name", "description", "parameters", "required", "responses", "required_parameters",
-     "optional_parameters", "output_info", "connected_tools", "description_for_model"}
+     "optional_parameters", "output_info", "connected_tools", "description_for_model", *_ITEM_FIELDS}
 )
 #: What this ingester makes; bumped when that changes, so cached benchmark indexes are
 #: rebuilt. 2: the naming lines (`tool_text.naming_lines`); 3: REST operations' dependency edges.
@@ -127,14 +130,17 @@ def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node
     tags: list[str] = []
     for key in _TAG_FIELDS:
         value = rec.get(key)
+        if key == "tags" and isinstance(value, str):  # "a, b", as a JSON graph's node writes them
+            value = value.split(",")
         for tag in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            tag = tag.strip() if isinstance(tag, str) else tag
             if isinstance(tag, str) and tag and tag not in tags:
                 tags.append(tag)
     attrs = {k: v for k, v in rec.items() if k not in _RENDERED
              and len(json.dumps(v, ensure_ascii=False, default=str)) <= _MAX_ATTR_CHARS}
     attrs.update(origin)
-    return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text,
-                tags=tuple(tags), source=source, attrs=attrs)
+    return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text, tags=tuple(tags), source=source,
+                access=rec.get("access", ()), created=rec.get("created"), updated=rec.get("updated"), attrs=attrs)
 
 
 def _description(value: object) -> str:
