@@ -103,3 +103,22 @@ def test_a_top_level_list_says_what_it_looks_like(tmp_path: Path) -> None:
         path.write_text(json.dumps(data), encoding="utf-8")
         (problem,) = ingest_json_graph(path).problems
         assert hint in problem.message, name
+
+
+def test_a_key_meant_as_access_gets_a_note_that_the_node_is_public(tmp_path: Path) -> None:
+    path = _graph(tmp_path, [
+        {"id": "a", "kind": "incident", "name": "a", "text": "t", "visibility": ["oncall"]},
+        {"id": "b", "kind": "incident", "name": "b", "text": "t", "Access": "sre"},
+        {"id": "c", "kind": "incident", "name": "c", "text": "t", "access": None},
+        {"id": "d", "kind": "incident", "name": "d", "text": "t", "access": ["sre"], "severity": "high"},
+    ])
+    result = ingest_json_graph(path)
+    assert len(result.nodes) == 4 and not result.skips
+    assert [n.message for n in result.notes] == [
+        ("nodes[0] (id 'a'): key 'visibility' is not read (only 'access' gives access labels): the item is "
+        "public (every caller sees it); write `access: [oncall]`"),
+        ("nodes[1] (id 'b'): key 'Access' is not read (keys are case-sensitive): the item is public (every "
+        "caller sees it); write `access: [sre]`"),
+        ("nodes[2] (id 'c'): 'access' is empty: the item is public (every caller sees it); write "
+        "`access: [label, ...]` to restrict it, or leave the key out"),
+    ]

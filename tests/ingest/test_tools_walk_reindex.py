@@ -134,3 +134,10 @@ def test_tags_access_and_dates_of_a_tool_are_read_as_a_json_graph_node_s(tmp_pat
         assert {r.id for r in search("database table", k=5, principals=["admin"]).results} == {"t0", "t1"}
         dated = search("database table", k=5, principals=["admin"], filters=Filters(since=datetime(2026, 10, 1, tzinfo=UTC)))
         assert [r.id for r in dated.results] == ["t0"]
+
+
+def test_a_tool_key_meant_as_access_gets_a_note(tmp_path: Path) -> None:
+    folder = tmp_path / "tools"
+    _write(folder / "tools.jsonl", [_tool(0), {**_tool(1), "visibility": "admin"}])
+    (note,) = ingest_toolret(folder).notes
+    assert note.message.startswith("line 2: key 'visibility' is not read (only 'access' gives access labels)")

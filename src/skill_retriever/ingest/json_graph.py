@@ -40,6 +40,7 @@ from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.filters import meant_kind
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
@@ -169,6 +170,9 @@ def _read_nodes(
             continue
         seen.add(node.id)
         result.nodes.append(node)
+        # "visibility", "Access", "acess": not read, so the node is public; say so
+        result.problems += [Problem(where, f"{label}: {note}", read_whole=True, unread=Unread.NOTHING)
+                            for note in access_notes(item, node.access)]
     return seen, rejected - seen
 
 

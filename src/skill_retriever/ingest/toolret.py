@@ -49,6 +49,7 @@ from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
@@ -239,6 +240,8 @@ def ingest_toolret(
             continue
         ids.add(node.id)
         result.nodes.append(node)
+        result.problems += [Problem(where, f"line {n}: {note}", read_whole=True, unread=Unread.NOTHING)
+                            for note in access_notes(rec, node.access)]  # "visibility" is not read: public
         group = next((rec[k] for k in _GROUP_FIELDS if isinstance(rec.get(k), str)), None)
         if group:
             groups.setdefault(group, []).append(node.id)
