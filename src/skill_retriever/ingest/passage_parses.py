@@ -33,7 +33,8 @@ __all__ = ["CACHE_FILE", "PARSE_VERSION", "ParseCache", "Sentences", "extractor_
 CACHE_FILE = "passage_parses.sqlite"
 #: Bumped when what spaCy's output becomes here changes (`facts.doc_sentences`, the
 #: components `ingest.passage_ner` runs), so that every cached parse is made again.
-PARSE_VERSION = 1
+#: 2: a text is read up to `facts.MAX_PARSE_CHARS`, no longer up to spaCy's max_length.
+PARSE_VERSION = 2
 #: Per passage: its sentences (the whole text when they are not split), each with its
 #: (surface, NER label) mentions.
 Sentences = list[tuple[str, list[tuple[str, str]]]]

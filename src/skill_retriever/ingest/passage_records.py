@@ -4,7 +4,8 @@ Each record is ``{"idx", "title", "text"}``. What cannot be read is a problem of
 corpus file: a record without a readable idx keeps the whole file's earlier items at
 re-indexing (which stored passage it was cannot be told); one with an idx keeps that
 passage's earlier version and its facts (`Unread.ITEM`), the rest of the file being
-authoritative (a text or title JSON cannot hold, a NaN, too). A repeated idx is kept under ``passage:<idx>#<n>``, with a note.
+authoritative (a text or title JSON cannot hold, a NaN, too). A repeated idx is kept under ``passage:<idx>#<n>``, with a note, and so is a text
+longer than the parser reads (`facts.MAX_PARSE_CHARS`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.ingest import json_values
+from skill_retriever.ingest.facts import MAX_PARSE_CHARS
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.model import Node, NodeKind
 
@@ -68,6 +70,11 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
             _skip(result, where, f"record {i} (idx {rec['idx']!r}): {exc}", base, taken)
             continue
         taken[base] = n
+        if len(text := passages[-1].text) > MAX_PARSE_CHARS:  # say it, rather than drop the rest unseen
+            result.problems.append(Problem(where, (
+                f"record {i} (idx {rec['idx']!r}): text is {len(text):,} characters; its entities and facts "
+                f"are read from the first {MAX_PARSE_CHARS:,} (the whole text is indexed and searched by "
+                "keyword; a passage that long is better split into several)"), read_whole=True))
     return passages
 
 

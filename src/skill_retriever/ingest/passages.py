@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skill_retriever.exceptions import IngestError
-from skill_retriever.ingest.facts import fact_nodes, regex_sentences
+from skill_retriever.ingest.facts import fact_nodes, parse_input, regex_sentences
 from skill_retriever.ingest.passage_ner import DEFAULT_MODEL, load_ner, parse_texts
 from skill_retriever.ingest.passage_parses import ParseCache, Sentences, extractor_id
 from skill_retriever.ingest.passage_records import passages_of, read_records
@@ -289,7 +289,7 @@ def _sentences(
     ``cache`` holds no parse of (and they are added to it)."""
     if nlp is False or not passages:
         for p in passages:
-            yield [(text, []) for text in (regex_sentences(p.text) if split else [p.text])]
+            yield [(text, []) for text in (regex_sentences(parse_input(p.text)) if split else [parse_input(p.text)])]
         return
     held = [cache.get(p.text) if cache is not None else None for p in passages]
     texts = [p.text for p, h in zip(passages, held) if h is None]
