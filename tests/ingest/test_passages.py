@@ -133,7 +133,8 @@ def test_bad_records_and_duplicate_idx(tmp_path: Path) -> None:
     messages = [p.message for p in result.problems]
     assert len(messages) == 7
     assert messages[0].startswith("record 1: idx 7 repeats an earlier record's; kept as passage:7#2")
-    assert "record 2 (idx 8)" in messages[1] and "name is empty" in messages[1]
+    # the corpus calls it a title, not a name
+    assert messages[1] == "record 2 (idx 8): title is empty; passage skipped"
     assert "record 3 (idx 9)" in messages[2] and "text is empty" in messages[2]
     assert messages[3:] == ["record 4: no idx", "record 5: not an object, got a list",
                             "record 6: idx must be a whole number or text, got true",

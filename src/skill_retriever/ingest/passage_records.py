@@ -4,8 +4,10 @@ Each record is ``{"idx", "title", "text"}``. What cannot be read is a problem of
 corpus file: a record without a readable idx keeps the whole file's earlier items at
 re-indexing (which stored passage it was cannot be told); one with an idx keeps that
 passage's earlier version and its facts (`Unread.ITEM`), the rest of the file being
-authoritative (a text or title JSON cannot hold, a NaN, too). A repeated idx is kept under ``passage:<idx>#<n>``, with a note, and so is a text
-longer than the parser reads (`facts.MAX_PARSE_CHARS`).
+authoritative (a text or title JSON cannot hold, a NaN, too; an empty or blank title or
+text, the title named as the corpus names it). A repeated idx is kept under
+``passage:<idx>#<n>``, with a note, and so is a text longer than the parser reads
+(`facts.MAX_PARSE_CHARS`).
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ def passages_of(records: list[Any], where: str, result: IngestResult, origin: di
             continue
         title = rec.get("title")
         title = str(title) if isinstance(title, (int, float)) and not isinstance(title, bool) else title
-        if not isinstance(title, str):
-            why = "no title" if "title" not in rec else f"title must be a string, got {json_values.type_name(title)}"
+        if not isinstance(title, str) or not title.strip():  # a Node would say "name is empty"
+            why = ("no title" if "title" not in rec else "title is empty" if isinstance(title, str)
+                   else f"title must be a string, got {json_values.type_name(title)}")
             _skip(result, where, f"record {i} (idx {rec['idx']!r}): {why}; passage skipped", f"passage:{rec['idx']}", taken)
             continue
         base = f"passage:{rec['idx']}"
