@@ -30,9 +30,20 @@ class MissingNodeError(InvalidItemError, KeyError):
 
 
 class IndexOpenError(SkillRetrieverError, RuntimeError):
-    """The index cannot be opened or read: catch this for every reason at once (none
-    there, damaged, its server unreachable). `IndexNotFoundError` and `IndexCorruptError`
-    tell apart what to do: build one, or repair it."""
+    """The index cannot be opened or read: catch this for every reason at once. Its
+    subclasses tell apart what to do; only `IndexCorruptError` means the index is damaged
+    (repair or rebuild it): none of the others is mended by rebuilding it::
+
+        IndexOpenError
+        ├── IndexNotFoundError       no index there: build one, or point at one
+        ├── IndexCorruptError        damaged: `skill-retriever repair`, or rebuild
+        ├── ServerUnreachableError   its Chroma server is down: retry when it is back
+        ├── IndexPermissionError     this user may not read (or write) its files: chmod/chown
+        ├── IndexLocationError       a new index cannot go there: choose an empty or new folder
+        └── IndexClosedError         the Index (or a Retriever over it) was closed: open it again
+
+    The last four were formerly `IndexCorruptError`s, so code that caught it to rebuild
+    or repair an index acted on one that nothing was wrong with."""
 
 
 class IndexCorruptError(IndexOpenError):
@@ -48,11 +59,30 @@ class IndexNotFoundError(IndexOpenError):
     told a user with no index that theirs was corrupt; catch `IndexOpenError` for both."""
 
 
-class ServerUnreachableError(IndexCorruptError):
+class ServerUnreachableError(IndexOpenError):
     """The index's Chroma server cannot be reached (nothing listens, the connection failed
     or timed out, the host does not resolve). The index is not damaged: do not rebuild it;
     retry once the server is back (the message says how to start it or which address to
-    check). A subclass of `IndexCorruptError`, which callers caught before it existed."""
+    check). It was formerly a subclass of `IndexCorruptError`."""
+
+
+class IndexPermissionError(IndexOpenError):
+    """A file of the index cannot be read (or, by a writer, written) by this process.
+    Nothing is damaged: the message says whose the file is and how to give the rights;
+    deleting the index would lose what only it holds. Formerly a subclass of
+    `IndexCorruptError`."""
+
+
+class IndexLocationError(IndexOpenError):
+    """A new index cannot be made at that path: it is a file, a folder that holds other
+    files, or a folder that cannot be created. Nothing is damaged and nothing there was
+    touched: choose an empty or new folder. Formerly an `IndexCorruptError`."""
+
+
+class IndexClosedError(IndexOpenError):
+    """The `Index` was closed (``close()``, or its ``with`` block ended) and is used again,
+    directly or by a `Retriever` over it: a mistake of the calling code, not damage; open
+    it again with ``Index.open``. Formerly an `IndexCorruptError`."""
 
 
 class IndexLockedError(SkillRetrieverError, RuntimeError):

@@ -18,6 +18,7 @@ from skill_retriever.exceptions import (
     ConfigError,
     DuplicateItemError,
     IndexCorruptError,
+    IndexLocationError,
     IndexNotFoundError,
     IndexOpenError,
     InvalidItemError,
@@ -428,7 +429,7 @@ def test_missing_index_and_wrong_embedder_say_what_to_do(good_index_dir: Path, t
         Index.open(good_index_dir, embedder=HashingEmbedder(64))
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine", encoding="utf-8")
-    with pytest.raises(IndexCorruptError, match="other files"):
+    with pytest.raises(IndexLocationError, match="other files"):
         Index.open(tmp_path / "other", embedder=HashingEmbedder(32), create=True)
 
 

@@ -13,6 +13,7 @@ from skill_retriever.exceptions import (
     ConfigError,
     DuplicateItemError,
     IndexCorruptError,
+    IndexLocationError,
     IndexNotFoundError,
     MissingNodeError,
 )
@@ -230,8 +231,9 @@ class TestDamagedDirectories:
     def test_file_where_the_directory_should_be(self, tmp_path: Path) -> None:
         f = tmp_path / "ix"
         f.write_text("I am a file", encoding="utf-8")
-        with pytest.raises(IndexCorruptError, match="is a file, not an index directory"):
+        with pytest.raises(IndexLocationError, match="is a file, not an index directory") as err:
             Index.open(f, embedder=HashingEmbedder(), create=True)
+        assert not isinstance(err.value, IndexCorruptError)  # nothing is damaged: no repair, no rebuild
         # Opening to read: not advice to build an index at a file's path.
         with pytest.raises(IndexNotFoundError, match="is a file, not an index directory; point at an index directory, or build"):
             Index.open(f, embedder=HashingEmbedder())
@@ -248,8 +250,10 @@ class TestDamagedDirectories:
         d = tmp_path / "ix"
         d.mkdir()
         (d / "notes.txt").write_text("mine", encoding="utf-8")
-        with pytest.raises(IndexCorruptError, match="holds other files"):
+        with pytest.raises(IndexLocationError, match="holds other files; choose an empty or new directory") as err:
             Index.open(d, embedder=HashingEmbedder(), create=True)
+        assert not isinstance(err.value, IndexCorruptError)
+        assert (d / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
 def test_other_embedder_is_a_config_error(tiny_index: Index) -> None:

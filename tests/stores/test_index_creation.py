@@ -16,7 +16,7 @@ import pytest
 from files import write_file
 
 from skill_retriever.cli import main
-from skill_retriever.exceptions import ConfigError, IndexCorruptError
+from skill_retriever.exceptions import ConfigError, IndexLocationError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder, Vectors
 from skill_retriever.stores.index import Index
@@ -81,7 +81,7 @@ def test_a_folder_that_is_not_a_model_is_a_one_line_config_error(tmp_path: Path)
 
 def test_an_index_directory_under_a_file_is_refused(tmp_path: Path) -> None:
     file = write_file(tmp_path, "m1/a/SKILL.md", "---\nname: a\ndescription: a\n---\n")
-    with pytest.raises(IndexCorruptError, match=r"is a file, not a directory"):
+    with pytest.raises(IndexLocationError, match=r"is a file, not a directory; choose a directory that can be created"):
         Index.open(file / "sub", embedder=HashingEmbedder(), create=True)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from chroma_support import ChromaServer
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -120,7 +120,7 @@ def test_a_move_to_a_server_it_cannot_reach_fails_its_searches_until_the_server_
         assert _top(a, "alpha")[0] == "alpha"
         _move(path, chroma_server.url)
         chroma_server.stop()
-        with pytest.raises(IndexCorruptError, match=f"{chroma_server.url} cannot be reached"):
+        with pytest.raises(ServerUnreachableError, match=f"{chroma_server.url} cannot be reached"):
             a.snapshot()  # not silently on the vectors it searched before
         chroma_server.start()  # the same port and data
         assert _top(a, "beta")[0] == "beta"

@@ -2,8 +2,8 @@
 `chroma run` servers: a repair that moves the index to another server says so plainly and
 names the collections left on the old one; another spelling of the index's own server
 (``localhost`` for ``127.0.0.1``) changes nothing; a search whose server is down raises
-``ServerUnreachableError`` (still an ``IndexCorruptError``), which says the index is not
-damaged; an interrupted index run says how to complete it."""
+``ServerUnreachableError`` (an ``IndexOpenError``, no ``IndexCorruptError``), which says the
+index is not damaged; an interrupted index run says how to complete it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from chroma_support import ChromaServer, free_port
 
 from skill_retriever.cli import main
-from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
+from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
 from skill_retriever.model import Edge, Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
@@ -102,7 +102,7 @@ def test_a_search_whose_server_is_down_raises_server_unreachable(
         chroma_server.stop()
         with pytest.raises(ServerUnreachableError) as err:
             retriever.search("skill number 3", k=3)
-    assert isinstance(err.value, IndexCorruptError)  # callers that caught it before still do
+    assert isinstance(err.value, IndexOpenError) and not isinstance(err.value, IndexCorruptError)  # no repair
     assert f"the Chroma server at {chroma_server.url} cannot be reached" in str(err.value)
     assert "not damaged" in (ServerUnreachableError.__doc__ or "")
     with pytest.raises(ServerUnreachableError, match=f"the Chroma server at {chroma_server.url} cannot be reached"):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, Self
 
 from skill_retriever.advice import command
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexClosedError, IndexCorruptError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import api_args, collector, opening
 from skill_retriever.stores import manifest as mf
@@ -171,7 +171,7 @@ class Index:
         """The last committed state, immutable. A reader process catches up here with what
         another process committed since its last snapshot."""
         if self._closed:
-            raise IndexCorruptError(f"the index at {self._path} was closed; open it again with Index.open")
+            raise IndexClosedError(f"the index at {self._path} was closed; open it again with Index.open")
         if not self._lock.held:
             self._catch_up()
         snap = self._snapshot
@@ -297,7 +297,7 @@ class Index:
     def _become_writer(self) -> None:
         """Take the write lock, reopen the database for writing, catch up, repair."""
         if self._closed:
-            raise IndexCorruptError(f"the index at {self._path} was closed; open it again with Index.open")
+            raise IndexClosedError(f"the index at {self._path} was closed; open it again with Index.open")
         if self._lock.held:
             return
         self._lock.acquire()

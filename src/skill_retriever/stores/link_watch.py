@@ -106,8 +106,9 @@ class LinkWatch:
         nothing); None when it did not change.
 
         Raises:
-            IndexCorruptError: The new server cannot be reached or used; asked again, this
-                tries again (the old vectors are never searched in silence meanwhile).
+            ServerUnreachableError / IndexCorruptError: The new server cannot be reached /
+                used; asked again, this tries again (the old vectors are never searched in
+                silence meanwhile).
         """
         manifest = self.moved()
         if manifest is None:

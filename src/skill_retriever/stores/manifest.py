@@ -169,11 +169,3 @@ def check_embedder(manifest: dict[str, Any], embedder: str, directory: Path) -> 
             f"it was built with: leave the embedder out (index --embedder; Index.open's embedder) to use "
             f"{built!r}, or re-index into a new directory to use {embedder!r}: `{again}`"
         )
-
-
-def refuse_foreign_directory(directory: Path) -> None:
-    """A new index goes into an empty or new directory, never over someone's files."""
-    if directory.exists() and not directory.is_dir():
-        raise IndexCorruptError(f"{directory} is a file, not an index directory; choose a directory")
-    if directory.exists() and any(directory.iterdir()):
-        raise IndexCorruptError(f"{directory} exists and holds other files; choose an empty or new directory")

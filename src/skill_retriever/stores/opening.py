@@ -30,7 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.advice import command
-from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError, IndexOpenError
+from skill_retriever.exceptions import (
+    IndexCorruptError,
+    IndexLocationError,
+    IndexNotFoundError,
+    IndexOpenError,
+)
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.chroma_connect import check_chroma_server
 from skill_retriever.stores.embedder import Embedder, embedder_for
@@ -222,9 +227,9 @@ def _items(path: Path, lock: WriterLock, *, create: bool) -> ItemStore:
 
 def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url: str | None) -> Opened:
     if path.exists() and not path.is_dir():
-        raise IndexCorruptError(f"{path} is a file, not an index directory; choose a directory")
+        raise IndexLocationError(f"{path} is a file, not an index directory; choose a directory")
     if path.exists() and any(p.name not in CREATION_LEFTOVERS for p in path.iterdir()):
-        raise IndexCorruptError(f"{path} exists and holds other files; choose an empty or new directory")
+        raise IndexLocationError(f"{path} exists and holds other files; choose an empty or new directory")
     embedder = embedder or embedder_for(None)
     _ = embedder.dim  # loads it: a model that cannot load must not be named in a new manifest
     if chroma_url:  # nor a server that cannot be used (the folder would fail every command)
@@ -256,7 +261,7 @@ def _make_directory(path: Path) -> Path | None:
     when the directory was there.
 
     Raises:
-        IndexCorruptError: It cannot be made (a file on the way, no such device, no rights).
+        IndexLocationError: It cannot be made (a file on the way, no such device, no rights).
     """
     if path.is_dir():
         return None
@@ -270,7 +275,7 @@ def _make_directory(path: Path) -> Path | None:
             if blocker is not None and not blocker.is_dir()
             else exc.strerror or str(exc)
         )
-        raise IndexCorruptError(
+        raise IndexLocationError(
             f"cannot create the index directory {path}: {why}; choose a directory that can be created"
         ) from exc
     return top

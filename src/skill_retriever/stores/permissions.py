@@ -12,15 +12,9 @@ import os
 import stat
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexPermissionError  # re-exported: it was defined here
 
 __all__ = ["IndexPermissionError", "check_access", "denied_message", "who_owns"]
-
-
-class IndexPermissionError(IndexCorruptError):
-    """A file of the index cannot be read (or, by a writer, written) by this process.
-    Nothing is damaged; a subclass of `IndexCorruptError`, which callers caught before it
-    existed."""
 
 
 def who_owns(path: Path) -> str:

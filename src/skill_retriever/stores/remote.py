@@ -41,7 +41,7 @@ from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import out_of_step
-from skill_retriever.stores.server_errors import one_server, repair_command, server_problem
+from skill_retriever.stores.server_errors import one_server, repair_command, server_error
 from skill_retriever.stores.snapshot import RemoteVectors
 
 __all__ = [
@@ -130,8 +130,9 @@ def remote_of(
 
     Raises:
         ConfigError: ``chroma_url`` is not a Chroma server address.
-        IndexCorruptError: The server cannot be reached or used, or (a writer) the
-            collections are another index's, or this index is a copy of theirs.
+        ServerUnreachableError: Nothing answers at the server (the index is not damaged).
+        IndexCorruptError: The server cannot be used, or (a writer) the collections are
+            another index's, or this index is a copy of theirs.
     """
     live.in_memory_note = ""  # what this call decides replaces what the last one did
     url = manifest.get("chroma_url")
@@ -168,9 +169,7 @@ def remote_of(
     except (ConfigError, IndexOpenError):
         raise
     except Exception as exc:  # Chroma fails in many types (connection, HTTP, value errors)
-        problem = server_problem(url, exc)
-        how = "cannot be reached" if problem.down else "cannot be used"
-        raise IndexCorruptError(f"the Chroma server at {url} {how}: {problem.what}; {problem.todo}") from exc
+        raise server_error(url, exc) from exc  # down: ServerUnreachableError (not damage)
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
         _claim(stores, (live.nodes, live.edges), manifest, path, url, index_dim(manifest, live))

@@ -186,7 +186,7 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     return ServerProblem(f"{type(first).__name__}: {_one_line(text)}", start)
 
 
-def server_error(url: str, exc: BaseException) -> IndexCorruptError:
+def server_error(url: str, exc: BaseException) -> IndexOpenError:
     """The error an open raises when the Chroma server at ``url`` failed with ``exc``:
     :class:`ServerUnreachableError` when nothing answered (the index is not damaged)."""
     problem = server_problem(url, exc)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
+from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
 from skill_retriever.stores.server_errors import ServerProblem, server_problem, url_parts
 
 __all__ = ["bound_requests", "error_of", "problem_of", "timed_out"]
@@ -62,7 +62,7 @@ def problem_of(url: str, exc: BaseException) -> ServerProblem:
     return timed_out(url, exc) or server_problem(url, exc)
 
 
-def error_of(url: str, exc: BaseException) -> IndexCorruptError:
+def error_of(url: str, exc: BaseException) -> IndexOpenError:
     """``server_errors.server_error``, a timeout said as one: :class:`ServerUnreachableError`
     when nothing answered (the index is not damaged)."""
     problem = problem_of(url, exc)
