@@ -41,6 +41,7 @@ from skill_retriever.cliargs import (
     open_index,
     print_json_error,
 )
+from skill_retriever.empty_args import check_server_arg, model_named, source_named
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.query_args import add_query_command, check_query
@@ -72,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
         "directory; indexing a source again embeds only what changed and takes out what its files no longer hold."))
     ix.set_defaults(handler=cmd_index)
     ix.add_argument(
-        "paths", nargs="*", type=Path,
+        "paths", nargs="*", type=source_named,
         help="skills folders, folders of documents, JSON graphs, tool folders, corpus.json files",
     )
     ix.add_argument("--sample", action="store_true", help="index the bundled sample catalogue")
@@ -97,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ix.add_argument(
         "--embedder",
-        default=None,
+        default=None, type=model_named,
         help="embedding model of a new index: a sentence-transformers name or folder (default: the bundled "
         "all-MiniLM-L6-v2); an existing index keeps the model it was built with and refuses another",
     )
@@ -166,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, rest = _parser().parse_known_args(argv)
     parser = args.command_parser  # `skill-retriever query: error: ... (see skill-retriever query --help)`
     if rest and isinstance(getattr(args, "paths", None), list) and not any(r.startswith("-") for r in rest):
+        if not all(r.strip() for r in rest):  # as the type of the paths before the option says it
+            parser.error("argument paths: is empty; give a folder or file to index (. for the working folder)")
         args.paths += [Path(r) for r in rest]  # `index a --kind docs b`: paths on both sides of an option
     elif rest and isinstance(getattr(args, "query", None), str) and not any(r.startswith("-") for r in rest):
         # `query audit a contract`: the shell split the query into words
@@ -182,6 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # like a hang); the library only logs it, so the CLI shows that logger without -v.
     logging.getLogger(WAIT_LOG).setLevel(logging.INFO)
     try:
+        check_server_arg(args)  # `--chroma-url ''`: `skill-retriever query: error: ...`, before anything opens
         return int(args.handler(args))
     except SkillRetrieverError as exc:
         message = error_text(exc, args)

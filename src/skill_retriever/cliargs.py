@@ -77,9 +77,9 @@ def add_location_options(sp: argparse.ArgumentParser) -> None:
 def folder_named(text: str) -> str:
     """An ``--index-dir`` value: an empty one (``--index-dir "$UNSET"``) would be the
     current folder, read or written without a word."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("is empty; give the index's folder (or leave --index-dir out)")
-    return text
+    from skill_retriever.empty_args import not_empty  # what every empty path option says
+
+    return not_empty(text, "give the index's folder (or leave --index-dir out)")
 
 
 def add_json_option(sp: argparse.ArgumentParser) -> None:

@@ -215,10 +215,15 @@ def test_an_empty_target_on_the_command_line_is_refused_not_the_working_folder(
         ["uninstall", *logger, "--target", ""],
         ["uninstall", *logger, "--target", "  ", "--force"],
     ):
-        assert main(argv) == 2, argv
+        with pytest.raises(SystemExit) as exited:  # argparse's refusal, before the index opens
+            main(argv)
+        assert exited.value.code == 2, argv
         err = capsys.readouterr().err.strip()
         what = "install into" if argv[0] == "install" else "uninstall from"
-        assert err == f"skill-retriever: error: the target folder is empty; give the project folder to {what}"
+        assert err == (
+            f"skill-retriever {argv[0]}: error: argument --target: is empty; give the project folder to {what}, "
+            f"or --user for your Claude Code folder (see skill-retriever {argv[0]} --help)"
+        )
     assert files(project) == before
     assert main(["uninstall", *logger, "--target", "."]) == 0  # a real path still works
     assert files(project) == {}

@@ -50,7 +50,9 @@ def test_a_move_to_a_server_that_cannot_be_used_records_nothing(
         code, out, err = _cli(capsys, "move-to-server", "--index-dir", str(path), "--chroma-url", bad)
         assert code == 2 and out == "", (bad, out)
         (line,) = err.strip().splitlines()
-        assert line.startswith("skill-retriever: error: ") and said in line, line
+        # a blank address is an argument error of the command; a server that fails is not
+        prefix = "skill-retriever move-to-server: error: " if not bad.strip() else "skill-retriever: error: "
+        assert line.startswith(prefix) and said in line, line
         assert not _pending(path), bad  # no collections named that were never made
         assert (path / mf.MANIFEST).read_bytes() == before
     code, out, err = _cli(capsys, "move-to-server", "--index-dir", str(path), "--chroma-url", url, "--json")

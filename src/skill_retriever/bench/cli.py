@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
+from skill_retriever.empty_args import model_named, path_named
 
 #: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
 #: source; this copy keeps ``skill-retriever --help`` from importing every section
@@ -28,10 +29,13 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
             "nodes, and a 100k-node / 1M-edge scale run (not in --quick). Writes results/*.json, report.json, report.md and plots/*.png into --out."
         ),
     )
-    p.add_argument("--data", type=Path, default=None,
+    # An empty folder option (`--out "$UNSET"`) is Path(""): the working folder, written into.
+    p.add_argument("--data", type=path_named("give the benchmark data folder, or leave --data out"), default=None,
                    help="benchmark data folder (default: $SKILL_RETRIEVER_DATA, else ../shared/data when it exists)")
-    p.add_argument("--out", type=Path, default=Path("bench-out"), help="output folder (default bench-out)")
-    p.add_argument("--cache", type=Path, default=None, help="index cache folder (default <out>/cache)")
+    p.add_argument("--out", type=path_named("give the output folder, or drop the option for bench-out"),
+                   default=Path("bench-out"), help="output folder (default bench-out)")
+    p.add_argument("--cache", type=path_named("give the index cache folder, or drop the option for <out>/cache"),
+                   default=None, help="index cache folder (default <out>/cache)")
     p.add_argument("--quick", action="store_true", help="small subsets; under 5 minutes on 2 idle cores (7 with the cores busy: measured at load 4-7)")
     p.add_argument("--only", default=None,
                    # The list is spaced so that argparse wraps it between names; the example
@@ -40,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--max-queries", type=int, default=DEFAULT_MAX_QUERIES,
                    help=f"seeded sample size for larger toolret query sets (default {DEFAULT_MAX_QUERIES}; the other sets "
                         "run whole, or small with --quick)")
-    p.add_argument("--embedder", default=None, metavar="MODEL",
+    p.add_argument("--embedder", default=None, metavar="MODEL", type=model_named,
                    help="embedding model of every index built: a sentence-transformers name or folder "
                         "(default: the bundled all-MiniLM-L6-v2); give it its own --cache")
     p.add_argument("--world-seed", type=int, default=None, metavar="N",
@@ -79,8 +83,6 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
         print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
               f"--quick makes every set small{_whole_multihop_note(only, args.quick)}", file=sys.stderr)
-    if args.embedder is not None and not args.embedder.strip():
-        raise ConfigError("--embedder is empty; give a sentence-transformers model name or folder, or leave it out")
     data = _data_folder(args.data, only)
     # A folder that cannot be written stops the run now, not after the model loads.
     for flag, folder in (("--out", out), ("--out", out / "results"), ("--cache", cache)):

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.cliargs import add_json_option, add_location_options
+from skill_retriever.empty_args import target_named
 
 if TYPE_CHECKING:
     from skill_retriever.components.install import InstallPlan
@@ -37,10 +38,11 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "cmd_install", "cmd_mcp", "cmd_uninstall"]
 
 
-def _where(p: argparse.ArgumentParser) -> None:
+def _where(p: argparse.ArgumentParser, doing: str) -> None:
     where = p.add_mutually_exclusive_group(required=True)
-    # a string, not a Path: Path("") is ".", and an empty target must be refused (install_root)
-    where.add_argument("--target", metavar="DIR", help="the project folder")
+    # a string, not a Path: Path("") is ".", and an empty target is refused as an argument
+    # error of the command (the library refuses it too, for the Python API and MCP)
+    where.add_argument("--target", metavar="DIR", type=target_named(doing), help="the project folder")
     where.add_argument(
         "--user",
         action="store_true",
@@ -66,7 +68,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         metavar="ID",
         help="component or plugin ids from `query` (or unique names)",
     )
-    _where(ins)
+    _where(ins, "install into")
     ins.add_argument(
         "--force",
         action="store_true",
@@ -96,7 +98,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     un.add_argument(
         "ids", nargs="+", metavar="ID", help="installed component or plugin ids (or names)"
     )
-    _where(un)
+    _where(un, "uninstall from")
     un.add_argument(
         "--force",
         action="store_true",
