@@ -48,6 +48,7 @@ from skill_retriever.adapters.search_skills_input import (
 from skill_retriever.adapters.tool_errors import BAD_INPUT_ERRORS, bad_input_to_model
 from skill_retriever.components.view import CallerView
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
+from skill_retriever.item_dates import dated_line, dates_of
 from skill_retriever.item_location import file_location, read_from
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 from skill_retriever.render import Shown, named_channels, path_steps, reached_words, reason
@@ -73,7 +74,8 @@ def format_results(
     it with its rank in each, what the graph path adds (`render.reached_words`: "also
     reached via X", or "reached via X" for an item only the walk found), and, given the
     ``snapshot`` searched, a document's file (``at FILE:LINE``) to open: a component is
-    used by its id, a document only where it lies. The head gives the answer's ``confidence`` when the index was calibrated.
+    used by its id, a document only where it lies; and an item that has dates, the CLI's
+    ``dated:`` line (an incident is judged by when it happened). The head gives the answer's ``confidence`` when the index was calibrated.
 
     No item shows a score (they are in the tool's artifact): each is relative to this one
     answer, and the fused one is each search's list min-max normalised (a search's last
@@ -120,6 +122,8 @@ def format_results(
         node = snapshot.nodes.get(r.id) if snapshot is not None else None
         if node is not None and node.source and node.kind not in _USED_BY_ID:
             lines.append(f"   at {file_location(node)}")
+        if node is not None and (dated := dated_line(node)):  # an incident is judged by when it happened
+            lines.append(f"   {dated}")
         # The path as the CLI words it: "also reached via X" beside the searches above that
         # found it directly ("because: Teutberga -> Lothair II" read as the only reason for
         # a semantic #1), "reached via X" where only the walk did, never via its own name.
@@ -244,7 +248,9 @@ def _answer(
     for r in response.results:
         node = snapshot.nodes.get(r.id)
         said = {"reason": reason(query, Shown(r, ()), view)} if view.sees(r.id) else {}
-        artifact.append({**r.fields_dict(), **(read_from(node) if node is not None and node.source else {}), **said})
+        located = read_from(node) if node is not None and node.source else {}
+        dated = dates_of(node) if node is not None else {}  # as query --json and MCP's search give them
+        artifact.append({**r.fields_dict(), **located, **dated, **said})
     warnings = [kinds_named(w, visible, snapshot.nodes.values()) for w in response.warnings]
     return format_results(replace(response, warnings=warnings), snapshot=snapshot, view=view), artifact
 

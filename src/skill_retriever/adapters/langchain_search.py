@@ -17,6 +17,7 @@ from skill_retriever.components.view import CallerView
 from skill_retriever.config import SETTING_NAMES, Route, close_name
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
+from skill_retriever.item_dates import dates_of
 from skill_retriever.item_location import read_from
 from skill_retriever.render import Shown, reason
 from skill_retriever.retriever import Retriever, SearchResponse, SearchResult
@@ -194,6 +195,8 @@ def to_document(
         "kind": result.kind,
         "name": result.name,
         **(read_from(node) if node is not None else {"source": ""}),
+        # when it happened (ISO 8601, only the dates it has), as `query --json` and MCP give them
+        **(dates_of(node) if node is not None else {}),
         "snippet": result.snippet,
         "score": result.score,  # the order: a reranker's score, or the fusion's
         "fusion_score": result.fusion_score,
