@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexCorruptError, IndexNotFoundError
 from skill_retriever.model import Node
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -27,7 +27,7 @@ def test_a_reader_whose_folder_is_gone_is_told_so_not_to_make_it_writable(tmp_pa
     reader = Index.open(tmp_path / "idx", embedder=HashingEmbedder())
     assert len(reader) == 1
     shutil.rmtree(tmp_path / "idx")
-    with pytest.raises(IndexCorruptError, match=r"the index folder .*idx is gone \(deleted or moved") as caught:
+    with pytest.raises(IndexNotFoundError, match=r"the index folder .*idx is gone \(deleted or moved") as caught:
         reader.add(node("beta"))
     assert "writable" not in str(caught.value)
     assert not (tmp_path / "idx").exists()  # the refused write made nothing there

@@ -15,7 +15,7 @@ import shlex
 import time
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexCorruptError, IndexLockedError
+from skill_retriever.exceptions import IndexLocationError, IndexLockedError, IndexNotFoundError
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.permissions import denied_message
 
@@ -64,7 +64,7 @@ class WriterLock:
                 ) from exc
             raise self._unwritable(exc) from exc
         except FileNotFoundError as exc:  # not a folder that cannot be written: one that is gone
-            raise IndexCorruptError(
+            raise IndexNotFoundError(
                 f"the index folder {self.path.parent} is gone (deleted or moved since the index was opened), "
                 "so nothing can be written there; open the index again where it now is, or "
                 "Index.open(path, create=True) for a new one"
@@ -97,7 +97,7 @@ class WriterLock:
                 time.sleep(0.01 if self.wait_s <= 0 else 0.05)
         if text := _foreign(fd):  # a file of the user's by that name: never overwrite it
             os.close(fd)
-            raise IndexCorruptError(_foreign_message(self.path, text))
+            raise IndexLocationError(_foreign_message(self.path, text))  # the user's file: not damage
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
