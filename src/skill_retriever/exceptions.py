@@ -75,10 +75,8 @@ class IndexPermissionError(IndexOpenError):
 
 class IndexLocationError(IndexOpenError):
     """A new index cannot be made at that path: it is a file, a folder that holds other
-    files, or a folder that cannot be created; or an index folder holding a file of the
-    user's where the index keeps its writer's lock (``write.lock``). Nothing is damaged and
-    nothing there was touched: choose an empty or new folder (or move that file). Formerly
-    an `IndexCorruptError`."""
+    files, or a folder that cannot be created. Nothing is damaged and nothing there was
+    touched: choose an empty or new folder. Formerly an `IndexCorruptError`."""
 
 
 class IndexClosedError(IndexOpenError):

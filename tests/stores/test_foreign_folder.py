@@ -81,7 +81,7 @@ def test_a_lock_file_holding_text_is_never_overwritten(tmp_path: Path) -> None:
     built.close()
     lock = tmp_path / "ix" / "write.lock"
     lock.write_text("my shopping list\n")
-    with pytest.raises(IndexLocationError, match=r"write.lock holds unexpected text \('my shopping list'\)"):
+    with pytest.raises(IndexCorruptError, match=r"write.lock holds unexpected text \('my shopping list'\)"):
         Index.open(tmp_path / "ix", writable=True)
     assert lock.read_text() == "my shopping list\n"
     lock.write_text("12345")  # a pid a crashed writer left: taken over as before

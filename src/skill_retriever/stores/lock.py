@@ -15,7 +15,7 @@ import shlex
 import time
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexLocationError, IndexLockedError, IndexNotFoundError
+from skill_retriever.exceptions import IndexCorruptError, IndexLockedError, IndexNotFoundError
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.permissions import denied_message
 
@@ -97,7 +97,7 @@ class WriterLock:
                 time.sleep(0.01 if self.wait_s <= 0 else 0.05)
         if text := _foreign(fd):  # a file of the user's by that name: never overwrite it
             os.close(fd)
-            raise IndexLocationError(_foreign_message(self.path, text))  # the user's file: not damage
+            raise IndexCorruptError(_foreign_message(self.path, text))
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
