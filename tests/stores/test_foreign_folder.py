@@ -15,7 +15,6 @@ from tiny_graph import build_tiny_index
 from skill_retriever.cli import main
 from skill_retriever.exceptions import (
     IndexCorruptError,
-    IndexLocationError,
     IndexNotFoundError,
     IndexOpenError,
 )
