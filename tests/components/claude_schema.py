@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from skill_retriever.components.install.hook_events import HOOK_EVENTS
+
 GROUP_KEYS = {"matcher", "hooks"}
 HOOK_KEYS = {"type", "command", "timeout", "if", "async", "statusMessage"}
 LOCAL_KEYS = {"type", "command", "args", "env"}
@@ -33,6 +35,8 @@ def settings_problems(data: Any) -> list[str]:
         if not isinstance(event, str) or not isinstance(groups, list) or not groups:
             out.append(f"hooks.{event} is not a non-empty list")
             continue
+        if event not in HOOK_EVENTS:  # Claude Code skips the whole file over it
+            out.append(f"hooks.{event} is not an event Claude Code knows")
         for i, group in enumerate(groups):
             where = f"hooks.{event}[{i}]"
             if not isinstance(group, dict) or set(group) - GROUP_KEYS:
