@@ -67,6 +67,7 @@ from skill_retriever.components.install.paths import (
 )
 from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
+from skill_retriever.components.install.project_dir_quotes import quote_project_dir
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
 from skill_retriever.components.install.unshipped_scripts import unshipped_scripts
 from skill_retriever.components.install.user_hook_paths import (
@@ -261,6 +262,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     else:  # Claude Code runs a hook in its current folder, which a `cd` moves off the project
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
             entries = [point_at_copy(e, dest, dest, PROJECT_VAR, out.notes) for e in entries]
+    entries = [replace(e, hook={**e.hook, "command": quote_project_dir(str(e.hook["command"]))}) for e in entries]
     # What its commands run and it does not ship: the planner checks the target for each
     # and leaves the hook out when one is missing (`unshipped_scripts`).
     out.needs = unshipped_scripts(entries, shipped, scope, config=user_folder is not None)
