@@ -274,5 +274,5 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
         return fit(out, count, BRIEF_TOKENS, ("snippet", "reason"))
     full = node.to_dict()
     out.update(r.fields_dict(), also_at=list(shown.also_at), **{key: full[key] for key in _ITEM_FIELDS})
-    out["attrs"] = visible_attrs(view, node.attrs)  # its frontmatter may name a hidden item
+    out["attrs"] = visible_attrs(view, node.attrs, node.id)  # its frontmatter may name a hidden item
     return out

@@ -254,7 +254,7 @@ def build_server(
         if detail == "full":
             full = node.to_dict()
             out.update({k: full[k] for k in ("tags", "created", "updated", "source")})
-            out["attrs"] = visible_attrs(view, node.attrs)  # its frontmatter may name a hidden item
+            out["attrs"] = visible_attrs(view, node.attrs, node.id)  # its frontmatter may name a hidden item
         return out
 
     @app.tool(annotations=ANNOTATIONS["check_dependencies"])

@@ -20,6 +20,8 @@ the attributes unchanged (a package name in ``dependencies`` stays).
 Whoever the caller, a plugin's ``plugin_json`` shows its inline ``mcpServers`` and
 ``hooks`` by their names only (`skill_configs.plugin_meta`): an index built before
 ``45b8d4e`` kept them as written, commands, URLs and environment (API keys) included.
+Of those servers, one with ``access`` of its own is named only to a caller who sees it;
+so is a file of a skill's folder that is an item of its own (`folder_files`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from skill_retriever.components.folder_files import hidden_folder_items
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.frontmatter_names import (
     CONFLICTS_KEY,
@@ -49,15 +52,22 @@ _TOOL_KEYS = tuple(k for k in TOOL_KEYS if k not in _NAMING_KEYS)
 _VIEWS_KEPT = 16  # as `CallerView`: distinct principal sets a snapshot keeps a name set for
 
 
-def visible_attrs(view: CallerView, attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """``attrs`` with every name of an item ``view`` does not show left out (see the
-    module docstring)."""
+def visible_attrs(view: CallerView, attrs: Mapping[str, Any], item_id: str = "") -> dict[str, Any]:
+    """``attrs`` of the item ``item_id`` with every name of an item ``view`` does not show
+    left out (see the module docstring), a skill's folder files among them
+    (`folder_files`)."""
     if isinstance(manifest := attrs.get("plugin_json"), dict):
         attrs = {**attrs, "plugin_json": plugin_meta(manifest)}
     if view.filters.is_trivial or not view.snapshot.has_access_labels:  # nothing is hidden from them
         return dict(attrs)
     names = _visible_names(view)
     out = {k: v for k, v in attrs.items() if k not in (UNRESOLVED_ATTR, "access")}
+    if isinstance(manifest := out.get("plugin_json"), dict) and isinstance(manifest.get("mcpServers"), list):
+        # its inline servers by name: one with access of its own is an item the caller may not see
+        out["plugin_json"] = {**manifest, "mcpServers": _kept(manifest["mcpServers"], lambda n: name_key(n) in names)}
+    if isinstance(files := out.get("files"), list) and item_id:  # a private template of a public skill
+        hidden = hidden_folder_items(view, item_id, [f for f in files if isinstance(f, str)])
+        out["files"] = [f for f in files if f not in hidden]
     if isinstance(plugin := out.get("plugin"), str) and name_key(plugin) not in names:
         del out["plugin"]
     front = out.get("frontmatter")

@@ -19,7 +19,8 @@ components below it get PART_OF edges to it (see `skills`). Attributes: ``versio
 ``author`` (the name), ``category``, ``homepage``, ``license``, ``repository``,
 ``keywords``, ``marketplace`` (the marketplace's name), ``marketplace_source`` (the entry's source as
 written), ``plugin_json`` (the manifest as written). The text holds the description, the
-category, the keywords and the list of components: what a user would search for.
+category, the keywords and the list of components: what a user would search for (only
+the components every caller who may see the plugin may see: `skill_links.named_by_plugin`).
 """
 
 from __future__ import annotations

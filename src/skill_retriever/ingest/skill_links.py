@@ -139,6 +139,27 @@ def inherited_access(placed: Sequence[Placed]) -> dict[str, tuple[str, ...]]:
     return {p.id: labels(p) for p in placed}
 
 
+def named_by_plugin(placed: Sequence[Placed], members: Sequence[Placed], plugin: tuple[str, ...]) -> list[Placed]:
+    """Those of a plugin's ``members`` that its text may name: each that every caller who
+    may see the plugin (labels ``plugin``) may see too. Its own labels, else those of the
+    nearest record of ``placed`` it is part of (a private skill's template), else the
+    plugin's: none of its own or those of a record inside the plugin that has none is
+    named; labels of its own are named only when they hold all of the plugin's. The
+    plugin's text is returned, embedded and matched for every caller who sees the plugin:
+    a public plugin's text named its private member, and matched its name, for anyone
+    (found in an MCP walkthrough)."""
+    by_id = {p.id: p for p in placed}
+
+    def labels(p: Placed) -> tuple[str, ...]:
+        seen = {p.id}
+        while not p.record.access and p.parent in by_id and p.parent not in seen:
+            p = by_id[p.parent]
+            seen.add(p.id)
+        return p.record.access
+
+    return [m for m in members if not (own := labels(m)) or (bool(plugin) and set(plugin) <= set(own))]
+
+
 def _node(corpus: Corpus, p: Placed, access: tuple[str, ...]) -> Node:
     r = p.record
     node = Node(

@@ -66,7 +66,7 @@ from skill_retriever.ingest.plugin_manifests import (
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_files import Reader
-from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora
+from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora, named_by_plugin
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import NodeKind, parse_timestamp
@@ -211,15 +211,11 @@ def _plugin_nodes(
         if not declared and not inside:
             out.problems += _unread_members(reader, spec, out.problems)
             continue
-        record = plugin_record(
-            spec,
-            reader.manifest(spec, out.problems),
-            [f"{m.record.name} ({m.record.kind.value})" for m in inside],
-        )
+        manifest = reader.manifest(spec, out.problems)
         source = spec.manifest or spec.marketplace_rel or spec.rel
-        meta = {**(spec.entry or {}), **record.attrs.get("plugin_json", {})}
+        meta = {**(spec.entry or {}), **manifest}
         try:
-            record.access = rec.access_labels(meta)
+            access = rec.access_labels(meta)
         except rec.RecordError as exc:  # indexed public, the plugin and its members would show to all
             out.problems.append(Problem(reader.where(source), f"{exc}; nor are its members"))
             out.problems += [Problem(str(m.source), f"not indexed: the 'access' of its plugin "
@@ -227,6 +223,10 @@ def _plugin_nodes(
             # in place: the caller extends this very list with what this returns
             out.placed[:] = [p for p in out.placed if all(p is not m for m in inside)]
             continue
+        # its text names only the members every caller who sees it may see
+        named = named_by_plugin(out.placed, inside, access)
+        record = plugin_record(spec, manifest, [f"{m.record.name} ({m.record.kind.value})" for m in named])
+        record.access = access
         out.problems += [Problem(reader.where(source), n, read_whole=True, unread=Unread.NOTHING)
                          for n in access_notes(meta, record.access, inherits=True)]
         for key in ("created", "updated"):

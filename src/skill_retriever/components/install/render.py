@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from skill_retriever.components.folder_files import shown_files
 from skill_retriever.components.install.claude_names import claude_code_notes
 from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.layout import LAYOUT
@@ -68,7 +69,7 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None, view: Call
     if node.kind is NodeKind.HOOK:
         return render_hook(node, scope, user_folder)
     if node.kind is NodeKind.SKILL:
-        out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)))
+        out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)), view)
         out.notes += claude_code_notes(node.kind, out.files[0].content)
         return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
@@ -121,11 +122,11 @@ def _markdown(node: Node) -> bytes:
     return f"---\n{head}\n---\n\n{node.text.strip()}\n".encode()
 
 
-def _skill(node: Node, main: str) -> Rendered:
+def _skill(node: Node, main: str, view: CallerView | None) -> Rendered:
     base = posixpath.dirname(main)
     found = read_source(node, ("skill.md",))
     out = Rendered([FileOut(main, found.data if found else _markdown(node))])
-    listed = [f for f in node.attrs.get("files") or [] if isinstance(f, str)]
+    listed = shown_files(view, node)  # a private template of a public skill is not the caller's
     if found is None:
         extra = f"; {len(listed)} folder file(s) not copied" if listed else ""
         out.notes.append(f"SKILL.md {rebuilt_note(node)}{extra}")
