@@ -163,12 +163,16 @@ def test_an_answer_says_when_its_nothing_fits_line_is_of_a_much_smaller_index(tm
     that waited for an index run; here the same through upsert)."""
     index = build_tiny_index(tmp_path / "ix")
     calibrate_index(index)
-    note = "the 'nothing fits' line was calibrated when the index held"
-    assert not [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    note = "the 'nothing fits' line was calibrated"
+    everything = Retriever(index, principals=["*"])  # the counts are said to who sees every item
+    assert not [w for w in everything.search("review code", k=3).warnings if note in w]
     grown = len(index) + 40
     index.upsert([index.get("skill:alembic").with_changes(id=f"skill:extra-{i}", name=f"extra-{i}") for i in range(40)])
-    said = [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    said = [w for w in everything.search("review code", k=3).warnings if note in w]
     assert len(said) == 1 and f"it holds {grown:,} now" in said[0] and "skill-retriever calibrate" in said[0]
+    # the tiny index holds a private item: a public caller is told no count
+    (public,) = [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    assert "on an index of a much different size" in public and str(grown) not in public
     calibrate_index(index)
-    assert not [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    assert not [w for w in everything.search("review code", k=3).warnings if note in w]
     index.close()

@@ -12,15 +12,17 @@ of runbooks answered "Nothing in the catalogue fits this well".
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Literal
 
+from skill_retriever.filters import Filters
 from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
 from skill_retriever.responses import nothing_fits_phrase
 from skill_retriever.stores.passage_views import kind_counts
 from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["CATALOGUE_WORD_KINDS", "Searched", "nothing_fits_words", "searched"]
+__all__ = ["CATALOGUE_WORD_KINDS", "Searched", "nothing_fits_words", "searched", "visible_count"]
 
 #: What is said as "the catalogue": components and tools, and the Markdown with
 #: frontmatter of no known category that a skills repository holds beside them (OTHER).
@@ -49,6 +51,32 @@ def searched(counts: Mapping[str, int], kinds: frozenset[str] | None) -> Searche
     return "index"
 
 
-def nothing_fits_words(snapshot: IndexSnapshot, kinds: frozenset[str] | None = None) -> str:
-    """The "nothing fits" phrase for a search of ``snapshot`` with the kind filter ``kinds``."""
-    return nothing_fits_phrase(searched(kind_counts(snapshot), kinds))
+def nothing_fits_words(
+    snapshot: IndexSnapshot, kinds: frozenset[str] | None = None, visible: Filters | None = None
+) -> str:
+    """The "nothing fits" phrase for a search of ``snapshot`` with the kind filter ``kinds``
+    by a caller who sees what ``visible`` lets through (None: everything).
+
+    Only the items the caller may see choose the words: counted over the whole index, a
+    caller who sees only runbooks read "nothing in the index fits" where an index of
+    runbooks alone says "in the documents", which told that private items of other kinds
+    were there (found in an MCP walkthrough)."""
+    return nothing_fits_phrase(searched(_visible_kind_counts(snapshot, visible), kinds))
+
+
+def _visible_kind_counts(snapshot: IndexSnapshot, visible: Filters | None) -> Mapping[str, int]:
+    """How many items of each kind the caller of ``visible`` may see, kept per principals."""
+    if visible is None or not snapshot.has_access_labels:
+        return kind_counts(snapshot)
+    who = visible.visibility()
+    return snapshot.memo(
+        "visible-kind-counts",
+        who.principals,
+        lambda: dict(Counter(n.kind.value for n in snapshot.nodes.values() if who.can_see(n))),
+        16,  # distinct principal sets a snapshot keeps counts for, as `CallerView` keeps names
+    )
+
+
+def visible_count(snapshot: IndexSnapshot, visible: Filters) -> int:
+    """How many of ``snapshot``'s items the caller of ``visible`` may see."""
+    return sum(_visible_kind_counts(snapshot, visible).values())

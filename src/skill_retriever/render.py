@@ -249,7 +249,7 @@ def render(
         # sorts), naming what is shown; the budget held none: its own names of the closest
         said = next((w for w in response.warnings if is_nothing_fits(w)), None)
         if said is None:  # flagged but not worded: in the words of the whole index
-            said = nothing_fits_warning(nothing_fits_words(view.snapshot), closest)
+            said = nothing_fits_warning(nothing_fits_words(view.snapshot, None, view.filters), closest)
         elif closest:
             said = renamed_closest(said, closest)
         # a last name that ends a sentence itself ("Butenschøn Sr.") takes no second stop

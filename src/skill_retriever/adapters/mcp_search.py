@@ -246,7 +246,7 @@ def nothing_fits_note(
     when the fit was judged but not worded."""
     said = next((w for w in warnings if is_nothing_fits(w)), None)
     if said is None:  # the fit was judged but not worded: word it as the CLI does
-        said = nothing_fits_warning(nothing_fits_words(view.snapshot, None if kinds is None else frozenset(kinds)), closest)
+        said = nothing_fits_warning(nothing_fits_words(view.snapshot, None if kinds is None else frozenset(kinds), view.filters), closest)
     return said
 
 

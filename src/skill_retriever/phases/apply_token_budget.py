@@ -16,7 +16,7 @@ from skill_retriever.calibration.fit import agree_depth
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
-from skill_retriever.fit_words import nothing_fits_words
+from skill_retriever.fit_words import nothing_fits_words, visible_count
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.responses import nothing_fits_warning
@@ -101,7 +101,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
             shown = [(r["name"], r["kind"], r["id"]) for r in results[:3]]
             closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value, f["id"]) for f in top[:3]]
             # in the words of what the search could answer: a folder of runbooks is no catalogue
-            warnings.append(nothing_fits_warning(nothing_fits_words(snap, view.filters.kinds), closest))
+            warnings.append(nothing_fits_warning(nothing_fits_words(snap, view.filters.kinds, view.filters), closest))
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
         warnings += [admitted] if admitted else []
@@ -151,8 +151,10 @@ def _stale_fit_note(view: QueryView) -> str | None:
     then, now = calibration.items, len(view.snapshot)
     if abs(now - then) <= max(STALE_MIN_ITEMS, STALE_SHARE * then):
         return None
-    return (f"the 'nothing fits' line was calibrated when the index held {then:,} items; it holds {now:,} now: "
-            f"{redraw_advice(view.snapshot)}")  # while a run is under way: that run redraws it
+    # the counts are of every item: to a caller who may not see them all, they told how many were private
+    held = (f"when the index held {then:,} items; it holds {now:,} now" if visible_count(view.snapshot, view.filters) == now
+            else "on an index of a much different size")
+    return f"the 'nothing fits' line was calibrated {held}: {redraw_advice(view.snapshot)}"  # a run under way redraws it
 
 
 def _fit_model(view: QueryView) -> FitModel | None:
