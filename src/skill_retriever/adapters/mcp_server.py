@@ -37,6 +37,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -77,6 +78,7 @@ from skill_retriever.components.install import UnknownComponentError, install
 from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService, component_kinds
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
+from skill_retriever.filters import kinds_named
 from skill_retriever.item_location import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
@@ -194,6 +196,11 @@ def build_server(
             raise ToolError(exc.to_agent) from exc
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
+        # an agent cannot run `stats`: a kind the index lacks is answered with the component
+        # kinds the caller may ask this tool for, as `search` names its kinds
+        askable = set(component_kinds(None))
+        held = [n for n in view.snapshot.nodes.values() if n.kind.value in askable]
+        resp = replace(resp, warnings=[kinds_named(w, view.filters, held) for w in resp.warnings])
         if detail == "full":
             return without_empty_reasons(resp.to_dict())
         out = without_empty_reasons(resp.brief(count))
