@@ -19,8 +19,7 @@ from mcp import Client
 
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
-from skill_retriever.components.install import install, uninstall
-from skill_retriever.components.install.still_required import StillRequiredError
+from skill_retriever.components.install import InstallError, StillRequiredError, install, uninstall
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -75,6 +74,7 @@ def test_the_api_names_every_component_that_would_lack_it(project: Path) -> None
     """The skill alone is required by the plugin's agent too; the advised call names both."""
     with pytest.raises(StillRequiredError) as caught:
         uninstall(["secret-scanning"], project)
+    assert isinstance(caught.value, InstallError)  # one except catches every install refusal (README)
     assert set(caught.value.required[SCANNING]) == {HOOK, "sample_catalogue/plugins/security-kit/agents/security-reviewer.md"}
     assert "uninstall(['secret-scanning', " in str(caught.value) and "pass force=True" in str(caught.value)
     assert uninstall([*caught.value.asked, *caught.value.refs], project).ok  # the advice, followed

@@ -50,6 +50,7 @@ from skill_retriever.components.install.plan import (
 )
 from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
+from skill_retriever.components.install.still_required import StillRequiredError
 from skill_retriever.components.install.uninstall import UninstallReport, uninstall
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "InstallError",
     "InstallPlan",
     "InstalledComponent",
+    "StillRequiredError",
     "UninstallReport",
     "UnknownComponentError",
     "UnsafePathError",
