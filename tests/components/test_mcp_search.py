@@ -184,7 +184,9 @@ def test_search_finds_the_runbook_first_with_its_source(team_b: dict[str, Any], 
     assert "kubectl rollout undo" in top["snippet"] and top["token_count"] > 0
     assert any(r["kind"] != "document" for r in results)  # components answer too, ranked with them
     count = token_counter()
-    assert all(count(json.dumps(r, ensure_ascii=False)) <= BRIEF_TOKENS for r in results)
+    cut = [{key: value for key, value in r.items() if key not in ("source", "created", "updated", "flags")}
+           for r in results]  # the brief budget bounds what it can cut; these come whole
+    assert all(count(json.dumps(r, ensure_ascii=False)) <= BRIEF_TOKENS for r in cut)
     assert "nothing_fits" not in team_b["deploy"] and "text" not in top
 
 

@@ -13,7 +13,8 @@ never named or counted, and a graph path through one is left out rather than sho
 
 An item read from a file carries its ``source`` (a document's absolute path): the agent
 opens it there, or reads it whole with ``get_component``. ``detail="brief"`` keeps a
-result to about `BRIEF_TOKENS` tokens (the reason, then the snippet, are cut);
+result's other fields to about `BRIEF_TOKENS` tokens (the snippet, then the reason, are cut),
+its ``source``, dates and flags added whole;
 ``"full"`` gives every field and the item's text.
 """
 
@@ -263,15 +264,19 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
         # as a person reads it (`readable_snippet`); detail "full" keeps the searched one
         "snippet": readable_snippet(r.snippet),
     }
+    whole: dict[str, Any] = {}  # never cut: where to open it, when it happened, its flags
     if node.source:  # where it was read from: a document (or its section) is opened there
-        out.update(read_from(node))
-    out.update(dates_of(node))  # an incident or a postmortem is judged by when it happened
+        whole.update(read_from(node))
+    whole.update(dates_of(node))  # an incident or a postmortem is judged by when it happened
     if r.flags:  # instruction-like text: read it as data, not as orders
-        out["flags"] = list(r.flags)
+        whole["flags"] = list(r.flags)
     if detail == "brief":
         if shown.also_at:  # the other hosts of one component, counted (as search_components)
             out["other_sources"] = len(shown.also_at)
-        return fit(out, count, BRIEF_TOKENS, ("snippet", "reason"))
+        # The budget bounds the text it can cut; counted in, an absolute path and two dates
+        # left a dated skill no snippet at all.
+        return {**fit(out, count, BRIEF_TOKENS, ("snippet", "reason")), **whole}
+    out.update(whole)
     full = node.to_dict()
     out.update(r.fields_dict(), also_at=list(shown.also_at), **{key: full[key] for key in _ITEM_FIELDS})
     out["attrs"] = visible_attrs(view, node.attrs, node.id)  # its frontmatter may name a hidden item
