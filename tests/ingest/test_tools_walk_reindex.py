@@ -102,6 +102,17 @@ def test_a_tools_file_written_as_one_json_document_is_one_problem(tmp_path: Path
     assert problem.message.startswith("holds no tool (it is empty); a tool set is a folder holding tools.jsonl")
 
 
+def test_a_hand_written_json_list_reads_none_of_its_lines(tmp_path: Path) -> None:
+    """``[``, one object a line, ``]``: its last object parses on its own line, which read that
+    one tool alone (the others' lines ending in commas) with three "not JSON" problems."""
+    folder = tmp_path / "tools"
+    _write(folder / "tools.jsonl", ["[", json.dumps(_tool(0)) + ",", json.dumps(_tool(1)), "]"])
+    result = ingest_toolret(folder)
+    assert result.nodes == [] and [p.message for p in result.problems] == [(
+        "is one JSON list of 2 objects over several lines, not JSON Lines: write each object on a line of "
+        "its own (`jq -c '.[]' tools.jsonl` prints them so)")]
+
+
 def test_index_of_an_empty_tool_set_points_at_its_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "tools"
     folder.mkdir()

@@ -21,7 +21,7 @@ from skill_retriever.ingest.result import IngestResult, Problem
 
 #: A line of a .jsonl file longer than this is one problem, not a memory spike.
 MAX_LINE_CHARS = 4_000_000
-#: A file no line of which is an object is parsed whole, to tell one JSON document over
+#: A file whose first line is no object is parsed whole, to tell one JSON document over
 #: several lines, up to this size (a larger one keeps its per-line problems).
 WHOLE_DOCUMENT_BYTES = 64 * 1024 * 1024
 _SURROGATE = re.compile("[\udc80-\udcff]")  # an undecodable byte, kept by surrogateescape
@@ -44,9 +44,9 @@ def read_objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int,
 
     A line that is not a JSON object, or not UTF-8, becomes a problem in ``result``, or
     raises `IngestError` when ``result`` is None; so does a file that cannot be read (a
-    folder, no permission). A byte order mark is read past. When no line was an object
-    and several failed, a file that is one JSON document has one problem saying so
-    (`whole_document_note`) in place of theirs.
+    folder, no permission). A byte order mark is read past. A file of several lines that is one JSON
+    document, its first line failing, has one problem saying so (`whole_document_note`)
+    and yields nothing, also where a line of it is an object on its own.
     """
     first = len(result.problems) if result is not None else 0
     read = 0
@@ -63,6 +63,11 @@ def read_objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int,
                     continue
                 if result is None:
                     raise IngestError(f"{path}:{n}: {why}")
+                if not read and len(result.problems) == first and (note := whole_document_note(path)):
+                    # Its first line fails, and the file is one JSON document: an object on a
+                    # line of its own inside it (`[`, `{...}`, `]`) is no JSON Lines either.
+                    result.problems.append(Problem(str(path), note))
+                    return
                 result.problems.append(Problem(str(path), f"line {n}: {why}"))
     except OSError as exc:
         why = f"cannot be read ({exc.strerror or exc}); check that it is a readable file"
@@ -70,9 +75,6 @@ def read_objects(path: Path, result: IngestResult | None) -> Iterator[tuple[int,
             raise IngestError(f"{path}: {why}") from exc
         result.problems.append(Problem(str(path), why))
         return
-    several = result is not None and not read and len(result.problems) - first > 1
-    if result is not None and several and (note := whole_document_note(path)) is not None:
-        result.problems[first:] = [Problem(str(path), note)]
 
 
 def whole_document_note(path: Path) -> str | None:
@@ -81,7 +83,10 @@ def whole_document_note(path: Path) -> str | None:
     try:
         if path.stat().st_size > WHOLE_DOCUMENT_BYTES:
             return None
-        doc = json_values.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig").strip()
+        if "\n" not in text:  # one line: its own problem says what it holds
+            return None
+        doc = json_values.loads(text)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     if isinstance(doc, list) and doc and all(isinstance(d, dict) for d in doc):
