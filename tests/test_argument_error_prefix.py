@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_refusals import refused
 from tiny_graph import build_tiny_index
-
-from skill_retriever.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -21,19 +20,6 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("prefix") / "ix"
     build_tiny_index(folder).close()
     return str(folder)
-
-
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    """The one stderr line and the stdout of a command that exits 2 (argparse's own
-    refusals raise SystemExit, the others return)."""
-    try:
-        code = main(argv)
-    except SystemExit as exited:
-        code = int(exited.code or 0)
-    out, err = capsys.readouterr()
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert code == 2 and len(lines) == 1, (code, err)
-    return lines[0], out
 
 
 @pytest.mark.parametrize(("argv", "said"), [

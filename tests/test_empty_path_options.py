@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_refusals import refused
 from tiny_graph import build_tiny_index
 
-from skill_retriever.cli import main
 from skill_retriever.exceptions import CommandArgumentError, ConfigError
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -24,20 +24,6 @@ from skill_retriever.stores.server_moves import move_index_to_server
 def index_dir(tmp_path: Path) -> str:
     build_tiny_index(tmp_path / "ix").close()
     return str(tmp_path / "ix")
-
-
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    """The one stderr line and stdout of a command that exits 2 (argparse's own refusals
-    raise SystemExit, the others return 2)."""
-    capsys.readouterr()
-    try:
-        code = main(argv)
-    except SystemExit as exited:
-        code = int(exited.code or 0)
-    out, err = capsys.readouterr()
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert code == 2 and len(lines) == 1, (code, err)
-    return lines[0], out
 
 
 @pytest.mark.parametrize(("option", "value"), [

@@ -128,15 +128,7 @@ def inherited_access(placed: Sequence[Placed]) -> dict[str, tuple[str, ...]]:
     """Each record's ``access`` labels: its own, else those of the nearest node it is
     part of that has some (a skill's template, a plugin's skill: private with it)."""
     by_id = {p.id: p for p in placed}
-
-    def labels(p: Placed) -> tuple[str, ...]:
-        seen = {p.id}
-        while not p.record.access and p.parent in by_id and p.parent not in seen:
-            p = by_id[p.parent]
-            seen.add(p.id)
-        return p.record.access
-
-    return {p.id: labels(p) for p in placed}
+    return {p.id: _labels(p, by_id) for p in placed}
 
 
 def named_by_plugin(placed: Sequence[Placed], members: Sequence[Placed], plugin: tuple[str, ...]) -> list[Placed]:
@@ -149,15 +141,16 @@ def named_by_plugin(placed: Sequence[Placed], members: Sequence[Placed], plugin:
     a public plugin's text named its private member, and matched its name, for anyone
     (found in an MCP walkthrough)."""
     by_id = {p.id: p for p in placed}
+    return [m for m in members if not (own := _labels(m, by_id)) or (bool(plugin) and set(plugin) <= set(own))]
 
-    def labels(p: Placed) -> tuple[str, ...]:
-        seen = {p.id}
-        while not p.record.access and p.parent in by_id and p.parent not in seen:
-            p = by_id[p.parent]
-            seen.add(p.id)
-        return p.record.access
 
-    return [m for m in members if not (own := labels(m)) or (bool(plugin) and set(plugin) <= set(own))]
+def _labels(p: Placed, by_id: Mapping[str, Placed]) -> tuple[str, ...]:
+    """``p``'s own access labels, else those of the nearest record it is part of that has some."""
+    seen = {p.id}
+    while not p.record.access and p.parent in by_id and p.parent not in seen:
+        p = by_id[p.parent]
+        seen.add(p.id)
+    return p.record.access
 
 
 def _node(corpus: Corpus, p: Placed, access: tuple[str, ...]) -> Node:
