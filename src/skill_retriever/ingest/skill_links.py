@@ -147,7 +147,7 @@ def named_by_plugin(placed: Sequence[Placed], members: Sequence[Placed], plugin:
 def _labels(p: Placed, by_id: Mapping[str, Placed]) -> tuple[str, ...]:
     """``p``'s own access labels, else those of the nearest record it is part of that has some."""
     seen = {p.id}
-    while not p.record.access and p.parent in by_id and p.parent not in seen:
+    while not p.record.access and p.parent is not None and p.parent in by_id and p.parent not in seen:
         p = by_id[p.parent]
         seen.add(p.id)
     return p.record.access
