@@ -56,3 +56,31 @@ def test_every_event_the_catalogues_use_is_known() -> None:
                   "SubagentStop", "WorktreeCreate", "WorktreeRemove", "SessionEnd"):
         assert event_problem(event) is None
     assert event_problem("PreToolCall") is not None and "PreToolCall" not in HOOK_EVENTS
+
+
+def test_a_hook_with_two_unknown_events_is_refused_naming_each(tmp_path: Path) -> None:
+    """Fixing the first only to be refused over the second took a second trip through the
+    index; the CLI's plan and the MCP tool's answer name both, and the known one is not."""
+    import asyncio
+
+    from skill_retriever.adapters.mcp_server import build_server
+    from skill_retriever.retriever import Retriever
+
+    repo = tmp_path / "repo"
+    (repo / "hooks").mkdir(parents=True)
+    group = [{"hooks": [{"type": "command", "command": "echo hi"}]}]
+    doc = {"description": "two typos", "hooks": {"PreToolCall": group, "Stop": group, "postToolUse": group}}
+    (repo / "hooks" / "typos.json").write_text(json.dumps(doc))
+    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [repo], "skills")
+    project = tmp_path / "project"
+    (reason,) = [c.reason for c in install(index, ["typos"], project).components]
+    assert reason.startswith("its events 'PreToolCall' and 'postToolUse' are not hook events Claude Code knows")
+    assert "'postToolUse' -> PostToolUse" in reason and "'Stop'" not in reason
+    assert "fix each event name in the hook's file" in reason and "documents those events" in reason
+    server = build_server(index, retriever=Retriever(index, reranker=None))
+    args = {"ids": ["typos"], "target": str(project)}
+    brief = asyncio.run(server.call_tool("install_components", args)).structured_content
+    assert brief is not None and any(reason in line for line in brief["summary"])
+    assert not any(project.rglob("*"))  # nothing written
+    index.close()

@@ -11,7 +11,9 @@ under an event of this list, the events of the hooks reference
 
 from __future__ import annotations
 
-__all__ = ["HOOK_EVENTS", "event_problem"]
+from collections.abc import Iterable
+
+__all__ = ["HOOK_EVENTS", "event_problem", "events_problem"]
 
 HOOK_EVENTS = frozenset({
     "SessionStart", "Setup", "InstructionsLoaded", "UserPromptSubmit", "UserPromptExpansion",
@@ -27,13 +29,29 @@ _BY_FOLDED = {event.casefold(): event for event in HOOK_EVENTS}
 
 def event_problem(event: str) -> str | None:
     """Why ``event`` cannot key a hook in ``settings.json`` (None when Claude Code knows it)."""
-    if event in HOOK_EVENTS:
+    return events_problem([event])
+
+
+def events_problem(events: Iterable[str]) -> str | None:
+    """Why a hook under ``events`` cannot be written, naming every event Claude Code does
+    not know (None when it knows each): fixing one only to be refused over the next, in a
+    file that has two, is a second round trip through the index for nothing."""
+    unknown = list(dict.fromkeys(e for e in events if e not in HOOK_EVENTS))
+    if not unknown:
         return None
-    meant = _BY_FOLDED.get(event.strip().casefold())
-    hint = f" (event names are case-sensitive: {meant})" if meant else ""
+    named = [f"{e!r:.60}" for e in unknown]
+    hints = [f"{e.strip()!r:.60} -> {_BY_FOLDED[e.strip().casefold()]}" for e in unknown
+             if e.strip().casefold() in _BY_FOLDED]
+    if len(unknown) == 1:
+        hint = f" (event names are case-sensitive: {_BY_FOLDED[unknown[0].strip().casefold()]})" if hints else ""
+        what = f"its event {named[0]} is not a hook event Claude Code knows{hint}"
+        fix, it = "fix the event name", "that event"
+    else:
+        hint = f" (event names are case-sensitive: {', '.join(hints)})" if hints else ""
+        what = f"its events {', '.join(named[:-1])} and {named[-1]} are not hook events Claude Code knows{hint}"
+        fix, it = "fix each event name", "those events"
     return (
-        f"its event {event!r:.60} is not a hook event Claude Code knows{hint}, and Claude Code "
-        "skips a settings.json holding an unknown event whole, every hook, permission and env "
-        "setting in it; fix the event name in the hook's file and index it again, or add the "
-        "hook to settings.json by hand if your Claude Code version documents that event"
+        f"{what}, and Claude Code skips a settings.json holding an unknown event whole, every "
+        f"hook, permission and env setting in it; {fix} in the hook's file and index it again, "
+        f"or add the hook to settings.json by hand if your Claude Code version documents {it}"
     )

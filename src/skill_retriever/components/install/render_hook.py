@@ -55,7 +55,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.hook_events import event_problem
+from skill_retriever.components.install.hook_events import events_problem
 from skill_retriever.components.install.hook_scripts import hook_commands
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -160,9 +160,10 @@ def _indexed_hooks(node: Node) -> dict[str, Any]:
 def _entries(node: Node) -> list[HookEntry]:
     """Every hook of the mapping, checked against the schema of the module docstring."""
     entries = []
-    for event, groups in _hook_mapping(node).items():
-        if why := event_problem(str(event)):
-            raise SkipComponent(why)
+    mapping = _hook_mapping(node)
+    if why := events_problem(str(event) for event in mapping):  # every unknown one, named at once
+        raise SkipComponent(why)
+    for event, groups in mapping.items():
         for group in groups if isinstance(groups, list) else [groups]:
             if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
                 raise SkipComponent(f"hooks.{event} is not a list of matcher groups")
