@@ -30,6 +30,7 @@ from skill_retriever.components.install.as_before import (
     remove_empty_folders,
 )
 from skill_retriever.components.install.brought import note_brought
+from skill_retriever.components.install.hook_keys import kept_keys
 from skill_retriever.components.install.install_args import check_path, check_switches
 from skill_retriever.components.install.inventory import (
     InstallRecord,
@@ -172,7 +173,8 @@ def _note(
         entry.conflicts = list(plan.declares.get(c.id, ()))  # as this version declares them
         for f in c.files:
             if f.action in ("create", "overwrite", "unchanged"):
-                entry.kept.pop(f.path, None)  # as installed again: no longer the user's change
+                for key in kept_keys(f):  # as installed again: no longer the user's change
+                    entry.kept.pop(key, None)
             if c.status == "install" and f.action == "remove":
                 _retire(root, entry, f, unhook)
                 continue

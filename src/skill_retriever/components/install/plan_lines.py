@@ -33,13 +33,14 @@ _RUNS_SHOWN = 60  # characters of a hook's command said to tell it from its twin
 TARGET_REFUSED = "not written: the target cannot be written"
 
 
-def hook_words(hook: HookEntry, command: bool = False) -> str:
+def hook_words(hook: HookEntry, command: bool = False, tag: str = "") -> str:
     """``hook Stop``, ``hook PreToolUse (every tool)``, ``hook PreToolUse (tools matching
     Bash)``, ``hook SessionStart (matcher startup)``; with the hook's ``if`` rule where it
     has one (``hook PreToolUse (tools matching Bash, if Bash(git push *-f*))``): two hooks
     of one group told apart by that alone were said in the same words twice. ``command``
     adds what it runs (``runs bash .claude/hooks/start.sh``), for hooks of one component
-    that even the rule does not tell apart."""
+    that even the rule does not tell apart; ``tag`` the ``@<tag>`` of such a hook's key
+    (`hook_keys`), where a report knows it and not the command (``command @1a2b3c4d``)."""
     matcher = hook.matcher or ""
     if hook.event in TOOL_EVENTS:
         scope = "every tool" if matcher in ("", "*") else f"tools matching {matcher}"
@@ -47,6 +48,8 @@ def hook_words(hook: HookEntry, command: bool = False) -> str:
         scope = f"matcher {matcher}" if matcher else ""
     if rule := hook.rule:
         scope = f"{scope}, if {rule}" if scope else f"if {rule}"
+    if tag:
+        scope = f"{scope}, command @{tag}" if scope else f"command @{tag}"
     if command:
         runs = " ".join(str(hook.hook.get("command", "")).split())
         runs = runs if len(runs) <= _RUNS_SHOWN else runs[: _RUNS_SHOWN - 3] + "..."

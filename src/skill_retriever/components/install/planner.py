@@ -53,6 +53,7 @@ from skill_retriever.components.install.claude_names import (
 )
 from skill_retriever.components.install.component_actions import Shared, plan_component
 from skill_retriever.components.install.declared_conflicts import declared_conflicts
+from skill_retriever.components.install.hook_keys import keyed_plans
 from skill_retriever.components.install.install_args import (
     check_path,
     check_source,
@@ -196,6 +197,7 @@ def plan_install(
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
     plans = add_retired(plans, complete, root, shared.record, shared.settings)
     plans = retire_members(plans, plugins, root, shared.record, shared.settings)  # a plugin's, too
+    plans = keyed_plans(plans)  # two hooks of one key that run different commands: told apart
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     plans = note_missing_subagents(plans, root, view)  # agents a command runs, not brought

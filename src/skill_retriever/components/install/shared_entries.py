@@ -9,8 +9,9 @@ uninstalling that one puts the user's version back.
 
 from __future__ import annotations
 
+from skill_retriever.components.install.hook_keys import hook_path, record_keys
 from skill_retriever.components.install.inventory import RecordEntry
-from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.layout import MCP_FILE
 
 __all__ = ["leave_shared"]
 
@@ -31,9 +32,9 @@ def leave_shared(entry: RecordEntry, staying: list[RecordEntry], shared: dict[st
         heir = next((s for s in staying if hook in s.hooks), None)
         if heir is not None:
             entry.hooks.remove(hook)
-            for key in (hook.where, hook.group):  # group: the key a record of before the rule holds
-                entry.kept.pop(f"{SETTINGS_FILE}#{key}", None)
-            shared[f"{SETTINGS_FILE}#{hook.where}"] = heir.name
+            for key in record_keys(hook):  # the key a record of before the rule holds too
+                entry.kept.pop(key, None)
+            shared[hook_path(hook, [*entry.hooks, *heir.hooks])] = heir.name
     for name in list(entry.mcp):
         heir = next((s for s in staying if name in s.mcp), None)
         if heir is not None:

@@ -43,6 +43,7 @@ from skill_retriever.components.install.as_before import (
 )
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.filled_in import filled_in
+from skill_retriever.components.install.hook_keys import hook_path, record_keys
 from skill_retriever.components.install.hook_scripts import hook_commands, run_by, runs
 from skill_retriever.components.install.install_args import check_path, check_switches, ids_given
 from skill_retriever.components.install.inventory import (
@@ -320,12 +321,12 @@ def _remove_hooks(
     if not hooks:
         return settings
     left, removed, missing = remove_hooks(settings, hooks)
-    report.removed += [f"{SETTINGS_FILE}#{h.where}" for h in removed]
+    report.removed += [hook_path(h, hooks) for h in removed]
     commands = json.dumps(settings.get("hooks"))
     running = hook_commands(left.get("hooks") or {})
     scripts = [rel for e in entries for rel in e.files]
     for h in missing:  # a hook whose command or script still stands was changed: the user's now
-        path = f"{SETTINGS_FILE}#{h.where}"
+        path = hook_path(h, hooks)
         command = h.hook.get("command")
         if not isinstance(command, str):
             report.gone.append(path)
@@ -336,8 +337,8 @@ def _remove_hooks(
         else:
             report.gone.append(path)
     for e in entries:
-        for key in {k for h in e.hooks for k in (h.where, h.group)}:  # group: an old record's key
-            e.kept.pop(f"{SETTINGS_FILE}#{key}", None)
+        for key in {k for h in e.hooks for k in record_keys(h)}:  # an old record's key too
+            e.kept.pop(key, None)
         e.hooks = []
     if removed:
         _write_or_drop(root, SETTINGS_FILE, left, {"hooks": {}}, record)

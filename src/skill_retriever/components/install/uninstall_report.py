@@ -17,9 +17,10 @@ CHANGED = "changed since it was installed"
 __all__ = ["CHANGED", "VERBS", "UninstallReport", "said", "verbs", "with_values"]
 
 #: A hook's key in a report (``.claude/settings.json#hooks.<Event>[<matcher>]``, with
-#: `` if <rule>`` for a hook that has an ``if`` rule: `HookEntry.where`).
+#: `` if <rule>`` for a hook that has an ``if`` rule: `HookEntry.where`; `` @<tag>`` of its
+#: command for one that another of the same key would be taken for: `hook_keys`).
 _HOOK_KEY = re.compile(
-    r"(?P<file>.+?)#hooks\.(?P<event>[^\[\]]+)\[(?P<matcher>.*?)\](?: if (?P<rule>.+))?"
+    r"(?P<file>.+?)#hooks\.(?P<event>[^\[\]]+)\[(?P<matcher>.*?)\](?: if (?P<rule>.+?))?(?: @(?P<tag>[0-9a-f]{8}))?"
 )
 
 #: The verbs of a line: as the real run says them, and as a dry run does.
@@ -205,4 +206,4 @@ def said(path: str, into: str = "in") -> str:
     if key is None:
         return path
     hook = HookEntry(key["event"], key["matcher"] or None, {"if": key["rule"]} if key["rule"] else {})
-    return f"{hook_words(hook)} {into} {key['file']}"
+    return f"{hook_words(hook, tag=key['tag'] or '')} {into} {key['file']}"
