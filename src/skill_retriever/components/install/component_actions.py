@@ -14,6 +14,7 @@ from skill_retriever.components.install.claims import status_of
 from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
+from skill_retriever.components.install.local_hooks import in_local, local_note, read_local_hooks
 from skill_retriever.components.install.paths import server_key
 from skill_retriever.components.install.plan import (
     ComponentPlan,
@@ -42,6 +43,7 @@ class Shared:
         self.where: list[Word] = ["--user"] if scope == "user" else ["--target", root]
         self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
         self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
+        self.local = read_local_hooks(root, scope)  # the user's own hooks: read, never written
         if self.settings is not None and (why := check_settings(self.settings)):
             self.settings, self.settings_why = (
                 None,
@@ -121,7 +123,8 @@ def _entry_actions(node: Node, out: Rendered, shared: Shared, force: bool) -> li
         elif has_hook(shared.settings, entry):
             actions.append(FileAction(path, "unchanged", hook=entry))
         else:
-            actions.append(FileAction(path, "create", hook=entry, in_group=has_group(shared.settings, entry)))
+            why = local_note(entry) if in_local(shared.local, entry) else ""
+            actions.append(FileAction(path, "create", why, hook=entry, in_group=has_group(shared.settings, entry)))
     if out.mcp_entry is not None:
         name = server_key(node.name)
         path = f"{MCP_FILE}#{name}"

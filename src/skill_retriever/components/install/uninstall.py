@@ -58,6 +58,7 @@ from skill_retriever.components.install.layout import (
     RECORD_FILE,
     SETTINGS_FILE,
 )
+from skill_retriever.components.install.local_hooks import still_local
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
@@ -322,6 +323,7 @@ def _remove_hooks(
         return settings
     left, removed, missing = remove_hooks(settings, hooks)
     report.removed += [hook_path(h, hooks) for h in removed]
+    report.notes += still_local(root, removed)  # the user's own copy: never edited
     commands = json.dumps(settings.get("hooks"))
     running = hook_commands(left.get("hooks") or {})
     scripts = [rel for e in entries for rel in e.files]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from skill_retriever.components.install.inventory import InstallRecord, backup_path
 from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
+from skill_retriever.components.install.local_hooks import LOCAL_SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import UnsafePathError
 from skill_retriever.components.install.uninstall_report import UninstallReport
@@ -66,7 +67,7 @@ def _copy(root: Path, record: InstallRecord, copy: Path) -> dict[str, str]:
     """Copy into ``copy`` what an uninstall from ``root`` reads: the record, the shared JSON
     files, and every recorded file and backup. Returns the recorded files an uninstall of
     ``root`` would refuse to touch (a link on the way): path -> why, not copied."""
-    rels = {RECORD_FILE, SETTINGS_FILE, MCP_FILE}
+    rels = {RECORD_FILE, SETTINGS_FILE, MCP_FILE, LOCAL_SETTINGS_FILE}  # the local file: read for its notes
     for entry in record.components.values():
         rels |= set(entry.files) | {backup_path(rel) for rel in entry.replaced_files}
     unsafe: dict[str, str] = {}
