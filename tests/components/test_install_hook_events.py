@@ -84,3 +84,19 @@ def test_a_hook_with_two_unknown_events_is_refused_naming_each(tmp_path: Path) -
     assert brief is not None and any(reason in line for line in brief["summary"])
     assert not any(project.rglob("*"))  # nothing written
     index.close()
+
+
+def test_an_install_that_skips_everything_makes_no_target_folder(tmp_path: Path) -> None:
+    """Every component skipped: the plan writes nothing, and no empty project folder (or
+    ``.claude``) is left behind where the user pointed by mistake."""
+    repo = tmp_path / "repo"
+    (repo / "hooks").mkdir(parents=True)
+    doc = {"description": "a typo", "hooks": {"PreToolCall": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo typo"}]}]}}
+    (repo / "hooks" / "typo.json").write_text(json.dumps(doc))
+    with Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [repo], "skills")
+        (hook,) = [n.id for n in index.nodes.values() if n.name == "typo"]
+        plan = install(index, [hook], tmp_path / "new-project")
+    assert [c.status for c in plan.components] == ["skipped"] and plan.applied
+    assert not (tmp_path / "new-project").exists()

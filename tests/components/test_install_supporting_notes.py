@@ -8,6 +8,7 @@ outside the target)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,7 +52,10 @@ def index(tmp_path: Path) -> Iterator[Index]:
 def test_each_entry_not_followed_is_said_and_nothing_leaves_the_target(index: Index, tmp_path: Path) -> None:
     target = tmp_path / "project"
     plan = install(index, [f"repo/hooks/{n}.json" for n in HOOKS], target)
-    said = {c.name: (c.reason, sorted(f.path for f in c.files)) for c in plan.components}
+    keys = [f.path for c in plan.components for f in c.files if f.hook is not None]
+    assert len(set(keys)) == len(HOOKS)  # one event and matcher, four commands: a key each (`hook_keys`)
+    untagged = {c.name: sorted(re.sub(r" @[0-9a-f]{8}$", "", f.path) for f in c.files) for c in plan.components}
+    said = {c.name: (c.reason, untagged[c.name]) for c in plan.components}
     assert said["escape"] == (
         ("supportingFiles destination ../../escaped.py of escape.py is outside .claude/: the script goes to "
          ".claude/hooks/ instead"), [".claude/hooks/escape.py", ".claude/settings.json#hooks.PreToolUse[Bash]"])

@@ -111,7 +111,10 @@ def apply_plan(plan: InstallPlan) -> InstallPlan:
 def _writes_nothing(plan: InstallPlan) -> bool:
     """Applying ``plan`` would write no file or entry, and would save the install record
     as it is (every component unchanged, and recorded so already): then nothing is
-    written at all, and the target need not be writable."""
+    written at all, and the target need not be writable (nor made: an install that skips
+    every component left an empty project folder where the user pointed)."""
+    if not _to_write(plan):  # no component installed or recorded: not even the record
+        return True
     if _to_write(plan) - {RECORD_FILE} or not plan.target.is_dir():
         return False
     try:
