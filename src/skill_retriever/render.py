@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from skill_retriever.components.dedup import collapse_ranked
-from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.view import CallerView
+from skill_retriever.components.word_matches import word_matches
 from skill_retriever.fit_words import nothing_fits_words
 from skill_retriever.item_dates import dated_line
 from skill_retriever.item_location import file_location
@@ -133,9 +133,10 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
         node, (view.get(e.target) for e in view.out_edges(r.id, EdgeKind.MENTIONS))
     ))):
         parts.append(found)
-    words = matched_terms(query, node)
-    if words:
-        parts.append("matches " + ", ".join(words[:6]))
+    held = word_matches(query, node)  # as the keyword search reads words: "bake (as baked)"
+    words = [m.word for m in held]
+    if held:
+        parts.append("matches " + ", ".join(m.text() for m in held[:6]))
     requires = _named(view, (e.target for e in view.out_edges(r.id, EdgeKind.DEPENDS_ON)))
     if requires:
         parts.append("requires " + _names(view, (i for i, _ in requires)))

@@ -12,9 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skill_retriever.algorithms.query_terms import STOP_WORDS
-from skill_retriever.algorithms.stack_traces import condense_stack_traces
-from skill_retriever.algorithms.tokenize import bm25_tokens, tokenize_words
+from skill_retriever.components.word_matches import word_matches
 from skill_retriever.model import Node
 
 __all__ = ["CHANNEL_WORDS", "Rationale", "matched_terms"]
@@ -27,15 +25,13 @@ CHANNEL_WORDS = {
     "named": "its name, written in the query",
     "clauses": "one of the request's asks (keywords)",
 }
-MIN_TERM_LENGTH = 3
 
 
 def matched_terms(query: str, node: Node) -> tuple[str, ...]:
-    """Words of the query (no stop words, >= 3 characters) found in the node's text; of a
-    stack trace, the words the search read (`condense_stack_traces`), not its boilerplate."""
-    have = set(bm25_tokens(node.embedding_text()))
-    words = [w for w in tokenize_words(condense_stack_traces(query)) if len(w) >= MIN_TERM_LENGTH and w not in STOP_WORDS]
-    return tuple(w for w in dict.fromkeys(words) if w in have)
+    """Words of the query (no stop words, >= 3 characters) the node's text holds as written
+    or by their stem, as the keyword search reads them (`word_matches`); of a stack trace,
+    the words the search read (`condense_stack_traces`), not its boilerplate."""
+    return tuple(m.word for m in word_matches(query, node))
 
 
 @dataclass(frozen=True)
