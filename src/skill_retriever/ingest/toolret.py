@@ -210,7 +210,7 @@ def ingest_toolret(
     if folder.is_file():  # another file named as a tool set (``--kind toolret``)
         raise IngestError(jsonl_advice(folder))
     tools_path = folder / "tools.jsonl"
-    if not tools_path.exists():  # one that cannot be read is a problem (`_objects`)
+    if not tools_path.exists():  # one that cannot be read is a problem (`json_lines.read_objects`)
         raise IngestError(f"{folder}: no tools.jsonl; {FORMAT}")
     started = time.perf_counter()
     result = IngestResult(source=str(folder))
@@ -298,7 +298,7 @@ def _read_edges(path: Path, ids: set[str], edge_ids: set[str], result: IngestRes
         else:
             edge_ids.add(found.id)
             result.edges.append(found)
-    if len(result.problems) - before > rejected:  # `_objects` met lines it could not read
+    if len(result.problems) - before > rejected:  # `read_objects` met lines it could not read
         result.problems.append(Problem(
             str(path.parent / "tools.jsonl"),
             f"its tools and relations are kept as indexed: {path.name} could not be read whole (see above)",
