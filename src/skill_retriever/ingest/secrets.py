@@ -16,9 +16,9 @@ shows where one goes (``your_token``, ``<api-key>``).
 
 Prose the index keeps (a hook's ``prompt``, a description) is no shell: `redact_text`
 takes out only what is a secret wherever it stands (`secret_formats`: tokens of
-well-known formats, private keys; webhook
-URLs whose path is the credential, URL user info and secret query parameters), so that
-ordinary prose comes back as written.
+well-known formats, private keys; `secret_urls`: webhook URLs whose path is the
+credential, URL user info and secret query parameters), so that ordinary prose comes back
+as written.
 
 Every pattern runs in linear time on any input (a crafted file is no reason to stall an
 index run): no pattern that can start anywhere in a long run rescans it from each start.
