@@ -23,7 +23,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.stores import run_marks
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.recorded_model import Recorded, mismatch_line
-    from skill_retriever.stores.server_moves import server_line, server_status
+    from skill_retriever.stores.server_stats import server_line, server_status
 
     # Without the server: what the index holds is in items.sqlite, and a server that is
     # down is reported below rather than failing the whole command.
