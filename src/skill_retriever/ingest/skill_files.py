@@ -21,7 +21,6 @@ _MCP_FOLDERS = frozenset({"mcp", "mcps", "mcp-servers", "mcp_servers"})
 _LAYOUT_FOLDERS = frozenset({*_KIND_FOLDERS, *_MCP_FOLDERS, "skills", "plugins", ".claude-plugin"})
 
 
-
 def is_layout(files: list[str]) -> bool:
     """Whether ``files`` (relative to a root) lie in a repository's own layout: a kind
     folder, ``skills/`` or ``plugins/`` inside it, a SKILL.md or a plugin manifest."""
