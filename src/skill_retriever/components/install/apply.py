@@ -113,9 +113,10 @@ def _writes_nothing(plan: InstallPlan) -> bool:
     as it is (every component unchanged, and recorded so already): then nothing is
     written at all, and the target need not be writable (nor made: an install that skips
     every component left an empty project folder where the user pointed)."""
-    if not _to_write(plan):  # no component installed or recorded: not even the record
+    paths = _to_write(plan)
+    if not paths:  # no component installed or recorded: not even the record
         return True
-    if _to_write(plan) - {RECORD_FILE} or not plan.target.is_dir():
+    if paths - {RECORD_FILE} or not plan.target.is_dir():
         return False
     try:
         record = InstallRecord.load(plan.target)
