@@ -62,7 +62,10 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     # On the walk of that matrix, prepared once per snapshot (stores.walks), from a
     # warm start, to networkx's L1 rule (or, with ppr_settle, once the ranks settle).
     top = len(rows) + max(config.flow_max_endpoints, config.k)
-    ranked = ranked_pagerank(walk_of(snap, adjacency, config.ppr_tol), p, alpha, top, config.ppr_settle, config.ppr_tol,
+    # networkx's stop is "L1 change below N * tol": N counted over the nodes the caller may
+    # see, else how long the walk ran (its iterations stat, its scores) told how many they may not.
+    tol = config.ppr_tol if mask is None else config.ppr_tol * float(mask.sum()) / max(len(mask), 1)
+    ranked = ranked_pagerank(walk_of(snap, adjacency, config.ppr_tol), p, alpha, top, config.ppr_settle, tol,
                              config.ppr_max_iter)
     scores, steps = ranked.scores, ranked.iterations
     kept = top_scores(scores, config.ppr_min_score, limit=MAX_KEPT)
