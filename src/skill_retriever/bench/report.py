@@ -18,6 +18,7 @@ from typing import Any
 from skill_retriever.bench.figures import fit_note, latency_note, made_by, score_cell
 from skill_retriever.bench.plots import write_plots
 from skill_retriever.bench.report_header import failed_note, header_lines
+from skill_retriever.bench.row_legend import README_SOURCE, legend_lines
 from skill_retriever.bench.summary import goals_lines, subset_of, subsets_note, summary_lines
 from skill_retriever.bench.tables import group_rows, retrieval_rows, table
 from skill_retriever.fsutil import write_atomic
@@ -143,6 +144,8 @@ def _incident_lines(s: dict[str, Any], md: bool) -> list[str]:
     head = (f"incidents: {s['queries']} queries over a generated DevOps world "
             f"({w.get('services')} services, {w.get('deploys')} deploys, {w.get('incidents')} incidents; seed {w.get('seed')})")
     out = [f"### {head}" if md else f"\n{head}"]
+    if notes := s.get("notes"):  # which kinds each row ranks: the rows differ there
+        out += ([""] + [f"- {n}" for n in notes]) if md else [f"  ({'; '.join(notes)})"]
     for metric in ("R@10", "MRR"):
         out.append("")
         out.append(f"{metric} by query shape{' (each channel alone, then the fusion)' if metric == 'R@10' else ''}:")
@@ -218,7 +221,7 @@ def write_report(out: Path) -> Path:
     write_atomic(out / "report.json", json.dumps(merged, indent=1, default=str))
     lines = ["# skill-retriever benchmark", "", *header_lines(run, sections)]
     lines += [("Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "
-               "profile that produced it."), ""]
+               "profile that produced it."), README_SOURCE, ""]
     lines += failed_note(sections) + subsets_note(sections)
     summ = summary_lines(sections, md=True)
     if summ:
@@ -229,6 +232,8 @@ def write_report(out: Path) -> Path:
     plots = write_plots(out, sections)
     if plots:
         lines += ["## Plots", ""] + [f"![{p.stem}](plots/{p.name})" for p in plots] + [""]
+    if legend := legend_lines(sections):
+        lines += ["## What the rows mean", "", *legend, ""]
     lines += ["## Sections", ""]
     for s in sections:
         lines += [*section_lines(s, md=True), "", made_by(s), ""]

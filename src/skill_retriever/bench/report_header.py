@@ -50,6 +50,14 @@ def _last_run(run: dict[str, Any]) -> str:
     return f"Last run: {profile}, finished {run.get('finished_at')}, {run.get('seconds')} s."
 
 
+def _code(run: dict[str, Any]) -> str:
+    """The commit the last run measured (sections of earlier runs name theirs under their tables)."""
+    code = run.get("code")
+    if not isinstance(code, dict) or not code.get("commit"):
+        return ""
+    return f" Code: commit {code['commit']}{' with local changes' if code.get('local_changes') else ''}."
+
+
 def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[str]:
     """The report's lines between its title and the tables."""
     if not run:
@@ -58,7 +66,7 @@ def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[st
     lines = [_last_run(run),
              (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('ram_gb')} GB RAM, {m.get('platform')}, "
               f"Python {m.get('python')}; load average at start {m.get('load_avg_at_start')}; {m.get('threads')}."),
-             f"Embedding model: {run.get('embedder') or 'the bundled all-MiniLM-L6-v2'}.",
+             f"Embedding model: {run.get('embedder') or 'the bundled all-MiniLM-L6-v2'}.{_code(run)}",
              ""]
     if run.get("skipped"):
         lines += ["Skipped: " + "; ".join(run["skipped"]), ""]

@@ -1,0 +1,33 @@
+"""What the rows of report.md mean, and where the README's figures come from.
+
+Each method's results carry a ``description``; the tables show only its name ("only graph",
+"fusion, no kinds filter"), so a reader comparing libraries could not tell what a row ran
+without opening the JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["README_SOURCE", "legend_lines"]
+
+#: Where the README's Results come from, so a reader does not take a --quick table for them.
+README_SOURCE = ("The README's Results quote full runs (no --quick) at the commits and commands they name; "
+                 "their JSON is in docs/bench/ of the repository. A run on another machine or commit, or "
+                 "with --quick, --max-queries or --embedder, is not expected to give the same figures.")
+
+
+def legend_lines(sections: list[dict[str, Any]]) -> list[str]:
+    """One markdown bullet per row name of the retrieval and incident tables, in first-seen
+    order, with what it ran; a name whose description differs between sets lists each."""
+    seen: dict[str, list[str]] = {}
+    for s in sections:
+        methods = s.get("methods")
+        if not isinstance(methods, dict):  # battery, speed, startup: no method rows
+            continue
+        for name, m in methods.items():
+            what = str(m.get("description") or "") if isinstance(m, dict) else ""
+            kept = seen.setdefault(name, [])
+            if what and what not in kept:
+                kept.append(what)
+    return [f"- **{name}**: {' / '.join(whats) or 'no description recorded'}" for name, whats in seen.items()]
