@@ -16,6 +16,7 @@ from skill_retriever.bench import startup
 from skill_retriever.bench.cli import NAMES
 from skill_retriever.bench.common import BenchOptions, BenchRun
 from skill_retriever.bench.datasets import cached_index
+from skill_retriever.bench.limits import DATA_LAYOUT_HELP
 from skill_retriever.bench.report import load_results, write_report
 from skill_retriever.cli import main
 from skill_retriever.ingest.result import IngestResult, Problem
@@ -95,6 +96,7 @@ def test_a_data_section_asked_for_without_data_is_an_error(tmp_path: Path, capsy
     assert main(["benchmark", "--only", "battery,skills", "--data", str(tmp_path / "nope"), "--out", str(out)]) == 2
     err = _one_line_error(capsys)
     assert "--only skills needs the benchmark data" in err and "does not exist" in err and "give --data" in err
+    assert DATA_LAYOUT_HELP in err  # where to learn the layout, not only that it is missing
     assert not out.exists()
 
 
@@ -116,6 +118,15 @@ def test_a_data_section_whose_sets_are_missing_from_the_data_folder_is_an_error(
     assert main(["benchmark", "--only", "skills", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "o")]) == 2
     out = capsys.readouterr().out
     assert "skills: no " in out and "error: --only skills found no set to run under" in out
+    assert DATA_LAYOUT_HELP in out
+
+
+def test_the_readme_section_the_data_errors_name_exists_and_lists_each_data_section() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "### Running the benchmark" in readme
+    part = readme.split("### Running the benchmark", 1)[1].split("\n### ", 1)[0]
+    for needed in ("multihop/<set>/corpus.json", "skills/queries/dev.jsonl", "toolret/<set>/tools.jsonl"):
+        assert needed in part
 
 
 # -- folders that cannot be written -----------------------------------------------------

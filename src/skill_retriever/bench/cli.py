@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
+from skill_retriever.bench.limits import DATA_LAYOUT_HELP, DEFAULT_MAX_QUERIES
 from skill_retriever.empty_args import model_named, path_named
 
 #: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
@@ -148,8 +148,8 @@ def _data_folder(given: Path | None, only: tuple[str, ...] | None) -> Path | Non
     wanted = [s.name for s in SECTIONS if s.needs_data and s.name in (only or ())]
     why = f"data folder {data} does not exist" if data is not None else "no data folder (no --data, $SKILL_RETRIEVER_DATA or ../shared/data)"
     if wanted:
-        raise ConfigError(f"--only {','.join(wanted)} needs the benchmark data: {why}; give --data DIR, "
-                          f"or leave {','.join(wanted)} out of --only")
+        raise ConfigError(f"--only {','.join(wanted)} needs the benchmark data: {why}; give --data DIR "
+                          f"({DATA_LAYOUT_HELP}), or leave {','.join(wanted)} out of --only")
     if data is not None:
         print(f"benchmark: {why}; running only what needs no data", file=sys.stderr)
     return None

@@ -8,3 +8,7 @@ from __future__ import annotations
 
 #: Toolret query sets larger than this are cut to a seeded sample of this size.
 DEFAULT_MAX_QUERIES = 1000
+
+#: Where the README describes the data folder (its layout, where the sets come from), for
+#: the errors of a data section that found nothing to run.
+DATA_LAYOUT_HELP = "the layout it needs is in README.md, Results > Running the benchmark"

@@ -16,6 +16,7 @@ from typing import Any
 
 from skill_retriever.bench.common import BenchOptions, BenchRun, write_json
 from skill_retriever.bench.extras import require_all
+from skill_retriever.bench.limits import DATA_LAYOUT_HELP
 from skill_retriever.bench.machine import limit_threads
 from skill_retriever.bench.report import load_results
 from skill_retriever.bench.report_header import earlier_sections, section_name
@@ -84,7 +85,7 @@ def run(opts: BenchOptions) -> int:
     _log_kept(bench)
     if found_nothing:
         log(f"error: --only {', '.join(found_nothing)} found no set to run under {opts.data} (the notes above say "
-            "what is missing); give --data the benchmark data folder")
+            f"what is missing); give --data the benchmark data folder ({DATA_LAYOUT_HELP})")
         return 2
     return 1 if bench.failed else 0
 
