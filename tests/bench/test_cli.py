@@ -40,6 +40,23 @@ def test_unknown_section_is_a_clear_error(tmp_path: Path, capsys: pytest.Capture
     assert "unknown section" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("given", "meant"), [("incident", "incidents"), ("Skills", "skills"), ("batery", "battery")])
+def test_a_misspelt_section_names_the_one_meant_and_nothing_runs(
+    given: str, meant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["benchmark", "--only", f"speed,{given}", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"unknown section(s) '{given}' (did you mean {meant}?)" in err and "speed" in err
+    assert not out.exists()  # stopped before anything was made
+
+
+def test_a_name_like_no_section_gets_no_guess(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["benchmark", "--only", "everything", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "'everything'; choose from battery," in err and "did you mean" not in err
+
+
 @pytest.mark.parametrize("missing", ["psutil", "matplotlib"])
 def test_without_the_bench_extra_the_command_says_what_to_install(
     missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -77,7 +77,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
             raise ConfigError(f"--only is empty; name one or more sections of {','.join(NAMES)}, or leave it out to run all")
     unknown = sorted(set(only or ()) - set(NAMES))
     if unknown:
-        raise ConfigError(f"--only: unknown section(s) {unknown}; choose from {','.join(NAMES)}")
+        raise ConfigError(f"--only: unknown section(s) {', '.join(_with_guess(n) for n in unknown)}; "
+                          f"choose from {','.join(NAMES)}")
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
     if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
@@ -105,6 +106,14 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     except OSError as exc:  # a file on the way, a folder that cannot be written
         raise ConfigError(f"--out {out}: cannot make it ({exc.strerror or exc}); give a folder that can be written") from exc
     return run(opts)
+
+
+def _with_guess(name: str) -> str:
+    """``name`` quoted, with the section it most likely meant (``incident``, ``Skills``)."""
+    import difflib
+
+    guess = difflib.get_close_matches(name.lower(), NAMES, n=1, cutoff=0.6)
+    return repr(name) + (f" (did you mean {guess[0]}?)" if guess else "")
 
 
 def _whole_multihop_note(only: tuple[str, ...], quick: bool) -> str:
