@@ -33,6 +33,8 @@ def test_every_method_answers_and_ablation_removes_its_channel(shared_tiny_index
     methods = peer_methods(index, None, k=5) + our_methods(retriever, None, k=5, rerank=False)
     names = [m.name for m in methods]
     assert names[:3] == ["BM25", "dense", "LC Ensemble"]
+    # the report's row legend reads this: the index's model, not a fixed MiniLM
+    assert methods[1].description == f"exact cosine, {index.embedder.name}" and "MiniLM" not in methods[1].description
     assert {"route quick", "route ppr", "route smart", "full", "full -graph", "full -keyword"} <= set(names)
     for m in methods:
         ranked = m.run(q)

@@ -126,7 +126,8 @@ def peer_methods(index: Index, kinds: tuple[str, ...] | None, k: int = 10) -> li
 
     return [
         Method("BM25", "peer", _timed(bm25), "our BM25 index alone"),
-        Method("dense", "peer", _timed(dense_run), "exact cosine, all-MiniLM-L6-v2"),
+        # The index's own model: with --embedder it is not the bundled MiniLM.
+        Method("dense", "peer", _timed(dense_run), f"exact cosine, {index.embedder.name}"),
         Method("LC Ensemble", "peer", _timed(ensemble),
                "LangChain EnsembleRetriever(BM25Retriever, dense), weights 0.5/0.5, c=60"),
     ]
