@@ -32,6 +32,7 @@ from typing import Any
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.held_sources import HeldSource
 from skill_retriever.stores import stored_terms
+from skill_retriever.stores.cut_short import cut_short, readable_copy
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.manifest import DATABASE, MANIFEST
@@ -70,8 +71,7 @@ class Salvage:
 
     def mended(self) -> str:
         """One line: what was read back, and where the damaged file is."""
-        counts = [f"{len(t.rows)} of {len(t.rows) + self._lost_in(t)} {_WORDS[name]}(s)" for name, t in self.tables.items()
-                  if name in _WORDS]
+        counts = [_read_back(t, _WORDS[name]) for name, t in self.tables.items() if name in _WORDS]
         partial = sum(t.partial for t in self.tables.values())
         without = f" ({partial} without a vector or term counts, rebuilt from their text)" if partial else ""
         return (f"salvaged the damaged {DATABASE} ({self.damage}): read back {' and '.join(counts)}{without}; "
@@ -92,6 +92,9 @@ class Salvage:
         if unnamed := sum(t.lost_unnamed for t in self.tables.values()):
             lines.append(f"{unnamed} more row(s) could not be read back and their ids are unknown; {self.kept.name} "
                          "keeps them; indexing every source again writes back what they held")
+        if past := [f"{_WORDS[n]}s" for n, t in self.tables.items() if n in _WORDS and t.lost_past_end]:
+            lines.append(f"the end of the file cannot be read, so more {' and '.join(past)} may be lost, how many is "
+                         f"unknown; {self.kept.name} keeps them; indexing every source again writes back what they held")
         return lines
 
     def recorded(self) -> str:
@@ -102,7 +105,8 @@ class Salvage:
     def to_dict(self) -> dict[str, Any]:
         return {
             "damage": self.damage, "kept": str(self.kept),
-            "tables": {name: {"recovered": len(t.rows), "lost": self._lost_in(t), "partial": t.partial}
+            "tables": {name: {"recovered": len(t.rows), "lost": self._lost_in(t), "partial": t.partial,
+                              "lost_past_end": t.lost_past_end}
                        for name, t in self.tables.items()},
             "sources": [{"name": s.name, "root": str(s.root), "lost": self.lost[s.name], "command": s.command(self.path)}
                         for s in self.sources],
@@ -112,6 +116,14 @@ class Salvage:
     @staticmethod
     def _lost_in(table: ReadTable) -> int:
         return len(table.lost_ids) + table.lost_unnamed
+
+
+def _read_back(table: ReadTable, word: str) -> str:
+    """``N of M item(s)``, or, when rows past the last one read may be lost, how many is unknown."""
+    lost = Salvage._lost_in(table)
+    if not table.lost_past_end:
+        return f"{len(table.rows)} of {len(table.rows) + lost} {word}(s)"
+    return f"{len(table.rows)} {word}(s) ({f'{lost} lost and ' if lost else ''}an unknown number lost at the file's end)"
 
 
 def salvage_items(path: Path, lock_wait_s: float = 0.0) -> Salvage | None:
@@ -160,7 +172,11 @@ def _read_damaged(path: Path, database: Path, *, probe: bool = False) -> tuple[s
                 return None
             if not (path / MANIFEST).exists() and not _has_sqlite_header(database):
                 return None  # not an index's file: the open says what it is
-            raise _nothing_to_salvage(path, database, exc) from exc
+            if (short := cut_short(database)) is None:
+                raise _nothing_to_salvage(path, database, exc) from exc
+            with readable_copy(database, short) as copy:  # a file cut short reads as one damaged at its end
+                read = _read_damaged(path, copy, probe=probe)
+            return None if read is None else (f"{short.words()}; {read[0]}", read[1])
         if not {"meta", "nodes", "edges"} <= present:
             return None
         damage = damage_of(db)

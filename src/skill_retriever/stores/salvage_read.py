@@ -41,6 +41,9 @@ class ReadTable:
     lost_ids: list[str] = field(default_factory=list)
     #: Rows that could not be read and whose id is not known (the id index is damaged too).
     lost_unnamed: int = 0
+    #: Whether rows past the last one read may be lost, how many unknown: the table's end
+    #: cannot be read, and a lookup there fails whether or not a row was there.
+    lost_past_end: bool = False
 
 
 def open_damaged(path: Path) -> sqlite3.Connection:
@@ -74,7 +77,7 @@ def read_table(db: sqlite3.Connection, table: str, columns: Sequence[str], id_co
     out = ReadTable(table, tuple(columns))
     known = _ids_by_rowid(db, table, id_column) if id_column else ({}, False)
     ids, complete = known
-    top = _largest_rowid(db, table)
+    top = largest = _largest_rowid(db, table)
     if ids:
         top = max(top or _LOWEST, max(ids))
     failed: list[int] = []
@@ -101,7 +104,10 @@ def read_table(db: sqlite3.Connection, table: str, columns: Sequence[str], id_co
     read = {r[0] for r in out.rows}
     out.lost_ids = sorted(i for rowid, i in ids.items() if rowid not in read)
     if not complete:  # a failed lookup is a lost row only where the id index cannot say it was a gap
-        out.lost_unnamed = sum(rowid not in ids for rowid in failed)
+        # with the table's largest rowid unreadable, lookups past the last row known only probe
+        end = largest if largest is not None else max([last_good, *ids])
+        out.lost_unnamed = sum(rowid not in ids and rowid <= end for rowid in failed)
+        out.lost_past_end = largest is None
     return out
 
 
