@@ -13,7 +13,7 @@ from startup_fakes import fake_startup_timings
 from tiny_graph import tiny_edges, tiny_nodes
 
 from skill_retriever.bench import startup
-from skill_retriever.bench.cli import NAMES
+from skill_retriever.bench.cli import NAMES, _not_ours
 from skill_retriever.bench.common import BenchOptions, BenchRun
 from skill_retriever.bench.datasets import cached_index
 from skill_retriever.bench.limits import DATA_LAYOUT_HELP
@@ -251,3 +251,21 @@ def test_another_world_seed_is_a_held_out_incident_world(tmp_path: Path, capsys:
     result = json.loads((tmp_path / "o" / "results" / "incidents.json").read_text())
     assert result["world"]["seed"] == 3 and "--world-seed 3" in result["command"]
     assert "seed 3, 30 services" in capsys.readouterr().out
+
+
+def test_an_out_folder_of_other_files_named_like_a_report_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A project folder given as --out lost its own report.md: a run overwrote it. Now
+    refused, nothing touched; a folder of an earlier run (results/) is written as before."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "report.md").write_text("# my quarterly report\n")
+    assert main(["benchmark", "--only", "battery", "--out", str(project)]) == 2
+    err = _one_line_error(capsys)
+    assert f"--out {project} holds report.md but no results/ of an earlier benchmark run" in err
+    assert sorted(p.name for p in project.iterdir()) == ["report.md"]
+    assert (project / "report.md").read_text() == "# my quarterly report\n"
+    earlier = _results(tmp_path / "earlier")  # an earlier run's folder: its report is the run's own
+    (earlier / "report.md").write_text("# Benchmark\n")
+    assert _not_ours(earlier) == [] and _not_ours(tmp_path / "new") == []

@@ -85,6 +85,11 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
               f"--quick makes every set small{_whole_multihop_note(only, args.quick)}", file=sys.stderr)
     data = _data_folder(args.data, only)
+    if held := _not_ours(out):
+        raise ConfigError(
+            f"--out {out} holds {', '.join(held)} but no results/ of an earlier benchmark run: a run would "
+            "overwrite them; give another folder (a new one is made)"
+        )
     # A folder that cannot be written stops the run now, not after the model loads.
     for flag, folder in (("--out", out), ("--out", out / "results"), ("--cache", cache)):
         _check_writable(flag, folder)
@@ -106,6 +111,18 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     except OSError as exc:  # a file on the way, a folder that cannot be written
         raise ConfigError(f"--out {out}: cannot make it ({exc.strerror or exc}); give a folder that can be written") from exc
     return run(opts)
+
+
+#: What a run writes at the top of ``--out`` (beside ``results/`` and ``cache/``).
+_WRITTEN = ("report.md", "report.json", "plots")
+
+
+def _not_ours(out: Path) -> list[str]:
+    """The names a run would overwrite in ``out`` when ``out`` is no benchmark output (it
+    holds no ``results/``): a project folder given as ``--out`` lost its own ``report.md``."""
+    if not out.is_dir() or (out / "results").is_dir():
+        return []
+    return [name for name in _WRITTEN if (out / name).exists()]
 
 
 def _with_guess(name: str) -> str:
