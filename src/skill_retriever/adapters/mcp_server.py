@@ -198,9 +198,12 @@ def build_server(
             raise ToolError(str(exc)) from exc
         # an agent cannot run `stats`: a kind the index lacks is answered with the component
         # kinds the caller may ask this tool for, as `search` names its kinds
+        # (the nodes are read only for such a warning: not on every call of the tool)
         askable = set(component_kinds(None))
-        held = [n for n in view.snapshot.nodes.values() if n.kind.value in askable]
-        resp = replace(resp, warnings=[kinds_named(w, view.filters, held) for w in resp.warnings])
+        resp = replace(resp, warnings=[
+            kinds_named(w, view.filters, (n for n in view.snapshot.nodes.values() if n.kind.value in askable))
+            for w in resp.warnings
+        ])
         if detail == "full":
             return without_empty_reasons(resp.to_dict())
         out = without_empty_reasons(resp.brief(count))
