@@ -4,9 +4,8 @@ it (`render.reason`), which the CLI's ``--json``, the LangChain documents and th
 also call, so none of them says another reason than the Python result.
 
 A reason is made when it is first read, not by every search: matching the query's words
-against an item reads its whole text (12 ms for a 40,000-character document, so a tenth
-of a search on the bundled sample, and many times a search for ten long documents), and
-most callers of `Retriever.search` (the benchmark, a ranking) never read it. The answer
+against an item reads its whole text, a cost that grows with long documents, and most
+callers of `Retriever.search` (the benchmark, a ranking) never read it. The answer
 cache keeps its copies without the maker, which reads the snapshot searched: a cached
 answer would otherwise hold every snapshot it was read from after the index moved on.
 """

@@ -33,9 +33,9 @@ MIN_FACT_CHARS = 20
 #: A sentence longer than this is cut (MiniLM reads 256 word pieces; the title comes first).
 MAX_FACT_CHARS = 600
 #: What the parser reads of one passage (its first characters; the whole text is still
-#: embedded and searched by keyword). spaCy's own cap is 1,000,000 characters, at which one
-#: passage took 49 s and 3.5 GB of memory to parse on 2 cores, against 8.6 s and 0.7 GB
-#: (the model included) at this; a multi-hop passage runs to about 600 characters.
+#: embedded and searched by keyword). spaCy's own cap is 1,000,000 characters, and its time
+#: and memory grow with the text: one such passage held an index run for minutes and GBs,
+#: where a multi-hop passage runs to about 600 characters.
 MAX_PARSE_CHARS = 100_000
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
@@ -62,8 +62,8 @@ def doc_sentences(doc: Any, labels: frozenset[str]) -> Iterator[tuple[str, list[
     A ``Doc`` without sentence boundaries (no parser, no senter) is one sentence. An
     entity belongs to a sentence when it lies wholly inside it, as ``Span.ents`` has it;
     but ``Span.ents`` walks every entity of the document, so asking it per sentence cost
-    O(sentences x entities): 16 s for one 100,000-character passage and most of 12
-    minutes for a 1 MB one. One pass over the sorted entities gives the same lists.
+    O(sentences x entities), minutes for one long passage. One pass over the sorted
+    entities gives the same lists.
     """
     sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
     ents = [e for e in doc.ents if e.label_ in labels]  # sorted by start, never overlapping
