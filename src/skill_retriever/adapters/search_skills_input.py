@@ -24,6 +24,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     create_model,
+    model_validator,
 )
 from pydantic.config import JsonDict
 
@@ -114,6 +115,16 @@ class SearchSkillsInput(BaseModel):
     k: WholeNumber = Field(default=5, ge=1, le=50, description="How many items to return.")
     token_budget: TokenBudget | None = Field(default=None, description=_budget_said(None))
     budget_fill: Flag = Field(default=False, description=_FILL_SAID)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_left_out(cls, data: Any) -> Any:
+        # A null count or switch is the default, as in the strict schema: models that
+        # write every argument send null for those they leave alone, and the plain schema
+        # refused it ("k: Input should be a valid integer"). The schema still says integer.
+        if isinstance(data, dict):
+            return {key: v for key, v in data.items() if not (key in ("k", "budget_fill") and v is None)}
+        return data
 
 
 def schema_violation_message(error: ValidationError | Exception) -> str:
