@@ -21,8 +21,10 @@ checkpointer on the agent checkpoints the subgraph too. A run that succeeds sets
 ``token_budget``, ``kinds`` and ``budget_fill`` back to their defaults
 (`per_call_defaults`), so the next task of a checkpointed thread gets what it asks for,
 not what the last one asked. Both refuse, before the run, an input key they do not take
-(``topk``, ``max_tokens``: LangGraph would drop it unread) and a run without ``task``
-(`graph_input.input_checked`), as the retrieval graph does.
+(``topk``, ``max_tokens``: LangGraph would drop it unread), a run without ``task``
+(`graph_input.input_checked`) and a bad value (``k=0``, an unknown kind:
+`agent_task.task_values_checked`, so a checkpointed thread never keeps it), as the
+retrieval graph does.
 
 The last node, ``act``, needs no model: it assembles a prompt with the task and the full
 text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
@@ -61,6 +63,7 @@ from skill_retriever.adapters.agent_task import (  # the task input, read (re-ex
     task_kinds,
     task_of,
     task_profile,
+    task_values_checked,
 )
 from skill_retriever.adapters.langgraph_server import (
     ServerContext,
@@ -228,8 +231,10 @@ def build_agent_with_wrapper_node(
     builder.add_edge(START, "retrieve_skills")
     builder.add_edge("retrieve_skills", "act")
     builder.add_edge("act", END)
-    # input_checked: an input key it lacks (topk, max_tokens) is refused, not dropped unread
-    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK)
+    # input_checked: an input key it lacks (topk, max_tokens) is refused, not dropped unread,
+    # and a bad value before the run, which a checkpointed thread would keep
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK,
+                         values=task_values_checked)
 
 
 # -- 2. the compiled retrieval graph as a node: the agent shares its keys ----------------
@@ -297,7 +302,8 @@ def build_agent_with_subgraph_node(
     builder.add_edge("skill_retriever", "collect_texts")
     builder.add_edge("collect_texts", "act")
     builder.add_edge("act", END)
-    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK)
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK,
+                         values=task_values_checked)
 
 
 graph = build_agent_with_wrapper_node()  # what langgraph.json serves as "coding_agent"

@@ -22,6 +22,7 @@ from langgraph.graph import END, START, StateGraph
 
 from skill_retriever.context import RetrievalContext
 from skill_retriever.graph_input import InputCheckedGraph, input_checked
+from skill_retriever.input_values import retrieval_values_checked
 from skill_retriever.phases import (
     after_completeness,
     apply_token_budget,
@@ -115,7 +116,8 @@ def build_graph(
     builder.add_edge("cover_clauses", "rerank_cross_encoder")
     builder.add_edge("rerank_cross_encoder", "apply_token_budget")
     builder.add_edge("apply_token_budget", END)
-    return input_checked(builder.compile(name=name))
+    # values: a bad k, route, filter, ... refused before a checkpointed thread keeps it
+    return input_checked(builder.compile(name=name), values=retrieval_values_checked)
 
 
 graph = build_graph()

@@ -19,12 +19,15 @@ config)`` with its own config, and a ``Send`` to the graph, look to LangGraph ex
 the graph run as a node (the same config, one task of the parent), so their unknown keys are
 dropped unread as LangGraph drops them. What the run needs is checked in its first node
 whatever the call: no query (`NO_QUERY_IN_STATE`), a bad ``k``, ``route``, ``filters`` or
-``profile`` (the settings resolved there) raise there with the same words.
+``profile`` (the settings resolved there) raise there with the same words. A direct call's
+values are also checked before its run (``check_values``, `input_values`): a checkpointed
+thread keeps a run's input from its start, and a failed run's on purpose, so a value
+refused inside the run failed every later call of the thread that left that key out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -78,14 +81,25 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
     Args:
         required_key: the input key a run needs (``query``); None: none.
         missing_hint: what a run without it is told.
+        check_values: called with a direct call's input and context before the run; raises
+            on a value the run would refuse (`input_values`), which a checkpointed thread
+            would otherwise keep, failing its later calls. None: no check.
         **kwargs: LangGraph's own (``CompiledStateGraph``); its ``copy`` and
-            ``with_config`` pass the two above back in with them.
+            ``with_config`` pass the three above back in with them.
     """
 
-    def __init__(self, *, required_key: str | None = "query", missing_hint: str = NO_QUERY, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        required_key: str | None = "query",
+        missing_hint: str = NO_QUERY,
+        check_values: Callable[[Mapping[str, Any], Any], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.required_key = required_key
         self.missing_hint = missing_hint
+        self.check_values = check_values
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
@@ -96,12 +110,14 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         return super().astream(input, config, **kwargs)
 
     def check_input(self, input: Any, config: RunnableConfig | None, context: Any = None) -> None:
-        """Refuse a dict input that names a key this graph does not take, or lacks the
-        required one.
+        """Refuse a dict input that names a key this graph does not take, lacks the
+        required one, or holds a value the run would refuse (``check_values``).
 
         Raises:
-            ConfigError: An unknown key, named with where it goes or the keys taken.
-            QueryError: No required key (or None), on a direct call outside a thread.
+            ConfigError: An unknown key, named with where it goes or the keys taken; a bad
+                value, as the run words it.
+            QueryError: No required key (or None), on a direct call outside a thread; a
+                bad one, as the run words it.
         """
         if not isinstance(input, Mapping) or _called_as_node(config, context):
             return  # None resumes a run, a Command steers one: no input keys to check
@@ -111,6 +127,8 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         required = self.required_key
         if required in taken and input.get(required) is None and not _on_thread(config):
             raise QueryError(self.missing_hint)
+        if self.check_values is not None:
+            self.check_values(input, context)
 
 
 def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
@@ -128,6 +146,7 @@ def input_checked(
     *,
     required: str | None = "query",
     hint: str = NO_QUERY,
+    values: Callable[[Mapping[str, Any], Any], None] | None = None,
 ) -> InputCheckedGraph[StateT, ContextT, InputT, OutputT]:
     """``graph`` as an `InputCheckedGraph`: the same compiled graph (nodes, channels, name,
     checkpointer), made as LangGraph's own ``copy`` makes one.
@@ -136,7 +155,8 @@ def input_checked(
         graph: the compiled graph.
         required: the input key a run needs; None: none.
         hint: what a run without it is told: the key, what it holds, an example input.
+        values: checks a direct call's input values before the run (`InputCheckedGraph`).
     """
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
-    attrs.update(required_key=required, missing_hint=hint)
+    attrs.update(required_key=required, missing_hint=hint, check_values=values)
     return InputCheckedGraph(**attrs)

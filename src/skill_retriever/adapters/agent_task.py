@@ -10,7 +10,7 @@ from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import names_of
 from skill_retriever.model import COMPONENT_KINDS
 
-__all__ = ["DEFAULT_KINDS", "NO_TASK", "task_kinds", "task_of", "task_profile"]
+__all__ = ["DEFAULT_KINDS", "NO_TASK", "task_kinds", "task_of", "task_profile", "task_values_checked"]
 
 #: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
 DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
@@ -62,3 +62,23 @@ def task_profile(state: Any) -> dict[str, Any]:
     if not isinstance(fill, bool):
         raise ConfigError(f"budget_fill must be true or false (or left out), got {fill!r:.40}")
     return {"budget_fill": fill}
+
+
+def task_values_checked(given: Any, context: Any = None) -> None:
+    """Refuse, before the run, a coding agent input's value its run would refuse, in the
+    run's words: an empty or blank ``task``, bad ``kinds`` (an unknown kind too),
+    ``budget_fill``, ``k`` or ``token_budget`` (`input_values`: a checkpointed thread
+    keeps a failed run's input, and failed every later task with it).
+
+    Raises:
+        ConfigError: A bad value, named.
+        QueryError: A task that is not text, empty or blank.
+    """
+    from skill_retriever.filters import Filters
+    from skill_retriever.input_values import retrieval_values_checked
+
+    if given.get("task") is not None:
+        task_of(given)
+    Filters.from_spec({"kinds": task_kinds(given)})
+    task_profile(given)
+    retrieval_values_checked({key: given[key] for key in ("k", "token_budget") if key in given}, context)

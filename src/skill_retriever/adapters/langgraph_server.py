@@ -44,6 +44,7 @@ from skill_retriever.adapters.server_inputs import (
     PRINCIPALS_ENV,
     run_principals,
     run_profile,
+    served_values_checked,
     server_principals,
 )
 from skill_retriever.config import RetrievalConfig
@@ -328,8 +329,9 @@ def build_server_graph(
     builder.add_node(retrieve)
     builder.add_edge(START, "retrieve")
     builder.add_edge("retrieve", END)
-    # input_checked: a key the input lacks (topk, query_vector) is refused, not dropped unread
-    return input_checked(builder.compile(checkpointer=checkpointer, name=name))
+    # input_checked: a key the input lacks (topk, query_vector) is refused, not dropped unread,
+    # and a bad value before the run, which a Studio thread would keep (`input_values`)
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), values=served_values_checked)
 
 
 __all__ = [

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from skill_retriever.config import PROFILES, SETTING_NAMES, RetrievalConfig, close_name
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, QueryError
 
 __all__ = [
     "COST_CAPS", "NONE_CAPS", "PRINCIPALS_ENV", "RUN_REFUSED", "profile_settings", "run_principals", "run_profile",
-    "server_principals",
+    "served_values_checked", "server_principals",
 ]
 
 PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
@@ -129,3 +129,44 @@ def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any
             bound = "at least" if key == "ppr_tol" else "at most"
             raise ConfigError(f"profile setting {key}={value!r} is over this server's limit: {bound} {cap}")
     return dict(asked)
+
+
+def served_values_checked(given: Mapping[str, Any], context: Any = None) -> None:
+    """Refuse, before the run, a served run's input value its node would refuse, in the
+    node's words: a query that is not text or is empty, a bad ``k``, ``token_budget`` or
+    ``route``, filters that are not an object or name an unknown filter, kind or a
+    principal the deployment did not grant, a profile of another shape or naming an
+    unknown profile or setting (`input_values`: a thread keeps a failed run's input).
+    What needs the run's index (a cost setting over the server's limit) is checked in the
+    run. ``context`` is the run's JSON context, which none of these reads.
+
+    Raises:
+        ConfigError: A bad value, named.
+        QueryError: A bad query.
+    """
+    from skill_retriever.context import resolve
+    from skill_retriever.filters import Filters
+    from skill_retriever.graph_input import NO_QUERY
+    from skill_retriever.querytext import clean_query
+
+    query = given.get("query")
+    if query is not None:
+        if not isinstance(query, str):
+            raise QueryError(NO_QUERY)
+        clean_query(query, max(len(query), 1))  # empty or blank; its length is the server's to judge
+    resolve(RetrievalConfig(), {key: given[key] for key in ("k", "token_budget", "route") if given.get(key) is not None})
+    filters = given.get("filters")
+    if filters is not None:
+        if not isinstance(filters, dict):
+            raise ConfigError(f"filters must be an object (kinds, tags, principals, since, until), got {filters!r:.60}")
+        filters = dict(filters)
+        run_principals(filters.pop("principals", None), server_principals())
+        Filters.from_spec(filters)
+    profile = given.get("profile")
+    if isinstance(profile, dict):
+        profile_settings(profile)
+        if refused := sorted(set(profile) & set(RUN_REFUSED)):
+            raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
+        resolve(RetrievalConfig(), {"profile": profile})  # each value's type and range
+    else:
+        run_profile(profile)  # None, a name, or another shape (refused)
