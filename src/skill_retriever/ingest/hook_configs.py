@@ -17,7 +17,8 @@ The index keeps no secret a command holds: the body text (embedded, keyword-inde
 returned to callers), ``attrs["hooks"]``, ``attrs["runs"]`` and ``attrs["command"]`` carry
 each command with its secrets replaced by ``[redacted]`` (`secrets.redact_command`: URL
 credentials, values of secret-looking flags, ``API_KEY=...`` assignments, auth headers,
-well-known token formats). The description and a ``prompt`` / ``agent`` hook's prompt
+well-known token formats; an exec-form hook's ``args`` list as the command line it
+is, `command_line`). The description and a ``prompt`` / ``agent`` hook's prompt
 are prose, not shell, and are redacted as a skill's text is (`prose_secrets.redact_prose`:
 tokens of well-known formats, PEM private keys, URL credentials, ``Bearer`` credentials,
 the literal values of secret-looking assignments such as ``export DB_PASSWORD=...`` and
@@ -50,13 +51,16 @@ by event and matcher and runs the commands from the project root):
   (``source``, ``destination``, ``executable``), when it has one: some hooks run their
   scripts from a fixed place such as ``~/.claude/scripts/``.
 - ``attrs["runs"]``: ``[{"event", "matcher", "command"}]`` per command hook, flattened
-  (commands redacted as in ``attrs["hooks"]``); a flat hook's ``attrs["command"]`` too.
+  (commands redacted as in ``attrs["hooks"]``; an exec-form hook's ``command`` followed
+  by its ``args``, so its scripts are found and its text says what it runs); a flat
+  hook's ``attrs["command"]`` too.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -162,13 +166,16 @@ def redacted_hooks(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dic
 
 def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
     """One hook (or any mapping of a hook's settings, as ``repair`` walks them) with its
-    ``command`` redacted as shell (`redact_command`), its ``prompt`` as prose
-    (`redact_prose`), its ``url`` as a URL in prose (`redact_text`) and its ``headers``
-    values (`redact_headers`); the rest as written."""
+    ``command`` redacted as shell (`redact_command`), its exec-form ``args`` as the shell
+    words they are (`_redacted_args`), its ``prompt`` as prose (`redact_prose`), its
+    ``url`` as a URL in prose (`redact_text`) and its ``headers`` values
+    (`redact_headers`); the rest as written."""
     out = dict(hook)
     for key, value in hook.items():
         if key == "command" and isinstance(value, str):
             out[key] = redact_command(value)
+        elif key == "args" and _text_list(value):
+            out[key] = _redacted_args(value)
         elif key == "prompt" and isinstance(value, str):
             out[key] = redact_prose(value)
         elif key == "url" and isinstance(value, str):
@@ -178,19 +185,47 @@ def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _text_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _redacted_args(args: list[str]) -> list[str]:
+    """An exec-form hook's arguments with their secrets redacted: read together, as a
+    command line (``["--api-key", "sk-..."]`` is a flag and its value), and split back;
+    each alone where the redacted line no longer splits into as many words."""
+    line = redact_command(shlex.join(args))
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = []
+    return words if len(words) == len(args) else [redact_command(a) for a in args]
+
+
+def command_line(hook: Mapping[str, Any]) -> str | None:
+    """What a command hook runs, on one line: its ``command``, followed by its exec-form
+    ``args`` quoted as a shell would read them (Claude Code spawns ``command`` with them,
+    no shell); None for a hook without a command."""
+    command = hook.get("command")
+    if not isinstance(command, str):
+        return None
+    args = hook.get("args")
+    return f"{command} {shlex.join(args)}" if _text_list(args) and args else command
+
+
 def hook_body(description: str, hooks: dict[str, list[dict[str, Any]]]) -> str:
     """A hook's text: its description, then one line per hook (`_describe`)."""
     return "\n".join([description.strip(), *_describe(hooks)]).strip()
 
 
 def _runs(hooks: dict[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
-    """``{"event", "matcher", "command"}`` per command hook, flattened."""
+    """``{"event", "matcher", "command"}`` per command hook, flattened (an exec-form
+    hook's command with its arguments: `command_line`)."""
     return [
-        {"event": event, "matcher": str(g.get("matcher") or ""), "command": h["command"]}
+        {"event": event, "matcher": str(g.get("matcher") or ""), "command": line}
         for event, groups in hooks.items()
         for g in groups
         for h in g["hooks"]
-        if isinstance(h.get("command"), str)
+        if (line := command_line(h)) is not None
     ]
 
 
@@ -226,8 +261,8 @@ def _describe(hooks: dict[str, list[dict[str, Any]]]) -> list[str]:
             matcher = group.get("matcher")
             when = f"On {event}{f' for tools matching {matcher}' if matcher else ''}"
             for hook in group["hooks"]:
-                if isinstance(hook.get("command"), str):
-                    lines.append(f"{when}, runs: {hook['command']}")
+                if (line := command_line(hook)) is not None:
+                    lines.append(f"{when}, runs: {line}")
                 elif isinstance(hook.get("prompt"), str):
                     lines.append(f"{when}, asks a model: {hook['prompt'][:_MAX_PROMPT_CHARS]}")
     return lines
