@@ -2,10 +2,13 @@
 
 ``.claude/settings.json`` hooks: ``{"hooks": {"<Event>": [{"matcher": "<pattern>",
 "hooks": [{"type": "command", "command": "...", "timeout": N}]}]}}`` (``matcher``
-optional; ``timeout`` a positive number of seconds). ``if``, ``async`` and
-``statusMessage`` are accepted on a command hook as well (Claude Code's settings reference:
-``if`` filters a hook, ``async`` runs it in the background, ``statusMessage`` is shown
-while it runs), and the installer keeps them rather than change what the hook does.
+optional; ``timeout`` a positive number of seconds). ``if``, ``async``, ``asyncRewake``,
+``statusMessage``, ``once``, ``shell`` and ``args`` are accepted on a command hook as well
+(Claude Code's hooks reference: ``if`` filters a hook, ``async`` runs it in the background,
+``asyncRewake`` too but wakes the model on exit 2, ``statusMessage`` is shown while it
+runs, ``once`` is honoured in a skill's frontmatter only, ``shell`` is ``bash`` or
+``powershell``, ``args`` spawns ``command`` with them and no shell), and the installer
+keeps them rather than change what the hook does.
 
 ``.mcp.json``: ``{"mcpServers": {"<name>": {"command", "args", "env"}}}`` for a local
 server, ``{"type", "url", "headers"}`` for a remote one (``type`` may also say ``stdio``).
@@ -18,7 +21,7 @@ from typing import Any
 from skill_retriever.components.install.hook_events import HOOK_EVENTS
 
 GROUP_KEYS = {"matcher", "hooks"}
-HOOK_KEYS = {"type", "command", "timeout", "if", "async", "statusMessage"}
+HOOK_KEYS = {"type", "command", "timeout", "if", "async", "asyncRewake", "statusMessage", "once", "shell", "args"}
 LOCAL_KEYS = {"type", "command", "args", "env"}
 REMOTE_KEYS = {"type", "url", "headers"}
 
@@ -61,8 +64,12 @@ def settings_problems(data: Any) -> list[str]:
                     type(hook["timeout"]) not in (int, float) or not 0 < hook["timeout"] < float("inf")
                 ):
                     out.append(f"{w}.timeout is not a positive number")
-                elif "async" in hook and not isinstance(hook["async"], bool):
-                    out.append(f"{w}.async is not true or false")
+                elif any(f in hook and not isinstance(hook[f], bool) for f in ("async", "asyncRewake", "once")):
+                    out.append(f"{w}: async, asyncRewake or once is not true or false")
+                elif hook.get("shell", "bash") not in ("bash", "powershell"):
+                    out.append(f"{w}.shell is not bash or powershell")
+                elif not isinstance(hook.get("args", []), list) or not all(isinstance(a, str) for a in hook.get("args", [])):
+                    out.append(f"{w}.args is not a list of strings")
     return out
 
 

@@ -13,19 +13,23 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from skill_retriever.ingest.hook_configs import command_line
+
 __all__ = ["hook_commands", "run_by", "runs"]
 
 
 def hook_commands(hooks: Mapping[str, Any]) -> list[str]:
-    """Every command string of a ``hooks`` mapping, whatever its shape (`render_hook`
-    checks the shape of what it installs; a user's file may hold anything)."""
+    """Every command line of a ``hooks`` mapping (an exec-form hook's with its ``args``:
+    `command_line`), whatever its shape (`render_hook` checks the shape of what it
+    installs; a user's file may hold anything)."""
     found = []
     for groups in hooks.values():
         for group in groups if isinstance(groups, list) else [groups]:
             inner = group.get("hooks") if isinstance(group, Mapping) else None
             for hook in inner if isinstance(inner, list) else []:
-                if isinstance(hook, Mapping) and isinstance(hook.get("command"), str):
-                    found.append(hook["command"])
+                line = command_line(hook) if isinstance(hook, Mapping) else None
+                if line is not None:
+                    found.append(line)
     return found
 
 

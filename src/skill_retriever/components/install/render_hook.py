@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.hook_events import events_problem
+from skill_retriever.components.install.hook_fields import HOOK_KEYS, field_problem, posix_shell
 from skill_retriever.components.install.hook_scripts import hook_commands
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -85,9 +86,6 @@ from skill_retriever.model import Node
 
 __all__ = ["GROUP_KEYS", "HOOK_KEYS", "render_hook"]
 
-#: The keys of a command hook Claude Code reads (its settings reference: ``async`` runs it
-#: in the background, ``statusMessage`` is shown while it runs).
-HOOK_KEYS = frozenset({"type", "command", "timeout", "if", "async", "statusMessage"})
 GROUP_KEYS = frozenset({"matcher", "hooks"})
 #: A script a command names in the home folder's ``.claude`` (not a log or data file).
 _HOME_SCRIPT_RE = re.compile(rf"(?:\$HOME|\$\{{HOME\}}|~)\"?/\.claude/[\w./+-]*\.(?:{SCRIPT_SUFFIX_PATTERN})(?![\w.-])")
@@ -185,24 +183,10 @@ def _entries(node: Node) -> list[HookEntry]:
                         f"a {event} command hook has fields Claude Code does not read: "
                         f"{sorted(set(hook) - HOOK_KEYS) or ['command (not text)']}"
                     )
-                if why := _bad_field(hook):
+                if why := field_problem(hook):
                     raise SkipComponent(f"a {event} command hook's {why}")
                 entries.append(HookEntry(str(event), matcher, dict(hook)))
     return entries
-
-
-def _bad_field(hook: Mapping[str, Any]) -> str | None:
-    """What is wrong with a command hook's optional fields, as Claude Code reads them: a
-    timeout is a positive number of seconds, ``async`` true or false, the others text."""
-    timeout = hook.get("timeout")
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf")
-    ):
-        return f"timeout must be a positive number of seconds, got {timeout!r:.40}"
-    if "async" in hook and not isinstance(hook["async"], bool):
-        return f"async must be true or false, got {hook['async']!r:.40}"
-    bad = [k for k in ("if", "statusMessage") if k in hook and not isinstance(hook[k], str)]
-    return f"{bad[0]} must be text" if bad else None
 
 
 def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Rendered:
@@ -217,8 +201,14 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
         SkipComponent: Its hooks are of a shape not installed, or cannot run from
             this scope (skipped, with the reason).
     """
-    entries = _entries(node)
+    written = _entries(node)
+    entries = written
     out = Rendered()
+    if any(e.hook.get("once") is True for e in entries):
+        out.notes.append(
+            "a hook of it has once: true, which Claude Code honours only in a skill's "
+            "frontmatter: from settings.json it runs every time its event fires"
+        )
     scripts = [s for s in node.attrs.get("scripts") or [] if isinstance(s, str)]
     declared = _declared_destinations(node)
     executable = _executable(node)
@@ -271,7 +261,32 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     # last: the notes and modes above read the commands in their $HOME form
     out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder, out.notes)
+    _as_written_unless_posix(written, out)
     return out
+
+
+def _as_written_unless_posix(written: list[HookEntry], out: Rendered) -> None:
+    """Refuse a rendering that changed a hook run without a POSIX shell, or that ships
+    scripts an exec-form hook's arguments would name relative to wherever it runs.
+
+    The paths the installer writes (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.py``) are POSIX
+    shell text: PowerShell reads ``$CLAUDE_PROJECT_DIR`` as a variable of its own, and an
+    exec-form hook (``args``) is spawned with no shell at all.
+
+    Raises:
+        SkipComponent: Such a hook would have to be rewritten to run the copies.
+    """
+    for before, after in zip(written, out.hooks, strict=True):
+        if posix_shell(before.hook):
+            continue
+        if before.hook != after.hook or ("args" in before.hook and out.files):
+            form = "in exec form (args)" if "args" in before.hook else f"by {before.hook.get('shell')}"
+            raise SkipComponent(
+                f"a {before.event} hook runs {form}, without a POSIX shell, and its script "
+                "paths would have to be rewritten to reach the copies under .claude/hooks/, "
+                "which only shell text can say: copy its scripts and add it to settings.json "
+                "by hand"
+            )
 
 
 def _program(command: str) -> str:
