@@ -8,7 +8,10 @@ optional; ``timeout`` a positive number of seconds). ``if``, ``async``, ``asyncR
 ``asyncRewake`` too but wakes the model on exit 2, ``statusMessage`` is shown while it
 runs, ``once`` is honoured in a skill's frontmatter only, ``shell`` is ``bash`` or
 ``powershell``, ``args`` spawns ``command`` with them and no shell), and the installer
-keeps them rather than change what the hook does.
+keeps them rather than change what the hook does. The other types have their own fields
+(every hook's ``type``, ``timeout``, ``if``, ``statusMessage``, ``once``, and a ``prompt``
+or ``agent`` hook's ``prompt``, ``model``; an ``http`` hook's ``url``, ``headers``,
+``allowedEnvVars``; an ``mcp_tool`` hook's ``server``, ``tool``, ``input``).
 
 ``.mcp.json``: ``{"mcpServers": {"<name>": {"command", "args", "env"}}}`` for a local
 server, ``{"type", "url", "headers"}`` for a remote one (``type`` may also say ``stdio``).
@@ -22,6 +25,13 @@ from skill_retriever.components.install.hook_events import HOOK_EVENTS
 
 GROUP_KEYS = {"matcher", "hooks"}
 HOOK_KEYS = {"type", "command", "timeout", "if", "async", "asyncRewake", "statusMessage", "once", "shell", "args"}
+COMMON_KEYS = {"type", "timeout", "if", "statusMessage", "once"}
+OTHER_TYPES = {
+    "prompt": ({"prompt"}, COMMON_KEYS | {"prompt", "model"}),
+    "agent": ({"prompt"}, COMMON_KEYS | {"prompt", "model"}),
+    "http": ({"url"}, COMMON_KEYS | {"url", "headers", "allowedEnvVars"}),
+    "mcp_tool": ({"server", "tool"}, COMMON_KEYS | {"server", "tool", "input"}),
+}
 LOCAL_KEYS = {"type", "command", "args", "env"}
 REMOTE_KEYS = {"type", "url", "headers"}
 
@@ -54,7 +64,15 @@ def settings_problems(data: Any) -> list[str]:
                 continue
             for j, hook in enumerate(group["hooks"]):
                 w = f"{where}.hooks[{j}]"
-                if not isinstance(hook, dict) or set(hook) - HOOK_KEYS:
+                if isinstance(hook, dict) and hook.get("type") in OTHER_TYPES:
+                    needs, keys = OTHER_TYPES[hook["type"]]
+                    if set(hook) - keys or not all(isinstance(hook.get(k), str) and hook[k] for k in needs):
+                        out.append(f"{w}: a {hook['type']} hook with keys {sorted(hook)}")
+                    elif "timeout" in hook and (
+                        type(hook["timeout"]) not in (int, float) or not 0 < hook["timeout"] < float("inf")
+                    ):
+                        out.append(f"{w}.timeout is not a positive number")
+                elif not isinstance(hook, dict) or set(hook) - HOOK_KEYS:
                     out.append(f"{w} has keys {sorted(hook) if isinstance(hook, dict) else hook}")
                 elif hook.get("type") != "command":
                     out.append(f"{w}.type is {hook.get('type')!r}, not 'command'")

@@ -16,21 +16,23 @@ from dataclasses import replace
 
 from skill_retriever.components.install.component_plan import ComponentPlan, FileAction
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.hook_fields import what_it_runs
 from skill_retriever.components.install.layout import SETTINGS_FILE
 
 __all__ = ["command_tag", "hook_key", "hook_path", "kept_keys", "keyed_plans", "record_keys"]
 
 
 def command_tag(hook: HookEntry) -> str:
-    """8 hex digits of the SHA-256 of ``hook``'s command: stable across runs and machines."""
-    return hashlib.sha256(str(hook.hook.get("command", "")).encode("utf-8")).hexdigest()[:8]
+    """8 hex digits of the SHA-256 of what ``hook`` runs (its command; a prompt hook's
+    prompt: `what_it_runs`): stable across runs and machines."""
+    return hashlib.sha256(what_it_runs(hook.hook).encode("utf-8")).hexdigest()[:8]
 
 
 def hook_key(hook: HookEntry, among: Sequence[HookEntry]) -> str:
     """``hook.where``, with `` @<command tag>`` when a hook of ``among`` has the same
-    `where` and runs another command."""
-    command = hook.hook.get("command")
-    if any(h.where == hook.where and h.hook.get("command") != command for h in among):
+    `where` and runs another command (or prompt, URL, tool)."""
+    command = what_it_runs(hook.hook)
+    if any(h.where == hook.where and what_it_runs(h.hook) != command for h in among):
         return f"{hook.where} @{command_tag(hook)}"
     return hook.where
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from skill_retriever.components.install.claude_folder import CLAUDE_DIR
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.hook_fields import what_it_runs
 from skill_retriever.components.install.plan_lines import hook_words
 from skill_retriever.components.install.settings import check_settings, read_json_object
 
@@ -42,11 +43,12 @@ def read_local_hooks(root: Path, scope: str) -> Mapping[str, Any]:
 
 def in_local(local: Mapping[str, Any], entry: HookEntry) -> bool:
     """Whether ``local`` holds a hook of ``entry``'s event and matcher (none: ``""``, as
-    Claude Code reads it) that runs the same command."""
+    Claude Code reads it) that runs the same command (a prompt hook: the same prompt, and
+    so on: `what_it_runs`)."""
     groups = (local.get("hooks") or {}).get(entry.event)
-    mine, command = entry.matcher or "", entry.hook.get("command")
+    mine, kind, command = entry.matcher or "", entry.hook.get("type"), what_it_runs(entry.hook)
     return any(
-        isinstance(h, Mapping) and h.get("command") == command
+        isinstance(h, Mapping) and h.get("type") == kind and what_it_runs(h) == command
         for g in (groups if isinstance(groups, list) else ())
         if isinstance(g, Mapping) and (g.get("matcher") or "") == mine and isinstance(g.get("hooks"), list)
         for h in g["hooks"]

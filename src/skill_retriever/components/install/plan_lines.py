@@ -22,6 +22,7 @@ from skill_retriever.components.install.component_plan import (
     FileAction,
 )
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.hook_fields import what_it_runs
 
 __all__ = ["TARGET_REFUSED", "component_lines", "hook_words", "refused_lines"]
 
@@ -51,9 +52,11 @@ def hook_words(hook: HookEntry, command: bool = False, tag: str = "") -> str:
     if tag:
         scope = f"{scope}, command @{tag}" if scope else f"command @{tag}"
     if command:
-        runs = " ".join(str(hook.hook.get("command", "")).split())
+        runs = " ".join(what_it_runs(hook.hook).split())
         runs = runs if len(runs) <= _RUNS_SHOWN else runs[: _RUNS_SHOWN - 3] + "..."
-        scope = f"{scope}, runs {runs}" if scope else f"runs {runs}"
+        kind = hook.hook.get("type")
+        runs = f"runs {runs}" if kind == "command" else f"{kind} {runs}"  # agent You are a guard...
+        scope = f"{scope}, {runs}" if scope else runs
     return f"hook {hook.event}" + (f" ({scope})" if scope else "")
 
 

@@ -8,9 +8,11 @@ secrets redacted; when the file cannot be read (moved, deleted, indexed before r
 were recorded) the entries come from the index, and a hook with a redacted command is
 skipped with the reason rather than installed with ``[redacted]`` in it.
 
-Only command hooks in Claude Code's schema are installed (a hook object's keys:
-`HOOK_KEYS`, a positive ``timeout``; a group's: ``matcher``, ``hooks``); a hook of
-another shape is skipped whole, since installing part of it would change what it does.
+Only hooks in Claude Code's schema are installed (a hook object's keys and values:
+`hook_fields`, such as a command hook's `HOOK_KEYS` and a positive ``timeout``; a group's:
+``matcher``, ``hooks``); a hook of another shape is skipped whole, since installing part
+of it would change what it does. A prompt, agent, http or MCP tool hook runs no script and
+goes in as written.
 Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
 ``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
 names), executable when its ``supportingFiles`` entry says so or a command runs it as
@@ -47,6 +49,7 @@ there and commands name them by its absolute path (`user_hook_paths`).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import shlex
@@ -56,8 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.hook_events import events_problem
-from skill_retriever.components.install.hook_fields import HOOK_KEYS, field_problem, posix_shell
-from skill_retriever.components.install.hook_scripts import hook_commands
+from skill_retriever.components.install.hook_fields import HOOK_KEYS, hook_problem, posix_shell
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
     NO_ROOT_NOTE,
@@ -108,9 +110,11 @@ def _hook_mapping(node: Node) -> dict[str, Any]:
     if from_file is not None:
         return from_file
     indexed = _indexed_hooks(node)
-    if any(REDACTED in command for command in hook_commands(indexed)):
+    # a prompt, an http hook's URL or header value may have lost a secret too
+    if REDACTED in json.dumps(indexed):
         raise SkipComponent(
-            "a secret in its command was redacted in the index and its source file "
+            "a secret in its command was redacted in the index (as one in a prompt, URL or "
+            "header is) and its source file "
             f"({node.source or 'not recorded'}) is not readable (or no longer holds the "
             "hook), so the real command is unknown: add the hook to settings.json by hand, "
             "or re-index it from its source"
@@ -172,19 +176,8 @@ def _entries(node: Node) -> list[HookEntry]:
                     f"a hooks.{event} group has keys Claude Code does not read: {extra}"
                 )
             for hook in group["hooks"]:
-                if not isinstance(hook, Mapping) or hook.get("type") != "command":
-                    kind = hook.get("type") if isinstance(hook, Mapping) else type(hook).__name__
-                    raise SkipComponent(
-                        f"a {event} hook is of type {kind!r}; only command hooks are installed "
-                        "(copy it into settings.json by hand)"
-                    )
-                if set(hook) - HOOK_KEYS or not isinstance(hook.get("command"), str):
-                    raise SkipComponent(
-                        f"a {event} command hook has fields Claude Code does not read: "
-                        f"{sorted(set(hook) - HOOK_KEYS) or ['command (not text)']}"
-                    )
-                if why := field_problem(hook):
-                    raise SkipComponent(f"a {event} command hook's {why}")
+                if why := hook_problem(hook):
+                    raise SkipComponent(f"a {event} hook {why}; copy it into settings.json by hand if you want it")
                 entries.append(HookEntry(str(event), matcher, dict(hook)))
     return entries
 
@@ -201,10 +194,13 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
         SkipComponent: Its hooks are of a shape not installed, or cannot run from
             this scope (skipped, with the reason).
     """
-    written = _entries(node)
+    every = _entries(node)
+    # Only a command hook runs scripts: the others (prompt, agent, http, mcp_tool) go in
+    # as written, in their places among the commands (`_in_order`).
+    written = [e for e in every if e.hook.get("type") == "command"]
     entries = written
     out = Rendered()
-    if any(e.hook.get("once") is True for e in entries):
+    if any(e.hook.get("once") is True for e in every):
         out.notes.append(
             "a hook of it has once: true, which Claude Code honours only in a skill's "
             "frontmatter: from settings.json it runs every time its event fires"
@@ -262,7 +258,14 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     # last: the notes and modes above read the commands in their $HOME form
     out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder, out.notes)
     _as_written_unless_posix(written, out)
+    out.hooks = _in_order(every, out.hooks)
     return out
+
+
+def _in_order(every: list[HookEntry], commands: list[HookEntry]) -> list[HookEntry]:
+    """``every`` with its command hooks replaced, in turn, by ``commands``."""
+    rendered = iter(commands)
+    return [next(rendered) if e.hook.get("type") == "command" else e for e in every]
 
 
 def _as_written_unless_posix(written: list[HookEntry], out: Rendered) -> None:

@@ -43,6 +43,7 @@ from skill_retriever.components.install.as_before import (
 )
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.filled_in import filled_in
+from skill_retriever.components.install.hook_fields import what_it_runs
 from skill_retriever.components.install.hook_keys import hook_path, record_keys
 from skill_retriever.components.install.hook_scripts import hook_commands, run_by, runs
 from skill_retriever.components.install.install_args import check_path, check_switches, ids_given
@@ -329,8 +330,8 @@ def _remove_hooks(
     scripts = [rel for e in entries for rel in e.files]
     for h in missing:  # a hook whose command or script still stands was changed: the user's now
         path = hook_path(h, hooks)
-        command = h.hook.get("command")
-        if not isinstance(command, str):
+        command = what_it_runs(h.hook)  # a prompt hook's prompt, and so on
+        if not command:
             report.gone.append(path)
         elif json.dumps(command) in commands:
             report.kept[path] = "changed since it was installed (its command is still there); remove it by hand"
