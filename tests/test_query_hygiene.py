@@ -139,7 +139,7 @@ def test_a_date_is_its_day_start_in_utc_like_its_text(retriever: Retriever) -> N
 
 def test_kinds_as_one_comma_separated_string_says_to_pass_a_list(retriever: Retriever) -> None:
     hint = r"pass several kinds as a list, e\.g\. kinds=\[\"skill\", \"agent\"\], not one comma-separated string"
-    with pytest.raises(ConfigError, match=r"^filters\.kinds: unknown kind\(s\) \['skill,agent'\]; .*" + hint):
+    with pytest.raises(ConfigError, match=r"^kinds: unknown kind\(s\) \['skill,agent'\]; .*" + hint):
         retriever.search("postgres", kinds="skill,agent")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=hint):
         Filters.from_spec({"kinds": ["skill, agent"]})

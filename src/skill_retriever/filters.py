@@ -149,6 +149,22 @@ def _list_hint(bad: list[str]) -> str:
     return f"; pass several kinds as a list, e.g. kinds={_few(parts, json.dumps)}, not one comma-separated string"
 
 
+def check_kinds(kinds: Iterable[str], what: str) -> None:
+    """Refuse kinds (read in any case: `kind_in_case`) that no item could match, naming them
+    ``what``, the argument the caller gave them as (``filters.kinds``, or ``kinds`` for the
+    shortcut ``search(kinds=...)``, `retriever_args.names`).
+
+    Raises:
+        ConfigError: ``kinds`` is empty (a caller's slip, not a question) or names no kind.
+    """
+    given = {kind_in_case(k) for k in kinds}
+    if not given:
+        raise ConfigError(f"{what} is empty, so nothing could match; leave it out for every kind")
+    if bad := sorted(given - _KIND_NAMES):
+        raise ConfigError(f"{what}: unknown kind(s) {_few(bad)}; use any of {sorted(_KIND_NAMES)}"
+                          f"{kind_guesses(bad)}{_list_hint(bad)}")
+
+
 #: At most this many unknown values, each cut to `_FEW_CHARS`, are echoed in an error: an
 #: agent that sent 20,000 of them, or one of 200,000 characters, gets a line, not a page.
 _FEW = 5
@@ -195,14 +211,7 @@ class Filters:
         object.__setattr__(self, "tags", _frozen(self.tags, "tags"))
         object.__setattr__(self, "principals", _frozen(self.principals, "principals"))
         if self.kinds is not None:
-            if not self.kinds:  # nothing could match: a caller's slip, not a question
-                raise ConfigError("filters.kinds is empty, so nothing could match; leave it out for every kind")
-            allowed = {k.value for k in NodeKind}
-            bad = sorted(k for k in self.kinds if k not in allowed)
-            if bad:
-                raise ConfigError(
-                    f"filters.kinds: unknown kind(s) {_few(bad)}; use any of {sorted(allowed)}{kind_guesses(bad)}"
-                    f"{_list_hint(bad)}")
+            check_kinds(self.kinds, "filters.kinds")
         for name in ("since", "until"):
             # None leaves the window open; "" is no time, not "no limit": refused like " ".
             value = getattr(self, name)

@@ -13,7 +13,7 @@ from typing import Any
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import Filters, names_of
+from skill_retriever.filters import Filters, check_kinds, names_of
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
 
@@ -120,10 +120,13 @@ def names(value: Iterable[str] | str, what: str, beside: Mapping[str, Any] | Non
     (``filters={"kinds": ["agent"]}, kinds=["skill"]`` gave skills).
 
     Raises:
-        ConfigError: Not names, or ``beside`` names that filter otherwise (compared as
+        ConfigError: Not names, kinds no item could match (`filters.check_kinds`, named
+            ``what``), or ``beside`` names that filter otherwise (compared as
             the filters read them: a `NodeKind` is its value).
     """
     given = sorted(str(getattr(n, "value", n)) for n in names_of(value, what) or ())
+    if what == "kinds":  # refused as kinds=, not as the filters.kinds it becomes
+        check_kinds(given, what)
     if beside is not None and beside.get(what) is not None:
         held = sorted(str(getattr(n, "value", n)) for n in names_of(beside[what], f"filters.{what}") or ())
         if Filters.from_spec({what: held}) != Filters.from_spec({what: given}):
