@@ -8,7 +8,8 @@ every later call of that thread that left ``k`` out failed with the same error, 
 in the retrieval graph with a checkpointer, the served graph (whose threads Studio and
 ``langgraph dev`` keep) and both agents of ``graphs/coding_agent.py`` (also ``kinds`` and
 ``budget_fill``). A direct call's values are now checked before the run, as its keys are,
-so nothing of a refused input reaches the thread.
+so nothing of a refused input reaches the thread; in the served graph a profile's cost
+setting over the limits on the index the call names too.
 """
 
 from __future__ import annotations
@@ -102,7 +103,15 @@ def test_a_bad_query_is_refused_before_the_thread_keeps_it(context: RetrievalCon
     assert len(graph.invoke({"k": 3}, thread("q"), context=context)["results"]) == 3  # the thread's query
 
 
-@pytest.mark.parametrize(("bad", "said"), BAD_SEARCH)
+#: Over the served index's limits (`server_inputs.run_profile`), which only the server
+#: knows: they were checked in the run, so the thread kept the profile.
+OVER_LIMITS = [
+    ({"profile": {"channel_depth": 10**6}}, r"channel_depth=1000000 is over this server's limit: at most \d"),
+    ({"profile": {"rrf_k": 30, "ppr_tol": 1e-30}}, r"ppr_tol=1e-30 is over this server's limit: at least "),
+]
+
+
+@pytest.mark.parametrize(("bad", "said"), BAD_SEARCH + OVER_LIMITS)
 def test_the_served_graph_refuses_a_bad_value_before_the_thread_keeps_it(
     index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: dict[str, Any], said: str
 ) -> None:
@@ -115,6 +124,18 @@ def test_the_served_graph_refuses_a_bad_value_before_the_thread_keeps_it(
         served.invoke({"query": QUERY, **bad}, thread("s"), context=ctx)
     assert served.get_state(thread("s")).values == {}
     assert served.invoke({"query": QUERY}, thread("s"), context=ctx)["results"]
+
+
+def test_the_served_graph_takes_a_cost_setting_within_its_limits(
+    index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(srv.INDEX_DIRS_ENV, str(tmp_path))
+    shutil.copytree(index_path, tmp_path / "served")
+    ctx = {"index_dir": str(tmp_path / "served"), "rerank": False}
+    served = srv.build_server_graph(checkpointer=InMemorySaver())
+    answer = served.invoke({"query": QUERY, "k": 2, "profile": {"channel_depth": 1}}, thread("w"), context=ctx)
+    assert len(answer["results"]) == 2
+    assert served.get_state(thread("w")).values["profile"] is None  # set back, as after any run
 
 
 @pytest.mark.parametrize("build", ["build_agent_with_wrapper_node", "build_agent_with_subgraph_node"])

@@ -30,6 +30,7 @@ import shutil
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from langgraph.types import Checkpointer
 
 from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV, offered_index_dir
 from skill_retriever.adapters.server_inputs import (
+    COST_CAPS,
     PRINCIPALS_ENV,
     run_principals,
     run_profile,
@@ -244,7 +246,12 @@ def warm_up_in_background(context: ServerContext | None = None) -> threading.Thr
 
 
 def _context_of(runtime: Runtime[Any]) -> ServerContext:
-    ctx = runtime.context
+    return _server_context(runtime.context)
+
+
+def _server_context(ctx: Any) -> ServerContext:
+    """A run's JSON context as a `ServerContext`: ``runtime.context`` in the run, or the
+    ``context=`` of the call before it (which LangGraph makes the run's)."""
     if ctx is None or isinstance(ctx, dict):  # a dict: a caller outside the server passed plain JSON
         return ServerContext(**(ctx or {}))
     if not isinstance(ctx, ServerContext):  # refused in one line, not as an AttributeError of a field
@@ -320,6 +327,15 @@ def build_server_graph(
         # failed run keeps its inputs, so `invoke(None, config)` resumes it with them.
         return {**response.to_output(), **PER_CALL_UNSET}
 
+    def values_checked(given: Mapping[str, Any], context: Any = None) -> None:
+        """`served_values_checked`, and a profile's cost settings against the limits on the
+        index this call would search (`run_profile`), which only the server knows: checked
+        in the run, one over them stayed in a checkpointed thread and failed every later call."""
+        served_values_checked(given, context)
+        profile = given.get("profile")
+        if isinstance(profile, dict) and any(key in COST_CAPS or key == "ppr_tol" for key in profile):
+            run_profile(profile, server_settings(server_retriever(_server_context(context), retrieval_graph)))
+
     builder = StateGraph(
         ServerState,
         context_schema=ServerContext,
@@ -331,7 +347,7 @@ def build_server_graph(
     builder.add_edge("retrieve", END)
     # input_checked: a key the input lacks (topk, query_vector) is refused, not dropped unread,
     # and a bad value before the run, which a Studio thread would keep (`input_values`)
-    return input_checked(builder.compile(checkpointer=checkpointer, name=name), values=served_values_checked)
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), values=values_checked)
 
 
 __all__ = [

@@ -137,8 +137,9 @@ def served_values_checked(given: Mapping[str, Any], context: Any = None) -> None
     ``route``, filters that are not an object or name an unknown filter, kind or a
     principal the deployment did not grant, a profile of another shape or naming an
     unknown profile or setting (`input_values`: a thread keeps a failed run's input).
-    What needs the run's index (a cost setting over the server's limit) is checked in the
-    run. ``context`` is the run's JSON context, which none of these reads.
+    What needs the run's index (a cost setting over the server's limit, `run_profile`)
+    the served graph checks beside this (`langgraph_server.build_server_graph`), before
+    the run too. ``context`` is the run's JSON context, which none of these reads.
 
     Raises:
         ConfigError: A bad value, named.
