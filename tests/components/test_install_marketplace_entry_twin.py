@@ -61,7 +61,7 @@ def test_the_entry_of_a_plugin_the_same_install_writes_is_left_out(
     assert (target / ".claude/agents/recaller.md").read_text() == AGENT
     assert ENTRY not in out and "does not hold" not in out and "skipped" not in out
     note = next(line for line in out.splitlines() if "namespace" in line)
-    assert "also when this install writes the plugin's components" in note
+    assert "this install writes the plugin's components, not the plugin, so they are named without it" in note
     assert "install the plugin in Claude Code with /plugin install" in note
     code, out, err = run(capsys, "install", CLONE, ENTRY, "--target", target, "--index-dir", index_dir, "--json")
     assert code == 0, out + err

@@ -74,26 +74,31 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 
 
-def claude_code_notes(kind: NodeKind, data: bytes) -> list[str]:
+def claude_code_notes(kind: NodeKind, data: bytes, *, with_plugin: bool = False) -> list[str]:
     """Notes on a skill's, agent's or command's file as it will be written: its
-    frontmatter (skills and agents), and any ``${CLAUDE_PLUGIN_ROOT}`` in it, which names
-    the plugin's folder and is set only inside the plugin."""
+    frontmatter (skills and agents), and any ``${CLAUDE_PLUGIN_ROOT}`` or agent named
+    through its plugin in it, which only Claude Code's own plugin install gives meaning.
+    ``with_plugin``: this install writes the file as a member of its plugin (the plugin
+    asked for, or required), which the note says does not give it either; else the file
+    is written on its own, and the note says that."""
     notes = []
-    if PLUGIN_VAR_RE.search(data.decode("utf-8", "replace")):
+    text = data.decode("utf-8", "replace")
+    written = ("this install writes the plugin's components, not the plugin, so" if with_plugin
+               else "installed on its own, outside its plugin,")
+    if PLUGIN_VAR_RE.search(text):
         notes.append(
-            "its text names files by ${CLAUDE_PLUGIN_ROOT}, which is set only inside its "
-            "plugin: outside it those paths lead nowhere, also when this install writes the "
-            "plugin's components (install the plugin in Claude Code with /plugin install, or "
-            "copy the files and edit the paths)"
+            "its text names files by ${CLAUDE_PLUGIN_ROOT}, which only Claude Code's own plugin "
+            f"install sets: {written} those paths lead nowhere (install the plugin in Claude Code "
+            "with /plugin install, or copy the files and edit the paths)"
         )
-    namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(data.decode("utf-8", "replace"))))
+    namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(text)))
     if namespaced:
         shown = ", ".join(f"{p}{sep}{a}" for p, sep, a in namespaced[:3])
         notes.append(
-            f"its text names agents by their plugin's namespace ({shown}), which only the "
-            "installed plugin gives them: installed on their own they are named without it "
-            f"({', '.join(a for _, _, a in namespaced[:3])}), also when this install writes the "
-            "plugin's components; edit those names, or install the plugin in Claude Code with /plugin install"
+            f"its text names agents by their plugin's namespace ({shown}), which only Claude Code's "
+            f"own plugin install gives them: {written} they are named without it "
+            f"({', '.join(a for _, _, a in namespaced[:3])}); edit those names, or install the "
+            "plugin in Claude Code with /plugin install"
         )
     if kind not in (NodeKind.SKILL, NodeKind.AGENT):
         return notes

@@ -175,7 +175,9 @@ def plan_install(
     installed = match_installed(view, root) if root.is_dir() else {}  # a folder yet to be made holds nothing
     conflicts = (*find_conflicts(view, order, installed), *unseen_conflicts(view, order, root, installed))
     nodes = [view.get(i) for i in order]
-    outs = [_render(view, n, scope, config_root(root)) for n in nodes]  # hooks name it absolutely
+    # Members of a plugin asked for or required: their notes say the plugin is not installed so.
+    with_plugin = {m for ms in plugins.values() for m in ms} | {m for via in reqs.through.values() for m in via}
+    outs = [_render(view, n, scope, config_root(root), n.id in with_plugin) for n in nodes]  # hooks name it absolutely
     planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
     shared = Shared(root, planned, scope)
     plans, clashes = settle_claims(
@@ -258,12 +260,14 @@ def _hops(
     return {i: chain[1:-1] for i, chain in chains.items() if met.intersection(chain[1:-1])}
 
 
-def _render(view: CallerView, node: Node, scope: Scope, user_folder: Path | None) -> Rendered | tuple[Status, str]:
-    """What installing ``node`` writes, or its status (refused, skipped) and why not.
-    Every component is rendered before any is planned: a file's spelling in the target
-    depends on what the others write (`cases`)."""
+def _render(
+    view: CallerView, node: Node, scope: Scope, user_folder: Path | None, with_plugin: bool
+) -> Rendered | tuple[Status, str]:
+    """What installing ``node`` writes, or its status (refused, skipped) and why not
+    (``with_plugin``: `render`'s). Every component is rendered before any is planned: a
+    file's spelling in the target depends on what the others write (`cases`)."""
     try:
-        return render(node, scope, user_folder, view)
+        return render(node, scope, user_folder, view, with_plugin=with_plugin)
     except UnsafePathError as exc:
         return "refused", str(exc)
     except SkipComponent as exc:

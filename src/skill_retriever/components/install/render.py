@@ -50,10 +50,13 @@ from skill_retriever.model import Node, NodeKind
 __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
 
 
-def render(node: Node, scope: Scope, user_folder: Path | None = None, view: CallerView | None = None) -> Rendered:
+def render(
+    node: Node, scope: Scope, user_folder: Path | None = None, view: CallerView | None = None, *, with_plugin: bool = False
+) -> Rendered:
     """What installing ``node`` writes (``user_folder``: a user install's
     ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`;
-    ``view``: the caller's view of the index, where a skip finds what to install instead).
+    ``view``: the caller's view of the index, where a skip finds what to install instead;
+    ``with_plugin``: written as a member of its plugin, which its notes word so, `claude_code_notes`).
 
     Raises:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
@@ -70,7 +73,7 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None, view: Call
         return render_hook(node, scope, user_folder)
     if node.kind is NodeKind.SKILL:
         out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)), view)
-        out.notes += claude_code_notes(node.kind, out.files[0].content)
+        out.notes += claude_code_notes(node.kind, out.files[0].content, with_plugin=with_plugin)
         return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
         # A command keeps its folders below commands/ and its file's name (`command_folders`).
@@ -88,7 +91,7 @@ def render(node: Node, scope: Scope, user_folder: Path | None = None, view: Call
             out.notes.append(rebuilt_note(node))
         else:
             out.notes += _frontmatter_note(node)
-        out.notes += claude_code_notes(node.kind, out.files[0].content)
+        out.notes += claude_code_notes(node.kind, out.files[0].content, with_plugin=with_plugin)
         return out
     if node.kind is NodeKind.PLUGIN:  # one with members stands for them (`expand_plugins`)
         raise SkipComponent(memberless_plugin(view, node))
