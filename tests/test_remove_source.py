@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_refusals import refused
 from files import write_file
 
 from skill_retriever.cli import main
@@ -106,3 +107,39 @@ def test_stats_says_which_source_is_gone_from_disk(
     assert main(["stats", "--index-dir", index_dir, "--json"]) == 0
     named = {s["name"]: s["gone"] for s in json.loads(capsys.readouterr().out)["sources"]["named"]}
     assert named == {"team": False, "vendor": True}
+
+
+def _with_api_item(ix: str) -> None:
+    from skill_retriever.model import Node
+
+    with Index.open(ix, embedder=HashingEmbedder(64)) as index:
+        index.upsert(Node.from_dict({"id": "api:1", "kind": "skill", "name": "api-one", "text": "written through the API"}))
+
+
+@pytest.mark.parametrize("name", ["", "  "])
+def test_an_empty_source_name_is_refused_before_the_index_is_opened(
+    index_dir: str, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `remove-source ""` (an unset variable) matched the items written through the API,
+    # which record no source, and removed every one of them.
+    _with_api_item(index_dir)
+    before = _held(index_dir)
+    err, _ = refused(["remove-source", name, "--index-dir", index_dir], capsys)
+    assert err.startswith("skill-retriever remove-source: error: argument NAME: is empty; give the source's name"), err
+    assert "`skill-retriever stats` lists them" in err
+    assert _held(index_dir) == before
+
+
+def test_the_items_written_through_the_api_are_no_source_of_the_empty_name(index_dir: str) -> None:
+    from skill_retriever.exceptions import ConfigError
+    from skill_retriever.sources import remove_source
+
+    _with_api_item(index_dir)
+    before = _held(index_dir)
+    with Index.open(index_dir, embedder=HashingEmbedder(64)) as index:
+        for name in ("", " "):
+            with pytest.raises(ConfigError, match=r"the source name is empty; give one the index holds \(team, vendor\)"):
+                remove_source(index, name, dry_run=True)
+            with pytest.raises(ConfigError, match="the source name is empty"):
+                remove_source(index, name)
+    assert _held(index_dir) == before

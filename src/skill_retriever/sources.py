@@ -67,7 +67,9 @@ def source_ids(nodes: Mapping[str, Node], name: str) -> list[str]:
     Raises:
         ConfigError: No item records that source (the message lists those there are).
     """
-    ids = sorted(i for i, n in nodes.items() if (_source_of(n) or ("", ""))[0] == name)
+    # An item that records no source (written through the API) is no source's, not the
+    # source "": `remove-source ""` took every such item out.
+    ids = sorted(i for i, n in nodes.items() if (held := _source_of(n)) is not None and held[0] == name)
     if not ids:
         known = ", ".join(s.name for s in sources_of(nodes)[0]) or "none"
         raise ConfigError(f"the index holds no source named {name!r} (its sources: {known}); `stats` lists them")
@@ -85,13 +87,16 @@ def remove_source(
 
     Raises:
         ConfigError: No item records that source, and no unfinished run of it is marked;
-            ``name`` is not a str (a source's path is not its name).
+            ``name`` is not a str (a source's path is not its name), or is empty.
     """
     snap = index.snapshot()
+    known = ", ".join(s.name for s in sources_of(snap.nodes)[0]) or "none"
     if not isinstance(name, str):  # a path would only be "no source named PosixPath(...)"
-        known = ", ".join(s.name for s in sources_of(snap.nodes)[0]) or "none"
         raise ConfigError(f"remove_source takes a source's name (str), not {type(name).__name__}; "
                           f"the index's sources: {known} (`stats` lists them with their folders)")
+    if not name.strip():  # mostly an unset variable: no source is named so
+        raise ConfigError(f"the source name is empty; give one the index holds ({known}); "
+                          "`stats` lists them with their folders")
     try:
         ids = source_ids(snap.nodes, name)
     except ConfigError:

@@ -28,11 +28,18 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         "gone from disk: indexing a source again removes what it no longer has, but a path that "
         "no longer exists cannot be indexed.",
     )
-    rm.add_argument("name", metavar="NAME", help="the source's name, as `stats` lists it")
+    rm.add_argument("name", metavar="NAME", type=_source_name, help="the source's name, as `stats` lists it")
     rm.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
     common(rm)  # --index-dir, --chroma-url, --json
     add_lock_wait_option(rm)
     rm.set_defaults(handler=cmd_remove_source)
+
+
+def _source_name(text: str) -> str:
+    """NAME, refused when empty (mostly an unset variable) before the index is opened."""
+    from skill_retriever.empty_args import not_empty
+
+    return not_empty(text, "give the source's name as `skill-retriever stats` lists them")
 
 
 def cmd_remove_source(args: argparse.Namespace) -> int:
