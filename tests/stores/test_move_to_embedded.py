@@ -142,3 +142,43 @@ def test_a_crash_before_index_json_is_written_leaves_the_index_on_its_server(
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as index:  # any writer mends the record
         assert index.snapshot()._remote is None
     assert _link(path) == {}
+
+
+def test_a_missing_index_json_written_again_is_said_not_nothing_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The writer's open writes a lost index.json again from the items (with a new
+    collection prefix and id); the command then said "nothing changed" on stdout and
+    `"moved": false` alone in --json, only a log line on stderr telling otherwise."""
+    path = tmp_path / "idx"
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert([Node(id=f"n{i}", kind=NodeKind.SKILL, name=f"n-{i}", text=f"skill number {i}") for i in range(3)])
+    (path / mf.MANIFEST).unlink()
+
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", path)
+    assert code == 0, err
+    assert "nothing changed" not in out
+    assert f"{path / mf.MANIFEST} was missing: written again from the 3 items of {mf.DATABASE}" in out, out
+    assert "names no Chroma server: it searches its vectors in memory" in out
+    assert "chroma_url" not in mf.read_manifest(path)
+
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", path, "--json")  # now as it was
+    assert code == 0 and json.loads(out)["recreated_index_json"] is False and json.loads(out)["moved"] is False
+    assert "nothing changed" not in out
+
+    (path / mf.MANIFEST).unlink()
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", path, "--json")
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["recreated_index_json"] is True and done["moved"] is False
+
+
+def test_a_move_whose_index_json_was_written_again_says_both() -> None:
+    move = embedded_moves.EmbeddedMove("/x", "http://127.0.0.1:8000", ("c1",), recreated_from=6)
+    lines = move.lines()
+    assert lines[0] == "/x/index.json was missing: written again from the 6 items of items.sqlite, with the server they record"
+    assert lines[1].startswith("/x now searches its vectors in memory")
+    assert move.to_dict()["recreated_index_json"] is True
+    assert embedded_moves.EmbeddedMove("/x", None).lines() == [
+        "/x names no Chroma server: it searches its vectors in memory already; nothing changed"
+    ]

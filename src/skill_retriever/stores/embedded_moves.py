@@ -51,6 +51,9 @@ class EmbeddedMove:
     removed: tuple[str, ...] = ()
     #: Collection -> why it stays on the server (not asked to delete, another index's, a failure).
     kept: dict[str, str] = field(default_factory=dict)
+    #: How many items a lost ``index.json`` was written again from (0: it was there), with
+    #: the server link they record: opening the index to move it does that first.
+    recreated_from: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """For ``move-to-embedded --json``."""
@@ -58,13 +61,21 @@ class EmbeddedMove:
             "path": self.path, "chroma_url": self.chroma_url, "moved": self.chroma_url is not None,
             "collections": list(self.collections), "embedded_nodes": self.embedded_nodes,
             "embedded_edges": self.embedded_edges, "removed": list(self.removed), "kept": dict(self.kept),
+            "recreated_index_json": self.recreated_from > 0,
         }
 
     def lines(self) -> list[str]:
         """What the CLI says of the move."""
+        # "nothing changed" would be untrue of an index.json the open wrote again
+        recreated = [
+            f"{Path(self.path) / mf.MANIFEST} was missing: written again from the {self.recreated_from} items of "
+            f"{mf.DATABASE}" + (", with the server they record" if self.chroma_url else "")
+        ] if self.recreated_from else []
         if self.chroma_url is None:
+            if recreated:
+                return [*recreated, f"{self.path} names no Chroma server: it searches its vectors in memory"]
             return [f"{self.path} names no Chroma server: it searches its vectors in memory already; nothing changed"]
-        out = [(
+        out = [*recreated, (
             f"{self.path} now searches its vectors in memory (items.sqlite holds them all; nothing was copied from "
             f"{self.chroma_url}); processes that have it open do so from their next query"
         )]
@@ -99,8 +110,9 @@ def move_index_to_embedded(
         previous = dict(index._manifest)
         url = previous.get("chroma_url")
         if not url:
-            return EmbeddedMove(str(index.path), None)
+            return EmbeddedMove(str(index.path), None, recreated_from=index.recreated_from)
         repaired = index.repaired  # what opening it embedded: vectors items.sqlite lacked
+        recreated = index.recreated_from
         manifest = {k: v for k, v in previous.items() if k != "chroma_url"}
         mf.write_manifest(index.path, manifest)
         remember(index._items, manifest, index.path, on_server=False)
@@ -111,4 +123,4 @@ def move_index_to_embedded(
         removed, kept = dropped.removed, dict(dropped.kept)
     else:
         removed, kept = (), dict.fromkeys(names, _LEFT)
-    return EmbeddedMove(str(where), str(url), names, repaired["nodes"], repaired["edges"], removed, kept)
+    return EmbeddedMove(str(where), str(url), names, repaired["nodes"], repaired["edges"], removed, kept, recreated)

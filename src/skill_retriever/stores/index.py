@@ -78,6 +78,8 @@ class Index:
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
         # vectors the writer's last repair gave items, and copied to (deleted from) the server
         self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}
+        #: How many items a lost index.json was written again from at this open (0: it was not).
+        self.recreated_from = 0
         self._use_server = True
         self._closed = False
         self._watch = watch or LinkWatch(path)  # index.json's server link, as last taken up
@@ -130,6 +132,7 @@ class Index:
             index._load()
             if recovering:
                 index._manifest = opening.finish_recovery(path, manifest, embedder, index._dim(), index._live, recovering)
+                index.recreated_from = len(index._live.nodes)
             index._remote = index._server()
             if lock.held:
                 index._reconcile()  # (which embeds unusable vectors again: no word on them)
