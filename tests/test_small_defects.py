@@ -5,6 +5,7 @@ catalogue, and an item dated by the earlier of its two timestamps."""
 from __future__ import annotations
 
 import argparse
+import json
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +15,7 @@ from tiny_graph import build_tiny_index
 
 from skill_retriever.calibration import calibrate_index
 from skill_retriever.calibration.defaults import index_defaults
-from skill_retriever.cli import _parser, main
+from skill_retriever.cli import EXIT_BUSY, _parser, main
 from skill_retriever.cliargs import error_text
 from skill_retriever.exceptions import IndexLockedError
 from skill_retriever.filters import Filters
@@ -29,7 +30,7 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-WRITING_COMMANDS = ("index", "calibrate", "repair")
+WRITING_COMMANDS = ("index", "calibrate", "repair", "remove-source", "move-to-embedded", "move-to-server")
 
 
 @pytest.fixture
@@ -61,19 +62,42 @@ def test_a_second_cli_writer_is_told_lock_wait_and_lock_wait_works(
     holder = Index.open(index_dir, writable=True)  # another writer (flock: per open file)
     try:
         for command in WRITING_COMMANDS:
-            argv = [command, *([repo] if command == "index" else []), "--index-dir", index_dir]
+            given = {"index": [repo], "remove-source": ["repo"], "move-to-server": ["--chroma-url", "http://127.0.0.1:9"]}
+            argv = [command, *given.get(command, []), "--index-dir", index_dir]
             code, _, err = _run(capsys, *argv)
-            assert code == 2 and "is writing the index at" in err, err
+            # not 2, a bad argument's: a script told "busy, try again" apart from "wrong"
+            assert code == EXIT_BUSY == 75 and "is writing the index at" in err, err
             assert "pass --lock-wait SECONDS to wait for it" in err and "--index-dir" in err, err
             assert "longer wait" not in err and "lock_wait_s" not in err  # the CLI's own terms
             # the option the message names exists on that command
             assert _parser().parse_args([*argv, "--lock-wait", "2.5"]).lock_wait == 2.5
         code, _, err = _run(capsys, "calibrate", "--index-dir", index_dir, "--lock-wait", "0.2")
-        assert code == 2 and "(waited 0.2 s for it)" in err and "to wait longer for it" in err, err
+        assert code == EXIT_BUSY and "(waited 0.2 s for it)" in err and "to wait longer for it" in err, err
+        code, out, _ = _run(capsys, "calibrate", "--index-dir", index_dir, "--json")
+        assert code == EXIT_BUSY and "is writing the index at" in json.loads(out)["error"]
     finally:
         threading.Timer(0.3, holder.close).start()
     code, out, err = _run(capsys, "calibrate", "--index-dir", index_dir, "--lock-wait", "30")
     assert code == 0 and out.startswith("calibrated 2 items"), err
+
+
+def test_a_lock_file_that_cannot_be_written_is_an_error_not_busy(
+    index_dir: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only another writer is "try again later" (75): a lock file this user may not write
+    stays 2, as retrying it would never end."""
+    import os
+
+    real = os.open
+
+    def open_(path: object, flags: int, *args: object, **kw: object) -> int:
+        if Path(str(path)) == Path(index_dir) / "write.lock" and flags & os.O_RDWR:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", open_)
+    code, _, err = _run(capsys, "calibrate", "--index-dir", index_dir)
+    assert code == 2 and "cannot take the writer's lock" in err, err
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "soon"])

@@ -42,12 +42,17 @@ from skill_retriever.cliargs import (
     print_json_error,
 )
 from skill_retriever.empty_args import check_server_arg, model_named, source_named
-from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stats_cli import cmd_stats
 from skill_retriever.stores.lock import WAIT_LOG
+
+#: The exit status of a command that writes the index while another process writes it:
+#: sysexits' EX_TEMPFAIL, "try again later", so that a script retries it (or passes
+#: --lock-wait) and still stops on 2, a bad argument or a damaged index.
+EXIT_BUSY = 75
 
 #: What ``--kind docs`` reads, for the help. ``ingest.documents.DOCUMENT_SUFFIXES`` is the
 #: source; this copy keeps every command from importing the ingest package and YAML just
@@ -192,7 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
         if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
             print_json_error(message)
-        return 2
+        # only another writer is busy (its directory named): a lock file that cannot be written is not
+        return EXIT_BUSY if isinstance(exc, IndexLockedError) and exc.directory is not None else 2
     except BrokenPipeError:
         # The reader went away (`query ... | head`): no traceback, and none at exit when
         # Python flushes stdout into the closed pipe (the recipe in the `signal` docs).

@@ -95,7 +95,8 @@ def add_lock_wait_option(sp: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=0.0,
         metavar="SECONDS",
-        help="when another process is writing the index, wait up to this long for it (default 0: fail at once)",
+        help="when another process is writing the index, wait up to this long for it (default 0: fail at "
+        "once, exit status 75)",
     )
 
 
