@@ -196,6 +196,7 @@ def budget_note(
     else:
         how = f"kept results best first until one did not fit (none of the others fits in the {room} tokens left)"
     note = f"the token budget of {budget} dropped {len(cut.dropped)} of {considered} results, first {what}; it {how}"
-    if not cut.kept:  # nothing came back: say what budget the smallest of them needs
-        note += f"; the smallest of them needs {min(tokens[i] for i in cut.dropped)} tokens"
+    if not cut.kept:  # nothing came back: the budget that returns the best result, and the least any needs
+        note += (f"; nothing came back: the first alone needs {tokens[first]} tokens (a budget of {tokens[first]} "
+                 f"or more returns it), the smallest of them {min(tokens[i] for i in cut.dropped)}")
     return note
