@@ -48,3 +48,15 @@ def test_an_option_a_command_would_ignore_is_refused(argv: list[str], capsys: py
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_every_index_dir_help_names_the_variable_that_sets_its_default(capsys: pytest.CaptureFixture[str]) -> None:
+    # the moves said "(default .skill-retriever)" alone, the other commands the variable too
+    from skill_retriever.cli import _parser
+
+    commands = _parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name, parser in commands.items():
+        action = next((a for a in parser._actions if "--index-dir" in a.option_strings), None)
+        if action is None or action.help is None:
+            continue
+        assert "$SKILL_RETRIEVER_INDEX, else .skill-retriever" in action.help, (name, action.help)

@@ -29,6 +29,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from skill_retriever import __version__
 from skill_retriever.cliargs import (
     DEFAULT_INDEX_DIR,
+    INDEX_DIR_DEFAULT,
     Parser,
     add_index_options,
     add_json_option,
@@ -143,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
     mv = sub.add_parser("move-to-server", help="mirror an index's vectors into a Chroma server and search through it",
                         description="Copy an index's vectors into collections of its own on a Chroma server and "
                         "search through it from then on; move-to-embedded is the way back.")
-    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named, help=f"the index to move (default {DEFAULT_INDEX_DIR})")
+    mv.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named, help=f"the index to move ({INDEX_DIR_DEFAULT})")
     mv.add_argument("--chroma-url", required=True, help="the server, e.g. http://127.0.0.1:8000")
     add_json_option(mv)
     add_lock_wait_option(mv)

@@ -21,9 +21,11 @@ if TYPE_CHECKING:
     from skill_retriever.stores.index import Index
 
 DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
+#: Where ``--index-dir``'s default comes from, for every command's help.
+INDEX_DIR_DEFAULT = f"default: $SKILL_RETRIEVER_INDEX, else .skill-retriever; now {DEFAULT_INDEX_DIR}"
 
 __all__ = [
-    "DEFAULT_INDEX_DIR", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_line",
+    "DEFAULT_INDEX_DIR", "INDEX_DIR_DEFAULT", "Parser", "add_index_options", "add_lock_wait_option", "add_query_limits", "error_line",
     "error_text", "folder_named", "kind_list", "lock_wait_of", "open_for_repair", "open_index", "print_json_error",
 ]
 
@@ -66,7 +68,7 @@ def add_location_options(sp: argparse.ArgumentParser) -> None:
     """``--index-dir`` and ``--chroma-url``: for a command that reads an index."""
     sp.add_argument(
         "--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named,
-        help=f"index directory (default: $SKILL_RETRIEVER_INDEX, else .skill-retriever; now {DEFAULT_INDEX_DIR})",
+        help=f"index directory ({INDEX_DIR_DEFAULT})",
     )
     sp.add_argument(
         "--chroma-url", default=None,

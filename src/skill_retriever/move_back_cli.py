@@ -8,6 +8,7 @@ from typing import Any
 
 from skill_retriever.cliargs import (
     DEFAULT_INDEX_DIR,
+    INDEX_DIR_DEFAULT,
     add_json_option,
     add_lock_wait_option,
     folder_named,
@@ -27,7 +28,7 @@ def add_parser(sub: Any) -> None:
         "server unless --delete-collections is given.",
     )
     me.add_argument("--index-dir", default=DEFAULT_INDEX_DIR, type=folder_named,
-                    help=f"the index to move (default {DEFAULT_INDEX_DIR})")
+                    help=f"the index to move ({INDEX_DIR_DEFAULT})")
     me.add_argument("--delete-collections", action="store_true",
                     help="afterwards delete the index's own collections from the server (never another index's)")
     add_json_option(me)
