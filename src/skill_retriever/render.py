@@ -35,6 +35,7 @@ from skill_retriever.responses import (
 )
 from skill_retriever.route_why import route_label
 from skill_retriever.safety.terminal import printable
+from skill_retriever.score_text import score_text
 from skill_retriever.snippet_display import readable_snippet
 
 __all__ = [
@@ -260,7 +261,7 @@ def render(
             lines.append(f"note: {w}")
     for rank, s in enumerate(shown, 1):
         r = s.result
-        lines.append(f"{rank:>2}. {r.name} [{r.kind}]  score {r.score:.4f}  {r.token_count} tokens")
+        lines.append(f"{rank:>2}. {r.name} [{r.kind}]  score {score_text(r.score)}  {r.token_count} tokens")
         lines.append(f"    {reason(query, s, view)}")
         if s.also_at:
             more = f" (+{len(s.also_at) - 2} more)" if len(s.also_at) > 2 else ""

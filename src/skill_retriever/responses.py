@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from skill_retriever.route_why import route_label
+from skill_retriever.score_text import score_text
 
 __all__ = [
     "NOTHING_FITS",
@@ -324,7 +325,7 @@ class SearchResponse:
         why = route_label(self.stats.get("plan_query"))  # what chose the route, in a few words
         route = f"{self.route}: {why}" if why else self.route
         lines = [f"{counted} (route {route}, {ranked}{sure}{', nothing fits' if self.nothing_fits else ''})"]
-        lines += [f"{n:>2}. {r.name} [{r.kind}] score {r.score:.4f}, {r.token_count} tokens, id {r.id}"
+        lines += [f"{n:>2}. {r.name} [{r.kind}] score {score_text(r.score)}, {r.token_count} tokens, id {r.id}"
                   for n, r in enumerate(self.results, 1)]
         return "\n".join(lines + [f"note: {w}" for w in self.warnings])
 
