@@ -58,7 +58,7 @@ def test_a_cached_answer_is_explained_too(sample_dir: Path) -> None:
         retriever = Retriever(index)
         first = retriever.search(QUERY, k=5)
         hit = retriever.search(QUERY, k=5)
-        assert hit.stats.get("cache") == {"hit": True}
+        assert hit.stats["cache"]["hit"] is True
         assert [r.reason for r in hit.results] == [r.reason for r in first.results] and hit.results[0].reason
 
 

@@ -1,9 +1,17 @@
-"""The `Retriever`'s answer cache, keyed so that no answer outlives a write."""
+"""The `Retriever`'s answer cache, keyed so that no answer outlives a write.
+
+An answer it serves reports the time of the call that served it (`served_stats`): its
+phases did not run, so they carry no ``ms``; ``stats["cache"]`` holds this call's ``ms``
+and the phase times of the search that computed the answer, ``original_ms``. Served with
+the computing search's ``ms``, a hit added up (``--json``, the server graph's output, a
+latency column) read as a search at the first one's time.
+"""
 
 from __future__ import annotations
 
 import copy
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -14,6 +22,8 @@ from typing import Any
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.responses import SearchResponse
 from skill_retriever.stores.snapshot import IndexSnapshot
+
+log = logging.getLogger("skill_retriever")
 
 
 def answer_key(
@@ -39,10 +49,17 @@ class AnswerCache:
         self._size = size
         self._lock = threading.Lock()
 
+    def holds(self, key: str) -> bool:
+        """Whether an answer is kept under ``key`` (no copy made, none served)."""
+        with self._lock:
+            return key in self._cache
+
     def get(self, key: str) -> SearchResponse | None:
-        """A copy of the answer kept under ``key``, marked as a cache hit, or None."""
+        """A copy of the answer kept under ``key``, its stats those of a cache hit
+        (`served_stats`), or None."""
         if not self._size:
             return None
+        start = time.perf_counter()
         with self._lock:
             hit = self._cache.get(key)
             if hit is None:
@@ -51,7 +68,11 @@ class AnswerCache:
         # Deep copies, in and out: a caller who edits its answer (a result's channels, a
         # phase's stats, the fit) must not edit what the next caller is served.
         answer = copy.deepcopy(hit)
-        return replace(answer, stats={**answer.stats, "cache": {"hit": True}})
+        stats = served_stats(answer.stats, start)
+        # -v's lines: a hit runs no phase, so without this one it would say nothing at all
+        log.info("[skill_retriever][cache] hit ms=%s (the phases did not run; the search that computed the "
+                 "answer took %.3f ms)", stats["cache"]["ms"], sum(stats["cache"]["original_ms"].values()))
+        return replace(answer, stats=stats)
 
     def put(self, key: str, response: SearchResponse) -> None:
         """Keep a copy of ``response`` under ``key``."""
@@ -62,3 +83,19 @@ class AnswerCache:
             self._cache[key] = kept
             while len(self._cache) > self._size:
                 self._cache.popitem(last=False)
+
+
+def served_stats(stats: Mapping[str, Any], start: float) -> dict[str, Any]:
+    """The stats of an answer served from the cache, a lookup begun at ``start``
+    (``time.perf_counter()``): each phase's figures without its ``ms`` (they describe the
+    answer, but the phase did not run now), and ``cache``: ``hit``, this call's ``ms``
+    and ``original_ms``, the phase times of the search that computed the answer."""
+    phases: dict[str, Any] = {}
+    original: dict[str, float] = {}
+    for name, st in stats.items():
+        if isinstance(st, Mapping) and "ms" in st:
+            original[name] = st["ms"]
+            st = {k: v for k, v in st.items() if k != "ms"}
+        phases[name] = st
+    ms = round((time.perf_counter() - start) * 1000.0, 3)
+    return {**phases, "cache": {"hit": True, "ms": ms, "original_ms": original}}

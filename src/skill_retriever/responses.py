@@ -287,10 +287,13 @@ class SearchResponse:
 
     @property
     def total_ms(self) -> float:
-        """Milliseconds the phases took, together (each phase's are in ``stats[phase]["ms"]``;
-        0 for an answer served from the cache)."""
-        if self.stats.get("cache", {}).get("hit"):
-            return 0.0
+        """Milliseconds this call's phases took, together (each phase's are in
+        ``stats[phase]["ms"]``); for an answer served from the cache, the time serving it
+        took, ``stats["cache"]["ms"]`` (the phases did not run: the search that computed
+        the answer took ``stats["cache"]["original_ms"]``)."""
+        cache = self.stats.get("cache")
+        if isinstance(cache, Mapping) and cache.get("hit"):
+            return round(float(cache.get("ms", 0.0)), 3)  # 0: a hit's JSON from before it was timed
         return round(float(sum(st.get("ms", 0.0) for st in self.stats.values() if isinstance(st, Mapping))), 3)
 
     def to_dict(self) -> dict[str, Any]:

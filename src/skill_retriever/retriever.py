@@ -250,7 +250,7 @@ class Retriever:
         """
         calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
         texts = search_texts([(c.payload["query"], c.context.config) for c in calls])
-        todo = [(c, t) for c, t in zip(calls, texts, strict=True) if self._answers.get(c.key) is None]
+        todo = [(c, t) for c, t in zip(calls, texts, strict=True) if not self._answers.holds(c.key)]
         if len(todo) > 1:
             self._embed_batch(todo)
         return [self._run(c, None) for c in calls]

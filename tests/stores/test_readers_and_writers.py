@@ -169,13 +169,16 @@ def test_editing_an_answer_never_edits_the_answer_the_cache_serves_next(tiny_ind
     retriever = Retriever(tiny_index, RetrievalConfig(k=5), reranker=None)
     query = "alembic migrations revision scripts"
     first = retriever.search(query)
-    expected = copy.deepcopy(first.to_output())
     assert first.results and first.fit is not None
 
     def served(answer: object) -> dict[str, object]:
+        """The answer without its timings: a hit's phases report none (it ran none)."""
         out = copy.deepcopy(answer.to_output())  # type: ignore[attr-defined]
         out["stats"].pop("cache", None)
+        out["stats"] = {name: {k: v for k, v in st.items() if k != "ms"} for name, st in out["stats"].items()}
         return out
+
+    expected = served(first)
 
     def vandalise(answer: object) -> None:
         assert hasattr(answer, "results")
@@ -187,7 +190,7 @@ def test_editing_an_answer_never_edits_the_answer_the_cache_serves_next(tiny_ind
 
     vandalise(first)
     second = retriever.search(query)
-    assert second.stats["cache"] == {"hit": True}
+    assert second.stats["cache"]["hit"] is True
     assert served(second) == expected
     vandalise(second)
     assert served(retriever.search(query)) == expected
