@@ -150,8 +150,8 @@ def bare_url(url: str) -> str:
 def plugin_meta(data: Any) -> dict[str, Any]:
     """The JSON-serialisable fields of a ``plugin.json``, its inline ``mcpServers`` and
     ``hooks`` objects as their names only: their commands, arguments, URLs and environment
-    may hold secrets, which the index never keeps (the servers are indexed as members,
-    redacted, and installed from the file)."""
+    may hold secrets, which the index never keeps (the servers, and the hooks as one hook,
+    are indexed as members, redacted, and installed from the file)."""
     if not isinstance(data, dict):
         raise RecordError(f"plugin.json must be a JSON object, got {type(data).__name__}")
     out = {str(k): v for k, v in jsonable(data).items()}

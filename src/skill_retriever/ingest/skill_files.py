@@ -7,9 +7,10 @@ from pathlib import Path
 
 from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
-from skill_retriever.ingest.command_places import command_place
+from skill_retriever.ingest.command_places import COMMANDS_FOLDER, command_place
 from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
 from skill_retriever.ingest.plugin_manifests import PluginSpec, is_marketplace
+from skill_retriever.ingest.plugin_paths import Declared
 from skill_retriever.ingest.result import Problem, Unread
 from skill_retriever.ingest.skill_links import Corpus
 from skill_retriever.model import NodeKind
@@ -66,6 +67,8 @@ class Reader:
         # a name (wshobson/agents into ``agents/``) would make every stray Markdown file
         # with a name and a description an agent: there the folders inside decide.
         self.root_names = [] if is_layout(files) else [root.resolve().name]
+        #: The files plugin manifests name as components (`plugin_paths.declared_paths`).
+        self.declared: dict[str, Declared] = {}
 
     def folders(self, folder: str, skill: str | None) -> list[str]:
         """The folder names that say what a file is: those below its skill folder, or
@@ -104,23 +107,19 @@ class Reader:
         base, folder = posixpath.basename(rel), posixpath.dirname(rel)
         stem, ext = posixpath.splitext(base)
         lower_ext = ext.lower()
-        if base == "plugin.json":  # read as the plugin's manifest (`manifest`); its servers here
-            return self.plugin_servers(rel) if skill is None else []
+        if base == "plugin.json":  # read as the plugin's manifest (`manifest`); its inline members here
+            return self.plugin_members(rel) if skill is None else []
         if stem.lower() in _IGNORED_STEMS or is_marketplace(rel):
             return []
+        # a file of a skill's folder is the skill's, whatever path names it (Claude Code's
+        # reference points "commands" at skill folders: their SKILL.md is the command)
+        declared = self.declared.get(rel) if skill is None and not is_skill else None
+        if declared is not None:
+            return self._declared(rel, declared, stem)
         context = self.folders(folder, skill)
         kind = NodeKind.SKILL if is_skill else _kind_folder(context)
         if lower_ext == ".md":
-            default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
-            text = rec.read_text(self.root / rel, self.max_bytes)
-            made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
-            if made is not None and made.kind is NodeKind.COMMAND:
-                # Where the file lies below commands/ is what Claude Code names and files
-                # it by (`command_places`): kept so that install writes it there.
-                place, notes = command_place(context, stem)
-                made.attrs.update(place)
-                made.warnings += notes
-            return [made] if made else []
+            return self._markdown(rel, kind, context, (posixpath.basename(folder) or self.corpus) if is_skill else stem)
         if lower_ext != ".json" or skill is not None:
             return []
         if kind is NodeKind.HOOK:
@@ -130,18 +129,74 @@ class Reader:
             return cfg.mcp_records(self.json(rel), rel, stem)
         return []
 
-    def plugin_servers(self, rel: str) -> list[rec.Record]:
-        """The MCP servers a ``plugin.json`` holds inline (``"mcpServers": {name: {...}}``),
-        one record each (``rel#name``), members of its plugin as a ``.mcp.json``'s are:
-        installing the plugin installs them. A manifest that cannot be read is reported
-        once, as the plugin's (`manifest`); a ``mcpServers`` naming files (a path, a list
-        of paths) gives nothing here: ``.mcp.json`` at the plugin's root is read as any."""
+    def _markdown(self, rel: str, kind: NodeKind | None, context: list[str], default: str) -> list[rec.Record]:
+        text = rec.read_text(self.root / rel, self.max_bytes)
+        made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
+        if made is not None and made.kind is NodeKind.COMMAND:
+            # Where the file lies below commands/ is what Claude Code names and files
+            # it by (`command_places`): kept so that install writes it there.
+            place, notes = command_place(context, posixpath.splitext(posixpath.basename(rel))[0])
+            made.attrs.update(place)
+            made.warnings += notes
+        return [made] if made else []
+
+    def _declared(self, rel: str, declared: Declared, stem: str) -> list[rec.Record]:
+        """A file its plugin's manifest names as a component (`plugin_paths`): read as
+        one of the default folder's, a command namespaced by the folders below the
+        declared one as by those below ``commands/``."""
+        if declared.kind is NodeKind.HOOK:
+            data = self.json(rel)
+            if not is_hook_definition(data):
+                raise rec.RecordError(
+                    "named as hooks by its plugin's plugin.json, but holds no 'hooks' mapping; "
+                    "write it as hooks/hooks.json is written"
+                )
+            name = self._plugin_hooks_name(declared.plugin) if stem.lower() == "hooks" else stem
+            return [hook_record(data, rel, name, self.files)]
+        if declared.kind is NodeKind.MCP_SERVER:
+            return cfg.mcp_records(self.json(rel), rel, stem)
+        return self._markdown(rel, declared.kind, [COMMANDS_FOLDER, *declared.below(rel)], stem)
+
+    def _plugin_hooks_name(self, plugin: str) -> str:
+        """What a plugin's hooks file named ``hooks.json``, or its inline hooks, is called:
+        ``<plugin folder>-hooks``, as its ``hooks/hooks.json`` is (`_hook_name`)."""
+        return f"{posixpath.basename(plugin) or self.corpus}-hooks"
+
+    def plugin_members(self, rel: str) -> list[rec.Record]:
+        """The hooks and MCP servers a ``plugin.json`` holds inline, members of its plugin
+        as its ``hooks/hooks.json`` and ``.mcp.json`` are: installing the plugin installs
+        them. ``"hooks": {event: [...]}`` is one HOOK record (``rel#hooks``, named
+        `_plugin_hooks_name`, its commands redacted as a hooks.json's are); each of
+        ``"mcpServers": {name: {...}}`` one server (``rel#name``). A manifest that cannot
+        be read is reported once, as the plugin's (`manifest`); paths in these fields are
+        read as their files (`plugin_paths`)."""
         try:
             data = self.json(rel)
         except (rec.RecordError, OSError):
             return []
-        servers = data.get("mcpServers") if isinstance(data, dict) else None
-        return cfg.mcp_records({"mcpServers": servers}, rel, "") if isinstance(servers, dict) and servers else []
+        if not isinstance(data, dict):
+            return []
+        made: list[rec.Record] = []
+        servers = data.get("mcpServers")
+        if isinstance(servers, dict) and servers:
+            made += cfg.mcp_records({"mcpServers": servers}, rel, "")
+        hooks = data.get("hooks")
+        if isinstance(hooks, dict):
+            folder = posixpath.dirname(rel)
+            plugin = posixpath.dirname(folder) if posixpath.basename(folder) == ".claude-plugin" else folder
+            try:  # its own object, not the manifest: the plugin's name and description are not the hook's
+                record = hook_record({"hooks": hooks}, rel, self._plugin_hooks_name(plugin), self.files)
+            except rec.RecordError as exc:
+                if not made:
+                    raise
+                made[0].warnings.append(f"inline hooks ignored: {exc}")  # reported against this file
+            else:
+                taken = {r.rel for r in made}
+                # a server may be named "hooks" itself: the hook then takes the next free id
+                record.rel = next(i for n in range(len(made) + 1)
+                                  if (i := f"{rel}#hooks" + (f"-{n}" if n else "")) not in taken)
+                made.append(record)
+        return made
 
     def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:
         if spec.manifest is None:

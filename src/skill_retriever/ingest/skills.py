@@ -18,8 +18,12 @@ What is recognised, walking the folder in sorted order:
 - Plugins (see `plugin_manifests`): ``.claude-plugin/marketplace.json`` entries,
   ``plugin.json`` manifests and ``plugins/<x>/`` folders; a plugin's components get
   PART_OF edges to it. The MCP servers a ``plugin.json`` holds inline (``mcpServers``)
-  are its members too (``plugin.json#name``), and a ``.mcp.json`` may map names to servers
-  without the ``mcpServers`` key, as a plugin's own may.
+  are its members too (``plugin.json#name``), and so are its inline ``hooks`` (one hook,
+  ``plugin.json#hooks``, named ``<plugin folder>-hooks`` as its ``hooks/hooks.json`` is);
+  a ``.mcp.json`` may map names to servers without the ``mcpServers`` key, as a plugin's
+  own may. The paths a ``plugin.json`` names for its ``commands``, ``agents``, ``skills``,
+  ``hooks`` and ``mcpServers`` are read besides its default folders, each file as that
+  kind (see `plugin_paths`; a path leaving the plugin's folder is refused).
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
 The root's own name counts as such a folder only for one kind's folder indexed by itself
@@ -63,6 +67,7 @@ from skill_retriever.ingest.plugin_manifests import (
     find_plugins,
     plugin_record,
 )
+from skill_retriever.ingest.plugin_paths import declared_paths
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_files import Reader
@@ -138,6 +143,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
+    reader.declared = declared_paths(local, reader.json, files, root, out.problems)
     plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
     files_of: dict[str, list[str]] = {}
     for rel in files:

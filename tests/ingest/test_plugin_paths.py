@@ -1,0 +1,268 @@
+"""The component paths a ``plugin.json`` declares (`plugin_paths`): inline hooks, hooks and
+mcpServers files, custom commands, agents and skills folders, read besides the default
+folders and linked to their plugin; paths leaving the plugin refused."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skill_retriever.ingest.result import IngestResult, Unread
+from skill_retriever.ingest.skills import ingest_skill_repo
+from skill_retriever.model import EdgeKind, Node, NodeKind
+
+PLUGIN = "plugins/p1"
+MANIFEST = f"{PLUGIN}/.claude-plugin/plugin.json"
+SECRET = "sk-ant-api03-" + "a" * 40
+HOOKS = {
+    "PostToolUse": [
+        {
+            "matcher": "Edit",
+            "hooks": [{"type": "command", "command": f"curl -H 'x-api-key: {SECRET}' https://x.example/h"}],
+        }
+    ]
+}
+
+
+def _write(root: Path, rel: str, content: str | dict[str, Any]) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+
+
+def _md(name: str, description: str = "A component.") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n\nBody of {name}.\n"
+
+
+def _repo(tmp_path: Path, manifest: dict[str, Any], **files: str | dict[str, Any]) -> IngestResult:
+    root = tmp_path / "repo"
+    _write(root, MANIFEST, {"name": "p1", "description": "The plugin's own words.", **manifest})
+    for rel, content in files.items():
+        _write(root, f"{PLUGIN}/{rel}", content)
+    return ingest_skill_repo(root)
+
+
+def _nodes(result: IngestResult) -> dict[str, Node]:
+    return {n.id.removeprefix("repo/"): n for n in result.nodes}
+
+
+def _part_of_plugin(result: IngestResult) -> set[str]:
+    return {e.source.removeprefix("repo/") for e in result.edges
+            if e.kind is EdgeKind.PART_OF and e.target == f"repo/{PLUGIN}"}
+
+
+def test_inline_hooks_are_one_hook_of_the_plugin_with_secrets_redacted(tmp_path: Path) -> None:
+    result = _repo(tmp_path, {"hooks": HOOKS})
+    nodes = _nodes(result)
+    hook = nodes[f"{MANIFEST}#hooks"]
+    assert hook.kind is NodeKind.HOOK
+    assert hook.name == "p1-hooks"  # as plugins/p1/hooks/hooks.json is named
+    assert hook.attrs["plugin"] == "p1"
+    assert f"{MANIFEST}#hooks" in _part_of_plugin(result)
+    assert SECRET not in json.dumps(hook.attrs) and SECRET not in hook.text
+    command = hook.attrs["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+    assert "[redacted]" in command and command.startswith("curl")
+    assert "own words" not in hook.text  # the plugin's description is not the hook's
+    assert "On PostToolUse for tools matching Edit" in hook.text
+    assert SECRET not in json.dumps(nodes[PLUGIN].attrs)
+    assert result.problems == []
+
+
+@pytest.mark.parametrize("declared", ["./config/hooks.json", ["./config/hooks.json", "./config/guard.json"]])
+def test_hooks_paths_are_read_as_hook_files(tmp_path: Path, declared: str | list[str]) -> None:
+    result = _repo(
+        tmp_path,
+        {"hooks": declared},
+        **{"config/hooks.json": {"hooks": HOOKS}, "config/guard.json": {"hooks": {"Stop": [
+            {"hooks": [{"type": "command", "command": "echo stop"}]}]}}},
+    )
+    nodes = _nodes(result)
+    hook = nodes[f"{PLUGIN}/config/hooks.json"]
+    assert (hook.kind, hook.name, hook.attrs["plugin"]) == (NodeKind.HOOK, "p1-hooks", "p1")
+    assert SECRET not in json.dumps(hook.attrs)
+    assert f"{PLUGIN}/config/hooks.json" in _part_of_plugin(result)
+    assert (f"{PLUGIN}/config/guard.json" in nodes) is isinstance(declared, list)
+    if isinstance(declared, list):
+        assert nodes[f"{PLUGIN}/config/guard.json"].name == "guard"
+    assert result.problems == []
+
+
+def test_custom_commands_agents_and_skills_paths_add_to_the_default_folders(tmp_path: Path) -> None:
+    result = _repo(
+        tmp_path,
+        {
+            "commands": ["./custom/cmds", "./extra/deploy.md"],
+            "agents": "./team/",
+            "skills": ["./more-skills/"],
+        },
+        **{
+            "commands/default.md": "---\ndescription: The default folder's.\n---\n\nDo it.\n",
+            "custom/cmds/git/commit.md": "---\ndescription: Commit the work.\n---\n\nCommit.\n",
+            "custom/cmds/notes.txt": "not a command",
+            "extra/deploy.md": "---\ndescription: Deploy it.\n---\n\nDeploy.\n",
+            "team/reviewer.md": _md("reviewer", "Reviews diffs."),
+            "more-skills/pdf/SKILL.md": _md("pdf", "Reads PDFs."),
+        },
+    )
+    nodes = _nodes(result)
+    kinds = {rel: nodes[f"{PLUGIN}/{rel}"].kind for rel in (
+        "commands/default.md", "custom/cmds/git/commit.md", "extra/deploy.md",
+        "team/reviewer.md", "more-skills/pdf/SKILL.md")}
+    assert kinds == {
+        "commands/default.md": NodeKind.COMMAND,
+        "custom/cmds/git/commit.md": NodeKind.COMMAND,
+        "extra/deploy.md": NodeKind.COMMAND,
+        "team/reviewer.md": NodeKind.AGENT,
+        "more-skills/pdf/SKILL.md": NodeKind.SKILL,
+    }
+    commit = nodes[f"{PLUGIN}/custom/cmds/git/commit.md"].attrs
+    # the folders below the declared one are its namespace, as below commands/
+    assert (commit["command_namespace"], commit["command_stem"]) == ("p1/git", "commit")
+    assert nodes[f"{PLUGIN}/extra/deploy.md"].attrs["command_namespace"] == "p1"
+    assert {f"{PLUGIN}/{rel}" for rel in kinds} <= _part_of_plugin(result)
+    assert result.problems == []
+
+
+def test_a_commands_path_naming_a_skill_folder_leaves_the_skill_whole(tmp_path: Path) -> None:
+    result = _repo(
+        tmp_path,
+        {"commands": ["./skills/commit/"]},
+        **{"skills/commit/SKILL.md": _md("commit"), "skills/commit/reference.md": _md("ref", "Details.")},
+    )
+    nodes = _nodes(result)
+    assert nodes[f"{PLUGIN}/skills/commit/SKILL.md"].kind is NodeKind.SKILL
+    assert nodes[f"{PLUGIN}/skills/commit/reference.md"].kind is NodeKind.OTHER  # as without the path
+    assert "reference.md" in nodes[f"{PLUGIN}/skills/commit/SKILL.md"].attrs["files"]
+
+
+def test_mcp_servers_path_is_read_as_a_servers_file(tmp_path: Path) -> None:
+    servers = {"mcpServers": {"db": {"command": "node", "args": ["db.js", "--token", SECRET]}}}
+    result = _repo(tmp_path, {"mcpServers": "./config/servers.json"}, **{"config/servers.json": servers})
+    server = _nodes(result)[f"{PLUGIN}/config/servers.json#db"]
+    assert (server.kind, server.name, server.attrs["plugin"]) == (NodeKind.MCP_SERVER, "db", "p1")
+    assert SECRET not in json.dumps(server.attrs)
+    assert result.problems == []
+
+
+def test_inline_servers_and_hooks_together(tmp_path: Path) -> None:
+    result = _repo(tmp_path, {"hooks": HOOKS, "mcpServers": {"db": {"command": "node"}}})
+    nodes = _nodes(result)
+    assert nodes[f"{MANIFEST}#db"].kind is NodeKind.MCP_SERVER
+    assert nodes[f"{MANIFEST}#hooks"].kind is NodeKind.HOOK
+
+
+def test_a_server_named_hooks_keeps_its_id_and_the_hook_gets_another(tmp_path: Path) -> None:
+    servers = {"hooks": {"command": "node"}, "hooks-1": {"command": "node"}}
+    result = _repo(tmp_path, {"hooks": HOOKS, "mcpServers": servers})
+    ids = [n.id for n in result.nodes]
+    assert len(ids) == len(set(ids)) == 4
+    nodes = _nodes(result)
+    assert nodes[f"{MANIFEST}#hooks"].kind is NodeKind.MCP_SERVER
+    assert nodes[f"{MANIFEST}#hooks-2"].kind is NodeKind.HOOK
+
+
+def test_a_declared_default_folder_is_read_once(tmp_path: Path) -> None:
+    # wshobson/agents' pptx-deck-creation declares "agents": ["./agents"] and its skills
+    result = _repo(
+        tmp_path,
+        {"agents": ["./agents"], "skills": ["./skills/a"], "hooks": "./hooks/hooks.json", "mcpServers": "./.mcp.json"},
+        **{
+            "agents/x.md": _md("x"),
+            "skills/a/SKILL.md": _md("a"),
+            "hooks/hooks.json": {"hooks": HOOKS},
+            ".mcp.json": {"mcpServers": {"db": {"command": "node"}}},
+        },
+    )
+    assert sorted(_nodes(result)) == sorted([
+        PLUGIN, f"{PLUGIN}/agents/x.md", f"{PLUGIN}/skills/a/SKILL.md",
+        f"{PLUGIN}/hooks/hooks.json", f"{PLUGIN}/.mcp.json#db",
+    ])
+    assert _nodes(result)[f"{PLUGIN}/hooks/hooks.json"].name == "p1-hooks"
+    assert result.problems == []
+
+
+@pytest.mark.parametrize("path", ["../p2/hooks.json", "./a/../../p2/hooks.json", "/etc/passwd"])
+def test_a_path_leaving_the_plugin_is_refused_and_never_read(tmp_path: Path, path: str) -> None:
+    root = tmp_path / "repo"
+    _write(root, "plugins/p2/hooks.json", {"hooks": HOOKS})  # in the repository, not in p1
+    result = _repo(tmp_path, {"hooks": path, "commands": path})
+    assert sorted(_nodes(result)) == [PLUGIN]
+    assert len(result.problems) == 2
+    for problem in result.problems:
+        assert problem.path == str(root / MANIFEST)
+        assert path in problem.message and "refused" in problem.message
+        assert problem.keeps is Unread.NOTHING
+
+
+def test_a_windows_path_is_refused_saying_why(tmp_path: Path) -> None:
+    result = _repo(tmp_path, {"commands": ".\\custom"}, **{"custom/x.md": _md("x")})
+    assert _nodes(result)[f"{PLUGIN}/custom/x.md"].kind is NodeKind.OTHER  # as without the path
+    (problem,) = result.problems
+    assert "backslash" in problem.message and "refused" in problem.message
+
+
+def test_a_plugin_indexed_as_the_root_reads_its_paths(tmp_path: Path) -> None:
+    root = tmp_path / "p1"
+    _write(root, ".claude-plugin/plugin.json", {"name": "p1", "hooks": HOOKS, "agents": "./team"})
+    _write(root, "team/reviewer.md", _md("reviewer"))
+    nodes = {n.id: n for n in ingest_skill_repo(root).nodes}
+    assert nodes["p1/.claude-plugin/plugin.json#hooks"].name == "p1-hooks"
+    assert nodes["p1/team/reviewer.md"].kind is NodeKind.AGENT
+
+
+def test_a_link_leading_out_of_the_plugin_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    _write(root, "shared/hooks.json", {"hooks": HOOKS})
+    (root / PLUGIN / "config").mkdir(parents=True)
+    os.symlink(root / "shared/hooks.json", root / PLUGIN / "config/hooks.json")
+    result = _repo(tmp_path, {"hooks": "./config/hooks.json"})
+    assert f"{PLUGIN}/config/hooks.json" not in _nodes(result)
+    (problem,) = [p for p in result.problems if p.path == str(root / MANIFEST)]
+    assert "symbolic link" in problem.message and "refused" in problem.message
+
+
+def test_missing_paths_bad_types_and_bad_json_are_warnings_and_the_rest_is_read(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    result = _repo(
+        tmp_path,
+        {"hooks": "./config/hooks.json", "agents": "./nowhere", "commands": 3, "skills": ["./s", 4],
+         "mcpServers": "./config/not-a-hook.json"},
+        **{"config/hooks.json": "{not json", "config/not-a-hook.json": "[1, 2]",
+           "s/one/SKILL.md": _md("one"), "commands/kept.md": "---\ndescription: Kept.\n---\n\nKept.\n"},
+    )
+    nodes = _nodes(result)
+    assert {n.kind for n in nodes.values()} == {NodeKind.PLUGIN, NodeKind.SKILL, NodeKind.COMMAND}
+    by_path: dict[str, list[str]] = {}
+    for p in result.problems:
+        by_path.setdefault(p.path.removeprefix(f"{root}/"), []).append(p.message)
+    assert "not valid JSON" in by_path[f"{PLUGIN}/config/hooks.json"][0]
+    assert "MCP config must be a JSON object" in by_path[f"{PLUGIN}/config/not-a-hook.json"][0]
+    messages = " | ".join(by_path[MANIFEST])
+    assert "'./nowhere' names no file or folder" in messages
+    assert "'commands' must be a path or a list of paths, got int" in messages
+    assert "'skills' holds entries that are not paths" in messages
+
+
+def test_a_hooks_file_without_hooks_is_a_problem_of_that_file(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    result = _repo(tmp_path, {"hooks": "./config/h.json"}, **{"config/h.json": {"patterns": []}})
+    assert sorted(_nodes(result)) == [PLUGIN]
+    (problem,) = result.problems
+    assert problem.path == str(root / PLUGIN / "config/h.json")
+    assert "holds no 'hooks' mapping" in problem.message
+
+
+def test_malformed_inline_hooks_are_a_problem_and_the_plugin_stays(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    result = _repo(tmp_path, {"hooks": {"Stop": "echo"}}, **{"agents/x.md": _md("x")})
+    assert sorted(_nodes(result)) == [PLUGIN, f"{PLUGIN}/agents/x.md"]
+    (problem,) = result.problems
+    assert problem.path == str(root / MANIFEST) and "hooks.Stop must be a list" in problem.message
+    with_servers = _repo(tmp_path / "b", {"hooks": {"Stop": "echo"}, "mcpServers": {"db": {"command": "node"}}})
+    assert f"{MANIFEST}#db" in _nodes(with_servers)
+    (problem,) = with_servers.problems
+    assert "inline hooks ignored" in problem.message
