@@ -18,6 +18,7 @@ from the record as read, so redaction changes no edge.
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -324,8 +325,37 @@ def _mention_edges(placed: list[Placed], index: _Index, edges: _Edges) -> None:
     scanner = MentionScanner(index.keys())
     found = [scanner.scan(f"{p.record.description}\n{p.record.text}") for p in placed]
     too_common = common_keys(found, len(placed))
+    scopes = _skill_scopes(placed)
     for p, keys in zip(placed, found, strict=True):
         for key in sorted(keys - too_common - {name_key(p.record.name)}):
-            target = _resolve(key, p, [index])
+            seen = [q for q in index[key] if _in_scope(p, scopes.get(q.id))]
+            target = _resolve(key, p, [{key: seen}])
             if target is not None:
                 edges.add(p.id, target.id, EdgeKind.MENTIONS, MENTION_WEIGHT)
+
+
+def _skill_scopes(placed: Sequence[Placed]) -> dict[str, str]:
+    """The folder of the outermost skill each OTHER file inside a skill lies in.
+
+    Such a file (``rules/webhooks.md``, ``templates/cli-tool/TEMPLATE.md``) is named for
+    the readers of its skill: a component elsewhere that says "webhooks" or "cli-tool"
+    means the word, not that file (on davila7/claude-code-templates, 16 agents and commands
+    got a mention edge to the HeyGen skill's ``rules/webhooks.md`` so)."""
+    by_id = {p.id: p for p in placed}
+    scopes: dict[str, str] = {}
+    for p in placed:
+        outer = by_id.get(p.parent or "")
+        if p.record.kind is not NodeKind.OTHER or outer is None or outer.record.kind is not NodeKind.SKILL:
+            continue
+        seen = {p.id}
+        while (up := by_id.get(outer.parent or "")) is not None and up.record.kind is NodeKind.SKILL and up.id not in seen:
+            seen.add(up.id)
+            outer = up
+        scopes[p.id] = posixpath.dirname(outer.record.rel)
+    return scopes
+
+
+def _in_scope(p: Placed, scope: str | None) -> bool:
+    """Whether ``p``'s file may name a target confined to ``scope`` (None: no confinement;
+    '': a skill at the root, whose folder holds every file)."""
+    return scope is None or not scope or p.record.rel.startswith(f"{scope}/")

@@ -44,7 +44,8 @@ Edges: DEPENDS_ON (``requires`` / ``depends_on``; ``dependencies`` only where ev
 names a component: Anthropic's skill format lists software packages there), CONFLICTS_WITH
 (``conflicts``, the reason as description), USES (``mcp__server[__tool]``, ``server/*``,
 ``mcp_servers``: `tool_servers`), MENTIONS (weight 0.5: the description or body names another
-component, see `mentions`), PART_OF. A name resolves to a component of the same plugin,
+component, see `mentions`; a file inside a skill's folder only from files in that skill's
+folder), PART_OF. A name resolves to a component of the same plugin,
 else the first by path in the same corpus, else (dependencies only) in the other corpora
 ingested together. A ``requires`` that resolves nowhere is a note, not an edge, except
 package specs such as ``torch>=2.9``; written to an index, it is looked up again among the
