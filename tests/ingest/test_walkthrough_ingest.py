@@ -182,7 +182,11 @@ def test_real_repositories_index_every_skill_without_problems(repo: str, skills:
     result = ingest_skill_repo(root)
     found = sum(1 for p in root.rglob("*") if p.name.lower() == "skill.md" and p.is_file())
     assert sum(n.kind is NodeKind.SKILL for n in result.nodes) == found == skills
-    assert result.problems == []
+    # trailofbits' two rust-review prompts whose description a ` #` comment cuts short
+    # (`test_frontmatter_comment_cut`) get a note each, and nothing else has any.
+    cut = {Path(p.path).name for p in result.problems if p.read_whole and "ends before ' #'" in p.message}
+    assert cut == ({"repr-c-padding-finder.md", "packed-field-ref-finder.md"} if repo == "trailofbits__skills" else set())
+    assert len(result.problems) == len(cut)
 
 
 def test_a_skill_lists_the_files_of_skills_nested_in_it(tmp_path: Path) -> None:

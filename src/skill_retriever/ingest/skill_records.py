@@ -25,6 +25,7 @@ from skill_retriever.ingest.frontmatter import (
     parse_frontmatter,
     split_frontmatter,
 )
+from skill_retriever.ingest.frontmatter_comments import comment_cuts
 
 # The keys and `name_list` have their own module, which answers read without the YAML
 # reader; imported here under their old names (``skill_records.name_list`` still works).
@@ -138,6 +139,7 @@ def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> R
         return None
     record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
     record.warnings[:0] = [f"frontmatter {w}{unset_note(w, fields)}" for w in fm.warnings]
+    record.warnings += comment_cuts(split_frontmatter(text)[0] or "", fields)
     raw = {k: v for k, v in fields.items() if k not in ("name", "description")}
     record.attrs["frontmatter"] = jsonable(raw)
     if fm.recovered_from:
