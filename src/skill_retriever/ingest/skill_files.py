@@ -32,9 +32,6 @@ def is_layout(files: list[str]) -> bool:
     return False
 
 
-def _below(folder: str, skill: str | None) -> list[str]:
-    """The folder's parts below the skill folder it is in (all of them outside skills)."""
-    return folder.split("/")[len(skill.split("/")) if skill else 0 :] if folder else []
 
 
 def _hook_name(folder: str, stem: str) -> str:
@@ -71,11 +68,17 @@ class Reader:
         self.declared: dict[str, Declared] = {}
 
     def folders(self, folder: str, skill: str | None) -> list[str]:
-        """The folder names that say what a file is: those below its skill folder, or
-        (outside skills) every folder from the root down, the root's own name included
-        unless the root holds a repository's layout (`is_layout`), so indexing a
-        ``hooks/`` or ``mcps/`` folder itself reads its files as such."""
-        return _below(folder, skill) if skill is not None else [*self.root_names, *_below(folder, None)]
+        """The folder names that say what a file is: outside skills every folder from the
+        root down, the root's own name included unless the root holds a repository's layout
+        (`is_layout`), so indexing a ``hooks/`` or ``mcps/`` folder itself reads its files as
+        such; inside a skill's folder none. There an ``agents/`` or ``commands/`` folder
+        holds prompts the skill reads by path, which Claude Code never registers
+        (anthropics' skill-creator keeps ``agents/analyzer.md`` for subagents it starts
+        itself): such a file is the skill's, as any other (an OTHER part when named and
+        described)."""
+        if skill is not None:
+            return []
+        return [*self.root_names, *(folder.split("/") if folder else [])]
 
     def where(self, rel: str) -> str:
         return str(self.root / rel)

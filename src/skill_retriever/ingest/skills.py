@@ -5,8 +5,9 @@ What is recognised, walking the folder in sorted order:
 - ``SKILL.md`` (any case): a skill. The other files below its folder (those of skills
   nested in it included) are listed in ``attrs["files"]`` (relative to the folder), not
   read; a Markdown file there whose frontmatter has a name and a description also becomes
-  an OTHER node, PART_OF the skill.
-- ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks``: that kind (a command
+  an OTHER node, PART_OF the skill (in an ``agents/`` or ``commands/`` folder there too:
+  the skill reads those by path, Claude Code registers none of them).
+- ``*.md`` below a folder named ``agents``, ``commands`` or ``hooks`` outside skills: that kind (a command
   also records its folders below ``commands/`` and its file's stem, see `command_places`;
   a plugin's, its plugin's name in front); a ``.json``
   below ``hooks``: a hook definition, one node per file (see `hook_configs`: the exact
