@@ -18,9 +18,10 @@ from pathlib import Path
 
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.provenance import Provenance, source_root
+from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["READ_AS_BEFORE", "document_file_origin", "read_as_documents_before"]
+__all__ = ["READ_AS_BEFORE", "document_file_origin", "read_as_documents", "read_as_documents_before"]
 
 #: The note on a folder read as documents because the index holds it so.
 READ_AS_BEFORE = (
@@ -42,6 +43,15 @@ def _kinds_by_source(held: Mapping[str, Node]) -> dict[tuple[str, str], set[Node
 def read_as_documents_before(held: Mapping[str, Node], origin: Provenance) -> bool:
     """Whether the index holds this source (its name, from this folder) as documents only."""
     return _kinds_by_source(held).get((origin.name, origin.root)) == {NodeKind.DOCUMENT}
+
+
+def read_as_documents(result: IngestResult) -> bool:
+    """Whether a folder's detected read (`indexing.ingest`) read it as documents, finding
+    no component there: the note it carries says so."""
+    # the documents reader loads when used
+    from skill_retriever.ingest.documents import READ_AS_DOCUMENTS
+
+    return any(p.message == READ_AS_DOCUMENTS for p in result.problems)
 
 
 def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str | None) -> Provenance:

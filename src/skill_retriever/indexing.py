@@ -36,6 +36,7 @@ from skill_retriever.cross_source import link_across_sources
 from skill_retriever.document_sources import (
     READ_AS_BEFORE,
     document_file_origin,
+    read_as_documents,
     read_as_documents_before,
 )
 from skill_retriever.exceptions import ConfigError, IngestError
@@ -293,12 +294,16 @@ def index_sources(
         linked_file = one_file if source_kind in ("json", "docs") else None  # its edges may end at held items
         known = _known_ids(_held(index), origin, linked_file) if linked_file is not None else frozenset()
         # ``kind``, not ``source_kind``: a folder detected as skills may be read as documents.
-        as_before = kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
-        result = ingest(path, "docs" if as_before else kind, ner=ner, source_name=origin.name, known_ids=known,
+        result = ingest(path, kind, ner=ner, source_name=origin.name, known_ids=known,
                         within=Path(origin.root) if one_file is not None and source_kind == "docs" else None,
                         max_file_bytes=max_file_bytes, index_dir=index.path,
                         parse_progress=_parse_bar(progress_factory, path))
-        if as_before:
+        # Read as a skills repository now but held as documents: read as documents again,
+        # and said. Only then: a folder read as documents anyway was told --kind skills
+        # would read it as a skills repository, which read nothing there.
+        if (kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
+                and not read_as_documents(result)):
+            result = ingest(path, "docs", source_name=origin.name, max_file_bytes=max_file_bytes, index_dir=index.path)
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += held_twice(_held(index), origin, path, index.path)

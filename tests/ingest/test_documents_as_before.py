@@ -73,3 +73,28 @@ def test_a_skills_repository_and_another_name_are_not_held_as_documents(tmp_path
         write_file(root, "fmt/SKILL.md", SKILL)
         other = index_sources(index, [root], source_name="ops", calibrate=False)
         assert [n.kind for n in other.sources[0].nodes] == [NodeKind.SKILL]
+
+
+def test_a_documents_folder_with_no_component_is_not_told_to_read_as_skills(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Indexed again as it was, a folder of runbooks got the note meant for one that gained
+    # a SKILL.md, advising --kind skills, which then read nothing from it ("no items read").
+    root = _runbooks(tmp_path)
+    with Index.open(index_dir) as index:
+        index_sources(index, [root], calibrate=False)
+        again = index_sources(index, [root], calibrate=False)
+        assert [p.message for p in again.sources[0].notes] == [READ_AS_DOCUMENTS]
+        assert again.removed == {}
+    assert main(["index", str(root), "--index-dir", str(index_dir)]) == 0
+    assert "--kind skills" not in capsys.readouterr().out
+
+
+def test_a_documents_folder_that_gains_a_broken_skill_stays_documents(tmp_path: Path, index_dir: Path) -> None:
+    root = _runbooks(tmp_path)
+    with Index.open(index_dir) as index:
+        index_sources(index, [root], calibrate=False)
+        write_file(root, "fmt/SKILL.md", "---\nname: [unclosed\n---\nRun it.\n")
+        again = index_sources(index, [root], calibrate=False)
+        assert READ_AS_BEFORE in [p.message for p in again.sources[0].notes]
+        assert _kinds(index)["runbooks/deploy.md"] is NodeKind.DOCUMENT
