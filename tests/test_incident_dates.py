@@ -138,3 +138,20 @@ def test_stats_says_how_many_items_a_time_can_find(ix: Path, capsys: pytest.Capt
     code, out, _ = run(capsys, "stats", "--index-dir", ix, "--json")
     assert json.loads(out)["dated"] == {"items": 3, "of": 4, "first": "2026-10-14T00:00:00+00:00",
                                         "last": "2026-11-28T19:30:00+00:00", "undated_documents": 1}
+
+
+def test_a_date_that_is_no_text_is_said_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A list or a map of dates was said as Python writes it (``[datetime.date(2026, 1, 1)]``,
+    cut inside a word), and epoch milliseconds as "not an ISO date", where a JSON graph
+    node's says they look like milliseconds."""
+    write_file(tmp_path, "runbooks/list.md", "---\ntitle: List\ndate: [2026-01-01]\n---\nA list of dates.\n")
+    write_file(tmp_path, "runbooks/map.md",
+               "---\ntitle: Map\ndate: {when: 2026-01-01, by: the-platform-team-on-call}\n---\nA map.\n")
+    write_file(tmp_path, "runbooks/ms.md", "---\ntitle: Millis\ndate: 1767225600000\n---\nEpoch milliseconds.\n")
+    code, out, _ = run(capsys, "index", tmp_path / "runbooks", "--index-dir", tmp_path / "ix", "--embedder", "hashing-64")
+    assert code == 0
+    assert "datetime.date" not in out
+    assert "'date' ['2026-01-01'] is not an ISO date; ignored" in out
+    assert "'date' {'when': '2026-01-01', 'by': 'the-platf… is not an ISO date; ignored" in out
+    assert ("'date': timestamp 1767225600000 is not a valid time in epoch seconds (it looks like milliseconds: "
+            "divide by 1000, or write ISO-8601); ignored") in out

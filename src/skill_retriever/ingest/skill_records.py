@@ -264,11 +264,21 @@ def first_time(
         if isinstance(value, date) and not isinstance(value, datetime):
             return datetime.combine(value, time(), tzinfo=UTC)
         try:
-            return parse_timestamp(value, key)
-        except (InvalidItemError, ValueError, OverflowError, OSError):
+            return parse_timestamp(value, f"'{key}'")
+        except (InvalidItemError, ValueError, OverflowError, OSError) as exc:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):  # epoch milliseconds say so
+                warnings.append(f"{exc}; ignored")
+                continue
             # what to write instead: "November 26, 2026" and "11/20/2026" are common in runbooks
-            warnings.append(f"'{key}' {value!r:.40} is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)")
+            warnings.append(f"'{key}' {_as_written(value)} is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)")
     return None
+
+
+def _as_written(value: Any, limit: int = 40) -> str:
+    """A frontmatter value as its YAML wrote it, quoted, cut to ``limit`` characters: a
+    list or map of dates was said as Python's ``[datetime.date(2026, 1, 1)]``."""
+    text = repr(value if isinstance(value, str) else jsonable(value))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def jsonable(value: Any) -> Any:
