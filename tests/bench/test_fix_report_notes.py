@@ -61,3 +61,21 @@ def test_help_wraps_the_section_list_between_names(
     out = capsys.readouterr().out
     assert not [line for line in out.splitlines() if line.strip().startswith(",")], out
     assert ", ".join(NAMES) in " ".join(out.split())
+
+
+def test_the_incidents_section_names_its_reranker_and_its_latency() -> None:
+    """The incidents section measured the default search's latency and recorded the
+    "+rerank" row's reranker, but its lines showed neither: the legend's "the benchmark's
+    reranker" named none, and the latency the README quotes for it was in the JSON only."""
+    s = retrieval(["fusion", "fusion+rerank"])
+    by_shape = {"recent": {"MRR": 0.5, "R@10": 0.5, "n": 4}}
+    s.update(section="incidents", family="incidents", name="world", metrics=["MRR", "R@10"],
+             world={"services": 6, "deploys": 20, "incidents": 9, "seed": 7},
+             notes=["every method ranks only the kind the answer has"],
+             methods={m: {"family": "pipeline", "scores": {"MRR": 0.5, "R@10": 0.5}, "by_group": by_shape}
+                      for m in ("fusion", "fusion+rerank")})
+    for md in (True, False):
+        text = "\n".join(section_lines(s, md=md))
+        assert "'fusion+rerank' reranks with embedding:bundled:all-MiniLM-L6-v2" in text
+        assert "latency, default search as a user gets it (its reranker: none): p50 40 ms (p95 50), 2.0x" in text
+        assert "every method ranks only the kind the answer has" in text

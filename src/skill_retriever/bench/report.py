@@ -144,8 +144,13 @@ def _incident_lines(s: dict[str, Any], md: bool) -> list[str]:
     head = (f"incidents: {s['queries']} queries over a generated DevOps world "
             f"({w.get('services')} services, {w.get('deploys')} deploys, {w.get('incidents')} incidents; seed {w.get('seed')})")
     out = [f"### {head}" if md else f"\n{head}"]
-    if notes := s.get("notes"):  # which kinds each row ranks: the rows differ there
-        out += ([""] + [f"- {n}" for n in notes]) if md else [f"  ({'; '.join(notes)})"]
+    # which kinds each row ranks (the rows differ there), the "+rerank" row's reranker and
+    # the default search's latency, as a retrieval section says them: both were measured
+    # and recorded here, and shown nowhere but the JSON
+    notes = [*s.get("notes", []), reranker_note(s)]
+    if s.get("latency"):
+        notes.append(latency_note(s["latency"]))
+    out += ([""] + [f"- {n}" for n in notes]) if md else [f"  ({'; '.join(notes)})"]
     for metric in ("R@10", "MRR"):
         out.append("")
         out.append(f"{metric} by query shape{' (each channel alone, then the fusion)' if metric == 'R@10' else ''}:")
