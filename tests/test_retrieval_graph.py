@@ -15,7 +15,7 @@ from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.exceptions import ConfigError, QueryError, SkillRetrieverError
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph as compiled_graph
-from skill_retriever.model import Edge
+from skill_retriever.model import Edge, Node, NodeKind
 from skill_retriever.rerank import EmbeddingReranker, Reranker
 from skill_retriever.retriever import Retriever, SearchResponse
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -475,6 +475,29 @@ def test_an_identifier_the_query_writes_out_is_its_own_ranked_list(plain: Retrie
     # the item a typed hop starts from is not what the question asks for
     hop = plain.search("what does checkout-api depend on", principals=["*"])
     assert "named" not in hop.stats["fuse_rrf"]["channels"]
+
+
+def test_an_id_the_query_writes_out_is_named_too(plain: Retriever) -> None:
+    """An incident export's id is its ticket (``inc:4812``, the README's JSON graph) and its
+    name a title: asked for by its id, the search ranked two other incidents above it, as
+    the named list read names only."""
+    resp = plain.search("what did mcp:github change?", principals=["*"])
+    assert resp.ids[0] == "mcp:github" and resp.results[0].channels["named"] == 1
+    assert plain.search("MCP:GitHub", principals=["*"]).results[0].channels["named"] == 1  # any case, as a name
+    # an item the caller may not see is named for no one else
+    assert "named" not in plain.search(PRIVATE_ID, principals=[]).stats["fuse_rrf"]["channels"]
+    assert plain.search(PRIVATE_ID, principals=["team-a"]).results[0].channels["named"] == 1
+    # a plain word that is also an id names nothing: only a written-out id (a digit, ':', '/', ...)
+    assert "named" not in plain.search("github deploy", principals=["*"]).stats["fuse_rrf"]["channels"]
+
+
+def test_an_item_found_by_its_id_alone_says_so(tiny_index: Index) -> None:
+    tiny_index.upsert([Node(id="inc:4812", kind=NodeKind.INCIDENT, name="checkout 500s",
+                            text="Checkout returned HTTP 500 after the v2.3 deploy.")], [])
+    resp = Retriever(tiny_index, CONFIG, reranker=None, cache_size=0).search("what happened in INC:4812?")
+    assert resp.ids[0] == "inc:4812"
+    # not "close in meaning (semantic, graph, named)": the query wrote its id out
+    assert resp.results[0].reason == "named in the query"
 
 
 def test_a_time_window_raises_the_temporal_channel(plain: Retriever) -> None:

@@ -148,7 +148,11 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
         parts.append(graph)
     # The temporal channel lists what the query's time window holds, latest first: that is
     # when the item happened, not what it means ("close in meaning (semantic, temporal)").
-    meaning = [c for c in in_channel_order(named_channels(r, view)) if c != "temporal"]
+    meaning = [c for c in in_channel_order(named_channels(r, view)) if c not in ("temporal", "named")]
+    # The named list holds what the query writes out by name or id, not what it means; an
+    # id ("inc:4812") matches no word of the item's text, so nothing above said it.
+    if not parts and "named" in r.channels:
+        parts.append("named in the query")
     if not parts and meaning:
         parts.append("close in meaning (" + ", ".join(meaning) + ")")
     if "temporal" in r.channels:

@@ -1,7 +1,7 @@
 """fuse_rrf: weighted Reciprocal Rank Fusion of every channel's list (k = 60; Cormack et
 al. 2009), or score fusion weighted by each channel's confidence for this query
-(``fusion="scores"``, ``algorithms.score_fusion``), plus a "named" list of the items whose identifier-like name the query writes
-out. Two weights follow the query: the graph channel's rises for a typed hop (the one
+(``fusion="scores"``, ``algorithms.score_fusion``), plus a "named" list of the items whose identifier-like name, or whose id
+(`written_ids`), the query writes out. Two weights follow the query: the graph channel's rises for a typed hop (the one
 channel that reads the relation), the temporal channel's for a time window. The weights
 used are reported in the stats, so a fused score can be checked against its ranks.
 
@@ -46,6 +46,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import hop_neighbourhood
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Fused, RetrievalState
+from skill_retriever.written_ids import ids_written
 
 
 @phase(optional=False)
@@ -105,10 +106,13 @@ def named_items(state: RetrievalState, view: QueryView) -> list[str]:
     plan = state["plan"]
     hop_names = {r["name"].casefold() for r in plan.get("relations", [])}
     names = {e.casefold() for e in plan["entities"] if is_identifier(e)} - hop_names
-    if not names:
+    # and the ids it writes out: an incident's ticket is often its id, its name a title
+    ids = ids_written(plan["search_text"][: view.config.plan_query_chars], view.snapshot)
+    if not names and not ids:
         return []
     admits = view.snapshot.allowed(view.filters)
-    return sorted(n.id for n in view.snapshot.nodes_named(names) if admits is None or admits(n.id))
+    found = {n.id for n in view.snapshot.nodes_named(names)} | ids
+    return sorted(i for i in found if admits is None or admits(i))
 
 
 def _hop_tier(state: RetrievalState, view: QueryView, *, window: bool) -> Callable[[FusedItem], int]:

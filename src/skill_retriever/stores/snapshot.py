@@ -131,6 +131,15 @@ class IndexSnapshot:
         """Nodes whose case-folded name is in ``names``."""
         return [n for name in names for n in self.by_name.get(name, ())]
 
+    @cached_property
+    def ids_folded(self) -> Mapping[str, tuple[str, ...]]:
+        """Case-folded id -> the ids that fold to it, for a query that writes an id out
+        in another case (``INC:4812`` for ``inc:4812``)."""
+        out: dict[str, list[str]] = {}
+        for node_id in self.nodes:
+            out.setdefault(node_id.casefold(), []).append(node_id)
+        return {k: tuple(v) for k, v in out.items()}
+
     @property
     def name_matcher(self) -> NameMatcher:
         """Every item name, for finding them in a query."""
