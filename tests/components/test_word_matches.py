@@ -39,9 +39,18 @@ def test_a_word_held_as_written_is_named_alone_and_once() -> None:
     node = _node("Bake the scene, then baked maps load. Use checkout-api v3.")
     assert word_matches("bake bake baking", node) == (WordMatch("bake", "bake"), WordMatch("baking", "bake"))
     assert WordMatch("bake", "bake").text() == "bake"
-    # stop words and short words are never named; identifiers match only as written
+    # stop words are never named; identifiers match only as written
     assert word_matches("the to checkout-apis", node) == ()
     assert word_matches("checkout-api", node) == (WordMatch("checkout-api", "checkout-api"),)
+
+
+def test_a_two_letter_word_the_keyword_search_reads_is_named() -> None:
+    """"what broke last time we changed the DB pool" put a runbook on DB migrations at
+    keyword #7 through "db" alone, and its reason read "close in meaning (semantic,
+    keyword)": BM25 reads two-letter words, the reason named none."""
+    node = _node("How to roll back a failed DB migration in CI.", name="rollback")
+    assert word_matches("what broke with the DB pool in ci", node) == (WordMatch("db", "db"), WordMatch("ci", "ci"))
+    assert word_matches("a x", _node("a x marks the spot")) == ()  # a letter alone matches almost anything
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ CHANNEL_WORDS = {
 
 
 def matched_terms(query: str, node: Node) -> tuple[str, ...]:
-    """Words of the query (no stop words, >= 3 characters) the node's text holds as written
+    """Words of the query (no stop words, >= 2 characters) the node's text holds as written
     or by their stem, as the keyword search reads them (`word_matches`); of a stack trace,
     the words the search read (`condense_stack_traces`), not its boilerplate."""
     return tuple(m.word for m in word_matches(query, node))

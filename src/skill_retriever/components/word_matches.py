@@ -21,8 +21,10 @@ from skill_retriever.model import Node
 
 __all__ = ["MIN_TERM_LENGTH", "WordMatch", "word_matches"]
 
-#: Query words shorter than this are never named (they match almost anything).
-MIN_TERM_LENGTH = 3
+#: Query words shorter than this are never named (a letter alone matches almost
+#: anything). Two letters are named: the keyword search reads "db" and "ci", and an item
+#: it found through "db" alone read "close in meaning (semantic, keyword)".
+MIN_TERM_LENGTH = 2
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class WordMatch:
 
 
 def word_matches(query: str, node: Node) -> tuple[WordMatch, ...]:
-    """Words of the query (no stop words, >= 3 characters) that ``node``'s text holds as
+    """Words of the query (no stop words, >= 2 characters) that ``node``'s text holds as
     written or by their stem, in query order, each once; of a stack trace, the words the
     search read (`condense_stack_traces`), not its boilerplate."""
     tokens = bm25_tokens(node.embedding_text())
