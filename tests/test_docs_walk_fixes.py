@@ -113,3 +113,19 @@ def test_an_incident_dated_in_epoch_milliseconds_is_told_so(index: Index, tmp_pa
     assert len(messages) == 1 and "inc:1" in messages[0]
     assert "it looks like milliseconds: divide by 1000, or write ISO-8601" in messages[0]
     assert index.snapshot().nodes["inc:2"].created == datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def test_a_page_with_hugo_toml_frontmatter_is_named_and_dated_by_it(index: Index, tmp_path: Path) -> None:
+    """Hugo writes frontmatter as TOML between ``+++`` lines: such a runbook was named after
+    its file, undated without a word, and its TOML block was read as its text."""
+    root = tmp_path / "hugo"
+    write_file(root, "restore.md", '+++\ntitle = "Restore Postgres"\ndate = 2026-10-01\n'
+                                   'lastmod = 2026-11-20T09:00:00Z\ntags = ["db"]\n+++\n' + RESTORE)
+    write_file(root, "broken.md", '+++\ntitle = "Broken\n+++\nA page whose TOML does not parse.\n')
+    run = index_sources(index, root, kind="docs")
+    node = index.snapshot().nodes["hugo/restore.md"]
+    assert node.name == "Restore Postgres" and node.tags == ("db",)
+    assert node.created == datetime(2026, 10, 1, tzinfo=UTC) and node.updated == datetime(2026, 11, 20, 9, tzinfo=UTC)
+    assert "+++" not in node.text and "lastmod" not in node.text
+    assert [p.message for p in run.sources[0].problems if p.path.endswith("broken.md")] == [
+        "frontmatter is not valid TOML: Illegal character '\\n' (at line 1, column 16)"]

@@ -76,6 +76,7 @@ from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
+from skill_retriever.ingest.toml_frontmatter import toml_frontmatter
 from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
 
@@ -367,8 +368,8 @@ def _body_line(text: str, body: str) -> int:
 def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]]:
     """The fields, the body and the parser's warnings; a Markdown file whose frontmatter
     cannot be read is a problem (RecordError), another file's block is its text."""
-    try:
-        fm = parse_frontmatter(text)
+    try:  # Hugo's TOML block (+++) in a Markdown page, else YAML
+        fm = (toml_frontmatter(text) if suffix in _MARKDOWN_SUFFIXES else None) or parse_frontmatter(text)
     except FrontmatterError as exc:
         if suffix in _MARKDOWN_SUFFIXES:
             raise rec.RecordError(str(exc)) from exc
