@@ -24,11 +24,23 @@ __all__ = ["REDACTED", "on_lines", "redact_formats"]
 REDACTED = "[redacted]"
 
 #: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
-#: GitHub, Slack, GitLab, AWS access key ids).
+#: GitHub, Slack, GitLab, AWS access key ids; Hugging Face, npm, PyPI, SendGrid,
+#: DigitalOcean, Databricks, Shopify, Grafana, Slack app, Stripe webhook, Google OAuth,
+#: age, Linear, Groq, Replicate, Perplexity, Tavily, Notion, Telegram bot). Each body is
+#: as long as its issuer writes it and of its characters, so a name sharing a prefix
+#: (``hf_token``, ``npm_output``, ``whsec_your_webhook_secret``) is no token; runs are
+#: possessive, so a long run that ends badly is scanned once.
 KNOWN_TOKEN_RE = re.compile(
     r"\b(?:sk-[A-Za-z0-9_-]{20,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{8,}"
-    r"|glpat-[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16})\b"
+    r"|glpat-[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}"
+    r"|hf_[A-Za-z0-9]{30,}+|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{40,}+"
+    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}|do[opr]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}"
+    r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
+    r"|xapp-[0-9]-[A-Z0-9]++-[0-9]++-[a-z0-9]{20,}+|whsec_[A-Za-z0-9+/]{24,}+"
+    r"|ya29\.[A-Za-z0-9_-]{20,}+|AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}|lin_api_[A-Za-z0-9]{40}"
+    r"|gsk_[A-Za-z0-9]{48,}+|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{40,}+"
+    r"|tvly-(?:dev-)?[A-Za-z0-9]{32}|ntn_[0-9]{11}[A-Za-z0-9]{35}|[0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b"
 )
 #: A Google API key (``AIza`` and 35 more) and a JWT (header and payload are base64url of
 #: a JSON object, ``eyJ``; the signature may be empty). A ``-`` may end either, so the
