@@ -52,8 +52,19 @@ _PROSE_VALUE = (
     r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
 )
 _ASSIGNMENT_RE = re.compile(
-    r"""(?<![\w$.-])(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}"""
-    r"""[ \t]*(?::=|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + _PROSE_VALUE + ")"
+    r"""(?<![\w$.-])(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
+    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + _PROSE_VALUE + ")"
+)
+#: The same written as code rather than ``NAME = value``: a call's first two arguments
+#: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``) and an XML element
+#: (``<password>...</password>`` in Maven's settings.xml). The subscript
+#: (``os.environ["API_KEY"] = ...``), a type (``token: str = ...``) and ``=>`` (a PHP
+#: or Ruby hash) are `_ASSIGNMENT_RE`'s.
+_CODE_PAIR_RE = re.compile(
+    r"""\([ \t]*(?P<q>["'])(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*,[ \t]*(?P<val>"""
+    + _PROSE_VALUE
+    + r""")|<(?P<tag>[A-Za-z_][\w.-]{0,128}+)>(?P<xval>[^<>\s]{1,256}+)</(?P=tag)>"""
 )
 #: ``Bearer <token>`` without its header (the header's own form is `_AUTH_HEADER_RE`).
 _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=*+)")
@@ -83,19 +94,31 @@ def _redact_line(line: str) -> str:
     secret-looking assignments redacted."""
     line = _AUTH_HEADER_RE.sub(_redact_literal, line)
     line = _BEARER_RE.sub(_redact_literal, line)
-    return _assignments(line)
+    return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
+
+
+def _code_pair(m: re.Match[str]) -> str:
+    """A call's name and value, or an XML element, with its value redacted as an
+    assignment's would be."""
+    if m["tag"] is None:
+        return _assignment(m)
+    value = m["xval"]
+    if not secret_word_name(m["tag"]) or not literal_secret(value):
+        return m[0]
+    return replace_group(m, "xval", _masked(value))
 
 
 def _assignments(line: str) -> str:
     """A line with the values of its secret-looking assignments redacted (`_assignment`).
     An assignment left as it is may hold one in its value (``Note: DB_PASSWORD=X``,
-    ``description: "set API_KEY=X"``): the search goes on from its value, not past it."""
+    ``description: "set API_KEY=X"``), and so may what read as its type (``Note:
+    DB_PASSWORD=X``): the search goes on from the end of its name, not past it."""
     out, pos = [], 0
     while (m := _ASSIGNMENT_RE.search(line, pos)) is not None:
         new = _assignment(m)
         if new == m[0]:
-            out.append(line[pos : m.start("val")])
-            pos = m.start("val")
+            out.append(line[pos : m.end("name")])
+            pos = m.end("name")
         else:
             out.append(line[pos : m.start()] + new)
             pos = m.end()
