@@ -122,7 +122,8 @@ class Reader:
         context = self.folders(folder, skill)
         kind = NodeKind.SKILL if is_skill else _kind_folder(context)
         if lower_ext == ".md":
-            return self._markdown(rel, kind, context, (posixpath.basename(folder) or self.corpus) if is_skill else stem)
+            default = (posixpath.basename(folder) or self.corpus) if is_skill else stem
+            return self._markdown(rel, kind, context, default, labelled_items=skill is not None)
         if lower_ext != ".json" or skill is not None:
             return []
         if kind is NodeKind.HOOK:
@@ -132,9 +133,11 @@ class Reader:
             return cfg.mcp_records(self.json(rel), rel, stem)
         return []
 
-    def _markdown(self, rel: str, kind: NodeKind | None, context: list[str], default: str) -> list[rec.Record]:
+    def _markdown(
+        self, rel: str, kind: NodeKind | None, context: list[str], default: str, *, labelled_items: bool = False
+    ) -> list[rec.Record]:
         text = rec.read_text(self.root / rel, self.max_bytes)
-        made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default)
+        made = rec.markdown_record(text, rel, kind or NodeKind.OTHER, default, labelled_items=labelled_items)
         if made is not None and made.kind is NodeKind.COMMAND:
             # Where the file lies below commands/ is what Claude Code names and files
             # it by (`command_places`): kept so that install writes it there.

@@ -128,14 +128,20 @@ def _wide_encoding(data: bytes) -> str | None:
     return None
 
 
-def markdown_record(text: str, rel: str, kind: NodeKind, default_name: str) -> Record | None:
-    """A Markdown component; None for an OTHER candidate without frontmatter name + description."""
+def markdown_record(
+    text: str, rel: str, kind: NodeKind, default_name: str, *, labelled_items: bool = False
+) -> Record | None:
+    """A Markdown component; None for an OTHER candidate without frontmatter name +
+    description, unless ``labelled_items`` (a file in a skill's folder) and it gives
+    ``access`` labels: install copies a skill's folder files, leaving out only those that
+    are items the caller may not see, so a labelled file must be one or go to everyone."""
     try:
         fm = parse_frontmatter(text)
     except FrontmatterError as exc:
         raise RecordError(str(exc)) from exc
     fields = fm.fields
-    if kind is NodeKind.OTHER and not (fields.get("name") and fields.get("description")):
+    named = fields.get("name") and fields.get("description")
+    if kind is NodeKind.OTHER and not named and not (labelled_items and fields.get("access")):
         return None
     record = record_from_fields(fields, rel, kind, default_name, body=fm.body)
     record.warnings[:0] = [f"frontmatter {w}{unset_note(w, fields)}" for w in fm.warnings]
