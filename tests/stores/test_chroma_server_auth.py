@@ -127,3 +127,39 @@ def test_a_provider_that_names_no_class_is_named(
     code, out, _ = run(capsys, "stats", "--index-dir", where)
     held = next(x for x in out.splitlines() if x.startswith("server:"))
     assert code == 0 and "CHROMA_CLIENT_AUTH_PROVIDER=token names no class" in held and "chroma run" not in held, held
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"CHROMA_CLIENT_AUTH_PROVIDER": PROVIDER}, "Missing required config value 'chroma_client_auth_credentials'"),
+        (
+            {"CHROMA_CLIENT_AUTH_PROVIDER": PROVIDER, "CHROMA_CLIENT_AUTH_CREDENTIALS": "two words"},
+            "Invalid token",
+        ),
+        (
+            {"CHROMA_CLIENT_AUTH_PROVIDER": PROVIDER, "CHROMA_CLIENT_AUTH_CREDENTIALS": TOKEN,
+             "CHROMA_AUTH_TOKEN_TRANSPORT_HEADER": "X-Token"},
+            "Invalid token transport header: X-Token",
+        ),
+    ],
+    ids=["no-credentials", "token-with-a-space", "unknown-header"],
+)
+def test_auth_settings_chromadb_refuses_are_named_not_the_server(
+    proxy: AuthProxy, tmp_path: Path, repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    settings: dict[str, str], said: str,
+) -> None:
+    """A provider without its credentials (or with a token or header chromadb refuses)
+    failed inside chromadb's client as a ValueError, which was told as the server's fault:
+    "cannot be used: ValueError: ...; start it (`chroma run ...`)", of a server that runs."""
+    _auth(monkeypatch, CHROMA_CLIENT_AUTH_PROVIDER=PROVIDER, CHROMA_CLIENT_AUTH_CREDENTIALS=TOKEN)
+    where = tmp_path / "ix"
+    assert _index(capsys, repo, where, proxy.url)[0] == 0
+    _auth(monkeypatch, **settings)
+    code, _, err = run(capsys, "query", "docker layer caching", "--index-dir", where)
+    line = _one_line(err)
+    assert code == 2 and said in line, line
+    assert "CHROMA_CLIENT_AUTH_CREDENTIALS" in line and "chroma run" not in line, line
+    code, out, _ = run(capsys, "stats", "--index-dir", where)
+    held = next(x for x in out.splitlines() if x.startswith("server:"))
+    assert code == 0 and said in held and "chroma run" not in held, held

@@ -65,6 +65,30 @@ def check_provider(settings: Any) -> None:
             f"give a provider's full name, {_TOKEN} (a token) or {_BASIC} (<user>:<password>), or unset it for a "
             "server that asks for none",
         )
+    _check_credentials(settings, str(fqn), getattr(importlib.import_module(module), name))
+
+
+def _check_credentials(settings: Any, fqn: str, provider: Any) -> None:
+    """Refuse what the provider itself refuses (no CHROMA_CLIENT_AUTH_CREDENTIALS, a token
+    chromadb will not send, an unknown CHROMA_AUTH_TOKEN_TRANSPORT_HEADER): its ValueError
+    came out of chromadb's client and was told as the server's fault, with the advice to
+    start a server that was running. The provider is built as the client builds it, on the
+    same settings; it sends nothing.
+
+    Raises:
+        AuthSettingError: The provider refused the settings (its own words).
+    """
+    from chromadb.config import System
+
+    try:
+        provider(System(settings))
+    except ValueError as exc:
+        raise AuthSettingError(
+            f"chromadb refused the auth settings of CHROMA_CLIENT_AUTH_PROVIDER={fqn} ({exc})",
+            "set CHROMA_CLIENT_AUTH_CREDENTIALS to the server's token (ASCII letters, digits and punctuation, no spaces) "
+            f"or, with {_BASIC}, to <user>:<password>; CHROMA_AUTH_TOKEN_TRANSPORT_HEADER is Authorization (the default) "
+            "or X-Chroma-Token; or unset CHROMA_CLIENT_AUTH_PROVIDER for a server that asks for none",
+        ) from exc
 
 
 def credentials_advice() -> str:
