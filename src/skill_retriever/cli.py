@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_server_arg(args)  # `--chroma-url ''`: `skill-retriever query: error: ...`, before anything opens
         return int(args.handler(args))
     except SkillRetrieverError as exc:
-        message = error_text(exc, args)
+        message = error_text(exc, args) + _stopped_by_server(exc, args, argv)
         print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
         if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
             print_json_error(message)
@@ -209,6 +209,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(printable(f"skill-retriever: interrupted{_interrupted(args, argv)}"), file=sys.stderr)
         return 130
+
+
+def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv: Sequence[str] | None) -> str:
+    """What an index run whose Chroma server stopped answering leaves: the batches it
+    committed, so the same command completes the sources (and copies what the server
+    lacks); ``repair`` alone left the run's sources half-written."""
+    import shlex
+
+    from skill_retriever.exceptions import ServerUnreachableError
+
+    if args.command != "index" or not isinstance(exc, ServerUnreachableError):
+        return ""
+    again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
+    return f"; to complete this run once the server answers, run the same command again: `{again}`"
 
 
 def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:

@@ -14,7 +14,7 @@ import pytest
 from chroma_support import ChromaServer
 
 from skill_retriever.cli import main
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.model import Edge, Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -55,8 +55,8 @@ def test_a_vector_left_stale_while_the_server_was_down_is_counted_by_stats(
 
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         chroma_server.stop()
-        try:  # committed locally; the mirror fails and says to run repair
-            with pytest.raises(IndexCorruptError, match="repair"):
+        try:  # committed locally; the mirror fails (the index is not damaged) and says to run repair
+            with pytest.raises(ServerUnreachableError, match="repair"):
                 writer.upsert([_node(3, "measure glacier retreat from satellite photos")])
         finally:
             chroma_server.start()

@@ -26,8 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, Self
 
-from skill_retriever.advice import command
-from skill_retriever.exceptions import IndexClosedError, IndexCorruptError
+from skill_retriever.exceptions import IndexClosedError
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.stores import api_args, collector, opening
 from skill_retriever.stores import manifest as mf
@@ -36,6 +35,7 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
+from skill_retriever.stores.mirror_failure import behind_note, mirror_failed
 from skill_retriever.stores.remote import mirror, remote_of, sync_remote
 from skill_retriever.stores.repair import missing_vectors
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
@@ -81,6 +81,7 @@ class Index:
         #: How many items a lost index.json was written again from at this open (0: it was not).
         self.recreated_from = 0
         self._use_server = True
+        self._behind = False  # the server lacks a write of this writer's (stores.mirror_failure)
         self._closed = False
         self._watch = watch or LinkWatch(path)  # index.json's server link, as last taken up
 
@@ -182,7 +183,11 @@ class Index:
             return snap
         with self._state_lock:
             if self._snapshot is None:
-                self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), self._remote)
+                if self._behind:  # its own vectors, which hold the write the server lacks
+                    note = behind_note(self._path, self._manifest.get("chroma_url"))
+                    self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), None, note)
+                else:
+                    self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), self._remote)
             return self._snapshot
 
     def _catch_up(self) -> None:
@@ -352,17 +357,22 @@ class Index:
                 self._snapshot = None
         if self._remote is not None:
             done = sync_remote(self._live, self._remote)
+            if self._behind:  # whatever a write of this process missed is there now
+                with self._state_lock:
+                    self._behind, self._snapshot = False, None
             self.repaired.update(server=done["copied"], server_deleted=done["deleted"])
 
     def _mirror(self, batch: WriteBatch) -> None:
         assert self._remote is not None
-        try:
-            mirror(self._remote, batch.changes, self._live)
+        try:  # after a write the server missed, all it lacks (this batch too), else this batch
+            sync_remote(self._live, self._remote) if self._behind else mirror(self._remote, batch.changes, self._live)
         except Exception as exc:  # a server fails in many types; the commit itself stands
-            raise IndexCorruptError(
-                f"the write is committed to {self._path / mf.DATABASE}, but the Chroma server "
-                f"{self._manifest.get('chroma_url')} failed ({type(exc).__name__}: {exc}); run `{command(['repair'], self._path)}` once it is back"
-            ) from exc
+            with self._state_lock:
+                self._behind, self._snapshot = True, None
+            raise mirror_failed(self._path, self._manifest.get("chroma_url"), exc) from exc
+        if self._behind:
+            with self._state_lock:
+                self._behind, self._snapshot = False, None
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""

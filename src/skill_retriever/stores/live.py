@@ -97,10 +97,11 @@ class LiveState:
             self.unfinished_runs = ch.unfinished_runs
 
     def freeze(
-        self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None
+        self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None, note: str = ""
     ) -> IndexSnapshot:
         """An immutable snapshot of this state (shallow copies: nodes, edges and vectors
-        are themselves immutable)."""
+        are themselves immutable); ``note`` says why its vectors are searched in memory
+        when the state's own note does not (``stores.mirror_failure``)."""
         return IndexSnapshot(
             version=self.version,
             path=path,
@@ -114,7 +115,7 @@ class LiveState:
             remote=remote,
             calibration=self.calibration,
             unfinished_runs=self.unfinished_runs,
-            search_notes=InMemoryNotes(self.in_memory_note, remote, path),
+            search_notes=InMemoryNotes(self.in_memory_note or note, remote, path),
             unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
         )
 

@@ -1,0 +1,99 @@
+"""A process that keeps an index on a Chroma server open for writing (an app, a notebook:
+the Python API) while the server goes down and comes back, against a real `chroma run`.
+
+Its write during the outage is committed to ``items.sqlite`` and raises
+``ServerUnreachableError`` (the index is not damaged; it was an ``IndexCorruptError``,
+which a caller that rebuilds on damage would have rebuilt on). Before, the server then
+stayed without that write for good while the process lived: its next write copied only
+its own batch, ``repair`` could not run while it held the write lock, and its own
+searches went through the server, so the item written during the outage was silently
+missing from their vector search. Now its searches use its own vectors in memory and say
+so until its next write copies everything the server lacks; and ``index``, stopped by the
+server, says to run the same command again once the server answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from chroma_support import ChromaServer, collection_names
+from cli_calls import run
+from files import write_file
+
+from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
+from skill_retriever.model import Node
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores import index as index_module
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
+from skill_retriever.stores.vectors import chroma_client
+
+BASE = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(10)]
+DURING = Node(id="volcano", kind="skill", name="volcano", text="bravo volcano lava eruption monitoring")
+AFTER = Node(id="desert", kind="skill", name="desert", text="charlie desert sand dune mapping")
+
+
+def _top(index: Index, text: str) -> list[str]:
+    snap = index.snapshot()
+    return [h.id for h in snap.search_nodes(snap.embed_query(text), 3)]
+
+
+def _server_ids(url: str, path: Path) -> set[str]:
+    return set(chroma_client(url).get_collection(collection_names(path)[0]).get(include=[])["ids"])
+
+
+def test_a_write_the_server_missed_is_searched_in_memory_then_copied_by_the_next_write(
+    chroma_server: ChromaServer, tmp_path: Path
+) -> None:
+    path = tmp_path / "ix"
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert(BASE)
+    move_vectors_to_server(path, chroma_server.url, embedder=HashingEmbedder())
+
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
+        chroma_server.stop()
+        with pytest.raises(ServerUnreachableError, match="the write is committed to") as raised:
+            writer.upsert([DURING])
+        assert not isinstance(raised.value, IndexCorruptError)  # nothing is damaged
+        assert "next write" in str(raised.value), raised.value
+        chroma_server.start()  # the same address
+
+        assert _top(writer, DURING.text)[0] == DURING.id  # not lost to the server's search
+        assert writer.snapshot()._remote is None
+        warnings = Retriever(writer).search(DURING.text).warnings
+        assert any("in memory" in w and chroma_server.url in w for w in warnings), warnings
+
+        writer.upsert([AFTER])  # copies what the server missed, this write's too
+        assert _server_ids(chroma_server.url, path) == {n.id for n in [*BASE, DURING, AFTER]}
+        assert writer.snapshot()._remote is not None  # through the server again
+        assert _top(writer, DURING.text)[0] == DURING.id
+        assert not any("in memory" in w for w in Retriever(writer).search(AFTER.text).warnings)
+
+
+def test_index_stopped_by_the_server_says_to_run_it_again(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, where = tmp_path / "repo", tmp_path / "ix"
+    write_file(repo, "skills/pg/SKILL.md", "---\nname: pg\ndescription: postgres migrations\n---\npostgres migrations\n")
+    argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", chroma_server.url]
+    assert run(capsys, *argv)[0] == 0
+    write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
+    real_mirror = index_module.mirror
+
+    def server_dies(*args: object) -> None:  # the server goes down mid-run, after the run opened it
+        chroma_server.stop()
+        real_mirror(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index_module, "mirror", server_dies)
+    monkeypatch.setattr("sys.argv", ["skill-retriever", *argv])
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 2, err
+    said = json.loads(out)["error"]
+    assert "cannot be reached" in said and "to complete this run once the server answers, run the same command again" in said and "index " in said, said
+    monkeypatch.setattr(index_module, "mirror", real_mirror)
+    chroma_server.start()
+    assert run(capsys, *argv)[0] == 0
+    assert _server_ids(chroma_server.url, where) == {"repo/skills/pg/SKILL.md", "repo/skills/dk/SKILL.md"}
