@@ -116,6 +116,24 @@ def test_delete_collections_deletes_this_directorys_own_and_never_a_copys_origin
     assert not set(names) & server_collections(url)
 
 
+def test_a_copy_moved_back_while_the_server_is_down_names_the_originals_collections(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the server down, a copy's --delete-collections said "deleting failed" and
+    logged "delete them there if unneeded" of its original's collections, which the
+    original still searches; ``items.sqlite`` says whose they are without the server."""
+    original = _on_server(tmp_path / "idx", chroma_server.url)
+    copy = tmp_path / "copy"
+    shutil.copytree(original, copy)
+    chroma_server.stop()
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", copy, "--delete-collections", "--json")
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["removed"] == [] and len(done["kept"]) == 2, done
+    assert all(str(original.resolve()) in why and "deleting failed" not in why for why in done["kept"].values()), done
+    assert "if unneeded" not in err, err
+
+
 def test_a_crash_before_index_json_is_written_leaves_the_index_on_its_server(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -26,7 +26,7 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.remote import collection_names
 from skill_retriever.stores.server_link import remember
-from skill_retriever.stores.server_moves import delete_own
+from skill_retriever.stores.server_moves import delete_own, recorded_owner_dir
 
 __all__ = ["EmbeddedMove", "move_index_to_embedded"]
 
@@ -113,13 +113,14 @@ def move_index_to_embedded(
             return EmbeddedMove(str(index.path), None, recreated_from=index.recreated_from)
         repaired = index.repaired  # what opening it embedded: vectors items.sqlite lacked
         recreated = index.recreated_from
+        owner_dir = recorded_owner_dir(index._items, previous)  # before `remember` records the embedded link
         manifest = {k: v for k, v in previous.items() if k != "chroma_url"}
         mf.write_manifest(index.path, manifest)
         remember(index._items, manifest, index.path, on_server=False)
         where = index.path
     names = collection_names(previous)
     if delete_collections:
-        dropped = delete_own(previous, where)
+        dropped = delete_own(previous, where, recorded_dir=owner_dir)
         removed, kept = dropped.removed, dict(dropped.kept)
     else:
         removed, kept = (), dict.fromkeys(names, _LEFT)

@@ -41,7 +41,7 @@ from skill_retriever.stores.server_stats import server_line, server_status
 
 __all__ = [
     "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "delete_own", "drop_previous", "move_index_to_server",
-    "move_to_server", "move_vectors_to_server", "saved_manifest", "server_line", "server_status", "server_switch",
+    "move_to_server", "move_vectors_to_server", "recorded_owner_dir", "saved_manifest", "server_line", "server_status", "server_switch",
 ]
 
 log = logging.getLogger("skill_retriever")
@@ -148,7 +148,7 @@ def move_to_server(
         IndexCorruptError: The server answers but cannot be used, or failed during the move."""
     usable_server(chroma_url)  # before the pending record names collections it may never make
     manifest = {**previous, "chroma_url": chroma_url, **mf.fresh_identity()}
-    owner_dir = _recorded_dir(items, previous)  # before the move records its own link
+    owner_dir = recorded_owner_dir(items, previous)  # before the move records its own link
     cleared = leftovers.clear_pending(items, previous, path)
     pending = leftovers.begin(items, manifest, path)
     written = False
@@ -206,20 +206,34 @@ def drop_previous(
     if names == collection_names(now) and same_server(old_url, now.get("chroma_url")):
         return PreviousCollections()  # the same collections: nothing previous to drop
     if not same_server(old_url, now.get("chroma_url")):
-        if recorded_dir and recorded_dir != index_dir_of(path) and holds_original(recorded_dir, previous):
-            original = f"it belongs to {recorded_dir}, of which this index is a copy"
-            return PreviousCollections(str(old_url), kept=dict.fromkeys(names, original), in_use=frozenset(names))
+        if copied := _originals(previous, path, recorded_dir):
+            return copied
         elsewhere = "the index now uses another server; this one was not contacted, it may be unreachable"
         return PreviousCollections(str(old_url), kept=dict.fromkeys(names, elsewhere))
-    return delete_own(previous, path)
+    return delete_own(previous, path, recorded_dir=recorded_dir)
 
 
-def delete_own(previous: Mapping[str, Any], path: Path) -> PreviousCollections:
+def _originals(previous: Mapping[str, Any], path: Path, recorded_dir: str | None) -> PreviousCollections | None:
+    """``previous``'s collections named as kept, when ``recorded_dir`` (the directory
+    ``items.sqlite`` recorded for them) is another that still holds that index: the index
+    at ``path`` is its copy, and they are the original's (known without the server)."""
+    if not recorded_dir or recorded_dir == index_dir_of(path) or not holds_original(recorded_dir, previous):
+        return None
+    names = collection_names(previous)
+    original = f"it belongs to {recorded_dir}, of which this index is a copy"
+    return PreviousCollections(str(previous["chroma_url"]), kept=dict.fromkeys(names, original), in_use=frozenset(names))
+
+
+def delete_own(previous: Mapping[str, Any], path: Path, *, recorded_dir: str | None = None) -> PreviousCollections:
     """Delete the collections ``previous`` (a manifest naming a server) names on its server
     that are the index at ``path``'s own (:func:`_why_keep`); the others, and all of them
-    when the server fails, are named as kept, with why."""
+    when the server fails, are named as kept, with why. A copy's original's, which
+    ``recorded_dir`` names, are kept without asking the server: one that is down would
+    have them called a failed delete, to delete "if unneeded"."""
     from skill_retriever.stores.chroma_connect import chroma_client
 
+    if copied := _originals(previous, path, recorded_dir):
+        return copied
     old_url, names = str(previous["chroma_url"]), collection_names(previous)
     removed: list[str] = []
     kept: dict[str, str] = {}
@@ -266,7 +280,7 @@ def _why_keep(client: Any, name: str, previous: Mapping[str, Any], here: str) ->
     return None
 
 
-def _recorded_dir(items: ItemStore, manifest: Mapping[str, Any]) -> str | None:
+def recorded_owner_dir(items: ItemStore, manifest: Mapping[str, Any]) -> str | None:
     """The directory ``items`` records as owning ``manifest``'s server collections
     (``stores.server_link``; None: none recorded, or a record of other collections). A
     ``cp -r`` copy carries its original's record: it names the original."""
@@ -299,7 +313,7 @@ def saved_manifest(path: Path) -> SavedManifest | None:
     except (IndexOpenError, OSError):  # the open that follows says what is wrong with the items
         return SavedManifest(manifest, None)
     try:
-        return SavedManifest(manifest, _recorded_dir(items, manifest))
+        return SavedManifest(manifest, recorded_owner_dir(items, manifest))
     finally:
         items.close()
 
