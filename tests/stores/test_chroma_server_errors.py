@@ -122,3 +122,28 @@ def test_the_cli_says_it_in_one_line(
         _one_short_line(err)
     code, out, _ = _cli(capsys, "stats", "--index-dir", index)  # nothing of the index was changed
     assert code == 0 and f"server: {url} holds" in out
+
+
+@pytest.mark.parametrize("written", ["htp://127.0.0.1:8000", 8000, "http://127.0.0.1:8000/api/v2"])
+def test_an_address_index_json_holds_that_is_none_is_named_as_index_jsons(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], written: object
+) -> None:
+    """A ``chroma_url`` in ``index.json`` that is no server address (hand-edited, as the
+    advice "check ... chroma_url in index.json" invites) was blamed on a ``--chroma-url``
+    never given, or, a number, read as a host name and connected to; ``stats`` said to
+    start a server. It is named as index.json's, with how to fix it, and the way out
+    (``move-to-embedded``, ``--chroma-url``) still works."""
+    index = _built(tmp_path / "idx", url)
+    manifest = Path(index) / "index.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**data, "chroma_url": written}), encoding="utf-8")
+    said = f"{manifest} names chroma_url {written!r}, which is not a Chroma server address"
+    code, _, err = _cli(capsys, "query", "skill", "--index-dir", index)
+    assert code == 2 and said in err and "--chroma-url '" not in err, err
+    _one_short_line(err)
+    code, out, _ = _cli(capsys, "stats", "--index-dir", index, "--json")
+    server = json.loads(out)["server"]
+    assert code == 0 and server["reachable"] is False and said in server["error"], server
+    assert "chroma run" not in server["advice"] and "move-to-embedded" in server["advice"], server
+    code, out, err = _cli(capsys, "query", "skill number 2", "--index-dir", index, "--chroma-url", url, "--json")
+    assert code == 0 and json.loads(out)["results"], err

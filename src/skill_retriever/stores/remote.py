@@ -39,6 +39,7 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import out_of_step
 from skill_retriever.stores.server_errors import one_server, repair_command, server_error
@@ -129,19 +130,18 @@ def remote_of(
     back to those vectors for any later version the server is out of step with.
 
     Raises:
-        ConfigError: ``chroma_url`` is not a Chroma server address.
+        ServerAddressError: ``chroma_url`` is not a Chroma server address (a ConfigError).
         ServerUnreachableError: Nothing answers at the server (the index is not damaged).
         IndexCorruptError: The server cannot be used, or (a writer) the collections are
             another index's, or this index is a copy of theirs.
     """
     live.in_memory_note = ""  # what this call decides replaces what the last one did
-    url = manifest.get("chroma_url")
+    url = manifest_server(manifest, path)
     if not url:
         return None
-    from skill_retriever.stores.chroma_connect import check_chroma_url, chroma_client
+    from skill_retriever.stores.chroma_connect import chroma_client
     from skill_retriever.stores.vectors import ChromaVectorStore
 
-    url = check_chroma_url(str(url))
     owner = str(manifest.get("index_id") or "") or None
     names = collection_names(manifest)
     here = index_dir_of(path)

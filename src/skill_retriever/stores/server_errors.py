@@ -18,13 +18,18 @@ from typing import NamedTuple
 from urllib.parse import urlparse
 
 from skill_retriever.advice import Word, command
-from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
+from skill_retriever.exceptions import (
+    ConfigError,
+    IndexCorruptError,
+    IndexOpenError,
+    ServerUnreachableError,
+)
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.server_auth import AUTH_STATUSES, AuthSettingError, credentials_advice
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
 __all__ = [
-    "ServerProblem", "one_server", "reached", "repair_command", "server_error", "server_problem", "start_hint",
+    "ServerAddressError", "ServerProblem", "one_server", "reached", "repair_command", "server_error", "server_problem", "start_hint",
     "url_parts",
 ]
 
@@ -37,6 +42,15 @@ _PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "record layer fai
 #: OpenSSL's verify codes for a certificate out of its dates, and for one not for the host
 #: (a name, an address).
 _EXPIRED, _WRONG_HOST = (9, 10), (62, 64)
+
+
+class ServerAddressError(ConfigError):
+    """``index.json`` names no server address (``stores.manifest_server``): ``what`` is
+    wrong, ``todo`` says what to do."""
+
+    def __init__(self, what: str, todo: str) -> None:
+        super().__init__(f"{what}; {todo}")
+        self.what, self.todo = what, todo
 
 
 class ServerProblem(NamedTuple):
@@ -120,7 +134,7 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     scheme, host, port = url_parts(url)
     start = start_hint(url)
     chain = list(_chain(exc))
-    if isinstance(chain[0], (TrustSettingError, AuthSettingError)):
+    if isinstance(chain[0], (TrustSettingError, AuthSettingError, ServerAddressError)):
         return ServerProblem(chain[0].what, chain[0].todo)
     for e in chain:
         if isinstance(e, ssl.SSLCertVerificationError):

@@ -13,6 +13,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes, out_of_step
@@ -58,7 +59,7 @@ def server_status(
         "out_of_step": None,
     }
     try:
-        client = chroma_client(str(url))
+        client = chroma_client(manifest_server(manifest, path) or "")
         client.heartbeat()
         for name in collection_names(manifest):
             try:
