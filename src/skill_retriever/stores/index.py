@@ -195,9 +195,10 @@ class Index:
             seen = self._items.data_version()
             if seen != self._seen:
                 changes = self._items.load(since=self._live.version, dim=self._dim())
-                with self._state_lock:
-                    self._live.apply(changes)
-                    self._snapshot = None
+                if self._live.changed_by(changes):  # else the snapshot, and its caches, stay
+                    with self._state_lock:
+                        self._live.apply(changes)
+                        self._snapshot = None
                 self._seen = seen
                 if changes.unusable_nodes or changes.unusable_edges or changes.damaged_nodes or changes.damaged_edges:
                     opening.warn_unusable(self._path, self._live, self._dim())

@@ -47,6 +47,17 @@ class LiveState:
     damaged_nodes: dict[str, str] = field(default_factory=dict)
     damaged_edges: dict[str, str] = field(default_factory=dict)
 
+    def changed_by(self, ch: Changes) -> bool:
+        """Whether applying ``ch`` (a reader's catch-up) would change anything: a commit of
+        another process may leave the index as it was (a run mark put on and taken off by
+        an `index` run of unchanged sources), and a reader that took a new snapshot for it
+        would rebuild every view and per-item cache for nothing."""
+        rows = (ch.nodes, ch.edges, ch.node_vectors, ch.edge_vectors, ch.deleted_nodes, ch.deleted_edges,
+                ch.unusable_nodes, ch.unusable_edges, ch.damaged_nodes, ch.damaged_edges)
+        return (any(rows) or ch.version > self.version
+                or (ch.calibration is not None and ch.calibration != self.calibration)
+                or (ch.unfinished_runs is not None and ch.unfinished_runs != self.unfinished_runs))
+
     def apply(self, ch: Changes) -> None:
         """Apply one batch (deletions first: an id deleted and re-added in it stays)."""
         ch.deleted_nodes.update(ch.damaged_nodes)
