@@ -85,6 +85,28 @@ def test_a_complete_run_leaves_no_mark_and_writes_none_when_there_is_none(tmp_pa
         assert run.to_dict()["completed_unfinished_runs"] == {}
 
 
+def test_a_run_of_an_unchanged_source_writes_nothing(tmp_path: Path, source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing to write, nothing to remove: no mark put on and taken off either, so
+    items.sqlite stays as it was (a backup or a reader sees no change); a file gone is
+    still removed, marked while it is."""
+    index_dir = tmp_path / "ix"
+    with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
+        index_sources(index, [source], calibrate=False)
+    before = (index_dir / "items.sqlite").read_bytes()
+    with Index.open(index_dir, writable=True) as index:
+        run = index_sources(index, [source], calibrate=False)
+        assert sum(w.nodes_unchanged for w in run.writes) == 6 and not run.removed
+    assert (index_dir / "items.sqlite").read_bytes() == before
+    marked: list[str] = []
+    begin = run_marks.begin
+    (source / "skills" / "skill-5" / "SKILL.md").unlink()
+    monkeypatch.setattr(run_marks, "begin", lambda *a: marked.append(a[1]) or begin(*a))
+    with Index.open(index_dir, writable=True) as index:
+        run = index_sources(index, [source], calibrate=False)
+        assert run.removed == {str(source): ["repo/skills/skill-5/SKILL.md"]} and marked == ["repo"]
+        assert len(index) == 5 and "unfinished_runs" not in index.status()
+
+
 def test_a_read_of_nothing_leaves_an_earlier_mark(tmp_path: Path, source: Path) -> None:
     """A second run that reads no item writes and removes nothing: the partial state stays,
     and so must its mark."""

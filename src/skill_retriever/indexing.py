@@ -315,7 +315,10 @@ def index_sources(
             if prune and source_kind == "docs" and one_file is not None and (emptied := _emptied(index, result, origin)):
                 delete_stale(index, run, result.source, emptied)  # ... but what an emptied file held
             continue
-        if (earlier := run_marks.begin(index, origin.name, path)) is not None:
+        # A source the index holds as read, with no mark of an earlier run, is marked only
+        # if something of it is to be removed: a run of unchanged sources writes nothing.
+        marked = not _holds_as_read(index.snapshot(), result, origin.name)
+        if marked and (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.source_writes[result.source] = write_result(index, result, progress)
@@ -325,7 +328,10 @@ def index_sources(
             run.kept[result.source], gone = gone, []
         # A relation a file it read no longer states goes even with prune off, which keeps
         # the items of files gone, not what a file read today no longer says.
-        delete_stale(index, run, result.source, gone, stale_edge_ids(index.snapshot(), result, origin))
+        cut = stale_edge_ids(index.snapshot(), result, origin)
+        if not marked and (gone or cut):
+            run_marks.begin(index, origin.name, path)
+        delete_stale(index, run, result.source, gone, cut)
         run_marks.end(index, origin.name)
     if any(s.nodes for s in run.sources) or run.removed:
         _link_across_sources(index, run, before)
@@ -334,6 +340,15 @@ def index_sources(
 
         run.calibration = ensure_calibration(index)[0].summary(index.version)
     return run
+
+
+def _holds_as_read(snap: IndexSnapshot, result: IngestResult, name: str) -> bool:
+    """Whether the index holds every item and relation of ``result`` as read, and no mark of
+    an unfinished run of source ``name`` (that run's mark is this run's to take off)."""
+    if name in snap.unfinished_runs:
+        return False
+    return (all(snap.nodes.get(n.id) == n for n in result.nodes)
+            and all(snap.edges.get(e.id) == e for e in result.edges))
 
 
 def _parse_bar(factory: Callable[[int, str], Progress] | None, path: Path) -> Callable[[int], Progress] | None:
