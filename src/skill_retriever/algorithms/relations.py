@@ -114,3 +114,10 @@ def asked_kind(query: str) -> str | None:
     so a name that holds a kind word ("payments-service") is not read as one."""
     match = _KIND_RE.search(query)
     return _KIND_WORDS[match.group(1).casefold()] if match else None
+
+
+def named_kinds(text: str) -> tuple[frozenset[str], str]:
+    """Every kind of item the words of ``text`` name (``NodeKind`` values), and the text
+    without those words: "list the MCP servers" names ``mcp_server`` and leaves "list the"."""
+    kinds = frozenset(_KIND_WORDS[m.group(1).casefold()] for m in _KIND_RE.finditer(text))
+    return kinds, _KIND_RE.sub(" ", text)

@@ -8,6 +8,7 @@ flagged items are dropped before the cut to k, so clean items take their places.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
@@ -22,6 +23,7 @@ from skill_retriever.phases._phase import Update, phase
 from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
+from skill_retriever.time_only import window_answers
 
 
 def snippet(text: str, limit: int) -> str:
@@ -89,7 +91,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
                         "their text reads like an instruction to the model or hides characters")
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(top), config.budget_fill, nodes))
-    fit = assess_fit(state, view)
+    fit = assess_fit(state, view, top)
     if fit is None and not config.channel_on("semantic") and _fit_model(view) is not None:
         warnings.append("no 'nothing fits' judgement: it reads the semantic channel, which is off")
     if fit is not None:
@@ -110,10 +112,11 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     return update
 
 
-def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
+def assess_fit(state: RetrievalState, view: QueryView, top: Sequence[Fused] = ()) -> FitInfo | None:
     """How well the catalogue answers the query (``calibration.fit``), from the semantic
     channel's best score and whether the keyword channel agrees on that item; None when
-    the index was never calibrated or the semantic channel is off."""
+    the index was never calibrated or the semantic channel is off. ``top`` is the answer
+    ranked: a query that asks only for a time window fits when it holds items of it."""
     model = _fit_model(view)
     rankings = state.get("channel_rankings") or {}
     # The search against the query alone (feedback moves the channel's own list).
@@ -126,10 +129,12 @@ def assess_fit(state: RetrievalState, view: QueryView) -> FitInfo | None:
     depth = agree_depth(len(view.snapshot))
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
     fit = model.assess(float(best["score"]), best["id"] in keyword)
-    if state.get("relational"):
+    plan = state["plan"]
+    if state.get("relational") or ("time_window" in plan and window_answers(plan["search_text"], top, nodes)):
         # A typed hop that leads to items the caller may see is answered by the index's own
         # edges ("dependants of ledger-db"); its words without the name ("dependants of")
-        # match nothing, so the similarity line would flag a right answer.
+        # match nothing, so the similarity line would flag a right answer. So does a query
+        # that asks only for a time window ("incidents since March"): `time_only`.
         return FitInfo(confidence=1.0, nothing_fits=False, top_similarity=fit.top_similarity, agree=fit.agree)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
