@@ -24,6 +24,7 @@ from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
 from skill_retriever.time_only import window_answers
+from skill_retriever.undated_left_out import undated_left_out_note
 
 
 def snippet(text: str, limit: int) -> str:
@@ -104,6 +105,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
             closest = shown or [(nodes[f["id"]].name, nodes[f["id"]].kind.value, f["id"]) for f in top[:3]]
             # in the words of what the search could answer: a folder of runbooks is no catalogue
             warnings.append(nothing_fits_warning(nothing_fits_words(snap, view.filters.kinds, view.filters), closest))
+    warnings += [undated] if (undated := undated_left_out_note(view.filters, snap)) else []
     if not results and len(snap):  # the filters, not the query, may be why: say which
         admitted = nothing_admitted_note(view.filters, nodes.values())
         warnings += [admitted] if admitted else []

@@ -1,0 +1,73 @@
+"""A since/until window over a mixed index says how many undated items it left out.
+
+Only a created or updated time is inside a window, so on an index of skills beside dated
+runbooks, "create a pdf" with ``--since 2026-01-01`` answered with the runbooks alone and
+no word of the skills it never looked at (found in a walkthrough). The warning counts the
+items the caller may see that the other filters admit, by kind, on every surface: the
+Python response, ``query`` and ``--json``, and the MCP ``search`` tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_calls import indexed_graph, run
+from mcp_in_process import tool_answers
+
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+GRAPH = {"nodes": [
+    {"id": "skill:pdf", "kind": "skill", "name": "pdf", "text": "Create, merge and fill PDF files."},
+    {"id": "skill:xlsx", "kind": "skill", "name": "xlsx", "text": "Read and write Excel spreadsheets."},
+    {"id": "skill:vault-pdf", "kind": "skill", "name": "vault-pdf", "text": "Sign PDF files with keys from Vault.",
+     "access": ["security"]},
+    {"id": "doc:pdf-export", "kind": "document", "name": "PDF export runbook", "created": "2026-03-01",
+     "text": "When the PDF export job fails, restart the renderer."},
+    {"id": "doc:pdf-old", "kind": "document", "name": "PDF notes", "text": "How the old report system made a PDF."},
+]}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def ix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return indexed_graph(tmp_path_factory.mktemp("mixed"), GRAPH)
+
+
+def _left_out(warnings: list[str]) -> list[str]:
+    return [w for w in warnings if w.startswith("since/until left out ")]
+
+
+def test_python_answer_counts_the_undated_items_the_caller_may_see(ix: Path) -> None:
+    index = Index.open(ix)
+    try:
+        retriever = Retriever(index, reranker=None, cache_size=0)
+        public = retriever.search("create a pdf", filters={"since": "2026-01-01"})
+        assert public.ids == ["doc:pdf-export"]
+        # the private skill is not counted for a caller who cannot see it
+        assert _left_out(public.warnings) == [(
+            "since/until left out 3 item(s) with no created or updated time (2 skill, 1 document): an undated item is "
+            "in no time window; leave since/until out to include them (a document takes its date from its "
+            "frontmatter, date: 2026-11-01 or updated: 2026-11-01, when it is indexed)")]
+        security = retriever.search("create a pdf", filters={"since": "2026-01-01", "kinds": ["skill"]},
+                                    principals=["security"])
+        assert _left_out(security.warnings)[0].startswith("since/until left out 3 item(s) with no created or updated "
+                                                          "time (3 skill): ")
+        assert not _left_out(retriever.search("create a pdf").warnings)  # no window, nothing left out
+        assert not _left_out(retriever.search("create a pdf", filters={"kinds": ["document"], "until": "2027-01-01",
+                                                                       "tags": ["none-such"]}).warnings)
+    finally:
+        index.close()
+
+
+def test_query_and_its_json_say_it(ix: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the command line sees every item unless --principals says otherwise
+    code, out, _ = run(capsys, "query", "create a pdf", "--since", "2026-01-01", "--index-dir", ix)
+    assert code == 0 and "note: since/until left out 4 item(s) with no created or updated time (3 skill, 1 document)" in out
+    code, out, _ = run(capsys, "query", "create a pdf", "--since", "2026-01-01", "--index-dir", ix, "--json")
+    assert code == 0 and len(_left_out(json.loads(out)["warnings"])) == 1
+
+
+def test_mcp_search_says_it(ix: Path) -> None:
+    answers = tool_answers(ix, [], {"window": ("search", {"query": "create a pdf", "since": "2026-01-01"})})
+    assert len(_left_out(answers["window"]["warnings"])) == 1
