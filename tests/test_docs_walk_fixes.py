@@ -23,6 +23,8 @@ from files import write_file
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.indexing import index_sources
+from skill_retriever.ingest.skill_records import first_time, unset_note
+from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -84,6 +86,10 @@ def test_a_small_file_size_limit_still_skips_the_larger_files(index: Index, runb
         ("date: 2026-10-01\nlastmod: 2026-11-20", "2026-10-01", "2026-11-20"),
         ("createdAt: 2026-10-01\nlast_modified_at: 2026-11-20", "2026-10-01", "2026-11-20"),
         ("created: 2026-10-01\ncreated_at: 2025-01-01\nmodified: 2026-11-20", "2026-10-01", "2026-11-20"),
+        # keys in any case, as some editors write them: `Date:` was undated without a word
+        ("Date: 2026-10-01\nUpdated: 2026-11-20", "2026-10-01", "2026-11-20"),
+        ("CreatedAt: 2026-10-01\nLastMod: 2026-11-20", "2026-10-01", "2026-11-20"),
+        ("date: 2026-10-01\nDATE: 2025-01-01\nupdated: 2026-11-20", "2026-10-01", "2026-11-20"),  # as written wins
     ],
 )
 def test_a_runbook_dated_as_exports_and_site_generators_write_it_is_dated(
@@ -99,6 +105,15 @@ def test_a_runbook_dated_as_exports_and_site_generators_write_it_is_dated(
     # What the dates are for: a window admits the runbook, and only the dated one.
     found = Retriever(index).search("restore the database", filters={"since": "2026-11-15"}, principals=["*"])
     assert [r.id for r in found.results] == ["dated/restore.md"]
+
+
+def test_a_bad_date_under_a_capitalised_key_names_the_key_as_written() -> None:
+    warnings: list[str] = []
+    assert first_time({"Date": "November 3", "Created": "2026-10-01"}, ("created", "date"), warnings) == datetime(
+        2026, 10, 1, tzinfo=UTC)
+    assert first_time({"Date": "November 3"}, ("created", "date"), warnings) is None
+    assert warnings == ["'Date' 'November 3' is not an ISO date; ignored (write it as 2026-11-26 or 2026-11-26T09:15:00Z)"]
+    assert unset_note("kept 'Nov' as text", {"Updated": KeptText("Nov")}) == "; 'Updated' is left unset"
 
 
 def test_an_incident_dated_in_epoch_milliseconds_is_told_so(index: Index, tmp_path: Path) -> None:

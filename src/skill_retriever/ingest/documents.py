@@ -23,7 +23,7 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - created: ``created``, ``date``, ``date_added``, ``created_at``, ``createdAt`` or
   ``creation_time``; updated: ``updated``, ``last_updated``, ``updated_at``, ``updatedAt``,
   ``modified``, ``modified_at``, ``last_modified``, ``lastmod`` or ``last_modified_at``
-  (the first that is set). A bad date is a warning on the file, which is indexed without it.
+  (the first that is set; each in any case). A bad date is a warning on the file, which is indexed without it.
 
 A long Markdown file is also its sections (`document_sections`: a body over
 `document_sections.SPLIT_CHARS`, split at ``#``, ``##`` and ``###`` headings outside code fences, a short

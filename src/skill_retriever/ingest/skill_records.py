@@ -178,10 +178,22 @@ def unset_note(warning: str, fields: dict[str, Any], keys: tuple[str, ...] = (*_
     """Say which date field (of ``keys``) a value kept as text leaves unset (its warning
     quotes it): "kept as text" alone reads as if the item held it."""
     for key in keys:
-        value = fields.get(key)
+        key, value = date_field(fields, key)
         if isinstance(value, KeptText) and f"{str(value)!r}" in warning:
             return f"; '{key}' is left unset"
     return ""
+
+
+def date_field(fields: dict[str, Any], key: str) -> tuple[str, Any]:
+    """The frontmatter key that is ``key`` in any case (``Date:``, ``Updated:``, as some
+    editors and site generators write them), as written, and its value; ``key`` and None
+    when there is none. A runbook dated ``Date: 2026-02-01`` was undated without a word, left
+    out of every since/until window (found in a walkthrough). The key as written wins."""
+    if key in fields:
+        return key, fields[key]
+    folded = key.casefold()
+    written = next((k for k in fields if isinstance(k, str) and k.casefold() == folded), None)
+    return (key, None) if written is None else (written, fields[written])
 
 
 def record_from_fields(
@@ -264,7 +276,7 @@ def first_time(
     """The first of ``keys`` whose frontmatter value is a date (a bare date is midnight
     UTC); one that is no date is a warning and passed over."""
     for key in keys:
-        value = fields.get(key)
+        key, value = date_field(fields, key)
         if value in (None, "") or isinstance(value, KeptText):
             continue  # KeptText: the YAML loader already reported why it is no date
         if isinstance(value, date) and not isinstance(value, datetime):
