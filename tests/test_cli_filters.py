@@ -43,6 +43,12 @@ def test_tags_and_a_time_window_filter_the_answer(built: Path, capsys: pytest.Ca
     assert _ids(built, capsys, "--until", "2026-11-20T12:00:00Z", "--tags", "db,payments") == ["inc:new"]
 
 
+def test_a_lower_case_z_and_a_date_in_utc_are_read(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # RFC 3339 allows z as Z (Python read t as T but refused z); a date with Z is that day in UTC
+    assert _ids(built, capsys, "--since", "2026-11-21z") == ["inc:payments"]
+    assert _ids(built, capsys, "--since", "2026-11-20T09:00z", "--until", "2026-11-20Z") == ["inc:new"]
+
+
 @pytest.mark.parametrize(("flags", "said"), [
     (["--since", "yesterdayish"], "argument --since: 'yesterdayish' is no time; give one such as 2026-11-01"),
     (["--tags", " , "], "argument --tags: names no tag"),

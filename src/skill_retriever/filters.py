@@ -24,8 +24,8 @@ FILTER_KEYS = ("kinds", "tags", "principals", "since", "until")
 
 #: An ``until`` with no time of day, as `model.parse_timestamp` reads one: a day
 #: (``2026-11-01``, ``20261101``, ``2026-W44-7``) or an ISO week (``2026-W44``).
-_A_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}-?\d")
-_A_WEEK = re.compile(r"\d{4}-?W\d{2}")
+_A_DAY = re.compile(r"(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}-?\d)[Zz]?")  # 2026-03-14Z: the day in UTC
+_A_WEEK = re.compile(r"\d{4}-?W\d{2}[Zz]?")
 
 
 def _last_instant(value: object, start: datetime) -> datetime:

@@ -106,8 +106,9 @@ _ISO_DATE_PART = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}(?:-?\d)?")
 
 
 def parse_timestamp(value: object, item: str = "item") -> datetime | None:
-    """Read an ISO-8601 string (date and time apart by ``T`` or a space), a datetime, a
-    date or epoch seconds; naive means UTC. A date is its day's start, as the string of a
+    """Read an ISO-8601 string (date and time apart by ``T`` or a space; ``Z`` or ``z``, also
+    after a date alone, is UTC), a datetime, a date or epoch seconds; naive means UTC. A
+    date is its day's start, as the string of a
     date alone reads (``"2024-01-01"`` is 2024-01-01 00:00 UTC) and as a YAML date in a
     skill's frontmatter does. A time whose zone puts it past year 9999 (or before year 1)
     in UTC is the last (first) instant `datetime` holds, in UTC: what it means ("for ever")
@@ -128,6 +129,10 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
             ) from exc
     elif isinstance(value, str):
         text = value.strip()
+        if text[-1:] in ("Z", "z") and _ISO_DATE_PART.fullmatch(text[:-1]):
+            text = text[:-1]  # a date "in UTC" (2026-03-14Z): what a date alone reads as
+        elif text.endswith("z"):
+            text = text[:-1] + "Z"  # RFC 3339 allows a lower-case z, as Python allows a lower-case t
         try:
             if not _ISO_DATE_PART.fullmatch(re.split(r"[Tt ]", text, maxsplit=1)[0]):
                 raise ValueError("no ISO-8601 date before the time")
