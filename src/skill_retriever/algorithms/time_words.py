@@ -54,7 +54,7 @@ _AHEAD = (
     rf"\s+(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{WORD_NUM})\s+)?(?:{WORD_UNIT}))|tomorrow"
 )
 TIMELIKE_RE = re.compile(
-    r"\b(?i:(?:since|until)\s+\S+(?:\s+\S+)?|(?:\d+\s+)?\S+\s+ago|q[1-4]|fy\s?\d{2,4}"
+    rf"\b(?i:(?:since|until)\s+\S+(?:\s+\S+)?|(?:(?:\d+|{WORD_NUM})\s+)?\S+\s+ago|q[1-4]|fy\s?\d{{2,4}}"
     r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
     r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
     rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{WEEKDAY_NAME})"
