@@ -8,6 +8,7 @@ text, while its description passed over the ``<Note>`` paragraph.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,28 @@ def test_a_long_mdx_files_sections_point_at_their_lines(tmp_path: Path) -> None:
     for node in nodes:
         assert lines[node.attrs["line"] - 1] == f"## {node.attrs['section']}"
         assert "Callout" not in node.text and node.description.startswith("Operators read this")
+
+
+def test_an_rst_file_is_dated_by_its_field_list(tmp_path: Path) -> None:
+    """An .rst postmortem dated by a field list (docutils' ``:Date:`` under the title,
+    Sphinx's ``:date:`` above it) was undated: every since/until window left it out."""
+    root = tmp_path / "pm"
+    write_file(root, "docinfo.rst", OUTAGE.replace("\nSummary\n", "\n:Date: 2026-11-03\n:Author: SRE\n\nSummary\n", 1))
+    write_file(root, "sphinx.rst", ":date: 2026-03-01\n:last_updated: 2026-03-05T10:00:00Z\n:tags: pm\n\n"
+                                   "Payments outage\n===============\n\nPayments failed for ten minutes.\n")
+    write_file(root, "later.rst", "Queue\n=====\n\nThe queue filled up.\n\n:date: 2020-01-01\n")  # not at the top
+    write_file(root, "bad.rst", ":date: March 1, 2026\n\nDisk full\n=========\n\nThe disk filled up.\n")
+    write_file(root, "both.rst", "---\ndate: 2026-02-01\n---\n:date: 2025-01-01\n\nBoth\n====\n\nText.\n")
+    result = ingest_documents(root)
+    nodes = {n.attrs["path"]: n for n in result.nodes}
+    docinfo = nodes["docinfo.rst"]
+    assert docinfo.created == datetime(2026, 11, 3, tzinfo=UTC)
+    assert docinfo.description == "Checkout returned 502 for 40 minutes after a bad nginx config push."
+    sphinx = nodes["sphinx.rst"]
+    assert (sphinx.name, sphinx.created, sphinx.updated) == (
+        "Payments outage", datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 3, 5, 10, tzinfo=UTC))
+    assert sphinx.tags == ()  # only the dates are read from it
+    assert nodes["later.rst"].created is None
+    assert nodes["bad.rst"].created is None
+    assert any("'date' 'March 1, 2026' is not an ISO date" in p.message for p in result.problems)
+    assert nodes["both.rst"].created == datetime(2026, 2, 1, tzinfo=UTC)  # frontmatter first

@@ -23,7 +23,7 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - created: ``created``, ``date``, ``date_added``, ``created_at``, ``createdAt`` or
   ``creation_time``; updated: ``updated``, ``last_updated``, ``updated_at``, ``updatedAt``,
   ``modified``, ``modified_at``, ``last_modified``, ``lastmod`` or ``last_modified_at``
-  (the first that is set; each in any case). A bad date is a warning on the file, which is indexed without it.
+  (the first that is set; each in any case; an ``.rst`` file's top field list too, `rst_fields`). A bad date is a warning on the file, which is indexed without it.
 
 A long Markdown file is also its sections (`document_sections`: a body over
 `document_sections.SPLIT_CHARS`, split at ``#``, ``##`` and ``###`` headings outside code fences, a short
@@ -75,6 +75,7 @@ from skill_retriever.ingest.mdx_text import without_mdx_syntax
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
 from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
+from skill_retriever.ingest.rst_fields import rst_date_fields
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.toml_frontmatter import toml_frontmatter
 from skill_retriever.ingest.walk import walk_files
@@ -299,6 +300,8 @@ def _document(root: Path, rel: str, origin: Provenance, max_bytes: int) -> _Docu
         raise _EmptyDocumentError("empty file: nothing to index; skipped")
     suffix = PurePosixPath(rel).suffix.lower()
     fields, body, warnings = _frontmatter(text, suffix)
+    if suffix == ".rst":  # its own field list dates it too (`rst_fields`); frontmatter first
+        fields = {**rst_date_fields(body, (*_CREATED_KEYS, *_UPDATED_KEYS)), **fields}
     first_line = _body_line(text, body)  # before the MDX pass, which keeps the lines
     if suffix == ".mdx":
         body = without_mdx_syntax(body)  # imports and JSX tags are code, not what the page says
