@@ -218,6 +218,14 @@ def test_common_phrases(
     assert parse_time_window(query, NOW) == TimeWindow(start, end, phrase)
 
 
+def test_a_time_with_a_lower_case_z_is_read_as_with_z() -> None:
+    # as --since reads it (`model.parse_timestamp`): RFC 3339 allows z; it was an unread time
+    window = parse_time_window("incidents since 2026-11-01T10:00z", NOW)
+    assert window is not None and window.start == datetime(2026, 11, 1, 10, tzinfo=UTC)
+    assert window.phrase == "since 2026-11-01T10:00z"
+    assert strip_time_phrase("incidents since 2026-11-01T10:00z", window) == "incidents"
+
+
 def test_may_the_verb_is_no_month_and_bad_months_raise() -> None:
     assert parse_time_window("what may break in may", NOW) is None
     with pytest.raises(QueryError, match="13"):

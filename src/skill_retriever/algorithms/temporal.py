@@ -249,7 +249,7 @@ def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
     if span := _month_span(word, now):
         return span
     try:
-        dt = _utc(datetime.fromisoformat(text))
+        dt = _utc(datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text))  # Python refuses z
     except ValueError as exc:
         raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
     except OverflowError as exc:  # 9999-12-31T23:00-05:00: past year 9999 in UTC

@@ -34,7 +34,7 @@ MONTH = (
 )
 WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 WEEKDAY = rf"(?i:(?:last\s+)?{WEEKDAY_NAME})"
-ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
+ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[Zz]|[+-]\d{2}:?\d{2})?)?"  # z: RFC 3339 allows it
 ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
 # Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
 SPAN = (
