@@ -176,3 +176,24 @@ def test_an_answer_says_when_its_nothing_fits_line_is_of_a_much_smaller_index(tm
     calibrate_index(index)
     assert not [w for w in everything.search("review code", k=3).warnings if note in w]
     index.close()
+
+
+def test_a_small_index_that_grew_by_far_more_than_a_fifth_says_its_line_is_stale(tmp_path: Path) -> None:
+    """"A fifth more or fewer items" (README) held only past 10 items: a line drawn on 11
+    items said nothing on 20, nor one drawn on 3 on 12, where a fresh line (bundled MiniLM,
+    10 off-topic requests) flagged 10 of 10 and the stale one 5 (found in a walkthrough of
+    tiny indexes built through the Python API)."""
+    index = build_tiny_index(tmp_path / "ix")
+    calibrate_index(index)
+    note = "the 'nothing fits' line was calibrated"
+    everything = Retriever(index, principals=["*"])
+    then = len(index)
+    index.upsert([index.get("skill:alembic").with_changes(id=f"skill:extra-{i}", name=f"extra-{i}") for i in range(2)])
+    assert not [w for w in everything.search("review code", k=3).warnings if note in w]  # 2 more of 11: within a fifth
+    index.upsert([index.get("skill:alembic").with_changes(id=f"skill:extra-{i}", name=f"extra-{i}") for i in range(2, 9)])
+    said = [w for w in everything.search("review code", k=3).warnings if note in w]
+    assert len(said) == 1 and f"held {then:,} items; it holds {then + 9:,} now" in said[0]
+    index.delete([f"skill:extra-{i}" for i in range(9)] + ["skill:alembic", "skill:pytest-fixtures", "command:deploy"])
+    said = [w for w in everything.search("review code", k=3).warnings if note in w]  # 3 fewer of 11: more than a fifth
+    assert len(said) == 1 and f"it holds {then - 3:,} now" in said[0]
+    index.close()
