@@ -28,7 +28,8 @@ def calibration_line(summary: Mapping[str, Any]) -> str:
     fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
     fit = (f"nothing fits below a best match of {fits}" if fits is not None else
            "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
-    stale = f" (computed {summary['stale_by']} writes ago)" if summary["stale_by"] else ""
+    writes = summary["stale_by"]
+    stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago)" if writes else ""
     return f"weights {weights}; {route}; {fit}{stale}"
 
 
