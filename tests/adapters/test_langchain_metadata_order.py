@@ -2,7 +2,7 @@
 walkthrough of the retriever): its metadata held ``fusion_score`` and ``rerank_score`` but
 not ``score``, the value the results are ordered by (a reranker's, a blend, or a coverage
 gain, not always the fusion's), nor the answer's ``confidence``, which the agent tool's
-first line gives a model and ``SearchResponse.confidence`` a Python caller."""
+line counting the items gives a model and ``SearchResponse.confidence`` a Python caller."""
 
 from __future__ import annotations
 

@@ -226,3 +226,15 @@ def test_nothing_fits_comes_first_and_budget_fill_is_an_argument(sample_index: I
         filled = tool.invoke({**args, "budget_fill": True})
         assert ("budget_fill=True" in kept) is helps and ("none of the others fits" in kept) is not helps
         assert (listed(filled) > listed(kept)) is helps
+
+
+def test_the_description_says_where_the_confidence_is_also_when_nothing_fits(sample_index: Index) -> None:
+    """The description told the model "the first line gives the confidence"; when nothing
+    fits, the first line is the note that says so, and the confidence is on the line that
+    counts the items (seen walking "nothing fits" through the agent tool)."""
+    tool = make_search_skills_tool(sample_index, rerank=False)
+    assert "first line gives the confidence" not in tool.description
+    assert "the line that counts the items gives the confidence" in tool.description
+    for query in ("bake sourdough bread at home", "write a safe alembic migration"):
+        counted = [line for line in tool.invoke({"query": query, "k": 3}).splitlines() if re.match(r"^\d+ items? \(", line)]
+        assert len(counted) == 1 and re.search(r"; confidence [01]\.\d\d;", counted[0])

@@ -160,8 +160,8 @@ TOOL_DESCRIPTION = (
     "Search the catalogue of skills, agents, commands, hooks, MCP servers and documents for "
     "the items that help with a task. Returns a list, best first: kind, name, id, which "
     "searches found it (and its rank in each), why it matched, and a short summary; the "
-    "first line gives the confidence (0 to 1) that the best item fits. Use the ids to load "
-    "or install an item."
+    "line that counts the items gives the confidence (0 to 1) that the best item fits, "
+    "after a note when nothing fits well. Use the ids to load or install an item."
 )
 
 

@@ -213,7 +213,7 @@ def to_document(
         # metadata of its own; documents_of also logs them).
         "warnings": list(response.warnings),
         "nothing_fits": response.nothing_fits,
-        "confidence": response.confidence,  # what the agent tool's first line gives, 0 to 1
+        "confidence": response.confidence,  # what the agent tool's line counting the items gives, 0 to 1
     }
     if result.flags:
         metadata["flags"] = list(result.flags)
