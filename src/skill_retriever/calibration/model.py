@@ -17,9 +17,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from skill_retriever.advice import command
+from skill_retriever.config import Route
 from skill_retriever.exceptions import IndexCorruptError
 
 __all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
@@ -71,7 +72,9 @@ class FitModel:
     def assess(self, top_similarity: float, agree: bool) -> Fit:
         bar = self.threshold + (-self.agreement_bonus if agree else self.agreement_margin)
         margin = top_similarity - bar
-        confidence = 1.0 / (1.0 + math.exp(-margin / self.scale))
+        # exp of a negative number only: a far miss over a narrow curve must not overflow
+        z = margin / self.scale
+        confidence = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
         return Fit(round(confidence, 4), margin < 0.0, round(top_similarity, 4), agree)
 
 
@@ -104,10 +107,12 @@ class Calibration:
             if data.pop("format", None) != FORMAT:
                 raise ValueError("unknown calibration format")
             fit = data.pop("fit", None)
-            return cls(
+            found = cls(
                 fit=FitModel(**{**fit, "null_top": tuple(fit["null_top"])}) if fit else None,
                 **data,
             )
+            _check_values(found)  # one that parses may still hold what no calibration has
+            return found
         except (ValueError, TypeError, KeyError) as exc:
             raise IndexCorruptError(
                 f"the index's calibration is unreadable ({exc}); run `{command(['repair'], index_dir)}` "
@@ -123,3 +128,34 @@ class Calibration:
             "route": self.route,
             "nothing_fits_below": round(self.fit.threshold, 4) if self.fit else None,
         }
+
+
+def _number(value: Any, what: str, *, positive: bool = False, at_least_zero: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{what} is {value!r}, not a finite number")
+    if (positive and value <= 0) or (at_least_zero and value < 0):
+        raise ValueError(f"{what} is {value!r}, not {'above' if positive else 'at least'} 0")
+
+
+def _check_values(calibration: Calibration) -> None:
+    """Raise ValueError (TypeError) naming the first value of a calibration read back that
+    none is computed with (a hand edit, a damaged row). It parsed, but a scale of 0 or a
+    text threshold failed every query ("apply_token_budget failed: ZeroDivisionError"), a
+    text channel weight failed fusion; refused here, it reads as unreadable: searches go
+    on uncalibrated and say so, and ``repair`` draws it again (`calibration.stored`)."""
+    for name in ("version", "items", "algorithm"):
+        value = getattr(calibration, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} is {value!r}, not a count")
+    if not isinstance(calibration.channel_weights, dict):
+        raise TypeError(f"channel_weights is {calibration.channel_weights!r}, not an object")
+    for channel, weight in calibration.channel_weights.items():
+        _number(weight, f"the weight of channel {channel!r}", at_least_zero=True)
+    if calibration.route is not None and calibration.route not in get_args(Route):
+        raise ValueError(f"route is {calibration.route!r}, not one of {', '.join(get_args(Route))}")
+    if calibration.fit is not None:
+        for name in ("threshold", "agreement_margin", "agreement_bonus"):
+            _number(getattr(calibration.fit, name), name)
+        _number(calibration.fit.scale, "scale", positive=True)
+        for value in calibration.fit.null_top:
+            _number(value, "a value of null_top")
