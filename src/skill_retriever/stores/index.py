@@ -192,6 +192,8 @@ class Index:
 
     def _catch_up(self) -> None:
         with self._refresh_lock:
+            if self._lock.held:  # another thread became the writer meanwhile: its writes publish
+                return
             seen = self._items.data_version()
             if seen != self._seen:
                 changes = self._items.load(since=self._live.version, dim=self._dim())
@@ -311,8 +313,10 @@ class Index:
             return
         self._lock.acquire()
         try:
-            self._items.close()
-            self._items = ItemStore(self._path / mf.DATABASE, writable=True, create=False)
+            writable = ItemStore(self._path / mf.DATABASE, writable=True, create=False)
+            with self._refresh_lock:  # a query of another thread may be catching up on the old one
+                read_only, self._items = self._items, writable
+                read_only.close()
             changes = self._items.load(since=self._live.version, dim=self._dim())
             with self._state_lock:
                 self._live.apply(changes)
