@@ -239,3 +239,20 @@ def test_an_answer_that_names_a_run_under_way_is_not_served_from_the_cache(tmp_p
         assert any("are under way" in w for w in first.warnings)
         again = retriever.search("format logs")
         assert "cache" not in again.stats and any("are under way" in w for w in again.warnings)
+
+
+def test_indexing_another_source_says_that_a_killed_run_is_left(tmp_path: Path, source: Path, capsys) -> None:
+    """A run of another source (one that waited with --lock-wait for the killed one, say)
+    neither completes the killed run nor may pass over it: it says so as `stats` does."""
+    index_dir = tmp_path / "ix"
+    killed_after_first_batch(index_dir, source)
+    other = skills(tmp_path / "other", 2)
+    assert main(["index", str(other), "--index-dir", str(index_dir)]) == 0
+    captured = capsys.readouterr()
+    assert "completed the run" not in captured.out
+    assert "warning: unfinished index runs: repo (started" in captured.err
+    assert f"`skill-retriever index {source} --source-name repo --index-dir {index_dir}`" in captured.err
+
+    assert main(["index", str(source), "--index-dir", str(index_dir)]) == 0
+    captured = capsys.readouterr()
+    assert "completed the run of it started" in captured.out and "warning" not in captured.err

@@ -114,6 +114,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     )
     from skill_retriever.indexing import index_sources
     from skill_retriever.json_text import dumps
+    from skill_retriever.stores import run_marks
 
     bars = ProgressBars(show_progress(args, sys.stderr), sys.stderr)
     before = index.snapshot().nodes  # what each source held: its line says what changed
@@ -168,6 +169,10 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
         split = f" ({run.embedded - e:,} item texts, {e:,} of relations)" if (e := run.embedded_edges) else ""
         print(printable(f"embedded {run.embedded} texts{split}{copied}; index {status['path']} holds {status['nodes']} nodes, {status['edges']} edges"))
         print(printable(timing_line(timing, run.embedded, calibrating)))
+        # another source's run that was killed: this run neither completes it nor would
+        # say so otherwise (its JSON has it in the index's status)
+        if unfinished := run_marks.stats_line(status.get("unfinished_runs", {}), status["path"]):
+            print(printable(f"warning: {unfinished}"), file=sys.stderr)
     if error:  # a wrong folder, or files of a kind it does not read: say so, exit non-zero
         print(printable(f"error: {error}"), file=sys.stderr)
         return 1
