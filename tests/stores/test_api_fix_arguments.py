@@ -121,6 +121,21 @@ def test_a_path_of_another_type_is_one_line_naming_it(path: object, named: str) 
     assert str(err.value) == f"Index.open's path must be a path (str or os.PathLike), not {named}"
 
 
+@pytest.mark.parametrize(
+    ("wait", "said"),
+    [("5", "a number of seconds, not str"), (None, "a number of seconds, not NoneType"),
+     (True, "a number of seconds, not bool"), (-1, "0 or more seconds, got -1"),
+     (float("nan"), "0 or more seconds, got nan"), (float("inf"), "0 or more seconds, got inf")],
+)
+def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_at_the_open(index: Index, wait: object, said: str) -> None:
+    """Refused in one line before anything is opened, not a TypeError at the first write
+    (``'>' not supported between 'float' and 'str'``), nor a wait that never ends (nan:
+    no deadline is ever passed) while another handle writes."""
+    with pytest.raises(ConfigError) as err:
+        Index.open(index.path, lock_wait_s=wait)  # type: ignore[arg-type]
+    assert str(err.value) == f"Index.open's lock_wait_s must be {said}"
+
+
 # -- (c) a second handle of this process -------------------------------------------------------
 def test_a_second_handle_in_this_process_is_told_so(index: Index) -> None:
     other = Index.open(index.path)

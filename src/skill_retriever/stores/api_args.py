@@ -9,6 +9,8 @@ items are taken is one item, and a dict is refused with the way to make it an it
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -17,7 +19,9 @@ from typing import TypeVar
 from skill_retriever.exceptions import ConfigError, DuplicateItemError, InvalidItemError
 from skill_retriever.model import Edge, EdgeKind, Node
 
-__all__ = ["PathArg", "edge_kinds", "ids_to_delete", "items_to_write", "one_path", "refuse_existing", "source_paths"]
+__all__ = [
+    "PathArg", "edge_kinds", "ids_to_delete", "items_to_write", "lock_wait", "one_path", "refuse_existing", "source_paths",
+]
 
 _Item = TypeVar("_Item", Node, Edge)
 #: A path as the Python API takes one.
@@ -142,3 +146,18 @@ def edge_kinds(kinds: Iterable[EdgeKind | str] | str) -> frozenset[EdgeKind]:
                 f"embedded_edge_kinds: {k!r} is not an edge kind; use {', '.join(e.value for e in EdgeKind)}"
             ) from None
     return frozenset(out)
+
+
+def lock_wait(seconds: object, what: str) -> float:
+    """How long a writer waits for another (``lock_wait_s``), as ``--lock-wait`` takes it.
+
+    Raises:
+        ConfigError: Not a number (text, None, a bool), or not a finite number of seconds
+            from 0: a NaN deadline is never passed, so its writer would wait for ever.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+        raise ConfigError(f"{what} must be a number of seconds, not {type(seconds).__name__}")
+    value = float(seconds)
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(f"{what} must be 0 or more seconds, got {seconds:g}")
+    return value

@@ -119,10 +119,11 @@ class Index:
             IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
             IndexLockedError: Writing was asked for and another process (or another
                 handle in this one) is writing.
-            ConfigError: ``path`` is empty or not a path.
+            ConfigError: ``path`` is empty or not a path, or ``lock_wait_s`` is not 0 or
+                more seconds.
         """
         path, kinds = api_args.one_path(path, "Index.open's path"), api_args.edge_kinds(embedded_edge_kinds)
-        lock = WriterLock(path, lock_wait_s)
+        lock = WriterLock(path, api_args.lock_wait(lock_wait_s, "Index.open's lock_wait_s"))
         watch = LinkWatch(path)  # before the manifest is read: a move in between is followed
         manifest, embedder, items, recovering = opening.open_files(
             path, lock, embedder, create=create, writable=writable, chroma_url=chroma_url
