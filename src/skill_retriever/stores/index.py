@@ -277,6 +277,7 @@ class Index:
             return replace(batch.report, seconds=time.perf_counter() - start)
 
     def _commit(self, batch: WriteBatch) -> None:
+        self._still_the_writer()
         ch = batch.changes
         self._items.write(
             ch.version,
@@ -300,11 +301,17 @@ class Index:
         lock). A writer's act, published like a write but without a new version."""
         with self._write_lock:
             self._become_writer()
+            self._still_the_writer()
             new = value(getattr(self._live, key) or "") if callable(value) else value
             self._items.set_meta(key, new)
             with self._state_lock:
                 setattr(self._live, key, new)
                 self._snapshot = None
+
+    def _still_the_writer(self) -> None:
+        """A folder deleted or replaced says so first; then a lock file deleted under this writer."""
+        self._items.check_file()
+        self._lock.check()
 
     def _become_writer(self) -> None:
         """Take the write lock, reopen the database for writing, catch up, repair."""

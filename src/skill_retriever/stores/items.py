@@ -183,6 +183,10 @@ class ItemStore:
     def version(self) -> int:
         return int(self.get_meta("version") or 0)
 
+    def check_file(self) -> None:
+        """Raises IndexCorruptError when the database file was deleted or replaced since."""
+        self._file.check()
+
     def data_version(self) -> int:
         """SQLite's counter of commits by *other* connections (a cheap "has it changed?")."""
         self._file.check()  # a file deleted or replaced since the open: never read on

@@ -103,6 +103,29 @@ class WriterLock:
         self._fd = fd
         _HELD_HERE.add(_identity(fd))
 
+    def check(self) -> None:
+        """Before a write: the lock file is still the one this lock holds.
+
+        Raises:
+            IndexLockedError: It was deleted or replaced meanwhile: flock locks the open
+                file, not its name, so the next writer made a new file and may hold that.
+        """
+        if self._fd is None:
+            return
+        try:
+            st = os.stat(self.path)
+            now: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            now = None
+        if now != _identity(self._fd):
+            raise IndexLockedError(
+                f"the write lock {self.path} was deleted or replaced while this process held it, so "
+                f"another process may be writing the index at {self.path.parent} too; nothing of this "
+                "write was stored. Let any other run end, then open the index again and write again "
+                "(a `skill-retriever index` run: run it again), and leave write.lock in place: it "
+                "stays after every run, and the kernel frees it when its run ends"
+            )
+
     def _unwritable(self, exc: OSError) -> IndexLockedError:
         """The lock file cannot be made: its folder (or file system) cannot be written."""
         return IndexLockedError(
