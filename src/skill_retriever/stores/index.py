@@ -76,8 +76,7 @@ class Index:
         self._refresh_lock = threading.Lock()
         self._snapshot: IndexSnapshot | None = None
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
-        # vectors the writer's last repair gave items, and copied to (deleted from) the server
-        self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}
+        self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}  # by the last repair
         #: How many items a lost index.json was written again from at this open (0: it was not).
         self.recreated_from = 0
         self._use_server = True
@@ -107,8 +106,7 @@ class Index:
                 (its name is in ``index.json``), else the bundled MiniLM for a new index.
             chroma_url: Mirror vectors to a Chroma server and search through it. Remembered
                 in ``index.json``; later opens use it unless given another.
-            create: Create the index when the directory has none (the ``index`` command
-                asks for this; queries, ``stats``, MCP and the adapters do not).
+            create: Create the index when the directory has none (as the ``index`` command does).
             writable: Take the write lock now (it is otherwise taken at the first write).
             embedded_edge_kinds: Which edge kinds get a vector for seed retrieval (one str: one kind).
             lock_wait_s: How long to wait for another process's write lock.
@@ -117,10 +115,8 @@ class Index:
 
         Raises:
             IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
-            IndexLockedError: Writing was asked for and another process (or another
-                handle in this one) is writing.
-            ConfigError: ``path`` is empty or not a path, or ``lock_wait_s`` is not 0 or
-                more seconds.
+            IndexLockedError: Writing was asked for and another process (or handle) is writing.
+            ConfigError: ``path`` is empty or no path, or ``lock_wait_s`` is no count of seconds.
         """
         path, kinds = api_args.one_path(path, "Index.open's path"), api_args.edge_kinds(embedded_edge_kinds)
         lock = WriterLock(path, api_args.lock_wait(lock_wait_s, "Index.open's lock_wait_s"))
