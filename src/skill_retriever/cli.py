@@ -265,8 +265,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from skill_retriever.indexing import scrub_secrets
     from skill_retriever.json_text import dumps
+    from skill_retriever.secret_scrub import scrub_secrets
     from skill_retriever.stores.salvage import salvage_items
     from skill_retriever.stores.server_moves import saved_manifest, server_switch
 

@@ -392,13 +392,3 @@ def _emptied(index: Index, result: IngestResult, origin: Provenance) -> list[str
         and item_file(node, origin.root) == file
     )
 
-
-def scrub_secrets(index: Index) -> list[str]:
-    """Write back, redacted, the items that hold secrets indexed before ingest redacted
-    them (`ingest.scrub`); the ids written. Their text changes, so they embed again."""
-    from skill_retriever.ingest.scrub import scrubbed
-
-    fixed = [clean for node in index.snapshot().nodes.values() if (clean := scrubbed(node)) is not None]
-    if fixed:
-        index.upsert(fixed)
-    return sorted(n.id for n in fixed)
