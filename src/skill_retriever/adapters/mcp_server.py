@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -83,6 +85,7 @@ from skill_retriever.item_location import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_wait import ServerWaitingIndex
 
 try:  # mcp >= 2
     from mcp.server.mcpserver import MCPServer
@@ -383,10 +386,15 @@ def serve(
     ready, and from then on the first tool call costs what later ones do. A warm-up still
     running when the client leaves is stopped and waited for before the index closes.
     """
-    index = Index.open(index_dir, chroma_url=chroma_url, create=False)
+    # a Chroma server down now must not stop the handshake: a client shows a server that
+    # exits as failed and never starts it again (`server_wait`); a damaged index still fails
+    index = ServerWaitingIndex.open(index_dir, chroma_url=chroma_url, create=False)
     try:
         retriever = Retriever(index)
-        with warming(retriever, principals):
+        if index.unreached is not None:  # nothing to warm: each snapshot raises until it answers
+            print(f"skill-retriever: serving, but {index.unreached}; each tool answers with this error "
+                  "until the server answers, then works (no restart needed)", file=sys.stderr, flush=True)
+        with warming(retriever, principals) if index.unreached is None else nullcontext():
             build_server(index, retriever=retriever, principals=principals).run("stdio")
     finally:
         index.close()

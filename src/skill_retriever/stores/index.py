@@ -97,7 +97,7 @@ class Index:
         embedded_edge_kinds: Iterable[EdgeKind | str] = DEFAULT_EMBEDDED_EDGE_KINDS,
         lock_wait_s: float = 0.0,
         use_server: bool = True,
-    ) -> Index:
+    ) -> Self:
         """Open the index at ``path``.
 
         Args:

@@ -1,0 +1,102 @@
+"""`skill-retriever mcp` over an index on a real `chroma run` server that is down when
+the MCP server starts, driven by the official SDK's stdio client.
+
+It exited 2 before the MCP handshake, so Claude Code showed it as failed and never tried
+again, although a running MCP server outlives an outage. Now it completes the handshake;
+its tools answer with an error naming the server and how to start it until the server
+answers, then work without a restart. A missing or damaged index still fails at start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from chroma_support import ChromaServer
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from skill_retriever.adapters.mcp_server import STATUS_URI
+from skill_retriever.cli import main
+from skill_retriever.model import Node
+from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_vectors_to_server
+
+# the sources under test (PYTHONPATH), not only the installed package
+ENV = {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"} | {
+    k: v for k, v in os.environ.items() if k == "PYTHONPATH"}
+SKILLS = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(6)]
+LAVA = Node(id="lava", kind="skill", name="lava", text="volcano lava eruption monitoring")
+
+
+def _on_server(path: Path, url: str) -> Path:
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert([*SKILLS, LAVA])
+    move_vectors_to_server(path, url, embedder=HashingEmbedder())
+    return path
+
+
+def _text(result: Any) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+async def _status(session: ClientSession) -> dict[str, Any]:
+    status: dict[str, Any] = json.loads((await session.read_resource(STATUS_URI)).contents[0].text)
+    return status
+
+
+def test_mcp_starts_while_the_server_is_down_and_searches_once_it_is_up(
+    chroma_server: ChromaServer, tmp_path: Path
+) -> None:
+    path = _on_server(tmp_path / "ix", chroma_server.url)
+    chroma_server.stop()
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "skill_retriever.cli", "mcp", "--index-dir", str(path)], env=ENV
+    )
+    seen: dict[str, Any] = {}
+
+    async def session_run() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            seen["init"] = (await session.initialize()).server_info.name
+            seen["tools"] = {t.name for t in (await session.list_tools()).tools}
+            seen["down"] = await session.call_tool("search", {"query": "volcano lava", "k": 1})
+            seen["down_get"] = await session.call_tool("get_component", {"id": "lava"})
+            await anyio.to_thread.run_sync(chroma_server.start)  # same port, same data
+            seen["up"] = await session.call_tool("search", {"query": "volcano lava", "k": 1})
+            seen["up_status"] = await _status(session)
+
+    async def run() -> None:
+        with anyio.fail_after(180):
+            await session_run()
+
+    anyio.run(run)
+    assert seen["init"] == "skill-retriever" and "search" in seen["tools"]
+    for down in (seen["down"], seen["down_get"]):
+        assert down.is_error
+        said = _text(down)
+        assert f"the Chroma server at {chroma_server.url} cannot be reached" in said, said
+        assert f"chroma run --path <dir> --host 127.0.0.1 --port {chroma_server.port}" in said, said
+    assert not seen["up"].is_error, _text(seen["up"])
+    assert [r["id"] for r in seen["up"].structured_content["results"]] == ["lava"]
+    assert seen["up_status"]["nodes"] == len(SKILLS) + 1
+
+
+def test_a_missing_index_still_fails_at_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mcp", "--index-dir", str(tmp_path / "none")]) == 2
+    assert "no index at" in capsys.readouterr().err
+
+
+def test_a_damaged_index_on_a_down_server_still_fails_at_start(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _on_server(tmp_path / "ix", chroma_server.url)
+    chroma_server.stop()
+    (path / mf.DATABASE).unlink()
+    assert main(["mcp", "--index-dir", str(path)]) == 2
+    assert "the index's items are gone" in capsys.readouterr().err
