@@ -12,17 +12,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from chroma_support import ChromaServer
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 
-from skill_retriever.adapters.mcp_server import STATUS_URI
+from skill_retriever.adapters.mcp_server import STATUS_URI, build_server
+from skill_retriever.adapters.mcp_status import shown_address
 from skill_retriever.cli import main
 from skill_retriever.model import Node
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -67,9 +70,12 @@ def test_mcp_starts_while_the_server_is_down_and_searches_once_it_is_up(
             seen["tools"] = {t.name for t in (await session.list_tools()).tools}
             seen["down"] = await session.call_tool("search", {"query": "volcano lava", "k": 1})
             seen["down_get"] = await session.call_tool("get_component", {"id": "lava"})
+            seen["down_status"] = await _status(session)
             await anyio.to_thread.run_sync(chroma_server.start)  # same port, same data
             seen["up"] = await session.call_tool("search", {"query": "volcano lava", "k": 1})
             seen["up_status"] = await _status(session)
+            await anyio.to_thread.run_sync(chroma_server.stop)  # an outage while it serves
+            seen["again_status"] = await _status(session)
 
     async def run() -> None:
         with anyio.fail_after(180):
@@ -85,6 +91,42 @@ def test_mcp_starts_while_the_server_is_down_and_searches_once_it_is_up(
     assert not seen["up"].is_error, _text(seen["up"])
     assert [r["id"] for r in seen["up"].structured_content["results"]] == ["lava"]
     assert seen["up_status"]["nodes"] == len(SKILLS) + 1
+    # the status resource names the server and says whether it answers, and since when not
+    down, up, again = (seen[k]["chroma_server"] for k in ("down_status", "up_status", "again_status"))
+    assert down["url"] == up["url"] == chroma_server.url
+    assert down["reachable"] is False and down["down"] is True
+    assert down["error"] == f"nothing listens at 127.0.0.1:{chroma_server.port} (connection refused)"
+    assert "chroma run --path <dir>" in down["advice"]
+    assert datetime.fromisoformat(down["unreachable_since"]) <= datetime.now(UTC)
+    assert "waiting" in seen["down_status"] and "nodes" not in seen["down_status"]
+    assert up == {"url": chroma_server.url, "reachable": True}
+    assert again["reachable"] is False and again["unreachable_since"] >= down["unreachable_since"]
+    assert seen["again_status"]["nodes"] == len(SKILLS) + 1  # its snapshot was taken: the counts stay
+
+
+def test_the_status_shows_no_credentials_of_the_address(url: str, tmp_path: Path) -> None:
+    path = _on_server(tmp_path / "ix", url)
+    manifest = mf.read_manifest(path)
+    mf.write_manifest(path, {**manifest, "chroma_url": url.replace("://", "://reader:s3cret@")})
+    with Index.open(path) as index:
+        server = build_server(index, retriever=Retriever(index, reranker=None))
+
+        async def read() -> str:
+            async with Client(server) as client:
+                return str((await client.read_resource(STATUS_URI)).contents[0].text)  # type: ignore[union-attr]
+
+        said = anyio.run(read)
+    assert "s3cret" not in said and "reader" not in said
+    assert json.loads(said)["chroma_server"] == {"url": url, "reachable": True}
+
+
+@pytest.mark.parametrize(("given", "shown"), [
+    ("http://u:p@h:8000/?token=x#f", "http://h:8000/"),
+    ("https://tok@[::1]:9000", "https://[::1]:9000"),
+    ("h:8000", "http://h:8000"),
+])  # fmt: skip
+def test_shown_address(given: str, shown: str) -> None:
+    assert shown_address(given) == shown
 
 
 def test_a_missing_index_still_fails_at_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,8 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
 - ``uninstall_components(ids, target, dry_run=True, force, detail)``: what taking back
   those installs would remove, and with ``dry_run=false`` removes it; files changed
   since are kept unless ``force`` is true (`mcp_uninstall`).
-- Resource ``skill-retriever://status``: counts of what this server's caller may see.
+- Resource ``skill-retriever://status``: counts of what this server's caller may see, and
+  the index's Chroma server: its address, whether it answers, since when not (`mcp_status`).
 
 Every call pins one snapshot and reads it through one `CallerView` with the server's
 principals: a concurrent write cannot make a call fail half way, and an item the caller
@@ -51,7 +52,6 @@ from skill_retriever.adapters.mcp_arguments import (
     Flag,
     Ids,
     Kinds,
-    ResourceError,
     ToolError,
     WholeNumber,
     argument_error,
@@ -71,6 +71,7 @@ from skill_retriever.adapters.mcp_search import (
     nothing_fits_note,
     search_tool,
 )
+from skill_retriever.adapters.mcp_status import ServerWatch
 from skill_retriever.adapters.mcp_uninstall import uninstall_tool
 from skill_retriever.adapters.mcp_warm_up import warm_up, warming
 from skill_retriever.adapters.visible_attrs import visible_attrs
@@ -344,13 +345,12 @@ def build_server(
 
     uninstall_components = app.tool(annotations=ANNOTATIONS["uninstall_components"])(uninstall_tool(service))
 
+    watch = ServerWatch(service)
+
     @app.resource(STATUS_URI, name="index-status", mime_type="application/json")
     def status() -> str:
-        """What the index holds that this caller may see: counts by kind, embedder, version."""
-        try:
-            return json.dumps(caller_view(service).status(), indent=2)
-        except ToolError as exc:  # a resource read says its failure as ResourceError
-            raise ResourceError(str(exc)) from exc
+        """What this caller may see (counts by kind, embedder, version); its Chroma server (`mcp_status`)."""
+        return json.dumps(watch.status(), indent=2)
 
     tools = (search, search_components, get_component, check_dependencies, install_components, uninstall_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
@@ -386,8 +386,7 @@ def serve(
     ready, and from then on the first tool call costs what later ones do. A warm-up still
     running when the client leaves is stopped and waited for before the index closes.
     """
-    # a Chroma server down now must not stop the handshake: a client shows a server that
-    # exits as failed and never starts it again (`server_wait`); a damaged index still fails
+    # a Chroma server down must not stop the handshake: a client never restarts a server that exits (`server_wait`)
     index = ServerWaitingIndex.open(index_dir, chroma_url=chroma_url, create=False)
     try:
         retriever = Retriever(index)

@@ -231,6 +231,11 @@ class Index:
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.snapshot()
 
+    @property
+    def chroma_url(self) -> str | None:
+        """The Chroma server address ``index.json`` names, which searches go through (None: none)."""
+        return str(self._manifest.get("chroma_url") or "") or None if self._use_server else None
+
     def status(self) -> dict[str, Any]:
         """Counts and identity of the index, for ``stats`` and health checks (unreadable rows too)."""
         out = self.snapshot().status()

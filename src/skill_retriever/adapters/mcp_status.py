@@ -1,0 +1,91 @@
+"""The MCP status resource (``skill-retriever://status``): what the caller may see, and the
+index's Chroma server.
+
+The resource counted the items but said nothing of the server an index on one searches
+through, so an agent whose searches failed could not tell why. It now names the server
+(its address without credentials: ``user:password@`` and any query are left out), whether
+it answers now (asked at each read), and, when it does not, since when this MCP server
+has found it so, as ``stats --json`` words a server (``error``, ``advice``, ``down``).
+While the server has not answered since the MCP server started (`stores.server_wait`),
+the counts wait for it and the resource says only that.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from skill_retriever.adapters.mcp_arguments import ResourceError, ToolError
+from skill_retriever.adapters.mcp_search import caller_view
+from skill_retriever.components.service import ComponentService
+from skill_retriever.stores.server_timeouts import problem_of
+from skill_retriever.stores.server_wait import ServerWaitingIndex
+
+__all__ = ["ServerWatch", "shown_address"]
+
+
+def shown_address(url: str) -> str:
+    """``url`` as the status shows it: no ``user:password@``, no query, no fragment (a
+    token written into the address would otherwise reach every caller)."""
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    host = parts.hostname or ""
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if _port(parts) else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _port(parts: Any) -> int | None:
+    try:
+        return int(parts.port) if parts.port else None
+    except ValueError:  # a port that is no number: left out, as the host alone
+        return None
+
+
+class ServerWatch:
+    """The status resource of one MCP server over ``service``'s index."""
+
+    def __init__(self, service: ComponentService) -> None:
+        self.service = service
+        #: When the reads in a row that found the server down began (``time.time()``; None: it answered).
+        self.since: float | None = None
+
+    def status(self) -> dict[str, Any]:
+        """The status resource's answer: the caller's counts, with ``chroma_server``.
+
+        Raises:
+            ResourceError: The index itself cannot be read (why, and what to do).
+        """
+        server = self.server()
+        try:
+            out: dict[str, Any] = caller_view(self.service).status()
+        except ToolError as exc:  # a resource read says its failure as ResourceError
+            if server is None or server["reachable"]:
+                raise ResourceError(str(exc)) from exc
+            out = {"path": str(self.service.index.path), "waiting": (
+                "the counts and every tool wait for the Chroma server: they answer once it does, without a restart")}
+        return out | ({"chroma_server": server} if server is not None else {})
+
+    def server(self) -> dict[str, Any] | None:
+        """The index's Chroma server now (asked: one heartbeat), None when it uses none."""
+        from skill_retriever.stores.chroma_connect import chroma_client
+
+        index = self.service.index
+        url = index.chroma_url
+        if not url:
+            return None
+        shown = {"url": shown_address(url)}
+        try:
+            chroma_client(url).heartbeat()
+        except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
+            problem = problem_of(url, exc)
+            if not problem.down:  # it answers, wrongly (credentials, not Chroma): no outage to date
+                self.since = None
+                return shown | {"reachable": False, "error": problem.what, "advice": problem.todo, "down": False}
+            waited = index.unreached_since if isinstance(index, ServerWaitingIndex) else None
+            self.since = min(t for t in (self.since, waited, time.time()) if t is not None)
+            since = datetime.fromtimestamp(self.since, UTC).isoformat(timespec="seconds")
+            return shown | {"reachable": False, "error": problem.what, "advice": problem.todo, "down": True,
+                            "unreachable_since": since}
+        self.since = None
+        return shown | {"reachable": True}
