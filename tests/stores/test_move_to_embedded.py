@@ -200,3 +200,23 @@ def test_a_move_whose_index_json_was_written_again_says_both() -> None:
     assert embedded_moves.EmbeddedMove("/x", None).lines() == [
         "/x names no Chroma server: it searches its vectors in memory already; nothing changed"
     ]
+
+
+def test_delete_collections_after_a_chroma_url_that_is_no_address_says_why_they_stay(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """index.json's chroma_url hand-edited to 8000 (a port alone): the move worked but
+    said "deleting failed (ValueError: )", an empty reason (chromadb's words for the host
+    8000); now it says the address is none, and the collections stay on the server."""
+    path = _on_server(tmp_path / "idx", url)
+    names = collection_names(mf.read_manifest(path))
+    mf.write_manifest(path, {**mf.read_manifest(path), "chroma_url": 8000})
+    code, out, err = run(capsys, "move-to-embedded", "--index-dir", path, "--delete-collections", "--json")
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["moved"] is True and done["removed"] == [] and sorted(done["kept"]) == sorted(names)
+    for why in done["kept"].values():
+        assert why.startswith("deleting failed: chroma_url 8000 was no Chroma server address"), why
+        assert "ValueError" not in why
+    assert "ValueError" not in caplog.text and "chroma_url 8000 was no Chroma server address" in caplog.text
+    assert set(names) <= server_collections(url)  # nothing deleted: no server was asked

@@ -197,7 +197,8 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
             f"{host}:{port} answers HTTP but not as a Chroma server (it sent a web page)",
             f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
         )
-    return ServerProblem(f"{type(first).__name__}: {_one_line(text)}", start)
+    said = _one_line(text) or "with no message"  # chromadb raises ValueError('') of a host that is no server
+    return ServerProblem(f"{type(first).__name__}: {said}", start)
 
 
 def server_error(url: str, exc: BaseException) -> IndexOpenError:

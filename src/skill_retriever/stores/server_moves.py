@@ -26,6 +26,7 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.move_leftovers import Leftovers
 from skill_retriever.stores.remote import (
     collection_names,
@@ -36,8 +37,10 @@ from skill_retriever.stores.remote import (
     sync_remote,
 )
 from skill_retriever.stores.server_choice import usable_server
+from skill_retriever.stores.server_errors import ServerAddressError
 from skill_retriever.stores.server_link import recorded_link, remember
 from skill_retriever.stores.server_stats import server_line, server_status
+from skill_retriever.stores.server_timeouts import problem_of
 
 __all__ = [
     "PreviousCollections", "SavedManifest", "ServerMove", "ServerSwitch", "delete_own", "drop_previous", "move_index_to_server",
@@ -239,6 +242,13 @@ def delete_own(previous: Mapping[str, Any], path: Path, *, recorded_dir: str | N
     kept: dict[str, str] = {}
     in_use: set[str] = set()
     here = index_dir_of(path)
+    try:  # a chroma_url that is no address (8000) is not connected to as the host "8000"
+        manifest_server(previous, path)
+    except ServerAddressError:
+        unknown = (f"deleting failed: chroma_url {previous['chroma_url']!r} was no Chroma server address, so the "
+                   "server holding them is unknown; delete them with Chroma's own client there if unneeded")
+        log.warning("[skill_retriever][index] the previous collections %s of %s stay: %s", ", ".join(names), path, unknown)
+        return PreviousCollections(old_url, kept=dict.fromkeys(names, unknown))
     try:
         client = chroma_client(str(old_url))
         for name in names:
@@ -250,13 +260,14 @@ def delete_own(previous: Mapping[str, Any], path: Path, *, recorded_dir: str | N
                 kept[name] = why
                 in_use.add(name)
     except Exception as exc:  # noqa: BLE001 -- Chroma fails in many types; the move is done, this is tidying
+        failed = problem_of(old_url, exc).what  # chromadb's own text may be empty (a ValueError of no words)
         log.warning(
-            "[skill_retriever][index] could not delete the previous collections %s of %s from %s (%s: %s); "
-            "delete them there if unneeded", ", ".join(names), path, old_url, type(exc).__name__, exc,
+            "[skill_retriever][index] could not delete the previous collections %s of %s from %s (%s); "
+            "delete them there if unneeded", ", ".join(names), path, old_url, failed,
         )
         for name in names:
             if name not in removed:
-                kept.setdefault(name, f"deleting failed ({type(exc).__name__}: {exc})")
+                kept.setdefault(name, f"deleting failed: {failed}")
     return PreviousCollections(str(old_url), tuple(removed), kept, frozenset(in_use))
 
 
