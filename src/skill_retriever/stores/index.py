@@ -175,16 +175,13 @@ class Index:
             raise IndexClosedError(f"the index at {self._path} was closed; open it again with Index.open")
         if not self._lock.held:
             self._catch_up()
-        snap = self._snapshot
-        if snap is not None:
+        if (snap := self._snapshot) is not None:
             return snap
         with self._state_lock:
-            if self._snapshot is None:
-                if self._behind:  # its own vectors, which hold the write the server lacks
-                    note = behind_note(self._path, self._manifest.get("chroma_url"))
-                    self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), None, note)
-                else:
-                    self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), self._remote)
+            if self._snapshot is None:  # behind: its own vectors, which hold the write the server lacks
+                note = behind_note(self._path, self._manifest.get("chroma_url")) if self._behind else ""
+                remote = None if self._behind else self._remote
+                self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), remote, note)
             return self._snapshot
 
     def _catch_up(self) -> None:
@@ -232,8 +229,7 @@ class Index:
         return node_id in self.snapshot()
 
     @property
-    def chroma_url(self) -> str | None:
-        """The Chroma server address ``index.json`` names, which searches go through (None: none)."""
+    def chroma_url(self) -> str | None:  # the server index.json names, which searches go through
         return str(self._manifest.get("chroma_url") or "") or None if self._use_server else None
 
     def status(self) -> dict[str, Any]:
