@@ -41,7 +41,8 @@ from skill_retriever.ingest.table_secrets import redact_tables
 __all__ = ["literal_secret", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
-#: ``--name=value`` and a quoted key (``"password": "..."``, ``**Token**: ...``). The
+#: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
+#: not ``$$``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
 #: name starts a word (so each name is read once); the value is one word as
 #: `secrets._VALUE` reads a shell word (quoted, bare, a quote left open), on the same
 #: line, but for ``&``, which in prose is part of a password (``Tr0ub4dor&3``), not a
@@ -52,7 +53,7 @@ _PROSE_VALUE = (
     r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
 )
 _ASSIGNMENT_RE = re.compile(
-    r"""(?<![\w$.-])(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$))(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
     r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + _PROSE_VALUE + ")"
 )

@@ -85,10 +85,13 @@ _WORD_VALUE_RE = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z]+)+")
 
 def secret_word_name(name: str) -> bool:
     """Whether an assignment's name reads as a secret's: its last word (digits aside)
-    names one (`_SECRET_WORD_RE`) and no word makes it a record's key or a public one."""
+    names one (`_SECRET_WORD_RE`; ``secret_key_base`` reads as ``secret_key``) and no
+    word makes it a record's key or a public one."""
     words = [w.lower() for w in _WORD_RE.findall(name) if not w.isdigit()]
     if not words or not _NOT_SECRET_WORDS.isdisjoint(words):
         return False
+    if words[-3:] == ["secret", "key", "base"]:  # Rails' and Phoenix's signing secret
+        words = words[:-1]
     if words[-1] == "key" and len(words) > 1:
         return _SECRET_KEY_RE.fullmatch(words[-2] + "key") is not None or _ENV_NAME_RE.fullmatch(name) is not None
     return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
