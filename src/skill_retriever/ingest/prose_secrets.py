@@ -28,8 +28,14 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.secret_commands import SETTER_RE
 from skill_retriever.ingest.secret_formats import on_lines, replace_group
-from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
+from skill_retriever.ingest.secret_values import (
+    PROSE_VALUE,
+    literal_phrase,
+    literal_secret,
+    secret_word_name,
+)
 from skill_retriever.ingest.secrets import (
     _AUTH_HEADER_RE,
     _SCHEMES,
@@ -43,19 +49,12 @@ __all__ = ["literal_secret", "redact_prose", "secret_word_name"]
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
 #: not ``$$``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
-#: name starts a word (so each name is read once); the value is one word as
-#: `secrets._VALUE` reads a shell word (quoted, bare, a quote left open), on the same
-#: line, but for ``&``, which in prose is part of a password (``Tr0ub4dor&3``), not a
-#: shell operator. A value is at most 256 characters (a longer word is none:
-#: `_assignments` looks again inside a value, and the bound keeps that linear).
-_PROSE_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
-    r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
-)
+#: name starts a word (so each name is read once); the value is one word of prose
+#: (`secret_values.PROSE_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(
     r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$))(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
-    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + _PROSE_VALUE + ")"
+    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + PROSE_VALUE + ")"
 )
 #: The same written as code rather than ``NAME = value``: a call's first two arguments
 #: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``) and an XML element
@@ -64,7 +63,7 @@ _ASSIGNMENT_RE = re.compile(
 #: or Ruby hash) are `_ASSIGNMENT_RE`'s.
 _CODE_PAIR_RE = re.compile(
     r"""\([ \t]*(?P<q>["'])(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*,[ \t]*(?P<val>"""
-    + _PROSE_VALUE
+    + PROSE_VALUE
     + r""")|<(?P<tag>[A-Za-z_][\w.-]{0,128}+)>(?P<xval>[^<>\s]{1,256}+)</(?P=tag)>"""
 )
 #: ``Bearer <token>`` without its header (the header's own form is `_AUTH_HEADER_RE`).
@@ -92,9 +91,11 @@ def redact_prose(text: str) -> str:
 
 def _redact_line(line: str) -> str:
     """One line with the credentials of its headers and ``Bearer`` and the values of its
-    secret-looking assignments redacted."""
+    secret-looking assignments, written ``NAME=value`` or set by a command
+    (`secret_commands`: ``ENV API_KEY value``), redacted."""
     line = _AUTH_HEADER_RE.sub(_redact_literal, line)
     line = _BEARER_RE.sub(_redact_literal, line)
+    line = SETTER_RE.sub(_assignment, line)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 

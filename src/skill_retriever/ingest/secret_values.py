@@ -11,8 +11,24 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_placeholder", "is_reference", "literal_phrase", "literal_secret", "secret_name", "secret_word_name"]
+__all__ = [
+    "PROSE_VALUE",
+    "is_placeholder",
+    "is_reference",
+    "literal_phrase",
+    "literal_secret",
+    "secret_name",
+    "secret_word_name",
+]
 
+#: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
+#: quote left open), on one line, but for ``&``, which in prose is part of a password
+#: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is
+#: none: `prose_secrets` looks again inside a value, and the bound keeps that linear).
+PROSE_VALUE = (
+    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
+    r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
+)
 #: `secrets.SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
 #: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
 #: ``keywords`` name no secret; an MCP server's arguments keep `secrets.SECRET_RE`.
