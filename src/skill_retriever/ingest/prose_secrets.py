@@ -28,7 +28,12 @@ from __future__ import annotations
 
 import re
 
-from skill_retriever.ingest.secret_commands import SETTER_RE
+from skill_retriever.ingest.secret_commands import (
+    CLIENT_LINE_RE,
+    FLAG_RE,
+    SETTER_RE,
+    redact_clients,
+)
 from skill_retriever.ingest.secret_formats import on_lines, replace_group
 from skill_retriever.ingest.secret_values import (
     PROSE_VALUE,
@@ -86,7 +91,14 @@ def redact_prose(text: str) -> str:
     the values of secret-looking assignments (see the module docstring) and the secret
     values of Markdown tables (`table_secrets`). Text without secrets comes back
     identical; applying it twice changes nothing more."""
-    return redact_tables(on_lines(redact_text(text), _SECRET_LINE_RE, _redact_line))
+    text = on_lines(redact_text(text), CLIENT_LINE_RE, _redact_clients)
+    return redact_tables(on_lines(text, _SECRET_LINE_RE, _redact_line))
+
+
+def _redact_clients(line: str) -> str:
+    """One line with the literal secrets after its clients' password flags redacted
+    (`secret_commands.redact_clients`: ``mysql -pX``, ``docker login -p X``)."""
+    return redact_clients(line, _redact_literal, lambda password: literal_secret(_split_trailing(password)[0]))
 
 
 def _redact_line(line: str) -> str:
@@ -96,6 +108,7 @@ def _redact_line(line: str) -> str:
     line = _AUTH_HEADER_RE.sub(_redact_literal, line)
     line = _BEARER_RE.sub(_redact_literal, line)
     line = SETTER_RE.sub(_assignment, line)
+    line = FLAG_RE.sub(_assignment, line)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 

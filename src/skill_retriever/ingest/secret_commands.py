@@ -1,5 +1,6 @@
 """Secrets a command puts in a secret's place without ``NAME=``: what `prose_secrets`
-reads after a setter (`SETTER_RE`).
+reads after a setter (`SETTER_RE`), a secret-named flag (`FLAG_RE`) and a client's
+password flag (`redact_clients`).
 
 A runbook sets a variable or a setting with a command as often as with ``NAME=value``:
 a Dockerfile's ``ENV API_KEY value``, fish's ``set -gx API_KEY value``, Windows'
@@ -7,7 +8,13 @@ a Dockerfile's ``ENV API_KEY value``, fish's ``set -gx API_KEY value``, Windows'
 set //registry.npmjs.org/:_authToken value``, ``git config --global github.token
 value``. The name and the value are words apart, so the assignment rule does not see
 them; these patterns give the same ``name`` and ``val`` groups, and `prose_secrets`
-decides as it does for an assignment (a secret-looking name, a literal value).
+decides as it does for an assignment (a secret-looking name, a literal value). So does
+a flag and the word after it (``--password X``, ``--api-key X``): a word that starts
+with ``-`` is the next flag, and ``--password-file`` or ``--token-url`` name no secret.
+A client's own password flag (``docker login -p X``, ``keytool -storepass X``,
+``openssl enc -k X``, ``mysql -pX``, ``curl -u user:X``) is read as hook commands read
+it (`secrets.client_passwords`, `secrets.curl_users`: only in the simple command the
+client starts, where ``-p`` is no port), its value redacted when it is a literal secret.
 
 Every pattern is linear: quantifiers are possessive and a name or value is bounded.
 """
@@ -15,10 +22,12 @@ Every pattern is linear: quantifiers are possessive and a name or value is bound
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skill_retriever.ingest.secret_values import PROSE_VALUE
+from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
-__all__ = ["SETTER_RE"]
+__all__ = ["CLIENT_LINE_RE", "FLAG_RE", "SETTER_RE", "redact_clients"]
 
 #: A command that sets the variable or setting named by the word after it to the word
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
@@ -32,3 +41,28 @@ SETTER_RE = re.compile(
     r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+)"
     r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>""" + PROSE_VALUE + ")"
 )
+#: A flag and the word after it, apart (``--password X``, ``-Password X``); one that
+#: names a secret is `prose_secrets`' to redact. A ``--no-`` flag takes no value
+#: (``psexec.py -k -no-pass host``: the host is the next argument).
+FLAG_RE = re.compile(
+    r"(?<![\w$.-])--?+(?![Nn]o-)(?P<name>[A-Za-z][\w-]{0,128}+)[ \t]++(?P<val>(?!-)" + PROSE_VALUE + ")"
+)
+#: A line that may start a client with a password flag (`redact_clients` reads no other).
+CLIENT_LINE_RE = re.compile(
+    r"mysql|mariadb|sshpass|redis-cli|mongo|login|openssl|keytool|jarsigner|curl"
+)
+
+
+def redact_clients(line: str, masked: Callable[[re.Match[str]], str], secret: Callable[[str], bool]) -> str:
+    """A line with the password flags of the clients it runs passed through ``masked``
+    (a match whose ``val`` group is the password) and curl's ``-u user:password``
+    redacted where ``secret`` says the password is one; a value that starts with ``-``
+    is the next option."""
+
+    def one(m: re.Match[str]) -> str:
+        return m[0] if m["val"].startswith("-") else masked(m)
+
+    def segment(m: re.Match[str]) -> str:
+        return client_passwords(curl_users(m[0], secret), one)
+
+    return _SIMPLE_COMMAND_RE.sub(segment, line)

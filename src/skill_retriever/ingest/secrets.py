@@ -38,6 +38,8 @@ from skill_retriever.ingest.secret_values import is_placeholder, is_reference, s
 __all__ = [
     "REDACTED",
     "SECRET_RE",
+    "client_passwords",
+    "curl_users",
     "redact_args",
     "redact_command",
     "redact_command_line",
@@ -99,7 +101,11 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
 #: password and names a database), sshpass's ``-p PASS`` among its own options before the
 #: command it runs (``sshpass -p X ssh -p 2222 host``), redis-cli's ``-a PASS`` /
-#: ``--pass PASS``, and mongosh's and the mongo tools' ``-p PASS``.
+#: ``--pass PASS``, mongosh's and the mongo tools' ``-p PASS``, a registry login's ``-p
+#: PASS`` (``docker login``: ``docker run -p`` publishes a port), openssl's ``-k PASS``
+#: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
+#: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
+#: ``-dest``; ``-storepass:env`` names a variable).
 _ONE_VALUE = r"(?>" + _VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -113,6 +119,9 @@ _CLIENT_PASSWORDS = tuple(
         ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
         ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
         (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
+        (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
+        ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
+        ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
     )
 )
 
@@ -240,8 +249,13 @@ def _masked(value: str) -> str:
 def _client_passwords(m: re.Match[str]) -> str:
     """One simple command with the password flags of the clients it runs redacted
     (`_CLIENT_PASSWORDS`); a value that starts with ``-`` is the next option."""
-    segment = m[0]
-    masked = _masked_value(lambda v: not v["val"].startswith("-"))
+    return client_passwords(m[0], _masked_value(lambda v: not v["val"].startswith("-")))
+
+
+def client_passwords(segment: str, masked: Callable[[re.Match[str]], str]) -> str:
+    """One simple command with each password flag of the clients it runs
+    (`_CLIENT_PASSWORDS`: a match whose ``val`` group is the password) passed through
+    ``masked``; prose (`prose_secrets`) redacts only a literal secret there."""
     for program_re, flag_re in _CLIENT_PASSWORDS:
         program = program_re.search(segment)
         if program is not None:
@@ -252,19 +266,26 @@ def _client_passwords(m: re.Match[str]) -> str:
 def _curl_users(m: re.Match[str]) -> str:
     """One simple command with the passwords of the ``-u`` options after its ``curl``
     redacted (`_curl_user`)."""
-    segment = m[0]
+    return curl_users(m[0], lambda password: True)
+
+
+def curl_users(segment: str, secret: Callable[[str], bool]) -> str:
+    """One simple command with the passwords of the ``-u`` options after its ``curl``
+    redacted where ``secret`` says the password (quotes and all) is one (`_curl_user`)."""
     curl = _CURL_RE.search(segment)
     if curl is None:
         return segment
-    return segment[: curl.end()] + _CURL_USER_RE.sub(_curl_user, segment[curl.end() :])
+    return segment[: curl.end()] + _CURL_USER_RE.sub(lambda m: _curl_user(m, secret), segment[curl.end() :])
 
 
-def _curl_user(m: re.Match[str]) -> str:
+def _curl_user(m: re.Match[str], secret: Callable[[str], bool]) -> str:
     """curl's ``-u user:password`` with the password redacted (the user name kept);
     ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
     value = m["val"]
     user, colon, password = value.partition(":")
     if not colon or is_reference(value) or is_reference(password) or is_placeholder(password):
+        return m[0]
+    if not secret(password):
         return m[0]
     quote = value[0] if value[0] in "\"'" else ""
     closed = quote if len(value) > 1 and value.endswith(quote) and quote else ""
