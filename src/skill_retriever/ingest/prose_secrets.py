@@ -80,9 +80,9 @@ _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=
 _SECRET_LINE_RE = re.compile(r"(?i)key|token|secret|pass|pwd|credential|authorization|bearer")
 #: An auth scheme right before a header's value (``Authorization: Bearer X``).
 _SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + _SCHEMES + r"[ \t]+$")
-#: Punctuation that ends a sentence or an inline code span, not a value (``set
-#: TOKEN=abc123def.``, ```Bearer abc123def```).
-_TRAILING = ".,;:!?`)]"
+#: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
+#: value (``set TOKEN=abc123def.``, ```Bearer abc123def```, ``{api_key: abc123def}``).
+_TRAILING = ".,;:!?`)]}"
 
 
 def redact_prose(text: str) -> str:
@@ -179,5 +179,5 @@ def _split_trailing(value: str) -> tuple[str, str]:
         return value, ""
     core = value.rstrip(_TRAILING)
     if "..." in value[len(core) :]:
-        core = value.rstrip(",;:!?`)]")
+        core = value.rstrip(",;:!?`)]}")
     return core, value[len(core) :]
