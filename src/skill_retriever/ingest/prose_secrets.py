@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, redact_cookies
+from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks
 from skill_retriever.ingest.secret_commands import (
     CLIENT_LINE_RE,
     FLAG_RE,
@@ -90,10 +91,13 @@ def redact_prose(text: str) -> str:
     frontmatter prose) with its secrets replaced by ``[redacted]``: all `redact_text`
     takes out, then the credentials of an ``Authorization`` header or after ``Bearer``,
     the passwords of clients' flags (`secret_commands`), cookies (`cookie_secrets`), the
-    values of secret-looking assignments (see the module docstring) and the secret
-    values of Markdown tables (`table_secrets`). Text without secrets comes back
+    values of secret-looking assignments (see the module docstring), also where name
+    and value stand on two lines (`secret_blocks`: ``- name: API_KEY`` then ``value:
+    ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`). Text without secrets comes back
     identical; applying it twice changes nothing more."""
-    text = on_lines(redact_text(text), CLIENT_LINE_RE, _redact_clients)
+    text = redact_blocks(redact_text(text), secret_word_name, literal_secret)
+    text = NAME_VALUE_RE.sub(_assignment, text)
+    text = on_lines(text, CLIENT_LINE_RE, _redact_clients)
     text = on_lines(text, COOKIE_LINE_RE, lambda line: redact_cookies(line, _redact_literal))
     return redact_tables(on_lines(text, _SECRET_LINE_RE, _redact_line))
 

@@ -1,0 +1,70 @@
+"""Secrets whose name and value stand on different lines: `NAME_VALUE_RE` and
+`redact_blocks`.
+
+`prose_secrets` reads a page line by line (a rule runs only over lines that name a
+secret), yet two common forms put the value on a line of its own:
+
+- an environment list entry, as Kubernetes, ECS task definitions and Terraform write
+  it: ``- name: API_KEY`` and ``value: "..."`` on the next line (or on the same one:
+  ``{"name": "API_KEY", "value": "..."}``, ``{name: API_KEY, value: ...}``, HCL's
+  ``name = "API_KEY"``). `NAME_VALUE_RE` gives the entry's ``name`` and ``val``, for
+  `prose_secrets` to decide as it does for ``API_KEY=...``; ``valueFrom:`` and an entry
+  with a blank line between its two keys are no such pair.
+- a YAML block scalar under a secret's name (``api_key: |`` or ``>-``, the value on the
+  more indented lines after it). `redact_blocks` replaces the value when every line of
+  it is one word and the words, joined, read as a literal secret (the caller decides):
+  a block of prose (``token: |`` and a sentence) stays, and a PEM key in one is
+  `secret_formats`'.
+
+Both are linear: quantifiers are possessive and bounded, and `redact_blocks` reads each
+line once (a block's lines are its value, not searched for other blocks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_values import PROSE_VALUE
+
+__all__ = ["NAME_VALUE_RE", "redact_blocks"]
+
+#: An environment entry's ``name`` key and value, then (after a comma, or at the start
+#: of the next line) its ``value`` key and the value: YAML, JSON, a flow mapping, HCL.
+NAME_VALUE_RE = re.compile(
+    r"""(?<![\w$.-])(?P<nq>["']?+)name(?P=nq)[ \t]*+[:=][ \t]*+(?P<q>["']?+)"""
+    r"""(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*+,?+[ \t]*+(?:\r?\n[ \t]*+)?+"""
+    r"""(?P<vq>["']?+)value(?P=vq)[ \t]*+[:=][ \t]*+(?P<val>""" + PROSE_VALUE + ")"
+)
+#: A YAML key that opens a block scalar (``api_key: |``, ``- token: >-``, a comment after).
+_BLOCK_KEY_RE = re.compile(
+    r"""(?m)^(?P<indent>[ \t]*+)(?:-[ \t]++)?+(?P<q>["']?+)(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)"""
+    r"""[ \t]*+:[ \t]++[|>][-+1-9]{0,2}+[ \t]*+(?:#[^\n]*+)?+$"""
+)
+
+
+def redact_blocks(text: str, secret_name: Callable[[str], bool], secret: Callable[[str], bool]) -> str:
+    """``text`` with the value of each YAML block scalar whose key ``secret_name`` says
+    is a secret's replaced by `REDACTED` when every line of it is one word and
+    ``secret`` says the words, joined, are a secret (see the module docstring)."""
+    out, pos, search = [], 0, 0
+    while (m := _BLOCK_KEY_RE.search(text, search)) is not None:
+        start = end = last = m.end() + 1 if m.end() < len(text) else m.end()
+        words = []
+        while end < len(text):  # the block: blank lines and lines indented deeper than the key
+            stop = text.find("\n", end)
+            stop = len(text) if stop < 0 else stop
+            line = text[end:stop]
+            if line.strip():
+                if len(line) - len(line.lstrip(" \t")) <= len(m["indent"]):
+                    break
+                words.append(line.strip())
+                last = stop
+            end = stop + 1
+        search = max(last, m.end() + 1)
+        if words and secret_name(m["name"]) and all(w.split() == [w] for w in words) and secret("".join(words)):
+            first = start + len(text[start:last]) - len(text[start:last].lstrip())
+            out += [text[pos:first], REDACTED]
+            pos = last
+    return "".join(out) + text[pos:] if out else text
