@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.redact_fields import redact_frontmatter
 from skill_retriever.ingest.scrub import scrubbed
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.model import Node
@@ -58,6 +59,17 @@ def test_a_secret_on_the_line_after_its_name_goes(text: str, expected: str) -> N
 @pytest.mark.parametrize("text", STAYS)
 def test_what_is_no_secret_stays(text: str) -> None:
     assert redact_prose(text) == text
+
+
+def test_an_env_entry_in_frontmatter_loses_its_value_too() -> None:
+    """The frontmatter ``attrs`` keeps as data (``env: [{name: API_KEY, value: ...}]``)
+    is redacted as a key named ``API_KEY`` would be."""
+    fm = {"env": [{"name": "API_KEY", "value": V}, {"name": "REGION", "value": "eu-west-1"},
+                  {"name": "TOKEN", "value": "${TOKEN}"}, {"name": "SECRET", "valueFrom": {"name": "x"}}]}
+    assert redact_frontmatter(fm) == {
+        "env": [{"name": "API_KEY", "value": R}, {"name": "REGION", "value": "eu-west-1"},
+                {"name": "TOKEN", "value": "${TOKEN}"}, {"name": "SECRET", "valueFrom": {"name": "x"}}]
+    }
 
 
 def test_repair_redacts_them_in_an_item_an_older_index_holds() -> None:

@@ -89,8 +89,9 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
     MCP server's); text under a key whose name looks secret (`secrets.secret_name`:
     ``api_key``, ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret
     however it reads, unless it is a reference or a placeholder (``$TOKEN``,
-    ``<api-key>``), and an auth scheme before it is kept (`redact_headers`, whose rule it is); every other text
-    is prose (`redact_prose`).
+    ``<api-key>``), and an auth scheme before it is kept (`redact_headers`, whose rule it is); so
+    is the ``value`` of an environment entry whose ``name`` looks secret (``env: [{name:
+    API_KEY, value: ...}]``); every other text is prose (`redact_prose`).
     """
     if isinstance(value, str):
         if key == "command":
@@ -103,5 +104,8 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
             return redact_args(value)
         return [redact_frontmatter(v, key) for v in value]
     if isinstance(value, Mapping):
-        return {k: redact_frontmatter(v, str(k)) for k, v in value.items()}
+        # An environment entry (``{name: API_KEY, value: ...}``): its value is under the name.
+        name = value.get("name")
+        named = isinstance(name, str) and secret_name(name)
+        return {k: redact_frontmatter(v, name if named and k == "value" else str(k)) for k, v in value.items()}
     return value
