@@ -18,7 +18,11 @@ in it goes whole, quote to quote, when it is no placeholder text (`literal_phras
 ``PASSWORD="correct horse battery staple"`` goes, ``api_key: "your API key"`` stays). So
 ``password = getpass()`` and "the password = the user's choice" stay as written, and so
 does every text without a secret, byte for byte. The cells of Markdown tables are read
-by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``). A name is
+by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``), and so are a
+value a command sets or a client takes (`secret_commands`: ``ENV API_KEY X``, ``set -gx
+API_KEY X``, ``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
+(`cookie_secrets`) and one on the line after its name (`secret_blocks`: ``- name:
+API_KEY`` then ``value: X``, ``api_key: |``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
 ``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``), not ``max_tokens``,
 ``TOKEN_URL``, ``public_key`` or ``sort_key``.
