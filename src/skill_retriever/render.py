@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skill_retriever.components.dedup import collapse_ranked
+from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.view import CallerView
 from skill_retriever.components.word_matches import word_matches
 from skill_retriever.fit_words import nothing_fits_words
@@ -93,21 +94,27 @@ class Explanation:
         requires: ``(id, name)`` of each item it requires that the caller may see.
         required_by: ``(id, name)`` of each item requiring it that the caller may see.
         line: The reason line ``query`` prints under the result.
+        part_of: ``(id, name)`` of the skill whose folder holds it, the one to install to
+            have it (`owning_skill`: a template file, a SKILL.md nested in another's
+            folder); None for an item part of no skill the caller may see.
     """
 
     matches: tuple[str, ...]
     requires: tuple[tuple[str, str], ...]
     required_by: tuple[tuple[str, str], ...]
     line: str
+    part_of: tuple[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The keys ``query --json`` adds to each result (``reason``, ``matches``,
-        ``requires``, ``required_by``; each relation an object with ``id`` and ``name``)."""
+        ``requires``, ``required_by``, each relation an object with ``id`` and ``name``;
+        ``part_of``, such an object or null)."""
         return {
             "reason": self.line,
             "matches": list(self.matches),
             "requires": [{"id": i, "name": n} for i, n in self.requires],
             "required_by": [{"id": i, "name": n} for i, n in self.required_by],
+            "part_of": None if self.part_of is None else {"id": self.part_of[0], "name": self.part_of[1]},
         }
 
 
@@ -157,7 +164,13 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
         parts.append("close in meaning (" + ", ".join(meaning) + ")")
     if "temporal" in r.channels:
         parts.append("dated inside the query's time window")
-    return Explanation(tuple(words), requires, required_by, "; ".join(parts))
+    # First, before the evidence (the brief MCP answer cuts a line's end): "python-fastapi
+    # [other]" alone did not say it is a file of app-builder, the skill that brings it
+    skill = owning_skill(view, r.id)
+    if skill is None:
+        return Explanation(tuple(words), requires, required_by, "; ".join(parts))
+    line = "; ".join([f"part of skill {skill.name}", *parts])
+    return Explanation(tuple(words), requires, required_by, line, (skill.id, skill.name))
 
 
 def path_steps(result: SearchResult, view: CallerView) -> list[str]:

@@ -106,7 +106,7 @@ def index_changed_warning(dropped: int) -> str:
 
 #: The keys ``skill-retriever query --json`` adds to a result's `SearchResult.to_dict`.
 _CLI_RESULT_KEYS = frozenset(
-    {"also_at", "source", "line", "created", "updated", "matches", "requires", "required_by"}
+    {"also_at", "source", "line", "created", "updated", "matches", "requires", "required_by", "part_of"}
 )
 
 
@@ -208,8 +208,8 @@ class SearchResult:
         its ``reason`` (a dict without one, written before results had it, reads as "").
         What else ``skill-retriever query --json`` adds to each result (``also_at``, the
         other hosts; ``source``, the file it was read from; ``line``, where a document's
-        section starts in it; ``matches``, ``requires`` and ``required_by``, what the text
-        says under it) is not kept."""
+        section starts in it; ``matches``, ``requires``, ``required_by`` and ``part_of``, what
+        the text says under it) is not kept."""
         result = cls(**{
             **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS and k != "reason"},
             "channels": dict(d["channels"]),
