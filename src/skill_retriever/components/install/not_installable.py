@@ -30,6 +30,7 @@ from skill_retriever.components.install.by_name import name_for, takes
 from skill_retriever.components.install.inventory import INSTALLABLE
 from skill_retriever.components.install.listed_twins import twins
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
+from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.skill_configs import bare_url
 from skill_retriever.item_location import file_location
@@ -229,9 +230,19 @@ def _users(view: CallerView, node: Node) -> list[Node]:
 
 
 def _parents(view: CallerView | None, node: Node) -> list[Node]:
-    """The installable components and plugins ``node`` is part of (PART_OF)."""
+    """The installable components and plugins ``node`` is part of (PART_OF); for a skill,
+    the outermost skill whose folder holds it (`owning_skill`): a SKILL.md nested in another
+    skill's folder (app-builder's ``templates/SKILL.md``) is a file of that skill for Claude
+    Code, which registers ``.claude/skills/<name>/SKILL.md`` alone, and installing the outer
+    skill is what brings the file (naming ``templates`` sent a user to half of app-builder)."""
     if view is None:
         return []
     kinds = INSTALLABLE | {NodeKind.PLUGIN}
     found = (view.get(e.target) for e in view.out_edges(node.id, EdgeKind.PART_OF))
-    return sorted((p for p in found if p.kind in kinds), key=lambda p: (p.kind is NodeKind.PLUGIN, p.id))
+    outer = {p.id: p for p in (_outermost(view, p) for p in found if p.kind in kinds)}
+    return sorted(outer.values(), key=lambda p: (p.kind is NodeKind.PLUGIN, p.id))
+
+
+def _outermost(view: CallerView, parent: Node) -> Node:
+    """``parent``, or the outermost skill holding it when it is a skill inside another's folder."""
+    return (owning_skill(view, parent.id) or parent) if parent.kind is NodeKind.SKILL else parent

@@ -1,0 +1,63 @@
+"""Install of a template file names the skill a user installs to have it: sickn33's
+app-builder keeps ``templates/python-fastapi/TEMPLATE.md`` below a nested
+``templates/SKILL.md``, and ``install python-fastapi`` said "install the component that
+uses it: templates". Claude Code registers ``.claude/skills/<name>/SKILL.md`` alone, so
+``templates/SKILL.md`` is a file of app-builder, and installing app-builder is what writes
+the template: the refusal names app-builder (the outermost skill of the PART_OF chain).
+
+A small real index (``--embedder hashing-64``: no model) of that layout, the real CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_calls import run
+
+ROOT = "repo/skills/app-builder"
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def md(name: str, description: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n"
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    repo = tmp_path / "repo"
+    write(repo / "skills/app-builder/SKILL.md", md("app-builder", "Application building orchestrator."))
+    write(repo / "skills/app-builder/templates/SKILL.md", md("templates", "Project scaffolding templates."))
+    write(repo / "skills/app-builder/templates/python-fastapi/TEMPLATE.md",
+          md("python-fastapi", "FastAPI REST API template principles."))
+    write(repo / "skills/app-builder/rules/style.md", md("house-style", "How app-builder writes code."))
+    ix = tmp_path / "ix"
+    assert run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    return ix
+
+
+def test_a_template_below_a_nested_skill_names_the_outer_skill(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "install", "python-fastapi", "--dry-run", "--target", tmp_path / "p",
+                         "--index-dir", index_dir)
+    assert code == 2 and out == ""
+    assert err.rstrip().endswith(f"install the component that uses it: app-builder (skill {ROOT}/SKILL.md)")
+    # and installing that skill is what writes the template
+    code, out, _ = run(capsys, "install", "app-builder", "--dry-run", "--target", tmp_path / "p",
+                       "--index-dir", index_dir)
+    assert code == 0
+    assert "would create .claude/skills/app-builder/templates/python-fastapi/TEMPLATE.md" in out
+
+
+def test_a_file_of_a_skill_not_nested_still_names_its_skill(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "install", "house-style", "--dry-run", "--target", tmp_path / "p",
+                       "--index-dir", index_dir)
+    assert code == 2
+    assert err.rstrip().endswith(f"install the component that uses it: app-builder (skill {ROOT}/SKILL.md)")
