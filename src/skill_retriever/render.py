@@ -141,7 +141,7 @@ def explain(query: str, shown: Shown, view: CallerView) -> Explanation:
         node, (view.get(e.target) for e in view.out_edges(r.id, EdgeKind.MENTIONS))
     ))):
         parts.append(found)
-    held = word_matches(query, node)  # as the keyword search reads words: "bake (as baked)"
+    held = word_matches(query, node, view.snapshot)  # as the keyword search reads words: "bake (as baked)"
     words = [m.word for m in held]
     if held:
         parts.append("matches " + ", ".join(m.text() for m in held[:6]))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from skill_retriever.algorithms.tokenize import bm25_tokens
 from skill_retriever.cli import main
 from skill_retriever.components.rationale import matched_terms
 from skill_retriever.components.word_matches import WordMatch, word_matches
@@ -77,3 +78,45 @@ def test_query_names_the_word_that_drew_a_keyword_hit(index_dir: Path, capsys: p
     assert "close in meaning" not in top["reason"]
     assert main(["query", "bake sourdough bread", "--index-dir", str(index_dir), "-k", "1"]) == 0
     assert "    matches bake (as baked)" in capsys.readouterr().out.splitlines()
+
+
+def test_a_huge_items_words_come_from_its_stored_terms_and_a_bounded_part_of_its_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1.7 MB SKILL.md took about a second of word matching per result line (the whole
+    text tokenized twice per query): which words it holds now comes from the terms its
+    keyword search stored, and only the part of its text coverage reads is tokenized."""
+    from skill_retriever.components import word_matches as wm
+    from skill_retriever.stores.snapshot import COVERAGE_CHARS
+
+    filler = "lightmaps scenes mobile shaders " * (3 * COVERAGE_CHARS // 32)
+    graph = {"nodes": [
+        {"id": "huge", "kind": "skill", "name": "huge", "text": "Bake lightmaps. " + filler + " sourdough deployments."},
+        {"id": "small", "kind": "skill", "name": "small", "text": "Baked sourdough, deployed daily."},
+    ]}
+    (tmp_path / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [tmp_path / "graph.json"], "json", calibrate=False)
+    snap = index.snapshot()
+    huge, small = snap.get("huge"), snap.get("small")
+    assert len(huge.embedding_text()) > 3 * COVERAGE_CHARS
+    read: list[int] = []
+
+    def counting(text: str) -> list[str]:
+        read.append(len(text))
+        return bm25_tokens(text)
+    monkeypatch.setattr(wm, "bm25_tokens", counting)
+    query = "baking sourdough deploy zebra"
+    # held past the bounded part (as scored: the whole text), named as the query writes it
+    assert word_matches(query, huge, snap) == (
+        WordMatch("baking", "bake"), WordMatch("sourdough", "sourdough"), WordMatch("deploy", "deploy"),
+    )
+    assert read and max(read) <= COVERAGE_CHARS, read
+    # the item's words are kept with the snapshot: a second query tokenizes nothing again
+    before = len(read)
+    assert matched_terms("sourdough zebra", huge, snap) == ("sourdough",)
+    assert len(read) == before
+    # an item shorter than the bound reads as before, with its stored terms or without
+    expected = (WordMatch("baking", "baked"), WordMatch("sourdough", "sourdough"), WordMatch("deploy", "deployed"))
+    assert word_matches(query, small, snap) == word_matches(query, small) == expected
+    index.close()

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.components.word_matches import word_matches
 from skill_retriever.model import Node
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["CHANNEL_WORDS", "Rationale", "matched_terms"]
 
@@ -27,11 +30,11 @@ CHANNEL_WORDS = {
 }
 
 
-def matched_terms(query: str, node: Node) -> tuple[str, ...]:
+def matched_terms(query: str, node: Node, snapshot: IndexSnapshot | None = None) -> tuple[str, ...]:
     """Words of the query (no stop words, >= 2 characters) the node's text holds as written
     or by their stem, as the keyword search reads them (`word_matches`); of a stack trace,
     the words the search read (`condense_stack_traces`), not its boilerplate."""
-    return tuple(m.word for m in word_matches(query, node))
+    return tuple(m.word for m in word_matches(query, node, snapshot))
 
 
 @dataclass(frozen=True)
@@ -157,15 +160,17 @@ def build_rationale(
     also_at: Sequence[str] = (),
     conflicts: Sequence[str] = (),
     installed: str = "",
+    snapshot: IndexSnapshot | None = None,
 ) -> Rationale:
-    """Assemble a :class:`Rationale`; ids are turned into names with ``names``."""
+    """Assemble a :class:`Rationale`; ids are turned into names with ``names``; ``snapshot``:
+    the one ``node`` was read from, whose stored keyword terms say which words it holds."""
 
     def named(ids: Sequence[str]) -> tuple[str, ...]:
         return tuple(names.get(i, i) for i in ids)
 
     return Rationale(
         channels=tuple(sorted((channels or {}).items(), key=lambda p: (p[1], p[0]))),
-        matched_terms=matched_terms(query, node),
+        matched_terms=matched_terms(query, node, snapshot),
         path=named(path),
         path_reliability=path_reliability,
         requires=named(requires),

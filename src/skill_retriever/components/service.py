@@ -322,6 +322,7 @@ class ComponentService:
                 also_at=also,
                 conflicts=lines,
                 installed=installed.get(node_id, ""),
+                snapshot=view.snapshot,
             )
             out.append(
                 ComponentResult(

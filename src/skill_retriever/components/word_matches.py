@@ -8,16 +8,30 @@ bread" put unity-game-developer at keyword #4 through "baked"; "plan a wedding" 
 sync-status at keyword #1 through "Wed"): a keyword hit said as a meaning, hiding the
 word that drew it. Here a query word counts as held when the item holds it as written or
 holds a word of the same stem, and the item's own word is kept, so the line can show it.
+
+Which query words an item holds is read from the terms the keyword search stored for it
+(`KeywordSnapshot.holds`), so it costs the same for a 2 KB or a 2 MB item; the item's own
+form of a word ("baked") is looked for in the part of its text that coverage reads
+(:data:`~skill_retriever.stores.snapshot.COVERAGE_CHARS`, name and description first).
+Tokenizing the whole text of every result shown took about a second for a 1.7 MB
+SKILL.md, twice per query (the reason line and the rationale). A word held only past
+that part is named as the query writes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.query_terms import STOP_WORDS
 from skill_retriever.algorithms.stack_traces import condense_stack_traces
-from skill_retriever.algorithms.tokenize import bm25_tokens, stem, tokenize_words
+from skill_retriever.algorithms.tokenize import bm25_terms, bm25_tokens, stem, tokenize_words
 from skill_retriever.model import Node
+from skill_retriever.stores.snapshot import COVERAGE_CHARS
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["MIN_TERM_LENGTH", "WordMatch", "word_matches"]
 
@@ -45,26 +59,70 @@ class WordMatch:
         return self.word if self.as_written == self.word else f"{self.word} (as {self.as_written})"
 
 
-def word_matches(query: str, node: Node) -> tuple[WordMatch, ...]:
+def word_matches(query: str, node: Node, snapshot: IndexSnapshot | None = None) -> tuple[WordMatch, ...]:
     """Words of the query (no stop words, >= 2 characters) that ``node``'s text holds as
     written or by their stem, in query order, each once; of a stack trace, the words the
-    search read (`condense_stack_traces`), not its boilerplate."""
-    tokens = bm25_tokens(node.embedding_text())
-    have = set(tokens)
-    words = [w for w in tokenize_words(condense_stack_traces(query)) if len(w) >= MIN_TERM_LENGTH and w not in STOP_WORDS]
-    by_stem: dict[str, str] | None = None  # built only when a word is not there as written
+    search read (`condense_stack_traces`), not its boilerplate.
+
+    With ``snapshot``, whether a word is held is read from the terms its keyword search
+    stored for ``node`` (the whole text, as scored), and the item's forms are kept with the
+    snapshot; without it, or for an item the keyword search does not read, from the first
+    :data:`COVERAGE_CHARS` characters."""
+    words = list(dict.fromkeys(
+        w for w in tokenize_words(condense_stack_traces(query)) if len(w) >= MIN_TERM_LENGTH and w not in STOP_WORDS
+    ))
+    if not words:
+        return ()
+    forms = (
+        snapshot.memo("word forms", node.id, lambda: _Forms.of(node), min(len(snapshot.nodes) + 1, 1024))
+        if snapshot is not None else _Forms.of(node)
+    )
+    held = _held(words, node, snapshot)
     out: list[WordMatch] = []
-    for w in dict.fromkeys(words):
-        if w in have:
-            out.append(WordMatch(w, w))
-            continue
-        if not w.isalpha():  # BM25 keeps identifiers and words with digits unstemmed
-            continue
-        if by_stem is None:
-            by_stem = {}
-            for t in tokens:
-                if t.isalpha() and t not in STOP_WORDS:
-                    by_stem.setdefault(stem(t), t)
-        if (written := by_stem.get(stem(w))) is not None:
-            out.append(WordMatch(w, written))
+    for w in words:
+        seen = forms.match(w)
+        if held is None:
+            if seen is not None:
+                out.append(seen)
+        elif w in held:
+            out.append(seen or WordMatch(w, w))
     return tuple(out)
+
+
+def _term(word: str) -> str:
+    # what `bm25_terms` makes of a query word that is no stop word
+    return stem(word) if word.isalpha() else word
+
+
+def _held(words: list[str], node: Node, snapshot: IndexSnapshot | None) -> frozenset[str] | None:
+    """The words ``node``'s stored keyword terms hold; None when it has none to read."""
+    if snapshot is None or snapshot.keywords.tokenizer is not bm25_terms:
+        return None
+    terms = snapshot.keywords.holds(node.id, {_term(w) for w in words})
+    return None if terms is None else frozenset(w for w in words if _term(w) in terms)
+
+
+@dataclass(frozen=True)
+class _Forms:
+    """The words of the first :data:`COVERAGE_CHARS` characters of an item's text, and
+    the first of them with each stem."""
+
+    tokens: frozenset[str]
+    by_stem: Mapping[str, str]
+
+    @classmethod
+    def of(cls, node: Node) -> _Forms:
+        tokens = bm25_tokens(node.embedding_text()[:COVERAGE_CHARS])
+        by_stem: dict[str, str] = {}
+        for t in tokens:
+            if t.isalpha() and t not in STOP_WORDS:
+                by_stem.setdefault(stem(t), t)
+        return cls(frozenset(tokens), by_stem)
+
+    def match(self, word: str) -> WordMatch | None:
+        if word in self.tokens:
+            return WordMatch(word, word)
+        if not word.isalpha():  # BM25 keeps identifiers and words with digits unstemmed
+            return None
+        written = self.by_stem.get(stem(word))
+        return None if written is None else WordMatch(word, written)

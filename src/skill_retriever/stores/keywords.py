@@ -219,6 +219,23 @@ class KeywordSnapshot:
             out[rows] += times * idf[col] * tf * (self.k1 + 1.0) / (tf + norm[rows])
         return ids, out
 
+    @property
+    def tokenizer(self) -> Callable[[str], list[str]]:
+        return self._tokenize
+
+    def holds(self, doc_id: str, terms: Iterable[str]) -> frozenset[str] | None:
+        """Which of ``terms`` (as the tokenizer makes them) document ``doc_id`` holds,
+        looked up in its stored terms: the cost does not grow with the document's text.
+        None when ``doc_id`` is no document here."""
+        doc = self._docs.get(doc_id)
+        if doc is None:
+            return None
+        cols = {t: c for t in terms if (c := self._vocab.get(t)) is not None and c < self._n_terms}
+        if not cols:
+            return frozenset()
+        present = np.isin(np.fromiter(cols.values(), dtype=np.int64, count=len(cols)), doc[0])
+        return frozenset(t for t, there in zip(cols, present, strict=True) if there)
+
     def search(
         self, query: str, k: int, allowed: Callable[[str], bool] | None = None
     ) -> list[KeywordHit]:
