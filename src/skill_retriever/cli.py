@@ -49,6 +49,7 @@ from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stats_cli import cmd_stats
 from skill_retriever.stores.lock import WAIT_LOG
+from skill_retriever.termination import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 #: The exit status of a command that writes the index while another process writes it:
 #: sysexits' EX_TEMPFAIL, "try again later", so that a script retries it (or passes
@@ -192,7 +193,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger(WAIT_LOG).setLevel(logging.INFO)
     try:
         check_server_arg(args)  # `--chroma-url ''`: `skill-retriever query: error: ...`, before anything opens
-        return int(args.handler(args))
+        if args.command == "mcp":  # a server's stop is its own (the MCP SDK's stdio loop)
+            return int(args.handler(args))
+        with sigterm_as_interrupt():  # `timeout`, systemd, `docker stop`: cleaned up and said as Ctrl-C is
+            return int(args.handler(args))
     except SkillRetrieverError as exc:
         message = error_text(exc, args) + _stopped_by_server(exc, args, argv)
         print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
@@ -206,9 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print(printable(f"skill-retriever: interrupted{_interrupted(args, argv)}"), file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        stopped = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(printable(f"skill-retriever: {stopped}{_interrupted(args, argv)}"), file=sys.stderr)
+        return EXIT_TERMINATED if isinstance(exc, Terminated) else 130
 
 
 def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv: Sequence[str] | None) -> str:
