@@ -20,6 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from skill_retriever.config import RetrievalConfig
+from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.responses import SearchResponse
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -30,14 +32,34 @@ def answer_key(
     query: str, config: RetrievalConfig, spec: Mapping[str, Any], snapshot: IndexSnapshot, index: object, reranker: object
 ) -> str:
     """The cache key of one search: the query, every setting, the filters, the snapshot it
-    reads, and the index and reranker objects it runs with."""
-    # With the wall clock as "now", a time window moves: answers last one minute.
-    clock = int(time.time() // 60) if config.now is None else 0
+    reads, and the index and reranker objects it runs with; and the minute, when the
+    answer depends on the wall clock (:func:`reads_the_clock`)."""
+    # With the wall clock as "now", a query's time window moves: such answers last one
+    # minute. Every answer did, so a server asked the same question an hour apart
+    # computed it again though nothing it read had changed.
+    clock = wall_minute() if config.now is None and reads_the_clock(query, config) else 0
     return json.dumps(
         [query, repr(config), spec, snapshot.stamp, id(index), id(reranker), clock],
         sort_keys=True,
         default=str,
     )
+
+
+def wall_minute() -> int:
+    """Minutes since the epoch, by the wall clock."""
+    return int(time.time() // 60)
+
+
+def reads_the_clock(query: str, config: RetrievalConfig) -> bool:
+    """Whether a search of ``query`` reads the current time: only when the query names a
+    time ("last 24h", "since Monday", "recent"; `querytext.search_text_of`), whose window
+    is counted from now. Nothing else does: the since/until filters are absolute times,
+    and the temporal channel ranks within the query's window only (no score decays with
+    age). Whether a query names a time does not depend on the time it is asked."""
+    try:
+        return search_text_of(clean_query(query, config.max_query_chars), config)[1] is not None
+    except SkillRetrieverError:  # refused by the search too: no answer is kept under the key
+        return True
 
 
 class AnswerCache:
