@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}; quote the query as one argument: {whole}")
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.verbose:  # progress bars (model loading, indexing) only when asked for
+    if args.verbose:  # progress bars (a model download, indexing) only when asked for; never transformers' "Loading weights" (`stores.embedder`)
         os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0"
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     if args.verbose:  # our phase lines; the root at INFO let torch's "FakeTensor cache stats" through

@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal, get_args
 
+from skill_retriever.batch_progress import batch_progress
 from skill_retriever.cross_source import link_across_sources
 from skill_retriever.document_sources import (
     READ_AS_BEFORE,
@@ -203,9 +204,8 @@ def write_result(index: Index, result: IngestResult, progress: Progress | None =
     reports = []
     for start in range(0, len(result.nodes), BATCH):
         chunk = result.nodes[start : start + BATCH]
-        reports.append(index.upsert(chunk))
-        if progress:
-            progress(len(chunk))
+        with batch_progress(progress, len(chunk)) as step:
+            reports.append(index.upsert(chunk, progress=step))
     for start in range(0, len(result.edges), BATCH * 8):
         reports.append(index.upsert((), result.edges[start : start + BATCH * 8]))
     return reports

@@ -15,8 +15,8 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -132,7 +132,7 @@ class SentenceTransformerEmbedder:
 
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                 try:
-                    with _quiet_revision_lookup(offline):
+                    with _quiet_revision_lookup(offline), _no_weight_loading_bar():
                         model = SentenceTransformer(path, device=self._device, local_files_only=offline)
                 except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
                     raise _load_error(self._model_ref, path, exc) from exc
@@ -164,18 +164,45 @@ class SentenceTransformerEmbedder:
         assert self._dim is not None
         return self._dim
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> Vectors:
         """Unit vectors of ``texts``, by NumPy where the model allows (`numpy_encoder`: the
         same vectors to float32 rounding, with no torch to import) and `_numpy_pays`;
-        otherwise, and for every model of another shape, by sentence-transformers."""
+        otherwise, and for every model of another shape, by sentence-transformers.
+
+        ``progress`` is called with the number of texts embedded as each batch of them is
+        done (``index``'s bar moved once per 256 items, a minute or more at 0 % on busy
+        cores); the texts are then encoded one batch a call, the batches those
+        sentence-transformers makes of the whole call (longest texts first), so the work
+        and the vectors are the same."""
         if (small := self._numpy_encoder()) is not None and self._numpy_pays(small, texts):
-            return small.encode_many(texts)
+            vectors = small.encode_many(texts)
+            if progress is not None and texts:
+                progress(len(texts))
+            return vectors
         model = self._load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with _torch_threads(self._query_threads if len(texts) <= SMALL_CALL else None):
+        size = max(int(self._batch_size), 1)
+        threads = self._query_threads if len(texts) <= SMALL_CALL else None
+        if progress is None or len(texts) <= size:
+            vecs = self._encode(model, list(texts), threads)
+        else:
+            # sentence-transformers' own order (`_text_length` of a string is its length)
+            order = np.argsort([-len(t) for t in texts])
+            vecs = np.empty((len(texts), self.dim), dtype=np.float32)
+            for lo in range(0, len(texts), size):
+                rows = order[lo : lo + size]
+                vecs[rows] = self._encode(model, [texts[i] for i in rows], threads)
+                progress(len(rows))
+            return vecs
+        if progress is not None:
+            progress(len(texts))
+        return np.asarray(vecs, dtype=np.float32)
+
+    def _encode(self, model: object, texts: list[str], threads: int | None) -> Vectors:
+        with _torch_threads(threads):
             vecs = model.encode(  # type: ignore[attr-defined]
-                list(texts),
+                texts,
                 batch_size=self._batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
@@ -238,6 +265,28 @@ def _quiet_revision_lookup(offline: bool) -> Iterator[None]:
         yield
     finally:
         logger.setLevel(before)
+
+
+@contextlib.contextmanager
+def _no_weight_loading_bar() -> Iterator[None]:
+    """transformers' "Loading weights" bar off while our model loads: under ``index -v`` it
+    ran between the index's bars, its cursor-up escapes (``[A``) left in a log. By its tqdm
+    hook, put back after the load: a program's own transformers loads keep their bars (one
+    another thread runs during this load is quiet too)."""
+    try:
+        from transformers.utils.logging import set_tqdm_hook
+    except ImportError:  # an older transformers, without the hook: its bar stays
+        yield
+        return
+
+    def quiet(factory: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return factory(*args, **{**kwargs, "disable": True})
+
+    previous = set_tqdm_hook(quiet)
+    try:
+        yield
+    finally:
+        set_tqdm_hook(previous)
 
 
 def quiet_model_loading() -> None:

@@ -250,14 +250,18 @@ class Index:
             api_args.refuse_existing(nodes, self._live.nodes)
             return self.upsert(nodes, edges)
 
-    def upsert(self, nodes: Iterable[Node] | Node = (), edges: Iterable[Edge] | Edge = ()) -> WriteReport:
-        """Add or update nodes and edges (lists, or one each); unchanged nodes (same hash) embed nothing."""
+    def upsert(
+        self, nodes: Iterable[Node] | Node = (), edges: Iterable[Edge] | Edge = (), *, progress: Callable[[int], None] | None = None
+    ) -> WriteReport:
+        """Add or update nodes and edges (lists, or one each); unchanged nodes (same hash) embed
+        nothing. ``progress``: called with the number of nodes' texts embedded, as each step
+        of them is done (a progress bar that moves within a large write)."""
         start = time.perf_counter()
         nodes, edges = api_args.items_to_write(nodes, edges)
         with self._write_lock:
             self._become_writer()
             batch = plan_upsert(self._live, nodes, edges, self._embedder, self.embedded_edge_kinds,
-                                self._live.version + 1, self._items.edge_ids_touching)
+                                self._live.version + 1, self._items.edge_ids_touching, progress)
             if batch is None:
                 return WriteReport(nodes_unchanged=len(nodes), seconds=time.perf_counter() - start)
             self._commit(batch)

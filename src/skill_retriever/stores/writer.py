@@ -17,7 +17,7 @@ import numpy as np
 from skill_retriever.algorithms.tokenize import bm25_terms
 from skill_retriever.exceptions import InvalidItemError, MissingNodeError
 from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
-from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder, Vectors
 from skill_retriever.stores.items import Changes, EdgeRow, NodeRow, StoredVector
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.stored_terms import keyword_indexed
@@ -73,6 +73,15 @@ def same_text_vectors(live: LiveState, nodes: Sequence[Node]) -> dict[str, Store
     return {n.id: found for n in nodes if n.id not in live.node_vectors and (found := by_text.get(n.content_hash()))}
 
 
+def embed_texts(embedder: Embedder, texts: list[str], progress: Callable[[int], None] | None) -> Vectors:
+    """``embedder.embed(texts)``, ``progress`` told of each batch of them done where the
+    embedder says (`SentenceTransformerEmbedder.embed`); another embedder's one call tells
+    nothing (the write's end moves the bar)."""
+    if progress is not None and isinstance(embedder, SentenceTransformerEmbedder):
+        return embedder.embed(texts, progress)
+    return embedder.embed(texts)
+
+
 def plan_upsert(
     live: LiveState,
     nodes: Sequence[Node],
@@ -81,11 +90,14 @@ def plan_upsert(
     embedded_kinds: Collection[EdgeKind],
     version: int,
     touching: Callable[[list[str]], list[str]],
+    progress: Callable[[int], None] | None = None,
 ) -> WriteBatch | None:
     """The batch that adds or updates ``nodes`` and ``edges``; None when nothing changes.
 
     Args:
         touching: Node ids -> ids of the edges that touch them (the database's index).
+        progress: Called with the number of nodes' texts embedded, as each step of them
+            is done (`embed_texts`).
 
     Raises:
         InvalidItemError: A self edge, a duplicate id, or an edge to a missing node.
@@ -106,7 +118,7 @@ def plan_upsert(
     # that vector: the model would give the same one again, at seconds per hundred items.
     fresh = same_text_vectors(live, retext)
     new_texts = [n for n in retext if n.id not in fresh]
-    vectors = embedder.embed([n.embedding_text() for n in new_texts]) if new_texts else np.zeros((0, 0), np.float32)
+    vectors = embed_texts(embedder, [n.embedding_text() for n in new_texts], progress) if new_texts else np.zeros((0, 0), np.float32)
     fresh.update({n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(new_texts)})
     embedded += len(new_texts)
     # BM25 counts once, for the database and the live index (``stores.stored_terms``)
