@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -254,8 +253,7 @@ class Index:
         self, nodes: Iterable[Node] | Node = (), edges: Iterable[Edge] | Edge = (), *, progress: Callable[[int], None] | None = None
     ) -> WriteReport:
         """Add or update nodes and edges (lists, or one each); unchanged nodes (same hash) embed
-        nothing. ``progress``: called with the number of nodes' texts embedded, as each step
-        of them is done (a progress bar that moves within a large write)."""
+        nothing. ``progress`` is told how many texts are embedded as each step of them is done."""
         start = time.perf_counter()
         nodes, edges = api_args.items_to_write(nodes, edges)
         with self._write_lock:
@@ -345,9 +343,7 @@ class Index:
         if not self._use_server or not self._manifest.get("chroma_url"):
             return None
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
-            self._manifest = {**self._manifest, "index_id": uuid.uuid4().hex}
-            mf.write_manifest(self._path, self._manifest)
-            self._watch.wrote(self._manifest)
+            self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
         return remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=self._lock.held)
 
     # -- repair -----------------------------------------------------------------------

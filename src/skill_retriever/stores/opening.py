@@ -25,6 +25,7 @@ import itertools
 import logging
 import sqlite3
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from skill_retriever.stores.chroma_connect import check_chroma_server
 from skill_retriever.stores.embedder import Embedder, embedder_for
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.recorded_model import EMBEDDER_KEY, Recorded
@@ -353,3 +355,12 @@ def record_identity(items: ItemStore, embedder: Embedder, manifest: dict[str, An
         items.set_meta(EMBEDDER_KEY, embedder.name)
     record_switch(path, manifest, on_server=on_server)
     remember(items, manifest, path, on_server=on_server)
+
+
+def give_index_id(path: Path, manifest: dict[str, Any], watch: LinkWatch) -> dict[str, Any]:
+    """``index.json`` with an ``index_id``, written (an index made before indexes had ids,
+    given one by its writer: a server's collections are named after it)."""
+    manifest = {**manifest, "index_id": uuid.uuid4().hex}
+    mf.write_manifest(path, manifest)
+    watch.wrote(manifest)
+    return manifest
