@@ -123,7 +123,7 @@ def test_the_status_shows_no_credentials_of_the_address(url: str, tmp_path: Path
 @pytest.mark.parametrize(("given", "shown"), [
     ("http://u:p@h:8000/?token=x#f", "http://h:8000/"),
     ("https://tok@[::1]:9000", "https://[::1]:9000"),
-    ("h:8000", "http://h:8000"),
+    ("h:8000", "h:8000"),  # as written, less what may be secret: no scheme added
 ])  # fmt: skip
 def test_shown_address(given: str, shown: str) -> None:
     assert shown_address(given) == shown

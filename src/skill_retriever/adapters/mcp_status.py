@@ -15,31 +15,15 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from skill_retriever.adapters.mcp_arguments import ResourceError, ToolError
 from skill_retriever.adapters.mcp_search import caller_view
 from skill_retriever.components.service import ComponentService
+from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_timeouts import problem_of
 from skill_retriever.stores.server_wait import ServerWaitingIndex
 
 __all__ = ["ServerWatch", "shown_address"]
-
-
-def shown_address(url: str) -> str:
-    """``url`` as the status shows it: no ``user:password@``, no query, no fragment (a
-    token written into the address would otherwise reach every caller)."""
-    parts = urlsplit(url if "://" in url else f"http://{url}")
-    host = parts.hostname or ""
-    netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if _port(parts) else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def _port(parts: Any) -> int | None:
-    try:
-        return int(parts.port) if parts.port else None
-    except ValueError:  # a port that is no number: left out, as the host alone
-        return None
 
 
 class ServerWatch:

@@ -7,7 +7,8 @@ import ssl
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError, ServerUnreachableError
-from skill_retriever.stores.server_auth import check_provider
+from skill_retriever.stores.server_address import has_credentials, said_address, shown_address
+from skill_retriever.stores.server_auth import check_provider, credentials_in_address
 from skill_retriever.stores.server_clients import client_key, keep_client, shared_client
 from skill_retriever.stores.server_errors import reached, url_parts
 from skill_retriever.stores.server_timeouts import bound_requests, error_of, problem_of
@@ -25,10 +26,18 @@ def check_chroma_url(url: str) -> str:
     """``url`` when it names a Chroma server (``http(s)://host[:port]``, no path).
 
     Raises:
-        ConfigError: Another scheme, a path, a query, or no host.
+        ConfigError: Another scheme, a path, a query, no host, or a ``user:password@``,
+            which chromadb's client never sends (``stores.server_address``); the refusal
+            never repeats it.
     """
     from urllib.parse import urlparse
 
+    if has_credentials(url):
+        shown = shown_address(url)
+        raise ConfigError(
+            f"--chroma-url {shown!r} (its user and password left out here) holds credentials, which the Chroma "
+            f"client never sends to the server; {credentials_in_address(f'give --chroma-url {shown}')}"
+        )
     u = urlparse(url if "://" in url else f"http://{url}")
     try:
         port_ok = u.port is None or 0 < u.port < 65536
@@ -36,8 +45,8 @@ def check_chroma_url(url: str) -> str:
         port_ok = False
     if u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") or u.query or not port_ok:
         raise ConfigError(
-            f"--chroma-url {url!r} is not a Chroma server address; give http://host:port or https://host:port "
-            "(no path), e.g. http://127.0.0.1:8000"
+            f"--chroma-url {said_address(url)} is not a Chroma server address; give http://host:port or "
+            "https://host:port (no path), e.g. http://127.0.0.1:8000"
         )
     return url
 

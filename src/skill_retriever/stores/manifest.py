@@ -23,6 +23,7 @@ from skill_retriever.fsutil import write_atomic
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.lock import LOCK_FILE, holder_alive, lock_taken
 from skill_retriever.stores.permissions import IndexPermissionError, denied_message
+from skill_retriever.stores.server_address import stored_address
 
 FORMAT = "skill-retriever-index/1"
 #: How every version's manifest format starts.
@@ -95,6 +96,8 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             f"{str(manifest.get('format'))[:60]!r}; this version reads {FORMAT!r}): open it with that "
             "version, or build an index of this version in another directory; this one is left as it is"
         )
+    if isinstance(url := manifest.get("chroma_url"), str):  # a password there would reach every output
+        manifest["chroma_url"] = stored_address(url, path)
     return manifest
 
 

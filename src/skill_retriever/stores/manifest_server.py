@@ -18,6 +18,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.server_address import said_address
 from skill_retriever.stores.server_errors import ServerAddressError
 
 __all__ = ["manifest_server"]
@@ -41,7 +42,7 @@ def manifest_server(manifest: Mapping[str, Any], path: Path) -> str | None:
     except ConfigError:
         pass
     raise ServerAddressError(
-        f"{path / mf.MANIFEST} names chroma_url {url!r}, which is not a Chroma server address",
+        f"{path / mf.MANIFEST} names chroma_url {said_address(url)}, which is not a Chroma server address",
         "write http://host:port or https://host:port there (no path), e.g. http://127.0.0.1:8000; or give the "
         f"command --chroma-url; or search the index in memory: `{command(['move-to-embedded'], path)}`",
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from skill_retriever.exceptions import ConfigError
 
-__all__ = ["AUTH_STATUSES", "AuthSettingError", "check_provider", "credentials_advice"]
+__all__ = ["AUTH_STATUSES", "AuthSettingError", "check_provider", "credentials_advice", "credentials_in_address"]
 
 #: HTTP statuses that mean the server wants credentials it was not given, or refused them.
 AUTH_STATUSES = (401, 403)
@@ -104,4 +104,15 @@ def credentials_advice() -> str:
         f"CHROMA_CLIENT_AUTH_PROVIDER={_TOKEN} and CHROMA_CLIENT_AUTH_CREDENTIALS=<token> (sent as "
         "`Authorization: Bearer <token>`; CHROMA_AUTH_TOKEN_TRANSPORT_HEADER=X-Chroma-Token sends it in that header), "
         f"or CHROMA_CLIENT_AUTH_PROVIDER={_BASIC} with <user>:<password>"
+    )
+
+
+def credentials_in_address(fix: str) -> str:
+    """What to do instead of writing a ``user:password@`` into a server address, which
+    chromadb's client never sends; ``fix`` says where the address goes without it."""
+    return (
+        f"{fix} instead, and give every process that opens the index the credentials "
+        f"through chromadb's own settings: CHROMA_CLIENT_AUTH_PROVIDER={_BASIC} and "
+        f"CHROMA_CLIENT_AUTH_CREDENTIALS=<user>:<password> (a token: CHROMA_CLIENT_AUTH_PROVIDER={_TOKEN}; "
+        "README, Scaling)"
     )

@@ -25,6 +25,7 @@ from skill_retriever.exceptions import (
     ServerUnreachableError,
 )
 from skill_retriever.stores import manifest as mf
+from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_auth import AUTH_STATUSES, AuthSettingError, credentials_advice
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
@@ -206,8 +207,8 @@ def server_error(url: str, exc: BaseException) -> IndexOpenError:
     :class:`ServerUnreachableError` when nothing answered (the index is not damaged)."""
     problem = server_problem(url, exc)
     if problem.down:
-        return ServerUnreachableError(f"the Chroma server at {url} cannot be reached: {problem.what}; {problem.todo}")
-    return IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}")
+        return ServerUnreachableError(f"the Chroma server at {shown_address(url)} cannot be reached: {problem.what}; {problem.todo}")
+    return IndexCorruptError(f"the Chroma server at {shown_address(url)} cannot be used: {problem.what}; {problem.todo}")
 
 
 def _untrusted(e: ssl.SSLCertVerificationError, scheme: str, host: str, port: int) -> ServerProblem:

@@ -27,6 +27,7 @@ from skill_retriever.advice import Placeholder, command
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.remote import collection_names, index_dir_of, same_server
+from skill_retriever.stores.server_address import without_credentials
 
 __all__ = ["SERVER_KEY", "recorded_link", "remember", "restored"]
 
@@ -68,7 +69,8 @@ def recorded_link(items: ItemStore) -> dict[str, str] | None:
         return None
     if not isinstance(link, dict) or not link.get("chroma_url"):
         return None
-    return {str(k): str(v) for k, v in link.items()}
+    # an index.json's user and password, recorded by an earlier version: never sent, never shown
+    return {str(k): without_credentials(str(v)) if k == "chroma_url" else str(v) for k, v in link.items()}
 
 
 def _held_elsewhere(link: Mapping[str, str], path: Path) -> str | None:

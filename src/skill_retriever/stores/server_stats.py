@@ -15,6 +15,7 @@ from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
+from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes, out_of_step
 from skill_retriever.stores.server_errors import repair_command, start_hint
@@ -55,7 +56,7 @@ def server_status(
     want = held_hashes(path, snapshot) if snapshot is not None else None  # a database error is no server's
     stores: list[Any] = []
     out: dict[str, Any] = {
-        "url": str(url), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors,
+        "url": shown_address(str(url)), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors,
         "out_of_step": None,
     }
     try:
@@ -76,7 +77,7 @@ def server_status(
             out["out_of_step"] = compare(list(zip([s.all_ids_and_hashes() for s in stores], want, strict=True)))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
         problem = problem_of(str(url), exc)
-        return {"url": str(url), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
+        return {"url": shown_address(str(url)), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
     return out
 
 

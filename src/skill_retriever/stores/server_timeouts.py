@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
+from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_errors import ServerProblem, server_problem, url_parts
 
 __all__ = ["bound_requests", "error_of", "problem_of", "timed_out"]
@@ -67,8 +68,8 @@ def error_of(url: str, exc: BaseException) -> IndexOpenError:
     when nothing answered (the index is not damaged)."""
     problem = problem_of(url, exc)
     if problem.down:
-        return ServerUnreachableError(f"the Chroma server at {url} cannot be reached: {problem.what}; {problem.todo}")
-    return IndexCorruptError(f"the Chroma server at {url} cannot be used: {problem.what}; {problem.todo}")
+        return ServerUnreachableError(f"the Chroma server at {shown_address(url)} cannot be reached: {problem.what}; {problem.todo}")
+    return IndexCorruptError(f"the Chroma server at {shown_address(url)} cannot be used: {problem.what}; {problem.todo}")
 
 
 def bound_requests(client: Any, seconds: float) -> None:
