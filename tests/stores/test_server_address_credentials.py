@@ -134,6 +134,29 @@ def test_a_warning_says_they_are_not_sent_once(held: tuple[str, int], caplog: py
     assert "CHROMA_CLIENT_AUTH_CREDENTIALS" in said[0] and SECRET not in said[0]
 
 
+@pytest.mark.parametrize(("given", "meant"), [
+    ("8000", "http://localhost:8000"), ("http://8000", "http://localhost:8000"), ("https://9000", "https://localhost:9000"),
+])  # fmt: skip
+def test_a_port_alone_is_refused_with_the_address_it_meant(
+    given: str, meant: str, index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line, _ = refused(["query", "deploy", "--index-dir", index_dir, "--chroma-url", given], capsys)
+    assert f"did you mean {meant}?" in line, line
+    with pytest.raises(ConfigError, match=f"did you mean {meant}"):
+        Index.open(index_dir, embedder=HashingEmbedder(), chroma_url=given)
+
+
+@pytest.mark.parametrize("written", ["8000", 8000])
+def test_a_port_alone_in_index_json_says_what_it_meant(
+    written: object, index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = Path(index_dir) / mf.MANIFEST
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**data, "chroma_url": written}), encoding="utf-8")
+    code, _, err = _cli(capsys, "query", "deploy", "--index-dir", index_dir)
+    assert code == 2 and "did you mean http://localhost:8000?" in err and "write http://localhost:8000 there" in err, err
+
+
 @pytest.mark.parametrize(("given", "shown"), [
     ("http://u:p@h:8000/?token=x#f", "http://h:8000/"),
     ("https://tok@[::1]:9000", "https://[::1]:9000"),

@@ -7,7 +7,12 @@ import ssl
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError, ServerUnreachableError
-from skill_retriever.stores.server_address import has_credentials, said_address, shown_address
+from skill_retriever.stores.server_address import (
+    has_credentials,
+    meant_address,
+    said_address,
+    shown_address,
+)
 from skill_retriever.stores.server_auth import check_provider, credentials_in_address
 from skill_retriever.stores.server_clients import client_key, keep_client, shared_client
 from skill_retriever.stores.server_errors import reached, url_parts
@@ -26,9 +31,9 @@ def check_chroma_url(url: str) -> str:
     """``url`` when it names a Chroma server (``http(s)://host[:port]``, no path).
 
     Raises:
-        ConfigError: Another scheme, a path, a query, no host, or a ``user:password@``,
-            which chromadb's client never sends (``stores.server_address``); the refusal
-            never repeats it.
+        ConfigError: Another scheme, a path, a query, no host, a host that is a number (a
+            port given alone: ``8000``), or a ``user:password@``, which chromadb's client
+            never sends (``stores.server_address``); the refusal never repeats it.
     """
     from urllib.parse import urlparse
 
@@ -38,6 +43,8 @@ def check_chroma_url(url: str) -> str:
             f"--chroma-url {shown!r} (its user and password left out here) holds credentials, which the Chroma "
             f"client never sends to the server; {credentials_in_address(f'give --chroma-url {shown}')}"
         )
+    if meant := meant_address(url):  # urlparse reads it as the host "8000", which was connected to
+        raise ConfigError(f"--chroma-url {url!r} names no host, only a number (a port?); did you mean {meant}?")
     u = urlparse(url if "://" in url else f"http://{url}")
     try:
         port_ok = u.port is None or 0 < u.port < 65536

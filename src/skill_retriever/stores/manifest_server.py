@@ -18,7 +18,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores import manifest as mf
-from skill_retriever.stores.server_address import said_address
+from skill_retriever.stores.server_address import meant_address, said_address
 from skill_retriever.stores.server_errors import ServerAddressError
 
 __all__ = ["manifest_server"]
@@ -41,8 +41,12 @@ def manifest_server(manifest: Mapping[str, Any], path: Path) -> str | None:
             return check_chroma_url(url)
     except ConfigError:
         pass
+    meant = meant_address(str(url)) if isinstance(url, (str, int)) and not isinstance(url, bool) else None
+    write = (f"{meant} there (with the server's own host if it runs elsewhere)" if meant
+             else "http://host:port or https://host:port there (no path), e.g. http://127.0.0.1:8000")
     raise ServerAddressError(
-        f"{path / mf.MANIFEST} names chroma_url {said_address(url)}, which is not a Chroma server address",
-        "write http://host:port or https://host:port there (no path), e.g. http://127.0.0.1:8000; or give the "
-        f"command --chroma-url; or search the index in memory: `{command(['move-to-embedded'], path)}`",
+        f"{path / mf.MANIFEST} names chroma_url {said_address(url)}, which is not a Chroma server address"
+        + (f" (a port alone: did you mean {meant}?)" if meant else ""),
+        f"write {write}; or give the command --chroma-url; or search the index in memory: "
+        f"`{command(['move-to-embedded'], path)}`",
     )

@@ -15,8 +15,10 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["has_credentials", "said_address", "shown_address", "stored_address", "without_credentials"]
+__all__ = ["has_credentials", "meant_address", "said_address", "shown_address", "stored_address", "without_credentials"]
 
 log = logging.getLogger("skill_retriever")
 
@@ -60,6 +62,26 @@ def said_address(url: object) -> str:
     if shown_address(text) == text:
         return repr(url)
     return f"{shown_address(text)!r} (its user, password and query left out here)"
+
+
+def meant_address(url: str) -> str | None:
+    """The address a host that is a number meant (``8000``: ``http://localhost:8000``, a
+    port given alone); None when ``url``'s host is no number."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        host = parts.hostname or ""
+    except ValueError:
+        return None
+    if not host.isdigit():
+        return None
+    return f"{parts.scheme or 'http'}://localhost:{_port(parts) or host}"
+
+
+def _port(parts: Any) -> int | None:
+    try:
+        return int(parts.port) if parts.port else None
+    except ValueError:  # a port that is no number
+        return None
 
 
 def stored_address(url: str, path: Path) -> str:
