@@ -157,6 +157,16 @@ def test_a_port_alone_in_index_json_says_what_it_meant(
     assert code == 2 and "did you mean http://localhost:8000?" in err and "write http://localhost:8000 there" in err, err
 
 
+@pytest.mark.parametrize("given", ["http://[::1:8000", "http://127.0.0.1:8000#x", "http://127.0.0.1:8000/?token=abc"])
+def test_other_addresses_that_are_none_are_refused_in_one_line(
+    given: str, index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unclosed ``[`` raised urlparse's ValueError as a traceback; a fragment was
+    dropped unseen; a query's value (a token) was repeated in the refusal."""
+    line, _ = refused(["query", "deploy", "--index-dir", index_dir, "--chroma-url", given], capsys)
+    assert "is not a Chroma server address" in line and "abc" not in line, line
+
+
 @pytest.mark.parametrize(("given", "shown"), [
     ("http://u:p@h:8000/?token=x#f", "http://h:8000/"),
     ("https://tok@[::1]:9000", "https://[::1]:9000"),
@@ -165,3 +175,13 @@ def test_a_port_alone_in_index_json_says_what_it_meant(
 ])  # fmt: skip
 def test_shown_address_leaves_out_what_may_be_secret(given: str, shown: str) -> None:
     assert shown_address(given) == shown
+
+
+def test_an_unclosed_bracket_in_index_json_is_said_by_stats(index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``stats`` raised urlparse's "Invalid IPv6 URL" as a traceback while wording the problem."""
+    manifest = Path(index_dir) / mf.MANIFEST
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**data, "chroma_url": "http://[::1:8000"}), encoding="utf-8")
+    code, out, _ = _cli(capsys, "stats", "--index-dir", index_dir, "--json")
+    server = json.loads(out)["server"]
+    assert code == 0 and server["reachable"] is False and "which is not a Chroma server address" in server["error"]

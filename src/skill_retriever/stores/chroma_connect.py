@@ -31,9 +31,9 @@ def check_chroma_url(url: str) -> str:
     """``url`` when it names a Chroma server (``http(s)://host[:port]``, no path).
 
     Raises:
-        ConfigError: Another scheme, a path, a query, no host, a host that is a number (a
-            port given alone: ``8000``), or a ``user:password@``, which chromadb's client
-            never sends (``stores.server_address``); the refusal never repeats it.
+        ConfigError: Another scheme, a path, a query, a fragment, no host, a host that is a
+            number (a port given alone: ``8000``), or a ``user:password@``, which chromadb's
+            client never sends (``stores.server_address``); the refusal never repeats it.
     """
     from urllib.parse import urlparse
 
@@ -45,12 +45,13 @@ def check_chroma_url(url: str) -> str:
         )
     if meant := meant_address(url):  # urlparse reads it as the host "8000", which was connected to
         raise ConfigError(f"--chroma-url {url!r} names no host, only a number (a port?); did you mean {meant}?")
-    u = urlparse(url if "://" in url else f"http://{url}")
     try:
+        u = urlparse(url if "://" in url else f"http://{url}")
         port_ok = u.port is None or 0 < u.port < 65536
-    except ValueError:
-        port_ok = False
-    if u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") or u.query or not port_ok:
+    except ValueError:  # a bad port, or an unclosed "[" (urlparse raised it through every command)
+        u, port_ok = urlparse(""), False
+    if (u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") or u.query or u.fragment
+            or not port_ok):
         raise ConfigError(
             f"--chroma-url {said_address(url)} is not a Chroma server address; give http://host:port or "
             "https://host:port (no path), e.g. http://127.0.0.1:8000"

@@ -66,7 +66,10 @@ class ServerProblem(NamedTuple):
 def url_parts(url: str) -> tuple[str, str, int]:
     """The scheme, host and port a ``chroma_url`` names (``http``, ``localhost`` and
     Chroma's 8000 where it names none; a bare ``host:port`` is http)."""
-    u = urlparse(url if "://" in url else f"http://{url}")
+    try:
+        u = urlparse(url if "://" in url else f"http://{url}")
+    except ValueError:  # an unclosed "[" in index.json's: no host to name (stats raised it)
+        return "http", "localhost", 8000
     try:
         port = u.port
     except ValueError:

@@ -36,6 +36,7 @@ from skill_retriever.stores.remote import (
     same_server,
     sync_remote,
 )
+from skill_retriever.stores.server_address import said_address
 from skill_retriever.stores.server_choice import usable_server
 from skill_retriever.stores.server_errors import ServerAddressError
 from skill_retriever.stores.server_link import recorded_link, remember
@@ -245,7 +246,7 @@ def delete_own(previous: Mapping[str, Any], path: Path, *, recorded_dir: str | N
     try:  # a chroma_url that is no address (8000) is not connected to as the host "8000"
         manifest_server(previous, path)
     except ServerAddressError:
-        unknown = (f"deleting failed: chroma_url {previous['chroma_url']!r} was no Chroma server address, so the "
+        unknown = (f"deleting failed: chroma_url {said_address(previous['chroma_url'])} was no Chroma server address, so the "
                    "server holding them is unknown; delete them with Chroma's own client there if unneeded")
         log.warning("[skill_retriever][index] the previous collections %s of %s stay: %s", ", ".join(names), path, unknown)
         return PreviousCollections(old_url, kept=dict.fromkeys(names, unknown))
