@@ -197,3 +197,32 @@ def test_a_small_index_that_grew_by_far_more_than_a_fifth_says_its_line_is_stale
     said = [w for w in everything.search("review code", k=3).warnings if note in w]  # 3 fewer of 11: more than a fifth
     assert len(said) == 1 and f"it holds {then - 3:,} now" in said[0]
     index.close()
+
+
+def test_an_answer_says_when_its_nothing_fits_line_is_of_items_rewritten_since(tmp_path: Path) -> None:
+    """Rewriting the items' text through `upsert` keeps the count, so the count alone said
+    nothing: a line drawn on a catalogue of database skills went on judging one of bread
+    recipes, and only ``stats`` said "computed 1 write ago" (found by a walkthrough)."""
+    index = build_tiny_index(tmp_path / "ix")
+    calibrate_index(index)
+    note = "the 'nothing fits' line was calibrated"
+    everything = Retriever(index, principals=["*"])
+    nodes = list(index.snapshot().nodes.values())
+    index.upsert([n.with_changes(text=f"Knead sourdough bread dough {i} and bake it in a hot oven.")
+                  for i, n in enumerate(nodes[:2])])
+    assert not [w for w in everything.search("review code", k=3).warnings if note in w]  # 2 of 11: within a fifth
+    index.upsert([n.with_changes(text=f"Knead sourdough bread dough {i} and bake it in a hot oven.")
+                  for i, n in enumerate(nodes)])
+    assert len(index) == len(nodes)
+    (said,) = [w for w in everything.search("review code", k=3).warnings if note in w]
+    assert f"before {len(nodes)} of the index's {len(nodes)} items were added or rewritten" in said
+    assert "skill-retriever calibrate" in said
+    (public,) = [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
+    assert "before many of the index's items" in public and str(len(nodes)) not in public
+    # another process reads each item's last write from the file, and says the same
+    reader = Index.open(tmp_path / "ix")
+    assert [w for w in Retriever(reader, principals=["*"]).search("review code", k=3).warnings if note in w] == [said]
+    reader.close()
+    calibrate_index(index)
+    assert not [w for w in everything.search("review code", k=3).warnings if note in w]
+    index.close()

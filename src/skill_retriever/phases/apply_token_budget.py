@@ -144,26 +144,33 @@ def assess_fit(state: RetrievalState, view: QueryView, top: Sequence[Fused] = ()
 
 
 #: The "nothing fits" line was drawn on another catalogue when the item count moved by
-#: more than this share (and `STALE_MIN_ITEMS`) since: writes through the Python API
-#: (``Index.upsert``) do not calibrate again, as ``skill-retriever index`` does. The floor
-#: is small: the line moves most while an index is small (the best of a few items is what
-#: a probe gets). At 10 a line drawn on 3 items said nothing on 12, where it flagged 5 of
-#: 10 off-topic requests and a fresh one 10 (bundled MiniLM).
+#: more than this share (and `STALE_MIN_ITEMS`) since, or as many items were written
+#: (added or rewritten) since: writes through the Python API (``Index.upsert``) do not
+#: calibrate again, as ``skill-retriever index`` does, and rewriting every item's text
+#: keeps the count. The floor is small: the line moves most while an index is small (the
+#: best of a few items is what a probe gets). At 10 a line drawn on 3 items said nothing on
+#: 12, where it flagged 5 of 10 off-topic requests and a fresh one 10 (bundled MiniLM).
 STALE_SHARE = 0.2
 STALE_MIN_ITEMS = 2
 
 
 def _stale_fit_note(view: QueryView) -> str | None:
-    """A note when the calibration behind ``fit`` is of a much smaller or larger index."""
+    """A note when the calibration behind ``fit`` is of a much smaller or larger index, or
+    of one whose items were much rewritten since (the count of each item's last write)."""
     calibration = calibration_of(view.snapshot)
     if calibration is None:
         return None
     then, now = calibration.items, len(view.snapshot)
-    if abs(now - then) <= max(STALE_MIN_ITEMS, STALE_SHARE * then):
-        return None
+    limit = max(STALE_MIN_ITEMS, STALE_SHARE * then)
     # the counts are of every item: to a caller who may not see them all, they told how many were private
-    held = (f"when the index held {then:,} items; it holds {now:,} now" if visible_count(view.snapshot, view.filters) == now
-            else "on an index of a much different size")
+    everyone = visible_count(view.snapshot, view.filters) == now
+    if abs(now - then) > limit:
+        held = f"when the index held {then:,} items; it holds {now:,} now" if everyone else "on an index of a much different size"
+    elif (written := view.snapshot.written_since(calibration.version)) > limit:
+        held = (f"before {written:,} of the index's {now:,} items were added or rewritten" if everyone
+                else "before many of the index's items were added or rewritten")
+    else:
+        return None
     return f"the 'nothing fits' line was calibrated {held}: {redraw_advice(view.snapshot)}"  # a run under way redraws it
 
 

@@ -267,12 +267,12 @@ class ItemStore:
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
         terms = stored_terms.select(self._db)  # the BM25 term counts, when the file has them
-        for rowid, item_id, data, vhash, blob, key, counts in self._db.execute(
-            f"SELECT rowid, id, data, hash, CAST(vector AS BLOB), {terms} FROM nodes {where} ORDER BY rowid", args
+        for rowid, item_id, data, vhash, blob, key, counts, seq in self._db.execute(
+            f"SELECT rowid, id, data, hash, CAST(vector AS BLOB), {terms}, seq FROM nodes {where} ORDER BY rowid", args
         ):
             if (node := parse_row(Node.from_dict, "node", rowid, item_id, data, out.damaged_nodes)) is None:
                 continue
-            out.nodes[node.id] = node
+            out.nodes[node.id], out.node_seqs[node.id] = node, int(seq)
             take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim, required=True)
             stored_terms.take(out.terms, node, str(vhash), key, counts)
         for rowid, item_id, data, vhash, blob in self._db.execute(

@@ -46,6 +46,9 @@ class LiveState:
     # older version of the item must not stay: its access labels may have changed).
     damaged_nodes: dict[str, str] = field(default_factory=dict)
     damaged_edges: dict[str, str] = field(default_factory=dict)
+    # The version each node was last written at: how many items were written since the
+    # calibration was drawn (``phases.apply_token_budget``) is counted from it.
+    node_seqs: dict[str, int] = field(default_factory=dict)
 
     def changed_by(self, ch: Changes) -> bool:
         """Whether applying ``ch`` (a reader's catch-up) would change anything: a commit of
@@ -69,6 +72,7 @@ class LiveState:
             damaged.update(ids)
         for node_id in ch.deleted_nodes:
             self.nodes.pop(node_id, None)
+            self.node_seqs.pop(node_id, None)
             self.node_vectors.pop(node_id, None)
             self.unusable_nodes.discard(node_id)
         self.keywords.delete(ch.deleted_nodes)
@@ -78,6 +82,7 @@ class LiveState:
             self.unusable_edges.discard(edge_id)
         retext = [n for n in ch.nodes.values() if (old := self.nodes.get(n.id)) is None or old.content_hash() != n.content_hash()]
         self.nodes.update(ch.nodes)
+        self.node_seqs.update((i, ch.node_seqs.get(i, ch.version)) for i in ch.nodes)
         self.node_vectors.update(ch.node_vectors)
         self.unusable_nodes.difference_update(ch.node_vectors)
         for node_id in ch.unusable_nodes:
@@ -119,6 +124,7 @@ class LiveState:
             embedder=embedder,
             dim=dim,
             nodes=dict(self.nodes),
+            node_seqs=dict(self.node_seqs),
             edges=dict(self.edges),
             node_vectors=dict(self.node_vectors),
             edge_vectors=dict(self.edge_vectors),

@@ -70,6 +70,9 @@ class Changes:
     #: Rows whose item could not be read back: id -> what is wrong (`parse_row`).
     damaged_nodes: dict[str, str] = field(default_factory=dict)
     damaged_edges: dict[str, str] = field(default_factory=dict)
+    #: The version each node read was last written at (its row's ``seq``); a node missing
+    #: here (a writer's own batch) was written at ``version``.
+    node_seqs: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

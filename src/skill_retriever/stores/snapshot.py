@@ -79,6 +79,7 @@ class IndexSnapshot:
         unfinished_runs: str = "{}",
         unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
         search_notes: Callable[[], list[str]] = list,
+        node_seqs: Mapping[str, int] | None = None,
     ) -> None:
         self.version = version
         self.path = path
@@ -97,6 +98,7 @@ class IndexSnapshot:
         self.stamp = (version, hash((calibration, unfinished_runs, search_notes)))
         self.search_notes = search_notes  # an answer's warnings that its vectors were searched in memory (stores.search_notes)
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
+        self._node_seqs = node_seqs or {}  # id -> the version the node was last written at
         self._memo = Memo()
 
     @property
@@ -321,6 +323,10 @@ class IndexSnapshot:
         """A value derived only from this snapshot, built once and kept with it (at most
         ``size`` keys per ``table``, least recently used dropped): it can never be stale."""
         return self._memo.get(table, key, build, size)
+
+    def written_since(self, version: int) -> int:
+        """How many of the items were written (added or changed) after ``version``."""
+        return self.memo("written-since", version, lambda: sum(s > version for s in self._node_seqs.values()))
 
     def vocabulary(self, node: Node) -> frozenset[str]:
         """The words of the part of ``node`` that coverage reads (name and description
