@@ -72,6 +72,6 @@ def test_a_stale_calibration_note_counts_items_only_for_a_caller_who_sees_them_a
         return [w for w in answer.get("warnings", []) if STALE in w]
 
     (public,) = warnings([])
-    assert "on an index of a much different size" in public and "48" not in public and "calibrate" in public
+    assert "on an index of a much different size" in public and "48 now" not in public and "calibrate" in public
     (everything,) = warnings(["*"])
     assert "when the index held 8 items; it holds 48 now" in everything
