@@ -83,7 +83,10 @@ def test_a_time_no_item_can_answer_is_said(retriever: Retriever, tmp_path: Path)
     undated = Index.open(tmp_path / "undated", embedder=HashingEmbedder(), create=True)
     undated.add([Node(id="skill:pptx", kind="skill", name="pptx", text="make PowerPoint slides")], [])
     resp = Retriever(undated, RetrievalConfig(now=NOW), reranker=None).search("PowerPoint skills updated in the last 24h")
-    assert resp.results and any("no item carries a date (created or updated):" in w for w in resp.warnings)
+    # a skill written through the Python API is dated by its fields, and the warning says so
+    assert resp.results and any('no item carries a date (created or updated) (a skill takes its date from its "created" '
+                                'or "updated" field (ISO 8601), as its JSON file, or Node(created=...) in the Python '
+                                "API, gives it): it ranks by the text alone" in w for w in resp.warnings)
     undated.close()
 
 

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 from cli_calls import indexed_graph, run
+from files import write_file, write_skill
 from mcp_in_process import tool_answers
 
+from skill_retriever.indexing import index_sources
 from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 GRAPH = {"nodes": [
@@ -47,8 +50,8 @@ def test_python_answer_counts_the_undated_items_the_caller_may_see(ix: Path) -> 
         # the private skill is not counted for a caller who cannot see it
         assert _left_out(public.warnings) == [(
             "since/until left out 3 item(s) with no created or updated time (2 skill, 1 document): an undated item is "
-            "in no time window; leave since/until out to include them (a document takes its date from its "
-            "frontmatter, date: 2026-11-01 or updated: 2026-11-01, when it is indexed)")]
+            "in no time window; leave since/until out to include them (a skill or document takes its date from its "
+            '"created" or "updated" field (ISO 8601), as its JSON file, or Node(created=...) in the Python API, gives it)')]
         security = retriever.search("create a pdf", filters={"since": "2026-01-01", "kinds": ["skill"]},
                                     principals=["security"])
         assert _left_out(security.warnings)[0].startswith("since/until left out 3 item(s) with no created or updated "
@@ -71,3 +74,29 @@ def test_query_and_its_json_say_it(ix: Path, capsys: pytest.CaptureFixture[str])
 def test_mcp_search_says_it(ix: Path) -> None:
     answers = tool_answers(ix, [], {"window": ("search", {"query": "create a pdf", "since": "2026-01-01"})})
     assert len(_left_out(answers["window"]["warnings"])) == 1
+
+
+def test_the_advice_says_how_to_date_each_kind_left_out(tmp_path: Path) -> None:
+    """Skills read from SKILL.md beside dated runbooks: the advice told only how to date a
+    document, so a window that left out 14 skills of anthropics__skills said nothing of
+    the ``created:`` / ``updated:`` frontmatter that dates a skill (found in a walkthrough)."""
+    write_skill(tmp_path / "repo", "pdf", "Create, merge and fill PDF files.")
+    write_file(tmp_path / "repo", "agents/pdf-checker.md",
+               "---\nname: pdf-checker\ndescription: Checks PDF files.\n---\nCheck a PDF for broken fonts.\n")
+    write_file(tmp_path / "docs", "pdf.md", "---\ndate: 2026-03-01\n---\n# PDF export\n\nRestart the renderer.\n")
+    write_file(tmp_path / "docs", "old.md", "# PDF notes\n\nHow the old report system made a PDF.\n")
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    try:
+        index_sources(index, [tmp_path / "repo", tmp_path / "docs"], calibrate=False)
+        retriever = Retriever(index, reranker=None, cache_size=0)
+        (said,) = _left_out(retriever.search("create a pdf", filters={"since": "2026-01-01"}).warnings)
+        assert said.endswith(
+            "(a document takes its date from its frontmatter, date: 2026-11-01 or updated: 2026-11-01, when it is "
+            "indexed; a skill or agent takes its date from its frontmatter, created: 2026-11-01 or updated: "
+            "2026-11-01, when it is indexed)"), said
+        # only the kinds left out are named
+        (skills,) = _left_out(retriever.search("create a pdf", filters={"since": "2026-01-01",
+                                                                          "kinds": ["skill", "document"]}).warnings)
+        assert "(1 document, 1 skill)" in skills and "agent" not in skills and "a skill takes its date" in skills
+    finally:
+        index.close()

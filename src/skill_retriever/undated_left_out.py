@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from skill_retriever.filters import Filters
+from skill_retriever.ingest.redact_fields import is_document, is_markdown_item
 from skill_retriever.model import SCAFFOLD_KINDS, Node, NodeKind
 from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.undated_advice import dating_advice
@@ -25,23 +26,24 @@ def undated_left_out_note(f: Filters, snapshot: IndexSnapshot) -> str | None:
         return None
     rest = Filters(kinds=f.kinds, tags=f.tags, principals=f.principals)
     # Independent of the window's bounds: kept per (kinds, tags, principals) with the snapshot.
-    left, dated, documents = snapshot.memo(
+    left, dated, examples = snapshot.memo(
         "undated-left-out", (f.kinds, f.tags, f.principals), lambda: _undated(rest, snapshot), 16
     )
     if not left or not dated:
         return None
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(left.items(), key=lambda kv: (-kv[1], kv[0])))
-    advice = dating_advice(documents)
+    advice = dating_advice(examples)
     return (f"since/until left out {sum(left.values())} item(s) with no created or updated time ({kinds}): an undated "
             f"item is in no time window; leave since/until out to include them{advice}")
 
 
 def _undated(rest: Filters, snapshot: IndexSnapshot) -> tuple[Counter[str], bool, tuple[Node, ...]]:
     """The undated items ``rest`` admits, counted by kind; whether any item the caller may
-    see carries a date; and the undated documents among them (for the dating advice)."""
+    see carries a date; and one undated item of each kind and origin among them (for the
+    dating advice, which says how each kind left out gets a date)."""
     left: Counter[str] = Counter()
     dated = False
-    documents: list[Node] = []
+    examples: dict[tuple[NodeKind, bool, bool], Node] = {}
     for node in snapshot.nodes.values():
         if node.kind in SCAFFOLD_KINDS or not rest.can_see(node):
             continue
@@ -49,6 +51,5 @@ def _undated(rest: Filters, snapshot: IndexSnapshot) -> tuple[Counter[str], bool
             dated = True
         elif rest.admits(node):
             left[node.kind.value] += 1
-            if node.kind is NodeKind.DOCUMENT and not documents:
-                documents.append(node)  # one is enough for `dating_advice`
-    return left, dated, tuple(documents)
+            examples.setdefault((node.kind, is_document(node), is_markdown_item(node)), node)
+    return left, dated, tuple(examples.values())
