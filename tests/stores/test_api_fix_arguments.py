@@ -28,9 +28,11 @@ from skill_retriever.exceptions import (
 from skill_retriever.indexing import index_sources
 from skill_retriever.model import Edge, EdgeKind, Node
 from skill_retriever.sources import remove_source, sources_of
+from skill_retriever.stores.embedded_moves import move_index_to_embedded
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.lock import LOCK_FILE
+from skill_retriever.stores.server_moves import move_index_to_server
 
 
 def _node(id_: str) -> Node:
@@ -134,6 +136,30 @@ def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_at_the_open(index: 
     with pytest.raises(ConfigError) as err:
         Index.open(index.path, lock_wait_s=wait)  # type: ignore[arg-type]
     assert str(err.value) == f"Index.open's lock_wait_s must be {said}"
+
+
+@pytest.mark.parametrize("move", ["move_index_to_server", "move_index_to_embedded"])
+def test_a_move_names_itself_not_index_open(index: Index, tmp_path: Path, move: str) -> None:
+    """A move opens the index with Index.open, whose errors named Index.open: a bad
+    ``lock_wait_s`` was "Index.open's lock_wait_s", and a busy index said to "open it with
+    Index.open(..., lock_wait_s=SECONDS)", a call the caller never made."""
+    def call(path: object, wait: object) -> object:
+        if move == "move_index_to_server":
+            return move_index_to_server(path, "http://localhost:8000", lock_wait_s=wait)  # type: ignore[arg-type]
+        return move_index_to_embedded(path, lock_wait_s=wait)  # type: ignore[arg-type]
+
+    with pytest.raises(ConfigError) as err:
+        call(index.path, "5")
+    assert str(err.value) == f"{move}'s lock_wait_s must be a number of seconds, not str"
+    with pytest.raises(ConfigError) as err:
+        call(index.path, -1)
+    assert str(err.value) == f"{move}'s lock_wait_s must be 0 or more seconds, got -1"
+    with pytest.raises(ConfigError, match=rf"^{move}'s path is empty"):
+        call("", 0)
+    with pytest.raises(IndexLockedError) as locked:  # ``index`` holds the write lock
+        call(index.path, 0)
+    assert f"call {move}(..., lock_wait_s=SECONDS) to wait for it" in str(locked.value)
+    assert "Index.open" not in str(locked.value) and locked.value.directory == str(index.path)
 
 
 # -- (c) a second handle of this process -------------------------------------------------------

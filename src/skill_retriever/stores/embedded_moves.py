@@ -23,7 +23,7 @@ from typing import Any
 
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
-from skill_retriever.stores.index import Index
+from skill_retriever.stores.move_open import open_to_move
 from skill_retriever.stores.remote import collection_names
 from skill_retriever.stores.server_link import remember
 from skill_retriever.stores.server_moves import delete_own, recorded_owner_dir
@@ -106,7 +106,7 @@ def move_index_to_embedded(
         IndexNotFoundError / IndexCorruptError: No index there / it is damaged.
         IndexLockedError: Another process is writing it (``lock_wait_s`` waits).
     """
-    with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:
+    with open_to_move(path, embedder, lock_wait_s, "move_index_to_embedded") as index:
         previous = dict(index._manifest)
         url = previous.get("chroma_url")
         if not url:

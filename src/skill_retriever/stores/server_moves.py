@@ -23,11 +23,11 @@ from skill_retriever.exceptions import IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
-from skill_retriever.stores.index import Index
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.move_leftovers import Leftovers
+from skill_retriever.stores.move_open import open_to_move
 from skill_retriever.stores.remote import (
     collection_names,
     holds_original,
@@ -369,7 +369,7 @@ def move_index_to_server(
     from skill_retriever.stores.chroma_connect import check_chroma_url
 
     check_chroma_url(chroma_url)
-    with Index.open(path, embedder=embedder, writable=True, use_server=False, lock_wait_s=lock_wait_s) as index:
+    with open_to_move(path, embedder, lock_wait_s, "move_index_to_server") as index:
         return move_to_server(index.path, dict(index._manifest), index.embedder, index._live, chroma_url, index._items)
 
 
