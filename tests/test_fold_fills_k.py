@@ -170,3 +170,34 @@ def test_refill_stops_at_the_cap_and_keeps_what_ranked_first(index: Index) -> No
     assert filled.collapsed.ids[0] == first  # what the first search ranked keeps its place
     with pytest.raises(ValueError, match="k must be an integer > 0"):
         fold_to_k(search, view, 0)
+
+
+def test_the_json_times_every_search_folding_ran(full: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-k 2``: the four copies fill the first fetch of four, so the command searches
+    twice; its stats were the last search's alone, so the first (which loads the model,
+    hundreds of ms) went unsaid and the phases' ms added up to the second's few."""
+    data = _json(full, capsys, "-k", "2")
+    fold = data["stats"]["fold"]
+    assert fold["searches"] == 2 and fold["ms"] > 0
+    phases = sum(st["ms"] for name, st in data["stats"].items() if name != "fold" and "ms" in st)
+    assert fold["total_ms"] == pytest.approx(phases + fold["ms"], abs=0.01)
+    # the Python form of that JSON says the same total
+    assert SearchResponse.from_dict(data).total_ms == pytest.approx(fold["total_ms"], abs=0.01)
+
+
+def test_refill_adds_up_each_search_it_ran(index: Index) -> None:
+    retriever = Retriever(index, cache_size=0)
+    view = CallerView(index.snapshot(), ["*"])
+    each: list[float] = []
+
+    def search(fetch: int) -> SearchResponse:
+        found = retriever.search(QUERY, k=fetch)
+        each.append(found.total_ms)
+        return found
+
+    filled = fold_to_k(search, view, 3, first=1)
+    stats = filled.stats()
+    assert stats["searches"] == len(each) == 4
+    assert stats["ms"] == round(sum(each[:-1]), 3) and stats["total_ms"] == round(sum(each), 3)
+    one = fold_to_k(search, view, 1, first=1)
+    assert one.stats()["searches"] == 1 and one.stats()["ms"] == 0 and one.stats()["total_ms"] == one.response.total_ms

@@ -54,6 +54,7 @@ class Refilled:
         collapsed: ``hits`` folded: representatives in rank order, each with its copies.
         fetched: What the last search was asked for.
         searches: How many searches ran.
+        searches_ms: Each search's `SearchResponse.total_ms`, in the order they ran.
     """
 
     response: SearchResponse
@@ -61,14 +62,21 @@ class Refilled:
     collapsed: Collapsed
     fetched: int
     searches: int
+    searches_ms: tuple[float, ...] = ()
 
     def stats(self) -> dict[str, Any]:
-        """What folding did, for an answer's ``stats``."""
+        """What folding did, for an answer's ``stats`` beside the last search's phases. Its
+        ``ms`` is the searches before the last (their phases are not in those stats), so
+        the phases' ``ms`` and it add up to every search's (``SearchResponse.total_ms``
+        of the answer); ``total_ms`` says that sum. A caller that read the phases alone
+        was told of one search of several: the first, which loads the model, went unsaid."""
         return {
             "fetched": self.fetched,
             "searches": self.searches,
             "distinct": len(self.collapsed.ids),
             "copies_folded": sum(len(v) for v in self.collapsed.folded.values()),
+            "ms": round(sum(self.searches_ms[:-1]), 3),
+            "total_ms": round(sum(self.searches_ms), 3),
         }
 
 
@@ -103,14 +111,16 @@ def fold_to_k(
     cap = max(fetch, cap if cap is not None else CAP_TIMES_K * k)
     hits: dict[str, SearchResult] = {}
     searches = 0
+    times: list[float] = []
     while True:  # the fetch grows every pass and stops at cap: this ends
         response = search(fetch)
         searches += 1
+        times.append(response.total_ms)
         for r in response.results:  # earlier ranks first: a later search only appends
             if r.id not in hits and view.sees(r.id):
                 hits[r.id] = r
         collapsed = collapse_ranked(view, list(hits), config=config or DedupConfig())
         left = shown(response, collapsed) if shown is not None else len(collapsed.ids)
         if left >= k or len(response.results) < fetch or fetch >= cap:
-            return Refilled(response, hits, collapsed, fetch, searches)
+            return Refilled(response, hits, collapsed, fetch, searches, tuple(times))
         fetch = min(2 * fetch, cap)
