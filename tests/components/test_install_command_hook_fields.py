@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from claude_schema import settings_problems
+from hook_repos import hooks_index, post_edit
 
 from skill_retriever.components.install import install
 from skill_retriever.indexing import index_sources
@@ -38,15 +39,7 @@ HOOKS: dict[str, dict[str, Any]] = {
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    repo = tmp_path / "repo"
-    (repo / "hooks").mkdir(parents=True)
-    for name, hook in HOOKS.items():
-        doc = {"description": f"the {name} hook", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [hook]}]}}
-        (repo / "hooks" / f"{name}.json").write_text(json.dumps(doc))
-    (repo / "hooks" / "check.py").write_text("print('ok')\n")
-    (repo / "hooks" / "check.ps1").write_text("Write-Host ok\n")
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    index_sources(idx, [repo], "skills")
+    idx = hooks_index(tmp_path, post_edit(HOOKS), {"check.py": "print('ok')\n", "check.ps1": "Write-Host ok\n"})
     yield idx
     idx.close()
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from claude_schema import settings_problems
+from hook_repos import hooks_index, post_edit
 
 from skill_retriever.components.install import install
 from skill_retriever.indexing import index_sources
@@ -31,13 +32,7 @@ HOOKS: dict[str, dict[str, Any]] = {
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    repo = tmp_path / "repo"
-    (repo / "hooks").mkdir(parents=True)
-    for name, hook in HOOKS.items():
-        doc = {"description": f"the {name} hook", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [hook]}]}}
-        (repo / "hooks" / f"{name}.json").write_text(json.dumps(doc))
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    index_sources(idx, [repo], "skills")
+    idx = hooks_index(tmp_path, post_edit(HOOKS))
     yield idx
     idx.close()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hook_repos import hooks_index
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.indexing import index_sources
@@ -36,14 +37,11 @@ HOOKS: dict[str, tuple[str, dict[str, Any]]] = {
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    repo = tmp_path / "repo"
-    (repo / "hooks").mkdir(parents=True)
-    for name, (event, hook) in HOOKS.items():
-        group = {"matcher": "Bash", "hooks": [hook]} if event.endswith("ToolUse") else {"hooks": [hook]}
-        doc = {"description": f"the {name} hook", "hooks": {event: [group]}}
-        (repo / "hooks" / f"{name}.json").write_text(json.dumps(doc))
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    index_sources(idx, [repo], "skills")
+    groups = {
+        name: (event, {"matcher": "Bash", "hooks": [hook]} if event.endswith("ToolUse") else {"hooks": [hook]})
+        for name, (event, hook) in HOOKS.items()
+    }
+    idx = hooks_index(tmp_path, groups)
     yield idx
     idx.close()
 
