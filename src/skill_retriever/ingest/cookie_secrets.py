@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["COOKIE_LINE_RE", "redact_cookies"]
+__all__ = ["COOKIE_LINE_RE", "COOKIE_WORDS", "redact_cookies"]
 
-#: Where a line may hold cookies (`on_lines` reads no other).
-COOKIE_LINE_RE = re.compile(r"(?i)cookie")
+#: Where a line may hold cookies (`word_lines.on_words` reads no other), and the pattern's word.
+COOKIE_WORDS = ("cookie",)
+COOKIE_LINE_RE = re.compile("(?i)" + "|".join(COOKIE_WORDS))
 #: The start of a cookie list: a ``Cookie`` / ``Set-Cookie`` header (quoted as a JSON
 #: key too), curl's ``--cookie`` and an assignment to ``document.cookie``; the list is
 #: what follows, up to a quote, a backtick or the line's end.

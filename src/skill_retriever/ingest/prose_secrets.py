@@ -32,15 +32,16 @@ from __future__ import annotations
 
 import re
 
-from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, redact_cookies
+from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks
 from skill_retriever.ingest.secret_commands import (
     CLIENT_LINE_RE,
+    CLIENT_WORDS,
     FLAG_RE,
     SETTER_RE,
     redact_clients,
 )
-from skill_retriever.ingest.secret_formats import on_lines, replace_group
+from skill_retriever.ingest.secret_formats import replace_group
 from skill_retriever.ingest.secret_values import (
     PROSE_VALUE,
     literal_phrase,
@@ -54,6 +55,7 @@ from skill_retriever.ingest.secrets import (
     redact_text,
 )
 from skill_retriever.ingest.table_secrets import redact_tables
+from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
 __all__ = ["literal_secret", "redact_prose", "secret_word_name"]
 
@@ -82,7 +84,9 @@ _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=
 
 #: A line that may hold a header's or an assignment's secret names one of these; the
 #: rules run over such lines only (most of a page names none: a scan of it is wasted).
-_SECRET_LINE_RE = re.compile(r"(?i)key|token|secret|pass|pwd|credential|authorization|bearer")
+#: (`word_lines.on_words` finds them: the pattern is their alternation.)
+_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "authorization", "bearer")
+_SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
 #: An auth scheme right before a header's value (``Authorization: Bearer X``).
 _SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + _SCHEMES + r"[ \t]+$")
 #: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
@@ -100,10 +104,10 @@ def redact_prose(text: str) -> str:
     ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`). Text without secrets comes back
     identical; applying it twice changes nothing more."""
     text = redact_blocks(redact_text(text), secret_word_name, literal_secret)
-    text = NAME_VALUE_RE.sub(_assignment, text)
-    text = on_lines(text, CLIENT_LINE_RE, _redact_clients)
-    text = on_lines(text, COOKIE_LINE_RE, lambda line: redact_cookies(line, _redact_literal))
-    return redact_tables(on_lines(text, _SECRET_LINE_RE, _redact_line))
+    text = sub_at_word(NAME_VALUE_RE, _assignment, text, "name", "\"'")  # an entry starts at name or its quote
+    text = on_words(text, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)
+    text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))
+    return redact_tables(on_words(text, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line))
 
 
 def _redact_clients(line: str) -> str:

@@ -43,11 +43,16 @@ _BLOCK_KEY_RE = re.compile(
     r"""[ \t]*+:[ \t]++[|>][-+1-9]{0,2}+[ \t]*+(?:#[^\n]*+)?+$"""
 )
 
+#: What every line `_BLOCK_KEY_RE` matches holds: a text without it is not scanned.
+_BLOCK_HINT_RE = re.compile(r":[ \t]++[|>]")
+
 
 def redact_blocks(text: str, secret_name: Callable[[str], bool], secret: Callable[[str], bool]) -> str:
     """``text`` with the value of each YAML block scalar whose key ``secret_name`` says
     is a secret's replaced by `REDACTED` when every line of it is one word and
     ``secret`` says the words, joined, are a secret (see the module docstring)."""
+    if _BLOCK_HINT_RE.search(text) is None:
+        return text
     out, pos, search = [], 0, 0
     while (m := _BLOCK_KEY_RE.search(text, search)) is not None:
         start = end = last = m.end() + 1 if m.end() < len(text) else m.end()

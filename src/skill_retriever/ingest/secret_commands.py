@@ -27,7 +27,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
-__all__ = ["CLIENT_LINE_RE", "FLAG_RE", "SETTER_RE", "redact_clients"]
+__all__ = ["CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "SETTER_RE", "redact_clients"]
 
 #: A command that sets the variable or setting named by the word after it to the word
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
@@ -47,10 +47,10 @@ SETTER_RE = re.compile(
 FLAG_RE = re.compile(
     r"(?<![\w$.-])--?+(?![Nn]o-)(?P<name>[A-Za-z][\w-]{0,128}+)[ \t]++(?P<val>(?!-)" + PROSE_VALUE + ")"
 )
-#: A line that may start a client with a password flag (`redact_clients` reads no other).
-CLIENT_LINE_RE = re.compile(
-    r"mysql|mariadb|sshpass|redis-cli|mongo|login|openssl|keytool|jarsigner|curl"
-)
+#: A line that may start a client with a password flag (`redact_clients` reads no other),
+#: and the pattern's words (`word_lines.on_words` finds them).
+CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl")
+CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 
 def redact_clients(line: str, masked: Callable[[re.Match[str]], str], secret: Callable[[str], bool]) -> str:

@@ -16,8 +16,10 @@ index run): none can start inside a run it would then rescan from each position.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from skill_retriever.ingest.word_lines import on_lines, on_words
+
+# `on_lines` is re-exported: it lived here.
 __all__ = ["REDACTED", "on_lines", "redact_formats"]
 
 #: What stands in for a value the index does not keep.
@@ -41,6 +43,13 @@ KNOWN_TOKEN_RE = re.compile(
     r"|ya29\.[A-Za-z0-9_-]{20,}+|AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}|lin_api_[A-Za-z0-9]{40}"
     r"|gsk_[A-Za-z0-9]{48,}+|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{40,}+"
     r"|tvly-(?:dev-)?[A-Za-z0-9]{32}|ntn_[0-9]{11}[A-Za-z0-9]{35}|[0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b"
+)
+#: A part of every token `KNOWN_TOKEN_RE` takes, in the order of its formats: a line
+#: without one holds none, and is not scanned (`re` tries each format at each position).
+_TOKEN_PARTS = (
+    "sk-", "k_live_", "k_test_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "glpat-",
+    "AKIA", "ASIA", "hf_", "npm_", "pypi-AgE", "SG.", "_v1_", "dapi", "shp", "glsa_", "xapp-", "whsec_",
+    "ya29.", "AGE-SECRET-KEY-1", "lin_api_", "gsk_", "r8_", "pplx-", "tvly-", "ntn_", ":AA",
 )
 #: A Google API key (``AIza`` and 35 more) and a JWT (header and payload are base64url of
 #: a JSON object, ``eyJ``; the signature may be empty). A ``-`` may end either, so the
@@ -74,6 +83,8 @@ _AWS_SECRET_RE = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/
 _AWS_CONTEXT_RE = re.compile(
     r"(?i:secret|aws)|(?:AKIA|ASIA)[0-9A-Z]{16}|" + re.escape(REDACTED)
 )
+#: What a line `_AWS_CONTEXT_RE` matches in holds, lowered (`word_lines.on_words`).
+_AWS_CONTEXT_WORDS = ("secret", "aws", "akia", "asia", REDACTED)
 
 
 def redact_formats(text: str) -> str:
@@ -83,25 +94,14 @@ def redact_formats(text: str) -> str:
     back identical."""
     if "-----BEGIN " in text:
         text = _PEM_RE.sub(_pem, text)
-    text = on_lines(text, _AWS_CONTEXT_RE, lambda line: _AWS_SECRET_RE.sub(_aws_secret, line))
-    text = KNOWN_TOKEN_RE.sub(REDACTED, text)
+    text = on_words(
+        text, _AWS_CONTEXT_RE, _AWS_CONTEXT_WORDS, lambda line: _AWS_SECRET_RE.sub(_aws_secret, line), confirm=True
+    )
+    # No token spans lines, and ``\b`` reads a line's ends as the text's: line by line is the same.
+    text = on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(REDACTED, line), fold=False)
     if "AIza" in text or "eyJ" in text:  # the pattern has no prefix a scan could skip to
         text = _BASE64URL_TOKEN_RE.sub(REDACTED, text)
     return text
-
-
-def on_lines(text: str, hit: re.Pattern[str], redact: Callable[[str], str]) -> str:
-    """``text`` with each line in which ``hit`` matches passed through ``redact`` (once),
-    the other lines as they are: a rule that needs a word on its line (an AWS secret's
-    name) reads only such lines, and its pattern does not scan the rest of a page."""
-    out, pos = [], 0
-    while (m := hit.search(text, pos)) is not None:
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end())
-        end = len(text) if end < 0 else end
-        out += [text[pos:start], redact(text[start:end])]
-        pos = end
-    return "".join(out) + text[pos:] if out else text
 
 
 def _pem(m: re.Match[str]) -> str:

@@ -24,6 +24,7 @@ from itertools import pairwise
 
 from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
 from skill_retriever.ingest.secrets import _masked
+from skill_retriever.ingest.word_lines import has_word
 
 __all__ = ["redact_tables"]
 
@@ -42,7 +43,8 @@ _NAME_HEADERS = frozenset(
     ("name", "key", "variable", "env var", "environment variable", "setting", "field", "parameter")
 )
 #: What a line must hold to name a secret (as `prose_secrets` reads only such lines).
-_SECRET_LINE_RE = re.compile(r"(?i)key|token|secret|pass|pwd|credential")
+_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential")
+_SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
 #: Markup around a cell's text: emphasis, code spans, quotes of a name.
 _MARKUP = "`*_\"' \t"
 
@@ -58,7 +60,7 @@ def redact_tables(text: str) -> str:
 def _table(m: re.Match[str]) -> str:
     """One table (or run of rows) with its rows' secret values redacted."""
     block = m[0]
-    if _SECRET_LINE_RE.search(block) is None:
+    if not has_word(block, _SECRET_LINE_RE, _SECRET_LINE_WORDS):
         return block
     lines = block.split("\n")
     header = _Header()
