@@ -8,7 +8,7 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
 - ``search_components(query, kinds, k, budget, target, drop_conflicts, detail)``: ranked
   components, each with a one-line reason, what it requires and what it conflicts with.
 - ``get_component(id, detail)``: one item's text and source (any kind ``search`` finds),
-  with what it requires, what requires it, its conflicts and its duplicates.
+  the skill it is part of, what it requires and requires it, its conflicts and duplicates.
 - ``check_dependencies(ids, target)``: the closure of a chosen set, cycles, conflicts.
 - ``install_components(ids, target, dry_run=True, force, with_dependencies,
   allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
@@ -78,6 +78,7 @@ from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
 from skill_retriever.components.install import UnknownComponentError, install
+from skill_retriever.components.owning_skill import part_of
 from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService, component_kinds
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
@@ -223,7 +224,7 @@ def build_server(
     @app.tool(annotations=ANNOTATIONS["get_component"])
     def get_component(id: str, detail: Detail = "brief") -> dict[str, Any]:
         """One item (a component, or a document or anything else search finds): its text,
-        its source file, what it requires, what requires it, conflicts, copies.
+        its source file, the skill it is part of, what it requires, what requires it, conflicts, copies.
 
         Args:
             id: An id from search or search_components (or a unique name).
@@ -242,8 +243,8 @@ def build_server(
             return [{"id": i, "name": view.name_of(i)} for i in dict.fromkeys(ids)]
 
         text = node.text
-        out: dict[str, Any] = {"id": node.id, "kind": node.kind.value, "name": node.name}
-        out["description"] = node.description
+        out: dict[str, Any] = {"id": node.id, "kind": node.kind.value, "name": node.name, "description": node.description}
+        out["part_of"] = part_of(view, node_id)  # the skill whose folder holds it, as search says
         if node.source:  # where it was read from: a document (or its section) is opened there
             out.update(read_from(node))
         if detail == "brief" and len(text) > BRIEF_TEXT_CHARS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
-__all__ = ["owning_skill"]
+__all__ = ["owning_skill", "part_of"]
 
 
 def owning_skill(view: CallerView, node_id: str) -> Node | None:
@@ -33,3 +33,10 @@ def owning_skill(view: CallerView, node_id: str) -> Node | None:
         found = min(up, key=lambda n: n.id)  # one folder holds a file: one parent, in practice
         seen.add(found.id)
         current = found.id
+
+
+def part_of(view: CallerView, node_id: str) -> dict[str, str] | None:
+    """`owning_skill` as answers give it (``query --json``, ``get_component``, an install
+    plan's component): ``{"id", "name"}``, or None."""
+    skill = owning_skill(view, node_id)
+    return None if skill is None else {"id": skill.id, "name": skill.name}

@@ -1,7 +1,7 @@
 """Why a component is in the answer, in words a person reads in a few seconds.
 
-A rationale says which channels found it and at what rank, which words of the query it
-contains, the graph path that led to it from the query's seeds (PPR route), what it
+A rationale says which skill's folder holds it (a SKILL.md nested in another's: `owning_skill`),
+which channels found it and at what rank, which words of the query it contains, the graph path that led to it from the query's seeds (PPR route), what it
 brings with it (its requirements), who required it (for an added dependency), where
 else the same component is hosted, and what it conflicts with.
 """
@@ -54,6 +54,9 @@ class Rationale:
         conflicts: One line per conflict it is part of.
         installed: Where the target already holds it ("" when it does not, or no
             target was given): not a conflict, and not counted as one.
+        part_of: The name of the skill whose folder holds it (`owning_skill`), "" for
+            none: said first in `text`, as the ``search`` tool's reason says it; `short`
+            leaves it to the brief result's own ``part_of`` key, which is never cut.
     """
 
     channels: tuple[tuple[str, int], ...] = ()
@@ -67,9 +70,10 @@ class Rationale:
     also_at: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
     installed: str = ""
+    part_of: str = ""
 
     def lines(self) -> list[str]:
-        out: list[str] = []
+        out: list[str] = [f"Part of skill {self.part_of}."] if self.part_of else []
         if self.channels:
             found = ", ".join(f"{CHANNEL_WORDS.get(c, c)} #{r}" for c, r in self.channels)
             out.append(f"Matched by {found}.")
@@ -161,6 +165,7 @@ def build_rationale(
     conflicts: Sequence[str] = (),
     installed: str = "",
     snapshot: IndexSnapshot | None = None,
+    part_of: str = "",
 ) -> Rationale:
     """Assemble a :class:`Rationale`; ids are turned into names with ``names``; ``snapshot``:
     the one ``node`` was read from, whose stored keyword terms say which words it holds."""
@@ -180,4 +185,5 @@ def build_rationale(
         also_at=tuple(also_at),
         conflicts=tuple(conflicts),
         installed=installed,
+        part_of=part_of,
     )

@@ -43,6 +43,8 @@ class ComponentResult:
         also_at: Ids of the same component hosted elsewhere (near-duplicates).
         conflicts: Conflicts it is a side of.
         names: Id -> name of every component this result mentions.
+        part_of: ``(id, name)`` of the skill whose folder holds it (`owning_skill`: a
+            SKILL.md nested in another skill's folder), None for none the caller sees.
     """
 
     id: str
@@ -64,6 +66,7 @@ class ComponentResult:
     source: str = ""
     installed: str | None = None
     names: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    part_of: tuple[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, ids in full (``detail="full"``)."""
@@ -87,6 +90,8 @@ class ComponentResult:
             "rationale": self.rationale.to_dict(),
             "source": self.source,
             "installed": self.installed,
+            # as `skill-retriever query --json` says it: an object, or null
+            "part_of": None if self.part_of is None else {"id": self.part_of[0], "name": self.part_of[1]},
         }
 
     def brief(self, count: Callable[[str], int], limit: int = BRIEF_TOKENS) -> dict[str, Any]:
@@ -102,6 +107,9 @@ class ComponentResult:
             "id": self.id,
             "kind": self.kind,
             "name": self.name,
+            # by name, as requires are; its own key, not the why's first clause, which
+            # `fit` halves away first when the result runs over the budget
+            **({"part_of": self.part_of[1]} if self.part_of else {}),
             "rank": self.rank,
             "role": self.role,
             "score": None if self.fusion_score is None else round(self.fusion_score, 4),

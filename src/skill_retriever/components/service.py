@@ -33,6 +33,7 @@ from skill_retriever.components.dependency_check import dependency_report
 from skill_retriever.components.install import match_installed
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.install.unseen import unseen_conflicts
+from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.rationale import build_rationale
 from skill_retriever.components.refill import first_fetch, fold_to_k
 from skill_retriever.components.results import ComponentResponse, ComponentResult, Dropped, Role
@@ -308,6 +309,7 @@ class ComponentService:
             # (a chain may pass through a required plugin, which is no id of the closure)
             mentioned = {*closure.ids, *chain, *path, *also, *(c.other(node_id) for c in mine)}
             names = {i: answer_name(view, i) for i in mentioned}
+            owner = owning_skill(view, node_id)  # the outermost skill this caller sees
             rationale = build_rationale(
                 query,
                 node,
@@ -323,6 +325,7 @@ class ComponentService:
                 conflicts=lines,
                 installed=installed.get(node_id, ""),
                 snapshot=view.snapshot,
+                part_of=owner.name if owner else "",
             )
             out.append(
                 ComponentResult(
@@ -345,6 +348,7 @@ class ComponentService:
                     source=node.source,
                     installed=installed.get(node_id),
                     names=names,
+                    part_of=(owner.id, owner.name) if owner else None,
                 )
             )
         return out

@@ -128,6 +128,9 @@ class ComponentPlan:
     and `brought` go by); ``requirers`` the components of the plan that require it
     directly, each with the plugin it is required through ('' for none): a person reads
     "required by" as the one that needs it, not the one asked for three steps up.
+    ``part_of``: ``(id, name)`` of the skill whose folder holds it (`owning_skill`: a
+    SKILL.md nested in another skill's folder, which installed alone becomes a skill of its
+    own), None for none the caller sees.
     """
 
     id: str
@@ -140,6 +143,7 @@ class ComponentPlan:
     missing: tuple[MissingRequirement, ...] = ()
     via: tuple[str, ...] = ()
     requirers: tuple[tuple[str, str], ...] = ()
+    part_of: tuple[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -149,6 +153,8 @@ class ComponentPlan:
             "status": self.status,
             "files": [f.to_dict(self.status) for f in self.files],
         }
+        if self.part_of:
+            out["part_of"] = {"id": self.part_of[0], "name": self.part_of[1]}  # as get_component
         if self.reason:
             out["reason"] = self.reason
         if self.required_by:

@@ -1,7 +1,7 @@
 """A component's lines in a plan, as a person reads them (`InstallPlan.lines` joins them).
 
-The header names the component, its status and who requires it: the components of the
-plan that need it directly (``required by deploy-helper``), not the one asked for several
+The header names the component, its status, the skill whose folder holds it (a SKILL.md
+nested in another's) and who requires it: the components of the plan that need it directly (``required by deploy-helper``), not the one asked for several
 steps up, which told the reader nothing about why it is there. Each file gets a line; a
 ``settings.json`` hook is said in words (``add hook PreToolUse (tools matching Bash) to
 .claude/settings.json``), not as the ``#hooks.PreToolUse[Bash]`` key its data carries,
@@ -66,7 +66,9 @@ def _group(hook: HookEntry) -> str:
 
 def _required_by(c: ComponentPlan, name: Callable[[str], str]) -> str:
     """`` (required by a, b via kit)``: its direct requirers (else, for a plan made
-    without them, the components asked for, the first with its chain), or ''."""
+    without them, the components asked for, the first with its chain), or ''; first,
+    ``part of skill game-development`` for a skill nested in another's folder (`owning_skill`)."""
+    part = [f"part of skill {c.part_of[1]}"] if c.part_of else []
     if c.requirers:
         parts = [name(i) + (f" via {name(p)}" if p else "") for i, p in c.requirers]
     else:
@@ -75,7 +77,8 @@ def _required_by(c: ComponentPlan, name: Callable[[str], str]) -> str:
             parts[0] += f" via {' -> '.join(name(i) for i in c.via)}"
     if len(parts) > _NAMED:
         parts = [*parts[:_NAMED], f"{len(parts) - _NAMED} more"]
-    return f" (required by {', '.join(parts)})" if parts else ""
+    said = [*part, *([f"required by {', '.join(parts)}"] if parts else [])]
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _updates(files: Sequence[FileAction]) -> dict[int, int]:

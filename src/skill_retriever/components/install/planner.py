@@ -33,6 +33,7 @@ check here sees it there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,7 @@ from skill_retriever.components.install.unseen import (
     installed_names,
     unseen_conflicts,
 )
+from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.view import CallerView, as_view
 from skill_retriever.model import Node
 
@@ -203,6 +205,8 @@ def plan_install(
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     plans = note_missing_subagents(plans, root, view)  # agents a command runs, not brought
+    # a SKILL.md nested in another skill's folder says whose it is, as search says it
+    plans = [replace(p, part_of=(o.id, o.name)) if (o := owning_skill(view, p.id)) else p for p in plans]
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
     mentioned |= {i for via in hops.values() for i in via}
     mentioned |= {p for pairs in direct.values() for _, p in pairs if p}
