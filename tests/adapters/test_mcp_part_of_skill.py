@@ -3,8 +3,8 @@
 A SKILL.md nested in another skill's folder is an item of its own (sickn33's
 ``game-development/2d-games/SKILL.md``, ``app-builder/templates/SKILL.md``). ``search``
 said "part of skill game-development" for it (`render.explain`), but ``search_components``
-(its ``why`` and ``reason`` come from the component rationale), ``get_component`` and the
-install plan said nothing, so an agent took 2d-games for a skill of its own. Each now
+(its ``why`` and ``reason`` come from the component rationale), ``get_component``, the
+install plan and ``search``'s own full answer (``query --json`` has ``part_of``) said nothing, so an agent took 2d-games for a skill of its own. Each now
 says it with the same owner (`owning_skill`: the outermost skill the caller sees), and a
 private outer skill is never named to a caller who may not see it.
 
@@ -59,6 +59,7 @@ def _calls(ids: str, query: str, target: Path) -> dict[str, tuple[str, dict[str,
         "brief": ("search_components", {"query": query, "k": 5}),
         "full": ("search_components", {"query": query, "k": 5, "detail": "full"}),
         "search": ("search", {"query": query, "k": 5}),
+        "search_full": ("search", {"query": query, "k": 5, "detail": "full"}),
         "item": ("get_component", {"id": ids}),
         "plan": ("install_components", {"ids": [ids], "target": str(target)}),
         "plan_full": ("install_components", {"ids": [ids], "target": str(target), "detail": "full"}),
@@ -77,6 +78,8 @@ def test_every_tool_says_the_skill_a_nested_skill_is_part_of(index_dir: Path, tm
     assert full[TWO_D]["part_of"] == owner
     assert full[TWO_D]["reason"].startswith("Part of skill game-development. Matched by")
     assert _by_id(got["search"])[TWO_D]["reason"].startswith("part of skill game-development; ")
+    assert _by_id(got["search_full"])[TWO_D]["part_of"] == owner  # as `query --json` gives it
+    assert _by_id(got["search_full"])[GAMES]["part_of"] is None
     # a skill of its own, and the outer skill itself, are part of none
     for skill in ("repo/skills/tilemap-editor/SKILL.md", GAMES):
         if skill in full:
@@ -93,8 +96,10 @@ def test_a_private_outer_skill_is_named_only_to_its_callers(index_dir: Path, tmp
     assert _by_id(bob["full"])[TEMPLATES]["part_of"] is None
     assert "part_of" not in _by_id(bob["brief"])[TEMPLATES]
     assert bob["item"]["part_of"] is None
+    assert _by_id(bob["search_full"])[TEMPLATES]["part_of"] is None
     assert "part_of" not in bob["plan_full"]["components"][0]
-    said = json.dumps(bob).replace(TEMPLATES, "")  # its id (and source) is its path: the folder is in it
+    # its id, source and attrs.path are its path: the outer skill's folder is in them
+    said = json.dumps(bob).replace("/app-builder/templates/SKILL.md", "")
     assert "app-builder" not in said
     alice = tool_answers(index_dir, ["alice"], calls)
     owner = {"id": BUILDER, "name": "app-builder"}
@@ -102,4 +107,5 @@ def test_a_private_outer_skill_is_named_only_to_its_callers(index_dir: Path, tmp
     assert _by_id(alice["brief"])[TEMPLATES]["part_of"] == "app-builder"
     assert _by_id(alice["search"])[TEMPLATES]["reason"].startswith("part of skill app-builder")
     assert alice["item"]["part_of"] == owner
+    assert _by_id(alice["search_full"])[TEMPLATES]["part_of"] == owner
     assert alice["plan_full"]["components"][0]["part_of"] == owner

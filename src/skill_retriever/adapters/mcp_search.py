@@ -30,6 +30,7 @@ from skill_retriever.adapters.mcp_arguments import MAX_K, Budget, Count, ToolErr
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
+from skill_retriever.components.owning_skill import part_of
 from skill_retriever.components.results import BRIEF_TOKENS, fit
 from skill_retriever.components.service import ComponentService
 from skill_retriever.components.view import CallerView
@@ -279,5 +280,6 @@ def _result(query: str, shown: Shown, view: CallerView, detail: Detail, count: C
     out.update(whole)
     full = node.to_dict()
     out.update(r.fields_dict(), also_at=list(shown.also_at), **{key: full[key] for key in _ITEM_FIELDS})
+    out["part_of"] = part_of(view, r.id)  # the reason's "part of skill", as `query --json` gives it
     out["attrs"] = visible_attrs(view, node.attrs, node.id)  # its frontmatter may name a hidden item
     return out
