@@ -10,6 +10,7 @@ A small real index (``--embedder hashing-64``: no model) of that layout, the rea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,19 @@ def test_a_file_of_a_skill_not_nested_still_names_its_skill(
                        "--index-dir", index_dir)
     assert code == 2
     assert err.rstrip().endswith(f"install the component that uses it: app-builder (skill {ROOT}/SKILL.md)")
+
+
+def test_installing_the_nested_skill_says_whose_file_it_is(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "install", "templates", "--dry-run", "--target", tmp_path / "p",
+                       "--index-dir", index_dir)
+    assert code == 0
+    assert f"[skill] templates  {ROOT}/templates/SKILL.md (part of skill app-builder): install" in out
+    code, out, _ = run(capsys, "install", "templates", "--dry-run", "--target", tmp_path / "p",
+                       "--index-dir", index_dir, "--json")
+    (component,) = json.loads(out)["components"]
+    assert component["part_of"] == {"id": f"{ROOT}/SKILL.md", "name": "app-builder"}
+    code, out, _ = run(capsys, "install", "app-builder", "--dry-run", "--target", tmp_path / "p",
+                       "--index-dir", index_dir, "--json")
+    assert "part_of" not in json.loads(out)["components"][0]  # a skill of its own
