@@ -20,7 +20,7 @@ in it goes whole, quote to quote, when it is no placeholder text (`literal_phras
 does every text without a secret, byte for byte. The cells of Markdown tables are read
 by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``), and so are a
 value a command sets or a client takes (`secret_commands`: ``ENV API_KEY X``, ``set -gx
-API_KEY X``, ``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
+API_KEY X``, Gradle's ``storePassword "X"``, ``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
 (`cookie_secrets`) and one on the line after its name (`secret_blocks`: ``- name:
 API_KEY`` then ``value: X``, ``api_key: |``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
@@ -35,6 +35,7 @@ import re
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks
 from skill_retriever.ingest.secret_commands import (
+    CALL_RE,
     CLIENT_LINE_RE,
     CLIENT_WORDS,
     FLAG_RE,
@@ -124,6 +125,7 @@ def _redact_line(line: str) -> str:
     line = _BEARER_RE.sub(_redact_literal, line)
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
+    line = CALL_RE.sub(_assignment, line)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 

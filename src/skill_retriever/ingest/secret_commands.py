@@ -11,6 +11,9 @@ them; these patterns give the same ``name`` and ``val`` groups, and `prose_secre
 decides as it does for an assignment (a secret-looking name, a literal value). So does
 a flag and the word after it (``--password X``, ``--api-key X``): a word that starts
 with ``-`` is the next flag, and ``--password-file`` or ``--token-url`` name no secret.
+So does a call without parentheses that is a line of its own, as Gradle's
+``signingConfigs`` sets a keystore's passwords (``storePassword "X"``, ``keyPassword
+'X'``): a name and one quoted value, a comment at most after it.
 A client's own password flag (``docker login -p X``, ``keytool -storepass X``,
 ``openssl enc -k X``, ``mysql -pX``, ``curl -u user:X``) is read as hook commands read
 it (`secrets.client_passwords`, `secrets.curl_users`: only in the simple command the
@@ -27,7 +30,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
-__all__ = ["CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "SETTER_RE", "redact_clients"]
+__all__ = ["CALL_RE", "CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "SETTER_RE", "redact_clients"]
 
 #: A command that sets the variable or setting named by the word after it to the word
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
@@ -46,6 +49,13 @@ SETTER_RE = re.compile(
 #: (``psexec.py -k -no-pass host``: the host is the next argument).
 FLAG_RE = re.compile(
     r"(?<![\w$.-])--?+(?![Nn]o-)(?P<name>[A-Za-z][\w-]{0,128}+)[ \t]++(?P<val>(?!-)" + PROSE_VALUE + ")"
+)
+#: A Groovy (Gradle) call without parentheses, alone on its line: ``storePassword "X"``.
+#: Only a quoted value, and nothing but a comment after it, so that prose (``Password
+#: "x" is ...``) and code (``storePassword System.getenv("X")``) are no such call.
+CALL_RE = re.compile(
+    r"""^[ \t]*+(?P<name>[A-Za-z_]\w{0,128}+)[ \t]++(?P<val>"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
+    r"""(?=[ \t]*+(?://[^\n]*+)?+\r?$)"""
 )
 #: A line that may start a client with a password flag (`redact_clients` reads no other),
 #: and the pattern's words (`word_lines.on_words` finds them).
