@@ -45,3 +45,31 @@ def test_a_gradle_signing_password_goes(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", GRADLE_STAYS)
 def test_a_gradle_call_without_a_secret_stays(text: str) -> None:
     assert redact_prose(text) == text
+
+
+GH_GOES = [
+    (f"gh secret set API_KEY --body {V}", f"gh secret set API_KEY --body {R}"),
+    (f'gh secret set API_KEY -b "{V}"', f'gh secret set API_KEY -b "{R}"'),
+    (f"gh secret set DB_PASSWORD --repo owner/app --body={V}", f"gh secret set DB_PASSWORD --repo owner/app --body={R}"),
+    (f"gh secret set -e prod STRIPE_SECRET_KEY -b {V}", f"gh secret set -e prod STRIPE_SECRET_KEY -b {R}"),
+    (f"`gh secret set NPM_TOKEN --body {V}`.", f"`gh secret set NPM_TOKEN --body {R}`."),
+]
+GH_STAYS = [
+    'gh secret set API_KEY --body "$API_KEY"',
+    "gh secret set API_KEY --body <your-api-key>",
+    "gh secret set API_KEY < key.txt",
+    f"gh secret set REGION --body {V}",
+    f"gh variable set API_KEY --body {V}",
+    "gh secret set API_KEY -b your_api_key",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GH_GOES)
+def test_a_value_gh_secret_set_takes_goes(text: str, expected: str) -> None:
+    assert redact_prose(text) == expected
+    assert redact_prose(expected) == expected
+
+
+@pytest.mark.parametrize("text", GH_STAYS)
+def test_gh_secret_set_without_a_literal_secret_stays(text: str) -> None:
+    assert redact_prose(text) == text

@@ -20,7 +20,8 @@ in it goes whole, quote to quote, when it is no placeholder text (`literal_phras
 does every text without a secret, byte for byte. The cells of Markdown tables are read
 by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``), and so are a
 value a command sets or a client takes (`secret_commands`: ``ENV API_KEY X``, ``set -gx
-API_KEY X``, Gradle's ``storePassword "X"``, ``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
+API_KEY X``, Gradle's ``storePassword "X"``, ``gh secret set API_KEY --body X``,
+``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
 (`cookie_secrets`) and one on the line after its name (`secret_blocks`: ``- name:
 API_KEY`` then ``value: X``, ``api_key: |``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
@@ -39,6 +40,7 @@ from skill_retriever.ingest.secret_commands import (
     CLIENT_LINE_RE,
     CLIENT_WORDS,
     FLAG_RE,
+    GH_SECRET_RE,
     SETTER_RE,
     redact_clients,
 )
@@ -126,6 +128,7 @@ def _redact_line(line: str) -> str:
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
+    line = GH_SECRET_RE.sub(_assignment, line)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 

@@ -14,6 +14,8 @@ with ``-`` is the next flag, and ``--password-file`` or ``--token-url`` name no 
 So does a call without parentheses that is a line of its own, as Gradle's
 ``signingConfigs`` sets a keystore's passwords (``storePassword "X"``, ``keyPassword
 'X'``): a name and one quoted value, a comment at most after it.
+GitHub's CLI names the secret and its value apart too: ``gh secret set API_KEY --body X``
+(``-b X``), its other flags (``--repo o/r``, ``-e prod``) before or after the name.
 A client's own password flag (``docker login -p X``, ``keytool -storepass X``,
 ``openssl enc -k X``, ``mysql -pX``, ``curl -u user:X``) is read as hook commands read
 it (`secrets.client_passwords`, `secrets.curl_users`: only in the simple command the
@@ -30,7 +32,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
-__all__ = ["CALL_RE", "CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "SETTER_RE", "redact_clients"]
+__all__ = ["CALL_RE", "CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "GH_SECRET_RE", "SETTER_RE", "redact_clients"]
 
 #: A command that sets the variable or setting named by the word after it to the word
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
@@ -56,6 +58,15 @@ FLAG_RE = re.compile(
 CALL_RE = re.compile(
     r"""^[ \t]*+(?P<name>[A-Za-z_]\w{0,128}+)[ \t]++(?P<val>"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
     r"""(?=[ \t]*+(?://[^\n]*+)?+\r?$)"""
+)
+#: One of ``gh secret set``'s flags but ``-b`` / ``--body``, with its value (``--repo
+#: o/r``, ``-e prod``, ``--env-file=.env``); ``--no-store`` takes none.
+_GH_FLAG = r"""[ \t]++-(?!b(?![\w-])|-body(?![\w-]))(?:-no-[\w-]{1,64}+|[\w-]{1,64}+(?:=[^\s;|&`]*+|[ \t]++(?!-)[^\s;|&`]{1,256}+)?+)"""
+#: ``gh secret set NAME --body VALUE``: the secret's ``name`` and ``val`` (the value of
+#: ``-b`` / ``--body``, after a space or ``=``), other flags around the name.
+GH_SECRET_RE = re.compile(
+    r"(?<![\w-])gh[ \t]++secret[ \t]++set(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?P<name>(?!-)[^\s;|&`=\"']{1,256}+)"
+    r"(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?:--body|-b)(?:[ \t]++|=)(?P<val>(?!-)" + PROSE_VALUE + ")"
 )
 #: A line that may start a client with a password flag (`redact_clients` reads no other),
 #: and the pattern's words (`word_lines.on_words` finds them).
