@@ -28,6 +28,10 @@ GOES = [
     (f'{{\n  "name": "STRIPE_SECRET_KEY",\n  "value": "{V}"\n}}', f'{{\n  "name": "STRIPE_SECRET_KEY",\n  "value": "{R}"\n}}'),
     (f"- {{name: API_TOKEN, value: {V}}}", f"- {{name: API_TOKEN, value: {R}}}"),
     (f'env {{\n  name  = "API_KEY"\n  value = "{V}"\n}}', f'env {{\n  name  = "API_KEY"\n  value = "{R}"\n}}'),
+    # Another key between name and value (an ECS task definition's ``type``, seen redacting one).
+    (f'{{"name":"API_KEY","type":"x","value":"{V}"}}', f'{{"name":"API_KEY","type":"x","value":"{R}"}}'),
+    (f'{{"name": "DB_PASSWORD", "secure": true, "value": "{V}"}}', f'{{"name": "DB_PASSWORD", "secure": true, "value": "{R}"}}'),
+    (f"- {{name: API_TOKEN, type: plain, value: {V}}}", f"- {{name: API_TOKEN, type: plain, value: {R}}}"),
     (f"api_key: >-\n  {V}\nother: 1", f"api_key: >-\n  {R}\nother: 1"),
     (f"api_key: |\n  {V}\n", f"api_key: |\n  {R}\n"),
     (f"secrets:\n  db_password: |-\n    {V}\n\n  region: eu", f"secrets:\n  db_password: |-\n    {R}\n\n  region: eu"),
@@ -47,6 +51,9 @@ STAYS = [
     "api_key: |\n",
     "api_key: |\nnot_indented: Zyx987Wvu654Tsr321Qpo\n",
     "The name: API_KEY. Its value: set in the console.",
+    f'{{"name":"API_KEY","valueFrom":"arn:aws:ssm:x","value2":"{V}"}}',
+    f'{{"name":"REGION","type":"x","value":"{V}"}}',
+    '{"name":"API_KEY","type":"x","value":"<your-api-key>"}',
 ]
 
 

@@ -6,7 +6,8 @@ secret), yet two common forms put the value on a line of its own:
 
 - an environment list entry, as Kubernetes, ECS task definitions and Terraform write
   it: ``- name: API_KEY`` and ``value: "..."`` on the next line (or on the same one:
-  ``{"name": "API_KEY", "value": "..."}``, ``{name: API_KEY, value: ...}``, HCL's
+  ``{"name": "API_KEY", "value": "..."}``, also with other keys between,
+  ``{name: API_KEY, value: ...}``, HCL's
   ``name = "API_KEY"``). `NAME_VALUE_RE` gives the entry's ``name`` and ``val``, for
   `prose_secrets` to decide as it does for ``API_KEY=...``; ``valueFrom:`` and an entry
   with a blank line between its two keys are no such pair.
@@ -30,11 +31,18 @@ from skill_retriever.ingest.secret_values import PROSE_VALUE
 
 __all__ = ["NAME_VALUE_RE", "redact_blocks"]
 
-#: An environment entry's ``name`` key and value, then (after a comma, or at the start
+#: A key other than ``value`` and its scalar value, between an entry's name and value
+#: on the same line (an ECS task definition's ``{"name": "X", "type": "...", "value":
+#: ...}``); ``valueFrom`` is one such key, so an entry with it and no ``value`` is none.
+_OTHER_KEY = (
+    r"""[ \t]*+,[ \t]*+["']?+(?!value["']?+[ \t]*+:)[A-Za-z_][\w-]{0,64}+["']?+[ \t]*+:[ \t]*+"""
+    r"""(?:"[^"\n]{0,256}+"|'[^'\n]{0,256}+'|[^\s,{}\[\]"']{1,256}+)"""
+)
+#: An environment entry's ``name`` key and value (other keys may stand between), then (after a comma, or at the start
 #: of the next line) its ``value`` key and the value: YAML, JSON, a flow mapping, HCL.
 NAME_VALUE_RE = re.compile(
     r"""(?<![\w$.-])(?P<nq>["']?+)name(?P=nq)[ \t]*+[:=][ \t]*+(?P<q>["']?+)"""
-    r"""(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*+,?+[ \t]*+(?:\r?\n[ \t]*+)?+"""
+    r"""(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)(?:""" + _OTHER_KEY + r"""){0,8}+[ \t]*+,?+[ \t]*+(?:\r?\n[ \t]*+)?+"""
     r"""(?P<vq>["']?+)value(?P=vq)[ \t]*+[:=][ \t]*+(?P<val>""" + PROSE_VALUE + ")"
 )
 #: A YAML key that opens a block scalar (``api_key: |``, ``- token: >-``, a comment after).
