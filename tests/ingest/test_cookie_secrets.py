@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.ingest.prose_secrets import redact_prose
-from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.ingest.secrets import REDACTED, redact_command
 
 R = REDACTED
 V = "Zyx987Wvu654Tsr321Qpo"
@@ -64,3 +64,31 @@ def test_what_is_no_cookie_secret_stays(text: str) -> None:
 )
 def test_crafted_long_lines_finish(text: str) -> None:
     assert isinstance(redact_prose(text), str)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (f'curl -H "Cookie: session={V}" https://x', f'curl -H "Cookie: session={R}" https://x'),
+        (f"curl -b 'x=1' --cookie 'PHPSESSID={V}' https://x", f"curl -b 'x=1' --cookie 'PHPSESSID={R}' https://x"),
+        (f'curl -H "cookie: theme=dark; sid={V}" https://x', f'curl -H "cookie: theme=dark; sid={R}" https://x'),
+    ],
+)
+def test_a_hook_commands_cookie_goes(command: str, expected: str) -> None:
+    """A hook command is shell, redacted by `redact_command`, which read no cookie (seen
+    with ``curl -H "Cookie: session=X"``): the prose rule applies there too."""
+    assert redact_command(command) == expected
+    assert redact_command(expected) == expected
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'curl -H "Cookie: session=$SESSION" https://x',
+        'curl -H "Cookie: theme=dark" https://x',
+        "curl --cookie 'sid=<session-id>' https://x",
+        'curl -H "Cookie: session=${COOKIE}" https://x',
+    ],
+)
+def test_a_hook_commands_cookie_without_a_secret_stays(command: str) -> None:
+    assert redact_command(command) == command

@@ -30,9 +30,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
-from skill_retriever.ingest.secret_values import is_placeholder, is_reference, secret_name
+from skill_retriever.ingest.secret_values import (
+    is_placeholder,
+    is_reference,
+    literal_secret,
+    secret_name,
+)
+from skill_retriever.ingest.word_lines import on_words
 
 # `redact_urls` (`secret_urls`) and `secret_name` (`secret_values`) are re-exported: they lived here.
 __all__ = [
@@ -199,8 +206,10 @@ def redact_command(command: str) -> str:
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``); and the password flags of
-    well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``). A quoted
-    value goes whole (``--password "a b c"``).
+    well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
+    (``-H "Cookie: session=X"``, ``--cookie 'sid=X'``) whose value reads as a literal
+    secret, as in prose (`cookie_secrets`: ``theme=dark`` stays). A quoted value goes
+    whole (``--password "a b c"``).
     """
     text = redact_formats(command)
     text = redact_shell_urls(text)
@@ -209,7 +218,14 @@ def redact_command(command: str) -> str:
     text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
+    text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
+
+
+def _redact_cookies(line: str) -> str:
+    """One line of a command with its cookies' literal secrets redacted: a cookie's
+    name says nothing, so only its value decides (`secret_values.literal_secret`)."""
+    return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
