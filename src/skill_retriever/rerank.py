@@ -19,7 +19,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from skill_retriever.stores.embedder import Embedder, quiet_model_loading
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.quiet_loading import quiet_model_loading
 
 log = logging.getLogger("skill_retriever")
 
@@ -48,11 +49,12 @@ class CrossEncoderReranker:
         # huggingface_hub reads HF_HUB_OFFLINE once, at its import; when something imported
         # it earlier the variable alone does nothing, so say it per call too.
         offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
-        quiet_model_loading()
-        from sentence_transformers import CrossEncoder
+        with quiet_model_loading():
+            from sentence_transformers import CrossEncoder
 
+            model_object = CrossEncoder(model, device=device, max_length=max_length, local_files_only=offline)
         self._name = model
-        self._model = CrossEncoder(model, device=device, max_length=max_length, local_files_only=offline)
+        self._model = model_object
 
     @property
     def name(self) -> str:

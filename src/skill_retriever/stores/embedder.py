@@ -12,7 +12,6 @@ import contextlib
 import hashlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +22,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores.numpy_encoder import NumpyEncoder, numpy_encoder_for
+from skill_retriever.stores.quiet_loading import quiet_model_loading
 
 DEFAULT_MODEL = "bundled:all-MiniLM-L6-v2"
 #: The most texts in a call that is a query's (a query and its clauses), not a batch of
@@ -127,12 +127,11 @@ class SentenceTransformerEmbedder:
                 offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 started = time.perf_counter()
-                quiet_model_loading()
-                from sentence_transformers import SentenceTransformer
-
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
                 try:
-                    with _quiet_revision_lookup(offline), _no_weight_loading_bar():
+                    with quiet_model_loading(), _quiet_revision_lookup(offline), _no_weight_loading_bar():
+                        from sentence_transformers import SentenceTransformer
+
                         model = SentenceTransformer(path, device=self._device, local_files_only=offline)
                 except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
                     raise _load_error(self._model_ref, path, exc) from exc
@@ -287,23 +286,6 @@ def _no_weight_loading_bar() -> Iterator[None]:
         yield
     finally:
         set_tqdm_hook(previous)
-
-
-def quiet_model_loading() -> None:
-    """No "Loading weights" progress bars on stderr unless asked for: set
-    ``HF_HUB_DISABLE_PROGRESS_BARS=0`` to see them (the CLI does with ``-v``)."""
-    quiet = os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1").lower() not in ("0", "false", "no", "")
-    if not quiet:
-        return
-    # Both read the variable once, at their import: say it again to whichever came first.
-    if "huggingface_hub" in sys.modules:
-        from huggingface_hub.utils.tqdm import disable_progress_bars
-
-        disable_progress_bars()
-    if "transformers" in sys.modules:
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # untyped upstream
 
 
 _DEFAULT_TORCH_THREADS: int | None = None
