@@ -40,6 +40,7 @@ from skill_retriever.components.install.plan_lines import (
     component_lines,
     refused_lines,
 )
+from skill_retriever.components.install.with_outer import covered
 
 __all__ = [
     "SAME_PATH",
@@ -113,10 +114,12 @@ class InstallPlan:
     @property
     def ok(self) -> bool:
         """Nothing blocked or refused, nothing asked for by name skipped (an MCP server
-        in user scope: the install did not do what was asked), no conflict unless
+        in user scope: the install did not do what was asked; a nested skill written as
+        its outer skill's file is there: `with_outer`), no conflict unless
         allowed, no clash, and the target writable."""
         files_ok = all(
-            c.status not in ("blocked", "refused") and not (c.status == "skipped" and c.id in self.named)
+            c.status not in ("blocked", "refused")
+            and not (c.status == "skipped" and c.id in self.named and not covered(c, self.components))
             for c in self.components
         )
         return files_ok and not self.refused_whole and not self.refused

@@ -86,6 +86,7 @@ from skill_retriever.components.install.unseen import (
     installed_names,
     unseen_conflicts,
 )
+from skill_retriever.components.install.with_outer import fold_into_outer
 from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.view import CallerView, as_view
 from skill_retriever.model import Node
@@ -215,6 +216,7 @@ def plan_install(
         plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless,
         may_hide=view.may_hide, present=installed_names(root),
     )  # fmt: skip
+    plans = fold_into_outer(plans)  # after `note_missing`: a nested skill so skipped is there
     return InstallPlan(
         root,
         tuple(plans),

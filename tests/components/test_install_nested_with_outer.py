@@ -1,0 +1,92 @@
+"""A nested skill installed with its outer skill is written once, as the outer skill's
+file: ``install game-development 2d-games`` wrote ``.claude/skills/game-development/2d-games/SKILL.md``
+and ``.claude/skills/2d-games/SKILL.md`` too, with no word that one was a copy of the
+other; so did an install that brought the outer skill as a requirement (`with_outer`).
+
+A small real index (``--embedder hashing-64``: no model) of that layout, the real CLI.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_calls import run
+
+ROOT = "repo/skills/game-development"
+NESTED = ".claude/skills/game-development/2d-games/SKILL.md"
+ALONE = ".claude/skills/2d-games/SKILL.md"
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def md(name: str, description: str, extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody of {name}.\n"
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    repo = tmp_path / "repo"
+    write(repo / "skills/game-development/SKILL.md", md("game-development", "Game development orchestrator."))
+    write(repo / "skills/game-development/2d-games/SKILL.md", md("2d-games", "Sprites, tilemaps, 2D physics."))
+    write(repo / "skills/level-editor/SKILL.md",
+          md("level-editor", "Builds game levels.", "requires: [game-development]\n"))
+    ix = tmp_path / "ix"
+    assert run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    return ix
+
+
+def _plan(capsys: pytest.CaptureFixture[str], index_dir: Path, target: Path, *names: str) -> dict:
+    code, out, _ = run(capsys, "install", *names, "--dry-run", "--target", target,
+                       "--index-dir", index_dir, "--json")
+    assert code == 0
+    return {c["name"]: c for c in json.loads(out)["components"]}
+
+
+def test_the_nested_skill_named_with_its_outer_skill_is_written_once(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "p"
+    code, out, _ = run(capsys, "install", "game-development", "2d-games", "--dry-run", "--target", target,
+                       "--index-dir", index_dir)
+    assert code == 0  # what was asked for is in the target
+    assert f"would create {NESTED}" in out
+    assert ALONE not in out
+    assert (f"[skill] 2d-games  {ROOT}/2d-games/SKILL.md (part of skill game-development): "
+            f"skipped - written with skill game-development, at {NESTED}") in out
+    nested = _plan(capsys, index_dir, target, "game-development", "2d-games")["2d-games"]
+    assert nested["status"] == "skipped" and nested["files"] == []
+    # written for real: one copy, and uninstalling the outer skill takes it back
+    code, out, _ = run(capsys, "install", "game-development", "2d-games", "--target", target,
+                       "--index-dir", index_dir)
+    assert code == 0
+    assert (target / NESTED).is_file() and not (target / ALONE).exists()
+    code, _, _ = run(capsys, "uninstall", "game-development", "--target", target)
+    assert code == 0
+    assert not (target / NESTED).exists() and not (target / ".claude/skills/game-development").exists()
+
+
+def test_the_outer_skill_brought_as_a_requirement_covers_the_nested_one(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = _plan(capsys, index_dir, tmp_path / "p", "level-editor", "2d-games")
+    assert plan["game-development"]["status"] == "install"
+    assert plan["game-development"]["required_by"] == ["repo/skills/level-editor/SKILL.md"]
+    assert NESTED in [f["path"] for f in plan["game-development"]["files"]]
+    assert plan["2d-games"]["status"] == "skipped"
+    assert plan["2d-games"]["reason"] == f"written with skill game-development, at {NESTED}"
+
+
+def test_the_nested_skill_alone_is_a_skill_of_its_own(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = _plan(capsys, index_dir, tmp_path / "p", "2d-games")
+    assert plan["2d-games"]["status"] == "install"
+    assert [f["path"] for f in plan["2d-games"]["files"]] == [ALONE]
+    # without dependencies added, the outer skill is not in the plan: written alone too
+    plan = _plan(capsys, index_dir, tmp_path / "p", "level-editor", "2d-games", "--no-deps")
+    assert plan["2d-games"]["status"] == "install"
