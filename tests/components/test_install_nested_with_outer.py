@@ -90,3 +90,25 @@ def test_the_nested_skill_alone_is_a_skill_of_its_own(
     # without dependencies added, the outer skill is not in the plan: written alone too
     plan = _plan(capsys, index_dir, tmp_path / "p", "level-editor", "2d-games", "--no-deps")
     assert plan["2d-games"]["status"] == "install"
+
+
+def test_uninstalling_the_nested_skill_says_the_outer_skill_holds_it(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record holds only game-development: 'no component 2d-games installed' was
+    true, but did not say that 2d-games came in as its file, nor what removes it."""
+    target = tmp_path / "p"
+    assert run(capsys, "install", "game-development", "2d-games", "--target", target,
+               "--index-dir", index_dir)[0] == 0
+    for ref in ("2d-games", "2D-Games", f"{ROOT}/2d-games/SKILL.md"):
+        code, _, err = run(capsys, "uninstall", ref, "--target", target)
+        assert code == 2, ref
+        assert (f"{ref!r} was installed as part of skill game-development "
+                f"({ROOT}/SKILL.md), as its file {NESTED}: uninstall game-development to remove it") in err, err
+    code, _, err = run(capsys, "uninstall", f"{ROOT}/2d-games", "--target", target)  # its folder
+    assert code == 2 and "in its folder .claude/skills/game-development/2d-games: uninstall game-development" in err
+    assert (target / NESTED).is_file()  # nothing taken back
+    # a name that is no part of anything installed keeps the plain answer
+    code, _, err = run(capsys, "uninstall", "level-editor", "--target", target)
+    assert code == 2 and "part of skill" not in err and "give a recorded id" in err
+

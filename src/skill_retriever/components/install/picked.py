@@ -22,6 +22,7 @@ from skill_retriever.components.install.by_name import (
 )
 from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.errors import shown_ref
+from skill_retriever.components.install.held_by_outer import held_by_outer
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
 from skill_retriever.components.install.plan import InstallError
@@ -126,6 +127,15 @@ def _not_one(record: InstallRecord, ref: str, found: list[Candidate]) -> str:
             f"no component {shown_ref(ref)} installed in {record.root}: there is no install record "
             f"there ({record_file} does not exist), so skill-retriever has installed nothing in it; "
             "give the folder an install wrote into (the `target:` line install printed names it)"
+        )
+    holder = held_by_outer(record, ref)
+    if holder is not None:  # an install wrote it as a file of a skill it recorded
+        outer = record.components[holder.id].name
+        where = f"as its file {holder.path}" if holder.file else f"in its folder {holder.path}"
+        return (
+            f"no component {shown_ref(ref)} installed in {record.root} by skill-retriever on its own: "
+            f"{shown_ref(ref)} was installed as part of skill {outer} ({holder.id}), {where}: "
+            f"uninstall {_ref_after(record, holder.id, [], [])} to remove it"
         )
     listing = ", ".join(sorted(record.components)[:10]) or "nothing"
     names = ", ".join(sorted(_shown(record, p) for p in record.plugins)[:10])
