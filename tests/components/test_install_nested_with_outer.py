@@ -112,3 +112,22 @@ def test_uninstalling_the_nested_skill_says_the_outer_skill_holds_it(
     code, _, err = run(capsys, "uninstall", "level-editor", "--target", target)
     assert code == 2 and "part of skill" not in err and "give a recorded id" in err
 
+
+def test_an_earlier_standalone_copy_is_named_on_the_skipped_line(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2d-games installed alone first, then with game-development: its own copy at
+    .claude/skills/2d-games stayed, and the plan said only 'unchanged' of it."""
+    target = tmp_path / "p"
+    assert run(capsys, "install", "2d-games", "--target", target, "--index-dir", index_dir)[0] == 0
+    code, out, _ = run(capsys, "install", "game-development", "2d-games", "--target", target,
+                       "--index-dir", index_dir)
+    assert code == 0
+    assert (f"[skill] 2d-games  {ROOT}/2d-games/SKILL.md (part of skill game-development): "
+            f"skipped - written with skill game-development, at {NESTED}; an earlier install wrote it "
+            "on its own at .claude/skills/2d-games: uninstall 2d-games to remove that copy") in out, out
+    assert (target / NESTED).is_file() and (target / ALONE).is_file()
+    # as the line says: uninstall 2d-games takes the standalone copy, the outer skill's file stays
+    code, _, _ = run(capsys, "uninstall", "2d-games", "--target", target)
+    assert code == 0
+    assert not (target / ALONE).exists() and (target / NESTED).is_file()

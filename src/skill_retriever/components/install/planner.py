@@ -216,7 +216,8 @@ def plan_install(
         plans, requires, installed, view.name_of, unknown, reqs.through, reqs.memberless,
         may_hide=view.may_hide, present=installed_names(root),
     )  # fmt: skip
-    plans = fold_into_outer(plans)  # after `note_missing`: a nested skill so skipped is there
+    recorded = shared.record.components if shared.record else {}
+    plans = fold_into_outer(plans, recorded)  # after `note_missing`: a nested skill so skipped is there
     return InstallPlan(
         root,
         tuple(plans),
