@@ -58,7 +58,6 @@ GH_STAYS = [
     'gh secret set API_KEY --body "$API_KEY"',
     "gh secret set API_KEY --body <your-api-key>",
     "gh secret set API_KEY < key.txt",
-    f"gh secret set REGION --body {V}",
     f"gh variable set API_KEY --body {V}",
     "gh secret set API_KEY -b your_api_key",
 ]

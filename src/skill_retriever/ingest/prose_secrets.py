@@ -40,9 +40,9 @@ from skill_retriever.ingest.secret_commands import (
     CLIENT_LINE_RE,
     CLIENT_WORDS,
     FLAG_RE,
-    GH_SECRET_RE,
     SETTER_RE,
     redact_clients,
+    redact_secret_commands,
 )
 from skill_retriever.ingest.secret_formats import replace_group
 from skill_retriever.ingest.secret_values import (
@@ -128,7 +128,7 @@ def _redact_line(line: str) -> str:
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
-    line = GH_SECRET_RE.sub(_assignment, line)
+    line = redact_secret_commands(line, _command_secret)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 
@@ -170,11 +170,18 @@ def _redact_literal(m: re.Match[str]) -> str:
     return replace_group(m, "val", _masked(value) + end)
 
 
-def _assignment(m: re.Match[str]) -> str:
-    """An assignment with its value redacted when the name is secret-looking and the
-    value a literal secret or a quoted phrase (`literal_phrase`: ``PASSWORD="correct
-    horse battery staple"``); a value followed by ``(`` or ``[`` is code (``getpass()``)."""
-    if not secret_word_name(m["name"]):
+def _command_secret(m: re.Match[str]) -> str:
+    """A value a secret-setting command sets (``gh secret set NAME --body X``), redacted
+    as `_assignment` redacts a secret-looking name's: the command says it is a secret."""
+    return _assignment(m, named=True)
+
+
+def _assignment(m: re.Match[str], *, named: bool = False) -> str:
+    """An assignment with its value redacted when the name is secret-looking (or
+    ``named``: the caller knows it is a secret's) and the value a literal secret or a
+    quoted phrase (`literal_phrase`: ``PASSWORD="correct horse battery staple"``); a
+    value followed by ``(`` or ``[`` is code (``getpass()``)."""
+    if not (named or secret_word_name(m["name"])):
         return m[0]
     follows = m.string[m.end() : m.end() + 1]
     value, end = _split_trailing(m["val"])

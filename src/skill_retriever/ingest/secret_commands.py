@@ -16,6 +16,9 @@ So does a call without parentheses that is a line of its own, as Gradle's
 'X'``): a name and one quoted value, a comment at most after it.
 GitHub's CLI names the secret and its value apart too: ``gh secret set API_KEY --body X``
 (``-b X``), its other flags (``--repo o/r``, ``-e prod``) before or after the name.
+That command, ``flyctl secrets set NAME=X`` and ``kubectl create secret generic n
+--from-literal=KEY=X`` say themselves that the value is a secret, so their values go
+whatever the name (``DEPLOY_SSH``, ``DATABASE_URL``): `redact_secret_commands`.
 A client's own password flag (``docker login -p X``, ``keytool -storepass X``,
 ``openssl enc -k X``, ``mysql -pX``, ``curl -u user:X``) is read as hook commands read
 it (`secrets.client_passwords`, `secrets.curl_users`: only in the simple command the
@@ -32,7 +35,16 @@ from collections.abc import Callable
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
-__all__ = ["CALL_RE", "CLIENT_LINE_RE", "CLIENT_WORDS", "FLAG_RE", "GH_SECRET_RE", "SETTER_RE", "redact_clients"]
+__all__ = [
+    "CALL_RE",
+    "CLIENT_LINE_RE",
+    "CLIENT_WORDS",
+    "FLAG_RE",
+    "GH_SECRET_RE",
+    "SETTER_RE",
+    "redact_clients",
+    "redact_secret_commands",
+]
 
 #: A command that sets the variable or setting named by the word after it to the word
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
@@ -68,6 +80,32 @@ GH_SECRET_RE = re.compile(
     r"(?<![\w-])gh[ \t]++secret[ \t]++set(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?P<name>(?!-)[^\s;|&`=\"']{1,256}+)"
     r"(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?:--body|-b)(?:[ \t]++|=)(?P<val>(?!-)" + PROSE_VALUE + ")"
 )
+#: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
+#: end of their simple command; each names and sets secrets only.
+_SECRET_COMMAND_RE = re.compile(
+    r"(?<![\w-])(?P<cmd>fly(?:ctl)?+[ \t]++secrets[ \t]++set|kubectl[ \t]++create[ \t]++secret[ \t]++generic)"
+    r"(?![\w-])[^;|&\n]{0,4096}+"
+)
+#: ``NAME=VALUE`` of ``fly secrets set`` (a flag's ``--app=x`` is none: a ``-`` precedes it).
+_FLY_PAIR_RE = re.compile(r"(?<![\w$.-])(?P<name>[A-Za-z_]\w{0,128}+)=(?P<val>(?!-)" + PROSE_VALUE + ")")
+#: ``--from-literal=KEY=VALUE`` of ``kubectl create secret generic``.
+_KUBECTL_PAIR_RE = re.compile(
+    r"(?<![\w-])--from-literal[= ](?P<name>[^\s=\"']{1,253}+)=(?P<val>(?!-)" + PROSE_VALUE + ")"
+)
+
+
+def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) -> str:
+    """``line`` with each value ``gh secret set``, ``fly secrets set`` or ``kubectl
+    create secret generic`` sets passed through ``masked`` (a match whose ``name`` and
+    ``val`` groups are the secret's), whatever its name."""
+
+    def command(m: re.Match[str]) -> str:
+        pairs = _KUBECTL_PAIR_RE if m["cmd"].startswith("kubectl") else _FLY_PAIR_RE
+        return pairs.sub(masked, m[0])
+
+    return GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
+
+
 #: A line that may start a client with a password flag (`redact_clients` reads no other),
 #: and the pattern's words (`word_lines.on_words` finds them).
 CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl")

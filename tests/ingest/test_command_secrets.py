@@ -1,0 +1,49 @@
+"""Secrets a command says are secrets, whatever their name: ``gh secret set
+DEPLOY_SSH --body X``, ``flyctl secrets set NAME=X``, ``kubectl create secret generic
+n --from-literal=KEY=X`` (a runbook's names were kept because ``DEPLOY_SSH`` or
+``DATABASE_URL`` is no secret-looking name); curl's short cookie flag ``-b`` as its
+``--cookie``; and an environment list entry with other keys between its name and its
+value lines. A reference, a placeholder and another item's value stay.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.secrets import REDACTED
+
+R = REDACTED
+V = "Zyx987Wvu654Tsr321Qpo"
+
+COMMAND_GOES = [
+    (f"gh secret set DEPLOY_SSH --body {V}", f"gh secret set DEPLOY_SSH --body {R}"),
+    (f'gh secret set REGION -b "{V}"', f'gh secret set REGION -b "{R}"'),
+    (f"flyctl secrets set DATABASE_URL={V}", f"flyctl secrets set DATABASE_URL={R}"),
+    (f"fly secrets set --app web SESSION={V} OTHER='{V}'", f"fly secrets set --app web SESSION={R} OTHER='{R}'"),
+    (
+        f"kubectl create secret generic db --from-literal=username=admin --from-literal=DB_URL={V}",
+        f"kubectl create secret generic db --from-literal=username=admin --from-literal=DB_URL={R}",
+    ),
+]
+COMMAND_STAYS = [
+    'gh secret set DEPLOY_SSH --body "$DEPLOY_SSH"',
+    "gh secret set DEPLOY_SSH --body <your-key>",
+    "flyctl secrets set DATABASE_URL=$DATABASE_URL",
+    "fly secrets set --app=web-production-app DATABASE_URL=<url>",
+    f"fly secrets list && export REGION={V}",
+    "kubectl create secret generic db --from-literal=DB_URL=${DB_URL}",
+    f"kubectl create configmap cfg --from-literal=DB_URL={V}",
+    f"heroku config:set REGION={V}",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COMMAND_GOES)
+def test_a_value_a_secret_command_sets_goes_whatever_its_name(text: str, expected: str) -> None:
+    assert redact_prose(text) == expected
+    assert redact_prose(expected) == expected
+
+
+@pytest.mark.parametrize("text", COMMAND_STAYS)
+def test_a_secret_command_without_a_literal_value_stays(text: str) -> None:
+    assert redact_prose(text) == text
