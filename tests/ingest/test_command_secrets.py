@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.ingest.prose_secrets import redact_prose
-from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.ingest.secrets import REDACTED, redact_command
 
 R = REDACTED
 V = "Zyx987Wvu654Tsr321Qpo"
@@ -47,3 +47,28 @@ def test_a_value_a_secret_command_sets_goes_whatever_its_name(text: str, expecte
 @pytest.mark.parametrize("text", COMMAND_STAYS)
 def test_a_secret_command_without_a_literal_value_stays(text: str) -> None:
     assert redact_prose(text) == text
+
+
+CURL_GOES = [
+    (f"curl -b 'session={V}' https://x", f"curl -b 'session={R}' https://x"),
+    (f'curl -s -b "a=b; sid={V}" https://x', f'curl -s -b "a=b; sid={R}" https://x'),
+    (f"curl https://x -b session={V}", f"curl https://x -b session={R}"),
+]
+CURL_STAYS = [
+    "curl -b cookies.txt https://x",
+    "curl -b 'theme=dark' https://x",
+    f"git checkout -b fix={V}",
+    f"curl https://x; git checkout -b fix={V}",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CURL_GOES)
+def test_a_cookie_curl_b_sends_goes(text: str, expected: str) -> None:
+    assert redact_prose(text) == expected
+    assert redact_command(text) == expected
+
+
+@pytest.mark.parametrize("text", CURL_STAYS)
+def test_curl_b_without_a_secret_cookie_stays(text: str) -> None:
+    assert redact_prose(text) == text
+    assert redact_command(text) == text

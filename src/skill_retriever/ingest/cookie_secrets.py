@@ -11,19 +11,21 @@ redacted when it reads as a literal secret (the caller decides: `prose_secrets` 
 (``Path=/``, ``Max-Age=3600``).
 
 The cookies are those after the header's colon (or ``--cookie``, or ``cookie =``) up to
-the quote, backtick or line end that closes it. Patterns are possessive and bounded, so
+the quote, backtick or line end that closes it; after curl's short ``-b`` too, when
+``curl`` starts the same simple command (``git checkout -b x`` is a branch). Patterns are possessive and bounded, so
 a crafted line is read in linear time.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 
 __all__ = ["COOKIE_LINE_RE", "COOKIE_WORDS", "redact_cookies"]
 
 #: Where a line may hold cookies (`word_lines.on_words` reads no other), and the pattern's word.
-COOKIE_WORDS = ("cookie",)
+COOKIE_WORDS = ("cookie", "curl")
 COOKIE_LINE_RE = re.compile("(?i)" + "|".join(COOKIE_WORDS))
 #: The start of a cookie list: a ``Cookie`` / ``Set-Cookie`` header (quoted as a JSON
 #: key too), curl's ``--cookie`` and an assignment to ``document.cookie``; the list is
@@ -32,6 +34,11 @@ _COOKIES_RE = re.compile(
     r"""(?i)(?<![\w-])(?:(?:set-)?cookie(?:["'][ \t]*+:|[ \t]*+:(?!:)|[ \t]*+=(?!=))|--cookie[ \t=])"""
     r"""[ \t]*+["']?(?P<list>[^"'`\n]{1,4096}+)"""
 )
+#: curl's short ``-b`` and its cookie list (`_CURL_RE` must start its simple command).
+_SHORT_COOKIES_RE = re.compile(r"""(?<![\w-])-b(?:[ \t]++|(?=["']))["']?(?P<list>[^"'`\n]{1,4096}+)""")
+_CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
+#: What ends a simple command (the search for its ``curl`` starts after the last one).
+_COMMAND_END_RE = re.compile(r"[;|&\n]")
 #: One cookie of a list: its name and value, at the list's start or after ``;``.
 _COOKIE_RE = re.compile(r"(?:^|;)[ \t]*+(?P<name>[\w.$!#%&*+^|~-]{1,128}+)=(?P<val>[^;\s]{1,1024}+)")
 #: A ``Set-Cookie`` attribute, no cookie.
@@ -49,4 +56,18 @@ def redact_cookies(line: str, masked: Callable[[re.Match[str]], str]) -> str:
         start = m.start("list") - m.start()
         return m[0][:start] + _COOKIE_RE.sub(cookie, m["list"])
 
-    return _COOKIES_RE.sub(cookies, line)
+    line = _COOKIES_RE.sub(cookies, line)
+    if "-b" not in line:
+        return line
+    # Each ``-b`` looks back for a ``curl`` after the last command end before it, by
+    # bisection over both found once (a line of many ``-b`` is read in n log n).
+    ends = [e.end() for e in _COMMAND_END_RE.finditer(line)]
+    curls = [c.start() for c in _CURL_RE.finditer(line)]
+
+    def short(m: re.Match[str]) -> str:
+        i = bisect.bisect_right(ends, m.start())
+        start = ends[i - 1] if i else 0
+        j = bisect.bisect_left(curls, start)
+        return cookies(m) if j < len(curls) and curls[j] < m.start() else m[0]
+
+    return _SHORT_COOKIES_RE.sub(short, line)
