@@ -72,3 +72,37 @@ def test_a_cookie_curl_b_sends_goes(text: str, expected: str) -> None:
 def test_curl_b_without_a_secret_cookie_stays(text: str) -> None:
     assert redact_prose(text) == text
     assert redact_command(text) == text
+
+
+ENTRY_GOES = [
+    (
+        f"env:\n  - name: API_KEY\n    type: string\n    value: {V}\n",
+        f"env:\n  - name: API_KEY\n    type: string\n    value: {R}\n",
+    ),
+    (
+        f'- name: DB_PASSWORD\n  type: secret\n  required: true\n  value: "{V}"',
+        f'- name: DB_PASSWORD\n  type: secret\n  required: true\n  value: "{R}"',
+    ),
+    (
+        f'{{\n  "name": "API_TOKEN",\n  "type": "string",\n  "value": "{V}"\n}}',
+        f'{{\n  "name": "API_TOKEN",\n  "type": "string",\n  "value": "{R}"\n}}',
+    ),
+]
+ENTRY_STAYS = [
+    f"- name: API_KEY\n  type: string\n- name: REGION\n  value: {V}",
+    f"- name: API_KEY\n  valueFrom:\n    secretKeyRef:\n      value: {V}",
+    f"- name: API_KEY\n  type: string\n    value: {V}",
+    "- name: API_KEY\n  type: string\n  value: ${API_KEY}",
+    f"- name: API_KEY\n  a: 1\n  b: 2\n  c: 3\n  d: 4\n  e: 5\n  value: {V}",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ENTRY_GOES)
+def test_an_entry_value_after_other_keys_goes(text: str, expected: str) -> None:
+    assert redact_prose(text) == expected
+    assert redact_prose(expected) == expected
+
+
+@pytest.mark.parametrize("text", ENTRY_STAYS)
+def test_a_value_of_another_item_or_a_nested_key_stays(text: str) -> None:
+    assert redact_prose(text) == text

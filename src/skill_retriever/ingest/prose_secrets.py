@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
-from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks
+from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
 from skill_retriever.ingest.secret_commands import (
     CALL_RE,
     CLIENT_LINE_RE,
@@ -107,10 +107,16 @@ def redact_prose(text: str) -> str:
     ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`). Text without secrets comes back
     identical; applying it twice changes nothing more."""
     text = redact_blocks(redact_text(text), secret_word_name, literal_secret)
-    text = sub_at_word(NAME_VALUE_RE, _assignment, text, "name", "\"'")  # an entry starts at name or its quote
+    text = sub_at_word(NAME_VALUE_RE, _entry, text, "name", "\"'")  # an entry starts at name or its quote
     text = on_words(text, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))
     return redact_tables(on_words(text, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line))
+
+
+def _entry(m: re.Match[str]) -> str:
+    """An environment entry with its value redacted as an assignment's, when its name,
+    other keys and value lines are one item (`secret_blocks.same_item`)."""
+    return _assignment(m) if same_item(m) else m[0]
 
 
 def _redact_clients(line: str) -> str:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.secret_formats import REDACTED
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 
-__all__ = ["NAME_VALUE_RE", "redact_blocks"]
+__all__ = ["NAME_VALUE_RE", "redact_blocks", "same_item"]
 
 #: A key other than ``value`` and its scalar value, between an entry's name and value
 #: on the same line (an ECS task definition's ``{"name": "X", "type": "...", "value":
@@ -38,13 +38,37 @@ _OTHER_KEY = (
     r"""[ \t]*+,[ \t]*+["']?+(?!value["']?+[ \t]*+:)[A-Za-z_][\w-]{0,64}+["']?+[ \t]*+:[ \t]*+"""
     r"""(?:"[^"\n]{0,256}+"|'[^'\n]{0,256}+'|[^\s,{}\[\]"']{1,256}+)"""
 )
-#: An environment entry's ``name`` key and value (other keys may stand between), then (after a comma, or at the start
-#: of the next line) its ``value`` key and the value: YAML, JSON, a flow mapping, HCL.
+#: A line of its own between an entry's name line and its value line, holding one other
+#: key and a scalar (``type: string``, ``"required": true,``); a key with no value on
+#: its line (``valueFrom:``) opens a nested mapping and ends the entry. Up to
+#: `_OTHER_LINES` of them; `same_item` checks that they are the entry's.
+_OTHER_LINE = (
+    r"""\r?\n[ \t]*+(?!["']?+value["']?+[ \t]*+:)["']?+[A-Za-z_][\w-]{0,64}+["']?+[ \t]*+:[ \t]++"""
+    r"""(?:"[^"\r\n]{0,256}+"|'[^'\r\n]{0,256}+'|[^\s"'#{}\[\],][^\r\n,]{0,256}+)[ \t]*+,?+"""
+)
+_OTHER_LINES = 3
+#: An environment entry's ``name`` key and value (other keys may stand between, on its
+#: line or on lines of their own), then (after a comma, or at the start of the next
+#: line) its ``value`` key and the value: YAML, JSON, a flow mapping, HCL.
 NAME_VALUE_RE = re.compile(
     r"""(?<![\w$.-])(?P<nq>["']?+)name(?P=nq)[ \t]*+[:=][ \t]*+(?P<q>["']?+)"""
-    r"""(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)(?:""" + _OTHER_KEY + r"""){0,8}+[ \t]*+,?+[ \t]*+(?:\r?\n[ \t]*+)?+"""
+    r"""(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)(?:""" + _OTHER_KEY + r"""){0,8}+[ \t]*+,?+"""
+    r"""(?P<others>(?:""" + _OTHER_LINE + r"""){0,""" + str(_OTHER_LINES) + r"""}+)[ \t]*+(?:\r?\n[ \t]*+)?+"""
     r"""(?P<vq>["']?+)value(?P=vq)[ \t]*+[:=][ \t]*+(?P<val>""" + PROSE_VALUE + ")"
 )
+def same_item(m: re.Match[str]) -> bool:
+    """Whether a `NAME_VALUE_RE` match with other key lines between its name and value
+    is one entry: each of those lines and the value's starts at the name key's column
+    (``- name: A`` then ``  type: x`` then ``  value: X``); a line indented less or more
+    is another item's or a nested mapping's."""
+    if not m["others"]:
+        return True
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    column = m.start() - line_start
+    lines = m[0].split("\n")[1:]
+    return all(len(line) - len(line.lstrip(" \t")) == column for line in lines)
+
+
 #: A YAML key that opens a block scalar (``api_key: |``, ``- token: >-``, a comment after).
 _BLOCK_KEY_RE = re.compile(
     r"""(?m)^(?P<indent>[ \t]*+)(?:-[ \t]++)?+(?P<q>["']?+)(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)"""
