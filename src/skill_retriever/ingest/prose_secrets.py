@@ -20,9 +20,10 @@ in it goes whole, quote to quote, when it is no placeholder text (`literal_phras
 does every text without a secret, byte for byte. The cells of Markdown tables are read
 by the same tests (`table_secrets`: ``| DB_PASSWORD | hunter2xyz9 |``), and so are a
 value a command sets or a client takes (`secret_commands`: ``ENV API_KEY X``, ``set -gx
-API_KEY X``, Gradle's ``storePassword "X"``, ``gh secret set API_KEY --body X``,
-``--password X``, ``mysql -pX``, ``docker login -p X``), a cookie's
-(`cookie_secrets`) and one on the line after its name (`secret_blocks`: ``- name:
+API_KEY X``, Gradle's ``storePassword "X"``, ``--password X``, ``mysql -pX``,
+``docker login -p X``; and, whatever the name, ``gh secret set NAME --body X``, ``fly
+secrets set NAME=X``, ``kubectl create secret generic``'s ``--from-literal``), a cookie's
+(`cookie_secrets`, curl's ``-b`` too) and one on the line after its name (`secret_blocks`: ``- name:
 API_KEY`` then ``value: X``, ``api_key: |``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
 ``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``), not ``max_tokens``,
