@@ -44,9 +44,15 @@ def test_a_value_a_secret_command_sets_goes_whatever_its_name(text: str, expecte
     assert redact_prose(expected) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), COMMAND_GOES)
+def test_a_hook_command_that_sets_a_secret_loses_its_value(text: str, expected: str) -> None:
+    assert redact_command(text) == expected
+
+
 @pytest.mark.parametrize("text", COMMAND_STAYS)
 def test_a_secret_command_without_a_literal_value_stays(text: str) -> None:
     assert redact_prose(text) == text
+    assert redact_command(text) == text
 
 
 CURL_GOES = [

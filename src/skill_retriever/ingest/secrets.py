@@ -32,6 +32,7 @@ from typing import Any
 
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
+from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     is_placeholder,
@@ -209,7 +210,10 @@ def redact_command(command: str) -> str:
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
     (``-H "Cookie: session=X"``, ``--cookie 'sid=X'``) whose value reads as a literal
     secret, as in prose (`cookie_secrets`: ``theme=dark`` stays). A quoted value goes
-    whole (``--password "a b c"``).
+    whole (``--password "a b c"``). So does a value a command says is a secret, whatever
+    its name, when it reads as a literal secret (`secret_setters`: ``gh secret set NAME
+    --body X``, ``fly secrets set NAME=X``, ``kubectl create secret generic
+    --from-literal=KEY=X``).
     """
     text = redact_formats(command)
     text = redact_shell_urls(text)
@@ -219,6 +223,8 @@ def redact_command(command: str) -> str:
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
+    if "secret" in text:  # every command `redact_secret_commands` reads says so
+        text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
     return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
 
 
