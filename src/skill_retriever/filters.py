@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.exceptions import ConfigError, InvalidItemError
 from skill_retriever.model import Node, NodeKind, parse_timestamp
@@ -204,6 +204,13 @@ class Filters:
     principals: frozenset[str] | None = field(default=None)
     since: datetime | None = None
     until: datetime | None = None
+
+    if TYPE_CHECKING:
+        # What __post_init__ reads, so that a user's type checker takes the calls that run
+        # (``Filters(kinds=["skill"], since="2026-11-01")``); the fields hold the results.
+        def __init__(self, kinds: Iterable[str] | str | None = None, tags: Iterable[str] | str | None = None,
+                     principals: Iterable[str] | str | None = None, since: datetime | date | str | float | None = None,
+                     until: datetime | date | str | float | None = None) -> None: ...
 
     def __post_init__(self) -> None:
         kinds = _frozen(self.kinds, "kinds")  # in any case: Agent is the kind agent
