@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -9,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.response_dicts import RESPONSE_KEYS, RESULT_KEYS, checked
 from skill_retriever.route_why import route_label
 from skill_retriever.score_text import score_text
 
@@ -209,7 +212,13 @@ class SearchResult:
         What else ``skill-retriever query --json`` adds to each result (``also_at``, the
         other hosts; ``source``, the file it was read from; ``line``, where a document's
         section starts in it; ``matches``, ``requires``, ``required_by`` and ``part_of``, what
-        the text says under it) is not kept."""
+        the text says under it) is not kept.
+
+        Raises:
+            ConfigError: ``d`` is not such a dict (not a mapping, a key missing or unknown).
+        """
+        fields = {f.name for f in dataclasses.fields(cls)}
+        d = checked(d, RESULT_KEYS, "SearchResult.from_dict's dict", fields | _CLI_RESULT_KEYS | {"reason"})
         result = cls(**{
             **{k: v for k, v in d.items() if k not in _CLI_RESULT_KEYS and k != "reason"},
             "channels": dict(d["channels"]),
@@ -310,7 +319,14 @@ class SearchResponse:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], snapshot_version: int = 0) -> SearchResponse:
-        """From :meth:`to_dict` (or its JSON)."""
+        """From :meth:`to_dict` (or its JSON).
+
+        Raises:
+            ConfigError: ``d`` is not such a dict (not a mapping, a key missing), or a result in it.
+        """
+        d = checked(d, RESPONSE_KEYS, "SearchResponse.from_dict's dict")
+        if isinstance(d["results"], str | bytes | Mapping):
+            raise ConfigError(f"SearchResponse.from_dict: 'results' must be a list, got {type(d['results']).__name__}")
         return cls(
             results=[SearchResult.from_dict(r) for r in d["results"]],
             route=d["route"],
