@@ -8,12 +8,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.response_dicts import RESPONSE_KEYS, RESULT_KEYS, checked
 from skill_retriever.route_why import route_label
 from skill_retriever.score_text import score_text
+
+if TYPE_CHECKING:
+    from skill_retriever.state import FitInfo
 
 __all__ = [
     "NOTHING_FITS",
@@ -271,7 +274,7 @@ class SearchResponse:
     stats: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     snapshot_version: int = 0
-    fit: Mapping[str, Any] | None = None  # confidence, nothing_fits, top_similarity, agree
+    fit: FitInfo | None = None  # confidence, nothing_fits, top_similarity, agree
 
     @property
     def confidence(self) -> float | None:
@@ -334,7 +337,7 @@ class SearchResponse:
             stats=dict(d.get("stats", {})),
             warnings=list(d.get("warnings", [])),
             snapshot_version=snapshot_version,
-            fit=None if d.get("fit") is None else dict(d["fit"]),
+            fit=None if d.get("fit") is None else cast("FitInfo", dict(d["fit"])),
         )
 
     def __str__(self) -> str:
@@ -375,5 +378,5 @@ class SearchResponse:
             stats=dict(out.get("stats", {})),
             warnings=list(out.get("warnings", [])),
             snapshot_version=snapshot_version,
-            fit=dict(out["fit"]) if out.get("fit") else None,
+            fit=cast("FitInfo", dict(out["fit"])) if out.get("fit") else None,
         )
