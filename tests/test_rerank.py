@@ -12,6 +12,7 @@ import pytest
 from tiny_graph import NOW
 
 from skill_retriever.config import RetrievalConfig
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.rerank import (
     CrossEncoderReranker,
     cross_encoder_cached,
@@ -113,3 +114,22 @@ def test_the_probe_imports_no_model_code() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("model", ["cross-encoder/no-such-model-in-any-cache", "/no/such/cross-encoder/folder"])
+def test_a_cross_encoder_not_on_disk_is_refused_with_what_to_do(model: str) -> None:
+    """Offline, a name in no cache or a missing folder gets one line that names the model
+    and what to pass instead, as an embedding model does, not huggingface_hub's advice to
+    check the internet connection."""
+    with pytest.raises(ConfigError) as caught:
+        CrossEncoderReranker(model)
+    message = str(caught.value)
+    assert f"cannot load cross-encoder {model!r} offline" in message
+    assert "local folder" in message and "Hugging Face cache" in message and "reranker=None" in message
+    assert "\n" not in message
+
+
+def test_a_folder_that_holds_no_cross_encoder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a model")
+    with pytest.raises(ConfigError, match="is a folder, but not a cross-encoder"):
+        CrossEncoderReranker(str(tmp_path))

@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.quiet_loading import quiet_model_loading
 
@@ -49,10 +50,13 @@ class CrossEncoderReranker:
         # huggingface_hub reads HF_HUB_OFFLINE once, at its import; when something imported
         # it earlier the variable alone does nothing, so say it per call too.
         offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
-        with quiet_model_loading():
-            from sentence_transformers import CrossEncoder
+        try:
+            with quiet_model_loading():
+                from sentence_transformers import CrossEncoder
 
-            model_object = CrossEncoder(model, device=device, max_length=max_length, local_files_only=offline)
+                model_object = CrossEncoder(model, device=device, max_length=max_length, local_files_only=offline)
+        except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
+            raise _load_error(model, exc) from exc
         self._name = model
         self._model = model_object
 
@@ -65,6 +69,18 @@ class CrossEncoderReranker:
             return []
         scores = self._model.predict([(query, t) for t in texts], show_progress_bar=False)
         return [float(s) for s in np.asarray(scores).reshape(len(texts), -1)[:, 0]]
+
+
+def _load_error(model: str, exc: Exception) -> ConfigError:
+    """Why the cross-encoder ``model`` did not load, in one line, and what to pass instead
+    (huggingface_hub's own message, offline, says to check the internet connection)."""
+    use = ("Use a local folder path or a model already in the Hugging Face cache, "
+           "or reranker=None (or leave reranker out) for no cross-encoder.")
+    why = " ".join(str(exc).split()).rstrip(".")  # the library's message spans lines
+    if Path(model).expanduser().is_dir():
+        return ConfigError(f"cross-encoder {model!r} is a folder, but not a cross-encoder "
+                           f"sentence-transformers can load ({why}). {use}")
+    return ConfigError(f"cannot load cross-encoder {model!r} offline: {why}. {use}")
 
 
 _WORD = re.compile(r"\S+")
