@@ -108,6 +108,9 @@ class SentenceTransformerEmbedder:
         self._small: NumpyEncoder | None | bool = False if numpy_queries else None
         self._load_s = 0.0
         self._batched_pieces = 0  # word pieces NumPy embedded in calls past SMALL_CALL
+        # The index that named this model (`embedder_of_index`): its load error then says to
+        # put the model back or re-index, since the index refuses any other model.
+        self._built_into: str | None = None
 
     @property
     def load_seconds(self) -> float:
@@ -134,7 +137,7 @@ class SentenceTransformerEmbedder:
 
                         model = SentenceTransformer(path, device=self._device, local_files_only=offline)
                 except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
-                    raise _load_error(self._model_ref, path, exc) from exc
+                    raise _load_error(self._model_ref, path, exc, self._built_into) from exc
                 if self._max_seq_length:
                     model.max_seq_length = self._max_seq_length
                 dim_of = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
@@ -229,12 +232,18 @@ class SentenceTransformerEmbedder:
         return True
 
 
-def _load_error(name: str, path: str, exc: Exception) -> ConfigError:
-    """Why the model ``name`` (at ``path``) did not load, in one line, and what to use."""
+def _load_error(name: str, path: str, exc: Exception, built_into: str | None = None) -> ConfigError:
+    """Why the model ``name`` (at ``path``) did not load, in one line, and what to use; for
+    the model an index was built with (``built_into``), what to do with that index."""
     use = (
         "Use a local folder path, a model already in the Hugging Face cache, "
         f"or the default {DEFAULT_MODEL!r}."
     )
+    if built_into is not None:
+        where = "at that path" if os.path.isabs(path) or path.startswith((".", "~")) else "in the Hugging Face cache"
+        use = (f"The index {built_into} was built with it and keeps it: put it back {where}, or re-index into "
+               "a new directory (`skill-retriever index <sources> --index-dir <new directory>`, with --embedder "
+               "for a model other than the default).")
     why = " ".join(str(exc).split()).rstrip(".")  # the library's message spans lines
     if os.path.isdir(path) and not isinstance(exc, OSError):
         return ConfigError(
@@ -316,6 +325,15 @@ def embedder_for(name: str | None) -> Embedder:
     if name and name.startswith("hashing-") and name[len("hashing-") :].isdigit():
         return HashingEmbedder(int(name[len("hashing-") :]))
     return SentenceTransformerEmbedder(name or DEFAULT_MODEL)
+
+
+def embedder_of_index(name: str | None, index_dir: object) -> Embedder:
+    """`embedder_for` the model the index at ``index_dir`` names, whose load error (a folder
+    moved away, a cache cleared) says what to do with that index."""
+    embedder = embedder_for(name)
+    if isinstance(embedder, SentenceTransformerEmbedder):
+        embedder._built_into = str(index_dir)
+    return embedder
 
 
 class HashingEmbedder:

@@ -39,7 +39,7 @@ from skill_retriever.exceptions import (
 )
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.chroma_connect import check_chroma_server
-from skill_retriever.stores.embedder import Embedder, embedder_for
+from skill_retriever.stores.embedder import Embedder, embedder_for, embedder_of_index
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.link_watch import LinkWatch
@@ -107,7 +107,7 @@ def open_files(
         _refuse_damaged_manifest(path)  # with advice that keeps the items, where it applies
         raise
     given = embedder is not None
-    embedder = embedder or embedder_for(str(manifest.get("embedder") or ""))
+    embedder = embedder or embedder_of_index(str(manifest.get("embedder") or ""), path)
     mf.check_embedder(manifest, embedder.name, path)
     if not (path / mf.DATABASE).exists():
         raise IndexCorruptError(
@@ -309,7 +309,7 @@ def _recover(path: Path, lock: WriterLock, embedder: Embedder | None, *, create:
     items = _items(path, lock, create=create)
     try:
         recorded = items.get_meta(EMBEDDER_KEY)
-        embedder = embedder or embedder_for(recorded)
+        embedder = embedder or (embedder_of_index(recorded, path) if recorded else embedder_for(None))
         if recorded:
             mf.check_embedder({"embedder": recorded}, embedder.name, path)
         manifest, said = restored(path, mf.new_manifest(embedder.name), recorded_link(items), chroma_url)
