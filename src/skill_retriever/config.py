@@ -33,6 +33,14 @@ CHANNELS: tuple[str, ...] = get_args(Channel)
 _POSITIVE = ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
              "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits")
 
+#: Float settings that must be >= 0: weights, boosts, thresholds on scores, spans of time
+#: (a negative factor or boost silently turned its evidence against an item). The
+#: similarity thresholds may be negative, as a cosine is; the rest have checks of their own.
+_NON_NEGATIVE = ("factor_semantic", "factor_degree", "factor_edge_density", "factor_coverage",
+                 "relation_graph_boost", "temporal_window_boost", "coverage_threshold", "recent_days",
+                 "ppr_min_score", "ppr_tol", "flow_reliability_threshold", "named_seed_weight",
+                 "specificity", "ppr_dense_weight", "ppr_keyword_weight")
+
 
 @dataclass(frozen=True)
 class RetrievalConfig:
@@ -198,6 +206,8 @@ class RetrievalConfig:
                 raise ConfigError(f"setting {f.name!r} must be a finite number, got {value}")
             if isinstance(value, int) and not isinstance(value, bool) and value < 0 and f.name not in _POSITIVE:
                 raise ConfigError(f"setting {f.name!r} must be >= 0, got {value}")
+            if isinstance(value, float) and value < 0 and f.name in _NON_NEGATIVE:
+                raise ConfigError(f"setting {f.name!r} must be >= 0, got {value:g}")
         if not all(_number(t) for t in self.expand_thresholds):
             raise ConfigError(f"expand_thresholds must be finite numbers, got {self.expand_thresholds!r:.80}")
         for name, limit in {"*": self.phase_timeout_s, **self.phase_timeouts}.items():
