@@ -26,6 +26,11 @@ from skill_retriever.item_checks import (
 
 
 class NodeKind(StrEnum):
+    """What an item is: a coding agent's component (skill, agent, command, hook, MCP server,
+    plugin), a tool, a document, a passage and its scaffolding (entity, fact), an operations
+    node (service, deploy, incident), or other (anything else, such as a named file inside a
+    skill). The value is what ``--kinds``, filters and ``--json`` use."""
+
     SKILL = "skill"
     AGENT = "agent"
     COMMAND = "command"
@@ -54,6 +59,10 @@ ANSWER_KINDS: frozenset[str] = frozenset(k.value for k in NodeKind if k not in S
 
 
 class EdgeKind(StrEnum):
+    """How two items relate: a requirement or conflict (what install resolves), a looser link
+    (enhances, related, mentions, part of, uses), an operations link (feeds, touches,
+    affects), or one thing under two names (same as). The graph channel walks them."""
+
     DEPENDS_ON = "DEPENDS_ON"
     CONFLICTS_WITH = "CONFLICTS_WITH"
     ENHANCES = "ENHANCES"
