@@ -100,3 +100,36 @@ def test_the_advice_says_how_to_date_each_kind_left_out(tmp_path: Path) -> None:
         assert "(1 document, 1 skill)" in skills and "agent" not in skills and "a skill takes its date" in skills
     finally:
         index.close()
+
+
+def test_the_count_is_made_once_per_snapshot_and_a_write_refreshes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The count walks every item of the index: made per query, a window cost O(items) on
+    each search. It is kept with the snapshot, so a write (a new snapshot) refreshes it."""
+    import skill_retriever.undated_left_out as module
+    from skill_retriever.model import Node, NodeKind
+
+    scans: list[int] = []
+    scan = module._undated
+
+    def counted(*args: object) -> object:
+        scans.append(1)
+        return scan(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "_undated", counted)
+    index = Index.open(indexed_graph(tmp_path, GRAPH), writable=True)
+    try:
+        retriever = Retriever(index, reranker=None, cache_size=0)  # no answer cache: each search runs
+        first = retriever.search("create a pdf", filters={"since": "2026-01-01"})
+        second = retriever.search("merge files", filters={"until": "2027-01-01"})
+        assert len(scans) == 1
+        assert _left_out(first.warnings)[0].startswith("since/until left out 3 item(s) ")
+        assert _left_out(second.warnings)[0].startswith("since/until left out 3 item(s) ")
+        index.add(Node(id="skill:docx", kind=NodeKind.SKILL, name="docx", text="Write Word documents."))
+        third = retriever.search("create a pdf", filters={"since": "2026-01-01"})
+        assert len(scans) == 2
+        assert _left_out(third.warnings)[0].startswith("since/until left out 4 item(s) with no created or updated "
+                                                       "time (3 skill, 1 document)")
+    finally:
+        index.close()
