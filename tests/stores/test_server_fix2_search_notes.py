@@ -20,8 +20,8 @@ import pytest
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
-from skill_retriever.stores import index as index_module
 from skill_retriever.stores import remote
+from skill_retriever.stores import server_sync as sync_module
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.server_moves import move_vectors_to_server
@@ -43,7 +43,7 @@ def _write_unmirrored(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("killed before mirroring")
 
     with monkeypatch.context() as m, Index.open(path, embedder=HashingEmbedder()) as writer:
-        m.setattr(index_module, "mirror", killed)
+        m.setattr(sync_module, "mirror", killed)
         with pytest.raises(IndexCorruptError, match="repair --index-dir"):
             writer.upsert([NEW])
 

@@ -25,7 +25,7 @@ from files import write_file
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores import index as index_module
+from skill_retriever.stores import server_sync as sync_module
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.server_moves import move_vectors_to_server
@@ -81,19 +81,19 @@ def test_index_stopped_by_the_server_says_to_run_it_again(
     argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", chroma_server.url]
     assert run(capsys, *argv)[0] == 0
     write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
-    real_mirror = index_module.mirror
+    real_mirror = sync_module.mirror
 
     def server_dies(*args: object) -> None:  # the server goes down mid-run, after the run opened it
         chroma_server.stop()
         real_mirror(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(index_module, "mirror", server_dies)
+    monkeypatch.setattr(sync_module, "mirror", server_dies)
     monkeypatch.setattr("sys.argv", ["skill-retriever", *argv])
     code, out, err = run(capsys, *argv, "--json")
     assert code == 2, err
     said = json.loads(out)["error"]
     assert "cannot be reached" in said and "to complete this run once the server answers, run the same command again" in said and "index " in said, said
-    monkeypatch.setattr(index_module, "mirror", real_mirror)
+    monkeypatch.setattr(sync_module, "mirror", real_mirror)
     chroma_server.start()
     assert run(capsys, *argv)[0] == 0
     assert _server_ids(chroma_server.url, where) == {"repo/skills/pg/SKILL.md", "repo/skills/dk/SKILL.md"}

@@ -34,9 +34,9 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
-from skill_retriever.stores.mirror_failure import behind_note, mirror_failed
-from skill_retriever.stores.remote import mirror, remote_of, sync_remote
-from skill_retriever.stores.repair import missing_vectors
+from skill_retriever.stores.mirror_failure import behind_note
+from skill_retriever.stores.remote import remote_of
+from skill_retriever.stores.server_sync import ServerSync
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.writer import (
     DEFAULT_EMBEDDED_EDGE_KINDS,
@@ -48,7 +48,7 @@ from skill_retriever.stores.writer import (
 
 log = logging.getLogger("skill_retriever")
 
-class Index:
+class Index(ServerSync):
     """All items of one knowledge graph, in one directory. Open with :meth:`Index.open`."""
 
     def __init__(
@@ -345,44 +345,6 @@ class Index:
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
             self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
         return remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=self._lock.held)
-
-    # -- repair -----------------------------------------------------------------------
-    def _reconcile(self) -> None:
-        """Give every item its vector (migrated, else embedded) and bring a Chroma server
-        in step. Runs in the writer only, so it never races another process."""
-        opening.record_identity(self._items, self._embedder, self._manifest, self._path, on_server=self._remote is not None)
-        nodes, edges = missing_vectors(
-            self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest, self._dim()
-        )
-        self.repaired = {"nodes": len(nodes), "edges": len(edges), "server": 0, "server_deleted": 0}
-        if nodes or edges:
-            self._items.set_vectors(
-                [(i, v.vector) for i, v in nodes.items()], [(i, v.vhash, v.vector) for i, v in edges.items()]
-            )
-            with self._state_lock:  # the items did not change: no new version
-                self._live.node_vectors.update(nodes)
-                self._live.edge_vectors.update(edges)
-                self._live.unusable_nodes.difference_update(nodes)
-                self._live.unusable_edges.difference_update(edges)
-                self._snapshot = None
-        if self._remote is not None:
-            done = sync_remote(self._live, self._remote)
-            if self._behind:  # whatever a write of this process missed is there now
-                with self._state_lock:
-                    self._behind, self._snapshot = False, None
-            self.repaired.update(server=done["copied"], server_deleted=done["deleted"])
-
-    def _mirror(self, batch: WriteBatch) -> None:
-        assert self._remote is not None
-        try:  # after a write the server missed, all it lacks (this batch too), else this batch
-            sync_remote(self._live, self._remote) if self._behind else mirror(self._remote, batch.changes, self._live)
-        except Exception as exc:  # a server fails in many types; the commit itself stands
-            with self._state_lock:
-                self._behind, self._snapshot = True, None
-            raise mirror_failed(self._path, self._manifest.get("chroma_url"), exc) from exc
-        if self._behind:
-            with self._state_lock:
-                self._behind, self._snapshot = False, None
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""

@@ -1,0 +1,83 @@
+"""The part of `Index` that brings its vectors and its Chroma server in step with its items.
+
+A writer runs :meth:`ServerSync._reconcile` when it takes the write lock (every item
+gets its vector, migrated else embedded, and the server gets what it lacks) and
+:meth:`ServerSync._mirror` after each commit (the batch, or all the server lacks once a
+write of this process failed to reach it: ``stores.mirror_failure``). Kept apart from
+``stores.index`` so that module holds the open, read and write path alone.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from skill_retriever.model import EdgeKind
+from skill_retriever.stores import opening
+from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.items import ItemStore
+from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.mirror_failure import mirror_failed
+from skill_retriever.stores.remote import mirror, sync_remote
+from skill_retriever.stores.repair import missing_vectors
+from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
+from skill_retriever.stores.writer import WriteBatch
+
+__all__ = ["ServerSync"]
+
+
+class ServerSync:
+    """Mixed into `Index`, whose state below it reads and changes (under ``_state_lock``)."""
+
+    _path: Path
+    _embedder: Embedder
+    _manifest: dict[str, Any]
+    _items: ItemStore
+    _remote: RemoteVectors | None
+    _live: LiveState
+    _state_lock: threading.Lock
+    _snapshot: IndexSnapshot | None
+    _behind: bool
+    embedded_edge_kinds: frozenset[EdgeKind]
+    repaired: dict[str, int]
+
+    def _dim(self) -> int:
+        raise NotImplementedError  # Index's
+
+    def _reconcile(self) -> None:
+        """Give every item its vector (migrated, else embedded) and bring a Chroma server
+        in step. Runs in the writer only, so it never races another process."""
+        opening.record_identity(self._items, self._embedder, self._manifest, self._path, on_server=self._remote is not None)
+        nodes, edges = missing_vectors(
+            self._live, self.embedded_edge_kinds, self._embedder, self._path, self._manifest, self._dim()
+        )
+        self.repaired = {"nodes": len(nodes), "edges": len(edges), "server": 0, "server_deleted": 0}
+        if nodes or edges:
+            self._items.set_vectors(
+                [(i, v.vector) for i, v in nodes.items()], [(i, v.vhash, v.vector) for i, v in edges.items()]
+            )
+            with self._state_lock:  # the items did not change: no new version
+                self._live.node_vectors.update(nodes)
+                self._live.edge_vectors.update(edges)
+                self._live.unusable_nodes.difference_update(nodes)
+                self._live.unusable_edges.difference_update(edges)
+                self._snapshot = None
+        if self._remote is not None:
+            done = sync_remote(self._live, self._remote)
+            if self._behind:  # whatever a write of this process missed is there now
+                with self._state_lock:
+                    self._behind, self._snapshot = False, None
+            self.repaired.update(server=done["copied"], server_deleted=done["deleted"])
+
+    def _mirror(self, batch: WriteBatch) -> None:
+        assert self._remote is not None
+        try:  # after a write the server missed, all it lacks (this batch too), else this batch
+            sync_remote(self._live, self._remote) if self._behind else mirror(self._remote, batch.changes, self._live)
+        except Exception as exc:  # a server fails in many types; the commit itself stands
+            with self._state_lock:
+                self._behind, self._snapshot = True, None
+            raise mirror_failed(self._path, self._manifest.get("chroma_url"), exc) from exc
+        if self._behind:
+            with self._state_lock:
+                self._behind, self._snapshot = False, None
