@@ -85,6 +85,12 @@ class IndexClosedError(IndexOpenError):
     it again with ``Index.open``. Formerly an `IndexCorruptError`."""
 
 
+class RetrieverClosedError(SkillRetrieverError, RuntimeError):
+    """The `Retriever` was closed (``close()``, or its ``with`` block ended) and is used
+    again: a mistake of the calling code; make a new ``Retriever(index)``. Not an
+    `IndexOpenError`: its index may well be open (a closed index raises `IndexClosedError`)."""
+
+
 class IndexLockedError(SkillRetrieverError, RuntimeError):
     """Another process is writing this index directory (one writer at a time).
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Self
 
 from langchain_core.runnables import RunnableConfig
 
@@ -17,7 +17,7 @@ from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.answer_cache import AnswerCache, answer_key
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.responses import SearchResponse, SearchResult
@@ -96,19 +96,47 @@ class Retriever:
         self.config = config or RetrievalConfig()
         self.principals = None if principals is None else names(principals, "principals")
         self._reranker: Reranker | Default | None = reranker
+        self._loads_reranker = isinstance(reranker, Default)  # the model is its own, to let go at close
         self.graph = graph if graph is not None else compiled
+        self._closed = False
 
     @property
     def reranker(self) -> Reranker | None:
         """The reranker searches use (`DEFAULT_RERANKER` is resolved here, once)."""
+        self._check_open()
         if isinstance(self._reranker, Default):
             self._reranker = default_reranker()
         return self._reranker
+
+    # -- closing ----------------------------------------------------------------------
+    def close(self) -> None:
+        """Let go of what this retriever loaded itself: the default reranker's model and
+        the answer cache. The index, and a reranker passed in, are the caller's and stay
+        open (close the index with ``index.close()`` or its own ``with``). Closing again
+        does nothing; any use after it raises `RetrieverClosedError`."""
+        self._closed = True
+        if self._loads_reranker:
+            self._reranker = DEFAULT_RERANKER
+        self._answers = AnswerCache(0)
+
+    def __enter__(self) -> Self:
+        self._check_open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RetrieverClosedError(
+                f"this Retriever was closed; make a new one: Retriever(index), the index at {self.index.path} open"
+            )
 
     def context(self, config: RetrievalConfig | None = None) -> RetrievalContext:
         """A context for running the compiled graph yourself (``graph.invoke(state,
         context=...)``, ``graph.stream``): this retriever's index, settings and reranker.
         Each run pins the snapshot current when it starts."""
+        self._check_open()
         cfg = config or self.config
         return RetrievalContext(index=self.index, config=cfg, reranker=self.reranker if cfg.rerank else None)
 
@@ -123,6 +151,7 @@ class Retriever:
         """
         import time as _time
 
+        self._check_open()
         spent: dict[str, float] = {}
         start = _time.perf_counter()
         self.index.embedder.embed(["warm up"])
@@ -268,6 +297,7 @@ class Retriever:
         overrides: dict[str, Any],
         snapshot: IndexSnapshot | None = None,
     ) -> list[_Call]:
+        self._check_open()
         changes = dict(overrides)
         if k is not None:
             changes["k"] = whole(k)
