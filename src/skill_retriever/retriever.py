@@ -119,6 +119,14 @@ class Retriever:
             self._reranker = DEFAULT_RERANKER
         self._answers = AnswerCache(0)
 
+    def __repr__(self) -> str:  # loads no reranker: names the one it has
+        if self._closed:
+            return f"<Retriever over {self.index!r}: closed>"
+        ranker = self._reranker
+        said = ("the default, not loaded yet" if isinstance(ranker, Default) else
+                "none" if ranker is None else str(getattr(ranker, "name", type(ranker).__name__)))
+        return f"<Retriever over {self.index!r}, reranker: {said}>"
+
     def __enter__(self) -> Self:
         self._check_open()
         return self

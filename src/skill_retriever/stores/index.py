@@ -352,6 +352,14 @@ class Index(ServerSync):
         self._items.close()
         self._lock.release()
 
+    def __repr__(self) -> str:
+        # What this handle holds, as last read: a repr reads nothing from disk.
+        name, path = type(self).__name__, str(self._path)
+        if self._closed:
+            return f"<{name} {path!r}: closed>"
+        role = "writer" if self._lock.held else "read-only"
+        return f"<{name} {path!r}: {len(self._live.nodes)} nodes, {len(self._live.edges)} edges, {role}>"
+
     def __enter__(self) -> Self:
         return self
 
