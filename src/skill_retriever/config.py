@@ -357,10 +357,19 @@ PROFILES: dict[str, dict[str, Any]] = {
 
 
 def config_for(profile: str = "design", **overrides: Any) -> RetrievalConfig:
-    """A RetrievalConfig from a named profile (see ``PROFILES``) plus ``overrides``."""
+    """A RetrievalConfig from a named profile (see ``PROFILES``; "design" is the defaults,
+    as ``RetrievalConfig()``) plus ``overrides``."""
     if profile not in PROFILES:
-        raise ConfigError(f"unknown profile {profile!r}; profiles are {sorted(PROFILES)}")
+        raise unknown_profile(profile)
     return RetrievalConfig().override(**{**PROFILES[profile], **overrides})
+
+
+def unknown_profile(name: object, other: str = "") -> ConfigError:
+    """The error for a profile name that is none: the names, which one is the defaults (a
+    user asks for "default" first), a near miss, and ``other`` ways to give one."""
+    named = [f"{n!r} (the default settings, as RetrievalConfig())" if n == "design" else repr(n) for n in sorted(PROFILES)]
+    listed = f"{', '.join(named[:-1])} and {named[-1]}" if len(named) > 1 else named[0]
+    return ConfigError(f"unknown profile {name!r}{close_name(str(name), PROFILES)}; profiles are {listed}{other}")
 
 
 @functools.cache

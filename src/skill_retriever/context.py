@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import PROFILES, RetrievalConfig, unknown_profile
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 
@@ -252,7 +252,7 @@ def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> Retrieva
     profile = state.get("profile") or {}
     if isinstance(profile, str):  # a named profile, as the served graph and the CLI take one
         if profile not in PROFILES:
-            raise ConfigError(f"unknown profile {profile!r}; profiles are {sorted(PROFILES)}, or give a mapping of settings")
+            raise unknown_profile(profile, ", or give a mapping of settings")
         profile = dict(PROFILES[profile])
     if not isinstance(profile, dict) or not all(isinstance(k, str) for k in profile):
         raise ConfigError(f"profile must be a profile name or map RetrievalConfig settings to values, got {profile!r:.60}")

@@ -9,7 +9,13 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from skill_retriever.config import PROFILES, SETTING_NAMES, RetrievalConfig, close_name
+from skill_retriever.config import (
+    PROFILES,
+    SETTING_NAMES,
+    RetrievalConfig,
+    close_name,
+    unknown_profile,
+)
 from skill_retriever.exceptions import ConfigError, QueryError
 
 __all__ = [
@@ -111,7 +117,7 @@ def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any
         return {}
     if isinstance(asked, str):
         if asked not in PROFILES:
-            raise ConfigError(f"unknown profile {asked!r}; profiles are {sorted(PROFILES)}")
+            raise unknown_profile(asked)
         return dict(PROFILES[asked])
     if not isinstance(asked, dict):
         raise ConfigError(f"profile must be a profile name or a mapping of settings, got {asked!r:.60}")
