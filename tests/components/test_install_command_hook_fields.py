@@ -28,6 +28,10 @@ HOOKS: dict[str, dict[str, Any]] = {
     "pwsh": {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
     "bash-shell": {"type": "command", "command": "echo hi", "shell": "bash", "once": True},
     "exec-form": {"type": "command", "command": "npx", "args": ["prettier", "--check", "."]},
+    # the form the hooks reference advises for a path placeholder: substituted by Claude
+    # Code into one argument, no shell; quoting it as shell text would keep the quotes
+    "exec-placeholder": {"type": "command", "command": "${CLAUDE_PROJECT_DIR}/tools/lint",
+                         "args": ["--root", "${CLAUDE_PROJECT_DIR}"]},
     "fish-shell": {"type": "command", "command": "echo hi", "shell": "fish"},
     "text-rewake": {"type": "command", "command": "echo hi", "asyncRewake": "yes"},
     "args-not-list": {"type": "command", "command": "npx", "args": "prettier ."},
@@ -49,7 +53,7 @@ def test_command_hook_fields_install_as_written(index: Index, tmp_path: Path) ->
     project = tmp_path / "project"
     plan = install(index, [by_name[n] for n in HOOKS], project)
     status = {c.name: c for c in plan.components}
-    assert {n for n, c in status.items() if c.status == "install"} == {"rewake", "pwsh", "bash-shell", "exec-form"}
+    assert {n for n, c in status.items() if c.status == "install"} == {"rewake", "pwsh", "bash-shell", "exec-form", "exec-placeholder"}
     assert "shell must be 'bash' or 'powershell', got 'fish'" in status["fish-shell"].reason
     assert "asyncRewake must be true or false" in status["text-rewake"].reason
     assert "args must be a list of strings" in status["args-not-list"].reason
@@ -60,7 +64,7 @@ def test_command_hook_fields_install_as_written(index: Index, tmp_path: Path) ->
     assert settings_problems(settings) == []
     written = [h for g in settings["hooks"]["PostToolUse"] for h in g["hooks"]]
     assert sorted(written, key=json.dumps) == sorted(
-        (HOOKS[n] for n in ("rewake", "pwsh", "bash-shell", "exec-form")), key=json.dumps
+        (HOOKS[n] for n in ("rewake", "pwsh", "bash-shell", "exec-form", "exec-placeholder")), key=json.dumps
     )
     # `once` is honoured only in a skill's frontmatter: in settings.json it runs every time
     assert "once: true" in status["bash-shell"].reason and "every time" in status["bash-shell"].reason

@@ -225,3 +225,60 @@ def test_agents_named_through_their_plugin_are_noted(index: Index, tmp_path: Pat
     (command,) = [c for c in plan.components if c.kind == "command"]
     assert "names agents by their plugin's namespace (guard-kit:reviewer)" in command.reason
     assert "named without it (reviewer)" in command.reason
+
+
+def _exec_form_index(tmp_path: Path) -> Index:
+    """guard-kit with two exec-form hooks (``args``): one runs ``node`` on a script of the
+    plugin, one runs a script of the plugin as its program."""
+    hooks = {"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [
+        {"type": "command", "command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/scripts/fmt.js", "--fast"]},
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/log.sh", "args": []},
+    ]}]}}  # fmt: skip
+    index = _index(tmp_path, hooks)
+    _write(tmp_path / "mkt/plugins/guard-kit/scripts/fmt.js", "console.log('formatted')\n")
+    return index
+
+
+def test_an_exec_form_plugin_hook_gets_its_scripts_and_names_the_copies(tmp_path: Path) -> None:
+    """In exec form (``args``) Claude Code spawns ``command`` with no shell and substitutes
+    the path placeholders ``${CLAUDE_PROJECT_DIR}`` and ``${CLAUDE_PLUGIN_ROOT}`` into it
+    and into each argument (https://code.claude.com/docs/en/hooks, "Exec form and shell
+    form"). The hook was written with ``${CLAUDE_PLUGIN_ROOT}/scripts/fmt.js`` kept, which
+    names nothing in settings.json, and the script was not copied."""
+    index = _exec_form_index(tmp_path)
+    project = tmp_path / "proj"
+    project.mkdir()
+    plan = install(index, [f"{PLUGIN}/hooks/hooks.json"], project)
+    index.close()
+    (hook,) = plan.components
+    assert hook.status == "install", hook.reason
+    data = json.loads((project / ".claude/settings.json").read_text())
+    assert settings_problems(data) == []
+    written = data["hooks"]["PostToolUse"][0]["hooks"]
+    assert written == [
+        {"type": "command", "command": "node",
+         "args": ["${CLAUDE_PROJECT_DIR}/.claude/hooks/scripts/fmt.js", "--fast"]},
+        {"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/scripts/log.sh", "args": []},
+    ]  # fmt: skip
+    # each path, the placeholder substituted as Claude Code does, is the copy
+    paths = [written[0]["args"][0], written[1]["command"]]
+    copies = [Path(p.replace("${CLAUDE_PROJECT_DIR}", str(project))) for p in paths]
+    assert copies[0].read_text() == "console.log('formatted')\n"
+    assert subprocess.run([copies[1]], capture_output=True, text=True, check=True).stdout == "logged\n"
+    uninstall([f"{PLUGIN}/hooks/hooks.json"], project)
+    assert _files(project) == {}
+
+
+def test_an_exec_form_plugin_hook_for_the_user_is_skipped_saying_why(tmp_path: Path) -> None:
+    """For the user the copies lie in the home folder, which exec form has no placeholder
+    for (no shell expands ``$HOME`` there): skipped with the reason, not written naming
+    ``${CLAUDE_PLUGIN_ROOT}``."""
+    index = _exec_form_index(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    plan = install(index, [f"{PLUGIN}/hooks/hooks.json"], user=True, home=home)
+    index.close()
+    (hook,) = plan.components
+    assert hook.status == "skipped"
+    assert "exec form" in hook.reason and "${CLAUDE_PLUGIN_ROOT}" in hook.reason
+    assert not (home / ".claude/settings.json").exists()

@@ -15,6 +15,14 @@ variable any other way (alone, for a folder or a file that is not there, inside 
 quotes, outside a plugin's folder) is skipped with the reason: installing it would run
 something else, or nothing.
 
+A hook in exec form (``args``) is spawned with no shell: Claude Code substitutes the path
+placeholders ``${CLAUDE_PROJECT_DIR}`` and ``${CLAUDE_PLUGIN_ROOT}`` into its ``command``
+and into each argument as plain strings (https://code.claude.com/docs/en/hooks, "Exec
+form and shell form"). There each ``${CLAUDE_PLUGIN_ROOT}/<file>`` becomes
+``${CLAUDE_PROJECT_DIR}/.claude/hooks/<file>``, the file copied as above. For the user the
+copies lie in the home folder, which has no such placeholder (no shell expands ``$HOME``
+there): such a hook is skipped with the reason.
+
 The plugin's folder is the nearest folder, from the hook file's up to the source root,
 that holds ``.claude-plugin/``; else the folder above a ``hooks`` folder holding the hook
 file (Claude Code's default place, ``<plugin>/hooks/hooks.json``).
@@ -24,12 +32,15 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import read_inside, relative_parts
 from skill_retriever.components.install.plan import HookEntry
 from skill_retriever.components.install.rendered import FileOut, SkipComponent
+from skill_retriever.components.install.user_hook_paths import PROJECT_VAR
 
 __all__ = ["PLUGIN_VAR_RE", "plugin_folder", "plugin_scripts"]
 
@@ -37,6 +48,8 @@ __all__ = ["PLUGIN_VAR_RE", "plugin_folder", "plugin_scripts"]
 PLUGIN_VAR_RE = re.compile(r"\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT(?!\w)")
 #: The variable, a closing quote it may stand in, and the path after it.
 _USE_RE = re.compile("(?:" + PLUGIN_VAR_RE.pattern + ")" + r'("?)(/[\w.+@-]+(?:/[\w.+@-]+)*)?')
+#: The same in exec form, where a quote is a character of the argument like any other.
+_EXEC_USE_RE = re.compile("(?:" + PLUGIN_VAR_RE.pattern + ")" + r"(/[\w.+@-]+(?:/[\w.+@-]+)*)?")
 
 
 def plugin_folder(hook_folder: Path, root: Path) -> Path | None:
@@ -64,7 +77,7 @@ def plugin_scripts(
         SkipComponent: A command uses the variable in a way that cannot be installed.
         UnsafePathError: A named file resolves outside the source root.
     """
-    if not any(PLUGIN_VAR_RE.search(str(e.hook["command"])) for e in entries):
+    if not any(PLUGIN_VAR_RE.search(text) for e in entries for text in _texts(e.hook)):
         return entries, []
     plugin = None
     if hook_folder is not None and root is not None:
@@ -78,6 +91,9 @@ def plugin_scripts(
     files: dict[str, FileOut] = {}
     out = []
     for entry in entries:
+        if "args" in entry.hook:  # exec form: no shell, its placeholders substituted as text
+            out.append(_exec_form(entry, var, lambda rel: _copy(plugin, hook_folder, root, rel, files)))
+            continue
         command = str(entry.hook["command"])
         pieces: list[str] = []
         last = 0
@@ -99,6 +115,51 @@ def plugin_scripts(
         command = "".join(pieces) + command[last:]
         out.append(HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command}))
     return out, list(files.values())
+
+
+def _texts(hook: Mapping[str, Any]) -> list[str]:
+    """The command of ``hook`` and, in exec form, each of its arguments."""
+    args = hook.get("args")
+    return [str(hook["command"]), *(a for a in args if isinstance(a, str))] if isinstance(args, list) else [str(hook["command"])]
+
+
+def _exec_form(entry: HookEntry, var: str, copy: Callable[[str], str]) -> HookEntry:
+    """``entry``, in exec form, with each ``${CLAUDE_PLUGIN_ROOT}/<file>`` of its command
+    and arguments replaced by ``${CLAUDE_PROJECT_DIR}/<copy>`` (``copy`` copies the file
+    and says where to).
+
+    Raises:
+        SkipComponent: It is installed for the user, or uses the variable other than to
+            name a file of the plugin.
+    """
+    if not any(PLUGIN_VAR_RE.search(text) for text in _texts(entry.hook)):
+        return entry
+    if var != PROJECT_VAR:
+        raise SkipComponent(
+            f"a {entry.event} hook runs in exec form (args), with no shell, and names files of "
+            "its plugin by ${CLAUDE_PLUGIN_ROOT}: for the user their copies lie in the home "
+            "folder, which exec form has no placeholder for (Claude Code substitutes only "
+            "${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} there); "
+            "install it into a project, or add it by hand"
+        )
+
+    def swap(text: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            rel = (m.group(1) or "").lstrip("/")
+            if not rel:
+                raise SkipComponent(
+                    "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
+                    f"plugin ({text!r:.120}): it is unset outside the plugin; install the "
+                    "plugin with /plugin install, or add the hook by hand"
+                )
+            return f"${{{PROJECT_VAR}}}/{copy(rel)}"
+
+        return _EXEC_USE_RE.sub(one, text)
+
+    hook = dict(entry.hook)
+    hook["command"] = swap(str(hook["command"]))
+    hook["args"] = [swap(a) if isinstance(a, str) else a for a in hook["args"]]
+    return HookEntry(entry.event, entry.matcher, hook)
 
 
 def _copy(plugin: Path, hook_folder: Path, root: Path, rel: str, files: dict[str, FileOut]) -> str:

@@ -226,6 +226,9 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     folder = _hook_folder(node, root)
     var = PROJECT_VAR if scope == "project" else USER_VAR
     entries, out.files = plugin_scripts(entries, folder, root, var)
+    # what a hook run without a POSIX shell may be written as: in exec form its
+    # ${CLAUDE_PLUGIN_ROOT} paths are placeholders Claude Code substitutes (`plugin_root`)
+    rooted, plugin_files = list(entries), {f.rel for f in out.files}
     for script in scripts:
         norm = posixpath.normpath(script)
         dest = (
@@ -248,8 +251,11 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
         entries = to_home(entries, shipped, out.notes)
     else:  # Claude Code runs a hook in its current folder, which a `cd` moves off the project
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
-            entries = [point_at_copy(e, dest, dest, PROJECT_VAR, out.notes) for e in entries]
-    entries = [replace(e, hook={**e.hook, "command": quote_project_dir(str(e.hook["command"]))}) for e in entries]
+            entries = [e if _exec_form(e) else point_at_copy(e, dest, dest, PROJECT_VAR, out.notes) for e in entries]
+    # shell text only: in exec form ${CLAUDE_PROJECT_DIR} is a placeholder Claude Code
+    # substitutes into one argument, which no shell splits, and quotes would stay in the path
+    entries = [e if _exec_form(e) else replace(e, hook={**e.hook, "command": quote_project_dir(str(e.hook["command"]))})
+               for e in entries]
     # What its commands run and it does not ship: the planner checks the target for each
     # and leaves the hook out when one is missing (`unshipped_scripts`).
     out.needs = unshipped_scripts(entries, shipped, scope, config=user_folder is not None)
@@ -257,9 +263,14 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     out.files = [replace(f, mode=0o755) if f.rel in programs else f for f in out.files]
     # last: the notes and modes above read the commands in their $HOME form
     out.hooks = entries if user_folder is None else to_config_dir(entries, shipped, user_folder, out.notes)
-    _as_written_unless_posix(written, out)
+    _as_written_unless_posix(rooted, out, plugin_files)
     out.hooks = _in_order(every, out.hooks)
     return out
+
+
+def _exec_form(entry: HookEntry) -> bool:
+    """Whether ``entry`` runs in exec form (``args``): spawned with no shell."""
+    return "args" in entry.hook
 
 
 def _in_order(every: list[HookEntry], commands: list[HookEntry]) -> list[HookEntry]:
@@ -268,9 +279,11 @@ def _in_order(every: list[HookEntry], commands: list[HookEntry]) -> list[HookEnt
     return [next(rendered) if e.hook.get("type") == "command" else e for e in every]
 
 
-def _as_written_unless_posix(written: list[HookEntry], out: Rendered) -> None:
-    """Refuse a rendering that changed a hook run without a POSIX shell, or that ships
-    scripts an exec-form hook's arguments would name relative to wherever it runs.
+def _as_written_unless_posix(written: list[HookEntry], out: Rendered, plugin_files: set[str]) -> None:
+    """Refuse a rendering that changed a hook run without a POSIX shell (past its
+    ``${CLAUDE_PLUGIN_ROOT}`` placeholders, ``written`` here), or that ships scripts, other
+    than its plugin's (``plugin_files``), an exec-form hook's arguments would name relative
+    to wherever it runs.
 
     The paths the installer writes (``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.py``) are POSIX
     shell text: PowerShell reads ``$CLAUDE_PROJECT_DIR`` as a variable of its own, and an
@@ -282,7 +295,7 @@ def _as_written_unless_posix(written: list[HookEntry], out: Rendered) -> None:
     for before, after in zip(written, out.hooks, strict=True):
         if posix_shell(before.hook):
             continue
-        if before.hook != after.hook or ("args" in before.hook and out.files):
+        if before.hook != after.hook or ("args" in before.hook and {f.rel for f in out.files} - plugin_files):
             form = "in exec form (args)" if "args" in before.hook else f"by {before.hook.get('shell')}"
             raise SkipComponent(
                 f"a {before.event} hook runs {form}, without a POSIX shell, and its script "
