@@ -89,3 +89,39 @@ def test_two_agent_hooks_of_one_group_are_told_apart(tmp_path: Path) -> None:
     text = "\n".join(plan.lines())
     assert "agent Check for secrets" in text and "agent Check for deletes" in text
     index.close()
+
+
+#: name -> (event, hook): a type its event does not run (the hooks reference, "Prompt-based
+#: hooks"), and, last, types it does
+BY_EVENT: dict[str, tuple[str, dict[str, Any]]] = {
+    "start-prompt": ("SessionStart", {"type": "prompt", "prompt": "Greet the user. $ARGUMENTS"}),
+    "start-http": ("SessionStart", {"type": "http", "url": "http://localhost:8080/start"}),
+    "setup-agent": ("Setup", {"type": "agent", "prompt": "Check the toolchain. $ARGUMENTS"}),
+    "notify-prompt": ("Notification", {"type": "prompt", "prompt": "Summarise. $ARGUMENTS"}),
+    "compact-agent": ("PreCompact", {"type": "agent", "prompt": "Save notes. $ARGUMENTS"}),
+    "start-mcp": ("SessionStart", {"type": "mcp_tool", "server": "memory", "tool": "load"}),
+    "notify-http": ("Notification", {"type": "http", "url": "http://localhost:8080/notify"}),
+    "idle-prompt": ("TeammateIdle", {"type": "prompt", "prompt": "Anything left? $ARGUMENTS"}),
+}
+
+
+def test_a_hook_of_a_type_its_event_does_not_run_is_skipped_saying_so(tmp_path: Path) -> None:
+    """``SessionStart`` and ``Setup`` run only command and mcp_tool hooks, and events such
+    as ``Notification`` and ``PreCompact`` no prompt or agent hook
+    (https://code.claude.com/docs/en/hooks#prompt-based-hooks). Such a hook was written into
+    settings.json as if it would run."""
+    index = hooks_index(tmp_path, {name: (event, {"hooks": [hook]}) for name, (event, hook) in BY_EVENT.items()})
+    by_name = {n.name: n.id for n in index.nodes.values()}
+    project = tmp_path / "project"
+    plan = install(index, [by_name[n] for n in BY_EVENT], project)
+    index.close()
+    status = {c.name: c for c in plan.components}
+    assert {n for n, c in status.items() if c.status == "install"} == {"start-mcp", "notify-http", "idle-prompt"}
+    assert "a SessionStart hook of type 'prompt'" in status["start-prompt"].reason
+    assert "SessionStart runs only command and mcp_tool hooks" in status["start-prompt"].reason
+    assert "SessionStart runs only command and mcp_tool hooks" in status["start-http"].reason
+    assert "Setup runs only command and mcp_tool hooks" in status["setup-agent"].reason
+    assert "Notification runs only command, http and mcp_tool hooks" in status["notify-prompt"].reason
+    assert "PreCompact runs only command, http and mcp_tool hooks" in status["compact-agent"].reason
+    settings = json.loads((project / ".claude/settings.json").read_text())
+    assert set(settings["hooks"]) == {"SessionStart", "Notification", "TeammateIdle"}

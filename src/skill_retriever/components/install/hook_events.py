@@ -7,13 +7,19 @@ entirely, not just the invalid settings": every hook, permission and env setting
 silently in ``claude -p``; anthropics/claude-code#75081). So an install writes a hook only
 under an event of this list, the events of the hooks reference
 (https://code.claude.com/docs/en/hooks) and of the settings reference.
+
+Not every event runs every hook type (the hooks reference, "Prompt-based hooks"):
+``SessionStart`` and ``Setup`` run command and mcp_tool hooks only; the events of
+`_NO_MODEL` command, http and mcp_tool hooks, no prompt or agent one; the others all five.
+A hook of a type its event does not run is one that never runs: `type_problem` says so,
+and an install skips it rather than write it as if it would.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["HOOK_EVENTS", "event_problem", "events_problem"]
+__all__ = ["HOOK_EVENTS", "event_problem", "events_problem", "type_problem"]
 
 HOOK_EVENTS = frozenset({
     "SessionStart", "Setup", "InstructionsLoaded", "UserPromptSubmit", "UserPromptExpansion",
@@ -25,6 +31,30 @@ HOOK_EVENTS = frozenset({
     "PostModelSwitch", "MessageDisplay", "SessionEnd",
 })
 _BY_FOLDED = {event.casefold(): event for event in HOOK_EVENTS}
+_NO_SHELL_START = ("command", "mcp_tool")
+_NO_MODEL_TYPES = ("command", "http", "mcp_tool")
+#: Events whose hooks may be only of the types named (the others run every type).
+_TYPES: dict[str, tuple[str, ...]] = {
+    "SessionStart": _NO_SHELL_START,
+    "Setup": _NO_SHELL_START,
+    **dict.fromkeys(
+        ("ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult",
+         "FileChanged", "InstructionsLoaded", "MessageDisplay", "Notification", "PostCompact",
+         "PostModelSwitch", "PreCompact", "PreModelSwitch", "SessionEnd", "StopFailure",
+         "SubagentStart", "WorktreeCreate", "WorktreeRemove"),
+        _NO_MODEL_TYPES,
+    ),
+}
+
+
+def type_problem(event: str, kind: str) -> str | None:
+    """Why a hook of type ``kind`` under ``event`` never runs (None when it does), said
+    as the end of "a <event> hook ..."."""
+    allowed = _TYPES.get(event)
+    if allowed is None or kind in allowed:
+        return None
+    names = " and ".join(allowed) if len(allowed) == 2 else f"{', '.join(allowed[:-1])} and {allowed[-1]}"
+    return f"of type {kind!r} never runs: {event} runs only {names} hooks (Claude Code's hooks reference)"
 
 
 def event_problem(event: str) -> str | None:

@@ -11,8 +11,9 @@ skipped with the reason rather than installed with ``[redacted]`` in it.
 Only hooks in Claude Code's schema are installed (a hook object's keys and values:
 `hook_fields`, such as a command hook's `HOOK_KEYS` and a positive ``timeout``; a group's:
 ``matcher``, ``hooks``); a hook of another shape is skipped whole, since installing part
-of it would change what it does. A prompt, agent, http or MCP tool hook runs no script and
-goes in as written.
+of it would change what it does, and so is one of a type its event does not run (a prompt
+hook under ``SessionStart``: `hook_events.type_problem`). A prompt, agent, http or MCP tool
+hook runs no script and goes in as written.
 Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
 ``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
 names), executable when its ``supportingFiles`` entry says so or a command runs it as
@@ -58,7 +59,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.hook_events import events_problem
+from skill_retriever.components.install.hook_events import events_problem, type_problem
 from skill_retriever.components.install.hook_fields import HOOK_KEYS, hook_problem, posix_shell
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -178,6 +179,9 @@ def _entries(node: Node) -> list[HookEntry]:
             for hook in group["hooks"]:
                 if why := hook_problem(hook):
                     raise SkipComponent(f"a {event} hook {why}; copy it into settings.json by hand if you want it")
+                if why := type_problem(str(event), str(hook["type"])):
+                    raise SkipComponent(f"a {event} hook {why}; installing it would add a hook that does "
+                                        "nothing (write it as a hook of a type that event runs)")
                 entries.append(HookEntry(str(event), matcher, dict(hook)))
     return entries
 
