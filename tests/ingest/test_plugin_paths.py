@@ -1,6 +1,7 @@
 """The component paths a ``plugin.json`` declares (`plugin_paths`): inline hooks, hooks and
 mcpServers files, custom commands, agents and skills folders, read besides the default
-folders and linked to their plugin; paths leaving the plugin refused."""
+folders (a commands or agents path instead of its default folder) and linked to their
+plugin; paths leaving the plugin refused."""
 
 from __future__ import annotations
 
@@ -91,7 +92,12 @@ def test_hooks_paths_are_read_as_hook_files(tmp_path: Path, declared: str | list
     assert result.problems == []
 
 
-def test_custom_commands_agents_and_skills_paths_add_to_the_default_folders(tmp_path: Path) -> None:
+def test_custom_commands_and_agents_paths_replace_the_default_folders_skills_paths_add(tmp_path: Path) -> None:
+    """Claude Code's plugins reference, "Path behavior rules"
+    (https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): a ``commands``
+    or ``agents`` path replaces the default folder, which is then not scanned; a ``skills``
+    path adds to ``skills/``. Both default folders were read as well, so a plugin indexed
+    commands and agents Claude Code never loads."""
     result = _repo(
         tmp_path,
         {
@@ -101,30 +107,54 @@ def test_custom_commands_agents_and_skills_paths_add_to_the_default_folders(tmp_
         },
         **{
             "commands/default.md": "---\ndescription: The default folder's.\n---\n\nDo it.\n",
+            "commands/sub/old.md": "---\ndescription: An older one.\n---\n\nDo it.\n",
+            "agents/old-agent.md": _md("old-agent", "Not loaded."),
             "custom/cmds/git/commit.md": "---\ndescription: Commit the work.\n---\n\nCommit.\n",
             "custom/cmds/notes.txt": "not a command",
             "extra/deploy.md": "---\ndescription: Deploy it.\n---\n\nDeploy.\n",
             "team/reviewer.md": _md("reviewer", "Reviews diffs."),
+            "skills/base/SKILL.md": _md("base", "The default folder's skill."),
             "more-skills/pdf/SKILL.md": _md("pdf", "Reads PDFs."),
         },
     )
     nodes = _nodes(result)
     kinds = {rel: nodes[f"{PLUGIN}/{rel}"].kind for rel in (
-        "commands/default.md", "custom/cmds/git/commit.md", "extra/deploy.md",
-        "team/reviewer.md", "more-skills/pdf/SKILL.md")}
+        "custom/cmds/git/commit.md", "extra/deploy.md",
+        "team/reviewer.md", "skills/base/SKILL.md", "more-skills/pdf/SKILL.md")}
     assert kinds == {
-        "commands/default.md": NodeKind.COMMAND,
         "custom/cmds/git/commit.md": NodeKind.COMMAND,
         "extra/deploy.md": NodeKind.COMMAND,
         "team/reviewer.md": NodeKind.AGENT,
+        "skills/base/SKILL.md": NodeKind.SKILL,
         "more-skills/pdf/SKILL.md": NodeKind.SKILL,
     }
+    for rel in ("commands/default.md", "commands/sub/old.md", "agents/old-agent.md"):
+        assert f"{PLUGIN}/{rel}" not in nodes, rel
     commit = nodes[f"{PLUGIN}/custom/cmds/git/commit.md"].attrs
     # the folders below the declared one are its namespace, as below commands/
     assert (commit["command_namespace"], commit["command_stem"]) == ("p1/git", "commit")
     assert nodes[f"{PLUGIN}/extra/deploy.md"].attrs["command_namespace"] == "p1"
     assert {f"{PLUGIN}/{rel}" for rel in kinds} <= _part_of_plugin(result)
-    assert result.problems == []
+    # said once per folder, against the manifest, as Claude Code warns in `claude plugin list`
+    said = sorted(p.message for p in result.problems)
+    assert [p.path for p in result.problems] == [str(tmp_path / "repo" / MANIFEST)] * 2
+    assert all(p.unread is Unread.NOTHING for p in result.problems)
+    assert "'agents' replaces the default agents/ folder" in said[0] and "1 file" in said[0]
+    assert "'commands' replaces the default commands/ folder" in said[1] and "2 files" in said[1]
+    assert "list './commands/' in 'commands' to keep them" in said[1]
+
+
+def test_a_commands_path_into_the_default_folder_keeps_only_what_it_names(tmp_path: Path) -> None:
+    result = _repo(
+        tmp_path,
+        {"commands": ["./commands/deploy.md"]},
+        **{"commands/deploy.md": "---\ndescription: Deploy.\n---\n\nGo.\n",
+           "commands/other.md": "---\ndescription: Other.\n---\n\nGo.\n"},
+    )
+    nodes = _nodes(result)
+    assert nodes[f"{PLUGIN}/commands/deploy.md"].kind is NodeKind.COMMAND
+    assert f"{PLUGIN}/commands/other.md" not in nodes
+    assert len(result.problems) == 1 and "1 file" in result.problems[0].message
 
 
 def test_a_commands_path_naming_a_skill_folder_leaves_the_skill_whole(tmp_path: Path) -> None:

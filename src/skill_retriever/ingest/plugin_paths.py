@@ -1,11 +1,19 @@
 """The component paths a ``plugin.json`` declares -> which files of the plugin are what.
 
-Claude Code's plugin manifest may name, besides its default folders (``commands/``,
-``agents/``, ``skills/``, ``hooks/hooks.json``, ``.mcp.json``), paths of its own, relative
+Claude Code's plugin manifest may name, besides (or instead of) its default folders
+(``commands/``, ``agents/``, ``skills/``, ``hooks/hooks.json``, ``.mcp.json``), paths of its own, relative
 to the plugin's folder and starting with ``./`` (its plugins reference, "Component path
 fields"): ``commands``, ``agents`` and ``skills`` (a path or a list of paths, each a file
 or a folder), ``hooks`` and ``mcpServers`` (a path or a list of paths to JSON files, or an
-object written inline). Those paths add to the default folders: both are read.
+object written inline). A ``commands`` or ``agents`` path replaces the default folder,
+which Claude Code then does not scan (to keep it, a manifest lists it: ``"commands":
+["./commands/", "./extras/"]``); a ``skills`` path adds to ``skills/``; ``hooks`` and
+``mcpServers`` files add to ``hooks/hooks.json`` and ``.mcp.json`` (the plugins reference,
+"Path behavior rules": https://code.claude.com/docs/en/plugins-reference#path-behavior-rules).
+So the Markdown files of a replaced default folder that no path names are no components:
+`declared_paths` gives the folder (``Reader.replaced``), whose files are not read, and says
+once, against the manifest, how many it leaves out, as Claude Code warns of the ignored
+folder in ``claude plugin list``.
 
 `declared_paths` turns the paths into ``{file: Declared}`` for the files they name: every
 ``.md`` file below a commands or agents folder (or the file itself), each hooks or
@@ -41,6 +49,8 @@ _FIELDS: dict[str, NodeKind] = {
 }
 #: Fields that may hold their components inline (an object) instead of paths.
 _INLINE = frozenset({"hooks", "mcpServers"})
+#: Fields whose paths replace the default folder of their name instead of adding to it.
+_REPLACING = ("commands", "agents")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +99,7 @@ def declared_paths(
     files: Collection[str],
     root: Path,
     problems: list[Problem],
+    replaced: dict[str, str] | None = None,
 ) -> dict[str, Declared]:
     """``{file: Declared}`` for the files the plugins' manifests name (module docstring).
 
@@ -98,8 +109,12 @@ def declared_paths(
         files: Every file of the root, relative.
         root: The root, to tell a link leading out of a plugin's folder.
         problems: Where refused and missing paths are reported (the manifest's).
+        replaced: Filled with each default folder a manifest's paths replace (its path
+            -> the field), whose files no path names are no components.
     """
     out: dict[str, Declared] = {}
+    replaced = {} if replaced is None else replaced
+    skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
     for folder, spec in sorted(plugins.items()):
         if spec.manifest is None:
             continue
@@ -133,7 +148,28 @@ def declared_paths(
                 base = "" if target in files else target
                 for f in kept:
                     out.setdefault(f, Declared(kind, base, folder))
+        for field in _REPLACING:
+            if isinstance(manifest.get(field), (str, list)):
+                default = posixpath.join(folder, field)
+                replaced[default] = field
+                left = [f for f in files if f.startswith(f"{default}/") and f.lower().endswith(".md")
+                        and f not in out and not _in_skill(f, default, skill_folders)]
+                if left:
+                    many = f"{len(left)} file{'s' if len(left) > 1 else ''}"
+                    warn(f"{field!r} replaces the default {field}/ folder, which Claude Code then does not "
+                         f"load: its {many} no {field} path names ({left[0]}{', ...' if len(left) > 1 else ''}) "
+                         f"not indexed; list './{field}/' in {field!r} to keep them")
     return out
+
+
+def _in_skill(rel: str, top: str, skill_folders: set[str]) -> bool:
+    """Whether ``rel`` lies in a skill's folder at or below ``top`` (a skill wherever it lies)."""
+    folder = posixpath.dirname(rel)
+    while folder.startswith(top):
+        if folder in skill_folders:
+            return True
+        folder = posixpath.dirname(folder)
+    return False
 
 
 def _named(path: str, folder: str, files: Collection[str], root: Path) -> str | tuple[str, list[str]]:

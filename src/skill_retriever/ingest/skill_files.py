@@ -66,6 +66,9 @@ class Reader:
         self.root_names = [] if is_layout(files) else [root.resolve().name]
         #: The files plugin manifests name as components (`plugin_paths.declared_paths`).
         self.declared: dict[str, Declared] = {}
+        #: Default folders (``plugins/x/commands``) a manifest's paths replace, whose
+        #: Markdown files no path names Claude Code does not load (`plugin_paths`).
+        self.replaced: dict[str, str] = {}
 
     def folders(self, folder: str, skill: str | None) -> list[str]:
         """The folder names that say what a file is: outside skills every folder from the
@@ -119,6 +122,8 @@ class Reader:
         declared = self.declared.get(rel) if skill is None and not is_skill else None
         if declared is not None:
             return self._declared(rel, declared, stem)
+        if skill is None and not is_skill and lower_ext == ".md" and self._replaced(folder):
+            return []  # reported once, against the manifest (`plugin_paths.declared_paths`)
         context = self.folders(folder, skill)
         kind = NodeKind.SKILL if is_skill else _kind_folder(context)
         if lower_ext == ".md":
@@ -162,6 +167,14 @@ class Reader:
         if declared.kind is NodeKind.MCP_SERVER:
             return cfg.mcp_records(self.json(rel), rel, stem)
         return self._markdown(rel, declared.kind, [COMMANDS_FOLDER, *declared.below(rel)], stem)
+
+    def _replaced(self, folder: str) -> bool:
+        """Whether ``folder`` is, or lies in, a default folder a manifest's paths replace."""
+        while folder:
+            if folder in self.replaced:
+                return True
+            folder = posixpath.dirname(folder)
+        return False
 
     def _plugin_hooks_name(self, plugin: str) -> str:
         """What a plugin's hooks file named ``hooks.json``, or its inline hooks, is called:

@@ -24,7 +24,8 @@ What is recognised, walking the folder in sorted order:
   a ``.mcp.json`` may map names to servers without the ``mcpServers`` key, as a plugin's
   own may. The paths a ``plugin.json`` names for its ``commands``, ``agents``, ``skills``,
   ``hooks`` and ``mcpServers`` are read besides its default folders, each file as that
-  kind (see `plugin_paths`; a path leaving the plugin's folder is refused).
+  kind, a ``commands`` or ``agents`` path instead of the default folder of its name (see
+  `plugin_paths`; a path leaving the plugin's folder is refused).
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
 The root's own name counts as such a folder only for one kind's folder indexed by itself
@@ -145,7 +146,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
-    reader.declared = declared_paths(local, reader.json, files, root, out.problems)
+    reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced)
     plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
     files_of: dict[str, list[str]] = {}
     for rel in files:
