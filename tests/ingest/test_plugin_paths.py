@@ -296,3 +296,50 @@ def test_malformed_inline_hooks_are_a_problem_and_the_plugin_stays(tmp_path: Pat
     assert f"{MANIFEST}#db" in _nodes(with_servers)
     (problem,) = with_servers.problems
     assert "inline hooks ignored" in problem.message
+
+
+def _market(tmp_path: Path, entry: dict[str, Any], manifest: dict[str, Any] | None, **files: str | dict[str, Any]) -> IngestResult:
+    root = tmp_path / "repo"
+    _write(root, ".claude-plugin/marketplace.json", {"name": "m", "plugins": [{"name": "p1", "source": f"./{PLUGIN}", **entry}]})
+    if manifest is not None:
+        _write(root, MANIFEST, {"name": "p1", **manifest})
+    for rel, content in files.items():
+        _write(root, f"{PLUGIN}/{rel}", content)
+    return ingest_skill_repo(root)
+
+
+@pytest.mark.parametrize("manifest", [{}, None], ids=["with-plugin.json", "strict-false-without"])
+def test_a_marketplace_entry_s_component_paths_are_read_as_plugin_json_s(
+    tmp_path: Path, manifest: dict[str, Any] | None
+) -> None:
+    """A plugin entry may carry plugin.json's component fields: merged with its plugin.json
+    (``strict``, the default), or the whole definition (``"strict": false``, no plugin.json
+    needed); its paths are relative to the plugin's folder
+    (https://code.claude.com/docs/en/plugin-marketplaces#strict-mode). They were ignored:
+    the entry's commands, agents and hooks files were no components of the plugin."""
+    entry: dict[str, Any] = {"commands": ["./extra/"], "agents": "./team/", "hooks": "./config/hooks.json"}
+    if manifest is None:
+        entry["strict"] = False
+    result = _market(tmp_path, entry, manifest, **{
+        "extra/deploy.md": "---\ndescription: Deploy it.\n---\n\nDeploy.\n",
+        "team/reviewer.md": _md("reviewer", "Reviews diffs."),
+        "config/hooks.json": {"hooks": HOOKS},
+        "commands/old.md": "---\ndescription: Replaced.\n---\n\nOld.\n",
+    })
+    nodes = _nodes(result)
+    assert nodes[f"{PLUGIN}/extra/deploy.md"].kind is NodeKind.COMMAND
+    assert nodes[f"{PLUGIN}/team/reviewer.md"].kind is NodeKind.AGENT
+    assert nodes[f"{PLUGIN}/config/hooks.json"].kind is NodeKind.HOOK
+    assert {f"{PLUGIN}/extra/deploy.md", f"{PLUGIN}/team/reviewer.md", f"{PLUGIN}/config/hooks.json"} <= _part_of_plugin(result)
+    assert f"{PLUGIN}/commands/old.md" not in nodes  # replaced by the entry's commands path
+    (said,) = result.problems
+    assert said.path == str(tmp_path / "repo/.claude-plugin/marketplace.json")
+    assert "'commands' replaces the default commands/ folder" in said.message
+
+
+def test_a_marketplace_entry_s_inline_hooks_are_said_to_be_left_out(tmp_path: Path) -> None:
+    result = _market(tmp_path, {"hooks": HOOKS, "mcpServers": {"db": {"command": "node"}}}, {})
+    said = sorted(p.message for p in result.problems)
+    assert len(said) == 2, said
+    assert "plugin 'p1' holds hooks inline in its marketplace entry" in said[0]
+    assert "plugin 'p1' holds mcpServers inline in its marketplace entry" in said[1]

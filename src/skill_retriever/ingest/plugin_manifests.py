@@ -4,7 +4,8 @@ Read, in a skills repository:
 
 - ``.claude-plugin/marketplace.json`` (``{"name", "owner", "metadata": {"pluginRoot"},
   "plugins": [{"name", "source", "description", "version", "author", "category",
-  "homepage", "license", "keywords"}]}``): one plugin per entry. A string ``source``
+  "homepage", "license", "keywords"}]}``): one plugin per entry (its component paths,
+  ``commands`` and the like, read as a plugin.json's: `plugin_paths`). A string ``source``
   (``./plugins/x``) is a folder relative to the marketplace root, the folder holding
   ``.claude-plugin/`` (``metadata.pluginRoot`` is put before a bare name). An object
   ``source`` (``github``, ``url``, ``git-subdir``, ``npm``) is a plugin kept elsewhere: it

@@ -15,6 +15,12 @@ So the Markdown files of a replaced default folder that no path names are no com
 once, against the manifest, how many it leaves out, as Claude Code warns of the ignored
 folder in ``claude plugin list``.
 
+A plugin's marketplace entry may hold the same fields, merged with its plugin.json, or,
+with ``"strict": false``, its whole definition
+(https://code.claude.com/docs/en/plugin-marketplaces#strict-mode): its paths are read the
+same way, relative to the plugin's folder; hooks or servers it holds inline are not read
+(they would be items of the marketplace file, no file of the plugin), which is said.
+
 `declared_paths` turns the paths into ``{file: Declared}`` for the files they name: every
 ``.md`` file below a commands or agents folder (or the file itself), each hooks or
 mcpServers JSON file. A skill is a SKILL.md wherever it lies, so a skills path is only
@@ -32,6 +38,7 @@ import posixpath
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from skill_retriever.ingest.plugin_manifests import PluginSpec
 from skill_retriever.ingest.result import Problem, Unread
@@ -116,50 +123,85 @@ def declared_paths(
     replaced = {} if replaced is None else replaced
     skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
     for folder, spec in sorted(plugins.items()):
-        if spec.manifest is None:
-            continue
+        declaring = _declaring(spec, read_json, root)
+        for fields, where in declaring:
+
+            def warn(message: str, where: str = where) -> None:
+                problems.append(Problem(where, message, unread=Unread.NOTHING))
+
+            if fields is spec.entry:
+                for field in sorted(_INLINE):
+                    if isinstance(fields.get(field), dict):
+                        warn(f"plugin {fields.get('name')!r} holds {field} inline in its marketplace entry, "
+                             "which this index does not read: they are not among its components "
+                             f"(Claude Code loads them with the plugin; a file named by a {field} path is read)")
+            _read_paths(fields, folder, files, root, warn, out)
+        for field in _REPLACING:
+            by = next((where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)
+            if by is None:
+                continue
+            default = posixpath.join(folder, field)
+            replaced[default] = field
+            left = [f for f in files if f.startswith(f"{default}/") and f.lower().endswith(".md")
+                    and f not in out and not _in_skill(f, default, skill_folders)]
+            if left:
+                many = f"{len(left)} file{'s' if len(left) > 1 else ''}"
+                problems.append(Problem(by, (
+                    f"{field!r} replaces the default {field}/ folder, which Claude Code then does not "
+                    f"load: its {many} no {field} path names ({left[0]}{', ...' if len(left) > 1 else ''}) "
+                    f"not indexed; list './{field}/' in {field!r} to keep them"), unread=Unread.NOTHING))
+    return out
+
+
+def _declaring(
+    spec: PluginSpec, read_json: Callable[[str], object], root: Path
+) -> list[tuple[dict[str, Any], str]]:
+    """What declares the plugin's components, and where to report it: its plugin.json,
+    then its marketplace entry, whose component fields are merged with the plugin.json's
+    (or, with ``"strict": false``, are the whole definition: the same fields, read the
+    same way; https://code.claude.com/docs/en/plugin-marketplaces#strict-mode)."""
+    out: list[tuple[dict[str, Any], str]] = []
+    if spec.manifest is not None:
         try:
             manifest = read_json(spec.manifest)
-        except Exception:  # noqa: BLE001, S112  (reported once, as the plugin's: `Reader.manifest`)
-            continue
-        if not isinstance(manifest, dict):
-            continue
-        where = str(root / spec.manifest)
-
-        def warn(message: str, where: str = where) -> None:
-            problems.append(Problem(where, message, unread=Unread.NOTHING))
-
-        for field, kind in _FIELDS.items():
-            paths, why = manifest_paths(manifest, field)
-            if why is not None:
-                warn(why)
-            for path in paths:
-                named = _named(path, folder, files, root)
-                if isinstance(named, str):
-                    warn(f"{field} path {path!r:.120} {named}")
-                    continue
-                target, found = named
-                if kind is NodeKind.SKILL:
-                    continue  # a SKILL.md is a skill wherever it lies
-                wanted = ".json" if field in _INLINE else ".md"
-                kept = [f for f in found if f.lower().endswith(wanted)]
-                if not kept:
-                    warn(f"{field} path {path!r:.120} holds no {wanted} file; nothing read from it")
-                base = "" if target in files else target
-                for f in kept:
-                    out.setdefault(f, Declared(kind, base, folder))
-        for field in _REPLACING:
-            if isinstance(manifest.get(field), (str, list)):
-                default = posixpath.join(folder, field)
-                replaced[default] = field
-                left = [f for f in files if f.startswith(f"{default}/") and f.lower().endswith(".md")
-                        and f not in out and not _in_skill(f, default, skill_folders)]
-                if left:
-                    many = f"{len(left)} file{'s' if len(left) > 1 else ''}"
-                    warn(f"{field!r} replaces the default {field}/ folder, which Claude Code then does not "
-                         f"load: its {many} no {field} path names ({left[0]}{', ...' if len(left) > 1 else ''}) "
-                         f"not indexed; list './{field}/' in {field!r} to keep them")
+        except Exception:  # noqa: BLE001  (reported once, as the plugin's: `Reader.manifest`)
+            manifest = None
+        if isinstance(manifest, dict):
+            out.append((manifest, str(root / spec.manifest)))
+    if spec.entry is not None and spec.marketplace_rel is not None and any(f in spec.entry for f in _FIELDS):
+        out.append((spec.entry, str(root / spec.marketplace_rel)))
     return out
+
+
+def _read_paths(
+    fields: Mapping[str, object],
+    folder: str,
+    files: Collection[str],
+    root: Path,
+    warn: Callable[[str], None],
+    out: dict[str, Declared],
+) -> None:
+    """Add to ``out`` the files the component paths of ``fields`` name in the plugin's
+    ``folder``; what cannot be read is said by ``warn``."""
+    for field, kind in _FIELDS.items():
+        paths, why = manifest_paths(fields, field)
+        if why is not None:
+            warn(why)
+        for path in paths:
+            named = _named(path, folder, files, root)
+            if isinstance(named, str):
+                warn(f"{field} path {path!r:.120} {named}")
+                continue
+            target, found = named
+            if kind is NodeKind.SKILL:
+                continue  # a SKILL.md is a skill wherever it lies
+            wanted = ".json" if field in _INLINE else ".md"
+            kept = [f for f in found if f.lower().endswith(wanted)]
+            if not kept:
+                warn(f"{field} path {path!r:.120} holds no {wanted} file; nothing read from it")
+            base = "" if target in files else target
+            for f in kept:
+                out.setdefault(f, Declared(kind, base, folder))
 
 
 def _in_skill(rel: str, top: str, skill_folders: set[str]) -> bool:
