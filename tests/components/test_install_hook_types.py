@@ -125,3 +125,23 @@ def test_a_hook_of_a_type_its_event_does_not_run_is_skipped_saying_so(tmp_path: 
     assert "PreCompact runs only command, http and mcp_tool hooks" in status["compact-agent"].reason
     settings = json.loads((project / ".claude/settings.json").read_text())
     assert set(settings["hooks"]) == {"SessionStart", "Notification", "TeammateIdle"}
+
+
+def test_a_matcher_on_an_event_without_matchers_is_noted(tmp_path: Path) -> None:
+    """Stop, UserPromptSubmit and the other events the hooks reference lists "don't support
+    matchers and always fire on every occurrence", the matcher "silently ignored"
+    (https://code.claude.com/docs/en/hooks#matcher-patterns): a hook written for ``Bash``
+    under ``Stop`` runs on every stop, which the plan now says."""
+    hook = {"type": "command", "command": "echo stopped"}
+    groups = {"stop-bash": ("Stop", {"matcher": "Bash", "hooks": [hook]}),
+              "stop-star": ("Stop", {"matcher": "*", "hooks": [hook]}),
+              "pre-bash": ("PreToolUse", {"matcher": "Bash", "hooks": [hook]})}
+    index = hooks_index(tmp_path, groups)
+    by_name = {n.name: n.id for n in index.nodes.values()}
+    plan = install(index, [by_name[n] for n in groups], tmp_path / "project")
+    index.close()
+    status = {c.name: c for c in plan.components}
+    assert {c.status for c in status.values()} == {"install"}
+    assert "matcher 'Bash' is ignored on Stop" in status["stop-bash"].reason
+    assert "runs on every Stop" in status["stop-bash"].reason
+    assert "ignored" not in status["stop-star"].reason and "ignored" not in status["pre-bash"].reason

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["HOOK_EVENTS", "event_problem", "events_problem", "type_problem"]
+__all__ = ["HOOK_EVENTS", "event_problem", "events_problem", "matcher_note", "type_problem"]
 
 HOOK_EVENTS = frozenset({
     "SessionStart", "Setup", "InstructionsLoaded", "UserPromptSubmit", "UserPromptExpansion",
@@ -85,3 +85,20 @@ def events_problem(events: Iterable[str]) -> str | None:
         f"hook, permission and env setting in it; {fix} in the hook's file and index it again, "
         f"or add the hook to settings.json by hand if your Claude Code version documents {it}"
     )
+
+
+#: Events that "don't support matchers and always fire on every occurrence": a matcher there
+#: is "silently ignored" (https://code.claude.com/docs/en/hooks#matcher-patterns).
+_NO_MATCHER = frozenset({
+    "UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted",
+    "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "CwdChanged",
+})
+
+
+def matcher_note(event: str, matcher: object) -> str | None:
+    """What to say of ``matcher`` on ``event`` when Claude Code ignores it (None when it
+    does not, or the matcher matches everything anyway: absent, '' or '*')."""
+    if event not in _NO_MATCHER or matcher in (None, "", "*"):
+        return None
+    return (f"its matcher {matcher!r:.60} is ignored on {event}, which has no matcher in Claude Code: "
+            f"the hook runs on every {event}")

@@ -59,7 +59,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.components.install.hook_events import events_problem, type_problem
+from skill_retriever.components.install.hook_events import (
+    events_problem,
+    matcher_note,
+    type_problem,
+)
 from skill_retriever.components.install.hook_fields import HOOK_KEYS, hook_problem, posix_shell
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -204,6 +208,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     written = [e for e in every if e.hook.get("type") == "command"]
     entries = written
     out = Rendered()
+    out.notes += list(dict.fromkeys(n for e in every if (n := matcher_note(e.event, e.matcher))))
     if any(e.hook.get("once") is True for e in every):
         out.notes.append(
             "a hook of it has once: true, which Claude Code honours only in a skill's "
