@@ -1,12 +1,15 @@
 """Shared fixtures: a tiny hand-made knowledge graph (tests/tiny_graph.py) indexed with
-the fast HashingEmbedder, and the real bundled MiniLM (loaded once per session)."""
+the fast HashingEmbedder, the real bundled MiniLM (loaded once per session) and
+``graphs/coding_agent.py`` imported by path as LangGraph Server does."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from graph_modules import load_graph_module
 from tiny_graph import build_tiny_index
 
 from skill_retriever.stores.embedder import SentenceTransformerEmbedder
@@ -37,3 +40,9 @@ def real_embedder() -> SentenceTransformerEmbedder:
     embedder = SentenceTransformerEmbedder()
     assert embedder.dim == 384
     return embedder
+
+
+@pytest.fixture(scope="session")
+def coding_agent() -> ModuleType:
+    """``graphs/coding_agent.py``, imported by path once (tests/graph_modules.py)."""
+    return load_graph_module("coding_agent")

@@ -14,9 +14,7 @@ setting over the limits on the index the call names too.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -33,7 +31,6 @@ from skill_retriever.indexing import index_sources, sample_catalogue_path
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-REPO = Path(__file__).resolve().parents[1]
 QUERY = "design a postgres schema"
 
 BAD_SEARCH = [
@@ -66,16 +63,6 @@ def index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def context(index_path: Path) -> RetrievalContext:
     return RetrievalContext(index=Index.open(index_path, embedder=HashingEmbedder(64)), config=RetrievalConfig(rerank=False))
-
-
-@pytest.fixture(scope="module")
-def coding_agent() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_thread_bad_inputs_coding_agent", REPO / "graphs" / "coding_agent.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def thread(name: str) -> dict[str, Any]:

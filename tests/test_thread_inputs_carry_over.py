@@ -17,9 +17,7 @@ last node of those graphs writes the defaults), while a failed run keeps them, s
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -40,7 +38,6 @@ from skill_retriever.indexing import index_sources, sample_catalogue_path
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-REPO = Path(__file__).resolve().parents[1]
 HOOK_TASK = {"task": "block secrets before commit", "kinds": "hook", "k": 1, "token_budget": 300}
 SCHEMA_TASK = {"task": "design a postgres schema"}
 MCP = "build an MCP server for an external API"
@@ -74,17 +71,6 @@ def served_dir(index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv(srv.PRINCIPALS_ENV, raising=False)
     shutil.copytree(index_path, tmp_path / "served")
     return tmp_path / "served"
-
-
-@pytest.fixture(scope="module")
-def coding_agent() -> ModuleType:
-    """``graphs/coding_agent.py``, imported by path as LangGraph Server does."""
-    spec = importlib.util.spec_from_file_location("_thread_inputs_coding_agent", REPO / "graphs" / "coding_agent.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def thread(name: str) -> dict[str, Any]:
