@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from files import write_file
+from repair_checks import repaired
 
-from skill_retriever.cli import main
 from skill_retriever.components.install import install
 from skill_retriever.indexing import index_sources
 from skill_retriever.ingest import skill_records as rec
@@ -192,18 +192,10 @@ def test_repair_takes_the_secrets_out_of_an_older_index(
     index_dir = tmp_path / "index"
     with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
         index.upsert(list(old.values()))
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    out = capsys.readouterr().out
-    assert "redacted the secrets of 3 skill, agent or command item(s)" in out, out
-    with Index.open(index_dir) as index:
-        held = index.snapshot().nodes
+    held = repaired(index_dir, capsys, "redacted the secrets of 3 skill, agent or command item(s)", (TOKEN, PASSWORD))
     assert not [s for s in SECRETS if s in json.dumps([n.to_dict() for n in held.values()])]
     # scrubbed, an old item is what ingest writes now, so re-indexing embeds nothing again
     assert {n.attrs["path"]: n.to_dict() for n in held.values()} == {r: n.to_dict() for r, n in now.items()}
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
-    assert TOKEN.encode() not in raw and PASSWORD.encode() not in raw
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    assert "redacted" not in capsys.readouterr().out
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data/skills")

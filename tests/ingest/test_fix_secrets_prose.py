@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from files import write_file
+from repair_checks import repaired, stored_bytes
 
 from skill_retriever.cli import main
 from skill_retriever.ingest import documents
@@ -137,7 +138,7 @@ def test_a_runbook_folder_keeps_no_secret_in_the_index_or_in_query_snippets(
     assert main(["index", str(root), "--kind", "docs", *args, "--embedder", "hashing-64"]) == 0
     assert main(["query", "restore credentials deploy key session", *args, "--json"]) == 0
     out = capsys.readouterr().out
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
+    raw = stored_bytes(index_dir)
     assert [s for s in SECRETS if s.encode() in raw or s in out] == []
     with Index.open(index_dir) as index:
         (node,) = index.snapshot().nodes.values()
@@ -179,17 +180,9 @@ def test_repair_redacts_documents_an_older_index_holds(
     index_dir = tmp_path / "index"
     with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
         index.upsert(old)
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    out = capsys.readouterr().out
-    assert "redacted the secrets of 2 document item(s)" in out, out
-    with Index.open(index_dir) as index:
-        held = index.snapshot().nodes
+    held = repaired(index_dir, capsys, "redacted the secrets of 2 document item(s)", SECRETS)
     # repaired, an old item is what ingest writes now: re-indexing rewrites nothing
     assert {i: n.to_dict() for i, n in held.items()} == {i: n.to_dict() for i, n in now.items()}
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
-    assert [s for s in SECRETS if s.encode() in raw] == []
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    assert "redacted" not in capsys.readouterr().out
 
 
 N = 200_000

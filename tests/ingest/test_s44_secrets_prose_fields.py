@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from files import write_file
+from repair_checks import repaired, stored_bytes
 
 from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
@@ -108,7 +109,7 @@ def test_an_index_and_its_searches_hold_none_of_them(tmp_path: Path, index_dir: 
     args = ["--index-dir", str(index_dir), "--json"]
     assert main(["query", "review gate database run report passphrase", *args]) == 0
     out = capsys.readouterr().out
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
+    raw = stored_bytes(index_dir)
     assert [s for s in SECRETS if s.encode() in raw or s in out] == []
     assert "Review gate" in out
 
@@ -128,15 +129,9 @@ def test_repair_applies_the_prose_rules_to_hooks_and_mcp_servers(
     assert [n.id for n in now.values() if scrubbed(n) is not None] == []  # ingest now: nothing to do
     with Index.open(index_dir) as index:
         index.upsert(old)
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    assert "redacted the secrets of 3 hook or MCP server item(s)" in capsys.readouterr().out
-    with Index.open(index_dir) as index:
-        held = {i: n.to_dict() for i, n in index.snapshot().nodes.items()}
-    assert held == {i: n.to_dict() for i, n in now.items()}  # repaired is what ingest writes now
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
-    assert [s for s in SECRETS if s.encode() in raw] == []
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    assert "redacted" not in capsys.readouterr().out
+    held = repaired(index_dir, capsys, "redacted the secrets of 3 hook or MCP server item(s)", SECRETS)
+    # repaired is what ingest writes now
+    assert {i: n.to_dict() for i, n in held.items()} == {i: n.to_dict() for i, n in now.items()}
 
 
 def test_repair_takes_a_pem_block_out_of_an_mcp_text_of_another_shape() -> None:

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from repair_checks import repaired
 
-from skill_retriever.cli import main
 from skill_retriever.ingest.scrub import scrubbed
 from skill_retriever.model import Node
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -45,20 +45,11 @@ def test_repair_redacts_secrets_an_older_index_kept(tmp_path: Path, capsys: pyte
     index_dir = tmp_path / "index"
     with Index.open(index_dir, embedder=HashingEmbedder(), create=True) as index:
         index.upsert([*old_items(), Node(id="old/skills/x", kind="skill", name="x", text="plain skill")])
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    out = capsys.readouterr().out
-    assert "redacted the secrets of 2 hook or MCP server item(s)" in out, out
-    with Index.open(index_dir) as index:
-        stored = json.dumps([n.to_dict() for n in index.snapshot().nodes.values()])
-        hook = index.snapshot().nodes["old/hooks/notify.json"]
+    held = repaired(index_dir, capsys, "redacted the secrets of 2 hook or MCP server item(s)", (TOKEN, PASSWORD))
+    stored = json.dumps([n.to_dict() for n in held.values()])
+    hook = held["old/hooks/notify.json"]
     assert TOKEN not in stored and PASSWORD not in stored
     assert "[redacted]" in hook.attrs["runs"][0]["command"] and "https://hooks.example.com/notify" in hook.text
-    raw = b"".join(p.read_bytes() for p in index_dir.iterdir() if p.name.startswith("items.sqlite"))
-    # not left in free pages either (secure_delete: on by default in some SQLite builds, set by the index for all)
-    assert TOKEN.encode() not in raw and PASSWORD.encode() not in raw
-    # a second repair finds nothing to do
-    assert main(["repair", "--index-dir", str(index_dir)]) == 0
-    assert "redacted" not in capsys.readouterr().out
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data/skills")
