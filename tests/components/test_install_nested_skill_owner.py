@@ -15,29 +15,28 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
+
+from skill_retriever.cli import main
 
 ROOT = "repo/skills/app-builder"
-
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def md(name: str, description: str) -> str:
     return f"---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n"
 
 
-@pytest.fixture
-def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    repo = tmp_path / "repo"
-    write(repo / "skills/app-builder/SKILL.md", md("app-builder", "Application building orchestrator."))
-    write(repo / "skills/app-builder/templates/SKILL.md", md("templates", "Project scaffolding templates."))
-    write(repo / "skills/app-builder/templates/python-fastapi/TEMPLATE.md",
-          md("python-fastapi", "FastAPI REST API template principles."))
-    write(repo / "skills/app-builder/rules/style.md", md("house-style", "How app-builder writes code."))
-    ix = tmp_path / "ix"
-    assert run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One index of the layout for the module: its tests only plan installs (--dry-run)."""
+    repo = tmp_path_factory.mktemp("nested-skill-owner") / "repo"
+    write_file(repo, "skills/app-builder/SKILL.md", md("app-builder", "Application building orchestrator."))
+    write_file(repo, "skills/app-builder/templates/SKILL.md", md("templates", "Project scaffolding templates."))
+    write_file(repo, "skills/app-builder/templates/python-fastapi/TEMPLATE.md",
+               md("python-fastapi", "FastAPI REST API template principles."))
+    write_file(repo, "skills/app-builder/rules/style.md", md("house-style", "How app-builder writes code."))
+    ix = repo.parent / "ix"
+    assert main(["index", str(repo), "--index-dir", str(ix), "--embedder", "hashing-64"]) == 0
     return ix
 
 

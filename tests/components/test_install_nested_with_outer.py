@@ -13,30 +13,30 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
+
+from skill_retriever.cli import main
 
 ROOT = "repo/skills/game-development"
 NESTED = ".claude/skills/game-development/2d-games/SKILL.md"
 ALONE = ".claude/skills/2d-games/SKILL.md"
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def md(name: str, description: str, extra: str = "") -> str:
     return f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody of {name}.\n"
 
 
-@pytest.fixture
-def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    repo = tmp_path / "repo"
-    write(repo / "skills/game-development/SKILL.md", md("game-development", "Game development orchestrator."))
-    write(repo / "skills/game-development/2d-games/SKILL.md", md("2d-games", "Sprites, tilemaps, 2D physics."))
-    write(repo / "skills/level-editor/SKILL.md",
-          md("level-editor", "Builds game levels.", "requires: [game-development]\n"))
-    ix = tmp_path / "ix"
-    assert run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One index of the layout for the module: its tests install from it into targets of
+    their own and write nothing to it or to its source."""
+    repo = tmp_path_factory.mktemp("nested-with-outer") / "repo"
+    write_file(repo, "skills/game-development/SKILL.md", md("game-development", "Game development orchestrator."))
+    write_file(repo, "skills/game-development/2d-games/SKILL.md", md("2d-games", "Sprites, tilemaps, 2D physics."))
+    write_file(repo, "skills/level-editor/SKILL.md",
+               md("level-editor", "Builds game levels.", "requires: [game-development]\n"))
+    ix = repo.parent / "ix"
+    assert main(["index", str(repo), "--index-dir", str(ix), "--embedder", "hashing-64"]) == 0
     return ix
 
 
