@@ -1,6 +1,7 @@
 """Shared fixtures: a tiny hand-made knowledge graph (tests/tiny_graph.py) indexed with
-the fast HashingEmbedder, the real bundled MiniLM (loaded once per session) and
-``graphs/coding_agent.py`` imported by path as LangGraph Server does."""
+the fast HashingEmbedder, one small real index of the bundled sample catalogue, the real
+bundled MiniLM (loaded once per session) and ``graphs/coding_agent.py`` imported by path
+as LangGraph Server does."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from graph_modules import load_graph_module
 from tiny_graph import build_tiny_index
 
-from skill_retriever.stores.embedder import SentenceTransformerEmbedder
+from skill_retriever.indexing import index_sources, sample_catalogue_path
+from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
 
 pytest_plugins = ["network_guard"]  # fail any test that opens a non-loopback socket
@@ -32,6 +34,23 @@ def shared_tiny_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Inde
     index = build_tiny_index(tmp_path_factory.mktemp("tiny") / "index")
     yield index
     index.close()
+
+
+@pytest.fixture(scope="session")
+def sample_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample catalogue indexed once a session (Chroma on disk, BM25, graph),
+    with the deterministic hashing embedder so no model loads. Tests only read it; one
+    that would change it copies the folder first."""
+    path = tmp_path_factory.mktemp("sample-catalogue") / "sample-index"
+    index = Index.open(path, embedder=HashingEmbedder(64), create=True)
+    index_sources(index, [sample_catalogue_path()])
+    index.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_index(sample_index_path: Path) -> Index:
+    return Index.open(sample_index_path, embedder=HashingEmbedder(64), create=False)
 
 
 @pytest.fixture(scope="session")

@@ -27,8 +27,6 @@ from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.graph import build_graph
-from skill_retriever.indexing import index_sources, sample_catalogue_path
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 QUERY = "design a postgres schema"
@@ -52,17 +50,8 @@ BAD_TASK = [
 
 
 @pytest.fixture(scope="module")
-def index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("thread-bad-inputs") / "sample"
-    index = Index.open(path, embedder=HashingEmbedder(64), create=True)
-    index_sources(index, [sample_catalogue_path()])
-    index.close()
-    return path
-
-
-@pytest.fixture(scope="module")
-def context(index_path: Path) -> RetrievalContext:
-    return RetrievalContext(index=Index.open(index_path, embedder=HashingEmbedder(64)), config=RetrievalConfig(rerank=False))
+def context(sample_index: Index) -> RetrievalContext:
+    return RetrievalContext(index=sample_index, config=RetrievalConfig(rerank=False))
 
 
 def thread(name: str) -> dict[str, Any]:
@@ -100,11 +89,11 @@ OVER_LIMITS = [
 
 @pytest.mark.parametrize(("bad", "said"), BAD_SEARCH + OVER_LIMITS)
 def test_the_served_graph_refuses_a_bad_value_before_the_thread_keeps_it(
-    index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: dict[str, Any], said: str
+    sample_index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: dict[str, Any], said: str
 ) -> None:
     monkeypatch.setenv(srv.INDEX_DIRS_ENV, str(tmp_path))
     monkeypatch.delenv(srv.PRINCIPALS_ENV, raising=False)
-    shutil.copytree(index_path, tmp_path / "served")
+    shutil.copytree(sample_index_path, tmp_path / "served")
     ctx = {"index_dir": str(tmp_path / "served"), "rerank": False}
     served = srv.build_server_graph(checkpointer=InMemorySaver())
     with pytest.raises(ConfigError, match=said):
@@ -114,10 +103,10 @@ def test_the_served_graph_refuses_a_bad_value_before_the_thread_keeps_it(
 
 
 def test_the_served_graph_takes_a_cost_setting_within_its_limits(
-    index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample_index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(srv.INDEX_DIRS_ENV, str(tmp_path))
-    shutil.copytree(index_path, tmp_path / "served")
+    shutil.copytree(sample_index_path, tmp_path / "served")
     ctx = {"index_dir": str(tmp_path / "served"), "rerank": False}
     served = srv.build_server_graph(checkpointer=InMemorySaver())
     answer = served.invoke({"query": QUERY, "k": 2, "profile": {"channel_depth": 1}}, thread("w"), context=ctx)

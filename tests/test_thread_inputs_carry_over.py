@@ -34,8 +34,6 @@ from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import IndexNotFoundError
 from skill_retriever.graph import build_graph
 from skill_retriever.graph import graph as retrieval_graph
-from skill_retriever.indexing import index_sources, sample_catalogue_path
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 HOOK_TASK = {"task": "block secrets before commit", "kinds": "hook", "k": 1, "token_budget": 300}
@@ -44,32 +42,18 @@ MCP = "build an MCP server for an external API"
 GIF = "make an animated gif for slack"
 
 
-@pytest.fixture(scope="module")
-def index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("thread-inputs") / "sample"
-    index = Index.open(path, embedder=HashingEmbedder(64), create=True)
-    index_sources(index, [sample_catalogue_path()])
-    index.close()
-    return path
-
-
-@pytest.fixture(scope="module")
-def index(index_path: Path) -> Index:
-    return Index.open(index_path, embedder=HashingEmbedder(64))
+@pytest.fixture
+def context(sample_index: Index) -> RetrievalContext:
+    return RetrievalContext(index=sample_index, config=RetrievalConfig(rerank=False))
 
 
 @pytest.fixture
-def context(index: Index) -> RetrievalContext:
-    return RetrievalContext(index=index, config=RetrievalConfig(rerank=False))
-
-
-@pytest.fixture
-def served_dir(index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def served_dir(sample_index_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the index that the served graphs may open (the deployment offers
     ``tmp_path``), searched as public callers."""
     monkeypatch.setenv(srv.INDEX_DIRS_ENV, str(tmp_path))
     monkeypatch.delenv(srv.PRINCIPALS_ENV, raising=False)
-    shutil.copytree(index_path, tmp_path / "served")
+    shutil.copytree(sample_index_path, tmp_path / "served")
     return tmp_path / "served"
 
 
