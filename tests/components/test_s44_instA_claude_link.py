@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from cli_calls import run
+from read_only_target import mount_read_only
 
 from skill_retriever.adapters.mcp_server import build_server
-from skill_retriever.components.install import target as target_module
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -161,29 +159,12 @@ def test_a_claude_link_to_nothing_or_to_a_folder_holding_the_target_is_refused_a
     assert code == 1 and json.loads(out)["refused"].startswith(said[0].removeprefix("refused: "))
 
 
-def _read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """``folder`` as a read-only file system shows it (no mount can be made here)."""
-    real_access, real_statvfs = os.access, os.statvfs
-
-    class ReadOnly:
-        f_flag = os.ST_RDONLY
-
-    def access(path: Any, mode: int) -> bool:
-        return not Path(path).is_relative_to(folder) and real_access(path, mode)
-
-    def statvfs(path: Any) -> Any:
-        return ReadOnly() if Path(path).is_relative_to(folder) else real_statvfs(path)
-
-    monkeypatch.setattr(target_module.os, "access", access)
-    monkeypatch.setattr(target_module.os, "statvfs", statvfs)
-
-
 def test_a_read_only_target_exits_1_with_the_same_refusal_dry_or_not(
     index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "romnt"
     project.mkdir()
-    _read_only(monkeypatch, project)
+    mount_read_only(monkeypatch, project)
     code, dry, err = _install(capsys, index_dir, project, "--dry-run")
     assert code == 1 and err == ""
     (dry_line,) = [x for x in dry.splitlines() if x.startswith("refused: ")]
@@ -208,7 +189,7 @@ def test_uninstall_from_a_read_only_target_exits_1_as_its_dry_run(
     project = tmp_path / "proj"
     assert _install(capsys, index_dir, project)[0] == 0
     before = sorted(p.relative_to(project).as_posix() for p in project.rglob("*"))
-    _read_only(monkeypatch, project / ".claude/agents")
+    mount_read_only(monkeypatch, project / ".claude/agents")
     code, dry, _ = run(capsys, "uninstall", "teams", "--target", project, "--dry-run")
     assert code == 1 and "refused: cannot write into" in dry
     code, out, err = run(capsys, "uninstall", "teams", "--target", project)

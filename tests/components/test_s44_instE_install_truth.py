@@ -20,17 +20,15 @@ hooks where it is present).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from cli_calls import run
+from read_only_target import mount_read_only
 
 from skill_retriever.components.install import install
-from skill_retriever.components.install import target as target_module
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.target import TargetRefusedError
 from skill_retriever.stores.index import Index
@@ -170,23 +168,6 @@ def test_the_real_refusal_carries_the_plan_its_dry_run_shows(index_dir: Path, tm
     assert list(project.iterdir()) == [project / ".claude"]
 
 
-def _read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """``folder`` as a read-only file system shows it (no mount can be made here)."""
-    real_access, real_statvfs = os.access, os.statvfs
-
-    class ReadOnly:
-        f_flag = os.ST_RDONLY
-
-    def access(path: Any, mode: int) -> bool:
-        return not Path(path).is_relative_to(folder) and real_access(path, mode)
-
-    def statvfs(path: Any) -> Any:
-        return ReadOnly() if Path(path).is_relative_to(folder) else real_statvfs(path)
-
-    monkeypatch.setattr(target_module.os, "access", access)
-    monkeypatch.setattr(target_module.os, "statvfs", statvfs)
-
-
 def test_installing_again_what_is_there_is_no_refusal_on_a_read_only_target(
     index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -194,7 +175,7 @@ def test_installing_again_what_is_there_is_no_refusal_on_a_read_only_target(
     assert _install(capsys, index_dir, project, "edit-logger", "notes")[0] == 0
     _write(project / "checks/budget.js", "")  # what framework-notes runs: it would install
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
-    _read_only(monkeypatch, project)
+    mount_read_only(monkeypatch, project)
     for more in (("--dry-run",), ()):
         code, out = _install(capsys, index_dir, project, "edit-logger", "notes", *more)
         assert code == 0 and "refused" not in out, out
