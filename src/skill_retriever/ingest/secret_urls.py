@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import is_placeholder, is_reference, secret_name
+from skill_retriever.ingest.secret_values import (
+    is_placeholder,
+    is_reference,
+    secret_name,
+)
 
 __all__ = ["redact_shell_urls", "redact_urls"]
 
@@ -45,6 +49,13 @@ _WEBHOOK_RE = re.compile(
     r"|hooks\.zapier\.com/hooks/catch/(?P<zapier>\d+/\w+)"
     r"|maker\.ifttt\.com/(?:trigger/[\w.-]+/(?:json/)?with/key|use)/(?P<ifttt>[\w-]+))"
 )
+#: A part of a webhook's path that holds no key: an upper-case word or an id of zeros
+#: (``YOUR/SLACK/WEBHOOK``; Slack's own ``T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX``).
+#: Every real key holds digits or lower case (Slack's, Discord's, IFTTT's are mixed case,
+#: 22 to 68 characters; Telegram's, Zapier's and Teams' hold digits).
+_KEYLESS_PART_RE = re.compile(r"[A-Z]+|[A-Z]?0+")
+#: A hydra ``http-post-form`` mark (``^PASS^``) and the ``:`` that ends the form's body.
+_HYDRA_FIELD_RE = re.compile(r"\^[A-Z][A-Z0-9]*\^(?::|$)")
 _WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
 #: A part of every URL `_WEBHOOK_RE` reads: a text without one holds none, and is not
 #: scanned (`re` tries each host at each position of a page).
@@ -59,7 +70,9 @@ def redact_urls(text: str) -> str:
     token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
     becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
     What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
-    ``https://<token>@host``) and the user info examples write (``user:pass@localhost``).
+    ``?key=API_KEY``, ``https://<token>@host``, ``wss://${AUTH}@host``, hydra's
+    ``pass=^PASS^``: `is_placeholder`) and the user info examples write
+    (``user:pass@localhost``).
     """
     return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
 
@@ -85,7 +98,7 @@ def _redact_urls(
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value)):
+        if not secret or not value or _placeholder_value(value) or (keep_references and is_reference(value)):
             return m[0]
         return f"{sep}{name}={REDACTED}"
 
@@ -113,6 +126,19 @@ def _example_user_info(user: str, password: str | None) -> bool:
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
 
 
+def _placeholder_value(value: str) -> bool:
+    """Whether a query parameter's value only shows where a secret goes: a placeholder
+    (`is_placeholder`), or a hydra form's mark with the failure text after it
+    (``/login:user=^USER^&pass=^PASS^:Invalid``, where ``:`` ends the form body)."""
+    return is_placeholder(value) or _HYDRA_FIELD_RE.match(value) is not None
+
+
 def _webhook(m: re.Match[str]) -> str:
     group = next(g for g in _WEBHOOK_GROUPS if m[g] is not None)
+    parts = m[group].split("/")
+    # Kept when a part says it is a placeholder (``YOUR``, ``XXXX``) and none may be a key:
+    # ``YOUR/SLACK/WEBHOOK``, not ``T0/B0/XYZ`` or ``YOUR/SLACK/abcdEFGH1234``.
+    marked = any(part == "YOUR" or is_placeholder(part) for part in parts)
+    if marked and all(is_placeholder(part) or _KEYLESS_PART_RE.fullmatch(part) for part in parts):
+        return m[0]
     return replace_group(m, group, REDACTED)

@@ -33,9 +33,25 @@ PROSE_VALUE = (
 #: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
 #: ``keywords`` name no secret; an MCP server's arguments keep `secrets.SECRET_RE`.
 _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
-#: A value that only shows where a secret goes (``your_token``, ``<api-key>``, ``xxx``):
-#: documentation, kept as written (a hook's help text says ``export VERCEL_TOKEN=your_token``).
-_PLACEHOLDER_RE = re.compile(r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}", re.IGNORECASE)
+#: A value that only shows where a secret goes: documentation, kept as written (a hook's
+#: help text says ``export VERCEL_TOKEN=your_token``; a skill calls ``?key=API_KEY``).
+#: ``your_token``, ``<api-key>``, ``xxx``, ``***``, ``...``; an upper-case name of words
+#: joined by ``_`` (``API_KEY``, ``YOUR_TOKEN``, ``DB_PASSWORD_2``: each word 12 letters at
+#: most, so ``AKIAIOSFODNN7EXAMPLE`` or upper-case hex is none), or one word that names a
+#: secret (``TOKEN``, ``PASSWORD``, ``APIKEY``); a variable or template (``${AUTH}``,
+#: ``$API_KEY``, ``%API_KEY%``, ``{token}``, ``{{ token }}``: a bare ``$`` only before an
+#: upper-case name, as a password may start with ``$``); and the marks tools substitute
+#: (hydra's ``^PASS^``, Burp Intruder's ``§password§``, ffuf's ``FUZZ``).
+_PLACEHOLDER_RE = re.compile(
+    r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}"
+    r"|(?-i:[A-Z]{1,12}(?:_(?:[A-Z]{1,12}|[0-9]{1,3}))+)"
+    r"|(?-i:(?:API|ACCESS|AUTH|SECRET|PRIVATE|CLIENT|APP|BOT|DB|ADMIN|USER)?"
+    r"(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PASSWD|PWD|PASSPHRASE|AUTH|CREDENTIALS?))"
+    r"|\$\{[A-Za-z_]\w*\}|\$\{\{[^{}]*\}\}|(?-i:\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%)"
+    r"|\{[A-Za-z_]\w*\}|\{\{\s*[\w.]+\s*\}\}"
+    r"|(?-i:\^[A-Z][A-Z0-9]*\^|FUZ[0-9]*Z)|§[^§\s]*§",
+    re.IGNORECASE,
+)
 
 #: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
 #: api key, ``PGPASSWORD`` -> pgpassword.

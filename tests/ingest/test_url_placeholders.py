@@ -1,0 +1,116 @@
+"""A URL's placeholder is kept, a real-looking secret in the same place still goes.
+
+The kept lines are the ones real skills write (../shared/data/skills): trailofbits'
+firebase-apk-scanner (``?key=API_KEY``), the pentest skills' hydra and Burp Intruder
+examples (``pass=^PASS^:Invalid``, ``password=§password§``), bright-data-best-practices
+(``wss://${AUTH}@brd.superproxy.io``) and a deployment command's Slack webhook
+(``YOUR/SLACK/WEBHOOK``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.secret_formats import REDACTED as R
+from skill_retriever.ingest.secret_urls import redact_urls
+from skill_retriever.ingest.secret_values import is_placeholder
+from skill_retriever.ingest.secrets import redact_command
+
+PLACEHOLDERS = [
+    "API_KEY", "YOUR_TOKEN", "DB_PASSWORD_2", "TOKEN", "PASSWORD", "APIKEY",
+    "${AUTH}", "${api_key}", "${{ secrets.API_KEY }}", "$API_KEY", "%API_KEY%",
+    "{token}", "{{ token }}", "<token>", "^PASS^", "^USER64^", "§password§", "FUZZ",
+    "xxx", "***", "...", "'API_KEY'",
+]
+#: Values a secret may be: upper-case random (an AWS key id, upper-case hex), a password
+#: that starts with ``$`` or ``%``, lower-case ``password`` (a real, weak one), a lone
+#: upper-case word that names no secret.
+REAL_LOOKING = [
+    "AKIAIOSFODNN7EXAMPLE", "9F86D081884C7D659A2FEAA0C55AD015", "ABCDEF0123456789ABCDEF0123456789",
+    "ABCDEFGHIJKLMNOPQRSTUVWX", "QWERTYUIOPASDFGHJKLZ_X", "$ecretP4ss", "$ecret", "%Pa55word%", "{Secr3t",
+    "password", "token", "HUNTER", "K", "^pass^x", "9f86d081884c7d659a2feaa0c55ad015",
+]
+
+
+@pytest.mark.parametrize("value", PLACEHOLDERS)
+def test_placeholders_read_as_placeholders(value: str) -> None:
+    assert is_placeholder(value)
+
+
+@pytest.mark.parametrize("value", REAL_LOOKING)
+def test_real_looking_values_are_no_placeholder(value: str) -> None:
+    assert not is_placeholder(value)
+
+
+KEPT_URLS = [
+    "https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=API_KEY",
+    "https://api.example.com/v1?token=YOUR_TOKEN&api_key=${API_KEY}",
+    "https://api.example.com/v1?token=$TOKEN&key=%API_KEY%",
+    "https://api.example.com/v1?token={token}&secret=<secret>",
+    "https://target.example/?password=^PASS^&token=FUZZ",
+    "wss://${AUTH}@brd.superproxy.io:9222",
+    "wss://{AUTH}@brd.superproxy.io:9222",
+    "https://$USER:$PASS@host.example/x",
+    "https://hooks.slack.com/services/YOUR/SLACK/WEBHOOK",
+    "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+]
+
+
+@pytest.mark.parametrize("url", KEPT_URLS)
+def test_placeholders_in_urls_are_kept(url: str) -> None:
+    assert redact_urls(url) == url
+    assert redact_prose(f"Call `{url}` first.") == f"Call `{url}` first."
+    assert redact_command(f"curl '{url}'") == f"curl '{url}'"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'hydra -l admin -P passwords.txt 192.168.1.1 http-post-form "/login:user=^USER^&pass=^PASS^:Invalid"',
+        '"/login:username=^USER^&password=^PASS^:Invalid credentials"',
+        "username=§admin§&password=§password§",
+    ],
+)
+def test_tool_marks_in_a_security_skill_are_kept(line: str) -> None:
+    # The whole text holds a URL, so the query rule reads every ``&name=value`` in it.
+    text = f"See https://github.com/vanhauser-thc/thc-hydra.\n\n{line}\n"
+    assert redact_prose(text) == text
+
+
+REDACTED_URLS = [
+    ("https://x.example/?key=AKIAIOSFODNN7EXAMPLE", f"https://x.example/?key={R}"),
+    ("https://x.example/?api_key=9F86D081884C7D659A2FEAA0C55AD015", f"https://x.example/?api_key={R}"),
+    ("https://x.example/?token=9f86d081884c7d659a2feaa0c55ad015", f"https://x.example/?token={R}"),
+    ("https://x.example/?token=ABCDEFGHIJKLMNOPQRSTUVWX", f"https://x.example/?token={R}"),
+    ("https://x.example/?pwd=%Pa55word%", f"https://x.example/?pwd={R}"),
+    ("https://AKIAIOSFODNN7EXAMPLE@x.example/", f"https://{R}@x.example/"),
+    ("https://admin:ABCDEF0123456789ABCDEF0123456789@x.example/", f"https://{R}@x.example/"),
+    (
+        "https://hooks.slack.com/services/T024BE7LD/B01ABC23DEF/abcdEFGH1234ijklMNOP5678",
+        f"https://hooks.slack.com/services/{R}",
+    ),
+    ("https://hooks.slack.com/services/YOUR/SLACK/abcdEFGH1234", f"https://hooks.slack.com/services/{R}"),
+    ("https://hooks.slack.com/services/T0/B0/XYZ", f"https://hooks.slack.com/services/{R}"),
+    ("https://hooks.slack.com/services/T00000000/B00000000/ABCDEFGHIJKL", f"https://hooks.slack.com/services/{R}"),
+]
+
+
+@pytest.mark.parametrize(("url", "expected"), REDACTED_URLS)
+def test_real_looking_values_in_urls_still_go(url: str, expected: str) -> None:
+    assert redact_urls(url) == expected
+    assert redact_prose(f"Call {url} first.") == f"Call {expected} first."
+    assert redact_command(f"curl '{url}'") == f"curl '{expected}'"
+
+
+def test_a_password_that_starts_with_a_dollar_goes_in_prose() -> None:
+    # In shell ``$ecretP4ss`` is a variable (`redact_command` keeps references); prose
+    # keeps only ``${X}`` and an upper-case ``$NAME`` as one.
+    url = "https://x.example/?password=$ecretP4ss"
+    assert redact_urls(url) == f"https://x.example/?password={R}"
+    assert redact_prose(f"Call {url} first.") == f"Call https://x.example/?password={R} first."
+
+
+def test_a_real_password_after_a_hydra_mark_still_goes() -> None:
+    text = "https://x.example/login?user=^USER^&pass=hunter2xyz9:Invalid"
+    assert redact_urls(text) == f"https://x.example/login?user=^USER^&pass={R}"
