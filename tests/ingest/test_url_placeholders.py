@@ -3,8 +3,8 @@
 The kept lines are the ones real skills write (../shared/data/skills): trailofbits'
 firebase-apk-scanner (``?key=API_KEY``), the pentest skills' hydra and Burp Intruder
 examples (``pass=^PASS^:Invalid``, ``password=§password§``), bright-data-best-practices
-(``wss://${AUTH}@brd.superproxy.io``) and a deployment command's Slack webhook
-(``YOUR/SLACK/WEBHOOK``).
+(``wss://${AUTH}@brd.superproxy.io``), a deployment command's Slack webhook
+(``YOUR/SLACK/WEBHOOK``) and venue-templates' NSF link (``?ods_key=pappg``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ KEPT_URLS = [
     "https://$USER:$PASS@host.example/x",
     "https://hooks.slack.com/services/YOUR/SLACK/WEBHOOK",
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "https://www.nsf.gov/publications/pub_summ.jsp?ods_key=pappg",
+    "https://db.example/items?sort_key=name",
 ]
 
 
@@ -86,6 +88,13 @@ REDACTED_URLS = [
     ("https://x.example/?pwd=%Pa55word%", f"https://x.example/?pwd={R}"),
     ("https://AKIAIOSFODNN7EXAMPLE@x.example/", f"https://{R}@x.example/"),
     ("https://admin:ABCDEF0123456789ABCDEF0123456789@x.example/", f"https://{R}@x.example/"),
+    # A record's key name, but a value with digits or mixed case could be a credential.
+    ("https://x.example/?sort_key=a1B2c3D4e5F6g7H8", f"https://x.example/?sort_key={R}"),
+    ("https://x.example/?user_key=0123456789abcdef0123456789abcdef", f"https://x.example/?user_key={R}"),
+    # A bare ``key`` or a secret kind of key takes even a lower-case word.
+    ("https://x.example/?key=pappg", f"https://x.example/?key={R}"),
+    ("https://x.example/?api_key=abcdefgh&authkey=abcdefgh", f"https://x.example/?api_key={R}&authkey={R}"),
+    ("https://x.example/?ods_token=pappg", f"https://x.example/?ods_token={R}"),
     (
         "https://hooks.slack.com/services/T024BE7LD/B01ABC23DEF/abcdEFGH1234ijklMNOP5678",
         f"https://hooks.slack.com/services/{R}",
