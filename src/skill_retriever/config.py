@@ -100,6 +100,12 @@ class RetrievalConfig:
     factor_coverage: float = 0.15
     keep_nodes: int = 50
     keep_edges: int = 70
+    # The smart route's ranking (rank_multifactor) joins the fusion as the graph channel;
+    # False leaves it out, and the gap filling only it reads unrun; a typed hop's walk
+    # (the ppr route) is not this ranking and always counts. None = as the index suggests
+    # (calibration.long_items: False for a catalogue whose items mostly run past what the
+    # embedding model reads, else True)
+    multifactor_ranking: bool | None = None
     # The next six settings are None by default: None means "as the index suggests"
     # (``calibration.defaults``: a passage corpus with facts gets the values chosen
     # on the two multi-hop train sets; anything else gets the value in brackets).

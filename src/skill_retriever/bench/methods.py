@@ -243,6 +243,9 @@ CATALOGUE_ABLATIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("full, feedback forced", {"feedback_docs": 2},
      ("full with that second search on whatever the items' length (feedback_docs=2): what the default "
       "does where most items are long, tried where they are short")),
+    ("full, multifactor ranking forced", {"multifactor_ranking": True},
+     ("full with the smart route's ranking fused as the graph channel whatever the items' length "
+      "(multifactor_ranking=True): left out by default where most items are long, fused where they are short")),
     ("full, one ask", {"clause_coverage": 0.0},
      "full without covering a request's asks one by one (clause_coverage=0: the fused list as it is)"),
     ("full, route by complexity", {"default_route": "by-complexity"},

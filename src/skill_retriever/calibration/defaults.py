@@ -87,19 +87,10 @@ Decisions today (each says why in :attr:`IndexDefaults.reasons`):
   asks, over the other sets (issue 14's closing note gives those scratch figures).
   Passages are left out: a multi-hop question is one ask whose hops the walk follows.
 
-  A catalogue whose items mostly run past what the embedding model reads (at least
-  :data:`MIN_LONG_SHARE` of them longer than :data:`LONG_ITEM_WORDS` words: skills,
+  A catalogue whose items mostly run past what the embedding model reads (skills,
   agents, documents) has its semantic channel search again from the query moved toward
-  the :data:`FEEDBACK_DOCS` best items of a first keyword + semantic fusion
-  (``feedback_docs``, ``algorithms.feedback``): BM25 reads a whole skill, the model its
-  first 256 word pieces, so the items both channels rank first say more about the request
-  than its words say to the model. Items longer than 200 words (the benchmark's notes
-  give each set's share): the three judged skill folders 83 %, the same read as documents
-  85 %, the tool sets 0-14 %. Measured (``skill-retriever benchmark --only skills,toolret
-  --max-queries 500``, commit 3aefdde; the rows "full", "full, no feedback" and "full,
-  feedback forced"), nDCG@10: skills dev 75.8 -> 78.6, dev-as-documents 76.3 -> 79.0, the
-  seven tool sets unchanged (it stays off); forced on them it lowers six of seven by 0.3 to
-  1.3 (ultratool unchanged), which is why the items' length decides.
+  the best items of a first fusion, and the smart route's ranking left out of the fusion
+  (:mod:`.long_items`, where both are measured).
 
   Documents count as a catalogue since a folder of them became a source: each is one
   file, named and described, as a skill is. Measured on the benchmark's set "skills
@@ -136,10 +127,12 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from skill_retriever.calibration.index_shape import (
-    long_item_share,
-    median_edge_cosine,
-    workflow_share,
+from skill_retriever.calibration.index_shape import median_edge_cosine, workflow_share
+from skill_retriever.calibration.long_items import (
+    FEEDBACK_DOCS,
+    LONG_ITEM_WORDS,
+    MIN_LONG_SHARE,
+    long_item_settings,
 )
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, NodeKind
@@ -162,6 +155,7 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
     "default_route": "by-complexity",
     "clause_coverage": 0.0,
     "feedback_docs": 0,
+    "multifactor_ranking": True,
 })
 
 #: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
@@ -213,15 +207,6 @@ WORKFLOW_KINDS = frozenset({EdgeKind.DEPENDS_ON, EdgeKind.FEEDS})
 #: A catalogue where at least this share of the edges are `WORKFLOW_KINDS` takes the ppr
 #: route for every query.
 MIN_WORKFLOW_SHARE = 0.5
-#: A catalogue where at least this share of the items run past `LONG_ITEM_WORDS` words
-#: has its semantic channel search again from the query moved toward the best items of a
-#: keyword + semantic fusion (``feedback_docs``: `FEEDBACK_DOCS`; ``algorithms.feedback``).
-MIN_LONG_SHARE = 0.5
-#: About what the bundled all-MiniLM-L6-v2 reads of a text: 256 word pieces, some 190
-#: English words (a word is 1.3 word pieces in English prose; more in code).
-LONG_ITEM_WORDS = 200
-#: How many of the first fusion's best items the query moves toward.
-FEEDBACK_DOCS = 2
 
 
 @dataclass(frozen=True)
@@ -301,7 +286,7 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                   f"a request with several asks gets a top that covers each (xQuAD over its clauses, "
                   f"λ {CATALOGUE_SETTINGS['clause_coverage']})")
         route, why_route = _catalogue_route(snapshot)
-        feedback, why_feedback = _feedback(snapshot)
+        feedback, why_feedback = long_item_settings(snapshot)
         return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, **route, **feedback}, (fusion, why_route, why_feedback))
     operations = sum(n for kind, n in counts.items() if kind in OPERATIONS_KINDS)
     if operations / askable >= MIN_OPERATIONS_SHARE:
@@ -349,19 +334,6 @@ def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
         return {"default_route": "smart"}, f"the smart route for every query without a typed hop: {why}{few}"
     return {}, (f"the route by complexity: its edges mostly join unlike items (median cosine {alike:.2f} "
                 f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}")
-
-
-def _feedback(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
-    """A catalogue's ``feedback_docs`` (when its items are long) and why; the evidence is
-    said whichever way it decides, as the route's is."""
-    long = long_item_share(snapshot, LONG_ITEM_WORDS)
-    if long >= MIN_LONG_SHARE:
-        return {"feedback_docs": FEEDBACK_DOCS}, (
-            f"the semantic channel searches again from the query moved toward the {FEEDBACK_DOCS} best items of a "
-            f"keyword + semantic fusion: {long:.0%} of its items run past {LONG_ITEM_WORDS} words "
-            f"(>= {MIN_LONG_SHARE:.0%}), beyond what the embedding reads")
-    return {}, (f"the semantic channel searches once: {long:.0%} of its items run past {LONG_ITEM_WORDS} words "
-                f"(< {MIN_LONG_SHARE:.0%})")
 
 
 def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:

@@ -39,10 +39,13 @@ def check_completeness(state: RetrievalState, view: QueryView) -> Update:
 def after_completeness(
     state: RetrievalState, runtime: Runtime[RetrievalContext]
 ) -> Literal["fill_gaps", "rank_multifactor"]:
-    """To gap filling when coverage is short, it is on and it has not run yet."""
+    """To gap filling when coverage is short, it is on and it has not run yet. Not when
+    the ranking that reads the candidates is off (``multifactor_ranking=False``): the
+    items it would add would count nowhere."""
     config = runtime.context.view(state).config
     short = state.get("coverage", 1.0) < config.coverage_threshold and bool(state.get("missing_components"))
-    if short and config.completeness_max_iterations > 0 and not state.get("gap_rounds"):
+    filling = config.completeness_max_iterations > 0 and config.multifactor_ranking is not False
+    if short and filling and not state.get("gap_rounds"):
         return "fill_gaps"
     return "rank_multifactor"
 

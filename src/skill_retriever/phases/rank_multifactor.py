@@ -23,6 +23,8 @@ from skill_retriever.stores.passage_views import answer_filters
 @phase(optional=True)
 def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
+    if config.multifactor_ranking is False:  # left out of the fusion (calibration.long_items says why)
+        return {"stats": {"ranking": "off: multifactor_ranking=False"}}
     gm, emb = snap.graph, snap.embeddings
     rows = rows_of(gm, (c["id"] for c in state.get("candidates", [])))
     if not rows:

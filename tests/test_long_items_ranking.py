@@ -1,0 +1,74 @@
+"""A catalogue of long items leaves the smart route's ranking (rank_multifactor) out of
+the fusion (calibration.long_items): the graph channel is not fused and gap filling does
+not run; a catalogue of short items keeps both, the caller's setting wins either way, and
+a typed hop's walk still counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from long_catalogue import QUERY, long_catalogue
+
+from skill_retriever.calibration.defaults import decide
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import resolve
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.model import Edge, EdgeKind
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores.index import Index
+
+
+@pytest.fixture()
+def long_items(tmp_path: Path) -> Index:
+    index = long_catalogue(tmp_path / "long", long=True)
+    yield index
+    index.close()
+
+
+def test_long_items_suggest_leaving_the_ranking_out(long_items: Index, tmp_path: Path) -> None:
+    found = decide(long_items.snapshot())
+    assert found.settings["multifactor_ranking"] is False
+    assert any("ranking" in r and "left out of the fusion" in r for r in found.reasons)
+    assert resolve(RetrievalConfig(), {}, long_items.snapshot()).multifactor_ranking is False
+    # The caller's value wins.
+    assert resolve(RetrievalConfig(multifactor_ranking=True), {}, long_items.snapshot()).multifactor_ranking is True
+    short = long_catalogue(tmp_path / "short", long=False)
+    assert "multifactor_ranking" not in decide(short.snapshot()).settings
+    assert any("ranking is fused" in r for r in decide(short.snapshot()).reasons)
+    assert resolve(RetrievalConfig(), {}, short.snapshot()).multifactor_ranking is True
+    # Without the index's suggestions, the built-in behaviour: the ranking fused.
+    assert resolve(RetrievalConfig(use_calibration=False), {}, long_items.snapshot()).multifactor_ranking is True
+    short.close()
+
+
+def test_the_default_search_fuses_no_smart_ranking_and_fills_no_gaps(long_items: Index, tmp_path: Path) -> None:
+    retriever = Retriever(long_items, cache_size=0)
+    query = f"{QUERY} with the queueing simpy invoice kubernetes sourdough typescript regex backup helpers"
+    default = retriever.search(query, k=5, rerank=False)
+    assert default.route == "smart"
+    assert "graph" not in default.stats["fuse_rrf"]["channels"]
+    assert default.stats["rank_multifactor"]["ranking"].startswith("off")
+    assert "fill_gaps" not in default.stats
+    forced = retriever.search(query, k=5, rerank=False, multifactor_ranking=True)
+    assert forced.stats["fuse_rrf"]["channels"].get("graph", 0) > 0
+    assert "ranking" not in forced.stats["rank_multifactor"]
+    assert forced.stats["fill_gaps"]["added"] > 0  # what the default leaves unrun
+    # Short items: fused as before, by default.
+    short = long_catalogue(tmp_path / "short", long=False)
+    plain = Retriever(short, cache_size=0).search(query, k=5, rerank=False)
+    assert plain.route == "smart" and plain.stats["fuse_rrf"]["channels"].get("graph", 0) > 0
+    short.close()
+
+
+def test_a_typed_hop_still_counts_its_walk(long_items: Index) -> None:
+    long_items.upsert([], [Edge("skill:queueing", "skill:simpy", EdgeKind.DEPENDS_ON)])
+    hop = Retriever(long_items, cache_size=0).search("skills that queueing depends on", k=5, rerank=False)
+    assert hop.stats["plan_query"]["relations"] == 1 and hop.route == "ppr"
+    assert hop.stats["fuse_rrf"]["channels"].get("graph", 0) > 0
+    assert hop.ids[0] == "skill:simpy"
+
+
+def test_a_setting_that_is_not_a_bool_is_refused() -> None:
+    with pytest.raises(ConfigError, match="multifactor_ranking"):
+        RetrievalConfig(multifactor_ranking="no")  # type: ignore[arg-type]
