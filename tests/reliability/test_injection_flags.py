@@ -183,7 +183,7 @@ def test_flags_are_kept_per_snapshot(tmp_path: Path) -> None:
     snap = index.snapshot()
     first = snap.flags(snap.get("c"))
     assert first and first[0].startswith("prompt_injection")
-    assert snap.flags(snap.get("c")) is first  # scanned once per snapshot
+    assert snap.flags(snap.get("c")) is first  # scanned once per item text
     index.upsert([node.with_changes(text="deploy the service")])
     assert index.snapshot().flags(index.get("c")) == ()  # a new snapshot reads the new text
     index.close()

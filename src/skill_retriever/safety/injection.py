@@ -51,11 +51,12 @@ confusables of Unicode TR39; case-folded; whitespace runs collapsed), and the ob
 itself is flagged as ``hidden_unicode`` or ``mixed_script``.
 
 Cost: every check is linear in the text, because items are anyone's data and a scan runs
-for every item at ingest and for every result of a query; a pattern that backtracks
-super-linearly would let one crafted item stall both. The normalised copy never holds two
+for the results of a query (once per item text); a pattern that backtracks
+super-linearly would let one crafted item stall it. The normalised copy never holds two
 adjacent variable-length whitespace runs, the character classes are matched by the regex
 engine in C, and the mixed-script pattern starts only at a word's first letter and uses
-possessive repeats. An index snapshot keeps each node's flags (``IndexSnapshot.flags``).
+possessive repeats. A query reads an item's flags through ``IndexSnapshot.flags``, which
+scans each item text once while the index is open (``stores.text_verdicts``).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ from skill_retriever.model import Node
 from skill_retriever.safety import charsets, phrases
 from skill_retriever.safety.charsets import BIDI, TAGS, ZERO_WIDTH
 
-__all__ = ["scan_node", "scan_text", "visible_text"]
+__all__ = ["scan_inputs", "scan_node", "scan_read", "scan_text", "visible_text"]
 
 TAG_FIRST, TAG_LAST = 0xE0000, 0xE007F
 
@@ -261,10 +262,22 @@ def scan_node(node: Node) -> tuple[str, ...]:
     which an MCP ``detail="full"`` answer returns whole), each reason there saying where.
     Those are read for every kind but keyword stuffing: a list of file names repeats
     "md" by nature, and stuffing games the search, which reads the text.
-    A query reads it through ``IndexSnapshot.flags``, which keeps it per snapshot."""
-    reasons = list(scan_text(node.embedding_text()))
+    A query reads it through ``IndexSnapshot.flags``, which keeps it per item text
+    (``stores.text_verdicts``)."""
+    return scan_read(*scan_inputs(node))
+
+
+def scan_inputs(node: Node) -> tuple[str, dict[str, str]]:
+    """Everything :func:`scan_node` reads of ``node``: its embedding text, and the text of
+    its tags and of each attr by where it stands (``"tags"``, ``"attrs.<key>"``), in order.
+    The verdict is a function of these alone (:func:`scan_read`), so they are its cache key."""
     fields = {"tags": list(node.tags), **{f"attrs.{k}": v for k, v in node.attrs.items()}}
-    texts = {where: "\n".join(_strings(value)) for where, value in fields.items()}
+    return node.embedding_text(), {where: "\n".join(_strings(value)) for where, value in fields.items()}
+
+
+def scan_read(text: str, texts: Mapping[str, str]) -> tuple[str, ...]:
+    """:func:`scan_node` of what :func:`scan_inputs` read of a node."""
+    reasons = list(scan_text(text))
     # One scan of them all; each key alone only when it finds something (rarely).
     found = _scan("\n".join(texts.values()), stuffing=False)
     kinds = {r.split(":", 1)[0] for r in reasons}

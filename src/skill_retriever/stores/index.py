@@ -38,6 +38,7 @@ from skill_retriever.stores.mirror_failure import behind_note
 from skill_retriever.stores.remote import remote_of
 from skill_retriever.stores.server_sync import ServerSync
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
+from skill_retriever.stores.snapshot_memo import Memo
 from skill_retriever.stores.writer import (
     DEFAULT_EMBEDDED_EDGE_KINDS,
     WriteBatch,
@@ -74,6 +75,7 @@ class Index(ServerSync):
         self._write_lock = threading.RLock()  # serialises this process's writers
         self._refresh_lock = threading.Lock()
         self._snapshot: IndexSnapshot | None = None
+        self._text_verdicts = Memo()  # each snapshot's flags and token counts by item text (stores.text_verdicts)
         self._seen = -1  # SQLite data_version at the last catch-up (readers)
         self.repaired = {"nodes": 0, "edges": 0, "server": 0, "server_deleted": 0}  # by the last repair
         #: How many items a lost index.json was written again from at this open (0: it was not).
@@ -180,7 +182,7 @@ class Index(ServerSync):
             if self._snapshot is None:  # behind: its own vectors, which hold the write the server lacks
                 note = behind_note(self._path, self._manifest.get("chroma_url")) if self._behind else ""
                 remote = None if self._behind else self._remote
-                self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), remote, note)
+                self._snapshot = self._live.freeze(self._path, self._embedder, self._dim(), remote, note, self._text_verdicts)
             return self._snapshot
 
     def _catch_up(self) -> None:

@@ -19,6 +19,7 @@ from skill_retriever.stores.items import Changes, StoredVector
 from skill_retriever.stores.keywords import BM25Index
 from skill_retriever.stores.search_notes import InMemoryNotes
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors, keyword_indexed
+from skill_retriever.stores.snapshot_memo import Memo
 
 
 @dataclass
@@ -113,7 +114,8 @@ class LiveState:
             self.unfinished_runs = ch.unfinished_runs
 
     def freeze(
-        self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None, note: str = ""
+        self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None, note: str = "",
+        text_verdicts: Memo | None = None,
     ) -> IndexSnapshot:
         """An immutable snapshot of this state (shallow copies: nodes, edges and vectors
         are themselves immutable); ``note`` says why its vectors are searched in memory
@@ -134,6 +136,7 @@ class LiveState:
             unfinished_runs=self.unfinished_runs,
             search_notes=InMemoryNotes(self.in_memory_note or note, remote, path),
             unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
+            text_verdicts=text_verdicts,
         )
 
 

@@ -8,6 +8,8 @@ model). Writers publish a new snapshot; they never touch one in use.
 Derived views (matrices, names, typed edges, keyword terms) and per-query shortcuts
 (filter masks, masked matrices, coverage words, token counts) are built on first use and
 cached on the snapshot: such a cache is never stale, a write makes a new one with none.
+Injection flags and token counts are kept by item text as well (``stores.text_verdicts``),
+so an item a write left unchanged is not read again.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from skill_retriever.stores.row_masks import admitted_rows
 from skill_retriever.stores.snapshot_memo import Memo
 from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
+from skill_retriever.stores.text_verdicts import item_flags, item_tokens
 from skill_retriever.stores.vectors import VectorHit, VectorStore
 
 V = TypeVar("V")
@@ -80,6 +83,7 @@ class IndexSnapshot:
         unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
         search_notes: Callable[[], list[str]] = list,
         node_seqs: Mapping[str, int] | None = None,
+        text_verdicts: Memo | None = None,
     ) -> None:
         self.version = version
         self.path = path
@@ -100,6 +104,8 @@ class IndexSnapshot:
         self.unusable_vectors = unusable  # node and edge ids whose stored vector is unusable
         self._node_seqs = node_seqs or {}  # id -> the version the node was last written at
         self._memo = Memo()
+        # flags and token counts by item text, handed on from snapshot to snapshot (stores.text_verdicts)
+        self._text_verdicts = text_verdicts or Memo()
 
     @property
     def unfinished_runs(self) -> dict[str, dict[str, Any]]:
@@ -338,17 +344,18 @@ class IndexSnapshot:
         )
 
     def flags(self, node: Node) -> tuple[str, ...]:
-        """Why ``node``'s text looks like an instruction to a model (``safety.injection``)."""
-        from skill_retriever.safety.injection import scan_node
-
-        return self._memo.get("flags", node.id, lambda: scan_node(node), len(self.nodes) + 1)
+        """Why ``node``'s text looks like an instruction to a model (``safety.injection``);
+        scanned once per item text while the index is open (``stores.text_verdicts``)."""
+        return self._memo.get(
+            "flags", node.id, lambda: item_flags(self._text_verdicts, node, len(self.nodes)), len(self.nodes) + 1
+        )
 
     def token_count(self, node: Node, encoding: str) -> int:
-        """tiktoken count of what a caller would load of ``node``."""
-        from skill_retriever.algorithms.budget import token_counter
-
+        """tiktoken count of what a caller would load of ``node``; counted once per item
+        text and encoding while the index is open (``stores.text_verdicts``)."""
         return self._memo.get(
-            "tokens", (encoding, node.id), lambda: token_counter(encoding)(node.embedding_text()), 4 * len(self.nodes) + 1
+            "tokens", (encoding, node.id), lambda: item_tokens(self._text_verdicts, node, encoding, len(self.nodes)),
+            4 * len(self.nodes) + 1,
         )
 
     # -- what it holds ----------------------------------------------------------------
