@@ -337,9 +337,40 @@ def test_a_marketplace_entry_s_component_paths_are_read_as_plugin_json_s(
     assert "'commands' replaces the default commands/ folder" in said.message
 
 
-def test_a_marketplace_entry_s_inline_hooks_are_said_to_be_left_out(tmp_path: Path) -> None:
-    result = _market(tmp_path, {"hooks": HOOKS, "mcpServers": {"db": {"command": "node"}}}, {})
-    said = sorted(p.message for p in result.problems)
-    assert len(said) == 2, said
-    assert "plugin 'p1' holds hooks inline in its marketplace entry" in said[0]
-    assert "plugin 'p1' holds mcpServers inline in its marketplace entry" in said[1]
+MARKET = ".claude-plugin/marketplace.json"
+
+
+@pytest.mark.parametrize("manifest", [{}, None], ids=["with-plugin.json", "strict-false-without"])
+def test_a_marketplace_entry_s_inline_hooks_and_servers_are_the_plugin_s_members(
+    tmp_path: Path, manifest: dict[str, Any] | None
+) -> None:
+    """An entry may hold hooks and MCP servers inline, as a plugin.json may
+    (https://code.claude.com/docs/en/plugin-marketplaces#plugin-entries): they were only
+    warned about, no items, so no search found them and installing the plugin left them
+    out. Now they are read by the code that reads a plugin.json's: ids in the marketplace
+    file, one per plugin entry, PART_OF the plugin, secrets redacted."""
+    entry: dict[str, Any] = {"hooks": HOOKS, "mcpServers": {"db": {"command": "node", "args": ["--token", SECRET]}}}
+    if manifest is None:
+        entry["strict"] = False
+    result = _market(tmp_path, entry, manifest, **{"scripts/fmt.sh": "#!/bin/sh\n"})
+    nodes = _nodes(result)
+    hook, server = nodes[f"{MARKET}#p1#hooks"], nodes[f"{MARKET}#p1#db"]
+    assert (hook.kind, hook.name, hook.attrs["plugin"]) == (NodeKind.HOOK, "p1-hooks", "p1")
+    assert (server.kind, server.name, server.attrs["plugin"]) == (NodeKind.MCP_SERVER, "db", "p1")
+    assert {f"{MARKET}#p1#hooks", f"{MARKET}#p1#db"} <= _part_of_plugin(result)
+    for item in (hook, server):
+        assert item.source == str(tmp_path / "repo" / MARKET)
+        assert item.attrs["marketplace_entry"] == "p1"  # what the installer finds it by in the file
+        assert SECRET not in json.dumps(item.attrs) and SECRET not in item.text
+    assert "On PostToolUse for tools matching Edit" in hook.text
+    assert "p1-hooks (hook)" in nodes[PLUGIN].text and "db (mcp_server)" in nodes[PLUGIN].text
+    assert result.problems == []
+
+
+def test_a_marketplace_entry_s_malformed_inline_hooks_are_said_naming_the_plugin(tmp_path: Path) -> None:
+    result = _market(tmp_path, {"hooks": {"Stop": "echo"}, "strict": False}, None, **{"scripts/fmt.sh": "#!/bin/sh\n"})
+    assert sorted(_nodes(result)) == [PLUGIN]
+    (problem,) = result.problems
+    assert problem.path == str(tmp_path / "repo" / MARKET)
+    assert problem.message.startswith("plugin 'p1': the hooks or MCP servers its marketplace entry holds inline")
+    assert "hooks.Stop must be a list" in problem.message

@@ -146,11 +146,6 @@ def _marketplace(
         problems.append(Problem(where(rel), 'marketplace ignored: expected {"plugins": [...]}'))
         return []
     market = data["name"] if isinstance(data.get("name"), str) else None
-    meta = data.get("metadata")
-    plugin_root = ""
-    if isinstance(meta, dict) and isinstance(meta.get("pluginRoot"), str):
-        plugin_root = meta["pluginRoot"]
-    root = posixpath.dirname(posixpath.dirname(rel))
     specs: list[PluginSpec] = []
     names: set[str] = set()
     for i, entry in enumerate(data["plugins"]):
@@ -169,7 +164,7 @@ def _marketplace(
             )
             continue
         names.add(name)
-        folder = _local_folder(entry.get("source"), root, plugin_root)
+        folder = entry_folder(data, rel, entry)
         if isinstance(entry.get("source"), str) and (folder is None or folder not in folders):
             problems.append(
                 Problem(
@@ -182,6 +177,22 @@ def _marketplace(
         spec_rel = folder if folder else f"{rel}#{name}"
         specs.append(PluginSpec(spec_rel, folder, None, jsonable(entry), market, rel))
     return specs
+
+
+def entry_folder(marketplace: dict[str, Any], rel: str, entry: dict[str, Any]) -> str | None:
+    """The folder the string ``source`` of ``entry`` names, relative to the repository
+    whose ``rel`` is the marketplace file: ``./x`` from the marketplace root (the folder
+    holding ``.claude-plugin/``), a bare name below ``metadata.pluginRoot``; None for an
+    object source or one leaving the repository."""
+    meta = marketplace.get("metadata")
+    plugin_root = meta["pluginRoot"] if isinstance(meta, dict) and isinstance(meta.get("pluginRoot"), str) else ""
+    return _local_folder(entry.get("source"), marketplace_root(rel), plugin_root)
+
+
+def marketplace_root(rel: str) -> str:
+    """The marketplace root of the marketplace file ``rel``: the folder holding its
+    ``.claude-plugin/`` ('' for the repository's own)."""
+    return posixpath.dirname(posixpath.dirname(rel))
 
 
 def _local_folder(source: Any, root: str, plugin_root: str) -> str | None:

@@ -18,8 +18,8 @@ folder in ``claude plugin list``.
 A plugin's marketplace entry may hold the same fields, merged with its plugin.json, or,
 with ``"strict": false``, its whole definition
 (https://code.claude.com/docs/en/plugin-marketplaces#strict-mode): its paths are read the
-same way, relative to the plugin's folder; hooks or servers it holds inline are not read
-(they would be items of the marketplace file, no file of the plugin), which is said.
+same way, relative to the plugin's folder, and so are hooks or servers it holds inline
+(`inline_members`, items of the marketplace file that are the plugin's members).
 
 `declared_paths` turns the paths into ``{file: Declared}`` for the files they name: every
 ``.md`` file below a commands or agents folder (or the file itself), each hooks or
@@ -129,12 +129,6 @@ def declared_paths(
             def warn(message: str, where: str = where) -> None:
                 problems.append(Problem(where, message, unread=Unread.NOTHING))
 
-            if fields is spec.entry:
-                for field in sorted(_INLINE):
-                    if isinstance(fields.get(field), dict):
-                        warn(f"plugin {fields.get('name')!r} holds {field} inline in its marketplace entry, "
-                             "which this index does not read: they are not among its components "
-                             f"(Claude Code loads them with the plugin; a file named by a {field} path is read)")
             _read_paths(fields, folder, files, root, warn, out)
         for field in _REPLACING:
             by = next((where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)

@@ -9,9 +9,10 @@ from skill_retriever.ingest import skill_configs as cfg
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.command_places import COMMANDS_FOLDER, command_place
 from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
+from skill_retriever.ingest.inline_members import inline_members
 from skill_retriever.ingest.plugin_manifests import PluginSpec, is_marketplace
 from skill_retriever.ingest.plugin_paths import Declared
-from skill_retriever.ingest.result import Problem, Unread
+from skill_retriever.ingest.result import Note, Problem, Unread
 from skill_retriever.ingest.skill_links import Corpus
 from skill_retriever.model import NodeKind
 
@@ -195,26 +196,30 @@ class Reader:
             return []
         if not isinstance(data, dict):
             return []
-        made: list[rec.Record] = []
-        servers = data.get("mcpServers")
-        if isinstance(servers, dict) and servers:
-            made += cfg.mcp_records({"mcpServers": servers}, rel, "")
-        hooks = data.get("hooks")
-        if isinstance(hooks, dict):
-            folder = posixpath.dirname(rel)
-            plugin = posixpath.dirname(folder) if posixpath.basename(folder) == ".claude-plugin" else folder
-            try:  # its own object, not the manifest: the plugin's name and description are not the hook's
-                record = hook_record({"hooks": hooks}, rel, self._plugin_hooks_name(plugin), self.files)
-            except rec.RecordError as exc:
-                if not made:
-                    raise
-                made[0].warnings.append(f"inline hooks ignored: {exc}")  # reported against this file
-            else:
-                taken = {r.rel for r in made}
-                # a server may be named "hooks" itself: the hook then takes the next free id
-                record.rel = next(i for n in range(len(made) + 1)
-                                  if (i := f"{rel}#hooks" + (f"-{n}" if n else "")) not in taken)
-                made.append(record)
+        folder = posixpath.dirname(rel)
+        plugin = posixpath.dirname(folder) if posixpath.basename(folder) == ".claude-plugin" else folder
+        return inline_members(data, rel, self._plugin_hooks_name(plugin), self.files)
+
+    def entry_members(self, spec: PluginSpec, problems: list[Problem]) -> list[rec.Record]:
+        """The hooks and MCP servers a plugin's marketplace entry holds inline, read as a
+        ``plugin.json``'s are (`inline_members`), members of the plugin as those are:
+        ``<marketplace.json>#<plugin>#hooks`` and ``<marketplace.json>#<plugin>#<server>``,
+        each with ``attrs["marketplace_entry"]``, the entry's name, by which the installer
+        finds them in the file. What cannot be read is said against the marketplace file,
+        naming the plugin (the file holds every plugin's entry)."""
+        entry, rel = spec.entry, spec.marketplace_rel
+        if entry is None or rel is None or spec.folder is None:
+            return []
+        name = str(entry.get("name", "")).strip()
+        try:
+            made = inline_members(entry, f"{rel}#{name}", self._plugin_hooks_name(spec.folder), self.files)
+        except rec.RecordError as exc:
+            problems.append(Problem(self.where(rel), f"plugin {name!r}: the hooks or MCP servers its "
+                                    f"marketplace entry holds inline are not indexed: {exc}"))
+            return []
+        for record in made:
+            record.attrs["marketplace_entry"] = name
+            record.warnings = [(Note if isinstance(w, Note) else str)(f"plugin {name!r}: {w}") for w in record.warnings]
         return made
 
     def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:

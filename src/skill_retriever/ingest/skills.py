@@ -25,7 +25,10 @@ What is recognised, walking the folder in sorted order:
   own may. The paths a ``plugin.json`` names for its ``commands``, ``agents``, ``skills``,
   ``hooks`` and ``mcpServers`` are read besides its default folders, each file as that
   kind, a ``commands`` or ``agents`` path instead of the default folder of its name (see
-  `plugin_paths`; a path leaving the plugin's folder is refused).
+  `plugin_paths`; a path leaving the plugin's folder is refused). A plugin's marketplace
+  entry may hold the same fields: its paths are read so, and its inline hooks and servers
+  are members of the plugin too (``marketplace.json#<plugin>#hooks``,
+  ``marketplace.json#<plugin>#<server>``: `inline_members`).
 - Any other ``*.md`` with frontmatter ``name`` and ``description``: OTHER.
 
 The root's own name counts as such a folder only for one kind's folder indexed by itself
@@ -181,6 +184,12 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
             p.record.attrs["files"] = files_of.get(posixpath.dirname(p.record.rel), [])
+    for folder, spec in sorted(local.items()):  # what an entry holds inline: the plugin's, as a plugin.json's
+        for record in reader.entry_members(spec, out.problems):
+            source = root / str(spec.marketplace_rel)
+            out.placed.append(Placed(f"{corpus}/{record.rel}", record, source, folder, plugin_ids[folder]))
+            out.problems += [Problem(str(source), w, read_whole=isinstance(w, Note), unread=Unread.NOTHING)
+                             for w in record.warnings]
     out.placed += _plugin_nodes(reader, local, remote, plugin_ids, out)
     return out
 

@@ -68,10 +68,12 @@ def plugin_folder(hook_folder: Path, root: Path) -> Path | None:
 
 
 def plugin_scripts(
-    entries: list[HookEntry], hook_folder: Path | None, root: Path | None, var: str
+    entries: list[HookEntry], hook_folder: Path | None, root: Path | None, var: str, plugin: Path | None = None
 ) -> tuple[list[HookEntry], list[FileOut]]:
     """``entries`` with each ``${CLAUDE_PLUGIN_ROOT}/<file>`` pointed at its copy under
     ``.claude/hooks/`` (``$<var>`` the root it is installed under), and those copies.
+    ``plugin`` is the plugin's folder when known otherwise than from the hook file's
+    place (a marketplace entry's hooks: `entry_members`), else `plugin_folder` finds it.
 
     Raises:
         SkipComponent: A command uses the variable in a way that cannot be installed.
@@ -79,8 +81,7 @@ def plugin_scripts(
     """
     if not any(PLUGIN_VAR_RE.search(text) for e in entries for text in _texts(e.hook)):
         return entries, []
-    plugin = None
-    if hook_folder is not None and root is not None:
+    if plugin is None and hook_folder is not None and root is not None:
         plugin = plugin_folder(hook_folder, root)
     if plugin is None or root is None or hook_folder is None:
         raise SkipComponent(

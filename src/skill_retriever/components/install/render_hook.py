@@ -59,6 +59,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.entry_members import entry_of, entry_plugin_folder
 from skill_retriever.components.install.hook_events import (
     events_problem,
     matcher_note,
@@ -138,7 +139,7 @@ def _source_hooks(node: Node) -> dict[str, Any] | None:
     if found is None:
         return None
     try:
-        return dict(settings_hooks(json_document(found.data.decode("utf-8-sig"))))
+        return dict(settings_hooks(entry_of(node, json_document(found.data.decode("utf-8-sig")))))
     except (UnicodeDecodeError, RecordError):
         return None  # changed since it was indexed: what the index recorded stands
 
@@ -234,7 +235,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     out.notes += _unused_supporting(node, scripts)
     folder = _hook_folder(node, root)
     var = PROJECT_VAR if scope == "project" else USER_VAR
-    entries, out.files = plugin_scripts(entries, folder, root, var)
+    entries, out.files = plugin_scripts(entries, folder, root, var, entry_plugin_folder(node, root))
     # what a hook run without a POSIX shell may be written as: in exec form its
     # ${CLAUDE_PLUGIN_ROOT} paths are placeholders Claude Code substitutes (`plugin_root`)
     rooted, plugin_files = list(entries), {f.rel for f in out.files}

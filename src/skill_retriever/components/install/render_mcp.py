@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from skill_retriever.components.install.entry_members import entry_of
 from skill_retriever.components.install.paths import read_source
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.components.install.rendered import Rendered, SkipComponent, rebuilt_note
@@ -42,7 +43,7 @@ def render_mcp(node: Node) -> Rendered:
             data = json.loads(found.data.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError):
             data = None
-        from_file = _entry_of(data, node)
+        from_file = _entry_of(entry_of(node, data), node)
         if from_file is not None:
             return Rendered(mcp_entry=_outside_plugin(from_file), notes=unfilled_notes(from_file))
     out = Rendered(notes=[rebuilt_note(node)])
