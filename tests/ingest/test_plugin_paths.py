@@ -374,3 +374,34 @@ def test_a_marketplace_entry_s_malformed_inline_hooks_are_said_naming_the_plugin
     assert problem.path == str(tmp_path / "repo" / MARKET)
     assert problem.message.startswith("plugin 'p1': the hooks or MCP servers its marketplace entry holds inline")
     assert "hooks.Stop must be a list" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("strict", "manifest", "said"),
+    [
+        (False, {"commands": "./extra", "hooks": HOOKS}, "commands, hooks"),
+        (False, {"lspServers": "./.lsp.json"}, "lspServers"),
+        (False, {"description": "Metadata only."}, None),
+        (True, {"commands": "./extra"}, None),
+    ],
+)
+def test_strict_false_with_a_plugin_json_declaring_components_is_said(
+    tmp_path: Path, strict: bool, manifest: dict[str, Any], said: str | None
+) -> None:
+    """With "strict": false the entry is the plugin's whole definition; a plugin.json that
+    declares components as well is a conflict and Claude Code fails to load the plugin
+    (https://code.claude.com/docs/en/plugin-marketplaces#strict-mode). Both were merged
+    without a word."""
+    result = _market(tmp_path, {"strict": strict, "agents": "./team/"}, manifest,
+                     **{"extra/deploy.md": "---\ndescription: Deploy.\n---\n\nGo.\n", "team/reviewer.md": _md("reviewer")})
+    conflicts = [p for p in result.problems if "conflicting manifests" in p.message]
+    if said is None:
+        assert conflicts == []
+        return
+    (problem,) = conflicts
+    assert problem.path == str(tmp_path / "repo" / MANIFEST)
+    assert problem.message.startswith("plugin 'p1' has conflicting manifests: its marketplace entry")
+    assert f"declares components ({said})" in problem.message
+    assert 'remove them from plugin.json, or "strict": false from the entry' in problem.message
+    assert problem.keeps is Unread.NOTHING
+    assert _nodes(result)[f"{PLUGIN}/team/reviewer.md"].kind is NodeKind.AGENT  # still indexed as read

@@ -19,7 +19,9 @@ A plugin's marketplace entry may hold the same fields, merged with its plugin.js
 with ``"strict": false``, its whole definition
 (https://code.claude.com/docs/en/plugin-marketplaces#strict-mode): its paths are read the
 same way, relative to the plugin's folder, and so are hooks or servers it holds inline
-(`inline_members`, items of the marketplace file that are the plugin's members).
+(`inline_members`, items of the marketplace file that are the plugin's members). An entry
+with ``"strict": false`` whose plugin.json declares components too is a conflict Claude
+Code refuses to load the plugin over: said against the plugin.json (`_strict_conflict`).
 
 `declared_paths` turns the paths into ``{file: Declared}`` for the files they name: every
 ``.md`` file below a commands or agents folder (or the file itself), each hooks or
@@ -54,6 +56,9 @@ _FIELDS: dict[str, NodeKind] = {
     "hooks": NodeKind.HOOK,
     "mcpServers": NodeKind.MCP_SERVER,
 }
+#: The fields by which a manifest declares components (strict mode's conflict), those
+#: this index does not read (output styles, LSP servers) among them.
+_COMPONENT_FIELDS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
 #: Fields that may hold their components inline (an object) instead of paths.
 _INLINE = frozenset({"hooks", "mcpServers"})
 #: Fields whose paths replace the default folder of their name instead of adding to it.
@@ -124,6 +129,7 @@ def declared_paths(
     skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
     for folder, spec in sorted(plugins.items()):
         declaring = _declaring(spec, read_json, root)
+        problems.extend(_strict_conflict(spec, declaring))
         for fields, where in declaring:
 
             def warn(message: str, where: str = where) -> None:
@@ -165,6 +171,26 @@ def _declaring(
     if spec.entry is not None and spec.marketplace_rel is not None and any(f in spec.entry for f in _FIELDS):
         out.append((spec.entry, str(root / spec.marketplace_rel)))
     return out
+
+
+def _strict_conflict(spec: PluginSpec, declaring: list[tuple[dict[str, Any], str]]) -> list[Problem]:
+    """A plugin whose marketplace entry says ``"strict": false`` (the entry is its whole
+    definition) while its plugin.json declares components: Claude Code does not load it
+    ("conflicting manifests",
+    https://code.claude.com/docs/en/plugin-marketplaces#strict-mode), which is said
+    against the plugin.json; both are indexed as read."""
+    if spec.entry is None or spec.entry.get("strict") is not False or spec.manifest is None:
+        return []
+    manifest, where = declaring[0] if declaring and declaring[0][0] is not spec.entry else ({}, "")
+    fields = [f for f in _COMPONENT_FIELDS if manifest.get(f) is not None]
+    if not fields:
+        return []
+    name = spec.entry.get("name")
+    return [Problem(where, (
+        f"plugin {name!r} has conflicting manifests: its marketplace entry ({spec.marketplace_rel}) "
+        f"says \"strict\": false, the entry being its whole definition, yet this plugin.json declares "
+        f"components ({', '.join(fields)}), so Claude Code does not load the plugin; remove them from "
+        "plugin.json, or \"strict\": false from the entry (both are indexed as read)"), unread=Unread.NOTHING)]
 
 
 def _read_paths(
