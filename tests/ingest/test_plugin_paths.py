@@ -405,3 +405,43 @@ def test_strict_false_with_a_plugin_json_declaring_components_is_said(
     assert 'remove them from plugin.json, or "strict": false from the entry' in problem.message
     assert problem.keeps is Unread.NOTHING
     assert _nodes(result)[f"{PLUGIN}/team/reviewer.md"].kind is NodeKind.AGENT  # still indexed as read
+
+
+def _root_market(tmp_path: Path, source: str, skills: list[str] | None) -> IngestResult:
+    root = tmp_path / "repo"
+    entry: dict[str, Any] = {"name": "docs", "source": source, "strict": False}
+    if skills is not None:
+        entry["skills"] = skills
+    _write(root, MARKET, {"name": "m", "plugins": [entry]})
+    base = "" if source == "./" else source.removeprefix("./") + "/"
+    for name in ("pdf", "docx", "xlsx", "xlsx/charts"):
+        _write(root, f"{base}skills/{name}/SKILL.md", _md(name.replace("/", "-"), f"Works on {name} files."))
+    return ingest_skill_repo(root)
+
+
+def test_skills_paths_of_an_entry_at_the_marketplace_root_replace_skills(tmp_path: Path) -> None:
+    """A skills path adds to skills/, except in a marketplace entry whose source is the
+    marketplace root, where it replaces it (plugins reference, "Path behavior rules":
+    https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): several plugins
+    listing their own skills of one repository. Every skill below skills/ was the plugin's."""
+    result = _root_market(tmp_path, "./", ["./skills/pdf", "./skills/docx/SKILL.md"])
+    nodes = _nodes(result)
+    plugin = f"repo/{MARKET}#docs"
+    members = {e.source.removeprefix("repo/") for e in result.edges if e.kind is EdgeKind.PART_OF and e.target == plugin}
+    assert members == {"skills/pdf/SKILL.md", "skills/docx/SKILL.md"}
+    for rel in ("skills/xlsx/SKILL.md", "skills/xlsx/charts/SKILL.md"):  # still skills, of no plugin
+        assert nodes[rel].kind is NodeKind.SKILL and "plugin" not in nodes[rel].attrs, rel
+    assert "pdf (skill)" in nodes[f"{MARKET}#docs"].text and "xlsx" not in nodes[f"{MARKET}#docs"].text
+    (problem,) = result.problems
+    assert problem.path == str(tmp_path / "repo" / MARKET) and problem.keeps is Unread.NOTHING
+    assert problem.message.startswith("plugin 'docs': 'skills' in its marketplace entry replaces the default skills/ folder")
+    assert "its 2 skills no skills path names (skills/xlsx, ...)" in problem.message
+    assert "list './skills/' in 'skills' to keep them" in problem.message
+
+
+@pytest.mark.parametrize(("source", "skills"), [("./", ["./skills/"]), ("./", None), ("./plugins/docs", ["./skills/pdf"])])
+def test_skills_paths_elsewhere_add_to_skills(tmp_path: Path, source: str, skills: list[str] | None) -> None:
+    result = _root_market(tmp_path, source, skills)
+    plugin = "repo/" + (f"{MARKET}#docs" if source == "./" else "plugins/docs")
+    members = [e.source for e in result.edges if e.kind is EdgeKind.PART_OF and e.target == plugin]
+    assert len(members) == 3 and result.problems == []  # skills/xlsx/charts is PART_OF skills/xlsx

@@ -7,7 +7,9 @@ fields"): ``commands``, ``agents`` and ``skills`` (a path or a list of paths, ea
 or a folder), ``hooks`` and ``mcpServers`` (a path or a list of paths to JSON files, or an
 object written inline). A ``commands`` or ``agents`` path replaces the default folder,
 which Claude Code then does not scan (to keep it, a manifest lists it: ``"commands":
-["./commands/", "./extras/"]``); a ``skills`` path adds to ``skills/``; ``hooks`` and
+["./commands/", "./extras/"]``); a ``skills`` path adds to ``skills/``, but for a marketplace
+entry whose source is the marketplace root, whose ``skills`` replace it (the skills there
+no path names are indexed as skills of no plugin: `_root_entry_skills`); ``hooks`` and
 ``mcpServers`` files add to ``hooks/hooks.json`` and ``.mcp.json`` (the plugins reference,
 "Path behavior rules": https://code.claude.com/docs/en/plugins-reference#path-behavior-rules).
 So the Markdown files of a replaced default folder that no path names are no components:
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.ingest.plugin_manifests import PluginSpec
+from skill_retriever.ingest.plugin_manifests import PluginSpec, marketplace_root
 from skill_retriever.ingest.result import Problem, Unread
 from skill_retriever.model import NodeKind
 
@@ -112,6 +114,7 @@ def declared_paths(
     root: Path,
     problems: list[Problem],
     replaced: dict[str, str] | None = None,
+    unlisted: set[str] | None = None,
 ) -> dict[str, Declared]:
     """``{file: Declared}`` for the files the plugins' manifests name (module docstring).
 
@@ -123,19 +126,25 @@ def declared_paths(
         problems: Where refused and missing paths are reported (the manifest's).
         replaced: Filled with each default folder a manifest's paths replace (its path
             -> the field), whose files no path names are no components.
+        unlisted: Filled with the folder of each skill in a plugin's ``skills/`` that the
+            ``skills`` paths replacing that folder do not name (`_root_entry_skills`): a
+            skill, but none of the plugin's.
     """
     out: dict[str, Declared] = {}
     replaced = {} if replaced is None else replaced
+    unlisted = set() if unlisted is None else unlisted
     skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
     for folder, spec in sorted(plugins.items()):
         declaring = _declaring(spec, read_json, root)
         problems.extend(_strict_conflict(spec, declaring))
+        named_skills: list[str] = []
         for fields, where in declaring:
 
             def warn(message: str, where: str = where) -> None:
                 problems.append(Problem(where, message, unread=Unread.NOTHING))
 
-            _read_paths(fields, folder, files, root, warn, out)
+            _read_paths(fields, folder, files, root, warn, out, named_skills)
+        problems.extend(_root_entry_skills(spec, declaring, named_skills, skill_folders, unlisted))
         for field in _REPLACING:
             by = next((where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)
             if by is None:
@@ -193,6 +202,37 @@ def _strict_conflict(spec: PluginSpec, declaring: list[tuple[dict[str, Any], str
         "plugin.json, or \"strict\": false from the entry (both are indexed as read)"), unread=Unread.NOTHING)]
 
 
+def _root_entry_skills(
+    spec: PluginSpec,
+    declaring: list[tuple[dict[str, Any], str]],
+    named: list[str],
+    skill_folders: set[str],
+    unlisted: set[str],
+) -> list[Problem]:
+    """A ``skills`` path adds to the default ``skills/`` folder, but for a marketplace
+    entry whose source is the marketplace root, where the entry's ``skills`` replace it
+    (the plugins reference, "Path behavior rules":
+    https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): add to
+    ``unlisted`` each skill folder below ``skills/`` that no skills path (``named``, the
+    folders or files they name) holds, and say so once, against the marketplace file."""
+    entry, rel = spec.entry, spec.marketplace_rel
+    if entry is None or rel is None or spec.folder != marketplace_root(rel) or not isinstance(entry.get("skills"), (str, list)):
+        return []
+    default = posixpath.join(spec.folder, "skills")
+    left = sorted(s for s in skill_folders if s.startswith(f"{default}/") and not any(
+        not t or s == t or s.startswith(f"{t}/") or posixpath.dirname(t) == s for t in named))
+    unlisted.update(left)
+    if not left:
+        return []
+    where = next(w for fields, w in declaring if fields is entry)
+    many = f"{len(left)} skill{'s' if len(left) > 1 else ''}"
+    return [Problem(where, (
+        f"plugin {entry.get('name')!r}: 'skills' in its marketplace entry replaces the default skills/ folder, "
+        f"its source being the marketplace root, so Claude Code does not load with the plugin its {many} no "
+        f"skills path names ({left[0]}{', ...' if len(left) > 1 else ''}): indexed as skills of no plugin; "
+        "list './skills/' in 'skills' to keep them"), unread=Unread.NOTHING)]
+
+
 def _read_paths(
     fields: Mapping[str, object],
     folder: str,
@@ -200,9 +240,11 @@ def _read_paths(
     root: Path,
     warn: Callable[[str], None],
     out: dict[str, Declared],
+    named_skills: list[str],
 ) -> None:
     """Add to ``out`` the files the component paths of ``fields`` name in the plugin's
-    ``folder``; what cannot be read is said by ``warn``."""
+    ``folder``, and to ``named_skills`` what its skills paths name; what cannot be read
+    is said by ``warn``."""
     for field, kind in _FIELDS.items():
         paths, why = manifest_paths(fields, field)
         if why is not None:
@@ -214,6 +256,7 @@ def _read_paths(
                 continue
             target, found = named
             if kind is NodeKind.SKILL:
+                named_skills.append(target)
                 continue  # a SKILL.md is a skill wherever it lies
             wanted = ".json" if field in _INLINE else ".md"
             kept = [f for f in found if f.lower().endswith(wanted)]

@@ -149,7 +149,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
-    reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced)
+    reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced, reader.unlisted)
     plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
     files_of: dict[str, list[str]] = {}
     for rel in files:
@@ -167,7 +167,8 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         while owner is not None:
             files_of.setdefault(owner, []).append(posixpath.relpath(rel, owner or "."))
             owner = _nearest(posixpath.dirname(owner), skills) if owner else None
-        plugin = _nearest(folder, plugin_ids)
+        # a skill the skills paths replacing its plugin's skills/ leave out is no member (`plugin_paths`)
+        plugin = None if (folder if is_skill else skill) in reader.unlisted else _nearest(folder, plugin_ids)
         parent = (
             f"{corpus}/{skills[skill]}"
             if skill is not None
