@@ -51,6 +51,7 @@ from skill_retriever.ingest.secret_values import (
     literal_phrase,
     literal_secret,
     secret_word_name,
+    single_quoted,
 )
 from skill_retriever.ingest.secrets import (
     _AUTH_HEADER_RE,
@@ -172,7 +173,7 @@ def _redact_literal(m: re.Match[str]) -> str:
     scheme before them says they are credentials: `literal_secret`'s ``after_scheme``)."""
     value, end = _split_trailing(m["val"])
     scheme = _SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
-    if not literal_secret(value, after_scheme=scheme):
+    if not literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val"))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)
 
@@ -197,7 +198,7 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     # A quoted phrase goes whole, quote to quote, unless the quote was an apostrophe
     # (``'the user's choice'`` reads ``'the user'`` up to it).
     phrase = literal_phrase(value) and not follows.isalnum()
-    if not (phrase or literal_secret(value)):
+    if not (phrase or literal_secret(value, quoted=single_quoted(m.string, m.start("val")))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)
 

@@ -97,14 +97,15 @@ def _redact_urls(
         info, _, host = netloc.rpartition("@")
         user, colon, password = info.partition(":")
         secret = password if colon else user
-        if (keep_references and is_reference(secret)) or _example_user_info(user, password if colon else None):
+        at = m.start(2) + (len(user) + 1 if colon else 0)
+        if (keep_references and is_reference(secret, m.string, at)) or _example_user_info(user, password if colon else None):
             return m[0]
         return f"{sep}{REDACTED}@{host}"
 
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or _placeholder_value(value) or (keep_references and is_reference(value)):
+        if not secret or not value or _placeholder_value(value) or (keep_references and is_reference(value, m.string, m.start(3))):
             return m[0]
         if _RECORD_KEY_VALUE_RE.fullmatch(value) and _record_key_name(name):
             return m[0]
@@ -119,7 +120,8 @@ def _redact_urls(
 
 def redact_shell_urls(text: str) -> str:
     """`redact_urls` for shell text: a quote, a pipe or a parenthesis ends a URL, and user
-    info or a parameter whose secret is a shell reference (``?token=$TOKEN``) is kept."""
+    info or a parameter whose secret is a shell reference (``?token=$TOKEN``) is kept;
+    in single quotes a ``$`` is literal text (`is_reference`)."""
     return _redact_urls(text, _SHELL_URL_AUTHORITY_RE, _SHELL_URL_PARAM_RE, keep_references=True)
 
 

@@ -1,6 +1,6 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
 `literal_secret`, `literal_phrase`; and the tests every redaction shares (`secrets`,
-`secret_urls`): `secret_name`, `is_reference`, `is_placeholder`.
+`secret_urls`): `secret_name`, `is_reference`, `single_quoted`, `is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
 when what names it is secret-looking and the value reads as a literal secret, not as a
@@ -9,7 +9,9 @@ reference, placeholder, path, URL, number or code; these are the tests they shar
 
 from __future__ import annotations
 
+import bisect
 import re
+from functools import lru_cache
 
 __all__ = [
     "PROSE_VALUE",
@@ -19,6 +21,7 @@ __all__ = [
     "literal_secret",
     "secret_name",
     "secret_word_name",
+    "single_quoted",
 ]
 
 #: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
@@ -129,15 +132,18 @@ def secret_word_name(name: str) -> bool:
     return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
 
 
-def literal_secret(value: str, *, after_scheme: bool = False) -> bool:
+def literal_secret(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
     """Whether ``value`` (one word, quotes and all) reads as a secret written out: 8 or
     more characters with letters and digits (6 or 7 that name no encoding or version:
     ``hunter2``, not ``sha256``; or 20 or more with upper and lower case), not a
     reference, placeholder, path, URL, number or code. After an auth scheme
     (``Bearer X``) a value is a credential unless it is a word (``Bearer
-    authentication``), so letters alone do."""
+    authentication``), so letters alone do. A value ``quoted`` by single quotes around
+    it (`single_quoted`: ``-d 'token=$abc123XYZ'``) is literal text, no reference."""
     word = value.strip("\"'")
-    if len(word) < 6 or any(c.isspace() for c in word) or is_reference(value) or is_placeholder(value):
+    if len(word) < 6 or any(c.isspace() for c in word) or is_placeholder(value):
+        return False
+    if is_reference(value) and not quoted:
         return False
     if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
         return False
@@ -174,10 +180,44 @@ def secret_name(name: str) -> bool:
     return _SECRET_NAME_RE.search(name) is not None
 
 
-def is_reference(value: str) -> bool:
+def is_reference(value: str, text: str | None = None, start: int = 0) -> bool:
     """Whether a value is a shell variable or command substitution (``$X``, ``${X}``,
-    ``"$X"``, ``$(cmd)``): it names where the secret is, not the secret."""
-    return value.lstrip("\"'\\").startswith("$")
+    ``"$X"``, ``$(cmd)``): it names where the secret is, not the secret. In single
+    quotes the shell expands nothing: ``'$ecretP4ss'`` is literal text, a password as
+    likely as any, and no reference; so is a value at ``start`` of ``text`` that sits
+    inside single quotes there (`single_quoted`: ``'https://x/?password=$ecretP4ss'``).
+    Whether it is a placeholder (``'${TOKEN}'``) is `is_placeholder`'s to say."""
+    if value.startswith("'") or (text is not None and single_quoted(text, start)):
+        return False
+    return value.lstrip("\"\\").startswith("$")
+
+
+#: Shell quoting, as far as a line shows it: a single-quoted span (up to its closing
+#: quote or the line's end), a double-quoted one (in which ``'`` is a character), and a
+#: backslash escape (``\'`` opens nothing).
+_QUOTING_RE = re.compile(r"""'[^'\n]*+'?|"(?:[^"\\\n]|\\.)*+"?|\\.""")
+
+
+def single_quoted(text: str, pos: int) -> bool:
+    """Whether the character at ``pos`` of shell ``text`` is inside single quotes, its
+    quotes included, by the quoting of its line. A script inside single quotes
+    (``bash -c '... $tok'``) reads as quoted too: a pass over the text cannot tell it
+    from a quoted argument (``curl -d '{"token": "$tok"}'``), and in doubt a secret goes."""
+    starts, ends = _single_quoted_spans(text)
+    i = bisect.bisect_right(starts, pos) - 1
+    return i >= 0 and pos < ends[i]
+
+
+@lru_cache(maxsize=8)
+def _single_quoted_spans(text: str) -> tuple[list[int], list[int]]:
+    """The starts and ends of ``text``'s single-quoted spans, in order; read once per
+    text (each redaction pass asks about many positions of one text)."""
+    starts, ends = [], []
+    for m in _QUOTING_RE.finditer(text):
+        if m[0][0] == "'":
+            starts.append(m.start())
+            ends.append(m.end())
+    return starts, ends
 
 
 def is_placeholder(value: str) -> bool:

@@ -12,7 +12,9 @@ redacted value as written (a command without secrets comes back identical, which
 detection and install rewriting rely on). A value that is a variable reference or a
 command substitution (``$TOKEN``, ``${API_KEY}``, ``"$TOKEN"``, ``$(cat key)``) is how a
 user is meant to pass a secret, holds none, and is kept; so is a placeholder that only
-shows where one goes (``your_token``, ``<api-key>``).
+shows where one goes (``your_token``, ``<api-key>``). In single quotes the shell expands
+nothing: ``'$ecretP4ss'`` is literal text and goes, while a template written there
+(``'${TOKEN}'``, ``'$TOKEN'``) is a placeholder and stays (`secret_values.is_reference`).
 
 Prose the index keeps (a hook's ``prompt``, a description) is no shell: `redact_text`
 takes out only what is a secret wherever it stands (`secret_formats`: tokens of
@@ -249,7 +251,7 @@ def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match
 
     def sub(m: re.Match[str]) -> str:
         value = m["val"]
-        if not value.strip("\"'") or is_reference(value) or is_placeholder(value):
+        if not value.strip("\"'") or is_reference(value, m.string, m.start("val")) or is_placeholder(value):
             return m[0]  # nothing to hide (``TOKEN=""``), or no secret
         if not decide(m):
             return m[0]
@@ -305,7 +307,10 @@ def _curl_user(m: re.Match[str], secret: Callable[[str], bool]) -> str:
     ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
     value = m["val"]
     user, colon, password = value.partition(":")
-    if not colon or is_reference(value) or is_reference(password) or is_placeholder(password):
+    at = m.start("val")  # ``-u 'user:$ecretP4ss'``: a quoted ``$`` is literal (`is_reference`)
+    if not colon or is_reference(value, m.string, at) or is_placeholder(password):
+        return m[0]
+    if is_reference(password, m.string, at + len(user) + 1):
         return m[0]
     if not secret(password):
         return m[0]
