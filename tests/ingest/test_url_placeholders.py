@@ -123,3 +123,40 @@ def test_a_password_that_starts_with_a_dollar_goes_in_prose() -> None:
 def test_a_real_password_after_a_hydra_mark_still_goes() -> None:
     text = "https://x.example/login?user=^USER^&pass=hunter2xyz9:Invalid"
     assert redact_urls(text) == f"https://x.example/login?user=^USER^&pass={R}"
+
+
+#: The shell assignment rule reads ``&name=value`` in a command (``-d "a=1&token=X"``)
+#: and takes the URL rule's word on a record's key (`secret_values.record_key`).
+COMMAND_RECORD_KEYS_KEPT = [
+    "curl 'https://x/?a=1&ods_key=pappg'",
+    "curl https://x.example/items?a=1&sort_key=name",
+    'curl -d "a=1&sort_key=name" https://x.example',
+    "SORT_KEY=name ./list.sh",
+    "ods_key=pappg ./fetch.sh",
+]
+COMMAND_RECORD_KEYS_REDACTED = [
+    ("curl 'https://x/?a=1&ods_key=Pappg1'", f"curl 'https://x/?a=1&ods_key={R}'"),
+    ("curl 'https://x/?a=1&key=pappg'", f"curl 'https://x/?a=1&key={R}'"),
+    ('curl -d "a=1&api_key=abcdefgh" x', f'curl -d "a=1&api_key={R}" x'),
+    ("STRIPE_KEY=abcdefgh ./pay.sh", f"STRIPE_KEY={R} ./pay.sh"),
+    ("ods_token=pappg ./fetch.sh", f"ods_token={R} ./fetch.sh"),
+]
+
+
+@pytest.mark.parametrize("command", COMMAND_RECORD_KEYS_KEPT)
+def test_a_record_key_is_kept_by_the_shell_assignment_rule_as_by_the_url_rule(command: str) -> None:
+    assert redact_command(command) == command
+    assert redact_prose(command) == command
+
+
+@pytest.mark.parametrize(("command", "expected"), COMMAND_RECORD_KEYS_REDACTED)
+def test_a_secret_key_still_goes_from_a_command(command: str, expected: str) -> None:
+    assert redact_command(command) == expected
+
+
+def test_one_record_key_rule() -> None:
+    from skill_retriever.ingest.secret_values import record_key
+
+    assert record_key("ods_key", "pappg") and record_key("SORT_KEY", '"name"')
+    assert not record_key("key", "pappg") and not record_key("api_key", "pappg")
+    assert not record_key("ods_key", "pappg1") and not record_key("ods_token", "pappg")

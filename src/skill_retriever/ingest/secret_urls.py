@@ -8,8 +8,8 @@ from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     is_placeholder,
     is_reference,
+    record_key,
     secret_name,
-    secret_word_name,
 )
 
 __all__ = ["redact_shell_urls", "redact_urls"]
@@ -55,11 +55,6 @@ _WEBHOOK_RE = re.compile(
 #: Every real key holds digits or lower case (Slack's, Discord's, IFTTT's are mixed case,
 #: 22 to 68 characters; Telegram's, Zapier's and Teams' hold digits).
 _KEYLESS_PART_RE = re.compile(r"[A-Z]+|[A-Z]?0+")
-#: A value that names a record (``?ods_key=pappg``: an NSF document), not a credential:
-#: a lower-case word. Only after a name `_record_key_name` reads as a record's key.
-_RECORD_KEY_VALUE_RE = re.compile(r"[a-z]{1,16}")
-#: The words of `secret_name` but "key": a name with one of them names a secret.
-_OTHER_SECRET_WORD_RE = re.compile(r"token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: A hydra ``http-post-form`` mark (``^PASS^``) and the ``:`` that ends the form's body.
 _HYDRA_FIELD_RE = re.compile(r"\^[A-Z][A-Z0-9]*\^(?::|$)")
 _WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
@@ -107,7 +102,7 @@ def _redact_urls(
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
         if not secret or not value or _placeholder_value(value) or (keep_references and is_reference(value, m.string, m.start(3))):
             return m[0]
-        if _RECORD_KEY_VALUE_RE.fullmatch(value) and _record_key_name(name):
+        if record_key(name, value):  # ``?ods_key=pappg``: a document's id
             return m[0]
         return f"{sep}{name}={REDACTED}"
 
@@ -134,19 +129,6 @@ def _example_user_info(user: str, password: str | None) -> bool:
     if is_placeholder(secret) or (password is None and user == "git"):
         return True
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
-
-
-def _record_key_name(name: str) -> bool:
-    """Whether a parameter's name says "key" only as a record's or document's key
-    (``?ods_key=``, ``?sort_key=``), not a credential's: no other secret word is in it,
-    it is no bare ``key`` (Google's APIs take their key as ``?key=``) and no kind of
-    key that is a secret (`secret_word_name`: ``api_key``, ``apiKey``, ``access_key``)."""
-    return (
-        name.casefold() != "key"
-        and _OTHER_SECRET_WORD_RE.search(name) is None
-        and _URL_SECRET_PARAM_RE.fullmatch(name) is None
-        and not secret_word_name(name)
-    )
 
 
 def _placeholder_value(value: str) -> bool:

@@ -1,6 +1,7 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
 `literal_secret`, `literal_phrase`; and the tests every redaction shares (`secrets`,
-`secret_urls`): `secret_name`, `is_reference`, `single_quoted`, `is_placeholder`.
+`secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`,
+`is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
 when what names it is secret-looking and the value reads as a literal secret, not as a
@@ -19,6 +20,7 @@ __all__ = [
     "is_reference",
     "literal_phrase",
     "literal_secret",
+    "record_key",
     "secret_name",
     "secret_word_name",
     "single_quoted",
@@ -74,6 +76,11 @@ _SECRET_KEY_RE = re.compile(
     r"(?:api|secret|private|access|auth|client|signing|encryption|master|license|app|service"
     r"|session|ssh|gpg|pgp|hmac|jwt|webhook|deploy|account|consumer|subscription|shared)key"
 )
+#: A value that names a record (``?ods_key=pappg``: an NSF document), not a credential:
+#: a lower-case word. Only under a name `record_key` reads as a record's key.
+_RECORD_KEY_VALUE_RE = re.compile(r"[a-z]{1,16}")
+#: The words of `secret_name` but "key": a name with one of them names a secret.
+_OTHER_SECRET_WORD_RE = re.compile(r"token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: An environment variable's name: upper case words joined by ``_``.
 _ENV_NAME_RE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 #: Words that make a name no secret's: a public key's, or a record's.
@@ -173,6 +180,24 @@ def literal_phrase(value: str) -> bool:
     if _DESCRIPTION_RE.search(phrase):
         return False
     return _CODE_RE.search(phrase) is None
+
+
+def record_key(name: str, value: str) -> bool:
+    """Whether ``value`` (quotes and all) is a record's key, not a credential, though
+    `secret_name` reads ``name`` as a secret's: a lower-case word of 16 letters at most
+    under a name that says "key" only as a record's or document's key (``?ods_key=pappg``,
+    ``sort_key=name``): no other secret word is in it, it is no bare ``key`` (Google's
+    APIs take their key as ``?key=``) and no kind of key that is a secret
+    (`secret_word_name`: ``api_key``, ``apiKey``, ``access_key``, ``STRIPE_KEY``). The
+    URL rule (`secret_urls`) and the shell rules (`secrets`) both ask it."""
+    folded = name.casefold()
+    return (
+        _RECORD_KEY_VALUE_RE.fullmatch(value.strip("\"'")) is not None
+        and "key" in folded
+        and folded != "key"
+        and _OTHER_SECRET_WORD_RE.search(name) is None
+        and not secret_word_name(name)
+    )
 
 
 def secret_name(name: str) -> bool:

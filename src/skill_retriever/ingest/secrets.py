@@ -40,6 +40,7 @@ from skill_retriever.ingest.secret_values import (
     is_placeholder,
     is_reference,
     literal_secret,
+    record_key,
     secret_name,
 )
 from skill_retriever.ingest.word_lines import on_words
@@ -208,7 +209,8 @@ def redact_command(command: str) -> str:
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``);
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
-    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``); and the password flags of
+    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``; a record's key in a lower-case word
+stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
     (``-H "Cookie: session=X"``, ``--cookie 'sid=X'``) whose value reads as a literal
     secret, as in prose (`cookie_secrets`: ``theme=dark`` stays). A quoted value goes
@@ -223,7 +225,7 @@ def redact_command(command: str) -> str:
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
-    text = _ASSIGNMENT_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
+    text = _ASSIGNMENT_RE.sub(_masked_value(_secret_pair), text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
@@ -234,6 +236,12 @@ def _redact_cookies(line: str) -> str:
     """One line of a command with its cookies' literal secrets redacted: a cookie's
     name says nothing, so only its value decides (`secret_values.literal_secret`)."""
     return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
+
+
+def _secret_pair(m: re.Match[str]) -> bool:
+    """A name that looks secret and a value that is no record's key under it
+    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``)."""
+    return secret_name(m["name"]) and not record_key(m["name"], m["val"])
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
