@@ -21,6 +21,7 @@ PLACEHOLDERS = [
     "API_KEY", "YOUR_TOKEN", "DB_PASSWORD_2", "TOKEN", "PASSWORD", "APIKEY",
     "${AUTH}", "${api_key}", "${{ secrets.API_KEY }}", "$API_KEY", "%API_KEY%",
     "{token}", "{{ token }}", "<token>", "^PASS^", "^USER64^", "§password§", "FUZZ",
+    "^PASS^:Invalid", "^PASS^:F=incorrect",
     "xxx", "***", "...", "'API_KEY'",
 ]
 #: Values a secret may be: upper-case random (an AWS key id, upper-case hex), a password
@@ -78,6 +79,9 @@ def test_tool_marks_in_a_security_skill_are_kept(line: str) -> None:
     # The whole text holds a URL, so the query rule reads every ``&name=value`` in it.
     text = f"See https://github.com/vanhauser-thc/thc-hydra.\n\n{line}\n"
     assert redact_prose(text) == text
+    # A hook's command reads ``&password=^PASS^:Invalid`` as an assignment: the same
+    # placeholder test (`is_placeholder`) keeps it there.
+    assert redact_command(line) == line
 
 
 REDACTED_URLS = [

@@ -55,8 +55,6 @@ _WEBHOOK_RE = re.compile(
 #: Every real key holds digits or lower case (Slack's, Discord's, IFTTT's are mixed case,
 #: 22 to 68 characters; Telegram's, Zapier's and Teams' hold digits).
 _KEYLESS_PART_RE = re.compile(r"[A-Z]+|[A-Z]?0+")
-#: A hydra ``http-post-form`` mark (``^PASS^``) and the ``:`` that ends the form's body.
-_HYDRA_FIELD_RE = re.compile(r"\^[A-Z][A-Z0-9]*\^(?::|$)")
 _WEBHOOK_GROUPS = ("slack", "discord", "telegram", "teams", "zapier", "ifttt")
 #: A part of every URL `_WEBHOOK_RE` reads: a text without one holds none, and is not
 #: scanned (`re` tries each host at each position of a page).
@@ -100,7 +98,7 @@ def _redact_urls(
     def param(m: re.Match[str]) -> str:
         sep, name, value = m.groups()
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or _placeholder_value(value) or (keep_references and is_reference(value, m.string, m.start(3))):
+        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value, m.string, m.start(3))):
             return m[0]
         if record_key(name, value):  # ``?ods_key=pappg``: a document's id
             return m[0]
@@ -129,13 +127,6 @@ def _example_user_info(user: str, password: str | None) -> bool:
     if is_placeholder(secret) or (password is None and user == "git"):
         return True
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
-
-
-def _placeholder_value(value: str) -> bool:
-    """Whether a query parameter's value only shows where a secret goes: a placeholder
-    (`is_placeholder`), or a hydra form's mark with the failure text after it
-    (``/login:user=^USER^&pass=^PASS^:Invalid``, where ``:`` ends the form body)."""
-    return is_placeholder(value) or _HYDRA_FIELD_RE.match(value) is not None
 
 
 def _webhook(m: re.Match[str]) -> str:

@@ -46,7 +46,9 @@ _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!
 #: secret (``TOKEN``, ``PASSWORD``, ``APIKEY``); a variable or template (``${AUTH}``,
 #: ``$API_KEY``, ``%API_KEY%``, ``{token}``, ``{{ token }}``: a bare ``$`` only before an
 #: upper-case name, as a password may start with ``$``); and the marks tools substitute
-#: (hydra's ``^PASS^``, Burp Intruder's ``§password§``, ffuf's ``FUZZ``).
+#: (hydra's ``^PASS^``, with the failure text after the ``:`` that ends its form's body
+#: in ``/login:user=^USER^&pass=^PASS^:Invalid``; Burp Intruder's ``§password§``, ffuf's
+#: ``FUZZ``).
 _PLACEHOLDER_RE = re.compile(
     r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}"
     r"|(?-i:[A-Z]{1,12}(?:_(?:[A-Z]{1,12}|[0-9]{1,3}))+)"
@@ -54,7 +56,7 @@ _PLACEHOLDER_RE = re.compile(
     r"(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PASSWD|PWD|PASSPHRASE|AUTH|CREDENTIALS?))"
     r"|\$\{[A-Za-z_]\w*\}|\$\{\{[^{}]*\}\}|(?-i:\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%)"
     r"|\{[A-Za-z_]\w*\}|\{\{\s*[\w.]+\s*\}\}"
-    r"|(?-i:\^[A-Z][A-Z0-9]*\^|FUZ[0-9]*Z)|§[^§\s]*§",
+    r"|(?-i:\^[A-Z][A-Z0-9]*\^(?::[^\n]*)?|FUZ[0-9]*Z)|§[^§\s]*§",
     re.IGNORECASE,
 )
 
