@@ -69,10 +69,13 @@ _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
 #: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open.
 _VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
-#: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``).
-_ASSIGNMENT_RE = re.compile(
-    r"""(?<![^\s;&|(`'"])(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?![=~])(?P<val>""" + _VALUE + ")"
+#: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
+#: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
+#: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``).
+_ASSIGNMENT_NAME_RE = re.compile(
+    r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
+_ASSIGNMENT_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + _VALUE + ")")
 #: A flag and the value after it: ``--api-key X``, ``--token=X``.
 _FLAG_RE = re.compile(
     r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + _VALUE + ")"
@@ -209,7 +212,8 @@ def redact_command(command: str) -> str:
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``);
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
-    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``; a record's key in a lower-case word
+    (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
+    ``--set auth.password=X``; a record's key in a lower-case word
 stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
     (``-H "Cookie: session=X"``, ``--cookie 'sid=X'``) whose value reads as a literal
@@ -225,7 +229,7 @@ stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`)
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
-    text = _ASSIGNMENT_RE.sub(_masked_value(_secret_pair), text)
+    text = _assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
@@ -238,10 +242,43 @@ def _redact_cookies(line: str) -> str:
     return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
 
 
+#: The longest kept value `_assignments` reads again for assignments in it.
+_REREAD = 256
+
+
+def _assignments(text: str) -> str:
+    """``text`` with the values of its secret-looking ``NAME=value`` assignments redacted
+    (`_secret_pair`; a dotted name by its last part, ``auth.enabled`` is no secret's).
+    Only a secret-looking name's value is read: the search goes on after any other name's
+    ``=``, so that a value may hold an assignment of its own (``--set
+    image.tag=v1,auth.password=X``)."""
+    masked = _masked_value(_secret_pair)
+    out, pos = [], 0
+    while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
+        pair = _ASSIGNMENT_RE.match(text, m.start()) if secret_name(_last_part(m["name"])) else None
+        new = masked(pair) if pair is not None else ""
+        if pair is None or new == pair[0]:
+            # A kept value is read again for names in it, if short: a crafted word of
+            # ``token=$a,token=$a,...`` would be read from each name to its end.
+            end = m.end() if pair is None or len(pair["val"]) <= _REREAD else pair.end()
+            out.append(text[pos:end])
+            pos = end
+        else:
+            out.append(text[pos : m.start()] + new)
+            pos = pair.end()
+    return "".join(out) + text[pos:] if out else text
+
+
+def _last_part(name: str) -> str:
+    """A dotted setting's own name (``auth.enabled`` -> ``enabled``): what it holds."""
+    return name.rpartition(".")[2]
+
+
 def _secret_pair(m: re.Match[str]) -> bool:
     """A name that looks secret and a value that is no record's key under it
     (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``)."""
-    return secret_name(m["name"]) and not record_key(m["name"], m["val"])
+    name = _last_part(m["name"])
+    return secret_name(name) and not record_key(name, m["val"])
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
