@@ -112,3 +112,15 @@ def test_an_entry_value_after_other_keys_goes(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", ENTRY_STAYS)
 def test_a_value_of_another_item_or_a_nested_key_stays(text: str) -> None:
     assert redact_prose(text) == text
+
+
+def test_a_secret_command_goes_on_after_a_line_continuation() -> None:
+    # deployment-monitoring.md writes kubectl's --from-literal one to a line, each line
+    # ending in a backslash: the command is one, and so is what it says is a secret.
+    command = f"kubectl create secret generic db \\\n  --from-literal=DEPLOY_SSH={V} \\\n  -n prod"
+    expected = f"kubectl create secret generic db \\\n  --from-literal=DEPLOY_SSH={R} \\\n  -n prod"
+    assert redact_command(command) == expected
+    fly = f"fly secrets set \\\r\n  DATABASE_URL={V}"
+    assert redact_command(fly) == f"fly secrets set \\\r\n  DATABASE_URL={R}"
+    # A line that ends without one ends the command.
+    assert redact_command(f"kubectl create secret generic db\nexport DEPLOY_SSH={V}").endswith(V)

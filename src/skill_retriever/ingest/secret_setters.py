@@ -26,10 +26,11 @@ GH_SECRET_RE = re.compile(
     r"(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?:--body|-b)(?:[ \t]++|=)(?P<val>(?!-)" + PROSE_VALUE + ")"
 )
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
-#: end of their simple command; each names and sets secrets only.
+#: end of their simple command, past a backslash that continues it on the next line
+#: (runbooks write one ``--from-literal`` to a line); each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
     r"(?<![\w-])(?P<cmd>fly(?:ctl)?+[ \t]++secrets[ \t]++set|kubectl[ \t]++create[ \t]++secret[ \t]++generic)"
-    r"(?![\w-])[^;|&\n]{0,4096}+"
+    r"(?![\w-])(?:[^;|&\n\\]|\\\r?+\n|\\.){0,4096}+"
 )
 #: ``NAME=VALUE`` of ``fly secrets set`` (a flag's ``--app=x`` is none: a ``-`` precedes it).
 _FLY_PAIR_RE = re.compile(r"(?<![\w$.-])(?P<name>[A-Za-z_]\w{0,128}+)=(?P<val>(?!-)" + PROSE_VALUE + ")")
