@@ -1,5 +1,5 @@
-"""``repr(Index)`` and ``repr(Retriever)`` say what they are: both printed
-``<skill_retriever.stores.index.Index object at 0x7f...>``, so a notebook, a log line or a
+"""``repr(Index)``, ``repr(Retriever)``, ``repr(index.snapshot())`` and ``repr(index.embedder)``
+say what they are: each printed ``<skill_retriever.stores.index.Index object at 0x7f...>``, so a notebook, a log line or a
 debugger showed neither which index nor whether it could write. A repr reads nothing from
 disk and loads no model: it shows what the object already holds.
 """
@@ -14,6 +14,11 @@ from tiny_graph import build_tiny_index, tiny_edges, tiny_nodes
 from skill_retriever import retriever as retriever_module
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import (
+    DEFAULT_MODEL,
+    HashingEmbedder,
+    SentenceTransformerEmbedder,
+)
 from skill_retriever.stores.index import Index
 
 NODES, EDGES = len(tiny_nodes()), len(tiny_edges())
@@ -49,3 +54,20 @@ def test_a_retriever_shows_its_index_and_reranker_without_loading_it(
     assert repr(Retriever(shared_tiny_index, reranker=mine)) == f"<Retriever over {index}, reranker: {mine.name}>"
     retriever.close()
     assert repr(retriever) == f"<Retriever over {index}: closed>"
+
+
+def test_a_snapshot_shows_its_index_version_and_counts(shared_tiny_index: Index) -> None:
+    snap = shared_tiny_index.snapshot()
+    where = str(shared_tiny_index.snapshot().path)
+    assert repr(snap) == f"<IndexSnapshot of {where!r} at version {snap.version}: {NODES} nodes, {EDGES} edges>"
+
+
+def test_an_embedder_shows_its_model_and_what_it_loaded_without_loading_it() -> None:
+    embedder = SentenceTransformerEmbedder()
+    said = f"<SentenceTransformerEmbedder {DEFAULT_MODEL!r} on cpu"
+    assert repr(embedder) == f"{said}: not loaded yet>"
+    assert embedder.load_seconds == 0.0  # the repr loaded nothing
+    embedder.embed(["a query"])  # a query: the NumPy encoder, not sentence-transformers
+    assert repr(embedder) == f"{said}: loaded (NumPy)>"
+    assert repr(HashingEmbedder(32)) == "HashingEmbedder(dim=32)"
+    assert eval(repr(HashingEmbedder(32))).dim == 32  # its repr is the call that makes it

@@ -112,6 +112,12 @@ class SentenceTransformerEmbedder:
         # put the model back or re-index, since the index refuses any other model.
         self._built_into: str | None = None
 
+    def __repr__(self) -> str:  # loads nothing: says what is loaded already
+        loaded = [what for what, held in (("NumPy", isinstance(self._small, NumpyEncoder)),
+                                          ("sentence-transformers", self._model is not None)) if held]
+        state = f"loaded ({', '.join(loaded)})" if loaded else "not loaded yet"
+        return f"<SentenceTransformerEmbedder {self._model_ref!r} on {self._device}: {state}>"
+
     @property
     def load_seconds(self) -> float:
         """Seconds spent so far loading the model (either encoder), for timing reports."""
@@ -349,6 +355,9 @@ class HashingEmbedder:
         self._dim = dim
         self.calls = 0  # how many embed() calls; tests use it to check "embedded once"
         self.texts_embedded = 0
+
+    def __repr__(self) -> str:
+        return f"HashingEmbedder(dim={self._dim})"
 
     @property
     def name(self) -> str:

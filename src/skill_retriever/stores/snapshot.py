@@ -112,6 +112,10 @@ class IndexSnapshot:
         """The index runs under way or stopped, by source (``stores.run_marks``); a new dict."""
         return {source: dict(mark) for source, mark in self._unfinished_runs.items()}
 
+    def __repr__(self) -> str:  # what it holds: a repr reads nothing from disk
+        return (f"<IndexSnapshot of {str(self.path)!r} at version {self.version}: "
+                f"{len(self.nodes)} nodes, {len(self.edges)} edges>")
+
     # -- items ------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.nodes)
