@@ -119,6 +119,11 @@ class Retriever:
             self._reranker = DEFAULT_RERANKER
         self._answers = AnswerCache(0)
 
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called (a ``with`` block's end calls it)."""
+        return self._closed
+
     def __repr__(self) -> str:  # loads no reranker: names the one it has
         if self._closed:
             return f"<Retriever over {self.index!r}: closed>"

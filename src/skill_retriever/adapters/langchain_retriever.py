@@ -6,7 +6,7 @@ Its fields are checked in one line each (`constructor_errors`), when built and w
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -36,7 +36,7 @@ from skill_retriever.adapters.langchain_search import (
 from skill_retriever.adapters.search_skills_input import KindNames
 from skill_retriever.components.view import CallerView
 from skill_retriever.config import RetrievalConfig, Route
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
 from skill_retriever.retriever import Retriever
 from skill_retriever.retriever_args import names
@@ -72,6 +72,11 @@ class SkillRetriever(BaseRetriever):
     ``query=``, ``run_config=`` and ``snapshot=`` are refused: the retriever passes them
     itself). A field set later (``r.k = 7``) is checked as the constructor checks it.
     (``model_copy(update=...)`` is pydantic's unchecked copy, and is not.)
+
+    Close it when done, with ``close()`` or a ``with`` block, as a `Retriever`: it lets go
+    of the `Retriever` it built for itself (the default cross-encoder that one loads, its
+    answer cache), never of the index, a reranker passed in, or the `Retriever` given to
+    `from_retriever`, which stay the caller's.
     """
 
     # An argument it does not know is refused, not ignored: ``principals=["ops"]`` (that is
@@ -103,6 +108,8 @@ class SkillRetriever(BaseRetriever):
     """A ``Reranker``, None for no reranking, or left out for the default."""
 
     _engine: Retriever | None = PrivateAttr(default=None)
+    _own_engine: bool = PrivateAttr(default=False)  # built by `engine`, not given: closed with this
+    _closed: bool = PrivateAttr(default=False)
 
     def __init__(self, **data: Any) -> None:
         """Raises: ConfigError: A bad argument, in one line (`constructor_message`)."""
@@ -144,12 +151,43 @@ class SkillRetriever(BaseRetriever):
 
     @property
     def engine(self) -> Retriever:
-        if self._engine is None:
+        """The `Retriever` it searches with: the one given to `from_retriever`, else its own,
+        built at first use from ``index``, ``config`` and ``reranker``.
+
+        Raises:
+            RetrieverClosedError: This retriever was closed.
+        """
+        if self._closed:
+            raise RetrieverClosedError(
+                "this SkillRetriever was closed; make a new one: "
+                f"SkillRetriever(index=index), the index at {self.index.path} open"
+            )
+        # A copy (model_copy) shares the engine its original built: one the original
+        # closed since is built anew for the copy, which was not closed.
+        if self._engine is None or (self._own_engine and self._engine.closed):
             if self.reranker is _DEFAULT:
                 self._engine = Retriever(self.index, self.config)
             else:
                 self._engine = Retriever(self.index, self.config, self.reranker)
+            self._own_engine = True
         return self._engine
+
+    def close(self) -> None:
+        """Let go of the `Retriever` it built for itself (`Retriever.close`: the default
+        cross-encoder, the answer cache); the index, a reranker passed in and a `Retriever`
+        given to `from_retriever` are the caller's and stay open. Closing again does
+        nothing; a search after it raises `RetrieverClosedError`."""
+        self._closed = True
+        engine, self._engine = self._engine, None
+        if engine is not None and self._own_engine:
+            engine.close()
+
+    def __enter__(self) -> Self:
+        self.engine  # noqa: B018 - refuses a closed retriever here, as Retriever's with does
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _call_args(self, given: dict[str, Any]) -> dict[str, Any]:
         # Retriever.search's own arguments given here collided with the ones this retriever
