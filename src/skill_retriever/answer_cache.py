@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from skill_retriever.config import RetrievalConfig
+from skill_retriever.config_repr import every_setting
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.responses import SearchResponse
@@ -39,7 +40,7 @@ def answer_key(
     # computed it again though nothing it read had changed.
     clock = wall_minute() if config.now is None and reads_the_clock(query, config) else 0
     return json.dumps(
-        [query, repr(config), spec, snapshot.stamp, id(index), id(reranker), clock],
+        [query, every_setting(config), spec, snapshot.stamp, id(index), id(reranker), clock],
         sort_keys=True,
         default=str,
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args, get_type_hints
 
+from skill_retriever.config_repr import changed_settings
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import FILTER_KEYS
 from skill_retriever.phase_names import PHASES
@@ -241,6 +242,9 @@ class RetrievalConfig:
             raise ConfigError("expand_thresholds needs at least one level")
         if self.recent_days > MAX_RECENT_DAYS:  # a time span Python's dates can hold
             raise ConfigError(f"recent_days must be at most {MAX_RECENT_DAYS:,} (days), got {self.recent_days:g}")
+
+    def __repr__(self) -> str:  # the settings a caller changed, not all of them (`config_repr`)
+        return changed_settings(self)
 
     def channel_on(self, channel: str) -> bool:
         return self.channel_weights.get(channel, 0.0) > 0.0
