@@ -71,3 +71,24 @@ def test_an_embedder_shows_its_model_and_what_it_loaded_without_loading_it() -> 
     assert repr(embedder) == f"{said}: loaded (NumPy)>"
     assert repr(HashingEmbedder(32)) == "HashingEmbedder(dim=32)"
     assert eval(repr(HashingEmbedder(32))).dim == 32  # its repr is the call that makes it
+
+
+def test_an_answer_is_one_line_naming_its_ids_route_and_warnings(shared_tiny_index: Index) -> None:
+    """The dataclass repr wrote every field, each snippet and every phase's figures among
+    them: about 4,000 characters for five results of the sample catalogue."""
+    retriever = Retriever(shared_tiny_index, reranker=None)
+    few = retriever.search("postgres migrations", k=2)
+    shown = repr(few)
+    assert shown == (
+        f"SearchResponse(results=2, ids=[{few.ids[0]!r}, {few.ids[1]!r}], route={few.route!r}, reranker='none', "
+        f"confidence={few.confidence if few.confidence is None else round(few.confidence, 3)}, "
+        f"nothing_fits={few.nothing_fits}, warnings={len(few.warnings)}, snapshot_version={few.snapshot_version})"
+    )
+    assert few.results[0].snippet in repr(few.results[0])  # each result still shows its fields
+    many = retriever.search("postgres migrations checkout deploy", k=8, budget=60)
+    assert len(many.results) > 5 or many.warnings
+    shown = repr(many)
+    assert "\n" not in shown and len(shown) < 600 and "plan_query" not in shown, shown
+    assert f"warnings={len(many.warnings)}," in shown and f"results={len(many.results)}," in shown
+    if len(many.results) > 5:
+        assert f"... {len(many.results) - 5} more]" in shown and many.ids[5] not in shown

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.response_dicts import RESPONSE_KEYS, RESULT_KEYS, checked
+from skill_retriever.response_repr import response_repr
 from skill_retriever.route_why import route_label
 from skill_retriever.score_text import score_text
 
@@ -266,7 +267,8 @@ class SearchResponse:
     that ran (``"none"``), per-phase ``stats`` (each with its ``ms``), ``warnings`` (what
     the budget dropped, a phase that failed, "nothing fits", filters that admit nothing)
     and ``fit`` (``confidence``, ``nothing_fits``). ``to_dict()`` is the JSON of
-    ``skill-retriever query --json``; ``str()`` is a short summary, ``repr()`` every field."""
+    ``skill-retriever query --json``; ``str()`` is a short summary, a line a result;
+    ``repr()`` one line: the ids, route, reranker, confidence and how many warnings."""
 
     results: list[SearchResult]
     route: str
@@ -339,6 +341,9 @@ class SearchResponse:
             snapshot_version=snapshot_version,
             fit=None if d.get("fit") is None else cast("FitInfo", dict(d["fit"])),
         )
+
+    def __repr__(self) -> str:  # one line (`response_repr`); the fields hold the rest
+        return response_repr(self)
 
     def __str__(self) -> str:
         ranked = "no reranking" if self.reranker == "none" else f"reranked by {self.reranker}"
