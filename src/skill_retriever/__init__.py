@@ -69,6 +69,12 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    # The names above load on first use, so without this dir() and a notebook's tab
+    # completion (which reads it) offered none of them: only Any, importlib, sys, ...
+    return sorted(set(globals()) | set(__all__))
+
+
 class _Package(types.ModuleType):
     """The package's ``graph`` is the compiled graph, whoever imported the module first.
 
