@@ -138,6 +138,23 @@ def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_at_the_open(index: 
     assert str(err.value) == f"Index.open's lock_wait_s must be {said}"
 
 
+@pytest.mark.parametrize("name", ["bundled:all-MiniLM-L6-v2", Path("/models/minilm")])
+def test_a_model_name_for_the_embedder_says_to_wrap_it(index: Index, name: object) -> None:
+    """``--embedder`` takes a name, Index.open an Embedder: a name was read as one and
+    failed with ``AttributeError: 'str' object has no attribute 'name'``."""
+    with pytest.raises(ConfigError) as err:
+        Index.open(index.path, embedder=name)  # type: ignore[arg-type]
+    assert str(err.value) == (
+        f"Index.open's embedder takes an Embedder, not the model name {str(name)!r}: pass "
+        f"embedder=SentenceTransformerEmbedder({str(name)!r}) (from skill_retriever.stores.embedder), "
+        "or leave it out for the model the index was built with"
+    )
+    with pytest.raises(ConfigError, match=r"^Index.open's embedder must be an Embedder \(a name, a dim and embed"):
+        Index.open(index.path, embedder=object())  # type: ignore[arg-type]
+    with Index.open(index.path, embedder=HashingEmbedder()) as again:  # an Embedder is still taken
+        assert len(again) == len(index)
+
+
 @pytest.mark.parametrize("move", ["move_index_to_server", "move_index_to_embedded"])
 def test_a_move_names_itself_not_index_open(index: Index, tmp_path: Path, move: str) -> None:
     """A move opens the index with Index.open, whose errors named Index.open: a bad

@@ -14,13 +14,16 @@ import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from skill_retriever.exceptions import ConfigError, DuplicateItemError, InvalidItemError
 from skill_retriever.model import Edge, EdgeKind, Node
 
+if TYPE_CHECKING:
+    from skill_retriever.stores.embedder import Embedder
+
 __all__ = [
-    "PathArg", "edge_kinds", "ids_to_delete", "items_to_write", "lock_wait", "one_path", "refuse_existing", "source_paths",
+    "PathArg", "an_embedder", "edge_kinds", "ids_to_delete", "items_to_write", "lock_wait", "one_path", "refuse_existing", "source_paths",
 ]
 
 _Item = TypeVar("_Item", Node, Edge)
@@ -161,3 +164,26 @@ def lock_wait(seconds: object, what: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise ConfigError(f"{what} must be 0 or more seconds, got {seconds:g}")
     return value
+
+
+def an_embedder(embedder: object, what: str) -> Embedder | None:
+    """``embedder`` as ``Index.open`` takes it: an `Embedder`, or None for the index's own.
+
+    Raises:
+        ConfigError: A model's name or path (``--embedder`` takes one; Python takes the
+            object, which would otherwise fail deep inside with ``'str' object has no
+            attribute 'name'``), or an object that cannot embed.
+    """
+    if embedder is None:
+        return None
+    if isinstance(embedder, (str, os.PathLike)):
+        wrapped = f"SentenceTransformerEmbedder({os.fspath(embedder)!r})"
+        raise ConfigError(
+            f"{what} takes an Embedder, not the model name {os.fspath(embedder)!r}: pass embedder={wrapped} "
+            "(from skill_retriever.stores.embedder), or leave it out for the model the index was built with"
+        )
+    if not callable(getattr(embedder, "embed", None)) or not isinstance(getattr(embedder, "name", None), str):
+        raise ConfigError(
+            f"{what} must be an Embedder (a name, a dim and embed(texts)), not {type(embedder).__name__}"
+        )
+    return cast("Embedder", embedder)

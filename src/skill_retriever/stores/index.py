@@ -117,9 +117,12 @@ class Index(ServerSync):
         Raises:
             IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
             IndexLockedError: Writing was asked for and another process (or handle) is writing.
-            ConfigError: ``path`` is empty or no path, or ``lock_wait_s`` is no count of seconds.
+            ConfigError: ``path`` is empty or no path, ``embedder`` a model's name (wrap it in
+                ``SentenceTransformerEmbedder(name)``) or no embedder, or ``lock_wait_s``
+                no count of seconds.
         """
         path, kinds = api_args.one_path(path, "Index.open's path"), api_args.edge_kinds(embedded_edge_kinds)
+        embedder = api_args.an_embedder(embedder, "Index.open's embedder")
         lock = WriterLock(path, api_args.lock_wait(lock_wait_s, "Index.open's lock_wait_s"))
         watch = LinkWatch(path)  # before the manifest is read: a move in between is followed
         manifest, embedder, items, recovering = opening.open_files(
