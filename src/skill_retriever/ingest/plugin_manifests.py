@@ -9,7 +9,9 @@ Read, in a skills repository:
   (``./plugins/x``) is a folder relative to the marketplace root, the folder holding
   ``.claude-plugin/`` (``metadata.pluginRoot`` is put before a bare name). An object
   ``source`` (``github``, ``url``, ``git-subdir``, ``npm``) is a plugin kept elsewhere: it
-  gets a node without components, id ``<source>/<marketplace path>#<name>``.
+  gets a node without components, id ``<source>/<marketplace path>#<name>``. Entries
+  whose source is the marketplace root are each a plugin of that folder (anthropics/skills
+  lists several, each naming its own skills), with that id too.
 - ``plugin.json`` in a folder or in its ``.claude-plugin/``: the plugin of that folder,
   merged over the marketplace entry that points there (plugin.json wins for its fields).
 - A folder directly below ``plugins/``, without a manifest: a plugin named after the
@@ -101,7 +103,10 @@ def find_plugins(
         for spec in specs:
             if spec.folder is None:
                 remote.append(spec)
-            elif (known := local.get(spec.folder)) is not None and known.entry is not None:
+            elif (known := local.get(spec.folder)) is not None and _sibling(known, spec, rel):
+                # another plugin of the same folder: by its own key (its id), not the folder's
+                local[spec.rel] = PluginSpec(spec.rel, spec.folder, known.manifest, spec.entry, spec.marketplace, rel)
+            elif known is not None and known.entry is not None:
                 problems.append(
                     Problem(
                         where(rel),
@@ -115,6 +120,15 @@ def find_plugins(
                 base.marketplace_rel = rel
                 local[spec.folder] = base
     return local, remote
+
+
+def _sibling(known: PluginSpec, spec: PluginSpec, rel: str) -> bool:
+    """Whether ``spec``, an entry of the marketplace file ``rel``, is a plugin of its own
+    beside ``known``, the first entry of that file naming the same folder: both name the
+    marketplace root, whose several plugins each load the skills their ``skills`` paths
+    name (anthropics/skills: document-skills, example-skills, ... all ``"source": "./"``;
+    https://code.claude.com/docs/en/plugins-reference#path-behavior-rules)."""
+    return known.entry is not None and known.marketplace_rel == rel and spec.folder == marketplace_root(rel)
 
 
 def _ancestors(folder: str) -> list[str]:
@@ -176,6 +190,13 @@ def _marketplace(
             folder = None
         spec_rel = folder if folder else f"{rel}#{name}"
         specs.append(PluginSpec(spec_rel, folder, None, jsonable(entry), market, rel))
+    # several entries at the marketplace root are several plugins of one folder: each is
+    # told apart by its name, as an entry at the repository's root is
+    root = marketplace_root(rel)
+    if sum(s.folder == root for s in specs) > 1:
+        for s in specs:
+            if s.folder == root:
+                s.rel = f"{rel}#{(s.entry or {})['name'].strip()}"
     return specs
 
 

@@ -9,7 +9,9 @@ object written inline). A ``commands`` or ``agents`` path replaces the default f
 which Claude Code then does not scan (to keep it, a manifest lists it: ``"commands":
 ["./commands/", "./extras/"]``); a ``skills`` path adds to ``skills/``, but for a marketplace
 entry whose source is the marketplace root, whose ``skills`` replace it (the skills there
-no path names are indexed as skills of no plugin: `_root_entry_skills`); ``hooks`` and
+no path names are none of its: `_root_entry_skills`; several such entries are several
+plugins of that folder, each with the skills it names, and a skill none names is indexed
+as a skill of no plugin); ``hooks`` and
 ``mcpServers`` files add to ``hooks/hooks.json`` and ``.mcp.json`` (the plugins reference,
 "Path behavior rules": https://code.claude.com/docs/en/plugins-reference#path-behavior-rules).
 So the Markdown files of a replaced default folder that no path names are no components:
@@ -114,7 +116,7 @@ def declared_paths(
     root: Path,
     problems: list[Problem],
     replaced: dict[str, str] | None = None,
-    unlisted: set[str] | None = None,
+    excluded: dict[str, set[str]] | None = None,
 ) -> dict[str, Declared]:
     """``{file: Declared}`` for the files the plugins' manifests name (module docstring).
 
@@ -126,15 +128,17 @@ def declared_paths(
         problems: Where refused and missing paths are reported (the manifest's).
         replaced: Filled with each default folder a manifest's paths replace (its path
             -> the field), whose files no path names are no components.
-        unlisted: Filled with the folder of each skill in a plugin's ``skills/`` that the
-            ``skills`` paths replacing that folder do not name (`_root_entry_skills`): a
-            skill, but none of the plugin's.
+        excluded: Filled, for each plugin (its key in ``plugins``) whose ``skills`` paths
+            replace its ``skills/`` folder (`_root_entry_skills`), with the folders of the
+            skills there those paths do not name: skills, but none of that plugin's.
     """
     out: dict[str, Declared] = {}
     replaced = {} if replaced is None else replaced
-    unlisted = set() if unlisted is None else unlisted
+    excluded = {} if excluded is None else excluded
     skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
-    for folder, spec in sorted(plugins.items()):
+    left_out: list[tuple[str, PluginSpec, str]] = []
+    for key, spec in sorted(plugins.items()):
+        folder = spec.folder or ""
         declaring = _declaring(spec, read_json, root)
         problems.extend(_strict_conflict(spec, declaring))
         named_skills: list[str] = []
@@ -144,7 +148,9 @@ def declared_paths(
                 problems.append(Problem(where, message, unread=Unread.NOTHING))
 
             _read_paths(fields, folder, files, root, warn, out, named_skills)
-        problems.extend(_root_entry_skills(spec, declaring, named_skills, skill_folders, unlisted))
+        if (unnamed := _root_entry_skills(spec, named_skills, skill_folders)) is not None:
+            excluded[key] = unnamed
+            left_out.append((key, spec, next(w for fields, w in declaring if fields is spec.entry)))
         for field in _REPLACING:
             by = next((where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)
             if by is None:
@@ -159,6 +165,7 @@ def declared_paths(
                     f"{field!r} replaces the default {field}/ folder, which Claude Code then does not "
                     f"load: its {many} no {field} path names ({left[0]}{', ...' if len(left) > 1 else ''}) "
                     f"not indexed; list './{field}/' in {field!r} to keep them"), unread=Unread.NOTHING))
+    problems.extend(_unlisted_skills(plugins, excluded, left_out))
     return out
 
 
@@ -202,35 +209,43 @@ def _strict_conflict(spec: PluginSpec, declaring: list[tuple[dict[str, Any], str
         "plugin.json, or \"strict\": false from the entry (both are indexed as read)"), unread=Unread.NOTHING)]
 
 
-def _root_entry_skills(
-    spec: PluginSpec,
-    declaring: list[tuple[dict[str, Any], str]],
-    named: list[str],
-    skill_folders: set[str],
-    unlisted: set[str],
-) -> list[Problem]:
+def _root_entry_skills(spec: PluginSpec, named: list[str], skill_folders: set[str]) -> set[str] | None:
     """A ``skills`` path adds to the default ``skills/`` folder, but for a marketplace
     entry whose source is the marketplace root, where the entry's ``skills`` replace it
     (the plugins reference, "Path behavior rules":
-    https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): add to
-    ``unlisted`` each skill folder below ``skills/`` that no skills path (``named``, the
-    folders or files they name) holds, and say so once, against the marketplace file."""
+    https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): the skill
+    folders below ``skills/`` that no skills path (``named``, the folders or files they
+    name) holds, which are none of this plugin's; None where the paths add."""
     entry, rel = spec.entry, spec.marketplace_rel
     if entry is None or rel is None or spec.folder != marketplace_root(rel) or not isinstance(entry.get("skills"), (str, list)):
-        return []
+        return None
     default = posixpath.join(spec.folder, "skills")
-    left = sorted(s for s in skill_folders if s.startswith(f"{default}/") and not any(
-        not t or s == t or s.startswith(f"{t}/") or posixpath.dirname(t) == s for t in named))
-    unlisted.update(left)
-    if not left:
-        return []
-    where = next(w for fields, w in declaring if fields is entry)
-    many = f"{len(left)} skill{'s' if len(left) > 1 else ''}"
-    return [Problem(where, (
-        f"plugin {entry.get('name')!r}: 'skills' in its marketplace entry replaces the default skills/ folder, "
-        f"its source being the marketplace root, so Claude Code does not load with the plugin its {many} no "
-        f"skills path names ({left[0]}{', ...' if len(left) > 1 else ''}): indexed as skills of no plugin; "
-        "list './skills/' in 'skills' to keep them"), unread=Unread.NOTHING)]
+    return {s for s in skill_folders if s.startswith(f"{default}/") and not any(
+        not t or s == t or s.startswith(f"{t}/") or posixpath.dirname(t) == s for t in named)}
+
+
+def _unlisted_skills(
+    plugins: Mapping[str, PluginSpec], excluded: Mapping[str, set[str]], left_out: list[tuple[str, PluginSpec, str]]
+) -> list[Problem]:
+    """Each plugin's skills its ``skills`` paths leave out (`_root_entry_skills`) that no
+    other plugin of its folder holds, said once, against the marketplace file: Claude Code
+    loads them with no plugin (anthropics/skills lists several plugins at its root, each
+    naming its own skills: a skill another entry names is that one's)."""
+    out: list[Problem] = []
+    said: set[str] = set()
+    for key, spec, where in left_out:
+        others = [k for k, s in plugins.items() if k != key and s.folder == spec.folder]
+        left = sorted(s for s in excluded[key] - said if all(s in excluded.get(k, ()) for k in others))
+        said.update(left)
+        if not left:
+            continue
+        many = f"{len(left)} skill{'s' if len(left) > 1 else ''}"
+        out.append(Problem(where, (
+            f"plugin {(spec.entry or {}).get('name')!r}: 'skills' in its marketplace entry replaces the default "
+            f"skills/ folder, its source being the marketplace root, so Claude Code does not load with the plugin "
+            f"its {many} no skills path names ({left[0]}{', ...' if len(left) > 1 else ''}): indexed as skills of "
+            "no plugin; list './skills/' in 'skills' to keep them"), unread=Unread.NOTHING))
+    return out
 
 
 def _read_paths(

@@ -70,9 +70,9 @@ class Reader:
         #: Default folders (``plugins/x/commands``) a manifest's paths replace, whose
         #: Markdown files no path names Claude Code does not load (`plugin_paths`).
         self.replaced: dict[str, str] = {}
-        #: Skill folders in a plugin's skills/ that the skills paths replacing it do not
-        #: name: skills, but none of the plugin's (`plugin_paths`).
-        self.unlisted: set[str] = set()
+        #: Plugin key -> the skill folders in its skills/ that the skills paths replacing
+        #: it do not name: skills, but none of that plugin's (`plugin_paths`).
+        self.excluded: dict[str, set[str]] = {}
 
     def folders(self, folder: str, skill: str | None) -> list[str]:
         """The folder names that say what a file is: outside skills every folder from the

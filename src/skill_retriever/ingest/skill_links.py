@@ -56,13 +56,16 @@ def unknown_component_message(name: str) -> str:
 
 @dataclass(slots=True)
 class Placed:
-    """A record placed in its corpus: id, file, plugin folder, and the node it is PART_OF."""
+    """A record placed in its corpus: id, file, plugin folder, and the node it is PART_OF
+    (``also``: the other plugins it is PART_OF, entries of one marketplace root that each
+    list it: `skills`)."""
 
     id: str
     record: Record
     source: Path
     plugin: str | None
     parent: str | None
+    also: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -221,8 +224,9 @@ def _declared_edges(
     """Make ``p``'s declared edges; what of them resolved nowhere (`UNRESOLVED_ATTR`)."""
     r, own = p.record, name_key(p.record.name)
     record: dict[str, Any] = {}
-    if p.parent in ids:
-        edges.add(p.id, p.parent, EdgeKind.PART_OF)
+    for parent in (p.parent, *p.also):
+        if parent in ids:
+            edges.add(p.id, parent, EdgeKind.PART_OF)
     required: set[str] = set()
     for name in r.requires:
         key = name_key(name)

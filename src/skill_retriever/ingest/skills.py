@@ -149,8 +149,13 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
     local, remote = find_plugins(files, reader.json, out.problems, reader.where)
-    reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced, reader.unlisted)
-    plugin_ids = {folder: f"{corpus}/{spec.rel}" for folder, spec in local.items()}
+    reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced, reader.excluded)
+    plugin_ids = {key: f"{corpus}/{spec.rel}" for key, spec in local.items()}
+    # the plugins of each folder, the one keyed by the folder first (several marketplace
+    # entries may name one folder, their marketplace's root: `plugin_manifests`)
+    sharing: dict[str, list[str]] = {}
+    for key, spec in sorted(local.items(), key=lambda kv: kv[0] != kv[1].folder):
+        sharing.setdefault(str(spec.folder), []).append(key)
     files_of: dict[str, list[str]] = {}
     for rel in files:
         folder = posixpath.dirname(rel)
@@ -168,14 +173,18 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
             files_of.setdefault(owner, []).append(posixpath.relpath(rel, owner or "."))
             owner = _nearest(posixpath.dirname(owner), skills) if owner else None
         # a skill the skills paths replacing its plugin's skills/ leave out is no member (`plugin_paths`)
-        plugin = None if (folder if is_skill else skill) in reader.unlisted else _nearest(folder, plugin_ids)
+        here = _nearest(folder, plugin_ids)
+        owned = folder if is_skill else skill
+        owners = [k for k in sharing[str(local[here].folder)] if owned not in reader.excluded.get(k, ())] if here is not None else []
+        plugin = owners[0] if owners else None
         parent = (
             f"{corpus}/{skills[skill]}"
             if skill is not None
             else (plugin_ids[plugin] if plugin is not None else None)
         )
+        also = tuple(plugin_ids[k] for k in owners[1:]) if skill is None else ()
         for record in reader.records(rel, is_skill, skill, out):
-            out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent))
+            out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent, also))
             # The file was read and parsed: a warning is about a part of it (a date kept as
             # text, an entry ignored), never a reason to keep what it no longer produces.
             out.problems += [
@@ -220,9 +229,10 @@ def _plugin_nodes(
     Members get ``attrs["plugin"]`` (the plugin's name).
     """
     members: dict[str, list[Placed]] = {}
+    key_of = {node_id: key for key, node_id in plugin_ids.items()}
     for p in out.placed:
-        if p.plugin is not None:
-            members.setdefault(p.plugin, []).append(p)
+        for key in ([p.plugin] if p.plugin is not None else []) + [key_of[i] for i in p.also]:
+            members.setdefault(key, []).append(p)
     made = []
     for folder, spec in [*sorted(local.items()), *(("", s) for s in remote)]:
         declared = spec.manifest is not None or spec.entry is not None
@@ -253,7 +263,7 @@ def _plugin_nodes(
                 setattr(record, key, parse_timestamp(meta.get(key), spec.rel))
             except InvalidItemError as exc:
                 out.problems.append(Problem(reader.where(source), f"{exc}; ignored", unread=Unread.NOTHING))
-        for m in inside:
+        for m in (m for m in inside if m.plugin == folder):  # one of several plugins: the first's name
             m.record.attrs["plugin"] = record.name
             namespace = m.record.attrs.get("command_namespace")
             if isinstance(namespace, str):  # a command: filed under its plugin's name
@@ -262,7 +272,7 @@ def _plugin_nodes(
                     out.problems.append(
                         Problem(str(m.source), why, read_whole=True, unread=Unread.NOTHING)
                     )
-        outer = _nearest(posixpath.dirname(folder), plugin_ids) if spec.folder else None
+        outer = _nearest(posixpath.dirname(spec.folder), plugin_ids) if spec.folder else None
         parent = plugin_ids[outer] if outer is not None else None
         node_id = f"{reader.corpus}/{spec.rel}"
         made.append(Placed(node_id, record, reader.root / source, outer, parent))

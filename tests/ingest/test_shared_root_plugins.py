@@ -1,0 +1,71 @@
+"""Several marketplace entries whose source is the marketplace root (`plugin_manifests`,
+`plugin_paths`): the layout of anthropics/skills, one repository whose marketplace.json
+lists plugins (document-skills, example-skills, claude-api) that each name their own
+skills below the one ``skills/`` folder, ``"source": "./"`` and ``"strict": false``.
+
+An entry whose source is the marketplace root loads only the skills its ``skills`` paths
+name (Claude Code's plugins reference, "Path behavior rules":
+https://code.claude.com/docs/en/plugins-reference#path-behavior-rules), and each entry is
+a plugin of its own, installed by ``/plugin install <name>@<marketplace>``
+(https://code.claude.com/docs/en/plugin-marketplaces). Only the first entry was indexed;
+the others were skipped ("points at folder '', as 'document-skills' does").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shared_root_market import GROUPS, MARKET, shared_root
+
+from skill_retriever.ingest.result import IngestResult, Unread
+from skill_retriever.ingest.skills import ingest_skill_repo
+from skill_retriever.model import EdgeKind, NodeKind
+
+
+def _members(result: IngestResult) -> dict[str, set[str]]:
+    """Plugin node id (without the source name) -> the ids PART_OF it."""
+    plugins = {n.id for n in result.nodes if n.kind is NodeKind.PLUGIN}
+    out: dict[str, set[str]] = {p.removeprefix("repo/"): set() for p in plugins}
+    for e in result.edges:
+        if e.kind is EdgeKind.PART_OF and e.target in plugins:
+            out[e.target.removeprefix("repo/")].add(e.source.removeprefix("repo/"))
+    return out
+
+
+def test_each_entry_at_the_marketplace_root_is_a_plugin_owning_the_skills_it_lists(tmp_path: Path) -> None:
+    result = ingest_skill_repo(shared_root(tmp_path / "repo", GROUPS))
+    assert _members(result) == {
+        f"{MARKET}#{name}": {f"skills/{s}/SKILL.md" for s in skills} for name, skills in GROUPS.items()
+    }
+    assert result.problems == []
+    nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
+    assert nodes["skills/pdf/SKILL.md"].attrs["plugin"] == "document-skills"
+    assert nodes["skills/claude-api/SKILL.md"].attrs["plugin"] == "claude-api"
+    api = nodes[f"{MARKET}#claude-api"]
+    assert api.name == "claude-api" and api.attrs["marketplace"] == "anthropic-agent-skills"
+    assert "claude-api (skill)" in api.text and "pdf" not in api.text
+
+
+def test_a_skill_no_entry_lists_is_said_once_and_belongs_to_no_plugin(tmp_path: Path) -> None:
+    result = ingest_skill_repo(shared_root(tmp_path / "repo", GROUPS, extra=("canvas-design",)))
+    assert all("skills/canvas-design/SKILL.md" not in m for m in _members(result).values())
+    nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
+    assert nodes["skills/canvas-design/SKILL.md"].kind is NodeKind.SKILL
+    assert "plugin" not in nodes["skills/canvas-design/SKILL.md"].attrs
+    (problem,) = result.problems  # once, not once per entry, and not the skills other entries list
+    assert problem.path == str(tmp_path / "repo" / MARKET) and problem.keeps is Unread.NOTHING
+    assert "1 skill no skills path names (skills/canvas-design)" in problem.message
+
+
+def test_a_skill_two_entries_list_belongs_to_both(tmp_path: Path) -> None:
+    """Claude Code loads a plugin's listed skills under that plugin, whichever other entry
+    lists them too: installing either plugin brings the skill, so it is PART_OF both."""
+    groups = {"document-skills": ["pdf", "docx"], "pdf-only": ["pdf"]}
+    result = ingest_skill_repo(shared_root(tmp_path / "repo", groups))
+    assert _members(result) == {
+        f"{MARKET}#document-skills": {"skills/pdf/SKILL.md", "skills/docx/SKILL.md"},
+        f"{MARKET}#pdf-only": {"skills/pdf/SKILL.md"},
+    }
+    nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
+    assert nodes["skills/pdf/SKILL.md"].attrs["plugin"] == "document-skills"  # the first entry's name
+    assert result.problems == []
