@@ -9,7 +9,9 @@ Read, in a skills repository:
   (``./plugins/x``) is a folder relative to the marketplace root, the folder holding
   ``.claude-plugin/`` (``metadata.pluginRoot`` is put before a bare name). An object
   ``source`` (``github``, ``url``, ``git-subdir``, ``npm``) is a plugin kept elsewhere: it
-  gets a node without components, id ``<source>/<marketplace path>#<name>``. Entries
+  gets a node without components, id ``<source>/<marketplace path>#<name>``, as does a
+  string source naming no folder of the repository; the hooks and MCP servers such an
+  entry holds inline are not indexed either, which is said, once per entry. Entries
   whose source is the marketplace root are each a plugin of that folder (anthropics/skills
   lists several, each naming its own skills), with that id too.
 - ``plugin.json`` in a folder or in its ``.claude-plugin/``: the plugin of that folder,
@@ -28,17 +30,20 @@ the components every caller who may see the plugin may see: `skill_links.named_b
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from skill_retriever.ingest.result import Problem
+from skill_retriever.ingest.result import Problem, Unread
 from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, unreadable
 from skill_retriever.model import NodeKind
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 _FIELDS = ("version", "category", "homepage", "license")
+#: The fields an entry may hold its members in, inline (`inline_members`).
+_INLINE = ("hooks", "mcpServers")
 
 #: Reads one JSON file of the repository (relative path) or raises RecordError / OSError.
 ReadJson = Callable[[str], Any]
@@ -179,15 +184,25 @@ def _marketplace(
             continue
         names.add(name)
         folder = entry_folder(data, rel, entry)
+        inline = " and ".join(f for f in _INLINE if isinstance(entry.get(f), dict) and entry[f])
         if isinstance(entry.get("source"), str) and (folder is None or folder not in folders):
+            left = (f", the {inline} it holds inline left out; index a checkout holding that folder to "
+                    "search and install them") if inline else ""
             problems.append(
                 Problem(
                     where(rel),
                     f"{label}: plugin {name!r} source {entry['source']!r} is no "
-                    "folder of this repository; indexed from its entry alone",
+                    f"folder of this repository; indexed from its entry alone{left}",
                 )
             )
             folder = None
+        elif folder is None and inline:
+            # its members are read from the plugin's own files (`skill_files.Reader.entry_members`
+            # reads a local plugin's): kept elsewhere, the index holds none of them
+            problems.append(Problem(where(rel), (
+                f"{label}: plugin {name!r} is kept elsewhere ({_elsewhere(entry.get('source'))}), not in this "
+                f"folder: the {inline} its entry holds inline are not indexed, as none of its files are; "
+                "index a checkout of it to search and install them"), unread=Unread.NOTHING))
         spec_rel = folder if folder else f"{rel}#{name}"
         specs.append(PluginSpec(spec_rel, folder, None, jsonable(entry), market, rel))
     # several entries at the marketplace root are several plugins of one folder: each is
@@ -198,6 +213,16 @@ def _marketplace(
             if s.folder == root:
                 s.rel = f"{rel}#{(s.entry or {})['name'].strip()}"
     return specs
+
+
+def _elsewhere(source: Any) -> str:
+    """Where an object ``source`` keeps its plugin, in words: ``github acme/guard``,
+    ``url https://...``, ``npm @acme/guard``
+    (https://code.claude.com/docs/en/plugin-marketplaces#plugin-sources)."""
+    if not isinstance(source, dict):
+        return f"source {json.dumps(source)[:120]}"
+    where = next((source[k] for k in ("repo", "url", "package", "path") if isinstance(source.get(k), str)), "")
+    return " ".join(str(x)[:120] for x in (source.get("source", "source"), where) if x)
 
 
 def entry_folder(marketplace: dict[str, Any], rel: str, entry: dict[str, Any]) -> str | None:
