@@ -11,7 +11,7 @@ from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
 
-__all__ = ["MAX_ATTRS_DEPTH", "check_attrs", "check_id", "json_type", "str_tuple"]
+__all__ = ["MAX_ATTRS_DEPTH", "check_attrs", "check_id", "has_surrogate", "json_type", "str_tuple"]
 
 # Used with fullmatch: ``$`` would also match before a trailing newline. C1 controls are
 # control characters too (U+0085 is a line break to some readers).
@@ -98,3 +98,18 @@ def str_tuple(value: object, what: str) -> tuple[str, ...]:
     if isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(v, str) for v in value):
         return tuple(value)
     raise InvalidItemError(f"{what} must be a list of strings, got {value!r:.80}")
+
+
+def has_surrogate(value: str) -> bool:
+    """Whether ``value`` holds a code point U+D800-U+DFFF (an unpaired surrogate: no UTF-8
+    for it). What ``re.search("[\\ud800-\\udfff]", value)`` finds, without a scan in the
+    regular-expression engine: an ASCII string is known at once, and strict UTF-8 encoding fails on
+    exactly those code points. Every item read from an index passes here (its name, text,
+    description and labels), so its cost was part of each open."""
+    if value.isascii():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

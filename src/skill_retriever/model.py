@@ -20,6 +20,7 @@ from skill_retriever.exceptions import InvalidItemError
 from skill_retriever.item_checks import (
     check_attrs,
     check_id,
+    has_surrogate,
     json_type,
     str_tuple,
 )
@@ -208,11 +209,11 @@ class Node:
         # gets U+FFFD in their place; an access label must be exact, so it is refused.
         for name in ("name", "text", "description"):
             value = getattr(self, name)
-            if _SURROGATE_RE.search(value):
+            if has_surrogate(value):
                 object.__setattr__(self, name, _SURROGATE_RE.sub("\ufffd", value))
-        if any(_SURROGATE_RE.search(t) for t in self.tags):
+        if any(has_surrogate(t) for t in self.tags):
             object.__setattr__(self, "tags", tuple(_SURROGATE_RE.sub("\ufffd", t) for t in self.tags))
-        if any(_SURROGATE_RE.search(a) or not a.strip() for a in self.access):
+        if any(has_surrogate(a) or not a.strip() for a in self.access):
             raise InvalidItemError(f"{label}: access labels must be non-blank text without unpaired surrogates")
         object.__setattr__(self, "created", parse_timestamp(self.created, label))
         object.__setattr__(self, "updated", parse_timestamp(self.updated, label))
