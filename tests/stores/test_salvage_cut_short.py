@@ -22,7 +22,8 @@ COUNT = 600
 
 @pytest.fixture
 def cut(tmp_path: Path) -> Path:
-    """A real index of 600 items and their relations, its database cut to half its length."""
+    """A real index of 600 items and their relations, its database cut to 40% of its length:
+    inside the items' id index, behind the items' BM25 term ids (``stores.term_ids``)."""
     root = tmp_path / "alpha"
     root.mkdir()
     attrs = {"source_root": str(root), "source_name": "alpha"}
@@ -35,7 +36,7 @@ def cut(tmp_path: Path) -> Path:
     for side in ("-wal", "-shm"):  # checkpointed on close: the cut file is all there is
         (tmp_path / "ix" / f"items.sqlite{side}").unlink(missing_ok=True)
     with database.open("r+b") as fh:
-        fh.truncate(database.stat().st_size // 2)
+        fh.truncate(database.stat().st_size * 4 // 10)
     return tmp_path / "ix"
 
 

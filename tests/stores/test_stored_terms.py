@@ -107,10 +107,12 @@ def test_reopening_reads_the_counts_back_with_the_answers_of_counting_again(tmp_
         assert answers(new) == expected
     assert counting == []  # read back, nothing tokenized
 
-    # The same index as an older version wrote it: no such columns at all.
+    # The same index as an older version wrote it: no such columns at all (nor the term
+    # ids of stores.term_ids, read in place of the words where present).
     shutil.copytree(tmp_path / "new", tmp_path / "old")
-    sql(tmp_path / "old", "ALTER TABLE nodes DROP COLUMN terms")
-    sql(tmp_path / "old", "ALTER TABLE nodes DROP COLUMN terms_key")
+    for column in ("terms", "terms_key", "term_ids", "term_ids_key"):
+        sql(tmp_path / "old", f"ALTER TABLE nodes DROP COLUMN {column}")
+    sql(tmp_path / "old", "DROP TABLE terms_vocab")
     with open_index(tmp_path / "old") as old:
         assert answers(old) == expected
     assert len(counting) == len(tiny_nodes())  # counted from the text, as before
@@ -181,6 +183,8 @@ def test_unusable_counts_are_counted_again(
         wanted = len(tiny_nodes())
     else:
         sql(tmp_path / "index", "UPDATE nodes SET terms = X'789c0102' WHERE id = ?", ALEMBIC)
+        # and no usable ids, read in place of the words (stores.term_ids; tests/stores/test_term_ids.py)
+        sql(tmp_path / "index", "UPDATE nodes SET term_ids = NULL WHERE id = ?", ALEMBIC)
         wanted = 1
     counting.clear()
     with open_index(tmp_path / "index") as reader:

@@ -31,10 +31,9 @@ from pathlib import Path
 from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.model import Edge, Node
-from skill_retriever.stores import stored_terms
+from skill_retriever.stores import stored_terms, term_ids
 from skill_retriever.stores.file_identity import FileIdentity
 from skill_retriever.stores.index_words import point_at
-from skill_retriever.stores.keywords import analyse
 from skill_retriever.stores.rows import (
     Changes,
     EdgeRow,
@@ -76,7 +75,6 @@ ALTER TABLE edges ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
 """
 
 
-
 #: sqlite3 errors that are a bug of the caller, not the state of the file: never reworded.
 _BUGS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError)
 #: SQLite error names of a file that is fine but cannot be used now (disk full, read-only, busy).
@@ -104,6 +102,7 @@ class ItemStore:
         self._file = FileIdentity(path)
         try:
             self._db = connect(path, writable)
+            self._term_ids = term_ids.WriterIds()  # what this writer knows of terms_vocab
             self._db.execute("PRAGMA busy_timeout=10000")
             self._check_schema()  # before any write: a damaged file is reported, never "fixed"
             if writable:
@@ -212,7 +211,7 @@ class ItemStore:
                 self._end_failed(exc)
                 raise
         if self.writable:  # the writer stores the term counts its load lacked
-            self._fill_terms(out)
+            self._fill_terms(out, full=since is None)
         return out
 
     @contextlib.contextmanager
@@ -241,6 +240,7 @@ class ItemStore:
             cur.execute("BEGIN IMMEDIATE")
             try:
                 stored_terms.add_columns(cur)
+                term_ids.add_schema(cur)
                 yield cur
                 cur.execute("COMMIT")
             except BaseException as exc:
@@ -266,15 +266,18 @@ class ItemStore:
                       unfinished_runs="{}" if runs is None else str(runs[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
-        terms = stored_terms.select(self._db)  # the BM25 term counts, when the file has them
-        for rowid, item_id, data, vhash, blob, key, counts, seq in self._db.execute(
+        terms = f"{stored_terms.select(self._db)}, {term_ids.select(self._db)}"  # BM25 terms, when the file has them
+        vocab = term_ids.read_vocabulary(self._db) if since is None else None  # a catch-up reads the words
+        out.vocab = [] if vocab is None else vocab.terms
+        for rowid, item_id, data, vhash, blob, key, counts, ids_key, ids, seq in self._db.execute(
             f"SELECT rowid, id, data, hash, CAST(vector AS BLOB), {terms}, seq FROM nodes {where} ORDER BY rowid", args
         ):
             if (node := parse_row(Node.from_dict, "node", rowid, item_id, data, out.damaged_nodes)) is None:
                 continue
             out.nodes[node.id], out.node_seqs[node.id] = node, int(seq)
             take_vector(out, out.node_vectors, out.unusable_nodes, node.id, vhash, blob, dim, required=True)
-            stored_terms.take(out.terms, node, str(vhash), key, counts)
+            if not term_ids.take(out.term_ids, node, str(vhash), vocab, ids_key, ids):
+                stored_terms.take(out.terms, node, str(vhash), key, counts)
         for rowid, item_id, data, vhash, blob in self._db.execute(
             f"SELECT rowid, id, data, vhash, CAST(vector AS BLOB) FROM edges {where} ORDER BY rowid", args
         ):
@@ -322,7 +325,9 @@ class ItemStore:
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
         self._file.check()  # a deleted file takes a write and loses it when the process ends
+        delete_nodes = list(delete_nodes)
         with self._transaction(f"cannot be written (version {version}, nothing of it stored)") as cur:
+            replacing = bool(delete_nodes) or term_ids.any_stored(cur, [r.node.id for r in nodes])
             cur.executemany(
                 "INSERT INTO nodes(id, hash, data, vector, seq, terms, terms_key) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET hash = excluded.hash, data = excluded.data, "
@@ -339,6 +344,7 @@ class ItemStore:
                     for r in nodes
                 ),
             )
+            term_ids.store(cur, self._term_ids, ((r.node, r.terms) for r in nodes))
             cur.executemany(
                 "INSERT OR REPLACE INTO edges(id, source, target, data, vhash, vector, seq) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -360,6 +366,8 @@ class ItemStore:
                 for item_id in ids:
                     cur.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
                     cur.execute("INSERT INTO deleted(id, what, seq) VALUES (?, ?, ?)", (item_id, what, version))
+            if replacing:  # a replaced or deleted item's terms leave terms_vocab
+                term_ids.prune(cur, self._term_ids)
             cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
 
     def set_vectors(self, nodes: Sequence[tuple[str, Vector]], edges: Sequence[tuple[str, str, Vector]]) -> None:
@@ -370,19 +378,11 @@ class ItemStore:
                 "UPDATE edges SET vhash = ?, vector = ? WHERE id = ?", ((h, encode_vector(v), i) for i, h, v in edges)
             )
 
-    def _fill_terms(self, out: Changes) -> None:
+    def _fill_terms(self, out: Changes, full: bool) -> None:
         """Count and store the BM25 terms of the loaded nodes that lack usable stored ones
-        (an index an older version wrote; a text it changed since); no version bump."""
-        todo = stored_terms.missing(out.nodes, out.terms)
-        if not todo:
-            return
-        counted = {n.id: analyse(n.embedding_text()) for n in todo}
-        with self._transaction("cannot be written (no term count of this load stored)") as cur:
-            cur.executemany(
-                "UPDATE nodes SET terms = ?, terms_key = ? WHERE id = ?",
-                ((*stored_terms.row_values(n, counted[n.id]), n.id) for n in todo),
-            )
-        out.terms.update(counted)
+        (an index an older version wrote; a text it changed since), and after a ``full``
+        load their ids where not stored (``stores.term_ids``); no version bump."""
+        term_ids.fill(out, full, self._term_ids, lambda: self._transaction("cannot be written (no term count of this load stored)"))
 
     def set_calibration(self, calibration: str) -> None:
         """Store what the index learned about itself (JSON; no version bump); readers catch up."""

@@ -122,6 +122,34 @@ class BM25Index:
                 self._docs[doc_id] = (cols, tfs)
             self._frozen = None
 
+    def upsert_ids(
+        self, items: Sequence[tuple[str, tuple[NDArray[np.uint32], NDArray[np.float64]]]], vocab: Sequence[str]
+    ) -> None:
+        """:meth:`upsert_terms` for documents whose terms are ids into ``vocab`` (an index
+        stores them, ``stores.term_ids``): into an empty index by NumPy alone, each term
+        given the column :meth:`upsert_terms` gives it (the order terms are first seen in)."""
+        with self._lock:
+            if self._vocab:  # columns continue from the terms here: through the words
+                self.upsert_terms((i, (list(map(vocab.__getitem__, ids.tolist())), tfs)) for i, (ids, tfs) in items)
+                return
+            lengths = np.fromiter((len(ids) for _, (ids, _) in items), dtype=np.int64, count=len(items))
+            every = np.concatenate([ids for _, (ids, _) in items]) if items else np.zeros(0, dtype=np.uint32)
+            # Where each id first appears: assigned from the end, the first position is
+            # written last (NumPy keeps the last value of a repeated index).
+            first = np.full(len(vocab), len(every), dtype=np.int64)
+            first[every[::-1]] = np.arange(len(every) - 1, -1, -1)
+            present = np.flatnonzero(first < len(every))
+            seen = present[np.argsort(first[present])]  # the ids in the order they first appear
+            column = np.zeros(len(vocab), dtype=np.int64)
+            column[seen] = np.arange(len(seen))
+            cols = column[every]
+            self._vocab.update(zip(map(vocab.__getitem__, seen.tolist()), range(len(seen)), strict=True))
+            ends = np.cumsum(lengths)
+            # Views of one array: it lives while any of them does (at most one per open).
+            for (doc_id, (_, tfs)), lo, hi in zip(items, (ends - lengths).tolist(), ends.tolist(), strict=True):
+                self._docs[doc_id] = (cols[lo:hi], tfs)
+            self._frozen = None
+
     def delete(self, ids: Iterable[str]) -> None:
         with self._lock:
             for doc_id in ids:

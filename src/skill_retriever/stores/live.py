@@ -20,6 +20,7 @@ from skill_retriever.stores.keywords import BM25Index
 from skill_retriever.stores.search_notes import InMemoryNotes
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors, keyword_indexed
 from skill_retriever.stores.snapshot_memo import Memo
+from skill_retriever.stores.term_ids import as_terms
 
 
 @dataclass
@@ -90,12 +91,18 @@ class LiveState:
             self.node_vectors.pop(node_id, None)
             self.unusable_nodes.add(node_id)
         # Term counts read back or counted by the writer are this tokenizer's only by default.
-        stored = ch.terms if self.keywords.tokenizer is bm25_terms else {}
-        self.keywords.upsert_terms(
-            (n.id, t if (t := stored.get(n.id)) is not None else self.keywords.analyse(n.embedding_text()))
-            for n in retext
-            if keyword_indexed(n)
-        )
+        own = self.keywords.tokenizer is bm25_terms
+        stored = ch.terms if own else {}
+        by_id = ch.term_ids if own else {}
+        indexed = [n for n in retext if keyword_indexed(n)]
+        if by_id and all(n.id in by_id for n in indexed):  # an open of an index that stores them all
+            self.keywords.upsert_ids([(n.id, by_id[n.id]) for n in indexed], ch.vocab)
+        else:
+            self.keywords.upsert_terms(
+                (n.id, t if (t := stored.get(n.id)) is not None
+                 else as_terms(by_id[n.id], ch.vocab) if n.id in by_id else self.keywords.analyse(n.embedding_text()))
+                for n in indexed
+            )
         self.keywords.delete(n.id for n in retext if not keyword_indexed(n))
         for edge_id, edge in ch.edges.items():
             self.edges[edge_id] = edge

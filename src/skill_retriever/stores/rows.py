@@ -67,6 +67,10 @@ class Changes:
     #: BM25 term counts of nodes, stored or just counted (``stores.stored_terms``); a
     #: BM25-indexed node missing here is counted from its text when the batch is applied.
     terms: dict[str, Terms] = field(default_factory=dict)
+    #: Nodes whose stored BM25 term ids a full load read in place of ``terms``
+    #: (``stores.term_ids``), and the vocabulary those ids index.
+    term_ids: dict[str, tuple[NDArray[np.uint32], NDArray[np.float64]]] = field(default_factory=dict)
+    vocab: list[str] = field(default_factory=list)
     #: Rows whose item could not be read back: id -> what is wrong (`parse_row`).
     damaged_nodes: dict[str, str] = field(default_factory=dict)
     damaged_edges: dict[str, str] = field(default_factory=dict)
