@@ -124,3 +124,41 @@ def test_a_secret_command_goes_on_after_a_line_continuation() -> None:
     assert redact_command(fly) == f"fly secrets set \\\r\n  DATABASE_URL={R}"
     # A line that ends without one ends the command.
     assert redact_command(f"kubectl create secret generic db\nexport DEPLOY_SSH={V}").endswith(V)
+
+
+GH_CONTINUED = [
+    # A runbook breaks a long ``gh secret set`` over lines as it breaks kubectl's: the
+    # value after ``--body`` on the next line is the secret all the same.
+    (f"gh secret set DEPLOY_SSH \\\n  --body {V}", f"gh secret set DEPLOY_SSH \\\n  --body {R}"),
+    (f"gh secret set DEPLOY_SSH --repo o/r \\\r\n  -b {V}", f"gh secret set DEPLOY_SSH --repo o/r \\\r\n  -b {R}"),
+    (f"gh secret set \\\n  DEPLOY_SSH \\\n  --repo o/r \\\n  --body={V}", f"gh secret set \\\n  DEPLOY_SSH \\\n  --repo o/r \\\n  --body={R}"),
+    (f"gh secret set DEPLOY_SSH --body \\\n  '{V}' \\\n  -e prod", f"gh secret set DEPLOY_SSH --body \\\n  '{R}' \\\n  -e prod"),
+    # A value piped in (or a here-string) is what ``gh secret set`` reads from stdin.
+    (f"echo {V} | gh secret set DEPLOY_SSH", f"echo {R} | gh secret set DEPLOY_SSH"),
+    (f'echo -n "{V}" | gh secret set DEPLOY_SSH --repo o/r', f'echo -n "{R}" | gh secret set DEPLOY_SSH --repo o/r'),
+    (f"printf '%s' {V} | gh secret set -e prod DEPLOY_SSH", f"printf '%s' {R} | gh secret set -e prod DEPLOY_SSH"),
+    (f"gh secret set DEPLOY_SSH <<< '{V}'", f"gh secret set DEPLOY_SSH <<< '{R}'"),
+]
+GH_STAYS = [
+    'gh secret set DEPLOY_SSH --body "$(cat deploy_key)"',
+    'gh secret set DEPLOY_SSH \\\n  --body "$(cat deploy_key)"',
+    "gh secret set DEPLOY_SSH \\\n  --body <your-key>",
+    'echo "$DEPLOY_SSH" | gh secret set DEPLOY_SSH',
+    "echo your-deploy-key | gh secret set DEPLOY_SSH",
+    "cat deploy_key | gh secret set DEPLOY_SSH",
+    f"echo {V} | gh secret list",
+    # A line break without a backslash ends the command.
+    f"gh secret set DEPLOY_SSH\n--body {V}",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GH_CONTINUED)
+def test_gh_secret_set_goes_past_a_continuation_and_from_stdin(text: str, expected: str) -> None:
+    assert redact_command(text) == expected
+    assert redact_prose(text) == expected
+
+
+@pytest.mark.parametrize("text", GH_STAYS)
+def test_gh_secret_set_keeps_references_and_placeholders(text: str) -> None:
+    assert redact_command(text) == text
+    assert redact_prose(text) == text

@@ -43,9 +43,9 @@ from skill_retriever.ingest.secret_commands import (
     FLAG_RE,
     SETTER_RE,
     redact_clients,
-    redact_secret_commands,
 )
 from skill_retriever.ingest.secret_formats import replace_group
+from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
     PROSE_VALUE,
     literal_phrase,
@@ -112,6 +112,7 @@ def redact_prose(text: str) -> str:
     text = sub_at_word(NAME_VALUE_RE, _entry, text, "name", "\"'")  # an entry starts at name or its quote
     text = on_words(text, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))
+    text = redact_continued_commands(text, _command_secret)  # ``gh secret set NAME \`` goes on a line
     return redact_tables(on_words(text, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line))
 
 
@@ -136,7 +137,6 @@ def _redact_line(line: str) -> str:
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
-    line = redact_secret_commands(line, _command_secret)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
 
 

@@ -2,6 +2,10 @@
 name (``DEPLOY_SSH``, ``DATABASE_URL``): ``gh secret set NAME --body X`` (``-b X``, its
 other flags before or after the name), ``fly secrets set NAME=X`` (``flyctl``) and
 ``kubectl create secret generic n --from-literal=KEY=X``: `redact_secret_commands`.
+A runbook breaks such a command over lines, each but the last ending in a backslash, and
+the command goes on past it; gh also reads the value from its input (``echo X | gh secret
+set NAME``, ``gh secret set NAME <<< X``). Prose is read line by line, so it reads such a
+command with the lines it goes on to (`redact_continued_commands`).
 Prose (`prose_secrets`) and hook commands (`secrets.redact_command`) both read them;
 the caller decides whether a value is a literal secret (a reference or a placeholder
 stays). Patterns are possessive and bounded: a crafted line is read in linear time.
@@ -14,23 +18,40 @@ from collections.abc import Callable
 
 from skill_retriever.ingest.secret_values import PROSE_VALUE
 
-__all__ = ["GH_SECRET_RE", "redact_secret_commands"]
+__all__ = ["GH_SECRET_RE", "redact_continued_commands", "redact_secret_commands"]
 
+#: A backslash that continues a command on the next line (``\`` then ``\n`` or ``\r\n``):
+#: runbooks break a long command over lines, one flag to a line; the command goes on.
+_CONTINUATION = r"\\\r?+\n"
+#: Blanks between a command's words, a line continuation among them.
+_GAP = r"(?:[ \t]|" + _CONTINUATION + r")++"
 #: One of ``gh secret set``'s flags but ``-b`` / ``--body``, with its value (``--repo
 #: o/r``, ``-e prod``, ``--env-file=.env``); ``--no-store`` takes none.
-_GH_FLAG = r"""[ \t]++-(?!b(?![\w-])|-body(?![\w-]))(?:-no-[\w-]{1,64}+|[\w-]{1,64}+(?:=[^\s;|&`]*+|[ \t]++(?!-)[^\s;|&`]{1,256}+)?+)"""
+_GH_FLAG = _GAP + r"""-(?!b(?![\w-])|-body(?![\w-]))(?:-no-[\w-]{1,64}+|[\w-]{1,64}+(?:=[^\s;|&`]*+|""" + _GAP + r"""(?!-)[^\s;|&`\\]{1,256}+)?+)"""
+#: ``gh secret set``, its flags and the secret's ``name`` (other flags before it).
+_GH_SET_NAME = (
+    r"gh" + _GAP + r"secret" + _GAP + r"set(?:" + _GH_FLAG + r"){0,8}+" + _GAP
+    + r"""(?P<name>(?!-)[^\s;|&`=\"'\\]{1,256}+)"""
+)
 #: ``gh secret set NAME --body VALUE``: the secret's ``name`` and ``val`` (the value of
-#: ``-b`` / ``--body``, after a space or ``=``), other flags around the name.
+#: ``-b`` / ``--body``, after a space or ``=``; or of a here-string, ``<<< VALUE``, which
+#: gh reads from its input), other flags around the name.
 GH_SECRET_RE = re.compile(
-    r"(?<![\w-])gh[ \t]++secret[ \t]++set(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?P<name>(?!-)[^\s;|&`=\"']{1,256}+)"
-    r"(?:" + _GH_FLAG + r"){0,8}+[ \t]++(?:--body|-b)(?:[ \t]++|=)(?P<val>(?!-)" + PROSE_VALUE + ")"
+    r"(?<![\w-])" + _GH_SET_NAME + r"(?:" + _GH_FLAG + r"){0,8}+"
+    r"(?:" + _GAP + r"(?:--body|-b)(?:" + _GAP + r"|=)|[ \t]*+<<<[ \t]*+)(?P<val>(?!-)" + PROSE_VALUE + ")"
+)
+#: A value piped into ``gh secret set``, which reads it from its input when no ``--body``
+#: is given: ``echo X | gh secret set NAME`` (``echo -n``), ``printf '%s' X | ...``. The
+#: match ends at the value (as a ``--body``'s does); the command after it is looked at.
+_GH_PIPED_RE = re.compile(
+    r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)"""
+    r"[ \t]++(?P<val>(?!-)" + PROSE_VALUE + r")(?=[ \t]*+\|[ \t]*+" + _GH_SET_NAME + ")"
 )
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
-#: end of their simple command, past a backslash that continues it on the next line
-#: (runbooks write one ``--from-literal`` to a line); each names and sets secrets only.
+#: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
     r"(?<![\w-])(?P<cmd>fly(?:ctl)?+[ \t]++secrets[ \t]++set|kubectl[ \t]++create[ \t]++secret[ \t]++generic)"
-    r"(?![\w-])(?:[^;|&\n\\]|\\\r?+\n|\\.){0,4096}+"
+    r"(?![\w-])(?:[^;|&\n\\]|" + _CONTINUATION + r"|\\.){0,4096}+"
 )
 #: ``NAME=VALUE`` of ``fly secrets set`` (a flag's ``--app=x`` is none: a ``-`` precedes it).
 _FLY_PAIR_RE = re.compile(r"(?<![\w$.-])(?P<name>[A-Za-z_]\w{0,128}+)=(?P<val>(?!-)" + PROSE_VALUE + ")")
@@ -49,4 +70,31 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
         pairs = _KUBECTL_PAIR_RE if m["cmd"].startswith("kubectl") else _FLY_PAIR_RE
         return pairs.sub(masked, m[0])
 
-    return GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
+    text = GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
+    return _GH_PIPED_RE.sub(masked, text) if "|" in text else text
+
+
+def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
+    """`redact_secret_commands` over each line of ``text`` that names a secret command
+    (it says ``secret``), with the lines a backslash at its end continues it onto: prose
+    is read line by line, and a runbook's ``gh secret set NAME \\`` has its ``--body X``
+    on the next line. Only those lines are read (`str.find`, as `word_lines` finds them)."""
+    out, pos = [], 0
+    i = text.find("secret")
+    while i >= 0:
+        start = text.rfind("\n", 0, i) + 1
+        end = text.find("\n", i)
+        while end >= 0 and _continued(text, end):
+            end = text.find("\n", end + 1)
+        end = len(text) if end < 0 else end
+        out += [text[pos:start], redact_secret_commands(text[start:end], masked)]
+        pos = end
+        i = text.find("secret", end)
+    return "".join(out) + text[pos:] if out else text
+
+
+def _continued(text: str, end: int) -> bool:
+    """Whether the line of ``text`` that ends at ``end`` (its ``\\n``) ends in a backslash
+    that continues it (`_CONTINUATION`)."""
+    tail = text[max(end - 2, 0) : end]
+    return tail.endswith("\\") or tail == "\\\r"

@@ -220,7 +220,7 @@ stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`)
     secret, as in prose (`cookie_secrets`: ``theme=dark`` stays). A quoted value goes
     whole (``--password "a b c"``). So does a value a command says is a secret, whatever
     its name, when it reads as a literal secret (`secret_setters`: ``gh secret set NAME
-    --body X``, ``fly secrets set NAME=X``, ``kubectl create secret generic
+    --body X``, ``echo X | gh secret set NAME``, ``fly secrets set NAME=X``, ``kubectl create secret generic
     --from-literal=KEY=X``).
     """
     text = redact_formats(command)
