@@ -40,17 +40,31 @@ PROSE_VALUE = (
 _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: A value that only shows where a secret goes: documentation, kept as written (a hook's
 #: help text says ``export VERCEL_TOKEN=your_token``; a skill calls ``?key=API_KEY``).
-#: ``your_token``, ``<api-key>``, ``xxx``, ``***``, ``...``; an upper-case name of words
-#: joined by ``_`` (``API_KEY``, ``YOUR_TOKEN``, ``DB_PASSWORD_2``: each word 12 letters at
-#: most, so ``AKIAIOSFODNN7EXAMPLE`` or upper-case hex is none), or one word that names a
-#: secret (``TOKEN``, ``PASSWORD``, ``APIKEY``); a variable or template (``${AUTH}``,
-#: ``$API_KEY``, ``%API_KEY%``, ``{token}``, ``{{ token }}``: a bare ``$`` only before an
-#: upper-case name, as a password may start with ``$``); and the marks tools substitute
-#: (hydra's ``^PASS^``, with the failure text after the ``:`` that ends its form's body
-#: in ``/login:user=^USER^&pass=^PASS^:Invalid``; Burp Intruder's ``§password§``, ffuf's
-#: ``FUZZ``).
+#: ``your_token``, ``yourpassword``, ``<api-key>``, ``xxx``, ``***``, ``...`` (and a run of
+#: them, ``xxxx...``), each after a known token's prefix too (`_TOKEN_PREFIX`:
+#: ``sk-ant-...``, ``sk-or-v1-your-key-here``, ``eyJ...``, ``ghp_xxx``); an upper-case
+#: name of words joined by ``_`` (``API_KEY``, ``YOUR_TOKEN``, ``DB_PASSWORD_2``: each
+#: word 12 letters at most, so ``AKIAIOSFODNN7EXAMPLE`` or upper-case hex is none), or one
+#: word that names a secret (``TOKEN``, ``PASSWORD``, ``APIKEY``); a variable or template
+#: (``${AUTH}``, ``$API_KEY``, ``%API_KEY%``, ``{token}``, ``{{ token }}``: a bare ``$``
+#: only before an upper-case name, as a password may start with ``$``); and the marks tools
+#: substitute (hydra's ``^PASS^``, with the failure text after the ``:`` that ends its
+#: form's body in ``/login:user=^USER^&pass=^PASS^:Invalid``; Burp Intruder's
+#: ``§password§``, ffuf's ``FUZZ``).
+_MARKS = r"(?:x{3,}+|\*{3,}+|\.{3,}+|\u2026)++|your[_-][\w.-]*|<[^<>]*>"
+#: The prefix of a well-known token (`secret_formats.KNOWN_TOKEN_RE`): OpenAI's and
+#: Anthropic's ``sk-`` with the words after it (``sk-ant-api03-``, ``sk-or-v1-``,
+#: ``sk-proj-``), Stripe's ``sk_live_``, GitHub's ``ghp_``, a JWT's ``eyJ``, AWS's
+#: ``AKIA``. Followed by a placeholder (`_MARKS`) it shows a token's shape, not a token; a
+#: word of its own before one (``hunter2_xxx``) may be a password, and is no prefix.
+_TOKEN_PREFIX = (
+    r"(?-i:(?:sk|pk|rk)(?:[-_][a-z0-9]{1,8}+){0,3}[-_]|gh[pousr]_|github_pat_|xox[abposr]-|glpat-|hf_|npm_"
+    r"|pypi-|whsec_|gsk_|r8_|pplx-|tvly-|ntn_|lin_api_|lsv2_[a-z]{2}_|do[opr]_v1_|shp(?:at|ss|ca|pa)_"
+    r"|glsa_|xapp-|eyJ|AKIA|ASIA|AIza)"
+)
 _PLACEHOLDER_RE = re.compile(
-    r"your[_-][\w.-]*|<[^<>]*>|x{3,}|\*{3,}|\.{3}"
+    r"(?:" + _TOKEN_PREFIX + r")?(?:" + _MARKS + r")"
+    r"|your[_-]?(?:[a-z]{1,12}[_-]?)?(?:key|token|secret|pass(?:word|phrase)?|passwd|pwd|credentials?)(?:[_-]?here)?"
     r"|(?-i:[A-Z]{1,12}(?:_(?:[A-Z]{1,12}|[0-9]{1,3}))+)"
     r"|(?-i:(?:API|ACCESS|AUTH|SECRET|PRIVATE|CLIENT|APP|BOT|DB|ADMIN|USER)?"
     r"(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PASSWD|PWD|PASSPHRASE|AUTH|CREDENTIALS?))"
