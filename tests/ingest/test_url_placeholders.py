@@ -130,13 +130,20 @@ def test_a_real_password_after_a_hydra_mark_still_goes() -> None:
 
 
 #: The shell assignment rule reads ``&name=value`` in a command (``-d "a=1&token=X"``)
-#: and takes the URL rule's word on a record's key (`secret_values.record_key`).
+#: and takes the URL rule's word on a record's key (`secret_values.record_key`); so do
+#: the flag rule (``--sort-key name``) and the JSON-pair rule (``"sort_key": "name"``).
 COMMAND_RECORD_KEYS_KEPT = [
     "curl 'https://x/?a=1&ods_key=pappg'",
     "curl https://x.example/items?a=1&sort_key=name",
     'curl -d "a=1&sort_key=name" https://x.example',
     "SORT_KEY=name ./list.sh",
     "ods_key=pappg ./fetch.sh",
+    # The flag rule and the JSON-pair rule take the same word on it.
+    "mytool list --sort-key name",
+    "mytool list --sort-key=name --partition-key 'region'",
+    "aws dynamodb query --key-condition-expression expr",
+    """echo '{"sort_key": "name"}' | jq .""",
+    """curl -d '{"partition_key": "region", "cache_key": "user"}' https://x.example""",
 ]
 COMMAND_RECORD_KEYS_REDACTED = [
     ("curl 'https://x/?a=1&ods_key=Pappg1'", f"curl 'https://x/?a=1&ods_key={R}'"),
@@ -144,6 +151,12 @@ COMMAND_RECORD_KEYS_REDACTED = [
     ('curl -d "a=1&api_key=abcdefgh" x', f'curl -d "a=1&api_key={R}" x'),
     ("STRIPE_KEY=abcdefgh ./pay.sh", f"STRIPE_KEY={R} ./pay.sh"),
     ("ods_token=pappg ./fetch.sh", f"ods_token={R} ./fetch.sh"),
+    ("mytool --key pappg", f"mytool --key {R}"),
+    ("mytool --api-key abcdefgh", f"mytool --api-key {R}"),
+    ("mytool --sort-key Name1x", f"mytool --sort-key {R}"),
+    ("""echo '{"api_key": "abcdefgh"}'""", f"""echo '{{"api_key": "{R}"}}'"""),
+    ("""echo '{"key": "pappg"}'""", f"""echo '{{"key": "{R}"}}'"""),
+    ("""echo '{"sort_token": "name"}'""", f"""echo '{{"sort_token": "{R}"}}'"""),
 ]
 
 

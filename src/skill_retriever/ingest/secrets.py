@@ -213,8 +213,9 @@ def redact_command(command: str) -> str:
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
-    ``--set auth.password=X``; a record's key in a lower-case word
-stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
+    ``--set auth.password=X``; a record's key in a lower-case word stays in these, in a
+    flag's and in a quoted pair, ``&ods_key=pappg``, ``--sort-key name``, ``"sort_key":
+    "name"``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
     (``-H "Cookie: session=X"``, ``--cookie 'sid=X'``) whose value reads as a literal
     secret, as in prose (`cookie_secrets`: ``theme=dark`` stays). A quoted value goes
@@ -227,7 +228,7 @@ stays, ``&ods_key=pappg``, as the URL rule keeps it: `secret_values.record_key`)
     text = redact_shell_urls(text)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
-    text = _JSON_PAIR_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
+    text = _JSON_PAIR_RE.sub(_masked_value(_secret_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
@@ -276,16 +277,18 @@ def _last_part(name: str) -> str:
 
 def _secret_pair(m: re.Match[str]) -> bool:
     """A name that looks secret and a value that is no record's key under it
-    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``)."""
+    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``): an
+    assignment's or a quoted pair's (``"sort_key": "name"`` stays)."""
     name = _last_part(m["name"])
     return secret_name(name) and not record_key(name, m["val"])
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
-    """A secret-looking flag with a value; a word after a space that starts with ``-``
-    is the next flag, not the value (``--token --verbose``)."""
+    """A secret-looking flag with a value that is no record's key under it
+    (`secret_values.record_key`: ``--sort-key name`` stays); a word after a space that
+    starts with ``-`` is the next flag, not the value (``--token --verbose``)."""
     flag = m["flag"]
-    if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag):
+    if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
     return m["eq"] is not None or not m["val"].startswith("-")
 
