@@ -100,9 +100,12 @@ _HEADER_FLAG_RE = re.compile(
     r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*)"""
     + _HEADER_TAIL
 )
-#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``).
+#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
+#: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
+#: the header rule keeps it, and ``val`` is the credential after it.
 _JSON_PAIR_RE = re.compile(
-    r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])(?P<val>[^"'\\]*)\\?(?P=vq)"""
+    r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
+    r"""(?:(?i:""" + _SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
 #: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
