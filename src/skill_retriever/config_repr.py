@@ -23,7 +23,7 @@ def _defaults(config: Any) -> list[tuple[str, Any]]:
 
 def _written(value: Any) -> str:
     # A read-only mapping (MappingProxyType) as the dict it holds: the repr stays one that
-    # Python reads back, eval(repr(c)) == c.
+    # Python reads back as an equal config.
     return repr(dict(value)) if isinstance(value, Mapping) and not isinstance(value, dict) else repr(value)
 
 
