@@ -24,9 +24,11 @@ Two settings follow (`calibration.defaults` applies them, a caller's value wins)
   item and the ranking earns its place: on the tool sets whose route is smart, the
   graph channel off moves nDCG@10 by -1.9 (metatool), -0.7 (stabletoolbench) and -0.1
   (seal-tools) (the README's row "full -graph", ``benchmark --only skills,toolret``).
-  On long items it costs: skills dev nDCG@10 78.6 with it, 81.0 without; dev-as-documents
-  79.0 and 79.9 (the same rows at `a8be3ef`). A typed hop's walk (the ppr route) is not
-  this ranking and keeps counting.
+  On long items it costs: skills dev nDCG@10 78.6 with it, 81.0 without (MRR 91.8 and
+  93.7); dev-as-documents 79.0 and 79.9 (``skill-retriever benchmark --only skills`` at
+  711f4fd, the rows "full, multifactor ranking forced" and "full"; "nothing fits" flags
+  the same queries either way). A typed hop's walk (the ppr route) is not this ranking
+  and keeps counting.
 """
 
 from __future__ import annotations
