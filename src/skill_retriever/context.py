@@ -28,6 +28,11 @@ from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+    from numpy.typing import NDArray
+
     from skill_retriever.rerank import Reranker
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -65,11 +70,34 @@ class QueryView:
     #: phases check against this one (`phases._helpers.held_only`). False for a pinned view,
     #: whose snapshot wrote every id in the state, so the check costs a run nothing.
     resolved_again: bool = False
+    #: The query's embedding by the text embedded (`embedding`): held here, not in the state.
+    _embeddings: dict[str, NDArray[np.float32]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def visible(self) -> Filters:
         """Access only: what the caller may see at all (graph walks cross other kinds)."""
         return self.filters.visibility()
+
+    def embedding(self, text: str) -> NDArray[np.float32]:
+        """The query's one embedding, of ``text`` (what its channels search), for every phase.
+
+        Not a state key: the state rides in every chunk of ``stream_mode="values"`` and
+        ``"debug"``, in each node's inputs in a trace, and in every checkpoint of a thread,
+        which then kept the last query's embedding: a list of the model's floats in every
+        step, and no use to a reader. ``plan_query`` embeds the query once; a
+        view resolved again (a run resumed in a process that holds no view of it) embeds
+        the text again at its first use, once.
+        """
+        found = self._embeddings.get(text)
+        if found is None:
+            found = self._embeddings[text] = self.snapshot.embed_query(text)
+        return found
+
+    def keep_embedding(self, text: str, vector: Sequence[float]) -> None:
+        """Hold ``vector`` (a caller's precomputed ``query_vector``) as the embedding of ``text``."""
+        import numpy as np
+
+        self._embeddings[text] = np.asarray(vector, dtype=np.float32)
 
 
 #: The keys of the server graph's JSON context (``langgraph_server.ServerContext``): a

@@ -116,7 +116,7 @@ class EmbeddingReranker:
         texts: Sequence[str],
         *,
         stored: Sequence[Any] | None = None,
-        query_vector: Sequence[float] | None = None,
+        query_vector: Sequence[float] | np.ndarray[Any, Any] | None = None,
     ) -> list[float]:
         """Best-window cosine per text. ``stored[i]``, the index's vector of a text that
         fits one window, and ``query_vector`` (the query's one embedding) are reused, so

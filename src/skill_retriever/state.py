@@ -9,9 +9,10 @@ show it; the index snapshot, the resolved settings and the models travel in the 
 
 A state outlives a run where a checkpointer keeps a thread, or a parent graph loops: the
 first phase therefore starts every run afresh (`fresh_run`), and no phase writes an input
-key (the route it took is ``route_taken``, the query's embedding ``vector``) except to clear
-``query_vector``, which the output carries as None so that a parent's copy is cleared too:
-nothing of one query reaches the next.
+key (the route it took is ``route_taken``) except to clear ``query_vector``, which the output
+carries as None so that a parent's copy is cleared too: nothing of one query reaches the next.
+The query's embedding is no key at all: the query's view holds it (`QueryView.embedding`),
+so streams, traces and checkpoints carry no embedding the graph made.
 """
 
 from __future__ import annotations
@@ -196,7 +197,6 @@ class RetrievalState(InputState):
     route_taken: str  # the route of this run (the router reads it)
     pin: str  # the key of this query's pinned snapshot and settings in the context
     plan: QueryPlan
-    vector: list[float]  # the query's embedding, for every channel
     seeds: list[Candidate]
     relational: bool  # a typed hop resolved to visible items: the graph walk starts there
     candidates: list[Candidate]
@@ -225,7 +225,7 @@ def fresh_run() -> dict[str, Any]:
     """What the first phase writes besides its own keys, so that no key of an earlier run
     in the same thread reaches this one: a reducer key is overwritten (`Overwrite` passes
     its reducer by), every other key the phases write is emptied. (``plan``, ``pin``,
-    ``route_taken``, ``vector``, ``stats`` and ``warnings`` the first phase writes itself.)"""
+    ``route_taken``, ``stats`` and ``warnings`` the first phase writes itself.)"""
     return {
         "query_vector": None,
         "seeds": [],

@@ -127,7 +127,7 @@ def test_the_first_phase_starts_every_key_afresh() -> None:
 
     from skill_retriever.state import InputState, RetrievalState, fresh_run
 
-    written_by_plan_query = {"plan", "pin", "route_taken", "vector", "stats", "warnings"}
+    written_by_plan_query = {"plan", "pin", "route_taken", "stats", "warnings"}
     inputs = set(get_type_hints(InputState)) - {"query_vector"}  # the one input it clears
     assert set(fresh_run()) == set(get_type_hints(RetrievalState)) - inputs - written_by_plan_query
 

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.filters import Filters
 from skill_retriever.model import EdgeKind, NodeKind
-from skill_retriever.state import ChannelHit, RelationHop, RetrievalState
+from skill_retriever.state import ChannelHit, QueryPlan, RelationHop, RetrievalState
 from skill_retriever.stores.graph import GraphMatrices
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -61,8 +61,15 @@ def held_only(state: RetrievalState, view: QueryView) -> tuple[RetrievalState, l
     return cast("RetrievalState", out), sorted(gone)
 
 
-def query_vector(state: RetrievalState) -> NDArray[np.float32]:
-    return np.asarray(state["vector"], dtype=np.float32)
+def embedded_text(plan: QueryPlan) -> str:
+    """What the query's embedding embeds: the search text, without the names its typed hops
+    start from when they lead somewhere (``plan_query``)."""
+    return plan.get("content_text", plan["search_text"])
+
+
+def query_vector(state: RetrievalState, view: QueryView) -> NDArray[np.float32]:
+    """The query's one embedding, which its view holds (`QueryView.embedding`)."""
+    return view.embedding(embedded_text(state["plan"]))
 
 
 def rows_of(gm: GraphMatrices, ids: Iterable[str]) -> list[int]:

@@ -18,7 +18,7 @@ def expand_graph(state: RetrievalState, view: QueryView) -> Update:
     gm, emb = snap.graph, snap.embeddings
     quick = state["route_taken"] == "quick"
     seeds = state.get("seeds", [])
-    sim = similarity_fn(emb, query_vector(state))
+    sim = similarity_fn(emb, query_vector(state, view))
     levels = expand(
         gm.adjacency,
         rows_of(gm, (s["id"] for s in seeds)),

@@ -19,7 +19,7 @@ from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.context import QueryView
 from skill_retriever.exceptions import QueryError
 from skill_retriever.graph_input import NO_QUERY_IN_STATE
-from skill_retriever.phases._helpers import relation_ends
+from skill_retriever.phases._helpers import embedded_text, relation_ends
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import (
     clean_query,
@@ -140,12 +140,15 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         if kind := asked_kind(without_names(head, [h.name for h in hops])):
             plan["answer_kind"] = kind
         usable = False  # a batch embedded the search text, names and all (`Retriever.search_many`)
-    vector = given if usable and given is not None else snap.embed_query(plan.get("content_text", search_text))
+    # The embedding stays in the view, out of the state (`QueryView.embedding` says why).
+    if usable and given is not None:
+        view.keep_embedding(embedded_text(plan), given)
+    else:
+        view.embedding(embedded_text(plan))  # here, once: this phase's time is where it shows
     update: Update = {
         **fresh_run(),  # nothing of an earlier run in this thread reaches this one
         "plan": plan,
         "route_taken": route,  # what the router reads, and the graph answers
-        "vector": [float(x) for x in vector],
         "stats": {
             "route": route,
             "route_by": chosen.by,  # what chose it (`route_why`): a forced route never reads as the index's

@@ -29,7 +29,7 @@ def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
     rows = rows_of(gm, (c["id"] for c in state.get("candidates", [])))
     if not rows:
         return {"stats": {"candidates": 0}}
-    sims = emb[np.asarray(rows)] @ query_vector(state)
+    sims = emb[np.asarray(rows)] @ query_vector(state, view)
     semantic = {r: float(s) for r, s in zip(rows, sims, strict=True)}
     components = state["plan"]["components"]
     cover = {

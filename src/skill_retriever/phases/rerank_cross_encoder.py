@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from skill_retriever.algorithms.rrf import reciprocal_rank_fusion
 from skill_retriever.context import QueryView
+from skill_retriever.phases._helpers import query_vector
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.state import Fused, RetrievalState
@@ -29,7 +30,7 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
     if isinstance(reranker, EmbeddingReranker):
         # Items that fit one window already have their vector in the index: reuse it.
         stored = [snap.node_vector(f["id"]) for f in head]
-        scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=state.get("vector"))
+        scores = reranker.score(state["plan"]["search_text"], texts, stored=stored, query_vector=query_vector(state, view))
     else:
         scores = reranker.score(state["plan"]["search_text"], texts)
     # New dicts, never the state's own: a reranker that fails half-way (or returns the

@@ -27,7 +27,7 @@ from skill_retriever.algorithms.restart import FactHit, fact_seeds
 from skill_retriever.context import QueryView
 from skill_retriever.filters import Filters
 from skill_retriever.model import NodeKind
-from skill_retriever.phases._helpers import relation_ends
+from skill_retriever.phases._helpers import query_vector, relation_ends
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RetrievalState
 from skill_retriever.stores import run_marks
@@ -48,7 +48,7 @@ MIN_SEEDS = 3  # when nothing clears the similarity threshold, start from the be
 @phase(optional=False)
 def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     config, snap, filters, visible = view.config, view.snapshot, view.filters, view.visible
-    qvec = np.asarray(state["vector"], dtype=np.float32)
+    qvec = query_vector(state, view)
 
     # The first `fusion_depth` hits as a search that deep finds them, whatever k asks past
     # it (ties at the cut included): a larger k only appends (algorithms.fixed_depth).

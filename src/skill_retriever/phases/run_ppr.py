@@ -17,7 +17,7 @@ from skill_retriever.algorithms.ppr_ranked import ranked_pagerank
 from skill_retriever.algorithms.restart import restart_vector, specificity
 from skill_retriever.context import QueryView
 from skill_retriever.model import SCAFFOLD_KINDS
-from skill_retriever.phases._helpers import rows_of
+from skill_retriever.phases._helpers import query_vector, rows_of
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import RetrievalState
 from skill_retriever.stores.passage_views import passage_counts, walk_adjacency
@@ -41,7 +41,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     dense_weight, keyword_weight = config.ppr_dense_weight or 0.0, config.ppr_keyword_weight or 0.0
     p = restart_vector(
         len(gm.ids), weights,
-        _dense(view, np.asarray(state["vector"], dtype=np.float32)) if dense_weight > 0 else None, dense_weight,
+        _dense(view, query_vector(state, view)) if dense_weight > 0 else None, dense_weight,
         # The keyword list's first `fusion_depth` hits: a longer list (a k past it) would
         # spread the restart over more items and move the whole walk.
         {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])[: view.fusion_depth]
