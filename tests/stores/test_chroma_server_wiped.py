@@ -256,3 +256,47 @@ def test_a_host_name_that_does_not_resolve_is_named(
     line = " ".join(err.split())
     assert code == 2 and "the host name nosuchhost.invalid does not resolve" in line, line
     assert "check the host in --chroma-url" in line and "chroma run" not in line and "gaierror" not in line
+
+
+def test_a_writer_whose_collections_were_deleted_makes_them_again_from_its_items(
+    url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It failed on every write until reopened (CollectionGone at each mirror, and at each
+    catch-up after): items.sqlite is the truth, so the writer makes its collections again
+    and copies every vector there, saying so once."""
+    path = _on_server(tmp_path / "D", url)
+    prefix = mf.read_manifest(path)["collection_prefix"]
+    client = chroma_client(url)
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
+        writer.upsert(Node(id="s6", kind="skill", name="s-6", text="skill number 6 about topic 6"))
+        client.delete_collection(f"{prefix}-nodes")
+        client.delete_collection(f"{prefix}-edges")
+        with caplog.at_level(logging.WARNING, logger="skill_retriever"):
+            writer.upsert(Node(id="s7", kind="skill", name="s-7", text="skill number 7 about topic 7"))
+            writer.upsert(Node(id="s8", kind="skill", name="s-8", text="skill number 8 about topic 8"))
+            writer.delete("s0")
+        said = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
+        assert said.count("made them again") == 1, said
+        assert f"{prefix}-nodes" in said and f"{prefix}-edges" in said and str(path) in said, said
+        nodes = client.get_collection(f"{prefix}-nodes")
+        assert sorted(nodes.get()["ids"]) == sorted([f"s{i}" for i in range(1, N)] + ["s6", "s7", "s8"])
+        assert client.get_collection(f"{prefix}-edges").count() == 0  # s0's edge went with it
+        snap = writer.snapshot()
+        assert snap._remote is not None and _top(snap, "skill number 7 about topic 7") == "s7"
+    with Index.open(path, embedder=HashingEmbedder()) as reader:  # a reader finds the server in step
+        snap = reader.snapshot()
+        assert snap._remote is not None and _top(snap, "skill number 8 about topic 8") == "s8"
+
+
+def test_a_writer_whose_server_came_back_empty_makes_its_collections_again(
+    chroma_server: ChromaServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _on_server(tmp_path / "E", chroma_server.url)
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
+        writer.upsert(Node(id="s6", kind="skill", name="s-6", text="skill number 6 about topic 6"))
+        _wiped(chroma_server, tmp_path)  # a fresh server at the same address
+        with caplog.at_level(logging.WARNING, logger="skill_retriever"):
+            writer.upsert(Node(id="s7", kind="skill", name="s-7", text="skill number 7 about topic 7"))
+        assert "made them again" in caplog.text, caplog.text
+        prefix = mf.read_manifest(path)["collection_prefix"]
+        assert chroma_client(chroma_server.url).get_collection(f"{prefix}-nodes").count() == N + 2

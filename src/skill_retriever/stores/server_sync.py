@@ -3,12 +3,17 @@
 A writer runs :meth:`ServerSync._reconcile` when it takes the write lock (every item
 gets its vector, migrated else embedded, and the server gets what it lacks) and
 :meth:`ServerSync._mirror` after each commit (the batch, or all the server lacks once a
-write of this process failed to reach it: ``stores.mirror_failure``). Kept apart from
+write of this process failed to reach it: ``stores.mirror_failure``). A collection gone
+from the server under a writer (deleted, or the server's data wiped, or a fresh server at
+the same address) is made again and filled from ``items.sqlite``, the index's truth, as
+``repair`` would: the writer holds the lock, so no move can have taken the index elsewhere,
+and before, it failed on every write until reopened. Kept apart from
 ``stores.index`` so that module holds the open, read and write path alone.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,12 +24,15 @@ from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.mirror_failure import mirror_failed
-from skill_retriever.stores.remote import mirror, sync_remote
+from skill_retriever.stores.remote import collection_names, mirror, sync_remote
 from skill_retriever.stores.repair import missing_vectors
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
+from skill_retriever.stores.vectors import CollectionGone
 from skill_retriever.stores.writer import WriteBatch
 
 __all__ = ["ServerSync"]
+
+log = logging.getLogger(__name__)
 
 
 class ServerSync:
@@ -37,12 +45,16 @@ class ServerSync:
     _remote: RemoteVectors | None
     _live: LiveState
     _state_lock: threading.Lock
+    _refresh_lock: threading.Lock
     _snapshot: IndexSnapshot | None
     _behind: bool
     embedded_edge_kinds: frozenset[EdgeKind]
     repaired: dict[str, int]
 
     def _dim(self) -> int:
+        raise NotImplementedError  # Index's
+
+    def _server(self) -> RemoteVectors | None:
         raise NotImplementedError  # Index's
 
     def _reconcile(self) -> None:
@@ -73,7 +85,10 @@ class ServerSync:
     def _mirror(self, batch: WriteBatch) -> None:
         assert self._remote is not None
         try:  # after a write the server missed, all it lacks (this batch too), else this batch
-            sync_remote(self._live, self._remote) if self._behind else mirror(self._remote, batch.changes, self._live)
+            try:
+                sync_remote(self._live, self._remote) if self._behind else mirror(self._remote, batch.changes, self._live)
+            except CollectionGone:
+                self._make_collections_again()
         except Exception as exc:  # a server fails in many types; the commit itself stands
             with self._state_lock:
                 self._behind, self._snapshot = True, None
@@ -81,3 +96,19 @@ class ServerSync:
         if self._behind:
             with self._state_lock:
                 self._behind, self._snapshot = False, None
+
+    def _make_collections_again(self) -> None:
+        """Make the writer's collections again (a writer's view creates them) and copy
+        every vector of the items there; any failure is the mirror's (the caller's)."""
+        with self._refresh_lock:  # as at the writer's open: not while a reader follows a move
+            remote = self._server()
+        assert remote is not None  # the manifest named a server a moment ago, and cannot change under the lock
+        done = sync_remote(self._live, remote)
+        with self._state_lock:
+            self._remote, self._snapshot = remote, None
+        log.warning(
+            "[skill_retriever][index] the Chroma server at %s lost a collection of the index at %s (deleted, its "
+            "data wiped, or a fresh server at that address); items.sqlite holds every vector, so this writer made "
+            "them again (%s) and copied its %d vectors there",
+            self._manifest.get("chroma_url"), self._path, " and ".join(collection_names(self._manifest)), done["copied"],
+        )
