@@ -1,4 +1,12 @@
-"""One writer per index directory, across processes: an exclusive ``flock`` on ``write.lock``.
+"""One writer per index directory, across processes: an exclusive ``flock`` on ``write.lock``,
+and one on the index folder itself.
+
+``flock`` locks the open file, not its name: once a writer's ``write.lock`` was deleted (a
+user taking it for one left behind, a cleanup job), the next writer made a new file, locked
+it and wrote beside the first, which noticed only at its next write (`WriterLock.check`).
+The folder cannot be deleted from under a writer the same way, so its lock keeps the next
+writer out while the first lives. A file system whose folders take no ``flock`` (NFS
+emulates it with locks a read-only descriptor cannot take) keeps the file's lock alone.
 
 The operating system drops the lock when its process ends, however it ends (``kill -9``
 included), so a crashed writer never leaves the index locked. Readers never take it: they
@@ -16,6 +24,7 @@ import time
 from pathlib import Path
 
 from skill_retriever.exceptions import IndexCorruptError, IndexLockedError, IndexNotFoundError
+from skill_retriever.stores.folder_lock import flock_holder, open_folder, take_folder
 from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.permissions import denied_message
 
@@ -37,6 +46,7 @@ class WriterLock:
         self.path = directory / LOCK_FILE
         self.wait_s = wait_s
         self._fd: int | None = None
+        self._folder_fd: int | None = None
 
     @property
     def held(self) -> bool:
@@ -74,34 +84,42 @@ class WriterLock:
         # A reader that asks whether a run is alive (`lock_taken`) holds a shared lock for a
         # moment: a writer that would fail at once tries for that moment longer.
         deadline = time.monotonic() + max(self.wait_s, _PROBE_GRACE_S)
+        folder = open_folder(self.path.parent)
         said = False
         while True:
+            holder: int | None = None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
+                if folder is None or take_folder(folder):
+                    break
+                # the folder's writer lives though this write.lock is not the one it holds
+                holder = flock_holder(folder)
+                fcntl.flock(fd, fcntl.LOCK_UN)
             except OSError as exc:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    os.close(fd)
+                    _close(fd, folder)
                     raise
-                if not said and self.wait_s > 0:  # a wait of minutes must not look like a hang
-                    said = True
-                    _say_waiting(self.path.parent, _read_pid(fd), self.wait_s)
-                if time.monotonic() >= deadline:
-                    holder = _read_pid(fd)
-                    os.close(fd)
-                    directory = str(self.path.parent)
-                    raise IndexLockedError(
-                        locked_message(directory, holder, self.wait_s, PYTHON_WAIT, "index directory"),
-                        directory, holder, self.wait_s,
-                    ) from None
-                time.sleep(0.01 if self.wait_s <= 0 else 0.05)
+                holder = _read_pid(fd)
+            if not said and self.wait_s > 0:  # a wait of minutes must not look like a hang
+                said = True
+                _say_waiting(self.path.parent, holder, self.wait_s)
+            if time.monotonic() >= deadline:
+                _close(fd, folder)
+                directory = str(self.path.parent)
+                raise IndexLockedError(
+                    locked_message(directory, holder, self.wait_s, PYTHON_WAIT, "index directory"),
+                    directory, holder, self.wait_s,
+                ) from None
+            time.sleep(0.01 if self.wait_s <= 0 else 0.05)
         if text := _foreign(fd):  # a file of the user's by that name: never overwrite it
-            os.close(fd)
+            _close(fd, folder)
             raise IndexCorruptError(_foreign_message(self.path, text))
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
-        self._fd = fd
+        self._fd, self._folder_fd = fd, folder
         _HELD_HERE.add(_identity(fd))
+        if folder is not None:
+            _HELD_HERE.add(_identity(folder))
 
     def check(self) -> None:
         """Before a write: the lock file is still the one this lock holds.
@@ -136,14 +154,22 @@ class WriterLock:
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
-        if fd is not None:
-            _HELD_HERE.discard(_identity(fd))
-            os.close(fd)  # closing the descriptor drops the flock
+        folder, self._folder_fd = self._folder_fd, None
+        for held in (fd, folder):
+            if held is not None:
+                _HELD_HERE.discard(_identity(held))
+                os.close(held)  # closing the descriptor drops the flock
 
     def __del__(self) -> None:
         # An Index dropped without close() must not keep the directory locked for the
         # rest of the process (the kernel would drop it only at exit).
         self.release()
+
+
+def _close(*fds: int | None) -> None:
+    for fd in fds:
+        if fd is not None:
+            os.close(fd)
 
 
 def _say_waiting(directory: Path, holder: int | None, wait_s: float) -> None:
@@ -206,11 +232,14 @@ def _held_here(directory: str, holder: int | None) -> bool:
     """Whether the lock of ``directory`` is held by a `WriterLock` of this process."""
     if holder != os.getpid():
         return False
-    try:
-        st = os.stat(Path(directory) / LOCK_FILE)
-    except OSError:
-        return False
-    return (st.st_dev, st.st_ino) in _HELD_HERE
+    for path in (Path(directory) / LOCK_FILE, Path(directory)):  # the folder: its lock file deleted
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in _HELD_HERE:
+            return True
+    return False
 
 
 def _foreign(fd: int) -> str:
@@ -248,20 +277,34 @@ def lock_taken(directory: Path) -> bool | None:
     """Whether a writer holds the lock of the index at ``directory`` now: the kernel drops
     it when the writer's process ends, however it ends, so this tells a live run from a
     killed one whose process is not reaped yet (a zombie, which ``kill(pid, 0)`` still
-    finds) or whose pid another process has taken since. None where it cannot be told
-    (the file cannot be opened, or the file system has no ``flock``).
+    finds) or whose pid another process has taken since; a writer whose write.lock was
+    deleted still holds its folder's lock. None where it cannot be told (the file cannot be
+    opened, or the file system has no ``flock``).
 
     It asks with a shared lock held for a moment, never waiting: a live writer's lock
     makes it fail at once, and a writer taking the lock in that moment tries again
     (`WriterLock.acquire`)."""
-    import fcntl
-
     try:
         fd = os.open(directory / LOCK_FILE, os.O_RDONLY)
-    except FileNotFoundError:  # a writer makes it before it takes the lock
-        return False
+    except FileNotFoundError:  # a writer makes it before it takes the lock; or it was deleted
+        taken: bool | None = False
     except OSError:
-        return None
+        taken = None
+    else:
+        taken = _probe(fd)
+    if taken:
+        return True
+    folder = open_folder(directory)  # held by a writer whose write.lock was deleted
+    if folder is not None and _probe(folder):
+        return True
+    return taken
+
+
+def _probe(fd: int) -> bool | None:
+    """Whether an exclusive ``flock`` holds the file ``fd`` opens (None: cannot be told);
+    closes ``fd``."""
+    import fcntl
+
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError as exc:
