@@ -138,6 +138,19 @@ def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_at_the_open(index: 
     assert str(err.value) == f"Index.open's lock_wait_s must be {said}"
 
 
+@pytest.mark.parametrize("switch", ["create", "writable", "use_server"])
+@pytest.mark.parametrize(("value", "named"), [("no", "str 'no'"), (0, "int 0"), (None, "NoneType None")])
+def test_a_switch_that_is_not_a_bool_is_refused_before_anything_is_made(
+    tmp_path: Path, switch: str, value: object, named: str
+) -> None:
+    """``create="no"`` was read as true and made an index; ``writable`` and ``use_server``
+    took anything too. Refused in one line naming the argument, nothing written."""
+    with pytest.raises(ConfigError) as err:
+        Index.open(tmp_path / "ix", embedder=HashingEmbedder(), **{switch: value})
+    assert str(err.value) == f"Index.open's {switch} must be True or False, not {named}"
+    assert not (tmp_path / "ix").exists()
+
+
 @pytest.mark.parametrize("name", ["bundled:all-MiniLM-L6-v2", Path("/models/minilm")])
 def test_a_model_name_for_the_embedder_says_to_wrap_it(index: Index, name: object) -> None:
     """``--embedder`` takes a name, Index.open an Embedder: a name was read as one and

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from skill_retriever.stores.embedder import Embedder
 
 __all__ = [
-    "PathArg", "an_embedder", "edge_kinds", "ids_to_delete", "items_to_write", "lock_wait", "one_path", "refuse_existing", "source_paths",
+    "PathArg", "a_switch", "an_embedder", "edge_kinds", "ids_to_delete", "items_to_write", "lock_wait", "one_path", "refuse_existing", "source_paths",
 ]
 
 _Item = TypeVar("_Item", Node, Edge)
@@ -163,6 +163,18 @@ def lock_wait(seconds: object, what: str) -> float:
     value = float(seconds)
     if not math.isfinite(value) or value < 0:
         raise ConfigError(f"{what} must be 0 or more seconds, got {seconds:g}")
+    return value
+
+
+def a_switch(value: object, what: str) -> bool:
+    """A yes-or-no argument (``create``, ``writable``, ``use_server``), taken only as a bool:
+    read for its truth, ``create="no"`` made an index and ``use_server=0`` passed as False.
+
+    Raises:
+        ConfigError: Anything but True or False (None among them).
+    """
+    if not isinstance(value, bool):
+        raise ConfigError(f"{what} must be True or False, not {type(value).__name__} {value!r:.40}")
     return value
 
 

@@ -118,10 +118,13 @@ class Index(ServerSync):
             IndexNotFoundError / IndexCorruptError: No index there (and not ``create``) / damaged.
             IndexLockedError: Writing was asked for and another process (or handle) is writing.
             ConfigError: ``path`` is empty or no path, ``embedder`` a model's name (wrap it in
-                ``SentenceTransformerEmbedder(name)``) or no embedder, or ``lock_wait_s``
-                no count of seconds.
+                ``SentenceTransformerEmbedder(name)``) or no embedder, ``lock_wait_s``
+                no count of seconds, or ``create``, ``writable`` or ``use_server`` not a bool.
         """
         path, kinds = api_args.one_path(path, "Index.open's path"), api_args.edge_kinds(embedded_edge_kinds)
+        create = api_args.a_switch(create, "Index.open's create")
+        writable = api_args.a_switch(writable, "Index.open's writable")
+        use_server = api_args.a_switch(use_server, "Index.open's use_server")
         embedder = api_args.an_embedder(embedder, "Index.open's embedder")
         lock = WriterLock(path, api_args.lock_wait(lock_wait_s, "Index.open's lock_wait_s"))
         watch = LinkWatch(path)  # before the manifest is read: a move in between is followed
