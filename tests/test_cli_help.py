@@ -60,3 +60,11 @@ def test_every_index_dir_help_names_the_variable_that_sets_its_default(capsys: p
         if action is None or action.help is None:
             continue
         assert "$SKILL_RETRIEVER_INDEX, else .skill-retriever" in action.help, (name, action.help)
+
+
+def test_query_help_states_where_the_smart_ranking_is_left_out(capsys: pytest.CaptureFixture[str]) -> None:
+    from skill_retriever.calibration.long_items import LONG_ITEM_WORDS, MIN_LONG_SHARE
+
+    line = option_help(query_help(capsys), "--multifactor-ranking")
+    assert "{on,off}" in line
+    assert f"off where at least {MIN_LONG_SHARE:.0%} of the items run past {LONG_ITEM_WORDS} words" in line

@@ -5,6 +5,7 @@ a typed hop's walk still counts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,39 @@ def test_a_typed_hop_still_counts_its_walk(long_items: Index) -> None:
 def test_a_setting_that_is_not_a_bool_is_refused() -> None:
     with pytest.raises(ConfigError, match="multifactor_ranking"):
         RetrievalConfig(multifactor_ranking="no")  # type: ignore[arg-type]
+
+
+def test_the_query_command_turns_it_on_and_off_and_refuses_other_words(
+    long_items: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--multifactor-ranking on|off``, as ``--feedback-docs`` sets the other long-item
+    setting: without it a CLI user could not fuse the ranking the index left out."""
+    from skill_retriever.cli import main
+
+    path = str(long_items.path)
+    long_items.close()  # the command opens the index itself
+
+    def query(*flags: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        try:
+            code = main(["query", QUERY, "--index-dir", path, "--json", "--no-rerank", *flags])
+        except SystemExit as exited:
+            code = int(exited.code or 0)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = query()
+    assert code == 0 and "graph" not in json.loads(out)["stats"]["fuse_rrf"]["channels"]
+    code, out, _ = query("--multifactor-ranking", "on")
+    assert code == 0 and json.loads(out)["stats"]["fuse_rrf"]["channels"].get("graph", 0) > 0
+    code, out, _ = query("--multifactor-ranking", "off")
+    assert code == 0 and json.loads(out)["stats"]["rank_multifactor"]["ranking"].startswith("off")
+    code, out, err = query("--multifactor-ranking", "yes")
+    said = "argument --multifactor-ranking: must be on or off, got 'yes'"
+    assert code == 2 and said in err and json.loads(out) == {"error": said}
+    # On a short-item catalogue "off" leaves it out too: the caller's value wins.
+    short = long_catalogue(tmp_path / "short", long=False)
+    path = str(short.path)
+    short.close()
+    code, out, _ = query("--multifactor-ranking", "off")
+    assert code == 0 and "graph" not in json.loads(out)["stats"]["fuse_rrf"]["channels"]

@@ -114,9 +114,10 @@ def _seconds(text: str) -> float:
 
 
 def add_query_limits(q: argparse.ArgumentParser) -> None:
-    """``-k``, ``--budget``, ``--max-query-chars``, ``--clause-coverage`` and ``--feedback-docs``, each refused by
-    argparse outside its setting's range in words that name the flag: the search's own
-    check names the Python setting (``token_budget``), which the command line does not have."""
+    """``-k``, ``--budget``, ``--max-query-chars``, ``--clause-coverage``, ``--feedback-docs`` and
+    ``--multifactor-ranking``, each refused by argparse outside its setting's range in words
+    that name the flag: the search's own check names the Python setting (``token_budget``),
+    which the command line does not have."""
     q.add_argument("-k", type=_at_least(1, "results"), default=10, help="results to return (default 10)")
     q.add_argument("--budget", type=_at_least(0, "tokens"), default=None, help="token budget for the results (default: none, no limit)")
     q.add_argument(
@@ -139,6 +140,15 @@ def add_query_limits(q: argparse.ArgumentParser) -> None:
         help="search the semantic channel again from the query moved toward the N best items of a keyword + "
         "semantic fusion (0 = off; default: as the index suggests, 2 where most items are long, such as skills)",
     )
+    q.add_argument(
+        "--multifactor-ranking",
+        type=_on_off,
+        default=None,
+        metavar="{on,off}",
+        help="fuse the smart route's own ranking of its graph neighbourhood (mostly each item's cosine to the "
+        "query) as the graph channel (default: as the index suggests, off where at least 50%% of the items run "
+        "past 200 words, such as skills; on elsewhere)",
+    )
 
 
 def _at_least(low: int, unit: str) -> Callable[[str], int]:
@@ -154,6 +164,14 @@ def _at_least(low: int, unit: str) -> Callable[[str], int]:
         return value
 
     return whole
+
+
+def _on_off(text: str) -> bool:
+    """A ``--multifactor-ranking`` value: on or off, in any case."""
+    word = text.strip().lower()
+    if word not in ("on", "off"):
+        raise argparse.ArgumentTypeError(f"must be on or off, got {text!r}")
+    return word == "on"
 
 
 def _fraction(text: str) -> float:

@@ -62,6 +62,8 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
         extra["clause_coverage"] = args.clause_coverage
     if args.feedback_docs is not None:
         extra["feedback_docs"] = args.feedback_docs
+    if args.multifactor_ranking is not None:
+        extra["multifactor_ranking"] = args.multifactor_ranking
 
     asked = {"tags": args.tags, "since": args.since, "until": args.until}  # checked by argparse
     filters = {name: value for name, value in asked.items() if value is not None}
