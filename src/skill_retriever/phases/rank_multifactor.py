@@ -13,6 +13,7 @@ from skill_retriever.algorithms.multifactor import (
     subgraph_edge_density,
 )
 from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
+from skill_retriever.calibration.long_items import LONG_ITEM_WORDS
 from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, query_vector, rows_of
 from skill_retriever.phases._phase import Update, phase
@@ -24,7 +25,7 @@ from skill_retriever.stores.passage_views import answer_filters
 def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
     if config.multifactor_ranking is False:  # left out of the fusion (calibration.long_items says why)
-        return {"stats": {"ranking": "off: multifactor_ranking=False"}}
+        return {"stats": {"ranking": _off_words(view)}}
     gm, emb = snap.graph, snap.embeddings
     rows = rows_of(gm, (c["id"] for c in state.get("candidates", [])))
     if not rows:
@@ -59,3 +60,17 @@ def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
     if config.channel_on("graph"):
         update["channel_rankings"] = {"graph": admitted_ranking(snap, answer_filters(snap, view.filters), scored, config.channel_depth)}
     return update
+
+
+def _off_words(view: QueryView) -> str:
+    """Why the ranking is off and what went with it. A False the index suggests is said to
+    be the index's (a caller who set the same value changed nothing, as the route says)."""
+    from skill_retriever.calibration.defaults import index_defaults
+
+    suggested = index_defaults(view.snapshot).settings.get("multifactor_ranking", True)
+    if view.config.use_calibration and suggested is False:
+        why = (f"as the index suggests: most of its items run past {LONG_ITEM_WORDS} words, beyond what the "
+               "embedding reads (`stats` gives the share)")
+    else:
+        why = f"set by the caller (the index suggests {suggested})"
+    return f"off: multifactor_ranking=False, {why}; no graph channel fused, no gap filling"
