@@ -128,3 +128,27 @@ def test_the_ranking_stats_say_who_left_it_out_and_what_did_not_run(long_items: 
     off = Retriever(long_items, cache_size=0).search(
         QUERY, k=3, rerank=False, use_calibration=False, route="smart", multifactor_ranking=False)
     assert off.stats["rank_multifactor"]["ranking"].startswith("off: multifactor_ranking=False, set by the caller")
+
+
+def test_stats_route_line_says_no_graph_channel_joins_the_smart_route(
+    long_items: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``route: smart for every query`` read as the graph route (expansion, its ranking
+    fused) while the index had left that ranking out: the line says what the route fuses."""
+    from skill_retriever.cli import main
+
+    path = str(long_items.path)
+    long_items.close()
+    short = long_catalogue(tmp_path / "short", long=False)
+    short_path = str(short.path)
+    short.close()
+
+    def route(where: str) -> str:
+        capsys.readouterr()
+        assert main(["stats", "--index-dir", where]) == 0
+        return next(line for line in capsys.readouterr().out.splitlines() if line.startswith("route: "))
+
+    said = route(path)
+    assert said.startswith("route: smart for every query, set by the index's defaults above")
+    assert "its ranking left out of the fusion (multifactor_ranking=False), no graph channel joins its answers" in said
+    assert "graph channel" not in route(short_path)

@@ -56,7 +56,11 @@ def route_line(calibration: Mapping[str, Any] | None, settings: Mapping[str, Any
     chosen = settings.get("default_route")
     if chosen and chosen != "by-complexity":
         hop = "" if chosen == "ppr" else "a typed hop such as 'what X depends on': ppr; "
-        return f"{chosen} for every query, set by the index's defaults above ({hop}a query's own --route goes first)"
+        # "smart" reads as the graph route; where the index leaves its ranking out, it is not
+        unranked = (", its ranking left out of the fusion (multifactor_ranking=False), no graph channel joins its "
+                    "answers") if chosen == "smart" and settings.get("multifactor_ranking") is False else ""
+        return (f"{chosen} for every query, set by the index's defaults above{unranked} ({hop}a query's own --route "
+                "goes first)")
     return "by each query's complexity (simple: quick, medium: smart, complex or a typed hop: ppr), the built-in router"
 
 
