@@ -88,8 +88,27 @@ def test_every_query_the_search_refuses_gives_no_tools(index: Index, query: str)
     assert make_bigtool_retrieve(retriever, limit=2, registry=REGISTRY)(query) == []
 
 
-def test_an_error_that_is_not_the_models_still_raises(index: Index) -> None:
-    # A setting the builder got wrong is no input from the model: it must not pass silently.
-    retrieve = make_bigtool_retrieve(index, limit=2, registry=REGISTRY, no_such_setting=1)
-    with pytest.raises(ConfigError, match="no_such_setting"):
-        retrieve("convert currency")
+@pytest.mark.parametrize("make", [make_bigtool_retrieve, make_bigtool_aretrieve])
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [({"no_such_setting": 1}, r"unknown setting\(s\) \['no_such_setting'\]"),
+     ({"multifactor_ranking": "yes"}, "setting 'multifactor_ranking' has the wrong type: 'yes' is str"),
+     ({"rerank": "no"}, "setting 'rerank' has the wrong type"),
+     ({"filters": {"kinds": ["skills"]}}, "skills"),
+     ({"token_budget": -1}, "token_budget"),
+     ({"k": 3}, "k is set by limit=; leave it out of the settings")],
+)
+def test_a_setting_the_builder_got_wrong_is_refused_when_it_builds(
+    index: Index, make: Any, setting: dict[str, Any], said: str
+) -> None:
+    """A setting the builder got wrong is no input from the model: it must not pass
+    silently, nor wait for the agent's first call (which it ended, every call alike), as
+    make_search_skills_tool refuses it when built."""
+    with pytest.raises(ConfigError, match=f"^{make.__name__}: .*{said}"):
+        make(index, limit=2, registry=REGISTRY, **setting)
+
+
+def test_good_settings_still_build_and_apply(index: Index) -> None:
+    retrieve = make_bigtool_retrieve(index, limit=2, registry=REGISTRY, multifactor_ranking=False, rerank=False,
+                                     route="smart", token_budget=None, filters={"kinds": ["tool"]})
+    assert retrieve("convert currency")[0] == "fx.convert"

@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 from langchain_core.tools import BaseTool
 
 from skill_retriever.adapters.langchain import arun_search, as_retriever, run_search
+from skill_retriever.adapters.search_settings_check import check_search_overrides
 from skill_retriever.adapters.tool_registry_check import check_registry
 from skill_retriever.calibration import ensure_calibration
 from skill_retriever.exceptions import ConfigError, QueryError
@@ -156,12 +157,14 @@ def make_bigtool_retrieve(
         **overrides: RetrievalConfig settings for every call (e.g. ``rerank=False``).
 
     Raises:
-        ConfigError: ``limit`` is not a positive int, or ``when_nothing_fits`` is neither
-            ``"closest"`` nor ``"none"``.
+        ConfigError: ``limit`` is not a positive int, ``when_nothing_fits`` is neither
+            ``"closest"`` nor ``"none"``, or an override is one the search would refuse
+            at every call (an unknown name, a bad value, ``k``: ``limit`` sets it).
     """
     retriever = as_retriever(index_or_retriever)
     fetch = _fetch(limit, registry)
     _check_when_nothing_fits(when_nothing_fits)
+    check_search_overrides(retriever, overrides, "make_bigtool_retrieve", {"k": "limit"})
 
     def retrieve_tools(query: str) -> list[str]:
         """Retrieve a tool to use, given a search query."""
@@ -187,6 +190,7 @@ def make_bigtool_aretrieve(
     retriever = as_retriever(index_or_retriever)
     fetch = _fetch(limit, registry)
     _check_when_nothing_fits(when_nothing_fits)
+    check_search_overrides(retriever, overrides, "make_bigtool_aretrieve", {"k": "limit"})
 
     async def retrieve_tools(query: str) -> list[str]:
         """Retrieve a tool to use, given a search query."""
