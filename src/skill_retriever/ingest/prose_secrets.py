@@ -5,7 +5,8 @@ that sets a secret (``export DB_PASSWORD=...``, ``aws_secret_access_key = ...`` 
 credentials file, ``Authorization: Bearer ...``) as well as a token of a well-known
 format. `redact_prose` takes out what `secrets.redact_text` takes out wherever it stands,
 and the value of such an assignment or header, by the header and shell-value rules hook
-commands are redacted with (`secrets`).
+commands are redacted with (`secrets`); after an auth scheme (`secret_values.AUTH_SCHEMES`:
+``'auth': 'Basic X'``, ``X-Auth: Token X``) only the credential goes, the scheme stays.
 
 Prose is no shell, so an assignment's value goes only when it reads as a literal secret
 (`secret_values.literal_secret`): a word of 8 or more characters, quoted or bare, with
@@ -47,15 +48,16 @@ from skill_retriever.ingest.secret_commands import (
 from skill_retriever.ingest.secret_formats import replace_group
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
+    AUTH_SCHEMES,
     PROSE_VALUE,
     literal_phrase,
     literal_secret,
+    secret_name,
     secret_word_name,
     single_quoted,
 )
 from skill_retriever.ingest.secrets import (
     _AUTH_HEADER_RE,
-    _SCHEMES,
     _masked,
     redact_text,
 )
@@ -86,14 +88,30 @@ _CODE_PAIR_RE = re.compile(
 )
 #: ``Bearer <token>`` without its header (the header's own form is `_AUTH_HEADER_RE`).
 _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=*+)")
+#: Any auth scheme and its credential (``val``: one token68 word) set under a name, which
+#: `_scheme_pair` asks to be secret-looking (`secret_name`, as the command rule's quoted
+#: pair asks): a quoted pair, a header line, an assignment or a call's two arguments
+#: (``'auth': 'Basic X'``, ``X-Auth: Token X``, ``-H "X-Auth: Basic X"``, ``AUTH =
+#: "Negotiate X"``, ``setRequestHeader('auth', 'Basic X')``). "Basic" or "Token" in prose
+#: is a word, so the name must say it is a credential. The credential ends at the quote
+#: that opened the value, or unquoted at a space, punctuation or a closing quote:
+#: ``realm="x"`` of a ``WWW-Authenticate`` challenge is a parameter, no credential.
+_SCHEME_PAIR_RE = re.compile(
+    r"""(?i)(?<![\w.-])(?P<name>[A-Za-z_][\w-]*+)(?P<nq>\\?["'])?[ \t]*"""
+    r"""(?::=|=>|=(?!=)|:(?!:)|(?(nq),|(?!)))[ \t]*(?P<vq>\\?["'`])?"""
+    + AUTH_SCHEMES
+    + r"""[ \t]++(?P<val>[A-Za-z0-9._~+/-]++=*+)(?(vq)(?=(?P=vq))|(?!["'`]?[^\s,;)\]}"'`]))"""
+)
 
 #: A line that may hold a header's or an assignment's secret names one of these; the
 #: rules run over such lines only (most of a page names none: a scan of it is wasted).
 #: (`word_lines.on_words` finds them: the pattern is their alternation.)
-_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "authorization", "bearer")
+_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "auth", "bearer")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
+#: An auth scheme's word and the space after it, which each `_SCHEME_PAIR_RE` match holds.
+_SCHEME_WORD_RE = re.compile(r"(?i)" + AUTH_SCHEMES + r"[ \t]")
 #: An auth scheme right before a header's value (``Authorization: Bearer X``).
-_SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + _SCHEMES + r"[ \t]+$")
+_SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + AUTH_SCHEMES + r"[ \t]+$")
 #: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
 #: value (``set TOKEN=abc123def.``, ```Bearer abc123def```, ``{api_key: abc123def}``).
 _TRAILING = ".,;:!?`)]}"
@@ -102,8 +120,8 @@ _TRAILING = ".,;:!?`)]}"
 def redact_prose(text: str) -> str:
     """Markdown text (a document's or a component's name, description, text, tags,
     frontmatter prose) with its secrets replaced by ``[redacted]``: all `redact_text`
-    takes out, then the credentials of an ``Authorization`` header or after ``Bearer``,
-    the passwords of clients' flags (`secret_commands`), cookies (`cookie_secrets`), the
+    takes out, then the credentials of an ``Authorization`` header, after ``Bearer``,
+    and after any auth scheme a secret-looking name sets (``'auth': 'Basic X'``), the passwords of clients' flags (`secret_commands`), cookies (`cookie_secrets`), the
     values of secret-looking assignments (see the module docstring), also where name
     and value stand on two lines (`secret_blocks`: ``- name: API_KEY`` then ``value:
     ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`). Text without secrets comes back
@@ -134,10 +152,24 @@ def _redact_line(line: str) -> str:
     (`secret_commands`: ``ENV API_KEY value``), redacted."""
     line = _AUTH_HEADER_RE.sub(_redact_literal, line)
     line = _BEARER_RE.sub(_redact_literal, line)
+    line = _scheme_pairs(line)
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
     return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
+
+
+def _scheme_pairs(line: str) -> str:
+    """One line with the credentials after the auth schemes its secret-looking names set
+    redacted (`_SCHEME_PAIR_RE`), when a scheme is in it: the pattern tries each word of a
+    line as a name, a scheme's word is found at once."""
+    return _SCHEME_PAIR_RE.sub(_scheme_pair, line) if _SCHEME_WORD_RE.search(line) else line
+
+
+def _scheme_pair(m: re.Match[str]) -> str:
+    """A secret-looking name's auth scheme and credential with the credential redacted
+    when it reads as one (`_redact_literal`), the scheme kept."""
+    return _redact_literal(m) if secret_name(m["name"]) else m[0]
 
 
 def _code_pair(m: re.Match[str]) -> str:

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 __all__ = [
+    "AUTH_SCHEMES",
     "PROSE_VALUE",
     "is_placeholder",
     "is_reference",
@@ -26,6 +27,12 @@ __all__ = [
     "single_quoted",
 ]
 
+#: The HTTP auth schemes a credential follows (``Authorization: Basic X``, ``'auth':
+#: 'Token X'``), for ``(?i)`` patterns: every rule keeps the scheme and redacts only the
+#: credential after it. One list for the command rules (`secrets`) and the prose rules
+#: (`prose_secrets`): a scheme one of them did not know (``Negotiate``) read as the value,
+#: and the credential after it stayed.
+AUTH_SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|jwt|dpop)"
 #: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
 #: quote left open), on one line, but for ``&``, which in prose is part of a password
 #: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is

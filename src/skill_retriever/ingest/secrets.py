@@ -37,6 +37,7 @@ from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, repl
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
+    AUTH_SCHEMES,
     is_placeholder,
     is_reference,
     literal_secret,
@@ -80,15 +81,15 @@ _ASSIGNMENT_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + _VALUE + 
 _FLAG_RE = re.compile(
     r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + _VALUE + ")"
 )
-#: An HTTP auth scheme, kept: only the credentials after it are redacted.
-_SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey)"
 #: More words of a header value up to the quote that ends it (``"Bearer a b"``), taken
 #: only inside quotes: the header's own (``hq``, open at the colon) or the value's
 #: (``vq``). Possessive, so a value with no closing quote is scanned once, not rescanned.
 _QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,]+)++(?=\\?["']))?"""
+#: A header's value after its name: an auth scheme (`secret_values.AUTH_SCHEMES`), kept,
+#: and the credentials after it (``val``), redacted.
 _HEADER_TAIL = (
-    r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?(?:""" + _SCHEMES + r"""\s+)?"""
-    r"""(?P<val>(?!""" + _SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
+    r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?(?:""" + AUTH_SCHEMES + r"""\s+)?"""
+    r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
     r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
 )
 #: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict).
@@ -105,7 +106,7 @@ _HEADER_FLAG_RE = re.compile(
 #: the header rule keeps it, and ``val`` is the credential after it.
 _JSON_PAIR_RE = re.compile(
     r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
-    r"""(?:(?i:""" + _SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
+    r"""(?:(?i:""" + AUTH_SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
 #: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
@@ -198,7 +199,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in headers.items():
         if isinstance(value, str) and secret_name(str(name)):
-            scheme = re.match(_SCHEMES + r"\s+", value, re.IGNORECASE)
+            scheme = re.match(AUTH_SCHEMES + r"\s+", value, re.IGNORECASE)
             secret = value[scheme.end() if scheme else 0 :]
             if secret.strip() and not (is_reference(secret) or is_placeholder(secret)):
                 value = value[: len(value) - len(secret)] + REDACTED
