@@ -51,10 +51,16 @@ def test_the_default_search_fuses_no_smart_ranking_and_fills_no_gaps(long_items:
     assert "graph" not in default.stats["fuse_rrf"]["channels"]
     assert default.stats["rank_multifactor"]["ranking"].startswith("off")
     assert "fill_gaps" not in default.stats
+    # Nor do the expansion and the coverage check whose results only that ranking reads.
+    assert "skipped" in default.stats["expand_graph"] and "skipped" in default.stats["check_completeness"]
     forced = retriever.search(query, k=5, rerank=False, multifactor_ranking=True)
     assert forced.stats["fuse_rrf"]["channels"].get("graph", 0) > 0
     assert "ranking" not in forced.stats["rank_multifactor"]
     assert forced.stats["fill_gaps"]["added"] > 0  # what the default leaves unrun
+    assert forced.stats["expand_graph"]["candidates"] > 0 and "coverage" in forced.stats["check_completeness"]
+    # The quick route's one level of neighbours is its own graph channel, which the setting leaves alone.
+    quick = retriever.search(query, k=5, rerank=False, route="quick")
+    assert "skipped" not in quick.stats["expand_graph"] and quick.stats["fuse_rrf"]["channels"].get("graph", 0) > 0
     # Short items: fused as before, by default.
     short = long_catalogue(tmp_path / "short", long=False)
     plain = Retriever(short, cache_size=0).search(query, k=5, rerank=False)

@@ -22,6 +22,8 @@ from skill_retriever.state import Candidate, RetrievalState
 @phase(optional=True)
 def check_completeness(state: RetrievalState, view: QueryView) -> Update:
     snap = view.snapshot
+    if view.config.multifactor_ranking is False:  # the ranking that reads coverage is off
+        return {"stats": {"skipped": "multifactor_ranking=False: no ranking reads the coverage"}}
     vocabularies = (snap.vocabulary(snap.nodes[c["id"]]) for c in state.get("candidates", []))
     cov = coverage_of_vocabularies(state["plan"]["components"], vocabularies)
     return {

@@ -15,8 +15,12 @@ from skill_retriever.stores.passage_views import answer_filters
 @phase(optional=True)
 def expand_graph(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
-    gm, emb = snap.graph, snap.embeddings
     quick = state["route_taken"] == "quick"
+    if not quick and config.multifactor_ranking is False:
+        # Only the smart route's ranking reads these candidates, and it is left out of the
+        # fusion (rank_multifactor says why): nothing to expand for.
+        return {"stats": {"mode": "smart", "skipped": "multifactor_ranking=False: no ranking reads the candidates"}}
+    gm, emb = snap.graph, snap.embeddings
     seeds = state.get("seeds", [])
     sim = similarity_fn(emb, query_vector(state, view))
     levels = expand(

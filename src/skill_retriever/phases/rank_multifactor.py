@@ -73,4 +73,4 @@ def _off_words(view: QueryView) -> str:
                "embedding reads (`stats` gives the share)")
     else:
         why = f"set by the caller (the index suggests {suggested})"
-    return f"off: multifactor_ranking=False, {why}; no graph channel fused, no gap filling"
+    return f"off: multifactor_ranking=False, {why}; no graph channel fused, no expansion, coverage check or gap filling"
