@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
 from skill_retriever.ingest.secret_commands import (
@@ -49,7 +50,9 @@ from skill_retriever.ingest.secret_formats import replace_group
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
+    AUTHORIZATION_NAME,
     PROSE_VALUE,
+    SCHEME_WORD,
     literal_phrase,
     literal_secret,
     secret_name,
@@ -99,8 +102,9 @@ _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=
 _SCHEME_PAIR_RE = re.compile(
     r"""(?i)(?<![\w.-])(?P<name>[A-Za-z_][\w-]*+)(?P<nq>\\?["'])?[ \t]*"""
     r"""(?::=|=>|=(?!=)|:(?!:)|(?(nq),|(?!)))[ \t]*(?P<vq>\\?["'`])?"""
-    + AUTH_SCHEMES
-    + r"""[ \t]++(?P<val>[A-Za-z0-9._~+/-]++=*+)(?(vq)(?=(?P=vq))|(?!["'`]?[^\s,;)\]}"'`]))"""
+    + r"(?P<scheme>"
+    + SCHEME_WORD
+    + r""")[ \t]++(?P<val>[A-Za-z0-9._~+/-]++=*+)(?(vq)(?=(?P=vq))|(?!["'`]?[^\s,;)\]}"'`]))"""
 )
 
 #: A line that may hold a header's or an assignment's secret names one of these; the
@@ -108,8 +112,13 @@ _SCHEME_PAIR_RE = re.compile(
 #: (`word_lines.on_words` finds them: the pattern is their alternation.)
 _SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "auth", "bearer")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
-#: An auth scheme's word and the space after it, which each `_SCHEME_PAIR_RE` match holds.
-_SCHEME_WORD_RE = re.compile(r"(?i)" + AUTH_SCHEMES + r"[ \t]")
+#: An auth scheme's word and the space after it, or an authorization header's name, one
+#: of which each `_SCHEME_PAIR_RE` match `_scheme_pair` redacts holds.
+_SCHEME_WORD_RE = re.compile(r"(?i)" + AUTH_SCHEMES + r"[ \t]|" + AUTHORIZATION_NAME)
+#: A scheme a credential follows under any name (`_scheme_pair`).
+_KNOWN_SCHEME_RE = re.compile(r"(?i)" + AUTH_SCHEMES)
+#: A name under which any word is a scheme (``setRequestHeader('Authorization', 'SSWS X')``).
+_AUTHORIZATION_RE = re.compile(r"(?i)" + AUTHORIZATION_NAME)
 #: An auth scheme right before a header's value (``Authorization: Bearer X``).
 _SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + AUTH_SCHEMES + r"[ \t]+$")
 #: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
@@ -150,7 +159,7 @@ def _redact_line(line: str) -> str:
     """One line with the credentials of its headers and ``Bearer`` and the values of its
     secret-looking assignments, written ``NAME=value`` or set by a command
     (`secret_commands`: ``ENV API_KEY value``), redacted."""
-    line = _AUTH_HEADER_RE.sub(_redact_literal, line)
+    line = _AUTH_HEADER_RE.sub(_redact_literal, redact_auth_params(line))
     line = _BEARER_RE.sub(_redact_literal, line)
     line = _scheme_pairs(line)
     line = SETTER_RE.sub(_assignment, line)
@@ -169,6 +178,8 @@ def _scheme_pairs(line: str) -> str:
 def _scheme_pair(m: re.Match[str]) -> str:
     """A secret-looking name's auth scheme and credential with the credential redacted
     when it reads as one (`_redact_literal`), the scheme kept."""
+    if _KNOWN_SCHEME_RE.fullmatch(m["scheme"]) is None and _AUTHORIZATION_RE.fullmatch(m["name"]) is None:
+        return m[0]  # any word is a scheme only under an authorization header
     return _redact_literal(m) if secret_name(m["name"]) else m[0]
 
 

@@ -15,8 +15,10 @@ import re
 from functools import lru_cache
 
 __all__ = [
+    "AUTHORIZATION_NAME",
     "AUTH_SCHEMES",
     "PROSE_VALUE",
+    "SCHEME_WORD",
     "is_placeholder",
     "is_reference",
     "literal_phrase",
@@ -33,6 +35,13 @@ __all__ = [
 #: (`prose_secrets`): a scheme one of them did not know (``Negotiate``) read as the value,
 #: and the credential after it stayed.
 AUTH_SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|jwt|dpop)"
+#: The headers whose value always starts with its scheme (``Authorization: SSWS X``), for
+#: ``(?i)`` patterns: under them any word is read as a scheme (`SCHEME_WORD`), not only
+#: the `AUTH_SCHEMES` a credential follows anywhere. Okta's ``SSWS``, ``OAuth``, ``Key``,
+#: ``GenieKey`` or ``AWS4-HMAC-SHA256`` read as the value: the credential after it stayed.
+AUTHORIZATION_NAME = r"(?:proxy-)?authorization"
+#: A scheme's word under `AUTHORIZATION_NAME`: letters, digits and ``-``, a letter first.
+SCHEME_WORD = r"[A-Za-z][A-Za-z0-9-]*+"
 #: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
 #: quote left open), on one line, but for ``&``, which in prose is part of a password
 #: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is

@@ -32,12 +32,20 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from skill_retriever.ingest.auth_params import (
+    ANY_SCHEME,
+    AUTHORIZATION_RE,
+    PARAMS_AHEAD,
+    redact_auth_params,
+    secret_header_name,
+)
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
+    AUTHORIZATION_NAME,
     is_placeholder,
     is_reference,
     literal_secret,
@@ -85,16 +93,22 @@ _FLAG_RE = re.compile(
 #: only inside quotes: the header's own (``hq``, open at the colon) or the value's
 #: (``vq``). Possessive, so a value with no closing quote is scanned once, not rescanned.
 _QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,]+)++(?=\\?["']))?"""
-#: A header's value after its name: an auth scheme (`secret_values.AUTH_SCHEMES`), kept,
-#: and the credentials after it (``val``), redacted.
-_HEADER_TAIL = (
-    r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?(?:""" + AUTH_SCHEMES + r"""\s+)?"""
-    r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
-    r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
-)
-#: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict).
+def _header_tail(scheme: str, ahead: str = "") -> str:
+    """A header's value after its name: an auth scheme (``scheme``), kept, and the
+    credentials after it (``val``), redacted; ``ahead``, a value no match starts at."""
+    return (
+        r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?""" + ahead + r"""(?:""" + scheme + r""")?"""
+        r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
+        r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
+    )
+
+
+_HEADER_TAIL = _header_tail(AUTH_SCHEMES + r"\s+")
+#: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict), any
+#: scheme kept (``Authorization: SSWS X``).
 _AUTH_HEADER_RE = re.compile(
-    r"""(?i)(?:(?<=["'])(?P<hq>)|\b)(?:proxy-)?authorization""" + _HEADER_TAIL
+    r"""(?i)(?:(?<=["'])(?P<hq>)|\b)""" + AUTHORIZATION_NAME
+    + _header_tail(AUTH_SCHEMES + r"\s+|" + ANY_SCHEME, "(?!" + PARAMS_AHEAD + ")")
 )
 #: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``).
 _HEADER_FLAG_RE = re.compile(
@@ -199,7 +213,8 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in headers.items():
         if isinstance(value, str) and secret_name(str(name)):
-            scheme = re.match(AUTH_SCHEMES + r"\s+", value, re.IGNORECASE)
+            any_scheme = re.fullmatch(AUTHORIZATION_NAME, str(name), re.IGNORECASE) is not None
+            scheme = re.match((ANY_SCHEME if any_scheme else AUTH_SCHEMES + r"\s+"), value, re.IGNORECASE)
             secret = value[scheme.end() if scheme else 0 :]
             if secret.strip() and not (is_reference(secret) or is_placeholder(secret)):
                 value = value[: len(value) - len(secret)] + REDACTED
@@ -230,9 +245,9 @@ def redact_command(command: str) -> str:
     """
     text = redact_formats(command)
     text = redact_shell_urls(text)
-    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), text)
-    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_name(m["name"])), text)
-    text = _JSON_PAIR_RE.sub(_masked_value(_secret_pair), text)
+    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_auth_params(text))
+    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
+    text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
@@ -287,6 +302,15 @@ def _secret_pair(m: re.Match[str]) -> bool:
     return secret_name(name) and not record_key(name, m["val"])
 
 
+def _secret_json_pair(m: re.Match[str]) -> bool:
+    """A quoted pair `_secret_pair` redacts; under an authorization name only a value of
+    one word (``{'Authorization': 'Bearer'}``): `_AUTH_HEADER_RE` read one of a scheme
+    and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``)."""
+    if AUTHORIZATION_RE.fullmatch(m["name"]) is not None and len(m["val"].split()) > 1:
+        return False
+    return _secret_pair(m)
+
+
 def _secret_flag(m: re.Match[str]) -> bool:
     """A secret-looking flag with a value that is no record's key under it
     (`secret_values.record_key`: ``--sort-key name`` stays); a word after a space that
@@ -303,7 +327,8 @@ def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match
 
     def sub(m: re.Match[str]) -> str:
         value = m["val"]
-        if not value.strip("\"'") or is_reference(value, m.string, m.start("val")) or is_placeholder(value):
+        # A value redacted already keeps the comma after it (``Credential=[redacted],``).
+        if value.rstrip(",").strip("\"'") in ("", REDACTED) or is_reference(value, m.string, m.start("val")) or is_placeholder(value):
             return m[0]  # nothing to hide (``TOKEN=""``), or no secret
         if not decide(m):
             return m[0]
