@@ -102,7 +102,8 @@ class RetrievalConfig:
     keep_nodes: int = 50
     keep_edges: int = 70
     # The smart route's ranking (rank_multifactor) joins the fusion as the graph channel;
-    # False leaves it out, and the gap filling only it reads unrun; a typed hop's walk
+    # False leaves it out, with the expansion, coverage check and gap filling only it
+    # reads (the quick route's one level is its own channel and stays); a typed hop's walk
     # (the ppr route) is not this ranking and always counts. None = as the index suggests
     # (calibration.long_items: False for a catalogue whose items mostly run past what the
     # embedding model reads, else True)
