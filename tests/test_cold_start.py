@@ -1,6 +1,7 @@
 """Commands that never embed never import torch or sentence-transformers (nor LangGraph
 where they need no graph): ``--help``, ``--version``, ``stats``, ``install``, and the
-LangGraph server's import of its graph module. A ``query`` on the bundled model embeds
+LangGraph server's import of its graph module; nor SciPy where they build no matrix of
+the graph (``install``, ``uninstall``; ``stats`` does, for the route it reports). A ``query`` on the bundled model embeds
 with NumPy (``stores.numpy_encoder``): it imports neither either, nor networkx (the
 tests' PageRank reference), nor what only indexing or PageRank needs
 (`UNNEEDED_BY_QUERY`). Each runs in a fresh interpreter and reports what it imported.
@@ -31,7 +32,7 @@ except SystemExit as exc:
 heavy = [m for m in {heavy!r} if m in sys.modules]
 unneeded = [m for m in {unneeded!r} if m in sys.modules]
 print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgraph" in sys.modules,
-                             "unneeded": unneeded}}))
+                             "unneeded": unneeded, "scipy": "scipy" in sys.modules}}))
 """
 #: What a query on a catalogue (the smart route) never uses: the source readers
 #: (`indexing`), the section splitter and the YAML reader (`ingest.skill_records`), the
@@ -67,7 +68,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_help_imports_no_model_and_no_graph(args: list[str]) -> None:
     got = run_cli(*args)
     assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
-    assert got["unneeded"] == []
+    assert got["unneeded"] == [] and got["scipy"] is False
 
 
 def test_a_query_imports_only_what_it_uses(index_dir: Path, tmp_path: Path) -> None:
@@ -85,10 +86,14 @@ def test_stats_imports_no_model_and_no_graph(index_dir: Path) -> None:
     assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
 
 
-def test_install_imports_no_model(index_dir: Path, tmp_path: Path) -> None:
+def test_install_imports_no_model_and_no_scipy(index_dir: Path, tmp_path: Path) -> None:
+    """Nor SciPy (its import was most of an install's start): neither `install` nor
+    `uninstall` builds a matrix of the graph."""
     got = run_cli("install", "skill:alembic", "--target", str(tmp_path / "project"), "--index-dir", str(index_dir))
-    assert got["code"] == 0 and got["heavy"] == []
+    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False and got["scipy"] is False
     assert (tmp_path / "project" / ".claude").is_dir()
+    got = run_cli("uninstall", "skill:alembic", "--target", str(tmp_path / "project"))
+    assert got["code"] == 0 and got["heavy"] == [] and got["scipy"] is False
 
 
 def test_the_server_graph_module_imports_no_model() -> None:

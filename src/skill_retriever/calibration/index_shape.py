@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse as sp
 
 from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only annotations: `stats` reads the defaults without importing SciPy
+    from scipy import sparse as sp
+
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: At most this many adjacency entries (each edge is two; evenly spaced) for the median

@@ -16,13 +16,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from skill_retriever.model import Edge, EdgeKind
+
+# SciPy loads on first use, where a matrix is built: commands that never build one
+# (`install`, `uninstall`) start without it (tests/test_cold_start.py).
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ def build_matrices(node_ids: Sequence[str], edges: Iterable[Edge]) -> GraphMatri
     weights = np.asarray(w, dtype=np.float64)
     # Each relation counts in both directions; duplicates (several kinds on one pair, or
     # both directions declared) are summed by the CSR constructor.
+    import scipy.sparse as sp
+
     adjacency = sp.csr_array(
         (np.concatenate([weights, weights]), (np.concatenate([rows, cols]), np.concatenate([cols, rows]))),
         shape=(n, n),
@@ -134,6 +140,8 @@ def neighbour_indices(adjacency: sp.csr_array, rows: NDArray[np.int64]) -> NDArr
 
 def masked_adjacency(adjacency: sp.csr_array, mask: NDArray[np.bool_]) -> sp.csr_array:
     """``adjacency`` with the rows and columns ``mask`` leaves out set to zero."""
+    import scipy.sparse as sp
+
     d = sp.diags_array(mask.astype(np.float64))
     return sp.csr_array(d @ adjacency @ d)
 

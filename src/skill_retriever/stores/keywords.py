@@ -15,13 +15,17 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from skill_retriever.algorithms.tokenize import bm25_term_counts, bm25_terms
+
+# SciPy loads on first use, where a matrix is built: commands that never build one
+# (`install`, `uninstall`) start without it (tests/test_cold_start.py).
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 
 def term_counts(text: str, tokenizer: Callable[[str], list[str]] = bm25_terms) -> Counter[str]:
@@ -218,6 +222,8 @@ class KeywordSnapshot:
         else:
             rows = cols = np.zeros(0, dtype=np.int64)
             vals = np.zeros(0)
+        import scipy.sparse as sp
+
         csc = sp.csc_array((vals, (rows, cols)), shape=(n_docs, n_terms))
         df = np.diff(csc.indptr).astype(np.float64)
         if self.idf_variant == "lucene":

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from skill_retriever.algorithms.query_terms import NameMatcher
@@ -42,6 +41,11 @@ from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.text_verdicts import item_flags, item_tokens
 from skill_retriever.stores.vectors import VectorHit, VectorStore
+
+# SciPy loads on first use, where a matrix is built: commands that never build one
+# (`install`, `uninstall`) start without it (tests/test_cold_start.py).
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 V = TypeVar("V")
 
