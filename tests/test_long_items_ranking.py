@@ -119,12 +119,12 @@ def test_the_query_command_turns_it_on_and_off_and_refuses_other_words(
 
 def test_the_ranking_stats_say_who_left_it_out_and_what_did_not_run(long_items: Index, tmp_path: Path) -> None:
     """``stats["rank_multifactor"]["ranking"]`` said only ``off: multifactor_ranking=False``:
-    not whether the index or the caller chose it, nor that the graph channel and gap
-    filling went with it (expand_graph and check_completeness still report their counts)."""
+    not whether the index or the caller chose it, nor that the graph channel, the
+    expansion, the coverage check and gap filling went with it."""
     by_index = Retriever(long_items, cache_size=0).search(QUERY, k=3, rerank=False).stats["rank_multifactor"]["ranking"]
     assert by_index.startswith("off: multifactor_ranking=False, as the index suggests")
     assert "run past 200 words" in by_index
-    assert "no graph channel fused" in by_index and "no gap filling" in by_index
+    assert "no graph channel fused" in by_index and "no expansion, coverage check or gap filling" in by_index
     short = long_catalogue(tmp_path / "short", long=False)
     by_caller = Retriever(short, cache_size=0).search(QUERY, k=3, rerank=False, multifactor_ranking=False)
     said = by_caller.stats["rank_multifactor"]["ranking"]
