@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from skill_retriever.calibration.defaults import LONG_ITEM_WORDS
 from skill_retriever.model import Node
@@ -35,3 +38,20 @@ def long_catalogue(path: Path, long: bool = True, chroma_url: str | None = None)
               for w in ("invoice", "kubernetes", "sourdough", "typescript", "regex", "backup")]
     index.upsert(nodes, [])
     return index
+
+
+def cli_query(path: str, capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``query QUERY --index-dir path --json --no-rerank *flags`` through the CLI's
+    ``main``: ``(exit code, stdout, stderr)`` of each call."""
+    from skill_retriever.cli import main
+
+    def query(*flags: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        try:
+            code = main(["query", QUERY, "--index-dir", path, "--json", "--no-rerank", *flags])
+        except SystemExit as exited:
+            code = int(exited.code or 0)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return query

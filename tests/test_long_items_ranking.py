@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from long_catalogue import QUERY, long_catalogue
+from long_catalogue import QUERY, cli_query, long_catalogue
 
 from skill_retriever.calibration.defaults import decide
 from skill_retriever.config import RetrievalConfig
@@ -86,19 +86,9 @@ def test_the_query_command_turns_it_on_and_off_and_refuses_other_words(
 ) -> None:
     """``--multifactor-ranking on|off``, as ``--feedback-docs`` sets the other long-item
     setting: without it a CLI user could not fuse the ranking the index left out."""
-    from skill_retriever.cli import main
-
     path = str(long_items.path)
     long_items.close()  # the command opens the index itself
-
-    def query(*flags: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        try:
-            code = main(["query", QUERY, "--index-dir", path, "--json", "--no-rerank", *flags])
-        except SystemExit as exited:
-            code = int(exited.code or 0)
-        out = capsys.readouterr()
-        return code, out.out, out.err
+    query = cli_query(path, capsys)
 
     code, out, _ = query()
     assert code == 0 and "graph" not in json.loads(out)["stats"]["fuse_rrf"]["channels"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from long_catalogue import QUERY, long_catalogue, pad
+from long_catalogue import QUERY, cli_query, long_catalogue, pad
 
 from skill_retriever.algorithms.feedback import feedback_items, rocchio
 from skill_retriever.calibration import calibrate_index
@@ -118,19 +118,9 @@ def test_a_negative_feedback_weight_is_refused() -> None:
 def test_the_query_command_turns_it_off_and_refuses_a_negative_count(
     long_items: Index, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from skill_retriever.cli import main
-
     path = str(long_items.path)
     long_items.close()  # the command opens the index itself
-
-    def query(*flags: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        try:
-            code = main(["query", QUERY, "--index-dir", path, "--json", "--no-rerank", *flags])
-        except SystemExit as exited:
-            code = int(exited.code or 0)
-        out = capsys.readouterr()
-        return code, out.out, out.err
+    query = cli_query(path, capsys)
 
     code, out, _ = query()
     assert code == 0 and json.loads(out)["stats"]["retrieve_seeds"]["feedback"][0] == "skill:queueing"
