@@ -14,6 +14,7 @@ from graph_modules import load_graph_module
 from tiny_graph import build_tiny_index
 
 from skill_retriever.indexing import index_sources, sample_catalogue_path
+from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
 
@@ -65,3 +66,19 @@ def real_embedder() -> SentenceTransformerEmbedder:
 def coding_agent() -> ModuleType:
     """``graphs/coding_agent.py``, imported by path once (tests/graph_modules.py)."""
     return load_graph_module("coding_agent")
+
+
+@pytest.fixture()
+def default_rerankers(shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch) -> list[EmbeddingReranker]:
+    """Each reranker `Retriever` loads as its default, in order: an `EmbeddingReranker`
+    stands in for the cross-encoder, which no test machine caches."""
+    from skill_retriever import retriever as retriever_module
+
+    loaded: list[EmbeddingReranker] = []
+
+    def load() -> EmbeddingReranker:
+        loaded.append(EmbeddingReranker(shared_tiny_index.embedder))
+        return loaded[-1]
+
+    monkeypatch.setattr(retriever_module, "default_reranker", load)
+    return loaded

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from tiny_graph import build_tiny_index
 
-from skill_retriever import retriever as retriever_module
 from skill_retriever.exceptions import RetrieverClosedError, SkillRetrieverError
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.retriever import Retriever
@@ -47,15 +46,9 @@ def test_a_with_block_closes_the_retriever_and_leaves_the_index_open(shared_tiny
 
 
 def test_closing_lets_go_of_the_default_reranker_but_not_the_callers(
-    shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch
+    shared_tiny_index: Index, default_rerankers: list[EmbeddingReranker]
 ) -> None:
-    loaded: list[EmbeddingReranker] = []
-
-    def load() -> EmbeddingReranker:  # stands in for the cross-encoder, which no test machine caches
-        loaded.append(EmbeddingReranker(shared_tiny_index.embedder))
-        return loaded[-1]
-
-    monkeypatch.setattr(retriever_module, "default_reranker", load)
+    loaded = default_rerankers
     retriever = Retriever(shared_tiny_index)
     assert retriever.search("postgres migrations", k=2).reranker == loaded[0].name
     gone = weakref.ref(loaded.pop())

@@ -14,7 +14,6 @@ import weakref
 import pytest
 from langchain_core.documents import Document
 
-from skill_retriever import retriever as retriever_module
 from skill_retriever.adapters.langchain import SkillRetriever
 from skill_retriever.exceptions import RetrieverClosedError
 from skill_retriever.rerank import EmbeddingReranker
@@ -26,15 +25,9 @@ CLOSED = r"^this SkillRetriever was closed; make a new one: SkillRetriever\(inde
 
 
 def test_a_with_block_closes_what_it_built_and_leaves_the_index_open(
-    shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch
+    shared_tiny_index: Index, default_rerankers: list[EmbeddingReranker]
 ) -> None:
-    loaded: list[EmbeddingReranker] = []
-
-    def load() -> EmbeddingReranker:  # stands in for the cross-encoder, which no test machine caches
-        loaded.append(EmbeddingReranker(shared_tiny_index.embedder))
-        return loaded[-1]
-
-    monkeypatch.setattr(retriever_module, "default_reranker", load)
+    loaded = default_rerankers
     with SkillRetriever(index=shared_tiny_index, k=2) as retriever:
         docs = retriever.invoke(QUERY)
         assert docs and all(isinstance(d, Document) for d in docs)
