@@ -11,14 +11,21 @@ from typing import Any
 import pytest
 
 
-def write_file(root: Path, rel: str, content: str | bytes) -> Path:
-    """``content`` at ``root / rel`` (folders made), text as UTF-8, bytes as they are."""
+def write_file(
+    root: Path, rel: str, content: str | bytes | dict[str, Any] | list[Any], mode: int | None = None
+) -> Path:
+    """``content`` at ``root / rel`` (folders made): text as UTF-8 with its new lines as
+    they are (a test's ``\\r\\n`` stays), bytes as they are, a dict or list as JSON; then
+    ``chmod mode`` when given (an executable script)."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(content, bytes):
         path.write_bytes(content)
     else:
-        path.write_text(content, encoding="utf-8")
+        text = content if isinstance(content, str) else json.dumps(content)
+        path.write_text(text, encoding="utf-8", newline="")
+    if mode is not None:
+        path.chmod(mode)
     return path
 
 

@@ -5,9 +5,9 @@ and ``"strict": false``, naming its own skills below the one ``skills/`` folder
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+
+from files import write_file
 
 MARKET = ".claude-plugin/marketplace.json"
 #: As anthropics/skills' marketplace.json groups its skills (three of its six entries).
@@ -16,12 +16,6 @@ GROUPS = {
     "example-skills": ["algorithmic-art", "brand-guidelines", "mcp-builder"],
     "claude-api": ["claude-api"],
 }
-
-
-def _write(root: Path, rel: str, content: str | dict[str, Any]) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
 
 
 def _skill(name: str) -> str:
@@ -34,8 +28,8 @@ def shared_root(root: Path, groups: dict[str, list[str]], extra: tuple[str, ...]
     skills/ but listed by no entry."""
     plugins = [{"name": name, "description": f"The {name} collection.", "source": "./", "strict": False,
                 "skills": [f"./skills/{s}" for s in skills]} for name, skills in groups.items()]
-    _write(root, MARKET, {"name": "anthropic-agent-skills", "owner": {"name": "A"}, "plugins": plugins})
+    write_file(root, MARKET, {"name": "anthropic-agent-skills", "owner": {"name": "A"}, "plugins": plugins})
     for name in {s for skills in groups.values() for s in skills} | set(extra):
-        _write(root, f"skills/{name}/SKILL.md", _skill(name))
-        _write(root, f"skills/{name}/LICENSE.txt", "Apache-2.0\n")
+        write_file(root, f"skills/{name}/SKILL.md", _skill(name))
+        write_file(root, f"skills/{name}/LICENSE.txt", "Apache-2.0\n")
     return root

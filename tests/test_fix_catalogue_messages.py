@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.adapters.langchain import format_results
 from skill_retriever.adapters.mcp_server import build_server
@@ -41,25 +42,20 @@ from skill_retriever.stores.index import Index
 HASHING = ("--embedder", "hashing-64")
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 # -- 1. install of a prompt file nothing installs ------------------------------------------
 @pytest.fixture
 def loops_repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
     """A catalogue with two loop prompt files (``other`` items): one no component refers
     to, one an agent names in its text."""
     repo = tmp_path / "cat"
-    write(repo / "loops" / "evaluation" / "quality-streak-loop.md",
-          "---\nname: quality-streak-loop\ndescription: Fix failures until the suite passes N times in a row.\n"
-          "---\nRun the suite until it is green five times running.\n")
-    write(repo / "loops" / "engineering" / "docs-sweep-loop.md",
-          "---\nname: docs-sweep-loop\ndescription: Sweep the docs for stale pages.\n---\nRead every page.\n")
-    write(repo / "agents" / "component-reviewer.md",
-          "---\nname: component-reviewer\ndescription: Reviews components.\n---\n"
-          "Review each component; for the docs, run docs-sweep-loop afterwards.\n")
+    write_file(repo, "loops/evaluation/quality-streak-loop.md",
+               "---\nname: quality-streak-loop\ndescription: Fix failures until the suite passes N times in a row.\n"
+               "---\nRun the suite until it is green five times running.\n")
+    write_file(repo, "loops/engineering/docs-sweep-loop.md",
+               "---\nname: docs-sweep-loop\ndescription: Sweep the docs for stale pages.\n---\nRead every page.\n")
+    write_file(repo, "agents/component-reviewer.md",
+               "---\nname: component-reviewer\ndescription: Reviews components.\n---\n"
+               "Review each component; for the docs, run docs-sweep-loop afterwards.\n")
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     return repo, ix
@@ -100,15 +96,14 @@ def test_a_prompt_file_a_component_refers_to_names_that_component(
 def test_the_components_named_as_referring_are_those_the_caller_may_see(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    graph = tmp_path / "g" / "graph.json"
-    write(graph, json.dumps({
+    graph = write_file(tmp_path, "g/graph.json", {
         "nodes": [
             {"id": "secret-agent", "kind": "agent", "name": "secret-agent", "text": "Runs the loop.",
              "access": ["team"]},
             {"id": "loop", "kind": "other", "name": "release-loop", "text": "A release loop."},
         ],
         "edges": [{"source": "secret-agent", "target": "loop", "kind": "MENTIONS"}],
-    }))
+    })
     ix = tmp_path / "ix"
     assert run(capsys, "index", graph, "--index-dir", ix, *HASHING)[0] == 0
     for principals, named in (("team", True), ("alice", False)):
@@ -144,8 +139,8 @@ def test_query_shows_a_description_with_written_out_newlines_as_text(
 ) -> None:
     repo = tmp_path / "agents-repo"
     # A YAML plain scalar keeps "\n" as two characters, as davila7's agents have it.
-    write(repo / "agents" / "kubernetes-specialist.md",
-          f"---\nname: kubernetes-specialist\ndescription: {ESCAPED}\n---\nDesign clusters.\n")
+    write_file(repo, "agents/kubernetes-specialist.md",
+               f"---\nname: kubernetes-specialist\ndescription: {ESCAPED}\n---\nDesign clusters.\n")
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     with Index.open(ix) as index:  # the index keeps what the file says
@@ -206,10 +201,10 @@ def test_a_reason_names_channels_in_one_order_whatever_their_ranks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "r"
-    write(repo / "skills" / "alpha-tool" / "SKILL.md",
-          "---\nname: alpha-tool\ndescription: alpha things\nrequires: [beta-tool]\n---\nRuns.\n")
+    write_file(repo, "skills/alpha-tool/SKILL.md",
+               "---\nname: alpha-tool\ndescription: alpha things\nrequires: [beta-tool]\n---\nRuns.\n")
     for name in ("beta-tool", "gamma-tool"):
-        write(repo / "skills" / name / "SKILL.md", f"---\nname: {name}\ndescription: {name} things\n---\nHelps.\n")
+        write_file(repo, f"skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: {name} things\n---\nHelps.\n")
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     with Index.open(ix) as index:
@@ -229,12 +224,12 @@ def test_index_groups_frontmatter_notes_by_their_yaml_error_most_common_first(
 ) -> None:
     repo = tmp_path / "cmds"
     # Met first, least common: "mapping values are not allowed".
-    write(repo / "commands" / "a0.md", "---\nname: a0\ndescription: Use it: for a\n---\nBody.\n")
+    write_file(repo, "commands/a0.md", "---\nname: a0\ndescription: Use it: for a\n---\nBody.\n")
     for i in range(3):  # "did not find expected comment or line break"
-        write(repo / "commands" / f"b{i}.md",
-              f"---\nname: b{i}\nargument-hint: [--fast] | [--full]\ndescription: Does b{i}.\n---\nBody.\n")
+        write_file(repo, f"commands/b{i}.md",
+                   f"---\nname: b{i}\nargument-hint: [--fast] | [--full]\ndescription: Does b{i}.\n---\nBody.\n")
     for i in range(2):  # "did not find expected key"
-        write(repo / "commands" / f"c{i}.md", f'---\nname: c{i}\ndescription: "quoted" then more\n---\nBody.\n')
+        write_file(repo, f"commands/c{i}.md", f'---\nname: c{i}\ndescription: "quoted" then more\n---\nBody.\n')
     ix = tmp_path / "ix"
     code, out, _ = run(capsys, "index", repo, "--index-dir", ix, *HASHING)
     assert code == 0 and "6 notes" in out

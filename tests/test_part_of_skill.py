@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.adapters.langchain import SkillRetriever
 from skill_retriever.adapters.mcp_server import build_server
@@ -31,11 +32,6 @@ QUERY = "FastAPI REST API template with SQLAlchemy"
 PART = "part of skill app-builder"
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def md(name: str, description: str, body: str) -> str:
     return f"---\nname: {name}\ndescription: {description}\n---\n{body}\n"
 
@@ -46,15 +42,15 @@ def repo_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     that; a skill of its own beside them."""
     root = tmp_path_factory.mktemp("parts")
     repo = root / "repo"
-    write(repo / "skills" / "app-builder" / "SKILL.md",
-          md("app-builder", "Main application building orchestrator.", "Read templates/SKILL.md."))
-    write(repo / "skills" / "app-builder" / "templates" / "SKILL.md",
-          md("templates", "Project scaffolding templates for new applications.", "Pick one template."))
-    write(repo / "skills" / "app-builder" / "templates" / "python-fastapi" / "TEMPLATE.md",
-          md("python-fastapi", "FastAPI REST API template principles. SQLAlchemy, Pydantic, Alembic.",
-             "A FastAPI service with SQLAlchemy models and Alembic migrations."))
-    write(repo / "skills" / "fastapi-pro" / "SKILL.md",
-          md("fastapi-pro", "Build async APIs with FastAPI and SQLAlchemy.", "FastAPI REST API patterns."))
+    write_file(repo, "skills/app-builder/SKILL.md",
+               md("app-builder", "Main application building orchestrator.", "Read templates/SKILL.md."))
+    write_file(repo, "skills/app-builder/templates/SKILL.md",
+               md("templates", "Project scaffolding templates for new applications.", "Pick one template."))
+    write_file(repo, "skills/app-builder/templates/python-fastapi/TEMPLATE.md",
+               md("python-fastapi", "FastAPI REST API template principles. SQLAlchemy, Pydantic, Alembic.",
+                  "A FastAPI service with SQLAlchemy models and Alembic migrations."))
+    write_file(repo, "skills/fastapi-pro/SKILL.md",
+               md("fastapi-pro", "Build async APIs with FastAPI and SQLAlchemy.", "FastAPI REST API patterns."))
     assert main([str(a) for a in ("index", repo, "--index-dir", root / "ix", *HASHING)]) == 0
     return root / "ix"
 

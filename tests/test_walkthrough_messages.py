@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.cli import _parser
 from skill_retriever.components.install.render_mcp import _placeholder_login
@@ -44,13 +45,8 @@ from skill_retriever.stores.lock import WAIT_LOG, WriterLock
 HASHING = ("--embedder", "hashing-64")
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def skill(folder: Path, name: str, description: str) -> None:
-    write(folder / "SKILL.md", f"---\nname: {name}\ndescription: {description}\n---\nUse it for {description}.\n")
+    write_file(folder, "SKILL.md", f"---\nname: {name}\ndescription: {description}\n---\nUse it for {description}.\n")
 
 
 # -- 1. install names an item install has no place for -------------------------------------
@@ -60,12 +56,12 @@ def plugin_repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     a passage corpus."""
     repo = tmp_path / "repo"
     skill(repo / "plugins" / "rust-review" / "skills" / "rust-check", "rust-check", "review Rust code for lossy casts")
-    write(
-        repo / "plugins" / "rust-review" / "prompts" / "lossy.md",
+    write_file(
+        repo, "plugins/rust-review/prompts/lossy.md",
         "---\nname: lossy-str-conversion-finder\ndescription: find lossy string conversions\n---\nLook for as casts.\n",
     )
     corpus = tmp_path / "corpus"
-    write(corpus / "corpus.json", json.dumps([{"idx": 0, "title": "Gallu", "text": "Gallu is a demon of the underworld."}]))
+    write_file(corpus, "corpus.json", json.dumps([{"idx": 0, "title": "Gallu", "text": "Gallu is a demon of the underworld."}]))
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     assert run(capsys, "index", corpus, "--no-ner", "--index-dir", ix)[0] == 0
@@ -128,14 +124,13 @@ def test_install_of_a_prompt_files_id_names_what_to_install_as_its_name_does(
 def test_the_component_named_instead_is_one_the_caller_may_see(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    graph = tmp_path / "g" / "graph.json"
-    write(graph, json.dumps({
+    graph = write_file(tmp_path, "g/graph.json", {
         "nodes": [
             {"id": "secret-skill", "kind": "skill", "name": "secret-skill", "text": "Team only.", "access": ["team"]},
             {"id": "tpl", "kind": "other", "name": "release-template", "text": "A release template."},
         ],
         "edges": [{"source": "tpl", "target": "secret-skill", "kind": "PART_OF"}],
-    }))
+    })
     ix = tmp_path / "ix"
     assert run(capsys, "index", graph, "--index-dir", ix, *HASHING)[0] == 0
     for principals, named in (("team", True), ("alice", False)):
@@ -243,7 +238,7 @@ SERVERS = {
 
 @pytest.fixture
 def mcp_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    write(tmp_path / "repo" / ".mcp.json", json.dumps({"mcpServers": SERVERS}))
+    write_file(tmp_path, "repo/.mcp.json", json.dumps({"mcpServers": SERVERS}))
     assert run(capsys, "index", tmp_path / "repo", "--index-dir", tmp_path / "ix", *HASHING)[0] == 0
     return tmp_path / "ix"
 
@@ -334,8 +329,8 @@ def test_the_texts_embedded_are_split_into_items_and_relations(tmp_path: Path, c
     were the sentences of relations ("report requires pdf"), embedded for the graph."""
     repo, ix = tmp_path / "repo", tmp_path / "ix"
     skill(repo / "skills" / "pdf", "pdf", "read and write PDF files")
-    write(repo / "skills" / "report" / "SKILL.md",
-          "---\nname: report\ndescription: write a report\nrequires: [pdf]\n---\nWrite it.\n")
+    write_file(repo, "skills/report/SKILL.md",
+               "---\nname: report\ndescription: write a report\nrequires: [pdf]\n---\nWrite it.\n")
     code, out, _ = run(capsys, "index", repo, "--index-dir", ix, *HASHING, "--json")
     data = json.loads(out)["run"]
     assert code == 0 and data["embedded"] == 3 and data["embedded_edges"] == 1

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from claude_schema import settings_problems
 from cli_calls import run
+from files import write_file
 
 TOKEN = "sk-ant-api03-" + "c" * 40
 MARKET = "repo/.claude-plugin/marketplace.json"
@@ -36,11 +37,6 @@ HOOKS = {
 SERVER = {"command": "npx", "args": ["-y", "@acme/ticket-tracker-mcp", "--api-key", TOKEN]}
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     repo = tmp_path / "repo"
@@ -52,9 +48,9 @@ def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
         "hooks": HOOKS,
         "mcpServers": {"ticket-tracker": SERVER},
     }
-    _write(repo / ".claude-plugin/marketplace.json", json.dumps({"name": "acme", "owner": {"name": "Acme"}, "plugins": [entry]}))
-    _write(repo / "plugins/edit-guard/scripts/lint-after-edit.sh", "#!/bin/sh\nruff check .\n")
-    _write(repo / "skills/notes/SKILL.md", "---\nname: notes\ndescription: Keeps meeting notes.\n---\n# Notes\n")
+    write_file(repo, ".claude-plugin/marketplace.json", json.dumps({"name": "acme", "owner": {"name": "Acme"}, "plugins": [entry]}))
+    write_file(repo, "plugins/edit-guard/scripts/lint-after-edit.sh", "#!/bin/sh\nruff check .\n")
+    write_file(repo, "skills/notes/SKILL.md", "---\nname: notes\ndescription: Keeps meeting notes.\n---\n# Notes\n")
     ix = tmp_path / "ix"
     code, out, err = run(capsys, "index", repo, "--index-dir", ix)
     assert code == 0 and "0 problems" in out, out + err

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from claude_schema import settings_problems
+from files import write_file
 
 from skill_retriever.components.install import install
 from skill_retriever.indexing import index_sources
@@ -31,11 +31,6 @@ HOOKS = {
 }
 
 
-def _write(path: Path, content: str | dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     ("manifest_hooks", "hook_id"),
     [
@@ -47,9 +42,9 @@ def test_a_manifest_hook_installs_as_claude_code_reads_it(
     tmp_path: Path, manifest_hooks: object, hook_id: str
 ) -> None:
     plugin = tmp_path / "mkt/plugins/p1"
-    _write(plugin / ".claude-plugin/plugin.json", {"name": "p1", "hooks": manifest_hooks})
-    _write(plugin / "config/hooks.json", {"hooks": HOOKS})
-    _write(plugin / "scripts/fmt.sh", "#!/bin/sh\necho formatted\n")
+    write_file(plugin, ".claude-plugin/plugin.json", {"name": "p1", "hooks": manifest_hooks})
+    write_file(plugin, "config/hooks.json", {"hooks": HOOKS})
+    write_file(plugin, "scripts/fmt.sh", "#!/bin/sh\necho formatted\n")
     index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
     run = index_sources(index, [tmp_path / "mkt"], "skills")
     assert not [p for s in run.sources for p in s.problems]

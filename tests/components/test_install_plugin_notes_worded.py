@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from files import write_file
 
 from skill_retriever.components.install import plan_install
 from skill_retriever.indexing import index_sources
@@ -25,21 +26,16 @@ WITH_PLUGIN = "this install writes the plugin's components, not the plugin, so"
 ALONE = "installed on its own, outside its plugin,"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def index(tmp_path: Path) -> Index:
     cat = tmp_path / "cat"
-    _write(cat / "plugins/kit/.claude-plugin/plugin.json", json.dumps({"name": "kit"}))
-    _write(cat / "plugins/kit/skills/variants/SKILL.md", (
+    write_file(cat, "plugins/kit/.claude-plugin/plugin.json", json.dumps({"name": "kit"}))
+    write_file(cat, "plugins/kit/skills/variants/SKILL.md", (
         "---\nname: variants\ndescription: Make rule variants.\n---\n\n"
         'Read `ls "${CLAUDE_PLUGIN_ROOT}/skills/variants/references"` first.\n'))
-    _write(cat / "plugins/kit/commands/review.md", '# Review\n\nHand it to subagent_type: "kit:reviewer".\n')
-    _write(cat / "plugins/kit/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\n\nReview.\n")
-    _write(cat / "skills/user/SKILL.md", "---\nname: user\ndescription: Uses kit.\nrequires: [kit]\n---\n\nUse kit.\n")
+    write_file(cat, "plugins/kit/commands/review.md", '# Review\n\nHand it to subagent_type: "kit:reviewer".\n')
+    write_file(cat, "plugins/kit/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\n\nReview.\n")
+    write_file(cat, "skills/user/SKILL.md", "---\nname: user\ndescription: Uses kit.\nrequires: [kit]\n---\n\nUse kit.\n")
     index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
     index_sources(index, [cat], "skills")
     return index

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from files import write_file
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.missing import NO_MEMBERS
@@ -33,11 +34,6 @@ HOLLOW = "cat/plugins/hollow"
 LONELY = "cat/skills/lonely/SKILL.md"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def _skill(name: str, requires: str = "") -> str:
     needs = f"requires: [{requires}]\n" if requires else ""
     return f"---\nname: {name}\ndescription: The {name} skill.\n{needs}---\n\nBody of {name}.\n"
@@ -45,18 +41,18 @@ def _skill(name: str, requires: str = "") -> str:
 
 def _catalogue(root: Path, *, cycle: bool) -> Path:
     cat = root / "cat"
-    _write(cat / "plugins/kit/.claude-plugin/plugin.json", json.dumps({"name": "kit"}))
-    _write(cat / "plugins/kit/skills/a/SKILL.md", _skill("a", "kit" if cycle else ""))
-    _write(cat / "plugins/kit/agents/b.md", "---\nname: b\ndescription: Agent b.\n---\n\nDo b.\n")
-    _write(cat / "skills/user/SKILL.md", _skill("user", "kit"))
+    write_file(cat, "plugins/kit/.claude-plugin/plugin.json", json.dumps({"name": "kit"}))
+    write_file(cat, "plugins/kit/skills/a/SKILL.md", _skill("a", "kit" if cycle else ""))
+    write_file(cat, "plugins/kit/agents/b.md", "---\nname: b\ndescription: Agent b.\n---\n\nDo b.\n")
+    write_file(cat, "skills/user/SKILL.md", _skill("user", "kit"))
     # a plugin whose only member is an MCP server (skipped by a user install)
-    _write(cat / "plugins/srv/.claude-plugin/plugin.json", json.dumps({"name": "srv"}))
+    write_file(cat, "plugins/srv/.claude-plugin/plugin.json", json.dumps({"name": "srv"}))
     servers = {"mcpServers": {"lookup": {"command": "node", "args": ["lookup.js"]}}}
-    _write(cat / "plugins/srv/.mcp.json", json.dumps(servers))
-    _write(cat / "skills/remote/SKILL.md", _skill("remote", "srv"))
+    write_file(cat, "plugins/srv/.mcp.json", json.dumps(servers))
+    write_file(cat, "skills/remote/SKILL.md", _skill("remote", "srv"))
     # a plugin with no member at all
-    _write(cat / "plugins/hollow/.claude-plugin/plugin.json", json.dumps({"name": "hollow"}))
-    _write(cat / "skills/lonely/SKILL.md", _skill("lonely", "hollow"))
+    write_file(cat, "plugins/hollow/.claude-plugin/plugin.json", json.dumps({"name": "hollow"}))
+    write_file(cat, "skills/lonely/SKILL.md", _skill("lonely", "hollow"))
     return cat
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from claude_schema import mcp_problems, settings_problems
+from files import write_file
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.indexing import index_sources
@@ -59,38 +60,32 @@ SERVERS = {
 }
 
 
-def _write(path: Path, text: str, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    path.chmod(mode)
-
-
 def _marketplace(root: Path, hooks: dict[str, object]) -> None:
     plugin = root / "plugins/guard-kit"
-    _write(
-        root / ".claude-plugin/marketplace.json",
+    write_file(
+        root, ".claude-plugin/marketplace.json",
         json.dumps(
             {"name": "m", "plugins": [{"name": "guard-kit", "source": "./plugins/guard-kit"}]}
         ),
     )
-    _write(plugin / ".claude-plugin/plugin.json", json.dumps({"name": "guard-kit"}))
-    _write(plugin / "hooks/hooks.json", json.dumps(hooks))
-    _write(plugin / "hooks/fmt.py", "print('formatted')\n")
-    _write(plugin / "scripts/check-bash.sh", "#!/bin/sh\necho checked\n", 0o755)
-    _write(plugin / "scripts/log.sh", "#!/bin/sh\necho logged\n", 0o755)
-    _write(plugin / ".mcp.json", json.dumps(SERVERS))
-    _write(plugin / "servers/db.js", "console.log(1)\n")
-    _write(
-        plugin / "skills/pdf-help/SKILL.md",
+    write_file(plugin, ".claude-plugin/plugin.json", json.dumps({"name": "guard-kit"}))
+    write_file(plugin, "hooks/hooks.json", json.dumps(hooks))
+    write_file(plugin, "hooks/fmt.py", "print('formatted')\n")
+    write_file(plugin, "scripts/check-bash.sh", "#!/bin/sh\necho checked\n", mode=0o755)
+    write_file(plugin, "scripts/log.sh", "#!/bin/sh\necho logged\n", mode=0o755)
+    write_file(plugin, ".mcp.json", json.dumps(SERVERS))
+    write_file(plugin, "servers/db.js", "console.log(1)\n")
+    write_file(
+        plugin, "skills/pdf-help/SKILL.md",
         "---\nname: PDF Help\ndescription: Read PDF files.\n---\n\n"
         "Run ${CLAUDE_PLUGIN_ROOT}/lib/pdf.sh.\n",
     )
-    _write(
-        plugin / "agents/reviewer.md",
+    write_file(
+        plugin, "agents/reviewer.md",
         "---\nname: Code_Reviewer\ndescription: Reviews diffs.\n---\n\nReview the diff.\n",
     )
-    _write(  # an agent named through the plugin, as wshobson's agent-teams commands do
-        plugin / "commands/review.md",
+    write_file(  # an agent named through the plugin, as wshobson's agent-teams commands do
+        plugin, "commands/review.md",
         "---\ndescription: Review the branch.\n---\n\nUse Task with subagent_type: \"guard-kit:reviewer\".\n",
     )
 
@@ -235,7 +230,7 @@ def _exec_form_index(tmp_path: Path) -> Index:
         {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/log.sh", "args": []},
     ]}]}}  # fmt: skip
     index = _index(tmp_path, hooks)
-    _write(tmp_path / "mkt/plugins/guard-kit/scripts/fmt.js", "console.log('formatted')\n")
+    write_file(tmp_path, "mkt/plugins/guard-kit/scripts/fmt.js", "console.log('formatted')\n")
     return index
 
 

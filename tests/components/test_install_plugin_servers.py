@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever import Retriever
 from skill_retriever.adapters.mcp_server import build_server
@@ -37,18 +38,13 @@ MANIFEST = {
 FLAT = {"net-tools": {"command": "uvx", "args": ["net-mcp"]}, "runner": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/run"}}
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     repo = tmp_path / "repo"
-    _write(repo / "plugins/db-kit/.claude-plugin/plugin.json", json.dumps(MANIFEST))
-    _write(repo / "plugins/db-kit/agents/db-helper.md", "---\nname: db-helper\ndescription: Uses db-api.\n---\nGo.\n")
-    _write(repo / "plugins/net-kit/.mcp.json", json.dumps(FLAT))
-    _write(repo / "plugins/net-kit/skills/net/SKILL.md", "---\nname: net\ndescription: Network checks.\n---\n# Net\n")
+    write_file(repo, "plugins/db-kit/.claude-plugin/plugin.json", json.dumps(MANIFEST))
+    write_file(repo, "plugins/db-kit/agents/db-helper.md", "---\nname: db-helper\ndescription: Uses db-api.\n---\nGo.\n")
+    write_file(repo, "plugins/net-kit/.mcp.json", json.dumps(FLAT))
+    write_file(repo, "plugins/net-kit/skills/net/SKILL.md", "---\nname: net\ndescription: Network checks.\n---\n# Net\n")
     ix = tmp_path / "ix"
     code, out, err = run(capsys, "index", repo, "--index-dir", ix, *HASHING)
     assert code == 0 and "0 problems" in out, out + err

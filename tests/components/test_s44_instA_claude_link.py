@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 from read_only_target import mount_read_only
 
 from skill_retriever.adapters.mcp_server import build_server
@@ -31,17 +32,12 @@ AGENT = "---\nname: team-debugger\ndescription: Debugs with a team of agents.\n-
 SKILL = "---\nname: track-management\ndescription: Tracks the work of a team.\n---\n# Track\n"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """An index of a plugin ``teams`` holding an agent and a skill."""
     repo = tmp_path / "repo"
-    _write(repo / "plugins/teams/agents/team-debugger.md", AGENT)
-    _write(repo / "plugins/teams/skills/track-management/SKILL.md", SKILL)
+    write_file(repo, "plugins/teams/agents/team-debugger.md", AGENT)
+    write_file(repo, "plugins/teams/skills/track-management/SKILL.md", SKILL)
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     return ix

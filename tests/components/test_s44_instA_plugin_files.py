@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.components.install.claude_names import claude_code_notes
 from skill_retriever.model import NodeKind
@@ -37,20 +38,15 @@ SKILL = "---\nname: track-management\ndescription: Tracks the work of a team.\n-
 PROMPT = "---\nname: null-deref-finder\ndescription: Finds null dereferences.\n---\nLook for NULL.\n"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def _index(tmp_path: Path, capsys: pytest.CaptureFixture[str], marketplace: bool = False) -> Path:
     """A repository with the plugin ``teams`` (a command, a skill, a prompt file), indexed."""
     repo = tmp_path / "repo"
-    _write(repo / "plugins/teams/commands/team-debug.md", DEBUG_COMMAND)
-    _write(repo / "plugins/teams/skills/track-management/SKILL.md", SKILL)
-    _write(repo / "plugins/teams/prompts/general/null-deref-finder.md", PROMPT)
+    write_file(repo, "plugins/teams/commands/team-debug.md", DEBUG_COMMAND)
+    write_file(repo, "plugins/teams/skills/track-management/SKILL.md", SKILL)
+    write_file(repo, "plugins/teams/prompts/general/null-deref-finder.md", PROMPT)
     if marketplace:
         entry = {"name": "teams", "source": "./plugins/teams", "description": "Teams of agents"}
-        _write(repo / ".claude-plugin/marketplace.json", json.dumps({"name": "acme-tools", "plugins": [entry]}))
+        write_file(repo, ".claude-plugin/marketplace.json", json.dumps({"name": "acme-tools", "plugins": [entry]}))
     ix = tmp_path / "ix"
     assert run(capsys, "index", repo, "--index-dir", ix, *HASHING)[0] == 0
     return ix

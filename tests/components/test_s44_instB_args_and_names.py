@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.components.install import (
     UnknownComponentError,
@@ -29,11 +30,6 @@ from skill_retriever.stores.index import Index
 CAPTAIN = "cat/agents/release-captain.md"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def _md(name: str, *front: str) -> str:
     more = "".join(f"{line}\n" for line in front)
     return f"---\nname: {name}\ndescription: The {name} agent.\n{more}---\n\nBody of {name}.\n"
@@ -42,11 +38,11 @@ def _md(name: str, *front: str) -> str:
 @pytest.fixture
 def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     root = tmp_path / "cat"
-    _write(root / "agents/release-captain.md", _md("release-captain"))
-    _write(root / "agents/comprehensive-review-code-reviewer.md", _md("comprehensive-review-code-reviewer"))
-    _write(root / "agents/code-reviewer-lite.md", _md("code-reviewer-lite"))
-    _write(root / "agents/secret-code-reviewer.md", _md("secret-code-reviewer", "access: [secops]"))
-    _write(root / "skills/deploy-helper/SKILL.md", _md("deploy-helper"))
+    write_file(root, "agents/release-captain.md", _md("release-captain"))
+    write_file(root, "agents/comprehensive-review-code-reviewer.md", _md("comprehensive-review-code-reviewer"))
+    write_file(root, "agents/code-reviewer-lite.md", _md("code-reviewer-lite"))
+    write_file(root, "agents/secret-code-reviewer.md", _md("secret-code-reviewer", "access: [secops]"))
+    write_file(root, "skills/deploy-helper/SKILL.md", _md("deploy-helper"))
     folder = tmp_path / "ix"
     code, _, err = run(capsys, "index", root, "--index-dir", folder, "--embedder", "hashing-64")
     assert code == 0, err
@@ -74,7 +70,7 @@ def test_a_bad_argument_is_refused_in_one_line_naming_it(
 ) -> None:
     monkeypatch.chdir(tmp_path)  # where target=42 would have become ./42
     project = tmp_path / "p"
-    _write(project / ".claude/agents/release-captain.md", "mine\n")
+    write_file(project, ".claude/agents/release-captain.md", "mine\n")
     given: dict[str, object] = {"target": project, **kwargs}
     for dry_run in (True, False):
         with pytest.raises(ConfigError) as caught:

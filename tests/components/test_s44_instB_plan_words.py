@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 
 from skill_retriever.components.install import install
 from skill_retriever.stores.index import Index
@@ -25,11 +26,6 @@ ROLLOUT = "cat/plugins/ops/commands/rollout.md"
 AGENT = ".claude/agents/release-captain.md"
 BACKUP = f".claude/.skill-retriever/backups/{AGENT}"
 HELM = ".claude/skills/helm-chart-scaffolding/SKILL.md"
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def _md(name: str, requires: str = "") -> str:
@@ -47,14 +43,14 @@ def cat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]
     """rollout -> deploy-helper -> helm-chart-scaffolding, rollout -> chart-lint -> helm;
     an agent; a Stop hook and a PreToolUse one. Returns (catalogue, index folder)."""
     root = tmp_path / "cat"
-    _write(root / "plugins/ops/.claude-plugin/plugin.json", json.dumps({"name": "ops"}))
-    _write(root / "plugins/ops/commands/rollout.md", _md("rollout", "deploy-helper, chart-lint"))
-    _write(root / "skills/deploy-helper/SKILL.md", _md("deploy-helper", "helm-chart-scaffolding"))
-    _write(root / "skills/chart-lint/SKILL.md", _md("chart-lint", "helm-chart-scaffolding"))
-    _write(root / "skills/helm-chart-scaffolding/SKILL.md", _md("helm-chart-scaffolding"))
-    _write(root / "agents/release-captain.md", _md("release-captain"))
-    _write(root / "hooks/notify-on-stop.json", _hook("notify-send done"))
-    _write(root / "hooks/guard-bash.json", json.dumps({
+    write_file(root, "plugins/ops/.claude-plugin/plugin.json", json.dumps({"name": "ops"}))
+    write_file(root, "plugins/ops/commands/rollout.md", _md("rollout", "deploy-helper, chart-lint"))
+    write_file(root, "skills/deploy-helper/SKILL.md", _md("deploy-helper", "helm-chart-scaffolding"))
+    write_file(root, "skills/chart-lint/SKILL.md", _md("chart-lint", "helm-chart-scaffolding"))
+    write_file(root, "skills/helm-chart-scaffolding/SKILL.md", _md("helm-chart-scaffolding"))
+    write_file(root, "agents/release-captain.md", _md("release-captain"))
+    write_file(root, "hooks/notify-on-stop.json", _hook("notify-send done"))
+    write_file(root, "hooks/guard-bash.json", json.dumps({
         "name": "guard-bash", "description": "Check shell commands.", "event": "PreToolUse",
         "matcher": "Bash", "command": "echo checked"}))
     ix = tmp_path / "ix"
@@ -91,7 +87,7 @@ def test_force_says_where_the_users_copy_goes_and_uninstall_puts_it_back(
 ) -> None:
     _, ix = cat
     project = tmp_path / "p"
-    _write(project / AGENT, "my own release captain\n")
+    write_file(project, AGENT, "my own release captain\n")
     code, out = _install(capsys, ix, project, "release-captain")
     assert code == 1 and f"  kept {AGENT}: exists and differs; force overwrites it" in out
     code, out = _install(capsys, ix, project, "release-captain", "--force")
@@ -130,7 +126,7 @@ def test_hooks_are_said_in_words_and_joining_a_group_says_so(
     assert "#hooks." not in out
     mine = tmp_path / "mine"
     users = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}
-    _write(mine / ".claude/settings.json", json.dumps(users))
+    write_file(mine, ".claude/settings.json", json.dumps(users))
     code, out = _install(capsys, ix, mine, "notify-on-stop")
     assert code == 0, out
     assert "  add hook Stop to .claude/settings.json, in the existing Stop group" in out.splitlines()

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from files import write_file
 from read_only_target import mount_read_only
 
 from skill_retriever.components.install import install
@@ -67,18 +68,13 @@ CCT_HOOKS = (
 )
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="")
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
-    _write(repo / "hooks/automation/edit-logger.json", json.dumps(LOGGER))
-    _write(repo / "hooks/automation/framework-notes.json", json.dumps(NOTES))
-    _write(repo / "skills/notes/SKILL.md", SKILL)
-    _write(repo / ".mcp.json", json.dumps({"mcpServers": {"metrics": {"command": "metrics-mcp"}}}))
+    write_file(repo, "hooks/automation/edit-logger.json", json.dumps(LOGGER))
+    write_file(repo, "hooks/automation/framework-notes.json", json.dumps(NOTES))
+    write_file(repo, "skills/notes/SKILL.md", SKILL)
+    write_file(repo, ".mcp.json", json.dumps({"mcpServers": {"metrics": {"command": "metrics-mcp"}}}))
     return repo
 
 
@@ -107,7 +103,7 @@ def test_joining_the_users_group_while_adding_groups_keeps_the_users_hook_text(
     before: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "proj"
-    _write(_settings(project), before)
+    write_file(project, ".claude/settings.json", before)
     code, out = _install(capsys, index_dir, project, "edit-logger")
     assert code == 0, out
     assert "add hook PostToolUse (tools matching Edit) to .claude/settings.json, in the existing" in out
@@ -173,7 +169,7 @@ def test_installing_again_what_is_there_is_no_refusal_on_a_read_only_target(
 ) -> None:
     project = tmp_path / "proj"
     assert _install(capsys, index_dir, project, "edit-logger", "notes")[0] == 0
-    _write(project / "checks/budget.js", "")  # what framework-notes runs: it would install
+    write_file(project, "checks/budget.js", "")  # what framework-notes runs: it would install
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
     mount_read_only(monkeypatch, project)
     for more in (("--dry-run",), ()):
@@ -240,7 +236,7 @@ def test_an_edited_file_whose_source_is_unchanged_is_theirs_and_a_new_version_is
         assert "  unchanged .claude/skills/notes/SKILL.md: yours, changed since it was installed" in out
         assert "force" not in out and "some files" not in out
     assert installed.read_text(encoding="utf-8").endswith("my own line\n")
-    _write(repo / "skills/notes/SKILL.md", SKILL + "A new version.\n")
+    write_file(repo, "skills/notes/SKILL.md", SKILL + "A new version.\n")
     assert run(capsys, "index", repo, "--index-dir", index_dir)[0] == 0
     code, out = _install(capsys, index_dir, project, "notes")
     assert code == 1
@@ -256,8 +252,7 @@ def test_a_linked_shared_file_is_refused_in_one_sentence(
     name: str, rel: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "proj"
-    dotfiles = tmp_path / "dotfiles/shared.json"
-    _write(dotfiles, "{}\n")
+    dotfiles = write_file(tmp_path, "dotfiles/shared.json", "{}\n")
     (project / rel).parent.mkdir(parents=True, exist_ok=True)
     (project / rel).symlink_to(dotfiles)
     code, out = _install(capsys, index_dir, project, name, "--dry-run")
@@ -275,8 +270,7 @@ def test_a_linked_file_leading_out_is_not_told_to_become_a_folder(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "proj"
-    elsewhere = tmp_path / "elsewhere/SKILL.md"
-    _write(elsewhere, "mine\n")
+    elsewhere = write_file(tmp_path, "elsewhere/SKILL.md", "mine\n")
     installed = project / ".claude/skills/notes/SKILL.md"
     installed.parent.mkdir(parents=True)
     installed.symlink_to(elsewhere)
@@ -312,7 +306,7 @@ def test_a_settings_json_of_whitespace_only_is_read_as_empty(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "proj"
-    _write(_settings(project), "  \n\n")
+    write_file(project, ".claude/settings.json", "  \n\n")
     code, out = _install(capsys, index_dir, project, "edit-logger", "--dry-run")
     assert code == 0 and "unreadable" not in out, out
     code, out = _install(capsys, index_dir, project, "edit-logger")

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from cli_calls import run
+from files import write_file
 from mcp_in_process import tool_errors
 
 from skill_retriever.components.install.errors import UnknownNamesError
@@ -29,11 +30,6 @@ AGENTS = ("tdd-workflows-code-reviewer", "comprehensive-review-code-reviewer", "
 SECRET = "secret-code-reviewer"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def _md(name: str, *front: str) -> str:
     more = "".join(f"{line}\n" for line in front)
     return f"---\nname: {name}\ndescription: The {name} agent.\n{more}---\n\nBody of {name}.\n"
@@ -43,9 +39,9 @@ def _md(name: str, *front: str) -> str:
 def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     root = tmp_path / "cat"
     for name in AGENTS:
-        _write(root / f"agents/{name}.md", _md(name))
-    _write(root / f"agents/{SECRET}.md", _md(SECRET, "access: [secops]"))
-    _write(root / "skills/postgresql-table-design/SKILL.md", _md("postgresql-table-design"))
+        write_file(root, f"agents/{name}.md", _md(name))
+    write_file(root, f"agents/{SECRET}.md", _md(SECRET, "access: [secops]"))
+    write_file(root, "skills/postgresql-table-design/SKILL.md", _md("postgresql-table-design"))
     folder = tmp_path / "ix"
     code, _, err = run(capsys, "index", root, "--index-dir", folder, "--embedder", "hashing-64")
     assert code == 0, err

@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 
 import pytest
+from files import write_file
 
 from skill_retriever.ingest.json_graph import ingest_json_graph
 from skill_retriever.ingest.passages import ingest_passages
@@ -22,18 +23,11 @@ from skill_retriever.model import validate_graph
 HUGE = "1" * 5000  # over Python's 4,300-digit int <-> str conversion limit
 
 
-def _write(root: Path, rel: str, content: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
-    return path
-
-
 def _good_pair(root: Path) -> None:
-    _write(
+    write_file(
         root, "skills/alpha/SKILL.md", "---\nname: alpha\ndescription: First.\n---\nAlpha body.\n"
     )
-    _write(root, "agents/beta.md", "---\nname: beta\ndescription: Second.\n---\nBeta body.\n")
+    write_file(root, "agents/beta.md", "---\nname: beta\ndescription: Second.\n---\nBeta body.\n")
 
 
 def _json_ok(result: IngestResult) -> None:
@@ -66,7 +60,7 @@ FRONTMATTER_HAZARDS = {
 def test_frontmatter_hazard_is_a_problem_of_its_file_only(tmp_path: Path, block: str) -> None:
     root = tmp_path / "repo"
     _good_pair(root)
-    bad = _write(
+    bad = write_file(
         root, "skills/gamma/SKILL.md", f"---\nname: gamma\ndescription: Bad.\n{block}\n---\nG.\n"
     )
     result = ingest_skill_repo(root)
@@ -94,7 +88,7 @@ def test_an_unforeseen_parser_failure_costs_its_file_only(
     monkeypatch.setattr(skill_records, "markdown_record", flaky)
     root = tmp_path / "repo"
     _good_pair(root)
-    bad = _write(root, "skills/gamma/SKILL.md", "---\nname: gamma\ndescription: d\n---\nG\n")
+    bad = write_file(root, "skills/gamma/SKILL.md", "---\nname: gamma\ndescription: d\n---\nG\n")
     result = ingest_skill_repo(root)
     assert {n.name for n in result.nodes} == {"alpha", "beta"}
     (problem,) = result.problems
@@ -105,14 +99,14 @@ def test_an_unforeseen_parser_failure_costs_its_file_only(
 def test_deep_block_nesting_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     block = "\n".join(f"{' ' * i}k{i}:" for i in range(100)) + " x"
-    _write(root, "skills/g/SKILL.md", f"---\nname: g\ndescription: d\n{block}\n---\nb\n")
+    write_file(root, "skills/g/SKILL.md", f"---\nname: g\ndescription: d\n{block}\n---\nb\n")
     (problem,) = ingest_skill_repo(root).problems
     assert problem.message.startswith("frontmatter nested over 64 levels")
 
 
 def test_impossible_date_keeps_the_component_and_drops_the_date(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    _write(root, "skills/g/SKILL.md", "---\nname: g\ndescription: d\ncreated: 2026-02-30\n---\nb\n")
+    write_file(root, "skills/g/SKILL.md", "---\nname: g\ndescription: d\ncreated: 2026-02-30\n---\nb\n")
     result = ingest_skill_repo(root)
     (node,) = result.nodes
     assert node.created is None
@@ -122,7 +116,7 @@ def test_impossible_date_keeps_the_component_and_drops_the_date(tmp_path: Path) 
 
 def test_huge_integer_is_kept_as_text_and_reported(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    _write(root, "skills/g/SKILL.md", f"---\nname: g\ndescription: d\nversion: {HUGE}\n---\nb\n")
+    write_file(root, "skills/g/SKILL.md", f"---\nname: g\ndescription: d\nversion: {HUGE}\n---\nb\n")
     result = ingest_skill_repo(root)
     (node,) = result.nodes
     assert node.attrs["frontmatter"]["version"] == HUGE
@@ -145,7 +139,7 @@ def test_json_config_with_unrepresentable_number_is_a_problem(
 ) -> None:
     root = tmp_path / "repo"
     _good_pair(root)
-    bad = _write(root, rel, document)
+    bad = write_file(root, rel, document)
     result = ingest_skill_repo(root)
     assert {"alpha", "beta"} <= {n.name for n in result.nodes}
     assert {p.path for p in result.problems} == {str(bad)}
@@ -168,7 +162,7 @@ DEEP = "[" * 980 + "]" * 980  # as deep as json parses; deeper than any real con
 def test_json_config_nested_too_deeply_is_a_problem(tmp_path: Path, rel: str) -> None:
     root = tmp_path / "repo"
     _good_pair(root)
-    bad = _write(
+    bad = write_file(
         root, rel, '{"name": "p", "description": "d", "command": "x", "deep": ' + DEEP + "}"
     )
     result = ingest_skill_repo(root)

@@ -11,18 +11,13 @@ import json
 from pathlib import Path
 
 import pytest
+from files import write_file
 
 from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.index import Index
 
 HUGE = "9" * 5000
-
-
-def _write(root: Path, rel: str, content: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
 
 
 def _skill(name: str, extra: str = "") -> str:
@@ -38,7 +33,7 @@ def test_recovered_frontmatter_is_printed_as_a_note(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "badfm"
-    _write(repo, "commands/foo.md", "---\nname: foo-cmd\ndescription: [unclosed foo: : bar\n---\nBody.\n")
+    write_file(repo, "commands/foo.md", "---\nname: foo-cmd\ndescription: [unclosed foo: : bar\n---\nBody.\n")
     rc = main(["index", str(repo), "--index-dir", str(index_dir)])
     out = capsys.readouterr().out
     assert rc == 0 and "1 nodes" in out and "0 problems, 1 notes" in out
@@ -54,7 +49,7 @@ def test_notes_are_grouped_and_never_bury_a_problem(
     notes among 373 problems)."""
     repo = tmp_path / "many"
     for i in range(12):
-        _write(repo, f"commands/c{i:02}.md", f"---\nname: c{i}\ndescription: Use it: for {i}\n---\nBody.\n")
+        write_file(repo, f"commands/c{i:02}.md", f"---\nname: c{i}\ndescription: Use it: for {i}\n---\nBody.\n")
     (repo / "skills/broken").mkdir(parents=True)
     (repo / "skills/broken/SKILL.md").write_bytes(b"\xff\xfe not text \x00")
     rc = main(["index", str(repo), "--index-dir", str(index_dir)])
@@ -73,10 +68,10 @@ def test_bad_files_are_reported_and_good_ones_indexed(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "catalogue"
-    _write(repo, "skills/good-one/SKILL.md", _skill("good-one"))
-    _write(repo, "agents/good-two.md", _skill("good-two"))
-    _write(repo, "skills/bad/SKILL.md", _skill("bad", f"created: 2026-02-30\nversion: {HUGE}\n"))
-    _write(repo, "hooks/bad.json", '{"description": "d", "command": "x", "timeout": ' + HUGE + "}")
+    write_file(repo, "skills/good-one/SKILL.md", _skill("good-one"))
+    write_file(repo, "agents/good-two.md", _skill("good-two"))
+    write_file(repo, "skills/bad/SKILL.md", _skill("bad", f"created: 2026-02-30\nversion: {HUGE}\n"))
+    write_file(repo, "hooks/bad.json", '{"description": "d", "command": "x", "timeout": ' + HUGE + "}")
     rc = main(["index", str(repo), "--index-dir", str(index_dir)])
     out = capsys.readouterr().out
     assert rc == 0
@@ -93,8 +88,8 @@ def test_a_second_repository_with_the_same_name_needs_a_source_name(
     tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second = tmp_path / "a" / "skills", tmp_path / "b" / "skills"
-    _write(first, "skills/lint/SKILL.md", _skill("lint"))
-    _write(second, "skills/format/SKILL.md", _skill("format"))
+    write_file(first, "skills/lint/SKILL.md", _skill("lint"))
+    write_file(second, "skills/format/SKILL.md", _skill("format"))
     # The first repository is written here, not by a CLI call: cmd_index leaves its Index
     # (and the directory's write lock) open until the process ends, so a second writing
     # call in this process would find the index locked.

@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+from files import write_file
 
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import EdgeKind, Node, NodeKind, validate_graph
-
-
-def _write(root: Path, rel: str, content: str | dict[str, Any]) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = content if isinstance(content, str) else json.dumps(content, indent=1)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def _md(name: str, description: str = "A component.") -> str:
@@ -72,8 +65,8 @@ MARKETPLACE = {
 
 
 def _market_repo(root: Path) -> None:
-    _write(root, ".claude-plugin/marketplace.json", MARKETPLACE)
-    _write(
+    write_file(root, ".claude-plugin/marketplace.json", MARKETPLACE)
+    write_file(
         root,
         "plugins/docs-kit/.claude-plugin/plugin.json",
         {
@@ -83,10 +76,10 @@ def _market_repo(root: Path) -> None:
             "author": {"name": "Manifest Author"},
         },
     )
-    _write(root, "plugins/docs-kit/skills/write-docs/SKILL.md", _md("write-docs"))
-    _write(root, "plugins/docs-kit/agents/doc-writer.md", _md("doc-writer"))
-    _write(root, "plugins/docs-kit/commands/docs.md", _md("docs-command"))
-    _write(
+    write_file(root, "plugins/docs-kit/skills/write-docs/SKILL.md", _md("write-docs"))
+    write_file(root, "plugins/docs-kit/agents/doc-writer.md", _md("doc-writer"))
+    write_file(root, "plugins/docs-kit/commands/docs.md", _md("docs-command"))
+    write_file(
         root,
         "plugins/docs-kit/hooks/hooks.json",
         {
@@ -94,9 +87,9 @@ def _market_repo(root: Path) -> None:
             "description": "Say when done.",
         },
     )
-    _write(root, "plugins/docs-kit/.mcp.json", {"mcpServers": {"docs-search": {"command": "ds"}}})
-    _write(root, "plugins/lint-kit/agents/linter.md", _md("linter"))
-    _write(root, "skills/loose/SKILL.md", _md("loose-skill"))
+    write_file(root, "plugins/docs-kit/.mcp.json", {"mcpServers": {"docs-search": {"command": "ds"}}})
+    write_file(root, "plugins/lint-kit/agents/linter.md", _md("linter"))
+    write_file(root, "skills/loose/SKILL.md", _md("loose-skill"))
 
 
 def test_marketplace_entries_become_plugins_merged_with_their_manifests(tmp_path: Path) -> None:
@@ -158,8 +151,8 @@ def test_bad_marketplace_entries_are_problems_of_the_marketplace(tmp_path: Path)
 
 def test_unreadable_marketplace_is_one_problem(tmp_path: Path) -> None:
     root = tmp_path / "r"
-    _write(root, ".claude-plugin/marketplace.json", '{"plugins": [NaN]}')
-    _write(root, "plugins/p/agents/a.md", _md("a-agent"))
+    write_file(root, ".claude-plugin/marketplace.json", '{"plugins": [NaN]}')
+    write_file(root, "plugins/p/agents/a.md", _md("a-agent"))
     result = ingest_skill_repo(root)
     assert [p.path for p in result.problems] == [str(root / ".claude-plugin/marketplace.json")]
     assert "marketplace ignored" in result.problems[0].message
@@ -195,19 +188,19 @@ FRAGMENT = {
 
 
 def _hook_repo(root: Path) -> None:
-    _write(root, "hooks/monitoring/timeline.json", FRAGMENT)
-    _write(root, "hooks/monitoring/timeline.py", "print('timeline')\n")
-    _write(root, "hooks/monitoring/timeline/app.js", "// app\n")
-    _write(root, "hooks/monitoring/timeline/index.html", "<html></html>\n")
-    _write(root, "hooks/shared/notify.sh", "echo hi\n")
-    _write(root, "hooks/monitoring/unrelated.sh", "echo unrelated\n")
-    _write(root, "hooks/PATTERNS.json", {"patterns": {"log": {"desc": "a pattern"}}})
-    _write(
+    write_file(root, "hooks/monitoring/timeline.json", FRAGMENT)
+    write_file(root, "hooks/monitoring/timeline.py", "print('timeline')\n")
+    write_file(root, "hooks/monitoring/timeline/app.js", "// app\n")
+    write_file(root, "hooks/monitoring/timeline/index.html", "<html></html>\n")
+    write_file(root, "hooks/shared/notify.sh", "echo hi\n")
+    write_file(root, "hooks/monitoring/unrelated.sh", "echo unrelated\n")
+    write_file(root, "hooks/PATTERNS.json", {"patterns": {"log": {"desc": "a pattern"}}})
+    write_file(
         root,
         "hooks/flat.json",
         {"description": "Flat form.", "event": "Stop", "command": "make test"},
     )
-    _write(
+    write_file(
         root,
         "hooks/broken.json",
         {"description": "d", "hooks": {"Stop": [{"matcher": 3, "hooks": []}]}},
@@ -256,7 +249,7 @@ def test_flat_hooks_are_converted_and_non_hooks_skipped(tmp_path: Path) -> None:
 
 def test_servers_anywhere_below_mcps_keep_what_mcp_json_needs_and_no_secret(tmp_path: Path) -> None:
     root = tmp_path / "servers"
-    _write(
+    write_file(
         root,
         "components/mcps/database/pg.json",
         {
@@ -270,7 +263,7 @@ def test_servers_anywhere_below_mcps_keep_what_mcp_json_needs_and_no_secret(tmp_
             }
         },
     )
-    _write(
+    write_file(
         root,
         "components/mcps/search/remote.json",
         {
@@ -325,10 +318,10 @@ def test_a_script_named_after_a_quoted_variable_is_found(tmp_path: Path) -> None
     root = tmp_path / "hooks-repo"
     for name, command in (("quoted", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh --strict'),
                           ("plain", "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh --strict")):
-        _write(root, f"hooks/{name}/{name}.json", {
+        write_file(root, f"hooks/{name}/{name}.json", {
             "description": f"{name} guard",
             "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]},
         })
-        _write(root, f"hooks/{name}/guard.sh", "echo guard\n")
+        write_file(root, f"hooks/{name}/guard.sh", "echo guard\n")
     hooks = _by_name(ingest_skill_repo(root), NodeKind.HOOK)
     assert hooks["quoted"].attrs["scripts"] == hooks["plain"].attrs["scripts"] == ["guard.sh"]

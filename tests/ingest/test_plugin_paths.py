@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from files import write_file
 
 from skill_retriever.ingest.result import IngestResult, Unread
 from skill_retriever.ingest.skills import ingest_skill_repo
@@ -29,21 +30,15 @@ HOOKS = {
 }
 
 
-def _write(root: Path, rel: str, content: str | dict[str, Any]) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
-
-
 def _md(name: str, description: str = "A component.") -> str:
     return f"---\nname: {name}\ndescription: {description}\n---\n\nBody of {name}.\n"
 
 
 def _repo(tmp_path: Path, manifest: dict[str, Any], **files: str | dict[str, Any]) -> IngestResult:
     root = tmp_path / "repo"
-    _write(root, MANIFEST, {"name": "p1", "description": "The plugin's own words.", **manifest})
+    write_file(root, MANIFEST, {"name": "p1", "description": "The plugin's own words.", **manifest})
     for rel, content in files.items():
-        _write(root, f"{PLUGIN}/{rel}", content)
+        write_file(root, f"{PLUGIN}/{rel}", content)
     return ingest_skill_repo(root)
 
 
@@ -218,7 +213,7 @@ def test_a_declared_default_folder_is_read_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", ["../p2/hooks.json", "./a/../../p2/hooks.json", "/etc/passwd"])
 def test_a_path_leaving_the_plugin_is_refused_and_never_read(tmp_path: Path, path: str) -> None:
     root = tmp_path / "repo"
-    _write(root, "plugins/p2/hooks.json", {"hooks": HOOKS})  # in the repository, not in p1
+    write_file(root, "plugins/p2/hooks.json", {"hooks": HOOKS})  # in the repository, not in p1
     result = _repo(tmp_path, {"hooks": path, "commands": path})
     assert sorted(_nodes(result)) == [PLUGIN]
     assert len(result.problems) == 2
@@ -237,8 +232,8 @@ def test_a_windows_path_is_refused_saying_why(tmp_path: Path) -> None:
 
 def test_a_plugin_indexed_as_the_root_reads_its_paths(tmp_path: Path) -> None:
     root = tmp_path / "p1"
-    _write(root, ".claude-plugin/plugin.json", {"name": "p1", "hooks": HOOKS, "agents": "./team"})
-    _write(root, "team/reviewer.md", _md("reviewer"))
+    write_file(root, ".claude-plugin/plugin.json", {"name": "p1", "hooks": HOOKS, "agents": "./team"})
+    write_file(root, "team/reviewer.md", _md("reviewer"))
     nodes = {n.id: n for n in ingest_skill_repo(root).nodes}
     assert nodes["p1/.claude-plugin/plugin.json#hooks"].name == "p1-hooks"
     assert nodes["p1/team/reviewer.md"].kind is NodeKind.AGENT
@@ -246,7 +241,7 @@ def test_a_plugin_indexed_as_the_root_reads_its_paths(tmp_path: Path) -> None:
 
 def test_a_link_leading_out_of_the_plugin_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    _write(root, "shared/hooks.json", {"hooks": HOOKS})
+    write_file(root, "shared/hooks.json", {"hooks": HOOKS})
     (root / PLUGIN / "config").mkdir(parents=True)
     os.symlink(root / "shared/hooks.json", root / PLUGIN / "config/hooks.json")
     result = _repo(tmp_path, {"hooks": "./config/hooks.json"})
@@ -300,11 +295,11 @@ def test_malformed_inline_hooks_are_a_problem_and_the_plugin_stays(tmp_path: Pat
 
 def _market(tmp_path: Path, entry: dict[str, Any], manifest: dict[str, Any] | None, **files: str | dict[str, Any]) -> IngestResult:
     root = tmp_path / "repo"
-    _write(root, ".claude-plugin/marketplace.json", {"name": "m", "plugins": [{"name": "p1", "source": f"./{PLUGIN}", **entry}]})
+    write_file(root, ".claude-plugin/marketplace.json", {"name": "m", "plugins": [{"name": "p1", "source": f"./{PLUGIN}", **entry}]})
     if manifest is not None:
-        _write(root, MANIFEST, {"name": "p1", **manifest})
+        write_file(root, MANIFEST, {"name": "p1", **manifest})
     for rel, content in files.items():
-        _write(root, f"{PLUGIN}/{rel}", content)
+        write_file(root, f"{PLUGIN}/{rel}", content)
     return ingest_skill_repo(root)
 
 
@@ -412,10 +407,10 @@ def _root_market(tmp_path: Path, source: str, skills: list[str] | None) -> Inges
     entry: dict[str, Any] = {"name": "docs", "source": source, "strict": False}
     if skills is not None:
         entry["skills"] = skills
-    _write(root, MARKET, {"name": "m", "plugins": [entry]})
+    write_file(root, MARKET, {"name": "m", "plugins": [entry]})
     base = "" if source == "./" else source.removeprefix("./") + "/"
     for name in ("pdf", "docx", "xlsx", "xlsx/charts"):
-        _write(root, f"{base}skills/{name}/SKILL.md", _md(name.replace("/", "-"), f"Works on {name} files."))
+        write_file(root, f"{base}skills/{name}/SKILL.md", _md(name.replace("/", "-"), f"Works on {name} files."))
     return ingest_skill_repo(root)
 
 

@@ -15,11 +15,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+from files import write_file
 
 
 def _md(name: str) -> str:
@@ -39,9 +35,9 @@ def test_a_repository_named_agents_reads_its_stray_files_as_under_any_other_name
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "a" / "agents"
-    _write(repo / "plugins/review/agents/reviewer.md", _md("reviewer"))
-    _write(repo / "loose/stray-notes.md", _md("stray-notes"))
-    _write(repo / "top-notes.md", _md("top-notes"))
+    write_file(repo, "plugins/review/agents/reviewer.md", _md("reviewer"))
+    write_file(repo, "loose/stray-notes.md", _md("stray-notes"))
+    write_file(repo, "top-notes.md", _md("top-notes"))
     other = tmp_path / "b" / "notagents"
     shutil.copytree(repo, other)
     expected = {"agent": 1, "other": 2, "plugin": 1}
@@ -64,6 +60,6 @@ def test_a_folder_of_agents_indexed_by_itself_still_reads_them_as_agents(
     """A copy of a ``.claude/agents`` folder (agents in subfolders included) holds no
     repository layout: its own name says what its files are, as for ``hooks``/``mcps``."""
     folder = tmp_path / "agents"
-    _write(folder / "reviewer.md", _md("reviewer"))
-    _write(folder / "team/planner.md", _md("planner"))
+    write_file(folder, "reviewer.md", _md("reviewer"))
+    write_file(folder, "team/planner.md", _md("planner"))
     assert _kinds(capsys, folder, tmp_path / "ix") == {"agent": 2}
