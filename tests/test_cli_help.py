@@ -28,14 +28,17 @@ def option_help(text: str, option: str) -> str:
     return found.group(0)
 
 
-def test_query_help_states_the_catalogue_clause_coverage(capsys: pytest.CaptureFixture[str]) -> None:
-    line = option_help(query_help(capsys), "--clause-coverage")
-    assert f"{CATALOGUE_SETTINGS['clause_coverage']} for a component or tool catalogue" in line
-
-
-def test_query_help_states_the_longest_query(capsys: pytest.CaptureFixture[str]) -> None:
-    line = option_help(query_help(capsys), "--max-query-chars")
-    assert f"default {RetrievalConfig().max_query_chars:,} characters" in line
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("--clause-coverage", f"{CATALOGUE_SETTINGS['clause_coverage']} for a component or tool catalogue"),
+        ("--max-query-chars", f"default {RetrievalConfig().max_query_chars:,} characters"),
+    ],
+)
+def test_query_help_states_the_default_the_code_applies(
+    option: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert said in option_help(query_help(capsys), option)
 
 
 @pytest.mark.parametrize(
