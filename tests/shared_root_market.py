@@ -33,3 +33,26 @@ def shared_root(root: Path, groups: dict[str, list[str]], extra: tuple[str, ...]
         write_file(root, f"skills/{name}/SKILL.md", _skill(name))
         write_file(root, f"skills/{name}/LICENSE.txt", "Apache-2.0\n")
     return root
+
+
+def shared_root_components(root: Path) -> Path:
+    """A marketplace root holding commands, agents and hooks besides skills, listed by three
+    entries, each ``"source": "./"``: ``alpha`` names its own ``commands`` (one file of
+    commands/ and one elsewhere), ``beta`` its own ``agents``, ``gamma`` nothing. A
+    ``commands`` or ``agents`` path replaces the default folder, for that entry only."""
+    plugins = [
+        {"name": "alpha", "description": "Alpha deploy tools.", "source": "./", "strict": False,
+         "commands": ["./commands/deploy.md", "./extras/ship.md"]},
+        {"name": "beta", "description": "Beta reviewers.", "source": "./", "strict": False,
+         "agents": "./agents/reviewer.md"},
+        {"name": "gamma", "description": "Gamma, all by default.", "source": "./", "strict": False},
+    ]
+    _write(root, MARKET, {"name": "acme-market", "owner": {"name": "A"}, "plugins": plugins})
+    for rel, what in [("commands/deploy.md", "Deploy the app"), ("commands/clean.md", "Clean the build"),
+                      ("extras/ship.md", "Ship a release")]:
+        _write(root, rel, f"---\ndescription: {what}\n---\n\n{what}.\n")
+    for name in ("reviewer", "tester"):
+        _write(root, f"agents/{name}.md", f"---\nname: {name}\ndescription: The {name} agent.\n---\n\nWork.\n")
+    _write(root, "hooks/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}})
+    _write(root, "skills/pdf/SKILL.md", _skill("pdf"))
+    return root

@@ -13,9 +13,10 @@ the others were skipped ("points at folder '', as 'document-skills' does").
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from shared_root_market import GROUPS, MARKET, shared_root
+from shared_root_market import GROUPS, MARKET, shared_root, shared_root_components
 
 from skill_retriever.ingest.result import IngestResult, Unread
 from skill_retriever.ingest.skills import ingest_skill_repo
@@ -69,3 +70,36 @@ def test_a_skill_two_entries_list_belongs_to_both(tmp_path: Path) -> None:
     nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
     assert nodes["skills/pdf/SKILL.md"].attrs["plugin"] == "document-skills"  # the first entry's name
     assert result.problems == []
+
+
+def test_each_entry_at_the_root_owns_the_commands_and_agents_its_own_paths_name(tmp_path: Path) -> None:
+    """A ``commands`` or ``agents`` path replaces the default folder for the entry naming it
+    (https://code.claude.com/docs/en/plugins-reference#path-behavior-rules), not for the other
+    entries of the folder: each loads its own paths, or the default folders when it names none.
+    Every entry had every file of the root, and a file one entry's paths left out was not
+    indexed though the others load it."""
+    result = ingest_skill_repo(shared_root_components(tmp_path / "repo"))
+    shared = {"hooks/hooks.json", "skills/pdf/SKILL.md"}
+    assert _members(result) == {
+        f"{MARKET}#alpha": shared | {"commands/deploy.md", "extras/ship.md", "agents/reviewer.md", "agents/tester.md"},
+        f"{MARKET}#beta": shared | {"commands/deploy.md", "commands/clean.md", "agents/reviewer.md"},
+        f"{MARKET}#gamma": shared | {"commands/deploy.md", "commands/clean.md", "agents/reviewer.md", "agents/tester.md"},
+    }
+    assert result.problems == []
+    nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
+    assert nodes["commands/clean.md"].attrs["plugin"] == "beta"  # the first entry holding it
+    assert nodes["extras/ship.md"].kind is NodeKind.COMMAND
+    assert "tester (agent)" not in nodes[f"{MARKET}#beta"].text
+    assert "ship (command)" not in nodes[f"{MARKET}#gamma"].text
+
+
+def test_a_default_folder_every_entry_at_the_root_replaces_is_said_once(tmp_path: Path) -> None:
+    repo = shared_root_components(tmp_path / "repo")
+    data = json.loads((repo / MARKET).read_text())
+    for entry in data["plugins"][1:]:
+        entry["commands"] = "./commands/deploy.md"
+    (repo / MARKET).write_text(json.dumps(data))
+    result = ingest_skill_repo(repo)
+    assert "commands/clean.md" not in {n.id.removeprefix("repo/") for n in result.nodes}
+    (problem,) = [p for p in result.problems if "commands/clean.md" in p.message]
+    assert "'commands' replaces the default commands/ folder" in problem.message

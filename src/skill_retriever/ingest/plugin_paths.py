@@ -11,7 +11,8 @@ which Claude Code then does not scan (to keep it, a manifest lists it: ``"comman
 entry whose source is the marketplace root, whose ``skills`` replace it (the skills there
 no path names are none of its: `_root_entry_skills`; several such entries are several
 plugins of that folder, each with the skills it names, and a skill none names is indexed
-as a skill of no plugin); ``hooks`` and
+as a skill of no plugin; each of them with its own commands and agents too, a default
+folder one replaces staying the others': `_not_loaded`); ``hooks`` and
 ``mcpServers`` files add to ``hooks/hooks.json`` and ``.mcp.json`` (the plugins reference,
 "Path behavior rules": https://code.claude.com/docs/en/plugins-reference#path-behavior-rules).
 So the Markdown files of a replaced default folder that no path names are no components:
@@ -130,13 +131,17 @@ def declared_paths(
             -> the field), whose files no path names are no components.
         excluded: Filled, for each plugin (its key in ``plugins``) whose ``skills`` paths
             replace its ``skills/`` folder (`_root_entry_skills`), with the folders of the
-            skills there those paths do not name: skills, but none of that plugin's.
+            skills there those paths do not name: skills, but none of that plugin's; and,
+            for each of several plugins of one folder, with the files of it that plugin
+            does not load (`_not_loaded`).
     """
     out: dict[str, Declared] = {}
     replaced = {} if replaced is None else replaced
     excluded = {} if excluded is None else excluded
     skill_folders = {posixpath.dirname(f) for f in files if posixpath.basename(f).lower() == "skill.md"}
     left_out: list[tuple[str, PluginSpec, str]] = []
+    named: dict[str, set[str]] = {}  # each plugin's files its own paths name
+    replacing: dict[str, dict[str, str]] = {}  # each plugin's replaced fields -> where it says so
     for key, spec in sorted(plugins.items()):
         folder = spec.folder or ""
         declaring = _declaring(spec, read_json, root)
@@ -147,15 +152,22 @@ def declared_paths(
             def warn(message: str, where: str = where) -> None:
                 problems.append(Problem(where, message, unread=Unread.NOTHING))
 
-            _read_paths(fields, folder, files, root, warn, out, named_skills)
+            _read_paths(fields, folder, files, root, warn, out, named_skills, named.setdefault(key, set()))
         if (unnamed := _root_entry_skills(spec, named_skills, skill_folders)) is not None:
             excluded[key] = unnamed
             left_out.append((key, spec, next(w for fields, w in declaring if fields is spec.entry)))
-        for field in _REPLACING:
-            by = next((where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)
-            if by is None:
-                continue
+        replacing[key] = {field: by for field in _REPLACING if (by := next(
+            (where for fields, where in declaring if isinstance(fields.get(field), (str, list))), None)) is not None}
+    sharing: dict[str, list[str]] = {}
+    for key, spec in plugins.items():
+        sharing.setdefault(spec.folder or "", []).append(key)
+    for key, spec in sorted(plugins.items()):
+        folder = spec.folder or ""
+        for field, by in replacing[key].items():
             default = posixpath.join(folder, field)
+            # several entries at one marketplace root: the folder is loaded, but by those that keep it
+            if default in replaced or any(field not in replacing[k] for k in sharing[folder]):
+                continue
             replaced[default] = field
             left = [f for f in files if f.startswith(f"{default}/") and f.lower().endswith(".md")
                     and f not in out and not _in_skill(f, default, skill_folders)]
@@ -166,6 +178,10 @@ def declared_paths(
                     f"load: its {many} no {field} path names ({left[0]}{', ...' if len(left) > 1 else ''}) "
                     f"not indexed; list './{field}/' in {field!r} to keep them"), unread=Unread.NOTHING))
     problems.extend(_unlisted_skills(plugins, excluded, left_out))
+    for folder, keys in sharing.items():
+        for key in keys if len(keys) > 1 else ():
+            excluded.setdefault(key, set()).update(
+                _not_loaded(folder, named, keys, key, set(replacing[key]), files, skill_folders))
     return out
 
 
@@ -256,10 +272,11 @@ def _read_paths(
     warn: Callable[[str], None],
     out: dict[str, Declared],
     named_skills: list[str],
+    named_files: set[str],
 ) -> None:
-    """Add to ``out`` the files the component paths of ``fields`` name in the plugin's
-    ``folder``, and to ``named_skills`` what its skills paths name; what cannot be read
-    is said by ``warn``."""
+    """Add to ``out`` (and to ``named_files``) the files the component paths of ``fields``
+    name in the plugin's ``folder``, and to ``named_skills`` what its skills paths name;
+    what cannot be read is said by ``warn``."""
     for field, kind in _FIELDS.items():
         paths, why = manifest_paths(fields, field)
         if why is not None:
@@ -280,6 +297,29 @@ def _read_paths(
             base = "" if target in files else target
             for f in kept:
                 out.setdefault(f, Declared(kind, base, folder))
+            named_files.update(kept)
+
+
+def _not_loaded(
+    folder: str, named: Mapping[str, set[str]], keys: Collection[str], key: str, replaces: set[str],
+    files: Collection[str], skill_folders: set[str],
+) -> set[str]:
+    """The files of ``folder``, the root of several marketplace entries (``keys``), that the
+    plugin ``key`` does not load: those the other entries' paths name and its own do not,
+    unless they lie in a default folder it keeps (``commands/``, ``agents/``, ``hooks/``,
+    ``.mcp.json``), and the Markdown files of a default folder its paths replace (``replaces``)
+    that they do not name. Each entry at the marketplace root loads its own paths, or the
+    default folders where it names none
+    (https://code.claude.com/docs/en/plugins-reference#path-behavior-rules)."""
+    kept = tuple(f"{posixpath.join(folder, f)}/" for f in (*_REPLACING, "hooks") if f not in replaces)
+    mine = named.get(key, set())
+    others = set().union(*(named.get(k, set()) for k in keys if k != key)) - mine
+    out = {f for f in others if not f.startswith(kept) and f != posixpath.join(folder, ".mcp.json")}
+    for field in replaces:
+        default = f"{posixpath.join(folder, field)}/"
+        out |= {f for f in files if f.startswith(default) and f.lower().endswith(".md")
+                and f not in mine and not _in_skill(f, default[:-1], skill_folders)}
+    return out
 
 
 def _in_skill(rel: str, top: str, skill_folders: set[str]) -> bool:

@@ -71,7 +71,8 @@ class Reader:
         #: Markdown files no path names Claude Code does not load (`plugin_paths`).
         self.replaced: dict[str, str] = {}
         #: Plugin key -> the skill folders in its skills/ that the skills paths replacing
-        #: it do not name: skills, but none of that plugin's (`plugin_paths`).
+        #: it do not name, and the files of its folder another plugin there loads and it
+        #: does not: components, but none of that plugin's (`plugin_paths`).
         self.excluded: dict[str, set[str]] = {}
 
     def folders(self, folder: str, skill: str | None) -> list[str]:

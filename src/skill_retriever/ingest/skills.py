@@ -172,9 +172,10 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         while owner is not None:
             files_of.setdefault(owner, []).append(posixpath.relpath(rel, owner or "."))
             owner = _nearest(posixpath.dirname(owner), skills) if owner else None
-        # a skill the skills paths replacing its plugin's skills/ leave out is no member (`plugin_paths`)
+        # a skill the skills paths replacing its plugin's skills/ leave out is no member, nor is
+        # a file one of several entries at a marketplace root does not load (`plugin_paths`)
         here = _nearest(folder, plugin_ids)
-        owned = folder if is_skill else skill
+        owned = folder if is_skill else (skill if skill is not None else rel)
         owners = [k for k in sharing[str(local[here].folder)] if owned not in reader.excluded.get(k, ())] if here is not None else []
         plugin = owners[0] if owners else None
         parent = (
