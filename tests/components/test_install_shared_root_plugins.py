@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
-from shared_root_market import GROUPS, MARKET, shared_root
+from shared_root_market import GROUPS, MARKET, shared_root, shared_root_components
 
 
 @pytest.fixture
@@ -46,3 +46,26 @@ def test_installing_one_plugin_installs_its_skills_only(
     code, out, err = run(capsys, "uninstall", plugin, "--target", target)
     assert code == 0, out + err
     assert not (target / ".claude/skills").exists() or not any((target / ".claude/skills").iterdir())
+
+
+def test_entries_at_a_root_with_a_plugin_json_install_each_by_its_entry_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plugin.json at the marketplace root named all three plugins 'acme': ``install
+    alpha`` found no component, ``install acme`` was ambiguous among three."""
+    repo = shared_root_components(tmp_path / "repo")
+    (repo / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "acme", "description": "The acme toolkit."}))
+    ix, target = tmp_path / "ix", tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "index", repo, "--index-dir", ix)
+    assert code == 0 and "0 problems" in out, out + err
+    code, out, err = run(capsys, "install", "alpha", "--target", target, "--index-dir", ix)
+    assert code == 0, out + err
+    assert f"plugin alpha  repo/{MARKET}#alpha: 6 component(s)" in out
+    assert sorted(p.name for p in (target / ".claude/commands/alpha").iterdir()) == ["deploy.md", "ship.md"]
+    assert sorted(p.name for p in (target / ".claude/agents").iterdir()) == ["reviewer.md", "tester.md"]
+    code, out, err = run(capsys, "install", "acme", "--target", target, "--index-dir", ix)
+    assert code == 2 and "no component 'acme'" in err, out + err
+    code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
+    assert code == 0, out + err
+    assert not (target / ".claude/commands/alpha").exists() and not (target / ".claude/agents").exists()

@@ -103,3 +103,25 @@ def test_a_default_folder_every_entry_at_the_root_replaces_is_said_once(tmp_path
     assert "commands/clean.md" not in {n.id.removeprefix("repo/") for n in result.nodes}
     (problem,) = [p for p in result.problems if "commands/clean.md" in p.message]
     assert "'commands' replaces the default commands/ folder" in problem.message
+
+
+def test_a_root_plugin_json_names_none_of_several_entries_at_the_root(tmp_path: Path) -> None:
+    """A plugin.json at the marketplace root is read by each entry whose source is that root,
+    but each is the plugin of its own entry, installed by the entry's name
+    (``/plugin install alpha@acme-market``): the plugin.json's name was given to all three
+    (three plugins 'acme', folded into one query result, ``install alpha`` finding nothing),
+    and the first entry's id was the plugin.json's path, not ``<marketplace.json>#alpha``."""
+    repo = shared_root_components(tmp_path / "repo")
+    (repo / ".claude-plugin/plugin.json").write_text(
+        json.dumps({"name": "acme", "description": "The acme toolkit.", "version": "1.2.0"}))
+    result = ingest_skill_repo(repo)
+    plugins = {n.id.removeprefix("repo/"): n for n in result.nodes if n.kind is NodeKind.PLUGIN}
+    assert {i: (n.name, n.description, n.attrs["version"]) for i, n in plugins.items()} == {
+        f"{MARKET}#alpha": ("alpha", "Alpha deploy tools.", "1.2.0"),
+        f"{MARKET}#beta": ("beta", "Beta reviewers.", "1.2.0"),
+        f"{MARKET}#gamma": ("gamma", "Gamma, all by default.", "1.2.0"),
+    }
+    assert _members(result)[f"{MARKET}#beta"] >= {"commands/clean.md", "agents/reviewer.md"}
+    nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
+    assert nodes["commands/deploy.md"].attrs["plugin"] == "alpha"
+    assert result.problems == []

@@ -15,7 +15,9 @@ Read, in a skills repository:
   whose source is the marketplace root are each a plugin of that folder (anthropics/skills
   lists several, each naming its own skills), with that id too.
 - ``plugin.json`` in a folder or in its ``.claude-plugin/``: the plugin of that folder,
-  merged over the marketplace entry that points there (plugin.json wins for its fields).
+  merged over the marketplace entry that points there (plugin.json wins for its fields,
+  but for several entries at the marketplace root, each named and described by its entry,
+  by which it is installed).
 - A folder directly below ``plugins/``, without a manifest: a plugin named after the
   folder, made only when components are found in it.
 
@@ -59,6 +61,8 @@ class PluginSpec:
     entry: dict[str, Any] | None = None  # its marketplace entry
     marketplace: str | None = None  # the marketplace's name
     marketplace_rel: str | None = None  # path of the marketplace.json
+    #: one of several entries at its marketplace's root: its entry names it, not a plugin.json there
+    shared: bool = False
 
 
 def is_marketplace(rel: str) -> bool:
@@ -110,7 +114,8 @@ def find_plugins(
                 remote.append(spec)
             elif (known := local.get(spec.folder)) is not None and _sibling(known, spec, rel):
                 # another plugin of the same folder: by its own key (its id), not the folder's
-                local[spec.rel] = PluginSpec(spec.rel, spec.folder, known.manifest, spec.entry, spec.marketplace, rel)
+                local[spec.rel] = PluginSpec(spec.rel, spec.folder, known.manifest, spec.entry, spec.marketplace,
+                                             rel, shared=True)
             elif known is not None and known.entry is not None:
                 problems.append(
                     Problem(
@@ -123,6 +128,10 @@ def find_plugins(
                 base = known or PluginSpec(spec.rel, spec.folder)
                 base.entry, base.marketplace = spec.entry, spec.marketplace
                 base.marketplace_rel = rel
+                if sum(s.folder == spec.folder for s in specs) > 1:
+                    # the first of several at the marketplace root: by its id, as the others
+                    # (`_marketplace`), not the path of a plugin.json there, which each reads
+                    base.rel, base.shared = spec.rel, True
                 local[spec.folder] = base
     return local, remote
 
@@ -274,7 +283,8 @@ def plugin_record(spec: PluginSpec, manifest: dict[str, Any], components: list[s
         components: ``"name (kind)"`` of each component in its folder.
     """
     entry = {k: v for k, v in (spec.entry or {}).items() if k != "source"}
-    meta = {**entry, **manifest}
+    # several entries at one root read its one plugin.json: what tells them apart is their own
+    meta = {**manifest, **entry} if spec.shared else {**entry, **manifest}
     folder_name = posixpath.basename(spec.folder) if spec.folder else ""
     name = _text(meta, "name") or folder_name or spec.rel
     description = _text(meta, "description")
