@@ -163,3 +163,18 @@ def test_duplicate_groups_on_the_real_catalogues(
     web = next(g for g in ours if "anthropics__skills/skills/web-artifacts-builder/SKILL.md" in g)
     renamed = "davila7__claude-code-templates/cli-tool/components/skills/development/artifacts-builder/SKILL.md"
     assert renamed in web  # renamed on the way, found by similar name + embedding
+
+
+def test_two_items_of_one_file_are_its_parts_never_copies_of_each_other() -> None:
+    """Two plugins of one marketplace.json, or the inline hooks of two of its entries, were
+    'copies' by the file's own name ('marketplace', a name variant of each): a query showed
+    one with the other under 'also at'. One file read by two overlapping sources is a copy."""
+    src = "/r/.claude-plugin/marketplace.json"
+    alpha = Node(id="r/m.json#alpha#hooks", kind="hook", name="alpha-entry-hooks", text="On Stop, runs: echo a",
+                 source=src, attrs={"path": ".claude-plugin/marketplace.json#alpha#hooks"})
+    beta = Node(id="r/m.json#beta#hooks", kind="hook", name="beta-entry-hooks", text="On Stop, runs: echo b",
+                source=src, attrs={"path": ".claude-plugin/marketplace.json#beta#hooks"})
+    again = Node(id="s/m.json#alpha#hooks", kind="hook", name="alpha-entry-hooks", text="On Stop, runs: echo a",
+                 source=src, attrs={"path": "r/.claude-plugin/marketplace.json#alpha#hooks"})
+    same = np.ones((3, 8), dtype=np.float32) / np.sqrt(8)
+    assert duplicate_groups([alpha, beta, again], same) == [("r/m.json#alpha#hooks", "s/m.json#alpha#hooks")]

@@ -129,16 +129,27 @@ def _same_description(a: Node, b: Node, ratio: float) -> bool:
     )
 
 
+def _part(node: Node) -> str | None:
+    """Which part of its file ``node`` is (``alpha#hooks`` of ``marketplace.json#alpha#hooks``);
+    None for an item that is its whole file. One file read by two overlapping sources gives
+    each the same part: those are copies."""
+    rel = node.attrs.get("path")
+    return rel.split("#", 1)[1] if isinstance(rel, str) and "#" in rel else None
+
+
 def is_same_component(a: Node, b: Node, cosine: float, config: DedupConfig = DedupConfig()) -> bool:
     """The test of the module docstring for one pair, given their embeddings' cosine;
     False for kinds that have no copies (`COPYABLE_KINDS`).
     Two documents read from one file (sections of it, `ingest.document_sections`) are
     parts of it, never copies, however alike their names ("Runbook › Restore" and
-    "Runbook › Restore (staging)")."""
+    "Runbook › Restore (staging)"); so are two parts of any file (two plugins, or two
+    entries' hooks, of one marketplace.json, whose stem was a name variant of each)."""
     if a.kind is not b.kind or a.id == b.id or a.kind not in COPYABLE_KINDS:
         return False
     if a.kind is NodeKind.DOCUMENT and a.source and a.source == b.source:
         return False
+    if a.source and a.source == b.source and _part(a) != _part(b):
+        return False  # two parts of one file (two entries of a marketplace.json), not re-hostings
     if abs(len(a.text) - len(b.text)) <= 0.2 * max(len(a.text), len(b.text)):
         key = body_key(a)
         if key is not None and key == body_key(b):
