@@ -69,3 +69,28 @@ def test_entries_at_a_root_with_a_plugin_json_install_each_by_its_entry_name(
     code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
     assert code == 0, out + err
     assert not (target / ".claude/commands/alpha").exists() and not (target / ".claude/agents").exists()
+
+
+def test_two_entries_inline_hooks_are_found_installed_and_taken_back_each_by_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = shared_root_components(tmp_path / "repo")
+    data = json.loads((repo / MARKET).read_text())
+    for entry in data["plugins"][:2]:
+        entry["hooks"] = {"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": f"echo {entry['name']} wrote a file"}]}]}
+    (repo / MARKET).write_text(json.dumps(data))
+    ix, target = tmp_path / "ix", tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "index", repo, "--index-dir", ix)
+    assert code == 0 and "0 problems" in out, out + err
+    code, out, err = run(capsys, "query", "echo when a file is written", "--kinds", "hook", "--index-dir", ix, "--json")
+    assert code == 0, err
+    ids = [r["id"] for r in json.loads(out)["results"]]
+    assert {f"repo/{MARKET}#alpha#hooks", f"repo/{MARKET}#beta#hooks"} <= set(ids)  # neither folded into the other
+    code, out, err = run(capsys, "install", "alpha-entry-hooks", "beta-entry-hooks", "--target", target, "--index-dir", ix)
+    assert code == 0, out + err
+    code, out, err = run(capsys, "uninstall", "beta-entry-hooks", "--target", target)
+    assert code == 0, out + err
+    (group,) = json.loads((target / ".claude/settings.json").read_text())["hooks"]["PostToolUse"]
+    assert [h["command"] for h in group["hooks"]] == ["echo alpha wrote a file"]

@@ -350,7 +350,7 @@ def test_a_marketplace_entry_s_inline_hooks_and_servers_are_the_plugin_s_members
     result = _market(tmp_path, entry, manifest, **{"scripts/fmt.sh": "#!/bin/sh\n"})
     nodes = _nodes(result)
     hook, server = nodes[f"{MARKET}#p1#hooks"], nodes[f"{MARKET}#p1#db"]
-    assert (hook.kind, hook.name, hook.attrs["plugin"]) == (NodeKind.HOOK, "p1-hooks", "p1")
+    assert (hook.kind, hook.name, hook.attrs["plugin"]) == (NodeKind.HOOK, "p1-entry-hooks", "p1")
     assert (server.kind, server.name, server.attrs["plugin"]) == (NodeKind.MCP_SERVER, "db", "p1")
     assert {f"{MARKET}#p1#hooks", f"{MARKET}#p1#db"} <= _part_of_plugin(result)
     for item in (hook, server):
@@ -358,7 +358,7 @@ def test_a_marketplace_entry_s_inline_hooks_and_servers_are_the_plugin_s_members
         assert item.attrs["marketplace_entry"] == "p1"  # what the installer finds it by in the file
         assert SECRET not in json.dumps(item.attrs) and SECRET not in item.text
     assert "On PostToolUse for tools matching Edit" in hook.text
-    assert "p1-hooks (hook)" in nodes[PLUGIN].text and "db (mcp_server)" in nodes[PLUGIN].text
+    assert "p1-entry-hooks (hook)" in nodes[PLUGIN].text and "db (mcp_server)" in nodes[PLUGIN].text
     assert result.problems == []
 
 
@@ -440,3 +440,15 @@ def test_skills_paths_elsewhere_add_to_skills(tmp_path: Path, source: str, skill
     plugin = "repo/" + (f"{MARKET}#docs" if source == "./" else "plugins/docs")
     members = [e.source for e in result.edges if e.kind is EdgeKind.PART_OF and e.target == plugin]
     assert len(members) == 3 and result.problems == []  # skills/xlsx/charts is PART_OF skills/xlsx
+
+
+def test_an_entry_s_inline_hooks_and_its_plugin_s_hooks_json_are_two_hooks_by_name(tmp_path: Path) -> None:
+    """Claude Code loads both, the entry's inline hooks and the plugin's hooks/hooks.json
+    (https://code.claude.com/docs/en/plugins-reference#path-behavior-rules): both were named
+    'p1-hooks', so `install p1-hooks` was ambiguous and a query folded one into the other
+    as a copy. The entry's are named after the entry, the same every run."""
+    result = _market(tmp_path, {"hooks": HOOKS}, {}, **{"hooks/hooks.json": {"hooks": {"Stop": HOOKS["PostToolUse"]}}})
+    nodes = _nodes(result)
+    assert nodes[f"{PLUGIN}/hooks/hooks.json"].name == "p1-hooks"
+    assert nodes[f"{MARKET}#p1#hooks"].name == "p1-entry-hooks"
+    assert {n.id for n in ingest_skill_repo(tmp_path / "repo").nodes} == {n.id for n in result.nodes}

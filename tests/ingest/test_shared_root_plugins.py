@@ -125,3 +125,21 @@ def test_a_root_plugin_json_names_none_of_several_entries_at_the_root(tmp_path: 
     nodes = {n.id.removeprefix("repo/"): n for n in result.nodes}
     assert nodes["commands/deploy.md"].attrs["plugin"] == "alpha"
     assert result.problems == []
+
+
+def test_inline_hooks_of_two_entries_at_the_root_are_two_hooks_each_named_after_its_entry(tmp_path: Path) -> None:
+    """Both were named after the root folder ('repo-hooks'): a query showed one, the other
+    folded into it as a copy ('also at'), and neither could be installed by name."""
+    repo = shared_root_components(tmp_path / "repo")
+    data = json.loads((repo / MARKET).read_text())
+    for entry in data["plugins"][:2]:
+        entry["hooks"] = {"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": f"echo {entry['name']}"}]}]}
+    (repo / MARKET).write_text(json.dumps(data))
+    result = ingest_skill_repo(repo)
+    hooks = {n.id.removeprefix("repo/"): n.name for n in result.nodes if n.kind is NodeKind.HOOK}
+    assert hooks == {f"{MARKET}#alpha#hooks": "alpha-entry-hooks", f"{MARKET}#beta#hooks": "beta-entry-hooks",
+                     "hooks/hooks.json": "hooks"}
+    members = _members(result)
+    assert f"{MARKET}#alpha#hooks" in members[f"{MARKET}#alpha"] and f"{MARKET}#alpha#hooks" not in members[f"{MARKET}#beta"]
+    assert result.problems == []

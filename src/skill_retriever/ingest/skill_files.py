@@ -209,14 +209,18 @@ class Reader:
         ``plugin.json``'s are (`inline_members`), members of the plugin as those are:
         ``<marketplace.json>#<plugin>#hooks`` and ``<marketplace.json>#<plugin>#<server>``,
         each with ``attrs["marketplace_entry"]``, the entry's name, by which the installer
-        finds them in the file. What cannot be read is said against the marketplace file,
-        naming the plugin (the file holds every plugin's entry)."""
+        finds them in the file. The hook is named ``<plugin>-entry-hooks``: Claude Code loads
+        it besides the plugin's ``hooks/hooks.json`` (``<folder>-hooks``), and several
+        entries may share one folder, the marketplace root; a name of its own, the same
+        every run, installs it and keeps a query from folding one into the other as a copy.
+        What cannot be read is said against the marketplace file, naming the plugin (the
+        file holds every plugin's entry)."""
         entry, rel = spec.entry, spec.marketplace_rel
         if entry is None or rel is None or spec.folder is None:
             return []
         name = str(entry.get("name", "")).strip()
         try:
-            made = inline_members(entry, f"{rel}#{name}", self._plugin_hooks_name(spec.folder), self.files)
+            made = inline_members(entry, f"{rel}#{name}", f"{name}-entry-hooks", self.files)
         except rec.RecordError as exc:
             problems.append(Problem(self.where(rel), f"plugin {name!r}: the hooks or MCP servers its "
                                     f"marketplace entry holds inline are not indexed: {exc}"))
