@@ -94,3 +94,19 @@ def test_two_entries_inline_hooks_are_found_installed_and_taken_back_each_by_its
     assert code == 0, out + err
     (group,) = json.loads((target / ".claude/settings.json").read_text())["hooks"]["PostToolUse"]
     assert [h["command"] for h in group["hooks"]] == ["echo alpha wrote a file"]
+
+
+def test_a_plugin_is_installed_by_the_name_claude_code_gives_it(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``/plugin install claude-api@anthropic-agent-skills`` is how Claude Code names a plugin
+    of a marketplace: here it was 'no component ... in the index' (with no close name)."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "install", "claude-api@anthropic-agent-skills", "--target", target,
+                         "--index-dir", index_dir)
+    assert code == 0, out + err
+    assert f"plugin claude-api  repo/{MARKET}#claude-api" in out
+    assert [p.name for p in (target / ".claude/skills").iterdir()] == ["claude-api"]
+    code, out, err = run(capsys, "install", "claude-api@another-market", "--target", target, "--index-dir", index_dir)
+    assert code == 2 and "no component 'claude-api@another-market'" in err, out + err

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from skill_retriever.components.install.by_name import (
+    Candidate,
     ambiguous,
     candidates,
     plugin_note,
@@ -28,7 +29,8 @@ __all__ = ["resolve", "resolve_all", "resolve_id"]
 
 def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     """The visible node ``ref`` names and a note when a name chose among several: the
-    plugin over its own members of that name, or the first of byte-identical copies.
+    plugin over its own members of that name, or the first of byte-identical copies. A
+    plugin may be named as Claude Code names it, ``<plugin>@<marketplace>``.
 
     Raises:
         UnknownComponentError: Nothing answers to ``ref`` (close names the caller may
@@ -37,7 +39,7 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     """
     if ref in view:
         return ref, ""
-    found = candidates(view, ref)
+    found = candidates(view, ref) or _in_marketplace(view, ref)
     if len(found) == 1:
         return found[0].id, ""
     if not found:
@@ -53,6 +55,16 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     if one_kind and same_copies(view, [view.get(i) for i in ids]):
         return ids[0], copies_note(ref, ids)
     raise UnknownComponentError(ref, ids, ambiguous(ref, found, differ=one_kind))
+
+
+def _in_marketplace(view: CallerView, ref: str) -> list[Candidate]:
+    """The plugin ``ref`` names as Claude Code does, ``<plugin>@<marketplace>``
+    (``/plugin install kubernetes-operations@claude-code-workflows``): the visible plugin of
+    that name whose marketplace entry is in that marketplace, if one is; [] otherwise."""
+    name, at, market = ref.rpartition("@")
+    if not at or not name.strip() or not market.strip():
+        return []
+    return [c for c in candidates(view, name) if c.is_plugin and view.get(c.id).attrs.get("marketplace") == market]
 
 
 def resolve_all(view: CallerView, refs: Sequence[str]) -> list[tuple[str, str]]:
