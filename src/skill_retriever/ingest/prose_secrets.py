@@ -37,6 +37,7 @@ import re
 
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.masked_values import masked as _masked
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
 from skill_retriever.ingest.secret_commands import (
     CALL_RE,
@@ -59,11 +60,7 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
-from skill_retriever.ingest.secrets import (
-    _AUTH_HEADER_RE,
-    _masked,
-    redact_text,
-)
+from skill_retriever.ingest.secrets import _AUTH_HEADER_RE, redact_text
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 

@@ -40,6 +40,8 @@ from skill_retriever.ingest.auth_params import (
     secret_header_name,
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.masked_values import STRING_PREFIX
+from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
@@ -84,7 +86,11 @@ _VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
 _ASSIGNMENT_NAME_RE = re.compile(
     r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
-_ASSIGNMENT_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + _VALUE + ")")
+#: Its value: a word, or an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
+#: kept, `masked_values`), a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``).
+_ASSIGNMENT_RE = re.compile(
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + _VALUE + ")"
+)
 #: A flag and the value after it: ``--api-key X``, ``--token=X``.
 _FLAG_RE = re.compile(
     r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + _VALUE + ")"
@@ -92,13 +98,14 @@ _FLAG_RE = re.compile(
 #: More words of a header value up to the quote that ends it (``"Bearer a b"``), taken
 #: only inside quotes: the header's own (``hq``, open at the colon) or the value's
 #: (``vq``). Possessive, so a value with no closing quote is scanned once, not rescanned.
-_QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,]+)++(?=\\?["']))?"""
+_QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,`]+)++(?=\\?["'`]))?"""
 def _header_tail(scheme: str, ahead: str = "") -> str:
     """A header's value after its name: an auth scheme (``scheme``), kept, and the
     credentials after it (``val``), redacted; ``ahead``, a value no match starts at."""
     return (
-        r"""(?P<nq>\\?["'])?\s*:\s*(?P<vq>\\?["'])?""" + ahead + r"""(?:""" + scheme + r""")?"""
-        r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,]+"""
+        r"""(?P<nq>\\?["'])?\s*:\s*""" + STRING_PREFIX + r"""(?P<vq>\\?["']|`(?=(?i:""" + AUTH_SCHEMES + r""")[ \t]))?"""
+        + ahead + r"""(?:""" + scheme + r""")?"""
+        r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,`]+"""
         r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
     )
 
@@ -319,32 +326,6 @@ def _secret_flag(m: re.Match[str]) -> bool:
     if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
     return m["eq"] is not None or not m["val"].startswith("-")
-
-
-def _masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match[str]], str]:
-    """A substitution that replaces the match's ``val`` group when ``decide`` says it
-    is a secret and it is no reference, keeping the rest of the match as written."""
-
-    def sub(m: re.Match[str]) -> str:
-        value = m["val"]
-        # A value redacted already keeps the comma after it (``Credential=[redacted],``).
-        if value.rstrip(",").strip("\"'") in ("", REDACTED) or is_reference(value, m.string, m.start("val")) or is_placeholder(value):
-            return m[0]  # nothing to hide (``TOKEN=""``), or no secret
-        if not decide(m):
-            return m[0]
-        return replace_group(m, "val", _masked(value))
-
-    return sub
-
-
-def _masked(value: str) -> str:
-    """`REDACTED` in place of a shell word, inside the quotes it had (so that the text
-    around it keeps its quoting)."""
-    quote = value[0]
-    if quote not in "\"'":
-        return REDACTED
-    closed = len(value) > 1 and value.endswith(quote)
-    return f"{quote}{REDACTED}{quote if closed else ''}"
 
 
 def _client_passwords(m: re.Match[str]) -> str:

@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
+from skill_retriever.ingest.masked_values import masked as _masked
 from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
-from skill_retriever.ingest.secrets import _masked
 from skill_retriever.ingest.word_lines import has_word
 
 __all__ = ["redact_tables"]

@@ -1,0 +1,91 @@
+"""How the command rule (`secrets.redact_command`) writes a value it redacts: `masked_value`.
+
+A value goes unless it names where the secret is (a reference, ``$TOKEN``), shows where
+one goes (a placeholder, ``<token>``), or is a slot code fills in (``{API_KEY}``,
+``{self.api_key}``, ``{{ token }}``, ``%s``, ``{}``: `_SLOT_RE`). A value of an auth
+scheme and one credential (``"Bearer X"``, ``"Authorization: Bearer X"``, a header
+rule's ``f"Bearer X"``) loses only the credential, the scheme kept as the header rule
+keeps it; it is kept whole when the credential is a reference, placeholder or slot
+(``AUTH_HEADER="Bearer ${TOKEN}"`` names a variable and holds no secret) or is missing
+(``"Bearer " + token``: code appends it). A redacted value keeps its quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_values import (
+    AUTH_SCHEMES,
+    AUTHORIZATION_NAME,
+    SCHEME_WORD,
+    is_placeholder,
+    is_reference,
+)
+
+__all__ = ["STRING_PREFIX", "masked", "masked_value"]
+
+#: A string literal's prefix in code (Python's ``f"..."``, ``rb'...'``): not the value.
+STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
+#: Where code fills in a value: an interpolation or template (``{API_KEY}``,
+#: ``{self.api_key}``, ``{os.environ[...]`` cut at its quote, ``{{ token }}``) or a
+#: format slot (``%s``, ``%(token)s``). A credential (token68) starts with none of these.
+_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|%(?:\([\w.]{1,64}+\))?+[sdr]$""")
+#: A value of an auth scheme and one credential, an authorization header's name before
+#: them or not; under that name any word is a scheme (`secret_values.SCHEME_WORD`).
+_SCHEME_VALUE_RE = re.compile(
+    r"(?i)(?P<head>(?:" + AUTHORIZATION_NAME + r"[ \t]*+:[ \t]*+(?:" + SCHEME_WORD + r")|"
+    + AUTH_SCHEMES + r")[ \t]++)(?P<cred>[^\s]*+)"
+)
+
+
+def masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match[str]], str]:
+    """A substitution that replaces the match's ``val`` group when ``decide`` says it
+    is a secret and it names none (see the module docstring), keeping the rest of the
+    match as written."""
+
+    def sub(m: re.Match[str]) -> str:
+        value = m["val"]
+        # A value redacted already keeps the comma after it (``Credential=[redacted],``).
+        if value.rstrip(",").strip("\"'") in ("", REDACTED) or _names_none(value, m.string, m.start("val")):
+            return m[0]  # nothing to hide (``TOKEN=""``), or no secret
+        if not decide(m):
+            return m[0]
+        new = _masked_credential(value, m.string, m.start("val"))
+        return m[0] if new == value else replace_group(m, "val", new)
+
+    return sub
+
+
+def _names_none(value: str, text: str, at: int) -> bool:
+    """Whether ``value`` (at ``at`` of ``text``) names where a secret is or goes rather
+    than holding one: a reference, a placeholder or a slot."""
+    return is_reference(value, text, at) or is_placeholder(value) or _SLOT_RE.match(value.strip("\"'")) is not None
+
+
+def _masked_credential(value: str, text: str, at: int) -> str:
+    """``value`` with its credential redacted after the auth scheme it starts with, or
+    kept when the credential names none (`_names_none`) or is missing; a value without
+    a scheme goes whole (`masked`)."""
+    prefix = re.match(STRING_PREFIX + r"""\\?["'`]?""", value)
+    start = prefix.end() if prefix else 0
+    quote = value[start - 1 : start] if start else ""
+    end = len(value) - (1 if quote and len(value) > start and value.endswith(quote) else 0)
+    scheme = _SCHEME_VALUE_RE.fullmatch(value, start, end)
+    if scheme is None:
+        return masked(value)
+    credential = scheme["cred"]
+    if not credential or _names_none(credential, text, at + scheme.start("cred")):
+        return value
+    return value[: scheme.start("cred")] + REDACTED + value[scheme.end("cred") :]
+
+
+def masked(value: str) -> str:
+    """`REDACTED` in place of a shell word, inside the quotes it had (so that the text
+    around it keeps its quoting)."""
+    quote = value[0]
+    if quote not in "\"'":
+        return REDACTED
+    closed = len(value) > 1 and value.endswith(quote)
+    return f"{quote}{REDACTED}{quote if closed else ''}"
