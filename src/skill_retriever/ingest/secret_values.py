@@ -34,14 +34,26 @@ __all__ = [
 #: credential after it. One list for the command rules (`secrets`) and the prose rules
 #: (`prose_secrets`): a scheme one of them did not know (``Negotiate``) read as the value,
 #: and the credential after it stayed.
-AUTH_SCHEMES = r"(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|jwt|dpop)"
+#: Schemes that hold digits are known too: OAuth 2's ``OAuth2``, SCRAM's ``SCRAM-SHA-256``
+#: and the signing schemes of cloud APIs (``HMAC-SHA256``, AWS's ``AWS4-HMAC-SHA256``,
+#: Tencent's ``TC3-HMAC-SHA256``, Akamai's ``EG1-HMAC-SHA256``).
+AUTH_SCHEMES = (
+    r"(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|jwt|dpop|oauth2?+"
+    r"|(?:[a-z][a-z0-9]{0,7}+-)?hmac-sha[0-9]{1,3}+|scram-sha-[0-9]{1,3}+)"
+)
 #: The headers whose value always starts with its scheme (``Authorization: SSWS X``), for
 #: ``(?i)`` patterns: under them any word is read as a scheme (`SCHEME_WORD`), not only
 #: the `AUTH_SCHEMES` a credential follows anywhere. Okta's ``SSWS``, ``OAuth``, ``Key``,
 #: ``GenieKey`` or ``AWS4-HMAC-SHA256`` read as the value: the credential after it stayed.
 AUTHORIZATION_NAME = r"(?:proxy-)?authorization"
-#: A scheme's word under `AUTHORIZATION_NAME`: letters, digits and ``-``, a letter first.
-SCHEME_WORD = r"[A-Za-z][A-Za-z0-9-]*+"
+#: A scheme's word under `AUTHORIZATION_NAME`: parts joined by ``-``, each letters with
+#: digits after them or digits alone (``AWS4-HMAC-SHA256``, ``SCRAM-SHA-256``), the first
+#: one up to three digits before its letters (``2FA``, ``3scale``, ``1Password``); 24
+#: characters at most. A credential (``q9W8e7R6...``, ``abc123def456``) is no such word,
+#: so that ``Authorization: X (see docs)`` reads X as the value, not as a scheme.
+SCHEME_WORD = (
+    r"(?=[A-Za-z0-9-]{1,24}+(?![A-Za-z0-9-]))[0-9]{0,3}+[A-Za-z]++[0-9]*+(?:-(?:[A-Za-z]++[0-9]*+|[0-9]++))*+"
+)
 #: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
 #: quote left open), on one line, but for ``&``, which in prose is part of a password
 #: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is
@@ -152,6 +164,8 @@ _TECHNICAL_RE = re.compile(
     r"(?i)(?:base|sha|md|utf|ed|rsa|aes|hs|rs|es|ps|crc|blake|argon|pbkdf|scrypt|ecdsa|secp"
     r"|gpt|llama|ipv|http|tls|ssl|oauth|int|uint|float|latin|iso|win|x|v|p)[-_]?[0-9][a-z0-9]*"
 )
+#: A value that is an auth scheme's word: it names how a credential is sent, not one.
+_AUTH_SCHEME_RE = re.compile(AUTH_SCHEMES, re.IGNORECASE)
 #: A value that is a word or an environment variable's name, not a credential, even
 #: after an auth scheme (``Bearer authentication``, ``Bearer ACCESS_TOKEN``).
 _WORD_VALUE_RE = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z]+)+")
@@ -185,6 +199,8 @@ def literal_secret(value: str, *, after_scheme: bool = False, quoted: bool = Fal
     if is_reference(value) and not quoted:
         return False
     if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
+        return False
+    if _AUTH_SCHEME_RE.fullmatch(word):  # ``x-api-key: HMAC-SHA256 X``: the scheme, X the secret
         return False
     if after_scheme:
         return len(word) >= 8 and _WORD_VALUE_RE.fullmatch(word) is None
