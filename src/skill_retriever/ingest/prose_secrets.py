@@ -53,6 +53,7 @@ from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
     PROSE_VALUE,
+    SCHEME_BEFORE_RE,
     SCHEME_WORD,
     literal_phrase,
     literal_secret,
@@ -116,8 +117,6 @@ _SCHEME_WORD_RE = re.compile(r"(?i)" + AUTH_SCHEMES + r"[ \t]|" + AUTHORIZATION_
 _KNOWN_SCHEME_RE = re.compile(r"(?i)" + AUTH_SCHEMES)
 #: A name under which any word is a scheme (``setRequestHeader('Authorization', 'SSWS X')``).
 _AUTHORIZATION_RE = re.compile(r"(?i)" + AUTHORIZATION_NAME)
-#: An auth scheme right before a header's value (``Authorization: Bearer X``).
-_SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + AUTH_SCHEMES + r"[ \t]+$")
 #: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
 #: value (``set TOKEN=abc123def.``, ```Bearer abc123def```, ``{api_key: abc123def}``).
 _TRAILING = ".,;:!?`)]}"
@@ -212,7 +211,7 @@ def _redact_literal(m: re.Match[str]) -> str:
     """A header's or ``Bearer``'s credentials redacted when they read as a secret (a
     scheme before them says they are credentials: `literal_secret`'s ``after_scheme``)."""
     value, end = _split_trailing(m["val"])
-    scheme = _SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
+    scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
     if not literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val"))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)

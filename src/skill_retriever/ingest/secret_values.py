@@ -18,6 +18,7 @@ __all__ = [
     "AUTHORIZATION_NAME",
     "AUTH_SCHEMES",
     "PROSE_VALUE",
+    "SCHEME_BEFORE_RE",
     "SCHEME_WORD",
     "is_placeholder",
     "is_reference",
@@ -41,6 +42,8 @@ AUTH_SCHEMES = (
     r"(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|jwt|dpop|oauth2?+"
     r"|(?:[a-z][a-z0-9]{0,7}+-)?hmac-sha[0-9]{1,3}+|scram-sha-[0-9]{1,3}+)"
 )
+#: An auth scheme right before a value (``Authorization: Bearer X``, ``x-api-key: Token X``).
+SCHEME_BEFORE_RE = re.compile(r"(?i)(?<![\w-])" + AUTH_SCHEMES + r"[ \t]+$")
 #: The headers whose value always starts with its scheme (``Authorization: SSWS X``), for
 #: ``(?i)`` patterns: under them any word is read as a scheme (`SCHEME_WORD`), not only
 #: the `AUTH_SCHEMES` a credential follows anywhere. Okta's ``SSWS``, ``OAuth``, ``Key``,

@@ -48,11 +48,14 @@ from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
+    SCHEME_BEFORE_RE,
     is_placeholder,
     is_reference,
     literal_secret,
     record_key,
     secret_name,
+    secret_word_name,
+    single_quoted,
 )
 from skill_retriever.ingest.word_lines import on_words
 
@@ -121,6 +124,11 @@ _AUTH_HEADER_RE = re.compile(
 _HEADER_FLAG_RE = re.compile(
     r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*)"""
     + _HEADER_TAIL
+)
+#: A header written out, ``name: [scheme] credential`` (a heredoc's line, ``printf 'X-Api-Key:
+#: X'``, ``{auth: `Bearer X`}``); only a name with a secret's word: a kept match hides the next.
+_HEADER_LINE_RE = re.compile(
+    r"""(?i)(?<![^\s"'`{,(])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)""" + _HEADER_TAIL
 )
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
@@ -254,6 +262,7 @@ def redact_command(command: str) -> str:
     text = redact_shell_urls(text)
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_auth_params(text))
     text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
+    text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = _assignments(text)
@@ -316,6 +325,18 @@ def _secret_json_pair(m: re.Match[str]) -> bool:
     if AUTHORIZATION_RE.fullmatch(m["name"]) is not None and len(m["val"].split()) > 1:
         return False
     return _secret_pair(m)
+
+
+def _header_line(m: re.Match[str]) -> bool:
+    """A written-out header whose name says it holds a secret (`secret_word_name`, or
+    ``auth``: ``X-Auth``) and whose value reads as one: not a message (``Missing token:
+    set X``); after a scheme any word but a plain one (`literal_secret`)."""
+    name = m["name"]
+    if not (secret_word_name(name) or name.lower().endswith("auth")) or AUTHORIZATION_RE.fullmatch(name):
+        return False
+    scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
+    value = m["val"].rstrip(".,;:!?)]}")  # ``token: process.env.API_TOKEN!,`` is code, as prose reads it
+    return literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val")))
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
