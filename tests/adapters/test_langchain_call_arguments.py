@@ -114,3 +114,13 @@ def test_the_retriever_refuses_what_it_passes_itself(
         skill_retriever.invoke(QUERY, **kwargs)
     with pytest.raises(ConfigError, match=message):
         asyncio.run(skill_retriever.ainvoke(QUERY, **kwargs))
+
+
+def test_a_call_with_k_none_gets_the_retrievers_own_k(retriever: Retriever) -> None:
+    """``invoke(q, k=None)`` returned RetrievalConfig's 10 documents from a retriever built
+    with k=2: None, which the field itself refuses, means the retriever's own k, as a null
+    k means the tool's default."""
+    skill_retriever = SkillRetriever.from_retriever(retriever, k=2)
+    assert len(skill_retriever.invoke(QUERY, k=None)) == 2
+    assert len(asyncio.run(skill_retriever.ainvoke(QUERY, k=None))) == 2
+    assert len(skill_retriever.invoke(QUERY, k=3)) == 3  # a call's own k still replaces it

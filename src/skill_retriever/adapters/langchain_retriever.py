@@ -68,7 +68,8 @@ class SkillRetriever(BaseRetriever):
 
     Per call, ``invoke(query, k=..., token_budget=..., route=..., kinds=[...],
     filters={...}, budget_fill=..., **RetrievalConfig overrides)`` overrides the fields
-    below (``budget=``, ``Retriever.search``'s name, is read as ``token_budget=``;
+    below (``k=None`` is the retriever's own k; ``budget=``, ``Retriever.search``'s name,
+    is read as ``token_budget=``;
     ``query=``, ``run_config=`` and ``snapshot=`` are refused: the retriever passes them
     itself). A field set later (``r.k = 7``) is checked as the constructor checks it.
     (``model_copy(update=...)`` is pydantic's unchecked copy, and is not.)
@@ -203,8 +204,11 @@ class SkillRetriever(BaseRetriever):
             kinds, _ = kwargs.pop("kinds", None), own_filters.pop("kinds", None)
         if "principals" in kwargs:
             own_filters.pop("principals", None)
+        # k=None is the retriever's own k, as a null k is the tool's default: the field
+        # refuses None, and Retriever.search read it as RetrievalConfig's k (10 for k=2).
+        k = kwargs.pop("k", None)
         args: dict[str, Any] = {
-            "k": kwargs.pop("k", self.k),
+            "k": self.k if k is None else k,
             "token_budget": kwargs.pop("token_budget", self.token_budget),
             "route": kwargs.pop("route", self.route),
             "kinds": kinds,
