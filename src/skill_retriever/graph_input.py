@@ -1,4 +1,5 @@
-"""Refusing input a compiled graph would drop unread: a key it does not take, no query.
+"""Refusing input a compiled graph would drop unread: a key it does not take, no query;
+and input that is no dict at all (``invoke("add tracing")``), which LangGraph fails on.
 
 LangGraph writes only the input schema's keys into a run's state and drops every other
 key without a word, before any node runs (the ``START`` writer of
@@ -110,18 +111,21 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         return super().astream(input, config, **kwargs)
 
     def check_input(self, input: Any, config: RunnableConfig | None, context: Any = None) -> None:
-        """Refuse a dict input that names a key this graph does not take, lacks the
-        required one, or holds a value the run would refuse (``check_values``).
+        """Refuse an input that is no dict (text, a list), or a dict input that names a key
+        this graph does not take, lacks the required one, or holds a value the run would
+        refuse (``check_values``).
 
         Raises:
-            ConfigError: An unknown key, named with where it goes or the keys taken; a bad
+            ConfigError: Text or a list as the input, with the dict to give; an unknown key, named with where it goes or the keys taken; a bad
                 value, as the run words it.
             QueryError: No required key (or None), on a direct call outside a thread; a
                 bad one, as the run words it.
         """
+        taken = list(self.builder.schemas[self.builder.input_schema])
+        if isinstance(input, _NEVER_A_STATE):
+            raise ConfigError(not_a_dict_message(input, self.required_key, self.missing_hint, taken))
         if not isinstance(input, Mapping) or _called_as_node(config, context):
             return  # None resumes a run, a Command steers one: no input keys to check
-        taken = list(self.builder.schemas[self.builder.input_schema])
         if unknown := [k for k in input if k not in taken]:
             raise ConfigError(unknown_keys_message(unknown, taken))
         required = self.required_key
@@ -129,6 +133,25 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
             raise QueryError(self.missing_hint)
         if self.check_values is not None:
             self.check_values(input, context)
+
+
+#: Inputs LangGraph can never write into a state (it takes a dict, None, a Command, or an
+#: object with annotated fields): without this check, ``invoke("slack gif")`` failed inside
+#: the run with "InvalidUpdateError: Expected dict, got slack gif".
+_NEVER_A_STATE = (str, bytes, bytearray, int, float, list, tuple, set, frozenset)
+
+
+def not_a_dict_message(input: Any, required: str | None, hint: str, taken: list[str]) -> str:
+    """One line: the input is a dict; the dict to give (text becomes the required key's
+    value), or, for a list, that several inputs are ``batch``'s."""
+    head = f"the graph's input is a dict of its keys, not a {type(input).__name__}"
+    keys = f"(this graph's input takes {', '.join(taken)})"
+    if isinstance(input, list | tuple | set | frozenset):
+        return f"{head}: several inputs are graph.batch([...]), each a dict {keys}"
+    if isinstance(input, str) and required is not None:
+        shown = input if len(input) <= 60 else input[:60] + "..."
+        return f"{head}: give {{{required!r}: {shown!r}}} {keys}"
+    return f"{head}; {hint} {keys}" if required is not None else f"{head} {keys}"
 
 
 def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
