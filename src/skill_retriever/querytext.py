@@ -55,7 +55,7 @@ def clean_query(query: Any, max_chars: int) -> str:
     if isinstance(query, bytes):
         raise QueryError("the query is bytes; decode it to text (UTF-8) first")
     if not isinstance(query, str):
-        raise QueryError(f"the query must be text, got {type(query).__name__}")
+        raise QueryError(f"the query must be text, got {'None' if query is None else type(query).__name__}")
     if len(query) > max_chars and len(query.strip()) > max_chars:  # before any per-character work
         raise QueryTooLongError(len(query.strip()), max_chars)
     if "\x1b" in query:

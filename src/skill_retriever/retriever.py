@@ -31,6 +31,7 @@ from skill_retriever.retriever_args import (
     in_order,
     names,
     search_texts,
+    text_query,
     whole,
 )
 from skill_retriever.state import InputState
@@ -238,6 +239,7 @@ class Retriever:
             SkillRetrieverError: A required phase failed (an optional one is skipped,
                 and ``warnings`` says so).
         """
+        text_query(query, self.config)
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         return self._run(call, run_config)
 
@@ -256,6 +258,7 @@ class Retriever:
         **overrides: Any,
     ) -> SearchResponse:
         """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
+        text_query(query, self.config)
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         hit = self._answers.get(call.key)
         if hit is not None:

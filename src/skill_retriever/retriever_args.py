@@ -19,7 +19,7 @@ from skill_retriever.stores.index import Index
 
 __all__ = [
     "DEFAULT_RERANKER", "Default", "check_config", "check_index", "check_reranker", "in_order", "names",
-    "search_texts", "whole",
+    "search_texts", "text_query", "whole",
 ]
 
 
@@ -135,6 +135,18 @@ def names(value: Iterable[str] | str, what: str, beside: Mapping[str, Any] | Non
                 f"as {what}= or inside filters"
             )
     return given
+
+
+def text_query(query: Any, config: RetrievalConfig) -> None:
+    """Refuse one search's query that is no text, in `clean_query`'s words, before the graph:
+    its input check reads a None query as an input without ``query`` and asks for the dict
+    (``{"query": ...}``) that a caller of ``search`` or a retriever never writes.
+
+    Raises:
+        QueryError: The query is not text (None, bytes, a number, ...).
+    """
+    if not isinstance(query, str):
+        clean_query(query, config.max_query_chars)
 
 
 def search_texts(queries: Sequence[tuple[str, RetrievalConfig]]) -> list[str]:

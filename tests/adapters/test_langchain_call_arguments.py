@@ -14,7 +14,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from tool_calls import tool_node_answer
 
 from skill_retriever.adapters.langchain import SkillRetriever, make_search_skills_tool
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -124,3 +124,22 @@ def test_a_call_with_k_none_gets_the_retrievers_own_k(retriever: Retriever) -> N
     assert len(skill_retriever.invoke(QUERY, k=None)) == 2
     assert len(asyncio.run(skill_retriever.ainvoke(QUERY, k=None))) == 2
     assert len(skill_retriever.invoke(QUERY, k=3)) == 3  # a call's own k still replaces it
+
+
+def test_a_none_query_is_said_to_be_no_text_not_a_missing_input_key(retriever: Retriever) -> None:
+    """``retriever.invoke(None)`` and ``Retriever.search(None)`` were told 'the input needs
+    "query", ... e.g. {"query": "add tracing", "k": 5}' (the graph's words for a dict
+    without the key), and the dict they advise is refused: the retriever takes text."""
+    skill_retriever = SkillRetriever.from_retriever(retriever)
+    calls = [
+        lambda: skill_retriever.invoke(None),  # type: ignore[arg-type]
+        lambda: asyncio.run(skill_retriever.ainvoke(None)),  # type: ignore[arg-type]
+        lambda: retriever.search(None),  # type: ignore[arg-type]
+        lambda: asyncio.run(retriever.asearch(None)),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(QueryError) as caught:
+            call()
+        assert str(caught.value) == "the query must be text, got None"
+    with pytest.raises(QueryError, match=r"^query 2 of 2: the query must be text, got None$"):
+        retriever.search_many([QUERY, None])  # type: ignore[list-item]

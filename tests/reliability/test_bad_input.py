@@ -54,7 +54,7 @@ def retriever(labelled_index: Index) -> Retriever:
         ("x" * 1_000_000, "over the limit"),
         (" " * 999_990 + "deploy", None),  # a megabyte of padding around a short query is fine
         (b"deploy postgres", "bytes"),
-        (None, 'needs "query", the text to search for'),  # as the graph says it
+        (None, "must be text, got None"),  # not the graph's 'needs "query"', whose dict search never takes
         (42, "must be text"),
         (["deploy"], "must be text"),
     ],
