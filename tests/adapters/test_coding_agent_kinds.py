@@ -39,6 +39,15 @@ def test_an_empty_list_of_kinds_is_refused(agent: Any) -> None:
         agent({"task": TASK, "kinds": {"skill": True}})
 
 
+def test_an_unknown_kind_is_named_as_the_agents_kinds_input(agent: Any) -> None:
+    """It was named ``filters.kinds``, an input the coding agent does not take."""
+    with pytest.raises(ConfigError) as caught:
+        agent({"task": TASK, "kinds": ["agents"]})
+    said = str(caught.value)
+    assert said.startswith("kinds: unknown kind(s) ['agents']; ") and "(did you mean 'agent'?)" in said
+    assert "filters" not in said
+
+
 def test_left_out_kinds_are_every_component_kind(agent: Any, coding_agent: ModuleType) -> None:
     assert coding_agent.task_kinds({}) == coding_agent.DEFAULT_KINDS == coding_agent.task_kinds({"kinds": None})
     assert agent({"task": TASK, "k": 3})["skills"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import names_of
+from skill_retriever.filters import check_kinds, names_of
 from skill_retriever.model import COMPONENT_KINDS
 
 __all__ = ["DEFAULT_KINDS", "NO_TASK", "task_kinds", "task_of", "task_profile", "task_values_checked"]
@@ -23,13 +23,16 @@ def task_kinds(state: Any) -> list[str]:
 
     Raises:
         ConfigError: An empty list, which would search every kind, the opposite of what
-            an empty filter says; or neither a string nor a list of strings.
+            an empty filter says; neither a string nor a list of strings; or an unknown
+            kind, named as this input's ``kinds`` (the search's check says ``filters.kinds``,
+            which the agent's input lacks).
     """
     kinds = names_of(state.get("kinds"), "kinds")  # one string is one name, as everywhere
     if kinds is None:
         return list(DEFAULT_KINDS)
     if not kinds:
         raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
+    check_kinds(kinds, "kinds")
     return sorted(kinds)
 
 
