@@ -185,8 +185,12 @@ class RetrievalContext(metaclass=_Checked):
         return copy.deepcopy(_JSON_SCHEMA)
 
     def __post_init__(self) -> None:
-        """Refuse an index that is not one here, not at the first search (where a path
-        given for it failed as ``'str' object has no attribute 'snapshot'``)."""
+        """Refuse an index, config or reranker that is not one here, not at the first search
+        (where a path given for the index failed as ``'str' object has no attribute
+        'snapshot'``, a dict of settings for the config as ``'dict' object has no attribute
+        'use_calibration'``, and a model name for the reranker in every query's rerank
+        phase, logged and skipped), in `Retriever`'s words for the last two."""
+        from skill_retriever.retriever_args import check_config, check_reranker
         from skill_retriever.stores.index import Index
 
         if not isinstance(self.index, Index):
@@ -194,6 +198,13 @@ class RetrievalContext(metaclass=_Checked):
                 "context.index must be an Index (RetrievalContext(index=Index.open(path))), "
                 f"got {type(self.index).__name__}"
             )
+        if self.config is None:  # Retriever's None is the default; a context leaves it out
+            raise ConfigError("context.config must be a RetrievalConfig (leave it out for RetrievalConfig()), got None")
+        try:
+            check_config(self.config)
+            check_reranker(self.reranker)
+        except ConfigError as exc:
+            raise ConfigError(f"context.{exc}") from None
 
     def pin(self, state: dict[str, Any] | Any) -> tuple[str, QueryView]:
         """Pin this query's view: take the snapshot, resolve the settings and filters.

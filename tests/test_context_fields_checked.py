@@ -1,0 +1,56 @@
+"""A `RetrievalContext`'s config and reranker, checked when it is made, as its index is.
+
+A dict of settings for ``config`` (``RetrievalContext(index=..., config={"k": 2})``, or a
+plain dict context holding one) was taken, and every query then failed in ``plan_query``
+with ``AttributeError: 'dict' object has no attribute 'use_calibration'``; a model name for
+``reranker`` was taken too, and every query logged a traceback from the rerank phase and
+a warning that it was skipped. `Retriever` refused both at construction already."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.context import RetrievalContext
+from skill_retriever.exceptions import ConfigError
+from skill_retriever.graph import graph
+from skill_retriever.rerank import EmbeddingReranker
+from skill_retriever.stores.index import Index
+
+
+@pytest.mark.parametrize(
+    ("config", "says"),
+    [
+        ({"k": 2}, r"^context\.config must be a RetrievalConfig \(RetrievalConfig\(\*\*settings\), "),
+        ("multihop", r"^context\.config must be a RetrievalConfig \(RetrievalConfig\(\.\.\.\) or config_for\(profile\)\), got str$"),
+        (None, r"^context\.config must be a RetrievalConfig \(leave it out for RetrievalConfig\(\)\), got None$"),
+    ],
+)
+def test_a_config_that_is_no_retrieval_config_is_refused(sample_index: Index, config: Any, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        RetrievalContext(index=sample_index, config=config)
+    with pytest.raises(ConfigError, match=says):  # a plain dict context is made into one
+        graph.invoke({"query": "add tracing"}, context={"index": sample_index, "config": config})
+
+
+@pytest.mark.parametrize(
+    ("reranker", "says"),
+    [
+        ("cross-encoder/ms-marco-MiniLM-L-6-v2", r"not the model name .*: pass reranker=CrossEncoderReranker\("),
+        (object(), r"^context\.reranker takes a Reranker .*; got object"),
+    ],
+)
+def test_a_reranker_no_search_could_run_is_refused(sample_index: Index, reranker: Any, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        RetrievalContext(index=sample_index, reranker=reranker)
+
+
+def test_a_real_config_and_reranker_still_search(sample_index: Index) -> None:
+    context = RetrievalContext(
+        index=sample_index, config=RetrievalConfig(k=2), reranker=EmbeddingReranker(sample_index.embedder)
+    )
+    out = graph.invoke({"query": "add tracing to a FastAPI service"}, context=context)
+    assert len(out["results"]) == 2 and not any("failed" in w for w in out["warnings"])
+    assert out["reranker"] != "none"
