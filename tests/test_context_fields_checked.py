@@ -54,3 +54,13 @@ def test_a_real_config_and_reranker_still_search(sample_index: Index) -> None:
     out = graph.invoke({"query": "add tracing to a FastAPI service"}, context=context)
     assert len(out["results"]) == 2 and not any("failed" in w for w in out["warnings"])
     assert out["reranker"] != "none"
+
+
+@pytest.mark.parametrize("snapshot", ["latest", 3])
+def test_a_snapshot_that_is_none_of_the_indexs_is_refused(sample_index: Index, snapshot: Any) -> None:
+    """It failed every query: "plan_query failed: AttributeError: 'str' object has no
+    attribute 'memo'"."""
+    with pytest.raises(ConfigError, match=r"^context\.snapshot must be one its index gave \(index\.snapshot\(\)\) or None, got "):
+        RetrievalContext(index=sample_index, snapshot=snapshot)
+    pinned = RetrievalContext(index=sample_index, snapshot=sample_index.snapshot())
+    assert graph.invoke({"query": "add tracing", "k": 1}, context=pinned)["results"]

@@ -185,7 +185,7 @@ class RetrievalContext(metaclass=_Checked):
         return copy.deepcopy(_JSON_SCHEMA)
 
     def __post_init__(self) -> None:
-        """Refuse an index, config or reranker that is not one here, not at the first search
+        """Refuse an index, config, reranker or snapshot that is not one here, not at the first search
         (where a path given for the index failed as ``'str' object has no attribute
         'snapshot'``, a dict of settings for the config as ``'dict' object has no attribute
         'use_calibration'``, and a model name for the reranker in every query's rerank
@@ -205,6 +205,12 @@ class RetrievalContext(metaclass=_Checked):
             check_reranker(self.reranker)
         except ConfigError as exc:
             raise ConfigError(f"context.{exc}") from None
+        from skill_retriever.stores.snapshot import IndexSnapshot
+
+        snap = self.snapshot  # anything else failed every query: "'str' object has no attribute 'memo'"
+        if snap is not None and not (isinstance(snap, IndexSnapshot) and snap.path == self.index.path):
+            got = f"one of {snap.path}" if isinstance(snap, IndexSnapshot) else type(snap).__name__
+            raise ConfigError(f"context.snapshot must be one its index gave (index.snapshot()) or None, got {got}")
 
     def pin(self, state: dict[str, Any] | Any) -> tuple[str, QueryView]:
         """Pin this query's view: take the snapshot, resolve the settings and filters.
