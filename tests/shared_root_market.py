@@ -47,12 +47,12 @@ def shared_root_components(root: Path) -> Path:
          "agents": "./agents/reviewer.md"},
         {"name": "gamma", "description": "Gamma, all by default.", "source": "./", "strict": False},
     ]
-    _write(root, MARKET, {"name": "acme-market", "owner": {"name": "A"}, "plugins": plugins})
+    write_file(root, MARKET, {"name": "acme-market", "owner": {"name": "A"}, "plugins": plugins})
     for rel, what in [("commands/deploy.md", "Deploy the app"), ("commands/clean.md", "Clean the build"),
                       ("extras/ship.md", "Ship a release")]:
-        _write(root, rel, f"---\ndescription: {what}\n---\n\n{what}.\n")
+        write_file(root, rel, f"---\ndescription: {what}\n---\n\n{what}.\n")
     for name in ("reviewer", "tester"):
-        _write(root, f"agents/{name}.md", f"---\nname: {name}\ndescription: The {name} agent.\n---\n\nWork.\n")
-    _write(root, "hooks/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}})
-    _write(root, "skills/pdf/SKILL.md", _skill("pdf"))
+        write_file(root, f"agents/{name}.md", f"---\nname: {name}\ndescription: The {name} agent.\n---\n\nWork.\n")
+    write_file(root, "hooks/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}})
+    write_file(root, "skills/pdf/SKILL.md", _skill("pdf"))
     return root
