@@ -352,7 +352,8 @@ class Index(ServerSync):
             return None
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
             self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
-        return remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=self._lock.held)
+        held = self._lock.held
+        return self._searched_by_writer(remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=held))
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""

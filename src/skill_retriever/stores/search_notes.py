@@ -7,7 +7,8 @@ move (a ``cp -r`` copy of an index on a server, the collections missing or out o
 ``stores.remote`` decides, and records why in ``LiveState.in_memory_note``, which each
 snapshot carries. Or it searches the server, and its collections were found out of step
 since (a write that did not reach them, entries deleted there, the data wiped): the
-collections' fallback says so (``vectors.OutOfStepSearch``, judged once an index version).
+collections' fallback says so (``vectors.OutOfStepSearch``, judged once an index version;
+a writer's, while it cannot make them again: ``stores.writer_search``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class InMemoryNotes:
             return [self.note]
         store = self.remote.nodes if self.remote is not None else None
         fallback = getattr(store, "fallback", None)
+        if callable(said_by := getattr(fallback, "note", None)):  # a writer's (stores.writer_search)
+            return [note] if (note := str(said_by())) else []
         if fallback is None or not fallback.out_of_step():
             return []
         from skill_retriever.stores.server_errors import repair_command

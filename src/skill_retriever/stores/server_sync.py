@@ -7,8 +7,10 @@ write of this process failed to reach it: ``stores.mirror_failure``). A collecti
 from the server under a writer (deleted, or the server's data wiped, or a fresh server at
 the same address) is made again and filled from ``items.sqlite``, the index's truth, as
 ``repair`` would: the writer holds the lock, so no move can have taken the index elsewhere,
-and before, it failed on every write until reopened. Kept apart from
-``stores.index`` so that module holds the open, read and write path alone.
+and before, it failed on every write until reopened. A search through the writer that finds
+them gone does the same (``stores.writer_search``: it raised, advising a `repair` the lock
+refused). Kept apart from ``stores.index`` so that module holds the open, read and write
+path alone.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from skill_retriever.stores import opening
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.mirror_failure import mirror_failed
 from skill_retriever.stores.remote import collection_names, mirror, sync_remote
 from skill_retriever.stores.repair import missing_vectors
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.vectors import CollectionGone
 from skill_retriever.stores.writer import WriteBatch
+from skill_retriever.stores.writer_search import GoneUnderWriter
 
 __all__ = ["ServerSync"]
 
@@ -46,10 +50,17 @@ class ServerSync:
     _live: LiveState
     _state_lock: threading.Lock
     _refresh_lock: threading.Lock
+    _write_lock: threading.RLock
+    _lock: WriterLock
+    _closed: bool
     _snapshot: IndexSnapshot | None
     _behind: bool
     embedded_edge_kinds: frozenset[EdgeKind]
     repaired: dict[str, int]
+    #: Why this writer's searches run in memory: a search found its collections gone while
+    #: a write of this process held the lock ("" while the server holds them).
+    _gone_note = ""
+    _gone_fallbacks: tuple[GoneUnderWriter, GoneUnderWriter] | None = None
 
     def _dim(self) -> int:
         raise NotImplementedError  # Index's
@@ -97,6 +108,49 @@ class ServerSync:
             with self._state_lock:
                 self._behind, self._snapshot = False, None
 
+    def _searched_by_writer(self, remote: RemoteVectors | None) -> RemoteVectors | None:
+        """``remote``, whose collections, when this process is the writer, a search that
+        finds them gone makes again (``stores.writer_search``)."""
+        if remote is not None and self._lock.held:
+            if self._gone_fallbacks is None:
+                self._gone_fallbacks = (GoneUnderWriter(self, self._live, nodes=True), GoneUnderWriter(self, self._live, nodes=False))
+            for store, fallback in zip((remote.nodes, remote.edges), self._gone_fallbacks, strict=True):
+                store.fallback = fallback  # type: ignore[attr-defined]  # a ChromaVectorStore's
+        return remote
+
+    @property
+    def gone_note(self) -> str:
+        return self._gone_note
+
+    def collections_again(self) -> str:
+        """A search found a collection gone: make them again unless a write of this process
+        holds the lock. "" once they are made (or the index is closed: the search raises
+        CollectionGone), else why it searches in memory."""
+        if not self._write_lock.acquire(blocking=False):
+            if not self._gone_note:
+                names = " and ".join(collection_names(self._manifest))
+                self._gone_note = (
+                    f"the Chroma server at {self._manifest.get('chroma_url')} lost the collections {names} of the index at "
+                    f"{self._path} (deleted, its data wiped, or a fresh server at that address): vector search ran on the "
+                    "index's own vectors in memory while a write of this process was under way; the next search or write "
+                    "makes them again from items.sqlite"
+                )
+            return self._gone_note
+        try:
+            if self._closed:  # the lock is free: CollectionGone's advice, `repair`, works now
+                return ""
+            remote = self._remote
+            if remote is not None:
+                try:  # made again meanwhile (by a write, or another search)?
+                    remote.nodes.count()
+                    remote.edges.count()
+                except CollectionGone:
+                    self._make_collections_again()
+            self._gone_note = ""
+            return ""
+        finally:
+            self._write_lock.release()
+
     def _make_collections_again(self) -> None:
         """Make the writer's collections again (a writer's view creates them) and copy
         every vector of the items there; any failure is the mirror's (the caller's)."""
@@ -104,8 +158,8 @@ class ServerSync:
             remote = self._server()
         assert remote is not None  # the manifest named a server a moment ago, and cannot change under the lock
         done = sync_remote(self._live, remote)
-        with self._state_lock:
-            self._remote, self._snapshot = remote, None
+        with self._state_lock:  # the server holds all now, a write it missed too
+            self._remote, self._snapshot, self._behind, self._gone_note = remote, None, False, ""
         log.warning(
             "[skill_retriever][index] the Chroma server at %s lost a collection of the index at %s (deleted, its "
             "data wiped, or a fresh server at that address); items.sqlite holds every vector, so this writer made "

@@ -82,7 +82,8 @@ class VectorStore(Protocol):
 
 class OutOfStepSearch(Protocol):
     """What a reader's collection searches instead while the server holds other vectors
-    than the index (``stores.remote``): the index's own, exactly."""
+    than the index (``stores.remote``): the index's own, exactly; a writer's, while it
+    cannot make its collections again yet (``stores.writer_search``)."""
 
     def out_of_step(self) -> bool: ...
 
@@ -233,9 +234,11 @@ class ChromaVectorStore:
             # Gone from a server that was wiped (or the collection deleted): the check looks
             # the collection up again by name, and judges a new one (`repair` made it) as it
             # judges any; until one holds the index's vectors, this searches them in memory.
+            # A writer's fallback makes the collections again (``stores.writer_search``).
             fallback.lost()
             if fallback.out_of_step():
                 return fallback.search_many(vectors, k, where=where, ids=ids)
+            self._find_again()  # the one made again has another id
             res = self._query(args)
         return [
             [VectorHit(i, 1.0 - float(d)) for i, d in zip(row_ids, row_dist, strict=True)]
@@ -256,6 +259,11 @@ class ChromaVectorStore:
                 log.info("vector search raced a write (%s); retrying once", exc)
                 time.sleep(0.01)
                 return query()
+
+    def _find_again(self) -> None:
+        """Hold the collection of this name the server has now (CollectionGone: none)."""
+        with self._reaching():
+            self._col = self._client.get_collection(self.name, embedding_function=self._ef)
 
     def count_found(self) -> int | None:
         """:meth:`count`, looking the collection up again by name when the one this store
