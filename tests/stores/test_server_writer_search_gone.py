@@ -7,6 +7,7 @@ a write of its own is under way, answers from its vectors in memory and says so.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -124,3 +125,38 @@ def test_while_a_write_is_under_way_the_writer_searches_in_memory_and_says_so(ur
         assert _top(snap, "skill number 2 about topic 2") == "s2"
         assert chroma_client(url).get_collection(names[0]).count() == N
         assert snap.search_notes() == [] and writer.snapshot().search_notes() == []
+
+
+def test_a_reader_s_repair_advice_names_the_writer_that_holds_the_lock(
+    url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`repair` exits 75 while a writer lives: advice that names it says to wait for that
+    writer (which makes collections gone from the server again itself)."""
+    from skill_retriever.cli import main
+
+    path = _on_server(tmp_path / "R", url)
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
+        with Index.open(path, embedder=HashingEmbedder()) as reader:
+            reader.snapshot()  # searches the server
+            names = _delete_collections(url, path)
+            snap = reader.snapshot()
+            assert _top(snap, "skill number 3 about topic 3") == "s3"
+            notes = snap.search_notes()
+        with caplog.at_level(logging.WARNING, logger="skill_retriever"), Index.open(path, embedder=HashingEmbedder()) as later:
+            opened_note = later.snapshot().search_notes()
+        said = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
+        capsys.readouterr()
+        assert main(["stats", "--index-dir", str(path)]) == 0
+        stats = " ".join(capsys.readouterr().out.split())
+        wait = f"once process {os.getpid()}, which is writing the index, is done (`--lock-wait SECONDS` waits for it"
+        for text in (notes[0], opened_note[0], said, stats):
+            assert "repair" in text and wait in text, text
+        assert names[0] in said and "next write or search" in said, said
+        assert _top(writer.snapshot(), "skill number 1 about topic 1") == "s1"  # the writer makes them again
+    with Index.open(path, embedder=HashingEmbedder()) as reader:  # no writer: no wait named
+        capsys.readouterr()
+        assert reader.snapshot().search_notes() == []
+    _delete_collections(url, path)
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        note = reader.snapshot().search_notes()
+        assert len(note) == 1 and "repair" in note[0] and "once process" not in note[0], note

@@ -40,6 +40,7 @@ from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.manifest_server import manifest_server
+from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import out_of_step
 from skill_retriever.stores.server_errors import one_server, repair_command, server_error
@@ -179,7 +180,7 @@ def remote_of(
 
 def _said(path: Path, url: str, problem: str) -> str:
     return (f"the Chroma server at {url} {problem}; searching the vectors of {path} held in memory "
-            f"instead: run `{repair_command(path, url)}` to copy them to the server")
+            f"instead: run `{repair_command(path, url)}` to copy them to the server{while_writing(path)}")
 
 
 def _warn(path: Path, url: str, problem: str) -> str:

@@ -40,6 +40,7 @@ class InMemoryNotes:
             return [note] if (note := str(said_by())) else []
         if fallback is None or not fallback.out_of_step():
             return []
+        from skill_retriever.stores.repair_wait import while_writing
         from skill_retriever.stores.server_errors import repair_command
 
         url = str(getattr(store, "url", "") or "its Chroma server")
@@ -47,6 +48,6 @@ class InMemoryNotes:
         said = (
             f"the Chroma server at {url} does not hold the vectors of the index at {where} as they are (a write that "
             "did not reach it, entries changed or deleted there, or its data wiped): vector search ran on the "
-            f"index's own vectors in memory; `{repair_command(where, url)}` copies them there again"
+            f"index's own vectors in memory; `{repair_command(where, url)}` copies them there again{while_writing(where)}"
         )
         return [said]

@@ -15,6 +15,7 @@ from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
+from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes, out_of_step
@@ -108,13 +109,13 @@ def _held_line(server: Mapping[str, Any], path: str) -> str:
     if server.get("other_model"):  # before the counts: no repair can fill such a collection
         return f"{url} holds {held}, but {server['other_model']}"
     if None in server["collections"].values():
-        return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there"
+        return f"{url} holds {held}; run `{repair_command(path, str(url))}` to copy the vectors there{while_writing(path)}"
     want = server.get("index_vectors")
     drift = server.get("out_of_step") or {}
     repair = repair_command(path, str(url))
     if want and (problem := out_of_step(list(server["collections"]), list(server["collections"].values()), want)):
         by_hash = f" ({drift_phrase(drift)})" if drift.get("vectors") else ""
-        return f"{url} {problem}{by_hash}; queries search the index's vectors in memory until `{repair}` copies them there again"
+        return f"{url} {problem}{by_hash}; queries search the index's vectors in memory until `{repair}` copies them there again{while_writing(path)}"
     if drift.get("vectors"):  # as many as the index, so readers search them: count checks cannot tell
         return (
             f"{url} holds {held}, but {drift_phrase(drift)}; queries take their candidates from the server's "
