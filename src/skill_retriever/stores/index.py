@@ -36,6 +36,7 @@ from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.mirror_failure import behind_note
 from skill_retriever.stores.remote import remote_of
+from skill_retriever.stores.server_retake import ServerRetake
 from skill_retriever.stores.server_sync import ServerSync
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.snapshot_memo import Memo
@@ -84,6 +85,7 @@ class Index(ServerSync):
         self._behind = False  # the server lacks a write of this writer's (stores.mirror_failure)
         self._closed = False
         self._watch = watch or LinkWatch(path)  # index.json's server link, as last taken up
+        self._retake = ServerRetake()
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -209,6 +211,11 @@ class Index(ServerSync):
             if not self._lock.held and (moved := self._watch.follow(self._embedder, self._live, use_server=self._use_server)):
                 with self._state_lock:
                     (self._manifest, self._remote), self._snapshot = moved, None
+            elif self._use_server and self._retake.due(self._live, self._remote):  # its server back? (stores.server_retake)
+                found, anew = self._retake.look(self._manifest, self._embedder, self._path, self._live)
+                if anew:
+                    with self._state_lock:
+                        self._remote, self._snapshot = found, None
 
     def _dim(self) -> int:
         dim = self._manifest.get("dim")

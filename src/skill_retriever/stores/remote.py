@@ -115,7 +115,7 @@ def copy_of(store: Any, manifest: Mapping[str, Any], here: str) -> str | None:
 
 
 def remote_of(
-    manifest: Mapping[str, Any], embedder: Embedder, *, path: Path, live: LiveState, writer: bool
+    manifest: Mapping[str, Any], embedder: Embedder, *, path: Path, live: LiveState, writer: bool, warn: bool = True
 ) -> RemoteVectors | None:
     """The server a manifest names (``chroma_url``), or None.
 
@@ -128,7 +128,8 @@ def remote_of(
     when the collections are missing, belong to another index or to the index this one
     is a copy of, or hold another number of vectors than the index, it warns and searches
     the vectors it holds in memory instead (returns None); collections it searches fall
-    back to those vectors for any later version the server is out of step with.
+    back to those vectors for any later version the server is out of step with. ``warn``
+    False logs why at INFO only (a reader looking again: ``stores.server_retake``).
 
     Raises:
         ServerAddressError: ``chroma_url`` is not a Chroma server address (a ConfigError).
@@ -136,9 +137,11 @@ def remote_of(
         IndexCorruptError: The server cannot be used, or (a writer) the collections are
             another index's, or this index is a copy of theirs.
     """
-    live.in_memory_note = ""  # what this call decides replaces what the last one did
+    # What this call decides replaces what the last one did, set once decided: a snapshot
+    # frozen meanwhile (a reader looking again) keeps the last note, not none.
     url = manifest_server(manifest, path)
     if not url:
+        live.in_memory_note = ""
         return None
     from skill_retriever.stores.chroma_connect import chroma_client
     from skill_retriever.stores.vectors import ChromaVectorStore
@@ -165,7 +168,7 @@ def remote_of(
                 except NotFoundError:
                     missing.append(n)
             if missing:  # name only what is gone: the other collection may be there
-                live.in_memory_note = _warn(path, url, f"has no collection {' or '.join(missing)} for this index")
+                live.in_memory_note = _warn(path, url, f"has no collection {' or '.join(missing)} for this index", warn)
                 return None
     except (ConfigError, IndexOpenError):
         raise
@@ -174,8 +177,9 @@ def remote_of(
     remote = RemoteVectors(stores[0], stores[1])
     if writer:
         _claim(stores, (live.nodes, live.edges), manifest, path, url, index_dim(manifest, live))
+        live.in_memory_note = ""
         return remote
-    return remote if _usable(stores, manifest, live, path, url) else None
+    return remote if _usable(stores, manifest, live, path, url, warn) else None
 
 
 def _said(path: Path, url: str, problem: str) -> str:
@@ -183,8 +187,8 @@ def _said(path: Path, url: str, problem: str) -> str:
             f"instead: run `{repair_command(path, url)}` to copy them to the server{while_writing(path)}")
 
 
-def _warn(path: Path, url: str, problem: str) -> str:
-    log.warning("[skill_retriever][index] %s", said := _said(path, url, problem))
+def _warn(path: Path, url: str, problem: str, loud: bool = True) -> str:
+    log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", said := _said(path, url, problem))
     return said
 
 
@@ -197,9 +201,9 @@ def _copy_message(path: Path, original: str, names: list[str], url: str) -> str:
     )
 
 
-def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> bool:
-    """Whether a reader may search the server's collections (else it warns)."""
-    check = _InStep(stores, manifest, live, path, url)
+def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str, warn: bool) -> bool:
+    """Whether a reader may search the server's collections (else it warns, when ``warn``)."""
+    check = _InStep(stores, manifest, live, path, url, quiet=not warn)
     live.in_memory_note = "" if check.in_step() else check.said
     if live.in_memory_note:
         return False
@@ -254,8 +258,11 @@ class _InStep:
     gone is looked up again by name at each count (``ChromaVectorStore.count_found``). It
     warns once a version, and again when the problem changes."""
 
-    def __init__(self, stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str) -> None:
+    def __init__(
+        self, stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str, *, quiet: bool = False
+    ) -> None:
         self._stores, self._manifest, self._live, self._path, self._url = stores, manifest, live, path, url
+        self._quiet = quiet  # the first count's problem at INFO: the caller said it already
         self._lock = threading.Lock()
         self._version, self._ok, self._next = -1, True, 0.0
         self._warned: tuple[int, str] | None = None
@@ -290,9 +297,10 @@ class _InStep:
             elif problem and self._warned != (version, problem):
                 self._warned = (version, problem)
                 if foreign:
-                    log.warning("[skill_retriever][index] %s", foreign)
+                    log.log(logging.INFO if self._quiet else logging.WARNING, "[skill_retriever][index] %s", foreign)
                 else:
-                    _warn(self._path, self._url, problem)
+                    _warn(self._path, self._url, problem, not self._quiet)
+            self._quiet = False
             return self._ok
 
 
