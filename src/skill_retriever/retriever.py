@@ -350,8 +350,10 @@ class Retriever:
         if note := uncalibrated_note(snapshot, call.context.config, self.index.embedder, judged):
             response = replace(response, warnings=[*response.warnings, note])
         # An index run under way says so until its process ends, which no stored state
-        # records (`run_marks.run_state`): such an answer is not kept.
-        if not snapshot.unfinished_runs:
+        # records (`run_marks.run_state`): such an answer is not kept. Nor one whose vectors
+        # were searched in memory for want of its Chroma server: `repair` fills the server
+        # without a new version, so the key would serve it, and its warning, ever after.
+        if not snapshot.unfinished_runs and not snapshot.search_notes():
             self._answers.put(call.key, response)
         return explained(response, call.payload, call.context)  # after the store: the cache holds no snapshot
 
