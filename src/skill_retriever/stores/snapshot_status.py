@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.model import Edge, Node
+from skill_retriever.stores.run_marks import answer_warning
 
 
 def status_counts(
@@ -23,7 +24,11 @@ def status_counts(
     pred: Callable[[str], bool] | None,
 ) -> dict[str, Any]:
     """Counts by kind of the nodes, edges and vectors that ``pred`` admits (all when None);
-    an edge counts when both its ends are admitted."""
+    an edge counts when both its ends are admitted.
+
+    The ``unfinished_runs`` marks name each run's source, folder and process: a caller
+    ``pred`` limits may not see every source, so it gets ``index_runs``, the line every
+    answer carries (`run_marks.answer_warning`), which names none."""
     kinds: dict[str, int] = {}
     for n in nodes.values():
         if pred is None or pred(n.id):
@@ -48,5 +53,6 @@ def status_counts(
         "edge_kinds": dict(sorted(edge_kinds.items())),
         "vectors": {"nodes": sum(1 for i in node_vectors if pred is None or pred(i)), "edges": edge_vector_count},
         **({"unusable_vectors": unusable_counts} if any(unusable_counts.values()) else {}),
-        **({"unfinished_runs": unfinished_runs} if unfinished_runs else {}),
+        **(({"unfinished_runs": unfinished_runs} if pred is None else {"index_runs": answer_warning(unfinished_runs)})
+           if unfinished_runs else {}),
     }
