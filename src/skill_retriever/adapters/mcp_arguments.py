@@ -23,6 +23,8 @@ from skill_retriever.components.install.not_installable import NotInstallableErr
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.filters import kind_in_case, meant_kind
+from skill_retriever.model import NodeKind
 
 try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -59,9 +61,19 @@ def one_or_more(kinds: list[str]) -> dict[str, object]:
 
 #: Component kinds (an enum in the schema; one alone is a list of one) and ids: at least one.
 Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_KINDS`
+
+
+def _kinds_read(value: object) -> object:
+    """``value`` as a list (one kind alone is a list of one), each kind read in any case
+    (``Skill``, ``MCP_SERVER``) as `search` and every other entry point read it; anything
+    else as given, for the schema to refuse."""
+    kinds = [value] if isinstance(value, str) else value
+    return [kind_in_case(k) if isinstance(k, str) else k for k in kinds] if isinstance(kinds, list) else kinds
+
+
 Kinds = Annotated[
     list[Kind],
-    BeforeValidator(lambda v: [v] if isinstance(v, str) else v),
+    BeforeValidator(_kinds_read),
     Field(min_length=1),
     WithJsonSchema(one_or_more(list(get_args(Kind)))),
 ]
@@ -78,13 +90,31 @@ def argument_error(exc: ValidationError, takes: str) -> str:
         "too_short": f"{where} is empty; pass at least one",
         "whole_number": str(err["msg"]),  # names the argument itself
     }.get(err["type"], f"{where}: {err['msg'][:1].lower()}{err['msg'][1:]}")
-    if where.startswith("kinds") and err.get("input") == "plugin":  # only search_components' kinds lack it
-        said += "; a plugin is found with search (kinds plugin) and installed whole by its id"
+    if where.startswith("kinds") and isinstance(err.get("input"), str):  # only search_components' kinds refuse one
+        said += _kind_pointer(err["input"])
     if err.get("input", "") is None and len(err["loc"]) == 1:  # a model filling every argument
         # null is refused, never read as a default (a switch read as false once wrote files)
         required = f"{where} (required)" in takes.partition(" takes ")[2].split(", ")  # `_Server.call_tool`
         said += "; null is not a value here: " + ("pass one" if required else f"leave {where} out for its default")
     return said + (f" (and {len(more)} more problem(s))" if more else "")
+
+
+_ITEM_KINDS = frozenset(k.value for k in NodeKind)
+
+
+def _kind_pointer(given: str) -> str:
+    """What a kind ``search_components`` refused means: the component kind a plural or a
+    near miss names (`meant_kind`, as `search` guesses), or, for an item kind of another
+    sort (``document``, ``incident``, ``plugin``), that ``search`` finds those; "" when
+    nothing is near."""
+    meant = kind if (kind := kind_in_case(given)) in _ITEM_KINDS else meant_kind(given)
+    if meant is None:
+        return ""
+    if meant in get_args(Kind):
+        return f" (did you mean {meant!r}?)"
+    if meant == NodeKind.PLUGIN.value:
+        return "; a plugin is found with search (kinds plugin) and installed whole by its id"
+    return f"; {'an' if meant[0] in 'aeiou' else 'a'} {meant} item is found with search (kinds {meant})"
 
 
 def unknown_said(exc: UnknownComponentError, arg: str) -> str:
