@@ -20,7 +20,7 @@ from cli_calls import run
 from files import write_file
 from mcp_in_process import tool_errors
 
-from skill_retriever.components.install.errors import UnknownNamesError
+from skill_retriever.components.install.errors import UnknownComponentError, UnknownNamesError
 from skill_retriever.components.install.resolve import resolve_all
 from skill_retriever.components.install.suggest import near_spellings
 from skill_retriever.components.view import as_view
@@ -136,3 +136,25 @@ def test_get_component_offers_the_close_names_the_caller_may_see(ix: Path) -> No
     assert SECRET not in public[0]  # hidden from this caller: never named
     assert SECRET in secops[0]
     assert "close names" not in public[1] and "no component 'zzz'" in public[1]
+
+
+@pytest.mark.parametrize(("given", "meant"), [
+    ("postgresql table design", "postgresql-table-design"),
+    ("Team_Reviewer", "team-reviewer"),
+    (" design-review", "design-review"),
+    ("team-reviewer\n", "team-reviewer"),
+])  # fmt: skip
+def test_a_name_written_with_spaces_or_underscores_is_offered_that_name_first(ix: Path, given: str, meant: str) -> None:
+    """The name compared as close names compare names (case, spaces, underscores and the
+    ends aside) was left out of the offer, as if the name itself had been tried: ``audit
+    log`` or an id pasted with a space got "no component" and no close name at all, the
+    one it meant being the closest (found in an MCP walkthrough)."""
+    index = Index.open(ix)
+    try:
+        with pytest.raises(UnknownComponentError) as caught:
+            resolve_all(as_view(index, ["public"]), [given])
+        assert caught.value.suggestions[0] == meant
+    finally:
+        index.close()
+    (said,) = tool_errors(ix, ["public"], [("get_component", {"id": given})])
+    assert f"or one of these close names: {meant}" in said, said

@@ -2,7 +2,8 @@
 
 Catalogues prefix names: an agent a plugin ships is ``comprehensive-review-code-reviewer``,
 so ``install code-reviewer`` finds nothing by that name. The names worth offering, best
-first: those that end with the given name as hyphenated parts, those that hold it as
+first: the one the given name is but for spaces, underscores and its ends (``audit log``
+for ``audit-log``; the resolver compares names only case-insensitively), those that end with the given name as hyphenated parts, those that hold it as
 hyphenated parts, then near spellings (`difflib`'s ratio, best first), each name compared
 whole and by every run of as many hyphenated parts as the given name has: a typo inside a
 prefixed name (``code-reviewr``) is close to its ``code-reviewer`` part, while the whole
@@ -79,12 +80,14 @@ def close_names(view: CallerView, ref: str) -> list[str]:
     for node in view.nodes.values():
         if node.kind in INSTALLABLE or node.kind is NodeKind.PLUGIN:
             by_key.setdefault(_key(node.name), []).append(node)
-    by_key.pop(key, None)  # the name itself answered to nothing installable: no offer of it
     keys = sorted(by_key, key=lambda k: (len(k), k))  # the shorter, the closer
+    # the name ``ref`` is but for spaces, underscores or its ends (``audit log``): the lookup
+    # (`CallerView.named`) sets only case aside, so it was not tried, and it is the likeliest meant
+    same = [key] if key in by_key else []
     ends = [k for k in keys if k.endswith(f"-{key}")]
     holds = [k for k in keys if k.startswith(f"{key}-") or f"-{key}-" in k]
     out: dict[str, None] = {}
-    for k in [*ends, *holds, *near_spellings(key, keys)]:
+    for k in [*same, *ends, *holds, *near_spellings(key, keys)]:
         for node in sorted(by_key[k], key=lambda n: n.id):
             out.setdefault(name_for(view, node), None)
         if len(out) >= _SHOWN:
