@@ -215,8 +215,9 @@ class Node:
             object.__setattr__(self, "tags", tuple(_SURROGATE_RE.sub("\ufffd", t) for t in self.tags))
         if any(has_surrogate(a) or not a.strip() for a in self.access):
             raise InvalidItemError(f"{label}: access labels must be non-blank text without unpaired surrogates")
-        object.__setattr__(self, "created", parse_timestamp(self.created, label))
-        object.__setattr__(self, "updated", parse_timestamp(self.updated, label))
+        # the field named: a node that gives both times said "timestamp 'x'" of either one
+        object.__setattr__(self, "created", parse_timestamp(self.created, f"{label}: 'created'"))
+        object.__setattr__(self, "updated", parse_timestamp(self.updated, f"{label}: 'updated'"))
         if not isinstance(self.source, str):
             raise InvalidItemError(f"{label}: source must be a string path")
         if not isinstance(self.attrs, Mapping):

@@ -162,7 +162,7 @@ def _read_nodes(
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
-            _reject(result, where, f"{label}: {exc}{_kinds_hint(item, NodeKind)}", named, rejected)
+            _reject(result, where, f"{label}: {_as_written(str(exc), item)}{_kinds_hint(item, NodeKind)}", named, rejected)
             continue
         if node.id in seen:
             message = f"{label}: duplicate node id {node.id!r}; the first one is kept: rename or remove one of them"
@@ -202,11 +202,24 @@ def _as_node(item: Any) -> Any:
     text = fixed.get("text")
     if (text is None or text == "") and isinstance(description, str) and description.strip():
         fixed["text"] = description
-    for field, aliases in TIME_ALIASES.items():
-        alias = next((a for a in aliases if a in fixed), None)
-        if field not in fixed and alias is not None:
-            fixed[field] = fixed.pop(alias)
+    for field, alias in _time_aliases(fixed).items():
+        fixed[field] = fixed.pop(alias)
     return fixed
+
+
+def _time_aliases(item: dict[str, Any]) -> dict[str, str]:
+    """``created`` / ``updated`` -> the export's name ``item`` gives that time under
+    (``created_at``), for a time it gives under no name of ours."""
+    found = {field: next((a for a in aliases if a in item), None) for field, aliases in TIME_ALIASES.items()}
+    return {field: alias for field, alias in found.items() if alias is not None and field not in item}
+
+
+def _as_written(message: str, item: object) -> str:
+    """``message`` (`Node`'s) naming a time that cannot be read by the key the file gives
+    it (``'created_at'``), not the ``'created'`` `_as_node` moved it to."""
+    for field, alias in (_time_aliases(item) if isinstance(item, dict) else {}).items():
+        message = message.replace(f": '{field}': timestamp", f": '{alias}': timestamp", 1)
+    return message
 
 
 _NODE_KINDS = frozenset(k.value for k in NodeKind)

@@ -1,0 +1,51 @@
+"""A JSON graph node whose time cannot be read: the problem names the key as the file writes it.
+
+Found walking an incident export: ``{"created": "2026-12-01", "updated": "last tuesday"}``
+was refused as ``node 'inc:2': timestamp 'last tuesday' is not ISO-8601``, naming neither
+``updated`` nor, for a time under an export's name, ``created_at``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from files import write_file
+
+from skill_retriever.indexing import index_sources
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[Index]:
+    opened = Index.open(tmp_path / "idx", embedder=HashingEmbedder(64), create=True)
+    yield opened
+    opened.close()
+
+
+def _problems(index: Index, tmp_path: Path, node: dict[str, Any]) -> list[str]:
+    graph = {"nodes": [{"id": "inc:1", "kind": "incident", "name": "checkout 500s", "text": "Checkout failed."},
+                       {"id": "inc:2", "kind": "incident", "name": "payments slow", "text": "Payments timed out.", **node}]}
+    path = write_file(tmp_path / "ops", "incidents.json", json.dumps(graph))
+    run = index_sources(index, path)
+    assert set(index.snapshot().nodes) == {"inc:1"}  # the rest of the file is indexed
+    return [p.message for p in run.sources[0].problems]
+
+
+@pytest.mark.parametrize(("node", "key", "value"), [
+    ({"created": "2026-12-01", "updated": "last tuesday"}, "updated", "'last tuesday'"),
+    ({"created": "2026-02-30", "updated": "2026-12-01"}, "created", "'2026-02-30'"),
+    ({"created_at": "Thu, 03 Dec 2026 10:00:00 +0000"}, "created_at", "'Thu, 03 Dec 2026 10:00:00 +0000'"),
+    ({"updatedAt": "soon"}, "updatedAt", "'soon'"),
+])
+def test_a_bad_time_is_named_by_its_key_as_written(
+    index: Index, tmp_path: Path, node: dict[str, Any], key: str, value: str
+) -> None:
+    [message] = _problems(index, tmp_path, node)
+    assert f"'{key}': timestamp {value} is not ISO-8601" in message
+    assert "inc:2" in message
+
