@@ -133,7 +133,7 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
         try:
             dt = datetime.fromtimestamp(float(value), tz=UTC)
         except (OverflowError, OSError, ValueError) as exc:  # NaN, inf, year 10000+
-            unit = " (it looks like milliseconds: divide by 1000, or write ISO-8601)" if abs(value) >= _EPOCH_MS else ""
+            unit = " (it looks like milliseconds: divide by 1000, or write ISO-8601)" if _milliseconds(value) else ""
             raise InvalidItemError(
                 f"{item}: timestamp {value!r} is not a valid time in epoch seconds{unit}"
             ) from exc
@@ -159,6 +159,18 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     except OverflowError:  # 9999-12-31T23:59:59-05:00 is in year 10000 in UTC: "for ever"
         return (datetime.max if dt.year > 1 else datetime.min).replace(tzinfo=UTC)
     return dt
+
+
+def _milliseconds(value: float) -> bool:
+    """Whether ``value``, no time in epoch seconds, is one in milliseconds: 1e300 is in
+    neither, and "divide by 1000" would not help."""
+    if not abs(value) >= _EPOCH_MS:  # NaN too
+        return False
+    try:
+        datetime.fromtimestamp(value / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

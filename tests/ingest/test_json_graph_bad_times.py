@@ -2,7 +2,8 @@
 
 Found walking an incident export: ``{"created": "2026-12-01", "updated": "last tuesday"}``
 was refused as ``node 'inc:2': timestamp 'last tuesday' is not ISO-8601``, naming neither
-``updated`` nor, for a time under an export's name, ``created_at``.
+``updated`` nor, for a time under an export's name, ``created_at``; and ``"created": 1e300``
+was said to "look like milliseconds: divide by 1000", which gives no time either.
 """
 
 from __future__ import annotations
@@ -49,3 +50,8 @@ def test_a_bad_time_is_named_by_its_key_as_written(
     assert f"'{key}': timestamp {value} is not ISO-8601" in message
     assert "inc:2" in message
 
+
+def test_a_number_too_large_even_for_milliseconds_is_not_called_milliseconds(index: Index, tmp_path: Path) -> None:
+    [message] = _problems(index, tmp_path, {"created": 1e300})
+    assert "'created': timestamp 1e+300 is not a valid time in epoch seconds" in message
+    assert "milliseconds" not in message
