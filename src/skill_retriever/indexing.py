@@ -62,6 +62,7 @@ from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.toolret import jsonl_source
 from skill_retriever.json_text import dumps  # noqa: F401  (re-exported: its old home, `indexing.dumps`)
 from skill_retriever.model import Node
+from skill_retriever.moved_sources import moved_here
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import api_args, run_marks
 from skill_retriever.stores.index import Index, WriteReport
@@ -308,6 +309,8 @@ def index_sources(
         check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
         result.problems += held_twice(_held(index), origin, path, index.path)
         result.problems += holds_sources_inside(_held(index), origin, path, result.nodes, index.path)
+        if source_kind in ("skills", "docs"):  # ids begin with the name: a moved folder is a second source
+            result.problems += moved_here(_held(index), origin, path, result.nodes, index.path)
         if (starred := star_access_note(result.nodes)) is not None:
             result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)

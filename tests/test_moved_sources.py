@@ -1,0 +1,60 @@
+"""A folder of documents renamed (or moved) and indexed at its new path.
+
+Found in a walkthrough: ``mv runbooks runbooks-2026 && skill-retriever index
+runbooks-2026`` indexed the files as a second source without a word, the old one staying
+(its folder gone); every answer then led with the old copy, ``file:`` naming a file that no
+longer exists and the real one only under ``also at``. Only ``stats`` said the old folder
+was gone. The run now says which held source, gone from disk, it read again, and the
+``remove-source`` that takes the old copy out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from files import write_file
+
+from skill_retriever.indexing import index_sources
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[Index]:
+    opened = Index.open(tmp_path / "idx", embedder=HashingEmbedder(64), create=True)
+    yield opened
+    opened.close()
+
+
+def _runbooks(root: Path) -> Path:
+    write_file(root, "restore.md", "# Restore\n\nRestore Postgres from the nightly backup.\n")
+    write_file(root, "ops/failover.md", "# Failover\n\nPromote the replica.\n")
+    return root
+
+
+def _notes(run_sources: list[object]) -> list[str]:
+    return [p.message for r in run_sources for p in r.problems]  # type: ignore[attr-defined]
+
+
+def test_a_renamed_folder_names_the_source_gone_from_disk_it_repeats(index: Index, tmp_path: Path) -> None:
+    old = _runbooks(tmp_path / "runbooks")
+    index_sources(index, old)
+    new = old.rename(tmp_path / "runbooks-2026")
+    run = index_sources(index, new)
+    [note] = [m for m in _notes(run.sources) if "gone from disk" in m]
+    assert "'runbooks'" in note and str(old) in note
+    assert "holds 2 of the item(s) this run read" in note
+    assert f"remove-source runbooks --index-dir {index.path}" in note
+
+
+def test_no_note_when_the_old_folder_is_still_there_or_the_files_differ(index: Index, tmp_path: Path) -> None:
+    old = _runbooks(tmp_path / "runbooks")
+    index_sources(index, old)
+    copy = _runbooks(tmp_path / "copy")  # a copy on purpose: the old folder is there
+    assert not [m for m in _notes(index_sources(index, copy).sources) if "gone from disk" in m]
+    other = tmp_path / "other"
+    write_file(other, "restore.md", "# Restore\n\nRestore Redis from its snapshot.\n")  # same path, other text
+    old.rename(tmp_path / "gone")
+    assert not [m for m in _notes(index_sources(index, other).sources) if "gone from disk" in m]
