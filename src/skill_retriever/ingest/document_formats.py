@@ -1,0 +1,47 @@
+"""Files of a documents folder in a document format it does not read: said, in one note.
+
+A docs folder often holds pages beside the Markdown that this reader cannot take (HTML
+from a site generator, AsciiDoc, PDF or Word files). Left out without a word, a folder of
+forty HTML pages and two Markdown files indexed "2 nodes, 0 problems". Only formats that
+hold documents are named: images, scripts and data beside the documents are no
+documents, and a note on each would bury the ones that matter.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+
+from skill_retriever.ingest.result import Problem
+
+__all__ = ["unread_formats"]
+
+#: Suffixes (lower case) of documents in formats the documents read does not parse.
+UNREAD_SUFFIXES = frozenset({
+    ".htm", ".html", ".xhtml", ".adoc", ".asciidoc", ".asc", ".org", ".textile", ".wiki", ".mediawiki",
+    ".tex", ".rtf", ".pdf", ".doc", ".docx", ".odt", ".pages", ".epub", ".ipynb",
+})  # fmt: skip
+
+#: How many of the files the note names.
+NAMED = 3
+
+
+def unread_formats(root: Path, files: Iterable[str], read: Iterable[str], documents: Iterable[str]) -> list[Problem]:
+    """One note on the ``files`` (relative POSIX paths below ``root``) in a document format
+    not read (`UNREAD_SUFFIXES`), counted by suffix and the first few named; none when
+    there are none. ``read`` holds the suffixes that are read, for the advice; a file that
+    one of the ``documents`` read leads to (``one.md -> notes.org``) is read through it."""
+    through = {os.path.realpath(root / rel) for rel in documents}
+    left = sorted(rel for rel in files
+                  if PurePosixPath(rel).suffix.lower() in UNREAD_SUFFIXES and os.path.realpath(root / rel) not in through)
+    if not left:
+        return []
+    counts = Counter(PurePosixPath(rel).suffix.lower() for rel in left)
+    by_suffix = ", ".join(f"{s} {n}" for s, n in sorted(counts.items(), key=lambda c: (-c[1], c[0])))
+    named = ", ".join(left[:NAMED]) + (f" and {len(left) - NAMED} more" if len(left) > NAMED else "")
+    return [Problem(str(root), (
+        f"left out {len(left)} file(s) in formats not read as documents ({by_suffix}: {named}); "
+        f"documents are {', '.join(sorted(read))} files: save these as Markdown or plain text to index them"
+    ), read_whole=True)]
