@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from cli_calls import run
 from files import write_file
 
 from skill_retriever.ingest.documents import ingest_documents
@@ -40,3 +42,16 @@ def test_no_note_when_every_document_is_read(tmp_path: Path) -> None:
     write_file(root, "a.md", "# Alpha\n\nAlpha steps.\n")
     write_file(root, "diagram.png", b"\x89PNG\r\n")
     assert not ingest_documents(root).problems
+
+
+@pytest.mark.parametrize("name", ["guide.html", "manual.PDF", "notes.adoc"])
+def test_one_file_in_a_format_not_read_is_refused_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``index docs/guide.html`` said "is not a .json file; point at a folder or a JSON
+    graph file", as if a JSON graph were what the user meant."""
+    path = write_file(tmp_path / "docs", name, "<h1>Guide</h1>")
+    code, out, err = run(capsys, "index", path, "--index-dir", tmp_path / "ix", "--embedder", "hashing-64")
+    assert code == 2 and not out
+    assert f"{path}: {Path(name).suffix.lower()} is a format not read as a document" in err
+    assert ".json" not in err and ".md" in err

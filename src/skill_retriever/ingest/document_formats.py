@@ -16,7 +16,11 @@ from pathlib import Path, PurePosixPath
 
 from skill_retriever.ingest.result import Problem
 
-__all__ = ["unread_formats"]
+__all__ = ["READ_SUFFIXES", "unread_format", "unread_formats"]
+
+#: The suffixes (lower case) of the files read as documents (`documents.DOCUMENT_SUFFIXES`),
+#: in the order the messages name them.
+READ_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
 
 #: Suffixes (lower case) of documents in formats the documents read does not parse.
 UNREAD_SUFFIXES = frozenset({
@@ -24,15 +28,17 @@ UNREAD_SUFFIXES = frozenset({
     ".tex", ".rtf", ".pdf", ".doc", ".docx", ".odt", ".pages", ".epub", ".ipynb",
 })  # fmt: skip
 
+_READ = ", ".join(READ_SUFFIXES)
+
 #: How many of the files the note names.
 NAMED = 3
 
 
-def unread_formats(root: Path, files: Iterable[str], read: Iterable[str], documents: Iterable[str]) -> list[Problem]:
+def unread_formats(root: Path, files: Iterable[str], documents: Iterable[str]) -> list[Problem]:
     """One note on the ``files`` (relative POSIX paths below ``root``) in a document format
     not read (`UNREAD_SUFFIXES`), counted by suffix and the first few named; none when
-    there are none. ``read`` holds the suffixes that are read, for the advice; a file that
-    one of the ``documents`` read leads to (``one.md -> notes.org``) is read through it."""
+    there are none. A file that one of the ``documents`` read leads to (``one.md ->
+    notes.org``) is read through it, and not counted."""
     through = {os.path.realpath(root / rel) for rel in documents}
     left = sorted(rel for rel in files
                   if PurePosixPath(rel).suffix.lower() in UNREAD_SUFFIXES and os.path.realpath(root / rel) not in through)
@@ -43,5 +49,15 @@ def unread_formats(root: Path, files: Iterable[str], read: Iterable[str], docume
     named = ", ".join(left[:NAMED]) + (f" and {len(left) - NAMED} more" if len(left) > NAMED else "")
     return [Problem(str(root), (
         f"left out {len(left)} file(s) in formats not read as documents ({by_suffix}: {named}); "
-        f"documents are {', '.join(sorted(read))} files: save these as Markdown or plain text to index them"
+        f"documents are {_READ} files: save these as Markdown or plain text to index them"
     ), read_whole=True)]
+
+
+def unread_format(path: Path) -> str | None:
+    """Why ``path``, one file given to ``index``, is not read, when it is a document in a
+    format not read (`UNREAD_SUFFIXES`); None for any other file."""
+    suffix = path.suffix.lower()
+    if suffix not in UNREAD_SUFFIXES:
+        return None
+    return (f"{path}: {suffix} is a format not read as a document; documents are "
+            f"{_READ} files: save it as Markdown or plain text to index it")

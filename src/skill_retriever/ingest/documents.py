@@ -66,7 +66,7 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.document_aliases import OnDiskIds, alias_notes, fold_links
-from skill_retriever.ingest.document_formats import unread_formats
+from skill_retriever.ingest.document_formats import READ_SUFFIXES, unread_formats
 from skill_retriever.ingest.document_links import link_edges
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
@@ -83,7 +83,7 @@ from skill_retriever.ingest.walk import walk_files
 from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
 
 #: The suffixes (lower case) of the files read as documents.
-DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
+DOCUMENT_SUFFIXES = frozenset(READ_SUFFIXES)
 #: What the walk's notes call the folder (`walk.walk_files`): no repository, as a skills one is.
 DOCUMENTS_SOURCE = "documents folder"
 #: Frontmatter is what Markdown carries; in an .rst or .txt file a block that does not
@@ -159,7 +159,7 @@ def ingest_documents(
     # A folded link's note replaces the walk's (which says a same-named link is read twice).
     said = folded.paths(base)
     result.problems += [p for p in walked if _about_documents(p) and Path(p.path) not in said]
-    result.problems += alias_notes(base, folded) + unread_formats(base, every, DOCUMENT_SUFFIXES, folded.read)
+    result.problems += alias_notes(base, folded) + unread_formats(base, every, folded.read)
     bodies: dict[str, str] = {}
     ids: dict[str, str] = {}
     for rel in folded.read:

@@ -50,6 +50,7 @@ from typing import Any, Literal
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
+from skill_retriever.ingest.document_formats import unread_format
 from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
@@ -96,6 +97,8 @@ def jsonl_source(path: Path) -> Literal["toolret"]:
         return "toolret"
     if path.suffix.lower() == ".jsonl":
         raise IngestError(jsonl_advice(path))
+    if (unread := unread_format(path)) is not None:  # guide.html: no JSON graph was meant
+        raise IngestError(unread)
     raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
 
 
