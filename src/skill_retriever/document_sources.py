@@ -13,10 +13,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError
+from skill_retriever.ingest.document_formats import READ_SUFFIXES
 from skill_retriever.ingest.provenance import Provenance, source_root
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node, NodeKind
@@ -54,7 +57,9 @@ def read_as_documents(result: IngestResult) -> bool:
     return any(p.message == READ_AS_DOCUMENTS for p in result.problems)
 
 
-def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str | None) -> Provenance:
+def document_file_origin(
+    held: Mapping[str, Node], file: Path, source_name: str | None, index_dir: Word | None = None
+) -> Provenance:
     """The source one document ``file`` is read in: with ``source_name``, its own folder
     under that name; else the innermost documents-only source the index holds whose
     folder holds the file; else its own folder, named after it.
@@ -62,8 +67,10 @@ def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str 
     Raises:
         IngestError: No ``source_name``, and the file's own folder is the root of a source
             of other items (a skills repository): the document would join that source,
-            whose next read would take it out again.
+            whose next read would take it out again. ``file`` is a link out of the folder
+            whose read skips it (`_refuse_link_out`).
     """
+    _refuse_link_out(held, file, index_dir)
     if source_name is None:
         folder = source_root(file)
         sources = _kinds_by_source(held)
@@ -82,3 +89,25 @@ def document_file_origin(held: Mapping[str, Node], file: Path, source_name: str 
                 "the folder again"
             )
     return Provenance.of(file, source_name)
+
+
+def _refuse_link_out(held: Mapping[str, Node], file: Path, index_dir: Word | None) -> None:
+    """Refuse ``file`` when it is a link to a file outside the documents folder it lies in
+    (the documents source the index holds around it, else its own folder), which that
+    folder's read skips (`walk`): read here, it became a source named after the folder
+    it leads to, which no read of the folder ever took out. ``index_dir`` is named in the
+    command it advises."""
+    folder = Path(os.path.realpath(file.absolute().parent))
+    target = Path(os.path.realpath(file))
+    if target.is_relative_to(folder):
+        return
+    around = [Path(root) for (_, root), kinds in _kinds_by_source(held).items()
+              if kinds == {NodeKind.DOCUMENT} and folder.is_relative_to(root)]
+    root = min(around, key=lambda r: len(r.parts), default=folder)
+    if not target.is_relative_to(root):
+        kind = [] if target.suffix.lower() in READ_SUFFIXES else ["--kind", "docs"]  # /etc/hostname: no suffix
+        raise IngestError(
+            f"{file} is a symbolic link to a file outside the documents folder {root}: skipped "
+            f"(it leads to {target}), as a read of that folder skips it; index that file itself "
+            f"(`{command(['index', target, *kind], index_dir)}`), or copy it into the folder"
+        )

@@ -276,7 +276,7 @@ def index_sources(
         )
     kinds = [kind or detect_source(path, _held(index), index.path) for path in paths]
     origins = [
-        document_file_origin(_held(index), path, source_name) if k == "docs" and path.is_file()
+        document_file_origin(_held(index), path, source_name, index.path) if k == "docs" and path.is_file()
         else Provenance.of(path, source_name)
         for path, k in zip(paths, kinds, strict=True)
     ]

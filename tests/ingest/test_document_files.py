@@ -108,3 +108,34 @@ def test_the_cli_indexes_one_file_and_names_it_under_a_source_name(
     assert main(["index", str(skill), "--kind", "docs", "--index-dir", index_dir]) == 0  # told: a document
     assert main(["index", str(tmp_path / "notes" / "gone.md"), "--index-dir", index_dir]) != 0
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_link_to_a_file_outside_the_folder_is_refused_as_its_folder_read_skips_it(
+    tmp_path: Path, index: Index
+) -> None:
+    """``index docs/out.md``, a link to ``/elsewhere/notes.md``, made a source named
+    ``elsewhere`` holding ``elsewhere/notes.md``, where the folder's read skips the link
+    ("symbolic link to a file outside the documents folder"); the next read of ``docs``
+    never took it out."""
+    root = _docs(tmp_path)
+    target = write_file(tmp_path / "elsewhere", "notes.md", "# Notes\n\nPrivate notes.\n")
+    (root / "out.md").symlink_to(target)
+    (root / "ops" / "alias.md").symlink_to("../a.md")  # inside the folder: read as a.md
+    with index:
+        index_sources(index, [root], calibrate=False)
+        before = set(index.snapshot().nodes)
+        for path in (root / "out.md", tmp_path / "fresh" / "out.md"):  # in a held source, and in none
+            if not path.exists():
+                path.parent.mkdir()
+                path.symlink_to(target)
+            with pytest.raises(IngestError) as caught:
+                index_sources(index, [path], calibrate=False)
+            message = str(caught.value)
+            assert "symbolic link to a file outside the documents folder" in message
+            assert str(target) in message and f"index {target}" in message
+        assert set(index.snapshot().nodes) == before
+        (root / "host.md").symlink_to(write_file(tmp_path / "etc", "hostname", "box\n"))  # no suffix: say --kind docs
+        with pytest.raises(IngestError, match=r"index \S+/etc/hostname --kind docs"):
+            index_sources(index, [root / "host.md"], calibrate=False)
+        index_sources(index, [root / "ops" / "alias.md"], calibrate=False)
+        assert set(index.snapshot().nodes) == before
