@@ -60,6 +60,7 @@ from skill_retriever.ingest.provenance import (
 from skill_retriever.ingest.result import IngestResult, Problem
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
 from skill_retriever.ingest.toolret import jsonl_source
+from skill_retriever.ingest.walk import refuse_special
 from skill_retriever.json_text import dumps  # noqa: F401  (re-exported: its old home, `indexing.dumps`)
 from skill_retriever.model import Node
 from skill_retriever.moved_sources import moved_here
@@ -274,6 +275,7 @@ def index_sources(
             f"--source-name names one source, but {len(paths)} paths were given; "
             "index them one at a time"
         )
+    refuse_special(paths)  # a named pipe given as the source: said so, never read
     kinds = [kind or detect_source(path, _held(index), index.path) for path in paths]
     origins = [
         document_file_origin(_held(index), path, source_name, index.path) if k == "docs" and path.is_file()

@@ -22,9 +22,13 @@ from pathlib import Path
 import pytest
 from files import write_file
 
+from skill_retriever.exceptions import IngestError
+from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.documents import ingest_documents
 from skill_retriever.ingest.skill_records import RecordError, read_text
 from skill_retriever.ingest.skills import ingest_skill_repo
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 
@@ -99,3 +103,17 @@ def test_read_text_refuses_a_pipe_without_waiting_on_it(tmp_path: Path, pipes: l
     """A pipe that took a listed file's place before it was read."""
     with pytest.raises(RecordError, match=r"not a regular file \(a named pipe, socket or device\); skipped"):
         read_text(_fifo(tmp_path / "SKILL.md", pipes), 1_000)
+
+
+@pytest.mark.parametrize("kind", [None, "docs", "skills"])
+def test_a_pipe_given_as_the_source_is_refused_as_what_it_is(
+    tmp_path: Path, pipes: list[Path], kind: str | None
+) -> None:
+    """``index docs/pipe.md`` said "skills repository 'docs/pipe.md' is not a folder; pass
+    the repository's root" (with --kind docs, "documents folder ... is not a folder")."""
+    pipe = _fifo(tmp_path / "docs/pipe.md", pipes)
+    with (Index.open(tmp_path / "ix", embedder=HashingEmbedder(64), create=True) as index,
+          pytest.raises(IngestError) as caught):
+        index_sources(index, [pipe], kind)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(f"{pipe} is a named pipe, not a file or folder")
+    assert "repository" not in str(caught.value)

@@ -25,8 +25,10 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
+from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.result import Problem, Unread
 
 SKIP_DIRS = frozenset(
@@ -153,6 +155,20 @@ def _special(entry: os.DirEntry[str], path: Path) -> Problem | None:
     except OSError:
         return None  # gone or unreadable: reading it files the problem, as for any file
     return _skip_note(path, f"{_what_special(path)}, not a regular file: skipped")
+
+
+def refuse_special(paths: Iterable[Path]) -> None:
+    """Refuse a source path that is neither a file nor a folder (a named pipe, a socket, a
+    device): read as a folder it was said to be "not a folder; pass the repository's
+    root", and read as a file it would wait on its writer.
+
+    Raises:
+        IngestError: Saying what the first such path is.
+    """
+    for path in paths:
+        if path.exists() and not path.is_file() and not path.is_dir():
+            raise IngestError(f"{path} is {_what_special(path)}, not a file or folder; give a folder, "
+                              "a document file or a JSON graph")
 
 
 def _what_special(path: Path) -> str:
