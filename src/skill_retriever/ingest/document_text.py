@@ -10,7 +10,7 @@ included), code blocks, tables, lists, HTML, images, rules and RST directives ar
 and are passed over. Inline markup is taken out so that the
 description reads as text (a link keeps its words, inline code its code), and it is cut
 at a word to `DESCRIPTION_CHARS`. Nothing inside a fenced code block (````` ``` ````` or
-``~~~``) counts as a heading, a paragraph or a link (`prose_lines`).
+``~~~``) or an HTML comment counts as a heading, a paragraph or a link (`prose_lines`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ DESCRIPTION_CHARS = 300
 MARKUP_CHARS = 2_000
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_COMMENT_RE = re.compile(r"^[ \t]*<!--")
 _ATX_H1_RE = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ATX_ANY_RE = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 #: A line that underlines (or overlines) a title: ``===`` at least three long.
@@ -59,9 +60,14 @@ _SPACE_RE = re.compile(r"\s+")
 
 def prose_lines(body: str) -> Iterator[tuple[int, str]]:
     """The lines of ``body`` with their numbers, those inside fenced code blocks left out
-    (a block left open runs to the end, as Markdown renders it)."""
-    fence = ""
+    (a block left open runs to the end, as Markdown renders it), and those of an HTML
+    comment that begins a line (``<!--`` to the line holding ``-->``): it renders as
+    nothing, and its inner lines, not beginning with ``<``, read as a paragraph."""
+    fence, comment = "", False
     for number, line in enumerate(body.split("\n")):
+        if comment:
+            comment = "-->" not in line
+            continue
         opened = _FENCE_RE.match(line)
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -69,6 +75,9 @@ def prose_lines(body: str) -> Iterator[tuple[int, str]]:
             continue
         if opened:
             fence = opened.group(1)
+            continue
+        if _COMMENT_RE.match(line):
+            comment = "-->" not in line[line.index("<!--") + 4:]
             continue
         yield number, line
 
