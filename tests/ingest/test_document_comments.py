@@ -14,6 +14,7 @@ from files import write_file
 
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.documents import ingest_documents
+from skill_retriever.ingest.mdx_text import without_mdx_syntax
 from skill_retriever.model import EdgeKind
 
 
@@ -37,3 +38,19 @@ def test_a_link_inside_a_comment_makes_no_edge_and_text_after_it_counts(tmp_path
     a = next(n for n in result.nodes if n.id == "docs/a.md")
     assert a.description == "Alpha steps, see c."
     assert {(e.source, e.target) for e in result.edges if e.kind is EdgeKind.MENTIONS} == {("docs/a.md", "docs/c.md")}
+
+
+def test_an_mdx_comment_is_no_text_and_keeps_the_lines() -> None:
+    """``{/* a note */}``, MDX's comment (it has no HTML comments), was the page's text and
+    its description."""
+    body = "{/* a JSX comment */}\n\nRotate the keys.\n{/* two\nlines */} Then `{/* in code */}` stays.\n{/* open"
+    out = without_mdx_syntax(body)
+    assert out.split("\n") == ["", "", "Rotate the keys.", "", "Then `{/* in code */}` stays.", "{/* open"]
+    assert first_paragraph(without_mdx_syntax("{/* note */}\n\nRotate the keys.\n")) == "Rotate the keys."
+
+
+def test_crafted_mdx_comments_are_read_in_one_pass() -> None:
+    body = "{/* */}" * 100_000 + "\n" + "{/*" * 200_000  # openers no close follows: kept, looked at once
+    assert without_mdx_syntax(body) == "\n" + "{/*" * 200_000
+    in_code = "`{/*` " * 100_000 + "*/}"  # openers in code, one close at the end: found once
+    assert without_mdx_syntax(in_code) == in_code.strip()

@@ -16,6 +16,7 @@ fence and the code in it are kept as written, only the fence's own indentation o
   ``<>`` ``</>``; the text between an opening and a closing tag stays. A ``<`` that opens
   no tag (``a < b``, an autolink ``<https://...>``) and one inside inline code
   (`` `<Tabs>` ``) stay;
+- a JSX comment ``{/* ... */}`` goes (MDX has no HTML comments), over several lines too;
 - the lines are dedented (and trailing white space goes): MDX has no indented code
   blocks, and the text a component wraps is usually indented under it, which Markdown
   would read as code.
@@ -85,7 +86,7 @@ def _prose(lines: list[str]) -> list[str]:
         elif not esm and _ESM_RE.match(line):
             esm = True
         kept.append("" if esm else line)
-    text = "\n".join(kept)
+    text = _without_comments("\n".join(kept))
     code = _code_spans(text)
     starts = [a for a, _ in code]
 
@@ -96,6 +97,27 @@ def _prose(lines: list[str]) -> list[str]:
         return "\n" * found.group().count("\n")  # the tag's lines stay, blank
 
     return [line.strip() for line in _TAG_RE.sub(drop, text).split("\n")]
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its JSX comments (``{/* ... */}``, over several lines too: MDX has
+    no HTML comments), their lines kept blank; one in inline code stays, and so does an
+    opener no ``*/}`` follows. One pass: the search for a close stops at the first miss."""
+    code = _code_spans(text)
+    starts = [a for a, _ in code]
+    out: list[str] = []
+    pos, close = 0, -1
+    while (a := text.find("{/*", pos)) >= 0:
+        if close < a + 3:  # the close found last still follows: not searched for again
+            close = text.find("*/}", a + 3)
+            if close < 0:
+                break
+        at = bisect.bisect_right(starts, a) - 1
+        inside = at >= 0 and code[at][1] > a
+        end = code[at][1] if inside else close + 3  # in code: go on after the code span
+        out += [text[pos:a], text[a:end] if inside else "\n" * text.count("\n", a, end)]
+        pos = end
+    return "".join(out) + text[pos:]
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:
