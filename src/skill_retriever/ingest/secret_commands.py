@@ -21,7 +21,7 @@ That command, ``flyctl secrets set NAME=X`` and ``kubectl create secret generic 
 whatever the name (``DEPLOY_SSH``, ``DATABASE_URL``): `secret_setters`.
 A client's own password flag (``docker login -p X``, ``keytool -storepass X``,
 ``openssl enc -k X``, ``mysql -pX``, ``curl -u user:X``) is read as hook commands read
-it (`secrets.client_passwords`, `secrets.curl_users`: only in the simple command the
+it (`client_passwords`, `client_passwords.curl_users`: only in the simple command the
 client starts, where ``-p`` is no port), its value redacted when it is a literal secret.
 
 Every pattern is linear: quantifiers are possessive and a name or value is bounded.
@@ -32,9 +32,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from skill_retriever.ingest.client_passwords import SIMPLE_COMMAND_RE, client_passwords, curl_users
 from skill_retriever.ingest.secret_setters import GH_SECRET_RE, redact_secret_commands
 from skill_retriever.ingest.secret_values import PROSE_VALUE
-from skill_retriever.ingest.secrets import _SIMPLE_COMMAND_RE, client_passwords, curl_users
 
 __all__ = [
     "CALL_RE",
@@ -90,4 +90,4 @@ def redact_clients(line: str, masked: Callable[[re.Match[str]], str], secret: Ca
     def segment(m: re.Match[str]) -> str:
         return client_passwords(curl_users(m[0], secret), one)
 
-    return _SIMPLE_COMMAND_RE.sub(segment, line)
+    return SIMPLE_COMMAND_RE.sub(segment, line)

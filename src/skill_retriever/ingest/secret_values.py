@@ -20,6 +20,7 @@ __all__ = [
     "PROSE_VALUE",
     "SCHEME_BEFORE_RE",
     "SCHEME_WORD",
+    "SHELL_VALUE",
     "is_placeholder",
     "is_reference",
     "literal_phrase",
@@ -57,7 +58,10 @@ AUTHORIZATION_NAME = r"(?:proxy-)?authorization"
 SCHEME_WORD = (
     r"(?=[A-Za-z0-9-]{1,24}+(?![A-Za-z0-9-]))[0-9]{0,3}+[A-Za-z]++[0-9]*+(?:-(?:[A-Za-z]++[0-9]*+|[0-9]++))*+"
 )
-#: A value in prose, one word as `secrets._VALUE` reads a shell word (quoted, bare, a
+#: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open
+#: (the command rules', `secrets` and `client_passwords`).
+SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
+#: A value in prose, one word as `SHELL_VALUE` reads a shell word (quoted, bare, a
 #: quote left open), on one line, but for ``&``, which in prose is part of a password
 #: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is
 #: none: `prose_secrets` looks again inside a value, and the bound keeps that linear).

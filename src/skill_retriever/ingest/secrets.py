@@ -29,7 +29,6 @@ index run): no pattern that can start anywhere in a long run rescans it from eac
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from skill_retriever.ingest.auth_params import (
@@ -39,16 +38,22 @@ from skill_retriever.ingest.auth_params import (
     redact_auth_params,
     secret_header_name,
 )
+from skill_retriever.ingest.client_passwords import (
+    client_passwords,
+    curl_users,
+    redact_client_passwords,
+)
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
-from skill_retriever.ingest.secret_formats import REDACTED, redact_formats, replace_group
+from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
     SCHEME_BEFORE_RE,
+    SHELL_VALUE,
     is_placeholder,
     is_reference,
     literal_secret,
@@ -59,7 +64,8 @@ from skill_retriever.ingest.secret_values import (
 )
 from skill_retriever.ingest.word_lines import on_words
 
-# `redact_urls` (`secret_urls`) and `secret_name` (`secret_values`) are re-exported: they lived here.
+# `redact_urls` (`secret_urls`), `secret_name` (`secret_values`), `client_passwords` and
+# `curl_users` (`client_passwords`) are re-exported: they lived here.
 __all__ = [
     "REDACTED",
     "SECRET_RE",
@@ -81,8 +87,6 @@ SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
-#: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open.
-_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
 #: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
 #: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
 #: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``).
@@ -92,11 +96,11 @@ _ASSIGNMENT_NAME_RE = re.compile(
 #: Its value: a word, or an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
 #: kept, `masked_values`), a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``).
 _ASSIGNMENT_RE = re.compile(
-    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + _VALUE + ")"
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
 )
 #: A flag and the value after it: ``--api-key X``, ``--token=X``.
 _FLAG_RE = re.compile(
-    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + _VALUE + ")"
+    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
 )
 #: More words of a header value up to the quote that ends it (``"Bearer a b"``), taken
 #: only inside quotes: the header's own (``hq``, open at the colon) or the value's
@@ -137,40 +141,7 @@ _JSON_PAIR_RE = re.compile(
     r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
     r"""(?:(?i:""" + AUTH_SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
-#: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
-#: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
-#: to other programs (``date -u +%H:%M``).
-_SIMPLE_COMMAND_RE = re.compile(r"[^;&|()\n]+")
-_CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
-_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + _VALUE + ")")
-#: Clients that take a password in a short flag, each with that flag, redacted in the
-#: simple command the client starts (as curl's ``-u``: to other programs ``-p`` is a port,
-#: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
-#: password and names a database), sshpass's ``-p PASS`` among its own options before the
-#: command it runs (``sshpass -p X ssh -p 2222 host``), redis-cli's ``-a PASS`` /
-#: ``--pass PASS``, mongosh's and the mongo tools' ``-p PASS``, a registry login's ``-p
-#: PASS`` (``docker login``: ``docker run -p`` publishes a port), openssl's ``-k PASS``
-#: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
-#: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
-#: ``-dest``; ``-storepass:env`` names a variable).
-_ONE_VALUE = r"(?>" + _VALUE + ")"
-_MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
-_SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
-_CLIENT_PASSWORDS = tuple(
-    (
-        re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
-        re.compile(flag + r"(?P<val>" + _ONE_VALUE + ")"),
-    )
-    for program, flag in (
-        (_MYSQL, r"(?<![\w-])-p"),
-        ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
-        ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
-        (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
-        (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
-        ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
-        ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
-    )
-)
+
 
 
 def redact_args(args: list[str]) -> list[str]:
@@ -269,7 +240,7 @@ def redact_command(command: str) -> str:
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
-    return _SIMPLE_COMMAND_RE.sub(_client_passwords, _SIMPLE_COMMAND_RE.sub(_curl_users, text))
+    return redact_client_passwords(text)
 
 
 def _redact_cookies(line: str) -> str:
@@ -347,54 +318,3 @@ def _secret_flag(m: re.Match[str]) -> bool:
     if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
     return m["eq"] is not None or not m["val"].startswith("-")
-
-
-def _client_passwords(m: re.Match[str]) -> str:
-    """One simple command with the password flags of the clients it runs redacted
-    (`_CLIENT_PASSWORDS`); a value that starts with ``-`` is the next option."""
-    return client_passwords(m[0], _masked_value(lambda v: not v["val"].startswith("-")))
-
-
-def client_passwords(segment: str, masked: Callable[[re.Match[str]], str]) -> str:
-    """One simple command with each password flag of the clients it runs
-    (`_CLIENT_PASSWORDS`: a match whose ``val`` group is the password) passed through
-    ``masked``; prose (`prose_secrets`) redacts only a literal secret there."""
-    for program_re, flag_re in _CLIENT_PASSWORDS:
-        program = program_re.search(segment)
-        if program is not None:
-            segment = segment[: program.end()] + flag_re.sub(masked, segment[program.end() :])
-    return segment
-
-
-def _curl_users(m: re.Match[str]) -> str:
-    """One simple command with the passwords of the ``-u`` options after its ``curl``
-    redacted (`_curl_user`)."""
-    return curl_users(m[0], lambda password: True)
-
-
-def curl_users(segment: str, secret: Callable[[str], bool]) -> str:
-    """One simple command with the passwords of the ``-u`` options after its ``curl``
-    redacted where ``secret`` says the password (quotes and all) is one (`_curl_user`)."""
-    curl = _CURL_RE.search(segment)
-    if curl is None:
-        return segment
-    return segment[: curl.end()] + _CURL_USER_RE.sub(lambda m: _curl_user(m, secret), segment[curl.end() :])
-
-
-def _curl_user(m: re.Match[str], secret: Callable[[str], bool]) -> str:
-    """curl's ``-u user:password`` with the password redacted (the user name kept);
-    ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
-    value = m["val"]
-    user, colon, password = value.partition(":")
-    at = m.start("val")  # ``-u 'user:$ecretP4ss'``: a quoted ``$`` is literal (`is_reference`)
-    if not colon or is_reference(value, m.string, at) or is_placeholder(password):
-        return m[0]
-    if is_reference(password, m.string, at + len(user) + 1):
-        return m[0]
-    if not secret(password):
-        return m[0]
-    quote = value[0] if value[0] in "\"'" else ""
-    closed = quote if len(value) > 1 and value.endswith(quote) and quote else ""
-    if not password.rstrip("\"'"):
-        return m[0]  # ``-u user:`` asks for the password: nothing to hide
-    return replace_group(m, "val", f"{user}:{REDACTED}{closed}")

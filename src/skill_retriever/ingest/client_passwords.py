@@ -1,0 +1,113 @@
+"""The passwords well-known clients take in their own flags, redacted in the simple
+command each client starts: `redact_client_passwords` (curl's ``-u user:password``,
+``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ...).
+
+The command rule (`secrets.redact_command`) redacts each of these values; the prose rule
+(`secret_commands.redact_clients`) reads the same flags through `client_passwords` and
+`curl_users` and redacts only a literal secret there. A flag such as ``-p`` or ``-u``
+means something else to other programs (a port, ``date -u``), so it is read only in the
+simple command (`SIMPLE_COMMAND_RE`) of the client that takes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from skill_retriever.ingest.masked_values import masked_value
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_values import SHELL_VALUE, is_placeholder, is_reference
+
+__all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "redact_client_passwords"]
+
+#: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
+#: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
+#: to other programs (``date -u +%H:%M``).
+SIMPLE_COMMAND_RE = re.compile(r"[^;&|()\n]+")
+_CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
+_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + SHELL_VALUE + ")")
+#: Clients that take a password in a short flag, each with that flag, redacted in the
+#: simple command the client starts (as curl's ``-u``: to other programs ``-p`` is a port,
+#: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
+#: password and names a database), sshpass's ``-p PASS`` among its own options before the
+#: command it runs (``sshpass -p X ssh -p 2222 host``), redis-cli's ``-a PASS`` /
+#: ``--pass PASS``, mongosh's and the mongo tools' ``-p PASS``, a registry login's ``-p
+#: PASS`` (``docker login``: ``docker run -p`` publishes a port), openssl's ``-k PASS``
+#: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
+#: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
+#: ``-dest``; ``-storepass:env`` names a variable).
+_ONE_VALUE = r"(?>" + SHELL_VALUE + ")"
+_MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
+_SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
+_CLIENT_PASSWORDS = tuple(
+    (
+        re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
+        re.compile(flag + r"(?P<val>" + _ONE_VALUE + ")"),
+    )
+    for program, flag in (
+        (_MYSQL, r"(?<![\w-])-p"),
+        ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
+        ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
+        (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
+        (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
+        ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
+        ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
+    )
+)
+
+
+def redact_client_passwords(text: str) -> str:
+    """Shell text with curl's ``-u`` passwords and the password flags of well-known
+    clients (`_CLIENT_PASSWORDS`) redacted, each in the simple command its client starts."""
+    return SIMPLE_COMMAND_RE.sub(_client_passwords, SIMPLE_COMMAND_RE.sub(_curl_users, text))
+
+
+def _client_passwords(m: re.Match[str]) -> str:
+    """One simple command with the password flags of the clients it runs redacted
+    (`_CLIENT_PASSWORDS`); a value that starts with ``-`` is the next option."""
+    return client_passwords(m[0], masked_value(lambda v: not v["val"].startswith("-")))
+
+
+def client_passwords(segment: str, masked: Callable[[re.Match[str]], str]) -> str:
+    """One simple command with each password flag of the clients it runs
+    (`_CLIENT_PASSWORDS`: a match whose ``val`` group is the password) passed through
+    ``masked``; prose (`prose_secrets`) redacts only a literal secret there."""
+    for program_re, flag_re in _CLIENT_PASSWORDS:
+        program = program_re.search(segment)
+        if program is not None:
+            segment = segment[: program.end()] + flag_re.sub(masked, segment[program.end() :])
+    return segment
+
+
+def _curl_users(m: re.Match[str]) -> str:
+    """One simple command with the passwords of the ``-u`` options after its ``curl``
+    redacted (`_curl_user`)."""
+    return curl_users(m[0], lambda password: True)
+
+
+def curl_users(segment: str, secret: Callable[[str], bool]) -> str:
+    """One simple command with the passwords of the ``-u`` options after its ``curl``
+    redacted where ``secret`` says the password (quotes and all) is one (`_curl_user`)."""
+    curl = _CURL_RE.search(segment)
+    if curl is None:
+        return segment
+    return segment[: curl.end()] + _CURL_USER_RE.sub(lambda m: _curl_user(m, secret), segment[curl.end() :])
+
+
+def _curl_user(m: re.Match[str], secret: Callable[[str], bool]) -> str:
+    """curl's ``-u user:password`` with the password redacted (the user name kept);
+    ``-u "$USER:$PASS"`` and ``-u user:$PASS`` are kept."""
+    value = m["val"]
+    user, colon, password = value.partition(":")
+    at = m.start("val")  # ``-u 'user:$ecretP4ss'``: a quoted ``$`` is literal (`is_reference`)
+    if not colon or is_reference(value, m.string, at) or is_placeholder(password):
+        return m[0]
+    if is_reference(password, m.string, at + len(user) + 1):
+        return m[0]
+    if not secret(password):
+        return m[0]
+    quote = value[0] if value[0] in "\"'" else ""
+    closed = quote if len(value) > 1 and value.endswith(quote) and quote else ""
+    if not password.rstrip("\"'"):
+        return m[0]  # ``-u user:`` asks for the password: nothing to hide
+    return replace_group(m, "val", f"{user}:{REDACTED}{closed}")
