@@ -144,15 +144,27 @@ _JSON_PAIR_RE = re.compile(
 
 
 
+#: Flags whose value, the next argument, is an HTTP header (``mcp-remote URL --header
+#: "Authorization: Bearer X"``, curl's ``-H``).
+_HEADER_FLAGS = frozenset({"-H", "--header", "--headers"})
+#: An argument that is a header, ``name: value``, a header flag glued to it or not
+#: (``--header=Authorization: Bearer X``, ``-HX-Api-Key: X``).
+_HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w-]*+)[ \t]*+:[ \t]*+(?P<value>\S.*+)", re.DOTALL)
+
+
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``), the credentials of URLs (see `redact_urls`) and
-    tokens of well-known formats."""
+    ``TOKEN=X``, ``--password=X``), the credentials of secret-looking headers
+    (`_header_arg`), the credentials of URLs (see `redact_urls`) and tokens of
+    well-known formats."""
     out = []
     for i, arg in enumerate(args):
         arg = redact_formats(redact_urls(arg))
         flag, eq, _ = arg.partition("=")
-        if eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
+        header = _header_arg(arg, after_flag=i > 0 and args[i - 1] in _HEADER_FLAGS)
+        if header is not None:
+            out.append(header)
+        elif eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(f"{flag}={REDACTED}")
         elif (
             i
@@ -166,12 +178,30 @@ def redact_args(args: list[str]) -> list[str]:
     return out
 
 
+def _header_arg(arg: str, *, after_flag: bool) -> str | None:
+    """``arg`` as a secret-looking header (``Authorization: Bearer X``, ``X-Api-Key: X``)
+    with its credential redacted as `redact_headers` redacts it (the scheme kept, a
+    reference or placeholder kept whole), or a ``Cookie`` header with its cookies'
+    literal secrets redacted as a command's are (`_redact_cookies`); None when it is no such header. Without a
+    header flag before or glued to it, only a value of two words at most is a header's:
+    ``Note: authorization is read from the environment`` is prose."""
+    m = _HEADER_ARG_RE.fullmatch(arg)
+    if m is not None and m["name"].lower() in ("cookie", "set-cookie"):
+        return _redact_cookies(arg)  # as in a command's ``-H "Cookie: sid=X"``
+    if m is None or not secret_name(m["name"]):
+        return None
+    if not (after_flag or m["flag"]) and len(m["value"].split()) > 2:
+        return None
+    value: str = redact_headers({m["name"]: m["value"]})[m["name"]]
+    return arg[: m.start("value")] + value
+
+
 def redact_invocation(command: str | None, args: list[str]) -> tuple[str | None, list[str]]:
     """An MCP server's ``command`` and ``args`` redacted as one argument list, so that a
     secret flag at the end of the command hides the first argument after it
     (``"command": "server --token", "args": ["X"]``); the command is split at spaces as
     `redact_command_line` splits it, and comes back joined."""
-    words = command.split(" ") if command else []
+    words = _redact_header_text(command).split(" ") if command else []
     redacted = redact_args(words + args)
     head = " ".join(redacted[: len(words)]) if command else command
     return head, redacted[len(words) :]
@@ -179,8 +209,10 @@ def redact_invocation(command: str | None, args: list[str]) -> tuple[str | None,
 
 def redact_command_line(command: str) -> str:
     """An MCP server's ``command`` (a whole command line may sit in it) redacted word by
-    word as its arguments are (`redact_args`); ingest and ``repair`` both use it."""
-    return " ".join(redact_args(command.split(" ")))
+    word as its arguments are (`redact_args`), after the header rules of shell text
+    (`_redact_header_text`: a quoted header's value is words apart); ingest and ``repair``
+    both use it."""
+    return " ".join(redact_args(_redact_header_text(command).split(" ")))
 
 
 def redact_text(text: str) -> str:
@@ -231,8 +263,7 @@ def redact_command(command: str) -> str:
     """
     text = redact_formats(command)
     text = redact_shell_urls(text)
-    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_auth_params(text))
-    text = _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
+    text = _redact_header_text(text)
     text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
@@ -241,6 +272,13 @@ def redact_command(command: str) -> str:
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
     return redact_client_passwords(text)
+
+
+def _redact_header_text(text: str) -> str:
+    """Shell text with the credentials of its authorization headers (any scheme kept) and
+    of the secret-looking headers passed with ``-H`` / ``--header`` redacted."""
+    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_auth_params(text))
+    return _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
 
 
 def _redact_cookies(line: str) -> str:
