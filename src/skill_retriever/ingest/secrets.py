@@ -154,7 +154,8 @@ _HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w
 
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``), the credentials of secret-looking headers
+    ``TOKEN=X``, ``--password=X``; a reference or placeholder, ``${API_KEY}``,
+    ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`) and tokens of
     well-known formats."""
     out = []
@@ -165,17 +166,31 @@ def redact_args(args: list[str]) -> list[str]:
         if header is not None:
             out.append(header)
         elif eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
-            out.append(f"{flag}={REDACTED}")
+            out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
         elif (
             i
             and SECRET_RE.search(args[i - 1])
             and args[i - 1].startswith("-")
             and "=" not in args[i - 1]
         ):
-            out.append(REDACTED)
+            out.append(arg if _names_no_secret(arg) else REDACTED)
         else:
             out.append(arg)
     return out
+
+
+#: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
+#: ``${env:API_KEY}`` and ``${input:api-key}`` (not ``${X:-default}``: the default is a value).
+_EXPANDED_RE = re.compile(r"\$\{(?:env:|input:)?+[A-Za-z_][\w.-]*+\}")
+
+
+def _names_no_secret(value: str) -> bool:
+    """Whether an argument's ``value`` holds no secret: empty, a variable the client
+    expands (`_EXPANDED_RE`) or a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
+    ``YOUR_TOKEN``, ``$API_KEY``). No shell reads an argument, so a ``$`` before other
+    text (``$ecretP4ss``) is a password's own."""
+    bare = value.strip("\"'")
+    return not bare or _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare)
 
 
 def _header_arg(arg: str, *, after_flag: bool) -> str | None:
