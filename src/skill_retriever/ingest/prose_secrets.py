@@ -243,12 +243,15 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
 
 
 def _split_trailing(value: str) -> tuple[str, str]:
-    """A bare value and the sentence punctuation after it; a quoted value whole, and a
-    value that ends in an ellipsis too (``lsv2_pt_...,`` shows a key's prefix only: the
-    ellipsis makes it a placeholder, `literal_secret`)."""
+    """A bare value, to be judged, and the sentence punctuation after it that stays when
+    the value goes; a quoted value whole, and a value that ends in an ellipsis too
+    (``lsv2_pt_...,`` shows a key's prefix only: the ellipsis makes it a placeholder,
+    `literal_secret`). A ``!`` right after the value is judged apart from it
+    (``process.env.API_TOKEN!`` is code) but goes with it: passwords end in one
+    (``Test123!``, ``P@ssw0rd!``) far more often than prose exclaims right after a secret."""
     if value[:1] in "\"'":
         return value, ""
     core = value.rstrip(_TRAILING)
     if "..." in value[len(core) :]:
         core = value.rstrip(",;:!?`)]}")
-    return core, value[len(core) :]
+    return core, value[len(core) :].lstrip("!")

@@ -26,6 +26,7 @@ __all__ = [
     "literal_phrase",
     "literal_secret",
     "record_key",
+    "scheme_name",
     "secret_name",
     "secret_word_name",
     "single_quoted",
@@ -253,6 +254,17 @@ def record_key(name: str, value: str) -> bool:
         and _OTHER_SECRET_WORD_RE.search(name) is None
         and not secret_word_name(name)
     )
+
+
+#: An auth scheme's name and nothing else (`scheme_name`).
+_SCHEME_NAME_RE = re.compile(AUTH_SCHEMES, re.IGNORECASE)
+
+
+def scheme_name(value: str) -> bool:
+    """Whether ``value`` (quotes aside) is an auth scheme's name alone (`AUTH_SCHEMES`:
+    ``bearer``, ``Digest``, ``oauth2``), as a flag or setting that picks the scheme holds
+    it (``http --auth-type=bearer``, ``"auth_type": "basic"``): no credential."""
+    return _SCHEME_NAME_RE.fullmatch(value.strip("\"'")) is not None
 
 
 def secret_name(name: str) -> bool:

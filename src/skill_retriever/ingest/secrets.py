@@ -58,6 +58,7 @@ from skill_retriever.ingest.secret_values import (
     is_reference,
     literal_secret,
     record_key,
+    scheme_name,
     secret_name,
     secret_word_name,
     single_quoted,
@@ -186,11 +187,11 @@ _EXPANDED_RE = re.compile(r"\$\{(?:env:|input:)?+[A-Za-z_][\w.-]*+\}")
 
 def _names_no_secret(value: str) -> bool:
     """Whether an argument's ``value`` holds no secret: empty, a variable the client
-    expands (`_EXPANDED_RE`) or a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
-    ``YOUR_TOKEN``, ``$API_KEY``). No shell reads an argument, so a ``$`` before other
+    expands (`_EXPANDED_RE`), a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
+    ``YOUR_TOKEN``, ``$API_KEY``) or an auth scheme's name (``--auth-type bearer``). No shell reads an argument, so a ``$`` before other
     text (``$ecretP4ss``) is a password's own."""
     bare = value.strip("\"'")
-    return not bare or _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare)
+    return not bare or _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare)
 
 
 def _header_arg(arg: str, *, after_flag: bool) -> str | None:
@@ -312,7 +313,7 @@ def _assignments(text: str) -> str:
     Only a secret-looking name's value is read: the search goes on after any other name's
     ``=``, so that a value may hold an assignment of its own (``--set
     image.tag=v1,auth.password=X``)."""
-    masked = _masked_value(_secret_pair)
+    masked = _masked_value(_secret_setting)
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
         pair = _ASSIGNMENT_RE.match(text, m.start()) if secret_name(_last_part(m["name"])) else None
@@ -342,13 +343,19 @@ def _secret_pair(m: re.Match[str]) -> bool:
     return secret_name(name) and not record_key(name, m["val"])
 
 
+def _secret_setting(m: re.Match[str]) -> bool:
+    """A pair `_secret_pair` redacts, but for a value that is an auth scheme's name
+    alone (`secret_values.scheme_name`: ``AUTH_TYPE=bearer`` picks a scheme)."""
+    return _secret_pair(m) and not scheme_name(m["val"])
+
+
 def _secret_json_pair(m: re.Match[str]) -> bool:
     """A quoted pair `_secret_pair` redacts; under an authorization name only a value of
     one word (``{'Authorization': 'Bearer'}``): `_AUTH_HEADER_RE` read one of a scheme
     and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``)."""
-    if AUTHORIZATION_RE.fullmatch(m["name"]) is not None and len(m["val"].split()) > 1:
-        return False
-    return _secret_pair(m)
+    if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
+        return len(m["val"].split()) <= 1 and _secret_pair(m)  # one word: the credential
+    return _secret_setting(m)
 
 
 def _header_line(m: re.Match[str]) -> bool:
@@ -365,9 +372,12 @@ def _header_line(m: re.Match[str]) -> bool:
 
 def _secret_flag(m: re.Match[str]) -> bool:
     """A secret-looking flag with a value that is no record's key under it
-    (`secret_values.record_key`: ``--sort-key name`` stays); a word after a space that
+    (`secret_values.record_key`: ``--sort-key name`` stays) nor an auth scheme's name
+    (`secret_values.scheme_name`: ``--auth-type bearer``); a word after a space that
     starts with ``-`` is the next flag, not the value (``--token --verbose``)."""
     flag = m["flag"]
     if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
+    if scheme_name(m["val"]):
+        return False  # ``--auth-type=bearer`` picks a scheme
     return m["eq"] is not None or not m["val"].startswith("-")
