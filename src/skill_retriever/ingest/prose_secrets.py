@@ -47,11 +47,9 @@ from skill_retriever.ingest.secret_commands import (
     SETTER_RE,
     redact_clients,
 )
-from skill_retriever.ingest.secret_formats import replace_group
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
-    AUTH_SCHEMES,
-    AUTHORIZATION_NAME,
     PROSE_VALUE,
     SCHEME_BEFORE_RE,
     SCHEME_WORD,
@@ -110,13 +108,9 @@ _SCHEME_PAIR_RE = re.compile(
 #: (`word_lines.on_words` finds them: the pattern is their alternation.)
 _SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "auth", "bearer")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
-#: An auth scheme's word and the space after it, or an authorization header's name, one
-#: of which each `_SCHEME_PAIR_RE` match `_scheme_pair` redacts holds.
-_SCHEME_WORD_RE = re.compile(r"(?i)" + AUTH_SCHEMES + r"[ \t]|" + AUTHORIZATION_NAME)
-#: A scheme a credential follows under any name (`_scheme_pair`).
-_KNOWN_SCHEME_RE = re.compile(r"(?i)" + AUTH_SCHEMES)
-#: A name under which any word is a scheme (``setRequestHeader('Authorization', 'SSWS X')``).
-_AUTHORIZATION_RE = re.compile(r"(?i)" + AUTHORIZATION_NAME)
+#: A scheme's word before a credential redacted already (``x-api-key: 1Password
+#: [redacted]``, `_scheme_pairs`): the scheme, kept, not an assignment's value.
+_SCHEME_BEFORE_REDACTED_RE = re.compile(SCHEME_WORD + r"[ \t]++" + re.escape(REDACTED))
 #: Punctuation that ends a sentence, an inline code span or a YAML flow mapping, not a
 #: value (``set TOKEN=abc123def.``, ```Bearer abc123def```, ``{api_key: abc123def}``).
 _TRAILING = ".,;:!?`)]}"
@@ -166,16 +160,16 @@ def _redact_line(line: str) -> str:
 
 def _scheme_pairs(line: str) -> str:
     """One line with the credentials after the auth schemes its secret-looking names set
-    redacted (`_SCHEME_PAIR_RE`), when a scheme is in it: the pattern tries each word of a
-    line as a name, a scheme's word is found at once."""
-    return _SCHEME_PAIR_RE.sub(_scheme_pair, line) if _SCHEME_WORD_RE.search(line) else line
+    redacted (`_SCHEME_PAIR_RE`)."""
+    return _SCHEME_PAIR_RE.sub(_scheme_pair, line)
 
 
 def _scheme_pair(m: re.Match[str]) -> str:
     """A secret-looking name's auth scheme and credential with the credential redacted
-    when it reads as one (`_redact_literal`), the scheme kept."""
-    if _KNOWN_SCHEME_RE.fullmatch(m["scheme"]) is None and _AUTHORIZATION_RE.fullmatch(m["name"]) is None:
-        return m[0]  # any word is a scheme only under an authorization header
+    when it reads as one (`_redact_literal`), the scheme kept. Under such a name any word
+    is a scheme, as under ``Authorization`` (``{'auth': 'SSWS X'}``, ``x-api-key: Hawk
+    X``): the credential after it must read as a literal secret, so prose (``api_key:
+    Stored in Vault``) stays."""
     return _redact_literal(m) if secret_name(m["name"]) else m[0]
 
 
@@ -233,6 +227,8 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     follows = m.string[m.end() : m.end() + 1]
     value, end = _split_trailing(m["val"])
     if follows in ("(", "[") and not end:
+        return m[0]
+    if _SCHEME_BEFORE_REDACTED_RE.match(m.string, m.start("val")):
         return m[0]
     # A quoted phrase goes whole, quote to quote, unless the quote was an apostrophe
     # (``'the user's choice'`` reads ``'the user'`` up to it).
