@@ -132,9 +132,14 @@ _HEADER_FLAG_RE = re.compile(
 )
 #: A header written out, ``name: [scheme] credential`` (a heredoc's line, ``printf 'X-Api-Key:
 #: X'``, ``{auth: `Bearer X`}``); only a name with a secret's word: a kept match hides the next.
-_HEADER_LINE_RE = re.compile(
-    r"""(?i)(?<![^\s"'`{,(])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)""" + _HEADER_TAIL
-)
+_HEADER_LINE_NAME = r"""(?i)(?<![^\s"'`{,(])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)"""
+_HEADER_LINE_RE = re.compile(_HEADER_LINE_NAME + _HEADER_TAIL)
+#: The same with any word as the scheme (``x-api-key: SSWS X``, ``1Password X``), as
+#: under Authorization: read first, its credential redacted when it reads as a literal
+#: secret; a word that is none (``token: Secret123 please``) is left to `_HEADER_LINE_RE`.
+_HEADER_LINE_ANY_RE = re.compile(_HEADER_LINE_NAME + _header_tail(ANY_SCHEME, "(?=" + ANY_SCHEME + ")"))
+#: A credential redacted already after a value: the value is its scheme (`_header_line`).
+_REDACTED_AFTER_RE = re.compile(r"[ \t]++" + re.escape(REDACTED))
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
 #: the header rule keeps it, and ``val`` is the credential after it.
@@ -280,6 +285,7 @@ def redact_command(command: str) -> str:
     text = redact_formats(command)
     text = redact_shell_urls(text)
     text = _redact_header_text(text)
+    text = _HEADER_LINE_ANY_RE.sub(_masked_value(_header_line), text)
     text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
@@ -365,6 +371,8 @@ def _header_line(m: re.Match[str]) -> bool:
     name = m["name"]
     if not (secret_word_name(name) or name.lower().endswith("auth")) or AUTHORIZATION_RE.fullmatch(name):
         return False
+    if _REDACTED_AFTER_RE.match(m.string, m.end("val")):
+        return False  # ``1Password [redacted]``: the scheme `_HEADER_LINE_ANY_RE` kept
     scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
     value = m["val"].rstrip(".,;:!?)]}")  # ``token: process.env.API_TOKEN!,`` is code, as prose reads it
     return literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val")))
