@@ -2,7 +2,9 @@
 
 An MCP server's attributes are what a ``.mcp.json`` entry needs, with secrets left out:
 ``command`` and ``args`` (a list; values after secret-looking flags such as ``--api-key``
-or inside ``TOKEN=...`` / ``--password=...`` redacted, and so are the user info of a URL,
+or inside ``TOKEN=...`` / ``--password=...`` redacted, a reference or placeholder such as
+``${API_KEY}`` kept, and so are the credential of a header argument, ``--header
+"Authorization: Bearer [redacted]"``, the user info of a URL,
 ``postgresql://[redacted]@db/app``, and secret-looking query parameters,
 ``?token=[redacted]``), ``env_keys`` (the environment's variable names, never the values),
 or for a remote server ``transport`` (the entry's ``type``), ``url`` (without query string
