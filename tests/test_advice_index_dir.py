@@ -131,7 +131,7 @@ def test_install_of_an_unknown_name_advises_a_query_of_that_index(
     capsys.readouterr()
     assert main(["install", "no-such-skill", "--target", str(tmp_path / "proj"), "--index-dir", index_dir]) == 2
     err = capsys.readouterr().err
-    assert f'`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server --index-dir {index_dir}`' in err
+    assert f'`skill-retriever query "<the task>" --kinds skill,agent,command,hook,mcp_server,plugin --index-dir {index_dir}`' in err
 
 
 def test_command_quotes_words_and_adds_the_index_only_when_not_the_default(

@@ -10,6 +10,8 @@ only the first entry was indexed, so ``install example-skills`` found no plugin 
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -110,3 +112,19 @@ def test_a_plugin_is_installed_by_the_name_claude_code_gives_it(
     assert [p.name for p in (target / ".claude/skills").iterdir()] == ["claude-api"]
     code, out, err = run(capsys, "install", "claude-api@another-market", "--target", target, "--index-dir", index_dir)
     assert code == 2 and "no component 'claude-api@another-market'" in err, out + err
+
+
+def test_the_advice_after_an_unknown_name_finds_plugins_too(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The query advised to find ids left plugins out (``--kinds skill,agent,command,hook,mcp_server``),
+    though a plugin is installed by its name: the user who mistyped one was sent to a search
+    that never shows it."""
+    code, out, err = run(capsys, "install", "claude-apl@anthropic-agent-skills", "--target", tmp_path,
+                         "--index-dir", index_dir)
+    assert code == 2, out + err
+    advised = re.search(r"find ids with `skill-retriever (query .*?)`", err)
+    assert advised is not None, err
+    code, out, err = run(capsys, *shlex.split(advised[1].replace('"<the task>"', '"the claude api collection"')), "--json")
+    assert code == 0, err
+    assert f"repo/{MARKET}#claude-api" in [r["id"] for r in json.loads(out)["results"]]

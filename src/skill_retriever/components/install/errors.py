@@ -6,12 +6,19 @@ from collections.abc import Sequence
 
 from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.model import NodeKind
 
 __all__ = ["InstallError", "UnknownComponentError", "UnknownNamesError", "UnsafePathError", "shown_ref"]
 
 #: Longest id or name quoted whole in a message; a longer one is cut (a 100 KB id an
 #: agent sent must not come back whole in the error it reads).
 _QUOTED = 80
+
+#: What ``install`` takes, so what the advised query searches: `layout.LAYOUT`'s kinds
+#: (not imported: `layout` reaches `plan`, which re-exports these errors) and plugins, which
+#: install their members (a user who mistyped a plugin was sent to a search that hid it).
+_INSTALLS = ",".join(k.value for k in (
+    NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.MCP_SERVER, NodeKind.PLUGIN))
 
 
 def shown_ref(ref: str) -> str:
@@ -70,7 +77,7 @@ class UnknownComponentError(InstallError):
 
 def _find(index_dir: Word | None) -> str:
     """The advice to search for ids, naming the index searched."""
-    query = ["query", Placeholder('"<the task>"'), "--kinds", "skill,agent,command,hook,mcp_server"]
+    query = ["query", Placeholder('"<the task>"'), "--kinds", _INSTALLS]
     return f"find ids with `{command(query, index_dir)}`"
 
 
