@@ -114,6 +114,37 @@ def test_a_plugin_is_installed_by_the_name_claude_code_gives_it(
     assert code == 2 and "no component 'claude-api@another-market'" in err, out + err
 
 
+def test_a_plugin_installed_by_the_name_claude_code_gives_it_is_uninstalled_by_it(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uninstall claude-api@anthropic-agent-skills`` was 'no component ... installed',
+    though install took that name: the two take the same names. Another marketplace's name
+    is refused, saying which marketplace the installed plugin is of."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "install", "claude-api@anthropic-agent-skills", "--target", target,
+                         "--index-dir", index_dir)
+    assert code == 0, out + err
+    code, out, err = run(capsys, "uninstall", "claude-api@another-market", "--target", target)
+    assert code == 2, out + err
+    assert ("plugin 'claude-api' installed in" in err and "is of marketplace 'anthropic-agent-skills', "
+            "not 'another-market'" in err), err
+    record = target / ".claude/.skill-retriever/installed.json"
+    data = json.loads(record.read_text())
+    assert data["plugins"][f"repo/{MARKET}#claude-api"]["marketplace"] == "anthropic-agent-skills"
+    older = json.loads(record.read_text())
+    del older["plugins"][f"repo/{MARKET}#claude-api"]["marketplace"]  # as an older version wrote it
+    record.write_text(json.dumps(older))
+    code, out, err = run(capsys, "uninstall", "claude-api@anthropic-agent-skills", "--target", target)
+    assert code == 2 and "recorded without its marketplace (by an older version): uninstall 'claude-api'" in err, err
+    record.write_text(json.dumps(data))
+    code, out, err = run(capsys, "uninstall", "claude-api@anthropic-agent-skills", "--target", target, "--dry-run")
+    assert code == 0 and "skills/claude-api" in out, out + err
+    code, out, err = run(capsys, "uninstall", "claude-api@anthropic-agent-skills", "--target", target)
+    assert code == 0, out + err
+    assert not (target / ".claude").exists()  # the record too: nothing is left installed
+
+
 def test_the_advice_after_an_unknown_name_finds_plugins_too(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -66,6 +66,9 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
             add_plugin(ref)
             continue
         found = _named(record, ref, set(record.components), set(record.plugins))
+        if not found and (market := _in_marketplace(record, ref)) is not None:
+            add_plugin(market)
+            continue
         plugin = plugin_over_members(found)
         if plugin is not None:
             notes.append(plugin_note(ref, plugin, found, "uninstall"))
@@ -98,6 +101,34 @@ def _named(record: InstallRecord, ref: str, components: set[str], plugins: set[s
         if p in plugins and rec.name.casefold() == key
     ]
     return sorted(found, key=lambda c: c.id)
+
+
+def _in_marketplace(record: InstallRecord, ref: str) -> str | None:
+    """The recorded plugin ``ref`` names as Claude Code does, ``<plugin>@<marketplace>``
+    (install takes that name: `resolve`); None when no recorded plugin has that name.
+
+    Raises:
+        InstallError: Plugins of that name are recorded, none of that marketplace (each
+            said with its own, or that its record, of an older version, lacks it).
+    """
+    name, at, market = ref.rpartition("@")
+    if not at or not name.strip() or not market.strip():
+        return None
+    found = _named(record, name, set(), set(record.plugins))
+    of_market = [c.id for c in found if record.plugins[c.id].marketplace == market]
+    if len(of_market) == 1:
+        return of_market[0]
+    if not found or of_market:  # several of that marketplace: `_not_one` says each by id
+        return None
+    said = "; ".join(
+        f"plugin {shown_ref(c.name)} installed in {record.root} is of marketplace {shown_ref(m)}, not "
+        f"{shown_ref(market)}: uninstall {shown_ref(f'{c.name}@{m}')} or {shown_ref(_shown(record, c.id))}"
+        if (m := record.plugins[c.id].marketplace) else
+        f"plugin {shown_ref(c.name)} installed in {record.root} was recorded without its marketplace "
+        f"(by an older version): uninstall {shown_ref(_shown(record, c.id))}"
+        for c in found
+    )
+    raise InstallError(f"no plugin {shown_ref(ref)} installed: {said}")
 
 
 def _ref_after(record: InstallRecord, node_id: str, going: list[str], plugins: list[str]) -> str:

@@ -70,6 +70,8 @@ class InstallPlan:
         conflicts: CONFLICTS_WITH pairs within the set and against what the root holds.
         allow_conflicts: Install despite them (else nothing is written).
         plugins: Plugin id -> the member ids it brought.
+        marketplaces: Plugin id -> the marketplace its entry is in, where the index
+            records one (for the install record: `picked` takes ``<plugin>@<marketplace>``).
         names: Id -> name of every component the plan mentions (conflict sides too).
         requires: Id of each component -> the visible ids it requires directly.
         refused: Why installing it for real would write nothing (a folder it could not
@@ -92,6 +94,7 @@ class InstallPlan:
     allow_conflicts: bool = False
     plugins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)
+    marketplaces: Mapping[str, str] = field(default_factory=dict)
     scope: Scope = "project"
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     refused: str = ""

@@ -226,6 +226,7 @@ def plan_install(
         allow_conflicts=allow_conflicts,
         plugins=plugins,
         names={i: UNSEEN_NAME if i == UNSEEN else view.name_of(i) for i in mentioned},
+        marketplaces={p: m for p in plugins if isinstance(m := view.get(p).attrs.get("marketplace"), str) and m},
         scope=scope,
         requires=requires,
         clashes=clashes,

@@ -33,4 +33,5 @@ def record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -
         name = plan.names.get(plugin_id, plugin_id)
         held = record.plugins.setdefault(plugin_id, PluginRecord(name))
         held.name = name
+        held.marketplace = plan.marketplaces.get(plugin_id, held.marketplace)
         held.components = sorted(set(held.components) | brought)
