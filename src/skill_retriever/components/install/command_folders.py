@@ -15,6 +15,10 @@ folder's ``.claude``):
   install as ``trailofbits-ct-check.md``, a command ``/trailofbits-ct-check`` its author
   never wrote; Claude Code calls the file ``ct-check.md`` ``/ct-check``, as in the source.
 
+A command several plugins load (marketplace entries sharing one root) is filed by the index
+under the first one's name; installed as a member of another (`shared_commands`), that
+name is swapped for the other's.
+
 A node without ``command_namespace`` (an index built before it was recorded, or a JSON
 graph) installs flat, as ``.claude/commands/<destination_name of its name>.md``, as it
 did before; re-indexing its source files it in its folders.
@@ -24,14 +28,16 @@ from __future__ import annotations
 
 from skill_retriever.components.install.paths import destination_name
 from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.ingest.command_places import in_plugin
 from skill_retriever.model import Node
 
 __all__ = ["command_name"]
 
 
-def command_name(node: Node) -> tuple[str, list[str]]:
+def command_name(node: Node, plugin: str | None = None) -> tuple[str, list[str]]:
     """What ``{name}`` stands for in the layout's command path (``"git/commit"``, or
-    ``"commit"`` flat), and notes for the plan.
+    ``"commit"`` flat), and notes for the plan; ``plugin``: the plugin it is installed as
+    a member of, when its folder is to be that one's (`shared_commands`).
 
     Raises:
         UnsafePathError: A folder or the name is no safe file name, or the recorded
@@ -45,6 +51,8 @@ def command_name(node: Node) -> tuple[str, list[str]]:
             f"command {node.name!r:.80}: its recorded command_namespace {namespace!r:.80} is "
             "not text; re-index its source"
         )
+    if plugin is not None:
+        namespace = _under(node, namespace, plugin)
     stem = node.attrs.get("command_stem")
     stem = stem if isinstance(stem, str) and stem else node.name
     folders = [destination_name(part) for part in namespace.split("/")] if namespace else []
@@ -56,3 +64,13 @@ def command_name(node: Node) -> tuple[str, list[str]]:
             f"frontmatter name {node.name!r:.80} is not used"
         )
     return "/".join([*folders, name]), notes
+
+
+def _under(node: Node, namespace: str, plugin: str) -> str:
+    """``namespace`` with the name of the plugin the index filed the command under
+    (``attrs["plugin"]``, its first folder) swapped for ``plugin``'s."""
+    first = node.attrs.get("plugin")
+    if not isinstance(first, str) or first == plugin:
+        return namespace
+    below = "" if namespace == first else namespace.removeprefix(f"{first}/")
+    return in_plugin(below, plugin)[0]

@@ -5,7 +5,8 @@ recorded, and what installing it brought); a name of a plugin and of its own mem
 the plugin, as install does (`by_name`), and any other name several recorded things share
 is refused, each said by id. A plugin's member that an install also asked
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
-the user asked for it apart from the plugin.
+the user asked for it apart from the plugin; so does one another recorded plugin, not
+named, holds too (marketplace entries at one root load the same files).
 """
 
 from __future__ import annotations
@@ -79,9 +80,14 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
             add_plugin(found[0].id)
         else:
             direct.append(found[0].id)
-    ids = direct + [c for c in members if c in direct or not record.components[c].named]
+    # another recorded plugin that stays holds it too (plugins at one marketplace root share files)
+    held = {c: p for p, rec in record.plugins.items() if p not in plugins for c in rec.components}
+    ids = direct + [c for c in members if c in direct or not (record.components[c].named or c in held)]
     stayed = {
         record.components[c].name: (
+            f"plugin {record.plugins[held[c]].name!r}, still installed, holds it too; uninstalling "
+            f"{_shown(record, held[c])!r} removes it"
+            if c in held and not record.components[c].named else
             f"an install asked for it by its own name, not only as part of plugin "
             f"{record.plugins[plugin_id].name!r}: uninstall {_ref_after(record, c, ids, plugins)!r} to remove it too"
         )

@@ -78,6 +78,7 @@ from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
+from skill_retriever.components.install.shared_commands import plugin_folders
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
@@ -180,7 +181,8 @@ def plan_install(
     nodes = [view.get(i) for i in order]
     # Members of a plugin asked for or required: their notes say the plugin is not installed so.
     with_plugin = {m for ms in plugins.values() for m in ms} | {m for via in reqs.through.values() for m in via}
-    outs = [_render(view, n, scope, config_root(root), n.id in with_plugin) for n in nodes]  # hooks name it absolutely
+    under = plugin_folders(view, nodes, plugins, root)  # a command several plugins load: which one's folder
+    outs = [_render(view, n, scope, config_root(root), n.id in with_plugin, under.get(n.id)) for n in nodes]
     planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
     shared = Shared(root, planned, scope)
     plans, clashes = settle_claims(
@@ -269,13 +271,13 @@ def _hops(
 
 
 def _render(
-    view: CallerView, node: Node, scope: Scope, user_folder: Path | None, with_plugin: bool
+    view: CallerView, node: Node, scope: Scope, user_folder: Path | None, with_plugin: bool, plugin: str | None
 ) -> Rendered | tuple[Status, str]:
     """What installing ``node`` writes, or its status (refused, skipped) and why not
-    (``with_plugin``: `render`'s). Every component is rendered before any is planned: a
+    (``user_folder``, which hook commands name absolutely, ``with_plugin`` and ``plugin``: `render`'s). Every component is rendered before any is planned: a
     file's spelling in the target depends on what the others write (`cases`)."""
     try:
-        return render(node, scope, user_folder, view, with_plugin=with_plugin)
+        return render(node, scope, user_folder, view, with_plugin=with_plugin, plugin=plugin)
     except UnsafePathError as exc:
         return "refused", str(exc)
     except SkipComponent as exc:

@@ -51,12 +51,19 @@ __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
 
 
 def render(
-    node: Node, scope: Scope, user_folder: Path | None = None, view: CallerView | None = None, *, with_plugin: bool = False
+    node: Node,
+    scope: Scope,
+    user_folder: Path | None = None,
+    view: CallerView | None = None,
+    *,
+    with_plugin: bool = False,
+    plugin: str | None = None,
 ) -> Rendered:
     """What installing ``node`` writes (``user_folder``: a user install's
     ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`;
     ``view``: the caller's view of the index, where a skip finds what to install instead;
-    ``with_plugin``: written as a member of its plugin, which its notes word so, `claude_code_notes`).
+    ``with_plugin``: written as a member of its plugin, which its notes word so, `claude_code_notes`;
+    ``plugin``: the plugin whose folder a command goes in, `shared_commands`).
 
     Raises:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
@@ -78,7 +85,7 @@ def render(
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
         # A command keeps its folders below commands/ and its file's name (`command_folders`).
         name, named = (
-            command_name(node)
+            command_name(node, plugin)
             if node.kind is NodeKind.COMMAND
             else (destination_name(node.name), [])
         )
