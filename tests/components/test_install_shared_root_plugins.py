@@ -112,6 +112,9 @@ def test_a_plugin_is_installed_by_the_name_claude_code_gives_it(
     assert [p.name for p in (target / ".claude/skills").iterdir()] == ["claude-api"]
     code, out, err = run(capsys, "install", "claude-api@another-market", "--target", target, "--index-dir", index_dir)
     assert code == 2 and "no component 'claude-api@another-market'" in err, out + err
+    # which marketplace it is of, and the name that installs it (was: close names 'claude-api' only)
+    assert ("plugin 'claude-api' is of marketplace 'anthropic-agent-skills', not 'another-market'; "
+            "close names: claude-api@anthropic-agent-skills;") in err, err
 
 
 def test_a_plugin_installed_by_the_name_claude_code_gives_it_is_uninstalled_by_it(

@@ -45,7 +45,8 @@ class UnknownComponentError(InstallError):
         suggestions: Close names the caller may see and install (`suggest`), best first.
 
     ``message``, when given, is the refusal itself: it says what each candidate is.
-    ``index_dir``: the index searched, which the advised ``query`` then names.
+    ``index_dir``: the index searched, which the advised ``query`` then names. ``why``:
+    said after "no component X in the index" (what the name came close to).
     """
 
     def __init__(
@@ -55,6 +56,7 @@ class UnknownComponentError(InstallError):
         message: str = "",
         index_dir: Word | None = None,
         suggestions: Sequence[str] = (),
+        why: str = "",
     ) -> None:
         self.ref = ref
         self.candidates = candidates
@@ -68,10 +70,10 @@ class UnknownComponentError(InstallError):
         elif not ref.strip():
             msg = f"the component id or name given is empty; give one ({find})"
         elif self.suggestions:
-            msg = (f"no component {shown_ref(ref)} in the index; close names: "
+            msg = (f"no component {shown_ref(ref)} in the index{why}; close names: "
                    f"{', '.join(self.suggestions)}; or {find}")
         else:
-            msg = f"no component {shown_ref(ref)} in the index; {find}"
+            msg = f"no component {shown_ref(ref)} in the index{why}; {find}"
         super().__init__(msg)
 
 

@@ -15,7 +15,7 @@ from skill_retriever.components.install.by_name import (
     plugin_over_members,
 )
 from skill_retriever.components.install.copies import copies_note, same_copies
-from skill_retriever.components.install.errors import UnknownNamesError
+from skill_retriever.components.install.errors import UnknownNamesError, shown_ref
 from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.plan import UnknownComponentError
 from skill_retriever.components.install.suggest import close_names
@@ -45,6 +45,10 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     if not found:
         if held := view.named(ref):  # query shows them: say what they are
             raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))
+        if others := _other_marketplaces(view, ref):  # the name Claude Code gives it, then why not
+            why = "; ".join(f"plugin {shown_ref(n)} is of marketplace {shown_ref(m)}" for n, m in others)
+            raise UnknownComponentError(ref, index_dir=view.snapshot.path, suggestions=[f"{n}@{m}" for n, m in others],
+                                        why=f": {why}, not {shown_ref(ref.rpartition('@')[2])}")
         raise UnknownComponentError(ref, index_dir=view.snapshot.path, suggestions=close_names(view, ref))
     ids = tuple(c.id for c in found)
     plugin = plugin_over_members(found)
@@ -65,6 +69,17 @@ def _in_marketplace(view: CallerView, ref: str) -> list[Candidate]:
     if not at or not name.strip() or not market.strip():
         return []
     return [c for c in candidates(view, name) if c.is_plugin and view.get(c.id).attrs.get("marketplace") == market]
+
+
+def _other_marketplaces(view: CallerView, ref: str) -> list[tuple[str, str]]:
+    """Name and marketplace of each visible plugin ``<plugin>@<marketplace>`` names by
+    its name only (another marketplace's, as the index records its entry), by id."""
+    name, at, market = ref.rpartition("@")
+    if not at or not name.strip() or not market.strip():
+        return []
+    found = [view.get(c.id) for c in candidates(view, name) if c.is_plugin]
+    return [(n.name, m) for n in sorted(found, key=lambda n: n.id)
+            if isinstance(m := n.attrs.get("marketplace"), str) and m][:5]
 
 
 def resolve_all(view: CallerView, refs: Sequence[str]) -> list[tuple[str, str]]:
