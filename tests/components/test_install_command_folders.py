@@ -22,6 +22,7 @@ from component_catalogue import files_under
 from files import write_file
 
 from skill_retriever.components.install import install, plan_install, uninstall
+from skill_retriever.components.install.errors import UnknownComponentError
 from skill_retriever.indexing import index_sources
 from skill_retriever.model import NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -154,6 +155,19 @@ def test_a_plugin_command_goes_under_its_plugin_by_its_file_name(index: Index, t
     (ct,) = plan.components
     assert plan.ok and [f.path for f in ct.files] == [PLUGIN_TO]  # not trailofbits-ct-check.md
     assert "this one is /ct-check, and its frontmatter name 'trailofbits:ct-check' is not used" in ct.reason
+
+
+
+def test_the_name_claude_code_gives_a_plugin_command_is_offered_its_frontmatter_name(
+    index: Index, tmp_path: Path
+) -> None:
+    """``install ct-check`` (the plan says the command is /ct-check) found no close name:
+    ``trailofbits:ct-check`` did not end with ``-ct-check``, a colon not being read as a
+    separator of parts (seen on trailofbits__skills)."""
+    for typed in ("ct-check", "trailofbits-ct-check"):  # the file name an older install wrote, too
+        with pytest.raises(UnknownComponentError) as caught:
+            plan_install(index, [typed], tmp_path / "proj")
+        assert caught.value.suggestions[:1] == ("trailofbits:ct-check",), caught.value
 
 
 def _as_indexed_before(index: Index, node_id: str) -> None:

@@ -33,11 +33,12 @@ _LONGEST = 100
 _WHOLE_CUTOFF = 0.7
 #: A run of a name's parts must be closer: a short run matches much by chance.
 _PART_CUTOFF = 0.8
-_SEPARATORS = re.compile(r"[\s_]+")
+#: A colon too: a plugin command's frontmatter ``name: trailofbits:ct-check`` is /ct-check.
+_SEPARATORS = re.compile(r"[\s_:]+")
 
 
 def _key(name: str) -> str:
-    """A name as compared: case-folded, spaces and underscores as hyphens."""
+    """A name as compared: case-folded, spaces, underscores and colons as hyphens."""
     return _SEPARATORS.sub("-", name.strip().casefold())
 
 
@@ -76,9 +77,12 @@ def close_names(view: CallerView, ref: str) -> list[str]:
     key = _key(ref)
     if not key or len(key) > _LONGEST:
         return []
+    given = ref.strip().casefold()
     by_key: dict[str, list[Node]] = {}
     for node in view.nodes.values():
-        if node.kind in INSTALLABLE or node.kind is NodeKind.PLUGIN:
+        # the name itself answered to nothing installable: no offer of it (one spelt
+        # otherwise, ``trailofbits:ct-check`` for ``trailofbits-ct-check``, is offered)
+        if (node.kind in INSTALLABLE or node.kind is NodeKind.PLUGIN) and node.name.strip().casefold() != given:
             by_key.setdefault(_key(node.name), []).append(node)
     keys = sorted(by_key, key=lambda k: (len(k), k))  # the shorter, the closer
     # the name ``ref`` is but for spaces, underscores or its ends (``audit log``): the lookup
