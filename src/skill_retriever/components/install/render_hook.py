@@ -78,6 +78,7 @@ from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.project_dir_quotes import quote_project_dir
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.unset_vars import unset_vars_note
 from skill_retriever.components.install.unshipped_scripts import unshipped_scripts
 from skill_retriever.components.install.user_hook_paths import (
     PROJECT_VAR,
@@ -219,6 +220,9 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     declared = _declared_destinations(node)
     executable = _executable(node)
     commands = " ".join(str(e.hook["command"]) for e in entries)
+    args = [str(a) for e in entries if isinstance(e.hook.get("args"), list) for a in e.hook["args"]]
+    if note := unset_vars_note([commands, *args]):  # (the exec form's args too)
+        out.notes.append(note)
     # A script it installs into the home folder, or one its commands run from there (a
     # log file it writes there is no script: it works from a project too).
     from_home = any(d.startswith("~/") for d in declared.values()) or _HOME_SCRIPT_RE.search(commands)
