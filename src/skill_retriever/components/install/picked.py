@@ -1,7 +1,8 @@
 """What the names given to an uninstall stand for in the install record.
 
-A name is a recorded component's id or name, or a plugin's id or name (its members still
-recorded, and what installing it brought); a name of a plugin and of its own members takes
+A name is a recorded component's id or name, or a plugin's id or name, or
+``<plugin>@<marketplace>`` as install takes it (its members still recorded, and what
+installing it brought); a name of a plugin and of its own members takes
 the plugin, as install does (`by_name`), and any other name several recorded things share
 is refused, each said by id. A plugin's member that an install also asked
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
