@@ -5,11 +5,11 @@ they mostly join unlike items; and a typed hop always walks."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import sparse as sp
 
 from skill_retriever.calibration.defaults import (
     MIN_EDGE_COSINE,
@@ -17,7 +17,12 @@ from skill_retriever.calibration.defaults import (
     WORKFLOW_KINDS,
     decide,
 )
-from skill_retriever.calibration.index_shape import median_edge_cosine, workflow_share
+from skill_retriever.calibration.index_shape import (
+    EDGE_SAMPLE,
+    median_edge_cosine,
+    sampled_median_cosine,
+    workflow_share,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.exceptions import ConfigError
@@ -26,21 +31,24 @@ from skill_retriever.phases.plan_query import ROUTE_BY_COMPLEXITY, default_route
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.snapshot import IndexSnapshot
 
 
-def _symmetric(pairs: list[tuple[int, int]], n: int) -> sp.csr_array:
-    rows = [a for a, b in pairs] + [b for a, b in pairs]
-    cols = [b for a, b in pairs] + [a for a, b in pairs]
-    return sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+def _median(pairs: list[tuple[int, int]], e: np.ndarray, sample: int = EDGE_SAMPLE) -> float | None:
+    ends = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return sampled_median_cosine(ends[:, 0], ends[:, 1], len(e), e.__getitem__, sample)
 
 
 def test_median_edge_cosine_weighs_every_edge_alike_and_skips_nodes_without_vectors() -> None:
     e = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], dtype=np.float32)  # row 3: no vector
     # Edges 0-1 (cosine 1), 0-2 and 1-2 (cosine 0), 2-3 (no vector: left out).
-    assert median_edge_cosine(_symmetric([(0, 1), (0, 2), (1, 2), (2, 3)], 4), e) == pytest.approx(0.0)
-    assert median_edge_cosine(_symmetric([(0, 1), (0, 2)], 4), e) == pytest.approx(0.5)
-    assert median_edge_cosine(_symmetric([(2, 3)], 4), e) is None
-    assert median_edge_cosine(sp.csr_array((4, 4)), e) is None
+    assert _median([(0, 1), (0, 2), (1, 2), (2, 3)], e) == pytest.approx(0.0)
+    assert _median([(0, 1), (0, 2)], e) == pytest.approx(0.5)
+    # One pair twice (two kinds, or both ways) is one entry each way, as in the summed CSR.
+    assert _median([(0, 1), (1, 0), (0, 1), (0, 2)], e) == pytest.approx(0.5)
+    assert _median([(2, 3)], e) is None
+    assert _median([(1, 1)], e) is None  # an edge to itself says nothing of two items
+    assert _median([], e) is None
 
 
 def test_median_edge_cosine_on_a_sample_stays_near_the_whole() -> None:
@@ -48,9 +56,46 @@ def test_median_edge_cosine_on_a_sample_stays_near_the_whole() -> None:
     e = rng.normal(size=(400, 16)).astype(np.float32)
     e /= np.linalg.norm(e, axis=1, keepdims=True)
     pairs = list({(int(a), int(b)) for a, b in rng.integers(0, 400, size=(6000, 2)) if a < b})
-    whole = median_edge_cosine(_symmetric(pairs, 400), e, sample=2 * len(pairs))  # every entry
-    part = median_edge_cosine(_symmetric(pairs, 400), e, sample=500)
+    whole = _median(pairs, e, sample=2 * len(pairs))  # every entry
+    part = _median(pairs, e, sample=500)
     assert whole is not None and part is not None and abs(whole - part) < 0.05
+
+
+def _from_matrices(snap: IndexSnapshot, sample: int) -> float | None:
+    """The figure as it was read from SciPy's adjacency before ``stats`` stopped importing
+    it: evenly spaced entries of the CSR matrix, the rows of the embeddings matrix."""
+    adjacency, e = snap.graph.adjacency, snap.embeddings
+    if not adjacency.nnz:
+        return None
+    picked = np.unique(np.linspace(0, adjacency.nnz - 1, min(sample, adjacency.nnz)).astype(np.int64))
+    rows, cols = np.searchsorted(adjacency.indptr, picked, side="right") - 1, adjacency.indices[picked]
+    usable = (rows != cols) & e[rows].any(axis=1) & e[cols].any(axis=1)
+    return float(np.median(np.einsum("ij,ij->i", e[rows][usable], e[cols][usable]))) if usable.any() else None
+
+
+def test_median_edge_cosine_of_an_index_is_the_one_its_matrices_give(tmp_path: Path) -> None:
+    """Read from the edges with NumPy, the figure is the same number, sample by sample, as
+    from the SciPy adjacency the query path builds: one pair joined by several kinds and
+    both ways, an edge to a node read back without a vector."""
+    rng = np.random.default_rng(3)
+    words = ["deploy", "lint", "render", "parse", "encrypt", "compress", "trace", "cache", "audit", "index"]
+    nodes = [Node(id=f"skill:{i}", kind="skill", name=f"s{i}",
+                  description=" ".join(rng.choice(words, size=5)), text=f"s{i}") for i in range(60)]
+    kinds = [EdgeKind.MENTIONS, EdgeKind.RELATED_TO, EdgeKind.USES]
+    drawn = [Edge(f"skill:{a}", f"skill:{b}", kinds[k % 3]) for a, b, k in rng.integers(0, 60, size=(300, 3)) if a != b]
+    drawn += [Edge("skill:1", "skill:2", kind) for kind in kinds] + [Edge("skill:2", "skill:1", EdgeKind.MENTIONS)]
+    edges = list({e.id: e for e in drawn}.values())
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index.upsert(nodes, edges)
+    with sqlite3.connect(tmp_path / "ix" / "items.sqlite") as db:  # read back as an item without a vector
+        db.execute("UPDATE nodes SET vector = NULL WHERE id = 'skill:3'")
+    db.close()
+    with Index.open(tmp_path / "ix") as index:
+        snap = index.snapshot()
+        assert snap.node_vector("skill:3") is None and snap.graph.adjacency.nnz < 2 * len(snap.edges)
+        for sample in (1, 2, 7, 50, 333, EDGE_SAMPLE):
+            assert median_edge_cosine(snap, sample) == _from_matrices(snap, sample)
+        assert median_edge_cosine(snap) is not None
 
 
 def _catalogue(
@@ -150,7 +195,7 @@ def test_a_catalogue_whose_edges_are_mostly_prerequisites_walks_every_query(tmp_
 def test_a_catalogue_whose_edges_join_unlike_items_routes_by_complexity(tmp_path: Path) -> None:
     unlike = _catalogue(tmp_path / "unlike", [("deploy", "lint"), ("parse", "encrypt")], alike=False)
     snap = unlike.snapshot()
-    cosine = median_edge_cosine(snap.graph.adjacency, snap.embeddings)
+    cosine = median_edge_cosine(snap)
     assert cosine is not None and cosine < MIN_EDGE_COSINE
     found = decide(snap)
     assert "default_route" not in found.settings and "route by complexity" in found.reasons[1]

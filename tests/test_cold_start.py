@@ -1,7 +1,8 @@
 """Commands that never embed never import torch or sentence-transformers (nor LangGraph
 where they need no graph): ``--help``, ``--version``, ``stats``, ``install``, and the
 LangGraph server's import of its graph module; nor SciPy where they build no matrix of
-the graph (``install``, ``uninstall``; ``stats`` does, for the route it reports). A ``query`` on the bundled model embeds
+the graph (``install``, ``uninstall``, ``stats``: the route it reports reads the edges'
+median cosine from their ends' vectors with NumPy). A ``query`` on the bundled model embeds
 with NumPy (``stores.numpy_encoder``): it imports neither either, nor networkx (the
 tests' PageRank reference), nor what only indexing or PageRank needs
 (`UNNEEDED_BY_QUERY`). Each runs in a fresh interpreter and reports what it imported.
@@ -81,9 +82,11 @@ def test_a_query_imports_only_what_it_uses(index_dir: Path, tmp_path: Path) -> N
     assert isinstance(unneeded, list) and sorted(set(unneeded) & set(UNNEEDED_BY_QUERY)) == []
 
 
-def test_stats_imports_no_model_and_no_graph(index_dir: Path) -> None:
+def test_stats_imports_no_model_no_graph_and_no_scipy(index_dir: Path) -> None:
+    """Nor SciPy: the defaults it reports (the route by the edges' median cosine) are read
+    from the items and their vectors, with no matrix of the graph (tiny_graph has edges)."""
     got = run_cli("stats", "--index-dir", str(index_dir), "--json")
-    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False
+    assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False and got["scipy"] is False
 
 
 def test_install_imports_no_model_and_no_scipy(index_dir: Path, tmp_path: Path) -> None:

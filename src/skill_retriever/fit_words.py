@@ -19,7 +19,7 @@ from typing import Literal
 from skill_retriever.filters import Filters
 from skill_retriever.model import SCAFFOLD_KINDS, NodeKind
 from skill_retriever.responses import nothing_fits_phrase
-from skill_retriever.stores.passage_views import kind_counts
+from skill_retriever.stores.kind_counts import kind_counts
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["CATALOGUE_WORD_KINDS", "Searched", "nothing_fits_words", "searched", "visible_count"]

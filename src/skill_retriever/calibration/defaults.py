@@ -136,6 +136,7 @@ from skill_retriever.calibration.long_items import (
 )
 from skill_retriever.config import PROFILES, RetrievalConfig
 from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, NodeKind
+from skill_retriever.stores.kind_counts import kind_counts
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -257,8 +258,6 @@ def _defaults() -> dict[str, Any]:
 
 def decide(snapshot: IndexSnapshot) -> IndexDefaults:
     """Decide what ``snapshot`` holds and what it suggests (see the module docstring)."""
-    from skill_retriever.stores.passage_views import kind_counts
-
     counts = kind_counts(snapshot)
     askable = sum(n for kind, n in counts.items() if kind not in SCAFFOLD_KINDS)
     passages = counts.get(NodeKind.PASSAGE.value, 0)
@@ -327,7 +326,7 @@ def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
     # The first rule's evidence, said whichever rule decides.
     few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
                                        f"(< {MIN_WORKFLOW_SHARE:.0%})")
-    alike = median_edge_cosine(snapshot.graph.adjacency, snapshot.embeddings)
+    alike = median_edge_cosine(snapshot)
     if alike is None or alike >= MIN_EDGE_COSINE:
         why = ("no edges between items with vectors" if alike is None
                else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")

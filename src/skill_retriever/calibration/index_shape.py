@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,9 +21,7 @@ from numpy.typing import NDArray
 
 from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind
 
-if TYPE_CHECKING:  # only annotations: `stats` reads the defaults without importing SciPy
-    from scipy import sparse as sp
-
+if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: At most this many adjacency entries (each edge is two; evenly spaced) for the median
@@ -62,28 +60,71 @@ def workflow_share(edges: Collection[Edge], kinds: Collection[EdgeKind], sample:
     return sum(e.kind in kinds for e in picked) / len(picked)
 
 
-def median_edge_cosine(
-    adjacency: sp.csr_array, embeddings: NDArray[np.float32], sample: int = EDGE_SAMPLE
+def median_edge_cosine(snapshot: IndexSnapshot, sample: int = EDGE_SAMPLE) -> float | None:
+    """The median cosine between the two ends of an edge (stored vectors are unit
+    vectors; a node without one is left out), over at most ``sample`` of the symmetric
+    adjacency's entries, evenly spaced; None when no sampled edge joins two nodes with
+    vectors (`sampled_median_cosine`).
+
+    The entries are those of ``snapshot.graph.adjacency`` (`stores.graph.build_matrices`),
+    in its order, worked out with NumPy alone from the edges' ends, so ``stats`` reports
+    this figure without importing SciPy or building the matrices
+    (tests/test_cold_start.py); only the sampled entries' vectors are read.
+    """
+    ids = list(snapshot.nodes)
+    row = {node_id: i for i, node_id in enumerate(ids)}
+    ends = [(a, b) for e in snapshot.edges.values()
+            if (a := row.get(e.source)) is not None and (b := row.get(e.target)) is not None]
+
+    def vectors(rows: NDArray[np.int64]) -> NDArray[np.float32]:
+        out = np.zeros((len(rows), snapshot.dim), dtype=np.float32)  # zeros: no vector
+        for i, r in enumerate(rows.tolist()):
+            if (v := snapshot.node_vector(ids[r])) is not None:
+                out[i] = v
+        return out
+
+    pairs = np.asarray(ends, dtype=np.int64).reshape(-1, 2)
+    return sampled_median_cosine(pairs[:, 0], pairs[:, 1], len(ids), vectors, sample)
+
+
+def sampled_median_cosine(
+    sources: NDArray[np.int64], targets: NDArray[np.int64], n: int,
+    vectors: Callable[[NDArray[np.int64]], NDArray[np.float32]], sample: int = EDGE_SAMPLE,
 ) -> float | None:
-    """The median cosine between the two ends of an edge (rows of ``embeddings`` are unit
-    vectors; a row of zeros, a node without a vector, is left out), over at most
-    ``sample`` of the adjacency's entries, evenly spaced; None when no sampled edge joins
-    two nodes with vectors.
+    """The median cosine over at most ``sample`` entries, evenly spaced, of the symmetric
+    ``n`` x ``n`` adjacency of the edges ``sources[i]`` -- ``targets[i]`` (node rows;
+    `adjacency_entries`), leaving out a node's edge to itself and an end without a vector
+    (``vectors(rows)`` gives a row of zeros for it); None when nothing is left.
 
     The symmetric adjacency holds each edge twice, once each way, so every edge weighs
-    the same and the median is the edges' own. Only the sampled entries are read: the
-    first query after each write pays this, on a million-edge graph too.
+    the same and the median is the edges' own. ``vectors`` is asked once, for the nodes
+    the sampled entries join: the first query after each write pays this, on a
+    million-edge graph too.
     """
-    if not adjacency.nnz:
+    rows, cols = adjacency_entries(sources, targets, n)
+    if not len(rows):
         return None
-    picked = np.unique(np.linspace(0, adjacency.nnz - 1, min(sample, adjacency.nnz)).astype(np.int64))
-    rows = np.searchsorted(adjacency.indptr, picked, side="right") - 1  # the row each entry sits in
-    cols = adjacency.indices[picked]
-    ends, others = embeddings[rows], embeddings[cols]
+    picked = np.unique(np.linspace(0, len(rows) - 1, min(sample, len(rows))).astype(np.int64))
+    rows, cols = rows[picked], cols[picked]
+    read, where = np.unique(np.concatenate([rows, cols]), return_inverse=True)  # each node's vector once
+    found = vectors(read)
+    ends, others = found[where[: len(rows)]], found[where[len(rows):]]
     usable = (rows != cols) & ends.any(axis=1) & others.any(axis=1)
     if not usable.any():
         return None
     return float(np.median(np.einsum("ij,ij->i", ends[usable], others[usable])))
 
 
-__all__ = ["EDGE_SAMPLE", "ITEM_SAMPLE", "long_item_share", "median_edge_cosine", "workflow_share"]
+def adjacency_entries(sources: NDArray[np.int64], targets: NDArray[np.int64], n: int) -> tuple[
+        NDArray[np.int64], NDArray[np.int64]]:
+    """The (row, column) of each entry of the symmetric ``n`` x ``n`` adjacency of these
+    edges, in CSR order (by row, then column): each edge both ways, and a pair held twice
+    (two kinds of edge, or both directions declared) once, as the summed CSR holds it."""
+    keys = np.unique(np.concatenate([sources * n + targets, targets * n + sources]))
+    return keys // n, keys % n
+
+
+__all__ = [
+    "EDGE_SAMPLE", "ITEM_SAMPLE", "adjacency_entries", "long_item_share", "median_edge_cosine", "sampled_median_cosine",
+    "workflow_share",
+]

@@ -31,7 +31,8 @@ from skill_retriever.querytext import (
 from skill_retriever.route_why import ROUTE_BY_COMPLEXITY, choose_route, default_route
 from skill_retriever.state import QueryPlan, RelationHop, RetrievalState, fresh_run
 from skill_retriever.stores import run_marks
-from skill_retriever.stores.passage_views import kind_counts, relation_kinds
+from skill_retriever.stores.kind_counts import kind_counts
+from skill_retriever.stores.passage_views import relation_kinds
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: Edge kinds a typed hop follows (``algorithms.relations.CUES``).

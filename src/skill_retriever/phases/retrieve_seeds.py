@@ -31,10 +31,10 @@ from skill_retriever.phases._helpers import query_vector, relation_ends
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, ChannelHit, RetrievalState
 from skill_retriever.stores import run_marks
+from skill_retriever.stores.kind_counts import kind_counts
 from skill_retriever.stores.passage_views import (
     answer_filters,
     fact_links,
-    kind_counts,
     proper_name_ids,
     search_facts,
     search_within,

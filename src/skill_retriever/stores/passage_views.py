@@ -4,7 +4,6 @@ Each view is built on first use and kept with :meth:`IndexSnapshot.memo`, so lik
 derived view it can never be stale: a write publishes a new snapshot with empty caches.
 
 * `answer_filters`: what a channel may return (entities and facts only when asked for);
-* `kind_counts`: nodes per kind (what ``calibration.defaults`` decides from);
 * `passage_counts`: for each entity, how many passages it is joined to (the inverse of
   HippoRAG's node specificity, ``algorithms.restart.specificity``);
 * `walk_adjacency`: the visible adjacency, with or without the SAME_AS edges
@@ -19,8 +18,7 @@ derived view it can never be stale: a write publishes a new snapshot with empty 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,13 +30,9 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS, EdgeKind, NodeKind
 from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import build_matrices
+from skill_retriever.stores.kind_counts import kind_counts
 from skill_retriever.stores.snapshot import IndexSnapshot, masked_adjacency
 from skill_retriever.stores.vectors import VectorHit
-
-
-def kind_counts(snap: IndexSnapshot) -> Mapping[str, int]:
-    """How many nodes of each kind the snapshot holds (kind value -> count)."""
-    return snap.memo("kind_counts", None, lambda: dict(Counter(n.kind.value for n in snap.nodes.values())))
 
 
 def passage_counts(snap: IndexSnapshot) -> NDArray[np.float64]:
@@ -149,6 +143,6 @@ def fact_links(snap: IndexSnapshot, fact_id: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "answer_filters", "fact_links", "kind_counts", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts", "search_within",
+    "answer_filters", "fact_links", "passage_counts", "proper_name_ids", "relation_kinds", "search_facts", "search_within",
     "walk_adjacency",
 ]
