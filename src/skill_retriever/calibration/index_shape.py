@@ -69,7 +69,8 @@ def median_edge_cosine(snapshot: IndexSnapshot, sample: int = EDGE_SAMPLE) -> fl
     The entries are those of ``snapshot.graph.adjacency`` (`stores.graph.build_matrices`),
     in its order, worked out with NumPy alone from the edges' ends, so ``stats`` reports
     this figure without importing SciPy or building the matrices
-    (tests/test_cold_start.py); only the sampled entries' vectors are read.
+    (tests/test_cold_start.py). It costs one pass over the edges, as building the
+    matrices does (a query builds them later); only the sampled entries' vectors are read.
     """
     ids = list(snapshot.nodes)
     row = {node_id: i for i, node_id in enumerate(ids)}
@@ -98,8 +99,7 @@ def sampled_median_cosine(
 
     The symmetric adjacency holds each edge twice, once each way, so every edge weighs
     the same and the median is the edges' own. ``vectors`` is asked once, for the nodes
-    the sampled entries join: the first query after each write pays this, on a
-    million-edge graph too.
+    the sampled entries join.
     """
     rows, cols = adjacency_entries(sources, targets, n)
     if not len(rows):
@@ -120,7 +120,9 @@ def adjacency_entries(sources: NDArray[np.int64], targets: NDArray[np.int64], n:
     """The (row, column) of each entry of the symmetric ``n`` x ``n`` adjacency of these
     edges, in CSR order (by row, then column): each edge both ways, and a pair held twice
     (two kinds of edge, or both directions declared) once, as the summed CSR holds it."""
-    keys = np.unique(np.concatenate([sources * n + targets, targets * n + sources]))
+    keys = np.sort(np.concatenate([sources * n + targets, targets * n + sources]))
+    # sorted, then each run kept once: np.unique (NumPy 2.4) was many times slower on 400k keys
+    keys = keys[np.concatenate([keys[:1] == keys[:1], keys[1:] != keys[:-1]])]
     return keys // n, keys % n
 
 
