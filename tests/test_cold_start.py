@@ -33,7 +33,8 @@ except SystemExit as exc:
 heavy = [m for m in {heavy!r} if m in sys.modules]
 unneeded = [m for m in {unneeded!r} if m in sys.modules]
 print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgraph" in sys.modules,
-                             "unneeded": unneeded, "scipy": "scipy" in sys.modules}}))
+                             "unneeded": unneeded, "scipy": "scipy" in sys.modules,
+                             "record_only": [m for m in {record_only!r} if m in sys.modules]}}))
 """
 #: What a query on a catalogue (the smart route) never uses: the source readers
 #: (`indexing`), the section splitter and the YAML reader (`ingest.skill_records`), the
@@ -44,12 +45,16 @@ UNNEEDED_BY_QUERY = ("skill_retriever.indexing", "skill_retriever.ingest.documen
                      "scipy.sparse.csgraph")
 #: ``--help`` needs none of those, nor the injection scanner (a query flags its results).
 UNNEEDED = (*UNNEEDED_BY_QUERY, "skill_retriever.safety.injection")
+#: What `uninstall`, which reads the install record and opens no index, never uses: NumPy
+#: and the snapshot (planning an install from an index), the secret redaction and YAML
+#: (reading sources).
+NOT_BY_UNINSTALL = ("numpy", "skill_retriever.stores.snapshot", "skill_retriever.ingest.secrets", "yaml")
 
 
 def run_cli(*args: str, env_extra: dict[str, str] | None = None) -> dict[str, object]:
     env = {**os.environ, "SKILL_RETRIEVER_WARM_UP": "0", **(env_extra or {})}
     out = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY, unneeded=UNNEEDED), *args],
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY, unneeded=UNNEEDED, record_only=NOT_BY_UNINSTALL), *args],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip
     line = next((x for x in out.stdout.splitlines() if x.startswith("PROBE ")), None)
@@ -91,12 +96,14 @@ def test_stats_imports_no_model_no_graph_and_no_scipy(index_dir: Path) -> None:
 
 def test_install_imports_no_model_and_no_scipy(index_dir: Path, tmp_path: Path) -> None:
     """Nor SciPy (its import was most of an install's start): neither `install` nor
-    `uninstall` builds a matrix of the graph."""
+    `uninstall` builds a matrix of the graph; `uninstall` imports none of
+    `NOT_BY_UNINSTALL` either."""
     got = run_cli("install", "skill:alembic", "--target", str(tmp_path / "project"), "--index-dir", str(index_dir))
     assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False and got["scipy"] is False
     assert (tmp_path / "project" / ".claude").is_dir()
     got = run_cli("uninstall", "skill:alembic", "--target", str(tmp_path / "project"))
-    assert got["code"] == 0 and got["heavy"] == [] and got["scipy"] is False
+    assert got["code"] == 0 and got["heavy"] == [] and got["scipy"] is False and got["record_only"] == []
+    assert not (tmp_path / "project" / ".claude" / "skills" / "alembic").exists()
 
 
 def test_the_server_graph_module_imports_no_model() -> None:

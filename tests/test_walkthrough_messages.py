@@ -35,7 +35,7 @@ from cli_calls import run
 from files import write_file
 
 from skill_retriever.cli import _parser
-from skill_retriever.components.install.render_mcp import _placeholder_login
+from skill_retriever.components.install.placeholders import _placeholder_login
 from skill_retriever.exceptions import IndexLockedError
 from skill_retriever.index_progress import show_progress
 from skill_retriever.stores import run_marks

@@ -24,10 +24,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from skill_retriever.components.view import CallerView
 from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, NodeKind
+
+if TYPE_CHECKING:  # `uninstall` reads plugin members (by_name) without an index
+    from skill_retriever.components.view import CallerView
 
 __all__ = [
     "Closure",
@@ -211,6 +213,8 @@ def dependency_closure(
     chosen = tuple(dict.fromkeys(selected))
     if not chosen:
         return Closure((), (), {}, {}, {}, {})
+    from skill_retriever.components.view import CallerView  # here: it imports the index stack
+
     if members is None and isinstance(graph, CallerView):
         members = plugin_members(graph)
     deps = Requirements(graph, allowed, members)

@@ -64,6 +64,7 @@ import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from skill_retriever.ingest.hook_commands import SCRIPT_EXTENSIONS, command_line, text_list
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import redact_command, redact_headers, redact_text
 from skill_retriever.ingest.skill_records import Record, RecordError, jsonable, record_from_fields
@@ -74,12 +75,6 @@ _HOOK_KEYS = ("hooks", "event", "matcher", "command")
 _NOT_SCRIPTS = frozenset({".json", ".md"})
 #: Path-like words of a shell command (quotes removed first).
 _WORD_RE = re.compile(r"[\w.~${}/+@%-]+")
-#: What a command word must end with to name a script (a bare one: beside the hook) (``check.py``;
-#: not ``python3``, ``echo`` or a data file).
-SCRIPT_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"})
-#: `SCRIPT_EXTENSIONS` as a regular expression's alternation (``sh|bash|...``), for the
-#: installer's checks of the same commands (`install.render_hook`).
-SCRIPT_SUFFIX_PATTERN = "|".join(sorted(e[1:] for e in SCRIPT_EXTENSIONS))
 #: Leading ``$VAR/``, ``${VAR}/`` or ``~/`` of a path.
 _ANCHOR_RE = re.compile(r"^(?:\$\{?\w+\}?|~)/+")
 _MAX_PROMPT_CHARS = 300
@@ -174,7 +169,7 @@ def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in hook.items():
         if key == "command" and isinstance(value, str):
             out[key] = redact_command(value)
-        elif key == "args" and _text_list(value):
+        elif key == "args" and text_list(value):
             out[key] = _redacted_args(value)
         elif key == "prompt" and isinstance(value, str):
             out[key] = redact_prose(value)
@@ -183,10 +178,6 @@ def redacted_hook(hook: Mapping[str, Any]) -> dict[str, Any]:
         elif key == "headers" and isinstance(value, Mapping):
             out[key] = redact_headers(dict(value))
     return out
-
-
-def _text_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _redacted_args(args: list[str]) -> list[str]:
@@ -199,17 +190,6 @@ def _redacted_args(args: list[str]) -> list[str]:
     except ValueError:
         words = []
     return words if len(words) == len(args) else [redact_command(a) for a in args]
-
-
-def command_line(hook: Mapping[str, Any]) -> str | None:
-    """What a command hook runs, on one line: its ``command``, followed by its exec-form
-    ``args`` quoted as a shell would read them (Claude Code spawns ``command`` with them,
-    no shell); None for a hook without a command."""
-    command = hook.get("command")
-    if not isinstance(command, str):
-        return None
-    args = hook.get("args")
-    return f"{command} {shlex.join(args)}" if _text_list(args) and args else command
 
 
 def hook_body(description: str, hooks: dict[str, list[dict[str, Any]]]) -> str:

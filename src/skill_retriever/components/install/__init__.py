@@ -19,11 +19,11 @@ package's name there to this module, so ``from skill_retriever.components import
 ComponentService, install`` gave the module; either one now installs.
 """
 
+import importlib
 import sys
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from skill_retriever.components.install.apply import apply_plan, install
 from skill_retriever.components.install.inventory import (
     INSTALLABLE,
     InstalledComponent,
@@ -48,10 +48,18 @@ from skill_retriever.components.install.plan import (
     UnknownComponentError,
     UnsafePathError,
 )
-from skill_retriever.components.install.planner import plan_install, resolve_id
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.components.install.still_required import StillRequiredError
 from skill_retriever.components.install.uninstall import UninstallReport, uninstall
+
+if TYPE_CHECKING:
+    from skill_retriever.components.install.apply import apply_plan, install
+    from skill_retriever.components.install.planner import plan_install, resolve_id
+
+#: Loaded on first use (PEP 562): planning reads an index, and these modules import the
+#: retrieval stack (NumPy, the snapshot); `uninstall` reads only the install record and
+#: starts without them (tests/test_cold_start.py).
+_WHERE = {"apply_plan": "apply", "install": "apply", "plan_install": "planner", "resolve_id": "planner"}
 
 __all__ = [
     "INSTALLABLE",
@@ -84,10 +92,20 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
 class _InstallPackage(ModuleType):
     """This package, which calling runs `install` (see the module's docstring)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> InstallPlan:
+        from skill_retriever.components.install.apply import install
+
         return install(*args, **kwargs)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from skill_retriever.ingest.hook_configs import SCRIPT_SUFFIX_PATTERN
+from skill_retriever.ingest.hook_commands import SCRIPT_SUFFIX_PATTERN
 
 __all__ = ["bare_scripts"]
 

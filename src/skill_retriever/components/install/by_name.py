@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from skill_retriever.components.closure import plugin_members
 from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import INSTALLABLE
-from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
+
+if TYPE_CHECKING:  # `uninstall` names components without reading an index
+    from skill_retriever.components.view import CallerView
 
 __all__ = [
     "Candidate",

@@ -16,6 +16,7 @@ from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
 from skill_retriever.components.install.local_hooks import in_local, local_note, read_local_hooks
 from skill_retriever.components.install.paths import server_key
+from skill_retriever.components.install.placeholders import unfilled_notes
 from skill_retriever.components.install.plan import (
     ComponentPlan,
     FileAction,
@@ -23,7 +24,6 @@ from skill_retriever.components.install.plan import (
     InstallError,
     Status,
 )
-from skill_retriever.components.install.render_mcp import unfilled_notes
 from skill_retriever.components.install.rendered import Rendered
 from skill_retriever.components.install.server_action import server_action
 from skill_retriever.components.install.settings import check_settings, has_hook, read_json_object

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skill_retriever.components.install.render_mcp import Spot, placeholder_spots
+from skill_retriever.components.install.placeholders import Spot, placeholder_spots
 
 __all__ = ["carried", "filled_in"]
 

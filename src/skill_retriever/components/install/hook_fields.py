@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from skill_retriever.ingest.hook_configs import command_line
+from skill_retriever.ingest.hook_commands import command_line
 
 __all__ = ["HOOK_KEYS", "SHELLS", "TYPE_KEYS", "field_problem", "hook_problem", "posix_shell", "what_it_runs"]
 

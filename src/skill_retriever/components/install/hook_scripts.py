@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from skill_retriever.ingest.hook_configs import command_line
+from skill_retriever.ingest.hook_commands import command_line
 
 __all__ = ["hook_commands", "run_by", "runs"]
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores.api_args import one_path
 
@@ -73,6 +72,9 @@ def check_source(call: str, source: object) -> None:
     Raises:
         ConfigError: Neither a `CallerView` nor anything with a ``snapshot()`` (an `Index`).
     """
+    # here, not at the top: `uninstall` checks its arguments here too and opens no index
+    from skill_retriever.components.view import CallerView
+
     if isinstance(source, CallerView) or callable(getattr(source, "snapshot", None)):
         return
     hint = "; open it first: Index.open(path)" if isinstance(source, (str, os.PathLike)) else ""

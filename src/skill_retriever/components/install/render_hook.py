@@ -87,7 +87,8 @@ from skill_retriever.components.install.user_hook_paths import (
     to_config_dir,
     to_home,
 )
-from skill_retriever.ingest.hook_configs import SCRIPT_SUFFIX_PATTERN, settings_hooks
+from skill_retriever.ingest.hook_commands import SCRIPT_SUFFIX_PATTERN
+from skill_retriever.ingest.hook_configs import settings_hooks
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.ingest.skill_configs import json_document
 from skill_retriever.ingest.skill_records import RecordError

@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from skill_retriever.components.install.entry_members import entry_of
 from skill_retriever.components.install.paths import read_source
+from skill_retriever.components.install.placeholders import unfilled_notes
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.components.install.rendered import Rendered, SkipComponent, rebuilt_note
 from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
 from skill_retriever.ingest.skill_configs import REDACTED, server_map
 from skill_retriever.model import Node
 
-__all__ = ["Spot", "placeholder_spots", "render_mcp", "unfilled_notes"]
+__all__ = ["render_mcp"]
 
 
 def render_mcp(node: Node) -> Rendered:
@@ -82,106 +82,6 @@ def render_mcp(node: Node) -> Rendered:
 def _env_name(header: str) -> str:
     """An environment variable name for a header's value (``X-Api-Key`` -> ``X_API_KEY``)."""
     return re.sub(r"[^A-Za-z0-9_]+", "_", header).strip("_").upper() or "HEADER"
-
-
-#: VS Code's prompt for a value (``${input:api-key}``), which Claude Code does not read.
-_VSCODE_INPUT_RE = re.compile(r"\$\{input:([^}]*)\}")
-#: A URL that still holds its author's placeholder (``https://mcp.example.com/{minimal | mcp}``).
-_URL_PLACEHOLDER_RE = re.compile(r"[{}<>|]")
-#: A header or environment value its author left to fill in (``Bearer <YOUR_HF_TOKEN>``,
-#: ``YOUR_API_KEY``, ``your-token-here``); ``${VAR}`` references are values, not these.
-_VALUE_PLACEHOLDER_RE = re.compile(r"<[^<>]*>|\b(?:YOUR|your)[_-]\w*|\b\w*[_-](?:HERE|here)\b|\bx{6,}\b|\bchangeme\b")
-#: A URL's user info (``postgresql://user:password@host``): what `_placeholder_login` judges.
-_URL_LOGIN_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s]+)@")
-#: A user name or password that is its author's example, not a real one: a generic word
-#: (in a pair of such words), ``<user>``, ``{password}``, ``[user]``, ``YOUR_...``, ``xxx``.
-_LOGIN_WORDS = (
-    frozenset({"user", "username", "usr", "login", "name"}),
-    frozenset({"password", "pass", "passwd", "pwd", "secret"}),
-)
-_LOGIN_PLACEHOLDER_RE = re.compile(r"<[^<>]*>|\{[^{}$]*\}|\[[^\[\]]*\]|(?:YOUR|your)[_-]?\w*|x{3,}|X{3,}")
-
-
-def _placeholder_login(text: str) -> str | None:
-    """The first URL in ``text`` whose user info is its author's placeholder
-    (``postgresql://user:password@localhost/db``, ``<user>:<password>``, ``YOUR_USER``),
-    cut to ``scheme://user:password@`` (a part that is no placeholder shown as ``***``: it
-    may be real); None when there is none. A real-looking login (``alice:s3cret``,
-    ``postgres:postgres``) or ``${VAR}`` references are left alone."""
-    for found in _URL_LOGIN_RE.finditer(text):
-        user, colon, password = found.group(1).partition(":")
-        words = user.casefold() in _LOGIN_WORDS[0] and password.casefold() in _LOGIN_WORDS[1]
-        marked = [bool(_LOGIN_PLACEHOLDER_RE.fullmatch(part)) for part in (user, password)]
-        if words or any(marked):
-            shown = [p if words or m or not p else "***" for p, m in zip((user, password), marked, strict=True)]
-            return f"{text[found.start():found.start(1)]}{shown[0]}{colon}{shown[1]}@"
-    return None
-
-
-def _placeholder_value(value: str) -> bool:
-    """A header or environment value its author left to fill in."""
-    return bool(_VALUE_PLACEHOLDER_RE.search(value)) or _placeholder_login(value) is not None
-
-
-#: Where in an entry a value sits: ``("url",)``, ``("args", 2)``, ``("env", "KEY")``,
-#: ``("headers", "Authorization")``.
-Spot = tuple[str] | tuple[str, str | int]
-
-
-def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
-    """Where ``entry`` holds a value that `unfilled_notes` tells the user to fill in (judged by
-    its rules: the URL, an argument, a header or environment value): uninstall counts a
-    server whose only changes are there as unchanged (`filled_in`)."""
-    spots: list[Spot] = []
-    url = entry.get("url")
-    if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url) or _VSCODE_INPUT_RE.search(url)):
-        spots.append(("url",))
-    args = entry.get("args")
-    for i, a in enumerate(args if isinstance(args, list) else []):
-        if isinstance(a, str) and (_placeholder_login(a) or _VSCODE_INPUT_RE.search(a)):
-            spots.append(("args", i))
-    for field in ("env", "headers"):
-        values = entry.get(field)
-        for k, v in sorted(values.items() if isinstance(values, Mapping) else []):
-            if isinstance(v, str) and (_placeholder_value(v) or _VSCODE_INPUT_RE.search(v)):
-                spots.append((field, str(k)))
-    return spots
-
-
-def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
-    """Notes on what the entry leaves to fill in that Claude Code would pass on as written:
-    VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
-    only), a URL still holding a placeholder, and a URL (the server's, an argument, a header
-    or environment value) whose user and password are its author's example."""
-    notes = []
-    inputs = sorted(set(_VSCODE_INPUT_RE.findall(json.dumps(entry))))
-    if inputs:
-        notes.append(
-            f"it uses VS Code's ${{input:...}} prompts ({', '.join(inputs)}), which Claude Code does not "
-            "read: in .mcp.json, put the value there or name an environment variable (${VAR})"
-        )
-    url = entry.get("url")
-    if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url)):
-        notes.append(f"its URL holds a placeholder ({url!r:.120}): set the real one in .mcp.json")
-    args = entry.get("args")
-    logins = [found for a in (args if isinstance(args, list) else []) if isinstance(a, str) and (found := _placeholder_login(a))]
-    if logins:
-        notes.append(
-            f"its args hold a URL with a placeholder user and password ({', '.join(logins)}): set the "
-            "real ones in .mcp.json, or name an environment variable (${VAR})"
-        )
-    for field in ("headers", "env"):
-        values = entry.get(field)
-        left = sorted(
-            k for k, v in (values.items() if isinstance(values, Mapping) else [])
-            if isinstance(v, str) and _placeholder_value(v)
-        )
-        if left:
-            notes.append(
-                f"its {field} {', '.join(left)} still hold(s) a placeholder value: set the real "
-                "one in .mcp.json, or name an environment variable (${VAR})"
-            )
-    return notes
 
 
 def _outside_plugin(entry: dict[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import Literal
 from skill_retriever.components.install.bare_scripts import bare_scripts
 from skill_retriever.components.install.claude_folder import home_folder, on_disk
 from skill_retriever.components.install.hook_entry import HookEntry
-from skill_retriever.ingest.hook_configs import SCRIPT_EXTENSIONS
+from skill_retriever.ingest.hook_commands import SCRIPT_EXTENSIONS
 
 __all__ = ["BLOCKS_ON_EXIT_2", "Unshipped", "Verdict", "judge", "unshipped_scripts"]
 
