@@ -38,11 +38,12 @@ print("PROBE " + json.dumps({{"code": code, "heavy": heavy, "langgraph": "langgr
 """
 #: What a query on a catalogue (the smart route) never uses: the source readers
 #: (`indexing`), the section splitter and the YAML reader (`ingest.skill_records`), the
-#: Hugging Face download code (no cross-encoder is cached) and SciPy's graph algorithms
-#: (the PageRank walk's components).
+#: secret patterns that redact what is indexed (`ingest.secrets`), the Hugging Face
+#: download code (no cross-encoder is cached) and SciPy's graph algorithms (the PageRank
+#: walk's components).
 UNNEEDED_BY_QUERY = ("skill_retriever.indexing", "skill_retriever.ingest.document_sections",
-                     "skill_retriever.ingest.skill_records", "yaml", "huggingface_hub.file_download",
-                     "scipy.sparse.csgraph")
+                     "skill_retriever.ingest.skill_records", "yaml", "skill_retriever.ingest.secrets",
+                     "huggingface_hub.file_download", "scipy.sparse.csgraph")
 #: ``--help`` needs none of those, nor the injection scanner (a query flags its results).
 UNNEEDED = (*UNNEEDED_BY_QUERY, "skill_retriever.safety.injection")
 #: What `uninstall`, which reads the install record and opens no index, never uses: NumPy
@@ -92,6 +93,7 @@ def test_stats_imports_no_model_no_graph_and_no_scipy(index_dir: Path) -> None:
     from the items and their vectors, with no matrix of the graph (tiny_graph has edges)."""
     got = run_cli("stats", "--index-dir", str(index_dir), "--json")
     assert got["code"] == 0 and got["heavy"] == [] and got["langgraph"] is False and got["scipy"] is False
+    assert got["unneeded"] == []  # nor the readers, YAML or the secret patterns
 
 
 def test_install_imports_no_model_and_no_scipy(index_dir: Path, tmp_path: Path) -> None:

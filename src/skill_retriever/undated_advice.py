@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from skill_retriever.ingest.redact_fields import is_document, is_markdown_item
+from skill_retriever.ingest.item_origin import is_document, is_markdown_item
 from skill_retriever.model import SCAFFOLD_KINDS, Node, NodeKind
 
 __all__ = ["DOCUMENT_DATES", "dating_advice"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from skill_retriever.filters import Filters
-from skill_retriever.ingest.redact_fields import is_document, is_markdown_item
+from skill_retriever.ingest.item_origin import is_document, is_markdown_item
 from skill_retriever.model import SCAFFOLD_KINDS, Node, NodeKind
 from skill_retriever.stores.snapshot import IndexSnapshot
 from skill_retriever.undated_advice import dating_advice

@@ -24,42 +24,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from skill_retriever.ingest.item_origin import is_document, is_markdown_item
 from skill_retriever.ingest.prose_secrets import redact_prose
-from skill_retriever.ingest.provenance import SOURCE_FILE
 from skill_retriever.ingest.secrets import redact_args, redact_command, redact_headers, secret_name
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import Node
 
 __all__ = ["is_document", "is_markdown_item", "redact_frontmatter", "redacted_item"]
-
-#: The kinds `skill_records.markdown_record` reads a file as.
-_MARKDOWN_KINDS = frozenset(
-    {NodeKind.SKILL, NodeKind.AGENT, NodeKind.COMMAND, NodeKind.HOOK, NodeKind.OTHER}
-)
-
-
-def is_markdown_item(node: Node) -> bool:
-    """Whether ``node`` is what ingest builds from a Markdown component file: a skill,
-    agent, command, hook or OTHER with the ``frontmatter`` attribute that only
-    `skill_records.markdown_record` writes (a JSON hook or a JSON graph's node has none,
-    or names its ``source_file``)."""
-    return (
-        node.kind in _MARKDOWN_KINDS
-        and isinstance(node.attrs.get("frontmatter"), Mapping)
-        and SOURCE_FILE not in node.attrs
-    )
-
-
-def is_document(node: Node) -> bool:
-    """Whether ``node`` is a page (or a section of one) of a folder of documents
-    (`documents` writes ``corpus`` and ``path``; a JSON graph's node names its
-    ``source_file`` and is not redacted at ingest, so not by ``repair`` either)."""
-    return (
-        node.kind is NodeKind.DOCUMENT
-        and isinstance(node.attrs.get("corpus"), str)
-        and isinstance(node.attrs.get("path"), str)
-        and SOURCE_FILE not in node.attrs
-    )
-
 
 def redacted_item(node: Node) -> Node:
     """``node`` with its name, description, text and tags redacted as prose
