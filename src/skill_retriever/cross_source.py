@@ -4,7 +4,7 @@ Each source is ingested alone (`indexing.index_sources`), and `ingest.skill_link
 resolves a component's ``requires``, ``dependencies`` and ``conflicts`` in its own source
 only: same plugin first, then the first by path, with a note when a name is ambiguous.
 A name that resolves nowhere there is kept on the node (``attrs["unresolved_requires"]``,
-`skill_links.UNRESOLVED_ATTR`: the written names per relation). After every write that
+`item_attrs.UNRESOLVED_ATTR`: the written names per relation). After every write that
 adds or removes components (the end of an index run, `sources.remove_source`),
 `link_across_sources` looks each of them up again among the components (component kinds
 and plugins) that the index holds from OTHER sources, by `mentions.name_key`:
@@ -48,13 +48,9 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.advice import Placeholder, command
+from skill_retriever.ingest.item_attrs import UNRESOLVED_ATTR
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.result import Problem
-from skill_retriever.ingest.skill_links import (
-    NEAR_MISS_START,
-    UNRESOLVED_ATTR,
-    unknown_component_message,
-)
 from skill_retriever.model import COMPONENT_KINDS, Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.index import Index, WriteReport
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -180,6 +176,10 @@ class CrossSourceReport:
         """Whether ``problem`` (a note from ingest) is moot now: a ``requires`` named no
         component of its source, or a ``dependencies`` list looked mistyped, and another
         source completed it."""
+        # here, not at the top: `install` reads what is missing through this module, and
+        # skill_links imports the ingest readers and every secret pattern
+        from skill_retriever.ingest.skill_links import NEAR_MISS_START, unknown_component_message
+
         for link in self.links:
             if problem.item != link.node:
                 continue

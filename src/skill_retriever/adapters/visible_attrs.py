@@ -2,7 +2,7 @@
 
 A Markdown component keeps its frontmatter as written (``attrs["frontmatter"]``) and the
 names of its relations that resolved nowhere in its own source (``unresolved_requires``,
-`skill_links.UNRESOLVED_ATTR`). A public skill's ``requires: [vault-admin]`` or
+`item_attrs.UNRESOLVED_ATTR`). A public skill's ``requires: [vault-admin]`` or
 ``conflicts: [{name: vault-admin, reason: ...}]`` may name an item the caller may not see:
 copied as they are, they named that item (and said the conflict's reason) where the
 structured fields (``requires``, ``conflicts``) leave it out, and the README promises a
@@ -37,9 +37,9 @@ from skill_retriever.ingest.frontmatter_names import (
     REQUIRES_KEYS,
     TOOL_KEYS,
 )
+from skill_retriever.ingest.item_attrs import UNRESOLVED_ATTR
 from skill_retriever.ingest.mentions import name_key
 from skill_retriever.ingest.skill_configs import plugin_meta
-from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
 from skill_retriever.ingest.tool_servers import server_named
 
 __all__ = ["visible_attrs"]

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.item_attrs import REDACTED
 from skill_retriever.ingest.word_lines import on_lines, on_words
 
-# `on_lines` is re-exported: it lived here.
+# `on_lines` and `REDACTED` are re-exported: they lived here.
 __all__ = ["REDACTED", "on_lines", "redact_formats"]
-
-#: What stands in for a value the index does not keep.
-REDACTED = "[redacted]"
 
 #: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
 #: GitHub, Slack, GitLab, AWS access key ids; Hugging Face, npm, PyPI, SendGrid,

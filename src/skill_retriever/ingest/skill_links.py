@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.exceptions import InvalidItemError
+from skill_retriever.ingest.item_attrs import UNRESOLVED_ATTR
 from skill_retriever.ingest.mentions import MentionScanner, common_keys, name_key
 from skill_retriever.ingest.redact_fields import is_markdown_item, redacted_item
 from skill_retriever.ingest.result import IngestResult, Problem
@@ -40,10 +41,6 @@ MENTION_WEIGHT = 0.5
 
 _Index = Mapping[str, Sequence["Placed"]]
 
-#: The node attribute holding the declared names that resolved nowhere in its own source:
-#: ``{"requires": [name, ...], "dependencies": [[name, local id or null], ...],
-#: "conflicts": [[name, reason], ...]}`` (only the relations that have some).
-UNRESOLVED_ATTR = "unresolved_requires"
 #: How a note on a ``dependencies`` list read as packages because of a likely typo begins.
 NEAR_MISS_START = "dependencies names components"
 

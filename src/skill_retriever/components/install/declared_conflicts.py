@@ -8,7 +8,7 @@ could not be found from the project; the record keeps it instead.
 
 Only the component's own declarations count: the targets of its own CONFLICTS_WITH edges
 that the installer's view shows, and the names written in its frontmatter or kept on its
-node as resolving nowhere in its source (`skill_links.UNRESOLVED_ATTR`), which may name
+node as resolving nowhere in its source (`item_attrs.UNRESOLVED_ATTR`), which may name
 something the view does not show (then they are names the component's own file writes).
 Never an edge another item declares against it: that item may be hidden from whoever
 reads the record, and it is not installed.
@@ -20,8 +20,8 @@ from collections.abc import Mapping
 
 from skill_retriever.components.view import CallerView
 from skill_retriever.components.written_names import written_conflicts
+from skill_retriever.ingest.item_attrs import UNRESOLVED_ATTR
 from skill_retriever.ingest.mentions import name_key
-from skill_retriever.ingest.skill_links import UNRESOLVED_ATTR
 from skill_retriever.model import EdgeKind, Node
 
 __all__ = ["declared_conflicts"]

@@ -32,7 +32,6 @@ from skill_retriever.components.install.listed_twins import twins
 from skill_retriever.components.install.plan import InstallError, UnknownComponentError
 from skill_retriever.components.owning_skill import owning_skill
 from skill_retriever.components.view import CallerView
-from skill_retriever.ingest.skill_configs import bare_url
 from skill_retriever.item_location import file_location
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
@@ -123,6 +122,9 @@ def _kept_at(source: object) -> str:
     kind = source.get("source")
     where = next((source[k] for k in ("repo", "url", "package") if isinstance(source.get(k), str)), "")
     if where and "://" in where:
+        # here, not at the top: only a memberless plugin's message needs the URL reader
+        from skill_retriever.ingest.skill_configs import bare_url
+
         where = bare_url(where)
     path = source.get("path")
     parts = [f"{kind} {where}".strip() if isinstance(kind, str) else where]

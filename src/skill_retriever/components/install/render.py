@@ -35,8 +35,6 @@ from skill_retriever.components.install.paths import (
 )
 from skill_retriever.components.install.plan import Scope, UnsafePathError
 from skill_retriever.components.install.private_files import is_private_file, private_file_note
-from skill_retriever.components.install.render_hook import render_hook
-from skill_retriever.components.install.render_mcp import render_mcp
 from skill_retriever.components.install.rendered import (
     FileOut,
     Rendered,
@@ -75,8 +73,16 @@ def render(
                 "user-scope MCP servers live in ~/.claude.json, which install does not edit; "
                 "install it into a project, or add it with `claude mcp add --scope user`"
             )
+        from skill_retriever.components.install.render_mcp import (
+            render_mcp,  # here: it reads redaction and manifests
+        )
+
         return render_mcp(node)
     if node.kind is NodeKind.HOOK:
+        from skill_retriever.components.install.render_hook import (
+            render_hook,  # here: it reads hook definitions
+        )
+
         return render_hook(node, scope, user_folder)
     if node.kind is NodeKind.SKILL:
         out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)), view)

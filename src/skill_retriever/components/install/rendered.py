@@ -12,7 +12,7 @@ from typing import Any
 from skill_retriever.components.install.paths import NO_ROOT_NOTE, source_root_of
 from skill_retriever.components.install.plan import HookEntry, InstallError
 from skill_retriever.components.install.unshipped_scripts import Unshipped
-from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.ingest.item_attrs import REDACTED
 from skill_retriever.model import Node
 
 __all__ = ["FileOut", "Rendered", "SkipComponent", "rebuilt_note"]
