@@ -127,4 +127,4 @@ def test_one_kind_as_a_string_is_one_kind(sample_index: Index) -> None:
     assert text.count("[skill]") == 3
     assert "   at " not in text  # a component is used by its id
     refused = tool.invoke({"query": "x", "kinds": "skills"})
-    assert refused.startswith("Error: invalid arguments: kinds.0: unknown kind 'skills'"), refused
+    assert refused.startswith("Error: invalid arguments: kinds: unknown kind 'skills'"), refused

@@ -56,10 +56,12 @@ def test_every_python_entry_point_says_the_kind_a_plural_means(sample_index: Ind
 
 def test_the_agent_tool_says_it_to_the_model(sample_index: Index) -> None:
     tool = make_search_skills_tool(sample_index, rerank=False)
-    for kinds in ("skills", ["skills"]):
+    for kinds, where in (("skills", "kinds"), (["skills"], "kinds.0")):  # one string alone is no list's item 0
         answer = tool.invoke({"query": "fuzz", "kinds": kinds})
-        assert answer.startswith("Error: invalid arguments: kinds.0: unknown kind 'skills'; use one of: skill,")
-        assert answer.count(HINT) == 1
+        assert answer.startswith(f"Error: invalid arguments: {where}: unknown kind 'skills'; use one of: skill,")
+        assert answer.count(HINT) == 1 and answer.count("'skills'") == 1, answer  # what it got, said once
+    with pytest.raises(ConfigError, match=r"^make_search_skills_tool: bad default\(s\): kinds: unknown kind 'skills'"):
+        make_search_skills_tool(sample_index, rerank=False, kinds="skills")
 
 
 def test_the_cli_says_it_once(sample_index_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,8 +64,10 @@ KindName = Annotated[
 
 def _one_kind_alone(value: object) -> object:
     """One kind given as a string is a list of one (``"document"``), as the MCP tools take
-    it: a model that writes one kind so must not get a list error back."""
-    return [value] if isinstance(value, str) else value
+    it: a model that writes one kind so must not get a list error back. The string is
+    checked here, so a wrong one is refused as ``kinds``: checked as the list's item it
+    was named ``kinds.0``, an index into a list the model never wrote."""
+    return [_kind_name(value)] if isinstance(value, str) else value
 
 
 #: ``kinds``: a list of kind names, one alone as a string, or None; the schema says all
@@ -147,7 +149,8 @@ def _problems(error: ValidationError) -> list[str]:
     for e in error.errors(include_url=False):
         where = ".".join(str(p) for p in e["loc"]) or "arguments"
         msg = str(e["msg"]).removeprefix("Value error, ")
-        got = "" if e["type"] in ("missing", "whole_number") else f" (got {e['input']!r:.40})"  # whole_number says it
+        # whole_number and our own checks (value_error: an unknown kind) say what they got
+        got = "" if e["type"] in ("missing", "whole_number", "value_error") else f" (got {e['input']!r:.40})"
         problems.append(f"{where}: {msg}{got}")
     return problems
 
@@ -171,8 +174,6 @@ def schema_with_defaults(defaults: dict[str, Any], *, strict: bool = False) -> t
     """
     if not defaults and not strict:
         return SearchSkillsInput
-    if isinstance(defaults.get("kinds"), str):  # one string is one kind, as everywhere
-        defaults = {**defaults, "kinds": [defaults["kinds"]]}
     if defaults.get("kinds") == []:  # the search refused it at every call, naming filters.kinds
         raise ConfigError("make_search_skills_tool: kinds is empty, so nothing could match; "
                           "leave it out for every kind")
