@@ -34,13 +34,18 @@ def test_a_kind_in_any_case_is_that_kind(hashed_index: Index, given: Any, kind: 
         assert answer["results"] and {r["kind"] for r in answer["results"]} <= {"skill", "hook"}
 
 
+ALONE = KINDS.replace("[0]", "")  # one kind given as a string: no list's item 0
+
+
 @pytest.mark.parametrize(("given", "said"), [
-    ("skills", f"{KINDS} (did you mean 'skill'?)"),
+    ("skills", f"{ALONE} (did you mean 'skill'?)"),
+    (["skills"], f"{KINDS} (did you mean 'skill'?)"),
     (["skill", "Agents"], KINDS.replace("[0]", "[1]") + " (did you mean 'agent'?)"),
-    ("document", f"{KINDS}; a document item is found with search (kinds document)"),
-    ("Incidents", f"{KINDS}; an incident item is found with search (kinds incident)"),
-    ("plugin", f"{KINDS}; a plugin is found with search (kinds plugin) and installed whole by its id"),
-    ("widget", KINDS),
+    ("document", f"{ALONE}; a document item is found with search (kinds document)"),
+    ("Incidents", f"{ALONE}; an incident item is found with search (kinds incident)"),
+    ("plugin", f"{ALONE}; a plugin is found with search (kinds plugin) and installed whole by its id"),
+    ("widget", ALONE),
+    (["widget"], KINDS),
 ])  # fmt: skip
 def test_a_kind_it_does_not_take_says_what_is_meant(hashed_index: Index, given: Any, said: str) -> None:
     with pytest.raises(Exception) as caught:  # the SDK's ToolError, the tool's words

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Annotated, Literal, get_args
 
 from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, whole_number
 from skill_retriever.components.install import InstallError, UnknownComponentError, resolve_id
@@ -66,10 +67,19 @@ Kind = Literal["skill", "agent", "command", "hook", "mcp_server"]  # `COMPONENT_
 def _kinds_read(value: object) -> object:
     """``value`` as a list (one kind alone is a list of one), each kind read in any case
     (``Skill``, ``MCP_SERVER``) as `search` and every other entry point read it; anything
-    else as given, for the schema to refuse."""
+    else as given, for the schema to refuse. One kind alone that is none is refused here,
+    as ``kinds``: refused as the list's item it was named ``kinds[0]``, an index into a
+    list the agent never wrote."""
+    if isinstance(value, str) and kind_in_case(value) not in get_args(Kind):
+        raise PydanticCustomError("literal_error", _KIND_WORDS)
     kinds = [value] if isinstance(value, str) else value
     return [kind_in_case(k) if isinstance(k, str) else k for k in kinds] if isinstance(kinds, list) else kinds
 
+
+#: What pydantic says of a kind not in `Kind`, for one given alone (`_kinds_read`).
+_KIND_WORDS = "Input should be " + " or ".join(
+    [", ".join(repr(k) for k in get_args(Kind)[:-1]), repr(get_args(Kind)[-1])]
+)
 
 Kinds = Annotated[
     list[Kind],
