@@ -17,6 +17,7 @@ from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.graph import graph
 from skill_retriever.rerank import EmbeddingReranker
+from skill_retriever.retriever import DEFAULT_RERANKER, Retriever
 from skill_retriever.stores.index import Index
 
 
@@ -64,3 +65,30 @@ def test_a_snapshot_that_is_none_of_the_indexs_is_refused(sample_index: Index, s
         RetrievalContext(index=sample_index, snapshot=snapshot)
     pinned = RetrievalContext(index=sample_index, snapshot=sample_index.snapshot())
     assert graph.invoke({"query": "add tracing", "k": 1}, context=pinned)["results"]
+
+
+def test_the_default_reranker_is_resolved_as_retriever_resolves_it(sample_index: Index) -> None:
+    """``DEFAULT_RERANKER``, `Retriever`'s default, passed the context's check and every
+    query then warned "rerank_cross_encoder failed and was skipped (AttributeError:
+    'Default' object has no attribute 'score')" and ranked without it."""
+    context = RetrievalContext(index=sample_index, reranker=DEFAULT_RERANKER)
+    out = graph.invoke({"query": "add tracing to a FastAPI service", "k": 2}, context=context)
+    assert len(out["results"]) == 2 and not any("failed" in w for w in out["warnings"]), out["warnings"]
+    resolved = Retriever(sample_index).reranker  # a cross-encoder when one loads offline, else none
+    assert out["reranker"] == (resolved.name if resolved else "none")
+
+
+def test_the_default_reranker_is_loaded_once_a_context(sample_index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    loads: list[EmbeddingReranker] = []
+
+    def load() -> EmbeddingReranker:  # a real reranker, as a cross-encoder found offline would be
+        loads.append(EmbeddingReranker(sample_index.embedder))
+        return loads[-1]
+
+    monkeypatch.setattr("skill_retriever.rerank.default_reranker", load)
+    context = RetrievalContext(index=sample_index, reranker=DEFAULT_RERANKER)
+    assert not loads  # at the first query, as Retriever loads it, not when the context is made
+    for query in ("add tracing", "format python code"):
+        out = graph.invoke({"query": query, "k": 2}, context=context)
+        assert out["reranker"] == loads[0].name and not any("failed" in w for w in out["warnings"])
+    assert len(loads) == 1

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from skill_retriever.rerank import Reranker
+    from skill_retriever.retriever_args import Default
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -142,7 +143,7 @@ _JSON_SCHEMA: dict[str, Any] = {
     "properties": {
         "index": {"description": "The Index to search: Index.open(path)."},
         "config": {"description": "Default settings, a RetrievalConfig; left out: RetrievalConfig()."},
-        "reranker": {"description": "A Reranker, or null for none (the default)."},
+        "reranker": {"description": "A Reranker, DEFAULT_RERANKER (Retriever's default), or null for none (the default)."},
         "snapshot": {"description": "An IndexSnapshot of the index to search; null: its current one."},
     },
     "required": ["index"],
@@ -157,15 +158,19 @@ class RetrievalContext(metaclass=_Checked):
         index: The index to search.
         config: Default settings; a call's ``profile``, ``k``, ``token_budget`` and
             ``route`` override them.
-        reranker: The reranker, or None for none.
+        reranker: The reranker, None for none, or `DEFAULT_RERANKER` for `Retriever`'s
+            default (a cross-encoder when one loads offline, else none), loaded at the
+            context's first query.
         snapshot: A snapshot to search (``Retriever`` pins one per query); None searches
             the index's current snapshot, taken when the query starts.
     """
 
     index: Index
     config: RetrievalConfig = field(default_factory=RetrievalConfig)
-    reranker: Reranker | None = None
+    reranker: Reranker | Default | None = None
     snapshot: IndexSnapshot | None = None
+    #: `DEFAULT_RERANKER` as loaded (`_reranker`): one entry once the first query loaded it.
+    _loaded: list[Reranker | None] = field(default_factory=list, compare=False, repr=False)
     _views: OrderedDict[str, QueryView] = field(default_factory=OrderedDict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
@@ -240,7 +245,22 @@ class RetrievalContext(metaclass=_Checked):
         settings = _settings(self.config, state, snap)
         config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
-        return QueryView(snap, config, filters, self.reranker if config.rerank else None, settings.channel_depth)
+        return QueryView(snap, config, filters, self._reranker() if config.rerank else None, settings.channel_depth)
+
+    def _reranker(self) -> Reranker | None:
+        """The reranker, `DEFAULT_RERANKER` resolved as `Retriever` resolves it: at the first
+        query that reranks, once (it passed the check, and every query then failed its
+        rerank phase: "'Default' object has no attribute 'score'")."""
+        from skill_retriever.retriever_args import Default
+
+        if not isinstance(self.reranker, Default):
+            return self.reranker
+        with self._lock:  # one load, however many queries start at once
+            if not self._loaded:
+                from skill_retriever.rerank import default_reranker
+
+                self._loaded.append(default_reranker())
+            return self._loaded[0]
 
     def _hold(self, key: str, view: QueryView) -> QueryView:
         with self._lock:
