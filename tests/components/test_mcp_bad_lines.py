@@ -10,6 +10,7 @@ server goes on serving.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -49,7 +50,8 @@ def server(hashed_index: Index) -> Iterator[subprocess.Popen[bytes]]:
     process = subprocess.Popen(
         [sys.executable, "-m", "skill_retriever.cli", "mcp", "--index-dir", str(hashed_index.path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"},
+        env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1",
+             **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}},  # the sources under test
     )  # fmt: skip
     yield process
     process.kill()
@@ -72,3 +74,18 @@ def test_over_stdio_each_bad_line_fails_at_once_and_the_server_goes_on(server: s
     send_line(server, CALL % (4, '{"query":"format python","k":1}'))
     answer = read_reply(server)
     assert answer["id"] == 4 and answer["result"]["structuredContent"]["results"]
+
+
+def test_over_stdio_a_blank_line_is_no_message_and_gets_no_reply(server: subprocess.Popen[bytes]) -> None:
+    """A blank line (a client's stray newline, ``echo "" | skill-retriever mcp``) was
+    answered with a -32700 parse error to id null ("EOF while parsing a value"): it holds
+    no message, so there is nothing to answer (JSON-RPC answers requests only), and a
+    client reading that error as a failed call of its own would be misled."""
+    for line in ("", "   ", "\t"):
+        send_line(server, line)
+    send_line(server, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    assert read_reply(server) == {"jsonrpc": "2.0", "id": 1, "result": {}}  # the first reply is the ping's
+    send_line(server, "")
+    send_line(server, "not json")  # a line that holds something unreadable is still answered
+    reply = read_reply(server)
+    assert reply["id"] is None and reply["error"]["code"] == -32700

@@ -9,7 +9,10 @@ the escape ``"\\ud83d"``), a number of 5,000 digits, and a line that is not JSON
 Each now gets a JSON-RPC error (`reply_to`): to the request's own id when the line is
 JSON that names one, so that the client's call fails at once and says why; to id null
 otherwise, code -32700 (parse error), as JSON-RPC 2.0 asks. A notification (no id) gets
-no reply, as JSON-RPC 2.0 asks too.
+no reply, as JSON-RPC 2.0 asks too. A blank line holds no message at all (the stdio
+transport's messages are delimited by newlines, so a stray one is an empty gap between
+two): it gets no reply either, where a -32700 to id null told the client of an error
+in nothing it sent.
 
 JSON that is no request went unanswered as well: ``[]``, ``{}``, ``123``, ``null``,
 ``"text"``, a batch (an array of requests, which this protocol version does not take),
@@ -172,6 +175,8 @@ async def answering_bad_lines(
             if not isinstance(item, Exception):
                 reply = request_without_id(item.message) or bad_tool_call(item.message)
             elif (read := _line_of(item)) is not None:
+                if not read[0].strip():
+                    continue  # a blank line: no message, nothing to answer or to serve
                 reply = reply_to(*read)
             else:
                 reply = None
