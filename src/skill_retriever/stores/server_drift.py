@@ -96,7 +96,9 @@ def out_of_step(names: Sequence[str], have: Sequence[int | None], want: Sequence
             "entries were added on the server that the index does not have (another program wrote to the "
             "collection), or a delete stopped before removing them there"
         )
-    return (
-        f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors ({'; or '.join(causes)}; "
-        "a write in progress catches up by itself)"
-    )
+    # A write or delete under way brings a count level by itself; lost collections it does
+    # not: a writer makes them again at its next write or search (said after this by
+    # `repair_wait.while_writing` while one holds the lock), a reader never.
+    level = any(n is not None and n != w for n, w in pairs)
+    catch_up = "; a write in progress catches up by itself" if level else ""
+    return f"holds {held}, where the index has {want[0]} node and {want[1]} edge vectors ({'; or '.join(causes)}{catch_up})"
