@@ -10,12 +10,15 @@ was gone. The run now says which held source, gone from disk, it read again, and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_calls import run, run_lines
 from files import write_file
 
+from skill_retriever.cli import main
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -58,3 +61,22 @@ def test_no_note_when_the_old_folder_is_still_there_or_the_files_differ(index: I
     write_file(other, "restore.md", "# Restore\n\nRestore Redis from its snapshot.\n")  # same path, other text
     old.rename(tmp_path / "gone")
     assert not [m for m in _notes(index_sources(index, other).sources) if "gone from disk" in m]
+
+
+def test_an_answer_names_the_copy_whose_file_is_there(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Until ``remove-source`` takes the old copy out, the two copies fold into one entry;
+    they rank alike (same text), and the one whose id sorts first named it: renamed from
+    a-books to z-books, ``file:`` named the file gone from disk, the real one only under
+    ``also at``. The entry keeps its place; the copy that is there names it."""
+    old = _runbooks(tmp_path / "a-books")
+    ix = tmp_path / "ix"
+    assert main(["index", str(old), "--index-dir", str(ix), "--embedder", "hashing-64"]) == 0
+    new = old.rename(tmp_path / "z-books")
+    assert main(["index", str(new), "--index-dir", str(ix), "--embedder", "hashing-64"]) == 0
+    code, lines = run_lines(capsys, "query", "restore postgres nightly backup", "--index-dir", ix, "-k", "1")
+    assert code == 0
+    assert f"    file: {new / 'restore.md'}" in lines and "    also at: a-books/restore.md" in lines, lines
+    assert "    id: z-books/restore.md" in lines
+    code, out, _ = run(capsys, "query", "restore postgres nightly backup", "--index-dir", ix, "-k", "1", "--json")
+    [entry] = json.loads(out)["results"]
+    assert entry["id"] == "z-books/restore.md" and entry["also_at"] == ["a-books/restore.md"]

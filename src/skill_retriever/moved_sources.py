@@ -3,8 +3,9 @@ indexed now holds its files again, at the same paths with the same text.
 
 Indexed at its new path, a renamed folder of documents or skills is a second source (its
 ids begin with the new name), and the old one stays, since a folder gone cannot be read
-to mirror it. Answers then fold the two copies and may lead with the old one, whose
-``file:`` no longer exists. Only ``stats`` said the old folder was gone; the run that
+to mirror it. Answers then fold the two copies, and led with the old one, whose ``file:``
+no longer exists, where its id sorted first (they now lead with the copy that is there:
+`components.present_copy`). Only ``stats`` said the old folder was gone; the run that
 reads the copy says it too, with the command that takes the old one out (`moved_here`).
 """
 
@@ -43,7 +44,7 @@ def moved_here(
                 f"the source {source.name!r} ({source.root}, gone from disk) holds {count} of the item(s) "
                 f"this run read, at the same paths: if this folder is that one moved, "
                 f"`{command(['remove-source', source.name], index_dir)}` takes the old copy out "
-                "(until then answers fold the two and may name the old files)"
+                "(until then answers fold the two, led by the copy that is there, and name the old one beside it)"
             ), read_whole=True))
     return notes
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from skill_retriever.components.present_copy import present_first
 from skill_retriever.model import COMPONENT_KINDS, Node, NodeKind
 
 if TYPE_CHECKING:
@@ -316,8 +317,9 @@ def collapse_ranked(
     *,
     config: DedupConfig = DedupConfig(),
 ) -> Collapsed:
-    """Fold every lower-ranked duplicate into the best-ranked member of its group; ids the
-    caller may not see are left out."""
+    """Fold every lower-ranked duplicate into the best-ranked member of its group, which
+    gives way to a copy of the same text whose file is there when its own is gone
+    (`present_copy`); ids the caller may not see are left out."""
     gm, emb = view.graph, view.embeddings
     keep: list[str] = []
     folded: dict[str, list[str]] = {}
@@ -341,4 +343,6 @@ def collapse_ranked(
             folded[node_id] = []
         else:
             folded[owner].append(node_id)
-    return Collapsed(tuple(keep), {k: tuple(v) for k, v in folded.items()})
+    # the copy whose file is there names the entry, in its place (a renamed folder's old copy does not)
+    named = [present_first(rep, folded[rep], view.get) for rep in keep]
+    return Collapsed(tuple(rep for rep, _ in named), dict(named))
