@@ -77,12 +77,12 @@ def close_names(view: CallerView, ref: str) -> list[str]:
     key = _key(ref)
     if not key or len(key) > _LONGEST:
         return []
-    given = ref.strip().casefold()
+    given = ref.casefold()  # what the lookup tried (`CallerView.named`: case aside, nothing else)
     by_key: dict[str, list[Node]] = {}
     for node in view.nodes.values():
         # the name itself answered to nothing installable: no offer of it (one spelt
         # otherwise, ``trailofbits:ct-check`` for ``trailofbits-ct-check``, is offered)
-        if (node.kind in INSTALLABLE or node.kind is NodeKind.PLUGIN) and node.name.strip().casefold() != given:
+        if (node.kind in INSTALLABLE or node.kind is NodeKind.PLUGIN) and node.name.casefold() != given:
             by_key.setdefault(_key(node.name), []).append(node)
     keys = sorted(by_key, key=lambda k: (len(k), k))  # the shorter, the closer
     # the name ``ref`` is but for spaces, underscores or its ends (``audit log``): the lookup
