@@ -90,6 +90,9 @@ def test_a_small_file_size_limit_still_skips_the_larger_files(index: Index, runb
         ("Date: 2026-10-01\nUpdated: 2026-11-20", "2026-10-01", "2026-11-20"),
         ("CreatedAt: 2026-10-01\nLastMod: 2026-11-20", "2026-10-01", "2026-11-20"),
         ("date: 2026-10-01\nDATE: 2025-01-01\nupdated: 2026-11-20", "2026-10-01", "2026-11-20"),  # as written wins
+        # a postmortem dated by its incident's start and end, as incident tools write them
+        ("started_at: 2026-10-01T08:00:00Z\nresolved_at: 2026-11-20T09:00:00Z", "2026-10-01", "2026-11-20"),
+        ("startedAt: 2026-10-01\nendTime: 2026-11-20", "2026-10-01", "2026-11-20"),
     ],
 )
 def test_a_runbook_dated_as_exports_and_site_generators_write_it_is_dated(

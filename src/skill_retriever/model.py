@@ -100,11 +100,15 @@ def _parse_kind(enum: type[StrEnum], value: object, what: str, item: str) -> Any
 
 #: The names incident and deploy exports give an item's times (``created_at`` in most),
 #: read as ``created`` / ``updated`` where the item gives none of that name (a JSON graph
-#: node, a document's frontmatter): left unread, they left the item undated, out of every
-#: time window without a word.
+#: node, a document's frontmatter), the first one given in this order: left unread, they
+#: left the item undated, out of every time window without a word. After the record's own
+#: times, an incident's start and end as PagerDuty, Opsgenie, incident.io and FireHydrant
+#: write them (``startedAt``, ``resolved_at``): an export dating its incidents by them alone
+#: had "incidents yesterday" miss every one.
 TIME_ALIASES: Mapping[str, tuple[str, ...]] = {
-    "created": ("created_at", "createdAt", "creation_time"),
-    "updated": ("updated_at", "updatedAt", "modified", "modified_at", "last_modified"),
+    "created": ("created_at", "createdAt", "creation_time", "started_at", "startedAt", "start_time", "startTime"),
+    "updated": ("updated_at", "updatedAt", "modified", "modified_at", "last_modified",
+                "resolved_at", "resolvedAt", "ended_at", "endedAt", "end_time", "endTime"),
 }
 #: Epoch values this large are milliseconds (or finer): in seconds they lie past year 5000.
 _EPOCH_MS = 1e11

@@ -55,3 +55,9 @@ def test_a_number_too_large_even_for_milliseconds_is_not_called_milliseconds(ind
     [message] = _problems(index, tmp_path, {"created": 1e300})
     assert "'created': timestamp 1e+300 is not a valid time in epoch seconds" in message
     assert "milliseconds" not in message
+
+
+@pytest.mark.parametrize("key", ["startedAt", "started_at", "start_time", "resolvedAt", "end_time"])
+def test_a_bad_start_or_end_is_named_by_its_key_as_written(index: Index, tmp_path: Path, key: str) -> None:
+    [message] = _problems(index, tmp_path, {key: "yesterday"})
+    assert f"'{key}': timestamp 'yesterday' is not ISO-8601" in message

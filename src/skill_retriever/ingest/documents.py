@@ -20,9 +20,9 @@ source's provenance (`provenance`), ``corpus`` and ``path``.
 - access: frontmatter ``access`` read the same way; one that cannot be read as labels
   makes the file a problem, not a public item; an empty one, or a key that looks meant as
   it (``Access``, ``acess``, ``visibility``), a note that the item is public (`access_keys`);
-- created: ``created``, ``date``, ``date_added``, ``created_at``, ``createdAt`` or
-  ``creation_time``; updated: ``updated``, ``last_updated``, ``updated_at``, ``updatedAt``,
-  ``modified``, ``modified_at``, ``last_modified``, ``lastmod`` or ``last_modified_at``
+- created: ``created``, ``date``, ``date_added``, then `model.TIME_ALIASES`' (``created_at``,
+  ..., an incident's ``started_at``, ...); updated: ``updated``, ``last_updated``, then its
+  (``updated_at``, ..., an incident's ``resolved_at``, ...), ``lastmod`` or ``last_modified_at``
   (the first that is set; each in any case; an ``.rst`` file's top field list too, `rst_fields`). A bad date is a warning on the file, which is indexed without it.
 
 A long Markdown file is also its sections (`document_sections`: a body over

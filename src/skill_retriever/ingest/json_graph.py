@@ -6,6 +6,13 @@ The file holds ``{"nodes": [...], "edges": [...]}``: each node is an object shap
 accepted for ``kind``, and a node's ``type`` too when it names a node kind and the node
 gives no ``kind``). ``edges`` may be left out. Kinds are read in any case (``TOOL``), and a
 node with a ``description`` but no ``text`` has its description as its text (`_as_node`).
+Its times under the names exports give them (`model.TIME_ALIASES`) are read as ``created``
+/ ``updated`` where it gives none of that name, the first given: created: ``created_at``,
+``createdAt``, ``creation_time``, then an incident's start, ``started_at``, ``startedAt``,
+``start_time``, ``startTime``; updated: ``updated_at``, ``updatedAt``, ``modified``,
+``modified_at``, ``last_modified``, then its end, ``resolved_at``, ``resolvedAt``,
+``ended_at``, ``endedAt``, ``end_time``, ``endTime``. A bad one is a problem naming its key
+as the file writes it.
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
