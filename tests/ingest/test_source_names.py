@@ -102,3 +102,19 @@ def test_ids_a_graph_brings_are_not_taken_from_another_folder(tmp_path: Path, in
         index_sources(index, [tmp_path / "b" / "graph.json"], source_name="other")
     assert index.nodes["runbook-1"].attrs["source_root"] == str((tmp_path / "a").resolve())
     index_sources(index, [tmp_path / "a" / "graph.json"])  # the same file again is fine
+
+
+@pytest.mark.parametrize("name", [".", "..", "a/../b", "", "  ", "a/b", "a\\b", " docs", "docs "])
+def test_a_source_name_that_is_not_one_plain_path_segment_is_refused(tmp_path: Path, index: Index, name: str) -> None:
+    """``--source-name ..`` was taken and made ids like ``../a.md``: a name is the first
+    segment of its items' ids, so it must be one plain segment."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nAlpha.\n", encoding="utf-8")
+    with pytest.raises(IngestError) as refused:
+        index_sources(index, [docs], kind="docs", source_name=name)
+    message = str(refused.value)
+    assert f"source name {name!r}" in message and "one path segment" in message and "--source-name" in message
+    assert len(index) == 0
+    index_sources(index, [docs], kind="docs", source_name="team.docs-v2")  # dots inside a name are fine
+    assert set(index.nodes) == {"team.docs-v2/a.md"}

@@ -129,14 +129,20 @@ class Provenance:
         """The provenance of ``path``; ``name`` defaults to the root folder's name.
 
         Raises:
-            IngestError: The name is blank or holds a slash or control character.
+            IngestError: The name is not one plain path segment: blank, ``.`` or ``..``,
+                holding a slash, backslash or control character, or (a name given)
+                with a space at either end.
         """
         root = source_root(path)
         chosen = root.name if name is None else name
-        if not chosen.strip() or _BAD_NAME_RE.search(chosen):
+        # The name is the first segment of its items' ids: ".." made ids like "../a.md",
+        # and "docs " ids that `remove-source docs` and `--sources docs` never matched.
+        if (not chosen.strip() or chosen in (".", "..") or _BAD_NAME_RE.search(chosen)
+                or (name is not None and chosen != chosen.strip())):
             raise IngestError(
-                f"source name {chosen!r} for {path} is unusable: give a non-blank name "
-                "without slashes or control characters (--source-name NAME)"
+                f"source name {chosen!r} for {path} is unusable: it is the first segment of its "
+                "items' ids, so it must be one path segment: not blank, . or .., no slash, "
+                "backslash or control character, no space at either end (e.g. --source-name team-docs)"
             )
         return cls(str(root), chosen)
 
