@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from skill_retriever.ingest.document_reach import removed_alone_notes
 
 if TYPE_CHECKING:
     from skill_retriever.cross_source import CrossSourceReport
@@ -109,6 +112,11 @@ def delete_stale(index: Index, run: IndexRun, source: str, gone: Sequence[str], 
     if not gone and not cut:
         return
     ids = set(gone)
+    if Path(source).is_dir():  # a document indexed alone that the folder's read leaves out: said
+        nodes = index.snapshot().nodes
+        read = next((s for s in run.sources if s.source == source), None)
+        if read is not None:
+            read.problems += removed_alone_notes(nodes[i] for i in gone if i in nodes)
     touching = {e_id for e_id, e in index.snapshot().edges.items() if e.source in ids or e.target in ids} if ids else set()
     report = index.delete(gone, cut)
     run.writes.append(report)

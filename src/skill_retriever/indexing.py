@@ -93,7 +93,8 @@ def detect_source(path: Path, held: Mapping[str, Node] | None = None, index_dir:
         if path.suffix == ".json":
             return "json"
         if path.suffix.lower() in (".md", ".markdown", ".mdx", ".rst", ".txt"):
-            from skill_retriever.ingest.documents import is_component_file, is_document
+            from skill_retriever.ingest.document_formats import is_document
+            from skill_retriever.ingest.documents import is_component_file
 
             if is_document(path.name) and not is_component_file(path):
                 return "docs"  # one document, read as its folder's read reads it

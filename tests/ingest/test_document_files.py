@@ -139,3 +139,28 @@ def test_a_link_to_a_file_outside_the_folder_is_refused_as_its_folder_read_skips
             index_sources(index, [root / "host.md"], calibrate=False)
         index_sources(index, [root / "ops" / "alias.md"], calibrate=False)
         assert set(index.snapshot().nodes) == before
+
+
+@pytest.mark.parametrize(("rel", "why"), [("x.adoc", ".adoc"), ("node_modules/pkg/x.md", "node_modules"),
+                                          ("LICENSE.md", "license")])
+def test_a_file_a_read_of_its_folder_leaves_out_says_so_when_indexed_and_when_removed(
+    tmp_path: Path, index: Index, rel: str, why: str
+) -> None:
+    """``index docs/x.adoc --kind docs`` read the file, and the next ``index docs`` took it
+    out again with no word at the first run of what would come (a folder read leaves
+    .adoc files out)."""
+    root = _docs(tmp_path)
+    write_file(root, rel, "= Guide\n\nAsciiDoc guide on restarts.\n")
+    with index:
+        index_sources(index, [root], kind="docs", calibrate=False)
+        first = index_sources(index, [root / rel], kind="docs", calibrate=False)
+        assert f"docs/{rel}" in index.snapshot().nodes
+        [said] = [p.message for p in first.sources[0].notes if "leaves" in p.message]
+        assert why in said and "removes" in said and f"docs/{rel}" in said
+        second = index_sources(index, [root], kind="docs", calibrate=False)
+        assert second.removed == {str(root): [f"docs/{rel}"]}
+        [again] = [p.message for p in second.sources[0].notes if f"docs/{rel}" in p.message]
+        assert why in again and "indexed alone" in again
+        # A file its folder's read takes gets no such note.
+        alone = index_sources(index, [root / "a.md"], calibrate=False)
+        assert not [p for p in alone.sources[0].notes if "leaves" in p.message]

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from skill_retriever.ingest.result import Problem
 
-__all__ = ["READ_SUFFIXES", "unread_format", "unread_formats"]
+__all__ = ["READ_SUFFIXES", "is_document", "unread_format", "unread_formats"]
 
 #: The suffixes (lower case) of the files read as documents (`documents.DOCUMENT_SUFFIXES`),
 #: in the order the messages name them.
@@ -29,9 +29,17 @@ UNREAD_SUFFIXES = frozenset({
 })  # fmt: skip
 
 _READ = ", ".join(READ_SUFFIXES)
+#: License texts, which skills skip too: no document of the folder's.
+_IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 
 #: How many of the files the note names.
 NAMED = 3
+
+
+def is_document(rel: str) -> bool:
+    """Whether the file ``rel`` (a path or a name) is read as a document."""
+    path = PurePosixPath(rel)
+    return path.suffix.lower() in READ_SUFFIXES and path.stem.lower() not in _IGNORED_STEMS
 
 
 def unread_formats(root: Path, files: Iterable[str], documents: Iterable[str]) -> list[Problem]:

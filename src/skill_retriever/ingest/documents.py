@@ -66,8 +66,9 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.document_aliases import OnDiskIds, alias_notes, fold_links
-from skill_retriever.ingest.document_formats import READ_SUFFIXES, unread_formats
+from skill_retriever.ingest.document_formats import READ_SUFFIXES, is_document, unread_formats
 from skill_retriever.ingest.document_links import link_edges
+from skill_retriever.ingest.document_reach import indexed_alone_note
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
@@ -89,7 +90,6 @@ DOCUMENTS_SOURCE = "documents folder"
 #: Frontmatter is what Markdown carries; in an .rst or .txt file a block that does not
 #: parse as frontmatter is part of the text.
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
-_IGNORED_STEMS = frozenset({"license", "licence", "copying", "notice"})
 # Beside our own names, those of incident exports (`model.TIME_ALIASES`) and of site
 # generators (Hugo's ``lastmod``, Jekyll's ``last_modified_at``): a runbook dated by one
 # of them was undated, left out of every since/until window without a word.
@@ -117,12 +117,6 @@ class _Document:
     body: str
     warnings: list[str]
     sections: list[Node]
-
-
-def is_document(rel: str) -> bool:
-    """Whether the file ``rel`` (a path or a name) is read as a document."""
-    path = PurePosixPath(rel)
-    return path.suffix.lower() in DOCUMENT_SUFFIXES and path.stem.lower() not in _IGNORED_STEMS
 
 
 def ingest_documents(
@@ -214,6 +208,7 @@ def ingest_document_file(
     doc = _read_one(base, rel, origin, max_file_bytes, result.problems)
     if doc is not None:
         result.nodes += [doc.node, *doc.sections]
+        result.problems += indexed_alone_note(base, rel, doc.node.id)  # a read of the folder would remove it
         result.edges += [Edge(s.id, doc.node.id, EdgeKind.PART_OF) for s in doc.sections]
         prefix = f"{origin.name}/"
         held = {i.removeprefix(prefix): i for i in known_ids if i.startswith(prefix)}
