@@ -84,7 +84,7 @@ def test_bad_items_become_problems_and_good_items_stay(tmp_path: Path) -> None:
     messages = [p.message for p in result.problems]
     assert len(messages) == 6 + 7
     for fragment in [
-        "nodes[1] (id 'bad-kind'): node 'bad-kind': unknown node kind 'spaceship'",
+        "nodes[1] (id 'bad-kind'): unknown node kind 'spaceship'",
         "nodes[2] (id 'empty')", "text is empty",
         "nodes[3] (id 'bad-time')", "not ISO-8601",
         "nodes[4] (id 'ok-1'): duplicate node id 'ok-1'",
@@ -206,8 +206,24 @@ def test_a_field_of_the_wrong_type_is_named_as_such(tmp_path: Path) -> None:
         {**_node("a"), "name": 12345}, _node("b", text=["a", "list"]), _node("c", attrs=[1, 2]), _node("d", name=" ")]})
     messages = [p.message for p in ingest_json_graph(path).problems]
     assert messages == [
-        "nodes[0] (id 'a'): node 'a': name must be text, got a number; give every node a name",
-        "nodes[1] (id 'b'): node 'b': text must be text, got a list; a node needs text to embed and index",
-        "nodes[2] (id 'c'): node 'c': attrs must be an object, got a list",
-        "nodes[3] (id 'd'): node 'd': name is empty; give every node a name",
+        "nodes[0] (id 'a'): name must be text, got a number; give every node a name",
+        "nodes[1] (id 'b'): text must be text, got a list; a node needs text to embed and index",
+        "nodes[2] (id 'c'): attrs must be an object, got a list",
+        "nodes[3] (id 'd'): name is empty; give every node a name",
     ]
+
+
+def test_a_problem_names_its_item_once(tmp_path: Path) -> None:
+    """"nodes[2] (id 'inc:2'): node 'inc:2': ..." said the id twice; an edge's ends too."""
+    path = _write(tmp_path, {"nodes": [_node("ok-1"), _node("ok-2"), _node("inc:2", created="soon"),
+                                       _node("t", tags=[1]), _node("x" * 100, kind="spaceship")],
+                             "edges": [{"source": "ok-1", "target": "ok-2", "kind": "USES", "weight": -1}]})
+    messages = [p.message for p in ingest_json_graph(path).problems]
+    assert messages[:3] == [
+        "nodes[2] (id 'inc:2'): 'created': timestamp 'soon' is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)",
+        "nodes[3] (id 't'): tags must be a list of strings, got [1]",
+        # an id the label cuts short is said whole after it
+        f"nodes[4] (id {'x' * 100!r:.80}): node {'x' * 100!r}: unknown node kind 'spaceship'; use one of: "
+        + ", ".join(k.value for k in NodeKind),
+    ]
+    assert messages[3] == "edges[0] (source 'ok-1', target 'ok-2'): weight must be a positive finite number, got -1.0"

@@ -75,7 +75,7 @@ def test_messages_name_what_is_wrong(tmp_path: Path) -> None:
     messages = [p.message for p in ingest_json_graph(path).problems]
     assert messages[0] == 'nodes[0] (id 8): node id 8 is invalid: an id is text, got a number (write it in quotes: "8")'
     assert "unknown node kind 'skills'" in messages[1] and messages[1].endswith("(did you mean 'skill'?)")
-    assert messages[2] == "nodes[2] (id 'd'): node 'd': description must be text, got an object"
+    assert messages[2] == "nodes[2] (id 'd'): description must be text, got an object"
     assert [m.rsplit(" (did you mean ", 1)[-1] for m in messages[3:6]] == ["'DEPENDS_ON'?)", "'CONFLICTS_WITH'?)", "'DEPENDS_ON'?)"]
     assert messages[6].endswith("edge target id 3 is invalid: an id is text, got a number (write it in quotes: \"3\")")
 

@@ -29,6 +29,6 @@ def test_node_kinds_in_any_case_and_description_as_text(tmp_path: Path) -> None:
     assert nodes["t4"].text == "Send a text"
     assert "description" not in nodes["t3"].attrs and "text" not in nodes["t3"].attrs
     problems = [p.message for p in result.problems]
-    assert problems[0].startswith("nodes[4] (id 't5'): node 't5': missing field 'text'")
+    assert problems[0].startswith("nodes[4] (id 't5'): missing field 'text'")
     assert "nodes[5] (id 't6')" in problems[1] and "text" in problems[1]
     assert "unknown node kind 'tools'" in problems[2] and len(problems) == 3

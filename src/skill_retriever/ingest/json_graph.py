@@ -169,7 +169,8 @@ def _read_nodes(
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
-            _reject(result, where, f"{label}: {_as_written(str(exc), item)}{_kinds_hint(item, NodeKind)}", named, rejected)
+            said = _once(_as_written(str(exc), item), label, "node", [named])
+            _reject(result, where, f"{label}: {said}{_kinds_hint(item, NodeKind)}", named, rejected)
             continue
         if node.id in seen:
             message = f"{label}: duplicate node id {node.id!r}; the first one is kept: rename or remove one of them"
@@ -219,6 +220,19 @@ def _time_aliases(item: dict[str, Any]) -> dict[str, str]:
     (``created_at``), for a time it gives under no name of ours."""
     found = {field: next((a for a in aliases if a in item), None) for field, aliases in TIME_ALIASES.items()}
     return {field: alias for field, alias in found.items() if alias is not None and field not in item}
+
+
+def _once(message: str, label: str, what: str, ids: list[Any]) -> str:
+    """``message`` (`Node`'s or `Edge`'s) without its opening ``node 'inc:2': `` (``edge 'a'
+    -> 'b': ``) when ``label`` (``nodes[2] (id 'inc:2')``) already says those ``ids`` whole:
+    said twice, it read as two items. An id the label cuts short stays, said whole there."""
+    if not ids or not all(isinstance(i, str) and repr(i) in label for i in ids):
+        return message
+    named = f"{what} {' -> '.join(map(repr, ids))}"
+    for opening in (f"{named}: ", f"{named} "):  # "node 't' tags must be a list ..."
+        if message.startswith(opening):
+            return message[len(opening):]
+    return message
 
 
 def _as_written(message: str, item: object) -> str:
@@ -323,7 +337,8 @@ def _read_edges(
         try:
             edge = Edge.from_dict(item)
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
-            drop(f"{label}: {exc}{_kinds_hint(item, EdgeKind)}")
+            ends = [item.get("source"), item.get("target")] if isinstance(item, dict) else []
+            drop(f"{label}: {_once(str(exc), label, 'edge', ends)}{_kinds_hint(item, EdgeKind)}")
             continue
         missing = [end for end in (edge.source, edge.target) if end not in node_ids and end not in known_ids]
         if failed := [end for end in missing if end in rejected]:
