@@ -227,3 +227,19 @@ def test_a_problem_names_its_item_once(tmp_path: Path) -> None:
         + ", ".join(k.value for k in NodeKind),
     ]
     assert messages[3] == "edges[0] (source 'ok-1', target 'ok-2'): weight must be a positive finite number, got -1.0"
+
+
+def test_a_node_without_an_id_is_quoted_as_written_and_its_id_like_key_named(tmp_path: Path) -> None:
+    """An incident export keyed by ``incident_number`` (or ``ID``): the problem quoted the
+    node with ``created_at`` already renamed ``created``, which the file does not say, and
+    gave no clue which of its keys was meant as the id."""
+    path = _write(tmp_path, {"nodes": [
+        {"incident_number": 7, "kind": "incident", "name": "db down", "text": "DB down.", "created_at": "2026-12-01"},
+        {"ID": "INC-9", "kind": "incident", "name": "api down", "text": "API down."},
+        {"kind": "incident", "name": "nothing like an id", "text": "x"},
+    ]})
+    first, second, third = (p.message for p in ingest_json_graph(path).problems)
+    assert '"created_at": "2026-12-01"' in first and '"created"' not in first
+    assert first.endswith("""; it gives 'incident_number': is that its id? write it as "id\"""")
+    assert second.endswith("""; it gives 'ID': is that its id? write it as "id\"""")
+    assert third.startswith("nodes[2]: node without an id: {") and "is that its id" not in third

@@ -38,6 +38,7 @@ so is one to a node that exists nowhere.
 from __future__ import annotations
 
 import difflib
+import json
 import time
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -160,6 +161,10 @@ def _read_nodes(
         if bad is not None:
             _reject(result, where, f"{label}: {bad}; node skipped", named, rejected)
             continue
+        if isinstance(item, dict) and "id" not in item:  # quoted as written, not as `_as_node` renamed it
+            _reject(result, where, f"{label}: node without an id: {json.dumps(item, default=str)[:120]}{_id_hint(item)}",
+                    None, rejected)
+            continue
         try:
             node = Node.from_dict(_as_node(item))
             # The provenance, and the file as the source of a node that names none (so
@@ -182,6 +187,18 @@ def _read_nodes(
         result.problems += [Problem(where, f"{label}: {note}", read_whole=True, unread=Unread.NOTHING)
                             for note in access_notes(item, node.access)]
     return seen, rejected - seen
+
+
+#: Keys (lower case) exports give an item's id under, besides ``ID``: named in the problem
+#: of a node without an ``id``.
+_ID_LIKE = frozenset({"_id", "uuid", "key", "number", "identifier", "incident_id", "incident_number", "alert_id"})
+
+
+def _id_hint(item: dict[str, Any]) -> str:
+    """For a node without an ``id``: the key of it that looks meant as one (``ID``,
+    ``incident_number``), as a question."""
+    key = next((k for k in item if isinstance(k, str) and (k.lower() == "id" or k.lower() in _ID_LIKE)), None)
+    return f'; it gives {key!r}: is that its id? write it as "id"' if key is not None else ""
 
 
 def _as_node(item: Any) -> Any:
