@@ -153,7 +153,7 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
             dt = datetime.fromisoformat(text)
         except ValueError as exc:
             raise InvalidItemError(
-                f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)"
+                f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z){_quoted_epoch(text)}"
             ) from exc
     else:
         raise InvalidItemError(f"{item}: timestamp must be text, a datetime or a date, not {type(value).__name__}")
@@ -163,6 +163,16 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     except OverflowError:  # 9999-12-31T23:59:59-05:00 is in year 10000 in UTC: "for ever"
         return (datetime.max if dt.year > 1 else datetime.min).replace(tzinfo=UTC)
     return dt
+
+
+def _quoted_epoch(text: str) -> str:
+    """What to write for an epoch time quoted as text (an export converted from CSV): read
+    as a number only, as the digits of a basic ISO date (``20261201``) are a date."""
+    if not re.fullmatch(r"-?\d{9,16}(?:\.\d+)?", text):
+        return ""
+    if _milliseconds(float(text)):
+        return "; epoch milliseconds written as text: divide by 1000 and write the number unquoted"
+    return "; epoch seconds written as text: write the number unquoted"
 
 
 def _milliseconds(value: float) -> bool:

@@ -61,3 +61,15 @@ def test_a_number_too_large_even_for_milliseconds_is_not_called_milliseconds(ind
 def test_a_bad_start_or_end_is_named_by_its_key_as_written(index: Index, tmp_path: Path, key: str) -> None:
     [message] = _problems(index, tmp_path, {key: "yesterday"})
     assert f"'{key}': timestamp 'yesterday' is not ISO-8601" in message
+
+
+@pytest.mark.parametrize(("value", "hint"), [
+    ("1764583200", "epoch seconds written as text: write the number unquoted"),
+    ("1764583200.25", "epoch seconds written as text: write the number unquoted"),
+    ("1764583200000", "epoch milliseconds written as text: divide by 1000 and write the number unquoted"),
+])
+def test_epoch_time_written_as_text_says_how_to_write_it(index: Index, tmp_path: Path, value: str, hint: str) -> None:
+    """An export converted from CSV quotes its epoch times: "is not ISO-8601" said nothing of
+    the epoch seconds the README says are read."""
+    [message] = _problems(index, tmp_path, {"startedAt": value})
+    assert f"'startedAt': timestamp {value!r} is not ISO-8601" in message and message.endswith(hint)
