@@ -44,6 +44,7 @@ from skill_retriever.ingest.client_passwords import (
     redact_client_passwords,
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.header_calls import redact_header_calls
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
@@ -267,7 +268,8 @@ def redact_command(command: str) -> str:
 
     Caught: tokens of well-known formats and webhook URLs whose path is the credential;
     URL user info and secret-looking query parameters; HTTP auth headers
-    (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``);
+    (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
+    call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`);
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
@@ -297,9 +299,10 @@ def redact_command(command: str) -> str:
 
 
 def _redact_header_text(text: str) -> str:
-    """Shell text with the credentials of its authorization headers (any scheme kept) and
-    of the secret-looking headers passed with ``-H`` / ``--header`` redacted."""
-    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_auth_params(text))
+    """Shell text with the credentials of its authorization headers (any scheme kept), of
+    the secret-looking headers passed with ``-H`` / ``--header`` and of those code sets
+    with a call (`header_calls`: ``setRequestHeader('Authorization', 'Bearer X')``) redacted."""
+    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_header_calls(redact_auth_params(text)))
     return _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
 
 
