@@ -1,6 +1,6 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
 `literal_secret`, `literal_phrase`; and the tests every redaction shares (`secrets`,
-`secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`,
+`secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`, `quoted`,
 `is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
@@ -25,6 +25,7 @@ __all__ = [
     "is_reference",
     "literal_phrase",
     "literal_secret",
+    "quoted",
     "record_key",
     "scheme_name",
     "secret_name",
@@ -295,21 +296,35 @@ def single_quoted(text: str, pos: int) -> bool:
     quotes included, by the quoting of its line. A script inside single quotes
     (``bash -c '... $tok'``) reads as quoted too: a pass over the text cannot tell it
     from a quoted argument (``curl -d '{"token": "$tok"}'``), and in doubt a secret goes."""
-    starts, ends = _single_quoted_spans(text)
+    span = _quoted_span(text, pos)
+    return span >= 0 and _quoted_spans(text)[2][span]
+
+
+def quoted(text: str, pos: int) -> bool:
+    """Whether the character at ``pos`` of shell ``text`` is inside quotes of either kind,
+    its quotes included, by the quoting of its line (`single_quoted` says which kind)."""
+    return _quoted_span(text, pos) >= 0
+
+
+def _quoted_span(text: str, pos: int) -> int:
+    """The index of ``text``'s quoted span that holds ``pos`` (`_quoted_spans`), or -1."""
+    starts, ends, _ = _quoted_spans(text)
     i = bisect.bisect_right(starts, pos) - 1
-    return i >= 0 and pos < ends[i]
+    return i if i >= 0 and pos < ends[i] else -1
 
 
 @lru_cache(maxsize=8)
-def _single_quoted_spans(text: str) -> tuple[list[int], list[int]]:
-    """The starts and ends of ``text``'s single-quoted spans, in order; read once per
-    text (each redaction pass asks about many positions of one text)."""
-    starts, ends = [], []
+def _quoted_spans(text: str) -> tuple[list[int], list[int], list[bool]]:
+    """The starts and ends of ``text``'s quoted spans, in order, and whether each is
+    single-quoted; read once per text (each redaction pass asks about many positions of
+    one text)."""
+    starts, ends, single = [], [], []
     for m in _QUOTING_RE.finditer(text):
-        if m[0][0] == "'":
+        if m[0][0] in "'\"":
             starts.append(m.start())
             ends.append(m.end())
-    return starts, ends
+            single.append(m[0][0] == "'")
+    return starts, ends, single
 
 
 def is_placeholder(value: str) -> bool:

@@ -64,6 +64,7 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
+from skill_retriever.ingest.shell_assignments import redact_assignments, secret_pair, secret_setting
 from skill_retriever.ingest.word_lines import on_words
 
 # `redact_urls` (`secret_urls`), `secret_name` (`secret_values`), `client_passwords` and
@@ -89,17 +90,6 @@ SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
-#: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
-#: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
-#: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``).
-_ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
-)
-#: Its value: a word, or an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
-#: kept, `masked_values`), a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``).
-_ASSIGNMENT_RE = re.compile(
-    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
-)
 #: A flag and the value after it: ``--api-key X``, ``--token=X``.
 _FLAG_RE = re.compile(
     r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
@@ -273,7 +263,8 @@ def redact_command(command: str) -> str:
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
-    ``--set auth.password=X``; a record's key in a lower-case word stays in these, in a
+    ``--set auth.password=X``; a scheme and its credential only in quotes, ``AUTH_TYPE=basic
+    ./run`` runs ./run: `shell_assignments`; a record's key in a lower-case word stays in these, in a
     flag's and in a quoted pair, ``&ods_key=pappg``, ``--sort-key name``, ``"sort_key":
     "name"``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
     well-known clients (``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``); cookies
@@ -291,7 +282,7 @@ def redact_command(command: str) -> str:
     text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
-    text = _assignments(text)
+    text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
@@ -312,59 +303,13 @@ def _redact_cookies(line: str) -> str:
     return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
 
 
-#: The longest kept value `_assignments` reads again for assignments in it.
-_REREAD = 256
-
-
-def _assignments(text: str) -> str:
-    """``text`` with the values of its secret-looking ``NAME=value`` assignments redacted
-    (`_secret_pair`; a dotted name by its last part, ``auth.enabled`` is no secret's).
-    Only a secret-looking name's value is read: the search goes on after any other name's
-    ``=``, so that a value may hold an assignment of its own (``--set
-    image.tag=v1,auth.password=X``)."""
-    masked = _masked_value(_secret_setting)
-    out, pos = [], 0
-    while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
-        pair = _ASSIGNMENT_RE.match(text, m.start()) if secret_name(_last_part(m["name"])) else None
-        new = masked(pair) if pair is not None else ""
-        if pair is None or new == pair[0]:
-            # A kept value is read again for names in it, if short: a crafted word of
-            # ``token=$a,token=$a,...`` would be read from each name to its end.
-            end = m.end() if pair is None or len(pair["val"]) <= _REREAD else pair.end()
-            out.append(text[pos:end])
-            pos = end
-        else:
-            out.append(text[pos : m.start()] + new)
-            pos = pair.end()
-    return "".join(out) + text[pos:] if out else text
-
-
-def _last_part(name: str) -> str:
-    """A dotted setting's own name (``auth.enabled`` -> ``enabled``): what it holds."""
-    return name.rpartition(".")[2]
-
-
-def _secret_pair(m: re.Match[str]) -> bool:
-    """A name that looks secret and a value that is no record's key under it
-    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``): an
-    assignment's or a quoted pair's (``"sort_key": "name"`` stays)."""
-    name = _last_part(m["name"])
-    return secret_name(name) and not record_key(name, m["val"])
-
-
-def _secret_setting(m: re.Match[str]) -> bool:
-    """A pair `_secret_pair` redacts, but for a value that is an auth scheme's name
-    alone (`secret_values.scheme_name`: ``AUTH_TYPE=bearer`` picks a scheme)."""
-    return _secret_pair(m) and not scheme_name(m["val"])
-
-
 def _secret_json_pair(m: re.Match[str]) -> bool:
-    """A quoted pair `_secret_pair` redacts; under an authorization name only a value of
+    """A quoted pair `shell_assignments.secret_pair` redacts; under an authorization name only a value of
     one word (``{'Authorization': 'Bearer'}``): `_AUTH_HEADER_RE` read one of a scheme
     and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``)."""
     if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
-        return len(m["val"].split()) <= 1 and _secret_pair(m)  # one word: the credential
-    return _secret_setting(m)
+        return len(m["val"].split()) <= 1 and secret_pair(m)  # one word: the credential
+    return secret_setting(m)
 
 
 def _header_line(m: re.Match[str]) -> bool:

@@ -1,0 +1,85 @@
+"""The command rule's (`secrets.redact_command`) ``NAME=value`` assignments: their values
+redacted where the name looks secret (`redact_assignments`), and the tests a quoted pair
+shares with them (`secret_pair`, `secret_setting`).
+
+An assignment's value is one shell word. In quotes (``-d "token=Bearer X"``, ``-e
+'AUTH=Bearer X'``) an auth scheme and the word after it are one value, a scheme and its
+credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` and runs
+``./run``, and the command after the variable is no credential.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
+from skill_retriever.ingest.secret_values import (
+    AUTH_SCHEMES,
+    SHELL_VALUE,
+    quoted,
+    record_key,
+    scheme_name,
+    secret_name,
+)
+
+__all__ = ["redact_assignments", "secret_pair", "secret_setting"]
+
+#: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
+#: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
+#: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``).
+_ASSIGNMENT_NAME_RE = re.compile(
+    r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+)
+#: Its value: a word, a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``).
+_ASSIGNMENT_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + SHELL_VALUE + ")")
+#: Inside quotes, also an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
+#: kept, `masked_values`).
+_QUOTED_ASSIGNMENT_RE = re.compile(
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
+)
+#: The longest kept value `redact_assignments` reads again for assignments in it.
+_REREAD = 256
+
+
+def redact_assignments(text: str) -> str:
+    """``text`` with the values of its secret-looking ``NAME=value`` assignments redacted
+    (`secret_setting`; a dotted name by its last part, ``auth.enabled`` is no secret's).
+    Only a secret-looking name's value is read: the search goes on after any other name's
+    ``=``, so that a value may hold an assignment of its own (``--set
+    image.tag=v1,auth.password=X``)."""
+    masked = masked_value(secret_setting)
+    out, pos = [], 0
+    while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
+        pair = None
+        if secret_name(_last_part(m["name"])):
+            pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
+        new = masked(pair) if pair is not None else ""
+        if pair is None or new == pair[0]:
+            # A kept value is read again for names in it, if short: a crafted word of
+            # ``token=$a,token=$a,...`` would be read from each name to its end.
+            end = m.end() if pair is None or len(pair["val"]) <= _REREAD else pair.end()
+            out.append(text[pos:end])
+            pos = end
+        else:
+            out.append(text[pos : m.start()] + new)
+            pos = pair.end()
+    return "".join(out) + text[pos:] if out else text
+
+
+def _last_part(name: str) -> str:
+    """A dotted setting's own name (``auth.enabled`` -> ``enabled``): what it holds."""
+    return name.rpartition(".")[2]
+
+
+def secret_pair(m: re.Match[str]) -> bool:
+    """A name that looks secret and a value that is no record's key under it
+    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``): an
+    assignment's or a quoted pair's (``"sort_key": "name"`` stays)."""
+    name = _last_part(m["name"])
+    return secret_name(name) and not record_key(name, m["val"])
+
+
+def secret_setting(m: re.Match[str]) -> bool:
+    """A pair `secret_pair` redacts, but for a value that is an auth scheme's name
+    alone (`secret_values.scheme_name`: ``AUTH_TYPE=bearer`` picks a scheme)."""
+    return secret_pair(m) and not scheme_name(m["val"])
