@@ -151,7 +151,8 @@ _HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w
 
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``; a reference or placeholder, ``${API_KEY}``,
+    ``TOKEN=X``, ``--password=X``; not a flag after one, ``--api-key --verbose``, nor the
+    argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`) and tokens of
     well-known formats."""
@@ -164,16 +165,18 @@ def redact_args(args: list[str]) -> list[str]:
             out.append(header)
         elif eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
-        elif (
-            i
-            and SECRET_RE.search(args[i - 1])
-            and args[i - 1].startswith("-")
-            and "=" not in args[i - 1]
-        ):
+        elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
             out.append(arg if _names_no_secret(arg) else REDACTED)
         else:
             out.append(arg)
     return out
+
+
+def _takes_value(flag: str) -> bool:
+    """Whether ``flag`` is a secret-looking flag whose value is the next argument: not one
+    written with its value (``--token=X``) nor one that takes none (`_NO_VALUE_FLAG_RE`:
+    ``--password-stdin``, ``--no-auth``)."""
+    return flag.startswith("-") and "=" not in flag and SECRET_RE.search(flag) is not None and not _NO_VALUE_FLAG_RE.search(flag)
 
 
 #: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
