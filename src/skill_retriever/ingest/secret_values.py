@@ -78,8 +78,10 @@ _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!
 #: A value that only shows where a secret goes: documentation, kept as written (a hook's
 #: help text says ``export VERCEL_TOKEN=your_token``; a skill calls ``?key=API_KEY``).
 #: ``your_token``, ``yourpassword``, ``<api-key>``, ``xxx``, ``***``, ``...`` (and a run of
-#: them, ``xxxx...``), each after a known token's prefix too (`_TOKEN_PREFIX`:
-#: ``sk-ant-...``, ``sk-or-v1-your-key-here``, ``eyJ...``, ``ghp_xxx``); an upper-case
+#: them, ``xxxx...``; runs joined by ``-`` or ``_``, a key's shape: ``xxxxxxxx-xxxx-xxxx``),
+#: after up to three words of letters (``api-xxxxxxxx-xxxx-xxxx``, ``key_xxxx``; a word
+#: with digits, ``hunter2_xxx``, may be a password's) or a known token's prefix
+#: (`_TOKEN_PREFIX`: ``sk-ant-...``, ``sk-or-v1-your-key-here``, ``eyJ...``, ``ghp_xxx``); an upper-case
 #: name of words joined by ``_`` (``API_KEY``, ``YOUR_TOKEN``, ``DB_PASSWORD_2``: each
 #: word 12 letters at most, so ``AKIAIOSFODNN7EXAMPLE`` or upper-case hex is none), or one
 #: word that names a secret (``TOKEN``, ``PASSWORD``, ``APIKEY``); a variable or template
@@ -88,12 +90,14 @@ _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!
 #: substitute (hydra's ``^PASS^``, with the failure text after the ``:`` that ends its
 #: form's body in ``/login:user=^USER^&pass=^PASS^:Invalid``; Burp Intruder's
 #: ``§password§``, ffuf's ``FUZZ``).
-_MARKS = r"(?:x{3,}+|\*{3,}+|\.{3,}+|\u2026)++|your[_-][\w.-]*|<[^<>]*>"
+_MARK_RUN = r"(?:x{3,}+|\*{3,}+|\.{3,}+|\u2026)++"
+_MARKS = (
+    r"(?:[a-z]{1,12}+[-_]){0,3}+" + _MARK_RUN + r"(?:[-_]" + _MARK_RUN + r")*+|your[_-][\w.-]*|<[^<>]*>"
+)
 #: The prefix of a well-known token (`secret_formats.KNOWN_TOKEN_RE`): OpenAI's and
 #: Anthropic's ``sk-`` with the words after it (``sk-ant-api03-``, ``sk-or-v1-``,
 #: ``sk-proj-``), Stripe's ``sk_live_``, GitHub's ``ghp_``, a JWT's ``eyJ``, AWS's
-#: ``AKIA``. Followed by a placeholder (`_MARKS`) it shows a token's shape, not a token; a
-#: word of its own before one (``hunter2_xxx``) may be a password, and is no prefix.
+#: ``AKIA``. Followed by a placeholder (`_MARKS`) it shows a token's shape, not a token.
 _TOKEN_PREFIX = (
     r"(?-i:(?:sk|pk|rk)(?:[-_][a-z0-9]{1,8}+){0,3}[-_]|gh[pousr]_|github_pat_|xox[abposr]-|glpat-|hf_|npm_"
     r"|pypi-|whsec_|gsk_|r8_|pplx-|tvly-|ntn_|lin_api_|lsv2_[a-z]{2}_|do[opr]_v1_|shp(?:at|ss|ca|pa)_"
