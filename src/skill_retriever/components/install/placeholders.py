@@ -73,7 +73,7 @@ def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
         spots.append(("url",))
     args = entry.get("args")
     for i, a in enumerate(args if isinstance(args, list) else []):
-        if isinstance(a, str) and (_placeholder_login(a) or _VSCODE_INPUT_RE.search(a)):
+        if isinstance(a, str) and (_placeholder_value(a) or _VSCODE_INPUT_RE.search(a)):
             spots.append(("args", i))
     for field in ("env", "headers"):
         values = entry.get(field)
@@ -86,8 +86,9 @@ def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
 def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
     """Notes on what the entry leaves to fill in that Claude Code would pass on as written:
     VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
-    only), a URL still holding a placeholder, and a URL (the server's, an argument, a header
-    or environment value) whose user and password are its author's example."""
+    only), a URL still holding a placeholder, a URL (the server's, an argument, a header
+    or environment value) whose user and password are its author's example, and an
+    argument, header or environment value that is one (``--read-token=YOUR-TOKEN``)."""
     notes = []
     inputs = sorted(set(_VSCODE_INPUT_RE.findall(json.dumps(entry))))
     if inputs:
@@ -98,12 +99,22 @@ def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
     url = entry.get("url")
     if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url)):
         notes.append(f"its URL holds a placeholder ({url!r:.120}): set the real one in .mcp.json")
-    args = entry.get("args")
-    logins = [found for a in (args if isinstance(args, list) else []) if isinstance(a, str) and (found := _placeholder_login(a))]
+    args = [a for a in entry.get("args") or [] if isinstance(a, str)] if isinstance(entry.get("args"), list) else []
+    logins = [found for a in args if (found := _placeholder_login(a))]
     if logins:
         notes.append(
             f"its args hold a URL with a placeholder user and password ({', '.join(logins)}): set the "
             "real ones in .mcp.json, or name an environment variable (${VAR})"
+        )
+    # Shown as the index would keep them (a real secret beside the placeholder redacted);
+    # imported here, install's alone: uninstall reads this module without the secret rules.
+    from skill_retriever.ingest.secrets import redact_args
+
+    marked = [f"{redact_args([a])[0]!r:.80}" for a in args if _VALUE_PLACEHOLDER_RE.search(a) and not _placeholder_login(a)]
+    if marked:
+        notes.append(
+            f"its args {', '.join(marked)} still hold(s) a placeholder value: set the real one in "
+            ".mcp.json, or name an environment variable (${VAR})"
         )
     for field in ("headers", "env"):
         values = entry.get(field)
