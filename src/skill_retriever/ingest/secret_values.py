@@ -317,11 +317,29 @@ def _quoted_span(text: str, pos: int) -> int:
     return i if i >= 0 and pos < ends[i] else -1
 
 
-@lru_cache(maxsize=8)
-def _quoted_spans(text: str) -> tuple[list[int], list[int], list[bool]]:
+_Spans = tuple[list[int], list[int], list[bool]]
+#: The text `_quoted_spans` read last and its spans: a pass asks about many positions of
+#: one text object, found here by identity. The cache behind it finds a text by equality,
+#: which compares the whole text when another object holds it (a pass that changed
+#: nothing may hand on a copy): once per position asked, that was quadratic time.
+_last: tuple[str, _Spans] | None = None
+
+
+def _quoted_spans(text: str) -> _Spans:
     """The starts and ends of ``text``'s quoted spans, in order, and whether each is
-    single-quoted; read once per text (each redaction pass asks about many positions of
-    one text)."""
+    single-quoted; read once per text (`_last`, `_read_quoted_spans`)."""
+    global _last
+    last = _last
+    if last is not None and last[0] is text:
+        return last[1]
+    spans = _read_quoted_spans(text)
+    _last = (text, spans)
+    return spans
+
+
+@lru_cache(maxsize=8)
+def _read_quoted_spans(text: str) -> _Spans:
+    """`_quoted_spans` read from ``text``."""
     starts, ends, single = [], [], []
     for m in _QUOTING_RE.finditer(text):
         if m[0][0] in "'\"":
