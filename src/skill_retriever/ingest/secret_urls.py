@@ -6,10 +6,14 @@ import re
 
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
+    AUTH_SCHEMES,
     is_placeholder,
     is_reference,
+    literal_secret,
     record_key,
+    scheme_name,
     secret_name,
+    single_quoted,
 )
 
 __all__ = ["redact_shell_urls", "redact_urls"]
@@ -24,12 +28,15 @@ _URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s]*)")
 #: signed URL's signature (Azure SAS ``sig``, S3 ``X-Amz-Signature``, GCS
 #: ``X-Goog-Signature``) and the short password names (``pass``, ``pwd``).
 _URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd", re.IGNORECASE)
+#: An auth scheme and the blanks after it, before a parameter's value: a form body's
+#: ``token=Bearer X`` (``curl -d``) is a scheme and a credential, not the value ``Bearer``.
+_SCHEME = r"(?:(?i:" + AUTH_SCHEMES + r")[ \t]++(?=[^\s&;#]))?+"
 #: A ``name=value`` query (or ``;`` matrix) parameter; a quote, backtick or ``<>`` (never
 #: unencoded in a URL) ends it, as it ends a URL quoted in prose or code.
-_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=([^&;#\s\"'`<>]*)")
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=(" + _SCHEME + r")([^&;#\s\"'`<>]*)")
 #: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
 _SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
-_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=([^&;#\s\"'`<>|()\\]*)")
+_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=(" + _SCHEME + r")([^&;#\s\"'`<>|()\\]*)")
 
 #: The user names and passwords examples write in URLs (``postgresql://user:pass@host``):
 #: only the pair together reads as an example, never a real password after a real name.
@@ -71,7 +78,8 @@ def redact_urls(text: str) -> str:
     What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
     ``?key=API_KEY``, ``https://<token>@host``, ``wss://${AUTH}@host``, hydra's
     ``pass=^PASS^``: `is_placeholder`) and the user info examples write
-    (``user:pass@localhost``).
+    (``user:pass@localhost``). A parameter's auth scheme stays: ``token=Bearer X`` (a form
+    body) loses X, when it reads as a credential; ``?auth_type=basic`` names no secret.
     """
     return _redact_urls(text, _URL_AUTHORITY_RE, _URL_PARAM_RE, keep_references=False)
 
@@ -96,13 +104,15 @@ def _redact_urls(
         return f"{sep}{REDACTED}@{host}"
 
     def param(m: re.Match[str]) -> str:
-        sep, name, value = m.groups()
+        sep, name, scheme, value = m.groups()
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value, m.string, m.start(3))):
+        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value, m.string, m.start(4))):
             return m[0]
-        if record_key(name, value):  # ``?ods_key=pappg``: a document's id
+        if record_key(name, value) or scheme_name(value):  # ``?ods_key=pappg``: a document's id; ``?auth=basic``
             return m[0]
-        return f"{sep}{name}={REDACTED}"
+        if scheme and not literal_secret(value, after_scheme=True, quoted=single_quoted(m.string, m.start(4))):
+            return m[0]  # ``?auth=bearer or a cookie``: prose after a scheme's name
+        return f"{sep}{name}={scheme}{REDACTED}"
 
     if any(part in text for part in _WEBHOOK_PARTS):
         text = _WEBHOOK_RE.sub(_webhook, text)
