@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from skill_retriever.components.install import install, uninstall
-from skill_retriever.components.install.render_mcp import placeholder_spots, unfilled_notes
+from skill_retriever.components.install.placeholders import placeholder_spots, unfilled_notes
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
