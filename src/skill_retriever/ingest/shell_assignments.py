@@ -5,7 +5,8 @@ shares with them (`secret_pair`, `secret_setting`).
 An assignment's value is one shell word. In quotes (``-d "token=Bearer X"``, ``-e
 'AUTH=Bearer X'``) an auth scheme and the word after it are one value, a scheme and its
 credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` and runs
-``./run``, and the command after the variable is no credential.
+``./run``, and the command after the variable is no credential, unless the word is shaped
+as one (`_CREDENTIAL_WORD`: ``AUTH_HEADER=Bearer q9W8...`` in a heredoc, a file's text).
 """
 
 from __future__ import annotations
@@ -30,8 +31,18 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting"]
 _ASSIGNMENT_NAME_RE = re.compile(
     r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
-#: Its value: a word, a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``).
-_ASSIGNMENT_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + SHELL_VALUE + ")")
+#: A word after an unquoted scheme that is a credential, not the command the assignment
+#: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
+#: digit and a letter among them; no path from ``.``, ``/``, ``~`` or ``$`` (``./run``,
+#: ``$HOME/bin/x``), no option, no assignment. Such a line is a file's text more often than
+#: a command (a heredoc, ``echo ... >> .env``), and a command is seldom spelt so.
+_CREDENTIAL_WORD = r"(?![-/])(?=[A-Za-z0-9+/_-]{8,}={0,2}(?![^\s;&|)]))(?=[^\s;&|)]*\d)(?=[^\s;&|)]*[A-Za-z])"
+#: Its value: a word, a string's prefix before it in code (``AUTH=f"Bearer {KEY}"``), or an
+#: auth scheme and a credential-shaped word.
+_ASSIGNMENT_RE = re.compile(
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++" + _CREDENTIAL_WORD
+    + ")?+" + SHELL_VALUE + ")"
+)
 #: Inside quotes, also an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
 #: kept, `masked_values`).
 _QUOTED_ASSIGNMENT_RE = re.compile(
