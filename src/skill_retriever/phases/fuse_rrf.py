@@ -1,7 +1,8 @@
 """fuse_rrf: weighted Reciprocal Rank Fusion of every channel's list (k = 60; Cormack et
 al. 2009), or score fusion weighted by each channel's confidence for this query
 (``fusion="scores"``, ``algorithms.score_fusion``), plus a "named" list of the items whose identifier-like name, or whose id
-(`written_ids`), the query writes out. Two weights follow the query: the graph channel's rises for a typed hop (the one
+(`written_ids`), the query writes out. A text channel's entries inside the query's time window count past
+the depth too: they came from its search inside the window (`window_hits`). Two weights follow the query: the graph channel's rises for a typed hop (the one
 channel that reads the relation), the temporal channel's for a time window. The weights
 used are reported in the stats, so a fused score can be checked against its ranks.
 
@@ -45,6 +46,7 @@ from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import hop_neighbourhood
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.phases.window_hits import in_window_past
 from skill_retriever.state import Fused, RetrievalState
 from skill_retriever.written_ids import ids_written
 
@@ -57,6 +59,9 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
     channels = {ch: hits for ch, hits in (state.get("channel_rankings") or {}).items() if config.channel_on(ch)}
     whole = {ch: [h["id"] for h in hits] for ch, hits in channels.items()}
     rankings = head_of(whole, depth)
+    window = frozenset(whole.get("temporal", ()))  # a time window's items: kept past the depth too (window_hits)
+    if window:
+        rankings = in_window_past(rankings, whole, depth, window, lambda i: i)
     if config.channel_on("named") and (named := named_items(state, view)):
         rankings["named"] = named  # every item the query names, however many: no k in it
     weights = dict(config.channel_weights)
@@ -68,9 +73,10 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
     if state["plan"].get("time_window") and "temporal" in weights:
         weights["temporal"] *= config.temporal_window_boost
     if config.fusion == "scores":
-        scored: dict[str, list[tuple[str, float | None]]] = head_of(
-            {ch: [(h["id"], h["score"]) for h in hits] for ch, hits in channels.items()}, depth
-        )
+        pairs = {ch: [(h["id"], h["score"]) for h in hits] for ch, hits in channels.items()}
+        scored: dict[str, list[tuple[str, float | None]]] = head_of(pairs, depth)
+        if window:
+            scored = in_window_past(scored, pairs, depth, window, lambda p: p[0])
         if "temporal" in scored:  # the window as a set (the module docstring)
             scored["temporal"] = [(i, None) for i, _ in scored["temporal"]]
         if "named" in rankings:

@@ -10,7 +10,8 @@ nodes nearest the query as seeds (HippoRAG 2's query-to-triple linking instead o
 query-to-node; ``algorithms.restart.fact_seeds``), and an entity the query names seeds
 with ``named_seed_weight``.
 
-With ``feedback_docs`` > 0 (a catalogue of long items: ``calibration.defaults``), the
+With a time window in the query, the window's own best matches join the list
+(`window_hits`). With ``feedback_docs`` > 0 (a catalogue of long items: ``calibration.defaults``), the
 semantic channel's list is a second search, with the query moved toward the best items of
 a first keyword + semantic fusion (``algorithms.feedback``); the seeds and the "nothing
 fits" judgement keep the first search, against the query alone.
@@ -29,6 +30,7 @@ from skill_retriever.filters import Filters
 from skill_retriever.model import NodeKind
 from skill_retriever.phases._helpers import query_vector, relation_ends
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.phases.window_hits import window_filters, with_window_hits
 from skill_retriever.state import Candidate, ChannelHit, RetrievalState
 from skill_retriever.stores import run_marks
 from skill_retriever.stores.kind_counts import kind_counts
@@ -98,8 +100,12 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
             for node_id, how in related.items()
         }
 
-    fed, feedback = _feedback_search(state, view, qvec, semantic)
-    ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in (fed if feedback else semantic)]
+    fed, feedback, moved = _feedback_search(state, view, qvec, semantic)
+    listed = fed if feedback else semantic
+    if (inside := window_filters(state["plan"], view.filters)) is not None:  # the window's own best matches too
+        found = search_within(snap, moved if feedback else qvec, view.fusion_depth, answer_filters(snap, inside))
+        listed = with_window_hits(listed, found, lambda h: h.id, lambda h: h.score)
+    ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in listed]
     # Items whose stored vector is damaged are missing from this channel: say so, counting
     # only what the caller may see.
     unusable = sum(1 for i in snap.unusable_vectors[0] if i in snap.nodes and visible.can_see(snap.nodes[i]))
@@ -134,13 +140,14 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
 
 def _feedback_search(
     state: RetrievalState, view: QueryView, qvec: np.ndarray, semantic: list[VectorHit]
-) -> tuple[list[VectorHit], list[str]]:
+) -> tuple[list[VectorHit], list[str], np.ndarray]:
     """The semantic channel searched again from the query moved toward the best items of
-    the keyword + semantic fusion (``algorithms.feedback``), and those items; ``([], [])``
-    when feedback is off or there is no evidence from both channels to move toward."""
+    the keyword + semantic fusion (``algorithms.feedback``), those items, and the moved
+    query; ``([], [], qvec)`` when feedback is off or there is no evidence from both
+    channels to move toward."""
     config, snap = view.config, view.snapshot
     if not config.feedback_docs or not config.channel_on("semantic"):
-        return [], []
+        return [], [], qvec
     # Both lists hold only what every filter admits (access labels included), so an item the
     # caller may not see never moves the query.
     keyword = [(h["id"], h["score"]) for h in (state.get("channel_rankings") or {}).get("keyword", [])]
@@ -151,11 +158,11 @@ def _feedback_search(
     chosen = feedback_items(keyword[:depth], [(h.id, h.score) for h in semantic[:depth]], config.feedback_docs)
     vectors = {i: v for i in chosen if (v := snap.node_vector(i)) is not None}  # an item may have none
     if not vectors:
-        return [], []
+        return [], [], qvec
     moved = rocchio(qvec, np.stack(list(vectors.values())), config.feedback_weight)
     answers = answer_filters(snap, view.filters)
     fed = searched_past_depth(lambda n: search_within(snap, moved, n, answers), depth, config.channel_depth)
-    return fed, list(vectors)
+    return fed, list(vectors), moved
 
 
 def _fact_seeds(snap: IndexSnapshot, qvec: np.ndarray, k: int, visible: Filters) -> dict[str, float]:
