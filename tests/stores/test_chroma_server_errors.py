@@ -15,13 +15,14 @@ from urllib.parse import urlparse
 
 import pytest
 from chroma_support import free_port
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexOpenError
-from skill_retriever.model import Edge, Node
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
+
+SKILLS = numbered_skills(4, prefix="n", text="skill number {i}")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -42,14 +43,6 @@ def web_server(tmp_path: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(5)
-
-
-def _built(path: Path, url: str) -> str:
-    nodes = [Node(id=f"n{i}", kind="skill", name=f"n-{i}", text=f"skill number {i}") for i in range(4)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("n0", "n1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return str(path)
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -73,7 +66,7 @@ def _open_error(index: str, url: str) -> str:
 
 
 def test_https_to_the_plain_http_server_says_to_use_http(url: str, tmp_path: Path) -> None:
-    index = _built(tmp_path / "idx", url)
+    index = str(index_on_server(tmp_path / "idx", url, SKILLS))
     port = urlparse(url).port
     message = _open_error(index, url.replace("http://", "https://"))
     assert "speaks plain HTTP" in message and f"use http://127.0.0.1:{port}" in message
@@ -81,7 +74,7 @@ def test_https_to_the_plain_http_server_says_to_use_http(url: str, tmp_path: Pat
 
 
 def test_nothing_listening_names_the_port_to_start_the_server_on(url: str, tmp_path: Path) -> None:
-    index = _built(tmp_path / "idx", url)
+    index = str(index_on_server(tmp_path / "idx", url, SKILLS))
     port = free_port()
     message = _open_error(index, f"http://127.0.0.1:{port}")
     assert f"nothing listens at 127.0.0.1:{port}" in message
@@ -89,7 +82,7 @@ def test_nothing_listening_names_the_port_to_start_the_server_on(url: str, tmp_p
 
 
 def test_a_web_server_that_is_not_chroma_is_named_so(url: str, web_server: str, tmp_path: Path) -> None:
-    index = _built(tmp_path / "idx", url)
+    index = str(index_on_server(tmp_path / "idx", url, SKILLS))
     message = _open_error(index, web_server)
     assert "answers HTTP but not as a Chroma server (HTTP 404" in message
     assert f"{web_server}/api/v2/heartbeat" in message
@@ -98,7 +91,7 @@ def test_a_web_server_that_is_not_chroma_is_named_so(url: str, web_server: str, 
 def test_the_cli_says_it_in_one_line(
     url: str, web_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    index = _built(tmp_path / "idx", url)
+    index = str(index_on_server(tmp_path / "idx", url, SKILLS))
     wrong = {
         url.replace("http://", "https://"): "speaks plain HTTP",
         web_server: "not as a Chroma server",
@@ -133,7 +126,7 @@ def test_an_address_index_json_holds_that_is_none_is_named_as_index_jsons(
     never given, or, a number, read as a host name and connected to; ``stats`` said to
     start a server. It is named as index.json's, with how to fix it, and the way out
     (``move-to-embedded``, ``--chroma-url``) still works."""
-    index = _built(tmp_path / "idx", url)
+    index = str(index_on_server(tmp_path / "idx", url, SKILLS))
     manifest = Path(index) / "index.json"
     data = json.loads(manifest.read_text(encoding="utf-8"))
     manifest.write_text(json.dumps({**data, "chroma_url": written}), encoding="utf-8")

@@ -19,35 +19,24 @@ from typing import Any
 
 import pytest
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.filters import Filters
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores import chroma_connect
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import server_sync as sync_module
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 #: 12 items on the server and one more that never reached it: 12 of 13 is within the 10%
 #: a reader used to accept, so these tests fail on that check.
 BASE = 12
 NEW = Node(id="zz-glacier", kind="skill", name="zz-glacier", text="measure glacier retreat from satellite photos of alpine ice fields")
-
-
-def _nodes() -> list[Node]:
-    kinds = ("skill", "agent")
-    return [Node(id=f"s{i}", kind=kinds[i % 2], name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(BASE)]
-
-
-def _on_server(path: Path, url: str) -> Path:
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(_nodes(), [Edge("s0", "s1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(BASE, kinds=(NodeKind.SKILL, NodeKind.AGENT))
 
 
 def _write_unmirrored(path: Path, monkeypatch: pytest.MonkeyPatch, node: Node = NEW) -> None:
@@ -83,7 +72,7 @@ def test_an_item_whose_vector_never_reached_the_server_is_found_and_stats_says_s
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    path = _on_server(tmp_path / "K", url)
+    path = index_on_server(tmp_path / "K", url, SKILLS)
     assert "repair" not in _server_line(capsys, path)
     _write_unmirrored(path, monkeypatch)
 
@@ -109,7 +98,7 @@ def test_an_item_whose_vector_never_reached_the_server_is_found_and_stats_says_s
 def test_an_entry_deleted_on_the_server_is_named_by_stats(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "D", url)
+    path = index_on_server(tmp_path / "D", url, SKILLS)
     prefix = mf.read_manifest(path)["collection_prefix"]
     chroma_client(url).get_collection(f"{prefix}-nodes").delete(ids=["s3"])
     line = _server_line(capsys, path)
@@ -121,7 +110,7 @@ def test_an_entry_deleted_on_the_server_is_named_by_stats(
 def test_a_reader_open_before_the_server_fell_behind_searches_in_memory_and_warns_once(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "L", url)
+    path = index_on_server(tmp_path / "L", url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()
         assert snap._remote is not None
@@ -182,7 +171,7 @@ def _within(seconds: float, call: Callable[[], Any]) -> Any:
 def test_a_stopped_server_fails_stats_query_and_search_in_bounded_time(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "S", chroma_server.url)
+    path = index_on_server(tmp_path / "S", chroma_server.url, SKILLS)
     monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 1.0)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()

@@ -18,30 +18,19 @@ from typing import Any
 import numpy as np
 import pytest
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills, top_id
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import OWNER_KEY, chroma_client
 
 N = 6
-
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(N)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("s0", "s1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
-
-
-def _top(snap: Any, text: str) -> str:
-    return str(snap.search_nodes(snap.embed_query(text), 3)[0].id)
+SKILLS = numbered_skills(N)
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -62,11 +51,11 @@ def _wiped(server: ChromaServer, tmp_path: Path) -> None:
 def test_a_reader_open_while_the_server_is_wiped_searches_in_memory_then_the_server_again_after_repair(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "W", chroma_server.url)
+    path = index_on_server(tmp_path / "W", chroma_server.url, SKILLS)
     prefix = mf.read_manifest(path)["collection_prefix"]
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()
-        assert snap._remote is not None and _top(snap, "skill number 2 about topic 2") == "s2"
+        assert snap._remote is not None and top_id(snap, "skill number 2 about topic 2") == "s2"
         store = snap._remote.nodes
         looked: list[int | None] = []
         real = store.count_found
@@ -80,7 +69,7 @@ def test_a_reader_open_while_the_server_is_wiped_searches_in_memory_then_the_ser
         _wiped(chroma_server, tmp_path)
         with caplog.at_level(logging.WARNING, logger="skill_retriever"):
             for _ in range(3):  # gone: searched in memory, with one look at the server, not one per query
-                assert _top(reader.snapshot(), "skill number 3 about topic 3") == "s3"
+                assert top_id(reader.snapshot(), "skill number 3 about topic 3") == "s3"
         assert looked == [None]
         assert f"no collection in {prefix}-nodes" in caplog.text and "its data was wiped" in caplog.text
         assert caplog.text.count(f"`skill-retriever repair --index-dir {path}`") == 1, caplog.text
@@ -90,7 +79,7 @@ def test_a_reader_open_while_the_server_is_wiped_searches_in_memory_then_the_ser
         time.sleep(1.6)  # RECHECK_S: the reader looks at the server again at its next search
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="skill_retriever"):
-            assert _top(reader.snapshot(), "skill number 4 about topic 4") == "s4"
+            assert top_id(reader.snapshot(), "skill number 4 about topic 4") == "s4"
         assert looked[-1] == N and caplog.text == "", (looked, caplog.text)
         new_id = chroma_client(chroma_server.url).get_collection(f"{prefix}-nodes").id
         assert store._col.id == new_id and store.fallback is not None and not store.fallback.out_of_step()
@@ -105,7 +94,7 @@ def _with_foreign_entries(url: str, path: Path) -> Any:
 
 
 def test_entries_added_on_the_server_are_named_as_added(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _on_server(tmp_path / "A", url)
+    path = index_on_server(tmp_path / "A", url, SKILLS)
     prefix = mf.read_manifest(path)["collection_prefix"]
     _with_foreign_entries(url, path)
 
@@ -118,7 +107,7 @@ def test_entries_added_on_the_server_are_named_as_added(url: str, tmp_path: Path
 def test_index_says_which_entries_its_sync_deleted_from_the_server(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "I", url)
+    path = index_on_server(tmp_path / "I", url, SKILLS)
     col = _with_foreign_entries(url, path)
     src = tmp_path / "src"
     (src / "skills" / "glacier").mkdir(parents=True)
@@ -132,7 +121,7 @@ def test_repair_says_which_entries_it_deleted_from_the_server(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """It said "is in step", "repaired": [] (found by a walkthrough)."""
-    path = _on_server(tmp_path / "R", url)
+    path = index_on_server(tmp_path / "R", url, SKILLS)
     col = _with_foreign_entries(url, path)
     code, out, _ = _cli(capsys, "repair", "--index-dir", str(path))
     assert code == 0 and "is repaired (deleted 3 entries from the Chroma server that the index does not hold)" in out, out
@@ -144,12 +133,12 @@ def test_repair_says_which_entries_it_deleted_from_the_server(
 def test_another_index_s_collection_is_advised_a_move_not_a_repair(
     url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "O", url)
+    path = index_on_server(tmp_path / "O", url, SKILLS)
     prefix = mf.read_manifest(path)["collection_prefix"]
     col = chroma_client(url).get_collection(f"{prefix}-nodes")
     col.modify(metadata={**(col.metadata or {}), OWNER_KEY: "someone-else"})
     with caplog.at_level(logging.WARNING, logger="skill_retriever"), Index.open(path, embedder=HashingEmbedder()) as reader:
-        assert reader.snapshot()._remote is None and _top(reader.snapshot(), "skill number 1 about topic 1") == "s1"
+        assert reader.snapshot()._remote is None and top_id(reader.snapshot(), "skill number 1 about topic 1") == "s1"
     assert f"keeps {prefix}-nodes for another index (someone-else)" in caplog.text
     assert f"`skill-retriever move-to-server --index-dir {path} --chroma-url {url}`" in caplog.text
     assert "repair" not in caplog.text, caplog.text
@@ -160,12 +149,12 @@ def test_another_index_s_collection_is_advised_a_move_not_a_repair(
 def test_a_chroma_url_other_than_index_json_s_is_in_the_repair_advice(
     url: str, chroma_server: ChromaServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "U", url)
+    path = index_on_server(tmp_path / "U", url, SKILLS)
     other = chroma_server.url
     with caplog.at_level(logging.WARNING, logger="skill_retriever"), Index.open(
         path, embedder=HashingEmbedder(), chroma_url=other
     ) as reader:
-        assert _top(reader.snapshot(), "skill number 5 about topic 5") == "s5"
+        assert top_id(reader.snapshot(), "skill number 5 about topic 5") == "s5"
     assert f"`skill-retriever repair --index-dir {path} --chroma-url {other}`" in caplog.text, caplog.text
     caplog.clear()
     chroma_client(url).delete_collection(f"{mf.read_manifest(path)['collection_prefix']}-edges")
@@ -177,7 +166,7 @@ def test_a_chroma_url_other_than_index_json_s_is_in_the_repair_advice(
 def test_stats_on_another_server_gives_the_repair_that_fills_that_one(
     url: str, chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "S", url)
+    path = index_on_server(tmp_path / "S", url, SKILLS)
     other = chroma_server.url  # holds none of its collections
     code, out, _ = _cli(capsys, "stats", "--index-dir", str(path), "--chroma-url", other)
     line = next(x for x in out.splitlines() if x.startswith("server: "))
@@ -216,13 +205,13 @@ def hang_up(chroma_server: ChromaServer) -> Iterator[Any]:
 def test_a_server_that_hangs_up_after_answering_is_not_called_a_tls_port(
     chroma_server: ChromaServer, hang_up: Any, tmp_path: Path
 ) -> None:
-    path = _on_server(tmp_path / "H", chroma_server.url)
+    path = index_on_server(tmp_path / "H", chroma_server.url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()
-        assert _top(snap, "skill number 1 about topic 1") == "s1"
+        assert top_id(snap, "skill number 1 about topic 1") == "s1"
         hang_up()
         with pytest.raises(ServerUnreachableError) as err:  # not damage: no repair
-            _top(snap, "skill number 2 about topic 2")
+            top_id(snap, "skill number 2 about topic 2")
     said = str(err.value)
     assert "closed the connection without answering: the server stopped or restarted" in said, said
     assert "TLS" not in said and "https://" not in said
@@ -231,7 +220,7 @@ def test_a_server_that_hangs_up_after_answering_is_not_called_a_tls_port(
 def test_a_port_that_never_answered_and_hangs_up_may_be_tls_or_stopped(
     chroma_server: ChromaServer, hang_up: Any, tmp_path: Path
 ) -> None:
-    path = _on_server(tmp_path / "T", chroma_server.url)
+    path = index_on_server(tmp_path / "T", chroma_server.url, SKILLS)
     hang_up()
     never = f"http://localhost:{chroma_server.port}"  # this process never reached it by that name
     with pytest.raises(IndexCorruptError) as err:
@@ -243,7 +232,7 @@ def test_a_port_that_never_answered_and_hangs_up_may_be_tls_or_stopped(
 def test_a_host_name_that_does_not_resolve_is_named(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "N", url)
+    path = index_on_server(tmp_path / "N", url, SKILLS)
     real = socket.getaddrinfo
 
     def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
@@ -264,7 +253,7 @@ def test_a_writer_whose_collections_were_deleted_makes_them_again_from_its_items
     """It failed on every write until reopened (CollectionGone at each mirror, and at each
     catch-up after): items.sqlite is the truth, so the writer makes its collections again
     and copies every vector there, saying so once."""
-    path = _on_server(tmp_path / "D", url)
+    path = index_on_server(tmp_path / "D", url, SKILLS)
     prefix = mf.read_manifest(path)["collection_prefix"]
     client = chroma_client(url)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
@@ -282,16 +271,16 @@ def test_a_writer_whose_collections_were_deleted_makes_them_again_from_its_items
         assert sorted(nodes.get()["ids"]) == sorted([f"s{i}" for i in range(1, N)] + ["s6", "s7", "s8"])
         assert client.get_collection(f"{prefix}-edges").count() == 0  # s0's edge went with it
         snap = writer.snapshot()
-        assert snap._remote is not None and _top(snap, "skill number 7 about topic 7") == "s7"
+        assert snap._remote is not None and top_id(snap, "skill number 7 about topic 7") == "s7"
     with Index.open(path, embedder=HashingEmbedder()) as reader:  # a reader finds the server in step
         snap = reader.snapshot()
-        assert snap._remote is not None and _top(snap, "skill number 8 about topic 8") == "s8"
+        assert snap._remote is not None and top_id(snap, "skill number 8 about topic 8") == "s8"
 
 
 def test_a_writer_whose_server_came_back_empty_makes_its_collections_again(
     chroma_server: ChromaServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "E", chroma_server.url)
+    path = index_on_server(tmp_path / "E", chroma_server.url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         writer.upsert(Node(id="s6", kind="skill", name="s-6", text="skill number 6 about topic 6"))
         _wiped(chroma_server, tmp_path)  # a fresh server at the same address

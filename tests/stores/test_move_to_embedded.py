@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from chroma_support import ChromaServer, server_collections
 from cli_calls import run
+from server_index import index_on_server, numbered_skills
 
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores import embedded_moves
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedded_moves import move_index_to_embedded
@@ -25,13 +26,7 @@ from skill_retriever.stores.remote import collection_names
 from skill_retriever.stores.server_link import recorded_link
 from skill_retriever.stores.server_moves import move_index_to_server
 
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"n{i}", kind=NodeKind.SKILL, name=f"n-{i}", text=f"skill number {i}") for i in range(6)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("n0", "n1", EdgeKind.DEPENDS_ON)])
-    move_index_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(6, prefix="n", text="skill number {i}")
 
 
 def _top(index: Index) -> list[str]:
@@ -51,7 +46,7 @@ def _link(path: Path) -> dict[str, str] | None:
 def test_move_to_embedded_searches_in_memory_and_leaves_the_collections(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     names = collection_names(mf.read_manifest(path))
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         assert reader.snapshot()._remote is not None
@@ -81,7 +76,7 @@ def test_move_to_embedded_searches_in_memory_and_leaves_the_collections(
 def test_a_server_that_is_gone_does_not_stop_the_move(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "idx", chroma_server.url)
+    path = index_on_server(tmp_path / "idx", chroma_server.url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         want = _top(reader)
     chroma_server.stop()
@@ -97,7 +92,7 @@ def test_a_server_that_is_gone_does_not_stop_the_move(
 def test_delete_collections_deletes_this_directorys_own_and_never_a_copys_original(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    original = _on_server(tmp_path / "idx", url)
+    original = index_on_server(tmp_path / "idx", url, SKILLS)
     copy = tmp_path / "copy"
     shutil.copytree(original, copy)
     names = collection_names(mf.read_manifest(original))
@@ -122,7 +117,7 @@ def test_a_copy_moved_back_while_the_server_is_down_names_the_originals_collecti
     """With the server down, a copy's --delete-collections said "deleting failed" and
     logged "delete them there if unneeded" of its original's collections, which the
     original still searches; ``items.sqlite`` says whose they are without the server."""
-    original = _on_server(tmp_path / "idx", chroma_server.url)
+    original = index_on_server(tmp_path / "idx", chroma_server.url, SKILLS)
     copy = tmp_path / "copy"
     shutil.copytree(original, copy)
     chroma_server.stop()
@@ -137,7 +132,7 @@ def test_a_copy_moved_back_while_the_server_is_down_names_the_originals_collecti
 def test_a_crash_before_index_json_is_written_leaves_the_index_on_its_server(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     before = (path / mf.MANIFEST).read_bytes()
 
     def killed(*_: object, **__: object) -> None:
@@ -208,7 +203,7 @@ def test_delete_collections_after_a_chroma_url_that_is_no_address_says_why_they_
     """index.json's chroma_url hand-edited to 8000 (a port alone): the move worked but
     said "deleting failed (ValueError: )", an empty reason (chromadb's words for the host
     8000); now it says the address is none, and the collections stay on the server."""
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     names = collection_names(mf.read_manifest(path))
     mf.write_manifest(path, {**mf.read_manifest(path), "chroma_url": 8000})
     code, out, err = run(capsys, "move-to-embedded", "--index-dir", path, "--delete-collections", "--json")

@@ -10,26 +10,21 @@ import time
 from pathlib import Path
 
 import pytest
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
-from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 
 def test_an_answer_searched_in_memory_is_not_served_again_once_the_server_is_filled(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "C"
-    nodes = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(6)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes)
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
+    path = index_on_server(tmp_path / "C", url, numbered_skills(6), linked=False)
     monkeypatch.setattr(remote, "RECHECK_S", 1.0)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         retriever = Retriever(reader, reranker=None)

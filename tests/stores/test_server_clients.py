@@ -10,22 +10,15 @@ import os
 from pathlib import Path
 
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills
 
-from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_index_to_server
 from skill_retriever.stores.server_stats import server_status
 from skill_retriever.stores.vectors import chroma_client
 
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"n{i}", kind=NodeKind.SKILL, name=f"n-{i}", text=f"skill number {i}") for i in range(6)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("n0", "n1", EdgeKind.DEPENDS_ON)])
-    move_index_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(6, prefix="n", text="skill number {i}")
 
 
 def _systems() -> int:
@@ -39,7 +32,7 @@ def _fds() -> int:
 
 
 def test_opening_an_index_on_a_server_again_and_again_keeps_one_client(url: str, tmp_path: Path) -> None:
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     embedder = HashingEmbedder()
     with Index.open(path, embedder=embedder) as index:  # the first open may build the client
         assert index.snapshot()._remote is not None
@@ -56,7 +49,7 @@ def test_opening_an_index_on_a_server_again_and_again_keeps_one_client(url: str,
 def test_a_server_restarted_on_its_address_is_searched_through_the_client_kept(
     chroma_server: ChromaServer, tmp_path: Path
 ) -> None:
-    path = _on_server(tmp_path / "idx", chroma_server.url)
+    path = index_on_server(tmp_path / "idx", chroma_server.url, SKILLS)
     kept = chroma_client(chroma_server.url)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()

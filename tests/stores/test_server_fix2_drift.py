@@ -12,28 +12,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import ServerUnreachableError
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 N = 8
+SKILLS = numbered_skills(N)
 
 
 def _node(i: int, text: str | None = None) -> Node:
     return Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=text or f"skill number {i} about topic {i}")
-
-
-def _on_server(path: Path, url: str) -> Path:
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert([_node(i) for i in range(N)], [Edge("s0", "s1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
 
 
 def _stats(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[str, dict[str, object]]:
@@ -48,7 +42,7 @@ def _stats(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[str, dict[st
 def test_a_vector_left_stale_while_the_server_was_down_is_counted_by_stats(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "S", chroma_server.url)
+    path = index_on_server(tmp_path / "S", chroma_server.url, SKILLS)
     line, server = _stats(capsys, path)
     assert server["out_of_step"] == {"vectors": 0, "stale": 0, "missing": 0, "extra": 0, "first": None}
     assert "differ" not in line and "repair" not in line
@@ -77,7 +71,7 @@ def test_a_vector_left_stale_while_the_server_was_down_is_counted_by_stats(
 def test_an_id_swapped_on_the_server_is_named_though_the_counts_agree(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "W", url)
+    path = index_on_server(tmp_path / "W", url, SKILLS)
     nodes = chroma_client(url).get_collection(f"{mf.read_manifest(path)['collection_prefix']}-nodes")
     nodes.delete(ids=["s5"])
     nodes.add(ids=["ghost"], embeddings=np.ones((1, HashingEmbedder().dim), dtype=np.float32), metadatas=[{"hash": "x"}])
@@ -92,7 +86,7 @@ def test_a_copy_is_not_compared_with_its_originals_collections(
 ) -> None:
     import shutil
 
-    original = _on_server(tmp_path / "O", url)
+    original = index_on_server(tmp_path / "O", url, SKILLS)
     copy = tmp_path / "Ocopy"
     shutil.copytree(original, copy)
     line, server = _stats(capsys, copy)

@@ -16,24 +16,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node
 from skill_retriever.stores import remote
 from skill_retriever.stores import server_sync as sync_module
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 
 NEW = Node(id="zz-new", kind="skill", name="zz-new", text="measure glacier retreat from satellite photos")
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(6)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("s0", "s1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(6)
 
 
 def _write_unmirrored(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -59,7 +53,7 @@ def _answer_warnings(capsys: pytest.CaptureFixture[str], path: Path, query: str)
 def test_a_reader_whose_server_fell_behind_holds_the_reason_in_its_snapshot(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _on_server(tmp_path / "L", url)
+    path = index_on_server(tmp_path / "L", url, SKILLS)
     monkeypatch.setattr(remote, "RECHECK_S", 0.0)  # out of step: counted again at the next look
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         before = reader.snapshot()
@@ -87,7 +81,7 @@ def test_an_answer_searched_in_memory_after_the_server_fell_behind_says_so(
 ) -> None:
     from skill_retriever.retriever import Retriever
 
-    path = _on_server(tmp_path / "Q", url)
+    path = index_on_server(tmp_path / "Q", url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder()) as reader:  # opened in step: it searches the server
         retriever = Retriever(reader, reranker=None, cache_size=0)
         assert not [w for w in retriever.search("skill number 1").warnings if "in memory" in w]
@@ -101,7 +95,7 @@ def test_an_answer_searched_in_memory_after_the_server_fell_behind_says_so(
 def test_a_copy_of_an_index_on_a_server_says_in_its_answer_that_it_searches_in_memory(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    original = _on_server(tmp_path / "D", url)
+    original = index_on_server(tmp_path / "D", url, SKILLS)
     copy = tmp_path / "Dcopy"
     shutil.copytree(original, copy)
     warned = [w for w in _answer_warnings(capsys, copy, "skill number 2") if "in memory" in w]

@@ -20,6 +20,7 @@ import anyio
 import pytest
 from chroma_support import ChromaServer
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.adapters.mcp_server import STATUS_URI, build_server
 from skill_retriever.adapters.mcp_status import shown_address
@@ -27,22 +28,13 @@ from skill_retriever.cli import main
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 
 # the sources under test (PYTHONPATH), not only the installed package
 ENV = {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OPENBLAS_NUM_THREADS": "1"} | {
     k: v for k, v in os.environ.items() if k == "PYTHONPATH"}
-SKILLS = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(6)]
+SKILLS = numbered_skills(6)
 LAVA = Node(id="lava", kind="skill", name="lava", text="volcano lava eruption monitoring")
-
-
-def _on_server(path: Path, url: str) -> Path:
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert([*SKILLS, LAVA])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
 
 
 def _text(result: Any) -> str:
@@ -57,7 +49,7 @@ async def _status(session: ClientSession) -> dict[str, Any]:
 def test_mcp_starts_while_the_server_is_down_and_searches_once_it_is_up(
     chroma_server: ChromaServer, tmp_path: Path
 ) -> None:
-    path = _on_server(tmp_path / "ix", chroma_server.url)
+    path = index_on_server(tmp_path / "ix", chroma_server.url, [*SKILLS, LAVA], linked=False)
     chroma_server.stop()
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "skill_retriever.cli", "mcp", "--index-dir", str(path)], env=ENV
@@ -105,7 +97,7 @@ def test_mcp_starts_while_the_server_is_down_and_searches_once_it_is_up(
 
 
 def test_the_status_shows_no_credentials_of_the_address(url: str, tmp_path: Path) -> None:
-    path = _on_server(tmp_path / "ix", url)
+    path = index_on_server(tmp_path / "ix", url, [*SKILLS, LAVA], linked=False)
     manifest = mf.read_manifest(path)
     mf.write_manifest(path, {**manifest, "chroma_url": url.replace("://", "://reader:s3cret@")})
     with Index.open(path) as index:
@@ -137,7 +129,7 @@ def test_a_missing_index_still_fails_at_start(tmp_path: Path, capsys: pytest.Cap
 def test_a_damaged_index_on_a_down_server_still_fails_at_start(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "ix", chroma_server.url)
+    path = index_on_server(tmp_path / "ix", chroma_server.url, [*SKILLS, LAVA], linked=False)
     chroma_server.stop()
     (path / mf.DATABASE).unlink()
     assert main(["mcp", "--index-dir", str(path)]) == 2

@@ -12,25 +12,17 @@ from pathlib import Path
 
 import pytest
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
-from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 N = 6
-
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(N)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes)
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(N)
 
 
 def _search(reader: Index, text: str) -> tuple[str, list[str]]:
@@ -48,7 +40,7 @@ def test_a_reader_opened_while_the_server_lacked_the_vectors_takes_it_up_after_r
     damage: str, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = _on_server(tmp_path / "R", url)
+    path = index_on_server(tmp_path / "R", url, SKILLS, linked=False)
     prefix = mf.read_manifest(path)["collection_prefix"]
     client = chroma_client(url)
     if damage == "collections deleted":
@@ -78,7 +70,7 @@ def test_a_reader_searching_in_memory_still_answers_while_its_server_is_down(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Looking again must not fail the searches it answered in memory before."""
-    path = _on_server(tmp_path / "D", chroma_server.url)
+    path = index_on_server(tmp_path / "D", chroma_server.url, SKILLS, linked=False)
     prefix = mf.read_manifest(path)["collection_prefix"]
     chroma_client(chroma_server.url).delete_collection(f"{prefix}-nodes")
     monkeypatch.setattr(remote, "RECHECK_S", 0.5)

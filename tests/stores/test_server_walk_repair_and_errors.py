@@ -12,24 +12,18 @@ from pathlib import Path
 
 import pytest
 from chroma_support import ChromaServer, free_port
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"n{i}", kind="skill", name=f"n-{i}", text=f"skill number {i}") for i in range(6)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("n0", "n1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
+SKILLS = numbered_skills(6, prefix="n", text="skill number {i}")
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -47,7 +41,7 @@ def _names(path: Path) -> list[str]:
 def test_repair_onto_another_server_says_it_moved_and_what_the_old_one_keeps(
     url: str, chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     nodes, edges = _names(path)
     other = chroma_server.url
     code, out, _ = _cli(capsys, "repair", "--index-dir", str(path), "--chroma-url", other)
@@ -84,7 +78,7 @@ def test_repair_onto_a_server_from_none_says_the_index_now_searches_through_it(
 def test_another_spelling_of_the_same_server_keeps_the_saved_one(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "idx", url)
+    path = index_on_server(tmp_path / "idx", url, SKILLS)
     assert url.startswith("http://127.0.0.1:")
     respelled = url.replace("127.0.0.1", "localhost")
     code, out, _ = _cli(capsys, "repair", "--index-dir", str(path), "--chroma-url", respelled)
@@ -95,7 +89,7 @@ def test_another_spelling_of_the_same_server_keeps_the_saved_one(
 def test_a_search_whose_server_is_down_raises_server_unreachable(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _on_server(tmp_path / "idx", chroma_server.url)
+    path = index_on_server(tmp_path / "idx", chroma_server.url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         retriever = Retriever(reader, reranker=None, cache_size=0)
         retriever.search("skill number 2", k=3)

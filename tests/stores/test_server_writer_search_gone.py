@@ -12,31 +12,19 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from chroma_support import ChromaServer
+from server_index import index_on_server, numbered_skills, top_id
 
-from skill_retriever.model import Edge, Node
+from skill_retriever.model import Node
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
 N = 6
-
-
-def _on_server(path: Path, url: str) -> Path:
-    nodes = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(N)]
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(nodes, [Edge("s0", "s1", "DEPENDS_ON")])
-    move_vectors_to_server(path, url, embedder=HashingEmbedder())
-    return path
-
-
-def _top(snap: Any, text: str) -> str:
-    return str(snap.search_nodes(snap.embed_query(text), 3)[0].id)
+SKILLS = numbered_skills(N)
 
 
 def _delete_collections(url: str, path: Path) -> tuple[str, str]:
@@ -71,14 +59,14 @@ def _writing(index: Index) -> Iterator[None]:
 def test_a_writer_s_search_makes_its_deleted_collections_again(
     url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "S", url)
+    path = index_on_server(tmp_path / "S", url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         snap = writer.snapshot()
-        assert snap._remote is not None and _top(snap, "skill number 2 about topic 2") == "s2"
+        assert snap._remote is not None and top_id(snap, "skill number 2 about topic 2") == "s2"
         names = _delete_collections(url, path)
         with caplog.at_level(logging.WARNING, logger="skill_retriever"):
-            assert _top(snap, "skill number 3 about topic 3") == "s3"  # the snapshot taken before
-            assert _top(writer.snapshot(), "skill number 4 about topic 4") == "s4"
+            assert top_id(snap, "skill number 3 about topic 3") == "s3"  # the snapshot taken before
+            assert top_id(writer.snapshot(), "skill number 4 about topic 4") == "s4"
             edges = snap.search_edges(snap.embed_query("s-0 depends on s-1"), 1)
         assert [e.id for e, _ in edges] == [next(iter(snap.edges))]
         said = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
@@ -87,14 +75,14 @@ def test_a_writer_s_search_makes_its_deleted_collections_again(
         assert client.get_collection(names[0]).count() == N and client.get_collection(names[1]).count() == 1
         assert snap.search_notes() == [] and writer.snapshot().search_notes() == []  # the server answered
         writer.upsert(Node(id="s6", kind="skill", name="s-6", text="skill number 6 about topic 6"))
-        assert _top(writer.snapshot(), "skill number 6 about topic 6") == "s6"
+        assert top_id(writer.snapshot(), "skill number 6 about topic 6") == "s6"
         assert client.get_collection(names[0]).count() == N + 1
 
 
 def test_a_writer_s_search_after_the_server_came_back_empty_makes_them_again(
     chroma_server: ChromaServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _on_server(tmp_path / "E", chroma_server.url)
+    path = index_on_server(tmp_path / "E", chroma_server.url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         snap = writer.snapshot()
         chroma_server.stop()
@@ -102,7 +90,7 @@ def test_a_writer_s_search_after_the_server_came_back_empty_makes_them_again(
         chroma_server.data.mkdir()
         chroma_server.start()
         with caplog.at_level(logging.WARNING, logger="skill_retriever"):
-            assert _top(snap, "skill number 1 about topic 1") == "s1"
+            assert top_id(snap, "skill number 1 about topic 1") == "s1"
         assert "made them again" in caplog.text, caplog.text
         prefix = mf.read_manifest(path)["collection_prefix"]
         assert chroma_client(chroma_server.url).get_collection(f"{prefix}-nodes").count() == N
@@ -112,17 +100,17 @@ def test_while_a_write_is_under_way_the_writer_searches_in_memory_and_says_so(ur
     """A search does not wait for a write of its own process (an `index` run embeds for
     minutes under the lock): it answers from the writer's vectors, and says why and what
     makes the collections again; the next search once the write is done makes them."""
-    path = _on_server(tmp_path / "B", url)
+    path = index_on_server(tmp_path / "B", url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         names = _delete_collections(url, path)
         with _writing(writer):
             snap = writer.snapshot()
-            assert _top(snap, "skill number 5 about topic 5") == "s5"
+            assert top_id(snap, "skill number 5 about topic 5") == "s5"
             notes = snap.search_notes()
             assert len(notes) == 1 and names[0] in notes[0] and "in memory" in notes[0], notes
             assert "repair" not in notes[0], notes  # it cannot run while this process holds the lock
             assert names[0] not in {c.name for c in chroma_client(url).list_collections()}
-        assert _top(snap, "skill number 2 about topic 2") == "s2"
+        assert top_id(snap, "skill number 2 about topic 2") == "s2"
         assert chroma_client(url).get_collection(names[0]).count() == N
         assert snap.search_notes() == [] and writer.snapshot().search_notes() == []
 
@@ -134,13 +122,13 @@ def test_a_reader_s_repair_advice_names_the_writer_that_holds_the_lock(
     writer (which makes collections gone from the server again itself)."""
     from skill_retriever.cli import main
 
-    path = _on_server(tmp_path / "R", url)
+    path = index_on_server(tmp_path / "R", url, SKILLS)
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         with Index.open(path, embedder=HashingEmbedder()) as reader:
             reader.snapshot()  # searches the server
             names = _delete_collections(url, path)
             snap = reader.snapshot()
-            assert _top(snap, "skill number 3 about topic 3") == "s3"
+            assert top_id(snap, "skill number 3 about topic 3") == "s3"
             notes = snap.search_notes()
         with caplog.at_level(logging.WARNING, logger="skill_retriever"), Index.open(path, embedder=HashingEmbedder()) as later:
             opened_note = later.snapshot().search_notes()
@@ -152,7 +140,7 @@ def test_a_reader_s_repair_advice_names_the_writer_that_holds_the_lock(
         for text in (notes[0], opened_note[0], said, stats):
             assert "repair" in text and wait in text, text
         assert names[0] in said and "next write or search" in said, said
-        assert _top(writer.snapshot(), "skill number 1 about topic 1") == "s1"  # the writer makes them again
+        assert top_id(writer.snapshot(), "skill number 1 about topic 1") == "s1"  # the writer makes them again
     with Index.open(path, embedder=HashingEmbedder()) as reader:  # no writer: no wait named
         capsys.readouterr()
         assert reader.snapshot().search_notes() == []
