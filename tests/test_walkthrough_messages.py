@@ -163,7 +163,7 @@ def test_reindexing_says_what_is_new_changed_and_unchanged(tmp_path: Path, capsy
     code, out, _ = run(capsys, "index", repo, "--index-dir", ix)
     assert out.splitlines()[1] == (
         "  6 new, 1 changed, 1 unchanged; new: " + ", ".join(f"repo/skills/added-{n}/SKILL.md" for n in range(5))
-        + " and 1 more"
+        + " and 1 more; changed: repo/skills/other/SKILL.md"
     )
 
 

@@ -225,9 +225,10 @@ def server_repairs(repaired: Mapping[str, int]) -> list[str]:
 
 def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) -> str | None:
     """What re-indexing a source the index held changed: ``3 new, 1 changed, 535
-    unchanged; new: <ids>``. A renamed folder then reads as new items beside the removed
-    ones, not as a removal alone. None for a source new to the index (its summary says
-    all)."""
+    unchanged; new: <ids>; changed: <ids>`` (the run is the README's check of what changed
+    on disk, so it names what it counts). A renamed folder then reads as new items beside
+    the removed ones, not as a removal alone. None for a source new to the index (its
+    summary says all)."""
     names = {n.attrs.get("source_name") for n in s.nodes} - {None}
     if not any(n.id in before for n in s.nodes) and not any(b.attrs.get("source_name") in names for b in before.values()):
         return None
@@ -235,5 +236,8 @@ def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) ->
     counts = [sum(getattr(w, f"nodes_{what}") for w in writes) for what in ("added", "updated", "unchanged")]
     line = "{} new, {} changed, {} unchanged".format(*counts)
     if new := [n.id for n in s.nodes if n.id not in before]:
-        line += f"; new: {', '.join(new[:5])}" + (f" and {len(new) - 5} more" if len(new) > 5 else "")
+        line += f"; new: {_first(new)}"
+    # what the write counted as updated: an item it held that is no longer equal
+    if changed := [n.id for n in s.nodes if (old := before.get(n.id)) is not None and old != n]:
+        line += f"; changed: {_first(changed)}"
     return line
