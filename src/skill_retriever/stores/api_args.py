@@ -53,7 +53,8 @@ def one_path(path: object, what: str) -> Path:
 
 def source_paths(paths: object) -> list[Path]:
     """The sources an index run reads: a list of paths, or one path (one str is one path,
-    never its letters).
+    never its letters), each once: a path given again, however spelled (``x``, ``./x/``),
+    is left out (read twice, a folder's line was printed twice and its items counted twice).
 
     Raises:
         ConfigError: Not a path or an iterable of paths, or an empty path among them.
@@ -62,7 +63,11 @@ def source_paths(paths: object) -> list[Path]:
         return [one_path(paths, "the source path")]
     if isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Iterable):
         raise ConfigError(f"paths must be a list of source paths (str or os.PathLike), not {type(paths).__name__}")
-    return [one_path(p, f"paths[{at}]") for at, p in enumerate(paths)]
+    given = [one_path(p, f"paths[{at}]") for at, p in enumerate(paths)]
+    once: dict[str, Path] = {}
+    for path in given:  # realpath, not resolve: a link loop is the reader's to report
+        once.setdefault(os.path.realpath(path), path)
+    return list(once.values())
 
 
 def _items(given: object, cls: type[_Item], what: str) -> list[_Item]:
