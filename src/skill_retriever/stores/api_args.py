@@ -60,14 +60,27 @@ def source_paths(paths: object) -> list[Path]:
         ConfigError: Not a path or an iterable of paths, or an empty path among them.
     """
     if isinstance(paths, (str, os.PathLike)):
-        return [one_path(paths, "the source path")]
+        return [_without_dotdot(one_path(paths, "the source path"))]
     if isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Iterable):
         raise ConfigError(f"paths must be a list of source paths (str or os.PathLike), not {type(paths).__name__}")
-    given = [one_path(p, f"paths[{at}]") for at, p in enumerate(paths)]
+    given = [_without_dotdot(one_path(p, f"paths[{at}]")) for at, p in enumerate(paths)]
     once: dict[str, Path] = {}
     for path in given:  # realpath, not resolve: a link loop is the reader's to report
         once.setdefault(os.path.realpath(path), path)
     return list(once.values())
+
+
+def _without_dotdot(path: Path) -> Path:
+    """``path`` made absolute without its ``..`` segments, where that names the same file.
+    Readers record sources absolute but with links kept (``Path.absolute``), so ``../repo``
+    from a sibling folder was recorded as ``/x/sibling/../repo/...``: a path that stops
+    naming the file once the sibling goes, and items that all read as changed when the
+    folder is indexed as ``repo`` from ``/x``. After a link (``link/..``, the target's
+    parent) the ``..`` is kept: dropping it would name another folder."""
+    if ".." not in path.parts:
+        return path
+    plain = Path(os.path.abspath(path))
+    return plain if os.path.realpath(plain) == os.path.realpath(path) else path
 
 
 def _items(given: object, cls: type[_Item], what: str) -> list[_Item]:
