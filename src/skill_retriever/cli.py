@@ -233,7 +233,8 @@ def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv:
 def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
     """What Ctrl-C left, for the commands that write: an index run leaves the source it was
     writing half-written (the same command completes it), unless the new index it was
-    making is gone (nothing was kept); a move is finished by running it again."""
+    making is gone (nothing was kept); a move is finished by running it again; a
+    `remove-source` either removed nothing or removed the source, `stats` tells which."""
     import shlex
 
     again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
@@ -244,6 +245,13 @@ def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
         return f"; nothing was kept (the index at {args.index_dir} was not made); run `{again}` again to make it"
     if args.command in ("move-to-server", "move-to-embedded"):
         return f"; run `{again}` again to finish the move (`stats` shows the server the index uses now)"
+    if args.command == "remove-source" and not args.dry_run:
+        # one write takes the items out; then names across sources and the calibration follow
+        from skill_retriever.advice import command
+
+        return (f"; if `{command(['stats'], args.index_dir)}` still lists {args.name}, nothing was removed: "
+                f"run `{again}` again; if not, it was removed, and `{command(['calibrate'], args.index_dir)}` "
+                "brings the calibration up to date (the next `index` run links names across sources again)")
     return ""
 
 
