@@ -10,6 +10,7 @@ them (`Index.delete`).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -71,8 +72,13 @@ def source_ids(nodes: Mapping[str, Node], name: str) -> list[str]:
     # source "": `remove-source ""` took every such item out.
     ids = sorted(i for i, n in nodes.items() if (held := _source_of(n)) is not None and held[0] == name)
     if not ids:
-        known = ", ".join(s.name for s in sources_of(nodes)[0]) or "none"
-        raise ConfigError(f"the index holds no source named {name!r} (its sources: {known}); `stats` lists them")
+        named = sources_of(nodes)[0]
+        known = ", ".join(s.name for s in named) or "none"
+        # a source is named after its folder, so its folder is what one types (`repo/`, completed by the shell)
+        folder = next((s.name for s in named if name.strip() and s.root
+                       and os.path.realpath(name) == os.path.realpath(s.root)), None)
+        hint = f"; {name!r} is the folder the source {folder!r} was read from: give its name" if folder else ""
+        raise ConfigError(f"the index holds no source named {name!r} (its sources: {known}){hint}; `stats` lists them")
     return ids
 
 
