@@ -14,7 +14,9 @@ What is flagged, one reason per kind (``"<kind>: <detail>"``):
   not tell the user"; an override is found too with its letters spaced out
   (``I-g-n-o-r-e``) or written as digits (``1gn0re``), and its reason says so.
 * ``system_prompt_mimicry``: chat-template markers (``<|im_start|>``, ``[INST]``,
-  ``<<SYS>>``, ``<|eot_id|>``, ``<system>``...) and a line starting ``system:``.
+  ``<<SYS>>``, ``<|eot_id|>``, ``<system>``...), and a line starting ``system:`` outside a
+  closed fenced code block of a programming or configuration language (there it is a
+  config key or a docstring entry: ``system: OpenMM System``).
 * ``chat_turn_mimicry``: a ``Human:`` line (Anthropic's text prompt format) that gives an
   order or that an ``Assistant:`` line answers, outside fenced code blocks.
 * ``tool_call_mimicry``: tool-call and tool-result markup (``<tool_call>``,

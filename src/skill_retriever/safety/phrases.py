@@ -19,7 +19,9 @@ verb that starts an override).
 
 The last two are read outside fenced code blocks only: documentation of a prompt format
 or of an API shows its transcripts and payloads in a code block, where a reader takes them
-as examples; text that poses as a real turn or call does not fence itself.
+as examples; text that poses as a real turn or call does not fence itself. A ``system:``
+line is read outside closed code blocks of a programming or configuration language only
+(:func:`system_markup` says why).
 """
 
 from __future__ import annotations
@@ -124,10 +126,25 @@ _ORDER_RE = re.compile(
     r"|write|create|open|call|use|grant|give|disable|rm|sudo|transfer|copy|export|read|cat|tell|change|set|modify"
     r"|update|approve|merge|fetch|paste|share|add|kill|stop|reset|revoke|chmod)\b"
 )
-_SYSTEM_RE = re.compile(
+_SYSTEM_MARKER_RE = re.compile(
     r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>"
     r"|\[/?inst\]|<</?sys>>|</?system(?:[_-][\w-]*)?>"
-    r"|(?:^|\n)(?:#{1,6} ?)?\[?system(?: prompt| message)?\]? ?:"
+)
+_SYSTEM_LINE_RE = re.compile(r"(?:^|\n)(?:#{1,6} ?)?\[?system(?: prompt| message)?\]? ?:")
+#: A fence line and the language its info string names (``python``, `` Python title=..``,
+#: ``{.yaml}``), casefolded as the normalised text is.
+_FENCE_INFO_RE = re.compile(r"(?:^|\n)(?:```|~~~)(?: ?\{?\.?([\w+#-]+))?")
+#: Languages whose code a ``system:`` line in is a key, an argument or a docstring entry,
+#: not a prompt. Prose and prompt blocks (``text``, ``markdown``, ``prompt``, ``jinja``,
+#: none named) are not among them: a system prompt shown there reads as one.
+CODE_LANGUAGES = frozenset(
+    "python py python3 ipython pycon javascript js jsx mjs cjs typescript ts tsx json jsonc json5 yaml yml toml ini cfg"
+    " conf properties env dotenv bash sh shell zsh fish console shell-session powershell ps1 bat cmd go golang rust rs"
+    " java kotlin kt scala groovy gradle swift objc objective-c c h cpp c++ cc hpp cxx csharp cs c# fsharp f# ruby rb"
+    " php perl pl lua r julia jl matlab octave haskell hs ocaml ml elixir ex exs erlang clojure clj dart zig nim"
+    " sql psql plsql graphql gql proto protobuf hcl terraform tf nix dockerfile docker makefile make cmake html xml"
+    " css scss sass less vue svelte solidity sol cuda fortran asm wasm"
+    .split()
 )
 _TOOL_RE = re.compile(
     r"</?(?:tool_call|tool_calls|tool_use|tool_result|tool_response|function_calls?|function_results?)>"
@@ -174,11 +191,38 @@ def chat_turn(hay: str) -> str | None:
     return None
 
 
+def _code_blocks(hay: str) -> list[tuple[int, int]]:
+    """The (start, end) of each closed fenced block of ``hay`` whose info string names a
+    language of :data:`CODE_LANGUAGES` (a fence line opens a block, the next closes it)."""
+    fences = list(_FENCE_INFO_RE.finditer(hay))
+    return [
+        (opening.start(), closing.start())
+        for opening, closing in zip(fences[::2], fences[1::2], strict=False)
+        if opening.group(1) in CODE_LANGUAGES
+    ]
+
+
 def system_markup(hay: str) -> str | None:
-    """A chat-template marker (``<|im_start|>``, ``[INST]``, ``<<SYS>>``...) or a line
-    starting ``system:`` (quoted), else None."""
-    m = _SYSTEM_RE.search(hay)
-    return quote(m.group()) if m is not None else None
+    """A chat-template marker (``<|im_start|>``, ``[INST]``, ``<<SYS>>``...), or a line
+    starting ``system:`` outside a closed code block of a programming or configuration
+    language (quoted), else None.
+
+    Only the line is read by where it stands: in code it is a config key, an argument or a
+    docstring entry (``system: OpenMM System``), and a reader takes it so. A marker is
+    flagged in code too, as a tokenizer that lets special tokens through reads it as one
+    wherever it stands. A block never closed does not count as code, so that one fence
+    line cannot hide the rest of a text."""
+    m = _SYSTEM_MARKER_RE.search(hay)
+    if m is not None:
+        return quote(m.group())
+    blocks: list[tuple[int, int]] | None = None
+    for line in _SYSTEM_LINE_RE.finditer(hay):
+        if blocks is None:  # found on first use: a system line is rare
+            blocks = _code_blocks(hay)
+        i = bisect.bisect_right(blocks, (line.start(), len(hay))) - 1
+        if i < 0 or line.start() >= blocks[i][1]:
+            return quote(line.group())
+    return None
 
 
 def tool_call(hay: str) -> str | None:
