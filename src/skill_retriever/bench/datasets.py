@@ -130,6 +130,9 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
         folders = [p for p in folders if p.name == "2wikimultihopqa"] or folders[:1]
     for folder in folders:
         queries = load_multihop_queries(folder)
+        if not queries:  # built and measured, it would publish a table of dashes as a result
+            skipped.append(f"multihop/{folder.name}: {folder / 'queries.json'} holds no questions; skipped")
+            continue
         notes: list[str] = []
         corpus = folder / "corpus.json"
         fingerprint: dict[str, Any] = {"corpus": _stamp(corpus), "ner": True, "ingest": INGEST_VERSION}
@@ -195,6 +198,8 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
         if quick and not relevant:
             continue
         queries.append(EvalQuery(str(rec["id"]), rec["query"], relevant, group=rec.get("kind")))
+    if not queries:
+        return [], [f"skills: {qpath} holds no queries{' judged in ' + ', '.join(folders) if quick else ''}; skipped"]
     notes = []
     if quick:
         queries = queries[:20]
@@ -268,13 +273,19 @@ def toolret_sets(
         folders = [p for p in folders if p.name == "ultratool"] or folders[:1]
         max_queries = 30
     sets = []
+    skipped: list[str] = []
     for folder in folders:
         raw = load_toolret_queries(folder)
         notes = []
-        splits = TOOLRET_SPLITS.get(folder.name)
+        splits, every = TOOLRET_SPLITS.get(folder.name), len(raw)
         if splits:
             raw = [q for q in raw if q.split in splits]
             notes.append(f"splits {', '.join(splits)} only ({len(raw)} queries)")
+        if not raw:  # built and measured, it would publish a table of dashes as a result
+            why = (f"no queries of split(s) {', '.join(splits)} ({every} in other splits)" if splits and every
+                   else "holds no queries")
+            skipped.append(f"toolret/{folder.name}: {folder / 'queries.jsonl'} {why}; skipped")
+            continue
         if len(raw) > max_queries:
             notes.append(f"seeded sample of {max_queries} of {len(raw)} queries (seed {SEED})")
             raw = seeded_sample(raw, max_queries)
@@ -292,5 +303,5 @@ def toolret_sets(
 
         sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps, "ingest": INGEST_VERSION},
                             FAMILY_METRICS["toolret"], kinds=None, notes=notes))
-    return sets, [] if folders else [f"toolret: no set under {root}; skipped"]
+    return sets, skipped if folders else [f"toolret: no set under {root}; skipped"]
 

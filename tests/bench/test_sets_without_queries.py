@@ -1,0 +1,72 @@
+"""A set with no query to measure is a skip note, not a table of dashes.
+
+Found by a walkthrough: a toolret folder whose ``queries.jsonl`` was empty built its index,
+published 20 rows of "-", noted "'nothing fits' flagged: answerable n/a (the default search
+FAILED on all 0)" and exited 0 (`benchmark --only toolret`), as if it had measured a set.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.bench import datasets as D
+from skill_retriever.cli import main
+
+
+def toolret_set(data: Path, queries: list[dict[str, object]], name: str = "mini") -> Path:
+    folder = data / "toolret" / name
+    folder.mkdir(parents=True)
+    (folder / "tools.jsonl").write_text(json.dumps({"id": "a", "name": "a", "description": "search flights"}),
+                                        encoding="utf-8")
+    (folder / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8")
+    return folder
+
+
+def test_a_toolret_set_with_an_empty_queries_file_is_skipped_with_its_file_named(tmp_path: Path) -> None:
+    folder = toolret_set(tmp_path, [])
+    toolret_set(tmp_path, [{"id": "1", "query": "fly", "relevant": ["a"]}], name="other")
+    sets, skipped = D.toolret_sets(tmp_path)
+    assert [s.name for s in sets] == ["other"]
+    assert skipped == [f"toolret/mini: {folder / 'queries.jsonl'} holds no queries; skipped"]
+
+
+def test_a_toolret_set_whose_test_split_is_empty_is_skipped_and_says_which_split(tmp_path: Path) -> None:
+    toolret_set(tmp_path, [{"id": "1", "query": "fly", "relevant": ["a"], "split": "train"}], name="ultratool")
+    sets, skipped = D.toolret_sets(tmp_path)
+    assert sets == []
+    assert len(skipped) == 1 and skipped[0].startswith("toolret/ultratool: ")
+    assert "no queries of split(s) test (1 in other splits)" in skipped[0] and skipped[0].endswith("; skipped")
+
+
+def test_a_multihop_set_with_no_questions_is_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "multihop" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "corpus.json").write_text(json.dumps([{"title": "T", "text": "t", "idx": 0}]), encoding="utf-8")
+    (folder / "queries.json").write_text("[]", encoding="utf-8")
+    sets, skipped = D.multihop_sets(tmp_path)
+    assert sets == [] and skipped == [f"multihop/tiny: {folder / 'queries.json'} holds no questions; skipped"]
+
+
+def test_a_skills_queries_file_with_no_queries_is_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    for f in D.SKILL_FOLDERS:
+        (root / f).mkdir(parents=True)
+    (root / "queries").mkdir()
+    (root / "queries" / "dev.jsonl").write_text("\n", encoding="utf-8")
+    sets, skipped = D.skills_sets(tmp_path)
+    assert sets == [] and skipped == [f"skills: {root / 'queries' / 'dev.jsonl'} holds no queries; skipped"]
+
+
+@pytest.mark.slow
+def test_only_toolret_over_a_set_without_queries_exits_2_and_builds_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    toolret_set(tmp_path / "data", [])
+    out = tmp_path / "out"
+    assert main(["benchmark", "--only", "toolret", "--data", str(tmp_path / "data"), "--out", str(out)]) == 2
+    printed = capsys.readouterr().out
+    assert "toolret/mini: " in printed and "holds no queries; skipped" in printed
+    assert not (out / "results" / "toolret__mini.json").exists() and not (out / "cache" / "toolret__mini").exists()
