@@ -70,3 +70,25 @@ def test_only_toolret_over_a_set_without_queries_exits_2_and_builds_nothing(
     printed = capsys.readouterr().out
     assert "toolret/mini: " in printed and "holds no queries; skipped" in printed
     assert not (out / "results" / "toolret__mini.json").exists() and not (out / "cache" / "toolret__mini").exists()
+
+
+# A set folder missing one of its files was passed over without a word: `--only toolret`
+# over a data folder whose one set lacked queries.jsonl said "toolret: no set under
+# <data>/toolret", with the set's folder right there.
+def test_a_toolret_folder_missing_a_file_is_named_with_the_file_it_lacks(tmp_path: Path) -> None:
+    folder = toolret_set(tmp_path, [{"id": "1", "query": "fly", "relevant": ["a"]}])
+    (folder / "queries.jsonl").unlink()
+    (tmp_path / "toolret" / ".cache").mkdir()  # a hidden folder is no set
+    sets, skipped = D.toolret_sets(tmp_path)
+    assert sets == [] and skipped == [f"toolret/mini: no queries.jsonl in {folder}; skipped"]
+    toolret_set(tmp_path, [{"id": "1", "query": "fly", "relevant": ["a"]}], name="whole")
+    sets, skipped = D.toolret_sets(tmp_path)
+    assert [s.name for s in sets] == ["whole"] and skipped == [f"toolret/mini: no queries.jsonl in {folder}; skipped"]
+
+
+def test_a_multihop_folder_missing_a_file_is_named_with_the_file_it_lacks(tmp_path: Path) -> None:
+    folder = tmp_path / "multihop" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "queries.json").write_text("[]", encoding="utf-8")
+    sets, skipped = D.multihop_sets(tmp_path)
+    assert sets == [] and skipped == [f"multihop/tiny: no corpus.json in {folder}; skipped"]

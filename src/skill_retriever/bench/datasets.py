@@ -113,6 +113,20 @@ def seeded_sample(items: Sequence[Any], n: int, seed: int = SEED) -> list[Any]:
     return [items[i] for i in chosen]
 
 
+def _set_folders(root: Path, family: str, files: tuple[str, ...]) -> tuple[list[Path], list[str]]:
+    """The folders of ``root`` holding every one of ``files``, and a skip note for each
+    other (not hidden) folder naming the file it lacks: a set left out without a word
+    read as "no set under <root>" with the set's folder right there."""
+    folders: list[Path] = []
+    skipped: list[str] = []
+    for p in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if missing := [f for f in files if not (p / f).is_file()]:
+            skipped.append(f"{family}/{p.name}: no {' or '.join(missing)} in {p}; skipped")
+        else:
+            folders.append(p)
+    return folders, skipped
+
+
 # -- multihop ---------------------------------------------------------------------------
 def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dataset], list[str]]:
     """Every set in ``<data>/multihop`` on its full corpus; in quick mode one small subset:
@@ -124,8 +138,7 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
     if root is None or not root.is_dir():
         return [], [f"multihop: no folder {root or '<data>/multihop'}; skipped"]
     sets: list[Dataset] = []
-    skipped: list[str] = []
-    folders = sorted(p for p in root.iterdir() if (p / "corpus.json").is_file() and (p / "queries.json").is_file())
+    folders, skipped = _set_folders(root, "multihop", ("corpus.json", "queries.json"))
     if quick:
         folders = [p for p in folders if p.name == "2wikimultihopqa"] or folders[:1]
     for folder in folders:
@@ -147,7 +160,7 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
         evals = [EvalQuery(q.id, q.question, {g: 1 for g in q.gold}) for q in queries]
         sets.append(Dataset("multihop", folder.name, evals, ingest, fingerprint, FAMILY_METRICS["multihop"],
                             kinds=(NodeKind.PASSAGE.value,), notes=notes))
-    if not folders:
+    if not folders and not skipped:
         skipped.append(f"multihop: no set with corpus.json and queries.json under {root}; skipped")
     return sets, skipped
 
@@ -268,12 +281,11 @@ def toolret_sets(
     root = data_dir / "toolret" if data_dir else None
     if root is None or not root.is_dir():
         return [], [f"toolret: no folder {root or '<data>/toolret'}; skipped"]
-    folders = sorted(p for p in root.iterdir() if (p / "tools.jsonl").is_file() and (p / "queries.jsonl").is_file())
+    folders, skipped = _set_folders(root, "toolret", ("tools.jsonl", "queries.jsonl"))
     if quick:
         folders = [p for p in folders if p.name == "ultratool"] or folders[:1]
         max_queries = 30
     sets = []
-    skipped: list[str] = []
     for folder in folders:
         raw = load_toolret_queries(folder)
         notes = []
@@ -303,5 +315,5 @@ def toolret_sets(
 
         sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps, "ingest": INGEST_VERSION},
                             FAMILY_METRICS["toolret"], kinds=None, notes=notes))
-    return sets, skipped if folders else [f"toolret: no set under {root}; skipped"]
+    return sets, skipped if folders or skipped else [f"toolret: no set under {root}; skipped"]
 
