@@ -3,7 +3,8 @@ and what earlier runs left in the same folder.
 
 The runner writes ``results/_run.json`` when a run starts (``state`` "running"), when it
 ends ("finished") and when Ctrl-C stops it ("interrupted", with the section it was in),
-so a report rebuilt at any moment says which of these it is.
+or when an error stops it ("failed", with the section and the error), so a report rebuilt
+at any moment says which of these it is.
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ def _last_run(run: dict[str, Any]) -> str:
                 f"after {stop.get('after_s', '?')} s. The sections and sets it finished are below; the set it was "
                 "measuring and those after it are not (any of theirs shown come from earlier runs: see the made-by "
                 "lines). Run the same command again to finish.")
+    if state == "failed":
+        stop = run.get("failed") or {}
+        during = f" during the {stop['during']} section" if stop.get("during") else ""
+        return (f"**Failed.** Last run: {profile}, started {run.get('started_at')}, stopped by an error{during} "
+                f"after {stop.get('after_s', '?')} s: {stop.get('error', '?')}. The sections and sets it finished "
+                "are below; the set it was measuring and those after it are not (any of theirs shown come from "
+                "earlier runs: see the made-by lines). Mend what the error names and run the same command again.")
     if state == "running":
         return (f"Last run: {profile}, started {run.get('started_at')}, not finished: still running, or stopped "
                 "without a word (killed, an error, or the machine went down). The sections it finished so far are "

@@ -5,7 +5,7 @@ ids per query in ``<key>.queries.json``) the moment it ends, and the report is r
 from whatever results exist, so a long run that is stopped still leaves its finished
 sections behind, and sections run separately merge into one report (which names the
 sections kept from earlier runs). ``results/_run.json`` is written when the run starts, when
-it ends and when Ctrl-C stops it, so the report's header always says which.
+it ends and when Ctrl-C or an error stops it, so the report's header always says which.
 """
 
 from __future__ import annotations
@@ -74,6 +74,9 @@ def run(opts: BenchOptions) -> int:
     except KeyboardInterrupt:
         _stopped(bench, stamp, current, round(time.perf_counter() - started, 1))
         raise
+    except Exception as exc:  # said in the run file and the report, then raised as it was
+        _failed(bench, stamp, current, round(time.perf_counter() - started, 1), exc)
+        raise
     write_json(run_file, {
         **stamp, "state": "finished", "finished_at": _now(), "skipped": bench.skipped,
         "seconds": round(time.perf_counter() - started, 1),
@@ -107,6 +110,19 @@ def _stopped(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds
     bench.log(f"\nbenchmark interrupted{f' during {during}' if during else ''} after {seconds:.0f} s; "
               f"{bench.opts.out / 'report.md'} says so and keeps the sections that finished")
     _log_kept(bench)
+
+
+def _failed(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds: float, exc: Exception) -> None:
+    """An error stopped the run: say so in ``_run.json`` and the report, with the error, so
+    neither reads "still running" (the run file's state when it started) for ever."""
+    error = f"{type(exc).__name__}: {exc}"
+    write_json(bench.opts.out / "results" / "_run.json", {
+        **stamp, "state": "failed", "failed": {"during": during, "after_s": seconds, "error": error},
+        "skipped": bench.skipped, "seconds": seconds,
+    })
+    bench.write_report()
+    bench.log(f"\nbenchmark stopped by an error{f' during {during}' if during else ''} after {seconds:.0f} s; "
+              f"{bench.opts.out / 'report.md'} says so and keeps the sections that finished")
 
 
 def _log_kept(bench: BenchRun) -> None:
