@@ -50,3 +50,15 @@ def test_every_timed_query_is_embedded_by_the_real_model(tmp_path: Path) -> None
     smart = forced["forced"]["smart"]
     assert smart["p50_ms"] > 0 and smart["x_dense"] == round(smart["p50_ms"] / forced["dense_p50_ms"], 2)
     index.close()
+
+
+def test_a_catalogue_of_ten_items_or_fewer_is_timed_not_a_crash(tmp_path: Path) -> None:
+    """Found by a walkthrough: a toolret set of two tools ran every method, then the latency
+    line's dense search (`argpartition(-sims, 10)`) raised "kth(=10) out of bounds (2)" and
+    the set's measured result was never written."""
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    index.upsert(tiny_nodes()[:2], [])
+    assert len(index.snapshot().embeddings) <= 10
+    lat = default_latency(index, Retriever(index, cache_size=0), [f"postgres migration {i}" for i in range(6)],
+                          None, n=3)
+    assert lat["queries"] == 3 and lat["dense_p50_ms"] > 0 and lat["default_timed"] == 3

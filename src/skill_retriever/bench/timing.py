@@ -70,6 +70,7 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
     embed_ms: list[float] = []
     search_ms: list[float] = []
     jobs: list[Series | None] = [*series, None]  # None: the dense search
+    top_k = min(10, len(emb))  # a catalogue of ten items or fewer has no 11th to partition at
     for i, q in enumerate(queries):
         shift = i % len(jobs)
         for job in jobs[shift:] + jobs[:shift]:
@@ -78,7 +79,7 @@ def time_searches(index: Index, queries: Sequence[str], series: Sequence[Series]
                 qv = snap.embed_query(q)
                 mid = time.perf_counter()
                 sims = emb @ qv
-                top = np.argpartition(-sims, 10)[:10]
+                top = np.argpartition(-sims, top_k - 1)[:top_k] if top_k else np.zeros(0, dtype=np.intp)
                 _ = top[np.argsort(-sims[top])]
                 end = time.perf_counter()
                 snap.search_nodes(qv, 10)
