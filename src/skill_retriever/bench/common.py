@@ -130,8 +130,10 @@ class BenchRun:
             self.log(f"  error: {', '.join(broken)} failed on every query (see FAILED above); the run will exit 1")
 
     def stamp(self) -> Result:
-        """Command, profile, embedding model, machine, code version and time, for every result."""
-        return {"command": self.opts.command, "quick": self.opts.quick, "embedder": self.embedder.name,
+        """Command, profile, data folder, embedding model, machine, code version and time, for every result."""
+        # The data folder as read: the command names it only when --data was typed.
+        data = str(self.opts.data.absolute()) if self.opts.data is not None else None
+        return {"command": self.opts.command, "quick": self.opts.quick, "data": data, "embedder": self.embedder.name,
                 "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
     def reranker(self, embedder: Embedder) -> Reranker:

@@ -100,12 +100,18 @@ def latency_note(lat: dict[str, Any]) -> str:
     return text
 
 
+#: The sections that read the data folder (`bench.sections`: needs_data).
+DATA_SECTIONS = ("skills", "toolret", "multihop")
+
+
 def made_by(section: dict[str, Any]) -> str:
     """The line under a section that names the run that made it (its command, profile,
-    time, duration when recorded, and code version)."""
+    data folder for a set, time, duration when recorded, and code version)."""
     code = section.get("code") or {}
     version = (f", code {code['commit']}{' + local changes' if code.get('local_changes') else ''}"
                if code.get("commit") else "")
     took = f", {section['seconds']} s" if section.get("seconds") is not None else ""
+    # The sets' folder: the command names it only when --data was typed.
+    data = f"data {section['data']}, " if section.get("data") and section.get("section") in DATA_SECTIONS else ""
     return (f"_made by `{section.get('command')}` ({'quick' if section.get('quick') else 'full'}), "
-            f"{section.get('finished_at')}{took}{version}_")
+            f"{data}{section.get('finished_at')}{took}{version}_")

@@ -66,6 +66,13 @@ def _code(run: dict[str, Any]) -> str:
     return f" Code: commit {code['commit']}{' with local changes' if code.get('local_changes') else ''}."
 
 
+def _data(run: dict[str, Any]) -> list[str]:
+    """The data folder the last run read (a run file older than the key claims nothing)."""
+    if "data" not in run:
+        return []
+    return [f"Data: {run['data']}." if run["data"] else "Data: none (only the sections that need no data ran)."]
+
+
 def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[str]:
     """The report's lines between its title and the tables."""
     if not run:
@@ -75,7 +82,7 @@ def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[st
              (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('ram_gb')} GB RAM, {m.get('platform')}, "
               f"Python {m.get('python')}; load average at start {m.get('load_avg_at_start')}; {m.get('threads')}."),
              f"Embedding model: {run.get('embedder') or 'the bundled all-MiniLM-L6-v2'}.{_code(run)}",
-             ""]
+             *_data(run), ""]
     if run.get("skipped"):
         lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
     if kept := earlier_sections(run, sections):
