@@ -62,3 +62,21 @@ def test_a_catalogue_of_ten_items_or_fewer_is_timed_not_a_crash(tmp_path: Path) 
     lat = default_latency(index, Retriever(index, cache_size=0), [f"postgres migration {i}" for i in range(6)],
                           None, n=3)
     assert lat["queries"] == 3 and lat["dense_p50_ms"] > 0 and lat["default_timed"] == 3
+
+
+def test_a_set_of_no_more_queries_than_the_warm_up_reads_not_timed_not_failed(tmp_path: Path) -> None:
+    """Found by a walkthrough: `benchmark --only toolret --max-queries 1` timed no query
+    (the first WARMUP are run untimed) and the report read "n/a (FAILED: it refused every
+    query timed); the dense search's 0 ms (0 queries in turn)": nothing had failed."""
+    from skill_retriever.bench.figures import latency_note
+
+    index = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
+    index.upsert(tiny_nodes(), tiny_edges())
+    lat = default_latency(index, Retriever(index, cache_size=0), ["postgres migration"] * WARMUP, None, n=5,
+                          forced_routes=["smart"])
+    index.close()
+    assert lat["queries"] == 0 and lat["warmup"] == WARMUP
+    note = latency_note(lat)
+    assert "FAILED" not in note and " 0 ms" not in note
+    assert note.endswith(f"not timed: the first {WARMUP} queries warm the searches up untimed and this set has "
+                         f"no more (give it more queries to time it)")

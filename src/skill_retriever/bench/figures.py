@@ -88,6 +88,10 @@ def latency_note(lat: dict[str, Any]) -> str:
     (a cross-encoder only when one loads offline, else none): not the bench rows'.
     """
     head = f"latency, default search as a user gets it (its reranker: {lat.get('reranker', '?')}): "
+    if not lat["queries"]:  # no query past the warm-up: nothing was timed, and nothing failed
+        warm = f"the first {lat['warmup']} queries" if lat.get("warmup") else "the first queries"
+        return (head + f"not timed: {warm} warm the searches up untimed and this set has no more "
+                "(give it more queries to time it)")
     dense = f"the dense search's {lat['dense_p50_ms']:.0f} ms ({lat['queries']} queries in turn)"
     if _default_timed(lat):
         text = (head + f"p50 {lat['default_p50_ms']:.0f} ms (p95 {lat['default_p95_ms']:.0f}), "

@@ -60,7 +60,7 @@ def default_latency(
     out = {"queries": timed["dense"]["queries"], "default_p50_ms": full["p50"], "default_p95_ms": full["p95"],
            "dense_p50_ms": dense["p50"], "x_dense": _ratio(full["p50"], dense["p50"]),
            "routes": default["routes"], "default_timed": default["queries"], "default_refused": default["refused"],
-           "reranker": retriever.reranker.name if retriever.reranker else "none"}
+           "reranker": retriever.reranker.name if retriever.reranker else "none", "warmup": WARMUP}
     if forced_routes:
         forced = {r: timed["routes"][f"route {r}"] for r in forced_routes}
         out["forced"] = {r: {"p50_ms": f["e2e"]["p50"] if f["queries"] else None, "timed": f["queries"],
