@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from skill_retriever.bench import datasets as D
+from skill_retriever.exceptions import IngestError
 
 
 def test_missing_data_folder_skips_with_a_message(tmp_path: Path) -> None:
@@ -40,3 +43,44 @@ def test_toolret_set_from_a_small_folder(tmp_path: Path) -> None:
     assert len(ds.queries) == 3 and any("seeded sample of 3" in n for n in ds.notes)
     result = ds.ingest(tmp_path)
     assert [e.kind.value for e in result.edges] == ["FEEDS"]
+
+
+def _skills_data(tmp_path: Path, lines: list[str]) -> Path:
+    root = tmp_path / "skills"
+    for f in D.SKILL_FOLDERS:
+        (root / f).mkdir(parents=True)
+    (root / "queries").mkdir()
+    path = root / "queries" / "dev.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+GOOD = json.dumps({"id": "q1", "query": "plot a heat map", "relevant": {"anthropics__skills/a/SKILL.md": 2},
+                   "kind": "direct"})
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ('{"id": "bad", "query": "x"', "not JSON"),
+    ('{"id": "bad", "query": "x"}', 'expected {"id", "query", "relevant": {"<folder>/<path>": grade}'),
+    ('{"id": "bad", "query": "x", "relevant": ["anthropics__skills/a/SKILL.md"]}', '"relevant": {"<folder>/<path>"'),
+    ('{"id": "bad", "query": 3, "relevant": {}}', '"query"'),
+    ('{"id": "bad", "query": "x", "relevant": {"anthropics__skills/a/SKILL.md": "high"}}', "grade"),
+    ("[1, 2]", "not a JSON object"),
+])
+def test_a_malformed_skills_query_line_is_an_ingest_error_naming_file_and_line(
+    tmp_path: Path, line: str, why: str
+) -> None:
+    """Found by a walkthrough: a malformed line of skills/queries/dev.jsonl ended
+    `benchmark --only skills` with a Python traceback (JSONDecodeError, KeyError:
+    'relevant', TypeError: list indices must be integers)."""
+    path = _skills_data(tmp_path, [GOOD, line])
+    with pytest.raises(IngestError) as err:
+        D.skills_sets(tmp_path)
+    assert str(err.value).startswith(f"{path}:2: ") and why in str(err.value)
+
+
+def test_a_well_formed_skills_query_file_still_reads(tmp_path: Path) -> None:
+    _skills_data(tmp_path, [GOOD, json.dumps({"query": "nothing fits", "relevant": {}, "kind": "none"})])
+    sets, skipped = D.skills_sets(tmp_path)
+    assert not skipped and [q.id for q in sets[0].queries] == ["q1", "2"]
+    assert dict(sets[0].queries[0].relevant) == {"anthropics__skills/a/SKILL.md": 2}

@@ -21,6 +21,7 @@ from typing import Any
 
 from skill_retriever.bench.index_cache import BuildInfo, cached_index
 from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
+from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
 
@@ -203,14 +204,12 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
     if missing:
         return [], [f"skills: judged folder(s) {missing} missing under {root}; skipped"]
     queries: list[EvalQuery] = []
-    for line in qpath.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        relevant = {k: int(v) for k, v in rec["relevant"].items() if k.split("/", 1)[0] in folders}
+    for n, rec in read_objects(qpath, None):  # a line that is no JSON object: IngestError, file and line
+        judged = _skill_judgments(qpath, n, rec)
+        relevant = {k: v for k, v in judged.items() if k.split("/", 1)[0] in folders}
         if quick and not relevant:
             continue
-        queries.append(EvalQuery(str(rec["id"]), rec["query"], relevant, group=rec.get("kind")))
+        queries.append(EvalQuery(str(rec.get("id", n)), rec["query"], relevant, group=rec.get("kind")))
     if not queries:
         return [], [f"skills: {qpath} holds no queries{' judged in ' + ', '.join(folders) if quick else ''}; skipped"]
     notes = []
@@ -235,6 +234,25 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
     if not quick:
         sets.append(_as_documents(root, folders, queries, fingerprint))
     return sets, []
+
+
+def _skill_judgments(path: Path, n: int, rec: dict[str, Any]) -> dict[str, int]:
+    """The graded judgments of line ``n`` of the skills queries file.
+
+    Raises:
+        IngestError: the line lacks its query or judgments (benchmark labels must be exact,
+            so nothing is skipped silently).
+    """
+    from skill_retriever.exceptions import IngestError
+
+    shape = '{"id", "query", "relevant": {"<folder>/<path>": grade}, "kind"}'
+    relevant = rec.get("relevant")
+    if not isinstance(rec.get("query"), str) or not isinstance(relevant, dict):
+        raise IngestError(f'{path}:{n}: expected {shape}; "query" must be text and "relevant" an object')
+    try:
+        return {str(k): int(v) for k, v in relevant.items()}
+    except (TypeError, ValueError) as exc:
+        raise IngestError(f"{path}:{n}: every grade in \"relevant\" must be a whole number ({exc})") from exc
 
 
 def _as_documents(root: Path, folders: list[str], queries: list[EvalQuery], fingerprint: dict[str, Any]) -> Dataset:
