@@ -58,7 +58,9 @@ def fit_note(fit: dict[str, Any]) -> str:
     so instead of a count out of queries it never flagged."""
     names = {"answerable": "answerable", "none": "no right answer", "out_of_catalogue": "out of catalogue"}
     parts = [f"{label} {_fit_count(fit[key])}" for key, label in names.items() if key in fit]
-    return "'nothing fits' flagged: " + ", ".join(parts)
+    unread = (f" (out-of-catalogue questions of a file that could not be read left out: {'; '.join(fit['unread'])})"
+              if fit.get("unread") else "")
+    return "'nothing fits' flagged: " + ", ".join(parts) + unread
 
 
 def _fit_count(group: dict[str, Any]) -> str:
