@@ -82,12 +82,16 @@ def cached_index(
             # What is wrong, without the advice after ';' (how to rebuild a user's index).
             log(f"  cached index {key} cannot be opened ({str(exc).split(';')[0]}); rebuilding this cache entry")
         else:
-            info = stamp.get("build", {})
-            log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "
-                f"delete {home} to rebuild it)")
-            ensure_calibrated(index, log)
-            return index, BuildInfo(len(index), len(index.snapshot().edges), True,
-                                    info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
+            if not len(index):  # kept by a version that built empty indexes: the build says why
+                index.close()
+                log(f"  cached index {key} holds no item; rebuilding it")
+            else:
+                info = stamp.get("build", {})
+                log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "
+                    f"delete {home} to rebuild it)")
+                ensure_calibrated(index, log)
+                return index, BuildInfo(len(index), len(index.snapshot().edges), True,
+                                        info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
     elif home.exists():
         why = ("was built from other inputs (data, subset, model or cache format changed)" if stamp.get("complete")
                else "is half-built (a run stopped while building it)")
@@ -127,6 +131,12 @@ def _build(home: Path, key: str, wanted: dict[str, Any], ingest: Callable[[Path]
         log(f"    problem: {str(problem)[:200]}")
     if len(result.problems) > 3:
         log(f"    ... and {len(result.problems) - 3} more")
+    if not result.nodes:  # measured, an empty index ends in a peer's traceback (BM25 over no document)
+        from skill_retriever.exceptions import IngestError
+
+        why = "; ".join(str(p) for p in result.problems[:3]) or "no problem reported"
+        raise IngestError(f"{key}: its data read to no item to index ({why}); mend the data, or move the set "
+                          "out of the data folder")
     started = time.perf_counter()
     index = Index.open(home / "index", embedder=embedder, create=True)
     try:
