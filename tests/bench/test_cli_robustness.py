@@ -269,3 +269,12 @@ def test_an_out_folder_of_other_files_named_like_a_report_is_refused(
     earlier = _results(tmp_path / "earlier")  # an earlier run's folder: its report is the run's own
     (earlier / "report.md").write_text("# Benchmark\n")
     assert _not_ours(earlier) == [] and _not_ours(tmp_path / "new") == []
+
+
+def test_max_queries_with_quick_says_quick_samples_30(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--quick --only toolret --max-queries 100` sampled 30 queries (the quick profile's
+    size) without a word, while the report's command read --max-queries 100."""
+    assert main(["benchmark", "--quick", "--only", "toolret", "--max-queries", "100", "--data", str(tmp_path / "none"),
+                 "--out", str(tmp_path / "out")]) == 2  # stops at the missing data, after the note
+    err = capsys.readouterr().err
+    assert "note: --quick samples 30 queries of one toolret set whatever --max-queries says (100 here)" in err

@@ -9,7 +9,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from skill_retriever.bench.limits import DATA_LAYOUT_HELP, DEFAULT_MAX_QUERIES
+from skill_retriever.bench.limits import (
+    DATA_LAYOUT_HELP,
+    DEFAULT_MAX_QUERIES,
+    QUICK_TOOLRET_QUERIES,
+)
 from skill_retriever.empty_args import model_named, path_named
 
 #: The sections ``--only`` accepts, in run order. The registry (``bench.sections``) is the
@@ -84,6 +88,10 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
         print(f"note: --max-queries samples the toolret sets only, which --only {','.join(only)} leaves out; "
               f"--quick makes every set small{_whole_multihop_note(only, args.quick)}", file=sys.stderr)
+    elif args.max_queries != DEFAULT_MAX_QUERIES and args.quick:  # the quick profile's size wins
+        print(f"note: --quick samples {QUICK_TOOLRET_QUERIES} queries of one toolret set whatever --max-queries says "
+              f"({args.max_queries} here); drop --quick to sample {args.max_queries} of every toolret set",
+              file=sys.stderr)
     data = _data_folder(args.data, only)
     if held := _not_ours(out):
         raise ConfigError(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.bench.index_cache import BuildInfo, cached_index
-from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
+from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES, QUICK_TOOLRET_QUERIES
 from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import COMPONENT_KINDS, NodeKind
@@ -302,7 +302,7 @@ def toolret_sets(
     folders, skipped = _set_folders(root, "toolret", ("tools.jsonl", "queries.jsonl"))
     if quick:
         folders = [p for p in folders if p.name == "ultratool"] or folders[:1]
-        max_queries = 30
+        max_queries = QUICK_TOOLRET_QUERIES
     sets = []
     for folder in folders:
         raw = load_toolret_queries(folder)
