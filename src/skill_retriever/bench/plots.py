@@ -12,6 +12,7 @@ from typing import Any
 
 from skill_retriever.bench.extras import require
 from skill_retriever.bench.figures import FAILED, failed_all, score
+from skill_retriever.bench.summary import subset_of
 from skill_retriever.bench.tables import HEADLINE, group_rows
 
 
@@ -35,7 +36,9 @@ def write_plots(out: Path, sections: list[dict[str, Any]]) -> list[Path]:
         for j, s in enumerate(secs):
             xs = [i + j * width for i in range(len(methods))]
             vals = [100 * (score(s, m, metric) or 0) for m in methods]
-            bars = ax.bar(xs, vals, width, label=s["name"])
+            # Marked as the summary table's column is: a quick subset is no measure of the set.
+            label = s["name"] + (" (quick subset)" if subset_of(s) is not None else "")
+            bars = ax.bar(xs, vals, width, label=label)
             for x, m, bar in zip(xs, methods, bars):
                 if failed_all(s, m):  # no bar: a label where it would stand
                     bar.set_visible(False)
