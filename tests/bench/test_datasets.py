@@ -84,3 +84,20 @@ def test_a_well_formed_skills_query_file_still_reads(tmp_path: Path) -> None:
     sets, skipped = D.skills_sets(tmp_path)
     assert not skipped and [q.id for q in sets[0].queries] == ["q1", "2"]
     assert dict(sets[0].queries[0].relevant) == {"anthropics__skills/a/SKILL.md": 2}
+
+
+@pytest.mark.parametrize("loader", [D.multihop_sets, D.skills_sets, D.toolret_sets])
+def test_data_given_as_a_family_folder_or_one_set_says_which_folder_to_give(tmp_path: Path, loader) -> None:  # type: ignore[no-untyped-def]
+    """Found by a walkthrough: `--only toolret --data <data>/toolret` (or `<data>/toolret/metatool`)
+    said only "toolret: no folder <data>/toolret/toolret; skipped"."""
+    family = loader.__name__.removesuffix("_sets")
+    one_set = tmp_path / family / "someset"
+    one_set.mkdir(parents=True)
+    _, skipped = loader(tmp_path / family)
+    assert len(skipped) == 1 and skipped[0].endswith(
+        f"; skipped (--data names the {family} folder itself: give the folder above it, {tmp_path})")
+    _, skipped = loader(one_set)
+    assert len(skipped) == 1 and skipped[0].endswith(
+        f"; skipped (--data names one {family} set: give {tmp_path}, whose {family}/ holds it)")
+    _, skipped = loader(tmp_path / "elsewhere")
+    assert skipped[0].endswith("; skipped")

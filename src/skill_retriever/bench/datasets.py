@@ -114,6 +114,18 @@ def seeded_sample(items: Sequence[Any], n: int, seed: int = SEED) -> list[Any]:
     return [items[i] for i in chosen]
 
 
+def _one_too_deep(data_dir: Path | None, family: str) -> str:
+    """Which folder to give, when ``--data`` names the family's folder or one of its sets
+    (``<data>/toolret``, ``<data>/toolret/metatool``) instead of the data folder."""
+    if data_dir is None:
+        return ""
+    if data_dir.name == family:
+        return f" (--data names the {family} folder itself: give the folder above it, {data_dir.parent})"
+    if data_dir.parent.name == family:
+        return f" (--data names one {family} set: give {data_dir.parent.parent}, whose {family}/ holds it)"
+    return ""
+
+
 def _set_folders(root: Path, family: str, files: tuple[str, ...]) -> tuple[list[Path], list[str]]:
     """The folders of ``root`` holding every one of ``files``, and a skip note for each
     other (not hidden) folder naming the file it lacks: a set left out without a word
@@ -137,7 +149,7 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
 
     root = data_dir / "multihop" if data_dir else None
     if root is None or not root.is_dir():
-        return [], [f"multihop: no folder {root or '<data>/multihop'}; skipped"]
+        return [], [f"multihop: no folder {root or '<data>/multihop'}; skipped{_one_too_deep(data_dir, 'multihop')}"]
     sets: list[Dataset] = []
     folders, skipped = _set_folders(root, "multihop", ("corpus.json", "queries.json"))
     if quick:
@@ -198,7 +210,7 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
     root = data_dir / "skills" if data_dir else None
     qpath = root / "queries" / "dev.jsonl" if root else None
     if root is None or qpath is None or not qpath.is_file():
-        return [], [f"skills: no {qpath or '<data>/skills/queries/dev.jsonl'}; skipped"]
+        return [], [f"skills: no {qpath or '<data>/skills/queries/dev.jsonl'}; skipped{_one_too_deep(data_dir, 'skills')}"]
     folders = list(SKILL_FOLDERS[1:] if quick else SKILL_FOLDERS)
     missing = [f for f in folders if not (root / f).is_dir()]
     if missing:
@@ -298,7 +310,7 @@ def toolret_sets(
 
     root = data_dir / "toolret" if data_dir else None
     if root is None or not root.is_dir():
-        return [], [f"toolret: no folder {root or '<data>/toolret'}; skipped"]
+        return [], [f"toolret: no folder {root or '<data>/toolret'}; skipped{_one_too_deep(data_dir, 'toolret')}"]
     folders, skipped = _set_folders(root, "toolret", ("tools.jsonl", "queries.jsonl"))
     if quick:
         folders = [p for p in folders if p.name == "ultratool"] or folders[:1]
