@@ -10,9 +10,11 @@ write. Only complete entries with the wanted fingerprint are reused; a build tha
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,11 +68,49 @@ def cached_index(
     cache. A build that stops takes its entry back. Only ``<cache_dir>/<key>`` is ever
     deleted.
     """
-    from skill_retriever.exceptions import IndexOpenError
-
     if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
         raise ValueError(f"cache key {key!r} must be a plain folder name")
-    home = cache_dir / key
+    with _entry_lock(cache_dir, key, log):
+        return _open_or_build(cache_dir / key, key, fingerprint, ingest, embedder, log)
+
+
+@contextmanager
+def _entry_lock(cache_dir: Path, key: str, log: Callable[[str], None]) -> Iterator[None]:
+    """Hold ``<cache_dir>/<key>.lock`` while an entry is checked and built: another run on
+    the same cache (the same --out or --cache) read an entry in the making as half-built,
+    deleted it from under its builder and built its own, which the first, failing, took
+    back. The second now waits, then reuses what the first built. The operating system
+    drops the lock when its process ends, however it ends; the file stays (a lock file
+    deleted while held would let a third run in)."""
+    import fcntl
+
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(cache_dir / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.pread(fd, 20, 0).decode("ascii", "replace").strip()
+            log(f"  another run{f' (pid {pid})' if pid else ''} is building the cached index {key}; waiting for it")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
+
+
+def _open_or_build(
+    home: Path,
+    key: str,
+    fingerprint: Mapping[str, Any],
+    ingest: Callable[[Path], IngestResult],
+    embedder: Embedder,
+    log: Callable[[str], None],
+) -> tuple[Index, BuildInfo]:
+    """:func:`cached_index` under the entry's lock."""
+    from skill_retriever.exceptions import IndexOpenError
+
     stamp_path = home / "bench-cache.json"
     wanted = {"format": CACHE_FORMAT, "embedder": embedder.name, **fingerprint}
     wanted = json.loads(json.dumps(wanted))  # normalise tuples to lists
