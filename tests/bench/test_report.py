@@ -34,3 +34,21 @@ def test_goals_use_each_familys_target() -> None:
     tool = next(line for line in lines if "toolret/t | nDCG@10" in line)
     skills = next(line for line in lines if "skills/s" in line)
     assert ">= +3: met" in tool and ">= +10: not met" in skills
+
+
+def test_the_startup_lines_stay_apart_in_markdown() -> None:
+    """Found by a walkthrough: report.md wrote the cold query, MCP server and LangGraph
+    server lines one under the other with no blank line or bullet, so Markdown ran the
+    three into one paragraph."""
+    from skill_retriever.bench.report import section_lines
+
+    s = {"section": "startup", "python_c_pass_ms": 13.0, "commands_ms": {"--help": 82.0},
+         "commands_over_python": {"--help": 6.3}, "cold_query_wall_ms": 1799.0,
+         "cold_query_split_ms": {"imports": 1183.0}, "mcp": {"connected_s": 2.01, "ready_s": 2.06,
+         "first_call_ms": 46.0, "later_calls_ms_median": 28.0},
+         "langgraph_server": {"imported_s": 1.47, "ready_s": 1.83, "first_call_ms": 31.0, "later_calls_ms_median": 25.0}}
+    md = section_lines(s, md=True)
+    assert [line.split(" ", 2)[:2] for line in md if line.startswith("- ")] == [
+        ["-", "cold"], ["-", "MCP"], ["-", "LangGraph"]]
+    text = section_lines(s, md=False)
+    assert any(line.startswith("cold `query` (wall 1799 ms)") for line in text)  # the terminal keeps its lines

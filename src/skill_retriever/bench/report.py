@@ -85,13 +85,15 @@ def _startup_lines(s: dict[str, Any], md: bool) -> list[str]:
     out += table(["command", "ms (median)", "x python -c pass"], rows, md)
     split = s["cold_query_split_ms"]
     out.append("")
-    out.append(f"cold `query` (wall {s['cold_query_wall_ms']:.0f} ms): " + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items()))
+    item = "- " if md else ""  # Markdown runs lines with no blank between them into one paragraph
+    out.append(f"{item}cold `query` (wall {s['cold_query_wall_ms']:.0f} ms): "
+               + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items()))
     m = s["mcp"]
-    out.append(f"MCP server: connected {m['connected_s']} s, ready {m['ready_s']} s; first call "
+    out.append(f"{item}MCP server: connected {m['connected_s']} s, ready {m['ready_s']} s; first call "
                f"{m['first_call_ms']:.0f} ms, later calls {m['later_calls_ms_median']:.0f} ms (median)")
     if s.get("langgraph_server"):
         g = s["langgraph_server"]
-        out.append(f"LangGraph server graph: imported {g['imported_s']} s, warmed {g['ready_s']} s; first run "
+        out.append(f"{item}LangGraph server graph: imported {g['imported_s']} s, warmed {g['ready_s']} s; first run "
                    f"{g['first_call_ms']:.0f} ms, later runs {g['later_calls_ms_median']:.0f} ms (median)")
     return out
 
