@@ -278,3 +278,15 @@ def test_max_queries_with_quick_says_quick_samples_30(tmp_path: Path, capsys: py
                  "--out", str(tmp_path / "out")]) == 2  # stops at the missing data, after the note
     err = capsys.readouterr().err
     assert "note: --quick samples 30 queries of one toolret set whatever --max-queries says (100 here)" in err
+
+
+def test_world_seed_without_battery_or_incidents_says_it_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--only toolret --world-seed 3` ran as without it, saying nothing, and stamped the seed
+    on the toolret results' command."""
+    assert main(["benchmark", "--only", "toolret", "--world-seed", "3", "--data", str(tmp_path / "none"),
+                 "--out", str(tmp_path / "out")]) == 2  # stops at the missing data, after the note
+    err = capsys.readouterr().err
+    assert ("note: --world-seed seeds the incident world of the battery and incidents sections, which "
+            "--only toolret leaves out") in err

@@ -92,6 +92,9 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         print(f"note: --quick samples {QUICK_TOOLRET_QUERIES} queries of one toolret set whatever --max-queries says "
               f"({args.max_queries} here); drop --quick to sample {args.max_queries} of every toolret set",
               file=sys.stderr)
+    if args.world_seed is not None and only is not None and not {"battery", "incidents"} & set(only):
+        print(f"note: --world-seed seeds the incident world of the battery and incidents sections, which "
+              f"--only {','.join(only)} leaves out; it changes nothing here", file=sys.stderr)
     data = _data_folder(args.data, only)
     if held := _not_ours(out):
         raise ConfigError(
