@@ -32,6 +32,9 @@ def test_a_data_section_names_its_data_folder_under_its_table() -> None:
     assert made_by(section) == ("_made by `skill-retriever benchmark --only toolret` (full), data /d/shared/data, "
                                 "2026-12-06T10:00:00+00:00_")
     assert "data" not in made_by({**section, "section": "battery"})
+    # speed grows its graph from a multi-hop set of the data folder when there is one
+    assert ", data /d/shared/data, " in made_by({**section, "section": "speed"})
+    assert "data" not in made_by({**section, "section": "speed", "data": None})
 
 
 @pytest.mark.slow
@@ -57,4 +60,4 @@ def test_the_report_knows_every_section_that_reads_data() -> None:
     from skill_retriever.bench.figures import DATA_SECTIONS
     from skill_retriever.bench.sections import SECTIONS
 
-    assert set(DATA_SECTIONS) == {s.name for s in SECTIONS if s.needs_data}
+    assert set(DATA_SECTIONS) == {s.name for s in SECTIONS if s.needs_data} | {"speed"}

@@ -106,8 +106,9 @@ def latency_note(lat: dict[str, Any]) -> str:
     return text
 
 
-#: The sections that read the data folder (`bench.sections`: needs_data).
-DATA_SECTIONS = ("skills", "toolret", "multihop")
+#: The sections that read the data folder when the run has one: those that need it
+#: (`bench.sections`: needs_data), and speed, whose base graph is a multi-hop set there.
+DATA_SECTIONS = ("skills", "toolret", "multihop", "speed")
 
 
 def made_by(section: dict[str, Any]) -> str:
