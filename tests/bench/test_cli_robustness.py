@@ -290,3 +290,19 @@ def test_world_seed_without_battery_or_incidents_says_it_changes_nothing(
     err = capsys.readouterr().err
     assert ("note: --world-seed seeds the incident world of the battery and incidents sections, which "
             "--only toolret leaves out") in err
+
+
+@pytest.mark.parametrize("where", [".", "toolret", "results"])
+def test_an_out_inside_the_data_folder_is_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """`--out ../shared/data` (meant as --data) would write results/, cache/, plots/ and
+    report.md among the shared sets: refused, the data folder untouched."""
+    data = tmp_path / "data"
+    (data / "toolret").mkdir(parents=True)
+    before = sorted(p.name for p in data.rglob("*"))
+    out = data / where
+    assert main(["benchmark", "--only", "battery", "--data", str(data), "--out", str(out)]) == 2
+    err = _one_line_error(capsys)
+    assert f"--out {out} is in the data folder {data}" in err and "give --out a folder outside it" in err
+    assert sorted(p.name for p in data.rglob("*")) == before

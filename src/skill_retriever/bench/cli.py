@@ -96,6 +96,11 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         print(f"note: --world-seed seeds the incident world of the battery and incidents sections, which "
               f"--only {','.join(only)} leaves out; it changes nothing here", file=sys.stderr)
     data = _data_folder(args.data, only)
+    for flag, folder in (("--out", out), ("--cache", args.cache)):
+        # `--out ../shared/data`, meant as --data, wrote results, cache and report among the sets
+        if data is not None and folder is not None and data.resolve() in (folder.resolve(), *folder.resolve().parents):
+            raise ConfigError(f"{flag} {folder} is in the data folder {data}: a run would write among its sets; "
+                              f"give {flag} a folder outside it")
     if held := _not_ours(out):
         raise ConfigError(
             f"--out {out} holds {', '.join(held)} but no results/ of an earlier benchmark run: a run would "
