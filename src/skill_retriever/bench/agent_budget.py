@@ -33,7 +33,21 @@ def main(index_dir: str) -> None:
             print(f"budget {budget}: {kept} of {5 * len(TASKS)} results kept")
 
 
+def cli(argv: list[str] | None = None) -> None:
+    """The command line: one index folder; a folder with no index is a one-line error."""
+    import argparse
+
+    from skill_retriever.exceptions import IndexOpenError
+
+    parser = argparse.ArgumentParser(prog="python -m skill_retriever.bench.agent_budget",
+                                     description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("index_dir", metavar="INDEX_DIR", help="an index of a skills catalogue")
+    args = parser.parse_args(argv)
+    try:
+        main(args.index_dir)
+    except IndexOpenError as exc:
+        parser.error(str(exc))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: python -m skill_retriever.bench.agent_budget INDEX_DIR")
-    main(sys.argv[1])
+    cli(sys.argv[1:])
