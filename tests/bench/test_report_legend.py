@@ -49,3 +49,16 @@ def test_a_row_described_differently_in_two_sets_lists_both(tmp_path: Path) -> N
     md = write_report(tmp_path).read_text()
     assert "- **dense**: exact cosine, model A / exact cosine, model B" in md
     assert "Code: commit" not in md  # no run file: no commit claimed
+
+
+def test_the_report_defines_its_metrics(tmp_path: Path) -> None:
+    """Found by a walkthrough: the toolret tables and "Against the goals" headed a column
+    C@10 (the project's Completeness@10), and nothing in report.md said what it, or R@k,
+    MRR and nDCG@10 here, measure."""
+    write(tmp_path, "incidents.json", incidents({"fusion": "the default search"}))
+    md = write_report(tmp_path).read_text()
+    line = next(line for line in md.splitlines() if line.startswith("Metrics, per query then averaged"))
+    for says in ("R@k: the share of its relevant items in the top k", "MRR: 1 / the rank of its first relevant item",
+                 "nDCG@10: graded", "C@10 (Completeness@10): 1 when every relevant item is in the top 10, else 0",
+                 "a query with no relevant item is left out"):
+        assert says in line

@@ -18,7 +18,7 @@ from typing import Any
 from skill_retriever.bench.figures import fit_note, latency_note, made_by, score_cell
 from skill_retriever.bench.plots import write_plots
 from skill_retriever.bench.report_header import failed_note, header_lines
-from skill_retriever.bench.row_legend import README_SOURCE, legend_lines
+from skill_retriever.bench.row_legend import METRICS, README_SOURCE, legend_lines
 from skill_retriever.bench.summary import goals_lines, subset_of, subsets_note, summary_lines
 from skill_retriever.bench.tables import group_rows, retrieval_rows, table
 from skill_retriever.fsutil import write_atomic
@@ -228,7 +228,7 @@ def write_report(out: Path) -> Path:
     write_atomic(out / "report.json", json.dumps(merged, indent=1, default=str))
     lines = ["# skill-retriever benchmark", "", *header_lines(run, sections)]
     lines += [("Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "
-               "profile that produced it."), README_SOURCE, ""]
+               "profile that produced it."), METRICS, README_SOURCE, ""]
     lines += failed_note(sections) + subsets_note(sections)
     summ = summary_lines(sections, md=True)
     if summ:
