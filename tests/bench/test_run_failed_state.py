@@ -49,3 +49,29 @@ def test_an_error_in_a_section_leaves_a_report_headed_failed_with_the_error(
     assert ("stopped by an error during the incidents section after " in md
             and "IngestError: /data/toolret/s/queries.jsonl:4: not JSON at column 56" in md)
     assert "still running" not in md and "first check: fine" in md
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("stop", "state", "words"), [
+    (KeyboardInterrupt, "interrupted", "stopped (Ctrl-C) during the toolret section (set toolret/stops) after "),
+    (IngestError("toolret__stops: bad"), "failed", "stopped by an error during the toolret section (set toolret/stops) after "),
+])
+def test_the_header_names_the_set_the_run_stopped_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    stop: BaseException, state: str, words: str,
+) -> None:
+    """A section runs several sets (toolret seven): the header named only the section."""
+    from skill_retriever.bench.datasets import Dataset, EvalQuery
+    from skill_retriever.bench.retrieval_sets import _run_sets
+
+    def ingest(work: Path) -> None:
+        raise stop
+
+    ds = Dataset("toolret", "stops", [EvalQuery("1", "q", {"a": 1})], ingest, {"v": 1}, ("R@5",))  # type: ignore[arg-type]
+    monkeypatch.setattr(runner, "SECTIONS", (Section("toolret", lambda run: _run_sets(run, [ds], [])),))
+    out = tmp_path / "out"
+    (tmp_path / "data").mkdir()
+    main(["benchmark", "--only", "toolret", "--out", str(out), "--data", str(tmp_path / "data")])
+    run = json.loads((out / "results" / "_run.json").read_text())
+    assert run["state"] == state and run[state]["set"] == "toolret/stops"
+    assert words in (out / "report.md").read_text()

@@ -119,6 +119,8 @@ class BenchRun:
         self.failed = False
         #: Results published so far (a data section that found no set publishes none).
         self.published = 0
+        #: The set being measured (``family/name``), for the header of a run stopped in it.
+        self.current_set: str | None = None
         self._cross_encoder: CrossEncoderReranker | None = None
         self._probed = False
         self._incident_world: IncidentWorld | None = None

@@ -34,19 +34,26 @@ def earlier_sections(run: dict[str, Any], sections: list[dict[str, Any]]) -> lis
             if str(s.get("finished_at") or "") < started]
 
 
+def _during(stop: dict[str, Any]) -> str:
+    """Where a run stopped: its section, and the set when the section runs several."""
+    if not stop.get("during"):
+        return ""
+    return f" during the {stop['during']} section" + (f" (set {stop['set']})" if stop.get("set") else "")
+
+
 def _last_run(run: dict[str, Any]) -> str:
     profile = f"`{run.get('command')}` ({'quick' if run.get('quick') else 'full'} profile)"
     state = run.get("state", "finished")  # a run file older than the state finished, or has none
     if state == "interrupted":
         stop = run.get("interrupted") or {}
-        during = f" during the {stop['during']} section" if stop.get("during") else ""
+        during = _during(stop)
         return (f"**Interrupted.** Last run: {profile}, started {run.get('started_at')}, stopped (Ctrl-C){during} "
                 f"after {stop.get('after_s', '?')} s. The sections and sets it finished are below; the set it was "
                 "measuring and those after it are not (any of theirs shown come from earlier runs: see the made-by "
                 "lines). Run the same command again to finish.")
     if state == "failed":
         stop = run.get("failed") or {}
-        during = f" during the {stop['during']} section" if stop.get("during") else ""
+        during = _during(stop)
         return (f"**Failed.** Last run: {profile}, started {run.get('started_at')}, stopped by an error{during} "
                 f"after {stop.get('after_s', '?')} s: {stop.get('error', '?')}. The sections and sets it finished "
                 "are below; the set it was measuring and those after it are not (any of theirs shown come from "

@@ -42,7 +42,9 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
         run.log(f"\n== {note}")
     run.skipped += skipped
     for ds in sets:
+        run.current_set = f"{ds.family}/{ds.name}"  # left set when it stops: the report names it
         run.publish(run_dataset(run, ds))
+        run.current_set = None
 
 
 def profiles_for(family: str) -> list[str]:

@@ -103,7 +103,7 @@ def _stopped(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds
     written already; the set it was in wrote none (a cache entry it was building is taken
     back by `cached_index`)."""
     write_json(bench.opts.out / "results" / "_run.json", {
-        **stamp, "state": "interrupted", "interrupted": {"during": during, "after_s": seconds},
+        **stamp, "state": "interrupted", "interrupted": {"during": during, "set": bench.current_set, "after_s": seconds},
         "skipped": bench.skipped, "seconds": seconds,
     })
     bench.write_report()
@@ -117,7 +117,7 @@ def _failed(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds:
     neither reads "still running" (the run file's state when it started) for ever."""
     error = f"{type(exc).__name__}: {exc}"
     write_json(bench.opts.out / "results" / "_run.json", {
-        **stamp, "state": "failed", "failed": {"during": during, "after_s": seconds, "error": error},
+        **stamp, "state": "failed", "failed": {"during": during, "set": bench.current_set, "after_s": seconds, "error": error},
         "skipped": bench.skipped, "seconds": seconds,
     })
     bench.write_report()
