@@ -101,3 +101,15 @@ def test_data_given_as_a_family_folder_or_one_set_says_which_folder_to_give(tmp_
         f"; skipped (--data names one {family} set: give {tmp_path}, whose {family}/ holds it)")
     _, skipped = loader(tmp_path / "elsewhere")
     assert skipped[0].endswith("; skipped")
+
+
+def test_a_missing_judged_skills_folder_is_named_plainly(tmp_path: Path) -> None:
+    """The note printed a Python list: "judged folder(s) ['anthropics__skills'] missing"."""
+    path = _skills_data(tmp_path, [GOOD])
+    import shutil
+
+    shutil.rmtree(path.parent.parent / "anthropics__skills")
+    sets, skipped = D.skills_sets(tmp_path)
+    assert sets == [] and skipped == [(
+        f"skills: judged folder anthropics__skills missing under {tmp_path / 'skills'}; skipped "
+        "(each judged repository is cloned into a folder of its owner__name)")]

@@ -214,7 +214,9 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
     folders = list(SKILL_FOLDERS[1:] if quick else SKILL_FOLDERS)
     missing = [f for f in folders if not (root / f).is_dir()]
     if missing:
-        return [], [f"skills: judged folder(s) {missing} missing under {root}; skipped"]
+        named = f"folder{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        why = "each judged repository is cloned into a folder of its owner__name"
+        return [], [f"skills: judged {named} missing under {root}; skipped ({why})"]
     queries: list[EvalQuery] = []
     for n, rec in read_objects(qpath, None):  # a line that is no JSON object: IngestError, file and line
         judged = _skill_judgments(qpath, n, rec)
