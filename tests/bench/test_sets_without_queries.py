@@ -129,3 +129,21 @@ def test_an_empty_cached_entry_of_an_earlier_version_is_rebuilt_not_measured(tmp
     with pytest.raises(IngestError, match="read to no item"):
         cached_index(tmp_path, "multihop__t", {"v": 1}, lambda w: IngestResult(source="c"), embedder, log=lines.append)
     assert lines[0] == "  cached index multihop__t holds no item; rebuilding it"
+
+
+def test_a_set_none_of_whose_queries_names_a_relevant_item_is_skipped_unbuilt() -> None:
+    """Every query with "relevant": [] scored nothing: a table of dashes, published."""
+    from types import SimpleNamespace
+
+    from skill_retriever.bench.retrieval_sets import _run_sets
+
+    def built(work: Path) -> None:
+        raise AssertionError("no index is built for a set with nothing to score")
+
+    ds = D.Dataset("toolret", "mini", [D.EvalQuery("1", "fly", {}), D.EvalQuery("2", "sail", {})], built,  # type: ignore[arg-type]
+                   {}, ("R@5",))
+    lines: list[str] = []
+    run = SimpleNamespace(log=lines.append, skipped=[], publish=lambda result: None)
+    _run_sets(run, [ds], [])  # type: ignore[arg-type]
+    note = "toolret/mini: none of its 2 queries names a relevant item, so nothing can be scored; skipped"
+    assert run.skipped == [note] and lines == [f"\n== {note}"]

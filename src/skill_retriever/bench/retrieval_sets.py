@@ -42,6 +42,12 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
         run.log(f"\n== {note}")
     run.skipped += skipped
     for ds in sets:
+        if not any(q.relevant for q in ds.queries):  # every metric undefined: a published table of dashes
+            note = (f"{ds.family}/{ds.name}: none of its {len(ds.queries)} queries names a relevant item, so nothing "
+                    "can be scored; skipped")
+            run.log(f"\n== {note}")
+            run.skipped.append(note)
+            continue
         run.current_set = f"{ds.family}/{ds.name}"  # left set when it stops: the report names it
         run.publish(run_dataset(run, ds))
         run.current_set = None
