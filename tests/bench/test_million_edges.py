@@ -37,3 +37,19 @@ def test_scale_run_times_every_route_and_reuses_its_index(tmp_path: Path) -> Non
     p50 = size["routes"]["ppr"]["e2e"]["p50"]
     assert f"| ppr | **end to end** | **{p50:.1f} /" in table and "| ppr | run_ppr |" in table
     assert "| ppr (defaults) | **end to end** |" in table and "max abs diff" in table
+
+
+def test_a_damaged_stamp_rebuilds_the_index_instead_of_a_traceback(tmp_path: Path) -> None:
+    """The scale index's stamp was written in place: a run killed while writing it left
+    half a JSON file, and every later `--only scale` ended in a JSONDecodeError traceback."""
+    from skill_retriever.stores.embedder import HashingEmbedder
+
+    path = tmp_path / "idx"
+    path.mkdir()
+    (path / million_edges.STAMP).write_text('{"params": {"nodes": 2', encoding="utf-8")
+    index, info = million_edges.build(path, 200, 600, HashingEmbedder())
+    index.close()
+    assert info["reused"] is False and len(list(path.glob("*.tmp*"))) == 0
+    index, info = million_edges.build(path, 200, 600, HashingEmbedder())
+    index.close()
+    assert info["reused"] is True

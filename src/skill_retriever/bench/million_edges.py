@@ -83,8 +83,11 @@ def build(path: Path, n_nodes: int, n_edges: int, embedder: Embedder) -> tuple[I
     wanted = {"nodes": n_nodes, "edges": n_edges, "embedder": embedder.name, "seed": 7}
     stamp_path = path / STAMP
     if stamp_path.is_file():
-        stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
-        if stamp.get("params") == wanted and stamp.get("complete"):
+        try:  # a stamp that cannot be read marks no complete build: build again
+            stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            stamp = {}
+        if isinstance(stamp, dict) and stamp.get("params") == wanted and stamp.get("complete"):
             return Index.open(path / "index", embedder=embedder), {**stamp["build"], "reused": True}
     path.mkdir(parents=True, exist_ok=True)
     info: dict[str, Any] = {}
@@ -104,7 +107,7 @@ def build(path: Path, n_nodes: int, n_edges: int, embedder: Embedder) -> tuple[I
     info["edges_per_s"] = round(n_edges / max(info["edges_s"], 1e-9))
     info["peak_rss_mb_after_ingest"] = round(peak_rss_mb())
     del nodes, edges
-    stamp_path.write_text(json.dumps({"params": wanted, "complete": True, "build": info}, indent=1), encoding="utf-8")
+    write_json(stamp_path, {"params": wanted, "complete": True, "build": info})  # atomic: never half a stamp
     return index, {**info, "reused": False}
 
 
