@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from skill_retriever.bench import million_edges, report
 
 
@@ -53,3 +55,42 @@ def test_a_damaged_stamp_rebuilds_the_index_instead_of_a_traceback(tmp_path: Pat
     index, info = million_edges.build(path, 200, 600, HashingEmbedder())
     index.close()
     assert info["reused"] is True
+
+
+def test_other_sizes_in_the_same_folder_build_a_fresh_index(tmp_path: Path) -> None:
+    """`python -m skill_retriever.bench.million_edges --nodes N --index DIR` over a DIR of
+    another size upserted into the old index: 200 nodes then 300 gave the new nodes with
+    the old run's edges too, a graph of neither size."""
+    from skill_retriever.stores.embedder import HashingEmbedder
+
+    fresh, _ = million_edges.build(tmp_path / "fresh", 300, 600, HashingEmbedder())
+    want = (len(fresh), len(fresh.snapshot().edges))
+    fresh.close()
+    old, _ = million_edges.build(tmp_path / "idx", 200, 600, HashingEmbedder())
+    old.close()
+    index, info = million_edges.build(tmp_path / "idx", 300, 600, HashingEmbedder())
+    got = (len(index), len(index.snapshot().edges))
+    index.close()
+    assert info["reused"] is False and got == want
+
+
+def test_a_build_that_did_not_finish_is_cleared_before_another_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after its nodes and edges were written, before its stamp, a build left an
+    index that the next size upserted into (200 nodes' edges beside 300 nodes')."""
+    from skill_retriever.stores.embedder import HashingEmbedder
+
+    def stop() -> float:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(million_edges, "peak_rss_mb", stop)  # called once nodes and edges are in
+        with pytest.raises(KeyboardInterrupt):
+            million_edges.build(tmp_path / "idx", 200, 600, HashingEmbedder())
+    index, info = million_edges.build(tmp_path / "idx", 300, 300, HashingEmbedder())
+    got = (len(index), len(index.snapshot().edges), info["reused"])
+    index.close()
+    fresh, _ = million_edges.build(tmp_path / "fresh", 300, 300, HashingEmbedder())
+    assert got == (len(fresh), len(fresh.snapshot().edges), False)
+    fresh.close()

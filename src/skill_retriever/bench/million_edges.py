@@ -26,6 +26,7 @@ import argparse
 import gc
 import json
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -89,7 +90,13 @@ def build(path: Path, n_nodes: int, n_edges: int, embedder: Embedder) -> tuple[I
             stamp = {}
         if isinstance(stamp, dict) and stamp.get("params") == wanted and stamp.get("complete"):
             return Index.open(path / "index", embedder=embedder), {**stamp["build"], "reused": True}
+        # Our stamp marks the folder ours: an index of other sizes (or half-built) goes, as
+        # upserting into it kept its edges beside the new ones, a graph of neither size.
+        if (path / "index").exists():
+            shutil.rmtree(path / "index")
+        stamp_path.unlink()
     path.mkdir(parents=True, exist_ok=True)
+    write_json(stamp_path, {"params": wanted, "complete": False})  # ours, in the making: cleared if it stops
     info: dict[str, Any] = {}
     t = time.perf_counter()
     nodes, edges = synthetic(n_nodes, n_edges)
