@@ -2,10 +2,10 @@
 
 A question with a time phrase ("checkout incidents yesterday") wants the items inside the
 window that match its words. The keyword and semantic channels rank the whole index, and
-fusion reads only each list's first ``fusion_depth`` entries: on 10,000 generated
-incidents, about 2,000 of them checkout's, none of yesterday's reached the keyword
-channel's first 50, so yesterday's items were ordered by the time channel alone (a
-payments incident first). So, when the query names a window, each text channel also
+fusion reads only each list's first ``fusion_depth`` entries: with 300 checkout incidents
+before the window, the two inside it reached neither channel's first 50, so the window's
+items were ordered by the time channel alone, the newer payments incidents first
+(tests/test_window_text_channels.py). So, when the query names a window, each text channel also
 searches inside it (the same search, the window as a since/until filter: `window_filters`)
 and the hits it finds there join its list by score (`with_window_hits`); fusion then reads
 a text channel's entries that lie in the window past the depth too (`in_window_past`), the
