@@ -102,7 +102,8 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
 
     fed, feedback, moved = _feedback_search(state, view, qvec, semantic)
     listed = fed if feedback else semantic
-    if (inside := window_filters(state["plan"], view.filters)) is not None:  # the window's own best matches too
+    on = config.channel_on("semantic")
+    if on and (inside := window_filters(state["plan"], view.filters)) is not None:  # the window's own best matches too
         found = search_within(snap, moved if feedback else qvec, view.fusion_depth, answer_filters(snap, inside))
         listed = with_window_hits(listed, found, lambda h: h.id, lambda h: h.score)
     ranking: list[ChannelHit] = [{"id": h.id, "score": h.score} for h in listed]
@@ -115,7 +116,6 @@ def retrieve_seeds(state: RetrievalState, view: QueryView) -> Update:
     )] if unusable else []
     warnings += [w for w in [run_marks.answer_warning(snap.unfinished_runs)] if w]
     warnings += snap.search_notes()  # vectors searched in memory although the index names a server: why
-    on = config.channel_on("semantic")
     return {
         **({"warnings": warnings} if warnings else {}),
         **({"semantic_before_feedback": [{"id": h.id, "score": h.score} for h in semantic]} if feedback and on else {}),
