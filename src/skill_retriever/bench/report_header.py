@@ -41,23 +41,25 @@ def _during(stop: dict[str, Any]) -> str:
     return f" during the {stop['during']} section" + (f" (set {stop['set']})" if stop.get("set") else "")
 
 
+#: A run that stopped before its end, by its state: the header's first words, how it
+#: stopped, and what to do (the state's own entry of the run file says where and when).
+_STOPPED = {
+    "interrupted": ("**Interrupted.**", "(Ctrl-C)", "Run the same command again to finish."),
+    "failed": ("**Failed.**", "by an error", "Mend what the error names and run the same command again."),
+}
+
+
 def _last_run(run: dict[str, Any]) -> str:
     profile = f"`{run.get('command')}` ({'quick' if run.get('quick') else 'full'} profile)"
     state = run.get("state", "finished")  # a run file older than the state finished, or has none
-    if state == "interrupted":
-        stop = run.get("interrupted") or {}
-        during = _during(stop)
-        return (f"**Interrupted.** Last run: {profile}, started {run.get('started_at')}, stopped (Ctrl-C){during} "
-                f"after {stop.get('after_s', '?')} s. The sections and sets it finished are below; the set it was "
-                "measuring and those after it are not (any of theirs shown come from earlier runs: see the made-by "
-                "lines). Run the same command again to finish.")
-    if state == "failed":
-        stop = run.get("failed") or {}
-        during = _during(stop)
-        return (f"**Failed.** Last run: {profile}, started {run.get('started_at')}, stopped by an error{during} "
-                f"after {stop.get('after_s', '?')} s: {stop.get('error', '?')}. The sections and sets it finished "
-                "are below; the set it was measuring and those after it are not (any of theirs shown come from "
-                "earlier runs: see the made-by lines). Mend what the error names and run the same command again.")
+    if state in _STOPPED:
+        head, how, advice = _STOPPED[state]
+        stop = run.get(state) or {}
+        error = f": {stop.get('error', '?')}" if state == "failed" else ""
+        return (f"{head} Last run: {profile}, started {run.get('started_at')}, stopped {how}{_during(stop)} "
+                f"after {stop.get('after_s', '?')} s{error}. The sections and sets it finished are below; the set it "
+                "was measuring and those after it are not (any of theirs shown come from earlier runs: see the "
+                f"made-by lines). {advice}")
     if state == "running":
         return (f"Last run: {profile}, started {run.get('started_at')}, not finished: still running, or stopped "
                 "without a word (killed, an error, or the machine went down). The sections it finished so far are "
