@@ -13,7 +13,7 @@ from skill_retriever.exceptions import ConfigError
 
 REFUSED = [
     "factor_semantic", "factor_degree", "factor_edge_density", "factor_coverage",
-    "relation_graph_boost", "temporal_window_boost", "coverage_threshold", "recent_days",
+    "relation_graph_boost", "temporal_window_boost", "coverage_threshold",
     "ppr_min_score", "ppr_tol", "flow_reliability_threshold", "named_seed_weight",
     "specificity", "ppr_dense_weight", "ppr_keyword_weight",
 ]

@@ -30,15 +30,16 @@ Channel = Literal["graph", "semantic", "keyword", "temporal", "named"]
 CHANNELS: tuple[str, ...] = get_args(Channel)
 
 
-#: Settings that must be > 0 (the rest of the integer settings must be >= 0).
+#: Settings that must be > 0 (the rest of the integer settings must be >= 0). recent_days
+#: too: "recent" over no time at all is no window, and the time parser refuses it.
 _POSITIVE = ("seed_nodes", "seed_edges", "channel_depth", "rrf_k", "k", "keep_nodes", "ppr_max_iter",
-             "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits")
+             "max_query_chars", "keyword_query_chars", "plan_query_chars", "clause_hits", "recent_days")
 
 #: Float settings that must be >= 0: weights, boosts, thresholds on scores, spans of time
 #: (a negative factor or boost silently turned its evidence against an item). The
 #: similarity thresholds may be negative, as a cosine is; the rest have checks of their own.
 _NON_NEGATIVE = ("factor_semantic", "factor_degree", "factor_edge_density", "factor_coverage",
-                 "relation_graph_boost", "temporal_window_boost", "coverage_threshold", "recent_days",
+                 "relation_graph_boost", "temporal_window_boost", "coverage_threshold",
                  "ppr_min_score", "ppr_tol", "flow_reliability_threshold", "named_seed_weight",
                  "specificity", "ppr_dense_weight", "ppr_keyword_weight")
 
