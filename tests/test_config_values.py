@@ -19,3 +19,18 @@ def test_recent_days_zero_or_less_is_refused_by_the_config(days: float) -> None:
     with pytest.raises(ConfigError, match=r"recent_days must be > 0"):
         RetrievalConfig().override(recent_days=days)
     assert RetrievalConfig(recent_days=0.5).recent_days == 0.5
+
+
+def test_channel_weights_that_leave_channels_out_are_refused() -> None:
+    # channel_weights={"keyword": 2.0} meant "weigh keyword twice" and silently switched
+    # the four other channels off (a missing channel weighs 0): the fusion's weights were
+    # {'keyword': 2.0}, and the top five changed on trailofbits__skills.
+    with pytest.raises(ConfigError, match=r"channel_weights leaves out 'graph', 'semantic', 'temporal' and 'named'.*"
+                                          r"channels=\{'keyword': 2.0\}"):
+        RetrievalConfig().override(channel_weights={"keyword": 2.0})
+    with pytest.raises(ConfigError, match=r"channel_weights leaves out 'named'"):
+        RetrievalConfig(channel_weights={"graph": 1.0, "semantic": 1.0, "keyword": 1.0, "temporal": 1.0})
+    # every channel named (0 = off) and channels= for a few both stay
+    full = {"graph": 0.0, "semantic": 1.0, "keyword": 2.0, "temporal": 1.0, "named": 1.0}
+    assert dict(RetrievalConfig(channel_weights=full).channel_weights) == full
+    assert dict(RetrievalConfig().override(channels={"keyword": 2.0, "graph": False}).channel_weights) == full

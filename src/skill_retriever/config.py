@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args, get_type_hints
 from skill_retriever.config_repr import changed_settings
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import FILTER_KEYS
+from skill_retriever.name_lists import and_list, few_names
 from skill_retriever.phase_names import PHASES
 from skill_retriever.setting_types import check_type
 
@@ -207,6 +208,11 @@ class RetrievalConfig:
             raise ConfigError(f"channel weights must be finite numbers, got {dict(self.channel_weights)!r:.80}")
         if any(w < 0 for w in self.channel_weights.values()):
             raise ConfigError("channel weights must be >= 0 (0 switches a channel off)")
+        if missing := [c for c in CHANNELS if c not in self.channel_weights]:  # a missing channel weighs 0
+            raise ConfigError(
+                f"channel_weights leaves out {and_list(missing)}, which would switch {'it' if len(missing) == 1 else 'them'} "
+                f"off; give every channel a weight (0 = off), or change a few with channels={dict(self.channel_weights)!r:.80}"
+            )
         if not any(self.channel_weights.get(c, 0) > 0 for c in CHANNELS):  # an answer of nothing, always
             raise ConfigError(f"every channel is off; switch at least one of {CHANNELS} on")
         for f in dataclasses.fields(self):
@@ -225,7 +231,7 @@ class RetrievalConfig:
                     f"phase timeouts must be positive numbers of seconds keyed by phase name, got {name!r}: {limit!r:.40}"
                 )
         if strays := sorted(set(self.phase_timeouts) - set(PHASES)):  # a typo would set no limit at all
-            raise ConfigError(f"phase_timeouts: unknown phase(s) {_few_names(strays)}{close_name(strays[0], PHASES)}; "
+            raise ConfigError(f"phase_timeouts: unknown phase(s) {few_names(strays)}{close_name(strays[0], PHASES)}; "
                               f"the phases are {', '.join(PHASES)}")
         if self.now is not None and self.now.tzinfo is None:
             object.__setattr__(self, "now", self.now.replace(tzinfo=UTC))  # naive = UTC, as items
@@ -322,12 +328,6 @@ def _from_json(name: str, value: Any) -> Any:
 
 #: The longest "recent" window, in days (about 2,700 years; `timedelta` holds 999,999,999).
 MAX_RECENT_DAYS = 1_000_000
-
-
-def _few_names(names: list[str]) -> str:
-    """The first three of ``names``, each cut to 40 characters, and how many more."""
-    shown = ", ".join(repr(n[:40]) for n in names[:3])
-    return shown + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
 
 
 def _number(value: Any) -> bool:
