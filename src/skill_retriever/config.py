@@ -21,6 +21,7 @@ from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import FILTER_KEYS
 from skill_retriever.name_lists import and_list, few_names
 from skill_retriever.phase_names import PHASES
+from skill_retriever.setting_ranges import check_ranges
 from skill_retriever.setting_types import check_type
 
 Route = Literal["smart", "ppr", "quick"]
@@ -249,8 +250,7 @@ class RetrievalConfig:
             raise ConfigError(f"feedback_weight must be >= 0 (0 = the query unchanged), got {self.feedback_weight}")
         if self.token_budget is not None and self.token_budget < 0:
             raise ConfigError(f"token_budget must be >= 0 or None, got {self.token_budget}")
-        if not self.expand_thresholds:
-            raise ConfigError("expand_thresholds needs at least one level")
+        check_ranges(self)  # thresholds on bounded scores, checked after their types and finiteness
         if self.encoding != _ENCODING:  # the default ships with the package; any other failed in the last phase
             from skill_retriever.algorithms.budget import token_counter
 
