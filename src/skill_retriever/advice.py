@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["Placeholder", "Word", "command", "default_index_dir", "is_default_index"]
+__all__ = ["Placeholder", "Word", "command", "default_index_dir", "env_index_dir", "is_default_index"]
 
 #: What names the default index; read when a message is written (the shell the command is
 #: pasted into is the one this process was started from).
@@ -32,9 +32,17 @@ class Placeholder(str):
     __slots__ = ()
 
 
+def env_index_dir() -> str | None:
+    """``$SKILL_RETRIEVER_INDEX``, or None when it is unset or blank: ``VAR= cmd`` and the
+    ``$DIR`` of an unset variable mean "not set", as a shell's ``${VAR:-default}`` reads
+    them (the CLI refused a blank one as an empty ``--index-dir`` no one had given)."""
+    value = os.environ.get(INDEX_ENV, "")
+    return value if value.strip() else None
+
+
 def default_index_dir() -> Path:
     """The index a command finds without ``--index-dir``."""
-    return Path(os.environ.get(INDEX_ENV, DEFAULT_INDEX_NAME))
+    return Path(env_index_dir() or DEFAULT_INDEX_NAME)
 
 
 def is_default_index(index_dir: Word) -> bool:

@@ -8,19 +8,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from skill_retriever.advice import default_index_dir
 from skill_retriever.safety.terminal import printable_json
 
 if TYPE_CHECKING:
     from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
     from skill_retriever.stores.index import Index
 
-DEFAULT_INDEX_DIR = os.environ.get("SKILL_RETRIEVER_INDEX", ".skill-retriever")
+DEFAULT_INDEX_DIR = str(default_index_dir())  # $SKILL_RETRIEVER_INDEX unless blank, else .skill-retriever
 #: Where ``--index-dir``'s default comes from, for every command's help.
 INDEX_DIR_DEFAULT = f"default: $SKILL_RETRIEVER_INDEX, else .skill-retriever; now {DEFAULT_INDEX_DIR}"
 

@@ -49,6 +49,7 @@ from skill_retriever.adapters.server_inputs import (
     served_values_checked,
     server_principals,
 )
+from skill_retriever.advice import env_index_dir
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
@@ -181,7 +182,7 @@ def resolve_index_dir(index_dir: str | None = None) -> Path:
     only when the deployment offers it (`offered_index_dir`, else ConfigError)."""
     if index_dir:
         return offered_index_dir(index_dir)
-    chosen = os.environ.get(INDEX_ENV)
+    chosen = env_index_dir()  # blank is unset
     return Path(chosen).expanduser() if chosen else sample_index_dir()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from skill_retriever.advice import env_index_dir
 from skill_retriever.exceptions import ConfigError
 
 __all__ = ["INDEX_DIRS_ENV", "INDEX_ENV", "offered_index_dir"]
@@ -38,10 +39,10 @@ def offered_index_dir(named: str) -> Path:
         ConfigError: ``named`` is not ``$SKILL_RETRIEVER_INDEX`` nor in a folder of
             ``$SKILL_RETRIEVER_INDEX_DIRS``.
     """
-    default = os.environ.get(INDEX_ENV, "")
+    default = env_index_dir()
     folders = [p for p in os.environ.get(INDEX_DIRS_ENV, "").split(os.pathsep) if p.strip()]
     path = _resolved(named)
-    if (default.strip() and path == _resolved(default)) or any(path.is_relative_to(_resolved(f)) for f in folders):
+    if (default and path == _resolved(default)) or any(path.is_relative_to(_resolved(f)) for f in folders):
         return Path(named).expanduser()
     raise ConfigError(
         f"index_dir {named!r} is not an index this server offers: a run may name only "
