@@ -306,3 +306,17 @@ def test_an_out_inside_the_data_folder_is_refused_before_anything_is_written(
     err = _one_line_error(capsys)
     assert f"--out {out} is in the data folder {data}" in err and "give --out a folder outside it" in err
     assert sorted(p.name for p in data.rglob("*")) == before
+
+
+def test_a_data_variable_naming_no_folder_is_said_not_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """$SKILL_RETRIEVER_DATA naming a folder that is not there was passed over for
+    ../shared/data without a word, so a run read other data than the one asked for."""
+    (tmp_path / "shared" / "data" / "toolret").mkdir(parents=True)  # ../shared/data exists
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("SKILL_RETRIEVER_DATA", str(tmp_path / "typo"))
+    assert main(["benchmark", "--only", "toolret", "--out", "out"]) == 2
+    said = _one_line_error(capsys)
+    assert f"$SKILL_RETRIEVER_DATA names {tmp_path / 'typo'}, which does not exist" in said

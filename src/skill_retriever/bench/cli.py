@@ -188,7 +188,9 @@ def _data_folder(given: Path | None, only: tuple[str, ...] | None) -> Path | Non
     from skill_retriever.bench.sections import SECTIONS
 
     wanted = [s.name for s in SECTIONS if s.needs_data and s.name in (only or ())]
-    why = f"data folder {data} does not exist" if data is not None else "no data folder (no --data, $SKILL_RETRIEVER_DATA or ../shared/data)"
+    why = (f"data folder {data} does not exist" if given is not None
+           else f"$SKILL_RETRIEVER_DATA names {data}, which does not exist" if data is not None
+           else "no data folder (no --data, $SKILL_RETRIEVER_DATA or ../shared/data)")
     if wanted:
         raise ConfigError(f"--only {','.join(wanted)} needs the benchmark data: {why}; give --data DIR "
                           f"({DATA_LAYOUT_HELP}), or leave {','.join(wanted)} out of --only")

@@ -93,11 +93,16 @@ FAMILY_METRICS: dict[str, tuple[str, ...]] = {
 
 
 def default_data_dir() -> Path | None:
-    """``$SKILL_RETRIEVER_DATA``, else ``../shared/data`` from the working folder, if it exists."""
-    env = os.environ.get("SKILL_RETRIEVER_DATA")
-    for candidate in ([Path(env)] if env else []) + [Path.cwd().parent / "shared" / "data"]:
-        if candidate.is_dir():
-            return candidate
+    """``$SKILL_RETRIEVER_DATA`` (unless blank), whether it exists or not (one that does not
+    was passed over for ``../shared/data``, so a run read other data than the one named;
+    the caller says it is missing), else ``../shared/data`` from the working folder, if
+    it exists."""
+    env = os.environ.get("SKILL_RETRIEVER_DATA", "")
+    if env.strip():
+        return Path(env)
+    candidate = Path.cwd().parent / "shared" / "data"
+    if candidate.is_dir():
+        return candidate
     return None
 
 
