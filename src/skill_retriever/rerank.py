@@ -21,6 +21,7 @@ import numpy as np
 
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.hub_offline import hub_offline
 from skill_retriever.stores.quiet_loading import quiet_model_loading
 
 log = logging.getLogger("skill_retriever")
@@ -49,7 +50,7 @@ class CrossEncoderReranker:
     def __init__(self, model: str = DEFAULT_CROSS_ENCODER, *, device: str = "cpu", max_length: int = 512) -> None:
         # huggingface_hub reads HF_HUB_OFFLINE once, at its import; when something imported
         # it earlier the variable alone does nothing, so say it per call too.
-        offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
+        offline = hub_offline()
         try:
             with quiet_model_loading():
                 from sentence_transformers import CrossEncoder

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.exceptions import ConfigError
+from skill_retriever.stores.hub_offline import hub_offline
 from skill_retriever.stores.numpy_encoder import NumpyEncoder, numpy_encoder_for
 from skill_retriever.stores.quiet_loading import quiet_model_loading
 
@@ -133,7 +134,7 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._model is None:
                 # Also per call: huggingface_hub reads the variable only at its import.
-                offline = os.environ.setdefault("HF_HUB_OFFLINE", "1").lower() not in ("0", "false", "no", "")
+                offline = hub_offline()
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 started = time.perf_counter()
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
