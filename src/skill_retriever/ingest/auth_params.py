@@ -20,10 +20,20 @@ from skill_retriever.ingest.secret_values import (
     SCHEME_WORD,
     is_placeholder,
     is_reference,
+    literal_secret,
     secret_name,
 )
 
-__all__ = ["ANY_SCHEME", "AUTHORIZATION_RE", "PARAMS_AHEAD", "redact_auth_params", "secret_header_name"]
+__all__ = [
+    "ANY_SCHEME",
+    "AUTHORIZATION_RE",
+    "KEY_SCHEME",
+    "PARAMS_AHEAD",
+    "key_scheme",
+    "key_scheme_word",
+    "redact_auth_params",
+    "secret_header_name",
+]
 
 #: An authorization header's name (`secret_values.AUTHORIZATION_NAME`), whole.
 AUTHORIZATION_RE = re.compile(AUTHORIZATION_NAME, re.IGNORECASE)
@@ -33,6 +43,14 @@ AUTHORIZATION_RE = re.compile(AUTHORIZATION_NAME, re.IGNORECASE)
 #: A value of ``name=value`` parameters (``AWS4-HMAC-SHA256 Credential=...``) is left to
 #: `redact_auth_params`, which keeps the names.
 ANY_SCHEME = SCHEME_WORD + r"""[ \t]+(?![-/]|[A-Za-z][\w+.-]*+://)"""
+
+#: Under another secret-looking header (``X-Api-Key: SSWS X``) a word before one
+#: credential that ends the value, ``ks``, is its scheme when `key_scheme_word` says so.
+KEY_SCHEME = r"(?P<ks>" + SCHEME_WORD + r")[ \t]++(?![-/]|[A-Za-z][\w+.-]*+://)"
+#: A value of a scheme word and one credential, whole (`key_scheme`).
+_KEY_SCHEME_RE = re.compile(KEY_SCHEME + r"(?=\S++\s*+$)")
+#: A name whose value may be a passphrase (``X-Password: correct horse``): no scheme's.
+_PHRASE_NAME_RE = re.compile(r"(?i)pass|pwd|secret|phrase")
 
 #: A parameter's name and ``=`` before its value: what a value of parameters starts with
 #: (a token68 credential's ``=`` padding ends it: ``dXNlcjpw==`` is none).
@@ -84,3 +102,20 @@ def secret_header_name(name: str) -> bool:
     """A secret-looking header's name (``-H "X-Api-Key: X"``), but an authorization
     header's: the authorization rule read it, any scheme kept (``-H "Authorization: SSWS X"``)."""
     return secret_name(name) and AUTHORIZATION_RE.fullmatch(name) is None
+
+
+
+def key_scheme_word(name: str, word: str) -> bool:
+    """Whether ``word``, before one credential under the secret-looking header ``name``
+    (no authorization header's), is its scheme (``X-Api-Key: SSWS X``): not under a name
+    whose value may be a passphrase (`_PHRASE_NAME_RE`: ``X-Password: correct horse``),
+    nor a word that reads as a secret itself (``token: Hunter2 X``); then both go."""
+    return _PHRASE_NAME_RE.search(name) is None and not literal_secret(word)
+
+
+def key_scheme(name: str, value: str) -> re.Match[str] | None:
+    """The scheme word (and the space after it) that the secret-looking header
+    ``name``'s ``value`` starts with (`key_scheme_word`); None when the value is one
+    word or more than two, or the first is no scheme."""
+    m = _KEY_SCHEME_RE.match(value)
+    return m if m is not None and key_scheme_word(name, m["ks"]) else None

@@ -34,7 +34,10 @@ from typing import Any
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
     AUTHORIZATION_RE,
+    KEY_SCHEME,
     PARAMS_AHEAD,
+    key_scheme,
+    key_scheme_word,
     redact_auth_params,
     secret_header_name,
 )
@@ -116,10 +119,12 @@ _AUTH_HEADER_RE = re.compile(
     r"""(?i)(?:(?<=["'])(?P<hq>)|\b)""" + AUTHORIZATION_NAME
     + _header_tail(AUTH_SCHEMES + r"\s+|" + ANY_SCHEME, "(?!" + PARAMS_AHEAD + ")")
 )
-#: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``).
+#: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``); a word before
+#: one credential that ends the quoted value is read as its scheme, ``ks`` (``-H "X-Api-Key:
+#: SSWS X"``), kept when it is one (`_header_flag`).
 _HEADER_FLAG_RE = re.compile(
-    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*)"""
-    + _HEADER_TAIL
+    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*+)"""
+    + _header_tail(AUTH_SCHEMES + r"\s+|" + KEY_SCHEME + r"""(?=[^\s"'\\,`]++\\?["'])""")
 )
 #: A header written out, ``name: [scheme] credential`` (a heredoc's line, ``printf 'X-Api-Key:
 #: X'``, ``{auth: `Bearer X`}``); only a name with a secret's word: a kept match hides the next.
@@ -248,6 +253,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and secret_name(str(name)):
             any_scheme = re.fullmatch(AUTHORIZATION_NAME, str(name), re.IGNORECASE) is not None
             scheme = re.match((ANY_SCHEME if any_scheme else AUTH_SCHEMES + r"\s+"), value, re.IGNORECASE)
+            scheme = scheme or key_scheme(str(name), value)  # ``X-Api-Key: SSWS X``
             secret = value[scheme.end() if scheme else 0 :]
             if secret.strip() and not (is_reference(secret) or is_placeholder(secret)):
                 value = value[: len(value) - len(secret)] + REDACTED
@@ -297,7 +303,20 @@ def _redact_header_text(text: str) -> str:
     the secret-looking headers passed with ``-H`` / ``--header`` and of those code sets
     with a call (`header_calls`: ``setRequestHeader('Authorization', 'Bearer X')``) redacted."""
     text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_header_calls(redact_auth_params(text)))
-    return _HEADER_FLAG_RE.sub(_masked_value(lambda m: secret_header_name(m["name"])), text)
+    return _HEADER_FLAG_RE.sub(_header_flag, text)
+
+
+_header_credential = _masked_value(lambda m: secret_header_name(m["name"]))
+
+
+def _header_flag(m: re.Match[str]) -> str:
+    """A ``-H`` header's match with its credential redacted, and the word read as its
+    scheme with it when that is none (`auth_params.key_scheme_word`: ``-H "X-Password:
+    correct horse"`` goes whole)."""
+    out = _header_credential(m)
+    if out == m[0] or m["ks"] is None or key_scheme_word(m["name"], m["ks"]):
+        return out
+    return m.string[m.start() : m.start("ks")] + REDACTED + m.string[m.end("val") : m.end()]
 
 
 def _redact_cookies(line: str) -> str:
