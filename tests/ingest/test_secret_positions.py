@@ -50,6 +50,10 @@ GOES = [
     (f"docker login -u me -p {V}", f"docker login -u me -p {R}"),
     (f"docker login -u me --password {V} ghcr.io", f"docker login -u me --password {R} ghcr.io"),
     (f"podman login -p {V} quay.io", f"podman login -p {R} quay.io"),
+    (
+        f"az login --service-principal -u 0f1e2d3c -p {V} --tenant contoso.com",
+        f"az login --service-principal -u 0f1e2d3c -p {R} --tenant contoso.com",
+    ),
     (f"mytool --api-key {V} --verbose", f"mytool --api-key {R} --verbose"),
     (f'mytool --client-secret "{V}"', f'mytool --client-secret "{R}"'),
     ('tool --password "correct horse battery staple"', f'tool --password "{R}"'),
@@ -102,6 +106,9 @@ STAYS = [
     "docker login -u me --password-stdin ghcr.io",
     "docker run -p 8080:80 nginx",
     "docker login -p your-password",
+    "az login --service-principal -u $APP_ID -p $CLIENT_SECRET --tenant $TENANT_ID",
+    "az login --service-principal -u <app-id> -p <password-or-cert> --tenant <tenant>",
+    "az vm open-port -g rg -n vm --port 443 && az vm create -n vm -p 22",
     "pass --token when asked",
     "use --password-file secrets12.txt",
     "mytool --token --verbose",
@@ -157,6 +164,7 @@ def test_crafted_long_lines_finish(text: str) -> None:
     ("command", "expected"),
     [
         ("docker login -u me -p S3cret99 ghcr.io", f"docker login -u me -p {R} ghcr.io"),
+        ("az login --service-principal -u app -p S3cret99 -t t", f"az login --service-principal -u app -p {R} -t t"),
         ("keytool -list -storepass S3cret99", f"keytool -list -storepass {R}"),
         ("openssl enc -aes-256-cbc -k S3cret99 -in a", f"openssl enc -aes-256-cbc -k {R} -in a"),
         ("openssl enc -d -pass pass:S3cret99 -in a", f"openssl enc -d -pass pass:{R} -in a"),

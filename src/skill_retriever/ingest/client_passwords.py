@@ -1,6 +1,6 @@
 """The passwords well-known clients take in their own flags, redacted in the simple
 command each client starts: `redact_client_passwords` (curl's ``-u user:password``,
-``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ...).
+``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``az login -p X``, ...).
 
 The command rule (`secrets.redact_command`) redacts each of these values; the prose rule
 (`secret_commands.redact_clients`) reads the same flags through `client_passwords` and
@@ -32,7 +32,8 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: password and names a database), sshpass's ``-p PASS`` among its own options before the
 #: command it runs (``sshpass -p X ssh -p 2222 host``), redis-cli's ``-a PASS`` /
 #: ``--pass PASS``, mongosh's and the mongo tools' ``-p PASS``, a registry login's ``-p
-#: PASS`` (``docker login``: ``docker run -p`` publishes a port), openssl's ``-k PASS``
+#: PASS`` (``docker login``: ``docker run -p`` publishes a port), the Azure CLI's ``az
+#: login -p PASS`` (a service principal's secret), openssl's ``-k PASS``
 #: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
 #: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
 #: ``-dest``; ``-storepass:env`` names a variable).
@@ -50,6 +51,7 @@ _CLIENT_PASSWORDS = tuple(
         ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
         (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
         (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
+        (r"az[ \t]+login", r"(?<![\w-])-p[ \t]+"),
         ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
         ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
     )
