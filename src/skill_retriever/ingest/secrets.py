@@ -19,8 +19,8 @@ nothing: ``'$ecretP4ss'`` is literal text and goes, while a template written the
 Prose the index keeps (a hook's ``prompt``, a description) is no shell: `redact_text`
 takes out only what is a secret wherever it stands (`secret_formats`: tokens of
 well-known formats, private keys; `secret_urls`: webhook URLs whose path is the
-credential, URL user info and secret query parameters), so that ordinary prose comes back
-as written.
+credential, URL user info and secret query parameters; `netrc_secrets`: a ``.netrc``
+entry's password), so that ordinary prose comes back as written.
 
 Every pattern runs in linear time on any input (a crafted file is no reason to stall an
 index run): no pattern that can start anywhere in a long run rescans it from each start.
@@ -50,6 +50,7 @@ from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, 
 from skill_retriever.ingest.header_calls import redact_header_calls
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
+from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
@@ -238,9 +239,10 @@ def redact_command_line(command: str) -> str:
 def redact_text(text: str) -> str:
     """Prose (a hook's prompt, a description) with what is a secret wherever it stands
     replaced by `REDACTED`: secrets of well-known formats (`secret_formats`: tokens,
-    PEM private keys, JWTs), and what `redact_urls` takes out of URLs. Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
+    PEM private keys, JWTs), what `redact_urls` takes out of URLs and a ``.netrc``
+    entry's password (`netrc_secrets`). Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
     as ``pass --token when asked`` names no secret."""
-    return redact_urls(redact_formats(text))
+    return redact_netrc(redact_urls(redact_formats(text)))
 
 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
@@ -266,7 +268,7 @@ def redact_command(command: str) -> str:
     docstring: references are kept; text without secrets comes back unchanged).
 
     Caught: tokens of well-known formats and webhook URLs whose path is the credential;
-    URL user info and secret-looking query parameters; HTTP auth headers
+    a ``.netrc`` entry's password (`netrc_secrets`); URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`);
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
@@ -285,7 +287,7 @@ def redact_command(command: str) -> str:
     --from-literal=KEY=X``).
     """
     text = redact_formats(command)
-    text = redact_shell_urls(text)
+    text = redact_netrc(redact_shell_urls(text))
     text = _redact_header_text(text)
     text = _HEADER_LINE_ANY_RE.sub(_masked_value(_header_line), text)
     text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
