@@ -27,9 +27,10 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting"]
 
 #: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
 #: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
-#: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``).
+#: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``),
+#: or an ``.npmrc`` key under a registry's scope (``//registry.npmjs.org/:_authToken=X``).
 _ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?<![^\s;&|(`'",=])(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+    r"""(?:(?<![^\s;&|(`'",=])|(?<=/:))(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
 #: A word after an unquoted scheme that is a credential, not the command the assignment
 #: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
