@@ -53,7 +53,7 @@ bench: install
 
 # ruff and mypy --strict, with the versions pinned in the dev extra.
 lint: install
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests graphs
 	$(BIN)/mypy src
 
 clean:
