@@ -1,6 +1,7 @@
 """The CLI's options and the docs name the same flags: every option of every subcommand's
-``--help`` is named in README.md or docs/*.md, and every ``skill-retriever CMD ... --flag``
-the docs write is an option of that CMD. ``query --budget-fill`` (which the budget note
+``--help`` is named in README.md or docs/*.md, every ``skill-retriever CMD ... --flag``
+the docs write is an option of that CMD, and every ``skill-retriever`` line of their shell
+blocks parses as the CLI reads it. ``query --budget-fill`` (which the budget note
 itself advises), ``--no-rerank``, ``--max-query-chars``, ``benchmark --report-only`` and
 ``-V``/``--version`` were in ``--help`` and nowhere in the docs."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,31 @@ def test_every_flag_a_documented_command_gives_is_an_option_of_that_command() ->
                     line = text.count("\n", 0, found.start()) + 1
                     wrong.append(f"{path.name}:{line}: {found.group(0).strip()} ({flag})")
     assert not wrong, "\n".join(wrong)
+
+
+def shell_commands() -> list[tuple[str, list[str]]]:
+    """Each ``skill-retriever`` command line of the docs' sh / console blocks: where, and its
+    arguments (``[--json]``, an option the text marks optional, given)."""
+    commands = []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"^```(?:sh|console|bash)\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+            for line in block.replace("\\\n", " ").splitlines():
+                words = shlex.split(line.removeprefix("$ "), comments=True)
+                at = [i for i, w in enumerate(words) if w == "skill-retriever" or w.endswith("/skill-retriever")]
+                if at:
+                    argv = [w[1:-1] if w.startswith("[") and w.endswith("]") else w for w in words[at[-1] + 1 :]]
+                    commands.append((f"{path.name}: {line.strip()}", argv))
+    return commands
+
+
+def test_the_docs_shell_blocks_run_commands() -> None:
+    assert len(shell_commands()) >= 30  # the README's Use it, Skills and marketplace blocks, docs/scaling.md's
+
+
+@pytest.mark.parametrize(("line", "argv"), shell_commands(), ids=lambda value: value if isinstance(value, str) else "")
+def test_each_shell_command_of_the_docs_parses(line: str, argv: list[str]) -> None:
+    try:
+        _parser().parse_args(argv)
+    except SystemExit as exited:
+        pytest.fail(f"{line}: the CLI refuses it (exit {exited.code})")
