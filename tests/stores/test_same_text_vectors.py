@@ -31,3 +31,22 @@ def test_a_new_id_with_a_held_text_is_not_embedded_again(tmp_path: Path) -> None
         # A changed text under a held id is embedded, as before.
         index.upsert([_skill("repo/b/pdf", "read, fill and sign PDF forms")], [])
         assert embedder.texts_embedded - first == 2
+
+
+def test_identical_texts_in_one_write_are_embedded_once(tmp_path: Path) -> None:
+    # Two files with the same text (a skill copied into two plugins) in one batch: the
+    # model would give the same vector twice.
+    embedder = HashingEmbedder()
+    with Index.open(tmp_path / "index", embedder=embedder, create=True) as index:
+        report = index.upsert([_skill("repo/a/pdf", "read and fill PDF forms"), _skill("repo/b/pdf", "read and fill PDF forms"),
+                               _skill("repo/a/xlsx", "edit spreadsheets")], [])
+        assert embedder.texts_embedded == 2
+        assert report.embedded == 2
+        snap = index.snapshot()
+        np.testing.assert_array_equal(snap.node_vector("repo/a/pdf"), snap.node_vector("repo/b/pdf"))
+        # One copy edited (embedded), then put back: its text is held by the other copy.
+        index.upsert([_skill("repo/b/pdf", "read, fill and sign PDF forms")], [])
+        assert embedder.texts_embedded == 3
+        report = index.upsert([_skill("repo/b/pdf", "read and fill PDF forms")], [])
+        assert (embedder.texts_embedded, report.embedded, report.nodes_updated) == (3, 0, 1)
+        np.testing.assert_array_equal(index.snapshot().node_vector("repo/b/pdf"), snap.node_vector("repo/a/pdf"))

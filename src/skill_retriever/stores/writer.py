@@ -2,7 +2,7 @@
 
 :func:`plan_upsert` and :func:`plan_delete` read the live state and return a
 `WriteBatch` (the rows to commit and the `Changes` to apply in memory afterwards); they
-embed what is new or changed and reuse every vector whose text did not change. The index
+embed only the texts the index holds no vector of, each once (`stores.text_vectors`). The index
 commits the rows in one SQLite transaction, then applies the changes and publishes.
 """
 
@@ -12,15 +12,14 @@ import hashlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from skill_retriever.algorithms.tokenize import bm25_terms
 from skill_retriever.exceptions import InvalidItemError, MissingNodeError
 from skill_retriever.model import Edge, EdgeKind, Node, validate_graph
-from skill_retriever.stores.embedder import Embedder, SentenceTransformerEmbedder, Vectors
+from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import Changes, EdgeRow, NodeRow, StoredVector
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.stored_terms import keyword_indexed
+from skill_retriever.stores.text_vectors import TextVectors
 
 #: Edge kinds whose sentence is embedded by default. MENTIONS, PART_OF and SAME_AS are
 #: many and carry little text of their own ("X mentions Y"); their value is in the graph.
@@ -63,25 +62,6 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def same_text_vectors(live: LiveState, nodes: Sequence[Node]) -> dict[str, StoredVector]:
-    """Id -> the stored vector of another item with the same embedded text, for each of
-    ``nodes`` that the index holds no vector of under its own id (a new id: a renamed
-    file or folder). A stored vector's hash is its text's (`Node.content_hash`)."""
-    if not live.node_vectors or all(n.id in live.node_vectors for n in nodes):
-        return {}
-    by_text = {stored.vhash: stored for stored in live.node_vectors.values()}
-    return {n.id: found for n in nodes if n.id not in live.node_vectors and (found := by_text.get(n.content_hash()))}
-
-
-def embed_texts(embedder: Embedder, texts: list[str], progress: Callable[[int], None] | None) -> Vectors:
-    """``embedder.embed(texts)``, ``progress`` told of each batch of them done where the
-    embedder says (`SentenceTransformerEmbedder.embed`); another embedder's one call tells
-    nothing (the write's end moves the bar)."""
-    if progress is not None and isinstance(embedder, SentenceTransformerEmbedder):
-        return embedder.embed(texts, progress)
-    return embedder.embed(texts)
-
-
 def plan_upsert(
     live: LiveState,
     nodes: Sequence[Node],
@@ -113,14 +93,13 @@ def plan_upsert(
     if not changed and not fresh_edges:
         return None
     changes = Changes(version)
-    embedded = 0
-    # A text the index holds a vector of already (a renamed folder's items, a copy) takes
-    # that vector: the model would give the same one again, at seconds per hundred items.
-    fresh = same_text_vectors(live, retext)
-    new_texts = [n for n in retext if n.id not in fresh]
-    vectors = embed_texts(embedder, [n.embedding_text() for n in new_texts], progress) if new_texts else np.zeros((0, 0), np.float32)
-    fresh.update({n.id: StoredVector(n.content_hash(), vectors[i]) for i, n in enumerate(new_texts)})
-    embedded += len(new_texts)
+    # A text the index holds a vector of already (a renamed folder's items, a copy), or
+    # one this write met before, takes that vector: the model would give the same one
+    # again, at seconds per hundred items.
+    texts = TextVectors(live, embedder)
+    node_hashes = {n.id: n.content_hash() for n in retext}
+    by_hash, embedded = texts.vectors({node_hashes[n.id]: n.embedding_text() for n in retext}, progress)
+    fresh = {node_id: StoredVector(h, by_hash[h]) for node_id, h in node_hashes.items()}
     # BM25 counts once, for the database and the live index (``stores.stored_terms``)
     if live.keywords.tokenizer is bm25_terms:
         changes.terms = {n.id: live.keywords.analyse(n.embedding_text()) for n in retext if keyword_indexed(n)}
@@ -139,24 +118,13 @@ def plan_upsert(
     def name(node_id: str) -> str:
         return names.get(node_id) or current[node_id].name
 
-    to_embed: list[tuple[Edge, str, str]] = []
-    edge_rows: list[EdgeRow] = []
-    for e in queued.values():
-        if e.kind not in embedded_kinds:
-            edge_rows.append(EdgeRow(e))
-            continue
-        sentence = e.embedding_text(name(e.source), name(e.target))
-        vhash = text_hash(sentence)
-        stored = live.edge_vectors.get(e.id)
-        if stored is not None and stored.vhash == vhash:
-            edge_rows.append(EdgeRow(e, vhash, stored.vector))
-        else:
-            to_embed.append((e, vhash, sentence))
-    if to_embed:
-        edge_vecs = embedder.embed([s for _, _, s in to_embed])
-        embedded += len(to_embed)
-        for (e, vhash, _), vec in zip(to_embed, edge_vecs, strict=True):
-            edge_rows.append(EdgeRow(e, vhash, vec))
+    edge_rows = [EdgeRow(e) for e in queued.values() if e.kind not in embedded_kinds]
+    sentences = {e.id: e.embedding_text(name(e.source), name(e.target)) for e in queued.values() if e.kind in embedded_kinds}
+    hashes = {edge_id: text_hash(sentence) for edge_id, sentence in sentences.items()}
+    # (a relation whose sentence is unchanged under its own id takes its vector the same way)
+    sentence_vectors, embedded_edges = texts.vectors({hashes[i]: sentence for i, sentence in sentences.items()})
+    edge_rows += [EdgeRow(queued[i], h, sentence_vectors[h]) for i, h in hashes.items()]
+    embedded += embedded_edges
     changes.edges = {r.edge.id: r.edge for r in edge_rows}
     changes.edge_vectors = {r.edge.id: StoredVector(r.vhash, r.vector) for r in edge_rows if r.vector is not None and r.vhash}
     added = sum(1 for n in changed if n.id not in current)
@@ -166,7 +134,7 @@ def plan_upsert(
         nodes_unchanged=len(nodes) - len(changed),
         edges_written=len(fresh_edges),
         embedded=embedded,
-        embedded_edges=len(to_embed),
+        embedded_edges=embedded_edges,
     )
     return WriteBatch(changes, node_rows, edge_rows, [], [], report)
 
