@@ -202,6 +202,23 @@ def test_a_moved_source_is_told_to_remove_the_old_one_first(tmp_path: Path) -> N
     index.close()
 
 
+def test_a_moved_and_renamed_source_is_told_to_index_it_under_its_name(tmp_path: Path) -> None:
+    """The folder renamed and indexed with --source-name its held name: the command to
+    run after `remove-source` keeps that name (without it the items would take the new
+    folder's name, and every id would change)."""
+    from skill_retriever.exceptions import IngestError
+
+    old = tmp_path / "old" / "skills"
+    write_file(old, "a/SKILL.md", "---\nname: a\ndescription: does a\n---\nbody\n")
+    index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [old])
+    new = tmp_path / "catalogue"
+    old.rename(new)
+    with pytest.raises(IngestError, match=r"then `skill-retriever index \S+catalogue --source-name skills --index-dir \S+`"):
+        index_sources(index, [new], source_name="skills")
+    index.close()
+
+
 def test_a_file_replaced_by_a_link_loop_does_not_abort_the_run(tmp_path: Path, index: Index) -> None:
     """Pruning resolved each stored item's file with ``Path.resolve``, which raises on a
     link loop: the run stopped after writing its items, before pruning and calibrating,

@@ -184,9 +184,11 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance], index
     for s in sources:
         other = roots.get(s.name)
         if other is not None and other != s.root:
+            # The name kept when not the folder's own: the items' ids begin with it.
+            again = ["index", s.root, *(["--source-name", s.name] if s.name != Path(s.root).name else [])]
             moved = (
                 f"{other} is gone (moved to {s.root}?): run `{command(['remove-source', s.name], index_dir)}` "
-                f"first, then `{command(['index', s.root], index_dir)}`; or "
+                f"first, then `{command(again, index_dir)}`; or "
                 if not Path(other).exists()
                 else ""
             )
