@@ -37,12 +37,16 @@ from importlib import resources
 
 import numpy as np
 
+from skill_retriever.algorithms.tokenize import bm25_terms
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS
 from skill_retriever.stores.snapshot import IndexSnapshot
 
-__all__ = ["AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model", "probes"]
+__all__ = [
+    "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model",
+    "keywords_can_agree", "probes",
+]
 
 #: The quantile of the probes' best-match cosines where "nothing fits" ends. A few probes
 #: always touch something in a large catalogue (on the skills catalogue the top two scored
@@ -62,6 +66,14 @@ def agree_depth(items: int) -> int:
     rank per 100 items, so that chance agreement stays near 1 % (in a 20-item catalogue
     any item is in a top 5 one time in four)."""
     return max(1, min(AGREE_DEPTH, items // 100))
+
+
+def keywords_can_agree(query: str) -> bool:
+    """Whether the keyword channel's backing of the best match can count for ``query``: it
+    must hold a term of two characters or more. A lone letter matches any text that writes
+    it ("x" and slack-gif-creator's "a GIF of X doing Y"), so on anthropics__skills the
+    query "x" had the bonus and a confidence of 0.86 where "zz" and "qwerty" were flagged."""
+    return any(len(term) > 1 for term in bm25_terms(query))
 
 
 def probes() -> list[str]:
@@ -84,7 +96,7 @@ def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[
             out.append((0.0, False))
             continue
         keyword = {h.id for h in snapshot.search_keywords(query, agree_depth(len(snapshot)), everything)}
-        out.append((hits[0].score, hits[0].id in keyword))
+        out.append((hits[0].score, hits[0].id in keyword and keywords_can_agree(query)))
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
-from skill_retriever.calibration.fit import agree_depth
+from skill_retriever.calibration.fit import agree_depth, keywords_can_agree
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
@@ -130,8 +130,8 @@ def assess_fit(state: RetrievalState, view: QueryView, top: Sequence[Fused] = ()
         return None
     depth = agree_depth(len(view.snapshot))
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
-    fit = model.assess(float(best["score"]), best["id"] in keyword)
     plan = state["plan"]
+    fit = model.assess(float(best["score"]), best["id"] in keyword and keywords_can_agree(plan["search_text"]))
     if state.get("relational") or ("time_window" in plan and window_answers(plan["search_text"], top, nodes)):
         # A typed hop that leads to items the caller may see is answered by the index's own
         # edges ("dependants of ledger-db"); its words without the name ("dependants of")
