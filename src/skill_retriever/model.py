@@ -24,6 +24,7 @@ from skill_retriever.item_checks import (
     json_type,
     str_tuple,
 )
+from skill_retriever.time_text import ISO_DATE_PART, TimeTextError, read_time_text
 
 
 class NodeKind(StrEnum):
@@ -113,15 +114,12 @@ TIME_ALIASES: Mapping[str, tuple[str, ...]] = {
 #: Epoch values this large are milliseconds (or finer): in seconds they lie past year 5000.
 _EPOCH_MS = 1e11
 
-#: The date part of an ISO-8601 string: calendar (extended or basic) or week date. Python's
-#: ``fromisoformat`` takes any character between date and time, so without this check
-#: "20240601-01-01" (year 20,240,601) read as 2024-06-01 01:00 at UTC-1.
-_ISO_DATE_PART = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}|\d{4}-?W\d{2}(?:-?\d)?")
-
 
 def parse_timestamp(value: object, item: str = "item") -> datetime | None:
     """Read an ISO-8601 string (date and time apart by ``T`` or a space; ``Z`` or ``z``, also
-    after a date alone, is UTC), a datetime, a date or epoch seconds; naive means UTC. A
+    after a date alone, is UTC; ``UTC`` or ``GMT`` after a time), an RFC 2822 one
+    (``Tue, 03 Nov 2026 14:05:00 +0000``; `time_text`), a datetime, a date or epoch
+    seconds; naive means UTC. A
     date is its day's start, as the string of a
     date alone reads (``"2024-01-01"`` is 2024-01-01 00:00 UTC) and as a YAML date in a
     skill's frontmatter does. A time whose zone puts it past year 9999 (or before year 1)
@@ -143,14 +141,14 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
             ) from exc
     elif isinstance(value, str):
         text = value.strip()
-        if text[-1:] in ("Z", "z") and _ISO_DATE_PART.fullmatch(text[:-1]):
+        if text[-1:] in ("Z", "z") and ISO_DATE_PART.fullmatch(text[:-1]):
             text = text[:-1]  # a date "in UTC" (2026-03-14Z): what a date alone reads as
         elif text.endswith("z"):
             text = text[:-1] + "Z"  # RFC 3339 allows a lower-case z, as Python allows a lower-case t
         try:
-            if not _ISO_DATE_PART.fullmatch(re.split(r"[Tt ]", text, maxsplit=1)[0]):
-                raise ValueError("no ISO-8601 date before the time")
-            dt = datetime.fromisoformat(text)
+            dt = read_time_text(text)
+        except TimeTextError as exc:
+            raise InvalidItemError(f"{item}: timestamp {value!r} is not a valid RFC 2822 time: {exc.reason}") from exc
         except ValueError as exc:
             raise InvalidItemError(
                 f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z){_quoted_epoch(text)}"

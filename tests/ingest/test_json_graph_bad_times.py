@@ -40,7 +40,7 @@ def _problems(index: Index, tmp_path: Path, node: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize(("node", "key", "value"), [
     ({"created": "2026-12-01", "updated": "last tuesday"}, "updated", "'last tuesday'"),
     ({"created": "2026-02-30", "updated": "2026-12-01"}, "created", "'2026-02-30'"),
-    ({"created_at": "Thu, 03 Dec 2026 10:00:00 +0000"}, "created_at", "'Thu, 03 Dec 2026 10:00:00 +0000'"),
+    ({"created_at": "03.12.2026 10:00"}, "created_at", "'03.12.2026 10:00'"),
     ({"updatedAt": "soon"}, "updatedAt", "'soon'"),
 ])
 def test_a_bad_time_is_named_by_its_key_as_written(

@@ -284,7 +284,8 @@ def first_time(
         try:
             return parse_timestamp(value, f"'{key}'")
         except (InvalidItemError, ValueError, OverflowError, OSError) as exc:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):  # epoch milliseconds say so
+            if (isinstance(value, (int, float)) and not isinstance(value, bool)) or "RFC 2822" in str(exc):
+                # epoch milliseconds, or an RFC 2822 time's unknown zone or wrong weekday, say so
                 warnings.append(f"{exc}; ignored")
                 continue
             # what to write instead: "November 26, 2026" and "11/20/2026" are common in runbooks
