@@ -89,3 +89,13 @@ def _rfc_2822(text: str, match: re.Match[str]) -> datetime:
     if weekday is not None and weekday.lower() != _WEEKDAYS[dt.weekday()]:
         raise TimeTextError(f"{dt.date().isoformat()} is a {_WEEKDAYS[dt.weekday()].title()}, not a {weekday}")
     return dt
+
+
+def unset_time(value: object) -> bool:
+    """Whether an export's time field says "not set": null, ``""``, or 0 (the epoch's start,
+    1970-01-01, which no incident, document or tool of an index was made at: exports write
+    ``"resolvedAt": 0`` for an incident still open). Such a field is no time of the item:
+    read as 1970, it put the item first in "oldest" and in no window of its real dates."""
+    if value is None or value == "":
+        return True
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0

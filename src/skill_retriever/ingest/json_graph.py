@@ -11,8 +11,9 @@ Its times under the names exports give them (`model.TIME_ALIASES`) are read as `
 ``createdAt``, ``creation_time``, then an incident's start, ``started_at``, ``startedAt``,
 ``start_time``, ``startTime``; updated: ``updated_at``, ``updatedAt``, ``modified``,
 ``modified_at``, ``last_modified``, then its end, ``resolved_at``, ``resolvedAt``,
-``ended_at``, ``endedAt``, ``end_time``, ``endTime``. A bad one is a problem naming its key
-as the file writes it.
+``ended_at``, ``endedAt``, ``end_time``, ``endTime``; 0, null or ``""`` under any of them
+is not set (`unset_times`: the next name given is read; a 0 is one note per file). A bad
+one is a problem naming its key as the file writes it.
 
 A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
@@ -51,7 +52,9 @@ from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.ingest.unset_times import drop_unset, zero_keys, zero_note
 from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
+from skill_retriever.time_text import unset_time
 
 #: Files larger than this are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -154,6 +157,7 @@ def _read_nodes(
     rejected: set[str] = set()
     file, absolute = str(Path(where).resolve()), str(Path(where).absolute())
     stamped = {**origin.attrs(), SOURCE_FILE: file}  # what the file said is overridden
+    zeros: list[tuple[str, str]] = []  # (node, key) of each time given as 0: one note
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
         named = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
@@ -183,9 +187,13 @@ def _read_nodes(
             continue
         seen.add(node.id)
         result.nodes.append(node)
+        zeros += [(label, key) for key in zero_keys(item)]
         # "visibility", "Access", "acess": not read, so the node is public; say so
         result.problems += [Problem(where, f"{label}: {note}", read_whole=True, unread=Unread.NOTHING)
                             for note in access_notes(item, node.access)]
+    note = zero_note(zeros)
+    if note is not None:
+        result.problems.append(Problem(where, note, read_whole=True, unread=Unread.NOTHING))
     return seen, rejected - seen
 
 
@@ -227,6 +235,7 @@ def _as_node(item: Any) -> Any:
     text = fixed.get("text")
     if (text is None or text == "") and isinstance(description, str) and description.strip():
         fixed["text"] = description
+    drop_unset(fixed)
     for field, alias in _time_aliases(fixed).items():
         fixed[field] = fixed.pop(alias)
     return fixed
@@ -234,9 +243,12 @@ def _as_node(item: Any) -> Any:
 
 def _time_aliases(item: dict[str, Any]) -> dict[str, str]:
     """``created`` / ``updated`` -> the export's name ``item`` gives that time under
-    (``created_at``), for a time it gives under no name of ours."""
-    found = {field: next((a for a in aliases if a in item), None) for field, aliases in TIME_ALIASES.items()}
-    return {field: alias for field, alias in found.items() if alias is not None and field not in item}
+    (``created_at``), for a time it gives under no name of ours; a name whose value says
+    "not set" (0, null, ``""``: `time_text.unset_time`) is passed over, for ours too."""
+    found = {field: next((a for a in aliases if a in item and not unset_time(item[a])), None)
+             for field, aliases in TIME_ALIASES.items()}
+    return {field: alias for field, alias in found.items()
+            if alias is not None and (field not in item or unset_time(item[field]))}
 
 
 def _once(message: str, label: str, what: str, ids: list[Any]) -> str:

@@ -40,6 +40,7 @@ from skill_retriever.ingest.result import Note
 from skill_retriever.ingest.tool_servers import as_server_entry
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
+from skill_retriever.time_text import unset_time
 
 _CREATED_KEYS = ("created", "date_added")
 _UPDATED_KEYS = ("updated", "last_updated")
@@ -277,8 +278,8 @@ def first_time(
     UTC); one that is no date is a warning and passed over."""
     for key in keys:
         key, value = date_field(fields, key)
-        if value in (None, "") or isinstance(value, KeptText):
-            continue  # KeptText: the YAML loader already reported why it is no date
+        if unset_time(value) or isinstance(value, KeptText):
+            continue  # KeptText: the YAML loader already reported why it is no date; 0: an export's "not set"
         if isinstance(value, date) and not isinstance(value, datetime):
             return datetime.combine(value, time(), tzinfo=UTC)
         try:

@@ -57,6 +57,7 @@ from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
 from skill_retriever.ingest.tool_text import naming_lines, parameter_lines
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
+from skill_retriever.time_text import unset_time
 
 #: Relation types found in the toolret sets and what they mean here.
 EDGE_TYPES: dict[str, EdgeKind] = {
@@ -144,7 +145,13 @@ def _tool_node(rec: dict[str, Any], source: str, origin: dict[str, str]) -> Node
              and len(json.dumps(v, ensure_ascii=False, default=str)) <= _MAX_ATTR_CHARS}
     attrs.update(origin)
     return Node(id=rec["id"], kind=NodeKind.TOOL, name=name, text=text, tags=tuple(tags), source=source,
-                access=rec.get("access", ()), created=rec.get("created"), updated=rec.get("updated"), attrs=attrs)
+                access=rec.get("access", ()), created=_time(rec.get("created")), updated=_time(rec.get("updated")),
+                attrs=attrs)
+
+
+def _time(value: Any) -> Any:
+    """A tool's time as `Node` reads it, 0 being none as in a JSON graph (`time_text.unset_time`)."""
+    return None if unset_time(value) else value
 
 
 def _description(value: object) -> str:
