@@ -78,7 +78,8 @@ def test_bad_items_become_problems_and_good_items_stay(tmp_path: Path) -> None:
     ]
     path = _write(tmp_path, {"nodes": nodes, "edges": edges})
     result = ingest_json_graph(path)
-    assert [n.id for n in result.nodes] == ["ok-1", "ok-2"]
+    # a bad time costs that time, not the node (tests/ingest/test_json_graph_bad_times.py)
+    assert [n.id for n in result.nodes] == ["ok-1", "bad-time", "ok-2"]
     assert [(e.source, e.target) for e in result.edges] == [("ok-1", "ok-2")]
     assert all(p.path == str(path) for p in result.problems)
     messages = [p.message for p in result.problems]
@@ -220,7 +221,8 @@ def test_a_problem_names_its_item_once(tmp_path: Path) -> None:
                              "edges": [{"source": "ok-1", "target": "ok-2", "kind": "USES", "weight": -1}]})
     messages = [p.message for p in ingest_json_graph(path).problems]
     assert messages[:3] == [
-        "nodes[2] (id 'inc:2'): 'created': timestamp 'soon' is not ISO-8601 (e.g. 2026-11-01T12:00:00Z)",
+        ("nodes[2] (id 'inc:2'): 'created': timestamp 'soon' is not ISO-8601 (e.g. 2026-11-01T12:00:00Z); "
+         "the node is indexed without it"),
         "nodes[3] (id 't'): tags must be a list of strings, got [1]",
         # an id the label cuts short is said whole after it
         f"nodes[4] (id {'x' * 100!r:.80}): node {'x' * 100!r}: unknown node kind 'spaceship'; use one of: "

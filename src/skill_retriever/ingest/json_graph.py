@@ -11,11 +11,12 @@ Its times under the names exports give them (`model.TIME_ALIASES`) are read as `
 ``createdAt``, ``creation_time``, then an incident's start, ``started_at``, ``startedAt``,
 ``start_time``, ``startTime``; updated: ``updated_at``, ``updatedAt``, ``modified``,
 ``modified_at``, ``last_modified``, then its end, ``resolved_at``, ``resolvedAt``,
-``ended_at``, ``endedAt``, ``end_time``, ``endTime``; 0, null or ``""`` under any of them
-is not set (`unset_times`: the next name given is read; a 0 is one note per file). A bad
-one is a problem naming its key as the file writes it.
+``ended_at``, ``endedAt``, ``end_time``, ``endTime`` (`node_times`). 0, null or ``""``
+under any of them is not set, and a time that cannot be read is a problem naming its key
+as the file writes it: either way the next name given is read, and the node is indexed
+with the times it has (a 0 is one note per file).
 
-A bad item (unknown kind, empty text, bad timestamp, duplicate id, an edge to a missing
+A bad item (unknown kind, empty text, duplicate id, an edge to a missing
 node, a self edge, a repeated edge, a number strict JSON cannot carry: NaN, Infinity,
 ``1e999``, an integer over Python's 4,300-digit limit; lists and objects nested over
 `json_values.MAX_DEPTH` levels) becomes a `Problem` naming the item and the file; the
@@ -50,11 +51,10 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.filters import meant_kind
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
+from skill_retriever.ingest.node_times import read_times, zero_keys, zero_note
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
-from skill_retriever.ingest.unset_times import drop_unset, zero_keys, zero_note
-from skill_retriever.model import TIME_ALIASES, Edge, EdgeKind, Node, NodeKind
-from skill_retriever.time_text import unset_time
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: Files larger than this are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -169,8 +169,10 @@ def _read_nodes(
             _reject(result, where, f"{label}: node without an id: {json.dumps(item, default=str)[:120]}{_id_hint(item)}",
                     None, rejected)
             continue
+        fixed = _as_node(item)
+        bad_times = read_times(fixed) if isinstance(fixed, dict) else []
         try:
-            node = Node.from_dict(_as_node(item))
+            node = Node.from_dict(fixed)
             # The provenance, and the file as the source of a node that names none (so
             # indexing the file again can mirror it), in one copy: each copy checks the
             # node again, and four of them took half of reading a 60,000-node file.
@@ -178,7 +180,7 @@ def _read_nodes(
         except (InvalidItemError, TypeError, ValueError, RecursionError) as exc:
             # TypeError / ValueError: ``attrs`` that is not a mapping; RecursionError: a
             # message quoting a deeply nested item.
-            said = _once(_as_written(str(exc), item), label, "node", [named])
+            said = _once(str(exc), label, "node", [named])
             _reject(result, where, f"{label}: {said}{_kinds_hint(item, NodeKind)}", named, rejected)
             continue
         if node.id in seen:
@@ -188,6 +190,8 @@ def _read_nodes(
         seen.add(node.id)
         result.nodes.append(node)
         zeros += [(label, key) for key in zero_keys(item)]
+        result.problems += [Problem(where, f"{label}: {why}; the node is indexed without it", unread=Unread.NOTHING)
+                            for why in bad_times]
         # "visibility", "Access", "acess": not read, so the node is public; say so
         result.problems += [Problem(where, f"{label}: {note}", read_whole=True, unread=Unread.NOTHING)
                             for note in access_notes(item, node.access)]
@@ -215,9 +219,8 @@ def _as_node(item: Any) -> Any:
     ``type`` is a node kind (as an edge's is read); a ``description`` that is a list of
     texts joined one a line (as a tool set's); ``tags`` and ``access`` written as one
     comma-separated string (``"a, b"``) as a list, as a skill's frontmatter reads them (one
-    tag ``"a, b"`` could never be asked for, ``--tags`` parting at commas); with no text,
-    its description as its text; and its times under `TIME_ALIASES`' names as ``created`` /
-    ``updated``."""
+    tag ``"a, b"`` could never be asked for, ``--tags`` parting at commas); and with no
+    text, its description as its text. Its times are read apart (`node_times.read_times`)."""
     if not isinstance(item, dict):
         return item
     fixed = dict(item)
@@ -235,20 +238,7 @@ def _as_node(item: Any) -> Any:
     text = fixed.get("text")
     if (text is None or text == "") and isinstance(description, str) and description.strip():
         fixed["text"] = description
-    drop_unset(fixed)
-    for field, alias in _time_aliases(fixed).items():
-        fixed[field] = fixed.pop(alias)
     return fixed
-
-
-def _time_aliases(item: dict[str, Any]) -> dict[str, str]:
-    """``created`` / ``updated`` -> the export's name ``item`` gives that time under
-    (``created_at``), for a time it gives under no name of ours; a name whose value says
-    "not set" (0, null, ``""``: `time_text.unset_time`) is passed over, for ours too."""
-    found = {field: next((a for a in aliases if a in item and not unset_time(item[a])), None)
-             for field, aliases in TIME_ALIASES.items()}
-    return {field: alias for field, alias in found.items()
-            if alias is not None and (field not in item or unset_time(item[field]))}
 
 
 def _once(message: str, label: str, what: str, ids: list[Any]) -> str:
@@ -261,14 +251,6 @@ def _once(message: str, label: str, what: str, ids: list[Any]) -> str:
     for opening in (f"{named}: ", f"{named} "):  # "node 't' tags must be a list ..."
         if message.startswith(opening):
             return message[len(opening):]
-    return message
-
-
-def _as_written(message: str, item: object) -> str:
-    """``message`` (`Node`'s) naming a time that cannot be read by the key the file gives
-    it (``'created_at'``), not the ``'created'`` `_as_node` moved it to."""
-    for field, alias in (_time_aliases(item) if isinstance(item, dict) else {}).items():
-        message = message.replace(f": '{field}': timestamp", f": '{alias}': timestamp", 1)
     return message
 
 
