@@ -28,10 +28,16 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
            "september", "october", "november", "december")  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "May" only capitalised; the others in any case, full or as three letters ("Sept" too).
-MONTH = (
+MONTH_NAME = (
     r"(?:(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|May|MAY)(?:\s+\d{4})?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?-i:May|MAY))"  # -i: inside an (?i:) too
 )
+MONTH = rf"{MONTH_NAME}(?:\s+\d{{4}})?"
+# A day written before its month ("5 Nov", "12th of March"), and days of one month
+# ("between 1 and 5 Nov"): not read as a window (in a tool request they are arguments,
+# "book a room from 3 Nov to 5 Nov"), but named, where they were passed over in silence.
+_DAY_MONTH = rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?i:of\s+)?{MONTH_NAME}\b"
+_DAYS_OF_MONTH = rf"(?i:between|from)\s+(?:{_DAY_MONTH}|\d{{1,2}}(?:st|nd|rd|th)?)\s+(?i:and|to)\s+{_DAY_MONTH}(?:,?\s+\d{{4}})?"
 WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 WEEKDAY = rf"(?i:(?:last\s+)?{WEEKDAY_NAME})"
 ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[Zz]|[+-]\d{2}:?\d{2})?)?"  # z: RFC 3339 allows it
@@ -63,6 +69,7 @@ TIMELIKE_RE = re.compile(
     r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
     r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"
+    rf"|{_DAYS_OF_MONTH}|{_DAY_MONTH}"
     r"|\d{4}-\d{2}(?:-\d{2})?)\b"
 )
 
