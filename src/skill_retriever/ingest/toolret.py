@@ -52,6 +52,7 @@ from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.document_formats import unread_format
 from skill_retriever.ingest.json_lines import read_objects
+from skill_retriever.ingest.jsonl_nodes import nodes_jsonl_advice
 from skill_retriever.ingest.openapi_links import operation_links
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
@@ -107,6 +108,8 @@ def jsonl_advice(path: Path) -> str:
     """Why a ``.jsonl`` file other than ``tools.jsonl`` is not indexed, and what to index."""
     if path.name in ("edges.jsonl", "queries.jsonl") and (path.parent / "tools.jsonl").is_file():
         return f"{path} belongs to the tool set of its folder: index {path.parent} (or its tools.jsonl)"
+    if (nodes := nodes_jsonl_advice(path)) is not None:  # an incident export, one node a line
+        return nodes
     return (f"{path} is not a file that can be indexed alone: {FORMAT}; name the file tools.jsonl "
             "(or put it in a folder of its own as tools.jsonl) and index it or its folder")
 
