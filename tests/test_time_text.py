@@ -33,6 +33,7 @@ def _at(value: str) -> datetime | None:
     ("Tue, 03 Nov 2026 19:35:00 +0530", 330),
     ("Tue, 03 Nov 2026 19:35:00 +05:30", 330),
     ("Tue, 03 Nov 2026 09:05:00 EST", -300),
+    ("Tue, 03 Nov 2026 06:05:00 -0800 (PST)", -480),  # as a mail header writes it
     ("Tue, 03 Nov 2026 14:05:00 -0000", 0),  # RFC 2822's "zone not known": UTC, as a naive time
     ("2026-11-03 14:05:00 UTC", 0),
     ("2026-11-03 14:05:00 GMT", 0),

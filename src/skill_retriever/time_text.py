@@ -33,7 +33,7 @@ _ZONE_WORD = re.compile(r"(?P<time>.*\d[Tt ]\d{1,2}:\d{2}\S*)\s*(?:UTC|GMT|UT)",
 #: RFC 2822's date-time (section 3.3): an optional weekday, day, month name, year, time, zone.
 _RFC_2822 = re.compile(
     r"(?:(?P<weekday>[A-Za-z]{3}),?\s+)?\d{1,2}\s+[A-Za-z]{3,9}\s+(?P<year>\d{4}|\d{2})\s+"
-    r"\d{1,2}:\d{2}(?::\d{2})?(?:\s+(?P<zone>\S+))?"
+    r"\d{1,2}:\d{2}(?::\d{2})?(?:\s+(?P<zone>[^\s(]+))?(?:\s+\([^()]*\))?"  # "+0000 (UTC)": a mail header's comment
 )
 _COLON_OFFSET = re.compile(r"([+-]\d{2}):(\d{2})")
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
