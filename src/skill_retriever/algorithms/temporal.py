@@ -49,7 +49,7 @@ A query with none of these forms has no window and its text is left as it is;
 ("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm", and a
 time ahead of now: "in the next 24h", "tomorrow"), so that the caller can say it was ignored; a time word alone ("weekend cabin", "night
 mode") is no such phrase. A bare date ("on 2026-12-03", "3 Nov", "Nov 3", "between 1 and 5
-Nov") is noted, not read as that day:
+Nov"; "since Nov 3" too, whose month alone is not read) is noted, not read as that day:
 in a tool request it is most often an argument ("book a table on 2026-12-03"; about 11 % of
 seal-tools' requests and 6 % of traject-bench's hold one), which the search should keep.
 """

@@ -32,7 +32,9 @@ MONTH_NAME = (
     r"(?:(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?-i:May|MAY))"  # -i: inside an (?i:) too
 )
-MONTH = rf"{MONTH_NAME}(?:\s+\d{{4}})?"
+# A month, with its year or followed by no number: "Nov 3" is a day (noted, not read), which
+# read as "Nov" made "since Nov 3" start on the 1st and "after January 1, 2017" this year.
+MONTH = rf"{MONTH_NAME}(?:\s+\d{{4}}|(?!\s+\d))"
 # A day written before its month ("5 Nov", "12th of March"), and days of one month
 # ("between 1 and 5 Nov"): not read as a window (in a tool request they are arguments,
 # "book a room from 3 Nov to 5 Nov"), but named, where they were passed over in silence.
