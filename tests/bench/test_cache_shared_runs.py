@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tiny_graph import tiny_edges, tiny_nodes
 
-from skill_retriever.bench.index_cache import cached_index
+from skill_retriever.bench.index_cache import cached_index, entry_dir
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.stores.embedder import HashingEmbedder
 
@@ -29,10 +29,11 @@ def tiny(work: Path) -> IngestResult:
 def test_an_entry_another_run_is_building_is_waited_for_then_reused(tmp_path: Path) -> None:
     index, _ = cached_index(tmp_path, "k", {"v": 1}, tiny, HashingEmbedder(), log=lambda _: None)
     index.close()
-    stamp = tmp_path / "k" / "bench-cache.json"
+    home = entry_dir(tmp_path, "k", HashingEmbedder().name)  # the model's own entry of key "k"
+    stamp = home / "bench-cache.json"
     done = json.loads(stamp.read_text())
     stamp.write_text(json.dumps({**done, "complete": False}))  # as the other run's build in progress leaves it
-    with (tmp_path / "k.lock").open("a+") as other:  # the other run, building
+    with (tmp_path / f"{home.name}.lock").open("a+") as other:  # the other run, building
         fcntl.flock(other, fcntl.LOCK_EX)
         other.truncate(0)
         other.write("4242")  # its pid, as a run writes it
@@ -42,8 +43,8 @@ def test_an_entry_another_run_is_building_is_waited_for_then_reused(tmp_path: Pa
                                                               log=lines.append)[0].close())
         second.start()
         time.sleep(0.5)
-        assert second.is_alive() and lines == ["  another run (pid 4242) is building the cached index k; waiting for it"]
-        assert (tmp_path / "k" / "index").is_dir()  # the other run's entry is untouched
+        assert second.is_alive() and lines == [f"  another run (pid 4242) is building the cached index {home.name}; waiting for it"]
+        assert (home / "index").is_dir()  # the other run's entry is untouched
         stamp.write_text(json.dumps(done))  # its build ends
     second.join(10)
     assert not second.is_alive()

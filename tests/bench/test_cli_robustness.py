@@ -16,6 +16,7 @@ from skill_retriever.bench import startup
 from skill_retriever.bench.cli import NAMES, _not_ours
 from skill_retriever.bench.common import BenchOptions, BenchRun
 from skill_retriever.bench.datasets import cached_index
+from skill_retriever.bench.index_cache import entry_dir
 from skill_retriever.bench.limits import DATA_LAYOUT_HELP
 from skill_retriever.bench.report import load_results, write_report
 from skill_retriever.cli import main
@@ -192,7 +193,7 @@ def test_a_damaged_cached_index_is_rebuilt_and_nothing_else_is_touched(how: str,
     built = len(index)
     index.close()
     assert not info.reused
-    _damage(cache / "tiny" / "index", how)
+    _damage(entry_dir(cache, "tiny", HashingEmbedder().name) / "index", how)
     lines: list[str] = []
     index, info = cached_index(cache, "tiny", {"v": 1}, ingest, HashingEmbedder(), log=lines.append)
     assert not info.reused and len(index) == built

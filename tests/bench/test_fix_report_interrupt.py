@@ -18,7 +18,7 @@ from tiny_graph import tiny_edges, tiny_nodes
 
 from skill_retriever.bench import runner
 from skill_retriever.bench.common import BenchRun
-from skill_retriever.bench.index_cache import cached_index
+from skill_retriever.bench.index_cache import cached_index, entry_dir
 from skill_retriever.bench.sections import Section
 from skill_retriever.cli import main
 from skill_retriever.ingest.result import IngestResult
@@ -42,7 +42,8 @@ def test_a_build_stopped_by_ctrl_c_takes_its_entry_back(tmp_path: Path) -> None:
     lines: list[str] = []
     with pytest.raises(KeyboardInterrupt):
         cached_index(tmp_path, "tiny", {"v": 1}, tiny, StopsEmbedding(), log=lines.append)
-    assert not (tmp_path / "tiny").exists() and (tmp_path / "other").is_dir()
+    home = entry_dir(tmp_path, "tiny", StopsEmbedding().name)
+    assert home.parent == tmp_path and not home.exists() and (tmp_path / "other").is_dir()
     assert "stopped while building the cached index tiny; removed the half-built entry" in lines[-1]
     index, info = cached_index(tmp_path, "tiny", {"v": 1}, tiny, HashingEmbedder(), log=lines.append)
     assert not info.reused and len(index) == len(tiny_nodes())
@@ -56,11 +57,12 @@ def test_a_half_built_or_changed_entry_is_rebuilt_with_a_word_and_a_reused_one_i
     index, info = cached_index(tmp_path, "tiny", {"v": 1}, tiny, HashingEmbedder(), log=lines.append)
     index.close()
     assert info.reused and lines[0].startswith("  reusing the cached index tiny (built in ")
-    assert f"delete {tmp_path / 'tiny'} to rebuild it" in lines[0]
+    home = entry_dir(tmp_path, "tiny", HashingEmbedder().name)  # the hashing model's entry of "tiny"
+    assert f"delete {home} to rebuild it" in lines[0]
     index, info = cached_index(tmp_path, "tiny", {"v": 2}, tiny, HashingEmbedder(), log=lines.append)
     index.close()
     assert not info.reused and "  cached index tiny was built from other inputs" in "\n".join(lines)
-    stamp = tmp_path / "tiny" / "bench-cache.json"
+    stamp = home / "bench-cache.json"
     stamp.write_text(json.dumps({**json.loads(stamp.read_text()), "complete": False}))  # as a killed run leaves it
     lines.clear()
     index, info = cached_index(tmp_path, "tiny", {"v": 2}, tiny, HashingEmbedder(), log=lines.append)

@@ -98,7 +98,7 @@ def test_a_multihop_folder_missing_a_file_is_named_with_the_file_it_lacks(tmp_pa
 # empty index, ran the methods, and ended in a ZeroDivisionError traceback from the peer
 # BM25 (rank_bm25 over no document).
 def test_a_set_whose_data_reads_to_no_item_is_an_error_naming_the_problem(tmp_path: Path) -> None:
-    from skill_retriever.bench.index_cache import cached_index
+    from skill_retriever.bench.index_cache import cached_index, entry_dir
     from skill_retriever.exceptions import IngestError
     from skill_retriever.ingest.result import IngestResult, Problem
     from skill_retriever.stores.embedder import HashingEmbedder
@@ -110,18 +110,18 @@ def test_a_set_whose_data_reads_to_no_item_is_an_error_naming_the_problem(tmp_pa
         cached_index(tmp_path, "multihop__t", {"v": 1}, nothing, HashingEmbedder(), log=lambda _: None)
     assert str(err.value) == ("multihop__t: its data read to no item to index (/d/multihop/t/corpus.json: not valid "
                               "JSON (line 1)); mend the data, or move the set out of the data folder")
-    assert not (tmp_path / "multihop__t").exists()
+    assert not entry_dir(tmp_path, "multihop__t", HashingEmbedder().name).exists()
 
 
 def test_an_empty_cached_entry_of_an_earlier_version_is_rebuilt_not_measured(tmp_path: Path) -> None:
-    from skill_retriever.bench.index_cache import CACHE_FORMAT, cached_index
+    from skill_retriever.bench.index_cache import CACHE_FORMAT, cached_index, entry_dir
     from skill_retriever.exceptions import IngestError
     from skill_retriever.ingest.result import IngestResult
     from skill_retriever.stores.embedder import HashingEmbedder
     from skill_retriever.stores.index import Index
 
     embedder = HashingEmbedder()
-    home = tmp_path / "multihop__t"
+    home = entry_dir(tmp_path, "multihop__t", embedder.name)  # the hashing model's entry
     Index.open(home / "index", embedder=embedder, create=True).close()
     (home / "bench-cache.json").write_text(json.dumps({"fingerprint": {"format": CACHE_FORMAT, "embedder": embedder.name,
                                                                        "v": 1}, "complete": True, "build": {}}))

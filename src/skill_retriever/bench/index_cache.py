@@ -1,7 +1,8 @@
 """The benchmark's index cache: each set's index built once under a cache folder, reopened
 afterwards without embedding anything (``Index.open`` reconciles from disk).
 
-An entry is ``<cache>/<key>/``: the index, and ``bench-cache.json`` with the fingerprint
+An entry is ``<cache>/<key>/`` (``<cache>/<key>@<model>-<hash>/`` for a model other than the
+bundled MiniLM, so that each model's indexes live side by side): the index, and ``bench-cache.json`` with the fingerprint
 (sources, subset parameters, embedder) and a completion flag written after the last
 write. Only complete entries with the wanted fingerprint are reused; a build that stops
 (Ctrl-C, an error) takes its half-built entry back, and every rebuild says why.
@@ -23,7 +24,7 @@ from skill_retriever.ingest.result import IngestResult
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.index import Index
 
-__all__ = ["CACHE_FORMAT", "BuildInfo", "cached_index", "ensure_calibrated"]
+__all__ = ["CACHE_FORMAT", "BuildInfo", "cached_index", "ensure_calibrated", "entry_dir"]
 
 CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
 
@@ -52,6 +53,22 @@ class BuildInfo:
         }
 
 
+def entry_dir(cache_dir: Path, key: str, model: str) -> Path:
+    """The folder of ``key``'s entry built with ``model`` (an embedder's ``name``). The
+    bundled MiniLM keeps the bare key (the caches of earlier runs stay valid); another
+    model's name is part of the folder: with the model only in the fingerprint,
+    ``--embedder X`` over the default cache rebuilt every MiniLM index in place. The hash
+    keeps two names that read alike once made a folder name (``a/b``, ``a_b``) apart."""
+    import hashlib
+
+    from skill_retriever.stores.embedder import DEFAULT_MODEL
+
+    if model == DEFAULT_MODEL:
+        return cache_dir / key
+    slug = "".join(c if c.isalnum() or c in "-_." else "_" for c in model)[-40:].lstrip(".")
+    return cache_dir / f"{key}@{slug}-{hashlib.sha256(model.encode()).hexdigest()[:8]}"
+
+
 def cached_index(
     cache_dir: Path,
     key: str,
@@ -60,18 +77,19 @@ def cached_index(
     embedder: Embedder,
     log: Callable[[str], None] = print,
 ) -> tuple[Index, BuildInfo]:
-    """Open ``<cache_dir>/<key>/index``, building it first when missing or stale.
+    """Open the entry's index (`entry_dir`), building it first when missing or stale.
 
     A half-built entry (no completion flag: a run stopped while building it) or one built
     from other inputs is rebuilt, and the log says which; a reused one is logged too. A
     cached index that no longer opens (truncated, files missing) is rebuilt: it is only a
-    cache. A build that stops takes its entry back. Only ``<cache_dir>/<key>`` is ever
+    cache. A build that stops takes its entry back. Only the entry's own folder is ever
     deleted.
     """
     if key in ("", ".", "..") or Path(key).name != key:  # the folder deleted below must be the entry's own
         raise ValueError(f"cache key {key!r} must be a plain folder name")
-    with _entry_lock(cache_dir, key, log):
-        return _open_or_build(cache_dir / key, key, fingerprint, ingest, embedder, log)
+    home = entry_dir(cache_dir, key, embedder.name)
+    with _entry_lock(cache_dir, home.name, log):
+        return _open_or_build(home, key, fingerprint, ingest, embedder, log)
 
 
 @contextmanager
@@ -79,7 +97,7 @@ def _entry_lock(cache_dir: Path, key: str, log: Callable[[str], None]) -> Iterat
     """Hold ``<cache_dir>/<key>.lock`` while an entry is checked and built: another run on
     the same cache (the same --out or --cache) read an entry in the making as half-built,
     deleted it from under its builder and built its own, which the first, failing, took
-    back. The second now waits, then reuses what the first built. The operating system
+    back (``key`` is the entry's folder name). The second now waits, then reuses what the first built. The operating system
     drops the lock when its process ends, however it ends; the file stays (a lock file
     deleted while held would let a third run in)."""
     import fcntl
