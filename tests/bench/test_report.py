@@ -52,3 +52,42 @@ def test_the_startup_lines_stay_apart_in_markdown() -> None:
         ["-", "cold"], ["-", "MCP"], ["-", "LangGraph"]]
     text = section_lines(s, md=False)
     assert any(line.startswith("cold `query` (wall 1799 ms)") for line in text)  # the terminal keeps its lines
+
+
+def _toolret(judged: int) -> dict[str, Any]:
+    """A toolret set as ``--max-queries N`` leaves it: ``judged`` queries scored."""
+    return {"family": "toolret", "name": "t", "queries": judged, "quick": False, "methods": {
+        "dense": {"family": "peer", "scores": {"nDCG@10": 0.50, "C@10": 0.50}, "judged": judged, "ms_p50": 1.0,
+                  "by_group": {}},
+        "full": {"family": "pipeline", "scores": {"nDCG@10": 0.60, "C@10": 0.40}, "judged": judged, "ms_p50": 1.0,
+                 "by_group": {}},
+    }}
+
+
+def test_a_verdict_on_fewer_than_30_queries_says_it_cannot_judge() -> None:
+    """Found by a walkthrough: ``benchmark --only toolret --max-queries 5`` printed "met" and
+    "not met" on five queries, as if they were the measured set's verdicts."""
+    from skill_retriever.bench.summary import goal_rows
+
+    lines = goals_lines([_toolret(5)], md=True)
+    rows = [line for line in lines if line.startswith("| toolret/t |")]
+    assert len(rows) == 2 and all("n=5, too few queries to judge" in r for r in rows)
+    assert not any(": met" in r or "not met" in r for r in rows)
+    assert [(g["metric"], g["verdict"], g["queries"]) for g in goal_rows([_toolret(5)])] == [
+        ("nDCG@10", "too few queries", 5), ("C@10", "too few queries", 5)]
+    whole = goal_rows([_toolret(30)])
+    assert [g["verdict"] for g in whole] == ["met", "not met"] and whole[0]["gap"] == 0.1
+
+
+def test_report_json_carries_the_goal_verdicts(tmp_path: Any) -> None:
+    import json
+
+    from skill_retriever.bench.report import write_report
+
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "toolret__t.json").write_text(json.dumps(
+        {**_toolret(5), "section": "toolret", "metrics": ["nDCG@10", "C@10"]}))
+    write_report(tmp_path)
+    goals = json.loads((tmp_path / "report.json").read_text())["goals"]
+    assert [g["verdict"] for g in goals] == ["too few queries"] * 2
+    assert "n=5, too few queries to judge" in (tmp_path / "report.md").read_text()

@@ -19,7 +19,13 @@ from skill_retriever.bench.figures import fit_note, latency_note, made_by, score
 from skill_retriever.bench.plots import write_plots
 from skill_retriever.bench.report_header import failed_note, header_lines
 from skill_retriever.bench.row_legend import METRICS, README_SOURCE, legend_lines
-from skill_retriever.bench.summary import goals_lines, subset_of, subsets_note, summary_lines
+from skill_retriever.bench.summary import (
+    goal_rows,
+    goals_lines,
+    subset_of,
+    subsets_note,
+    summary_lines,
+)
 from skill_retriever.bench.tables import group_rows, retrieval_rows, table
 from skill_retriever.fsutil import write_atomic
 
@@ -224,7 +230,8 @@ def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
 def write_report(out: Path) -> Path:
     """Rebuild report.md, report.json and plots/*.png from the results folder."""
     sections, run = load_results(out)
-    merged = {"run": run, "sections": sections}
+    # the verdicts against the goals, as report.md words them (a tiny sample's included)
+    merged = {"run": run, "sections": sections, "goals": goal_rows(sections)}
     write_atomic(out / "report.json", json.dumps(merged, indent=1, default=str))
     lines = ["# skill-retriever benchmark", "", *header_lines(run, sections)]
     lines += [("Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "

@@ -13,8 +13,8 @@ from typing import Any
 from skill_retriever.bench.figures import NA, failed_all, pct, score, score_cell
 from skill_retriever.bench.tables import HEADLINE, table
 
-__all__ = ["GOAL_OVER_BEST_PEER", "HIPPORAG_R5", "goals_lines", "set_label", "subset_of", "subsets_note",
-           "summary_lines"]
+__all__ = ["GOAL_OVER_BEST_PEER", "HIPPORAG_R5", "MIN_VERDICT_QUERIES", "goal_rows", "goals_lines", "set_label",
+           "subset_of", "subsets_note", "summary_lines"]
 
 #: Families whose sets are judged and compared with the peers.
 RETRIEVAL_FAMILIES = ("multihop", "skills", "toolret")
@@ -97,16 +97,31 @@ def set_label(section: dict[str, Any]) -> str:
     return f"{name} (quick subset)" if subset_of(section) is not None else name
 
 
-def goals_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
-    """Where we stand against the issue's goals (not pass/fail of the benchmark)."""
-    header = ["set", "metric", "best peer", "full", "full+rerank", "best of ours", "full - best peer", "goal"]
+#: Fewer judged queries than this get no verdict against a goal: on ``--max-queries 5`` one
+#: query moves a mean by 20 points, and "met" read like the measured set's verdict.
+MIN_VERDICT_QUERIES = 30
+
+
+def goal_rows(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every set's rows against its goal, for report.json: the figures (fractions) and the
+    verdict ("met", "not met", "too few queries", "subset" or "no verdict") with the words
+    report.md gives it."""
     rows = []
     for s in sections:
         fam = s.get("family")
         if fam not in RETRIEVAL_FAMILIES:
             continue
         for metric in (("R@5",) if fam == "multihop" else ("nDCG@10", "C@10") if fam == "toolret" else ("nDCG@10",)):
-            rows.append([set_label(s), metric, *_goal_cells(s, metric)])
+            rows.append({"set": f"{fam}/{s.get('name')}", "metric": metric, **_goal(s, metric)})
+    return rows
+
+
+def goals_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
+    """Where we stand against the issue's goals (not pass/fail of the benchmark)."""
+    header = ["set", "metric", "best peer", "full", "full+rerank", "best of ours", "full - best peer", "goal"]
+    rows = [[set_label(s), metric, *_goal_cells(s, metric)] for s in sections if s.get("family") in RETRIEVAL_FAMILIES
+            for metric in (("R@5",) if s["family"] == "multihop" else ("nDCG@10", "C@10") if s["family"] == "toolret"
+                           else ("nDCG@10",))]
     out: list[str] = []
     if rows:
         out += table(header, rows, md)
@@ -121,27 +136,52 @@ def goals_lines(sections: list[dict[str, Any]], md: bool) -> list[str]:
     return out
 
 
-def _goal_cells(s: dict[str, Any], metric: str) -> list[str]:
-    """One goal row past its set and metric: best peer, full, full+rerank, best of ours,
-    the gap and the verdict. A gap needs both ends: no verdict when either failed."""
+def judged_queries(s: dict[str, Any]) -> int | None:
+    """How many queries a set's figures average over (those with judgments); None when the
+    result does not say."""
+    judged = s.get("methods", {}).get("full", {}).get("judged")
+    if isinstance(judged, int):
+        return judged
+    return s["queries"] if isinstance(s.get("queries"), int) else None
+
+
+def _goal(s: dict[str, Any], metric: str) -> dict[str, Any]:
+    """One goal row's figures and verdict. A gap needs both ends: no verdict when either
+    failed; none on a quick subset, nor on fewer than `MIN_VERDICT_QUERIES` queries."""
     peer_name, peer = _best(s, metric, ("peer",))
     ours_name, ours = _best(s, metric, ("route", "pipeline", "ablation"))
     full = score(s, "full", metric)
     target = GOAL_OVER_BEST_PEER[s["family"]]
-    subset = subset_of(s)
+    subset, n = subset_of(s), judged_queries(s)
+    gap: float | None = None
     if failed_all(s, "full") or peer is None:
         why = "'full' failed on every query" if failed_all(s, "full") else "every peer failed"
-        delta, goal = NA, f"no verdict: {why} (see its section)"
+        verdict, goal = "no verdict", f"no verdict: {why} (see its section)"
     else:
-        gap = (full or 0.0) - peer
-        delta = f"{100 * gap:+.1f}"
+        gap = round((full or 0.0) - peer, 6)
         if subset is not None:  # no verdict, no published figure: neither measured this
+            verdict = "subset"
             goal = (f"not comparable: a subset ({subset}); no verdict on the goal (>= +{100 * target:.0f}) "
                     "nor against published figures; run without --quick to measure the whole set")
+        elif n is not None and n < MIN_VERDICT_QUERIES:
+            verdict = "too few queries"
+            goal = (f"n={n}, too few queries to judge (a verdict needs {MIN_VERDICT_QUERIES}; goal >= "
+                    f"+{100 * target:.0f}); raise --max-queries or run the whole set")
         else:
-            goal = f">= +{100 * target:.0f}: {'met' if gap >= target - 1e-9 else 'not met'}"
+            verdict = "met" if gap >= target - 1e-9 else "not met"
+            goal = f">= +{100 * target:.0f}: {verdict}"
             if s["family"] == "multihop" and s["name"] in HIPPORAG_R5:
                 goal += f"; HippoRAG R@5 {HIPPORAG_R5[s['name']]} (its 1,000 questions: a reference, not like-for-like)"
-    return [f"{_cell(peer)} ({peer_name})" if peer is not None else NA, score_cell(s, "full", metric),
-            score_cell(s, "full+rerank", metric), f"{_cell(ours)} ({ours_name})" if ours is not None else NA,
-            delta, goal]
+    return {"queries": n, "best_peer": peer_name, "best_peer_score": peer, "full": full, "full+rerank":
+            score(s, "full+rerank", metric), "best_of_ours": ours_name, "best_of_ours_score": ours, "gap": gap,
+            "target": target, "verdict": verdict, "goal": goal}
+
+
+def _goal_cells(s: dict[str, Any], metric: str) -> list[str]:
+    """One goal row past its set and metric: best peer, full, full+rerank, best of ours,
+    the gap and the verdict (`_goal`)."""
+    g = _goal(s, metric)
+    peer, ours = g["best_peer_score"], g["best_of_ours_score"]
+    return [f"{_cell(peer)} ({g['best_peer']})" if peer is not None else NA, score_cell(s, "full", metric),
+            score_cell(s, "full+rerank", metric), f"{_cell(ours)} ({g['best_of_ours']})" if ours is not None else NA,
+            NA if g["gap"] is None else f"{100 * g['gap']:+.1f}", g["goal"]]
