@@ -54,7 +54,8 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--world-seed", type=int, default=None, metavar="N",
                    help="seed of the generated incident world (default 7, the one the README reports and the "
                         "settings were chosen on; another seed is a held-out check)")
-    p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results")
+    p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results (with --only: of those sections "
+                        "only); options that pick what a run measures are refused")
     p.set_defaults(handler=cmd_benchmark)
 
 
@@ -72,8 +73,6 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     if load_run(out) is None:  # the report leaves it out; a run rewrites it when it ends
         print(f"benchmark: {out / 'results' / '_run.json'} is damaged (not a JSON object); ignored"
               + ("" if args.report_only else ", rewritten when this run ends"), file=sys.stderr)
-    if args.report_only:
-        return _report_only(out)
     only = None
     if args.only is not None:  # `--only ""` is a mistake, not "every section" (hours of scale)
         only = tuple(s.strip() for s in args.only.split(",") if s.strip())
@@ -83,6 +82,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     if unknown:
         raise ConfigError(f"--only: unknown section(s) {', '.join(_with_guess(n) for n in unknown)}; "
                           f"choose from {','.join(NAMES)}")
+    if args.report_only:
+        return _report_only(out, only, args)
     if args.max_queries <= 0:
         raise ConfigError("--max-queries must be > 0")
     if args.max_queries != DEFAULT_MAX_QUERIES and only is not None and "toolret" not in only:  # it would change nothing
@@ -161,19 +162,42 @@ def _whole_multihop_note(only: tuple[str, ...], quick: bool) -> str:
             "DIR whose DIR/multihop holds only that set (a link to its folder) measures it alone")
 
 
-def _report_only(out: Path) -> int:
-    """``--report-only``: rebuild the report from the results of an earlier run in ``out``."""
-    from skill_retriever.bench.report import write_report
+def _measuring_options(args: argparse.Namespace) -> list[str]:
+    """The options given that decide what a run measures (each was ignored by
+    ``--report-only``, which measures nothing)."""
+    given = [("--quick", args.quick), ("--data", args.data is not None), ("--cache", args.cache is not None),
+             ("--max-queries", args.max_queries != DEFAULT_MAX_QUERIES), ("--embedder", bool(args.embedder)),
+             ("--world-seed", args.world_seed is not None)]
+    return [flag for flag, on in given if on]
+
+
+def _report_only(out: Path, only: tuple[str, ...] | None, args: argparse.Namespace) -> int:
+    """``--report-only``: rebuild the report from the results of an earlier run in ``out``,
+    of the sections in ``only`` when given."""
+    from skill_retriever.bench.report import load_results, write_report
     from skill_retriever.exceptions import ConfigError
 
+    if refused := _measuring_options(args):
+        raise ConfigError(
+            f"--report-only does not take {', '.join(refused)}: it rebuilds the report from the results already "
+            f"in {out / 'results'}, as they were measured, and {'these decide' if len(refused) > 1 else 'it decides'} "
+            "what a run measures; drop it, or leave out --report-only to measure (--only filters the report)")
     results = out / "results"
     if not results.is_dir() or not any(results.glob("*.json")):  # an empty report helps no one
         raise ConfigError(f"--report-only: no results in {results} to build a report from; give the --out "
                           "of an earlier run, or run the benchmark first")
+    if only is not None and not [s for s in load_results(out)[0] if _section_of(s) in only]:
+        raise ConfigError(f"--report-only --only {','.join(only)}: no results of {','.join(only)} in {results}; "
+                          "name sections measured there, or leave --only out")
     _check_writable("--out", out)
-    path = write_report(out)
-    print(f"report rebuilt: {path}")
+    path = write_report(out, only=only)
+    print(f"report rebuilt: {path}" + (f" (sections {', '.join(only)} only)" if only else ""))
     return 0
+
+
+def _section_of(result: dict[str, object]) -> object:
+    """The ``--only`` name of a result (a set's family, else its section)."""
+    return result.get("section") or result.get("family")
 
 
 def _data_folder(given: Path | None, only: tuple[str, ...] | None) -> Path | None:

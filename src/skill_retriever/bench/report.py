@@ -227,13 +227,20 @@ def _speed_lines(s: dict[str, Any], md: bool) -> list[str]:
     return out
 
 
-def write_report(out: Path) -> Path:
-    """Rebuild report.md, report.json and plots/*.png from the results folder."""
+def write_report(out: Path, only: tuple[str, ...] | None = None) -> Path:
+    """Rebuild report.md, report.json and plots/*.png from the results folder; with
+    ``only`` (``--report-only --only``), of those sections alone, and the report says so."""
     sections, run = load_results(out)
+    if only is not None:
+        sections = [s for s in sections if (s.get("section") or s.get("family")) in only]
     # the verdicts against the goals, as report.md words them (a tiny sample's included)
-    merged = {"run": run, "sections": sections, "goals": goal_rows(sections)}
+    merged = {"run": run, "sections": sections, "goals": goal_rows(sections),
+              **({"only": list(only)} if only is not None else {})}
     write_atomic(out / "report.json", json.dumps(merged, indent=1, default=str))
     lines = ["# skill-retriever benchmark", "", *header_lines(run, sections)]
+    if only is not None:
+        lines += [(f"Filtered: the sections {', '.join(only)} only (`--report-only --only {','.join(only)}`); "
+                   "`--report-only` without `--only` rebuilds the whole report."), ""]
     lines += [("Numbers are percentages (MRR and nDCG scaled by 100). Each section names the command and "
                "profile that produced it."), METRICS, README_SOURCE, ""]
     lines += failed_note(sections) + subsets_note(sections)
