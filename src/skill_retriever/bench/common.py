@@ -121,6 +121,8 @@ class BenchRun:
         self.published = 0
         #: The set being measured (``family/name``), for the header of a run stopped in it.
         self.current_set: str | None = None
+        #: Sections and sets a bad data file stopped (`data_failures`); the command then exits 1.
+        self.failures: list[dict[str, Any]] = []
         self._cross_encoder: CrossEncoderReranker | None = None
         self._probed = False
         self._incident_world: IncidentWorld | None = None
@@ -130,6 +132,15 @@ class BenchRun:
         if broken:
             self.failed = True
             self.log(f"  error: {', '.join(broken)} failed on every query (see FAILED above); the run will exit 1")
+
+    def record_failure(self, section: str, exc: Exception) -> None:
+        """A bad data file stopped ``section`` (in :attr:`current_set`, when it runs
+        several): recorded and said; the run goes on with the others and exits 1."""
+        from skill_retriever.bench.data_failures import failure
+
+        self.failures.append(failure(section, self.current_set, exc))
+        self.log(f"  failed: {self.current_set or section}: {type(exc).__name__}: {exc}; going on with the others")
+        self.current_set = None
 
     def stamp(self) -> Result:
         """Command, profile, data folder, embedding model, machine, code version and time, for every result."""

@@ -146,10 +146,29 @@ def _set_folders(root: Path, family: str, files: tuple[str, ...]) -> tuple[list[
 
 
 # -- multihop ---------------------------------------------------------------------------
-def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dataset], list[str]]:
+def _load(folder: Path, family: str, load: Callable[[Path], list[Any]],
+          failed: list[tuple[str, Exception]] | None) -> list[Any] | None:
+    """``load(folder)``; a bad file (`data_failures.DATA_ERRORS`) goes into ``failed`` as
+    ``(family/set, error)`` and gives None, so one set's file fails that set only. Without
+    ``failed`` the error is raised."""
+    from skill_retriever.bench.data_failures import DATA_ERRORS
+
+    try:
+        return load(folder)
+    except DATA_ERRORS as exc:
+        if failed is None:
+            raise
+        failed.append((f"{family}/{folder.name}", exc))
+        return None
+
+
+def multihop_sets(
+    data_dir: Path | None, *, quick: bool = False, failed: list[tuple[str, Exception]] | None = None
+) -> tuple[list[Dataset], list[str]]:
     """Every set in ``<data>/multihop`` on its full corpus; in quick mode one small subset:
     the first 30 questions of 2wikimultihopqa with their own gold passages plus a seeded
-    sample of 150 distractors."""
+    sample of 150 distractors. A set whose queries file is bad goes into ``failed``
+    (`_load`)."""
     from skill_retriever.ingest.passages import INGEST_VERSION, load_multihop_queries
 
     root = data_dir / "multihop" if data_dir else None
@@ -160,7 +179,9 @@ def multihop_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[D
     if quick:
         folders = [p for p in folders if p.name == "2wikimultihopqa"] or folders[:1]
     for folder in folders:
-        queries = load_multihop_queries(folder)
+        queries = _load(folder, "multihop", load_multihop_queries, failed)
+        if queries is None:
+            continue
         if not queries:  # built and measured, it would publish a table of dashes as a result
             skipped.append(f"multihop/{folder.name}: {folder / 'queries.json'} holds no questions; skipped")
             continue
@@ -308,11 +329,13 @@ def as_documents(ranked: Sequence[str]) -> list[str]:
 
 # -- toolret ----------------------------------------------------------------------------
 def toolret_sets(
-    data_dir: Path | None, *, quick: bool = False, max_queries: int = DEFAULT_MAX_QUERIES
+    data_dir: Path | None, *, quick: bool = False, max_queries: int = DEFAULT_MAX_QUERIES,
+    failed: list[tuple[str, Exception]] | None = None,
 ) -> tuple[list[Dataset], list[str]]:
     """Every set in ``<data>/toolret``. Sets with train/dev splits use their test splits;
     query sets over ``max_queries`` are cut to a seeded sample of that size. In quick mode
-    only ultratool (test split, 30 sampled queries)."""
+    only ultratool (test split, 30 sampled queries). A set whose queries file is bad goes
+    into ``failed`` (`_load`)."""
     from skill_retriever.ingest.toolret import INGEST_VERSION, load_toolret_queries
 
     root = data_dir / "toolret" if data_dir else None
@@ -324,8 +347,10 @@ def toolret_sets(
         max_queries = QUICK_TOOLRET_QUERIES
     sets = []
     for folder in folders:
-        raw = load_toolret_queries(folder)
-        notes = []
+        loaded = _load(folder, "toolret", load_toolret_queries, failed)
+        if loaded is None:
+            continue
+        raw, notes = loaded, []
         splits, every = TOOLRET_SPLITS.get(folder.name), len(raw)
         if splits:
             raw = [q for q in raw if q.split in splits]

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.bench.data_failures import failures_lines
 from skill_retriever.bench.figures import fit_note, latency_note, made_by, score_cell
 from skill_retriever.bench.plots import write_plots
 from skill_retriever.bench.report_header import failed_note, header_lines
@@ -258,6 +259,7 @@ def write_report(out: Path, only: tuple[str, ...] | None = None) -> Path:
     lines += ["## Sections", ""]
     for s in sections:
         lines += [*section_lines(s, md=True), "", made_by(s), ""]
+    lines += failures_lines(run)
     path = out / "report.md"
     write_atomic(path, "\n".join(lines))
     return path

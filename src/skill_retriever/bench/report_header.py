@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from skill_retriever.bench.data_failures import failures_summary
 from skill_retriever.bench.figures import failed_all
 
 __all__ = ["earlier_sections", "failed_note", "header_lines", "section_name"]
@@ -64,7 +65,8 @@ def _last_run(run: dict[str, Any]) -> str:
         return (f"Last run: {profile}, started {run.get('started_at')}, not finished: still running, or stopped "
                 "without a word (killed, an error, or the machine went down). The sections it finished so far are "
                 "below.")
-    return f"Last run: {profile}, finished {run.get('finished_at')}, {run.get('seconds')} s."
+    failed = failures_summary(run)
+    return f"Last run: {profile}, finished {run.get('finished_at')}, {run.get('seconds')} s.{' ' + failed if failed else ''}"
 
 
 def _code(run: dict[str, Any]) -> str:

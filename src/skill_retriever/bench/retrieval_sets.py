@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
+from skill_retriever.bench.data_failures import DATA_ERRORS
 from skill_retriever.bench.evaluate import broken_methods, evaluate
 from skill_retriever.bench.fit_rates import fit_rates
 from skill_retriever.bench.latency import section_latency
@@ -20,11 +21,15 @@ from skill_retriever.bench.methods import (
 )
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.config import PROFILES
+from skill_retriever.stores.index import Index
 
 
 def run_multihop(run: BenchRun) -> None:
     """Multi-hop passage retrieval (HippoRAG's sets)."""
-    _run_sets(run, *D.multihop_sets(run.opts.data, quick=run.opts.quick))
+    failed: list[tuple[str, Exception]] = []
+    sets = D.multihop_sets(run.opts.data, quick=run.opts.quick, failed=failed)
+    _record(run, "multihop", failed)
+    _run_sets(run, *sets)
 
 
 def run_skills(run: BenchRun) -> None:
@@ -34,7 +39,17 @@ def run_skills(run: BenchRun) -> None:
 
 def run_toolret(run: BenchRun) -> None:
     """Tool retrieval (ToolRet sets)."""
-    _run_sets(run, *D.toolret_sets(run.opts.data, quick=run.opts.quick, max_queries=run.opts.max_queries))
+    failed: list[tuple[str, Exception]] = []
+    sets = D.toolret_sets(run.opts.data, quick=run.opts.quick, max_queries=run.opts.max_queries, failed=failed)
+    _record(run, "toolret", failed)
+    _run_sets(run, *sets)
+
+
+def _record(run: BenchRun, family: str, failed: list[tuple[str, Exception]]) -> None:
+    """The sets whose queries file did not load: failed, each on its own (`data_failures`)."""
+    for name, exc in failed:
+        run.current_set = name
+        run.record_failure(family, exc)
 
 
 def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
@@ -49,7 +64,12 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
             run.skipped.append(note)
             continue
         run.current_set = f"{ds.family}/{ds.name}"  # left set when it stops: the report names it
-        run.publish(run_dataset(run, ds))
+        try:
+            result = run_dataset(run, ds)
+        except DATA_ERRORS as exc:  # its data is bad: the next set is measured all the same
+            run.record_failure(ds.family, exc)
+            continue
+        run.publish(result)
         run.current_set = None
 
 
@@ -65,6 +85,14 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     for note in ds.notes:
         run.log(f"  {note}")
     index, info = D.cached_index(run.opts.cache, ds.key, ds.fingerprint, ds.ingest, run.memo(), run.log)
+    try:  # a set that fails (`data_failures`) leaves its index closed for the next set's
+        return _measure(run, ds, index, info, started)
+    finally:
+        index.close()
+
+
+def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, started: float) -> Result:
+    """:func:`run_dataset` over the set's opened index."""
     retriever = run.retriever(index)
     dated = has_timestamps(index)
     ablate = [c for c in CHANNELS if c != "temporal" or dated]
@@ -104,7 +132,6 @@ def run_dataset(run: BenchRun, ds: D.Dataset) -> Result:
     }
     write_json(run.results / f"{ds.key}.json", result)
     write_json(run.results / f"{ds.key}.queries.json", per_query)
-    index.close()
     return result
 
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from skill_retriever.bench.common import BenchOptions, BenchRun, write_json
+from skill_retriever.bench.data_failures import DATA_ERRORS
 from skill_retriever.bench.extras import require_all
 from skill_retriever.bench.limits import DATA_LAYOUT_HELP
 from skill_retriever.bench.machine import limit_threads
@@ -28,8 +29,9 @@ def run(opts: BenchOptions) -> int:
 
     Returns:
         2 when a data section named in ``--only`` found no set to run, 1 when a section's
-        checks failed (the battery) or a method of ours failed on every query of a set
-        (`evaluate.broken_methods`), else 0.
+        checks failed (the battery), a method of ours failed on every query of a set
+        (`evaluate.broken_methods`) or a bad data file failed a section or set
+        (`data_failures`: the others still run), else 0.
 
     Raises:
         BenchExtraMissing: the ``bench`` extra is not installed (before any work).
@@ -65,11 +67,15 @@ def run(opts: BenchOptions) -> int:
                 continue
             if section.needs_data and opts.data is None:
                 continue
-            t, before, current = time.perf_counter(), bench.published, section.name
-            section.run(bench)
+            t, before, failed, current = time.perf_counter(), bench.published, len(bench.failures), section.name
+            try:
+                section.run(bench)
+            except DATA_ERRORS as exc:  # a bad data file: this section fails, the others run
+                bench.record_failure(section.name, exc)
             current = None
             log(f"-- {section.name} done in {time.perf_counter() - t:.0f} s")
-            if opts.only is not None and section.needs_data and bench.published == before:
+            if (opts.only is not None and section.needs_data and bench.published == before
+                    and len(bench.failures) == failed):
                 found_nothing.append(section.name)  # asked for by name: an empty run is no success
     except KeyboardInterrupt:
         _stopped(bench, stamp, current, round(time.perf_counter() - started, 1))
@@ -79,18 +85,20 @@ def run(opts: BenchOptions) -> int:
         raise
     write_json(run_file, {
         **stamp, "state": "finished", "finished_at": _now(), "skipped": bench.skipped,
-        "seconds": round(time.perf_counter() - started, 1),
+        "seconds": round(time.perf_counter() - started, 1), "failures": bench.failures,
     })
     bench.write_report()
     log(f"\nbenchmark finished in {time.perf_counter() - started:.0f} s; report: {opts.out / 'report.md'}")
     if bench.skipped:
         log("skipped: " + "; ".join(bench.skipped))
     _log_kept(bench)
+    for f in bench.failures:
+        log(f"failed: {f['set'] or f['section']}: {f['error']}")
     if found_nothing:
         log(f"error: --only {', '.join(found_nothing)} found no set to run under {opts.data} (the notes above say "
             f"what is missing); give --data the benchmark data folder ({DATA_LAYOUT_HELP})")
         return 2
-    return 1 if bench.failed else 0
+    return 1 if bench.failed or bench.failures else 0
 
 
 def _now() -> str:
@@ -104,7 +112,7 @@ def _stopped(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds
     back by `cached_index`)."""
     write_json(bench.opts.out / "results" / "_run.json", {
         **stamp, "state": "interrupted", "interrupted": {"during": during, "set": bench.current_set, "after_s": seconds},
-        "skipped": bench.skipped, "seconds": seconds,
+        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures,
     })
     bench.write_report()
     bench.log(f"\nbenchmark interrupted{f' during {during}' if during else ''} after {seconds:.0f} s; "
@@ -118,7 +126,7 @@ def _failed(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds:
     error = f"{type(exc).__name__}: {exc}"
     write_json(bench.opts.out / "results" / "_run.json", {
         **stamp, "state": "failed", "failed": {"during": during, "set": bench.current_set, "after_s": seconds, "error": error},
-        "skipped": bench.skipped, "seconds": seconds,
+        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures,
     })
     bench.write_report()
     bench.log(f"\nbenchmark stopped by an error{f' during {during}' if during else ''} after {seconds:.0f} s; "
