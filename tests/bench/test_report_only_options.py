@@ -47,7 +47,8 @@ def test_only_naming_no_result_is_an_error(tmp_path: Path, capsys: pytest.Captur
 
 
 @pytest.mark.parametrize("option", [["--quick"], ["--data", "somewhere"], ["--max-queries", "5"],
-                                    ["--embedder", "some-model"], ["--world-seed", "3"], ["--cache", "c"]])
+                                    ["--embedder", "some-model"], ["--world-seed", "3"], ["--cache", "c"],
+                                    ["--fresh"]])
 def test_options_that_decide_what_is_measured_are_refused(
     option: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -54,6 +54,9 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
     p.add_argument("--world-seed", type=int, default=None, metavar="N",
                    help="seed of the generated incident world (default 7, the one the README reports and the "
                         "settings were chosen on; another seed is a held-out check)")
+    p.add_argument("--fresh", action="store_true",
+                   help="measure every section and set again; by default a result an earlier run in --out wrote "
+                        "in full with the same options, data files and code is reused")
     p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results (with --only: of those sections "
                         "only); options that pick what a run measures are refused")
     p.set_defaults(handler=cmd_benchmark)
@@ -121,7 +124,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     opts = BenchOptions(
         out=out, data=data, cache=cache, quick=args.quick, only=only,
         max_queries=args.max_queries, command=_reconstruct(args), log=lambda line: print(line, flush=True),
-        embedder=args.embedder, **({"world_seed": args.world_seed} if args.world_seed is not None else {}),
+        embedder=args.embedder, fresh=args.fresh,
+        **({"world_seed": args.world_seed} if args.world_seed is not None else {}),
     )
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -167,7 +171,7 @@ def _measuring_options(args: argparse.Namespace) -> list[str]:
     ``--report-only``, which measures nothing)."""
     given = [("--quick", args.quick), ("--data", args.data is not None), ("--cache", args.cache is not None),
              ("--max-queries", args.max_queries != DEFAULT_MAX_QUERIES), ("--embedder", bool(args.embedder)),
-             ("--world-seed", args.world_seed is not None)]
+             ("--world-seed", args.world_seed is not None), ("--fresh", args.fresh)]
     return [flag for flag, on in given if on]
 
 
@@ -257,4 +261,6 @@ def _reconstruct(args: argparse.Namespace) -> str:
         parts += ["--embedder", args.embedder]
     if args.world_seed is not None:
         parts += ["--world-seed", str(args.world_seed)]
+    if args.fresh:
+        parts.append("--fresh")
     return " ".join(shlex.quote(p) for p in parts)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from skill_retriever.bench import report
+from skill_retriever.bench import report, reuse
 from skill_retriever.bench.embedding import MemoEmbedder
 from skill_retriever.bench.index_cache import BuildInfo, cached_index
 from skill_retriever.bench.limits import DEFAULT_MAX_QUERIES
@@ -66,6 +66,7 @@ class BenchOptions:
         embedder: The embedding model of every index built (a sentence-transformers name
             or folder); None for the bundled MiniLM, the default every README figure uses.
         world_seed: The seed of the incident world (the battery's and ``incidents``').
+        fresh: Measure everything, reusing no result of an earlier run (`reuse`).
     """
 
     out: Path
@@ -79,6 +80,7 @@ class BenchOptions:
     log: Callable[[str], None] = field(default=print)
     embedder: str | None = None
     world_seed: int = WORLD_SEED
+    fresh: bool = False
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -123,6 +125,10 @@ class BenchRun:
         self.current_set: str | None = None
         #: Sections and sets a bad data file stopped (`data_failures`); the command then exits 1.
         self.failures: list[dict[str, Any]] = []
+        #: When this run started: each result names it, so a later run reusing it says which run measured it.
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
+        #: The results of earlier runs reused instead of measured (`reuse`), one entry each.
+        self.reused: list[dict[str, Any]] = []
         self._cross_encoder: CrossEncoderReranker | None = None
         self._probed = False
         self._incident_world: IncidentWorld | None = None
@@ -143,11 +149,35 @@ class BenchRun:
         self.current_set = None
 
     def stamp(self) -> Result:
-        """Command, profile, data folder, embedding model, machine, code version and time, for every result."""
+        """Command, profile, data folder, embedding model, machine, code version, time and
+        inputs (`inputs`: a set adds its data files), for every result."""
         # The data folder as read: the command names it only when --data was typed.
         data = str(self.opts.data.absolute()) if self.opts.data is not None else None
         return {"command": self.opts.command, "quick": self.opts.quick, "data": data, "embedder": self.embedder.name,
-                "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds")}
+                "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "run_started_at": self.started_at, "inputs": self.inputs()}
+
+    def inputs(self, sources: Sequence[Path] = ()) -> Result:
+        """What decides a result's figures: the options, the data files it read and the code."""
+        o = self.opts
+        return {"options": reuse.options_of(o.quick, o.max_queries, o.k, self.embedder.name, o.world_seed),
+                "data": reuse.files_stamp(sources) if sources else None, "code": reuse.code_hash()}
+
+    def reuse(self, key: str, sources: Sequence[Path] = (), companion: bool = False) -> Result | None:
+        """The result ``key`` an earlier run wrote in full from this run's inputs, now
+        counted as this run's (said, and listed in ``_run.json``); None to measure it
+        (always with ``--fresh``)."""
+        if self.opts.fresh or (found := reuse.reusable(self.results, key, self.inputs(sources), companion)) is None:
+            return None
+        from skill_retriever.bench.report_header import section_name
+
+        name = section_name(found)
+        self.reused.append({"set": name, "key": key, "run_started_at": found.get("run_started_at"),
+                            "finished_at": found.get("finished_at")})
+        self.published += 1
+        self.log(f"\n== reusing {name}: measured by the run started {found.get('run_started_at')} (finished "
+                 f"{found.get('finished_at')}) with the same options, data and code; --fresh measures it again")
+        return found
 
     def reranker(self, embedder: Embedder) -> Reranker:
         """The cross-encoder if one loads offline (probed once), else the embedding fallback."""

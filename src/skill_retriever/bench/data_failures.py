@@ -40,7 +40,7 @@ def failures_summary(run: dict[str, Any]) -> str:
     if not failed:
         return ""
     return (f"{len(failed)} section(s) or set(s) failed on their data ({', '.join(_where(f) for f in failed)}); "
-            "the others were measured. Failures at the end of this report.")
+            "the others were measured (or reused). Failures at the end of this report.")
 
 
 def failures_lines(run: dict[str, Any]) -> list[str]:

@@ -78,6 +78,9 @@ class Dataset:
     #: Ranked ids -> the ids judged, before any cut at k (`evaluate`): a set whose items
     #: are parts of the judged ones scores each part as its whole. None: as ranked.
     fold: Callable[[Sequence[str]], list[str]] | None = None
+    #: The files and folders its queries and catalogue are read from (`reuse`: a result is
+    #: reused only while their names, sizes and times are the same).
+    sources: tuple[Path, ...] = ()
 
     @property
     def key(self) -> str:
@@ -198,7 +201,7 @@ def multihop_sets(
             ingest = _passage_ingest(corpus)
         evals = [EvalQuery(q.id, q.question, {g: 1 for g in q.gold}) for q in queries]
         sets.append(Dataset("multihop", folder.name, evals, ingest, fingerprint, FAMILY_METRICS["multihop"],
-                            kinds=(NodeKind.PASSAGE.value,), notes=notes))
+                            kinds=(NodeKind.PASSAGE.value,), notes=notes, sources=(corpus, folder / "queries.json")))
     if not folders and not skipped:
         skipped.append(f"multihop: no set with corpus.json and queries.json under {root}; skipped")
     return sets, skipped
@@ -269,8 +272,9 @@ def skills_sets(data_dir: Path | None, *, quick: bool = False) -> tuple[list[Dat
         return ingest_skill_repos([root / f for f in folders])
 
     name = "quick-kdense-anthropics" if quick else "dev"
+    sources = (qpath, *(root / f for f in folders))
     sets = [Dataset("skills", name, queries, ingest, fingerprint, FAMILY_METRICS["skills"],
-                    kinds=SKILL_RESULT_KINDS, notes=notes)]
+                    kinds=SKILL_RESULT_KINDS, notes=notes, sources=sources)]
     if not quick:
         sets.append(_as_documents(root, folders, queries, fingerprint))
     return sets, []
@@ -318,7 +322,8 @@ def _as_documents(root: Path, folders: list[str], queries: list[EvalQuery], fing
 
     read = {"read": "documents-sections", "split_chars": SPLIT_CHARS}  # a new threshold rebuilds the index
     return Dataset("skills", "dev-as-documents", queries, ingest, {**fingerprint, **read},
-                   FAMILY_METRICS["skills"], kinds=(NodeKind.DOCUMENT.value,), notes=notes, fold=as_documents)
+                   FAMILY_METRICS["skills"], kinds=(NodeKind.DOCUMENT.value,), notes=notes, fold=as_documents,
+                   sources=(root / "queries" / "dev.jsonl", *(root / f for f in folders)))
 
 
 def as_documents(ranked: Sequence[str]) -> list[str]:
@@ -376,6 +381,6 @@ def toolret_sets(
             return ingest_toolret(folder)
 
         sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps, "ingest": INGEST_VERSION},
-                            FAMILY_METRICS["toolret"], kinds=None, notes=notes))
+                            FAMILY_METRICS["toolret"], kinds=None, notes=notes, sources=(folder,)))
     return sets, skipped if folders or skipped else [f"toolret: no set under {root}; skipped"]
 

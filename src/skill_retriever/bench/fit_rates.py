@@ -23,6 +23,14 @@ __all__ = ["OUT_OF_CATALOGUE", "fit_rates"]
 OUT_OF_CATALOGUE = ("hotpotqa", "2wikimultihopqa")
 
 
+def fit_sources(ds: Dataset, data: Path | None) -> tuple[Path, ...]:
+    """The data files :func:`fit_rates` reads beside the set's own (`reuse`: a set is
+    measured again when one changes)."""
+    if ds.family != "skills" or data is None:
+        return ()
+    return tuple(data / "multihop" / name / "queries.json" for name in OUT_OF_CATALOGUE)
+
+
 #: What `_flagged` answers for a query the search refused (empty, too long).
 REFUSED = "refused"
 

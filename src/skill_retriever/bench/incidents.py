@@ -41,10 +41,11 @@ def run_incidents(run: BenchRun) -> None:
         "reranker": reranker.name if reranker else None, "methods": summary, "latency": latency,
         "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
     }
-    write_json(run.results / "incidents.json", result)
+    # The result last: the section is written in full once it is there (`reuse`).
     write_json(run.results / "incidents.queries.json",
                {"queries": [{"id": q.id, "text": q.text, "shape": q.group, "answers": list(q.relevant)} for q in queries],
                 "ranked": per_query})
+    write_json(run.results / "incidents.json", result)
     run.publish(result)
 
 

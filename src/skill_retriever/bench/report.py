@@ -18,7 +18,7 @@ from typing import Any
 from skill_retriever.bench.data_failures import failures_lines
 from skill_retriever.bench.figures import fit_note, latency_note, made_by, score_cell
 from skill_retriever.bench.plots import write_plots
-from skill_retriever.bench.report_header import failed_note, header_lines
+from skill_retriever.bench.report_header import failed_note, header_lines, section_name
 from skill_retriever.bench.row_legend import METRICS, README_SOURCE, legend_lines
 from skill_retriever.bench.summary import (
     goal_rows,
@@ -234,6 +234,10 @@ def write_report(out: Path, only: tuple[str, ...] | None = None) -> Path:
     sections, run = load_results(out)
     if only is not None:
         sections = [s for s in sections if (s.get("section") or s.get("family")) in only]
+    reused = {r.get("set"): r for r in run.get("reused") or []}
+    # each result the last run reused names the run that measured it (report.json)
+    sections = [{**s, "reused_from": {k: reused[n][k] for k in ("run_started_at", "finished_at")}}
+                if (n := section_name(s)) in reused else s for s in sections]
     # the verdicts against the goals, as report.md words them (a tiny sample's included)
     merged = {"run": run, "sections": sections, "goals": goal_rows(sections),
               **({"only": list(only)} if only is not None else {})}

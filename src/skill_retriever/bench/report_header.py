@@ -14,7 +14,7 @@ from typing import Any
 from skill_retriever.bench.data_failures import failures_summary
 from skill_retriever.bench.figures import failed_all
 
-__all__ = ["earlier_sections", "failed_note", "header_lines", "section_name"]
+__all__ = ["earlier_sections", "failed_note", "header_lines", "reused_line", "section_name"]
 
 
 def section_name(section: dict[str, Any]) -> str:
@@ -31,8 +31,20 @@ def earlier_sections(run: dict[str, Any], sections: list[dict[str, Any]]) -> lis
     started = run.get("started_at")
     if not started:
         return []
+    reused = {r.get("set") for r in run.get("reused") or []}  # said as reused (`reused_line`)
     return [f"{section_name(s)} ({s.get('finished_at') or 'undated'})" for s in sections
-            if str(s.get("finished_at") or "") < started]
+            if str(s.get("finished_at") or "") < started and section_name(s) not in reused]
+
+
+def reused_line(run: dict[str, Any]) -> list[str]:
+    """The header's paragraph on the results the last run reused (`reuse`), and from which run."""
+    reused = run.get("reused") or []
+    if not reused:
+        return []
+    named = ", ".join(f"{r.get('set')} (run started {r.get('run_started_at')}, finished {r.get('finished_at')})"
+                      for r in reused)
+    return [(f"Reused {len(reused)} set(s) measured by an earlier run in this folder with the same options, data "
+             f"files and code, not measured again: {named}. `--fresh` measures them again."), ""]
 
 
 def _during(stop: dict[str, Any]) -> str:
@@ -96,6 +108,7 @@ def header_lines(run: dict[str, Any], sections: list[dict[str, Any]]) -> list[st
              *_data(run), ""]
     if run.get("skipped"):
         lines += ["Skipped: " + "; ".join(run["skipped"]), ""]
+    lines += reused_line(run)
     if kept := earlier_sections(run, sections):
         lines += [(f"Kept {len(kept)} section(s) from earlier runs in this folder: {', '.join(kept)}; each "
                    "names the run that made it under its table."), ""]

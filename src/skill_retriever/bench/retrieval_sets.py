@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.data_failures import DATA_ERRORS
 from skill_retriever.bench.evaluate import broken_methods, evaluate
-from skill_retriever.bench.fit_rates import fit_rates
+from skill_retriever.bench.fit_rates import fit_rates, fit_sources
 from skill_retriever.bench.latency import section_latency
 from skill_retriever.bench.methods import (
     CHANNELS,
@@ -63,6 +64,9 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
             run.log(f"\n== {note}")
             run.skipped.append(note)
             continue
+        if (done := run.reuse(ds.key, set_sources(run, ds), companion=True)) is not None:
+            run.fail_if_broken(broken_methods(done["methods"], done["queries"]))
+            continue
         run.current_set = f"{ds.family}/{ds.name}"  # left set when it stops: the report names it
         try:
             result = run_dataset(run, ds)
@@ -71,6 +75,11 @@ def _run_sets(run: BenchRun, sets: list[D.Dataset], skipped: list[str]) -> None:
             continue
         run.publish(result)
         run.current_set = None
+
+
+def set_sources(run: BenchRun, ds: D.Dataset) -> tuple[Path, ...]:
+    """Every data file a set's figures read: its own and the fit rates'."""
+    return (*ds.sources, *fit_sources(ds, run.opts.data))
 
 
 def profiles_for(family: str) -> list[str]:
@@ -129,9 +138,11 @@ def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, star
         "metrics": list(ds.metrics), "queries": len(ds.queries), "kinds": ds.kinds,
         "notes": notes, "build": info.to_dict(), "reranker": reranker.name if reranker else None,
         "methods": summary, "fit": fit, "latency": latency, "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
+        "inputs": run.inputs(set_sources(run, ds)),
     }
-    write_json(run.results / f"{ds.key}.json", result)
+    # The result last: a set is written in full once it is there (`reuse`).
     write_json(run.results / f"{ds.key}.queries.json", per_query)
+    write_json(run.results / f"{ds.key}.json", result)
     return result
 
 

@@ -16,11 +16,13 @@ from typing import Any
 
 from skill_retriever.bench.common import BenchOptions, BenchRun, write_json
 from skill_retriever.bench.data_failures import DATA_ERRORS
+from skill_retriever.bench.evaluate import broken_methods
 from skill_retriever.bench.extras import require_all
 from skill_retriever.bench.limits import DATA_LAYOUT_HELP
 from skill_retriever.bench.machine import limit_threads
 from skill_retriever.bench.report import load_results
 from skill_retriever.bench.report_header import earlier_sections, section_name
+from skill_retriever.bench.reuse import REUSABLE_SECTIONS
 from skill_retriever.bench.sections import SECTIONS
 
 
@@ -56,8 +58,10 @@ def run(opts: BenchOptions) -> int:
     if there := [section_name(s) for s in load_results(opts.out)[0]]:
         log(f"{opts.out} holds {len(there)} section result(s) of earlier runs ({', '.join(there)}); "
             "the report keeps those this run does not redo, and says which")
-    stamp = {**bench.stamp(), "sections": [s.name for s in chosen]}
-    stamp["started_at"] = stamp.pop("finished_at")
+    _say_reuse(bench)
+    stamp = {**bench.stamp(), "sections": [s.name for s in chosen], "fresh": opts.fresh}
+    del stamp["finished_at"], stamp["run_started_at"]
+    stamp["started_at"] = bench.started_at  # the time each result names (`reuse`)
     write_json(run_file, {**stamp, "state": "running", "skipped": bench.skipped})
     current: str | None = None
     try:
@@ -66,6 +70,8 @@ def run(opts: BenchOptions) -> int:
                 bench.skipped.append(f"{section.name} ({section.what}) is not part of --quick; run --only {section.name}")
                 continue
             if section.needs_data and opts.data is None:
+                continue
+            if section.name in REUSABLE_SECTIONS and _reused(bench, section.name):
                 continue
             t, before, failed, current = time.perf_counter(), bench.published, len(bench.failures), section.name
             try:
@@ -85,7 +91,7 @@ def run(opts: BenchOptions) -> int:
         raise
     write_json(run_file, {
         **stamp, "state": "finished", "finished_at": _now(), "skipped": bench.skipped,
-        "seconds": round(time.perf_counter() - started, 1), "failures": bench.failures,
+        "seconds": round(time.perf_counter() - started, 1), "failures": bench.failures, "reused": bench.reused,
     })
     bench.write_report()
     log(f"\nbenchmark finished in {time.perf_counter() - started:.0f} s; report: {opts.out / 'report.md'}")
@@ -101,6 +107,34 @@ def run(opts: BenchOptions) -> int:
     return 1 if bench.failed or bench.failures else 0
 
 
+def _say_reuse(bench: BenchRun) -> None:
+    """Say at the start which results of earlier runs this run may reuse (`reuse`): those
+    measured with these options and this code, each reused while its data is unchanged."""
+    if bench.opts.fresh:
+        bench.log("--fresh: every section and set is measured again; no result of an earlier run is reused")
+        return
+    now = bench.inputs()
+    same = [section_name(s) for s in load_results(bench.opts.out)[0]
+            if isinstance(s.get("inputs"), dict) and s["inputs"].get("options") == now["options"]
+            and s["inputs"].get("code") == now["code"]]
+    if same:
+        bench.log(f"{len(same)} result(s) in {bench.opts.out} were measured with these options and this code "
+                  f"({', '.join(same)}): each this run includes is reused, not measured again, while its data files "
+                  "are unchanged; --fresh measures everything again")
+
+
+def _reused(bench: BenchRun, name: str) -> bool:
+    """A whole section reused (`reuse.REUSABLE_SECTIONS`), its failed checks or broken
+    methods counted as if measured now (the exit status says them again)."""
+    done = bench.reuse(name, companion=name == "incidents")
+    if done is None:
+        return False
+    bench.failed = bench.failed or (name == "battery" and bool(done.get("failed")))
+    if isinstance(done.get("methods"), dict):
+        bench.fail_if_broken(broken_methods(done["methods"], int(done.get("queries") or 0)))
+    return True
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -112,7 +146,7 @@ def _stopped(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds
     back by `cached_index`)."""
     write_json(bench.opts.out / "results" / "_run.json", {
         **stamp, "state": "interrupted", "interrupted": {"during": during, "set": bench.current_set, "after_s": seconds},
-        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures,
+        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures, "reused": bench.reused,
     })
     bench.write_report()
     bench.log(f"\nbenchmark interrupted{f' during {during}' if during else ''} after {seconds:.0f} s; "
@@ -126,7 +160,7 @@ def _failed(bench: BenchRun, stamp: dict[str, Any], during: str | None, seconds:
     error = f"{type(exc).__name__}: {exc}"
     write_json(bench.opts.out / "results" / "_run.json", {
         **stamp, "state": "failed", "failed": {"during": during, "set": bench.current_set, "after_s": seconds, "error": error},
-        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures,
+        "skipped": bench.skipped, "seconds": seconds, "failures": bench.failures, "reused": bench.reused,
     })
     bench.write_report()
     bench.log(f"\nbenchmark stopped by an error{f' during {during}' if during else ''} after {seconds:.0f} s; "
