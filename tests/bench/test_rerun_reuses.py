@@ -58,6 +58,8 @@ def test_a_rerun_after_ctrl_c_measures_only_what_the_stopped_run_left(
     monkeypatch.setattr(D, "cached_index", real)
     first = json.loads((out / "results" / "_run.json").read_text())
     assert first["state"] == "interrupted" and set(stamps(out)) == {"toolret__aa.json", "toolret__aa.queries.json"}
+    assert ("Run the same command again to finish: the sets it finished are reused, not measured again"
+            in (out / "report.md").read_text())
     before = stamps(out)
     capsys.readouterr()
 

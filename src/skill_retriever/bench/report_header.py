@@ -57,8 +57,10 @@ def _during(stop: dict[str, Any]) -> str:
 #: A run that stopped before its end, by its state: the header's first words, how it
 #: stopped, and what to do (the state's own entry of the run file says where and when).
 _STOPPED = {
-    "interrupted": ("**Interrupted.**", "(Ctrl-C)", "Run the same command again to finish."),
-    "failed": ("**Failed.**", "by an error", "Mend what the error names and run the same command again."),
+    "interrupted": ("**Interrupted.**", "(Ctrl-C)", ("Run the same command again to finish: the sets it finished are "
+                    "reused, not measured again (`--fresh` measures everything).")),
+    "failed": ("**Failed.**", "by an error", ("Mend what the error names and run the same command again: the sets it "
+               "finished are reused, not measured again (`--fresh` measures everything).")),
 }
 
 
