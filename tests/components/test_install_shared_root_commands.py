@@ -7,7 +7,10 @@ its agent; both load ``skills/pdf``, ``hooks/hooks.json`` and ``agents/reviewer.
 index files ``deploy`` under the first entry, alpha: ``install beta`` wrote
 ``.claude/commands/alpha/deploy.md``, though Claude Code names a plugin's commands by the
 plugin installed (https://code.claude.com/docs/en/slash-commands#plugin-commands); and
-``uninstall alpha`` took back what beta, still installed, had brought too.
+``uninstall alpha`` took back what beta, still installed, had brought too. Then
+``uninstall alpha`` with beta installed left ``deploy.md`` in ``.claude/commands/alpha/``,
+the folder of a plugin no longer installed: it moves to the folder of the plugin that
+holds it (``.claude/commands/beta/deploy.md``), and the record says so.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import pytest
 from cli_calls import run
 from shared_root_market import shared_root_components
 
+from skill_retriever.cli import main
+
 #: What each plugin writes, as installed alone (the hook: its Stop group in settings.json).
 ALPHA = {".claude/commands/alpha/deploy.md", ".claude/commands/alpha/ship.md", ".claude/agents/reviewer.md",
          ".claude/agents/tester.md", ".claude/skills/pdf/SKILL.md"}
@@ -26,11 +31,11 @@ BETA = {".claude/commands/beta/deploy.md", ".claude/commands/beta/clean.md", ".c
         ".claude/skills/pdf/SKILL.md"}
 
 
-@pytest.fixture
-def index_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    ix = tmp_path / "ix"
-    code, out, err = run(capsys, "index", shared_root_components(tmp_path / "repo"), "--index-dir", ix)
-    assert code == 0 and "0 problems" in out, out + err
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("shared")
+    ix = root / "ix"
+    assert main(["index", str(shared_root_components(root / "repo")), "--index-dir", str(ix)]) == 0
     return ix
 
 
@@ -82,9 +87,12 @@ def test_uninstalling_one_of_two_plugins_leaves_what_the_other_holds(
         if staying is None:
             assert not (target / ".claude").exists()
             continue
-        expected = ALPHA if staying == "alpha" else BETA
-        kept = expected - {f".claude/commands/{staying}/deploy.md"} | {f".claude/commands/{first}/deploy.md"}
-        assert _files(target) == kept, out
+        # the shared command moves to the folder of the plugin that stays: none is left under first's
+        assert _files(target) == (ALPHA if staying == "alpha" else BETA), out
+        assert f"moved .claude/commands/{first}/deploy.md to .claude/commands/{staying}/deploy.md" in out, out
+        recorded = json.loads((target / ".claude/.skill-retriever/installed.json").read_text())["components"]
+        assert [f for e in recorded.values() for f in e["files"] if f.endswith("/deploy.md")] == [
+            f".claude/commands/{staying}/deploy.md"]
         assert _stop_hooks(target) == ["echo stop"], out
         assert f"plugin '{staying}'" in out, out  # says why what it holds stayed
 
@@ -99,7 +107,55 @@ def test_two_plugins_installed_in_one_run_each_uninstall_leaves_the_other(
     assert ".claude/commands/beta/deploy.md" in _files(target), out  # the first plugin named
     code, out, err = run(capsys, "uninstall", "beta", "--target", target)
     assert code == 0, out + err
-    assert _files(target) == ALPHA - {".claude/commands/alpha/deploy.md"} | {".claude/commands/beta/deploy.md"}
+    assert _files(target) == ALPHA
     code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
     assert code == 0, out + err
     assert not (target / ".claude").exists()
+
+
+@pytest.mark.parametrize(("first", "second"), [("alpha", "beta"), ("beta", "alpha")])
+def test_reinstalling_and_uninstalling_both_in_either_order_leaves_no_stray_file(
+    first: str, second: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """first, second; uninstall first (the command moves to second's folder); install
+    first again (no second copy); uninstall second (it moves back); uninstall first."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    steps = [("install", first), ("install", second), ("uninstall", first), ("install", first)]
+    for verb, plugin in steps:
+        code, out, err = run(capsys, verb, plugin, "--target", target,
+                             *(["--index-dir", index_dir] if verb == "install" else []))
+        assert code == 0, out + err
+    assert _files(target) == {*ALPHA, *BETA} - {f".claude/commands/{first}/deploy.md"}, out
+    code, out, err = run(capsys, "uninstall", second, "--dry-run", "--target", target)
+    assert code == 0 and f"would move .claude/commands/{second}/deploy.md" in out, out + err
+    assert _files(target) == {*ALPHA, *BETA} - {f".claude/commands/{first}/deploy.md"}, out
+    code, out, err = run(capsys, "uninstall", second, "--target", target)
+    assert code == 0, out + err
+    assert _files(target) == (ALPHA if first == "alpha" else BETA), out
+    code, out, err = run(capsys, "uninstall", first, "--target", target)
+    assert code == 0 and "kept" not in out, out + err
+    assert not (target / ".claude").exists(), _files(target)
+
+
+def test_a_file_where_the_command_would_move_keeps_it_in_place_dry_run_alike(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file of the user's where the shared command would go is never overwritten: the
+    command stays where it was, said in a note, and a dry run (which uninstalls a copy of
+    what the record lists) says the same, not that it would move."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    for plugin in ("alpha", "beta"):
+        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
+        assert code == 0, out + err
+    mine = target / ".claude/commands/beta/deploy.md"
+    mine.write_text("my own deploy\n")
+    for dry in (["--dry-run"], []):
+        code, out, err = run(capsys, "uninstall", "alpha", "--target", target, *dry)
+        assert code == 0, out + err
+        assert "move" not in out.replace("remove", ""), out
+        assert ("left .claude/commands/alpha/deploy.md where it is: .claude/commands/beta/deploy.md, "
+                "where it would go, is there already") in out, out
+    assert mine.read_text() == "my own deploy\n"
+    assert (target / ".claude/commands/alpha/deploy.md").is_file()

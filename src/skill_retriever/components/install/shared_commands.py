@@ -12,7 +12,8 @@ writes ``.claude/commands/beta/deploy.md``.
 One copy is written: a command already recorded in the target under the folder of a
 plugin that loads it stays there (reinstalling, or installing a second plugin that loads
 it, leaves it: copied out of its plugin Claude Code calls it ``/deploy`` in either folder,
-and a second copy would be a second ``/deploy``). A command loaded by one plugin, or
+and a second copy would be a second ``/deploy``); uninstalling that plugin while another
+that loads it stays moves it to the other's folder (`shared_moves`). A command loaded by one plugin, or
 installed by its own name, goes where the index filed it.
 """
 

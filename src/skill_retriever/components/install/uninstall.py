@@ -67,6 +67,7 @@ from skill_retriever.components.install.record_folder import drop_record
 from skill_retriever.components.install.record_projects import held_elsewhere
 from skill_retriever.components.install.settings import read_json_object, remove_hooks
 from skill_retriever.components.install.shared_entries import leave_shared
+from skill_retriever.components.install.shared_moves import move_shared, moved_paths, planned_moves
 from skill_retriever.components.install.still_required import still_required
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
@@ -128,19 +129,20 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     chosen = picked.ids
     if not chosen and not picked.plugins:
         raise InstallError("nothing to uninstall: give one or more installed component ids")
-    for plugin_id in picked.plugins:  # the plugin goes; members that stay are their own
-        record.plugins.pop(plugin_id, None)
+    gone = [record.plugins.pop(p) for p in picked.plugins if p in record.plugins]  # members that stay: their own
     along = taken_along(record, chosen)
     chosen += along
+    moves = planned_moves(record, gone, chosen)  # a command another plugin holds leaves gone's folder
     if not force and (refused := still_required(record, chosen, asked)) is not None:
         raise refused  # (before anything changed; with force, the report's note names them)
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     report.stayed, report.notes = picked.stayed, picked.notes
     entries = [record.components[i] for i in chosen]
     report.notes += [held_elsewhere(e.name, e.elsewhere) for e in entries if e.elsewhere and not e.here]
-    check_writable(root, _to_change(entries), "and run uninstall again; nothing removed")
+    check_writable(root, _to_change(entries) | moved_paths(moves), "and run uninstall again; nothing removed")
     shared = _read_shared(root, entries)
     try:
+        move_shared(root, moves, report)
         _take_back(root, record, chosen, entries, report, force, shared)
     except OSError as exc:  # made read-only since the check, a disk full, ...
         raise InstallError(

@@ -6,7 +6,8 @@ from it. Instead, what an uninstall of the target reads (the record, the shared 
 files, every recorded file and backup) is copied into a temporary folder, the copy is
 uninstalled, and its report is said of the target: paths of the copy named as the
 target's, and a recorded file the target's uninstall would refuse to touch (a link on
-the way, not copied) kept as that uninstall keeps it. The target is only read, and the
+the way, not copied) kept as that uninstall keeps it; so is a shared command that a file
+there, not copied either, keeps from moving (`shared_moves`). The target is only read, and the
 temporary folder is gone afterwards. Used by `uninstall.uninstall` (``dry_run``), so by
 the CLI's ``uninstall --dry-run`` and the MCP tool's dry run alike.
 """
@@ -19,11 +20,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.inventory import InstallRecord, backup_path
 from skill_retriever.components.install.layout import MCP_FILE, RECORD_FILE, SETTINGS_FILE
 from skill_retriever.components.install.local_hooks import LOCAL_SETTINGS_FILE
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.components.install.shared_moves import left_in_place
 from skill_retriever.components.install.uninstall_report import UninstallReport
 from skill_retriever.exceptions import SkillRetrieverError
 
@@ -57,6 +60,10 @@ def on_a_copy(root: Path, record: InstallRecord, run: Callable[[Path], Uninstall
         if rel in report.gone:
             report.gone.remove(rel)
             report.kept[rel] = why
+    for old, new in list(report.moved.items()):  # a file there, not copied, keeps it in place
+        if on_disk(root, new).exists() or on_disk(root, new).is_symlink():
+            del report.moved[old]
+            report.notes.append(left_in_place(old, new))
     report.kept = {p: why.replace(str(copy), str(root)) for p, why in report.kept.items()}
     report.target = root
     report.applied = False

@@ -30,6 +30,7 @@ VERBS = {
     "restore": ("restored", "would restore"),
     "leave": ("left", "would leave"),
     "keep": ("kept", "would keep"),
+    "move": ("moved", "would move"),
 }
 
 
@@ -59,6 +60,8 @@ class UninstallReport:
             (also in ``removed``).
         shared: Path or entry -> the name of a component that stays and installed it too
             (left in place, now that component's alone).
+        moved: Path -> where it went: a command another plugin still installed holds,
+            moved out of the folder of a plugin uninstalled into that one's (`shared_moves`).
         stayed: Name -> why a member of a plugin being uninstalled stays (an install
             asked for it by its own name).
         needed: Name of what was taken back -> the names of components that stay and
@@ -86,6 +89,7 @@ class UninstallReport:
     left_ids: list[str] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
     shared: dict[str, str] = field(default_factory=dict)
+    moved: dict[str, str] = field(default_factory=dict)
     stayed: dict[str, str] = field(default_factory=dict)
     needed: dict[str, list[str]] = field(default_factory=dict)
     copies: dict[str, str] = field(default_factory=dict)
@@ -148,6 +152,8 @@ class UninstallReport:
         out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
         out += [f"{verb['leave']} {said(p)}: {name} installed it too, and stays" for p, name in self.shared.items()]
         out += [f"{verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
+        out += [f"{verb['move']} {p} to {to}, the folder of a plugin still installed that holds it"
+                for p, to in self.moved.items()]
         out += [
             f"note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
             f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
@@ -180,6 +186,7 @@ class UninstallReport:
             "still_recorded_ids": list(self.left_ids),
             "left_shared": dict(self.shared),
             "stayed": dict(self.stayed),
+            "moved": dict(self.moved),
             "still_required_by": {k: list(v) for k, v in self.needed.items()},
             "earlier_copies": dict(self.copies),
             "notes": list(self.notes),

@@ -1,0 +1,111 @@
+"""A command several installed plugins hold moves out of the folder of one uninstalled.
+
+Marketplace entries at one root load the same command file (`shared_commands`); it is
+written once, below ``.claude/commands/<plugin>/`` of the plugin installed first. When that
+plugin is uninstalled while another that holds the command stays, the command stays too
+(`picked`), but in the folder of a plugin no longer installed: /help labels it
+"(project:alpha)" after ``uninstall alpha``, and the record lists a file of alpha's. It
+moves to the folder of the plugin that stays (the first in the record that lists it),
+``.claude/commands/alpha/deploy.md`` -> ``.claude/commands/beta/deploy.md``, and the record
+follows, so what lies on disk is what is installed, and uninstalling that plugin later
+takes it from there.
+
+It stays where it is when the file is gone (the uninstall of that plugin says so later),
+when another file already lies where it would go (the user's own, or another component's),
+or when ``install --force`` replaced a file of the user's at its place (putting that back
+is the uninstall of the command's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from skill_retriever.components.install.as_before import prune_empty
+from skill_retriever.components.install.inventory import InstallRecord, PluginRecord, RecordEntry
+from skill_retriever.components.install.layout import LAYOUT
+from skill_retriever.components.install.paths import destination_name, safe_destination
+from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.components.install.uninstall_report import UninstallReport
+from skill_retriever.model import NodeKind
+
+__all__ = ["Move", "left_in_place", "move_shared", "moved_paths", "planned_moves"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One recorded command file to move: ``old`` -> ``new``, below the folder of the
+    plugin ``plugin``, which stays and holds it."""
+
+    entry: RecordEntry
+    old: str
+    new: str
+    plugin: str
+
+
+def _folder(plugin: str) -> str | None:
+    """The folder below which a plugin's commands are installed (None: its name makes no
+    folder, and its commands install without one)."""
+    try:
+        return f"{LAYOUT[NodeKind.COMMAND].folder}/{destination_name(plugin)}"
+    except UnsafePathError:
+        return None
+
+
+def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: Iterable[str]) -> list[Move]:
+    """The moves uninstalling the plugins ``gone`` (already out of ``record.plugins``) and
+    the components ``going`` calls for: each command that stays, recorded in the folder of
+    a plugin of ``gone``, to the folder of the first recorded plugin that holds it."""
+    leaving = set(going)
+    taken = {rel for e in record.components.values() for rel in e.files}
+    out: list[Move] = []
+    for plugin in gone:
+        old_folder = _folder(plugin.name)
+        for cid in plugin.components:
+            entry = record.components.get(cid)
+            if old_folder is None or entry is None or cid in leaving or entry.kind != NodeKind.COMMAND.value:
+                continue
+            heir = next((p for p in record.plugins.values() if cid in p.components), None)
+            new_folder = None if heir is None else _folder(heir.name)
+            if heir is None or new_folder is None or new_folder == old_folder:
+                continue
+            for rel in list(entry.files):
+                new = new_folder + rel.removeprefix(old_folder)
+                if rel.startswith(f"{old_folder}/") and rel not in entry.replaced_files and new not in taken:
+                    taken.add(new)
+                    out.append(Move(entry, rel, new, heir.name))
+    return out
+
+
+def moved_paths(moves: Iterable[Move]) -> set[str]:
+    """The paths ``moves`` write or remove (checked writable before anything changes)."""
+    return {rel for m in moves for rel in (m.old, m.new)}
+
+
+def left_in_place(old: str, new: str) -> str:
+    """Why the command at ``old`` did not move to ``new`` (a file lies there)."""
+    return f"left {old} where it is: {new}, where it would go, is there already"
+
+
+def move_shared(root: Path, moves: Iterable[Move], report: UninstallReport) -> None:
+    """Carry out ``moves`` in ``root`` and in their record entries; ``report`` says each
+    (``moved``), and why one stayed where it was (a note)."""
+    for m in moves:
+        try:
+            old, new = safe_destination(root, m.old), safe_destination(root, m.new)
+        except UnsafePathError as exc:
+            report.notes.append(f"left {m.old}, which plugin {m.plugin!r} holds, where it is: {exc}")
+            continue
+        if not old.is_file():
+            continue
+        if new.exists() or new.is_symlink():
+            report.notes.append(left_in_place(m.old, m.new))
+            continue
+        new.parent.mkdir(parents=True, exist_ok=True)
+        old.rename(new)
+        m.entry.files[m.new] = m.entry.files.pop(m.old)
+        if m.old in m.entry.kept:
+            m.entry.kept[m.new] = m.entry.kept.pop(m.old)
+        report.moved[m.old] = m.new
+        prune_empty(root, old.parent)
