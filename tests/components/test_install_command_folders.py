@@ -161,10 +161,11 @@ def test_a_plugin_command_goes_under_its_plugin_by_its_file_name(index: Index, t
 def test_the_name_claude_code_gives_a_plugin_command_is_offered_its_frontmatter_name(
     index: Index, tmp_path: Path
 ) -> None:
-    """``install ct-check`` (the plan says the command is /ct-check) found no close name:
+    """``trailofbits-ct-check`` (the file name an older install wrote) found no close name:
     ``trailofbits:ct-check`` did not end with ``-ct-check``, a colon not being read as a
-    separator of parts (seen on trailofbits__skills)."""
-    for typed in ("ct-check", "trailofbits-ct-check"):  # the file name an older install wrote, too
+    separator of parts (seen on trailofbits__skills). ``ct-check``, its file's name, takes
+    it (test_install_file_name)."""
+    for typed in ("trailofbits-ct-check",):
         with pytest.raises(UnknownComponentError) as caught:
             plan_install(index, [typed], tmp_path / "proj")
         assert caught.value.suggestions[:1] == ("trailofbits:ct-check",), caught.value

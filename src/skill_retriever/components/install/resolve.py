@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from skill_retriever.components.install.by_file_name import by_file_name
 from skill_retriever.components.install.by_name import (
     Candidate,
     ambiguous,
@@ -30,7 +31,8 @@ __all__ = ["resolve", "resolve_all", "resolve_id"]
 def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     """The visible node ``ref`` names and a note when a name chose among several: the
     plugin over its own members of that name, or the first of byte-identical copies. A
-    plugin may be named as Claude Code names it, ``<plugin>@<marketplace>``.
+    plugin may be named as Claude Code names it, ``<plugin>@<marketplace>``; a name no
+    component has may be the file name of one (`by_file_name`: ``ct-check``).
 
     Raises:
         UnknownComponentError: Nothing answers to ``ref`` (close names the caller may
@@ -42,6 +44,8 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
     found = candidates(view, ref) or _in_marketplace(view, ref)
     if len(found) == 1:
         return found[0].id, ""
+    if not found and (by_file := by_file_name(view, ref)) is not None:  # /ct-check: its file's name
+        return by_file
     if not found:
         if held := view.named(ref):  # query shows them: say what they are
             raise NotInstallableError(ref, tuple(n.id for n in held), no_place_message(view, ref, held))

@@ -1,0 +1,76 @@
+"""A command installs by the name Claude Code gives it, its file's, when no component has
+that name: trailofbits/skills' ``commands/ct-check.md`` (frontmatter ``name:
+trailofbits:ct-check``) is ``/ct-check`` in Claude Code, and ``install ct-check`` only
+offered ``trailofbits:ct-check`` (seen on ../shared/data/skills/trailofbits__skills). The one
+component of that file name is taken, the plan's note naming its id; several are refused,
+each said by id; a component named so wins over another's file name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_calls import run
+from files import write_file
+
+from skill_retriever.components.install import install, plan_install
+from skill_retriever.components.install.errors import UnknownComponentError
+from skill_retriever.indexing import index_sources
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+
+CT = "cat/plugins/ct/commands/ct-check.md"
+ONE, TWO = "cat/plugins/one/commands/scan.md", "cat/plugins/two/commands/scan.md"
+LINT_CMD, LINT_AGENT = "cat/plugins/ct/commands/lint.md", "cat/agents/lint.md"
+
+
+def _command(name: str, what: str) -> str:
+    return f"---\nname: {name}\ndescription: {what}\n---\n\n{what} Run it.\n"
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[Index]:
+    src = tmp_path / "src" / "cat"
+    write_file(src, "plugins/ct/commands/ct-check.md", _command("trailofbits:ct-check", "Check timing."))
+    write_file(src, "plugins/one/commands/scan.md", _command("one:scan", "Scan one way."))
+    write_file(src, "plugins/two/commands/scan.md", _command("two:scan", "Scan another way."))
+    write_file(src, "plugins/ct/commands/lint.md", _command("ct:lint", "Lint the code."))
+    write_file(src, "agents/lint.md", "---\nname: lint\ndescription: The lint agent.\n---\n\nLint.\n")
+    built = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(built, [src], "skills")
+    yield built
+    built.close()
+
+
+@pytest.mark.parametrize("typed", ["ct-check", "CT-Check"])
+def test_the_one_command_of_that_file_name_is_taken_and_said_by_id(
+    typed: str, index: Index, tmp_path: Path
+) -> None:
+    plan = install(index, [typed], tmp_path / "proj")
+    assert plan.ok and [c.id for c in plan.components] == [CT]
+    assert (tmp_path / "proj/.claude/commands/ct/ct-check.md").is_file()
+    assert any(f"the file name of command trailofbits:ct-check (id {CT})" in n for n in plan.notes), plan.notes
+
+
+def test_several_commands_of_that_file_name_are_refused_each_by_id(index: Index, tmp_path: Path) -> None:
+    with pytest.raises(UnknownComponentError) as caught:
+        plan_install(index, ["scan"], tmp_path / "proj")
+    assert caught.value.candidates == (ONE, TWO)
+    said = str(caught.value)
+    assert "2 components have the file name 'scan'" in said and ONE in said and TWO in said, said
+    assert not (tmp_path / "proj").exists()
+
+
+def test_a_component_of_that_name_wins_over_a_file_name(index: Index, tmp_path: Path) -> None:
+    plan = plan_install(index, ["lint"], tmp_path / "proj")
+    assert [c.id for c in plan.components] == [LINT_AGENT]
+
+
+def test_the_cli_says_which_id_the_file_name_took(index: Index, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    index_dir = index.path
+    index.close()
+    code, out, err = run(capsys, "install", "ct-check", "--target", tmp_path / "proj", "--index-dir", index_dir)
+    assert code == 0, out + err
+    assert f"no component is named 'ct-check'; it is the file name of command trailofbits:ct-check (id {CT})" in out, out
