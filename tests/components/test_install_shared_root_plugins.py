@@ -162,3 +162,24 @@ def test_the_advice_after_an_unknown_name_finds_plugins_too(
     code, out, err = run(capsys, *shlex.split(advised[1].replace('"<the task>"', '"the claude api collection"')), "--json")
     assert code == 0, err
     assert f"repo/{MARKET}#claude-api" in [r["id"] for r in json.loads(out)["results"]]
+
+
+@pytest.mark.parametrize(("given", "taken_back"), [
+    ("claude-api@Anthropic-Agent-Skills", "CLAUDE-API@anthropic-agent-skills"),
+    ("Claude-API@anthropic-agent-skills", "claude-api@ANTHROPIC-AGENT-SKILLS"),
+])
+def test_a_marketplace_name_is_compared_case_aside_as_the_plugin_name_is(
+    given: str, taken_back: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``install claude-api@Anthropic-Agent-Skills`` was 'no component' ("is of marketplace
+    'anthropic-agent-skills', not 'Anthropic-Agent-Skills'"), though the plugin's name was
+    already compared case aside: marketplace names are kebab-case identifiers, one whatever
+    the case it is typed in. Install and uninstall take either part in any case."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "install", given, "--target", target, "--index-dir", index_dir)
+    assert code == 0, out + err
+    assert [p.name for p in (target / ".claude/skills").iterdir()] == ["claude-api"]
+    code, out, err = run(capsys, "uninstall", taken_back, "--target", target)
+    assert code == 0, out + err
+    assert not (target / ".claude").exists()

@@ -28,6 +28,7 @@ from skill_retriever.components.install.held_by_outer import held_by_outer
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
 from skill_retriever.components.install.plan import InstallError
+from skill_retriever.components.install.plugin_entry import same_marketplace
 
 __all__ = ["Picked", "pick"]
 
@@ -122,7 +123,7 @@ def _in_marketplace(record: InstallRecord, ref: str) -> str | None:
     if not at or not name.strip() or not market.strip():
         return None
     found = _named(record, name, set(), set(record.plugins))
-    of_market = [c.id for c in found if record.plugins[c.id].marketplace == market]
+    of_market = [c.id for c in found if same_marketplace(record.plugins[c.id].marketplace, market)]
     if len(of_market) == 1:
         return of_market[0]
     if not found or of_market:  # several of that marketplace: `_not_one` says each by id

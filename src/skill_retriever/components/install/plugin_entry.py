@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PluginRecord"]
+__all__ = ["PluginRecord", "same_marketplace"]
+
+
+def same_marketplace(recorded: object, given: str) -> bool:
+    """``given`` (of ``<plugin>@<marketplace>``) names the marketplace ``recorded`` (the
+    index's or the record's name of it): case aside, as a plugin's name is compared
+    (`CallerView.named`), a marketplace name being a kebab-case identifier
+    (https://code.claude.com/docs/en/plugin-marketplaces#marketplace-schema)."""
+    return isinstance(recorded, str) and bool(recorded) and recorded.casefold() == given.casefold()
 
 
 @dataclass

@@ -19,6 +19,7 @@ from skill_retriever.components.install.copies import copies_note, same_copies
 from skill_retriever.components.install.errors import UnknownNamesError, shown_ref
 from skill_retriever.components.install.not_installable import NotInstallableError, no_place_message
 from skill_retriever.components.install.plan import UnknownComponentError
+from skill_retriever.components.install.plugin_entry import same_marketplace
 from skill_retriever.components.install.suggest import close_names
 from skill_retriever.components.view import CallerView, as_view
 
@@ -68,11 +69,13 @@ def resolve(view: CallerView, ref: str) -> tuple[str, str]:
 def _in_marketplace(view: CallerView, ref: str) -> list[Candidate]:
     """The plugin ``ref`` names as Claude Code does, ``<plugin>@<marketplace>``
     (``/plugin install kubernetes-operations@claude-code-workflows``): the visible plugin of
-    that name whose marketplace entry is in that marketplace, if one is; [] otherwise."""
+    that name whose marketplace entry is in that marketplace, if one is, each name compared
+    case aside; [] otherwise."""
     name, at, market = ref.rpartition("@")
     if not at or not name.strip() or not market.strip():
         return []
-    return [c for c in candidates(view, name) if c.is_plugin and view.get(c.id).attrs.get("marketplace") == market]
+    return [c for c in candidates(view, name)
+            if c.is_plugin and same_marketplace(view.get(c.id).attrs.get("marketplace"), market)]
 
 
 def _other_marketplaces(view: CallerView, ref: str) -> list[tuple[str, str]]:
