@@ -14,7 +14,7 @@ import pytest
 from cli_calls import run
 from files import write_file
 
-from skill_retriever.components.install import install, plan_install
+from skill_retriever.components.install import InstallError, install, plan_install, uninstall
 from skill_retriever.components.install.errors import UnknownComponentError
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -74,3 +74,18 @@ def test_the_cli_says_which_id_the_file_name_took(index: Index, tmp_path: Path,
     code, out, err = run(capsys, "install", "ct-check", "--target", tmp_path / "proj", "--index-dir", index_dir)
     assert code == 0, out + err
     assert f"no component is named 'ct-check'; it is the file name of command trailofbits:ct-check (id {CT})" in out, out
+
+
+def test_uninstall_takes_the_file_name_install_took(index: Index, tmp_path: Path) -> None:
+    """``uninstall ct-check`` after ``install ct-check`` was 'no component 'ct-check' installed'."""
+    project = tmp_path / "proj"
+    assert install(index, ["ct-check", ONE, TWO, LINT_AGENT, LINT_CMD], project).ok
+    with pytest.raises(InstallError) as caught:  # two installed commands are /scan: each said by id
+        uninstall(["scan"], project)
+    assert f"2 components installed in {project} have the file name 'scan'" in str(caught.value)
+    assert ONE in str(caught.value) and TWO in str(caught.value)
+    report = uninstall(["CT-check", "lint"], project)  # the agent named lint, not the command's file
+    assert report.ok and sorted(report.ids) == sorted([CT, LINT_AGENT]), report
+    assert any(f"the file name of command trailofbits:ct-check (id {CT})" in n for n in report.notes), report.notes
+    assert not (project / ".claude/commands/ct/ct-check.md").exists()
+    assert (project / ".claude/commands/ct/lint.md").is_file()

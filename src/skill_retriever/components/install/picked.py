@@ -4,7 +4,8 @@ A name is a recorded component's id or name, or a plugin's id or name, or
 ``<plugin>@<marketplace>`` as install takes it (its members still recorded, and what
 installing it brought); a name of a plugin and of its own members takes
 the plugin, as install does (`by_name`), and any other name several recorded things share
-is refused, each said by id. A plugin's member that an install also asked
+is refused, each said by id. A name no recorded thing has may be the file name of one
+installed, as install takes it (`by_file_name`: ``ct-check``). A plugin's member that an install also asked
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
 the user asked for it apart from the plugin; so does one another recorded plugin, not
 named, holds too (marketplace entries at one root load the same files).
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from skill_retriever.components.install.by_file_name import recorded_file_name
 from skill_retriever.components.install.by_name import (
     Candidate,
     ambiguous,
@@ -71,6 +73,10 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
         found = _named(record, ref, set(record.components), set(record.plugins))
         if not found and (market := _in_marketplace(record, ref)) is not None:
             add_plugin(market)
+            continue
+        if not found and (by_file := recorded_file_name(record, ref)) is not None:  # as install takes it
+            direct.append(by_file[0])
+            notes.append(by_file[1])
             continue
         plugin = plugin_over_members(found)
         if plugin is not None:
