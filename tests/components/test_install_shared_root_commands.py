@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
+from read_only_target import mount_read_only
 from shared_root_market import shared_root_components
 
 from skill_retriever.cli import main
@@ -159,3 +160,23 @@ def test_a_file_where_the_command_would_move_keeps_it_in_place_dry_run_alike(
                 "where it would go, is there already") in out, out
     assert mine.read_text() == "my own deploy\n"
     assert (target / ".claude/commands/alpha/deploy.md").is_file()
+
+
+def test_a_folder_the_command_would_move_into_that_cannot_be_written_refuses_dry_run_alike(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move writes into the staying plugin's folder: one that cannot be written refuses
+    the uninstall before anything changes, and the dry run (of a copy, which can always be
+    written) says so too."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    for plugin in ("alpha", "beta"):
+        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
+        assert code == 0, out + err
+    before = _files(target)
+    mount_read_only(monkeypatch, target / ".claude/commands/beta")
+    code, out, err = run(capsys, "uninstall", "alpha", "--target", target, "--dry-run")
+    assert "refused" in out + err and ".claude/commands/beta" in out + err, out + err
+    code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
+    assert code != 0 and "cannot write into" in out + err and ".claude/commands/beta" in out + err, out + err
+    assert _files(target) == before

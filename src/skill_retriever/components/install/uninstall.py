@@ -123,7 +123,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     asked = list(ids)  # (read once: an iterator would be spent)
     if dry_run:  # the real run, of a copy; the copy may always be written: say if root may not
         report = on_a_copy(root, record, lambda copy: uninstall_held(copy, asked, force))
-        report.refused = refusal(root, record, report.ids)
+        report.refused = refusal(root, record, report.ids, {*report.moved, *report.moved.values()})
         return report
     picked = pick(record, asked)
     chosen = picked.ids
@@ -174,13 +174,13 @@ def _read_shared(root: Path, entries: list[RecordEntry]) -> dict[str, dict[str, 
     return shared
 
 
-def refusal(root: Path, record: InstallRecord, ids: list[str]) -> str | None:
-    """Why uninstalling ``ids`` (as chosen, what they bring included) from ``root`` would
-    be refused for a folder it cannot write, or None: a dry run, which uninstalls a copy,
-    cannot see it and would promise what the real run then refuses."""
+def refusal(root: Path, record: InstallRecord, ids: list[str], moved: set[str]) -> str | None:
+    """Why uninstalling ``ids`` (what they bring included) and moving ``moved`` (`shared_moves`)
+    in ``root`` would be refused for a folder it cannot write, or None: a dry run, which
+    uninstalls a copy, cannot see it and would promise what the real run then refuses."""
     entries = [record.components[i] for i in ids if i in record.components]
     try:
-        check_writable(root, _to_change(entries), "before you uninstall; an uninstall now would remove nothing")
+        check_writable(root, _to_change(entries) | moved, "before you uninstall; an uninstall now would remove nothing")
     except InstallError as exc:
         return str(exc)
     return None
