@@ -12,7 +12,8 @@ but ``query_vector`` (the server searches through ``Retriever``, which takes non
 ``filters.principals`` can only narrow that.
 
 At import (the server's start-up) the default index and the model are loaded in the
-background (``SKILL_RETRIEVER_WARM_UP=0`` turns that off).
+background (``SKILL_RETRIEVER_WARM_UP`` set to 0, false, no or off, in any case, turns that
+off; a value that is no such word, nor 1, true, yes or on, is refused at start-up).
 
 In Python, use ``skill_retriever.graph.graph`` directly with
 ``context=RetrievalContext(index=...)``.
@@ -21,9 +22,11 @@ In Python, use ``skill_retriever.graph.graph`` directly with
 import os
 
 from skill_retriever.adapters.langgraph_server import build_server_graph, warm_up_in_background
+from skill_retriever.adapters.warm_up_env import WARM_UP_ENV, warm_up_wanted
 
+warm_up = warm_up_wanted(os.environ.get(WARM_UP_ENV))  # a bad value stops the start here, said in one line
 graph = build_server_graph(name="retrieval")
-if os.environ.get("SKILL_RETRIEVER_WARM_UP", "1") != "0":
+if warm_up:
     # The server imports this module at start-up: load the model and the default index
     # now, in the background, so the first run is as fast as later ones.
     warm_up_in_background()
