@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from skill_retriever.cliargs import add_query_limits, kind_list, tag_list, time_arg
+from skill_retriever.query_settings import query_settings, setting_arg
 
 __all__ = ["add_query_command", "check_query"]
 
@@ -45,15 +46,28 @@ def add_query_command(
         "(--until 2026-11-01 ends at 2026-11-01T23:59:59.999999 UTC)",
     )
     q.add_argument("--no-rerank", action="store_true", help="skip the rerank phase")
+    q.add_argument(
+        "--profile", default=None, metavar="NAME",
+        help="a named set of settings, as config_for(NAME) in Python: design (the defaults) or multihop (for a "
+        "passage corpus indexed with facts); --set and the flags above apply on top",
+    )
+    q.add_argument(
+        "--set", dest="settings_given", action="append", type=setting_arg, default=None, metavar="NAME=VALUE",
+        help="one RetrievalConfig setting for this query, repeatable (--set rrf_k=30 --set "
+        "'channels={\"temporal\": false}'); VALUE is read as JSON, else as text; a setting with a flag of its "
+        "own (-k, --budget, --route, ...) takes that flag",
+    )
     common(q)
 
 
 def check_query(args: argparse.Namespace) -> None:
     """Read ``-`` from stdin into ``args.query`` and refuse a query the search would refuse
-    (empty, or over ``--max-query-chars``), as it words it, before the search is imported.
+    (empty, or over ``--max-query-chars``), as it words it, before the search is imported;
+    and resolve ``--profile`` and ``--set`` into ``args.settings`` (None: neither given).
 
     Raises:
         QueryError: The query is empty, or too long.
+        CommandArgumentError: A bad ``--profile`` or ``--set``.
     """
     from skill_retriever.config import RetrievalConfig
     from skill_retriever.querytext import clean_query
@@ -62,3 +76,4 @@ def check_query(args: argparse.Namespace) -> None:
         args.query = sys.stdin.read()
     limit = RetrievalConfig.max_query_chars if args.max_query_chars is None else args.max_query_chars
     clean_query(args.query, limit)
+    args.settings = query_settings(args.profile, args.settings_given)  # checked before the index opens

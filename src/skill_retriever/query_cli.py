@@ -49,7 +49,7 @@ def run_query(index: Index, args: argparse.Namespace) -> int:
     from skill_retriever.json_text import dumps
     from skill_retriever.retriever import Retriever
 
-    retriever = Retriever(index)
+    retriever = Retriever(index, getattr(args, "settings", None))  # --profile and --set (`query_settings`)
     asked_for = parse_principals(args.principals)
     principals = asked_for.names
     if asked_for.note:  # "$UNSET" or " , ": said on stderr whichever output is chosen
