@@ -28,7 +28,7 @@ from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     import numpy as np
     from numpy.typing import NDArray
@@ -71,6 +71,9 @@ class QueryView:
     #: phases check against this one (`phases._helpers.held_only`). False for a pinned view,
     #: whose snapshot wrote every id in the state, so the check costs a run nothing.
     resolved_again: bool = False
+    #: The settings (and ``profile``) the run's ``config["configurable"]`` gave
+    #: (`run_configurable`): the plan's stats name them.
+    configured: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The query's embedding by the text embedded (`embedding`): held here, not in the state.
     _embeddings: dict[str, NDArray[np.float32]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -145,6 +148,7 @@ _JSON_SCHEMA: dict[str, Any] = {
         "config": {"description": "Default settings, a RetrievalConfig; left out: RetrievalConfig()."},
         "reranker": {"description": "A Reranker, DEFAULT_RERANKER (Retriever's default), or null for none (the default)."},
         "snapshot": {"description": "An IndexSnapshot of the index to search; null: its current one."},
+        "read_configurable": {"description": "Whether a run's config['configurable'] settings apply (default true)."},
     },
     "required": ["index"],
 }
@@ -163,12 +167,19 @@ class RetrievalContext(metaclass=_Checked):
             context's first query.
         snapshot: A snapshot to search (``Retriever`` pins one per query); None searches
             the index's current snapshot, taken when the query starts.
+        read_configurable: Apply the settings (and ``profile``) of a run's
+            ``config["configurable"]`` over ``config`` (`run_configurable`); the input's own
+            ``profile``, ``k``, ``token_budget`` and ``route`` still come last. False for
+            the contexts ``Retriever`` and the served graphs make: the one has its own
+            settings per call (its answer cache is keyed by them), the others bound what a
+            client may set.
     """
 
     index: Index
     config: RetrievalConfig = field(default_factory=RetrievalConfig)
     reranker: Reranker | Default | None = None
     snapshot: IndexSnapshot | None = None
+    read_configurable: bool = True
     #: `DEFAULT_RERANKER` as loaded (`_reranker`): one entry once the first query loaded it.
     _loaded: list[Reranker | None] = field(default_factory=list, compare=False, repr=False)
     _views: OrderedDict[str, QueryView] = field(default_factory=OrderedDict, compare=False, repr=False)
@@ -210,6 +221,8 @@ class RetrievalContext(metaclass=_Checked):
             check_reranker(self.reranker)
         except ConfigError as exc:
             raise ConfigError(f"context.{exc}") from None
+        if not isinstance(self.read_configurable, bool):
+            raise ConfigError(f"context.read_configurable must be True or False, got {self.read_configurable!r:.40}")
         from skill_retriever.stores.snapshot import IndexSnapshot
 
         snap = self.snapshot  # anything else failed every query: "'str' object has no attribute 'memo'"
@@ -241,11 +254,20 @@ class RetrievalContext(metaclass=_Checked):
         return self._hold(key, view) if key else view
 
     def _resolve(self, state: dict[str, Any] | Any) -> QueryView:
+        from skill_retriever.run_configurable import (
+            configurable_settings,
+            run_configurable,
+            with_configurable,
+        )
+
         snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
-        settings = _settings(self.config, state, snap)
+        taken = configurable_settings(run_configurable()) if self.read_configurable else {}
+        base = with_configurable(self.config, taken) if taken else self.config
+        settings = _settings(base, state, snap)
         config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
-        return QueryView(snap, config, filters, self._reranker() if config.rerank else None, settings.channel_depth)
+        reranker = self._reranker() if config.rerank else None
+        return QueryView(snap, config, filters, reranker, settings.channel_depth, configured=taken)
 
     def _reranker(self) -> Reranker | None:
         """The reranker, `DEFAULT_RERANKER` resolved as `Retriever` resolves it: at the first

@@ -329,7 +329,8 @@ class Retriever:
         elif not isinstance(snapshot, IndexSnapshot) or snapshot.path != self.index.path:
             raise ConfigError("snapshot must be one this retriever's index gave (index.snapshot())")
         context = RetrievalContext(
-            index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot
+            index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot,
+            read_configurable=False,  # its settings are the call's, which its answer cache is keyed by
         )
         return [
             _Call({"query": q, "filters": spec}, context, answer_key(q, config, spec, snapshot, self.index, self._reranker))  # type: ignore[typeddict-item]

@@ -113,7 +113,7 @@ def test_the_context_schema_is_given(coding_agent: ModuleType) -> None:
         schema = graph.get_context_jsonschema()
         assert schema is not None and schema["title"] == "RetrievalContext"
         assert schema["required"] == ["index"]
-        assert set(schema["properties"]) == {"index", "config", "reranker", "snapshot"}
+        assert set(schema["properties"]) == {"index", "config", "reranker", "snapshot", "read_configurable"}
         assert "RetrievalContext(index=Index.open(" in schema["description"]
         json.dumps(schema)  # JSON all through
     assert "index_dir" in coding_agent.graph.get_context_jsonschema()["properties"]  # the served one's JSON context

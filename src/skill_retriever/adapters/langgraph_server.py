@@ -207,7 +207,10 @@ def retrieval_context(
     ctx = context or ServerContext()
     retriever = server_retriever(ctx)
     cfg = (config or RetrievalConfig()).override(rerank=ctx.rerank)
-    return RetrievalContext(index=retriever.index, config=cfg, reranker=retriever.reranker if ctx.rerank else None)
+    # read_configurable=False: a client's config["configurable"] would set what a served run's
+    # profile may only lower (COST_CAPS)
+    return RetrievalContext(index=retriever.index, config=cfg, reranker=retriever.reranker if ctx.rerank else None,
+                            read_configurable=False)
 
 
 def server_retriever(context: ServerContext | None, graph: Any = None) -> Retriever:
