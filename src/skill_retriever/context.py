@@ -74,6 +74,9 @@ class QueryView:
     #: The settings (and ``profile``) the run's ``config["configurable"]`` gave
     #: (`run_configurable`): the plan's stats name them.
     configured: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: A warning for each key of that ``configurable`` one slip from a setting's name, left
+    #: alone (`run_configurable.near_misses`): the plan's warnings carry them.
+    configurable_misses: tuple[str, ...] = field(default=(), compare=False)
     #: The query's embedding by the text embedded (`embedding`): held here, not in the state.
     _embeddings: dict[str, NDArray[np.float32]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -256,18 +259,21 @@ class RetrievalContext(metaclass=_Checked):
     def _resolve(self, state: dict[str, Any] | Any) -> QueryView:
         from skill_retriever.run_configurable import (
             configurable_settings,
+            near_misses,
             run_configurable,
             with_configurable,
         )
 
         snap = self.snapshot if self.snapshot is not None else self.index.snapshot()
-        taken = configurable_settings(run_configurable()) if self.read_configurable else {}
+        configurable = run_configurable() if self.read_configurable else {}
+        taken = configurable_settings(configurable)
         base = with_configurable(self.config, taken) if taken else self.config
         settings = _settings(base, state, snap)
         config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
         reranker = self._reranker() if config.rerank else None
-        return QueryView(snap, config, filters, reranker, settings.channel_depth, configured=taken)
+        return QueryView(snap, config, filters, reranker, settings.channel_depth, configured=taken,
+                         configurable_misses=tuple(near_misses(configurable)))
 
     def _reranker(self) -> Reranker | None:
         """The reranker, `DEFAULT_RERANKER` resolved as `Retriever` resolves it: at the first

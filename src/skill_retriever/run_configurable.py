@@ -9,9 +9,11 @@ LangGraph's own keys (``thread_id``, ``checkpoint_ns``, ``checkpoint_id``, ``che
 ``__pregel_*`` and anything starting with ``__``), the LangGraph API's (``langgraph_*``,
 ``run_id``, ``user_id``, ...) and a parent application's own keys (``model``, ``user_id``):
 the configurable is shared by every node of a run, so a key of another meaning is no error.
-What is refused: a key one slip from a setting's name (``kk``, ``token_budgt``: `config.close_name`,
-as everywhere else), which would otherwise be dropped as silently as ``k`` was. That rule also
-catches some names of other meanings (``timeout``, ``rank``); the message says how to keep one.
+A key one slip from a setting's name (``kk``, ``token_budgt``: `config.close_name`, as everywhere
+else) is left alone too, but named in the answer's warnings with the setting it may mean, so it
+is not dropped as silently as ``k`` was. It is not refused: that rule also matches keys of other
+meanings that parent applications use (``timeout`` -> phase_timeouts, ``provider`` -> profile,
+``budget`` -> budget_fill, ``alpha``), and one would fail every run of their graph.
 
 Read from the run's config (``langgraph.config.get_config``) where the view is resolved, so
 a view resolved again in a later phase (a run resumed from a checkpoint) reads it as well.
@@ -31,7 +33,7 @@ from skill_retriever.config import (
 )
 from skill_retriever.exceptions import ConfigError
 
-__all__ = ["PROFILE_KEY", "configurable_settings", "run_configurable", "with_configurable"]
+__all__ = ["PROFILE_KEY", "configurable_settings", "near_misses", "run_configurable", "with_configurable"]
 
 PROFILE_KEY = "profile"
 #: Keys LangGraph and the LangGraph API put in a run's configurable: never a slip of ours.
@@ -51,25 +53,25 @@ def run_configurable() -> Mapping[str, Any]:
     return found if isinstance(found, Mapping) else {}
 
 
-def configurable_settings(configurable: Mapping[str, Any]) -> dict[str, Any]:
-    """The settings (and ``profile``) ``configurable`` holds, in its order.
+def _ours_to_read(key: object) -> bool:
+    return isinstance(key, str) and not key.startswith(("__", "langgraph_")) and key not in _LANGGRAPH_KEYS
 
-    Raises:
-        ConfigError: A key one slip from a setting's name, with that name.
-    """
-    taken: dict[str, Any] = {}
-    for key, value in configurable.items():
-        if not isinstance(key, str) or key.startswith(("__", "langgraph_")) or key in _LANGGRAPH_KEYS:
-            continue
-        if key in SETTING_NAMES or key == PROFILE_KEY:
-            taken[key] = value
-        elif meant := close_name(key, (*SETTING_NAMES, PROFILE_KEY)):
-            raise ConfigError(
-                f"{_WHERE} key {key!r} is no setting{meant}; the retrieval graph reads RetrievalConfig's settings "
-                "and 'profile' from there and leaves other keys alone (a key of your own by that name: rename it, "
-                "or give RetrievalContext(..., read_configurable=False))"
-            )
-    return taken
+
+def configurable_settings(configurable: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings (and ``profile``) ``configurable`` holds, in its order."""
+    return {k: v for k, v in configurable.items() if _ours_to_read(k) and (k in SETTING_NAMES or k == PROFILE_KEY)}
+
+
+def near_misses(configurable: Mapping[str, Any]) -> list[str]:
+    """One warning for each key of ``configurable`` one slip from a setting's name (left alone)."""
+    names = (*SETTING_NAMES, PROFILE_KEY)
+    return [
+        f"{_WHERE} key {key!r} is no setting{meant}, so it was left alone; the retrieval graph reads "
+        "RetrievalConfig's settings and 'profile' from there (a key of your own: nothing to do, or give "
+        "RetrievalContext(..., read_configurable=False) to read none)"
+        for key in configurable
+        if _ours_to_read(key) and key not in names and (meant := close_name(str(key), names))
+    ]
 
 
 def with_configurable(config: RetrievalConfig, taken: Mapping[str, Any]) -> RetrievalConfig:

@@ -166,7 +166,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     }
     if view.configured:  # the settings the run's config["configurable"] gave (`run_configurable`)
         update["stats"]["configurable"] = dict(view.configured)
-    notes = [empty_index_note(snap), long_query_note(query, config), script_note(head, snap.embedder.name)]
+    notes = [empty_index_note(snap), long_query_note(query, config), script_note(head, snap.embedder.name),
+             *view.configurable_misses]
     if ignored and snap.dim:
         notes.append(f"query_vector was not used: it must be a list of {snap.dim} finite numbers (the index's "
                      "embedding of the query); the query was embedded here")
