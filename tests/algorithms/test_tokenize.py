@@ -73,6 +73,15 @@ def test_one_megabyte_tokenizes() -> None:
     assert bm25_tokens(mixed)[:7] == ["deploy-v3.5.0", "deploy", "v3", "5", "0", "fails", "on"]
 
 
+def test_underscore_words_and_long_words_split_as_short_ones() -> None:
+    # A word of underscores alone is dropped, one with a letter kept; a word past the
+    # length whose split is kept for reuse splits the same way, again and again.
+    assert bm25_tokens("__init__ _ __ a__ _1") == ["__init__", "init", "a__", "a", "_1", "1"]
+    long = "-".join(["part"] * 40)
+    for _ in range(2):
+        assert bm25_tokens(f"{long} {long.upper()}") == [long, *["part"] * 40] * 2
+
+
 @given(st.text())
 def test_any_text_gives_non_empty_lower_case_tokens(text: str) -> None:
     for token in bm25_tokens(text):

@@ -86,9 +86,9 @@ def tokenize_words(text: str) -> list[str]:
     Returns:
         The words in text order; use :func:`split_identifier` for an identifier's parts.
     """
-    return [
-        m.group() for m in _IDENTIFIER_RE.finditer(_normalise(text)) if _ALNUM_RE.search(m.group())
-    ]
+    # Every match holds a word character; one with no "_" holds a letter or digit, so
+    # only the rare match with an underscore needs the look (`findall`: no match objects).
+    return [w for w in _IDENTIFIER_RE.findall(_normalise(text)) if "_" not in w or _ALNUM_RE.search(w)]
 
 
 def split_identifier(token: str) -> list[str]:
@@ -127,11 +127,24 @@ def bm25_tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     for word in tokenize_words(text):
-        tokens.append(word)
-        parts = split_identifier(word)
-        if len(parts) > 1 or (parts and parts[0] != word):
-            tokens.extend(parts)
+        tokens.extend(_word_tokens(word) if len(word) <= _CACHED_WORD_CHARS else _split_tokens(word))
     return tokens
+
+
+#: Longest word whose tokens are cached: longer ones are rare (a hash, a URL, stuffing)
+#: and would fill the cache with text.
+_CACHED_WORD_CHARS = 64
+
+
+def _split_tokens(word: str) -> tuple[str, ...]:
+    """What :func:`bm25_tokens` makes of one word of :func:`tokenize_words`."""
+    parts = split_identifier(word)
+    return (word, *parts) if len(parts) > 1 or (parts and parts[0] != word) else (word,)
+
+
+# A text repeats its words, so each distinct word is split once: a query that scans and
+# explains thousands of long items (``query -k 3000``) spent most of `bm25_tokens` splitting.
+_word_tokens = lru_cache(maxsize=1 << 16)(_split_tokens)
 
 
 def fold_accents(text: str) -> str:
@@ -186,9 +199,7 @@ def bm25_terms(text: str) -> list[str]:
 @lru_cache(maxsize=1 << 18)
 def _word_terms(word: str) -> tuple[str, ...]:
     """What :func:`bm25_terms` makes of one word of :func:`tokenize_words`."""
-    parts = split_identifier(word)
-    tokens = [word, *parts] if len(parts) > 1 or (parts and parts[0] != word) else [word]
-    return tuple(stem(t) if t.isalpha() else t for t in tokens if t not in STOP_WORDS)
+    return tuple(stem(t) if t.isalpha() else t for t in _split_tokens(word) if t not in STOP_WORDS)
 
 
 def bm25_term_counts(text: str) -> Counter[str]:
