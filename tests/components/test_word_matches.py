@@ -86,7 +86,7 @@ def test_a_huge_items_words_come_from_its_stored_terms_and_a_bounded_part_of_its
     """A 1.7 MB SKILL.md took about a second of word matching per result line (the whole
     text tokenized twice per query): which words it holds now comes from the terms its
     keyword search stored, and only the part of its text coverage reads is tokenized."""
-    from skill_retriever.components import word_matches as wm
+    from skill_retriever.stores import word_forms
     from skill_retriever.stores.snapshot import COVERAGE_CHARS
 
     filler = "lightmaps scenes mobile shaders " * (3 * COVERAGE_CHARS // 32)
@@ -105,7 +105,7 @@ def test_a_huge_items_words_come_from_its_stored_terms_and_a_bounded_part_of_its
     def counting(text: str) -> list[str]:
         read.append(len(text))
         return bm25_tokens(text)
-    monkeypatch.setattr(wm, "bm25_tokens", counting)
+    monkeypatch.setattr(word_forms, "bm25_tokens", counting)  # where the item's words are read
     query = "baking sourdough deploy zebra"
     # held past the bounded part (as scored: the whole text), named as the query writes it
     assert word_matches(query, huge, snap) == (

@@ -6,7 +6,7 @@ uncached scan and count say."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -45,9 +45,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, Counter[str]]:
     seen: dict[str, Counter[str]] = {"scans": Counter(), "counts": Counter()}
     scan_read, token_counter = injection.scan_read, budget.token_counter
 
-    def counting_scan(text: str, texts: dict[str, str]) -> tuple[str, ...]:
+    def counting_scan(text: str, texts: dict[str, str], words: Sequence[str] | None = None) -> tuple[str, ...]:
         seen["scans"][text[:20]] += 1
-        return scan_read(text, texts)
+        return scan_read(text, texts, words)
 
     def counting_counter(encoding: str = budget.OFFLINE_ENCODING) -> Callable[[str], int]:
         count = token_counter(encoding)

@@ -20,15 +20,15 @@ that part is named as the query writes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.query_terms import STOP_WORDS
 from skill_retriever.algorithms.stack_traces import condense_stack_traces
-from skill_retriever.algorithms.tokenize import bm25_terms, bm25_tokens, stem, tokenize_words
+from skill_retriever.algorithms.tokenize import bm25_terms, stem, tokenize_words
 from skill_retriever.model import Node
 from skill_retriever.stores.snapshot import COVERAGE_CHARS
+from skill_retriever.stores.word_forms import WordForms
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -73,14 +73,11 @@ def word_matches(query: str, node: Node, snapshot: IndexSnapshot | None = None) 
     ))
     if not words:
         return ()
-    forms = (
-        snapshot.memo("word forms", node.id, lambda: _Forms.of(node), min(len(snapshot.nodes) + 1, 1024))
-        if snapshot is not None else _Forms.of(node)
-    )
+    forms = snapshot.word_forms(node) if snapshot is not None else WordForms.of(node.embedding_text(), COVERAGE_CHARS)
     held = _held(words, node, snapshot)
     out: list[WordMatch] = []
     for w in words:
-        seen = forms.match(w)
+        seen = _match(forms, w)
         if held is None:
             if seen is not None:
                 out.append(seen)
@@ -102,27 +99,11 @@ def _held(words: list[str], node: Node, snapshot: IndexSnapshot | None) -> froze
     return None if terms is None else frozenset(w for w in words if _term(w) in terms)
 
 
-@dataclass(frozen=True)
-class _Forms:
-    """The words of the first :data:`COVERAGE_CHARS` characters of an item's text, and
-    the first of them with each stem."""
-
-    tokens: frozenset[str]
-    by_stem: Mapping[str, str]
-
-    @classmethod
-    def of(cls, node: Node) -> _Forms:
-        tokens = bm25_tokens(node.embedding_text()[:COVERAGE_CHARS])
-        by_stem: dict[str, str] = {}
-        for t in tokens:
-            if t.isalpha() and t not in STOP_WORDS:
-                by_stem.setdefault(stem(t), t)
-        return cls(frozenset(tokens), by_stem)
-
-    def match(self, word: str) -> WordMatch | None:
-        if word in self.tokens:
-            return WordMatch(word, word)
-        if not word.isalpha():  # BM25 keeps identifiers and words with digits unstemmed
-            return None
-        written = self.by_stem.get(stem(word))
-        return None if written is None else WordMatch(word, written)
+def _match(forms: WordForms, word: str) -> WordMatch | None:
+    """``word`` as the item writes it in the part `WordForms` read; None when it is not there."""
+    if word in forms.tokens:
+        return WordMatch(word, word)
+    if not word.isalpha():  # BM25 keeps identifiers and words with digits unstemmed
+        return None
+    written = forms.by_stem.get(stem(word))
+    return None if written is None else WordMatch(word, written)

@@ -66,14 +66,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from skill_retriever.algorithms.tokenize import bm25_tokens
 from skill_retriever.model import Node
 from skill_retriever.safety import charsets, phrases
 from skill_retriever.safety.charsets import BIDI, TAGS, ZERO_WIDTH
 
-__all__ = ["scan_inputs", "scan_node", "scan_read", "scan_text", "visible_text"]
+__all__ = ["scan_inputs", "scan_node", "scan_read", "scan_text", "stuffing_words", "visible_text"]
 
 TAG_FIRST, TAG_LAST = 0xE0000, 0xE007F
 
@@ -193,9 +193,15 @@ def _smallest_period(s: str) -> int:
     return len(s) - fail[-1] if s else 0
 
 
-def _stuffing(text: str) -> list[str]:
+def stuffing_words(text: str) -> list[str]:
+    """The words the keyword-stuffing check reads of ``text``: :func:`bm25_tokens` of its
+    first :data:`STUFFING_WINDOW` characters (`scan_read` takes them ready made)."""
+    return bm25_tokens(text[:STUFFING_WINDOW])
+
+
+def _stuffing(text: str, words: Sequence[str] | None = None) -> list[str]:
     reasons: list[str] = []
-    tokens = bm25_tokens(text[:STUFFING_WINDOW])
+    tokens = stuffing_words(text) if words is None else words
     for word in tokens:
         if len(word) >= LONG_IDENTIFIER:
             head = word[:PERIOD_WINDOW]  # a repetition shows in its first few KB
@@ -224,19 +230,20 @@ def visible_text(text: str) -> str:
     return _NOT_SHOWN_RE.sub("", text)
 
 
-def scan_text(text: str) -> tuple[str, ...]:
+def scan_text(text: str, words: Sequence[str] | None = None) -> tuple[str, ...]:
     """Reasons why ``text`` looks like an instruction to the model; empty when it does not.
 
     Args:
         text: Any text (any Unicode, any length; the cost is linear in its length).
+        words: ``stuffing_words(text)``, where the caller has them already (None: read here).
 
     Returns:
         One ``"<kind>: <detail>"`` string per kind of finding, in a fixed order.
     """
-    return _scan(text, stuffing=True)
+    return _scan(text, stuffing=True, words=words)
 
 
-def _scan(text: str, *, stuffing: bool) -> tuple[str, ...]:
+def _scan(text: str, *, stuffing: bool, words: Sequence[str] | None = None) -> tuple[str, ...]:
     if not isinstance(text, str) or not text:
         return ()
     reasons: list[str] = []
@@ -254,7 +261,7 @@ def _scan(text: str, *, stuffing: bool) -> tuple[str, ...]:
     if mixed:
         reasons.append(mixed)
     if stuffing:
-        reasons.extend(_stuffing(text))
+        reasons.extend(_stuffing(text, words))
     return tuple(reasons)
 
 
@@ -277,9 +284,10 @@ def scan_inputs(node: Node) -> tuple[str, dict[str, str]]:
     return node.embedding_text(), {where: "\n".join(_strings(value)) for where, value in fields.items()}
 
 
-def scan_read(text: str, texts: Mapping[str, str]) -> tuple[str, ...]:
-    """:func:`scan_node` of what :func:`scan_inputs` read of a node."""
-    reasons = list(scan_text(text))
+def scan_read(text: str, texts: Mapping[str, str], words: Sequence[str] | None = None) -> tuple[str, ...]:
+    """:func:`scan_node` of what :func:`scan_inputs` read of a node; ``words``:
+    ``stuffing_words(text)`` where the caller has them (`stores.text_verdicts`)."""
+    reasons = list(scan_text(text, words))
     # One scan of them all; each key alone only when it finds something (rarely).
     found = _scan("\n".join(texts.values()), stuffing=False)
     kinds = {r.split(":", 1)[0] for r in reasons}

@@ -14,7 +14,7 @@ so an item a write left unchanged is not read again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -41,6 +41,7 @@ from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.text_verdicts import item_flags, item_tokens
 from skill_retriever.stores.vectors import VectorHit, VectorStore
+from skill_retriever.stores.word_forms import WordForms
 
 # SciPy loads on first use, where a matrix is built: commands that never build one
 # (`install`, `uninstall`) start without it (tests/test_cold_start.py).
@@ -353,10 +354,17 @@ class IndexSnapshot:
 
     def flags(self, node: Node) -> tuple[str, ...]:
         """Why ``node``'s text looks like an instruction to a model (``safety.injection``);
-        scanned once per item text while the index is open (``stores.text_verdicts``)."""
-        return self._memo.get(
-            "flags", node.id, lambda: item_flags(self._text_verdicts, node, len(self.nodes)), len(self.nodes) + 1
-        )
+        scanned once per item text while the index is open (``stores.text_verdicts``). The
+        words a scan reads make the item's `word_forms` too: a query tokenizes it once."""
+        def read(words: Sequence[str], chars: int) -> None:
+            self.word_forms(node, (words, chars))
+
+        return self._memo.get("flags", node.id, lambda: item_flags(self._text_verdicts, node, len(self.nodes), read), len(self.nodes) + 1)
+
+    def word_forms(self, node: Node, window: tuple[Sequence[str], int] | None = None) -> WordForms:
+        """The words of the part of ``node`` that coverage reads and the first of each stem
+        (`stores.word_forms`), made once per item while the snapshot lives."""
+        return self._memo.get("word forms", node.id, lambda: WordForms.of(node.embedding_text(), COVERAGE_CHARS, window), min(len(self.nodes) + 1, 1024))
 
     def token_count(self, node: Node, encoding: str) -> int:
         """tiktoken count of what a caller would load of ``node``; counted once per item

@@ -21,7 +21,7 @@ it. The table is bounded (least recently used dropped) and thread-safe (``Memo``
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from skill_retriever.model import Node
 from skill_retriever.stores.snapshot_memo import Memo
@@ -44,14 +44,26 @@ def inputs_digest(text: str, texts: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
-def item_flags(table: Memo, node: Node, items: int) -> tuple[str, ...]:
+def item_flags(
+    table: Memo, node: Node, items: int, read: Callable[[Sequence[str], int], None] | None = None
+) -> tuple[str, ...]:
     """``safety.injection.scan_node(node)``, scanned once per item text; ``items`` is how
-    many items the snapshot holds (the table's bound)."""
+    many items the snapshot holds (the table's bound). Where it scans, ``read`` is told the
+    words the scan read and of how many characters (``injection.stuffing_words``), so a
+    caller that needs them too does not tokenize the text again."""
     from skill_retriever.safety import injection
 
     text, texts = injection.scan_inputs(node)
     scanner = injection.scan_read  # looked up now: a replaced scanner's verdicts are its own
-    return table.get("flags", (scanner, inputs_digest(text, texts)), lambda: scanner(text, texts), _PER_ITEM * items + _SLACK)
+
+    def scan() -> tuple[str, ...]:
+        words = injection.stuffing_words(text)
+        found = scanner(text, texts, words)
+        if read is not None:
+            read(words, injection.STUFFING_WINDOW)
+        return found
+
+    return table.get("flags", (scanner, inputs_digest(text, texts)), scan, _PER_ITEM * items + _SLACK)
 
 
 def item_tokens(table: Memo, node: Node, encoding: str, items: int) -> int:
