@@ -131,6 +131,10 @@ def test_tag_characters_spell_hidden_injection() -> None:
     assert visible_text(f"a\u200bb\u202ec{TAGGED}") == "abc"
 
 
+#: Seconds past which a scan of a megabyte is not linear (a backtracking one takes hours).
+HANG = 60.0
+
+
 def test_the_bundled_catalogue_is_clean() -> None:
     result = ingest_skill_repo(sample_catalogue_path())
     flagged = {n.id: scan_node(n) for n in result.nodes if scan_node(n)}
@@ -171,9 +175,12 @@ def test_the_bundled_catalogue_is_clean() -> None:
     ],
 )
 def test_scanning_is_linear_on_adversarial_megabytes(text: str) -> None:
+    # A guard against a super-linear pattern, not a speed figure: one that backtracks on
+    # these megabytes runs for hours, a linear scan for a second or two. 5 s failed under
+    # the load of a busy machine (unchanged code, a helper's run at load 12).
     start = time.perf_counter()
     scan_text(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < HANG
 
 
 def test_flags_are_kept_per_snapshot(tmp_path: Path) -> None:
