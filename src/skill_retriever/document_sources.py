@@ -20,11 +20,11 @@ from pathlib import Path
 from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError
 from skill_retriever.ingest.document_formats import READ_SUFFIXES
-from skill_retriever.ingest.provenance import Provenance, source_root
+from skill_retriever.ingest.provenance import Provenance, item_file, source_root
 from skill_retriever.ingest.result import IngestResult
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["READ_AS_BEFORE", "document_file_origin", "read_as_documents", "read_as_documents_before"]
+__all__ = ["READ_AS_BEFORE", "document_file_origin", "emptied_file_ids", "read_as_documents", "read_as_documents_before"]
 
 #: The note on a folder read as documents because the index holds it so.
 READ_AS_BEFORE = (
@@ -111,3 +111,17 @@ def _refuse_link_out(held: Mapping[str, Node], file: Path, index_dir: Word | Non
             f"(it leads to {target}), as a read of that folder skips it; index that file itself "
             f"(`{command(['index', target, *kind], index_dir)}`), or copy it into the folder"
         )
+
+
+def emptied_file_ids(held: Mapping[str, Node], result: IngestResult, origin: Provenance) -> list[str]:
+    """The ids the index (``held``) holds from one document file that was read whole and held
+    nothing (empty, white space, frontmatter alone): gone, as the file would be from its
+    folder's read; none for a file the read could not read (a problem keeps its items)."""
+    if result.skips:
+        return []
+    file = Path(result.source).resolve()
+    return sorted(
+        node_id for node_id, node in held.items()
+        if node.attrs.get("source_root") == origin.root and node.attrs.get("source_name") == origin.name
+        and item_file(node, origin.root) == file
+    )

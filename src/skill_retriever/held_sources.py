@@ -16,7 +16,7 @@ may lie inside one, and what to do then depends on it:
 - a path gone from disk (deleted, a dangling or looping link) says what it is, and,
   when the index holds items read from it, which command takes them out; a source read
   from that very path (or from a folder in it) is named, with the commands that take it
-  out or, moved, take it in again from its new folder (`missing_path`).
+  out or, moved, take it in from its new folder (`missing_path`, `source_moves`).
 """
 
 from __future__ import annotations
@@ -232,9 +232,8 @@ def missing_path(path: Path, held: Mapping[str, Node] | None = None, index_dir: 
 def _sources_at(held: Mapping[str, Node], path: Path, index_dir: Word | None) -> str | None:
     """What the index holds of the sources read from ``path`` itself (or from folders in
     it), gone from disk with it, and how to take them out or, moved, take them in again
-    from the new folder: None when it holds none. A source keeps its root, so indexing
-    the new folder under the same name is refused until the old one is removed
-    (`provenance.check_sources`); its items then embed again."""
+    from the new folder: None when it holds none. The new folder indexed under the
+    source's name moves it there (`source_moves`): its items keep their ids and vectors."""
     target = _real(path)
     gone = [s for s in held_sources(held) if s.root == target or s.root.is_relative_to(target)]
     if not gone:
@@ -249,4 +248,5 @@ def _sources_at(held: Mapping[str, Node], path: Path, index_dir: Word | None) ->
     several = len(gone) > 1
     return (f"the index holds the source{'s' if several else ''} {named} read from it: "
             f"{remove} take{'' if several else 's'} {'them' if several else 'it'} out; if it was moved, "
-            f"run that, then {moved} ({'their' if several else 'its'} items embed again)")
+            f"{moved} take{'' if several else 's'} {'them' if several else 'it'} in from there "
+            "(its ids and vectors kept: unchanged texts embed nothing)")

@@ -144,6 +144,9 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     else:
         for s in run.sources:
             print(printable(s.summary(args.source_name)))
+            if moved := run.moved.get(s.source):  # the source's recorded folder is this one now
+                name = next((str(n.attrs.get("source_name")) for n in s.nodes), "")
+                print(printable(f"  moved source {name} from {' and '.join(moved['from'])} to {moved['to']}"))
             if changed := _changes_line(s, run, before):
                 print(printable(f"  {changed}"))
             for line in s.problem_lines():
@@ -232,12 +235,16 @@ def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) ->
     names = {n.attrs.get("source_name") for n in s.nodes} - {None}
     if not any(n.id in before for n in s.nodes) and not any(b.attrs.get("source_name") in names for b in before.values()):
         return None
+    from skill_retriever.source_moves import relocated
+
     writes = run.source_writes.get(s.source, [])
     counts = [sum(getattr(w, f"nodes_{what}") for w in writes) for what in ("added", "updated", "unchanged")]
     line = "{} new, {} changed, {} unchanged".format(*counts)
     if new := [n.id for n in s.nodes if n.id not in before]:
         line += f"; new: {_first(new)}"
     # what the write counted as updated: an item it held that is no longer equal
-    if changed := [n.id for n in s.nodes if (old := before.get(n.id)) is not None and old != n]:
+    moved = run.moved.get(s.source)  # an item moved with its folder is changed only if its text is
+    held = {i: relocated(before[i], moved["to"]) if moved else before[i] for i in (n.id for n in s.nodes) if i in before}
+    if changed := [n.id for n in s.nodes if (old := held.get(n.id)) is not None and old != n]:
         line += f"; changed: {_first(changed)}"
     return line

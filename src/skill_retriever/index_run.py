@@ -42,6 +42,9 @@ class IndexRun:
     completed: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Names resolved in other sources of the index after the run (`cross_source`).
     cross_source: CrossSourceReport | None = None
+    #: Source -> the source it moved here, its folder gone (`source_moves.move_held`):
+    #: ``{"from": [old folders], "to": this folder, "items": how many it held}``.
+    moved: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Source -> the reports of writing its items (not removals, nor links across sources).
     source_writes: dict[str, list[WriteReport]] = field(default_factory=dict)
 
@@ -100,6 +103,7 @@ class IndexRun:
             "edges_removed_with_items": dict(self.edges_removed_with_items),
             "calibration": self.calibration,
             "completed_unfinished_runs": dict(self.completed),
+            "moved": dict(self.moved),
             "cross_source": self.cross_source.to_dict() if self.cross_source else None,
         }
 

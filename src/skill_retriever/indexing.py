@@ -14,6 +14,8 @@ nodes) the index holds from another folder, or, for a JSON graph or a corpus, fr
 file of its folder, and such a source's folder held under another name: each would
 silently replace or rename those items; and, without ``--source-name``, a folder inside a
 held source that holds items read from it, each of which it would hold twice (`held_sources`).
+A folder read under a name held only from folders gone from disk is that source moved
+(`source_moves`): its items are recorded under the new folder, their vectors kept.
 A JSON graph's edges may end at any node the index holds. One document file read empty is gone.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
@@ -37,6 +39,7 @@ from skill_retriever.cross_source import link_across_sources
 from skill_retriever.document_sources import (
     READ_AS_BEFORE,
     document_file_origin,
+    emptied_file_ids,
     read_as_documents,
     read_as_documents_before,
 )
@@ -64,6 +67,7 @@ from skill_retriever.ingest.walk import refuse_special
 from skill_retriever.json_text import dumps  # noqa: F401  (re-exported: its old home, `indexing.dumps`)
 from skill_retriever.model import Node
 from skill_retriever.moved_sources import moved_here
+from skill_retriever.source_moves import as_moved, move_held, moves
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import api_args, run_marks
 from skill_retriever.stores.index import Index, WriteReport
@@ -258,7 +262,7 @@ def index_sources(
             has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them,
             ``run.kept`` when off), and the relations of its items it no longer has
             (:func:`stale_edge_ids`, removed also when off); one document file read whole
-            and empty counts as gone (`_emptied`).
+            and empty counts as gone (`emptied_file_ids`).
         max_file_bytes: Skills and documents: a larger file is skipped and reported.
 
     Raises:
@@ -283,7 +287,8 @@ def index_sources(
         else Provenance.of(path, source_name)
         for path, k in zip(paths, kinds, strict=True)
     ]
-    check_sources(_held(index), origins, index.path)
+    moving = moves(_held(index), paths, origins)  # a folder read under the name of one gone: `source_moves`
+    check_sources(_held(index), origins, index.path, moving)
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         if source_kind in ("skills", "docs"):
             refuse_nested(_held(index), origin, path, named=source_name is not None, index_dir=index.path)
@@ -292,8 +297,9 @@ def index_sources(
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         # Ids of their own: a second name would take them over. A folder of documents is
         # read as a skills repository is: its ids begin with the name.
+        held = as_moved(_held(index), origin, moving.get(origin.name))  # (what a move will hold)
         if source_kind not in ("skills", "docs"):
-            check_one_name(_held(index), origin, index.path)
+            check_one_name(held, origin, index.path)
         one_file = _one_file(path, source_kind)
         linked_file = one_file if source_kind in ("json", "docs") else None  # its edges may end at held items
         known = _known_ids(_held(index), origin, linked_file) if linked_file is not None else frozenset()
@@ -305,11 +311,11 @@ def index_sources(
         # Read as a skills repository now but held as documents: read as documents again,
         # and said. Only then: a folder read as documents anyway was told --kind skills
         # would read it as a skills repository, which read nothing there.
-        if (kind is None and source_kind == "skills" and read_as_documents_before(_held(index), origin)
+        if (kind is None and source_kind == "skills" and read_as_documents_before(held, origin)
                 and not read_as_documents(result)):
             result = ingest(path, "docs", source_name=origin.name, max_file_bytes=max_file_bytes, index_dir=index.path)
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
-        check_ids(_held(index), (n.id for n in result.nodes), origin, one_file)
+        check_ids(held, (n.id for n in result.nodes), origin, one_file)
         result.problems += held_twice(_held(index), origin, path, index.path)
         result.problems += holds_sources_inside(_held(index), origin, path, result.nodes, index.path)
         if source_kind in ("skills", "docs"):  # ids begin with the name: a moved folder is a second source
@@ -318,14 +324,16 @@ def index_sources(
             result.problems.append(Problem(str(path), starred, read_whole=True))
         run.sources.append(result)
         if not result.nodes:  # nothing is written or removed (an earlier run's mark stays) ...
-            if prune and source_kind == "docs" and one_file is not None and (emptied := _emptied(index, result, origin)):
+            if prune and source_kind == "docs" and one_file is not None and (emptied := emptied_file_ids(_held(index), result, origin)):
                 delete_stale(index, run, result.source, emptied)  # ... but what an emptied file held
             continue
         # A source the index holds as read, with no mark of an earlier run, is marked only
         # if something of it is to be removed: a run of unchanged sources writes nothing.
-        marked = not _holds_as_read(index.snapshot(), result, origin.name)
+        marked = origin.name in moving or not _holds_as_read(index.snapshot(), result, origin.name)
         if marked and (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
+        if origin.name in moving:  # read from here now: its items recorded under this folder
+            run.moved[result.source] = move_held(index, origin, moving[origin.name])
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.source_writes[result.source] = write_result(index, result, progress)
         run.writes.extend(run.source_writes[result.source])
@@ -383,18 +391,4 @@ def _one_file(path: Path, kind: SourceKind) -> Path | None:
     if kind == "docs":
         return path.resolve() if path.is_file() else None
     return path.resolve() if kind in ("json", "passages") else None
-
-
-def _emptied(index: Index, result: IngestResult, origin: Provenance) -> list[str]:
-    """The ids the index holds from one document file that was read whole and held nothing
-    (empty, white space, frontmatter alone): gone, as the file would be from its folder's
-    read; none for a file the read could not read (a problem keeps its items)."""
-    if result.skips:
-        return []
-    file = Path(result.source).resolve()
-    return sorted(
-        node_id for node_id, node in _held(index).items()
-        if node.attrs.get("source_root") == origin.root and node.attrs.get("source_name") == origin.name
-        and item_file(node, origin.root) == file
-    )
 

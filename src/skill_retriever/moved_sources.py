@@ -7,6 +7,8 @@ to mirror it. Answers then fold the two copies, and led with the old one, whose 
 no longer exists, where its id sorted first (they now lead with the copy that is there:
 `components.present_copy`). Only ``stats`` said the old folder was gone; the run that
 reads the copy says it too, with the command that takes the old one out (`moved_here`).
+Indexed under the old source's name instead, the folder is that source moved
+(`source_moves`), its items and vectors kept.
 """
 
 from __future__ import annotations

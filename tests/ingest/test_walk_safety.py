@@ -185,11 +185,9 @@ def test_a_missing_description_note_reads_an_agent(tmp_path: Path) -> None:
     assert any("chooses an agent by its description" in m for m in notes), notes
 
 
-def test_a_moved_source_is_told_to_remove_the_old_one_first(tmp_path: Path) -> None:
-    """The old folder is gone: the advice is to remove the source, not to index beside it
-    (which would keep items pointing at a path that no longer exists)."""
-    from skill_retriever.exceptions import IngestError
-
+def test_a_moved_source_is_indexed_from_its_new_folder(tmp_path: Path) -> None:
+    """The old folder is gone: the new one, under the same name, is the source moved
+    (`source_moves`), not a second folder refused for sharing its name."""
     old = tmp_path / "old" / "skills"
     write_file(old, "a/SKILL.md", "---\nname: a\ndescription: does a\n---\nbody\n")
     index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True)
@@ -197,25 +195,25 @@ def test_a_moved_source_is_told_to_remove_the_old_one_first(tmp_path: Path) -> N
     new = tmp_path / "new" / "skills"
     new.parent.mkdir()
     old.rename(new)
-    with pytest.raises(IngestError, match=r"is gone \(moved to .*new/skills\?\): run `skill-retriever remove-source skills --index-dir \S+` first"):
-        index_sources(index, [new])
+    run = index_sources(index, [new])
+    assert list(run.moved) == [str(new)] and run.embedded == 0
+    assert [n.attrs["source_root"] for n in index.nodes.values()] == [str(new)]
     index.close()
 
 
-def test_a_moved_and_renamed_source_is_told_to_index_it_under_its_name(tmp_path: Path) -> None:
-    """The folder renamed and indexed with --source-name its held name: the command to
-    run after `remove-source` keeps that name (without it the items would take the new
-    folder's name, and every id would change)."""
-    from skill_retriever.exceptions import IngestError
-
+def test_a_moved_and_renamed_source_keeps_its_ids_under_its_name(tmp_path: Path) -> None:
+    """The folder renamed and indexed with --source-name its held name: the ids begin
+    with that name as before (without it the items would take the new folder's name,
+    and every id would change)."""
     old = tmp_path / "old" / "skills"
     write_file(old, "a/SKILL.md", "---\nname: a\ndescription: does a\n---\nbody\n")
     index = Index.open(tmp_path / "idx", embedder=HashingEmbedder(), create=True)
     index_sources(index, [old])
     new = tmp_path / "catalogue"
     old.rename(new)
-    with pytest.raises(IngestError, match=r"then `skill-retriever index \S+catalogue --source-name skills --index-dir \S+`"):
-        index_sources(index, [new], source_name="skills")
+    index_sources(index, [new], source_name="skills")
+    assert list(index.nodes) == ["skills/a/SKILL.md"]
+    assert index.nodes["skills/a/SKILL.md"].source == str(new / "a/SKILL.md")
     index.close()
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,9 +161,13 @@ def _recorded(node: Node) -> tuple[str, str] | None:
     return None  # indexed before provenance was recorded: origin unknown
 
 
-def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance], index_dir: Word | None = None) -> None:
+def check_sources(
+    held: Mapping[str, Node], sources: Sequence[Provenance], index_dir: Word | None = None, moved: Collection[str] = ()
+) -> None:
     """Refuse a source named like one the index (or this run) holds from another folder
-    (the commands it advises name the index at ``index_dir``).
+    (the commands it advises name the index at ``index_dir``), unless its name is in
+    ``moved``: every folder it is held from is gone, and it is read from a folder now
+    (`source_moves.moves`), which the run moves it to.
 
     Raises:
         IngestError: Two folders would share one source name.
@@ -183,18 +187,19 @@ def check_sources(held: Mapping[str, Node], sources: Sequence[Provenance], index
             roots.setdefault(found[0], found[1])
     for s in sources:
         other = roots.get(s.name)
-        if other is not None and other != s.root:
-            # The name kept when not the folder's own: the items' ids begin with it.
-            again = ["index", s.root, *(["--source-name", s.name] if s.name != Path(s.root).name else [])]
-            moved = (
-                f"{other} is gone (moved to {s.root}?): run `{command(['remove-source', s.name], index_dir)}` "
-                f"first, then `{command(again, index_dir)}`; or "
+        if other is not None and other != s.root and s.name not in moved:
+            # A folder read under the name of one gone is a move (`moved`); one file of a
+            # folder (a JSON graph, a corpus, a document) moves no source.
+            gone = (
+                f"{other} is gone (moved to {s.root}?), but one file moves no source: index a folder "
+                f"of documents whole, or run `{command(['remove-source', s.name], index_dir)}` first, then this "
+                f"command again (its items embed again); or "
                 if not Path(other).exists()
                 else ""
             )
             raise IngestError(
                 f"the index already holds source {s.name!r} from {other}; indexing {s.root} "
-                f"under the same name would replace its items: {moved}pass --source-name NAME "
+                f"under the same name would replace its items: {gone}pass --source-name NAME "
                 "(source_name=) to index it beside them"
             )
 

@@ -11,8 +11,8 @@ text embedded), which is what it is looked up by.
 Only the vectors the index holds now are looked in. Those of items an earlier write deleted
 are gone with them (``items.sqlite`` overwrites deleted rows: a removed item must not stay
 readable in the file), so a source taken out with ``remove-source`` and indexed again from
-its new folder embeds its texts again; indexed there under its new name first, and removed
-after, it embeds none.
+its new folder embeds its texts again; indexed from there under its held name, it is moved
+(`source_moves`: its items keep their ids and vectors) and embeds none.
 """
 
 from __future__ import annotations
