@@ -3,11 +3,12 @@ being embedded again: a renamed folder's items are new ids with the same texts."
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import numpy as np
 
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -50,3 +51,40 @@ def test_identical_texts_in_one_write_are_embedded_once(tmp_path: Path) -> None:
         report = index.upsert([_skill("repo/b/pdf", "read and fill PDF forms")], [])
         assert (embedder.texts_embedded, report.embedded, report.nodes_updated) == (3, 0, 1)
         np.testing.assert_array_equal(index.snapshot().node_vector("repo/b/pdf"), snap.node_vector("repo/a/pdf"))
+
+
+def _damage(path: Path, table: str, item_id: str) -> None:
+    """The stored vector of ``item_id`` made unusable (two bytes: no float32s), as a torn write leaves it."""
+    db = sqlite3.connect(path / "items.sqlite")
+    try:
+        db.execute(f"UPDATE {table} SET vector = ? WHERE id = ?", (b"\x00\x00", item_id))
+        db.commit()
+    finally:
+        db.close()
+
+
+def test_repair_takes_a_damaged_vectors_text_from_another_item(tmp_path: Path) -> None:
+    """`repair` (the writer's open) embedded each damaged vector again, though another item
+    held a vector of the same text: a copy of a skill in a second plugin, a renamed folder's
+    items beside the old ones. It takes that vector, as a write does; two damaged copies of
+    one text with no good one embed it once."""
+    path = tmp_path / "index"
+    same = "read and fill PDF forms"
+    skills = [_skill("repo/a/pdf", same), _skill("repo/b/pdf", same), _skill("repo/c/pdf", same),
+              _skill("repo/a/xlsx", "edit spreadsheets"), _skill("repo/b/xlsx", "edit spreadsheets"),
+              _skill("repo/a/docx", "write Word documents")]
+    edges = [Edge("repo/a/pdf", "repo/a/xlsx", EdgeKind.DEPENDS_ON), Edge("repo/b/pdf", "repo/a/xlsx", EdgeKind.DEPENDS_ON)]
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert(skills, edges)
+        held = {n.id: index.snapshot().node_vector(n.id) for n in skills}
+    for node_id in ("repo/b/pdf", "repo/a/xlsx", "repo/b/xlsx"):  # both copies of "edit spreadsheets"
+        _damage(path, "nodes", node_id)
+    _damage(path, "edges", edges[1].id)  # "pdf depends on xlsx": the other edge's sentence too
+    embedder = HashingEmbedder()
+    with Index.open(path, embedder=embedder, writable=True) as index:
+        assert index.repaired["nodes"] == 3 and index.repaired["edges"] == 1
+        assert (embedder.calls, embedder.texts_embedded) == (1, 1)  # "edit spreadsheets", once
+        snap = index.snapshot()
+        for node_id in ("repo/b/pdf", "repo/a/xlsx", "repo/b/xlsx"):
+            np.testing.assert_array_equal(snap.node_vector(node_id), held[node_id])
+        assert edges[1].id in snap.vector_ids()[1]

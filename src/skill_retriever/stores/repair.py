@@ -1,7 +1,8 @@
 """Vectors an index's items lack (an index migrated from layout 1, an embedding that was
 interrupted, or a stored vector that is unusable: wrong length, non-finite values,
 undecodable): copied from the old embedded Chroma folder when it holds the vector of the
-same text, else embedded from the stored text. Run by the writer only; a reader never
+same text, else taken from another item holding a vector of that text (`text_vectors`),
+else embedded from the stored text. Run by the writer only; a reader never
 changes anything.
 """
 
@@ -19,6 +20,7 @@ from skill_retriever.model import EdgeKind
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.live import LiveState
+from skill_retriever.stores.text_vectors import TextVectors
 from skill_retriever.stores.writer import text_hash
 
 log = logging.getLogger("skill_retriever")
@@ -69,36 +71,41 @@ def missing_vectors(
     todo_edges = [(e, h, s) for e, h, s in edges if e.id not in edge_vecs]
     if todo_nodes or todo_edges:
         log.info(
-            "[skill_retriever][index] embedding %d items and %d relations that have no vector",
+            "[skill_retriever][index] embedding %d items and %d relations that have no vector "
+            "(a text another item holds a vector of takes that one)",
             len(todo_nodes),
             len(todo_edges),
         )
     unusable = sum(n.id in live.unusable_nodes for n in nodes), sum(e.id in live.unusable_edges for e, _, _ in edges)
-    if todo_nodes:
-        vecs = _checked(embedder.embed([n.embedding_text() for n in todo_nodes]), embedder, dim, path)
-        node_vecs.update({n.id: StoredVector(n.content_hash(), vecs[i]) for i, n in enumerate(todo_nodes)})
-    if todo_edges:
-        vecs = _checked(embedder.embed([s for _, _, s in todo_edges]), embedder, dim, path)
-        edge_vecs.update({e.id: StoredVector(h, vecs[i]) for i, (e, h, _) in enumerate(todo_edges)})
+    # A text another item (or relation) holds a usable vector of takes it, and one text met
+    # twice is embedded once, as in a write (`text_vectors`): a damaged copy of a skill
+    # copied into two plugins was embedded again beside its twin's good vector.
+    texts = TextVectors(live, embedder)
+    by_hash, _ = texts.vectors({n.content_hash(): n.embedding_text() for n in todo_nodes})
+    by_hash.update(texts.vectors({h: s for _, h, s in todo_edges})[0])
+    _checked(by_hash.values(), embedder, dim, path)
+    node_vecs.update({n.id: StoredVector(n.content_hash(), by_hash[n.content_hash()]) for n in todo_nodes})
+    edge_vecs.update({e.id: StoredVector(h, by_hash[h]) for e, h, _ in todo_edges})
     if any(unusable):
         log.warning(
             "[skill_retriever][index] repaired %d item vector(s) and %d relation vector(s) of %s that were "
-            "unusable (missing, all zeros, wrong length, non-finite or undecodable): embedded again from their stored text",
+            "unusable (missing, all zeros, wrong length, non-finite or undecodable): embedded again from their stored text "
+            "(or taken from an item of the same text)",
             *unusable,
             path,
         )
     return node_vecs, edge_vecs
 
 
-def _checked(vectors: Any, embedder: Embedder, dim: int, path: Path) -> Any:
-    """``vectors``, once they are known to have the index's length (``dim``; 0: any)."""
-    found = int(np.asarray(vectors).shape[-1]) if len(vectors) else dim
+def _checked(vectors: Collection[Any], embedder: Embedder, dim: int, path: Path) -> None:
+    """Raise unless each of ``vectors`` has the index's length (``dim``; 0: any). One at a
+    time: those taken from the index have it, those just embedded may not."""
+    found = next((n for v in vectors if (n := int(np.asarray(v).shape[-1])) != dim), dim)
     if dim and found != dim:
         raise IndexCorruptError(
             f"the embedder {embedder.name} makes vectors of {found} numbers, the index at {path} holds "
             f"vectors of {dim}; open it with the model that built it, or rebuild it into a new directory"
         )
-    return vectors
 
 
 def _layout1_vectors(
