@@ -95,14 +95,18 @@ def test_a_folder_indexed_under_a_second_name_says_its_items_are_held_twice(tmp_
 def test_stats_says_which_source_is_gone_from_disk(
     index_dir: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A source moved or deleted can only be removed: stats says so, naming the way out."""
+    """A source gone from disk: stats says so, naming the way out, and, for one moved, the
+    way in from its new folder (indexed there under its name, it keeps its vectors;
+    removed first, every text embeds again)."""
     import shutil
 
     shutil.rmtree(tmp_path / "vendor")
     capsys.readouterr()
     assert main(["stats", "--index-dir", index_dir]) == 0
     out = capsys.readouterr().out
-    assert f"vendor (2 items, {tmp_path / 'vendor'}, gone from disk: `skill-retriever remove-source vendor --index-dir {index_dir}` takes it out)" in out
+    assert (f"vendor (2 items, {tmp_path / 'vendor'}, gone from disk: `skill-retriever remove-source vendor "
+            f"--index-dir {index_dir}` takes it out, or, moved, `skill-retriever index NEWPATH --source-name vendor "
+            f"--index-dir {index_dir}` takes it in from there)") in out
     assert f"team (1 items, {tmp_path / 'team'})" in out
     assert main(["stats", "--index-dir", index_dir, "--json"]) == 0
     named = {s["name"]: s["gone"] for s in json.loads(capsys.readouterr().out)["sources"]["named"]}

@@ -26,7 +26,9 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
         description="Delete the items indexed from the source NAME (the name `stats` lists: the "
         "folder's name, or --source-name), with every relation that touches them. For a source "
         "gone from disk: indexing a source again removes what it no longer has, but a path that "
-        "no longer exists cannot be indexed.",
+        "no longer exists cannot be indexed. For a source moved, index its new folder under its "
+        "name instead (index NEWPATH --source-name NAME): its items keep their vectors, where "
+        "removing it first embeds every text again.",
     )
     rm.add_argument("name", metavar="NAME", type=_source_name, help="the source's name, as `stats` lists it")
     rm.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")

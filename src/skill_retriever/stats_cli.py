@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from skill_retriever.advice import Placeholder
 from skill_retriever.advice import command as advised
 from skill_retriever.safety.terminal import printable, printable_json
 
@@ -62,7 +63,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(printable(f"{what}s {status[f'{what}s']}: {kinds}"))
         print(printable(f"dated: {dated_words(status['dated'])}"))
         held = [f"{c['name']} ({c['items']} items, {c['root'] or 'root not recorded'}"
-                + (f", gone from disk: `{advised(['remove-source', c['name']], status['path'])}` takes it out)" if c["gone"] else ")")
+                + (f", gone from disk: {_gone_advice(c['name'], status['path'])})" if c["gone"] else ")")
                 for c in status["sources"]["named"]]
         held += [f"{unnamed} item(s) written through the API"] if (unnamed := status["sources"]["unnamed_items"]) else []
         print(printable(f"sources: {', '.join(held) or 'none'}"))
@@ -71,3 +72,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
         if unfinished := run_marks.stats_line(status.get("unfinished_runs", {}), status["path"]):
             print(printable(f"warning: {unfinished}"))
     return 0
+
+
+def _gone_advice(name: str, index_dir: str) -> str:
+    """The ways out for a source gone from disk: taken out, or, moved, taken in from its new
+    folder under its name (`source_moves`: its vectors kept, where removing it first would
+    embed every text again)."""
+    moved = advised(["index", Placeholder("NEWPATH"), "--source-name", name], index_dir)
+    return f"`{advised(['remove-source', name], index_dir)}` takes it out, or, moved, `{moved}` takes it in from there"
