@@ -269,7 +269,8 @@ def index_sources(
         ConfigError: ``paths`` is not a path or a list of them; ``kind`` is not one of
             `SOURCE_KINDS`; ``max_file_bytes`` is not a whole number above 0. Nothing is read.
         IngestError: ``source_name`` with several paths; a source name the index (or this
-            run) already holds from another folder; ids the index holds from another
+            run) already holds from another folder, unless every such folder is gone and
+            the source is a folder: then it is moved (`source_moves`); ids the index holds from another
             folder; a folder inside a held source that holds its items, without
             ``source_name`` (`held_sources.refuse_nested`). Nothing of that source is written.
     """

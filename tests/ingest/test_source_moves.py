@@ -185,3 +185,29 @@ def test_one_file_of_a_moved_folder_moves_no_source(index: Index, tmp_path: Path
         r"is gone \(moved to \S+/h\?\), but one file moves no source: .*"
         r"run `skill-retriever remove-source g --index-dir \S+` first, then this command again")):
         index_sources(index, new / "graph.json", source_name="g")
+
+
+def test_a_move_stopped_after_it_recorded_the_new_folder_is_completed_by_the_next_run(
+    index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between the write that records the new folder and the rest: the run's mark
+    stays, and the next run (no move left to make) completes it, removing what is gone."""
+    from skill_retriever import indexing
+
+    old = _repo(tmp_path / "w")
+    index_sources(index, old)
+    new = old.rename(tmp_path / "w4")
+    (new / "skills/gamma/SKILL.md").unlink()
+
+    def killed(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(indexing, "write_result", killed)
+        with pytest.raises(KeyboardInterrupt):
+            index_sources(index, new, source_name="w")
+    assert _roots(index) == {("w", str(new))} and "w" in index.snapshot().unfinished_runs
+    run = index_sources(index, new, source_name="w")
+    assert not run.moved and list(run.completed) == [str(new)]
+    assert run.removed == {str(new): ["w/skills/gamma/SKILL.md"]}
+    assert not index.snapshot().unfinished_runs
