@@ -290,6 +290,7 @@ class InstallRecord:
         gone = set(ids)
         for plugin_id, plugin in list(self.plugins.items()):
             plugin.components = [c for c in plugin.components if c not in gone]
+            plugin.required = [c for c in plugin.required if c not in gone]
             if not plugin.components:
                 del self.plugins[plugin_id]
         for entry in self.components.values():

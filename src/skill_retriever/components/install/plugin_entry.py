@@ -21,20 +21,29 @@ class PluginRecord:
     """A plugin installed whole: its name, the component ids installing it brought
     (its members, and what they required that the install added), and the marketplace its
     entry is in ("" when none, or for a record of an older version): uninstall takes
-    ``<plugin>@<marketplace>``, the name Claude Code gives it, as install does."""
+    ``<plugin>@<marketplace>``, the name Claude Code gives it, as install does.
+    ``required``: those of ``components`` the plugin does not load but brought along as a
+    dependency of a member (none in a record of an older version, which read every listed
+    component as a member): a command it only requires is not moved into its folder
+    (`shared_moves`)."""
 
     name: str
     components: list[str] = field(default_factory=list)
     marketplace: str = ""
+    required: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "components": list(self.components),
-                **({"marketplace": self.marketplace} if self.marketplace else {})}
+                **({"marketplace": self.marketplace} if self.marketplace else {}),
+                **({"required": list(self.required)} if self.required else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> PluginRecord:
         if not isinstance(data, dict) or not isinstance(data.get("components"), list):
             raise TypeError("a plugin entry needs its components")
+        required = data.get("required", [])
+        if not isinstance(required, list):
+            raise TypeError("a plugin entry's required components must be a list")
         market = data.get("marketplace")
         return cls(str(data.get("name") or ""), [str(c) for c in data["components"]],
-                   market if isinstance(market, str) else "")
+                   market if isinstance(market, str) else "", [str(c) for c in required])

@@ -11,8 +11,9 @@ __all__ = ["record_plugins"]
 
 def record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -> None:
     """Record, for each plugin of the plan, the components installing it brought: its
-    members, and what they alone required that this install newly recorded. Uninstalling
-    the plugin by its id or name takes back exactly those."""
+    members, and what they alone required that this install newly recorded (listed as
+    ``required`` too: the plugin does not load those). Uninstalling the plugin by its id or
+    name takes back exactly those."""
     for plugin_id, members in plan.plugins.items():
         brought = {m for m in members if m in record.components}
         grew = True
@@ -35,3 +36,5 @@ def record_plugins(plan: InstallPlan, record: InstallRecord, before: set[str]) -
         held.name = name
         held.marketplace = plan.marketplaces.get(plugin_id, held.marketplace)
         held.components = sorted(set(held.components) | brought)
+        # one it loads now is a member, whatever an earlier install brought it as
+        held.required = sorted((set(held.required) | brought) - set(members))

@@ -5,12 +5,18 @@ written once, below ``.claude/commands/<plugin>/`` of the plugin installed first
 plugin is uninstalled while another that holds the command stays, the command stays too
 (`picked`), but in the folder of a plugin no longer installed: /help labels it
 "(project:alpha)" after ``uninstall alpha``, and the record lists a file of alpha's. It
-moves to the folder of the plugin that stays (the first in the record that lists it),
+moves to the folder of the plugin that stays (the first in the record that loads it),
 ``.claude/commands/alpha/deploy.md`` -> ``.claude/commands/beta/deploy.md``, and the record
 follows, so what lies on disk is what is installed, and uninstalling that plugin later
 takes it from there.
 
-It stays where it is when the file is gone (the uninstall of that plugin says so later),
+A plugin that stays and only requires the command (it brought it along as a dependency of
+a member, `PluginRecord.required`) does not load it: in its folder the command would be
+labelled as that plugin's, and installing the plugin again would not look for it there
+(a dependency goes where the index files it, `shared_commands`). With no plugin that
+loads it staying, the command stays where it is, where installing it again finds it.
+
+It stays where it is, too, when the file is gone (the uninstall of that plugin says so later),
 when another file already lies where it would go (the user's own, or another component's),
 or when ``install --force`` replaced a file of the user's at its place (putting that back
 is the uninstall of the command's).
@@ -56,7 +62,8 @@ def _folder(plugin: str) -> str | None:
 def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: Iterable[str]) -> list[Move]:
     """The moves uninstalling the plugins ``gone`` (already out of ``record.plugins``) and
     the components ``going`` calls for: each command that stays, recorded in the folder of
-    a plugin of ``gone``, to the folder of the first recorded plugin that holds it."""
+    a plugin of ``gone``, to the folder of the first recorded plugin that loads it (not one
+    that only requires it: see the module)."""
     leaving = set(going)
     taken = {rel for e in record.components.values() for rel in e.files}
     out: list[Move] = []
@@ -66,7 +73,8 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
             entry = record.components.get(cid)
             if old_folder is None or entry is None or cid in leaving or entry.kind != NodeKind.COMMAND.value:
                 continue
-            heir = next((p for p in record.plugins.values() if cid in p.components), None)
+            heir = next((p for p in record.plugins.values()
+                         if cid in p.components and cid not in p.required), None)
             new_folder = None if heir is None else _folder(heir.name)
             if heir is None or new_folder is None or new_folder == old_folder:
                 continue
