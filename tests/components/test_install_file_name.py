@@ -89,3 +89,39 @@ def test_uninstall_takes_the_file_name_install_took(index: Index, tmp_path: Path
     assert any(f"the file name of command trailofbits:ct-check (id {CT})" in n for n in report.notes), report.notes
     assert not (project / ".claude/commands/ct/ct-check.md").exists()
     assert (project / ".claude/commands/ct/lint.md").is_file()
+
+
+PDF, REV = "cat/skills/pdf-tools/SKILL.md", "cat/agents/rev.md"
+
+
+@pytest.fixture
+def renamed(tmp_path: Path) -> Iterator[Index]:
+    """A skill whose folder (``pdf-tools``) and frontmatter name (``PDF Helper``, installed
+    as ``.claude/skills/PDF-Helper``) differ, an agent alike (``rev.md``, ``Code Reviewer``)."""
+    src = tmp_path / "src" / "cat"
+    write_file(src, "skills/pdf-tools/SKILL.md", "---\nname: PDF Helper\ndescription: Read PDFs.\n---\n\nRead.\n")
+    write_file(src, "agents/rev.md", "---\nname: Code Reviewer\ndescription: Reviews code.\n---\n\nReview.\n")
+    built = Index.open(tmp_path / "renamed", embedder=HashingEmbedder(), create=True)
+    index_sources(built, [src], "skills")
+    yield built
+    built.close()
+
+
+@pytest.mark.parametrize(("given", "taken"), [
+    ("pdf-tools", PDF), ("pdf-helper", PDF), ("rev", REV), ("code-reviewer", REV),
+])
+@pytest.mark.parametrize("by", ["install", "uninstall"])
+def test_install_and_uninstall_take_the_source_and_the_installed_file_name_alike(
+    given: str, taken: str, by: str, renamed: Index, tmp_path: Path
+) -> None:
+    """``install pdf-tools`` took the source folder's name, ``uninstall pdf-tools`` only the
+    installed folder's (``PDF-Helper``): each refused the name the other took."""
+    project = tmp_path / "proj"
+    if by == "install":
+        plan = install(renamed, [given], project)
+        assert plan.ok and [c.id for c in plan.components] == [taken], plan.lines()
+        return
+    assert install(renamed, [PDF, REV], project).ok
+    report = uninstall([given], project)
+    assert report.ok and report.ids == [taken], report.lines()
+    assert any(f"(id {taken})" in n for n in report.notes), report.notes

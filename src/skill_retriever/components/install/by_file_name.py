@@ -8,7 +8,17 @@ names are compared: `CallerView.named`), the visible components whose file is na
 answer: a command's file stem (``attrs["command_stem"]``, else its path's), an agent's,
 a skill's folder. One is taken, the plan's note saying which, by id; several are refused,
 each said by id, as several of one name are (`by_name.ambiguous`). Uninstall takes the
-same name of what is installed (`recorded_file_name`), read from the files the record lists.
+same names of what is installed (`recorded_file_name`).
+
+One rule for both (`_names`): a component answers to the name of its source file (a
+skill's folder) and to the name of the file it installs as. The two differ when the
+frontmatter names it otherwise: ``skills/pdf-tools/SKILL.md`` saying ``name: PDF Helper``
+installs as ``.claude/skills/PDF-Helper/``; install took only ``pdf-tools``, uninstall only
+``pdf-helper``, each refusing the name the other took. Install reads the source name from
+the index's path and works out the installed one as `render` does; uninstall reads the
+installed one from the files the record lists and the source one from the record's id
+(the index's ``<corpus>/<path>`` of a file it read: an id that is no such path, of a JSON
+graph, gives none).
 """
 
 from __future__ import annotations
@@ -16,34 +26,60 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import InstallRecord, RecordEntry
 from skill_retriever.components.install.layout import LAYOUT
-from skill_retriever.components.install.plan import InstallError, UnknownComponentError
+from skill_retriever.components.install.paths import destination_name
+from skill_retriever.components.install.plan import (
+    InstallError,
+    UnknownComponentError,
+    UnsafePathError,
+)
 from skill_retriever.model import Node, NodeKind
 
 if TYPE_CHECKING:  # `uninstall` reads no index
     from skill_retriever.components.view import CallerView
 
-__all__ = ["by_file_name", "file_name", "recorded_file_name"]
+__all__ = ["by_file_name", "file_names", "recorded_file_name"]
 
 _SHOWN = 5  # ids said in a refusal
 _KINDS = (NodeKind.COMMAND, NodeKind.AGENT, NodeKind.SKILL)
 
 
-def file_name(node: Node) -> str | None:
-    """The file name (no ``.md``) Claude Code knows ``node`` by, a skill's folder's name;
-    None for other kinds, or when the index recorded no path."""
+def _names(kind: NodeKind, source: str | None, installed: str | None) -> frozenset[str]:
+    """The names (case folded) a component of ``kind`` answers to: ``source``, the path of
+    the file it was read from (a skill: its folder's name; else the file's, no ``.md``),
+    and ``installed``, the name of the file or folder it installs as. None of either adds
+    nothing, nor does a source that is no Markdown file (an id that is not its path)."""
+    out: set[str] = set()
+    file = PurePosixPath(source.split("#", 1)[0]) if source else None
+    if file is not None and file.suffix.casefold() == ".md":
+        if kind is NodeKind.SKILL:
+            name = file.parent.name if file.name.casefold() == "skill.md" else ""
+        else:
+            name = file.stem
+        out.add(name.casefold())
+    if installed:
+        out.add(installed.casefold())
+    out.discard("")
+    return frozenset(out)
+
+
+def file_names(node: Node) -> frozenset[str]:
+    """The file names (no ``.md``, case folded) ``node`` answers to (`_names`); none for
+    kinds other than a command, an agent or a skill."""
     if node.kind not in _KINDS:
-        return None
+        return frozenset()
+    path = node.attrs.get("path")
     stem = node.attrs.get("command_stem") if node.kind is NodeKind.COMMAND else None
     if isinstance(stem, str) and stem:
-        return stem
-    path = node.attrs.get("path")
-    if not isinstance(path, str) or not path:
-        return None
-    file = PurePosixPath(path.split("#", 1)[0])
-    return file.parent.name if node.kind is NodeKind.SKILL else file.stem
+        path = f"{stem}.md"  # the name Claude Code calls it by, wherever the file lies
+    try:
+        installed = command_name(node)[0] if node.kind is NodeKind.COMMAND else destination_name(node.name)
+    except UnsafePathError:  # a name no file may have: it installs as none (`render` refuses it)
+        installed = None
+    return _names(node.kind, path if isinstance(path, str) else None, installed and installed.rsplit("/", 1)[-1])
 
 
 def by_file_name(view: CallerView, ref: str) -> tuple[str, str] | None:
@@ -57,7 +93,7 @@ def by_file_name(view: CallerView, ref: str) -> tuple[str, str] | None:
     if not key.strip():
         return None
     found = sorted(
-        (n for n in view.nodes.values() if (name := file_name(n)) is not None and name.casefold() == key),
+        (n for n in view.nodes.values() if key in file_names(n)),
         key=lambda n: n.id,
     )
     if not found:
@@ -80,18 +116,23 @@ def _what(node: Node) -> str:
     return f"{node.kind.value.replace('_', ' ')} {node.name} (id {node.id})"
 
 
-def _installed_name(entry: RecordEntry) -> str | None:
-    """The file name (no ``.md``) of what ``entry`` installed, a skill's folder's name:
-    read from its first file below its kind's folder; None for other kinds."""
-    kind = NodeKind(entry.kind)
+def _recorded_names(node_id: str, entry: RecordEntry) -> frozenset[str]:
+    """The file names (`_names`) of what ``entry`` installed: the source's from its id,
+    the installed one from its first file below its kind's folder (a skill's folder)."""
+    try:
+        kind = NodeKind(entry.kind)
+    except ValueError:
+        return frozenset()
     if kind not in _KINDS:
-        return None
+        return frozenset()
     folder = f"{LAYOUT[kind].folder}/"
+    installed = None
     for rel in entry.files:
         if rel.startswith(folder):
             below = PurePosixPath(rel.removeprefix(folder))
-            return below.parts[0] if kind is NodeKind.SKILL else below.stem
-    return None
+            installed = below.parts[0] if kind is NodeKind.SKILL else below.stem
+            break
+    return _names(kind, node_id, installed)
 
 
 def recorded_file_name(record: InstallRecord, ref: str) -> tuple[str, str] | None:
@@ -104,7 +145,7 @@ def recorded_file_name(record: InstallRecord, ref: str) -> tuple[str, str] | Non
     key = ref.casefold()
     if not key.strip():
         return None
-    found = sorted(i for i, e in record.components.items() if (n := _installed_name(e)) and n.casefold() == key)
+    found = sorted(i for i, e in record.components.items() if key in _recorded_names(i, e))
     if not found:
         return None
     said = [f"{record.components[i].kind.replace('_', ' ')} {record.components[i].name} (id {i})" for i in found]
