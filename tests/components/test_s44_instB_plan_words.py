@@ -137,6 +137,24 @@ def test_hooks_are_said_in_words_and_joining_a_group_says_so(
     )
 
 
+
+def test_the_json_plan_says_a_hook_joins_a_group_as_the_lines_do(
+    cat: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--json`` (what an agent reads) said ``create`` for the hook and nothing of the
+    group it joins, which the text plan says (``, in the existing Stop group``): Claude
+    Code runs every hook of a group, the user's ``echo mine`` beside it."""
+    _, ix = cat
+    mine = tmp_path / "mine"
+    users = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}
+    write_file(mine, ".claude/settings.json", json.dumps(users))
+    code, out = _install(capsys, ix, mine, "notify-on-stop", "guard-bash", "--dry-run", "--json")
+    assert code == 0, out
+    files = {f["path"]: f for c in json.loads(out)["components"] for f in c["files"]}
+    assert files[".claude/settings.json#hooks.Stop[]"] == {
+        "path": ".claude/settings.json#hooks.Stop[]", "action": "create", "in_group": True}
+    assert "in_group" not in files[".claude/settings.json#hooks.PreToolUse[Bash]"]  # a group of its own
+
 def test_a_new_version_of_a_hook_is_one_update_line(
     cat: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -53,7 +53,8 @@ class FileAction:
         mcp_values: The entry ``.mcp.json`` holds instead, when the user filled in values
             install left as placeholders (`server_action`); None: ``mcp_entry`` itself.
         in_group: A hook added to a group of its event and matcher that ``settings.json``
-            holds already (the user's, or an earlier install's): it joins that group.
+            holds already (the user's, or an earlier install's): it joins that group
+            (``"in_group": true`` in its data, as the plan's line says).
     """
 
     path: str
@@ -66,15 +67,17 @@ class FileAction:
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
     in_group: bool = field(default=False, repr=False, compare=False)
 
-    def to_dict(self, status: Status = "install") -> dict[str, str]:
+    def to_dict(self, status: Status = "install") -> dict[str, Any]:
         """The file as data; ``status``: its component's. A file of a component that is
         not written (blocked, refused, skipped) is "not written" whatever was planned for
         it, as `InstallPlan.lines` says it: nothing of that component reaches the target."""
         if status not in WRITTEN_STATUSES and self.action in _VERBS:
             return {"path": self.path, "action": "not written", "reason": f"its component is {status}"}
-        out = {"path": self.path, "action": self.action}
+        out: dict[str, Any] = {"path": self.path, "action": self.action}
         if self.reason:
             out["reason"] = self.reason
+        if self.in_group and self.action == "create":  # the lines say so: ", in the existing Stop group"
+            out["in_group"] = True
         return out
 
 
