@@ -188,6 +188,7 @@ def test_the_cli_refuses_a_clash_with_exit_1_in_text_json_and_dry_run(
             "second": BETA_SETUP, "second_name": "setup",
         }]  # fmt: skip
         assert data["components"][1]["files"][0]["action"] == "blocked"
+        assert data["refused"] == f"1 clash(es), two components writing one path with different content; {ADVICE}"
     assert not project.exists()
 
 

@@ -45,6 +45,12 @@ def test_a_conflict_inside_the_set_is_refused_and_nothing_written(
         assert "traffic split" in text and "--allow-conflicts" in text
         d = plan.to_dict()
         assert d["ok"] is False and d["conflicts"][0]["source_name"] == "canary-rollout"
+        # the data says it was refused, and the way on, as the lines' header and last line do
+        # ("refused" was null: an agent saw each component "install" and no refusal)
+        assert d["refused"] == (
+            "the set holds 1 conflict(s); drop one side of each, or allow conflicts "
+            "(--allow-conflicts, allow_conflicts=true)"
+        )
     assert not target.exists()  # refused: nothing written, not even the folder
     allowed = install(
         sample_index, ["canary-rollout", "blue-green-deploy"], target, allow_conflicts=True

@@ -194,16 +194,22 @@ class InstallPlan:
         out += self.clash_lines()
         if self.refused:
             out.append(f"refused: {self.refused}")
+        out += [f"nothing written: {why}" for why in self._refused_for()]
+        return out
+
+    def _refused_for(self) -> list[str]:
+        """Why the set is refused whole, and the way on: its conflicts, its clashes."""
+        out = []
         if self.refused_for_conflicts:
             out.append(
-                f"nothing written: the set holds {len(self.conflicts)} conflict(s); drop one "
-                "side of each, or allow conflicts (--allow-conflicts, allow_conflicts=true)"
+                f"the set holds {len(self.conflicts)} conflict(s); drop one side of each, "
+                "or allow conflicts (--allow-conflicts, allow_conflicts=true)"
             )
         if self.clashes:
             out.append(
-                f"nothing written: {len(self.clashes)} clash(es), two components writing one "
-                "path with different content; leave one of each pair out, or install them "
-                "into separate targets"
+                f"{len(self.clashes)} clash(es), two components writing one path with "
+                "different content; leave one of each pair out, or install them into "
+                "separate targets"
             )
         return out
 
@@ -229,7 +235,9 @@ class InstallPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as data. ``applied``: the install ran for real (no dry run, not refused
-        whole), which alone does not say that it wrote anything: ``nothing_written`` does."""
+        whole), which alone does not say that it wrote anything: ``nothing_written`` does.
+        ``refused``: why the plan is refused whole (a target that cannot be written, else
+        its conflicts or clashes, with the way on, as the lines' last say), or None."""
         return {
             "target": str(self.target),
             "claude_folder": str(claude_folder(self.target)),  # where .claude/... paths lie
@@ -243,7 +251,7 @@ class InstallPlan:
             "cycles": [list(c) for c in self.cycles],
             "conflicts": [self.conflict_dict(c) for c in self.conflicts],
             "plugins": {k: list(v) for k, v in self.plugins.items()},
-            "refused": self.refused or None,
+            "refused": self.refused or "; ".join(self._refused_for()) or None,
             "clashes": [self.clash_dict(c) for c in self.clashes],
             "notes": list(self.notes),
         }
