@@ -120,6 +120,10 @@ def test_install_and_uninstall_take_the_source_and_the_installed_file_name_alike
     if by == "install":
         plan = install(renamed, [given], project)
         assert plan.ok and [c.id for c in plan.components] == [taken], plan.lines()
+        # Claude Code calls a skill or an agent by its frontmatter name, not by this one
+        what = "skill PDF Helper" if taken == PDF else "agent Code Reviewer"
+        said = f"no component is named {given!r}; it is the file name of {what} (id {taken}): installing that one"
+        assert plan.notes == (said,), plan.notes
         return
     assert install(renamed, [PDF, REV], project).ok
     report = uninstall([given], project)

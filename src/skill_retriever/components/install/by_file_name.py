@@ -100,9 +100,11 @@ def by_file_name(view: CallerView, ref: str) -> tuple[str, str] | None:
         return None
     if len(found) == 1:
         node = found[0]
+        # Claude Code calls a command by its file; a skill or an agent by its frontmatter name
+        called = ", the name Claude Code calls it by" if node.kind is NodeKind.COMMAND else ""
         return node.id, (
-            f"no component is named {shown_ref(ref)}; it is the file name of {_what(node)}, the "
-            "name Claude Code calls it by: installing that one"
+            f"no component is named {shown_ref(ref)}; it is the file name of {_what(node)}{called}: "
+            "installing that one"
         )
     listed = ", ".join(_what(n) for n in found[:_SHOWN]) + (f" and {len(found) - _SHOWN} more" if len(found) > _SHOWN else "")
     raise UnknownComponentError(
