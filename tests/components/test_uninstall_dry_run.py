@@ -129,6 +129,8 @@ def test_the_python_dry_run_and_json_say_not_applied(
     data = json.loads("\n".join(said))
     assert code == 0 and data["applied"] is False and data["ok"] is True
     assert data["removed"] == report.removed
+    # a key always there, as install's "refused" is: an agent reading data["refused"] got a KeyError
+    assert data["refused"] is None
     assert files_under(project) == before and list(scratch.iterdir()) == []
 
     assert uninstall(NAMES, project).applied is True

@@ -192,7 +192,7 @@ class UninstallReport:
             "notes": list(self.notes),
             "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
             "applied": self.applied,
-            **({"refused": self.refused} if self.refused is not None else {}),
+            "refused": self.refused,  # always there (null: not refused), as install's is
         }
 
 
