@@ -61,6 +61,7 @@ def test_a_command_the_staying_plugin_only_requires_stays_where_a_dependency_goe
     assert held["cat/plugins/beta"].required == [DEPLOY] and not held["cat/plugins/alpha"].required
     report = uninstall(["alpha"], proj)
     assert report.ok and not report.moved, report.lines()
+    assert report.stayed == {"deploy": "plugin 'beta', still installed, requires it; uninstalling 'beta' removes it"}
     assert _files(proj) == {AT_ALPHA, ".claude/skills/ship/SKILL.md"}
     recorded = InstallRecord.load(proj)
     assert list(recorded.components[DEPLOY].files) == [AT_ALPHA]

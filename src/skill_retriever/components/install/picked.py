@@ -93,7 +93,8 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
     ids = direct + [c for c in members if c in direct or not (record.components[c].named or c in held)]
     stayed = {
         record.components[c].name: (
-            f"plugin {record.plugins[held[c]].name!r}, still installed, holds it too; uninstalling "
+            f"plugin {record.plugins[held[c]].name!r}, still installed, "
+            f"{'requires it' if c in record.plugins[held[c]].required else 'holds it too'}; uninstalling "
             f"{_shown(record, held[c])!r} removes it"
             if c in held and not record.components[c].named else
             f"an install asked for it by its own name, not only as part of plugin "
