@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = error_text(exc, args) + _stopped_by_server(exc, args, argv)
         print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
         if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
-            print_json_error(message)
+            print_json_error(message, exc)
         # only another writer is busy (its directory named): a lock file that cannot be written is not
         return EXIT_BUSY if isinstance(exc, IndexLockedError) and exc.directory is not None else 2
     except BrokenPipeError:

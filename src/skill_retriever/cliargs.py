@@ -52,10 +52,14 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def print_json_error(message: str) -> None:
+def print_json_error(message: str, exc: BaseException | None = None) -> None:
     """An error as ``--json`` output: ``{"error": message}`` on stdout (the one line on
-    stderr and the exit status stay as they are)."""
-    print(printable_json(json.dumps({"error": message}, ensure_ascii=False)))
+    stderr and the exit status stay as they are); with ``"candidates"``, the ids of the
+    components a name given to install answers to (``exc``: several, of which the caller
+    must pick one by id, said only inside the sentence before)."""
+    candidates = list(getattr(exc, "candidates", None) or ())
+    data = {"error": message, **({"candidates": candidates} if candidates else {})}
+    print(printable_json(json.dumps(data, ensure_ascii=False)))
 
 
 def add_index_options(sp: argparse.ArgumentParser) -> None:

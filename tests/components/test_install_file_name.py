@@ -7,6 +7,7 @@ each said by id; a component named so wins over another's file name."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -129,3 +130,18 @@ def test_install_and_uninstall_take_the_source_and_the_installed_file_name_alike
     report = uninstall([given], project)
     assert report.ok and report.ids == [taken], report.lines()
     assert any(f"(id {taken})" in n for n in report.notes), report.notes
+
+
+def test_the_json_error_of_a_name_several_answer_to_lists_their_ids(
+    index: Index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``install scan --json`` said the ids only inside the error's sentence: an agent that
+    must pick one (davila7's ``postgresql`` is an MCP server and a skill) had to parse it."""
+    index_dir = index.path
+    index.close()
+    code, out, _ = run(capsys, "install", "scan", "--target", tmp_path / "proj", "--index-dir", index_dir, "--json")
+    data = json.loads(out)
+    assert code == 2 and "give the id of the one you want" in data["error"]
+    assert data["candidates"] == [ONE, TWO]
+    code, out, _ = run(capsys, "install", "lnt", "--target", tmp_path / "proj", "--index-dir", index_dir, "--json")
+    assert code == 2 and "candidates" not in json.loads(out)  # none answers to it: close names are in the sentence
