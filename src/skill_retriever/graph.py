@@ -41,6 +41,7 @@ from skill_retriever.phases import (
     search_temporal,
 )
 from skill_retriever.state import InputState, OutputState, RetrievalState
+from skill_retriever.tracing import tag_phase_nodes
 
 
 def route_query(state: RetrievalState) -> Literal["smart", "ppr", "quick"]:
@@ -81,7 +82,7 @@ def build_graph(
     builder = StateGraph(
         RetrievalState, context_schema=RetrievalContext, input_schema=InputState, output_schema=OutputState
     )
-    for node in (
+    phases = (
         plan_query,
         retrieve_seeds,
         expand_graph,
@@ -96,7 +97,8 @@ def build_graph(
         cover_clauses,
         rerank_cross_encoder,
         apply_token_budget,
-    ):
+    )
+    for node in phases:
         builder.add_node(node)
 
     builder.add_edge(START, "plan_query")
@@ -116,8 +118,11 @@ def build_graph(
     builder.add_edge("cover_clauses", "rerank_cross_encoder")
     builder.add_edge("rerank_cross_encoder", "apply_token_budget")
     builder.add_edge("apply_token_budget", END)
+    compiled = builder.compile(name=name)
+    # each phase's run tagged from its start, so astream_events can filter by it (tracing)
+    tag_phase_nodes(compiled.nodes, (node.__name__ for node in phases))
     # values: a bad k, route, filter, ... refused before a checkpointed thread keeps it
-    return input_checked(builder.compile(name=name), values=retrieval_values_checked)
+    return input_checked(compiled, values=retrieval_values_checked)
 
 
 graph = build_graph()

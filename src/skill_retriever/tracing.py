@@ -11,6 +11,12 @@ while the run is still open, so the tracer sends it with the run's end:
 * tags ``skill_retriever``, ``phase:<name>``, ``route:<route>``, plus ``degraded`` when an
   optional phase failed and was skipped.
 
+What is known before a phase runs, its name, :func:`tag_phase_nodes` puts on the node
+itself as the tags ``skill_retriever`` and ``phase:<name>``, so the run carries them from
+its start (and its child runs inherit them): an event stream (``astream_events``, v1 and v2) takes a run's
+tags and metadata when it starts and sees nothing added later, and v2's handler is no
+tracer, so ``include_tags=["skill_retriever"]`` streamed no event at all.
+
 A tracer sees the phase runs when it is handed down to them: one built on
 :class:`langchain_core.tracers.base.BaseTracer` and passed in the call's config
 (``graph.invoke(..., config={"callbacks": [tracer]})``, the same for the retriever and the
@@ -24,8 +30,8 @@ It costs a few attribute reads when no tracer is attached, and never sends anyth
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.tracers.base import BaseTracer
@@ -34,6 +40,25 @@ from langchain_core.tracers.base import BaseTracer
 TAG = "skill_retriever"
 #: Metadata values longer than this are cut (a query may be 4,000 characters).
 MAX_QUERY_CHARS = 500
+
+
+class _Node(Protocol):
+    tags: Sequence[str] | None
+
+
+def phase_tags(name: str) -> list[str]:
+    """The tags of a phase's run known before it runs (`phase_annotations` adds the rest)."""
+    return [TAG, f"phase:{name}"]
+
+
+def tag_phase_nodes(nodes: Mapping[str, _Node], names: Iterable[str]) -> None:
+    """Give each compiled phase node (``compiled.nodes[name]``, a LangGraph ``PregelNode``)
+    its `phase_tags`, which LangGraph puts on the node's run when it starts.
+    ``StateGraph.add_node`` takes no tags; its ``metadata`` would do for the ``phase`` key,
+    but ``get_graph()`` draws a node's metadata into the node (Studio's picture too)."""
+    for name in names:
+        node = nodes[name]
+        node.tags = [*(node.tags or ()), *phase_tags(name)]
 
 
 def annotate_current_run(metadata: Mapping[str, Any], tags: Sequence[str] = ()) -> int:
@@ -69,7 +94,7 @@ def phase_annotations(
     query = str(plan.get("query") or state.get("query") or "")[:MAX_QUERY_CHARS]
     stats = dict((update.get("stats") or {}).get(name, {}))
     metadata = {"phase": name, "query": query, "route": route, "stats": stats}
-    tags = [TAG, f"phase:{name}"]
+    tags = phase_tags(name)
     if route:
         tags.append(f"route:{route}")
     if "failed" in stats:
@@ -83,4 +108,4 @@ def annotate_phase(name: str, state: Mapping[str, Any], update: Mapping[str, Any
     return annotate_current_run(metadata, tags)
 
 
-__all__ = ["TAG", "annotate_current_run", "annotate_phase", "phase_annotations"]
+__all__ = ["TAG", "annotate_current_run", "annotate_phase", "phase_annotations", "phase_tags", "tag_phase_nodes"]
