@@ -58,8 +58,10 @@ from skill_retriever.adapters.agent_prompt import (  # the prompt, assembled (re
     budget_stats_of,
 )
 from skill_retriever.adapters.agent_task import (  # the task input, read (re-exported here)
+    DEFAULT_K,
     DEFAULT_KINDS,
     NO_TASK,
+    task_k,
     task_kinds,
     task_of,
     task_profile,
@@ -79,8 +81,6 @@ from skill_retriever.stores.index import Index
 
 retrieval_graph = cast("CompiledStateGraph[Any, Any, Any, Any]", compiled_retrieval_graph)
 
-DEFAULT_K = 5
-
 
 class SkillText(TypedDict):
     """One retrieved item with the full text the agent passes on."""
@@ -97,7 +97,7 @@ class SkillText(TypedDict):
 
 class TaskInput(TypedDict):
     task: str  # the user's coding task
-    k: NotRequired[int]
+    k: NotRequired[int | None]  # left out (or null): DEFAULT_K
     token_budget: NotRequired[int | None]  # None: no budget
     # one string is one kind; left out (or null): every component kind
     kinds: NotRequired[list[str] | str | None]
@@ -204,7 +204,7 @@ def build_agent_with_wrapper_node(
         out = retrieval_graph.invoke(
             {
                 "query": task,
-                "k": state.get("k", DEFAULT_K),
+                "k": task_k(state),
                 "token_budget": state.get("token_budget", DEFAULT_BUDGET),
                 "filters": filters,
                 "profile": task_profile(state),
@@ -266,7 +266,7 @@ def frame_query(state: SharedAgentState) -> dict[str, Any]:
     """
     return {
         "query": task_of(state),
-        "k": state.get("k", DEFAULT_K),
+        "k": task_k(state),
         "token_budget": state.get("token_budget", DEFAULT_BUDGET),
         "filters": {"kinds": task_kinds(state)},
         "profile": task_profile(state),

@@ -10,7 +10,11 @@ from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import check_kinds, names_of
 from skill_retriever.model import COMPONENT_KINDS
 
-__all__ = ["DEFAULT_KINDS", "NO_TASK", "task_kinds", "task_of", "task_profile", "task_values_checked"]
+__all__ = ["DEFAULT_K", "DEFAULT_KINDS", "NO_TASK", "task_k", "task_kinds", "task_of", "task_profile",
+           "task_values_checked"]
+
+#: How many items the agent retrieves when its input leaves ``k`` out (or null).
+DEFAULT_K = 5
 
 #: What a coding agent installs or reads: skills, agents, commands, hooks, MCP servers.
 DEFAULT_KINDS = sorted(k.value for k in COMPONENT_KINDS)
@@ -34,6 +38,14 @@ def task_kinds(state: Any) -> list[str]:
         raise ConfigError(f"kinds is empty; leave kinds out for every component kind ({', '.join(DEFAULT_KINDS)})")
     check_kinds(kinds, "kinds")
     return sorted(kinds)
+
+
+def task_k(state: Any) -> Any:
+    """How many items a task's input asks for: left out or null, `DEFAULT_K`. (A null
+    passed on was the retrieval graph's own default, RetrievalConfig's 10.) Any other value
+    goes to the retrieval graph, whose check refuses a bad one (`task_values_checked`)."""
+    k = state.get("k")
+    return DEFAULT_K if k is None else k
 
 
 def task_of(state: Any) -> str:
