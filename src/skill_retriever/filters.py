@@ -139,13 +139,14 @@ def kind_guesses(bad: Iterable[str]) -> str:
     return " (did you mean " + ", ".join(f"{m!r} for {b[:_FEW_CHARS]!r}" for b, m in guesses) + "?)"
 
 
-def _list_hint(bad: list[str]) -> str:
+def several_kinds_hint(bad: Iterable[str]) -> str:
     """How to ask for several kinds, when an unknown one holds a comma: ``kinds="skill,agent"``
-    is one kind of that name in Python (the CLI's ``--kinds`` is what splits at commas)."""
+    is one kind of that name in Python and in a tool call (the CLI's ``--kinds`` is what
+    splits at commas); "" when none does. Every entry point that checks kinds says it alike."""
     joined = next((k for k in bad if "," in k), None)
     if joined is None:
         return ""
-    parts = [p.strip() for p in joined.split(",") if p.strip()]
+    parts = [kind_in_case(p.strip()) for p in joined.split(",") if p.strip()]
     return f"; pass several kinds as a list, e.g. kinds={_few(parts, json.dumps)}, not one comma-separated string"
 
 
@@ -162,7 +163,7 @@ def check_kinds(kinds: Iterable[str], what: str) -> None:
         raise ConfigError(f"{what} is empty, so nothing could match; leave it out for every kind")
     if bad := sorted(given - _KIND_NAMES):
         raise ConfigError(f"{what}: unknown kind(s) {_few(bad)}; use any of {sorted(_KIND_NAMES)}"
-                          f"{kind_guesses(bad)}{_list_hint(bad)}")
+                          f"{kind_guesses(bad)}{several_kinds_hint(bad)}")
 
 
 #: At most this many unknown values, each cut to `_FEW_CHARS`, are echoed in an error: an

@@ -30,7 +30,7 @@ from pydantic.config import JsonDict
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, one_or_several, whole_number
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import kind_guesses, kind_in_case
+from skill_retriever.filters import kind_guesses, kind_in_case, several_kinds_hint
 from skill_retriever.model import NodeKind
 
 __all__ = [
@@ -49,6 +49,7 @@ def _kind_name(value: str) -> str:
     except ValueError:
         raise ValueError(  # the guess `Filters` says too: a plural is told the kind it means
             f"unknown kind {value!r}; use one of: {', '.join(k.value for k in NodeKind)}{kind_guesses([value])}"
+            f"{several_kinds_hint([value])}"
         ) from None
 
 
