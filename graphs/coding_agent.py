@@ -74,6 +74,7 @@ from skill_retriever.adapters.langgraph_server import (
     server_principals,
 )
 from skill_retriever.context import RetrievalContext
+from skill_retriever.exceptions import QueryTooLongError
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.graph_input import input_checked
 from skill_retriever.state import FilterSpec, FitInfo, Result
@@ -201,16 +202,19 @@ def build_agent_with_wrapper_node(
         filters: FilterSpec = {"kinds": task_kinds(state)}
         if retrieval is None:  # served: search as the deployment says, as the server graph does
             filters["principals"] = server_principals()
-        out = retrieval_graph.invoke(
-            {
-                "query": task,
-                "k": task_k(state),
-                "token_budget": state.get("token_budget", DEFAULT_BUDGET),
-                "filters": filters,
-                "profile": task_profile(state),
-            },
-            context=ctx,
-        )
+        try:
+            out = retrieval_graph.invoke(
+                {
+                    "query": task,
+                    "k": task_k(state),
+                    "token_budget": state.get("token_budget", DEFAULT_BUDGET),
+                    "filters": filters,
+                    "profile": task_profile(state),
+                },
+                context=ctx,
+            )
+        except QueryTooLongError as exc:  # said of the task, this input's key; served: shorten it
+            raise exc.said_of("task", served=retrieval is None) from None
         summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats", "warnings")}
         return {
             "skills": skill_texts(out["results"], ctx.index),

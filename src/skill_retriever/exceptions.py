@@ -115,12 +115,24 @@ class QueryError(SkillRetrieverError, ValueError):
 class QueryTooLongError(QueryError):
     """A query over ``max_query_chars``; ``length`` and ``limit`` in characters."""
 
-    def __init__(self, length: int, limit: int) -> None:
+    def __init__(self, length: int, limit: int, message: str | None = None) -> None:
         self.length = length
         self.limit = limit
         super().__init__(
-            f"the query is {length} characters, over the limit of {limit}; "
+            message or f"the query is {length} characters, over the limit of {limit}; "
             "shorten it or raise max_query_chars (CLI: --max-query-chars)"
+        )
+
+    def said_of(self, what: str, *, served: bool) -> QueryTooLongError:
+        """The same refusal named as the caller's own input ``what`` (a coding agent's
+        ``task``). ``served``: for a client of a server (LangGraph Server's graphs), whose
+        limit is the deployment's (a run may lower it, never raise it): it can only shorten."""
+        head = f"the {what} is {self.length} characters, over "
+        if served:
+            return QueryTooLongError(self.length, self.limit, f"{head}this server's limit of {self.limit}; shorten it")
+        return QueryTooLongError(
+            self.length, self.limit,
+            f"{head}the limit of {self.limit}; shorten it or raise max_query_chars in the context's RetrievalConfig",
         )
 
     @property

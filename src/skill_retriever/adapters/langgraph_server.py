@@ -55,6 +55,7 @@ from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import (
     ConfigError,
     QueryError,
+    QueryTooLongError,
     SkillRetrieverError,
 )
 from skill_retriever.graph_input import NO_QUERY, input_checked
@@ -323,7 +324,10 @@ def build_server_graph(
         for key, value in given.items():  # the run's own k, budget and route come first
             if value is not None or key not in overrides:
                 overrides[key] = value
-        response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
+        try:
+            response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
+        except QueryTooLongError as exc:  # the limit is the deployment's: the client can only shorten
+            raise exc.said_of("query", served=True) from None
         # Every output key (fit None too): each run replaces the last. And the inputs set
         # back to unset (None: "not given" here): a thread keeps every key from run to run,
         # and this node cannot tell an input of this run from one a run before gave, so a
