@@ -64,7 +64,8 @@ def phase(*, optional: bool, pins: bool = False, releases: bool = False) -> Call
                 raise ConfigError(
                     f"the retrieval graph runs with context=RetrievalContext(index=Index.open(...)); "
                     f"it got {type(runtime.context).__name__} (graph.invoke(state, context=...), or a "
-                    "parent graph whose context_schema is RetrievalContext)"
+                    "parent graph whose context_schema is RetrievalContext; a parent context with fields "
+                    "of its own may subclass RetrievalContext, as a @dataclass(frozen=True))"
                 )
             start = time.perf_counter()
             pin = ""
