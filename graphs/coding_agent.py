@@ -73,6 +73,7 @@ from skill_retriever.adapters.langgraph_server import (
     retrieval_context,
     server_principals,
 )
+from skill_retriever.adapters.server_inputs import client_warnings
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import QueryTooLongError
 from skill_retriever.graph import graph as compiled_retrieval_graph
@@ -215,12 +216,15 @@ def build_agent_with_wrapper_node(
             )
         except QueryTooLongError as exc:  # said of the task, this input's key; served: shorten it
             raise exc.said_of("task", served=retrieval is None) from None
-        summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats", "warnings")}
+        warnings = list(out.get("warnings") or [])
+        if retrieval is None:  # served: a client cannot run `stats`, so absent kinds name those it may ask for
+            warnings = client_warnings(warnings, filters["principals"], ctx.index.snapshot().nodes.values())
+        summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats")}
         return {
             "skills": skill_texts(out["results"], ctx.index),
-            "retrieval": summary,
+            "retrieval": {**summary, "warnings": warnings},
             # written on every run, so a checkpointed thread never shows the last task's
-            "warnings": list(out.get("warnings") or []),
+            "warnings": warnings,
             "fit": out.get("fit"),
         }
 

@@ -31,7 +31,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV
 from skill_retriever.adapters.server_inputs import (
     COST_CAPS,
     PRINCIPALS_ENV,
+    client_warnings,
     run_principals,
     run_profile,
     served_values_checked,
@@ -324,10 +325,13 @@ def build_server_graph(
         for key, value in given.items():  # the run's own k, budget and route come first
             if value is not None or key not in overrides:
                 overrides[key] = value
+        snapshot = retriever.index.snapshot()  # the one searched: its kinds are named in a warning
         try:
-            response = retriever.search(state["query"], filters=filters, principals=principals, **overrides)
+            response = retriever.search(state["query"], filters=filters, principals=principals, snapshot=snapshot,
+                                        **overrides)
         except QueryTooLongError as exc:  # the limit is the deployment's: the client can only shorten
             raise exc.said_of("query", served=True) from None
+        response = replace(response, warnings=client_warnings(response.warnings, principals, snapshot.nodes.values()))
         # Every output key (fit None too): each run replaces the last. And the inputs set
         # back to unset (None: "not given" here): a thread keeps every key from run to run,
         # and this node cannot tell an input of this run from one a run before gave, so a

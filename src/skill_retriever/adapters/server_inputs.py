@@ -6,7 +6,7 @@ limits on the cost settings a profile may set are here (``COST_CAPS``, `run_prof
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from skill_retriever.config import (
@@ -17,10 +17,12 @@ from skill_retriever.config import (
     unknown_profile,
 )
 from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.filters import Filters, kinds_named
+from skill_retriever.model import Node
 
 __all__ = [
-    "COST_CAPS", "NONE_CAPS", "PRINCIPALS_ENV", "RUN_REFUSED", "profile_settings", "run_principals", "run_profile",
-    "served_values_checked", "server_principals",
+    "COST_CAPS", "NONE_CAPS", "PRINCIPALS_ENV", "RUN_REFUSED", "client_warnings", "profile_settings", "run_principals",
+    "run_profile", "served_values_checked", "server_principals",
 ]
 
 PRINCIPALS_ENV = "SKILL_RETRIEVER_PRINCIPALS"
@@ -60,6 +62,16 @@ def server_principals() -> list[str]:
     """The principals every server run searches as: ``$SKILL_RETRIEVER_PRINCIPALS``,
     comma-separated (unset or empty: none, so public items only; ``*``: everything)."""
     return [p.strip() for p in os.environ.get(PRINCIPALS_ENV, "").split(",") if p.strip()]
+
+
+def client_warnings(warnings: Iterable[str], principals: list[str], nodes: Iterable[Node]) -> list[str]:
+    """A served run's warnings as its client can act on them: a kind the index lacks is
+    answered with the kinds the run's ``principals`` may see among ``nodes`` (the index
+    the run searched), as the agent tool and the MCP tools answer it (`filters.kinds_named`),
+    where the search's own words point at ``stats``, a command a server's client cannot run."""
+    visible = Filters(principals=principals)
+    held = list(nodes)
+    return [kinds_named(w, visible, held) for w in warnings]
 
 
 def run_principals(asked: Any, granted: list[str]) -> list[str]:
