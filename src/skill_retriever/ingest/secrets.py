@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from skill_retriever.ingest.argv_text import redact_joined
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
     AUTHORIZATION_RE,
@@ -160,8 +161,10 @@ def redact_args(args: list[str]) -> list[str]:
     ``TOKEN=X``, ``--password=X``; not a flag after one, ``--api-key --verbose``, nor the
     argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
-    (`_header_arg`), the credentials of URLs (see `redact_urls`) and tokens of
-    well-known formats."""
+    (`_header_arg`), the credentials of URLs (see `redact_urls`), tokens of
+    well-known formats, and what the command rule's program rules (`_redact_programs`:
+    ``sshpass -p X``, ``curl -u user:X``) take out of the arguments read as one command
+    line (`argv_text.redact_joined`)."""
     out = []
     for i, arg in enumerate(args):
         arg = redact_formats(redact_urls(arg))
@@ -175,7 +178,7 @@ def redact_args(args: list[str]) -> list[str]:
             out.append(arg if _names_no_secret(arg) else REDACTED)
         else:
             out.append(arg)
-    return out
+    return redact_joined(out, _redact_programs)
 
 
 def _takes_value(flag: str) -> bool:
@@ -295,6 +298,14 @@ def redact_command(command: str) -> str:
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
+    return _redact_programs(text)
+
+
+def _redact_programs(text: str) -> str:
+    """Shell text with the secrets that programs take in words of their own redacted,
+    whatever the words' names: values a command says are secrets (`secret_setters`) and
+    the password flags of well-known clients (`client_passwords`). MCP arguments are
+    read by these too (`redact_args`), as one command line."""
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
     return redact_client_passwords(text)

@@ -1,0 +1,67 @@
+"""An argument list read by a rule of shell text: `redact_joined`.
+
+Some secrets are a program's to name, not a flag's: ``sshpass -p X``, ``docker login -p
+X``, ``curl -u user:X`` (`client_passwords`). The command rule reads them in shell text;
+an MCP server's ``command`` and ``args`` (an exec-form hook's too) are the same words as
+a list, so the list is joined into one line for that rule and what it redacted is mapped
+back to the arguments, rather than each rule being written again for lists.
+
+No shell reads an argument: it is one word whatever it holds. So each character that
+would make shell text of it more than one word (a blank, a quote, ``;``, ``|``, a
+backslash) is read as a plain one (`_WORD_BREAK_RE`): ``-p "a b"`` loses the whole
+password, and no match reaches past an argument's end. Joined with single spaces, the
+line the rule returns splits back into as many words as there were arguments; an
+argument the rule changed is kept up to where the redaction starts, with `REDACTED`
+after that (the rest of it was the secret's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from skill_retriever.ingest.secret_formats import REDACTED
+
+__all__ = ["redact_joined"]
+
+#: What shell text splits at, quotes or escapes: read as a plain character in an argument.
+_WORD_BREAK_RE = re.compile(r"""[\s;&|()`"'\\]""")
+#: A plain character no rule gives a meaning to (Unicode's private use area).
+_PLAIN = "\ue000"
+
+
+def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
+    """``args`` with what ``redact`` (a rule of shell text that replaces values by
+    `REDACTED` and keeps the rest) takes out of them joined into one command line."""
+    words = [_WORD_BREAK_RE.sub(_PLAIN, arg) for arg in args]
+    line = " ".join(words)
+    out = redact(line)
+    if out == line:
+        return args
+    pieces = out.split(" ")
+    if len(pieces) != len(args):
+        return _redacted_apart(args, words, pieces)
+    return [arg if piece == word else _cut(arg, word, piece) for arg, word, piece in zip(args, words, pieces, strict=True)]
+
+
+def _cut(arg: str, word: str, piece: str) -> str:
+    """``arg`` (read as ``word``) kept up to where ``piece``, its redacted word, differs
+    from it, or where the `REDACTED` that the difference is part of starts, and
+    `REDACTED` after that."""
+    at = 0
+    while at < min(len(word), len(piece)) and word[at] == piece[at]:
+        at += 1
+    start = piece.rfind(REDACTED, 0, at + len(REDACTED))
+    return arg[: start if start >= 0 and start > at - len(REDACTED) else at] + REDACTED
+
+
+def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> list[str]:
+    """``args`` when the redacted line has lost or gained a word boundary: the words alike
+    at both ends are kept, and each argument between them goes whole."""
+    head = 0
+    while head < min(len(words), len(pieces)) and words[head] == pieces[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(words), len(pieces)) - head and words[-1 - tail] == pieces[-1 - tail]:
+        tail += 1
+    return args[:head] + [REDACTED] * (len(args) - head - tail) + args[len(args) - tail :]
