@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from skill_retriever.ingest.client_passwords import SIMPLE_COMMAND_RE, client_passwords, curl_users
 from skill_retriever.ingest.secret_setters import GH_SECRET_RE, redact_secret_commands
-from skill_retriever.ingest.secret_values import PROSE_VALUE
+from skill_retriever.ingest.secret_values import PROSE_VALUE, SHELL_VALUE
 
 __all__ = [
     "CALL_RE",
@@ -43,6 +43,7 @@ __all__ = [
     "FLAG_RE",
     "GH_SECRET_RE",
     "SETTER_RE",
+    "SHELL_SETTER_RE",
     "redact_clients",
     "redact_secret_commands",
 ]
@@ -53,12 +54,15 @@ __all__ = [
 #: is also the shell's, which takes no value), ``config set`` / ``configure set``
 #: (npm, yarn, pnpm, aws, ...) with flags after ``set``, and ``git config`` with its
 #: ``--global`` flags. The name is any word but a flag (``//host/:_authToken``).
-SETTER_RE = re.compile(
+_SETTER = (
     r"(?<![\w$.-])(?:ENV|setx|set(?:[ \t]++(?:-[A-Za-z]++|--(?:export|global|universal|local)))++"
     r"|config(?:ure)?+[ \t]++set(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+"
     r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+)"
-    r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>""" + PROSE_VALUE + ")"
+    r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>"""
 )
+SETTER_RE = re.compile(_SETTER + PROSE_VALUE + ")")
+#: The same in shell text (`secrets.redact_command`), its value a shell word.
+SHELL_SETTER_RE = re.compile(_SETTER + SHELL_VALUE + ")")
 #: A flag and the word after it, apart (``--password X``, ``-Password X``); one that
 #: names a secret is `prose_secrets`' to redact. A ``--no-`` flag takes no value
 #: (``psexec.py -k -no-pass host``: the host is the next argument).

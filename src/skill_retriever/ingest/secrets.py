@@ -52,6 +52,7 @@ from skill_retriever.ingest.header_calls import redact_header_calls
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc
+from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
@@ -277,7 +278,8 @@ def redact_command(command: str) -> str:
     quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
-    ``--set auth.password=X``; a scheme and its credential only in quotes, ``AUTH_TYPE=basic
+    ``--set auth.password=X``; or set by a command, the name and value words apart, ``npm
+    config set //host/:_authToken X``, ``git config github.token X``; a scheme and its credential only in quotes, ``AUTH_TYPE=basic
     ./run`` runs ./run: `shell_assignments`; a record's key in a lower-case word stays in these, in a
     flag's and in a quoted pair, ``&ods_key=pappg``, ``--sort-key name``, ``"sort_key":
     "name"``, as the URL rule keeps it: `secret_values.record_key`); and the password flags of
@@ -302,10 +304,13 @@ def redact_command(command: str) -> str:
 
 
 def _redact_programs(text: str) -> str:
-    """Shell text with the secrets that programs take in words of their own redacted,
-    whatever the words' names: values a command says are secrets (`secret_setters`) and
+    """Shell text with the secrets that programs take in words of their own redacted:
+    a value a command sets under a secret's name, the two words apart
+    (`secret_commands.SHELL_SETTER_RE`: ``npm config set //host/:_authToken X``), and,
+    whatever the words' names, values a command says are secrets (`secret_setters`) and
     the password flags of well-known clients (`client_passwords`). MCP arguments are
     read by these too (`redact_args`), as one command line."""
+    text = SHELL_SETTER_RE.sub(_masked_value(secret_setting), text)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
         text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
     return redact_client_passwords(text)
