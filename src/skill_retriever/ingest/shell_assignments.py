@@ -17,10 +17,14 @@ from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     SHELL_VALUE,
+    literal_phrase,
+    literal_secret,
     quoted,
     record_key,
     scheme_name,
     secret_name,
+    secret_word_name,
+    single_quoted,
 )
 
 __all__ = ["redact_assignments", "secret_pair", "secret_setting"]
@@ -49,13 +53,22 @@ _ASSIGNMENT_RE = re.compile(
 _QUOTED_ASSIGNMENT_RE = re.compile(
     _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
 )
+#: A config file's setting written ``name = value`` on a line of its own (a heredoc's
+#: ``.pypirc``, ``client_secret = "X"`` of a Terraform file): no shell line (``NAME = x``
+#: runs ``NAME``), so its value runs to a blank, ``;`` or ``|`` (``&`` is a password's)
+#: and is judged as prose judges an assignment's (`_spaced_secret`).
+_SPACED_RE = re.compile(
+    r"""(?m)^[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)[ \t]++=[ \t]*+"""
+    r"""(?P<val>"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|[^\s"'`;|]++)"""
+)
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
 
 
 def redact_assignments(text: str) -> str:
     """``text`` with the values of its secret-looking ``NAME=value`` assignments redacted
-    (`secret_setting`; a dotted name by its last part, ``auth.enabled`` is no secret's).
+    (`secret_setting`; a dotted name by its last part, ``auth.enabled`` is no secret's),
+    and of a config file's spaced ``name = value`` lines (`_SPACED_RE`).
     Only a secret-looking name's value is read: the search goes on after any other name's
     ``=``, so that a value may hold an assignment of its own (``--set
     image.tag=v1,auth.password=X``)."""
@@ -75,7 +88,18 @@ def redact_assignments(text: str) -> str:
         else:
             out.append(text[pos : m.start()] + new)
             pos = pair.end()
-    return "".join(out) + text[pos:] if out else text
+    text = "".join(out) + text[pos:] if out else text
+    return _SPACED_RE.sub(masked_value(_spaced_secret), text) if " =" in text or "\t=" in text else text
+
+
+def _spaced_secret(m: re.Match[str]) -> bool:
+    """A spaced setting's value that prose would redact: under a secret's name
+    (`secret_values.secret_word_name`, a dotted name by its last part), a literal secret
+    or a quoted phrase, not code (``os.environ["X"]``) nor a placeholder."""
+    value = m["val"]
+    if not secret_word_name(_last_part(m["name"])):
+        return False
+    return literal_secret(value, quoted=single_quoted(m.string, m.start("val"))) or literal_phrase(value)
 
 
 def _last_part(name: str) -> str:
