@@ -28,11 +28,14 @@ secrets set NAME=X``, ``kubectl create secret generic``'s ``--from-literal``), a
 API_KEY`` then ``value: X``, ``api_key: |``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
 ``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``), not ``max_tokens``,
-``TOKEN_URL``, ``public_key`` or ``sort_key``.
+``TOKEN_URL``, ``public_key`` or ``sort_key``; ``auth`` alone only over basic credentials,
+base64 of ``user:password`` (``.npmrc``'s ``_auth=X``, Docker's ``{"auth": "X"}``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from skill_retriever.ingest.auth_params import redact_auth_params
@@ -219,10 +222,11 @@ def _command_secret(m: re.Match[str]) -> str:
 
 def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     """An assignment with its value redacted when the name is secret-looking (or
-    ``named``: the caller knows it is a secret's) and the value a literal secret or a
+    ``named``: the caller knows it is a secret's, or ``auth`` holds basic credentials:
+    `_basic_credentials`) and the value a literal secret or a
     quoted phrase (`literal_phrase`: ``PASSWORD="correct horse battery staple"``); a
     value followed by ``(`` or ``[`` is code (``getpass()``)."""
-    if not (named or secret_word_name(m["name"])):
+    if not (named or secret_word_name(m["name"]) or _basic_credentials(m["name"], m["val"])):
         return m[0]
     follows = m.string[m.end() : m.end() + 1]
     value, end = _split_trailing(m["val"])
@@ -236,6 +240,26 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     if not (phrase or literal_secret(value, quoted=single_quoted(m.string, m.start("val")))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)
+
+
+#: ``auth`` alone (``.npmrc``'s ``_auth``, a Docker ``config.json``'s ``"auth"``): a
+#: name that holds basic credentials there, and a switch or a scheme's name elsewhere.
+_AUTH_NAME_RE = re.compile(r"_?+auth", re.IGNORECASE)
+#: A base64 word, long enough for ``user:password``.
+_BASE64_RE = re.compile(r"(?:[A-Za-z0-9+/]{4}){3,}+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?+")
+
+
+def _basic_credentials(name: str, value: str) -> bool:
+    """Whether ``value`` under ``auth`` alone is basic credentials (base64 of
+    ``user:password``, what ``_auth`` and Docker's ``auth`` hold): base64 that decodes to
+    printable text, which a word such as ``basicAuth1234567`` does not."""
+    word = value.strip("\"'").rstrip(_TRAILING)
+    if _AUTH_NAME_RE.fullmatch(name) is None or _BASE64_RE.fullmatch(word) is None:
+        return False
+    try:
+        return base64.b64decode(word, validate=True).decode("ascii").isprintable()
+    except (binascii.Error, UnicodeDecodeError):
+        return False  # no base64 of text: a word of the same letters
 
 
 def _split_trailing(value: str) -> tuple[str, str]:
