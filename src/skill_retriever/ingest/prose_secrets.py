@@ -39,6 +39,7 @@ import binascii
 import re
 
 from skill_retriever.ingest.auth_params import redact_auth_params
+from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.masked_values import masked as _masked
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
@@ -149,12 +150,14 @@ def _redact_clients(line: str) -> str:
 
 
 def _redact_line(line: str) -> str:
-    """One line with the credentials of its headers and ``Bearer`` and the values of its
+    """One line with the credentials of its headers, ``Bearer`` and basic auth in code
+    (`auth_tuples`: ``auth=("user", "X")``) and the values of its
     secret-looking assignments, written ``NAME=value`` or set by a command
     (`secret_commands`: ``ENV API_KEY value``), redacted."""
     line = _AUTH_HEADER_RE.sub(_redact_literal, redact_auth_params(line))
     line = _BEARER_RE.sub(_redact_literal, line)
     line = _scheme_pairs(line)
+    line = AUTH_TUPLE_RE.sub(_redact_literal, line)  # ``auth=("user", "X")``
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)

@@ -42,6 +42,7 @@ from skill_retriever.ingest.auth_params import (
     redact_auth_params,
     secret_header_name,
 )
+from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
@@ -275,7 +276,8 @@ def redact_command(command: str) -> str:
     a ``.netrc`` entry's password (`netrc_secrets`); URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`);
-    quoted ``"api_key": "X"`` pairs; values after or inside secret-looking flags
+    quoted ``"api_key": "X"`` pairs; basic auth's password in code (`auth_tuples`:
+    ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
     ``--set auth.password=X``; or set by a command, the name and value words apart, ``npm
@@ -297,6 +299,7 @@ def redact_command(command: str) -> str:
     text = _HEADER_LINE_ANY_RE.sub(_masked_value(_header_line), text)
     text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
+    text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)

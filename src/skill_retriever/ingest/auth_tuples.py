@@ -1,0 +1,26 @@
+"""A password that code passes as basic auth's second value: `AUTH_TUPLE_RE`.
+
+requests takes basic credentials as a pair, ``auth=("user", "X")`` (or ``session.auth =
+("user", "X")``), and it, aiohttp and httpx as a class's two arguments
+(``HTTPBasicAuth("user", "X")``, ``HTTPDigestAuth``, ``BasicAuth("user", "X")``): no
+name says the second value is a password, so neither the assignment rule nor the quoted
+pair rule reads it. Only a quoted string is read as the password (``auth=(user,
+os.environ["X"])`` is code); prose (`prose_secrets`) redacts it when it reads as a
+literal secret, the command rule (`secrets.redact_command`) unless it is a reference or
+a placeholder. The user name stays. Bounded and possessive: linear on any line.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["AUTH_TUPLE_RE"]
+
+#: A quoted string of code, on one line.
+_STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
+#: ``auth=(user, "X")`` / ``auth = ["user", "X"]`` or ``HTTPBasicAuth("user", "X")``: the
+#: user a string or a name, ``val`` the password's string.
+AUTH_TUPLE_RE = re.compile(
+    r"(?:(?<![\w-])auth[ \t]*+=[ \t]*+[(\[]|(?<![\w-])(?:HTTP)?+(?:Basic|Digest|Proxy)Auth[ \t]*+\()"
+    r"[ \t]*+(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+)[ \t]*+,[ \t]*+(?P<val>" + _STRING + r")(?=[ \t]*+[)\],])"
+)
