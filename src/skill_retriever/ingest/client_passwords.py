@@ -1,6 +1,7 @@
 """The passwords well-known clients take in their own flags, redacted in the simple
 command each client starts: `redact_client_passwords` (curl's ``-u user:password``,
-``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``az login -p X``, ...).
+``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``az login -p X``, ``htpasswd -b
+FILE USER X``, ...).
 
 The command rule (`secrets.redact_command`) redacts each of these values; the prose rule
 (`secret_commands.redact_clients`) reads the same flags through `client_passwords` and
@@ -36,10 +37,18 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: login -p PASS`` (a service principal's secret), openssl's ``-k PASS``
 #: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
 #: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
-#: ``-dest``; ``-storepass:env`` names a variable).
+#: ``-dest``; ``-storepass:env`` names a variable), and htpasswd's password after its file
+#: and user when a ``-b`` flag says it is on the command line (`_HTPASSWD`).
 _ONE_VALUE = r"(?>" + SHELL_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
+#: htpasswd's flags (``-b``, ``-bc``, ``-B -C 12``); with ``-b`` the password is the third
+#: word after them (``htpasswd -b FILE USER PASS``), the second with ``-n`` (no file).
+_HTPASSWD_FLAG = r"(?:[ \t]++-[A-Za-z]++(?:[ \t]++\d++)?+)"
+_HTPASSWD = (
+    r"\A(?=" + _HTPASSWD_FLAG + r"*?[ \t]++-[A-Za-z]*?b)(?:(?=" + _HTPASSWD_FLAG + r"*?[ \t]++-[A-Za-z]*?n)(?P<nofile>))?+"
+    + _HTPASSWD_FLAG + r"*+(?(nofile)|[ \t]++(?!-)" + _ONE_VALUE + r")[ \t]++(?!-)" + _ONE_VALUE + r"[ \t]++"
+)
 _CLIENT_PASSWORDS = tuple(
     (
         re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
@@ -54,6 +63,7 @@ _CLIENT_PASSWORDS = tuple(
         (r"az[ \t]+login", r"(?<![\w-])-p[ \t]+"),
         ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
         ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
+        ("htpasswd", _HTPASSWD),
     )
 )
 
