@@ -77,6 +77,16 @@ _KEY_LINE_RE = re.compile(
 #: An AWS secret access key: a run of exactly 40 base64 characters (`_aws_secret` asks
 #: for upper and lower case letters and a digit: a git hash, hex in lower case, is none).
 _AWS_SECRET_RE = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+#: A HashiCorp Vault token: ``hvs.`` (service), ``hvb.`` (batch) or ``hvr.`` (recovery)
+#: and 24 or more characters, or a legacy service token, ``s.`` and exactly 24 letters
+#: and digits. Not a name's attribute (``this.s.X``, ``$s.X``) nor one called or read on
+#: (``s.X()``, ``s.X.y``); `_vault_token` asks for both cases and a digit, as a random
+#: body has (``s.getElementsByClassName``, ``hvs.xxxx...`` are none).
+_VAULT_TOKEN_RE = re.compile(
+    r"(?<![\w.$/-])(?:hv[sbr]\.(?P<body>[A-Za-z0-9_-]{24,}+)|s\.(?P<old>[A-Za-z0-9]{24}+))(?![\w(-]|\.[\w(])"
+)
+#: A part of every Vault token (``s.`` of ``hvs.`` too), as they are written.
+_VAULT_PARTS = ("s.", "hvb.", "hvr.")
 #: What on a line says that such a run is an AWS secret.
 _AWS_CONTEXT_RE = re.compile(
     r"(?i:secret|aws)|(?:AKIA|ASIA)[0-9A-Z]{16}|" + re.escape(REDACTED)
@@ -87,7 +97,7 @@ _AWS_CONTEXT_WORDS = ("secret", "aws", "akia", "asia", REDACTED)
 
 def redact_formats(text: str) -> str:
     """``text`` with every secret of a well-known format replaced by `REDACTED`: PEM
-    private key blocks (the whole block), tokens of known prefixes, Google API keys,
+    private key blocks (the whole block), tokens of known prefixes, Vault tokens, Google API keys,
     JWTs, and AWS secret access keys on a line that names them. Text without any comes
     back identical."""
     if "-----BEGIN " in text:
@@ -97,6 +107,7 @@ def redact_formats(text: str) -> str:
     )
     # No token spans lines, and ``\b`` reads a line's ends as the text's: line by line is the same.
     text = on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(REDACTED, line), fold=False)
+    text = on_words(text, _VAULT_TOKEN_RE, _VAULT_PARTS, lambda line: _VAULT_TOKEN_RE.sub(_vault_token, line), fold=False)
     if "AIza" in text or "eyJ" in text:  # the pattern has no prefix a scan could skip to
         text = _BASE64URL_TOKEN_RE.sub(REDACTED, text)
     return text
@@ -125,6 +136,12 @@ def _aws_secret(m: re.Match[str]) -> str:
     token = m[0]
     mixed = any(c.islower() for c in token) and any(c.isupper() for c in token)
     return REDACTED if mixed and any(c.isdigit() for c in token) else token
+
+
+def _vault_token(m: re.Match[str]) -> str:
+    body = m["body"] or m["old"]
+    mixed = any(c.islower() for c in body) and any(c.isupper() for c in body)
+    return REDACTED if mixed and any(c.isdigit() for c in body) else m[0]
 
 
 def replace_group(m: re.Match[str], group: str, new: str) -> str:
