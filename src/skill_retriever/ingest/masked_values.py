@@ -2,7 +2,8 @@
 
 A value goes unless it names where the secret is (a reference, ``$TOKEN``), shows where
 one goes (a placeholder, ``<token>``), or is a slot code fills in (``{API_KEY}``,
-``{self.api_key}``, ``{{ token }}``, ``%s``, ``{}``: `_SLOT_RE`). A value of an auth
+``{self.api_key}``, ``{{ token }}``, ``%s``, ``{}``: `_SLOT_RE`), or is an SSH public key
+(`public_keys`). A value of an auth
 scheme and one credential (``"Bearer X"``, ``"Authorization: Bearer X"``, a header
 rule's ``f"Bearer X"``) loses only the credential, the scheme kept as the header rule
 keeps it; it is kept whole when the credential is a reference, placeholder or slot
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
@@ -60,7 +62,10 @@ def masked_value(decide: Callable[[re.Match[str]], bool]) -> Callable[[re.Match[
 
 def _names_none(value: str, text: str, at: int) -> bool:
     """Whether ``value`` (at ``at`` of ``text``) names where a secret is or goes rather
-    than holding one: a reference, a placeholder or a slot."""
+    than holding one: a reference, a placeholder or a slot; nor does an SSH public key
+    (`public_keys`)."""
+    if ssh_public_key(value, text, at):
+        return True
     return is_reference(value, text, at) or is_placeholder(value) or _SLOT_RE.match(value.strip("\"'")) is not None
 
 

@@ -42,6 +42,7 @@ from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.masked_values import masked as _masked
+from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
 from skill_retriever.ingest.secret_commands import (
     CALL_RE,
@@ -211,6 +212,8 @@ def _redact_literal(m: re.Match[str]) -> str:
     """A header's or ``Bearer``'s credentials redacted when they read as a secret (a
     scheme before them says they are credentials: `literal_secret`'s ``after_scheme``)."""
     value, end = _split_trailing(m["val"])
+    if ssh_public_key(value, m.string, m.start("val")):
+        return m[0]  # ``public_key: ssh-ed25519 AAAA...``: the key type is no scheme
     scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
     if not literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val"))):
         return m[0]
@@ -236,6 +239,8 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     if follows in ("(", "[") and not end:
         return m[0]
     if _SCHEME_BEFORE_REDACTED_RE.match(m.string, m.start("val")):
+        return m[0]
+    if ssh_public_key(value, m.string, m.start("val")):
         return m[0]
     # A quoted phrase goes whole, quote to quote, unless the quote was an apostrophe
     # (``'the user's choice'`` reads ``'the user'`` up to it).

@@ -53,6 +53,7 @@ from skill_retriever.ingest.header_calls import redact_header_calls
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc
+from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
 from skill_retriever.ingest.secret_setters import redact_secret_commands
@@ -201,6 +202,8 @@ def _names_no_secret(value: str) -> bool:
     ``YOUR_TOKEN``, ``$API_KEY``) or an auth scheme's name (``--auth-type bearer``). No shell reads an argument, so a ``$`` before other
     text (``$ecretP4ss``) is a password's own."""
     bare = value.strip("\"'")
+    if ssh_public_key(bare):
+        return True  # ``--ssh-key "ssh-ed25519 AAAA..."``: public
     return not bare or _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare)
 
 
@@ -262,7 +265,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
             scheme = re.match((ANY_SCHEME if any_scheme else AUTH_SCHEMES + r"\s+"), value, re.IGNORECASE)
             scheme = scheme or key_scheme(str(name), value)  # ``X-Api-Key: SSWS X``
             secret = value[scheme.end() if scheme else 0 :]
-            if secret.strip() and not (is_reference(secret) or is_placeholder(secret)):
+            if secret.strip() and not (is_reference(secret) or is_placeholder(secret) or ssh_public_key(value)):
                 value = value[: len(value) - len(secret)] + REDACTED
         out[name] = redact_text(value) if isinstance(value, str) else value
     return out
