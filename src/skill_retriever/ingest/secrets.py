@@ -72,7 +72,12 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
-from skill_retriever.ingest.shell_assignments import redact_assignments, secret_pair, secret_setting
+from skill_retriever.ingest.shell_assignments import (
+    redact_assignments,
+    secret_pair,
+    secret_setting,
+    switch_value,
+)
 from skill_retriever.ingest.word_lines import on_words
 
 # `redact_urls` (`secret_urls`), `secret_name` (`secret_values`), `client_passwords` and
@@ -204,7 +209,9 @@ def _names_no_secret(value: str) -> bool:
     bare = value.strip("\"'")
     if ssh_public_key(bare):
         return True  # ``--ssh-key "ssh-ed25519 AAAA..."``: public
-    return not bare or _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare)
+    if not bare or switch_value(bare):
+        return True  # ``--auth=false``
+    return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare)
 
 
 def _header_arg(arg: str, *, after_flag: bool) -> str | None:
@@ -380,6 +387,6 @@ def _secret_flag(m: re.Match[str]) -> bool:
     flag = m["flag"]
     if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
-    if scheme_name(m["val"]):
-        return False  # ``--auth-type=bearer`` picks a scheme
+    if scheme_name(m["val"]) or switch_value(m["val"]):
+        return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
     return m["eq"] is not None or not m["val"].startswith("-")

@@ -27,7 +27,7 @@ from skill_retriever.ingest.secret_values import (
     single_quoted,
 )
 
-__all__ = ["redact_assignments", "secret_pair", "secret_setting"]
+__all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"]
 
 #: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
 #: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
@@ -117,5 +117,17 @@ def secret_pair(m: re.Match[str]) -> bool:
 
 def secret_setting(m: re.Match[str]) -> bool:
     """A pair `secret_pair` redacts, but for a value that is an auth scheme's name
-    alone (`secret_values.scheme_name`: ``AUTH_TYPE=bearer`` picks a scheme)."""
-    return secret_pair(m) and not scheme_name(m["val"])
+    alone (`secret_values.scheme_name`: ``AUTH_TYPE=bearer`` picks a scheme) or a switch
+    (`switch_value`: ``always-auth=true``)."""
+    return secret_pair(m) and not scheme_name(m["val"]) and not switch_value(m["val"])
+
+
+#: A switch's value: a boolean's word or a bit.
+_SWITCH_RE = re.compile(r"(?i:true|false|yes|no|on|off|[01])")
+
+
+def switch_value(value: str) -> bool:
+    """Whether ``value`` (quotes and all) only turns something on or off (``true``,
+    ``off``, ``1``): under a secret-looking name (``always-auth``, ``AUTH_ENABLED``) it
+    is no secret."""
+    return _SWITCH_RE.fullmatch(value.strip("\"'")) is not None
