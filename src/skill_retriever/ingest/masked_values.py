@@ -32,8 +32,10 @@ __all__ = ["STRING_PREFIX", "masked", "masked_value"]
 STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
 #: Where code fills in a value: an interpolation or template (``{API_KEY}``,
 #: ``{self.api_key}``, ``{os.environ[...]`` cut at its quote, ``{{ token }}``) or a
-#: format slot (``%s``, ``%(token)s``). A credential (token68) starts with none of these.
-_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|%(?:\([\w.]{1,64}+\))?+[sdr]$""")
+#: format slot (``%s``, ``%(token)s``; in a ``printf`` format escapes may end it,
+#: ``%s\n``, but no more text: ``%s\tTOKEN=X`` is one word, not two assignments). A
+#: credential (token68) starts with none of these.
+_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|%(?:\([\w.]{1,64}+\))?+[sdr](?:\\[nrt])*+$""")
 #: A value of an auth scheme and one credential, an authorization header's name before
 #: them or not; under that name any word is a scheme (`secret_values.SCHEME_WORD`).
 _SCHEME_VALUE_RE = re.compile(
