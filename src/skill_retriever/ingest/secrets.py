@@ -166,7 +166,8 @@ _HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w
 
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``; not a flag after one, ``--api-key --verbose``, nor the
+    ``TOKEN=X``, ``--password=X``, a secret-looking pair later in one, ``Server=x;Password=X``;
+    not a flag after one, ``--api-key --verbose``, nor the
     argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`), tokens of
@@ -184,8 +185,8 @@ def redact_args(args: list[str]) -> list[str]:
             out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
             out.append(arg if _names_no_secret(arg) else REDACTED)
-        else:
-            out.append(arg)
+        else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``
+            out.append(redact_assignments(arg) if "=" in arg else arg)
     return redact_joined(out, _redact_programs)
 
 
