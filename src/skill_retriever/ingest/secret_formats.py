@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.item_attrs import REDACTED
+from skill_retriever.ingest.secret_values import is_placeholder
 from skill_retriever.ingest.word_lines import on_lines, on_words
 
 # `on_lines` and `REDACTED` are re-exported: they lived here.
@@ -97,7 +98,8 @@ _AWS_CONTEXT_WORDS = ("secret", "aws", "akia", "asia", REDACTED)
 
 def redact_formats(text: str) -> str:
     """``text`` with every secret of a well-known format replaced by `REDACTED`: PEM
-    private key blocks (the whole block), tokens of known prefixes, Vault tokens, Google API keys,
+    private key blocks (the whole block), tokens of known prefixes (not one of
+    placeholder marks, ``ghp_xxxx...``), Vault tokens, Google API keys,
     JWTs, and AWS secret access keys on a line that names them. Text without any comes
     back identical."""
     if "-----BEGIN " in text:
@@ -106,7 +108,7 @@ def redact_formats(text: str) -> str:
         text, _AWS_CONTEXT_RE, _AWS_CONTEXT_WORDS, lambda line: _AWS_SECRET_RE.sub(_aws_secret, line), confirm=True
     )
     # No token spans lines, and ``\b`` reads a line's ends as the text's: line by line is the same.
-    text = on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(REDACTED, line), fold=False)
+    text = on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(_known_token, line), fold=False)
     text = on_words(text, _VAULT_TOKEN_RE, _VAULT_PARTS, lambda line: _VAULT_TOKEN_RE.sub(_vault_token, line), fold=False)
     if "AIza" in text or "eyJ" in text:  # the pattern has no prefix a scan could skip to
         text = _BASE64URL_TOKEN_RE.sub(REDACTED, text)
@@ -136,6 +138,12 @@ def _aws_secret(m: re.Match[str]) -> str:
     token = m[0]
     mixed = any(c.islower() for c in token) and any(c.isupper() for c in token)
     return REDACTED if mixed and any(c.isdigit() for c in token) else token
+
+
+def _known_token(m: re.Match[str]) -> str:
+    """A token of a known format, kept when only placeholder marks follow its prefix
+    (``ghp_xxxx...``: `secret_values.is_placeholder`), a template's, not a token."""
+    return m[0] if is_placeholder(m[0]) else REDACTED
 
 
 def _vault_token(m: re.Match[str]) -> str:
