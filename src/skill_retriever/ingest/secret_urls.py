@@ -43,6 +43,9 @@ _SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=(" + _SCHEME 
 _EXAMPLE_USER_INFO = frozenset(
     (u, p) for u in ("user", "username", "usr", "name") for p in ("pass", "password", "passwd", "pwd", "secret")
 )
+#: A user name that may stand alone in a URL's user info (``postgres://app@db``,
+#: ``ssh://deploy@host``) when it reads as no literal secret: a token there is longer.
+_USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
 #: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
 #: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
@@ -73,7 +76,8 @@ def redact_urls(text: str) -> str:
     query parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
 
     The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
-    token as the user name. ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
+    token as the user name (a short one that reads as a name alone stays,
+    ``postgres://app@db``). ``postgresql://u:p@db:5432/app?password=p&sslmode=require``
     becomes ``postgresql://[redacted]@db:5432/app?password=[redacted]&sslmode=require``.
     What only shows where a secret goes is kept: a placeholder (``?key=YOUR_KEY``,
     ``?key=API_KEY``, ``https://<token>@host``, ``wss://${AUTH}@host``, hydra's
@@ -132,10 +136,14 @@ def _example_user_info(user: str, password: str | None) -> bool:
     """Whether a URL's user info only shows its shape: a placeholder secret
     (``https://<token>@host``, ``user:your_password@``) or the words documentation writes
     (``postgresql://user:pass@localhost``, ``username:password@``, ``ssh://git@host``:
-    the login every git host uses), which hold no secret."""
+    the login every git host uses), or a user name alone that reads as a name, not a
+    token (``postgres://app@db``), which hold no secret."""
     secret = user if password is None else password
     if is_placeholder(secret) or (password is None and user == "git"):
         return True
+    if password is None and _USER_NAME_RE.fullmatch(user) and not literal_secret(user):
+        return True  # ``postgres://app@db``: a login's name, no token
+
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO
 
 
