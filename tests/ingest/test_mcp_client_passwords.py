@@ -47,6 +47,23 @@ def test_a_client_password_argument_goes(command: str, args: list[str], expected
     assert redact_invocation(command, expected) == (command, expected)
 
 
+@pytest.mark.parametrize(
+    ("command", "args", "expected"),
+    [
+        # no shell reads an argument: ``$`` before a password's other letters is its own,
+        # as `redact_args` reads ``--password $ecretP4ss``
+        ("sshpass", ["-p", "$ecretP4ss", "ssh", "host"], ["-p", R, "ssh", "host"]),
+        ("curl", ["-u", "admin:$ecretP4ss", "https://x.example"], ["-u", f"admin:{R}", "https://x.example"]),
+        ("sshpass", ["-p", "$SSH_PASS", "ssh", "host"], ["-p", "$SSH_PASS", "ssh", "host"]),  # a placeholder
+        ("curl", ["-u", "admin:${API_PASS}", "https://x.example"], ["-u", "admin:${API_PASS}", "https://x.example"]),
+    ],
+)
+def test_a_dollar_in_an_argument_is_a_reference_only_as_a_placeholder(
+    command: str, args: list[str], expected: list[str]
+) -> None:
+    assert redact_invocation(command, args) == (command, expected)
+
+
 def test_a_client_password_in_the_command_line_goes() -> None:
     assert redact_invocation(f"sshpass -p {PW} ssh", ["host"]) == (f"sshpass -p {R} ssh", ["host"])
 

@@ -9,7 +9,8 @@ back to the arguments, rather than each rule being written again for lists.
 No shell reads an argument: it is one word whatever it holds. So each character that
 would make shell text of it more than one word (a blank, a quote, ``;``, ``|``, a
 backslash) is read as a plain one (`_WORD_BREAK_RE`): ``-p "a b"`` loses the whole
-password, and no match reaches past an argument's end. Joined with single spaces, the
+password, and no match reaches past an argument's end. Nor does a shell expand a ``$``
+in one: only a placeholder's (``${API_KEY}``, ``$API_KEY``) is read as a reference. Joined with single spaces, the
 line the rule returns splits back into as many words as there were arguments; an
 argument the rule changed is kept up to where the redaction starts, with `REDACTED`
 after that (the rest of it was the secret's).
@@ -24,8 +25,10 @@ from skill_retriever.ingest.secret_formats import REDACTED
 
 __all__ = ["redact_joined"]
 
-#: What shell text splits at, quotes or escapes: read as a plain character in an argument.
-_WORD_BREAK_RE = re.compile(r"""[\s;&|()`"'\\]""")
+#: What shell text splits at, quotes or escapes, read as a plain character in an
+#: argument; so is a ``$`` that starts no placeholder (``${API_KEY}``, which the client
+#: expands, or ``$API_KEY``): ``$ecretP4ss`` is a password's own, not a reference.
+_WORD_BREAK_RE = re.compile(r"""[\s;&|()`"'\\]|\$(?!\{|[A-Z_][A-Z0-9_]*+(?!\w))""")
 #: A plain character no rule gives a meaning to (Unicode's private use area).
 _PLAIN = "\ue000"
 
