@@ -1,6 +1,6 @@
 """A config file's setting written with a spaced ``=`` (``password = X`` of a ``.pypirc``,
 ``client_secret = "X"`` of a Terraform file), as a hook's command writes the file (a
-heredoc, ``printf``), loses its value in the command rule as it does in prose: the
+heredoc, ``echo``, ``printf``), loses its value in the command rule as it does in prose: the
 assignment rule read only shell's ``NAME=X``, so the value stayed. Such a line is no
 shell (``NAME = x`` would run ``NAME``): it is judged as prose judges an assignment, so
 code (``api_key = os.environ["X"]``) and a placeholder stay."""
@@ -29,6 +29,13 @@ PW = "Tr0ub4dor3Xq"
         (f"  db.password   =   {PW}", f"  db.password   =   {R}"),
         (f"password = pa&{PW}", f"password = {R}"),  # a file's value: ``&`` is the password's
         ('password = "correct horse battery staple"', f'password = "{R}"'),
+        # the line written by echo or printf, quoted or not, or after a printf's \n
+        (f'echo "password = {PW}" >> ~/.pypirc', f'echo "password = {R}" >> ~/.pypirc'),
+        (f"echo password = {PW} >> ~/.pypirc", f"echo password = {R} >> ~/.pypirc"),
+        (
+            f'printf "[pypi]\\nusername = __token__\\npassword = {PW}\\n" > ~/.pypirc',
+            f'printf "[pypi]\\nusername = __token__\\npassword = {R}\\n" > ~/.pypirc',
+        ),
     ],
 )
 def test_a_spaced_setting_loses_its_secret(command: str, expected: str) -> None:
@@ -45,7 +52,8 @@ def test_a_spaced_setting_loses_its_secret(command: str, expected: str) -> None:
         'client_secret = "<your-client-secret>"',
         "max_tokens = 4096",
         "auth_type = bearer",
-        f"echo password = {PW}",  # not a setting's line: echo prints it (prose's to judge)
+        'if [ "$AUTH" = "basic" ]; then echo ok; fi',
+        'test "token" = "$kind"',
     ],
 )
 def test_a_spaced_line_without_a_secret_stays(command: str) -> None:

@@ -54,12 +54,14 @@ _QUOTED_ASSIGNMENT_RE = re.compile(
     _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
 )
 #: A config file's setting written ``name = value`` on a line of its own (a heredoc's
-#: ``.pypirc``, ``client_secret = "X"`` of a Terraform file): no shell line (``NAME = x``
-#: runs ``NAME``), so its value runs to a blank, ``;`` or ``|`` (``&`` is a password's)
-#: and is judged as prose judges an assignment's (`_spaced_secret`).
+#: ``.pypirc``, ``client_secret = "X"`` of a Terraform file), at a quoted string's start,
+#: after a ``printf`` format's ``\n`` or ``echo``'s word (``echo "password = X" >> f``): no
+#: shell line (``NAME = x`` runs ``NAME``), so its value runs to a blank, ``;``, ``|`` or
+#: a ``printf`` escape (``\n``; ``&`` is a password's) and is judged as prose judges an
+#: assignment's (`_spaced_secret`).
 _SPACED_RE = re.compile(
-    r"""(?m)^[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)[ \t]++=[ \t]*+"""
-    r"""(?P<val>"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|[^\s"'`;|]++)"""
+    r"""(?m)(?:^|(?<=["'])|(?<=\\n)|(?<=\becho[ \t]))[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)[ \t]++=[ \t]*+"""
+    r"""(?P<val>"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
 )
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
