@@ -22,7 +22,7 @@ from skill_retriever.filters import FILTER_KEYS
 from skill_retriever.name_lists import and_list, few_names
 from skill_retriever.phase_names import PHASES
 from skill_retriever.setting_ranges import check_ranges
-from skill_retriever.setting_types import check_type
+from skill_retriever.setting_types import check_type, literal_word
 
 Route = Literal["smart", "ppr", "quick"]
 #: "named" is the list of items whose identifier-like name the query writes out
@@ -201,7 +201,9 @@ class RetrievalConfig:
     def __post_init__(self) -> None:
         hints = _hints()
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+            value = literal_word(getattr(self, f.name), hints[f.name])
+            if value is not getattr(self, f.name):
+                object.__setattr__(self, f.name, value)  # frozen: the word as the setting spells it
             check_type(f.name, value, hints[f.name])
         if self.route is not None and self.route not in get_args(Route):
             raise ConfigError(f"route must be one of {get_args(Route)} or None, got {self.route!r}")

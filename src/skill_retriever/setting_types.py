@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from skill_retriever.exceptions import ConfigError
 
-__all__ = ["check_type"]
+__all__ = ["check_type", "literal_word"]
 
 #: What None means for a setting that is otherwise one of a few words (its message says it).
 _NONE_MEANS = {"route": "the router's choice", "default_route": "the index's suggestion",
@@ -31,6 +31,24 @@ def check_type(name: str, value: Any, hint: Any) -> None:
     raise ConfigError(
         f"setting {name!r} has the wrong type: {value!r:.60} is {type(value).__name__}, expected {_type_words(hint)}"
     )
+
+
+def literal_word(value: Any, hint: Any) -> Any:
+    """``value`` as the word a Literal-typed setting spells it, where it differs only in case
+    (``"SMART"`` -> ``"smart"``), as the CLI and kinds take words; any other value as given.
+    ``Retriever.search(route="Smart")`` and a graph input's ``"route": "SMART"`` were refused
+    while ``query --route SMART`` was taken."""
+    import types
+    import typing
+
+    if not isinstance(value, str):
+        return value
+    origin = typing.get_origin(hint)
+    members = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else (hint,)
+    words = [w for m in members if typing.get_origin(m) is Literal for w in typing.get_args(m) if isinstance(w, str)]
+    if value in words:
+        return value
+    return next((w for w in words if w.casefold() == value.casefold()), value)
 
 
 def _type_words(hint: Any) -> str:
