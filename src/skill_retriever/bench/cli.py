@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
                         "settings were chosen on; another seed is a held-out check)")
     p.add_argument("--fresh", action="store_true",
                    help="measure every section and set again; by default a result an earlier run in --out wrote "
-                        "in full with the same options, data files and code is reused")
+                        "in full with the same options, data files, code, package versions and models is reused")
     p.add_argument("--report-only", action="store_true", help="rebuild report.md, report.json and plots from <out>/results (with --only: of those sections "
                         "only); options that pick what a run measures are refused")
     p.set_defaults(handler=cmd_benchmark)

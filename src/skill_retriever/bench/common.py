@@ -158,10 +158,13 @@ class BenchRun:
                 "run_started_at": self.started_at, "inputs": self.inputs()}
 
     def inputs(self, sources: Sequence[Path] = ()) -> Result:
-        """What decides a result's figures: the options, the data files it read and the code."""
+        """What decides a result's figures: the options, the data files it read, the code,
+        the packages that compute them, the embedding model's files and the cross-encoder."""
         o = self.opts
         return {"options": reuse.options_of(o.quick, o.max_queries, o.k, self.embedder.name, o.world_seed),
-                "data": reuse.files_stamp(sources) if sources else None, "code": reuse.code_hash()}
+                "data": reuse.files_stamp(sources) if sources else None, "code": reuse.code_hash(),
+                "packages": reuse.package_versions(), "model": reuse.model_stamp(self.embedder.name),
+                "cross_encoder": reuse.cross_encoder_stamp()}
 
     def reuse(self, key: str, sources: Sequence[Path] = (), companion: bool = False) -> Result | None:
         """The result ``key`` an earlier run wrote in full from this run's inputs, now
@@ -176,7 +179,7 @@ class BenchRun:
                             "finished_at": found.get("finished_at")})
         self.published += 1
         self.log(f"\n== reusing {name}: measured by the run started {found.get('run_started_at')} (finished "
-                 f"{found.get('finished_at')}) with the same options, data and code; --fresh measures it again")
+                 f"{found.get('finished_at')}) with the same options, data, code, packages and models; --fresh measures it again")
         return found
 
     def reranker(self, embedder: Embedder) -> Reranker:

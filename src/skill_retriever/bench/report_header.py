@@ -44,7 +44,7 @@ def reused_line(run: dict[str, Any]) -> list[str]:
     named = ", ".join(f"{r.get('set')} (run started {r.get('run_started_at')}, finished {r.get('finished_at')})"
                       for r in reused)
     return [(f"Reused {len(reused)} set(s) measured by an earlier run in this folder with the same options, data "
-             f"files and code, not measured again: {named}. `--fresh` measures them again."), ""]
+             f"files, code, package versions and models, not measured again: {named}. `--fresh` measures them again."), ""]
 
 
 def _during(stop: dict[str, Any]) -> str:

