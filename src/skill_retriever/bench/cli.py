@@ -50,7 +50,8 @@ def add_parser(sub: argparse._SubParsersAction, common: Callable[[argparse.Argum
                         "run whole, or small with --quick)")
     p.add_argument("--embedder", default=None, metavar="MODEL", type=model_named,
                    help="embedding model of every index built: a sentence-transformers name or folder "
-                        "(default: the bundled all-MiniLM-L6-v2); its cached indexes are kept beside the MiniLM ones")
+                        "(default: the bundled all-MiniLM-L6-v2; scale always embeds with it); its cached indexes "
+                        "are kept beside the MiniLM ones")
     p.add_argument("--world-seed", type=int, default=None, metavar="N",
                    help="seed of the generated incident world (default 7, the one the README reports and the "
                         "settings were chosen on; another seed is a held-out check)")

@@ -148,29 +148,34 @@ class BenchRun:
         self.log(f"  failed: {self.current_set or section}: {type(exc).__name__}: {exc}; going on with the others")
         self.current_set = None
 
-    def stamp(self) -> Result:
+    def stamp(self, embedder: str | None = None) -> Result:
         """Command, profile, data folder, embedding model, machine, code version, time and
-        inputs (`inputs`: a set adds its data files), for every result."""
+        inputs (`inputs`: a set adds its data files), for every result; ``embedder`` names
+        the model a section embeds with whatever ``--embedder`` says (`Section.embedder`)."""
         # The data folder as read: the command names it only when --data was typed.
         data = str(self.opts.data.absolute()) if self.opts.data is not None else None
-        return {"command": self.opts.command, "quick": self.opts.quick, "data": data, "embedder": self.embedder.name,
+        model = embedder or self.embedder.name
+        return {"command": self.opts.command, "quick": self.opts.quick, "data": data, "embedder": model,
                 "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "run_started_at": self.started_at, "inputs": self.inputs()}
+                "run_started_at": self.started_at, "inputs": self.inputs(embedder=model)}
 
-    def inputs(self, sources: Sequence[Path] = ()) -> Result:
+    def inputs(self, sources: Sequence[Path] = (), embedder: str | None = None) -> Result:
         """What decides a result's figures: the options, the data files it read, the code,
-        the packages that compute them, the embedding model's files and the cross-encoder."""
-        o = self.opts
-        return {"options": reuse.options_of(o.quick, o.max_queries, o.k, self.embedder.name, o.world_seed),
+        the packages that compute them, the embedding model's files and the cross-encoder.
+        ``embedder``: the model of a section that embeds with its own (`stamp`)."""
+        o, model = self.opts, embedder or self.embedder.name
+        return {"options": reuse.options_of(o.quick, o.max_queries, o.k, model, o.world_seed),
                 "data": reuse.files_stamp(sources) if sources else None, "code": reuse.code_hash(),
-                "packages": reuse.package_versions(), "model": reuse.model_stamp(self.embedder.name),
+                "packages": reuse.package_versions(), "model": reuse.model_stamp(model),
                 "cross_encoder": reuse.cross_encoder_stamp()}
 
-    def reuse(self, key: str, sources: Sequence[Path] = (), companion: bool = False) -> Result | None:
-        """The result ``key`` an earlier run wrote in full from this run's inputs, now
-        counted as this run's (said, and listed in ``_run.json``); None to measure it
+    def reuse(self, key: str, sources: Sequence[Path] = (), companion: bool = False,
+              embedder: str | None = None) -> Result | None:
+        """The result ``key`` an earlier run wrote in full from this run's inputs (`inputs`),
+        now counted as this run's (said, and listed in ``_run.json``); None to measure it
         (always with ``--fresh``)."""
-        if self.opts.fresh or (found := reuse.reusable(self.results, key, self.inputs(sources), companion)) is None:
+        wanted = self.inputs(sources, embedder)
+        if self.opts.fresh or (found := reuse.reusable(self.results, key, wanted, companion)) is None:
             return None
         from skill_retriever.bench.report_header import section_name
 

@@ -72,7 +72,7 @@ def run(opts: BenchOptions) -> int:
                 continue
             if section.needs_data and opts.data is None:
                 continue
-            if section.name in REUSABLE_SECTIONS and _reused(bench, section.name):
+            if section.name in REUSABLE_SECTIONS and _reused(bench, section.name, section.embedder):
                 continue
             t, before, failed, current = time.perf_counter(), bench.published, len(bench.failures), section.name
             try:
@@ -115,9 +115,9 @@ def _say_reuse(bench: BenchRun) -> None:
     if bench.opts.fresh:
         bench.log("--fresh: every section and set is measured again; no result of an earlier run is reused")
         return
-    now = _but_data(json.loads(json.dumps(bench.inputs())))
-    same = [section_name(s) for s in load_results(bench.opts.out)[0]
-            if isinstance(s.get("inputs"), dict) and _but_data(s["inputs"]) == now]
+    own = {s.name: s.embedder for s in SECTIONS}  # a section that embeds with its own model (scale)
+    same = [section_name(s) for s in load_results(bench.opts.out)[0] if isinstance(s.get("inputs"), dict)
+            and _but_data(s["inputs"]) == _but_data(bench.inputs(embedder=own.get(str(s.get("section")))))]
     if same:
         bench.log(f"{len(same)} result(s) in {bench.opts.out} were measured with these options, code, packages "
                   f"and models "
@@ -126,14 +126,14 @@ def _say_reuse(bench: BenchRun) -> None:
 
 
 def _but_data(inputs: dict[str, Any]) -> dict[str, Any]:
-    """A result's inputs less its data stamp (each set's own)."""
-    return {k: v for k, v in inputs.items() if k != "data"}
+    """A result's inputs less its data stamp (each set's own), as JSON reads them back."""
+    return {k: v for k, v in json.loads(json.dumps(inputs)).items() if k != "data"}
 
 
-def _reused(bench: BenchRun, name: str) -> bool:
+def _reused(bench: BenchRun, name: str, embedder: str | None) -> bool:
     """A whole section reused (`reuse.REUSABLE_SECTIONS`), its failed checks or broken
     methods counted as if measured now (the exit status says them again)."""
-    done = bench.reuse(name, companion=name == "incidents")
+    done = bench.reuse(name, companion=name == "incidents", embedder=embedder)
     if done is None:
         return False
     bench.failed = bench.failed or (name == "battery" and bool(done.get("failed")))

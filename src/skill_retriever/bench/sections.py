@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from skill_retriever.bench.battery import run_battery
 from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.incidents import run_incidents
-from skill_retriever.bench.million_edges import run_scale
+from skill_retriever.bench.million_edges import SCALE_MODEL, run_scale
 from skill_retriever.bench.retrieval_sets import run_multihop, run_skills, run_toolret
 from skill_retriever.bench.speed import run_speed
 from skill_retriever.bench.startup import run_startup
@@ -29,6 +29,8 @@ class Section:
         quick: Part of the ``--quick`` profile.
         needs_data: Reads the data folder (skipped without one).
         what: A few words for the note printed when ``--quick`` leaves it out.
+        embedder: The model it embeds with whatever ``--embedder`` says (its result and
+            reuse inputs name it); None: ``--embedder``'s.
     """
 
     name: str
@@ -36,6 +38,7 @@ class Section:
     quick: bool = True
     needs_data: bool = False
     what: str = ""
+    embedder: str | None = None
 
 
 SECTIONS: tuple[Section, ...] = (
@@ -46,7 +49,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("multihop", run_multihop, needs_data=True),
     Section("speed", run_speed),
     Section("startup", run_startup),
-    Section("scale", run_scale, quick=False, what="100k nodes / 1M edges"),
+    Section("scale", run_scale, quick=False, what="100k nodes / 1M edges", embedder=SCALE_MODEL),
 )
 #: Section names in run order (``--only`` accepts these).
 NAMES: tuple[str, ...] = tuple(s.name for s in SECTIONS)
