@@ -81,7 +81,8 @@ def test_a_rerun_after_ctrl_c_measures_only_what_the_stopped_run_left(
     # a finished run, run again: says so at the start and reuses both
     assert main(command) == 0
     printed = capsys.readouterr().out
-    assert "2 result(s) in" in printed.split("==", 1)[0] and "--fresh" in printed.split("==", 1)[0]
+    assert ("holds 2 section result(s) of earlier runs (toolret/aa, toolret/bb), all measured with these options"
+            in printed.split("==", 1)[0] and "--fresh" in printed.split("==", 1)[0])
     assert {r["set"] for r in json.loads((out / "results" / "_run.json").read_text())["reused"]} == {
         "toolret/aa", "toolret/bb"}
 

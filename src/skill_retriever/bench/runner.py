@@ -56,10 +56,7 @@ def run(opts: BenchOptions) -> int:
         log(note)
     found_nothing: list[str] = []
     run_file = opts.out / "results" / "_run.json"
-    if there := [section_name(s) for s in load_results(opts.out)[0]]:
-        log(f"{opts.out} holds {len(there)} section result(s) of earlier runs ({', '.join(there)}); "
-            "the report keeps those this run does not redo, and says which")
-    _say_reuse(bench)
+    _say_earlier(bench)
     stamp = {**bench.stamp(), "sections": [s.name for s in chosen], "fresh": opts.fresh}
     del stamp["finished_at"], stamp["run_started_at"]
     stamp["started_at"] = bench.started_at  # the time each result names (`reuse`)
@@ -108,21 +105,35 @@ def run(opts: BenchOptions) -> int:
     return 1 if bench.failed or bench.failures else 0
 
 
-def _say_reuse(bench: BenchRun) -> None:
-    """Say at the start which results of earlier runs this run may reuse (`reuse`): those
-    measured with these options, code, package versions and models, each reused while its data
-    is unchanged."""
+def _say_earlier(bench: BenchRun) -> None:
+    """One line at the start on the results of earlier runs in ``--out``: those this run may
+    reuse (`reuse`: measured with these options, code, package versions and models, each
+    reused while its data files are unchanged), and that the report keeps the others. Two
+    lines said this, overlapping (one naming every result, one those reusable)."""
+    earlier = load_results(bench.opts.out)[0]
+    if not earlier:
+        return
+    there = f"{bench.opts.out} holds {len(earlier)} section result(s) of earlier runs " \
+            f"({', '.join(section_name(s) for s in earlier)})"
+    kept = "the report keeps those it does not redo, and says which"
+    inputs = "these options, code, packages and models"
     if bench.opts.fresh:
-        bench.log("--fresh: every section and set is measured again; no result of an earlier run is reused")
+        bench.log(f"{there}; --fresh: none is reused, each this run includes is measured again; {kept}")
         return
     own = {s.name: s.embedder for s in SECTIONS}  # a section that embeds with its own model (scale)
-    same = [section_name(s) for s in load_results(bench.opts.out)[0] if isinstance(s.get("inputs"), dict)
+    same = [section_name(s) for s in earlier if isinstance(s.get("inputs"), dict)
             and _but_data(s["inputs"]) == _but_data(bench.inputs(embedder=own.get(str(s.get("section")))))]
-    if same:
-        bench.log(f"{len(same)} result(s) in {bench.opts.out} were measured with these options, code, packages "
-                  f"and models "
-                  f"({', '.join(same)}): each this run includes is reused, not measured again, while its data files "
-                  "are unchanged; --fresh measures everything again")
+    if not same:
+        bench.log(f"{there}; none was measured with {inputs}: each this run includes is measured again; {kept}")
+    elif len(same) == len(earlier):
+        bench.log(f"{there}, all measured with {inputs}: each this run includes is reused while its data files are "
+                  f"unchanged (--fresh measures it again); {kept}")
+    else:
+        one = len(same) == 1
+        bench.log(f"{there}; {len(same)} measured with {inputs} ({', '.join(same)}) {'is' if one else 'are'} reused "
+                  f"where this run includes {'it' if one else 'them'} and {'its' if one else 'their'} data files are "
+                  f"unchanged (--fresh measures {'it' if one else 'them'} again); the others this run includes are "
+                  f"measured again; {kept}")
 
 
 def _but_data(inputs: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,86 @@
+"""A run into an ``--out`` holding results of earlier runs says so in one line: which of
+them it may reuse, and that the report keeps the others.
+
+Found by a walkthrough: such a run began with two lines that overlapped, "holds N section
+result(s) of earlier runs (...); the report keeps those this run does not redo" and
+"N result(s) in ... were measured with these options and this code (...): each this run
+includes is reused", naming the same results twice and leaving a reader to work out
+which line won (with ``--fresh``, a third line said nothing is reused).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skill_retriever.bench import runner
+from skill_retriever.bench.common import BenchRun
+from skill_retriever.bench.sections import Section
+from skill_retriever.cli import main
+
+
+def _battery(bench: BenchRun) -> None:
+    r = {"section": "battery", "family": "battery", "name": "seed battery", "key": "battery", "passed": 1,
+         "failed": 0, "checks": [{"name": "c", "ok": True, "detail": "fine"}], "seconds": 0.1, **bench.stamp()}
+    (bench.results / "battery.json").write_text(json.dumps(r))
+    bench.publish(r)
+
+
+def _startup(bench: BenchRun) -> None:
+    r = {"section": "startup", "python_c_pass_ms": 10.0, "commands_ms": {"--help": 90.0},
+         "commands_over_python": {"--help": 9.0}, "cold_query_wall_ms": 1800.0,
+         "cold_query_split_ms": {"imports": 1000.0},
+         "mcp": {"connected_s": 2.0, "ready_s": 2.1, "first_call_ms": 59.0, "later_calls_ms_median": 41.0},
+         **bench.stamp()}
+    (bench.results / "startup.json").write_text(json.dumps(r))
+    bench.publish(r)
+
+
+def _start(printed: str) -> list[str]:
+    """The lines before the first section's, naming earlier results or reuse."""
+    head = printed.split("\n==", 1)[0].splitlines()
+    return [line for line in head if "earlier" in line or "reuse" in line or "--fresh" in line]
+
+
+@pytest.mark.slow
+def test_one_line_says_what_of_the_earlier_results_is_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", _battery), Section("startup", _startup)))
+    out = tmp_path / "out"
+    command = ["benchmark", "--out", str(out), "--data", str(tmp_path / "none")]
+    assert main([*command, "--only", "battery"]) == 0
+    assert main([*command, "--only", "startup", "--world-seed", "3"]) == 0
+    capsys.readouterr()
+
+    assert main([*command, "--only", "battery"]) == 0
+    lines = _start(capsys.readouterr().out)
+    assert lines == [
+        (f"{out} holds 2 section result(s) of earlier runs (battery/seed battery, startup); 1 measured with these options, code, "
+        "packages and models (battery/seed battery) is reused where this run includes it and its data files are unchanged "
+        "(--fresh measures it again); the others this run includes are measured again; the report keeps those it "
+        "does not redo, and says which")]
+
+    assert main([*command, "--only", "battery", "--fresh"]) == 0
+    lines = _start(capsys.readouterr().out)
+    assert lines == [
+        (f"{out} holds 2 section result(s) of earlier runs (battery/seed battery, startup); --fresh: none is reused, each this "
+        "run includes is measured again; the report keeps those it does not redo, and says which")]
+
+    assert main([*command, "--only", "battery", "--world-seed", "5"]) == 0
+    lines = _start(capsys.readouterr().out)
+    assert lines == [
+        (f"{out} holds 2 section result(s) of earlier runs (battery/seed battery, startup); none was measured with these options, "
+        "code, packages and models: each this run includes is measured again; the report keeps those it does not "
+        "redo, and says which")]
+
+    assert main([*command, "--only", "battery", "--world-seed", "3"]) == 0  # as startup was measured
+    capsys.readouterr()
+    assert main([*command, "--only", "battery", "--world-seed", "3"]) == 0
+    lines = _start(capsys.readouterr().out)
+    assert lines == [
+        (f"{out} holds 2 section result(s) of earlier runs (battery/seed battery, startup), all measured with these "
+        "options, code, packages and models: each this run includes is reused while its data files are unchanged "
+        "(--fresh measures it again); the report keeps those it does not redo, and says which")]
