@@ -376,9 +376,13 @@ def toolret_sets(
         stamps = [_stamp(folder / n) for n in ("tools.jsonl", "edges.jsonl") if (folder / n).is_file()]
 
         def ingest(work: Path, folder: Path = folder) -> IngestResult:
+            from skill_retriever.bench.dropped_tools import dropped_tools
             from skill_retriever.ingest.toolret import ingest_toolret
 
-            return ingest_toolret(folder)
+            read = ingest_toolret(folder)  # too many lines dropped: the set fails before it is embedded
+            dropped_tools(folder.absolute() / "tools.jsonl", len(read.nodes),
+                          [str(p) for p in read.problems if not p.read_whole])
+            return read
 
         sets.append(Dataset("toolret", folder.name, queries, ingest, {"files": stamps, "ingest": INGEST_VERSION},
                             FAMILY_METRICS["toolret"], kinds=None, notes=notes, sources=(folder,)))

@@ -27,6 +27,8 @@ from skill_retriever.stores.index import Index
 __all__ = ["CACHE_FORMAT", "BuildInfo", "cached_index", "ensure_calibrated", "entry_dir"]
 
 CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
+#: Problems of a build kept in its entry, so that a run reusing it can say them (`dropped_tools`).
+KEPT_PROBLEMS = 50
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,9 @@ class BuildInfo:
     ingest_s: float = 0.0
     index_s: float = 0.0
     embedded: int = 0
+    #: The ingestion's problems (``"<file>: <message>"``, notes left out), the first
+    #: `KEPT_PROBLEMS`; None from an entry built before they were kept.
+    problems: tuple[str, ...] | None = ()
 
     @property
     def items_per_s(self) -> float | None:
@@ -50,6 +55,7 @@ class BuildInfo:
             "ingest_s": round(self.ingest_s, 2), "index_s": round(self.index_s, 2),
             "embedded": self.embedded,
             "items_per_s": round(self.items_per_s, 1) if self.items_per_s else None,
+            "problems": list(self.problems) if self.problems is not None else None,
         }
 
 
@@ -148,8 +154,10 @@ def _open_or_build(
                 log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "
                     f"delete {home} to rebuild it)")
                 ensure_calibrated(index, log)
+                kept = info.get("problems")
                 return index, BuildInfo(len(index), len(index.snapshot().edges), True,
-                                        info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0))
+                                        info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0),
+                                        tuple(kept) if isinstance(kept, list) else None)
     elif home.exists():
         why = ("was built from other inputs (data, subset, model or cache format changed)" if stamp.get("complete")
                else "is half-built (a run stopped while building it)")
@@ -202,13 +210,14 @@ def _build(home: Path, key: str, wanted: dict[str, Any], ingest: Callable[[Path]
         ensure_calibrated(index, log)
         index_s = time.perf_counter() - started
         embedded = sum(r.embedded for r in reports)
-        build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded}
+        problems = tuple(str(p) for p in result.problems if not p.read_whole)[:KEPT_PROBLEMS]
+        build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded, "problems": list(problems)}
         write_atomic(home / "bench-cache.json",
                      json.dumps({"fingerprint": wanted, "complete": True, "build": build}, indent=2))
     except BaseException:
         index.close()  # drops the write lock before the entry is removed
         raise
-    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded)
+    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded, problems)
     log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
         f"{embedded} texts embedded)")
     return index, info

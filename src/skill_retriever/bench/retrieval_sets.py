@@ -10,6 +10,7 @@ from pathlib import Path
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.data_failures import DATA_ERRORS
+from skill_retriever.bench.dropped_tools import dropped_note, dropped_tools, set_tools_file
 from skill_retriever.bench.evaluate import broken_methods, evaluate
 from skill_retriever.bench.fit_rates import fit_rates, fit_sources
 from skill_retriever.bench.latency import section_latency
@@ -112,6 +113,11 @@ def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, star
     notes.append(f"defaults: {'; '.join(index_defaults(index.snapshot()).reasons)}")
     if not dated:
         notes.append("no item carries a timestamp: the temporal channel is silent, its ablation is skipped")
+    dropped = None
+    if (tools := set_tools_file(ds.family, ds.sources)) is not None and (
+            dropped := dropped_tools(tools, len(index), info.problems)) is not None:
+        notes.append(dropped_note(dropped))
+        run.log(f"  {notes[-1]}")
     if unindexed := unindexed_note(ds.queries, index.snapshot().nodes):
         notes.append(unindexed)
         run.log(f"  {unindexed}")
@@ -137,7 +143,8 @@ def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, star
         "section": ds.family, "family": ds.family, "name": ds.name, "key": ds.key,
         "metrics": list(ds.metrics), "queries": len(ds.queries), "kinds": ds.kinds,
         "notes": notes, "build": info.to_dict(), "reranker": reranker.name if reranker else None,
-        "methods": summary, "fit": fit, "latency": latency, "seconds": round(time.perf_counter() - started, 1), **run.stamp(),
+        "methods": summary, "fit": fit, "latency": latency, "seconds": round(time.perf_counter() - started, 1),
+        **({"dropped_tools": dropped} if dropped else {}), **run.stamp(),
         "inputs": run.inputs(set_sources(run, ds)),
     }
     # The result last: a set is written in full once it is there (`reuse`).
