@@ -121,6 +121,8 @@ class BenchRun:
         self.failed = False
         #: Results published so far (a data section that found no set publishes none).
         self.published = 0
+        #: The section running (`sections`): a result's inputs hold the options it reads.
+        self.section: str | None = None
         #: The set being measured (``family/name``), for the header of a run stopped in it.
         self.current_set: str | None = None
         #: Sections and sets a bad data file stopped (`data_failures`); the command then exits 1.
@@ -159,12 +161,13 @@ class BenchRun:
                 "machine": self.machine, "code": self.code, "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "run_started_at": self.started_at, "inputs": self.inputs(embedder=model)}
 
-    def inputs(self, sources: Sequence[Path] = (), embedder: str | None = None) -> Result:
-        """What decides a result's figures: the options, the data files it read, the code,
-        the packages that compute them, the embedding model's files and the cross-encoder.
-        ``embedder``: the model of a section that embeds with its own (`stamp`)."""
+    def inputs(self, sources: Sequence[Path] = (), embedder: str | None = None, section: str | None = None) -> Result:
+        """What decides a result's figures: the options its section reads (``section``, else
+        :attr:`section`), the data files it read, the code, the packages that compute them,
+        the embedding model's files and the cross-encoder. ``embedder``: the model of a
+        section that embeds with its own (`stamp`)."""
         o, model = self.opts, embedder or self.embedder.name
-        return {"options": reuse.options_of(o.quick, o.max_queries, o.k, model, o.world_seed),
+        return {"options": reuse.options_of(o.quick, o.max_queries, o.k, model, o.world_seed, section or self.section),
                 "data": reuse.files_stamp(sources) if sources else None, "code": reuse.code_hash(),
                 "packages": reuse.package_versions(), "model": reuse.model_stamp(model),
                 "cross_encoder": reuse.cross_encoder_stamp()}

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "PACKAGES", "REUSABLE_SECTIONS", "code_hash", "cross_encoder_stamp", "files_stamp", "model_stamp", "options_of",
+    "PACKAGES", "REUSABLE_SECTIONS", "SECTION_OPTIONS", "code_hash", "cross_encoder_stamp", "files_stamp", "model_stamp", "options_of",
     "package_versions", "reusable",
 ]
 
@@ -139,9 +139,30 @@ def files_stamp(paths: Iterable[Path]) -> str:
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
 
 
-def options_of(quick: bool, max_queries: int, k: int, embedder: str, world_seed: int) -> dict[str, Any]:
-    """The options that decide a result's figures (not ``--only``, ``--out`` or ``--cache``)."""
-    return {"quick": quick, "max_queries": max_queries, "k": k, "embedder": embedder, "world_seed": world_seed}
+#: The options each section's figures read (a retrieval set's under its family): another
+#: value of one it does not read measures it again for nothing (``--max-queries 20`` after
+#: a full run measured every multihop set again, hours, though only toolret samples).
+SECTION_OPTIONS: dict[str, tuple[str, ...]] = {
+    "battery": ("quick", "k", "embedder", "world_seed"),
+    "incidents": ("quick", "k", "embedder", "world_seed"),
+    "multihop": ("quick", "k", "embedder"),
+    "skills": ("quick", "k", "embedder"),
+    "toolret": ("quick", "max_queries", "k", "embedder"),
+    "startup": ("embedder",),
+    "scale": ("embedder",),
+}
+
+
+def options_of(quick: bool, max_queries: int, k: int, embedder: str, world_seed: int,
+               section: str | None = None) -> dict[str, Any]:
+    """The options that decide a result's figures (not ``--only``, ``--out`` or ``--cache``):
+    those ``section`` reads (`SECTION_OPTIONS`), every one for a section not listed."""
+    every: dict[str, Any] = {"quick": quick, "max_queries": max_queries, "k": k, "embedder": embedder,
+                             "world_seed": world_seed}
+    if section == "toolret" and quick:  # --quick samples its own number, whatever --max-queries says
+        every["max_queries"] = None
+    read = SECTION_OPTIONS.get(section or "", tuple(every))
+    return {name: value for name, value in every.items() if name in read}
 
 
 def reusable(results: Path, key: str, wanted: dict[str, Any], companion: bool) -> dict[str, Any] | None:

@@ -69,6 +69,7 @@ def run(opts: BenchOptions) -> int:
                 continue
             if section.needs_data and opts.data is None:
                 continue
+            bench.section = section.name
             if section.name in REUSABLE_SECTIONS and _reused(bench, section.name, section.embedder):
                 continue
             t, before, failed, current = time.perf_counter(), bench.published, len(bench.failures), section.name
@@ -122,7 +123,8 @@ def _say_earlier(bench: BenchRun) -> None:
         return
     own = {s.name: s.embedder for s in SECTIONS}  # a section that embeds with its own model (scale)
     same = [section_name(s) for s in earlier if isinstance(s.get("inputs"), dict)
-            and _but_data(s["inputs"]) == _but_data(bench.inputs(embedder=own.get(str(s.get("section")))))]
+            and _but_data(s["inputs"]) == _but_data(bench.inputs(embedder=own.get(str(s.get("section"))),
+                                                                 section=str(s.get("section"))))]
     if not same:
         bench.log(f"{there}; none was measured with {inputs}: each this run includes is measured again; {kept}")
     elif len(same) == len(earlier):
