@@ -44,6 +44,11 @@ class Problem:
     taken out of it goes. One entry of such a file that names its id but cannot be read
     (a JSON graph's node with a bad field) is ``Unread.ITEM``, with that id in ``item``.
     A note never keeps anything, whatever ``unread`` says.
+
+    ``message`` is kept with its secrets redacted, as an item's prose is: a problem names
+    the value it could not read (``timestamp '...'``, ``access ... got {...}``), and a
+    token or a password in the wrong field was printed in clear by ``index`` and its
+    ``--json`` (`tests/ingest/test_problem_secrets.py`).
     """
 
     path: str
@@ -51,6 +56,12 @@ class Problem:
     read_whole: bool = False
     unread: Unread = Unread.FILE
     item: str | None = None
+
+    def __post_init__(self) -> None:
+        # imported here: a query, which reads no source, need not compile the secret rules
+        from skill_retriever.ingest.prose_secrets import redact_prose
+
+        object.__setattr__(self, "message", redact_prose(self.message))
 
     @property
     def keeps(self) -> Unread:
