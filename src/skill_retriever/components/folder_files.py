@@ -8,6 +8,11 @@ for every caller, it was named to, and written into the project of, a caller who
 see it (found in an MCP walkthrough: a public caller's install wrote the private
 template). Such a file is left out for that caller, silently: a count or a note would
 say that a private item is there.
+
+A skill nested in the folder (``inner/SKILL.md``) owns the files below its own folder
+(``inner/scripts/rotate.sh``), which are no items of their own: when the nested skill is
+hidden, they are hidden with it (installing the public skill wrote a private skill's
+scripts; `tests/components/test_nested_private_skill_files.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import posixpath
 
 from skill_retriever.components.view import CallerView
-from skill_retriever.model import Node
+from skill_retriever.model import Node, NodeKind
 
 __all__ = ["hidden_folder_items", "shown_files"]
 
@@ -25,9 +30,17 @@ def hidden_folder_items(view: CallerView, node_id: str, files: list[str]) -> fro
     that are items of the index ``view`` does not show."""
     folder = posixpath.dirname(node_id)
     nodes = view.snapshot.nodes
-    return frozenset(
+    hidden = {
         rel for rel in files if (i := f"{folder}/{rel}" if folder else rel) in nodes and not view.sees(i)
+    }
+    # a hidden skill's folder is its own: the files below it go with it
+    owned = tuple(
+        posixpath.dirname(rel) + "/" for rel in hidden
+        if posixpath.dirname(rel) and nodes[f"{folder}/{rel}" if folder else rel].kind is NodeKind.SKILL
     )
+    if owned:
+        hidden.update(rel for rel in files if rel.startswith(owned))
+    return frozenset(hidden)
 
 
 def shown_files(view: CallerView | None, node: Node) -> list[str]:
