@@ -34,6 +34,7 @@ from skill_retriever.model import Edge, Node
 from skill_retriever.stores import stored_terms, term_ids
 from skill_retriever.stores.file_identity import FileIdentity
 from skill_retriever.stores.index_words import point_at
+from skill_retriever.stores.items_schema import MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, write_schema
 from skill_retriever.stores.rows import (
     Changes,
     EdgeRow,
@@ -46,34 +47,6 @@ from skill_retriever.stores.rows import (
     take_vector,
 )
 from skill_retriever.stores.sqlite_connect import connect
-
-SCHEMA_VERSION = 2
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (
-    id TEXT PRIMARY KEY, hash TEXT NOT NULL, data TEXT NOT NULL, vector BLOB,
-    seq INTEGER NOT NULL DEFAULT 0, terms BLOB, terms_key TEXT);
-CREATE TABLE IF NOT EXISTS edges (
-    id TEXT PRIMARY KEY, source TEXT NOT NULL, target TEXT NOT NULL, data TEXT NOT NULL,
-    vhash TEXT, vector BLOB, seq INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS deleted (id TEXT NOT NULL, what TEXT NOT NULL, seq INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS edges_source ON edges(source);
-CREATE INDEX IF NOT EXISTS edges_target ON edges(target);
-CREATE INDEX IF NOT EXISTS nodes_seq ON nodes(seq);
-CREATE INDEX IF NOT EXISTS edges_seq ON edges(seq);
-CREATE INDEX IF NOT EXISTS deleted_seq ON deleted(seq);
-"""
-
-#: Schema 1 kept vectors in Chroma only; a writer adds the columns and fills them.
-_MIGRATE_1_TO_2 = """
-ALTER TABLE nodes ADD COLUMN vector BLOB;
-ALTER TABLE nodes ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE edges ADD COLUMN vhash TEXT;
-ALTER TABLE edges ADD COLUMN vector BLOB;
-ALTER TABLE edges ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-"""
-
 
 #: sqlite3 errors that are a bug of the caller, not the state of the file: never reworded.
 _BUGS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError)
@@ -130,8 +103,7 @@ class ItemStore:
                     f"{self.path} is empty (no tables): the file was truncated; the index's items "
                     f"are gone: delete the index directory and run `{command(['index', Placeholder('<sources>')], self.path.parent)}` again"
                 )
-            self._db.executescript(_SCHEMA)
-            self._set_meta("schema_version", str(SCHEMA_VERSION))
+            write_schema(self._db, SCHEMA)
             return
         if not {"meta", "nodes", "edges"} <= tables:
             raise IndexCorruptError(
@@ -147,9 +119,7 @@ class ItemStore:
                     f"{self.path} was written by an older skill-retriever (schema 1); migrate it "
                     f"once with `{command(['repair'], self.path.parent)}`"
                 )
-            self._db.executescript(_MIGRATE_1_TO_2)
-            self._db.executescript(_SCHEMA)
-            self._set_meta("schema_version", str(SCHEMA_VERSION))
+            write_schema(self._db, MIGRATE_1_TO_2 + SCHEMA)
             return
         raise IndexCorruptError(
             f"{self.path} has schema version {found}, this version reads {SCHEMA_VERSION}; "
