@@ -190,7 +190,7 @@ def test_a_reader_of_an_index_being_created_is_told_to_wait(tmp_path: Path) -> N
             Index.open(folder)
     finally:
         lock.release()
-    with pytest.raises(IndexNotFoundError, match="holds files but no index"):  # the run is gone
+    with pytest.raises(IndexNotFoundError, match="was stopped before its first write"):  # the run is gone
         Index.open(folder)
 
 

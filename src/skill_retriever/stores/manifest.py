@@ -39,7 +39,7 @@ DATABASE = "items.sqlite"
 CREATION_LEFTOVERS = frozenset({DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm", LOCK_FILE})
 
 __all__ = [
-    "CREATION_LEFTOVERS", "DATABASE", "FORMAT", "MANIFEST", "check_embedder", "creation_under_way", "fresh_identity",
+    "CREATION_LEFTOVERS", "DATABASE", "FORMAT", "MANIFEST", "check_embedder", "creation_stopped", "creation_under_way", "fresh_identity",
     "manifest_damage", "new_manifest", "read_manifest", "write_manifest",
 ]
 
@@ -60,6 +60,8 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     if not path.exists():
         if why := creation_under_way(directory):  # the manifest is written last
             raise IndexNotFoundError(why)
+        if stopped := creation_stopped(directory):
+            raise IndexNotFoundError(stopped)
         if directory.is_dir() and any(directory.iterdir()):  # a source, say, named by mistake
             raise IndexNotFoundError(
                 f"no index at {directory}: it holds files but no index; {point_at('an index')}, "
@@ -118,6 +120,23 @@ def creation_under_way(directory: Path) -> str | None:
     return (
         f"the index at {directory} is being built by an index run under way (it has no {MANIFEST} until "
         "the run's first write is done); try again when that run ends"
+    )
+
+
+def creation_stopped(directory: Path) -> str | None:
+    """What a reader is told of a directory whose create was stopped (killed, Ctrl-C, power
+    loss) before its manifest: it holds only what a create makes first, its lock file
+    included (no source holds one), and no run holds the lock. It was told the folder
+    "holds files but no index", as if it were a source named by mistake. None otherwise."""
+    try:
+        names = {p.name for p in directory.iterdir()}
+    except OSError:
+        return None
+    if LOCK_FILE not in names or not names <= CREATION_LEFTOVERS:
+        return None
+    return (
+        f"no index at {directory}: an index run began building it and was stopped before its first write "
+        f"finished; build it with `{command(['index', _SOURCES], directory)}` (the run starts it over)"
     )
 
 
