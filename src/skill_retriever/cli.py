@@ -43,7 +43,7 @@ from skill_retriever.cliargs import (
     print_json_error,
 )
 from skill_retriever.empty_args import check_server_arg, model_named, source_named
-from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
+from skill_retriever.exceptions import IndexCorruptError, IndexLockedError, SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
@@ -217,16 +217,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv: Sequence[str] | None) -> str:
-    """What an index run whose Chroma server stopped answering leaves: the batches it
-    committed, so the same command completes the sources (and copies what the server
-    lacks); ``repair`` alone left the run's sources half-written."""
+    """What an index run whose Chroma server stopped answering, or whose disk filled, leaves:
+    the batches it committed, so the same command completes the sources (and copies what
+    the server lacks); ``repair`` alone left the run's sources half-written. A full disk
+    said "nothing was changed" with the run's first batches stored."""
     import shlex
 
     from skill_retriever.exceptions import ServerUnreachableError
+    from skill_retriever.stores.items import environment_error
 
-    if args.command != "index" or not isinstance(exc, ServerUnreachableError):
+    disk = isinstance(exc, IndexCorruptError) and exc.__cause__ is not None and environment_error(exc.__cause__)
+    if args.command != "index" or not (disk or isinstance(exc, ServerUnreachableError)):
         return ""
     again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
+    if disk:
+        return (f"; what this run stored before it is kept (`stats` names a source it left part-written): "
+                f"once the disk has room, run the same command again to complete the run: `{again}`")
     return f"; to complete this run once the server answers, run the same command again: `{again}`"
 
 

@@ -56,6 +56,12 @@ _ENVIRONMENT = (
 )
 
 
+def environment_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's word for a file that is fine but cannot be used now
+    (a full disk, no rights, busy), not damage."""
+    return isinstance(exc, sqlite3.Error) and str(getattr(exc, "sqlite_errorname", "")).startswith(_ENVIRONMENT)
+
+
 class ItemStore:
     """Nodes, edges, vectors and index metadata in ``items.sqlite``.
 
@@ -192,8 +198,11 @@ class ItemStore:
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, _BUGS):
                 raise
-            if str(getattr(exc, "sqlite_errorname", "")).startswith(_ENVIRONMENT):
-                advice = "nothing was changed; check the disk (space, permissions) and try again"
+            if environment_error(exc):
+                # a write says what of it was stored in ``what``: the writes before it stay
+                # (an index run's first batches), so not "nothing was changed"
+                kept = "the writes before it are kept" if what.startswith("cannot be written") else "nothing was changed"
+                advice = f"{kept}; check the disk (space, permissions) and try again"
             else:  # repair salvages what can be read and keeps the damaged file: nothing more is lost
                 advice = (
                     f"the index is damaged: run `{command(['repair'], self.path.parent)}` (it salvages "
@@ -364,4 +373,4 @@ class ItemStore:
         yield from (str(r[0]) for r in rows)
 
 
-__all__ = ["SCHEMA_VERSION", "Changes", "EdgeRow", "ItemStore", "NodeRow", "StoredVector"]
+__all__ = ["SCHEMA_VERSION", "Changes", "EdgeRow", "ItemStore", "NodeRow", "StoredVector", "environment_error"]
