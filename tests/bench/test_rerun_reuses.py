@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_sections import battery_section
 
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench import reuse, runner
-from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.sections import Section
 from skill_retriever.cli import main
 
@@ -99,23 +99,12 @@ def test_a_rerun_after_ctrl_c_measures_only_what_the_stopped_run_left(
     assert json.loads((out / "results" / "_run.json").read_text())["reused"] == []
 
 
-def _section(calls: list[str]) -> Any:
-    def run(bench: BenchRun) -> None:
-        calls.append("battery")
-        r = {"section": "battery", "family": "battery", "name": "seed battery", "key": "battery", "passed": 1,
-             "failed": 0, "checks": [{"name": "c", "ok": True, "detail": "fine"}], "seconds": 0.1, **bench.stamp()}
-        (bench.results / "battery.json").write_text(json.dumps(r))
-        bench.publish(r)
-
-    return run
-
-
 @pytest.mark.slow
 def test_a_section_is_reused_only_while_its_options_and_code_are_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
-    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", _section(calls)),))
+    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", battery_section(calls)),))
     out = tmp_path / "out"
     command = ["benchmark", "--only", "battery", "--out", str(out), "--data", str(tmp_path / "none")]
     assert main(command) == 0 and main(command) == 0

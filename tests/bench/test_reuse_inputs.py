@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_sections import battery_section
 
 from skill_retriever.bench import reuse, runner
-from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.sections import Section
 from skill_retriever.cli import main
 from skill_retriever.stores.embedder import DEFAULT_MODEL
@@ -76,23 +76,12 @@ def test_a_model_found_nowhere_is_stamped_by_name_only() -> None:
     assert reuse.model_stamp("nobody/no-such-model-xyz") == {"name": "nobody/no-such-model-xyz", "files": None}
 
 
-def _section(calls: list[str]) -> Any:
-    def run(bench: BenchRun) -> None:
-        calls.append("battery")
-        r = {"section": "battery", "family": "battery", "name": "seed battery", "key": "battery", "passed": 1,
-             "failed": 0, "checks": [{"name": "c", "ok": True, "detail": "fine"}], "seconds": 0.1, **bench.stamp()}
-        (bench.results / "battery.json").write_text(json.dumps(r))
-        bench.publish(r)
-
-    return run
-
-
 @pytest.mark.slow
 def test_a_result_is_measured_again_when_a_package_the_model_or_the_cross_encoder_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
-    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", _section(calls)),))
+    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", battery_section(calls)),))
     out = tmp_path / "out"
     command = ["benchmark", "--only", "battery", "--out", str(out), "--data", str(tmp_path / "none")]
     assert main(command) == 0 and main(command) == 0

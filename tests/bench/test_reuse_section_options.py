@@ -11,13 +11,12 @@ option, and ``--world-seed 3`` measured startup again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fake_sections import startup_section
 
 from skill_retriever.bench import reuse, runner
-from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.sections import Section
 from skill_retriever.cli import main
 
@@ -34,26 +33,12 @@ def test_each_section_keeps_only_the_options_it_reads() -> None:
     assert of(None) == {"quick": False, "max_queries": 20, "k": 10, "embedder": "m", "world_seed": 3}
 
 
-def _startup(calls: list[str]) -> Callable[[BenchRun], None]:
-    def run(bench: BenchRun) -> None:
-        calls.append("startup")
-        r = {"section": "startup", "python_c_pass_ms": 10.0, "commands_ms": {"--help": 90.0},
-             "commands_over_python": {"--help": 9.0}, "cold_query_wall_ms": 1800.0,
-             "cold_query_split_ms": {"imports": 1000.0},
-             "mcp": {"connected_s": 2.0, "ready_s": 2.1, "first_call_ms": 59.0, "later_calls_ms_median": 41.0},
-             **bench.stamp()}
-        (bench.results / "startup.json").write_text(json.dumps(r))
-        bench.publish(r)
-
-    return run
-
-
 @pytest.mark.slow
 def test_an_option_a_section_does_not_read_leaves_its_result_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
-    monkeypatch.setattr(runner, "SECTIONS", (Section("startup", _startup(calls)),))
+    monkeypatch.setattr(runner, "SECTIONS", (Section("startup", startup_section(calls)),))
     out = tmp_path / "out"
     command = ["benchmark", "--only", "startup", "--out", str(out), "--data", str(tmp_path / "none")]
     assert main(command) == 0

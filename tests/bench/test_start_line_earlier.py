@@ -10,33 +10,15 @@ which line won (with ``--fresh``, a third line said nothing is reused).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from fake_sections import battery_section, startup_section
 
 from skill_retriever.bench import runner
-from skill_retriever.bench.common import BenchRun
 from skill_retriever.bench.sections import Section
 from skill_retriever.cli import main
 from skill_retriever.stores.embedder import bundled_model_path
-
-
-def _battery(bench: BenchRun) -> None:
-    r = {"section": "battery", "family": "battery", "name": "seed battery", "key": "battery", "passed": 1,
-         "failed": 0, "checks": [{"name": "c", "ok": True, "detail": "fine"}], "seconds": 0.1, **bench.stamp()}
-    (bench.results / "battery.json").write_text(json.dumps(r))
-    bench.publish(r)
-
-
-def _startup(bench: BenchRun) -> None:
-    r = {"section": "startup", "python_c_pass_ms": 10.0, "commands_ms": {"--help": 90.0},
-         "commands_over_python": {"--help": 9.0}, "cold_query_wall_ms": 1800.0,
-         "cold_query_split_ms": {"imports": 1000.0},
-         "mcp": {"connected_s": 2.0, "ready_s": 2.1, "first_call_ms": 59.0, "later_calls_ms_median": 41.0},
-         **bench.stamp()}
-    (bench.results / "startup.json").write_text(json.dumps(r))
-    bench.publish(r)
 
 
 def _start(printed: str) -> list[str]:
@@ -49,7 +31,7 @@ def _start(printed: str) -> list[str]:
 def test_one_line_says_what_of_the_earlier_results_is_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", _battery), Section("startup", _startup)))
+    monkeypatch.setattr(runner, "SECTIONS", (Section("battery", battery_section()), Section("startup", startup_section())))
     out = tmp_path / "out"
     command = ["benchmark", "--out", str(out), "--data", str(tmp_path / "none")]
     assert main([*command, "--only", "battery"]) == 0
