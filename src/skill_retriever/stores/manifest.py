@@ -103,16 +103,22 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
+def _holds_a_create_only(directory: Path) -> bool:
+    """Whether ``directory`` holds only what a create makes before its manifest
+    (`CREATION_LEFTOVERS`), its lock file included (no source holds one)."""
+    try:
+        names = {p.name for p in directory.iterdir()}
+    except OSError:
+        return False
+    return LOCK_FILE in names and names <= CREATION_LEFTOVERS
+
+
 def creation_under_way(directory: Path) -> str | None:
     """What a reader is told of a directory that an index run is creating right now: it
     holds only what a create makes before its manifest (`CREATION_LEFTOVERS`) and its
     writer's lock is taken (where ``flock`` cannot tell: its pid names a live process).
     None otherwise: no run is creating it (one was stopped before its manifest)."""
-    try:
-        names = {p.name for p in directory.iterdir()}
-    except OSError:
-        return None
-    if LOCK_FILE not in names or not names <= CREATION_LEFTOVERS:
+    if not _holds_a_create_only(directory):
         return None
     taken = lock_taken(directory)
     if not (taken or (taken is None and holder_alive(directory))):
@@ -128,11 +134,7 @@ def creation_stopped(directory: Path) -> str | None:
     loss) before its manifest: it holds only what a create makes first, its lock file
     included (no source holds one), and no run holds the lock. It was told the folder
     "holds files but no index", as if it were a source named by mistake. None otherwise."""
-    try:
-        names = {p.name for p in directory.iterdir()}
-    except OSError:
-        return None
-    if LOCK_FILE not in names or not names <= CREATION_LEFTOVERS:
+    if not _holds_a_create_only(directory):
         return None
     return (
         f"no index at {directory}: an index run began building it and was stopped before its first write "
