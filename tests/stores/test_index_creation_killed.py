@@ -16,9 +16,13 @@ a source to search, index it into a folder of its own", as of a source named by 
 
 from __future__ import annotations
 
+import json
+import logging
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_calls import run
@@ -26,6 +30,7 @@ from tiny_graph import tiny_edges, tiny_nodes
 
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.items_schema import SCHEMA
 
 _CHILD = """
 import os, sys
@@ -82,3 +87,67 @@ def test_a_create_killed_before_its_manifest_is_named_so_by_stats_and_query(
         assert "was stopped before its first write finished" in err, err
         assert f"skill-retriever index <sources> --index-dir {where}" in err, err
         assert "source to search" not in err, err
+
+
+# What a version before items_schema.write_schema left when its create was killed part way:
+# tables made one autocommitted statement at a time, the schema version after them.
+_META = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+_NODES = (
+    "CREATE TABLE nodes (id TEXT PRIMARY KEY, hash TEXT NOT NULL, data TEXT NOT NULL, vector BLOB,"
+    " seq INTEGER NOT NULL DEFAULT 0, terms BLOB, terms_key TEXT);"
+)
+
+
+def _left_by_an_older_create(where: Path, script: str, *, lock: bool = True) -> None:
+    where.mkdir()
+    db = sqlite3.connect(where / "items.sqlite")
+    db.executescript(script)
+    db.close()
+    if lock:  # an older create took the lock before it made the database, as this one does
+        (where / "write.lock").touch()
+
+
+def _graph() -> dict[str, Any]:
+    return {"nodes": [{"id": f"skill:{w}", "kind": "skill", "name": w, "description": f"{w} helper"}
+                      for w in ("deploy", "rollback", "audit")], "edges": []}
+
+
+_OLDER_LEFTOVERS = {
+    "meta and nodes only": _META + _NODES,
+    "every table, no version": SCHEMA,
+}
+
+
+@pytest.mark.parametrize("script", list(_OLDER_LEFTOVERS.values()), ids=list(_OLDER_LEFTOVERS))
+@pytest.mark.parametrize("lock", [True, False], ids=["lock", "no lock"])
+def test_an_older_versions_create_killed_part_way_is_started_over_by_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, script: str, lock: bool
+) -> None:
+    where = tmp_path / "ix"
+    _left_by_an_older_create(where, script, lock=lock)
+    for argv in (["stats"], ["query", "deploy"], ["repair"]):  # told what happened, given the command
+        code, _, err = run(capsys, *argv, "--index-dir", str(where))
+        assert code == 2
+        assert "was stopped before its first write finished" in err, err
+        assert f"skill-retriever index <sources> --index-dir {where}" in err, err
+    (tmp_path / "ops.json").write_text(json.dumps(_graph()), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="skill_retriever"):
+        code, _, err = run(capsys, "index", tmp_path / "ops.json", "--index-dir", where, "--embedder", "hashing-64")
+    assert code == 0, err
+    assert "started it over" in caplog.text, caplog.text  # said, not done silently
+    code, _, err = run(capsys, "stats", "--index-dir", str(where))
+    assert code == 0, err
+    with Index.open(where) as index:
+        assert sorted(index.nodes) == sorted(n["id"] for n in _graph()["nodes"])
+
+
+def test_an_older_create_with_a_row_stays_refused_and_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = tmp_path / "ix"
+    _left_by_an_older_create(where, _META + _NODES + "INSERT INTO nodes(id, hash, data) VALUES ('a', 'h', '{}');")
+    before = (where / "items.sqlite").read_bytes()
+    (tmp_path / "ops.json").write_text(json.dumps(_graph()), encoding="utf-8")
+    code, _, err = run(capsys, "index", tmp_path / "ops.json", "--index-dir", where, "--embedder", "hashing-64")
+    assert code != 0
+    assert "nothing there was changed" in err, err
+    assert (where / "items.sqlite").read_bytes() == before
+    assert not (where / "index.json").exists()

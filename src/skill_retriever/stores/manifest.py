@@ -24,6 +24,7 @@ from skill_retriever.stores.index_words import point_at
 from skill_retriever.stores.lock import LOCK_FILE, holder_alive, lock_taken
 from skill_retriever.stores.permissions import IndexPermissionError, denied_message
 from skill_retriever.stores.server_address import stored_address
+from skill_retriever.stores.unfinished_schema import unfinished_schema
 
 FORMAT = "skill-retriever-index/1"
 #: How every version's manifest format starts.
@@ -132,9 +133,18 @@ def creation_under_way(directory: Path) -> str | None:
 def creation_stopped(directory: Path) -> str | None:
     """What a reader is told of a directory whose create was stopped (killed, Ctrl-C, power
     loss) before its manifest: it holds only what a create makes first, its lock file
-    included (no source holds one), and no run holds the lock. It was told the folder
-    "holds files but no index", as if it were a source named by mistake. None otherwise."""
-    if not _holds_a_create_only(directory):
+    included (no source holds one), and no run holds the lock; or, lock file or not, a
+    database whose schema a create began and never finished, holding no row
+    (``stores.unfinished_schema``: what an older version's create killed part way left). It
+    was told the folder "holds files but no index", as if it were a source named by mistake.
+    None otherwise."""
+    try:
+        names = {p.name for p in directory.iterdir()}
+    except OSError:
+        return None
+    if not names <= CREATION_LEFTOVERS:
+        return None
+    if LOCK_FILE not in names and not (DATABASE in names and unfinished_schema(directory / DATABASE)):
         return None
     return (
         f"no index at {directory}: an index run began building it and was stopped before its first write "

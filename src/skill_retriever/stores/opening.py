@@ -48,6 +48,7 @@ from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.recorded_model import EMBEDDER_KEY, Recorded
 from skill_retriever.stores.server_choice import checked_url, record_switch, switch_target, switched
 from skill_retriever.stores.server_link import recorded_link, remember, restored
+from skill_retriever.stores.unfinished_schema import unfinished_schema
 from skill_retriever.stores.vector_checks import settle_dim, warn_unusable
 
 log = logging.getLogger("skill_retriever")
@@ -90,6 +91,10 @@ def open_files(
         if not (writable or create) and (building := mf.creation_under_way(path)):
             raise IndexNotFoundError(building)  # not "no index" nor "repair": it is on its way
         if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
+            if (stopped := mf.creation_stopped(path)) and unfinished_schema(path / mf.DATABASE):
+                if create:  # nothing there to lose (`stores.unfinished_schema`)
+                    return _create(path, lock, embedder, chroma_url, start_over=True)
+                raise IndexNotFoundError(stopped)  # not "repair" nor "other tables": `index` starts it over
             if not (writable or create):
                 raise IndexCorruptError(f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} "
                                         f"is missing; recreate it from the items with `{command(['repair'], path)}`")
@@ -227,7 +232,9 @@ def _items(path: Path, lock: WriterLock, *, create: bool) -> ItemStore:
         raise
 
 
-def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url: str | None) -> Opened:
+def _create(
+    path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url: str | None, *, start_over: bool = False
+) -> Opened:
     if path.exists() and not path.is_dir():
         raise IndexLocationError(f"{path} is a file, not an index directory; choose a directory")
     if path.exists() and any(p.name not in CREATION_LEFTOVERS for p in path.iterdir()):
@@ -239,6 +246,8 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
     made = _make_directory(path)
     try:
         lock.acquire()
+        if start_over:
+            _start_over(path)
         manifest = mf.new_manifest(embedder.name)
         if chroma_url:
             manifest["chroma_url"] = chroma_url
@@ -256,6 +265,19 @@ def _create(path: Path, lock: WriterLock, embedder: Embedder | None, chroma_url:
         _remove_made(path, made)
         raise
     return manifest, embedder, items, None
+
+
+def _start_over(path: Path) -> None:
+    """Delete the database a create stopped part way left, holding no row (checked again
+    now that this run holds the lock), and say so: the create that follows makes a new one."""
+    if not unfinished_schema(path / mf.DATABASE):
+        return
+    for name in (mf.DATABASE, f"{mf.DATABASE}-wal", f"{mf.DATABASE}-shm"):
+        (path / name).unlink(missing_ok=True)
+    log.warning(
+        "[skill_retriever][index] %s held only the start of an index that a run stopped before its first write "
+        "(some of the tables of %s, no row in them, no %s): started it over", path, mf.DATABASE, mf.MANIFEST,
+    )
 
 
 def _make_directory(path: Path) -> Path | None:
