@@ -55,3 +55,54 @@ def test_ctrl_c_of_a_dry_run_says_nothing_more(
     monkeypatch.setattr(sources, "source_ids", _stop)
     code, _, err = run(capsys, "remove-source", "two", "--dry-run", "--index-dir", two_sources)
     assert code == 130 and err.strip() == "skill-retriever: interrupted"
+
+
+def _stored_calibration_version(ix: Path) -> tuple[int, int]:
+    from skill_retriever.calibration import calibration_of
+    from skill_retriever.stores.index import Index
+
+    with Index.open(ix) as index:
+        found = calibration_of(index.snapshot())
+        assert found is not None
+        return found.version, index.version
+
+
+def test_a_removal_stopped_before_its_calibration_is_said_by_stats_and_completed_by_running_it_again(
+    two_sources: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """SIGKILL (no handler runs, so nothing is said) between the delete and the names across
+    sources and calibration that follow it: `stats` showed only "(computed 1 write ago)",
+    the stale line went on judging answers, and running the command again answered only that
+    the index holds no such source (seen killing `remove-source trailofbits__skills` of an
+    806-item index: its calibration stayed the 806 items' on the 539 left)."""
+    import logging
+
+    from skill_retriever import cross_source
+
+    monkeypatch.setattr(cross_source, "link_across_sources", _stop)  # the delete done, nothing after it
+    assert run(capsys, "remove-source", "two", "--index-dir", two_sources)[0] == 130
+    monkeypatch.undo()
+    drawn, now = _stored_calibration_version(two_sources)
+    assert drawn < now
+    code, out, _ = run(capsys, "stats", "--index-dir", two_sources)
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("calibration:")]
+    assert "computed 1 write ago" in line and f"`skill-retriever calibrate --index-dir {two_sources}`" in line, line
+    with caplog.at_level(logging.WARNING, logger="skill_retriever"):
+        code, _, err = run(capsys, "remove-source", "two", "--index-dir", two_sources)  # the same command again
+    assert code == 2 and "no source named 'two'" in err, err  # it is gone, as before
+    assert "drew it again" in caplog.text, caplog.text  # and what the stopped run left undone is done, and said
+    drawn, now = _stored_calibration_version(two_sources)
+    assert drawn == now
+    code, out, _ = run(capsys, "stats", "--index-dir", two_sources)
+    assert code == 0 and "write ago" not in out and "writes ago" not in out
+
+
+def test_a_source_named_wrongly_on_a_calibrated_index_writes_nothing(
+    two_sources: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _stored_calibration_version(two_sources)
+    code, _, err = run(capsys, "remove-source", "three", "--index-dir", two_sources)
+    assert code == 2 and "no source named 'three'" in err, err
+    assert _stored_calibration_version(two_sources) == before

@@ -15,3 +15,9 @@ def test_the_line_counts_writes_in_the_singular_and_plural() -> None:
     assert calibration_line(_summary(0)).endswith("nothing fits below a best match of 0.15")
     assert calibration_line(_summary(1)).endswith("0.15 (computed 1 write ago)")
     assert calibration_line(_summary(4)).endswith("0.15 (computed 4 writes ago)")
+
+
+def test_a_stale_line_says_what_draws_it_again() -> None:
+    advice = "run `skill-retriever calibrate`"
+    assert calibration_line(_summary(0), advice).endswith("0.15")
+    assert calibration_line(_summary(1), advice).endswith(f"0.15 (computed 1 write ago, not on the items as they are now: {advice})")

@@ -14,7 +14,7 @@ __all__ = ["cmd_stats"]
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from skill_retriever.calibration import calibration_of, unreadable_calibration
+    from skill_retriever.calibration import calibration_of, redraw_advice, unreadable_calibration
     from skill_retriever.calibration.defaults import index_defaults
     from skill_retriever.dated_items import dated_summary, dated_words
     from skill_retriever.json_text import dumps
@@ -53,7 +53,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
         if model_note:  # index.json names another model than the items were embedded by
             print(printable(f"warning: {model_note}"))
-        line = (calibration_line(status["calibration"]) if status["calibration"]
+        line = (calibration_line(status["calibration"], redraw_advice(snapshot)) if status["calibration"]
                 else status["calibration_unreadable"] or no_calibration(status))
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))

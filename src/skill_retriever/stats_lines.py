@@ -21,15 +21,19 @@ from skill_retriever.stores.run_marks import run_state
 __all__ = ["calibration_line", "no_calibration", "route_line", "stats_json"]
 
 
-def calibration_line(summary: Mapping[str, Any]) -> str:
-    """The stored calibration in one line (``Calibration.summary``)."""
+def calibration_line(summary: Mapping[str, Any], advice: str = "") -> str:
+    """The stored calibration in one line (``Calibration.summary``); one drawn before the
+    index's last write says so, with ``advice`` (what draws it again, `redraw_advice`): a
+    command stopped between its write and its calibration (`remove-source` killed) left
+    only "(computed 1 write ago)", which said nothing of what to do."""
     weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
     route = f"route {summary['route']}" if summary["route"] else "no route learned"
     fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
     fit = (f"nothing fits below a best match of {fits}" if fits is not None else
            "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
     writes = summary["stale_by"]
-    stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago)" if writes else ""
+    now = f", not on the items as they are now: {advice}" if advice else ""
+    stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago{now})" if writes else ""
     return f"weights {weights}; {route}; {fit}{stale}"
 
 
