@@ -239,6 +239,7 @@ def _create(
         raise IndexLocationError(f"{path} is a file, not an index directory; choose a directory")
     if path.exists() and any(p.name not in CREATION_LEFTOVERS for p in path.iterdir()):
         raise IndexLocationError(f"{path} exists and holds other files; choose an empty or new directory")
+    asked = embedder
     embedder = embedder or embedder_for(None)
     _ = embedder.dim  # loads it: a model that cannot load must not be named in a new manifest
     if chroma_url:  # nor a server that cannot be used (the folder would fail every command)
@@ -246,6 +247,16 @@ def _create(
     made = _make_directory(path)
     try:
         lock.acquire()
+    except BaseException:
+        _remove_made(path, made)
+        raise
+    if (path / mf.MANIFEST).exists():
+        # Another run made the index while this one waited for the lock (`--lock-wait`):
+        # open that one. Created again, its index.json was written anew (another collection
+        # prefix: the first run's vectors in collections the index no longer named).
+        lock.release()
+        return open_files(path, lock, asked, create=False, writable=True, chroma_url=chroma_url)
+    try:
         if start_over:
             _start_over(path)
         manifest = mf.new_manifest(embedder.name)
