@@ -9,7 +9,9 @@ but ``query_vector`` (the server searches through ``Retriever``, which takes non
 ``{"query": ..., "k": ..., "token_budget": ..., "route": ..., "filters": {...}}`` in,
 ``{"results", "route_taken", "reranker", "stats", "warnings", "fit"}`` out. Every run searches as
 ``$SKILL_RETRIEVER_PRINCIPALS`` (unset: public items only); a run's
-``filters.principals`` can only narrow that.
+``filters.principals`` can only narrow that. Settings in the run's ``config["configurable"]``
+(where LangGraph Platform keeps an assistant's) apply as the compiled graph reads them, bounded
+as a run's ``profile`` is (``adapters/server_configurable.py``).
 
 At import (the server's start-up) the default index and the model are loaded in the
 background (``SKILL_RETRIEVER_WARM_UP`` set to 0, false, no or off, in any case, turns that

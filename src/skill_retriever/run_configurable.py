@@ -33,13 +33,13 @@ from skill_retriever.config import (
 )
 from skill_retriever.exceptions import ConfigError
 
-__all__ = ["PROFILE_KEY", "configurable_settings", "near_misses", "run_configurable", "with_configurable"]
+__all__ = ["PROFILE_KEY", "WHERE", "configurable_settings", "near_misses", "run_configurable", "with_configurable"]
 
 PROFILE_KEY = "profile"
 #: Keys LangGraph and the LangGraph API put in a run's configurable: never a slip of ours.
 _LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map", "run_id", "user_id",
                              "graph_id", "assistant_id", "task_id"})
-_WHERE = "config['configurable']"
+WHERE = "config['configurable']"
 
 
 def run_configurable() -> Mapping[str, Any]:
@@ -62,13 +62,15 @@ def configurable_settings(configurable: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in configurable.items() if _ours_to_read(k) and (k in SETTING_NAMES or k == PROFILE_KEY)}
 
 
-def near_misses(configurable: Mapping[str, Any]) -> list[str]:
-    """One warning for each key of ``configurable`` one slip from a setting's name (left alone)."""
+def near_misses(configurable: Mapping[str, Any], served: bool = False) -> list[str]:
+    """One warning for each key of ``configurable`` one slip from a setting's name (left alone).
+    ``served``: said to a LangGraph server's client, who has no ``RetrievalContext`` to change."""
     names = (*SETTING_NAMES, PROFILE_KEY)
+    reader, other = ("this server", "") if served else (
+        "the retrieval graph", ", or give RetrievalContext(..., read_configurable=False) to read none")
     return [
-        f"{_WHERE} key {key!r} is no setting{meant}, so it was left alone; the retrieval graph reads "
-        "RetrievalConfig's settings and 'profile' from there (a key of your own: nothing to do, or give "
-        "RetrievalContext(..., read_configurable=False) to read none)"
+        f"{WHERE} key {key!r} is no setting{meant}, so it was left alone; {reader} reads "
+        f"RetrievalConfig's settings and 'profile' from there (a key of your own: nothing to do{other})"
         for key in configurable
         if _ours_to_read(key) and key not in names and (meant := close_name(str(key), names))
     ]
@@ -84,12 +86,12 @@ def with_configurable(config: RetrievalConfig, taken: Mapping[str, Any]) -> Retr
     profile = taken.get(PROFILE_KEY)
     if profile is not None:
         if not isinstance(profile, str):
-            raise ConfigError(f"{_WHERE}['profile'] must be a profile's name ({', '.join(sorted(PROFILES))}); "
+            raise ConfigError(f"{WHERE}['profile'] must be a profile's name ({', '.join(sorted(PROFILES))}); "
                               f"give settings as keys of their own, got {profile!r:.60}")
         if profile not in PROFILES:
-            raise ConfigError(f"{_WHERE}['profile']: {unknown_profile(profile)}")
+            raise ConfigError(f"{WHERE}['profile']: {unknown_profile(profile)}")
         changes = {**PROFILES[profile], **changes}
     try:
         return config.override(**changes)
     except ConfigError as exc:
-        raise ConfigError(f"{_WHERE} {sorted(taken)}: {exc}") from None
+        raise ConfigError(f"{WHERE} {sorted(taken)}: {exc}") from None

@@ -186,3 +186,36 @@ def test_the_server_warms_the_index_up_at_start(server: str) -> None:
     while "[skill_retriever][server] ready" not in log.read_text(errors="replace"):
         assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
         time.sleep(0.5)
+
+
+async def _run_with_assistants(url: str) -> dict[str, Any]:
+    client = get_client(url=url)
+    # an assistant holds configurable or context, not both (the API refuses both, and mirrors
+    # each into the other); a run's context is mirrored into its configurable too
+    made = await client.assistants.create("retrieval", config={"configurable": {"k": 2, "rerank": False}}, name="k2")
+    out = await client.runs.wait(None, made["assistant_id"], input={"query": "format python code"})
+    with_context = await client.runs.wait(None, made["assistant_id"], input={"query": "format python code"},
+                                          context={"rerank": False, "cross_encoder": None})
+    over = await client.assistants.create("retrieval", config={"configurable": {"channel_depth": 10**6}}, name="over")
+    refused = await client.runs.wait(None, over["assistant_id"], input={"query": "format python code"},
+                                     raise_error=False)  # the failed run's answer holds its "__error__"
+    return {"out": out, "with_context": with_context, "refused": refused}
+
+
+def test_an_assistants_configurable_applies_bounded(server: str) -> None:
+    """An assistant made with ``config={"configurable": {"k": 2}}`` searched for the default 10:
+    the served graph read no configurable. It now takes k 2 and says so in the stats, while
+    the LangGraph API's own keys there (assistant_id, graph_id, langgraph_auth_user, ...) and
+    the context it mirrors there (rerank) are left alone without a warning."""
+    got = asyncio.run(_run_with_assistants(server.split("#", 1)[0]))
+    out = got["out"]
+    assert len(out["results"]) == 2, out
+    assert out["stats"]["plan_query"]["configurable"] == {"k": 2}  # rerank is the context's, mirrored there
+    assert out["reranker"] == "none"
+    # a run's context, which the API copies into its configurable, is not read as settings there
+    assert "configurable" not in got["with_context"]["stats"]["plan_query"]
+    assert not [w for w in out["warnings"] if "configurable" in w], out["warnings"]
+    # a value over the server's limit is refused naming it, as a run's own profile is
+    error = got["refused"]["__error__"]
+    assert error["error"] == "ConfigError", error
+    assert "config['configurable'] setting channel_depth=1000000 is over this server's limit" in error["message"]

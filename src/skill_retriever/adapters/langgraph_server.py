@@ -19,6 +19,8 @@ private items. Every run searches as ``$SKILL_RETRIEVER_PRINCIPALS`` (comma-sepa
 unset or empty: public items only; ``*``: everything), the server-side counterpart of
 ``skill-retriever mcp --principals``. A run's ``filters.principals`` may only narrow
 that set; naming a principal the deployment did not grant is refused (`server_inputs`).
+The settings of a run's ``config["configurable"]`` (an assistant's) pass the same limits as
+its ``profile`` (`server_configurable`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
+from skill_retriever.adapters.server_configurable import served_configurable, with_taken
 from skill_retriever.adapters.server_index_dirs import INDEX_DIRS_ENV, INDEX_ENV, offered_index_dir
 from skill_retriever.adapters.server_inputs import (
     COST_CAPS,
@@ -320,7 +323,9 @@ def build_server_graph(
             raise ConfigError(f"filters must be an object (kinds, tags, principals, since, until), got {asked_filters!r:.60}")
         filters = dict(asked_filters)
         principals = run_principals(filters.pop("principals", None), server_principals())
-        overrides = run_profile(state.get("profile"), server_settings(retriever))
+        own = server_settings(retriever)
+        configured = served_configurable(own)  # an assistant's settings (or a client's), bounded as a profile's
+        overrides = {**configured.settings, **run_profile(state.get("profile"), own)}
         given = {"k": state.get("k"), "budget": state.get("token_budget"), "route": state.get("route")}
         for key, value in given.items():  # the run's own k, budget and route come first
             if value is not None or key not in overrides:
@@ -331,7 +336,8 @@ def build_server_graph(
                                         **overrides)
         except QueryTooLongError as exc:  # the limit is the deployment's: the client can only shorten
             raise exc.said_of("query", served=True) from None
-        response = replace(response, warnings=client_warnings(response.warnings, principals, snapshot.nodes.values()))
+        stats, warnings = with_taken(response.stats, response.warnings, configured)
+        response = replace(response, stats=stats, warnings=client_warnings(warnings, principals, snapshot.nodes.values()))
         # Every output key (fit None too): each run replaces the last. And the inputs set
         # back to unset (None: "not given" here): a thread keeps every key from run to run,
         # and this node cannot tell an input of this run from one a run before gave, so a

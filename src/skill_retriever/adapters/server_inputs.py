@@ -114,7 +114,7 @@ COST_CAPS = ("seed_nodes", "seed_edges", "channel_depth", "expand_max_nodes", "e
              "keyword_query_chars", "plan_query_chars")
 
 
-def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any]:
+def run_profile(asked: Any, own: RetrievalConfig | None = None, where: str = "profile") -> dict[str, Any]:
     """The settings a run's ``profile`` input asks for: a named profile (``"multihop"``:
     this package's own, bounded, taken as it is) or a mapping of settings, each cost
     setting at most what the server runs on its index (`COST_CAPS`): ``own``, the
@@ -136,7 +136,7 @@ def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any
     profile_settings(asked)  # settings only: the rest is the run's own input, or no run's
     own = own or RetrievalConfig()
     if refused := sorted(set(asked) & set(RUN_REFUSED)):
-        raise ConfigError(f"profile setting(s) {refused} are this server's to set, not a run's")
+        raise ConfigError(f"{where} setting(s) {refused} are this server's to set, not a run's")
     for key, value in asked.items():
         cap = getattr(own, key, None) if key in COST_CAPS or key == "ppr_tol" else None
         if key in NONE_CAPS:  # "as the index suggests" (0 on a catalogue): the fixed cap, or more if it runs more
@@ -145,7 +145,7 @@ def run_profile(asked: Any, own: RetrievalConfig | None = None) -> dict[str, Any
             continue
         if (value < cap) if key == "ppr_tol" else (value > cap):
             bound = "at least" if key == "ppr_tol" else "at most"
-            raise ConfigError(f"profile setting {key}={value!r} is over this server's limit: {bound} {cap}")
+            raise ConfigError(f"{where} setting {key}={value!r} is over this server's limit: {bound} {cap}")
     return dict(asked)
 
 
