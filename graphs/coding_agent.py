@@ -24,7 +24,9 @@ not what the last one asked. Both refuse, before the run, an input key they do n
 (``topk``, ``max_tokens``: LangGraph would drop it unread), a run without ``task``
 (`graph_input.input_checked`) and a bad value (``k=0``, an unknown kind:
 `agent_task.task_values_checked`, so a checkpointed thread never keeps it), as the
-retrieval graph does.
+retrieval graph does. Served, the settings of a run's ``config["configurable"]`` (where
+LangGraph Platform keeps an assistant's) apply under the task's own input, bounded as the
+served retrieval graph bounds them (`server_configurable`).
 
 The last node, ``act``, needs no model: it assembles a prompt with the task and the full
 text of each retrieved item. Give the builders any LangChain chat model and ``act`` also
@@ -72,6 +74,13 @@ from skill_retriever.adapters.langgraph_server import (
     _context_of,
     retrieval_context,
     server_principals,
+    server_retriever,
+    server_settings,
+)
+from skill_retriever.adapters.server_configurable import (
+    ServedConfigurable,
+    served_configurable,
+    with_taken,
 )
 from skill_retriever.adapters.server_inputs import client_warnings
 from skill_retriever.context import RetrievalContext
@@ -117,10 +126,12 @@ def per_call_defaults() -> dict[str, Any]:
     for one task searched hooks only, one of them, for every later task of the thread that
     left them out. The last node, not the first, writes them: a failed run keeps its
     inputs, so ``invoke(None, config)`` resumes it with them (the first node could not tell
-    a resumed run from a new one either). The defaults rather than None, because a
-    ``token_budget`` of None is an input of its own (no budget).
+    a resumed run from a new one either). ``k`` goes back to null, which reads as left out:
+    `DEFAULT_K`, or served, a run's configurable k (written as 5, it beat an assistant's k on
+    every later run of a thread). ``token_budget`` goes back to the default rather than None,
+    because a ``token_budget`` of None is an input of its own (no budget).
     """
-    return {"k": DEFAULT_K, "token_budget": DEFAULT_BUDGET, "kinds": None, "budget_fill": None}
+    return {"k": None, "token_budget": DEFAULT_BUDGET, "kinds": None, "budget_fill": None}
 
 
 class AgentOutput(TypedDict):
@@ -201,25 +212,29 @@ def build_agent_with_wrapper_node(
         # retrieval graph refuses it (context=["x"] ran on the default index).
         ctx = retrieval or retrieval_context(_context_of(runtime))
         filters: FilterSpec = {"kinds": task_kinds(state)}
+        configured = ServedConfigurable()
         if retrieval is None:  # served: search as the deployment says, as the server graph does
             filters["principals"] = server_principals()
+            # an assistant's settings (or a client's), bounded as the served retrieval graph bounds them
+            configured = served_configurable(server_settings(server_retriever(_context_of(runtime))))
+        settings = configured.settings  # under the task's own input, as a run's profile is
         try:
             out = retrieval_graph.invoke(
                 {
                     "query": task,
-                    "k": task_k(state),
-                    "token_budget": state.get("token_budget", DEFAULT_BUDGET),
+                    "k": task_k(state, settings.get("k", DEFAULT_K)),
+                    "token_budget": state.get("token_budget", settings.get("token_budget", DEFAULT_BUDGET)),
                     "filters": filters,
-                    "profile": task_profile(state),
+                    "profile": {**settings, **task_profile(state)},
                 },
                 context=ctx,
             )
         except QueryTooLongError as exc:  # said of the task, this input's key; served: shorten it
             raise exc.said_of("task", served=retrieval is None) from None
-        warnings = list(out.get("warnings") or [])
+        stats, warnings = with_taken(out.get("stats") or {}, list(out.get("warnings") or []), configured)
         if retrieval is None:  # served: a client cannot run `stats`, so absent kinds name those it may ask for
             warnings = client_warnings(warnings, filters["principals"], ctx.index.snapshot().nodes.values())
-        summary = {key: out.get(key) for key in ("route_taken", "reranker", "stats")}
+        summary = {"route_taken": out.get("route_taken"), "reranker": out.get("reranker"), "stats": stats}
         return {
             "skills": skill_texts(out["results"], ctx.index),
             "retrieval": {**summary, "warnings": warnings},

@@ -124,7 +124,7 @@ def test_a_coding_agent_task_gets_the_defaults_not_the_last_tasks_inputs(
     assert [k for _, k in _names_kinds(first)] == ["hook"]
     assert _names_kinds(agent.invoke(SCHEMA_TASK, thread("t"), context=context)) == fresh
     values = agent.get_state(thread("t")).values
-    assert (values["k"], values["token_budget"], values["kinds"]) == (coding_agent.DEFAULT_K, coding_agent.DEFAULT_BUDGET, None)
+    assert (values["k"], values["token_budget"], values["kinds"]) == (None, coding_agent.DEFAULT_BUDGET, None)  # null k: DEFAULT_K
 
 
 def test_a_failed_coding_agent_run_resumes_with_its_own_inputs(coding_agent: ModuleType, served_dir: Path) -> None:

@@ -40,12 +40,13 @@ def task_kinds(state: Any) -> list[str]:
     return sorted(kinds)
 
 
-def task_k(state: Any) -> Any:
-    """How many items a task's input asks for: left out or null, `DEFAULT_K`. (A null
-    passed on was the retrieval graph's own default, RetrievalConfig's 10.) Any other value
-    goes to the retrieval graph, whose check refuses a bad one (`task_values_checked`)."""
+def task_k(state: Any, default: Any = DEFAULT_K) -> Any:
+    """How many items a task's input asks for: left out or null, ``default`` (`DEFAULT_K`;
+    served, a run's configurable k). (A null passed on was the retrieval graph's own default,
+    RetrievalConfig's 10.) Any other value goes to the retrieval graph, whose check refuses a
+    bad one (`task_values_checked`)."""
     k = state.get("k")
-    return DEFAULT_K if k is None else k
+    return default if k is None else k
 
 
 def task_of(state: Any) -> str:

@@ -213,7 +213,7 @@ def retrieval_context(
     retriever = server_retriever(ctx)
     cfg = (config or RetrievalConfig()).override(rerank=ctx.rerank)
     # read_configurable=False: a client's config["configurable"] would set what a served run's
-    # profile may only lower (COST_CAPS)
+    # profile may only lower (COST_CAPS); the served node reads it, bounded (`server_configurable`)
     return RetrievalContext(index=retriever.index, config=cfg, reranker=retriever.reranker if ctx.rerank else None,
                             read_configurable=False)
 
