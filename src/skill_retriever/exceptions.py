@@ -9,9 +9,24 @@ graphs reads "no readable index at ...; run `skill-retriever index` first" inste
 
 from __future__ import annotations
 
+import copyreg
+from typing import Any, cast
+
 
 class SkillRetrieverError(Exception):
     """Base class for every error this package raises on purpose."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and copy) without calling ``__init__`` again. Python rebuilds an error
+        as ``type(error)(*error.args)``, and ``args`` holds the message alone, so a class
+        whose ``__init__`` takes other arguments (``QueryTooLongError(length, limit)``)
+        could not be unpickled: a LangGraph Server worker or a multiprocessing pool that
+        hands an error back got a TypeError instead. The builtin base's own reduction
+        (``OSError``'s errno and filename, ``ImportError``'s name) is kept; the attributes
+        ``__init__`` set come back from the instance's ``__dict__``."""
+        # BaseException's is (type, args[, state]), never the str typeshed allows.
+        _cls, args, *rest = cast("tuple[Any, ...]", super().__reduce__())
+        return (copyreg.__newobj__, (type(self), *args), *rest)  # type: ignore[attr-defined]
 
 
 class InvalidItemError(SkillRetrieverError, ValueError):
