@@ -55,7 +55,8 @@ class Parser(argparse.ArgumentParser):
 def print_json_error(message: str, exc: BaseException | None = None) -> None:
     """An error as ``--json`` output: ``{"error": message}`` on stdout (the one line on
     stderr and the exit status stay as they are); with ``"candidates"``, the ids of the
-    components a name given to install answers to (``exc``: several, of which the caller
+    components a name given to install (or the installed ones a name given to uninstall)
+    answers to (``exc``: several, of which the caller
     must pick one by id, said only inside the sentence before)."""
     candidates = list(getattr(exc, "candidates", None) or ())
     data = {"error": message, **({"candidates": candidates} if candidates else {})}

@@ -32,7 +32,6 @@ from skill_retriever.components.install.inventory import InstallRecord, RecordEn
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import destination_name
 from skill_retriever.components.install.plan import (
-    InstallError,
     UnknownComponentError,
     UnsafePathError,
 )
@@ -142,7 +141,7 @@ def recorded_file_name(record: InstallRecord, ref: str) -> tuple[str, str] | Non
     a note saying so, by id; None when none is.
 
     Raises:
-        InstallError: Several are (each said by id).
+        UnknownComponentError: Several are (each said by id; their ids as ``candidates``).
     """
     key = ref.casefold()
     if not key.strip():
@@ -156,8 +155,8 @@ def recorded_file_name(record: InstallRecord, ref: str) -> tuple[str, str] | Non
             f"no component installed is named {shown_ref(ref)}; it is the file name of {said[0]}: "
             "uninstalling that one"
         )
-    raise InstallError(
+    raise UnknownComponentError(ref, tuple(found), (  # the ids as `candidates` too, as install's refusal
         f"no component installed is named {shown_ref(ref)}, and {len(found)} components installed in "
         f"{record.root} have the file name {shown_ref(ref)}: {', '.join(said[:_SHOWN])}"
         f"{f' and {len(found) - _SHOWN} more' if len(found) > _SHOWN else ''}; give the id of the one you want"
-    )
+    ))

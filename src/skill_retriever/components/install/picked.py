@@ -25,7 +25,7 @@ from skill_retriever.components.install.by_name import (
     plugin_over_members,
 )
 from skill_retriever.components.install.claude_folder import on_disk
-from skill_retriever.components.install.errors import shown_ref
+from skill_retriever.components.install.errors import UnknownComponentError, shown_ref
 from skill_retriever.components.install.held_by_outer import held_by_outer
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
@@ -82,7 +82,9 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
         if plugin is not None:
             notes.append(plugin_note(ref, plugin, found, "uninstall"))
             add_plugin(plugin.id)
-        elif len(found) != 1:
+        elif len(found) > 1:  # the ids as `candidates` too: `--json` lists them, as install's does
+            raise UnknownComponentError(ref, tuple(c.id for c in found), _not_one(record, ref, found))
+        elif not found:
             raise InstallError(_not_one(record, ref, found))
         elif found[0].is_plugin:
             add_plugin(found[0].id)
