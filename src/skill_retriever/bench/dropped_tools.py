@@ -22,7 +22,8 @@ from typing import Any
 
 from skill_retriever.exceptions import IngestError
 
-__all__ = ["MAX_DROPPED_SHARE", "dropped_note", "dropped_tools", "set_tools_file"]
+__all__ = ["MAX_DROPPED_SHARE", "count_said", "dropped_note", "dropped_tools", "nonblank_lines", "set_tools_file",
+           "why_said"]
 
 #: A set whose ``tools.jsonl`` loses more than this share of its (non-blank) lines fails.
 MAX_DROPPED_SHARE = 0.05
@@ -38,9 +39,9 @@ def set_tools_file(family: str, sources: Sequence[Path]) -> Path | None:
     return sources[0].absolute() / "tools.jsonl" if family == "toolret" and sources else None
 
 
-def _lines(tools: Path) -> int:
-    """The non-blank lines of ``tools`` (each one tool, unless dropped)."""
-    with tools.open("rb") as fh:
+def nonblank_lines(path: Path) -> int:
+    """The non-blank lines of ``path`` (each one tool, or one relation, unless dropped)."""
+    with path.open("rb") as fh:
         return sum(1 for line in fh if line.strip())
 
 
@@ -52,7 +53,7 @@ def dropped_tools(tools: Path, indexed: int, problems: Sequence[str] | None) -> 
     Raises:
         IngestError: more than `MAX_DROPPED_SHARE` of the lines were dropped.
     """
-    lines = _lines(tools)
+    lines = nonblank_lines(tools)
     dropped = lines - indexed
     if dropped <= 0:
         return None
@@ -63,17 +64,19 @@ def dropped_tools(tools: Path, indexed: int, problems: Sequence[str] | None) -> 
     found = {"file": str(tools), "lines": lines, "dropped": dropped, "share": round(dropped / lines, 4),
              "reasons": reasons}
     if dropped / lines > MAX_DROPPED_SHARE:
-        raise IngestError(f"{tools}: {_count(found)}, more than the {MAX_DROPPED_SHARE:.0%} a set may lose and "
-                          f"still be measured{_why(found)}; mend those lines, or move the set out of the data folder")
+        raise IngestError(f"{tools}: {count_said(found)}, more than the {MAX_DROPPED_SHARE:.0%} a set may lose and "
+                          f"still be measured{why_said(found)}; mend those lines, or move the set out of the data folder")
     return found
 
 
-def _count(found: dict[str, Any]) -> str:
+def count_said(found: dict[str, Any]) -> str:
+    """``N of M lines of <file name> dropped (x%)``."""
     return (f"{found['dropped']} of {found['lines']} lines of {Path(found['file']).name} dropped "
             f"({found['share']:.1%})")
 
 
-def _why(found: dict[str, Any]) -> str:
+def why_said(found: dict[str, Any]) -> str:
+    """``: <reason>; <reason>; and N more`` (or why the reasons are not known)."""
     reasons = found["reasons"]
     if reasons is None:
         return " (why is not known: its cached index was built before reasons were kept; delete it to see them)"
@@ -83,5 +86,5 @@ def _why(found: dict[str, Any]) -> str:
 
 def dropped_note(found: dict[str, Any]) -> str:
     """The set's note on its dropped tools (``dropped_tools``' answer)."""
-    return (f"{_count(found)}, measured on the rest (a judged tool among them counts as a miss; a set fails "
-            f"past {MAX_DROPPED_SHARE:.0%}){_why(found)}")
+    return (f"{count_said(found)}, measured on the rest (a judged tool among them counts as a miss; a set fails "
+            f"past {MAX_DROPPED_SHARE:.0%}){why_said(found)}")

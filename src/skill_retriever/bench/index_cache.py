@@ -16,7 +16,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ from skill_retriever.stores.index import Index
 __all__ = ["CACHE_FORMAT", "BuildInfo", "cached_index", "ensure_calibrated", "entry_dir"]
 
 CACHE_FORMAT = "skill-retriever-bench-cache/2"  # 2: items and vectors in items.sqlite
-#: Problems of a build kept in its entry, so that a run reusing it can say them (`dropped_tools`).
+#: Problems of a build kept in its entry, the first of each file, so that a run reusing it
+#: can say them (`dropped_tools`, `dropped_edges`); how many each file had is kept whole.
 KEPT_PROBLEMS = 50
 
 
@@ -42,8 +43,11 @@ class BuildInfo:
     index_s: float = 0.0
     embedded: int = 0
     #: The ingestion's problems (``"<file>: <message>"``, notes left out), the first
-    #: `KEPT_PROBLEMS`; None from an entry built before they were kept.
+    #: `KEPT_PROBLEMS` of each file; None from an entry built before they were kept.
     problems: tuple[str, ...] | None = ()
+    #: How many problems each file had (notes left out); None when not known (an entry
+    #: built before they were counted, whose kept problems may not be all).
+    problem_counts: Mapping[str, int] | None = field(default_factory=dict)
 
     @property
     def items_per_s(self) -> float | None:
@@ -56,6 +60,7 @@ class BuildInfo:
             "embedded": self.embedded,
             "items_per_s": round(self.items_per_s, 1) if self.items_per_s else None,
             "problems": list(self.problems) if self.problems is not None else None,
+            "problem_counts": dict(self.problem_counts) if self.problem_counts is not None else None,
         }
 
 
@@ -154,10 +159,10 @@ def _open_or_build(
                 log(f"  reusing the cached index {key} (built in {info.get('index_s', 0.0):.0f} s; "
                     f"delete {home} to rebuild it)")
                 ensure_calibrated(index, log)
-                kept = info.get("problems")
+                kept, counts = _kept_problems(info)
                 return index, BuildInfo(len(index), len(index.snapshot().edges), True,
                                         info.get("ingest_s", 0.0), info.get("index_s", 0.0), info.get("embedded", 0),
-                                        tuple(kept) if isinstance(kept, list) else None)
+                                        kept, counts)
     elif home.exists():
         why = ("was built from other inputs (data, subset, model or cache format changed)" if stamp.get("complete")
                else "is half-built (a run stopped while building it)")
@@ -210,17 +215,40 @@ def _build(home: Path, key: str, wanted: dict[str, Any], ingest: Callable[[Path]
         ensure_calibrated(index, log)
         index_s = time.perf_counter() - started
         embedded = sum(r.embedded for r in reports)
-        problems = tuple(str(p) for p in result.problems if not p.read_whole)[:KEPT_PROBLEMS]
-        build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded, "problems": list(problems)}
+        problems, counts = _problems_of(result)
+        build = {"ingest_s": ingest_s, "index_s": index_s, "embedded": embedded, "problems": list(problems),
+                 "problem_counts": counts}
         write_atomic(home / "bench-cache.json",
                      json.dumps({"fingerprint": wanted, "complete": True, "build": build}, indent=2))
     except BaseException:
         index.close()  # drops the write lock before the entry is removed
         raise
-    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded, problems)
+    info = BuildInfo(len(index), len(index.snapshot().edges), False, ingest_s, index_s, embedded, problems, counts)
     log(f"  indexed {info.nodes} nodes in {index_s:.1f} s ({info.items_per_s or 0:.0f} items/s, "
         f"{embedded} texts embedded)")
     return index, info
+
+
+def _problems_of(result: IngestResult) -> tuple[tuple[str, ...], dict[str, int]]:
+    """A build's problems to keep, the first `KEPT_PROBLEMS` of each file (the first 50 in
+    all kept none of an edges.jsonl after a tools.jsonl with 50 bad lines), and how many
+    each file had."""
+    kept: list[str] = []
+    counts: dict[str, int] = {}
+    for problem in result.problems:
+        if not problem.read_whole:
+            counts[problem.path] = counts.get(problem.path, 0) + 1
+            if counts[problem.path] <= KEPT_PROBLEMS:
+                kept.append(str(problem))
+    return tuple(kept), counts
+
+
+def _kept_problems(info: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, dict[str, int] | None]:
+    """The problems and per-file counts a cache entry's build kept; None for what an entry
+    built before it was kept lacks (its first 50 problems in all may not be all)."""
+    kept, counts = info.get("problems"), info.get("problem_counts")
+    return (tuple(kept) if isinstance(kept, list) else None,
+            {str(k): int(v) for k, v in counts.items()} if isinstance(counts, dict) else None)
 
 
 def _take_back(home: Path, key: str, log: Callable[[str], None]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from skill_retriever.bench import datasets as D
 from skill_retriever.bench.common import FIXED_NOW, BenchRun, Result, write_json
 from skill_retriever.bench.data_failures import DATA_ERRORS
+from skill_retriever.bench.dropped_edges import dropped_edges, dropped_edges_note, set_edges_file
 from skill_retriever.bench.dropped_tools import dropped_note, dropped_tools, set_tools_file
 from skill_retriever.bench.evaluate import broken_methods, evaluate
 from skill_retriever.bench.fit_rates import fit_rates, fit_sources
@@ -118,6 +119,11 @@ def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, star
             dropped := dropped_tools(tools, len(index), info.problems)) is not None:
         notes.append(dropped_note(dropped))
         run.log(f"  {notes[-1]}")
+    lost = None
+    if (edges := set_edges_file(ds.family, ds.sources)) is not None and (
+            lost := dropped_edges(edges, info.problems, info.problem_counts)) is not None:
+        notes.append(dropped_edges_note(lost))
+        run.log(f"  {notes[-1]}")
     if unindexed := unindexed_note(ds.queries, index.snapshot().nodes):
         notes.append(unindexed)
         run.log(f"  {unindexed}")
@@ -144,7 +150,8 @@ def _measure(run: BenchRun, ds: D.Dataset, index: Index, info: D.BuildInfo, star
         "metrics": list(ds.metrics), "queries": len(ds.queries), "kinds": ds.kinds,
         "notes": notes, "build": info.to_dict(), "reranker": reranker.name if reranker else None,
         "methods": summary, "fit": fit, "latency": latency, "seconds": round(time.perf_counter() - started, 1),
-        **({"dropped_tools": dropped} if dropped else {}), **run.stamp(),
+        **({"dropped_tools": dropped} if dropped else {}), **({"dropped_edges": lost} if lost else {}),
+        **run.stamp(),
         "inputs": run.inputs(set_sources(run, ds)),
     }
     # The result last: a set is written in full once it is there (`reuse`).
