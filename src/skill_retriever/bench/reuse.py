@@ -81,7 +81,9 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]
 def model_stamp(ref: str) -> dict[str, Any]:
     """``ref`` (an embedder's or cross-encoder's name) with a hash of the names and sizes of
     its folder's weight and config files (`_MODEL_FILES`; cheap: nothing is read); files
-    None where no folder is found for it (a name sentence-transformers resolves itself)."""
+    None where no folder is found for it (no such folder, and not in the Hugging Face cache:
+    it does not load offline). An embedder's name without an organisation is looked up as
+    sentence-transformers does (`_hub_names`); a cross-encoder is named with its own."""
     folder = _model_folder(ref)
     if folder is None:
         return {"name": ref, "files": None}
@@ -91,23 +93,43 @@ def model_stamp(ref: str) -> dict[str, Any]:
     return {"name": ref, "files": hashlib.sha256(json.dumps(rows).encode()).hexdigest()}
 
 
+#: The organisation sentence-transformers puts before a model name that has none
+#: (``SentenceTransformer("all-MiniLM-L6-v2")`` loads ``sentence-transformers/all-MiniLM-L6-v2``).
+HUB_ORGANISATION = "sentence-transformers"
+
+
 def _model_folder(ref: str) -> Path | None:
     """The folder ``ref`` loads from: the bundled model's, a folder named, or the model's
-    snapshot in the Hugging Face cache; None when none is found."""
+    snapshot in the Hugging Face cache (offline: nothing is downloaded); None when none is
+    found."""
     from skill_retriever.stores.embedder import DEFAULT_MODEL, bundled_model_path
 
     if ref == DEFAULT_MODEL:
         return Path(bundled_model_path())
     if Path(ref).expanduser().is_dir():
         return Path(ref).expanduser()
-    from skill_retriever.rerank import cross_encoder_cached
-
-    if not cross_encoder_cached(ref):  # the same lookup, for any model name
-        return None
     from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub.errors import HFValidationError
 
-    found = try_to_load_from_cache(ref, "config.json")
-    return Path(found).parent if isinstance(found, str) else None
+    for name in _hub_names(ref):
+        try:
+            found = try_to_load_from_cache(name, "config.json")
+        except HFValidationError:  # no Hub name (a folder that is not there): nothing to stamp
+            continue
+        if isinstance(found, str):
+            return Path(found).parent
+    return None
+
+
+def _hub_names(ref: str) -> tuple[str, ...]:
+    """The Hub names sentence-transformers may load ``ref`` from, first the one it tries.
+    A name without an organisation it loads as `HUB_ORGANISATION`'s (looking only for a
+    folder of that name, ``all-MiniLM-L6-v2`` was stamped by name alone, whatever weights
+    the cache held); a few it loads as they are (``bert-base-uncased``, ``gpt2``: its list
+    is not read here, importing it imports torch), so that name comes second."""
+    if "/" in ref or ref.startswith((".", "~")):
+        return (ref,)
+    return (f"{HUB_ORGANISATION}/{ref}", ref)
 
 
 def cross_encoder_stamp() -> dict[str, Any] | None:
