@@ -14,6 +14,9 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.runnables.configurable import RunnableConfigurableFields
+from langchain_core.runnables.utils import AnyConfigurableField
 from pydantic import (
     ConfigDict,
     Field,
@@ -73,6 +76,10 @@ class SkillRetriever(BaseRetriever):
     ``query=``, ``run_config=`` and ``snapshot=`` are refused: the retriever passes them
     itself). A field set later (``r.k = 7``) is checked as the constructor checks it.
     (``model_copy(update=...)`` is pydantic's unchecked copy, and is not.)
+
+    ``configurable_fields`` works as LangChain's; the retriever it makes at each call
+    searches with this one's `Retriever` (its answer cache and reranker), unless the call
+    sets ``index``, ``config`` or ``reranker``.
 
     Close it when done, with ``close()`` or a ``with`` block, as a `Retriever`: it lets go
     of the `Retriever` it built for itself (the default cross-encoder that one loads, its
@@ -173,6 +180,25 @@ class SkillRetriever(BaseRetriever):
             self._own_engine = True
         return self._engine
 
+    def configurable_fields(self, **kwargs: AnyConfigurableField) -> RunnableSerializable[str, list[Document]]:
+        """LangChain's `configurable_fields`, whose copies search with this retriever's
+        `Retriever` (`_SharedEngineFields`)."""
+        made = super().configurable_fields(**kwargs)  # refuses a name that is no field
+        if isinstance(made, RunnableConfigurableFields):
+            return _SharedEngineFields(default=self, fields=made.fields)
+        return made
+
+    def _search_as(self, original: SkillRetriever) -> None:
+        """Search with ``original``'s `Retriever` (its own or the one given to
+        `from_retriever`) when built from the same index, config and reranker: a copy
+        LangChain made of it. Neither closes it for the other (``_own_engine`` False).
+
+        Raises:
+            RetrieverClosedError: ``original`` was closed.
+        """
+        if self.index is original.index and self.config is original.config and self.reranker is original.reranker:
+            self._engine, self._own_engine = original.engine, False
+
     def close(self) -> None:
         """Let go of the `Retriever` it built for itself (`Retriever.close`: the default
         cross-encoder, the answer cache); the index, a reranker passed in and a `Retriever`
@@ -242,3 +268,24 @@ class SkillRetriever(BaseRetriever):
             self.engine, query, config={"callbacks": run_manager.get_child()}, **args
         )
         return documents_of(response, snapshot, query=query, view=self._view(snapshot, args))
+
+
+class _SharedEngineFields(RunnableConfigurableFields[str, list[Document]]):
+    """`RunnableConfigurableFields` over a `SkillRetriever`: at each call that sets a
+    configurable value LangChain makes a new one from its fields (``default.__class__(
+    **fields)``; private attributes are not copied), which built a `Retriever` of its own:
+    an empty answer cache and the default cross-encoder loaded again, every call (never
+    closed), and not the `Retriever` given to `from_retriever`. The copy searches with the
+    original's instead, unless the call set its index, config or reranker."""
+
+    @classmethod
+    def lc_id(cls) -> list[str]:
+        """Serialized as LangChain's own class (a loader knows no other)."""
+        return RunnableConfigurableFields.lc_id()
+
+    def _prepare(self, config: RunnableConfig | None = None) -> tuple[Runnable[str, list[Document]], RunnableConfig]:
+        runnable, prepared = super()._prepare(config)
+        if runnable is not self.default and isinstance(runnable, SkillRetriever) and isinstance(
+                self.default, SkillRetriever):
+            runnable._search_as(self.default)
+        return runnable, prepared
