@@ -6,7 +6,8 @@ Nov and 5 Nov 2026" set no window and said nothing, where "incidents between Nov
 5" said "'Nov 1' looks like a time but names no window this search reads": the asker could
 not tell the dates had been ignored. (Reading such days as a window is left out: in tool
 requests they are arguments, "book a room from 3 Nov to 5 Nov", which the text channels
-must keep.)
+must keep; on an index whose items carry dates they are read, ``days=True``:
+test_month_days.py.)
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ November 1st, so incidents of Nov 1 and 2 were "dated inside the query's time wi
 "after January 1, 2017" as after January of this year, nine years off; "until October 6"
 up to November 1st. Such a phrase now sets no window and is named as a time not read,
 as "between 1 and 5 Nov" is (a day of a month is not read as a window: in a tool request it
-is an argument).
+is an argument). On an index whose items carry dates they are read as windows
+(``days=True``; test_month_days.py).
 """
 
 from __future__ import annotations

@@ -48,10 +48,12 @@ A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
 ("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm", and a
 time ahead of now: "in the next 24h", "tomorrow"), so that the caller can say it was ignored; a time word alone ("weekend cabin", "night
-mode") is no such phrase. A bare date ("on 2026-12-03", "3 Nov", "Nov 3", "between 1 and 5
-Nov"; "since Nov 3" too, whose month alone is not read) is noted, not read as that day:
-in a tool request it is most often an argument ("book a table on 2026-12-03"; about 11 % of
-seal-tools' requests and 6 % of traject-bench's hold one), which the search should keep.
+mode") is no such phrase. A day of a month, as X or Y or alone ("since Nov 3", "on 3 Nov", "between 1
+and 5 Nov", "on 2026-12-03"), is read only with ``days`` (an index whose items carry dates;
+`month_days`: [00:00, 24:00) UTC, without a year the most recent such day not in the
+future); without it, it is noted, not read: in a tool request it is most often an argument
+("book a table on 2026-12-03"; about 11 % of seal-tools' requests and 6 % of traject-bench's
+hold one), which the search should keep.
 """
 
 from __future__ import annotations
@@ -63,6 +65,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from skill_retriever.algorithms.month_days import (
+    DATE_OR_DAY,
+    DAY_RE,
+    SHARED_MONTH_RE,
+    day_of_month_span,
+    shared_month_span,
+)
 from skill_retriever.algorithms.time_words import (
     DATE,
     DIGIT_UNIT,
@@ -92,11 +101,22 @@ __all__ = [
     "unread_time_phrase",
 ]
 
-_BETWEEN_RE = re.compile(
-    rf"\b(?i:between\s+({DATE})\s+and|(?:from|since)\s+({DATE})\s+(?:to|until|till))\s+({DATE})\b"
-)
-# Not "the day before yesterday", which names a day (`_DAY_RE`).
-_BOUND_RE = re.compile(rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+({DATE})\b")
+
+
+def _between_re(date: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?i:between\s+({date})\s+and|(?:from|since)\s+({date})\s+(?:to|until|till))\s+({date})\b"
+    )
+
+
+def _bound_re(date: str) -> re.Pattern[str]:
+    # Not "the day before yesterday", which names a day (`_DAY_RE`).
+    return re.compile(rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+({date})\b")
+
+
+_BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
+# With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
+_BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
 _LAST_RE = re.compile(
     r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
     rf"\s+(?:(\d+(?:\.\d+)?)\s*({DIGIT_UNIT})|(?:({WORD_NUM})\s+)?({WORD_UNIT}))\b",
@@ -247,6 +267,8 @@ def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
     word = " ".join(text.lower().split())
     if span := _named_span(word, now):
         return span
+    if span := day_of_month_span(text, now):  # before the month: "Nov 3" is no month
+        return span
     if span := _month_span(word, now):
         return span
     try:
@@ -263,13 +285,18 @@ def _unit(text: str) -> timedelta:
     return UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
 
 
-def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> TimeWindow | None:
+def parse_time_window(
+    query: str, now: datetime, recent_days: float = 7.0, *, days: bool = False
+) -> TimeWindow | None:
     """Find the time window a query names.
 
     Args:
         query: The query text.
         now: The current time; a naive value is read as UTC.
         recent_days: The window, in days, for "recent", "latest" and the like.
+        days: Also read a day of a month and an ISO day alone ("since Nov 3", "between 1
+            and 5 Nov", "on 2026-11-03"; `month_days`): for an index whose items carry
+            dates. Without it they name no window (in a tool request they are arguments).
 
     Returns:
         The window, or None when the query names no time.
@@ -281,19 +308,24 @@ def parse_time_window(query: str, now: datetime, recent_days: float = 7.0) -> Ti
     if isinstance(recent_days, bool) or not (0 < recent_days < math.inf):
         raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
     now = _utc(now)
-    if m := _BETWEEN_RE.search(query):
+    if days and (m := SHARED_MONTH_RE.search(query)):  # "between 1 and 5 Nov"
+        span = _day_or_instant(m.group(3), now)
+        return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
+    if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
         lo = _day_or_instant(m.group(1) or m.group(2), now)
         hi = _day_or_instant(m.group(3), now)
         if hi[0] < lo[0]:  # "between 2026-11-30 and 2026-11-01": the same days
             lo, hi = hi, lo
         return TimeWindow(lo[0], hi[1], m.group())
-    if m := _BOUND_RE.search(query):
+    if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
         first, last = _day_or_instant(m.group(2), now)
         kind = m.group(1).lower().split()[-1]
         if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
         return TimeWindow(start, now if start < now else None, m.group())
+    if days and (m := DAY_RE.search(query)):  # "on Nov 3": that day
+        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
         count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])

@@ -1,0 +1,107 @@
+"""Days in a query's time phrase: a day of a named month ("3 Nov", "Nov 3, 2026", "the 1st
+of November"), the days of one month ("between 1 and 5 Nov") and an ISO day alone ("on
+2026-11-03"), which `temporal.parse_time_window` reads only when asked (``days=True``: an
+index whose items carry dates, where "incidents since Nov 3" is the natural question). In
+a tool request such a date is most often an argument ("book a table on 2026-12-03"), which
+the text search must keep, so there they stay words (`time_words.unread_time_phrase`
+names them).
+
+A day is [00:00, 24:00) UTC. A day without a year is the most recent such day not in the
+future ("Nov 3" on 2026-12-06 is 2026-11-03, "Dec 25" then is 2025-12-25, "Feb 29" in 2026
+is 2024-02-29). A day the month does not have ("31 Nov") is a `QueryError`, as
+``since 2026-13-01`` is.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
+from skill_retriever.exceptions import QueryError
+
+__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_of_month_span", "shared_month_span"]
+
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+\d{4})?"
+# A day of a named month, never "Nov 2026" (a month) nor "3 marketing" (no month).
+_DAY_OF_MONTH = (
+    rf"(?i:the\s+)?\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR}(?![\w-])"
+    rf"|{MONTH_NAME}\s+\d{{1,2}}{_ORDINAL}(?!\d){_YEAR}(?![\w-])"
+)
+# An ISO day with no time after it: "2026-11-03 14:05" is an instant, and a window of one
+# instant holds nothing; "release-2026-11-03" or "2026-11-03-rc1" is a name.
+_ISO_DATE = r"\d{4}-\d{2}-\d{2}(?![\w:-])(?!\s+\d{1,2}:\d{2})"
+#: What "since X", "until X", "between X and Y" read with days: `time_words.DATE` or a day.
+DATE_OR_DAY = rf"{DATE}|{_DAY_OF_MONTH}"
+#: A day alone, "on Nov 3", "the 12th of March outage", "on 2026-11-03": that day (group 1).
+DAY_RE = re.compile(rf"(?<![\w-])(?:(?i:on|in|during)\s+)?({_ISO_DATE}|{_DAY_OF_MONTH})")
+#: "between 1 and 5 Nov", "from 1st to 5th of November 2025": the first day in the last's month.
+SHARED_MONTH_RE = re.compile(
+    rf"\b(?i:between\s+(\d{{1,2}}){_ORDINAL}\s+and|from\s+(\d{{1,2}}){_ORDINAL}\s+(?:to|until|till))"
+    rf"\s+(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})(?![\w-])"
+)
+_PARTS = re.compile(
+    r"(?:(?:the )?(?P<day>\d{1,2})(?:st|nd|rd|th)? (?:of )?(?P<month>[a-z]+)"
+    r"|(?P<month2>[a-z]+) (?P<day2>\d{1,2})(?:st|nd|rd|th)?)(?:,? (?P<year>\d{4}))?"
+)
+
+
+def day_of_month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The whole day ``text`` names ("3 Nov", "November 3rd, 2026"), or None when it names
+    none (a month, an ISO date, a weekday).
+
+    Raises:
+        QueryError: The month has no such day ("31 Nov"), or the year is 0.
+    """
+    m = _PARTS.fullmatch(" ".join(text.lower().replace(",", " ,").split()).replace(" ,", ","))
+    if m is None:
+        return None
+    name = m["month"] or m["month2"]
+    month = next((i for i, full in enumerate(MONTHS, 1) if len(name) >= 3 and full.startswith(name)), 0)
+    if not month:
+        return None
+    day = int(m["day"] or m["day2"])
+    day_start = _explicit(text, int(m["year"]), month, day) if m["year"] else _latest(text, now, month, day)
+    first = datetime(day_start.year, day_start.month, day_start.day, tzinfo=UTC)
+    try:
+        return first, first + timedelta(days=1)
+    except OverflowError:  # December 31, 9999: to the end of time, as `temporal` does
+        return first, datetime.max.replace(tzinfo=UTC)
+
+
+def _explicit(text: str, year: int, month: int, day: int) -> date:
+    try:
+        return date(year, month, day)
+    except ValueError as exc:
+        raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
+
+
+def _latest(text: str, now: datetime, month: int, day: int) -> date:
+    """The most recent ``month``/``day`` not after ``now``'s day (eight years back at most,
+    which every day a calendar has, February 29 included, falls within)."""
+    for year in range(now.year, max(now.year - 8, 0), -1):
+        try:
+            found = date(year, month, day)
+        except ValueError:  # February 29 of a common year, or no such day at all
+            continue
+        if found <= now.date():
+            return found
+    raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD")
+
+
+def shared_month_span(first_day: str, last: tuple[datetime, datetime]) -> tuple[datetime, datetime]:
+    """From the start of day ``first_day`` of ``last``'s month to ``last``'s end ("between 1
+    and 5 Nov"); days written the other way round ("between 5 and 1 Nov") are the same days.
+
+    Raises:
+        QueryError: The month has no such day.
+    """
+    try:
+        first = last[0].replace(day=int(first_day))
+    except ValueError as exc:
+        month = f"{MONTHS[last[0].month - 1].title()} {last[0].year}"
+        raise QueryError(f"day {first_day} of {month} in the query is not a valid date; use YYYY-MM-DD") from exc
+    if first > last[0]:
+        return last[0], first + timedelta(days=1)
+    return first, last[1]
