@@ -21,6 +21,7 @@ from typing import Any
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.config_repr import every_setting
+from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.responses import SearchResponse
@@ -38,7 +39,7 @@ def answer_key(
     # With the wall clock as "now", a query's time window moves: such answers last one
     # minute. Every answer did, so a server asked the same question an hour apart
     # computed it again though nothing it read had changed.
-    clock = wall_minute() if config.now is None and reads_the_clock(query, config) else 0
+    clock = wall_minute() if config.now is None and reads_the_clock(query, config, carries_dates(snapshot)) else 0
     return json.dumps(
         [query, every_setting(config), spec, snapshot.stamp, id(index), id(reranker), clock],
         sort_keys=True,
@@ -51,14 +52,15 @@ def wall_minute() -> int:
     return int(time.time() // 60)
 
 
-def reads_the_clock(query: str, config: RetrievalConfig) -> bool:
+def reads_the_clock(query: str, config: RetrievalConfig, dated: bool = False) -> bool:
     """Whether a search of ``query`` reads the current time: only when the query names a
     time ("last 24h", "since Monday", "recent"; `querytext.search_text_of`), whose window
     is counted from now. Nothing else does: the since/until filters are absolute times,
     and the temporal channel ranks within the query's window only (no score decays with
-    age). Whether a query names a time does not depend on the time it is asked."""
+    age). Whether a query names a time does not depend on the time it is asked; a day of
+    a month ("since Nov 3") names one on an index whose items carry dates (``dated``)."""
     try:
-        return search_text_of(clean_query(query, config.max_query_chars), config)[1] is not None
+        return search_text_of(clean_query(query, config.max_query_chars), config, dated)[1] is not None
     except SkillRetrieverError:  # refused by the search too: no answer is kept under the key
         return True
 

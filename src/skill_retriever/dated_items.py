@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.undated_advice import DOCUMENT_DATES
 
-__all__ = ["dated_summary", "dated_words"]
+if TYPE_CHECKING:
+    from skill_retriever.stores.snapshot import IndexSnapshot
+
+__all__ = ["carries_dates", "dated_summary", "dated_words"]
+
+
+def carries_dates(snapshot: IndexSnapshot) -> bool:
+    """Whether any item of the index carries a created or updated time: an index the
+    temporal channel has something to rank in (incidents, dated documents), where a day in
+    the query ("since Nov 3") is a window; in one where none does (a tool set, skills, QA
+    passages) a date is words of the query ("book a table on 2026-12-03"), kept for the
+    text search (`querytext.search_text_of`)."""
+    return snapshot.memo("dated", None, lambda: any(n.last_changed is not None for n in snapshot.nodes.values()))
 
 
 def dated_summary(nodes: Iterable[Node]) -> dict[str, Any]:

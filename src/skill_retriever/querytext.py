@@ -67,14 +67,17 @@ def clean_query(query: Any, max_chars: int) -> str:
     return text
 
 
-def search_text_of(query: str, config: RetrievalConfig) -> tuple[str, TimeWindow | None]:
+def search_text_of(query: str, config: RetrievalConfig, dated: bool = False) -> tuple[str, TimeWindow | None]:
     """The text the channels search and the window: the query with any stack trace in it
     condensed to the code it names (`condense_stack_traces`: a traceback's header is no
-    time phrase, its frames' "File", "line" and "in" no topic), less its time phrase."""
+    time phrase, its frames' "File", "line" and "in" no topic), less its time phrase.
+    ``dated``: the index's items carry dates (`dated_items.carries_dates`), so a day of a
+    month ("since Nov 3", "on 2026-11-03") is a window too; elsewhere it is words of the
+    query (a tool request's argument)."""
     now = config.now or datetime.now(UTC)
     query = condense_stack_traces(query)
     head = query[: config.plan_query_chars]
-    window = parse_time_window(head, now, recent_days=config.recent_days)
+    window = parse_time_window(head, now, recent_days=config.recent_days, days=dated)
     if window is None:
         return query, None
     text = strip_time_phrase(head, window) + query[config.plan_query_chars :]

@@ -17,6 +17,7 @@ from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.answer_cache import AnswerCache, answer_key
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
+from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank import Reranker, default_reranker
@@ -294,7 +295,9 @@ class Retriever:
             ConfigError: ``queries`` is one string, or has no order (a set, a mapping).
         """
         calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
-        texts = search_texts([(c.payload["query"], c.context.config) for c in calls])
+        snap = calls[0].context.snapshot if calls else None  # one for the batch (`_prepare`)
+        texts = search_texts([(c.payload["query"], c.context.config) for c in calls],
+                             dated=snap is not None and carries_dates(snap))
         todo = [(c, t) for c, t in zip(calls, texts, strict=True) if not self._answers.holds(c.key)]
         if len(todo) > 1:
             self._embed_batch(todo)

@@ -149,11 +149,12 @@ def text_query(query: Any, config: RetrievalConfig) -> None:
         clean_query(query, config.max_query_chars)
 
 
-def search_texts(queries: Sequence[tuple[str, RetrievalConfig]]) -> list[str]:
+def search_texts(queries: Sequence[tuple[str, RetrievalConfig]], *, dated: bool) -> list[str]:
     """The search text of each query under its call's settings (what the graph's plan will
     embed), checked as the graph checks it, so that a batch with a bad query fails before
     any search runs rather than after the ones before it, whose answers the caller would
-    never see.
+    never see. ``dated``: the index's items carry dates (`dated_items.carries_dates`), as
+    the plan reads it: "since Nov 3" is then a window, not words to embed.
 
     Raises:
         QueryError: Of the first bad query, its message led by its position in the batch
@@ -162,7 +163,7 @@ def search_texts(queries: Sequence[tuple[str, RetrievalConfig]]) -> list[str]:
     texts: list[str] = []
     for position, (query, config) in enumerate(queries, 1):
         try:
-            texts.append(search_text_of(clean_query(query, config.max_query_chars), config)[0])
+            texts.append(search_text_of(clean_query(query, config.max_query_chars), config, dated)[0])
         except QueryError as exc:
             exc.args = (f"query {position} of {len(queries)}: {exc}",)
             raise

@@ -17,6 +17,7 @@ from skill_retriever.algorithms.temporal import unread_time_phrase
 from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.context import QueryView
+from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import QueryError
 from skill_retriever.graph_input import NO_QUERY_IN_STATE
 from skill_retriever.phases._helpers import embedded_text, relation_ends
@@ -96,7 +97,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     if state.get("query") is None:  # a parent's state or a Send's payload: no check ran before
         raise QueryError(NO_QUERY_IN_STATE)
     query = clean_query(state.get("query"), config.max_query_chars)
-    search_text, window = search_text_of(query, config)
+    dated = carries_dates(view.snapshot)  # a day of a month is a window only where items carry dates
+    search_text, window = search_text_of(query, config, dated)
     head = search_text[: config.plan_query_chars]
     names = visible_names(view, head)
     entities = named_entities(head, names)
@@ -173,8 +175,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
                      "embedding of the query); the query was embedded here")
     # An index where no item carries a date (a QA passage corpus) reads "in 1986" as words
     # of the question: no window could apply there, so nothing is worth a warning.
-    if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)) and snap.memo(
-            "dated", None, lambda: any(n.last_changed is not None for n in snap.nodes.values())):
+    if window is None and config.channel_on("temporal") and (phrase := unread_time_phrase(head)) and dated:
         notes.append(
             f"{phrase!r} looks like a time but names no window this search reads; the query text is "
             "kept whole and no time filter applies (write e.g. 'since 2026-03-01', 'in March', "
