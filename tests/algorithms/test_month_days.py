@@ -103,6 +103,18 @@ def test_a_day_the_month_does_not_have_is_refused(query: str, said: str) -> None
         parse_time_window(query, NOW, days=True)
 
 
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [("revenue from March 12 to December 19, 2012", at(2012, 3, 12), at(2012, 12, 20)),
+     ("between January 1st and December 31st, 2022", at(2022, 1, 1), at(2023, 1, 1)),
+     ("since Nov 3 until Nov 5, 2025", at(2025, 11, 3), at(2025, 11, 6))],
+)  # fmt: skip
+def test_a_first_day_without_a_year_takes_the_year_of_the_last(query: str, start: datetime, end: datetime) -> None:
+    # read alone, "March 12" was 2026-03-12, and the window ran from 2012 to 2026
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
 def test_the_last_day_of_year_9999_runs_to_the_end_of_time() -> None:
     window = parse_time_window("incidents on Dec 31, 9999", NOW, days=True)
     assert window is not None and window.start == at(9999, 12, 31)

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_of_month_span", "shared_month_span"]
+__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_of_month_span", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
@@ -41,6 +41,8 @@ SHARED_MONTH_RE = re.compile(
     rf"\b(?i:between\s+(\d{{1,2}}){_ORDINAL}\s+and|from\s+(\d{{1,2}}){_ORDINAL}\s+(?:to|until|till))"
     rf"\s+(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})(?![\w-])"
 )
+_DAY_OF_MONTH_RE = re.compile(_DAY_OF_MONTH)
+_YEAR_AT_END = re.compile(r",?\s+(\d{4})$")
 _PARTS = re.compile(
     r"(?:(?:the )?(?P<day>\d{1,2})(?:st|nd|rd|th)? (?:of )?(?P<month>[a-z]+)"
     r"|(?P<month2>[a-z]+) (?P<day2>\d{1,2})(?:st|nd|rd|th)?)(?:,? (?P<year>\d{4}))?"
@@ -88,6 +90,16 @@ def _latest(text: str, now: datetime, month: int, day: int) -> date:
         if found <= now.date():
             return found
     raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD")
+
+
+def with_year_of(first: str, last: str) -> str:
+    """``first`` with the year of ``last`` when both are days of a month and only ``last``
+    has a year: in "from March 12 to December 19, 2012" both are of 2012 (alone, "March 12"
+    was this year's, and the window ran from 2012 to it)."""
+    year = _YEAR_AT_END.search(last)
+    if year and _DAY_OF_MONTH_RE.fullmatch(last) and _DAY_OF_MONTH_RE.fullmatch(first) and not _YEAR_AT_END.search(first):
+        return f"{first}, {year.group(1)}"
+    return first
 
 
 def shared_month_span(first_day: str, last: tuple[datetime, datetime]) -> tuple[datetime, datetime]:

@@ -71,6 +71,7 @@ from skill_retriever.algorithms.month_days import (
     SHARED_MONTH_RE,
     day_of_month_span,
     shared_month_span,
+    with_year_of,
 )
 from skill_retriever.algorithms.time_words import (
     DATE,
@@ -312,7 +313,7 @@ def parse_time_window(
         span = _day_or_instant(m.group(3), now)
         return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        lo = _day_or_instant(m.group(1) or m.group(2), now)
+        lo = _day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
         hi = _day_or_instant(m.group(3), now)
         if hi[0] < lo[0]:  # "between 2026-11-30 and 2026-11-01": the same days
             lo, hi = hi, lo
