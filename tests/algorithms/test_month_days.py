@@ -119,3 +119,23 @@ def test_the_last_day_of_year_9999_runs_to_the_end_of_time() -> None:
     window = parse_time_window("incidents on Dec 31, 9999", NOW, days=True)
     assert window is not None and window.start == at(9999, 12, 31)
     assert window.end == datetime.max.replace(tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("query", "now", "start", "end"), [
+    # across a new year: each day alone came out as the most recent one, January 2nd's a
+    # year back, and the swap made a window of the year between them
+    ("between Dec 28 and Jan 2", datetime(2027, 1, 1, tzinfo=UTC), datetime(2026, 12, 28, tzinfo=UTC),
+     datetime(2027, 1, 3, tzinfo=UTC)),
+    ("between Dec 28 and Jan 2", datetime(2026, 12, 6, tzinfo=UTC), datetime(2025, 12, 28, tzinfo=UTC),
+     datetime(2026, 1, 3, tzinfo=UTC)),
+    # the shorter reading of days written the other way round is still the swap
+    ("between Mar 5 and Jan 2", datetime(2027, 4, 1, tzinfo=UTC), datetime(2027, 1, 2, tzinfo=UTC),
+     datetime(2027, 3, 6, tzinfo=UTC)),
+    ("between Nov 30 and Nov 1", datetime(2026, 12, 6, tzinfo=UTC), datetime(2026, 11, 1, tzinfo=UTC),
+     datetime(2026, 12, 1, tzinfo=UTC)),
+    ("between 2026-12-28 and 2026-01-02", datetime(2027, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC),
+     datetime(2026, 12, 29, tzinfo=UTC)),  # written with years: as written
+])
+def test_a_range_of_year_less_days_across_a_new_year(query: str, now: datetime, start: datetime, end: datetime) -> None:
+    window = parse_time_window(query, now, days=True)
+    assert window is not None and (window.start, window.end) == (start, end)

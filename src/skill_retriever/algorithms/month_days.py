@@ -117,3 +117,28 @@ def shared_month_span(first_day: str, last: tuple[datetime, datetime]) -> tuple[
     if first > last[0]:
         return last[0], first + timedelta(days=1)
     return first, last[1]
+
+
+Span = tuple[datetime, datetime]
+
+
+def ordered_days(lo: Span, hi: Span, first: str, last: str) -> tuple[Span, Span]:
+    """The two days of a range written ``first`` to ``last`` whose ``hi`` came out before
+    ``lo``, in order: the same days swapped ("between 2026-11-30 and 2026-11-01"), unless
+    both are days of a month written without a year and the range across a new year is the
+    shorter reading: "between Dec 28 and Jan 2" asked on 2027-01-01 is 2026-12-28 to
+    2027-01-02 (each day alone the most recent one not in the future gave 2026-01-02, and
+    the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March."""
+    if _year_less(first) and _year_less(last):
+        try:
+            start = hi[0].replace(year=hi[0].year + 1)
+        except ValueError:  # February 29 a year on: no such day, read as written
+            return hi, lo
+        if start + timedelta(days=1) - lo[0] < lo[1] - hi[0]:
+            return lo, (start, start + timedelta(days=1))
+    return hi, lo
+
+
+def _year_less(text: str) -> bool:
+    return bool(_DAY_OF_MONTH_RE.fullmatch(text)) and not _YEAR_AT_END.search(text)
+

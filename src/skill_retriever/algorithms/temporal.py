@@ -70,6 +70,7 @@ from skill_retriever.algorithms.month_days import (
     DAY_RE,
     SHARED_MONTH_RE,
     day_of_month_span,
+    ordered_days,
     shared_month_span,
     with_year_of,
 )
@@ -315,8 +316,8 @@ def parse_time_window(
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
         lo = _day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
         hi = _day_or_instant(m.group(3), now)
-        if hi[0] < lo[0]:  # "between 2026-11-30 and 2026-11-01": the same days
-            lo, hi = hi, lo
+        if hi[0] < lo[0]:  # the same days swapped, or year-less ones across a new year
+            lo, hi = ordered_days(lo, hi, m.group(1) or m.group(2), m.group(3))
         return TimeWindow(lo[0], hi[1], m.group())
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
         first, last = _day_or_instant(m.group(2), now)
