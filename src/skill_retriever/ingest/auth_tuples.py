@@ -1,7 +1,7 @@
 """A password that code passes as basic auth's second value: `AUTH_TUPLE_RE`.
 
 requests takes basic credentials as a pair, ``auth=("user", "X")`` (or ``session.auth =
-("user", "X")``), and it, aiohttp and httpx as a class's two arguments
+("user", "X")``), and it, aiohttp and HTTPX as a class's two arguments
 (``HTTPBasicAuth("user", "X")``, ``HTTPDigestAuth``, ``BasicAuth("user", "X")``): no
 name says the second value is a password, so neither the assignment rule nor the quoted
 pair rule reads it. Only a quoted string is read as the password (``auth=(user,
