@@ -106,3 +106,23 @@ def test_a_source_named_wrongly_on_a_calibrated_index_writes_nothing(
     code, _, err = run(capsys, "remove-source", "three", "--index-dir", two_sources)
     assert code == 2 and "no source named 'three'" in err, err
     assert _stored_calibration_version(two_sources) == before
+
+
+def test_repair_draws_again_what_a_stopped_removal_left(
+    two_sources: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`repair` after the same SIGKILL said the index was "in step" and left the stale
+    calibration as it was; it now does what the removal left undone, and says so."""
+    from skill_retriever import cross_source
+
+    monkeypatch.setattr(cross_source, "link_across_sources", _stop)  # the delete done, nothing after it
+    assert run(capsys, "remove-source", "two", "--index-dir", two_sources)[0] == 130
+    monkeypatch.undo()
+    drawn, now = _stored_calibration_version(two_sources)
+    assert drawn < now
+    code, out, _ = run(capsys, "repair", "--index-dir", two_sources)
+    assert code == 0 and "drew the calibration again (it was drawn 1 write(s) before the index as it is)" in out, out
+    drawn, now = _stored_calibration_version(two_sources)
+    assert drawn == now
+    code, out, _ = run(capsys, "repair", "--index-dir", two_sources)  # nothing more to do: said as before
+    assert code == 0 and "calibration" not in out and "in step" in out, out

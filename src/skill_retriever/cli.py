@@ -286,6 +286,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     from skill_retriever.json_text import dumps
     from skill_retriever.secret_scrub import scrub_secrets
+    from skill_retriever.sources import complete_a_stopped_write
     from skill_retriever.stores.salvage import salvage_items
     from skill_retriever.stores.server_moves import saved_manifest, server_switch
 
@@ -313,6 +314,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
             calibrate_index(index)
             mended.append("computed its calibration again (the stored one could not be read)")
+        elif behind := complete_a_stopped_write(index):  # a write stopped before it drew it (remove-source killed)
+            mended.append(f"looked up the names across sources and drew the calibration again (it was drawn {behind} "
+                          "write(s) before the index as it is)")
         status = index.status()
         left = (salvaged.left() if salvaged else []) + _not_repairable(index, status)
     if args.json:

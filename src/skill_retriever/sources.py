@@ -10,6 +10,7 @@ them (`Index.delete`).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -107,8 +108,13 @@ def remove_source(
         ids = source_ids(snap.nodes, name)
     except ConfigError:
         if name not in snap.unfinished_runs:
-            if not dry_run:
-                _complete_a_stopped_write(index)
+            if not dry_run and (behind := complete_a_stopped_write(index)):
+                logging.getLogger("skill_retriever").warning(
+                    "[skill_retriever][remove-source] the index's calibration was drawn %d write(s) before the index "
+                    "as it was (a write that did not draw it again: one stopped part way, such as a remove-source "
+                    "killed after its removal, or one through the Python API): looked up the names across sources "
+                    "again and drew it again", behind,
+                )
             raise
         ids = []  # a run stopped before its first write: only its mark to take off
     if not dry_run:
@@ -129,29 +135,27 @@ def remove_source(
     return ids
 
 
-def _complete_a_stopped_write(index: Index) -> None:
-    """Bring the names across sources and the calibration up to date, and say so, when the
-    stored calibration was drawn before the index's last write: what a write stopped after
-    its change left undone, such as a `remove-source` killed (SIGKILL: nothing is said) after
-    its delete. Running that command again found no such source and did nothing more, so the
-    calibration of the items removed went on judging answers. A calibrated index, or one never
-    calibrated (written through the Python API only), is left as it is."""
-    import logging
+def complete_a_stopped_write(index: Index) -> int:
+    """Bring the names across sources and the calibration up to date when the stored
+    calibration was drawn before the index's last write: what a write stopped after its
+    change left undone, such as a `remove-source` killed (SIGKILL: nothing is said) after its
+    delete. Running that command again found no such source and did nothing more, so the
+    calibration of the items removed went on judging answers; `repair` said the index was
+    "in step". A calibrated index, or one never calibrated (written through the Python API
+    only), is left as it is.
 
+    Returns:
+        How many writes the calibration was behind (0: nothing was done).
+    """
     from skill_retriever.calibration import calibration_of, ensure_calibration
     from skill_retriever.cross_source import link_across_sources
 
     stored = calibration_of(index.snapshot())
     if stored is None or stored.version >= (now := index.version):
-        return
+        return 0
     link_across_sources(index)
     ensure_calibration(index)
-    logging.getLogger("skill_retriever").warning(
-        "[skill_retriever][remove-source] the index's calibration was drawn %d write(s) before the index as it was "
-        "(a write that did not draw it again: one stopped part way, such as a remove-source killed after its "
-        "removal, or one through the Python API): looked up the names across sources again and drew it again",
-        now - stored.version,
-    )
+    return now - stored.version
 
 
 def _forget_parses(index: Index) -> None:
