@@ -5,7 +5,7 @@ as LangGraph Server does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -14,6 +14,7 @@ from graph_modules import load_graph_module
 from tiny_graph import build_tiny_index
 
 from skill_retriever.indexing import index_sources, sample_catalogue_path
+from skill_retriever.model import Node
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
@@ -82,3 +83,22 @@ def default_rerankers(shared_tiny_index: Index, monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(retriever_module, "default_reranker", load)
     return loaded
+
+
+MakeIndex = Callable[[list[Node]], Index]
+
+
+@pytest.fixture
+def make_index(tmp_path: Path) -> Iterator[MakeIndex]:
+    """Index made of the nodes given (hashing embedder), one folder each; closed after the test."""
+    opened: list[Index] = []
+
+    def make(nodes: list[Node]) -> Index:
+        index = Index.open(tmp_path / f"ix{len(opened)}", embedder=HashingEmbedder(), create=True)
+        index.add(nodes, [])
+        opened.append(index)
+        return index
+
+    yield make
+    for index in opened:
+        index.close()

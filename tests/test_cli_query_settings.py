@@ -16,19 +16,12 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
-
-NODES = [
-    {"id": f"doc:{i}", "kind": "document", "name": f"runbook {i}", "text": f"Restore the database from backup, step {i}. " * 20}
-    for i in range(3)
-]
+from runbook_index import runbook_index
 
 
 @pytest.fixture
 def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    (tmp_path / "g.json").write_text(json.dumps({"nodes": NODES, "edges": []}), encoding="utf-8")
-    out = str(tmp_path / "ix")
-    assert run(capsys, "index", tmp_path / "g.json", "--index-dir", out, "--embedder", "hashing-64")[0] == 0
-    return out
+    return runbook_index(tmp_path, capsys)
 
 
 def _answer(capsys: pytest.CaptureFixture[str], ix: str, *flags: str) -> dict[str, object]:

@@ -13,9 +13,8 @@ with the real Retriever, one search and a batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,6 @@ from skill_retriever.config import RetrievalConfig
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
 from skill_retriever.retriever_args import search_texts
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
@@ -46,26 +44,11 @@ def tools() -> list[Node]:
     ]
 
 
-MakeIndex = Callable[[list[Node]], Index]
-
-
-@pytest.fixture
-def make_index(tmp_path: Path) -> Iterator[MakeIndex]:
-    opened: list[Index] = []
-
-    def make(nodes: list[Node]) -> Index:
-        index = Index.open(tmp_path / f"ix{len(opened)}", embedder=HashingEmbedder(), create=True)
-        index.add(nodes, [])
-        opened.append(index)
-        return index
-
-    yield make
-    for index in opened:
-        index.close()
-
-
 def retriever(index: Index) -> Retriever:
     return Retriever(index, RetrievalConfig(now=NOW, use_calibration=False), reranker=None, cache_size=0)
+
+
+MakeIndex = Callable[[list[Node]], Index]  # the `make_index` fixture (conftest.py)
 
 
 @pytest.mark.parametrize(

@@ -13,15 +13,11 @@ with the real Retriever.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
-import pytest
+from collections.abc import Callable
 
 from skill_retriever.config import config_for
 from skill_retriever.model import Node
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 QUESTION = "Which team won the World Series in 1986?"
@@ -39,27 +35,12 @@ def passages(dated: bool = False) -> list[Node]:
     ]  # fmt: skip
 
 
-MakeIndex = Callable[[list[Node]], Index]
-
-
-@pytest.fixture
-def make_index(tmp_path: Path) -> Iterator[MakeIndex]:
-    opened: list[Index] = []
-
-    def make(nodes: list[Node]) -> Index:
-        index = Index.open(tmp_path / f"ix{len(opened)}", embedder=HashingEmbedder(), create=True)
-        index.add(nodes, [])
-        opened.append(index)
-        return index
-
-    yield make
-    for index in opened:
-        index.close()
-
-
 def warnings_of(index: Index, query: str, profile: str | None = None) -> list[str]:
     retriever = Retriever(index, config_for(profile) if profile else None, reranker=None, cache_size=0)
     return retriever.search(query).warnings
+
+
+MakeIndex = Callable[[list[Node]], Index]  # the `make_index` fixture (conftest.py)
 
 
 def test_an_unread_year_says_nothing_where_no_item_carries_a_date(make_index: MakeIndex) -> None:
