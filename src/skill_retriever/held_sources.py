@@ -225,6 +225,9 @@ def missing_path(path: Path, held: Mapping[str, Node] | None = None, index_dir: 
             f"(`{command(['remove-source', source.name], index_dir)}` when it was the only one)"
             if owned else f"index that source again to take them out (`{source.command(index_dir)}`)"
         )
+        if owned and not source.root.is_dir():  # its folder gone: moved, its file moves it (`source_moves`)
+            how += (f"; if it was moved, `{command(['index', Placeholder('NEWPATH'), '--source-name', source.name], index_dir)}` "
+                    "takes them in from there (their vectors kept)")
         return f"{what}; the index holds {len(files)} item(s) read from it in the source {source.name!r}: {how}"
     return f"{what}; give a skills folder, a folder of documents, a JSON graph, a tools folder or a corpus.json"
 

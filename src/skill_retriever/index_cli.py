@@ -146,7 +146,9 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
             print(printable(s.summary(args.source_name)))
             if moved := run.moved.get(s.source):  # the source's recorded folder is this one now
                 name = next((str(n.attrs.get("source_name")) for n in s.nodes), "")
-                print(printable(f"  moved source {name} from {' and '.join(moved['from'])} to {moved['to']}"))
+                renamed = (f" (its file {file['from']} is now {file['to']})"  # a JSON graph's or a corpus's
+                           if (file := moved.get("file")) and Path(file["from"]).name != Path(file["to"]).name else "")
+                print(printable(f"  moved source {name} from {' and '.join(moved['from'])} to {moved['to']}{renamed}"))
             if changed := _changes_line(s, run, before):
                 print(printable(f"  {changed}"))
             for line in s.problem_lines():
@@ -244,7 +246,7 @@ def _changes_line(s: IngestResult, run: IndexRun, before: Mapping[str, Node]) ->
         line += f"; new: {_first(new)}"
     # what the write counted as updated: an item it held that is no longer equal
     moved = run.moved.get(s.source)  # an item moved with its folder is changed only if its text is
-    held = {i: relocated(before[i], moved["to"]) if moved else before[i] for i in (n.id for n in s.nodes) if i in before}
+    held = {i: relocated(before[i], moved["to"], moved.get("file")) if moved else before[i] for i in (n.id for n in s.nodes) if i in before}
     if changed := [n.id for n in s.nodes if (old := held.get(n.id)) is not None and old != n]:
         line += f"; changed: {_first(changed)}"
     return line

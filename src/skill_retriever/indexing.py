@@ -14,8 +14,9 @@ nodes) the index holds from another folder, or, for a JSON graph or a corpus, fr
 file of its folder, and such a source's folder held under another name: each would
 silently replace or rename those items; and, without ``--source-name``, a folder inside a
 held source that holds items read from it, each of which it would hold twice (`held_sources`).
-A folder read under a name held only from folders gone from disk is that source moved
-(`source_moves`): its items are recorded under the new folder, their vectors kept.
+A folder (or a JSON graph or corpus file) read under a name held only from folders gone
+from disk is that source moved (`source_moves`): its items are recorded under the new
+folder, their vectors kept.
 A JSON graph's edges may end at any node the index holds. One document file read empty is gone.
 Nodes indexed before names were recorded have no ``source_root``; they never block a
 write, and re-indexing records their origin.
@@ -67,7 +68,7 @@ from skill_retriever.ingest.walk import refuse_special
 from skill_retriever.json_text import dumps  # noqa: F401  (re-exported: its old home, `indexing.dumps`)
 from skill_retriever.model import Node
 from skill_retriever.moved_sources import moved_here
-from skill_retriever.source_moves import as_moved, move_held, moves
+from skill_retriever.source_moves import as_moved, move_held, moved_file, moves
 from skill_retriever.stale import stale_edge_ids, stale_ids
 from skill_retriever.stores import api_args, run_marks
 from skill_retriever.stores.index import Index, WriteReport
@@ -270,7 +271,8 @@ def index_sources(
             `SOURCE_KINDS`; ``max_file_bytes`` is not a whole number above 0. Nothing is read.
         IngestError: ``source_name`` with several paths; a source name the index (or this
             run) already holds from another folder, unless every such folder is gone and
-            the source is a folder: then it is moved (`source_moves`); ids the index holds from another
+            the source is a folder or a JSON graph or corpus file that holds an item of it: then it is
+            moved (`source_moves`); ids the index holds from another
             folder; a folder inside a held source that holds its items, without
             ``source_name`` (`held_sources.refuse_nested`). Nothing of that source is written.
     """
@@ -288,7 +290,7 @@ def index_sources(
         else Provenance.of(path, source_name)
         for path, k in zip(paths, kinds, strict=True)
     ]
-    moving = moves(_held(index), paths, origins)  # a folder read under the name of one gone: `source_moves`
+    moving = moves(_held(index), paths, origins, kinds)  # a folder read under the name of one gone: `source_moves`
     check_sources(_held(index), origins, index.path, moving)
     for path, origin, source_kind in zip(paths, origins, kinds, strict=True):
         if source_kind in ("skills", "docs"):
@@ -317,6 +319,7 @@ def index_sources(
             result = ingest(path, "docs", source_name=origin.name, max_file_bytes=max_file_bytes, index_dir=index.path)
             result.problems.insert(0, Problem(str(path), READ_AS_BEFORE, read_whole=True))
         check_ids(held, (n.id for n in result.nodes), origin, one_file)
+        file_move = moved_file(_held(index), origin, moving.get(origin.name), one_file, result.nodes, index.path)
         result.problems += held_twice(_held(index), origin, path, index.path)
         result.problems += holds_sources_inside(_held(index), origin, path, result.nodes, index.path)
         if source_kind in ("skills", "docs"):  # ids begin with the name: a moved folder is a second source
@@ -334,7 +337,7 @@ def index_sources(
         if marked and (earlier := run_marks.begin(index, origin.name, path)) is not None:
             run.completed[result.source] = earlier
         if origin.name in moving:  # read from here now: its items recorded under this folder
-            run.moved[result.source] = move_held(index, origin, moving[origin.name])
+            run.moved[result.source] = move_held(index, origin, moving[origin.name], file_move)
         progress = progress_factory(len(result.nodes), path.name) if progress_factory else None
         run.source_writes[result.source] = write_result(index, result, progress)
         run.writes.extend(run.source_writes[result.source])

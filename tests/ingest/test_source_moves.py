@@ -174,17 +174,109 @@ def test_the_cli_says_the_source_moved(tmp_path: Path, capsys: pytest.CaptureFix
     assert data["run"]["nodes_removed"] == {str(new2): 1}
 
 
-def test_one_file_of_a_moved_folder_moves_no_source(index: Index, tmp_path: Path) -> None:
-    """A JSON graph is indexed by its file, one of its folder's: read alone under the name of
-    a folder gone, it is refused, with the way that works (its items embed again)."""
+def _graph(*ids: str) -> dict[str, object]:
+    return {"nodes": [{"id": i, "kind": "incident", "name": i, "text": f"{i} broke checkout"} for i in ids],
+            "edges": [{"source": ids[0], "target": ids[-1], "kind": "RELATED_TO"}] if len(ids) > 1 else []}
+
+
+def test_a_moved_json_graph_file_keeps_its_items_and_vectors(
+    index: Index, embedder: HashingEmbedder, tmp_path: Path
+) -> None:
+    """A JSON graph is indexed by its file: after ``mv g h``, ``index h/graph.json
+    --source-name g`` was refused (one file moved no source), and its advice, remove-source
+    then this command, embedded every text again. Now it moves the source as a folder does."""
     old = tmp_path / "g"
-    write_file(old, "graph.json", json.dumps({"nodes": [{"id": "a", "kind": "skill", "name": "a", "text": "alpha"}]}))
+    write_file(old, "graph.json", _graph("a", "b"))
     index_sources(index, old / "graph.json")
+    ids, edges, embedded = set(index.snapshot().nodes), set(index.snapshot().edges), embedder.texts_embedded
+    new = old.rename(tmp_path / "h")
+    run = index_sources(index, new / "graph.json", source_name="g", calibrate=False)
+    assert embedder.texts_embedded == embedded and run.embedded == 0
+    assert set(index.snapshot().nodes) == ids and set(index.snapshot().edges) == edges
+    assert _roots(index) == {("g", str(new))}
+    nodes = index.snapshot().nodes.values()
+    assert {n.attrs["source_file"] for n in nodes} == {n.source for n in nodes} == {str(new / "graph.json")}
+    assert run.moved == {str(new / "graph.json"): {
+        "from": [str(old)], "to": str(new), "items": 2,
+        "file": {"from": str(old / "graph.json"), "to": str(new / "graph.json")}}}
+    assert not run.removed
+
+
+def test_a_moved_and_renamed_json_graph_file_loses_what_it_no_longer_holds(
+    index: Index, embedder: HashingEmbedder, tmp_path: Path
+) -> None:
+    """Moved, renamed and edited: what it still holds keeps its vector, a node it dropped
+    leaves, and the items are recorded as read from the new file."""
+    old = tmp_path / "g"
+    write_file(old, "graph.json", _graph("a", "b", "c"))
+    index_sources(index, old / "graph.json")
+    embedded = embedder.texts_embedded
+    (tmp_path / "g").rename(tmp_path / "gone")
+    new = write_file(tmp_path / "h", "incidents.json", _graph("a", "b", "d"))
+    run = index_sources(index, new, source_name="g", calibrate=False)
+    assert run.removed == {str(new): ["c"]}
+    assert embedder.texts_embedded - embedded == 2  # d's text and its new edge's
+    nodes = index.snapshot().nodes.values()
+    assert {n.id for n in nodes} == {"a", "b", "d"}
+    assert {n.attrs["source_file"] for n in nodes} == {str(new)}
+
+
+def test_a_file_that_holds_none_of_the_moved_sources_items_is_refused(index: Index, tmp_path: Path) -> None:
+    """A move keeps ids and texts: a file holding none of the source's items is another
+    file, not that one moved, and is refused before anything is written."""
+    old = tmp_path / "g"
+    write_file(old, "graph.json", _graph("a", "b"))
+    index_sources(index, old / "graph.json")
+    before = index.snapshot()
+    old.rename(tmp_path / "gone")
+    other = write_file(tmp_path / "h", "graph.json", _graph("x", "y"))
+    with pytest.raises(IngestError, match=(
+        rf"source 'g' is held from {old} \(gone from disk\), but {other} holds none of its 2 item\(s\) "
+        r"\(no item of the same id and text\): it is not that source's file moved; .*"
+        r"`skill-retriever remove-source g --index-dir \S+` first")):
+        index_sources(index, other, source_name="g")
+    assert index.snapshot().nodes == before.nodes and index.snapshot().edges == before.edges
+
+
+def test_a_moved_corpus_file_keeps_its_passages(index: Index, embedder: HashingEmbedder, tmp_path: Path) -> None:
+    old = write_file(tmp_path / "c", "corpus.json", [{"idx": i, "title": f"t{i}", "text": f"passage {i}"} for i in range(3)])
+    index_sources(index, old, ner=False)
+    ids, embedded = set(index.snapshot().nodes), embedder.texts_embedded
+    (tmp_path / "c").rename(tmp_path / "d")
+    run = index_sources(index, tmp_path / "d" / "corpus.json", source_name="c", ner=False, calibrate=False)
+    assert embedder.texts_embedded == embedded and set(index.snapshot().nodes) == ids
+    assert _roots(index) == {("c", str(tmp_path / "d"))} and not run.removed
+
+
+def test_one_document_file_of_a_moved_folder_moves_no_source(index: Index, tmp_path: Path) -> None:
+    """A document's id begins with its path in its folder: one file read alone under the
+    name of a folder gone is refused, with the way that works (the folder whole)."""
+    old = tmp_path / "g"
+    write_file(old, "guide.md", "# Guide\n\nHow to deploy the checkout service.\n")
+    index_sources(index, old, kind="docs")
     new = old.rename(tmp_path / "h")
     with pytest.raises(IngestError, match=(
-        r"is gone \(moved to \S+/h\?\), but one file moves no source: .*"
-        r"run `skill-retriever remove-source g --index-dir \S+` first, then this command again")):
-        index_sources(index, new / "graph.json", source_name="g")
+        r"is gone \(moved to \S+/h\?\), but one document file moves no source: index a folder of documents whole")):
+        index_sources(index, new / "guide.md", source_name="g")
+
+
+def test_the_cli_says_the_graph_file_moved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old, ix = write_file(tmp_path / "g", "graph.json", _graph("a", "b")), tmp_path / "ix"
+    assert run(capsys, "index", old, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    (tmp_path / "g").rename(tmp_path / "h")
+    code, _, err = run(capsys, "index", old, "--index-dir", ix)  # the old path says how to take it in
+    assert code == 2 and f"if it was moved, `skill-retriever index NEWPATH --source-name g --index-dir {ix}` takes them in" in err
+    new = tmp_path / "h" / "graph.json"
+    code, out, err = run(capsys, "index", new, "--index-dir", ix, "--source-name", "g")
+    assert code == 0, err
+    assert f"  moved source g from {old.parent} to {new.parent}" in out.splitlines()
+    assert "  0 new, 0 changed, 2 unchanged" in out.splitlines()
+    renamed = (tmp_path / "h").rename(tmp_path / "k") / "graph.json"
+    renamed = renamed.rename(renamed.parent / "renamed.json")
+    code, out, err = run(capsys, "index", renamed, "--index-dir", ix, "--source-name", "g")
+    assert code == 0, err
+    assert f"  moved source g from {new.parent} to {renamed.parent} (its file {new} is now {renamed})" in out.splitlines()
+    assert "  0 new, 0 changed, 2 unchanged" in out.splitlines()
 
 
 def test_a_move_stopped_after_it_recorded_the_new_folder_is_completed_by_the_next_run(

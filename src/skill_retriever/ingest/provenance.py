@@ -188,10 +188,10 @@ def check_sources(
     for s in sources:
         other = roots.get(s.name)
         if other is not None and other != s.root and s.name not in moved:
-            # A folder read under the name of one gone is a move (`moved`); one file of a
-            # folder (a JSON graph, a corpus, a document) moves no source.
+            # A folder, a JSON graph or a corpus read under the name of one gone is a move
+            # (`moved`); one document file moves no source (its id is its path in its folder).
             gone = (
-                f"{other} is gone (moved to {s.root}?), but one file moves no source: index a folder "
+                f"{other} is gone (moved to {s.root}?), but one document file moves no source: index a folder "
                 f"of documents whole, or run `{command(['remove-source', s.name], index_dir)}` first, then this "
                 f"command again (its items embed again); or "
                 if not Path(other).exists()
