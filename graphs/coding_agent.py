@@ -84,6 +84,7 @@ from skill_retriever.adapters.server_configurable import (
 )
 from skill_retriever.adapters.server_inputs import client_warnings
 from skill_retriever.context import RetrievalContext
+from skill_retriever.entry_k import entry_k
 from skill_retriever.exceptions import QueryTooLongError
 from skill_retriever.graph import graph as compiled_retrieval_graph
 from skill_retriever.graph_input import input_checked
@@ -222,7 +223,7 @@ def build_agent_with_wrapper_node(
             out = retrieval_graph.invoke(
                 {
                     "query": task,
-                    "k": task_k(state, settings.get("k", DEFAULT_K)),
+                    "k": task_k(state, settings.get("k", entry_k(ctx.config, DEFAULT_K))),
                     "token_budget": state.get("token_budget", settings.get("token_budget", DEFAULT_BUDGET)),
                     "filters": filters,
                     "profile": {**settings, **task_profile(state)},
@@ -280,16 +281,17 @@ class SharedAgentState(TaskInput, AgentOutput):
     # fit drops it: the subgraph's answer keeps only the keys the parent declares.
 
 
-def frame_query(state: SharedAgentState) -> dict[str, Any]:
+def frame_query(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -> dict[str, Any]:
     """Turn the task into the retrieval graph's input keys (each written on every run, so
-    a checkpointed thread never searches with the last task's).
+    a checkpointed thread never searches with the last task's); ``k`` left out, the
+    context's config's where it sets one (`entry_k`), else `DEFAULT_K`.
 
     Raises:
         QueryError: No ``task``, in the wrapper agent's words (it was a bare KeyError).
     """
     return {
         "query": task_of(state),
-        "k": task_k(state),
+        "k": task_k(state, entry_k(getattr(runtime.context, "config", None), DEFAULT_K)),
         "token_budget": state.get("token_budget", DEFAULT_BUDGET),
         "filters": {"kinds": task_kinds(state)},
         "profile": task_profile(state),

@@ -41,3 +41,14 @@ def test_a_null_k_is_the_agents_default(built: Any, ctx: RetrievalContext, codin
 def test_the_input_schema_offers_null_for_k(coding_agent: ModuleType) -> None:
     k = coding_agent.graph.get_input_jsonschema()["properties"]["k"]
     assert {"type": "null"} in k["anyOf"]
+
+
+@pytest.mark.parametrize("variant", ["wrapper", "subgraph"])
+def test_a_k_the_config_sets_is_the_agents_default(sample_index: Index, coding_agent: ModuleType, variant: str) -> None:
+    """``RetrievalContext(config=RetrievalConfig(k=7))`` retrieved 5 skills, the agent's own
+    default: the k the caller set was dropped (`entry_k`). A k in the input still wins."""
+    ctx = RetrievalContext(index=sample_index, config=RetrievalConfig(rerank=False, k=7))
+    built = (coding_agent.build_agent_with_wrapper_node(retrieval=ctx) if variant == "wrapper"
+             else coding_agent.build_agent_with_subgraph_node())
+    assert len(built.invoke({"task": TASK, "token_budget": None}, context=ctx)["skills"]) == 7
+    assert len(built.invoke({"task": TASK, "k": 2, "token_budget": None}, context=ctx)["skills"]) == 2

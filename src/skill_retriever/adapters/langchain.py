@@ -47,6 +47,7 @@ from skill_retriever.adapters.search_skills_input import (
 )
 from skill_retriever.adapters.tool_errors import BAD_INPUT_ERRORS, bad_input_to_model
 from skill_retriever.components.view import CallerView
+from skill_retriever.entry_k import entry_k
 from skill_retriever.filters import ALL_PRINCIPALS, Filters, kinds_named
 from skill_retriever.item_dates import dated_line, dates_of
 from skill_retriever.item_location import file_location, read_from
@@ -165,6 +166,9 @@ TOOL_DESCRIPTION = (
 )
 
 
+_TOOL_K: int = SearchSkillsInput.model_fields["k"].default  # the tool's own default k
+
+
 def make_search_skills_tool(
     index_or_retriever: Index | Retriever,
     *,
@@ -192,7 +196,8 @@ def make_search_skills_tool(
         **overrides: the tool's own arguments ``k``, ``kinds``, ``token_budget`` (or
             ``budget``) and ``budget_fill`` become its defaults, shown as such in its
             schema, which the model's arguments replace: they are the model's to choose
-            per call, and a default is what a builder means by ``k=3``. Anything else is for
+            per call, and a default is what a builder means by ``k=3`` (``k`` left out: the
+            retriever's config's, where it sets one other than its default 10, else 5). Anything else is for
             every search: RetrievalConfig settings (e.g. ``rerank=False``), ``filters``
             (tags, principals, since, until) and ``principals``.
 
@@ -203,6 +208,8 @@ def make_search_skills_tool(
     """
     retriever = as_retriever(index_or_retriever)
     defaults, settings = tool_settings(overrides)
+    if "k" not in defaults and (k := entry_k(retriever.config, _TOOL_K)) != _TOOL_K:
+        defaults["k"] = k  # a k its retriever's config sets, none given here (`entry_k`)
     schema = schema_with_defaults(defaults, strict=strict)
     check_search_settings(retriever, settings, "make_search_skills_tool")
     visible = caller_visibility(retriever, settings)

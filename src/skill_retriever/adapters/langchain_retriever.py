@@ -26,6 +26,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from skill_retriever.adapters.constructor_errors import constructor_message
@@ -39,6 +40,7 @@ from skill_retriever.adapters.langchain_search import (
 from skill_retriever.adapters.search_skills_input import KindNames
 from skill_retriever.components.view import CallerView
 from skill_retriever.config import RetrievalConfig, Route
+from skill_retriever.entry_k import entry_k
 from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
 from skill_retriever.retriever import Retriever
@@ -96,7 +98,8 @@ class SkillRetriever(BaseRetriever):
     index: Index
     """The index to search."""
     k: StrictInt = Field(default=4, gt=0)
-    """How many documents to return (at most)."""
+    """How many documents to return (at most); left out, ``config``'s k where it sets one
+    (other than its default 10), else 4."""
     token_budget: Annotated[StrictInt, Field(ge=0)] | None = None
     """Drop the lowest-ranked documents until their token counts fit; None = no budget."""
     budget_fill: StrictBool = False
@@ -134,6 +137,14 @@ class SkillRetriever(BaseRetriever):
             raise ConfigError(constructor_message("SkillRetriever", exc, type(self).model_fields, {name: value})) from None
         if name in ("index", "config", "reranker"):
             self._engine = None  # built from them: the next search builds it anew
+
+    @model_validator(mode="before")
+    @classmethod
+    def _k_of_config(cls, data: Any) -> Any:
+        # A k the config sets, none passed: the caller's choice, which the default 4 dropped (`entry_k`).
+        if isinstance(data, dict) and "k" not in data and isinstance(config := data.get("config"), RetrievalConfig):
+            return {**data, "k": entry_k(config, cls.model_fields["k"].default)}
+        return data
 
     @field_validator("kinds")
     @classmethod
