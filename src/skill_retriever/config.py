@@ -175,7 +175,7 @@ class RetrievalConfig:
     feedback_weight: float = 0.5
     # rerank_cross_encoder
     rerank: bool = True
-    rerank_top_n: int | None = None  # None = the k items that will be delivered
+    rerank_top_n: int | None = None  # None = the k items that will be delivered; 0 = off
     # auto: "replace" for a real cross-encoder, "blend" for the embedding fallback
     rerank_mode: Literal["auto", "blend", "replace"] = "auto"
     # apply_token_budget

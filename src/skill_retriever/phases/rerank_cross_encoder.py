@@ -22,9 +22,10 @@ from skill_retriever.state import Fused, RetrievalState
 def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
     config, reranker, snap = view.config, view.reranker, view.snapshot
     fused = list(state.get("fused", []))
-    if not config.rerank or reranker is None or not fused:
+    # rerank_top_n=0 reranks nothing (`rerank_top_n or k` read it as unset and reranked k)
+    if not config.rerank or config.rerank_top_n == 0 or reranker is None or not fused:
         return {"reranker": "none", "stats": {"reranker": "none"}}
-    top_n = config.rerank_top_n or config.k
+    top_n = config.k if config.rerank_top_n is None else config.rerank_top_n
     head, tail = fused[:top_n], fused[top_n:]
     texts = [snap.nodes[f["id"]].embedding_text() for f in head]
     if isinstance(reranker, EmbeddingReranker):
