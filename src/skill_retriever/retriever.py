@@ -349,7 +349,7 @@ class Retriever:
     def _finish(self, call: _Call, out: Mapping[str, Any]) -> SearchResponse:
         assert call.context.snapshot is not None
         snapshot = call.context.snapshot
-        response = SearchResponse.from_output(out, snapshot.version)
+        response = SearchResponse.from_output(out, snapshot.version_for(Filters.from_spec(call.payload.get("filters"))))
         judged = response.fit is not None or not response.results
         if note := uncalibrated_note(snapshot, call.context.config, self.index.embedder, judged):
             response = replace(response, warnings=[*response.warnings, note])

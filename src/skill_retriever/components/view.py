@@ -72,7 +72,8 @@ class CallerView:
 
     @property
     def version(self) -> int:
-        return self.snapshot.version
+        """The version of the last write this caller could see (`stores.seen_versions`)."""
+        return self.snapshot.version_for(self.filters)
 
     @property
     def path(self) -> Path:

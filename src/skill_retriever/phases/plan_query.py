@@ -163,7 +163,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "answer_kind": plan.get("answer_kind"),
             "components": len(plan["components"]),
             "time_window": window.phrase if window else None,
-            "snapshot": snap.version,
+            "snapshot": snap.version_for(view.filters),  # the last write the caller could see
         },
     }
     if view.configured:  # the settings the run's config["configurable"] gave (`run_configurable`)

@@ -27,7 +27,7 @@ from typing import Any, Literal, Self
 
 from skill_retriever.exceptions import IndexClosedError
 from skill_retriever.model import Edge, EdgeKind, Node
-from skill_retriever.stores import api_args, collector, opening
+from skill_retriever.stores import api_args, collector, opening, seen_versions
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.items import ItemStore
@@ -293,12 +293,16 @@ class Index(ServerSync):
     def _commit(self, batch: WriteBatch) -> None:
         self._still_the_writer()
         ch = batch.changes
+        live = self._live
+        keys = seen_versions.touched(live.nodes, live.edges, batch.node_rows, batch.edge_rows, batch.delete_nodes, batch.delete_edges)
+        ch.seen_versions = seen_versions.record(live.seen_versions, keys, ch.version, live.version)
         self._items.write(
             ch.version,
             nodes=batch.node_rows,
             edges=batch.edge_rows,
             delete_nodes=batch.delete_nodes,
             delete_edges=batch.delete_edges,
+            meta={seen_versions.META_KEY: ch.seen_versions},
         )
         with self._state_lock:  # publish: the next snapshot holds the whole batch
             self._live.apply(ch)

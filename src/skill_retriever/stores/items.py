@@ -25,7 +25,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from skill_retriever.advice import Placeholder, command
@@ -241,8 +241,9 @@ class ItemStore:
         version = int((self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() or [0])[0])
         stored = self._db.execute("SELECT value FROM meta WHERE key = 'calibration'").fetchone()
         runs = self._db.execute("SELECT value FROM meta WHERE key = 'unfinished_runs'").fetchone()
+        seen = self._db.execute("SELECT value FROM meta WHERE key = 'seen_versions'").fetchone()
         out = Changes(version, calibration=None if stored is None else str(stored[0]),
-                      unfinished_runs="{}" if runs is None else str(runs[0]))
+                      unfinished_runs="{}" if runs is None else str(runs[0]), seen_versions=None if seen is None else str(seen[0]))
         where, args = ("WHERE seq > ?", (since,)) if since is not None else ("", ())
         # CAST: a vector column damaged into text (even bad UTF-8) is read as bytes, never fails the read.
         terms = f"{stored_terms.select(self._db)}, {term_ids.select(self._db)}"  # BM25 terms, when the file has them
@@ -299,8 +300,10 @@ class ItemStore:
         edges: Sequence[EdgeRow] = (),
         delete_nodes: Iterable[str] = (),
         delete_edges: Iterable[str] = (),
+        meta: Mapping[str, str] | None = None,
     ) -> None:
-        """Apply one batch atomically (all of it or nothing), stamped with ``version``."""
+        """Apply one batch atomically (all of it or nothing), stamped with ``version``;
+        ``meta`` is stored with it (`stores.seen_versions`)."""
         if not self.writable:
             raise IndexCorruptError(f"{self.path} is open read-only; open the index for writing")
         self._file.check()  # a deleted file takes a write and loses it when the process ends
@@ -348,6 +351,7 @@ class ItemStore:
             if replacing:  # a replaced or deleted item's terms leave terms_vocab
                 term_ids.prune(cur, self._term_ids)
             cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('version', ?)", (str(version),))
+            cur.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (meta or {}).items())
 
     def set_vectors(self, nodes: Sequence[tuple[str, Vector]], edges: Sequence[tuple[str, str, Vector]]) -> None:
         """Fill in missing or unusable vectors (migration, repair; items unchanged: no version bump)."""

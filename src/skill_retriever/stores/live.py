@@ -35,6 +35,7 @@ class LiveState:
     keywords: BM25Index = field(default_factory=BM25Index)
     calibration: str | None = None  # JSON, as stored (see skill_retriever.calibration)
     unfinished_runs: str = "{}"  # JSON, as stored (see stores.run_marks)
+    seen_versions: str | None = None  # JSON, as stored (see stores.seen_versions)
     # Why this process searches the index's vectors in memory although index.json names a
     # Chroma server (a copy of an index, collections missing or out of step when it opened);
     # "" while it searches the server. Set where that is decided (``stores.remote``), and
@@ -119,6 +120,8 @@ class LiveState:
             self.calibration = ch.calibration
         if ch.unfinished_runs is not None:
             self.unfinished_runs = ch.unfinished_runs
+        if ch.seen_versions is not None:
+            self.seen_versions = ch.seen_versions
 
     def freeze(
         self, path: Path, embedder: Embedder, dim: int, remote: RemoteVectors | None, note: str = "",
@@ -141,6 +144,7 @@ class LiveState:
             remote=remote,
             calibration=self.calibration,
             unfinished_runs=self.unfinished_runs,
+            seen_versions=self.seen_versions,
             search_notes=InMemoryNotes(self.in_memory_note or note, remote, path),
             unusable=(frozenset(self.unusable_nodes), frozenset(self.unusable_edges)),
             text_verdicts=text_verdicts,

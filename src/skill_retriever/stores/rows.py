@@ -58,6 +58,9 @@ class Changes:
     # The index runs under way (JSON, ``stores.run_marks``) as read with the rows; None
     # when this batch did not read them (a writer's own batch).
     unfinished_runs: str | None = None
+    # The version each access key last changed at (JSON, ``stores.seen_versions``); None
+    # when the index keeps none.
+    seen_versions: str | None = None
     # Rows read whose vector is not ``dim`` finite float32s: the item is kept, its vector is not.
     unusable_nodes: set[str] = field(default_factory=set)
     unusable_edges: set[str] = field(default_factory=set)

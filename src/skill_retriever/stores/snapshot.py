@@ -36,6 +36,7 @@ from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.name_views import NameViews, name_views
 from skill_retriever.stores.row_masks import admitted_rows
+from skill_retriever.stores.seen_versions import shown_version
 from skill_retriever.stores.snapshot_memo import Memo
 from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
@@ -85,6 +86,7 @@ class IndexSnapshot:
         remote: RemoteVectors | None = None,
         calibration: str | None = None,
         unfinished_runs: str = "{}",
+        seen_versions: str | None = None,
         unusable: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
         search_notes: Callable[[], list[str]] = list,
         node_seqs: Mapping[str, int] | None = None,
@@ -102,6 +104,7 @@ class IndexSnapshot:
         self._remote = remote
         self.calibration_json = calibration  # as stored (``skill_retriever.calibration``); None: never made
         self._unfinished_runs = run_marks.parse(unfinished_runs)  # parsed once, not per query
+        self._seen_versions = seen_versions  # the version each access key last changed at (stores.seen_versions)
         # What an answer read from here depends on besides the query: the version, and what
         # is stored without a new one (the calibration, the run marks). The answer cache's key.
         self.stamp = (version, hash((calibration, unfinished_runs, search_notes)))
@@ -375,14 +378,16 @@ class IndexSnapshot:
         )
 
     # -- what it holds ----------------------------------------------------------------
+    def version_for(self, filters: Filters) -> int:
+        """The version shown to a caller ``filters`` admits: that of the last write it could see."""
+        return shown_version(self._seen_versions, self.version, filters)
+
     def status(self, filters: Filters | None = None) -> dict[str, Any]:
-        """Counts by kind, for ``stats``, health checks and MCP; only what ``filters``
-        let the caller see (everything when None)."""
+        """Counts by kind (``stats``, health checks, MCP) of what ``filters`` let the caller see (all when None)."""
         return status_counts(
-            path=self.path, version=self.version, embedder=self.embedder.name, nodes=self.nodes, edges=self.edges,
-            node_vectors=self._node_vectors.keys(), edge_vectors=self._edge_vectors.keys(), unusable=self.unusable_vectors,
-            unfinished_runs=self.unfinished_runs, pred=self.allowed(filters) if filters is not None else None,
-        )
+            path=self.path, version=self.version if filters is None else self.version_for(filters), embedder=self.embedder.name,
+            nodes=self.nodes, edges=self.edges, node_vectors=self._node_vectors.keys(), edge_vectors=self._edge_vectors.keys(),
+            unusable=self.unusable_vectors, unfinished_runs=self.unfinished_runs, pred=self.allowed(filters) if filters is not None else None)
 
 
 def _ordered(hits: list[VectorHit]) -> list[VectorHit]:
