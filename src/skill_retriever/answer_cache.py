@@ -23,6 +23,7 @@ from skill_retriever.config import RetrievalConfig
 from skill_retriever.config_repr import every_setting
 from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.filters import Filters
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.responses import SearchResponse
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -39,7 +40,7 @@ def answer_key(
     # With the wall clock as "now", a query's time window moves: such answers last one
     # minute. Every answer did, so a server asked the same question an hour apart
     # computed it again though nothing it read had changed.
-    clock = wall_minute() if config.now is None and reads_the_clock(query, config, carries_dates(snapshot)) else 0
+    clock = wall_minute() if config.now is None and reads_the_clock(query, config, carries_dates(snapshot, Filters.from_spec(spec))) else 0
     return json.dumps(
         [query, every_setting(config), spec, snapshot.stamp, id(index), id(reranker), clock],
         sort_keys=True,

@@ -14,18 +14,25 @@ from skill_retriever.model import Node, NodeKind
 from skill_retriever.undated_advice import DOCUMENT_DATES
 
 if TYPE_CHECKING:
+    from skill_retriever.filters import Filters
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["carries_dates", "dated_summary", "dated_words"]
 
 
-def carries_dates(snapshot: IndexSnapshot) -> bool:
-    """Whether any item of the index carries a created or updated time: an index the
+def carries_dates(snapshot: IndexSnapshot, filters: Filters | None = None) -> bool:
+    """Whether any item of the index that ``filters`` let the caller see (access only;
+    everything when None) carries a created or updated time: an index the
     temporal channel has something to rank in (incidents, dated documents), where a day in
     the query ("since Nov 3") is a window; in one where none does (a tool set, skills, QA
     passages) a date is words of the query ("book a table on 2026-12-03"), kept for the
-    text search (`querytext.search_text_of`)."""
-    return snapshot.memo("dated", None, lambda: any(n.last_changed is not None for n in snapshot.nodes.values()))
+    text search (`querytext.search_text_of`). Judged over every item, dated private items
+    told a public caller they were there: its day phrases read as windows, and an answer
+    said that no item carries a date."""
+    seen = None if filters is None else snapshot.allowed(filters.visibility())
+    key = "all" if filters is None else ("seen", filters.principals)
+    return snapshot.memo("dated", key, lambda: any(
+        n.last_changed is not None for n in snapshot.nodes.values() if seen is None or seen(n.id)), 8)
 
 
 def dated_summary(nodes: Iterable[Node]) -> dict[str, Any]:

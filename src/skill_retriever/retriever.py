@@ -297,7 +297,7 @@ class Retriever:
         calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
         snap = calls[0].context.snapshot if calls else None  # one for the batch (`_prepare`)
         texts = search_texts([(c.payload["query"], c.context.config) for c in calls],
-                             dated=snap is not None and carries_dates(snap))
+                             dated=snap is not None and carries_dates(snap, Filters.from_spec(calls[0].payload.get("filters"))))
         todo = [(c, t) for c, t in zip(calls, texts, strict=True) if not self._answers.holds(c.key)]
         if len(todo) > 1:
             self._embed_batch(todo)

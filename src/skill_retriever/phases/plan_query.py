@@ -97,7 +97,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     if state.get("query") is None:  # a parent's state or a Send's payload: no check ran before
         raise QueryError(NO_QUERY_IN_STATE)
     query = clean_query(state.get("query"), config.max_query_chars)
-    dated = carries_dates(view.snapshot)  # a day of a month is a window only where items carry dates
+    dated = carries_dates(view.snapshot, view.filters)  # a day of a month is a window only where items carry dates
     search_text, window = search_text_of(query, config, dated)
     head = search_text[: config.plan_query_chars]
     names = visible_names(view, head)
