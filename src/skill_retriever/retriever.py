@@ -26,6 +26,7 @@ from skill_retriever.result_reasons import explained
 from skill_retriever.retriever_args import (
     DEFAULT_RERANKER,
     Default,
+    cache_size_of,
     check_config,
     check_index,
     check_reranker,
@@ -73,7 +74,8 @@ class Retriever:
 
     Raises:
         ConfigError: An argument of the wrong kind (a path for the index, a dict for the
-            config, a string or a number for the reranker, a negative cache size).
+            config, a string or a number for the reranker, a cache size that is not a whole
+            number of 0 or more).
     """
 
     def __init__(
@@ -90,10 +92,9 @@ class Retriever:
 
         check_index(index)
         check_config(config)
-        if cache_size < 0:
-            raise ConfigError(f"cache_size must be >= 0, got {cache_size}")
+        size = cache_size_of(cache_size)
         check_reranker(reranker)
-        self._answers = AnswerCache(cache_size)
+        self._answers = AnswerCache(size)
         self.index = index
         self.config = config or RetrievalConfig()
         self.principals = None if principals is None else names(principals, "principals")

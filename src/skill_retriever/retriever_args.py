@@ -18,7 +18,7 @@ from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
 
 __all__ = [
-    "DEFAULT_RERANKER", "Default", "check_config", "check_index", "check_reranker", "in_order", "names",
+    "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_index", "check_reranker", "in_order", "names",
     "search_texts", "text_query", "whole",
 ]
 
@@ -81,6 +81,20 @@ def check_reranker(reranker: Any) -> None:
         raise ConfigError(f"reranker takes {accepted}; got the class {reranker.__name__}: pass an instance of it")
     if not (isinstance(getattr(reranker, "name", None), str) and callable(getattr(reranker, "score", None))):
         raise ConfigError(f"reranker takes {accepted}; got {type(reranker).__name__} {reranker!r:.60}")
+
+
+def cache_size_of(size: Any) -> int:
+    """``cache_size`` as an int: a whole number of answers, 0 or more (numpy integers too).
+
+    Raises:
+        ConfigError: Anything else. ``nan`` kept every answer (no length is ever above it),
+            a float a fraction of one, ``True`` one, and text or None failed on ``<``.
+    """
+    size = whole(size)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ConfigError(f"cache_size must be a whole number of answers, 0 or more (0 turns the answer cache off), "
+                          f"got {type(size).__name__} {size!r:.40}")
+    return size
 
 
 def in_order(queries: Any) -> list[str]:
