@@ -69,8 +69,9 @@ class IndexCorruptError(IndexOpenError):
 
 class IndexNotFoundError(IndexOpenError):
     """There is no index at that path: nothing there, a file, a folder of other files, or
-    one still being built. Nothing is damaged: build one (`skill-retriever index`), or point
-    at the index. It was a subclass of `IndexCorruptError`, so ``except IndexCorruptError``
+    one still being built; or the index an open handle read was moved, deleted or built
+    again since (open it again where it is now). Nothing is damaged: build one
+    (`skill-retriever index`), or point at the index. It was a subclass of `IndexCorruptError`, so ``except IndexCorruptError``
     told a user with no index that theirs was corrupt; catch `IndexOpenError` for both."""
 
 

@@ -1,6 +1,6 @@
 """An MCP server whose index directory was deleted and built again says so to the agent.
 
-The snapshot raises IndexCorruptError ("... deleted or replaced since the index was
+The snapshot raises IndexNotFoundError ("... deleted or replaced since the index was
 opened; open the index again (an MCP server: restart it)"), but each tool read the view
 outside its own error handling, and the SDK (mcp 2) hides any exception a tool does not
 raise as ToolError behind a bare "Error executing tool <name>": the agent could not tell

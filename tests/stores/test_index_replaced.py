@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexNotFoundError
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -32,7 +32,7 @@ def test_a_reader_of_a_rebuilt_index_is_told_instead_of_serving_the_old_file(tmp
     assert _visible(reader)
     shutil.rmtree(path)
     _build(path, ("red",))  # the item is private now
-    with pytest.raises(IndexCorruptError, match="deleted or replaced since the index was opened"):
+    with pytest.raises(IndexNotFoundError, match="deleted or replaced since the index was opened"):
         reader.snapshot()
     reader.close()
     again = Index.open(path, embedder=HashingEmbedder())

@@ -4,6 +4,9 @@ A reader's SQLite connection keeps reading the file it opened, even after that f
 deleted: an index directory removed and built again under the same path would go on
 being served from the old, deleted database (an item made private since, still shown).
 The device and inode of the path, taken at open and compared on each catch-up, tell.
+Either way the index is not damaged (the one opened is whole where it now is, or another
+stands in its place): an `IndexNotFoundError`, never the `IndexCorruptError` that sends a
+caller to repair or rebuild.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.exceptions import IndexNotFoundError
 
 __all__ = ["FileIdentity"]
 
@@ -33,9 +36,9 @@ class FileIdentity:
 
     def check(self) -> None:
         """Raises:
-        IndexCorruptError: The file was deleted or replaced since (see `replaced`)."""
+        IndexNotFoundError: The file was deleted or replaced since (see `replaced`)."""
         if self.replaced():
-            raise IndexCorruptError(
+            raise IndexNotFoundError(
                 f"{self.path} was deleted or replaced since the index was opened; open the "
                 "index again (an MCP server: restart it)"
             )

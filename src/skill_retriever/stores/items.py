@@ -159,7 +159,7 @@ class ItemStore:
         return int(self.get_meta("version") or 0)
 
     def check_file(self) -> None:
-        """Raises IndexCorruptError when the database file was deleted or replaced since."""
+        """Raises IndexNotFoundError when the database file was deleted or replaced since."""
         self._file.check()
 
     def data_version(self) -> int:
