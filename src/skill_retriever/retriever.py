@@ -30,6 +30,7 @@ from skill_retriever.retriever_args import (
     check_config,
     check_index,
     check_reranker,
+    check_run_config,
     in_order,
     names,
     search_texts,
@@ -242,6 +243,7 @@ class Retriever:
                 and ``warnings`` says so).
         """
         text_query(query, self.config)
+        check_run_config(run_config)
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         return self._run(call, run_config)
 
@@ -261,6 +263,7 @@ class Retriever:
     ) -> SearchResponse:
         """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
         text_query(query, self.config)
+        check_run_config(run_config)
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
         hit = self._answers.get(call.key)
         if hit is not None:

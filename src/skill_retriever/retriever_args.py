@@ -18,7 +18,8 @@ from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
 
 __all__ = [
-    "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_index", "check_reranker", "in_order", "names",
+    "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_index", "check_reranker", "check_run_config",
+    "in_order", "names",
     "search_texts", "text_query", "whole",
 ]
 
@@ -95,6 +96,19 @@ def cache_size_of(size: Any) -> int:
         raise ConfigError(f"cache_size must be a whole number of answers, 0 or more (0 turns the answer cache off), "
                           f"got {type(size).__name__} {size!r:.40}")
     return size
+
+
+def check_run_config(run_config: Any) -> None:
+    """Refuse a ``run_config`` that is not None nor a mapping (LangChain's RunnableConfig is a
+    dict), before the search: LangChain read a string as one and failed with an
+    ``AttributeError`` that named neither the argument nor what it takes.
+
+    Raises:
+        ConfigError: ``run_config`` is of another type.
+    """
+    if run_config is not None and not isinstance(run_config, Mapping):
+        raise ConfigError("run_config must be a RunnableConfig (a dict such as {'tags': [...], 'callbacks': [...]}) "
+                          f"or None, got {type(run_config).__name__} {run_config!r:.40}")
 
 
 def in_order(queries: Any) -> list[str]:
