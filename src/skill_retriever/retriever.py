@@ -28,6 +28,7 @@ from skill_retriever.retriever_args import (
     Default,
     cache_size_of,
     check_config,
+    check_graph,
     check_index,
     check_reranker,
     check_run_config,
@@ -76,7 +77,7 @@ class Retriever:
     Raises:
         ConfigError: An argument of the wrong kind (a path for the index, a dict for the
             config, a string or a number for the reranker, a cache size that is not a whole
-            number of 0 or more).
+            number of 0 or more, a graph with no ``invoke``).
     """
 
     def __init__(
@@ -95,6 +96,7 @@ class Retriever:
         check_config(config)
         size = cache_size_of(cache_size)
         check_reranker(reranker)
+        check_graph(graph)
         self._answers = AnswerCache(size)
         self.index = index
         self.config = config or RetrievalConfig()

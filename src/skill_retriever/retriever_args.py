@@ -18,7 +18,7 @@ from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
 
 __all__ = [
-    "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_index", "check_reranker", "check_run_config",
+    "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_graph", "check_index", "check_reranker", "check_run_config",
     "in_order", "names",
     "search_texts", "text_query", "whole",
 ]
@@ -96,6 +96,20 @@ def cache_size_of(size: Any) -> int:
         raise ConfigError(f"cache_size must be a whole number of answers, 0 or more (0 turns the answer cache off), "
                           f"got {type(size).__name__} {size!r:.40}")
     return size
+
+
+def check_graph(graph: Any) -> None:
+    """Refuse, at construction, a ``graph`` no search could run (one without ``invoke``):
+    ``graph="x"`` was taken, and every search failed with an ``AttributeError``.
+
+    Raises:
+        ConfigError: ``graph`` is not None and has no ``invoke`` to call.
+    """
+    if graph is None or callable(getattr(graph, "invoke", None)):
+        return
+    hint = f"; {graph.__name__} builds one: call it" if callable(graph) and hasattr(graph, "__name__") else ""
+    raise ConfigError("graph must be a compiled retrieval graph (skill_retriever.graph.graph, or build_graph(name)), "
+                      f"got {type(graph).__name__} {graph!r:.40}{hint}")
 
 
 def check_run_config(run_config: Any) -> None:
