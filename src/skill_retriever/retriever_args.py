@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from skill_retriever.config import RetrievalConfig
-from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.exceptions import ConfigError, IndexClosedError, QueryError
 from skill_retriever.filters import Filters, check_kinds, names_of
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
@@ -43,11 +43,15 @@ def check_index(index: Any) -> None:
 
     Raises:
         ConfigError: ``index`` is a path or not an `Index`.
+        IndexClosedError: ``index`` was closed (a retriever made over it failed only at its
+            first search, wherever that ran).
     """
     if isinstance(index, (str, os.PathLike)):
         raise ConfigError(f"index must be an Index, got the path {os.fspath(index)!r:.80}: Retriever(Index.open(path))")
     if not isinstance(index, Index):
         raise ConfigError(f"index must be an Index (Retriever(Index.open(path))), got {type(index).__name__}")
+    if index.closed:
+        raise IndexClosedError(f"the index at {index.path} was closed; open it again with Index.open, then Retriever(index)")
 
 
 def check_config(config: Any) -> None:

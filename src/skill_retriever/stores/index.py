@@ -372,6 +372,11 @@ class Index(ServerSync):
         self._items.close()
         self._lock.release()
 
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called (a ``with`` block's end calls it)."""
+        return self._closed
+
     def __repr__(self) -> str:
         # What this handle holds, as last read: a repr reads nothing from disk.
         name, path = type(self).__name__, str(self._path)
