@@ -34,6 +34,7 @@ from skill_retriever.retriever_args import (
     check_run_config,
     in_order,
     names,
+    no_search_only,
     search_texts,
     text_query,
     whole,
@@ -286,7 +287,8 @@ class Retriever:
         **overrides: Any,
     ) -> list[SearchResponse]:
         """Several queries at once: the ones not answered from the cache are embedded in
-        one batch, then each runs through the graph. Same arguments as :meth:`search`.
+        one batch, then each runs through the graph. Same arguments as :meth:`search`, but
+        ``snapshot`` and ``run_config``: the batch reads the index's current snapshot, one for all.
 
         Every query is checked before any is searched: one bad query costs no work, and no
         answer is computed only to be lost with the error.
@@ -300,6 +302,7 @@ class Retriever:
                 empty", and no query of the batch was searched.
             ConfigError: ``queries`` is one string, or has no order (a set, a mapping).
         """
+        no_search_only(overrides)
         calls = self._prepare(in_order(queries), k, budget, route, filters, kinds, principals, overrides)
         snap = calls[0].context.snapshot if calls else None  # one for the batch (`_prepare`)
         texts = search_texts([(c.payload["query"], c.context.config) for c in calls],

@@ -19,7 +19,7 @@ from skill_retriever.stores.index import Index
 
 __all__ = [
     "DEFAULT_RERANKER", "Default", "cache_size_of", "check_config", "check_graph", "check_index", "check_reranker", "check_run_config",
-    "in_order", "names",
+    "in_order", "names", "no_search_only",
     "search_texts", "text_query", "whole",
 ]
 
@@ -127,6 +127,19 @@ def check_run_config(run_config: Any) -> None:
     if run_config is not None and not isinstance(run_config, Mapping):
         raise ConfigError("run_config must be a RunnableConfig (a dict such as {'tags': [...], 'callbacks': [...]}) "
                           f"or None, got {type(run_config).__name__} {run_config!r:.40}")
+
+
+def no_search_only(overrides: Mapping[str, Any]) -> None:
+    """Refuse ``search``'s own arguments that ``search_many`` does not take, named as such:
+    they fell to the settings' check, "unknown setting(s) ['snapshot']; see RetrievalConfig".
+
+    Raises:
+        ConfigError: ``snapshot`` or ``run_config`` among ``overrides``.
+    """
+    for name in ("snapshot", "run_config"):
+        if name in overrides:
+            raise ConfigError(f"search_many takes no {name}= (search() does): call search(query, {name}=...) "
+                              "for each query, or leave it out")
 
 
 def in_order(queries: Any) -> list[str]:
