@@ -37,6 +37,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
@@ -64,11 +65,11 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
-from skill_retriever.ingest.secrets import _AUTH_HEADER_RE, redact_text
+from skill_retriever.ingest.secrets import _AUTH_HEADER_RE, TEXT_RULES
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
-__all__ = ["literal_secret", "redact_prose", "secret_word_name"]
+__all__ = ["PROSE_RULES", "literal_secret", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
@@ -128,14 +129,11 @@ def redact_prose(text: str) -> str:
     and after any auth scheme a secret-looking name sets (``'auth': 'Basic X'``), the passwords of clients' flags (`secret_commands`), cookies (`cookie_secrets`), the
     values of secret-looking assignments (see the module docstring), also where name
     and value stand on two lines (`secret_blocks`: ``- name: API_KEY`` then ``value:
-    ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`). Text without secrets comes back
-    identical; applying it twice changes nothing more."""
-    text = redact_blocks(redact_text(text), secret_word_name, literal_secret)
-    text = sub_at_word(NAME_VALUE_RE, _entry, text, "name", "\"'")  # an entry starts at name or its quote
-    text = on_words(text, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)
-    text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))
-    text = redact_continued_commands(text, _command_secret)  # ``gh secret set NAME \`` goes on a line
-    return redact_tables(on_words(text, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line))
+    ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`), by `PROSE_RULES`.
+    Text without secrets comes back identical; applying it twice changes nothing more."""
+    for _, rule in PROSE_RULES:
+        text = rule(text)
+    return text
 
 
 def _entry(m: re.Match[str]) -> str:
@@ -283,3 +281,23 @@ def _split_trailing(value: str) -> tuple[str, str]:
     if "..." in value[len(core) :]:
         core = value.rstrip(",;:!?`)]}")
     return core, value[len(core) :].lstrip("!")
+
+
+#: `redact_prose`'s rules in the order it applies them, each with the kind of secret it
+#: takes out, as a person reads it: one list, so that `secret_lines` (which rule fired on
+#: which line of a file install copies as written) can never differ from what the index keeps.
+PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
+    *TEXT_RULES,
+    ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_secret)),
+    # an entry starts at its name or its name's quote
+    ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),
+    ("a client's password flag", lambda t: on_words(t, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)),
+    ("a cookie", lambda t: on_words(t, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))),
+    # ``gh secret set NAME \`` goes on a line
+    ("a value a secret-setting command sets", lambda t: redact_continued_commands(t, _command_secret)),
+    (
+        "a credential in a header or a secret-looking assignment",
+        lambda t: on_words(t, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line),
+    ),
+    ("a secret value in a Markdown table", redact_tables),
+)

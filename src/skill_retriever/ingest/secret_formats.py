@@ -16,13 +16,14 @@ index run): none can start inside a run it would then rescan from each position.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skill_retriever.ingest.item_attrs import REDACTED
 from skill_retriever.ingest.secret_values import is_placeholder
 from skill_retriever.ingest.word_lines import on_lines, on_words
 
 # `on_lines` and `REDACTED` are re-exported: they lived here.
-__all__ = ["REDACTED", "on_lines", "redact_formats"]
+__all__ = ["FORMAT_RULES", "REDACTED", "on_lines", "redact_formats"]
 
 #: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
 #: GitHub, Slack, GitLab, AWS access key ids; Hugging Face, npm, PyPI, SendGrid,
@@ -100,19 +101,48 @@ def redact_formats(text: str) -> str:
     """``text`` with every secret of a well-known format replaced by `REDACTED`: PEM
     private key blocks (the whole block), tokens of known prefixes (not one of
     placeholder marks, ``ghp_xxxx...``), Vault tokens, Google API keys,
-    JWTs, and AWS secret access keys on a line that names them. Text without any comes
-    back identical."""
-    if "-----BEGIN " in text:
-        text = _PEM_RE.sub(_pem, text)
-    text = on_words(
+    JWTs, and AWS secret access keys on a line that names them (`FORMAT_RULES`, in that
+    order). Text without any comes back identical."""
+    for _, rule in FORMAT_RULES:
+        text = rule(text)
+    return text
+
+
+def _pems(text: str) -> str:
+    return _PEM_RE.sub(_pem, text) if "-----BEGIN " in text else text
+
+
+def _aws_secrets(text: str) -> str:
+    return on_words(
         text, _AWS_CONTEXT_RE, _AWS_CONTEXT_WORDS, lambda line: _AWS_SECRET_RE.sub(_aws_secret, line), confirm=True
     )
+
+
+def _known_tokens(text: str) -> str:
     # No token spans lines, and ``\b`` reads a line's ends as the text's: line by line is the same.
-    text = on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(_known_token, line), fold=False)
-    text = on_words(text, _VAULT_TOKEN_RE, _VAULT_PARTS, lambda line: _VAULT_TOKEN_RE.sub(_vault_token, line), fold=False)
+    return on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(_known_token, line), fold=False)
+
+
+def _vault_tokens(text: str) -> str:
+    return on_words(text, _VAULT_TOKEN_RE, _VAULT_PARTS, lambda line: _VAULT_TOKEN_RE.sub(_vault_token, line), fold=False)
+
+
+def _base64url_tokens(text: str) -> str:
     if "AIza" in text or "eyJ" in text:  # the pattern has no prefix a scan could skip to
-        text = _BASE64URL_TOKEN_RE.sub(REDACTED, text)
+        return _BASE64URL_TOKEN_RE.sub(REDACTED, text)
     return text
+
+
+#: The rules of `redact_formats`, in the order it applies them, each with the kind of
+#: secret it takes out, as a person reads it (`secret_lines` names the rule that fired on
+#: a line of a file install copies as written).
+FORMAT_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("a private key (PEM block)", _pems),
+    ("an AWS secret access key", _aws_secrets),
+    ("a token of a well-known format", _known_tokens),
+    ("a HashiCorp Vault token", _vault_tokens),
+    ("a Google API key or a JWT", _base64url_tokens),
+)
 
 
 def _pem(m: re.Match[str]) -> str:

@@ -55,7 +55,7 @@ from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
-from skill_retriever.ingest.secret_formats import REDACTED, redact_formats
+from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
@@ -85,6 +85,7 @@ from skill_retriever.ingest.word_lines import on_words
 __all__ = [
     "REDACTED",
     "SECRET_RE",
+    "TEXT_RULES",
     "client_passwords",
     "curl_users",
     "redact_args",
@@ -256,9 +257,15 @@ def redact_text(text: str) -> str:
     """Prose (a hook's prompt, a description) with what is a secret wherever it stands
     replaced by `REDACTED`: secrets of well-known formats (`secret_formats`: tokens,
     PEM private keys, JWTs), what `redact_urls` takes out of URLs and a ``.netrc``
-    entry's password (`netrc_secrets`). Shell rules (``--api-key X``, ``API_KEY=X``) are not applied: prose such
-    as ``pass --token when asked`` names no secret."""
-    return redact_netrc(redact_urls(redact_formats(text)))
+    entry's password (`netrc_secrets`), by `TEXT_RULES`. Shell rules (``--api-key X``, ``API_KEY=X``) are not
+    applied: prose such as ``pass --token when asked`` names no secret."""
+    for _, rule in TEXT_RULES:
+        text = rule(text)
+    return text
+
+
+#: `redact_text`'s rules in order, each with the kind of secret it takes out (`secret_lines`).
+TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), ("a .netrc password", redact_netrc))
 
 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
