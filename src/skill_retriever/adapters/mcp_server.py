@@ -13,7 +13,7 @@ Built with the official ``mcp`` SDK (``MCPServer``; ``FastMCP`` on mcp 1.x). Too
 - ``install_components(ids, target, dry_run=True, force, with_dependencies,
   allow_conflicts, detail)``: the install plan, and with ``dry_run=false`` the files
   written into ``target`` (``.claude/``, ``.claude/settings.json`` hooks, ``.mcp.json``);
-  a set holding a conflict is refused unless ``allow_conflicts`` is true.
+  a set holding a conflict is refused unless ``allow_conflicts`` is true (`mcp_install`).
 - ``uninstall_components(ids, target, dry_run=True, force, detail)``: what taking back
   those installs would remove, and with ``dry_run=false`` removes it; files changed
   since are kept unless ``force`` is true (`mcp_uninstall`).
@@ -57,10 +57,10 @@ from skill_retriever.adapters.mcp_arguments import (
     argument_error,
     checked_ref,
     checked_target,
-    refused_as_tool_errors,
     whole_number,
 )
 from skill_retriever.adapters.mcp_bad_lines import serve_stdio
+from skill_retriever.adapters.mcp_install import install_tool, without_empty_reasons
 from skill_retriever.adapters.mcp_names import named_ids, unknown_names_said
 from skill_retriever.adapters.mcp_schemas import ANNOTATIONS, described
 from skill_retriever.adapters.mcp_search import (
@@ -77,7 +77,7 @@ from skill_retriever.adapters.mcp_warm_up import warm_up, warming
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
-from skill_retriever.components.install import UnknownComponentError, install
+from skill_retriever.components.install import UnknownComponentError
 from skill_retriever.components.owning_skill import part_of
 from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService, component_kinds
@@ -289,61 +289,7 @@ def build_server(
         except SkillRetrieverError as exc:
             raise ToolError(str(exc)) from exc
 
-    @app.tool(annotations=ANNOTATIONS["install_components"])
-    def install_components(
-        ids: Ids,
-        target: str,
-        dry_run: Flag = True,
-        force: Flag = False,
-        with_dependencies: Flag = True,
-        allow_conflicts: Flag = False,
-        detail: Detail = "brief",
-    ) -> dict[str, Any]:
-        """Install components and what they require into a project: target/.claude (skills,
-        agents, commands, hook scripts), target/.claude/settings.json (hooks) and
-        target/.mcp.json (MCP servers). A plugin id installs its components.
-
-        A dry run (the default) only returns the plan. Files that differ are kept unless
-        force is true, and so is a hook whose command runs a script that neither it ships
-        nor the target holds (it would fail, or block, each time it runs); paths that would leave the target are refused; a set holding a
-        conflict is refused (ok false, conflicts listed) unless allow_conflicts is true;
-        so is, always, one where two components would write one path differently (clashes).
-
-        Args:
-            ids: Component or plugin ids (or unique names).
-            target: The project folder, as an absolute path.
-            dry_run: Only plan; write nothing.
-            force: Overwrite files that differ; write a hook whose script is missing.
-            with_dependencies: Also install what the components require.
-            allow_conflicts: Install even when two components conflict.
-            detail: "brief" (a line per file) or "full" (every component and file).
-        """
-        view = caller_view(service)
-        resolved = named_ids(view, ids, "ids")  # unknown names: with close names
-        target = checked_target(target, may_create=True) or ""  # never None: the argument is required
-        with refused_as_tool_errors(target, "write into"):
-            plan = install(
-                view,
-                resolved,
-                target,
-                force=force,
-                dry_run=dry_run,
-                with_dependencies=with_dependencies,
-                allow_conflicts=allow_conflicts,
-            )
-        new_folder = {} if not plan.ok or plan.applied or plan.target.exists() else {"new_folder": (
-            f"{plan.target} does not exist yet: a real run makes it, in {plan.target.parent}; "
-            "if you meant an existing project, check the path"
-        )}  # a typo'd project path would otherwise pass for one with nothing installed yet
-        if detail == "full":
-            return without_empty_reasons(plan.to_dict()) | new_folder
-        out: dict[str, Any] = {"target": str(plan.target), "applied": plan.applied, "ok": plan.ok}
-        out.update(without_empty_reasons(plan.brief()))  # conflicts and clashes as data, then the summary
-        out.update(new_folder)
-        if plan.ok and not plan.applied:  # the dry run is the default: say how to write
-            out["next"] = "call install_components again with dry_run false to write these files"
-        return out
-
+    install_components = app.tool(annotations=ANNOTATIONS["install_components"])(install_tool(service))
     uninstall_components = app.tool(annotations=ANNOTATIONS["uninstall_components"])(uninstall_tool(service))
 
     watch = ServerWatch(service)
@@ -356,25 +302,6 @@ def build_server(
     tools = (search, search_components, get_component, check_dependencies, install_components, uninstall_components)
     app.takes = {fn.__name__: inspect.signature(fn) for fn in tools}
     return app
-
-
-def without_empty_reasons(answer: dict[str, Any]) -> dict[str, Any]:
-    """``answer`` with no ``"reason": ""`` in its conflicts: a conflict written without one
-    read as if its reason were lost; the key is left out instead."""
-
-    def cleaned(value: Any, in_conflicts: bool = False) -> Any:
-        if isinstance(value, dict):
-            return {
-                k: cleaned(v, k == "conflicts")
-                for k, v in value.items()
-                if not (in_conflicts and k == "reason" and v == "")
-            }
-        if isinstance(value, list):
-            return [cleaned(v, in_conflicts) for v in value]
-        return value
-
-    out: dict[str, Any] = cleaned(answer)
-    return out
 
 
 def serve(
