@@ -37,6 +37,8 @@ def install_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
         nor the target holds (it would fail, or block, each time it runs); paths that would leave the target are refused; a set holding a
         conflict is refused (ok false, conflicts listed) unless allow_conflicts is true;
         so is, always, one where two components would write one path differently (clashes).
+        A file holding what looks like a credential (a key its repository committed) is not
+        written: held_back lists it, why, and the CLI command for the user to install it.
 
         Args:
             ids: Component or plugin ids (or unique names).
@@ -59,6 +61,7 @@ def install_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
                 dry_run=dry_run,
                 with_dependencies=with_dependencies,
                 allow_conflicts=allow_conflicts,
+                hold_credentials=True,  # an agent: a file holding what looks like a key is the user's to write
             )
         new_folder = {} if not plan.ok or plan.applied or plan.target.exists() else {"new_folder": (
             f"{plan.target} does not exist yet: a real run makes it, in {plan.target.parent}; "

@@ -332,6 +332,7 @@ def install(
     allow_conflicts: bool = False,
     user: bool = False,
     home: str | Path | None = None,
+    hold_credentials: bool = False,
 ) -> InstallPlan:
     """Plan, and unless ``dry_run`` or refused whole, write ``ids`` and what they require
     (arguments as `plan_install`). A plan refused whole comes back with ``applied``
@@ -352,6 +353,7 @@ def install(
             allow_conflicts=allow_conflicts,
             user=user,
             home=home,
+            hold_credentials=hold_credentials,
         )
 
     if dry_run:

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.ingest.secret_lines import SecretLine
 
 __all__ = [
+    "CREDENTIAL_WARNING",
     "SAME_PATH",
     "WRITTEN_STATUSES",
     "Action",
@@ -24,13 +26,15 @@ __all__ = [
     "Status",
 ]
 
-Action = Literal["create", "overwrite", "unchanged", "blocked", "refused", "remove"]
+Action = Literal["create", "overwrite", "unchanged", "blocked", "refused", "remove", "held"]
 Status = Literal["install", "unchanged", "blocked", "refused", "skipped"]
 Scope = Literal["project", "user"]
 
 #: Why a file or server is blocked when another component of the install writes it
 #: differently (no ``force`` changes that: one of the two has to be left out).
 SAME_PATH = "installs the same path"
+#: Said of a copied file that holds what looks like a credential (`credential_files`).
+CREDENTIAL_WARNING = "this file holds what looks like a credential; check it before you commit .claude/"
 #: The statuses of a component whose files reach the target (or are there already).
 WRITTEN_STATUSES: tuple[Status, ...] = ("install", "unchanged")
 #: The actions that write (or keep) a file when its component is written.
@@ -47,7 +51,9 @@ class FileAction:
             after it for one with an ``if`` rule: `HookEntry.where`).
         action: create, overwrite (differs, ``force``), unchanged (identical), blocked
             (differs, no ``force``), refused (unsafe), remove (an earlier version of the
-            component wrote it, this one no longer ships it, and nobody changed it since).
+            component wrote it, this one no longer ships it, and nobody changed it since),
+            held (it holds what looks like a credential and the caller is an agent:
+            `credential_files`).
         reason: Why, for blocked and refused.
         mcp_entry: A server's entry as install renders it (and records it).
         mcp_values: The entry ``.mcp.json`` holds instead, when the user filled in values
@@ -55,6 +61,8 @@ class FileAction:
         in_group: A hook added to a group of its event and matcher that ``settings.json``
             holds already (the user's, or an earlier install's): it joins that group
             (``"in_group": true`` in its data, as the plan's line says).
+        secrets: The lines of a copied file where an ingest secret rule fired, and its
+            kind (`credential_files`): the file holds what looks like a credential.
     """
 
     path: str
@@ -66,6 +74,7 @@ class FileAction:
     mcp_values: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
     in_group: bool = field(default=False, repr=False, compare=False)
+    secrets: tuple[SecretLine, ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self, status: Status = "install") -> dict[str, Any]:
         """The file as data; ``status``: its component's. A file of a component that is
@@ -78,6 +87,9 @@ class FileAction:
             out["reason"] = self.reason
         if self.in_group and self.action == "create":  # the lines say so: ", in the existing Stop group"
             out["in_group"] = True
+        if self.secrets:  # where and what, never the secret (`credential_files`)
+            out["credential_lines"] = [{"line": s.line, "kind": s.kind} for s in self.secrets]
+            out |= {} if self.action == "held" else {"warning": CREDENTIAL_WARNING}
         return out
 
 

@@ -29,6 +29,7 @@ from skill_retriever.components.install.component_plan import (
     Scope,
     Status,
 )
+from skill_retriever.components.install.credential_files import held_dict, held_lines
 from skill_retriever.components.install.errors import (
     InstallError,
     UnknownComponentError,
@@ -84,6 +85,8 @@ class InstallPlan:
         notes: What a name given chose among several of it (`resolve`), one line each.
         declares: Id of each component -> the names it declares in its own ``conflicts``
             (`declared_conflicts`), for the install record; no answer shows them.
+        held_how: The command that installs the files held back from an agent's install
+            (`credential_files`), '' when none is.
     """
 
     target: Path
@@ -102,6 +105,7 @@ class InstallPlan:
     named: frozenset[str] = frozenset()
     notes: tuple[str, ...] = ()
     declares: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    held_how: str = ""
 
     @property
     def refused_for_conflicts(self) -> bool:
@@ -194,6 +198,7 @@ class InstallPlan:
         out += self.clash_lines()
         if self.refused:
             out.append(f"refused: {self.refused}")
+        out += held_lines(self.components, self.held_how)
         out += [f"nothing written: {why}" for why in self._refused_for()]
         return out
 
@@ -254,7 +259,7 @@ class InstallPlan:
             "refused": self.refused or "; ".join(self._refused_for()) or None,
             "clashes": [self.clash_dict(c) for c in self.clashes],
             "notes": list(self.notes),
-        }
+        } | held_dict(self.components, self.held_how)
 
     def shown_components(self) -> tuple[ComponentPlan, ...]:
         """The components as data says them: in a plan the target refuses (``refused``),
@@ -275,6 +280,7 @@ class InstallPlan:
             out["conflicts"] = [self.conflict_dict(c) for c in self.conflicts]
         if self.clashes:
             out["clashes"] = [self.clash_dict(c) for c in self.clashes]
+        out |= held_dict(self.components, self.held_how)
         said = ("conflict: ", "clash: ")
         out["summary"] = [line for line in self.lines() if not line.startswith(said)]
         return out

@@ -16,11 +16,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from skill_retriever.components.install.component_plan import (
+    CREDENTIAL_WARNING,
     SAME_PATH,
     WRITTEN_STATUSES,
     ComponentPlan,
     FileAction,
 )
+from skill_retriever.components.install.credential_files import lines_said
 from skill_retriever.components.install.hook_entry import HookEntry
 from skill_retriever.components.install.hook_fields import what_it_runs
 
@@ -127,7 +129,18 @@ def _file_line(c: ComponentPlan, f: FileAction, would: str, update: bool, twins:
         return f"  {'clash' if SAME_PATH in f.reason else 'kept'} {f.path}{why}"
     if f.action == "refused":
         return f"  refused {f.path}: {f.reason}"
+    if f.action == "held":
+        return f"  held back {f.path}: {f.reason}"
     return f"  not written {f.path} ({c.status})"
+
+
+def _warning(f: FileAction) -> list[str]:
+    """The warning under a file to be written (or there) that holds what looks like a
+    credential: where, of what kind (`credential_files`), never the secret."""
+    if not f.secrets or f.action == "held":
+        return []
+    holds, check = CREDENTIAL_WARNING.split("; ", 1)
+    return [f"    warning: {holds} ({lines_said(f.secrets)}); {check}"]
 
 
 def component_lines(c: ComponentPlan, name: Callable[[str], str], applied: bool) -> list[str]:
@@ -145,9 +158,10 @@ def component_lines(c: ComponentPlan, name: Callable[[str], str], applied: bool)
     said = Counter(hook_words(f.hook) for i, f in enumerate(c.files) if f.hook is not None and i not in merged)
     twins = {words for words, n in said.items() if n > 1}  # two lines alike: say what each runs
     out += [
-        _file_line(c, f, would, i in updates, twins)
+        line
         for i, f in enumerate(c.files)
         if i not in merged
+        for line in (_file_line(c, f, would, i in updates, twins), *_warning(f))
     ]
     if c.reason and by_files:
         out.append(f"  note: {c.reason}")

@@ -53,6 +53,11 @@ from skill_retriever.components.install.claude_names import (
     note_shadowed_commands,
 )
 from skill_retriever.components.install.component_actions import Shared, plan_component
+from skill_retriever.components.install.credential_files import (
+    held_command,
+    held_paths,
+    note_credentials,
+)
 from skill_retriever.components.install.declared_conflicts import declared_conflicts
 from skill_retriever.components.install.hook_keys import keyed_plans
 from skill_retriever.components.install.install_args import (
@@ -129,6 +134,7 @@ def plan_install(
     allow_conflicts: bool = False,
     user: bool = False,
     home: str | Path | None = None,
+    hold_credentials: bool = False,
 ) -> InstallPlan:
     """Plan installing ``ids`` (and, by default, what they require); nothing is written.
 
@@ -146,6 +152,9 @@ def plan_install(
             ``settings.json``), or ``$CLAUDE_CONFIG_DIR`` when set elsewhere (`target`);
             MCP servers are skipped there.
         home: The home folder for ``user`` (default: the real one).
+        hold_credentials: The caller is an agent: a file holding what looks like a
+            credential is not written, and the plan names the command that installs it
+            (`credential_files`); without it, such a file is written and named with a warning.
 
     Raises:
         InstallError: The root is a file, or an id / name is unknown (`UnknownComponentError`,
@@ -155,7 +164,8 @@ def plan_install(
     """
     check_source("install", source)
     check_switches(
-        "install", force=force, with_dependencies=with_dependencies, allow_conflicts=allow_conflicts, user=user
+        "install", force=force, with_dependencies=with_dependencies, allow_conflicts=allow_conflicts, user=user,
+        hold_credentials=hold_credentials,
     )
     check_path("install", "target", target)
     check_path("install", "home", home)
@@ -220,6 +230,12 @@ def plan_install(
     )  # fmt: skip
     recorded = shared.record.components if shared.record else {}
     plans = fold_into_outer(plans, recorded)  # after `note_missing`: a nested skill so skipped is there
+    hold = held_command(
+        view.path, root, scope, view.principals,
+        force=force, with_dependencies=with_dependencies, allow_conflicts=allow_conflicts,
+    ) if hold_credentials else None  # fmt: skip
+    plans = note_credentials(plans, hold)  # files that hold what looks like a key
+    held = list(held_paths(plans))
     return InstallPlan(
         root,
         tuple(plans),
@@ -235,6 +251,7 @@ def plan_install(
         named=frozenset(i for i in resolved if i not in plugins),
         notes=tuple(dict.fromkeys(note for _, note in found if note)),
         declares={n.id: declared_conflicts(view, n) for n in nodes},
+        held_how=hold(held) if hold is not None and held else "",
     )
 
 
