@@ -19,6 +19,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
 from skill_retriever.fit_words import nothing_fits_words, visible_count
 from skill_retriever.model import SCAFFOLD_KINDS
+from skill_retriever.named_query import names_an_answer
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
@@ -132,11 +133,13 @@ def assess_fit(state: RetrievalState, view: QueryView, top: Sequence[Fused] = ()
     keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
     plan = state["plan"]
     fit = model.assess(float(best["score"]), best["id"] in keyword and keywords_can_agree(plan["search_text"]))
-    if state.get("relational") or ("time_window" in plan and window_answers(plan["search_text"], top, nodes)):
+    if (state.get("relational") or ("time_window" in plan and window_answers(plan["search_text"], top, nodes))
+            or names_an_answer(plan["query"], (f["id"] for f in top), nodes)):
         # A typed hop that leads to items the caller may see is answered by the index's own
         # edges ("dependants of ledger-db"); its words without the name ("dependants of")
         # match nothing, so the similarity line would flag a right answer. So does a query
-        # that asks only for a time window ("incidents since March"): `time_only`.
+        # that asks only for a time window ("incidents since March"): `time_only`; and one
+        # that is an item's name ("status"), whose item is what it asks for: `named_query`.
         return FitInfo(confidence=1.0, nothing_fits=False, top_similarity=fit.top_similarity, agree=fit.agree)
     return FitInfo(
         confidence=fit.confidence, nothing_fits=fit.nothing_fits, top_similarity=fit.top_similarity, agree=fit.agree
