@@ -21,3 +21,26 @@ def test_a_stale_line_says_what_draws_it_again() -> None:
     advice = "run `skill-retriever calibrate`"
     assert calibration_line(_summary(0), advice).endswith("0.15")
     assert calibration_line(_summary(1), advice).endswith(f"0.15 (computed 1 write ago, not on the items as they are now: {advice})")
+
+
+
+def test_calibrate_help_promises_only_what_the_calibration_learns(shared_tiny_index, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`calibrate --help` said "Learn the index's channel weights and where 'nothing fits'
+    starts", and its line then printed "weights all channels x1": read as weights learned
+    equal, while `calibration.channels` learns none (its docstring says why). Seen running
+    `calibrate` on a 5-item catalogue in a walkthrough."""
+    import pytest
+
+    from skill_retriever.calibration.channels import channel_calibration
+    from skill_retriever.cli import main
+
+    weights, _, _ = channel_calibration(shared_tiny_index.snapshot())
+    words = ""
+    for argv in (["calibrate", "--help"], ["--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        words += " " + " ".join(capsys.readouterr().out.split())
+    assert "'nothing fits'" in words
+    if not weights:
+        assert "learn its channel weights" not in words and "Learn the index's channel weights" not in words, words
+        assert "no channel weights yet" in words, words

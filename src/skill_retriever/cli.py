@@ -122,9 +122,10 @@ def _parser() -> argparse.ArgumentParser:
 
     cal = sub.add_parser(
         "calibrate",
-        help="let the index learn its channel weights and where 'nothing fits' starts (index does this after each run)",
-        description="Learn the index's channel weights and where 'nothing fits' starts from the items it holds; an "
-        "index run does this when it ends, so run it after writing items through the Python API.",
+        help="let the index learn where 'nothing fits' starts (index does this after each run)",
+        description="Learn where 'nothing fits' starts from the items the index holds (100 off-topic probe requests "
+        "searched against them); no channel weights yet, nor a route: its line says 'weights all channels x1; no "
+        "route learned'. An index run does this when it ends, so run it after writing items through the Python API.",
     )
     cal.set_defaults(handler=cmd_calibrate)
     common(cal)

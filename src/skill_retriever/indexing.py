@@ -258,7 +258,7 @@ def index_sources(
         source_name: The name of the one source in ``paths``; each source is named after
             its folder by default.
         calibrate: Afterwards, let the index learn about itself (``skill_retriever.calibration``:
-            channel weights, the "nothing fits" line), unless its calibration is current.
+            the "nothing fits" line; no channel weights yet), unless its calibration is current.
         prune: Remove the items the index holds from a source that the source no longer
             has (:func:`stale_ids` says which are kept whatever; ``run.removed`` lists them,
             ``run.kept`` when off), and the relations of its items it no longer has
