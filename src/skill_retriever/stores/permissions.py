@@ -9,6 +9,7 @@ lose what only the index holds (items written through the Python API).
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from pathlib import Path
 
@@ -47,10 +48,18 @@ def denied_message(path: Path, *, write: bool) -> str:
     owned = who_owns(path)
     rights = "read and write" if write else "read"
     able = "readable and writable" if write else "readable"
+    try:
+        own = path.stat().st_uid == os.geteuid()
+    except OSError:
+        own = False
+    # its owner made it so (`chmod -R a-w`): running "as its owner" is what it does already
+    # the whole folder: `chmod -R a-w` took the rights of each of its files, one error each
+    how = (f": `chmod -R u+{'rw' if write else 'r'} {shlex.quote(str(path.parent))}` (this user owns it; the "
+           "index's other files in that folder need the same)" if own
+           else " (chmod or chown, as its owner or root), or run as its owner")
     return (
         f"permission denied on {path}{f' ({owned})' if owned else ''}: this process (user {_this_user()}) "
-        f"cannot {rights} it; nothing is damaged, do not delete the index: make it {able} for this user "
-        f"(chmod or chown, as its owner or root), or run as its owner"
+        f"cannot {rights} it; nothing is damaged, do not delete the index: make it {able} for this user{how}"
     )
 
 
