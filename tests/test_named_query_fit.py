@@ -72,6 +72,7 @@ def test_names_an_answer(index: Index) -> None:
     nodes = index.snapshot().nodes
     assert names_an_answer("team-status", ["cmd:team-status"], nodes)
     assert names_an_answer(" Team-Status ", ["skill:helm", "cmd:team-status"], nodes)
-    assert not names_an_answer("team status", ["cmd:team-status"], nodes)  # a name as written, not its words
+    assert names_an_answer("team status", ["cmd:team-status"], nodes)  # its hyphens typed as spaces (whole_query_names)
+    assert not names_an_answer("the team status", ["cmd:team-status"], nodes)  # words around it: the line judges
     assert not names_an_answer("team-status", ["cmd:status"], nodes)  # named, but not in the answer
     assert not names_an_answer("", ["cmd:status"], nodes)

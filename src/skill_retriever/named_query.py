@@ -17,14 +17,28 @@ from collections.abc import Iterable, Mapping
 
 from skill_retriever.model import SCAFFOLD_KINDS, Node
 
-__all__ = ["names_an_answer"]
+__all__ = ["names_an_answer", "whole_query_names"]
+
+#: Longer than this, a query is a request, not a name (no name of the benchmark's
+#: catalogues is longer than 100 characters; a passage title can be long).
+MAX_NAME_CHARS = 200
 
 
 def names_an_answer(query: str, answer: Iterable[str], nodes: Mapping[str, Node]) -> bool:
     """Whether ``query``, trimmed and case-folded, is the name of an item of ``answer``
     (ids) that can be an answer (no entity or fact: their names are words of passages)."""
-    name = query.strip().casefold()
-    return bool(name) and any(
-        (node := nodes.get(i)) is not None and node.kind not in SCAFFOLD_KINDS and node.name.casefold() == name
+    names = whole_query_names(query)
+    return bool(names) and any(
+        (node := nodes.get(i)) is not None and node.kind not in SCAFFOLD_KINDS and node.name.casefold() in names
         for i in answer
     )
+
+
+def whole_query_names(query: str) -> frozenset[str]:
+    """The case-folded names ``query`` is, whole: as written (outer spaces aside), without
+    a slash command's leading ``/``, and with its spaces as hyphens; none for a long query."""
+    name = " ".join(query.split()).casefold()
+    if not name or len(name) > MAX_NAME_CHARS:
+        return frozenset()
+    bare = name.lstrip("/") or name
+    return frozenset({name, bare, bare.replace(" ", "-")})

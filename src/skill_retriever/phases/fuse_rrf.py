@@ -44,6 +44,7 @@ from skill_retriever.algorithms.score_fusion import listed_first, score_fusion, 
 from skill_retriever.algorithms.tokenize import is_identifier
 from skill_retriever.calibration import calibration_of
 from skill_retriever.context import QueryView
+from skill_retriever.named_query import whole_query_names
 from skill_retriever.phases._helpers import hop_neighbourhood
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.phases.window_hits import in_window_past
@@ -107,11 +108,12 @@ def fuse_rrf(state: RetrievalState, view: QueryView) -> Update:
 
 
 def named_items(state: RetrievalState, view: QueryView) -> list[str]:
-    """Items every filter admits whose identifier-like name the query writes out; the
-    item a typed hop starts from is left out (the question is about its neighbours)."""
+    """Items every filter admits whose identifier-like name the query writes out, or whose
+    name the whole query is (`named_query`); the item a typed hop starts from is left out
+    (the question is about its neighbours)."""
     plan = state["plan"]
     hop_names = {r["name"].casefold() for r in plan.get("relations", [])}
-    names = {e.casefold() for e in plan["entities"] if is_identifier(e)} - hop_names
+    names = ({e.casefold() for e in plan["entities"] if is_identifier(e)} | whole_query_names(plan["query"])) - hop_names
     # and the ids it writes out: an incident's ticket is often its id, its name a title
     ids = ids_written(plan["search_text"][: view.config.plan_query_chars], view.snapshot)
     if not names and not ids:
