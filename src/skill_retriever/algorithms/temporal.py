@@ -62,14 +62,14 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     DAY_RE,
     SHARED_MONTH_RE,
-    day_of_month_span,
     ordered_days,
     shared_month_span,
     with_year_of,
@@ -79,18 +79,15 @@ from skill_retriever.algorithms.time_words import (
     DIGIT_UNIT,
     ISO_MONTH,
     MONTH,
-    MONTHS,
     NUMBER_WORDS,
-    PART_OF_DAY,
     SPAN,
     UNITS,
     WEEKDAY_NAME,
-    WEEKDAYS,
     WORD_NUM,
     WORD_UNIT,
     unread_time_phrase,
 )
-from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.exceptions import ConfigError
 
 if TYPE_CHECKING:
     from skill_retriever.state import TimeWindowSpec
@@ -152,11 +149,11 @@ class TimeWindow:
         for bound in ("start", "end"):
             value = getattr(self, bound)
             if value is not None:
-                object.__setattr__(self, bound, _utc(value))
+                object.__setattr__(self, bound, as_utc(value))
 
     def contains(self, dt: datetime) -> bool:
         """Whether ``start <= dt < end``; a naive ``dt`` is read as UTC."""
-        dt = _utc(dt)
+        dt = as_utc(dt)
         return (self.start is None or dt >= self.start) and (self.end is None or dt < self.end)
 
     def span_words(self) -> str:
@@ -187,101 +184,6 @@ class TimeWindow:
         )
 
 
-def _utc(dt: datetime) -> datetime:
-    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
-
-
-def _midnight(dt: datetime) -> datetime:
-    return dt.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-#: The last instant a window can end at: the end of a day or month in year 9999 is past
-#: what `datetime` holds, and the window then runs to the end of time instead.
-_END_OF_TIME = datetime.max.replace(tzinfo=UTC)
-
-
-def _later(dt: datetime, delta: timedelta) -> datetime:
-    """``dt + delta``, or `_END_OF_TIME` when that is past year 9999."""
-    try:
-        return dt + delta
-    except OverflowError:
-        return _END_OF_TIME
-
-
-def _month_start(year: int, month: int) -> datetime:
-    if not 1 <= month <= 12:
-        raise QueryError(f"month {month:02d} in the query does not exist; use YYYY-MM")
-    if not 1 <= year <= 9999:
-        raise QueryError(f"year {year} in the query is outside the years 1 to 9999")
-    return datetime(year, month, 1, tzinfo=UTC)
-
-
-def _next_month(start: datetime) -> datetime:
-    if start.month < 12:
-        return start.replace(month=start.month + 1)
-    return start.replace(year=start.year + 1, month=1) if start.year < 9999 else _END_OF_TIME
-
-
-def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
-    """The calendar month ``YYYY-MM`` or a month name ("March", "nov 2026") names."""
-    if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
-        start = _month_start(int(m.group(1)), int(m.group(2)))
-        return start, _next_month(start)
-    name, _, year = text.lower().partition(" ")
-    month = next((i for i, full in enumerate(MONTHS, 1) if full.startswith(name[:3])), 0)
-    if not month:
-        return None
-    if year.strip():
-        start = _month_start(int(year), month)
-    else:  # the most recent such month that has begun
-        start = _month_start(now.year if month <= now.month else now.year - 1, month)
-    return start, _next_month(start)
-
-
-def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
-    """The span a named day, part of a day or weekend covers ("yesterday", "this morning",
-    "last night", "over the weekend"), or None when ``word`` (lower case) names none."""
-    today, hour = _midnight(now), timedelta(hours=1)
-    word = re.sub(r"^(?:(?:over|during) )?(?:the )?", "", word)
-    back = {"today": 0, "yesterday": 1, "day before yesterday": 2}.get(word)
-    if back is None and (day := word.removeprefix("last ")) in WEEKDAYS:
-        back = (now.weekday() - WEEKDAYS.index(day) - 1) % 7 + 1  # the most recent before today
-    if back is not None:
-        start = today - timedelta(days=back)
-        return start, start + timedelta(days=1)
-    if word == "last night":
-        return today - 6 * hour, today + 6 * hour
-    which, _, part = word.partition(" ")
-    if part in PART_OF_DAY:
-        base = today - timedelta(days=1 if which == "yesterday" else 0)
-        return base + PART_OF_DAY[part][0] * hour, base + PART_OF_DAY[part][1] * hour
-    if word.endswith("weekend"):
-        monday = today - timedelta(days=today.weekday())
-        # "last weekend" is the latest complete one; "this/the weekend" may be under way.
-        current = which in ("this", "weekend") and today.weekday() >= 5
-        start = monday + timedelta(days=5) if current else monday - timedelta(days=2)
-        return start, start + timedelta(days=2)
-    return None
-
-
-def _day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
-    """The start and end of what a date expression names (a day, a month, or one instant)."""
-    word = " ".join(text.lower().split())
-    if span := _named_span(word, now):
-        return span
-    if span := day_of_month_span(text, now):  # before the month: "Nov 3" is no month
-        return span
-    if span := _month_span(word, now):
-        return span
-    try:
-        dt = _utc(datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text))  # Python refuses z
-    except ValueError as exc:
-        raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
-    except OverflowError as exc:  # 9999-12-31T23:00-05:00: past year 9999 in UTC
-        raise QueryError(f"{text!r} in the query is outside the years 1 to 9999 in UTC") from exc
-    return (dt, _later(dt, timedelta(days=1))) if len(text) == 10 else (dt, dt)
-
-
 def _unit(text: str) -> timedelta:
     word = text.lower()
     return UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
@@ -309,25 +211,25 @@ def parse_time_window(
     """
     if isinstance(recent_days, bool) or not (0 < recent_days < math.inf):
         raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
-    now = _utc(now)
+    now = as_utc(now)
     if days and (m := SHARED_MONTH_RE.search(query)):  # "between 1 and 5 Nov"
-        span = _day_or_instant(m.group(3), now)
+        span = day_or_instant(m.group(3), now)
         return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        lo = _day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
-        hi = _day_or_instant(m.group(3), now)
+        lo = day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
+        hi = day_or_instant(m.group(3), now)
         if hi[0] < lo[0]:  # the same days swapped, or year-less ones across a new year
             lo, hi = ordered_days(lo, hi, m.group(1) or m.group(2), m.group(3))
         return TimeWindow(lo[0], hi[1], m.group())
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
-        first, last = _day_or_instant(m.group(2), now)
+        first, last = day_or_instant(m.group(2), now)
         kind = m.group(1).lower().split()[-1]
         if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
         return TimeWindow(start, now if start < now else None, m.group())
     if days and (m := DAY_RE.search(query)):  # "on Nov 3": that day
-        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
+        return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
         count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
@@ -336,16 +238,16 @@ def parse_time_window(
         except OverflowError:  # "last 99999999 years": further back than datetime goes
             return TimeWindow(None, now, m.group())
     if m := _THIS_RE.search(query):
-        unit, day = m.group(1).lower(), _midnight(now)
+        unit, day = m.group(1).lower(), midnight(now)
         if unit == "week":
             start = day - timedelta(days=day.weekday())
         else:
             start = day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
         return TimeWindow(start, now, m.group())
     if m := _MONTH_RE.search(query):
-        return TimeWindow(*_day_or_instant(m.group(1), now), m.group())
+        return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
-        return TimeWindow(*_day_or_instant(m.group(), now), m.group())
+        return TimeWindow(*day_or_instant(m.group(), now), m.group())
     if m := _RECENT_RE.search(query):
         return TimeWindow(now - timedelta(days=recent_days), now, m.group())
     return None
@@ -390,7 +292,7 @@ def rank_by_recency(
     for item_id, ts in items:
         if ts is None:
             continue
-        ts = _utc(ts)
+        ts = as_utc(ts)
         if (window is None or window.contains(ts)) and (
             item_id not in latest or ts > latest[item_id]
         ):
