@@ -91,3 +91,23 @@ def test_a_day_reads_the_clock_only_where_it_is_a_window() -> None:
     config = RetrievalConfig()
     assert answer_cache.reads_the_clock("incidents since Nov 3", config, dated=True)
     assert not answer_cache.reads_the_clock("incidents since Nov 3", config, dated=False)
+
+
+def releases() -> list[Node]:
+    return [
+        Node(id=f"deploy:{day}", kind="deploy", name=f"checkout release {day}",
+             text=f"Checkout release of May {day}.", created=f"2026-05-{day:02d}T10:00:00Z")
+        for day in (2, 5, 9, 15, 20, 28)
+    ]  # fmt: skip
+
+
+def test_a_number_that_counts_is_no_day(make_index: MakeIndex) -> None:
+    # "top 5 May releases" was read as the day May 5: the window held its one release, and
+    # the temporal channel put it first; five releases of May are asked for.
+    found = retriever(make_index(releases())).search("top 5 May releases", k=5)
+    assert found.stats["plan_query"]["time_window"] is None
+    assert not [w for w in found.warnings if UNREAD in w]  # no time "not read" either: it is a count
+    assert len(found.results) == 5
+    on_the_day = retriever(make_index(releases())).search("releases on 5 May", k=5)
+    assert on_the_day.stats["plan_query"]["time_window"] == "on 5 May"
+    assert on_the_day.results[0].id == "deploy:5"

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from skill_retriever.algorithms.day_counts import counts_things
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_of_month_span", "shared_month_span", "with_year_of"]
+__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
@@ -42,6 +43,17 @@ SHARED_MONTH_RE = re.compile(
     rf"\s+(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})(?![\w-])"
 )
 _DAY_OF_MONTH_RE = re.compile(_DAY_OF_MONTH)
+
+
+def day_alone(query: str) -> re.Match[str] | None:
+    """The first day `DAY_RE` finds in ``query`` that is no count ("top 5 May releases":
+    `day_counts`); in "top 10 Nov 3 deploys", Nov 3."""
+    pos = 0
+    while m := DAY_RE.search(query, pos):
+        if not counts_things(query, m.start(1), m.end(1)):
+            return m
+        pos = m.start(1) + 1  # inside the number: `DAY_RE` starts no match there
+    return None
 _YEAR_AT_END = re.compile(r",?\s+(\d{4})$")
 _PARTS = re.compile(
     r"(?:(?:the )?(?P<day>\d{1,2})(?:st|nd|rd|th)? (?:of )?(?P<month>[a-z]+)"

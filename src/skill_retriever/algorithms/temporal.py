@@ -53,7 +53,10 @@ and 5 Nov", "on 2026-12-03"), is read only with ``days`` (an index whose items c
 `month_days`: [00:00, 24:00) UTC, without a year the most recent such day not in the
 future); without it, it is noted, not read: in a tool request it is most often an argument
 ("book a table on 2026-12-03"; about 11 % of seal-tools' requests and 6 % of traject-bench's
-hold one), which the search should keep.
+hold one), which the search should keep. A number before a month that counts what follows
+is no day (`day_counts`): "top 5 May releases", "the last 3 Nov incidents", "5 May releases"
+ask for several of the month's items; "releases on 5 May", "5 May 2026", "5th May" and "May 5
+releases" are days.
 """
 
 from __future__ import annotations
@@ -68,8 +71,8 @@ from typing import TYPE_CHECKING
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
-    DAY_RE,
     SHARED_MONTH_RE,
+    day_alone,
     ordered_days,
     shared_month_span,
     with_year_of,
@@ -228,7 +231,7 @@ def parse_time_window(
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
         return TimeWindow(start, now if start < now else None, m.group())
-    if days and (m := DAY_RE.search(query)):  # "on Nov 3": that day
+    if days and (m := day_alone(query)):  # "on Nov 3": that day
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from skill_retriever.algorithms.day_counts import counts_things
+
 __all__ = ["unread_time_phrase"]
 
 UNITS: dict[str, timedelta] = {
@@ -74,6 +76,7 @@ TIMELIKE_RE = re.compile(
     rf"|{_DAYS_OF_MONTH}|{_DAY_MONTH}"
     r"|\d{4}-\d{2}(?:-\d{2})?)\b"
 )
+_NUMBER_MONTH_RE = re.compile(rf"\d{{1,2}}\s+{MONTH_NAME}\b")
 
 
 def unread_time_phrase(query: str) -> str | None:
@@ -89,5 +92,11 @@ def unread_time_phrase(query: str) -> str | None:
     Returns:
         The first such phrase as written ("since the outage", "3 days ago"), or None.
     """
-    m = TIMELIKE_RE.search(query)
-    return m.group() if m else None
+    pos = 0
+    while m := TIMELIKE_RE.search(query, pos):
+        # "top 5 May releases", "the last 3 Nov incidents": a count, no time (`day_counts`)
+        count = _NUMBER_MONTH_RE.search(m.group())
+        if count is None or not counts_things(query, m.start() + count.start(), m.start() + count.end()):
+            return m.group()
+        pos = m.start() + 1
+    return None
