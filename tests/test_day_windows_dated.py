@@ -111,3 +111,13 @@ def test_a_number_that_counts_is_no_day(make_index: MakeIndex) -> None:
     on_the_day = retriever(make_index(releases())).search("releases on 5 May", k=5)
     assert on_the_day.stats["plan_query"]["time_window"] == "on 5 May"
     assert on_the_day.results[0].id == "deploy:5"
+
+
+def test_a_time_of_day_is_the_hour_from_it(make_index: MakeIndex) -> None:
+    # Items' times are kept to the second: "on Nov 3 at 2pm" read as the day put the
+    # morning's and the evening's failures level with the one at 14:20.
+    nodes = [Node(id=f"incident:{hour}", kind="incident", name=f"checkout outage at {hour}",
+                  text="Checkout was down.", created=f"2026-11-03T{hour}:20:00Z") for hour in ("09", "14", "18")]  # fmt: skip
+    found = retriever(make_index(nodes)).search("what broke checkout on Nov 3 at 2pm", k=3)
+    assert found.stats["plan_query"]["time_window"] == "on Nov 3 at 2pm"
+    assert found.results[0].id == "incident:14"

@@ -12,7 +12,7 @@ from skill_retriever.algorithms.month_days import day_of_month_span
 from skill_retriever.algorithms.time_words import MONTHS, PART_OF_DAY, WEEKDAYS
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["as_utc", "day_or_instant", "midnight"]
+__all__ = ["as_utc", "day_or_instant", "later", "midnight"]
 
 
 def as_utc(dt: datetime) -> datetime:
@@ -30,7 +30,7 @@ def midnight(dt: datetime) -> datetime:
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
 
-def _later(dt: datetime, delta: timedelta) -> datetime:
+def later(dt: datetime, delta: timedelta) -> datetime:
     """``dt + delta``, or `_END_OF_TIME` when that is past year 9999."""
     try:
         return dt + delta
@@ -109,4 +109,4 @@ def day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
         raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD") from exc
     except OverflowError as exc:  # 9999-12-31T23:00-05:00: past year 9999 in UTC
         raise QueryError(f"{text!r} in the query is outside the years 1 to 9999 in UTC") from exc
-    return (dt, _later(dt, timedelta(days=1))) if len(text) == 10 else (dt, dt)
+    return (dt, later(dt, timedelta(days=1))) if len(text) == 10 else (dt, dt)

@@ -21,28 +21,28 @@ from skill_retriever.algorithms.day_counts import counts_things
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_RE", "SHARED_MONTH_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
+__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
-# A day of a named month, never "Nov 2026" (a month) nor "3 marketing" (no month).
-_DAY_OF_MONTH = (
+#: A day of a named month, never "Nov 2026" (a month) nor "3 marketing" (no month).
+DAY_OF_MONTH = (
     rf"(?i:the\s+)?\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR}(?![\w-])"
     rf"|{MONTH_NAME}\s+\d{{1,2}}{_ORDINAL}(?!\d){_YEAR}(?![\w-])"
 )
-# An ISO day with no time after it: "2026-11-03 14:05" is an instant, and a window of one
-# instant holds nothing; "release-2026-11-03" or "2026-11-03-rc1" is a name.
+# An ISO day with no time after it: "2026-11-03 14:05" names the hour from 14:05
+# (`day_hours`); "release-2026-11-03" or "2026-11-03-rc1" is a name.
 _ISO_DATE = r"\d{4}-\d{2}-\d{2}(?![\w:-])(?!\s+\d{1,2}:\d{2})"
 #: What "since X", "until X", "between X and Y" read with days: `time_words.DATE` or a day.
-DATE_OR_DAY = rf"{DATE}|{_DAY_OF_MONTH}"
+DATE_OR_DAY = rf"{DATE}|{DAY_OF_MONTH}"
 #: A day alone, "on Nov 3", "the 12th of March outage", "on 2026-11-03": that day (group 1).
-DAY_RE = re.compile(rf"(?<![\w-])(?:(?i:on|in|during)\s+)?({_ISO_DATE}|{_DAY_OF_MONTH})")
+DAY_RE = re.compile(rf"(?<![\w-])(?:(?i:on|in|during)\s+)?({_ISO_DATE}|{DAY_OF_MONTH})")
 #: "between 1 and 5 Nov", "from 1st to 5th of November 2025": the first day in the last's month.
 SHARED_MONTH_RE = re.compile(
     rf"\b(?i:between\s+(\d{{1,2}}){_ORDINAL}\s+and|from\s+(\d{{1,2}}){_ORDINAL}\s+(?:to|until|till))"
     rf"\s+(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})(?![\w-])"
 )
-_DAY_OF_MONTH_RE = re.compile(_DAY_OF_MONTH)
+_DAY_OF_MONTH_RE = re.compile(DAY_OF_MONTH)
 
 
 def day_alone(query: str) -> re.Match[str] | None:

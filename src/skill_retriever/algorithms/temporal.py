@@ -56,7 +56,9 @@ future); without it, it is noted, not read: in a tool request it is most often a
 hold one), which the search should keep. A number before a month that counts what follows
 is no day (`day_counts`): "top 5 May releases", "the last 3 Nov incidents", "5 May releases"
 ask for several of the month's items; "releases on 5 May", "5 May 2026", "5th May" and "May 5
-releases" are days.
+releases" are days. With ``days`` too, a time of day on a day ("at 2026-11-03 14:00", "on 3
+Nov at 2pm", "14:00 UTC on 2026-11-03") is the hour from that time (`day_hours`: UTC unless
+written with Z, UTC, GMT or an offset; items' times are kept in UTC).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
+from skill_retriever.algorithms.day_hours import hour_window
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     SHARED_MONTH_RE,
@@ -231,7 +234,9 @@ def parse_time_window(
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
         return TimeWindow(start, now if start < now else None, m.group())
-    if days and (m := day_alone(query)):  # "on Nov 3": that day
+    if days and (hour := hour_window(query, now, (m := day_alone(query)) and m.start())):
+        return TimeWindow(*hour)  # "on Nov 3 at 2pm": that hour
+    if days and m:  # "on Nov 3": that day
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())

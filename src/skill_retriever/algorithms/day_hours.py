@@ -1,0 +1,99 @@
+"""A time of day on a day, "at 2026-11-03 14:00", "on 3 Nov at 2pm", "14:00 UTC on
+2026-11-03": the hour from that time. `temporal.parse_time_window` reads it where it reads
+days (``days=True``: an index whose items carry dates), and items' times are kept to the
+second, in UTC (`model.parse_timestamp`), so the hour tells them apart where the whole day
+did not (it was read as the day, or as nothing: an ISO date and time alone is an instant).
+
+The rules:
+
+* The window is the hour from the time written, ``[t, t + 1 h)``: "14:00" and "2pm" are
+  14:00 to 15:00, "14:30" is 14:30 to 15:30. An item dated by its day alone (00:00) is in
+  the hour from midnight only.
+* The time is UTC unless written with ``Z``, ``UTC``, ``GMT`` or an offset ("+01:00",
+  "-0500"), in which the day is read too ("2026-11-03T00:30+01:00" is 23:30 UTC on Nov 2).
+  A zone name ("2pm PST", "14:00 CET") is not read as one: the hour is left and only the
+  day is read (write an offset).
+* A time is "14:00", "14:00:00", "2pm", "2:30 pm", "9 a.m." (12am is midnight, 12pm noon,
+  "15:00 PM" 15:00, as a tool request in ultratool writes it); a bare number ("at 3") is
+  none, and an hour the clock has not ("25:00", "13am") is a `QueryError`, as "31 Nov" is.
+* The forms: an ISO date and time ("2026-11-03T14:00", "2026-11-03 14:00 UTC"), after "at"
+  or "on" or alone; a day, then "at" or "around" and a time ("on 3 Nov at 2pm", "yesterday
+  at 3pm"); a time, then a day ("at 2pm on Nov 3", "14:00 UTC on 2026-11-03", "at 12am
+  yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday"
+  or "last <weekday>".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, time, timedelta, timezone
+
+from skill_retriever.algorithms.date_spans import day_or_instant, later
+from skill_retriever.algorithms.month_days import DAY_OF_MONTH
+from skill_retriever.algorithms.time_words import WEEKDAY_NAME
+from skill_retriever.exceptions import QueryError
+
+__all__ = ["hour_window"]
+
+# A clock time: minutes or am/pm, so that "at 3" or "3 Nov" is none.
+# "9 a.m." takes its last dot, "9 AM." does not: that one ends the sentence.
+_AM_PM = r"\s*[aApP](?:\.[mM]\.|[mM])"
+_TIME = rf"\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:{_AM_PM})?|{_AM_PM})"
+# A zone this reads, or none and no word after (not "2pm PST", "14:00 CET").
+_ZONE = r"(?:[Zz](?!\w)|\s*(?:UTC|GMT)(?!\w)|\s*[+-]\d{2}:?\d{2}(?!\d)|(?![\w:])(?!\s+[A-Z]{3,5}\b))"
+_DAY = rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}|(?i:today|yesterday|last\s+{WEEKDAY_NAME})"
+_HOUR_RE = re.compile(
+    rf"(?<![\w-])(?:(?i:at|on)\s+)?(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}[Tt ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?)(?P<z1>{_ZONE})"
+    rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
+    rf"|(?<![\w-])(?:(?i:at|around)\s+)?(?P<t2>{_TIME})(?P<z3>{_ZONE})\s+(?:(?i:on)\s+)?(?P<day2>{_DAY})"
+)
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?", re.IGNORECASE)
+
+
+def hour_window(query: str, now: datetime, first: int | None = None) -> tuple[datetime, datetime, str] | None:
+    """The hour a time of day on a day in ``query`` names (module docstring), as ``(start,
+    end, phrase)``, or None when the query names none, or none that starts by index ``first``
+    (where a day alone starts: of two, the first named is read, as of two days).
+
+    Raises:
+        QueryError: The time or the day does not exist ("at 25:00", "13pm", "31 Nov").
+    """
+    m = _HOUR_RE.search(query)
+    if m is None or (first is not None and m.start() > first):
+        return None
+    zone = _zone(m["z1"] or m["z2"] or m["z3"] or "")
+    if m["iso"]:
+        day_text, clock = re.split(r"[Tt ]", m["iso"], maxsplit=1)
+    else:
+        day_text, clock = (m["day1"], m["t1"]) if m["day1"] else (m["day2"], m["t2"])
+    day = day_or_instant(day_text, now)[0]
+    try:
+        start = datetime.combine(day.date(), _clock(clock), tzinfo=zone).astimezone(UTC)
+    except OverflowError as exc:  # 0001-01-01T00:30+01:00: before year 1 in UTC
+        raise QueryError(f"{m.group()!r} in the query is outside the years 1 to 9999 in UTC") from exc
+    return start, later(start, timedelta(hours=1)), m.group()
+
+
+def _clock(text: str) -> time:
+    c = _CLOCK.fullmatch(text.strip())
+    hour, minute, second = (int(g or 0) for g in c.groups()[:3]) if c else (99, 0, 0)
+    if c and c[4] and 1 <= hour <= 12:  # 12am is midnight, 12pm noon
+        hour = hour % 12 + (12 if c[4].lower() == "p" else 0)
+    elif c and c[4] and not (c[4].lower() == "p" and 13 <= hour <= 23):  # "15:00 PM" says 15:00 twice
+        hour = 99
+    if c is None or hour > 23 or minute > 59 or second > 59:
+        raise QueryError(f"{text!r} in the query is not a time of day; write e.g. 14:00 or 2pm")
+    return time(hour, minute, second)
+
+
+def _zone(text: str) -> timezone:
+    """The zone after a time: UTC when none, or Z, UTC or GMT; else the offset written."""
+    text = text.strip()
+    if not text or text.upper() in ("Z", "UTC", "GMT"):
+        return UTC
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+    if offset >= timedelta(hours=24):
+        raise QueryError(f"offset {text!r} in the query is not a time zone; write e.g. +01:00")
+    return timezone(sign * offset)
