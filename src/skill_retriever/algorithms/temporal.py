@@ -58,7 +58,10 @@ is no day (`day_counts`): "top 5 May releases", "the last 3 Nov incidents", "5 M
 ask for several of the month's items; "releases on 5 May", "5 May 2026", "5th May" and "May 5
 releases" are days. With ``days`` too, a time of day on a day ("at 2026-11-03 14:00", "on 3
 Nov at 2pm", "14:00 UTC on 2026-11-03") is the hour from that time (`day_hours`: UTC unless
-written with Z, UTC, GMT or an offset; items' times are kept in UTC).
+written with Z, UTC, GMT or an offset; items' times are kept in UTC), and a bound at an event
+named with its day or month ("before the outage on Nov 3", "since the start of March") is a
+bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
+"since"/"after" from its start.
 """
 
 from __future__ import annotations
@@ -120,6 +123,11 @@ def _bound_re(date: str) -> re.Pattern[str]:
 
 
 _BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
+# With days, a bound at an event named with its day or month: "before the outage on Nov 3".
+_EVENT_BOUND_RE = re.compile(
+    rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+(?:[\w-]+\s+){{1,4}}?"
+    rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
+)
 # With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
 _BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
 _LAST_RE = re.compile(
@@ -234,6 +242,11 @@ def parse_time_window(
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
         return TimeWindow(start, now if start < now else None, m.group())
+    if days and (m := _EVENT_BOUND_RE.search(query)):  # the event lies somewhere in its day
+        first, last = day_or_instant(m.group(2), now)
+        if m.group(1).lower() in ("since", "after"):
+            return TimeWindow(first, now if first < now else None, m.group())
+        return TimeWindow(None, last, m.group())
     if days and (hour := hour_window(query, now, (m := day_alone(query)) and m.start())):
         return TimeWindow(*hour)  # "on Nov 3 at 2pm": that hour
     if days and m:  # "on Nov 3": that day
