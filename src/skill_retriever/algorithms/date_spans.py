@@ -1,7 +1,7 @@
 """What a date expression of a query's time phrase names, as a UTC span: a named day or
 part of one ("yesterday", "this morning", "last night", "over the weekend"), a day of a
-month (`month_days`), a calendar month ("March", "nov 2026", "2026-11") or an ISO date or
-instant. `temporal.parse_time_window` finds the phrase; this module reads its dates."""
+month (`month_days`), a calendar month ("March", "nov 2026", "2026-11"), a year
+("2025", read with days) or an ISO date or instant. `temporal.parse_time_window` finds the phrase; this module reads its dates."""
 
 from __future__ import annotations
 
@@ -103,6 +103,9 @@ def day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
         return span
     if span := _month_span(word, now):
         return span
+    if re.fullmatch(r"(?:19|20)\d{2}", text):  # a year, read with days ("since 2025")
+        start = _month_start(int(text), 1)
+        return start, start.replace(year=start.year + 1)
     try:
         dt = as_utc(datetime.fromisoformat(text[:-1] + "Z" if text.endswith("z") else text))  # Python refuses z
     except ValueError as exc:

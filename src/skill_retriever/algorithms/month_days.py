@@ -21,7 +21,7 @@ from skill_retriever.algorithms.day_counts import counts_things
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
+__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
@@ -33,8 +33,12 @@ DAY_OF_MONTH = (
 # An ISO day with no time after it: "2026-11-03 14:05" names the hour from 14:05
 # (`day_hours`); "release-2026-11-03" or "2026-11-03-rc1" is a name.
 _ISO_DATE = r"\d{4}-\d{2}-\d{2}(?![\w:-])(?!\s+\d{1,2}:\d{2})"
-#: What "since X", "until X", "between X and Y" read with days: `time_words.DATE` or a day.
-DATE_OR_DAY = rf"{DATE}|{DAY_OF_MONTH}"
+# A year alone, 1900 to 2099 ("since 2025"): not "2025-rc1", not "1000 rows".
+_YEAR_ALONE = r"(?:19|20)\d{2}(?![\w-])"
+#: What "since X", "until X", "between X and Y" read with days: `time_words.DATE`, a day or a year.
+DATE_OR_DAY = rf"{DATE}|{DAY_OF_MONTH}|{_YEAR_ALONE}"
+#: A year after "in" or "during": "outages in 2025" (group 1).
+YEAR_RE = re.compile(rf"\b(?i:in|during)\s+({_YEAR_ALONE})")
 #: A day alone, "on Nov 3", "the 12th of March outage", "on 2026-11-03": that day (group 1).
 DAY_RE = re.compile(rf"(?<![\w-])(?:(?i:on|in|during)\s+)?({_ISO_DATE}|{DAY_OF_MONTH})")
 #: "between 1 and 5 Nov", "from 1st to 5th of November 2025": the first day in the last's month.

@@ -61,7 +61,9 @@ Nov at 2pm", "14:00 UTC on 2026-11-03") is the hour from that time (`day_hours`:
 written with Z, UTC, GMT or an offset; items' times are kept in UTC), and a bound at an event
 named with its day or month ("before the outage on Nov 3", "since the start of March") is a
 bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
-"since"/"after" from its start.
+"since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
+"before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
+World Series in 1986" over QA passages is words of the question).
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from skill_retriever.algorithms.day_hours import hour_window
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     SHARED_MONTH_RE,
+    YEAR_RE,
     day_alone,
     ordered_days,
     shared_month_span,
@@ -250,6 +253,8 @@ def parse_time_window(
     if days and (hour := hour_window(query, now, (m := day_alone(query)) and m.start())):
         return TimeWindow(*hour)  # "on Nov 3 at 2pm": that hour
     if days and m:  # "on Nov 3": that day
+        return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    if days and (m := YEAR_RE.search(query)):  # "in 2025": that year
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
