@@ -46,7 +46,8 @@ after/until" are tried before the others so that "since yesterday" or "until yes
 is not read as "yesterday".
 A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
-("since the outage", "in Q3", "last quarter", "this sprint", "at lunchtime", "at 3pm", and a
+("since the outage", "this sprint", "at lunchtime", "at 3pm", without ``days`` "in Q3" and
+"last quarter", and a
 time ahead of now: "in the next 24h", "tomorrow"), so that the caller can say it was ignored; a time word alone ("weekend cabin", "night
 mode") is no such phrase. A day of a month, as X or Y or alone ("since Nov 3", "on 3 Nov", "between 1
 and 5 Nov", "on 2026-12-03"), is read only with ``days`` (an index whose items carry dates;
@@ -63,7 +64,8 @@ named with its day or month ("before the outage on Nov 3", "since the start of M
 bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
 "before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
-World Series in 1986" over QA passages is words of the question).
+World Series in 1986" over QA passages is words of the question), and so is a calendar quarter
+("this quarter", "last quarter", "Q3 2026": `quarters`).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ from skill_retriever.algorithms.month_days import (
     shared_month_span,
     with_year_of,
 )
+from skill_retriever.algorithms.quarters import quarter_window
 from skill_retriever.algorithms.time_words import (
     DATE,
     DIGIT_UNIT,
@@ -254,6 +257,8 @@ def parse_time_window(
         return TimeWindow(*hour)  # "on Nov 3 at 2pm": that hour
     if days and m:  # "on Nov 3": that day
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    if days and (quarter := quarter_window(query, now)):  # "last quarter", "Q3 2026"
+        return TimeWindow(*quarter)
     if days and (m := YEAR_RE.search(query)):  # "in 2025": that year
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
