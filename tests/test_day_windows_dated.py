@@ -121,3 +121,14 @@ def test_a_time_of_day_is_the_hour_from_it(make_index: MakeIndex) -> None:
     found = retriever(make_index(nodes)).search("what broke checkout on Nov 3 at 2pm", k=3)
     assert found.stats["plan_query"]["time_window"] == "on Nov 3 at 2pm"
     assert found.results[0].id == "incident:14"
+
+
+@pytest.mark.parametrize("query", ["what broke checkout on Nov 3 at 2pm PST", "checkout outages 14:00 CET on 2026-11-03"])
+def test_a_zone_name_left_unread_is_said(make_index: MakeIndex, query: str) -> None:
+    # "2pm PST" is 22:00 UTC: the hour cannot be read as UTC, so the day alone is, which the
+    # answer said nothing of: the caller took the day's items for the hour's.
+    found = retriever(make_index(incidents())).search(query, k=3)
+    said = [w for w in found.warnings if "time zone" in w]
+    assert len(said) == 1
+    assert "the whole day" in said[0] and "+01:00" in said[0]
+    assert found.stats["plan_query"]["time_window"] in ("on Nov 3", "on 2026-11-03")

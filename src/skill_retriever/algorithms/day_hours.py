@@ -12,7 +12,7 @@ The rules:
 * The time is UTC unless written with ``Z``, ``UTC``, ``GMT`` or an offset ("+01:00",
   "-0500"), in which the day is read too ("2026-11-03T00:30+01:00" is 23:30 UTC on Nov 2).
   A zone name ("2pm PST", "14:00 CET") is not read as one: the hour is left and only the
-  day is read (write an offset).
+  day is read, which :func:`zone_name_note` says in the answer's warnings (write an offset).
 * A time is "14:00", "14:00:00", "2pm", "2:30 pm", "9 a.m." (12am is midnight, 12pm noon,
   "15:00 PM" 15:00, as a tool request in ultratool writes it); a bare number ("at 3") is
   none, and an hour the clock has not ("25:00", "13am") is a `QueryError`, as "31 Nov" is.
@@ -33,7 +33,7 @@ from skill_retriever.algorithms.month_days import DAY_OF_MONTH
 from skill_retriever.algorithms.time_words import WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["hour_window"]
+__all__ = ["hour_window", "zone_name_note"]
 
 # A clock time: minutes or am/pm, so that "at 3" or "3 Nov" is none.
 # "9 a.m." takes its last dot, "9 AM." does not: that one ends the sentence.
@@ -47,6 +47,8 @@ _HOUR_RE = re.compile(
     rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
     rf"|(?<![\w-])(?:(?i:at|around)\s+)?(?P<t2>{_TIME})(?P<z3>{_ZONE})\s+(?:(?i:on)\s+)?(?P<day2>{_DAY})"
 )
+# A time, then a zone's name this does not read ("2pm PST", "14:00 CEST"): most end in T.
+_ZONE_NAME_RE = re.compile(rf"(?<![\w-])({_TIME})\s+((?!UTC\b|GMT\b)[A-Z]{{1,4}}T)\b")
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?", re.IGNORECASE)
 
 
@@ -97,3 +99,16 @@ def _zone(text: str) -> timezone:
     if offset >= timedelta(hours=24):
         raise QueryError(f"offset {text!r} in the query is not a time zone; write e.g. +01:00")
     return timezone(sign * offset)
+
+
+def zone_name_note(query: str) -> str | None:
+    """A warning for a time of day written with a zone's name ("2pm PST"), which is not read,
+    so that a window there is the whole day, not the hour (module docstring); None when the
+    query has none."""
+    m = _ZONE_NAME_RE.search(query)
+    if m is None:
+        return None
+    return (
+        f"{m.group()!r}: {m.group(2)} is a time zone this search does not read, so the whole day was read, "
+        f"not that hour; write the time in UTC or with an offset (e.g. 14:00+01:00)"
+    )

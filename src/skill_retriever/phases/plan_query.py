@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from skill_retriever.advice import Placeholder, command
+from skill_retriever.algorithms.day_hours import zone_name_note
 from skill_retriever.algorithms.query_terms import (
     NameMatcher,
     classify_complexity,
@@ -181,6 +182,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
             "kept whole and no time filter applies (write e.g. 'since 2026-03-01', 'in March', "
             "'last 3 days')"
         )
+    if window is not None and dated:
+        notes.append(zone_name_note(head))  # "on Nov 3 at 2pm PST": the day was read, not the hour
     notes.append(fact_seeds_note(snap, config.fact_seeds or 0))
     if any(notes):
         update["warnings"] = [n for n in notes if n]
