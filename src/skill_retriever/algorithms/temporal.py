@@ -65,7 +65,8 @@ bound at that span: the event lies somewhere in it, so "before"/"until" run to i
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
 "before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
 World Series in 1986" over QA passages is words of the question), and so is a calendar quarter
-("this quarter", "last quarter", "Q3 2026": `quarters`).
+("this quarter", "last quarter", "Q3 2026": `quarters`), and "on <weekday>" ("on Friday":
+the most recent before today, as "last Friday"; not "on Fridays").
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ _DAY_RE = re.compile(
     rf"\b(?:(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
     re.IGNORECASE,
 )
+# With days, "on Friday": the most recent before today, as "last Friday"; not "on Fridays".
+_ON_WEEKDAY_RE = re.compile(rf"\bon\s+({WEEKDAY_NAME})(?![\w-])", re.IGNORECASE)
 _RECENT_RE = re.compile(
     r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", re.IGNORECASE
 )
@@ -260,6 +263,8 @@ def parse_time_window(
     if days and (quarter := quarter_window(query, now)):  # "last quarter", "Q3 2026"
         return TimeWindow(*quarter)
     if days and (m := YEAR_RE.search(query)):  # "in 2025": that year
+        return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    if days and (m := _ON_WEEKDAY_RE.search(query)):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
