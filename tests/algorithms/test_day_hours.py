@@ -87,3 +87,30 @@ def test_of_a_day_and_a_later_hour_the_first_named_is_read() -> None:
 def test_a_sentence_end_after_am_is_no_part_of_the_time() -> None:
     window = parse_time_window("what broke on Nov 3 at 9 AM.", NOW, days=True)
     assert window is not None and window.phrase == "on Nov 3 at 9 AM"
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "phrase"),
+    [("incidents since 9am", at(2026, 12, 6, 9), "since 9am"),
+     ("incidents since 14:00", at(2026, 12, 5, 14), "since 14:00"),  # 14:00 today is ahead of now: yesterday's
+     ("errors after 10:30 UTC", at(2026, 12, 6, 10, 30), "after 10:30 UTC"),
+     ("errors since yesterday at 3pm", at(2026, 12, 5, 15), "since yesterday at 3pm"),
+     ("deploys since Nov 3 at 2pm", at(2026, 11, 3, 14), "since Nov 3 at 2pm")],
+)  # fmt: skip
+def test_since_a_time_of_day(query: str, start: datetime, phrase: str) -> None:
+    # "since 9am" was only noted as a time not read; "since yesterday at 3pm" read from
+    # yesterday's midnight.
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (start, NOW, phrase)
+
+
+def test_after_a_time_ahead_of_now_has_no_end() -> None:
+    window = parse_time_window("errors after 2 PM today", NOW, days=True)  # NOW is 12:00
+    assert window is not None and (window.start, window.end) == (at(2026, 12, 6, 14), None)
+
+
+def test_a_time_alone_in_a_query_that_names_a_day_is_no_bound() -> None:
+    # "after 8 pm" is of May 26 here, not of today: the day is read, as before.
+    window = parse_time_window("a table on May 26th, after 8 pm", NOW, days=True)
+    assert window is not None and window.phrase == "on May 26th"

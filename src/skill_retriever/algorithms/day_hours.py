@@ -21,6 +21,9 @@ The rules:
   at 3pm"); a time, then a day ("at 2pm on Nov 3", "14:00 UTC on 2026-11-03", "at 12am
   yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday"
   or "last <weekday>".
+* "since" or "after" a time of day runs from it to now (:func:`since_hour`): "since
+  yesterday at 3pm", and a time alone is the latest such time not ahead of now ("since
+  9am" at 08:00 is yesterday's 09:00).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from skill_retriever.algorithms.month_days import DAY_OF_MONTH
 from skill_retriever.algorithms.time_words import WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["hour_window", "zone_name_note"]
+__all__ = ["hour_window", "since_hour", "zone_name_note"]
 
 # A clock time: minutes or am/pm, so that "at 3" or "3 Nov" is none.
 # "9 a.m." takes its last dot, "9 AM." does not: that one ends the sentence.
@@ -47,6 +50,9 @@ _HOUR_RE = re.compile(
     rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
     rf"|(?<![\w-])(?:(?i:at|around)\s+)?(?P<t2>{_TIME})(?P<z3>{_ZONE})\s+(?:(?i:on)\s+)?(?P<day2>{_DAY})"
 )
+_SINCE_RE = re.compile(r"\b(?i:since|after)\s+")
+_BARE_TIME_RE = re.compile(rf"(?P<t>{_TIME})(?P<z>{_ZONE})")
+_ANY_DAY_RE = re.compile(rf"(?<![\w-])(?:{_DAY})")
 # A time, then a zone's name this does not read ("2pm PST", "14:00 CEST"): most end in T.
 _ZONE_NAME_RE = re.compile(rf"(?<![\w-])({_TIME})\s+((?!UTC\b|GMT\b)[A-Z]{{1,4}}T)\b")
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?", re.IGNORECASE)
@@ -63,6 +69,32 @@ def hour_window(query: str, now: datetime, first: int | None = None) -> tuple[da
     m = _HOUR_RE.search(query)
     if m is None or (first is not None and m.start() > first):
         return None
+    start = _hour_start(m, now)
+    return start, later(start, timedelta(hours=1)), m.group()
+
+
+def since_hour(query: str, now: datetime) -> tuple[datetime, datetime | None, str] | None:
+    """The window "since" or "after" a time of day names, from that time to now (no end when
+    it is ahead of now, as for "since X"), as ``(start, end, phrase)``: "since yesterday at
+    3pm", "since Nov 3 at 2pm", or a time alone in a query that names no day, the latest such
+    time before now ("since 9am": today's, or yesterday's before 9:00). None when the query
+    has none."""
+    for bound in _SINCE_RE.finditer(query):
+        if found := _HOUR_RE.match(query, bound.end()):
+            start = _hour_start(found, now)
+        elif (found := _BARE_TIME_RE.match(query, bound.end())) and not _ANY_DAY_RE.search(query):
+            # a time alone, where the query names no day it could be of ("on May 26 ... after 8 pm")
+            day = now.astimezone(zone := _zone(found["z"])).date()
+            start = datetime.combine(day, _clock(found["t"]), tzinfo=zone).astimezone(UTC)
+            start = start - timedelta(days=1) if start >= now else start
+        else:
+            continue
+        return start, now if start < now else None, query[bound.start() : found.end()]
+    return None
+
+
+def _hour_start(m: re.Match[str], now: datetime) -> datetime:
+    """The start of the hour an `_HOUR_RE` match names, in UTC."""
     zone = _zone(m["z1"] or m["z2"] or m["z3"] or "")
     if m["iso"]:
         day_text, clock = re.split(r"[Tt ]", m["iso"], maxsplit=1)
@@ -73,7 +105,7 @@ def hour_window(query: str, now: datetime, first: int | None = None) -> tuple[da
         start = datetime.combine(day.date(), _clock(clock), tzinfo=zone).astimezone(UTC)
     except OverflowError as exc:  # 0001-01-01T00:30+01:00: before year 1 in UTC
         raise QueryError(f"{m.group()!r} in the query is outside the years 1 to 9999 in UTC") from exc
-    return start, later(start, timedelta(hours=1)), m.group()
+    return start
 
 
 def _clock(text: str) -> time:

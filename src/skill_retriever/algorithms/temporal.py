@@ -79,7 +79,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
-from skill_retriever.algorithms.day_hours import hour_window
+from skill_retriever.algorithms.day_hours import hour_window, since_hour
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     SHARED_MONTH_RE,
@@ -238,6 +238,8 @@ def parse_time_window(
     if days and (m := SHARED_MONTH_RE.search(query)):  # "between 1 and 5 Nov"
         span = day_or_instant(m.group(3), now)
         return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
+    if days and (since := since_hour(query, now)):  # "since 9am", "since yesterday at 3pm"
+        return TimeWindow(*since)
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
         lo = day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
         hi = day_or_instant(m.group(3), now)
