@@ -139,3 +139,18 @@ def test_the_last_day_of_year_9999_runs_to_the_end_of_time() -> None:
 def test_a_range_of_year_less_days_across_a_new_year(query: str, now: datetime, start: datetime, end: datetime) -> None:
     window = parse_time_window(query, now, days=True)
     assert window is not None and (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [("incidents between Monday and Wednesday", at(2026, 12, 7), at(2026, 12, 10)),
+     ("incidents from Monday to Friday", at(2026, 12, 7), at(2026, 12, 12)),
+     ("incidents between Friday and Monday", at(2026, 12, 4), at(2026, 12, 8))],
+)  # fmt: skip
+def test_a_range_of_weekdays_runs_forward_through_the_week(query: str, start: datetime, end: datetime) -> None:
+    # Asked on Wednesday 2026-12-09, each weekday alone is the most recent before today:
+    # Wednesday was 2026-12-02, before Monday 2026-12-07, and the swap made Dec 2 to Dec 8,
+    # the week before the one asked about.
+    window = parse_time_window(query, at(2026, 12, 9, 15, 30))
+    assert window is not None
+    assert (window.start, window.end) == (start, end)

@@ -18,7 +18,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 from skill_retriever.algorithms.day_counts import counts_things
-from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS
+from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS, WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
 __all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
@@ -144,7 +144,13 @@ def ordered_days(lo: Span, hi: Span, first: str, last: str) -> tuple[Span, Span]
     both are days of a month written without a year and the range across a new year is the
     shorter reading: "between Dec 28 and Jan 2" asked on 2027-01-01 is 2026-12-28 to
     2027-01-02 (each day alone the most recent one not in the future gave 2026-01-02, and
-    the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March."""
+    the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March. Two
+    weekdays run forward through the week: "between Monday and Wednesday" asked on a Wednesday
+    is this Monday to today."""
+    if _WEEKDAY_RE.fullmatch(first.strip()) and _WEEKDAY_RE.fullmatch(last.strip()):
+        # "between Monday and Wednesday" on a Wednesday: this week's, read forward; each alone
+        # is the most recent before today, so Wednesday came out a week before Monday.
+        return lo, (hi[0] + timedelta(days=7), hi[1] + timedelta(days=7))
     if _year_less(first) and _year_less(last):
         try:
             start = hi[0].replace(year=hi[0].year + 1)
@@ -153,6 +159,9 @@ def ordered_days(lo: Span, hi: Span, first: str, last: str) -> tuple[Span, Span]
         if start + timedelta(days=1) - lo[0] < lo[1] - hi[0]:
             return lo, (start, start + timedelta(days=1))
     return hi, lo
+
+
+_WEEKDAY_RE = re.compile(rf"(?:last\s+)?{WEEKDAY_NAME}", re.IGNORECASE)
 
 
 def _year_less(text: str) -> bool:
