@@ -203,3 +203,16 @@ def test_search_notes_a_time_it_does_not_read(retriever: Retriever) -> None:
     resp = retriever.search("payments outage at lunchtime")
     assert resp.stats["plan_query"]["time_window"] is None
     assert any("'at lunchtime' looks like a time" in w for w in resp.warnings)
+
+
+@pytest.mark.parametrize(
+    ("query", "days", "phrase"),
+    [("incidents before last week", 7, "before last week"),
+     ("errors before the last 3 days", 3, "before the last 3 days"),
+     ("deploys until last month", 30, "until last month")],
+)  # fmt: skip
+def test_before_a_last_span_ends_where_it_starts(query: str, days: int, phrase: str) -> None:
+    # "before last week" was read as "last week", the very days it leaves out.
+    window = parse_time_window(query, WED)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (None, WED - timedelta(days=days), phrase)

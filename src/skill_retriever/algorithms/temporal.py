@@ -10,6 +10,7 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   fortnights (14 days), months (30 days) and years (``yr``, 365 days); the one-letter
   forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
   "the last ad" or "the last word" names no window. "last week" is the past 7 days.
+  "before" or "until" such a span ("before last week") runs up to its start.
 * "this week / month / year": from the start of the current ISO week (Monday), month
   or year, up to now.
 * "today": the current calendar day; "yesterday": the previous calendar day; "the day
@@ -75,7 +76,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
@@ -142,6 +143,8 @@ _LAST_RE = re.compile(
     rf"\s+(?:(\d+(?:\.\d+)?)\s*({DIGIT_UNIT})|(?:({WORD_NUM})\s+)?({WORD_UNIT}))\b",
     re.IGNORECASE,
 )
+# "before" or "until" right before a "last" span: "before last week", "until the last 3 days".
+_BEFORE_RE = re.compile(r"\b(?:before|until|till)\s+(?:the\s+)?$", re.IGNORECASE)
 _THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
 _MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({ISO_MONTH}|{MONTH})\b")
 # "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
@@ -272,9 +275,12 @@ def parse_time_window(
         n = " ".join((m.group(3) or "one").lower().split())
         count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
         try:
-            return TimeWindow(now - count * _unit(m.group(2) or m.group(4)), now, m.group())
+            back: datetime | None = now - count * _unit(m.group(2) or m.group(4))
         except OverflowError:  # "last 99999999 years": further back than datetime goes
-            return TimeWindow(None, now, m.group())
+            back = None
+        if bound := _BEFORE_RE.search(query, 0, m.start()):  # "before last week": up to its start
+            return TimeWindow(None, back or datetime.min.replace(tzinfo=UTC), query[bound.start() : m.end()])
+        return TimeWindow(back, now, m.group())
     if m := _THIS_RE.search(query):
         unit, day = m.group(1).lower(), midnight(now)
         if unit == "week":
