@@ -216,3 +216,19 @@ def test_before_a_last_span_ends_where_it_starts(query: str, days: int, phrase: 
     window = parse_time_window(query, WED)
     assert window is not None
     assert (window.start, window.end, window.phrase) == (None, WED - timedelta(days=days), phrase)
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "phrase"),
+    [("deploys since the start of the month", datetime(2026, 11, 1, tzinfo=UTC), "since the start of the month"),
+     ("incidents since the beginning of this week", datetime(2026, 11, 9, tzinfo=UTC),
+      "since the beginning of this week"),
+     ("incidents year to date", datetime(2026, 1, 1, tzinfo=UTC), "year to date"),
+     ("incidents YTD", datetime(2026, 1, 1, tzinfo=UTC), "YTD"),
+     ("errors month-to-date", datetime(2026, 11, 1, tzinfo=UTC), "month-to-date")],
+)  # fmt: skip
+def test_since_the_start_of_this_unit_is_this_unit(query: str, start: datetime, phrase: str) -> None:
+    # Each was no window: "since the start" was noted as a time not read, "year to date" not even that.
+    window = parse_time_window(query, WED)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (start, WED, phrase)

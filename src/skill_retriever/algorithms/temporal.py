@@ -11,8 +11,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
   "the last ad" or "the last word" names no window. "last week" is the past 7 days.
   "before" or "until" such a span ("before last week") runs up to its start.
-* "this week / month / year": from the start of the current ISO week (Monday), month
-  or year, up to now.
+* "this week / month / year", "since the start of the week/month/year", "year to date"
+  ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
+  up to now.
 * "today": the current calendar day; "yesterday": the previous calendar day; "the day
   before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
   before today.
@@ -145,7 +146,10 @@ _LAST_RE = re.compile(
 )
 # "before" or "until" right before a "last" span: "before last week", "until the last 3 days".
 _BEFORE_RE = re.compile(r"\b(?:before|until|till)\s+(?:the\s+)?$", re.IGNORECASE)
-_THIS_RE = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
+_THIS_RE = re.compile(
+    r"\b(?i:(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+|this\s+)(?i:(week|month|year))\b"
+    r"|\b(?i:(week|month|year)[\s-]to[\s-]date)\b|\b([WMY])TD\b"
+)
 _MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({ISO_MONTH}|{MONTH})\b")
 # "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
 _DAY_RE = re.compile(
@@ -282,11 +286,11 @@ def parse_time_window(
             return TimeWindow(None, back or datetime.min.replace(tzinfo=UTC), query[bound.start() : m.end()])
         return TimeWindow(back, now, m.group())
     if m := _THIS_RE.search(query):
-        unit, day = m.group(1).lower(), midnight(now)
-        if unit == "week":
+        unit, day = (m.group(1) or m.group(2) or m.group(3)).lower(), midnight(now)
+        if unit in ("week", "w"):
             start = day - timedelta(days=day.weekday())
         else:
-            start = day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
+            start = day.replace(day=1) if unit[0] == "m" else day.replace(month=1, day=1)
         return TimeWindow(start, now, m.group())
     if m := _MONTH_RE.search(query):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
