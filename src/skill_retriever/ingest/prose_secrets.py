@@ -54,6 +54,7 @@ from skill_retriever.ingest.secret_commands import (
     redact_clients,
 )
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_headers import AUTH_HEADER_RE
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
     PROSE_VALUE,
@@ -65,7 +66,7 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
-from skill_retriever.ingest.secrets import _AUTH_HEADER_RE, TEXT_RULES
+from skill_retriever.ingest.secrets import TEXT_RULES
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
@@ -91,7 +92,7 @@ _CODE_PAIR_RE = re.compile(
     + PROSE_VALUE
     + r""")|<(?P<tag>[A-Za-z_][\w.-]{0,128}+)>(?P<xval>[^<>\s]{1,256}+)</(?P=tag)>"""
 )
-#: ``Bearer <token>`` without its header (the header's own form is `_AUTH_HEADER_RE`).
+#: ``Bearer <token>`` without its header (the header's own form is `AUTH_HEADER_RE`).
 _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=*+)")
 #: Any auth scheme and its credential (``val``: one token68 word) set under a name, which
 #: `_scheme_pair` asks to be secret-looking (`secret_name`, as the command rule's quoted
@@ -153,7 +154,7 @@ def _redact_line(line: str) -> str:
     (`auth_tuples`: ``auth=("user", "X")``) and the values of its
     secret-looking assignments, written ``NAME=value`` or set by a command
     (`secret_commands`: ``ENV API_KEY value``), redacted."""
-    line = _AUTH_HEADER_RE.sub(_redact_literal, redact_auth_params(line))
+    line = AUTH_HEADER_RE.sub(_redact_literal, redact_auth_params(line))
     line = _BEARER_RE.sub(_redact_literal, line)
     line = _scheme_pairs(line)
     line = AUTH_TUPLE_RE.sub(_redact_literal, line)  # ``auth=("user", "X")``

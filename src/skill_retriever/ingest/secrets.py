@@ -35,12 +35,7 @@ from skill_retriever.ingest.argv_text import redact_joined
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
     AUTHORIZATION_RE,
-    KEY_SCHEME,
-    PARAMS_AHEAD,
     key_scheme,
-    key_scheme_word,
-    redact_auth_params,
-    secret_header_name,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.client_passwords import (
@@ -49,19 +44,17 @@ from skill_retriever.ingest.client_passwords import (
     redact_client_passwords,
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
-from skill_retriever.ingest.header_calls import redact_header_calls
-from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
+from skill_retriever.ingest.secret_headers import redact_header_lines, redact_header_text
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
-    SCHEME_BEFORE_RE,
     SHELL_VALUE,
     is_placeholder,
     is_reference,
@@ -69,8 +62,6 @@ from skill_retriever.ingest.secret_values import (
     record_key,
     scheme_name,
     secret_name,
-    secret_word_name,
-    single_quoted,
 )
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
@@ -108,45 +99,6 @@ _NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 _FLAG_RE = re.compile(
     r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
 )
-#: More words of a header value up to the quote that ends it (``"Bearer a b"``), taken
-#: only inside quotes: the header's own (``hq``, open at the colon) or the value's
-#: (``vq``). Possessive, so a value with no closing quote is scanned once, not rescanned.
-_QUOTED_MORE = r"""(?:(?:[ \t]+[^\s"'\\,`]+)++(?=\\?["'`]))?"""
-def _header_tail(scheme: str, ahead: str = "") -> str:
-    """A header's value after its name: an auth scheme (``scheme``), kept, and the
-    credentials after it (``val``), redacted; ``ahead``, a value no match starts at."""
-    return (
-        r"""(?P<nq>\\?["'])?\s*:\s*""" + STRING_PREFIX + r"""(?P<vq>\\?["']|`(?=(?i:""" + AUTH_SCHEMES + r""")[ \t]))?"""
-        + ahead + r"""(?:""" + scheme + r""")?"""
-        r"""(?P<val>(?!""" + AUTH_SCHEMES + r"""(?:[\s"'\\]|$))[^\s"'\\,`]+"""
-        r"""(?(vq)""" + _QUOTED_MORE + r"""|(?(nq)|(?(hq)""" + _QUOTED_MORE + r"""))))"""
-    )
-
-
-_HEADER_TAIL = _header_tail(AUTH_SCHEMES + r"\s+")
-#: ``Authorization: Bearer X`` anywhere (a curl header, a script's headers dict), any
-#: scheme kept (``Authorization: SSWS X``).
-_AUTH_HEADER_RE = re.compile(
-    r"""(?i)(?:(?<=["'])(?P<hq>)|\b)""" + AUTHORIZATION_NAME
-    + _header_tail(AUTH_SCHEMES + r"\s+|" + ANY_SCHEME, "(?!" + PARAMS_AHEAD + ")")
-)
-#: A header passed with curl's ``-H`` / ``--header`` (``-H "X-Api-Key: X"``); a word before
-#: one credential that ends the quoted value is read as its scheme, ``ks`` (``-H "X-Api-Key:
-#: SSWS X"``), kept when it is one (`_header_flag`).
-_HEADER_FLAG_RE = re.compile(
-    r"""(?i)(?<![\w-])(?:-H|--header)(?:\s+|=)?(?P<hq>["'])?(?P<name>[A-Za-z][\w-]*+)"""
-    + _header_tail(AUTH_SCHEMES + r"\s+|" + KEY_SCHEME + r"""(?=[^\s"'\\,`]++\\?["'])""")
-)
-#: A header written out, ``name: [scheme] credential`` (a heredoc's line, ``printf 'X-Api-Key:
-#: X'``, ``{auth: `Bearer X`}``); only a name with a secret's word: a kept match hides the next.
-_HEADER_LINE_NAME = r"""(?i)(?<![^\s"'`{,(])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)"""
-_HEADER_LINE_RE = re.compile(_HEADER_LINE_NAME + _HEADER_TAIL)
-#: The same with any word as the scheme (``x-api-key: SSWS X``, ``1Password X``), as
-#: under Authorization: read first, its credential redacted when it reads as a literal
-#: secret; a word that is none (``token: Secret123 please``) is left to `_HEADER_LINE_RE`.
-_HEADER_LINE_ANY_RE = re.compile(_HEADER_LINE_NAME + _header_tail(ANY_SCHEME, "(?=" + ANY_SCHEME + ")"))
-#: A credential redacted already after a value: the value is its scheme (`_header_line`).
-_REDACTED_AFTER_RE = re.compile(r"[ \t]++" + re.escape(REDACTED))
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
 #: the header rule keeps it, and ``val`` is the credential after it.
@@ -154,7 +106,6 @@ _JSON_PAIR_RE = re.compile(
     r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
     r"""(?:(?i:""" + AUTH_SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
-
 
 
 #: Flags whose value, the next argument, is an HTTP header (``mcp-remote URL --header
@@ -239,7 +190,7 @@ def redact_invocation(command: str | None, args: list[str]) -> tuple[str | None,
     secret flag at the end of the command hides the first argument after it
     (``"command": "server --token", "args": ["X"]``); the command is split at spaces as
     `redact_command_line` splits it, and comes back joined."""
-    words = _redact_header_text(command).split(" ") if command else []
+    words = redact_header_text(command).split(" ") if command else []
     redacted = redact_args(words + args)
     head = " ".join(redacted[: len(words)]) if command else command
     return head, redacted[len(words) :]
@@ -248,9 +199,9 @@ def redact_invocation(command: str | None, args: list[str]) -> tuple[str | None,
 def redact_command_line(command: str) -> str:
     """An MCP server's ``command`` (a whole command line may sit in it) redacted word by
     word as its arguments are (`redact_args`), after the header rules of shell text
-    (`_redact_header_text`: a quoted header's value is words apart); ingest and ``repair``
+    (`redact_header_text`: a quoted header's value is words apart); ingest and ``repair``
     both use it."""
-    return " ".join(redact_args(_redact_header_text(command).split(" ")))
+    return " ".join(redact_args(redact_header_text(command).split(" ")))
 
 
 def redact_text(text: str) -> str:
@@ -293,7 +244,7 @@ def redact_command(command: str) -> str:
     Caught: tokens of well-known formats and webhook URLs whose path is the credential;
     a ``.netrc`` entry's password (`netrc_secrets`); URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
-    call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`);
+    call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`; all in `secret_headers`);
     quoted ``"api_key": "X"`` pairs; basic auth's password in code (`auth_tuples`:
     ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
@@ -313,9 +264,7 @@ def redact_command(command: str) -> str:
     """
     text = redact_formats(command)
     text = redact_netrc(redact_shell_urls(text))
-    text = _redact_header_text(text)
-    text = _HEADER_LINE_ANY_RE.sub(_masked_value(_header_line), text)
-    text = _HEADER_LINE_RE.sub(_masked_value(_header_line), text)
+    text = redact_header_lines(redact_header_text(text))
     text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
@@ -337,27 +286,6 @@ def _redact_programs(text: str) -> str:
     return redact_client_passwords(text)
 
 
-def _redact_header_text(text: str) -> str:
-    """Shell text with the credentials of its authorization headers (any scheme kept), of
-    the secret-looking headers passed with ``-H`` / ``--header`` and of those code sets
-    with a call (`header_calls`: ``setRequestHeader('Authorization', 'Bearer X')``) redacted."""
-    text = _AUTH_HEADER_RE.sub(_masked_value(lambda m: True), redact_header_calls(redact_auth_params(text)))
-    return _HEADER_FLAG_RE.sub(_header_flag, text)
-
-
-_header_credential = _masked_value(lambda m: secret_header_name(m["name"]))
-
-
-def _header_flag(m: re.Match[str]) -> str:
-    """A ``-H`` header's match with its credential redacted, and the word read as its
-    scheme with it when that is none (`auth_params.key_scheme_word`: ``-H "X-Password:
-    correct horse"`` goes whole)."""
-    out = _header_credential(m)
-    if out == m[0] or m["ks"] is None or key_scheme_word(m["name"], m["ks"]):
-        return out
-    return m.string[m.start() : m.start("ks")] + REDACTED + m.string[m.end("val") : m.end()]
-
-
 def _redact_cookies(line: str) -> str:
     """One line of a command with its cookies' literal secrets redacted: a cookie's
     name says nothing, so only its value decides (`secret_values.literal_secret`)."""
@@ -366,25 +294,11 @@ def _redact_cookies(line: str) -> str:
 
 def _secret_json_pair(m: re.Match[str]) -> bool:
     """A quoted pair `shell_assignments.secret_pair` redacts; under an authorization name only a value of
-    one word (``{'Authorization': 'Bearer'}``): `_AUTH_HEADER_RE` read one of a scheme
+    one word (``{'Authorization': 'Bearer'}``): `secret_headers.AUTH_HEADER_RE` read one of a scheme
     and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``)."""
     if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
         return len(m["val"].split()) <= 1 and secret_pair(m)  # one word: the credential
     return secret_setting(m)
-
-
-def _header_line(m: re.Match[str]) -> bool:
-    """A written-out header whose name says it holds a secret (`secret_word_name`, or
-    ``auth``: ``X-Auth``) and whose value reads as one: not a message (``Missing token:
-    set X``); after a scheme any word but a plain one (`literal_secret`)."""
-    name = m["name"]
-    if not (secret_word_name(name) or name.lower().endswith("auth")) or AUTHORIZATION_RE.fullmatch(name):
-        return False
-    if _REDACTED_AFTER_RE.match(m.string, m.end("val")):
-        return False  # ``1Password [redacted]``: the scheme `_HEADER_LINE_ANY_RE` kept
-    scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
-    value = m["val"].rstrip(".,;:!?)]}")  # ``token: process.env.API_TOKEN!,`` is code, as prose reads it
-    return literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val")))
 
 
 def _secret_flag(m: re.Match[str]) -> bool:
