@@ -7,6 +7,7 @@ An assignment's value is one shell word. In quotes (``-d "token=Bearer X"``, ``-
 credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` and runs
 ``./run``, and the command after the variable is no credential, unless the word is shaped
 as one (`_CREDENTIAL_WORD`: ``AUTH_HEADER=Bearer q9W8...`` in a heredoc, a file's text).
+A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``: `_call_name`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ _SPACED_RE = re.compile(
 )
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
+#: A bare value that is a (dotted) name before ``(``: a call in code (``auth=HTTPBasicAuth(``
+#: in a ``python -c`` script); in shell ``NAME=word(`` is no assignment at all.
+_CALL_NAME_RE = re.compile(r"[A-Za-z_][\w.]*+")
 
 
 def redact_assignments(text: str) -> str:
@@ -80,6 +84,8 @@ def redact_assignments(text: str) -> str:
         pair = None
         if secret_name(_last_part(m["name"])):
             pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
+            if pair is not None and _call_name(pair):
+                pair = None  # the call's arguments are read on for names of their own
         new = masked(pair) if pair is not None else ""
         if pair is None or new == pair[0]:
             # A kept value is read again for names in it, if short: a crafted word of
@@ -92,6 +98,17 @@ def redact_assignments(text: str) -> str:
             pos = pair.end()
     text = "".join(out) + text[pos:] if out else text
     return _SPACED_RE.sub(masked_value(_spaced_secret), text) if " =" in text or "\t=" in text else text
+
+
+def _call_name(m: re.Match[str]) -> bool:
+    """Whether an assignment's value is the name of a call code makes (``auth=get_auth()``,
+    ``auth=HTTPBasicAuth("user", "X")``: the password is `auth_tuples`'), not a value:
+    a name right before ``(`` that does not read as a literal secret (``PASSWORD=Tr0ub4dor3Xq(x)``
+    in a heredoc's ``.env`` still goes)."""
+    value = m["val"]
+    if not m.string.startswith("(", m.end("val")) or _CALL_NAME_RE.fullmatch(value) is None:
+        return False
+    return not literal_secret(value)
 
 
 def _spaced_secret(m: re.Match[str]) -> bool:
