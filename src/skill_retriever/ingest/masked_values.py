@@ -26,16 +26,26 @@ from skill_retriever.ingest.secret_values import (
     is_reference,
 )
 
-__all__ = ["STRING_PREFIX", "masked", "masked_value"]
+__all__ = ["STRING_PREFIX", "masked", "masked_value", "slot"]
 
 #: A string literal's prefix in code (Python's ``f"..."``, ``rb'...'``): not the value.
 STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
 #: Where code fills in a value: an interpolation or template (``{API_KEY}``,
 #: ``{self.api_key}``, ``{os.environ[...]`` cut at its quote, ``{{ token }}``) or a
-#: format slot (``%s``, ``%(token)s``; in a ``printf`` format escapes may end it,
-#: ``%s\n``, but no more text: ``%s\tTOKEN=X`` is one word, not two assignments). A
-#: credential (token68) starts with none of these.
-_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|%(?:\([\w.]{1,64}+\))?+[sdr](?:\\[nrt])*+$""")
+#: format slot (``%s``, ``%(token)s``, ``%-10s``, ``%5.2f``, ``%x``; in a ``printf``
+#: format escapes may end it, ``%s\n``, but no more text: ``%s\tTOKEN=X`` is one word,
+#: not two assignments). A credential (token68) starts with none of these.
+_FORMAT_SLOT = (
+    r"%(?:\([\w.]{1,64}+\))?+[#0+-]{0,4}+(?:\d{1,3}+|\*)?+(?:\.(?:\d{1,3}+|\*))?+[sdiouxXeEfFgGcra]"
+    + r"(?:\\[nrt])*+"
+)
+_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|""" + _FORMAT_SLOT + "$")
+#: The same slot where a value starts in its text, up to the word's end: a shell value
+#: stops at ``(``, so ``token=%(token)s`` gives the rules the value ``%``.
+_SLOT_AT_RE = re.compile(_FORMAT_SLOT + r"""(?![^\s"'`;&|)])""")
+#: ``printf`` escapes at a value's end, before its closing quote if any
+#: (``'token=${TOKEN}\n'``): the format's, not the value's.
+_ESCAPES_AT_END_RE = re.compile(r"""(?:\\[nrt])++(?=["']?$)""")
 #: A value of an auth scheme and one credential, an authorization header's name before
 #: them or not; under that name any word is a scheme (`secret_values.SCHEME_WORD`).
 _SCHEME_VALUE_RE = re.compile(
@@ -68,7 +78,16 @@ def _names_none(value: str, text: str, at: int) -> bool:
     (`public_keys`)."""
     if ssh_public_key(value, text, at):
         return True
-    return is_reference(value, text, at) or is_placeholder(value) or _SLOT_RE.match(value.strip("\"'")) is not None
+    if slot(value) or _SLOT_AT_RE.match(text, at + len(value) - len(value.lstrip("\"'"))) is not None:
+        return True
+    value = _ESCAPES_AT_END_RE.sub("", value)
+    return is_reference(value, text, at) or is_placeholder(value)
+
+
+def slot(value: str) -> bool:
+    """Whether ``value`` (quotes and all) is a slot code fills in (`_SLOT_RE`:
+    ``{API_KEY}``, ``%(token)s``, ``%-10s``), no secret."""
+    return _SLOT_RE.match(value.strip("\"'")) is not None
 
 
 def _masked_credential(value: str, text: str, at: int) -> str:

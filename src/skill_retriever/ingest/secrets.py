@@ -45,6 +45,7 @@ from skill_retriever.ingest.client_passwords import (
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
+from skill_retriever.ingest.masked_values import slot
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
@@ -157,14 +158,15 @@ _EXPANDED_RE = re.compile(r"\$\{(?:env:|input:)?+[A-Za-z_][\w.-]*+\}")
 def _names_no_secret(value: str) -> bool:
     """Whether an argument's ``value`` holds no secret: empty, a variable the client
     expands (`_EXPANDED_RE`), a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
-    ``YOUR_TOKEN``, ``$API_KEY``) or an auth scheme's name (``--auth-type bearer``). No shell reads an argument, so a ``$`` before other
+    ``YOUR_TOKEN``, ``$API_KEY``), a format's slot (`masked_values.slot`: ``%s``,
+    ``{}``) or an auth scheme's name (``--auth-type bearer``). No shell reads an argument, so a ``$`` before other
     text (``$ecretP4ss``) is a password's own."""
     bare = value.strip("\"'")
     if ssh_public_key(bare):
         return True  # ``--ssh-key "ssh-ed25519 AAAA..."``: public
     if not bare or switch_value(bare):
         return True  # ``--auth=false``
-    return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare)
+    return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare) or slot(bare)
 
 
 def _header_arg(arg: str, *, after_flag: bool) -> str | None:
