@@ -36,6 +36,7 @@ from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
     AUTHORIZATION_RE,
     key_scheme,
+    key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.client_passwords import (
@@ -56,6 +57,7 @@ from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
+    SCHEME_WORD,
     SHELL_VALUE,
     is_placeholder,
     is_reference,
@@ -102,10 +104,13 @@ _FLAG_RE = re.compile(
 )
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
-#: the header rule keeps it, and ``val`` is the credential after it.
+#: the header rule keeps it, and ``val`` is the credential after it; any other word there,
+#: ``ks``, is kept under a header's name when it is a scheme (`_json_pair`: ``"X-Api-Key":
+#: "SSWS X"``; not ``"api_key": "a b"``, a value of two words).
 _JSON_PAIR_RE = re.compile(
     r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
-    r"""(?:(?i:""" + AUTH_SCHEMES + r""")[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?(?P<val>[^"'\\]*)\\?(?P=vq)"""
+    r"""(?:(?:(?i:""" + AUTH_SCHEMES + r""")|(?P<ks>""" + SCHEME_WORD + r"""))[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?"""
+    r"""(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
 
 
@@ -267,7 +272,7 @@ def redact_command(command: str) -> str:
     text = redact_formats(command)
     text = redact_netrc(redact_shell_urls(text))
     text = redact_header_lines(redact_header_text(text))
-    text = _JSON_PAIR_RE.sub(_masked_value(_secret_json_pair), text)
+    text = _JSON_PAIR_RE.sub(_json_pair, text)
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
     text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
     text = redact_assignments(text)
@@ -292,6 +297,20 @@ def _redact_cookies(line: str) -> str:
     """One line of a command with its cookies' literal secrets redacted: a cookie's
     name says nothing, so only its value decides (`secret_values.literal_secret`)."""
     return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
+
+
+_json_credential = _masked_value(lambda m: _secret_json_pair(m))
+
+
+def _json_pair(m: re.Match[str]) -> str:
+    """A quoted pair's match with its credential redacted, and the word read as its
+    scheme with it when that is none: under a name that is no HTTP header's (no ``-``:
+    ``"api_key": "a b"`` is a value of two words), or that `auth_params.key_scheme_word`
+    says is none (``"X-Password": "correct horse"``), as for a ``-H`` header (`secret_headers`)."""
+    out = _json_credential(m)
+    if out == m[0] or m["ks"] is None or ("-" in m["name"] and key_scheme_word(m["name"], m["ks"])):
+        return out
+    return m.string[m.start() : m.start("ks")] + REDACTED + m.string[m.end("val") : m.end()]
 
 
 def _secret_json_pair(m: re.Match[str]) -> bool:
