@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from skill_retriever.ingest.secret_formats import REDACTED
 
-__all__ = ["redact_joined"]
+__all__ = ["on_word_runs", "redact_joined"]
 
 #: What shell text splits at, quotes or escapes, read as a plain character in an
 #: argument; so is a ``$`` that starts no placeholder (``${API_KEY}``, which the client
@@ -68,3 +68,22 @@ def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> lis
     while tail < min(len(words), len(pieces)) - head and words[-1 - tail] == pieces[-1 - tail]:
         tail += 1
     return args[:head] + [REDACTED] * (len(args) - head - tail) + args[len(args) - tail :]
+
+
+def on_word_runs(line: str, redact: Callable[[str], str]) -> str:
+    """A line `redact_joined` made with ``redact`` applied to each run of arguments that
+    are whole words (``machine`` ``h`` ``login`` ``u`` ``password`` ``X``), not across an
+    argument with a blank or quote in it: read as plain characters there, its words would
+    be one value to a rule (``Authorization: Bearer ${TOKEN}`` one credential)."""
+    out: list[str] = []
+    run: list[str] = []
+    for word in [*line.split(" "), None]:
+        if word is not None and _PLAIN not in word:
+            run.append(word)
+            continue
+        if run:
+            out.append(redact(" ".join(run)))
+            run = []
+        if word is not None:
+            out.append(word)
+    return " ".join(out)

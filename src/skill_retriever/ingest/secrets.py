@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from skill_retriever.ingest.argv_text import redact_joined
+from skill_retriever.ingest.argv_text import on_word_runs, redact_joined
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
     AUTHORIZATION_RE,
@@ -135,17 +135,33 @@ def redact_args(args: list[str]) -> list[str]:
     out = []
     for i, arg in enumerate(args):
         arg = redact_formats(redact_urls(arg))
+        text = _TEXT_ARG_RE.search(arg) is not None
+        if text:  # ``--config '{"api_key": "X"}'``, a ``.netrc`` line, a script
+            arg = _redact_text_words(_JSON_PAIR_RE.sub(_json_pair, AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), arg)))
         flag, eq, _ = arg.partition("=")
         header = _header_arg(arg, after_flag=i > 0 and args[i - 1] in _HEADER_FLAGS)
         if header is not None:
             out.append(header)
-        elif eq and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
+        elif eq and not _TEXT_ARG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
             out.append(arg if _names_no_secret(arg) else REDACTED)
         else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``
             out.append(redact_assignments(arg) if "=" in arg else arg)
-    return redact_joined(out, _redact_programs)
+    return redact_joined(out, lambda line: _redact_programs(on_word_runs(line, _redact_text_words)))
+
+
+#: An argument with a blank in it is text (a ``.netrc`` line, a YAML or JSON block, a
+#: script), not one word; an ``=`` after a blank is no flag's (``--password=a b`` is one).
+_TEXT_ARG_RE = re.compile(r"\s")
+
+
+def _redact_text_words(text: str) -> str:
+    """``text`` with the secrets that stand words apart from their names redacted: a
+    ``.netrc`` entry's password, an authorization header's credential and a written-out
+    header or setting's (``password: X``, ``{BRAVE_API_KEY: X}``): MCP arguments read
+    as one line, so that the words of such text split into arguments are read too."""
+    return redact_header_lines(redact_header_text(redact_netrc(text)))
 
 
 def _takes_value(flag: str) -> bool:
