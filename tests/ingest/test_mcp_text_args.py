@@ -58,3 +58,24 @@ def test_text_without_a_secret_stays(args: list[str]) -> None:
 def test_a_flag_value_with_blanks_still_goes_whole() -> None:
     args = ["--password=correct horse battery", "--token=abc def"]
     assert redact_invocation("tool", args) == ("tool", [f"--password={R}", f"--token={R}"])
+
+
+@pytest.mark.parametrize(
+    ("script", "secret"),
+    [
+        ("npx -y @acme/server --token Tr0ub4dor3Xq", "Tr0ub4dor3Xq"),
+        ("npx -y @acme/server --api-key=Tr0ub4dor3Xq --port 8080", "Tr0ub4dor3Xq"),
+        ("curl -s -H 'Cookie: session=Tr0ub4dor3Xq9' https://api.example.com | jq .", "Tr0ub4dor3Xq9"),
+        ("git config --global github.token Tr0ub4dor3Xq && run", "Tr0ub4dor3Xq"),
+    ],
+)
+def test_a_script_in_one_argument_is_read_as_a_command(script: str, secret: str) -> None:
+    """``"command": "bash", "args": ["-c", "... --token X"]``: the flag rule read only a
+    flag that is an argument of its own, so a script's flags kept their values."""
+    _, args = redact_invocation("bash", ["-c", script])
+    assert args == ["-c", script.replace(secret, R)]
+
+
+def test_a_script_argument_is_redacted_once() -> None:
+    _, args = redact_invocation("bash", ["-c", "curl -u admin:Tr0ub4dor3Xq https://api.example.com"])
+    assert args == ["-c", f"curl -u admin:{R}"]  # the joined line's client rule reads to the argument's end

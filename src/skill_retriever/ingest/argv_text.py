@@ -55,7 +55,10 @@ def _cut(arg: str, word: str, piece: str) -> str:
     while at < min(len(word), len(piece)) and word[at] == piece[at]:
         at += 1
     start = piece.rfind(REDACTED, 0, at + len(REDACTED))
-    return arg[: start if start >= 0 and start > at - len(REDACTED) else at] + REDACTED
+    kept = arg[: start if start >= 0 and start > at - len(REDACTED) else at]
+    # A rule read past a value redacted already (an argument the command rule read as a
+    # script, `secrets.redact_args`): the rest goes, with no second `REDACTED`.
+    return kept if kept.endswith(REDACTED) else kept + REDACTED
 
 
 def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> list[str]:

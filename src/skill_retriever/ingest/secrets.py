@@ -130,14 +130,15 @@ def redact_args(args: list[str]) -> list[str]:
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`), tokens of
     well-known formats, and what the command rule's program rules (`_redact_programs`:
-    ``sshpass -p X``, ``curl -u user:X``) take out of the arguments read as one command
-    line (`argv_text.redact_joined`)."""
+    ``sshpass -p X``, ``curl -u user:X``) and its text rules (`_redact_text_words`: a
+    ``.netrc`` entry, ``password: X``) take out of the arguments read as one command
+    line (`argv_text.redact_joined`). An argument with a blank in it is text, read by
+    the command rule whole (`redact_command`: ``bash -c '... --token X'``, a YAML block)."""
     out = []
     for i, arg in enumerate(args):
         arg = redact_formats(redact_urls(arg))
-        text = _TEXT_ARG_RE.search(arg) is not None
-        if text:  # ``--config '{"api_key": "X"}'``, a ``.netrc`` line, a script
-            arg = _redact_text_words(_JSON_PAIR_RE.sub(_json_pair, AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), arg)))
+        if _TEXT_ARG_RE.search(arg):  # a script (``bash -c '... --token X'``), ``.netrc`` line, YAML or JSON
+            arg = redact_command(arg)
         flag, eq, _ = arg.partition("=")
         header = _header_arg(arg, after_flag=i > 0 and args[i - 1] in _HEADER_FLAGS)
         if header is not None:
