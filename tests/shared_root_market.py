@@ -5,6 +5,7 @@ and ``"strict": false``, naming its own skills below the one ``skills/`` folder
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from files import write_file
@@ -55,4 +56,18 @@ def shared_root_components(root: Path) -> Path:
         write_file(root, f"agents/{name}.md", f"---\nname: {name}\ndescription: The {name} agent.\n---\n\nWork.\n")
     write_file(root, "hooks/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}})
     write_file(root, "skills/pdf/SKILL.md", _skill("pdf"))
+    return root
+
+
+def shared_root_requiring(root: Path) -> Path:
+    """`shared_root_components` with ``beta`` naming ``extras/ship.md`` as its commands and
+    ``extras/auditor.md``, an agent that requires ``deploy``, as its agents: ``deploy``
+    is loaded by ``alpha`` and ``gamma`` (filed by the index under alpha, the first) and
+    only required by ``beta``, which brings it along as a dependency."""
+    shared_root_components(root)
+    write_file(root, "extras/auditor.md",
+               "---\nname: auditor\ndescription: The auditor agent.\nrequires: [deploy]\n---\n\nWork.\n")
+    market = json.loads((root / MARKET).read_text(encoding="utf-8"))
+    market["plugins"][1].update(commands=["./extras/ship.md"], agents="./extras/auditor.md")
+    write_file(root, MARKET, market)
     return root

@@ -9,6 +9,12 @@ labels it "(project:beta)"), and not where installing beta puts it, so a reinsta
 beta and the record disagreed. The record keeps which components a plugin only required;
 such a command stays where a dependency is installed. A record written before that
 distinction reads as it did: every listed component a member.
+
+A command several plugins load (`shared_root_requiring`: alpha and gamma load ``deploy``,
+beta only requires it) moved to gamma's folder on ``uninstall alpha``, and stayed there on
+``uninstall gamma``, though no plugin that loads it was left: installing beta alone puts
+it in alpha's folder, where the index files it. The record keeps that place for such a
+command, and it moves there once no plugin that loads it stays.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from files import write_file
+from shared_root_market import shared_root_requiring
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.inventory import InstallRecord, PluginRecord
@@ -81,3 +88,72 @@ def test_a_record_without_the_distinction_reads_every_listed_component_as_a_memb
     assert PluginRecord.from_json(new.to_json()) == new
     with pytest.raises(TypeError, match="required"):
         PluginRecord.from_json({"name": "beta", "components": [SHIP], "required": "x"})
+
+
+SHARED_DEPLOY = "market/commands/deploy.md"
+AT_GAMMA = ".claude/commands/gamma/deploy.md"
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Iterator[Index]:
+    idx = Index.open(tmp_path / "shared-ix", embedder=HashingEmbedder(), create=True)
+    run = index_sources(idx, [shared_root_requiring(tmp_path / "market")], "skills")
+    assert not [p for s in run.sources for p in s.problems]
+    yield idx
+    idx.close()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """What lies in ``root``'s .claude (the install record aside), file by file."""
+    return {rel: (root / rel).read_bytes() for rel in _files(root)}
+
+
+@pytest.mark.parametrize("holder", ["beta", "deploy"])
+def test_a_shared_command_no_loading_plugin_holds_goes_back_where_installing_its_holder_puts_it(
+    shared: Index, tmp_path: Path, holder: str
+) -> None:
+    """``holder``, beta (which requires deploy) or deploy by its own name, then alpha and
+    gamma; uninstalling alpha moves deploy to gamma's folder, uninstalling gamma moves it
+    to alpha's, where installing the holder alone puts it: the tree is a fresh install's,
+    and installing the holder again changes nothing."""
+    alone = tmp_path / "alone"
+    assert install(shared, [holder], alone).ok
+    fresh = _tree(alone)
+    assert AT_ALPHA in fresh
+    proj = tmp_path / "proj"
+    for plugin in (holder, "alpha", "gamma"):
+        assert install(shared, [plugin], proj).ok
+    assert uninstall(["alpha"], proj).moved == {AT_ALPHA: AT_GAMMA}
+    dry = uninstall(["gamma"], proj, dry_run=True)
+    assert dry.moved == {AT_GAMMA: AT_ALPHA} and f"would move {AT_GAMMA} to {AT_ALPHA}, " in str(dry), str(dry)
+    report = uninstall(["gamma"], proj)
+    assert report.ok and report.moved == {AT_GAMMA: AT_ALPHA}, report.lines()
+    # (not "the folder of a plugin still installed": alpha is not)
+    assert (f"moved {AT_GAMMA} to {AT_ALPHA}, where installing what holds it puts it: no plugin still "
+            "installed loads it") in str(report), str(report)
+    assert _tree(proj) == fresh
+    assert list(InstallRecord.load(proj).components[SHARED_DEPLOY].files) == [AT_ALPHA]
+    again = install(shared, [holder], proj)
+    assert again.ok and not [c for c in again.components if c.status != "unchanged"], again.lines()
+    assert _tree(proj) == fresh
+    assert uninstall([holder], proj).ok
+    assert not (proj / ".claude").exists()
+
+
+def test_a_record_without_the_place_a_dependency_goes_leaves_the_command_where_it_is(
+    shared: Index, tmp_path: Path
+) -> None:
+    """A record written before it kept that place: the command stays in gamma's folder,
+    as it did, where installing beta again finds it."""
+    proj = tmp_path / "proj"
+    for plugin in ("beta", "alpha", "gamma"):
+        assert install(shared, [plugin], proj).ok
+    assert uninstall(["alpha"], proj).moved == {AT_ALPHA: AT_GAMMA}
+    path = proj / ".claude/.skill-retriever/installed.json"
+    data = json.loads(path.read_text())
+    assert data["components"][SHARED_DEPLOY].pop("dependency_path") == AT_ALPHA
+    path.write_text(json.dumps(data))
+    report = uninstall(["gamma"], proj)
+    assert report.ok and not report.moved, report.lines()
+    assert AT_GAMMA in _files(proj)
+    assert f"unchanged {AT_GAMMA}" in "\n".join(install(shared, ["beta"], proj).lines())

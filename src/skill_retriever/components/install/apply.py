@@ -10,7 +10,8 @@ Every destination is checked again right before it is written, and what ``force`
 overwrites of the user's own is kept first (`replaced`), as are the text of a shared
 JSON file it first changes and which folders it makes (`as_before`). The record says
 what each component requires and, for one asked for, what installing it newly added
-(`brought`), and the names each declares in its own ``conflicts`` (`declared_conflicts`).
+(`brought`), the names each declares in its own ``conflicts`` (`declared_conflicts`), and
+where a command several plugins load goes as none of theirs (`shared_commands`).
 `install` plans and writes, holding the target's lock (`target_lock`).
 """
 
@@ -175,6 +176,7 @@ def _note(
             continue
         entry = record.components.setdefault(c.id, RecordEntry(c.kind, c.name))
         entry.conflicts = list(plan.declares.get(c.id, ()))  # as this version declares them
+        entry.dependency_path = plan.dependency_paths.get(c.id, "")  # (`shared_moves`)
         for f in c.files:
             if f.action in ("create", "overwrite", "unchanged"):
                 for key in kept_keys(f):  # as installed again: no longer the user's change

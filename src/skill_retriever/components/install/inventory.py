@@ -13,7 +13,8 @@ replaced, kept there too), and what an uninstall kept because
 the user changed it since (path -> why); whether an install was asked for it by name,
 the ids it requires directly, and (for one asked for) the dependencies installing it
 newly added, and the names it declares in its own ``conflicts`` (a hook's or a server's
-entry keeps none: `unseen` reads them here); per plugin id, its name and the components
+entry keeps none: `unseen` reads them here), and, for a command several plugins load, where
+it goes as none of theirs (`shared_moves`); per plugin id, its name and the components
 installing it brought; which shared JSON files an install created, and the original text
 of those it first changed; and which folders an install created. Uninstall reads it to take back exactly that, put
 back what was replaced, and nothing a user changed since. Keys a record of an older

@@ -85,6 +85,8 @@ class InstallPlan:
         notes: What a name given chose among several of it (`resolve`), one line each.
         declares: Id of each component -> the names it declares in its own ``conflicts``
             (`declared_conflicts`), for the install record; no answer shows them.
+        dependency_paths: Id of each command several plugins load -> where it goes as none
+            of theirs (`shared_commands`), for the install record; no answer shows them.
         held_how: The command that installs the files held back from an agent's install
             (`credential_files`), '' when none is.
     """
@@ -105,6 +107,7 @@ class InstallPlan:
     named: frozenset[str] = frozenset()
     notes: tuple[str, ...] = ()
     declares: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    dependency_paths: Mapping[str, str] = field(default_factory=dict)
     held_how: str = ""
 
     @property

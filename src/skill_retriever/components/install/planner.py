@@ -83,7 +83,7 @@ from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
-from skill_retriever.components.install.shared_commands import plugin_folders
+from skill_retriever.components.install.shared_commands import dependency_paths, plugin_folders
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
@@ -251,6 +251,7 @@ def plan_install(
         named=frozenset(i for i in resolved if i not in plugins),
         notes=tuple(dict.fromkeys(note for _, note in found if note)),
         declares={n.id: declared_conflicts(view, n) for n in nodes},
+        dependency_paths=dependency_paths(view, nodes),
         held_how=hold(held) if hold is not None and held else "",
     )
 

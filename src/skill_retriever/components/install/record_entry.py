@@ -44,6 +44,10 @@ class RecordEntry:
     #: the names it declares in its own ``conflicts`` (`declared_conflicts`): a hook's or
     #: a server's entry keeps none, so `unseen` reads them here for a caller who may not see it
     conflicts: list[str] = field(default_factory=list)
+    #: a command several plugins load: where it goes installed as no loading plugin's member
+    #: (where the index files it, `shared_commands`); an uninstall that leaves it with none
+    #: of those plugins moves it there (`shared_moves`), and needs no index to know it
+    dependency_path: str = ""
     #: another project sharing this ``.claude`` -> its servers, replaced servers and kept
     #: server entries there, as JSON (`record_projects`): carried along, written back as read
     elsewhere: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -84,6 +88,7 @@ class RecordEntry:
             **({"requires": list(self.requires)} if self.requires else {}),
             **({"brought": list(self.brought)} if self.brought else {}),
             **({"conflicts": list(self.conflicts)} if self.conflicts else {}),
+            **({"dependency_path": self.dependency_path} if self.dependency_path else {}),
             **joined(parts, self.elsewhere, project),
         }
 
@@ -115,6 +120,7 @@ class RecordEntry:
             requires=[str(i) for i in data.get("requires") or []],
             brought=[str(i) for i in data.get("brought") or []],
             conflicts=_names(data.get("conflicts")),
+            dependency_path=_path(data.get("dependency_path")),
             elsewhere=elsewhere,
         )
 
@@ -130,3 +136,16 @@ def _names(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         raise ValueError("'conflicts' must be a list of names")
     return list(value)
+
+
+def _path(value: Any) -> str:
+    """A record's path ('' when it lacks the key: an older record).
+
+    Raises:
+        TypeError: It is there and no text.
+    """
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError("'dependency_path' must be a path")
+    return value

@@ -15,6 +15,11 @@ it, leaves it: copied out of its plugin Claude Code calls it ``/deploy`` in eith
 and a second copy would be a second ``/deploy``); uninstalling that plugin while another
 that loads it stays moves it to the other's folder (`shared_moves`). A command loaded by one plugin, or
 installed by its own name, goes where the index filed it.
+
+A command several plugins load that is installed as none of theirs (a dependency of another
+plugin's member, or by its own name) goes where the index filed it, too: the record keeps
+that place (`dependency_paths`), and an uninstall that leaves the command with no plugin
+that loads it moves it there, where installing what holds it again puts it (`shared_moves`).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from skill_retriever.components.install.plan import InstallError, UnsafePathErro
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
-__all__ = ["plugin_folders"]
+__all__ = ["dependency_paths", "plugin_folders"]
 
 
 def plugin_folders(
@@ -43,8 +48,7 @@ def plugin_folders(
     for node in nodes:
         if node.kind is not NodeKind.COMMAND:
             continue
-        loaders = [view.get(e.target).name for e in view.out_edges(node.id, EdgeKind.PART_OF)
-                   if view.get(e.target).kind is NodeKind.PLUGIN]
+        loaders = _loaders(view, node)
         if len(loaders) < 2:
             continue
         files = recorded.get(node.id, {})
@@ -55,9 +59,25 @@ def plugin_folders(
     return out
 
 
-def _path(node: Node, plugin: str) -> str | None:
-    """Where ``node`` goes under ``plugin``'s folder (None: a name no file may have, which
-    `render` refuses)."""
+def dependency_paths(view: CallerView, nodes: Sequence[Node]) -> dict[str, str]:
+    """Id -> where each command of ``nodes`` that several visible plugins load goes as none
+    of theirs (see the module), for the install record."""
+    out: dict[str, str] = {}
+    for node in nodes:
+        if node.kind is NodeKind.COMMAND and len(_loaders(view, node)) > 1 and (path := _path(node, None)):
+            out[node.id] = path
+    return out
+
+
+def _loaders(view: CallerView, node: Node) -> list[str]:
+    """The names of the visible plugins that load ``node``."""
+    return [view.get(e.target).name for e in view.out_edges(node.id, EdgeKind.PART_OF)
+            if view.get(e.target).kind is NodeKind.PLUGIN]
+
+
+def _path(node: Node, plugin: str | None) -> str | None:
+    """Where ``node`` goes under ``plugin``'s folder, or where the index files it for no
+    ``plugin`` (None: a name no file may have, which `render` refuses)."""
     try:
         return LAYOUT[NodeKind.COMMAND].path(command_name(node, plugin)[0])
     except UnsafePathError:

@@ -12,9 +12,15 @@ takes it from there.
 
 A plugin that stays and only requires the command (it brought it along as a dependency of
 a member, `PluginRecord.required`) does not load it: in its folder the command would be
-labelled as that plugin's, and installing the plugin again would not look for it there
-(a dependency goes where the index files it, `shared_commands`). With no plugin that
-loads it staying, the command stays where it is, where installing it again finds it.
+labelled as that plugin's, and installing the plugin again would not look for it there.
+With no plugin that loads it staying, the command goes where installing what holds it
+again puts it (that plugin, or the command by its own name): where a dependency goes,
+where the index files it (`shared_commands`), which the record keeps
+(`RecordEntry.dependency_path`): ``uninstall gamma`` after ``install beta alpha gamma``
+and ``uninstall alpha`` moves ``.claude/commands/gamma/deploy.md`` back to
+``.claude/commands/alpha/deploy.md``, where ``install beta`` alone puts it. A record
+written before it kept that place leaves the command where it is, where installing it
+again finds it.
 
 It stays where it is, too, when the file is gone (the uninstall of that plugin says so later),
 when another file already lies where it would go (the user's own, or another component's),
@@ -42,12 +48,13 @@ __all__ = ["Move", "left_in_place", "move_shared", "moved_paths", "planned_moves
 @dataclass(frozen=True)
 class Move:
     """One recorded command file to move: ``old`` -> ``new``, below the folder of the
-    plugin ``plugin``, which stays and holds it."""
+    plugin ``plugin``, which stays and holds it (None: no plugin that loads it stays, and
+    ``new`` is where it goes as none of theirs)."""
 
     entry: RecordEntry
     old: str
     new: str
-    plugin: str
+    plugin: str | None
 
 
 def _folder(plugin: str) -> str | None:
@@ -63,7 +70,7 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
     """The moves uninstalling the plugins ``gone`` (already out of ``record.plugins``) and
     the components ``going`` calls for: each command that stays, recorded in the folder of
     a plugin of ``gone``, to the folder of the first recorded plugin that loads it (not one
-    that only requires it: see the module)."""
+    that only requires it), or with none, to where it goes as none of theirs (see the module)."""
     leaving = set(going)
     taken = {rel for e in record.components.values() for rel in e.files}
     out: list[Move] = []
@@ -75,15 +82,23 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
                 continue
             heir = next((p for p in record.plugins.values()
                          if cid in p.components and cid not in p.required), None)
-            new_folder = None if heir is None else _folder(heir.name)
-            if heir is None or new_folder is None or new_folder == old_folder:
-                continue
-            for rel in list(entry.files):
-                new = new_folder + rel.removeprefix(old_folder)
-                if rel.startswith(f"{old_folder}/") and rel not in entry.replaced_files and new not in taken:
+            for rel in [r for r in entry.files if r.startswith(f"{old_folder}/") and r not in entry.replaced_files]:
+                new = _destination(rel, old_folder, heir, entry.dependency_path)
+                if new is not None and new != rel and new not in taken:
                     taken.add(new)
-                    out.append(Move(entry, rel, new, heir.name))
+                    out.append(Move(entry, rel, new, None if heir is None else heir.name))
     return out
+
+
+def _destination(rel: str, old_folder: str, heir: PluginRecord | None, dependency_path: str) -> str | None:
+    """Where the command file ``rel`` below ``old_folder`` goes: below the folder of
+    ``heir``, the plugin that stays and loads it, or with none, ``dependency_path`` (None:
+    nowhere, a name that makes no folder, or a recorded path not below the commands folder)."""
+    if heir is not None:
+        new_folder = _folder(heir.name)
+        return None if new_folder is None else new_folder + rel.removeprefix(old_folder)
+    commands = LAYOUT[NodeKind.COMMAND].folder
+    return dependency_path if dependency_path.startswith(f"{commands}/") else None
 
 
 def moved_paths(moves: Iterable[Move]) -> set[str]:
@@ -98,12 +113,14 @@ def left_in_place(old: str, new: str) -> str:
 
 def move_shared(root: Path, moves: Iterable[Move], report: UninstallReport) -> None:
     """Carry out ``moves`` in ``root`` and in their record entries; ``report`` says each
-    (``moved``), and why one stayed where it was (a note)."""
+    (``moved``; ``unloaded``, one no plugin that stays loads), and why one stayed where it
+    was (a note)."""
     for m in moves:
         try:
             old, new = safe_destination(root, m.old), safe_destination(root, m.new)
         except UnsafePathError as exc:
-            report.notes.append(f"left {m.old}, which plugin {m.plugin!r} holds, where it is: {exc}")
+            holds = f", which plugin {m.plugin!r} holds," if m.plugin is not None else ""
+            report.notes.append(f"left {m.old}{holds} where it is: {exc}")
             continue
         if not old.is_file():
             continue
@@ -116,4 +133,6 @@ def move_shared(root: Path, moves: Iterable[Move], report: UninstallReport) -> N
         if m.old in m.entry.kept:
             m.entry.kept[m.new] = m.entry.kept.pop(m.old)
         report.moved[m.old] = m.new
+        if m.plugin is None:
+            report.unloaded.append(m.old)
         prune_empty(root, old.parent)

@@ -62,6 +62,8 @@ class UninstallReport:
             (left in place, now that component's alone).
         moved: Path -> where it went: a command another plugin still installed holds,
             moved out of the folder of a plugin uninstalled into that one's (`shared_moves`).
+        unloaded: Of ``moved``, those no plugin still installed loads, moved where
+            installing what holds them (a plugin that requires one, or its own name) puts them.
         stayed: Name -> why a member of a plugin being uninstalled stays (an install
             asked for it by its own name).
         needed: Name of what was taken back -> the names of components that stay and
@@ -90,6 +92,7 @@ class UninstallReport:
     forced: list[str] = field(default_factory=list)
     shared: dict[str, str] = field(default_factory=dict)
     moved: dict[str, str] = field(default_factory=dict)
+    unloaded: list[str] = field(default_factory=list)
     stayed: dict[str, str] = field(default_factory=dict)
     needed: dict[str, list[str]] = field(default_factory=dict)
     copies: dict[str, str] = field(default_factory=dict)
@@ -152,7 +155,9 @@ class UninstallReport:
         out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
         out += [f"{verb['leave']} {said(p)}: {name} installed it too, and stays" for p, name in self.shared.items()]
         out += [f"{verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
-        out += [f"{verb['move']} {p} to {to}, the folder of a plugin still installed that holds it"
+        out += [f"{verb['move']} {p} to {to}, where installing what holds it puts it: no plugin still installed "
+                "loads it" if p in self.unloaded else
+                f"{verb['move']} {p} to {to}, the folder of a plugin still installed that holds it"
                 for p, to in self.moved.items()]
         out += [
             f"note: {', '.join(users)} still require{'s' if len(users) == 1 else ''} {name}, "
