@@ -7,6 +7,10 @@ reranker ran and reordered the top all the same."""
 
 from __future__ import annotations
 
+import pytest
+from tiny_graph import NOW
+
+from skill_retriever.config import CHANNELS, RetrievalConfig
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -22,3 +26,32 @@ def test_rerank_top_n_zero_reranks_nothing(sample_index: Index) -> None:
     assert off.reranker == "none" and "reranked" not in off.stats["rerank_cross_encoder"]
     unranked = retriever.search(QUERY, rerank=False)
     assert off.ids == unranked.ids
+
+
+# Each channel's weight 0: the channel's list never reaches the fusion, on every route, and
+# no result counts it. A query that every channel answers on the tiny graph: an id
+# (named), a time window (temporal), words (keyword), a meaning (semantic), edges (graph).
+# With the graph channel off the ppr route walked all the same, and a result the walk had
+# reached carried its path ("reached via") though the walk counted for nothing.
+CHANNEL_QUERY = "INC-1043 checkout-api postgres incidents in the last 7 days"
+WALK_QUERY = "which services does the deploy command touch"
+
+
+@pytest.mark.parametrize("route", ["smart", "ppr", "quick"])
+def test_a_channel_weight_of_zero_leaves_the_channel_out(shared_tiny_index: Index, route: str) -> None:
+    retriever = Retriever(shared_tiny_index, RetrievalConfig(now=NOW), cache_size=0)
+    every = retriever.search(CHANNEL_QUERY, rerank=False, route=route)
+    assert set(every.stats["fuse_rrf"]["channels"]) == set(CHANNELS)  # each channel has something to say
+    for channel in CHANNELS:
+        off = retriever.search(CHANNEL_QUERY, rerank=False, route=route, channels={channel: 0})
+        assert channel not in off.stats["fuse_rrf"]["channels"], channel
+        assert off.ids and not any(channel in r.channels for r in off.results), channel
+
+
+def test_the_graph_channel_off_walks_nowhere(shared_tiny_index: Index) -> None:
+    retriever = Retriever(shared_tiny_index, cache_size=0)
+    walked = retriever.search(WALK_QUERY, rerank=False, route="ppr")
+    assert any(r.path for r in walked.results)  # the walk explains an item it reached
+    unwalked = retriever.search(WALK_QUERY, rerank=False, route="ppr", channels={"graph": 0})
+    assert not any(r.path for r in unwalked.results)
+    assert "skipped" in unwalked.stats["run_ppr"] and "skipped" in unwalked.stats["prune_flow"]

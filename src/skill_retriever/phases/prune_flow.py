@@ -11,6 +11,7 @@ from skill_retriever.algorithms.flow_pruning import prune_flow as prune
 from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import admitted_ranking, rows_of
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.phases.run_ppr import GRAPH_OFF
 from skill_retriever.reached_via import real_paths
 from skill_retriever.state import PathInfo, RetrievalState
 from skill_retriever.stores.passage_views import answer_filters, walk_adjacency
@@ -19,6 +20,8 @@ from skill_retriever.stores.passage_views import answer_filters, walk_adjacency
 @phase(optional=True)
 def prune_flow(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
+    if not config.channel_on("graph"):
+        return {"stats": {"skipped": GRAPH_OFF}}
     gm = snap.graph
     ppr = state.get("ppr_scores", {})
     if not ppr:
@@ -79,6 +82,5 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
             "threshold": config.flow_reliability_threshold,
         },
     }
-    if config.channel_on("graph"):
-        update["channel_rankings"] = {"graph": admitted_ranking(snap, answers, scored, config.channel_depth)}
+    update["channel_rankings"] = {"graph": admitted_ranking(snap, answers, scored, config.channel_depth)}
     return update

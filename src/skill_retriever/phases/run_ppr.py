@@ -24,11 +24,14 @@ from skill_retriever.stores.passage_views import passage_counts, walk_adjacency
 from skill_retriever.stores.walks import walk_of
 
 MAX_KEPT = 1000  # PPR scores carried in the state (the tail adds nothing to a ranking)
+GRAPH_OFF = "the graph channel is off (weight 0): nothing reads the walk"
 
 
 @phase(optional=True)
 def run_ppr(state: RetrievalState, view: QueryView) -> Update:
     config, snap = view.config, view.snapshot
+    if not config.channel_on("graph"):  # the walk's only reader: its paths would explain what counted for nothing
+        return {"ppr_scores": {}, "stats": {"skipped": GRAPH_OFF}}
     gm = snap.graph
     seeds = state.get("seeds", [])
     rows = rows_of(gm, (s["id"] for s in seeds))
