@@ -55,3 +55,34 @@ def test_the_graph_channel_off_walks_nowhere(shared_tiny_index: Index) -> None:
     unwalked = retriever.search(WALK_QUERY, rerank=False, route="ppr", channels={"graph": 0})
     assert not any(r.path for r in unwalked.results)
     assert "skipped" in unwalked.stats["run_ppr"] and "skipped" in unwalked.stats["prune_flow"]
+
+
+# A request of three asks, whose words the sample catalogue covers only in part.
+ASKS = "postgres migration before a deploy. Then review the pull request; finally notify the on-call team about checkout"
+
+
+def test_completeness_max_iterations_zero_fills_no_gaps(sample_index: Index) -> None:
+    retriever = Retriever(sample_index, cache_size=0)
+    filled = retriever.search(ASKS, rerank=False, route="smart")
+    assert filled.stats["fill_gaps"]["added"] > 0
+    off = retriever.search(ASKS, rerank=False, route="smart", completeness_max_iterations=0)
+    checked = off.stats["check_completeness"]
+    assert checked["coverage"] < checked["threshold"] and checked["missing"] > 0  # short, yet
+    assert "fill_gaps" not in off.stats
+
+
+def test_clause_coverage_zero_leaves_the_list_as_fused(sample_index: Index) -> None:
+    retriever = Retriever(sample_index, cache_size=0)
+    covered = retriever.search(ASKS, rerank=False, clause_coverage=0.5)
+    assert covered.stats["cover_clauses"]["clauses"] == 3
+    off = retriever.search(ASKS, rerank=False, clause_coverage=0)
+    assert off.stats["cover_clauses"]["off"] is True and "clauses" not in off.stats["cover_clauses"]
+    assert not any("clauses" in r.channels for r in off.results)
+
+
+def test_feedback_docs_zero_makes_no_second_search(sample_index: Index) -> None:
+    retriever = Retriever(sample_index, cache_size=0)
+    fed = retriever.search(QUERY, rerank=False, feedback_docs=2)
+    assert len(fed.stats["retrieve_seeds"]["feedback"]) == 2
+    off = retriever.search(QUERY, rerank=False, feedback_docs=0)
+    assert off.stats["retrieve_seeds"]["feedback"] == []
