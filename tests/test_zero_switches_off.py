@@ -7,12 +7,18 @@ reranker ran and reordered the top all the same."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+
 import pytest
 from tiny_graph import NOW
 
 from skill_retriever.config import CHANNELS, RetrievalConfig
+from skill_retriever.indexing import write_result
+from skill_retriever.ingest.passages import ingest_passages
 from skill_retriever.rerank import EmbeddingReranker
 from skill_retriever.retriever import Retriever
+from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 QUERY = "postgres migration before a deploy"
@@ -86,3 +92,32 @@ def test_feedback_docs_zero_makes_no_second_search(sample_index: Index) -> None:
     assert len(fed.stats["retrieve_seeds"]["feedback"]) == 2
     off = retriever.search(QUERY, rerank=False, feedback_docs=0)
     assert off.stats["retrieve_seeds"]["feedback"] == []
+
+
+# A passage corpus with facts (real spaCy), which the index's defaults send down the ppr
+# route with facts seeding the walk and passages restarting it (calibration.defaults).
+PASSAGES = [
+    {"idx": 0, "title": "Lothair II", "text": "Lothair II was a king of Lotharingia. His mother was Ermengarde of Tours."},
+    {"idx": 1, "title": "Ermengarde of Tours", "text": "Ermengarde of Tours died on 20 March 851 in Erstein."},
+    {"idx": 2, "title": "Lotharingia", "text": "Lotharingia was a kingdom in Europe. Lothair II ruled Lotharingia."},
+    {"idx": 3, "title": "Erstein", "text": "Erstein is a town in Alsace. Ermengarde of Tours is buried in Erstein."},
+]
+HOPS = "Where did the mother of Lothair II die?"
+
+
+@pytest.fixture(scope="module")
+def passages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    folder = tmp_path_factory.mktemp("passages")
+    (folder / "corpus.json").write_text(json.dumps(PASSAGES), encoding="utf-8")
+    index = Index.open(folder / "index", embedder=HashingEmbedder(), create=True)
+    write_result(index, ingest_passages(folder / "corpus.json"))
+    yield index
+    index.close()
+
+
+def test_fact_seeds_zero_seeds_the_walk_with_no_fact(passages: Index) -> None:
+    retriever = Retriever(passages, cache_size=0)
+    seeded = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False)
+    assert seeded.route == "ppr" and seeded.stats["retrieve_seeds"]["facts"] > 0
+    off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, fact_seeds=0).stats["retrieve_seeds"]
+    assert off["facts"] == 0 and off["fact_seeds"] == 0 and off["seeds"] > 0  # the nearest nodes seed it instead
