@@ -121,3 +121,12 @@ def test_fact_seeds_zero_seeds_the_walk_with_no_fact(passages: Index) -> None:
     assert seeded.route == "ppr" and seeded.stats["retrieve_seeds"]["facts"] > 0
     off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, fact_seeds=0).stats["retrieve_seeds"]
     assert off["facts"] == 0 and off["fact_seeds"] == 0 and off["seeds"] > 0  # the nearest nodes seed it instead
+
+
+def test_specificity_zero_weighs_no_entity_by_its_passages(passages: Index) -> None:
+    """The stats echoed the setting alone; they now count the restart weights it lowered."""
+    retriever = Retriever(passages, cache_size=0)
+    on = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, specificity=1.0).stats["run_ppr"]
+    assert on["specific_seeds"] > 0  # an entity seed named by several passages weighs less
+    off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, specificity=0).stats["run_ppr"]
+    assert off["specific_seeds"] == 0

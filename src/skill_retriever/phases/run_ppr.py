@@ -50,8 +50,11 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])[: view.fusion_depth]
          if h["id"] in gm.index} if keyword_weight > 0 else None, keyword_weight,
     )
+    lowered = 0  # restart weights specificity lowered, for the stats
     if config.specificity:
-        p *= specificity(passage_counts(snap), config.specificity)
+        factor = specificity(passage_counts(snap), config.specificity)
+        lowered = int(np.count_nonzero((factor < 1.0) & (p > 0)))
+        p *= factor
     mask = snap.allowed_mask(view.visible)
     # Access control before any maths: invisible nodes neither receive nor pass mass.
     adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)
@@ -77,7 +80,8 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         "ppr_scores": {gm.ids[r]: float(s) for r, s in kept},
         "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept),
                   "iterations": steps,
-                  "specificity": config.specificity, "dense_weight": dense_weight, "keyword_weight": keyword_weight},
+                  "specificity": config.specificity, "specific_seeds": lowered,
+                  "dense_weight": dense_weight, "keyword_weight": keyword_weight},
     }
 
 
