@@ -130,3 +130,17 @@ def test_specificity_zero_weighs_no_entity_by_its_passages(passages: Index) -> N
     assert on["specific_seeds"] > 0  # an entity seed named by several passages weighs less
     off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, specificity=0).stats["run_ppr"]
     assert off["specific_seeds"] == 0
+
+
+def test_passage_weights_zero_restart_the_walk_at_the_seeds_alone(passages: Index) -> None:
+    """The stats echoed the weights alone; they now count the nodes the passages' own
+    evidence added to where the walk restarts."""
+    retriever = Retriever(passages, cache_size=0)
+
+    def restarted(**weights: float) -> int:
+        stats = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, **weights).stats["run_ppr"]
+        return int(stats["restart_added"])
+
+    assert restarted(ppr_dense_weight=0.2, ppr_keyword_weight=0) > 0
+    assert restarted(ppr_dense_weight=0, ppr_keyword_weight=0.1) > 0
+    assert restarted(ppr_dense_weight=0, ppr_keyword_weight=0) == 0

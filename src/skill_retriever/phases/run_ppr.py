@@ -50,6 +50,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         {gm.index[h["id"]]: h["score"] for h in state.get("channel_rankings", {}).get("keyword", [])[: view.fusion_depth]
          if h["id"] in gm.index} if keyword_weight > 0 else None, keyword_weight,
     )
+    added = int(np.count_nonzero(p)) - len(weights)  # nodes the passages' own evidence restarts at, for the stats
     lowered = 0  # restart weights specificity lowered, for the stats
     if config.specificity:
         factor = specificity(passage_counts(snap), config.specificity)
@@ -81,7 +82,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept),
                   "iterations": steps,
                   "specificity": config.specificity, "specific_seeds": lowered,
-                  "dense_weight": dense_weight, "keyword_weight": keyword_weight},
+                  "dense_weight": dense_weight, "keyword_weight": keyword_weight, "restart_added": added},
     }
 
 
