@@ -144,3 +144,11 @@ def test_passage_weights_zero_restart_the_walk_at_the_seeds_alone(passages: Inde
     assert restarted(ppr_dense_weight=0.2, ppr_keyword_weight=0) > 0
     assert restarted(ppr_dense_weight=0, ppr_keyword_weight=0.1) > 0
     assert restarted(ppr_dense_weight=0, ppr_keyword_weight=0) == 0
+
+
+def test_ppr_settle_zero_stops_the_walk_by_the_l1_rule_alone(passages: Index) -> None:
+    retriever = Retriever(passages, cache_size=0)
+    early = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, ppr_settle=1).stats["run_ppr"]
+    assert early["settled"] is True
+    off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, ppr_settle=0).stats["run_ppr"]
+    assert off["settled"] is False and off["iterations"] > early["iterations"]

@@ -80,7 +80,7 @@ def run_ppr(state: RetrievalState, view: QueryView) -> Update:
         "alpha": alpha,
         "ppr_scores": {gm.ids[r]: float(s) for r, s in kept},
         "stats": {"seeds": len(rows), "alpha": alpha, "min_score": config.ppr_min_score, "nodes_scored": len(kept),
-                  "iterations": steps,
+                  "iterations": steps, "settled": ranked.settled,
                   "specificity": config.specificity, "specific_seeds": lowered,
                   "dense_weight": dense_weight, "keyword_weight": keyword_weight, "restart_added": added},
     }
