@@ -152,3 +152,18 @@ def test_ppr_settle_zero_stops_the_walk_by_the_l1_rule_alone(passages: Index) ->
     assert early["settled"] is True
     off = retriever.search(HOPS, k=3, kinds=["passage"], rerank=False, ppr_settle=0).stats["run_ppr"]
     assert off["settled"] is False and off["iterations"] > early["iterations"]
+
+
+def test_flow_max_paths_zero_switches_flow_pruning_off(sample_index: Index) -> None:
+    """0 kept no path, so the graph channel held the walk's seeds alone (3 items on the
+    sample catalogue, against 11 pruned and 50 unpruned): now 0 switches pruning off, as
+    every other setting's 0 switches its step off, and the channel keeps the walk's ranking."""
+    retriever = Retriever(sample_index, cache_size=0)
+    pruned = retriever.search(QUERY, rerank=False, route="ppr")
+    kept = pruned.stats["prune_flow"]["kept_nodes"]
+    assert pruned.stats["prune_flow"]["paths"] > 0 and kept > pruned.stats["run_ppr"]["seeds"]
+    off = retriever.search(QUERY, rerank=False, route="ppr", flow_max_paths=0)
+    assert "skipped" in off.stats["prune_flow"]
+    walked = off.stats["run_ppr"]["nodes_scored"]
+    assert kept < off.stats["fuse_rrf"]["channels"]["graph"] <= walked
+    assert not any(r.path for r in off.results)  # no path kept, none to show

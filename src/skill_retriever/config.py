@@ -147,7 +147,7 @@ class RetrievalConfig:
     # pruning or k can use) stayed the same for this many more steps, before the L1 rule
     # (``algorithms.ppr_ranked``: fewer steps, not always the converged order); 0 = off.
     ppr_settle: int = 0
-    # prune_flow
+    # prune_flow; flow_max_paths 0 = off (the graph channel ranks every node the walk scored)
     flow_max_endpoints: int = 8
     flow_max_paths: int = 10
     flow_reliability_threshold: float = 0.01

@@ -1,7 +1,10 @@
 """prune_flow: keep only the reliable paths from the seeds to the best PPR endpoints
 (PathRAG-style: <= 8 endpoints, <= 10 paths, reliability = mean PPR of the path's nodes
 >= 0.01). The graph channel ranks the kept nodes by PPR; each carries its path, never one
-that starts at the node's own name (its title entity: `reached_via.real_paths`)."""
+that starts at the node's own name (its title entity: `reached_via.real_paths`).
+``flow_max_paths=0`` switches pruning off: the channel ranks every node the walk scored,
+and no item carries a path (before, a 0 kept no path and the channel held the walk's seeds
+alone)."""
 
 from __future__ import annotations
 
@@ -26,8 +29,13 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
     ppr = state.get("ppr_scores", {})
     if not ppr:
         return {"stats": {"raw_nodes": 0, "kept_nodes": 0}}
-    adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
     answers = answer_filters(snap, view.filters)  # facts are never an answer unless asked for
+    if config.flow_max_paths == 0:  # 0 switches pruning off, as a setting's 0 does: the walk's ranking as it is
+        ranking = admitted_ranking(snap, answers, list(ppr.items()), config.channel_depth)
+        return {"channel_rankings": {"graph": ranking},
+                "stats": {"skipped": "flow_max_paths=0: the graph channel ranks every node the walk scored",
+                          "raw_nodes": len(ppr), "ranked": len(ranking)}}
+    adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
     seeds = [s["id"] for s in state.get("seeds", []) if s["id"] in gm.index]
     scores = np.zeros(len(gm.ids))
     scores[[gm.index[i] for i in ppr]] = list(ppr.values())
