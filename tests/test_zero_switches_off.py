@@ -14,10 +14,12 @@ import pytest
 from tiny_graph import NOW
 
 from skill_retriever.config import CHANNELS, RetrievalConfig
+from skill_retriever.context import RetrievalContext
+from skill_retriever.graph import graph
 from skill_retriever.indexing import write_result
 from skill_retriever.ingest.passages import ingest_passages
 from skill_retriever.rerank import EmbeddingReranker
-from skill_retriever.retriever import Retriever
+from skill_retriever.retriever import DEFAULT_RERANKER, Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -167,3 +169,24 @@ def test_flow_max_paths_zero_switches_flow_pruning_off(sample_index: Index) -> N
     walked = off.stats["run_ppr"]["nodes_scored"]
     assert kept < off.stats["fuse_rrf"]["channels"]["graph"] <= walked
     assert not any(r.path for r in off.results)  # no path kept, none to show
+
+
+def test_rerank_top_n_zero_loads_no_reranker(sample_index: Index, default_rerankers: list[EmbeddingReranker],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing will be reranked, so the default reranker (a cross-encoder, seconds to load)
+    is not loaded for it: the served context and `Retriever` loaded it, then skipped it."""
+    served: list[EmbeddingReranker] = []
+
+    def load() -> EmbeddingReranker:
+        served.append(EmbeddingReranker(sample_index.embedder))
+        return served[-1]
+
+    monkeypatch.setattr("skill_retriever.rerank.default_reranker", load)
+    context = RetrievalContext(index=sample_index, reranker=DEFAULT_RERANKER)
+    out = graph.invoke({"query": QUERY, "k": 2, "profile": {"rerank_top_n": 0}}, context=context)
+    assert out["results"] and out["reranker"] == "none" and not served
+    graph.invoke({"query": QUERY, "k": 2}, context=context)
+    assert len(served) == 1  # a query that reranks still loads it
+    retriever = Retriever(sample_index, cache_size=0)
+    assert retriever.search(QUERY, rerank_top_n=0).reranker == "none" and not default_rerankers
+    assert retriever.search(QUERY).reranker != "none" and len(default_rerankers) == 1

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from skill_retriever.config import PROFILES, RetrievalConfig, unknown_profile
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
+from skill_retriever.rerank_wanted import reranks
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -271,7 +272,7 @@ class RetrievalContext(metaclass=_Checked):
         settings = _settings(base, state, snap)
         config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
-        reranker = self._reranker() if config.rerank else None
+        reranker = self._reranker() if reranks(config) else None  # none loaded for a search that reranks nothing
         return QueryView(snap, config, filters, reranker, settings.channel_depth, configured=taken,
                          configurable_misses=tuple(near_misses(configurable)))
 

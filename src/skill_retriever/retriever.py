@@ -21,6 +21,7 @@ from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank import Reranker, default_reranker
+from skill_retriever.rerank_wanted import reranks
 from skill_retriever.responses import SearchResponse, SearchResult
 from skill_retriever.result_reasons import explained
 from skill_retriever.retriever_args import (
@@ -158,7 +159,7 @@ class Retriever:
         Each run pins the snapshot current when it starts."""
         self._check_open()
         cfg = config or self.config
-        return RetrievalContext(index=self.index, config=cfg, reranker=self.reranker if cfg.rerank else None)
+        return RetrievalContext(index=self.index, config=cfg, reranker=self.reranker if reranks(cfg) else None)
 
     def warm_up(self) -> dict[str, float]:
         """Do now what the first search would otherwise pay for: load the embedding model
@@ -341,7 +342,7 @@ class Retriever:
         elif not isinstance(snapshot, IndexSnapshot) or snapshot.path != self.index.path:
             raise ConfigError("snapshot must be one this retriever's index gave (index.snapshot())")
         context = RetrievalContext(
-            index=self.index, config=config, reranker=self.reranker if config.rerank else None, snapshot=snapshot,
+            index=self.index, config=config, reranker=self.reranker if reranks(config) else None, snapshot=snapshot,
             read_configurable=False,  # its settings are the call's, which its answer cache is keyed by
         )
         return [

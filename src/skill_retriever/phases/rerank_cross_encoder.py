@@ -15,6 +15,7 @@ from skill_retriever.context import QueryView
 from skill_retriever.phases._helpers import query_vector
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.rerank import EmbeddingReranker
+from skill_retriever.rerank_wanted import reranks
 from skill_retriever.state import Fused, RetrievalState
 
 
@@ -23,7 +24,7 @@ def rerank_cross_encoder(state: RetrievalState, view: QueryView) -> Update:
     config, reranker, snap = view.config, view.reranker, view.snapshot
     fused = list(state.get("fused", []))
     # rerank_top_n=0 reranks nothing (`rerank_top_n or k` read it as unset and reranked k)
-    if not config.rerank or config.rerank_top_n == 0 or reranker is None or not fused:
+    if not reranks(config) or reranker is None or not fused:
         return {"reranker": "none", "stats": {"reranker": "none"}}
     top_n = config.k if config.rerank_top_n is None else config.rerank_top_n
     head, tail = fused[:top_n], fused[top_n:]
