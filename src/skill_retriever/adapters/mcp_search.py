@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from skill_retriever.adapters.mcp_arguments import MAX_K, Budget, Count, ToolError, one_or_more
+from skill_retriever.adapters.tool_default_k import configured_k
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.components.install import UnknownComponentError, resolve_id
 from skill_retriever.components.install.not_installable import NotInstallableError
@@ -124,7 +125,7 @@ def search_tool(service: ComponentService, count: Callable[[str], int]) -> Calla
     # the kinds said as the schema's enum lists them: a hand-written list fell behind it
     search.__doc__ = (search.__doc__ or "").replace("{kinds}", ", ".join(_ITEM_KIND_NAMES))
     search.__doc__ = search.__doc__.replace("{max_k}", str(MAX_K))
-    return search
+    return configured_k(service.retriever.config)(search)  # a k the server's retriever sets, else 5
 
 
 def checked_counts(k: int, budget: int | None) -> None:

@@ -26,11 +26,9 @@ may not see is never named, counted or written. ``detail="brief"`` (the default)
 search result to about 150 tokens; ``"full"`` gives every field. Bad arguments: `_Server`;
 each argument's help in its schema and each tool's hints (read-only, destructive): `mcp_schemas`.
 
-Register it with a coding agent, e.g. Claude Code::
+Register it with a coding agent (only the protocol goes to stdout; logs go to stderr), e.g. Claude Code::
 
     claude mcp add skill-retriever -- skill-retriever mcp --index-dir /path/to/index
-
-Only the protocol goes to stdout; logs go to stderr.
 """
 
 from __future__ import annotations
@@ -74,6 +72,7 @@ from skill_retriever.adapters.mcp_search import (
 from skill_retriever.adapters.mcp_status import ServerWatch
 from skill_retriever.adapters.mcp_uninstall import uninstall_tool
 from skill_retriever.adapters.mcp_warm_up import warm_up, warming
+from skill_retriever.adapters.tool_default_k import configured_k
 from skill_retriever.adapters.visible_attrs import visible_attrs
 from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.components.dedup import duplicates_of
@@ -169,6 +168,7 @@ def build_server(
     app = _Server("skill-retriever", instructions=INSTRUCTIONS, **version)
 
     @app.tool(annotations=ANNOTATIONS["search_components"])
+    @configured_k(service.retriever.config)  # a k the server's retriever sets, else 5
     def search_components(
         query: str,
         kinds: Kinds | None = None,
