@@ -1,5 +1,6 @@
 """Settings whose 0 switches a step off (docs/architecture.md, "A setting's 0"), checked end
-to end on the sample catalogue: the response's phase stats say the step did not run.
+to end on the sample catalogue, the tiny graph and a small passage corpus with facts: the
+response's phase stats say the step did not run, beside the same search with it on.
 
 ``rerank_top_n=0`` reranked the ``k`` items delivered, as None does (``rerank_top_n or k``
 read the 0 as unset), though a setting of 0 items to rerank can only mean none: the
