@@ -275,10 +275,16 @@ def test_missing_paths_bad_types_and_bad_json_are_warnings_and_the_rest_is_read(
 def test_a_hooks_file_without_hooks_is_a_problem_of_that_file(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     result = _repo(tmp_path, {"hooks": "./config/h.json"}, **{"config/h.json": {"patterns": []}})
-    assert sorted(_nodes(result)) == [PLUGIN]
-    (problem,) = result.problems
+    problem, kept = result.problems
     assert problem.path == str(root / PLUGIN / "config/h.json")
     assert "holds no 'hooks' mapping" in problem.message
+    # made of nothing read today, a plugin that gives no 'access' would be public, where what
+    # could not be read may be private: it stays as indexed before (`plugin_access`)
+    assert sorted(_nodes(result)) == []
+    assert kept.keeps is Unread.ITEM and kept.item == f"repo/{PLUGIN}" and "stays as indexed before" in kept.message
+    with_access = _repo(tmp_path / "b", {"hooks": "./config/h.json", "access": ["team"]},
+                        **{"config/h.json": {"patterns": []}})
+    assert sorted(_nodes(with_access)) == [PLUGIN]
 
 
 def test_malformed_inline_hooks_are_a_problem_and_the_plugin_stays(tmp_path: Path) -> None:

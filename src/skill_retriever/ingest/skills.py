@@ -68,6 +68,7 @@ from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import skill_records as rec
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.command_places import in_plugin
+from skill_retriever.ingest.plugin_access import plugin_labels
 from skill_retriever.ingest.plugin_manifests import (
     PluginSpec,
     find_plugins,
@@ -206,15 +207,21 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
 
 
 def _unread_members(reader: Reader, spec: PluginSpec, problems: list[Problem]) -> list[Problem]:
-    """A bare plugin folder with no member read today, though some could not be read: the
-    plugin stays as indexed before (`Unread.ITEM`), as its members do; made of nothing it
-    was removed, with the relations to it, until the file was mended."""
-    below = f"{reader.root / spec.rel}{posixpath.sep}"
-    unread = [p for p in problems if p.keeps in (Unread.FILE, Unread.FOLDER) and p.path.startswith(below)]
+    """A plugin folder with no member read today, though some could not be read: the
+    plugin stays as indexed before (`Unread.ITEM`), as its members do. A bare folder made
+    of nothing was removed, with the relations to it, until the file was mended; a
+    manifest's plugin that gives no ``access`` would be public, where its members that
+    could not be read may be private (`plugin_access`)."""
+    if spec.folder is None:
+        return []
+    below = f"{reader.root / spec.folder}{posixpath.sep}"
+    manifest = reader.where(spec.manifest) if spec.manifest is not None else None  # no member: said of itself
+    unread = [p for p in problems if p.keeps in (Unread.FILE, Unread.FOLDER) and p.path.startswith(below)
+              and p.path != manifest]
     if not unread:
         return []
     more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
-    return [Problem(str(reader.root / spec.rel), f"no member of this plugin could be read ({unread[0].path}{more}): "
+    return [Problem(str(reader.root / spec.folder), f"no member of this plugin could be read ({unread[0].path}{more}): "
                     "the plugin stays as indexed before", unread=Unread.ITEM, item=f"{reader.corpus}/{spec.rel}")]
 
 
@@ -234,8 +241,10 @@ def _plugin_nodes(
     for p in out.placed:
         for key in ([p.plugin] if p.plugin is not None else []) + [key_of[i] for i in p.also]:
             members.setdefault(key, []).append(p)
-    made = []
-    for folder, spec in [*sorted(local.items()), *(("", s) for s in remote)]:
+    # first what each plugin declares, then who may see those that declare nothing (their
+    # members: `plugin_access`), then their nodes, whose text names members by that
+    ready: list[tuple[str, PluginSpec, dict[str, object], str, dict[str, object], tuple[str, ...]]] = []
+    for folder, spec in [*sorted(local.items()), *((f"#{i}", s) for i, s in enumerate(remote))]:
         declared = spec.manifest is not None or spec.entry is not None
         inside = members.get(folder, []) if spec.folder is not None else []
         if not declared and not inside:
@@ -245,20 +254,35 @@ def _plugin_nodes(
         source = spec.manifest or spec.marketplace_rel or spec.rel
         meta = {**(spec.entry or {}), **manifest}
         try:
-            access = rec.access_labels(meta)
+            ready.append((folder, spec, manifest, source, meta, rec.access_labels(meta)))
         except rec.RecordError as exc:  # indexed public, the plugin and its members would show to all
             out.problems.append(Problem(reader.where(source), f"{exc}; nor are its members"))
             out.problems += [Problem(str(m.source), f"not indexed: the 'access' of its plugin "
                                      f"({reader.where(source)}) cannot be read") for m in inside]
             # in place: the caller extends this very list with what this returns
             out.placed[:] = [p for p in out.placed if all(p is not m for m in inside)]
+    keys = {folder for folder, *_ in ready}
+    outer_of = {folder: _nearest(posixpath.dirname(spec.folder), plugin_ids) if spec.folder else None
+                for folder, spec, *_ in ready}
+    outer_of = {k: (o if o in keys else None) for k, o in outer_of.items()}
+    derived = plugin_labels({folder: own for folder, *_, own in ready}, outer_of, members,
+                            {folder: f"{reader.corpus}/{spec.rel}" for folder, spec, *_ in ready}, out.placed)
+    made = []
+    for folder, spec, manifest, source, meta, own in ready:
+        access = derived[folder]
+        inside = members.get(folder, []) if spec.folder is not None else []
+        if not own and not inside and folder not in outer_of.values() and (
+            kept := _unread_members(reader, spec, out.problems)
+        ):
+            # made of nothing read today, it would be public: what could not be read may be private
+            out.problems += kept
             continue
         # its text names only the members every caller who sees it may see
         named = named_by_plugin(out.placed, inside, access)
         record = plugin_record(spec, manifest, [f"{m.record.name} ({m.record.kind.value})" for m in named])
         record.access = access
         out.problems += [Problem(reader.where(source), n, read_whole=True, unread=Unread.NOTHING)
-                         for n in access_notes(meta, record.access, inherits=True)]
+                         for n in access_notes(meta, own, inherits=True)]
         for key in ("created", "updated"):
             try:
                 setattr(record, key, parse_timestamp(meta.get(key), spec.rel))
