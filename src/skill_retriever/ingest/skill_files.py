@@ -230,21 +230,23 @@ class Reader:
             record.warnings = [(Note if isinstance(w, Note) else str)(f"plugin {name!r}: {w}") for w in record.warnings]
         return made
 
-    def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object]:
+    def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object] | None:
+        """The fields of ``spec``'s plugin.json (``{}`` when it has none); None, with a
+        problem, when it cannot be read: its ``access`` is not known, so the plugin and
+        its members are not indexed this run (the problem keeps what was, `skills`)."""
         if spec.manifest is None:
             return {}
         try:
             return cfg.plugin_meta(self.json(spec.manifest))
         except rec.RecordError as exc:
-            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {exc}"))
+            why = str(exc)
         except OSError as exc:
-            problems.append(Problem(self.where(spec.manifest), f"plugin metadata ignored: {rec.unreadable(exc)}"))
+            why = rec.unreadable(exc)
         except Exception as exc:  # noqa: BLE001  (the per-file boundary, as in `records`)
-            problems.append(
-                Problem(self.where(spec.manifest), f"plugin metadata ignored: unexpected "
-                        f"{type(exc).__name__}: {exc} (please report this)")
-            )
-        return {}
+            why = f"unexpected {type(exc).__name__}: {exc} (please report this)"
+        problems.append(Problem(self.where(spec.manifest), f"plugin not indexed, nor are its members (who may "
+                                f"see them is its 'access' to say): {why}"))
+        return None
 
 
 __all__ = ["Reader", "is_layout"]

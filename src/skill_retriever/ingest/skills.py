@@ -252,15 +252,21 @@ def _plugin_nodes(
             continue
         manifest = reader.manifest(spec, out.problems)
         source = spec.manifest or spec.marketplace_rel or spec.rel
-        meta = {**(spec.entry or {}), **manifest}
+        meta = {**(spec.entry or {}), **(manifest or {})}
+        own: tuple[str, ...] | None = None
         try:
-            ready.append((folder, spec, manifest, source, meta, rec.access_labels(meta)))
-        except rec.RecordError as exc:  # indexed public, the plugin and its members would show to all
+            # a manifest that cannot be read was read as {}: its plugin and members were
+            # written public over the labels it gave (the reader said why: `Reader.manifest`)
+            own = rec.access_labels(meta) if manifest is not None else None
+        except rec.RecordError as exc:
             out.problems.append(Problem(reader.where(source), f"{exc}; nor are its members"))
+        if manifest is None or own is None:  # indexed public, the plugin and its members would show to all
             out.problems += [Problem(str(m.source), f"not indexed: the 'access' of its plugin "
                                      f"({reader.where(source)}) cannot be read") for m in inside]
             # in place: the caller extends this very list with what this returns
             out.placed[:] = [p for p in out.placed if all(p is not m for m in inside)]
+            continue
+        ready.append((folder, spec, manifest, source, meta, own))
     keys = {folder for folder, *_ in ready}
     outer_of = {folder: _nearest(posixpath.dirname(spec.folder), plugin_ids) if spec.folder else None
                 for folder, spec, *_ in ready}
