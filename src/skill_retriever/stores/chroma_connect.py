@@ -15,7 +15,7 @@ from skill_retriever.stores.server_address import (
 )
 from skill_retriever.stores.server_auth import check_provider, credentials_in_address
 from skill_retriever.stores.server_clients import client_key, keep_client, shared_client
-from skill_retriever.stores.server_errors import reached, url_parts
+from skill_retriever.stores.server_errors import NotChromaAnswer, reached, url_parts
 from skill_retriever.stores.server_timeouts import bound_requests, error_of, problem_of
 from skill_retriever.stores.server_trust import ssl_trust
 
@@ -127,7 +127,19 @@ def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext |
         log.debug("heartbeat of %s:%s failed (%s); the Chroma client reports it", host, port, exc)
         return False
     reached(scheme, host, port)  # it answered in this scheme: a later hang-up is no TLS port
+    if answer.is_success and not _is_heartbeat(answer):  # a catch-all web route: chromadb would fail parsing it
+        raise NotChromaAnswer(answer.status_code, answer.headers.get("content-type", ""), answer.text)
     return answer.is_success
+
+
+def _is_heartbeat(answer: Any) -> bool:
+    """Whether ``answer`` is a Chroma heartbeat (``{"nanosecond heartbeat": N}``, which
+    chromadb's client reads as it is built)."""
+    try:
+        said = answer.json()
+    except ValueError:
+        return False
+    return isinstance(said, dict) and "nanosecond heartbeat" in said
 
 
 __all__ = ["CHROMA_TIMEOUT_S", "check_chroma_server", "check_chroma_url", "chroma_client"]

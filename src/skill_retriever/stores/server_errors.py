@@ -30,7 +30,7 @@ from skill_retriever.stores.server_auth import AUTH_STATUSES, AuthSettingError, 
 from skill_retriever.stores.server_trust import TrustSettingError, trust_advice
 
 __all__ = [
-    "ServerAddressError", "ServerProblem", "one_server", "reached", "repair_command", "server_error", "server_problem", "start_hint",
+    "NotChromaAnswer", "ServerAddressError", "ServerProblem", "one_server", "reached", "repair_command", "server_error", "server_problem", "start_hint",
     "url_parts",
 ]
 
@@ -52,6 +52,22 @@ class ServerAddressError(ConfigError):
     def __init__(self, what: str, todo: str) -> None:
         super().__init__(f"{what}; {todo}")
         self.what, self.todo = what, todo
+
+
+class NotChromaAnswer(Exception):
+    """A server answered a Chroma heartbeat request with success but no heartbeat: a web
+    application whose catch-all route answers every path (chromadb's client failed parsing
+    it, in words such as "unexpected character, expected a JSON value")."""
+
+    def __init__(self, status: int, content_type: str, text: str) -> None:
+        super().__init__(f"HTTP {status} without a Chroma heartbeat")
+        self.status, self.content_type, self.text = status, content_type, text
+
+    def said(self) -> str:
+        """What it sent, in a few words: a web page is not quoted."""
+        if "html" in self.content_type or self.text.lstrip().startswith("<"):
+            return "a web page"
+        return f"{self.content_type or 'an untyped answer'}: {_one_line(self.text, 80)!r}"
 
 
 class ServerProblem(NamedTuple):
@@ -140,6 +156,11 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     chain = list(_chain(exc))
     if isinstance(chain[0], (TrustSettingError, AuthSettingError, ServerAddressError)):
         return ServerProblem(chain[0].what, chain[0].todo)
+    if other := next((e for e in chain if isinstance(e, NotChromaAnswer)), None):
+        return ServerProblem(
+            f"{host}:{port} answers HTTP but not as a Chroma server (HTTP {other.status} for /api/v2/heartbeat, "
+            f"with {other.said()})", _check_address(scheme, host, port),
+        )
     for e in chain:
         if isinstance(e, ssl.SSLCertVerificationError):
             return _untrusted(e, scheme, host, port)
@@ -177,8 +198,7 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
                 return ServerProblem(f"the server answered HTTP {status}: {_one_line(getattr(response, 'text', ''))}", start)
             path = urlparse(str(getattr(getattr(response, "request", None), "url", "") or "")).path or "/api/v2"
             return ServerProblem(
-                f"{host}:{port} answers HTTP but not as a Chroma server (HTTP {status} for {path})",
-                f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
+                f"{host}:{port} answers HTTP but not as a Chroma server (HTTP {status} for {path})", _check_address(scheme, host, port)
             )
     for e in chain:
         if isinstance(e, socket.gaierror):
@@ -198,8 +218,7 @@ def server_problem(url: str, exc: BaseException) -> ServerProblem:
     text = str(first)
     if text.lstrip().startswith("<"):  # a web page: some other server answered
         return ServerProblem(
-            f"{host}:{port} answers HTTP but not as a Chroma server (it sent a web page)",
-            f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat",
+            f"{host}:{port} answers HTTP but not as a Chroma server (it sent a web page)", _check_address(scheme, host, port)
         )
     said = _one_line(text) or "with no message"  # chromadb raises ValueError('') of a host that is no server
     return ServerProblem(f"{type(first).__name__}: {said}", start)
@@ -212,6 +231,11 @@ def server_error(url: str, exc: BaseException) -> IndexOpenError:
     if problem.down:
         return ServerUnreachableError(f"the Chroma server at {shown_address(url)} cannot be reached: {problem.what}; {problem.todo}")
     return IndexCorruptError(f"the Chroma server at {shown_address(url)} cannot be used: {problem.what}; {problem.todo}")
+
+
+def _check_address(scheme: str, host: str, port: int) -> str:
+    """What to do when another web server answers at the address: the address is wrong."""
+    return f"check --chroma-url / chroma_url in index.json: a Chroma server answers {scheme}://{host}:{port}/api/v2/heartbeat"
 
 
 def _untrusted(e: ssl.SSLCertVerificationError, scheme: str, host: str, port: int) -> ServerProblem:
