@@ -35,6 +35,9 @@ _SOURCES = Placeholder("<sources>")
 FOREIGN = "is not a skill-retriever index manifest"
 MANIFEST = "index.json"
 DATABASE = "items.sqlite"
+#: The ``meta`` key of ``items.sqlite`` that records the index's Chroma server link
+#: (``stores.server_link``; "" for an embedded index).
+SERVER_KEY = "server"
 #: Files a half-created index directory may hold (a create killed, or still running,
 #: before its manifest).
 CREATION_LEFTOVERS = frozenset({DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm", LOCK_FILE})

@@ -38,6 +38,7 @@ from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.in_memory_search import InMemoryVectors
 from skill_retriever.stores.items import Changes
+from skill_retriever.stores.left_collections import left_behind
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.repair_wait import while_writing
@@ -214,10 +215,13 @@ def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, pat
 
 def _not_ours(stores: list[Any], manifest: Mapping[str, Any], path: Path, url: str, live: LiveState) -> str:
     """Why a reader may not search these collections, and what to do ("" when it may):
-    another index's (`repair` refuses them too), another model's vectors, or the
-    original's of a copy. Reads only what the collections' handles hold: no request."""
+    another index's (`repair` refuses them too), another model's vectors, the original's
+    of a copy, or those ``move-to-embedded`` left (``stores.left_collections``). Reads
+    only what the collections' handles and ``items.sqlite`` hold: no request."""
     if other := other_model(stores, index_dim(manifest, live), path, url):
         return f"{other}; until then it searches the vectors of {path} held in memory"
+    if left := left_behind(path, collection_names(manifest), url):
+        return left
     owner = manifest.get("index_id")
     for store in stores:
         if owner and store.owner and store.owner != owner:

@@ -31,8 +31,9 @@ from skill_retriever.stores.server_address import without_credentials
 
 __all__ = ["SERVER_KEY", "recorded_link", "remember", "restored"]
 
-#: The ``meta`` key of the server link ("" for an embedded index).
-SERVER_KEY = "server"
+#: The ``meta`` key of the server link ("" for an embedded index); ``manifest`` names it,
+#: so that a reader judging its collections (``stores.left_collections``) needs no import of this.
+SERVER_KEY = mf.SERVER_KEY
 _FIELDS = ("chroma_url", "collection_prefix", "index_id")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from skill_retriever.advice import command
 from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
+from skill_retriever.stores.left_collections import recorded_embedded
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
 from skill_retriever.stores.repair_wait import while_writing
@@ -41,7 +42,9 @@ def server_status(
     those counts are of: how many of the server's vectors differ from it by id and hash,
     ``server_drift.compare``; None when not compared: no snapshot, a copy, a collection
     missing), ``copy_of`` (the directory whose collections these are, when this index is a copy of
-    it), ``other_model`` (why a collection holds another model's vectors, and what to do:
+    it), ``left_behind`` (True when the index records no server since ``move-to-embedded``, so
+    these are collections it left there, which its queries do not search; None otherwise:
+    ``stores.left_collections``), ``other_model`` (why a collection holds another model's vectors, and what to do:
     ``stores.server_dims``; None when none does) and ``strays`` (collections marked as this
     directory's that the index does not use: ``stores.move_leftovers``). Reads only: creates nothing,
     and a server that is down is reported, not raised, so ``stats`` still shows the index.
@@ -58,7 +61,7 @@ def server_status(
     stores: list[Any] = []
     out: dict[str, Any] = {
         "url": shown_address(str(url)), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors,
-        "out_of_step": None,
+        "out_of_step": None, "left_behind": recorded_embedded(path) or None,
     }
     try:
         client = chroma_client(manifest_server(manifest, path) or "")
@@ -104,6 +107,12 @@ def _held_line(server: Mapping[str, Any], path: str) -> str:
         return (
             f"{url} holds {held}, the collections of {server['copy_of']}, of which this index is a copy; its "
             f"queries search in memory: give it collections of its own with "
+            f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
+        )
+    if server.get("left_behind") and None not in server["collections"].values():  # before the counts: equal ones do not make them the index's vectors
+        return (
+            f"{url} holds {held}, left there by `move-to-embedded` (the index's writes since did not reach them); its "
+            f"queries search in memory: to search through that server again, run "
             f"`{command(['move-to-server', '--index-dir', path, '--chroma-url', url])}`"
         )
     if server.get("other_model"):  # before the counts: no repair can fill such a collection
