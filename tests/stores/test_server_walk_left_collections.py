@@ -73,3 +73,19 @@ def test_the_cli_query_says_so_and_move_to_server_searches_through_the_server_ag
         assert top_id(snap, LAVA) == "s7"
         answer_after = Retriever(index, reranker=None).search(LAVA, k=1)
     assert not any("held in memory" in w for w in answer_after.warnings), answer_after.warnings
+
+
+def test_moving_back_names_the_collections_move_to_embedded_left_as_its(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``move-to-server`` after ``move-to-embedded`` keeps the collections the latter left
+    (it did not delete them): they were named as left "by an interrupted move-to-server, or
+    by an index that was in this directory before", neither of which happened."""
+    path = index_on_server(tmp_path / "ix", url, SKILLS)
+    move_index_to_embedded(path, embedder=HashingEmbedder())
+    lines = move_index_to_server(path, url, embedder=HashingEmbedder()).lines()
+    kept = next(line for line in lines if "keeps" in line)
+    assert "move-to-embedded without --delete-collections" in kept, lines
+    assert main(["stats", "--index-dir", str(path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("server:"))
+    assert "move-to-embedded without --delete-collections" in line, line

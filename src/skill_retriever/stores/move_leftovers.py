@@ -34,8 +34,8 @@ log = logging.getLogger("skill_retriever")
 PENDING_KEY = "pending_move"
 #: Why a collection :func:`strays` finds is left: it may be another index's still.
 STRAY = (
-    "marked as this directory's, but its index does not use them: left by an interrupted move-to-server, "
-    "or by an index that was in this directory before"
+    "marked as this directory's, but its index does not use them: left by move-to-embedded without "
+    "--delete-collections, by an interrupted move-to-server, or by an index that was in this directory before"
 )
 
 
