@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from skill_retriever.ingest.prose_secrets import PROSE_RULES
-
 __all__ = ["SecretLine", "secret_lines"]
 
 
@@ -35,6 +33,10 @@ class SecretLine:
 def secret_lines(text: str) -> tuple[SecretLine, ...]:
     """The lines of ``text`` the ingest secret rules change, each with the kind of the
     first rule that changed it, in line order; none for a text the index keeps as it is."""
+    # Imported here: the patterns take tens of ms to compile, and `uninstall`, which
+    # imports the install plan's types (`SecretLine`), reads no file through them.
+    from skill_retriever.ingest.prose_secrets import PROSE_RULES
+
     lines = text.split("\n")
     origin = list(range(1, len(lines) + 1))  # each current line's line in ``text``
     found: dict[int, str] = {}
