@@ -52,9 +52,9 @@ def read_as_documents(result: IngestResult) -> bool:
     """Whether a folder's detected read (`indexing.ingest`) read it as documents, finding
     no component there: the note it carries says so."""
     # the documents reader loads when used
-    from skill_retriever.ingest.documents import READ_AS_DOCUMENTS
+    from skill_retriever.ingest.document_notes import READ_AS_PREFIX
 
-    return any(p.message == READ_AS_DOCUMENTS for p in result.problems)
+    return any(p.read_whole and p.message.startswith(READ_AS_PREFIX) for p in result.problems)
 
 
 def document_file_origin(

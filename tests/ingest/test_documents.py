@@ -20,7 +20,8 @@ from files import deny_reading, write_file
 from skill_retriever.cli import main
 from skill_retriever.components.install.not_installable import no_place_message
 from skill_retriever.indexing import index_sources, ingest
-from skill_retriever.ingest.documents import READ_AS_DOCUMENTS, ingest_documents
+from skill_retriever.ingest.document_notes import READ_AS_DOCUMENTS
+from skill_retriever.ingest.documents import ingest_documents
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.secrets import REDACTED
 from skill_retriever.model import EdgeKind, NodeKind
@@ -153,6 +154,26 @@ def test_a_folder_without_components_is_read_as_documents_with_a_note(tmp_path: 
     read = ingest(broken)
     assert read.nodes == [] and any("SKILL.md" in p.path for p in read.skips)
     assert ingest(broken, "docs").nodes != []  # unless told it is documents
+
+
+def test_a_folder_of_empty_skills_says_what_it_found_and_skipped(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # five SKILL.md files of frontmatter alone: the note said "no SKILL.md ... file found"
+    root = tmp_path / "cats"
+    for name in ("a", "b", "c", "d", "e"):
+        write_file(root, f"skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: \n---\n\n")
+    write_file(root, "README.md", "# Readme\n\nAbout these skills.\n")
+    result = ingest(root)
+    assert [n.id for n in result.nodes] == ["cats/README.md"]
+    (note,) = [p.message for p in result.problems if p.path == str(root)]
+    assert "no SKILL.md" not in note and note.startswith("read as documents: the 5 SKILL.md")
+    assert "skills/a/SKILL.md and 4 more" in note and "no body and no description" in note
+    assert main(["index", str(root), "--index-dir", str(index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "were all skipped as skills" in out and "no SKILL.md" not in out
+    assert main(["index", str(root), "--index-dir", str(index_dir)]) == 0  # read again: documents still
+    assert _nodes(index_dir).keys() == {"cats/README.md"}
 
 
 def test_kind_docs_reads_component_folders_as_documents(

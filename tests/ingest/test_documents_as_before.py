@@ -11,7 +11,7 @@ from files import write_file
 from skill_retriever.cli import main
 from skill_retriever.document_sources import READ_AS_BEFORE
 from skill_retriever.indexing import index_sources
-from skill_retriever.ingest.documents import READ_AS_DOCUMENTS
+from skill_retriever.ingest.document_notes import READ_AS_DOCUMENTS
 from skill_retriever.model import NodeKind
 from skill_retriever.stores.index import Index
 

@@ -68,6 +68,7 @@ from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.document_aliases import OnDiskIds, alias_notes, fold_links
 from skill_retriever.ingest.document_formats import READ_SUFFIXES, is_document, unread_formats
 from skill_retriever.ingest.document_links import link_edges
+from skill_retriever.ingest.document_notes import read_as_note
 from skill_retriever.ingest.document_reach import indexed_alone_note
 from skill_retriever.ingest.document_sections import Split, overview_text, split_sections
 from skill_retriever.ingest.document_text import first_paragraph, first_title
@@ -97,11 +98,6 @@ _CREATED_KEYS = ("created", "date", "date_added", *TIME_ALIASES["created"])
 _UPDATED_KEYS = ("updated", "last_updated", *TIME_ALIASES["updated"], "lastmod", "last_modified_at")
 #: The longest id a node takes (`model`).
 MAX_ID_CHARS = 512
-#: The note on a folder read as documents without being told to.
-READ_AS_DOCUMENTS = (
-    "read as documents: no SKILL.md, agent, command, hook or MCP file found "
-    "(--kind docs says so explicitly)"
-)
 #: The folders whose files a skills read takes as components (a file it could not read
 #: there keeps a folder a skills repository).
 _COMPONENT_FOLDERS = frozenset({"agents", "commands", "hooks", "mcp", "mcps", "mcp-servers", "mcp_servers"})
@@ -223,7 +219,7 @@ def or_documents(
 ) -> IngestResult:
     """``skills`` (a folder read as a skills repository), or, when it read nothing there
     and met no component file it could not read, the folder read as documents with the
-    `READ_AS_DOCUMENTS` note, when it holds any."""
+    note of `document_notes.read_as_note`, when it holds any."""
     if skills.nodes or skills.edges or not Path(root).is_dir():
         return skills
     base = Path(root).absolute()
@@ -234,7 +230,8 @@ def or_documents(
     if not any(is_document(rel) for rel in every):
         return skills
     docs = ingest_documents(root, source_name, max_file_bytes=max_file_bytes, listed=(every, walked))  # listed once
-    docs.problems.insert(0, Problem(str(base), READ_AS_DOCUMENTS, read_whole=True))
+    skipped = [p for p in skills.skips if _component_file(base, p.path)]
+    docs.problems.insert(0, Problem(str(base), read_as_note(base, skipped), read_whole=True))
     docs.seconds += skills.seconds
     return docs
 
