@@ -4,6 +4,7 @@ the index, read by every process, applied to each query unless the call opts out
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -229,3 +230,26 @@ def test_an_answer_says_when_its_nothing_fits_line_is_of_items_rewritten_since(t
     calibrate_index(index)
     assert not [w for w in everything.search("review code", k=3).warnings if note in w]
     index.close()
+
+
+def test_calibrate_verbose_logs_its_steps(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # the help says "-v: log one line per phase"; `calibrate -v` logged nothing
+    from cli_calls import indexed_graph
+
+    from skill_retriever.cli import main
+
+    graph = {"nodes": [{"id": f"s{i}", "kind": "skill", "name": f"s{i}", "description": f"formats code {i}"}
+                       for i in range(3)], "edges": []}
+    ix = indexed_graph(tmp_path, graph)
+    logger = logging.getLogger("skill_retriever")
+    try:
+        with caplog.at_level(logging.INFO, logger="skill_retriever"):
+            caplog.clear()
+            assert main(["-v", "calibrate", "--index-dir", str(ix)]) == 0
+    finally:
+        logger.setLevel(logging.NOTSET)  # main set it to INFO for -v
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("[skill_retriever][calibrate]")]
+    assert len(lines) == 3, lines
+    assert f"searched {len(probes())} probes against 3 items: best matches " in lines[0]
+    assert re.search(r"nothing fits below a best match of 0\.\d{3} \(the probes' 90% quantile\)", lines[1])
+    assert "wrote the calibration of 3 items (index version " in lines[2] and str(ix) in lines[2]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from skill_retriever.calibration.channels import channel_calibration
@@ -11,6 +12,8 @@ from skill_retriever.calibration.stored import calibration_of
 from skill_retriever.stores.index import Index
 
 __all__ = ["calibrate_index", "ensure_calibration"]
+
+log = logging.getLogger(__name__)
 
 
 def calibrate_index(index: Index) -> Calibration:
@@ -38,6 +41,8 @@ def calibrate_index(index: Index) -> Calibration:
         return computed[-1].to_json()
 
     index.store_meta("calibration", compute)
+    log.info("[skill_retriever][calibrate] wrote the calibration of %d items (index version %d) to %s",
+             computed[-1].items, computed[-1].version, index.path)
     return computed[-1]
 
 

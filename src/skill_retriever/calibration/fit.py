@@ -32,6 +32,8 @@ find generic tools.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import time
 from collections.abc import Sequence
 from importlib import resources
 
@@ -59,6 +61,9 @@ AGREEMENT_BONUS = 0.06
 #: Keyword ranks that count as agreeing with the best semantic match (fewer in a small
 #: catalogue: see :func:`agree_depth`).
 AGREE_DEPTH = 5
+
+# `calibrate -v` and `index -v` log the steps (the help promises one line per phase)
+log = logging.getLogger(__name__)
 
 
 def agree_depth(items: int) -> int:
@@ -103,11 +108,18 @@ def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[
 def fit_model(snapshot: IndexSnapshot) -> FitModel | None:
     """The null distribution of this snapshot (None for an empty index)."""
     if not len(snapshot):
+        log.info("[skill_retriever][calibrate] the index holds no items: no 'nothing fits' line drawn")
         return None
-    tops = sorted(score for score, _ in best_matches(snapshot, probes()))
+    started, asked = time.perf_counter(), probes()
+    tops = sorted(score for score, _ in best_matches(snapshot, asked))
     null = np.asarray(tops)
+    log.info("[skill_retriever][calibrate] searched %d probes against %d items: best matches from %.3f to %.3f, "
+             "median %.3f, %.1f s", len(asked), len(snapshot), tops[0], tops[-1], float(np.median(null)),
+             time.perf_counter() - started)
     threshold = float(np.quantile(null, THRESHOLD_QUANTILE))
     scale = max(0.01, float(np.quantile(null, THRESHOLD_QUANTILE) - np.quantile(null, 0.5)) / 4.0)
+    log.info("[skill_retriever][calibrate] nothing fits below a best match of %.3f (the probes' %d%% quantile)",
+             threshold, round(THRESHOLD_QUANTILE * 100))
     return FitModel(
         tuple(round(t, 5) for t in tops), round(threshold, 5), AGREEMENT_MARGIN, round(scale, 5), AGREEMENT_BONUS
     )
