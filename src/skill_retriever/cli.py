@@ -267,10 +267,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from skill_retriever.json_text import dumps
     from skill_retriever.stats_lines import calibration_line
     from skill_retriever.stores import run_marks
+    from skill_retriever.stores.embedder import DEFAULT_MODEL
 
     with open_index(args) as index:
         calibration = calibrate_index(index)
         summary = calibration.summary(index.version)
+        bundled = index.embedder.name == DEFAULT_MODEL
         # a source an index run left half-written is calibrated as it stands: say so, and what completes it
         unfinished = run_marks.stats_line(index.snapshot().unfinished_runs, index.path)
     warnings = [(f"calibrated the index as it stands, part of a source included; the run that completes it "
@@ -278,7 +280,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.json:
         print(printable_json(dumps({**summary, "evidence": dict(calibration.evidence), "warnings": warnings})))
     else:
-        print(printable(f"calibrated {calibration.items} items: {calibration_line(summary)}"))
+        print(printable(f"calibrated {calibration.items} items: {calibration_line(summary, bundled=bundled)}"))
         for warning in warnings:
             print(printable(f"warning: {warning}"), file=sys.stderr)
     return 0

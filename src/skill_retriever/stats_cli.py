@@ -22,6 +22,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from skill_retriever.stats_lines import calibration_line, no_calibration, route_line, stats_json
     from skill_retriever.stores import manifest as mf
     from skill_retriever.stores import run_marks
+    from skill_retriever.stores.embedder import DEFAULT_MODEL
     from skill_retriever.stores.index import Index
     from skill_retriever.stores.recorded_model import Recorded, mismatch_line
     from skill_retriever.stores.server_stats import server_line, server_status
@@ -34,6 +35,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         calibration = calibration_of(snapshot)
         status["calibration"] = calibration.summary(status["version"]) if calibration else None
         status["calibration_unreadable"] = unreadable_calibration(snapshot)  # derived data: said, not fatal
+        bundled = index.embedder.name == DEFAULT_MODEL  # what the note on a catalogue not in English names
         model_note = (mismatch_line(index.embedder.name, index.embedder.recorded, index.path)
                       if isinstance(index.embedder, Recorded) else None)
         suggested = index_defaults(snapshot)
@@ -53,7 +55,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(printable(f"index {status['path']} (version {status['version']}, embedder {status['embedder']})"))
         if model_note:  # index.json names another model than the items were embedded by
             print(printable(f"warning: {model_note}"))
-        line = (calibration_line(status["calibration"], redraw_advice(snapshot)) if status["calibration"]
+        line = (calibration_line(status["calibration"], redraw_advice(snapshot), bundled) if status["calibration"]
                 else status["calibration_unreadable"] or no_calibration(status))
         print(printable(f"calibration: {line}"))
         print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))

@@ -16,16 +16,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from skill_retriever.advice import command
+from skill_retriever.calibration.language import catalogue_note
 from skill_retriever.stores.run_marks import run_state
 
 __all__ = ["calibration_line", "no_calibration", "route_line", "stats_json"]
 
 
-def calibration_line(summary: Mapping[str, Any], advice: str = "") -> str:
+def calibration_line(summary: Mapping[str, Any], advice: str = "", bundled: bool = True) -> str:
     """The stored calibration in one line (``Calibration.summary``); one drawn before the
     index's last write says so, with ``advice`` (what draws it again, `redraw_advice`): a
     command stopped between its write and its calibration (`remove-source` killed) left
-    only "(computed 1 write ago)", which said nothing of what to do."""
+    only "(computed 1 write ago)", which said nothing of what to do. A catalogue that does
+    not read as English is said so (``bundled``: the index embeds with the bundled model)."""
     weights = ", ".join(f"{c} x{w:g}" for c, w in sorted(summary["channel_weights"].items())) or "all channels x1"
     route = f"route {summary['route']}" if summary["route"] else "no route learned"
     fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
@@ -34,7 +36,9 @@ def calibration_line(summary: Mapping[str, Any], advice: str = "") -> str:
     writes = summary["stale_by"]
     now = f", not on the items as they are now: {advice}" if advice else ""
     stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago{now})" if writes else ""
-    return f"weights {weights}; {route}; {fit}{stale}"
+    # measured since the calibration holds it (`calibration.language`); before, it is absent
+    language = catalogue_note(summary.get("english_share"), bundled)
+    return f"weights {weights}; {route}; {fit}{stale}" + (f"; {language}" if language else "")
 
 
 def no_calibration(status: Mapping[str, Any]) -> str:

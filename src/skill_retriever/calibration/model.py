@@ -7,7 +7,10 @@ index alone (no labels), stored with the index, read back by every process, show
 - ``channel_weights``: factors on each channel's RRF weight (1 = unchanged);
 - ``route``: the route for a query whose complexity the router would otherwise decide
   (None = the router decides);
-- ``fit``: where "nothing in the catalogue fits this well" starts (:mod:`.fit`).
+- ``fit``: where "nothing in the catalogue fits this well" starts (:mod:`.fit`);
+- ``english_share``: whether the catalogue reads as English, which the "nothing fits" line
+  and the bundled model are tuned for (:mod:`.language`; None in calibrations stored
+  before it was measured).
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ class Calibration:
     route: str | None = None
     fit: FitModel | None = None
     evidence: Mapping[str, Any] = field(default_factory=dict)
+    english_share: float | None = None
 
     def weight(self, channel: str) -> float:
         return float(self.channel_weights.get(channel, 1.0))
@@ -127,6 +131,7 @@ class Calibration:
             "channel_weights": dict(self.channel_weights),
             "route": self.route,
             "nothing_fits_below": round(self.fit.threshold, 4) if self.fit else None,
+            "english_share": self.english_share,
         }
 
 
@@ -159,3 +164,7 @@ def _check_values(calibration: Calibration) -> None:
         _number(calibration.fit.scale, "scale", positive=True)
         for value in calibration.fit.null_top:
             _number(value, "a value of null_top")
+    if calibration.english_share is not None:
+        _number(calibration.english_share, "english_share", at_least_zero=True)
+        if calibration.english_share > 1:
+            raise ValueError(f"english_share is {calibration.english_share!r}, not a share (0 to 1)")

@@ -14,6 +14,7 @@ from typing import Any
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
 from skill_retriever.calibration.fit import agree_depth, keywords_can_agree
+from skill_retriever.calibration.language import language_note
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
@@ -24,6 +25,7 @@ from skill_retriever.phases._phase import Update, phase
 from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
+from skill_retriever.stores.embedder import DEFAULT_MODEL
 from skill_retriever.time_only import window_answers
 from skill_retriever.undated_left_out import undated_left_out_note
 
@@ -100,6 +102,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         warnings += [note] if (note := _stale_fit_note(view)) else []
+        warnings += [said] if (said := _language_note(view, state["plan"]["query"])) else []
         if fit["nothing_fits"]:
             # what the answer holds; when the budget held none, the best it ranked
             shown = [(r["name"], r["kind"], r["id"]) for r in results[:3]]
@@ -175,6 +178,14 @@ def _stale_fit_note(view: QueryView) -> str | None:
     else:
         return None
     return f"the 'nothing fits' line was calibrated {held}: {redraw_advice(view.snapshot)}"  # a run under way redraws it
+
+
+def _language_note(view: QueryView, query: str) -> str | None:
+    """The warning of a judged answer on a catalogue, or for a query, that does not read
+    as English, which the "nothing fits" line and the bundled model are tuned for."""
+    calibration = calibration_of(view.snapshot)
+    share = calibration.english_share if calibration is not None else None
+    return language_note(query, share, bundled=view.snapshot.embedder.name == DEFAULT_MODEL)
 
 
 def _fit_model(view: QueryView) -> FitModel | None:
