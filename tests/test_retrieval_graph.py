@@ -470,8 +470,11 @@ def test_an_identifier_the_query_writes_out_is_its_own_ranked_list(plain: Retrie
     assert resp.results[0].channels["named"] == 1
     off = plain.search("INC-1043 postmortem", principals=["*"], channels={"named": False})
     assert "named" not in off.stats["fuse_rrf"]["channels"]
-    # a plain word that is also a name ("deploy") is not an identifier
-    assert "named" not in plain.search("deploy", principals=["*"]).stats["fuse_rrf"]["channels"]
+    # a plain word that is also a name ("deploy") is not an identifier: within words it names
+    # nothing; a query that is, whole, that name names the item (named_query.whole_query_names)
+    assert "named" not in plain.search("deploy the app", principals=["*"]).stats["fuse_rrf"]["channels"]
+    whole = plain.search("deploy", principals=["*"])
+    assert whole.stats["fuse_rrf"]["channels"]["named"] >= 1 and whole.results[0].name == "deploy", whole.ids
     # the item a typed hop starts from is not what the question asks for
     hop = plain.search("what does checkout-api depend on", principals=["*"])
     assert "named" not in hop.stats["fuse_rrf"]["channels"]
