@@ -37,15 +37,18 @@ def rank_multifactor(state: RetrievalState, view: QueryView) -> Update:
         r: coverage_of_vocabularies(components, [snap.vocabulary(snap.nodes[gm.ids[r]])]).ratio if components else 0.0
         for r in rows
     }
+    # The edges the caller may see: a private neighbour counted in a candidate's edge density
+    # ranked it lower, which told a public caller that hidden items hang off it.
+    adjacency = snap.visible_adjacency(view.visible)
     weights = FactorWeights(config.factor_semantic, config.factor_degree, config.factor_edge_density, config.factor_coverage)
     scores = multifactor_scores(
         semantic,
-        subgraph_degree_centrality(gm.adjacency, rows),
-        subgraph_edge_density(gm.adjacency, rows, symmetric=True),  # adjacency holds every edge both ways
+        subgraph_degree_centrality(adjacency, rows),
+        subgraph_edge_density(adjacency, rows, symmetric=True),  # adjacency holds every edge both ways
         cover,
         weights,
     )
-    sub = gm.adjacency[np.asarray(rows)][:, np.asarray(rows)].tocoo()
+    sub = adjacency[np.asarray(rows)][:, np.asarray(rows)].tocoo()
     edges = [(rows[i], rows[j]) for i, j in zip(sub.row, sub.col, strict=True) if i < j]
     kept, kept_edges = select_subgraph(scores, edges, config.keep_nodes, config.keep_edges)
     scored = [(gm.ids[r], scores[r]) for r in kept]
