@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.config import PROFILES, RetrievalConfig, unknown_profile
+from skill_retriever.config import PROFILES, SETTING_NAMES, RetrievalConfig, unknown_profile
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank_wanted import reranks
@@ -342,6 +342,13 @@ def _deep_enough(settings: RetrievalConfig) -> RetrievalConfig:
     return settings
 
 
+#: Where a bad ``profile`` input may come from: a parent graph that runs this graph as its node
+#: passes its whole state, so its own key of that name (a user's profile) reached the graph,
+#: which said only "unknown setting(s) ['name']; see RetrievalConfig", naming no input key.
+PARENT_PROFILE_HINT = ("a parent graph's own state key 'profile' is read as it: rename that key, or call the "
+                       "graph from a wrapper node that maps your state")
+
+
 def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> RetrievalConfig:
     profile = state.get("profile") or {}
     if isinstance(profile, str):  # a named profile, as the served graph and the CLI take one
@@ -349,7 +356,8 @@ def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> Retrieva
             raise unknown_profile(profile, ", or give a mapping of settings")
         profile = dict(PROFILES[profile])
     if not isinstance(profile, dict) or not all(isinstance(k, str) for k in profile):
-        raise ConfigError(f"profile must be a profile name or map RetrievalConfig settings to values, got {profile!r:.60}")
+        raise ConfigError(f"profile must be a profile name ({', '.join(sorted(PROFILES))}) or map RetrievalConfig "
+                          f"settings to values, got {profile!r:.60} ({PARENT_PROFILE_HINT})")
     changes: dict[str, Any] = dict(profile)
     if state.get("k") is not None:
         changes["k"] = state["k"]
@@ -363,6 +371,15 @@ def _with_call(config: RetrievalConfig, state: dict[str, Any] | Any) -> Retrieva
         return config.override(**changes)
     except TypeError as exc:
         raise ConfigError(f"bad retrieval profile: {exc}") from exc
+    except ConfigError:
+        if profile:  # said of the profile when its own settings are what fails
+            try:
+                config.override(**profile)
+            except ConfigError as own:
+                # a key that is no setting at all: likely no profile of settings (a user's)
+                hint = f" ({PARENT_PROFILE_HINT})" if set(profile) - SETTING_NAMES else ""
+                raise ConfigError(f"the input's profile: {own}{hint}") from None
+        raise
 
 
 __all__ = ["MAX_HELD_VERSIONS", "MAX_IN_FLIGHT", "QueryView", "RetrievalContext", "resolve"]

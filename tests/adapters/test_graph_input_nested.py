@@ -32,6 +32,7 @@ class Parent(TypedDict, total=False):
     k: Any
     route: Any
     filters: Any
+    profile: Any
     results: list[dict[str, Any]]
     task_id: str
 
@@ -99,6 +100,12 @@ def test_a_parent_without_a_query_is_told_to_give_one(ctx: RetrievalContext, how
         ({"query": "fuzzing", "route": "fast"}, ConfigError, "route must be one of smart, ppr, quick"),
         ({"query": "fuzzing", "filters": ["skill"]}, ConfigError, "filters must be a mapping, got list"),
         ({"query": 5}, QueryError, "the query must be text, got int"),
+        # a parent's own "profile" (a user's) is read as the input's: the error says whose it is
+        ({"query": "fuzzing", "profile": {"name": "Ann"}}, ConfigError,
+         "the input's profile: unknown setting(s) ['name']"),
+        ({"query": "fuzzing", "profile": {"k": "3"}}, ConfigError,
+         "the input's profile: setting 'k' has the wrong type"),
+        ({"query": "fuzzing", "profile": ["ann"]}, ConfigError, "profile must be a profile name (design, multihop) or map"),
     ],
 )
 def test_a_bad_value_from_a_parent_is_refused_as_a_direct_call_refuses_it(
@@ -109,6 +116,8 @@ def test_a_bad_value_from_a_parent_is_refused_as_a_direct_call_refuses_it(
     with pytest.raises(error) as nested:
         PARENTS[how]().invoke({**state, "task_id": "t1"}, context=ctx)
     assert str(nested.value) == str(direct.value) and said in str(nested.value)
+    if "name" in state.get("profile", ()) or isinstance(state.get("profile"), list):  # no settings: whose key it is
+        assert "a parent graph's own state key 'profile' is read as it" in str(nested.value)
 
 
 @pytest.mark.parametrize("how", PARENTS)
