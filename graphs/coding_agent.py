@@ -17,10 +17,10 @@ task; None when the index was never calibrated), which the prompt also puts in w
 
 Either way, each retrieval phase runs as its own node in the subgraph's namespace
 (``stream(..., subgraphs=True)`` shows them) and its own run in a trace, and a
-checkpointer on the agent checkpoints the subgraph too. A run that succeeds sets ``k``,
-``token_budget``, ``kinds`` and ``budget_fill`` back to their defaults
+checkpointer on the agent checkpoints the subgraph too. Once its retrieval has read them,
+a run sets ``k``, ``token_budget``, ``kinds`` and ``budget_fill`` back to their defaults
 (`per_call_defaults`), so the next task of a checkpointed thread gets what it asks for,
-not what the last one asked. Both refuse, before the run, an input key they do not take
+not what the last one asked (also after a run paused before ``act`` and left). Both refuse, before the run, an input key they do not take
 (``topk``, ``max_tokens``: LangGraph would drop it unread), a run without ``task``
 (`graph_input.input_checked`) and a bad value (``k=0``, an unknown kind:
 `agent_task.task_values_checked`, so a checkpointed thread never keeps it), as the
@@ -119,15 +119,18 @@ class TaskInput(TypedDict):
 
 
 def per_call_defaults() -> dict[str, Any]:
-    """The update that sets each per-call input back to its default, written by the last
-    node of a run that succeeded.
+    """The update that sets each per-call input back to its default, written once the
+    retrieval has read them (the wrapper's ``retrieve_skills``, the shared-state agent's
+    ``collect_texts``) and again by ``act``.
 
     A checkpointed thread keeps every key from run to run, and a node cannot tell an input
     given to this run from one a run before gave: without this, ``{"kinds": "hook", "k": 1}``
     for one task searched hooks only, one of them, for every later task of the thread that
-    left them out. The last node, not the first, writes them: a failed run keeps its
-    inputs, so ``invoke(None, config)`` resumes it with them (the first node could not tell
-    a resumed run from a new one either). ``k`` goes back to null, which reads as left out:
+    left them out. Written by a node that succeeded, never before the retrieval: a failed run
+    keeps its inputs, so ``invoke(None, config)`` resumes it with them (the first node could
+    not tell a resumed run from a new one either). Not by ``act`` alone: a run paused before
+    it (a person reviewing the skills found) and left for a new task gave that task the
+    paused one's inputs. ``k`` goes back to null, which reads as left out:
     `DEFAULT_K`, or served, a run's configurable k (written as 5, it beat an assistant's k on
     every later run of a thread). ``token_budget`` goes back to the default rather than None,
     because a ``token_budget`` of None is an input of its own (no budget).
@@ -242,6 +245,7 @@ def build_agent_with_wrapper_node(
             # written on every run, so a checkpointed thread never shows the last task's
             "warnings": warnings,
             "fit": out.get("fit"),
+            **per_call_defaults(),  # read: the next task, even after a pause before act, gets its own
         }
 
     builder = StateGraph(
@@ -299,7 +303,8 @@ def frame_query(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -> 
 
 
 def collect_texts(state: SharedAgentState, runtime: Runtime[RetrievalContext]) -> dict[str, Any]:
-    return {"skills": skill_texts(state.get("results") or [], runtime.context.index)}
+    # the retrieval has read the inputs: a pause before act, then a new task, gets the defaults
+    return {"skills": skill_texts(state.get("results") or [], runtime.context.index), **per_call_defaults()}
 
 
 def build_agent_with_subgraph_node(

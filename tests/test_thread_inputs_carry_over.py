@@ -127,6 +127,27 @@ def test_a_coding_agent_task_gets_the_defaults_not_the_last_tasks_inputs(
     assert (values["k"], values["token_budget"], values["kinds"]) == (None, coding_agent.DEFAULT_BUDGET, None)  # null k: DEFAULT_K
 
 
+@pytest.mark.parametrize("build", ["build_agent_with_wrapper_node", "build_agent_with_subgraph_node"])
+def test_a_task_after_one_paused_before_act_gets_the_defaults(
+    coding_agent: ModuleType, context: RetrievalContext, build: str
+) -> None:
+    """A thread paused before ``act`` (a person reviews the skills found before the model
+    acts) and given a new task: the defaults were written back only by ``act``, so the new
+    task searched as the paused one asked, one hook for a schema design."""
+    builder: Callable[..., Any] = getattr(coding_agent, build)
+    kwargs = {"retrieval": context} if build == "build_agent_with_wrapper_node" else {}
+    agent = builder(checkpointer=InMemorySaver(), **kwargs)
+    fresh = _names_kinds(agent.invoke(SCHEMA_TASK, thread("fresh"), context=context))
+
+    agent.invoke(HOOK_TASK, thread("p"), context=context, interrupt_before=["act"])
+    paused = agent.get_state(thread("p"))
+    assert paused.next == ("act",) and [k for _, k in _names_kinds(paused.values)] == ["hook"]
+    agent.invoke(SCHEMA_TASK, thread("p"), context=context, interrupt_before=["act"])
+    assert _names_kinds(agent.get_state(thread("p")).values) == fresh
+    resumed = agent.invoke(None, thread("p"), context=context)  # the review done: act runs on what was found
+    assert _names_kinds(resumed) == fresh and SCHEMA_TASK["task"] in resumed["prompt"]
+
+
 def test_a_failed_coding_agent_run_resumes_with_its_own_inputs(coding_agent: ModuleType, served_dir: Path) -> None:
     agent = coding_agent.build_agent_with_wrapper_node(checkpointer=InMemorySaver())  # as served
     good = {"index_dir": str(served_dir), "rerank": False}
