@@ -13,7 +13,6 @@ from typing import Any, Self
 
 from langchain_core.runnables import RunnableConfig
 
-from skill_retriever.algorithms.budget import token_counter
 from skill_retriever.answer_cache import AnswerCache, answer_key
 from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.context import RetrievalContext
@@ -40,6 +39,7 @@ from skill_retriever.retriever_args import (
     text_query,
     whole,
 )
+from skill_retriever.retriever_warm_up import warm_up
 from skill_retriever.state import InputState
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.snapshot import IndexSnapshot
@@ -170,28 +170,13 @@ class Retriever:
         Returns:
             Seconds spent per step (``model``, ``views``, ``tokenizer``, ``search``).
         """
-        import time as _time
-
         self._check_open()
-        spent: dict[str, float] = {}
-        start = _time.perf_counter()
-        self.index.embedder.embed(["warm up"])
-        self.reranker  # noqa: B018 - loads the default reranker now, not at the first query
-        spent["model"] = _time.perf_counter() - start
-        start = _time.perf_counter()
-        snap = self.index.snapshot()
-        _ = snap.graph, snap.embeddings, snap.names
-        snap.edge_index.warm()  # its sides are otherwise grouped on first use
-        snap.keywords.search("warm up", 1)
-        spent["views"] = _time.perf_counter() - start
-        start = _time.perf_counter()
-        token_counter(self.config.encoding)  # tiktoken's table (0.2 s) was paid, unnamed, in "search"
-        spent["tokenizer"] = _time.perf_counter() - start
-        start = _time.perf_counter()
-        call = self._prepare(["warm up"], 1, None, None, None, None, ["*"], {})[0]
-        self.graph.invoke(call.payload, context=call.context)  # not cached: no one asked
-        spent["search"] = _time.perf_counter() - start
-        return {k: round(v, 3) for k, v in spent.items()}
+
+        def search() -> None:
+            call = self._prepare(["warm up"], 1, None, None, None, None, ["*"], {})[0]
+            self.graph.invoke(call.payload, context=call.context)  # not cached: no one asked
+
+        return warm_up(self.index, self.config.encoding, lambda: self.reranker, search)
 
     # -- searching --------------------------------------------------------------------
     def search(
