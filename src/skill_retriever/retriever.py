@@ -19,6 +19,7 @@ from skill_retriever.context import RetrievalContext
 from skill_retriever.dated_items import carries_dates
 from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
+from skill_retriever.open_handle import OpenHandle
 from skill_retriever.rerank import Reranker, default_reranker
 from skill_retriever.rerank_wanted import reranks
 from skill_retriever.responses import SearchResponse, SearchResult
@@ -56,7 +57,7 @@ class _Call:
     key: str
 
 
-class Retriever:
+class Retriever(OpenHandle):
     """Search an :class:`Index` through the retrieval graph.
 
     Args:
@@ -81,6 +82,8 @@ class Retriever:
             config, a string or a number for the reranker, a cache size that is not a whole
             number of 0 or more, a graph with no ``invoke``).
     """
+
+    _reopen = "Retriever(Index.open(path))"  # in another process (`OpenHandle`: no pickling)
 
     def __init__(
         self,

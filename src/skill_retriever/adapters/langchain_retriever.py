@@ -6,7 +6,7 @@ Its fields are checked in one line each (`constructor_errors`), when built and w
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, ClassVar, Self
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -43,6 +43,7 @@ from skill_retriever.config import RetrievalConfig, Route
 from skill_retriever.entry_k import entry_k
 from skill_retriever.exceptions import ConfigError, RetrieverClosedError
 from skill_retriever.filters import Filters
+from skill_retriever.open_handle import OpenHandle
 from skill_retriever.retriever import Retriever
 from skill_retriever.retriever_args import names
 from skill_retriever.stores.index import Index
@@ -65,7 +66,7 @@ class _Default(Enum):
 _DEFAULT: Any = _Default.RERANKER
 
 
-class SkillRetriever(BaseRetriever):
+class SkillRetriever(OpenHandle, BaseRetriever):
     """LangChain retriever over a skill-retriever :class:`Index`.
 
     Example:
@@ -117,6 +118,10 @@ class SkillRetriever(BaseRetriever):
     """Default settings of the retrieval; None = ``RetrievalConfig()``."""
     reranker: Any = _DEFAULT
     """A ``Reranker``, None for no reranking, or left out for the default."""
+
+    # Pickle and deepcopy are refused in words (`OpenHandle`, first: pydantic's deepcopy
+    # reached the index's lock); copy.copy and model_copy stay pydantic's.
+    _reopen: ClassVar[str] = "SkillRetriever(index=Index.open(path))"
 
     _engine: Retriever | None = PrivateAttr(default=None)
     _own_engine: bool = PrivateAttr(default=False)  # built by `engine`, not given: closed with this

@@ -27,6 +27,7 @@ from typing import Any, Literal, Self
 
 from skill_retriever.exceptions import IndexClosedError
 from skill_retriever.model import Edge, EdgeKind, Node
+from skill_retriever.open_handle import OpenHandle
 from skill_retriever.stores import api_args, collector, opening, seen_versions
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
@@ -50,7 +51,7 @@ from skill_retriever.stores.writer import (
 
 log = logging.getLogger("skill_retriever")
 
-class Index(ServerSync):
+class Index(OpenHandle, ServerSync):
     """All items of one knowledge graph, in one directory. Open with :meth:`Index.open`."""
 
     def __init__(
