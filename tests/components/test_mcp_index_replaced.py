@@ -1,6 +1,6 @@
 """An MCP server whose index directory was deleted and built again says so to the agent.
 
-The snapshot raises IndexNotFoundError ("... deleted or replaced since the index was
+The snapshot raises IndexNotFoundError ("... deleted and another index built in its place since the index was
 opened; open the index again (an MCP server: restart it)"), but each tool read the view
 outside its own error handling, and the SDK (mcp 2) hides any exception a tool does not
 raise as ToolError behind a bare "Error executing tool <name>": the agent could not tell
@@ -22,7 +22,8 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-SAID = "was deleted or replaced since the index was opened; open the index again (an MCP server: restart it)"
+SAID = ("was deleted and another index built in its place since the index was opened; open the index again to read the "
+        "new one (an MCP server: restart it)")
 CALLS = {
     "search": {"query": "run migrations"},
     "search_components": {"query": "run migrations"},

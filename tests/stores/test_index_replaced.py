@@ -32,7 +32,7 @@ def test_a_reader_of_a_rebuilt_index_is_told_instead_of_serving_the_old_file(tmp
     assert _visible(reader)
     shutil.rmtree(path)
     _build(path, ("red",))  # the item is private now
-    with pytest.raises(IndexNotFoundError, match="deleted or replaced since the index was opened"):
+    with pytest.raises(IndexNotFoundError, match="was deleted and another index built in its place since the index was opened"):
         reader.snapshot()
     reader.close()
     again = Index.open(path, embedder=HashingEmbedder())
