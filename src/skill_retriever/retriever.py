@@ -168,7 +168,8 @@ class Retriever(OpenHandle):
         """Do now what the first search would otherwise pay for: load the embedding model
         (and the cross-encoder, if any), build the snapshot's derived views, load the
         token counter's encoding and run one search through the graph. Servers call it at
-        start-up, in the background.
+        start-up, in the background; an asyncio one before it takes requests, as those loads
+        hold the GIL and would stall its event loop in a first `asearch`.
 
         Returns:
             Seconds spent per step (``model``, ``views``, ``tokenizer``, ``search``).
@@ -253,7 +254,8 @@ class Retriever(OpenHandle):
         snapshot: IndexSnapshot | None = None,
         **overrides: Any,
     ) -> SearchResponse:
-        """:meth:`search` for asyncio (the phases run in LangGraph's executor threads)."""
+        """:meth:`search` for asyncio (the phases run in LangGraph's executor threads). The
+        first search of a process loads the model in code that holds the GIL: `warm_up` first."""
         text_query(query, self.config)
         check_run_config(run_config)
         call = self._prepare([query], k, budget, route, filters, kinds, principals, overrides, snapshot)[0]
