@@ -235,10 +235,9 @@ def test_may_the_verb_is_no_month_and_bad_months_raise() -> None:
 @pytest.mark.parametrize(
     ("query", "phrase"),
     [("incidents since the outage", "since the outage"), ("what broke in Q3", "Q3"),
-     ("deploys 3 days ago", "3 days ago"), ("deploy checkout-api", None),
-     # the whole phrase, its number in words too ('month ago' was quoted)
-     ("what broke a month ago", "a month ago"), ("outages a couple of weeks ago", "a couple of weeks ago"),
-     ("the deploy two days ago", "two days ago"), ("what broke an hour ago", "an hour ago")],
+     ("deploy checkout-api", None),
+     # "N days ago" is a window (test_ago); a word that is no unit stays a phrase
+     ("what broke ages ago", "ages ago"), ("the cache cleared moments ago", "moments ago")],
 )  # fmt: skip
 def test_unread_time_phrases_are_named_and_kept(query: str, phrase: str | None) -> None:
     assert parse_time_window(query, NOW) is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from skill_retriever.algorithms.ago import ago_span
 from skill_retriever.algorithms.month_days import day_of_month_span
 from skill_retriever.algorithms.time_words import MONTHS, PART_OF_DAY, WEEKDAYS
 from skill_retriever.exceptions import QueryError
@@ -97,7 +98,7 @@ def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
 def day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
     """The start and end of what a date expression names (a day, a month, or one instant)."""
     word = " ".join(text.lower().split())
-    if span := _named_span(word, now):
+    if span := _named_span(word, now) or ago_span(word, now):
         return span
     if span := day_of_month_span(text, now):  # before the month: "Nov 3" is no month
         return span

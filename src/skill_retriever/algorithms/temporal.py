@@ -16,7 +16,8 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   up to now.
 * "today": the current calendar day; "yesterday": the previous calendar day; "the day
   before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
-  before today.
+  before today; "N <unit> ago" (`ago`): the span of that unit it falls in, "2 days ago" and
+  "a week ago" that calendar day, "3 hours ago" that clock hour, "a month ago" that month.
 * Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
   "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
   of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight
@@ -93,6 +94,7 @@ from skill_retriever.algorithms.month_days import (
 )
 from skill_retriever.algorithms.quarters import quarter_window
 from skill_retriever.algorithms.time_words import (
+    AGO,
     DATE,
     DIGIT_UNIT,
     ISO_MONTH,
@@ -153,7 +155,7 @@ _THIS_RE = re.compile(
 _MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({ISO_MONTH}|{MONTH})\b")
 # "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
 _DAY_RE = re.compile(
-    rf"\b(?:(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
+    rf"\b(?:{AGO}|(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
     re.IGNORECASE,
 )
 # With days, "on Friday": the most recent before today, as "last Friday"; not "on Fridays".

@@ -51,8 +51,10 @@ SPAN = (
     r"(?i:(?:the\s+)?day\s+before\s+yesterday|(?:this|yesterday)\s+(?:morning|afternoon|evening)"
     r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
 )
+# A time counted back from now, "2 days ago", "a week ago": the span of that unit (`ago`).
+AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{WORD_NUM})\s+)?(?:{WORD_UNIT}))\s+ago)"
 PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
-DATE = rf"{ISO_DAY}|{ISO_MONTH}|{SPAN}|(?i:the\s+weekend|today|yesterday)|{WEEKDAY}|{MONTH}"
+DATE = rf"{AGO}|{ISO_DAY}|{ISO_MONTH}|{SPAN}|(?i:the\s+weekend|today|yesterday)|{WEEKDAY}|{MONTH}"
 
 # Words that look like a time but that `parse_time_window` does not read ("since the
 # outage", "in Q3"). A time word counts only after a word that makes it a time ("last
@@ -90,7 +92,7 @@ def unread_time_phrase(query: str) -> str | None:
         query: The query text.
 
     Returns:
-        The first such phrase as written ("since the outage", "3 days ago"), or None.
+        The first such phrase as written ("since the outage", "ages ago"), or None.
     """
     pos = 0
     while m := TIMELIKE_RE.search(query, pos):
