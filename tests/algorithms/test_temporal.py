@@ -243,3 +243,10 @@ def test_unread_time_phrases_are_named_and_kept(query: str, phrase: str | None) 
     assert parse_time_window(query, NOW) is None
     assert unread_time_phrase(query) == phrase
     assert strip_time_phrase(query, None) == query
+
+
+@pytest.mark.parametrize("query", ["incidents in the last 0 days", "past 0h", "last 0.0 weeks", "before the last 0 days"])
+def test_a_last_span_of_zero_is_a_query_error(query: str) -> None:
+    # it read as [now, now): an empty window, every item outside it, and no word said
+    with pytest.raises(QueryError, match="names no time; write a span longer than 0"):
+        parse_time_window(query, NOW)

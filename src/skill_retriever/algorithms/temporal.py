@@ -107,7 +107,7 @@ from skill_retriever.algorithms.time_words import (
     WORD_UNIT,
     unread_time_phrase,
 )
-from skill_retriever.exceptions import ConfigError
+from skill_retriever.exceptions import ConfigError, QueryError
 
 if TYPE_CHECKING:
     from skill_retriever.state import TimeWindowSpec
@@ -239,7 +239,8 @@ def parse_time_window(
 
     Raises:
         ConfigError: ``recent_days`` is not a positive finite number.
-        QueryError: A date in the query does not exist (e.g. ``since 2026-13-01``).
+        QueryError: A date in the query does not exist (e.g. ``since 2026-13-01``), or a
+            "last" span is 0 long ("in the last 0 days").
     """
     if isinstance(recent_days, bool) or not (0 < recent_days < math.inf):
         raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
@@ -280,6 +281,8 @@ def parse_time_window(
     if m := _LAST_RE.search(query):
         n = " ".join((m.group(3) or "one").lower().split())
         count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
+        if count == 0:  # [now, now): every item outside it, and no word said
+            raise QueryError(f"{m.group()!r} in the query names no time; write a span longer than 0, e.g. last 1 day")
         try:
             back: datetime | None = now - count * _unit(m.group(2) or m.group(4))
         except OverflowError:  # "last 99999999 years": further back than datetime goes
