@@ -21,6 +21,11 @@ The rules:
   at 3pm"); a time, then a day ("at 2pm on Nov 3", "14:00 UTC on 2026-11-03", "at 12am
   yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday"
   or "last <weekday>".
+* A range of hours, "from 9am to 5pm yesterday", "yesterday between 9am and 5pm", "on Dec 1
+  from 9 am to 11 am" (:func:`hour_range`), runs from the first time to the second on that
+  day, into the next when the second is earlier ("from 10pm to 2am"); in a query that names no
+  day, "between 9am and 5pm" is the latest such range begun before now, as "since 9am" is. A
+  zone written after the second time is the first's too.
 * "since" or "after" a time of day runs from it to now (:func:`since_hour`): "since
   yesterday at 3pm", and a time alone is the latest such time not ahead of now ("since
   9am" at 08:00 is yesterday's 09:00).
@@ -36,7 +41,7 @@ from skill_retriever.algorithms.month_days import DAY_OF_MONTH
 from skill_retriever.algorithms.time_words import WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["hour_window", "since_hour", "zone_name_note"]
+__all__ = ["hour_range", "hour_window", "since_hour", "zone_name_note"]
 
 # A clock time: minutes or am/pm, so that "at 3" or "3 Nov" is none.
 # "9 a.m." takes its last dot, "9 AM." does not: that one ends the sentence.
@@ -50,9 +55,14 @@ _HOUR_RE = re.compile(
     rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
     rf"|(?<![\w-])(?:(?i:at|around)\s+)?(?P<t2>{_TIME})(?P<z3>{_ZONE})\s+(?:(?i:on)\s+)?(?P<day2>{_DAY})"
 )
+_RANGE_RE = re.compile(
+    rf"(?<![\w-])(?:(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+)?(?i:from|between)\s+(?P<t1>{_TIME})(?P<z1>{_ZONE})"
+    rf"\s*(?:(?i:to|and|until|till)\s|-)\s*(?P<t2>{_TIME})(?P<z2>{_ZONE})(?:,?\s+(?:(?i:on)\s+)?(?P<day2>{_DAY}))?"
+)
 _SINCE_RE = re.compile(r"\b(?i:since|after)\s+")
 _BARE_TIME_RE = re.compile(rf"(?P<t>{_TIME})(?P<z>{_ZONE})")
 _ANY_DAY_RE = re.compile(rf"(?<![\w-])(?:{_DAY})")
+_ON_WEEKDAY_RE = re.compile(rf"\bon\s+{WEEKDAY_NAME}", re.IGNORECASE)
 # A time, then a zone's name this does not read ("2pm PST", "14:00 CEST"): most end in T.
 _ZONE_NAME_RE = re.compile(rf"(?<![\w-])({_TIME})\s+((?!UTC\b|GMT\b)[A-Z]{{1,4}}T)\b")
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?", re.IGNORECASE)
@@ -71,6 +81,31 @@ def hour_window(query: str, now: datetime, first: int | None = None) -> tuple[da
         return None
     start = _hour_start(m, now)
     return start, later(start, timedelta(hours=1)), m.group()
+
+
+def hour_range(query: str, now: datetime, first: int | None = None) -> tuple[datetime, datetime, str] | None:
+    """The window a range of hours names ("from 9am to 5pm yesterday": module docstring), as
+    ``(start, end, phrase)``; None when the query has none, none that starts by index
+    ``first`` (as for :func:`hour_window`), or one with no day of its own in a query that
+    names a day elsewhere ("on Saturday ... from 14:00 to 18:00": that day's).
+
+    Raises:
+        QueryError: A time or the day does not exist ("to 25:00").
+    """
+    m = _RANGE_RE.search(query)
+    if m is None or (first is not None and m.start() > first):
+        return None
+    day_text = m["day1"] or m["day2"]
+    if day_text is None and (_ANY_DAY_RE.search(query) or _ON_WEEKDAY_RE.search(query)):
+        return None
+    zone2 = _zone(m["z2"])
+    zone1 = _zone(m["z1"]) if m["z1"].strip() else zone2
+    day = day_or_instant(day_text, now)[0].date() if day_text else now.astimezone(zone1).date()
+    start = datetime.combine(day, _clock(m["t1"]), tzinfo=zone1).astimezone(UTC)
+    if day_text is None and start >= now:  # not begun today: the latest one, yesterday's
+        start, day = start - timedelta(days=1), day - timedelta(days=1)
+    end = datetime.combine(day, _clock(m["t2"]), tzinfo=zone2).astimezone(UTC)
+    return start, end + timedelta(days=1) if end <= start else end, m.group()
 
 
 def since_hour(query: str, now: datetime) -> tuple[datetime, datetime | None, str] | None:

@@ -82,7 +82,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
-from skill_retriever.algorithms.day_hours import hour_window, since_hour
+from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     SHARED_MONTH_RE,
@@ -268,8 +268,9 @@ def parse_time_window(
         if m.group(1).lower() in ("since", "after"):
             return TimeWindow(first, now if first < now else None, m.group())
         return TimeWindow(None, last, m.group())
-    if days and (hour := hour_window(query, now, (m := day_alone(query)) and m.start())):
-        return TimeWindow(*hour)  # "on Nov 3 at 2pm": that hour
+    day_at = (m := day_alone(query)) and m.start()  # of days and hours, the first named is read
+    if days and (hours := [h for h in (hour_range(query, now, day_at), hour_window(query, now, day_at)) if h]):
+        return TimeWindow(*min(hours, key=lambda h: query.find(h[2])))  # "from 9am to 5pm yesterday", "at 2pm"
     if days and m:  # "on Nov 3": that day
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if days and (quarter := quarter_window(query, now)):  # "last quarter", "Q3 2026"
