@@ -250,3 +250,20 @@ def test_a_last_span_of_zero_is_a_query_error(query: str) -> None:
     # it read as [now, now): an empty window, every item outside it, and no word said
     with pytest.raises(QueryError, match="names no time; write a span longer than 0"):
         parse_time_window(query, NOW)
+
+
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    # ultratool 655: "until the end of December" was read alone (no start), or "today" without days
+    ("the bookings from today until the end of December", at(2026, 11, 12), at(2027, 1, 1),
+     "from today until the end of December"),
+    ("deploys from the start of March to the end of May", at(2026, 3, 1), at(2026, 6, 1),
+     "from the start of March to the end of May"),
+    ("incidents between 2026-11-01 and the start of 2026-11-05", at(2026, 11, 1), at(2026, 11, 5),
+     "between 2026-11-01 and the start of 2026-11-05"),
+    ("deploys from the end of October until today", at(2026, 11, 1), at(2026, 11, 13),
+     "from the end of October until today"),
+])  # fmt: skip
+def test_a_span_between_the_start_or_end_of_two_dates(query: str, start: datetime, end: datetime, phrase: str) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert window is not None and (window.start, window.end, window.phrase) == (start, end, phrase)

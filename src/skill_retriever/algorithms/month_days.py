@@ -144,24 +144,26 @@ def ordered_days(lo: Span, hi: Span, first: str, last: str) -> tuple[Span, Span]
     both are days of a month written without a year and the range across a new year is the
     shorter reading: "between Dec 28 and Jan 2" asked on 2027-01-01 is 2026-12-28 to
     2027-01-02 (each day alone the most recent one not in the future gave 2026-01-02, and
-    the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March. Two
+    the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March, and
+    so is a month without a year ("from today until December" in November). Two
     weekdays run forward through the week: "between Monday and Wednesday" asked on a Wednesday
     is this Monday to today."""
     if _WEEKDAY_RE.fullmatch(first.strip()) and _WEEKDAY_RE.fullmatch(last.strip()):
         # "between Monday and Wednesday" on a Wednesday: this week's, read forward; each alone
         # is the most recent before today, so Wednesday came out a week before Monday.
         return lo, (hi[0] + timedelta(days=7), hi[1] + timedelta(days=7))
-    if _year_less(first) and _year_less(last):
-        try:
-            start = hi[0].replace(year=hi[0].year + 1)
+    if _year_less(first) and _year_less(last) or _MONTH_ALONE_RE.fullmatch(last.strip()):
+        try:  # a month: "from today until the end of December" asked in November is this December
+            ahead = hi[0].replace(year=hi[0].year + 1), hi[1].replace(year=hi[1].year + 1)
         except ValueError:  # February 29 a year on: no such day, read as written
             return hi, lo
-        if start + timedelta(days=1) - lo[0] < lo[1] - hi[0]:
-            return lo, (start, start + timedelta(days=1))
+        if ahead[1] - lo[0] < lo[1] - hi[0]:
+            return lo, ahead
     return hi, lo
 
 
 _WEEKDAY_RE = re.compile(rf"(?:last\s+)?{WEEKDAY_NAME}", re.IGNORECASE)
+_MONTH_ALONE_RE = re.compile(MONTH_NAME)
 
 
 def _year_less(text: str) -> bool:

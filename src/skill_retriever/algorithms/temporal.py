@@ -30,7 +30,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   now: no end); "before X": up to the start of X;
   "[up] until X" / "till X": up to the end of X (a date alone is taken in, as the
   ``until`` filter takes it); "between X and Y" / "from X to Y" / "since X until Y":
-  from X to the end of Y, read as "between Y and X" when Y is earlier. X and Y are ISO dates (a date alone names the whole day; a
+  from X to the end of Y, read as "between Y and X" when Y ends before X starts; "the
+  start of" or "the end of" before X or Y takes that bound of it ("from today until the end
+  of December", "from the end of May"). X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, or a weekend above ("since the weekend", "since last night").
@@ -123,8 +125,11 @@ __all__ = [
 
 
 def _between_re(date: str) -> re.Pattern[str]:
+    # "the start/end of" a date: "from today until the end of December" (groups edge, lo, hi).
+    edge = r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?"
     return re.compile(
-        rf"\b(?i:between\s+({date})\s+and|(?:from|since)\s+({date})\s+(?:to|until|till))\s+({date})\b"
+        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+(?:to|until|till))"
+        rf"\s+{edge}({date})\b"
     )
 
 
@@ -251,11 +256,16 @@ def parse_time_window(
     if days and (since := since_hour(query, now)):  # "since 9am", "since yesterday at 3pm"
         return TimeWindow(*since)
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        lo = day_or_instant(with_year_of(m.group(1) or m.group(2), m.group(3)), now)  # "March 12 to Dec 19, 2012"
-        hi = day_or_instant(m.group(3), now)
-        if hi[0] < lo[0]:  # the same days swapped, or year-less ones across a new year
-            lo, hi = ordered_days(lo, hi, m.group(1) or m.group(2), m.group(3))
-        return TimeWindow(lo[0], hi[1], m.group())
+        first_text, edges = m.group(2) or m.group(4), [m.group(1) or m.group(3), m.group(5)]
+        lo = day_or_instant(with_year_of(first_text, m.group(6)), now)  # "March 12 to Dec 19, 2012"
+        hi = day_or_instant(m.group(6), now)
+        if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
+            ordered = ordered_days(lo, hi, first_text, m.group(6))
+            edges = edges if ordered[0] == lo else edges[::-1]
+            lo, hi = ordered
+        # "from the end of X": X's end; "to the start of Y": Y's start
+        start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
+        return TimeWindow(start, end, m.group())
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
         first, last = day_or_instant(m.group(2), now)
         kind = m.group(1).lower().split()[-1]
