@@ -8,7 +8,8 @@ The rules:
 
 * The window is the hour from the time written, ``[t, t + 1 h)``: "14:00" and "2pm" are
   14:00 to 15:00, "14:30" is 14:30 to 15:30. An item dated by its day alone (00:00) is in
-  the hour from midnight only.
+  the hour from midnight only; where all the items dated that day are, the search reads the
+  whole day (`day_dated`).
 * The time is UTC unless written with ``Z``, ``UTC``, ``GMT`` or an offset ("+01:00",
   "-0500"), in which the day is read too ("2026-11-03T00:30+01:00" is 23:30 UTC on Nov 2).
   A zone name ("2pm PST", "14:00 CET") is not read as one: the hour is left and only the

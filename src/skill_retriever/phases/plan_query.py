@@ -19,6 +19,7 @@ from skill_retriever.calibration import calibration_of
 from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.context import QueryView
 from skill_retriever.dated_items import carries_dates
+from skill_retriever.day_dated import widen_to_dated_day
 from skill_retriever.exceptions import QueryError
 from skill_retriever.graph_input import NO_QUERY_IN_STATE
 from skill_retriever.phases._helpers import embedded_text, relation_ends
@@ -100,6 +101,9 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     query = clean_query(state.get("query"), config.max_query_chars)
     dated = carries_dates(view.snapshot, view.filters)  # a day of a month is a window only where items carry dates
     search_text, window = search_text_of(query, config, dated)
+    # "at 2pm on Nov 3" over items dated by their day alone: that day (`day_dated`)
+    widened = widen_to_dated_day(window, view.snapshot, view.filters) if window is not None and dated else None
+    window = widened[0] if widened else window
     head = search_text[: config.plan_query_chars]
     names = visible_names(view, head)
     entities = named_entities(head, names)
@@ -184,6 +188,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
         )
     if window is not None and dated:
         notes.append(zone_name_note(head))  # "on Nov 3 at 2pm PST": the day was read, not the hour
+    notes.append(widened and widened[1])
     notes.append(fact_seeds_note(snap, config.fact_seeds or 0))
     if any(notes):
         update["warnings"] = [n for n in notes if n]
