@@ -1,7 +1,7 @@
 """What the install record keeps for uninstall.
 
 - ``uninstall`` takes the names ``install`` took: a plugin's id or name brings back what
-  installing it added (its members, and what they alone required).
+  installing it added (its members, and what they require that nothing else holds or needs).
 - An entry kept because the user changed it stays recorded, marked, and the output says
   what to do; ``force`` (``uninstall --force``) removes it as it is, and the output says
   which removals were of changed items.
@@ -46,14 +46,17 @@ def test_uninstall_takes_a_plugin_by_the_name_install_took(
     members = set(plan.plugins[f"{S}/plugins/release-train"])
     slo = f"{S}/skills/slo-alerting/SKILL.md"
     assert slo in {c.id for c in plan.components if c.required_by}
-    # the plugin brought its members and what they required, but not what was there before
+    # the plugin lists its members and what they require, what was there before too (shared):
+    # that one, installed by its own name, stays when the plugin goes
     brought = {c.id for c in plan.components} - {slo}
     assert brought > members
     plugins = read(target / RECORD)["plugins"]
-    assert set(plugins[f"{S}/plugins/release-train"]["components"]) == brought
+    assert set(plugins[f"{S}/plugins/release-train"]["components"]) == brought | {slo}
+    assert slo in plugins[f"{S}/plugins/release-train"]["required"]
     assert main(["uninstall", "release-train", "--target", str(target)]) == 0
     out = capsys.readouterr().out
     assert "removed .claude/skills/canary-rollout/SKILL.md" in out
+    assert "kept slo-alerting: an install asked for it by its own name, not only as a dependency of plugin" in out
     assert files_under(target) == alone  # everything the plugin brought is gone, nothing else
     assert "plugins" not in read(target / RECORD)
     # by the plugin's id too, and a second time it is simply not installed any more

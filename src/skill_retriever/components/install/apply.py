@@ -203,7 +203,7 @@ def _note(
                 entry.files[f.path] = sha256(f.content)
                 files.append((dest, f))
     _claim_shared(plan, record)
-    record_plugins(plan, record, before)
+    record_plugins(plan, record)
     note_brought(plan, record, before)
     merges: list[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], bool]] = [
         (MCP_FILE, "mcpServers", lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}}, bool(servers)),

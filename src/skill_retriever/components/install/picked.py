@@ -8,7 +8,8 @@ is refused, each said by id. A name no recorded thing has may be the file name o
 installed, as install takes it (`by_file_name`: ``ct-check``). A plugin's member that an install also asked
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
 the user asked for it apart from the plugin; so does one another recorded plugin, not
-named, holds too (marketplace entries at one root load the same files).
+named, holds too (marketplace entries at one root load the same files), and a dependency
+of the plugin that a component staying installed needs (`needed_dependencies`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from skill_retriever.components.install.errors import UnknownComponentError, sho
 from skill_retriever.components.install.held_by_outer import held_by_outer
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import RECORD_FILE
+from skill_retriever.components.install.needed_dependencies import still_needed
 from skill_retriever.components.install.plan import InstallError
 from skill_retriever.components.install.plugin_entry import same_marketplace
 
@@ -93,13 +95,18 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
     # another recorded plugin that stays holds it too (plugins at one marketplace root share files)
     held = {c: p for p, rec in record.plugins.items() if p not in plugins for c in rec.components}
     ids = direct + [c for c in members if c in direct or not (record.components[c].named or c in held)]
+    needed = still_needed(record, {c: p for c, p in members.items() if c not in direct}, plugins, ids)
+    ids = [i for i in ids if i not in needed]  # a dependency a component that stays needs
     stayed = {
         record.components[c].name: (
             f"plugin {record.plugins[held[c]].name!r}, still installed, "
             f"{'requires it' if c in record.plugins[held[c]].required else 'holds it too'}; uninstalling "
             f"{_shown(record, held[c])!r} removes it"
             if c in held and not record.components[c].named else
-            f"an install asked for it by its own name, not only as part of plugin "
+            _needed_by(record, needed[c], ids, plugins)
+            if c in needed else
+            f"an install asked for it by its own name, not only as "
+            f"{'a dependency of' if c in record.plugins[plugin_id].required else 'part of'} plugin "
             f"{record.plugins[plugin_id].name!r}: uninstall {_ref_after(record, c, ids, plugins)!r} to remove it too"
         )
         for c, plugin_id in members.items()
@@ -146,6 +153,13 @@ def _in_marketplace(record: InstallRecord, ref: str) -> str | None:
         for c in found
     )
     raise InstallError(f"no plugin {shown_ref(ref)} installed: {said}")
+
+
+def _needed_by(record: InstallRecord, users: list[str], going: list[str], plugins: list[str]) -> str:
+    """Why a plugin's dependency stays: ``users``, staying, need it (`needed_dependencies`)."""
+    said = " and ".join(f"{record.components[u].kind} {record.components[u].name!r}" for u in users)
+    refs = " and ".join(repr(_ref_after(record, u, going, plugins)) for u in users)
+    return f"{said}, still installed, require{'s' if len(users) == 1 else ''} it; uninstalling {refs} removes it"
 
 
 def _ref_after(record: InstallRecord, node_id: str, going: list[str], plugins: list[str]) -> str:

@@ -18,12 +18,12 @@ def same_marketplace(recorded: object, given: str) -> bool:
 
 @dataclass
 class PluginRecord:
-    """A plugin installed whole: its name, the component ids installing it brought
-    (its members, and what they required that the install added), and the marketplace its
-    entry is in ("" when none, or for a record of an older version): uninstall takes
-    ``<plugin>@<marketplace>``, the name Claude Code gives it, as install does.
-    ``required``: those of ``components`` the plugin does not load but brought along as a
-    dependency of a member (none in a record of an older version, which read every listed
+    """A plugin installed whole: its name, the component ids it holds (its members, and
+    what they require, whether its install added it or found it there: `plugin_members`),
+    and the marketplace its entry is in ("" when none, or for a record of an older
+    version): uninstall takes ``<plugin>@<marketplace>``, the name Claude Code gives it,
+    as install does. ``required``: those of ``components`` the plugin does not load but
+    holds as a dependency of a member (none in a record of an older version, which read every listed
     component as a member): a command it only requires is not moved into its folder
     (`shared_moves`)."""
 

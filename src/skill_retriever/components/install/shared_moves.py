@@ -10,8 +10,8 @@ moves to the folder of the plugin that stays (the first in the record that loads
 follows, so what lies on disk is what is installed, and uninstalling that plugin later
 takes it from there.
 
-A plugin that stays and only requires the command (it brought it along as a dependency of
-a member, `PluginRecord.required`) does not load it: in its folder the command would be
+A plugin that stays and only requires the command (it lists it as a dependency of a
+member, `PluginRecord.required`) does not load it: in its folder the command would be
 labelled as that plugin's, and installing the plugin again would not look for it there.
 With no plugin that loads it staying, the command goes where installing what holds it
 again puts it (that plugin, or the command by its own name): where a dependency goes,
