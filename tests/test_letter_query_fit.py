@@ -7,13 +7,10 @@ with confidence 0.86, while "zz" and "qwerty" were flagged. Real embedder, calib
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from calibrated_graph import calibrated_graph_index
 
-from skill_retriever.calibration import calibrate_index
 from skill_retriever.calibration.fit import keywords_can_agree
-from skill_retriever.ingest.json_graph import ingest_json_graph
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -25,14 +22,7 @@ NODES = [
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, real_embedder):  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("letters")
-    graph = folder / "skills.json"
-    graph.write_text(json.dumps({"nodes": NODES, "edges": []}))
-    result = ingest_json_graph(graph)
-    assert not result.problems
-    idx = Index.open(folder / "index", embedder=real_embedder, create=True)
-    idx.upsert(result.nodes, result.edges)
-    calibrate_index(idx)
+    idx = calibrated_graph_index(tmp_path_factory.mktemp("letters"), NODES, real_embedder)
     yield idx
     idx.close()
 

@@ -9,12 +9,11 @@ raised above what the name query scores), so the case is the same. Real embedder
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
+from calibrated_graph import calibrated_graph_index
 
-from skill_retriever.calibration import calibrate_index, calibration_of
-from skill_retriever.ingest.json_graph import ingest_json_graph
+from skill_retriever.calibration import calibration_of
 from skill_retriever.named_query import names_an_answer
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -30,14 +29,7 @@ NODES = [
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, real_embedder):  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("named")
-    graph = folder / "catalogue.json"
-    graph.write_text(json.dumps({"nodes": NODES, "edges": []}))
-    result = ingest_json_graph(graph)
-    assert not result.problems
-    idx = Index.open(folder / "index", embedder=real_embedder, create=True)
-    idx.upsert(result.nodes, result.edges)
-    calibrate_index(idx)
+    idx = calibrated_graph_index(tmp_path_factory.mktemp("named"), NODES, real_embedder)
     # the line of a large catalogue: above what "status" scores here, with keywords agreeing or not
     top = Retriever(idx, cache_size=0).search("status", k=3, rerank=False).fit
     assert top is not None

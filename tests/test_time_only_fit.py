@@ -6,13 +6,11 @@ both incidents of the window and was flagged. Real embedder, calibrated as `inde
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 
 import pytest
+from calibrated_graph import calibrated_graph_index
 
-from skill_retriever.calibration import calibrate_index
-from skill_retriever.ingest.json_graph import ingest_json_graph
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 from skill_retriever.time_only import window_answers, window_only_query
@@ -34,14 +32,7 @@ NODES = [
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, real_embedder):  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("ops")
-    graph = folder / "ops.json"
-    graph.write_text(json.dumps({"nodes": NODES, "edges": []}))
-    result = ingest_json_graph(graph)
-    assert not result.problems
-    idx = Index.open(folder / "index", embedder=real_embedder, create=True)
-    idx.upsert(result.nodes, result.edges)
-    calibrate_index(idx)  # as `skill-retriever index` does: the "nothing fits" line
+    idx = calibrated_graph_index(tmp_path_factory.mktemp("ops"), NODES, real_embedder)
     yield idx
     idx.close()
 
