@@ -149,14 +149,16 @@ def test_bad_marketplace_entries_are_problems_of_the_marketplace(tmp_path: Path)
     assert any("plugins[5]" in m and "'./plugins/ghost'" in m for m in messages)
 
 
-def test_unreadable_marketplace_is_one_problem(tmp_path: Path) -> None:
+def test_unreadable_marketplace_leaves_its_root_unindexed(tmp_path: Path) -> None:
+    """Its entries say who may see their plugins: read without them, the folder was a bare
+    plugin, public with its members (`tests/ingest/test_unreadable_marketplace.py`)."""
     root = tmp_path / "r"
     write_file(root, ".claude-plugin/marketplace.json", '{"plugins": [NaN]}')
     write_file(root, "plugins/p/agents/a.md", _md("a-agent"))
     result = ingest_skill_repo(root)
-    assert [p.path for p in result.problems] == [str(root / ".claude-plugin/marketplace.json")]
-    assert "marketplace ignored" in result.problems[0].message
-    assert {n.name for n in result.nodes} == {"a-agent", "p"}  # the folder is still a plugin
+    assert [p.path for p in result.problems] == [str(root / ".claude-plugin/marketplace.json"), str(root)]
+    assert result.problems[0].message.startswith("marketplace not read: ")
+    assert result.nodes == []
 
 
 # -- hooks as settings.json fragments ----------------------------------------------------------

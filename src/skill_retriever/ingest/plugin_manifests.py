@@ -13,7 +13,9 @@ Read, in a skills repository:
   string source naming no folder of the repository; the hooks and MCP servers such an
   entry holds inline are not indexed either, which is said, once per entry. Entries
   whose source is the marketplace root are each a plugin of that folder (anthropics/skills
-  lists several, each naming its own skills), with that id too.
+  lists several, each naming its own skills), with that id too. One that cannot be read
+  (or is no ``{"plugins": [...]}``) leaves its marketplace root unindexed that run, and
+  an entry skipped the folder it names: their ``access`` is not known (`find_plugins`).
 - ``plugin.json`` in a folder or in its ``.claude-plugin/``: the plugin of that folder,
   merged over the marketplace entry that points there (plugin.json wins for its fields,
   but for several entries at the marketplace root, each named and described by its entry,
@@ -71,8 +73,14 @@ def is_marketplace(rel: str) -> bool:
 
 def find_plugins(
     files: list[str], read_json: ReadJson, problems: list[Problem], where: Callable[[str], str]
-) -> tuple[dict[str, PluginSpec], list[PluginSpec]]:
-    """Plugin folders (folder -> spec) and plugins kept elsewhere, from all files of a root.
+) -> tuple[dict[str, PluginSpec], list[PluginSpec], list[str]]:
+    """Plugin folders (folder -> spec), plugins kept elsewhere, and the folders nothing
+    of which may be indexed this run, from all files of a root.
+
+    A marketplace.json that cannot be read holds its plugins' ``access``: read without
+    it, its plugin folders were bare plugins, public with their members. Nothing below its
+    marketplace root is indexed this run, with a problem that keeps what was
+    (`Unread.FOLDER`); nor is the folder of an entry skipped (no name, listed twice).
 
     Args:
         files: Every file of the root, relative, sorted.
@@ -80,8 +88,30 @@ def find_plugins(
         problems: Where unreadable manifests and bad marketplace entries are reported.
         where: The path to report for a relative path.
     """
+    markets: dict[str, list[PluginSpec]] = {}
+    blocked: dict[str, str] = {}  # folder -> why nothing below it is indexed
+    folders = {posixpath.dirname(f) for f in files}
+    folders |= {d for f in folders for d in _ancestors(f)}
+    for rel in (f for f in files if is_marketplace(f)):
+        try:
+            markets[rel] = _marketplace(rel, read_json, folders, problems, where, blocked)
+            continue
+        except (RecordError, OSError) as exc:
+            why = _reason(exc)
+        except Exception as exc:  # noqa: BLE001  (the per-file boundary: one file must never abort the run)
+            why = f"unexpected {type(exc).__name__}: {exc} (please report this)"
+        root = marketplace_root(rel)
+        # said of the file, whose problem also keeps a skills read from taking the folder as documents
+        problems.append(Problem(where(rel), f"marketplace not read: {why}; nothing below {where(root)} is indexed "
+                                "this run: who may see its plugins and their members is this file's 'access' to "
+                                "say; mend it and index again"))
+        blocked.setdefault(root, f"its marketplace {where(rel)} cannot be read")
+    for folder, why in blocked.items():
+        problems.append(Problem(where(folder), f"not indexed this run, nor is anything below it: {why} (what was "
+                                "indexed from here before stays)", unread=Unread.FOLDER))
+    kept = [f for f in files if not any(below(f, b) for b in blocked)]
     local: dict[str, PluginSpec] = {}
-    for f in files:
+    for f in kept:
         parts = f.split("/")
         for i in range(1, len(parts) - 1):
             if parts[i - 1] == "plugins" and not parts[i].startswith("."):
@@ -92,26 +122,15 @@ def find_plugins(
             if posixpath.basename(folder) == ".claude-plugin":
                 folder = posixpath.dirname(folder)
             local[folder] = PluginSpec(folder or f, folder, manifest=f)
-    folders = {posixpath.dirname(f) for f in files}
-    folders |= {d for f in folders for d in _ancestors(f)}
     remote: list[PluginSpec] = []
-    for rel in (f for f in files if is_marketplace(f)):
-        try:
-            specs = _marketplace(rel, read_json, folders, problems, where)
-        except Exception as exc:  # noqa: BLE001  (the per-file boundary, reported below)
-            # One marketplace file must never abort the run: whatever it makes us raise
-            # costs its plugins only, reported with the exception's type to be fixed.
-            problems.append(
-                Problem(
-                    where(rel),
-                    f"marketplace ignored: unexpected {type(exc).__name__}: "
-                    f"{exc} (please report this)",
-                )
-            )
+    for rel, specs in markets.items():
+        if any(below(rel, b) for b in blocked):
             continue
         for spec in specs:
             if spec.folder is None:
                 remote.append(spec)
+            elif any(below(spec.folder, b) for b in blocked):
+                continue  # its folder is not indexed this run: its entry alone would be a plugin without its members
             elif (known := local.get(spec.folder)) is not None and _sibling(known, spec, rel):
                 # another plugin of the same folder: by its own key (its id), not the folder's
                 local[spec.rel] = PluginSpec(spec.rel, spec.folder, known.manifest, spec.entry, spec.marketplace,
@@ -133,7 +152,12 @@ def find_plugins(
                     # (`_marketplace`), not the path of a plugin.json there, which each reads
                     base.rel, base.shared = spec.rel, True
                 local[spec.folder] = base
-    return local, remote
+    return local, remote, sorted(blocked)
+
+
+def below(rel: str, folder: str) -> bool:
+    """Whether the relative path ``rel`` is ``folder`` or lies below it ('' is the root)."""
+    return not folder or rel == folder or rel.startswith(folder + "/")
 
 
 def _sibling(known: PluginSpec, spec: PluginSpec, rel: str) -> bool:
@@ -163,14 +187,19 @@ def _marketplace(
     folders: set[str],
     problems: list[Problem],
     where: Callable[[str], str],
+    blocked: dict[str, str],
 ) -> list[PluginSpec]:
-    """The entries of one marketplace.json; bad entries become problems."""
-    try:
-        data = read_json(rel)
-    except (RecordError, OSError) as exc:
-        problems.append(Problem(where(rel), f"marketplace ignored: {_reason(exc)}"))
-        return []
-    if not isinstance(data, dict) or not isinstance(data.get("plugins"), list):
+    """The entries of one marketplace.json; bad entries become problems, and the folder an
+    entry that is skipped names goes into ``blocked`` (its ``access`` is not read).
+
+    Raises:
+        RecordError: It is no ``{"plugins": [...]}`` (its entries' access cannot be read).
+        OSError: It cannot be read.
+    """
+    data = read_json(rel)
+    if not isinstance(data, dict) or not isinstance(data.get("plugins", []), list):
+        raise RecordError('expected {"plugins": [...]}')
+    if "plugins" not in data:  # it lists no plugin: nothing it says decides who sees what
         problems.append(Problem(where(rel), 'marketplace ignored: expected {"plugins": [...]}'))
         return []
     market = data["name"] if isinstance(data.get("name"), str) else None
@@ -184,12 +213,15 @@ def _marketplace(
             or not entry["name"].strip()
         ):
             problems.append(Problem(where(rel), f"{label}: a plugin entry needs a name; skipped"))
+            _block_entry(data, rel, entry, f"{label} of {where(rel)} names it but has no name", folders, blocked)
             continue
         name = entry["name"].strip()
         if name in names:
             problems.append(
                 Problem(where(rel), f"{label}: plugin {name!r} listed twice; the first is kept")
             )
+            _block_entry(data, rel, entry, f"{label} of {where(rel)} names it but lists {name!r} a second time",
+                         folders, blocked)
             continue
         names.add(name)
         folder = entry_folder(data, rel, entry)
@@ -222,6 +254,20 @@ def _marketplace(
             if s.folder == root:
                 s.rel = f"{rel}#{(s.entry or {})['name'].strip()}"
     return specs
+
+
+def _block_entry(
+    data: dict[str, Any], rel: str, entry: object, why: str, folders: set[str], blocked: dict[str, str]
+) -> None:
+    """Put the folder of this repository that a skipped ``entry`` names in ``blocked``: read
+    without the entry, it was a bare plugin, public with its members, where the entry may
+    give an ``access``. A folder another entry names is that entry's to say."""
+    folder = entry_folder(data, rel, entry) if isinstance(entry, dict) else None
+    if folder is None or folder not in folders:
+        return
+    others = [entry_folder(data, rel, e) for e in data["plugins"] if isinstance(e, dict) and e is not entry]
+    if folder not in others:
+        blocked.setdefault(folder, why)
 
 
 def _elsewhere(source: Any) -> str:

@@ -71,6 +71,7 @@ from skill_retriever.ingest.command_places import in_plugin
 from skill_retriever.ingest.plugin_access import plugin_labels
 from skill_retriever.ingest.plugin_manifests import (
     PluginSpec,
+    below,
     find_plugins,
     plugin_record,
 )
@@ -149,7 +150,10 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
     files = walk_files(root, out.problems)
     reader = Reader(root, corpus, files, max_bytes)
     skills = {posixpath.dirname(f): f for f in files if posixpath.basename(f).lower() == "skill.md"}
-    local, remote = find_plugins(files, reader.json, out.problems, reader.where)
+    local, remote, blocked = find_plugins(files, reader.json, out.problems, reader.where)
+    if blocked:  # below a marketplace that cannot be read, who may see what is not known
+        files = [f for f in files if not any(below(f, b) for b in blocked)]
+        reader = Reader(root, corpus, files, max_bytes)
     reader.declared = declared_paths(local, reader.json, files, root, out.problems, reader.replaced, reader.excluded)
     plugin_ids = {key: f"{corpus}/{spec.rel}" for key, spec in local.items()}
     # the plugins of each folder, the one keyed by the folder first (several marketplace
