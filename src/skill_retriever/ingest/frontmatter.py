@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from skill_retriever.ingest.json_values import nesting_message
+from skill_retriever.ingest.lenient_access import unsure_access
 from skill_retriever.ingest.yaml_loader import (  # noqa: F401  (re-exported names)
     AliasNotAllowedError,
     KeptText,
@@ -109,6 +110,13 @@ def parse_frontmatter(text: str) -> FrontmatterResult:
         if data is None:
             raise FrontmatterError(f"frontmatter is not valid YAML: {_describe(exc)}") from exc
         recovered = _describe(exc)
+        unsure = unsure_access(block, data)
+        if unsure is not None:  # who may see the item must not rest on a guess
+            raise FrontmatterError(
+                f"frontmatter is not valid YAML ({recovered}), and read as plain 'key: value' lines its "
+                f"access is not certain: {unsure}; not indexed (it could be shown to callers it is not "
+                "meant for): make it valid YAML, quoting values that hold ': ' or start with '[', '{' or '*'"
+            ) from exc
     except RecursionError as exc:  # deeply nested flow collections
         raise FrontmatterError("frontmatter is nested too deeply to parse") from exc
     except UnicodeError as exc:  # a lone surrogate (text decoded with surrogateescape)
