@@ -297,3 +297,18 @@ def test_frontmatter_read_leniently_is_noted_as_for_a_skill(tmp_path: Path) -> N
     assert problem.read_whole and problem.message.startswith("frontmatter is not valid YAML (")
     assert "quote values holding ': ' or starting with '[', '{' or '*'" in problem.message
     assert [n.name for n in result.nodes] == ["[unclosed"]  # read as written, as Claude Code would
+
+
+@pytest.mark.parametrize("name", ["restore.txt", "restore.rst"])
+def test_a_text_file_whose_block_gives_access_and_cannot_be_read_is_not_indexed(tmp_path: Path, name: str) -> None:
+    """A ``.txt`` or ``.rst`` file whose ``---`` block does not parse is read as its text:
+    one whose block gives ``access`` was indexed public, the block and the runbook with it
+    (seen: ``access: [ops]`` above a line without a colon). It is a problem now, not
+    indexed, and its earlier version stays."""
+    block = "---\ntitle: Restore\naccess: [ops]\nthis line breaks it\n---\nThe root password is in the safe.\n"
+    path = write_file(tmp_path / "docs", name, block)
+    write_file(tmp_path / "docs", "plain.txt", "---\ntitle: Plain\nno colon here\n---\nRead as its text.\n")
+    result = ingest_documents(tmp_path / "docs")
+    assert [n.name for n in result.nodes] == ["plain"]
+    (problem,) = result.problems
+    assert problem.path == str(path) and problem.keeps is Unread.FILE and "it gives 'access'" in problem.message

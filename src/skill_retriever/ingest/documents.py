@@ -74,6 +74,7 @@ from skill_retriever.ingest.document_sections import Split, overview_text, split
 from skill_retriever.ingest.document_text import first_paragraph, first_title
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.ingest.frontmatter_names import name_list
+from skill_retriever.ingest.lenient_access import gives_access
 from skill_retriever.ingest.mdx_text import without_mdx_syntax
 from skill_retriever.ingest.provenance import Provenance
 from skill_retriever.ingest.redact_fields import redacted_item
@@ -369,7 +370,10 @@ def _frontmatter(text: str, suffix: str) -> tuple[dict[str, Any], str, list[str]
     except FrontmatterError as exc:
         if suffix in _MARKDOWN_SUFFIXES:
             raise rec.RecordError(str(exc)) from exc
-        return {}, text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"), []
+        normal = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+        if gives_access(normal.split("\n---", 1)[0]):  # read as text, it was public with the block
+            raise rec.RecordError(f"{exc}; it gives 'access': not indexed (it would be shown to every caller)") from exc
+        return {}, normal, []
     recovered = [rec.recovered_note(fm.recovered_from)] if fm.recovered_from else []  # as a skill's says
     dates = (*_CREATED_KEYS, *_UPDATED_KEYS)  # a bad date is kept as text in the fields, never used
     return fm.fields, fm.body, [*recovered, *(f"frontmatter {w}{rec.unset_note(w, fm.fields, dates)}" for w in fm.warnings)]
