@@ -90,6 +90,35 @@ def test_a_plugin_whose_labels_cannot_be_read_keeps_its_members_out(tmp_path: Pa
     assert messages[1].startswith("not indexed: the 'access' of its plugin")
 
 
+@pytest.mark.parametrize("broken", ["access: [secretteam]\nno colon here\n", "access: {team: x}\n"])
+def test_a_skill_that_cannot_be_read_keeps_the_files_that_take_its_labels_out(tmp_path: Path, broken: str) -> None:
+    """A named file of a private skill's folder gives no labels of its own: it takes the
+    skill's. With the SKILL.md unreadable (one bad line), it was indexed public, its text
+    shown to every caller; now it is a problem, and its earlier version stays."""
+    repo, ix = tmp_path / "repo", tmp_path / "index"
+    path = write_file(repo, "skills/vault/SKILL.md", skill("vault", "access: [secretteam]\n"))
+    form = write_file(repo, "skills/vault/ref/FORM.md", "---\nname: vault-form\ndescription: a form\n---\nroot token\n")
+    write_file(repo, "skills/vault/own/NOTES.md", "---\nname: vault-notes\ndescription: n\naccess: [ops]\n---\nx\n")
+    write_file(repo, "skills/public/SKILL.md", skill("public"))
+
+    def indexed() -> dict[str, tuple[str, ...]]:
+        index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
+        try:
+            index_sources(index, [repo], "skills")
+            return {n.name: n.access for n in index.nodes.values()}
+        finally:
+            index.close()
+
+    before = {"vault": ("secretteam",), "vault-form": ("secretteam",), "vault-notes": ("ops",), "public": ()}
+    assert indexed() == before
+    path.write_text(skill("vault", broken), encoding="utf-8")
+    result = ingest_skill_repo(repo)
+    assert {n.name: n.access for n in result.nodes} == {"vault-notes": ("ops",), "public": ()}  # its own labels
+    said = {p.path: p.message for p in result.problems}
+    assert said[str(form)].startswith("not indexed: it gives no 'access' and takes that of its skill")
+    assert indexed() == before
+
+
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
     repo = tmp_path / "repo"

@@ -197,6 +197,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
                 Problem(str(root / rel), w, read_whole=isinstance(w, Note), unread=Unread.NOTHING)
                 for w in record.warnings
             ]
+    _drop_unread_heirs(out, {f"{corpus}/{rel}" for rel in skills.values()})
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
             p.record.attrs["files"] = files_of.get(posixpath.dirname(p.record.rel), [])
@@ -208,6 +209,27 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
                              for w in record.warnings]
     out.placed += _plugin_nodes(reader, local, remote, plugin_ids, out)
     return out
+
+
+def _drop_unread_heirs(out: Corpus, skill_ids: set[str]) -> None:
+    """Take out, each with a problem, the records that give no ``access`` and would take
+    their skill's, whose SKILL.md could not be read: a named file of a private skill's
+    folder was indexed public, its text shown to every caller, once one edit broke the
+    SKILL.md's frontmatter. The problem keeps what was indexed of it before."""
+    by_id = {p.id: p for p in out.placed}
+    dropped = []
+    for p in out.placed:
+        here, seen = p, {p.id}
+        while not here.record.access and here.parent in skill_ids and here.parent not in seen:
+            if here.parent not in by_id:
+                dropped.append(p)
+                out.problems.append(Problem(str(p.source), f"not indexed: it gives no 'access' and takes that of "
+                                            f"its skill, {here.parent}, which could not be read this run (its "
+                                            "problem says why): who may see it is not known; mend that file"))
+                break
+            here = by_id[here.parent]
+            seen.add(here.id)
+    out.placed[:] = [p for p in out.placed if all(p is not d for d in dropped)]
 
 
 def _unread_members(reader: Reader, spec: PluginSpec, problems: list[Problem]) -> list[Problem]:
