@@ -119,6 +119,34 @@ def test_a_skill_that_cannot_be_read_keeps_the_files_that_take_its_labels_out(tm
     assert indexed() == before
 
 
+@pytest.mark.parametrize("rel", [".mcp.json", "plugins/ops/.claude-plugin/plugin.json"])
+def test_a_server_entry_whose_labels_cannot_be_read_keeps_its_earlier_version(tmp_path: Path, rel: str) -> None:
+    """One server of an MCP config (or a plugin.json's inline servers) whose ``access`` is
+    no list of labels is skipped: it was pruned as gone, `index` saying "removed ... the
+    source no longer has", from a file that still holds it. Its earlier version stays."""
+    repo, ix = tmp_path / "repo", tmp_path / "index"
+    servers = {"db": {"command": "psql", "description": "payroll", "access": ["ops"]}, "open": {"command": "x"}}
+    path = write_file(repo, rel, {"name": "ops", "mcpServers": servers})
+    write_file(repo, "skills/public/SKILL.md", skill("public"))
+
+    def indexed() -> dict[str, tuple[str, ...]]:
+        index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
+        try:
+            run = index_sources(index, [repo], "skills")
+            assert not any(run.removed.values())
+            return {n.id.rsplit("#", 1)[-1]: n.access for n in index.nodes.values() if "#" in n.id}
+        finally:
+            index.close()
+
+    assert indexed() == {"db": ("ops",), "open": ()}
+    servers["db"]["access"] = {"team": "ops"}
+    path.write_text(json.dumps({"name": "ops", "mcpServers": servers}), encoding="utf-8")
+    result = ingest_skill_repo(repo)
+    (problem,) = [p for p in result.problems if "mcpServers['db'] skipped" in p.message]
+    assert problem.item == f"repo/{rel}#db"
+    assert indexed() == {"db": ("ops",), "open": ()}
+
+
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
     repo = tmp_path / "repo"

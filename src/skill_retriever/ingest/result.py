@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Self
 
 from skill_retriever.model import Edge, Node
 
@@ -13,6 +14,20 @@ from skill_retriever.model import Edge, Node
 class Note(str):
     """A record's warning about a file it read whole: advice to the author (frontmatter
     only lenient reading could use), not a part of the file left out."""
+
+
+class UnreadEntry(str):
+    """A record's warning that one entry of its file, whose id's path is ``rel``, was
+    skipped for its ``access``: re-indexing keeps the entry's earlier version
+    (`Unread.ITEM`), as a JSON graph's node whose labels cannot be read (pruned, it was
+    said to be gone from a file that still holds it)."""
+
+    rel: str
+
+    def __new__(cls, text: str, rel: str) -> Self:
+        made = super().__new__(cls, text)
+        made.rel = rel
+        return made
 
 
 class Unread(Enum):
@@ -41,7 +56,7 @@ class Problem:
     default. A problem about a part of a file that was read and parsed (a date kept as
     text, an MCP server entry skipped, a ``requires`` entry ignored) is
     ``Unread.NOTHING``: the file is authoritative for what it produces, so a relation
-    taken out of it goes. One entry of such a file that names its id but cannot be read
+    taken out of it goes; but for an entry skipped for its ``access`` (`UnreadEntry`). One entry of such a file that names its id but cannot be read
     (a JSON graph's node with a bad field) is ``Unread.ITEM``, with that id in ``item``.
     A note never keeps anything, whatever ``unread`` says.
 
@@ -130,6 +145,15 @@ class IngestResult:
         if len(skips) > limit:
             lines.append(f"... {len(skips) - limit} more problems (see --json)")
         return lines + note_lines(self.notes, limit)
+
+
+def warning_problem(path: str, warning: str, corpus: str) -> Problem:
+    """The problem a record's ``warning`` is, against its file ``path``: a note (`Note`),
+    an entry skipped whose earlier version stays (`UnreadEntry`), else a part of a file
+    read and parsed, which keeps nothing (`Unread.NOTHING`)."""
+    if isinstance(warning, UnreadEntry):
+        return Problem(path, warning, unread=Unread.ITEM, item=f"{corpus}/{warning.rel}")
+    return Problem(path, warning, read_whole=isinstance(warning, Note), unread=Unread.NOTHING)
 
 
 def note_lines(notes: list[Problem], limit: int = 10) -> list[str]:

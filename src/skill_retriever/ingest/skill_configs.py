@@ -27,8 +27,10 @@ from urllib.parse import urlsplit
 
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.result import UnreadEntry
 from skill_retriever.ingest.secrets import REDACTED, redact_invocation, redact_urls
 from skill_retriever.ingest.skill_records import (
+    AccessError,
     Record,
     RecordError,
     jsonable,
@@ -73,12 +75,15 @@ def mcp_records(data: Any, rel: str, default_name: str) -> list[Record]:
         return [_mcp_record(data, rel, default_name)]
     if not isinstance(servers, dict):
         raise RecordError("'mcpServers' must map server names to objects")
-    records, errors = [], []
+    records: list[Record] = []
+    errors: list[str] = []
     for name, entry in servers.items():
         try:
             if not isinstance(entry, dict):
                 raise RecordError("must be an object")
             records.append(_mcp_record({"name": str(name), **entry}, f"{rel}#{name}", str(name)))
+        except AccessError as exc:  # who may see it is not known: its earlier version stays
+            errors.append(UnreadEntry(f"mcpServers[{name!r}] skipped: {exc}", f"{rel}#{name}"))
         except RecordError as exc:
             errors.append(f"mcpServers[{name!r}] skipped: {exc}")
     if not records and errors:

@@ -12,7 +12,7 @@ from skill_retriever.ingest.hook_configs import hook_record, is_hook_definition
 from skill_retriever.ingest.inline_members import inline_members
 from skill_retriever.ingest.plugin_manifests import PluginSpec, is_marketplace
 from skill_retriever.ingest.plugin_paths import Declared
-from skill_retriever.ingest.result import Note, Problem, Unread
+from skill_retriever.ingest.result import Note, Problem, Unread, UnreadEntry
 from skill_retriever.ingest.skill_links import Corpus
 from skill_retriever.model import NodeKind
 
@@ -227,7 +227,9 @@ class Reader:
             return []
         for record in made:
             record.attrs["marketplace_entry"] = name
-            record.warnings = [(Note if isinstance(w, Note) else str)(f"plugin {name!r}: {w}") for w in record.warnings]
+            record.warnings = [UnreadEntry(f"plugin {name!r}: {w}", w.rel) if isinstance(w, UnreadEntry)
+                               else (Note if isinstance(w, Note) else str)(f"plugin {name!r}: {w}")
+                               for w in record.warnings]
         return made
 
     def manifest(self, spec: PluginSpec, problems: list[Problem]) -> dict[str, object] | None:

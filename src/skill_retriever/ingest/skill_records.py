@@ -56,6 +56,10 @@ class RecordError(ValueError):
     """This file cannot become a node; the message is the problem to report."""
 
 
+class AccessError(RecordError):
+    """The ``access`` labels cannot be read: the item is not indexed (`access_labels`)."""
+
+
 class EmptyRecordError(RecordError):
     """This file was read and says nothing to index (no body, no description): what an
     earlier run read from it goes, as for a file deleted (it was kept, as unreadable)."""
@@ -234,7 +238,7 @@ def access_labels(fields: dict[str, Any]) -> tuple[str, ...]:
     unread: list[str] = []
     labels = name_list(value, "access", unread)
     if unread or not labels:
-        raise RecordError(
+        raise AccessError(
             f"'access' {value!r:.60} is not a list of labels: not indexed (it would be shown "
             "to every caller); write `access: [label, ...]`"
         )

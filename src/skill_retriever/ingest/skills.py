@@ -77,7 +77,7 @@ from skill_retriever.ingest.plugin_manifests import (
 )
 from skill_retriever.ingest.plugin_paths import declared_paths
 from skill_retriever.ingest.provenance import Provenance
-from skill_retriever.ingest.result import IngestResult, Note, Problem, Unread
+from skill_retriever.ingest.result import IngestResult, Problem, Unread, warning_problem
 from skill_retriever.ingest.skill_files import Reader
 from skill_retriever.ingest.skill_links import Corpus, Placed, link_corpora, named_by_plugin
 from skill_retriever.ingest.skill_records import MAX_FILE_BYTES
@@ -193,10 +193,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
             out.placed.append(Placed(f"{corpus}/{record.rel}", record, root / rel, plugin, parent, also))
             # The file was read and parsed: a warning is about a part of it (a date kept as
             # text, an entry ignored), never a reason to keep what it no longer produces.
-            out.problems += [
-                Problem(str(root / rel), w, read_whole=isinstance(w, Note), unread=Unread.NOTHING)
-                for w in record.warnings
-            ]
+            out.problems += [warning_problem(str(root / rel), w, corpus) for w in record.warnings]
     _drop_unread_heirs(out, {f"{corpus}/{rel}" for rel in skills.values()})
     for p in out.placed:
         if p.record.kind is NodeKind.SKILL:
@@ -205,8 +202,7 @@ def _read_corpus(root: Path, name: str | None, max_bytes: int) -> Corpus:
         for record in reader.entry_members(spec, out.problems):
             source = root / str(spec.marketplace_rel)
             out.placed.append(Placed(f"{corpus}/{record.rel}", record, source, folder, plugin_ids[folder]))
-            out.problems += [Problem(str(source), w, read_whole=isinstance(w, Note), unread=Unread.NOTHING)
-                             for w in record.warnings]
+            out.problems += [warning_problem(str(source), w, corpus) for w in record.warnings]
     out.placed += _plugin_nodes(reader, local, remote, plugin_ids, out)
     return out
 
