@@ -22,7 +22,7 @@ from chroma_support import ChromaServer
 from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
-from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
+from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.filters import Filters
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores import chroma_connect
@@ -168,7 +168,7 @@ def _within(seconds: float, call: Callable[[], Any]) -> Any:
     return out
 
 
-def test_a_stopped_server_fails_stats_query_and_search_in_bounded_time(
+def test_a_stopped_server_answers_stats_query_and_search_from_memory_in_bounded_time(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = index_on_server(tmp_path / "S", chroma_server.url, SKILLS)
@@ -177,10 +177,10 @@ def test_a_stopped_server_fails_stats_query_and_search_in_bounded_time(
         snap = reader.snapshot()
         assert snap._remote is not None
         with stopped(chroma_server):
-            done = _within(20, lambda: _semantic_ids(snap, "skill number 1"))
-            assert isinstance(done.get("error"), ServerUnreachableError), done
-            assert f"{chroma_server.url} cannot be reached" in str(done["error"])
-            assert "did not answer in time" in str(done["error"])
+            done = _within(20, lambda: _semantic_ids(snap, "skill number 1 about topic 1"))
+            assert done.get("result", [None])[0] == "s1", done  # the index's own vectors, searched in memory
+            said = " ".join(snap.search_notes())
+            assert f"{chroma_server.url} cannot be reached" in said and "did not answer in time" in said, said
 
             done = _within(20, lambda: _cli(capsys, "stats", "--index-dir", str(path)))
             code, out, _ = done["result"]
@@ -188,8 +188,7 @@ def test_a_stopped_server_fails_stats_query_and_search_in_bounded_time(
             assert f"the Chroma server at {chroma_server.url} cannot be reached" in out and "did not answer in time" in out
 
             done = _within(20, lambda: _cli(capsys, "query", "skill number 1", "--index-dir", str(path)))
-            code, _, err = done["result"]
-            assert code == 2 and f"the Chroma server at {chroma_server.url} cannot be reached" in err
-            assert len(err.strip().splitlines()) == 1, err
+            code, out, _ = done["result"]
+            assert code == 0 and f"note: the Chroma server at {chroma_server.url} cannot be reached" in out, out
     with Index.open(path, embedder=HashingEmbedder()) as reader:  # answering again: found as before
         assert _semantic_ids(reader.snapshot(), "skill number 1 about topic 1")[0] == "s1"

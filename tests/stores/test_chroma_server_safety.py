@@ -127,8 +127,8 @@ def test_a_collection_deleted_behind_a_readers_back_is_named(
 def test_an_unreachable_server_is_named_with_what_to_do(tmp_path: Path) -> None:
     _build(tmp_path / "U", _nodes("u", 3))
     dead = f"http://127.0.0.1:{free_port()}"
-    with pytest.raises(ServerUnreachableError) as err:
-        Index.open(tmp_path / "U", embedder=HashingEmbedder(), chroma_url=dead)
+    with pytest.raises(ServerUnreachableError) as err:  # a writer needs it; a reader searches in memory
+        Index.open(tmp_path / "U", embedder=HashingEmbedder(), chroma_url=dead, writable=True)
     assert dead in str(err.value) and "chroma run" in str(err.value)
 
 
@@ -157,6 +157,6 @@ def test_a_server_gone_mid_process_is_named_with_what_to_do(
             raise httpx.ConnectError("[Errno 111] Connection refused")
 
         monkeypatch.setattr(snap._remote.nodes._col, "query", refused)  # type: ignore[attr-defined]
-        with pytest.raises(ServerUnreachableError, match="chroma run") as err:
-            snap.search_nodes(snap.embed_query("m skill"), 3)
-        assert url in str(err.value) and "--chroma-url" in str(err.value)
+        assert len(snap.search_nodes(snap.embed_query("m skill"), 3)) == 3  # its own vectors, in memory
+        said = " ".join(snap.search_notes())
+        assert url in said and "chroma run" in said and "--chroma-url" in said, said

@@ -17,7 +17,6 @@ from server_index import index_on_server, numbered_skills
 from skill_retriever.cli import main
 from skill_retriever.exceptions import IndexCorruptError, IndexOpenError, ServerUnreachableError
 from skill_retriever.model import Node
-from skill_retriever.retriever import Retriever
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
@@ -86,21 +85,16 @@ def test_another_spelling_of_the_same_server_keeps_the_saved_one(
     assert mf.read_manifest(path)["chroma_url"] == url  # not rewritten
 
 
-def test_a_search_whose_server_is_down_raises_server_unreachable(
+def test_a_write_whose_server_is_down_raises_server_unreachable(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = index_on_server(tmp_path / "idx", chroma_server.url, SKILLS)
-    with Index.open(path, embedder=HashingEmbedder()) as reader:
-        retriever = Retriever(reader, reranker=None, cache_size=0)
-        retriever.search("skill number 2", k=3)
-        chroma_server.stop()
-        with pytest.raises(ServerUnreachableError) as err:
-            retriever.search("skill number 3", k=3)
+    chroma_server.stop()
+    with pytest.raises(ServerUnreachableError) as err:
+        Index.open(path, embedder=HashingEmbedder(), writable=True)  # a read searches in memory (test_server_down_reads)
     assert isinstance(err.value, IndexOpenError) and not isinstance(err.value, IndexCorruptError)  # no repair
     assert f"the Chroma server at {chroma_server.url} cannot be reached" in str(err.value)
     assert "not damaged" in (ServerUnreachableError.__doc__ or "")
-    with pytest.raises(ServerUnreachableError, match=f"the Chroma server at {chroma_server.url} cannot be reached"):
-        Index.open(path, embedder=HashingEmbedder())  # a new reader's open
     down = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(ServerUnreachableError, match=f"nothing listens at 127.0.0.1:{down.rsplit(':', 1)[1]}"):
         Index.open(path, embedder=HashingEmbedder(), writable=True, chroma_url=down)  # checked before it is saved

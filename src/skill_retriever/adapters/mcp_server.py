@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import inspect
 import json
-import sys
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -86,7 +84,6 @@ from skill_retriever.item_location import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_wait import ServerWaitingIndex
 
 try:  # mcp >= 2
     from mcp.server.mcpserver import MCPServer
@@ -314,14 +311,11 @@ def serve(
     ready, and from then on the first tool call costs what later ones do. A warm-up still
     running when the client leaves is stopped and waited for before the index closes.
     """
-    # a Chroma server down must not stop the handshake: a client never restarts a server that exits (`server_wait`)
-    index = ServerWaitingIndex.open(index_dir, chroma_url=chroma_url, create=False)
+    # a Chroma server down does not stop the open: a reader searches in memory meanwhile, saying so (`server_down`)
+    index = Index.open(index_dir, chroma_url=chroma_url, create=False)
     try:
         retriever = Retriever(index)
-        if index.unreached is not None:  # nothing to warm: each snapshot raises until it answers
-            print(f"skill-retriever: serving, but {index.unreached}; each tool answers with this error "
-                  "until the server answers, then works (no restart needed)", file=sys.stderr, flush=True)
-        with warming(retriever, principals) if index.unreached is None else nullcontext():
+        with warming(retriever, principals):
             build_server(index, retriever=retriever, principals=principals).run("stdio")
     finally:
         index.close()

@@ -5,9 +5,9 @@ The resource counted the items but said nothing of the server an index on one se
 through, so an agent whose searches failed could not tell why. It now names the server
 (its address without credentials: ``user:password@`` and any query are left out), whether
 it answers now (asked at each read), and, when it does not, since when this MCP server
-has found it so, as ``stats --json`` words a server (``error``, ``advice``, ``down``).
-While the server has not answered since the MCP server started (`stores.server_wait`),
-the counts wait for it and the resource says only that.
+has found it so, as ``stats --json`` words a server (``error``, ``advice``, ``down``),
+and ``reads``: that searches answer from the index's own copy of its vectors in memory
+meanwhile (``stores.server_down``), while writes are refused.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from skill_retriever.adapters.mcp_arguments import ResourceError, ToolError
 from skill_retriever.adapters.mcp_search import caller_view
 from skill_retriever.components.service import ComponentService
 from skill_retriever.stores.server_address import shown_address
+from skill_retriever.stores.server_down import MEANWHILE
 from skill_retriever.stores.server_timeouts import problem_of
-from skill_retriever.stores.server_wait import ServerWaitingIndex
 
 __all__ = ["ServerWatch", "shown_address"]
 
@@ -44,10 +44,7 @@ class ServerWatch:
         try:
             out: dict[str, Any] = caller_view(self.service).status()
         except ToolError as exc:  # a resource read says its failure as ResourceError
-            if server is None or server["reachable"]:
-                raise ResourceError(str(exc)) from exc
-            out = {"path": str(self.service.index.path), "waiting": (
-                "the counts and every tool wait for the Chroma server: they answer once it does, without a restart")}
+            raise ResourceError(str(exc)) from exc
         return out | ({"chroma_server": server} if server is not None else {})
 
     def server(self) -> dict[str, Any] | None:
@@ -66,10 +63,9 @@ class ServerWatch:
             if not problem.down:  # it answers, wrongly (credentials, not Chroma): no outage to date
                 self.since = None
                 return shown | {"reachable": False, "error": problem.what, "advice": problem.todo, "down": False}
-            waited = index.unreached_since if isinstance(index, ServerWaitingIndex) else None
-            self.since = min(t for t in (self.since, waited, time.time()) if t is not None)
+            self.since = self.since or time.time()
             since = datetime.fromtimestamp(self.since, UTC).isoformat(timespec="seconds")
             return shown | {"reachable": False, "error": problem.what, "advice": problem.todo, "down": True,
-                            "unreachable_since": since}
+                            "unreachable_since": since, "reads": MEANWHILE}
         self.since = None
         return shown | {"reachable": True}

@@ -10,12 +10,13 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from skill_retriever.exceptions import ServerUnreachableError
 from skill_retriever.filters import vector_metadata
 from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.vectors import VectorHit
 
-__all__ = ["InMemoryVectors", "InStepCheck"]
+__all__ = ["InMemoryVectors", "InStepCheck", "ReaderCheck", "ReaderVectors"]
 
 
 class InStepCheck(Protocol):
@@ -24,6 +25,15 @@ class InStepCheck(Protocol):
     def in_step(self) -> bool: ...
 
     def lost(self) -> None: ...
+
+
+class ReaderCheck(InStepCheck, Protocol):
+    """A reader's check, which also hears of a server that did not answer (``stores.server_down``)."""
+
+    #: Why the server did not answer at the last look ("" when it did).
+    unreached: str
+
+    def down(self, exc: ServerUnreachableError) -> None: ...
 
 
 class InMemoryVectors:
@@ -63,6 +73,22 @@ class InMemoryVectors:
             metas = [vector_metadata(nodes[i], vecs[i].vhash) if self._nodes else {} for i in names]
             built = self._built = (version, names, matrix, metas)
         return built[1], built[2], built[3]
+
+
+class ReaderVectors(InMemoryVectors):
+    """A reader's fallback, searched also while its server does not answer."""
+
+    def __init__(self, check: ReaderCheck, live: LiveState, *, nodes: bool) -> None:
+        super().__init__(check, live, nodes=nodes)
+        self._reader = check
+
+    def down(self, exc: ServerUnreachableError) -> None:
+        """A search found the server down (``stores.server_down``)."""
+        self._reader.down(exc)
+
+    def down_note(self) -> str:
+        """Why the server did not answer at the last look ("" when it did)."""
+        return self._reader.unreached
 
 
 def _matches(meta: Mapping[str, Any], where: Mapping[str, Any]) -> bool:

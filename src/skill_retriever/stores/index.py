@@ -36,7 +36,7 @@ from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.mirror_failure import behind_note
-from skill_retriever.stores.remote import remote_of
+from skill_retriever.stores.remote import reader_remote, remote_of
 from skill_retriever.stores.server_retake import ServerRetake
 from skill_retriever.stores.server_sync import ServerSync
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
@@ -364,8 +364,9 @@ class Index(OpenHandle, ServerSync):
             return None
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
             self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
-        held = self._lock.held
-        return self._searched_by_writer(remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=held))
+        if not self._lock.held:  # a reader searches in memory while its server does not answer
+            return reader_remote(self._manifest, self._embedder, self._path, self._live)
+        return self._searched_by_writer(remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=True))
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""

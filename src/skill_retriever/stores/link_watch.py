@@ -28,7 +28,7 @@ from skill_retriever.exceptions import IndexOpenError
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.live import LiveState
-from skill_retriever.stores.remote import remote_of
+from skill_retriever.stores.remote import reader_remote
 from skill_retriever.stores.snapshot import RemoteVectors
 
 __all__ = ["LINK_FIELDS", "LinkWatch", "link_of"]
@@ -102,18 +102,18 @@ class LinkWatch:
         self, embedder: Embedder, live: LiveState, *, use_server: bool
     ) -> tuple[dict[str, Any], RemoteVectors | None] | None:
         """For a reader: when the link changed, the new manifest and a reader's view of its
-        server (none without one, or with ``use_server`` False; :func:`remote_of` creates
-        nothing); None when it did not change.
+        server (none without one, with ``use_server`` False, or while it does not answer:
+        then ``live.in_memory_note`` says so, ``stores.server_down``; it creates nothing);
+        None when it did not change.
 
         Raises:
-            ServerUnreachableError / IndexCorruptError: The new server cannot be reached /
-                used; asked again, this tries again (the old vectors are never searched in
-                silence meanwhile).
+            IndexCorruptError: The new server cannot be used; asked again, this tries again
+                (the old vectors are never searched in silence meanwhile).
         """
         manifest = self.moved()
         if manifest is None:
             return None
-        remote = remote_of(manifest, embedder, path=self._path, live=live, writer=False) if use_server else None
+        remote = reader_remote(manifest, embedder, self._path, live) if use_server else None
         self.accept(manifest)
         log.info(
             "[skill_retriever][index] %s was moved by another process: it now searches %s",

@@ -1,7 +1,7 @@
 """A Chroma server that mirrors an index's vectors: opening it, keeping it in step.
 
-The writer mirrors each committed batch (:func:`mirror`) and, when it takes the write
-lock, brings the server in step (:func:`sync_remote`): every vector the server lacks or
+The writer mirrors each committed batch (``server_mirror.mirror``) and, when it takes the write
+lock, brings the server in step (``server_mirror.sync_remote``): every vector the server lacks or
 holds stale is copied (never re-embedded), every entry whose item is gone is deleted.
 Only what ``items.sqlite`` accounts for is touched: the database is the source of truth.
 
@@ -29,20 +29,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from skill_retriever.advice import command
-from skill_retriever.exceptions import ConfigError, IndexCorruptError, IndexOpenError
-from skill_retriever.filters import vector_metadata
+from skill_retriever.exceptions import (
+    ConfigError,
+    IndexCorruptError,
+    IndexOpenError,
+    ServerUnreachableError,
+)
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
-from skill_retriever.stores.in_memory_search import InMemoryVectors
-from skill_retriever.stores.items import Changes
+from skill_retriever.stores.in_memory_search import ReaderVectors
 from skill_retriever.stores.left_collections import left_behind
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.manifest_server import manifest_server
 from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_dims import index_dim, other_model
+from skill_retriever.stores.server_down import next_look, unreached_note
 from skill_retriever.stores.server_drift import out_of_step
 from skill_retriever.stores.server_errors import one_server, repair_command, server_error
 from skill_retriever.stores.snapshot import RemoteVectors
@@ -52,10 +54,9 @@ __all__ = [
     "copy_of",
     "holds_original",
     "index_dir_of",
-    "mirror",
+    "reader_remote",
     "remote_of",
     "same_server",
-    "sync_remote",
 ]
 
 log = logging.getLogger("skill_retriever")
@@ -183,6 +184,23 @@ def remote_of(
     return remote if _usable(stores, manifest, live, path, url, warn) else None
 
 
+def reader_remote(manifest: dict[str, Any], embedder: Embedder, path: Path, live: LiveState) -> RemoteVectors | None:
+    """A reader's view of the manifest's server (:func:`remote_of`); None, with
+    ``live.in_memory_note`` set and warned, while the server does not answer: reads search
+    the index's own vectors in memory meanwhile (``stores.server_down``).
+
+    Raises:
+        ServerAddressError / IndexCorruptError: As :func:`remote_of`: no address, or a
+            server that answers but cannot be used.
+    """
+    try:
+        return remote_of(manifest, embedder, path=path, live=live, writer=False)
+    except ServerUnreachableError as exc:
+        live.in_memory_note = unreached_note(path, exc)
+        log.warning("[skill_retriever][index] %s", live.in_memory_note)
+        return None
+
+
 def _said(path: Path, url: str, problem: str) -> str:
     return (f"the Chroma server at {url} {problem}; searching the vectors of {path} held in memory "
             f"instead: run `{repair_command(path, url)}` to copy them to the server{while_writing(path)}")
@@ -209,7 +227,7 @@ def _usable(stores: list[Any], manifest: Mapping[str, Any], live: LiveState, pat
     if live.in_memory_note:
         return False
     for store, nodes in zip(stores, (True, False), strict=True):
-        store.fallback = InMemoryVectors(check, live, nodes=nodes)
+        store.fallback = ReaderVectors(check, live, nodes=nodes)
     return True
 
 
@@ -260,7 +278,9 @@ class _InStep:
     reader in step pays nothing more per query), again every :data:`RECHECK_S` while out of
     step, and at once when a search finds a collection gone (:meth:`lost`); a collection
     gone is looked up again by name at each count (``ChromaVectorStore.count_found``). It
-    warns once a version, and again when the problem changes."""
+    warns once a version, and again when the problem changes. A server that does not
+    answer (a search or a count found it down) is searched in memory too, and asked again
+    at :func:`server_down.next_look` (:attr:`unreached` says so)."""
 
     def __init__(
         self, stores: list[Any], manifest: Mapping[str, Any], live: LiveState, path: Path, url: str, *, quiet: bool = False
@@ -271,6 +291,7 @@ class _InStep:
         self._version, self._ok, self._next = -1, True, 0.0
         self._warned: tuple[int, str] | None = None
         self.said = ""  # why it is out of step, as warned (for an answer's warnings: stores.search_notes)
+        self.unreached, self._failed = "", 0  # the server did not answer: why (the answers' warning); how often in a row
 
     def _current(self) -> bool:
         return self._live.version == self._version and (self._ok or time.monotonic() < self._next)
@@ -282,6 +303,20 @@ class _InStep:
             if self._ok:
                 self._version = -1
 
+    def down(self, exc: ServerUnreachableError) -> None:
+        """A search found the server down: search in memory until the next look."""
+        with self._lock:
+            self._down(exc)
+
+    def _down(self, exc: ServerUnreachableError) -> bool:
+        self._failed += 1
+        self._version, self._ok, self._next = self._live.version, False, next_look(self._failed, RECHECK_S)
+        said, self.said = self.said, unreached_note(self._path, exc)
+        self.unreached = self.said
+        loud = said != self.said and not self._quiet  # said once, not at each look that finds it down still
+        log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", self.said)
+        return False
+
     def in_step(self) -> bool:
         if self._current():
             return self._ok
@@ -289,7 +324,11 @@ class _InStep:
             if self._current():  # another thread counted meanwhile
                 return self._ok
             version = self._live.version
-            have = [s.count_found() for s in self._stores]
+            try:
+                have = [s.count_found() for s in self._stores]
+            except ServerUnreachableError as exc:
+                return self._down(exc)
+            self.unreached, self._failed = "", 0
             # Looked at after the count: a collection made again may be another index's.
             foreign = _not_ours(self._stores, self._manifest, self._path, self._url, self._live)
             problem = foreign or out_of_step([s.name for s in self._stores], have, _held(self._live))
@@ -349,47 +388,3 @@ def _claim(
     for store in to_mark:
         assert owner is not None
         store.claim(owner, here)
-
-
-def mirror(remote: RemoteVectors, ch: Changes, live: LiveState) -> None:
-    """Copy one committed batch to the server (``live`` already holds it)."""
-    if ch.deleted_nodes:
-        remote.nodes.delete(sorted(ch.deleted_nodes))
-    if ch.deleted_edges:
-        remote.edges.delete(sorted(ch.deleted_edges))
-    ids = [i for i in ch.nodes if i in live.node_vectors]
-    if ids:
-        vecs = np.stack([live.node_vectors[i].vector for i in ids])
-        remote.nodes.upsert(ids, vecs, [vector_metadata(ch.nodes[i], live.node_vectors[i].vhash) for i in ids])
-    if ch.edge_vectors:
-        eids = list(ch.edge_vectors)
-        vecs = np.stack([ch.edge_vectors[i].vector for i in eids])
-        metas = [{"hash": ch.edge_vectors[i].vhash, "kind": ch.edges[i].kind.value} for i in eids]
-        remote.edges.upsert(eids, vecs, metas)
-
-
-def sync_remote(live: LiveState, remote: RemoteVectors) -> dict[str, int]:
-    """Copy to the server every vector it lacks or holds stale, delete what the items no
-    longer account for. Returns how many entries the server holds afterwards
-    (``nodes``, ``edges``), how many it copied (``copied``) and deleted (``deleted``)."""
-    stored = remote.nodes.all_ids_and_hashes()
-    gone = [i for i in stored if i not in live.nodes]
-    if gone:
-        remote.nodes.delete(gone)
-    want = {i: vector_metadata(live.nodes[i], v.vhash) for i, v in live.node_vectors.items() if i in live.nodes}
-    stale = [i for i, meta in want.items() if stored.get(i) != meta["hash"]]
-    if stale:
-        remote.nodes.upsert(stale, np.stack([live.node_vectors[i].vector for i in stale]), [want[i] for i in stale])
-    stored_e = remote.edges.all_ids_and_hashes()
-    gone_e = [i for i in stored_e if i not in live.edge_vectors or i not in live.edges]
-    if gone_e:
-        remote.edges.delete(gone_e)
-    stale_e = [i for i, v in live.edge_vectors.items() if i in live.edges and stored_e.get(i) != v.vhash]
-    if stale_e:
-        remote.edges.upsert(
-            stale_e,
-            np.stack([live.edge_vectors[i].vector for i in stale_e]),
-            [{"hash": live.edge_vectors[i].vhash, "kind": live.edges[i].kind.value} for i in stale_e],
-        )
-    copied, deleted = len(stale) + len(stale_e), len(gone) + len(gone_e)
-    return {"nodes": remote.nodes.count(), "edges": remote.edges.count(), "copied": copied, "deleted": deleted}

@@ -40,6 +40,8 @@ class InMemoryNotes:
             return [note] if (note := str(said_by())) else []
         if fallback is None or not fallback.out_of_step():
             return []
+        if callable(down := getattr(fallback, "down_note", None)) and (said_down := str(down())):
+            return [said_down]  # the server did not answer (stores.server_down)
         from skill_retriever.stores.repair_wait import while_writing
         from skill_retriever.stores.server_errors import repair_command
 

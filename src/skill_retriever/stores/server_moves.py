@@ -34,12 +34,12 @@ from skill_retriever.stores.remote import (
     index_dir_of,
     remote_of,
     same_server,
-    sync_remote,
 )
 from skill_retriever.stores.server_address import said_address
 from skill_retriever.stores.server_choice import usable_server
 from skill_retriever.stores.server_errors import ServerAddressError
 from skill_retriever.stores.server_link import recorded_link, remember
+from skill_retriever.stores.server_mirror import sync_remote
 from skill_retriever.stores.server_stats import server_line, server_status
 from skill_retriever.stores.server_timeouts import problem_of
 

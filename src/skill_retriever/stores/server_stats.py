@@ -19,6 +19,7 @@ from skill_retriever.stores.remote import collection_names, copy_of, index_dir_o
 from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_address import shown_address
 from skill_retriever.stores.server_dims import index_dim, other_model
+from skill_retriever.stores.server_down import MEANWHILE
 from skill_retriever.stores.server_drift import compare, drift_phrase, held_hashes, out_of_step
 from skill_retriever.stores.server_errors import repair_command, start_hint
 from skill_retriever.stores.server_timeouts import problem_of
@@ -98,9 +99,10 @@ def server_line(server: Mapping[str, Any], path: str) -> str:
 def _held_line(server: Mapping[str, Any], path: str) -> str:
     url = server["url"]
     if not server["reachable"]:
+        down = server.get("down", True)  # nothing answers: reads search in memory (stores.server_down)
         return (
-            f"the Chroma server at {url} {'cannot be reached' if server.get('down', True) else 'cannot be used'}: "
-            f"{server['error']}; queries fail until then: {server.get('advice') or start_hint(str(url))}"
+            f"the Chroma server at {url} {'cannot be reached' if down else 'cannot be used'}: {server['error']}; "
+            f"{MEANWHILE if down else 'queries fail until then'}: {server.get('advice') or start_hint(str(url))}"
         )
     held = ", ".join(f"{name} ({'missing' if n is None else f'{n} vectors'})" for name, n in server["collections"].items())
     if server["copy_of"]:

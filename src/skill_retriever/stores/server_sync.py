@@ -27,8 +27,9 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.mirror_failure import mirror_failed
-from skill_retriever.stores.remote import collection_names, mirror, sync_remote
+from skill_retriever.stores.remote import collection_names
 from skill_retriever.stores.repair import missing_vectors
+from skill_retriever.stores.server_mirror import mirror, sync_remote
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.vectors import CollectionGone
 from skill_retriever.stores.writer import WriteBatch

@@ -228,6 +228,11 @@ class ChromaVectorStore:
                 "ids": list(ids) if ids is not None else None}
         try:
             res = self._query(args)
+        except ServerUnreachableError as exc:
+            if not callable(went_down := getattr(fallback, "down", None)):  # a writer's: its writes need the server
+                raise
+            went_down(exc)  # a reader: the index's own vectors until the next look (stores.server_down)
+            return fallback.search_many(vectors, k, where=where, ids=ids)  # type: ignore[union-attr]
         except CollectionGone:
             if fallback is None:
                 raise

@@ -1,0 +1,122 @@
+"""Reads of an index on a Chroma server that does not answer, against a real `chroma run`:
+they search the index's own copy of its vectors (``items.sqlite`` holds every one) in
+memory, with a warning that names the server, instead of failing (seen: `move-to-server`,
+the server stopped, `skill-retriever query "k8s"` exited 2 with ServerUnreachableError,
+while missing collections already fell back to memory). A long-lived reader asks the
+server again no more often than every ``remote.RECHECK_S``, and searches it once it is
+back. Writes still refuse."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chroma_support import ChromaServer
+from mcp_in_process import tool_answers
+from server_index import index_on_server, numbered_skills
+
+from skill_retriever.cli import main
+from skill_retriever.exceptions import ServerUnreachableError
+from skill_retriever.retriever import Retriever
+from skill_retriever.stores import remote
+from skill_retriever.stores.embedder import HashingEmbedder
+from skill_retriever.stores.index import Index
+from skill_retriever.stores.vectors import ChromaVectorStore
+
+SKILLS = numbered_skills(8)
+ASK = "skill number 3 about topic 3"
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _down_note(warnings: list[str], url: str) -> str:
+    found = [w for w in warnings if f"the Chroma server at {url} cannot be reached" in w]
+    assert found, warnings
+    assert "own copy of its vectors" in found[0] and "in memory" in found[0], found[0]
+    return found[0]
+
+
+def test_query_stats_and_mcp_search_answer_from_memory_while_the_server_is_down(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = index_on_server(tmp_path / "X", chroma_server.url, SKILLS)
+    chroma_server.stop()
+    code, out, err = _cli(capsys, "query", ASK, "--index-dir", str(path), "--json")
+    assert code == 0, out + err
+    answer = json.loads(out)
+    assert answer["results"][0]["id"] == "s3", answer
+    _down_note(answer["warnings"], chroma_server.url)
+    code, out, err = _cli(capsys, "query", ASK, "--index-dir", str(path))
+    assert code == 0 and "s-3" in out, out + err
+    assert f"note: the Chroma server at {chroma_server.url} cannot be reached" in out, out
+    code, out, _ = _cli(capsys, "stats", "--index-dir", str(path))
+    line = next(li for li in out.splitlines() if li.startswith("server: "))
+    assert "cannot be reached" in line and "own copy of its vectors in memory" in line and "fail" not in line, line
+    got = tool_answers(path, ["*"], {"search": ("search", {"query": ASK, "k": 2})})
+    assert got["search"]["results"][0]["id"] == "s3", got
+    _down_note(got["search"]["warnings"], chroma_server.url)
+    # writes still need the server
+    with pytest.raises(ServerUnreachableError, match=f"{chroma_server.url} cannot be reached"):
+        Index.open(path, embedder=HashingEmbedder(), writable=True)
+
+
+def test_a_reader_opened_while_down_takes_the_server_up_once_it_answers(
+    chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = index_on_server(tmp_path / "X", chroma_server.url, SKILLS)
+    chroma_server.stop()
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        snap = reader.snapshot()
+        assert snap._remote is None
+        assert [h.id for h in snap.search_nodes(snap.embed_query(ASK), 1)] == ["s3"]
+        _down_note(snap.search_notes(), chroma_server.url)
+        chroma_server.start()  # the same port and data
+        monkeypatch.setattr(remote, "RECHECK_S", 0.0)
+        reader._retake._next = 0.0  # its next look is due now
+        snap = reader.snapshot()
+        assert snap._remote is not None and snap.search_notes() == []
+
+
+def test_a_reader_whose_server_stops_searches_in_memory_and_asks_again_only_after_the_look(
+    chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = index_on_server(tmp_path / "X", chroma_server.url, SKILLS)
+    asked: list[str] = []
+    for name in ("_query", "count_found"):
+        real = getattr(ChromaVectorStore, name)
+
+        def counted(self: ChromaVectorStore, *a: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            asked.append(_name)
+            return _real(self, *a, **kw)
+
+        monkeypatch.setattr(ChromaVectorStore, name, counted)
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        retriever = Retriever(reader, reranker=None, cache_size=0)
+        assert retriever.search(ASK, k=2).results[0].id == "s3"
+        assert not any("cannot be reached" in w for w in retriever.search(ASK, k=2).warnings)
+        chroma_server.stop()
+        asked.clear()
+        first = retriever.search(ASK, k=2)
+        assert first.results[0].id == "s3"
+        _down_note(list(first.warnings), chroma_server.url)
+        probes = len(asked)
+        assert probes >= 1
+        for _ in range(3):  # within the look's 10 s: the server is not asked again
+            again = retriever.search(ASK, k=2)
+            assert again.results[0].id == "s3"
+            _down_note(list(again.warnings), chroma_server.url)
+        assert len(asked) == probes, asked
+        chroma_server.start()
+        monkeypatch.setattr(remote, "RECHECK_S", 0.0)
+        check = reader.snapshot()._remote.nodes.fallback._check  # type: ignore[union-attr]
+        check._next = 0.0  # the look is due now
+        back = retriever.search(ASK, k=2)
+        assert back.results[0].id == "s3" and not any("cannot be reached" in w for w in back.warnings), back.warnings
+        assert len(asked) > probes
