@@ -234,6 +234,8 @@ def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv:
     if disk:
         return (f"; what this run stored before it is kept (`stats` names a source it left part-written): "
                 f"once the disk has room, run the same command again to complete the run: `{again}`")
+    if isinstance(exc, ServerUnreachableError) and exc.nothing_written:  # its open refused: nothing to complete
+        return f"; nothing was written to the index: the server must answer first, then run the same command: `{again}`"
     return f"; to complete this run once the server answers, run the same command again: `{again}`"
 
 

@@ -81,6 +81,10 @@ class ServerUnreachableError(IndexOpenError):
     retry once the server is back (the message says how to start it or which address to
     check). It was formerly a subclass of `IndexCorruptError`."""
 
+    #: True when the command that raised it wrote nothing (its open refused before any
+    #: write): the CLI then says so, rather than that a part-done run is to be completed.
+    nothing_written: bool = False
+
 
 class IndexPermissionError(IndexOpenError):
     """A file of the index cannot be read (or, by a writer, written) by this process.

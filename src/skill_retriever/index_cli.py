@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_retriever.advice import command
 from skill_retriever.cliargs import open_index
-from skill_retriever.exceptions import SkillRetrieverError
+from skill_retriever.exceptions import ServerUnreachableError, SkillRetrieverError
 from skill_retriever.safety.terminal import printable, printable_json
 
 if TYPE_CHECKING:
@@ -46,7 +46,11 @@ def cmd_index(args: argparse.Namespace) -> int:
     new = held is None or "index.json" not in held
     # an index moved to another server by --chroma-url says so, as `repair` does
     before = saved_manifest(folder) if args.chroma_url and not new else None
-    index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
+    try:
+        index = open_index(args, create=True)  # a failed open leaves nothing (`Index.open`)
+    except ServerUnreachableError as exc:  # the writer's open asks the server first: no run to complete
+        exc.nothing_written = True
+        raise
     try:
         with index:
             code = _index_into(index, paths, args)

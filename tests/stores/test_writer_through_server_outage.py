@@ -97,3 +97,26 @@ def test_index_stopped_by_the_server_says_to_run_it_again(
     chroma_server.start()
     assert run(capsys, *argv)[0] == 0
     assert _server_ids(chroma_server.url, where) == {"repo/skills/pg/SKILL.md", "repo/skills/dk/SKILL.md"}
+
+
+def test_index_on_a_server_already_down_says_nothing_was_written(
+    chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "to complete this run once the server answers, run the same command again",
+    # as if the run had stopped part-way, though its open refused before any write.
+    repo, where = tmp_path / "repo", tmp_path / "ix"
+    write_file(repo, "skills/pg/SKILL.md", "---\nname: pg\ndescription: postgres migrations\n---\npostgres migrations\n")
+    argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", chroma_server.url]
+    assert run(capsys, *argv)[0] == 0
+    write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
+    chroma_server.stop()
+    version = (where / "items.sqlite").stat().st_mtime_ns
+    monkeypatch.setattr("sys.argv", ["skill-retriever", *argv[:-2]])
+    code, out, err = run(capsys, *argv[:-2], "--json")
+    assert code == 2, err
+    said = json.loads(out)["error"]
+    assert "cannot be reached" in said and "complete this run" not in said, said
+    assert "nothing was written" in said and "the server must answer first, then run the same command: `skill-retriever index " in said, said
+    assert (where / "items.sqlite").stat().st_mtime_ns == version
+    with Index.open(where) as reader:
+        assert set(reader.nodes) == {"repo/skills/pg/SKILL.md"}
