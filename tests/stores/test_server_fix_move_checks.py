@@ -72,6 +72,21 @@ def test_move_json_says_its_counts_are_vectors(url: str, tmp_path: Path, capsys:
     assert (vectors["nodes"], vectors["edges"]) == (moved["node_vectors"], moved["edge_vectors"])
 
 
+def test_move_json_names_the_vectors_and_the_index_apart(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "nodes" and "edges" count vectors: "edges": 0 for an index of 1231 edges, none of a
+    # kind that gets a vector (MENTIONS, PART_OF); "vectors" and "index" say which is which.
+    path = tmp_path / "idx"
+    nodes = [Node(id=f"n{i}", kind="skill", name=f"n-{i}", text=f"skill number {i}") for i in range(3)]
+    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
+        index.upsert(nodes, [Edge("n0", "n1", "DEPENDS_ON"), Edge("n2", "n0", "PART_OF"), Edge("n1", "n2", "MENTIONS")])
+    code, out, _ = _cli(capsys, "move-to-server", "--index-dir", str(path), "--chroma-url", url, "--json")
+    moved = json.loads(out)
+    assert code == 0 and moved["vectors"] == {"nodes": 3, "edges": 1} and moved["index"] == {"nodes": 3, "edges": 3}, moved
+    assert (moved["nodes"], moved["edges"], moved["node_vectors"], moved["edge_vectors"]) == (3, 1, 3, 1)  # kept
+    code, out, _ = _cli(capsys, "move-to-server", "--index-dir", str(path), "--chroma-url", url)
+    assert code == 0 and "1 edge vectors" in out and "the index's 3 nodes and 3 edges" in out, out
+
+
 @pytest.mark.parametrize("command", ["stats", "query"])
 def test_a_blank_chroma_url_is_refused(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _built(tmp_path / "idx")

@@ -102,15 +102,21 @@ class ServerMove:
     #: Collections no index here uses: an interrupted move's, deleted, and others marked
     #: as this directory's, named (``stores.move_leftovers``).
     leftovers: tuple[Leftovers, ...] = ()
+    #: The index's own nodes and edges (only edges of the kinds it embeds get a vector; by
+    #: default not MENTIONS, PART_OF or SAME_AS), beside ``nodes`` and ``edges``, which count vectors.
+    index_counts: tuple[int, int] = (0, 0)
 
     def to_dict(self) -> dict[str, Any]:
-        """For ``move-to-server --json``: ``removed`` counts the leftovers deleted too;
-        ``node_vectors`` and ``edge_vectors`` say what ``nodes`` and ``edges`` (kept for
-        older readers) count: vectors on the server, not the index's nodes and edges."""
+        """For ``move-to-server --json``: ``vectors`` (what the server holds) and ``index``
+        (the index's nodes and edges) are the keys to read; ``nodes`` and ``edges``, kept
+        for older readers, and ``node_vectors`` and ``edge_vectors`` count vectors too
+        (``"edges": 0`` read as an index without edges); ``removed`` counts the leftovers deleted too."""
         removed = [*self.previous.removed, *(n for left in self.leftovers for n in left.removed)]
         return {
             "path": self.path,
             "chroma_url": self.chroma_url,
+            "vectors": {"nodes": self.nodes, "edges": self.edges},
+            "index": {"nodes": self.index_counts[0], "edges": self.index_counts[1]},
             "node_vectors": self.nodes,
             "edge_vectors": self.edges,
             "nodes": self.nodes,
@@ -125,8 +131,9 @@ class ServerMove:
     def lines(self) -> list[str]:
         """What the CLI says of the move."""
         held = (
-            f"the server {self.chroma_url} holds {self.nodes} node and {self.edges} edge vectors in "
-            f"{' and '.join(self.collections)}; {self.path} now searches through it"
+            f"the server {self.chroma_url} holds {self.nodes} node and {self.edges} edge vectors (of the index's "
+            f"{self.index_counts[0]} nodes and {self.index_counts[1]} edges: only edges of the kinds it embeds get one) "
+            f"in {' and '.join(self.collections)}; {self.path} now searches through it"
         )
         return [held, *self.previous.lines(), *(line for left in self.leftovers for line in left.lines())]
 
@@ -171,7 +178,8 @@ def move_to_server(
     dropped = drop_previous(previous, manifest, path, recorded_dir=owner_dir)
     named = {*dropped.kept, *(cleared.kept if cleared else ())}
     found = [*([cleared] if cleared else []), *_strays(chroma_url, path, manifest, previous, named)]
-    return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped, tuple(found))
+    return ServerMove(str(path), chroma_url, done["nodes"], done["edges"], collection_names(manifest), dropped, tuple(found),
+                      (len(live.nodes), len(live.edges)))
 
 
 def _strays(url: str, path: Path, now: Mapping[str, Any], previous: Mapping[str, Any], named: set[str]) -> list[Leftovers]:
