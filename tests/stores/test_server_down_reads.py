@@ -59,6 +59,9 @@ def test_query_stats_and_mcp_search_answer_from_memory_while_the_server_is_down(
     code, out, _ = _cli(capsys, "stats", "--index-dir", str(path))
     line = next(li for li in out.splitlines() if li.startswith("server: "))
     assert "cannot be reached" in line and "own copy of its vectors in memory" in line and "fail" not in line, line
+    code, out, _ = _cli(capsys, "stats", "--index-dir", str(path), "--json")
+    server = json.loads(out)["server"]
+    assert server["down"] is True and "own copy of its vectors in memory" in server["reads"], server
     got = tool_answers(path, ["*"], {"search": ("search", {"query": ASK, "k": 2})})
     assert got["search"]["results"][0]["id"] == "s3", got
     _down_note(got["search"]["warnings"], chroma_server.url)

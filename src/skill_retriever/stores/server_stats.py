@@ -82,7 +82,8 @@ def server_status(
             out["out_of_step"] = compare(list(zip([s.all_ids_and_hashes() for s in stores], want, strict=True)))
     except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
         problem = problem_of(str(url), exc)
-        return {"url": shown_address(str(url)), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down}
+        return {"url": shown_address(str(url)), "reachable": False, "error": problem.what, "advice": problem.todo, "down": problem.down,
+                **({"reads": MEANWHILE} if problem.down else {})}  # as the MCP status resource says it
     return out
 
 
