@@ -30,13 +30,14 @@ from skill_retriever.exceptions import (
 )
 from skill_retriever.filters import ReversedWindowError
 from skill_retriever.stores.server_auth import AuthSettingError
-from skill_retriever.stores.server_errors import ServerAddressError
+from skill_retriever.stores.server_errors import NotChromaAnswer, ServerAddressError
 from skill_retriever.stores.server_trust import TrustSettingError
 from skill_retriever.time_text import TimeTextError
 
 #: One instance of each class whose ``__init__`` is its own, built as the package builds it.
 _MADE: dict[type[BaseException], Callable[[], BaseException]] = {
     QueryTooLongError: lambda: QueryTooLongError(5000, 2000),
+    NotChromaAnswer: lambda: NotChromaAnswer(200, "text/html", "<html>hello</html>"),
     PowerIterationFailedConvergence: lambda: PowerIterationFailedConvergence(100, 0.25),
     IndexLockedError: lambda: IndexLockedError("locked", "/tmp/idx", 4242, 1.5),
     TrustSettingError: lambda: TrustSettingError("CHROMA_SSL_VERIFY is 'maybe'", "give true or false"),

@@ -43,11 +43,12 @@ from skill_retriever.cliargs import (
     print_json_error,
 )
 from skill_retriever.empty_args import check_server_arg, model_named, source_named
-from skill_retriever.exceptions import IndexCorruptError, IndexLockedError, SkillRetrieverError
+from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
 from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stats_cli import cmd_stats
+from skill_retriever.stopped_run import stopped_run_advice
 from skill_retriever.stores.lock import WAIT_LOG
 from skill_retriever.termination import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
@@ -199,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with sigterm_as_interrupt():  # `timeout`, systemd, `docker stop`: cleaned up and said as Ctrl-C is
             return int(args.handler(args))
     except SkillRetrieverError as exc:
-        message = error_text(exc, args) + _stopped_by_server(exc, args, argv)
+        message = error_text(exc, args) + stopped_run_advice(exc, args, argv)
         print(printable(error_line(message, exc, args)), file=sys.stderr)  # `query: error:` for an empty query
         if getattr(args, "json", False):  # `... --json | jq` reads JSON, not nothing
             print_json_error(message, exc)
@@ -215,28 +216,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         stopped = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
         print(printable(f"skill-retriever: {stopped}{_interrupted(args, argv)}"), file=sys.stderr)
         return EXIT_TERMINATED if isinstance(exc, Terminated) else 130
-
-
-def _stopped_by_server(exc: SkillRetrieverError, args: argparse.Namespace, argv: Sequence[str] | None) -> str:
-    """What an index run whose Chroma server stopped answering, or whose disk filled, leaves:
-    the batches it committed, so the same command completes the sources (and copies what
-    the server lacks); ``repair`` alone left the run's sources half-written. A full disk
-    said "nothing was changed" with the run's first batches stored."""
-    import shlex
-
-    from skill_retriever.exceptions import ServerUnreachableError
-    from skill_retriever.stores.items import environment_error
-
-    disk = isinstance(exc, IndexCorruptError) and exc.__cause__ is not None and environment_error(exc.__cause__)
-    if args.command != "index" or not (disk or isinstance(exc, ServerUnreachableError)):
-        return ""
-    again = shlex.join(["skill-retriever", *(sys.argv[1:] if argv is None else argv)])
-    if disk:
-        return (f"; what this run stored before it is kept (`stats` names a source it left part-written): "
-                f"once the disk has room, run the same command again to complete the run: `{again}`")
-    if isinstance(exc, ServerUnreachableError) and exc.nothing_written:  # its open refused: nothing to complete
-        return f"; nothing was written to the index: the server must answer first, then run the same command: `{again}`"
-    return f"; to complete this run once the server answers, run the same command again: `{again}`"
 
 
 def _interrupted(args: argparse.Namespace, argv: Sequence[str] | None) -> str:

@@ -63,6 +63,10 @@ class NotChromaAnswer(Exception):
         super().__init__(f"HTTP {status} without a Chroma heartbeat")
         self.status, self.content_type, self.text = status, content_type, text
 
+    def __reduce__(self) -> tuple[type[NotChromaAnswer], tuple[int, str, str]]:
+        # made again from what __init__ takes: its args hold the message only (test_errors_pickle)
+        return type(self), (self.status, self.content_type, self.text)
+
     def said(self) -> str:
         """What it sent, in a few words: a web page is not quoted."""
         if "html" in self.content_type or self.text.lstrip().startswith("<"):
