@@ -17,6 +17,7 @@ from cli_calls import run
 from files import write_file
 
 from skill_retriever.calibration import calibration_of
+from skill_retriever.calibration.fit import keywords_back, keywords_can_agree
 from skill_retriever.calibration.language import (
     ENGLISH_SHARE_MIN,
     catalogue_note,
@@ -26,6 +27,7 @@ from skill_retriever.calibration.language import (
 )
 from skill_retriever.calibration.model import Calibration
 from skill_retriever.exceptions import IndexCorruptError
+from skill_retriever.filters import Filters
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
 
@@ -116,6 +118,29 @@ def test_an_english_catalogue_warns_only_for_a_query_in_another_language(
     with Index.open(ix) as index, Retriever(index) as retriever:  # no judgement asked for: no warning
         quiet = retriever.search(GERMAN_OFF_TOPIC[0], use_calibration=False)
         assert quiet.fit is None and not [w for w in quiet.warnings if "English" in w]
+
+
+def test_another_languages_function_words_are_no_keyword_agreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """"einen" is the only word "Wo kann ich einen Hund adoptieren" shares with the German
+    catalogue (git-fehlersuche writes it): BM25 ranks that item first, and the "nothing
+    fits" bonus must not count it as backing. A German query on the item's subject still
+    agrees; English text keeps every word ("Los Angeles")."""
+    source, ix = _catalogue(tmp_path / "de", GERMAN), tmp_path / "ix"
+    assert run(capsys, "index", source, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    everything = Filters.everything()
+    with Index.open(ix) as index:
+        snap = index.snapshot()
+        (fehler,) = [i for i in snap.nodes if "git-fehlersuche" in i]
+        for query, backed in [("Wo kann ich einen Hund adoptieren", False), ("Rezept für einen Apfelkuchen", False),
+                              ("Wie finde ich mit git bisect einen Fehler", True)]:
+            ranked = [h.id for h in snap.search_keywords(query, 5, everything)]
+            assert fehler in ranked[:2]  # BM25 itself ranks it high on "einen"
+            assert keywords_can_agree(query)
+            assert keywords_back(snap, query, fehler, ranked, everything) is backed, query
+        assert not keywords_can_agree("der und einen")  # only function words: nothing can agree
+    assert keywords_can_agree("los angeles homes") and keywords_can_agree("Las Vegas")
 
 
 def test_a_calibration_stored_before_reads_and_a_bad_share_is_unreadable(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from importlib import resources
 import numpy as np
 
 from skill_retriever.algorithms.tokenize import bm25_terms
+from skill_retriever.calibration.language import without_function_words
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS
@@ -47,7 +48,7 @@ from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = [
     "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model",
-    "keywords_can_agree", "probes",
+    "keywords_back", "keywords_can_agree", "probes",
 ]
 
 #: The quantile of the probes' best-match cosines where "nothing fits" ends. A few probes
@@ -77,8 +78,26 @@ def keywords_can_agree(query: str) -> bool:
     """Whether the keyword channel's backing of the best match can count for ``query``: it
     must hold a term of two characters or more. A lone letter matches any text that writes
     it ("x" and slack-gif-creator's "a GIF of X doing Y"), so on anthropics__skills the
-    query "x" had the bonus and a confidence of 0.86 where "zz" and "qwerty" were flagged."""
-    return any(len(term) > 1 for term in bm25_terms(query))
+    query "x" had the bonus and a confidence of 0.86 where "zz" and "qwerty" were flagged.
+    Another language's function words ("einen", "der", "und") are no such term either:
+    `keywords_back`."""
+    return any(len(term) > 1 for term in bm25_terms(without_function_words(query)))
+
+
+def keywords_back(snapshot: IndexSnapshot, searched: str, best: str, ranked: Sequence[str], filters: Filters) -> bool:
+    """Whether the keyword channel backs ``best``: it is in the top `agree_depth` of
+    ``ranked`` (the channel's ranking for the text it ``searched``, under ``filters``).
+    BM25 drops English function words, not German or French ones, so on a German catalogue
+    "Wo kann ich einen Hund adoptieren" ranked first the one item that writes "einen": a
+    request nothing answers got the bonus for a shared function word. A text that holds
+    one (`calibration.language`) is searched again without them; any other keeps its
+    ranking, so no English query's agreement moves. (`keywords_can_agree` says whether
+    backing can count at all.)"""
+    content = without_function_words(searched)
+    depth = agree_depth(len(snapshot))
+    if content != searched:
+        ranked = [h.id for h in snapshot.search_keywords(content, depth, filters)] if content else []
+    return best in ranked[:depth]
 
 
 def probes() -> list[str]:
@@ -100,8 +119,9 @@ def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[
         if not hits:
             out.append((0.0, False))
             continue
-        keyword = {h.id for h in snapshot.search_keywords(query, agree_depth(len(snapshot)), everything)}
-        out.append((hits[0].score, hits[0].id in keyword and keywords_can_agree(query)))
+        keyword = [h.id for h in snapshot.search_keywords(query, agree_depth(len(snapshot)), everything)]
+        backed = keywords_can_agree(query) and keywords_back(snapshot, query, hits[0].id, keyword, everything)
+        out.append((hits[0].score, backed))
     return out
 
 

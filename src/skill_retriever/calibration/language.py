@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "ENGLISH_SHARE_MIN", "SAMPLE_CHARS", "SAMPLE_ITEMS", "catalogue_note", "english_share", "foreign_query",
-    "language_note", "query_note", "reads_as_english", "sample",
+    "language_note", "query_note", "reads_as_english", "sample", "without_function_words",
 ]
 
 #: Common English function words that are not common words of German, French, Spanish,
@@ -64,6 +64,9 @@ ENGLISH_SHARE_MIN = 0.5
 SAMPLE_ITEMS = 2000
 SAMPLE_CHARS = 2000
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+#: A word of `_OTHER` standing alone (not part of a longer word or of an identifier).
+_OTHER_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(_OTHER, key=len, reverse=True)) + r")(?![\w'’-])",
+                         re.IGNORECASE)
 
 
 def _words(text: str) -> list[str]:
@@ -73,6 +76,20 @@ def _words(text: str) -> list[str]:
 def sample(ids: Sequence[str]) -> Sequence[str]:
     """At most about `SAMPLE_ITEMS` of ``ids``, spread evenly over them."""
     return ids[:: max(1, len(ids) // SAMPLE_ITEMS)]
+
+
+def without_function_words(text: str) -> str:
+    """``text`` without the function words of German, French, Spanish, Italian, Portuguese
+    and Dutch (`_OTHER`) when it reads as one of them (`foreign_query`), else ``text``
+    itself. The keyword channel's backing of a match must come from the query's own
+    subject: "Wo kann ich einen Hund adoptieren" and a German catalogue share "einen", not
+    a topic. English function words are no BM25 term already
+    (`algorithms.tokenize.STOP_WORDS`); English text keeps its words, since a few of
+    `_OTHER` are names in it ("Los Angeles", "Las Vegas", "Yo")."""
+    if not foreign_query(text):
+        return text
+    stripped, found = _OTHER_WORD.subn(" ", text)
+    return " ".join(stripped.split()) if found else text
 
 
 def _latin(word: str) -> bool:

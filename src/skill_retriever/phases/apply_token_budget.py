@@ -13,7 +13,7 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
-from skill_retriever.calibration.fit import agree_depth, keywords_can_agree
+from skill_retriever.calibration.fit import keywords_back, keywords_can_agree
 from skill_retriever.calibration.language import language_note
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
@@ -22,6 +22,7 @@ from skill_retriever.fit_words import nothing_fits_words, visible_count
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.named_query import names_an_answer
 from skill_retriever.phases._phase import Update, phase
+from skill_retriever.querytext import keyword_text
 from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
@@ -132,10 +133,12 @@ def assess_fit(state: RetrievalState, view: QueryView, top: Sequence[Fused] = ()
     best = next((h for h in semantic if h["id"] in nodes and nodes[h["id"]].kind not in SCAFFOLD_KINDS), None)
     if model is None or best is None:
         return None
-    depth = agree_depth(len(view.snapshot))
-    keyword = {h["id"] for h in (rankings.get("keyword") or [])[:depth]}
     plan = state["plan"]
-    fit = model.assess(float(best["score"]), best["id"] in keyword and keywords_can_agree(plan["search_text"]))
+    keyword = [h["id"] for h in rankings.get("keyword") or []]
+    searched = keyword_text(plan.get("content_text", plan["search_text"]), view.config)  # as search_keywords did
+    backed = keywords_can_agree(plan["search_text"]) and keywords_back(view.snapshot, searched, best["id"], keyword,
+                                                                       view.filters)
+    fit = model.assess(float(best["score"]), backed)
     if (state.get("relational") or ("time_window" in plan and window_answers(plan["search_text"], top, nodes))
             or names_an_answer(plan["query"], (f["id"] for f in top), nodes)):
         # A typed hop that leads to items the caller may see is answered by the index's own
