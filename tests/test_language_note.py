@@ -164,3 +164,21 @@ def test_the_bundled_model_is_named_on_a_german_catalogue(tmp_path: Path, capsys
     answer = json.loads(run(capsys, "query", GERMAN_OFF_TOPIC[0], "--index-dir", ix, "--json")[1])
     said = [w for w in answer["warnings"] if "the catalogue does not read as English" in w]
     assert said and "and the bundled model are tuned for English text" in said[0]
+
+
+@pytest.mark.parametrize("query", ["напиши фаззер для библиотеки на C", "如何为 Python 项目配置 CI 流水线"])
+def test_a_query_in_another_script_gets_one_warning_that_says_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], query: str
+) -> None:
+    """The script note (the bundled model reads the script poorly) and the query note (its
+    nothing_fits flag is unreliable) were two warnings for one cause: one sentence says both."""
+    source, ix = _catalogue(tmp_path / "en", ENGLISH), tmp_path / "ix"
+    assert run(capsys, "index", source, "--index-dir", ix)[0] == 0
+    answer = json.loads(run(capsys, "query", query, "--index-dir", ix, "--json")[1])
+    assert "fit" in answer
+    (said,) = [w for w in answer["warnings"] if "script" in w or "English" in w]
+    assert "the bundled embedding model (all-MiniLM-L6-v2) was trained on English" in said
+    assert "its nothing_fits flag is unreliable" in said and "ask in English" in said
+    with Index.open(ix) as index, Retriever(index) as retriever:  # not judged: the script note alone
+        (quiet,) = [w for w in retriever.search(query, use_calibration=False).warnings if "script" in w]
+        assert "nothing_fits" not in quiet

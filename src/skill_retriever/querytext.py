@@ -117,13 +117,16 @@ def long_query_note(query: str, config: RetrievalConfig) -> str | None:
     )
 
 
-def script_note(query: str, model: str) -> str | None:
+def script_note(query: str, model: str, judged: bool = False) -> str | None:
     """A warning for a query written mostly in another script than Latin when the index's
     model is the bundled MiniLM, which was trained on English text: a question in Russian
     or Chinese is embedded poorly (a user's Russian request for a fuzzer got "nothing
     fits" where the English one found three fuzzing skills), and the keyword channel
     matches only words the items themselves contain. Latin-script languages are not
-    flagged: German read well enough in the same walkthrough."""
+    flagged: German read well enough in the same walkthrough. ``judged``: the answer has a
+    "nothing fits" judgement, which the note then says is unreliable for the query too (it
+    is drawn from English probe requests: `calibration.language`), in the same sentence
+    rather than a second warning for the same cause."""
     from skill_retriever.stores.embedder import DEFAULT_MODEL
 
     if model != DEFAULT_MODEL:
@@ -134,9 +137,11 @@ def script_note(query: str, model: str) -> str | None:
         return None
     most = max((n for n in scripts if n != "LATIN"), key=lambda n: scripts[n])
     script = _SCRIPT_NAMES.get(most, most.title())
+    flag = (", so its nothing_fits flag is unreliable ('nothing fits' is drawn from English probe requests)"
+            if judged else "")
     return (
         f"the query is written mostly in {script} script; the bundled embedding model (all-MiniLM-L6-v2) "
-        "was trained on English and reads it poorly, and keywords match only words the items contain: "
+        f"was trained on English and reads it poorly, and keywords match only words the items contain{flag}: "
         "ask in English, or index with a multilingual model (skill-retriever index --embedder NAME)"
     )
 

@@ -14,7 +14,7 @@ from typing import Any
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
 from skill_retriever.calibration.fit import keywords_back, keywords_can_agree
-from skill_retriever.calibration.language import language_note
+from skill_retriever.calibration.language import catalogue_note, language_note
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.context import QueryView
 from skill_retriever.filters import nothing_admitted_note
@@ -22,7 +22,7 @@ from skill_retriever.fit_words import nothing_fits_words, visible_count
 from skill_retriever.model import SCAFFOLD_KINDS
 from skill_retriever.named_query import names_an_answer
 from skill_retriever.phases._phase import Update, phase
-from skill_retriever.querytext import keyword_text
+from skill_retriever.querytext import keyword_text, script_note
 from skill_retriever.responses import nothing_fits_warning
 from skill_retriever.safety.injection import visible_text
 from skill_retriever.state import FitInfo, Fused, Result, RetrievalState
@@ -97,13 +97,16 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     if cut.dropped:
         warnings.append(budget_note(cut, tokens, len(top), config.budget_fill, nodes))
     fit = assess_fit(state, view, top)
+    plan = state["plan"]
+    script = script_note(plan["search_text"][: config.plan_query_chars], snap.embedder.name, judged=fit is not None)
+    warnings += [script] if script else []
     if fit is None and not config.channel_on("semantic") and _fit_model(view) is not None:
         warnings.append("no 'nothing fits' judgement: it reads the semantic channel, which is off")
     if fit is not None:
         update["fit"] = fit
         update["stats"]["fit"] = dict(fit)
         warnings += [note] if (note := _stale_fit_note(view)) else []
-        warnings += [said] if (said := _language_note(view, state["plan"]["query"])) else []
+        warnings += [said] if (said := _language_note(view, plan["query"], script is not None)) else []
         if fit["nothing_fits"]:
             # what the answer holds; when the budget held none, the best it ranked
             shown = [(r["name"], r["kind"], r["id"]) for r in results[:3]]
@@ -183,12 +186,14 @@ def _stale_fit_note(view: QueryView) -> str | None:
     return f"the 'nothing fits' line was calibrated {held}: {redraw_advice(view.snapshot)}"  # a run under way redraws it
 
 
-def _language_note(view: QueryView, query: str) -> str | None:
+def _language_note(view: QueryView, query: str, script_said: bool) -> str | None:
     """The warning of a judged answer on a catalogue, or for a query, that does not read
-    as English, which the "nothing fits" line and the bundled model are tuned for."""
+    as English, which the "nothing fits" line and the bundled model are tuned for (of a
+    query in another script, the script note said it: only the catalogue's is left)."""
     calibration = calibration_of(view.snapshot)
     share = calibration.english_share if calibration is not None else None
-    return language_note(query, share, bundled=view.snapshot.embedder.name == DEFAULT_MODEL)
+    bundled = view.snapshot.embedder.name == DEFAULT_MODEL
+    return catalogue_note(share, bundled) if script_said else language_note(query, share, bundled)
 
 
 def _fit_model(view: QueryView) -> FitModel | None:

@@ -27,7 +27,6 @@ from skill_retriever.phases._phase import Update, phase
 from skill_retriever.querytext import (
     clean_query,
     long_query_note,
-    script_note,
     search_text_of,
     without_names,
 )
@@ -173,8 +172,8 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     }
     if view.configured:  # the settings the run's config["configurable"] gave (`run_configurable`)
         update["stats"]["configurable"] = dict(view.configured)
-    notes = [empty_index_note(snap), long_query_note(query, config), script_note(head, snap.embedder.name),
-             *view.configurable_misses]
+    # the script note is said by apply_token_budget, with what it says of the "nothing fits" flag
+    notes = [empty_index_note(snap), long_query_note(query, config), *view.configurable_misses]
     if ignored and snap.dim:
         notes.append(f"query_vector was not used: it must be a list of {snap.dim} finite numbers (the index's "
                      "embedding of the query); the query was embedded here")
