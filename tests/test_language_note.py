@@ -182,3 +182,24 @@ def test_a_query_in_another_script_gets_one_warning_that_says_both(
     with Index.open(ix) as index, Retriever(index) as retriever:  # not judged: the script note alone
         (quiet,) = [w for w in retriever.search(query, use_calibration=False).warnings if "script" in w]
         assert "nothing_fits" not in quiet
+
+
+def test_a_calibration_drawn_before_the_share_was_measured_still_tells_a_german_catalogue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index calibrated before `english_share` was stored reads it as absent: measured
+    from the items when read (once per snapshot), so stats and answers say it as a fresh
+    calibration does, without a redraw."""
+    source, ix = _catalogue(tmp_path / "de", GERMAN), tmp_path / "ix"
+    assert run(capsys, "index", source, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    with Index.open(ix) as index:
+        def older(text: str) -> str:
+            stored = json.loads(text)
+            del stored["english_share"]
+            return json.dumps(stored)
+        index.store_meta("calibration", older)
+    code, out, _ = run(capsys, "stats", "--index-dir", ix, "--json")
+    assert code == 0 and json.loads(out)["calibration"]["english_share"] == 0.0
+    assert "the catalogue does not read as English" in run(capsys, "stats", "--index-dir", ix)[1]
+    answer = json.loads(run(capsys, "query", GERMAN_OFF_TOPIC[0], "--index-dir", ix, "--json")[1])
+    assert [w for w in answer["warnings"] if "the catalogue does not read as English" in w]

@@ -36,7 +36,7 @@ def calibration_line(summary: Mapping[str, Any], advice: str = "", bundled: bool
     writes = summary["stale_by"]
     now = f", not on the items as they are now: {advice}" if advice else ""
     stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago{now})" if writes else ""
-    # measured since the calibration holds it (`calibration.language`); before, it is absent
+    # stored with the calibration, or measured when read for one drawn before (`calibration.stored`)
     language = catalogue_note(summary.get("english_share"), bundled)
     return f"weights {weights}; {route}; {fit}{stale}" + (f"; {language}" if language else "")
 

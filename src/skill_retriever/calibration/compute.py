@@ -7,12 +7,10 @@ import time
 
 from skill_retriever.calibration.channels import channel_calibration
 from skill_retriever.calibration.fit import fit_model
-from skill_retriever.calibration.language import english_share, sample
+from skill_retriever.calibration.language import catalogue_share
 from skill_retriever.calibration.model import ALGORITHM, Calibration
 from skill_retriever.calibration.stored import calibration_of
-from skill_retriever.model import ANSWER_KINDS
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = ["calibrate_index", "ensure_calibration"]
 
@@ -39,7 +37,7 @@ def calibrate_index(index: Index) -> Calibration:
             channel_weights=weights,
             route=route,
             fit=fit_model(snapshot),
-            english_share=_english_share(snapshot),
+            english_share=catalogue_share(snapshot),
             evidence={**evidence, "seconds": round(time.perf_counter() - started, 2)},
         ))
         return computed[-1].to_json()
@@ -48,14 +46,6 @@ def calibrate_index(index: Index) -> Calibration:
     log.info("[skill_retriever][calibrate] wrote the calibration of %d items (index version %d) to %s",
              computed[-1].items, computed[-1].version, index.path)
     return computed[-1]
-
-
-def _english_share(snapshot: IndexSnapshot) -> float | None:
-    """`language.english_share` of the items that can be an answer (a sample of them, in
-    id order, in a large catalogue)."""
-    nodes = snapshot.nodes
-    answers = sorted(i for i, n in nodes.items() if n.kind.value in ANSWER_KINDS)
-    return english_share(f"{nodes[i].name}\n{nodes[i].description}\n{nodes[i].text}" for i in sample(answers))
 
 
 def ensure_calibration(index: Index) -> tuple[Calibration, bool]:

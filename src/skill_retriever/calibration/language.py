@@ -27,9 +27,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from skill_retriever.model import ANSWER_KINDS
+
+if TYPE_CHECKING:
+    from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = [
-    "ENGLISH_SHARE_MIN", "SAMPLE_CHARS", "SAMPLE_ITEMS", "catalogue_note", "english_share", "foreign_query",
+    "ENGLISH_SHARE_MIN", "SAMPLE_CHARS", "SAMPLE_ITEMS", "catalogue_note", "catalogue_share", "english_share",
+    "foreign_query",
     "language_note", "query_note", "reads_as_english", "sample", "without_function_words",
 ]
 
@@ -110,6 +117,15 @@ def english_share(texts: Iterable[str]) -> float | None:
             elif word in _OTHER or not _latin(word):
                 other += 1
     return round(english / (english + other), 4) if english + other else None
+
+
+def catalogue_share(snapshot: IndexSnapshot) -> float | None:
+    """`english_share` of the items that can be an answer (a `sample` of them, in id order,
+    in a large catalogue): what a calibration stores, and what one stored before it held
+    the share is given when read (`calibration.stored`)."""
+    nodes = snapshot.nodes
+    answers = sorted(i for i, n in nodes.items() if n.kind.value in ANSWER_KINDS)
+    return english_share(f"{nodes[i].name}\n{nodes[i].description}\n{nodes[i].text}" for i in sample(answers))
 
 
 def _other_script(words: list[str]) -> bool:

@@ -9,8 +9,9 @@ index alone (no labels), stored with the index, read back by every process, show
   (None = the router decides);
 - ``fit``: where "nothing in the catalogue fits this well" starts (:mod:`.fit`);
 - ``english_share``: whether the catalogue reads as English, which the "nothing fits" line
-  and the bundled model are tuned for (:mod:`.language`; None in calibrations stored
-  before it was measured).
+  and the bundled model are tuned for (:mod:`.language`; None when no word tells a
+  language; a calibration stored before it was measured gets it from the items when
+  read, :mod:`.stored`).
 """
 
 from __future__ import annotations

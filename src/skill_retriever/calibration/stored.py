@@ -10,7 +10,11 @@ an index never calibrated, and say it is unreadable and what redraws it
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 from skill_retriever.advice import command
+from skill_retriever.calibration.language import catalogue_share
 from skill_retriever.calibration.model import Calibration
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.stores.run_marks import run_state
@@ -27,9 +31,14 @@ def _read(snapshot: IndexSnapshot) -> Calibration | str | None:
 
     def parse() -> Calibration | str:
         try:
-            return Calibration.from_json(text, snapshot.path)
+            found = Calibration.from_json(text, snapshot.path)
         except IndexCorruptError as exc:
             return str(exc.__cause__ or exc)
+        if "english_share" not in json.loads(text):
+            # drawn before the share was measured: a German catalogue would get no note
+            # until redrawn; the share reads a sample of the items' text, cheap next to a search
+            return dataclasses.replace(found, english_share=catalogue_share(snapshot))
+        return found
 
     return snapshot.memo("calibration-read", text, parse)
 
