@@ -30,6 +30,7 @@ DEPLOY = "market/commands/deploy.md"
 AUDITOR = "market/extras/auditor.md"
 BETA = "market/.claude-plugin/marketplace.json#beta"
 AT_ALPHA = ".claude/commands/alpha/deploy.md"
+AT_GAMMA = ".claude/commands/gamma/deploy.md"
 ORDERS = {"beta, then gamma": [["beta"], ["gamma"]], "gamma, then beta": [["gamma"], ["beta"]],
           "both in one run": [["beta", "gamma"]]}
 KEPT = "plugin 'beta', still installed, requires it; uninstalling 'beta' removes it"
@@ -82,11 +83,20 @@ def test_uninstalling_the_plugin_that_loads_it_keeps_what_another_requires_in_ev
 def test_uninstalling_beta_first_leaves_deploy_to_gamma_which_then_takes_it(
     shared: Index, tmp_path: Path, order: str
 ) -> None:
+    """deploy stays, where installing gamma alone puts it: after ``install beta`` then
+    ``install gamma`` it lay in alpha's folder (where beta's dependency goes), and stayed
+    there, labelled "(project:alpha)" by Claude Code, though gamma was left its only holder."""
+    fresh = _tree(_installed(shared, tmp_path / "alone", [["gamma"]]))
+    assert AT_GAMMA in fresh
     proj = _installed(shared, tmp_path / "proj", ORDERS[order])
     where = list(InstallRecord.load(proj).components[DEPLOY].files)
     report = uninstall(["beta"], proj)
     assert report.ok and "deploy" in report.stayed and not report.removed.count(where[0]), report.lines()
-    assert (proj / where[0]).is_file()
+    assert _tree(proj) == fresh
+    assert report.moved == ({} if where == [AT_GAMMA] else {AT_ALPHA: AT_GAMMA}), report.lines()
+    assert list(InstallRecord.load(proj).components[DEPLOY].files) == [AT_GAMMA]
+    again = install(shared, ["gamma"], proj)
+    assert again.ok and not [c for c in again.components if c.status != "unchanged"], again.lines()
     assert uninstall(["gamma"], proj).ok
     assert not (proj / ".claude").exists()
 

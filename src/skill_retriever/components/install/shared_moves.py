@@ -10,6 +10,14 @@ moves to the folder of the plugin that stays (the first in the record that loads
 follows, so what lies on disk is what is installed, and uninstalling that plugin later
 takes it from there.
 
+A command installed as a dependency of the plugin uninstalled lies where a dependency goes
+(`RecordEntry.dependency_path`, the folder of the plugin the index files it under); a
+plugin installed later that loads it found it there and left it. It moves, too, to the
+folder of the plugin that stays and loads it: after ``install beta``, ``install gamma``
+and ``uninstall beta``, ``.claude/commands/alpha/deploy.md`` (alpha not installed, /help's
+"(project:alpha)") -> ``.claude/commands/gamma/deploy.md``, where ``install gamma`` alone
+puts it.
+
 A plugin that stays and only requires the command (it lists it as a dependency of a
 member, `PluginRecord.required`) does not load it: in its folder the command would be
 labelled as that plugin's, and installing the plugin again would not look for it there.
@@ -69,7 +77,7 @@ def _folder(plugin: str) -> str | None:
 def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: Iterable[str]) -> list[Move]:
     """The moves uninstalling the plugins ``gone`` (already out of ``record.plugins``) and
     the components ``going`` calls for: each command that stays, recorded in the folder of
-    a plugin of ``gone``, to the folder of the first recorded plugin that loads it (not one
+    a plugin of ``gone`` (or, held by one, where a dependency goes), to the folder of the first recorded plugin that loads it (not one
     that only requires it), or with none, to where it goes as none of theirs (see the module)."""
     leaving = set(going)
     taken = {rel for e in record.components.values() for rel in e.files}
@@ -78,11 +86,11 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
         old_folder = _folder(plugin.name)
         for cid in plugin.components:
             entry = record.components.get(cid)
-            if old_folder is None or entry is None or cid in leaving or entry.kind != NodeKind.COMMAND.value:
+            if entry is None or cid in leaving or entry.kind != NodeKind.COMMAND.value:
                 continue
             heir = next((p for p in record.plugins.values()
                          if cid in p.components and cid not in p.required), None)
-            for rel in [r for r in entry.files if r.startswith(f"{old_folder}/") and r not in entry.replaced_files]:
+            for rel in [r for r in entry.files if r not in entry.replaced_files]:
                 new = _destination(rel, old_folder, heir, entry.dependency_path)
                 if new is not None and new != rel and new not in taken:
                     taken.add(new)
@@ -90,14 +98,21 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
     return out
 
 
-def _destination(rel: str, old_folder: str, heir: PluginRecord | None, dependency_path: str) -> str | None:
+def _destination(rel: str, old_folder: str | None, heir: PluginRecord | None, dependency_path: str) -> str | None:
     """Where the command file ``rel`` below ``old_folder`` goes: below the folder of
     ``heir``, the plugin that stays and loads it, or with none, ``dependency_path`` (None:
-    nowhere, a name that makes no folder, or a recorded path not below the commands folder)."""
+    nowhere, a name that makes no folder, or a recorded path not below the commands folder).
+    At ``dependency_path`` instead (installed as a dependency of the plugin gone, then
+    found there by ``heir``'s install), it goes below ``heir``'s folder too."""
+    commands = LAYOUT[NodeKind.COMMAND].folder
+    if rel == dependency_path and heir is not None and rel.startswith(f"{commands}/"):
+        # the index files it under the first plugin that loads it: the folder after commands/
+        old_folder = f"{commands}/{rel.removeprefix(f'{commands}/').split('/')[0]}"
+    if old_folder is None or not rel.startswith(f"{old_folder}/"):
+        return None
     if heir is not None:
         new_folder = _folder(heir.name)
         return None if new_folder is None else new_folder + rel.removeprefix(old_folder)
-    commands = LAYOUT[NodeKind.COMMAND].folder
     return dependency_path if dependency_path.startswith(f"{commands}/") else None
 
 
