@@ -9,7 +9,10 @@ installed, as install takes it (`by_file_name`: ``ct-check``). A plugin's member
 for by its own id or name (``RecordEntry.named``) stays when only the plugin is named:
 the user asked for it apart from the plugin; so does one another recorded plugin, not
 named, holds too (marketplace entries at one root load the same files), and a dependency
-of the plugin that a component staying installed needs (`needed_dependencies`).
+of the plugin that a component staying installed needs (`needed_dependencies`). The other
+way round, a member named here that an install asked for by name too, and that a plugin
+not named here loads, stays for that plugin: what goes is the by-name install, as if it had
+not been made (`_loaded_by_staying`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ __all__ = ["Picked", "pick"]
 @dataclass
 class Picked:
     """What the refs of an uninstall name: the recorded ids, the plugins named, the
-    members of those plugins that stay (name -> why), and what a name chose among
+    members of those plugins that stay, and the members named that stay for a plugin not
+    named (name -> why), and what a name chose among
     several of it (a plugin over its own members of that name, `by_name`), one line each."""
 
     ids: list[str]
@@ -94,6 +98,8 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
             direct.append(found[0].id)
     # another recorded plugin that stays holds it too (plugins at one marketplace root share files)
     held = {c: p for p, rec in record.plugins.items() if p not in plugins for c in rec.components}
+    kept = _loaded_by_staying(record, direct, plugins)
+    direct = [c for c in direct if c not in kept]
     ids = direct + [c for c in members if c in direct or not (record.components[c].named or c in held)]
     needed = still_needed(record, {c: p for c, p in members.items() if c not in direct}, plugins, ids)
     ids = [i for i in ids if i not in needed]  # a dependency a component that stays needs
@@ -112,7 +118,25 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
         for c, plugin_id in members.items()
         if c not in ids
     }
+    stayed |= {record.components[c].name: f"plugin {record.plugins[p].name!r}, still installed, holds it too; "
+               f"uninstalling {_shown(record, p)!r} removes it" for c, p in kept.items()}
     return Picked(list(dict.fromkeys(ids)), list(dict.fromkeys(plugins)), stayed, notes)
+
+
+def _loaded_by_staying(record: InstallRecord, direct: list[str], plugins: list[str]) -> dict[str, str]:
+    """Of ``direct``, the ids named here that an install asked for by their own name and
+    that a recorded plugin not in ``plugins`` loads (not only requires) -> the first such
+    plugin. Such a member stays, for that plugin: naming it takes back the by-name install
+    (``named`` is dropped), as a fresh install of the plugin alone leaves it; naming it
+    again, it goes."""
+    out: dict[str, str] = {}
+    for c in dict.fromkeys(direct):  # (named twice: still the one by-name install)
+        holder = next((p for p, rec in record.plugins.items()
+                       if p not in plugins and c in rec.components and c not in rec.required), None)
+        if holder is not None and record.components[c].named:
+            record.components[c].named = False
+            out[c] = holder
+    return out
 
 
 def _named(record: InstallRecord, ref: str, components: set[str], plugins: set[str]) -> list[Candidate]:

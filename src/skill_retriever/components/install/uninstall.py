@@ -127,7 +127,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
         return report
     picked = pick(record, asked)
     chosen = picked.ids
-    if not chosen and not picked.plugins:
+    if not chosen and not picked.plugins and not picked.stayed:  # (stayed: a by-name install taken back)
         raise InstallError("nothing to uninstall: give one or more installed component ids")
     gone = [record.plugins.pop(p) for p in picked.plugins if p in record.plugins]  # members that stay: their own
     along = taken_along(record, chosen)

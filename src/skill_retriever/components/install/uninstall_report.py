@@ -65,7 +65,7 @@ class UninstallReport:
         unloaded: Of ``moved``, those no plugin still installed loads, moved where
             installing what holds them (a plugin that requires one, or its own name) puts them.
         stayed: Name -> why a member of a plugin being uninstalled stays (an install
-            asked for it by its own name).
+            asked for it by its own name), or a member named that a plugin staying loads.
         needed: Name of what was taken back -> the names of components that stay and
             require it (they may not work without it).
         copies: Earlier versions of yours that ``install --force`` replaced (copy ->
