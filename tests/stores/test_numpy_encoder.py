@@ -66,13 +66,14 @@ def test_a_query_imports_no_torch() -> None:
         "from skill_retriever.stores.embedder import SentenceTransformerEmbedder\n"
         "e = SentenceTransformerEmbedder()\n"
         "v = e.embed(['add a postgres migration check to CI'])\n"
-        "print(v.shape, e.dim, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
+        "print(v.shape, e.dim, 'torch' in sys.modules, 'sentence_transformers' in sys.modules,\n"
+        "      'safetensors' in sys.modules)\n"  # its load_file held the GIL (stores.safetensors_read)
     )
     out = subprocess.run(
         [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["(1,", "384)", "384", "False", "False"]
+    assert out.stdout.split() == ["(1,", "384)", "384", "False", "False", "False"]
 
 
 def _model_copy(tmp_path: Path) -> Path:

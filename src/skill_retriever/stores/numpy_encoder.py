@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from skill_retriever.stores.safetensors_read import read_safetensors
+
 log = logging.getLogger("skill_retriever")
 
 __all__ = ["NumpyEncoder", "numpy_encoder_for"]
@@ -101,13 +103,13 @@ class NumpyEncoder:
     """
 
     def __init__(self, root: Path, config: dict[str, Any], max_tokens: int) -> None:
-        from safetensors.numpy import load_file
         from scipy.special import erf  # GELU as BERT defines it (exact, not tanh)
         from tokenizers import Tokenizer
 
         self._erf = erf  # imported here, before `_BlasLimit` first lists the BLAS libraries
 
-        self._w: dict[str, NDArray[np.float32]] = load_file(str(root / "model.safetensors"))
+        # not safetensors' load_file: it holds the GIL for the whole read (`safetensors_read`)
+        self._w: dict[str, NDArray[np.float32]] = read_safetensors(root / "model.safetensors")
         self._layers = int(config["num_hidden_layers"])
         self._heads = int(config["num_attention_heads"])
         self._eps = np.float32(config["layer_norm_eps"])
