@@ -5,9 +5,12 @@ in ``ProcessPoolExecutor().submit(retriever.search, q)``, and said nothing of wh
 
 A deep copy is refused as pickling is, not answered with the handle itself: a "copy" that
 is the original (closing one closes the other) is no deep copy, and a real one would be a
-second handle on the same folder. A shallow ``copy.copy`` works as before, and so do
-LangChain's own copies of a `SkillRetriever` (``model_copy``, ``configurable_fields``,
-``with_config``, ``bind``), none of which pickles or deep-copies it.
+second handle on the same folder. A shallow ``copy.copy`` of an `Index` or `Retriever` is
+refused too: it shared the SQLite connection but kept its own closed flag, so closing the
+copy broke the original (``ix2 = copy.copy(ix); ix2.close(); len(ix)`` raised sqlite3's
+"Cannot operate on a closed database"). A `SkillRetriever`'s shallow copies still work, and
+so do LangChain's own (``model_copy``, ``configurable_fields``, ``with_config``, ``bind``),
+none of which pickles or deep-copies it.
 """
 
 from __future__ import annotations
@@ -61,14 +64,29 @@ def test_a_bound_search_sent_to_another_process_is_refused_in_words(shared_tiny_
         pickle.dumps(retriever.search)  # what ProcessPoolExecutor.submit(retriever.search, ...) pickles
 
 
-def test_a_shallow_copy_still_shares_the_index(shared_tiny_index: Index) -> None:
+def test_a_shallow_copy_of_an_index_or_retriever_is_refused_and_the_original_stays_open(
+    shared_tiny_index: Index,
+) -> None:
     retriever = Retriever(shared_tiny_index, reranker=None)
-    twin = copy.copy(retriever)
-    assert twin is not retriever and twin.index is shared_tiny_index
-    assert [r.id for r in twin.search(QUERY, k=2).results] == [r.id for r in retriever.search(QUERY, k=2).results]
-    assert copy.copy(shared_tiny_index).path == shared_tiny_index.path
+    for handle, name, instead in [
+        (shared_tiny_index, "Index", "closing the copy would close the database under this one"),
+        (retriever, "Retriever", "Retriever(retriever.index, retriever.config, ...)"),
+    ]:
+        with pytest.raises(TypeError) as info:
+            copy.copy(handle)
+        message = str(info.value)
+        assert message.startswith(f"{name} cannot be copied: a copy would share the open index at "), message
+        assert str(shared_tiny_index.path) in message and instead in message and "\n" not in message
+    assert len(shared_tiny_index) and retriever.search(QUERY, k=2).results  # both still open
+
+
+def test_a_skill_retrievers_shallow_copy_still_shares_the_index(shared_tiny_index: Index) -> None:
     lc = SkillRetriever(index=shared_tiny_index, reranker=None, k=2)
-    assert copy.copy(lc).index is shared_tiny_index and lc.model_copy(update={"k": 1}).invoke(QUERY)
+    twin = copy.copy(lc)
+    assert twin is not lc and twin.index is shared_tiny_index
+    assert [d.id for d in twin.invoke(QUERY)] == [d.id for d in lc.invoke(QUERY)]
+    twin.close()
+    assert lc.invoke(QUERY) and lc.model_copy(update={"k": 1}).invoke(QUERY)  # the original still searches
 
 
 def test_langchains_own_copies_of_a_skill_retriever_still_search(shared_tiny_index: Index) -> None:

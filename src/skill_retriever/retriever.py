@@ -84,6 +84,8 @@ class Retriever(OpenHandle):
     """
 
     _reopen = "Retriever(Index.open(path))"  # in another process (`OpenHandle`: no pickling)
+    _copy_shares = "and its answer cache and models, but not its closed state"  # `OpenHandle.__copy__`
+    _copy_instead = ", or make another over the same index: Retriever(retriever.index, retriever.config, ...)"
 
     def __init__(
         self,

@@ -120,7 +120,7 @@ class SkillRetriever(OpenHandle, BaseRetriever):
     """A ``Reranker``, None for no reranking, or left out for the default."""
 
     # Pickle and deepcopy are refused in words (`OpenHandle`, first: pydantic's deepcopy
-    # reached the index's lock); copy.copy and model_copy stay pydantic's.
+    # reached the index's lock); copy.copy and model_copy stay pydantic's (`OpenHandle.__copy__`).
     _reopen: ClassVar[str] = "SkillRetriever(index=Index.open(path))"
 
     _engine: Retriever | None = PrivateAttr(default=None)
