@@ -100,3 +100,12 @@ def test_a_damaged_weights_file_leaves_the_query_to_sentence_transformers(tmp_pa
     shutil.copytree(bundled_model_path(), folder, ignore=shutil.ignore_patterns("model.safetensors", "*.md"))
     save_file({"half": np.ones(2, np.float16)}, str(folder / "model.safetensors"))
     assert numpy_encoder_for(str(folder), None) is None
+
+
+def test_a_tensor_at_an_odd_offset_is_read_aligned(tmp_path: Path) -> None:
+    """safetensors pads its header to 8 bytes; a file that does not is still read right."""
+    value = np.array([1.5, -2.25], np.float32)
+    odd = _file(tmp_path / "m.safetensors", {"w": {"dtype": "F32", "shape": [2], "data_offsets": [1, 9]}},
+                b"\0" + value.tobytes())
+    read = read_safetensors(odd)["w"]
+    assert read.flags.aligned and np.array_equal(read, value) and read.dtype == np.float32
