@@ -79,6 +79,22 @@ def test_a_folder_that_is_not_a_model_is_a_one_line_config_error(tmp_path: Path)
     assert "\n" not in message
 
 
+def test_a_model_folder_with_damaged_weights_is_a_one_line_config_error(tmp_path: Path) -> None:
+    """safetensors' SafetensorError ("header too large") came out as a traceback."""
+    import shutil
+
+    from skill_retriever.stores.embedder import bundled_model_path
+
+    folder = tmp_path / "model"
+    shutil.copytree(bundled_model_path(), folder, ignore=shutil.ignore_patterns("model.safetensors"))
+    (folder / "model.safetensors").write_bytes(b"\xff" * 1000)  # garbage: a header length past the file
+    with pytest.raises(ConfigError) as caught:
+        SentenceTransformerEmbedder(str(folder)).embed(["hello"])
+    message = str(caught.value)
+    assert message.startswith(f"embedding model {str(folder)!r} is a folder, but not a model sentence-transformers can load")
+    assert "header" in message and "\n" not in message
+
+
 def test_an_index_directory_under_a_file_is_refused(tmp_path: Path) -> None:
     file = write_file(tmp_path, "m1/a/SKILL.md", "---\nname: a\ndescription: a\n---\n")
     with pytest.raises(IndexLocationError, match=r"is a file, not a directory; choose a directory that can be created"):

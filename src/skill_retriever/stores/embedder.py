@@ -138,12 +138,16 @@ class SentenceTransformerEmbedder:
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 started = time.perf_counter()
                 path = bundled_model_path() if self._model_ref == DEFAULT_MODEL else self._model_ref
+                # sentence-transformers' own dependency; its error (a damaged model.safetensors)
+                # is neither an OSError nor a ValueError, and left a traceback
+                from safetensors import SafetensorError
+
                 try:
                     with quiet_model_loading(), _quiet_revision_lookup(offline), _no_weight_loading_bar():
                         from sentence_transformers import SentenceTransformer
 
                         model = SentenceTransformer(path, device=self._device, local_files_only=offline)
-                except (OSError, ValueError) as exc:  # ValueError: a folder that holds no model
+                except (OSError, ValueError, SafetensorError) as exc:  # ValueError: a folder that holds no model
                     raise _load_error(self._model_ref, path, exc, self._built_into) from exc
                 if self._max_seq_length:
                     model.max_seq_length = self._max_seq_length
