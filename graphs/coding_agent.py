@@ -20,7 +20,10 @@ Either way, each retrieval phase runs as its own node in the subgraph's namespac
 checkpointer on the agent checkpoints the subgraph too. Once its retrieval has read them,
 a run sets ``k``, ``token_budget``, ``kinds`` and ``budget_fill`` back to their defaults
 (`per_call_defaults`), so the next task of a checkpointed thread gets what it asks for,
-not what the last one asked (also after a run paused before ``act`` and left). Both refuse, before the run, an input key they do not take
+not what the last one asked (also after a run paused before ``act`` and left). A new
+task on a thread also starts from them for what it leaves out (``per_call`` of
+`graph_input.input_checked`), so one given after a run paused or failed before its
+retrieval read them gets its own too. Both refuse, before the run, an input key they do not take
 (``topk``, ``max_tokens``: LangGraph would drop it unread), a run without ``task``
 (`graph_input.input_checked`) and a bad value (``k=0``, an unknown kind:
 `agent_task.task_values_checked`, so a checkpointed thread never keeps it), as the
@@ -262,7 +265,7 @@ def build_agent_with_wrapper_node(
     # input_checked: an input key it lacks (topk, max_tokens) is refused, not dropped unread,
     # and a bad value before the run, which a checkpointed thread would keep
     return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK,
-                         values=task_values_checked)
+                         values=task_values_checked, per_call=per_call_defaults())
 
 
 # -- 2. the compiled retrieval graph as a node: the agent shares its keys ----------------
@@ -333,7 +336,7 @@ def build_agent_with_subgraph_node(
     builder.add_edge("collect_texts", "act")
     builder.add_edge("act", END)
     return input_checked(builder.compile(checkpointer=checkpointer, name=name), required="task", hint=NO_TASK,
-                         values=task_values_checked)
+                         values=task_values_checked, per_call=per_call_defaults())
 
 
 graph = build_agent_with_wrapper_node()  # what langgraph.json serves as "coding_agent"

@@ -181,3 +181,61 @@ def test_a_failed_served_run_resumes_with_its_own_inputs(served_dir: Path) -> No
     resumed = served.invoke(None, thread("f"), context=ctx)
     alone = srv.build_server_graph().invoke(asked, context=ctx)
     assert ids(resumed) == ids(alone) and len(resumed["results"]) == 1 and resumed["route_taken"] == "quick"
+
+
+# -- 3. a new input after a run paused (or failed) before its retrieval read the inputs ------
+
+
+@pytest.mark.parametrize(
+    ("build", "node"),
+    [("build_agent_with_wrapper_node", "retrieve_skills"), ("build_agent_with_subgraph_node", "skill_retriever")],
+)
+def test_a_task_after_one_paused_before_retrieval_gets_the_defaults(
+    coding_agent: ModuleType, context: RetrievalContext, build: str, node: str
+) -> None:
+    """Paused before the node that reads the inputs, no node had written the defaults back:
+    a new task on the thread searched as the paused one asked (one hook for a schema)."""
+    builder: Callable[..., Any] = getattr(coding_agent, build)
+    kwargs = {"retrieval": context} if build == "build_agent_with_wrapper_node" else {}
+    agent = builder(checkpointer=InMemorySaver(), **kwargs)
+    fresh = _names_kinds(agent.invoke(SCHEMA_TASK, thread("fresh"), context=context))
+
+    agent.invoke(HOOK_TASK, thread("b"), context=context, interrupt_before=[node])
+    assert agent.get_state(thread("b")).next == (node,)
+    assert _names_kinds(agent.invoke(SCHEMA_TASK, thread("b"), context=context)) == fresh
+
+
+@pytest.mark.asyncio
+async def test_a_task_after_one_paused_before_retrieval_gets_the_defaults_async(
+    coding_agent: ModuleType, context: RetrievalContext
+) -> None:
+    agent = coding_agent.build_agent_with_wrapper_node(checkpointer=InMemorySaver(), retrieval=context)
+    fresh = _names_kinds(await agent.ainvoke(SCHEMA_TASK, thread("fresh"), context=context))
+    await agent.ainvoke(HOOK_TASK, thread("a"), context=context, interrupt_before=["retrieve_skills"])
+    assert _names_kinds(await agent.ainvoke(SCHEMA_TASK, thread("a"), context=context)) == fresh
+
+
+def test_a_task_after_a_failed_one_gets_the_defaults(coding_agent: ModuleType, served_dir: Path) -> None:
+    """A failed run keeps its inputs for ``invoke(None)``; a new task is not that resume."""
+    agent = coding_agent.build_agent_with_wrapper_node(checkpointer=InMemorySaver())  # as served
+    good = {"index_dir": str(served_dir), "rerank": False}
+    with pytest.raises(IndexNotFoundError):
+        agent.invoke(HOOK_TASK, thread("x"), context={**good, "index_dir": str(served_dir.parent / "missing")})
+    later = agent.invoke(SCHEMA_TASK, thread("x"), context=good)
+    assert len(later["skills"]) == coding_agent.DEFAULT_K and {s["kind"] for s in later["skills"]} != {"hook"}
+
+
+def test_a_served_run_after_one_paused_before_retrieve_gets_the_defaults(served_dir: Path) -> None:
+    ctx = {"index_dir": str(served_dir), "rerank": False}
+    served = srv.build_server_graph(checkpointer=InMemorySaver())
+    asked = {"query": MCP, "k": 1, "token_budget": 50, "route": "quick", "filters": {"kinds": ["hook"]}}
+    alone = srv.build_server_graph().invoke({"query": GIF}, context=ctx)
+
+    served.invoke(asked, thread("sp"), context=ctx, interrupt_before=["retrieve"])
+    assert served.get_state(thread("sp")).next == ("retrieve",)
+    again = served.invoke({"query": GIF}, thread("sp"), context=ctx)
+    assert ids(again) == ids(alone) and again["route_taken"] == alone["route_taken"]
+    # a resume is not a new input: it runs as it was asked
+    served.invoke(asked, thread("sr"), context=ctx, interrupt_before=["retrieve"])
+    resumed = served.invoke(None, thread("sr"), context=ctx)
+    assert len(resumed["results"]) <= 1 and resumed["route_taken"] == "quick"

@@ -24,6 +24,13 @@ whatever the call: no query (`NO_QUERY_IN_STATE`), a bad ``k``, ``route``, ``fil
 values are also checked before its run (``check_values``, `input_values`): a checkpointed
 thread keeps a run's input from its start, and a failed run's on purpose, so a value
 refused inside the run failed every later call of the thread that left that key out.
+
+A graph may name its per-call inputs (``per_call``: each key with the value that reads as
+"left out"). A direct call on a checkpointed thread with a new input (a dict; None resumes)
+starts from that value for each of those keys it leaves out and the thread's state holds:
+a run paused (``interrupt_before``) or failed before the node that reads them, then given
+a new input, searched with the old run's ``kinds`` and ``k`` (no node had set them back). A
+key the state does not hold yet (a thread's first run) stays out, as it is threadless.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.typing import ContextT, InputT, OutputT, StateT
 
@@ -85,8 +94,10 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         check_values: called with a direct call's input and context before the run; raises
             on a value the run would refuse (`input_values`), which a checkpointed thread
             would otherwise keep, failing its later calls. None: no check.
+        per_call: each per-call input key with the value that reads as left out; a new
+            input on a thread starts from it for a key it leaves out (the module doc).
         **kwargs: LangGraph's own (``CompiledStateGraph``); its ``copy`` and
-            ``with_config`` pass the three above back in with them.
+            ``with_config`` pass the four above back in with them.
     """
 
     def __init__(
@@ -95,20 +106,43 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         required_key: str | None = "query",
         missing_hint: str = NO_QUERY,
         check_values: Callable[[Mapping[str, Any], Any], None] | None = None,
+        per_call: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.required_key = required_key
         self.missing_hint = missing_hint
         self.check_values = check_values
+        self.per_call = per_call
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
+        if self._starts_afresh(input, config, kwargs.get("context")):
+            assert config is not None and self.per_call is not None
+            input = left_out_reset(input, self.get_state(config).values, self.per_call)
         return super().stream(input, config, **kwargs)
 
     def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
+        if self._starts_afresh(input, config, kwargs.get("context")):
+            return self._astream_afresh(input, config, **kwargs)
         return super().astream(input, config, **kwargs)
+
+    async def _astream_afresh(self, input: Any, config: Any, **kwargs: Any) -> Any:
+        held = (await self.aget_state(config)).values  # the async saver's read, as the run's own
+        assert self.per_call is not None
+        upstream: Any = super().astream  # its overloads match no **kwargs spread
+        async for chunk in upstream(left_out_reset(input, held, self.per_call), config, **kwargs):
+            yield chunk
+
+    def _starts_afresh(self, input: Any, config: RunnableConfig | None, context: Any) -> bool:
+        """Whether this call is a new input on a thread whose state it reads (`per_call`)."""
+        if not self.per_call or not isinstance(input, Mapping) or not _on_thread(config):
+            return False
+        if _called_as_node(config, context) or self.checkpointer is False:
+            return False  # a parent's state is the parent's to keep
+        lent = {**(self.config or {}).get("configurable", {}), **(config or {}).get("configurable", {})}
+        return isinstance(lent.get(CONFIG_KEY_CHECKPOINTER, self.checkpointer), BaseCheckpointSaver)
 
     def check_input(self, input: Any, config: RunnableConfig | None, context: Any = None) -> None:
         """Refuse an input that is no dict (text, a list), or a dict input that names a key
@@ -164,12 +198,19 @@ def unknown_keys_message(unknown: list[Any], taken: list[str]) -> str:
     return f"unknown input key {shown!r}{meant}{more}; this graph's input takes {', '.join(taken)}"
 
 
+def left_out_reset(input: Mapping[str, Any], held: Mapping[str, Any], per_call: Mapping[str, Any]) -> dict[str, Any]:
+    """``input`` with each `per_call` key it leaves out and ``held`` (a thread's state) holds
+    set to its left-out value; a key ``held`` lacks stays out (a thread's first run)."""
+    return {**{key: value for key, value in per_call.items() if key in held}, **input}
+
+
 def input_checked(
     graph: CompiledStateGraph[StateT, ContextT, InputT, OutputT],
     *,
     required: str | None = "query",
     hint: str = NO_QUERY,
     values: Callable[[Mapping[str, Any], Any], None] | None = None,
+    per_call: Mapping[str, Any] | None = None,
 ) -> InputCheckedGraph[StateT, ContextT, InputT, OutputT]:
     """``graph`` as an `InputCheckedGraph`: the same compiled graph (nodes, channels, name,
     checkpointer), made as LangGraph's own ``copy`` makes one.
@@ -179,7 +220,8 @@ def input_checked(
         required: the input key a run needs; None: none.
         hint: what a run without it is told: the key, what it holds, an example input.
         values: checks a direct call's input values before the run (`InputCheckedGraph`).
+        per_call: the per-call input keys, each with its left-out value (`InputCheckedGraph`).
     """
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
-    attrs.update(required_key=required, missing_hint=hint, check_values=values)
+    attrs.update(required_key=required, missing_hint=hint, check_values=values, per_call=per_call)
     return InputCheckedGraph(**attrs)

@@ -219,3 +219,25 @@ def test_an_assistants_configurable_applies_bounded(server: str) -> None:
     error = got["refused"]["__error__"]
     assert error["error"] == "ConfigError", error
     assert "config['configurable'] setting channel_depth=1000000 is over this server's limit" in error["message"]
+
+
+async def _run_paused_then_new(url: str) -> dict[str, Any]:
+    client = get_client(url=url)
+    thread = await client.threads.create()
+    ctx = {"rerank": False}
+    await client.runs.wait(thread["thread_id"], "retrieval", context=ctx, interrupt_before=["retrieve"],
+                           input={"query": "format python code", "k": 1, "filters": {"kinds": ["hook"]}})
+    paused = await client.threads.get_state(thread["thread_id"])
+    again = await client.runs.wait(thread["thread_id"], "retrieval", input={"query": "write a safe alembic migration"},
+                                   context=ctx)
+    alone = await client.runs.wait(None, "retrieval", input={"query": "write a safe alembic migration"}, context=ctx)
+    return {"paused": paused, "again": again, "alone": alone}
+
+
+def test_a_served_threads_new_input_after_a_pause_gets_the_defaults(server: str) -> None:
+    """Through the server's own checkpointer (read before the run): a run paused before
+    ``retrieve`` left k 1 and a hook filter for the thread's next query."""
+    got = asyncio.run(_run_paused_then_new(server.split("#", 1)[0]))
+    assert got["paused"]["next"] == ["retrieve"]
+    assert [r["id"] for r in got["again"]["results"]] == [r["id"] for r in got["alone"]["results"]]
+    assert len(got["alone"]["results"]) > 1

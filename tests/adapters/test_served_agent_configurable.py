@@ -46,3 +46,26 @@ def test_a_threads_later_run_keeps_the_assistants_k(coding_agent: ModuleType, se
     assert len(agent.invoke({**TASK, "k": 4}, config, context=served_ctx)["skills"]) == 4
     assert len(agent.invoke(TASK, config, context=served_ctx)["skills"]) == 2
     assert len(agent.invoke(TASK, {"configurable": {"thread_id": "t"}}, context=served_ctx)["skills"]) == 5
+
+
+def _budget(agent: Any, thread: str) -> Any:
+    return agent.get_state({"configurable": {"thread_id": thread}}).values["retrieval"]["stats"]["apply_token_budget"]["budget"]
+
+
+def test_a_threads_first_run_keeps_the_assistants_budget_and_a_later_task_the_agents(
+    coding_agent: ModuleType, served_ctx: dict[str, Any]
+) -> None:
+    """A new task on a thread starts from the defaults for what it leaves out (a run paused
+    before retrieve_skills gave its budget to the next task), but only for the keys the
+    thread's state holds: its first run holds no token_budget, so the assistant's holds."""
+    agent = coding_agent.build_agent_with_wrapper_node(checkpointer=InMemorySaver())
+    assistant = {"configurable": {"thread_id": "b", "token_budget": 900}}
+    agent.invoke(TASK, assistant, context=served_ctx)
+    assert _budget(agent, "b") == 900
+    agent.invoke(TASK, assistant, context=served_ctx)
+    assert _budget(agent, "b") == coding_agent.DEFAULT_BUDGET  # a later task: the agent's (README)
+
+    paused = {"configurable": {"thread_id": "p", "token_budget": 900}}
+    agent.invoke({**TASK, "token_budget": 300}, paused, context=served_ctx, interrupt_before=["retrieve_skills"])
+    agent.invoke(TASK, paused, context=served_ctx)
+    assert _budget(agent, "p") == coding_agent.DEFAULT_BUDGET  # not the paused task's 300

@@ -365,7 +365,9 @@ def build_server_graph(
     builder.add_edge("retrieve", END)
     # input_checked: a key the input lacks (topk, query_vector) is refused, not dropped unread,
     # and a bad value before the run, which a Studio thread would keep (`input_values`)
-    return input_checked(builder.compile(checkpointer=checkpointer, name=name), values=values_checked)
+    # per_call: a new input on a thread paused (or failed) before `retrieve` starts from unset too
+    return input_checked(builder.compile(checkpointer=checkpointer, name=name), values=values_checked,
+                         per_call=PER_CALL_UNSET)
 
 
 __all__ = [
