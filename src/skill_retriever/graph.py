@@ -122,7 +122,8 @@ def build_graph(
     # each phase's run tagged from its start, so astream_events can filter by it (tracing)
     tag_phase_nodes(compiled.nodes, (node.__name__ for node in phases))
     # values: a bad k, route, filter, ... refused before a checkpointed thread keeps it
-    return input_checked(compiled, values=retrieval_values_checked)
+    # names_steps: a parent's low recursion_limit is named with the one it needs (`recursion_limit`)
+    return input_checked(compiled, values=retrieval_values_checked, names_steps=True)
 
 
 graph = build_graph()

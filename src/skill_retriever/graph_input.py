@@ -47,6 +47,7 @@ from langgraph.typing import ContextT, InputT, OutputT, StateT
 from skill_retriever.config import close_name
 from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import FILTER_KEYS
+from skill_retriever.recursion_limit import recursion_said, recursion_said_async
 
 __all__ = ["NO_QUERY", "NO_QUERY_IN_STATE", "InputCheckedGraph", "input_checked"]
 
@@ -96,8 +97,10 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
             would otherwise keep, failing its later calls. None: no check.
         per_call: each per-call input key with the value that reads as left out; a new
             input on a thread starts from it for a key it leaves out (the module doc).
+        names_steps: a recursion error of its run names the limit the retrieval graph
+            needs (`recursion_limit`), also run as a parent's node.
         **kwargs: LangGraph's own (``CompiledStateGraph``); its ``copy`` and
-            ``with_config`` pass the four above back in with them.
+            ``with_config`` pass the five above back in with them.
     """
 
     def __init__(
@@ -107,6 +110,7 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         missing_hint: str = NO_QUERY,
         check_values: Callable[[Mapping[str, Any], Any], None] | None = None,
         per_call: Mapping[str, Any] | None = None,
+        names_steps: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -114,19 +118,23 @@ class InputCheckedGraph(CompiledStateGraph[StateT, ContextT, InputT, OutputT]):
         self.missing_hint = missing_hint
         self.check_values = check_values
         self.per_call = per_call
+        self.names_steps = names_steps
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
         if self._starts_afresh(input, config, kwargs.get("context")):
             assert config is not None and self.per_call is not None
             input = left_out_reset(input, self.get_state(config).values, self.per_call)
-        return super().stream(input, config, **kwargs)
+        chunks = super().stream(input, config, **kwargs)
+        return recursion_said(chunks) if self.names_steps else chunks
 
     def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         self.check_input(input, config, kwargs.get("context"))
         if self._starts_afresh(input, config, kwargs.get("context")):
-            return self._astream_afresh(input, config, **kwargs)
-        return super().astream(input, config, **kwargs)
+            chunks = self._astream_afresh(input, config, **kwargs)
+        else:
+            chunks = super().astream(input, config, **kwargs)
+        return recursion_said_async(chunks) if self.names_steps else chunks
 
     async def _astream_afresh(self, input: Any, config: Any, **kwargs: Any) -> Any:
         held = (await self.aget_state(config)).values  # the async saver's read, as the run's own
@@ -211,6 +219,7 @@ def input_checked(
     hint: str = NO_QUERY,
     values: Callable[[Mapping[str, Any], Any], None] | None = None,
     per_call: Mapping[str, Any] | None = None,
+    names_steps: bool = False,
 ) -> InputCheckedGraph[StateT, ContextT, InputT, OutputT]:
     """``graph`` as an `InputCheckedGraph`: the same compiled graph (nodes, channels, name,
     checkpointer), made as LangGraph's own ``copy`` makes one.
@@ -221,7 +230,9 @@ def input_checked(
         hint: what a run without it is told: the key, what it holds, an example input.
         values: checks a direct call's input values before the run (`InputCheckedGraph`).
         per_call: the per-call input keys, each with its left-out value (`InputCheckedGraph`).
+        names_steps: its recursion error names the limit the retrieval graph needs.
     """
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
-    attrs.update(required_key=required, missing_hint=hint, check_values=values, per_call=per_call)
+    attrs.update(required_key=required, missing_hint=hint, check_values=values, per_call=per_call,
+                 names_steps=names_steps)
     return InputCheckedGraph(**attrs)
