@@ -77,3 +77,16 @@ def test_a_refused_query_fails_the_step_in_its_own_words(ctx: RetrievalContext) 
     with pytest.raises(QueryError):  # resuming sends the same payload again
         parent.invoke(None, thread, context=ctx)
     assert not ctx._views
+
+
+def test_a_near_miss_configurable_key_is_named_once_per_branch(ctx: RetrievalContext) -> None:
+    """Each branch is a search of its own, and its answer's warnings are complete alone: a key
+    one slip from a setting (``kk``) is named once in each (never once per phase), so a
+    parent that adds the branches' warnings up holds one per branch; dedupe there if wanted
+    (README)."""
+    got = fan_out_parent().invoke({"queries": list(QUERIES[:3])}, {"configurable": {"kk": 1}}, context=ctx)
+    named = [w for w in got["warnings"] if "'kk'" in w]
+    assert len(named) == 3 and len(set(named)) == 1
+    assert named[0].count("kk") == 1 and "did you mean 'k'?" in named[0]
+    alone = retrieval_graph.invoke({"query": QUERIES[0]}, {"configurable": {"kk": 1}}, context=ctx)
+    assert [w for w in alone["warnings"] if "'kk'" in w] == named[:1]
