@@ -11,9 +11,15 @@ The rule (now = the ``now`` given, UTC):
 * "N months ago": that calendar month ("a month ago" in December is November); "N years ago":
   that calendar year.
 
-N is a number ("2", "1.5") or a word ("a", "two", "a couple of"), as in "last N days"; a
-unit with no number is one. It is read as "yesterday" is, with or without ``days``, and as
-X of "since X", "until X", "between X and Y" ("since 3 days ago": from that day's start).
+N is a number ("2", "1.5") or a word ("a", "two"), as in "last N days"; a unit with no number
+is one. A vague count names a span of those units, as far back as a person means by it: "a few"
+is 2 to 5, "a couple (of)" 1 to 3, "several" 3 to 7, from the start of the furthest back to the
+end of the nearest ("a few days ago" on a Thursday is from Saturday 00:00 to Tuesday 24:00;
+"several hours ago" at 15:30 is 08:00 to 13:00). Read as one unit ("a few" is 3 in "the past few
+days"), "a few days ago" was one day, 3 back, and the days either side of it were left out.
+It is read as "yesterday" is, with or without ``days``, and as X of "since X", "until X",
+"between X and Y" ("since 3 days ago": from that day's start; "since a few days ago": from
+the start of 5 days ago).
 """
 
 from __future__ import annotations
@@ -22,10 +28,11 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from skill_retriever.algorithms.time_words import (
+    AGO_NUM,
     DIGIT_UNIT,
     NUMBER_WORDS,
     UNITS,
-    WORD_NUM,
+    VAGUE_COUNTS,
     WORD_UNIT,
 )
 from skill_retriever.exceptions import QueryError
@@ -33,7 +40,7 @@ from skill_retriever.exceptions import QueryError
 __all__ = ["ago_span"]
 
 _PARTS = re.compile(
-    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?:(?P<w>{WORD_NUM})\s+)?(?P<wu>{WORD_UNIT}))\s+ago",
+    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?:(?P<w>{AGO_NUM})\s+)?(?P<wu>{WORD_UNIT}))\s+ago",
     re.IGNORECASE,
 )
 
@@ -48,9 +55,19 @@ def ago_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     m = _PARTS.fullmatch(" ".join(text.split()))
     if m is None:
         return None
-    count = float(m["n"]) if m["n"] else float(NUMBER_WORDS[" ".join((m["w"] or "one").lower().split())])
     word = (m["u"] or m["wu"]).lower()
     unit = UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
+    if m["n"]:
+        return _span(text, float(m["n"]), unit, now)
+    count = " ".join((m["w"] or "one").lower().split())
+    if count in VAGUE_COUNTS:  # from the start of the furthest back to the end of the nearest
+        fewest, most = VAGUE_COUNTS[count]
+        return _span(text, most, unit, now)[0], _span(text, fewest, unit, now)[1]
+    return _span(text, float(NUMBER_WORDS[count]), unit, now)
+
+
+def _span(text: str, count: float, unit: timedelta, now: datetime) -> tuple[datetime, datetime]:
+    """The span of ``unit`` that ``count`` units before ``now`` falls in."""
     try:
         if unit >= timedelta(days=365):  # that calendar year
             return _year(now.year - round(count))

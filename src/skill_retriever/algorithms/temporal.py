@@ -17,7 +17,8 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
 * "today": the current calendar day; "yesterday": the previous calendar day; "the day
   before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
   before today; "N <unit> ago" (`ago`): the span of that unit it falls in, "2 days ago" and
-  "a week ago" that calendar day, "3 hours ago" that clock hour, "a month ago" that month.
+  "a week ago" that calendar day, "3 hours ago" that clock hour, "a month ago" that month;
+  a vague count those units ("a few days ago": from the start of 5 days ago to the end of 2).
 * Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
   "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
   of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight

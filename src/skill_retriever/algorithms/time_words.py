@@ -24,6 +24,13 @@ NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
                  "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
 WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in NUMBER_WORDS), key=len, reverse=True))
+# A vague count before "ago": the units it may mean, fewest and most (`ago`: "a few days ago" is
+# from the start of 5 days ago to the end of 2 days ago). Not in NUMBER_WORDS: "last N" keeps 3 and 2.
+VAGUE_COUNTS = {"a few": (2, 5), "few": (2, 5), "a couple of": (1, 3), "couple of": (1, 3),
+                "a couple": (1, 3), "several": (3, 7)}  # fmt: skip
+AGO_NUM = "|".join(
+    sorted((w.replace(" ", r"\s+") for w in {**NUMBER_WORDS, **VAGUE_COUNTS}), key=len, reverse=True)
+)
 WORD_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|years?|yrs?"
 DIGIT_UNIT = WORD_UNIT + r"|mo|h|d|w|y"
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -52,7 +59,7 @@ SPAN = (
     r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
 )
 # A time counted back from now, "2 days ago", "a week ago": the span of that unit (`ago`).
-AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{WORD_NUM})\s+)?(?:{WORD_UNIT}))\s+ago)"
+AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{AGO_NUM})\s+)?(?:{WORD_UNIT}))\s+ago)"
 PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
 DATE = rf"{AGO}|{ISO_DAY}|{ISO_MONTH}|{SPAN}|(?i:the\s+weekend|today|yesterday)|{WEEKDAY}|{MONTH}"
 
