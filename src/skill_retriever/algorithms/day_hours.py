@@ -72,7 +72,7 @@ _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\
 def hour_window(query: str, now: datetime, first: int | None = None) -> tuple[datetime, datetime, str] | None:
     """The hour a time of day on a day in ``query`` names (module docstring), as ``(start,
     end, phrase)``, or None when the query names none, or none that starts by index ``first``
-    (where a day alone starts: of two, the first named is read, as of two days).
+    (where the phrase the other rules read starts: of two, the first written is read).
 
     Raises:
         QueryError: The time or the day does not exist ("at 25:00", "13pm", "31 Nov").

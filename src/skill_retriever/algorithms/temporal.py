@@ -65,7 +65,9 @@ is no day (`day_counts`): "top 5 May releases", "the last 3 Nov incidents", "5 M
 ask for several of the month's items; "releases on 5 May", "5 May 2026", "5th May" and "May 5
 releases" are days. With ``days`` too, a time of day on a day ("at 2026-11-03 14:00", "on 3
 Nov at 2pm", "14:00 UTC on 2026-11-03") is the hour from that time (`day_hours`: UTC unless
-written with Z, UTC, GMT or an offset; items' times are kept in UTC), and a bound at an event
+written with Z, UTC, GMT or an offset; items' times are kept in UTC), read only where the
+phrase the rules after it read is not written before it ("on the 20th of this month from 9 am
+to 12 pm" is this month, "the recently posted job, from 4 pm to 7 pm" recently), and a bound at an event
 named with its day or month ("before the outage on Nov 3", "since the start of March") is a
 bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
@@ -279,10 +281,17 @@ def parse_time_window(
         if m.group(1).lower() in ("since", "after"):
             return TimeWindow(first, now if first < now else None, m.group())
         return TimeWindow(None, last, m.group())
-    day_at = (m := day_alone(query)) and m.start()  # of days and hours, the first named is read
-    if days and (hours := [h for h in (hour_range(query, now, day_at), hour_window(query, now, day_at)) if h]):
-        return TimeWindow(*min(hours, key=lambda h: query.find(h[2])))  # "from 9am to 5pm yesterday", "at 2pm"
-    if days and m:  # "on Nov 3": that day
+    rest = _other_kinds(query, now, recent_days, days=days)
+    if days:  # of the hours and what the other kinds read, the first written ("of this month from 9 am")
+        written = query.find(rest.phrase) if rest else None
+        if hours := [h for h in (hour_range(query, now, written), hour_window(query, now, written)) if h]:
+            return TimeWindow(*min(hours, key=lambda h: query.find(h[2])))  # "from 9am to 5pm yesterday", "at 2pm"
+    return rest
+
+
+def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -> TimeWindow | None:
+    """The window of the first kind that matches of those below the hours (`parse_time_window`)."""
+    if days and (m := day_alone(query)):  # "on Nov 3": that day
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if days and (quarter := quarter_window(query, now)):  # "last quarter", "Q3 2026"
         return TimeWindow(*quarter)
