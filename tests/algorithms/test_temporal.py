@@ -267,3 +267,35 @@ def test_a_span_between_the_start_or_end_of_two_dates(query: str, start: datetim
     for days in (False, True):
         window = parse_time_window(query, NOW, days=days)
         assert window is not None and (window.start, window.end, window.phrase) == (start, end, phrase)
+
+
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    # "this week" alone was read from "between yesterday and the start of this week", its
+    # bounds passed over; a week, month or year is a calendar one here (NOW: Thursday Nov 12)
+    ("errors between yesterday and the start of this week", at(2026, 11, 9), at(2026, 11, 12),
+     "between yesterday and the start of this week"),
+    ("deploys between the start of last week and yesterday", at(2026, 11, 2), at(2026, 11, 12),
+     "between the start of last week and yesterday"),
+    ("incidents from the end of last week until today", at(2026, 11, 9), at(2026, 11, 13),
+     "from the end of last week until today"),
+    ("deploys between last week and this week", at(2026, 11, 2), at(2026, 11, 16),
+     "between last week and this week"),
+    ("outages between the start of last month and the end of this month", at(2026, 10, 1), at(2026, 12, 1),
+     "between the start of last month and the end of this month"),
+    ("alerts since this week", at(2026, 11, 9), NOW, "since this week"),
+    ("alerts since the start of last week", at(2026, 11, 2), NOW, "since the start of last week"),
+    ("alerts since the end of last month", at(2026, 11, 1), NOW, "since the end of last month"),
+    ("alerts before this month", None, at(2026, 11, 1), "before this month"),  # was this month itself
+    ("alerts until the end of this month", None, at(2026, 12, 1), "until the end of this month"),
+    ("alerts until the start of this week", None, at(2026, 11, 9), "until the start of this week"),
+    ("alerts until this year", None, at(2027, 1, 1), "until this year"),
+    ("alerts until the end of the month", None, at(2026, 12, 1), "until the end of the month"),
+    # "last week" alone stays the past 7 days, as "since/before last week" were
+    ("alerts since last week", at(2026, 11, 5, 15, 30), NOW, "since last week"),
+])  # fmt: skip
+def test_this_or_last_week_or_month_is_a_bound(
+    query: str, start: datetime | None, end: datetime, phrase: str
+) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert window is not None and (window.start, window.end, window.phrase) == (start, end, phrase)

@@ -1,7 +1,8 @@
 """What a date expression of a query's time phrase names, as a UTC span: a named day or
 part of one ("yesterday", "this morning", "last night", "over the weekend"), a day of a
-month (`month_days`), a calendar month ("March", "nov 2026", "2026-11"), a year
-("2025", read with days) or an ISO date or instant. `temporal.parse_time_window` finds the phrase; this module reads its dates."""
+month (`month_days`), a calendar week, month or year ("this week", "last month"), a
+calendar month ("March", "nov 2026", "2026-11"), a year ("2025", read with days) or an ISO
+date or instant. `temporal.parse_time_window` finds the phrase; this module reads its dates."""
 
 from __future__ import annotations
 
@@ -95,10 +96,29 @@ def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
     return None
 
 
+def _calendar_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The whole calendar week (from Monday), month or year "this/the week", "last month" and
+    the like name, or None when ``word`` (lower case) names none."""
+    which, _, unit = word.partition(" ")
+    if which not in ("this", "the", "last") or unit not in ("week", "month", "year"):
+        return None
+    back = 1 if which == "last" else 0
+    if unit == "week":
+        start = midnight(now) - timedelta(days=now.weekday() + 7 * back)
+        return start, start + timedelta(days=7)
+    if unit == "month":
+        index = now.year * 12 + now.month - 1 - back
+        start = _month_start(index // 12, index % 12 + 1)
+        return start, _next_month(start)
+    start = _month_start(now.year - back, 1)
+    return start, start.replace(year=start.year + 1) if start.year < 9999 else _END_OF_TIME
+
+
 def day_or_instant(text: str, now: datetime) -> tuple[datetime, datetime]:
-    """The start and end of what a date expression names (a day, a month, or one instant)."""
+    """The start and end of what a date expression names (a day, a week, a month, a year, or
+    one instant)."""
     word = " ".join(text.lower().split())
-    if span := _named_span(word, now) or ago_span(word, now):
+    if span := _named_span(word, now) or ago_span(word, now) or _calendar_span(word, now):
         return span
     if span := day_of_month_span(text, now):  # before the month: "Nov 3" is no month
         return span

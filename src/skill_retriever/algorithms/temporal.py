@@ -33,10 +33,14 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   ``until`` filter takes it); "between X and Y" / "from X to Y" / "since X until Y":
   from X to the end of Y, read as "between Y and X" when Y ends before X starts; "the
   start of" or "the end of" before X or Y takes that bound of it ("from today until the end
-  of December", "from the end of May"). X and Y are ISO dates (a date alone names the whole day; a
+  of December", "from the end of May", "until the end of this month"; "between yesterday and
+  the start of this week" from Monday). X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
-  above, or a weekend above ("since the weekend", "since last night").
+  above, a weekend above ("since the weekend", "since last night"), or a calendar week
+  (from Monday), month or year: "this week/month/year", "the week/month/year" after "the
+  start/end of", and "last week/month/year" in "between" or after "the start/end of"
+  ("since the start of last week": from its Monday; "since last week" is the past 7 days).
 * A month name without a year is the most recent such month that has begun ("March"
   in December 2026 is March 2026; "December" in November 2026 is December 2025).
   "May" counts as a month only when capitalised.
@@ -137,8 +141,12 @@ def _between_re(date: str) -> re.Pattern[str]:
 
 
 def _bound_re(date: str) -> re.Pattern[str]:
-    # Not "the day before yesterday", which names a day (`_DAY_RE`).
-    return re.compile(rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+({date})\b")
+    # Not "the day before yesterday", which names a day (`_DAY_RE`); "since/before last week"
+    # is the past 7 days (`_LAST_RE`), "since the start of last week" its Monday (groups kind, edge, X).
+    return re.compile(
+        rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+"
+        rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+|(?!(?i:last)\s+(?:week|month|year)\b))({date})\b"
+    )
 
 
 _BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
@@ -266,11 +274,16 @@ def parse_time_window(
             ordered = ordered_days(lo, hi, first_text, m.group(6))
             edges = edges if ordered[0] == lo else edges[::-1]
             lo, hi = ordered
-        # "from the end of X": X's end; "to the start of Y": Y's start
-        start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
+        for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start
+            start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
+            if start <= end:  # else "between yesterday and the start of this week": the other way
+                break
+            lo, hi, edges = hi, lo, edges[::-1]
         return TimeWindow(start, end, m.group())
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
-        first, last = day_or_instant(m.group(2), now)
+        first, last = day_or_instant(m.group(3), now)
+        if m.group(2):  # "until the end of this month": that one instant
+            first = last = last if m.group(2).lower() == "end" else first
         kind = m.group(1).lower().split()[-1]
         if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
             return TimeWindow(None, first if kind == "before" else last, m.group())
