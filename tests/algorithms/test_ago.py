@@ -7,7 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from skill_retriever.algorithms.temporal import parse_time_window, strip_time_phrase
+from skill_retriever.algorithms.temporal import (
+    parse_time_window,
+    strip_time_phrase,
+    unread_time_phrase,
+)
 from skill_retriever.exceptions import QueryError
 
 NOW = datetime(2026, 11, 12, 15, 30, tzinfo=UTC)  # a Thursday
@@ -81,3 +85,11 @@ def test_further_back_than_year_one_is_a_query_error() -> None:
 
 def test_a_word_before_ago_that_is_no_unit_stays_unread() -> None:
     assert parse_time_window("the cache I cleared ages ago", NOW) is None
+
+
+@pytest.mark.parametrize("query", ["the cache I cleared days ago", "errors many hours ago", "a deploy some weeks ago"])
+def test_units_ago_with_no_count_stay_unread(query: str) -> None:
+    # "days ago" was read as "1 day ago": a plural with no count names no number of days
+    for days in (False, True):
+        assert parse_time_window(query, NOW, days=days) is None
+    assert unread_time_phrase(query) is not None

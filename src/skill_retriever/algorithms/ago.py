@@ -12,7 +12,7 @@ The rule (now = the ``now`` given, UTC):
   that calendar year.
 
 N is a number ("2", "1.5") or a word ("a", "two"), as in "last N days"; a unit with no number
-is one. A vague count names a span of those units, as far back as a person means by it: "a few"
+is one ("day ago"), a plural none ("days ago", "many hours ago" name no number of them). A vague count names a span of those units, as far back as a person means by it: "a few"
 is 2 to 5, "a couple (of)" 1 to 3, "several" 3 to 7, from the start of the furthest back to the
 end of the nearest ("a few days ago" on a Thursday is from Saturday 00:00 to Tuesday 24:00;
 "several hours ago" at 15:30 is 08:00 to 13:00). Read as one unit ("a few" is 3 in "the past few
@@ -31,6 +31,7 @@ from skill_retriever.algorithms.time_words import (
     AGO_NUM,
     DIGIT_UNIT,
     NUMBER_WORDS,
+    ONE_UNIT,
     UNITS,
     VAGUE_COUNTS,
     WORD_UNIT,
@@ -40,7 +41,7 @@ from skill_retriever.exceptions import QueryError
 __all__ = ["ago_span"]
 
 _PARTS = re.compile(
-    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?:(?P<w>{AGO_NUM})\s+)?(?P<wu>{WORD_UNIT}))\s+ago",
+    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?P<w>{AGO_NUM})\s+(?P<wu>{WORD_UNIT})|(?P<one>{ONE_UNIT}))\s+ago",
     re.IGNORECASE,
 )
 
@@ -55,7 +56,7 @@ def ago_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     m = _PARTS.fullmatch(" ".join(text.split()))
     if m is None:
         return None
-    word = (m["u"] or m["wu"]).lower()
+    word = (m["u"] or m["wu"] or m["one"]).lower()
     unit = UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
     if m["n"]:
         return _span(text, float(m["n"]), unit, now)

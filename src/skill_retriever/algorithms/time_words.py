@@ -59,7 +59,9 @@ SPAN = (
     r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
 )
 # A time counted back from now, "2 days ago", "a week ago": the span of that unit (`ago`).
-AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{AGO_NUM})\s+)?(?:{WORD_UNIT}))\s+ago)"
+# With no count, one unit ("day ago"): "days ago", "many hours ago" name no number of them.
+ONE_UNIT = r"minute|min|hour|hr|day|week|wk|fortnight|month|year|yr"
+AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:{AGO_NUM})\s+(?:{WORD_UNIT})|(?:{ONE_UNIT}))\s+ago)"
 PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
 # A calendar week, month or year as a bound ("since this week", "between yesterday and the start
 # of this week", "until the end of the month"): "the month" only after "the start/end of".
