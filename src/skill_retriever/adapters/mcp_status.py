@@ -50,14 +50,15 @@ class ServerWatch:
     def server(self) -> dict[str, Any] | None:
         """The index's Chroma server now (asked: one heartbeat), None when it uses none."""
         from skill_retriever.stores.chroma_connect import chroma_client
+        from skill_retriever.stores.read_probe import read_probe_s
 
         index = self.service.index
         url = index.chroma_url
         if not url:
             return None
-        shown = {"url": shown_address(url)}
+        shown, probe_s = {"url": shown_address(url)}, read_probe_s()  # a read: said down once the probe waited
         try:
-            chroma_client(url).heartbeat()
+            chroma_client(url, probe_s=probe_s).heartbeat()
         except Exception as exc:  # noqa: BLE001 -- down, refused, timed out, an HTTP error: reported, not raised
             problem = problem_of(url, exc)
             if not problem.down:  # it answers, wrongly (credentials, not Chroma): no outage to date

@@ -59,9 +59,11 @@ def check_chroma_url(url: str) -> str:
     return url
 
 
-def chroma_client(url: str) -> Any:
+def chroma_client(url: str, *, probe_s: float | None = None) -> Any:
     """An ``HttpClient`` for a Chroma server URL (``http://host:port``; telemetry off),
     shared by every caller in the process (``stores.server_clients``: one was never closed).
+    ``probe_s``: how long the heartbeat that opens it waits (a read's ``read_probe.read_probe_s``;
+    None: :data:`CHROMA_TIMEOUT_S`, as every later request).
 
     Raises:
         ConfigError: ``url`` is not a Chroma server address (:func:`check_chroma_url`),
@@ -79,7 +81,8 @@ def chroma_client(url: str) -> Any:
     check_provider(settings)
     key = client_key(url, settings)
     try:
-        answered = _answers_in_time(scheme, host, port, ssl_trust(settings))
+        wait = CHROMA_TIMEOUT_S if probe_s is None else probe_s
+        answered = _answers_in_time(scheme, host, port, ssl_trust(settings), wait)
         client = shared_client(key) if answered else None  # else a new one fails in chromadb's words
         if client is None:
             client = keep_client(key, chromadb.HttpClient(host=host, port=port, ssl=scheme == "https", settings=settings))
@@ -110,9 +113,9 @@ def check_chroma_server(url: str) -> None:
         raise error_of(url, exc) from exc
 
 
-def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool) -> bool:
+def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext | bool, wait: float) -> bool:
     """Whether the server answered a heartbeat; raise httpx's timeout error when it does not
-    answer within :data:`CHROMA_TIMEOUT_S`: chromadb's ``HttpClient`` sends its first request
+    answer within ``wait`` seconds: chromadb's ``HttpClient`` sends its first request
     while it is built, with no timeout and no setting for one; ``verify`` is that client's
     trust. Other failures (refused, TLS, not Chroma: False) are left for a new client to
     raise: ``server_problem`` words them."""
@@ -120,7 +123,7 @@ def _answers_in_time(scheme: str, host: str, port: int, verify: ssl.SSLContext |
 
     netloc = f"[{host}]" if ":" in host else host
     try:
-        answer = httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=CHROMA_TIMEOUT_S, verify=verify)
+        answer = httpx.get(f"{scheme}://{netloc}:{port}/api/v2/heartbeat", timeout=wait, verify=verify)
     except httpx.TimeoutException:
         raise
     except httpx.HTTPError as exc:

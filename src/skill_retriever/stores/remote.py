@@ -42,6 +42,7 @@ from skill_retriever.stores.in_memory_search import ReaderVectors
 from skill_retriever.stores.left_collections import left_behind
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.manifest_server import manifest_server
+from skill_retriever.stores.read_probe import read_probe_s
 from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_dims import index_dim, other_model
 from skill_retriever.stores.server_down import next_look, unreached_note
@@ -151,8 +152,9 @@ def remote_of(
     owner = str(manifest.get("index_id") or "") or None
     names = collection_names(manifest)
     here = index_dir_of(path)
+    probe_s = None if writer else read_probe_s()  # a read answers from memory soon (stores.read_probe)
     try:
-        client = chroma_client(url)
+        client = chroma_client(url, probe_s=probe_s)
         if writer:
             stores = [
                 ChromaVectorStore(

@@ -15,6 +15,7 @@ from skill_retriever.stores import move_leftovers as leftovers
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.left_collections import recorded_embedded
 from skill_retriever.stores.manifest_server import manifest_server
+from skill_retriever.stores.read_probe import read_probe_s
 from skill_retriever.stores.remote import collection_names, copy_of, index_dir_of
 from skill_retriever.stores.repair_wait import while_writing
 from skill_retriever.stores.server_address import shown_address
@@ -64,8 +65,9 @@ def server_status(
         "url": shown_address(str(url)), "reachable": True, "collections": {}, "copy_of": None, "index_vectors": index_vectors,
         "out_of_step": None, "left_behind": recorded_embedded(path) or None,
     }
+    probe_s = read_probe_s()  # stats reads: a server that does not answer soon is said to be down
     try:
-        client = chroma_client(manifest_server(manifest, path) or "")
+        client = chroma_client(manifest_server(manifest, path) or "", probe_s=probe_s)
         client.heartbeat()
         for name in collection_names(manifest):
             try:
