@@ -36,9 +36,8 @@ from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
 from skill_retriever.stores.mirror_failure import behind_note
-from skill_retriever.stores.remote import reader_remote, remote_of
 from skill_retriever.stores.server_retake import ServerRetake
-from skill_retriever.stores.server_sync import ServerSync
+from skill_retriever.stores.server_view import ServerView
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.snapshot_memo import Memo
 from skill_retriever.stores.writer import (
@@ -51,7 +50,7 @@ from skill_retriever.stores.writer import (
 
 log = logging.getLogger("skill_retriever")
 
-class Index(OpenHandle, ServerSync):
+class Index(OpenHandle, ServerView):
     """All items of one knowledge graph, in one directory. Open with :meth:`Index.open`."""
 
     def __init__(
@@ -208,15 +207,7 @@ class Index(OpenHandle, ServerSync):
                 self._seen = seen
                 if changes.unusable_nodes or changes.unusable_edges or changes.damaged_nodes or changes.damaged_edges:
                     opening.warn_unusable(self._path, self._live, self._dim())
-            # Moved by another process? (After the items; never while this one holds the lock.)
-            if not self._lock.held and (moved := self._watch.follow(self._embedder, self._live, use_server=self._use_server)):
-                with self._state_lock:
-                    (self._manifest, self._remote), self._snapshot = moved, None
-            elif self._use_server and self._retake.due(self._live, self._remote):  # its server back? (stores.server_retake)
-                found, anew = self._retake.look(self._manifest, self._embedder, self._path, self._live)
-                if anew:
-                    with self._state_lock:
-                        self._remote, self._snapshot = found, None
+            self._look_again()  # moved by another process, or its server back? (stores.server_view)
 
     def _dim(self) -> int:
         dim = self._manifest.get("dim")
@@ -357,16 +348,6 @@ class Index(OpenHandle, ServerSync):
         except BaseException:
             self._lock.release()
             raise
-
-    def _server(self) -> RemoteVectors | None:
-        """The manifest's Chroma server, seen as this process's role (reader or writer)."""
-        if not self._use_server or not self._manifest.get("chroma_url"):
-            return None
-        if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
-            self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
-        if not self._lock.held:  # a reader searches in memory while its server does not answer
-            return reader_remote(self._manifest, self._embedder, self._path, self._live)
-        return self._searched_by_writer(remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=True))
 
     def close(self) -> None:
         """Close the database and drop the write lock (if held)."""
