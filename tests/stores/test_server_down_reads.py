@@ -9,6 +9,7 @@ back. Writes still refuse."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores import remote
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
+from skill_retriever.stores.server_moves import move_index_to_server
 from skill_retriever.stores.vectors import ChromaVectorStore
 
 SKILLS = numbered_skills(8)
@@ -123,3 +125,54 @@ def test_a_reader_whose_server_stops_searches_in_memory_and_asks_again_only_afte
         back = retriever.search(ASK, k=2)
         assert back.results[0].id == "s3" and not any("cannot be reached" in w for w in back.warnings), back.warnings
         assert len(asked) > probes
+
+
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """When a reader asked its server (``remote.remote_of``: at open, following a move, or
+    looking again); each ask made to take 1.5 s, as a server that does not answer makes a
+    probe wait, and the looks 1 s apart (``remote.RECHECK_S``)."""
+    asked: list[float] = []
+    real = remote.remote_of
+
+    def slow(*args: Any, **kw: Any) -> Any:
+        asked.append(time.monotonic())
+        try:
+            return real(*args, **kw)
+        finally:
+            time.sleep(1.5)
+
+    monkeypatch.setattr(remote, "remote_of", slow)
+    monkeypatch.setattr(remote, "RECHECK_S", 1.0)
+    return asked
+
+
+def test_a_reader_opened_while_down_asks_again_only_once_the_spacing_after_its_open_is_past(
+    chroma_server: ChromaServer, tmp_path: Path, looks: list[float]
+) -> None:
+    path = index_on_server(tmp_path / "X", chroma_server.url, SKILLS)
+    chroma_server.stop()
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        assert len(looks) == 1
+        snap = reader.snapshot()  # its open just asked: the spacing starts from there, not from before it
+        assert [h.id for h in snap.search_nodes(snap.embed_query(ASK), 1)] == ["s3"]
+        _down_note(snap.search_notes(), chroma_server.url)
+        assert len(looks) == 1, looks
+
+
+def test_a_reader_that_follows_a_move_to_a_down_server_asks_it_again_only_after_the_spacing(
+    url: str, chroma_server: ChromaServer, tmp_path: Path, looks: list[float]
+) -> None:
+    path = index_on_server(tmp_path / "X", url, SKILLS)
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        assert reader.snapshot()._remote is not None
+        move_index_to_server(path, chroma_server.url, embedder=HashingEmbedder())
+        chroma_server.stop()
+        looks.clear()
+        reader._retake._next = 0.0  # a reader open for long: a look would be due by the old clock
+        snap = reader.snapshot()  # follows the move: asks the new server once
+        assert snap._remote is None and len(looks) == 1, looks
+        _down_note(snap.search_notes(), chroma_server.url)
+        snap = reader.snapshot()  # the move's ask just failed: not again before the spacing
+        assert [h.id for h in snap.search_nodes(snap.embed_query(ASK), 1)] == ["s3"]
+        assert len(looks) == 1, looks

@@ -38,6 +38,13 @@ class ServerRetake:
     def __init__(self) -> None:
         self._next, self._failed = time.monotonic() + remote.RECHECK_S, 0
 
+    def asked(self) -> None:
+        """The reader asked its server just now (at its open, or following a move): the next
+        look is :data:`remote.RECHECK_S` from now. Timed from its construction, a look fell
+        due at the first snapshot after an ask that waited past the spacing for the server
+        (a paused one holds it for the read probe), and asked it again at once."""
+        self._next, self._failed = time.monotonic() + remote.RECHECK_S, 0
+
     def due(self, live: LiveState, searched: RemoteVectors | None) -> bool:
         """Whether to look now: it searches in memory for want of its server, and last looked
         :data:`remote.RECHECK_S` ago (a reader searching the server has its own check)."""

@@ -35,7 +35,10 @@ class ServerView(ServerSync):
         if self._lock.held and not self._manifest.get("index_id"):  # written before indexes had ids
             self._manifest = opening.give_index_id(self._path, self._manifest, self._watch)
         if not self._lock.held:  # a reader searches in memory while its server does not answer
-            return reader_remote(self._manifest, self._embedder, self._path, self._live)
+            try:
+                return reader_remote(self._manifest, self._embedder, self._path, self._live)
+            finally:
+                self._retake.asked()
         return self._searched_by_writer(remote_of(self._manifest, self._embedder, path=self._path, live=self._live, writer=True))
 
     def _look_again(self) -> None:
@@ -43,6 +46,7 @@ class ServerView(ServerSync):
         this process holds the write lock): follow a move another process made, else ask
         again the server it searches in memory for want of, when due."""
         if not self._lock.held and (moved := self._watch.follow(self._embedder, self._live, use_server=self._use_server)):
+            self._retake.asked()  # the move's server was asked just now
             with self._state_lock:
                 (self._manifest, self._remote), self._snapshot = moved, None
         elif self._use_server and self._retake.due(self._live, self._remote):  # its server back?
