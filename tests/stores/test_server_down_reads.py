@@ -176,3 +176,41 @@ def test_a_reader_that_follows_a_move_to_a_down_server_asks_it_again_only_after_
         snap = reader.snapshot()  # the move's ask just failed: not again before the spacing
         assert [h.id for h in snap.search_nodes(snap.embed_query(ASK), 1)] == ["s3"]
         assert len(looks) == 1, looks
+
+
+def test_a_writer_whose_server_stops_searches_its_own_vectors_and_asks_again_only_after_the_look(
+    chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The writer holds every vector in items.sqlite (and in memory) as a reader does, yet its
+    # searches raised ServerUnreachableError while only readers fell back.
+    path = index_on_server(tmp_path / "X", chroma_server.url, SKILLS)
+    asked: list[str] = []
+    for name in ("_query", "count"):
+        real = getattr(ChromaVectorStore, name)
+
+        def counted(self: ChromaVectorStore, *a: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            asked.append(_name)
+            return _real(self, *a, **kw)
+
+        monkeypatch.setattr(ChromaVectorStore, name, counted)
+    with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
+        retriever = Retriever(writer, reranker=None, cache_size=0)
+        assert retriever.search(ASK, k=2).results[0].id == "s3"
+        chroma_server.stop()
+        asked.clear()
+        first = retriever.search(ASK, k=2)
+        assert first.results[0].id == "s3"
+        _down_note(list(first.warnings), chroma_server.url)
+        probes = len(asked)
+        for _ in range(3):  # within the look's 10 s: the server is not asked again
+            again = retriever.search(ASK, k=2)
+            assert again.results[0].id == "s3"
+            _down_note(list(again.warnings), chroma_server.url)
+        assert len(asked) == probes, asked
+        with pytest.raises(ServerUnreachableError, match="the write is committed to"):  # a write still needs it
+            writer.upsert(numbered_skills(9)[8:])
+        chroma_server.start()
+        writer.upsert(numbered_skills(10)[9:])  # copies what the server missed: it answers again
+        back = retriever.search(ASK, k=2)
+        assert back.results[0].id == "s3" and not any("cannot be reached" in w for w in back.warnings), back.warnings
+        assert writer.snapshot()._remote is not None

@@ -33,7 +33,7 @@ from skill_retriever.stores.server_mirror import mirror, sync_remote
 from skill_retriever.stores.snapshot import IndexSnapshot, RemoteVectors
 from skill_retriever.stores.vectors import CollectionGone
 from skill_retriever.stores.writer import WriteBatch
-from skill_retriever.stores.writer_search import GoneUnderWriter
+from skill_retriever.stores.writer_search import GoneUnderWriter, WriterDown
 
 __all__ = ["ServerSync"]
 
@@ -62,6 +62,8 @@ class ServerSync:
     #: a write of this process held the lock ("" while the server holds them).
     _gone_note = ""
     _gone_fallbacks: tuple[GoneUnderWriter, GoneUnderWriter] | None = None
+    #: Whether this writer's server answers its searches (``stores.writer_search``).
+    _server_down: WriterDown | None = None
 
     def _dim(self) -> int:
         raise NotImplementedError  # Index's
@@ -105,6 +107,8 @@ class ServerSync:
             with self._state_lock:
                 self._behind, self._snapshot = True, None
             raise mirror_failed(self._path, self._manifest.get("chroma_url"), exc) from exc
+        if self._server_down is not None:  # the server took this write: it answers searches too
+            self._server_down.answered()
         if self._behind:
             with self._state_lock:
                 self._behind, self._snapshot = False, None
@@ -114,7 +118,11 @@ class ServerSync:
         finds them gone makes again (``stores.writer_search``)."""
         if remote is not None and self._lock.held:
             if self._gone_fallbacks is None:
-                self._gone_fallbacks = (GoneUnderWriter(self, self._live, nodes=True), GoneUnderWriter(self, self._live, nodes=False))
+                down = self._server_down = WriterDown(self._path)
+                self._gone_fallbacks = (
+                    GoneUnderWriter(self, self._live, nodes=True, down=down),
+                    GoneUnderWriter(self, self._live, nodes=False, down=down),
+                )
             for store, fallback in zip((remote.nodes, remote.edges), self._gone_fallbacks, strict=True):
                 store.fallback = fallback  # type: ignore[attr-defined]  # a ChromaVectorStore's
         return remote
@@ -122,6 +130,16 @@ class ServerSync:
     @property
     def gone_note(self) -> str:
         return self._gone_note
+
+    def count_on_server(self) -> None:
+        """One count on the server: raises ``ServerUnreachableError`` while it does not answer."""
+        remote = self._remote
+        if remote is None:
+            return
+        try:
+            remote.nodes.count()
+        except CollectionGone:  # it answered: a search finds the collection gone and makes it again
+            return
 
     def collections_again(self) -> str:
         """A search found a collection gone: make them again unless a write of this process

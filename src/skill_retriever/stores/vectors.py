@@ -229,9 +229,9 @@ class ChromaVectorStore:
         try:
             res = self._query(args)
         except ServerUnreachableError as exc:
-            if not callable(went_down := getattr(fallback, "down", None)):  # a writer's: its writes need the server
+            if not callable(went_down := getattr(fallback, "down", None)):  # no fallback: nothing to search instead
                 raise
-            went_down(exc)  # a reader: the index's own vectors until the next look (stores.server_down)
+            went_down(exc)  # the index's own vectors until the next look (stores.server_down, stores.writer_search)
             return fallback.search_many(vectors, k, where=where, ids=ids)  # type: ignore[union-attr]
         except CollectionGone:
             if fallback is None:
