@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from files import write_file
+from indexed_access import indexed_access
 
 from skill_retriever.components.service import ComponentService
 from skill_retriever.indexing import index_sources
@@ -101,22 +102,15 @@ def test_a_skill_that_cannot_be_read_keeps_the_files_that_take_its_labels_out(tm
     write_file(repo, "skills/vault/own/NOTES.md", "---\nname: vault-notes\ndescription: n\naccess: [ops]\n---\nx\n")
     write_file(repo, "skills/public/SKILL.md", skill("public"))
 
-    def indexed() -> dict[str, tuple[str, ...]]:
-        index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
-        try:
-            index_sources(index, [repo], "skills")
-            return {n.name: n.access for n in index.nodes.values()}
-        finally:
-            index.close()
 
     before = {"vault": ("secretteam",), "vault-form": ("secretteam",), "vault-notes": ("ops",), "public": ()}
-    assert indexed() == before
+    assert indexed_access(repo, ix) == before
     path.write_text(skill("vault", broken), encoding="utf-8")
     result = ingest_skill_repo(repo)
     assert {n.name: n.access for n in result.nodes} == {"vault-notes": ("ops",), "public": ()}  # its own labels
     said = {p.path: p.message for p in result.problems}
     assert said[str(form)].startswith("not indexed: it gives no 'access' and takes that of its skill")
-    assert indexed() == before
+    assert indexed_access(repo, ix) == before
 
 
 @pytest.mark.parametrize("rel", [".mcp.json", "plugins/ops/.claude-plugin/plugin.json"])
@@ -129,7 +123,7 @@ def test_a_server_entry_whose_labels_cannot_be_read_keeps_its_earlier_version(tm
     path = write_file(repo, rel, {"name": "ops", "mcpServers": servers})
     write_file(repo, "skills/public/SKILL.md", skill("public"))
 
-    def indexed() -> dict[str, tuple[str, ...]]:
+    def indexed_access(repo, ix) -> dict[str, tuple[str, ...]]:
         index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
         try:
             run = index_sources(index, [repo], "skills")
@@ -138,13 +132,13 @@ def test_a_server_entry_whose_labels_cannot_be_read_keeps_its_earlier_version(tm
         finally:
             index.close()
 
-    assert indexed() == {"db": ("ops",), "open": ()}
+    assert indexed_access(repo, ix) == {"db": ("ops",), "open": ()}
     servers["db"]["access"] = {"team": "ops"}
     path.write_text(json.dumps({"name": "ops", "mcpServers": servers}), encoding="utf-8")
     result = ingest_skill_repo(repo)
     (problem,) = [p for p in result.problems if "mcpServers['db'] skipped" in p.message]
     assert problem.item == f"repo/{rel}#db"
-    assert indexed() == {"db": ("ops",), "open": ()}
+    assert indexed_access(repo, ix) == {"db": ("ops",), "open": ()}
 
 
 @pytest.fixture

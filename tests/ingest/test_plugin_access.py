@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 from files import deny_reading, write_file
+from indexed_access import indexed_access
 from shared_root_market import shared_root
 
-from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.skills import ingest_skill_repo
 from skill_retriever.model import EdgeKind, NodeKind
-from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index
 
 
 def _md(name: str, access: str = "") -> str:
@@ -140,19 +138,12 @@ def test_a_manifest_that_cannot_be_read_makes_neither_the_plugin_nor_its_members
     write_file(repo, "plugins/ops/skills/vault/SKILL.md", _md("vault"))
     write_file(repo, "skills/open/SKILL.md", _md("open"))
 
-    def indexed() -> dict[str, tuple[str, ...]]:
-        index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
-        try:
-            index_sources(index, [repo], "skills")
-            return {n.name: n.access for n in index.nodes.values()}
-        finally:
-            index.close()
 
-    assert indexed() == {"ops": ("ops",), "vault": ("ops",), "open": ()}
+    assert indexed_access(repo, ix) == {"ops": ("ops",), "vault": ("ops",), "open": ()}
     manifest.write_text('{"name": "ops", "access": ["ops"],}', encoding="utf-8")
     result = ingest_skill_repo(repo)
     assert {n.name for n in result.nodes} == {"open"}
     said = {p.path: p.message for p in result.problems}
     assert said[str(manifest)].startswith("plugin not indexed, nor are its members")
     assert "cannot be read" in said[str(repo / "plugins/ops/skills/vault/SKILL.md")]
-    assert indexed() == {"ops": ("ops",), "vault": ("ops",), "open": ()}  # as indexed before
+    assert indexed_access(repo, ix) == {"ops": ("ops",), "vault": ("ops",), "open": ()}  # as indexed before

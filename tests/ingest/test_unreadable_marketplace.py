@@ -15,12 +15,10 @@ from pathlib import Path
 import pytest
 from cli_calls import run
 from files import write_file
+from indexed_access import indexed_access
 
-from skill_retriever.indexing import index_sources
 from skill_retriever.ingest.result import Unread
 from skill_retriever.ingest.skills import ingest_skill_repo
-from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index
 
 MARKET = {"name": "m", "plugins": [{"name": "ops", "source": "./plugins/ops", "access": ["ops"]}]}
 BROKEN = '{"name": "m", "plugins": [{"name": "ops", "source": "./plugins/ops", "access": ["ops"]},]}'
@@ -28,15 +26,6 @@ BROKEN = '{"name": "m", "plugins": [{"name": "ops", "source": "./plugins/ops", "
 
 def _md(name: str) -> str:
     return f"---\nname: {name}\ndescription: The {name} skill rotates keys.\n---\n\nRotate the {name} keys.\n"
-
-
-def _indexed(repo: Path, ix: Path) -> dict[str, tuple[str, ...]]:
-    index = Index.open(ix, embedder=HashingEmbedder(), create=not ix.exists())
-    try:
-        index_sources(index, [repo], "skills")
-        return {n.name: n.access for n in index.nodes.values()}
-    finally:
-        index.close()
 
 
 def test_an_unreadable_marketplace_at_the_root_indexes_nothing_rather_than_public(tmp_path: Path) -> None:
@@ -61,10 +50,10 @@ def test_what_was_indexed_below_an_unreadable_marketplace_stays(tmp_path: Path, 
     market = write_file(repo, "market/.claude-plugin/marketplace.json", MARKET)
     write_file(repo, "market/plugins/ops/skills/vault/SKILL.md", _md("vault"))
     write_file(repo, "skills/open/SKILL.md", _md("open"))
-    assert _indexed(repo, ix) == {"vault": ("ops",), "ops": ("ops",), "open": ()}
+    assert indexed_access(repo, ix) == {"vault": ("ops",), "ops": ("ops",), "open": ()}
     market.write_text(broken, encoding="utf-8")
     assert [n.name for n in ingest_skill_repo(repo).nodes] == ["open"]
-    assert _indexed(repo, ix) == {"vault": ("ops",), "ops": ("ops",), "open": ()}
+    assert indexed_access(repo, ix) == {"vault": ("ops",), "ops": ("ops",), "open": ()}
 
 
 def test_the_folder_of_an_entry_skipped_is_not_indexed_public(tmp_path: Path) -> None:
