@@ -21,10 +21,12 @@ from cli_calls import run as _cli
 from server_index import index_on_server, numbered_skills
 
 from skill_retriever.exceptions import ConfigError, ServerUnreachableError
+from skill_retriever.retriever import Retriever
 from skill_retriever.stores import chroma_connect
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 from skill_retriever.stores.read_probe import READ_PROBE_S, READ_PROBE_VAR, read_probe_s
+from skill_retriever.stores.vectors import ChromaVectorStore
 
 ASK = "skill number 3 about topic 3"
 
@@ -99,3 +101,39 @@ def test_a_bad_read_probe_setting_is_said_before_any_read(
     for argv in (["query", ASK], ["stats"]):
         code, out, err = _cli(capsys, *argv, "--index-dir", str(path))
         assert code == 2 and f"{READ_PROBE_VAR}='soon'" in err, out + err
+
+
+def test_a_reader_whose_server_is_paused_after_it_opened_looks_again_with_the_read_probe(
+    chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, probes: list[float]
+) -> None:
+    # Its look again was a collection count, which waited the whole request timeout (30 s)
+    # at each look while the server stayed paused.
+    path = index_on_server(tmp_path / "X", chroma_server.url, numbered_skills(6))
+    monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 4.0)
+    monkeypatch.setenv(READ_PROBE_VAR, "0.5")
+    counted: list[str] = []
+    real = ChromaVectorStore.count
+
+    def count(self: ChromaVectorStore) -> int:
+        counted.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(ChromaVectorStore, "count", count)
+    with Index.open(path, embedder=HashingEmbedder()) as reader:
+        retriever = Retriever(reader, reranker=None, cache_size=0)
+        assert retriever.search(ASK, k=2).results[0].id == "s3"
+        with _paused(chroma_server):
+            first = retriever.search(ASK, k=2)  # its query waits the request timeout: found down
+            assert first.results[0].id == "s3" and any("did not answer in time" in w for w in first.warnings)
+            check = reader.snapshot()._remote.nodes.fallback._check  # type: ignore[union-attr]
+            check._next = 0.0  # the look is due now
+            probes.clear()
+            counted.clear()
+            again = retriever.search(ASK, k=2)
+            assert again.results[0].id == "s3" and any("did not answer in time" in w for w in again.warnings)
+            assert probes == [0.5] and counted == [], (probes, counted)
+        check._next = 0.0  # the server answers again: the look's heartbeat, then the count
+        probes.clear()
+        back = retriever.search(ASK, k=2)
+        assert back.results[0].id == "s3" and not any("cannot be reached" in w for w in back.warnings), back.warnings
+        assert probes == [0.5] and counted, (probes, counted)

@@ -96,6 +96,28 @@ def chroma_client(url: str, *, probe_s: float | None = None) -> Any:
     return client
 
 
+def answers_within(url: str, wait: float) -> None:
+    """Return once the Chroma server at ``url`` answers a heartbeat within ``wait`` seconds.
+    A reader looking at its server again sends it before its count, whose request may take
+    :data:`CHROMA_TIMEOUT_S`: a paused server (``kill -STOP``) held each look that long
+    while the reader had its vectors in memory (``stores.read_probe``).
+
+    Raises:
+        ServerUnreachableError: It did not answer in time, or nothing answers (refused).
+        IndexCorruptError: What answers is no Chroma server (``server_errors.server_problem``).
+    """
+    from chromadb.config import Settings
+
+    scheme, host, port = url_parts(url)
+    try:
+        if not _answers_in_time(scheme, host, port, ssl_trust(Settings(anonymized_telemetry=False)), wait):
+            log.debug("heartbeat of %s:%s failed; the request that follows reports it", host, port)
+    except ConfigError:
+        raise
+    except Exception as exc:  # a timeout, or a catch-all web route (NotChromaAnswer)
+        raise error_of(url, exc) from exc
+
+
 def check_chroma_server(url: str) -> None:
     """Raise what opening an index would when the Chroma server at ``url`` cannot be used:
     ``index.json`` must name no server before it answered (a failed first ``index`` left one).
@@ -145,4 +167,4 @@ def _is_heartbeat(answer: Any) -> bool:
     return isinstance(said, dict) and "nanosecond heartbeat" in said
 
 
-__all__ = ["CHROMA_TIMEOUT_S", "check_chroma_server", "check_chroma_url", "chroma_client"]
+__all__ = ["CHROMA_TIMEOUT_S", "answers_within", "check_chroma_server", "check_chroma_url", "chroma_client"]

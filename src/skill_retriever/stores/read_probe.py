@@ -5,7 +5,9 @@ A read needs no server: ``items.sqlite`` holds every vector the server mirrors
 port still accepts connections, and nothing answers) waited the whole request timeout
 (``chroma_connect.CHROMA_TIMEOUT_S``, 30 s) for the heartbeat that opens the connection
 before answering from memory. A read's heartbeat waits :data:`READ_PROBE_S` instead,
-``SKILL_RETRIEVER_CHROMA_READ_PROBE_S`` in the environment when set; a write still waits as
+``SKILL_RETRIEVER_CHROMA_READ_PROBE_S`` in the environment when set, and so does the heartbeat
+a reader sends before each count that looks at its server again (``remote._InStep``: a server
+paused after the reader opened held each look the whole request timeout); a write still waits as
 long as any request may (it cannot go on without the server), and so does every request
 after a heartbeat that was answered.
 """

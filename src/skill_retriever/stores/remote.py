@@ -322,11 +322,14 @@ class _InStep:
     def in_step(self) -> bool:
         if self._current():
             return self._ok
+        from skill_retriever.stores.chroma_connect import answers_within
+
         with self._lock:
             if self._current():  # another thread counted meanwhile
                 return self._ok
             version = self._live.version
-            try:
+            try:  # a paused server: found down after the read probe, not the request timeout a count waits
+                answers_within(self._url, read_probe_s())
                 have = [s.count_found() for s in self._stores]
             except ServerUnreachableError as exc:
                 return self._down(exc)
