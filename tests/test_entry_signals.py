@@ -85,6 +85,16 @@ def test_the_entry_runs_a_command_and_gives_its_status(tmp_path: Path) -> None:
     assert run.returncode == 2 and "error:" in run.stderr and "Traceback" not in run.stderr
 
 
+def test_python_m_the_package_is_the_command(tmp_path: Path) -> None:
+    # where the console script is not on PATH: the same command, its name in the usage and errors
+    run = subprocess.run(
+        [sys.executable, "-m", "skill_retriever", "stats", "--index-dir", str(tmp_path / "none")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "HF_HUB_OFFLINE": "1"}, check=False,
+    )
+    assert run.returncode == 2 and run.stderr.startswith("skill-retriever") and "Traceback" not in run.stderr
+    assert not (tmp_path / "none").exists()
+
+
 def test_the_entry_puts_back_the_sigterm_handler_it_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # `mcp` leaves SIGTERM to the server: it must find the handler the process had
     from skill_retriever.entry import main

@@ -1,0 +1,8 @@
+"""``python -m skill_retriever``: the ``skill-retriever`` command where its console script is not
+on ``PATH`` (a venv not activated, ``pipx run``, a notebook's ``!python -m``). It goes through the
+console script's own entry (`entry.main`), so Ctrl-C and SIGTERM are said the same way from the
+first moment."""
+
+from skill_retriever.entry import main
+
+raise SystemExit(main())
