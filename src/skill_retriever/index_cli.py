@@ -140,8 +140,7 @@ def _index_into(index: Any, paths: list[Path], args: argparse.Namespace) -> int:
     status = index.status()
     # A document file emptied is gone (its items removed): no error.
     empty = run.read_nothing
-    said = any(s.problems for s in run.sources if s.source in empty)
-    error = None if not empty else _empty_error(empty, index.path, said, before)
+    error = None if not empty else _empty_error(empty, index.path, [s for s in run.sources if s.source in empty], before)
     if args.json:  # the reason too: a script reading stdout alone would see a run that read nothing
         print(printable_json(dumps({"run": {**run.to_dict(), "timing": timing}, "index": status,
                                     **({"error": error} if error else {})})))
@@ -193,19 +192,23 @@ def _first(ids: list[str]) -> str:
     return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
-def _empty_error(empty: list[str], index_dir: Path, said: bool, held: Mapping[str, Node]) -> str:
+def _empty_error(empty: list[str], index_dir: Path, results: list[IngestResult], held: Mapping[str, Node]) -> str:
     """Why a run that read no item from some sources exits 1, and what to do (with the
-    command for the index at ``index_dir``); ``said``: a problem line above says why;
-    ``held``: the index's nodes before the run, whose sources read from these folders the
-    advice names (a folder never indexed has nothing to take out)."""
+    command for the index at ``index_dir``); ``results``: what those sources gave (their
+    problem lines, printed above, may say why); ``held``: the index's nodes before the run,
+    whose sources read from these folders the advice names (a folder never indexed has
+    nothing to take out)."""
+    from skill_retriever.held_sources import held_sources
+
+    said = any(r.problems for r in results)
+    roots = {Path(source).resolve() for source in empty}
+    names = [s.name for s in held_sources(held) if s.root in roots]
+    if unread := _unread_why(results, bool(names)):  # the right folder, whose files could not be read
+        return f"no items read from {', '.join(empty)}: {unread}"
     if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
         why = ("the lines above say why" if said else
                "the file holds no items: a corpus.json lists passages, a JSON graph its nodes, a tool file its tools")
         return f"no items read from {', '.join(empty)}; nothing of it was written or removed ({why})"
-    from skill_retriever.held_sources import held_sources
-
-    roots = {Path(source).resolve() for source in empty}
-    names = [s.name for s in held_sources(held) if s.root in roots]
     # what the index keeps of such a folder stays until taken out by its name
     out = " and ".join(f"`{command(['remove-source', name], index_dir)}`" for name in names)
     # a tool set's folder is the right kind of folder: its tools.jsonl's problems say why
@@ -218,6 +221,32 @@ def _empty_error(empty: list[str], index_dir: Path, said: bool, held: Mapping[st
            "corpus.json (--kind says which)")
         + (f"; to take out what the index holds of a source emptied on purpose, {out}" if names else "")
     )
+
+
+def _unread_why(results: list[IngestResult], held: bool) -> str | None:
+    """Why sources read no item when each has problems, every one a file or folder not
+    read, and the system refused to read one (a marketplace.json or SKILL.md under chmod
+    000, a folder it may not list): the first refused, and what to do. None otherwise.
+    The advice to give a folder of SKILL.md files, and to remove the source as if emptied
+    on purpose, was given for a folder of SKILL.md files this user may not read;
+    ``held``: the index holds items of them, which stay."""
+    from skill_retriever.ingest.result import Unread
+
+    problems = [p for r in results for p in r.problems]
+    if not all(r.problems for r in results) or any(p.keeps is Unread.NOTHING for p in problems):
+        return None
+    refused = [p for p in problems if any(words in p.message for words in _REFUSED)]
+    if not refused:  # a file not valid JSON, of no items: its problem line says why
+        return None
+    return (f"{len(problems)} problem(s) above say what could not be read, the first refused {refused[0].path}: "
+            f"{refused[0].message.split('; ')[0]}; make what they name readable by the user who indexes "
+            "(or mend it, as each says) and index again; nothing of it was written or removed"
+            + (", and what the index holds of it stays" if held else ""))
+
+
+#: What a problem says when the system refused to read a file or list a folder
+#: (`ingest.skill_records.unreadable`, `ingest.walk`).
+_REFUSED = ("cannot read: ", "cannot list folder: ")
 
 
 def server_repairs(repaired: Mapping[str, int]) -> list[str]:

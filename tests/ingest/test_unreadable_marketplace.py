@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
-from files import write_file
+from files import deny_reading, write_file
 from indexed_access import indexed_access
 
 from skill_retriever.ingest.result import Unread
@@ -88,3 +88,56 @@ def test_index_says_why_exits_1_and_a_public_query_does_not_find_the_private_ski
                            "--principals", principals)
         assert code == 0
         assert ("vault" in {r["name"] for r in json.loads(out)["results"]}) is found
+
+
+def test_an_unreadable_marketplace_ends_with_why_and_what_to_do_not_the_wrong_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under chmod 000 the last line said to give "a folder of SKILL.md / agent / command
+    ... files", the folder given, and to `remove-source` it as if emptied on purpose."""
+    repo, ix = tmp_path / "repo", tmp_path / "ix"
+    market = write_file(repo, ".claude-plugin/marketplace.json", MARKET)
+    write_file(repo, "plugins/ops/skills/vault/SKILL.md", _md("vault"))
+    assert run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")[0] == 0
+    deny_reading(monkeypatch, market)
+    code, out, err = run(capsys, "index", repo, "--index-dir", ix)
+    assert code == 1 and f"problem: {market}: marketplace not read: cannot read: Permission denied" in out
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"error: no items read from {repo}: 2 problem(s) above say what could not be read, "
+                           f"the first refused {market}: marketplace not read: cannot read: Permission denied; "
+                           "make what they name readable"), last
+    assert "a folder of SKILL.md" not in last and "remove-source" not in last
+    assert last.endswith("what the index holds of it stays")
+    assert indexed_access(repo, tmp_path / "ix")["vault"] == ("ops",)  # held as it was
+
+
+def test_a_folder_whose_every_file_is_unreadable_names_them_as_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, ix = tmp_path / "repo", tmp_path / "ix"
+    locked = [write_file(repo, f"skills/{n}/SKILL.md", _md(n)) for n in ("alpha", "beta")]
+    locked.append(write_file(repo, "agents/rev.md", "---\nname: rev\ndescription: Reviews.\n---\n\nReviews.\n"))
+    for path in locked:
+        deny_reading(monkeypatch, path)
+    code, out, err = run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64")
+    assert code == 1 and out.count("cannot read: Permission denied") == 3
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"error: no items read from {repo}: 3 problem(s) above say what could not be read, "
+                           f"the first refused {locked[2]}: cannot read: Permission denied; make what they name readable")
+    assert last.endswith("nothing of it was written or removed") and "a folder of SKILL.md" not in last
+    code, out, _ = run(capsys, "index", repo, "--index-dir", ix, "--embedder", "hashing-64", "--json")
+    assert code == 1 and json.loads(out)["error"] == last.removeprefix("error: ")
+
+
+def test_a_marketplace_unreadable_below_items_read_ends_without_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What was read is written, and the run's last line does not say nothing was."""
+    repo = tmp_path / "repo"
+    market = write_file(repo, "market/.claude-plugin/marketplace.json", MARKET)
+    write_file(repo, "market/plugins/ops/skills/vault/SKILL.md", _md("vault"))
+    write_file(repo, "skills/open/SKILL.md", _md("open"))
+    deny_reading(monkeypatch, market)
+    code, out, err = run(capsys, "index", repo, "--index-dir", tmp_path / "ix", "--embedder", "hashing-64")
+    assert code == 0 and f"{repo}: 1 nodes" in out and "cannot read: Permission denied" in out
+    assert "no items read" not in out + err and out.strip().splitlines()[-1].startswith("took ")
