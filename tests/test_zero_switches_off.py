@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from cli_calls import run
 from tiny_graph import NOW
 
 from skill_retriever.config import CHANNELS, RetrievalConfig
@@ -191,3 +193,57 @@ def test_rerank_top_n_zero_loads_no_reranker(sample_index: Index, default_rerank
     retriever = Retriever(sample_index, cache_size=0)
     assert retriever.search(QUERY, rerank_top_n=0).reranker == "none" and not default_rerankers
     assert retriever.search(QUERY).reranker != "none" and len(default_rerankers) == 1
+
+
+@pytest.mark.parametrize("setting", ["flow_max_endpoints", "flow_max_hops"])
+def test_flow_pruning_counts_at_zero_switch_it_off_as_flow_max_paths_does(sample_index: Index, setting: str) -> None:
+    """A 0 kept no path (no endpoint to explain, or none within 0 hops), so the graph
+    channel held the walk's seeds alone (5 items on the sample catalogue, against 13 pruned
+    and 50 unpruned), and the stats counted endpoints and paths as though pruning had run."""
+    retriever = Retriever(sample_index, cache_size=0)
+    kept = retriever.search(QUERY, rerank=False, route="ppr").stats["prune_flow"]["kept_nodes"]
+    off = retriever.search(QUERY, rerank=False, route="ppr", **{setting: 0})
+    assert off.stats["prune_flow"]["skipped"].startswith(f"{setting}=0: the graph channel ranks every node")
+    assert kept < off.stats["fuse_rrf"]["channels"]["graph"] <= off.stats["run_ppr"]["nodes_scored"]
+    assert not any(r.path for r in off.results)
+
+
+def test_flow_pruning_off_by_query_set_is_said_in_the_json_stats(
+    sample_index_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "query", QUERY, "--index-dir", sample_index_path, "--route", "ppr", "--no-rerank",
+                         "--set", "flow_max_hops=0", "--json")
+    assert code == 0, err
+    assert json.loads(out)["stats"]["prune_flow"]["skipped"].startswith("flow_max_hops=0: the graph channel ranks")
+
+
+def test_gap_fill_per_component_zero_fills_no_gaps(sample_index: Index) -> None:
+    """It ran a round that searched each missing component for no item, and its stats
+    said every component was left unmatched."""
+    retriever = Retriever(sample_index, cache_size=0)
+    assert "gap_filling" not in retriever.search(ASKS, rerank=False, route="smart").stats["check_completeness"]
+    off = retriever.search(ASKS, rerank=False, route="smart", gap_fill_per_component=0)
+    checked = off.stats["check_completeness"]
+    assert checked["coverage"] < checked["threshold"] and checked["missing"] > 0  # short, yet
+    assert checked["gap_filling"] == "off: gap_fill_per_component=0" and "fill_gaps" not in off.stats
+    unfilled = retriever.search(ASKS, rerank=False, route="smart", completeness_max_iterations=0)
+    assert unfilled.stats["check_completeness"]["gap_filling"] == "off: completeness_max_iterations=0"
+    assert off.ids == unfilled.ids
+
+
+def test_expand_max_nodes_zero_adds_no_neighbour_and_says_so(shared_tiny_index: Index) -> None:
+    retriever = Retriever(shared_tiny_index, cache_size=0)
+    grown = retriever.search(WALK_QUERY, rerank=False, route="quick").stats["expand_graph"]
+    assert grown["levels"][0] > 0 and "skipped" not in grown
+    off = retriever.search(WALK_QUERY, rerank=False, route="quick", expand_max_nodes=0).stats
+    assert off["expand_graph"]["skipped"].startswith("expand_max_nodes=0: no neighbour added")
+    assert off["expand_graph"]["candidates"] == grown["candidates"] - grown["levels"][0]
+    assert off["fuse_rrf"]["channels"]["graph"] == off["expand_graph"]["candidates"]
+
+
+def test_snippet_chars_zero_gives_no_snippet(shared_tiny_index: Index) -> None:
+    """A 0 gave each result the first 60-odd characters of its text."""
+    retriever = Retriever(shared_tiny_index, cache_size=0)
+    assert all(len(r.snippet) <= 20 for r in retriever.search(QUERY, rerank=False, snippet_chars=20).results)
+    off = retriever.search(QUERY, rerank=False, snippet_chars=0)
+    assert off.ids and all(r.snippet == "" for r in off.results)

@@ -86,14 +86,14 @@ class RetrievalConfig:
     channel_depth: int = 50
     # expand_graph
     expand_thresholds: tuple[float, ...] = (0.5, 0.35, 0.2)
-    expand_max_nodes: int = 15
-    expand_max_edges: int = 25
+    expand_max_nodes: int = 15  # 0 = off: the seeds alone
+    expand_max_edges: int = 25  # bounds the edges the stats list; the ranking reads none
     # check_completeness
     coverage_threshold: float = 0.8
     # 0 turns gap filling off; it runs at most once (phases.check_completeness says why a
     # second round could add nothing), so any value above 0 means on.
     completeness_max_iterations: int = 1
-    gap_fill_per_component: int = 5
+    gap_fill_per_component: int = 5  # 0 = gap filling off too
     # A missing component no item's words match (a paraphrase, a misspelling) is also
     # embedded and looked up by vector: one more model call per query, which moved
     # nDCG@10 by -1.6 to 0 on the benchmark's eight catalogue sets (README, "Skills, tools
@@ -147,7 +147,8 @@ class RetrievalConfig:
     # pruning or k can use) stayed the same for this many more steps, before the L1 rule
     # (``algorithms.ppr_ranked``: fewer steps, not always the converged order); 0 = off.
     ppr_settle: int = 0
-    # prune_flow; flow_max_paths 0 = off (the graph channel ranks every node the walk scored)
+    # prune_flow; any of flow_max_endpoints, flow_max_paths and flow_max_hops 0 = off (the
+    # graph channel ranks every node the walk scored)
     flow_max_endpoints: int = 8
     flow_max_paths: int = 10
     flow_reliability_threshold: float = 0.01
@@ -187,7 +188,7 @@ class RetrievalConfig:
     encoding: str = _ENCODING
     # output
     k: int = 10
-    snippet_chars: int = 300
+    snippet_chars: int = 300  # 0 = no snippet
     # Long input (see skill_retriever.querytext): the hard limit, what the keyword channel
     # reads, and what entities, typed hops and components are read from.
     max_query_chars: int = 100_000

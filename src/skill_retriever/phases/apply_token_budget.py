@@ -35,7 +35,10 @@ def snippet(text: str, limit: int) -> str:
     """The first ``limit`` characters of ``text`` on one line, without invisible characters.
 
     Only a window of the text is read, so a megabyte-long item costs what a short one does.
+    A ``limit`` of 0 is no snippet (it gave the window's first 60-odd characters).
     """
+    if limit <= 0:
+        return ""
     window = visible_text(text[: max(limit, 1) * 8 + 64])
     flat = " ".join(window.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

@@ -9,7 +9,7 @@ to run one, which re-embedded every component the keyword search had missed.)"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from langgraph.runtime import Runtime
 
@@ -17,6 +17,9 @@ from skill_retriever.algorithms.query_terms import coverage_of_vocabularies
 from skill_retriever.context import QueryView, RetrievalContext
 from skill_retriever.phases._phase import Update, phase
 from skill_retriever.state import Candidate, RetrievalState
+
+if TYPE_CHECKING:
+    from skill_retriever.config import RetrievalConfig
 
 
 @phase(optional=True)
@@ -26,16 +29,23 @@ def check_completeness(state: RetrievalState, view: QueryView) -> Update:
         return {"stats": {"skipped": "multifactor_ranking=False: no ranking reads the coverage"}}
     vocabularies = (snap.vocabulary(snap.nodes[c["id"]]) for c in state.get("candidates", []))
     cov = coverage_of_vocabularies(state["plan"]["components"], vocabularies)
-    return {
-        "coverage": cov.ratio,
-        "missing_components": list(cov.missing),
-        "stats": {
-            "coverage": round(cov.ratio, 4),
-            "threshold": view.config.coverage_threshold,
-            "missing": len(cov.missing),
-            "iteration": len(state.get("gap_rounds", [])),
-        },
+    stats: dict[str, object] = {
+        "coverage": round(cov.ratio, 4),
+        "threshold": view.config.coverage_threshold,
+        "missing": len(cov.missing),
+        "iteration": len(state.get("gap_rounds", [])),
     }
+    if off := filling_off(view.config):
+        stats["gap_filling"] = f"off: {off}"
+    return {"coverage": cov.ratio, "missing_components": list(cov.missing), "stats": stats}
+
+
+def filling_off(config: RetrievalConfig) -> str | None:
+    """The setting whose 0 switches gap filling off, as ``name=0``; None while it is on.
+    ``gap_fill_per_component=0`` searched each missing component for no item, and the
+    stats told of a round that left every component unmatched."""
+    off = [name for name in ("completeness_max_iterations", "gap_fill_per_component") if getattr(config, name) == 0]
+    return ", ".join(f"{name}=0" for name in off) or None
 
 
 def after_completeness(
@@ -46,7 +56,7 @@ def after_completeness(
     items it would add would count nowhere."""
     config = runtime.context.view(state).config
     short = state.get("coverage", 1.0) < config.coverage_threshold and bool(state.get("missing_components"))
-    filling = config.completeness_max_iterations > 0 and config.multifactor_ranking is not False
+    filling = filling_off(config) is None and config.multifactor_ranking is not False
     if short and filling and not state.get("gap_rounds"):
         return "fill_gaps"
     return "rank_multifactor"

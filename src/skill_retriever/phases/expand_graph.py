@@ -23,7 +23,8 @@ def expand_graph(state: RetrievalState, view: QueryView) -> Update:
     gm, emb = snap.graph, snap.embeddings
     seeds = state.get("seeds", [])
     sim = similarity_fn(emb, query_vector(state, view))
-    levels = expand(
+    off = config.expand_max_nodes == 0  # no neighbour per level: the candidates are the seeds
+    levels = [] if off else expand(
         gm.adjacency,
         rows_of(gm, (s["id"] for s in seeds)),
         sim,
@@ -52,6 +53,7 @@ def expand_graph(state: RetrievalState, view: QueryView) -> Update:
             "edges": [len(lv.edges) for lv in levels],
             "thresholds": [lv.threshold for lv in levels],
             "candidates": len(candidates),
+            **({"skipped": "expand_max_nodes=0: no neighbour added, the seeds alone"} if off else {}),
         },
     }
     if quick and config.channel_on("graph"):

@@ -2,9 +2,9 @@
 (PathRAG-style: <= 8 endpoints, <= 10 paths, reliability = mean PPR of the path's nodes
 >= 0.01). The graph channel ranks the kept nodes by PPR; each carries its path, never one
 that starts at the node's own name (its title entity: `reached_via.real_paths`).
-``flow_max_paths=0`` switches pruning off: the channel ranks every node the walk scored,
-and no item carries a path (before, a 0 kept no path and the channel held the walk's seeds
-alone)."""
+``flow_max_paths=0``, ``flow_max_endpoints=0`` or ``flow_max_hops=0`` switches pruning off:
+the channel ranks every node the walk scored, and no item carries a path (before, a 0 kept
+no path, and the channel held the walk's seeds alone)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from skill_retriever.reached_via import real_paths
 from skill_retriever.state import PathInfo, RetrievalState
 from skill_retriever.stores.passage_views import answer_filters, walk_adjacency
 
+#: The counts that bound what pruning keeps: any at 0 keeps no path, so it switches pruning off.
+_COUNTS = ("flow_max_paths", "flow_max_endpoints", "flow_max_hops")
+
 
 @phase(optional=True)
 def prune_flow(state: RetrievalState, view: QueryView) -> Update:
@@ -30,10 +33,10 @@ def prune_flow(state: RetrievalState, view: QueryView) -> Update:
     if not ppr:
         return {"stats": {"raw_nodes": 0, "kept_nodes": 0}}
     answers = answer_filters(snap, view.filters)  # facts are never an answer unless asked for
-    if config.flow_max_paths == 0:  # 0 switches pruning off, as a setting's 0 does: the walk's ranking as it is
+    if off := [name for name in _COUNTS if getattr(config, name) == 0]:  # a setting's 0 is its step off
         ranking = admitted_ranking(snap, answers, list(ppr.items()), config.channel_depth)
         return {"channel_rankings": {"graph": ranking},
-                "stats": {"skipped": "flow_max_paths=0: the graph channel ranks every node the walk scored",
+                "stats": {"skipped": f"{'=0, '.join(off)}=0: the graph channel ranks every node the walk scored",
                           "raw_nodes": len(ppr), "ranked": len(ranking)}}
     adjacency = walk_adjacency(snap, view.filters, config.synonyms is not False)  # the walk run_ppr took
     seeds = [s["id"] for s in state.get("seeds", []) if s["id"] in gm.index]
