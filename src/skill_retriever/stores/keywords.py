@@ -15,7 +15,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -180,6 +180,18 @@ class BM25Index:
 Doc = tuple[NDArray[np.int64], NDArray[np.float64]]
 
 
+class _Matrix(NamedTuple):
+    """A snapshot's term matrix and the BM25 weights read with it."""
+
+    ids: list[str]  # row -> document id
+    csc: sp.csc_array  # rows x terms, term frequencies
+    idf: NDArray[np.float64]  # by term
+    norm: NDArray[np.float64]  # by row: k1 * (1 - b + b * length / avgdl)
+    df: NDArray[np.float64]  # by term: how many of the documents counted hold it
+    lengths: NDArray[np.float64]  # by row
+    hidden: NDArray[np.int64] | None  # rows a view does not count and scores 0
+
+
 class KeywordSnapshot:
     """BM25 over a fixed set of documents; the term matrix is built on first search."""
 
@@ -196,13 +208,14 @@ class KeywordSnapshot:
     ) -> None:
         self._docs, self._vocab, self._n_terms, self._tokenize = docs, vocab, n_terms, tokenize
         self.k1, self.b, self.epsilon, self.idf_variant = k1, b, epsilon, idf
-        self._built: tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]] | None = None
+        self._built: _Matrix | None = None
+        self._base = self  # the snapshot of every document that a view of fewer (`seen_through`) reads
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._docs)
 
-    def _matrix(self) -> tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]]:
+    def _matrix(self) -> _Matrix:
         built = self._built
         if built is not None:
             return built
@@ -211,7 +224,7 @@ class KeywordSnapshot:
                 self._built = self._build()
             return self._built
 
-    def _build(self) -> tuple[list[str], sp.csc_array, NDArray[np.float64], NDArray[np.float64]]:
+    def _build(self) -> _Matrix:
         ids = list(self._docs)
         n_docs, n_terms = len(ids), self._n_terms
         lengths = np.fromiter((self._docs[i][1].sum() for i in ids), dtype=np.float64, count=n_docs)
@@ -226,6 +239,15 @@ class KeywordSnapshot:
 
         csc = sp.csc_array((vals, (rows, cols)), shape=(n_docs, n_terms))
         df = np.diff(csc.indptr).astype(np.float64)
+        avgdl = float(lengths.mean()) if n_docs else 1.0
+        return _Matrix(ids, csc, *self._weights(df, n_docs, avgdl, lengths), df, lengths, None)
+
+    def _weights(
+        self, df: NDArray[np.float64], n_docs: int, avgdl: float, lengths: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """idf of each term and the length norm of each row, for ``n_docs`` documents of
+        which ``df`` hold each term and ``avgdl`` is the mean length."""
+        n_terms = len(df)
         if self.idf_variant == "lucene":
             idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
         else:
@@ -235,14 +257,38 @@ class KeywordSnapshot:
         if self.idf_variant == "okapi" and present.any():
             floor = self.epsilon * float(idf[present].mean())
             idf = np.where(idf < 0, floor, idf)
-        avgdl = float(lengths.mean()) if n_docs else 1.0
         norm = self.k1 * (1.0 - self.b + self.b * lengths / (avgdl or 1.0))
-        return ids, csc, idf, norm
+        return idf, norm
+
+    def seen_through(self, visible: Callable[[str], bool]) -> KeywordSnapshot:
+        """These documents as a caller who may see only those ``visible`` admits reads them:
+        document frequencies, document count and mean length over those alone, so each
+        scores as in an index of only them, and the others score 0. The term matrix is
+        shared; the cost is one pass over the ids and one over the hidden documents' terms.
+        The snapshot of every document itself (no copy, nothing more per query) when
+        ``visible`` admits each one."""
+        base = self._base
+        m = base._matrix()
+        hidden = np.fromiter((r for r, doc_id in enumerate(m.ids) if not visible(doc_id)), dtype=np.int64)
+        if not len(hidden):
+            return base
+        cols = np.concatenate([base._docs[m.ids[r]][0] for r in hidden.tolist()])
+        df = m.df - np.bincount(cols, minlength=base._n_terms)
+        shown = np.ones(len(m.ids), dtype=bool)
+        shown[hidden] = False
+        n_docs = len(m.ids) - len(hidden)
+        avgdl = float(m.lengths[shown].mean()) if n_docs else 1.0
+        view = KeywordSnapshot(base._docs, base._vocab, base._n_terms, base._tokenize,
+                               base.k1, base.b, base.epsilon, base.idf_variant)
+        view._base = base
+        idf, norm = base._weights(df, n_docs, avgdl, m.lengths)
+        view._built = m._replace(idf=idf, norm=norm, df=df, hidden=hidden)
+        return view
 
     def scores(self, query: str) -> tuple[list[str], NDArray[np.float64]]:
         """BM25 score of every document (ids in matrix order); repeated query terms count
         again, as in rank_bm25."""
-        ids, csc, idf, norm = self._matrix()
+        ids, csc, idf, norm, _, _, hidden = self._matrix()
         out = np.zeros(len(ids))
         for term, times in Counter(self._tokenize(query)).items():
             col = self._vocab.get(term)
@@ -251,6 +297,8 @@ class KeywordSnapshot:
             lo, hi = csc.indptr[col], csc.indptr[col + 1]
             rows, tf = csc.indices[lo:hi], csc.data[lo:hi]
             out[rows] += times * idf[col] * tf * (self.k1 + 1.0) / (tf + norm[rows])
+        if hidden is not None:
+            out[hidden] = 0.0
         return ids, out
 
     @property

@@ -33,6 +33,7 @@ from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
+from skill_retriever.stores.keyword_access import keywords_seen_by
 from skill_retriever.stores.keywords import KeywordHit, KeywordSnapshot
 from skill_retriever.stores.name_views import NameViews, name_views
 from skill_retriever.stores.row_masks import admitted_rows
@@ -330,11 +331,11 @@ class IndexSnapshot:
         return out
 
     def search_keywords(self, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
-        """BM25 over the snapshot's keyword documents that ``filters`` admit."""
+        """BM25 over the keyword documents ``filters`` admit, counted over those its access shows (`keyword_access`)."""
         f = filters or Filters()
         if self._membership_only(f):
             return self.keywords.search(query, k)
-        return self.keywords.search(query, k, self.allowed(f))
+        return keywords_seen_by(self, f).search(query, k, self.allowed(f))
 
     # -- per-query shortcuts that depend only on this snapshot ---------------------------
     def memo(self, table: str, key: Hashable, build: Callable[[], V], size: int = 1) -> V:
