@@ -37,6 +37,10 @@ def at(*parts: int) -> datetime:
      ("what broke at 14:00 UTC on 2026-11-03", at(2026, 11, 3, 14), "at 14:00 UTC on 2026-11-03"),
      ("what broke at 2pm on Nov 3", at(2026, 11, 3, 14), "at 2pm on Nov 3"),
      ("errors yesterday at 3pm", at(2026, 12, 5, 15), "yesterday at 3pm"),
+     ("errors yesterday at 08:30", at(2026, 12, 5, 8, 30), "yesterday at 08:30"),
+     # was the whole of Dec 4: "the day before yesterday", found first, took the hour's place
+     ("errors the day before yesterday at 08:30", at(2026, 12, 4, 8, 30), "the day before yesterday at 08:30"),
+     ("errors at 8:30am the day before yesterday", at(2026, 12, 4, 8, 30), "at 8:30am the day before yesterday"),
      ("errors at 12am yesterday", at(2026, 12, 5, 0), "at 12am yesterday"),
      ("errors at 12pm on Nov 3", at(2026, 11, 3, 12), "at 12pm on Nov 3"),
      ("repair on April 3, 2023, at 15:00:00 PM", at(2023, 4, 3, 15), "on April 3, 2023, at 15:00:00 PM")],
@@ -95,6 +99,8 @@ def test_a_sentence_end_after_am_is_no_part_of_the_time() -> None:
      ("incidents since 14:00", at(2026, 12, 5, 14), "since 14:00"),  # 14:00 today is ahead of now: yesterday's
      ("errors after 10:30 UTC", at(2026, 12, 6, 10, 30), "after 10:30 UTC"),
      ("errors since yesterday at 3pm", at(2026, 12, 5, 15), "since yesterday at 3pm"),
+     ("errors since the day before yesterday at 08:30", at(2026, 12, 4, 8, 30),
+      "since the day before yesterday at 08:30"),  # was from Dec 4's midnight
      ("deploys since Nov 3 at 2pm", at(2026, 11, 3, 14), "since Nov 3 at 2pm")],
 )  # fmt: skip
 def test_since_a_time_of_day(query: str, start: datetime, phrase: str) -> None:

@@ -20,8 +20,8 @@ The rules:
 * The forms: an ISO date and time ("2026-11-03T14:00", "2026-11-03 14:00 UTC"), after "at"
   or "on" or alone; a day, then "at" or "around" and a time ("on 3 Nov at 2pm", "yesterday
   at 3pm"); a time, then a day ("at 2pm on Nov 3", "14:00 UTC on 2026-11-03", "at 12am
-  yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday"
-  or "last <weekday>".
+  yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday",
+  "the day before yesterday" or "last <weekday>".
 * A range of hours, "from 9am to 5pm yesterday", "yesterday between 9am and 5pm", "on Dec 1
   from 9 am to 11 am" (:func:`hour_range`), runs from the first time to the second on that
   day, into the next when the second is earlier ("from 10pm to 2am"); in a query that names no
@@ -50,7 +50,9 @@ _AM_PM = r"\s*[aApP](?:\.[mM]\.|[mM])"
 _TIME = rf"\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:{_AM_PM})?|{_AM_PM})"
 # A zone this reads, or none and no word after (not "2pm PST", "14:00 CET").
 _ZONE = r"(?:[Zz](?!\w)|\s*(?:UTC|GMT)(?!\w)|\s*[+-]\d{2}:?\d{2}(?!\d)|(?![\w:])(?!\s+[A-Z]{3,5}\b))"
-_DAY = rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}|(?i:today|yesterday|last\s+{WEEKDAY_NAME})"
+# "the day before yesterday" before "yesterday": read from "yesterday", "the day before yesterday
+# at 08:30" was the whole day, the other rules' phrase starting before the hour's.
+_DAY = rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}|(?i:(?:the\s+)?day\s+before\s+yesterday|today|yesterday|last\s+{WEEKDAY_NAME})"
 _HOUR_RE = re.compile(
     rf"(?<![\w-])(?:(?i:at|on)\s+)?(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}[Tt ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?)(?P<z1>{_ZONE})"
     rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
