@@ -28,18 +28,25 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
         ("deploys in the last 24h", NOW - timedelta(hours=24), NOW, "in the last 24h"),
         ("last 24 hours", NOW - timedelta(hours=24), NOW, "last 24 hours"),
         ("errors over the past 3 days", NOW - timedelta(days=3), NOW, "over the past 3 days"),
-        ("last week", NOW - timedelta(days=7), NOW, "last week"),
+        # "last week" is the calendar week before this one, as "last quarter" is the quarter;
+        # "past week" and "the last week" are the past 7 days (was: "last week" too)
+        ("last week", at(2026, 11, 2), at(2026, 11, 9), "last week"),
         ("past week", NOW - timedelta(days=7), NOW, "past week"),
+        ("deploys in the last week", NOW - timedelta(days=7), NOW, "in the last week"),
+        ("deploys over the past month", NOW - timedelta(days=30), NOW, "over the past month"),
+        ("the previous week", at(2026, 11, 2), at(2026, 11, 9), "previous week"),
+        ("last week's deploys", at(2026, 11, 2), at(2026, 11, 9), "last week"),
         ("this week", at(2026, 11, 9), NOW, "this week"),  # Monday 00:00
-        ("last month", NOW - timedelta(days=30), NOW, "last month"),
+        ("last month", at(2026, 10, 1), at(2026, 11, 1), "last month"),
         ("past 2 weeks", NOW - timedelta(days=14), NOW, "past 2 weeks"),
         ("in the last 48 hours", NOW - timedelta(hours=48), NOW, "in the last 48 hours"),
         ("past an hour", NOW - timedelta(hours=1), NOW, "past an hour"),
         ("last two days", NOW - timedelta(days=2), NOW, "last two days"),
         ("last 1.5 days", NOW - timedelta(hours=36), NOW, "last 1.5 days"),
         ("last 90 min", NOW - timedelta(minutes=90), NOW, "last 90 min"),
-        ("last year", NOW - timedelta(days=365), NOW, "last year"),
-        ("since last week", NOW - timedelta(days=7), NOW, "since last week"),
+        ("last year", at(2025, 1, 1), at(2026, 1, 1), "last year"),
+        ("over the last year", NOW - timedelta(days=365), NOW, "over the last year"),
+        ("since last week", at(2026, 11, 2), NOW, "since last week"),
         ("this month", at(2026, 11, 1), NOW, "this month"),
         ("this year", at(2026, 1, 1), NOW, "this year"),
         ("today", at(2026, 11, 12), at(2026, 11, 13), "today"),
@@ -290,8 +297,11 @@ def test_a_span_between_the_start_or_end_of_two_dates(query: str, start: datetim
     ("alerts until the start of this week", None, at(2026, 11, 9), "until the start of this week"),
     ("alerts until this year", None, at(2027, 1, 1), "until this year"),
     ("alerts until the end of the month", None, at(2026, 12, 1), "until the end of the month"),
-    # "last week" alone stays the past 7 days, as "since/before last week" were
-    ("alerts since last week", at(2026, 11, 5, 15, 30), NOW, "since last week"),
+    # "last week" is the calendar one here too: "since last week" was the past 7 days, "since the
+    # start of last week" from its Monday
+    ("alerts since last week", at(2026, 11, 2), NOW, "since last week"),
+    ("alerts after last month", at(2026, 11, 1), NOW, "after last month"),
+    ("alerts since the previous week", at(2026, 11, 2), NOW, "since the previous week"),
 ])  # fmt: skip
 def test_this_or_last_week_or_month_is_a_bound(
     query: str, start: datetime | None, end: datetime, phrase: str

@@ -206,16 +206,20 @@ def test_search_notes_a_time_it_does_not_read(retriever: Retriever) -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "days", "phrase"),
-    [("incidents before last week", 7, "before last week"),
-     ("errors before the last 3 days", 3, "before the last 3 days"),
-     ("deploys until last month", 30, "until last month")],
+    ("query", "end", "phrase"),
+    [("errors before the last 3 days", WED - timedelta(days=3), "before the last 3 days"),
+     ("errors before the last week", WED - timedelta(days=7), "before the last week"),
+     # a calendar week or month: "before" leaves it out, "until" takes it in (they were
+     # 7 and 30 days back from now)
+     ("incidents before last week", at(2), "before last week"),
+     ("deploys until last month", datetime(2026, 11, 1, tzinfo=UTC), "until last month"),
+     ("deploys until the previous week", at(9), "until the previous week")],
 )  # fmt: skip
-def test_before_a_last_span_ends_where_it_starts(query: str, days: int, phrase: str) -> None:
+def test_before_a_last_span_ends_where_it_starts(query: str, end: datetime, phrase: str) -> None:
     # "before last week" was read as "last week", the very days it leaves out.
     window = parse_time_window(query, WED)
     assert window is not None
-    assert (window.start, window.end, window.phrase) == (None, WED - timedelta(days=days), phrase)
+    assert (window.start, window.end, window.phrase) == (None, end, phrase)
 
 
 @pytest.mark.parametrize(

@@ -100,9 +100,9 @@ def _calendar_span(word: str, now: datetime) -> tuple[datetime, datetime] | None
     """The whole calendar week (from Monday), month or year "this/the week", "last month" and
     the like name, or None when ``word`` (lower case) names none."""
     which, _, unit = word.partition(" ")
-    if which not in ("this", "the", "last") or unit not in ("week", "month", "year"):
+    if which not in ("this", "the", "last", "previous") or unit not in ("week", "month", "year"):
         return None
-    back = 1 if which == "last" else 0
+    back = 1 if which in ("last", "previous") else 0
     if unit == "week":
         start = midnight(now) - timedelta(days=now.weekday() + 7 * back)
         return start, start + timedelta(days=7)

@@ -4,7 +4,10 @@ items carry dates); in a tool request ("a sales report for last quarter") it is 
 
 A quarter is a calendar one: Q1 is January to March, Q4 October to December, UTC. "this"
 or "current quarter" runs from its start to now; "last", "previous" or "past quarter" is
-the one before the current, whole (a reporting period, not the past 91 days); "Q3" without
+the one before the current, whole (a reporting period, not the past 91 days), as "last
+month" is the calendar month. "past" and "the last quarter" are that quarter too, unlike
+"past month" (the past 30 days): of metatool's 8 requests with "the last quarter", 7 ask
+for sales, revenue or a sector's results, figures of the reported quarter. "Q3" without
 a year is the most recent third quarter that has begun ("Q4" in May 2026 is Q4 2025).
 """
 

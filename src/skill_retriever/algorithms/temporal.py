@@ -9,8 +9,10 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   Units are whole words: minutes (``min``), hours (``hr``), days, weeks (``wk``),
   fortnights (14 days), months (30 days) and years (``yr``, 365 days); the one-letter
   forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
-  "the last ad" or "the last word" names no window. "last week" is the past 7 days.
-  "before" or "until" such a span ("before last week") runs up to its start.
+  "the last ad" or "the last word" names no window. "before" or "until" such a span
+  ("before the last 3 days") runs up to its start. "last" or "previous week/month/year"
+  with no count and no "the" before "last" is the calendar one, whole ("last week": Monday
+  to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days.
 * "this week / month / year", "since the start of the week/month/year", "year to date"
   ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
   up to now.
@@ -34,13 +36,12 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   from X to the end of Y, read as "between Y and X" when Y ends before X starts; "the
   start of" or "the end of" before X or Y takes that bound of it ("from today until the end
   of December", "from the end of May", "until the end of this month"; "between yesterday and
-  the start of this week" from Monday). X and Y are ISO dates (a date alone names the whole day; a
+  the start of this week" from Monday; "since last week" from its Monday). X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week
-  (from Monday), month or year: "this week/month/year", "the week/month/year" after "the
-  start/end of", and "last week/month/year" in "between" or after "the start/end of"
-  ("since the start of last week": from its Monday; "since last week" is the past 7 days).
+  (from Monday), month or year: "this/last/previous week/month/year", "the week/month/year"
+  after "the start/end of".
 * A month name without a year is the most recent such month that has begun ("March"
   in December 2026 is March 2026; "December" in November 2026 is December 2025).
   "May" counts as a month only when capitalised.
@@ -87,11 +88,12 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
+from skill_retriever.algorithms.last_spans import last_span
 from skill_retriever.algorithms.month_days import (
     DATE_OR_DAY,
     SHARED_MONTH_RE,
@@ -105,18 +107,13 @@ from skill_retriever.algorithms.quarters import quarter_window
 from skill_retriever.algorithms.time_words import (
     AGO,
     DATE,
-    DIGIT_UNIT,
     ISO_MONTH,
     MONTH,
-    NUMBER_WORDS,
     SPAN,
-    UNITS,
     WEEKDAY_NAME,
-    WORD_NUM,
-    WORD_UNIT,
     unread_time_phrase,
 )
-from skill_retriever.exceptions import ConfigError, QueryError
+from skill_retriever.exceptions import ConfigError
 
 if TYPE_CHECKING:
     from skill_retriever.state import TimeWindowSpec
@@ -141,11 +138,11 @@ def _between_re(date: str) -> re.Pattern[str]:
 
 
 def _bound_re(date: str) -> re.Pattern[str]:
-    # Not "the day before yesterday", which names a day (`_DAY_RE`); "since/before last week"
-    # is the past 7 days (`_LAST_RE`), "since the start of last week" its Monday (groups kind, edge, X).
+    # Not "the day before yesterday", which names a day (`_DAY_RE`); "since last week" is from
+    # its Monday, as "last week" alone is that calendar week (groups kind, edge, X).
     return re.compile(
         rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+"
-        rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+|(?!(?i:last)\s+(?:week|month|year)\b))({date})\b"
+        rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?({date})\b"
     )
 
 
@@ -157,13 +154,6 @@ _EVENT_BOUND_RE = re.compile(
 )
 # With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
 _BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
-_LAST_RE = re.compile(
-    r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?:last|past|previous)"
-    rf"\s+(?:(\d+(?:\.\d+)?)\s*({DIGIT_UNIT})|(?:({WORD_NUM})\s+)?({WORD_UNIT}))\b",
-    re.IGNORECASE,
-)
-# "before" or "until" right before a "last" span: "before last week", "until the last 3 days".
-_BEFORE_RE = re.compile(r"\b(?:before|until|till)\s+(?:the\s+)?$", re.IGNORECASE)
 _THIS_RE = re.compile(
     r"\b(?i:(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+|this\s+)(?i:(week|month|year))\b"
     r"|\b(?i:(week|month|year)[\s-]to[\s-]date)\b|\b([WMY])TD\b"
@@ -230,11 +220,6 @@ class TimeWindow:
             end=datetime.fromisoformat(end) if end else None,
             phrase=spec.get("phrase") or "",
         )
-
-
-def _unit(text: str) -> timedelta:
-    word = text.lower()
-    return UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
 
 
 def parse_time_window(
@@ -312,18 +297,8 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if days and (m := _ON_WEEKDAY_RE.search(query)):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
-    if m := _LAST_RE.search(query):
-        n = " ".join((m.group(3) or "one").lower().split())
-        count = float(m.group(1)) if m.group(1) else float(NUMBER_WORDS[n])
-        if count == 0:  # [now, now): every item outside it, and no word said
-            raise QueryError(f"{m.group()!r} in the query names no time; write a span longer than 0, e.g. last 1 day")
-        try:
-            back: datetime | None = now - count * _unit(m.group(2) or m.group(4))
-        except OverflowError:  # "last 99999999 years": further back than datetime goes
-            back = None
-        if bound := _BEFORE_RE.search(query, 0, m.start()):  # "before last week": up to its start
-            return TimeWindow(None, back or datetime.min.replace(tzinfo=UTC), query[bound.start() : m.end()])
-        return TimeWindow(back, now, m.group())
+    if last := last_span(query, now):  # "last 3 days", "last week", "before last month"
+        return TimeWindow(*last)
     if m := _THIS_RE.search(query):
         unit, day = (m.group(1) or m.group(2) or m.group(3)).lower(), midnight(now)
         if unit in ("week", "w"):

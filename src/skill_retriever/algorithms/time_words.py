@@ -65,7 +65,7 @@ AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:{AGO_NUM})\s+(?:{WORD_UNIT})
 PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
 # A calendar week, month or year as a bound ("since this week", "between yesterday and the start
 # of this week", "until the end of the month"): "the month" only after "the start/end of".
-CALENDAR = r"(?i:(?:this|last)\s+(?:week|month|year)|(?<=of\s)the\s+(?:week|month|year))(?![\w-])"
+CALENDAR = r"(?i:(?:this|last|previous)\s+(?:week|month|year)|(?<=of\s)the\s+(?:week|month|year))(?![\w-])"
 DATE = rf"{AGO}|{ISO_DAY}|{ISO_MONTH}|{SPAN}|{CALENDAR}|(?i:the\s+weekend|today|yesterday)|{WEEKDAY}|{MONTH}"
 
 # Words that look like a time but that `parse_time_window` does not read ("since the
