@@ -199,10 +199,15 @@ def test_search_reads_last_night_and_the_weekend(retriever: Retriever) -> None:
     assert not any("looks like a time" in w for w in resp.warnings)
 
 
-def test_search_notes_a_time_it_does_not_read(retriever: Retriever) -> None:
-    resp = retriever.search("payments outage at lunchtime")
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("payments outage at lunchtime", "at lunchtime"),
+    ("payments outage the other day", "the other day"),  # was passed over in silence
+    ("payments outage in the last week of November", "last week of November"),  # was the past 7 days
+])  # fmt: skip
+def test_search_notes_a_time_it_does_not_read(retriever: Retriever, query: str, phrase: str) -> None:
+    resp = retriever.search(query)
     assert resp.stats["plan_query"]["time_window"] is None
-    assert any("'at lunchtime' looks like a time" in w for w in resp.warnings)
+    assert any(f"{phrase!r} looks like a time" in w for w in resp.warnings)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,12 @@ The rule (now = the ``now`` given, UTC):
 * "N months ago": that calendar month ("a month ago" in December is November); "N years ago":
   that calendar year.
 
+"2 weeks back", "a week back" are "... ago" (with a count: "get the day back" names none), and
+"half an hour ago" half of one (at 15:40 the hour from 15:00; read as "an hour ago" it was the
+hour before). "more than", "over" or "at least N <unit> ago" (:func:`ago_bound`) runs up to now
+less N units, "less than", "under" or "within N <unit> ago" from then to now (months 30 days,
+years 365, as in "last N"): read as "N <unit> ago" alone they were that one day.
+
 N is a number ("2", "1.5") or a word ("a", "two"), as in "last N days"; a unit with no number
 is one ("day ago"), a plural none ("days ago", "many hours ago" name no number of them). A vague count names a span of those units, as far back as a person means by it: "a few"
 is 2 to 5, "a couple (of)" 1 to 3, "several" 3 to 7, from the start of the furthest back to the
@@ -28,6 +34,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from skill_retriever.algorithms.time_words import (
+    AGO,
     AGO_NUM,
     DIGIT_UNIT,
     NUMBER_WORDS,
@@ -38,12 +45,43 @@ from skill_retriever.algorithms.time_words import (
 )
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["ago_span"]
+__all__ = ["ago_bound", "ago_span"]
 
 _PARTS = re.compile(
-    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?P<w>{AGO_NUM})\s+(?P<wu>{WORD_UNIT})|(?P<one>{ONE_UNIT}))\s+ago",
+    rf"(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{DIGIT_UNIT})|(?P<w>{AGO_NUM})\s+(?P<wu>{WORD_UNIT})"
+    rf"|half\s+an?\s+(?P<half>hour|day)|(?P<one>{ONE_UNIT}))\s+(?:ago|back)",
     re.IGNORECASE,
 )
+# "more than a week ago": older than it; "less than a week ago": newer. Read as "a week ago"
+# alone, both were that one day.
+_COMPARED_RE = re.compile(
+    rf"\b(?i:(more\s+than|over|at\s+least)|(?:no\s+more|less|fewer)\s+than|under|within)\s+({AGO})(?![\w-])"
+)
+
+
+def ago_bound(query: str, now: datetime) -> tuple[datetime | None, datetime | None, str] | None:
+    """The window "more than", "over" or "at least N <unit> ago" names, up to ``now`` less N
+    units, or "less than", "under" or "within N <unit> ago", from then to ``now``, as
+    ``(start, end, phrase)`` (a month 30 days, a year 365, as in "last N"); None when
+    ``query`` has none.
+
+    Raises:
+        QueryError: It is further back than the year 1.
+    """
+    m = _COMPARED_RE.search(query)
+    if m is None:
+        return None
+    parts = _PARTS.fullmatch(" ".join(m.group(2).split()))
+    if parts is None:  # AGO and _PARTS read the same phrases
+        return None
+    word = (parts["u"] or parts["wu"] or parts["half"] or parts["one"]).lower()
+    count = (float(parts["n"]) if parts["n"] else 0.5 if parts["half"]
+             else float(NUMBER_WORDS[" ".join((parts["w"] or "one").lower().split())]))
+    try:
+        back = now - count * (UNITS.get(word) or UNITS[word[:-1]])
+    except OverflowError as exc:
+        raise QueryError(f"{m.group()!r} in the query is further back than the year 1") from exc
+    return (None, back, m.group()) if m.group(1) else (back, now, m.group())
 
 
 def ago_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
@@ -56,10 +94,10 @@ def ago_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     m = _PARTS.fullmatch(" ".join(text.split()))
     if m is None:
         return None
-    word = (m["u"] or m["wu"] or m["one"]).lower()
+    word = (m["u"] or m["wu"] or m["half"] or m["one"]).lower()
     unit = UNITS.get(word) or UNITS[word[:-1]]  # "hours" -> "hour"
-    if m["n"]:
-        return _span(text, float(m["n"]), unit, now)
+    if m["n"] or m["half"]:  # "half an hour ago" at 15:40 is 15:00 to 16:00, not "an hour ago"'s 14:00
+        return _span(text, float(m["n"] or 0.5), unit, now)
     count = " ".join((m["w"] or "one").lower().split())
     if count in VAGUE_COUNTS:  # from the start of the furthest back to the end of the nearest
         fewest, most = VAGUE_COUNTS[count]

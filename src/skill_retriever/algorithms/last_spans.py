@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from skill_retriever.algorithms.date_spans import day_or_instant
 from skill_retriever.algorithms.time_words import (
     DIGIT_UNIT,
+    MONTH_NAME,
     NUMBER_WORDS,
     UNITS,
     WORD_NUM,
@@ -30,13 +31,19 @@ __all__ = ["last_span"]
 
 _LAST_RE = re.compile(
     r"\b(?:(?:in|within|over|during|for|from|since)\s+(?:the\s+)?)?(?P<kw>last|past|previous)"
-    rf"\s+(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<du>{DIGIT_UNIT})|(?:(?P<w>{WORD_NUM})\s+)?(?P<wu>{WORD_UNIT}))\b",
+    rf"\s+(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<du>{DIGIT_UNIT})|(?:(?P<w>{WORD_NUM})\s+)?(?P<wu>{WORD_UNIT}))\b"
+    rf"(?!\s+of\s+(?:{MONTH_NAME}|the\s+(?:month|year|quarter)\b|(?:19|20)\d{{2}}))",  # "the last week of November"
     re.IGNORECASE,
 )
 _CALENDAR_UNITS = {"week": "week", "wk": "week", "month": "month", "year": "year", "yr": "year"}
 _THE_BEFORE_RE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 # "before" or "until" right before a "last" span: "before last week", "until the last 3 days".
-_BEFORE_RE = re.compile(r"\b(?:before|until|till)\s+(?:the\s+)?$", re.IGNORECASE)
+_BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|till)\s+(?:the\s+)?$", re.IGNORECASE)
+# "the week before last (week)": the calendar one before last week; it was not read at all.
+_BEFORE_LAST_RE = re.compile(
+    r"\b(?:(since)\s+)?(?:the\s+)?(week|month|year)\s+before\s+last(?:\s+(?:week|month|year))?(?![\w-])",
+    re.IGNORECASE,
+)
 
 
 def last_span(query: str, now: datetime) -> tuple[datetime | None, datetime | None, str] | None:
@@ -47,6 +54,10 @@ def last_span(query: str, now: datetime) -> tuple[datetime | None, datetime | No
         QueryError: The span is 0 long ("in the last 0 days").
     """
     m = _LAST_RE.search(query)
+    if (two := _BEFORE_LAST_RE.search(query)) and (m is None or two.start() <= m.start()):
+        last_start = day_or_instant(f"last {two[2]}", now)[0]
+        first, last = day_or_instant(f"last {two[2]}", last_start)  # last week as of last week
+        return first, now if two[1] else last, two.group()
     if m is None:
         return None
     bound = _BEFORE_RE.search(query, 0, m.start())  # "before last week": up to its start
@@ -54,7 +65,7 @@ def last_span(query: str, now: datetime) -> tuple[datetime | None, datetime | No
         first, last = day_or_instant(f"last {unit}", now)
         if bound is None:  # "since the previous week": from its start
             return first, now if m.group().lower().startswith("since") else last, m.group()
-        end = first if bound.group().lower().startswith("before") else last
+        end = first if bound.group().lower().startswith(("before", "prior")) else last
         return None, end, query[bound.start() : m.end()]
     n = " ".join((m["w"] or "one").lower().split())
     count = float(m["n"]) if m["n"] else float(NUMBER_WORDS[n])

@@ -5,14 +5,15 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
 
 * "last/past/previous [N] <unit>", optionally after "in/within/over/during/for/from/
   since [the]": ``[now - N units, now)``, so an item dated in the future is not "recent".
-  N is a number or a word ("a", "two", "a few" = 3, "a couple of" = 2); no N means 1.
+  N is a number or a word ("a", "two", "a few" = 3, "a couple (of)" = 2, "several" = 5); no N means 1.
   Units are whole words: minutes (``min``), hours (``hr``), days, weeks (``wk``),
   fortnights (14 days), months (30 days) and years (``yr``, 365 days); the one-letter
   forms ``h``, ``d``, ``w``, ``y`` and ``mo`` only right after digits ("24h", "3 d"), so
   "the last ad" or "the last word" names no window. "before" or "until" such a span
   ("before the last 3 days") runs up to its start. "last" or "previous week/month/year"
   with no count and no "the" before "last" is the calendar one, whole ("last week": Monday
-  to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days.
+  to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days;
+  "the week/month/year before last" the calendar one before last week, month, year (`last_spans`).
 * "this week / month / year", "since the start of the week/month/year", "year to date"
   ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
   up to now.
@@ -20,7 +21,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   before yesterday"; "last <weekday>" (e.g. "last Monday"): the most recent such day
   before today; "N <unit> ago" (`ago`): the span of that unit it falls in, "2 days ago" and
   "a week ago" that calendar day, "3 hours ago" that clock hour, "a month ago" that month;
-  a vague count those units ("a few days ago": from the start of 5 days ago to the end of 2).
+  a vague count those units ("a few days ago": from the start of 5 days ago to the end of 2);
+  "2 weeks back" as "2 weeks ago"; "more than", "over", "at least N <unit> ago": up to now
+  less N units, "less than", "under", "within N <unit> ago" from then to now.
 * Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
   "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
   of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight
@@ -28,9 +31,10 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
 * "last/past/previous weekend": the most recent complete weekend, Saturday 00:00 to
   Monday 00:00 (on a Sunday, the one before). "this weekend", "over/during the
   weekend": the most recent weekend, the current one on a Saturday or Sunday.
-* "in/during <month> [year]" or "in/during YYYY-MM": that calendar month.
+* "in/during <month> [year]" or "in/during YYYY-MM": that calendar month; with ``days``,
+  "[in] early/mid/late <month>" too.
 * "since X": from X up to now; "after X": from the end of X up to now (an X ahead of
-  now: no end); "before X": up to the start of X;
+  now: no end); "before X" or "prior to X": up to the start of X;
   "[up] until X" / "till X": up to the end of X (a date alone is taken in, as the
   ``until`` filter takes it); "between X and Y" / "from X to Y" / "since X until Y":
   from X to the end of Y, read as "between Y and X" when Y ends before X starts; "the
@@ -57,8 +61,8 @@ after/until" are tried before the others so that "since yesterday" or "until yes
 is not read as "yesterday".
 A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
-("since the outage", "this sprint", "at lunchtime", "at 3pm", without ``days`` "in Q3" and
-"last quarter", and a
+("since the outage", "this sprint", "at lunchtime", "at 3pm", "the other day", "H1 2026",
+"the first week of November", without ``days`` "in Q3" and "last quarter", and a
 time ahead of now: "in the next 24h", "tomorrow"), so that the caller can say it was ignored; a time word alone ("weekend cabin", "night
 mode") is no such phrase. A day of a month, as X or Y or alone ("since Nov 3", "on 3 Nov", "between 1
 and 5 Nov", "on 2026-12-03"), is read only with ``days`` (an index whose items carry dates;
@@ -91,6 +95,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from skill_retriever.algorithms.ago import ago_bound
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
 from skill_retriever.algorithms.last_spans import last_span
@@ -128,6 +133,9 @@ __all__ = [
 
 
 
+_BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
+
+
 def _between_re(date: str) -> re.Pattern[str]:
     # "the start/end of" a date: "from today until the end of December" (groups edge, lo, hi).
     edge = r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?"
@@ -138,10 +146,12 @@ def _between_re(date: str) -> re.Pattern[str]:
 
 
 def _bound_re(date: str) -> re.Pattern[str]:
-    # Not "the day before yesterday", which names a day (`_DAY_RE`); "since last week" is from
-    # its Monday, as "last week" alone is that calendar week (groups kind, edge, X).
+    # Not "the day before yesterday" nor "the week before last week", which name a span
+    # (`_DAY_RE`, `last_spans`); "since last week" is from its Monday, as "last week" alone is
+    # that calendar week; "prior to" is "before", which read "prior to yesterday" as yesterday
+    # (groups kind, edge, X).
     return re.compile(
-        rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+"
+        rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+"
         rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?({date})\b"
     )
 
@@ -149,7 +159,7 @@ def _bound_re(date: str) -> re.Pattern[str]:
 _BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
 # With days, a bound at an event named with its day or month: "before the outage on Nov 3".
 _EVENT_BOUND_RE = re.compile(
-    rf"\b(?i:(since|after|(?<!day\s)before|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+(?:[\w-]+\s+){{1,4}}?"
+    rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+(?:[\w-]+\s+){{1,4}}?"
     rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
 )
 # With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
@@ -159,6 +169,9 @@ _THIS_RE = re.compile(
     r"|\b(?i:(week|month|year)[\s-]to[\s-]date)\b|\b([WMY])TD\b"
 )
 _MONTH_RE = re.compile(rf"\b(?i:in|during)\s+({ISO_MONTH}|{MONTH})\b")
+# With days, "early/mid/late November": that month, which holds it (not read, nor noted); without,
+# as a year is, it is words of the question ("the Late-May 1998 tornado outbreak").
+_PART_MONTH_RE = re.compile(rf"\b(?:(?i:in|during)\s+)?(?i:early|mid|late)[\s-]+({MONTH})\b")
 # "the weekend" only after "over"/"during": alone it is as often a noun's modifier.
 _DAY_RE = re.compile(
     rf"\b(?:{AGO}|(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
@@ -269,7 +282,7 @@ def parse_time_window(
         first, last = day_or_instant(m.group(3), now)
         if m.group(2):  # "until the end of this month": that one instant
             first = last = last if m.group(2).lower() == "end" else first
-        kind = m.group(1).lower().split()[-1]
+        kind = m.group(1).lower().split()[-1].replace("to", "before")  # "prior to"
         if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
             return TimeWindow(None, first if kind == "before" else last, m.group())
         start = first if kind == "since" else last
@@ -297,6 +310,8 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if days and (m := _ON_WEEKDAY_RE.search(query)):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    if compared := ago_bound(query, now):  # "more than a week ago", before "a week ago" is read
+        return TimeWindow(*compared)
     if last := last_span(query, now):  # "last 3 days", "last week", "before last month"
         return TimeWindow(*last)
     if m := _THIS_RE.search(query):
@@ -306,7 +321,7 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         else:
             start = day.replace(day=1) if unit[0] == "m" else day.replace(month=1, day=1)
         return TimeWindow(start, now, m.group())
-    if m := _MONTH_RE.search(query):
+    if (m := _MONTH_RE.search(query)) or (days and (m := _PART_MONTH_RE.search(query))):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
         return TimeWindow(*day_or_instant(m.group(), now), m.group())

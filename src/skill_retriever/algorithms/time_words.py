@@ -22,12 +22,15 @@ UNITS: dict[str, timedelta] = {
 }  # fmt: skip
 NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
-                 "a few": 3, "few": 3, "a couple of": 2, "couple of": 2}  # fmt: skip
+                 "a few": 3, "few": 3, "a couple of": 2, "couple of": 2,
+                 "a couple": 2, "couple": 2, "several": 5}  # fmt: skip
+# "couple" and "several" as "a few" is 3 of the 2 to 5 it may mean (`VAGUE_COUNTS`): "in the last
+# couple hours", "the last several days" were only noted as times not read.
 WORD_NUM = "|".join(sorted((w.replace(" ", r"\s+") for w in NUMBER_WORDS), key=len, reverse=True))
 # A vague count before "ago": the units it may mean, fewest and most (`ago`: "a few days ago" is
 # from the start of 5 days ago to the end of 2 days ago). Not in NUMBER_WORDS: "last N" keeps 3 and 2.
 VAGUE_COUNTS = {"a few": (2, 5), "few": (2, 5), "a couple of": (1, 3), "couple of": (1, 3),
-                "a couple": (1, 3), "several": (3, 7)}  # fmt: skip
+                "a couple": (1, 3), "couple": (1, 3), "several": (3, 7)}  # fmt: skip
 AGO_NUM = "|".join(
     sorted((w.replace(" ", r"\s+") for w in {**NUMBER_WORDS, **VAGUE_COUNTS}), key=len, reverse=True)
 )
@@ -61,7 +64,9 @@ SPAN = (
 # A time counted back from now, "2 days ago", "a week ago": the span of that unit (`ago`).
 # With no count, one unit ("day ago"): "days ago", "many hours ago" name no number of them.
 ONE_UNIT = r"minute|min|hour|hr|day|week|wk|fortnight|month|year|yr"
-AGO = rf"(?i:(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:{AGO_NUM})\s+(?:{WORD_UNIT})|(?:{ONE_UNIT}))\s+ago)"
+# "half an hour ago"; "2 weeks back" with a count ("get the day back" names no time).
+_COUNTED = rf"\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:{AGO_NUM})\s+(?:{WORD_UNIT})"
+AGO = rf"(?i:(?:{_COUNTED}|half\s+an?\s+(?:hour|day)|{ONE_UNIT})\s+ago|(?:{_COUNTED})\s+back)"
 PART_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24)}
 # A calendar week, month or year as a bound ("since this week", "between yesterday and the start
 # of this week", "until the end of the month"): "the month" only after "the start/end of".
@@ -82,7 +87,8 @@ TIMELIKE_RE = re.compile(
     r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
     r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
     rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{WEEKDAY_NAME})"
-    rf"|{_AHEAD}|tonight|(?:on|at)\s+the\s+weekend"
+    rf"|{_AHEAD}|tonight|(?:on|at)\s+the\s+weekend|the\s+other\s+day|h[12]\s+(?:19|20)\d{{2}}|(?:19|20)\d{{2}}\s+h[12]"
+    rf"|(?:first|second|third|fourth|last|final)\s+(?:week|half|days?)\s+of\s+(?:{MONTH_NAME}|the\s+(?:month|year|quarter)|(?:19|20)\d{{2}})"
     rf"|on\s+{WEEKDAY_NAME}s?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
     r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
     r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
