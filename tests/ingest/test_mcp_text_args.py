@@ -76,6 +76,18 @@ def test_a_script_in_one_argument_is_read_as_a_command(script: str, secret: str)
     assert args == ["-c", script.replace(secret, R)]
 
 
-def test_a_script_argument_is_redacted_once() -> None:
-    _, args = redact_invocation("bash", ["-c", "curl -u admin:Tr0ub4dor3Xq https://api.example.com"])
-    assert args == ["-c", f"curl -u admin:{R}"]  # the joined line's client rule reads to the argument's end
+@pytest.mark.parametrize(
+    ("head", "script"),
+    [
+        (["bash", "-c"], "curl -u admin:Tr0ub4dor3Xq https://api.example.com/v1"),
+        (["bash", "-lc"], "curl -s -u 'admin:Tr0ub4dor3Xq' https://api.example.com | jq ."),
+        (["sh", "-c"], "cd /srv && mysql -pTr0ub4dor3Xq app < dump.sql"),
+        (["sh", "-c"], "sshpass -p Tr0ub4dor3Xq ssh -p 2222 deploy@host uptime"),
+    ],
+)
+def test_a_script_argument_keeps_what_follows_its_password(head: list[str], script: str) -> None:
+    """The command rule read the script and redacted its password; the programs' rule,
+    reading the arguments joined into one line, read the script's ``curl -u`` again
+    with the rest of the argument as the password: the URL went too."""
+    command, args = redact_invocation(head[0], [*head[1:], script])
+    assert (command, args) == (head[0], [*head[1:], script.replace("Tr0ub4dor3Xq", R)])

@@ -50,15 +50,18 @@ def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
 def _cut(arg: str, word: str, piece: str) -> str:
     """``arg`` (read as ``word``) kept up to where ``piece``, its redacted word, differs
     from it, or where the `REDACTED` that the difference is part of starts, and
-    `REDACTED` after that."""
+    `REDACTED` after that; ``arg`` whole when the difference starts after a `REDACTED`
+    it holds already."""
     at = 0
     while at < min(len(word), len(piece)) and word[at] == piece[at]:
         at += 1
     start = piece.rfind(REDACTED, 0, at + len(REDACTED))
     kept = arg[: start if start >= 0 and start > at - len(REDACTED) else at]
-    # A rule read past a value redacted already (an argument the command rule read as a
-    # script, `secrets.redact_args`): the rest goes, with no second `REDACTED`.
-    return kept if kept.endswith(REDACTED) else kept + REDACTED
+    # A rule read again a value redacted already, and on to the argument's end: a script
+    # the command rule read (`secrets.redact_args`: ``sh -c 'curl -u admin:X https://x'``),
+    # whose blanks this line reads as plain characters. What follows the value is the
+    # script's, which the command rule redacted where it held a secret: it stays.
+    return arg if kept.endswith(REDACTED) else kept + REDACTED
 
 
 def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> list[str]:
