@@ -46,7 +46,7 @@ def test_a_slot_argument_stays(slot: str) -> None:
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        ("printf 'token=Tr0ub4dor3Xq\\n'", f"printf 'token={R}'"),
+        ("printf 'token=Tr0ub4dor3Xq\\n'", f"printf 'token={R}\\n'"),  # the escape ends the value
         ("curl --token %-10sTr0ub4dor3Xq u", f"curl --token {R} u"),
         ("echo password=%Tr0ub4dor3Xq", f"echo password={R}"),
     ],

@@ -24,7 +24,7 @@ def test_a_printf_slot_stays(command: str) -> None:
 
 
 def test_a_literal_before_an_escape_still_goes() -> None:
-    assert redact_command("printf 'API_KEY=abc123def456\\n' >> .env") == f"printf 'API_KEY={R}' >> .env"
-    # text after the escape is the same shell word: a secret in it goes with the slot
+    assert redact_command("printf 'API_KEY=abc123def456\\n' >> .env") == f"printf 'API_KEY={R}\\n' >> .env"
+    # the escape ends the slot's value: a secret after it is an assignment of its own
     command = "printf 'API_KEY=%s\\tTOKEN=abc123def456\\n' \"$A\""
-    assert "abc123def456" not in redact_command(command)
+    assert redact_command(command) == f"printf 'API_KEY=%s\\tTOKEN={R}\\n' \"$A\""

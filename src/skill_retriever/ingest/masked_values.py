@@ -33,8 +33,9 @@ STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
 #: Where code fills in a value: an interpolation or template (``{API_KEY}``,
 #: ``{self.api_key}``, ``{os.environ[...]`` cut at its quote, ``{{ token }}``) or a
 #: format slot (``%s``, ``%(token)s``, ``%-10s``, ``%5.2f``, ``%x``; in a ``printf``
-#: format escapes may end it, ``%s\n``, but no more text: ``%s\tTOKEN=X`` is one word,
-#: not two assignments). A credential (token68) starts with none of these.
+#: format escapes may end it, ``%s\n``, but no more text: a flag's ``--token %s\tX`` is
+#: one word; an assignment's value ends at the escape, `secret_values.SHELL_ASSIGNED_VALUE`).
+#: A credential (token68) starts with none of these.
 _FORMAT_SLOT = (
     r"%(?:\([\w.]{1,64}+\))?+[#0+-]{0,4}+(?:\d{1,3}+|\*)?+(?:\.(?:\d{1,3}+|\*))?+[sdiouxXeEfFgGcra]"
     + r"(?:\\[nrt])*+"

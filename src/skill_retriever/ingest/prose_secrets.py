@@ -57,6 +57,8 @@ from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_headers import AUTH_HEADER_RE
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
+    ESCAPE_BEFORE,
+    PROSE_ASSIGNED_VALUE,
     PROSE_VALUE,
     SCHEME_BEFORE_RE,
     SCHEME_WORD,
@@ -75,12 +77,13 @@ __all__ = ["PROSE_RULES", "literal_secret", "redact_prose", "secret_word_name"]
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
 #: not ``$$``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
-#: name starts a word (so each name is read once); the value is one word of prose
-#: (`secret_values.PROSE_VALUE`: `_assignments` looks again inside a value).
+#: name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
+#: each name is read once); the value is one word of prose up to such an escape
+#: (`secret_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(
-    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$))(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$)|""" + ESCAPE_BEFORE + r""")(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
-    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + PROSE_VALUE + ")"
+    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + PROSE_ASSIGNED_VALUE + ")"
 )
 #: The same written as code rather than ``NAME = value``: a call's first two arguments
 #: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``) and an XML element

@@ -17,9 +17,12 @@ from functools import lru_cache
 __all__ = [
     "AUTHORIZATION_NAME",
     "AUTH_SCHEMES",
+    "ESCAPE_BEFORE",
+    "PROSE_ASSIGNED_VALUE",
     "PROSE_VALUE",
     "SCHEME_BEFORE_RE",
     "SCHEME_WORD",
+    "SHELL_ASSIGNED_VALUE",
     "SHELL_VALUE",
     "is_placeholder",
     "is_reference",
@@ -70,6 +73,18 @@ SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*
 PROSE_VALUE = (
     r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
     r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
+)
+#: A ``printf`` or ``echo -e`` escape (``\n``, ``\r``, ``\t``) in a bare value: where
+#: the line the command writes ends (``printf 'API_KEY=X\nHOST=db\n' >> .env``), not
+#: part of the value; an assignment's name may start right after one (`ESCAPE_BEFORE`).
+_ESCAPE = r"\\[nrt]"
+ESCAPE_BEFORE = r"(?<=" + _ESCAPE + ")"
+#: `SHELL_VALUE` and `PROSE_VALUE` for an assignment's value (``NAME=value``): a bare
+#: value ends at an escape (`_ESCAPE`), which took the lines after it with the value.
+SHELL_ASSIGNED_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
+PROSE_ASSIGNED_VALUE = (
+    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
+    r"""|(?:[^\s"'`;|()<>\\]|\\(?![nrt])){1,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
 )
 #: `secrets.SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
 #: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and

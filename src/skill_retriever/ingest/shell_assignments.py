@@ -17,7 +17,8 @@ import re
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
-    SHELL_VALUE,
+    ESCAPE_BEFORE,
+    SHELL_ASSIGNED_VALUE,
     literal_phrase,
     literal_secret,
     quoted,
@@ -33,9 +34,10 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"
 #: ``NAME=value`` at the start of a shell word (an assignment, ``-d "token=..."``), after
 #: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
 #: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``),
-#: or an ``.npmrc`` key under a registry's scope (``//registry.npmjs.org/:_authToken=X``).
+#: or an ``.npmrc`` key under a registry's scope (``//registry.npmjs.org/:_authToken=X``),
+#: or after a ``printf`` escape that ended the line before (``printf 'A=1\nTOKEN=X\n'``).
 _ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?:(?<![^\s;&|(`'",=])|(?<=/:))(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+    r"""(?:(?<![^\s;&|(`'",=])|(?<=/:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
 #: A word after an unquoted scheme that is a credential, not the command the assignment
 #: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
@@ -47,12 +49,12 @@ _CREDENTIAL_WORD = r"(?![-/])(?=[A-Za-z0-9+/_-]{8,}={0,2}(?![^\s;&|)]))(?=[^\s;&
 #: auth scheme and a credential-shaped word.
 _ASSIGNMENT_RE = re.compile(
     _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++" + _CREDENTIAL_WORD
-    + ")?+" + SHELL_VALUE + ")"
+    + ")?+" + SHELL_ASSIGNED_VALUE + ")"
 )
 #: Inside quotes, also an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
 #: kept, `masked_values`).
 _QUOTED_ASSIGNMENT_RE = re.compile(
-    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_VALUE + ")"
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_ASSIGNED_VALUE + ")"
 )
 #: A config file's setting written ``name = value`` on a line of its own (a heredoc's
 #: ``.pypirc``, ``client_secret = "X"`` of a Terraform file), at a quoted string's start,

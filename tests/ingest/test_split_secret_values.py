@@ -1,0 +1,76 @@
+"""Secrets whose value a line break or an argument's end cut apart from what the rules
+read, through a real ingest (a skill, a hook, an MCP server config):
+
+- ``printf 'API_KEY=X\\n'`` and ``echo -e "TOKEN=X\\nOTHER=1"``: the value ran through the
+  escape to the quote, so what the command writes after it went with the secret, and a
+  second secret after ``\\n`` was read as part of the first one's value;
+- ``curl -u user:X https://...`` as one argument of an MCP server's ``sh -c``: the
+  arguments joined into one line were read again by curl's rule, which took the rest
+  of the script (the URL, a pipe) for the password.
+
+The password goes, the user and the text around it stay.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skill_retriever.ingest.secrets import REDACTED
+from skill_retriever.ingest.skills import ingest_skill_repo
+from skill_retriever.model import Node
+
+R = REDACTED
+PW = "Tr0ub4dor3Xq"
+KEY = "Zyx987Wvu654Tsr321Qpo"
+
+
+def _ingest(root: Path) -> dict[str, Node]:
+    result = ingest_skill_repo(root)
+    assert result.problems == []
+    return {n.name: n for n in result.nodes}
+
+
+def _skill(root: Path, body: str) -> Node:
+    folder = root / "skills" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(f"---\nname: demo\ndescription: A demo.\n---\n{body}", encoding="utf-8")
+    return _ingest(root)["demo"]
+
+
+ENV_WRITES = f"""```bash
+printf 'API_KEY={KEY}\\n' >> .env
+echo -e "TOKEN={KEY}\\nLOG_LEVEL=debug" > .env
+printf "DB_HOST=db\\nDB_PASSWORD={PW}\\tSTRIPE_SECRET_KEY={KEY}\\n" >> .env
+```
+"""
+
+
+def test_a_value_ends_at_a_printf_escape_in_prose(tmp_path: Path) -> None:
+    node = _skill(tmp_path, ENV_WRITES)
+    assert PW not in node.text and KEY not in node.text
+    assert ENV_WRITES.replace(PW, R).replace(KEY, R).strip() in node.text
+
+
+def test_a_value_ends_at_a_printf_escape_in_a_hook(tmp_path: Path) -> None:
+    folder = tmp_path / "hooks"
+    folder.mkdir()
+    command = f"printf 'API_KEY={KEY}\\nLOG_LEVEL=debug\\nDB_PASSWORD={PW}\\n' >> .env && ./run.sh"
+    hook = {"name": "env", "description": "Writes .env.", "event": "SessionStart", "command": command}
+    (folder / "env.json").write_text(json.dumps(hook), encoding="utf-8")
+    assert _ingest(tmp_path)["env"].attrs["command"] == command.replace(PW, R).replace(KEY, R)
+
+
+def test_an_mcp_script_argument_keeps_what_follows_curls_password(tmp_path: Path) -> None:
+    folder = tmp_path / "mcps"
+    folder.mkdir()
+    scripts = {
+        "c": ("sh", ["-c", f"curl -u admin:{PW} https://api.example.com/v1/sse"]),
+        "lc": ("bash", ["-lc", f"curl -s -u 'admin:{PW}' https://api.example.com/mcp | jq ."]),
+    }
+    servers = {name: {"description": "Remote.", "command": c, "args": a} for name, (c, a) in scripts.items()}
+    (folder / "remote.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    nodes = _ingest(tmp_path)
+    for name, (_, args) in scripts.items():
+        assert nodes[name].attrs["args"] == [args[0], args[1].replace(PW, R)]
+        assert PW not in nodes[name].text and "https://api.example.com" in nodes[name].text
