@@ -1,6 +1,8 @@
 """Secrets whose value a line break or an argument's end cut apart from what the rules
 read, through a real ingest (a skill, a hook, an MCP server config):
 
+- basic auth in code split over lines (``auth=(\\n    "user",\\n    "X")``,
+  ``HTTPBasicAuth(\\n "user",\\n "X")``): read on one line only, the password stayed;
 - ``printf 'API_KEY=X\\n'`` and ``echo -e "TOKEN=X\\nOTHER=1"``: the value ran through the
   escape to the quote, so what the command writes after it went with the secret, and a
   second secret after ``\\n`` was read as part of the first one's value;
@@ -36,6 +38,40 @@ def _skill(root: Path, body: str) -> Node:
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text(f"---\nname: demo\ndescription: A demo.\n---\n{body}", encoding="utf-8")
     return _ingest(root)["demo"]
+
+
+AUTH_CODE = f"""```python
+r = requests.get(url, auth=(
+    "deploy",
+    "{PW}"))
+basic = HTTPBasicAuth(
+    "deploy",
+    '{PW}',
+)
+digest = HTTPDigestAuth("deploy",
+                        "{PW}")
+```
+"""
+
+
+def test_basic_auth_split_over_lines_loses_its_password(tmp_path: Path) -> None:
+    node = _skill(tmp_path, AUTH_CODE)
+    assert PW not in node.text
+    assert AUTH_CODE.replace(PW, R).strip() in node.text  # user names and layout as written
+
+
+def test_basic_auth_over_lines_without_a_literal_password_stays(tmp_path: Path) -> None:
+    code = 'r = requests.get(url, auth=(\n    "deploy",\n    os.environ["DEPLOY_PASSWORD"]))\nHTTPBasicAuth(\n    user,\n    "<your-password>")\n'
+    assert code.strip() in _skill(tmp_path, code).text
+
+
+def test_a_hook_script_with_basic_auth_over_lines_loses_its_password(tmp_path: Path) -> None:
+    folder = tmp_path / "hooks"
+    folder.mkdir()
+    script = f'python - <<\'EOF\'\nimport requests\nrequests.post(url, auth=(\n    "deploy",\n    "{PW}",\n))\nEOF'
+    hook = {"name": "ping", "description": "Ping.", "event": "Stop", "command": script}
+    (folder / "ping.json").write_text(json.dumps(hook), encoding="utf-8")
+    assert _ingest(tmp_path)["ping"].attrs["command"] == script.replace(PW, R)
 
 
 ENV_WRITES = f"""```bash

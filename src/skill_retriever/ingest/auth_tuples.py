@@ -7,7 +7,9 @@ name says the second value is a password, so neither the assignment rule nor the
 pair rule reads it. Only a quoted string is read as the password (``auth=(user,
 os.environ["X"])`` is code); prose (`prose_secrets`) redacts it when it reads as a
 literal secret, the command rule (`secrets.redact_command`) unless it is a reference or
-a placeholder. The user name stays. Bounded and possessive: linear on any line.
+a placeholder. The user name stays. The pair may be split over lines, one value a
+line, as formatters write a long call; prose reads it over the whole text, not line by
+line. Bounded and possessive: linear on any text.
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ __all__ = ["AUTH_TUPLE_RE"]
 
 #: A quoted string of code, on one line.
 _STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
+#: The space between a call's parentheses and its arguments: blanks, and line breaks
+#: where code puts each argument on a line of its own (``auth=(\n    "user",\n
+#: "X")``); bounded, so that a match never scans a long run of blanks from each start.
+_GAP = r"\s{0,64}+"
 #: ``auth=(user, "X")`` / ``auth = ["user", "X"]`` or ``HTTPBasicAuth("user", "X")``: the
 #: user a string or a name, ``val`` the password's string.
 AUTH_TUPLE_RE = re.compile(
     r"(?:(?<![\w-])auth[ \t]*+=[ \t]*+[(\[]|(?<![\w-])(?:HTTP)?+(?:Basic|Digest|Proxy)Auth[ \t]*+\()"
-    r"[ \t]*+(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+)[ \t]*+,[ \t]*+(?P<val>" + _STRING + r")(?=[ \t]*+[)\],])"
+    + _GAP + r"(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+)" + _GAP + "," + _GAP + r"(?P<val>" + _STRING + r")(?=" + _GAP + r"[)\],])"
 )

@@ -153,14 +153,12 @@ def _redact_clients(line: str) -> str:
 
 
 def _redact_line(line: str) -> str:
-    """One line with the credentials of its headers, ``Bearer`` and basic auth in code
-    (`auth_tuples`: ``auth=("user", "X")``) and the values of its
+    """One line with the credentials of its headers and ``Bearer`` and the values of its
     secret-looking assignments, written ``NAME=value`` or set by a command
     (`secret_commands`: ``ENV API_KEY value``), redacted."""
     line = AUTH_HEADER_RE.sub(_redact_literal, redact_auth_params(line))
     line = _BEARER_RE.sub(_redact_literal, line)
     line = _scheme_pairs(line)
-    line = AUTH_TUPLE_RE.sub(_redact_literal, line)  # ``auth=("user", "X")``
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
@@ -297,6 +295,8 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),
     ("a client's password flag", lambda t: on_words(t, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)),
     ("a cookie", lambda t: on_words(t, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))),
+    # over lines: a formatter puts each of a long call's values on a line of its own
+    ("basic auth's password in code", lambda t: AUTH_TUPLE_RE.sub(_redact_literal, t)),
     # ``gh secret set NAME \`` goes on a line
     ("a value a secret-setting command sets", lambda t: redact_continued_commands(t, _command_secret)),
     (
