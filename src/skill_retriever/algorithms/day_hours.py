@@ -21,7 +21,9 @@ The rules:
   or "on" or alone; a day, then "at" or "around" and a time ("on 3 Nov at 2pm", "yesterday
   at 3pm"); a time, then a day ("at 2pm on Nov 3", "14:00 UTC on 2026-11-03", "at 12am
   yesterday"). A day is an ISO date, a day of a month (`month_days`), "today", "yesterday",
-  "the day before yesterday" or "last <weekday>".
+  "the day before yesterday", "last <weekday>" or a part of a day, whose time is the one in it
+  ("last night at 11pm" yesterday's 23:00, "last night at 2am" today's 02:00, "this afternoon
+  at 3:15" 15:15; :func:`_in_part`); it was the whole part, "yesterday at 14:00" the hour.
 * A range of hours, "from 9am to 5pm yesterday", "yesterday between 9am and 5pm", "on Dec 1
   from 9 am to 11 am" (:func:`hour_range`), runs from the first time to the second on that
   day, into the next when the second is earlier ("from 10pm to 2am"); in a query that names no
@@ -52,7 +54,12 @@ _TIME = rf"\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:{_AM_PM})?|{_AM_PM})"
 _ZONE = r"(?:[Zz](?!\w)|\s*(?:UTC|GMT)(?!\w)|\s*[+-]\d{2}:?\d{2}(?!\d)|(?![\w:])(?!\s+[A-Z]{3,5}\b))"
 # "the day before yesterday" before "yesterday": read from "yesterday", "the day before yesterday
 # at 08:30" was the whole day, the other rules' phrase starting before the hour's.
-_DAY = rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}|(?i:(?:the\s+)?day\s+before\s+yesterday|today|yesterday|last\s+{WEEKDAY_NAME})"
+# A part of a day ("last night at 11pm", "this afternoon at 3:15") is a day too: the hour in it
+# (`_in_part`); it was the whole part, where "yesterday at 14:00" was the hour.
+_DAY = (
+    rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}|(?i:(?:the\s+)?day\s+before\s+yesterday"
+    rf"|(?:this|yesterday)\s+(?:morning|afternoon|evening)|last\s+night|today|yesterday|last\s+{WEEKDAY_NAME})"
+)
 _HOUR_RE = re.compile(
     rf"(?<![\w-])(?:(?i:at|on)\s+)?(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}[Tt ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?)(?P<z1>{_ZONE})"
     rf"|(?<![\w-])(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+(?i:at|around)\s+(?P<t1>{_TIME})(?P<z2>{_ZONE})"
@@ -68,6 +75,7 @@ _ANY_DAY_RE = re.compile(rf"(?<![\w-])(?:{_DAY})")
 _ON_WEEKDAY_RE = re.compile(rf"\bon\s+{WEEKDAY_NAME}", re.IGNORECASE)
 # A time, then a zone's name this does not read ("2pm PST", "14:00 CEST"): most end in T.
 _ZONE_NAME_RE = re.compile(rf"(?<![\w-])({_TIME})\s+((?!UTC\b|GMT\b)[A-Z]{{1,4}}T)\b")
+_AM_PM_RE = re.compile(_AM_PM)
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?", re.IGNORECASE)
 
 
@@ -138,11 +146,22 @@ def _hour_start(m: re.Match[str], now: datetime) -> datetime:
         day_text, clock = re.split(r"[Tt ]", m["iso"], maxsplit=1)
     else:
         day_text, clock = (m["day1"], m["t1"]) if m["day1"] else (m["day2"], m["t2"])
-    day = day_or_instant(day_text, now)[0]
+    day, day_end = day_or_instant(day_text, now)
     try:
         start = datetime.combine(day.date(), _clock(clock), tzinfo=zone).astimezone(UTC)
     except OverflowError as exc:  # 0001-01-01T00:30+01:00: before year 1 in UTC
         raise QueryError(f"{m.group()!r} in the query is outside the years 1 to 9999 in UTC") from exc
+    return _in_part(start, day, day_end, clock) if day_end - day < timedelta(days=1) else start
+
+
+def _in_part(start: datetime, first: datetime, end: datetime, clock: str) -> datetime:
+    """The time ``start`` (on the day ``first`` begins) moved into the part of a day ``[first,
+    end)`` it is said of: "this afternoon at 3:15" is 15:15, "last night at 2am" today's 02:00.
+    A time that is in no reading of the part ("this morning at 3pm") stays as written."""
+    steps = (timedelta(0), timedelta(hours=12), timedelta(days=1))
+    for step in steps if _AM_PM_RE.search(clock) is None else steps[::2]:  # "9pm" is no 09:00
+        if first <= start + step < end:
+            return start + step
     return start
 
 

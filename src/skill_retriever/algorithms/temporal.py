@@ -13,6 +13,8 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   ("before the last 3 days") runs up to its start. "last" or "previous week/month/year"
   with no count and no "the" before "last" is the calendar one, whole ("last week": Monday
   to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days;
+  "early", "mid", "late this/last week/month/year" and "the start/middle/end of" one: its first,
+  middle or last half, in whole days (`period_parts`);
   "the week/month/year before last" the calendar one before last week, month, year (`last_spans`).
 * "this week / month / year", "since the start of the week/month/year", "year to date"
   ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
@@ -24,10 +26,13 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   a vague count those units ("a few days ago": from the start of 5 days ago to the end of 2);
   "2 weeks back" as "2 weeks ago"; "more than", "over", "at least N <unit> ago": up to now
   less N units, "less than", "under", "within N <unit> ago" from then to now.
+  "The previous day", "the day before", no other date named: yesterday (`previous_day`).
+  Two counts, "a day or two ago", "in the past day or two": the wider reading (`or_counts`).
 * Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
   "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
   of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight
-  failure is found in, whatever the hour of ``now``).
+  failure is found in, whatever the hour of ``now``); with ``days``, a time in one, "last
+  night at 11pm", "this afternoon at 3:15", that hour, as "yesterday at 14:00" (`day_hours`).
 * "last/past/previous weekend": the most recent complete weekend, Saturday 00:00 to
   Monday 00:00 (on a Sunday, the one before). "this weekend", "over/during the
   weekend": the most recent weekend, the current one on a Saturday or Sunday.
@@ -108,6 +113,9 @@ from skill_retriever.algorithms.month_days import (
     shared_month_span,
     with_year_of,
 )
+from skill_retriever.algorithms.or_counts import or_count_span
+from skill_retriever.algorithms.period_parts import period_part
+from skill_retriever.algorithms.previous_day import previous_day
 from skill_retriever.algorithms.quarters import quarter_window
 from skill_retriever.algorithms.time_words import (
     AGO,
@@ -310,11 +318,19 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if days and (m := _ON_WEEKDAY_RE.search(query)):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    # "a day or two ago", "the past day or two", before "two ago" or "the past day" is read;
+    # "the previous day" before a "previous" span
+    if span := or_count_span(query, now) or previous_day(query, now):
+        return TimeWindow(*span)
     if compared := ago_bound(query, now):  # "more than a week ago", before "a week ago" is read
         return TimeWindow(*compared)
+    part = period_part(query, now)  # "late last week": in place of "last week" where that is read
+    part_end = query.find(part[2]) + len(part[2]) if part else -1
     if last := last_span(query, now):  # "last 3 days", "last week", "before last month"
-        return TimeWindow(*last)
+        return TimeWindow(*(part if part and query.find(last[2]) + len(last[2]) == part_end else last))
     if m := _THIS_RE.search(query):
+        if part and m.end() == part_end:  # "early this month"
+            return TimeWindow(*part)
         unit, day = (m.group(1) or m.group(2) or m.group(3)).lower(), midnight(now)
         if unit in ("week", "w"):
             start = day - timedelta(days=day.weekday())

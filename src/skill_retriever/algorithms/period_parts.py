@@ -1,0 +1,50 @@
+"""A part of a calendar week, month or year: "late last week", "end of last month", "early
+this month", "mid last year". `temporal.parse_time_window` reads it with or without days, as
+it reads "last week"; read as the whole period (the part word left as words), "late last
+week" held last Monday as much as last Friday.
+
+The rule: "early", "the start/beginning of" a period is its first half, "late", "the end of"
+its second half, "mid", "the middle of" its middle half (from a quarter in to three quarters
+in), in whole days, the halves of an odd number of days both holding the middle day: "late
+last week" is Thursday to Sunday, "early this month" in December the 1st to the 16th (up to
+now, as "this month" is), "mid last year" 2 April to 1 October. "by the end of this month"
+names a deadline, not a part, and "from the beginning of this year" a bound: they are read as
+they were. The part takes the place of its period's reading only where that reading is of its
+period: "last 3 days ... late last week" is still the last 3 days.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from skill_retriever.algorithms.date_spans import day_or_instant
+
+__all__ = ["period_part"]
+
+_PART_RE = re.compile(
+    r"\b(?:(?:in|during|at|over)\s+)?(?:the\s+)?(?:(early|mid|late)[\s-]+|(start|beginning|middle|end)\s+of\s+)"
+    r"((?:this|last|previous)\s+(?:week|month|year))\b",
+    re.IGNORECASE,
+)
+# A bound before it: "by the end of this month" a deadline, "from the beginning of this year" a
+# start (`temporal`'s "since the start of"), "until the end of last month" an end.
+_BY_RE = re.compile(
+    r"\b(?:by|from|since|after|before|until|till|to|between|and)\s+(?:the\s+)?$", re.IGNORECASE
+)
+_PART = {"early": "early", "start": "early", "beginning": "early", "mid": "mid", "middle": "mid",
+         "late": "late", "end": "late"}  # fmt: skip
+
+
+def period_part(query: str, now: datetime) -> tuple[datetime, datetime, str] | None:
+    """The part of a calendar period ``query`` names (module docstring) as ``(start, end,
+    phrase)``, or None when it names none. ``now`` is in UTC."""
+    for m in _PART_RE.finditer(query):
+        if _BY_RE.search(query, 0, m.start()):  # a bound, not a part
+            continue
+        first, last = day_or_instant(m[3], now)
+        days, part = (last - first).days, _PART[(m[1] or m[2]).lower()]
+        lo, hi = {"early": (0, -(-days // 2)), "late": (days // 2, days), "mid": (days // 4, -(-3 * days // 4))}[part]
+        start, end = first + timedelta(days=lo), first + timedelta(days=hi)
+        return start, min(end, now) if start < now else end, m.group()  # "early this month": up to now
+    return None
