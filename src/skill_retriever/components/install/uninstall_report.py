@@ -134,6 +134,13 @@ class UninstallReport:
                 f"it) and run `{again or 'uninstall ' + ' '.join(self.left_ids)}` to finish, or add --force "
                 "to remove it as it is"
             )
+        elif self.left_ids:  # kept for another reason (a hook still runs it): the plugin
+            # named may be forgotten, its name then refused; the ids left finish it
+            out.append(
+                f"  {'still recorded' if self.applied else 'would stay recorded'}: "
+                f"{', '.join(self.left_ids)}: once you have done what the kept lines above say, "
+                f"run `{again or 'uninstall ' + ' '.join(self.left_ids)}` to finish"
+            )
         if not self.applied:
             out.append(f"  dry run, nothing changed; would be {self.counts()}")
         return out
