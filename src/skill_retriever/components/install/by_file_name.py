@@ -8,7 +8,9 @@ names are compared: `CallerView.named`), the visible components whose file is na
 answer: a command's file stem (``attrs["command_stem"]``, else its path's), an agent's,
 a skill's folder. One is taken, the plan's note saying which, by id; several are refused,
 each said by id, as several of one name are (`by_name.ambiguous`). Uninstall takes the
-same names of what is installed (`recorded_file_name`).
+same names of what is installed (`recorded_file_name`), and an MCP server's name as
+``.mcp.json`` holds it: one Claude Code would not take is written otherwise
+(``DeepGraph React MCP`` as ``DeepGraph-React-MCP``), the name the user then sees.
 
 One rule for both (`_names`): a component answers to the name of its source file (a
 skill's folder) and to the name of the file it installs as. The two differ when the
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 from skill_retriever.components.install.command_folders import command_name
 from skill_retriever.components.install.errors import shown_ref
 from skill_retriever.components.install.inventory import InstallRecord, RecordEntry
-from skill_retriever.components.install.layout import LAYOUT
+from skill_retriever.components.install.layout import LAYOUT, MCP_FILE
 from skill_retriever.components.install.paths import destination_name
 from skill_retriever.components.install.plan import (
     UnknownComponentError,
@@ -124,6 +126,8 @@ def _recorded_names(node_id: str, entry: RecordEntry) -> frozenset[str]:
         kind = NodeKind(entry.kind)
     except ValueError:
         return frozenset()
+    if kind is NodeKind.MCP_SERVER:  # its key in .mcp.json, which `claude mcp list` shows too
+        return frozenset(server.casefold() for server in entry.mcp)
     if kind not in _KINDS:
         return frozenset()
     folder = f"{LAYOUT[kind].folder}/"
@@ -151,10 +155,9 @@ def recorded_file_name(record: InstallRecord, ref: str) -> tuple[str, str] | Non
         return None
     said = [f"{record.components[i].kind.replace('_', ' ')} {record.components[i].name} (id {i})" for i in found]
     if len(found) == 1:
-        return found[0], (
-            f"no component installed is named {shown_ref(ref)}; it is the file name of {said[0]}: "
-            "uninstalling that one"
-        )
+        # a server's name as written: one Claude Code would not take (`DeepGraph React MCP`) is another
+        where = f"the name of {said[0]} in {MCP_FILE}" if record.components[found[0]].mcp else f"the file name of {said[0]}"
+        return found[0], f"no component installed is named {shown_ref(ref)}; it is {where}: uninstalling that one"
     raise UnknownComponentError(ref, tuple(found), (  # the ids as `candidates` too, as install's refusal
         f"no component installed is named {shown_ref(ref)}, and {len(found)} components installed in "
         f"{record.root} have the file name {shown_ref(ref)}: {', '.join(said[:_SHOWN])}"

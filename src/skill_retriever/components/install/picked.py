@@ -36,6 +36,7 @@ from skill_retriever.components.install.layout import RECORD_FILE
 from skill_retriever.components.install.needed_dependencies import still_needed
 from skill_retriever.components.install.plan import InstallError
 from skill_retriever.components.install.plugin_entry import same_marketplace
+from skill_retriever.components.install.suggest import close_among
 
 __all__ = ["Picked", "pick"]
 
@@ -223,9 +224,19 @@ def _not_one(record: InstallRecord, ref: str, found: list[Candidate]) -> str:
             f"{shown_ref(ref)} was installed as part of skill {outer} ({holder.id}), {where}: "
             f"uninstall {_ref_after(record, holder.id, [], [])} to remove it"
         )
+    close = close_among(ref, _installed_names(record))
+    if ref.strip() and close:  # what install offers of the index, of what is installed
+        return f"no component {shown_ref(ref)} installed in {record.root}; close names installed: {', '.join(close)}"
     listing = ", ".join(sorted(record.components)[:10]) or "nothing"
     names = ", ".join(sorted(_shown(record, p) for p in record.plugins)[:10])
     what = "the component id or name given is empty" if not ref.strip() else (
         f"no component {shown_ref(ref)} installed in {record.root} by skill-retriever"
     )
     return f"{what} (its record {RECORD_FILE} lists {listing}" + (f"; plugins {names}" if names else "") + "); give a recorded id"
+
+
+def _installed_names(record: InstallRecord) -> list[str]:
+    """What uninstall takes of each recorded thing, as a close name to offer: a component's
+    name (its id where the name would not take it alone), a plugin's name (or id). (A
+    server's key in ``.mcp.json`` is its name but for spaces: offered once, by name.)"""
+    return [_ref_after(record, i, [], []) for i in record.components] + [_shown(record, p) for p in record.plugins]

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from skill_retriever.components.install.by_name import name_for
 from skill_retriever.components.install.inventory import INSTALLABLE
-from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["close_names", "near_spellings"]
+if TYPE_CHECKING:  # `uninstall` offers close names of its record (`close_among`) and reads no index
+    from skill_retriever.components.view import CallerView
+
+__all__ = ["close_among", "close_names", "near_spellings"]
 
 _SHOWN = 5
 #: A longer name is no one's typo, and `difflib` would take long over a whole catalogue.
@@ -94,6 +97,29 @@ def close_names(view: CallerView, ref: str) -> list[str]:
     for k in [*same, *ends, *holds, *near_spellings(key, keys)]:
         for node in sorted(by_key[k], key=lambda n: n.id):
             out.setdefault(name_for(view, node), None)
+        if len(out) >= _SHOWN:
+            break
+    return list(out)[:_SHOWN]
+
+
+def close_among(ref: str, names: Iterable[str]) -> list[str]:
+    """At most five of ``names`` close to ``ref``, in `close_names`' order: the one it is
+    but for spaces, underscores and its ends, those ending with it, holding it, then near
+    spellings. Uninstall offers them of what its record holds."""
+    key = _key(ref)
+    if not key or len(key) > _LONGEST:
+        return []
+    by_key: dict[str, list[str]] = {}
+    for name in names:
+        if name.casefold() != ref.casefold():  # (the lookup tried it, case aside)
+            by_key.setdefault(_key(name), []).append(name)
+    keys = sorted(by_key, key=lambda k: (len(k), k))
+    same = [key] if key in by_key else []
+    ends = [k for k in keys if k.endswith(f"-{key}")]
+    holds = [k for k in keys if k.startswith(f"{key}-") or f"-{key}-" in k]
+    out: dict[str, None] = {}
+    for k in [*same, *ends, *holds, *near_spellings(key, keys)]:
+        out.update(dict.fromkeys(sorted(by_key[k])))
         if len(out) >= _SHOWN:
             break
     return list(out)[:_SHOWN]
