@@ -127,7 +127,7 @@ def test_uninstall_changes_nothing_while_settings_json_is_unreadable(sample_inde
     settings = target / ".claude/settings.json"
     settings.write_text(settings.read_text()[:-5])  # a typo: cut short
     held = files_under(target)
-    with pytest.raises(InstallError, match=r"settings.json is unreadable .*run uninstall again; nothing removed"):
+    with pytest.raises(InstallError, match=r"settings.json is not valid JSON .*run uninstall again; nothing removed"):
         uninstall([hook], target)
     assert files_under(target) == held
 

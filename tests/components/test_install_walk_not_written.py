@@ -81,7 +81,7 @@ def test_a_refused_hook_says_its_script_was_not_written(index: Index, tmp_path: 
     assert data["nothing_written"] is True and data["written"] == []
     files = _files(data, "lint-on-save")
     assert files[SCRIPT] == {"path": SCRIPT, "action": "not written", "reason": "its component is refused"}
-    assert files[ENTRY]["action"] == "refused" and "is unreadable" in files[ENTRY]["reason"]
+    assert files[ENTRY]["action"] == "refused" and "is not valid JSON" in files[ENTRY]["reason"]
     assert plan.lines()[0] == f"target: {project}  (nothing written)"
     _agrees_with_the_text(plan)
     assert files_under(project) == {".claude/settings.json": BROKEN}  # truly nothing written

@@ -202,7 +202,7 @@ def test_a_file_with_comments_is_refused_and_kept(
     before = '{\n  // mine\n  "permissions": {"allow": ["A"]}\n}\n'
     target = _project(tmp_path, before)
     code, out = _cli(capsys, index_dir, target, "install", HOOK)
-    assert code == 1 and ".claude/settings.json is unreadable" in out and "fix or move it first" in out
+    assert code == 1 and ".claude/settings.json is not valid JSON" in out and "a comment, which JSON does not allow" in out
     assert (target / SETTINGS).read_text() == before
 
 

@@ -122,7 +122,7 @@ def test_an_unreadable_settings_file_stops_the_script_from_going(root: Path) -> 
     (root / ".claude/settings.json").write_text("{ not json")
     from skill_retriever.components.install.plan import InstallError
 
-    with pytest.raises(InstallError, match=r"settings\.json is unreadable .*nothing removed"):
+    with pytest.raises(InstallError, match=r"settings\.json is not valid JSON .*nothing removed"):
         uninstall(["scanner"], root)
     assert (root / SCRIPT).is_file()
 

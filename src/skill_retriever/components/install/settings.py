@@ -26,6 +26,7 @@ from typing import Any
 from skill_retriever.components.install.claude_folder import on_disk
 from skill_retriever.components.install.json_layout import JsonStyle, json_style, style_of
 from skill_retriever.components.install.json_splice import splice
+from skill_retriever.components.install.json_syntax import unreadable_why
 from skill_retriever.components.install.json_text import json_text
 from skill_retriever.components.install.paths import safe_destination
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
@@ -128,13 +129,15 @@ def read_json_object(root: Path, rel: str, key: str) -> tuple[dict[str, Any] | N
         return None, _unsafe_why(root, rel, exc)
     if not path.exists():
         return {}, ""
+    raw = None
     try:
-        text = json_text(path.read_bytes())  # past a byte order mark; blank: {}
+        raw = path.read_bytes()
+        text = json_text(raw)  # past a byte order mark; blank: {}
         data = json.loads(text.json(), parse_float=_finite, parse_constant=_constant)
     except _NotWritable as exc:
         return None, f"the existing {rel} holds {exc}; {_UNCHANGED}"
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return None, f"the existing {rel} is unreadable ({exc}); fix or move it first"
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # a comment, UTF-16, ...: said so
+        return None, unreadable_why(rel, raw, exc)
     if not isinstance(data, dict):  # a list, a string: Claude Code reads neither
         return None, f"the existing {rel} is {_shape(data)}, not a JSON object; fix or move it first"
     if where := _lone_surrogate(data):
