@@ -72,7 +72,7 @@ from skill_retriever.components.install.still_required import still_required
 from skill_retriever.components.install.target import check_writable, install_root
 from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall_dry_run import on_a_copy
-from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport
+from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport, wrote_none
 from skill_retriever.fsutil import leftover_temps, write_atomic
 
 __all__ = ["UninstallReport", "uninstall", "uninstall_held"]
@@ -138,7 +138,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     report = UninstallReport(root, chosen, [record.components[i].name for i in along])
     report.stayed, report.notes = picked.stayed, picked.notes
     entries = [record.components[i] for i in chosen]
-    report.notes += [held_elsewhere(e.name, e.elsewhere) for e in entries if e.elsewhere and not e.here]
+    report.notes += [held_elsewhere(e.name, e.elsewhere) for e in entries if e.elsewhere and not e.here] + wrote_none(entries)
     check_writable(root, _to_change(entries) | moved_paths(moves), "and run uninstall again; nothing removed")
     shared = _read_shared(root, entries)
     try:

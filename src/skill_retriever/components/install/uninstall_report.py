@@ -11,10 +11,11 @@ from typing import Any
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.components.install.hook_entry import HookEntry
 from skill_retriever.components.install.plan_lines import hook_words
+from skill_retriever.components.install.record_entry import RecordEntry
 
 CHANGED = "changed since it was installed"
 
-__all__ = ["CHANGED", "VERBS", "UninstallReport", "said", "verbs", "with_values"]
+__all__ = ["CHANGED", "VERBS", "UninstallReport", "said", "verbs", "with_values", "wrote_none"]
 
 #: A hook's key in a report (``.claude/settings.json#hooks.<Event>[<matcher>]``, with
 #: `` if <rule>`` for a hook that has an ``if`` rule: `HookEntry.where`; `` @<tag>`` of its
@@ -226,3 +227,15 @@ def said(path: str, into: str = "in") -> str:
         return path
     hook = HookEntry(key["event"], key["matcher"] or None, {"if": key["rule"]} if key["rule"] else {})
     return f"{hook_words(hook, tag=key['tag'] or '')} {into} {key['file']}"
+
+
+def wrote_none(entries: list[RecordEntry]) -> list[str]:
+    """A note for each of ``entries`` that holds nothing to take back or put back: the
+    install found all of it there already (``unchanged``: your own copy) and wrote none of
+    it. Taking such a component back changes nothing, and without the note an uninstall of
+    it printed its ``target:`` line alone, as if it had done nothing it was asked to."""
+    return [
+        f"{e.kind.replace('_', ' ')} {e.name}: the install wrote nothing of it (it was there "
+        "already), so there is nothing to take back; it stays as it is"
+        for e in entries if e.empty and not (e.kept or e.earlier)
+    ]
