@@ -8,7 +8,10 @@ read, through a real ingest (a skill, a hook, an MCP server config):
   second secret after ``\\n`` was read as part of the first one's value;
 - ``curl -u user:X https://...`` as one argument of an MCP server's ``sh -c``: the
   arguments joined into one line were read again by curl's rule, which took the rest
-  of the script (the URL, a pipe) for the password.
+  of the script (the URL, a pipe) for the password;
+- a flag, its value and more in one argument (``"args": ["--user admin:X https://x"]``
+  after ``"command": "curl"``, ``"-pX app"`` after ``mysql``): the argument's blanks
+  were read as part of the value, so the URL after the password went with it.
 
 The password goes, the user and the text around it stay.
 """
@@ -110,3 +113,31 @@ def test_an_mcp_script_argument_keeps_what_follows_curls_password(tmp_path: Path
     for name, (_, args) in scripts.items():
         assert nodes[name].attrs["args"] == [args[0], args[1].replace(PW, R)]
         assert PW not in nodes[name].text and "https://api.example.com" in nodes[name].text
+
+
+def _servers(root: Path, invocations: dict[str, tuple[str, list[str]]]) -> dict[str, Node]:
+    folder = root / "mcps"
+    folder.mkdir()
+    servers = {name: {"description": "Remote.", "command": c, "args": a} for name, (c, a) in invocations.items()}
+    (folder / "remote.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    return _ingest(root)
+
+
+def test_a_flag_argument_keeps_what_follows_its_password(tmp_path: Path) -> None:
+    invocations = {
+        "user": ("curl", [f"--user admin:{PW} https://api.example.com/v1/sse"]),
+        "u": ("curl", ["-s", f"-u admin:{PW} https://api.example.com/mcp", "-H", "Accept: text/event-stream"]),
+        "glued": ("curl", [f"--user=admin:{PW}\thttps://api.example.com/v1"]),
+        "mysql": ("mysql", [f"-u root -p{PW} app"]),
+        "sshpass": ("sshpass", [f"-p {PW} ssh deploy@host.example"]),
+    }
+    nodes = _servers(tmp_path, invocations)
+    for name, (_, args) in invocations.items():
+        assert nodes[name].attrs["args"] == [a.replace(PW, R) for a in args], name
+        assert PW not in nodes[name].text
+
+
+def test_a_value_argument_with_blanks_still_goes_whole(tmp_path: Path) -> None:
+    # No program splits an argument: after ``-u`` it is the value, blanks and all.
+    nodes = _servers(tmp_path, {"u": ("curl", ["-u", f"admin:{PW} https://api.example.com", "-s"])})
+    assert nodes["u"].attrs["args"] == ["-u", f"admin:{R}", "-s"]

@@ -14,6 +14,11 @@ in one: only a placeholder's (``${API_KEY}``, ``$API_KEY``) is read as a referen
 line the rule returns splits back into as many words as there were arguments; an
 argument the rule changed is kept up to where the redaction starts, with `REDACTED`
 after that (the rest of it was the secret's).
+
+An argument that starts with a flag and holds blanks (``"--user admin:X https://x"``,
+``"-pX app"``) is shell text its author wrote in one argument: no program reads it as
+that flag, one word that starts with ``-``. Its blanks are read as blanks
+(`_flag_words`), so a value in it ends at the first, and what follows the value stays.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ _PLAIN = "\ue000"
 def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
     """``args`` with what ``redact`` (a rule of shell text that replaces values by
     `REDACTED` and keeps the rest) takes out of them joined into one command line."""
-    words = [_WORD_BREAK_RE.sub(_PLAIN, arg) for arg in args]
+    words = [_WORD_BREAK_RE.sub(_PLAIN, arg) if not _flag_words(arg) else _words_of(arg) for arg in args]
     line = " ".join(words)
     out = redact(line)
     if out == line:
@@ -47,21 +52,55 @@ def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
     return [arg if piece == word else _cut(arg, word, piece) for arg, word, piece in zip(args, words, pieces, strict=True)]
 
 
+#: Where a blank stands in an argument read as words (`_flag_words`): a blank to every
+#: rule (``[ \t]``), which the joined line is not split at.
+_BLANK = "\t"
+_BLANKS_RE = re.compile(r"[ \t]")
+
+
+def _flag_words(arg: str) -> bool:
+    """Whether ``arg`` is a flag and more written as shell words on one line (``--user
+    admin:X https://x``, ``-pX app``): a value in it ends at a blank."""
+    return arg.startswith("-") and _BLANKS_RE.search(arg) is not None and "\n" not in arg
+
+
+def _words_of(arg: str) -> str:
+    """``arg`` as `_flag_words` reads it: its blanks a rule's (`_BLANK`), each other
+    character that shell text splits at read as a plain one."""
+    return _BLANK.join(_WORD_BREAK_RE.sub(_PLAIN, part) for part in _BLANKS_RE.split(arg))
+
+
 def _cut(arg: str, word: str, piece: str) -> str:
     """``arg`` (read as ``word``) kept up to where ``piece``, its redacted word, differs
     from it, or where the `REDACTED` that the difference is part of starts, and
     `REDACTED` after that; ``arg`` whole when the difference starts after a `REDACTED`
-    it holds already."""
+    it holds already. Of an argument read as words, what follows a value that ended at
+    a blank stays when the rule changed nothing more (`_after_value`)."""
     at = 0
     while at < min(len(word), len(piece)) and word[at] == piece[at]:
         at += 1
     start = piece.rfind(REDACTED, 0, at + len(REDACTED))
-    kept = arg[: start if start >= 0 and start > at - len(REDACTED) else at]
+    cut = start if start >= 0 and start > at - len(REDACTED) else at
+    kept = arg[:cut]
     # A rule read again a value redacted already, and on to the argument's end: a script
     # the command rule read (`secrets.redact_args`: ``sh -c 'curl -u admin:X https://x'``),
     # whose blanks this line reads as plain characters. What follows the value is the
     # script's, which the command rule redacted where it held a secret: it stays.
-    return arg if kept.endswith(REDACTED) else kept + REDACTED
+    if kept.endswith(REDACTED):
+        return arg
+    return kept + REDACTED + _after_value(arg, word, piece, cut)
+
+
+def _after_value(arg: str, word: str, piece: str, cut: int) -> str:
+    """What of ``arg`` follows the value redacted at ``cut``: from the first blank after
+    it (`_BLANK`, in an argument read as words) when ``piece`` goes on there as ``word``
+    does, so that the value was that one word and nothing after it changed; else nothing
+    (two values redacted in one argument, or one that ran over a blank, go with all
+    after them)."""
+    blank = word.find(_BLANK, cut + 1)
+    if blank < 0 or not piece.startswith(REDACTED, cut) or piece[cut + len(REDACTED) :] != word[blank:]:
+        return ""
+    return arg[blank:]
 
 
 def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> list[str]:
