@@ -143,7 +143,7 @@ def redact_args(args: list[str]) -> list[str]:
         header = _header_arg(arg, after_flag=i > 0 and args[i - 1] in _HEADER_FLAGS)
         if header is not None:
             out.append(header)
-        elif eq and not _TEXT_ARG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
+        elif eq and not _NO_FLAG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
             out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
             out.append(arg if _names_no_secret(arg) else REDACTED)
@@ -155,6 +155,10 @@ def redact_args(args: list[str]) -> list[str]:
 #: An argument with a blank in it is text (a ``.netrc`` line, a YAML or JSON block, a
 #: script), not one word; an ``=`` after a blank is no flag's (``--password=a b`` is one).
 _TEXT_ARG_RE = re.compile(r"\s")
+#: What no flag's name before its ``=`` holds: a blank (`_TEXT_ARG_RE`), or a call's
+#: ``(`` in a script of one word (``print(connect(password=password))``: its assignments
+#: are read as code's, `shell_assignments`).
+_NO_FLAG_RE = re.compile(r"[\s(]")
 
 
 def _redact_text_words(text: str) -> str:

@@ -7,14 +7,17 @@ An assignment's value is one shell word. In quotes (``-d "token=Bearer X"``, ``-
 credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` and runs
 ``./run``, and the command after the variable is no credential, unless the word is shaped
 as one (`_CREDENTIAL_WORD`: ``AUTH_HEADER=Bearer q9W8...`` in a heredoc, a file's text).
-A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``: `_call_name`).
+A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``: `_call_name`);
+so is a name a call passes (``OAuth2Session(client_id, token=token)``: `call_arguments`).
 """
 
 from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.call_arguments import named_argument
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
+from skill_retriever.ingest.secret_formats import REDACTED
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     ESCAPE_BEFORE,
@@ -84,6 +87,14 @@ def redact_assignments(text: str) -> str:
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
         pair = None
+        argument = named_argument(text, m.start(), m.end()) if secret_name(_last_part(m["name"])) else None
+        if argument is not None:
+            # A call's ``token=token``: a variable's name is kept, one that reads as a
+            # literal secret goes, and the comma after it stays either way.
+            secret = literal_secret(argument[0])
+            out.append(text[pos : m.end()] + (REDACTED if secret else argument[0]))
+            pos = argument.end()
+            continue
         if secret_name(_last_part(m["name"])):
             pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
             if pair is not None and _call_name(pair):
