@@ -54,7 +54,7 @@ def named_argument(text: str, name_start: int, value_start: int) -> re.Match[str
 def _in_call(text: str, start: int) -> bool:
     """Whether ``start`` of ``text`` begins an argument of a call: after ``(`` or ``,``
     (blanks between), with the nearest unclosed bracket before it a ``(`` right after a
-    name (``OAuth2Session(``, ``requests.get(``), within `_WINDOW` characters."""
+    name (``OAuth2Session(``, ``session.post(``), within `_WINDOW` characters."""
     before = text[max(0, start - _WINDOW) : start]
     head = before.rstrip()
     if not head.endswith(("(", ",")):
