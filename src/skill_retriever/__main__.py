@@ -5,4 +5,5 @@ first moment."""
 
 from skill_retriever.entry import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # imported (a walk of the package's modules), it runs nothing
+    raise SystemExit(main())
