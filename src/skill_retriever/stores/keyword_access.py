@@ -23,19 +23,36 @@ item's (a residue README names).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Mapping
+from typing import Protocol, TypeVar
 
 from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.model import Node
 from skill_retriever.stores.keywords import KeywordSnapshot
 
-if TYPE_CHECKING:
-    from skill_retriever.stores.snapshot import IndexSnapshot
+V = TypeVar("V")
+
+
+class _Snapshot(Protocol):
+    """What this reads of an ``IndexSnapshot`` (named here, not imported: the snapshot
+    imports this module)."""
+
+    @property
+    def keywords(self) -> KeywordSnapshot: ...
+
+    @property
+    def nodes(self) -> Mapping[str, Node]: ...
+
+    @property
+    def has_access_labels(self) -> bool: ...
+
+    def memo(self, table: str, key: Hashable, build: Callable[[], V], size: int = 1) -> V: ...
 
 #: Views kept per snapshot (the accesses most recently searched with).
 VIEWS_KEPT = 8
 
 
-def keywords_seen_by(snapshot: IndexSnapshot, filters: Filters) -> KeywordSnapshot:
+def keywords_seen_by(snapshot: _Snapshot, filters: Filters) -> KeywordSnapshot:
     """``snapshot.keywords`` with BM25's statistics over the documents ``filters``' access
     lets the caller see; the snapshot's own when that is every one."""
     principals = filters.principals
