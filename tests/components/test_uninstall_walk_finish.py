@@ -14,27 +14,16 @@ from pathlib import Path
 
 import pytest
 from cli_calls import run
-from files import write_file
+from guard_plugin import HOOK_ID, indexed, write_guard_plugin
 
 from skill_retriever.components.install import InstallError, uninstall
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
-from skill_retriever.stores.index import Index
-
-HOOK_ID = "cat/plugins/guard/hooks/hooks.json"
 
 
 @pytest.fixture
 def index_dir(tmp_path: Path) -> Iterator[Path]:
     src = tmp_path / "src" / "cat"
-    write_file(src, "plugins/guard/.claude-plugin/plugin.json", {"name": "guard", "description": "Guard bash."})
-    write_file(src, "plugins/guard/hooks/hooks.json", {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"}]}]}})
-    write_file(src, "plugins/guard/scripts/check.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
-    built = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    index_sources(built, [src], "skills")
-    built.close()
-    yield tmp_path / "index"
+    write_guard_plugin(src)
+    yield indexed(src, tmp_path / "index")
 
 
 def _edit_hook(project: Path) -> None:

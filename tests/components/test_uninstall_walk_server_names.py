@@ -13,29 +13,21 @@ from pathlib import Path
 
 import pytest
 from files import write_file
+from guard_plugin import HOOK_ID, indexed, write_guard_plugin
 
 from skill_retriever.components.install import InstallError, install, uninstall
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
-HOOK_ID = "cat/plugins/guard/hooks/hooks.json"
 SERVER = "DeepGraph React MCP"
 
 
 @pytest.fixture
 def index_dir(tmp_path: Path) -> Iterator[Path]:
     src = tmp_path / "src" / "cat"
-    write_file(src, "plugins/guard/.claude-plugin/plugin.json", {"name": "guard", "description": "Guard bash."})
-    write_file(src, "plugins/guard/hooks/hooks.json", {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"}]}]}})
-    write_file(src, "plugins/guard/scripts/check.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
+    write_guard_plugin(src)
     write_file(src, "mcps/react.json", {"mcpServers": {SERVER: {"command": "npx", "args": ["-y", "deepgraph-react"]}}})
     write_file(src, "mcps/vue.json", {"mcpServers": {"DeepGraph Vue MCP": {"command": "npx", "args": ["dg-vue"]}}})
-    built = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    index_sources(built, [src], "skills")
-    built.close()
-    yield tmp_path / "index"
+    yield indexed(src, tmp_path / "index")
 
 
 def test_a_server_uninstalls_by_the_name_it_has_in_mcp_json(index_dir: Path, tmp_path: Path) -> None:
