@@ -60,7 +60,9 @@ def test_twins_are_keyed_by_their_command_through_install_and_uninstall(
     main(["uninstall", "guards", "--target", target, "--dry-run"])
     words = [line.strip() for line in capsys.readouterr().out.splitlines()]
     first, second = (f"hook PreToolUse (tools matching Bash, command @{_tag(c)})" for c in COMMANDS["guards"])
-    assert f"would remove {first} from .claude/settings.json" in words
+    # the removed one says what it ran (its hash only told it from a twin that reads the same)
+    assert "would remove hook PreToolUse (tools matching Bash, runs echo first >&2; exit 2) from .claude/settings.json" in words
+    assert f"would remove {first} from .claude/settings.json" not in words
     assert any(w.startswith(f"would keep {second} in .claude/settings.json: changed") for w in words)
     code, report = _run(capsys, "uninstall", "guards", "--target", target, "--json")
     assert code == 1

@@ -63,13 +63,13 @@ def test_uninstall_says_which_hook_of_the_group_goes(index: Index, tmp_path: Pat
     assert install(index, ["push-guard", "rm-guard"], target).ok
     dry = uninstall(["rm-guard"], target, dry_run=True)
     assert dry.removed == [_key("Bash(rm -rf *)")]
-    assert "would remove hook PreToolUse (tools matching Bash, if Bash(rm -rf *)) from .claude/settings.json" \
+    assert f"would remove hook PreToolUse (tools matching Bash, if Bash(rm -rf *), runs {BLOCK}) from .claude/settings.json" \
         in [line.strip() for line in dry.lines()]
     report = uninstall(["push-guard"], target)
     assert report.ok and report.removed == [_key(r) for r in RULES["push-guard"]]
     words = [line.strip() for line in report.lines()]
     assert [w for w in words if w.startswith("removed")] == [
-        f"removed hook PreToolUse (tools matching Bash, if {r}) from .claude/settings.json"
+        f"removed hook PreToolUse (tools matching Bash, if {r}, runs {BLOCK}) from .claude/settings.json"
         for r in RULES["push-guard"]
     ]
     left = json.loads((target / ".claude/settings.json").read_text())["hooks"]["PreToolUse"][0]["hooks"]

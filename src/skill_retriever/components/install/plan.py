@@ -29,6 +29,7 @@ from skill_retriever.components.install.component_plan import (
     Scope,
     Status,
 )
+from skill_retriever.components.install.conflict_reasons import ConflictWhy
 from skill_retriever.components.install.credential_files import held_dict, held_lines
 from skill_retriever.components.install.errors import (
     InstallError,
@@ -89,6 +90,8 @@ class InstallPlan:
             of theirs (`shared_commands`), for the install record; no answer shows them.
         held_how: The command that installs the files held back from an agent's install
             (`credential_files`), '' when none is.
+        conflict_whys: One per conflict, in order: who declares it, where, and the
+            command that gets past it (`conflict_reasons`); none for a plan made without.
     """
 
     target: Path
@@ -109,6 +112,7 @@ class InstallPlan:
     declares: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     dependency_paths: Mapping[str, str] = field(default_factory=dict)
     held_how: str = ""
+    conflict_whys: tuple[ConflictWhy, ...] = ()
 
     @property
     def refused_for_conflicts(self) -> bool:
@@ -158,15 +162,22 @@ class InstallPlan:
         return self.names.get(node_id, node_id)
 
     def conflict_lines(self) -> list[str]:
-        """One line per conflict: both sides, where the installed one sits, the reason."""
+        """One line per conflict: both sides, where the installed one sits, the reason,
+        who declares it and where, and what to run to get past it (`conflict_reasons`)."""
         out = []
-        for c in self.conflicts:
+        for n, c in enumerate(self.conflicts):
             a, b = (
                 f"{self._name(i)} ({i})" + (f" (installed at {c.installed})" if i == c.installed_id else "")
                 for i in (c.source, c.target)
             )
-            out.append(f"conflict: {a} vs {b}" + (f": {c.reason}" if c.reason else ""))
+            why = [c.reason.strip().rstrip(";")] if c.reason.strip() else []
+            more = self._why(n).words(self.names)
+            why += [more] if more else []
+            out.append(f"conflict: {a} vs {b}" + (f": {'; '.join(why)}" if why else ""))
         return out
+
+    def _why(self, n: int) -> ConflictWhy:
+        return self.conflict_whys[n] if n < len(self.conflict_whys) else ConflictWhy()
 
     def clash_lines(self) -> list[str]:
         """One line per clash: both components and the path (both spellings of it)."""
@@ -299,6 +310,7 @@ class InstallPlan:
         return out | ({"second_path": c.second_path} if c.second_path else {})
 
     def conflict_dict(self, c: Conflict) -> dict[str, Any]:
+        n = self.conflicts.index(c) if c in self.conflicts else len(self.conflict_whys)
         return {
             "source": c.source,
             "source_name": self._name(c.source),
@@ -306,4 +318,4 @@ class InstallPlan:
             "target_name": self._name(c.target),
             "reason": c.reason,
             "installed": c.installed,
-        }
+        } | self._why(n).to_dict()

@@ -53,6 +53,7 @@ from skill_retriever.components.install.claude_names import (
     note_shadowed_commands,
 )
 from skill_retriever.components.install.component_actions import Shared, plan_component
+from skill_retriever.components.install.conflict_reasons import conflict_whys
 from skill_retriever.components.install.credential_files import (
     held_command,
     held_paths,
@@ -253,6 +254,7 @@ def plan_install(
         declares={n.id: declared_conflicts(view, n) for n in nodes},
         dependency_paths=dependency_paths(view, nodes),
         held_how=hold(held) if hold is not None and held else "",
+        conflict_whys=conflict_whys(view, conflicts, root, scope, recorded),
     )
 
 

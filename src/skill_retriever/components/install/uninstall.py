@@ -54,7 +54,6 @@ from skill_retriever.components.install.inventory import (
     sha256,
 )
 from skill_retriever.components.install.layout import (
-    HOOK_SCRIPTS_DIR,
     MCP_FILE,
     RECORD_FILE,
     SETTINGS_FILE,
@@ -65,7 +64,7 @@ from skill_retriever.components.install.picked import pick
 from skill_retriever.components.install.plan import HookEntry, InstallError, UnsafePathError
 from skill_retriever.components.install.record_folder import drop_record
 from skill_retriever.components.install.record_projects import held_elsewhere
-from skill_retriever.components.install.settings import read_json_object, remove_hooks
+from skill_retriever.components.install.settings import remove_hooks
 from skill_retriever.components.install.shared_entries import leave_shared
 from skill_retriever.components.install.shared_moves import move_shared, moved_paths, planned_moves
 from skill_retriever.components.install.still_required import still_required
@@ -73,6 +72,8 @@ from skill_retriever.components.install.target import check_writable, install_ro
 from skill_retriever.components.install.target_lock import holding
 from skill_retriever.components.install.uninstall_dry_run import on_a_copy
 from skill_retriever.components.install.uninstall_report import CHANGED, UninstallReport, wrote_none
+from skill_retriever.components.install.uninstall_shared import read_shared
+from skill_retriever.components.install.your_files import your_files
 from skill_retriever.fsutil import leftover_temps, write_atomic
 
 __all__ = ["UninstallReport", "uninstall", "uninstall_held"]
@@ -124,6 +125,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     if dry_run:  # the real run, of a copy; the copy may always be written: say if root may not
         report = on_a_copy(root, record, lambda copy: uninstall_held(copy, asked, force))
         report.refused = refusal(root, record, report.ids, {*report.moved, *report.moved.values()})
+        report.yours = your_files(root, report.removed, record)  # the copy holds none of them
         return report
     picked = pick(record, asked)
     chosen = picked.ids
@@ -140,7 +142,7 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
     entries = [record.components[i] for i in chosen]
     report.notes += [held_elsewhere(e.name, e.elsewhere) for e in entries if e.elsewhere and not e.here] + wrote_none(entries)
     check_writable(root, _to_change(entries) | moved_paths(moves), "and run uninstall again; nothing removed")
-    shared = _read_shared(root, entries)
+    shared = read_shared(root, entries)
     try:
         move_shared(root, moves, report)
         _take_back(root, record, chosen, entries, report, force, shared)
@@ -149,29 +151,8 @@ def uninstall_held(root: Path, ids: Iterable[str], force: bool, *, dry_run: bool
             f"changing {exc.filename or 'a file'} failed ({exc.strerror or exc}); fix that "
             "and run uninstall again: what is still recorded is taken back then"
         ) from exc
+    report.yours = your_files(root, report.removed, record)
     return report
-
-
-def _read_shared(root: Path, entries: list[RecordEntry]) -> dict[str, dict[str, Any]]:
-    """The shared JSON files holding ``entries``' hooks or servers, by path, read once;
-    refused before changing anything when one cannot be read: its files gone and its hook
-    left, the hook would run a script no longer there (a PreToolUse hook failing that way
-    blocks every tool call). ``settings.json`` is read for any file to take back, to see
-    which a hook still runs; it must be readable when a file is a hook script."""
-    shared: dict[str, dict[str, Any]] = {}
-    scripts = any(rel.startswith(f"{HOOK_SCRIPTS_DIR}/") for e in entries for rel in e.files)
-    for rel, key, needed, used in (
-        (SETTINGS_FILE, "hooks", any(e.hooks for e in entries) or scripts, any(e.files for e in entries)),
-        (MCP_FILE, "mcpServers", any(e.mcp for e in entries), False),
-    ):
-        if not (needed or used):
-            continue
-        data, why = read_json_object(root, rel, key)
-        if data is not None:
-            shared[rel] = data
-        elif needed:
-            raise InstallError(f"{why}, then run uninstall again; nothing removed")
-    return shared
 
 
 def refusal(root: Path, record: InstallRecord, ids: list[str], moved: set[str]) -> str | None:
@@ -325,7 +306,7 @@ def _remove_hooks(
     if not hooks:
         return settings
     left, removed, missing = remove_hooks(settings, hooks)
-    report.removed += [hook_path(h, hooks) for h in removed]
+    report.hooks_removed([(hook_path(h, hooks), h) for h in removed])
     report.notes += still_local(root, removed)  # the user's own copy: never edited
     commands = json.dumps(settings.get("hooks"))
     running = hook_commands(left.get("hooks") or {})

@@ -4,12 +4,14 @@ and as JSON (``to_dict``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.components.install.hook_entry import HookEntry
+from skill_retriever.components.install.hook_fields import what_it_runs
 from skill_retriever.components.install.plan_lines import hook_words
 from skill_retriever.components.install.record_entry import RecordEntry
 
@@ -79,6 +81,10 @@ class UninstallReport:
         applied: False for a dry run: what it says is what the real run would do.
         notes: How a name was read (one a plugin shares with its own members takes the
             plugin: `by_name.plugin_note`).
+        runs: A removed hook's key (in ``removed``) -> the hook as it was (its command),
+            so its line says what it ran rather than an ``@<tag>`` hash alone.
+        yours: Files left in the folder of a skill taken back that no install wrote (the
+            user's own, such as notes) -> that folder, which stays without its SKILL.md.
     """
 
     target: Path
@@ -101,6 +107,14 @@ class UninstallReport:
     filled: dict[str, list[str]] = field(default_factory=dict)
     applied: bool = True
     notes: list[str] = field(default_factory=list)
+    runs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    yours: dict[str, str] = field(default_factory=dict)
+
+    def hooks_removed(self, removed: list[tuple[str, HookEntry]]) -> None:
+        """Add each removed hook's key to ``removed`` and what it ran to ``runs``."""
+        for path, hook in removed:
+            self.removed.append(path)
+            self.runs[path] = dict(hook.hook)
 
     def __str__(self) -> str:
         """The report as the CLI prints it (`lines`): ``print(uninstall(...))`` reads as one."""
@@ -157,7 +171,7 @@ class UninstallReport:
         out += [
             f"{verb['remove']} {p}: {CHANGED}, removed as it {'was' if self.applied else 'is'} (force)"
             if p in self.forced
-            else f"{verb['remove']} {said(p, 'from')}{with_values(self, p)}"
+            else f"{verb['remove']} {said(p, 'from', self.runs)}{with_values(self, p)}"
             for p in self.removed
         ]
         out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
@@ -173,6 +187,8 @@ class UninstallReport:
             for name, users in self.needed.items()
         ]
         out += [f"{verb['keep']} {said(p)}: {why}" for p, why in self.kept.items()]
+        out += [f"{verb['keep']} {p}: your file (no install wrote it), so {folder} stays, without its SKILL.md; "
+                "delete it if you no longer need it" for p, folder in self.yours.items()]
         out += [f"{verb['leave']} {c}: an earlier version of your {p} that {force} replaced" for c, p in self.copies.items()]
         if self.gone:
             out.append(f"gone already (nothing to take back): {', '.join(said(p) for p in self.gone)}")
@@ -206,6 +222,8 @@ class UninstallReport:
             "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
             "applied": self.applied,
             "refused": self.refused,  # always there (null: not refused), as install's is
+            "removed_hooks_run": {p: what_it_runs(h) for p, h in self.runs.items()},
+            "kept_yours": dict(self.yours),
         }
 
 
@@ -218,15 +236,29 @@ def with_values(report: UninstallReport, path: str) -> str:
     return f" (with the value{'s' if len(keys) > 1 else ''} you set for {', '.join(keys)})"
 
 
-def said(path: str, into: str = "in") -> str:
+def said(path: str, into: str = "in", runs: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """``path`` as a line says it: a hook's key in words, as install's plan says it
     (``hook Stop in .claude/settings.json``; ``into``: "from" for one removed), and any
-    other path as it is."""
+    other path as it is. A hook in ``runs`` (what was removed) says what it ran, in one
+    shortened line (``runs bash .claude/hooks/check.sh``); its ``@<tag>`` is kept only
+    where another hook of ``runs`` under the same key would read the same."""
     key = _HOOK_KEY.fullmatch(path)
     if key is None:
         return path
-    hook = HookEntry(key["event"], key["matcher"] or None, {"if": key["rule"]} if key["rule"] else {})
-    return f"{hook_words(hook, tag=key['tag'] or '')} {into} {key['file']}"
+    rule = {"if": key["rule"]} if key["rule"] else {}
+    ran = (runs or {}).get(path)
+    if ran is None or not what_it_runs(ran):  # nothing it ran to say: its key alone
+        hook = HookEntry(key["event"], key["matcher"] or None, rule)
+        return f"{hook_words(hook, tag=key['tag'] or '')} {into} {key['file']}"
+    words = _ran_words(key, ran)
+    twins = [p for p, h in (runs or {}).items() if p != path and (k := _HOOK_KEY.fullmatch(p)) and _ran_words(k, h) == words]
+    return f"{_ran_words(key, ran, key['tag'] or '') if twins else words} {into} {key['file']}"
+
+
+def _ran_words(key: re.Match[str], ran: Mapping[str, Any], tag: str = "") -> str:
+    """A removed hook in words with what it ran (`hook_words`), and ``tag`` when given."""
+    hook = HookEntry(key["event"], key["matcher"] or None, {**ran, **({"if": key["rule"]} if key["rule"] else {})})
+    return hook_words(hook, command=True, tag=tag)
 
 
 def wrote_none(entries: list[RecordEntry]) -> list[str]:
