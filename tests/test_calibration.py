@@ -222,7 +222,8 @@ def test_an_answer_says_when_its_nothing_fits_line_is_of_items_rewritten_since(t
     assert f"before {len(nodes)} of the index's {len(nodes)} items were added or rewritten" in said
     assert "skill-retriever calibrate" in said
     (public,) = [w for w in Retriever(index).search("review code", k=3).warnings if note in w]
-    assert "before many of the index's items" in public and str(len(nodes)) not in public
+    # no count for a caller who sees not every item (the index's path, which may hold digits, left out)
+    assert "before many of the index's items" in public and str(len(nodes)) not in public.replace(str(tmp_path), "")
     # another process reads each item's last write from the file, and says the same
     reader = Index.open(tmp_path / "ix")
     assert [w for w in Retriever(reader, principals=["*"]).search("review code", k=3).warnings if note in w] == [said]

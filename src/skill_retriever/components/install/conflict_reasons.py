@@ -19,12 +19,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skill_retriever.advice import command
-from skill_retriever.components.conflicts import UNSEEN, Conflict
-from skill_retriever.components.install.component_plan import Scope
-from skill_retriever.components.view import CallerView
+from skill_retriever.components.conflicts import UNSEEN
 from skill_retriever.model import EdgeKind
+
+# Types only: `plan` imports this module, and `uninstall` imports `plan`; the caller's view
+# imports the index snapshot (NumPy), which an uninstall never needs (tests/test_cold_start.py).
+if TYPE_CHECKING:
+    from skill_retriever.components.conflicts import Conflict
+    from skill_retriever.components.install.component_plan import Scope
+    from skill_retriever.components.view import CallerView
 
 __all__ = ["ConflictWhy", "conflict_whys"]
 
