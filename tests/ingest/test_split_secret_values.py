@@ -11,7 +11,9 @@ read, through a real ingest (a skill, a hook, an MCP server config):
   of the script (the URL, a pipe) for the password;
 - a flag, its value and more in one argument (``"args": ["--user admin:X https://x"]``
   after ``"command": "curl"``, ``"-pX app"`` after ``mysql``): the argument's blanks
-  were read as part of the value, so the URL after the password went with it.
+  were read as part of the value, so the URL after the password went with it; and
+  after ``"command": "docker"``, ``"login -u me -p X ghcr.io"`` (the flag not the
+  argument's first word): all after ``-p`` went.
 
 The password goes, the user and the text around it stay.
 """
@@ -141,3 +143,28 @@ def test_a_value_argument_with_blanks_still_goes_whole(tmp_path: Path) -> None:
     # No program splits an argument: after ``-u`` it is the value, blanks and all.
     nodes = _servers(tmp_path, {"u": ("curl", ["-u", f"admin:{PW} https://api.example.com", "-s"])})
     assert nodes["u"].attrs["args"] == ["-u", f"admin:{R}", "-s"]
+
+
+def test_words_with_a_flag_among_them_keep_what_follows_its_password(tmp_path: Path) -> None:
+    # ``-p`` is not the argument's first word: the whole rest after it went with the password.
+    invocations = {
+        "login": ("docker", [f"login -u me -p {PW} ghcr.io"]),
+        "glued": ("docker", [f"login ghcr.io -p{PW} -u me"]),
+    }
+    nodes = _servers(tmp_path, invocations)
+    for name, (_, args) in invocations.items():
+        assert nodes[name].attrs["args"] == [a.replace(PW, R) for a in args], name
+        assert PW not in nodes[name].text
+
+
+def test_a_password_with_blanks_in_words_still_goes_whole(tmp_path: Path) -> None:
+    # A password that is a flag's or htpasswd's whole value: no word of it stays.
+    invocations = {
+        "sshpass": ("sshpass", ["-p", f"{PW} -x {KEY}", "ssh", "host"]),
+        "htpasswd": ("htpasswd", ["-b", "users", "deploy", f"{PW} -x {KEY}"]),
+    }
+    nodes = _servers(tmp_path, invocations)
+    for name in invocations:
+        assert KEY not in nodes[name].text and PW not in nodes[name].text, name
+    assert nodes["sshpass"].attrs["args"] == ["-p", R, "ssh", "host"]
+    assert nodes["htpasswd"].attrs["args"] == ["-b", "users", "deploy", R]

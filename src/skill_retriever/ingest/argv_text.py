@@ -16,9 +16,11 @@ argument the rule changed is kept up to where the redaction starts, with `REDACT
 after that (the rest of it was the secret's).
 
 An argument that starts with a flag and holds blanks (``"--user admin:X https://x"``,
-``"-pX app"``) is shell text its author wrote in one argument: no program reads it as
-that flag, one word that starts with ``-``. Its blanks are read as blanks
-(`_flag_words`), so a value in it ends at the first, and what follows the value stays.
+``"-pX app"``), or holds a flag after a blank where it is no flag's value (``"login -u me
+-p X ghcr.io"`` after ``docker``), is shell text its author wrote in one argument: no
+program reads it as that flag, one word that starts with ``-``. Its blanks are read as
+blanks (`_flag_words`), so a value in it ends at the first, and what follows the value
+stays.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ _PLAIN = "\ue000"
 def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
     """``args`` with what ``redact`` (a rule of shell text that replaces values by
     `REDACTED` and keeps the rest) takes out of them joined into one command line."""
-    words = [_WORD_BREAK_RE.sub(_PLAIN, arg) if not _flag_words(arg) else _words_of(arg) for arg in args]
+    words = [
+        _words_of(arg) if _flag_words(arg, args[i - 1] if i else "") else _WORD_BREAK_RE.sub(_PLAIN, arg)
+        for i, arg in enumerate(args)
+    ]
     line = " ".join(words)
     out = redact(line)
     if out == line:
@@ -56,12 +61,19 @@ def redact_joined(args: list[str], redact: Callable[[str], str]) -> list[str]:
 #: rule (``[ \t]``), which the joined line is not split at.
 _BLANK = "\t"
 _BLANKS_RE = re.compile(r"[ \t]")
+#: A flag after a blank: ``-p`` in ``login -u me -p X ghcr.io``.
+_FLAG_WORD_RE = re.compile(r"[ \t]--?[A-Za-z]")
 
 
-def _flag_words(arg: str) -> bool:
-    """Whether ``arg`` is a flag and more written as shell words on one line (``--user
-    admin:X https://x``, ``-pX app``): a value in it ends at a blank."""
-    return arg.startswith("-") and _BLANKS_RE.search(arg) is not None and "\n" not in arg
+def _flag_words(arg: str, before: str) -> bool:
+    """Whether ``arg`` (after the argument ``before``) is a flag and more written as
+    shell words on one line (``--user admin:X https://x``, ``-pX app``), or words with a
+    flag among them (``login -u me -p X ghcr.io``) that are no value of a flag before
+    (``-p``, ``"a b -c d"``: a password with blanks, which goes whole): a value in it
+    ends at a blank."""
+    if "\n" in arg or _BLANKS_RE.search(arg) is None:
+        return False
+    return arg.startswith("-") or (not before.startswith("-") and _FLAG_WORD_RE.search(arg) is not None)
 
 
 def _words_of(arg: str) -> str:
@@ -96,9 +108,12 @@ def _after_value(arg: str, word: str, piece: str, cut: int) -> str:
     it (`_BLANK`, in an argument read as words) when ``piece`` goes on there as ``word``
     does, so that the value was that one word and nothing after it changed; else nothing
     (two values redacted in one argument, or one that ran over a blank, go with all
-    after them)."""
+    after them; a value that is no flag's in the argument, at its start, ``pass word -x``
+    after ``htpasswd -b FILE USER``: a password with blanks)."""
     blank = word.find(_BLANK, cut + 1)
     if blank < 0 or not piece.startswith(REDACTED, cut) or piece[cut + len(REDACTED) :] != word[blank:]:
+        return ""
+    if not (arg.startswith("-") or _BLANK in word[:cut]):
         return ""
     return arg[blank:]
 
