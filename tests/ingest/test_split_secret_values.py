@@ -13,7 +13,9 @@ read, through a real ingest (a skill, a hook, an MCP server config):
   after ``"command": "curl"``, ``"-pX app"`` after ``mysql``): the argument's blanks
   were read as part of the value, so the URL after the password went with it; and
   after ``"command": "docker"``, ``"login -u me -p X ghcr.io"`` (the flag not the
-  argument's first word): all after ``-p`` went.
+  argument's first word): all after ``-p`` went;
+- a quoted value in such an argument (``"--user 'admin:X' https://x"``): its closing
+  quote went with the password, and of ``'admin:X Y'`` the ``Y'`` stayed.
 
 The password goes, the user and the text around it stay.
 """
@@ -157,14 +159,28 @@ def test_words_with_a_flag_among_them_keep_what_follows_its_password(tmp_path: P
         assert PW not in nodes[name].text
 
 
-def test_a_password_with_blanks_in_words_still_goes_whole(tmp_path: Path) -> None:
-    # A password that is a flag's or htpasswd's whole value: no word of it stays.
+def test_a_quoted_value_keeps_its_closing_quote(tmp_path: Path) -> None:
     invocations = {
+        "single": ("curl", [f"--user 'admin:{PW}' https://api.example.com/v1/sse"]),
+        "double": ("curl", ["-s", f'--user="admin:{PW}" https://api.example.com/mcp']),
+        "docker": ("docker", [f"login -u me -p '{PW}' ghcr.io"]),
+    }
+    nodes = _servers(tmp_path, invocations)
+    for name, (_, args) in invocations.items():
+        assert nodes[name].attrs["args"] == [a.replace(PW, R) for a in args], name
+
+
+def test_a_password_with_blanks_in_words_still_goes_whole(tmp_path: Path) -> None:
+    # A quoted password with a blank, or one that is a flag's or htpasswd's whole value:
+    # no word of it stays.
+    invocations = {
+        "quoted": ("curl", [f"--user 'admin:{PW} {KEY}' https://api.example.com"]),
         "sshpass": ("sshpass", ["-p", f"{PW} -x {KEY}", "ssh", "host"]),
         "htpasswd": ("htpasswd", ["-b", "users", "deploy", f"{PW} -x {KEY}"]),
     }
     nodes = _servers(tmp_path, invocations)
     for name in invocations:
         assert KEY not in nodes[name].text and PW not in nodes[name].text, name
+    assert nodes["quoted"].attrs["args"] == [f"--user 'admin:{R}"]
     assert nodes["sshpass"].attrs["args"] == ["-p", R, "ssh", "host"]
     assert nodes["htpasswd"].attrs["args"] == ["-b", "users", "deploy", R]

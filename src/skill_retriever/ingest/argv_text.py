@@ -20,7 +20,8 @@ An argument that starts with a flag and holds blanks (``"--user admin:X https://
 -p X ghcr.io"`` after ``docker``), is shell text its author wrote in one argument: no
 program reads it as that flag, one word that starts with ``-``. Its blanks are read as
 blanks (`_flag_words`), so a value in it ends at the first, and what follows the value
-stays.
+stays; so do its quotes where they pair up (`_QUOTES_PAIR_RE`), so that the quote that
+closes a value (``--user 'admin:X' https://x``) stays with the text.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ __all__ = ["on_word_runs", "redact_joined"]
 #: argument; so is a ``$`` that starts no placeholder (``${API_KEY}``, which the client
 #: expands, or ``$API_KEY``): ``$ecretP4ss`` is a password's own, not a reference.
 _WORD_BREAK_RE = re.compile(r"""[\s;&|()`"'\\]|\$(?!\{|[A-Z_][A-Z0-9_]*+(?!\w))""")
+#: `_WORD_BREAK_RE` but for quotes: those of an argument read as words whose quotes pair
+#: up (`_QUOTES_PAIR_RE`), which no match can read past the argument's end.
+_WORD_BREAK_BUT_QUOTES_RE = re.compile(r"""[\s;&|()`\\]|\$(?!\{|[A-Z_][A-Z0-9_]*+(?!\w))""")
+#: An argument whose quotes pair up as shell text's do, with no backslash to escape one.
+_QUOTES_PAIR_RE = re.compile(r"""(?:[^"'\\]|"[^"\\]*+"|'[^']*+')*+""")
 #: A plain character no rule gives a meaning to (Unicode's private use area).
 _PLAIN = "\ue000"
 
@@ -77,9 +83,11 @@ def _flag_words(arg: str, before: str) -> bool:
 
 
 def _words_of(arg: str) -> str:
-    """``arg`` as `_flag_words` reads it: its blanks a rule's (`_BLANK`), each other
-    character that shell text splits at read as a plain one."""
-    return _BLANK.join(_WORD_BREAK_RE.sub(_PLAIN, part) for part in _BLANKS_RE.split(arg))
+    """``arg`` as `_flag_words` reads it: its blanks a rule's (`_BLANK`), its quotes
+    quotes where they pair up (`_QUOTES_PAIR_RE`), each other character that shell text
+    splits at read as a plain one."""
+    breaks = _WORD_BREAK_BUT_QUOTES_RE if _QUOTES_PAIR_RE.fullmatch(arg) else _WORD_BREAK_RE
+    return _BLANK.join(breaks.sub(_PLAIN, part) for part in _BLANKS_RE.split(arg))
 
 
 def _cut(arg: str, word: str, piece: str) -> str:
@@ -87,7 +95,7 @@ def _cut(arg: str, word: str, piece: str) -> str:
     from it, or where the `REDACTED` that the difference is part of starts, and
     `REDACTED` after that; ``arg`` whole when the difference starts after a `REDACTED`
     it holds already. Of an argument read as words, what follows a value that ended at
-    a blank stays when the rule changed nothing more (`_after_value`)."""
+    a blank or its closing quote stays when the rule changed nothing more (`_after_value`)."""
     at = 0
     while at < min(len(word), len(piece)) and word[at] == piece[at]:
         at += 1
@@ -104,18 +112,25 @@ def _cut(arg: str, word: str, piece: str) -> str:
 
 
 def _after_value(arg: str, word: str, piece: str, cut: int) -> str:
-    """What of ``arg`` follows the value redacted at ``cut``: from the first blank after
-    it (`_BLANK`, in an argument read as words) when ``piece`` goes on there as ``word``
-    does, so that the value was that one word and nothing after it changed; else nothing
-    (two values redacted in one argument, or one that ran over a blank, go with all
-    after them; a value that is no flag's in the argument, at its start, ``pass word -x``
-    after ``htpasswd -b FILE USER``: a password with blanks)."""
-    blank = word.find(_BLANK, cut + 1)
-    if blank < 0 or not piece.startswith(REDACTED, cut) or piece[cut + len(REDACTED) :] != word[blank:]:
+    """What of ``arg`` follows the value redacted at ``cut``, when ``piece`` goes on
+    after its `REDACTED` as ``word`` ends, so that the value was one word (no `_BLANK` in
+    it, in an argument read as words) and nothing after it changed: from the blank that
+    ended it, or the quote that closes it (``'admin:X' https://x``), a quote opened in its
+    word before it. Nothing when the value is no flag's in the argument, at its start
+    (``pass word -x`` after ``htpasswd -b FILE USER``: a password with blanks), nor when
+    two values were redacted in one argument or one ran over a blank (all after them go)."""
+    rest = piece[cut + len(REDACTED) :]
+    end = len(word) - len(rest)
+    if not piece.startswith(REDACTED, cut) or end <= cut or word[end:] != rest or _BLANK in word[cut:end]:
         return ""
     if not (arg.startswith("-") or _BLANK in word[:cut]):
         return ""
-    return arg[blank:]
+    closing = rest[:1] if rest[:1] in ("'", '"') else ""
+    if closing and word.count(closing, word.rfind(_BLANK, 0, cut) + 1, end) % 2 == 0:
+        return ""  # ``-pX' y'``: the quote opens a word, and the value goes on in it
+    if rest[len(closing) : len(closing) + 1] not in (_BLANK, ""):
+        return ""
+    return arg[end:]
 
 
 def _redacted_apart(args: list[str], words: list[str], pieces: list[str]) -> list[str]:
