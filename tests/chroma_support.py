@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 CHROMA = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
@@ -57,6 +60,17 @@ class ChromaServer:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+
+
+@contextmanager
+def paused(server: ChromaServer) -> Iterator[None]:
+    """The server stopped (SIGSTOP: its port still accepts, nothing answers) inside, resumed after."""
+    assert server.proc is not None
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
 
 
 def collection_names(index_dir: Path) -> tuple[str, str]:

@@ -6,15 +6,11 @@ real `chroma run` server, and on httpx's own timeout errors."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-from chroma_support import ChromaServer
+from chroma_support import ChromaServer, paused
 from cli_calls import run as _cli
 
 from skill_retriever.exceptions import ServerUnreachableError
@@ -28,14 +24,6 @@ from skill_retriever.stores.server_timeouts import error_of, problem_of
 START = "chroma run --path"
 
 
-@contextmanager
-def _stopped(server: ChromaServer) -> Iterator[None]:
-    assert server.proc is not None
-    os.kill(server.proc.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(server.proc.pid, signal.SIGCONT)
 
 
 def test_a_stopped_server_is_said_to_be_busy_or_stopped_not_to_be_started(
@@ -46,7 +34,7 @@ def test_a_stopped_server_is_said_to_be_busy_or_stopped_not_to_be_started(
         index.upsert([Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i}") for i in range(4)])
     move_vectors_to_server(path, chroma_server.url, embedder=HashingEmbedder())
     monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 1.0)
-    with _stopped(chroma_server):
+    with paused(chroma_server):
         code, out, _ = _cli(capsys, "stats", "--index-dir", str(path))
         line = next(x for x in out.splitlines() if x.startswith("server: "))
         assert code == 0 and "did not answer in time" in line and "busy or stopped" in line, line

@@ -7,16 +7,12 @@ timeout before answering from memory). Writes keep the request timeout. Against 
 
 from __future__ import annotations
 
-import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from chroma_support import ChromaServer
+from chroma_support import ChromaServer, paused
 from cli_calls import run as _cli
 from server_index import index_on_server, numbered_skills
 
@@ -31,14 +27,6 @@ from skill_retriever.stores.vectors import ChromaVectorStore
 ASK = "skill number 3 about topic 3"
 
 
-@contextmanager
-def _paused(server: ChromaServer) -> Iterator[None]:
-    assert server.proc is not None
-    os.kill(server.proc.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(server.proc.pid, signal.SIGCONT)
 
 
 @pytest.fixture
@@ -63,7 +51,7 @@ def test_reads_of_a_paused_server_wait_the_read_probe_and_writes_the_request_tim
     path = index_on_server(tmp_path / "X", chroma_server.url, numbered_skills(6))
     monkeypatch.setattr(chroma_connect, "CHROMA_TIMEOUT_S", 4.0)
     monkeypatch.setenv(READ_PROBE_VAR, "0.5")
-    with _paused(chroma_server):
+    with paused(chroma_server):
         probes.clear()
         code, out, err = _cli(capsys, "query", ASK, "--index-dir", str(path))
         assert code == 0 and "s-3" in out, out + err
@@ -122,7 +110,7 @@ def test_a_reader_whose_server_is_paused_after_it_opened_looks_again_with_the_re
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         retriever = Retriever(reader, reranker=None, cache_size=0)
         assert retriever.search(ASK, k=2).results[0].id == "s3"
-        with _paused(chroma_server):
+        with paused(chroma_server):
             first = retriever.search(ASK, k=2)  # its query waits the request timeout: found down
             assert first.results[0].id == "s3" and any("did not answer in time" in w for w in first.warnings)
             check = reader.snapshot()._remote.nodes.fallback._check  # type: ignore[union-attr]
