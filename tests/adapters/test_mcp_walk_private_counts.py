@@ -20,6 +20,7 @@ from files import write_file
 from mcp_in_process import tool_answers
 
 from skill_retriever.indexing import index_sources
+from skill_retriever.model import Node, NodeKind
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
@@ -71,7 +72,25 @@ def test_a_stale_calibration_note_counts_items_only_for_a_caller_who_sees_them_a
         answer = tool_answers(root / "index", principals, {"s": ("search", {"query": "roll back a deploy", "k": 3})})["s"]
         return [w for w in answer.get("warnings", []) if STALE in w]
 
-    (public,) = warnings([])
-    assert "on an index of a much different size" in public and "48 now" not in public and "calibrate" in public
+    # a caller who may not see the private items is judged by a line drawn now, over the
+    # 8 runbooks it sees (`calibration.access_fit`): nothing stale to say, and no count
+    assert warnings([]) == []
     (everything,) = warnings(["*"])
     assert "when the index held 8 items; it holds 48 now" in everything
+
+
+def test_a_caller_who_sees_every_answer_but_not_every_item_is_told_no_count(tmp_path: Path) -> None:
+    """Private entities (no answer: the line is drawn over answers) leave the stored line
+    the caller's own, so its staleness is said, in words that count nothing."""
+    root = tmp_path
+    for i, topic in enumerate(TOPICS):
+        write_file(root, f"docs/runbook-{i}.md", f"# Runbook {i}\n\nHow to {topic}.\n")
+    index = Index.open(root / "index", embedder=HashingEmbedder(), create=True)
+    index_sources(index, [root / "docs"], "docs")  # calibrated on the 8 runbooks
+    index.upsert([Node(id=f"entity:secret-{i}", kind=NodeKind.ENTITY, name=f"secret-{i}", text=f"Secret {i}.",
+                       access=("bob",))
+                  for i in range(40)])
+    index.close()
+    answer = tool_answers(root / "index", [], {"s": ("search", {"query": "roll back a deploy", "k": 3})})["s"]
+    (public,) = [w for w in answer.get("warnings", []) if STALE in w]
+    assert "on an index of a much different size" in public and "48 now" not in public and "calibrate" in public

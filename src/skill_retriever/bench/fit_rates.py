@@ -9,6 +9,7 @@ at least 90 % of the time, answerable at most 5 %.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +36,13 @@ def fit_sources(ds: Dataset, data: Path | None) -> tuple[Path, ...]:
 REFUSED = "refused"
 
 
-def _flagged(retriever: Retriever, text: str, kinds: tuple[str, ...] | None) -> bool | str | None:
-    """Whether the default search flags ``text`` (None: the index is not calibrated;
-    `REFUSED`: the search refused it, counted apart, and the run goes on)."""
+def _flagged(retriever: Retriever, text: str, kinds: tuple[str, ...] | None,
+             principals: Sequence[str]) -> bool | str | None:
+    """Whether the default search of a caller holding ``principals`` flags ``text`` (None:
+    the index is not calibrated; `REFUSED`: the search refused it, counted apart, and the
+    run goes on)."""
     try:
-        resp = retriever.search(text, k=10, kinds=kinds, principals=["*"], rerank=False)
+        resp = retriever.search(text, k=10, kinds=kinds, principals=list(principals), rerank=False)
     except SkillRetrieverError:
         return REFUSED
     return None if resp.fit is None else resp.nothing_fits
@@ -52,12 +55,14 @@ def _rate(values: list[bool | str | None]) -> dict[str, Any]:
             **({"refused": refused} if refused else {})}
 
 
-def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int = 300) -> dict[str, Any]:
-    """Flag rates of the default search on ``ds`` (and, for skills, off-catalogue questions)."""
-    answerable = [_flagged(retriever, q.text, q.kinds or ds.kinds) for q in ds.queries if q.relevant]
+def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int = 300,
+              principals: Sequence[str] = ("*",)) -> dict[str, Any]:
+    """Flag rates of the default search on ``ds`` (and, for skills, off-catalogue
+    questions), for a caller holding ``principals`` (every item's, by default)."""
+    answerable = [_flagged(retriever, q.text, q.kinds or ds.kinds, principals) for q in ds.queries if q.relevant]
     out: dict[str, Any] = {"answerable": _rate(answerable)}
     none = [q for q in ds.queries if not q.relevant and q.group == "none"]
-    none_flags = [_flagged(retriever, q.text, q.kinds or ds.kinds) for q in none]
+    none_flags = [_flagged(retriever, q.text, q.kinds or ds.kinds, principals) for q in none]
     if none:
         out["none"] = _rate(none_flags)
     if ds.family == "skills" and data is not None:
@@ -76,7 +81,7 @@ def fit_rates(retriever: Retriever, ds: Dataset, data: Path | None, max_out: int
         if unread:
             out["unread"] = unread
         if questions:
-            out_flags = [_flagged(retriever, q, ds.kinds) for q in questions]
+            out_flags = [_flagged(retriever, q, ds.kinds, principals) for q in questions]
             out["out_of_catalogue"] = _rate(out_flags)
             out["none_or_out"] = _rate(none_flags + out_flags)
     return out

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
 from collections.abc import Sequence
 from importlib import resources
@@ -44,11 +45,12 @@ from skill_retriever.calibration.language import without_function_words
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS
+from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = [
-    "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "fit_model",
-    "keywords_back", "keywords_can_agree", "probes",
+    "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "best_cosines",
+    "fit_model", "keywords_back", "keywords_can_agree", "null_model", "probe_vectors", "probes",
 ]
 
 #: The quantile of the probes' best-match cosines where "nothing fits" ends. A few probes
@@ -105,6 +107,22 @@ def probes() -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
+_probe_vectors: dict[str, Vectors] = {}
+_probe_lock = threading.Lock()
+
+
+def probe_vectors(embedder: Embedder) -> Vectors:
+    """The probes embedded by ``embedder``: once per model name and process (a calibration
+    and every line drawn for a caller's access, `calibration.access_fit`, search them)."""
+    with _probe_lock:
+        found = _probe_vectors.get(embedder.name)
+    if found is None:
+        found = embedder.embed(probes())
+        with _probe_lock:
+            _probe_vectors[embedder.name] = found
+    return found
+
+
 def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
     """Best semantic cosine of each query among the nodes that can be an answer (no
     entity or fact: a probe's best match would often be a short entity name, and no
@@ -125,21 +143,37 @@ def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[
     return out
 
 
+def best_cosines(snapshot: IndexSnapshot, vectors: Vectors, access: Filters) -> list[float]:
+    """Best semantic cosine of each row of ``vectors`` among the nodes that can be an
+    answer and that ``access``'s caller may see (0 where none is)."""
+    answers = dataclasses.replace(access.visibility(), kinds=ANSWER_KINDS)
+    return [hits[0].score if hits else 0.0 for hits in snapshot.search_nodes_many(vectors, 1, answers)]
+
+
+def null_model(tops: Sequence[float]) -> FitModel:
+    """The "nothing fits" line drawn from the probes' best-match cosines ``tops``."""
+    null = np.sort(np.asarray(tops, dtype=np.float64))
+    threshold = float(np.quantile(null, THRESHOLD_QUANTILE))
+    scale = max(0.01, float(threshold - np.quantile(null, 0.5)) / 4.0)
+    return FitModel(
+        tuple(round(float(t), 5) for t in null), round(threshold, 5), AGREEMENT_MARGIN, round(scale, 5),
+        AGREEMENT_BONUS,
+    )
+
+
 def fit_model(snapshot: IndexSnapshot) -> FitModel | None:
-    """The null distribution of this snapshot (None for an empty index)."""
+    """The null distribution of this snapshot, over every item (None for an empty index).
+    A caller who may not see every item is judged by one drawn over what it may see
+    (`calibration.access_fit`)."""
     if not len(snapshot):
         log.info("[skill_retriever][calibrate] the index holds no items: no 'nothing fits' line drawn")
         return None
-    started, asked = time.perf_counter(), probes()
-    tops = sorted(score for score, _ in best_matches(snapshot, asked))
-    null = np.asarray(tops)
+    started = time.perf_counter()
+    model = null_model(best_cosines(snapshot, probe_vectors(snapshot.embedder), Filters.everything()))
+    tops = model.null_top
     log.info("[skill_retriever][calibrate] searched %d probes against %d items: best matches from %.3f to %.3f, "
-             "median %.3f, %.1f s", len(asked), len(snapshot), tops[0], tops[-1], float(np.median(null)),
+             "median %.3f, %.1f s", len(tops), len(snapshot), tops[0], tops[-1], float(np.median(tops)),
              time.perf_counter() - started)
-    threshold = float(np.quantile(null, THRESHOLD_QUANTILE))
-    scale = max(0.01, float(np.quantile(null, THRESHOLD_QUANTILE) - np.quantile(null, 0.5)) / 4.0)
     log.info("[skill_retriever][calibrate] nothing fits below a best match of %.3f (the probes' %d%% quantile)",
-             threshold, round(THRESHOLD_QUANTILE * 100))
-    return FitModel(
-        tuple(round(t, 5) for t in tops), round(threshold, 5), AGREEMENT_MARGIN, round(scale, 5), AGREEMENT_BONUS
-    )
+             model.threshold, round(THRESHOLD_QUANTILE * 100))
+    return model

@@ -13,6 +13,7 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
+from skill_retriever.calibration.access_fit import fit_seen_by, sees_every_answer
 from skill_retriever.calibration.fit import keywords_back, keywords_can_agree
 from skill_retriever.calibration.language import catalogue_note, language_note
 from skill_retriever.calibration.model import FitModel
@@ -103,7 +104,7 @@ def apply_token_budget(state: RetrievalState, view: QueryView) -> Update:
     plan = state["plan"]
     script = script_note(plan["search_text"][: config.plan_query_chars], snap.embedder.name, judged=fit is not None)
     warnings += [script] if script else []
-    if fit is None and not config.channel_on("semantic") and _fit_model(view) is not None:
+    if fit is None and not config.channel_on("semantic") and _stored_fit(view) is not None:
         warnings.append("no 'nothing fits' judgement: it reads the semantic channel, which is off")
     if fit is not None:
         update["fit"] = fit
@@ -173,8 +174,8 @@ def _stale_fit_note(view: QueryView) -> str | None:
     """A note when the calibration behind ``fit`` is of a much smaller or larger index, or
     of one whose items were much rewritten since (the count of each item's last write)."""
     calibration = calibration_of(view.snapshot)
-    if calibration is None:
-        return None
+    if calibration is None or not sees_every_answer(view.snapshot, view.filters):
+        return None  # one who may not see every answer is judged by a line drawn now (`access_fit`)
     then, now = calibration.items, len(view.snapshot)
     limit = max(STALE_MIN_ITEMS, STALE_SHARE * then)
     # the counts are of every item: to a caller who may not see them all, they told how many were private
@@ -199,10 +200,16 @@ def _language_note(view: QueryView, query: str, script_said: bool) -> str | None
     return catalogue_note(share, bundled) if script_said else language_note(query, share, bundled)
 
 
-def _fit_model(view: QueryView) -> FitModel | None:
+def _stored_fit(view: QueryView) -> FitModel | None:
     """The index's "nothing fits" line, when it has one and the settings use it."""
     calibration = calibration_of(view.snapshot) if view.config.use_calibration else None
     return calibration.fit if calibration is not None else None
+
+
+def _fit_model(view: QueryView) -> FitModel | None:
+    """The "nothing fits" line that judges this caller's answer: the index's, or one drawn
+    over what the caller may see (`calibration.access_fit`)."""
+    return fit_seen_by(view.snapshot, view.filters, _stored_fit(view))
 
 
 def budget_stats(cut: BudgetCut, tokens: dict[str, int], flagged: int) -> dict[str, Any]:

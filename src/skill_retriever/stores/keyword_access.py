@@ -17,8 +17,9 @@ Every keyword search made for a caller goes through ``IndexSnapshot.search_keywo
 its filters (the channel, its time window's hits, each ask of ``cover_clauses``, each missing
 component of ``fill_gaps``, the keyword backing of ``confidence``), so all read these
 statistics. The "why" of an answer (``components.word_matches``) reads only which words an
-item's own stored terms hold, no statistic; the calibration that ``index`` fits reads every
-item's (a residue README names).
+item's own stored terms hold, no statistic. The "nothing fits" line is drawn over what the
+caller may see the same way (`calibration.access_fit`); the index's defaults read every
+item (a residue README names).
 """
 
 from __future__ import annotations

@@ -1,0 +1,57 @@
+"""The "nothing fits" line of a caller who may not see every item.
+
+``index`` draws the line over every item (`calibration.fit`): the probes' best matches
+among all the items that can be an answer. A caller whose access hides some of them
+searches fewer, so its own best matches run lower, and a line drawn over items it cannot
+see was wrong for it twice: too high where the hidden items were near the probes (its
+right answers flagged "nothing fits"), and moved by private items it may not know of.
+So such a caller is judged by a line drawn the same way over what it may see: the same
+probes (embedded once per model and process), the same quantile, searched with its
+access. Drawn from the snapshot it searches, it is never stale; it is drawn once per
+snapshot and access, the last `LINES_KEPT` kept, like the keyword statistics
+(`stores.keyword_access`). A caller who sees every item that can be an answer reads the
+stored line, at no cost; one who sees none has no line (nothing to judge).
+"""
+
+from __future__ import annotations
+
+from skill_retriever.calibration.fit import best_cosines, null_model, probe_vectors
+from skill_retriever.calibration.model import FitModel
+from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.model import ANSWER_KINDS
+from skill_retriever.stores.snapshot import IndexSnapshot
+
+__all__ = ["LINES_KEPT", "fit_seen_by", "sees_every_answer"]
+
+#: Lines kept per snapshot (the accesses most recently judged).
+LINES_KEPT = 8
+
+
+def sees_every_answer(snapshot: IndexSnapshot, filters: Filters) -> bool:
+    """Whether ``filters``' caller may see every item of ``snapshot`` that can be an
+    answer (so the stored line, drawn over all of them, is its own)."""
+    principals = filters.principals
+    if not snapshot.has_access_labels or (principals is not None and ALL_PRINCIPALS in principals):
+        return True
+    who = filters.visibility()
+    return snapshot.memo(
+        "sees every answer", principals,
+        lambda: all(who.can_see(n) for n in snapshot.nodes.values() if n.kind.value in ANSWER_KINDS), LINES_KEPT,
+    )
+
+
+def fit_seen_by(snapshot: IndexSnapshot, filters: Filters, stored: FitModel | None) -> FitModel | None:
+    """The "nothing fits" line for ``filters``' caller: ``stored`` (the index's, None when
+    it was never calibrated) for one who sees every item that can be an answer, else one
+    drawn over what it may see (None when it sees no such item)."""
+    if stored is None or sees_every_answer(snapshot, filters):
+        return stored
+    who = filters.visibility()
+
+    def draw() -> FitModel | None:
+        if not any(who.can_see(n) for n in snapshot.nodes.values() if n.kind.value in ANSWER_KINDS):
+            return None
+        return null_model(best_cosines(snapshot, probe_vectors(snapshot.embedder), who))
+
+    return snapshot.memo("nothing-fits line", who.principals, draw, LINES_KEPT)
+
