@@ -130,6 +130,13 @@ def files_under(root: Path) -> dict[str, bytes]:
     }
 
 
+def claude_tree(root: Path) -> dict[str, bytes]:
+    """What lies in ``root``'s .claude (the install record aside), file by file: what an
+    install or uninstall left in a project."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / ".claude").rglob("*")
+            if p.is_file() and ".skill-retriever" not in p.parts}
+
+
 #: davila7's claude-code-templates database MCP servers (postgresql among them).
 DATABASE_MCPS = (
     Path(__file__).resolve().parents[3]

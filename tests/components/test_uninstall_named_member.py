@@ -18,12 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from component_catalogue import build_index, claude_tree
 from files import write_file
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.inventory import InstallRecord
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 REVIEWER = "cat/plugins/beta/agents/reviewer.md"
@@ -38,17 +37,9 @@ def index(tmp_path: Path) -> Iterator[Index]:
     write_file(cat, "plugins/beta/agents/reviewer.md",
                "---\nname: reviewer\ndescription: Reviews code.\n---\n\nReview.\n")
     write_file(cat, "plugins/beta/commands/ship.md", "---\ndescription: Ship it\n---\n\nShip.\n")
-    idx = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [cat], "skills")
-    assert not [p for s in run.sources for p in s.problems]
+    idx = build_index(tmp_path / "ix", [cat])
     yield idx
     idx.close()
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    """What lies in ``root``'s .claude (the install record aside), file by file."""
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / ".claude").rglob("*")
-            if p.is_file() and ".skill-retriever" not in p.parts}
 
 
 @pytest.mark.parametrize("order", [["beta", "reviewer"], ["reviewer", "beta"]])
@@ -63,7 +54,7 @@ def test_a_member_named_again_stays_for_its_plugin(index: Index, tmp_path: Path,
     report = uninstall(["reviewer"], proj)
     assert report.ok and not report.removed and report.stayed == {"reviewer": KEPT}, report.lines()
     assert f"kept reviewer: {KEPT}" in str(report)
-    assert _tree(proj) == _tree(alone)
+    assert claude_tree(proj) == claude_tree(alone)
     assert not InstallRecord.load(proj).components[REVIEWER].named
     again = install(index, ["beta"], proj)
     assert again.ok and not [c for c in again.components if c.status != "unchanged"], again.lines()

@@ -24,13 +24,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from component_catalogue import build_index, claude_tree
 from files import write_file
 from shared_root_market import shared_root_requiring
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.inventory import InstallRecord, PluginRecord
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 DEPLOY = "cat/plugins/alpha/commands/deploy.md"
@@ -46,16 +45,9 @@ def index(tmp_path: Path) -> Iterator[Index]:
     write_file(cat, "plugins/beta/.claude-plugin/plugin.json", json.dumps({"name": "beta"}))
     write_file(cat, "plugins/beta/skills/ship/SKILL.md",
                "---\nname: ship\ndescription: Ship it.\nrequires: [deploy]\n---\n\nShip.\n")
-    idx = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [cat], "skills")
-    assert not [p for s in run.sources for p in s.problems]
+    idx = build_index(tmp_path / "ix", [cat])
     yield idx
     idx.close()
-
-
-def _files(root: Path) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in (root / ".claude").rglob("*")
-            if p.is_file() and ".skill-retriever" not in p.parts}
 
 
 def test_a_command_the_staying_plugin_only_requires_stays_where_a_dependency_goes(
@@ -69,13 +61,13 @@ def test_a_command_the_staying_plugin_only_requires_stays_where_a_dependency_goe
     report = uninstall(["alpha"], proj)
     assert report.ok and not report.moved, report.lines()
     assert report.stayed == {"deploy": "plugin 'beta', still installed, requires it; uninstalling 'beta' removes it"}
-    assert _files(proj) == {AT_ALPHA, ".claude/skills/ship/SKILL.md"}
+    assert set(claude_tree(proj)) == {AT_ALPHA, ".claude/skills/ship/SKILL.md"}
     recorded = InstallRecord.load(proj)
     assert list(recorded.components[DEPLOY].files) == [AT_ALPHA]
     # installing beta again finds deploy where the record says: one copy, unchanged
     again = install(index, ["beta"], proj)
     assert again.ok and f"unchanged {AT_ALPHA}" in "\n".join(again.lines()), again.lines()
-    assert _files(proj) == {AT_ALPHA, ".claude/skills/ship/SKILL.md"}
+    assert set(claude_tree(proj)) == {AT_ALPHA, ".claude/skills/ship/SKILL.md"}
     assert uninstall(["beta"], proj).ok
     assert not (proj / ".claude").exists()
 
@@ -96,16 +88,9 @@ AT_GAMMA = ".claude/commands/gamma/deploy.md"
 
 @pytest.fixture
 def shared(tmp_path: Path) -> Iterator[Index]:
-    idx = Index.open(tmp_path / "shared-ix", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [shared_root_requiring(tmp_path / "market")], "skills")
-    assert not [p for s in run.sources for p in s.problems]
+    idx = build_index(tmp_path / "shared-ix", [shared_root_requiring(tmp_path / "market")])
     yield idx
     idx.close()
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    """What lies in ``root``'s .claude (the install record aside), file by file."""
-    return {rel: (root / rel).read_bytes() for rel in _files(root)}
 
 
 @pytest.mark.parametrize("holder", ["beta", "deploy"])
@@ -118,7 +103,7 @@ def test_a_shared_command_no_loading_plugin_holds_goes_back_where_installing_its
     and installing the holder again changes nothing."""
     alone = tmp_path / "alone"
     assert install(shared, [holder], alone).ok
-    fresh = _tree(alone)
+    fresh = claude_tree(alone)
     assert AT_ALPHA in fresh
     proj = tmp_path / "proj"
     for plugin in (holder, "alpha", "gamma"):
@@ -131,11 +116,11 @@ def test_a_shared_command_no_loading_plugin_holds_goes_back_where_installing_its
     # (not "the folder of a plugin still installed": alpha is not)
     assert (f"moved {AT_GAMMA} to {AT_ALPHA}, where installing what holds it puts it: no plugin still "
             "installed loads it") in str(report), str(report)
-    assert _tree(proj) == fresh
+    assert claude_tree(proj) == fresh
     assert list(InstallRecord.load(proj).components[SHARED_DEPLOY].files) == [AT_ALPHA]
     again = install(shared, [holder], proj)
     assert again.ok and not [c for c in again.components if c.status != "unchanged"], again.lines()
-    assert _tree(proj) == fresh
+    assert claude_tree(proj) == fresh
     assert uninstall([holder], proj).ok
     assert not (proj / ".claude").exists()
 
@@ -155,5 +140,5 @@ def test_a_record_without_the_place_a_dependency_goes_leaves_the_command_where_i
     path.write_text(json.dumps(data))
     report = uninstall(["gamma"], proj)
     assert report.ok and not report.moved, report.lines()
-    assert AT_GAMMA in _files(proj)
+    assert AT_GAMMA in claude_tree(proj)
     assert f"unchanged {AT_GAMMA}" in "\n".join(install(shared, ["beta"], proj).lines())

@@ -18,12 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from component_catalogue import build_index, claude_tree
 from shared_root_market import shared_root_requiring
 
 from skill_retriever.components.install import StillRequiredError, install, uninstall
 from skill_retriever.components.install.inventory import InstallRecord
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 DEPLOY = "market/commands/deploy.md"
@@ -38,17 +37,9 @@ KEPT = "plugin 'beta', still installed, requires it; uninstalling 'beta' removes
 
 @pytest.fixture
 def shared(tmp_path: Path) -> Iterator[Index]:
-    idx = Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [shared_root_requiring(tmp_path / "market")], "skills")
-    assert not [p for s in run.sources for p in s.problems]
+    idx = build_index(tmp_path / "ix", [shared_root_requiring(tmp_path / "market")])
     yield idx
     idx.close()
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    """What lies in ``root``'s .claude (the install record aside), file by file."""
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / ".claude").rglob("*")
-            if p.is_file() and ".skill-retriever" not in p.parts}
 
 
 def _installed(index: Index, root: Path, runs: list[list[str]]) -> Path:
@@ -61,7 +52,7 @@ def _installed(index: Index, root: Path, runs: list[list[str]]) -> Path:
 def test_uninstalling_the_plugin_that_loads_it_keeps_what_another_requires_in_every_order(
     shared: Index, tmp_path: Path, order: str
 ) -> None:
-    fresh = _tree(_installed(shared, tmp_path / "alone", [["beta"]]))
+    fresh = claude_tree(_installed(shared, tmp_path / "alone", [["beta"]]))
     assert AT_ALPHA in fresh
     proj = _installed(shared, tmp_path / "proj", ORDERS[order])
     held = InstallRecord.load(proj).plugins[BETA]
@@ -69,7 +60,7 @@ def test_uninstalling_the_plugin_that_loads_it_keeps_what_another_requires_in_ev
     report = uninstall(["gamma"], proj)
     assert report.ok and report.stayed["deploy"] == KEPT, report.lines()
     assert f"kept deploy: {KEPT}" in str(report)
-    assert _tree(proj) == fresh  # where installing beta alone puts it
+    assert claude_tree(proj) == fresh  # where installing beta alone puts it
     assert list(InstallRecord.load(proj).components[DEPLOY].files) == [AT_ALPHA]
     again = install(shared, ["beta"], proj)
     assert again.ok and not [c for c in again.components if c.status != "unchanged"], again.lines()
@@ -86,13 +77,13 @@ def test_uninstalling_beta_first_leaves_deploy_to_gamma_which_then_takes_it(
     """deploy stays, where installing gamma alone puts it: after ``install beta`` then
     ``install gamma`` it lay in alpha's folder (where beta's dependency goes), and stayed
     there, labelled "(project:alpha)" by Claude Code, though gamma was left its only holder."""
-    fresh = _tree(_installed(shared, tmp_path / "alone", [["gamma"]]))
+    fresh = claude_tree(_installed(shared, tmp_path / "alone", [["gamma"]]))
     assert AT_GAMMA in fresh
     proj = _installed(shared, tmp_path / "proj", ORDERS[order])
     where = list(InstallRecord.load(proj).components[DEPLOY].files)
     report = uninstall(["beta"], proj)
     assert report.ok and "deploy" in report.stayed and not report.removed.count(where[0]), report.lines()
-    assert _tree(proj) == fresh
+    assert claude_tree(proj) == fresh
     assert report.moved == ({} if where == [AT_GAMMA] else {AT_ALPHA: AT_GAMMA}), report.lines()
     assert list(InstallRecord.load(proj).components[DEPLOY].files) == [AT_GAMMA]
     again = install(shared, ["gamma"], proj)
