@@ -21,6 +21,7 @@ import pytest
 from chroma_support import ChromaServer, collection_names
 from cli_calls import run
 from files import write_file
+from server_index import index_on_server, numbered_skills
 
 from skill_retriever.exceptions import IndexCorruptError, ServerUnreachableError
 from skill_retriever.model import Node
@@ -28,10 +29,9 @@ from skill_retriever.retriever import Retriever
 from skill_retriever.stores import server_sync as sync_module
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
-from skill_retriever.stores.server_moves import move_vectors_to_server
 from skill_retriever.stores.vectors import chroma_client
 
-BASE = [Node(id=f"s{i}", kind="skill", name=f"s-{i}", text=f"skill number {i} about topic {i}") for i in range(10)]
+BASE = numbered_skills(10)
 DURING = Node(id="volcano", kind="skill", name="volcano", text="bravo volcano lava eruption monitoring")
 AFTER = Node(id="desert", kind="skill", name="desert", text="charlie desert sand dune mapping")
 
@@ -45,13 +45,20 @@ def _server_ids(url: str, path: Path) -> set[str]:
     return set(chroma_client(url).get_collection(collection_names(path)[0]).get(include=[])["ids"])
 
 
+def _indexed_then_grown(capsys: pytest.CaptureFixture[str], repo: Path, where: Path, url: str) -> list[str]:
+    """``repo`` (the skill pg) indexed at ``where`` on the server at ``url`` by `index`, then
+    the skill dk written to it, not indexed yet; that run's arguments."""
+    write_file(repo, "skills/pg/SKILL.md", "---\nname: pg\ndescription: postgres migrations\n---\npostgres migrations\n")
+    argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", url]
+    assert run(capsys, *argv)[0] == 0
+    write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
+    return argv
+
+
 def test_a_write_the_server_missed_is_searched_in_memory_then_copied_by_the_next_write(
     chroma_server: ChromaServer, tmp_path: Path
 ) -> None:
-    path = tmp_path / "ix"
-    with Index.open(path, embedder=HashingEmbedder(), create=True) as index:
-        index.upsert(BASE)
-    move_vectors_to_server(path, chroma_server.url, embedder=HashingEmbedder())
+    path = index_on_server(tmp_path / "ix", chroma_server.url, BASE, linked=False)
 
     with Index.open(path, embedder=HashingEmbedder(), writable=True) as writer:
         chroma_server.stop()
@@ -77,10 +84,7 @@ def test_index_stopped_by_the_server_says_to_run_it_again(
     chroma_server: ChromaServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, where = tmp_path / "repo", tmp_path / "ix"
-    write_file(repo, "skills/pg/SKILL.md", "---\nname: pg\ndescription: postgres migrations\n---\npostgres migrations\n")
-    argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", chroma_server.url]
-    assert run(capsys, *argv)[0] == 0
-    write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
+    argv = _indexed_then_grown(capsys, repo, where, chroma_server.url)
     real_mirror = sync_module.mirror
 
     def server_dies(*args: object) -> None:  # the server goes down mid-run, after the run opened it
@@ -105,10 +109,7 @@ def test_index_on_a_server_already_down_says_nothing_was_written(
     # It said "to complete this run once the server answers, run the same command again",
     # as if the run had stopped part-way, though its open refused before any write.
     repo, where = tmp_path / "repo", tmp_path / "ix"
-    write_file(repo, "skills/pg/SKILL.md", "---\nname: pg\ndescription: postgres migrations\n---\npostgres migrations\n")
-    argv = ["index", str(repo), "--index-dir", str(where), "--embedder", "hashing-64", "--chroma-url", chroma_server.url]
-    assert run(capsys, *argv)[0] == 0
-    write_file(repo, "skills/dk/SKILL.md", "---\nname: dk\ndescription: docker builds\n---\ndocker image builds\n")
+    argv = _indexed_then_grown(capsys, repo, where, chroma_server.url)
     chroma_server.stop()
     version = (where / "items.sqlite").stat().st_mtime_ns
     monkeypatch.setattr("sys.argv", ["skill-retriever", *argv[:-2]])
