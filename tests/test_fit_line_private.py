@@ -12,8 +12,9 @@ import pytest
 
 from skill_retriever import Retriever
 from skill_retriever.calibration import calibrate_index, calibration_of
+from skill_retriever.calibration import fit as fit_module
 from skill_retriever.model import Node, NodeKind
-from skill_retriever.stores.embedder import SentenceTransformerEmbedder
+from skill_retriever.stores.embedder import HashingEmbedder, SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
 
 PUBLIC = {
@@ -112,3 +113,20 @@ def test_a_caller_who_sees_no_answer_is_not_judged(tmp_path: Path, real_embedder
         found = Retriever(index).search(QUERIES[0], k=3, rerank=False)
         assert found.results == [] and found.fit is None
         assert Retriever(index, principals=["bob"]).search(QUERIES[0], k=3, rerank=False).fit is not None
+
+
+def test_warm_up_embeds_the_probes_of_an_index_with_access_labels(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """So a caller's first query does not pay for them (the MCP and LangGraph servers warm
+    up at start)."""
+    embedder = HashingEmbedder()
+    with Index.open(tmp_path / "ix", embedder=embedder, create=True) as index:
+        index.add(_nodes(PUBLIC, ()) + _nodes(PRIVATE, ("bob",)))
+        calibrate_index(index)
+        monkeypatch.setattr(fit_module, "_probe_vectors", {})  # as in a process that did not calibrate
+        retriever = Retriever(index, principals=["alice"])
+        retriever.warm_up()
+        before = embedder.texts_embedded
+        found = retriever.search(QUERIES[1], k=3, rerank=False)
+        assert found.fit is not None
+        assert embedder.texts_embedded - before == 1  # the query alone

@@ -17,13 +17,17 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from skill_retriever.bench.datasets import SKILL_FOLDERS, default_data_dir, skills_sets
 from skill_retriever.bench.fit_rates import fit_rates
-from skill_retriever.calibration import calibrate_index
+from skill_retriever.calibration import calibrate_index, calibration_of
+from skill_retriever.calibration.access_fit import fit_seen_by
+from skill_retriever.calibration.fit import probes
+from skill_retriever.filters import Filters
 from skill_retriever.ingest.skills import ingest_skill_repos
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -54,6 +58,16 @@ def _line(name: str, rates: dict[str, Any]) -> str:
     return f"| {name} | {cell('answerable')} | {cell('none')} | {cell('out_of_catalogue')} |"
 
 
+def _costs(index: Index) -> tuple[float, float]:
+    """Milliseconds to embed the probes, and to draw a public caller's line from them."""
+    stored = calibration_of(index.snapshot())
+    started = time.perf_counter()
+    index.embedder.embed(probes())
+    embedded = time.perf_counter()
+    fit_seen_by(index.snapshot(), Filters(), stored.fit if stored else None)
+    return (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000
+
+
 def main(data: Path, private: Sequence[str], work: Path) -> list[str]:
     """The table's lines (also printed)."""
     sets, notes = skills_sets(data)
@@ -65,7 +79,10 @@ def main(data: Path, private: Sequence[str], work: Path) -> list[str]:
         raise SystemExit(f"no skill folder {', '.join(missing)} under {skills}")
     with _build(work / "with-private", skills, private) as both, _build(work / "public", skills, ()) as alone:
         counts = f"{len(alone)} public items, {len(both) - len(alone)} behind '{LABEL}'"
+        embed_ms, draw_ms = _costs(both)
         lines = [
+            (f"the public caller's line: the probes embedded in {embed_ms:.0f} ms (once per process), "
+             f"drawn in {draw_ms:.0f} ms (once per index version and access)"),
             f"flagged 'nothing fits' ({counts}; {', '.join(private)} private)",
             "| caller, index | answerable | no right answer | out of catalogue |",
             "|---|---|---|---|",
