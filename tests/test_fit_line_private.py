@@ -130,3 +130,26 @@ def test_warm_up_embeds_the_probes_of_an_index_with_access_labels(tmp_path: Path
         found = retriever.search(QUERIES[1], k=3, rerank=False)
         assert found.fit is not None
         assert embedder.texts_embedded - before == 1  # the query alone
+
+
+GERMAN = {
+    f"rezept-{i}": "Die Anleitung zeigt, wie man mit einem Werkzeug und der Datenbank eine Sicherung "
+                   "erstellt, die man dann auf dem Server wieder einspielen kann."
+    for i in range(12)
+}
+
+
+def test_whether_the_catalogue_reads_as_english_is_told_by_what_the_caller_may_see(tmp_path: Path) -> None:
+    """English public items beside German private ones: measured over every item, the
+    public caller was told that the catalogue does not read as English, and what share of
+    its words are, counted over private items."""
+    note = "the catalogue does not read as English"
+    with Index.open(tmp_path / "ix", embedder=HashingEmbedder(), create=True) as index:
+        index.add(_nodes(PUBLIC, ()) + _nodes(GERMAN, ("bob",)))
+        calibrate_index(index)
+        stored = calibration_of(index.snapshot())
+        assert stored is not None and stored.english_share is not None and stored.english_share < 0.5
+        public = Retriever(index).search(QUERIES[1], k=3, rerank=False)
+        assert public.fit is not None and not [w for w in public.warnings if note in w]
+        seen_all = Retriever(index, principals=["bob"]).search(QUERIES[1], k=3, rerank=False)
+        assert [w for w in seen_all.warnings if note in w]

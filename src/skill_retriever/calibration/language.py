@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from skill_retriever.model import ANSWER_KINDS
 
 if TYPE_CHECKING:
+    from skill_retriever.filters import Filters
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = [
@@ -80,9 +81,9 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def sample(ids: Sequence[str]) -> Sequence[str]:
-    """At most about `SAMPLE_ITEMS` of ``ids``, spread evenly over them."""
-    return ids[:: max(1, len(ids) // SAMPLE_ITEMS)]
+def sample(ids: Sequence[str], items: int = SAMPLE_ITEMS) -> Sequence[str]:
+    """At most about ``items`` of ``ids``, spread evenly over them."""
+    return ids[:: max(1, len(ids) // items)]
 
 
 def without_function_words(text: str) -> str:
@@ -119,13 +120,17 @@ def english_share(texts: Iterable[str]) -> float | None:
     return round(english / (english + other), 4) if english + other else None
 
 
-def catalogue_share(snapshot: IndexSnapshot) -> float | None:
-    """`english_share` of the items that can be an answer (a `sample` of them, in id order,
-    in a large catalogue): what a calibration stores, and what one stored before it held
-    the share is given when read (`calibration.stored`)."""
+def catalogue_share(
+    snapshot: IndexSnapshot, visible: Filters | None = None, items: int = SAMPLE_ITEMS
+) -> float | None:
+    """`english_share` of the items that can be an answer (a `sample` of about ``items`` of
+    them, in id order, in a large catalogue): what a calibration stores, and what one
+    stored before it held the share is given when read (`calibration.stored`). With
+    ``visible``, of those its caller may see (`calibration.access_fit`)."""
     nodes = snapshot.nodes
-    answers = sorted(i for i, n in nodes.items() if n.kind.value in ANSWER_KINDS)
-    return english_share(f"{nodes[i].name}\n{nodes[i].description}\n{nodes[i].text}" for i in sample(answers))
+    answers = sorted(i for i, n in nodes.items()
+                     if n.kind.value in ANSWER_KINDS and (visible is None or visible.can_see(n)))
+    return english_share(f"{nodes[i].name}\n{nodes[i].description}\n{nodes[i].text}" for i in sample(answers, items))
 
 
 def _other_script(words: list[str]) -> bool:

@@ -13,7 +13,11 @@ from typing import Any
 
 from skill_retriever.algorithms.budget import BudgetCut, pack_to_budget, token_counter
 from skill_retriever.calibration import calibration_of, redraw_advice
-from skill_retriever.calibration.access_fit import fit_seen_by, sees_every_answer
+from skill_retriever.calibration.access_fit import (
+    english_share_seen_by,
+    fit_seen_by,
+    sees_every_answer,
+)
 from skill_retriever.calibration.fit import keywords_back, keywords_can_agree
 from skill_retriever.calibration.language import catalogue_note, language_note
 from skill_retriever.calibration.model import FitModel
@@ -195,7 +199,8 @@ def _language_note(view: QueryView, query: str, script_said: bool) -> str | None
     as English, which the "nothing fits" line and the bundled model are tuned for (of a
     query in another script, the script note said it: only the catalogue's is left)."""
     calibration = calibration_of(view.snapshot)
-    share = calibration.english_share if calibration is not None else None
+    stored = calibration.english_share if calibration is not None else None
+    share = english_share_seen_by(view.snapshot, view.filters, stored)
     bundled = view.snapshot.embedder.name == DEFAULT_MODEL
     return catalogue_note(share, bundled) if script_said else language_note(query, share, bundled)
 
