@@ -14,7 +14,8 @@ __all__ = ["warm_up"]
 
 def warm_up(index: Index, encoding: str, load_reranker: Callable[[], object], search: Callable[[], object]) -> dict[str, float]:
     """Load the embedding model and the reranker (``load_reranker``), build the snapshot's
-    views (and embed the "nothing fits" probes, where access labels call for them), load the token counter's ``encoding`` and run one ``search`` through the graph.
+    views (and embed the "nothing fits" probes, where access labels call for them), load
+    the token counter's ``encoding`` and run one ``search`` through the graph.
 
     Returns:
         Seconds spent per step (``model``, ``views``, ``tokenizer``, ``search``).
