@@ -30,6 +30,14 @@ best at commit 9b05971, min-max at d871cb8), nDCG@10: skills dev 73.8 -> 75.2, m
 
 A list without scores (the "named" list: items whose identifier the query writes out)
 counts as fully confident. Ranks are kept for the explanation of each result.
+
+Tried and left out (December 2026, on skills dev, metatool, seal-tools and restbench-tmdb):
+weighting each channel by how far its best score stands above what the calibration's
+off-topic probes get in this index (`calibration.fit`; a keyword null drawn the same way),
+alone or times the peakedness. On the skills catalogue every query's best score clears the
+probes' in both channels, so both weights sit near 1 and cannot choose between them (no
+variant passed the peakedness alone there); where they did vary they lost on restbench-tmdb.
+A per-query weight needs a reference nearer real queries than off-topic probes.
 """
 
 from __future__ import annotations
