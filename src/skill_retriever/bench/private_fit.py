@@ -9,7 +9,7 @@ caller the rates of the index of the public items alone, to the query.
 
 Usage: python -m skill_retriever.bench.private_fit [--data DIR] [--private FOLDER ...]
 [--work DIR] (default: ../shared/data, the sickn33 and trailofbits folders private, a
-temporary work folder; about 4 minutes on 2 cores, most of it embedding).
+temporary work folder; 5-8 minutes on 2 cores with other work beside it, most of it embedding).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from skill_retriever.stores.index import Index
 
 __all__ = ["PRIVATE_FOLDERS", "main"]
 
-#: Skill folders indexed behind the access label ``team`` by default (821 items).
+#: Skill folders indexed behind the access label ``team`` by default (863 items).
 PRIVATE_FOLDERS = ("sickn33__antigravity-awesome-skills", "trailofbits__skills")
 LABEL = "team"
 
