@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import signal
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chroma_support import ChromaServer
+from chroma_support import ChromaServer, paused
 from server_index import index_on_server, numbered_skills
 
 from skill_retriever.cli import main
@@ -139,17 +136,6 @@ def test_a_reader_open_before_the_server_fell_behind_searches_in_memory_and_warn
         assert counts == [store.name]  # one count for the new version
 
 
-@contextmanager
-def stopped(server: ChromaServer) -> Iterator[None]:
-    """The server stopped (SIGSTOP) for the block, then let go on (SIGCONT)."""
-    assert server.proc is not None
-    os.kill(server.proc.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(server.proc.pid, signal.SIGCONT)
-
-
 def _within(seconds: float, call: Callable[[], Any]) -> Any:
     """``call()``'s result, or a failure when it has not returned after ``seconds`` (it is
     left waiting in a daemon thread, which the server's SIGCONT then releases)."""
@@ -176,7 +162,7 @@ def test_a_stopped_server_answers_stats_query_and_search_from_memory_in_bounded_
     with Index.open(path, embedder=HashingEmbedder()) as reader:
         snap = reader.snapshot()
         assert snap._remote is not None
-        with stopped(chroma_server):
+        with paused(chroma_server):
             done = _within(20, lambda: _semantic_ids(snap, "skill number 1 about topic 1"))
             assert done.get("result", [None])[0] == "s1", done  # the index's own vectors, searched in memory
             said = " ".join(snap.search_notes())
