@@ -20,7 +20,7 @@ from skill_retriever.calibration.defaults import (
     decide,
     index_defaults,
 )
-from skill_retriever.calibration.fit import best_matches
+from skill_retriever.calibration.fit import best_cosines
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.context import resolve
 from skill_retriever.filters import Filters
@@ -256,5 +256,5 @@ def test_the_fit_null_is_drawn_over_answers_not_entities(passages: Index) -> Non
     name = snap.nodes["entity:lotharingia"].embedding_text()
     anywhere = snap.search_nodes(snap.embed_query(name), 1, Filters.everything())
     assert anywhere[0].id.startswith("entity:") and anywhere[0].score > 0.99  # the entity itself
-    ((score, _),) = best_matches(snap, [name])
+    (score,) = best_cosines(snap, snap.embedder.embed([name]), Filters.everything())
     assert score < 0.99  # the best passage, which is what a query's fit is judged by

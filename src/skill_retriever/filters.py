@@ -278,6 +278,11 @@ class Filters:
         """No restriction at all (the caller holds ``"*"``)."""
         return cls(principals=frozenset({ALL_PRINCIPALS}))
 
+    def sees_all_labels(self, labelled: bool) -> bool:
+        """Whether no access label can hide an item from this caller: the index holds none
+        (``labelled`` False), or the caller holds ``"*"``."""
+        return not labelled or (self.principals is not None and ALL_PRINCIPALS in self.principals)
+
     def can_see(self, node: Node) -> bool:
         """Access only: may the caller see this node at all?"""
         if not node.access:

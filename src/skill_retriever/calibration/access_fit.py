@@ -20,7 +20,7 @@ from __future__ import annotations
 from skill_retriever.calibration.fit import best_cosines, null_model, probe_vectors
 from skill_retriever.calibration.language import catalogue_share
 from skill_retriever.calibration.model import FitModel
-from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.filters import Filters
 from skill_retriever.model import ANSWER_KINDS
 from skill_retriever.stores.snapshot import IndexSnapshot
 
@@ -38,12 +38,11 @@ SHARE_SAMPLE_ITEMS = 200
 def sees_every_answer(snapshot: IndexSnapshot, filters: Filters) -> bool:
     """Whether ``filters``' caller may see every item of ``snapshot`` that can be an
     answer (so the stored line, drawn over all of them, is its own)."""
-    principals = filters.principals
-    if not snapshot.has_access_labels or (principals is not None and ALL_PRINCIPALS in principals):
+    if filters.sees_all_labels(snapshot.has_access_labels):
         return True
     who = filters.visibility()
     return snapshot.memo(
-        "sees every answer", principals,
+        "sees every answer", filters.principals,
         lambda: all(who.can_see(n) for n in snapshot.nodes.values() if n.kind.value in ANSWER_KINDS), LINES_KEPT,
     )
 

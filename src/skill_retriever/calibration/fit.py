@@ -123,26 +123,6 @@ def probe_vectors(embedder: Embedder) -> Vectors:
     return found
 
 
-def best_matches(snapshot: IndexSnapshot, queries: Sequence[str]) -> list[tuple[float, bool]]:
-    """Best semantic cosine of each query among the nodes that can be an answer (no
-    entity or fact: a probe's best match would often be a short entity name, and no
-    query's answer is one), and whether keywords agree on that item."""
-    if not queries or not len(snapshot):
-        return [(0.0, False) for _ in queries]
-    everything = Filters.everything()
-    answers = dataclasses.replace(everything, kinds=ANSWER_KINDS)  # what a query could get
-    vectors = snapshot.embedder.embed(list(queries))
-    out = []
-    for query, hits in zip(queries, snapshot.search_nodes_many(vectors, 1, answers), strict=True):
-        if not hits:
-            out.append((0.0, False))
-            continue
-        keyword = [h.id for h in snapshot.search_keywords(query, agree_depth(len(snapshot)), everything)]
-        backed = keywords_can_agree(query) and keywords_back(snapshot, query, hits[0].id, keyword, everything)
-        out.append((hits[0].score, backed))
-    return out
-
-
 def best_cosines(snapshot: IndexSnapshot, vectors: Vectors, access: Filters) -> list[float]:
     """Best semantic cosine of each row of ``vectors`` among the nodes that can be an
     answer and that ``access``'s caller may see (0 where none is)."""

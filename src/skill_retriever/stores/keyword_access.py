@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Protocol, TypeVar
 
-from skill_retriever.filters import ALL_PRINCIPALS, Filters
+from skill_retriever.filters import Filters
 from skill_retriever.model import Node
 from skill_retriever.stores.keywords import KeywordSnapshot
 
@@ -56,8 +56,7 @@ VIEWS_KEPT = 8
 def keywords_seen_by(snapshot: _Snapshot, filters: Filters) -> KeywordSnapshot:
     """``snapshot.keywords`` with BM25's statistics over the documents ``filters``' access
     lets the caller see; the snapshot's own when that is every one."""
-    principals = filters.principals
-    if not snapshot.has_access_labels or (principals is not None and ALL_PRINCIPALS in principals):
+    if filters.sees_all_labels(snapshot.has_access_labels):
         return snapshot.keywords
     seer, nodes = filters.visibility(), snapshot.nodes
 
@@ -65,7 +64,7 @@ def keywords_seen_by(snapshot: _Snapshot, filters: Filters) -> KeywordSnapshot:
         # A keyword document with no item here is no item the caller may see.
         return snapshot.keywords.seen_through(lambda i: (n := nodes.get(i)) is not None and seer.can_see(n))
 
-    return snapshot.memo("keyword statistics", principals, view, VIEWS_KEPT)
+    return snapshot.memo("keyword statistics", filters.principals, view, VIEWS_KEPT)
 
 
 __all__ = ["VIEWS_KEPT", "keywords_seen_by"]
