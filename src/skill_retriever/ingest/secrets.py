@@ -45,6 +45,7 @@ from skill_retriever.ingest.client_passwords import (
     redact_client_passwords,
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.env_references import env_reference, env_reference_at
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.masked_values import slot
 from skill_retriever.ingest.netrc_secrets import redact_netrc
@@ -185,13 +186,16 @@ def _names_no_secret(value: str) -> bool:
     """Whether an argument's ``value`` holds no secret: empty, a variable the client
     expands (`_EXPANDED_RE`), a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
     ``YOUR_TOKEN``, ``$API_KEY``), a format's slot (`masked_values.slot`: ``%s``,
-    ``{}``) or an auth scheme's name (``--auth-type bearer``). No shell reads an argument, so a ``$`` before other
+    ``{}``), an auth scheme's name (``--auth-type bearer``) or code that reads the
+    environment (`env_references`: ``os.environ['PW']``). No shell reads an argument, so a ``$`` before other
     text (``$ecretP4ss``) is a password's own."""
     bare = value.strip("\"'")
     if ssh_public_key(bare):
         return True  # ``--ssh-key "ssh-ed25519 AAAA..."``: public
     if not bare or switch_value(bare):
         return True  # ``--auth=false``
+    if env_reference(value):
+        return True  # ``token=process.env.TOKEN`` in a ``node -e`` script: code, no secret
     return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare) or slot(bare)
 
 
@@ -250,8 +254,9 @@ TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     """HTTP headers (an ``http`` hook's) with the value of every secret-looking one
     (``Authorization``, ``X-Api-Key``) replaced by `REDACTED` after its auth scheme, and
-    the rest run through `redact_text`; a reference (``Bearer $TOKEN``) or placeholder is
-    kept, and so is a value that is not text."""
+    the rest run through `redact_text`; a reference (``Bearer $TOKEN``, code that reads
+    the environment, ``process.env.TOKEN``: `env_references`) or placeholder is kept, and
+    so is a value that is not text."""
     out: dict[str, Any] = {}
     for name, value in headers.items():
         if isinstance(value, str) and secret_name(str(name)):
@@ -259,7 +264,9 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
             scheme = re.match((ANY_SCHEME if any_scheme else AUTH_SCHEMES + r"\s+"), value, re.IGNORECASE)
             scheme = scheme or key_scheme(str(name), value)  # ``X-Api-Key: SSWS X``
             secret = value[scheme.end() if scheme else 0 :]
-            if secret.strip() and not (is_reference(secret) or is_placeholder(secret) or ssh_public_key(value)):
+            if secret.strip() and not (
+                is_reference(secret) or is_placeholder(secret) or ssh_public_key(value) or env_reference(secret)
+            ):
                 value = value[: len(value) - len(secret)] + REDACTED
         out[name] = redact_text(value) if isinstance(value, str) else value
     return out
@@ -353,4 +360,6 @@ def _secret_flag(m: re.Match[str]) -> bool:
         return False
     if scheme_name(m["val"]) or switch_value(m["val"]):
         return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
+    if env_reference_at(m.string, m.start("val")) is not None:
+        return False  # ``--password=os.environ['PW']``: code reading the environment
     return m["eq"] is not None or not m["val"].startswith("-")

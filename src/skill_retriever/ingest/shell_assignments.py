@@ -8,7 +8,8 @@ credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` 
 ``./run``, and the command after the variable is no credential, unless the word is shaped
 as one (`_CREDENTIAL_WORD`: ``AUTH_HEADER=Bearer q9W8...`` in a heredoc, a file's text).
 A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``: `_call_name`);
-so is a name a call passes (``OAuth2Session(client_id, token=token)``: `call_arguments`).
+so is a name a call passes (``OAuth2Session(client_id, token=token)``: `call_arguments`),
+and code that reads the environment (``password=os.environ['PW']``: `env_references`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.call_arguments import named_argument
+from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
 from skill_retriever.ingest.secret_formats import REDACTED
 from skill_retriever.ingest.secret_values import (
@@ -87,6 +89,11 @@ def redact_assignments(text: str) -> str:
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
         pair = None
+        read = env_reference_at(text, m.end()) if secret_name(_last_part(m["name"])) else None
+        if read is not None:  # ``password=os.environ['PW']``: where the secret lives, kept
+            out.append(text[pos : read.end()])
+            pos = read.end()
+            continue
         argument = named_argument(text, m.start(), m.end()) if secret_name(_last_part(m["name"])) else None
         if argument is not None:
             # A call's ``token=token``: a variable's name is kept, one that reads as a
