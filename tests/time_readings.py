@@ -1,5 +1,5 @@
 """The check the time-phrase tables make of a row (`tests/algorithms/test_time_leftovers.py`,
-`test_time_parts_and_pairs.py`, `test_ago.py`): `parse_time_window` reads the query the same
+`test_time_parts_and_pairs.py`, `test_ago.py`, `test_temporal.py`): `parse_time_window` reads the query the same
 with dated items (``days=True``) and without."""
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from time_readings import read_both_ways
 
 from skill_retriever.algorithms.temporal import (
     TimeWindow,
@@ -271,9 +272,7 @@ def test_a_last_span_of_zero_is_a_query_error(query: str) -> None:
      "from the end of October until today"),
 ])  # fmt: skip
 def test_a_span_between_the_start_or_end_of_two_dates(query: str, start: datetime, end: datetime, phrase: str) -> None:
-    for days in (False, True):
-        window = parse_time_window(query, NOW, days=days)
-        assert window is not None and (window.start, window.end, window.phrase) == (start, end, phrase)
+    read_both_ways(query, NOW, start, end, phrase)
 
 
 @pytest.mark.parametrize(("query", "start", "end", "phrase"), [
@@ -306,6 +305,4 @@ def test_a_span_between_the_start_or_end_of_two_dates(query: str, start: datetim
 def test_this_or_last_week_or_month_is_a_bound(
     query: str, start: datetime | None, end: datetime, phrase: str
 ) -> None:
-    for days in (False, True):
-        window = parse_time_window(query, NOW, days=days)
-        assert window is not None and (window.start, window.end, window.phrase) == (start, end, phrase)
+    read_both_ways(query, NOW, start, end, phrase)
