@@ -81,7 +81,7 @@ def _named_span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
     if back is not None:
         start = today - timedelta(days=back)
         return start, start + timedelta(days=1)
-    if word == "last night":
+    if word in ("last night", "overnight"):
         return today - 6 * hour, today + 6 * hour
     which, _, part = word.partition(" ")
     if part in PART_OF_DAY:

@@ -53,7 +53,9 @@ def last_span(query: str, now: datetime) -> tuple[datetime | None, datetime | No
     Raises:
         QueryError: The span is 0 long ("in the last 0 days").
     """
-    m = _LAST_RE.search(query)
+    # "the previous day" is yesterday or, beside another date, that date's day before
+    # (`previous_day`), never the past 24 hours: "the previous day 2026-11-20" was read so
+    m = next((m for m in _LAST_RE.finditer(query) if m.group().lower().split()[-2:] != ["previous", "day"]), None)
     if (two := _BEFORE_LAST_RE.search(query)) and (m is None or two.start() <= m.start()):
         last_start = day_or_instant(f"last {two[2]}", now)[0]
         first, last = day_or_instant(f"last {two[2]}", last_start)  # last week as of last week

@@ -9,7 +9,9 @@ in), in whole days, the halves of an odd number of days both holding the middle 
 last week" is Thursday to Sunday, "early this month" in December the 1st to the 16th (up to
 now, as "this month" is), "mid last year" 2 April to 1 October. "by the end of this month"
 names a deadline, not a part, and "from the beginning of this year" a bound: they are read as
-they were. The part takes the place of its period's reading only where that reading is of its
+they were. "since", "after", "before", "prior to", "until" or "till" before a part is a bound
+at it, as at "last week": "since early last week" is from last Monday to now, "before late last
+month" up to the 16th (it was the whole of last week, the "since" dropped). The part takes the place of its period's reading only where that reading is of its
 period: "last 3 days ... late last week" is still the last 3 days.
 """
 
@@ -30,21 +32,26 @@ _PART_RE = re.compile(
 # A bound before it: "by the end of this month" a deadline, "from the beginning of this year" a
 # start (`temporal`'s "since the start of"), "until the end of last month" an end.
 _BY_RE = re.compile(
-    r"\b(?:by|from|since|after|before|until|till|to|between|and)\s+(?:the\s+)?$", re.IGNORECASE
+    r"\b(?:by|from|(since|after|before|prior\s+to|until|till)|to|between|and)\s+(?:the\s+)?$", re.IGNORECASE
 )
 _PART = {"early": "early", "start": "early", "beginning": "early", "mid": "mid", "middle": "mid",
          "late": "late", "end": "late"}  # fmt: skip
 
 
-def period_part(query: str, now: datetime) -> tuple[datetime, datetime, str] | None:
-    """The part of a calendar period ``query`` names (module docstring) as ``(start, end,
-    phrase)``, or None when it names none. ``now`` is in UTC."""
+def period_part(query: str, now: datetime) -> tuple[datetime | None, datetime | None, str] | None:
+    """The part of a calendar period ``query`` names (module docstring), or the bound at it,
+    as ``(start, end, phrase)``, or None when it names none. ``now`` is in UTC."""
     for m in _PART_RE.finditer(query):
-        if _BY_RE.search(query, 0, m.start()):  # a bound, not a part
+        if (by := _BY_RE.search(query, 0, m.start())) and not by[1]:  # a deadline or a bound read elsewhere
             continue
         first, last = day_or_instant(m[3], now)
         days, part = (last - first).days, _PART[(m[1] or m[2]).lower()]
         lo, hi = {"early": (0, -(-days // 2)), "late": (days // 2, days), "mid": (days // 4, -(-3 * days // 4))}[part]
         start, end = first + timedelta(days=lo), first + timedelta(days=hi)
+        if by and (kind := by[1].lower().split()[0]) in ("since", "after"):
+            start = start if kind == "since" else end
+            return start, now if start < now else None, query[by.start() : m.end()]
+        if by:  # "before", "prior to" up to its start; "until", "till" to its end
+            return None, start if kind in ("before", "prior") else end, query[by.start() : m.end()]
         return start, min(end, now) if start < now else end, m.group()  # "early this month": up to now
     return None

@@ -2,9 +2,10 @@
 "yesterday" is. "the previous day" was the past 24 hours (a "previous <unit>" span) and "the
 day before" no window at all. Beside another date ("on Nov 3 and the previous day", "last
 Monday or the day before", "the day after tomorrow ... the day before") they are that date's
-day before: the date's own rule reads the query as it did ("previous day" there is still a
-"previous <unit>" span); "the day before the release" names an event, not a day, and is left
-as words.
+day before: the date's own rule reads the query, and "previous day" is no "previous <unit>" span
+(`last_spans`) there either: "what broke the previous day 2026-11-20" was the past 24 hours,
+where the date named is read with days (a tool request's date, without: no window, noted);
+"the day before the release" names an event, not a day, and is left as words.
 
 "since", "after", "before", "prior to", "until" or "till" before it is a bound at that day,
 as at "yesterday".

@@ -14,7 +14,7 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   with no count and no "the" before "last" is the calendar one, whole ("last week": Monday
   to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days;
   "early", "mid", "late this/last week/month/year" and "the start/middle/end of" one: its first,
-  middle or last half, in whole days (`period_parts`);
+  middle or last half, in whole days (`period_parts`; "since early last week" from its start);
   "the week/month/year before last" the calendar one before last week, month, year (`last_spans`).
 * "this week / month / year", "since the start of the week/month/year", "year to date"
   ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
@@ -26,11 +26,11 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   a vague count those units ("a few days ago": from the start of 5 days ago to the end of 2);
   "2 weeks back" as "2 weeks ago"; "more than", "over", "at least N <unit> ago": up to now
   less N units, "less than", "under", "within N <unit> ago" from then to now.
-  "The previous day", "the day before", no other date named: yesterday (`previous_day`).
+  "The previous day", "the day before", no other date named: yesterday; else that date (`previous_day`).
   Two counts, "a day or two ago", "in the past day or two": the wider reading (`or_counts`).
 * Parts of a day: "this morning" is today 00:00-12:00, "this afternoon" 12:00-18:00,
   "this evening" 18:00-24:00, and "yesterday morning/afternoon/evening" the same hours
-  of yesterday; "last night" is yesterday 18:00 to today 06:00 (the hours an overnight
+  of yesterday; "last night" and "failed overnight" are yesterday 18:00 to today 06:00 (the hours an overnight
   failure is found in, whatever the hour of ``now``); with ``days``, a time in one, "last
   night at 11pm", "this afternoon at 3:15", that hour, as "yesterday at 14:00" (`day_hours`).
 * "last/past/previous weekend": the most recent complete weekend, Saturday 00:00 to
@@ -55,7 +55,8 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   in December 2026 is March 2026; "December" in November 2026 is December 2025).
   "May" counts as a month only when capitalised.
 * "recent", "recently", "lately", "latest", "newest", "most recent":
-  ``[now - recent_days, now)``.
+  ``[now - recent_days, now)``; "recent weeks" (days, months) the past 3, as "the past few weeks",
+  and "this fortnight" the past 14 days (`back_spans`).
 
 No window runs past now unless it names its end ("today", "in December", "until X") or
 starts ahead of now: an item dated in the future (a planned maintenance, a wrong clock)
@@ -87,8 +88,8 @@ bound at that span: the event lies somewhere in it, so "before"/"until" run to i
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
 "before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
 World Series in 1986" over QA passages is words of the question), and so is a calendar quarter
-("this quarter", "last quarter", "Q3 2026": `quarters`), and "on <weekday>" ("on Friday":
-the most recent before today, as "last Friday"; not "on Fridays").
+("this quarter", "last quarter", "Q3 2026": `quarters`), and "on <weekday>" or one after a past verb ("on Friday",
+"what broke Friday": the most recent before today, as "last Friday"; not "on Fridays", "Cyber Monday": `weekdays`).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.ago import ago_bound
+from skill_retriever.algorithms.back_spans import back_span
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
 from skill_retriever.algorithms.last_spans import last_span
@@ -126,6 +128,7 @@ from skill_retriever.algorithms.time_words import (
     WEEKDAY_NAME,
     unread_time_phrase,
 )
+from skill_retriever.algorithms.weekdays import ON_WEEKDAY_RE, weekday_alone
 from skill_retriever.exceptions import ConfigError
 
 if TYPE_CHECKING:
@@ -138,7 +141,6 @@ __all__ = [
     "strip_time_phrase",
     "unread_time_phrase",
 ]
-
 
 
 _BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
@@ -185,8 +187,6 @@ _DAY_RE = re.compile(
     rf"\b(?:{AGO}|(?:over|during)\s+the\s+weekend|{SPAN}|today|yesterday|last\s+{WEEKDAY_NAME})\b",
     re.IGNORECASE,
 )
-# With days, "on Friday": the most recent before today, as "last Friday"; not "on Fridays".
-_ON_WEEKDAY_RE = re.compile(rf"\bon\s+({WEEKDAY_NAME})(?![\w-])", re.IGNORECASE)
 _RECENT_RE = re.compile(
     r"\b(?:most\s+recent(?:ly)?|recent(?:ly)?|lately|latest|newest)\b", re.IGNORECASE
 )
@@ -316,10 +316,9 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*quarter)
     if days and (m := YEAR_RE.search(query)):  # "in 2025": that year
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
-    if days and (m := _ON_WEEKDAY_RE.search(query)):
+    if days and (m := ON_WEEKDAY_RE.search(query)):
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
-    # "a day or two ago", "the past day or two", before "two ago" or "the past day" is read;
-    # "the previous day" before a "previous" span
+    # "a day or two ago", "the past day or two", before "two ago" or "the past day" is read
     if span := or_count_span(query, now) or previous_day(query, now):
         return TimeWindow(*span)
     if compared := ago_bound(query, now):  # "more than a week ago", before "a week ago" is read
@@ -341,6 +340,10 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
         return TimeWindow(*day_or_instant(m.group(), now), m.group())
+    if days and (weekday := weekday_alone(query)):  # "what broke Monday", after "last Monday"
+        return TimeWindow(*day_or_instant(weekday, now), weekday)
+    if span := back_span(query, now):  # "in recent weeks", before "recent" alone
+        return TimeWindow(*span)
     if m := _RECENT_RE.search(query):
         return TimeWindow(now - timedelta(days=recent_days), now, m.group())
     return None

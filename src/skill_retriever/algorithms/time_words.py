@@ -59,7 +59,9 @@ ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
 # Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
 SPAN = (
     r"(?i:(?:the\s+)?day\s+before\s+yesterday|(?:this|yesterday)\s+(?:morning|afternoon|evening)"
-    r"|last\s+night|(?:last|past|previous|this)\s+weekend)"
+    r"|last\s+night|(?:last|past|previous|this)\s+weekend"
+    # "failed overnight" as "last night"; not "an overnight build", "overnight shipping"
+    r"|overnight(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|or|but|in|on|at|across|while)\b))"
 )
 # A time counted back from now, "2 days ago", "a week ago": the span of that unit (`ago`).
 # With no count, one unit ("day ago"): "days ago", "many hours ago" name no number of them.

@@ -1,0 +1,100 @@
+"""Time words that were read wrong or passed over (a walk of leftovers, now Wednesday 2026-12-02
+15:00): "the previous day 2026-11-20" was the past 24 hours, "since early last week" last week
+alone, "in recent weeks" the past 7 days; "failed overnight", "this fortnight" and, where items
+carry dates, "what broke Monday" named no window. "before the outage" names an event no rule
+can date, and stays words.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from time_readings import read_both_ways
+
+from skill_retriever.algorithms.temporal import (
+    parse_time_window,
+    strip_time_phrase,
+    unread_time_phrase,
+)
+
+NOW = datetime(2026, 12, 2, 15, tzinfo=UTC)  # a Wednesday
+
+
+def at(month: int, day: int, hour: int = 0) -> datetime:
+    return datetime(2026, month, day, hour, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    # a bound at a part of a period: from its start or end, up to its start or end (was the whole period)
+    ("deploys since early last week", at(11, 23), NOW, "since early last week"),
+    ("deploys since late last week", at(11, 26), NOW, "since late last week"),
+    ("deploys after late last week", at(11, 30), NOW, "after late last week"),
+    ("errors before late last month", None, at(11, 16), "before late last month"),
+    ("errors until mid last week", None, at(11, 29), "until mid last week"),
+    # "recent <units>": the past few (3), as "the past few weeks" (was "recent" alone, 7 days)
+    ("incidents in recent weeks", NOW - timedelta(weeks=3), NOW, "in recent weeks"),
+    ("outages over recent months", NOW - timedelta(days=90), NOW, "over recent months"),
+    # "this fortnight": the past 14 days, as "the past fortnight" (was none)
+    ("deploys this fortnight", NOW - timedelta(days=14), NOW, "this fortnight"),
+    # "overnight" after a verb: "last night" (was none)
+    ("what failed overnight", at(12, 1, 18), at(12, 2, 6), "overnight"),
+    ("what changed overnight in prod?", at(12, 1, 18), at(12, 2, 6), "overnight"),
+    # "the previous day" beside another date is not the past 24 hours: the date is read
+    ("errors yesterday and the previous day", at(12, 1), at(12, 2), "yesterday"),
+])  # fmt: skip
+def test_a_loose_time_phrase_is_read(query: str, start: datetime | None, end: datetime, phrase: str) -> None:
+    read_both_ways(query, NOW, start, end, phrase)
+
+
+def test_the_previous_day_beside_a_date_is_that_date_never_the_past_24_hours() -> None:
+    query = "what broke the previous day 2026-11-20"
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (at(11, 20), at(11, 21), "2026-11-20")
+    # without days the date is a tool request's argument: no window, and the date is noted
+    assert parse_time_window(query, NOW) is None
+    assert unread_time_phrase(query) == "2026-11-20"
+    assert parse_time_window("errors on Nov 3 and the previous day", NOW) is None
+    # ultratool: "which is Friday" is no day past; the past 24 hours was read, which no one asked
+    assert parse_time_window("book a room on the previous day, which is Friday", NOW, days=True) is None
+    query = "book the fifth meeting room on the previous day, which is Friday, from 2 PM to 4 PM"
+    window = parse_time_window(query, NOW, days=True)  # ultratool 2772: the hours are read, not that span
+    assert window is not None and window.phrase == "from 2 PM to 4 PM"
+
+
+@pytest.mark.parametrize(("query", "day", "phrase"), [
+    ("what broke Monday", at(11, 30), "Monday"),
+    ("what changed friday?", at(11, 27), "friday"),
+    ("what broke Wednesday", at(11, 25), "Wednesday"),  # today is Wednesday: the one before
+    ("Deployed Sunday, rolled back Monday", at(11, 29), "Sunday"),
+])  # fmt: skip
+def test_a_weekday_after_a_past_verb_is_the_latest_such_day_where_items_carry_dates(
+    query: str, day: datetime, phrase: str
+) -> None:
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (day, day + timedelta(days=1), phrase)
+    assert parse_time_window(query, NOW) is None  # "schedule a call Monday": an argument
+
+
+@pytest.mark.parametrize("query", [
+    "Monday.com integration", "what broke monday.com", "Cyber Monday sales report", "Black Friday deals",
+    "we watched Monday Night Football", "notes from the Monday standup", "deploys every Friday", "Mondays off",
+    "what failed Mondays", "schedule it for next Monday", "finish it by Friday", "worked Monday to Friday",
+    # metatool and ultratool requests, each read as last week's day by a weekday alone in any place
+    "a meme about my Monday mornings", "It's a casual Friday at work", "crossword for my Sunday school class",
+    "rainfall in Chicago on the upcoming Saturday", "cancel the alarm for Saturday morning at 8 o'clock",
+    "an overnight build", "overnight shipping to Paris", "overnight builds failing",
+])  # fmt: skip
+def test_a_weekday_or_overnight_in_a_name_or_before_a_noun_stays_words(query: str) -> None:
+    assert parse_time_window(query, NOW, days=True) is None
+    assert parse_time_window(query, NOW) is None
+
+
+def test_a_bound_at_an_event_no_rule_dates_stays_words() -> None:
+    query = "errors before the outage"
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert window is None
+        assert strip_time_phrase(query, window) == query  # the keyword channel reads all of it
