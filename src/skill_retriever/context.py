@@ -269,9 +269,9 @@ class RetrievalContext(metaclass=_Checked):
         configurable = run_configurable() if self.read_configurable else {}
         taken = configurable_settings(configurable)
         base = with_configurable(self.config, taken) if taken else self.config
-        settings = _settings(base, state, snap)
-        config = _deep_enough(settings)
         filters = Filters.from_spec(state.get("filters"))
+        settings = _settings(base, state, snap, filters)
+        config = _deep_enough(settings)
         reranker = self._reranker() if reranks(config) else None  # none loaded for a search that reranks nothing
         return QueryView(snap, config, filters, reranker, settings.channel_depth, configured=taken,
                          configurable_misses=tuple(near_misses(configurable)))
@@ -328,10 +328,13 @@ def resolve(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: Inde
     return _deep_enough(_settings(config, state, snapshot))
 
 
-def _settings(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None) -> RetrievalConfig:
+def _settings(config: RetrievalConfig, state: dict[str, Any] | Any, snapshot: IndexSnapshot | None,
+              filters: Filters | None = None) -> RetrievalConfig:
+    """The settings of a query: the call's, then the caller's config, then what the index
+    suggests, decided over what ``filters``' caller may see (over every item when None)."""
     from skill_retriever.calibration.defaults import IndexDefaults, index_defaults
 
-    defaults = index_defaults(snapshot) if snapshot is not None else IndexDefaults("other")
+    defaults = index_defaults(snapshot, filters) if snapshot is not None else IndexDefaults("other")
     return defaults.apply(_with_call(config, state))
 
 

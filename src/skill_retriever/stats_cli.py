@@ -58,7 +58,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         line = (calibration_line(status["calibration"], redraw_advice(snapshot), bundled) if status["calibration"]
                 else status["calibration_unreadable"] or no_calibration(status))
         print(printable(f"calibration: {line}"))
-        print(printable(f"defaults: {'; '.join(status['defaults']['reasons'])}"))
+        over = (" (over every item; a caller whose access hides some gets what its own items suggest)"
+                if snapshot.has_access_labels else "")
+        print(printable(f"defaults{over}: {'; '.join(status['defaults']['reasons'])}"))
         print(printable(f"route: {route_line(status['calibration'], suggested.settings)}"))
         for what in ("node", "edge"):  # "nodes 0: none", not a colon with nothing after it
             kinds = ", ".join(f"{k} {v}" for k, v in status[f"{what}_kinds"].items()) or "none"

@@ -47,6 +47,7 @@ def test_the_public_caller_row_is_the_public_items_alone(tmp_path: Path, capsys:
     assert set(rows) >= {"public caller, both", "the public items alone", "'team' caller, both (sees all)"}
     assert rows["public caller, both"].startswith("0/1 | ")  # the judged query fits
     assert "3 public items, 1 behind 'team'" in lines[1]
+    assert "its index defaults decided in" in lines[0]
     assert capsys.readouterr().out.strip().splitlines() == lines
 
 

@@ -26,6 +26,7 @@ from skill_retriever.bench.datasets import SKILL_FOLDERS, default_data_dir, skil
 from skill_retriever.bench.fit_rates import fit_rates
 from skill_retriever.calibration import calibrate_index, calibration_of
 from skill_retriever.calibration.access_fit import english_share_seen_by, fit_seen_by
+from skill_retriever.calibration.defaults import index_defaults
 from skill_retriever.calibration.fit import probes
 from skill_retriever.filters import Filters
 from skill_retriever.ingest.skills import ingest_skill_repos
@@ -58,9 +59,10 @@ def _line(name: str, rates: dict[str, Any]) -> str:
     return f"| {name} | {cell('answerable')} | {cell('none')} | {cell('out_of_catalogue')} |"
 
 
-def _costs(index: Index) -> tuple[float, float, float]:
-    """Milliseconds to embed the probes, to draw a public caller's line from them, and to
-    measure how English the items it may see read."""
+def _costs(index: Index) -> tuple[float, float, float, float]:
+    """Milliseconds to embed the probes, to draw a public caller's line from them, to
+    measure how English the items it may see read, and to decide the settings its items
+    suggest (`calibration.defaults.index_defaults`)."""
     stored = calibration_of(index.snapshot())
     started = time.perf_counter()
     index.embedder.embed(probes())
@@ -68,7 +70,10 @@ def _costs(index: Index) -> tuple[float, float, float]:
     fit_seen_by(index.snapshot(), Filters(), stored.fit if stored else None)
     drawn = time.perf_counter()
     english_share_seen_by(index.snapshot(), Filters(), stored.english_share if stored else None)
-    return (embedded - started) * 1000, (drawn - embedded) * 1000, (time.perf_counter() - drawn) * 1000
+    measured = time.perf_counter()
+    index_defaults(index.snapshot(), Filters())
+    return ((embedded - started) * 1000, (drawn - embedded) * 1000, (measured - drawn) * 1000,
+            (time.perf_counter() - measured) * 1000)
 
 
 def main(data: Path, private: Sequence[str], work: Path) -> list[str]:
@@ -82,10 +87,11 @@ def main(data: Path, private: Sequence[str], work: Path) -> list[str]:
         raise SystemExit(f"no skill folder {', '.join(missing)} under {skills}")
     with _build(work / "with-private", skills, private) as both, _build(work / "public", skills, ()) as alone:
         counts = f"{len(alone)} public items, {len(both) - len(alone)} behind '{LABEL}'"
-        embed_ms, draw_ms, share_ms = _costs(both)
+        embed_ms, draw_ms, share_ms, defaults_ms = _costs(both)
         lines = [
             (f"the public caller's line: the probes embedded in {embed_ms:.0f} ms (once per process), "
-             f"drawn in {draw_ms:.0f} ms, its english_share in {share_ms:.0f} ms (once per index version and access)"),
+             f"drawn in {draw_ms:.0f} ms, its english_share in {share_ms:.0f} ms, its index defaults decided in "
+             f"{defaults_ms:.0f} ms (once per index version and access)"),
             f"flagged 'nothing fits' ({counts}; {', '.join(private)} private)",
             "| caller, index | answerable | no right answer | out of catalogue |",
             "|---|---|---|---|",

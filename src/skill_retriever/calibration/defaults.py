@@ -3,7 +3,10 @@
 The rest of this package *learns* from an index and stores what it learned
 (:mod:`.compute`); this module only *looks*: the kinds of nodes a snapshot holds decide
 which settings suit it, so the decision needs no calibration run and can never be stale
-(:func:`index_defaults` caches it on the snapshot).
+(:func:`index_defaults` caches it on the snapshot). It is made over what the caller may
+see: a caller whose access hides some items gets the decision its own items and the
+edges between them suggest, so private items neither move its settings nor show through
+them (``tests/test_index_defaults_private.py``); ``stats`` shows the one over every item.
 
 Settings resolve in this order, later wins: the built-in defaults of `RetrievalConfig`,
 then :class:`IndexDefaults`, then the caller's config (``Retriever(index, config)``, a
@@ -121,7 +124,8 @@ per snapshot. What must be learned from the index rather than seen in it belongs
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
@@ -135,10 +139,11 @@ from skill_retriever.calibration.long_items import (
     long_item_settings,
 )
 from skill_retriever.config import PROFILES, RetrievalConfig
-from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, NodeKind
+from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, Node, NodeKind
 from skill_retriever.stores.kind_counts import kind_counts
 
 if TYPE_CHECKING:
+    from skill_retriever.filters import Filters
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 CorpusKind = Literal["passages", "catalogue", "operations", "other", "empty"]
@@ -208,6 +213,9 @@ WORKFLOW_KINDS = frozenset({EdgeKind.DEPENDS_ON, EdgeKind.FEEDS})
 #: A catalogue where at least this share of the edges are `WORKFLOW_KINDS` takes the ppr
 #: route for every query.
 MIN_WORKFLOW_SHARE = 0.5
+#: Decisions kept per snapshot for callers who may not see every item (the accesses
+#: most recently asked), as `calibration.access_fit` keeps their lines.
+ACCESS_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -256,9 +264,12 @@ def _defaults() -> dict[str, Any]:
     return {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
 
 
-def decide(snapshot: IndexSnapshot) -> IndexDefaults:
-    """Decide what ``snapshot`` holds and what it suggests (see the module docstring)."""
-    counts = kind_counts(snapshot)
+def decide(snapshot: IndexSnapshot, who: Filters | None = None) -> IndexDefaults:
+    """Decide what ``snapshot`` holds and what it suggests (see the module docstring): over
+    the items ``who``'s access lets it see and the edges between them, or every item
+    when ``who`` is None."""
+    seen = None if who is None else who.can_see
+    counts = kind_counts(snapshot) if seen is None else Counter(n.kind.value for n in snapshot.nodes.values() if seen(n))
     askable = sum(n for kind, n in counts.items() if kind not in SCAFFOLD_KINDS)
     passages = counts.get(NodeKind.PASSAGE.value, 0)
     facts = counts.get(NodeKind.FACT.value, 0)
@@ -284,8 +295,8 @@ def decide(snapshot: IndexSnapshot) -> IndexDefaults:
                   "fusion by scores, each channel weighted by how clearly its best item stands out; "
                   f"a request with several asks gets a top that covers each (xQuAD over its clauses, "
                   f"λ {CATALOGUE_SETTINGS['clause_coverage']})")
-        route, why_route = _catalogue_route(snapshot)
-        feedback, why_feedback = long_item_settings(snapshot)
+        route, why_route = _catalogue_route(snapshot, seen)
+        feedback, why_feedback = long_item_settings(snapshot, seen)
         return IndexDefaults("catalogue", {**CATALOGUE_SETTINGS, **route, **feedback}, (fusion, why_route, why_feedback))
     operations = sum(n for kind, n in counts.items() if kind in OPERATIONS_KINDS)
     if operations / askable >= MIN_OPERATIONS_SHARE:
@@ -316,9 +327,14 @@ def _passages_without_facts(snapshot: IndexSnapshot) -> str:
             "when indexed again; a corpus whose texts hold no sentence long enough yields none)")
 
 
-def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
-    """A catalogue's route (the module docstring's three rules, in order) and why."""
-    workflow = workflow_share(snapshot.edges.values(), WORKFLOW_KINDS)
+def _catalogue_route(snapshot: IndexSnapshot, seen: Callable[[Node], bool] | None) -> tuple[dict[str, Any], str]:
+    """A catalogue's route (the module docstring's three rules, in order) and why, over
+    the edges both of whose ends ``seen`` admits (every edge when None)."""
+    nodes = snapshot.nodes
+    edges = snapshot.edges.values() if seen is None else [
+        e for e in snapshot.edges.values()
+        if (a := nodes.get(e.source)) is not None and (b := nodes.get(e.target)) is not None and seen(a) and seen(b)]
+    workflow = workflow_share(edges, WORKFLOW_KINDS)
     if workflow is not None and workflow >= MIN_WORKFLOW_SHARE:
         return {"default_route": "ppr"}, (
             f"the ppr route for every query: {workflow:.0%} of its edges (>= {MIN_WORKFLOW_SHARE:.0%}) say one item "
@@ -326,7 +342,7 @@ def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
     # The first rule's evidence, said whichever rule decides.
     few = "" if workflow is None else (f"; {workflow:.0%} of its edges say one item needs another "
                                        f"(< {MIN_WORKFLOW_SHARE:.0%})")
-    alike = median_edge_cosine(snapshot)
+    alike = median_edge_cosine(snapshot, seen=seen)
     if alike is None or alike >= MIN_EDGE_COSINE:
         why = ("no edges between items with vectors" if alike is None
                else f"its edges join items alike (median cosine {alike:.2f} >= {MIN_EDGE_COSINE})")
@@ -335,13 +351,30 @@ def _catalogue_route(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
                 f"< {MIN_EDGE_COSINE}), which only the ppr route's walk crosses{few}")
 
 
-def index_defaults(snapshot: IndexSnapshot) -> IndexDefaults:
-    """:func:`decide`, once per snapshot."""
-    return snapshot.memo("index_defaults", None, lambda: decide(snapshot))
+def index_defaults(snapshot: IndexSnapshot, filters: Filters | None = None) -> IndexDefaults:
+    """:func:`decide` for the caller of ``filters`` (every item when None: ``stats``, the
+    benchmark's notes), once per snapshot and access.
+
+    A caller who may see every item reads the decision over all of them; any other, the
+    one over what it may see, so items it may not see neither move its settings nor show
+    through them (a label's private passages could make a public catalogue "a mix of
+    passages" and take its fusion by scores away)."""
+    if filters is None or _sees_every_item(snapshot, filters):
+        return snapshot.memo("index_defaults", None, lambda: decide(snapshot))
+    who = filters.visibility()
+    return snapshot.memo("index defaults seen by", who.principals, lambda: decide(snapshot, who), ACCESS_KEPT)
+
+
+def _sees_every_item(snapshot: IndexSnapshot, filters: Filters) -> bool:
+    if filters.sees_all_labels(snapshot.has_access_labels):
+        return True
+    who = filters.visibility()
+    return snapshot.memo("sees every item", who.principals,
+                         lambda: all(who.can_see(n) for n in snapshot.nodes.values()), ACCESS_KEPT)
 
 
 __all__ = [
-    "CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "FEEDBACK_DOCS", "LONG_ITEM_WORDS", "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE",
+    "ACCESS_KEPT", "CATALOGUE_KINDS", "CATALOGUE_SETTINGS", "FEEDBACK_DOCS", "LONG_ITEM_WORDS", "MIN_CATALOGUE_SHARE", "MIN_EDGE_COSINE",
     "MIN_LONG_SHARE", "MIN_OPERATIONS_SHARE", "MIN_PASSAGE_SHARE", "MIN_WORKFLOW_SHARE", "MIXED_PASSAGE_SHARE", "NEUTRAL",
     "OPERATIONS_KINDS", "OPERATIONS_SETTINGS", "PASSAGE_SETTINGS", "WORKFLOW_KINDS", "CorpusKind", "IndexDefaults",
     "decide", "index_defaults",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind
+from skill_retriever.model import SCAFFOLD_KINDS, Edge, EdgeKind, Node
 
 if TYPE_CHECKING:
     from skill_retriever.stores.snapshot import IndexSnapshot
@@ -33,12 +33,13 @@ ITEM_SAMPLE = 2_000
 _WORD_RE = re.compile(r"\S+")
 
 
-def long_item_share(snapshot: IndexSnapshot, words: int, sample: int = ITEM_SAMPLE) -> float:
-    """The share of the askable items whose embedded text (`Node.embedding_text`) runs
-    past ``words`` words, over at most ``sample`` of them, evenly spaced in the
-    snapshot's order (no sort: it runs on the first query after each write); 0 when there
-    are none."""
-    askable = [i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS]
+def long_item_share(snapshot: IndexSnapshot, words: int, sample: int = ITEM_SAMPLE,
+                    seen: Callable[[Node], bool] | None = None) -> float:
+    """The share of the askable items (those ``seen`` admits, every one when None) whose
+    embedded text (`Node.embedding_text`) runs past ``words`` words, over at most
+    ``sample`` of them, evenly spaced in the snapshot's order (no sort: it runs on the
+    first query after each write); 0 when there are none."""
+    askable = [i for i, n in snapshot.nodes.items() if n.kind not in SCAFFOLD_KINDS and (seen is None or seen(n))]
     if not askable:
         return 0.0
     picked = [askable[j] for j in np.unique(np.linspace(0, len(askable) - 1, min(sample, len(askable))).astype(np.int64))]
@@ -60,11 +61,13 @@ def workflow_share(edges: Collection[Edge], kinds: Collection[EdgeKind], sample:
     return sum(e.kind in kinds for e in picked) / len(picked)
 
 
-def median_edge_cosine(snapshot: IndexSnapshot, sample: int = EDGE_SAMPLE) -> float | None:
+def median_edge_cosine(snapshot: IndexSnapshot, sample: int = EDGE_SAMPLE,
+                       seen: Callable[[Node], bool] | None = None) -> float | None:
     """The median cosine between the two ends of an edge (stored vectors are unit
     vectors; a node without one is left out), over at most ``sample`` of the symmetric
     adjacency's entries, evenly spaced; None when no sampled edge joins two nodes with
-    vectors (`sampled_median_cosine`).
+    vectors (`sampled_median_cosine`). With ``seen``, only the edges both of whose ends it
+    admits count.
 
     The entries are those of ``snapshot.graph.adjacency`` (`stores.graph.build_matrices`),
     in its order, worked out with NumPy alone from the edges' ends, so ``stats`` reports
@@ -72,8 +75,8 @@ def median_edge_cosine(snapshot: IndexSnapshot, sample: int = EDGE_SAMPLE) -> fl
     (tests/test_cold_start.py). It costs one pass over the edges, as building the
     matrices does (a query builds them later); only the sampled entries' vectors are read.
     """
-    ids = list(snapshot.nodes)
-    row = {node_id: i for i, node_id in enumerate(ids)}
+    ids = [i for i, n in snapshot.nodes.items() if seen is None or seen(n)]
+    row = {node_id: i for i, node_id in enumerate(ids)}  # an edge to a node left out has no row
     ends = [(a, b) for e in snapshot.edges.values()
             if (a := row.get(e.source)) is not None and (b := row.get(e.target)) is not None]
 

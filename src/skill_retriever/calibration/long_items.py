@@ -33,11 +33,13 @@ Two settings follow (`calibration.defaults` applies them, a caller's value wins)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.calibration.index_shape import long_item_share
 
 if TYPE_CHECKING:
+    from skill_retriever.model import Node
     from skill_retriever.stores.snapshot import IndexSnapshot
 
 #: A catalogue where at least this share of the items run past `LONG_ITEM_WORDS` words
@@ -50,10 +52,11 @@ LONG_ITEM_WORDS = 200
 FEEDBACK_DOCS = 2
 
 
-def long_item_settings(snapshot: IndexSnapshot) -> tuple[dict[str, Any], str]:
-    """A catalogue's settings for long items (none when its items are short) and why; the
-    evidence is said whichever way it decides, as the route's is."""
-    long = long_item_share(snapshot, LONG_ITEM_WORDS)
+def long_item_settings(snapshot: IndexSnapshot, seen: Callable[[Node], bool] | None = None) -> tuple[dict[str, Any], str]:
+    """A catalogue's settings for long items (none when its items are short) and why, over
+    the items ``seen`` admits (every one when None); the evidence is said whichever way it
+    decides, as the route's is."""
+    long = long_item_share(snapshot, LONG_ITEM_WORDS, seen=seen)
     if long >= MIN_LONG_SHARE:
         return {"feedback_docs": FEEDBACK_DOCS, "multifactor_ranking": False}, (
             f"{long:.0%} of its items run past {LONG_ITEM_WORDS} words (>= {MIN_LONG_SHARE:.0%}), beyond what the "

@@ -113,7 +113,7 @@ def plan_query(state: RetrievalState, view: QueryView) -> Update:
     calibration = calibration_of(view.snapshot) if config.use_calibration else None
     chosen = choose_route(config, complexity, hop=hops[0].phrase if hops else None,
                           calibrated=calibration.route if calibration else None,
-                          suggested=index_defaults(view.snapshot))
+                          suggested=index_defaults(view.snapshot, view.filters))
     route = chosen.route
     plan: QueryPlan = {
         "query": query,

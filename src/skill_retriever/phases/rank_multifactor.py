@@ -70,7 +70,7 @@ def _off_words(view: QueryView) -> str:
     be the index's (a caller who set the same value changed nothing, as the route says)."""
     from skill_retriever.calibration.defaults import index_defaults
 
-    suggested = index_defaults(view.snapshot).settings.get("multifactor_ranking", True)
+    suggested = index_defaults(view.snapshot, view.filters).settings.get("multifactor_ranking", True)
     if view.config.use_calibration and suggested is False:
         why = (f"as the index suggests: most of its items run past {LONG_ITEM_WORDS} words, beyond what the "
                "embedding reads (`stats` gives the share)")
