@@ -18,8 +18,8 @@ its filters (the channel, its time window's hits, each ask of ``cover_clauses``,
 component of ``fill_gaps``, the keyword backing of ``confidence``), so all read these
 statistics. The "why" of an answer (``components.word_matches``) reads only which words an
 item's own stored terms hold, no statistic. The "nothing fits" line is drawn over what the
-caller may see the same way (`calibration.access_fit`); the index's defaults read every
-item (a residue README names).
+caller may see the same way (`calibration.access_fit`), and so are the settings the index
+suggests (`calibration.defaults.index_defaults`).
 """
 
 from __future__ import annotations
