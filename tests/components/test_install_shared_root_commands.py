@@ -80,22 +80,58 @@ def test_uninstalling_one_of_two_plugins_leaves_what_the_other_holds(
         code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
         assert code == 0, out + err
     both = _files(target)
-    # one copy of deploy.md, where the first install put it: Claude Code calls it /deploy in either folder
-    assert both == {*ALPHA, *BETA} - {f".claude/commands/{second}/deploy.md"}, both
+    # one copy of deploy.md, in alpha's folder (the name that sorts first) whichever was installed
+    # first: Claude Code calls it /deploy in either folder
+    assert both == {*ALPHA, *BETA} - {".claude/commands/beta/deploy.md"}, both
+    if first == "beta":  # installing alpha moved it out of beta's folder, and said why
+        assert ("remove .claude/commands/beta/deploy.md: moved to .claude/commands/alpha/deploy.md: of the "
+                "plugins installed here that load it, 'alpha' sorts first") in out, out
     for going, staying in ((first, second), (second, None)):
         code, out, err = run(capsys, "uninstall", going, "--target", target)
         assert code == 0, out + err
         if staying is None:
             assert not (target / ".claude").exists()
             continue
-        # the shared command moves to the folder of the plugin that stays: none is left under first's
+        # the shared command lies in the folder of the plugin that stays: none is left under going's
         assert _files(target) == (ALPHA if staying == "alpha" else BETA), out
-        assert f"moved .claude/commands/{first}/deploy.md to .claude/commands/{staying}/deploy.md" in out, out
+        moved = "moved .claude/commands/alpha/deploy.md to .claude/commands/beta/deploy.md"
+        assert (moved in out) == (going == "alpha"), out
         recorded = json.loads((target / ".claude/.skill-retriever/installed.json").read_text())["components"]
         assert [f for e in recorded.values() for f in e["files"] if f.endswith("/deploy.md")] == [
             f".claude/commands/{staying}/deploy.md"]
         assert _stop_hooks(target) == ["echo stop"], out
         assert f"plugin '{staying}'" in out, out  # says why what it holds stayed
+
+
+@pytest.mark.parametrize("runs", [("alpha", "beta"), ("beta", "alpha"), ("beta alpha",), ("alpha beta",)])
+def test_the_same_plugins_give_the_same_tree_whatever_the_order_or_runs(
+    runs: tuple[str, ...], index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The install order decided the shared command's folder: alpha then beta wrote
+    alpha/deploy.md, beta then alpha beta/deploy.md (two trees of one set of plugins)."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    for names in runs:
+        code, out, err = run(capsys, "install", *names.split(), "--target", target, "--index-dir", index_dir)
+        assert code == 0, out + err
+    assert _files(target) == {*ALPHA, *BETA} - {".claude/commands/beta/deploy.md"}, out
+    code, out, err = run(capsys, "install", "alpha", "beta", "--target", target, "--index-dir", index_dir)
+    assert code == 0 and "create" not in out and "remove" not in out, out + err  # nothing to change
+
+
+def test_a_shared_command_you_changed_stays_in_its_folder_when_a_plugin_sorting_first_installs(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Moved, your change would pass for what the install wrote, and a second copy would be
+    a second /deploy: it stays where it is, one copy."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
+    assert code == 0, out + err
+    (target / ".claude/commands/beta/deploy.md").write_text("my deploy\n")
+    code, out, err = run(capsys, "install", "alpha", "--target", target, "--index-dir", index_dir)
+    assert ".claude/commands/alpha/deploy.md" not in _files(target), out + err
+    assert (target / ".claude/commands/beta/deploy.md").read_text() == "my deploy\n"
 
 
 def test_two_plugins_installed_in_one_run_each_uninstall_leaves_the_other(
@@ -105,7 +141,7 @@ def test_two_plugins_installed_in_one_run_each_uninstall_leaves_the_other(
     target.mkdir()
     code, out, err = run(capsys, "install", "beta", "alpha", "--target", target, "--index-dir", index_dir)
     assert code == 0, out + err
-    assert ".claude/commands/beta/deploy.md" in _files(target), out  # the first plugin named
+    assert ".claude/commands/alpha/deploy.md" in _files(target), out  # the name that sorts first
     code, out, err = run(capsys, "uninstall", "beta", "--target", target)
     assert code == 0, out + err
     assert _files(target) == ALPHA
@@ -119,7 +155,8 @@ def test_reinstalling_and_uninstalling_both_in_either_order_leaves_no_stray_file
     first: str, second: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """first, second; uninstall first (the command moves to second's folder); install
-    first again (no second copy); uninstall second (it moves back); uninstall first."""
+    first again (no second copy; back in alpha's folder); uninstall second (moved to
+    beta's when alpha goes); uninstall first."""
     target = tmp_path / "proj"
     target.mkdir()
     steps = [("install", first), ("install", second), ("uninstall", first), ("install", first)]
@@ -127,10 +164,10 @@ def test_reinstalling_and_uninstalling_both_in_either_order_leaves_no_stray_file
         code, out, err = run(capsys, verb, plugin, "--target", target,
                              *(["--index-dir", index_dir] if verb == "install" else []))
         assert code == 0, out + err
-    assert _files(target) == {*ALPHA, *BETA} - {f".claude/commands/{first}/deploy.md"}, out
+    assert _files(target) == {*ALPHA, *BETA} - {".claude/commands/beta/deploy.md"}, out
     code, out, err = run(capsys, "uninstall", second, "--dry-run", "--target", target)
-    assert code == 0 and f"would move .claude/commands/{second}/deploy.md" in out, out + err
-    assert _files(target) == {*ALPHA, *BETA} - {f".claude/commands/{first}/deploy.md"}, out
+    assert code == 0 and ("would move .claude/commands/alpha/deploy.md" in out) == (second == "alpha"), out + err
+    assert _files(target) == {*ALPHA, *BETA} - {".claude/commands/beta/deploy.md"}, out
     code, out, err = run(capsys, "uninstall", second, "--target", target)
     assert code == 0, out + err
     assert _files(target) == (ALPHA if first == "alpha" else BETA), out

@@ -84,7 +84,11 @@ from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
-from skill_retriever.components.install.shared_commands import dependency_paths, plugin_folders
+from skill_retriever.components.install.shared_commands import (
+    dependency_paths,
+    moved_reasons,
+    plugin_folders,
+)
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
@@ -213,7 +217,7 @@ def plan_install(
     )
     plans = leave_out_orphans(note_shadowed_commands(plans, root))
     complete = {n.id: o.complete for n, o in zip(nodes, outs, strict=True) if isinstance(o, Rendered)}
-    plans = add_retired(plans, complete, root, shared.record, shared.settings)
+    plans = moved_reasons(add_retired(plans, complete, root, shared.record, shared.settings), under)
     plans = retire_members(plans, plugins, root, shared.record, shared.settings)  # a plugin's, too
     plans = keyed_plans(plans)  # two hooks of one key that run different commands: told apart
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.

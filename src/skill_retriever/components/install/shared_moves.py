@@ -1,11 +1,12 @@
 """A command several installed plugins hold moves out of the folder of one uninstalled.
 
 Marketplace entries at one root load the same command file (`shared_commands`); it is
-written once, below ``.claude/commands/<plugin>/`` of the plugin installed first. When that
-plugin is uninstalled while another that holds the command stays, the command stays too
-(`picked`), but in the folder of a plugin no longer installed: /help labels it
-"(project:alpha)" after ``uninstall alpha``, and the record lists a file of alpha's. It
-moves to the folder of the plugin that stays (the first in the record that loads it),
+written once, below ``.claude/commands/<plugin>/`` of the installed plugin whose name sorts
+first. When that plugin is uninstalled while another that holds the command stays, the
+command stays too (`picked`), but in the folder of a plugin no longer installed: /help
+labels it "(project:alpha)" after ``uninstall alpha``, and the record lists a file of
+alpha's. It moves to the folder of the plugin that stays (of those that load it, the one
+whose name sorts first: `shared_commands.first_plugin`, where installing them puts it),
 ``.claude/commands/alpha/deploy.md`` -> ``.claude/commands/beta/deploy.md``, and the record
 follows, so what lies on disk is what is installed, and uninstalling that plugin later
 takes it from there.
@@ -47,6 +48,7 @@ from skill_retriever.components.install.inventory import InstallRecord, PluginRe
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import destination_name, safe_destination
 from skill_retriever.components.install.plan import UnsafePathError
+from skill_retriever.components.install.shared_commands import first_plugin
 from skill_retriever.components.install.uninstall_report import UninstallReport
 from skill_retriever.model import NodeKind
 
@@ -77,8 +79,8 @@ def _folder(plugin: str) -> str | None:
 def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: Iterable[str]) -> list[Move]:
     """The moves uninstalling the plugins ``gone`` (already out of ``record.plugins``) and
     the components ``going`` calls for: each command that stays, recorded in the folder of
-    a plugin of ``gone`` (or, held by one, where a dependency goes), to the folder of the first recorded plugin that loads it (not one
-    that only requires it), or with none, to where it goes as none of theirs (see the module)."""
+    a plugin of ``gone`` (or, held by one, where a dependency goes), to the folder of the recorded plugin that loads it
+    (not one that only requires it) whose name sorts first, or with none, to where it goes as none of theirs (see the module)."""
     leaving = set(going)
     taken = {rel for e in record.components.values() for rel in e.files}
     out: list[Move] = []
@@ -88,8 +90,8 @@ def planned_moves(record: InstallRecord, gone: Iterable[PluginRecord], going: It
             entry = record.components.get(cid)
             if entry is None or cid in leaving or entry.kind != NodeKind.COMMAND.value:
                 continue
-            heir = next((p for p in record.plugins.values()
-                         if cid in p.components and cid not in p.required), None)
+            loading = {p.name: p for p in record.plugins.values() if cid in p.components and cid not in p.required}
+            heir = loading.get(first_plugin(loading) or "")
             for rel in [r for r in entry.files if r not in entry.replaced_files]:
                 new = _destination(rel, old_folder, heir, entry.dependency_path)
                 if new is not None and new != rel and new not in taken:
