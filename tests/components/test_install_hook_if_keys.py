@@ -87,7 +87,8 @@ def test_a_changed_hook_is_kept_under_its_own_key(index: Index, tmp_path: Path) 
     report = uninstall(["push-guard"], target)
     assert report.removed == [_key("Bash(git push *--force*)")]
     assert list(report.kept) == [_key("Bash(git push *-f*)")]
-    assert any("kept hook PreToolUse (tools matching Bash, if Bash(git push *-f*))" in line for line in report.lines())
+    kept = f"kept hook PreToolUse (tools matching Bash, if Bash(git push *-f*), runs {BLOCK}) in .claude/settings.json"
+    assert any(kept in line for line in report.lines()), report.lines()  # what it runs, as a removed one
 
 
 def _record(target: Path) -> dict[str, Any]:

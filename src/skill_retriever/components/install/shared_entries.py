@@ -9,6 +9,8 @@ uninstalling that one puts the user's version back.
 
 from __future__ import annotations
 
+from typing import Any
+
 from skill_retriever.components.install.hook_keys import hook_path, record_keys
 from skill_retriever.components.install.inventory import RecordEntry
 from skill_retriever.components.install.layout import MCP_FILE
@@ -16,10 +18,13 @@ from skill_retriever.components.install.layout import MCP_FILE
 __all__ = ["leave_shared"]
 
 
-def leave_shared(entry: RecordEntry, staying: list[RecordEntry], shared: dict[str, str]) -> None:
+def leave_shared(
+    entry: RecordEntry, staying: list[RecordEntry], shared: dict[str, str], runs: dict[str, dict[str, Any]]
+) -> None:
     """Hand what ``entry`` shares with a component in ``staying`` (one file written once for
     both, one hook or server both added) to that component: it stays in place, and what
-    ``force`` replaced there is put back when that component goes."""
+    ``force`` replaced there is put back when that component goes. ``runs``: each hook
+    left's key -> the hook, so its line says what it runs (`UninstallReport.runs`)."""
     for rel in list(entry.files):
         heir = next((s for s in staying if rel in s.files), None)
         if heir is not None:
@@ -34,7 +39,8 @@ def leave_shared(entry: RecordEntry, staying: list[RecordEntry], shared: dict[st
             entry.hooks.remove(hook)
             for key in record_keys(hook):  # the key a record of before the rule holds too
                 entry.kept.pop(key, None)
-            shared[hook_path(hook, [*entry.hooks, *heir.hooks])] = heir.name
+            key = hook_path(hook, [*entry.hooks, *heir.hooks])
+            shared[key], runs[key] = heir.name, dict(hook.hook)
     for name in list(entry.mcp):
         heir = next((s for s in staying if name in s.mcp), None)
         if heir is not None:

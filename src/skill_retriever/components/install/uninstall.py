@@ -183,7 +183,7 @@ def _take_back(root: Path, record: InstallRecord, chosen: list[str], entries: li
                report: UninstallReport, force: bool, shared: dict[str, dict[str, Any]]) -> None:
     staying = [e for i, e in record.components.items() if i not in chosen]
     for entry in entries:
-        leave_shared(entry, staying, report.shared)
+        leave_shared(entry, staying, report.shared, report.runs)
     settings = _remove_hooks(root, entries, report, record, shared.get(SETTINGS_FILE, {}))
     running = hook_commands(settings.get("hooks") or {})
     for entry in entries:
@@ -318,8 +318,10 @@ def _remove_hooks(
             report.gone.append(path)
         elif json.dumps(command) in commands:
             report.kept[path] = "changed since it was installed (its command is still there); remove it by hand"
+            report.runs[path] = dict(h.hook)  # its line says what it ran, not its key alone
         elif kept := next((rel for rel in scripts if runs(rel, command) and run_by(rel, running)), None):
             report.kept[path] = f"changed since it was installed (a hook there still runs {kept}); remove it by hand"
+            report.runs[path] = dict(h.hook)
         else:
             report.gone.append(path)
     for e in entries:

@@ -81,8 +81,9 @@ class UninstallReport:
         applied: False for a dry run: what it says is what the real run would do.
         notes: How a name was read (one a plugin shares with its own members takes the
             plugin: `by_name.plugin_note`).
-        runs: A removed hook's key (in ``removed``) -> the hook as it was (its command),
-            so its line says what it ran rather than an ``@<tag>`` hash alone.
+        runs: A hook's key (removed, kept or left shared) -> the hook as it was installed
+            (its command), so its line says what it ran rather than its event and matcher,
+            or an ``@<tag>`` hash, alone.
         yours: Files left in the folder of a skill taken back that no install wrote (the
             user's own, such as notes) -> that folder, which stays without its SKILL.md.
     """
@@ -175,7 +176,8 @@ class UninstallReport:
             for p in self.removed
         ]
         out += [f"{verb['restore']} {p}: what {force} replaced" for p in self.restored]
-        out += [f"{verb['leave']} {said(p)}: {name} installed it too, and stays" for p, name in self.shared.items()]
+        out += [f"{verb['leave']} {said(p, 'in', self.runs)}: {name} installed it too, and stays"
+                for p, name in self.shared.items()]
         out += [f"{verb['keep']} {name}: {why}" for name, why in self.stayed.items()]
         out += [f"{verb['move']} {p} to {to}, where installing what holds it puts it: no plugin still installed "
                 "loads it" if p in self.unloaded else
@@ -186,7 +188,7 @@ class UninstallReport:
             f"which {'is' if self.applied else 'would be'} gone; install it again if needed"
             for name, users in self.needed.items()
         ]
-        out += [f"{verb['keep']} {said(p)}: {why}" for p, why in self.kept.items()]
+        out += [f"{verb['keep']} {said(p, 'in', self.runs)}: {why}" for p, why in self.kept.items()]
         out += [f"{verb['keep']} {p}: your file (no install wrote it), so {folder} stays, without its SKILL.md; "
                 "delete it if you no longer need it" for p, folder in self.yours.items()]
         out += [f"{verb['leave']} {c}: an earlier version of your {p} that {force} replaced" for c, p in self.copies.items()]
@@ -222,7 +224,8 @@ class UninstallReport:
             "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
             "applied": self.applied,
             "refused": self.refused,  # always there (null: not refused), as install's is
-            "removed_hooks_run": {p: what_it_runs(h) for p, h in self.runs.items()},
+            "removed_hooks_run": {p: what_it_runs(h) for p, h in self.runs.items() if p in self.removed},
+            "hooks_run": {p: what_it_runs(h) for p, h in self.runs.items()},  # kept and left ones too
             "kept_yours": dict(self.yours),
         }
 
