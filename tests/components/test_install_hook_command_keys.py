@@ -63,7 +63,9 @@ def test_twins_are_keyed_by_their_command_through_install_and_uninstall(
     # the removed one says what it ran (its hash only told it from a twin that reads the same)
     assert "would remove hook PreToolUse (tools matching Bash, runs echo first >&2; exit 2) from .claude/settings.json" in words
     assert f"would remove {first} from .claude/settings.json" not in words
-    assert any(w.startswith(f"would keep {second} in .claude/settings.json: changed") for w in words)
+    assert f"would keep {second} in .claude/settings.json" not in " ".join(words)  # its hash alone told nothing
+    kept = "would keep hook PreToolUse (tools matching Bash, runs echo second >&2; exit 2) in .claude/settings.json: changed"
+    assert any(w.startswith(kept) for w in words), words
     code, report = _run(capsys, "uninstall", "guards", "--target", target, "--json")
     assert code == 1
     assert report["removed"] == [twins[0]] and list(report["kept"]) == [twins[1]]
