@@ -14,6 +14,7 @@ from skill_retriever.components.install.hook_entry import HookEntry
 from skill_retriever.components.install.hook_fields import what_it_runs
 from skill_retriever.components.install.plan_lines import hook_words
 from skill_retriever.components.install.record_entry import RecordEntry
+from skill_retriever.components.install.your_files import SKILLS_FOLDER
 
 CHANGED = "changed since it was installed"
 
@@ -84,8 +85,9 @@ class UninstallReport:
         runs: A hook's key (removed, kept or left shared) -> the hook as it was installed
             (its command), so its line says what it ran rather than its event and matcher,
             or an ``@<tag>`` hash, alone.
-        yours: Files left in the folder of a skill taken back that no install wrote (the
-            user's own, such as notes) -> that folder, which stays without its SKILL.md.
+        yours: Files left in a folder an install wrote into (a skill's, a plugin's command
+            folder, ...: `your_files`) that no install wrote (the user's own, such as
+            notes) -> that folder, which stays for them (a skill's without its SKILL.md).
     """
 
     target: Path
@@ -189,7 +191,8 @@ class UninstallReport:
             for name, users in self.needed.items()
         ]
         out += [f"{verb['keep']} {said(p, 'in', self.runs)}: {why}" for p, why in self.kept.items()]
-        out += [f"{verb['keep']} {p}: your file (no install wrote it), so {folder} stays, without its SKILL.md; "
+        out += [f"{verb['keep']} {p}: your file (no install wrote it), so {folder} stays"
+                f"{', without its SKILL.md' if folder.startswith(f'{SKILLS_FOLDER}/') else ''}; "
                 "delete it if you no longer need it" for p, folder in self.yours.items()]
         out += [f"{verb['leave']} {c}: an earlier version of your {p} that {force} replaced" for c, p in self.copies.items()]
         if self.gone:
