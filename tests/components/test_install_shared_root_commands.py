@@ -217,3 +217,42 @@ def test_a_folder_the_command_would_move_into_that_cannot_be_written_refuses_dry
     code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
     assert code != 0 and "cannot write into" in out + err and ".claude/commands/beta" in out + err, out + err
     assert _files(target) == before
+
+
+@pytest.mark.parametrize("order", [("gamma", "beta", "alpha"), ("alpha", "beta", "gamma")])
+def test_three_plugins_in_either_order_give_one_tree_and_uninstall_hands_the_command_to_the_first_by_name(
+    order: tuple[str, ...], index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """deploy is loaded by all three, clean by beta and gamma: each lies in the folder of the
+    first by name; uninstall alpha moves deploy to beta's, and its kept line names beta too
+    (it named the plugin recorded last)."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    for plugin in order:
+        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
+        assert code == 0, out + err
+    commands = {f for f in _files(target) if "/commands/" in f}
+    assert commands == {".claude/commands/alpha/deploy.md", ".claude/commands/alpha/ship.md",
+                        ".claude/commands/beta/clean.md"}, commands
+    code, out, err = run(capsys, "uninstall", "alpha", "--target", target)
+    assert code == 0, out + err
+    assert "moved .claude/commands/alpha/deploy.md to .claude/commands/beta/deploy.md" in out, out
+    assert "kept deploy: plugin 'beta', still installed, holds it too" in out, out
+
+
+def test_a_file_of_yours_where_the_command_would_go_keeps_it_where_it_lies(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Installing alpha after beta would move deploy into alpha's folder; a file of yours
+    there is not overwritten: deploy stays in beta's, and installing alpha still succeeds."""
+    target = tmp_path / "proj"
+    target.mkdir()
+    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
+    assert code == 0, out + err
+    mine = target / ".claude/commands/alpha/deploy.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("my deploy\n")
+    code, out, err = run(capsys, "install", "alpha", "--target", target, "--index-dir", index_dir)
+    assert code == 0 and "unchanged .claude/commands/beta/deploy.md" in out, out + err
+    assert mine.read_text() == "my deploy\n"
+    assert (target / ".claude/commands/beta/deploy.md").is_file()
