@@ -5,10 +5,12 @@ command showed ``password=[redacted]'PW']`` and ``token=[redacted]``; an MCP ser
 ``["-e", "token=process.env.TOKEN"]`` lost the value, and so did a skill's frontmatter
 ``api_key: process.env.OPENAI_API_KEY``. The prose rules kept them already (a SKILL.md
 body). A literal under the same names still goes, and so does a read with anything after
-it (``os.environ['PW']x7Zq9Wr2``) or a default (``os.getenv('PW', 'X')``) where the
-value was redacted before. An Actions expression in single quotes (``echo
+it (``os.environ['PW']x7Zq9Wr2``) where the value was redacted before; a read with a
+default (``os.getenv('PW', 'X')``) loses the default alone. An Actions expression in single quotes (``echo
 'TOKEN=${{ secrets.TOKEN }}'``) lost its ``${{``. Through a real ingest (a skill, its frontmatter, hooks, an MCP
-server config) and through the rule functions.
+server config) and through the rule functions. Ruby's ``ENV["TOKEN"]`` and
+``ENV.fetch('TOKEN')`` are such reads too; the command rule cut them at ``[`` or ``(``
+(``password=[redacted]"TOKEN"]``, ``--password=[redacted]('TOKEN')``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ READS = [
     'os.getenv("OPENAI_API_KEY")',
     "process.env.TOKEN",
     "process.env['TOKEN']",
+    'ENV["TOKEN"]',
+    "ENV.fetch('TOKEN')",
     '"$PW"',
     "${PW}",
     "${{ secrets.API_TOKEN }}",
@@ -94,7 +98,8 @@ def test_literals_under_the_same_names_still_go_through_an_ingest(tmp_path: Path
     assert nodes["literal"].attrs["command"] == f"python -c \"password='{R}'\" && PASSWORD={R} ./run"
     assert nodes["tail"].attrs["command"] == f'python -c "token={R}"'
     assert nodes["lit"].attrs["args"] == ["-e", f"token={R}"]
-    assert nodes["default"].attrs["args"] == ["-e", f"password={R}"]
+    # The read stays and its default goes (`env_defaults`, test_env_default_values.py).
+    assert nodes["default"].attrs["args"] == ["-e", f"password=os.getenv('PW','{R}')"]
 
 
 @pytest.mark.parametrize("value", READS)

@@ -12,34 +12,41 @@ before the shell runs, so the quotes make it no literal), which lost its ``${{``
 prose rules keep all of these already.
 
 Only a value that is exactly such a read is kept: ``os.environ[KEY]``,
-``os.environ.get(KEY)``, ``os.getenv(KEY)``, ``process.env.NAME`` and
-``process.env[KEY]`` (``KEY`` a quoted name, its quotes escaped or not, as a
-double-quoted command writes them), and an Actions expression of a dotted name alone
-(``${{ secrets.X }}``, ``${{ github.token }}``). Anything after it that would go on with
-the expression (``process.env.TOKEN.trim()``, ``os.environ['PW']x7Zq``) or a default
-(``os.getenv('PW', 'X')``: the default may be a literal) leaves the value to the other
-rules, as before.
+``os.environ.get(KEY)``, ``os.getenv(KEY)``, ``process.env.NAME``,
+``process.env[KEY]`` and Ruby's ``ENV[KEY]`` and ``ENV.fetch(KEY)`` (``KEY`` a quoted
+name, its quotes escaped or not, as a double-quoted command writes them), and an Actions
+expression of a dotted name alone (``${{ secrets.X }}``, ``${{ github.token }}``).
+Anything after it that would go on with the expression (``process.env.TOKEN.trim()``,
+``os.environ['PW']x7Zq``) leaves the value to the other rules, as before; a read with a
+default (``os.getenv('PW', 'X')``: the default may be a literal) is `env_defaults`'.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["env_reference", "env_reference_at"]
+__all__ = ["ENV_NAME", "ENV_READ", "QUOTED_ENV_NAME", "env_reference", "env_reference_at"]
 
 #: A variable's name; 128 characters at most, so that a crafted word is read once.
-_NAME = r"[A-Za-z_]\w{0,127}+"
+ENV_NAME = r"[A-Za-z_]\w{0,127}+"
 #: A quoted name, its quotes escaped or not (``"PW"``, ``'PW'``, ``\\"PW\\"``).
-_KEY = r'(?:\\?+"' + _NAME + r'\\?+"|' + r"\\?+'" + _NAME + r"\\?+')"
-#: The reads, each ended where the expression does not go on (no ``.``, ``[``, ``(``
-#: or name character after it).
+QUOTED_ENV_NAME = r'(?:\\?+"' + ENV_NAME + r'\\?+"|' + r"\\?+'" + ENV_NAME + r"\\?+')"
+#: Code that reads a variable: Python's, Node's and Ruby's (`env_defaults` reads a
+#: default after one).
+ENV_READ = (
+    r"(?:os\.environ\[" + QUOTED_ENV_NAME + r"\]"
+    r"|os\.environ\.get\(" + QUOTED_ENV_NAME + r"\)"
+    r"|os\.getenv\(" + QUOTED_ENV_NAME + r"\)"
+    r"|process\.env\.(?>" + ENV_NAME + r")"
+    r"|process\.env\[" + QUOTED_ENV_NAME + r"\]"
+    r"|ENV\[" + QUOTED_ENV_NAME + r"\]"
+    r"|ENV\.fetch\(" + QUOTED_ENV_NAME + r"\))"
+)
+#: The reads and Actions expressions, each ended where the expression does not go on
+#: (no ``.``, ``[``, ``(`` or name character after it).
 _ENV_REFERENCE_RE = re.compile(
-    r"(?:os\.environ\[" + _KEY + r"\]"
-    r"|os\.environ\.get\(" + _KEY + r"\)"
-    r"|os\.getenv\(" + _KEY + r"\)"
-    r"|process\.env\.(?>" + _NAME + r")"
-    r"|process\.env\[" + _KEY + r"\]"
-    r"|\$\{\{[ \t]*+" + _NAME + r"(?:\." + _NAME + r"){1,8}+[ \t]*+\}\})"
+    r"(?:" + ENV_READ
+    + r"|\$\{\{[ \t]*+" + ENV_NAME + r"(?:\." + ENV_NAME + r"){1,8}+[ \t]*+\}\})"
     r"(?![\w.\[(])"
 )
 

@@ -24,6 +24,7 @@ __all__ = [
     "SCHEME_WORD",
     "SHELL_ASSIGNED_VALUE",
     "SHELL_VALUE",
+    "code_value",
     "is_placeholder",
     "is_reference",
     "literal_phrase",
@@ -238,6 +239,13 @@ def literal_secret(value: str, *, after_scheme: bool = False, quoted: bool = Fal
     if len(word) < 8:
         return False
     return len(word) >= 20 and any(c.islower() for c in word) and any(c.isupper() for c in word)
+
+
+def code_value(value: str) -> bool:
+    """Whether ``value`` (quotes aside) reads as code, not a value written out (`_CODE_RE`:
+    a path, a URL, a file name, a template, a dotted attribute, a hex number); what
+    `literal_secret` never reads as a secret."""
+    return _CODE_RE.search(value.strip("\"'")) is not None
 
 
 def literal_phrase(value: str) -> bool:

@@ -45,6 +45,11 @@ from skill_retriever.ingest.client_passwords import (
     redact_client_passwords,
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.env_defaults import (
+    env_default_at,
+    env_default_read,
+    redact_env_defaults,
+)
 from skill_retriever.ingest.env_references import env_reference, env_reference_at
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.masked_values import slot
@@ -66,6 +71,7 @@ from skill_retriever.ingest.secret_values import (
     record_key,
     scheme_name,
     secret_name,
+    secret_word_name,
 )
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
@@ -137,7 +143,7 @@ def redact_args(args: list[str]) -> list[str]:
     the command rule whole (`redact_command`: ``bash -c '... --token X'``, a YAML block)."""
     out = []
     for i, arg in enumerate(args):
-        arg = redact_formats(redact_urls(arg))
+        arg = redact_env_defaults(redact_formats(redact_urls(arg)))
         if _TEXT_ARG_RE.search(arg):  # a script (``bash -c '... --token X'``), ``.netrc`` line, YAML or JSON
             arg = redact_command(arg)
         flag, eq, _ = arg.partition("=")
@@ -145,9 +151,9 @@ def redact_args(args: list[str]) -> list[str]:
         if header is not None:
             out.append(header)
         elif eq and not _NO_FLAG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
-            out.append(arg if _names_no_secret(arg[len(flag) + 1 :]) else f"{flag}={REDACTED}")
+            out.append(f"{flag}={_secret_value(arg[len(flag) + 1 :])}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
-            out.append(arg if _names_no_secret(arg) else REDACTED)
+            out.append(_secret_value(arg))
         else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``
             out.append(redact_assignments(arg) if "=" in arg else arg)
     return redact_joined(out, lambda line: _redact_programs(on_word_runs(line, _redact_text_words)))
@@ -180,6 +186,14 @@ def _takes_value(flag: str) -> bool:
 #: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
 #: ``${env:API_KEY}`` and ``${input:api-key}`` (not ``${X:-default}``: the default is a value).
 _EXPANDED_RE = re.compile(r"\$\{(?:env:|input:)?+[A-Za-z_][\w.-]*+\}")
+
+
+def _secret_value(value: str) -> str:
+    """A secret-named argument's ``value`` as kept: whole when it holds no secret, its default
+    redacted when it reads the environment with one (`env_defaults`), `REDACTED` otherwise."""
+    if _names_no_secret(value):
+        return value
+    return redact_env_defaults(value, named=True) if env_default_read(value) else REDACTED
 
 
 def _names_no_secret(value: str) -> bool:
@@ -239,8 +253,9 @@ def redact_command_line(command: str) -> str:
 def redact_text(text: str) -> str:
     """Prose (a hook's prompt, a description) with what is a secret wherever it stands
     replaced by `REDACTED`: secrets of well-known formats (`secret_formats`: tokens,
-    PEM private keys, JWTs), what `redact_urls` takes out of URLs and a ``.netrc``
-    entry's password (`netrc_secrets`), by `TEXT_RULES`. Shell rules (``--api-key X``, ``API_KEY=X``) are not
+    PEM private keys, JWTs), what `redact_urls` takes out of URLs, a ``.netrc``
+    entry's password (`netrc_secrets`) and the literal default of code that reads the
+    environment (`env_defaults`: ``os.getenv('DB_PASSWORD', 'X')``), by `TEXT_RULES`. Shell rules (``--api-key X``, ``API_KEY=X``) are not
     applied: prose such as ``pass --token when asked`` names no secret."""
     for _, rule in TEXT_RULES:
         text = rule(text)
@@ -248,7 +263,8 @@ def redact_text(text: str) -> str:
 
 
 #: `redact_text`'s rules in order, each with the kind of secret it takes out (`secret_lines`).
-TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), ("a .netrc password", redact_netrc))
+TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), ("a .netrc password", redact_netrc),
+              ("a literal default of code that reads the environment", redact_env_defaults))
 
 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
@@ -256,7 +272,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     (``Authorization``, ``X-Api-Key``) replaced by `REDACTED` after its auth scheme, and
     the rest run through `redact_text`; a reference (``Bearer $TOKEN``, code that reads
     the environment, ``process.env.TOKEN``: `env_references`) or placeholder is kept, and
-    so is a value that is not text."""
+    so is a value that is not text; a read with a default loses the default (`env_defaults`)."""
     out: dict[str, Any] = {}
     for name, value in headers.items():
         if isinstance(value, str) and secret_name(str(name)):
@@ -264,7 +280,9 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
             scheme = re.match((ANY_SCHEME if any_scheme else AUTH_SCHEMES + r"\s+"), value, re.IGNORECASE)
             scheme = scheme or key_scheme(str(name), value)  # ``X-Api-Key: SSWS X``
             secret = value[scheme.end() if scheme else 0 :]
-            if secret.strip() and not (
+            if env_default_read(secret):  # ``api_key: os.getenv('API_KEY', 'X')``: the read stays
+                value = value[: len(value) - len(secret)] + redact_env_defaults(secret, named=True)
+            elif secret.strip() and not (
                 is_reference(secret) or is_placeholder(secret) or ssh_public_key(value) or env_reference(secret)
             ):
                 value = value[: len(value) - len(secret)] + REDACTED
@@ -297,12 +315,12 @@ def redact_command(command: str) -> str:
     --body X``, ``echo X | gh secret set NAME``, ``fly secrets set NAME=X``, ``kubectl create secret generic
     --from-literal=KEY=X``).
     """
-    text = redact_formats(command)
+    text = redact_env_defaults(redact_formats(command))
     text = redact_netrc(redact_shell_urls(text))
     text = redact_header_lines(redact_header_text(text))
     text = _JSON_PAIR_RE.sub(_json_pair, text)
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
-    text = _FLAG_RE.sub(_masked_value(_secret_flag), text)
+    text = _FLAG_RE.sub(_masked_value(_secret_flag), _redact_flag_reads(text))
     text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     return _redact_programs(text)
@@ -360,6 +378,22 @@ def _secret_flag(m: re.Match[str]) -> bool:
         return False
     if scheme_name(m["val"]) or switch_value(m["val"]):
         return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
-    if env_reference_at(m.string, m.start("val")) is not None:
-        return False  # ``--password=os.environ['PW']``: code reading the environment
+    if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):
+        return False  # ``--password=os.environ['PW']``: code reading the environment (`_redact_flag_reads`)
     return m["eq"] is not None or not m["val"].startswith("-")
+
+
+def _redact_flag_reads(text: str) -> str:
+    """Shell ``text`` with the defaults of environment reads that secret-looking flags take
+    redacted (`env_defaults`: ``--password=os.getenv('PW', '[redacted]')``), as a secret's
+    where `secret_word_name` says the flag names one; `_secret_flag` keeps the read."""
+    if "env" not in text and "ENV" not in text and "${" not in text:
+        return text
+    out, pos = [], 0
+    for m in _FLAG_RE.finditer(text):
+        read = env_default_at(text, m.start("val")) if m.start() >= pos and secret_name(m["flag"]) else None
+        if read is not None:
+            named = secret_word_name(m["flag"].lstrip("-"))
+            out.append(text[pos : m.start("val")] + redact_env_defaults(read[0], named=named))
+            pos = read.end()
+    return "".join(out) + text[pos:] if out else text

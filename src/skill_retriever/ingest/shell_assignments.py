@@ -9,7 +9,8 @@ credential; unquoted they are not: ``AUTH_TYPE=basic ./run`` sets ``AUTH_TYPE`` 
 as one (`_CREDENTIAL_WORD`: ``AUTH_HEADER=Bearer q9W8...`` in a heredoc, a file's text).
 A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``: `_call_name`);
 so is a name a call passes (``OAuth2Session(client_id, token=token)``: `call_arguments`),
-and code that reads the environment (``password=os.environ['PW']``: `env_references`).
+and code that reads the environment (``password=os.environ['PW']``: `env_references`), but
+for a literal default it holds (``password=os.getenv('PW', 'X')``: `env_defaults`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.call_arguments import named_argument
+from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
 from skill_retriever.ingest.secret_formats import REDACTED
@@ -89,9 +91,10 @@ def redact_assignments(text: str) -> str:
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
         pair = None
-        read = env_reference_at(text, m.end()) if secret_name(_last_part(m["name"])) else None
+        read = _env_read_at(text, m.end()) if secret_name(_last_part(m["name"])) else None
         if read is not None:  # ``password=os.environ['PW']``: where the secret lives, kept
-            out.append(text[pos : read.end()])
+            named = secret_word_name(_last_part(m["name"]))  # ``AUTH_ENABLED=${AUTH_ENABLED:-false}`` names none
+            out.append(text[pos : m.end()] + redact_env_defaults(read[0], named=named))
             pos = read.end()
             continue
         argument = named_argument(text, m.start(), m.end()) if secret_name(_last_part(m["name"])) else None
@@ -118,6 +121,13 @@ def redact_assignments(text: str) -> str:
             pos = pair.end()
     text = "".join(out) + text[pos:] if out else text
     return _SPACED_RE.sub(masked_value(_spaced_secret), text) if " =" in text or "\t=" in text else text
+
+
+def _env_read_at(text: str, pos: int) -> re.Match[str] | None:
+    """Code that reads the environment at ``pos`` of ``text``: with a default, which the
+    name before it says is a secret's (`env_defaults`: ``password=os.getenv('PW', 'X')``),
+    or alone (`env_references`)."""
+    return env_default_at(text, pos) or env_reference_at(text, pos)
 
 
 def _call_name(m: re.Match[str]) -> bool:
