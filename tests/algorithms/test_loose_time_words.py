@@ -2,7 +2,9 @@
 15:00): "the previous day 2026-11-20" was the past 24 hours, "since early last week" last week
 alone, "in recent weeks" the past 7 days; "failed overnight", "this fortnight" and, where items
 carry dates, "what broke Monday" named no window. "before the outage" names an event no rule
-can date, and stays words.
+can date, and stays words. Then (dates9): "since the middle of last week" was from last Monday
+with days (an event in last week), "from early last week" the whole week, and without days "what
+broke Monday" was not noted as a time not read, nor "what broke Monday or Tuesday" read at all.
 """
 
 from __future__ import annotations
@@ -42,6 +44,21 @@ def at(month: int, day: int, hour: int = 0) -> datetime:
     ("what changed overnight in prod?", at(12, 1, 18), at(12, 2, 6), "overnight"),
     # "the previous day" beside another date is not the past 24 hours: the date is read
     ("errors yesterday and the previous day", at(12, 1), at(12, 2), "yesterday"),
+    # "the middle of last week" is its middle part, as "mid last week"; with days it was read as an
+    # event in last week, from its Monday, without from the Tuesday
+    ("deploys since the middle of last week", at(11, 24), NOW, "since the middle of last week"),
+    ("deploys since mid last week", at(11, 24), NOW, "since mid last week"),
+    ("errors since the middle of last month", at(11, 8), NOW, "since the middle of last month"),
+    # "from early last week", a part of a period after "from" alone, is that part, as "from last week"
+    # is that week and "posts from last month" (metatool) that month; it was the whole of last week
+    ("deploys from early last week", at(11, 23), at(11, 27), "from early last week"),
+    ("logs from late last week", at(11, 26), at(11, 30), "from late last week"),
+    ("errors from the middle of last week", at(11, 24), at(11, 29), "from the middle of last week"),
+    ("posts from mid last month", at(11, 8), at(11, 24), "from mid last month"),
+    # the first of a range is not read as a part ("to yesterday" is not read either: as it was)
+    ("deploys from early last week to yesterday", at(11, 23), at(11, 30), "last week"),
+    # "from the start of" is an edge: a bound or the whole period, as it was
+    ("from the beginning of this year", at(1, 1), NOW, "from the beginning of this year"),
 ])  # fmt: skip
 def test_a_loose_time_phrase_is_read(query: str, start: datetime | None, end: datetime, phrase: str) -> None:
     read_both_ways(query, NOW, start, end, phrase)
@@ -76,6 +93,31 @@ def test_a_weekday_after_a_past_verb_is_the_latest_such_day_where_items_carry_da
     assert window is not None
     assert (window.start, window.end, window.phrase) == (day, day + timedelta(days=1), phrase)
     assert parse_time_window(query, NOW) is None  # "schedule a call Monday": an argument
+    # ... but noted as a time not read, as "on Monday" is (it was passed over in silence)
+    assert unread_time_phrase(query) == phrase
+
+
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    ("what broke Monday or Tuesday", at(11, 30), at(12, 2), "Monday or Tuesday"),
+    ("what failed friday or monday?", at(11, 27), at(12, 1), "friday or monday"),  # the span of both
+])  # fmt: skip
+def test_two_weekdays_with_or_after_a_past_verb_are_the_span_of_both(
+    query: str, start: datetime, end: datetime, phrase: str
+) -> None:
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None  # it was none, with days or without
+    assert (window.start, window.end, window.phrase) == (start, end, phrase)
+    assert parse_time_window(query, NOW) is None
+    assert unread_time_phrase(query) == phrase
+    # three days, or a name after the second, stay words, as a range's first day does
+    for words in ("what broke Monday or Tuesday or Friday", "what broke Monday or Tuesday Night Football"):
+        assert parse_time_window(words, NOW, days=True) is None
+
+
+def test_the_note_of_a_weekday_alone_is_the_first_time_phrase_written() -> None:
+    assert unread_time_phrase("what broke Monday since the outage") == "Monday"
+    assert unread_time_phrase("since the outage, what broke Monday") == "since the outage"
+    assert unread_time_phrase("my Monday mornings") is None  # no past verb: no time
 
 
 @pytest.mark.parametrize("query", [

@@ -11,7 +11,11 @@ now, as "this month" is), "mid last year" 2 April to 1 October. "by the end of t
 names a deadline, not a part, and "from the beginning of this year" a bound: they are read as
 they were. "since", "after", "before", "prior to", "until" or "till" before a part is a bound
 at it, as at "last week": "since early last week" is from last Monday to now, "before late last
-month" up to the 16th (it was the whole of last week, the "since" dropped). The part takes the place of its period's reading only where that reading is of its
+month" up to the 16th (it was the whole of last week, the "since" dropped). "from" alone before
+"early", "mid", "late" or "the middle of" a period is that part, as "from last week" is that week
+("posts from last month", "a song from mid-July" in the benchmarks' requests): "deploys from early
+last week" was the whole week; before a range's end ("from early last week to yesterday") it is
+left as it was. The part takes the place of its period's reading only where that reading is of its
 period: "last 3 days ... late last week" is still the last 3 days.
 """
 
@@ -30,10 +34,12 @@ _PART_RE = re.compile(
     re.IGNORECASE,
 )
 # A bound before it: "by the end of this month" a deadline, "from the beginning of this year" a
-# start (`temporal`'s "since the start of"), "until the end of last month" an end.
+# start (`temporal`'s "since the start of"), "until the end of last month" an end (groups from, kind).
 _BY_RE = re.compile(
-    r"\b(?:by|from|(since|after|before|prior\s+to|until|till)|to|between|and)\s+(?:the\s+)?$", re.IGNORECASE
+    r"\b(?:by|(from)|(since|after|before|prior\s+to|until|till)|to|between|and)\s+(?:the\s+)?$", re.IGNORECASE
 )
+# "from early last week to yesterday": the first of a range, which the part does not read.
+_RANGE_END_RE = re.compile(r"\s+(?:to|until|till|through|thru|and)\b", re.IGNORECASE)
 _PART = {"early": "early", "start": "early", "beginning": "early", "mid": "mid", "middle": "mid",
          "late": "late", "end": "late"}  # fmt: skip
 
@@ -42,16 +48,19 @@ def period_part(query: str, now: datetime) -> tuple[datetime | None, datetime | 
     """The part of a calendar period ``query`` names (module docstring), or the bound at it,
     as ``(start, end, phrase)``, or None when it names none. ``now`` is in UTC."""
     for m in _PART_RE.finditer(query):
-        if (by := _BY_RE.search(query, 0, m.start())) and not by[1]:  # a deadline or a bound read elsewhere
+        by = _BY_RE.search(query, 0, m.start())
+        from_part = by and by[1] and (m[1] or m[2].lower() == "middle") and not _RANGE_END_RE.match(query, m.end())
+        if by and not by[2] and not from_part:  # a deadline or a bound read elsewhere
             continue
         first, last = day_or_instant(m[3], now)
         days, part = (last - first).days, _PART[(m[1] or m[2]).lower()]
         lo, hi = {"early": (0, -(-days // 2)), "late": (days // 2, days), "mid": (days // 4, -(-3 * days // 4))}[part]
         start, end = first + timedelta(days=lo), first + timedelta(days=hi)
-        if by and (kind := by[1].lower().split()[0]) in ("since", "after"):
+        if by and by[2] and (kind := by[2].lower().split()[0]) in ("since", "after"):
             start = start if kind == "since" else end
             return start, now if start < now else None, query[by.start() : m.end()]
-        if by:  # "before", "prior to" up to its start; "until", "till" to its end
+        if by and by[2]:  # "before", "prior to" up to its start; "until", "till" to its end
             return None, start if kind in ("before", "prior") else end, query[by.start() : m.end()]
-        return start, min(end, now) if start < now else end, m.group()  # "early this month": up to now
+        phrase = query[by.start() : m.end()] if by else m.group()  # "deploys from early last week": the part
+        return start, min(end, now) if start < now else end, phrase  # "early this month": up to now
     return None

@@ -14,7 +14,7 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   with no count and no "the" before "last" is the calendar one, whole ("last week": Monday
   to Monday), as in a bound and as "last quarter"; "past week", "the last week" the past 7 days;
   "early", "mid", "late this/last week/month/year" and "the start/middle/end of" one: its first,
-  middle or last half, in whole days (`period_parts`; "since early last week" from its start);
+  middle or last half, in whole days (`period_parts`; "since early last week" from its start, "from early last week" that part);
   "the week/month/year before last" the calendar one before last week, month, year (`last_spans`).
 * "this week / month / year", "since the start of the week/month/year", "year to date"
   ("YTD", "MTD", "WTD"): from the start of the current ISO week (Monday), month or year,
@@ -89,7 +89,7 @@ bound at that span: the event lies somewhere in it, so "before"/"until" run to i
 "before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
 World Series in 1986" over QA passages is words of the question), and so is a calendar quarter
 ("this quarter", "last quarter", "Q3 2026": `quarters`), and "on <weekday>" or one after a past verb ("on Friday",
-"what broke Friday": the most recent before today, as "last Friday"; not "on Fridays", "Cyber Monday": `weekdays`).
+"what broke Friday": the most recent before today, as "last Friday"; "Monday or Tuesday" both; not "on Fridays", "Cyber Monday": `weekdays`).
 """
 
 from __future__ import annotations
@@ -167,9 +167,10 @@ def _bound_re(date: str) -> re.Pattern[str]:
 
 
 _BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
-# With days, a bound at an event named with its day or month: "before the outage on Nov 3".
+# With days, a bound at an event named with its day or month: "before the outage on Nov 3" (not "the middle of last week").
 _EVENT_BOUND_RE = re.compile(
-    rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+(?:[\w-]+\s+){{1,4}}?"
+    rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+"
+    r"(?!(?i:middle\s+of\s+(?:this|last|previous)\s+(?:week|month|year))\b)(?:[\w-]+\s+){1,4}?"
     rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
 )
 # With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
@@ -340,8 +341,8 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
     if m := _DAY_RE.search(query):
         return TimeWindow(*day_or_instant(m.group(), now), m.group())
-    if days and (weekday := weekday_alone(query)):  # "what broke Monday", after "last Monday"
-        return TimeWindow(*day_or_instant(weekday, now), weekday)
+    if days and (weekday := weekday_alone(query, now)):  # "what broke Monday", after "last Monday"
+        return TimeWindow(*weekday)
     if span := back_span(query, now):  # "in recent weeks", before "recent" alone
         return TimeWindow(*span)
     if m := _RECENT_RE.search(query):

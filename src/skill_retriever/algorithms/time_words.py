@@ -54,6 +54,14 @@ _DAY_MONTH = rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?i:of\s+)?{MONTH_NAME}\b"
 _DAYS_OF_MONTH = rf"(?i:between|from)\s+(?:{_DAY_MONTH}|\d{{1,2}}(?:st|nd|rd|th)?)\s+(?i:and|to)\s+{_DAY_MONTH}(?:,?\s+\d{{4}})?"
 WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 WEEKDAY = rf"(?i:(?:last\s+)?{WEEKDAY_NAME})"
+# A weekday alone after a verb in the past tense, "what broke Monday", or two, "Monday or Tuesday"
+# (groups day, other; `weekdays`): here, as `unread_time_phrase` notes it where it is not read.
+PAST_WEEKDAY_RE = re.compile(
+    rf"(?i:\b(?:\w+ed|broke|ran|went|fell|came|began|did|was|were|got|made|took|sent|built|lost|wrote|saw|froze|rose)"
+    rf"\s+)(?P<day>(?i:{WEEKDAY_NAME}))(?![\w-]|\.\w)(?:\s+(?i:or)\s+(?P<other>(?i:{WEEKDAY_NAME}))(?![\w-]|\.\w))?"
+    # not a name's ("Monday Night Football") nor a range's first day ("Monday to Friday")
+    rf"(?!\s+[A-Z]|\s*(?:-|(?i:to|through|thru|till|until|and|or)\s)\s*(?i:{WEEKDAY_NAME}))"
+)
 ISO_DAY = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[Zz]|[+-]\d{2}:?\d{2})?)?"  # z: RFC 3339 allows it
 ISO_MONTH = r"\d{4}-\d{2}(?![\d-])"
 # Named spans: before "yesterday" in an alternation, so "yesterday morning" is read whole.
@@ -114,11 +122,15 @@ def unread_time_phrase(query: str) -> str | None:
     Returns:
         The first such phrase as written ("since the outage", "ages ago"), or None.
     """
-    pos = 0
+    pos, found = 0, None
     while m := TIMELIKE_RE.search(query, pos):
         # "top 5 May releases", "the last 3 Nov incidents": a count, no time (`day_counts`)
         count = _NUMBER_MONTH_RE.search(m.group())
         if count is None or not counts_things(query, m.start() + count.start(), m.start() + count.end()):
-            return m.group()
+            found = (m.start(), m.group())
+            break
         pos = m.start() + 1
-    return None
+    # "what broke Monday" without days, as "what broke on Monday": it was read as nothing, unsaid
+    if (day := PAST_WEEKDAY_RE.search(query)) and (found is None or day.start("day") < found[0]):
+        return query[day.start("day") : day.end()]
+    return found and found[1]
