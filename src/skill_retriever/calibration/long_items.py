@@ -29,6 +29,14 @@ Two settings follow (`calibration.defaults` applies them, a caller's value wins)
   711f4fd, the rows "full, multifactor ranking forced" and "full"; "nothing fits" flags
   the same queries either way). A typed hop's walk (the ppr route) is not this ranking
   and keeps counting.
+
+Tried and left out (December 2026, skills dev, a scratch patch of the semantic channel):
+scoring a long item by its best window of 150-180 words (MaxP, Dai & Callan, SIGIR 2019:
+each window embedded at index time, with or without the name and description before it),
+alone or mixed with its opening's vector. The default fell every way, a paraphrased
+request the most (the hybrid-search query lost its right skill from the top). The fallback
+reranker, which rescores by the best window, lowered it too (the README's row "full +
+embedding rerank"); the keyword channel is what reads past the opening.
 """
 
 from __future__ import annotations
