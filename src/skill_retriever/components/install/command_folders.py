@@ -26,12 +26,22 @@ did before; re-indexing its source files it in its folders.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from skill_retriever.components.install.paths import destination_name
 from skill_retriever.components.install.plan import UnsafePathError
 from skill_retriever.ingest.command_places import in_plugin
 from skill_retriever.model import Node
 
-__all__ = ["command_name"]
+__all__ = ["command_name", "first_plugin"]
+
+
+def first_plugin(names: Iterable[str]) -> str | None:
+    """The name of ``names`` that sorts first, case aside (None: none): the plugin whose
+    folder a command several installed plugins load goes in, whatever the order they were
+    installed in. Here, not in `shared_commands` (which reads the index through a
+    `CallerView`): `uninstall` needs it too and must not load the index's stores."""
+    return min(names, key=lambda n: (n.casefold(), n), default=None)
 
 
 def command_name(node: Node, plugin: str | None = None) -> tuple[str, list[str]]:

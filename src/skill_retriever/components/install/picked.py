@@ -99,7 +99,7 @@ def pick(record: InstallRecord, refs: Iterable[str]) -> Picked:
             direct.append(found[0].id)
     # another recorded plugin that stays holds it too (plugins at one marketplace root share files)
     # (of several, one that loads it before one that only requires it, then the first by name:
-    # the one whose folder a command they share lies in, `shared_commands.first_plugin`)
+    # the one whose folder a command they share lies in, `command_folders.first_plugin`)
     ranked = sorted(record.plugins.items(), key=lambda pr: (pr[1].name.casefold(), pr[1].name), reverse=True)
     held = {c: p for p, rec in ranked if p not in plugins for c in rec.components}
     held |= {c: p for p, rec in ranked if p not in plugins for c in rec.components if c not in rec.required}

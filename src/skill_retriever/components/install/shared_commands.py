@@ -30,11 +30,11 @@ that loads it moves it there, where installing what holds it again puts it (`sha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from skill_retriever.components.install.command_folders import command_name
+from skill_retriever.components.install.command_folders import command_name, first_plugin
 from skill_retriever.components.install.inventory import InstallRecord, sha256
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import safe_destination
@@ -43,7 +43,7 @@ from skill_retriever.components.install.retired import RETIRED
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import EdgeKind, Node, NodeKind
 
-__all__ = ["dependency_paths", "first_plugin", "moved_reasons", "plugin_folders"]
+__all__ = ["dependency_paths", "moved_reasons", "plugin_folders"]
 
 
 def plugin_folders(
@@ -71,13 +71,6 @@ def plugin_folders(
         elif chosen is not None:
             out[node.id] = chosen
     return out
-
-
-def first_plugin(names: Iterable[str]) -> str | None:
-    """The name of ``names`` that sorts first, case aside (None: none): the plugin whose
-    folder a command several installed plugins load goes in, whatever the order they were
-    installed in."""
-    return min(names, key=lambda n: (n.casefold(), n), default=None)
 
 
 def moved_reasons(plans: Sequence[ComponentPlan], under: Mapping[str, str]) -> list[ComponentPlan]:

@@ -6,7 +6,7 @@ first. When that plugin is uninstalled while another that holds the command stay
 command stays too (`picked`), but in the folder of a plugin no longer installed: /help
 labels it "(project:alpha)" after ``uninstall alpha``, and the record lists a file of
 alpha's. It moves to the folder of the plugin that stays (of those that load it, the one
-whose name sorts first: `shared_commands.first_plugin`, where installing them puts it),
+whose name sorts first: `command_folders.first_plugin`, where installing them puts it),
 ``.claude/commands/alpha/deploy.md`` -> ``.claude/commands/beta/deploy.md``, and the record
 follows, so what lies on disk is what is installed, and uninstalling that plugin later
 takes it from there.
@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill_retriever.components.install.as_before import prune_empty
+from skill_retriever.components.install.command_folders import first_plugin
 from skill_retriever.components.install.inventory import InstallRecord, PluginRecord, RecordEntry
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import destination_name, safe_destination
 from skill_retriever.components.install.plan import UnsafePathError
-from skill_retriever.components.install.shared_commands import first_plugin
 from skill_retriever.components.install.uninstall_report import UninstallReport
 from skill_retriever.model import NodeKind
 
