@@ -12,16 +12,14 @@ frontmatter rules redacted it whole. Through a real ingest and through the rule 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from code_reads_repo import ingest_code_repo
 
 from skill_retriever.ingest.documents import ingest_documents
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command, redact_invocation
-from skill_retriever.ingest.skills import ingest_skill_repo
-from skill_retriever.model import Node
 
 R = REDACTED
 #: Lines whose default leaked, each as the index keeps it now.
@@ -66,24 +64,6 @@ def _hook(line: str) -> str:
     return f'python -c "import os; {line}; go()"'
 
 
-def _ingest(root: Path, body: str, hooks: dict[str, str], args: dict[str, list[str]]) -> dict[str, Node]:
-    (root / "skills" / "demo").mkdir(parents=True)
-    front = "api_key: \"os.getenv('API_KEY', 'postgres')\"\ntoken: process.env.TOKEN || 'Tr0ub4dor3Xq'\n"
-    (root / "skills" / "demo" / "SKILL.md").write_text(f"---\nname: demo\ndescription: A demo.\n{front}---\n{body}")
-    (root / "agents").mkdir()
-    (root / "agents" / "db.md").write_text(f"---\nname: db\ndescription: Talks to the database.\n---\n{body}")
-    (root / "hooks").mkdir()
-    for name, command in hooks.items():
-        hook = {"name": name, "description": "Runs code.", "event": "Stop", "command": command}
-        (root / "hooks" / f"{name}.json").write_text(json.dumps(hook), encoding="utf-8")
-    (root / "mcps").mkdir()
-    servers = {name: {"description": "Code.", "command": "node", "args": a} for name, a in args.items()}
-    (root / "mcps" / "code.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    result = ingest_skill_repo(root)
-    assert result.problems == []
-    return {n.name: n for n in result.nodes}
-
-
 def test_defaults_go_and_reads_stay_through_an_ingest(tmp_path: Path) -> None:
     lines = [line for line, _ in LEAKS] + KEPT
     kept = [line for _, line in LEAKS] + KEPT
@@ -91,7 +71,8 @@ def test_defaults_go_and_reads_stay_through_an_ingest(tmp_path: Path) -> None:
     hooks = {f"h{i}": _hook(line) for i, line in enumerate(lines)}
     args = {f"m{i}": ["-e", line] for i, line in enumerate(lines)}
     args["flags"] = ["--password", "os.getenv('PW','postgres')", "--token=process.env.TOKEN||'postgres'"]
-    nodes = _ingest(tmp_path, body, hooks, args)
+    front = "api_key: \"os.getenv('API_KEY', 'postgres')\"\ntoken: process.env.TOKEN || 'Tr0ub4dor3Xq'\n"
+    nodes = ingest_code_repo(tmp_path, body, front, hooks, args, agent=True)
     expected_body = "Connect with:\n\n```\n" + "\n".join(kept) + "\n```"
     assert expected_body in nodes["demo"].text
     assert expected_body in nodes["db"].text

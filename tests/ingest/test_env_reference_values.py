@@ -15,15 +15,13 @@ server config) and through the rule functions. Ruby's ``ENV["TOKEN"]`` and
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from code_reads_repo import ingest_code_repo
 
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import REDACTED, redact_command, redact_invocation
-from skill_retriever.ingest.skills import ingest_skill_repo
-from skill_retriever.model import Node
 
 R = REDACTED
 PW = "Tr0ub4dor3Xq"
@@ -45,22 +43,6 @@ READS = [
 ]
 
 
-def _ingest(root: Path, body: str, frontmatter: str, hooks: dict[str, str], args: dict[str, list[str]]) -> dict[str, Node]:
-    folder = root / "skills" / "demo"
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(f"---\nname: demo\ndescription: A demo.\n{frontmatter}---\n{body}", encoding="utf-8")
-    (root / "hooks").mkdir()
-    for name, command in hooks.items():
-        hook = {"name": name, "description": "Runs code.", "event": "Stop", "command": command}
-        (root / "hooks" / f"{name}.json").write_text(json.dumps(hook), encoding="utf-8")
-    (root / "mcps").mkdir()
-    servers = {name: {"description": "Code.", "command": "node", "args": a} for name, a in args.items()}
-    (root / "mcps" / "code.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    result = ingest_skill_repo(root)
-    assert result.problems == []
-    return {n.name: n for n in result.nodes}
-
-
 def _hook(line: str) -> str:
     """A hook command running ``line`` as code, quoted as its quotes allow."""
     if '"' in line:
@@ -75,7 +57,7 @@ def test_environment_reads_are_kept_through_an_ingest(tmp_path: Path) -> None:
     hooks = {f"h{i}": _hook(line) for i, line in enumerate(lines)}
     args = {f"m{i}": ["-e", line] for i, line in enumerate(lines)}
     args["flags"] = ["--password", "os.environ['PW']", "--token=process.env.TOKEN"]
-    nodes = _ingest(tmp_path, body, frontmatter, hooks, args)
+    nodes = ingest_code_repo(tmp_path, body, frontmatter, hooks, args)
     assert all(line in nodes["demo"].text for line in lines)
     assert nodes["demo"].attrs["frontmatter"]["api_key"] == "process.env.OPENAI_API_KEY"
     assert nodes["demo"].attrs["frontmatter"]["password"] == "os.environ['DB_PASSWORD']"
@@ -92,7 +74,7 @@ def test_literals_under_the_same_names_still_go_through_an_ingest(tmp_path: Path
         "tail": f"python -c \"token=process.env.T{PW}.x\"",
     }
     args = {"lit": ["-e", f"token={PW}"], "default": ["-e", f"password=os.getenv('PW','{PW}')"]}
-    nodes = _ingest(tmp_path, body, f"api_key: {PW}\n", hooks, args)
+    nodes = ingest_code_repo(tmp_path, body, f"api_key: {PW}\n", hooks, args)
     assert f"```\npassword='{R}'\nPASSWORD={R}\ntoken=process.env.TOKEN\n```" in nodes["demo"].text
     assert nodes["demo"].attrs["frontmatter"]["api_key"] == R
     assert nodes["literal"].attrs["command"] == f"python -c \"password='{R}'\" && PASSWORD={R} ./run"
