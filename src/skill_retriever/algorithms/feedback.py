@@ -19,6 +19,13 @@ where v_1..v_n are the unit vectors of the ``n`` best items of the first fusion.
 first search, against ``q`` alone, still seeds the graph and decides "nothing fits"
 (calibrated on it: ``calibration.fit``); only the semantic channel's list is the second
 search's. Where it is on, and the measurements that chose it: ``calibration.defaults``.
+
+Tried and left out (December 2026, skills dev, a scratch patch of the keyword channel):
+the same feedback items expanding the keyword channel's query too (RM3-like, Lavrenko &
+Croft 2001: the items' 5-20 terms of highest frequency x idf not already in the query,
+mixed in at 0.15-0.3 of the query's BM25, from 1-3 items). Recall@10 rose a little and
+nDCG@10 and MRR fell every way: the words a long skill repeats are its topic's, not the
+request's, and BM25 already reads all of them.
 """
 
 from __future__ import annotations
