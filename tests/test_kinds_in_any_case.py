@@ -1,7 +1,7 @@
 """A kind is accepted in any case on every surface, as README says of ``query --kinds``:
 ``Retriever.search(kinds=["Agent"])``, `Filters`, the LangChain retriever, the agent tool
 and `ComponentService` answered "did you mean 'agent'" while the CLI took ``--kinds Agent``.
-The case is read in one place (`filters.kind_in_case`); a plural is still refused, naming
+The case is read in one place (`kind_names.kind_in_case`); a plural is still refused, naming
 the kind it means (read silently, ``skills`` would blur the item kind with the source kind
 ``index --kind skills``). Over the bundled sample catalogue."""
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.exceptions import ConfigError, IndexClosedError, QueryError
-from skill_retriever.filters import Filters, check_kinds, names_of
+from skill_retriever.filters import Filters, names_of
+from skill_retriever.kind_names import check_kinds
 from skill_retriever.querytext import clean_query, search_text_of
 from skill_retriever.stores.index import Index
 
@@ -179,7 +180,7 @@ def names(value: Iterable[str] | str, what: str, beside: Mapping[str, Any] | Non
     (``filters={"kinds": ["agent"]}, kinds=["skill"]`` gave skills).
 
     Raises:
-        ConfigError: Not names, kinds no item could match (`filters.check_kinds`, named
+        ConfigError: Not names, kinds no item could match (`kind_names.check_kinds`, named
             ``what``), or ``beside`` names that filter otherwise (compared as
             the filters read them: a `NodeKind` is its value).
     """

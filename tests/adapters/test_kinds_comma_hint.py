@@ -1,6 +1,6 @@
 """Several kinds in one comma-separated string (``"skill, agent"``, what a model writes for
 a list) are refused by the agent tool and by `SkillRetriever`'s ``kinds`` field with the
-hint the search itself gives (`filters.several_kinds_hint`): pass them as a list. The tool
+hint the search itself gives (`kind_names.several_kinds_hint`): pass them as a list. The tool
 answered only "unknown kind 'skill, agent'; use one of: ..." (a walkthrough's
 create_react_agent loop with a scripted model), where `Retriever.search` and
 `SkillRetriever.invoke` said to pass a list; the schema's own check had no hint. Sample

@@ -16,8 +16,9 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from skill_retriever.adapters.langchain import SkillRetriever, make_search_skills_tool
 from skill_retriever.context import RetrievalContext
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import Filters, meant_kind
+from skill_retriever.filters import Filters
 from skill_retriever.graph import graph as retrieval_graph
+from skill_retriever.kind_names import meant_kind
 from skill_retriever.model import NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index

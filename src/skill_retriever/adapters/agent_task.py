@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from skill_retriever.exceptions import ConfigError, QueryError
-from skill_retriever.filters import check_kinds, names_of
+from skill_retriever.filters import names_of
+from skill_retriever.kind_names import check_kinds
 from skill_retriever.model import COMPONENT_KINDS
 
 __all__ = ["DEFAULT_K", "DEFAULT_KINDS", "NO_TASK", "task_k", "task_kinds", "task_of", "task_profile",

@@ -24,7 +24,7 @@ from skill_retriever.components.install.not_installable import NotInstallableErr
 from skill_retriever.components.install.target import existing_folder
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import SkillRetrieverError
-from skill_retriever.filters import kind_in_case, meant_kind
+from skill_retriever.kind_names import kind_in_case, meant_kind
 from skill_retriever.model import NodeKind
 
 try:  # mcp >= 2; one import for every module that refuses a tool call or a resource read

@@ -30,7 +30,7 @@ from pydantic.config import JsonDict
 
 from skill_retriever.adapters.tool_arguments import Flag, WholeNumber, one_or_several, whole_number
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import kind_guesses, kind_in_case, several_kinds_hint
+from skill_retriever.kind_names import kind_guesses, kind_in_case, several_kinds_hint
 from skill_retriever.model import NodeKind
 
 __all__ = [

@@ -40,7 +40,8 @@ from skill_retriever.components.results import ComponentResponse, ComponentResul
 from skill_retriever.components.units import budget_dropped, pack_closure_to_budget
 from skill_retriever.components.view import CallerView
 from skill_retriever.exceptions import ConfigError
-from skill_retriever.filters import kind_in_case, names_of
+from skill_retriever.filters import names_of
+from skill_retriever.kind_names import kind_in_case
 from skill_retriever.model import COMPONENT_KINDS
 from skill_retriever.responses import SearchResponse, renamed_closest
 from skill_retriever.retriever import Retriever, SearchResult

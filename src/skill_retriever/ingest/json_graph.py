@@ -48,12 +48,12 @@ from typing import Any
 
 from skill_retriever.advice import Word, command
 from skill_retriever.exceptions import IngestError, InvalidItemError
-from skill_retriever.filters import meant_kind
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
 from skill_retriever.ingest.node_times import read_times, zero_keys, zero_note
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance
 from skill_retriever.ingest.result import IngestResult, Problem, Unread
+from skill_retriever.kind_names import meant_kind
 from skill_retriever.model import Edge, EdgeKind, Node, NodeKind
 
 #: Files larger than this are refused unless the caller raises the limit.
@@ -264,7 +264,7 @@ _EDGE_WORDS = {"REQUIRES": "DEPENDS_ON", "NEEDS": "DEPENDS_ON", "DEPENDS": "DEPE
 
 def _kinds_hint(item: object, kinds: type[NodeKind | EdgeKind]) -> str:
     """The kinds to choose from, for an item that gives none (an unknown one names them),
-    and the kind a near miss means: a node's ``skills`` (`filters.meant_kind`), an edge's
+    and the kind a near miss means: a node's ``skills`` (`kind_names.meant_kind`), an edge's
     ``requires`` (``DEPENDS_ON``, "source requires target")."""
     if not isinstance(item, dict):
         return ""
