@@ -63,7 +63,7 @@ starts ahead of now: an item dated in the future (a planned maintenance, a wrong
 topped every "since last Monday", the channel ranking the latest time first.
 
 The first rule in the order above that matches wins; "between" and "since/before/
-after/until" are tried before the others so that "since yesterday" or "until yesterday"
+after/until" (`date_bounds`) are tried before the others so that "since yesterday" or "until yesterday"
 is not read as "yesterday".
 A query with none of these forms has no window and its text is left as it is;
 :func:`unread_time_phrase` names a phrase that looks like a time but is not one of them
@@ -103,17 +103,15 @@ from typing import TYPE_CHECKING
 
 from skill_retriever.algorithms.ago import ago_bound
 from skill_retriever.algorithms.back_spans import back_span
+from skill_retriever.algorithms.date_bounds import date_bound
 from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnight
 from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
 from skill_retriever.algorithms.last_spans import last_span
 from skill_retriever.algorithms.month_days import (
-    DATE_OR_DAY,
     SHARED_MONTH_RE,
     YEAR_RE,
     day_alone,
-    ordered_days,
     shared_month_span,
-    with_year_of,
 )
 from skill_retriever.algorithms.or_counts import or_count_span
 from skill_retriever.algorithms.period_parts import period_part
@@ -121,7 +119,6 @@ from skill_retriever.algorithms.previous_day import previous_day
 from skill_retriever.algorithms.quarters import quarter_window
 from skill_retriever.algorithms.time_words import (
     AGO,
-    DATE,
     ISO_MONTH,
     MONTH,
     SPAN,
@@ -143,38 +140,6 @@ __all__ = [
 ]
 
 
-_BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
-
-
-def _between_re(date: str) -> re.Pattern[str]:
-    # "the start/end of" a date: "from today until the end of December" (groups edge, lo, hi).
-    edge = r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?"
-    return re.compile(
-        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+(?:to|until|till))"
-        rf"\s+{edge}({date})\b"
-    )
-
-
-def _bound_re(date: str) -> re.Pattern[str]:
-    # Not "the day before yesterday" nor "the week before last week", which name a span
-    # (`_DAY_RE`, `last_spans`); "since last week" is from its Monday, as "last week" alone is
-    # that calendar week; "prior to" is "before", which read "prior to yesterday" as yesterday
-    # (groups kind, edge, X).
-    return re.compile(
-        rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+"
-        rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?({date})\b"
-    )
-
-
-_BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
-# With days, a bound at an event named with its day or month: "before the outage on Nov 3" (not "the middle of last week").
-_EVENT_BOUND_RE = re.compile(
-    rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+"
-    r"(?!(?i:middle\s+of\s+(?:this|last|previous)\s+(?:week|month|year))\b)(?:[\w-]+\s+){1,4}?"
-    rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
-)
-# With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
-_BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
 _THIS_RE = re.compile(
     r"\b(?i:(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+|this\s+)(?i:(week|month|year))\b"
     r"|\b(?i:(week|month|year)[\s-]to[\s-]date)\b|\b([WMY])TD\b"
@@ -273,34 +238,8 @@ def parse_time_window(
         return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
     if days and (since := since_hour(query, now)):  # "since 9am", "since yesterday at 3pm"
         return TimeWindow(*since)
-    if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        first_text, edges = m.group(2) or m.group(4), [m.group(1) or m.group(3), m.group(5)]
-        lo = day_or_instant(with_year_of(first_text, m.group(6)), now)  # "March 12 to Dec 19, 2012"
-        hi = day_or_instant(m.group(6), now)
-        if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
-            ordered = ordered_days(lo, hi, first_text, m.group(6))
-            edges = edges if ordered[0] == lo else edges[::-1]
-            lo, hi = ordered
-        for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start
-            start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
-            if start <= end:  # else "between yesterday and the start of this week": the other way
-                break
-            lo, hi, edges = hi, lo, edges[::-1]
-        return TimeWindow(start, end, m.group())
-    if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
-        first, last = day_or_instant(m.group(3), now)
-        if m.group(2):  # "until the end of this month": that one instant
-            first = last = last if m.group(2).lower() == "end" else first
-        kind = m.group(1).lower().split()[-1].replace("to", "before")  # "prior to"
-        if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
-            return TimeWindow(None, first if kind == "before" else last, m.group())
-        start = first if kind == "since" else last
-        return TimeWindow(start, now if start < now else None, m.group())
-    if days and (m := _EVENT_BOUND_RE.search(query)):  # the event lies somewhere in its day
-        first, last = day_or_instant(m.group(2), now)
-        if m.group(1).lower() in ("since", "after"):
-            return TimeWindow(first, now if first < now else None, m.group())
-        return TimeWindow(None, last, m.group())
+    if bound := date_bound(query, now, days=days):  # "between X and Y", "since X", before the kinds below
+        return TimeWindow(*bound)
     rest = _other_kinds(query, now, recent_days, days=days)
     if days:  # of the hours and what the other kinds read, the first written ("of this month from 9 am")
         written = query.find(rest.phrase) if rest else None

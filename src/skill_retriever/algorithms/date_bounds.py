@@ -1,0 +1,84 @@
+"""A range between two dates and a bound at one: "between X and Y", "from X to Y", "since X
+until Y", "since X", "after X", "before X", "until X" and, with days, a bound at an event named
+with its day ("before the outage on Nov 3"). `temporal.parse_time_window` tries these before
+the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
+rules are listed there. Its own module so that `temporal` has room under the module limit.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from skill_retriever.algorithms.date_spans import day_or_instant
+from skill_retriever.algorithms.month_days import DATE_OR_DAY, ordered_days, with_year_of
+from skill_retriever.algorithms.time_words import DATE
+
+__all__ = ["date_bound"]
+
+_BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
+
+
+def _between_re(date: str) -> re.Pattern[str]:
+    # "the start/end of" a date: "from today until the end of December" (groups edge, lo, hi).
+    edge = r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?"
+    return re.compile(
+        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+(?:to|until|till))"
+        rf"\s+{edge}({date})\b"
+    )
+
+
+def _bound_re(date: str) -> re.Pattern[str]:
+    # Not "the day before yesterday" nor "the week before last week", which name a span
+    # (`temporal`'s day rule, `last_spans`); "since last week" is from its Monday, as "last week"
+    # alone is that calendar week; "prior to" is "before", which read "prior to yesterday" as
+    # yesterday (groups kind, edge, X).
+    return re.compile(
+        rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+"
+        rf"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?({date})\b"
+    )
+
+
+_BETWEEN_RE, _BOUND_RE = _between_re(DATE), _bound_re(DATE)
+# With days, a bound at an event named with its day or month: "before the outage on Nov 3" (not "the middle of last week").
+_EVENT_BOUND_RE = re.compile(
+    rf"\b(?i:(since|after|{_BEFORE}|(?:up\s+)?(?:until|till)))\s+(?i:the|an?)\s+"
+    r"(?!(?i:middle\s+of\s+(?:this|last|previous)\s+(?:week|month|year))\b)(?:[\w-]+\s+){1,4}?"
+    rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
+)
+# With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
+_BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
+
+
+def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | None, datetime | None, str] | None:
+    """The first range or bound ``query`` names (module docstring) as ``(start, end, phrase)``,
+    the phrase as written, or None. ``now`` is in UTC; ``days`` reads a day of a month too."""
+    if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
+        first_text, edges = m.group(2) or m.group(4), [m.group(1) or m.group(3), m.group(5)]
+        lo = day_or_instant(with_year_of(first_text, m.group(6)), now)  # "March 12 to Dec 19, 2012"
+        hi = day_or_instant(m.group(6), now)
+        if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
+            ordered = ordered_days(lo, hi, first_text, m.group(6))
+            edges = edges if ordered[0] == lo else edges[::-1]
+            lo, hi = ordered
+        for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start
+            start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
+            if start <= end:  # else "between yesterday and the start of this week": the other way
+                break
+            lo, hi, edges = hi, lo, edges[::-1]
+        return start, end, m.group()
+    if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
+        first, last = day_or_instant(m.group(3), now)
+        if m.group(2):  # "until the end of this month": that one instant
+            first = last = last if m.group(2).lower() == "end" else first
+        kind = m.group(1).lower().split()[-1].replace("to", "before")  # "prior to"
+        if kind in ("before", "until", "till"):  # "until X" takes X in, "before X" leaves it out
+            return None, first if kind == "before" else last, m.group()
+        start = first if kind == "since" else last
+        return start, now if start < now else None, m.group()
+    if days and (m := _EVENT_BOUND_RE.search(query)):  # the event lies somewhere in its day
+        first, last = day_or_instant(m.group(2), now)
+        if m.group(1).lower() in ("since", "after"):
+            return first, now if first < now else None, m.group()
+        return None, last, m.group()
+    return None
