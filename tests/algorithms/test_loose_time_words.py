@@ -114,6 +114,19 @@ def test_two_weekdays_with_or_after_a_past_verb_are_the_span_of_both(
         assert parse_time_window(words, NOW, days=True) is None
 
 
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("what broke on Monday or Tuesday", "on Monday or Tuesday"),
+    ("what broke on Tuesday or on Monday", "on Tuesday or on Monday"),
+])  # fmt: skip
+def test_two_weekdays_with_or_after_on_are_the_span_of_both_as_without_on(query: str, phrase: str) -> None:
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None  # it was "on Monday" alone, or "on Tuesday" alone
+    assert (window.start, window.end, window.phrase) == (at(11, 30), at(12, 2), phrase)
+    assert parse_time_window(query, NOW) is None  # as "on Monday": read only where items carry dates
+    assert unread_time_phrase(query) == phrase  # ... and noted whole where they do not
+    assert parse_time_window("deploys on Mondays or Tuesdays", NOW, days=True) is None  # every such day
+
+
 def test_the_note_of_a_weekday_alone_is_the_first_time_phrase_written() -> None:
     assert unread_time_phrase("what broke Monday since the outage") == "Monday"
     assert unread_time_phrase("since the outage, what broke Monday") == "since the outage"

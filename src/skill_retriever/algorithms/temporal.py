@@ -89,7 +89,7 @@ bound at that span: the event lies somewhere in it, so "before"/"until" run to i
 "before", "until" or in "between X and Y" is that calendar year, with ``days`` only ("won the
 World Series in 1986" over QA passages is words of the question), and so is a calendar quarter
 ("this quarter", "last quarter", "Q3 2026": `quarters`), and "on <weekday>" or one after a past verb ("on Friday",
-"what broke Friday": the most recent before today, as "last Friday"; "Monday or Tuesday" both; not "on Fridays", "Cyber Monday": `weekdays`).
+"what broke Friday": the most recent before today, as "last Friday"; "(on) Monday or Tuesday" both; not "on Fridays", "Cyber Monday": `weekdays`).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ from skill_retriever.algorithms.time_words import (
     WEEKDAY_NAME,
     unread_time_phrase,
 )
-from skill_retriever.algorithms.weekdays import ON_WEEKDAY_RE, weekday_alone
+from skill_retriever.algorithms.weekdays import on_weekday, weekday_alone
 from skill_retriever.exceptions import ConfigError
 
 if TYPE_CHECKING:
@@ -256,8 +256,8 @@ def _other_kinds(query: str, now: datetime, recent_days: float, *, days: bool) -
         return TimeWindow(*quarter)
     if days and (m := YEAR_RE.search(query)):  # "in 2025": that year
         return TimeWindow(*day_or_instant(m.group(1), now), m.group())
-    if days and (m := ON_WEEKDAY_RE.search(query)):
-        return TimeWindow(*day_or_instant(m.group(1), now), m.group())
+    if days and (weekday := on_weekday(query, now)):  # "on Friday", "on Monday or Tuesday"
+        return TimeWindow(*weekday)
     # "a day or two ago", "the past day or two", before "two ago" or "the past day" is read
     if span := or_count_span(query, now) or previous_day(query, now):
         return TimeWindow(*span)

@@ -99,7 +99,7 @@ TIMELIKE_RE = re.compile(
     rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{WEEKDAY_NAME})"
     rf"|{_AHEAD}|tonight|(?:on|at)\s+the\s+weekend|the\s+other\s+day|h[12]\s+(?:19|20)\d{{2}}|(?:19|20)\d{{2}}\s+h[12]"
     rf"|(?:first|second|third|fourth|last|final)\s+(?:week|half|days?)\s+of\s+(?:{MONTH_NAME}|the\s+(?:month|year|quarter)|(?:19|20)\d{{2}})"
-    rf"|on\s+{WEEKDAY_NAME}s?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
+    rf"|on\s+{WEEKDAY_NAME}s?(?:\s+or\s+(?:on\s+)?{WEEKDAY_NAME}s?)?|(?:in|during)\s+(?:19|20)\d{{2}}(?![\w-])"
     r"|(?:at|around|before|after)\s+(?:lunch(?:time)?|noon|midday|midnight|night|dawn|dusk"
     r"|\d{1,2}(?::\d{2})?\s*[ap]m|\d{1,2}:\d{2})"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?"

@@ -14,6 +14,7 @@ part of a name or a plural is none either: "Monday.com", "Cyber Monday", "Monday
 Football" (a capitalised word after it), "Mondays"; nor the first of a range of days ("worked
 Monday to Friday"). Two days with "or", "what broke Monday or Tuesday", are the span of both,
 the wider reading as of two counts (`or_counts`): Monday to Wednesday 00:00; it was no window.
+So are they after "on", "what broke on Monday or Tuesday" (`on_weekday`): it was Monday alone.
 """
 
 from __future__ import annotations
@@ -24,10 +25,22 @@ from datetime import datetime
 from skill_retriever.algorithms.date_spans import day_or_instant
 from skill_retriever.algorithms.time_words import PAST_WEEKDAY_RE, WEEKDAY_NAME
 
-__all__ = ["ON_WEEKDAY_RE", "weekday_alone"]
+__all__ = ["on_weekday", "weekday_alone"]
 
-# "on Friday" (not "on Fridays"), read with days (`temporal`).
-ON_WEEKDAY_RE = re.compile(rf"\bon\s+({WEEKDAY_NAME})(?![\w-])", re.IGNORECASE)
+# "on Friday" (not "on Fridays"), or two, "on Monday or (on) Tuesday", read with days (`temporal`).
+_ON_WEEKDAY_RE = re.compile(
+    rf"\bon\s+({WEEKDAY_NAME})(?:\s+or\s+(?:on\s+)?({WEEKDAY_NAME}))?(?![\w-])", re.IGNORECASE
+)
+
+
+def on_weekday(query: str, now: datetime) -> tuple[datetime, datetime, str] | None:
+    """The first "on <weekday>" in ``query``, or "on <weekday> or <weekday>", as ``(start, end,
+    phrase)``: the most recent such day before today, or the span of both; None if there is none.
+    ``now`` is in UTC."""
+    if (m := _ON_WEEKDAY_RE.search(query)) is None:
+        return None
+    spans = [day_or_instant(day, now) for day in m.groups() if day]
+    return min(s[0] for s in spans), max(s[1] for s in spans), m.group()
 
 
 def weekday_alone(query: str, now: datetime) -> tuple[datetime, datetime, str] | None:
