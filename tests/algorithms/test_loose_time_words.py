@@ -55,9 +55,25 @@ def at(month: int, day: int, hour: int = 0) -> datetime:
     ("logs from late last week", at(11, 26), at(11, 30), "from late last week"),
     ("errors from the middle of last week", at(11, 24), at(11, 29), "from the middle of last week"),
     ("posts from mid last month", at(11, 8), at(11, 24), "from mid last month"),
-    # the first of a range is not read as a part ("to yesterday" is not read either: as it was)
-    ("deploys from early last week to yesterday", at(11, 23), at(11, 30), "last week"),
-    # "from the start of" is an edge: a bound or the whole period, as it was
+    # a part as the first of a range is from the part's start to the range's end: "to yesterday"
+    # was dropped, the whole of last week read
+    ("deploys from early last week to yesterday", at(11, 23), at(12, 2), "from early last week to yesterday"),
+    ("deploys from the middle of last week to yesterday", at(11, 24), at(12, 2),
+     "from the middle of last week to yesterday"),
+    ("errors since late last week until today", at(11, 26), at(12, 3), "since late last week until today"),
+    ("errors between early last week and yesterday", at(11, 23), at(12, 2), "between early last week and yesterday"),
+    # ... and as the last, to the part's end; other firsts and lasts as they were
+    ("errors from last Friday to mid last week", at(11, 27), at(11, 29), "from last Friday to mid last week"),
+    ("deploys from last Monday to yesterday", at(11, 30), at(12, 2), "from last Monday to yesterday"),
+    ("deploys from the start of last week until today", at(11, 23), at(12, 3),
+     "from the start of last week until today"),
+    # "from the start/end of" last week is that part, as "from early/late last week" (it was the whole week;
+    # "since the start of last week" is from its Monday, as "since early last week")
+    ("deploys from the start of last week", at(11, 23), at(11, 27), "from the start of last week"),
+    ("logs from the end of last week", at(11, 26), at(11, 30), "from the end of last week"),
+    ("posts from the beginning of last month", at(11, 1), at(11, 16), "from the beginning of last month"),
+    ("deploys since the start of last week", at(11, 23), NOW, "since the start of last week"),
+    # ... but "from the start of this year" is a bound up to now, as "this year" runs to now, as it was
     ("from the beginning of this year", at(1, 1), NOW, "from the beginning of this year"),
 ])  # fmt: skip
 def test_a_loose_time_phrase_is_read(query: str, start: datetime | None, end: datetime, phrase: str) -> None:

@@ -1,6 +1,9 @@
 """A range between two dates and a bound at one: "between X and Y", "from X to Y", "since X
 until Y", "since X", "after X", "before X", "until X" and, with days, a bound at an event named
-with its day ("before the outage on Nov 3"). `temporal.parse_time_window` tries these before
+with its day ("before the outage on Nov 3"). A part of a calendar period as the first or last of
+a range is from the part's start or to its end (`period_parts`): "from early last week to
+yesterday" is last Monday to yesterday's end; the older "last week" rule read it whole and
+dropped "to yesterday". `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
 """
@@ -12,6 +15,7 @@ from datetime import datetime
 
 from skill_retriever.algorithms.date_spans import day_or_instant
 from skill_retriever.algorithms.month_days import DATE_OR_DAY, ordered_days, with_year_of
+from skill_retriever.algorithms.period_parts import part_span
 from skill_retriever.algorithms.time_words import DATE
 
 __all__ = ["date_bound"]
@@ -20,8 +24,12 @@ _BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
 
 
 def _between_re(date: str) -> re.Pattern[str]:
-    # "the start/end of" a date: "from today until the end of December" (groups edge, lo, hi).
-    edge = r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+)?"
+    # "the start/end of" a date: "from today until the end of December"; or a part of a calendar
+    # period, "from early last week to yesterday" (`period_parts`; groups edge, part, lo, ... hi).
+    edge = (
+        r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+|(?i:(early|mid|late|the\s+middle\s+of))[\s-]+"
+        r"(?=(?i:this|last|previous)\s+(?:week|month|year)\b))?"
+    )
     return re.compile(
         rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+(?:to|until|till))"
         rf"\s+{edge}({date})\b"
@@ -54,11 +62,15 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
     """The first range or bound ``query`` names (module docstring) as ``(start, end, phrase)``,
     the phrase as written, or None. ``now`` is in UTC; ``days`` reads a day of a month too."""
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        first_text, edges = m.group(2) or m.group(4), [m.group(1) or m.group(3), m.group(5)]
-        lo = day_or_instant(with_year_of(first_text, m.group(6)), now)  # "March 12 to Dec 19, 2012"
-        hi = day_or_instant(m.group(6), now)
+        first_text, edges = m.group(3) or m.group(6), [m.group(1) or m.group(4), m.group(7)]
+        lo = day_or_instant(with_year_of(first_text, m.group(9)), now)  # "March 12 to Dec 19, 2012"
+        hi = day_or_instant(m.group(9), now)
+        if part := m.group(2) or m.group(5):  # "from early last week": from its Monday, not its end
+            lo = part_span(lo, part.split()[-2:][0])  # "early", or "middle" of "the middle of"
+        if m.group(8):  # "to late last week": to its end
+            hi = part_span(hi, m.group(8).split()[-2:][0])
         if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
-            ordered = ordered_days(lo, hi, first_text, m.group(6))
+            ordered = ordered_days(lo, hi, first_text, m.group(9))
             edges = edges if ordered[0] == lo else edges[::-1]
             lo, hi = ordered
         for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start

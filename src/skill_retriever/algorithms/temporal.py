@@ -45,7 +45,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   from X to the end of Y, read as "between Y and X" when Y ends before X starts; "the
   start of" or "the end of" before X or Y takes that bound of it ("from today until the end
   of December", "from the end of May", "until the end of this month"; "between yesterday and
-  the start of this week" from Monday; "since last week" from its Monday). X and Y are ISO dates (a date alone names the whole day; a
+  the start of this week" from Monday; "since last week" from its Monday; "early", "mid",
+  "late" or "the middle of" a calendar X or Y is that part of it, "from early last week to
+  yesterday" from last Monday: `date_bounds`, `period_parts`). X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week
