@@ -37,6 +37,9 @@ LEAKS = [
     ('token = ENV.fetch("TOKEN", "Tr0ub4dor3Xq")', f'token = ENV.fetch("TOKEN", "{R}")'),
     ('token = ENV["API_TOKEN"] || "postgres"', f'token = ENV["API_TOKEN"] || "{R}"'),
     ('token = ENV.fetch("TOKEN") { "Tr0ub4dor3Xq" }', f'token = ENV.fetch("TOKEN") {{ "{R}" }}'),
+    # An escaped quote of the default's own kind: the default was cut there, the rest kept.
+    ("pw = os.getenv('PW', 'it\\'s-s3cr3t-Xq9')", f"pw = os.getenv('PW', '{R}')"),
+    ('const token = process.env.TOKEN || "a\\"b-long-secret-9f";', f'const token = process.env.TOKEN || "{R}";'),
 ]
 #: Defaults that name no secret, and reads without one: kept as written.
 KEPT = [

@@ -41,8 +41,14 @@ from skill_retriever.ingest.secret_values import (
 __all__ = ["env_default_at", "env_default_read", "redact_env_defaults"]
 
 #: A quoted string as code writes it, its quotes escaped or not (a double-quoted command's
-#: ``\\"X\\"``), a Python prefix before it (``f"X"``); ``val`` what is inside.
-_STRING = STRING_PREFIX + r"""(?P<q>\\?+["'`])(?P<val>(?:(?!(?P=q))[^\n]){0,256}+)(?P=q)"""
+#: ``\\"X\\"``), a Python prefix before it (``f"X"``); ``val`` what is inside. In quotes
+#: written bare, a backslash and the character after it are one (``'it\'s'``, ``"a\"b"``):
+#: an escaped quote of the string's own kind does not end it, or the default was cut there
+#: and what followed it kept.
+_STRING = STRING_PREFIX + (
+    r"""(?P<q>(?P<qe>\\)?+["'`])"""
+    r"""(?P<val>(?:(?(qe)(?!(?P=q))[^\n]|(?:\\[^\n]|(?!(?P=q))[^\n\\]))){0,256}+)(?P=q)"""
+)
 #: A call that reads a variable with a default: ``os.getenv("PW", "X")``, ``default="X"``.
 _CALL_RE = re.compile(
     r"(?<![\w.])(?:os\.getenv|os\.environ\.get|ENV\.fetch)\([ \t]*+(?P<key>" + QUOTED_ENV_NAME + r")[ \t]*+,[ \t]*+"
