@@ -3,7 +3,7 @@ when it is no flag: ``["--api-key", "--verbose"]`` passes no key, and ``--verbos
 the next option. `redact_args` redacted it (seen running it over that list), so the
 installed server lost an option and the user was told to set a value that was never
 there; so it did after a flag that takes no value (``--password-stdin``, ``--no-auth``),
-as the command rule already reads both (`secrets._secret_flag`).
+as the command rule already reads both (`secret_flags._secret_flag`).
 """
 
 from __future__ import annotations

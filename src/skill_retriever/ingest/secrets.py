@@ -46,16 +46,16 @@ from skill_retriever.ingest.client_passwords import (
 )
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.env_defaults import (
-    env_default_at,
     env_default_read,
     redact_env_defaults,
 )
-from skill_retriever.ingest.env_references import env_reference, env_reference_at
+from skill_retriever.ingest.env_references import env_reference
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.masked_values import slot
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
+from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, redact_flags
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
 from skill_retriever.ingest.secret_headers import redact_header_lines, redact_header_text
 from skill_retriever.ingest.secret_setters import redact_secret_commands
@@ -64,14 +64,11 @@ from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
     SCHEME_WORD,
-    SHELL_VALUE,
     is_placeholder,
     is_reference,
     literal_secret,
-    record_key,
     scheme_name,
     secret_name,
-    secret_word_name,
 )
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
@@ -101,14 +98,6 @@ __all__ = [
 
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: Flags that take no value though their name looks secret: the word after them is the
-#: next argument (``docker login --password-stdin registry``, ``--no-auth``).
-_NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
-
-#: A flag and the value after it: ``--api-key X``, ``--token=X``.
-_FLAG_RE = re.compile(
-    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
-)
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
 #: the header rule keeps it, and ``val`` is the credential after it; any other word there,
@@ -178,9 +167,9 @@ def _redact_text_words(text: str) -> str:
 
 def _takes_value(flag: str) -> bool:
     """Whether ``flag`` is a secret-looking flag whose value is the next argument: not one
-    written with its value (``--token=X``) nor one that takes none (`_NO_VALUE_FLAG_RE`:
+    written with its value (``--token=X``) nor one that takes none (`NO_VALUE_FLAG_RE`:
     ``--password-stdin``, ``--no-auth``)."""
-    return flag.startswith("-") and "=" not in flag and SECRET_RE.search(flag) is not None and not _NO_VALUE_FLAG_RE.search(flag)
+    return flag.startswith("-") and "=" not in flag and SECRET_RE.search(flag) is not None and not NO_VALUE_FLAG_RE.search(flag)
 
 
 #: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
@@ -300,7 +289,7 @@ def redact_command(command: str) -> str:
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`; all in `secret_headers`);
     quoted ``"api_key": "X"`` pairs; basic auth's password in code (`auth_tuples`:
     ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
-    (``--api-key X``, ``--token=X``); ``NAME=value`` where the name looks secret
+    (``--api-key X``, ``--token=X``: `secret_flags`); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
     ``--set auth.password=X``; or set by a command, the name and value words apart, ``npm
     config set //host/:_authToken X``, ``git config github.token X``; a scheme and its credential only in quotes, ``AUTH_TYPE=basic
@@ -320,7 +309,7 @@ def redact_command(command: str) -> str:
     text = redact_header_lines(redact_header_text(text))
     text = _JSON_PAIR_RE.sub(_json_pair, text)
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
-    text = _FLAG_RE.sub(_masked_value(_secret_flag), _redact_flag_reads(text))
+    text = redact_flags(text)  # ``--api-key X``, ``--token=X``: `secret_flags`
     text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
     return _redact_programs(text)
@@ -366,34 +355,3 @@ def _secret_json_pair(m: re.Match[str]) -> bool:
     if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
         return len(m["val"].split()) <= 1 and secret_pair(m)  # one word: the credential
     return secret_setting(m)
-
-
-def _secret_flag(m: re.Match[str]) -> bool:
-    """A secret-looking flag with a value that is no record's key under it
-    (`secret_values.record_key`: ``--sort-key name`` stays) nor an auth scheme's name
-    (`secret_values.scheme_name`: ``--auth-type bearer``); a word after a space that
-    starts with ``-`` is the next flag, not the value (``--token --verbose``)."""
-    flag = m["flag"]
-    if not secret_name(flag) or _NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
-        return False
-    if scheme_name(m["val"]) or switch_value(m["val"]):
-        return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
-    if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):
-        return False  # ``--password=os.environ['PW']``: code reading the environment (`_redact_flag_reads`)
-    return m["eq"] is not None or not m["val"].startswith("-")
-
-
-def _redact_flag_reads(text: str) -> str:
-    """Shell ``text`` with the defaults of environment reads that secret-looking flags take
-    redacted (`env_defaults`: ``--password=os.getenv('PW', '[redacted]')``), as a secret's
-    where `secret_word_name` says the flag names one; `_secret_flag` keeps the read."""
-    if "env" not in text and "ENV" not in text and "${" not in text:
-        return text
-    out, pos = [], 0
-    for m in _FLAG_RE.finditer(text):
-        read = env_default_at(text, m.start("val")) if m.start() >= pos and secret_name(m["flag"]) else None
-        if read is not None:
-            named = secret_word_name(m["flag"].lstrip("-"))
-            out.append(text[pos : m.start("val")] + redact_env_defaults(read[0], named=named))
-            pos = read.end()
-    return "".join(out) + text[pos:] if out else text

@@ -1,0 +1,77 @@
+"""The value a secret-looking flag takes in shell text, redacted: `redact_flags`.
+
+A command passes a secret after a flag that names one (``--api-key X``, ``--token=X``).
+The value goes unless it holds none: a record's key under the flag (``--sort-key name``:
+`secret_values.record_key`), an auth scheme's name (``--auth-type bearer``), a switch
+(``--auth=false``), a flag that takes no value (``--password-stdin``, ``--no-auth``: the
+word after it is the next argument), the next flag after a space (``--token --verbose``)
+or code that reads the environment (``--password=os.environ['PW']``: `env_references`);
+a read with a literal default keeps the read and loses the default
+(``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
+whole (``--password "a b c"``). `secrets.redact_command` applies these among its rules;
+they lived there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
+from skill_retriever.ingest.env_references import env_reference_at
+from skill_retriever.ingest.masked_values import masked_value
+from skill_retriever.ingest.secret_values import (
+    SHELL_VALUE,
+    record_key,
+    scheme_name,
+    secret_name,
+    secret_word_name,
+)
+from skill_retriever.ingest.shell_assignments import switch_value
+
+__all__ = ["NO_VALUE_FLAG_RE", "redact_flags"]
+
+#: Flags that take no value though their name looks secret: the word after them is the
+#: next argument (``docker login --password-stdin registry``, ``--no-auth``).
+NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
+
+#: A flag and the value after it: ``--api-key X``, ``--token=X``.
+_FLAG_RE = re.compile(
+    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
+)
+
+
+def redact_flags(text: str) -> str:
+    """Shell ``text`` with the values of its secret-looking flags redacted (see the module
+    docstring); text without one comes back unchanged."""
+    return _FLAG_RE.sub(masked_value(_secret_flag), _redact_flag_reads(text))
+
+
+def _secret_flag(m: re.Match[str]) -> bool:
+    """A secret-looking flag with a value that is no record's key under it
+    (`secret_values.record_key`: ``--sort-key name`` stays) nor an auth scheme's name
+    (`secret_values.scheme_name`: ``--auth-type bearer``); a word after a space that
+    starts with ``-`` is the next flag, not the value (``--token --verbose``)."""
+    flag = m["flag"]
+    if not secret_name(flag) or NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
+        return False
+    if scheme_name(m["val"]) or switch_value(m["val"]):
+        return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
+    if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):
+        return False  # ``--password=os.environ['PW']``: code reading the environment (`_redact_flag_reads`)
+    return m["eq"] is not None or not m["val"].startswith("-")
+
+
+def _redact_flag_reads(text: str) -> str:
+    """Shell ``text`` with the defaults of environment reads that secret-looking flags take
+    redacted (`env_defaults`: ``--password=os.getenv('PW', '[redacted]')``), as a secret's
+    where `secret_word_name` says the flag names one; `_secret_flag` keeps the read."""
+    if "env" not in text and "ENV" not in text and "${" not in text:
+        return text
+    out, pos = [], 0
+    for m in _FLAG_RE.finditer(text):
+        read = env_default_at(text, m.start("val")) if m.start() >= pos and secret_name(m["flag"]) else None
+        if read is not None:
+            named = secret_word_name(m["flag"].lstrip("-"))
+            out.append(text[pos : m.start("val")] + redact_env_defaults(read[0], named=named))
+            pos = read.end()
+    return "".join(out) + text[pos:] if out else text
