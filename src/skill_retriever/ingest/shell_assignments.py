@@ -21,7 +21,7 @@ from skill_retriever.ingest.call_arguments import named_argument
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
-from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     ESCAPE_BEFORE,
@@ -68,10 +68,16 @@ _QUOTED_ASSIGNMENT_RE = re.compile(
 #: after a ``printf`` format's ``\n`` or ``echo``'s word (``echo "password = X" >> f``): no
 #: shell line (``NAME = x`` runs ``NAME``), so its value runs to a blank, ``;``, ``|`` or
 #: a ``printf`` escape (``\n``; ``&`` is a password's) and is judged as prose judges an
-#: assignment's (`_spaced_secret`).
+#: assignment's (`_spaced_secret`). So is a statement of code a script runs
+#: (``python -c "import os; api_key = 'X'"``, ``node -e 'const TOKEN = "X"'``): after a
+#: ``;`` or a declaration's word (``const``, ``let``, ``var``), and a subscript's quoted
+#: key the name (``os.environ["HF_TOKEN"] = "X"``, its quotes escaped in a double-quoted
+#: command's: ``\\"X\\"``); before, only a line's or a string's
+#: first statement was read, and such a value was kept.
 _SPACED_RE = re.compile(
-    r"""(?m)(?:^|(?<=["'])|(?<=\\n)|(?<=\becho[ \t]))[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)[ \t]++=[ \t]*+"""
-    r"""(?P<val>"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
+    r"""(?m)(?:^|(?<=["'])|(?<=\\n)|(?<=\becho[ \t])|(?<=;)|(?<=\bconst[ \t])|(?<=\blet[ \t])|(?<=\bvar[ \t]))"""
+    r"""[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)(?:\[(?P<kq>\\?+["'])(?P<key>[A-Za-z_]\w{0,127}+)(?P=kq)\])?+[ \t]++=[ \t]*+"""
+    r"""(?P<val>\\"(?:(?!\\")[^\n]){0,256}+\\"|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
 )
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
@@ -120,7 +126,19 @@ def redact_assignments(text: str) -> str:
             out.append(text[pos : m.start()] + new)
             pos = pair.end()
     text = "".join(out) + text[pos:] if out else text
-    return _SPACED_RE.sub(masked_value(_spaced_secret), text) if " =" in text or "\t=" in text else text
+    return _SPACED_RE.sub(_masked_spaced, text) if " =" in text or "\t=" in text else text
+
+
+_mask_spaced = masked_value(lambda m: _spaced_secret(m))
+
+
+def _masked_spaced(m: re.Match[str]) -> str:
+    """A spaced setting's match with its secret value redacted (`_spaced_secret`), inside
+    the escaped quotes of a double-quoted command's string (``\\"X\\"``) when it had them."""
+    out = _mask_spaced(m)
+    if out != m[0] and m["val"].startswith('\\"'):
+        return replace_group(m, "val", f'\\"{REDACTED}\\"')
+    return out
 
 
 def _env_read_at(text: str, pos: int) -> re.Match[str] | None:
@@ -146,7 +164,7 @@ def _spaced_secret(m: re.Match[str]) -> bool:
     (`secret_values.secret_word_name`, a dotted name by its last part), a literal secret
     or a quoted phrase, not code (``os.environ["X"]``) nor a placeholder."""
     value = m["val"]
-    if not secret_word_name(_last_part(m["name"])):
+    if not secret_word_name(m["key"] or _last_part(m["name"])):  # ``os.environ["HF_TOKEN"]``: the key's
         return False
     return literal_secret(value, quoted=single_quoted(m.string, m.start("val"))) or literal_phrase(value)
 
