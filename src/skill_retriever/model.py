@@ -24,6 +24,7 @@ from skill_retriever.item_checks import (
     json_type,
     str_tuple,
 )
+from skill_retriever.shown_value import shown
 from skill_retriever.time_text import ISO_DATE_PART, TimeTextError, read_time_text
 
 
@@ -137,7 +138,7 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
         except (OverflowError, OSError, ValueError) as exc:  # NaN, inf, year 10000+
             unit = " (it looks like milliseconds: divide by 1000, or write ISO-8601)" if _milliseconds(value) else ""
             raise InvalidItemError(
-                f"{item}: timestamp {value!r} is not a valid time in epoch seconds{unit}"
+                f"{item}: timestamp {shown(value)} is not a valid time in epoch seconds{unit}"
             ) from exc
     elif isinstance(value, str):
         text = value.strip()
@@ -148,10 +149,10 @@ def parse_timestamp(value: object, item: str = "item") -> datetime | None:
         try:
             dt = read_time_text(text)
         except TimeTextError as exc:
-            raise InvalidItemError(f"{item}: timestamp {value!r} is not a valid RFC 2822 time: {exc.reason}") from exc
+            raise InvalidItemError(f"{item}: timestamp {shown(value)} is not a valid RFC 2822 time: {exc.reason}") from exc
         except ValueError as exc:
             raise InvalidItemError(
-                f"{item}: timestamp {value!r} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z){_quoted_epoch(text)}"
+                f"{item}: timestamp {shown(value)} is not ISO-8601 (e.g. 2026-11-01T12:00:00Z){_quoted_epoch(text)}"
             ) from exc
     else:
         raise InvalidItemError(f"{item}: timestamp must be text, a datetime or a date, not {type(value).__name__}")

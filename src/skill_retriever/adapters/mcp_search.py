@@ -54,6 +54,7 @@ from skill_retriever.responses import (
     is_nothing_fits,
     nothing_fits_warning,
 )
+from skill_retriever.shown_value import shown
 from skill_retriever.snippet_display import readable_snippet
 
 __all__ = [
@@ -136,14 +137,14 @@ def checked_counts(k: int, budget: int | None) -> None:
         ToolError: Either is out of range.
     """
     if k <= 0:
-        raise ToolError(f"k must be an integer > 0, got {k}")
+        raise ToolError(f"k must be an integer > 0, got {shown(k)}")
     if k > MAX_K:
         raise ToolError(
-            f"k must be at most {MAX_K} (every result goes into your context), got {k}; "
+            f"k must be at most {MAX_K} (every result goes into your context), got {shown(k)}; "
             "narrow the query or kinds to reach the others"
         )
     if budget is not None and budget < 0:
-        raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {budget}")
+        raise ToolError(f"budget must be >= 0 (leave it out for no limit), got {shown(budget)}")
 
 
 def search_answer(

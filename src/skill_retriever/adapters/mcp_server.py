@@ -83,6 +83,7 @@ from skill_retriever.filters import kinds_named
 from skill_retriever.item_location import read_from
 from skill_retriever.model import EdgeKind
 from skill_retriever.retriever import Retriever
+from skill_retriever.shown_value import shown
 from skill_retriever.stores.index import Index
 
 try:  # mcp >= 2
@@ -141,7 +142,7 @@ class _Server(MCPServer):
         takes = ", ".join(n + " (required)" * (a.default is a.empty) for n, a in sig.parameters.items())
         takes = f"{name} takes {takes}"
         if unknown := sorted(set(arguments) - set(sig.parameters)):
-            said = f"unknown argument(s) {', '.join(map(repr, unknown))}; {takes}"
+            said = f"unknown argument(s) {', '.join(map(shown, unknown))}; {takes}"
             raise ToolError(f"Error executing tool {name}: {said}")
         try:
             return await super().call_tool(name, arguments, *rest)

@@ -7,12 +7,9 @@ from collections.abc import Sequence
 from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import SkillRetrieverError
 from skill_retriever.model import NodeKind
+from skill_retriever.shown_value import shown
 
 __all__ = ["InstallError", "UnknownComponentError", "UnknownNamesError", "UnsafePathError", "shown_ref"]
-
-#: Longest id or name quoted whole in a message; a longer one is cut (a 100 KB id an
-#: agent sent must not come back whole in the error it reads).
-_QUOTED = 80
 
 #: What ``install`` takes, so what the advised query searches: `layout.LAYOUT`'s kinds
 #: (not imported: `layout` reaches `plan`, which re-exports these errors) and plugins, which
@@ -23,9 +20,7 @@ _INSTALLS = ",".join(k.value for k in (
 
 def shown_ref(ref: str) -> str:
     """``ref`` quoted for a message: whole when short, else its start and its length."""
-    if len(ref) <= _QUOTED:
-        return repr(ref)
-    return f"{ref[:_QUOTED]!r}... ({len(ref):,} characters)"
+    return shown(ref)  # a 100 KB id an agent sent must not come back whole in the error it reads
 
 
 class InstallError(SkillRetrieverError):
