@@ -37,9 +37,9 @@ from skill_retriever.adapters.mcp_arguments import (
     ToolError,
     checked_target,
     refused_as_tool_errors,
-    resolved_ids,
 )
 from skill_retriever.adapters.mcp_search import Detail, caller_view
+from skill_retriever.adapters.mcp_uninstall_names import installed_ids
 from skill_retriever.components.closure import plugin_members
 from skill_retriever.components.install.brought import taken_along
 from skill_retriever.components.install.inventory import InstallRecord
@@ -89,8 +89,8 @@ def uninstall_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
             detail: "brief" (a line per file) or "full" (every list of the report).
         """
         view = caller_view(service)
-        resolved = resolved_ids(view, ids, "ids")
         target = checked_target(target) or ""  # never None: the argument is required
+        resolved = installed_ids(view, ids, target)  # unknown names: with close names installed there
         with refused_as_tool_errors(target, "change"):
             report = take_back(view, resolved, target, dry_run=dry_run, force=force)
         if detail == "full":

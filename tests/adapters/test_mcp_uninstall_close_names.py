@@ -1,0 +1,49 @@
+"""``uninstall_components`` given a name that answers to nothing, through a real MCP
+client connected in-process: it said "no component 'canvas-desig'; call search_components
+..." with no close name, where ``skill-retriever uninstall`` says "close names installed:
+canvas-design"; it now offers the close names of what is installed in the target, only
+those the caller may see (a private component installed there by someone else is never
+named)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_calls import run
+from mcp_in_process import tool_answers, tool_errors
+
+SECRET = "canvas-secret"
+
+
+@pytest.fixture
+def ix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    for name, front in (("canvas-design", ""), ("theme-factory", ""), (SECRET, "access: [secops]\n")):
+        path = tmp_path / f"cat/skills/{name}/SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: The {name} skill.\n{front}---\n\nBody.\n", encoding="utf-8")
+    folder = tmp_path / "ix"
+    code, _, err = run(capsys, "index", tmp_path / "cat", "--index-dir", folder, "--embedder", "hashing-64")
+    assert code == 0, err
+    return folder
+
+
+def test_a_typo_is_offered_the_close_names_installed_that_the_caller_sees(ix: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    tool_answers(ix, ["*"], {"install": (
+        "install_components", {"ids": ["canvas-design", SECRET], "target": str(project), "dry_run": False},
+    )})  # fmt: skip
+    typo, part, two, unrelated = tool_errors(ix, ["alice"], [
+        ("uninstall_components", {"ids": ["canvas-desig"], "target": str(project)}),
+        ("uninstall_components", {"ids": ["canvas"], "target": str(project)}),
+        ("uninstall_components", {"ids": ["canvas-desig", "zzz-nothing"], "target": str(project)}),
+        ("uninstall_components", {"ids": ["zzz-nothing"], "target": str(project)}),
+    ])  # fmt: skip
+    assert f"no component 'canvas-desig' (close names installed: canvas-design) installed in {project}" in typo
+    assert "close names installed: canvas-design)" in part
+    assert "'canvas-desig' (close names installed: canvas-design), no component 'zzz-nothing' installed" in two
+    for said in (typo, part, two):
+        assert said.endswith("pass a close name as ids"), said
+    assert all(SECRET not in said and "secret" not in said for said in (typo, part, two, unrelated))
+    assert "no component 'zzz-nothing'; call search_components" in unrelated  # nothing close: as before
