@@ -7,6 +7,7 @@ named)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,26 @@ def test_a_typo_is_offered_the_close_names_installed_that_the_caller_sees(ix: Pa
         assert said.endswith("pass a close name as ids"), said
     assert all(SECRET not in said and "secret" not in said for said in (typo, part, two, unrelated))
     assert "no component 'zzz-nothing'; call search_components" in unrelated  # nothing close: as before
+
+
+def test_an_installed_component_the_index_no_longer_holds_is_told_the_cli_command(
+    ix: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    tool_answers(ix, ["*"], {"install": (
+        "install_components", {"ids": ["theme-factory", SECRET], "target": str(project), "dry_run": False},
+    )})  # fmt: skip
+    shutil.rmtree(tmp_path / "cat/skills/theme-factory")  # the source indexed again without it
+    code, _, err = run(capsys, "index", tmp_path / "cat", "--index-dir", ix, "--embedder", "hashing-64")
+    assert code == 0, err
+    gone, private = tool_errors(ix, ["alice"], [
+        ("uninstall_components", {"ids": ["theme-factory"], "target": str(project)}),
+        ("uninstall_components", {"ids": [SECRET], "target": str(project)}),
+    ])  # fmt: skip
+    assert f"'theme-factory' is in {project}'s install record but not among the components you may see" in gone
+    assert f"`skill-retriever uninstall theme-factory --target {project}` does" in gone
+    # a private one installed there reads alike: the line tells nothing of the index
+    assert private.replace(SECRET, "theme-factory") == gone
+    code, out, err = run(capsys, "uninstall", "theme-factory", "--target", project)
+    assert code == 0 and "removed .claude/skills/theme-factory/SKILL.md" in out, (out, err)

@@ -2,7 +2,11 @@
 answers to nothing is told the close names of what is installed in the target that the
 caller may see, as ``skill-retriever uninstall`` offers them ("close names installed"):
 the tool said only "call search_components", which finds what the index holds, not what
-was installed there, and offered no name at all (`tests/adapters/test_mcp_uninstall_close_names.py`).
+was installed there, and offered no name at all. A name the target's install record holds
+that the caller may not see (the index no longer holds it, or only others may see it) is
+told the CLI command that takes it back: "no component" alone left an agent unable to undo
+its own install once the source was indexed again without it
+(`tests/adapters/test_mcp_uninstall_close_names.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Sequence
 
 from skill_retriever.adapters.mcp_arguments import ToolError, checked_ref
 from skill_retriever.adapters.mcp_names import unknown_names_said
+from skill_retriever.advice import command
 from skill_retriever.components.install.errors import (
     InstallError,
     UnknownComponentError,
@@ -48,26 +53,51 @@ def installed_ids(view: CallerView, refs: Sequence[str], target: str) -> list[st
             unknown = []
         else:
             unknown = [exc.ref]
-        names = _installed_names(view, target) if unknown else []
+        record = _record(target) if unknown else None
+        names = _installed_names(view, record)
         close = [(ref, close_among(ref, names)) for ref in unknown]
-        if not any(found for _, found in close):
-            raise ToolError(unknown_names_said(exc, "ids")) from exc
-        said = ", ".join(
-            f"no component {shown_ref(ref)}" + (f" (close names installed: {', '.join(found)})" if found else "")
-            for ref, found in close[:10]
-        )
-        more = f", and {len(close) - 10:,} more name(s) that answer to nothing" if len(close) > 10 else ""
-        raise ToolError(f"{said}{more} installed in {target}; pass a close name as ids") from exc
+        said = unknown_names_said(exc, "ids")
+        if any(found for _, found in close):
+            said = ", ".join(
+                f"no component {shown_ref(ref)}" + (f" (close names installed: {', '.join(found)})" if found else "")
+                for ref, found in close[:10]
+            )
+            more = f", and {len(close) - 10:,} more name(s) that answer to nothing" if len(close) > 10 else ""
+            said = f"{said}{more} installed in {target}; pass a close name as ids"
+        raise ToolError(said + _unseen(view, record, unknown, target)) from exc
 
 
-def _installed_names(view: CallerView, target: str) -> list[str]:
-    """The names of the components and plugins installed in ``target`` that ``view``'s
-    caller may see (none where the target holds no record, or one that cannot be read:
-    the uninstall itself then says why)."""
+def _record(target: str) -> InstallRecord | None:
+    """The install record of ``target`` (None where it cannot be read: the uninstall's
+    own refusal names why)."""
     root, _ = install_root(target, False, None, must_exist=True)
     try:
-        record = InstallRecord.load(root)
-    except InstallError:  # an unreadable record: the uninstall's own refusal names it
+        return InstallRecord.load(root)
+    except InstallError:
+        return None
+
+
+def _unseen(view: CallerView, record: InstallRecord | None, refs: list[str], target: str) -> str:
+    """Where ``record`` holds a component by one of ``refs`` (its id or name) that ``view``'s
+    caller may not see, the CLI command that takes it back. Said alike for a component only
+    others may see and one the index no longer holds (its source indexed again without it),
+    which this tool cannot take back either: the record is the caller's own file, so the line
+    tells nothing of the index."""
+    entries = record.components.items() if record is not None else ()
+    held = [r for r in dict.fromkeys(refs) if any(i not in view and r in (i, e.name) for i, e in entries)]
+    if not held:
+        return ""
+    return (
+        f"; {', '.join(map(shown_ref, held))} {'is' if len(held) == 1 else 'are'} in {target}'s install record "
+        "but not among the components you may see in the index (its source was indexed again without it, "
+        f"or only others may see it), so this tool cannot take it back: `{command(['uninstall', *held, '--target', target])}` "
+        "does (it reads the project's install record, not the index)"
+    )
+
+
+def _installed_names(view: CallerView, record: InstallRecord | None) -> list[str]:
+    """The names of the components and plugins ``record`` holds that ``view``'s caller may see."""
+    if record is None:
         return []
     shown = [e.name for i, e in record.components.items() if i in view]
     return shown + [e.name for i, e in record.plugins.items() if i in view]
