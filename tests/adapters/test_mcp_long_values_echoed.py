@@ -2,7 +2,9 @@
 connected in-process: a 1,000,000-character ``since`` or ``until``, or an argument name
 of that length, came back whole in the error (a megabyte into the agent's context), where
 a long id was already cut to its start and its length; a huge ``k`` came back as all its
-digits. Each is now cut the same way, and the Python filter says the same."""
+digits; an unknown tool's name came back whole too, naming no tool. Each is now cut the
+same way (an unknown tool's answer names the server's tools, and the close one), and the
+Python filter says the same."""
 
 from __future__ import annotations
 
@@ -54,3 +56,10 @@ def test_the_python_filter_cuts_it_too() -> None:
     with pytest.raises(SkillRetrieverError) as caught:
         Filters(since=LONG)
     assert len(str(caught.value)) < 600 and "(1,000,000 characters)" in str(caught.value)
+
+
+def test_an_unknown_tool_is_cut_and_told_the_tools(ix: Path) -> None:
+    long_name, typo = tool_errors(ix, ["*"], [(LONG, {}), ("serach", {"query": "format python"})])
+    assert len(long_name) < 600 and "Unknown tool: 'zzz" in long_name and "(1,000,000 characters)" in long_name
+    assert typo.startswith("Unknown tool: 'serach' (did you mean search?); this server's tools are search, "), typo
+    assert "uninstall_components" in typo

@@ -33,6 +33,7 @@ Register it with a coding agent (only the protocol goes to stdout; logs go to st
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import json
 from collections.abc import Sequence
@@ -137,8 +138,10 @@ class _Server(MCPServer):
         return out
 
     async def call_tool(self, name: str, arguments: dict[str, Any], *rest: Any) -> Any:
-        if (sig := self.takes.get(name)) is None:  # an unknown tool: the SDK refuses it
-            return await super().call_tool(name, arguments, *rest)
+        if (sig := self.takes.get(name)) is None:  # the SDK's refusal quoted a 1 MB name whole, naming no tool
+            close = difflib.get_close_matches(name[:100], list(self.takes), n=1)
+            meant = f" (did you mean {close[0]}?)" if close else ""
+            raise ToolError(f"Unknown tool: {shown(name)}{meant}; this server's tools are {', '.join(self.takes)}")
         takes = ", ".join(n + " (required)" * (a.default is a.empty) for n, a in sig.parameters.items())
         takes = f"{name} takes {takes}"
         if unknown := sorted(set(arguments) - set(sig.parameters)):
