@@ -95,11 +95,14 @@ class Closure:
         return [self.units[s] for s in self.selected]
 
     @classmethod
-    def alone(cls, selected: Iterable[str]) -> Closure:
+    def alone(cls, selected: Iterable[str], requires: Mapping[str, tuple[str, ...]] | None = None) -> Closure:
         """The selected components with nothing added (an answer where nothing fits: its
-        closest matches are shown, not installed with what they need)."""
+        closest matches are shown, not installed with what they need). ``requires``: what
+        each requires directly (a full closure's), still said of it though not added: an
+        empty list read as "needs nothing" to an agent about to install it."""
         chosen = tuple(dict.fromkeys(selected))
-        return cls(chosen, (), {}, {}, {i: () for i in chosen}, {i: (i,) for i in chosen})
+        said = requires or {}
+        return cls(chosen, (), {}, {}, {i: said.get(i, ()) for i in chosen}, {i: (i,) for i in chosen})
 
 
 def plugin_members(

@@ -180,7 +180,7 @@ class ComponentService:
         dropped += lost
         if cut.dropped_components:
             closure = (
-                Closure.alone(cut.kept_components)
+                Closure.alone(cut.kept_components, closure.requires)
                 if resp.nothing_fits
                 else dependency_closure(view, cut.kept_components)
             )
@@ -252,7 +252,7 @@ class ComponentService:
         with ``drop_conflicts``, a match whose unit holds a losing side (`settle_conflicts`)
         is dropped and the next candidate moves up."""
         if found.nothing_fits:  # the closest matches, shown for what they are: nothing added
-            return Closure.alone(ranked[:k]), [], []
+            return Closure.alone(ranked[:k], dependency_closure(view, ranked[:k]).requires), [], []
         dropped: list[Dropped] = []
         settled: dict[frozenset[str], Conflict] = {}  # one per pair, as first settled
         excluded: set[str] = set()
@@ -308,7 +308,7 @@ class ComponentService:
             # is visible in this view (else it is left out, never shown in part).
             path = hit.path if hit and all(view.sees(i) for i in hit.path) else ()
             # (a chain may pass through a required plugin, which is no id of the closure)
-            mentioned = {*closure.ids, *chain, *path, *also, *(c.other(node_id) for c in mine)}
+            mentioned = {*closure.ids, *requires, *chain, *path, *also, *(c.other(node_id) for c in mine)}
             names = {i: answer_name(view, i) for i in mentioned}
             owner = owning_skill(view, node_id)  # the outermost skill this caller sees
             rationale = build_rationale(
