@@ -42,6 +42,7 @@ from skill_retriever.cliargs import (
     open_index,
     print_json_error,
 )
+from skill_retriever.dash_words import after_double_dash
 from skill_retriever.empty_args import check_server_arg, model_named, source_named
 from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
@@ -183,8 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `query audit a contract`: the shell split the query into words
         whole = shlex.quote(" ".join([args.query, *rest]))
         parser.error(f"unrecognized arguments: {' '.join(rest)}; quote the query as one argument: {whole}")
-    elif rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    elif rest:  # `query -- -k 3 --index-dir .idx`: the options after `--` are the query's words
+        parser.error(f"unrecognized arguments: {' '.join(rest)}{after_double_dash(parser.given, rest)}")
     if args.verbose:  # progress bars (a model download, indexing) only when asked for; never transformers' "Loading weights" (`stores.embedder`)
         os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0"
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)

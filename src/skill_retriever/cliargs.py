@@ -36,17 +36,22 @@ class Parser(argparse.ArgumentParser):
     gets JSON, not nothing. argparse makes the subcommands' parsers of the same class."""
 
     _json = False
+    given: Sequence[str] = ()
 
     def parse_known_args(  # type: ignore[override]  # one signature for typeshed's overloads
         self, args: Sequence[str] | None = None, namespace: Any = None
     ) -> tuple[Any, list[str]]:
         # a subcommand's parser is given the arguments after its name, --json among them
-        self._json = "--json" in (sys.argv[1:] if args is None else args)
+        self.given = list(sys.argv[1:] if args is None else args)
+        self._json = "--json" in self.given
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
         """One line on stderr, exit 2: argparse's own prints the whole usage block first
         (ten lines for ``query``), which buries the line that says what is wrong."""
+        from skill_retriever.dash_words import dash_word_advice
+
+        message += dash_word_advice(self, message, self.given)  # `query --no-verify`: "required: query"
         if self._json:
             print_json_error(message)
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
