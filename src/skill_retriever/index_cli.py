@@ -205,6 +205,13 @@ def _empty_error(empty: list[str], index_dir: Path, results: list[IngestResult],
     names = [s.name for s in held_sources(held) if s.root in roots]
     if unread := _unread_why(results, bool(names)):  # the right folder, whose files could not be read
         return f"no items read from {', '.join(empty)}: {unread}"
+    too_big = [p for r in results for p in r.problems if _TOO_BIG in p.message]
+    if results and all(any(_TOO_BIG in p.message for p in r.problems) for r in results):
+        # the right folder, whose files --max-file-bytes skipped: not one to give again nor to remove
+        return (f"no items read from {', '.join(empty)}: {len(too_big)} file(s) over the --max-file-bytes "
+                "limit were skipped (the lines above name them); raise the limit (index --max-file-bytes N) and "
+                "index again; nothing of it was written or removed"
+                + (", and what the index holds of it stays" if names else ""))
     if all(Path(source).is_file() for source in empty):  # remove-source would take out a whole folder
         why = ("the lines above say why" if said else
                "the file holds no items: a corpus.json lists passages, a JSON graph its nodes, a tool file its tools")
@@ -243,6 +250,9 @@ def _unread_why(results: list[IngestResult], held: bool) -> str | None:
             "(or mend it, as each says) and index again; nothing of it was written or removed"
             + (", and what the index holds of it stays" if held else ""))
 
+
+#: What a problem says of a file over ``--max-file-bytes`` (`ingest.skill_records`).
+_TOO_BIG = "-byte limit"
 
 #: What a problem says when the system refused to read a file or list a folder
 #: (`ingest.skill_records.unreadable`, `ingest.walk`).
