@@ -107,6 +107,16 @@ def test_a_lock_wait_that_is_no_duration_is_refused(value: str, capsys: pytest.C
     assert "--lock-wait" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["inf", "nan"])
+def test_an_endless_lock_wait_is_not_said_to_be_below_zero(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--lock-wait inf` said "must be 0 or more seconds, got inf" (a CLI audit)
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["index", "x", "--lock-wait", value])
+    err = capsys.readouterr().err
+    assert f"argument --lock-wait: must be a finite number of seconds (86400 waits up to a day), got {value}" in err
+    assert "0 or more" not in err
+
+
 def test_the_python_message_names_the_python_parameter(index_dir: str) -> None:
     holder = Index.open(index_dir, writable=True)
     other = Index.open(index_dir)

@@ -118,7 +118,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value):  # `inf` is 0 or more: saying so refused it in words it met
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds (86400 waits up to a day), got {text}")
+    if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
     return value
 
