@@ -88,6 +88,14 @@ def test_a_folder_indexed_under_a_second_name_says_its_items_are_held_twice(tmp_
         assert note == ("this folder is indexed as source 'repo' too: each of its items is held twice; "
                         f"`skill-retriever remove-source repo --index-dir {tmp_path / 'ix'}` if one name is enough")
         assert len(index) == 2  # a note, not a refusal: two names may be meant
+        # under a third name it is held three times, and two removals leave one name (a CLI
+        # audit: it said "held twice", with one remove-source)
+        third = index_sources(index, [tmp_path / "repo"], source_name="alt2", calibrate=False)
+        (note,) = [p.message for p in third.sources[0].notes]
+        assert note == ("this folder is indexed as source 'alt', 'repo' too: each of its items is held 3 times; "
+                        f"`skill-retriever remove-source alt --index-dir {tmp_path / 'ix'}` and "
+                        f"`skill-retriever remove-source repo --index-dir {tmp_path / 'ix'}` if one name is enough")
+        assert len(index) == 3
     finally:
         index.close()
 

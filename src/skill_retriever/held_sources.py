@@ -160,9 +160,12 @@ def held_twice(held: Mapping[str, Node], origin: Provenance, path: Path, index_d
     notes = []
     if others:
         names = ", ".join(repr(o) for o in others)
+        # under three names it is held three times, and one name is left after removing two
+        times = "twice" if len(others) == 1 else f"{len(others) + 1} times"
+        removes = " and ".join(f"`{command(['remove-source', o], index_dir)}`" for o in others)
         notes.append(
-            f"this folder is indexed as source {names} too: each of its items is held twice; "
-            f"`{command(['remove-source', others[0]], index_dir)}` if one name is enough"
+            f"this folder is indexed as source {names} too: each of its items is held {times}; "
+            f"{removes} if one name is enough"
         )
     for source, count in _inside(held, path):
         notes.append(
