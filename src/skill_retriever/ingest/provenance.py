@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,7 +223,7 @@ def check_one_name(held: Mapping[str, Node], origin: Provenance, index_dir: Word
             f"the index holds {origin.root} as source {first!r}, and a folder is one source: "
             f"indexing it as {origin.name!r} would move its items to {origin.name!r} (their ids are "
             f"their own, not the source name's) and leave under {first!r} what this read does not "
-            f"produce; index it as {first!r} (--source-name {first}, or none when that is the "
+            f"produce; index it as {first!r} (--source-name {shlex.quote(first)}, or none when that is the "
             f"folder's name), or run `{command(['remove-source', first], index_dir)}` first (nothing was written)"
         )
 
