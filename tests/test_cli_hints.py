@@ -33,3 +33,23 @@ def test_a_source_folder_given_as_the_index_is_not_told_to_become_one(
     assert f"`skill-retriever index {source} --index-dir <new folder>`" in err
     assert main(["query", "format python", "--index-dir", str(tmp_path / "none")]) != 0
     assert "build one with `skill-retriever index <sources>" in capsys.readouterr().err  # a folder not there: as before
+
+
+def test_the_commands_for_a_folder_with_a_space_are_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CLI audit: `skill-retriever index /tmp/my src --index-dir <new folder>` and `index
+    <sources> --index-dir /tmp/my ix` were printed unquoted, which the shell splits."""
+    source = tmp_path / "my src"
+    (source / "skills" / "a").mkdir(parents=True)
+    (source / "skills" / "a" / "SKILL.md").write_text("---\nname: a\ndescription: a skill\n---\nbody\n")
+    assert main(["query", "format python", "--index-dir", str(source)]) == 2
+    assert f"`skill-retriever index '{source}' --index-dir <new folder>`" in capsys.readouterr().err
+    ix = tmp_path / "my ix"
+    assert main(["index", str(source), "--index-dir", str(ix), "--embedder", "hashing-64"]) == 0
+    (ix / "items.sqlite").write_bytes(b"\x07" * 8192)  # no header, no source recorded in its bytes
+    for side in ("items.sqlite-wal", "items.sqlite-shm"):
+        (ix / side).unlink(missing_ok=True)
+    capsys.readouterr()
+    assert main(["repair", "--index-dir", str(ix)]) == 2
+    err = capsys.readouterr().err
+    assert "no source can be read from it either" in err, err
+    assert f"`skill-retriever index <sources> --index-dir '{ix}'`" in err

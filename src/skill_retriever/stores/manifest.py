@@ -70,7 +70,7 @@ def read_manifest(directory: Path) -> dict[str, Any]:
             raise IndexNotFoundError(
                 f"no index at {directory}: it holds files but no index; {point_at('an index')}, "
                 f"or, if {directory} is a source to search, index it into a folder of its "
-                f"own: `skill-retriever index {directory} --index-dir <new folder>`"
+                f"own: `{command(['index', directory, '--index-dir', Placeholder('<new folder>')])}`"
             )
         hint = "" if directory.exists() else " (the directory does not exist either)"
         raise IndexNotFoundError(

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.advice import Placeholder, command
 from skill_retriever.exceptions import IndexCorruptError
 from skill_retriever.held_sources import HeldSource
 from skill_retriever.stores import stored_terms
@@ -206,7 +207,7 @@ def _nothing_to_salvage(path: Path, database: Path, exc: BaseException) -> Index
     what = (f"it records these sources: {', '.join(f'{s.name} ({s.root})' for s in sources)}; move {path} "
             f"aside (keep it: the file still holds the items' bytes) and index them again: {again}" if sources else
             f"no source can be read from it either; move {path} aside and index your sources again with "
-            f"`skill-retriever index <sources> --index-dir {path}`")
+            f"`{command(['index', Placeholder('<sources>')], path)}`")
     return IndexCorruptError(f"{database}: its header or schema cannot be read ({exc}), so nothing in it can be "
                              f"salvaged and nothing was changed; {what}")
 
