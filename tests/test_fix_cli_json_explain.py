@@ -138,3 +138,20 @@ def test_stats_json_always_holds_unfinished_runs() -> None:
     assert stats_json({"path": "ix", "version": 3})["unfinished_runs"] == {}
     marks = {"repo": {"started": "2026-01-01T00:00:00+00:00", "pid": 1, "path": "/src"}}
     assert stats_json({"path": "ix", "unfinished_runs": marks})["unfinished_runs"] == marks
+
+
+def test_one_name_more_is_named_not_counted(sample: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CLI audit: the demo's postgres-schema-design said "required by backend-architect,
+    database-reviewer, migrations-alembic and 1 more", hiding a name behind as many
+    characters; past one more, the count stays."""
+    data, _ = _json(capsys, "set up a postgres migration check before deploy", "--index-dir", sample, "-k", "20")
+    seen = {len(r["required_by"]) for r in data["results"]} | {len(r["requires"]) for r in data["results"]}
+    assert 4 in seen  # postgres-schema-design: the case this is about
+    for r in data["results"]:
+        for key, said in (("requires", "requires "), ("required_by", "required by ")):
+            names = [x["name"] for x in r[key]]
+            if len(names) <= 4:
+                assert not names or (said + ", ".join(names)) in r["reason"], r["reason"]
+            else:
+                assert (said + ", ".join(names[:3]) + f" and {len(names) - 3} more") in r["reason"]
+    assert "and 1 more" not in json.dumps(data)

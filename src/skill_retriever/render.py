@@ -55,7 +55,7 @@ __all__ = [
     "render",
 ]
 
-#: Names listed in one reason before "and N more".
+#: Names listed in one reason before "and N more" (N of 2 or more: one more is named).
 SHOWN_NAMES = 3
 #: The order a reason line names the channels that found an item in (its ranks follow a
 #: "found by" channel; the score orders the results).
@@ -80,8 +80,9 @@ def fold(response: SearchResponse, view: CallerView) -> list[Shown]:
 
 def _names(view: CallerView, ids: Iterable[str]) -> str:
     names = [view.name_of(i) for i in dict.fromkeys(ids) if view.sees(i)]
-    more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
-    return ", ".join(names[:SHOWN_NAMES]) + more
+    if len(names) <= SHOWN_NAMES + 1:  # "and 1 more" hid a name in about as many characters
+        return ", ".join(names)
+    return ", ".join(names[:SHOWN_NAMES]) + f" and {len(names) - SHOWN_NAMES} more"
 
 
 @dataclass(frozen=True)
