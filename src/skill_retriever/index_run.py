@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill_retriever.ingest.document_reach import removed_alone_notes
+from skill_retriever.ingest.result import problem_text
 
 if TYPE_CHECKING:
     from skill_retriever.cross_source import CrossSourceReport
@@ -86,7 +87,7 @@ class IndexRun:
                     "source": s.source,
                     "nodes": len(s.nodes),
                     "edges": len(s.edges),
-                    "problems": [str(p) for p in s.skips],
+                    "problems": [problem_text(p) for p in s.skips],  # as the text's lines say them
                     "notes": [str(p) for p in s.notes],  # on files read whole
                     "seconds": round(s.seconds, 3),
                 }

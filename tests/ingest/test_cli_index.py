@@ -102,3 +102,24 @@ def test_a_second_repository_with_the_same_name_needs_a_source_name(
     args = ["index", str(second), "--index-dir", str(index_dir), "--source-name", "b-skills"]
     assert main(args) == 0
     assert _ids(index_dir) == {"skills/skills/lint/SKILL.md", "b-skills/skills/format/SKILL.md"}
+
+
+def test_json_problems_say_what_the_index_keeps_as_the_text_does(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CLI audit: the text said "binary file (NUL bytes); skipped (what was indexed from
+    it before, if anything, stays)" and --json only "binary file (NUL bytes); skipped", so
+    a program could not tell a file's items kept from a file's items gone."""
+    repo = tmp_path / "kept"
+    write_file(repo, "skills/a/SKILL.md", "---\nname: a\ndescription: the a skill\n---\nBody.\n")
+    write_file(repo, "skills/b/SKILL.md", "---\nname: b\ndescription: the b skill\n---\nBody.\n")
+    assert main(["index", str(repo), "--index-dir", str(index_dir), "--embedder", "hashing-64"]) == 0
+    (repo / "skills/a/SKILL.md").write_bytes(b"\x00\x01binary")
+    capsys.readouterr()
+    assert main(["index", str(repo), "--index-dir", str(index_dir)]) == 0
+    text = [line.strip()[len("problem: "):] for line in capsys.readouterr().out.splitlines() if "problem: " in line]
+    assert main(["index", str(repo), "--index-dir", str(index_dir), "--json"]) == 0
+    (source,) = json.loads(capsys.readouterr().out)["run"]["sources"]
+    assert source["problems"] == text
+    assert source["problems"][0].endswith("(what was indexed from it before, if anything, stays)")
+    assert "kept/skills/a/SKILL.md" in _ids(index_dir)  # as it says

@@ -137,14 +137,24 @@ class IngestResult:
         its count and an example), so that 229 files of one lenient frontmatter do not
         bury the one file that could not be read."""
         skips = self.skips
-        kept = {
-            Unread.FILE: " (what was indexed from it before, if anything, stays)",
-            Unread.ITEM: " (its version indexed before, if any, stays)",
-        }
-        lines = [f"problem: {p}{kept.get(p.keeps, '')}" for p in skips[:limit]]
+        lines = [f"problem: {problem_text(p)}" for p in skips[:limit]]
         if len(skips) > limit:
             lines.append(f"... {len(skips) - limit} more problems (see --json)")
         return lines + note_lines(self.notes, limit)
+
+
+#: What a problem's line adds about what re-indexing keeps of the file or item it names.
+_KEPT = {
+    Unread.FILE: " (what was indexed from it before, if anything, stays)",
+    Unread.ITEM: " (its version indexed before, if any, stays)",
+}
+
+
+def problem_text(problem: Problem) -> str:
+    """``path: message``, and what the index keeps of what it names: the same in the text
+    of a run and in its ``--json`` (which once left the keeping out, so a program could
+    not tell a skipped file's items kept from a file's items gone)."""
+    return f"{problem}{_KEPT.get(problem.keeps, '')}"
 
 
 def warning_problem(path: str, warning: str, corpus: str) -> Problem:
