@@ -73,6 +73,9 @@ def check_query(args: argparse.Namespace) -> None:
     from skill_retriever.querytext import clean_query
 
     if args.query == "-":  # a long task (an agent's whole prompt) does not fit one argument
+        if sys.stdin.isatty():  # typed at a terminal, the read waited without a word, as if hung
+            print("reading the query from the terminal: type it, then press Ctrl-D on a line of its own "
+                  "(or pipe it in: query - < task.txt)", file=sys.stderr)
         args.query = sys.stdin.read()
     limit = RetrievalConfig.max_query_chars if args.max_query_chars is None else args.max_query_chars
     clean_query(args.query, limit)
