@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from skill_retriever.exceptions import ConfigError, InvalidItemError
 from skill_retriever.kind_names import FEW_CHARS, check_kinds, kind_in_case
 from skill_retriever.model import Node, NodeKind, parse_timestamp
+from skill_retriever.tag_case import tag_case_hint
 from skill_retriever.undated_advice import dating_advice
 
 ALL_PRINCIPALS = "*"
@@ -305,8 +306,7 @@ def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
     may see (a kind the index does not hold, a tag no item has, a time window over undated
     items): without it an empty answer reads as "nothing matched", and the caller rewords
     the query instead of the filters. None when some item passes them: then the query,
-    not the filters, found nothing. Names only what the caller asked for, never an item.
-    """
+    not the filters, found nothing. Names only what the caller asked for, never an item."""
     visible = [n for n in nodes if f.can_see(n)]
     if any(f.admits(n) for n in visible):
         return None
@@ -318,5 +318,6 @@ def nothing_admitted_note(f: Filters, nodes: Iterable[Node]) -> str | None:
     asked = [f"{name} {_listed(v)}" for name in ("kinds", "tags") if (v := getattr(f, name)) is not None]
     asked += [f"{name} {v.isoformat()}" for name in ("since", "until") if (v := getattr(f, name)) is not None]
     undated = (f.since or f.until) is not None and all(n.last_changed is None for n in visible)
-    why = f"; since/until admit only items with a created or updated time, and none has one{dating_advice(visible)}" if undated else ""
+    why = (f"; since/until admit only items with a created or updated time, and none has one{dating_advice(visible)}"
+           if undated else "") + tag_case_hint(f.tags, visible)  # `--tags PAYMENTS` of an item tagged payments
     return f"no item you may see passes the filters ({'; '.join(asked)}){why}, so every query comes back empty with them"
