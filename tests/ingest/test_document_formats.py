@@ -55,3 +55,17 @@ def test_one_file_in_a_format_not_read_is_refused_saying_so(
     assert code == 2 and not out
     assert f"{path}: {Path(name).suffix.lower()} is a format not read as a document" in err
     assert ".json" not in err and ".md" in err
+
+
+@pytest.mark.parametrize("name", ["deploy.py", "config.yaml", "Makefile"])
+def test_one_file_of_no_indexed_kind_is_told_every_kind_a_file_may_be(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A CLI audit: ``index deploy.py`` said "is not a .json file; point at a folder or a
+    JSON graph file", as if only a JSON graph could be indexed alone, not a document."""
+    path = write_file(tmp_path / "repo", name, "x: 1\n")
+    code, out, err = run(capsys, "index", path, "--index-dir", tmp_path / "ix", "--embedder", "hashing-64")
+    assert code == 2 and not out
+    what = f"a {Path(name).suffix} file" if Path(name).suffix else "a file without a suffix"
+    assert f"{path}: {what} is not indexed alone; a file indexed alone is a JSON graph (.json)" in err, err
+    assert "a document (.md, .markdown, .mdx, .rst, .txt); to index the skills or documents around it, give its folder" in err

@@ -50,7 +50,7 @@ from typing import Any, Literal
 from skill_retriever.exceptions import IngestError, InvalidItemError
 from skill_retriever.ingest import json_values
 from skill_retriever.ingest.access_keys import access_notes
-from skill_retriever.ingest.document_formats import unread_format
+from skill_retriever.ingest.document_formats import READ_SUFFIXES, unread_format
 from skill_retriever.ingest.json_lines import read_objects
 from skill_retriever.ingest.jsonl_nodes import nodes_jsonl_advice
 from skill_retriever.ingest.openapi_links import operation_links
@@ -101,7 +101,12 @@ def jsonl_source(path: Path) -> Literal["toolret"]:
         raise IngestError(jsonl_advice(path))
     if (unread := unread_format(path)) is not None:  # guide.html: no JSON graph was meant
         raise IngestError(unread)
-    raise IngestError(f"{path} is not a .json file; point at a folder or a JSON graph file")
+    # deploy.py, config.yaml: say every file that is indexed alone, not the JSON graph only
+    raise IngestError(
+        f"{path}: {f'a {path.suffix} file' if path.suffix else 'a file without a suffix'} is not indexed alone; "
+        "a file indexed alone is a JSON graph (.json), a corpus.json, a tool set's tools.jsonl or a document "
+        f"({', '.join(READ_SUFFIXES)}); to index the skills or documents around it, give its folder"
+    )
 
 
 def jsonl_advice(path: Path) -> str:
