@@ -102,7 +102,7 @@ def test_round_trips_through_pickle(cls: type[BaseException]) -> None:
 def test_attributes_and_worded_messages_survive() -> None:
     back = pickle.loads(pickle.dumps(QueryTooLongError(5000, 2000)))
     assert (back.length, back.limit) == (5000, 2000)
-    assert "5000 characters" in back.to_agent
+    assert "5,000 characters" in back.to_agent
     window = pickle.loads(pickle.dumps(_MADE[ReversedWindowError]()))
     assert "--since" in window.worded("--since", "--until")
     written = pickle.loads(pickle.dumps(_MADE[JSONWriteError]()))

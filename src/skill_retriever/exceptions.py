@@ -139,7 +139,7 @@ class QueryTooLongError(QueryError):
         self.length = length
         self.limit = limit
         super().__init__(
-            message or f"the query is {length} characters, over the limit of {limit}; "
+            message or f"the query is {length:,} characters, over the limit of {limit:,}; "
             "shorten it or raise max_query_chars (CLI: --max-query-chars)"
         )
 
@@ -147,12 +147,12 @@ class QueryTooLongError(QueryError):
         """The same refusal named as the caller's own input ``what`` (a coding agent's
         ``task``). ``served``: for a client of a server (LangGraph Server's graphs), whose
         limit is the deployment's (a run may lower it, never raise it): it can only shorten."""
-        head = f"the {what} is {self.length} characters, over "
+        head = f"the {what} is {self.length:,} characters, over "
         if served:
-            return QueryTooLongError(self.length, self.limit, f"{head}this server's limit of {self.limit}; shorten it")
+            return QueryTooLongError(self.length, self.limit, f"{head}this server's limit of {self.limit:,}; shorten it")
         return QueryTooLongError(
             self.length, self.limit,
-            f"{head}the limit of {self.limit}; shorten it or raise max_query_chars in the context's RetrievalConfig",
+            f"{head}the limit of {self.limit:,}; shorten it or raise max_query_chars in the context's RetrievalConfig",
         )
 
     @property
@@ -160,7 +160,7 @@ class QueryTooLongError(QueryError):
         """The message for a model calling a tool (LangChain, MCP): it can only shorten the
         query, not raise the deployment's limit or pass a CLI flag."""
         return (
-            f"the query is {self.length} characters, over this tool's limit of {self.limit}. "
+            f"the query is {self.length:,} characters, over this tool's limit of {self.limit:,}. "
             "Shorten it to the task itself and call the tool again."
         )
 

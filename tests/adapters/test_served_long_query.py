@@ -35,7 +35,7 @@ def test_the_served_retrieval_graph_says_shorten_the_query(served_ctx: dict[str,
     with pytest.raises(QueryTooLongError) as info:
         srv.build_server_graph().invoke({"query": LONG}, context=served_ctx)
     said = str(info.value)
-    assert said.startswith(f"the query is {len(LONG.strip())} characters, over this server's limit of 100000")
+    assert said.startswith(f"the query is {len(LONG.strip()):,} characters, over this server's limit of 100,000")
     assert "CLI" not in said and "raise" not in said
 
 
@@ -43,7 +43,7 @@ def test_the_served_coding_agent_says_shorten_the_task(coding_agent: ModuleType,
     with pytest.raises(QueryTooLongError) as info:
         coding_agent.build_agent_with_wrapper_node().invoke({"task": LONG}, context=served_ctx)
     said = str(info.value)
-    assert said.startswith(f"the task is {len(LONG.strip())} characters, over this server's limit of 100000")
+    assert said.startswith(f"the task is {len(LONG.strip()):,} characters, over this server's limit of 100,000")
     assert "CLI" not in said and "query" not in said
 
 
@@ -52,5 +52,5 @@ def test_the_coding_agent_with_its_own_context_names_the_setting(coding_agent: M
     with pytest.raises(QueryTooLongError) as info:
         coding_agent.build_agent_with_wrapper_node(retrieval=ctx).invoke({"task": LONG}, context=ctx)
     said = str(info.value)
-    assert said.startswith(f"the task is {len(LONG.strip())} characters, over the limit of 100000")
+    assert said.startswith(f"the task is {len(LONG.strip()):,} characters, over the limit of 100,000")
     assert "max_query_chars" in said and "CLI" not in said

@@ -92,5 +92,5 @@ def test_the_agent_tool_tells_the_model_to_shorten_a_long_query(sample_index: In
     """The limit is the deployment's: the message does not tell the model to raise it."""
     tool = make_search_skills_tool(sample_index, rerank=False)
     answer = tool.invoke({"query": "deploy " * 20_000})
-    assert "over this tool's limit of 100000. Shorten it to the task itself" in answer
+    assert "over this tool's limit of 100,000. Shorten it to the task itself" in answer
     assert "max_query_chars" not in answer

@@ -257,7 +257,7 @@ def test_get_component_reads_a_document_whole(team_b: dict[str, Any], built: Pat
         ("unknown_kind", "Error executing tool search: kinds: unknown kind(s) ['runbook']; use any of ['agent', "),
         ("unknown_argument", ("Error executing tool search: unknown argument(s) 'top_k'; search takes "
                               "query (required), kinds, k, budget, detail")),
-        ("too_long", "Error executing tool search: the query is 120000 characters, over this tool's limit"),
+        ("too_long", "Error executing tool search: the query is 120,000 characters, over this tool's limit"),
     ],
 )  # fmt: skip
 def test_bad_arguments_are_refused_in_one_line(team_b: dict[str, Any], call: str, said: str) -> None:

@@ -63,5 +63,5 @@ def test_a_relative_target_is_refused(
 def test_an_over_long_query_tells_the_agent_to_shorten_it_not_to_pass_a_flag(sample_index: Index) -> None:
     server = build_server(sample_index, retriever=Retriever(sample_index, reranker=None))
     answer = call(server, "search_components", {"query": "format python " * 8_000})
-    assert answer.startswith("error:") and "over this tool's limit of 100000" in answer, answer[:300]
+    assert answer.startswith("error:") and "over this tool's limit of 100,000" in answer, answer[:300]
     assert "Shorten it to the task itself" in answer and "--max-query-chars" not in answer
