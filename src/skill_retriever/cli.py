@@ -46,6 +46,7 @@ from skill_retriever.dash_words import after_double_dash
 from skill_retriever.empty_args import check_server_arg, model_named, source_named
 from skill_retriever.exceptions import IndexLockedError, SkillRetrieverError
 from skill_retriever.index_cli import cmd_index, server_repairs
+from skill_retriever.log_marks import notes_in_answers
 from skill_retriever.query_args import add_query_command, check_query
 from skill_retriever.safety.terminal import printable, printable_json
 from skill_retriever.stats_cli import cmd_stats
@@ -198,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_server_arg(args)  # `--chroma-url ''`: `skill-retriever query: error: ...`, before anything opens
         if args.command == "mcp":  # a server's stop is its own (the MCP SDK's stdio loop)
             return int(args.handler(args))
-        with sigterm_as_interrupt():  # `timeout`, systemd, `docker stop`: cleaned up and said as Ctrl-C is
+        # `query` prints its answer's notes (vectors searched in memory: why): not on stderr too
+        with sigterm_as_interrupt(), notes_in_answers(args.command == "query"):  # sigterm: said as Ctrl-C is
             return int(args.handler(args))
     except SkillRetrieverError as exc:
         message = error_text(exc, args) + stopped_run_advice(exc, args, argv)

@@ -36,6 +36,7 @@ from skill_retriever.exceptions import (
     IndexOpenError,
     ServerUnreachableError,
 )
+from skill_retriever.log_marks import SAID_IN_ANSWERS
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.embedder import Embedder
 from skill_retriever.stores.in_memory_search import ReaderVectors
@@ -199,7 +200,7 @@ def reader_remote(manifest: dict[str, Any], embedder: Embedder, path: Path, live
         return remote_of(manifest, embedder, path=path, live=live, writer=False)
     except ServerUnreachableError as exc:
         live.in_memory_note = unreached_note(path, exc)
-        log.warning("[skill_retriever][index] %s", live.in_memory_note)
+        log.warning("[skill_retriever][index] %s", live.in_memory_note, extra=SAID_IN_ANSWERS)
         return None
 
 
@@ -209,7 +210,8 @@ def _said(path: Path, url: str, problem: str) -> str:
 
 
 def _warn(path: Path, url: str, problem: str, loud: bool = True) -> str:
-    log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", said := _said(path, url, problem))
+    log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", said := _said(path, url, problem),
+            extra=SAID_IN_ANSWERS)
     return said
 
 
@@ -316,7 +318,7 @@ class _InStep:
         said, self.said = self.said, unreached_note(self._path, exc)
         self.unreached = self.said
         loud = said != self.said and not self._quiet  # said once, not at each look that finds it down still
-        log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", self.said)
+        log.log(logging.WARNING if loud else logging.INFO, "[skill_retriever][index] %s", self.said, extra=SAID_IN_ANSWERS)
         return False
 
     def in_step(self) -> bool:
