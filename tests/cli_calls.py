@@ -31,3 +31,16 @@ def indexed_graph(root: Path, graph: dict[str, Any]) -> Path:
     (root / "ops.json").write_text(json.dumps(graph), encoding="utf-8")
     assert main(["index", str(root / "ops.json"), "--index-dir", str(root / "ix"), "--embedder", "hashing-64"]) == 0
     return root / "ix"
+
+
+def installed_fresh(capsys: pytest.CaptureFixture[str], target: Path, index_dir: Path,
+                    *runs: str) -> tuple[Path, str]:
+    """``target`` made (it must not exist yet) and each of ``runs`` (names split on spaces,
+    one ``install`` call each) installed into it from ``index_dir``, each exiting 0; the
+    target and the last call's stdout."""
+    target.mkdir()
+    out = ""
+    for names in runs:
+        code, out, err = run(capsys, "install", *names.split(), "--target", target, "--index-dir", index_dir)
+        assert code == 0, out + err
+    return target, out

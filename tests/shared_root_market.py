@@ -10,6 +10,8 @@ from pathlib import Path
 
 from files import write_file
 
+from skill_retriever.cli import main
+
 MARKET = ".claude-plugin/marketplace.json"
 #: As anthropics/skills' marketplace.json groups its skills (three of its six entries).
 GROUPS = {
@@ -57,6 +59,12 @@ def shared_root_components(root: Path) -> Path:
     write_file(root, "hooks/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}})
     write_file(root, "skills/pdf/SKILL.md", _skill("pdf"))
     return root
+
+
+def shared_root_components_index(root: Path) -> Path:
+    """The index (``root/ix``) of `shared_root_components` written at ``root/repo``."""
+    assert main(["index", str(shared_root_components(root / "repo")), "--index-dir", str(root / "ix")]) == 0
+    return root / "ix"
 
 
 def shared_root_requiring(root: Path) -> Path:

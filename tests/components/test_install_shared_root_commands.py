@@ -19,11 +19,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_calls import run
+from cli_calls import installed_fresh, run
 from read_only_target import mount_read_only
-from shared_root_market import shared_root_components
-
-from skill_retriever.cli import main
+from shared_root_market import shared_root_components_index
 
 #: What each plugin writes, as installed alone (the hook: its Stop group in settings.json).
 ALPHA = {".claude/commands/alpha/deploy.md", ".claude/commands/alpha/ship.md", ".claude/agents/reviewer.md",
@@ -35,9 +33,7 @@ BETA = {".claude/commands/beta/deploy.md", ".claude/commands/beta/clean.md", ".c
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("shared")
-    ix = root / "ix"
-    assert main(["index", str(shared_root_components(root / "repo")), "--index-dir", str(ix)]) == 0
-    return ix
+    return shared_root_components_index(root)
 
 
 def _files(target: Path) -> set[str]:
@@ -58,10 +54,7 @@ def _stop_hooks(target: Path) -> list[str]:
 def test_a_shared_command_goes_under_the_plugin_installed_and_stays_there_on_reinstall(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta")
     assert _files(target) == BETA, out
     code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
     assert code == 0 and "unchanged .claude/commands/beta/deploy.md" in out and "remove" not in out, out + err
@@ -74,11 +67,7 @@ def test_a_shared_command_goes_under_the_plugin_installed_and_stays_there_on_rei
 def test_uninstalling_one_of_two_plugins_leaves_what_the_other_holds(
     first: str, second: str, index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = tmp_path / "proj"
-    target.mkdir()
-    for plugin in (first, second):
-        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
-        assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, first, second)
     both = _files(target)
     # one copy of deploy.md, in alpha's folder (the name that sorts first) whichever was installed
     # first: Claude Code calls it /deploy in either folder
@@ -109,11 +98,7 @@ def test_the_same_plugins_give_the_same_tree_whatever_the_order_or_runs(
 ) -> None:
     """The install order decided the shared command's folder: alpha then beta wrote
     alpha/deploy.md, beta then alpha beta/deploy.md (two trees of one set of plugins)."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    for names in runs:
-        code, out, err = run(capsys, "install", *names.split(), "--target", target, "--index-dir", index_dir)
-        assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, *runs)
     assert _files(target) == {*ALPHA, *BETA} - {".claude/commands/beta/deploy.md"}, out
     code, out, err = run(capsys, "install", "alpha", "beta", "--target", target, "--index-dir", index_dir)
     assert code == 0 and "create" not in out and "remove" not in out, out + err  # nothing to change
@@ -124,12 +109,9 @@ def test_a_shared_command_you_changed_stays_in_its_folder_when_a_plugin_sorting_
 ) -> None:
     """Moved, your change would pass for what the install wrote, and a second copy would be
     a second /deploy: it stays where it is, one copy."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta")
     (target / ".claude/commands/beta/deploy.md").write_text("my deploy\n")
-    code, out, err = run(capsys, "install", "alpha", "--target", target, "--index-dir", index_dir)
+    _, out, err = run(capsys, "install", "alpha", "--target", target, "--index-dir", index_dir)
     assert ".claude/commands/alpha/deploy.md" not in _files(target), out + err
     assert (target / ".claude/commands/beta/deploy.md").read_text() == "my deploy\n"
 
@@ -137,10 +119,7 @@ def test_a_shared_command_you_changed_stays_in_its_folder_when_a_plugin_sorting_
 def test_two_plugins_installed_in_one_run_each_uninstall_leaves_the_other(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "alpha", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta alpha")
     assert ".claude/commands/alpha/deploy.md" in _files(target), out  # the name that sorts first
     code, out, err = run(capsys, "uninstall", "beta", "--target", target)
     assert code == 0, out + err
@@ -182,11 +161,7 @@ def test_a_file_where_the_command_would_move_keeps_it_in_place_dry_run_alike(
     """A file of the user's where the shared command would go is never overwritten: the
     command stays where it was, said in a note, and a dry run (which uninstalls a copy of
     what the record lists) says the same, not that it would move."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    for plugin in ("alpha", "beta"):
-        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
-        assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "alpha", "beta")
     mine = target / ".claude/commands/beta/deploy.md"
     mine.write_text("my own deploy\n")
     for dry in (["--dry-run"], []):
@@ -205,11 +180,7 @@ def test_a_folder_the_command_would_move_into_that_cannot_be_written_refuses_dry
     """The move writes into the staying plugin's folder: one that cannot be written refuses
     the uninstall before anything changes, and the dry run (of a copy, which can always be
     written) says so too."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    for plugin in ("alpha", "beta"):
-        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
-        assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "alpha", "beta")
     before = _files(target)
     mount_read_only(monkeypatch, target / ".claude/commands/beta")
     code, out, err = run(capsys, "uninstall", "alpha", "--target", target, "--dry-run")
@@ -226,11 +197,7 @@ def test_three_plugins_in_either_order_give_one_tree_and_uninstall_hands_the_com
     """deploy is loaded by all three, clean by beta and gamma: each lies in the folder of the
     first by name; uninstall alpha moves deploy to beta's, and its kept line names beta too
     (it named the plugin recorded last)."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    for plugin in order:
-        code, out, err = run(capsys, "install", plugin, "--target", target, "--index-dir", index_dir)
-        assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, *order)
     commands = {f for f in _files(target) if "/commands/" in f}
     assert commands == {".claude/commands/alpha/deploy.md", ".claude/commands/alpha/ship.md",
                         ".claude/commands/beta/clean.md"}, commands
@@ -245,10 +212,7 @@ def test_a_file_of_yours_where_the_command_would_go_keeps_it_where_it_lies(
 ) -> None:
     """Installing alpha after beta would move deploy into alpha's folder; a file of yours
     there is not overwritten: deploy stays in beta's, and installing alpha still succeeds."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta")
     mine = target / ".claude/commands/alpha/deploy.md"
     mine.parent.mkdir(parents=True)
     mine.write_text("my deploy\n")

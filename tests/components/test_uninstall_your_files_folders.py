@@ -12,10 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_calls import run
-from shared_root_market import shared_root_components
-
-from skill_retriever.cli import main
+from cli_calls import installed_fresh, run
+from shared_root_market import shared_root_components_index
 
 MINE = ".claude/commands/beta/mine.md"
 
@@ -23,17 +21,13 @@ MINE = ".claude/commands/beta/mine.md"
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("yours")
-    assert main(["index", str(shared_root_components(root / "repo")), "--index-dir", str(root / "ix")]) == 0
-    return root / "ix"
+    return shared_root_components_index(root)
 
 
 def test_your_file_in_a_plugins_command_folder_is_named_dry_run_alike(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta")
     (target / MINE).write_text("my own command\n")
     said = f"{MINE}: your file (no install wrote it), so .claude/commands/beta stays; delete it if you no longer need it"
     code, out, err = run(capsys, "uninstall", "beta", "--target", target, "--dry-run")
@@ -53,10 +47,7 @@ def test_a_folder_still_holding_an_installed_file_names_none_of_yours(
 ) -> None:
     """beta's deploy.md, changed, is kept: the folder stays for it (its own kept line), not
     for the user's file."""
-    target = tmp_path / "proj"
-    target.mkdir()
-    code, out, err = run(capsys, "install", "beta", "--target", target, "--index-dir", index_dir)
-    assert code == 0, out + err
+    target, out = installed_fresh(capsys, tmp_path / "proj", index_dir, "beta")
     (target / MINE).write_text("my own command\n")
     (target / ".claude/commands/beta/deploy.md").write_text("changed\n")
     code, out, err = run(capsys, "uninstall", "beta", "--target", target)
