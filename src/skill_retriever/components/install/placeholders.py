@@ -23,9 +23,12 @@ __all__ = ["Spot", "placeholder_spots", "unfilled_notes"]
 _VSCODE_INPUT_RE = re.compile(r"\$\{input:([^}]*)\}")
 #: A URL that still holds its author's placeholder (``https://mcp.example.com/{minimal | mcp}``).
 _URL_PLACEHOLDER_RE = re.compile(r"[{}<>|]")
-#: A header or environment value its author left to fill in (``Bearer <YOUR_HF_TOKEN>``,
-#: ``YOUR_API_KEY``, ``your-token-here``); ``${VAR}`` references are values, not these.
-_VALUE_PLACEHOLDER_RE = re.compile(r"<[^<>]*>|\b(?:YOUR|your)[_-]\w*|\b\w*[_-](?:HERE|here)\b|\bx{6,}\b|\bchangeme\b")
+#: A command, argument, header or environment value its author left to fill in
+#: (``Bearer <YOUR_HF_TOKEN>``, ``YOUR_API_KEY``, ``your-token-here``, an example path:
+#: ``/path/to/mcp-server-box``, ``/abs/path/to/uv``); ``${VAR}`` references are values, not these.
+_VALUE_PLACEHOLDER_RE = re.compile(
+    r"<[^<>]*>|\b(?:YOUR|your)[_-]\w*|\b\w*[_-](?:HERE|here)\b|\bx{6,}\b|\bchangeme\b|(?:^|/)path/to/"
+)
 #: A URL's user info (``postgresql://user:password@host``): what `_placeholder_login` judges.
 _URL_LOGIN_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s]+)@")
 #: A user name or password that is its author's example, not a real one: a generic word
@@ -65,9 +68,12 @@ Spot = tuple[str] | tuple[str, str | int]
 
 def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
     """Where ``entry`` holds a value that `unfilled_notes` tells the user to fill in (judged by
-    its rules: the URL, an argument, a header or environment value): uninstall counts a
+    its rules: the command, the URL, an argument, a header or environment value): uninstall counts a
     server whose only changes are there as unchanged (`filled_in`)."""
     spots: list[Spot] = []
+    command = entry.get("command")
+    if isinstance(command, str) and _placeholder_value(command):
+        spots.append(("command",))
     url = entry.get("url")
     if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url) or _VSCODE_INPUT_RE.search(url)):
         spots.append(("url",))
@@ -85,7 +91,7 @@ def placeholder_spots(entry: Mapping[str, Any]) -> list[Spot]:
 
 def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
     """Notes on what the entry leaves to fill in that Claude Code would pass on as written:
-    VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
+    a command that is a placeholder, VS Code's ``${input:...}`` prompts (Claude Code expands ``${VAR}`` from the environment
     only), a URL still holding a placeholder, a URL (the server's, an argument, a header
     or environment value) whose user and password are its author's example, and an
     argument, header or environment value that is one (``--read-token=YOUR-TOKEN``)."""
@@ -96,6 +102,10 @@ def unfilled_notes(entry: Mapping[str, Any]) -> list[str]:
             f"it uses VS Code's ${{input:...}} prompts ({', '.join(inputs)}), which Claude Code does not "
             "read: in .mcp.json, put the value there or name an environment variable (${VAR})"
         )
+    command = entry.get("command")
+    if isinstance(command, str) and _placeholder_value(command):
+        # Claude Code runs the command as written: "<path of binary aks-mcp>" starts nothing
+        notes.append(f"its command holds a placeholder ({command!r:.80}): set the real program in .mcp.json")
     url = entry.get("url")
     if isinstance(url, str) and (_URL_PLACEHOLDER_RE.search(url) or _placeholder_login(url)):
         notes.append(f"its URL holds a placeholder ({url!r:.120}): set the real one in .mcp.json")
