@@ -89,6 +89,7 @@ from skill_retriever.components.install.shared_commands import (
     moved_reasons,
     plugin_folders,
 )
+from skill_retriever.components.install.skill_path_refs import note_missing_skill_paths
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
 from skill_retriever.components.install.unseen import (
@@ -223,6 +224,7 @@ def plan_install(
     # After `add_retired`: a file this plan removes offers no command (or agent) any more.
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     plans = note_missing_subagents(plans, root, view)  # agents a command runs, not brought
+    plans = note_missing_skill_paths(plans, root, view)  # skills' files it runs by path, not brought
     # a SKILL.md nested in another skill's folder says whose it is, as search says it
     plans = [replace(p, part_of=(o.id, o.name)) if (o := owning_skill(view, p.id)) else p for p in plans]
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
