@@ -24,8 +24,10 @@ value a command sets or a client takes (`secret_commands`: ``ENV API_KEY X``, ``
 API_KEY X``, Gradle's ``storePassword "X"``, ``--password X``, ``mysql -pX``,
 ``docker login -p X``; and, whatever the name, ``gh secret set NAME --body X``, ``fly
 secrets set NAME=X``, ``kubectl create secret generic``'s ``--from-literal``), a cookie's
-(`cookie_secrets`, curl's ``-b`` too) and one on the line after its name (`secret_blocks`: ``- name:
-API_KEY`` then ``value: X``, ``api_key: |``). A name is
+(`cookie_secrets`, curl's ``-b`` too), one on the line after its name (`secret_blocks`: ``- name:
+API_KEY`` then ``value: X``, ``api_key: |``), a .NET setting's (`app_settings`: ``<add
+key="ApiKey" value="X" />``) and a call's bare ``key="X"`` when only a machine writes
+such a value (`key_arguments`: ``wandb.login(key="<40 hex>")``, not ``key='result'``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
 ``apiKey``, ``aws_secret_access_key``, ``PGPASSWORD``), not ``max_tokens``,
 ``TOKEN_URL``, ``public_key`` or ``sort_key``; ``auth`` alone only over basic credentials,
@@ -39,9 +41,11 @@ import binascii
 import re
 from collections.abc import Callable
 
+from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
+from skill_retriever.ingest.key_arguments import redact_key_arguments
 from skill_retriever.ingest.masked_values import masked as _masked
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
@@ -304,4 +308,6 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
         lambda t: on_words(t, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line),
     ),
     ("a secret value in a Markdown table", redact_tables),
+    ("a secret value of a .NET config's <add key=... value=...> setting", redact_app_settings),
+    ("a credential passed as a call's key= argument", redact_key_arguments),
 )

@@ -70,8 +70,9 @@ _HEADER_FLAG_RE = re.compile(
     + _header_tail(AUTH_SCHEMES + r"\s+|" + KEY_SCHEME + r"""(?=[^\s"'\\,`]++\\?["'])""")
 )
 #: A header written out, ``name: [scheme] credential`` (a heredoc's line, ``printf 'X-Api-Key:
-#: X'``, ``{auth: `Bearer X`}``); only a name with a secret's word: a kept match hides the next.
-_HEADER_LINE_NAME = r"""(?i)(?<![^\s"'`{,(])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)"""
+#: X'``, ``{auth: `Bearer X`}``, a dotted key's last part, ``spring.mail.password: X`` of a
+#: Spring ``application.yml``); only a name with a secret's word: a kept match hides the next.
+_HEADER_LINE_NAME = r"""(?i)(?<![^\s"'`{,(.])(?P<hq>(?!))?(?=[\w-]{0,64}?(?:key|token|secret|pass|auth))(?P<name>[A-Za-z][\w-]*+)(?=[ \t]*+:[ \t]*+\S)"""
 _HEADER_LINE_RE = re.compile(_HEADER_LINE_NAME + _HEADER_TAIL)
 #: The same with any word as the scheme (``x-api-key: SSWS X``, ``1Password X``), as
 #: under Authorization: read first, its credential redacted when it reads as a literal

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.argv_text import on_word_runs, redact_joined
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
@@ -287,7 +288,8 @@ def redact_command(command: str) -> str:
     a ``.netrc`` entry's password (`netrc_secrets`); URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`; all in `secret_headers`);
-    quoted ``"api_key": "X"`` pairs; basic auth's password in code (`auth_tuples`:
+    quoted ``"api_key": "X"`` pairs; a .NET setting's value (`app_settings`: ``<add key="ApiKey"
+    value="X" />``, the key kept); basic auth's password in code (`auth_tuples`:
     ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``: `secret_flags`); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
@@ -307,7 +309,7 @@ def redact_command(command: str) -> str:
     text = redact_env_defaults(redact_formats(command))
     text = redact_netrc(redact_shell_urls(text))
     text = redact_header_lines(redact_header_text(text))
-    text = _JSON_PAIR_RE.sub(_json_pair, text)
+    text = redact_app_settings(_JSON_PAIR_RE.sub(_json_pair, text))  # ``<add key="ApiKey" value="X" />``
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
     text = redact_flags(text)  # ``--api-key X``, ``--token=X``: `secret_flags`
     text = redact_assignments(text)

@@ -79,6 +79,10 @@ _SPACED_RE = re.compile(
     r"""[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)(?:\[(?P<kq>\\?+["'])(?P<key>[A-Za-z_]\w{0,127}+)(?P=kq)\])?+[ \t]++=[ \t]*+"""
     r"""(?P<val>\\"(?:(?!\\")[^\n]){0,256}+\\"|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
 )
+#: ``key="NAME" value=`` (a .NET setting's ``<add key="ApiKey" value="X" />``): ``key``
+#: names the value after it, which is `app_settings`' to judge; before, the name went
+#: and the value stayed.
+_SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)\s++value[ \t]*+=""")
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
 #: A bare value that is a (dotted) name before ``(``: a call in code (``auth=HTTPBasicAuth(``
@@ -111,7 +115,7 @@ def redact_assignments(text: str) -> str:
             out.append(text[pos : m.end()] + (REDACTED if secret else argument[0]))
             pos = argument.end()
             continue
-        if secret_name(_last_part(m["name"])):
+        if secret_name(_last_part(m["name"])) and not _SETTING_KEY_RE.match(text, m.start()):
             pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
             if pair is not None and _call_name(pair):
                 pair = None  # the call's arguments are read on for names of their own
