@@ -1,8 +1,9 @@
 """Secrets that config files and client calls hold in forms the ingest rules did not read:
 a call's bare ``key="..."`` argument (``wandb.login(key="<40 hex>")``), a .NET
-``<add key="ApiKey" value="X" />`` setting, and a Spring ``application.yml``'s dotted
-``spring.mail.password: X`` in a hook's command. Prose kept the first two, a command the
-last two (and took the setting's name, ``key="[redacted]"``, for its value). The other
+setting (``<add key="ApiKey" value="X" />``, either order, or ``<setting
+name="ApiKey"><value>X</value>``), and in a hook's command a Spring key's dotted name
+(``spring.mail.password: X``, ``{"spring.mail.password": "X"}``). Prose kept the first
+two, a command the last two (and took the setting's name, ``key="[redacted]"``, for its value). The other
 forms of the family (a connection string's ``Password=X;``, ``appsettings.json``'s
 ``"ConnectionStrings"``, ``spring.datasource.password=X``, docker-compose's
 ``POSTGRES_PASSWORD: X``, a Kubernetes Secret's ``stringData:``) were redacted already
@@ -33,12 +34,23 @@ PROSE_LEAKS = [
     (f'<add key="ApiKey" value="{V}" />', f'<add key="ApiKey" value="{R}" />'),
     (f"<add key='Stripe:SecretKey' value='{V}'/>", f"<add key='Stripe:SecretKey' value='{R}'/>"),
     ('<add key="DbPassword" value="correct horse battery staple" />', f'<add key="DbPassword" value="{R}" />'),
+    (f'<add value="{V}" key="ApiKey" />', f'<add value="{R}" key="ApiKey" />'),
+    (
+        f'<setting name="ApiKey" serializeAs="String">\n  <value>{V}</value>\n</setting>',
+        f'<setting name="ApiKey" serializeAs="String">\n  <value>{R}</value>\n</setting>',
+    ),
 ]
 #: Forms that kept their secret before, each as a hook's command keeps it now.
 COMMAND_LEAKS = [
     (f'cat > web.config <<EOF\n<add key="ApiKey" value="{V}" />\nEOF', f'cat > web.config <<EOF\n<add key="ApiKey" value="{R}" />\nEOF'),
     (f"echo 'spring.mail.password: {V}' >> application.yml", f"echo 'spring.mail.password: {R}' >> application.yml"),
     (f"printf 'spring.datasource.password: {V}\\n' > app.yml", f"printf 'spring.datasource.password: {R}\\n' > app.yml"),
+    (f"echo '{{\"spring.mail.password\": \"{V}\"}}' > app.json", f"echo '{{\"spring.mail.password\": \"{R}\"}}' > app.json"),
+    (f'<add value="{V}" key="ApiKey" />', f'<add value="{R}" key="ApiKey" />'),
+    (
+        f'<setting name="ClientSecret" serializeAs="String"><value>{V}</value></setting>',
+        f'<setting name="ClientSecret" serializeAs="String"><value>{R}</value></setting>',
+    ),
 ]
 #: The rest of the family, redacted before as now, by prose and by a command alike.
 FAMILY = [
@@ -90,6 +102,9 @@ COMMAND_KEPT = [
     f'<add key="PageSize" value="{V}" />',
     "echo 'spring.mail.password: ${MAIL_PASSWORD}' >> application.yml",
     "echo 'spring.mail.password: <password>' >> application.yml",
+    '{"auth.enabled": "true", "sort.key": "name"}',
+    f'<setting name="PageSize" serializeAs="String"><value>{V}</value></setting>',
+    '<setting name="ApiKey" serializeAs="String"><value>your-api-key</value></setting>',
 ]
 
 

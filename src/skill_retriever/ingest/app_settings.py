@@ -2,7 +2,8 @@
 
 An ``appSettings`` (or ``applicationSettings``) section of ``web.config`` or
 ``app.config`` names each setting by a ``key`` attribute and holds it in a ``value``
-attribute of the same element, so neither the assignment rules (they read ``key="ApiKey"``
+attribute of the same element (an ``applicationSettings`` section names it by a
+``<setting name=...>`` and holds it in the ``<value>`` element inside), so neither the assignment rules (they read ``key="ApiKey"``
 as the pair, and a command's took the name, not the value, out) nor an XML element's
 rule (``<password>X</password>``) read the value. It goes when the key names a secret
 (`secret_values.secret_word_name`: ``ApiKey``, ``Stripe:SecretKey``, ``DbPassword``; not
@@ -17,23 +18,31 @@ import re
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
 
-__all__ = ["APP_SETTING_RE", "redact_app_settings"]
+__all__ = ["APP_SETTING_RES", "redact_app_settings"]
 
-#: ``<add key="NAME" value="X"`` (attributes on one element, quotes escaped or not, as in
-#: a JSON string); name and value bounded, so no start rescans a long run.
-APP_SETTING_RE = re.compile(
-    r"""<add\s++key[ \t]*+=[ \t]*+(?P<kq>\\?["'])(?P<name>[^"'\\<>\n]{1,128}+)(?P=kq)"""
-    r"""\s++value[ \t]*+=[ \t]*+(?P<q>\\?["'])(?P<val>[^"'\\<>\n]{1,512}+)(?P=q)""",
-    re.IGNORECASE,
+_Q = r"""[ \t]*+=[ \t]*+(?P<{0}>\\?["'])(?P<{1}>[^"'\\<>\n]{{1,{2}}}+)(?P={0})"""
+#: A setting's key (``name``) and value (``val``): ``<add key="NAME" value="X"``, the
+#: attributes in either order, quotes escaped or not (as in a JSON string), and a
+#: ``Settings.settings`` file's ``<setting name="NAME" ...><value>X</value>``; name and
+#: value bounded, so no start rescans a long run.
+APP_SETTING_RES = (
+    re.compile(r"<add\s++key" + _Q.format("kq", "name", 128) + r"\s++value" + _Q.format("q", "val", 512), re.IGNORECASE),
+    re.compile(r"<add\s++value" + _Q.format("q", "val", 512) + r"\s++key" + _Q.format("kq", "name", 128), re.IGNORECASE),
+    re.compile(
+        r"<setting\s++name" + _Q.format("kq", "name", 128) + r"[^<>]{0,256}+>\s*+<value>(?P<val>[^<>\n]{1,512}+)</value>",
+        re.IGNORECASE,
+    ),
 )
 
 
 def redact_app_settings(text: str) -> str:
     """``text`` with the secret values of its ``<add key="NAME" value="X" />`` settings
     replaced by `REDACTED` (see the module docstring)."""
-    if "<add" not in text and "<ADD" not in text:
-        return text
-    return APP_SETTING_RE.sub(_setting, text)
+    lower = text.lower()
+    for pattern, tag in zip(APP_SETTING_RES, ("<add", "<add", "<setting"), strict=True):
+        if tag in lower:
+            text = pattern.sub(_setting, text)
+    return text
 
 
 def _setting(m: re.Match[str]) -> str:

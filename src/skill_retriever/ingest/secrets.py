@@ -70,6 +70,7 @@ from skill_retriever.ingest.secret_values import (
     literal_secret,
     scheme_name,
     secret_name,
+    secret_word_name,
 )
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
@@ -99,13 +100,14 @@ __all__ = [
 
 #: A name (flag, variable, header, query parameter) whose value is likely a secret.
 SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
-#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``); an
+#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``, a
+#: dotted key by its last part: ``"spring.mail.password": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
 #: the header rule keeps it, and ``val`` is the credential after it; any other word there,
 #: ``ks``, is kept under a header's name when it is a scheme (`_json_pair`: ``"X-Api-Key":
 #: "SSWS X"``; not ``"api_key": "a b"``, a value of two words).
 _JSON_PAIR_RE = re.compile(
-    r"""\\?(?P<q>["'])(?P<name>[\w-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
+    r"""\\?(?P<q>["'])(?P<name>[\w.-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
     r"""(?:(?:(?i:""" + AUTH_SCHEMES + r""")|(?P<ks>""" + SCHEME_WORD + r"""))[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?"""
     r"""(?P<val>[^"'\\]*)\\?(?P=vq)"""
 )
@@ -353,7 +355,10 @@ def _json_pair(m: re.Match[str]) -> str:
 def _secret_json_pair(m: re.Match[str]) -> bool:
     """A quoted pair `shell_assignments.secret_pair` redacts; under an authorization name only a value of
     one word (``{'Authorization': 'Bearer'}``): `secret_headers.AUTH_HEADER_RE` read one of a scheme
-    and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``)."""
+    and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``); under a
+    dotted name (``"spring.mail.password"``) only one whose last part is a secret's."""
     if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
         return len(m["val"].split()) <= 1 and secret_pair(m)  # one word: the credential
+    if "." in m["name"] and not secret_word_name(m["name"].rpartition(".")[2]):
+        return False  # a dotted key's last part must name a secret: ``"sort.key": "name"`` stays
     return secret_setting(m)

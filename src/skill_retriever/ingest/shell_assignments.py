@@ -79,10 +79,10 @@ _SPACED_RE = re.compile(
     r"""[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)(?:\[(?P<kq>\\?+["'])(?P<key>[A-Za-z_]\w{0,127}+)(?P=kq)\])?+[ \t]++=[ \t]*+"""
     r"""(?P<val>\\"(?:(?!\\")[^\n]){0,256}+\\"|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
 )
-#: ``key="NAME" value=`` (a .NET setting's ``<add key="ApiKey" value="X" />``): ``key``
-#: names the value after it, which is `app_settings`' to judge; before, the name went
-#: and the value stayed.
-_SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)\s++value[ \t]*+=""")
+#: ``key="NAME" value=`` or ``key="NAME" />`` (a .NET setting's ``<add key="ApiKey" value="X"
+#: />``, its attributes in either order): ``key`` names the value beside it, which is
+#: `app_settings`' to judge; before, the name went and the value stayed.
+_SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)(?:\s++value[ \t]*+=|\s*+/>)""")
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
 #: A bare value that is a (dotted) name before ``(``: a call in code (``auth=HTTPBasicAuth(``
