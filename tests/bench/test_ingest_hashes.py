@@ -39,6 +39,21 @@ def test_same_folder_same_lines_and_one_changed_skill_is_named(
     assert "team/skills/lint" not in err
 
 
+def test_the_same_files_elsewhere_give_the_same_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An item's stored ``source`` is its file's absolute path: the hash reads it from the
+    folder's name on, so a copy of the data (another clone, another machine) or another
+    working folder gives the digest a README quotes (before, every hash changed)."""
+    here = _catalogue(tmp_path / "a" / "team", "Ship the service with the blue-green script.")
+    there = _catalogue(tmp_path / "b" / "deeper" / "team", "Ship the service with the blue-green script.")
+    monkeypatch.chdir(tmp_path / "a")
+    near, _ = ingest_hashes.main([Path("team")])
+    monkeypatch.chdir(tmp_path / "b")
+    far, _ = ingest_hashes.main([Path("deeper/../deeper/team")])
+    assert near == far and len(near) == 2
+    assert ingest_hashes.digest(near) == ingest_hashes.digest(ingest_hashes.main([here])[0])
+    assert ingest_hashes.digest(far) == ingest_hashes.digest(ingest_hashes.main([there])[0])
+
+
 def test_a_folder_that_does_not_exist_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

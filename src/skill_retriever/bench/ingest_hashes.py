@@ -11,7 +11,8 @@ name; ``--kind`` as ``index --kind``: detected per path when left out); nothing 
 and no embedding model is loaded (a passage corpus is parsed by spaCy unless ``--no-ner``,
 as ``index`` does). For every item it writes ``<id>\\t<sha256>``, sorted by id, to ``--out``
 (default stdout): the hash of ``Node.to_dict()`` (id, kind, name, description, text, tags,
-created, updated, source, access, attrs: what the index stores and returns) as
+created, updated, source, access, attrs: what the index stores and returns; ``source``
+from the FOLDER's own name on, so the digest does not depend on where the data lies) as
 ``json.dumps(sort_keys=True, default=str)``. To stderr: folders, nodes, edges,
 problems, seconds, one digest of all the lines, and which ``skill_retriever`` read them.
 ``--compare OLD_FILE`` then says, on stderr, which ids were added, removed or changed (how
@@ -30,10 +31,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from skill_retriever.indexing import SourceKind
@@ -45,10 +47,39 @@ KINDS = ("skills", "docs", "json", "toolret", "passages")
 SHOWN = 20
 
 
-def node_hash(node: Node) -> str:
-    """The sha256 of every field of ``node`` the index stores and returns."""
-    text = json.dumps(node.to_dict(), sort_keys=True, default=str, ensure_ascii=False)
+def node_hash(node: Node, folder: Path | None = None) -> str:
+    """The sha256 of every field of ``node`` the index stores and returns, each path below
+    ``folder`` in them (``source``, ``attrs.source_root``: absolute, as ingest writes them)
+    from the folder's own name on: the same data gives the same digest wherever
+    it lies and whatever folder the command runs in (``/work/main/../shared/data/x/SKILL.md``
+    and ``/tmp/clone/../shared/data/x/SKILL.md`` are one file; before, every item's hash
+    changed with them)."""
+    fields = node.to_dict()
+    if folder is not None:
+        fields = _below(fields, os.path.normpath(os.path.abspath(folder)))
+    text = json.dumps(fields, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _below(value: Any, base: str) -> Any:
+    """``value`` with each string that is a path at or below the folder ``base`` written
+    from the folder's name on (`from_folder`), in dicts and lists too."""
+    if isinstance(value, dict):
+        return {k: _below(v, base) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_below(v, base) for v in value]
+    return from_folder(value, base) if isinstance(value, str) else value
+
+
+def from_folder(text: str, base: str) -> str:
+    """``text`` as a path from the folder ``base``'s name on (``x/skills/a/SKILL.md`` for a
+    file below ``/data/x``); unchanged when it names nothing there (a URL, prose, an id)."""
+    if not os.path.isabs(text) or "\n" in text or len(text) > 4096:  # ingest makes a file's path absolute
+        return text
+    path = os.path.normpath(text)
+    if path != base and not path.startswith(base + os.sep):
+        return text
+    return Path(os.path.basename(base), os.path.relpath(path, base)).as_posix()
 
 
 def main(paths: list[Path], kind: str | None = None, *, ner: bool = True) -> tuple[dict[str, str], str]:
@@ -65,7 +96,7 @@ def main(paths: list[Path], kind: str | None = None, *, ner: bool = True) -> tup
     edges = problems = 0
     for path in paths:
         result = ingest(path, cast("SourceKind | None", kind), ner=ner)
-        hashes.update((node.id, node_hash(node)) for node in result.nodes)  # a repeated id: the last, as upsert keeps
+        hashes.update((node.id, node_hash(node, path)) for node in result.nodes)  # a repeated id: the last, as upsert keeps
         edges += len(result.edges)
         problems += len(result.problems)
     summary = (f"folders {len(paths)}, nodes {len(hashes)}, edges {edges}, problems {problems}, "
