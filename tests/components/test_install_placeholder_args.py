@@ -16,11 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mcp_servers_index import servers_index
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.placeholders import placeholder_spots, unfilled_notes
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 SERVERS = {
@@ -51,14 +50,8 @@ def test_a_secret_beside_the_placeholder_is_not_shown() -> None:
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    path = tmp_path / "repo" / "mcps" / "servers.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"mcpServers": SERVERS}), encoding="utf-8")
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [tmp_path / "repo"], "skills", calibrate=False)
-    assert not [p for s in run.sources for p in s.problems]
-    yield idx
-    idx.close()
+    with servers_index(tmp_path, SERVERS) as idx:
+        yield idx
 
 
 @pytest.mark.parametrize("from_file", [True, False])

@@ -18,11 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mcp_servers_index import servers_index
 
 from skill_retriever.components.install import install, uninstall
 from skill_retriever.components.install.placeholders import placeholder_spots, unfilled_notes
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 #: As davila7's files hold them (their descriptions aside).
@@ -55,14 +54,8 @@ def test_an_example_path_is_noted_in_the_command_and_the_arguments() -> None:
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[Index]:
-    path = tmp_path / "repo" / "mcps" / "servers.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"mcpServers": SERVERS}), encoding="utf-8")
-    idx = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    run = index_sources(idx, [tmp_path / "repo"], "skills", calibrate=False)
-    assert not [p for s in run.sources for p in s.problems]
-    yield idx
-    idx.close()
+    with servers_index(tmp_path, SERVERS) as idx:
+        yield idx
 
 
 def test_install_says_to_fill_them_in(index: Index, tmp_path: Path) -> None:

@@ -21,13 +21,12 @@ from typing import Any
 import pytest
 from cli_calls import run_lines as run
 from component_catalogue import files_under
+from mcp_servers_index import servers_index as index_of
 
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.cli import main
 from skill_retriever.components.install import install, uninstall
-from skill_retriever.indexing import index_sources
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 PG = ".mcp.json#postgresql"
@@ -130,14 +129,8 @@ FILLED = {
 
 @pytest.fixture
 def servers_index(tmp_path: Path) -> Iterator[Index]:
-    path = tmp_path / "repo" / "mcps" / "servers.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"mcpServers": SERVERS}), encoding="utf-8")
-    index = Index.open(tmp_path / "index", embedder=HashingEmbedder(), create=True)
-    run_ = index_sources(index, [tmp_path / "repo"], "skills", calibrate=False)
-    assert not [p for s in run_.sources for p in s.problems]
-    yield index
-    index.close()
+    with index_of(tmp_path, SERVERS) as index:
+        yield index
 
 
 def test_each_kind_of_placeholder_once_set_counts_as_unchanged(servers_index: Index, tmp_path: Path) -> None:
