@@ -83,6 +83,15 @@ _SPACED_RE = re.compile(
 #: />``, its attributes in either order): ``key`` names the value beside it, which is
 #: `app_settings`' to judge; before, the name went and the value stayed.
 _SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)(?:\s++value[ \t]*+=|\s*+/>)""")
+#: A connection string's ``Name=value;`` pair that ends right before a name
+#: (``Server=db;Uid=sa;Pwd=X``, ODBC's ``DRIVER={ODBC Driver 18 for SQL Server};PWD=X``):
+#: its name may hold blanks (``User Id``), its value is one word or ODBC's braces, and a
+#: ``connectionString`` attribute may break its pairs over lines. Searched
+#: back from the ``;`` over `_PAIR_BEFORE` characters only, so no name reads a long run.
+_PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:\{[^{}\n]{0,128}+\}|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
+_PAIR_BEFORE = 200
+#: A value no password starts with: a path (``PWD=/srv/app``), the working directory's.
+_PATH_START = ("/", "~", ".")
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
 #: A bare value that is a (dotted) name before ``(``: a call in code (``auth=HTTPBasicAuth(``
@@ -115,11 +124,12 @@ def redact_assignments(text: str) -> str:
             out.append(text[pos : m.end()] + (REDACTED if secret else argument[0]))
             pos = argument.end()
             continue
-        if secret_name(_last_part(m["name"])) and not _SETTING_KEY_RE.match(text, m.start()):
+        password = _connection_password(text, m)
+        if (password or secret_name(_last_part(m["name"]))) and not _SETTING_KEY_RE.match(text, m.start()):
             pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
             if pair is not None and _call_name(pair):
                 pair = None  # the call's arguments are read on for names of their own
-        new = masked(pair) if pair is not None else ""
+        new = "" if pair is None else _mask_password(pair) if password else masked(pair)
         if pair is None or new == pair[0]:
             # A kept value is read again for names in it, if short: a crafted word of
             # ``token=$a,token=$a,...`` would be read from each name to its end.
@@ -143,6 +153,21 @@ def _masked_spaced(m: re.Match[str]) -> str:
     if out != m[0] and m["val"].startswith('\\"'):
         return replace_group(m, "val", f'\\"{REDACTED}\\"')
     return out
+
+
+def _connection_password(text: str, m: re.Match[str]) -> bool:
+    """Whether the assignment name ``m`` is ``Pwd`` in a connection string: after another
+    pair's ``;`` (`_PAIR_BEFORE_RE`: ``...;Uid=sa;Pwd=X``). Shell's own ``PWD=/srv/app``
+    names the working directory, and ``pwd`` alone no secret (`secret_name`), so only
+    there does it hold a password, which a command kept before, prose not."""
+    if m["name"].lower() != "pwd" or text.startswith(_PATH_START, m.end()):
+        return False
+    return _PAIR_BEFORE_RE.search(text, max(0, m.start() - _PAIR_BEFORE), m.start()) is not None
+
+
+#: A connection string's password (`_connection_password`) redacted as `secret_setting`
+#: redacts a secret-looking name's value: all but a reference, placeholder or switch.
+_mask_password = masked_value(lambda m: not scheme_name(m["val"]) and not switch_value(m["val"]))
 
 
 def _env_read_at(text: str, pos: int) -> re.Match[str] | None:
