@@ -73,6 +73,7 @@ from skill_retriever.ingest.secret_values import (
     single_quoted,
 )
 from skill_retriever.ingest.secrets import TEXT_RULES
+from skill_retriever.ingest.section_keys import redact_section_keys
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
@@ -310,4 +311,5 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a secret value in a Markdown table", redact_tables),
     ("a secret value of a .NET config's <add key=... value=...> setting", redact_app_settings),
     ("a credential passed as a call's key= argument", redact_key_arguments),
+    ("a key in a JSON section named for a credential (Jwt: {Key: ...})", redact_section_keys),
 )

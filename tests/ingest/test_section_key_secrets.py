@@ -1,0 +1,60 @@
+"""A bare ``"Key"`` in a JSON section named for a credential (ASP.NET's ``"Jwt": {"Key":
+"X"}``, ``JwtSettings``, ``Auth``, ``ApiKeys``, ``Secrets``): prose kept its value, ``key``
+alone being no secret's name. Its value goes when a machine wrote it; a placeholder, a
+header's name, a ``Key`` of any other section (``"Cache"``) and ``{"key": "<hex>"}`` alone
+stay. Every value here is invented.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from skill_retriever.ingest.prose_secrets import redact_prose
+from skill_retriever.ingest.secrets import REDACTED
+
+R = REDACTED
+#: An invented secret, shaped as a literal one (letters and digits, 24 characters).
+V = "Hx5Nq2Wd8Kf3Zt7Mb4Pr9Cv6"
+#: An invented 40-digit hexadecimal key.
+HEX = "c4e8a1f7b3d9025e6a8c1f4b7d3e9a2c5f0b8d6e"
+
+#: Sections that kept their key before, each as prose keeps it now.
+PROSE_LEAKS = [
+    (f'"Jwt": {{"Key": "{V}", "Issuer": "app"}}', f'"Jwt": {{"Key": "{R}", "Issuer": "app"}}'),
+    (
+        f'{{\n  "JwtSettings": {{\n    "Issuer": "app",\n    "Key": "{V}",\n    "Audience": "web"\n  }}\n}}',
+        f'{{\n  "JwtSettings": {{\n    "Issuer": "app",\n    "Key": "{R}",\n    "Audience": "web"\n  }}\n}}',
+    ),
+    (f'"Auth": {{ "key": "{HEX}" }}', f'"Auth": {{ "key": "{R}" }}'),
+    (f"'ApiKeys': {{'Key': '{V}'}}", f"'ApiKeys': {{'Key': '{R}'}}"),
+    (f'"Secrets": {{"KEY": "{HEX}"}}', f'"Secrets": {{"KEY": "{R}"}}'),
+    (f'{{\\"Jwt\\": {{\\"Key\\": \\"{V}\\"}}}}', f'{{\\"Jwt\\": {{\\"Key\\": \\"{R}\\"}}}}'),
+]
+#: Keys that are no credential, or whose section does not say they are: kept.
+PROSE_KEPT = [
+    f'{{"key": "{HEX}"}}',
+    f'"Cache": {{"Key": "{V}"}}',
+    '"Jwt": {"Key": "your-secret-key-here-at-least-32-chars"}',
+    '"Jwt": {"Key": "<jwt-signing-key>"}',
+    '"Jwt": {"Key": "${JWT_KEY}"}',
+    '"Auth": {"Header": "X-Api-Key", "Key": "X-Api-Key"}',
+    f'"Jwt": {{"Options": {{"Clock": 5}}, "Key": "{V}"}}',  # a nested object hides the section
+    f'"Jwt": {{"Issuer": "app"}},\n"Cache": {{"Key": "{V}"}}',
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), PROSE_LEAKS)
+def test_prose_redacts_a_key_in_a_credentials_section(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+
+
+@pytest.mark.parametrize("text", PROSE_KEPT)
+def test_prose_keeps_other_keys_and_placeholders(text: str) -> None:
+    assert redact_prose(text) == text
+
+
+def test_prose_with_a_redacted_section_key_is_stable() -> None:
+    """Applying the rules twice changes nothing more (`redact_prose`'s promise)."""
+    once = redact_prose(f'"Jwt": {{"Key": "{V}"}}')
+    assert once != f'"Jwt": {{"Key": "{V}"}}'
+    assert redact_prose(once) == once
