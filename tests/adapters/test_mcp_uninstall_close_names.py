@@ -65,9 +65,11 @@ def test_an_installed_component_the_index_no_longer_holds_is_told_the_cli_comman
         ("uninstall_components", {"ids": ["theme-factory"], "target": str(project)}),
         ("uninstall_components", {"ids": [SECRET], "target": str(project)}),
     ])  # fmt: skip
-    assert f"'theme-factory' is in {project}'s install record but not among the components you may see" in gone
-    assert f"`skill-retriever uninstall theme-factory --target {project}` does" in gone
-    # a private one installed there reads alike: the line tells nothing of the index
-    assert private.replace(SECRET, "theme-factory") == gone
+    assert f"if {project}'s install record holds it" in gone
+    assert f"`skill-retriever uninstall theme-factory --target {project}` takes it back" in gone
+    # a private one installed there reads alike, and so does a name nothing ever held: the
+    # line tells nothing of the index nor of what others installed there
+    nothing, = tool_errors(ix, ["alice"], [("uninstall_components", {"ids": ["zz-nothing"], "target": str(project)})])
+    assert private.replace(SECRET, "theme-factory") == gone == nothing.replace("zz-nothing", "theme-factory")
     code, out, err = run(capsys, "uninstall", "theme-factory", "--target", project)
     assert code == 0 and "removed .claude/skills/theme-factory/SKILL.md" in out, (out, err)

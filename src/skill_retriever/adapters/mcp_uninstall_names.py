@@ -2,11 +2,11 @@
 answers to nothing is told the close names of what is installed in the target that the
 caller may see, as ``skill-retriever uninstall`` offers them ("close names installed"):
 the tool said only "call search_components", which finds what the index holds, not what
-was installed there, and offered no name at all. A name the target's install record holds
-that the caller may not see (the index no longer holds it, or only others may see it) is
-told the CLI command that takes it back: "no component" alone left an agent unable to undo
-its own install once the source was indexed again without it
-(`tests/adapters/test_mcp_uninstall_close_names.py`).
+was installed there, and offered no name at all. Every name that answers to nothing is also
+told the CLI command that takes back what the target's install record holds: "no component"
+alone left an agent unable to undo its own install once the source was indexed again
+without it; said whether the record holds the name or not, so a private id still reads as
+an unknown one (`tests/adapters/test_mcp_uninstall_close_names.py`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ from skill_retriever.components.install.target import install_root
 from skill_retriever.components.view import CallerView
 
 __all__ = ["installed_ids"]
+
+#: The longest name written into the advised command (a longer one is no name: NAME).
+MAX_NAMED = 200
 
 
 def installed_ids(view: CallerView, refs: Sequence[str], target: str) -> list[str]:
@@ -56,15 +59,15 @@ def installed_ids(view: CallerView, refs: Sequence[str], target: str) -> list[st
         record = _record(target) if unknown else None
         names = _installed_names(view, record)
         close = [(ref, close_among(ref, names)) for ref in unknown]
-        said = unknown_names_said(exc, "ids")
-        if any(found for _, found in close):
+        said = unknown_names_said(exc, "ids") + _unseen(unknown, target)
+        if any(found for _, found in close):  # the names the caller meant, most likely: only those
             said = ", ".join(
                 f"no component {shown_ref(ref)}" + (f" (close names installed: {', '.join(found)})" if found else "")
                 for ref, found in close[:10]
             )
             more = f", and {len(close) - 10:,} more name(s) that answer to nothing" if len(close) > 10 else ""
             said = f"{said}{more} installed in {target}; pass a close name as ids"
-        raise ToolError(said + _unseen(view, record, unknown, target)) from exc
+        raise ToolError(said) from exc
 
 
 def _record(target: str) -> InstallRecord | None:
@@ -77,21 +80,20 @@ def _record(target: str) -> InstallRecord | None:
         return None
 
 
-def _unseen(view: CallerView, record: InstallRecord | None, refs: list[str], target: str) -> str:
-    """Where ``record`` holds a component by one of ``refs`` (its id or name) that ``view``'s
-    caller may not see, the CLI command that takes it back. Said alike for a component only
-    others may see and one the index no longer holds (its source indexed again without it),
-    which this tool cannot take back either: the record is the caller's own file, so the line
-    tells nothing of the index."""
-    entries = record.components.items() if record is not None else ()
-    held = [r for r in dict.fromkeys(refs) if any(i not in view and r in (i, e.name) for i, e in entries)]
-    if not held:
+def _unseen(refs: list[str], target: str) -> str:
+    """The CLI command that takes back a component ``target``'s install record holds but the
+    index no longer shows the caller (its source indexed again without it): this tool reads
+    the index and cannot. Said for every name that answers to nothing, whether the record
+    holds it or not, so the answer tells nothing of what others installed there or may see
+    (a private id reads as an unknown one: `tests/adapters/test_mcp_uninstall_tool.py`)."""
+    if not refs:
         return ""
+    named = [r for r in dict.fromkeys(refs) if len(r) <= MAX_NAMED][:10] or ["NAME"]
+    them = "it" if len(refs) == 1 else "them"
     return (
-        f"; {', '.join(map(shown_ref, held))} {'is' if len(held) == 1 else 'are'} in {target}'s install record "
-        "but not among the components you may see in the index (its source was indexed again without it, "
-        f"or only others may see it), so this tool cannot take it back: `{command(['uninstall', *held, '--target', target])}` "
-        "does (it reads the project's install record, not the index)"
+        f"; if {target}'s install record holds {them} (installed before the source was indexed again "
+        f"without {them}), `{command(['uninstall', *named, '--target', target])}` takes {them} back: it reads "
+        "the project's install record, not the index"
     )
 
 
