@@ -35,7 +35,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 if TYPE_CHECKING:
     from skill_retriever.indexing import SourceKind
@@ -56,30 +56,40 @@ def node_hash(node: Node, folder: Path | None = None) -> str:
     changed with them)."""
     fields = node.to_dict()
     if folder is not None:
-        fields = _below(fields, os.path.normpath(os.path.abspath(folder)))
+        given = os.path.normpath(os.path.abspath(folder))
+        fields = _below(fields, Folder(os.path.basename(given), (given, os.path.realpath(folder))))
     text = json.dumps(fields, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _below(value: Any, base: str) -> Any:
-    """``value`` with each string that is a path at or below the folder ``base`` written
-    from the folder's name on (`from_folder`), in dicts and lists too."""
+class Folder(NamedTuple):
+    """A folder read: its own name, and where it lies as given and with links followed
+    (ingest writes some paths one way, some the other: ``../shared`` may be a link)."""
+
+    name: str
+    places: tuple[str, ...]
+
+
+def _below(value: Any, folder: Folder) -> Any:
+    """``value`` with each string that is a path at or below ``folder`` written from the
+    folder's name on (`from_folder`), in dicts and lists too."""
     if isinstance(value, dict):
-        return {k: _below(v, base) for k, v in value.items()}
+        return {k: _below(v, folder) for k, v in value.items()}
     if isinstance(value, list):
-        return [_below(v, base) for v in value]
-    return from_folder(value, base) if isinstance(value, str) else value
+        return [_below(v, folder) for v in value]
+    return from_folder(value, folder) if isinstance(value, str) else value
 
 
-def from_folder(text: str, base: str) -> str:
-    """``text`` as a path from the folder ``base``'s name on (``x/skills/a/SKILL.md`` for a
-    file below ``/data/x``); unchanged when it names nothing there (a URL, prose, an id)."""
+def from_folder(text: str, folder: Folder) -> str:
+    """``text`` as a path from ``folder``'s name on (``x/skills/a/SKILL.md`` for a file
+    below ``/data/x``); unchanged when it names nothing there (a URL, prose, an id)."""
     if not os.path.isabs(text) or "\n" in text or len(text) > 4096:  # ingest makes a file's path absolute
         return text
     path = os.path.normpath(text)
-    if path != base and not path.startswith(base + os.sep):
-        return text
-    return Path(os.path.basename(base), os.path.relpath(path, base)).as_posix()
+    for place in folder.places:
+        if path == place or path.startswith(place + os.sep):
+            return Path(folder.name, os.path.relpath(path, place)).as_posix()
+    return text
 
 
 def main(paths: list[Path], kind: str | None = None, *, ner: bool = True) -> tuple[dict[str, str], str]:
