@@ -101,7 +101,8 @@ def plan_component(
     if verdict.skip:  # a script it runs is missing: written, the hook would fail (or block)
         return plan("skipped", reason="; ".join([verdict.skip, *out.notes]))  # notes: why (not on disk...)
     notes = [*_notes_on_values(out, actions), *verdict.notes, case_twins_note(f.rel for f in out.files)]
-    return plan(status_of(actions), actions, "; ".join(n for n in notes if n))
+    done = plan(status_of(actions), actions, "; ".join(n for n in notes if n))
+    return replace(done, left_out_keys=tuple(out.left_out_keys)) if out.left_out_keys else done
 
 
 def _notes_on_values(out: Rendered, actions: Sequence[FileAction]) -> list[str]:

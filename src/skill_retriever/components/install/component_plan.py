@@ -145,7 +145,8 @@ class ComponentPlan:
     "required by" as the one that needs it, not the one asked for three steps up.
     ``part_of``: ``(id, name)`` of the skill whose folder holds it (`owning_skill`: a
     SKILL.md nested in another skill's folder, which installed alone becomes a skill of its
-    own), None for none the caller sees.
+    own), None for none the caller sees. ``left_out_keys``: the keys of an MCP server's
+    source entry its ``.mcp.json`` entry leaves out (other clients' settings: `render_mcp`).
     """
 
     id: str
@@ -159,6 +160,7 @@ class ComponentPlan:
     via: tuple[str, ...] = ()
     requirers: tuple[tuple[str, str], ...] = ()
     part_of: tuple[str, str] | None = None
+    left_out_keys: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -179,4 +181,6 @@ class ComponentPlan:
             out["required_directly_by"] = [i for i, _ in self.requirers]
         if self.missing:
             out["missing_requirements"] = [m.to_dict() for m in self.missing]
+        if self.left_out_keys:  # its server's keys .mcp.json does not get (the note says why)
+            out["left_out_of_mcp_json"] = list(self.left_out_keys)
         return out

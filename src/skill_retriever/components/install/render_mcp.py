@@ -1,7 +1,8 @@
 """What installing an MCP server writes: its ``.mcp.json`` entry.
 
-The entry is the source file's when it may be read (the keys of `MCP_ENTRY_KEYS`),
-else rebuilt from the index, which keeps no secrets: environment values become
+The entry is the source file's when it may be read (the keys of `MCP_ENTRY_KEYS`; any
+other but catalogue metadata is named in a note and in ``left_out_keys``), else rebuilt
+from the index, which keeps no secrets: environment values become
 ``${NAME}`` references (the index keeps names only), and what the indexer redacted (an
 argument, part of the command: `REDACTED`) stays redacted, with a note to set it in
 ``.mcp.json``. The index keeps a remote server's URL bare (no user info, no query), so a
@@ -23,7 +24,7 @@ from skill_retriever.components.install.paths import read_source
 from skill_retriever.components.install.placeholders import unfilled_notes
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
 from skill_retriever.components.install.rendered import Rendered, SkipComponent, rebuilt_note
-from skill_retriever.components.install.settings import MCP_ENTRY_KEYS
+from skill_retriever.components.install.settings import MCP_CATALOGUE_KEYS, MCP_ENTRY_KEYS
 from skill_retriever.ingest.skill_configs import REDACTED, server_map
 from skill_retriever.model import Node
 
@@ -43,9 +44,14 @@ def render_mcp(node: Node) -> Rendered:
             data = json.loads(found.data.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError):
             data = None
-        from_file = _entry_of(entry_of(node, data), node)
-        if from_file is not None:
-            return Rendered(mcp_entry=_outside_plugin(from_file), notes=unfilled_notes(from_file))
+        raw = _raw_of(entry_of(node, data), node)
+        if raw is not None:
+            from_file = _with_type({k: raw[k] for k in MCP_ENTRY_KEYS if k in raw})
+            left_out = sorted(k for k in raw if k not in MCP_ENTRY_KEYS and k not in MCP_CATALOGUE_KEYS)
+            notes = [_left_out_note(left_out)] if left_out else []
+            return Rendered(
+                mcp_entry=_outside_plugin(from_file), notes=notes + unfilled_notes(from_file), left_out_keys=left_out
+            )
     out = Rendered(notes=[rebuilt_note(node)])
     a = node.attrs
     entry: dict[str, Any] = {}
@@ -127,7 +133,16 @@ def _with_type(entry: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, **entry}
 
 
-def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
+def _left_out_note(keys: list[str]) -> str:
+    """The line that says which keys of a server's source entry ``.mcp.json`` does not get:
+    other clients' settings (Cline's ``autoApprove``, ``transportType``, a ``timeout`` in
+    seconds, where Claude Code's own limits are milliseconds set by environment)."""
+    return f"left out of .mcp.json: {', '.join(keys)} (Claude Code does not read them)"
+
+
+def _raw_of(data: Any, node: Node) -> dict[str, Any] | None:
+    """The server's entry as the source file holds it, every key: None when there is none
+    with a command or a URL."""
     if not isinstance(data, dict):
         return None
     servers = data.get("mcpServers")
@@ -137,4 +152,4 @@ def _entry_of(data: Any, node: Node) -> dict[str, Any] | None:
     raw = servers.get(key) if isinstance(servers, dict) else (data if servers is None else None)
     if not isinstance(raw, dict) or not ("command" in raw or "url" in raw):
         return None
-    return _with_type({k: raw[k] for k in MCP_ENTRY_KEYS if k in raw})
+    return raw

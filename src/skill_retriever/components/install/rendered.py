@@ -46,6 +46,8 @@ class Rendered:
     complete: bool = True
     #: Scripts its hook commands run that it does not ship (`unshipped_scripts`).
     needs: list[Unshipped] = field(default_factory=list)
+    #: Keys of a server's source entry that ``.mcp.json`` does not get (`render_mcp`).
+    left_out_keys: list[str] = field(default_factory=list)
 
 
 def rebuilt_note(node: Node) -> str:

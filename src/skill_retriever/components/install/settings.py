@@ -33,6 +33,7 @@ from skill_retriever.components.install.plan import HookEntry, InstallError, Uns
 from skill_retriever.fsutil import leftover_temps, write_atomic
 
 __all__ = [
+    "MCP_CATALOGUE_KEYS",
     "MCP_ENTRY_KEYS",
     "JSONWriteError",
     "JsonStyle",
@@ -47,10 +48,19 @@ __all__ = [
     "write_json",
 ]
 
-#: The keys of an ``mcpServers`` entry Claude Code reads: a local server's ``command``,
-#: ``args`` and ``env``, a remote one's ``type``, ``url`` and ``headers`` (``type`` may
-#: also say ``stdio``). Catalogue metadata (description, tags, dates) is left out.
-MCP_ENTRY_KEYS = ("type", "command", "args", "env", "url", "headers")
+#: The keys of an ``mcpServers`` entry Claude Code reads (code.claude.com/docs/en/mcp): a
+#: local server's ``command``, ``args`` and ``env``, a remote one's ``type``, ``url``,
+#: ``headers``, ``headersHelper`` (a command that prints headers) and ``oauth`` (a
+#: pre-registered client, a fixed callback port); ``type`` may also say ``stdio``. Other
+#: keys are left out, said per server (`render_mcp`): other clients' settings (Cline's
+#: ``autoApprove``, ``disabled``, ``transportType``, ``timeout`` in seconds) and catalogue
+#: metadata (description, tags), which goes unsaid (`MCP_CATALOGUE_KEYS`).
+MCP_ENTRY_KEYS = ("type", "command", "args", "env", "url", "headers", "headersHelper", "oauth")
+#: Keys of a catalogue's server entry that describe it and configure nothing (davila7's
+#: files give each server a ``description``, one ``descrption``): left out unsaid.
+MCP_CATALOGUE_KEYS = frozenset(
+    {"description", "descrption", "name", "title", "tags", "category", "categories", "homepage", "author"}
+)
 
 #: Half of a UTF-16 pair, alone in a string (``"\\ud83d"`` read from JSON): UTF-8 cannot hold it.
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
