@@ -35,7 +35,7 @@ REMOTE = {
     "oauth": {"clientId": "cli-123", "callbackPort": 8765},
     "disabled": False,
 }
-NOTE = "left out of .mcp.json: autoApprove, timeout, transportType (Claude Code does not read them)"
+NOTE = "left out of .mcp.json: autoApprove, timeout, transportType (Claude Code's .mcp.json documents none of them)"
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_the_cli_says_which_keys_it_left_out(ix: Path, tmp_path: Path, capsys: p
     code, out, err = run(capsys, "install", "imagesorcery-mcp", "remote-api", "--target", proj, "--index-dir", ix)
     assert code == 0, out + err
     assert sum(NOTE in line for line in out.splitlines()) == 1, out
-    assert "left out of .mcp.json: disabled (Claude Code does not read them)" in out, out
+    assert "left out of .mcp.json: disabled (Claude Code's .mcp.json documents none of them)" in out, out
     assert "description" not in out, out
     servers = json.loads((proj / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
     assert servers["imagesorcery-mcp"] == {"command": "imagesorcery-mcp"}

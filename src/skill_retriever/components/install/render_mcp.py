@@ -137,7 +137,7 @@ def _left_out_note(keys: list[str]) -> str:
     """The line that says which keys of a server's source entry ``.mcp.json`` does not get:
     other clients' settings (Cline's ``autoApprove``, ``transportType``, a ``timeout`` in
     seconds, where Claude Code's own limits are milliseconds set by environment)."""
-    return f"left out of .mcp.json: {', '.join(keys)} (Claude Code does not read them)"
+    return f"left out of .mcp.json: {', '.join(keys)} (Claude Code's .mcp.json documents none of them)"
 
 
 def _raw_of(data: Any, node: Node) -> dict[str, Any] | None:
