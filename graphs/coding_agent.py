@@ -39,7 +39,7 @@ The default token budget, ``DEFAULT_BUDGET`` (16,000), is sized for real skills,
 2,000-5,000 tokens each (the trailofbits catalogue: median skill 2,649 tokens, 90th
 percentile 5,055, largest 11,250): the top 5 of a task at the median size fit with room to
 spare, and 16,000 tokens is under a tenth of a 200k-token context window. Measured there at
-k=5 over five tasks, the old 4,000 kept 7 of 25 results (none for "set up codeql in CI",
+k=5 over five tasks, the old 4,000 kept 6 of 25 results (none for "set up codeql in CI",
 whose best skill has 4,261 tokens); 16,000 keeps 24 of 25, 20,000 all 25
 (``python -m skill_retriever.bench.agent_budget INDEX_DIR`` on an index of
 ``trailofbits__skills``).
