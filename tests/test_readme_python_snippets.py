@@ -2,7 +2,8 @@
 holds what the text says to build first (the sample catalogue indexed as ``.idx`` and as
 ``.skill-retriever``, a ``skills-repo`` of two skills), with the names a snippet leaves to
 the reader (``model``, ``llm``, ``tool_registry``) given. A snippet added to the README must
-be run here, or named in ``NOT_RUN`` with the reason, so none goes stale unseen."""
+be run here, or named in ``NOT_RUN`` with the reason, so none goes stale unseen. Its JSON
+graph example is read here too, as ``index`` reads a file."""
 
 from __future__ import annotations
 
@@ -115,3 +116,22 @@ def test_the_agent_tool_and_bigtool_snippet_runs(here: Path, monkeypatch: pytest
     assert out["messages"][-1].content == "done"
     names["tools_index"].close()
     names["index"].close()
+
+
+def test_the_json_graph_block_is_read_as_its_text_says(tmp_path: Path) -> None:
+    """The README's one ```json graph, copied to a file and read as ``index`` reads it: no
+    problem, its ``severity`` in ``attrs`` (as the sentence before it says), ``access``,
+    ``created`` and the tag kept, the ``AFFECTS`` edge read."""
+    from skill_retriever.indexing import ingest
+
+    blocks = re.findall(r"^```json\n(\{\"nodes\".*?)^```", README.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1
+    graph = write_file(tmp_path, "graph.json", blocks[0])
+    read = ingest(graph)
+    nodes = {node.id: node for node in read.nodes}
+    assert not read.problems and set(nodes) == {"svc:checkout", "inc:4812"}
+    incident = nodes["inc:4812"]
+    assert incident.attrs["severity"] == "high" and incident.access == ("oncall",)
+    assert incident.created is not None and incident.created.isoformat() == "2026-11-01T12:00:00+00:00"
+    assert nodes["svc:checkout"].tags == ("payments",)
+    assert [(e.source, e.target, e.kind) for e in read.edges] == [("inc:4812", "svc:checkout", "AFFECTS")]
