@@ -54,6 +54,21 @@ def test_the_same_files_elsewhere_give_the_same_lines(tmp_path: Path, monkeypatc
     assert ingest_hashes.digest(far) == ingest_hashes.digest(ingest_hashes.main([there])[0])
 
 
+def test_the_same_files_through_a_symlinked_folder_give_the_same_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone whose ``../shared`` is a symlink (``/tmp/shared -> /work/shared``): ingest
+    keeps ``source`` as given but resolves ``attrs.source_root``, which stayed absolute in
+    the hash, so every item's hash differed from the README's (seen: the skills digest
+    50bbd41e... from the repo root against cf67d0b1... from ``/tmp``)."""
+    real = _catalogue(tmp_path / "work" / "shared" / "team", "Ship the service with the blue-green script.")
+    (tmp_path / "clone").mkdir()
+    (tmp_path / "shared").symlink_to(real.parent, target_is_directory=True)
+    monkeypatch.chdir(tmp_path / "clone")
+    linked, _ = ingest_hashes.main([Path("../shared/team")])
+    assert linked == ingest_hashes.main([real])[0] and len(linked) == 2
+
+
 def test_a_folder_that_does_not_exist_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
