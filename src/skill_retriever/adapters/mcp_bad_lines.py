@@ -191,9 +191,15 @@ async def answering_bad_lines(
 
 async def serve_stdio(lowlevel: Any) -> None:
     """Serve ``lowlevel`` (the SDK's low-level server) over stdio as the SDK does, with
-    `answering_bad_lines` between the transport and the server."""
-    async with stdio_server() as (read_stream, write_stream):
-        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(answering_bad_lines, read_stream, write_stream, send)
-            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+    `answering_bad_lines` between the transport and the server. A client that closes its
+    end of stdout (it exited; a pipe's reader stopped) ends the serving as the end of stdin
+    does, quietly: the SDK's writer raised ``BrokenPipeError`` through every task group, a
+    traceback of some forty lines for the normal end of a session."""
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(answering_bad_lines, read_stream, write_stream, send)
+                await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+    except* (BrokenPipeError, ConnectionResetError):
+        pass  # nobody reads the answers any more: the session is over, as at the end of stdin
