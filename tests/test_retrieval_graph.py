@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from tiny_graph import NOW, PRIVATE_ID
 
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.exceptions import ConfigError, QueryError, SkillRetrieverError
 from skill_retriever.filters import Filters
 from skill_retriever.graph import graph as compiled_graph

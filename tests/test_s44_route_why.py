@@ -21,7 +21,8 @@ from cli_calls import run
 
 from skill_retriever.calibration.defaults import IndexDefaults, index_defaults
 from skill_retriever.cli import main
-from skill_retriever.config import PROFILES, RetrievalConfig, config_for
+from skill_retriever.config import RetrievalConfig, config_for
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.retriever import Retriever
 from skill_retriever.route_why import choose_route, route_label
 from skill_retriever.stores.index import Index

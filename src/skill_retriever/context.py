@@ -23,7 +23,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from skill_retriever.config import PROFILES, SETTING_NAMES, RetrievalConfig, unknown_profile
+from skill_retriever.config import SETTING_NAMES, RetrievalConfig, unknown_profile
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.filters import Filters
 from skill_retriever.rerank_wanted import reranks

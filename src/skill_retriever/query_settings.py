@@ -49,7 +49,8 @@ def query_settings(profile: str | None, sets: list[tuple[str, str, Any]] | None)
         CommandArgumentError: An unknown profile (with the nearest name), a setting that has
             a flag or is a filter, or one ``override`` refuses, in its words, naming the ``--set``.
     """
-    from skill_retriever.config import PROFILES, RetrievalConfig, config_for, unknown_profile
+    from skill_retriever.config import RetrievalConfig, config_for, unknown_profile
+    from skill_retriever.config_profiles import PROFILES
     from skill_retriever.exceptions import CommandArgumentError, ConfigError
 
     if profile is None and not sets:

@@ -25,12 +25,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from skill_retriever.config import (
-    PROFILES,
     SETTING_NAMES,
     RetrievalConfig,
     close_name,
     unknown_profile,
 )
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.exceptions import ConfigError
 
 __all__ = ["PROFILE_KEY", "WHERE", "configurable_settings", "near_misses", "run_configurable", "with_configurable"]

@@ -13,7 +13,8 @@ import pytest
 
 from skill_retriever.adapters import langgraph_server as srv
 from skill_retriever.calibration.defaults import index_defaults
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.exceptions import ConfigError
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_retriever.adapters.server_inputs import run_profile
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.run_configurable import (
     PROFILE_KEY,
     WHERE,

@@ -10,12 +10,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from skill_retriever.config import (
-    PROFILES,
     SETTING_NAMES,
     RetrievalConfig,
     close_name,
     unknown_profile,
 )
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.exceptions import ConfigError, QueryError
 from skill_retriever.filters import Filters, kinds_named
 from skill_retriever.model import Node

@@ -204,7 +204,7 @@ def our_methods(
     profiles: Sequence[str] = (),
 ) -> list[Method]:
     """Our routes, the full pipeline with and without rerank, the full pipeline under named
-    config profiles (``config.PROFILES``), and channel ablations."""
+    config profiles (``config_profiles.PROFILES``), and channel ablations."""
     out = [Method(f"route {r}", "route", _pipeline(retriever, kinds, k, route=r, rerank=False),
                   f"route {r} forced, no rerank") for r in routes]
     out.append(Method("full", "pipeline", _pipeline(retriever, kinds, k, rerank=False),
@@ -213,7 +213,7 @@ def our_methods(
         out.append(Method("full+rerank", "pipeline", _pipeline(retriever, kinds, k, rerank=True),
                           "router picks the route, all channels, rerank"))
     for name in profiles:
-        from skill_retriever.config import PROFILES
+        from skill_retriever.config_profiles import PROFILES
 
         out.append(Method(f"full [{name}]", "pipeline", _pipeline(retriever, kinds, k, rerank=False, **PROFILES[name]),
                           f"full (no rerank) with the {name!r} config profile"))

@@ -23,7 +23,7 @@ from skill_retriever.bench.methods import (
     peer_methods,
 )
 from skill_retriever.calibration.defaults import index_defaults
-from skill_retriever.config import PROFILES
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.stores.index import Index
 
 

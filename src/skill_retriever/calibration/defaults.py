@@ -138,7 +138,8 @@ from skill_retriever.calibration.long_items import (
     MIN_LONG_SHARE,
     long_item_settings,
 )
-from skill_retriever.config import PROFILES, RetrievalConfig
+from skill_retriever.config import RetrievalConfig
+from skill_retriever.config_profiles import PROFILES
 from skill_retriever.model import SCAFFOLD_KINDS, EdgeKind, Node, NodeKind
 from skill_retriever.stores.kind_counts import kind_counts
 
@@ -164,7 +165,7 @@ NEUTRAL: Mapping[str, Any] = MappingProxyType({
     "multifactor_ranking": True,
 })
 
-#: A passage corpus with facts: ``config.PROFILES["multihop"]`` (where each value is
+#: A passage corpus with facts: ``config_profiles.PROFILES["multihop"]`` (where each value is
 #: explained), chosen on hotpotqa_hipporag_train100 and musique_hipporag_train100, with
 #: its ``route`` (which forces one, as a caller does) as the ``default_route`` it suggests.
 PASSAGE_SETTINGS: Mapping[str, Any] = MappingProxyType({
