@@ -61,5 +61,5 @@ def test_the_python_filter_cuts_it_too() -> None:
 def test_an_unknown_tool_is_cut_and_told_the_tools(ix: Path) -> None:
     long_name, typo = tool_errors(ix, ["*"], [(LONG, {}), ("serach", {"query": "format python"})])
     assert len(long_name) < 600 and "Unknown tool: 'zzz" in long_name and "(1,000,000 characters)" in long_name
-    assert typo.startswith("Unknown tool: 'serach' (did you mean search?); this server's tools are search, "), typo
+    assert typo.startswith("Unknown tool: 'serach' (did you mean 'search'?); this server's tools are search, "), typo
     assert "uninstall_components" in typo

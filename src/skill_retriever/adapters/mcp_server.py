@@ -33,7 +33,6 @@ Register it with a coding agent (only the protocol goes to stdout; logs go to st
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import json
 from collections.abc import Sequence
@@ -79,6 +78,7 @@ from skill_retriever.components.install import UnknownComponentError
 from skill_retriever.components.owning_skill import part_of
 from skill_retriever.components.requires_not_shown import requires_not_shown
 from skill_retriever.components.service import ComponentService, component_kinds
+from skill_retriever.config import close_name
 from skill_retriever.exceptions import QueryTooLongError, SkillRetrieverError
 from skill_retriever.filters import kinds_named
 from skill_retriever.item_location import read_from
@@ -139,8 +139,7 @@ class _Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], *rest: Any) -> Any:
         if (sig := self.takes.get(name)) is None:  # the SDK's refusal quoted a 1 MB name whole, naming no tool
-            close = difflib.get_close_matches(name[:100], list(self.takes), n=1)
-            meant = f" (did you mean {close[0]}?)" if close else ""
+            meant = close_name(name[:100], self.takes)  # cut: difflib's work grows with the length
             raise ToolError(f"Unknown tool: {shown(name)}{meant}; this server's tools are {', '.join(self.takes)}")
         takes = ", ".join(n + " (required)" * (a.default is a.empty) for n, a in sig.parameters.items())
         takes = f"{name} takes {takes}"

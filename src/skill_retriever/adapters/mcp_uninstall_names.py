@@ -59,7 +59,7 @@ def installed_ids(view: CallerView, refs: Sequence[str], target: str) -> list[st
         record = _record(target) if unknown else None
         names = _installed_names(view, record)
         close = [(ref, close_among(ref, names)) for ref in unknown]
-        said = unknown_names_said(exc, "ids") + _unseen(unknown, target)
+        said = unknown_names_said(exc, "ids") + _record_hint(unknown, target)
         if any(found for _, found in close):  # the names the caller meant, most likely: only those
             said = ", ".join(
                 f"no component {shown_ref(ref)}" + (f" (close names installed: {', '.join(found)})" if found else "")
@@ -80,7 +80,7 @@ def _record(target: str) -> InstallRecord | None:
         return None
 
 
-def _unseen(refs: list[str], target: str) -> str:
+def _record_hint(refs: list[str], target: str) -> str:
     """The CLI command that takes back a component ``target``'s install record holds but the
     index no longer shows the caller (its source indexed again without it): this tool reads
     the index and cannot. Said for every name that answers to nothing, whether the record
