@@ -1,8 +1,11 @@
 """A bare ``"Key"`` in a JSON section named for a credential (ASP.NET's ``"Jwt": {"Key":
 "X"}``, ``JwtSettings``, ``Auth``, ``ApiKeys``, ``Secrets``): prose kept its value, ``key``
-alone being no secret's name. Its value goes when a machine wrote it; a placeholder, a
-header's name, a ``Key`` of any other section (``"Cache"``) and ``{"key": "<hex>"}`` alone
-stay. Every value here is invented.
+alone being no secret's name. Its value goes whatever it looks like, a passphrase a person
+typed as much as a machine's token, and so does one after a nested object in the section
+(both kept before the secrets15 brief: ``PASSPHRASE_LEAKS``, and the nested case moved here
+from the kept list); a placeholder, a reference, an empty value, code, a header's name, a
+describing phrase, a ``Key`` of any other section (``"Cache"``) and ``{"key": "<hex>"}``
+alone stay. Every value here is invented.
 """
 
 from __future__ import annotations
@@ -38,14 +41,64 @@ PROSE_KEPT = [
     '"Jwt": {"Key": "<jwt-signing-key>"}',
     '"Jwt": {"Key": "${JWT_KEY}"}',
     '"Auth": {"Header": "X-Api-Key", "Key": "X-Api-Key"}',
-    f'"Jwt": {{"Options": {{"Clock": 5}}, "Key": "{V}"}}',  # a nested object hides the section
     f'"Jwt": {{"Issuer": "app"}},\n"Cache": {{"Key": "{V}"}}',
+    f'"Jwt": {{"Issuer": "app"}},\n"Key": "{V}"',  # the section closed before the key
+    f'"Jwt": {{"Options": {{"Clock": 5}}}},\n"Key": "{V}"',
+]
+#: Values a person typed, or keys after a nested object in the section: kept before, now
+#: redacted as a machine's token was.
+PASSPHRASE_LEAKS = [
+    (
+        '"Jwt": {"Key": "ThisIsMySuperSecretKey123", "Issuer": "app"}',
+        f'"Jwt": {{"Key": "{R}", "Issuer": "app"}}',
+    ),
+    ('"JwtSettings": {"Key": "super-secret-key-change-in-production"}', f'"JwtSettings": {{"Key": "{R}"}}'),
+    ('"Jwt": {"Key": "Correct-Horse-Battery-Staple"}', f'"Jwt": {{"Key": "{R}"}}'),
+    ('"Secrets": {"Key": "correct horse battery staple"}', f'"Secrets": {{"Key": "{R}"}}'),
+    ('"Jwt": {"Key": "hunter2"}', f'"Jwt": {{"Key": "{R}"}}'),
+    (f'"Jwt": {{"Options": {{"Clock": 5}}, "Key": "{V}"}}', f'"Jwt": {{"Options": {{"Clock": 5}}, "Key": "{R}"}}'),
+    (
+        '"Jwt": {"Audience": {"a": 1}, "Key": "ThisIsMySuperSecretKey123"}',
+        f'"Jwt": {{"Audience": {{"a": 1}}, "Key": "{R}"}}',
+    ),
+    (
+        '{\n  "Jwt": {\n    "Audience": { "Web": { "Url": "x" } },\n    "Key": "ThisIsMySuperSecretKey123"\n  }\n}',
+        f'{{\n  "Jwt": {{\n    "Audience": {{ "Web": {{ "Url": "x" }} }},\n    "Key": "{R}"\n  }}\n}}',
+    ),
+]
+#: What only shows where a signing key goes, or names where it is, or is no key: kept
+#: whatever the section.
+PLACEHOLDERS_KEPT = [
+    '"Jwt": {"Key": "your-secret-key"}',
+    '"Jwt": {"Key": "<secret>"}',
+    '"Jwt": {"Key": "CHANGE_ME"}',
+    '"Jwt": {"Key": "changeme"}',
+    '"Jwt": {"Key": "xxx"}',
+    '"Jwt": {"Key": "..."}',
+    '"Jwt": {"Key": ""}',
+    '"Jwt": {"Key": "$JWT_KEY"}',
+    '"Jwt": {"Key": "{jwt_key}"}',
+    '"Jwt": {"Key": "keys/jwt-signing.pem"}',
+    '"Jwt": {"Key": "Configuration.Jwt.Key"}',
+    '"Jwt": {"Key": "the JWT signing key, 32 bytes or more"}',
+    '"ApiKeys": {"Key": "Ocp-Apim-Subscription-Key"}',
+    '"Auth": {"Key": "Authorization"}',
 ]
 
 
 @pytest.mark.parametrize(("text", "kept"), PROSE_LEAKS)
 def test_prose_redacts_a_key_in_a_credentials_section(text: str, kept: str) -> None:
     assert redact_prose(text) == kept
+
+
+@pytest.mark.parametrize(("text", "kept"), PASSPHRASE_LEAKS)
+def test_prose_redacts_a_typed_or_nested_section_key(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+
+
+@pytest.mark.parametrize("text", PLACEHOLDERS_KEPT)
+def test_prose_keeps_a_section_keys_placeholder(text: str) -> None:
+    assert redact_prose(text) == text
 
 
 @pytest.mark.parametrize("text", PROSE_KEPT)

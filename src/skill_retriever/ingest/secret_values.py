@@ -1,5 +1,5 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
-`literal_secret`, `literal_phrase`; and the tests every redaction shares (`secrets`,
+`literal_secret`, `literal_phrase`, `placeholder_part`; and the tests every redaction shares (`secrets`,
 `secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`, `quoted`,
 `is_placeholder`.
 
@@ -29,6 +29,7 @@ __all__ = [
     "is_reference",
     "literal_phrase",
     "literal_secret",
+    "placeholder_part",
     "quoted",
     "record_key",
     "scheme_name",
@@ -246,6 +247,13 @@ def code_value(value: str) -> bool:
     a path, a URL, a file name, a template, a dotted attribute, a hex number); what
     `literal_secret` never reads as a secret."""
     return _CODE_RE.search(value.strip("\"'")) is not None
+
+
+def placeholder_part(value: str) -> bool:
+    """Whether ``value`` holds a mark that only shows where a secret goes
+    (`_PLACEHOLDER_PART_RE`: ``xxxx``, ``...``, ``<``, ``your-``, ``my-``, ``changeme``,
+    ``replace``, ``dummy``), which `literal_secret` never reads as a secret."""
+    return _PLACEHOLDER_PART_RE.search(value) is not None
 
 
 def literal_phrase(value: str) -> bool:
