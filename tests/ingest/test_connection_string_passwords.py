@@ -3,7 +3,10 @@ server's argument: ``sqlcmd ... "Server=db;Uid=sa;Pwd=X;"``, ODBC's
 ``DRIVER={...};SERVER=db;UID=sa;PWD=X``. Prose redacted it; a command and an argument
 kept it, ``pwd`` alone being no secret's name. Shell's own ``PWD=/srv/app`` is the working
 directory and stays, and so does a ``Pwd`` after anything but another pair's ``;``
-(``cd /tmp;PWD=/srv make``). Every value here is invented.
+(``cd /tmp;PWD=/srv make``). A ``Pwd`` that comes first (``"Pwd=X;Server=db;Uid=sa"``)
+was kept by a command and an argument until the secrets15 brief (`FIRST_LEAKS`); it goes
+before a pair only a connection string holds, not before shell's ``PORT=3000 npm start``.
+Every value here is invented.
 """
 
 from __future__ import annotations
@@ -41,6 +44,19 @@ COMMAND_KEPT = [
     'sqlcmd "Server=db;Uid=sa;Pwd=${DB_PASSWORD};"',
     'sqlcmd "Server=db;Uid=sa;Pwd=<password>;"',
     'sqlcmd "Server=db;Uid=sa;Pwd=$SA_PASSWORD"',
+    "PWD=build; make",
+    "PWD=build; PORT=3000 npm start",
+    "PWD=build; CC=gcc make",
+    'sqlcmd "Pwd=${DB_PASSWORD};Server=db;Uid=sa"',
+    'sqlcmd "Pwd=<password>;Server=db"',
+]
+#: A connection string whose password comes first: a command and an argument kept it.
+FIRST_LEAKS = [
+    ('sqlcmd "Pwd=hunter2x;Server=db;Uid=sa"', f'sqlcmd "Pwd={R};Server=db;Uid=sa"'),
+    (f"Pwd={V};Server=db;Uid=sa", f"Pwd={R};Server=db;Uid=sa"),
+    (f'dotnet run -- --conn "PWD={V}; SERVER=db; UID=sa"', f'dotnet run -- --conn "PWD={R}; SERVER=db; UID=sa"'),
+    (f"isql -k 'pwd={V};DRIVER={{ODBC Driver 18 for SQL Server}};SERVER=db'", f"isql -k 'pwd={R};DRIVER={{ODBC Driver 18 for SQL Server}};SERVER=db'"),
+    (f"cat > app.ini <<EOF\nPwd={V};\nData Source=db;\nEOF", f"cat > app.ini <<EOF\nPwd={R};\nData Source=db;\nEOF"),
 ]
 
 
@@ -67,3 +83,25 @@ def test_prose_and_command_agree_on_a_connection_string() -> None:
     """Prose redacted ``Pwd=`` already: a command now keeps the same text."""
     text = f"Server=db;Database=app;Uid=sa;Pwd={V};"
     assert redact_command(text) == redact_prose(text) == f"Server=db;Database=app;Uid=sa;Pwd={R};"
+
+
+@pytest.mark.parametrize(("command", "kept"), FIRST_LEAKS)
+def test_command_redacts_a_pwd_that_comes_first(command: str, kept: str) -> None:
+    assert redact_command(command) == kept
+
+
+def test_mcp_argument_with_its_pwd_first_is_redacted() -> None:
+    assert redact_args(["--conn", "Pwd=hunter2x;Server=db;Uid=sa"]) == ["--conn", f"Pwd={R};Server=db;Uid=sa"]
+    assert redact_args([f"PWD={V};SERVER=db"]) == [f"PWD={R};SERVER=db"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"Pwd={V};Server=db;Uid=sa", f"Password={V};Server=db;Uid=sa", f'"ConnectionStrings": {{"Db": "Pwd={V};Server=db"}}'],
+)
+def test_prose_and_command_agree_on_a_password_first(text: str) -> None:
+    """Prose redacted a literal password first already (``Pwd``, like ``Password``, names a
+    secret there), and a command's ``Password=X;`` too: a ``Pwd`` first now goes alike.
+    (An argument ``Password=X;Server=db`` loses all after its ``=``, as ``--password=X``
+    does: more than the password, nothing of it kept.)"""
+    assert redact_prose(text) == redact_command(text) == text.replace(V, R)

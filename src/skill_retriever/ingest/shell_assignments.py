@@ -90,6 +90,15 @@ _SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)(?:\
 #: back from the ``;`` over `_PAIR_BEFORE` characters only, so no name reads a long run.
 _PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:\{[^{}\n]{0,128}+\}|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
 _PAIR_BEFORE = 200
+#: The pair after a ``Pwd=X;`` that comes first (``"Pwd=X;Server=db;Uid=sa"``), read from
+#: the value's start: a name only a connection string gives (a server's, a database's, a
+#: user id's, a driver's; not shell's common ``HOST``, ``PORT`` or ``USER``), so that
+#: ``PWD=build; CC=gcc make`` or ``PWD=build; PORT=3000 npm start`` is no connection string.
+_PAIR_AFTER_RE = re.compile(
+    r"""(?:\{[^{}\n]{0,128}+\}|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
+    r"(?i:server|data[ ]source|database|initial[ ]catalog|uid|user[ ]?id|driver|dsn|provider|addr(?:ess)?"
+    r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)[ \t]*+="
+)
 #: A value no password starts with: a path (``PWD=/srv/app``), the working directory's.
 _PATH_START = ("/", "~", ".")
 #: The longest kept value `redact_assignments` reads again for assignments in it.
@@ -157,11 +166,15 @@ def _masked_spaced(m: re.Match[str]) -> str:
 
 def _connection_password(text: str, m: re.Match[str]) -> bool:
     """Whether the assignment name ``m`` is ``Pwd`` in a connection string: after another
-    pair's ``;`` (`_PAIR_BEFORE_RE`: ``...;Uid=sa;Pwd=X``). Shell's own ``PWD=/srv/app``
-    names the working directory, and ``pwd`` alone no secret (`secret_name`), so only
-    there does it hold a password, which a command kept before, prose not."""
+    pair's ``;`` (`_PAIR_BEFORE_RE`: ``...;Uid=sa;Pwd=X``), or first, before a pair only a
+    connection string holds (`_PAIR_AFTER_RE`: ``Pwd=X;Server=db``; before, that one was
+    kept). Shell's own ``PWD=/srv/app`` names the working directory, and ``pwd`` alone no
+    secret (`secret_name`), so only there does it hold a password, which a command kept
+    before, prose not."""
     if m["name"].lower() != "pwd" or text.startswith(_PATH_START, m.end()):
         return False
+    if _PAIR_AFTER_RE.match(text, m.end()) is not None:
+        return True
     return _PAIR_BEFORE_RE.search(text, max(0, m.start() - _PAIR_BEFORE), m.start()) is not None
 
 
