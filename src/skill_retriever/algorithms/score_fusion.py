@@ -38,6 +38,15 @@ alone or times the peakedness. On the skills catalogue every query's best score 
 probes' in both channels, so both weights sit near 1 and cannot choose between them (no
 variant passed the peakedness alone there); where they did vary they lost on restbench-tmdb.
 A per-query weight needs a reference nearer real queries than off-topic probes.
+
+Tried and left out after the fusion (December 2026, skills dev and metatool, scratch
+patches of the fused list's top 60), each label-free: copies of one component
+(`components.dedup` groups) pulled up to just below their best-ranked member, or listed
+right after it; items of the plugin the top hits come from raised by those hits' scores
+(a cluster prior, as in Diaz 2005's score regularisation); each kind's scores normalised
+by that kind's best (skills dev's top tens hold more skills than its judgments, which
+hold more agents). None moved skills dev's nDCG@10 by a point; the plugin prior changed
+sign with its weight, and each would be chosen on the very queries that judge it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,14 @@ With a time window in the query, the window's own best matches join the list
 semantic channel's list is a second search, with the query moved toward the best items of
 a first keyword + semantic fusion (``algorithms.feedback``); the seeds and the "nothing
 fits" judgement keep the first search, against the query alone.
+
+Tried for the semantic channel and left out (December 2026, skills dev and metatool,
+scratch patches of its search): each of a request's asks (`algorithms.clauses`) embedded
+on its own, their mean or best cosine mixed into the query's (skills dev's nDCG@10 fell at
+every mix); and a hubness correction of the cosine (CSLS, Conneau et al. 2018: each item's
+mean cosine to its 10 nearest items, times a weight, subtracted), which lowered metatool's
+dense search at every positive weight and raised it by well under a point with the sign
+turned. Both need no labels; neither earned its cost.
 """
 
 from __future__ import annotations
