@@ -36,7 +36,10 @@ each window embedded at index time, with or without the name and description bef
 alone or mixed with its opening's vector. The default fell every way, a paraphrased
 request the most (the hybrid-search query lost its right skill from the top). The fallback
 reranker, which rescores by the best window, lowered it too (the README's row "full +
-embedding rerank"); the keyword channel is what reads past the opening.
+embedding rerank"); the keyword channel is what reads past the opening. Nor did
+embedding a long item's outline (its headings) after its name and description, before
+its body or after its first 60 words, so the window sees the whole item's plan: the
+dense search alone moved by under a point, the default fell by two or more.
 """
 
 from __future__ import annotations
