@@ -15,7 +15,6 @@ so an item a write left unchanged is not read again.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -25,12 +24,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skill_retriever.algorithms.query_terms import NameMatcher
-from skill_retriever.exceptions import IndexCorruptError, MissingNodeError
-from skill_retriever.filters import ALL_PRINCIPALS, Filters, chroma_where
+from skill_retriever.exceptions import MissingNodeError
+from skill_retriever.filters import ALL_PRINCIPALS, Filters
 from skill_retriever.model import Edge, EdgeKind, Node
-from skill_retriever.stores import run_marks
+from skill_retriever.stores import run_marks, snapshot_search
 from skill_retriever.stores.embedder import Embedder, Vectors
-from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import EdgeIndex, GraphMatrices, build_matrices, masked_adjacency
 from skill_retriever.stores.items import StoredVector
 from skill_retriever.stores.keyword_access import keywords_seen_by
@@ -39,10 +37,11 @@ from skill_retriever.stores.name_views import NameViews, name_views
 from skill_retriever.stores.row_masks import admitted_rows
 from skill_retriever.stores.seen_versions import shown_version
 from skill_retriever.stores.snapshot_memo import Memo
+from skill_retriever.stores.snapshot_search import EdgeMatrix, RemoteVectors
 from skill_retriever.stores.snapshot_status import status_counts
 from skill_retriever.stores.stored_terms import keyword_indexed
 from skill_retriever.stores.text_verdicts import item_flags, item_tokens
-from skill_retriever.stores.vectors import VectorHit, VectorStore
+from skill_retriever.stores.vectors import VectorHit
 from skill_retriever.stores.word_forms import WordForms
 
 # SciPy loads on first use, where a matrix is built: commands that never build one
@@ -55,14 +54,6 @@ V = TypeVar("V")
 #: Coverage reads this much of an item's text (name and description come first): a query
 #: costs the same whether an item is 2 KB or 2 MB long.
 COVERAGE_CHARS = 20_000
-
-
-@dataclass(frozen=True)
-class RemoteVectors:
-    """A vector server that mirrors the snapshot's vectors (nodes and edges)."""
-
-    nodes: VectorStore
-    edges: VectorStore
 
 
 class IndexSnapshot:
@@ -232,25 +223,15 @@ class IndexSnapshot:
     @cached_property
     def embeddings(self) -> NDArray[np.float32]:
         """Node vectors, row-aligned with :attr:`graph` (a zero row for a node without one)."""
-        ids = self.graph.ids
-        out = np.zeros((len(ids), self.dim), dtype=np.float32)
-        for row, node_id in enumerate(ids):
-            if (v := self._node_vectors.get(node_id)) is not None:
-                out[row] = v.vector
-        return out
+        return snapshot_search.node_matrix(self.graph.ids, self._node_vectors, self.dim)
 
     @cached_property
     def _has_vector(self) -> NDArray[np.bool_] | None:
-        found = np.fromiter((i in self._node_vectors for i in self.graph.ids), dtype=bool, count=len(self.graph.ids))
-        return None if found.all() else found
+        return snapshot_search.rows_with_vector(self.graph.ids, self._node_vectors)
 
     @cached_property
-    def _edge_matrix(self) -> tuple[tuple[str, ...], NDArray[np.float32]]:
-        ids = tuple(i for i in self._edge_vectors if i in self.edges)
-        matrix = np.zeros((len(ids), self.dim), dtype=np.float32)
-        for row, edge_id in enumerate(ids):
-            matrix[row] = self._edge_vectors[edge_id].vector
-        return ids, matrix
+    def _edge_matrix(self) -> EdgeMatrix:
+        return snapshot_search.edge_matrix(self._edge_vectors, self.edges, self.dim)
 
     def vector_ids(self) -> tuple[frozenset[str], frozenset[str]]:
         """Ids of the nodes and edges that have a vector."""
@@ -263,72 +244,37 @@ class IndexSnapshot:
     # -- searches ---------------------------------------------------------------------
     def embed_query(self, text: str) -> Vectors:
         """The one embedding of a query that every channel of a search shares."""
-        vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
-        if self.dim and vector.shape != (self.dim,):
-            raise IndexCorruptError(f"the embedder {self.embedder.name} makes vectors of {vector.size} numbers, the "
-                                    f"index at {self.path} holds {self.dim}; open it with the model that built it, or rebuild it")
-        return vector
+        return snapshot_search.query_vector(self.embedder, text, self.dim, self.path)
 
     def search_nodes(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[VectorHit]:
         """Nearest nodes that ``filters`` admit."""
         return self.search_nodes_many(np.asarray(qvec, dtype=np.float32).reshape(1, -1), k, filters)[0]
 
     def search_nodes_many(self, qvecs: Vectors, k: int, filters: Filters | None = None) -> list[list[VectorHit]]:
-        """:meth:`search_nodes` for each row of ``qvecs``, in one pass."""
+        """:meth:`search_nodes` for each row of ``qvecs``, in one pass (``stores.snapshot_search``)."""
         f = filters or Filters()
         batch = np.asarray(qvecs, dtype=np.float32)
         if f.kinds is not None and not f.kinds:
             return [[] for _ in range(len(batch))]
         if self._remote is not None:
-            return self._remote_nodes(batch, k, f)
-        mask = self.allowed_mask(f)
-        if self._has_vector is not None:
-            mask = self._has_vector if mask is None else mask & self._has_vector
-        ids = self.graph.ids
-        return [_ordered([VectorHit(ids[r], s) for r, s in rows]) for rows in top_k(self.embeddings, batch, k, mask)]
-
-    def _remote_nodes(self, batch: NDArray[np.float32], k: int, f: Filters) -> list[list[VectorHit]]:
-        """Candidates from the server, judged and re-scored on this snapshot (the server
-        may be ahead of it, or lag a delete)."""
-        assert self._remote is not None
-        pred = self.allowed(f)
-        if pred is None:
-            found = self._remote.nodes.search_many(batch, k)
-        elif f.tags is None and f.since is None and f.until is None:
-            found = self._remote.nodes.search_many(batch, k, where=chroma_where(f, self.has_access_labels))
-        else:
-            found = self._remote.nodes.search_many(batch, k, ids=[i for i in self.nodes if pred(i)])
-        out = []
-        for q, hits in zip(batch, found, strict=True):
-            kept = [
-                VectorHit(h.id, float(v @ q))
-                for h in hits
-                if h.id in self.nodes and (pred is None or pred(h.id)) and (v := self.node_vector(h.id)) is not None
-            ]
-            out.append(_ordered(kept))
-        return out
+            return snapshot_search.server_nodes(
+                self._remote.nodes, batch, k, f, self.allowed(f),
+                nodes=self.nodes, labelled=self.has_access_labels, vector_of=self.node_vector,
+            )
+        return snapshot_search.memory_nodes(
+            self.embeddings, self.graph.ids, batch, k, self.allowed_mask(f), self._has_vector
+        )
 
     def search_edges(self, qvec: Vectors, k: int, filters: Filters | None = None) -> list[tuple[Edge, float]]:
         """Edges whose sentence is near the query; both ends must be visible."""
         f = filters or Filters()
         pred = self.allowed(f)
         depth = k if pred is None or self._membership_only(f) else k * 3
-        q = np.asarray(qvec, dtype=np.float32).reshape(1, -1)
-        if self._remote is not None:
-            hits = [h for h in self._remote.edges.search_many(q, depth)[0] if h.id in self._edge_vectors]
-            hits = _ordered([VectorHit(h.id, float(self._edge_vectors[h.id].vector @ q[0])) for h in hits])
-        else:
-            ids, matrix = self._edge_matrix
-            hits = _ordered([VectorHit(ids[r], s) for r, s in top_k(matrix, q, depth)[0]])
-        out: list[tuple[Edge, float]] = []
-        for h in hits:
-            edge = self.edges.get(h.id)
-            if edge is None or (pred is not None and not (pred(edge.source) and pred(edge.target))):
-                continue
-            out.append((edge, h.score))
-            if len(out) >= k:
-                break
-        return out
+        return snapshot_search.nearest_edges(
+            np.asarray(qvec, dtype=np.float32).reshape(1, -1), k, depth, pred, edges=self.edges,
+            vectors=self._edge_vectors, server=None if self._remote is None else self._remote.edges,
+            matrix=lambda: self._edge_matrix,  # built only for a search in memory
+        )
 
     def search_keywords(self, query: str, k: int, filters: Filters | None = None) -> list[KeywordHit]:
         """BM25 over the keyword documents ``filters`` admit, counted over those its access shows (`keyword_access`)."""
@@ -389,12 +335,6 @@ class IndexSnapshot:
             path=self.path, version=self.version if filters is None else self.version_for(filters), embedder=self.embedder.name,
             nodes=self.nodes, edges=self.edges, node_vectors=self._node_vectors.keys(), edge_vectors=self._edge_vectors.keys(),
             unusable=self.unusable_vectors, unfinished_runs=self.unfinished_runs, pred=self.allowed(filters) if filters is not None else None)
-
-
-def _ordered(hits: list[VectorHit]) -> list[VectorHit]:
-    # Ties in arbitrary order, and float32 from a server: order by the score to 6
-    # decimals, then id, so the same index answers the same way anywhere.
-    return sorted(hits, key=lambda h: (-round(h.score, 6), h.id))
 
 
 __all__ = ["ALL_PRINCIPALS", "COVERAGE_CHARS", "IndexSnapshot", "RemoteVectors", "keyword_indexed", "masked_adjacency"]
