@@ -8,8 +8,8 @@
   a writer (repair) recreates the manifest from the items, with the Chroma server link they record
   (``stores.server_link``; never in a copy of the directory that recorded it), unless given one.
 - ``index.json`` garbage beside a readable ``items.sqlite``: every open says so and points at
-  ``skill-retriever repair``, which sets it aside (:func:`set_aside_damaged_manifest`, nothing
-  is lost) and so recreates it as for a missing one. An open alone never moves it.
+  ``skill-retriever repair``, which sets it aside (``stores.lost_manifest``, re-exported here:
+  nothing is lost) and so recreates it as for a missing one. An open alone never moves it.
 - The vector length the manifest names (``dim``) is checked against the stored vectors: a reader
   refuses a manifest that disagrees; a writer corrects it when the embedder agrees with them
   (``stores.vector_checks``, re-exported here).
@@ -21,10 +21,7 @@
 
 from __future__ import annotations
 
-import itertools
 import logging
-import sqlite3
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +32,6 @@ from skill_retriever.exceptions import (
     IndexCorruptError,
     IndexLocationError,
     IndexNotFoundError,
-    IndexOpenError,
 )
 from skill_retriever.stores import manifest as mf
 from skill_retriever.stores.chroma_connect import check_chroma_server
@@ -45,6 +41,13 @@ from skill_retriever.stores.items import ItemStore
 from skill_retriever.stores.link_watch import LinkWatch
 from skill_retriever.stores.live import LiveState
 from skill_retriever.stores.lock import WriterLock
+from skill_retriever.stores.lost_manifest import (
+    holds_items,
+    not_ours,
+    put_back_manifest,
+    refuse_damaged_manifest,
+    set_aside_damaged_manifest,
+)
 from skill_retriever.stores.recorded_model import EMBEDDER_KEY, Recorded
 from skill_retriever.stores.server_choice import checked_url, record_switch, switch_target, switched
 from skill_retriever.stores.server_link import recorded_link, remember, restored
@@ -90,7 +93,7 @@ def open_files(
     if not (path / mf.MANIFEST).exists():
         if not (writable or create) and (building := mf.creation_under_way(path)):
             raise IndexNotFoundError(building)  # not "no index" nor "repair": it is on its way
-        if (path / mf.DATABASE).is_file() and (writable or create or _holds_items(path)):
+        if (path / mf.DATABASE).is_file() and (writable or create or holds_items(path)):
             if (stopped := mf.creation_stopped(path)) and unfinished_schema(path / mf.DATABASE):
                 if create:  # nothing there to lose (`stores.unfinished_schema`)
                     return _create(path, lock, embedder, chroma_url, start_over=True)
@@ -98,7 +101,7 @@ def open_files(
             if not (writable or create):
                 raise IndexCorruptError(f"{path} holds the index's items ({mf.DATABASE}) but its {mf.MANIFEST} "
                                         f"is missing; recreate it from the items with `{command(['repair'], path)}`")
-            if why := _not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
+            if why := not_ours(path / mf.DATABASE, empty_ok=create):  # before the lock writes anything
                 raise IndexNotFoundError(
                     f"no index at {path}: there is no {mf.MANIFEST}, and its {mf.DATABASE} is {why}, not a "
                     f"skill-retriever index's; nothing there was changed; {point_at('an index, or at a new folder')}"
@@ -109,7 +112,7 @@ def open_files(
     try:
         manifest = mf.read_manifest(path)
     except IndexCorruptError:
-        _refuse_damaged_manifest(path)  # with advice that keeps the items, where it applies
+        refuse_damaged_manifest(path)  # with advice that keeps the items, where it applies
         raise
     given = embedder is not None
     embedder = embedder or embedder_of_index(str(manifest.get("embedder") or ""), path)
@@ -128,100 +131,6 @@ def open_files(
     if other:  # a writer's goes to index.json once its collections there are open (record_identity)
         manifest = switched(manifest, other, writer=lock.held)
     return manifest, embedder, items, None
-
-
-def _holds_items(path: Path) -> bool:
-    """Whether ``items.sqlite`` holds written items: not the leftover of a create killed
-    (or still running) before its manifest, which is no index yet ("no index at")."""
-    try:
-        items = ItemStore(path / mf.DATABASE, writable=False)
-    except IndexOpenError:  # empty, half-created or foreign: there is no index here to recover
-        return False
-    try:
-        return items.get_meta("version") is not None
-    finally:
-        items.close()
-
-
-def _not_ours(database: Path, *, empty_ok: bool) -> str | None:
-    """Why ``database``, found without a manifest beside it, is not one an index wrote
-    (None when it is, or may be): not SQLite, or SQLite of other tables. An empty file is
-    what a create killed at once leaves: ours for a create (``empty_ok``), not for repair."""
-    try:
-        with database.open("rb") as f:
-            head = f.read(16)
-    except OSError as exc:
-        return f"unreadable ({exc.strerror or exc})"
-    if not head:
-        return None if empty_ok else "an empty file"
-    if head != b"SQLite format 3\x00":
-        return "not an SQLite database"
-    try:  # read-only: a WAL whose -shm is gone may not open so; the writer's open then judges it
-        db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return None
-    if tables and not {"meta", "nodes", "edges"} <= tables:
-        return f"a database of other tables ({', '.join(sorted(tables)[:5])})"
-    return None
-
-
-def _refuse_damaged_manifest(path: Path) -> None:
-    """Raise the advice for a garbage manifest beside the items: ``repair`` rebuilds it from
-    them (deleting the directory, the advice without items, would lose them).
-
-    Raises:
-        IndexCorruptError: The manifest is garbage and ``items.sqlite`` holds items.
-    """
-    wrong = mf.manifest_damage(path)
-    if wrong and (path / mf.DATABASE).is_file() and _holds_items(path):
-        raise IndexCorruptError(
-            f"{path / mf.MANIFEST} {wrong}, but {mf.DATABASE} beside it holds the index's items; write a new "
-            f"{mf.MANIFEST} from them with `{command(['repair'], path)}` (it keeps the damaged one)"
-        )
-
-
-def set_aside_damaged_manifest(path: Path, lock_wait_s: float) -> Path | None:
-    """For ``repair``: rename a garbage ``index.json`` beside items ``items.sqlite`` holds to
-    ``index.json.bad-<UTC time>``, under the write lock (a writer may rewrite the manifest),
-    so that the writer's open that follows recreates it from the items as it does a missing
-    one. The path it was kept at, or None: nothing to set aside.
-
-    Raises:
-        IndexLockedError: Another process is writing the index (past ``lock_wait_s``).
-        IndexCorruptError: The manifest cannot be renamed (a read-only directory).
-    """
-    if not (mf.manifest_damage(path) and (path / mf.DATABASE).is_file() and _holds_items(path)):
-        return None
-    lock = WriterLock(path, lock_wait_s)
-    lock.acquire()
-    try:
-        if not mf.manifest_damage(path):  # another writer mended it while this one waited
-            return None
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        names = (f"{mf.MANIFEST}.bad-{stamp}" + (f"-{n}" if n else "") for n in itertools.count())
-        aside = next(path / name for name in names if not (path / name).exists())
-        try:
-            (path / mf.MANIFEST).rename(aside)
-        except OSError as exc:
-            raise IndexCorruptError(
-                f"cannot set the damaged {path / mf.MANIFEST} aside ({exc}); move it out of {path} yourself "
-                f"and run `{command(['repair'], path)}` again"
-            ) from exc
-    finally:
-        lock.release()
-    log.info("[skill_retriever][index] kept the unreadable %s as %s", path / mf.MANIFEST, aside)
-    return aside
-
-
-def put_back_manifest(path: Path, aside: Path) -> None:
-    """Undo :func:`set_aside_damaged_manifest` when the open after it failed before writing
-    a new manifest: the directory is left as it was found."""
-    if not (path / mf.MANIFEST).exists():
-        aside.rename(path / mf.MANIFEST)
 
 
 def _items(path: Path, lock: WriterLock, *, create: bool) -> ItemStore:
