@@ -59,7 +59,7 @@ def test_calibration_is_stored_read_back_and_applied(tmp_path: Path) -> None:
     calibration = calibrate_index(index)
     assert calibration.version == index.version and calibration.fit is not None
     null = sorted(calibration.fit.null_top)
-    assert len(null) == 100 and calibration.fit.threshold == pytest.approx(
+    assert len(null) + calibration.fit.probes_answered == 100 and calibration.fit.threshold == pytest.approx(
         sorted(null)[int(THRESHOLD_QUANTILE * 99)], abs=0.05
     )
     assert calibration.fit.agreement_margin == AGREEMENT_MARGIN

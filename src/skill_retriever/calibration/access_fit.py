@@ -17,7 +17,7 @@ stored ones, at no cost; one who sees none has no line (nothing to judge).
 
 from __future__ import annotations
 
-from skill_retriever.calibration.fit import best_cosines, null_model, probe_vectors
+from skill_retriever.calibration.fit import null_model, probe_tops
 from skill_retriever.calibration.language import catalogue_share
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
@@ -58,7 +58,7 @@ def fit_seen_by(snapshot: IndexSnapshot, filters: Filters, stored: FitModel | No
     def draw() -> FitModel | None:
         if not any(who.can_see(n) for n in snapshot.nodes.values() if n.kind.value in ANSWER_KINDS):
             return None
-        return null_model(best_cosines(snapshot, probe_vectors(snapshot.embedder), who))
+        return null_model(*probe_tops(snapshot, who))
 
     return snapshot.memo("nothing-fits line", who.principals, draw, LINES_KEPT)
 

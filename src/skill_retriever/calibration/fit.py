@@ -27,6 +27,16 @@ queries flagged were metatool 42 %, seal-tools 13 %, stabletoolbench 8 %, trajec
 queries 99.3 %; with 0.02 and 0.06 (and :func:`agree_depth`), 38 %, 5 %, 6 %, 3 %, 3 %,
 0 % and 95.0 %. Metatool's short requests sit below its threshold either way: its probes
 find generic tools.
+
+Not every probe is off-topic everywhere: a catalogue of ChatGPT plugins (MetaTool) holds a
+recipe finder and a trip planner, and answers "a vegetarian lasagna recipe for six people"
+as well as any request of its own. Such a probe drew the line up to the catalogue's own
+answers. So the probes the catalogue answers are left out of the null (:func:`probe_tops`):
+those whose best match the keyword channel backs, as a query's is judged. Off-topic probes
+seldom get that; where they do by chance (a word shared with an item: "how to tune a
+guitar" and a SQL tuning skill) their best match scores low, and leaving them out hardly
+moves the 90 % quantile. The line is then drawn from what is left, at least
+:data:`MIN_NULL_PROBES` of the 100.
 """
 
 from __future__ import annotations
@@ -49,8 +59,9 @@ from skill_retriever.stores.embedder import Embedder, Vectors
 from skill_retriever.stores.snapshot import IndexSnapshot
 
 __all__ = [
-    "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "THRESHOLD_QUANTILE", "agree_depth", "best_cosines",
-    "fit_model", "keywords_back", "keywords_can_agree", "null_model", "probe_vectors", "probes",
+    "AGREEMENT_BONUS", "AGREEMENT_MARGIN", "AGREE_DEPTH", "MIN_NULL_PROBES", "THRESHOLD_QUANTILE", "agree_depth",
+    "best_cosines", "fit_model", "keywords_back", "keywords_can_agree", "null_model", "probe_tops", "probe_vectors",
+    "probes",
 ]
 
 #: The quantile of the probes' best-match cosines where "nothing fits" ends. A few probes
@@ -64,6 +75,10 @@ AGREEMENT_BONUS = 0.06
 #: Keyword ranks that count as agreeing with the best semantic match (fewer in a small
 #: catalogue: see :func:`agree_depth`).
 AGREE_DEPTH = 5
+#: Fewest probes the line is drawn from once those the catalogue answers are left out
+#: (:func:`probe_tops`); with fewer left, every probe draws it: a catalogue that answers
+#: most everyday requests leaves too few for a quantile to mean anything.
+MIN_NULL_PROBES = 20
 
 # `calibrate -v` and `index -v` log the steps (the help promises one line per phase)
 log = logging.getLogger(__name__)
@@ -126,18 +141,52 @@ def probe_vectors(embedder: Embedder) -> Vectors:
 def best_cosines(snapshot: IndexSnapshot, vectors: Vectors, access: Filters) -> list[float]:
     """Best semantic cosine of each row of ``vectors`` among the nodes that can be an
     answer and that ``access``'s caller may see (0 where none is)."""
-    answers = dataclasses.replace(access.visibility(), kinds=ANSWER_KINDS)
-    return [hits[0].score if hits else 0.0 for hits in snapshot.search_nodes_many(vectors, 1, answers)]
+    return [hits[0].score if hits else 0.0 for hits in snapshot.search_nodes_many(vectors, 1, _answers(access))]
 
 
-def null_model(tops: Sequence[float]) -> FitModel:
-    """The "nothing fits" line drawn from the probes' best-match cosines ``tops``."""
+def _answers(access: Filters) -> Filters:
+    """What ``access``'s caller may see of the items that can be an answer."""
+    return dataclasses.replace(access.visibility(), kinds=ANSWER_KINDS)
+
+
+def probe_tops(snapshot: IndexSnapshot, access: Filters) -> tuple[list[float], int]:
+    """The best-match cosines (`best_cosines`) of the probes this catalogue does not
+    answer, among the items ``access``'s caller may see, and how many it answers: a probe
+    whose best match the keyword channel backs (`keywords_back`, as a query's is judged)
+    is left out. Everyday requests are off-topic for a catalogue of coding skills, but a
+    catalogue of ChatGPT plugins holds a recipe finder and a travel planner, and there
+    "find a vegetarian recipe" is a request it answers: counted as off-topic, it raised the
+    line over the catalogue's own answers (a quarter of MetaTool's answerable requests
+    were flagged). Both channels pointing at one item is what an answered request gets and
+    an off-topic one seldom does (the module docstring). With fewer than `MIN_NULL_PROBES`
+    left, every probe counts and none is said to be answered."""
+    texts = probes()
+    answers = _answers(access)
+    found = snapshot.search_nodes_many(probe_vectors(snapshot.embedder), 1, answers)
+    depth = agree_depth(len(snapshot))
+    every: list[float] = []
+    unanswered: list[float] = []
+    for text, hits in zip(texts, found, strict=True):
+        every.append(hits[0].score if hits else 0.0)
+        if hits and keywords_can_agree(text):
+            ranked = [h.id for h in snapshot.search_keywords(text, depth, answers)]
+            if keywords_back(snapshot, text, hits[0].id, ranked, answers):
+                continue
+        unanswered.append(every[-1])
+    if len(unanswered) < MIN_NULL_PROBES:
+        return every, 0
+    return unanswered, len(every) - len(unanswered)
+
+
+def null_model(tops: Sequence[float], answered: int = 0) -> FitModel:
+    """The "nothing fits" line drawn from the probes' best-match cosines ``tops``, once
+    ``answered`` probes the catalogue answers were left out (`probe_tops`)."""
     null = np.sort(np.asarray(tops, dtype=np.float64))
     threshold = float(np.quantile(null, THRESHOLD_QUANTILE))
     scale = max(0.01, float(threshold - np.quantile(null, 0.5)) / 4.0)
     return FitModel(
         tuple(round(float(t), 5) for t in null), round(threshold, 5), AGREEMENT_MARGIN, round(scale, 5),
-        AGREEMENT_BONUS,
+        AGREEMENT_BONUS, answered,
     )
 
 
@@ -149,11 +198,13 @@ def fit_model(snapshot: IndexSnapshot) -> FitModel | None:
         log.info("[skill_retriever][calibrate] the index holds no items: no 'nothing fits' line drawn")
         return None
     started = time.perf_counter()
-    model = null_model(best_cosines(snapshot, probe_vectors(snapshot.embedder), Filters.everything()))
+    model = null_model(*probe_tops(snapshot, Filters.everything()))
     tops = model.null_top
+    answered = (f"; {model.probes_answered} left out of the line, the catalogue answers them (the keyword channel "
+                "backs their best match)" if model.probes_answered else "")
     log.info("[skill_retriever][calibrate] searched %d probes against %d items: best matches from %.3f to %.3f, "
-             "median %.3f, %.1f s", len(tops), len(snapshot), tops[0], tops[-1], float(np.median(tops)),
-             time.perf_counter() - started)
+             "median %.3f, %.1f s%s", len(tops) + model.probes_answered, len(snapshot), tops[0], tops[-1],
+             float(np.median(tops)), time.perf_counter() - started, answered)
     log.info("[skill_retriever][calibrate] nothing fits below a best match of %.3f (the probes' %d%% quantile)",
              model.threshold, round(THRESHOLD_QUANTILE * 100))
     return model

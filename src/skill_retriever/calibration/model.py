@@ -30,8 +30,9 @@ from skill_retriever.exceptions import IndexCorruptError
 __all__ = ["FORMAT", "Calibration", "Fit", "FitModel"]
 
 FORMAT = 1
-#: Bumped whenever the way a calibration is computed changes, so cached ones are redone.
-ALGORITHM = 3
+#: Bumped whenever the way a calibration is computed changes, so cached ones are redone
+#: (4: the probes the catalogue answers left out of the "nothing fits" line).
+ALGORITHM = 4
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class FitModel:
         agreement_bonus: How far below ``threshold`` a match may be when the keyword
             channel agrees with it (two channels pointing at one item; 0 in calibrations
             stored before it existed).
+        probes_answered: Probes left out of ``null_top`` because the catalogue answers
+            them (`fit.probe_tops`; 0 in calibrations stored before, which drew from all).
     """
 
     null_top: tuple[float, ...]
@@ -72,6 +75,7 @@ class FitModel:
     agreement_margin: float
     scale: float
     agreement_bonus: float = 0.0
+    probes_answered: int = 0
 
     def assess(self, top_similarity: float, agree: bool) -> Fit:
         bar = self.threshold + (-self.agreement_bonus if agree else self.agreement_margin)
@@ -165,6 +169,9 @@ def _check_values(calibration: Calibration) -> None:
         _number(calibration.fit.scale, "scale", positive=True)
         for value in calibration.fit.null_top:
             _number(value, "a value of null_top")
+        answered = calibration.fit.probes_answered
+        if isinstance(answered, bool) or not isinstance(answered, int) or answered < 0:
+            raise ValueError(f"probes_answered is {answered!r}, not a count")
     if calibration.english_share is not None:
         _number(calibration.english_share, "english_share", at_least_zero=True)
         if calibration.english_share > 1:
