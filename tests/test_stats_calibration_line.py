@@ -17,6 +17,14 @@ def test_the_line_counts_writes_in_the_singular_and_plural() -> None:
     assert calibration_line(_summary(4)).endswith("0.15 (computed 4 writes ago)")
 
 
+def test_the_line_says_how_many_probes_the_catalogue_answers() -> None:
+    summary = {**_summary(1), "nothing_fits_probes_answered": 14}
+    assert calibration_line(summary).endswith("0.15, 14 probes the catalogue answers left out (computed 1 write ago)")
+    assert calibration_line({**summary, "nothing_fits_probes_answered": 1}).endswith("0.15, 1 probe the catalogue "
+                                                                                   "answers left out (computed 1 write ago)")
+    assert calibration_line({**summary, "nothing_fits_probes_answered": 0}).endswith("0.15 (computed 1 write ago)")
+
+
 def test_a_stale_line_says_what_draws_it_again() -> None:
     advice = "run `skill-retriever calibrate`"
     assert calibration_line(_summary(0), advice).endswith("0.15")

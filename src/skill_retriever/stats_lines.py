@@ -33,6 +33,8 @@ def calibration_line(summary: Mapping[str, Any], advice: str = "", bundled: bool
     fits = summary["nothing_fits_below"]  # None: calibrated while the index held no items
     fit = (f"nothing fits below a best match of {fits}" if fits is not None else
            "no 'nothing fits' threshold yet (the index held no items when calibrated; indexing some learns it)")
+    if answered := summary.get("nothing_fits_probes_answered"):  # absent in summaries made before it existed
+        fit += f", {answered} probe{'' if answered == 1 else 's'} the catalogue answers left out"
     writes = summary["stale_by"]
     now = f", not on the items as they are now: {advice}" if advice else ""
     stale = f" (computed {writes} write{'' if writes == 1 else 's'} ago{now})" if writes else ""

@@ -136,6 +136,7 @@ class Calibration:
             "channel_weights": dict(self.channel_weights),
             "route": self.route,
             "nothing_fits_below": round(self.fit.threshold, 4) if self.fit else None,
+            "nothing_fits_probes_answered": self.fit.probes_answered if self.fit else None,
             "english_share": self.english_share,
         }
 
