@@ -8,18 +8,27 @@ bundled MiniLM and real BM25: whether both channels rank one item first is what 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from skill_retriever.calibration import calibrate_index, calibration_of
-from skill_retriever.calibration.fit import best_cosines, null_model, probe_vectors, probes
+from skill_retriever.calibration.fit import (
+    MIN_NULL_PROBES,
+    best_cosines,
+    null_model,
+    probe_tops,
+    probe_vectors,
+    probes,
+)
 from skill_retriever.calibration.model import FitModel
 from skill_retriever.filters import Filters
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.embedder import SentenceTransformerEmbedder
 from skill_retriever.stores.index import Index
+
+MakeIndex = Callable[[list[Node]], Index]  # the `make_index` fixture (conftest.py)
 
 CODING = [
     ("postgres-migrations", "Write, review and check Postgres schema migrations before a deploy."),
@@ -114,3 +123,16 @@ def test_a_catalogue_that_answers_no_probe_keeps_its_line(coding: Index) -> None
     # then ("how to tune a guitar by ear" and sql-tuning's "tune"): those probes go too,
     # but they score low, and the line barely moves.
     assert _fit(coding).threshold == pytest.approx(_line_over_every_probe(coding), abs=0.01)
+
+
+def test_a_catalogue_that_answers_nearly_every_probe_draws_from_all(make_index: MakeIndex) -> None:
+    # Items that are the probes themselves: each probe's best match is its own item in
+    # both channels, so fewer than MIN_NULL_PROBES would be left; a quantile of so few
+    # says nothing, so the line is drawn from every probe, as before.
+    texts = probes()
+    index = make_index([Node(id=f"doc:{n}", kind=NodeKind.DOCUMENT, name=f"note {n}", text=t, description=t)
+                        for n, t in enumerate(texts)])
+    snap = index.snapshot()
+    tops, answered = probe_tops(snap, Filters.everything())
+    assert answered == 0 and len(tops) == len(texts) > MIN_NULL_PROBES
+    assert tops == best_cosines(snap, probe_vectors(snap.embedder), Filters.everything())
