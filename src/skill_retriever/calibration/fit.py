@@ -32,11 +32,15 @@ Not every probe is off-topic everywhere: a catalogue of ChatGPT plugins (MetaToo
 recipe finder and a trip planner, and answers "a vegetarian lasagna recipe for six people"
 as well as any request of its own. Such a probe drew the line up to the catalogue's own
 answers. So the probes the catalogue answers are left out of the null (:func:`probe_tops`):
-those whose best match the keyword channel backs, as a query's is judged. Off-topic probes
-seldom get that; where they do by chance (a word shared with an item: "how to tune a
-guitar" and a SQL tuning skill) their best match scores low, and leaving them out hardly
-moves the 90 % quantile. The line is then drawn from what is left, at least
-:data:`MIN_NULL_PROBES` of the 100.
+those whose best match the keyword channel backs, as a query's is judged. Where a probe the
+catalogue cannot answer gets that by chance (a word shared with an item: "how to tune a
+guitar by ear" and a SQL tuning skill), its best match scores low and the flags stay: on
+the skills catalogue the same 0 of 48 answerable and 284 of 302 unanswerable queries are
+flagged either way, while answerable queries flagged fell on five of the six tool sets
+where any were (restbench-tmdb kept its 1 of 100): metatool 27.4 -> 17.2 %, seal-tools 4.8 -> 3.2 %, stabletoolbench 4.4 -> 2.8 %,
+traject-bench 2.8 -> 0.4 %, ultratool 1.8 -> 0 % (``skill-retriever benchmark --only
+skills,toolret --max-queries 500``, bc1fdeb5 and 42a7f8e4). The line is then drawn from
+what is left, at least :data:`MIN_NULL_PROBES` of the 100.
 """
 
 from __future__ import annotations
