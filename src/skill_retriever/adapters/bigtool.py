@@ -151,8 +151,8 @@ def make_bigtool_retrieve(
             tools anyway, logged at INFO; ``"none"`` no tools, so none are bound, logged
             as a warning (both on the ``skill_retriever`` logger; bigtool tells the model
             "Available tools: []"). The default keeps the tools because the flag is also
-            raised on some answerable requests (README, "nothing fits": 27 % of
-            metatool's answerable requests, up to 4.8 % on the other tool sets), where a
+            raised on some answerable requests (README, "nothing fits": 17 % of
+            metatool's answerable requests, up to 3.2 % on the other tool sets), where a
             tool the model may decline is better than none.
         **overrides: RetrievalConfig settings for every call (e.g. ``rerank=False``).
 
