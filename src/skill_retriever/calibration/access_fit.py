@@ -7,7 +7,8 @@ see was wrong for it twice: too high where the hidden items were near the probes
 right answers flagged "nothing fits"), and moved by private items it may not know of.
 So such a caller is judged by a line drawn the same way over what it may see: the same
 probes (embedded once per model and process, `fit.probe_vectors`), the same quantile,
-searched with its access. Whether the catalogue reads as English, which decides the note
+searched with its access, and those its items answer left out (`fit.probe_tops`: the
+keyword channel's backing read with its access too). Whether the catalogue reads as English, which decides the note
 on one in another language, is measured over what it may see too (`english_share_seen_by`).
 Drawn from the snapshot it searches, neither is ever stale; each is drawn once per
 snapshot and access, the last `LINES_KEPT` kept, like the keyword statistics
