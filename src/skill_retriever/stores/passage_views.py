@@ -32,6 +32,7 @@ from skill_retriever.stores.exact_search import top_k
 from skill_retriever.stores.graph import build_matrices
 from skill_retriever.stores.kind_counts import kind_counts
 from skill_retriever.stores.snapshot import IndexSnapshot, masked_adjacency
+from skill_retriever.stores.snapshot_search import ordered
 from skill_retriever.stores.vectors import VectorHit
 
 
@@ -101,7 +102,7 @@ def search_within(snap: IndexSnapshot, qvec: NDArray[np.float32], k: int, filter
     rows, matrix = snap.memo("rows_within", filters, build, 4)
     ids = snap.graph.ids
     hits = [VectorHit(ids[rows[r]], s) for r, s in top_k(matrix, qvec.reshape(1, -1), k)[0]]
-    return sorted(hits, key=lambda h: (-round(h.score, 6), h.id))
+    return ordered(hits)
 
 
 def _all_vectors(snap: IndexSnapshot) -> bool:
