@@ -134,6 +134,19 @@ def test_a_calibration_stored_before_the_bonus_reads_back_without_it() -> None:
     assert calibration.fit.assess(0.19, agree=True).nothing_fits  # as it was computed then
 
 
+def test_a_calibration_stored_before_probes_were_left_out_reads_as_drawn_from_all() -> None:
+    stored = {"format": 1, "version": 3, "items": 10, "algorithm": 3, "channel_weights": {}, "route": None,
+              "evidence": {}, "fit": {"null_top": [0.1, 0.2], "threshold": 0.2, "agreement_margin": 0.04, "scale": 0.01,
+                                      "agreement_bonus": 0.06}}
+    calibration = Calibration.from_json(json.dumps(stored))
+    assert calibration.fit is not None and calibration.fit.probes_answered == 0
+    assert calibration.summary(3)["nothing_fits_probes_answered"] == 0
+    for bad in (-1, 2.5, True, "9"):
+        damaged = {**stored, "fit": {**stored["fit"], "probes_answered": bad}}  # type: ignore[dict-item]
+        with pytest.raises(IndexCorruptError, match="probes_answered"):
+            Calibration.from_json(json.dumps(damaged))
+
+
 def test_a_calibration_that_waits_for_another_writer_is_of_what_that_writer_left(tmp_path: Path) -> None:
     """`calibrate --lock-wait` while `index` runs: it stored the state from before the run
     as current (found by a walkthrough: a 1-item calibration on a 268-item index, so
