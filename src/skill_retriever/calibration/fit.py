@@ -46,6 +46,7 @@ what is left, at least :data:`MIN_NULL_PROBES` of the 100.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -122,8 +123,15 @@ def keywords_back(snapshot: IndexSnapshot, searched: str, best: str, ranked: Seq
 
 
 def probes() -> list[str]:
+    """The probe requests (``data/probes.txt``), read once per process: every line drawn
+    (`probe_tops`, a private caller's too) reads their texts beside their vectors."""
+    return list(_probe_texts())
+
+
+@functools.cache
+def _probe_texts() -> tuple[str, ...]:
     text = (resources.files("skill_retriever") / "data" / "probes.txt").read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 _probe_vectors: dict[str, Vectors] = {}
