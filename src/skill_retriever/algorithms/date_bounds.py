@@ -3,7 +3,9 @@ until Y", "since X", "after X", "before X", "until X" and, with days, a bound at
 with its day ("before the outage on Nov 3"). A part of a calendar period as the first or last of
 a range is from the part's start or to its end (`period_parts`): "from early last week to
 yesterday" is last Monday to yesterday's end; the older "last week" rule read it whole and
-dropped "to yesterday". `temporal.parse_time_window` tries these before
+dropped "to yesterday". An open end after "from X" or "since X", "to the present", "until now", "up to
+now", "to date", "to this day", runs to now, as "since X" does: "from the beginning of last month to the
+present" read as last month alone, the end words dropped. `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
 """
@@ -23,6 +25,19 @@ __all__ = ["date_bound"]
 _BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
 
 
+# The word before a range's last: "to", "until", "till", "up to"; "through" before today or now only
+# ("from March through today"): before other dates it is most often a tool request's span of arguments
+# (traject-bench: "monthly data from January 2020 through December 2023"), words the search should keep.
+_TO = r"(?:(?:up\s+)?(?:to|until|till)|(?:through|thru)(?=\s+(?:today|now|the\s+present)(?![\w-])))"
+# An end that is now: "to the present", "up to now", "to this day" (not "this day of the week"), "to
+# date" (not "up to date", "to date-fns"); "present" alone only at the end of a clause, where it is no
+# verb ("slides from last week to present at standup").
+_OPEN_END = (
+    r"(?i:the\s+present|present(?=\s*(?:[.,;:!?)]|$|(?:and|or|but)\b))|now|this\s+day(?!\s+of\b)"
+    r"|(?<=\bto\s)(?<!up\sto\s)date)(?![\w-])"
+)
+
+
 def _between_re(date: str) -> re.Pattern[str]:
     # "the start/end of" a date: "from today until the end of December"; or a part of a calendar
     # period, "from early last week to yesterday" (`period_parts`; groups edge, part, lo, ... hi).
@@ -30,9 +45,11 @@ def _between_re(date: str) -> re.Pattern[str]:
         r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+|(?i:(early|mid|late|the\s+middle\s+of))[\s-]+"
         r"(?=(?i:this|last|previous)\s+(?:week|month|year)\b))?"
     )
+    # Or, after "from/since X", an open end (group 10, `_OPEN_END`); not after "between", which names two
+    # dates: ``(?(3)(?!)|...)`` fails where group 3, the first date after "between", was matched.
     return re.compile(
-        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+(?:to|until|till))"
-        rf"\s+{edge}({date})\b"
+        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+{_TO})"
+        rf"\s+(?:{edge}({date})\b|(?(3)(?!)|({_OPEN_END})))"
     )
 
 
@@ -63,10 +80,13 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
     the phrase as written, or None. ``now`` is in UTC; ``days`` reads a day of a month too."""
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
         first_text, edges = m.group(3) or m.group(6), [m.group(1) or m.group(4), m.group(7)]
-        lo = day_or_instant(with_year_of(first_text, m.group(9)), now)  # "March 12 to Dec 19, 2012"
-        hi = day_or_instant(m.group(9), now)
+        lo = day_or_instant(with_year_of(first_text, m.group(9) or ""), now)  # "March 12 to Dec 19, 2012"
         if part := m.group(2) or m.group(5):  # "from early last week": from its Monday, not its end
             lo = part_span(lo, part.split()[-2:][0])  # "early", or "middle" of "the middle of"
+        if m.group(10):  # "to the present": up to now, as "since X", whose rule (an X ahead: no end) it keeps
+            start = lo[1] if edges[0] == "end" else lo[0]
+            return start, now if start < now else None, m.group()
+        hi = day_or_instant(m.group(9), now)
         if m.group(8):  # "to late last week": to its end
             hi = part_span(hi, m.group(8).split()[-2:][0])
         if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year

@@ -47,7 +47,11 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   of December", "from the end of May", "until the end of this month"; "between yesterday and
   the start of this week" from Monday; "since last week" from its Monday; "early", "mid",
   "late" or "the middle of" a calendar X or Y is that part of it, "from early last week to
-  yesterday" from last Monday: `date_bounds`, `period_parts`). X and Y are ISO dates (a date alone names the whole day; a
+  yesterday" from last Monday: `date_bounds`, `period_parts`); "from X" or "since X" before an open end,
+  "to the present", "to present", "until now", "till now", "up to now", "to date", "to this day": from X
+  up to now, as "since X" ("from the beginning of last month to the present" from its 1st; "through
+  today" as "until today", to today's end; "present" alone only at the end of a clause, not "up to
+  date"; with no start, "what happened up to now", no window). X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week
