@@ -111,3 +111,32 @@ def test_prose_with_a_redacted_section_key_is_stable() -> None:
     once = redact_prose(f'"Jwt": {{"Key": "{V}"}}')
     assert once != f'"Jwt": {{"Key": "{V}"}}'
     assert redact_prose(once) == once
+
+
+#: Sections with a brace inside a string before the key (a note's ``{x}``, a pattern's
+#: ``}``): the section finder counted it as JSON's and lost the section, so the key stayed
+#: (the secrets16 brief); a JSON string, escapes and all, is stepped over now.
+STRING_BRACE_LEAKS = [
+    ('"Jwt": {"Note": "use {x} here }", "Key": "S3cr3tPassphrase!"}', f'"Jwt": {{"Note": "use {{x}} here }}", "Key": "{R}"}}'),
+    (f'"Jwt": {{"Note": "a }} b", "Key": "{V}"}}', f'"Jwt": {{"Note": "a }} b", "Key": "{R}"}}'),
+    (f'"Jwt": {{"Note": "opens {{ here", "Key": "{V}"}}', f'"Jwt": {{"Note": "opens {{ here", "Key": "{R}"}}'),
+    (
+        f'{{\n  "Jwt": {{\n    "Format": "\\"{{}}\\" }}\\\\",\n    "Key": "{V}"\n  }}\n}}',
+        f'{{\n  "Jwt": {{\n    "Format": "\\"{{}}\\" }}\\\\",\n    "Key": "{R}"\n  }}\n}}',
+    ),
+]
+#: A brace inside a string of another section, or a key after its section closed: kept.
+STRING_BRACE_KEPT = [
+    f'"Cache": {{"Note": "see Jwt: {{ here", "Key": "{V}"}}',
+    f'"Jwt": {{"Note": "}}"}},\n"Cache": {{"Key": "{V}"}}',
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), STRING_BRACE_LEAKS)
+def test_prose_steps_over_braces_inside_strings(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+
+
+@pytest.mark.parametrize("text", STRING_BRACE_KEPT)
+def test_prose_keeps_a_key_a_string_brace_does_not_put_in_a_credentials_section(text: str) -> None:
+    assert redact_prose(text) == text

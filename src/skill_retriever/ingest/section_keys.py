@@ -16,7 +16,12 @@ placeholder, ``<secret>``, ``CHANGE_ME``, ``xxx``, ``...``, ``${JWT_KEY}``, empt
 (`key_arguments.strong_literal`), and a passphrase stayed. The object is the nearest
 ``{`` before the key that no ``}`` closes before it, within `_WINDOW` characters, so a
 nested object earlier in the section (``"Jwt": {"Audience": {...}, "Key": ...}``) is
-stepped over; before, it hid the section's name and the key stayed.
+stepped over; before, it hid the section's name and the key stayed. A brace inside a
+JSON string (``"Jwt": {"Note": "use {x} here }", "Key": ...}``) is text, not JSON's, and
+is stepped over too (`_open_brace_in_json`); before, it closed or opened the section early
+and the key stayed. Prose cannot always tell a string apart (a lone ``"`` of a quote, a
+string cut by the window), so the key goes when either reading, strings stepped over or
+every brace counted (`_open_brace`), finds a credential's section.
 """
 
 from __future__ import annotations
@@ -79,19 +84,57 @@ _masked = masked_value(_secret_value)
 
 def _credential_section(text: str, at: int) -> bool:
     """Whether the key at ``at`` of ``text`` sits directly in an object whose name is a
-    credential's (`_CREDENTIAL_SECTION_RE`), found by `_open_brace`."""
-    brace = _open_brace(text, at)
+    credential's (`_CREDENTIAL_SECTION_RE`), found by `_open_brace_in_json` or by
+    `_open_brace` (see the module docstring: either reading is enough)."""
+    return _credential_name(text, _open_brace(text, at)) or _credential_name(text, _open_brace_in_json(text, at))
+
+
+def _credential_name(text: str, brace: int) -> bool:
+    """Whether the object that opens at ``brace`` of ``text`` (-1: none) is named for a
+    credential (`_CREDENTIAL_SECTION_RE`)."""
     if brace < 0:
         return False
     name = _SECTION_RE.search(text, max(0, brace - _NAME_WINDOW), brace)
     return name is not None and _CREDENTIAL_SECTION_RE.fullmatch(name["name"]) is not None
 
 
+def _open_brace_in_json(text: str, at: int) -> int:
+    """Where the object holding position ``at`` of ``text`` opens, read as JSON: braces
+    inside a double-quoted string (its ``\\"`` and ``\\\\`` escapes read as such) stepped
+    over. Read forward from the first line start in the `_WINDOW` characters before
+    ``at`` (a JSON string holds no line break, so none is open there), or from the
+    window's start when no line starts in it; -1 when no ``{`` is open at ``at``, or
+    when a string is (the quotes did not pair: the key is no JSON key here)."""
+    start = max(0, at - _WINDOW)
+    if start:
+        line = text.find("\n", start, at)
+        start = line + 1 if line >= 0 else start
+    opened: list[int] = []
+    in_string = escaped = False
+    for i in range(start, at):
+        c = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c in '"\n':  # a line break ends a quote prose left open
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "{":
+            opened.append(i)
+        elif c == "}" and opened:
+            opened.pop()
+    return -1 if in_string or not opened else opened[-1]
+
+
 def _open_brace(text: str, at: int) -> int:
     """Where the object holding position ``at`` of ``text`` opens: the nearest ``{``
     before it that no ``}`` between them closes, a nested object's braces stepped over,
     within `_WINDOW` characters; -1 when there is none. Braces inside strings count
-    too: a pass over prose cannot tell JSON's strings apart."""
+    too: the reading for text whose quotes do not pair (`_open_brace_in_json` steps
+    over strings)."""
     depth = 0
     for i in range(at - 1, max(0, at - _WINDOW) - 1, -1):
         c = text[i]
