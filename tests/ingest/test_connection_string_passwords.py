@@ -6,6 +6,8 @@ directory and stays, and so does a ``Pwd`` after anything but another pair's ``;
 (``cd /tmp;PWD=/srv make``). A ``Pwd`` that comes first (``"Pwd=X;Server=db;Uid=sa"``)
 was kept by a command and an argument until the secrets15 brief (`FIRST_LEAKS`); it goes
 before a pair only a connection string holds, not before shell's ``PORT=3000 npm start``.
+An MCP argument whose first pair is the password (``Password=X;Server=db``) lost all after
+its ``=`` until the secrets16 brief (`ARG_FIRST_PAIRS`); only the value goes now.
 Every value here is invented.
 """
 
@@ -101,7 +103,39 @@ def test_mcp_argument_with_its_pwd_first_is_redacted() -> None:
 )
 def test_prose_and_command_agree_on_a_password_first(text: str) -> None:
     """Prose redacted a literal password first already (``Pwd``, like ``Password``, names a
-    secret there), and a command's ``Password=X;`` too: a ``Pwd`` first now goes alike.
-    (An argument ``Password=X;Server=db`` loses all after its ``=``, as ``--password=X``
-    does: more than the password, nothing of it kept.)"""
+    secret there), and a command's ``Password=X;`` too: a ``Pwd`` first now goes alike,
+    and an MCP argument keeps the same (`test_mcp_argument_keeps_the_pairs_after_its_password`)."""
     assert redact_prose(text) == redact_command(text) == text.replace(V, R)
+    if not text.startswith('"'):
+        assert redact_args([text]) == [text.replace(V, R)]
+
+
+#: An argument whose first pair is a secret-named one (``Password``, Azure's
+#: ``AccountKey``): only its value goes, the pairs after it stay, as in a command. Before
+#: the secrets16 brief all after the ``=`` went (``Password=[redacted]``): nothing of the
+#: password was kept, but the server, database and user were lost to a reader.
+ARG_FIRST_PAIRS = [
+    (f"Password={V};Server=db", f"Password={R};Server=db"),
+    (f"Password={V}; Server=db; Database=app; User Id=sa", f"Password={R}; Server=db; Database=app; User Id=sa"),
+    (f"AccountKey={V};EndpointSuffix=core.windows.net", f"AccountKey={R};EndpointSuffix=core.windows.net"),
+    (f"Password={V};Server=db;Uid=sa;Pwd={V}", f"Password={R};Server=db;Uid=sa;Pwd={R}"),  # read on after it
+    (f'Password="{V};x=y";Server=db', f"Password={R};Server=db"),  # ADO.NET's quotes hold a ``;``
+    ("Password=${DB_PASSWORD};Server=db", "Password=${DB_PASSWORD};Server=db"),
+]
+#: A flag's value, or a value with a ``;`` that no pair follows, is one value: it goes whole.
+ARG_WHOLE_VALUES = [
+    (f"--password={V};Server=db", f"--password={R}"),
+    (f"API_KEY={V};x", f"API_KEY={R}"),
+]
+
+
+@pytest.mark.parametrize(("arg", "kept"), ARG_FIRST_PAIRS)
+def test_mcp_argument_keeps_the_pairs_after_its_password(arg: str, kept: str) -> None:
+    assert redact_args([arg]) == [kept]
+    assert redact_args(["--connection-string", arg]) == ["--connection-string", kept]
+    assert redact_args([kept]) == [kept]
+
+
+@pytest.mark.parametrize(("arg", "kept"), ARG_WHOLE_VALUES)
+def test_mcp_argument_flag_value_goes_whole(arg: str, kept: str) -> None:
+    assert redact_args([arg]) == [kept]

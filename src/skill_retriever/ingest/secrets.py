@@ -45,6 +45,7 @@ from skill_retriever.ingest.client_passwords import (
     curl_users,
     redact_client_passwords,
 )
+from skill_retriever.ingest.connection_strings import first_value_end
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.env_defaults import (
     env_default_read,
@@ -123,7 +124,8 @@ _HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w
 
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
-    ``TOKEN=X``, ``--password=X``, a secret-looking pair later in one, ``Server=x;Password=X``;
+    ``TOKEN=X``, ``--password=X``, a secret-looking pair later in one, ``Server=x;Password=X``,
+    a connection string's first value only, ``Password=X;Server=db``: `connection_strings`;
     not a flag after one, ``--api-key --verbose``, nor the
     argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
@@ -143,7 +145,10 @@ def redact_args(args: list[str]) -> list[str]:
         if header is not None:
             out.append(header)
         elif eq and not _NO_FLAG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
-            out.append(f"{flag}={_secret_value(arg[len(flag) + 1 :])}")
+            value = arg[len(flag) + 1 :]
+            # A connection string's ``Password=X;Server=db``: the pairs after its value stay.
+            end = len(value) if flag.startswith("-") else first_value_end(value)
+            out.append(f"{flag}={_secret_value(value[:end])}{redact_assignments(value[end:])}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
             out.append(_secret_value(arg))
         else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``

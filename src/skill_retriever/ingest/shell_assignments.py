@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.call_arguments import named_argument
+from skill_retriever.ingest.connection_strings import connection_password
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
@@ -83,24 +84,6 @@ _SPACED_RE = re.compile(
 #: />``, its attributes in either order): ``key`` names the value beside it, which is
 #: `app_settings`' to judge; before, the name went and the value stayed.
 _SETTING_KEY_RE = re.compile(r"""key=(?P<q>\\?["'])[^"'\\<>\n]{1,128}+(?P=q)(?:\s++value[ \t]*+=|\s*+/>)""")
-#: A connection string's ``Name=value;`` pair that ends right before a name
-#: (``Server=db;Uid=sa;Pwd=X``, ODBC's ``DRIVER={ODBC Driver 18 for SQL Server};PWD=X``):
-#: its name may hold blanks (``User Id``), its value is one word or ODBC's braces, and a
-#: ``connectionString`` attribute may break its pairs over lines. Searched
-#: back from the ``;`` over `_PAIR_BEFORE` characters only, so no name reads a long run.
-_PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:\{[^{}\n]{0,128}+\}|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
-_PAIR_BEFORE = 200
-#: The pair after a ``Pwd=X;`` that comes first (``"Pwd=X;Server=db;Uid=sa"``), read from
-#: the value's start: a name only a connection string gives (a server's, a database's, a
-#: user id's, a driver's; not shell's common ``HOST``, ``PORT`` or ``USER``), so that
-#: ``PWD=build; CC=gcc make`` or ``PWD=build; PORT=3000 npm start`` is no connection string.
-_PAIR_AFTER_RE = re.compile(
-    r"""(?:\{[^{}\n]{0,128}+\}|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
-    r"(?i:server|data[ ]source|database|initial[ ]catalog|uid|user[ ]?id|driver|dsn|provider|addr(?:ess)?"
-    r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)[ \t]*+="
-)
-#: A value no password starts with: a path (``PWD=/srv/app``), the working directory's.
-_PATH_START = ("/", "~", ".")
 #: The longest kept value `redact_assignments` reads again for assignments in it.
 _REREAD = 256
 #: A bare value that is a (dotted) name before ``(``: a call in code (``auth=HTTPBasicAuth(``
@@ -133,7 +116,7 @@ def redact_assignments(text: str) -> str:
             out.append(text[pos : m.end()] + (REDACTED if secret else argument[0]))
             pos = argument.end()
             continue
-        password = _connection_password(text, m)
+        password = connection_password(text, m["name"], m.start(), m.end())
         if (password or secret_name(_last_part(m["name"]))) and not _SETTING_KEY_RE.match(text, m.start()):
             pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
             if pair is not None and _call_name(pair):
@@ -164,21 +147,7 @@ def _masked_spaced(m: re.Match[str]) -> str:
     return out
 
 
-def _connection_password(text: str, m: re.Match[str]) -> bool:
-    """Whether the assignment name ``m`` is ``Pwd`` in a connection string: after another
-    pair's ``;`` (`_PAIR_BEFORE_RE`: ``...;Uid=sa;Pwd=X``), or first, before a pair only a
-    connection string holds (`_PAIR_AFTER_RE`: ``Pwd=X;Server=db``; before, that one was
-    kept). Shell's own ``PWD=/srv/app`` names the working directory, and ``pwd`` alone no
-    secret (`secret_name`), so only there does it hold a password, which a command kept
-    before, prose not."""
-    if m["name"].lower() != "pwd" or text.startswith(_PATH_START, m.end()):
-        return False
-    if _PAIR_AFTER_RE.match(text, m.end()) is not None:
-        return True
-    return _PAIR_BEFORE_RE.search(text, max(0, m.start() - _PAIR_BEFORE), m.start()) is not None
-
-
-#: A connection string's password (`_connection_password`) redacted as `secret_setting`
+#: A connection string's password (`connection_strings.connection_password`) redacted as `secret_setting`
 #: redacts a secret-looking name's value: all but a reference, placeholder or switch.
 _mask_password = masked_value(lambda m: not scheme_name(m["val"]) and not switch_value(m["val"]))
 

@@ -1,0 +1,69 @@
+"""A connection string's password: where ``Pwd`` names one (`connection_password`), and
+where an MCP argument's first value ends (`first_value_end`).
+
+``Pwd`` alone is no secret's name to the command rule (shell's ``PWD=/srv/app`` is the
+working directory), so a ``Pwd=`` holds a password only beside another pair of a
+connection string (``Server=db;Uid=sa;Pwd=X``, ``Pwd=X;Server=db``). An MCP argument
+whose first name is a secret's (``Password=X;Server=db``, ``AccountKey=X;...``) loses
+that value only: the pairs after it are no secret's, or are read as a command's.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["connection_password", "first_value_end"]
+
+#: ODBC's braced value: any text to the closing brace, a ``}`` inside written ``}}``;
+#: bounded, so no start rescans a long run.
+_BRACED_VALUE = r"\{(?:[^}\n]|\}\}){0,256}\}"
+#: A connection string's ``Name=value;`` pair that ends right before a name
+#: (``Server=db;Uid=sa;Pwd=X``, ODBC's ``DRIVER={ODBC Driver 18 for SQL Server};PWD=X``):
+#: its name may hold blanks (``User Id``), its value is one word or ODBC's braces, and a
+#: ``connectionString`` attribute may break its pairs over lines. Searched
+#: back from the ``;`` over `_PAIR_BEFORE` characters only, so no name reads a long run.
+_PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:\{[^{}\n]{0,128}+\}|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
+_PAIR_BEFORE = 200
+#: The pair after a ``Pwd=X;`` that comes first (``"Pwd=X;Server=db;Uid=sa"``), read from
+#: the value's start: a name only a connection string gives (a server's, a database's, a
+#: user id's, a driver's; not shell's common ``HOST``, ``PORT`` or ``USER``), so that
+#: ``PWD=build; CC=gcc make`` or ``PWD=build; PORT=3000 npm start`` is no connection string.
+_PAIR_AFTER_RE = re.compile(
+    r"""(?:\{[^{}\n]{0,128}+\}|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
+    r"(?i:server|data[ ]source|database|initial[ ]catalog|uid|user[ ]?id|driver|dsn|provider|addr(?:ess)?"
+    r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)[ \t]*+="
+)
+#: A value no password starts with: a path (``PWD=/srv/app``), the working directory's.
+_PATH_START = ("/", "~", ".")
+
+
+def connection_password(text: str, name: str, start: int, value: int) -> bool:
+    """Whether the assignment ``name`` at ``start`` of ``text``, its value at ``value``,
+    is ``Pwd`` in a connection string: after another pair's ``;`` (`_PAIR_BEFORE_RE`:
+    ``...;Uid=sa;Pwd=X``), or first, before a pair only a connection string holds
+    (`_PAIR_AFTER_RE`: ``Pwd=X;Server=db``). Shell's own ``PWD=/srv/app`` names the
+    working directory, and ``pwd`` alone no secret (`secret_values.secret_name`), so
+    only there does it hold a password."""
+    if name.lower() != "pwd" or text.startswith(_PATH_START, value):
+        return False
+    if _PAIR_AFTER_RE.match(text, value) is not None:
+        return True
+    return _PAIR_BEFORE_RE.search(text, max(0, start - _PAIR_BEFORE), start) is not None
+
+
+#: A connection string's first value before the ``;`` of another pair (``;Server=``,
+#: ``; User Id=``): ADO.NET's quoted value (a quote inside written twice) or ODBC's
+#: braced one, either of which may hold a ``;``, or a bare one, which holds none.
+_FIRST_VALUE_RE = re.compile(
+    r"""(?:"(?:[^"\n]|""){0,256}+"|'(?:[^'\n]|''){0,256}+'|""" + _BRACED_VALUE + r"""|(?![{"'])[^;\n]{0,256}+)"""
+    r"""(?=;[ \t]*+[A-Za-z][\w ]{0,31}+=)"""
+)
+
+
+def first_value_end(value: str) -> int:
+    """Where the first value of ``value``, an argument's text after its first name's
+    ``=``, ends: at the ``;`` before another pair when it is a connection string's
+    (``Password=X;Server=db``: ``X``; ``Password="a;b";Server=db``: ``"a;b"``), else at
+    its end (a value that reads as no connection string's goes whole)."""
+    m = _FIRST_VALUE_RE.match(value)
+    return len(value) if m is None else m.end()
