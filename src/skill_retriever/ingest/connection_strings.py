@@ -1,18 +1,38 @@
-"""A connection string's password: where ``Pwd`` names one (`connection_password`), and
-where an MCP argument's first value ends (`first_value_end`).
+"""A connection string's password: where ``Pwd`` names one (`connection_password`), where
+an MCP argument's first value ends (`first_value_end`), and one in ODBC's braces
+(`redact_braced_passwords`).
 
 ``Pwd`` alone is no secret's name to the command rule (shell's ``PWD=/srv/app`` is the
 working directory), so a ``Pwd=`` holds a password only beside another pair of a
 connection string (``Server=db;Uid=sa;Pwd=X``, ``Pwd=X;Server=db``). An MCP argument
 whose first name is a secret's (``Password=X;Server=db``, ``AccountKey=X;...``) loses
 that value only: the pairs after it are no secret's, or are read as a command's.
+
+ODBC lets a value hold a ``;`` when it is braced (``PWD={a;b}``, a ``}`` inside written
+``}}``), so a braced password runs to its closing brace. The rules that read an
+assignment's value read it up to the ``;`` (``{a``) and took it for a template's slot
+(`masked_values.slot`: ``{API_KEY}``), so the password stayed, whole or after its
+``;``. A braced value under ``Pwd`` or ``Password`` now goes whole, in a command, an MCP
+argument and prose alike, unless it holds none: a template (``{password}``,
+``{self.db_password}``, ``{{ db_password }}``, ``{0}``), a placeholder (``{<password>}``,
+``{your password}``) or empty. A driver's name in braces (``DRIVER={ODBC Driver 18 for
+SQL Server}``) is no password's and stays.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["connection_password", "first_value_end"]
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_values import (
+    is_placeholder,
+    is_reference,
+    literal_phrase,
+    literal_secret,
+    placeholder_part,
+)
+
+__all__ = ["connection_password", "first_value_end", "redact_braced_passwords"]
 
 #: ODBC's braced value: any text to the closing brace, a ``}`` inside written ``}}``;
 #: bounded, so no start rescans a long run.
@@ -22,14 +42,14 @@ _BRACED_VALUE = r"\{(?:[^}\n]|\}\}){0,256}\}"
 #: its name may hold blanks (``User Id``), its value is one word or ODBC's braces, and a
 #: ``connectionString`` attribute may break its pairs over lines. Searched
 #: back from the ``;`` over `_PAIR_BEFORE` characters only, so no name reads a long run.
-_PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:\{[^{}\n]{0,128}+\}|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
-_PAIR_BEFORE = 200
+_PAIR_BEFORE_RE = re.compile(r"(?<!\w)[A-Za-z][\w ]{0,31}+=(?:" + _BRACED_VALUE + r"|[^;\s={}]{0,128}+)[ \t]*+;[ \t\r\n]{0,16}+\Z")
+_PAIR_BEFORE = 300
 #: The pair after a ``Pwd=X;`` that comes first (``"Pwd=X;Server=db;Uid=sa"``), read from
 #: the value's start: a name only a connection string gives (a server's, a database's, a
 #: user id's, a driver's; not shell's common ``HOST``, ``PORT`` or ``USER``), so that
 #: ``PWD=build; CC=gcc make`` or ``PWD=build; PORT=3000 npm start`` is no connection string.
 _PAIR_AFTER_RE = re.compile(
-    r"""(?:\{[^{}\n]{0,128}+\}|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
+    r"""(?:""" + _BRACED_VALUE + r"""|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
     r"(?i:server|data[ ]source|database|initial[ ]catalog|uid|user[ ]?id|driver|dsn|provider|addr(?:ess)?"
     r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)[ \t]*+="
 )
@@ -49,6 +69,47 @@ def connection_password(text: str, name: str, start: int, value: int) -> bool:
     if _PAIR_AFTER_RE.match(text, value) is not None:
         return True
     return _PAIR_BEFORE_RE.search(text, max(0, start - _PAIR_BEFORE), start) is not None
+
+
+#: ``Pwd`` or ``Password`` and its braced value (``val``), a blank around the ``=`` or
+#: not (``Password = {x}``); not a longer name's end (``DB_PASSWORD``, ``--password``,
+#: ``$password``).
+_BRACED_PASSWORD_RE = re.compile(r"(?<![\w.$-])(?P<name>(?i:pwd|password))[ \t]*+=[ \t]*+(?P<val>" + _BRACED_VALUE + ")")
+#: A template's slot in braces: a name, dotted or with subscripts (``{password}``,
+#: ``{self.db_password}``, ``{cfg['pw']}``), or a position (``{0}``, ``{}``).
+_SLOT_RE = re.compile(r"[A-Za-z_][\w.]{0,128}+(?:\[[^\[\]\n]{0,64}+\]){0,4}+|\d{0,3}+")
+
+
+def redact_braced_passwords(text: str, *, shell: bool) -> str:
+    """``text`` with the braced values of its ``Pwd=``/``Password=`` connection string
+    passwords replaced by `REDACTED` (see the module docstring); in ``shell`` text (a
+    command, an MCP argument) a ``Pwd`` only where `connection_password` says it is one."""
+    if "{" not in text:
+        return text
+    return _BRACED_PASSWORD_RE.sub(lambda m: _braced_password(m, shell=shell), text)
+
+
+def _braced_password(m: re.Match[str], *, shell: bool) -> str:
+    """A braced password's match with its value redacted when it holds one (`_holds_none`);
+    in ``shell`` text a ``Pwd`` outside a connection string is the working directory."""
+    if shell and m["name"].lower() == "pwd" and not connection_password(m.string, m["name"], m.start(), m.start("val")):
+        return m[0]
+    return m[0] if _holds_none(m["val"][1:-1].replace("}}", "}")) else replace_group(m, "val", REDACTED)
+
+
+def _holds_none(value: str) -> bool:
+    """Whether a braced ``value`` (its ``}}`` read as ``}``) only shows where a password
+    goes: empty, a placeholder or a reference, or, with no ``;`` or ``}`` in it (which
+    only a value holds, the braces being there for it), a template's slot that reads as
+    no literal secret (``{password}``, not ``{hunter2}``), a template's braces
+    (``{{ db_password }}``) or words that are no passphrase (``{your password}``)."""
+    if not value.strip() or value == REDACTED or is_placeholder(value) or placeholder_part(value) or is_reference(value):
+        return True
+    if ";" in value or "}" in value:
+        return False
+    if value.startswith("{") or (_SLOT_RE.fullmatch(value) is not None and not literal_secret(value)):
+        return True
+    return any(c.isspace() for c in value) and not literal_phrase(f'"{value}"')
 
 
 #: A connection string's first value before the ``;`` of another pair (``;Server=``,

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
+from skill_retriever.ingest.connection_strings import redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.key_arguments import redact_key_arguments
 from skill_retriever.ingest.masked_values import masked as _masked
@@ -295,6 +296,8 @@ def _split_trailing(value: str) -> tuple[str, str]:
 #: which line of a file install copies as written) can never differ from what the index keeps.
 PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     *TEXT_RULES,
+    # before the assignment rules, which read such a value only up to its ``;``
+    ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, shell=False)),
     ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_secret)),
     # an entry starts at its name or its name's quote
     ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),

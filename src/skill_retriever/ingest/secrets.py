@@ -45,7 +45,7 @@ from skill_retriever.ingest.client_passwords import (
     curl_users,
     redact_client_passwords,
 )
-from skill_retriever.ingest.connection_strings import first_value_end
+from skill_retriever.ingest.connection_strings import first_value_end, redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.env_defaults import (
     env_default_read,
@@ -125,7 +125,8 @@ _HEADER_ARG_RE = re.compile(r"(?P<flag>--headers?+=|-H=?+)?+(?P<name>[A-Za-z][\w
 def redact_args(args: list[str]) -> list[str]:
     """Hide values that follow or sit inside secret-looking flags (``--api-key X``,
     ``TOKEN=X``, ``--password=X``, a secret-looking pair later in one, ``Server=x;Password=X``,
-    a connection string's first value only, ``Password=X;Server=db``: `connection_strings`;
+    a connection string's first value only, ``Password=X;Server=db``, a braced one whole,
+    ``PWD={a;b}``: `connection_strings`;
     not a flag after one, ``--api-key --verbose``, nor the
     argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
@@ -137,7 +138,7 @@ def redact_args(args: list[str]) -> list[str]:
     the command rule whole (`redact_command`: ``bash -c '... --token X'``, a YAML block)."""
     out = []
     for i, arg in enumerate(args):
-        arg = redact_env_defaults(redact_formats(redact_urls(arg)))
+        arg = redact_braced_passwords(redact_env_defaults(redact_formats(redact_urls(arg))), shell=True)
         if _TEXT_ARG_RE.search(arg):  # a script (``bash -c '... --token X'``), ``.netrc`` line, YAML or JSON
             arg = redact_command(arg)
         flag, eq, _ = arg.partition("=")

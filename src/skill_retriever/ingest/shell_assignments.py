@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.call_arguments import named_argument
-from skill_retriever.ingest.connection_strings import connection_password
+from skill_retriever.ingest.connection_strings import connection_password, redact_braced_passwords
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
@@ -98,6 +98,7 @@ def redact_assignments(text: str) -> str:
     Only a secret-looking name's value is read: the search goes on after any other name's
     ``=``, so that a value may hold an assignment of its own (``--set
     image.tag=v1,auth.password=X``)."""
+    text = redact_braced_passwords(text, shell=True)  # ``PWD={a;b}``: the value runs past its ``;``
     masked = masked_value(secret_setting)
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
