@@ -23,14 +23,8 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import braced_secret
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import (
-    is_placeholder,
-    is_reference,
-    literal_phrase,
-    literal_secret,
-    placeholder_part,
-)
 
 __all__ = ["connection_password", "first_value_end", "redact_braced_passwords"]
 
@@ -75,11 +69,6 @@ def connection_password(text: str, name: str, start: int, value: int) -> bool:
 #: not (``Password = {x}``); not a longer name's end (``DB_PASSWORD``, ``--password``,
 #: ``$password``).
 _BRACED_PASSWORD_RE = re.compile(r"(?<![\w.$-])(?P<name>(?i:pwd|password))[ \t]*+=[ \t]*+(?P<val>" + _BRACED_VALUE + ")")
-#: A template's slot in braces: a name, dotted or with subscripts (``{password}``,
-#: ``{self.db_password}``, ``{cfg['pw']}``), or a position (``{0}``, ``{}``).
-_SLOT_RE = re.compile(r"[A-Za-z_][\w.]{0,128}+(?:\[[^\[\]\n]{0,64}+\]){0,4}+|\d{0,3}+")
-
-
 def redact_braced_passwords(text: str, *, shell: bool) -> str:
     """``text`` with the braced values of its ``Pwd=``/``Password=`` connection string
     passwords replaced by `REDACTED` (see the module docstring); in ``shell`` text (a
@@ -99,17 +88,11 @@ def _braced_password(m: re.Match[str], *, shell: bool) -> str:
 
 def _holds_none(value: str) -> bool:
     """Whether a braced ``value`` (its ``}}`` read as ``}``) only shows where a password
-    goes: empty, a placeholder or a reference, or, with no ``;`` or ``}`` in it (which
-    only a value holds, the braces being there for it), a template's slot that reads as
-    no literal secret (``{password}``, not ``{hunter2}``), a template's braces
-    (``{{ db_password }}``) or words that are no passphrase (``{your password}``)."""
-    if not value.strip() or value == REDACTED or is_placeholder(value) or placeholder_part(value) or is_reference(value):
-        return True
-    if ";" in value or "}" in value:
-        return False
-    if value.startswith("{") or (_SLOT_RE.fullmatch(value) is not None and not literal_secret(value)):
-        return True
-    return any(c.isspace() for c in value) and not literal_phrase(f'"{value}"')
+    goes (`braced_values.braced_secret`): empty, a placeholder or a reference, a
+    template's slot (``{password}``, not ``{hunter2}``; ``{{ db_password }}``) or, with
+    no ``;`` or ``}`` in it (which only a value holds, the braces being there for it),
+    words that are no passphrase (``{your password}``)."""
+    return not braced_secret(value, phrase=True)
 
 
 #: A connection string's first value before the ``;`` of another pair (``;Server=``,

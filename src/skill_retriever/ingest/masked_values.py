@@ -1,9 +1,10 @@
 """How the command rule (`secrets.redact_command`) writes a value it redacts: `masked_value`.
 
 A value goes unless it names where the secret is (a reference, ``$TOKEN``), shows where
-one goes (a placeholder, ``<token>``), or is a slot code fills in (``{API_KEY}``,
-``{self.api_key}``, ``{{ token }}``, ``%s``, ``{}``: `_SLOT_RE`), or is an SSH public key
-(`public_keys`). A value of an auth
+one goes (a placeholder, ``<token>``), or is a slot code fills in (``%s``: `_SLOT_RE`;
+in braces, `braced_values`: ``{API_KEY}``, ``{self.api_key}``, ``{{ token }}``, ``{}``,
+an f-string's ``f"{os.environ['PW']}"``; not a secret in braces, ``{p@ss;w0rd}``,
+``{hunter2}``), or is an SSH public key (`public_keys`). A value of an auth
 scheme and one credential (``"Bearer X"``, ``"Authorization: Bearer X"``, a header
 rule's ``f"Bearer X"``) loses only the credential, the scheme kept as the header rule
 keeps it; it is kept whole when the credential is a reference, placeholder or slot
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from skill_retriever.ingest.braced_values import braced_inside, braced_secret, slot_inside
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
@@ -30,17 +32,20 @@ __all__ = ["STRING_PREFIX", "masked", "masked_value", "slot"]
 
 #: A string literal's prefix in code (Python's ``f"..."``, ``rb'...'``): not the value.
 STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
-#: Where code fills in a value: an interpolation or template (``{API_KEY}``,
-#: ``{self.api_key}``, ``{os.environ[...]`` cut at its quote, ``{{ token }}``) or a
-#: format slot (``%s``, ``%(token)s``, ``%-10s``, ``%5.2f``, ``%x``; in a ``printf``
-#: format escapes may end it, ``%s\n``, but no more text: a flag's ``--token %s\tX`` is
-#: one word; an assignment's value ends at the escape, `secret_values.SHELL_ASSIGNED_VALUE`).
+#: Where code fills in a value, a template's braces aside (`_BRACES_RE`): a format slot
+#: (``%s``, ``%(token)s``, ``%-10s``, ``%5.2f``, ``%x``; in a ``printf`` format escapes
+#: may end it, ``%s\n``, but no more text: a flag's ``--token %s\tX`` is one word; an
+#: assignment's value ends at the escape, `secret_values.SHELL_ASSIGNED_VALUE`).
 #: A credential (token68) starts with none of these.
 _FORMAT_SLOT = (
     r"%(?:\([\w.]{1,64}+\))?+[#0+-]{0,4}+(?:\d{1,3}+|\*)?+(?:\.(?:\d{1,3}+|\*))?+[sdiouxXeEfFgGcra]"
     + r"(?:\\[nrt])*+"
 )
-_SLOT_RE = re.compile(r"""\{\{?+[^{}\s"'`]*+(?:\}\}?+|$)|""" + _FORMAT_SLOT + "$")
+_SLOT_RE = re.compile(_FORMAT_SLOT + "$")
+_STRING_PREFIX_RE = re.compile(STRING_PREFIX)
+#: A template's braces at a value's start, closed or cut at a quote (``{os.environ[``):
+#: a slot when what they hold is one (`braced_values.slot_inside`).
+_BRACES_RE = re.compile(r"\{\{?+(?P<inside>[^{}\n]*+)(?P<close>\}\}?+)?+")
 #: The same slot where a value starts in its text, up to the word's end: a shell value
 #: stops at ``(``, so ``token=%(token)s`` gives the rules the value ``%``.
 _SLOT_AT_RE = re.compile(_FORMAT_SLOT + r"""(?![^\s"'`;&|)])""")
@@ -79,6 +84,11 @@ def _names_none(value: str, text: str, at: int) -> bool:
     (`public_keys`)."""
     if ssh_public_key(value, text, at):
         return True
+    # A template's braces, an f-string's too (``f"{os.environ['PW']}"``), hold no secret;
+    # a secret in braces is no placeholder's ``{NAME}`` (``{hunter2}``, ``{p@ss;w0rd}``).
+    inside = braced_inside(_STRING_PREFIX_RE.sub("", value, count=1).strip("\"'"))
+    if inside is not None:
+        return not braced_secret(inside)
     if slot(value) or _SLOT_AT_RE.match(text, at + len(value) - len(value.lstrip("\"'"))) is not None:
         return True
     value = _ESCAPES_AT_END_RE.sub("", value)
@@ -86,9 +96,15 @@ def _names_none(value: str, text: str, at: int) -> bool:
 
 
 def slot(value: str) -> bool:
-    """Whether ``value`` (quotes and all) is a slot code fills in (`_SLOT_RE`:
-    ``{API_KEY}``, ``%(token)s``, ``%-10s``), no secret."""
-    return _SLOT_RE.match(value.strip("\"'")) is not None
+    """Whether ``value`` (quotes, a string's prefix and all) is a slot code fills in
+    (`_SLOT_RE`: ``%(token)s``, ``%-10s``; `_BRACES_RE`: ``{API_KEY}``, ``{0}``), no
+    secret. Braces are one only when what they hold is (`braced_values.slot_inside`):
+    the check took any without a blank or quote in them, ``{p@ss;w0rd}`` too."""
+    bare = _STRING_PREFIX_RE.sub("", value, count=1).strip("\"'")
+    braces = _BRACES_RE.match(bare)
+    if braces is not None:
+        return slot_inside(braces["inside"], closed=braces["close"] is not None)
+    return _SLOT_RE.match(bare) is not None
 
 
 def _masked_credential(value: str, text: str, at: int) -> str:

@@ -40,6 +40,7 @@ from skill_retriever.ingest.auth_params import (
     key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
+from skill_retriever.ingest.braced_values import braced_inside, braced_secret
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
@@ -198,7 +199,8 @@ def _names_no_secret(value: str) -> bool:
     """Whether an argument's ``value`` holds no secret: empty, a variable the client
     expands (`_EXPANDED_RE`), a placeholder (`secret_values.is_placeholder`: ``<your-key>``,
     ``YOUR_TOKEN``, ``$API_KEY``), a format's slot (`masked_values.slot`: ``%s``,
-    ``{}``), an auth scheme's name (``--auth-type bearer``) or code that reads the
+    ``{}``; braces only around a template's, `braced_values`: ``{password}``, not
+    ``{p@ss;w0rd}`` or ``{hunter2}``), an auth scheme's name (``--auth-type bearer``) or code that reads the
     environment (`env_references`: ``os.environ['PW']``). No shell reads an argument, so a ``$`` before other
     text (``$ecretP4ss``) is a password's own."""
     bare = value.strip("\"'")
@@ -208,6 +210,9 @@ def _names_no_secret(value: str) -> bool:
         return True  # ``--auth=false``
     if env_reference(value):
         return True  # ``token=process.env.TOKEN`` in a ``node -e`` script: code, no secret
+    inside = braced_inside(bare)
+    if inside is not None:  # ``{password}`` stays, ``{p@ss;w0rd}`` and ``{hunter2}`` go: `braced_values`
+        return not braced_secret(inside)
     return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare) or slot(bare)
 
 

@@ -1,0 +1,98 @@
+"""A value in braces: a template's slot, which code fills in and which holds no secret
+(`slot_inside`), or a secret written in braces (`braced_secret`).
+
+A slot is a template's named hole: a name (``{password}``, ``{DB_PASSWORD}``), dotted
+(``{self.db_password}``, Go's ``{{.Values.password}}``, ``{{secrets.X}}``), with
+subscripts or a call (an f-string's ``{config["password"]}``, ``{os.environ['PW']}``,
+``{get_password()}``), with a prefix (``{env:DB_PASS}``), a conversion or format spec
+(``{token!r}``, ``{0:>10}``), Jinja's blanks and filters (``{{ db_password | b64encode
+}}``), or a position (``{0}``, ``{}``). The slot check read any braces without a blank or
+quote in them as one, so a secret in braces under a secret's name stayed: ``"Password":
+"{p@ss;w0rd}"``, ``--password "{Xk9;2mQ}"``, ``"api_key": "{sk-live-...}"``. Braces that
+hold anything else (a ``;``, ``@``, ``!`` or ``-`` no name holds, or a bare name that
+reads as a password, `secret_values.literal_secret`: ``{hunter2}``, not ``{api_key_v2}``)
+hold a secret, unless what they hold only shows where one goes (a placeholder,
+``{your-password}``, ``{<token>}``) or is words that are no passphrase (``{your
+password}``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_values import (
+    is_placeholder,
+    is_reference,
+    literal_phrase,
+    literal_secret,
+    placeholder_part,
+)
+
+__all__ = ["braced_inside", "braced_secret", "slot_inside"]
+
+#: A name and what code reads from it: attributes, subscripts and calls (bounded, one
+#: level of nesting), after Go's ``.`` or PHP's ``$`` or not.
+_NAME_PATH = r"[.$]?+[A-Za-z_]\w{0,64}+(?:\.[A-Za-z_]\w{0,64}+|\[[^\[\]\n]{0,64}+\]|\([^()\n]{0,64}+\)){0,8}+"
+#: A slot inside its braces: a name (`_NAME_PATH`) or a position, after a prefix
+#: (``env:``) or not, then TypeScript's non-null ``!`` (JSX's ``{process.env.KEY!}``), a
+#: conversion (``!r``), a format spec (Python's mini-language: ``:>10``, ``:.2f``, ``:,``)
+#: and Jinja's filters (``| default('')``), each or not.
+_SLOT_INSIDE_RE = re.compile(
+    r"(?:(?P<prefix>[A-Za-z]\w{0,31}+):)?(?P<expr>" + _NAME_PATH + r"|\d{0,3}+)"
+    r"(?:![rsa]|!)?+(?::(?:.?[<>=^])?+[-+ ]?+z?+\#?+0?+\d{0,3}+[,_]?+(?:\.\d{1,3}+)?+[bcdeEfFgGnosxX%]?+)?+"
+    r"(?:[ \t]*+\|[ \t]*+[A-Za-z_]\w{0,64}+(?:\([^()\n]{0,64}+\))?+){0,8}+"
+)
+#: The start of a slot that the value's reading cut at a quote or a shell character
+#: (``{os.environ[`` of ``{os.environ['PW']}``, ``{0:`` of ``{0:>10}``), or a brace alone
+#: (``output = {'key': ...}``): no secret's.
+_CUT_SLOT_RE = re.compile(r"(?:[.$]?+[A-Za-z_][\w.]{0,128}+|\d{0,3}+)[\[(:!]?+")
+#: A name of words joined by ``_`` (``api_key_v2``, ``DB_PASSWORD_2``): an identifier,
+#: though digits in it would make `literal_secret` read it as a password.
+_IDENTIFIER_RE = re.compile(r"(?:[a-z]++|[A-Z]++|[A-Z][a-z]++)\d*+(?:_(?:[a-z]++|[A-Z]++|[A-Z][a-z]++|\d++)\d*+)++")
+
+
+def braced_inside(word: str) -> str | None:
+    """What ``word`` (quotes aside) holds when braces close around all of it (``{x}``,
+    ``{{ x }}``: ``x``, `` x ``), else None."""
+    if word.startswith("{{") and word.endswith("}}") and len(word) >= 4:
+        return word[2:-2]
+    if word.startswith("{") and word.endswith("}") and len(word) >= 2:
+        return word[1:-1]
+    return None
+
+
+def slot_inside(inside: str, *, closed: bool = True) -> bool:
+    """Whether ``inside``, what braces hold, is a template's slot (see the module
+    docstring); ``closed`` False: the start of one, cut where a quote begins
+    (`_CUT_SLOT_RE`). A bare name that reads as a password (``hunter2``) is none."""
+    inside = inside.strip()
+    if not closed:
+        return _CUT_SLOT_RE.fullmatch(inside) is not None and not _password_name(inside.rstrip("[("))
+    m = _SLOT_INSIDE_RE.fullmatch(inside)
+    return m is not None and not _password_name(m["expr"]) and not (m["prefix"] and literal_secret(m["prefix"]))
+
+
+def _password_name(expr: str) -> bool:
+    """Whether a slot's ``expr`` is a bare name (no attribute, subscript or call) that
+    reads as a literal secret and as no identifier of words (`_IDENTIFIER_RE`)."""
+    return expr.isidentifier() and literal_secret(expr) and _IDENTIFIER_RE.fullmatch(expr) is None
+
+
+def braced_secret(inside: str, *, phrase: bool = False) -> bool:
+    """Whether braces around ``inside`` hold a secret: something, no slot
+    (`slot_inside`), no placeholder nor reference (``{your-password}``, ``{<token>}``,
+    ``{YOUR_TOKEN}``, ``{$PW}``); with ``phrase``, words (a blank in them, no ``;``) only
+    when they are a passphrase (`secret_values.literal_phrase`: ``{correct horse!}``,
+    not ``{your password}``), as prose reads a connection string's; else any words go,
+    as the command rule's any other value."""
+    value = inside.strip()
+    if value.startswith("{"):  # a template's double braces in ODBC's (``Pwd={{db_password}}``)
+        value = value[1:].removesuffix("}").strip()
+    if not value or REDACTED in value or is_placeholder(value) or placeholder_part(value) or is_reference(value):
+        return False
+    if ";" in value or "}" in value:
+        return True  # only a value holds these, braced for them (ODBC's ``{a;b}``, ``}}``)
+    if slot_inside(value):
+        return False
+    return not (phrase and any(c.isspace() for c in value)) or literal_phrase(f'"{value}"')
