@@ -1,10 +1,11 @@
 """A secret in braces under a secret's name (``"Password": "{p@ss;w0rd}"``, ``--password
 "{Xk9;2mQ}"``, ``"api_key": "{sk-live-...}"``): the slot check read any braces without a
 blank or quote in them as a template's slot, and a placeholder's ``{NAME}`` took in any
-word (``{hunter2}``), so a hook command and an MCP argument kept the value (seen: the
-secrets17 brief). It goes now; a template's slot (``{password}``, ``{self.db_password}``,
-``{{ db_password }}``, ``{0}``, ``{}``, ``{env:DB_PASS}``, ``{config["password"]}``) and a
-placeholder in braces stay. Every value here is invented.
+word (``{hunter2}``), so a hook command and an MCP argument kept the value; prose took any
+braces for code, and read a bare value only up to its ``;`` (seen: the secrets17 brief).
+It goes now; a template's slot (``{password}``, ``{self.db_password}``, ``{{ db_password
+}}``, ``{0}``, ``{}``, ``{env:DB_PASS}``, ``{config["password"]}``) and a placeholder in
+braces stay. Every value here is invented.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.ingest.braced_values import braced_secret, slot_inside
+from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command
 
 R = REDACTED
@@ -86,6 +88,33 @@ def test_mcp_argument_with_a_secret_in_braces_is_redacted(secret: str) -> None:
 def test_mcp_argument_with_a_template_in_braces_stays(template: str) -> None:
     args = ["--password", template, f"--api-key={template}", f"API_TOKEN={template}"]
     assert redact_args(args) == args
+
+
+#: Where prose quotes a secret's value: a quoted pair, an assignment (quoted, bare, a
+#: sentence's full stop after it), a flag and a client's, a table's value cell.
+PROSE_FORMS = [
+    ('Set `"Password": "VALUE"` in appsettings.json.', 'Set `"Password": "[redacted]"` in appsettings.json.'),
+    ("api_key = 'VALUE'", "api_key = '[redacted]'"),
+    ('export DB_PASSWORD="VALUE"', 'export DB_PASSWORD="[redacted]"'),
+    ("Put API_KEY=VALUE in .env", "Put API_KEY=[redacted] in .env"),
+    ("The staging api_key: VALUE.", "The staging api_key: [redacted]."),
+    ('Run `tool --password "VALUE"` once.', 'Run `tool --password "[redacted]"` once.'),
+    ('mysql -u root --password "VALUE" app', 'mysql -u root --password "[redacted]" app'),
+    ("| DB_PASSWORD | VALUE |", "| DB_PASSWORD | [redacted] |"),
+]
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize(("form", "kept"), PROSE_FORMS)
+def test_prose_redacts_a_secret_in_braces(form: str, kept: str, secret: str) -> None:
+    assert redact_prose(form.replace("VALUE", secret)) == kept
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+@pytest.mark.parametrize(("form", "kept"), PROSE_FORMS)
+def test_prose_keeps_a_template_in_braces(form: str, kept: str, template: str) -> None:
+    text = form.replace("VALUE", template)
+    assert redact_prose(text) == text
 
 
 @pytest.mark.parametrize(

@@ -12,24 +12,29 @@ quote in them as one, so a secret in braces under a secret's name stayed: ``"Pas
 hold anything else (a ``;``, ``@``, ``!`` or ``-`` no name holds, or a bare name that
 reads as a password, `secret_values.literal_secret`: ``{hunter2}``, not ``{api_key_v2}``)
 hold a secret, unless what they hold only shows where one goes (a placeholder,
-``{your-password}``, ``{<token>}``) or is words that are no passphrase (``{your
-password}``).
+``{your-password}``, ``{<token>}``); words (a blank in them) go in a command, as any
+value but a slot there, and in prose only as a passphrase (``{correct horse!}``, not
+``{your password}``).
+
+Prose read any braces as code (`secret_values.literal_secret`), and a bare value only up
+to its ``;``: `literal_or_braced` and `redact_braced_values` are its tests.
 """
 
 from __future__ import annotations
 
 import re
 
-from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     is_placeholder,
     is_reference,
     literal_phrase,
     literal_secret,
     placeholder_part,
+    secret_word_name,
 )
 
-__all__ = ["braced_inside", "braced_secret", "slot_inside"]
+__all__ = ["braced_inside", "braced_secret", "literal_or_braced", "redact_braced_values", "slot_inside"]
 
 #: A name and what code reads from it: attributes, subscripts and calls (bounded, one
 #: level of nesting), after Go's ``.`` or PHP's ``$`` or not.
@@ -96,3 +101,38 @@ def braced_secret(inside: str, *, phrase: bool = False) -> bool:
     if slot_inside(value):
         return False
     return not (phrase and any(c.isspace() for c in value)) or literal_phrase(f'"{value}"')
+
+
+def literal_or_braced(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
+    """Whether prose's ``value`` (one word, quotes and all) reads as a secret written out:
+    in braces that close around it all, when they hold one (`braced_secret`, words only
+    a passphrase: ``"{p@ss;w0rd}"``, ``{Xk9mQ2pL7vR4}``, not ``{password}`` or ``{your
+    password}``), else as `secret_values.literal_secret` reads it, which takes any
+    braces for code."""
+    inside = braced_inside(value.strip("\"'"))
+    if inside is not None:
+        return braced_secret(inside, phrase=True)
+    return literal_secret(value, after_scheme=after_scheme, quoted=quoted)
+
+
+#: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,
+#: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads only up to the ``;``.
+_SEMICOLON_VALUE_RE = re.compile(
+    r"""(?<![\w$.-])(?P<name>[A-Za-z_][\w.-]{0,64}+)["'`*]{0,2}+[ \t]*+(?::=|=(?![=>~])|:(?![:/]))[ \t]*+"""
+    r"(?P<val>\{[^\s{};]{0,128}+;[^\s{}]{0,128}+\})"
+)
+
+
+def redact_braced_values(text: str) -> str:
+    """Prose ``text`` with each secret-looking name's value in braces that holds a ``;``
+    (`_SEMICOLON_VALUE_RE`) replaced by `REDACTED` when it is a secret (`braced_secret`),
+    the rest as written."""
+    if ";" not in text or "{" not in text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        if not secret_word_name(m["name"]) or not braced_secret(m["val"][1:-1], phrase=True):
+            return m[0]
+        return replace_group(m, "val", REDACTED)
+
+    return _SEMICOLON_VALUE_RE.sub(sub, text)

@@ -14,7 +14,10 @@ letters and digits (6 or 7 that name no encoding or version: ``hunter2``, not
 ``sha256``; or 20 or more with upper and lower case), that is no reference (``$DB_PASSWORD``,
 ``${{ secrets.X }}``), placeholder (``<your-key>``, ``YOUR_KEY``, ``xxxx``, ``changeme``,
 ``...``), path, URL (`secrets.redact_urls` takes what a URL holds), number or code
-(``getpass()``, ``os.environ["X"]``, ``settings.API_KEY``); a quoted value with spaces
+(``getpass()``, ``os.environ["X"]``, ``settings.API_KEY``); a value in braces when they
+hold a secret, not a template's slot (`braced_values.literal_or_braced`: ``"{p@ss;w0rd}"``
+and ``{Xk9mQ2pL7vR4}`` go, ``{password}`` stays; one with a ``;`` in it bare too,
+`braced_values.redact_braced_values`); a quoted value with spaces
 in it goes whole, quote to quote, when it is no placeholder text (`literal_phrase`:
 ``PASSWORD="correct horse battery staple"`` goes, ``api_key: "your API key"`` stays). So
 ``password = getpass()`` and "the password = the user's choice" stay as written, and so
@@ -44,6 +47,7 @@ from collections.abc import Callable
 from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
+from skill_retriever.ingest.braced_values import literal_or_braced, redact_braced_values
 from skill_retriever.ingest.connection_strings import redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.key_arguments import redact_key_arguments
@@ -155,7 +159,7 @@ def _entry(m: re.Match[str]) -> str:
 def _redact_clients(line: str) -> str:
     """One line with the literal secrets after its clients' password flags redacted
     (`secret_commands.redact_clients`: ``mysql -pX``, ``docker login -p X``)."""
-    return redact_clients(line, _redact_literal, lambda password: literal_secret(_split_trailing(password)[0]))
+    return redact_clients(line, _redact_literal, lambda password: literal_or_braced(_split_trailing(password)[0]))
 
 
 def _redact_line(line: str) -> str:
@@ -192,7 +196,7 @@ def _code_pair(m: re.Match[str]) -> str:
     if m["tag"] is None:
         return _assignment(m)
     value = m["xval"]
-    if not secret_word_name(m["tag"]) or not literal_secret(value):
+    if not secret_word_name(m["tag"]) or not literal_or_braced(value):
         return m[0]
     return replace_group(m, "xval", _masked(value))
 
@@ -221,7 +225,7 @@ def _redact_literal(m: re.Match[str]) -> str:
     if ssh_public_key(value, m.string, m.start("val")):
         return m[0]  # ``public_key: ssh-ed25519 AAAA...``: the key type is no scheme
     scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
-    if not literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val"))):
+    if not literal_or_braced(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val"))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)
 
@@ -251,7 +255,7 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     # A quoted phrase goes whole, quote to quote, unless the quote was an apostrophe
     # (``'the user's choice'`` reads ``'the user'`` up to it).
     phrase = literal_phrase(value) and not follows.isalnum()
-    if not (phrase or literal_secret(value, quoted=single_quoted(m.string, m.start("val")))):
+    if not (phrase or literal_or_braced(value, quoted=single_quoted(m.string, m.start("val")))):
         return m[0]
     return replace_group(m, "val", _masked(value) + end)
 
@@ -286,6 +290,9 @@ def _split_trailing(value: str) -> tuple[str, str]:
     if value[:1] in "\"'":
         return value, ""
     core = value.rstrip(_TRAILING)
+    if core.startswith("{"):  # a value in braces keeps its own closing ones (``{Xk9mQ2pL7vR4}.``)
+        after = value[len(core) :]
+        core += "}" * min(len(core) - len(core.lstrip("{")), len(after) - len(after.lstrip("}")))
     if "..." in value[len(core) :]:
         core = value.rstrip(",;:!?`)]}")
     return core, value[len(core) :].lstrip("!")
@@ -298,7 +305,8 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     *TEXT_RULES,
     # before the assignment rules, which read such a value only up to its ``;``
     ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, shell=False)),
-    ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_secret)),
+    ("a secret value in braces that holds a ; (DB_PASSWORD={...;...})", redact_braced_values),
+    ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_or_braced)),
     # an entry starts at its name or its name's quote
     ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),
     ("a client's password flag", lambda t: on_words(t, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)),

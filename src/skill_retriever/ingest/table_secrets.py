@@ -2,7 +2,8 @@
 
 A runbook lists credentials as tables as often as assignments (``| DB_PASSWORD |
 hunter2xyz9 |``). A cell is redacted when it reads as a literal secret
-(`secret_values.literal_secret`, or a quoted passphrase: `literal_phrase`) and what
+(`secret_values.literal_secret`, a secret in braces: `braced_values.literal_or_braced`,
+or a quoted passphrase: `literal_phrase`) and what
 names it is secret-looking (`secret_values.secret_word_name`: ``DB_PASSWORD``, ``API
 key``, ``token``): the cell right before it on its row, or, in a table whose header
 names a value column (``| name | value |``, ``| Variable | Description | Example |``),
@@ -22,8 +23,9 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.masked_values import masked as _masked
-from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
+from skill_retriever.ingest.secret_values import literal_phrase, secret_word_name
 from skill_retriever.ingest.word_lines import has_word
 
 __all__ = ["redact_tables"]
@@ -130,6 +132,6 @@ def _redacted_cell(cell: str) -> str:
     trail = cell[len(lead) + len(core) :]
     tick = "`" if len(core) > 2 and core[0] == core[-1] == "`" else ""
     value = core[1:-1] if tick else core
-    if not (literal_secret(value) or literal_phrase(value)):
+    if not (literal_or_braced(value) or literal_phrase(value)):
         return cell
     return f"{lead}{tick}{_masked(value)}{tick}{trail}"
