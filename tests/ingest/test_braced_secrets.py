@@ -60,6 +60,9 @@ COMMAND_FORMS = [
     ("curl --password 'VALUE' https://api.example.com", "curl --password '[redacted]' https://api.example.com"),
     ("deploy --api-key=VALUE --region eu", "deploy --api-key=[redacted] --region eu"),
     ('export DB_PASSWORD="VALUE"', 'export DB_PASSWORD="[redacted]"'),
+    ("curl -H 'X-Api-Key: VALUE' https://api.example.com", "curl -H 'X-Api-Key: [redacted]' https://api.example.com"),
+    ("curl -H 'Authorization: Bearer VALUE' https://api.example.com",
+     "curl -H 'Authorization: Bearer [redacted]' https://api.example.com"),
 ]
 
 
@@ -129,10 +132,25 @@ def test_an_f_string_expression_stays(text: str) -> None:
     assert redact_command(text) == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cp --key-file={a,b}.pem /etc/ssl",  # shell's brace expansion
+        "ssh-keygen -f key{1..3}",
+        "tool --api-key {0}{1}",  # two slots, not one pair of braces
+        "run --password {user}:{pw}",
+        "curl --token {token}abc https://api.example.com",
+    ],
+)
+def test_braces_that_hold_no_one_value_stay(text: str) -> None:
+    assert redact_command(text) == text
+
+
 @pytest.mark.parametrize(("inside", "slot"), [
     ("password", True), ("self.db_password", True), (" db_password ", True), ("0", True), ("", True),
     ('config["password"]', True), ("os.environ['PW']", True), ("env:DB_PASS", True), (".Values.password", True),
     ("token:>10", True), ("value:.2f", True), ("process.env.KEY!", True), ("api_key_v2", True),
+    ("a,b", True), ("1..3", True), ("Xk9mQ2pL7vR4,x", False),
     ("hunter2", False), ("p@ss;w0rd", False), ("hunter2!x", False), ("sk-live-4f9a8b7c6d5e", False),
     ("Xk9mQ2pL7vR4", False), ("user:Xk9mQ2pL7", False), ("hunter2:x", False),
 ])  # fmt: skip

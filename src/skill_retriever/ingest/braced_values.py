@@ -6,7 +6,8 @@ A slot is a template's named hole: a name (``{password}``, ``{DB_PASSWORD}``), d
 subscripts or a call (an f-string's ``{config["password"]}``, ``{os.environ['PW']}``,
 ``{get_password()}``), with a prefix (``{env:DB_PASS}``), a conversion or format spec
 (``{token!r}``, ``{0:>10}``), Jinja's blanks and filters (``{{ db_password | b64encode
-}}``), or a position (``{0}``, ``{}``). The slot check read any braces without a blank or
+}}``), or a position (``{0}``, ``{}``); shell's brace expansion (``{a,b}.pem``,
+``key{1..3}``) is none either. The slot check read any braces without a blank or
 quote in them as one, so a secret in braces under a secret's name stayed: ``"Password":
 "{p@ss;w0rd}"``, ``--password "{Xk9;2mQ}"``, ``"api_key": "{sk-live-...}"``. Braces that
 hold anything else (a ``;``, ``@``, ``!`` or ``-`` no name holds, or a bare name that
@@ -52,19 +53,21 @@ _SLOT_INSIDE_RE = re.compile(
 #: (``{os.environ[`` of ``{os.environ['PW']}``, ``{0:`` of ``{0:>10}``), or a brace alone
 #: (``output = {'key': ...}``): no secret's.
 _CUT_SLOT_RE = re.compile(r"(?:[.$]?+[A-Za-z_][\w.]{0,128}+|\d{0,3}+)[\[(:!]?+")
+#: A word one pair of braces (or a template's two) closes around: what they hold, no
+#: brace in it.
+_BRACED_WORD_RE = re.compile(r"\{(\{)?(?P<inside>[^{}]*+)\}(?(1)\})")
+#: Shell's brace expansion (``{a,b}.pem``, ``key{1..3}``): names or numbers, no secret's.
+_EXPANSION_RE = re.compile(r"[\w.-]{0,64}+(?:,[\w.-]{0,64}+){1,16}+|\w{1,8}+\.\.\w{1,8}+")
 #: A name of words joined by ``_`` (``api_key_v2``, ``DB_PASSWORD_2``): an identifier,
 #: though digits in it would make `literal_secret` read it as a password.
 _IDENTIFIER_RE = re.compile(r"(?:[a-z]++|[A-Z]++|[A-Z][a-z]++)\d*+(?:_(?:[a-z]++|[A-Z]++|[A-Z][a-z]++|\d++)\d*+)++")
 
 
 def braced_inside(word: str) -> str | None:
-    """What ``word`` (quotes aside) holds when braces close around all of it (``{x}``,
-    ``{{ x }}``: ``x``, `` x ``), else None."""
-    if word.startswith("{{") and word.endswith("}}") and len(word) >= 4:
-        return word[2:-2]
-    if word.startswith("{") and word.endswith("}") and len(word) >= 2:
-        return word[1:-1]
-    return None
+    """What ``word`` (quotes aside) holds when one pair of braces closes around all of it
+    (``{x}``, ``{{ x }}``: ``x``, `` x ``; not ``{user}:{pw}``), else None."""
+    inside = _BRACED_WORD_RE.fullmatch(word)
+    return None if inside is None else inside["inside"]
 
 
 def slot_inside(inside: str, *, closed: bool = True) -> bool:
@@ -74,6 +77,8 @@ def slot_inside(inside: str, *, closed: bool = True) -> bool:
     inside = inside.strip()
     if not closed:
         return _CUT_SLOT_RE.fullmatch(inside) is not None and not _password_name(inside.rstrip("[("))
+    if _EXPANSION_RE.fullmatch(inside) is not None:
+        return not any(_password_name(part) for part in re.split(r",|\.\.", inside))
     m = _SLOT_INSIDE_RE.fullmatch(inside)
     return m is not None and not _password_name(m["expr"]) and not (m["prefix"] and literal_secret(m["prefix"]))
 
