@@ -40,7 +40,7 @@ from skill_retriever.ingest.auth_params import (
     key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
-from skill_retriever.ingest.braced_values import braced_inside, braced_secret
+from skill_retriever.ingest.braced_values import braced_inside, braced_secret, literal_or_braced
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
@@ -69,7 +69,6 @@ from skill_retriever.ingest.secret_values import (
     SCHEME_WORD,
     is_placeholder,
     is_reference,
-    literal_secret,
     scheme_name,
     secret_name,
     secret_word_name,
@@ -339,14 +338,15 @@ def _redact_programs(text: str) -> str:
     read by these too (`redact_args`), as one command line."""
     text = SHELL_SETTER_RE.sub(_masked_value(secret_setting), text)
     if "secret" in text:  # every command `redact_secret_commands` reads says so
-        text = redact_secret_commands(text, _masked_value(lambda m: literal_secret(m["val"])))
+        text = redact_secret_commands(text, _masked_value(lambda m: literal_or_braced(m["val"])))
     return redact_client_passwords(text)
 
 
 def _redact_cookies(line: str) -> str:
     """One line of a command with its cookies' literal secrets redacted: a cookie's
-    name says nothing, so only its value decides (`secret_values.literal_secret`)."""
-    return redact_cookies(line, _masked_value(lambda m: literal_secret(m["val"])))
+    name says nothing, so only its value decides (`braced_values.literal_or_braced`:
+    `secret_values.literal_secret`, or a secret in braces)."""
+    return redact_cookies(line, _masked_value(lambda m: literal_or_braced(m["val"])))
 
 
 _json_credential = _masked_value(lambda m: _secret_json_pair(m))
