@@ -1,7 +1,9 @@
 """An open end of a range after "from X" or "since X" ("to the present", "until now", "up to now",
 "to date", "to this day", "through today"; `date_bounds`), now Wednesday 2026-12-02 15:00. "incidents
 from the beginning of last month to the present" read as last month alone (ultratool asks it so): the
-end words were no date, so the range did not match and the last-month rule read its middle.
+end words were no date, so the range did not match and the last-month rule read its middle. "between X
+and now" or "and the present" read as X alone the same way; "until now" with no start was noted as a
+time not read, where "till now" and "up to now" were not.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ import pytest
 from cli_calls import indexed_graph
 from time_readings import read_both_ways
 
-from skill_retriever.algorithms.temporal import parse_time_window, strip_time_phrase
+from skill_retriever.algorithms.temporal import (
+    parse_time_window,
+    strip_time_phrase,
+    unread_time_phrase,
+)
 from skill_retriever.config import RetrievalConfig
 from skill_retriever.retriever import Retriever
 from skill_retriever.stores.index import Index
@@ -78,6 +84,81 @@ def test_an_open_end_alone_or_a_lookalike_names_no_window(query: str) -> None:
         assert parse_time_window(query, NOW, days=days) is None
 
 
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    # each was X alone: last Monday, last month, last week, or no window ("March")
+    ("incidents between last Monday and now", at(11, 30), NOW, "between last Monday and now"),
+    ("incidents between last Monday and the present", at(11, 30), NOW, "between last Monday and the present"),
+    ("incidents between last Monday and present.", at(11, 30), NOW, "between last Monday and present"),
+    ("incidents between the start of last month and now", at(11, 1), NOW, "between the start of last month and now"),
+    ("errors between early last week and now", at(11, 23), NOW, "between early last week and now"),
+    ("errors between the end of last week and now", at(11, 30), NOW, "between the end of last week and now"),
+    ("errors between March and now", at(3, 1), NOW, "between March and now"),
+    ("errors between yesterday and now", at(12, 1), NOW, "between yesterday and now"),
+    # "the present day" or "date" whole: "day" was left in the text the other channels read
+    ("errors from March to the present day", at(3, 1), NOW, "from March to the present day"),
+    ("errors between March and the present date", at(3, 1), NOW, "between March and the present date"),
+])  # fmt: skip
+def test_between_a_start_and_now_runs_to_now(query: str, start: datetime, end: datetime, phrase: str) -> None:
+    window = read_both_ways(query, NOW, start, end, phrase)
+    assert strip_time_phrase(query, window).rstrip(".") == query.split()[0]
+
+
+def test_between_a_day_and_now_runs_to_now_where_items_carry_dates() -> None:
+    window = parse_time_window("errors between Nov 3 and now", NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end) == (at(11, 3), NOW)
+    # a day of a month is no date without days: no window, as "since Nov 3"
+    assert parse_time_window("errors between Nov 3 and now", NOW) is None
+
+
+def test_between_a_start_ahead_of_now_and_now_is_from_now_to_it() -> None:
+    # "between" names no order: the two ends swapped, as "between yesterday and the start of this week"
+    window = parse_time_window("errors between the end of this month and now", NOW)
+    assert window is not None
+    assert (window.start, window.end) == (NOW, datetime(2027, 1, 1, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(("query", "start", "end", "phrase"), [
+    ("incidents between last Monday and today", at(11, 30), at(12, 3), "between last Monday and today"),  # to today's end
+    ("errors between last Monday and yesterday", at(11, 30), at(12, 2), "between last Monday and yesterday"),
+    ("errors between 2 and 3 days ago", at(11, 29), at(11, 30), "3 days ago"),  # a count, no date: as before
+    # a possessive is no date: the day it names, as before ("between" reads no range to a release)
+    ("changes between today's release and the next one", at(12, 2), at(12, 3), "today"),
+])  # fmt: skip
+def test_between_two_dates_reads_as_it_did(query: str, start: datetime, end: datetime, phrase: str) -> None:
+    read_both_ways(query, NOW, start, end, phrase)
+
+
+@pytest.mark.parametrize("query", [
+    "what changed between now and then",  # no date: neither end is one
+    "differences between now and later",
+    "errors between last Monday and right now-ish",  # "now-ish" is no now
+])  # fmt: skip
+def test_between_now_and_a_word_that_is_no_date_names_no_range(query: str) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert window is None or window.end != NOW
+
+
+@pytest.mark.parametrize("query", [
+    "what happened until now", "what happened till now", "what happened up to now", "what happened up until now",
+    "the history of the city from its founding until the present day", "everything until the present",
+])  # fmt: skip
+def test_an_open_end_with_no_start_is_no_window_and_no_time_left_unread(query: str) -> None:
+    # all up to now is what no window gives; "until now" alone was noted as a time ignored
+    assert parse_time_window(query, NOW, days=True) is None
+    assert unread_time_phrase(query) is None
+
+
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("errors until the presentation", "until the presentation"),
+    ("errors until now-ish", "until now-ish"),
+    ("errors since the outage until now", "since the outage"),
+])  # fmt: skip
+def test_until_before_a_word_that_is_no_now_is_still_noted(query: str, phrase: str) -> None:
+    assert unread_time_phrase(query) == phrase
+
+
 @pytest.mark.parametrize(("query", "phrase"), [
     ("slides from last week to present at standup", "from last week"),  # "present" the verb
     ("are the docs from last week up to date", "from last week"),  # "up to date": current
@@ -116,3 +197,28 @@ def test_the_temporal_channel_ranks_every_item_from_the_start_to_now(tmp_path: P
     assert response.stats["search_temporal"]["window"] == "from the beginning of last month to the present"
     # this month's incident was left out: the window was last month alone
     assert [r.id for r in listed] == ["inc:this-month", "inc:last-month"]
+
+
+def test_between_a_start_and_now_ranks_every_item_to_now(tmp_path: Path) -> None:
+    index = Index.open(indexed_graph(tmp_path, GRAPH))
+    try:
+        query = "outages between the start of last month and now"
+        response = Retriever(index, RetrievalConfig(now=NOW), cache_size=0).search(query, k=10)
+    finally:
+        index.close()
+    listed = sorted((r for r in response.results if "temporal" in r.channels), key=lambda r: r.channels["temporal"])
+    assert response.stats["search_temporal"]["window"] == query.removeprefix("outages ")
+    # this month's incident was left out: the window was last month alone
+    assert [r.id for r in listed] == ["inc:this-month", "inc:last-month"]
+
+
+@pytest.mark.parametrize("query", ["outages until now", "outages till now", "outages up to now"])
+def test_an_open_end_alone_gets_no_warning_on_a_dated_index(tmp_path: Path, query: str) -> None:
+    index = Index.open(indexed_graph(tmp_path, GRAPH))
+    try:
+        response = Retriever(index, RetrievalConfig(now=NOW), cache_size=0).search(query, k=10)
+    finally:
+        index.close()
+    # "until now" was said to look like a time that names no window: all up to now is what was searched
+    assert not [w for w in response.warnings if "looks like a time" in w]
+    assert response.stats["plan_query"]["time_window"] is None

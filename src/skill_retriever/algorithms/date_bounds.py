@@ -5,7 +5,8 @@ a range is from the part's start or to its end (`period_parts`): "from early las
 yesterday" is last Monday to yesterday's end; the older "last week" rule read it whole and
 dropped "to yesterday". An open end after "from X" or "since X", "to the present", "until now", "up to
 now", "to date", "to this day", runs to now, as "since X" does: "from the beginning of last month to the
-present" read as last month alone, the end words dropped. `temporal.parse_time_window` tries these before
+present" read as last month alone, the end words dropped; so does "between X and now" or "and the
+present" (X ahead of now: from now to X). `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
 """
@@ -30,12 +31,14 @@ _BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
 # (traject-bench: "monthly data from January 2020 through December 2023"), words the search should keep.
 _TO = r"(?:(?:up\s+)?(?:to|until|till)|(?:through|thru)(?=\s+(?:today|now|the\s+present)(?![\w-])))"
 # An end that is now: "to the present", "up to now", "to this day" (not "this day of the week"), "to
-# date" (not "up to date", "to date-fns"); "present" alone only at the end of a clause, where it is no
-# verb ("slides from last week to present at standup").
-_OPEN_END = (
-    r"(?i:the\s+present|present(?=\s*(?:[.,;:!?)]|$|(?:and|or|but)\b))|now|this\s+day(?!\s+of\b)"
-    r"|(?<=\bto\s)(?<!up\sto\s)date)(?![\w-])"
-)
+# date" (not "up to date", "to date-fns"); "the present day" or "date" whole, no "day" left in the text the other
+# channels read; "present" alone only at the end of a clause, where it is no verb ("slides from last week to
+# present at standup").
+_NOW = r"the\s+present(?:\s+da(?:y|te))?|present(?=\s*(?:[.,;:!?)]|$|(?:and|or|but)\b))|now"
+_OPEN_END = rf"(?i:{_NOW}|this\s+day(?!\s+of\b)|(?<=\bto\s)(?<!up\sto\s)date)(?![\w-])"
+# After "between X and", now only ("between last Monday and now", "and the present"): "to date" and "to
+# this day" are idioms of "to"; "and today" is a date, read as one.
+_NOW_END = rf"(?i:{_NOW})(?![\w-])"
 
 
 def _between_re(date: str) -> re.Pattern[str]:
@@ -45,11 +48,11 @@ def _between_re(date: str) -> re.Pattern[str]:
         r"(?:(?i:the\s+(start|beginning|end)\s+of)\s+|(?i:(early|mid|late|the\s+middle\s+of))[\s-]+"
         r"(?=(?i:this|last|previous)\s+(?:week|month|year)\b))?"
     )
-    # Or, after "from/since X", an open end (group 10, `_OPEN_END`); not after "between", which names two
-    # dates: ``(?(3)(?!)|...)`` fails where group 3, the first date after "between", was matched.
+    # Or an open end (group 10): after "from/since X" `_OPEN_END`, after "between X and" now alone
+    # (`_NOW_END`): ``(?(3)...|...)`` takes the first where group 3, the date after "between", was matched.
     return re.compile(
         rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+{_TO})"
-        rf"\s+(?:{edge}({date})\b|(?(3)(?!)|({_OPEN_END})))"
+        rf"\s+(?:{edge}({date})\b|((?(3){_NOW_END}|{_OPEN_END})))"
     )
 
 
@@ -85,6 +88,8 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
             lo = part_span(lo, part.split()[-2:][0])  # "early", or "middle" of "the middle of"
         if m.group(10):  # "to the present": up to now, as "since X", whose rule (an X ahead: no end) it keeps
             start = lo[1] if edges[0] == "end" else lo[0]
+            if m.group(3) and start > now:  # "between the end of this month and now": from now to X
+                return now, start, m.group()
             return start, now if start < now else None, m.group()
         hi = day_or_instant(m.group(9), now)
         if m.group(8):  # "to late last week": to its end

@@ -51,7 +51,9 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   "to the present", "to present", "until now", "till now", "up to now", "to date", "to this day": from X
   up to now, as "since X" ("from the beginning of last month to the present" from its 1st; "through
   today" as "until today", to today's end; "present" alone only at the end of a clause, not "up to
-  date"; with no start, "what happened up to now", no window). X and Y are ISO dates (a date alone names the whole day; a
+  date"; "the present day" whole); "between X and now", "and the present" too, "between X and today" to
+  today's end; with no start, "what happened up to now" or "until now", no window and no note
+  that a time was not read. X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week

@@ -87,13 +87,17 @@ DATE = rf"{AGO}|{ISO_DAY}|{ISO_MONTH}|{SPAN}|{CALENDAR}|(?i:the\s+weekend|today|
 # outage", "in Q3"). A time word counts only after a word that makes it a time ("last
 # quarter", "at noon"): alone ("weekend cabin", "night mode", "spring boot") it is an
 # ordinary word. A time ahead of now ("in the next 24h", "tomorrow") is one too: items
-# carry past times, so no window is read from it, and the caller is told so.
+# carry past times, so no window is read from it, and the caller is told so. "until now" or "until the
+# present" with no start is no such phrase, as "till now" and "up to now" are not: it asks for all up to now,
+# what no window gives, so a note that a time was ignored would be wrong (metatool: "the main points that
+# have been discussed up until now").
 _AHEAD = (
     r"(?:(?:in|within|over|for|during)\s+the\s+)?(?:next|coming|following|upcoming)"
     rf"\s+(?:\d+(?:\.\d+)?\s*(?:{DIGIT_UNIT})|(?:(?:{WORD_NUM})\s+)?(?:{WORD_UNIT}))|tomorrow"
 )
 TIMELIKE_RE = re.compile(
-    rf"\b(?i:(?:since|until)\s+\S+(?:\s+\S+)?|(?:(?:\d+|{WORD_NUM})\s+)?\S+\s+ago|q[1-4]|fy\s?\d{{2,4}}"
+    r"\b(?i:(?:since|until(?!\s+(?:now|(?:the\s+)?present)(?![\w-])))\s+\S+(?:\s+\S+)?"
+    rf"|(?:(?:\d+|{WORD_NUM})\s+)?\S+\s+ago|q[1-4]|fy\s?\d{{2,4}}"
     r"|(?:last|past|previous)\s+(?:few|several|couple|\d+)(?:\s+\S+)?"
     r"|(?:last|past|previous|this|next|current)\s+(?:quarter|sprint|semester|night|morning"
     rf"|afternoon|evening|weekend|summer|winter|autumn|holidays?|{WEEKDAY_NAME})"
