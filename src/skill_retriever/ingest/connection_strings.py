@@ -69,19 +69,21 @@ def connection_password(text: str, name: str, start: int, value: int) -> bool:
 #: not (``Password = {x}``); not a longer name's end (``DB_PASSWORD``, ``--password``,
 #: ``$password``).
 _BRACED_PASSWORD_RE = re.compile(r"(?<![\w.$-])(?P<name>(?i:pwd|password))[ \t]*+=[ \t]*+(?P<val>" + _BRACED_VALUE + ")")
-def redact_braced_passwords(text: str, *, shell: bool) -> str:
+
+
+def redact_braced_passwords(text: str, *, in_command: bool) -> str:
     """``text`` with the braced values of its ``Pwd=``/``Password=`` connection string
-    passwords replaced by `REDACTED` (see the module docstring); in ``shell`` text (a
-    command, an MCP argument) a ``Pwd`` only where `connection_password` says it is one."""
+    passwords replaced by `REDACTED` (see the module docstring); ``in_command`` (a shell
+    command, an MCP argument): a ``Pwd`` only where `connection_password` says it is one."""
     if "{" not in text:
         return text
-    return _BRACED_PASSWORD_RE.sub(lambda m: _braced_password(m, shell=shell), text)
+    return _BRACED_PASSWORD_RE.sub(lambda m: _braced_password(m, in_command=in_command), text)
 
 
-def _braced_password(m: re.Match[str], *, shell: bool) -> str:
+def _braced_password(m: re.Match[str], *, in_command: bool) -> str:
     """A braced password's match with its value redacted when it holds one (`_holds_none`);
-    in ``shell`` text a ``Pwd`` outside a connection string is the working directory."""
-    if shell and m["name"].lower() == "pwd" and not connection_password(m.string, m["name"], m.start(), m.start("val")):
+    in a command a ``Pwd`` outside a connection string is the working directory."""
+    if in_command and m["name"].lower() == "pwd" and not connection_password(m.string, m["name"], m.start(), m.start("val")):
         return m[0]
     return m[0] if _holds_none(m["val"][1:-1].replace("}}", "}")) else replace_group(m, "val", REDACTED)
 

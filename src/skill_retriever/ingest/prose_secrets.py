@@ -304,7 +304,7 @@ def _split_trailing(value: str) -> tuple[str, str]:
 PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     *TEXT_RULES,
     # before the assignment rules, which read such a value only up to its ``;``
-    ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, shell=False)),
+    ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, in_command=False)),
     ("a secret value in braces that holds a ; (DB_PASSWORD={...;...})", redact_braced_values),
     ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_or_braced)),
     # an entry starts at its name or its name's quote

@@ -138,7 +138,7 @@ def redact_args(args: list[str]) -> list[str]:
     the command rule whole (`redact_command`: ``bash -c '... --token X'``, a YAML block)."""
     out = []
     for i, arg in enumerate(args):
-        arg = redact_braced_passwords(redact_env_defaults(redact_formats(redact_urls(arg))), shell=True)
+        arg = redact_braced_passwords(redact_env_defaults(redact_formats(redact_urls(arg))), in_command=True)
         if _TEXT_ARG_RE.search(arg):  # a script (``bash -c '... --token X'``), ``.netrc`` line, YAML or JSON
             arg = redact_command(arg)
         flag, eq, _ = arg.partition("=")

@@ -98,7 +98,7 @@ def redact_assignments(text: str) -> str:
     Only a secret-looking name's value is read: the search goes on after any other name's
     ``=``, so that a value may hold an assignment of its own (``--set
     image.tag=v1,auth.password=X``)."""
-    text = redact_braced_passwords(text, shell=True)  # ``PWD={a;b}``: the value runs past its ``;``
+    text = redact_braced_passwords(text, in_command=True)  # ``PWD={a;b}``: the value runs past its ``;``
     masked = masked_value(secret_setting)
     out, pos = [], 0
     while (m := _ASSIGNMENT_NAME_RE.search(text, pos)) is not None:
