@@ -18,7 +18,8 @@ value but a slot there, and in prose only as a passphrase (``{correct horse!}``,
 ``{your password}``).
 
 Prose read any braces as code (`secret_values.literal_secret`), and a bare value only up
-to its ``;``: `literal_or_braced` and `redact_braced_values` are its tests.
+to its ``;`` or its first blank (``password: {correct horse battery!}``):
+`literal_or_braced` and `redact_braced_values` are its tests.
 """
 
 from __future__ import annotations
@@ -121,23 +122,27 @@ def literal_or_braced(value: str, *, after_scheme: bool = False, quoted: bool = 
 
 
 #: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,
-#: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads only up to the ``;``.
-_SEMICOLON_VALUE_RE = re.compile(
+#: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads only up to the ``;``; or
+#: (``phrase``) words in one pair of braces, no ``;`` (``password: {correct horse
+#: battery!}``), which it reads only up to the first blank.
+_BRACED_VALUE_RE = re.compile(
     r"""(?<![\w$.-])(?P<name>[A-Za-z_][\w.-]{0,64}+)["'`*]{0,2}+[ \t]*+(?::=|=(?![=>~])|:(?![:/]))[ \t]*+"""
-    r"(?P<val>\{[^\s{};]{0,128}+;[^\s{}]{0,128}+\})"
+    r"(?P<val>\{[^\s{};]{0,128}+;[^\s{}]{0,128}+\}|\{(?P<phrase>[^\s{};][^{};\n]{0,128}+)\}(?!\}))"
 )
 
 
 def redact_braced_values(text: str) -> str:
-    """Prose ``text`` with each secret-looking name's value in braces that holds a ``;``
-    (`_SEMICOLON_VALUE_RE`) replaced by `REDACTED` when it is a secret (`braced_secret`),
-    the rest as written."""
-    if ";" not in text or "{" not in text:
+    """Prose ``text`` with each secret-looking name's value in braces that holds a ``;``,
+    or words (`_BRACED_VALUE_RE`), replaced by `REDACTED` when it is a secret
+    (`braced_secret`; words only a passphrase), the rest as written."""
+    if "{" not in text:
         return text
 
     def sub(m: re.Match[str]) -> str:
+        if m["phrase"] is not None and not any(c.isspace() for c in m["phrase"]):
+            return m[0]  # one word: the assignment rule's (`literal_or_braced`)
         if not secret_word_name(m["name"]) or not braced_secret(m["val"][1:-1], phrase=True):
             return m[0]
         return replace_group(m, "val", REDACTED)
 
-    return _SEMICOLON_VALUE_RE.sub(sub, text)
+    return _BRACED_VALUE_RE.sub(sub, text)

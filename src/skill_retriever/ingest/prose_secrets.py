@@ -16,8 +16,9 @@ letters and digits (6 or 7 that name no encoding or version: ``hunter2``, not
 ``...``), path, URL (`secrets.redact_urls` takes what a URL holds), number or code
 (``getpass()``, ``os.environ["X"]``, ``settings.API_KEY``); a value in braces when they
 hold a secret, not a template's slot (`braced_values.literal_or_braced`: ``"{p@ss;w0rd}"``
-and ``{Xk9mQ2pL7vR4}`` go, ``{password}`` stays; one with a ``;`` in it bare too,
-`braced_values.redact_braced_values`); a quoted value with spaces
+and ``{Xk9mQ2pL7vR4}`` go, ``{password}`` stays; one with a ``;`` in it bare too, and
+bare words in braces that are a passphrase, ``password: {correct horse battery!}``, not
+``{your password}``: `braced_values.redact_braced_values`); a quoted value with spaces
 in it goes whole, quote to quote, when it is no placeholder text (`literal_phrase`:
 ``PASSWORD="correct horse battery staple"`` goes, ``api_key: "your API key"`` stays). So
 ``password = getpass()`` and "the password = the user's choice" stay as written, and so
@@ -28,7 +29,7 @@ API_KEY X``, Gradle's ``storePassword "X"``, ``--password X``, ``mysql -pX``,
 ``docker login -p X``; and, whatever the name, ``gh secret set NAME --body X``, ``fly
 secrets set NAME=X``, ``kubectl create secret generic``'s ``--from-literal``), a cookie's
 (`cookie_secrets`, curl's ``-b`` too), one on the line after its name (`secret_blocks`: ``- name:
-API_KEY`` then ``value: X``, ``api_key: |``), a .NET setting's (`app_settings`: ``<add
+API_KEY`` then ``value: X``, ``api_key: |``, ``api_key:`` then ``  X``), a .NET setting's (`app_settings`: ``<add
 key="ApiKey" value="X" />``) and a call's bare ``key="X"`` when only a machine writes
 such a value (`key_arguments`: ``wandb.login(key="<40 hex>")``, not ``key='result'``). A name is
 secret-looking (`secret_word_name`) when its last word is one (``DB_PASSWORD``,
@@ -143,7 +144,7 @@ def redact_prose(text: str) -> str:
     and after any auth scheme a secret-looking name sets (``'auth': 'Basic X'``), the passwords of clients' flags (`secret_commands`), cookies (`cookie_secrets`), the
     values of secret-looking assignments (see the module docstring), also where name
     and value stand on two lines (`secret_blocks`: ``- name: API_KEY`` then ``value:
-    ...``, ``api_key: |``) and the secret values of Markdown tables (`table_secrets`), by `PROSE_RULES`.
+    ...``, ``api_key: |``, ``api_key:`` then the value) and the secret values of Markdown tables (`table_secrets`), by `PROSE_RULES`.
     Text without secrets comes back identical; applying it twice changes nothing more."""
     for _, rule in PROSE_RULES:
         text = rule(text)
@@ -305,7 +306,7 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     *TEXT_RULES,
     # before the assignment rules, which read such a value only up to its ``;``
     ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, in_command=False)),
-    ("a secret value in braces that holds a ; (DB_PASSWORD={...;...})", redact_braced_values),
+    ("a secret value in braces that holds a ; or a passphrase (DB_PASSWORD={...;...}, password: {... ...})", redact_braced_values),
     ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_or_braced)),
     # an entry starts at its name or its name's quote
     ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),
