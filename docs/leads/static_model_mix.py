@@ -6,7 +6,7 @@ reshuffle of the channels we already have stayed short (docs/leads.md). The one 
 that installs offline is WordLlama (`pip install wordllama==0.4.0.post1 toml`, MIT; its
 256-dimension static token embeddings, l2_supercat, ship inside the wheel, derived from Llama 2
 token embeddings: read its licence before it becomes a dependency). A text's vector is the mean
-of its tokens' rows, over the whole text: no window, and about a millisecond per query.
+of its tokens' rows, over the whole text: no window, a table lookup and a mean.
 
 This script measures, on the benchmark's own data and cached indexes (the same seeded query
 samples as ``skill-retriever benchmark --only skills,toolret --max-queries 500``):
