@@ -35,6 +35,8 @@ PROSE_LEAKS = [
     (f"<add key='Stripe:SecretKey' value='{V}'/>", f"<add key='Stripe:SecretKey' value='{R}'/>"),
     ('<add key="DbPassword" value="correct horse battery staple" />', f'<add key="DbPassword" value="{R}" />'),
     (f'<add value="{V}" key="ApiKey" />', f'<add value="{R}" key="ApiKey" />'),
+    # a secret in braces (`braced_values`); a template's slot in braces stays (PROSE_KEPT)
+    ('<add key="ApiKey" value="{Xk9;2mQz7Lp}" />', f'<add key="ApiKey" value="{R}" />'),
     (
         f'<setting name="ApiKey" serializeAs="String">\n  <value>{V}</value>\n</setting>',
         f'<setting name="ApiKey" serializeAs="String">\n  <value>{R}</value>\n</setting>',
@@ -90,6 +92,7 @@ PROSE_KEPT = [
     '<add key="ApiKey" value="your-api-key" />',
     '<add key="ApiKey" value="changeme" />',
     '<add key="DbPassword" value="${DB_PASSWORD}" />',
+    '<add key="ApiKey" value="{ApiKey}" />',
     f'<add key="PageSize" value="{V}" />',
     "spring.datasource.password=changeme",
     "spring.mail.password: ${MAIL_PASSWORD}",

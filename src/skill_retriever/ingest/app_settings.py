@@ -7,16 +7,19 @@ attribute of the same element (an ``applicationSettings`` section names it by a
 as the pair, and a command's took the name, not the value, out) nor an XML element's
 rule (``<password>X</password>``) read the value. It goes when the key names a secret
 (`secret_values.secret_word_name`: ``ApiKey``, ``Stripe:SecretKey``, ``DbPassword``; not
-``PageSize``) and the value reads as one (`literal_secret`, or a phrase: ``"correct horse
-battery staple"``); a placeholder (``your-api-key``, ``changeme``) or a reference stays.
+``PageSize``) and the value reads as one (`braced_values.literal_or_braced`: a literal
+secret, or one in braces, ``{p@ss;w0rd}``, not a template's ``{ApiKey}``; or a phrase:
+``"correct horse battery staple"``); a placeholder (``your-api-key``, ``changeme``) or a
+reference stays.
 """
 
 from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import literal_phrase, literal_secret, secret_word_name
+from skill_retriever.ingest.secret_values import literal_phrase, secret_word_name
 
 __all__ = ["APP_SETTING_RES", "redact_app_settings"]
 
@@ -48,6 +51,6 @@ def redact_app_settings(text: str) -> str:
 def _setting(m: re.Match[str]) -> str:
     """A setting with its value redacted when its key names a secret and its value reads as one."""
     value = m["val"]
-    if not secret_word_name(m["name"]) or not (literal_secret(value) or literal_phrase(f'"{value}"')):
+    if not secret_word_name(m["name"]) or not (literal_or_braced(value) or literal_phrase(f'"{value}"')):
         return m[0]
     return replace_group(m, "val", REDACTED)
