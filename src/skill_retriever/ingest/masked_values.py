@@ -28,7 +28,7 @@ from skill_retriever.ingest.secret_values import (
     is_reference,
 )
 
-__all__ = ["STRING_PREFIX", "masked", "masked_value", "slot"]
+__all__ = ["STRING_PREFIX", "braced_holds_secret", "masked", "masked_value", "slot"]
 
 #: A string literal's prefix in code (Python's ``f"..."``, ``rb'...'``): not the value.
 STRING_PREFIX = r"""(?:[bBfFrRuU]{1,2}+(?=\\?["'`]))?+"""
@@ -86,13 +86,20 @@ def _names_none(value: str, text: str, at: int) -> bool:
         return True
     # A template's braces, an f-string's too (``f"{os.environ['PW']}"``), hold no secret;
     # a secret in braces is no placeholder's ``{NAME}`` (``{hunter2}``, ``{p@ss;w0rd}``).
-    inside = braced_inside(_STRING_PREFIX_RE.sub("", value, count=1).strip("\"'"))
-    if inside is not None:
-        return not braced_secret(inside)
+    if (held := braced_holds_secret(value)) is not None:
+        return not held
     if slot(value) or _SLOT_AT_RE.match(text, at + len(value) - len(value.lstrip("\"'"))) is not None:
         return True
     value = _ESCAPES_AT_END_RE.sub("", value)
     return is_reference(value, text, at) or is_placeholder(value)
+
+
+def braced_holds_secret(value: str) -> bool | None:
+    """Whether braces around all of ``value`` (quotes and a string's prefix aside, as in
+    ``f"{os.environ['PW']}"``) hold a secret (`braced_values.braced_secret`: ``{p@ss;w0rd}``,
+    ``{hunter2}``; not a template's ``{password}``); None when ``value`` is not in braces."""
+    inside = braced_inside(_STRING_PREFIX_RE.sub("", value, count=1).strip("\"'"))
+    return None if inside is None else braced_secret(inside)
 
 
 def slot(value: str) -> bool:

@@ -40,7 +40,7 @@ from skill_retriever.ingest.auth_params import (
     key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
-from skill_retriever.ingest.braced_values import braced_inside, braced_secret, literal_or_braced
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
@@ -53,8 +53,8 @@ from skill_retriever.ingest.env_defaults import (
     redact_env_defaults,
 )
 from skill_retriever.ingest.env_references import env_reference
+from skill_retriever.ingest.masked_values import braced_holds_secret, slot
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
-from skill_retriever.ingest.masked_values import slot
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
@@ -209,9 +209,8 @@ def _names_no_secret(value: str) -> bool:
         return True  # ``--auth=false``
     if env_reference(value):
         return True  # ``token=process.env.TOKEN`` in a ``node -e`` script: code, no secret
-    inside = braced_inside(bare)
-    if inside is not None:  # ``{password}`` stays, ``{p@ss;w0rd}`` and ``{hunter2}`` go: `braced_values`
-        return not braced_secret(inside)
+    if (held := braced_holds_secret(value)) is not None:  # ``{password}`` stays, ``{p@ss;w0rd}`` goes
+        return not held
     return _EXPANDED_RE.fullmatch(bare) is not None or is_placeholder(bare) or scheme_name(bare) or slot(bare)
 
 
