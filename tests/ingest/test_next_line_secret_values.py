@@ -5,6 +5,12 @@ bare passphrase in braces after a secret's name (``password: {correct horse
 battery!}``), which prose read only up to its first blank. Both are judged by the
 tests every prose value is (`braced_values.literal_or_braced`, `braced_secret` with
 ``phrase``): a nested mapping, a list, a reference, a placeholder and a template stay.
+
+Then (seen: the secrets20 brief's list, each kept by 34cf3d6a) the values YAML reads
+there too: after blank lines, a passphrase in braces or quotes, one word on each of
+more lines (a token wrapped to fit), and a quote the key's line opens and a later line
+closes (``password: "X`` then ``  more"``, whose first line alone went before, the rest
+kept). Prose after a secret's name, no deeper than it or a sentence, stays.
 """
 
 from __future__ import annotations
@@ -33,6 +39,21 @@ GOES = [
     ("Log in with password: {correct horse battery!}.", f"Log in with password: {R}."),
     ("DB_PASSWORD = {correct horse battery staple} then restart", f"DB_PASSWORD = {R} then restart"),
 ]
+#: What YAML reads as the key's value and 34cf3d6a kept, or kept in part.
+GOES_TOO = [
+    ("password:\n  {correct horse battery!}", f"password:\n  {R}"),
+    ("```yaml\npassword:\n  {correct horse battery!}\nport: 80\n```", f"```yaml\npassword:\n  {R}\nport: 80\n```"),
+    (f"api_key:\n\n  {V}\n", f"api_key:\n\n  {R}\n"),
+    (f"```yaml\napi_key:\n\n\n    {V}\nregion: eu\n```", f"```yaml\napi_key:\n\n\n    {R}\nregion: eu\n```"),
+    ("token:\n  abcd1234efgh\n  5678ijkl9012", f"token:\n  {R}"),
+    (f"```yaml\ntoken:\n  {V[:10]}\n  {V[10:]}\nregion: eu\n```", f"```yaml\ntoken:\n  {R}\nregion: eu\n```"),
+    (f"api_key:\r\n\r\n  {V[:10]}\r\n  {V[10:]}\r\nregion: eu\r\n", f"api_key:\r\n\r\n  {R}\r\nregion: eu\r\n"),
+    ('password:\n  "correct horse battery staple"', f'password:\n  "{R}"'),
+    ('password: "Xk9s2mQz7Lp\n  more"', f'password: "{R}"'),
+    ('password: "correct horse\n  battery staple"\nport: 80', f'password: "{R}"\nport: 80'),
+    (f"```yaml\n- password: '{V}\n    more'\n- port: 80\n```", f"```yaml\n- password: '{R}'\n- port: 80\n```"),
+    ('password:\n  "Xk9s2mQz7Lp\n  more"', f'password:\n  "{R}"'),
+]
 STAYS = [
     f"api_key:\n  value: {V}",
     f"secrets:\n  db: {V}\n  api: {V}",
@@ -42,8 +63,6 @@ STAYS = [
     "api_key:\n  <your-key>",
     "api_key:\n  {password}",
     f"api_key:\n  {{db: {V}}}",
-    f"api_key:\n\n  {V}",  # a blank line between: no longer the key's line
-    f"api_key:\n  {V}\n  {V}",  # a value of more lines
     f"api_key:\n  {V} # a comment",
     "api_key:\n  *default_key",
     f"description:\n  {V}",
@@ -53,11 +72,31 @@ STAYS = [
     "password: { user: admin, pass: x }",
     "token: {get_token() or fallback}",
     "theme: {correct horse battery!}",
+    "password:\n  {your password}",
+    "```yaml\npassword:\n  {{ .Values.pw }}\n```",
+    "password:\n  { user: admin, pass: x }",
+    f"description:\n\n  {V}",
+    "description: >-\n  abcd1234efgh\n  5678ijkl9012\n",
+    "Set your token:\n\nThe token is read from the env.",
+    "Token:\n\n  Explained below.",
+    "- token:\n\n  See the guide for how to get one.\n",
+    "Password:\n\n    Ask your admin for it.\n",
+    'token: "Use the token from\n  the dashboard"',
+    f"api_key:\n  {V}\n  value: x",  # a scalar, then a mapping: no YAML
+    f"api_key:\n  {V}\n  - x",
+    f"api_key:\n  {V}\n  and a sentence after it",
+    "api_key:\n" + "".join(f"  ab{i}cd\n" for i in range(17)),  # more lines than a value takes
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), GOES)
 def test_the_secret_goes(text: str, expected: str) -> None:
+    assert redact_prose(text) == expected
+    assert redact_prose(expected) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), GOES_TOO)
+def test_the_value_yaml_reads_goes(text: str, expected: str) -> None:
     assert redact_prose(text) == expected
     assert redact_prose(expected) == expected
 
@@ -86,6 +125,11 @@ def test_repair_redacts_them_in_an_item_an_older_index_holds() -> None:
         "api_key:\n  Zyx987Wvu654Tsr321Qpo\n" * 50_000,
         "k:\n  x\n" * 50_000,
         "k:\n" + "\n" * 200_000,
+        "api_key:\n" + "\n" * 200_000 + "  x",
+        'api_key: "x\n' + "  y\n" * 100_000,
+        'password: "x\n' * 50_000,
+        "".join(" " * i + 'password: "x\n' for i in range(2_000)),
+        ("password:\n" + "\n" * 50 + "  x\n") * 5_000,
     ],
 )
 def test_crafted_texts_finish(text: str) -> None:

@@ -281,6 +281,13 @@ def _basic_credentials(name: str, value: str) -> bool:
         return False  # no base64 of text: a word of the same letters
 
 
+def _block_value(value: str) -> bool:
+    """Whether a YAML value on the lines after its key (`secret_blocks.redact_blocks`)
+    reads as a secret: a word or braces as an assignment's (`literal_or_braced`), or a
+    quoted passphrase (`literal_phrase`: ``password:`` then ``"correct horse battery"``)."""
+    return literal_phrase(value) or literal_or_braced(value)
+
+
 def _split_trailing(value: str) -> tuple[str, str]:
     """A bare value, to be judged, and the sentence punctuation after it that stays when
     the value goes; a quoted value whole, and a value that ends in an ellipsis too
@@ -307,7 +314,7 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     # before the assignment rules, which read such a value only up to its ``;``
     ("a connection string's password in ODBC's braces (PWD={...})", lambda t: redact_braced_passwords(t, in_command=False)),
     ("a secret value in braces that holds a ; or a passphrase (DB_PASSWORD={...;...}, password: {... ...})", redact_braced_values),
-    ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, literal_or_braced)),
+    ("a secret value on the line after its name", lambda t: redact_blocks(t, secret_word_name, _block_value)),
     # an entry starts at its name or its name's quote
     ("an environment entry's secret value", lambda t: sub_at_word(NAME_VALUE_RE, _entry, t, "name", "\"'")),
     ("a client's password flag", lambda t: on_words(t, CLIENT_LINE_RE, CLIENT_WORDS, _redact_clients, fold=False)),
