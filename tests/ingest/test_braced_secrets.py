@@ -10,8 +10,12 @@ braces stay. Every value here is invented.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import skill_retriever.ingest
 from skill_retriever.ingest.braced_values import braced_secret, slot_inside
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command
@@ -72,8 +76,8 @@ COMMAND_FORMS = [
 @pytest.mark.parametrize("secret", SECRETS)
 @pytest.mark.parametrize(("form", "kept"), COMMAND_FORMS)
 def test_command_redacts_a_secret_in_braces(form: str, kept: str, secret: str) -> None:
-    if ";" in secret and ("=VALUE " in form or " -b " in form):
-        pytest.skip("a bare ; ends a shell command, and a ; a cookie: no value holds one there")
+    if ";" in secret and " -b " in form:
+        pytest.skip("a ; ends a cookie: no value holds one there")
     assert redact_command(form.replace("VALUE", secret)) == kept
 
 
@@ -167,3 +171,82 @@ def test_words_in_braces_go_in_a_command_and_only_a_passphrase_where_asked() -> 
     assert braced_secret("a b@c") and not braced_secret("a b@c", phrase=True)
     assert braced_secret("correct horse!", phrase=True) and not braced_secret("your password", phrase=True)
     assert redact_command('TOKEN="{a b@c}" ./run') == f'TOKEN="{R}" ./run'
+
+
+#: A secret in braces where a rule asked `secret_values.literal_word` (then named
+#: ``literal_secret``), which reads any braces as code, or a name in braces as a
+#: placeholder (``is_placeholder``), or read the value only up to its ``;``: each stayed in
+#: a command, whole or after its ``;`` (seen: the secrets19 brief). Now each rule asks
+#: `braced_values.literal_or_braced` (or `placeholder_or_slot`, `code_or_slot`), and a
+#: word in braces with a ``;`` and no blank in it is read whole. Both prose and a command.
+BRACED_LEAKS = [
+    ("psql postgres://admin:{Xk9;2mQz7Lp}@db:5432/app", f"psql postgres://{R}@db:5432/app"),
+    ('TOKEN="${TOKEN:-{Xk9;2mQz7Lp}}" ./run', f'TOKEN="${{TOKEN:-{R}}}" ./run'),
+    ("export API_KEY=${API_KEY:-{Xk9;2mQz7Lp}}", f"export API_KEY=${{API_KEY:-{R}}}"),
+    ("curl -u admin:{Xk9;2mQz7Lp} https://api.example.com", f"curl -u admin:{R} https://api.example.com"),
+    ("curl -u admin:{Xk9s2mQz7Lp} https://api.example.com", f"curl -u admin:{R} https://api.example.com"),
+    ("curl https://api.example.com/v1?api_key={Xk9;2mQz7Lp}&q=1", f"curl https://api.example.com/v1?api_key={R}&q=1"),
+    ("export GITHUB_TOKEN={ghp_Xk9;2mQz7Lp}", f"export GITHUB_TOKEN={R}"),
+    ("password: {Xk9;2mQz7Lp}", f"password: {R}"),
+    ("git clone https://{Xk9s2mQz7Lp}@github.com/acme/app", f"git clone https://{R}@github.com/acme/app"),
+    ('os.getenv("PW", "{hunter2x}")', f'os.getenv("PW", "{R}")'),
+    ("mysql -p{Xk9;2mQz7Lp} app", f"mysql -p{R} app"),
+]
+#: The same in a command only: prose read these already, or reads them another way.
+BRACED_COMMAND_LEAKS = [
+    ("curl https://user:{Xk9;2mQz7Lp}@db.example.com/x", f"curl https://{R}@db.example.com/x"),
+    ("curl https://api.example.com/v1?api_key={Xk9s2mQz7Lp}", f"curl https://api.example.com/v1?api_key={R}"),
+    ("deploy --token {Xk9;2mQz7Lp} --region eu", f"deploy --token {R} --region eu"),
+    ('python -c "api_key = \'{Xk9;2mQz7Lp}\'"', f'python -c "api_key = \'{R}\'"'),
+    ('xhr.setRequestHeader("X-Api-Key", "{Xk9;2mQz7Lp}")', f'xhr.setRequestHeader("X-Api-Key", "{R}")'),
+]
+#: Templates, braces of shell and a template's default in the same places: no secret.
+BRACED_KEPT = [
+    "curl https://{user}:{password}@db.example.com/x",
+    "git clone https://{token}@github.com/acme/app",
+    "export API_KEY=${API_KEY:-{default}}",
+    "export API_KEY=${API_KEY:-{api_key}}",
+    'TOKEN="${TOKEN:-{{ .Values.pw }}}" ./run',
+    "curl https://api.example.com/v1?api_key={api_key}",
+    "curl -u admin:{password} https://api.example.com",
+    'curl -u "{user}:{pass}" https://api.example.com',
+    "export TOKEN={{ secrets.X }}",
+    "export PW={env:X}",
+    "password: {password}",
+    'os.getenv("API_KEY", "{api_key}")',
+    "cp key{a,b}.pem /etc/ssl",
+    "find . -name '*.tmp' -exec rm {} \\;",
+    "for i in {1..3}; do echo $i; done",
+    "PASSWORD=${PW};echo ok",
+    "TOKEN={};curl https://api.example.com",
+    "awk '{print $1;print $2}' users.txt",
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), BRACED_LEAKS + BRACED_COMMAND_LEAKS)
+def test_every_command_rule_reads_a_secret_in_braces_whole(text: str, kept: str) -> None:
+    assert redact_command(text) == kept
+
+
+@pytest.mark.parametrize(("text", "kept"), BRACED_LEAKS)
+def test_prose_reads_a_secret_in_braces_whole(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+
+
+@pytest.mark.parametrize("text", BRACED_KEPT)
+def test_a_template_or_shell_braces_stay_in_every_rule(text: str) -> None:
+    assert redact_command(text) == text
+    assert redact_prose(text) == text
+
+
+def test_only_braced_values_asks_the_braces_blind_test() -> None:
+    # Every rule asks `literal_or_braced`; one that asked `literal_word` read ``{Xk9;2mQ}``
+    # as code, as ten rules did (braced_values asks it of the names braces hold).
+    folder = Path(skill_retriever.ingest.__file__).parent
+    askers = sorted(
+        path.stem
+        for path in folder.glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "literal_word" for alias in node.names)
+    )
+    assert askers == ["braced_values"]

@@ -2,7 +2,7 @@
 writes a headers file, a script's header lines, ``printf 'x-api-key: ...'``) loses its
 credential as the ``-H`` rule takes it: the command rule read only ``Authorization`` so,
 and ``x-api-key: Token X`` reached the index whole. Only a literal secret goes there
-(`secret_values.literal_secret`): a message such as ``echo "Missing token: set
+(`braced_values.literal_or_braced`): a message such as ``echo "Missing token: set
 GITHUB_TOKEN"`` holds none.
 """
 

@@ -3,7 +3,7 @@
 value and redacted it, and the credential after the space stayed, in the command rule,
 in prose and in MCP arguments (seen running ``redact_command`` over that ``curl -d``).
 The scheme stays and the credential goes, when it reads as one after a scheme
-(`secret_values.literal_secret`); a scheme's name alone (``?auth_type=basic``) picks a
+(`braced_values.literal_or_braced`); a scheme's name alone (``?auth_type=basic``) picks a
 scheme and is no credential, as a flag's or an assignment's is not.
 """
 

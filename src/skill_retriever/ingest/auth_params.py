@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import literal_or_braced, placeholder_or_slot
 from skill_retriever.ingest.secret_formats import REDACTED
 from skill_retriever.ingest.secret_values import (
     AUTHORIZATION_NAME,
     SCHEME_WORD,
-    is_placeholder,
     is_reference,
-    literal_secret,
     secret_name,
 )
 
@@ -91,7 +90,7 @@ def _param(m: re.Match[str]) -> str:
     bare = value.strip('\\"')
     if not (secret_name(name) or _SECRET_PARAM_RE.search(name)):
         return m[0]
-    if not bare or bare == REDACTED or is_placeholder(bare) or is_reference(bare):
+    if not bare or bare == REDACTED or placeholder_or_slot(bare) or is_reference(bare):
         return m[0]
     quote_at = value.find(bare) if bare else 0
     new = value[:quote_at] + REDACTED + value[quote_at + len(bare) :]
@@ -110,7 +109,7 @@ def key_scheme_word(name: str, word: str) -> bool:
     (no authorization header's), is its scheme (``X-Api-Key: SSWS X``): not under a name
     whose value may be a passphrase (`_PHRASE_NAME_RE`: ``X-Password: correct horse``),
     nor a word that reads as a secret itself (``token: Hunter2 X``); then both go."""
-    return _PHRASE_NAME_RE.search(name) is None and not literal_secret(word)
+    return _PHRASE_NAME_RE.search(name) is None and not literal_or_braced(word)
 
 
 def key_scheme(name: str, value: str) -> re.Match[str] | None:

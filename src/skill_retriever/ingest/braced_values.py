@@ -11,15 +11,22 @@ subscripts or a call (an f-string's ``{config["password"]}``, ``{os.environ['PW'
 quote in them as one, so a secret in braces under a secret's name stayed: ``"Password":
 "{p@ss;w0rd}"``, ``--password "{Xk9;2mQ}"``, ``"api_key": "{sk-live-...}"``. Braces that
 hold anything else (a ``;``, ``@``, ``!`` or ``-`` no name holds, or a bare name that
-reads as a password, `secret_values.literal_secret`: ``{hunter2}``, not ``{api_key_v2}``)
+reads as a password, `secret_values.literal_word`: ``{hunter2}``, not ``{api_key_v2}``)
 hold a secret, unless what they hold only shows where one goes (a placeholder,
 ``{your-password}``, ``{<token>}``); words (a blank in them) go in a command, as any
 value but a slot there, and in prose only as a passphrase (``{correct horse!}``, not
 ``{your password}``).
 
-Prose read any braces as code (`secret_values.literal_secret`), and a bare value only up
+Prose read any braces as code (`secret_values.literal_word`), and a bare value only up
 to its ``;`` or its first blank (``password: {correct horse battery!}``):
-`literal_or_braced` and `redact_braced_values` are its tests.
+`literal_or_braced` and `redact_braced_values` are its tests. `literal_or_braced` is every
+rule's test of a value written out, the command rule's too (a URL's query value, a
+header's, an environment read's default, a call's argument): each asked
+`literal_word`, which reads any braces as code, so ``?api_key={Xk9;2mQz7Lp}`` or
+``${API_KEY:-{Xk9;2mQz7Lp}}`` stayed, whole or after its ``;``; `code_or_slot` and
+`placeholder_or_slot` are their tests of a value that is code, or only shows where a
+secret goes, braces judged the same way (`secret_values.is_placeholder` reads any name
+in braces as a template's: ``-u admin:{Xk9s2mQz7Lp}`` stayed).
 """
 
 from __future__ import annotations
@@ -28,15 +35,24 @@ import re
 
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
+    code_value,
     is_placeholder,
     is_reference,
     literal_phrase,
-    literal_secret,
+    literal_word,
     placeholder_part,
     secret_word_name,
 )
 
-__all__ = ["braced_inside", "braced_secret", "literal_or_braced", "redact_braced_values", "slot_inside"]
+__all__ = [
+    "braced_inside",
+    "braced_secret",
+    "code_or_slot",
+    "literal_or_braced",
+    "placeholder_or_slot",
+    "redact_braced_values",
+    "slot_inside",
+]
 
 #: A name and what code reads from it: attributes, subscripts and calls (bounded, one
 #: level of nesting), after Go's ``.`` or PHP's ``$`` or not.
@@ -60,7 +76,7 @@ _BRACED_WORD_RE = re.compile(r"\{(\{)?(?P<inside>[^{}]*+)\}(?(1)\})")
 #: Shell's brace expansion (``{a,b}.pem``, ``key{1..3}``): names or numbers, no secret's.
 _EXPANSION_RE = re.compile(r"[\w.-]{0,64}+(?:,[\w.-]{0,64}+){1,16}+|\w{1,8}+\.\.\w{1,8}+")
 #: A name of words joined by ``_`` (``api_key_v2``, ``DB_PASSWORD_2``): an identifier,
-#: though digits in it would make `literal_secret` read it as a password.
+#: though digits in it would make `literal_word` read it as a password.
 _IDENTIFIER_RE = re.compile(r"(?:[a-z]++|[A-Z]++|[A-Z][a-z]++)\d*+(?:_(?:[a-z]++|[A-Z]++|[A-Z][a-z]++|\d++)\d*+)++")
 
 
@@ -81,13 +97,13 @@ def slot_inside(inside: str, *, closed: bool = True) -> bool:
     if _EXPANSION_RE.fullmatch(inside) is not None:
         return not any(_password_name(part) for part in re.split(r",|\.\.", inside))
     m = _SLOT_INSIDE_RE.fullmatch(inside)
-    return m is not None and not _password_name(m["expr"]) and not (m["prefix"] and literal_secret(m["prefix"]))
+    return m is not None and not _password_name(m["expr"]) and not (m["prefix"] and literal_word(m["prefix"]))
 
 
 def _password_name(expr: str) -> bool:
     """Whether a slot's ``expr`` is a bare name (no attribute, subscript or call) that
     reads as a literal secret and as no identifier of words (`_IDENTIFIER_RE`)."""
-    return expr.isidentifier() and literal_secret(expr) and _IDENTIFIER_RE.fullmatch(expr) is None
+    return expr.isidentifier() and literal_word(expr) and _IDENTIFIER_RE.fullmatch(expr) is None
 
 
 def braced_secret(inside: str, *, phrase: bool = False) -> bool:
@@ -110,15 +126,38 @@ def braced_secret(inside: str, *, phrase: bool = False) -> bool:
 
 
 def literal_or_braced(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
-    """Whether prose's ``value`` (one word, quotes and all) reads as a secret written out:
-    in braces that close around it all, when they hold one (`braced_secret`, words only
-    a passphrase: ``"{p@ss;w0rd}"``, ``{Xk9mQ2pL7vR4}``, not ``{password}`` or ``{your
-    password}``), else as `secret_values.literal_secret` reads it, which takes any
-    braces for code."""
+    """Whether ``value`` (one word, quotes and all) reads as a secret written out, to any
+    rule: in braces that close around it all, when they hold one (`braced_secret`, words
+    only a passphrase: ``"{p@ss;w0rd}"``, ``{Xk9mQ2pL7vR4}``, not ``{password}`` or
+    ``{your password}``), else as `secret_values.literal_word` reads it, which takes any
+    braces for code. No loop: `braced_secret` asks `literal_word` only of a name braces
+    hold, which holds none."""
     inside = braced_inside(value.strip("\"'"))
     if inside is not None:
         return braced_secret(inside, phrase=True)
-    return literal_secret(value, after_scheme=after_scheme, quoted=quoted)
+    return literal_word(value, after_scheme=after_scheme, quoted=quoted)
+
+
+def placeholder_or_slot(value: str) -> bool:
+    """Whether ``value`` (quotes aside) only shows where a secret goes: in braces that
+    close around it all, when they hold no secret (a template's slot, ``{password}``,
+    ``{{ secrets.X }}``; not ``{hunter2}`` or ``{Xk9;2mQz7Lp}``: `braced_secret`), else as
+    `secret_values.is_placeholder` reads it (``<token>``, ``YOUR_KEY``, ``$TOKEN``)."""
+    inside = braced_inside(value.strip("\"'"))
+    if inside is not None:
+        return not braced_secret(inside, phrase=True)
+    return is_placeholder(value)
+
+
+def code_or_slot(value: str) -> bool:
+    """Whether ``value`` (quotes aside) is code rather than a value written out: in braces
+    that close around it all, when they hold no secret (a template's slot, ``{default}``,
+    ``{api_key}``; not ``{Xk9;2mQz7Lp}``: `braced_secret`), else as
+    `secret_values.code_value` reads it (a path, a URL, a file name, any braces)."""
+    inside = braced_inside(value.strip("\"'"))
+    if inside is not None:
+        return not braced_secret(inside, phrase=True)
+    return code_value(value)
 
 
 #: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,

@@ -16,7 +16,7 @@ command). So an assignment is read as a call's keyword argument only after ``(``
 (``--password hunter2``, ``PASSWORD=password ./run``, helm's ``--set
 auth.password=password,image.tag=v1``, ``mount -o password=password,uid=0``) is none of
 these and still goes; so does a name that reads as a literal secret (``password=hunter2``,
-`secret_values.literal_secret`), as prose redacts it, though only the name goes then and
+`braced_values.literal_or_braced`), as prose redacts it, though only the name goes then and
 the comma after it stays.
 """
 

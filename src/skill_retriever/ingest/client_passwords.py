@@ -15,16 +15,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from skill_retriever.ingest.braced_values import placeholder_or_slot
 from skill_retriever.ingest.masked_values import masked_value
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import SHELL_VALUE, is_placeholder, is_reference
+from skill_retriever.ingest.secret_values import BRACED_RUN, SHELL_VALUE, is_reference
 
 __all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "redact_client_passwords"]
 
 #: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
-#: to other programs (``date -u +%H:%M``).
-SIMPLE_COMMAND_RE = re.compile(r"[^;&|()\n]+")
+#: to other programs (``date -u +%H:%M``). A ``;`` in braces with no blank around it is a
+#: value's (`secret_values.BRACED_RUN`: ``-u admin:{Xk9;2mQ}``), no command's end: split
+#: there, the password was read as ``{Xk9`` and its tail kept.
+SIMPLE_COMMAND_RE = re.compile(r"(?:" + BRACED_RUN + r"|[^;&|()\n])+")
 _CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
 _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + SHELL_VALUE + ")")
 #: Clients that take a password in a short flag, each with that flag, redacted in the
@@ -112,7 +115,7 @@ def _curl_user(m: re.Match[str], secret: Callable[[str], bool]) -> str:
     value = m["val"]
     user, colon, password = value.partition(":")
     at = m.start("val")  # ``-u 'user:$ecretP4ss'``: a quoted ``$`` is literal (`is_reference`)
-    if not colon or is_reference(value, m.string, at) or is_placeholder(password):
+    if not colon or is_reference(value, m.string, at) or placeholder_or_slot(password):
         return m[0]
     if is_reference(password, m.string, at + len(user) + 1):
         return m[0]

@@ -6,7 +6,7 @@ Path=/``, curl's ``--cookie 'PHPSESSID=...'``, ``document.cookie = "session=..."
 Neither the header nor a cookie's own name (``session``, ``sid``) is a secret word, so
 the assignment rules of `prose_secrets` do not read them. Here each cookie's value is
 redacted when it reads as a literal secret (the caller decides: `prose_secrets` uses
-`secret_values.literal_secret`), so ``theme=dark``, ``session=attacker_session``,
+`braced_values.literal_or_braced`), so ``theme=dark``, ``session=attacker_session``,
 ``$SESSION`` and ``<session-id>`` stay, and so do the attributes of a ``Set-Cookie``
 (``Path=/``, ``Max-Age=3600``).
 

@@ -10,33 +10,36 @@ goes and the read and the default's quotes stay (``os.getenv('PW', '[redacted]')
 (`secret_values.secret_word_name`: ``DB_PASSWORD``, ``OPENAI_API_KEY``, not ``PW``) or
 the caller knows the read is set under one (``named``: an MCP argument's ``--password=``,
 a secret-named frontmatter key, a command's ``PASSWORD=``), unless the default holds none
-(empty, a placeholder such as ``your-key`` or ``sk-...``, or code, a path or URL:
-`secret_values.code_value`); under any other name where it reads as a literal secret
-(`secret_values.literal_secret`: ``os.getenv('PW', 'Tr0ub4dor3Xq')``). A default that
-names no secret stays (``os.getenv('PORT', '8080')``, ``${HOME:-/tmp}``).
+(empty, a placeholder such as ``your-key`` or ``sk-...``, or code, a path, a URL or a
+template's slot: `braced_values.code_or_slot`); under any other name where it reads as
+a literal secret (`braced_values.literal_or_braced`: ``os.getenv('PW', 'Tr0ub4dor3Xq')``).
+A default in braces is judged by what they hold (``${PW:-{Xk9;2mQz7Lp}}`` goes, a slot's
+``${API_KEY:-{api_key}}`` stays); before, any braces read as code and it stayed. A
+default that names no secret stays (``os.getenv('PORT', '8080')``, ``${HOME:-/tmp}``).
 
 The forms read: a call's second argument (``os.getenv(KEY, X)``, ``os.environ.get(KEY,
 X)``, ``default=X``, Ruby's ``ENV.fetch(KEY, X)``); a read and ``||``, ``??`` or ``or``
 before X, or a Ruby block (``ENV.fetch(KEY) { X }``), X a quoted string in each; and a
 shell expansion's default (``${NAME:-X}``, ``${NAME-X}``, ``${NAME:=X}``,
 ``${NAME=X}``), one without ``$``, a backquote or braces in it (``${PW:-$(cat f)}``
-names where the value is). Each pattern starts at a fixed word and reads 256 characters
-of a default at most: linear on any text.
+names where the value is) but for one pair around it all (``${PW:-{Xk9;2mQ}}``). Each
+pattern starts at a fixed word and reads 256 characters of a default at most: linear on
+any text.
 """
 
 from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import (
+    code_or_slot,
+    literal_or_braced,
+    placeholder_or_slot,
+)
 from skill_retriever.ingest.env_references import ENV_NAME, ENV_READ, QUOTED_ENV_NAME
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import (
-    code_value,
-    is_placeholder,
-    literal_secret,
-    secret_word_name,
-)
+from skill_retriever.ingest.secret_values import secret_word_name
 
 __all__ = ["env_default_at", "env_default_read", "redact_env_defaults"]
 
@@ -60,8 +63,9 @@ _AFTER_READ_RE = re.compile(
     r"(?<![\w.])(?P<key>" + ENV_READ + r")(?:[ \t]*+(?:\|\||\?\?|(?P<block>\{))|[ \t]++or)[ \t]*+"
     + _STRING + r"(?(block)[ \t]*+\})"
 )
-#: A shell expansion's default: ``${PW:-X}``, ``${PW-X}``, ``${PW:=X}``, ``${PW=X}``.
-_SHELL_RE = re.compile(r"\$\{(?P<key>" + ENV_NAME + r"):?+[-=](?P<val>[^{}$`\n]{1,256}+)\}")
+#: A shell expansion's default: ``${PW:-X}``, ``${PW-X}``, ``${PW:=X}``, ``${PW=X}``; X
+#: in braces too (``${PW:-{Xk9;2mQ}}``, ``${API_KEY:-{api_key}}``), judged by what they hold.
+_SHELL_RE = re.compile(r"\$\{(?P<key>" + ENV_NAME + r"):?+[-=](?P<val>[^{}$`\n]{1,256}+|\{[^{}$`\n]{1,256}+\})\}")
 
 
 def redact_env_defaults(text: str, *, named: bool = False) -> str:
@@ -109,8 +113,8 @@ def _redacted(m: re.Match[str], named: bool) -> str:
 def _secret_default(read: str, value: str, named: bool) -> bool:
     """Whether a default ``value`` of the variable ``read`` names (its last word: ``PW``
     of ``os.environ['PW']``) may be a secret: see the module docstring."""
-    if not value.strip() or REDACTED in value or is_placeholder(value):
+    if not value.strip() or REDACTED in value or placeholder_or_slot(value):
         return False
     if named or secret_word_name(re.findall(r"\w+", read)[-1]):
-        return not code_value(value)
-    return literal_secret(value, quoted=True)
+        return not code_or_slot(value)
+    return literal_or_braced(value, quoted=True)

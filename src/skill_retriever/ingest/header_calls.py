@@ -9,7 +9,7 @@ command or script holding such a line kept its credential, which prose redacted
 (`prose_secrets`). As under the header rules the scheme stays and the credential goes:
 under an authorization header any value but a reference, placeholder or slot
 (`masked_values`), under another secret-looking name (``X-Api-Key``) only a literal
-secret (`secret_values.literal_secret`), as a written-out header's
+secret (`braced_values.literal_or_braced`), as a written-out header's
 (``.header("X-Api-Key", "Hello world")`` holds none). A value code completes (``"Bearer
 " + token``) is no quoted credential and stays. The pattern is possessive and bounded.
 """
@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.auth_params import AUTHORIZATION_RE
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
 from skill_retriever.ingest.secret_values import (
     AUTHORIZATION_NAME,
     SCHEME_WORD,
-    literal_secret,
     scheme_name,
     secret_word_name,
     single_quoted,
@@ -59,4 +59,4 @@ def _secret_call(m: re.Match[str]) -> bool:
     if not (secret_word_name(name) or name.lower().endswith("auth")):
         return False
     quoted = single_quoted(m.string, m.start("val"))
-    return literal_secret(m["val"], after_scheme=m["scheme"] is not None, quoted=quoted)
+    return literal_or_braced(m["val"], after_scheme=m["scheme"] is not None, quoted=quoted)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import literal_secret
 
 __all__ = ["KEY_ARGUMENT_RE", "redact_key_arguments", "strong_literal"]
 
@@ -34,9 +34,9 @@ _SWITCH_RE = re.compile(r"(?<=[A-Za-z])\d|(?<=\d)[A-Za-z]")
 
 def strong_literal(value: str) -> bool:
     """Whether ``value`` reads as a credential a machine wrote (see the module docstring):
-    a literal secret (`literal_secret`: no placeholder, ``your_wandb_api_key_here``, nor
-    code) with `_MIN_SWITCHES` or more switches between letters and digits."""
-    return literal_secret(value) and len(_SWITCH_RE.findall(value)) >= _MIN_SWITCHES
+    a literal secret (`braced_values.literal_or_braced`: no placeholder,
+    ``your_wandb_api_key_here``, nor code) with `_MIN_SWITCHES` or more switches between letters and digits."""
+    return literal_or_braced(value) and len(_SWITCH_RE.findall(value)) >= _MIN_SWITCHES
 
 
 def redact_key_arguments(text: str) -> str:

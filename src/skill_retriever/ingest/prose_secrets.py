@@ -9,7 +9,7 @@ commands are redacted with (`secrets`); after an auth scheme (`secret_values.AUT
 ``'auth': 'Basic X'``, ``X-Auth: Token X``) only the credential goes, the scheme stays.
 
 Prose is no shell, so an assignment's value goes only when it reads as a literal secret
-(`secret_values.literal_secret`): a word of 8 or more characters, quoted or bare, with
+(`secret_values.literal_word`): a word of 8 or more characters, quoted or bare, with
 letters and digits (6 or 7 that name no encoding or version: ``hunter2``, not
 ``sha256``; or 20 or more with upper and lower case), that is no reference (``$DB_PASSWORD``,
 ``${{ secrets.X }}``), placeholder (``<your-key>``, ``YOUR_KEY``, ``xxxx``, ``changeme``,
@@ -73,7 +73,6 @@ from skill_retriever.ingest.secret_values import (
     SCHEME_BEFORE_RE,
     SCHEME_WORD,
     literal_phrase,
-    literal_secret,
     secret_name,
     secret_word_name,
     single_quoted,
@@ -83,7 +82,7 @@ from skill_retriever.ingest.section_keys import redact_section_keys
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
-__all__ = ["PROSE_RULES", "literal_secret", "redact_prose", "secret_word_name"]
+__all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
@@ -221,7 +220,7 @@ def _assignments(line: str) -> str:
 
 def _redact_literal(m: re.Match[str]) -> str:
     """A header's or ``Bearer``'s credentials redacted when they read as a secret (a
-    scheme before them says they are credentials: `literal_secret`'s ``after_scheme``)."""
+    scheme before them says they are credentials: `literal_or_braced`'s ``after_scheme``)."""
     value, end = _split_trailing(m["val"])
     if ssh_public_key(value, m.string, m.start("val")):
         return m[0]  # ``public_key: ssh-ed25519 AAAA...``: the key type is no scheme
@@ -292,7 +291,7 @@ def _split_trailing(value: str) -> tuple[str, str]:
     """A bare value, to be judged, and the sentence punctuation after it that stays when
     the value goes; a quoted value whole, and a value that ends in an ellipsis too
     (``lsv2_pt_...,`` shows a key's prefix only: the ellipsis makes it a placeholder,
-    `literal_secret`). A ``!`` right after the value is judged apart from it
+    `literal_or_braced`). A ``!`` right after the value is judged apart from it
     (``process.env.API_TOKEN!`` is code) but goes with it: passwords end in one
     (``Test123!``, ``P@ssw0rd!``) far more often than prose exclaims right after a secret."""
     if value[:1] in "\"'":

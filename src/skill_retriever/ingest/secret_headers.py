@@ -23,6 +23,7 @@ from skill_retriever.ingest.auth_params import (
     redact_auth_params,
     secret_header_name,
 )
+from skill_retriever.ingest.braced_values import braced_inside, literal_or_braced
 from skill_retriever.ingest.header_calls import redact_header_calls
 from skill_retriever.ingest.masked_values import STRING_PREFIX
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
@@ -31,7 +32,6 @@ from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
     SCHEME_BEFORE_RE,
-    literal_secret,
     secret_word_name,
     single_quoted,
 )
@@ -115,12 +115,15 @@ def _header_flag(m: re.Match[str]) -> str:
 def _header_line(m: re.Match[str]) -> bool:
     """A written-out header whose name says it holds a secret (`secret_word_name`, or
     ``auth``: ``X-Auth``) and whose value reads as one: not a message (``Missing token:
-    set X``); after a scheme any word but a plain one (`literal_secret`)."""
+    set X``); after a scheme any word but a plain one (`braced_values.literal_or_braced`;
+    a value in braces by what they hold, ``password: {Xk9;2mQz7Lp}``)."""
     name = m["name"]
     if not (secret_word_name(name) or name.lower().endswith("auth")) or AUTHORIZATION_RE.fullmatch(name):
         return False
     if _REDACTED_AFTER_RE.match(m.string, m.end("val")):
         return False  # ``1Password [redacted]``: the scheme `_HEADER_LINE_ANY_RE` kept
     scheme = SCHEME_BEFORE_RE.search(m.string, m.start(), m.start("val")) is not None
-    value = m["val"].rstrip(".,;:!?)]}")  # ``token: process.env.API_TOKEN!,`` is code, as prose reads it
-    return literal_secret(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val")))
+    value = m["val"].rstrip(".,;:!?)]")
+    if braced_inside(value) is None:  # braces around the whole value close it: ``{Xk9;2mQ}`` stays whole
+        value = value.rstrip(".,;:!?)]}")  # ``token: process.env.API_TOKEN!,`` is code, as prose reads it
+    return literal_or_braced(value, after_scheme=scheme, quoted=single_quoted(m.string, m.start("val")))

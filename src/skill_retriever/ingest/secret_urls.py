@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import literal_or_braced, placeholder_or_slot
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
+    BRACED_RUN,
     is_placeholder,
     is_reference,
-    literal_secret,
     record_key,
     scheme_name,
     secret_name,
@@ -32,11 +33,16 @@ _URL_SECRET_PARAM_RE = re.compile(r"(?:x-(?:amz|goog)-)?sig(?:nature)?|pass|pwd"
 #: ``token=Bearer X`` (``curl -d``) is a scheme and a credential, not the value ``Bearer``.
 _SCHEME = r"(?:(?i:" + AUTH_SCHEMES + r")[ \t]++(?=[^\s&;#]))?+"
 #: A ``name=value`` query (or ``;`` matrix) parameter; a quote, backtick or ``<>`` (never
-#: unencoded in a URL) ends it, as it ends a URL quoted in prose or code.
-_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=(" + _SCHEME + r")([^&;#\s\"'`<>]*)")
-#: The same in shell text, where a quote, a pipe or a parenthesis ends the URL.
-_SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)([^/?#\s\"'`<>|;&()\\]*)")
-_SHELL_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=(" + _SCHEME + r")([^&;#\s\"'`<>|()\\]*)")
+#: unencoded in a URL) ends it, as it ends a URL quoted in prose or code. A value in
+#: braces with a ``;`` in it is read to its closing brace (`secret_values.BRACED_RUN`:
+#: ``?api_key={Xk9;2mQ}``), or its tail after the ``;`` stayed.
+_URL_PARAM_RE = re.compile(r"([?&;])([^=&;#?\s]+)=(" + _SCHEME + r")((?:" + BRACED_RUN + r"|[^&;#\s\"'`<>])*)")
+#: The same in shell text, where a quote, a pipe or a parenthesis ends the URL (and a
+#: ``;``, but in braces: ``https://user:{Xk9;2mQ}@host``).
+_SHELL_URL_AUTHORITY_RE = re.compile(r"(?<=[A-Za-z0-9+.-])(://)((?:" + BRACED_RUN + r"|[^/?#\s\"'`<>|;&()\\])*)")
+_SHELL_URL_PARAM_RE = re.compile(
+    r"([?&;])([^=&;#?\s\"'`<>|()\\]+)=(" + _SCHEME + r")((?:" + BRACED_RUN + r"|[^&;#\s\"'`<>|()\\])*)"
+)
 
 #: The user names and passwords examples write in URLs (``postgresql://user:pass@host``):
 #: only the pair together reads as an example, never a real password after a real name.
@@ -110,11 +116,11 @@ def _redact_urls(
     def param(m: re.Match[str]) -> str:
         sep, name, scheme, value = m.groups()
         secret = secret_name(name) or _URL_SECRET_PARAM_RE.fullmatch(name)
-        if not secret or not value or is_placeholder(value) or (keep_references and is_reference(value, m.string, m.start(4))):
+        if not secret or not value or placeholder_or_slot(value) or (keep_references and is_reference(value, m.string, m.start(4))):
             return m[0]
         if record_key(name, value) or scheme_name(value):  # ``?ods_key=pappg``: a document's id; ``?auth=basic``
             return m[0]
-        if scheme and not literal_secret(value, after_scheme=True, quoted=single_quoted(m.string, m.start(4))):
+        if scheme and not literal_or_braced(value, after_scheme=True, quoted=single_quoted(m.string, m.start(4))):
             return m[0]  # ``?auth=bearer or a cookie``: prose after a scheme's name
         return f"{sep}{name}={scheme}{REDACTED}"
 
@@ -139,9 +145,9 @@ def _example_user_info(user: str, password: str | None) -> bool:
     the login every git host uses), or a user name alone that reads as a name, not a
     token (``postgres://app@db``), which hold no secret."""
     secret = user if password is None else password
-    if is_placeholder(secret) or (password is None and user == "git"):
+    if placeholder_or_slot(secret) or (password is None and user == "git"):
         return True
-    if password is None and _USER_NAME_RE.fullmatch(user) and not literal_secret(user):
+    if password is None and _USER_NAME_RE.fullmatch(user) and not literal_or_braced(user):
         return True  # ``postgres://app@db``: a login's name, no token
 
     return password is not None and (user.casefold(), password.casefold()) in _EXAMPLE_USER_INFO

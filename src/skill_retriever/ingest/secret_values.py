@@ -1,5 +1,5 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
-`literal_secret`, `literal_phrase`, `placeholder_part`; and the tests every redaction shares (`secrets`,
+`literal_word`, `literal_phrase`, `placeholder_part`; and the tests every redaction shares (`secrets`,
 `secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`, `quoted`,
 `is_placeholder`.
 
@@ -17,6 +17,7 @@ from functools import lru_cache
 __all__ = [
     "AUTHORIZATION_NAME",
     "AUTH_SCHEMES",
+    "BRACED_RUN",
     "ESCAPE_BEFORE",
     "PROSE_ASSIGNED_VALUE",
     "PROSE_VALUE",
@@ -28,7 +29,7 @@ __all__ = [
     "is_placeholder",
     "is_reference",
     "literal_phrase",
-    "literal_secret",
+    "literal_word",
     "placeholder_part",
     "quoted",
     "record_key",
@@ -65,9 +66,15 @@ AUTHORIZATION_NAME = r"(?:proxy-)?authorization"
 SCHEME_WORD = (
     r"(?=[A-Za-z0-9-]{1,24}+(?![A-Za-z0-9-]))[0-9]{0,3}+[A-Za-z]++[0-9]*+(?:-(?:[A-Za-z]++[0-9]*+|[0-9]++))*+"
 )
-#: One shell word as a value: double-quoted, single-quoted, bare, or a quote left open
-#: (the command rules', `secrets` and `client_passwords`).
-SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'`;&|()<>]+|["'][^\s"']*)"""
+#: A word in braces that holds a ``;`` and no blank, quote, backslash or other shell
+#: character (``{Xk9;2mQz7Lp}``, ODBC's ``{a;b}``): one value, which the readers that stop
+#: at ``;`` cut (``{Xk9`` judged and ``;2mQz7Lp}`` kept as written); no shell group,
+#: which needs blanks (``{ a; b; }``). Bounded, so no start rescans a long run.
+BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+;[^\s{}"'`&|()<>\\]{0,128}+\}"""
+#: One shell word as a value: double-quoted, single-quoted, bare (a `BRACED_RUN` in it
+#: read whole: ``admin:{Xk9;2mQ}``), or a quote left open (the command rules', `secrets`
+#: and `client_passwords`).
+SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
 #: A value in prose, one word as `SHELL_VALUE` reads a shell word (quoted, bare, a
 #: quote left open), on one line, but for ``&``, which in prose is part of a password
 #: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is
@@ -83,7 +90,9 @@ _ESCAPE = r"\\[nrt]"
 ESCAPE_BEFORE = r"(?<=" + _ESCAPE + ")"
 #: `SHELL_VALUE` and `PROSE_VALUE` for an assignment's value (``NAME=value``): a bare
 #: value ends at an escape (`_ESCAPE`), which took the lines after it with the value.
-SHELL_ASSIGNED_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
+SHELL_ASSIGNED_VALUE = (
+    r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
+)
 PROSE_ASSIGNED_VALUE = (
     r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
     r"""|(?:[^\s"'`;|()<>\\]|\\(?![nrt])){1,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
@@ -215,14 +224,18 @@ def secret_word_name(name: str) -> bool:
     return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
 
 
-def literal_secret(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
+def literal_word(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
     """Whether ``value`` (one word, quotes and all) reads as a secret written out: 8 or
     more characters with letters and digits (6 or 7 that name no encoding or version:
     ``hunter2``, not ``sha256``; or 20 or more with upper and lower case), not a
     reference, placeholder, path, URL, number or code. After an auth scheme
     (``Bearer X``) a value is a credential unless it is a word (``Bearer
     authentication``), so letters alone do. A value ``quoted`` by single quotes around
-    it (`single_quoted`: ``-d 'token=$abc123XYZ'``) is literal text, no reference."""
+    it (`single_quoted`: ``-d 'token=$abc123XYZ'``) is literal text, no reference.
+
+    Any braces read as code here (``{password}``, and ``{Xk9;2mQ}`` too): the rules ask
+    `braced_values.literal_or_braced`, which judges a value wholly in braces first and
+    this for the rest; `braced_values` alone asks this, of the names braces hold."""
     word = value.strip("\"'")
     if len(word) < 6 or any(c.isspace() for c in word) or is_placeholder(value):
         return False
@@ -245,14 +258,14 @@ def literal_secret(value: str, *, after_scheme: bool = False, quoted: bool = Fal
 def code_value(value: str) -> bool:
     """Whether ``value`` (quotes aside) reads as code, not a value written out (`_CODE_RE`:
     a path, a URL, a file name, a template, a dotted attribute, a hex number); what
-    `literal_secret` never reads as a secret."""
+    `literal_word` never reads as a secret."""
     return _CODE_RE.search(value.strip("\"'")) is not None
 
 
 def placeholder_part(value: str) -> bool:
     """Whether ``value`` holds a mark that only shows where a secret goes
     (`_PLACEHOLDER_PART_RE`: ``xxxx``, ``...``, ``<``, ``your-``, ``my-``, ``changeme``,
-    ``replace``, ``dummy``), which `literal_secret` never reads as a secret."""
+    ``replace``, ``dummy``), which `literal_word` never reads as a secret."""
     return _PLACEHOLDER_PART_RE.search(value) is not None
 
 

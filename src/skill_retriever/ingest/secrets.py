@@ -40,7 +40,7 @@ from skill_retriever.ingest.auth_params import (
     key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
-from skill_retriever.ingest.braced_values import literal_or_braced
+from skill_retriever.ingest.braced_values import literal_or_braced, placeholder_or_slot
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
@@ -284,7 +284,7 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
             if env_default_read(secret):  # ``api_key: os.getenv('API_KEY', 'X')``: the read stays
                 value = value[: len(value) - len(secret)] + redact_env_defaults(secret, named=True)
             elif secret.strip() and not (
-                is_reference(secret) or is_placeholder(secret) or ssh_public_key(value) or env_reference(secret)
+                is_reference(secret) or placeholder_or_slot(secret) or ssh_public_key(value) or env_reference(secret)
             ):
                 value = value[: len(value) - len(secret)] + REDACTED
         out[name] = redact_text(value) if isinstance(value, str) else value
@@ -344,7 +344,7 @@ def _redact_programs(text: str) -> str:
 def _redact_cookies(line: str) -> str:
     """One line of a command with its cookies' literal secrets redacted: a cookie's
     name says nothing, so only its value decides (`braced_values.literal_or_braced`:
-    `secret_values.literal_secret`, or a secret in braces)."""
+    `secret_values.literal_word`, or a secret in braces)."""
     return redact_cookies(line, _masked_value(lambda m: literal_or_braced(m["val"])))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.call_arguments import named_argument
 from skill_retriever.ingest.connection_strings import connection_password, redact_braced_passwords
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
@@ -28,7 +29,6 @@ from skill_retriever.ingest.secret_values import (
     ESCAPE_BEFORE,
     SHELL_ASSIGNED_VALUE,
     literal_phrase,
-    literal_secret,
     quoted,
     record_key,
     scheme_name,
@@ -113,7 +113,7 @@ def redact_assignments(text: str) -> str:
         if argument is not None:
             # A call's ``token=token``: a variable's name is kept, one that reads as a
             # literal secret goes, and the comma after it stays either way.
-            secret = literal_secret(argument[0])
+            secret = literal_or_braced(argument[0])
             out.append(text[pos : m.end()] + (REDACTED if secret else argument[0]))
             pos = argument.end()
             continue
@@ -168,7 +168,7 @@ def _call_name(m: re.Match[str]) -> bool:
     value = m["val"]
     if not m.string.startswith("(", m.end("val")) or _CALL_NAME_RE.fullmatch(value) is None:
         return False
-    return not literal_secret(value)
+    return not literal_or_braced(value)
 
 
 def _spaced_secret(m: re.Match[str]) -> bool:
@@ -178,7 +178,7 @@ def _spaced_secret(m: re.Match[str]) -> bool:
     value = m["val"]
     if not secret_word_name(m["key"] or _last_part(m["name"])):  # ``os.environ["HF_TOKEN"]``: the key's
         return False
-    return literal_secret(value, quoted=single_quoted(m.string, m.start("val"))) or literal_phrase(value)
+    return literal_or_braced(value, quoted=single_quoted(m.string, m.start("val"))) or literal_phrase(value)
 
 
 def _last_part(name: str) -> str:

@@ -2,7 +2,7 @@
 
 A runbook lists credentials as tables as often as assignments (``| DB_PASSWORD |
 hunter2xyz9 |``). A cell is redacted when it reads as a literal secret
-(`secret_values.literal_secret`, a secret in braces: `braced_values.literal_or_braced`,
+(`secret_values.literal_word`, a secret in braces: `braced_values.literal_or_braced`,
 or a quoted passphrase: `literal_phrase`) and what
 names it is secret-looking (`secret_values.secret_word_name`: ``DB_PASSWORD``, ``API
 key``, ``token``): the cell right before it on its row, or, in a table whose header
