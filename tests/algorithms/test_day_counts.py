@@ -42,7 +42,7 @@ def test_a_number_that_counts_is_no_day(query: str) -> None:
      ("the 5th May releases", day(5, 5), "the 5th May"),
      ("the 5th of May releases", day(5, 5), "the 5th of May"),
      ("list 3 May 2026 incidents", day(5, 3), "3 May 2026"),
-     ("5 May at noon", day(5, 5), "5 May"),  # "at" is no thing counted
+     ("5 May at lunchtime", day(5, 5), "5 May"),  # "at" is no thing counted (at noon: the hour)
      ("top 10 Nov 3 deploys", day(11, 3), "Nov 3"),  # the count is 10, the day Nov 3
      ("top 5 releases on 5 May", day(5, 5), "on 5 May")],
 )  # fmt: skip

@@ -6,7 +6,8 @@ yesterday" is last Monday to yesterday's end; the older "last week" rule read it
 dropped "to yesterday". An open end after "from X" or "since X", "to the present", "until now", "up to
 now", "to date", "to this day", runs to now, as "since X" does: "from the beginning of last month to the
 present" read as last month alone, the end words dropped; so does "between X and now" or "and the
-present" (X ahead of now: from now to X). `temporal.parse_time_window` tries these before
+present" (X ahead of now: from now to X); "between now and X" or "from today to X" looks ahead (`from_now`).
+`temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
 """
@@ -17,6 +18,7 @@ import re
 from datetime import datetime
 
 from skill_retriever.algorithms.date_spans import day_or_instant
+from skill_retriever.algorithms.from_now import from_now
 from skill_retriever.algorithms.month_days import DATE_OR_DAY, ordered_days, with_year_of
 from skill_retriever.algorithms.period_parts import part_span
 from skill_retriever.algorithms.time_words import DATE
@@ -81,6 +83,8 @@ _BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_D
 def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | None, datetime | None, str] | None:
     """The first range or bound ``query`` names (module docstring) as ``(start, end, phrase)``,
     the phrase as written, or None. ``now`` is in UTC; ``days`` reads a day of a month too."""
+    if ahead := from_now(query, now, days=days):  # "between now and Friday": the coming Friday
+        return ahead
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
         first_text, edges = m.group(3) or m.group(6), [m.group(1) or m.group(4), m.group(7)]
         lo = day_or_instant(with_year_of(first_text, m.group(9) or ""), now)  # "March 12 to Dec 19, 2012"

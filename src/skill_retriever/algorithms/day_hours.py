@@ -14,7 +14,8 @@ The rules:
   "-0500"), in which the day is read too ("2026-11-03T00:30+01:00" is 23:30 UTC on Nov 2).
   A zone name ("2pm PST", "14:00 CET") is not read as one: the hour is left and only the
   day is read, which :func:`zone_name_note` says in the answer's warnings (write an offset).
-* A time is "14:00", "14:00:00", "2pm", "2:30 pm", "9 a.m." (12am is midnight, 12pm noon,
+* A time is "14:00", "14:00:00", "2pm", "2:30 pm", "9 a.m.", "noon", "midday", "midnight", "12:00
+  noon" (12am is midnight, 12pm noon,
   "15:00 PM" 15:00, as a tool request in ultratool writes it); a bare number ("at 3") is
   none, and an hour the clock has not ("25:00", "13am") is a `QueryError`, as "31 Nov" is.
 * The forms: an ISO date and time ("2026-11-03T14:00", "2026-11-03 14:00 UTC"), after "at"
@@ -31,7 +32,8 @@ The rules:
   zone written after the second time is the first's too.
 * "since" or "after" a time of day runs from it to now (:func:`since_hour`): "since
   yesterday at 3pm", and a time alone is the latest such time not ahead of now ("since
-  9am" at 08:00 is yesterday's 09:00).
+  9am" at 08:00 is yesterday's 09:00); so do "between 9am and now" and "from noon to the present",
+  which were no window ("now" is no time).
 """
 
 from __future__ import annotations
@@ -49,7 +51,10 @@ __all__ = ["hour_range", "hour_window", "since_hour", "zone_name_note"]
 # A clock time: minutes or am/pm, so that "at 3" or "3 Nov" is none.
 # "9 a.m." takes its last dot, "9 AM." does not: that one ends the sentence.
 _AM_PM = r"\s*[aApP](?:\.[mM]\.|[mM])"
-_TIME = rf"\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:{_AM_PM})?|{_AM_PM})"
+# "noon" and "midday" are 12:00, "midnight" 00:00: "since noon", "from 9am to noon today" were no window;
+# "12:00 noon" (ultratool) one time, not "noon" with "12:00" left before it.
+_NOON = r"(?i:noon|midday|midnight)"
+_TIME = rf"(?:12(?::00(?::00)?)?\s+{_NOON}|\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:{_AM_PM})?|{_AM_PM})|{_NOON})"
 # A zone this reads, or none and no word after (not "2pm PST", "14:00 CET").
 _ZONE = r"(?:[Zz](?!\w)|\s*(?:UTC|GMT)(?!\w)|\s*[+-]\d{2}:?\d{2}(?!\d)|(?![\w:])(?!\s+[A-Z]{3,5}\b))"
 # "the day before yesterday" before "yesterday": read from "yesterday", "the day before yesterday
@@ -69,7 +74,10 @@ _RANGE_RE = re.compile(
     rf"(?<![\w-])(?:(?:(?i:on)\s+)?(?P<day1>{_DAY}),?\s+)?(?i:from|between)\s+(?P<t1>{_TIME})(?P<z1>{_ZONE})"
     rf"\s*(?:(?i:to|and|until|till)\s|-)\s*(?P<t2>{_TIME})(?P<z2>{_ZONE})(?:,?\s+(?:(?i:on)\s+)?(?P<day2>{_DAY}))?"
 )
-_SINCE_RE = re.compile(r"\b(?i:since|after)\s+")
+_SINCE_RE = re.compile(r"\b(?i:since|after|(between|from))\s+")
+# After "between/from" a time, the end that makes it a bound ("between 9am and now", "from noon to the
+# present"; "since 9am until now" too): no other end, as "from 9am" alone is that hour.
+_TO_NOW_RE = re.compile(r"\s+(?i:and|(?:up\s+)?(?:to|until|till))\s+(?i:now|the\s+present)(?![\w-])")
 _BARE_TIME_RE = re.compile(rf"(?P<t>{_TIME})(?P<z>{_ZONE})")
 _ANY_DAY_RE = re.compile(rf"(?<![\w-])(?:{_DAY})")
 _ON_WEEKDAY_RE = re.compile(rf"\bon\s+{WEEKDAY_NAME}", re.IGNORECASE)
@@ -135,7 +143,10 @@ def since_hour(query: str, now: datetime) -> tuple[datetime, datetime | None, st
             start = start - timedelta(days=1) if start >= now else start
         else:
             continue
-        return start, now if start < now else None, query[bound.start() : found.end()]
+        end = _TO_NOW_RE.match(query, found.end())
+        if bound[1] and end is None:  # "from 9am to 5pm" is `hour_range`'s, "from 9am today" that hour
+            continue
+        return start, now if start < now else None, query[bound.start() : end.end() if end else found.end()]
     return None
 
 
@@ -166,6 +177,8 @@ def _in_part(start: datetime, first: datetime, end: datetime, clock: str) -> dat
 
 
 def _clock(text: str) -> time:
+    if (word := text.split()[-1].lower()) in ("noon", "midday", "midnight"):  # "12:00 noon" says it twice
+        return time(0 if word == "midnight" else 12)
     c = _CLOCK.fullmatch(text.strip())
     hour, minute, second = (int(g or 0) for g in c.groups()[:3]) if c else (99, 0, 0)
     if c and c[4] and 1 <= hour <= 12:  # 12am is midnight, 12pm noon

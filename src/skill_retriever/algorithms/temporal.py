@@ -52,8 +52,10 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   up to now, as "since X" ("from the beginning of last month to the present" from its 1st; "through
   today" as "until today", to today's end; "present" alone only at the end of a clause, not "up to
   date"; "the present day" whole); "between X and now", "and the present" too, "between X and today" to
-  today's end; with no start, "what happened up to now" or "until now", no window and no note
-  that a time was not read. X and Y are ISO dates (a date alone names the whole day; a
+  today's end; now or today first looks ahead, "between now and Friday", "from today to Monday": a weekday,
+  month or day of a month without a year is the next one, to its end, an X behind whatever its reading the
+  range the other way ("between now and last Monday" from last Monday: `from_now`); with no start,
+  "what happened up to now" or "until now", no window and no note that a time was not read. X and Y are ISO dates (a date alone names the whole day; a
   datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week
@@ -90,7 +92,9 @@ releases" are days. With ``days`` too, a time of day on a day ("at 2026-11-03 14
 Nov at 2pm", "14:00 UTC on 2026-11-03") is the hour from that time (`day_hours`: UTC unless
 written with Z, UTC, GMT or an offset; items' times are kept in UTC), read only where the
 phrase the rules after it read is not written before it ("on the 20th of this month from 9 am
-to 12 pm" is this month, "the recently posted job, from 4 pm to 7 pm" recently), and a bound at an event
+to 12 pm" is this month, "the recently posted job, from 4 pm to 7 pm" recently); "between 9am and now",
+"from noon to the present" from that time to now, as "since 9am"; "noon", "midday", "midnight" and "12:00
+noon" are times. And a bound at an event
 named with its day or month ("before the outage on Nov 3", "since the start of March") is a
 bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
