@@ -1,11 +1,14 @@
 """Ranges that were read as one of their ends, the wrong way, or not at all, now Wednesday 2026-12-02
-15:00 (`from_now`, `day_hours`):
+15:00 (`from_now`, `date_bounds`, `month_days`, `day_hours`):
 
 * "between now and Friday", "between today and Friday": now or today written first looks ahead, so a
   date without a year or week is the next one. It was no window ("now" is no date), or from last
   Friday to today, the other way from what was asked.
 * "between 9am and now", "since noon", "from 9am to noon today" (where items carry dates): from that
   time of day; "between 9am and now" was no window, "noon" and "midnight" no time.
+* "from March 3 through March 10", "March 3 - March 10", "2026-03-03 – 2026-03-10", "March 3-10"
+  (where items carry dates): the days from the first to the last; each read as its first day alone
+  or as nothing. "from last Monday through yesterday" read as last Monday.
 """
 
 from __future__ import annotations
@@ -87,6 +90,73 @@ def test_a_time_of_day_as_a_bound_where_items_carry_dates(
 def test_a_time_of_day_is_no_window_where_items_carry_no_dates(query: str) -> None:
     # a tool request's argument ("book the room from 9am to noon"), as "since 9am" is
     assert parse_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("errors from March 3 through March 10", at(3, 3), at(3, 11)),
+    ("errors from March 3 thru March 10", at(3, 3), at(3, 11)),
+    ("errors from 2026-11-01 through 2026-11-15", at(11, 1), at(11, 16)),
+    ("errors from March through June", at(3, 1), at(7, 1)),
+    ("errors March 3 - March 10", at(3, 3), at(3, 11)),
+    ("errors 2026-03-03 – 2026-03-10", at(3, 3), at(3, 11)),  # an en dash
+    ("errors 2026-03-03 - 2026-03-10", at(3, 3), at(3, 11)),
+    ("errors from Nov 1 — Nov 5", at(11, 1), at(11, 6)),  # an em dash
+    ("errors Nov 1 thru Nov 5", at(11, 1), at(11, 6)),
+    ("errors March 3-10", at(3, 3), at(3, 11)),
+    ("errors 3–10 March", at(3, 3), at(3, 11)),
+    ("errors Nov 3–5, 2025", at(11, 3, year=2025), at(11, 6, year=2025)),
+    ("errors Dec 28 - Jan 2", at(12, 28, year=2025), at(1, 3)),  # across a new year, as "between"
+])  # fmt: skip
+def test_two_days_through_or_with_a_dash_are_a_range_where_items_carry_dates(
+    query: str, start: datetime, end: datetime
+) -> None:
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end) == (start, end)
+    assert strip_time_phrase(query, window) == "errors"
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("errors from September 6, 2025 through September 30", at(9, 6, year=2025), at(10, 1, year=2025)),
+    ("errors between Nov 3, 2025 and Nov 5", at(11, 3, year=2025), at(11, 6, year=2025)),
+    ("errors Sept 6, 2025 - Sept 30", at(9, 6, year=2025), at(10, 1, year=2025)),
+    ("errors from Dec 28, 2025 to Jan 2", at(12, 28, year=2025), at(1, 3)),  # the next year's, as before
+])  # fmt: skip
+def test_a_last_day_without_a_year_is_of_the_first_days_year(query: str, start: datetime, end: datetime) -> None:
+    # the last day alone was the most recent such day: the window ran a year on (traject-bench)
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize("query", [
+    "errors from last Monday through yesterday", "errors from Monday through Wednesday",
+])  # fmt: skip
+def test_through_between_relative_days_is_a_range_either_way(query: str) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert window is not None
+        assert (window.start, window.end) == (at(11, 30), at(12, 2 if "yesterday" in query else 3))
+
+
+@pytest.mark.parametrize("query", [
+    "errors March 3 - March 10", "errors 2026-03-03 – 2026-03-10", "errors March 3-10",
+    "errors from March 3 through March 10", "errors from March through June",
+])  # fmt: skip
+def test_days_and_months_through_or_with_a_dash_stay_words_where_items_carry_no_dates(query: str) -> None:
+    # a tool request's span of arguments ("monthly data from January 2020 through December 2023")
+    assert parse_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("the top 3-5 May releases", None),  # a count of May's releases
+    ("open Monday-Friday 9am-5pm", None),  # opening hours
+    ("the 2024-25 season", None),
+    ("errors after 2017-01-01—something I can point to", "after 2017-01-01"),  # a dash before no date
+])  # fmt: skip
+def test_a_dash_between_no_two_days_is_no_range(query: str, phrase: str | None) -> None:
+    window = parse_time_window(query, NOW, days=True)
+    assert (window and window.phrase) == phrase
 
 
 GRAPH = {"nodes": [

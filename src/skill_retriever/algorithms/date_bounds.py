@@ -7,6 +7,7 @@ dropped "to yesterday". An open end after "from X" or "since X", "to the present
 now", "to date", "to this day", runs to now, as "since X" does: "from the beginning of last month to the
 present" read as last month alone, the end words dropped; so does "between X and now" or "and the
 present" (X ahead of now: from now to X); "between now and X" or "from today to X" looks ahead (`from_now`).
+With days, two days with a dash or "through" and no "from" ("March 3 - March 10") are a range too.
 `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
@@ -19,19 +20,28 @@ from datetime import datetime
 
 from skill_retriever.algorithms.date_spans import day_or_instant
 from skill_retriever.algorithms.from_now import from_now
-from skill_retriever.algorithms.month_days import DATE_OR_DAY, ordered_days, with_year_of
+from skill_retriever.algorithms.month_days import (
+    DATE_OR_DAY,
+    DAY_OF_MONTH,
+    ordered_days,
+    with_year_of,
+)
 from skill_retriever.algorithms.period_parts import part_span
-from skill_retriever.algorithms.time_words import DATE
+from skill_retriever.algorithms.time_words import DATE, MONTH_NAME
+from skill_retriever.exceptions import QueryError
 
 __all__ = ["date_bound"]
 
 _BEFORE = r"(?<!day\s)(?<!week\s)(?<!month\s)(?<!year\s)before|prior\s+to"
 
 
-# The word before a range's last: "to", "until", "till", "up to"; "through" before today or now only
-# ("from March through today"): before other dates it is most often a tool request's span of arguments
-# (traject-bench: "monthly data from January 2020 through December 2023"), words the search should keep.
-_TO = r"(?:(?:up\s+)?(?:to|until|till)|(?:through|thru)(?=\s+(?:today|now|the\s+present)(?![\w-])))"
+# The word before a range's last: "to", "until", "till", "up to", "through", "thru"; without days "through"
+# not before a month or a number: "monthly data from January 2020 through December 2023" (traject-bench) is a
+# tool request's span of arguments, words the search should keep; "from last Monday through yesterday" read
+# as last Monday, the end dropped. With days (`_TO_DAYS`) it is a range before any date ("from March 3
+# through March 10", which read as March 3).
+_TO = rf"(?:(?:up\s+)?(?:to|until|till)|(?:through|thru)(?!\s+(?:{MONTH_NAME}|\d)))"
+_TO_DAYS = r"(?:(?:up\s+)?(?:to|until|till)|through|thru)"
 # An end that is now: "to the present", "up to now", "to this day" (not "this day of the week"), "to
 # date" (not "up to date", "to date-fns"); "the present day" or "date" whole, no "day" left in the text the other
 # channels read; "present" alone only at the end of a clause, where it is no verb ("slides from last week to
@@ -43,7 +53,7 @@ _OPEN_END = rf"(?i:{_NOW}|this\s+day(?!\s+of\b)|(?<=\bto\s)(?<!up\sto\s)date)(?!
 _NOW_END = rf"(?i:{_NOW})(?![\w-])"
 
 
-def _between_re(date: str) -> re.Pattern[str]:
+def _between_re(date: str, to: str = _TO) -> re.Pattern[str]:
     # "the start/end of" a date: "from today until the end of December"; or a part of a calendar
     # period, "from early last week to yesterday" (`period_parts`; groups edge, part, lo, ... hi).
     edge = (
@@ -53,7 +63,7 @@ def _between_re(date: str) -> re.Pattern[str]:
     # Or an open end (group 10): after "from/since X" `_OPEN_END`, after "between X and" now alone
     # (`_NOW_END`): ``(?(3)...|...)`` takes the first where group 3, the date after "between", was matched.
     return re.compile(
-        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+{_TO})"
+        rf"\b(?i:between\s+{edge}({date})\s+and|(?:from|since)\s+{edge}({date})\s+{to})"
         rf"\s+(?:{edge}({date})\b|((?(3){_NOW_END}|{_OPEN_END})))"
     )
 
@@ -77,7 +87,14 @@ _EVENT_BOUND_RE = re.compile(
     rf"(?i:on|of)\s+({DATE_OR_DAY})(?![\w-])"
 )
 # With days (`month_days`): "between Nov 1 and Nov 5", "since 3 Nov".
-_BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY), _bound_re(DATE_OR_DAY)
+_BETWEEN_DAYS_RE, _BOUND_DAYS_RE = _between_re(DATE_OR_DAY, _TO_DAYS), _bound_re(DATE_OR_DAY)
+# With days, two days with a dash or "through" and no "from" (groups first, last): "March 3 - March 10",
+# "2026-03-03 – 2026-03-10", "Nov 1 thru Nov 5"; each read as its first day alone. Days only, not
+# "Monday-Friday" or "2024 - 2025", which name opening hours and seasons as often as a range.
+_DAY = rf"\d{{4}}-\d{{2}}-\d{{2}}(?![\w:-])|{DAY_OF_MONTH}"
+_DASH_RE = re.compile(
+    rf"(?<![\w-])(?:(?i:from|between)\s+)?({_DAY})(?:\s*[–—]\s*|\s+-\s+|\s+(?i:through|thru)\s+)({_DAY})"
+)
 
 
 def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | None, datetime | None, str] | None:
@@ -95,7 +112,7 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
             if m.group(3) and start > now:  # "between the end of this month and now": from now to X
                 return now, start, m.group()
             return start, now if start < now else None, m.group()
-        hi = day_or_instant(m.group(9), now)
+        hi = _last_day(m.group(9), first_text, lo, now)
         if m.group(8):  # "to late last week": to its end
             hi = part_span(hi, m.group(8).split()[-2:][0])
         if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
@@ -108,6 +125,11 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
                 break
             lo, hi, edges = hi, lo, edges[::-1]
         return start, end, m.group()
+    if days and (m := _DASH_RE.search(query)):  # "March 3 - March 10"
+        lo = day_or_instant(with_year_of(m[1], m[2]), now)
+        hi = _last_day(m[2], m[1], lo, now)
+        lo, hi = ordered_days(lo, hi, m[1], m[2]) if hi[1] <= lo[0] else (lo, hi)
+        return lo[0], hi[1], m.group()
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
         first, last = day_or_instant(m.group(3), now)
         if m.group(2):  # "until the end of this month": that one instant
@@ -123,3 +145,18 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
             return first, now if first < now else None, m.group()
         return None, last, m.group()
     return None
+
+
+def _last_day(last: str, first: str, lo: tuple[datetime, datetime], now: datetime) -> tuple[datetime, datetime]:
+    """What the last date of a range names: a day of a month without a year after a first with one is of
+    that year, or of the next when it would end before the first ("from September 6, 2025 through
+    September 30" is 2025's, "from Dec 28, 2025 to Jan 2" 2026's); alone it was the most recent such day,
+    and the window ran a year on from the first (traject-bench). Any other date as it is read alone."""
+    if (dated := with_year_of(last, first)) != last:
+        try:
+            hi = day_or_instant(dated, now)
+            return hi if hi[1] > lo[0] else day_or_instant(with_year_of(last, first, ahead=1), now)
+        except QueryError:  # "from Feb 1, 2025 to Feb 29": no such day that year, read as written
+            return day_or_instant(last, now)
+    return day_or_instant(last, now)
+

@@ -21,7 +21,7 @@ from skill_retriever.algorithms.day_counts import counts_things
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS, WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "day_alone", "day_of_month_span", "shared_month_span", "with_year_of"]
+__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "day_alone", "day_of_month_span", "days_of_one_month", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
@@ -46,7 +46,25 @@ SHARED_MONTH_RE = re.compile(
     rf"\b(?i:between\s+(\d{{1,2}}){_ORDINAL}\s+and|from\s+(\d{{1,2}}){_ORDINAL}\s+(?:to|until|till))"
     rf"\s+(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})(?![\w-])"
 )
+# The same written with a dash, "March 3-10", "3–10 March", "Mar 3 - 10, 2026" (groups first, last;
+# or month, first, last, year): it read as no window, "March 3" noted as a time not read.
+_DASHED_DAYS_RE = re.compile(
+    rf"(?<![\w-])(?:(?i:from|between)\s+)?(?:(\d{{1,2}}){_ORDINAL}\s*[–—-]\s*(\d{{1,2}}{_ORDINAL}\s+(?i:of\s+)?{MONTH_NAME}{_YEAR})"
+    rf"|({MONTH_NAME})\s+(\d{{1,2}}){_ORDINAL}\s*[–—-]\s*(\d{{1,2}}{_ORDINAL})({_YEAR}))(?![\w-])"
+)
 _DAY_OF_MONTH_RE = re.compile(DAY_OF_MONTH)
+
+
+def days_of_one_month(query: str) -> tuple[str, str, str] | None:
+    """The first day, the last day with its month and the phrase of the first days of one month
+    ``query`` names ("between 1 and 5 Nov", "from 1st to 5th of November", "Nov 1-5", "1–5
+    Nov"), for :func:`shared_month_span`; None when it names none, or where "3-5 May" counts what
+    follows ("the top 3-5 May releases": `day_counts`)."""
+    if m := SHARED_MONTH_RE.search(query):
+        return m.group(1) or m.group(2), m.group(3), m.group()
+    if (m := _DASHED_DAYS_RE.search(query)) is None or m[2] and counts_things(query, m.start(2), m.end(2)):
+        return None
+    return (m[1], m[2], m.group()) if m[1] else (m[4], f"{m[3]} {m[5]}{m[6]}", m.group())
 
 
 def day_alone(query: str) -> re.Match[str] | None:
@@ -108,13 +126,13 @@ def _latest(text: str, now: datetime, month: int, day: int) -> date:
     raise QueryError(f"{text!r} in the query is not a valid date; use YYYY-MM-DD")
 
 
-def with_year_of(first: str, last: str) -> str:
-    """``first`` with the year of ``last`` when both are days of a month and only ``last``
-    has a year: in "from March 12 to December 19, 2012" both are of 2012 (alone, "March 12"
+def with_year_of(first: str, last: str, ahead: int = 0) -> str:
+    """``first`` with the year of ``last`` (``ahead`` years on) when both are days of a month and only
+    ``last`` has a year: in "from March 12 to December 19, 2012" both are of 2012 (alone, "March 12"
     was this year's, and the window ran from 2012 to it)."""
     year = _YEAR_AT_END.search(last)
     if year and _DAY_OF_MONTH_RE.fullmatch(last) and _DAY_OF_MONTH_RE.fullmatch(first) and not _YEAR_AT_END.search(first):
-        return f"{first}, {year.group(1)}"
+        return f"{first}, {int(year.group(1)) + ahead}"
     return first
 
 

@@ -54,9 +54,11 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   date"; "the present day" whole); "between X and now", "and the present" too, "between X and today" to
   today's end; now or today first looks ahead, "between now and Friday", "from today to Monday": a weekday,
   month or day of a month without a year is the next one, to its end, an X behind whatever its reading the
-  range the other way ("between now and last Monday" from last Monday: `from_now`); with no start,
-  "what happened up to now" or "until now", no window and no note that a time was not read. X and Y are ISO dates (a date alone names the whole day; a
-  datetime is an instant), a month ``YYYY-MM``, a month name with an optional year
+  range the other way ("between now and last Monday" from last Monday: `from_now`); "through"/"thru" as
+  "to", without ``days`` not before a month or a number (a tool request's arguments); with no start,
+  "what happened up to now" or "until now", no window and no note that a time was not read. X and Y are
+  ISO dates (a date alone names the whole day; a datetime is an instant), a month ``YYYY-MM``, a month
+  name with an optional year
   ("March", "Nov 2026"), "[last] <weekday>", "today", "yesterday", a part of a day
   above, a weekend above ("since the weekend", "since last night"), or a calendar week
   (from Monday), month or year: "this/last/previous week/month/year", "the week/month/year"
@@ -94,7 +96,10 @@ written with Z, UTC, GMT or an offset; items' times are kept in UTC), read only 
 phrase the rules after it read is not written before it ("on the 20th of this month from 9 am
 to 12 pm" is this month, "the recently posted job, from 4 pm to 7 pm" recently); "between 9am and now",
 "from noon to the present" from that time to now, as "since 9am"; "noon", "midday", "midnight" and "12:00
-noon" are times. And a bound at an event
+noon" are times. Two days with a dash or "through" and no "from" ("March 3 - March 10", "2026-03-03 –
+2026-03-10", "Nov 1 thru Nov 5") and the days of a month with a dash ("March 3-10", "3–10 March") are a
+range, not "Monday-Friday" nor "2024-25" (`date_bounds`, `month_days`); a last day without a year after a
+first with one is of its year ("from September 6, 2025 through September 30"). And a bound at an event
 named with its day or month ("before the outage on Nov 3", "since the start of March") is a
 bound at that span: the event lies somewhere in it, so "before"/"until" run to its end and
 "since"/"after" from its start. A year (1900 to 2099) after "in", "during", "since", "after",
@@ -120,9 +125,9 @@ from skill_retriever.algorithms.date_spans import as_utc, day_or_instant, midnig
 from skill_retriever.algorithms.day_hours import hour_range, hour_window, since_hour
 from skill_retriever.algorithms.last_spans import last_span
 from skill_retriever.algorithms.month_days import (
-    SHARED_MONTH_RE,
     YEAR_RE,
     day_alone,
+    days_of_one_month,
     shared_month_span,
 )
 from skill_retriever.algorithms.or_counts import or_count_span
@@ -245,9 +250,8 @@ def parse_time_window(
     if isinstance(recent_days, bool) or not (0 < recent_days < math.inf):
         raise ConfigError(f"recent_days must be a positive number of days, got {recent_days!r}")
     now = as_utc(now)
-    if days and (m := SHARED_MONTH_RE.search(query)):  # "between 1 and 5 Nov"
-        span = day_or_instant(m.group(3), now)
-        return TimeWindow(*shared_month_span(m.group(1) or m.group(2), span), m.group())
+    if days and (shared := days_of_one_month(query)):  # "between 1 and 5 Nov", "March 3-10"
+        return TimeWindow(*shared_month_span(shared[0], day_or_instant(shared[1], now)), shared[2])
     if days and (since := since_hour(query, now)):  # "since 9am", "since yesterday at 3pm"
         return TimeWindow(*since)
     if bound := date_bound(query, now, days=days):  # "between X and Y", "since X", before the kinds below
