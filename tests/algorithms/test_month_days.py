@@ -141,6 +141,22 @@ def test_a_range_of_year_less_days_across_a_new_year(query: str, now: datetime, 
     assert window is not None and (window.start, window.end) == (start, end)
 
 
+@pytest.mark.parametrize(("query", "now", "start", "end"), [
+    # Dec 31 alone is 2025-12-31 on 2026-12-02, and the shorter reading of the two was the
+    # two days across that new year
+    ("incidents from January 1 to December 31", datetime(2026, 12, 2, tzinfo=UTC), datetime(2026, 1, 1, tzinfo=UTC),
+     datetime(2027, 1, 1, tzinfo=UTC)),
+    ("deploys between Feb 1 and Dec 15", datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC),
+     datetime(2026, 12, 16, tzinfo=UTC)),
+    ("from March 3 through March 10", datetime(2026, 3, 5, tzinfo=UTC), datetime(2026, 3, 3, tzinfo=UTC),
+     datetime(2026, 3, 11, tzinfo=UTC)),
+])
+def test_year_less_days_in_the_calendars_order_are_one_years(query: str, now: datetime, start: datetime,
+                                                             end: datetime) -> None:
+    window = parse_time_window(query, now, days=True)
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
 @pytest.mark.parametrize(
     ("query", "start", "end"),
     [("incidents between Monday and Wednesday", at(2026, 12, 7), at(2026, 12, 10)),

@@ -163,13 +163,22 @@ def ordered_days(lo: Span, hi: Span, first: str, last: str) -> tuple[Span, Span]
     shorter reading: "between Dec 28 and Jan 2" asked on 2027-01-01 is 2026-12-28 to
     2027-01-02 (each day alone the most recent one not in the future gave 2026-01-02, and
     the swap a year-long window), where "between Mar 5 and Jan 2" stays January to March, and
-    so is a month without a year ("from today until December" in November). Two
+    so is a month without a year ("from today until December" in November). Year-less
+    days written in the calendar's order are one year's, read forward: "from Jan 1 to Dec
+    31" asked on 2026-12-02 is the whole of 2026 (Dec 31 alone came out in 2025, and the
+    shorter reading was the two days across that new year). Two
     weekdays run forward through the week: "between Monday and Wednesday" asked on a Wednesday
     is this Monday to today."""
     if _WEEKDAY_RE.fullmatch(first.strip()) and _WEEKDAY_RE.fullmatch(last.strip()):
         # "between Monday and Wednesday" on a Wednesday: this week's, read forward; each alone
         # is the most recent before today, so Wednesday came out a week before Monday.
         return lo, (hi[0] + timedelta(days=7), hi[1] + timedelta(days=7))
+    if _year_less(first) and _year_less(last) and (lo[0].month, lo[0].day) <= (hi[0].month, hi[0].day):
+        try:  # "from Jan 1 to Dec 31": the last day in the first one's year
+            start = hi[0].replace(year=lo[0].year)
+        except ValueError:  # February 29 in a year without one: read as written
+            return hi, lo
+        return lo, (start, start + (hi[1] - hi[0]))
     if _year_less(first) and _year_less(last) or _MONTH_ALONE_RE.fullmatch(last.strip()):
         try:  # a month: "from today until the end of December" asked in November is this December
             ahead = hi[0].replace(year=hi[0].year + 1), hi[1].replace(year=hi[1].year + 1)
