@@ -250,3 +250,50 @@ def test_only_braced_values_asks_the_braces_blind_test() -> None:
         if isinstance(node, ast.ImportFrom) and any(alias.name == "literal_word" for alias in node.names)
     )
     assert askers == ["braced_values"]
+
+
+#: A secret in braces with a ``;`` after a secret's flag, or a shell default's braces in
+#: quotes: prose's flag and assignment readers stopped at the ``;`` (``{Xk9`` judged, code),
+#: and a default's reader read ``"{`` as no default at all, so each stayed, the default in a
+#: command too (seen: the secrets21 brief). Now `secret_values.BRACED_RUN` starts a prose
+#: value read whole, as it does a shell word, and a default's braces may stand in quotes.
+BRACED_FLAG_LEAKS = [
+    ("tool --token {Xk9;2mQz7Lp}", f"tool --token {R}"),
+    ("tool --token={Xk9;2mQz7Lp}", f"tool --token={R}"),
+    ("deploy --api-key {Xk9;2mQz7Lp} --region eu", f"deploy --api-key {R} --region eu"),
+    ("Run `tool --password {p@ss;w0rd}` once.", f"Run `tool --password {R}` once."),
+    ("ENV API_KEY {Xk9;2mQz7Lp}", f"ENV API_KEY {R}"),
+    ("gh secret set DEPLOY_KEY --body {Xk9;2mQz7Lp}", f"gh secret set DEPLOY_KEY --body {R}"),
+    ('TOKEN=${PW:-"{a;b9Xk2mQz}"}', f'TOKEN=${{PW:-"{R}"}}'),
+    ("export API_KEY=${API_KEY:-'{Xk9;2mQz7Lp}'}", f"export API_KEY=${{API_KEY:-'{R}'}}"),
+]
+#: A flag that names no secret keeps anything (``--format {json;yaml}``), and templates,
+#: shell's own braces and a quoted default that is a slot stay.
+BRACED_FLAG_KEPT = [
+    "tool --format {json;yaml}",
+    "tool --format={json;yaml}",
+    "tool --token {token}",
+    "tool --token={token}",
+    "tool --token {{ secrets.T }}",
+    "find . -type f -exec cmd {} \\;",
+    "awk '{a;b}' users.txt",
+    'TOKEN=${PW:-"{api_key}"}',
+    "export API_KEY=${API_KEY:-'{{ .Values.key }}'}",
+    "tool --token {Xk9;2mQz7Lp",  # no closing brace: no value in braces
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), BRACED_FLAG_LEAKS)
+def test_a_secret_flag_or_quoted_default_reads_braces_whole(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+    assert redact_command(text) == kept
+
+
+def test_prose_keeps_a_sentence_stop_after_a_flag_in_braces() -> None:
+    assert redact_prose("Pass --token {Xk9;2mQz7Lp}.") == f"Pass --token {R}."
+
+
+@pytest.mark.parametrize("text", BRACED_FLAG_KEPT)
+def test_a_flag_that_names_no_secret_or_a_template_stays(text: str) -> None:
+    assert redact_prose(text) == text
+    assert redact_command(text) == text

@@ -161,7 +161,8 @@ def code_or_slot(value: str) -> bool:
 
 
 #: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,
-#: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads only up to the ``;``; or
+#: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads whole only when it is a
+#: `secret_values.BRACED_RUN` (no ``&`` or quote in it: ``{Tr0ub&3;x}`` it cuts at the ``;``); or
 #: (``phrase``) words in one pair of braces, no ``;`` (``password: {correct horse
 #: battery!}``), which it reads only up to the first blank.
 _BRACED_VALUE_RE = re.compile(

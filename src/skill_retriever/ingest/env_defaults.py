@@ -22,7 +22,8 @@ X)``, ``default=X``, Ruby's ``ENV.fetch(KEY, X)``); a read and ``||``, ``??`` or
 before X, or a Ruby block (``ENV.fetch(KEY) { X }``), X a quoted string in each; and a
 shell expansion's default (``${NAME:-X}``, ``${NAME-X}``, ``${NAME:=X}``,
 ``${NAME=X}``), one without ``$``, a backquote or braces in it (``${PW:-$(cat f)}``
-names where the value is) but for one pair around it all (``${PW:-{Xk9;2mQ}}``). Each
+names where the value is) but for one pair around it all, quoted or not (``${PW:-{Xk9;2mQ}}``,
+``${PW:-"{Xk9;2mQ}"}``; before, quotes around braces kept the default whole). Each
 pattern starts at a fixed word and reads 256 characters of a default at most: linear on
 any text.
 """
@@ -64,8 +65,12 @@ _AFTER_READ_RE = re.compile(
     + _STRING + r"(?(block)[ \t]*+\})"
 )
 #: A shell expansion's default: ``${PW:-X}``, ``${PW-X}``, ``${PW:=X}``, ``${PW=X}``; X
-#: in braces too (``${PW:-{Xk9;2mQ}}``, ``${API_KEY:-{api_key}}``), judged by what they hold.
-_SHELL_RE = re.compile(r"\$\{(?P<key>" + ENV_NAME + r"):?+[-=](?P<val>[^{}$`\n]{1,256}+|\{[^{}$`\n]{1,256}+\})\}")
+#: in braces too (``${PW:-{Xk9;2mQ}}``, ``${API_KEY:-{api_key}}``), judged by what they hold,
+#: and braces in quotes (``${PW:-"{Xk9;2mQ}"}``), which the first form reads to ``{`` only.
+_SHELL_RE = re.compile(
+    r"\$\{(?P<key>" + ENV_NAME + r"):?+[-=]"
+    r"""(?P<val>[^{}$`\n]{1,256}+|(?P<bq>["']?+)\{[^{}$`\n]{1,256}+\}(?P=bq))\}"""
+)
 
 
 def redact_env_defaults(text: str, *, named: bool = False) -> str:

@@ -76,12 +76,13 @@ BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+;[^\s{}"'`&|()<>\\]{0,128}+\}"""
 #: and `client_passwords`).
 SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
 #: A value in prose, one word as `SHELL_VALUE` reads a shell word (quoted, bare, a
-#: quote left open), on one line, but for ``&``, which in prose is part of a password
-#: (``Tr0ub4dor&3``), not a shell operator. At most 256 characters (a longer word is
-#: none: `prose_secrets` looks again inside a value, and the bound keeps that linear).
+#: quote left open; a `BRACED_RUN` that starts it read whole: ``--token {Xk9;2mQ}``), on
+#: one line, but for ``&``, which in prose is part of a password (``Tr0ub4dor&3``), not a
+#: shell operator. At most 256 characters after the braces (a longer word is none:
+#: `prose_secrets` looks again inside a value, and the bound keeps that linear).
 PROSE_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
-    r"""|[^\s"'`;|()<>]{1,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
+    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'|(?=[^\s"'`;|()<>])(?:""" + BRACED_RUN + r""")?+"""
+    r"""[^\s"'`;|()<>]{0,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
 )
 #: A ``printf`` or ``echo -e`` escape (``\n``, ``\r``, ``\t``) in a bare value: where
 #: the line the command writes ends (``printf 'API_KEY=X\nHOST=db\n' >> .env``), not
@@ -94,8 +95,8 @@ SHELL_ASSIGNED_VALUE = (
     r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
 )
 PROSE_ASSIGNED_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'"""
-    r"""|(?:[^\s"'`;|()<>\\]|\\(?![nrt])){1,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
+    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'|(?=[^\s"'`;|()<>\\]|\\(?![nrt]))(?:""" + BRACED_RUN + r""")?+"""
+    r"""(?:[^\s"'`;|()<>\\]|\\(?![nrt])){0,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
 )
 #: `secrets.SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
 #: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
