@@ -10,11 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from skill_retriever.components.install.entry_credentials import SecretSpot
 from skill_retriever.components.install.hook_entry import HookEntry
 from skill_retriever.ingest.secret_lines import SecretLine
 
 __all__ = [
     "CREDENTIAL_WARNING",
+    "ENTRY_CREDENTIAL_WARNING",
     "SAME_PATH",
     "WRITTEN_STATUSES",
     "Action",
@@ -35,6 +37,13 @@ Scope = Literal["project", "user"]
 SAME_PATH = "installs the same path"
 #: Said of a copied file that holds what looks like a credential (`credential_files`).
 CREDENTIAL_WARNING = "this file holds what looks like a credential; check it before you commit .claude/"
+#: Said of a hook or server entry that holds one, written as its source has it (`entry_credentials`).
+ENTRY_CREDENTIAL_WARNING = (
+    "this entry holds what looks like a credential; install writes it as its source has it: check {file} "
+    "before you commit it (a value may come from the environment instead: {how})"
+)
+#: How a hook or a server reads a value from the environment, in `ENTRY_CREDENTIAL_WARNING`.
+_FROM_ENV = {".mcp.json": "${VAR} in .mcp.json", "settings.json": "$VAR in the hook's command"}
 #: The statuses of a component whose files reach the target (or are there already).
 WRITTEN_STATUSES: tuple[Status, ...] = ("install", "unchanged")
 #: The actions that write (or keep) a file when its component is written.
@@ -62,7 +71,8 @@ class FileAction:
             holds already (the user's, or an earlier install's): it joins that group
             (``"in_group": true`` in its data, as the plan's line says).
         secrets: The lines of a copied file where an ingest secret rule fired, and its
-            kind (`credential_files`): the file holds what looks like a credential.
+            kind (`credential_files`); the values of a hook or server entry one
+            changes (`entry_credentials`): it holds what looks like a credential.
     """
 
     path: str
@@ -74,7 +84,15 @@ class FileAction:
     mcp_values: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
     in_group: bool = field(default=False, repr=False, compare=False)
-    secrets: tuple[SecretLine, ...] = field(default=(), repr=False, compare=False)
+    secrets: tuple[SecretLine | SecretSpot, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def warning(self) -> str:
+        """What to check of it, when it holds what looks like a credential."""
+        if self.hook is None and self.mcp_entry is None:
+            return CREDENTIAL_WARNING
+        file = self.path.split("#", 1)[0]
+        return ENTRY_CREDENTIAL_WARNING.format(file=file, how=_FROM_ENV[file.rsplit("/", 1)[-1]])
 
     def to_dict(self, status: Status = "install") -> dict[str, Any]:
         """The file as data; ``status``: its component's. A file of a component that is
@@ -88,8 +106,10 @@ class FileAction:
         if self.in_group and self.action == "create":  # the lines say so: ", in the existing Stop group"
             out["in_group"] = True
         if self.secrets:  # where and what, never the secret (`credential_files`)
-            out["credential_lines"] = [{"line": s.line, "kind": s.kind} for s in self.secrets]
-            out |= {} if self.action == "held" else {"warning": CREDENTIAL_WARNING}
+            out["credential_lines"] = [
+                {"line": s.line, "kind": s.kind} if isinstance(s, SecretLine) else {"where": s.where} for s in self.secrets
+            ]
+            out |= {} if self.action == "held" else {"warning": self.warning}
         return out
 
 

@@ -6,7 +6,9 @@ so a real key a public repository committed reaches the target's ``.claude/`` to
 file to be written (or there already) whose text the ingest secret rules change
 (`ingest.secret_lines`: the same rules, so nothing the index keeps as written is flagged)
 is named in the plan with the lines where a rule fired and the rule's kind, never the
-secret, and a warning to check it before committing ``.claude/``.
+secret, and a warning to check it before committing ``.claude/``. So is a hook or an MCP
+server entry holding one, which install writes as its source has it into
+``settings.json`` or ``.mcp.json`` (`entry_credentials`: its values named by where they are).
 
 A caller that is an agent (the MCP tool, ``hold_credentials=True``) gets less: such a
 file is not written at all (action ``held``), and the plan names the files held back,
@@ -31,6 +33,7 @@ from skill_retriever.components.install.component_plan import (
     FileAction,
     Scope,
 )
+from skill_retriever.components.install.entry_credentials import SecretSpot, entry_spots
 from skill_retriever.ingest.secret_lines import SecretLine, secret_lines
 
 __all__ = [
@@ -81,20 +84,30 @@ def held_command(
     return lambda ids: command(["install", *ids, *words], os.path.abspath(index_dir))  # run from anywhere
 
 
-def lines_said(found: Sequence[SecretLine]) -> str:
+def lines_said(found: Sequence[SecretLine | SecretSpot]) -> str:
     """``line 12: a token of a well-known format; lines 3-6: a private key (PEM block)``:
-    runs of lines of one kind as a range."""
+    runs of lines of one kind as a range; an entry's values by where they are
+    (``args[3], env LEAKY_TOKEN``)."""
     runs: list[tuple[int, int, str]] = []
+    spots = [s.where for s in found if isinstance(s, SecretSpot)]
     for s in found:
+        if isinstance(s, SecretSpot):
+            continue
         if runs and runs[-1][2] == s.kind and runs[-1][1] == s.line - 1:
             runs[-1] = (runs[-1][0], s.line, s.kind)
         else:
             runs.append((s.line, s.line, s.kind))
-    return "; ".join(f"line {a}: {k}" if a == b else f"lines {a}-{b}: {k}" for a, b, k in runs)
+    return "; ".join([", ".join(spots)] * bool(spots) + [
+        f"line {a}: {k}" if a == b else f"lines {a}-{b}: {k}" for a, b, k in runs
+    ])
 
 
-def _found(f: FileAction) -> tuple[SecretLine, ...]:
-    if f.hook is not None or f.mcp_entry is not None or f.action not in _IN_TARGET or not f.content:
+def _found(f: FileAction) -> tuple[SecretLine | SecretSpot, ...]:
+    if f.action not in _IN_TARGET:
+        return ()
+    if f.hook is not None or f.mcp_entry is not None:
+        return entry_spots(f.mcp_entry, f.hook.hook if f.hook is not None else None)
+    if not f.content:
         return ()
     try:
         text = f.content.decode("utf-8")
@@ -122,7 +135,8 @@ def note_credentials(plans: Sequence[ComponentPlan], hold: HeldCommand | None) -
         held = [f.path for f in files if f.action == "held"]
         writes = any(f.action in _IN_TARGET for f in files)
         if held and (c.kind == "hook" or not writes):
-            why = "a hook whose script is not written would fail on each run" if c.kind == "hook" else ""
+            scripts = any(f.action == "held" and f.hook is None for f in files)  # not an entry of settings.json
+            why = "a hook whose script is not written would fail on each run" if c.kind == "hook" and scripts else ""
             reason = f"held back: {', '.join(held)} hold(s) what looks like a credential" + (f" ({why})" if why else "")
             out.append(replace(c, status="skipped", reason=reason, files=tuple(files)))
             continue
@@ -147,7 +161,8 @@ def held_lines(plans: Iterable[ComponentPlan], how: str) -> list[str]:
     if not held:
         return []
     paths = [p for ps in held.values() for p in ps]
-    said = f"held back: {len(paths)} file(s) holding what looks like a credential ({', '.join(paths)})"
+    what = "file(s)" if not any("#" in p for p in paths) else "file(s) or entries"  # .mcp.json#<server>
+    said = f"held back: {len(paths)} {what} holding what looks like a credential ({', '.join(paths)})"
     return [f"{said}; an agent's install does not write them: check them, then run {how}"]
 
 

@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from skill_retriever.components.install.component_plan import (
-    CREDENTIAL_WARNING,
     SAME_PATH,
     WRITTEN_STATUSES,
     ComponentPlan,
@@ -139,7 +138,7 @@ def _warning(f: FileAction) -> list[str]:
     credential: where, of what kind (`credential_files`), never the secret."""
     if not f.secrets or f.action == "held":
         return []
-    holds, check = CREDENTIAL_WARNING.split("; ", 1)
+    holds, check = f.warning.split("; ", 1)
     return [f"    warning: {holds} ({lines_said(f.secrets)}); {check}"]
 
 
