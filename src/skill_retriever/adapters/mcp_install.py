@@ -37,8 +37,9 @@ def install_tool(service: ComponentService) -> Callable[..., dict[str, Any]]:
         nor the target holds (it would fail, or block, each time it runs); paths that would leave the target are refused; a set holding a
         conflict is refused (ok false, conflicts listed) unless allow_conflicts is true;
         so is, always, one where two components would write one path differently (clashes).
-        A file holding what looks like a credential (a key its repository committed) is not
-        written: held_back lists it, why, and the CLI command for the user to install it.
+        A file, hook or MCP server entry holding what looks like a credential (a key its
+        repository committed) is not written: held_back lists it, why, and the CLI command
+        for the user to install it.
 
         Args:
             ids: Component or plugin ids (or unique names).
