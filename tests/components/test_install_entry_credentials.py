@@ -49,6 +49,16 @@ def test_the_spots_are_named_and_references_and_placeholders_are_none() -> None:
     assert entry_spots(None, {"type": "command", "command": "curl -H \"Authorization: Bearer $SLACK_TOKEN\" x"}) == ()
     exec_form = {"type": "command", "command": "notify", "args": ["--token", SLACK, "done"]}
     assert entry_spots(None, exec_form) == (SecretSpot("args[1]"),)
+    assert entry_spots({"command": "server --api-key", "args": ["Xk9q2Lm7Pz4Rt8Vw"]}, None) == (SecretSpot("args[0]"),)
+
+
+def test_settings_under_a_secret_looking_name_are_no_spots() -> None:
+    # what the shell rules of a hook's index text would take, and no file rule does
+    settings = {"command": "npx", "args": ["-y", "x", "--max-tokens", "4096", "--token-file", "/run/secrets/t"],
+                "env": {"MAX_TOKENS": "4096", "TOKEN_FILE": "/run/secrets/token", "SECRET_NAME": "prod/db",
+                        "PASSWORD_MIN_LENGTH": "8", "KEY": "value", "API_KEY": ""}}
+    assert entry_spots(settings, None) == ()
+    assert entry_spots(None, {"type": "command", "command": "llm --max-tokens 4096 summarize"}) == ()
 
 
 @pytest.fixture

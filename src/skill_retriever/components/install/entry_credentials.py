@@ -4,16 +4,16 @@ credential.
 Install writes a hook's command and a server's entry as their source file has them (a
 command must run byte for byte), so a key a repository committed there reaches
 ``.claude/settings.json`` or ``.mcp.json``, files a project shares through git, as a key
-in a copied file reaches ``.claude/`` (`credential_files` names those). Each spot of an
-entry that the ingest secret rules change is a `SecretSpot`, named by where it is
-(``command``, ``args[3]``, ``env LEAKY_TOKEN``, ``headers Authorization``), never by its
-value: for a hook, the rules that index it (`hook_configs.redacted_hook`); for a server,
-those of its command and arguments read as one (`secrets.redact_invocation`), its URL
-(`secrets.redact_args`), and each header or environment value as a header's
-(`secrets.redact_headers`: under a secret's name, whatever is no reference or
-placeholder; under any name, a token of a well-known format or URL credentials; the
-index keeps no such value at all). A reference (``${TOKEN}``) or a placeholder
-(``YOUR_API_KEY``) is no spot, as the index keeps it.
+in a copied file reaches ``.claude/`` (`credential_files` names those). Each value of an
+entry that the rules a copied file is judged by change (`prose_secrets.redact_prose`,
+which `secret_lines` runs: a token of a well-known format, URL credentials, ``Bearer X``,
+``--api-key X``, ``NAME=X`` under a secret's name when X is written out) is a
+`SecretSpot`, named by where it is (``command``, ``args[3]``, ``env LEAKY_TOKEN``,
+``headers Authorization``), never by its value. An argument is read with the word before
+it (``--api-key``, ``X``), an environment value as ``NAME=value``, a header as ``Name:
+value``. A reference (``${TOKEN}``), a placeholder (``YOUR_API_KEY``) or a setting
+(``MAX_TOKENS=4096``, ``--token-file /run/secrets/t``) is no spot. The shell rules the
+index keeps a hook's command by are not used: they also take ``--max-tokens 4096``.
 """
 
 from __future__ import annotations
@@ -45,42 +45,59 @@ def entry_spots(mcp_entry: Mapping[str, Any] | None, hook: Mapping[str, Any] | N
 
 
 def _hook_spots(hook: Mapping[str, Any]) -> list[str]:
-    # Imported here: uninstall reads the plan's types without the secret rules (tests/test_cold_start.py).
-    from skill_retriever.ingest.hook_configs import redacted_hook
-
-    redacted = redacted_hook(hook)
     out: list[str] = []
-    for key, value in hook.items():
-        if redacted.get(key) == value:
-            continue
-        if isinstance(value, list):
-            out += [f"{key}[{i}]" for i, (a, b) in enumerate(zip(value, redacted[key], strict=False)) if a != b]
-        elif isinstance(value, Mapping):
-            out += [f"{key} {k}" for k, v in value.items() if redacted[key].get(k) != v]
-        else:
-            out.append(str(key))
+    for key in ("command", "url", "prompt"):
+        value = hook.get(key)
+        if isinstance(value, str) and _changed(value):
+            out.append(key)
+    out += _args_spots(hook.get("args"), hook.get("command"))
+    out += _values_spots("headers", hook.get("headers"), ": ")
     return out
 
 
 def _server_spots(entry: Mapping[str, Any]) -> list[str]:
-    from skill_retriever.ingest.secrets import redact_args, redact_headers, redact_invocation
-
     out: list[str] = []
-    command, args = entry.get("command"), entry.get("args")
-    # arguments that are not all text are read by no rule (the index keeps them as written)
-    words: list[str] = list(args) if isinstance(args, list) and all(isinstance(a, str) for a in args) else []
-    if isinstance(command, str) or words:
-        head, redacted = redact_invocation(command if isinstance(command, str) else None, words)
-        out += ["command"] * (isinstance(command, str) and head != command)
-        out += [f"args[{i}]" for i, (a, b) in enumerate(zip(words, redacted, strict=True)) if a != b]
+    command = entry.get("command")
+    if isinstance(command, str) and _changed(command):
+        out.append("command")
+    out += _args_spots(entry.get("args"), command)
     url = entry.get("url")
-    if isinstance(url, str) and redact_args([url])[0] != url:
+    if isinstance(url, str) and _changed(url):
         out.append("url")
-    for field in ("env", "headers"):
-        values = entry.get(field)
-        if not isinstance(values, Mapping):
-            continue
-        texts = {str(k): v for k, v in values.items() if isinstance(v, str)}
-        redacted_values = redact_headers(dict(texts))
-        out += [f"{field} {k}" for k, v in texts.items() if redacted_values[k] != v]
+    out += _values_spots("env", entry.get("env"), "=")
+    out += _values_spots("headers", entry.get("headers"), ": ")
     return out
+
+
+def _args_spots(args: object, command: object) -> list[str]:
+    """``args[i]`` for each argument that holds a secret alone (``--api-key=X``) or as the
+    value of the word before it (``--api-key``, ``X``; for the first, the command's last
+    word)."""
+    if not isinstance(args, list):
+        return []
+    before = command.rsplit(" ", 1)[-1] if isinstance(command, str) else ""
+    out = []
+    for i, arg in enumerate(args):
+        if not isinstance(arg, str):
+            before = ""
+            continue
+        if _changed(arg) or (before and _changed(f"{before} {arg}") and not _changed(before)):
+            out.append(f"args[{i}]")
+        before = arg
+    return out
+
+
+def _values_spots(field: str, values: object, sep: str) -> list[str]:
+    """``<field> <name>`` for each value that holds a secret read as ``NAME=value``
+    (environment) or ``Name: value`` (a header)."""
+    if not isinstance(values, Mapping):
+        return []
+    return [f"{field} {k}" for k, v in values.items() if isinstance(v, str) and _changed(f"{k}{sep}{v}")]
+
+
+def _changed(text: str) -> bool:
+    """The rules a copied file is judged by (`secret_lines`) change ``text``."""
+    # Imported here: uninstall reads the plan's types without the secret rules (tests/test_cold_start.py).
+    from skill_retriever.ingest.prose_secrets import redact_prose
+
+    return redact_prose(text) != text
