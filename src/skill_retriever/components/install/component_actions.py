@@ -12,9 +12,15 @@ from skill_retriever.advice import Word
 from skill_retriever.components.install.cases import CaseFolders, case_twins_note
 from skill_retriever.components.install.claims import status_of
 from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
+from skill_retriever.components.install.hooks_disabled import disabled_by, disabled_note
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
-from skill_retriever.components.install.local_hooks import in_local, local_note, read_local_hooks
+from skill_retriever.components.install.local_hooks import (
+    LOCAL_SETTINGS_FILE,
+    in_local,
+    local_note,
+    read_local_hooks,
+)
 from skill_retriever.components.install.paths import server_key
 from skill_retriever.components.install.placeholders import unfilled_notes
 from skill_retriever.components.install.plan import (
@@ -44,6 +50,8 @@ class Shared:
         self.mcp, self.mcp_why = read_json_object(root, MCP_FILE, "mcpServers")
         self.settings, self.settings_why = read_json_object(root, SETTINGS_FILE, "hooks")
         self.local = read_local_hooks(root, scope)  # the user's own hooks: read, never written
+        # a file that turns every hook off (the local one is read over the shared one)
+        self.hooks_off = disabled_by({LOCAL_SETTINGS_FILE: self.local, SETTINGS_FILE: self.settings})
         if self.settings is not None and (why := check_settings(self.settings)):
             self.settings, self.settings_why = (
                 None,
@@ -101,6 +109,8 @@ def plan_component(
     if verdict.skip:  # a script it runs is missing: written, the hook would fail (or block)
         return plan("skipped", reason="; ".join([verdict.skip, *out.notes]))  # notes: why (not on disk...)
     notes = [*_notes_on_values(out, actions), *verdict.notes, case_twins_note(f.rel for f in out.files)]
+    if out.hooks and shared.hooks_off:
+        notes.append(disabled_note(shared.hooks_off))
     done = plan(status_of(actions), actions, "; ".join(n for n in notes if n))
     return replace(done, left_out_keys=tuple(out.left_out_keys)) if out.left_out_keys else done
 
