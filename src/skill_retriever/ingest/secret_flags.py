@@ -5,7 +5,9 @@ The value goes unless it holds none: a record's key under the flag (``--sort-key
 `secret_values.record_key`), an auth scheme's name (``--auth-type bearer``), a switch
 (``--auth=false``), a flag that takes no value (``--password-stdin``, ``--no-auth``: the
 word after it is the next argument), the next flag after a space (``--token --verbose``)
-or code that reads the environment (``--password=os.environ['PW']``: `env_references`);
+or code that reads the environment (``--password=os.environ['PW']``: `env_references`),
+or a number or a path under a name a secret word only qualifies (``--max-tokens 4096``,
+``--token-file /run/x``: `setting_names`);
 a read with a literal default keeps the read and loses the default
 (``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
 whole (``--password "a b c"``). `secrets.redact_command` applies these among its rules;
@@ -25,7 +27,9 @@ from skill_retriever.ingest.secret_values import (
     scheme_name,
     secret_name,
     secret_word_name,
+    single_quoted,
 )
+from skill_retriever.ingest.setting_names import setting_value
 from skill_retriever.ingest.shell_assignments import switch_value
 
 __all__ = ["NO_VALUE_FLAG_RE", "redact_flags"]
@@ -49,7 +53,8 @@ def redact_flags(text: str) -> str:
 def _secret_flag(m: re.Match[str]) -> bool:
     """A secret-looking flag with a value that is no record's key under it
     (`secret_values.record_key`: ``--sort-key name`` stays) nor an auth scheme's name
-    (`secret_values.scheme_name`: ``--auth-type bearer``); a word after a space that
+    (`secret_values.scheme_name`: ``--auth-type bearer``) nor a setting's (`setting_names`:
+    ``--max-tokens 4096``); a word after a space that
     starts with ``-`` is the next flag, not the value (``--token --verbose``)."""
     flag = m["flag"]
     if not secret_name(flag) or NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
@@ -58,6 +63,8 @@ def _secret_flag(m: re.Match[str]) -> bool:
         return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
     if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):
         return False  # ``--password=os.environ['PW']``: code reading the environment (`_redact_flag_reads`)
+    if setting_value(flag, m["val"], literal=single_quoted(m.string, m.start("val"))):
+        return False  # ``--max-tokens 4096``, ``--token-file /run/x``: a setting's value
     return m["eq"] is not None or not m["val"].startswith("-")
 
 

@@ -73,6 +73,7 @@ from skill_retriever.ingest.secret_values import (
     secret_name,
     secret_word_name,
 )
+from skill_retriever.ingest.setting_names import secret_own_name, setting_value
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
     secret_pair,
@@ -129,7 +130,8 @@ def redact_args(args: list[str]) -> list[str]:
     ``PWD={a;b}``: `connection_strings`;
     not a flag after one, ``--api-key --verbose``, nor the
     argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
-    ``<your-key>``, stays: `_names_no_secret`), the credentials of secret-looking headers
+    ``<your-key>``, stays: `_names_no_secret`; so does a number or a path under a name a secret
+    word only qualifies, ``--max-tokens 4096``, ``TOKEN_FILE=/run/x``: `setting_names`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`), tokens of
     well-known formats, and what the command rule's program rules (`_redact_programs`:
     ``sshpass -p X``, ``curl -u user:X``) and its text rules (`_redact_text_words`: a
@@ -149,9 +151,9 @@ def redact_args(args: list[str]) -> list[str]:
             value = arg[len(flag) + 1 :]
             # A connection string's ``Password=X;Server=db``: the pairs after its value stay.
             end = len(value) if flag.startswith("-") else first_value_end(value)
-            out.append(f"{flag}={_secret_value(value[:end])}{redact_assignments(value[end:])}")
+            out.append(f"{flag}={_secret_value(flag, value[:end])}{redact_assignments(value[end:])}")
         elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
-            out.append(_secret_value(arg))
+            out.append(_secret_value(args[i - 1], arg))
         else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``
             out.append(redact_assignments(arg) if "=" in arg else arg)
     return redact_joined(out, lambda line: _redact_programs(on_word_runs(line, _redact_text_words)))
@@ -186,12 +188,17 @@ def _takes_value(flag: str) -> bool:
 _EXPANDED_RE = re.compile(r"\$\{(?:env:|input:)?+[A-Za-z_][\w.-]*+\}")
 
 
-def _secret_value(value: str) -> str:
-    """A secret-named argument's ``value`` as kept: whole when it holds no secret, its default
-    redacted when it reads the environment with one (`env_defaults`), `REDACTED` otherwise."""
+def _secret_value(name: str, value: str) -> str:
+    """A secret-named argument's ``value`` under ``name`` as kept: whole when it holds no
+    secret or is a setting's number or path (`setting_names`: ``--max-tokens 4096``,
+    ``TOKEN_FILE=/run/x``; no shell reads an argument, so it is literal text), its default
+    redacted when it reads the environment with one (`env_defaults`; any default under a
+    secret's own name, only a literal secret under a setting's), `REDACTED` otherwise."""
     if _names_no_secret(value):
         return value
-    return redact_env_defaults(value, named=True) if env_default_read(value) else REDACTED
+    if env_default_read(value):
+        return redact_env_defaults(value, named=secret_own_name(name))
+    return value if setting_value(name, value, literal=True) else REDACTED
 
 
 def _names_no_secret(value: str) -> bool:
@@ -302,7 +309,9 @@ def redact_command(command: str) -> str:
     quoted ``"api_key": "X"`` pairs; a .NET setting's value (`app_settings`: ``<add key="ApiKey"
     value="X" />``, the key kept); basic auth's password in code (`auth_tuples`:
     ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
-    (``--api-key X``, ``--token=X``: `secret_flags`); ``NAME=value`` where the name looks secret
+    (``--api-key X``, ``--token=X``: `secret_flags`; under a setting's name, in which a secret
+    word only qualifies, a number or a path stays: ``--max-tokens 4096``, ``TOKEN_FILE=/run/x``,
+    `setting_names`, in ``NAME=value`` too); ``NAME=value`` where the name looks secret
     (``SLACK_TOKEN=X ./notify.sh``, ``-d "token=X"``, ``--env=API_TOKEN=X``, helm's
     ``--set auth.password=X``; or set by a command, the name and value words apart, ``npm
     config set //host/:_authToken X``, ``git config github.token X``; a scheme and its credential only in quotes, ``AUTH_TYPE=basic

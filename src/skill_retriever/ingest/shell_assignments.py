@@ -36,6 +36,7 @@ from skill_retriever.ingest.secret_values import (
     secret_word_name,
     single_quoted,
 )
+from skill_retriever.ingest.setting_names import setting_value
 
 __all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"]
 
@@ -188,10 +189,13 @@ def _last_part(name: str) -> str:
 
 def secret_pair(m: re.Match[str]) -> bool:
     """A name that looks secret and a value that is no record's key under it
-    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``): an
-    assignment's or a quoted pair's (``"sort_key": "name"`` stays)."""
+    (`secret_values.record_key`, as the URL rule reads ``&ods_key=pappg``) nor a
+    setting's (`setting_names.setting_value`: ``MAX_TOKENS=4096``, ``TOKEN_FILE=/run/x``):
+    an assignment's or a quoted pair's (``"sort_key": "name"`` stays)."""
     name = _last_part(m["name"])
-    return secret_name(name) and not record_key(name, m["val"])
+    if not secret_name(name) or record_key(name, m["val"]):
+        return False
+    return not setting_value(name, m["val"], literal=single_quoted(m.string, m.start("val")))
 
 
 def secret_setting(m: re.Match[str]) -> bool:
