@@ -183,6 +183,23 @@ def test_frontmatter_rules() -> None:
     }
 
 
+@pytest.mark.parametrize(("front", "kept"), [
+    # a setting's number or path under a name a secret word only qualifies: as a command's
+    ({"max_tokens": "4096", "token_limit": "100", "token_file": "/run/secrets/t"}, True),
+    ({"max_tokens": 4096}, True),  # not text: as it was
+    # under a secret's own name any value goes, a number too (a PIN)
+    ({"api_key": "4096"}, False),
+    ({"password": "/run/secrets/t"}, False),
+    ({"DB_PASSWORD_PROD": "4096"}, False),  # a password's name: a number may be one
+    ({"token_file": "Xk9mQ2pL7vR4zT"}, False),  # a setting's name, but no path: a literal secret
+])
+def test_a_settings_number_or_path_in_frontmatter_stays(front: dict[str, object], kept: bool) -> None:
+    got = redact_frontmatter(front)
+    assert (got == front) is kept, got
+    if not kept:
+        assert all(v == REDACTED for v in got.values()), got
+
+
 def test_repair_takes_the_secrets_out_of_an_older_index(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

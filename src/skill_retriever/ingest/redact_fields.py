@@ -27,6 +27,7 @@ from typing import Any
 from skill_retriever.ingest.item_origin import is_document, is_markdown_item
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import redact_args, redact_command, redact_headers, secret_name
+from skill_retriever.ingest.setting_names import setting_value
 from skill_retriever.model import Node
 
 __all__ = ["is_document", "is_markdown_item", "redact_frontmatter", "redacted_item"]
@@ -59,7 +60,9 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
     MCP server's); text under a key whose name looks secret (`secrets.secret_name`:
     ``api_key``, ``token``, ``Authorization``, not ``author`` or ``keywords``) is a secret
     however it reads, unless it is a reference or a placeholder (``$TOKEN``,
-    ``<api-key>``), and an auth scheme before it is kept (`redact_headers`, whose rule it is); so
+    ``<api-key>``), or a setting's number or path under a name a secret word only
+    qualifies (``max_tokens: "4096"``, ``token_file: /run/x``: `setting_names.setting_value`,
+    as a command's), and an auth scheme before it is kept (`redact_headers`, whose rule it is); so
     is the ``value`` of an environment entry whose ``name`` looks secret (``env: [{name:
     API_KEY, value: ...}]``); every other text is prose (`redact_prose`).
     """
@@ -67,6 +70,8 @@ def redact_frontmatter(value: Any, key: str | None = None) -> Any:
         if key == "command":
             return redact_command(value)
         if key is not None and secret_name(key):
+            if setting_value(key, value):  # ``max_tokens: "4096"``, ``token_file: /run/x``
+                return value
             return redact_headers({key: value})[key]
         return redact_prose(value)
     if isinstance(value, list):
