@@ -30,6 +30,9 @@ SETTING_ARGS = [
     ["TOKEN_TTL=3600", "--token-expiry", "86400", "token_count=12", "--tokens", "5"],
     ["SECRET_NAME=prod/db", "--token-limit", "100000"],
     ["--max-tokens=${MAX_TOKENS:-4096}"],
+    # an author's name, and keywords, are no secret's (`secret_values.secret_name`): MCP
+    # arguments read them with the broad test, which took ``--author John`` too
+    ["--author", "Jane Doe", "--authors", "Jane,Bo", "AUTHOR=jdoe", "--keywords", "a,b"],
 ]
 SETTING_COMMANDS = [
     "app --token-limit 100",

@@ -98,9 +98,9 @@ PROSE_ASSIGNED_VALUE = (
     r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'|(?=[^\s"'`;|()<>\\]|\\(?![nrt]))(?:""" + BRACED_RUN + r""")?+"""
     r"""(?:[^\s"'`;|()<>\\]|\\(?![nrt])){0,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
 )
-#: `secrets.SECRET_RE` for a name in shell, a URL query or frontmatter (`secret_name`), where
-#: ``--author``, ``?author=``, ``skill-author`` (365 names in ../shared/data/skills) and
-#: ``keywords`` name no secret; an MCP server's arguments keep `secrets.SECRET_RE`.
+#: A name (flag, variable, header, query parameter, frontmatter key, an MCP server's
+#: argument) whose value is likely a secret (`secret_name`): ``--author``, ``?author=``,
+#: ``skill-author`` (365 names in ../shared/data/skills) and ``keywords`` name none.
 _SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: A value that only shows where a secret goes: documentation, kept as written (a hook's
 #: help text says ``export VERCEL_TOKEN=your_token``; a skill calls ``?key=API_KEY``).

@@ -86,7 +86,6 @@ from skill_retriever.ingest.word_lines import on_words
 # `curl_users` (`client_passwords`) are re-exported: they lived here.
 __all__ = [
     "REDACTED",
-    "SECRET_RE",
     "TEXT_RULES",
     "client_passwords",
     "curl_users",
@@ -100,8 +99,6 @@ __all__ = [
     "secret_name",
 ]
 
-#: A name (flag, variable, header, query parameter) whose value is likely a secret.
-SECRET_RE = re.compile(r"key|token|secret|passw|auth|credential", re.IGNORECASE)
 #: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``, a
 #: dotted key by its last part: ``"spring.mail.password": "X"``); an
 #: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
@@ -147,7 +144,7 @@ def redact_args(args: list[str]) -> list[str]:
         header = _header_arg(arg, after_flag=i > 0 and args[i - 1] in _HEADER_FLAGS)
         if header is not None:
             out.append(header)
-        elif eq and not _NO_FLAG_RE.search(flag) and SECRET_RE.search(flag) and "://" not in flag:  # a URL's own: redact_urls
+        elif eq and not _NO_FLAG_RE.search(flag) and secret_name(flag) and "://" not in flag:  # a URL's own: redact_urls
             value = arg[len(flag) + 1 :]
             # A connection string's ``Password=X;Server=db``: the pairs after its value stay.
             end = len(value) if flag.startswith("-") else first_value_end(value)
@@ -180,7 +177,7 @@ def _takes_value(flag: str) -> bool:
     """Whether ``flag`` is a secret-looking flag whose value is the next argument: not one
     written with its value (``--token=X``) nor one that takes none (`NO_VALUE_FLAG_RE`:
     ``--password-stdin``, ``--no-auth``)."""
-    return flag.startswith("-") and "=" not in flag and SECRET_RE.search(flag) is not None and not NO_VALUE_FLAG_RE.search(flag)
+    return flag.startswith("-") and "=" not in flag and secret_name(flag) and not NO_VALUE_FLAG_RE.search(flag)
 
 
 #: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
