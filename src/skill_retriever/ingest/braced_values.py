@@ -45,6 +45,7 @@ from skill_retriever.ingest.secret_values import (
 )
 
 __all__ = [
+    "braced_holds",
     "braced_inside",
     "braced_secret",
     "code_or_slot",
@@ -125,6 +126,15 @@ def braced_secret(inside: str, *, phrase: bool = False) -> bool:
     return not (phrase and any(c.isspace() for c in value)) or literal_phrase(f'"{value}"')
 
 
+def braced_holds(value: str, *, phrase: bool = True) -> bool | None:
+    """Whether braces that close around all of ``value`` (quotes aside) hold a secret
+    (`braced_secret`; with ``phrase``, words only a passphrase); None when no one pair
+    does, for the caller to judge ``value`` its own way (`literal_or_braced`,
+    `placeholder_or_slot`, `code_or_slot`, `masked_values.braced_holds_secret`)."""
+    inside = braced_inside(value.strip("\"'"))
+    return None if inside is None else braced_secret(inside, phrase=phrase)
+
+
 def literal_or_braced(value: str, *, after_scheme: bool = False, quoted: bool = False) -> bool:
     """Whether ``value`` (one word, quotes and all) reads as a secret written out, to any
     rule: in braces that close around it all, when they hold one (`braced_secret`, words
@@ -132,10 +142,8 @@ def literal_or_braced(value: str, *, after_scheme: bool = False, quoted: bool = 
     ``{your password}``), else as `secret_values.literal_word` reads it, which takes any
     braces for code. No loop: `braced_secret` asks `literal_word` only of a name braces
     hold, which holds none."""
-    inside = braced_inside(value.strip("\"'"))
-    if inside is not None:
-        return braced_secret(inside, phrase=True)
-    return literal_word(value, after_scheme=after_scheme, quoted=quoted)
+    held = braced_holds(value)
+    return literal_word(value, after_scheme=after_scheme, quoted=quoted) if held is None else held
 
 
 def placeholder_or_slot(value: str) -> bool:
@@ -143,10 +151,8 @@ def placeholder_or_slot(value: str) -> bool:
     close around it all, when they hold no secret (a template's slot, ``{password}``,
     ``{{ secrets.X }}``; not ``{hunter2}`` or ``{Xk9;2mQz7Lp}``: `braced_secret`), else as
     `secret_values.is_placeholder` reads it (``<token>``, ``YOUR_KEY``, ``$TOKEN``)."""
-    inside = braced_inside(value.strip("\"'"))
-    if inside is not None:
-        return not braced_secret(inside, phrase=True)
-    return is_placeholder(value)
+    held = braced_holds(value)
+    return is_placeholder(value) if held is None else not held
 
 
 def code_or_slot(value: str) -> bool:
@@ -154,10 +160,8 @@ def code_or_slot(value: str) -> bool:
     that close around it all, when they hold no secret (a template's slot, ``{default}``,
     ``{api_key}``; not ``{Xk9;2mQz7Lp}``: `braced_secret`), else as
     `secret_values.code_value` reads it (a path, a URL, a file name, any braces)."""
-    inside = braced_inside(value.strip("\"'"))
-    if inside is not None:
-        return not braced_secret(inside, phrase=True)
-    return code_value(value)
+    held = braced_holds(value)
+    return code_value(value) if held is None else not held
 
 
 #: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,

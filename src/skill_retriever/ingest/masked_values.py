@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from skill_retriever.ingest.braced_values import braced_inside, braced_secret, slot_inside
+from skill_retriever.ingest.braced_values import braced_holds, slot_inside
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
@@ -98,8 +98,7 @@ def braced_holds_secret(value: str) -> bool | None:
     """Whether braces around all of ``value`` (quotes and a string's prefix aside, as in
     ``f"{os.environ['PW']}"``) hold a secret (`braced_values.braced_secret`: ``{p@ss;w0rd}``,
     ``{hunter2}``; not a template's ``{password}``); None when ``value`` is not in braces."""
-    inside = braced_inside(_STRING_PREFIX_RE.sub("", value, count=1).strip("\"'"))
-    return None if inside is None else braced_secret(inside)
+    return braced_holds(_STRING_PREFIX_RE.sub("", value, count=1), phrase=False)
 
 
 def slot(value: str) -> bool:
