@@ -19,6 +19,7 @@ __all__ = [
     "AUTH_SCHEMES",
     "BRACED_RUN",
     "ESCAPE_BEFORE",
+    "NAME_WORD_RE",
     "PROSE_ASSIGNED_VALUE",
     "PROSE_VALUE",
     "SCHEME_BEFORE_RE",
@@ -144,7 +145,7 @@ _PLACEHOLDER_RE = re.compile(
 
 #: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
 #: api key, ``PGPASSWORD`` -> pgpassword.
-_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+NAME_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 #: A last word that names a secret, alone or run together with what it is for
 #: (``pgpassword``, ``authtoken``).
 _SECRET_WORD_RE = re.compile(
@@ -215,7 +216,7 @@ def secret_word_name(name: str) -> bool:
     """Whether an assignment's name reads as a secret's: its last word (digits aside)
     names one (`_SECRET_WORD_RE`; ``secret_key_base`` reads as ``secret_key``) and no
     word makes it a record's key or a public one."""
-    words = [w.lower() for w in _WORD_RE.findall(name) if not w.isdigit()]
+    words = [w.lower() for w in NAME_WORD_RE.findall(name) if not w.isdigit()]
     if not words or not _NOT_SECRET_WORDS.isdisjoint(words):
         return False
     if words[-3:] == ["secret", "key", "base"]:  # Rails' and Phoenix's signing secret

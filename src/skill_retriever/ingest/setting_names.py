@@ -31,13 +31,10 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.braced_values import literal_or_braced
-from skill_retriever.ingest.secret_values import code_value, secret_word_name
+from skill_retriever.ingest.secret_values import NAME_WORD_RE, code_value, secret_word_name
 
 __all__ = ["secret_own_name", "setting_value"]
 
-#: The words of a name (as `secret_values` splits one, digits aside): ``--basic-auth`` ->
-#: basic auth.
-_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 #: A last word that says the name holds credentials, which prose reads as a secret's only
 #: over base64 (``_auth``): in a command ``--auth user:pass`` (httpie), ``BASIC_AUTH=u:p``,
 #: ``--proxy-auth``, ``AUTHORIZATION=X`` pass them as written.
@@ -55,7 +52,7 @@ def secret_own_name(name: str) -> bool:
     not a setting about one (see the module docstring): ``--api-key``, ``GITHUB_TOKEN``,
     ``--client-secret``, ``PGPASSWORD``, ``SECRET_KEY``, ``--stripe-key``, ``--auth``; not
     ``--max-tokens``, ``TOKEN_FILE``, ``--api-key-env``, ``key_id`` or a bare ``key``."""
-    words = [w.lower() for w in _WORD_RE.findall(name)]
+    words = [w.lower() for w in NAME_WORD_RE.findall(name) if not w.isdigit()]  # ``--basic-auth``: basic auth
     if not words:
         return False
     # Read as an environment variable's name (``--stripe-key`` as ``STRIPE_KEY``): prose
