@@ -22,12 +22,10 @@ import re
 from datetime import datetime, timedelta
 
 from skill_retriever.algorithms.date_spans import day_or_instant, midnight
-from skill_retriever.algorithms.month_days import DAY_OF_MONTH
+from skill_retriever.algorithms.month_days import DAY_OF_MONTH, Span
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, WEEKDAY_NAME
 
 __all__ = ["from_now"]
-
-Span = tuple[datetime, datetime]
 
 # Groups: now (after between), today, now (after from), today, edge, the date.
 _FIRST = r"(?:(now|the\s+present)|(today))"

@@ -21,7 +21,7 @@ from skill_retriever.algorithms.day_counts import counts_things
 from skill_retriever.algorithms.time_words import DATE, MONTH_NAME, MONTHS, WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
-__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "day_alone", "day_of_month_span", "days_of_one_month", "shared_month_span", "with_year_of"]
+__all__ = ["DATE_OR_DAY", "DAY_OF_MONTH", "DAY_RE", "SHARED_MONTH_RE", "YEAR_RE", "Span", "day_alone", "day_of_month_span", "days_of_one_month", "shared_month_span", "with_year_of"]
 
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+\d{4})?"
