@@ -13,7 +13,9 @@ which `secret_lines` runs: a token of a well-known format, URL credentials, ``Be
 it (``--api-key``, ``X``), an environment value as ``NAME=value``, a header as ``Name:
 value``. A reference (``${TOKEN}``), a placeholder (``YOUR_API_KEY``) or a setting
 (``MAX_TOKENS=4096``, ``--token-file /run/secrets/t``) is no spot. The shell rules the
-index keeps a hook's command by are not used: they also take ``--max-tokens 4096``.
+index keeps a hook's command by are not used: they take any value under a secret's name
+(``--password password``, ``KEY=value``), which the index may well drop but which is no
+committed key to warn of.
 """
 
 from __future__ import annotations
