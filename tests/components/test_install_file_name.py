@@ -93,14 +93,18 @@ def test_uninstall_takes_the_file_name_install_took(index: Index, tmp_path: Path
 
 
 PDF, REV = "cat/skills/pdf-tools/SKILL.md", "cat/agents/rev.md"
+TIDY = "cat/skills/long-form/SKILL.md"
 
 
 @pytest.fixture
 def renamed(tmp_path: Path) -> Iterator[Index]:
-    """A skill whose folder (``pdf-tools``) and frontmatter name (``PDF Helper``, installed
-    as ``.claude/skills/PDF-Helper``) differ, an agent alike (``rev.md``, ``Code Reviewer``)."""
+    """Skills whose folder and frontmatter name differ: ``pdf-tools`` (``PDF Helper``, no name
+    Claude Code takes: installed as ``.claude/skills/pdf-tools``), ``long-form``
+    (``tidy-writer``: installed as ``.claude/skills/tidy-writer``); an agent alike
+    (``rev.md``, ``Code Reviewer``, installed as ``Code-Reviewer.md``)."""
     src = tmp_path / "src" / "cat"
     write_file(src, "skills/pdf-tools/SKILL.md", "---\nname: PDF Helper\ndescription: Read PDFs.\n---\n\nRead.\n")
+    write_file(src, "skills/long-form/SKILL.md", "---\nname: tidy-writer\ndescription: Tighten prose.\n---\n\nTidy.\n")
     write_file(src, "agents/rev.md", "---\nname: Code Reviewer\ndescription: Reviews code.\n---\n\nReview.\n")
     built = Index.open(tmp_path / "renamed", embedder=HashingEmbedder(), create=True)
     index_sources(built, [src], "skills")
@@ -109,24 +113,24 @@ def renamed(tmp_path: Path) -> Iterator[Index]:
 
 
 @pytest.mark.parametrize(("given", "taken"), [
-    ("pdf-tools", PDF), ("pdf-helper", PDF), ("rev", REV), ("code-reviewer", REV),
+    ("pdf-tools", PDF), ("long-form", TIDY), ("rev", REV), ("code-reviewer", REV),
 ])
 @pytest.mark.parametrize("by", ["install", "uninstall"])
 def test_install_and_uninstall_take_the_source_and_the_installed_file_name_alike(
     given: str, taken: str, by: str, renamed: Index, tmp_path: Path
 ) -> None:
     """``install pdf-tools`` took the source folder's name, ``uninstall pdf-tools`` only the
-    installed folder's (``PDF-Helper``): each refused the name the other took."""
+    installed folder's (then ``PDF-Helper``): each refused the name the other took."""
     project = tmp_path / "proj"
     if by == "install":
         plan = install(renamed, [given], project)
         assert plan.ok and [c.id for c in plan.components] == [taken], plan.lines()
         # Claude Code calls a skill or an agent by its frontmatter name, not by this one
-        what = "skill PDF Helper" if taken == PDF else "agent Code Reviewer"
+        what = {PDF: "skill PDF Helper", TIDY: "skill tidy-writer", REV: "agent Code Reviewer"}[taken]
         said = f"no component is named {given!r}; it is the file name of {what} (id {taken}): installing that one"
         assert plan.notes == (said,), plan.notes
         return
-    assert install(renamed, [PDF, REV], project).ok
+    assert install(renamed, [PDF, TIDY, REV], project).ok
     report = uninstall([given], project)
     assert report.ok and report.ids == [taken], report.lines()
     assert any(f"(id {taken})" in n for n in report.notes), report.notes

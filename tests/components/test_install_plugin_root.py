@@ -207,8 +207,8 @@ def test_frontmatter_claude_code_will_not_read_is_noted(index: Index, tmp_path: 
     assert "'Code_Reviewer' is not one Claude Code accepts for an agent" in reasons["agent"]
     assert "names files by ${CLAUDE_PLUGIN_ROOT}" in reasons["skill"]
     assert "CLAUDE_PLUGIN_ROOT" not in reasons["agent"]
-    # installed as written all the same
-    skill = project / ".claude/skills/PDF-Help/SKILL.md"
+    # installed as written all the same, in its source folder's name (`skill_folder`)
+    skill = project / ".claude/skills/pdf-help/SKILL.md"
     assert skill.read_text().startswith("---\nname: PDF Help\n")
 
 

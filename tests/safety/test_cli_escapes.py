@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from skill_retriever import cli
-from skill_retriever.components.install import destination_name
 from skill_retriever.model import Node, NodeKind
 from skill_retriever.safety.charsets import INVISIBLE
 from skill_retriever.stores.embedder import HashingEmbedder
@@ -28,6 +27,7 @@ EVIL_NAME = f"deploy{OSC52}\rhelper\u202e"  # \r: what follows overwrites the li
 EVIL_DESCRIPTION = "clears \x1b[2J\x1b[1A FAKE OK \x9b31m red \u2066iso\u2069 end"
 EVIL_TEXT = "deploy the service with a canary"
 LONG_NAME = "deploy " + "x" * 293  # 300 characters: one file name too long for any file system
+LONG_FOLDER = "deploy-" + "x" * 57  # the skill's folder: 64 characters, the most Claude Code takes
 #: Anything raw that a terminal obeys, except the newline that ends each printed line.
 RAW = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff{INVISIBLE}]")
 
@@ -172,10 +172,11 @@ def test_install_plan_escapes_names_and_survives_a_300_character_name(
     assert (code, err) == (0, "")
     assert_nothing_raw(out)
     assert r"[skill] deploy\x1b]52;c;ZXZpbA==\x07\x0dhelper\u202e  skill:evil\u202egpj.exe" in out
-    assert f"would create .claude/skills/{destination_name(LONG_NAME)}/SKILL.md" in out
+    # no name Claude Code takes (over 64 characters), and no source folder: a slug of it (`skill_folder`)
+    assert f"would create .claude/skills/{LONG_FOLDER}/SKILL.md" in out
     assert not target.exists()
     code, out, _ = run(
         capsys, "install", "skill:long", "--target", str(target), "--index-dir", index_dir
     )
     assert code == 0
-    assert (target / ".claude" / "skills" / destination_name(LONG_NAME) / "SKILL.md").is_file()
+    assert (target / ".claude" / "skills" / LONG_FOLDER / "SKILL.md").is_file()

@@ -14,9 +14,12 @@ same names of what is installed (`recorded_file_name`), and an MCP server's name
 
 One rule for both (`_names`): a component answers to the name of its source file (a
 skill's folder) and to the name of the file it installs as. The two differ when the
-frontmatter names it otherwise: ``skills/pdf-tools/SKILL.md`` saying ``name: PDF Helper``
-installs as ``.claude/skills/PDF-Helper/``; install took only ``pdf-tools``, uninstall only
-``pdf-helper``, each refusing the name the other took. Install reads the source name from
+frontmatter names it otherwise: ``skills/long-form/SKILL.md`` saying ``name: tidy-writer``
+installs as ``.claude/skills/tidy-writer/`` (`skill_folder`), ``agents/rev.md`` saying
+``name: Code Reviewer`` as ``.claude/agents/Code-Reviewer.md``; install took only the
+first name, uninstall only the second, each refusing the name the other took. (A skill
+recorded under a folder an older rule chose, ``PDF-Helper/`` for ``name: PDF Helper`` in
+``pdf-tools/``, answers to both as well.) Install reads the source name from
 the index's path and works out the installed one as `render` does; uninstall reads the
 installed one from the files the record lists and the source one from the record's id
 (the index's ``<corpus>/<path>`` of a file it read: an id that is no such path, of a JSON
@@ -37,6 +40,7 @@ from skill_retriever.components.install.plan import (
     UnknownComponentError,
     UnsafePathError,
 )
+from skill_retriever.components.install.skill_folder import skill_folder
 from skill_retriever.model import Node, NodeKind
 
 if TYPE_CHECKING:  # `uninstall` reads no index
@@ -77,7 +81,10 @@ def file_names(node: Node) -> frozenset[str]:
     if isinstance(stem, str) and stem:
         path = f"{stem}.md"  # the name Claude Code calls it by, wherever the file lies
     try:
-        installed = command_name(node)[0] if node.kind is NodeKind.COMMAND else destination_name(node.name)
+        if node.kind is NodeKind.COMMAND:
+            installed = command_name(node)[0]
+        else:
+            installed = skill_folder(node).name if node.kind is NodeKind.SKILL else destination_name(node.name)
     except UnsafePathError:  # a name no file may have: it installs as none (`render` refuses it)
         installed = None
     return _names(node.kind, path if isinstance(path, str) else None, installed and installed.rsplit("/", 1)[-1])

@@ -9,7 +9,10 @@ Claude Code documents the frontmatter it reads:
   and ``description``, both required.
 
 A file is installed as its author wrote it (the file is theirs to fix); the plan says what
-Claude Code expects instead, so a skill that will never be picked is not a surprise.
+Claude Code expects instead, so a skill that will never be picked is not a surprise. A
+skill whose name Claude Code does not take goes into a folder of a name it does (its
+source folder's, else a slug of its name: `skill_folder`), and the note on its name says
+which, and so what Claude Code calls it (``/pdf-pro``).
 Commands take their name from the file name and need no frontmatter: nothing is checked.
 A file of any of the three that names paths by ``${CLAUDE_PLUGIN_ROOT}`` (set only inside
 its plugin), or agents by their plugin's namespace (``subagent_type: "plugin:agent"``),
@@ -49,6 +52,7 @@ from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import fold
 from skill_retriever.components.install.plan import ComponentPlan
 from skill_retriever.components.install.plugin_root import PLUGIN_VAR_RE
+from skill_retriever.components.install.skill_folder import MAX_NAME, claude_name
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
 from skill_retriever.model import NodeKind
 
@@ -61,7 +65,6 @@ __all__ = [
     "target_agents",
 ]
 
-_NAME_RE = re.compile(r"^[a-z0-9-]+$")
 #: An agent named through its plugin, however the key is written around it: as code
 #: (``subagent_type: "agent-teams:team-debugger"``, ``subagent_type="x:y"``), in Markdown
 #: (`` `subagent_type`: "x:y" ``, ``**subagent_type**: x:y``, a table's
@@ -70,17 +73,20 @@ _NAME_RE = re.compile(r"^[a-z0-9-]+$")
 _PLUGIN_AGENT_RE = re.compile(
     r"subagent_type[`\"'*]*\s*[:=|]\s*[`\"'*]*([a-z0-9-]+)(::?)([a-z0-9-]+)"
 )
-MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 
 
-def claude_code_notes(kind: NodeKind, data: bytes, *, with_plugin: bool = False) -> list[str]:
+def claude_code_notes(
+    kind: NodeKind, data: bytes, *, with_plugin: bool = False, installed_as: str = ""
+) -> list[str]:
     """Notes on a skill's, agent's or command's file as it will be written: its
     frontmatter (skills and agents), and any ``${CLAUDE_PLUGIN_ROOT}`` or agent named
     through its plugin in it, which only Claude Code's own plugin install gives meaning.
     ``with_plugin``: this install writes the file as a member of its plugin (the plugin
     asked for, or required), which the note says does not give it either; else the file
-    is written on its own, and the note says that."""
+    is written on its own, and the note says that. ``installed_as``: where a skill whose
+    name Claude Code does not take is installed instead, and what Claude Code calls it
+    (`skill_folder.installed_as`), the end of the note on its name."""
     notes = []
     text = data.decode("utf-8", "replace")
     written = ("this install writes the plugin's components, not the plugin, so" if with_plugin
@@ -109,12 +115,13 @@ def claude_code_notes(kind: NodeKind, data: bytes, *, with_plugin: bool = False)
     what = "a skill" if kind is NodeKind.SKILL else "an agent"
     name, description = fields.get("name"), fields.get("description")
     if not isinstance(name, str) or not name.strip():
-        notes.append(f"its frontmatter has no name, which Claude Code requires of {what}")
-    elif not _NAME_RE.match(name) or len(name) > MAX_NAME:
+        notes.append(f"its frontmatter has no name, which Claude Code requires of {what}"
+                     + (f"; {installed_as}" if installed_as else ""))
+    elif not claude_name(name):
         notes.append(
             f"its name {name!r:.80} is not one Claude Code accepts for {what} (lowercase "
-            f"letters, digits and hyphens, at most {MAX_NAME} characters): set its "
-            "frontmatter name to one"
+            f"letters, digits and hyphens, at most {MAX_NAME} characters): "
+            + (installed_as or "set its frontmatter name to one")
         )
     if not isinstance(description, str) or not description.strip():
         notes.append(

@@ -6,8 +6,9 @@ body for a Markdown component (a skill without its folder gets only SKILL.md), t
 recorded ``hooks`` mapping (or the older ``runs`` list) for a hook, the recorded command,
 arguments and variable names for an MCP server.
 
-Skills, agents and commands are rendered here (a command in its folders below
-``.claude/commands``, under its file's name: `command_folders`); hooks by `render_hook` (their
+Skills, agents and commands are rendered here (a skill in the folder Claude Code will call
+it by: `skill_folder`; a command in its folders below ``.claude/commands``, under its
+file's name: `command_folders`); hooks by `render_hook` (their
 ``settings.json`` entries, scripts and command rewriting), MCP servers by `render_mcp`
 (their ``.mcp.json`` entry); the result types are in `rendered`.
 """
@@ -41,6 +42,7 @@ from skill_retriever.components.install.rendered import (
     SkipComponent,
     rebuilt_note,
 )
+from skill_retriever.components.install.skill_folder import installed_as, skill_folder
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
 
@@ -84,9 +86,12 @@ def render(
         )
 
         return render_hook(node, scope, user_folder)
-    if node.kind is NodeKind.SKILL:
-        out = _skill(node, LAYOUT[NodeKind.SKILL].path(destination_name(node.name)), view)
-        out.notes += claude_code_notes(node.kind, out.files[0].content, with_plugin=with_plugin)
+    if node.kind is NodeKind.SKILL:  # in the folder Claude Code will call it by (`skill_folder`)
+        where = skill_folder(node)
+        out = _skill(node, LAYOUT[NodeKind.SKILL].path(where.name), view)
+        out.notes += claude_code_notes(
+            node.kind, out.files[0].content, with_plugin=with_plugin, installed_as=installed_as(where)
+        )
         return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
         # A command keeps its folders below commands/ and its file's name (`command_folders`).
