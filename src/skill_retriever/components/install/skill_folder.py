@@ -37,7 +37,10 @@ went, and the command Claude Code offers.
 
 Installs recorded under the older folder still uninstall (uninstall takes the record's
 files, not this rule); installing such a skill again moves it: the new folder is
-written, and the old one's files, unchanged since, are removed (`retired`).
+written, and the old one's files, unchanged since, are removed (`retired`). Not where
+the two differ only in case (``Metasploit-Framework/`` for ``metasploit-framework/``):
+one folder on macOS and Windows, so the target's spelling is kept, with a note (`cases`);
+``uninstall`` and ``install`` it again to have the new one.
 """
 
 from __future__ import annotations
