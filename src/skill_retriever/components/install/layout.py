@@ -15,7 +15,7 @@ table, read both to write a component and to find what a root already holds.
 
 ``<name>`` is `destination_name` of the component's name; a skill's is the folder Claude
 Code will call it by, its name when Claude Code takes that, else its source folder's
-(`skill_folder`); a command's ``{name}`` is its folders and its file's stem
+or a slug of its name (`skill_folder`); a command's ``{name}`` is its folders and its file's stem
 (``git/commit``: `command_folders`). A hook has no file of its own
 (Claude Code reads hooks from ``settings.json`` only), so installed hooks are known from
 the install record. A user install into ``$CLAUDE_CONFIG_DIR`` has that folder as its
