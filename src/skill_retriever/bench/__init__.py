@@ -14,4 +14,6 @@ memory). Where things are:
   ``embedding`` (memo and replay embedders), ``growth`` and ``timing`` (speed).
 * Output: ``report`` (report.md and report.json), ``tables``, ``plots``.
 * Environment: ``machine`` (threads, machine, code version), ``extras`` (the bench extra).
+* Before/after checks of a change, commands of their own: ``ingest_hashes`` (what ingest
+  stores), ``query_windows`` (the time windows read in every benchmark query).
 """
