@@ -7,7 +7,10 @@ dropped "to yesterday". An open end after "from X" or "since X", "to the present
 now", "to date", "to this day", runs to now, as "since X" does: "from the beginning of last month to the
 present" read as last month alone, the end words dropped; so does "between X and now" or "and the
 present" (X ahead of now: from now to X); "between now and X" or "from today to X" looks ahead (`from_now`).
-With days, two days with a dash or "through" and no "from" ("March 3 - March 10") are a range too.
+With days, two days with a dash or "through" and no "from" ("March 3 - March 10") are a range too. With
+no "from" or "between", two time points that are each a window alone, "last Monday through yesterday",
+"yesterday to today", are read as "from X to Y" (`_bare_range`): they read as the first alone, and "last
+Monday until yesterday" as "until yesterday", a wrong window given in silence.
 `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
@@ -27,7 +30,7 @@ from skill_retriever.algorithms.month_days import (
     with_year_of,
 )
 from skill_retriever.algorithms.period_parts import part_span
-from skill_retriever.algorithms.time_words import DATE, MONTH_NAME
+from skill_retriever.algorithms.time_words import AGO, DATE, ISO_DAY, MONTH_NAME, SPAN, WEEKDAY_NAME
 from skill_retriever.exceptions import QueryError
 
 __all__ = ["date_bound"]
@@ -97,39 +100,47 @@ _DASH_RE = re.compile(
 )
 
 
+# A time point that is a window on its own (`temporal`), each end of a range with no "from" or "between"
+# (`_bare_range`): "last Monday through yesterday", "yesterday to today", "3 days ago until yesterday". It read
+# as its first point alone ("until yesterday" alone in "last Monday until yesterday"). Not a weekday alone
+# ("Monday to Friday" is opening hours as often as days past: `weekdays`), nor a month alone ("March to May"),
+# "the weekend" or a calendar "the week", none of which is a window alone; so an end that is no time leaves the
+# point alone as it was: "last week to fix the bug", "yesterday to the staging cluster". With days, an ISO day or
+# a day of a month too ("2026-11-01 to 2026-11-05", which read as the 1st). Not after a bound's word, which reads
+# its own point ("before last Monday to ..."); "from/since/between" ranges are read before.
+_POINT = (
+    rf"{AGO}|{SPAN}|(?i:today|yesterday|last\s+{WEEKDAY_NAME})(?![\w-])"
+    r"|(?i:(?:this|last|previous)\s+(?:week|month|year))(?![\w-])"
+)
+_EDGE = (
+    r"(?:(?i:the\s+(?:start|beginning|end)\s+of)\s+|(?i:early|mid|late|the\s+middle\s+of)[\s-]+"
+    r"(?=(?i:this|last|previous)\s+(?:week|month|year)\b))?"
+)
+_NOT_AFTER = r"(?<!\w)" + "".join(rf"(?<!(?i:{w})\s)" for w in ("from", "since", "between", "after", "before", "until", "till", "to"))
+
+
+def _bare_re(point: str, to: str) -> re.Pattern[str]:
+    return re.compile(rf"{_NOT_AFTER}{_EDGE}(?:{point})\s+{to}\s+{_EDGE}(?:{point})(?![\w-]|['’]s\b)")
+
+
+_BARE_RE = _bare_re(_POINT, _TO)
+_BARE_DAYS_RE = _bare_re(rf"{_POINT}|{ISO_DAY}(?![\w:-])|{DAY_OF_MONTH}", _TO_DAYS)
+
+
 def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | None, datetime | None, str] | None:
     """The first range or bound ``query`` names (module docstring) as ``(start, end, phrase)``,
     the phrase as written, or None. ``now`` is in UTC; ``days`` reads a day of a month too."""
     if ahead := from_now(query, now, days=days):  # "between now and Friday": the coming Friday
         return ahead
     if m := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).search(query):
-        first_text, edges = m.group(3) or m.group(6), [m.group(1) or m.group(4), m.group(7)]
-        lo = day_or_instant(with_year_of(first_text, m.group(9) or ""), now)  # "March 12 to Dec 19, 2012"
-        if part := m.group(2) or m.group(5):  # "from early last week": from its Monday, not its end
-            lo = part_span(lo, part.split()[-2:][0])  # "early", or "middle" of "the middle of"
-        if m.group(10):  # "to the present": up to now, as "since X", whose rule (an X ahead: no end) it keeps
-            start = lo[1] if edges[0] == "end" else lo[0]
-            if m.group(3) and start > now:  # "between the end of this month and now": from now to X
-                return now, start, m.group()
-            return start, now if start < now else None, m.group()
-        hi = _last_day(m.group(9), first_text, lo, now)
-        if m.group(8):  # "to late last week": to its end
-            hi = part_span(hi, m.group(8).split()[-2:][0])
-        if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
-            ordered = ordered_days(lo, hi, first_text, m.group(9))
-            edges = edges if ordered[0] == lo else edges[::-1]
-            lo, hi = ordered
-        for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start
-            start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
-            if start <= end:  # else "between yesterday and the start of this week": the other way
-                break
-            lo, hi, edges = hi, lo, edges[::-1]
-        return start, end, m.group()
+        return _range(m, now)
     if days and (m := _DASH_RE.search(query)):  # "March 3 - March 10"
         lo = day_or_instant(with_year_of(m[1], m[2]), now)
         hi = _last_day(m[2], m[1], lo, now)
         lo, hi = ordered_days(lo, hi, m[1], m[2]) if hi[1] <= lo[0] else (lo, hi)
         return lo[0], hi[1], m.group()
+    if bare := _bare_range(query, now, days=days):  # "last Monday through yesterday", before "until yesterday"
+        return bare
     if m := (_BOUND_DAYS_RE if days else _BOUND_RE).search(query):
         first, last = day_or_instant(m.group(3), now)
         if m.group(2):  # "until the end of this month": that one instant
@@ -145,6 +156,47 @@ def date_bound(query: str, now: datetime, *, days: bool) -> tuple[datetime | Non
             return first, now if first < now else None, m.group()
         return None, last, m.group()
     return None
+
+
+def _bare_range(query: str, now: datetime, *, days: bool) -> tuple[datetime | None, datetime | None, str] | None:
+    """The first range of two time points with no "from" or "between" (`_BARE_RE`), read as "from X to Y"
+    is, the phrase as written; None where there is none."""
+    if (m := (_BARE_DAYS_RE if days else _BARE_RE).search(query)) is None:
+        return None
+    text = "from " + m.group()  # every point is a date of the range readers, so they read it whole
+    if (ahead := from_now(text, now, days=days)) and ahead[2] == text:  # "today to Nov 5": the coming one
+        return ahead[0], ahead[1], m.group()
+    if ranged := (_BETWEEN_DAYS_RE if days else _BETWEEN_RE).fullmatch(text):
+        start, end, _ = _range(ranged, now)
+        return start, end, m.group()
+    return None
+
+
+def _range(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime | None, str]:
+    """The window of a match of `_between_re`: "between X and Y", "from X to Y", "since X until Y",
+    "from X to the present"."""
+    first_text, edges = m.group(3) or m.group(6), [m.group(1) or m.group(4), m.group(7)]
+    lo = day_or_instant(with_year_of(first_text, m.group(9) or ""), now)  # "March 12 to Dec 19, 2012"
+    if part := m.group(2) or m.group(5):  # "from early last week": from its Monday, not its end
+        lo = part_span(lo, part.split()[-2:][0])  # "early", or "middle" of "the middle of"
+    if m.group(10):  # "to the present": up to now, as "since X", whose rule (an X ahead: no end) it keeps
+        start = lo[1] if edges[0] == "end" else lo[0]
+        if m.group(3) and start > now:  # "between the end of this month and now": from now to X
+            return now, start, m.group()
+        return start, now if start < now else None, m.group()
+    hi = _last_day(m.group(9), first_text, lo, now)
+    if m.group(8):  # "to late last week": to its end
+        hi = part_span(hi, m.group(8).split()[-2:][0])
+    if hi[1] <= lo[0]:  # the same days swapped, or year-less ones across a new year
+        ordered = ordered_days(lo, hi, first_text, m.group(9))
+        edges = edges if ordered[0] == lo else edges[::-1]
+        lo, hi = ordered
+    for _ in range(2):  # "from the end of X": X's end; "to the start of Y": Y's start
+        start, end = (lo[1] if edges[0] == "end" else lo[0]), (hi[0] if edges[1] not in (None, "end") else hi[1])
+        if start <= end:  # else "between yesterday and the start of this week": the other way
+            break
+        lo, hi, edges = hi, lo, edges[::-1]
+    return start, end, m.group()
 
 
 def _last_day(last: str, first: str, lo: tuple[datetime, datetime], now: datetime) -> tuple[datetime, datetime]:

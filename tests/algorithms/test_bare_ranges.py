@@ -1,0 +1,65 @@
+"""Two time points with "through", "thru", "until" or "to" and no "from" or "between", now Wednesday
+2026-12-02 15:00 (`date_bounds`): "incidents last Monday through yesterday" read as last Monday alone,
+"last Monday until yesterday" as "until yesterday", a silent wrong window; "from last Monday through
+yesterday" was already Monday to yesterday's end. Read as "from X to Y" only where both ends are a
+window on their own: a weekday alone is none (`weekdays`: "Monday to Friday" is opening hours as often
+as days past), nor a month alone, nor "prod" or "the staging cluster", so those stay as they were."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from time_readings import read_both_ways
+
+from skill_retriever.algorithms.temporal import parse_time_window, strip_time_phrase
+
+NOW = datetime(2026, 12, 2, 15, tzinfo=UTC)  # a Wednesday
+
+
+def at(month: int, day: int, hour: int = 0) -> datetime:
+    return datetime(2026, month, day, hour, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("incidents last Monday through yesterday", at(11, 30), at(12, 2)),  # was last Monday alone
+    ("incidents last Monday thru yesterday", at(11, 30), at(12, 2)),
+    ("incidents last Monday until yesterday", at(11, 30), at(12, 2)),  # was "until yesterday": no start
+    ("incidents yesterday through today", at(12, 1), at(12, 3)),  # was yesterday alone
+    ("incidents last week to yesterday", at(11, 23), at(12, 2)),  # was last week alone
+    ("incidents 3 days ago until yesterday", at(11, 29), at(12, 2)),
+    ("incidents early last week to yesterday", at(11, 23), at(12, 2)),  # as "from early last week to yesterday"
+    ("incidents last night to this morning", at(12, 1, 18), at(12, 2, 12)),
+])  # fmt: skip
+def test_two_points_with_no_from_are_the_range_from_the_first_to_the_last(
+    query: str, start: datetime, end: datetime
+) -> None:
+    window = read_both_ways(query, NOW, start, end, query.split(maxsplit=1)[1])
+    assert strip_time_phrase(query, window) == "incidents"
+    written = parse_time_window(query.replace("incidents ", "incidents from "), NOW)  # as "from X to Y" reads
+    assert written is not None and (written.start, written.end) == (start, end)
+
+
+def test_two_iso_days_are_a_range_where_items_carry_dates_and_words_elsewhere() -> None:
+    window = parse_time_window("errors 2026-11-01 to 2026-11-05", NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (at(11, 1), at(11, 6), "2026-11-01 to 2026-11-05")  # was the 1st
+    assert parse_time_window("errors 2026-11-01 to 2026-11-05", NOW) is None  # a tool request's arguments
+
+
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("Monday to Wednesday", None),  # a weekday alone is no time point ("open Monday to Friday")
+    ("what broke Monday to Wednesday", None),  # nor after a past verb as a range's first day (`weekdays`)
+    ("errors March to May", None),  # a month alone is none: "from March to May" is a range
+    ("last week to fix the bug", "last week"),
+    ("deploy to prod yesterday", "yesterday"),
+    ("yesterday to the staging cluster", "yesterday"),
+    ("move last week to next week", "last week"),  # a time ahead is never read
+    ("today to tomorrow", "today"),
+    ("copy the notes of yesterday to today's standup", "yesterday"),  # a possessive names no day
+    ("errors before last Monday to yesterday", "before last Monday"),  # a bound reads its own point
+])  # fmt: skip
+def test_an_end_that_is_no_time_point_leaves_the_reading_as_it_was(query: str, phrase: str | None) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert (window and window.phrase) == phrase
