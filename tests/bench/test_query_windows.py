@@ -55,6 +55,12 @@ def test_each_query_gets_its_window_with_days_where_items_carry_dates(tmp_path: 
     assert sum(s == "incidents/world" for s, _ in rows) == 125  # the generated world's queries, always there
 
 
+def test_all_days_reads_every_set_as_dated(tmp_path: Path) -> None:
+    out = tmp_path / "windows.tsv"
+    query_windows.cli(["--data", str(_data(tmp_path)), "--now", NOW, "--all-days", "--out", str(out)])
+    assert _rows(out)["toolret/plain", "#1"] == '2026-12-03T00:00:00+00:00..2026-12-04T00:00:00+00:00 "on 2026-12-03"'
+
+
 def test_compare_exits_0_when_the_same_and_1_naming_what_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,8 +2,8 @@
 the time rules (`algorithms.temporal` and the modules it reads) changes only the windows it
 should, on every query the benchmark has.
 
-Usage: python -m skill_retriever.bench.query_windows [--data DATA] [--now ISO] [--out FILE]
-    [--compare OLD_FILE]
+Usage: python -m skill_retriever.bench.query_windows [--data DATA] [--now ISO] [--all-days]
+    [--out FILE] [--compare OLD_FILE]
 
 It reads the query sets of the data folder (``--data``, else ``$SKILL_RETRIEVER_DATA``, else
 ``../shared/data``, as ``skill-retriever benchmark`` finds it): ``skills`` (its
@@ -18,7 +18,8 @@ a stack trace condensed, its first ``plan_query_chars`` read by `temporal.parse_
 with ``now`` fixed (``--now``, default the benchmark's own `common.FIXED_NOW`, so that two
 runs compare) and ``days`` as the benchmark's index of that set decides it: True only where
 an item carries a date (`dated_items.carries_dates`; in the data of 2026-12 only the incident
-world's). The window reads ``<start>..<end> "<phrase>"`` (ISO 8601, ``-`` for an open bound),
+world's; ``--all-days``: every set as if they did, so that a change to the rules read with days,
+a day of a month, "on Monday", is checked on every query, not only the world's 125). The window reads ``<start>..<end> "<phrase>"`` (ISO 8601, ``-`` for an open bound),
 ``none`` when there is none, ``refused: <why>`` for a query the search refuses. A query id
 that its set repeats, or a query with none, is its place in its file (``#12``). Nothing is
 embedded and no model is loaded; each set's catalogue is ingested only to see whether its
@@ -237,6 +238,8 @@ def cli(argv: list[str] | None = None) -> None:
                         help="benchmark data folder (default: $SKILL_RETRIEVER_DATA, else ../shared/data)")
     parser.add_argument("--now", type=_instant, default=FIXED_NOW, metavar="ISO",
                         help=f"the time the windows are read at (default the benchmark's, {FIXED_NOW.isoformat()})")
+    parser.add_argument("--all-days", action="store_true",
+                        help="read every set as if its items carried dates (days=True), not only the dated ones")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the lines here (default stdout)")
     parser.add_argument("--compare", type=_existing, default=None, metavar="OLD_FILE",
                         help="a file of an earlier run: say what differs, exit 1 if anything does")
@@ -250,6 +253,8 @@ def cli(argv: list[str] | None = None) -> None:
         sets, skipped = query_sets(data)
     except (IngestError, ValueError) as exc:
         parser.error(str(exc))
+    if args.all_days:
+        sets = [qs._replace(dated=True) for qs in sets]
     found = windows(sets, args.now)
     if args.out is None:
         sys.stdout.write(lines(found))
