@@ -63,3 +63,11 @@ def test_an_end_that_is_no_time_point_leaves_the_reading_as_it_was(query: str, p
     for days in (False, True):
         window = parse_time_window(query, NOW, days=days)
         assert (window and window.phrase) == phrase
+
+
+def test_a_day_after_on_stays_that_day_where_items_carry_dates() -> None:
+    # a date moved, not a range: "change my flight on March 7th to March 10th" (a tool request's words)
+    query = "change the release on Nov 3 to Nov 5"
+    window = parse_time_window(query, NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (at(11, 3), at(11, 4), "on Nov 3")

@@ -107,7 +107,8 @@ _DASH_RE = re.compile(
 # "the weekend" or a calendar "the week", none of which is a window alone; so an end that is no time leaves the
 # point alone as it was: "last week to fix the bug", "yesterday to the staging cluster". With days, an ISO day or
 # a day of a month too ("2026-11-01 to 2026-11-05", which read as the 1st). Not after a bound's word, which reads
-# its own point ("before last Monday to ..."); "from/since/between" ranges are read before.
+# its own point ("before last Monday to ..."; "from/since/between" ranges are read before), nor after "on" or "at",
+# a day or a time alone: "change the flight on March 7th to March 10th" moves a date (ultratool, read with days).
 _POINT = (
     rf"{AGO}|{SPAN}|(?i:today|yesterday|last\s+{WEEKDAY_NAME})(?![\w-])"
     r"|(?i:(?:this|last|previous)\s+(?:week|month|year))(?![\w-])"
@@ -116,7 +117,8 @@ _EDGE = (
     r"(?:(?i:the\s+(?:start|beginning|end)\s+of)\s+|(?i:early|mid|late|the\s+middle\s+of)[\s-]+"
     r"(?=(?i:this|last|previous)\s+(?:week|month|year)\b))?"
 )
-_NOT_AFTER = r"(?<!\w)" + "".join(rf"(?<!(?i:{w})\s)" for w in ("from", "since", "between", "after", "before", "until", "till", "to"))
+_BOUND_WORDS = ("from", "since", "between", "after", "before", "until", "till", "to", "on", "at")
+_NOT_AFTER = r"(?<!\w)" + "".join(rf"(?<!(?i:{w})\s)" for w in _BOUND_WORDS)
 
 
 def _bare_re(point: str, to: str) -> re.Pattern[str]:
