@@ -297,3 +297,29 @@ def test_prose_keeps_a_sentence_stop_after_a_flag_in_braces() -> None:
 def test_a_flag_that_names_no_secret_or_a_template_stays(text: str) -> None:
     assert redact_prose(text) == text
     assert redact_command(text) == text
+
+
+#: A secret in braces with a ``&`` and a ``;`` in it after a secret's flag, a setter or a
+#: block's ``value:``: prose read a value in braces whole only as a
+#: `secret_values.BRACED_RUN`, which holds no ``&`` (a shell operator), so it read
+#: ``{Tr0ub&3`` up to the ``;``, judged it code, and the password stayed; ``{Tr0ub3;x9}``
+#: and ``DB_PASSWORD={Tr0ub&3;x9}`` went (seen: the secrets59 brief). In prose a ``&`` is
+#: a password's (`prose_values.PROSE_BRACED_RUN`), and braces that hold one go whole.
+AMPERSAND_BRACED_LEAKS = [
+    ("use --password={Tr0ub&3;x9} here", f"use --password={R} here"),
+    ("use --password {Tr0ub&3;x9} here", f"use --password {R} here"),
+    ('Run `"--password={Tr0ub&3;x9}"` once.', f'Run `"--password={R}"` once.'),
+    ("Run `tool --password={Tr0ub&3;x9}`.", f"Run `tool --password={R}`."),
+    ("Pass --token {Tr0ub&3;x9}.", f"Pass --token {R}."),
+    ("ENV API_KEY {Tr0ub&3;x9}", f"ENV API_KEY {R}"),
+    ("set -gx API_KEY {Tr0ub&3;x9}", f"set -gx API_KEY {R}"),
+    ("gh secret set DEPLOY_KEY --body {Tr0ub&3;x9}", f"gh secret set DEPLOY_KEY --body {R}"),
+    ("- name: API_KEY\n  value: {Tr0ub&3;x9}", f"- name: API_KEY\n  value: {R}"),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), AMPERSAND_BRACED_LEAKS)
+def test_prose_reads_a_secret_in_braces_with_an_ampersand_whole(text: str, kept: str) -> None:
+    assert redact_prose(text) == kept
+    assert redact_prose(kept) == kept
+

@@ -53,6 +53,7 @@ from skill_retriever.ingest.connection_strings import redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.key_arguments import redact_key_arguments
 from skill_retriever.ingest.masked_values import masked as _masked
+from skill_retriever.ingest.prose_values import PROSE_ASSIGNED_VALUE, PROSE_VALUE
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_blocks import NAME_VALUE_RE, redact_blocks, same_item
 from skill_retriever.ingest.secret_commands import (
@@ -68,8 +69,6 @@ from skill_retriever.ingest.secret_headers import AUTH_HEADER_RE
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
     ESCAPE_BEFORE,
-    PROSE_ASSIGNED_VALUE,
-    PROSE_VALUE,
     SCHEME_BEFORE_RE,
     SCHEME_WORD,
     literal_phrase,
@@ -89,7 +88,7 @@ __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 #: not ``$$``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
 #: name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
 #: each name is read once); the value is one word of prose up to such an escape
-#: (`secret_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
+#: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(
     r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$)|""" + ESCAPE_BEFORE + r""")(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""

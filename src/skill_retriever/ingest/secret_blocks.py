@@ -39,8 +39,8 @@ import re
 from collections.abc import Callable
 
 from skill_retriever.ingest.braced_values import braced_inside
+from skill_retriever.ingest.prose_values import PROSE_VALUE
 from skill_retriever.ingest.secret_formats import REDACTED
-from skill_retriever.ingest.secret_values import PROSE_VALUE
 
 __all__ = ["NAME_VALUE_RE", "redact_blocks", "same_item"]
 

@@ -33,8 +33,9 @@ import re
 from collections.abc import Callable
 
 from skill_retriever.ingest.client_passwords import SIMPLE_COMMAND_RE, client_passwords, curl_users
+from skill_retriever.ingest.prose_values import PROSE_VALUE
 from skill_retriever.ingest.secret_setters import GH_SECRET_RE, redact_secret_commands
-from skill_retriever.ingest.secret_values import PROSE_VALUE, SHELL_VALUE
+from skill_retriever.ingest.secret_values import SHELL_VALUE
 
 __all__ = [
     "CALL_RE",

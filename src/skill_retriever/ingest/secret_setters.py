@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from skill_retriever.ingest.secret_values import PROSE_VALUE
+from skill_retriever.ingest.prose_values import PROSE_VALUE
 
 __all__ = ["GH_SECRET_RE", "redact_continued_commands", "redact_secret_commands"]
 

@@ -20,8 +20,6 @@ __all__ = [
     "BRACED_RUN",
     "ESCAPE_BEFORE",
     "NAME_WORD_RE",
-    "PROSE_ASSIGNED_VALUE",
-    "PROSE_VALUE",
     "SCHEME_BEFORE_RE",
     "SCHEME_WORD",
     "SHELL_ASSIGNED_VALUE",
@@ -76,28 +74,16 @@ BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+;[^\s{}"'`&|()<>\\]{0,128}+\}"""
 #: read whole: ``admin:{Xk9;2mQ}``), or a quote left open (the command rules', `secrets`
 #: and `client_passwords`).
 SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
-#: A value in prose, one word as `SHELL_VALUE` reads a shell word (quoted, bare, a
-#: quote left open; a `BRACED_RUN` that starts it read whole: ``--token {Xk9;2mQ}``), on
-#: one line, but for ``&``, which in prose is part of a password (``Tr0ub4dor&3``), not a
-#: shell operator. At most 256 characters after the braces (a longer word is none:
-#: `prose_secrets` looks again inside a value, and the bound keeps that linear).
-PROSE_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'|(?=[^\s"'`;|()<>])(?:""" + BRACED_RUN + r""")?+"""
-    r"""[^\s"'`;|()<>]{0,256}+(?![^\s"'`;|()<>])|["'][^\s"']{0,256}+)"""
-)
 #: A ``printf`` or ``echo -e`` escape (``\n``, ``\r``, ``\t``) in a bare value: where
 #: the line the command writes ends (``printf 'API_KEY=X\nHOST=db\n' >> .env``), not
 #: part of the value; an assignment's name may start right after one (`ESCAPE_BEFORE`).
 _ESCAPE = r"\\[nrt]"
 ESCAPE_BEFORE = r"(?<=" + _ESCAPE + ")"
-#: `SHELL_VALUE` and `PROSE_VALUE` for an assignment's value (``NAME=value``): a bare
-#: value ends at an escape (`_ESCAPE`), which took the lines after it with the value.
+#: `SHELL_VALUE` for an assignment's value (``NAME=value``): a bare value ends at an
+#: escape (`_ESCAPE`), which took the lines after it with the value (prose's:
+#: `prose_values`).
 SHELL_ASSIGNED_VALUE = (
     r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
-)
-PROSE_ASSIGNED_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+'|(?=[^\s"'`;|()<>\\]|\\(?![nrt]))(?:""" + BRACED_RUN + r""")?+"""
-    r"""(?:[^\s"'`;|()<>\\]|\\(?![nrt])){0,256}+(?![^\s"'`;|()<>\\]|\\(?![nrt]))|["'][^\s"']{0,256}+)"""
 )
 #: A name (flag, variable, header, query parameter, frontmatter key, an MCP server's
 #: argument) whose value is likely a secret (`secret_name`): ``--author``, ``?author=``,
