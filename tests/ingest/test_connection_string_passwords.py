@@ -16,7 +16,12 @@ from __future__ import annotations
 import pytest
 
 from skill_retriever.ingest.prose_secrets import redact_prose
-from skill_retriever.ingest.secrets import REDACTED, redact_args, redact_command
+from skill_retriever.ingest.secrets import (
+    REDACTED,
+    redact_args,
+    redact_command,
+    redact_command_line,
+)
 
 R = REDACTED
 #: An invented secret, shaped as a literal one (letters and digits, 24 characters).
@@ -139,3 +144,32 @@ def test_mcp_argument_keeps_the_pairs_after_its_password(arg: str, kept: str) ->
 @pytest.mark.parametrize(("arg", "kept"), ARG_WHOLE_VALUES)
 def test_mcp_argument_flag_value_goes_whole(arg: str, kept: str) -> None:
     assert redact_args([arg]) == [kept]
+
+
+#: A connection string (or any pairs) in braces, its secret-named pair last: the command
+#: rule read the value as a shell word up to the blank, the closing brace with it
+#: (``Password=X}``), and wrote ``{Server=x;Password=[redacted]``, the brace lost; prose
+#: kept it (seen: the secrets59 brief). The value ends now at the brace that closes braces
+#: opened before its name (`shell_assignments`), quoted or not, in an MCP argument too.
+BRACED_PAIRS = [
+    (f"tool --conn {{Server=x;Password={V}}}", f"tool --conn {{Server=x;Password={R}}}"),
+    (f"tool --conn {{Server=x;Password={V}}} --verbose", f"tool --conn {{Server=x;Password={R}}} --verbose"),
+    (f"tool --conn '{{Server=x;Password={V}}}'", f"tool --conn '{{Server=x;Password={R}}}'"),
+    (f'tool --conn "{{Server=x;Password={V}}}"', f'tool --conn "{{Server=x;Password={R}}}"'),
+    (f"tool --conn={{Server=x;Password={V}}}", f"tool --conn={{Server=x;Password={R}}}"),
+    (f"tool --conn {{Server=x;Uid=sa;Pwd={V}}}", f"tool --conn {{Server=x;Uid=sa;Pwd={R}}}"),
+    (f"tool --opts {{host=db,api_key={V}}},{{y=1}}", f"tool --opts {{host=db,api_key={R}}},{{y=1}}"),
+    (f"tool --conn {{Server=x;Password={{{V}}}}}", f"tool --conn {{Server=x;Password={R}}}"),
+]
+
+
+@pytest.mark.parametrize(("command", "kept"), BRACED_PAIRS)
+def test_command_keeps_the_brace_that_closes_its_pairs(command: str, kept: str) -> None:
+    assert redact_command(command) == kept
+    assert redact_command(kept) == kept
+
+
+@pytest.mark.parametrize(("command", "kept"), BRACED_PAIRS)
+def test_mcp_argument_keeps_the_brace_that_closes_its_pairs(command: str, kept: str) -> None:
+    # the words of the command as an MCP server's arguments, as `redact_command_line` splits them
+    assert redact_command_line(command) == kept

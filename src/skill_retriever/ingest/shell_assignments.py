@@ -11,6 +11,8 @@ A name before ``(`` is a call in a script's code, no value (``auth=get_auth()``:
 so is a name a call passes (``OAuth2Session(client_id, token=token)``: `call_arguments`),
 and code that reads the environment (``password=os.environ['PW']``: `env_references`), but
 for a literal default it holds (``password=os.getenv('PW', 'X')``: `env_defaults`).
+A bare value ends at the brace that closes braces its assignment stands in (``--conn
+{Server=db;Password=X}``: `_closing_brace`); read as a shell word, it took the ``}``.
 """
 
 from __future__ import annotations
@@ -120,7 +122,10 @@ def redact_assignments(text: str) -> str:
             continue
         password = connection_password(text, m["name"], m.start(), m.end())
         if (password or secret_name(_last_part(m["name"]))) and not _SETTING_KEY_RE.match(text, m.start()):
-            pair = (_QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE).match(text, m.start())
+            value_re = _QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE
+            pair = value_re.match(text, m.start())
+            if pair is not None and (end := _closing_brace(text, m.start(), pair.start("val"), pair.end())) < pair.end():
+                pair = value_re.match(text, m.start(), end)  # ``{Server=db;Password=X}``: the ``}`` stays
             if pair is not None and _call_name(pair):
                 pair = None  # the call's arguments are read on for names of their own
         new = "" if pair is None else _mask_password(pair) if password else masked(pair)
@@ -152,6 +157,32 @@ def _masked_spaced(m: re.Match[str]) -> str:
 #: A connection string's password (`connection_strings.connection_password`) redacted as `secret_setting`
 #: redacts a secret-looking name's value: all but a reference, placeholder or switch.
 _mask_password = masked_value(lambda m: not scheme_name(m["val"]) and not switch_value(m["val"]))
+
+
+#: How far before an assignment's name `_closing_brace` looks for braces it stands in.
+_BRACES_BEFORE = 300
+
+
+def _closing_brace(text: str, name: int, value: int, end: int) -> int:
+    """Where a bare value read from ``value`` to ``end`` of ``text`` ends when its
+    assignment (its name at ``name``) stands in braces opened before it on its line and
+    not closed there (``tool --conn {Server=db;Password=X}``, ``{host=db,api_key=X}``):
+    at the first ``}`` in it that closes none of its own braces (``{a;b}``, ``${X}``),
+    the one that closes those; else at ``end``. A shell word runs on past a ``}``, and
+    the brace went with the value it closed. A quoted value ends at its quote."""
+    start = max(0, name - _BRACES_BEFORE)
+    start = text.rfind("\n", start, name) + 1 or start
+    if text.startswith(("\"", "'"), value) or text.count("{", start, name) <= text.count("}", start, name):
+        return end
+    depth = 0
+    for i in range(value, end):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+    return end
 
 
 def _env_read_at(text: str, pos: int) -> re.Match[str] | None:
