@@ -124,6 +124,34 @@ def test_commands_without_a_secret_stay_as_written(command: str) -> None:
     assert redact_command(command) == command
 
 
+#: A client's password glued to its short flag (``-pVALUE``) is all that flag takes: the
+#: word after it is the next argument (mysql's database, the command sshpass runs). Where
+#: the value held a secret's word (``-psecret12``: "secret"; ``-pMyToken99``), the flag
+#: rule read ``-psecret12`` as a flag named so and took that word for its value too, and
+#: the database went (``-p[redacted] [redacted]``); ``-pXk9s2mQz7 db`` kept it (seen: the
+#: secrets59 brief). ``-p`` alone prompts, and ``mysql -p db`` stays (`UNCHANGED`).
+GLUED_PASSWORDS = [
+    ("mysql -u root -psecret12 db", f"mysql -u root -p{R} db"),
+    ("mysqldump -u root -psecret12 db > x.sql", f"mysqldump -u root -p{R} db > x.sql"),
+    ("mysql -u root -pMyToken99 shop", f"mysql -u root -p{R} shop"),
+    ("mariadb -u root -pSecret2024x app -e status", f"mariadb -u root -p{R} app -e status"),
+    ("sshpass -psecret12 ssh deploy@host", f"sshpass -p{R} ssh deploy@host"),
+    ("docker login -u me -pMyToken99 ghcr.io", f"docker login -u me -p{R} ghcr.io"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GLUED_PASSWORDS)
+def test_a_glued_client_password_takes_no_next_word(command: str, expected: str) -> None:
+    assert redact_command(command) == expected
+    assert redact_command(expected) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), GLUED_PASSWORDS)
+def test_a_glued_client_password_argument_takes_no_next_argument(command: str, expected: str) -> None:
+    program, *args = command.split(" ")
+    assert redact_invocation(program, args) == (program, expected.split(" ")[1:])
+
+
 @pytest.mark.parametrize(("url", "expected"), WEBHOOKS)
 def test_webhook_secrets_go_wherever_the_url_stands(url: str, expected: str) -> None:
     assert redact_command(f"curl -X POST {url}") == f"curl -X POST {expected}"

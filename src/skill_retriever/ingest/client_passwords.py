@@ -20,7 +20,7 @@ from skill_retriever.ingest.masked_values import masked_value
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import BRACED_RUN, SHELL_VALUE, is_reference
 
-__all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "redact_client_passwords"]
+__all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "password_starts", "redact_client_passwords"]
 
 #: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
@@ -92,6 +92,23 @@ def client_passwords(segment: str, masked: Callable[[re.Match[str]], str]) -> st
         if program is not None:
             segment = segment[: program.end()] + flag_re.sub(masked, segment[program.end() :])
     return segment
+
+
+def password_starts(text: str) -> frozenset[int]:
+    """Where in shell ``text`` the passwords of its clients' password flags start
+    (`_CLIENT_PASSWORDS`, each in the simple command its client starts, as
+    `client_passwords` reads them): ``X`` of ``mysql -pX``, ``sshpass -p X``. A flag rule
+    that reads ``-psecret12`` as a flag of its own (`secret_flags`: a secret's word in
+    it) asks this: a password glued to its flag is all the flag takes, and the word after
+    it is the next argument (mysql's database, the command sshpass runs)."""
+    starts: set[int] = set()
+    for segment in SIMPLE_COMMAND_RE.finditer(text):
+        for program_re, flag_re in _CLIENT_PASSWORDS:
+            program = program_re.search(segment[0])
+            if program is not None:
+                at = segment.start() + program.end()
+                starts.update(at + m.start("val") for m in flag_re.finditer(segment[0][program.end() :]))
+    return frozenset(starts)
 
 
 def _curl_users(m: re.Match[str]) -> str:

@@ -7,7 +7,9 @@ The value goes unless it holds none: a record's key under the flag (``--sort-key
 word after it is the next argument), the next flag after a space (``--token --verbose``)
 or code that reads the environment (``--password=os.environ['PW']``: `env_references`),
 or a number or a path under a name a secret word only qualifies (``--max-tokens 4096``,
-``--token-file /run/x``: `setting_names`);
+``--token-file /run/x``: `setting_names`); a client's short password flag with its
+password glued to it is no flag named for a secret (``mysql -psecret12 db``: the client
+rule's password, `client_passwords`, and ``db`` the next argument: `glued_password`);
 a read with a literal default keeps the read and loses the default
 (``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
 whole (``--password "a b c"``). `secrets.redact_command` applies these among its rules;
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.client_passwords import password_starts
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import masked_value
@@ -32,7 +35,7 @@ from skill_retriever.ingest.secret_values import (
 from skill_retriever.ingest.setting_names import setting_value
 from skill_retriever.ingest.shell_assignments import switch_value
 
-__all__ = ["NO_VALUE_FLAG_RE", "redact_flags"]
+__all__ = ["NO_VALUE_FLAG_RE", "glued_password", "redact_flags"]
 
 #: Flags that take no value though their name looks secret: the word after them is the
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
@@ -47,7 +50,27 @@ _FLAG_RE = re.compile(
 def redact_flags(text: str) -> str:
     """Shell ``text`` with the values of its secret-looking flags redacted (see the module
     docstring); text without one comes back unchanged."""
-    return _FLAG_RE.sub(masked_value(_secret_flag), _redact_flag_reads(text))
+    text = _redact_flag_reads(text)
+    passwords: list[frozenset[int]] = []  # `client_passwords.password_starts`, read when first asked
+
+    def secret(m: re.Match[str]) -> bool:
+        if not _secret_flag(m):
+            return False
+        if m["flag"].startswith("--"):
+            return True  # a long flag holds no short flag's glued password
+        if not passwords:
+            passwords.append(password_starts(m.string))
+        return not glued_password(m.start("flag"), m.end("flag"), passwords[0])
+
+    return _FLAG_RE.sub(masked_value(secret), text)
+
+
+def glued_password(start: int, end: int, passwords: frozenset[int]) -> bool:
+    """Whether the short flag from ``start`` to ``end`` is a client's password flag with
+    its password glued to it (``-psecret12`` of ``mysql -psecret12 db``: a password starts
+    inside it, `client_passwords.password_starts`), not a flag named for a secret: all it
+    takes is that password, and the word after it is the next argument."""
+    return any(at in passwords for at in range(start + 2, end))
 
 
 def _secret_flag(m: re.Match[str]) -> bool:

@@ -44,6 +44,7 @@ from skill_retriever.ingest.braced_values import literal_or_braced, placeholder_
 from skill_retriever.ingest.client_passwords import (
     client_passwords,
     curl_users,
+    password_starts,
     redact_client_passwords,
 )
 from skill_retriever.ingest.connection_strings import first_value_end, redact_braced_passwords
@@ -58,7 +59,7 @@ from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
-from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, redact_flags
+from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, glued_password, redact_flags
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
 from skill_retriever.ingest.secret_headers import redact_header_lines, redact_header_text
 from skill_retriever.ingest.secret_setters import redact_secret_commands
@@ -126,7 +127,8 @@ def redact_args(args: list[str]) -> list[str]:
     a connection string's first value only, ``Password=X;Server=db``, a braced one whole,
     ``PWD={a;b}``: `connection_strings`;
     not a flag after one, ``--api-key --verbose``, nor the
-    argument after one that takes no value, `_takes_value`; a reference or placeholder, ``${API_KEY}``,
+    argument after one that takes no value, `_takes_value`, or a client's password flag
+    with the password glued, ``mysql -psecret12 db``: `_glued_password_arg`; a reference or placeholder, ``${API_KEY}``,
     ``<your-key>``, stays: `_names_no_secret`; so does a number or a path under a name a secret
     word only qualifies, ``--max-tokens 4096``, ``TOKEN_FILE=/run/x``: `setting_names`), the credentials of secret-looking headers
     (`_header_arg`), the credentials of URLs (see `redact_urls`), tokens of
@@ -149,7 +151,7 @@ def redact_args(args: list[str]) -> list[str]:
             # A connection string's ``Password=X;Server=db``: the pairs after its value stay.
             end = len(value) if flag.startswith("-") else first_value_end(value)
             out.append(f"{flag}={_secret_value(flag, value[:end])}{redact_assignments(value[end:])}")
-        elif i and _takes_value(args[i - 1]) and not arg.startswith("-"):  # a flag is no value
+        elif i and _takes_value(args[i - 1]) and not arg.startswith("-") and not _glued_password_arg(args, i - 1):
             out.append(_secret_value(args[i - 1], arg))
         else:  # pairs after its first name: ``Server=x;Password=X``, ``host=db password=X``
             out.append(redact_assignments(arg) if "=" in arg else arg)
@@ -178,6 +180,16 @@ def _takes_value(flag: str) -> bool:
     written with its value (``--token=X``) nor one that takes none (`NO_VALUE_FLAG_RE`:
     ``--password-stdin``, ``--no-auth``)."""
     return flag.startswith("-") and "=" not in flag and secret_name(flag) and not NO_VALUE_FLAG_RE.search(flag)
+
+
+def _glued_password_arg(args: list[str], i: int) -> bool:
+    """Whether ``args[i]`` is a client's short password flag with its password glued to
+    it (``-psecret12`` after ``mysql``: `secret_flags.glued_password`), read in the
+    arguments joined as one command line: the next argument is none of its (a database)."""
+    if args[i].startswith("--"):
+        return False
+    start = sum(len(arg) + 1 for arg in args[:i])
+    return glued_password(start, start + len(args[i]), password_starts(" ".join(args)))
 
 
 #: A variable the client expands in an argument: Claude Code's ``${API_KEY}``, VS Code's
