@@ -173,3 +173,24 @@ def test_command_keeps_the_brace_that_closes_its_pairs(command: str, kept: str) 
 def test_mcp_argument_keeps_the_brace_that_closes_its_pairs(command: str, kept: str) -> None:
     # the words of the command as an MCP server's arguments, as `redact_command_line` splits them
     assert redact_command_line(command) == kept
+
+
+#: Pairs in braces whose first pair is the secret's: the command rule read a name only at
+#: a word's start or after ``;``, ``,``, ``=`` or a quote, not after ``{``, so the password
+#: stayed (``{Password=X}``, ``{Pwd=X;Server=x}``); an MCP argument that starts so read
+#: ``{Password`` as a flag's name and lost the brace (``{Password=[redacted]``). Prose
+#: redacted each already, and keeps the brace (found beside the secrets59 brief).
+BRACED_FIRST_PAIRS = [
+    (f"tool --conn {{Password={V}}}", f"tool --conn {{Password={R}}}"),
+    (f"tool --conn {{Password={V};Server=x}}", f"tool --conn {{Password={R};Server=x}}"),
+    (f"tool --conn {{Pwd={V};Server=x}}", f"tool --conn {{Pwd={R};Server=x}}"),
+    (f"tool --conn '{{Password={V}}}'", f"tool --conn '{{Password={R}}}'"),
+    (f"tool --opts {{api_key={V}}}", f"tool --opts {{api_key={R}}}"),
+]
+
+
+@pytest.mark.parametrize(("command", "kept"), BRACED_FIRST_PAIRS)
+def test_a_pair_that_opens_braces_is_read_as_prose_reads_it(command: str, kept: str) -> None:
+    assert redact_command(command) == redact_prose(command) == kept
+    assert redact_command_line(command) == kept
+    assert redact_args([command.rpartition(" ")[2]]) == [kept.rpartition(" ")[2]]

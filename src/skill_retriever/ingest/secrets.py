@@ -161,10 +161,11 @@ def redact_args(args: list[str]) -> list[str]:
 #: An argument with a blank in it is text (a ``.netrc`` line, a YAML or JSON block, a
 #: script), not one word; an ``=`` after a blank is no flag's (``--password=a b`` is one).
 _TEXT_ARG_RE = re.compile(r"\s")
-#: What no flag's name before its ``=`` holds: a blank (`_TEXT_ARG_RE`), or a call's
-#: ``(`` in a script of one word (``print(connect(password=password))``: its assignments
-#: are read as code's, `shell_assignments`).
-_NO_FLAG_RE = re.compile(r"[\s(]")
+#: What no flag's name before its ``=`` holds: a blank (`_TEXT_ARG_RE`), a call's ``(``
+#: in a script of one word (``print(connect(password=password))``: its assignments are
+#: read as code's, `shell_assignments`), or braces around pairs (``{Password=X}``: read
+#: as pairs, the closing brace kept, `shell_assignments`).
+_NO_FLAG_RE = re.compile(r"[\s({]")
 
 
 def _redact_text_words(text: str) -> str:

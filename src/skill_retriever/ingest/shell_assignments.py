@@ -46,9 +46,11 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"
 #: a flag's ``=`` (``--env=API_TOKEN=X``) or in a comma list (``--set a=1,b=2``); the name
 #: a setting's key too, dotted or with hyphens (``auth.rootPassword``, ``admin-password``),
 #: or an ``.npmrc`` key under a registry's scope (``//registry.npmjs.org/:_authToken=X``),
-#: or after a ``printf`` escape that ended the line before (``printf 'A=1\nTOKEN=X\n'``).
+#: or after a ``printf`` escape that ended the line before (``printf 'A=1\nTOKEN=X\n'``),
+#: or after the brace that opens pairs (``--conn {Password=X;Server=db}``; not ``${``, a
+#: parameter's default: `env_defaults`).
 _ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?:(?<![^\s;&|(`'",=])|(?<=/:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+    r"""(?:(?<![^\s;&|(`'",={])(?<!\$\{)|(?<=/:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
 #: A word after an unquoted scheme that is a credential, not the command the assignment
 #: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
