@@ -323,3 +323,53 @@ def test_prose_reads_a_secret_in_braces_with_an_ampersand_whole(text: str, kept:
     assert redact_prose(text) == kept
     assert redact_prose(kept) == kept
 
+
+
+#: The same secret in braces with a ``&`` in it in a command, after a secret's flag, an
+#: assignment's name or a setter's: the command rules read a value in braces whole only as
+#: a `secret_values.BRACED_RUN`, which holds no ``&``, so they read ``{Tr0ub`` (a slot's
+#: start cut short) and the password stayed, in quotes too, where ``&`` is a character
+#: (seen: the secrets2 brief). Unquoted the shell would cut the word at the ``&``, but a run
+#: in braces with no blank is no brace group (``{ cmd; }``): under a secret's name it is
+#: read whole (`named_values.NAMED_BRACED_RUN`).
+AMPERSAND_COMMAND_LEAKS = [
+    ('tool "--password={Tr0ub&3;x9}"', f'tool "--password={R}"'),
+    ("tool '--password={Tr0ub&3;x9}'", f"tool '--password={R}'"),
+    ("tool --password={Tr0ub&3;x9}", f"tool --password={R}"),
+    ("tool --password {Tr0ub&3;x9} && echo ok", f"tool --password {R} && echo ok"),
+    ("tool --api-key={Xk9s2&mQz7Lp}", f"tool --api-key={R}"),
+    ('docker run -e "DB_PASSWORD={Tr0ub&3;x9}" app', f'docker run -e "DB_PASSWORD={R}" app'),
+    ("API_TOKEN={Tr0ub&3;x9} ./deploy.sh", f"API_TOKEN={R} ./deploy.sh"),
+    ("git config --global github.token {Tr0ub&3;x9}", f"git config --global github.token {R}"),
+    ("npm config set //npm.example.com/:_authToken {Tr0ub&3;x9}", f"npm config set //npm.example.com/:_authToken {R}"),
+]
+#: A ``&`` still ends what is no secret's value, and a URL's parameters stay apart: a
+#: braced state before ``&token=`` does not take the token in (its value still goes).
+AMPERSAND_COMMAND_KEPT = [
+    ("tool --state={a&b;c} --token=Xk9s2mQz7Lp", f"tool --state={{a&b;c}} --token={R}"),
+    ("tool --password={pw}&&echo hi", "tool --password={pw}&&echo hi"),
+    ('curl "https://x.example/cb?state={a;b}&token=Xk9s2mQz7Lp"', f'curl "https://x.example/cb?state={{a;b}}&token={R}"'),
+    ("curl https://x.example/cb?state={a;b}&token=Xk9s2mQz7Lp", f"curl https://x.example/cb?state={{a;b}}&token={R}"),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), AMPERSAND_COMMAND_LEAKS + AMPERSAND_COMMAND_KEPT)
+def test_a_command_reads_a_secret_in_braces_with_an_ampersand_whole(text: str, kept: str) -> None:
+    assert redact_command(text) == kept
+    assert redact_command(kept) == kept
+
+
+#: An MCP argument is one argv word, read by no shell: a ``&`` in it is the value's, and
+#: the whole value goes (it did before too: pinned); a script in one argument is a
+#: command's text (``bash -c``), read as above.
+@pytest.mark.parametrize(
+    ("args", "kept"),
+    [
+        (["--password={Tr0ub&3;x9}"], [f"--password={R}"]),
+        (["--password", "{Tr0ub&3;x9}"], ["--password", R]),
+        (["-e", "DB_PASSWORD={Tr0ub&3;x9}"], ["-e", f"DB_PASSWORD={R}"]),
+        (["bash", "-c", "tool --password {Tr0ub&3;x9}"], ["bash", "-c", f"tool --password {R}"]),
+    ],
+)
+def test_an_mcp_argument_loses_a_secret_in_braces_with_an_ampersand(args: list[str], kept: list[str]) -> None:
+    assert redact_args(args) == kept

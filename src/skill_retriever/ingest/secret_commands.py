@@ -33,9 +33,9 @@ import re
 from collections.abc import Callable
 
 from skill_retriever.ingest.client_passwords import SIMPLE_COMMAND_RE, client_passwords, curl_users
+from skill_retriever.ingest.named_values import NAMED_VALUE
 from skill_retriever.ingest.prose_values import PROSE_VALUE
 from skill_retriever.ingest.secret_setters import GH_SECRET_RE, redact_secret_commands
-from skill_retriever.ingest.secret_values import SHELL_VALUE
 
 __all__ = [
     "CALL_RE",
@@ -62,8 +62,9 @@ _SETTER = (
     r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>"""
 )
 SETTER_RE = re.compile(_SETTER + PROSE_VALUE + ")")
-#: The same in shell text (`secrets.redact_command`), its value a shell word.
-SHELL_SETTER_RE = re.compile(_SETTER + SHELL_VALUE + ")")
+#: The same in shell text (`secrets.redact_command`), its value a shell word (braces with
+#: a ``&`` in them read whole: `named_values`).
+SHELL_SETTER_RE = re.compile(_SETTER + NAMED_VALUE + ")")
 #: A flag and the word after it, apart (``--password X``, ``-Password X``); one that
 #: names a secret is `prose_secrets`' to redact. A ``--no-`` flag takes no value
 #: (``psexec.py -k -no-pass host``: the host is the next argument).

@@ -24,8 +24,8 @@ from skill_retriever.ingest.client_passwords import password_starts
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import masked_value
+from skill_retriever.ingest.named_values import NAMED_VALUE
 from skill_retriever.ingest.secret_values import (
-    SHELL_VALUE,
     record_key,
     scheme_name,
     secret_name,
@@ -41,9 +41,10 @@ __all__ = ["NO_VALUE_FLAG_RE", "glued_password", "redact_flags"]
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
-#: A flag and the value after it: ``--api-key X``, ``--token=X``.
+#: A flag and the value after it: ``--api-key X``, ``--token=X``, ``--password={Tr0ub&3;x9}``
+#: (braces with a ``&`` in them read whole: `named_values`).
 _FLAG_RE = re.compile(
-    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + SHELL_VALUE + ")"
+    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + NAMED_VALUE + ")"
 )
 
 

@@ -68,7 +68,8 @@ SCHEME_WORD = (
 #: A word in braces that holds a ``;`` and no blank, quote, backslash or other shell
 #: character (``{Xk9;2mQz7Lp}``, ODBC's ``{a;b}``): one value, which the readers that stop
 #: at ``;`` cut (``{Xk9`` judged and ``;2mQz7Lp}`` kept as written); no shell group,
-#: which needs blanks (``{ a; b; }``). Bounded, so no start rescans a long run.
+#: which needs blanks (``{ a; b; }``). Bounded, so no start rescans a long run. After a
+#: secret's name the command rules read one with a ``&`` in it too (`named_values`).
 BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+;[^\s{}"'`&|()<>\\]{0,128}+\}"""
 #: One shell word as a value: double-quoted, single-quoted, bare (a `BRACED_RUN` in it
 #: read whole: ``admin:{Xk9;2mQ}``), or a quote left open (the command rules', `secrets`

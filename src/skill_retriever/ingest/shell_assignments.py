@@ -13,6 +13,8 @@ and code that reads the environment (``password=os.environ['PW']``: `env_referen
 for a literal default it holds (``password=os.getenv('PW', 'X')``: `env_defaults`).
 A bare value ends at the brace that closes braces its assignment stands in (``--conn
 {Server=db;Password=X}``: `_closing_brace`); read as a shell word, it took the ``}``.
+A value in braces with a ``&`` in it is read whole (``API_TOKEN={Tr0ub&3;x9}``:
+`named_values`), as it is after a secret's flag.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from skill_retriever.ingest.connection_strings import connection_password, redac
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
+from skill_retriever.ingest.named_values import NAMED_ASSIGNED_VALUE
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     ESCAPE_BEFORE,
-    SHELL_ASSIGNED_VALUE,
-    literal_phrase,
+        literal_phrase,
     quoted,
     record_key,
     scheme_name,
@@ -62,12 +64,12 @@ _CREDENTIAL_WORD = r"(?![-/])(?=[A-Za-z0-9+/_-]{8,}={0,2}(?![^\s;&|)]))(?=[^\s;&
 #: auth scheme and a credential-shaped word.
 _ASSIGNMENT_RE = re.compile(
     _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++" + _CREDENTIAL_WORD
-    + ")?+" + SHELL_ASSIGNED_VALUE + ")"
+    + ")?+" + NAMED_ASSIGNED_VALUE + ")"
 )
 #: Inside quotes, also an auth scheme and a word (``-d "token=Bearer X"``: the scheme is
 #: kept, `masked_values`).
 _QUOTED_ASSIGNMENT_RE = re.compile(
-    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + SHELL_ASSIGNED_VALUE + ")"
+    _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + NAMED_ASSIGNED_VALUE + ")"
 )
 #: A config file's setting written ``name = value`` on a line of its own (a heredoc's
 #: ``.pypirc``, ``client_secret = "X"`` of a Terraform file), at a quoted string's start,
