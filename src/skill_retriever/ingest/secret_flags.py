@@ -12,8 +12,10 @@ password glued to it is no flag named for a secret (``mysql -psecret12 db``: the
 rule's password, `client_passwords`, and ``db`` the next argument: `glued_password`);
 a read with a literal default keeps the read and loses the default
 (``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
-whole (``--password "a b c"``). `secrets.redact_command` applies these among its rules;
-they lived there.
+whole (``--password "a b c"``). A flag that names no secret is read no further than its
+name, so that a secret's flag in its value is read too (``bash -c "tool --password X"``;
+read with its value, the script was skipped). `secrets.redact_command` applies these
+among its rules; they lived there.
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
 #: A flag and the value after it: ``--api-key X``, ``--token=X``, ``--password={Tr0ub&3;x9}``
 #: (braces with a ``&`` in them read whole: `named_values`).
-_FLAG_RE = re.compile(
-    r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*)(?:(?P<eq>=)|[ \t]+)(?P<val>""" + NAMED_VALUE + ")"
-)
+_FLAG_HEAD = r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*+)(?=[ \t=])"""
+_FLAG_RE = re.compile(_FLAG_HEAD + r"""(?:(?P<eq>=)|[ \t]+)(?P<val>""" + NAMED_VALUE + ")")
+#: A flag's name alone, before its value (`redact_flags` reads the value of a secret's).
+_FLAG_HEAD_RE = re.compile(_FLAG_HEAD)
 
 
 def redact_flags(text: str) -> str:
@@ -63,7 +66,20 @@ def redact_flags(text: str) -> str:
             passwords.append(password_starts(m.string))
         return not glued_password(m.start("flag"), m.end("flag"), passwords[0])
 
-    return _FLAG_RE.sub(masked_value(secret), text)
+    masked = masked_value(secret)
+    out, pos = [], 0
+    while (head := _FLAG_HEAD_RE.search(text, pos)) is not None:
+        # A flag that names no secret is read on after its name, into its value, which is
+        # not read: a quoted script may hold a secret's flag (``bash -c "tool --password
+        # X"``), which a flag read whole with its value hid.
+        m = _FLAG_RE.match(text, head.start()) if secret_name(head["flag"]) else None
+        if m is None:
+            out.append(text[pos : head.end("flag")])
+            pos = head.end("flag")
+        else:
+            out.append(text[pos : m.start()] + masked(m))
+            pos = m.end()
+    return "".join(out) + text[pos:] if out else text
 
 
 def glued_password(start: int, end: int, passwords: frozenset[int]) -> bool:
