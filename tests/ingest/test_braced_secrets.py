@@ -373,3 +373,34 @@ def test_a_command_reads_a_secret_in_braces_with_an_ampersand_whole(text: str, k
 )
 def test_an_mcp_argument_loses_a_secret_in_braces_with_an_ampersand(args: list[str], kept: list[str]) -> None:
     assert redact_args(args) == kept
+
+
+#: A client's own password flag (`client_passwords`) with the same braces: its simple
+#: command was cut at the ``&`` (`client_passwords.SIMPLE_COMMAND_RE` read a
+#: `secret_values.BRACED_RUN`, which holds none), so ``{Tr0ub`` was read as the password,
+#: a slot cut short, and kept; curl's ``-u`` lost ``{Tr0ub`` and kept ``&3;x9}``.
+AMPERSAND_CLIENT_LEAKS = [
+    ("mysql -u root -p{Tr0ub&3;x9} app", f"mysql -u root -p{R} app"),
+    ("curl -u admin:{Tr0ub&3;x9} https://x.example", f"curl -u admin:{R} https://x.example"),
+    ('curl -u "admin:{Tr0ub&3;x9}" https://x.example', f'curl -u "admin:{R}" https://x.example'),
+    ("sshpass -p {Tr0ub&3;x9} ssh host", f"sshpass -p {R} ssh host"),
+    ("redis-cli -a {Tr0ub&3;x9} ping", f"redis-cli -a {R} ping"),
+    ("docker login -u me -p {Tr0ub&3;x9} reg.example", f"docker login -u me -p {R} reg.example"),
+]
+#: A ``&`` after braces still ends the client's simple command.
+AMPERSAND_CLIENT_KEPT = [
+    ("curl -u admin:{a;b}&& date -u +%H:%M", f"curl -u admin:{R}&& date -u +%H:%M"),
+    ("mysql -u root -p{pw}&& echo done", "mysql -u root -p{pw}&& echo done"),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), AMPERSAND_CLIENT_LEAKS + AMPERSAND_CLIENT_KEPT)
+def test_a_clients_password_in_braces_with_an_ampersand_goes_whole(text: str, kept: str) -> None:
+    assert redact_command(text) == kept
+    assert redact_command(kept) == kept
+
+
+@pytest.mark.parametrize(("text", "kept"), AMPERSAND_CLIENT_LEAKS[:2])
+def test_prose_reads_a_clients_password_in_braces_with_an_ampersand_whole(text: str, kept: str) -> None:
+    # Prose reads the same simple command (`secret_commands.redact_clients`).
+    assert redact_prose(text) == kept

@@ -17,19 +17,21 @@ from collections.abc import Callable
 
 from skill_retriever.ingest.braced_values import placeholder_or_slot
 from skill_retriever.ingest.masked_values import masked_value
+from skill_retriever.ingest.named_values import NAMED_BRACED_RUN, NAMED_VALUE
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
-from skill_retriever.ingest.secret_values import BRACED_RUN, SHELL_VALUE, is_reference
+from skill_retriever.ingest.secret_values import is_reference
 
 __all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "password_starts", "redact_client_passwords"]
 
 #: curl's ``-u user:password``: only in the same simple command as ``curl`` (no ``;``,
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
-#: to other programs (``date -u +%H:%M``). A ``;`` in braces with no blank around it is a
-#: value's (`secret_values.BRACED_RUN`: ``-u admin:{Xk9;2mQ}``), no command's end: split
-#: there, the password was read as ``{Xk9`` and its tail kept.
-SIMPLE_COMMAND_RE = re.compile(r"(?:" + BRACED_RUN + r"|[^;&|()\n])+")
+#: to other programs (``date -u +%H:%M``). A ``;`` or ``&`` in braces with no blank around
+#: it is a value's (`named_values.NAMED_BRACED_RUN`: ``-u admin:{Xk9;2mQ}``, ``-p{Tr0ub&3;x9}``),
+#: no command's end: split there, the password was read as ``{Xk9`` and its tail kept. Each
+#: password is read as the value after a secret's name (`named_values.NAMED_VALUE`).
+SIMPLE_COMMAND_RE = re.compile(r"(?:" + NAMED_BRACED_RUN + r"|[^;&|()\n])+")
 _CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
-_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + SHELL_VALUE + ")")
+_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + NAMED_VALUE + ")")
 #: Clients that take a password in a short flag, each with that flag, redacted in the
 #: simple command the client starts (as curl's ``-u``: to other programs ``-p`` is a port,
 #: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
@@ -42,7 +44,7 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
 #: ``-dest``; ``-storepass:env`` names a variable), and htpasswd's password after its file
 #: and user when a ``-b`` flag says it is on the command line (`_HTPASSWD`).
-_ONE_VALUE = r"(?>" + SHELL_VALUE + ")"
+_ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
 #: htpasswd's flags (``-b``, ``-bc``, ``-B -C 12``); with ``-b`` the password is the third

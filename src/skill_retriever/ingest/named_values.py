@@ -13,10 +13,12 @@ password stayed. In quotes (``"--password={Tr0ub&3;x9}"``, ``bash -c "tool --pas
 group (``{ cmd; }`` needs blanks), so the run is most likely a password written out, and
 reading it whole can only redact more of what stands under a secret's name.
 
-Only a value after a name reads so: a URL's query value (`secret_urls`) and a client's
-password (`client_passwords`) still read a `secret_values.BRACED_RUN`, so that a ``&``
-after braces starts the next parameter (``?state={a;b}&token=X``: the token still goes),
-and a name that is no secret's keeps its value whatever it holds.
+So do a client's password flags (`client_passwords`: ``mysql -p{Tr0ub&3;x9}``, ``curl -u
+admin:{Tr0ub&3;x9}``), and the simple command such a password stands in is not cut at its
+``&``. Only a value after a name reads so: a URL's query value (`secret_urls`) still reads a
+`secret_values.BRACED_RUN`, so that a ``&`` after braces starts the next parameter
+(``?state={a;b}&token=X``: the token still goes), and a name that is no secret's keeps its
+value whatever it holds.
 """
 
 from __future__ import annotations
