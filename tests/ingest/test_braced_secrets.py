@@ -304,7 +304,7 @@ def test_a_flag_that_names_no_secret_or_a_template_stays(text: str) -> None:
 #: `secret_values.BRACED_RUN`, which holds no ``&`` (a shell operator), so it read
 #: ``{Tr0ub&3`` up to the ``;``, judged it code, and the password stayed; ``{Tr0ub3;x9}``
 #: and ``DB_PASSWORD={Tr0ub&3;x9}`` went (seen: the secrets59 brief). In prose a ``&`` is
-#: a password's (`prose_values.PROSE_BRACED_RUN`), and braces that hold one go whole.
+#: a password's (`named_values.NAMED_BRACED_RUN`), and braces that hold one go whole.
 AMPERSAND_BRACED_LEAKS = [
     ("use --password={Tr0ub&3;x9} here", f"use --password={R} here"),
     ("use --password {Tr0ub&3;x9} here", f"use --password {R} here"),

@@ -166,7 +166,7 @@ def code_or_slot(value: str) -> bool:
 
 #: A name and a value in braces with a ``;`` in it and no blank (``DB_PASSWORD={p@ss;w0rd}``,
 #: ``api_key: {Xk9;2mQ}``), which prose's assignment rule reads whole only when it is a
-#: `prose_values.PROSE_BRACED_RUN` (no quote in it: ``{p"w;x9}`` it cuts at the quote); or
+#: `named_values.NAMED_BRACED_RUN` (no quote in it: ``{p"w;x9}`` it cuts at the quote); or
 #: (``phrase``) words in one pair of braces, no ``;`` (``password: {correct horse
 #: battery!}``), which it reads only up to the first blank.
 _BRACED_VALUE_RE = re.compile(
