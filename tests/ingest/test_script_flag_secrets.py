@@ -56,3 +56,20 @@ def test_many_flags_in_a_long_value_read_in_linear_time() -> None:
     # Reading on after a kept flag into its value: a value made of flags is read once.
     text = "tool -a=" + "-a=" * 20000
     assert redact_command(text) == text
+
+
+#: A sentence that names a secret's flag, in a quoted message: the word after the flag is
+#: the sentence's, not a value (read on into quoted values, the rule took it: ``git commit
+#: -m "--password is required"`` lost ``is``). A value after ``=``, or any other word, still goes.
+SENTENCES = [
+    ('git commit -m "--password is required"', 'git commit -m "--password is required"'),
+    ('echo "use --token to pass it"', 'echo "use --token to pass it"'),
+    ('printf "set --api-key or the call fails"', 'printf "set --api-key or the call fails"'),
+    ('tool --password=to', f"tool --password={R}"),
+    ('git commit -m "--password hunter2xyz is wrong"', f'git commit -m "--password {R} is wrong"'),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), SENTENCES)
+def test_a_word_of_a_sentence_after_a_secrets_flag_stays(text: str, kept: str) -> None:
+    assert redact_command(text) == kept

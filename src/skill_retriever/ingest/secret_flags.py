@@ -43,6 +43,12 @@ __all__ = ["NO_VALUE_FLAG_RE", "glued_password", "redact_flags"]
 #: next argument (``docker login --password-stdin registry``, ``--no-auth``).
 NO_VALUE_FLAG_RE = re.compile(r"^--no-|-stdin$", re.IGNORECASE)
 
+#: Words that go on a sentence, never a secret: after a secret's flag and a space, the flag is
+#: named in prose (a quoted message, ``echo "use --token to pass it"``), which the command
+#: rules read since a quoted value is read on (``bash -c "tool --password X"``).
+_PROSE_WORDS = frozenset(
+    "a an and are as at be by can for from if in is it must not of on or should the to was will with".split()
+)
 #: A flag and the value after it: ``--api-key X``, ``--token=X``, ``--password={Tr0ub&3;x9}``
 #: (braces with a ``&`` in them read whole: `named_values`).
 _FLAG_HEAD = r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*+)(?=[ \t=])"""
@@ -101,6 +107,8 @@ def _secret_flag(m: re.Match[str]) -> bool:
         return False
     if scheme_name(m["val"]) or switch_value(m["val"]):
         return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
+    if m["eq"] is None and m["val"] in _PROSE_WORDS:
+        return False  # ``git commit -m "--password is required"``: a sentence that names the flag
     if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):
         return False  # ``--password=os.environ['PW']``: code reading the environment (`_redact_flag_reads`)
     if setting_value(flag, m["val"], literal=single_quoted(m.string, m.start("val"))):
