@@ -23,6 +23,8 @@ value whatever it holds.
 
 from __future__ import annotations
 
+from skill_retriever.ingest.secret_values import assigned_word, shell_word
+
 __all__ = ["NAMED_ASSIGNED_VALUE", "NAMED_BRACED_RUN", "NAMED_VALUE"]
 
 #: A word in braces with a ``;`` or ``&`` in it, and no blank, quote, backslash or shell
@@ -30,10 +32,7 @@ __all__ = ["NAMED_ASSIGNED_VALUE", "NAMED_BRACED_RUN", "NAMED_VALUE"]
 #: so no start rescans a long run.
 NAMED_BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+[;&][^\s{}"'`|()<>\\]{0,128}+\}"""
 #: `secret_values.SHELL_VALUE` with `NAMED_BRACED_RUN` in it.
-NAMED_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + NAMED_BRACED_RUN + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
+NAMED_VALUE = shell_word(NAMED_BRACED_RUN)
 #: `secret_values.SHELL_ASSIGNED_VALUE` with `NAMED_BRACED_RUN` in it: a bare value ends
 #: at a ``printf`` escape (``\n``).
-NAMED_ASSIGNED_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + NAMED_BRACED_RUN
-    + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
-)
+NAMED_ASSIGNED_VALUE = assigned_word(NAMED_BRACED_RUN)

@@ -24,6 +24,7 @@ __all__ = [
     "SCHEME_WORD",
     "SHELL_ASSIGNED_VALUE",
     "SHELL_VALUE",
+    "assigned_word",
     "code_value",
     "is_placeholder",
     "is_reference",
@@ -35,6 +36,7 @@ __all__ = [
     "scheme_name",
     "secret_name",
     "secret_word_name",
+    "shell_word",
     "single_quoted",
 ]
 
@@ -74,7 +76,20 @@ BRACED_RUN = r"""\{[^\s{}"'`;&|()<>\\]{0,128}+;[^\s{}"'`&|()<>\\]{0,128}+\}"""
 #: One shell word as a value: double-quoted, single-quoted, bare (a `BRACED_RUN` in it
 #: read whole: ``admin:{Xk9;2mQ}``), or a quote left open (the command rules', `secrets`
 #: and `client_passwords`).
-SHELL_VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
+
+
+def shell_word(braced: str) -> str:
+    """One shell word as a value, a run that ``braced`` matches read whole in a bare one
+    (`SHELL_VALUE`; after a secret's name `named_values.NAMED_VALUE`)."""
+    return r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + braced + r"""|[^\s"'`;&|()<>])+|["'][^\s"']*)"""
+
+
+def assigned_word(braced: str) -> str:
+    """`shell_word` for an assignment's value: a bare value ends at an escape (`_ESCAPE`)."""
+    return r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + braced + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
+
+
+SHELL_VALUE = shell_word(BRACED_RUN)
 #: A ``printf`` or ``echo -e`` escape (``\n``, ``\r``, ``\t``) in a bare value: where
 #: the line the command writes ends (``printf 'API_KEY=X\nHOST=db\n' >> .env``), not
 #: part of the value; an assignment's name may start right after one (`ESCAPE_BEFORE`).
@@ -83,9 +98,7 @@ ESCAPE_BEFORE = r"(?<=" + _ESCAPE + ")"
 #: `SHELL_VALUE` for an assignment's value (``NAME=value``): a bare value ends at an
 #: escape (`_ESCAPE`), which took the lines after it with the value (prose's:
 #: `prose_values`).
-SHELL_ASSIGNED_VALUE = (
-    r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:""" + BRACED_RUN + r"""|[^\s"'`;&|()<>\\]|\\(?![nrt]))+|["'][^\s"']*)"""
-)
+SHELL_ASSIGNED_VALUE = assigned_word(BRACED_RUN)
 #: A name (flag, variable, header, query parameter, frontmatter key, an MCP server's
 #: argument) whose value is likely a secret (`secret_name`): ``--author``, ``?author=``,
 #: ``skill-author`` (365 names in ../shared/data/skills) and ``keywords`` name none.
