@@ -27,9 +27,13 @@ __all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "password_star
 #: ``|``, ``&``, parenthesis or line break between), since ``-u`` means something else
 #: to other programs (``date -u +%H:%M``). A ``;`` or ``&`` in braces with no blank around
 #: it is a value's (`named_values.NAMED_BRACED_RUN`: ``-u admin:{Xk9;2mQ}``, ``-p{Tr0ub&3;x9}``),
-#: no command's end: split there, the password was read as ``{Xk9`` and its tail kept. Each
-#: password is read as the value after a secret's name (`named_values.NAMED_VALUE`).
-SIMPLE_COMMAND_RE = re.compile(r"(?:" + NAMED_BRACED_RUN + r"|[^;&|()\n])+")
+#: no command's end: split there, the password was read as ``{Xk9`` and its tail kept. Nor
+#: is one in quotes with no blank in them (`_QUOTED_WORD`: ``-u "admin:Tr0ub&3x9"``,
+#: ``-p"Tr0ub&3x9"``), a character of the word; one with a blank may be a script's
+#: (``sh -c "cd /srv; mysql -p db"``), whose commands stay apart. Each password is read as
+#: the value after a secret's name (`named_values.NAMED_VALUE`).
+_QUOTED_WORD = r""""[^"\s\\]*+"|'[^'\s]*+'"""
+SIMPLE_COMMAND_RE = re.compile(r"(?:" + NAMED_BRACED_RUN + "|" + _QUOTED_WORD + r"|[^;&|()\n])++")
 _CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
 _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + NAMED_VALUE + ")")
 #: Clients that take a password in a short flag, each with that flag, redacted in the

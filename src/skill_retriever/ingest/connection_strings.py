@@ -1,6 +1,7 @@
 """A connection string's password: where ``Pwd`` names one (`connection_password`), where
-an MCP argument's first value ends (`first_value_end`), and one in ODBC's braces
-(`redact_braced_passwords`).
+an MCP argument's first value ends (`first_value_end`), one in ODBC's braces
+(`redact_braced_passwords`), and where a pair stands in a connection string, its value
+read past a ``&`` (`connection_pair`, `CONNECTION_VALUE`).
 
 ``Pwd`` alone is no secret's name to the command rule (shell's ``PWD=/srv/app`` is the
 working directory), so a ``Pwd=`` holds a password only beside another pair of a
@@ -26,7 +27,7 @@ import re
 from skill_retriever.ingest.braced_values import braced_secret
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 
-__all__ = ["connection_password", "first_value_end", "redact_braced_passwords"]
+__all__ = ["CONNECTION_VALUE", "connection_pair", "connection_password", "first_value_end", "redact_braced_passwords"]
 
 #: ODBC's braced value: any text to the closing brace, a ``}`` inside written ``}}``;
 #: bounded, so no start rescans a long run.
@@ -42,11 +43,31 @@ _PAIR_BEFORE = 300
 #: the value's start: a name only a connection string gives (a server's, a database's, a
 #: user id's, a driver's; not shell's common ``HOST``, ``PORT`` or ``USER``), so that
 #: ``PWD=build; CC=gcc make`` or ``PWD=build; PORT=3000 npm start`` is no connection string.
-_PAIR_AFTER_RE = re.compile(
-    r"""(?:""" + _BRACED_VALUE + r"""|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+"""
+_CONNECTION_NAME = (
     r"(?i:server|data[ ]source|database|initial[ ]catalog|uid|user[ ]?id|driver|dsn|provider|addr(?:ess)?"
-    r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)[ \t]*+="
+    r"|network[ ]address|encrypt|trusted_connection|integrated[ ]security|trustservercertificate)"
 )
+_PAIR_AFTER_RE = re.compile(
+    r"""(?:""" + _BRACED_VALUE + r"""|[^;\s={}"']{0,128}+);[ \t\r\n]{0,16}+""" + _CONNECTION_NAME + r"[ \t]*+="
+)
+#: Such a name's pair earlier on the line, the ``;`` that ends a pair right before the
+#: name read (``Server=db;Uid=sa;Password=``); searched over `_PAIR_BEFORE` characters.
+#: The name starts a word, a quoted string, braces or a pair (not a URL's ``?server=``).
+_NAMED_PAIR_BEFORE_RE = re.compile(r"""(?<![^\s"'{;=])""" + _CONNECTION_NAME + r"[ \t]*+=[^\n]*;[ \t]*+\Z")
+#: A password's value in a connection string: up to the ``;`` of the next pair, a blank, a
+#: quote or a brace; a ``&`` in it is the password's (``Password=Tr0ub&3x9;``), no shell
+#: operator: the ``;`` between the pairs shows the string is one word to its author.
+CONNECTION_VALUE = r"""[^\s;"'`{}\\]{1,256}+"""
+def connection_pair(text: str, start: int, value: int) -> bool:
+    """Whether the pair at ``start`` of ``text``, its value at ``value``, stands in a
+    connection string: a pair only a connection string holds comes before it on its line
+    (`_NAMED_PAIR_BEFORE_RE`: ``Server=db;Password=X``) or right after it
+    (`_PAIR_AFTER_RE`: ``Password=X;Server=db``). Its value reads as `CONNECTION_VALUE`."""
+    if _PAIR_AFTER_RE.match(text, value) is not None:
+        return True
+    return _NAMED_PAIR_BEFORE_RE.search(text, max(0, start - _PAIR_BEFORE), start) is not None
+
+
 #: A value no password starts with: a path (``PWD=/srv/app``), the working directory's.
 _PATH_START = ("/", "~", ".")
 

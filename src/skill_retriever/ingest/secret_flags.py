@@ -12,7 +12,8 @@ password glued to it is no flag named for a secret (``mysql -psecret12 db``: the
 rule's password, `client_passwords`, and ``db`` the next argument: `glued_password`);
 a read with a literal default keeps the read and loses the default
 (``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
-whole (``--password "a b c"``). A flag that names no secret is read no further than its
+whole (``--password "a b c"``), and so does the value of a flag that opens a quoted word
+(``"--password=Tr0ub&3x9"``: to the closing quote, a ``&`` in it the password's). A flag that names no secret is read no further than its
 name, so that a secret's flag in its value is read too (``bash -c "tool --password X"``;
 read with its value, the script was skipped). `secrets.redact_command` applies these
 among its rules; they lived there.
@@ -55,6 +56,14 @@ _FLAG_HEAD = r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*+)(?=[ \t=])"""
 _FLAG_RE = re.compile(_FLAG_HEAD + r"""(?:(?P<eq>=)|[ \t]+)(?P<val>""" + NAMED_VALUE + ")")
 #: A flag's name alone, before its value (`redact_flags` reads the value of a secret's).
 _FLAG_HEAD_RE = re.compile(_FLAG_HEAD)
+#: A flag that opens a quoted word, by its quote, and its value after ``=``
+#: (``"--password=Tr0ub&3x9"``): the word is one argument, so the value runs to the closing
+#: quote, a ``&`` or a blank in it the value's; read as a bare word it ended at the ``&``,
+#: and the rest stayed. A quote left open on its line reads as `_FLAG_RE` reads it.
+_QUOTED_WORD_FLAG_RES = {
+    quote: re.compile(_FLAG_HEAD + r"(?P<eq>=)(?P<val>" + value + ")(?=" + quote + ")")
+    for quote, value in (('"', r'(?:[^"\\\n]|\\.)*+'), ("'", r"[^'\n]*+"))
+}
 
 
 def redact_flags(text: str) -> str:
@@ -78,7 +87,7 @@ def redact_flags(text: str) -> str:
         # A flag that names no secret is read on after its name, into its value, which is
         # not read: a quoted script may hold a secret's flag (``bash -c "tool --password
         # X"``), which a flag read whole with its value hid.
-        m = _FLAG_RE.match(text, head.start()) if secret_name(head["flag"]) else None
+        m = _flag_at(text, head.start()) if secret_name(head["flag"]) else None
         if m is None:
             out.append(text[pos : head.end("flag")])
             pos = head.end("flag")
@@ -86,6 +95,13 @@ def redact_flags(text: str) -> str:
             out.append(text[pos : m.start()] + masked(m))
             pos = m.end()
     return "".join(out) + text[pos:] if out else text
+
+
+def _flag_at(text: str, start: int) -> re.Match[str] | None:
+    """The flag at ``start`` of ``text`` and its value: to its word's closing quote when the
+    flag opens a quoted word (`_QUOTED_WORD_FLAG_RES`), else one shell word (`_FLAG_RE`)."""
+    quoted = _QUOTED_WORD_FLAG_RES.get(text[start - 1]) if start else None
+    return (quoted.match(text, start) if quoted else None) or _FLAG_RE.match(text, start)
 
 
 def glued_password(start: int, end: int, passwords: frozenset[int]) -> bool:

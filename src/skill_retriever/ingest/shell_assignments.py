@@ -14,7 +14,8 @@ for a literal default it holds (``password=os.getenv('PW', 'X')``: `env_defaults
 A bare value ends at the brace that closes braces its assignment stands in (``--conn
 {Server=db;Password=X}``: `_closing_brace`); read as a shell word, it took the ``}``.
 A value in braces with a ``&`` in it is read whole (``API_TOKEN={Tr0ub&3;x9}``:
-`named_values`), as it is after a secret's flag.
+`named_values`), as it is after a secret's flag; so is a connection string's password
+with a ``&`` in it (``"Server=db;Password=Tr0ub&3x9"``: `connection_strings.connection_pair`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,12 @@ import re
 
 from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.call_arguments import named_argument
-from skill_retriever.ingest.connection_strings import connection_password, redact_braced_passwords
+from skill_retriever.ingest.connection_strings import (
+    CONNECTION_VALUE,
+    connection_pair,
+    connection_password,
+    redact_braced_passwords,
+)
 from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defaults
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import STRING_PREFIX, masked_value
@@ -71,6 +77,9 @@ _ASSIGNMENT_RE = re.compile(
 _QUOTED_ASSIGNMENT_RE = re.compile(
     _ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + STRING_PREFIX + "(?:(?i:" + AUTH_SCHEMES + ")[ \t]++(?=[^\\s\"'-]))?+" + NAMED_ASSIGNED_VALUE + ")"
 )
+#: A connection string's pair (`connection_strings.connection_pair`) whose value a ``&``
+#: ended: read on past it (``"Server=db;Password=Tr0ub&3x9"``), which kept ``&3x9``.
+_CONNECTION_PAIR_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + CONNECTION_VALUE + ")")
 #: A config file's setting written ``name = value`` on a line of its own (a heredoc's
 #: ``.pypirc``, ``client_secret = "X"`` of a Terraform file), at a quoted string's start,
 #: after a ``printf`` format's ``\n`` or ``echo``'s word (``echo "password = X" >> f``): no
@@ -128,6 +137,8 @@ def redact_assignments(text: str) -> str:
         if (password or secret_name(_last_part(m["name"]))) and not _SETTING_KEY_RE.match(text, m.start()):
             value_re = _QUOTED_ASSIGNMENT_RE if quoted(text, m.start()) else _ASSIGNMENT_RE
             pair = value_re.match(text, m.start())
+            if pair is not None and text.startswith("&", pair.end()) and connection_pair(text, m.start(), m.end()):
+                pair = _CONNECTION_PAIR_RE.match(text, m.start()) or pair  # ``Server=db;Password=Tr0ub&3x9``
             if pair is not None and (end := _closing_brace(text, m.start(), pair.start("val"), pair.end())) < pair.end():
                 pair = value_re.match(text, m.start(), end)  # ``{Server=db;Password=X}``: the ``}`` stays
             if pair is not None and _call_name(pair):
