@@ -28,6 +28,7 @@ from skill_retriever.ingest.env_defaults import env_default_at, redact_env_defau
 from skill_retriever.ingest.env_references import env_reference_at
 from skill_retriever.ingest.masked_values import masked_value
 from skill_retriever.ingest.named_values import NAMED_VALUE
+from skill_retriever.ingest.secret_names import pass_argument
 from skill_retriever.ingest.secret_values import (
     record_key,
     scheme_name,
@@ -51,8 +52,10 @@ _PROSE_WORDS = frozenset(
     "a an and are as at be by can for from if in is it must not of on or should the to was will with".split()
 )
 #: A flag and the value after it: ``--api-key X``, ``--token=X``, ``--password={Tr0ub&3;x9}``
-#: (braces with a ``&`` in them read whole: `named_values`).
-_FLAG_HEAD = r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*+)(?=[ \t=])"""
+#: (braces with a ``&`` in them read whole: `named_values`); a flag's name may be dotted,
+#: a Java or Maven system property's (``-Djavax.net.ssl.keyStorePassword=X``,
+#: ``-Dgpg.passphrase=X``), which was read as ``-Djavax`` and kept its value.
+_FLAG_HEAD = r"""(?<![\w$-])(?P<flag>--?[A-Za-z][\w-]*+(?:\.[A-Za-z][\w-]*+)*+)(?=[ \t=])"""
 _FLAG_RE = re.compile(_FLAG_HEAD + r"""(?:(?P<eq>=)|[ \t]+)(?P<val>""" + NAMED_VALUE + ")")
 #: A flag's name alone, before its value (`redact_flags` reads the value of a secret's).
 _FLAG_HEAD_RE = re.compile(_FLAG_HEAD)
@@ -121,8 +124,8 @@ def _secret_flag(m: re.Match[str]) -> bool:
     flag = m["flag"]
     if not secret_name(flag) or NO_VALUE_FLAG_RE.search(flag) or record_key(flag.lstrip("-"), m["val"]):
         return False
-    if scheme_name(m["val"]) or switch_value(m["val"]):
-        return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off
+    if scheme_name(m["val"]) or switch_value(m["val"]) or pass_argument(flag, m["val"]):
+        return False  # ``--auth-type=bearer`` picks a scheme, ``--auth=false`` turns it off, ``-pass 2`` a pass
     if m["eq"] is None and m["val"] in _PROSE_WORDS:
         return False  # ``git commit -m "--password is required"``: a sentence that names the flag
     if env_reference_at(m.string, m.start("val")) or env_default_at(m.string, m.start("val")):

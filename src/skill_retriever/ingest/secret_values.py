@@ -1,6 +1,6 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
 `literal_word`, `literal_phrase`, `placeholder_part`; and the tests every redaction shares (`secrets`,
-`secret_urls`): `secret_name`, `record_key`, `is_reference`, `single_quoted`, `quoted`,
+`secret_urls`): `secret_name` (`secret_names`'), `record_key`, `is_reference`, `single_quoted`, `quoted`,
 `is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only
@@ -13,6 +13,8 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
+
+from skill_retriever.ingest.secret_names import NAME_WORD_RE, secret_name
 
 __all__ = [
     "AUTHORIZATION_NAME",
@@ -99,10 +101,6 @@ ESCAPE_BEFORE = r"(?<=" + _ESCAPE + ")"
 #: escape (`_ESCAPE`), which took the lines after it with the value (prose's:
 #: `prose_values`).
 SHELL_ASSIGNED_VALUE = assigned_word(BRACED_RUN)
-#: A name (flag, variable, header, query parameter, frontmatter key, an MCP server's
-#: argument) whose value is likely a secret (`secret_name`): ``--author``, ``?author=``,
-#: ``skill-author`` (365 names in ../shared/data/skills) and ``keywords`` name none.
-_SECRET_NAME_RE = re.compile(r"key(?!words?(?![a-z]))|token|secret|passw|auth(?!ors?(?![a-z]))|credential", re.IGNORECASE)
 #: A value that only shows where a secret goes: documentation, kept as written (a hook's
 #: help text says ``export VERCEL_TOKEN=your_token``; a skill calls ``?key=API_KEY``).
 #: ``your_token``, ``yourpassword``, ``<api-key>``, ``xxx``, ``***``, ``...`` (and a run of
@@ -143,9 +141,6 @@ _PLACEHOLDER_RE = re.compile(
     re.IGNORECASE,
 )
 
-#: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
-#: api key, ``PGPASSWORD`` -> pgpassword.
-NAME_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 #: A last word that names a secret, alone or run together with what it is for
 #: (``pgpassword``, ``authtoken``).
 _SECRET_WORD_RE = re.compile(
@@ -316,11 +311,6 @@ def scheme_name(value: str) -> bool:
     ``bearer``, ``Digest``, ``oauth2``), as a flag or setting that picks the scheme holds
     it (``http --auth-type=bearer``, ``"auth_type": "basic"``): no credential."""
     return _SCHEME_NAME_RE.fullmatch(value.strip("\"'")) is not None
-
-
-def secret_name(name: str) -> bool:
-    """Whether a flag, variable, query parameter or frontmatter key names a secret."""
-    return _SECRET_NAME_RE.search(name) is not None
 
 
 def is_reference(value: str, text: str | None = None, start: int = 0) -> bool:

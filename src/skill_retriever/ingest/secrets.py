@@ -62,6 +62,7 @@ from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, glued_password, redact_flags
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
 from skill_retriever.ingest.secret_headers import redact_header_lines, redact_header_text
+from skill_retriever.ingest.secret_names import pass_argument
 from skill_retriever.ingest.secret_setters import redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
@@ -204,7 +205,7 @@ def _secret_value(name: str, value: str) -> str:
     ``TOKEN_FILE=/run/x``; no shell reads an argument, so it is literal text), its default
     redacted when it reads the environment with one (`env_defaults`; any default under a
     secret's own name, only a literal secret under a setting's), `REDACTED` otherwise."""
-    if _names_no_secret(value):
+    if _names_no_secret(value) or pass_argument(name, value):
         return value
     if env_default_read(value):
         return redact_env_defaults(value, named=secret_own_name(name))
