@@ -47,7 +47,13 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: and ``-pass pass:PASS`` (``-passin``, ``-passout``; ``env:`` and ``file:`` name where
 #: it is), and keytool's and jarsigner's ``-storepass PASS``, ``-keypass PASS`` (``-src``,
 #: ``-dest``; ``-storepass:env`` names a variable), and htpasswd's password after its file
-#: and user when a ``-b`` flag says it is on the command line (`_HTPASSWD`).
+#: and user when a ``-b`` flag says it is on the command line (`_HTPASSWD`). And (`_MORE`)
+#: archivers' ``zip -P PASS``, ``7z a -pPASS`` (glued), SQL Server's ``sqlcmd -P PASS``,
+#: the LDAP tools' ``-w PASS``, ``smbclient -U user%PASS``, ``lftp -u user,PASS``,
+#: Mosquitto's ``-P PASS``, ``twine upload -p PASS``, NuGet's ``-k KEY`` (and
+#: ``nuget setapikey KEY``), ``ssh-keygen -N PASS`` and ``-P PASS``, and passwords a
+#: command takes by place: ``rabbitmqctl add_user USER PASS``, ``bw unlock PASS``, ``mc
+#: alias set NAME URL ACCESS_KEY SECRET``. Each kept its password before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -57,6 +63,23 @@ _HTPASSWD_FLAG = r"(?:[ \t]++-[A-Za-z]++(?:[ \t]++\d++)?+)"
 _HTPASSWD = (
     r"\A(?=" + _HTPASSWD_FLAG + r"*?[ \t]++-[A-Za-z]*?b)(?:(?=" + _HTPASSWD_FLAG + r"*?[ \t]++-[A-Za-z]*?n)(?P<nofile>))?+"
     + _HTPASSWD_FLAG + r"*+(?(nofile)|[ \t]++(?!-)" + _ONE_VALUE + r")[ \t]++(?!-)" + _ONE_VALUE + r"[ \t]++"
+)
+_WORD = r"[ \t]++(?!-)" + _ONE_VALUE
+_MORE = (
+    ("zip|unzip|zipcloak", r"(?<![\w-])-P[ \t]*+"),
+    ("7z|7za|7zr|7zz", r"(?<![\w-])-p"),
+    ("sqlcmd|bcp", r"(?<![\w-])-P[ \t]*+"),
+    ("ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)", r"(?<![\w-])-w[ \t]*+"),
+    ("smbclient|rpcclient", r"""(?<![\w-])(?:-U[ \t]*+|--user(?:=|[ \t]+))["']?+[^\s%"']*+%"""),
+    ("lftp", r"""(?<![\w-])-u[ \t]++["']?+[^\s,"']*+,"""),
+    ("mosquitto_(?:pub|sub|rr)", r"(?<![\w-])(?:-P|--pw)[ \t]++"),
+    (r"twine[ \t]+upload", r"(?<![\w-])-p[ \t]++"),
+    (r"(?:dotnet[ \t]+)?nuget[ \t]+(?:push|delete)", r"(?<![\w-])-k[ \t]++"),
+    (r"nuget[ \t]+setapikey", r"\A[ \t]++(?!-)"),
+    ("ssh-keygen", r"(?<![\w-])-[NP][ \t]*+"),
+    ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password)" + _WORD + r"[ \t]++(?!-)"),
+    (r"bw[ \t]+unlock", r"\A[ \t]++(?!-)"),
+    (r"mc[ \t]+alias[ \t]+set", r"\A" + _WORD * 3 + r"[ \t]++(?!-)"),
 )
 _CLIENT_PASSWORDS = tuple(
     (
@@ -73,6 +96,7 @@ _CLIENT_PASSWORDS = tuple(
         ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
         ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),
         ("htpasswd", _HTPASSWD),
+        *_MORE,
     )
 )
 

@@ -80,7 +80,9 @@ CALL_RE = re.compile(
 )
 #: A line that may start a client with a password flag (`redact_clients` reads no other),
 #: and the pattern's words (`word_lines.on_words` finds them).
-CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl", "htpasswd")
+CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl", "htpasswd",
+                "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
+                "ssh-keygen", "rabbitmqctl", "unlock", "alias")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 
