@@ -3,7 +3,9 @@
 "last Monday until yesterday" as "until yesterday", a silent wrong window; "from last Monday through
 yesterday" was already Monday to yesterday's end. Read as "from X to Y" only where both ends are a
 window on their own: a weekday alone is none (`weekdays`: "Monday to Friday" is opening hours as often
-as days past), nor a month alone, nor "prod" or "the staging cluster", so those stay as they were."""
+as days past), nor a month alone, nor "prod" or "the staging cluster", so those stay as they were. The last
+may be now, as after "from X" ("last Monday to now" read as last Monday alone, "to now" left in the text),
+never the first: "switch to now"."""
 
 from __future__ import annotations
 
@@ -71,3 +73,52 @@ def test_a_day_after_on_stays_that_day_where_items_carry_dates() -> None:
     window = parse_time_window(query, NOW, days=True)
     assert window is not None
     assert (window.start, window.end, window.phrase) == (at(11, 3), at(11, 4), "on Nov 3")
+
+
+@pytest.mark.parametrize(("query", "start"), [
+    ("incidents last Monday to now", at(11, 30)),  # was last Monday alone, "to now" left in the text
+    ("incidents yesterday until now", at(12, 1)),
+    ("incidents last Monday through now", at(11, 30)),
+    ("incidents yesterday up to now", at(12, 1)),
+    ("incidents 3 days ago until now", at(11, 29)),
+    ("incidents today to now", at(12, 2)),  # was today whole, to tomorrow's start
+    ("incidents last week to the present", at(11, 23)),
+    ("incidents last Monday to this day", at(11, 30)),
+    ("incidents yesterday to date", at(12, 1)),
+    ("incidents early last week to now", at(11, 23)),
+    ("incidents the end of last week to now", at(11, 30)),  # from its end, as "from the end of last week to now"
+])  # fmt: skip
+def test_a_point_to_now_with_no_from_runs_to_now_as_from_x_to_now_does(query: str, start: datetime) -> None:
+    window = read_both_ways(query, NOW, start, NOW, query.split(maxsplit=1)[1])
+    assert strip_time_phrase(query, window) == "incidents"
+    written = parse_time_window(query.replace("incidents ", "incidents from "), NOW)
+    assert written is not None and (written.start, written.end) == (start, NOW)
+
+
+def test_an_iso_day_to_now_is_a_range_where_items_carry_dates_as_two_iso_days_are() -> None:
+    window = parse_time_window("incidents 2026-11-02 to now", NOW, days=True)
+    assert window is not None
+    assert (window.start, window.end, window.phrase) == (at(11, 2), NOW, "2026-11-02 to now")  # was the 2nd
+    assert parse_time_window("incidents 2026-11-02 to now", NOW) is None  # an ISO day alone is no window here
+
+
+@pytest.mark.parametrize(("query", "phrase"), [
+    ("switch to now", None),  # "to now" after a word that is no time
+    ("migrate to now-playing", None),
+    ("yesterday to now-playing", "yesterday"),  # "now-playing" is no now
+    ("Monday to now", None),  # a weekday or a month alone is still no first point
+    ("errors March to now", None),
+    ("last week to present at standup", "last week"),  # "present" a verb, not at a clause's end
+    ("docs yesterday up to date", "yesterday"),  # "up to date" is no end, as after "from"
+    ("last week to this day of the week", "last week"),
+    ("errors before last Monday to now", "before last Monday"),  # a bound reads its own point
+])  # fmt: skip
+def test_an_end_that_is_no_now_leaves_the_reading_as_it_was(query: str, phrase: str | None) -> None:
+    for days in (False, True):
+        window = parse_time_window(query, NOW, days=days)
+        assert (window and window.phrase) == phrase
+
+
+def test_a_day_after_on_then_now_stays_that_day_where_items_carry_dates() -> None:
+    window = parse_time_window("errors on Nov 3 to now", NOW, days=True)
+    assert window is not None and (window.start, window.end, window.phrase) == (at(11, 3), at(11, 4), "on Nov 3")

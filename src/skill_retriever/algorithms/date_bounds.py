@@ -10,7 +10,8 @@ present" (X ahead of now: from now to X); "between now and X" or "from today to 
 With days, two days with a dash or "through" and no "from" ("March 3 - March 10") are a range too. With
 no "from" or "between", two time points that are each a window alone, "last Monday through yesterday",
 "yesterday to today", are read as "from X to Y" (`_bare_range`): they read as the first alone, and "last
-Monday until yesterday" as "until yesterday", a wrong window given in silence.
+Monday until yesterday" as "until yesterday", a wrong window given in silence. So is a point to now, with any
+open end "from X" takes ("last Monday to now", "yesterday until the present"), which read as the point alone.
 `temporal.parse_time_window` tries these before
 the other kinds, so that "since yesterday" or "until yesterday" is not read as "yesterday"; the
 rules are listed there. Its own module so that `temporal` has room under the module limit.
@@ -105,7 +106,8 @@ _DASH_RE = re.compile(
 # as its first point alone ("until yesterday" alone in "last Monday until yesterday"). Not a weekday alone
 # ("Monday to Friday" is opening hours as often as days past: `weekdays`), nor a month alone ("March to May"),
 # "the weekend" or a calendar "the week", none of which is a window alone; so an end that is no time leaves the
-# point alone as it was: "last week to fix the bug", "yesterday to the staging cluster". With days, an ISO day or
+# point alone as it was: "last week to fix the bug", "yesterday to the staging cluster". The last may be now too, as
+# after "from X" (`_OPEN_END`), but never the first: "switch to now" names no range. With days, an ISO day or
 # a day of a month too ("2026-11-01 to 2026-11-05", which read as the 1st). Not after a bound's word, which reads
 # its own point ("before last Monday to ..."; "from/since/between" ranges are read before), nor after "on" or "at",
 # a day or a time alone: "change the flight on March 7th to March 10th" moves a date (ultratool, read with days).
@@ -122,7 +124,8 @@ _NOT_AFTER = r"(?<!\w)" + "".join(rf"(?<!(?i:{w})\s)" for w in _BOUND_WORDS)
 
 
 def _bare_re(point: str, to: str) -> re.Pattern[str]:
-    return re.compile(rf"{_NOT_AFTER}{_EDGE}(?:{point})\s+{to}\s+{_EDGE}(?:{point})(?![\w-]|['’]s\b)")
+    last = rf"{_EDGE}(?:{point})(?![\w-]|['’]s\b)|{_OPEN_END}"
+    return re.compile(rf"{_NOT_AFTER}{_EDGE}(?:{point})\s+{to}\s+(?:{last})")
 
 
 _BARE_RE = _bare_re(_POINT, _TO)

@@ -58,7 +58,7 @@ All times are UTC and relative to the ``now`` given. A window is half-open,
   "to", without ``days`` not before a month or a number (a tool request's arguments); with no "from" or
   "between", "X to Y" (through, thru, until) where X and Y are each a window alone ("last Monday through
   yesterday", "yesterday through today"; not a weekday or month alone: "Monday to Wednesday", "last week to
-  fix the bug" stay as they were) as "from X to Y"; with no start,
+  fix the bug" stay as they were) as "from X to Y", Y also now as after "from" ("last Monday to now"); with no start,
   "what happened up to now" or "until now", no window and no note that a time was not read. X and Y are
   ISO dates (a date alone names the whole day; a datetime is an instant), a month ``YYYY-MM``, a month
   name with an optional year
