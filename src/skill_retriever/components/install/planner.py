@@ -19,7 +19,9 @@ Code's settings, ``.mcp.json`` or the install record live is refused
 (`layout.reserved_reason`); a component with a refused or blocked file has status
 refused or blocked, so none of its files is written; two components of one install
 never write the same file or server: byte-identical copies are written once, and
-different content is a clash that refuses the plan whole (`claims`). Paths that differ
+different content is a clash that refuses the plan whole (`claims`); a skill installed
+in its source folder's name goes by a slug of its name where another skill of the plan
+or another installed component has that folder (`same_folder`). Paths that differ
 only in case are one path, as on macOS and Windows: a planned file takes the target's
 spelling of its path, so an existing file of another case is kept (or, with ``force``,
 overwritten) as one at the very path (`cases`). A component that is written while
@@ -84,11 +86,13 @@ from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
+from skill_retriever.components.install.same_folder import recorded_entries, set_aside
 from skill_retriever.components.install.shared_commands import (
     dependency_paths,
     moved_reasons,
     plugin_folders,
 )
+from skill_retriever.components.install.skill_folder import SkillFolder
 from skill_retriever.components.install.skill_path_refs import note_missing_skill_paths
 from skill_retriever.components.install.subagent_refs import note_missing_subagents
 from skill_retriever.components.install.target import install_root
@@ -199,6 +203,13 @@ def plan_install(
     with_plugin = {m for ms in plugins.values() for m in ms} | {m for via in reqs.through.values() for m in via}
     under = plugin_folders(view, nodes, plugins, root)  # a command several plugins load: which one's folder
     outs = [_render(view, n, scope, config_root(root), n.id in with_plugin, under.get(n.id)) for n in nodes]
+    # a skill whose source folder another has goes by a slug of its name (`same_folder`)
+    aside = set_aside(nodes, outs, recorded_entries(root))
+    outs = [
+        _render(view, n, scope, config_root(root), n.id in with_plugin, under.get(n.id), aside[n.id])
+        if n.id in aside else o
+        for n, o in zip(nodes, outs, strict=True)
+    ]
     planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
     shared = Shared(root, planned, scope)
     plans, clashes = settle_claims(
@@ -297,13 +308,14 @@ def _hops(
 
 
 def _render(
-    view: CallerView, node: Node, scope: Scope, user_folder: Path | None, with_plugin: bool, plugin: str | None
+    view: CallerView, node: Node, scope: Scope, user_folder: Path | None, with_plugin: bool, plugin: str | None,
+    folder: SkillFolder | None = None,
 ) -> Rendered | tuple[Status, str]:
     """What installing ``node`` writes, or its status (refused, skipped) and why not
-    (``user_folder``, which hook commands name absolutely, ``with_plugin`` and ``plugin``: `render`'s). Every component is rendered before any is planned: a
+    (``user_folder``, which hook commands name absolutely, ``with_plugin``, ``plugin`` and ``folder``: `render`'s). Every component is rendered before any is planned: a
     file's spelling in the target depends on what the others write (`cases`)."""
     try:
-        return render(node, scope, user_folder, view, with_plugin=with_plugin, plugin=plugin)
+        return render(node, scope, user_folder, view, with_plugin=with_plugin, plugin=plugin, folder=folder)
     except UnsafePathError as exc:
         return "refused", str(exc)
     except SkipComponent as exc:

@@ -42,7 +42,7 @@ from skill_retriever.components.install.rendered import (
     SkipComponent,
     rebuilt_note,
 )
-from skill_retriever.components.install.skill_folder import installed_as, skill_folder
+from skill_retriever.components.install.skill_folder import SkillFolder, installed_as, skill_folder
 from skill_retriever.components.view import CallerView
 from skill_retriever.model import Node, NodeKind
 
@@ -58,12 +58,15 @@ def render(
     *,
     with_plugin: bool = False,
     plugin: str | None = None,
+    folder: SkillFolder | None = None,
 ) -> Rendered:
     """What installing ``node`` writes (``user_folder``: a user install's
     ``$CLAUDE_CONFIG_DIR``, whose absolute path its hook commands name, `render_hook`;
     ``view``: the caller's view of the index, where a skip finds what to install instead;
     ``with_plugin``: written as a member of its plugin, which its notes word so, `claude_code_notes`;
-    ``plugin``: the plugin whose folder a command goes in, `shared_commands`).
+    ``plugin``: the plugin whose folder a command goes in, `shared_commands`;
+    ``folder``: a skill's folder when not its `skill_folder`, its source folder's being
+    another's, `same_folder`).
 
     Raises:
         UnsafePathError: A name, a source file or a listed file is unsafe (refused).
@@ -87,7 +90,7 @@ def render(
 
         return render_hook(node, scope, user_folder)
     if node.kind is NodeKind.SKILL:  # in the folder Claude Code will call it by (`skill_folder`)
-        where = skill_folder(node)
+        where = folder or skill_folder(node)
         out = _skill(node, LAYOUT[NodeKind.SKILL].path(where.name), view)
         out.notes += claude_code_notes(
             node.kind, out.files[0].content, with_plugin=with_plugin, installed_as=installed_as(where)

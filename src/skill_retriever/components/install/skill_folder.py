@@ -35,6 +35,15 @@ a command with capitals, the name of neither. A skill installed by 2, 3 or 4 say
 the note on its name (`installed_as`, said by `claude_names.claude_code_notes`): where it
 went, and the command Claude Code offers.
 
+A source folder's name is the skill's only where nothing else has it: two skills in
+folders of one name (``PDF Tools`` in ``a/pdf/``, ``PDF Helper`` in ``b/pdf/``) would claim
+one folder, and the second was refused as a clash. So where another skill of the same
+install holds it (by its own name, 1, wherever it stands in the plan, or by its source
+folder before it), or the install record has another component's files in it, the skill
+goes by a slug of its name (3: ``pdf-helper/``), the note saying whose the folder is;
+where the slug is had too, the clash is refused as before (`same_folder`). A name
+Claude Code takes (1) is never moved so: two skills of that one name still clash.
+
 Installs recorded under the older folder still uninstall (uninstall takes the record's
 files, not this rule); installing such a skill again moves it: the new folder is
 written, and the old one's files, unchanged since, are removed (`retired`). Not where
@@ -54,11 +63,13 @@ from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import destination_name
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["MAX_NAME", "SkillFolder", "claude_name", "installed_as", "skill_folder", "slug", "source_folder"]
+__all__ = ["MAX_NAME", "SOURCE", "SkillFolder", "claude_name", "installed_as", "skill_folder", "slug", "source_folder"]
 
 MAX_NAME = 64
 _NAME_RE = re.compile(r"[a-z0-9-]+")
 _OTHER_RE = re.compile(r"[^a-z0-9]+")
+#: `SkillFolder.how` of a skill in its source folder's name (2 in the module)
+SOURCE = "its source folder's name"
 
 
 def claude_name(name: str) -> bool:
@@ -111,7 +122,7 @@ def skill_folder(node: Node) -> SkillFolder:
         return SkillFolder(destination_name(node.name))
     folder = source_folder(node)
     if claude_name(folder):
-        return SkillFolder(folder, "its source folder's name")
+        return SkillFolder(folder, SOURCE)
     if made := slug(node.name):
         return SkillFolder(made, "a slug of its name")
     return SkillFolder(destination_name(node.name), "its name as a file name")
