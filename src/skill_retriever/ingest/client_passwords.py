@@ -53,7 +53,12 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: Mosquitto's ``-P PASS``, ``twine upload -p PASS``, NuGet's ``-k KEY`` (and
 #: ``nuget setapikey KEY``), ``ssh-keygen -N PASS`` and ``-P PASS``, and passwords a
 #: command takes by place: ``rabbitmqctl add_user USER PASS``, ``bw unlock PASS``, ``mc
-#: alias set NAME URL ACCESS_KEY SECRET``. Each kept its password before.
+#: alias set NAME URL ACCESS_KEY SECRET``, ``vault login TOKEN``, ``snyk auth TOKEN``,
+#: ``ngrok authtoken TOKEN``, ``consul acl set-agent-token KIND TOKEN``, ``rclone obscure
+#: PASS``, ``ansible-vault encrypt_string PASS``, ``openssl passwd -6 PASS``, ``mkpasswd
+#: PASS``, ``mysqladmin password PASS``, ``az keyvault secret set --value X``, ``pulumi
+#: config set --secret NAME X``, ``doctl auth init -t TOKEN``, ``codecov -t TOKEN``,
+#: ``expo login -p PASS`` and HTTPie's ``http -a user:PASS``. Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -65,6 +70,12 @@ _HTPASSWD = (
     + _HTPASSWD_FLAG + r"*+(?(nofile)|[ \t]++(?!-)" + _ONE_VALUE + r")[ \t]++(?!-)" + _ONE_VALUE + r"[ \t]++"
 )
 _WORD = r"[ \t]++(?!-)" + _ONE_VALUE
+#: Commands whose first word after them is a token or password (not ``k=v``: ``vault login
+#: -method=userpass password=X`` is the assignment rule's).
+_BY_PLACE = (
+    r"vault[ \t]+login|snyk[ \t]+auth|ngrok[ \t]+(?:authtoken|config[ \t]+add-authtoken)|rclone[ \t]+obscure"
+    r"|ansible-vault[ \t]+encrypt_string"
+)
 _MORE = (
     ("zip|unzip|zipcloak", r"(?<![\w-])-P[ \t]*+"),
     ("7z|7za|7zr|7zz", r"(?<![\w-])-p"),
@@ -80,6 +91,17 @@ _MORE = (
     ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password)" + _WORD + r"[ \t]++(?!-)"),
     (r"bw[ \t]+unlock", r"\A[ \t]++(?!-)"),
     (r"mc[ \t]+alias[ \t]+set", r"\A" + _WORD * 3 + r"[ \t]++(?!-)"),
+    # Tokens and passwords a command takes by place or short flag: logins, hashes, vaults.
+    (_BY_PLACE, r"\A[ \t]++(?!-)(?![^\s=]*+=)"),
+    (r"consul[ \t]+acl[ \t]+set-agent-token", r"\A" + _WORD + r"[ \t]++(?!-)"),
+    ("openssl", r"(?<![\w-])passwd(?:[ \t]++-(?:salt[ \t]++\S++|[\w-]++))*+[ \t]++(?!-)"),
+    ("mkpasswd", r"\A(?:[ \t]++(?:-[mSR]|--method|--salt|--rounds)(?:=|[ \t]++)\S++|[ \t]++-[\w-]++)*+[ \t]++(?!-)"),
+    ("mysqladmin", r"(?<![\w-])password[ \t]++(?!-)"),
+    (r"az[ \t]+keyvault[ \t]+secret[ \t]+set", r"(?<![\w-])--value(?:=|[ \t]++)"),
+    (r"pulumi[ \t]+config[ \t]+set", r"(?<![\w-])--secret" + _WORD + r"[ \t]++(?!-)"),
+    (r"doctl[ \t]+auth[ \t]+init|codecov(?:cli)?+", r"(?<![\w-])-t[ \t]++"),
+    (r"(?:expo|eas)[ \t]+login", r"(?<![\w-])-p[ \t]++"),
+    ("https?+", r"""(?<![\w-])-a[ \t]++["']?+[^\s:"']*+:"""),
 )
 _CLIENT_PASSWORDS = tuple(
     (

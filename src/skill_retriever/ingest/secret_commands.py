@@ -82,7 +82,8 @@ CALL_RE = re.compile(
 #: and the pattern's words (`word_lines.on_words` finds them).
 CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl", "htpasswd",
                 "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
-                "ssh-keygen", "rabbitmqctl", "unlock", "alias")
+                "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
+                "pulumi", "doctl", "codecov", "http ", "https ")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 
