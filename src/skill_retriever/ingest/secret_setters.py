@@ -4,7 +4,10 @@ other flags before or after the name), ``fly secrets set NAME=X`` (``flyctl``) a
 ``kubectl create secret generic n --from-literal=KEY=X``: `redact_secret_commands`.
 A runbook breaks such a command over lines, each but the last ending in a backslash, and
 the command goes on past it; gh also reads the value from its input (``echo X | gh secret
-set NAME``, ``gh secret set NAME <<< X``). Prose is read line by line, so it reads such a
+set NAME``, ``gh secret set NAME <<< X``), as do commands that read a password or token
+there (`_STDIN_READER`: ``echo X | docker login --password-stdin``, ``gh auth login
+--with-token <<< X``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
+--data-file=-``, ``chpasswd``). Prose is read line by line, so it reads such a
 command with the lines it goes on to (`redact_continued_commands`).
 Prose (`prose_secrets`) and hook commands (`secrets.redact_command`) both read them;
 the caller decides whether a value is a literal secret (a reference or a placeholder
@@ -18,7 +21,7 @@ from collections.abc import Callable
 
 from skill_retriever.ingest.prose_values import PROSE_VALUE
 
-__all__ = ["GH_SECRET_RE", "redact_continued_commands", "redact_secret_commands"]
+__all__ = ["GH_SECRET_RE", "SECRET_COMMAND_WORDS_RE", "redact_continued_commands", "redact_secret_commands"]
 
 #: A backslash that continues a command on the next line (``\`` then ``\n`` or ``\r\n``):
 #: runbooks break a long command over lines, one flag to a line; the command goes on.
@@ -40,13 +43,38 @@ GH_SECRET_RE = re.compile(
     r"(?<![\w-])" + _GH_SET_NAME + r"(?:" + _GH_FLAG + r"){0,8}+"
     r"(?:" + _GAP + r"(?:--body|-b)(?:" + _GAP + r"|=)|[ \t]*+<<<[ \t]*+)(?P<val>(?!-)" + PROSE_VALUE + ")"
 )
-#: A value piped into ``gh secret set``, which reads it from its input when no ``--body``
-#: is given: ``echo X | gh secret set NAME`` (``echo -n``), ``printf '%s' X | ...``. The
-#: match ends at the value (as a ``--body``'s does); the command after it is looked at.
+#: Up to 8 words of a command (its flags, a name) before the one that says it reads a
+#: secret from its input.
+_WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
+#: Commands but ``gh secret set`` that read a secret from their input: a registry login's
+#: ``--password-stdin`` (``docker login -u bob --password-stdin``), ``gh auth login
+#: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
+#: --data-file=-`` (``versions add``), ``docker secret create NAME -`` and ``chpasswd``
+#: (``user:password`` lines). A value echoed into one, or given in a here-string, kept.
+_STDIN_READER = (
+    r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
+    + _WORDS + r"--password-stdin|gh" + _GAP + r"auth" + _GAP + r"login" + _WORDS + r"--with-token"
+    r"|(?:npx" + _GAP + r")?+wrangler" + _GAP + r"secret" + _GAP + r"put" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+"
+    r"|gcloud" + _GAP + r"secrets" + _GAP + r"(?:create|versions" + _GAP + r"add)" + _WORDS + r"--data-file[= ]-"
+    r"|docker" + _GAP + r"secret" + _GAP + r"create" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+" + _GAP + r"-"
+    r"|chpasswd)(?![\w-])"
+)
+#: A value piped into ``gh secret set`` (which reads it from its input when no ``--body``
+#: is given) or another `_STDIN_READER`: ``echo X | gh secret set NAME`` (``echo -n``),
+#: ``printf '%s' X | docker login --password-stdin``. The match ends at the value (as a
+#: ``--body``'s does); the command after it is looked at.
 _GH_PIPED_RE = re.compile(
     r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)"""
-    r"[ \t]++(?P<val>(?!-)" + PROSE_VALUE + r")(?=[ \t]*+\|[ \t]*+" + _GH_SET_NAME + ")"
+    r"[ \t]++(?P<val>(?!-)" + PROSE_VALUE + r")(?=[ \t]*+\|[ \t]*+(?:" + _GH_SET_NAME + "|" + _STDIN_READER + "))"
 )
+#: A here-string into a `_STDIN_READER` (``gh auth login --with-token <<< X``; ``gh secret
+#: set``'s is `GH_SECRET_RE`'s).
+_READER_HERE_RE = re.compile(
+    r"(?<![\w-])" + _STDIN_READER + r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?[ \t]*+<<<[ \t]*+(?P<val>(?!-)"
+    + PROSE_VALUE + ")"
+)
+#: What a line holds when it may hold a command `redact_secret_commands` reads.
+SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd")
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
 #: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
@@ -71,25 +99,33 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
         return pairs.sub(masked, m[0])
 
     text = GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
+    text = _READER_HERE_RE.sub(masked, text) if "<<<" in text else text
     return _GH_PIPED_RE.sub(masked, text) if "|" in text else text
 
 
 def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
     """`redact_secret_commands` over each line of ``text`` that names a secret command
-    (it says ``secret``), with the lines a backslash at its end continues it onto: prose
-    is read line by line, and a runbook's ``gh secret set NAME \\`` has its ``--body X``
-    on the next line. Only those lines are read (`str.find`, as `word_lines` finds them)."""
+    (it says ``secret``, ``stdin``, ``with-token`` or ``chpasswd``:
+    `SECRET_COMMAND_WORDS_RE`), with the lines a backslash at a line's end joins it to,
+    before and after: prose is read line by line, and a runbook's ``gh secret set NAME
+    \\`` has its ``--body X`` on the next line (``echo X | docker login \\`` its
+    ``--password-stdin``). Only those lines are read (found by that pattern)."""
     out, pos = [], 0
-    i = text.find("secret")
+    word = SECRET_COMMAND_WORDS_RE.search(text)
+    i = -1 if word is None else word.start()
     while i >= 0:
         start = text.rfind("\n", 0, i) + 1
+        while start > pos and _continued(text, start - 1):  # ``echo X | docker login \`` above it
+            start = text.rfind("\n", 0, start - 1) + 1
+        start = max(start, pos)
         end = text.find("\n", i)
         while end >= 0 and _continued(text, end):
             end = text.find("\n", end + 1)
         end = len(text) if end < 0 else end
         out += [text[pos:start], redact_secret_commands(text[start:end], masked)]
         pos = end
-        i = text.find("secret", end)
+        word = SECRET_COMMAND_WORDS_RE.search(text, end)
+        i = -1 if word is None else word.start()
     return "".join(out) + text[pos:] if out else text
 
 

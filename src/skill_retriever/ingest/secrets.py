@@ -63,7 +63,7 @@ from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, glued_password
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
 from skill_retriever.ingest.secret_headers import redact_header_lines, redact_header_text
 from skill_retriever.ingest.secret_names import pass_argument
-from skill_retriever.ingest.secret_setters import redact_secret_commands
+from skill_retriever.ingest.secret_setters import SECRET_COMMAND_WORDS_RE, redact_secret_commands
 from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
@@ -356,7 +356,7 @@ def _redact_programs(text: str) -> str:
     the password flags of well-known clients (`client_passwords`). MCP arguments are
     read by these too (`redact_args`), as one command line."""
     text = SHELL_SETTER_RE.sub(_masked_value(secret_setting), text)
-    if "secret" in text:  # every command `redact_secret_commands` reads says so
+    if SECRET_COMMAND_WORDS_RE.search(text):  # every command `redact_secret_commands` reads says one of these
         text = redact_secret_commands(text, _masked_value(lambda m: literal_or_braced(m["val"])))
     return redact_client_passwords(text)
 
