@@ -51,6 +51,10 @@ _EXAMPLE_USER_INFO = frozenset(
 )
 #: A user name that may stand alone in a URL's user info (``postgres://app@db``,
 #: ``ssh://deploy@host``) when it reads as no literal secret: a token there is longer.
+#: A Go MySQL driver's data source name, a URL's user info without its scheme
+#: (``bob:X@tcp(db:3306)/shop``, ``@unix(/run/mysqld.sock)``): its user info (``info``),
+#: which went unread with no ``://`` before it.
+_DSN_RE = re.compile(r"""(?<![\w.:/@$-])(?P<info>[\w.-]{1,64}+:[^\s@"'`/()]{1,256}+)@(?=(?:tcp6?+|udp|unix)\()""")
 _USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
 #: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
@@ -78,8 +82,9 @@ _WEBHOOK_PARTS = ("hooks.", "api/webhooks/", "api.telegram.org/", "office", "mak
 
 
 def redact_urls(text: str) -> str:
-    """``text`` with the user info of every URL in it, the values of its secret-looking
-    query parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
+    """``text`` with the user info of every URL in it (and of a Go MySQL data source name,
+    ``bob:X@tcp(db:3306)/shop``: `_DSN_RE`), the values of its secret-looking query
+    parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
 
     The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
     token as the user name (a short one that reads as a name alone stays,
@@ -124,8 +129,16 @@ def _redact_urls(
             return m[0]  # ``?auth=bearer or a cookie``: prose after a scheme's name
         return f"{sep}{name}={scheme}{REDACTED}"
 
+    def dsn(m: re.Match[str]) -> str:
+        user, _, password = m["info"].partition(":")
+        if (keep_references and is_reference(password, m.string, m.start() + len(user) + 1)) or _example_user_info(user, password):
+            return m[0]
+        return f"{REDACTED}@"
+
     if any(part in text for part in _WEBHOOK_PARTS):
         text = _WEBHOOK_RE.sub(_webhook, text)
+    if "@tcp" in text or "@unix(" in text or "@udp(" in text:
+        text = _DSN_RE.sub(dsn, text)
     if "://" not in text:
         return text
     return param_re.sub(param, authority_re.sub(authority, text))
