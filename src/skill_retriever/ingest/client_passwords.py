@@ -58,7 +58,10 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: PASS``, ``ansible-vault encrypt_string PASS``, ``openssl passwd -6 PASS``, ``mkpasswd
 #: PASS``, ``mysqladmin password PASS``, ``az keyvault secret set --value X``, ``pulumi
 #: config set --secret NAME X``, ``doctl auth init -t TOKEN``, ``codecov -t TOKEN``,
-#: ``expo login -p PASS`` and HTTPie's ``http -a user:PASS``. Each kept its secret before.
+#: ``expo login -p PASS`` and HTTPie's ``http -a user:PASS``; on Windows
+#: ``ConvertTo-SecureString "PASS" -AsPlainText``, ``net user NAME PASS``, ``cmdkey
+#: /pass:PASS``, ``schtasks /rp PASS``, ``psexec -p PASS`` and ``sc config NAME password=
+#: PASS``. Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -102,6 +105,15 @@ _MORE = (
     (r"doctl[ \t]+auth[ \t]+init|codecov(?:cli)?+", r"(?<![\w-])-t[ \t]++"),
     (r"(?:expo|eas)[ \t]+login", r"(?<![\w-])-p[ \t]++"),
     ("https?+", r"""(?<![\w-])-a[ \t]++["']?+[^\s:"']*+:"""),
+    # Windows: PowerShell's plain text made a secure string, a local user's password, a
+    # stored credential's, a scheduled task's and a service's run-as password, PsExec's.
+    ("(?i:convertto-securestring)", r"\A[ \t]++(?!-)"),
+    ("(?i:convertto-securestring)", r"(?i)(?<=[ \t])-string[ \t]++(?!-)"),
+    (r"(?i:net)[ \t]+(?i:user)", r"\A[ \t]++(?![/-])" + _ONE_VALUE + r"[ \t]++(?![/*-])"),
+    ("(?i:cmdkey)", r"(?i)(?<![\w-])/pass:"),
+    ("(?i:schtasks)", r"(?i)(?<![\w-])/rp[ \t]++"),
+    ("(?i:psexec)(?:64)?+(?:\\.exe)?+", r"(?<![\w-])-p[ \t]++"),
+    (r"sc(?:\.exe)?+[ \t]+(?:config|create)", r"(?i)(?<![\w-])password=[ \t]*+"),
 )
 _CLIENT_PASSWORDS = tuple(
     (

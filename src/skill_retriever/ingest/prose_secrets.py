@@ -86,12 +86,12 @@ __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
-#: not ``$$``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
+#: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
 #: name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
 #: each name is read once); the value is one word of prose up to such an escape
 #: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(
-    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])\$)|""" + ESCAPE_BEFORE + r""")(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
     r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + PROSE_ASSIGNED_VALUE + ")"
 )

@@ -83,7 +83,9 @@ CALL_RE = re.compile(
 CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl", "htpasswd",
                 "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
-                "pulumi", "doctl", "codecov", "http ", "https ")
+                "pulumi", "doctl", "codecov", "http ", "https ",
+                "SecureString", "securestring", "net user", "NET USER", "cmdkey", "schtasks", "psexec", "PsExec",
+                "sc.exe", "sc config", "sc create")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

@@ -49,15 +49,15 @@ _WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
 #: Commands but ``gh secret set`` that read a secret from their input: a registry login's
 #: ``--password-stdin`` (``docker login -u bob --password-stdin``), ``gh auth login
 #: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
-#: --data-file=-`` (``versions add``), ``docker secret create NAME -`` and ``chpasswd``
-#: (``user:password`` lines). A value echoed into one, or given in a here-string, kept.
+#: --data-file=-`` (``versions add``), ``docker secret create NAME -``, ``vercel env add
+#: NAME`` and ``chpasswd`` (``user:password`` lines). A value echoed into one, or given in a here-string, kept.
 _STDIN_READER = (
     r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
     + _WORDS + r"--password-stdin|gh" + _GAP + r"auth" + _GAP + r"login" + _WORDS + r"--with-token"
     r"|(?:npx" + _GAP + r")?+wrangler" + _GAP + r"secret" + _GAP + r"put" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+"
     r"|gcloud" + _GAP + r"secrets" + _GAP + r"(?:create|versions" + _GAP + r"add)" + _WORDS + r"--data-file[= ]-"
     r"|docker" + _GAP + r"secret" + _GAP + r"create" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+" + _GAP + r"-"
-    r"|chpasswd)(?![\w-])"
+    r"|vercel" + _GAP + r"env" + _GAP + r"add|chpasswd)(?![\w-])"
 )
 #: A value piped into ``gh secret set`` (which reads it from its input when no ``--body``
 #: is given) or another `_STDIN_READER`: ``echo X | gh secret set NAME`` (``echo -n``),
@@ -74,7 +74,7 @@ _READER_HERE_RE = re.compile(
     + PROSE_VALUE + ")"
 )
 #: What a line holds when it may hold a command `redact_secret_commands` reads.
-SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd")
+SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel")
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
 #: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
@@ -105,7 +105,7 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
 def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
     """`redact_secret_commands` over each line of ``text`` that names a secret command
-    (it says ``secret``, ``stdin``, ``with-token`` or ``chpasswd``:
+    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd`` or ``vercel``:
     `SECRET_COMMAND_WORDS_RE`), with the lines a backslash at a line's end joins it to,
     before and after: prose is read line by line, and a runbook's ``gh secret set NAME
     \\`` has its ``--body X`` on the next line (``echo X | docker login \\`` its

@@ -186,12 +186,14 @@ _DESCRIPTION_RE = re.compile(
 #: Code rather than a value: a path (absolute, or of words: ``models/exp-42.pkl``,
 #: ``Desktop/Title/H1``, not base64's mixed case), a URL, a file name, a template, a
 #: subscript or a call (`prose_secrets` also looks at what follows the value), a dotted
-#: attribute, a hex number.
+#: attribute, a hex number, a PowerShell command (``ConvertTo-SecureString``, ``Get-Secret``:
+#: a common verb, ``-`` and a noun; ``$pw = ConvertTo-SecureString "X"`` passes X to it).
 _PATH_WORD = r"(?>[A-Z0-9]{1,3}(?=/|$)|[A-Za-z0-9]?[a-z0-9_.-]*+)"  # atomic: one way to read
 _CODE_RE = re.compile(
     r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|://|[{}\[\]()%]|\.(?:pem|key|json|txt|env|crt|cer|p12|pfx"
     r"|ya?ml|toml|ini|cfg|conf|gpg|asc|pub|pkl)$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^0[xX][0-9a-fA-F]+$"
-    r"|^" + _PATH_WORD + r"(?:/" + _PATH_WORD + r")+$"
+    r"|^" + _PATH_WORD + r"(?:/" + _PATH_WORD + r")+$|^(?:Get|Set|New|Remove|Add|ConvertTo|ConvertFrom|Read|Write|Invoke"
+    r"|Import|Export|Test|Start|Stop|Connect|Select|Out)-[A-Z][A-Za-z]*$"
 )
 #: A short value with letters and digits that names an encoding, an algorithm, a model
 #: or a version (``base64``, ``sha256``, ``ed25519``, ``utf8mb4``, ``oauth2``, ``gpt4o``),

@@ -56,9 +56,9 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"
 #: or an ``.npmrc`` key under a registry's scope (``//registry.npmjs.org/:_authToken=X``),
 #: or after a ``printf`` escape that ended the line before (``printf 'A=1\nTOKEN=X\n'``),
 #: or after the brace that opens pairs (``--conn {Password=X;Server=db}``; not ``${``, a
-#: parameter's default: `env_defaults`).
+#: parameter's default: `env_defaults`), or after PowerShell's ``$env:`` (``$env:API_KEY="X"``).
 _ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?:(?<![^\s;&|(`'",={])(?<!\$\{)|(?<=/:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+    r"""(?:(?<![^\s;&|(`'",={])(?<!\$\{)|(?<=/:)|(?<=\$env:)|(?<=\$Env:)|(?<=\$ENV:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
 #: A word after an unquoted scheme that is a credential, not the command the assignment
 #: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
@@ -90,10 +90,12 @@ _CONNECTION_PAIR_RE = re.compile(_ASSIGNMENT_NAME_RE.pattern + "(?P<val>" + CONN
 #: ``;`` or a declaration's word (``const``, ``let``, ``var``), and a subscript's quoted
 #: key the name (``os.environ["HF_TOKEN"] = "X"``, its quotes escaped in a double-quoted
 #: command's: ``\\"X\\"``); before, only a line's or a string's
-#: first statement was read, and such a value was kept.
+#: first statement was read, and such a value was kept. A PowerShell variable's name after
+#: its ``$`` (``$env:API_KEY = "X"``) and a jq or yq path's after its ``.`` (``jq '.password
+#: = "X"'``, ``yq -i ".db.password = \\"X\\""``) are such names too.
 _SPACED_RE = re.compile(
     r"""(?m)(?:^|(?<=["'])|(?<=\\n)|(?<=\becho[ \t])|(?<=;)|(?<=\bconst[ \t])|(?<=\blet[ \t])|(?<=\bvar[ \t]))"""
-    r"""[ \t]*+(?P<name>[A-Za-z_][\w.-]{0,128}+)(?:\[(?P<kq>\\?+["'])(?P<key>[A-Za-z_]\w{0,127}+)(?P=kq)\])?+[ \t]++=[ \t]*+"""
+    r"""[ \t]*+(?:\$(?i:env:)?+|\.)?+(?P<name>[A-Za-z_][\w.-]{0,128}+)(?:\[(?P<kq>\\?+["'])(?P<key>[A-Za-z_]\w{0,127}+)(?P=kq)\])?+[ \t]++=[ \t]*+"""
     r"""(?P<val>\\"(?:(?!\\")[^\n]){0,256}+\\"|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|(?:[^\s"'`;|\\]|\\(?![nrt]))++)"""
 )
 #: ``key="NAME" value=`` or ``key="NAME" />`` (a .NET setting's ``<add key="ApiKey" value="X"
