@@ -1,0 +1,40 @@
+"""Passwords code and SQL pass where no name before them says so: `CODE_PASSWORD_RE`.
+
+- SQL sets a user's password after a keyword, not a name and ``=``: ``CREATE USER bob
+  WITH PASSWORD 'X'``, ``ALTER ROLE bob PASSWORD 'X'``, ``IDENTIFIED BY 'X'`` (``IDENTIFIED
+  WITH mysql_native_password BY 'X'``), ``SET PASSWORD = PASSWORD('X')``.
+- A login call takes the password as its second argument: ``smtp.login('bob@x.com',
+  'X')``, ``ftp.login('bob', 'X')``, ``IMAP4_SSL(host).login(user, 'X')``.
+- A browser test types it into a password field: Playwright's ``page.fill('#password',
+  'X')`` (``type``, ``press_sequentially``; ``locator('#password').fill('X')``), Selenium's
+  ``find_element(By.ID, 'password').send_keys('X')``.
+
+Each kept its password, in prose and in hook commands (``psql -c "ALTER USER postgres
+PASSWORD 'X'"``). Only a quoted string is read as the password (``login(user, password)``
+passes a variable); prose (`prose_secrets`) redacts it when it reads as a literal secret,
+the command rule (`secrets.redact_command`) too: ``password 'X'`` may be a sentence's. Bounded and possessive: linear on any text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["CODE_PASSWORD_RE"]
+
+#: A quoted string of code or SQL, on one line.
+_STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
+#: The space between a call's parentheses and its arguments, line breaks among them.
+_GAP = r"\s{0,64}+"
+#: A call's first argument: a string or a name (``user``, ``self.user``, ``os.environ["U"]``).
+_FIRST = r"(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+(?:\[" + _STRING + r"\])?+)"
+#: A selector or locator that names a password field (``#password``, ``input[name=pwd]``).
+_PASSWORD_FIELD = r"""(?:"[^"\n]{0,128}?(?i:passw|pwd|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:passw|pwd|passcode)[^'\n]{0,128}+')"""
+CODE_PASSWORD_RE = re.compile(
+    r"(?:(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
+    r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
+    r"|(?<![\w.$-])(?i:password)\([ \t]*+"
+    r"|(?<![\w$-])login[ \t]*+\(" + _GAP + _FIRST + _GAP + "," + _GAP
+    + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + _GAP + _PASSWORD_FIELD + _GAP + "," + _GAP
+    + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
+    + r")(?P<val>" + _STRING + r""")(?=""" + _GAP + r"""[)\],;"'`]|\s|$)"""
+)
