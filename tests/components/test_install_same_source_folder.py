@@ -140,3 +140,16 @@ def test_a_copy_of_the_same_skill_is_written_once_in_its_source_folder(tmp_path:
         built.close()
     assert plan.ok, plan.lines()
     assert _files(tmp_path / "proj") == ["pdf/SKILL.md"]
+
+
+def test_the_slug_it_went_by_names_it_for_install(index: Index, tmp_path: Path) -> None:
+    """The plan says ``installed as .claude/skills/pdf-helper/``; ``install pdf-helper``
+    found no component of that name before (its file names were ``pdf`` only)."""
+    project = tmp_path / "proj"
+    assert install(index, [TOOLS], project).ok
+    plan = install(index, ["pdf-helper"], project)
+    assert plan.ok, plan.lines()
+    assert [c.id for c in plan.components if c.status == "install"] == [HELPER]
+    assert _files(project) == BOTH
+    assert uninstall(["pdf-helper"], project).ok
+    assert _files(project) == ["pdf/SKILL.md", "pdf/scripts/split.py"]

@@ -23,7 +23,9 @@ recorded under a folder an older rule chose, ``PDF-Helper/`` for ``name: PDF Hel
 the index's path and works out the installed one as `render` does; uninstall reads the
 installed one from the files the record lists and the source one from the record's id
 (the index's ``<corpus>/<path>`` of a file it read: an id that is no such path, of a JSON
-graph, gives none).
+graph, gives none). A skill that installs in its source folder's name answers to the slug
+of its name too, the folder it goes in where another skill has that one (`same_folder`:
+``install pdf-helper`` after the plan said ``installed as .claude/skills/pdf-helper/``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from skill_retriever.components.install.plan import (
     UnknownComponentError,
     UnsafePathError,
 )
-from skill_retriever.components.install.skill_folder import skill_folder
+from skill_retriever.components.install.skill_folder import SOURCE, skill_folder, slug
 from skill_retriever.model import Node, NodeKind
 
 if TYPE_CHECKING:  # `uninstall` reads no index
@@ -80,14 +82,21 @@ def file_names(node: Node) -> frozenset[str]:
     stem = node.attrs.get("command_stem") if node.kind is NodeKind.COMMAND else None
     if isinstance(stem, str) and stem:
         path = f"{stem}.md"  # the name Claude Code calls it by, wherever the file lies
+    aside = None
     try:
         if node.kind is NodeKind.COMMAND:
             installed = command_name(node)[0]
+        elif node.kind is NodeKind.SKILL:
+            folder = skill_folder(node)
+            installed = folder.name
+            # where its source folder is another's, it goes by a slug of its name (`same_folder`)
+            aside = slug(node.name) if folder.how == SOURCE else None
         else:
-            installed = skill_folder(node).name if node.kind is NodeKind.SKILL else destination_name(node.name)
+            installed = destination_name(node.name)
     except UnsafePathError:  # a name no file may have: it installs as none (`render` refuses it)
         installed = None
-    return _names(node.kind, path if isinstance(path, str) else None, installed and installed.rsplit("/", 1)[-1])
+    names = _names(node.kind, path if isinstance(path, str) else None, installed and installed.rsplit("/", 1)[-1])
+    return names | {aside.casefold()} if aside else names
 
 
 def by_file_name(view: CallerView, ref: str) -> tuple[str, str] | None:
