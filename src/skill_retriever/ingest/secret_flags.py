@@ -13,9 +13,10 @@ rule's password, `client_passwords`, and ``db`` the next argument: `glued_passwo
 a read with a literal default keeps the read and loses the default
 (``--password=os.getenv('PW', '[redacted]')``: `env_defaults`). A quoted value goes
 whole (``--password "a b c"``), and so does the value of a flag that opens a quoted word
-(``"--password=Tr0ub&3x9"``: to the closing quote, a ``&`` in it the password's). A flag that names no secret is read no further than its
-name, so that a secret's flag in its value is read too (``bash -c "tool --password X"``;
-read with its value, the script was skipped). `secrets.redact_command` applies these
+(``"--password=Tr0ub&3x9"``: to the closing quote, a ``&`` in it the password's). A flag
+that names no secret is read no further than its name, so that a secret's flag in its
+value is read too (``bash -c "tool --password X"``; read with its value, the script was
+skipped). `secrets.redact_command` applies these
 among its rules; they lived there.
 """
 
