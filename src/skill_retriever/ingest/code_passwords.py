@@ -11,8 +11,9 @@
 
 Each kept its password, in prose and in hook commands (``psql -c "ALTER USER postgres
 PASSWORD 'X'"``). Only a quoted string is read as the password (``login(user, password)``
-passes a variable); prose (`prose_secrets`) redacts it when it reads as a literal secret,
-the command rule (`secrets.redact_command`) too: ``password 'X'`` may be a sentence's. Bounded and possessive: linear on any text.
+passes a variable); prose (`prose_secrets`) and the command rule (`secrets.redact_command`)
+both redact it only when it reads as a literal secret: ``password 'X'`` may be a
+sentence's. Bounded and possessive: linear on any text.
 """
 
 from __future__ import annotations

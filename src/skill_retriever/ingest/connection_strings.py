@@ -58,6 +58,8 @@ _NAMED_PAIR_BEFORE_RE = re.compile(r"""(?<![^\s"'{;=])""" + _CONNECTION_NAME + r
 #: quote or a brace; a ``&`` in it is the password's (``Password=Tr0ub&3x9;``), no shell
 #: operator: the ``;`` between the pairs shows the string is one word to its author.
 CONNECTION_VALUE = r"""[^\s;"'`{}\\]{1,256}+"""
+
+
 def connection_pair(text: str, start: int, value: int) -> bool:
     """Whether the pair at ``start`` of ``text``, its value at ``value``, stands in a
     connection string: a pair only a connection string holds comes before it on its line

@@ -7,7 +7,7 @@ the command goes on past it; gh also reads the value from its input (``echo X | 
 set NAME``, ``gh secret set NAME <<< X``), as do commands that read a password or token
 there (`_STDIN_READER`: ``echo X | docker login --password-stdin``, ``gh auth login
 --with-token <<< X``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
---data-file=-``, ``chpasswd``). Prose is read line by line, so it reads such a
+--data-file=-``, ``vercel env add NAME``, ``chpasswd``). Prose is read line by line, so it reads such a
 command with the lines it goes on to (`redact_continued_commands`).
 Prose (`prose_secrets`) and hook commands (`secrets.redact_command`) both read them;
 the caller decides whether a value is a literal secret (a reference or a placeholder
@@ -50,7 +50,8 @@ _WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
 #: ``--password-stdin`` (``docker login -u bob --password-stdin``), ``gh auth login
 #: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
 #: --data-file=-`` (``versions add``), ``docker secret create NAME -``, ``vercel env add
-#: NAME`` and ``chpasswd`` (``user:password`` lines). A value echoed into one, or given in a here-string, kept.
+#: NAME`` and ``chpasswd`` (``user:password`` lines). A value echoed into one, or given in
+#: a here-string, was kept.
 _STDIN_READER = (
     r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
     + _WORDS + r"--password-stdin|gh" + _GAP + r"auth" + _GAP + r"login" + _WORDS + r"--with-token"

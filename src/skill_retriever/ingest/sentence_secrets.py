@@ -1,6 +1,6 @@
 """A secret a sentence gives in words rather than as a setting: ``The admin password is
 Xk9s2mQz7Lp.``, ``Set the passphrase to `Xk9s2mQz7Lp```, ``the API key for staging was
-"Xk9s2mQz7Lp"``: `redact_sentences`.
+"Xk9s2mQz7Lp"``: `redact_sentence_line`.
 
 The prose rules (`prose_secrets`) read a secret after a name and ``=`` or ``:``; a
 sentence joins them with a verb, and the value stayed. The value goes only when it reads
