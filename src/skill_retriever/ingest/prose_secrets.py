@@ -87,8 +87,8 @@ __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
-#: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key (``"password": "..."``, ``**Token**: ...``). The
-#: name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
+#: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key
+#: (``"password": "..."``, ``**Token**: ...``). The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
 #: each name is read once); the value is one word of prose up to such an escape
 #: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(

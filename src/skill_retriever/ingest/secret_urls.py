@@ -51,11 +51,11 @@ _EXAMPLE_USER_INFO = frozenset(
 )
 #: A user name that may stand alone in a URL's user info (``postgres://app@db``,
 #: ``ssh://deploy@host``) when it reads as no literal secret: a token there is longer.
+_USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: A Go MySQL driver's data source name, a URL's user info without its scheme
 #: (``bob:X@tcp(db:3306)/shop``, ``@unix(/run/mysqld.sock)``): its user info (``info``),
 #: which went unread with no ``://`` before it.
 _DSN_RE = re.compile(r"""(?<![\w.:/@$-])(?P<info>[\w.-]{1,64}+:[^\s@"'`/()]{1,256}+)@(?=(?:tcp6?+|udp|unix)\()""")
-_USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
 #: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
 #: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)

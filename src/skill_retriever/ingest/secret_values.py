@@ -1,6 +1,6 @@
 """Whether a name is a secret's and a value one written out: `secret_word_name`,
 `literal_word`, `literal_phrase`, `placeholder_part`; and the tests every redaction shares (`secrets`,
-`secret_urls`): `secret_name` (`secret_names`'), `record_key`, `is_reference`, `single_quoted`, `quoted`,
+`secret_urls`): `secret_name` (from `secret_names`), `record_key`, `is_reference`, `single_quoted`, `quoted`,
 `is_placeholder`.
 
 Prose (`prose_secrets`) and Markdown tables (`table_secrets`) both redact a value only

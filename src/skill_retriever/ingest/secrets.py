@@ -320,7 +320,8 @@ def redact_command(command: str) -> str:
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`; all in `secret_headers`);
     quoted ``"api_key": "X"`` pairs; a .NET setting's value (`app_settings`: ``<add key="ApiKey"
     value="X" />``, the key kept); basic auth's password in code (`auth_tuples`:
-    ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); values after or inside secret-looking flags
+    ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); a literal password SQL or code passes
+    (`code_passwords`: ``psql -c "ALTER USER bob PASSWORD 'X'"``); values after or inside secret-looking flags
     (``--api-key X``, ``--token=X``: `secret_flags`; under a setting's name, in which a secret
     word only qualifies, a number or a path stays: ``--max-tokens 4096``, ``TOKEN_FILE=/run/x``,
     `setting_names`, in ``NAME=value`` too); ``NAME=value`` where the name looks secret
