@@ -58,7 +58,8 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: PASS``, ``ansible-vault encrypt_string PASS``, ``openssl passwd -6 PASS``, ``mkpasswd
 #: PASS``, ``mysqladmin password PASS``, ``az keyvault secret set --value X``, ``pulumi
 #: config set --secret NAME X``, ``doctl auth init -t TOKEN``, ``codecov -t TOKEN``,
-#: ``expo login -p PASS`` and HTTPie's ``http -a user:PASS``; on Windows
+#: ``expo login -p PASS``, ``useradd -p HASH`` (a crypt hash, which a wordlist cracks) and
+#: HTTPie's ``http -a user:PASS``; on Windows
 #: ``ConvertTo-SecureString "PASS" -AsPlainText``, ``net user NAME PASS``, ``cmdkey
 #: /pass:PASS``, ``schtasks /rp PASS``, ``psexec -p PASS`` and ``sc config NAME password=
 #: PASS``. Each kept its secret before.
@@ -104,6 +105,7 @@ _MORE = (
     (r"pulumi[ \t]+config[ \t]+set", r"(?<![\w-])--secret" + _WORD + r"[ \t]++(?!-)"),
     (r"doctl[ \t]+auth[ \t]+init|codecov(?:cli)?+", r"(?<![\w-])-t[ \t]++"),
     (r"(?:expo|eas)[ \t]+login", r"(?<![\w-])-p[ \t]++"),
+    ("useradd|usermod", r"(?<![\w-])-p[ \t]++"),
     ("https?+", r"""(?<![\w-])-a[ \t]++["']?+[^\s:"']*+:"""),
     # Windows: PowerShell's plain text made a secure string, a local user's password, a
     # stored credential's, a scheduled task's and a service's run-as password, PsExec's.

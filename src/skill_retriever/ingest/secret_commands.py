@@ -85,7 +85,7 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
                 "SecureString", "securestring", "net user", "NET USER", "cmdkey", "schtasks", "psexec", "PsExec",
-                "sc.exe", "sc config", "sc create")
+                "sc.exe", "sc config", "sc create", "useradd", "usermod")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

@@ -57,7 +57,7 @@ from skill_retriever.ingest.env_defaults import (
 from skill_retriever.ingest.env_references import env_reference
 from skill_retriever.ingest.masked_values import braced_holds_secret, slot
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
-from skill_retriever.ingest.netrc_secrets import redact_netrc
+from skill_retriever.ingest.netrc_secrets import redact_netrc, redact_pgpass
 from skill_retriever.ingest.public_keys import ssh_public_key
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, glued_password, redact_flags
@@ -284,6 +284,7 @@ def redact_text(text: str) -> str:
 
 #: `redact_text`'s rules in order, each with the kind of secret it takes out (`secret_lines`).
 TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), ("a .netrc password", redact_netrc),
+              ("a .pgpass password", redact_pgpass),
               ("a literal default of code that reads the environment", redact_env_defaults))
 
 
@@ -340,7 +341,7 @@ def redact_command(command: str) -> str:
     --from-literal=KEY=X``).
     """
     text = redact_env_defaults(redact_formats(command))
-    text = redact_netrc(redact_shell_urls(text))
+    text = redact_pgpass(redact_netrc(redact_shell_urls(text)))
     text = redact_header_lines(redact_header_text(text))
     text = redact_app_settings(_JSON_PAIR_RE.sub(_json_pair, text))  # ``<add key="ApiKey" value="X" />``
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
