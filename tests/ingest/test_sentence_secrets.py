@@ -24,6 +24,8 @@ PW = "Xk9s2mQz7Lp"
         (f"Set the passphrase to `{PW}`.", f"Set the passphrase to `{R}`."),
         (f'The API key for staging was "{PW}", rotate it.', f'The API key for staging was "{R}", rotate it.'),
         (f"password for bob is {PW}", f"password for bob is {R}"),
+        (f"the password for the admin user is {PW}", f"the password for the admin user is {R}"),
+        (f"the API key of the staging bucket was {PW}.", f"the API key of the staging bucket was {R}."),
         (f"the access token is now {PW}", f"the access token is now {R}"),
         (f"Its secret key was set to '{PW}'", f"Its secret key was set to '{R}'"),
         (f"- the db password is {PW}\n- the host is db", f"- the db password is {R}\n- the host is db"),

@@ -26,7 +26,7 @@ SENTENCE_WORDS = ("pass", "key", "token", "secret")
 #: or backticks or bare. Bounded, so a long line is read in linear time.
 _SENTENCE_RE = re.compile(
     r"(?i)(?<![\w-])(?:password|passphrase|passwd|api[ _-]?key|access[ _-]?key|secret[ _-]?key|access[ _-]?token"
-    r"|auth[ _-]?token|token|secret)s?+(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?+"
+    r"|auth[ _-]?token|token|secret)s?+(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
     r"[ \t]++(?:is|was|becomes|to|as)[ \t]++(?:now[ \t]++|set[ \t]++to[ \t]++)?+"
     r"""(?P<val>`[^`\s]{1,256}+`|"[^"\s]{1,256}+"|'[^'\s]{1,256}+'|[^\s`"']{1,256}+)"""
 )
