@@ -67,6 +67,7 @@ from skill_retriever.ingest.secret_commands import (
 )
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 from skill_retriever.ingest.secret_headers import AUTH_HEADER_RE
+from skill_retriever.ingest.secret_maps import redact_secret_maps
 from skill_retriever.ingest.secret_setters import redact_continued_commands
 from skill_retriever.ingest.secret_values import (
     ESCAPE_BEFORE,
@@ -335,4 +336,5 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a secret value of a .NET config's <add key=... value=...> setting", redact_app_settings),
     ("a credential passed as a call's key= argument", redact_key_arguments),
     ("a key in a JSON section named for a credential (Jwt: {Key: ...})", redact_section_keys),
+    ("a value of a map named for secrets (passwords: then admin: X)", redact_secret_maps),
 )
