@@ -1,6 +1,6 @@
 """Passwords SQL and code pass where no name before them says so (``CREATE USER bob WITH
-PASSWORD 'X'``, ``IDENTIFIED BY 'X'``, ``smtp.login(user, 'X')``, ``page.fill('#password',
-'X')``): each kept its password in prose and hook commands (seen: a probe of prose shapes
+PASSWORD 'X'``, ``IDENTIFIED BY 'X'``, ``smtp.login(user, 'X')``, ``new PDO($dsn, 'bob',
+'X')``, ``page.fill('#password', 'X')``): each kept its password in prose and hook commands (seen: a probe of prose shapes
 this session; in the data, three Playwright skills' ``page.fill(... 'password123')``).
 Every value here is invented.
 """
@@ -34,6 +34,12 @@ PW = "Xk9s2mQz7Lp"
         (f"await page.type('input[name=\"password\"]', '{PW}')", f"await page.type('input[name=\"password\"]', '{R}')"),
         (f"page.getByLabel('Password').fill('{PW}')", f"page.getByLabel('Password').fill('{R}')"),
         (f"driver.find_element(By.ID, 'password').send_keys('{PW}')", f"driver.find_element(By.ID, 'password').send_keys('{R}')"),
+        (f"$conn = new PDO($dsn, 'bob', '{PW}');", f"$conn = new PDO($dsn, 'bob', '{R}');"),
+        (f"mysqli_connect('db', 'bob', '{PW}', 'shop');", f"mysqli_connect('db', 'bob', '{R}', 'shop');"),
+        (f'DriverManager.getConnection(url, "bob", "{PW}")', f'DriverManager.getConnection(url, "bob", "{R}")'),
+        (f"conn.simple_bind_s('cn=admin,dc=x', '{PW}')", f"conn.simple_bind_s('cn=admin,dc=x', '{R}')"),
+        (f"ldap_bind($conn, 'cn=admin,dc=x', '{PW}')", f"ldap_bind($conn, 'cn=admin,dc=x', '{R}')"),
+        (f"keyring.set_password('svc', 'bob', '{PW}')", f"keyring.set_password('svc', 'bob', '{R}')"),
         (f'psql -c "ALTER USER postgres PASSWORD \'{PW}\'"', f'psql -c "ALTER USER postgres PASSWORD \'{R}\'"'),
         (f"mysql -e \"CREATE USER 'bob'@'%' IDENTIFIED BY '{PW}'\"", f"mysql -e \"CREATE USER 'bob'@'%' IDENTIFIED BY '{R}'\""),
     ],
@@ -50,6 +56,9 @@ def test_the_password_goes(text: str, expected: str) -> None:
         "ALTER USER bob PASSWORD NULL;", "smtp.login(user, password)", "smtp.login(os.environ['U'], os.environ['P'])",
         "page.fill('#email', 'bob@example.com')", "page.fill('#password', process.env.PASSWORD)",
         "The password 'must' be strong", "enter your password (see below)", "reset password (admin only)",
+        "new PDO($dsn, $user, $pass);", "mysqli_connect('db', 'bob', getenv('DB_PASS'))",
+        "keyring.set_password('svc', 'bob', password)", "$('#x').bind('click', 'handler1234x')",
+        "socket.bind(('0.0.0.0', 8080))",
     ],
 )
 def test_what_stays(text: str) -> None:

@@ -3,8 +3,10 @@
 - SQL sets a user's password after a keyword, not a name and ``=``: ``CREATE USER bob
   WITH PASSWORD 'X'``, ``ALTER ROLE bob PASSWORD 'X'``, ``IDENTIFIED BY 'X'`` (``IDENTIFIED
   WITH mysql_native_password BY 'X'``), ``SET PASSWORD = PASSWORD('X')``.
-- A login call takes the password as its second argument: ``smtp.login('bob@x.com',
-  'X')``, ``ftp.login('bob', 'X')``, ``IMAP4_SSL(host).login(user, 'X')``.
+- A call takes it by place (`_CALLS`): a login's second argument (``smtp.login('bob@x.com',
+  'X')``, ``ftp.login('bob', 'X')``, ``IMAP4_SSL(host).login(user, 'X')``), an LDAP bind's,
+  a database connection's (``new PDO($dsn, 'bob', 'X')``, ``mysqli_connect('db', 'bob',
+  'X')``, ``DriverManager.getConnection(url, "bob", "X")``) and a keyring's.
 - A browser test types it into a password field: Playwright's ``page.fill('#password',
   'X')`` (``type``, ``press_sequentially``; ``locator('#password').fill('X')``), Selenium's
   ``find_element(By.ID, 'password').send_keys('X')``.
@@ -26,15 +28,33 @@ __all__ = ["CODE_PASSWORD_RE"]
 _STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
 #: The space between a call's parentheses and its arguments, line breaks among them.
 _GAP = r"\s{0,64}+"
-#: A call's first argument: a string or a name (``user``, ``self.user``, ``os.environ["U"]``).
-_FIRST = r"(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+(?:\[" + _STRING + r"\])?+)"
+#: A call's argument before the password: a string or a name (``user``, ``self.user``,
+#: ``os.environ["U"]``, PHP's ``$dsn``).
+_FIRST = r"(?:" + _STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + _STRING + r"\])?+)"
+#: Calls that take a password by place, each with how many arguments come before it: a
+#: login's user (``smtp.login(user, 'X')``), an LDAP bind's DN (python-ldap's
+#: ``simple_bind_s(dn, 'X')``, not jQuery's ``bind(event, handler)``;
+#: PHP's ``ldap_bind($conn, $dn, 'X')``), a database connection's host or URL and user (PHP's
+#: ``new PDO($dsn, 'bob', 'X')``, ``mysqli_connect('db', 'bob', 'X')``, JDBC's
+#: ``DriverManager.getConnection(url, "bob", "X")``) and a keyring's service and user
+#: (``keyring.set_password('svc', 'bob', 'X')``).
+_CALLS = (
+    (r"(?<![\w$-])login", 1),
+    (r"(?<![\w$-])(?:simple_bind(?:_s)?+|bind_s)", 1),
+    (r"(?<![\w$-])ldap_bind", 2),
+    (r"(?<![\w$-])new[ \t]++PDO|(?<![\w$-])mysqli_connect|(?<![\w$-])new[ \t]++mysqli|DriverManager\.getConnection", 2),
+    (r"keyring\.set_password", 2),
+)
+_BEFORE_PASSWORD = "|".join(
+    "(?:" + name + r")[ \t]*+\(" + (_GAP + _FIRST + _GAP + "," + _GAP) * before for name, before in _CALLS
+)
 #: A selector or locator that names a password field (``#password``, ``input[name=pwd]``).
 _PASSWORD_FIELD = r"""(?:"[^"\n]{0,128}?(?i:passw|pwd|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:passw|pwd|passcode)[^'\n]{0,128}+')"""
 CODE_PASSWORD_RE = re.compile(
     r"(?:(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
-    r"|(?<![\w$-])login[ \t]*+\(" + _GAP + _FIRST + _GAP + "," + _GAP
+    r"|" + _BEFORE_PASSWORD
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + _GAP + _PASSWORD_FIELD + _GAP + "," + _GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
     + r")(?P<val>" + _STRING + r""")(?=""" + _GAP + r"""[)\],;"'`]|\s|$)"""
