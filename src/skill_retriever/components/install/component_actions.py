@@ -36,14 +36,23 @@ from skill_retriever.components.install.settings import check_settings, has_hook
 from skill_retriever.components.install.unshipped_scripts import judge
 from skill_retriever.model import Node
 
-__all__ = ["Shared", "has_group", "plan_component"]
+__all__ = ["Shared", "has_group", "plan_component", "read_record"]
+
+
+def read_record(root: Path) -> InstallRecord | None:
+    """The install record at ``root``, read once per plan (`Shared`, `same_folder`); None
+    where it cannot be read: a damaged record, of which nothing is known."""
+    try:
+        return InstallRecord.load(root)
+    except InstallError:
+        return None
 
 
 class Shared:
     """What every component's plan reads of the root, once per plan: its shared JSON
     files, its folders' listings (`cases`), and how an uninstall command names it."""
 
-    def __init__(self, root: Path, planned: list[str], scope: str) -> None:
+    def __init__(self, root: Path, planned: list[str], scope: str, record: InstallRecord | None) -> None:
         self.cases = CaseFolders(root, planned)
         self.planned = frozenset(planned)  # what every component writes
         self.where: list[Word] = ["--user"] if scope == "user" else ["--target", root]
@@ -57,10 +66,7 @@ class Shared:
                 None,
                 f"the existing {SETTINGS_FILE}: {why}; fix it first",
             )
-        try:  # what each recorded component wrote (a damaged record: nothing known)
-            self.record: InstallRecord | None = InstallRecord.load(root)
-        except InstallError:
-            self.record = None
+        self.record = record  # what each recorded component wrote (`read_record`)
         components = self.record.components if self.record else {}
         self.files = {i: e.files for i, e in components.items()}
         self.names = {i: e.name for i, e in components.items()}

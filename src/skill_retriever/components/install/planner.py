@@ -54,7 +54,7 @@ from skill_retriever.components.install.claude_names import (
     note_same_named_commands,
     note_shadowed_commands,
 )
-from skill_retriever.components.install.component_actions import Shared, plan_component
+from skill_retriever.components.install.component_actions import Shared, plan_component, read_record
 from skill_retriever.components.install.conflict_reasons import conflict_whys
 from skill_retriever.components.install.credential_files import (
     held_command,
@@ -86,7 +86,7 @@ from skill_retriever.components.install.rendered import Rendered, SkipComponent
 from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
-from skill_retriever.components.install.same_folder import recorded_entries, set_aside
+from skill_retriever.components.install.same_folder import set_aside
 from skill_retriever.components.install.shared_commands import (
     dependency_paths,
     moved_reasons,
@@ -204,14 +204,15 @@ def plan_install(
     under = plugin_folders(view, nodes, plugins, root)  # a command several plugins load: which one's folder
     outs = [_render(view, n, scope, config_root(root), n.id in with_plugin, under.get(n.id)) for n in nodes]
     # a skill whose source folder another has goes by a slug of its name (`same_folder`)
-    aside = set_aside(nodes, outs, recorded_entries(root))
+    record = read_record(root)
+    aside = set_aside(nodes, outs, record.components if record else {})
     outs = [
         _render(view, n, scope, config_root(root), n.id in with_plugin, under.get(n.id), aside[n.id])
         if n.id in aside else o
         for n, o in zip(nodes, outs, strict=True)
     ]
     planned = [f.rel for o in outs if isinstance(o, Rendered) for f in o.files]
-    shared = Shared(root, planned, scope)
+    shared = Shared(root, planned, scope, record)
     plans, clashes = settle_claims(
         [
             plan_component(

@@ -27,28 +27,18 @@ before: their folders are their names, and this never moves one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
-from skill_retriever.components.install.inventory import InstallRecord, RecordEntry, sha256
+from skill_retriever.components.install.inventory import RecordEntry, sha256
 from skill_retriever.components.install.layout import LAYOUT
 from skill_retriever.components.install.paths import fold
-from skill_retriever.components.install.plan import InstallError, Status
+from skill_retriever.components.install.plan import Status
 from skill_retriever.components.install.rendered import Rendered
 from skill_retriever.components.install.skill_folder import SOURCE, SkillFolder, skill_folder, slug
 from skill_retriever.model import Node, NodeKind
 
-__all__ = ["recorded_entries", "set_aside"]
+__all__ = ["set_aside"]
 
 _SKILLS = LAYOUT[NodeKind.SKILL].folder
-
-
-def recorded_entries(root: Path) -> Mapping[str, RecordEntry]:
-    """The install record's components at ``root``; none where it cannot be read (the
-    plan says so elsewhere: `component_actions.Shared`)."""
-    try:
-        return InstallRecord.load(root).components
-    except InstallError:
-        return {}
 
 
 def _had_in_target(name: str, main: bytes, node_id: str, recorded: Mapping[str, RecordEntry]) -> str:
