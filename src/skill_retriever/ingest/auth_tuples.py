@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["AUTH_TUPLE_RE"]
+__all__ = ["AUTH_TUPLE_RE", "CALL_GAP", "CODE_STRING"]
 
-#: A quoted string of code, on one line.
-_STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
+#: A quoted string of code, on one line (`code_passwords` reads its calls' strings so too).
+CODE_STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
 #: The space between a call's parentheses and its arguments: blanks, and line breaks
 #: where code puts each argument on a line of its own (``auth=(\n    "user",\n
 #: "X")``); bounded, so that a match never scans a long run of blanks from each start.
-_GAP = r"\s{0,64}+"
+CALL_GAP = r"\s{0,64}+"
 #: ``auth=(user, "X")`` / ``auth = ["user", "X"]`` or ``HTTPBasicAuth("user", "X")``: the
 #: user a string or a name, ``val`` the password's string.
 AUTH_TUPLE_RE = re.compile(
     r"(?:(?<![\w-])auth[ \t]*+=[ \t]*+[(\[]|(?<![\w-])(?:HTTP)?+(?:Basic|Digest|Proxy)Auth[ \t]*+\()"
-    + _GAP + r"(?:" + _STRING + r"|[A-Za-z_][\w.]{0,128}+)" + _GAP + "," + _GAP + r"(?P<val>" + _STRING + r")(?=" + _GAP + r"[)\],])"
+    + CALL_GAP + r"(?:" + CODE_STRING + r"|[A-Za-z_][\w.]{0,128}+)" + CALL_GAP + "," + CALL_GAP + r"(?P<val>" + CODE_STRING + r")(?=" + CALL_GAP + r"[)\],])"
 )

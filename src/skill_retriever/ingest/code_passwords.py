@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import re
 
+from skill_retriever.ingest.auth_tuples import CALL_GAP, CODE_STRING
+
 __all__ = ["CODE_PASSWORD_RE"]
 
-#: A quoted string of code or SQL, on one line.
-_STRING = r"""(?:"(?:[^"\\\n]|\\.){0,256}+"|'[^'\n]{0,256}+')"""
-#: The space between a call's parentheses and its arguments, line breaks among them.
-_GAP = r"\s{0,64}+"
+# A quoted string of code or SQL and the space between a call's arguments are read as
+# basic auth's pair reads them (`auth_tuples.CODE_STRING`, `CALL_GAP`).
 #: A call's argument before the password: a string or a name (``user``, ``self.user``,
 #: ``os.environ["U"]``, PHP's ``$dsn``).
-_FIRST = r"(?:" + _STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + _STRING + r"\])?+)"
+_FIRST = r"(?:" + CODE_STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + CODE_STRING + r"\])?+)"
 #: Calls that take a password by place, each with how many arguments come before it: a
 #: login's user (``smtp.login(user, 'X')``), an LDAP bind's DN (python-ldap's
 #: ``simple_bind_s(dn, 'X')``, not jQuery's ``bind(event, handler)``;
@@ -46,7 +46,7 @@ _CALLS = (
     (r"keyring\.set_password", 2),
 )
 _BEFORE_PASSWORD = "|".join(
-    "(?:" + name + r")[ \t]*+\(" + (_GAP + _FIRST + _GAP + "," + _GAP) * before for name, before in _CALLS
+    "(?:" + name + r")[ \t]*+\(" + (CALL_GAP + _FIRST + CALL_GAP + "," + CALL_GAP) * before for name, before in _CALLS
 )
 #: A selector or locator that names a password field (``#password``, ``input[name=pwd]``).
 _PASSWORD_FIELD = r"""(?:"[^"\n]{0,128}?(?i:passw|pwd|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:passw|pwd|passcode)[^'\n]{0,128}+')"""
@@ -55,7 +55,7 @@ CODE_PASSWORD_RE = re.compile(
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|" + _BEFORE_PASSWORD
-    + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + _GAP + _PASSWORD_FIELD + _GAP + "," + _GAP
+    + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
-    + r")(?P<val>" + _STRING + r""")(?=""" + _GAP + r"""[)\],;"'`]|\s|$)"""
+    + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`]|\s|$)"""
 )
