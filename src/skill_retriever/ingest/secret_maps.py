@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.braced_values import literal_or_braced
-from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 
 __all__ = ["MAP_WORDS", "redact_secret_maps"]
 
@@ -61,9 +61,7 @@ def redact_secret_maps(text: str) -> str:
 
 
 def _json_pair(m: re.Match[str]) -> str:
-    if not _secret(m["key"], m["val"]):
-        return m[0]
-    return m[0][: m.start("val") - m.start()] + REDACTED + m[0][m.end("val") - m.start() :]
+    return replace_group(m, "val", REDACTED) if _secret(m["key"], m["val"]) else m[0]
 
 
 def _yaml_maps(text: str) -> str:

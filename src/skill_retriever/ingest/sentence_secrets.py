@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from skill_retriever.ingest.braced_values import literal_or_braced
-from skill_retriever.ingest.secret_formats import REDACTED
+from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 
 __all__ = ["SENTENCE_WORDS", "redact_sentence_line"]
 
@@ -48,5 +48,5 @@ def _sentence(m: re.Match[str]) -> str:
     inner = value[1:-1] if quoted else value.rstrip(_TRAILING)
     if not inner or _STANDARD_RE.fullmatch(inner) or not literal_or_braced(inner):
         return m[0]
-    start = m.start("val") - m.start() + (1 if quoted else 0)
-    return m[0][:start] + REDACTED + m[0][start + len(inner) :]
+    opened = value[0] if quoted else ""
+    return replace_group(m, "val", opened + REDACTED + value[len(opened) + len(inner) :])
