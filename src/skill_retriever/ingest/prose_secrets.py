@@ -80,7 +80,11 @@ from skill_retriever.ingest.secret_values import (
 )
 from skill_retriever.ingest.secrets import TEXT_RULES
 from skill_retriever.ingest.section_keys import redact_section_keys
-from skill_retriever.ingest.sentence_secrets import SENTENCE_WORDS, redact_sentence_line
+from skill_retriever.ingest.sentence_secrets import (
+    SENTENCE_LINE_RE,
+    SENTENCE_WORDS,
+    redact_sentence_line,
+)
 from skill_retriever.ingest.table_secrets import redact_tables
 from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
@@ -130,8 +134,6 @@ _SCHEME_PAIR_RE = re.compile(
 #: (`word_lines.on_words` finds them: the pattern is their alternation.)
 _SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "auth", "bearer")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
-#: A line that may give a secret in a sentence (`sentence_secrets`).
-_SENTENCE_LINE_RE = re.compile("(?i)" + "|".join(SENTENCE_WORDS))
 #: A scheme's word before a credential redacted already (``x-api-key: 1Password
 #: [redacted]``, `_scheme_pairs`): the scheme, kept, not an assignment's value.
 _SCHEME_BEFORE_REDACTED_RE = re.compile(SCHEME_WORD + r"[ \t]++" + re.escape(REDACTED))
@@ -331,7 +333,7 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
         "a credential in a header or a secret-looking assignment",
         lambda t: on_words(t, _SECRET_LINE_RE, _SECRET_LINE_WORDS, _redact_line),
     ),
-    ("a secret a sentence gives (the password is X)", lambda t: on_words(t, _SENTENCE_LINE_RE, SENTENCE_WORDS, redact_sentence_line)),
+    ("a secret a sentence gives (the password is X)", lambda t: on_words(t, SENTENCE_LINE_RE, SENTENCE_WORDS, redact_sentence_line)),
     ("a secret value in a Markdown table", redact_tables),
     ("a secret value of a .NET config's <add key=... value=...> setting", redact_app_settings),
     ("a credential passed as a call's key= argument", redact_key_arguments),

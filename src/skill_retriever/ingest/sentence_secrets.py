@@ -17,10 +17,12 @@ import re
 from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
 
-__all__ = ["SENTENCE_WORDS", "redact_sentence_line"]
+__all__ = ["SENTENCE_LINE_RE", "SENTENCE_WORDS", "redact_sentence_line"]
 
-#: What a line that gives such a secret holds (`word_lines.on_words` finds them).
+#: What a line that gives such a secret holds, and the pattern of them (`word_lines.on_words`
+#: finds them: the pattern is their alternation).
 SENTENCE_WORDS = ("pass", "key", "token", "secret")
+SENTENCE_LINE_RE = re.compile("(?i)" + "|".join(SENTENCE_WORDS))
 #: A secret's name, what or whom it is for (``the password for bob``, ``the key of the
 #: staging bucket``: up to three words), a verb that gives it and the value, in quotes
 #: or backticks or bare. Bounded, so a long line is read in linear time.

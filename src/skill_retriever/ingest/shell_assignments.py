@@ -58,7 +58,7 @@ __all__ = ["redact_assignments", "secret_pair", "secret_setting", "switch_value"
 #: or after the brace that opens pairs (``--conn {Password=X;Server=db}``; not ``${``, a
 #: parameter's default: `env_defaults`), or after PowerShell's ``$env:`` (``$env:API_KEY="X"``).
 _ASSIGNMENT_NAME_RE = re.compile(
-    r"""(?:(?<![^\s;&|(`'",={])(?<!\$\{)|(?<=/:)|(?<=\$env:)|(?<=\$Env:)|(?<=\$ENV:)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
+    r"""(?:(?<![^\s;&|(`'",={])(?<!\$\{)|(?<=/:)|(?<=\$(?i:env):)|""" + ESCAPE_BEFORE + r""")(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)=(?![=~])"""
 )
 #: A word after an unquoted scheme that is a credential, not the command the assignment
 #: runs: 8 or more letters, digits and ``+/_-`` (base64's, ``=`` padding at its end), a
