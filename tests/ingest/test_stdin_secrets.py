@@ -29,7 +29,7 @@ CASES = [
     (f"echo -n {PW} | gcloud secrets versions add n --data-file=-", f"echo -n {R} | gcloud secrets versions add n --data-file=-"),
     (f"docker secret create db_pw - <<< {PW}", f"docker secret create db_pw - <<< {R}"),
     (f"echo {PW} | docker secret create db_pw -", f"echo {R} | docker secret create db_pw -"),
-    (f'echo "bob:{PW}" | chpasswd', f'echo "{R}" | chpasswd'),
+    (f'echo "bob:{PW}" | chpasswd', f'echo "bob:{R}" | chpasswd'),
 ]
 
 

@@ -53,14 +53,15 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: Mosquitto's ``-P PASS``, ``twine upload -p PASS``, NuGet's ``-k KEY`` (and
 #: ``nuget setapikey KEY``), ``ssh-keygen -N PASS`` and ``-P PASS``, and passwords a
 #: command takes by place: ``rabbitmqctl add_user USER PASS``, ``bw unlock PASS``, ``mc
-#: alias set NAME URL ACCESS_KEY SECRET``, ``vault login TOKEN``, ``snyk auth TOKEN``,
+#: alias set NAME URL ACCESS_KEY SECRET``, ``rclone config create NAME TYPE secret_access_key X``, ``vault login TOKEN``, ``snyk auth TOKEN``,
 #: ``ngrok authtoken TOKEN``, ``consul acl set-agent-token KIND TOKEN``, ``rclone obscure
 #: PASS``, ``ansible-vault encrypt_string PASS``, ``openssl passwd -6 PASS``, ``mkpasswd
 #: PASS``, ``mysqladmin password PASS``, ``az keyvault secret set --value X``, ``pulumi
 #: config set --secret NAME X``, ``doctl auth init -t TOKEN``, ``codecov -t TOKEN``,
 #: ``expo login -p PASS``, ``useradd -p HASH`` (a crypt hash, which a wordlist cracks) and
 #: HTTPie's ``http -a user:PASS``; on Windows
-#: ``ConvertTo-SecureString "PASS" -AsPlainText``, ``net user NAME PASS``, ``cmdkey
+#: ``ConvertTo-SecureString "PASS" -AsPlainText``, ``net user NAME PASS``, ``net use
+#: \\\\srv\\share PASS``, ``cmdkey
 #: /pass:PASS``, ``schtasks /rp PASS``, ``psexec -p PASS`` and ``sc config NAME password=
 #: PASS``. Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
@@ -80,6 +81,13 @@ _BY_PLACE = (
     r"vault[ \t]+login|snyk[ \t]+auth|ngrok[ \t]+(?:authtoken|config[ \t]+add-authtoken)|rclone[ \t]+obscure"
     r"|ansible-vault[ \t]+encrypt_string"
 )
+#: rclone's keys that hold a secret (``pass``, ``password2``, ``secret_access_key``,
+#: ``client_secret``, ``token``, b2's and azureblob's ``key``, ``session_token``), not
+#: ``access_key_id`` or ``user``: ``rclone config create s3r s3 secret_access_key X``.
+_RCLONE_SECRET_KEY = r"(?:[\w-]{0,64}?[_-])?(?:pass(?:word)?+2?+|secret(?:_access_key)?+|token|key)"
+#: ``net use`` maps a share with a password after its path (``net use Z: \\srv\share X
+#: /user:bob``), before or after the switches (``/user:bob X``); ``*`` prompts for it.
+_NET_USE = r"\A(?:[ \t]++(?:[A-Za-z]:|\*))?+[ \t]++\\\\[^\s]++(?:[ \t]++/[^\s]++)*+[ \t]++(?![/*-])"
 _MORE = (
     ("zip|unzip|zipcloak", r"(?<![\w-])-P[ \t]*+"),
     ("7z|7za|7zr|7zz", r"(?<![\w-])-p"),
@@ -95,6 +103,8 @@ _MORE = (
     ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password)" + _WORD + r"[ \t]++(?!-)"),
     (r"bw[ \t]+unlock", r"\A[ \t]++(?!-)"),
     (r"mc[ \t]+alias[ \t]+set", r"\A" + _WORD * 3 + r"[ \t]++(?!-)"),
+    # rclone's remote settings, each a key and its value words apart: those a secret's key names.
+    (r"rclone[ \t]+config[ \t]+(?:create|update|password)", r"(?<![\w-])" + _RCLONE_SECRET_KEY + r"[ \t]++(?!-)"),
     # Tokens and passwords a command takes by place or short flag: logins, hashes, vaults.
     (_BY_PLACE, r"\A[ \t]++(?!-)(?![^\s=]*+=)"),
     (r"consul[ \t]+acl[ \t]+set-agent-token", r"\A" + _WORD + r"[ \t]++(?!-)"),
@@ -112,6 +122,7 @@ _MORE = (
     ("(?i:convertto-securestring)", r"\A[ \t]++(?!-)"),
     ("(?i:convertto-securestring)", r"(?i)(?<=[ \t])-string[ \t]++(?!-)"),
     (r"(?i:net)[ \t]+(?i:user)", r"\A[ \t]++(?![/-])" + _ONE_VALUE + r"[ \t]++(?![/*-])"),
+    (r"(?i:net)[ \t]+(?i:use)", _NET_USE),
     ("(?i:cmdkey)", r"(?i)(?<![\w-])/pass:"),
     ("(?i:schtasks)", r"(?i)(?<![\w-])/rp[ \t]++"),
     ("(?i:psexec)(?:64)?+(?:\\.exe)?+", r"(?<![\w-])-p[ \t]++"),

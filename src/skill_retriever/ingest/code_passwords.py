@@ -50,6 +50,16 @@ _BEFORE_PASSWORD = "|".join(
 )
 #: A selector or locator that names a password field (``#password``, ``input[name=pwd]``).
 _PASSWORD_FIELD = r"""(?:"[^"\n]{0,128}?(?i:passw|pwd|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:passw|pwd|passcode)[^'\n]{0,128}+')"""
+#: An expect script's prompt for a password (Tcl's ``expect "*assword:"``, pexpect's
+#: ``child.expect('Password:')``) and what it sends next, on its line or the two after it
+#: (``send "X\\r"``, ``child.sendline('X')``), or in the prompt's own block (``expect {
+#: "*assword:" { send -- "X\\r" } }``).
+_PROMPT = r"""(?:"[^"\n]{0,128}?(?i:assword|passphrase|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:assword|passphrase|passcode)[^'\n]{0,128}+')"""
+_SEND = r"(?<![\w$-])send(?:line)?+(?:[ \t]++--)?+[ \t]*+\(?+[ \t]*+"
+_EXPECT_SEND = (
+    r"(?:(?<![\w$-])expect(?:[ \t]++-[\w-]++)*+[ \t]*+\(?+[ \t]*+" + _PROMPT
+    + r"[^\n]{0,128}?(?:\n[^\n]{0,128}?){0,2}?|" + _PROMPT + r"[ \t]*+\{[ \t]*+)" + _SEND
+)
 CODE_PASSWORD_RE = re.compile(
     r"(?:(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
@@ -57,5 +67,6 @@ CODE_PASSWORD_RE = re.compile(
     r"|" + _BEFORE_PASSWORD
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
+    + r"|" + _EXPECT_SEND
     + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`]|\s|$)"""
 )

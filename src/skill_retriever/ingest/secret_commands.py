@@ -84,7 +84,7 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
-                "SecureString", "securestring", "net user", "NET USER", "cmdkey", "schtasks", "psexec", "PsExec",
+                "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
                 "sc.exe", "sc config", "sc create", "useradd", "usermod")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 

@@ -9,8 +9,8 @@ so the value stayed. Under such a map (`_MAP_NAME`: passwords, secrets, tokens,
 credentials, API keys, auth tokens; plural, a map of many) each value directly in it goes
 when it reads as a literal secret (`braced_values.literal_or_braced`: no word, path,
 reference or placeholder); a nested map or a list is not read. Prose reads it
-(`prose_secrets`); a YAML map is read by its indentation, a JSON one in its braces on one
-line.
+(`prose_secrets`); a YAML map is read by its indentation, a JSON one (or a JavaScript
+object, a Python dict) in its braces.
 """
 
 from __future__ import annotations
@@ -37,11 +37,16 @@ _YAML_ENTRY_RE = re.compile(
     r"""(?P<ind>[ \t]++)(?P<key>["']?+[\w.@-]{1,64}+["']?+)[ \t]*+:[ \t]++"""
     r"""(?P<val>"[^"\n]{1,256}+"|'[^'\n]{1,256}+'|[^\s#"'][^\s#]{0,255}+)[ \t]*+(?:#[^\n]*+)?+"""
 )
-#: A JSON map on one line: its name and its flat body (no nested braces).
-_JSON_MAP_RE = re.compile(r"""["']""" + _MAP_NAME + r"""["'][ \t]*+:[ \t]*+\{(?P<body>[^{}\n]{1,4096}+)\}""")
-#: A pair of a JSON map's body: ``"bob": "X"`` (``val`` without its quotes).
+#: A JSON map, on one line or over several, its name quoted or, in code, bare (a
+#: JavaScript object's key, a Python dict assigned to it: ``API_KEYS = {``), and its
+#: flat body (no nested braces).
+_JSON_MAP_RE = re.compile(
+    r"""(?:["']""" + _MAP_NAME + r"""["']|(?<![\w$.-])""" + _MAP_NAME + r""")[ \t]*+[:=][ \t]*+\{(?P<body>[^{}]{1,4096}+)\}"""
+)
+#: A pair of a JSON map's body: ``"bob": "X"``, a JavaScript object's ``bob: "X"`` (``val``
+#: without its quotes).
 _JSON_PAIR_RE = re.compile(
-    r"""(?P<q>["'])(?P<key>[\w.@-]{1,64}+)(?P=q)[ \t]*+:[ \t]*+(?P<vq>["'])(?P<val>[^"'\n]{1,256}+)(?P=vq)"""
+    r"""(?P<q>["']?+)(?P<key>[\w.@-]{1,64}+)(?P=q)[ \t]*+:[ \t]*+(?P<vq>["'])(?P<val>[^"'\n]{1,256}+)(?P=vq)"""
 )
 #: A key that says what its value is rather than whose it is (``"Key"``, ``value``,
 #: ``header``): a section of settings, read by the rules for those (`section_keys`).

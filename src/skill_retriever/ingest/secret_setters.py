@@ -50,23 +50,33 @@ _WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
 #: ``--password-stdin`` (``docker login -u bob --password-stdin``), ``gh auth login
 #: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
 #: --data-file=-`` (``versions add``), ``docker secret create NAME -``, ``vercel env add
-#: NAME`` and ``chpasswd`` (``user:password`` lines). A value echoed into one, or given in
-#: a here-string, was kept.
+#: NAME``; and ``chpasswd``, whose ``user:password`` lines keep the user
+#: (`_CHPASSWD_RES`). A value echoed into one, or given in a here-string, was kept.
 _STDIN_READER = (
     r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
     + _WORDS + r"--password-stdin|gh" + _GAP + r"auth" + _GAP + r"login" + _WORDS + r"--with-token"
     r"|(?:npx" + _GAP + r")?+wrangler" + _GAP + r"secret" + _GAP + r"put" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+"
     r"|gcloud" + _GAP + r"secrets" + _GAP + r"(?:create|versions" + _GAP + r"add)" + _WORDS + r"--data-file[= ]-"
     r"|docker" + _GAP + r"secret" + _GAP + r"create" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+" + _GAP + r"-"
-    r"|vercel" + _GAP + r"env" + _GAP + r"add|chpasswd)(?![\w-])"
+    r"|vercel" + _GAP + r"env" + _GAP + r"add)(?![\w-])"
+)
+#: ``echo`` (``-n``, ``-e``) or ``printf`` (``printf '%s\\n'``) before the value it writes.
+_ECHO = r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)[ \t]++"""
+#: A pipe into a command, run as root or not (``| sudo docker login ...``).
+_PIPE = r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+"
+#: A ``user:password`` line of ``chpasswd``: only the password (``val``) goes, the user stays.
+_USER_PASSWORD = r"""(?P<q>["']?+)[\w.$-]{1,64}+:(?P<val>[^\s"'|;&<>`]{1,256}+)(?P=q)"""
+#: ``echo "bob:X" | chpasswd`` and ``chpasswd <<< "bob:X"``.
+_CHPASSWD_RES = (
+    re.compile(_ECHO + _USER_PASSWORD + r"(?=" + _PIPE + r"chpasswd(?![\w-]))"),
+    re.compile(r"(?<![\w-])chpasswd(?:[ \t]++-[\w-]++)*+[ \t]*+<<<[ \t]*+" + _USER_PASSWORD),
 )
 #: A value piped into ``gh secret set`` (which reads it from its input when no ``--body``
 #: is given) or another `_STDIN_READER`: ``echo X | gh secret set NAME`` (``echo -n``),
 #: ``printf '%s' X | docker login --password-stdin``. The match ends at the value (as a
 #: ``--body``'s does); the command after it is looked at.
 _GH_PIPED_RE = re.compile(
-    r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)"""
-    r"[ \t]++(?P<val>(?!-)" + PROSE_VALUE + r")(?=[ \t]*+\|[ \t]*+(?:" + _GH_SET_NAME + "|" + _STDIN_READER + "))"
+    _ECHO + r"(?P<val>(?!-)" + PROSE_VALUE + r")(?=" + _PIPE + r"(?:" + _GH_SET_NAME + "|" + _STDIN_READER + "))"
 )
 #: A here-string into a `_STDIN_READER` (``gh auth login --with-token <<< X``; ``gh secret
 #: set``'s is `GH_SECRET_RE`'s).
@@ -101,6 +111,9 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
     text = GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
     text = _READER_HERE_RE.sub(masked, text) if "<<<" in text else text
+    if "chpasswd" in text:
+        for chpasswd_re in _CHPASSWD_RES:
+            text = chpasswd_re.sub(masked, text)
     return _GH_PIPED_RE.sub(masked, text) if "|" in text else text
 
 
