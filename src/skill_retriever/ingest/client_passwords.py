@@ -79,7 +79,7 @@ _WORD = r"[ \t]++(?!-)" + _ONE_VALUE
 #: -method=userpass password=X`` is the assignment rule's).
 _BY_PLACE = (
     r"vault[ \t]+login|snyk[ \t]+auth|ngrok[ \t]+(?:authtoken|config[ \t]+add-authtoken)|rclone[ \t]+obscure"
-    r"|ansible-vault[ \t]+encrypt_string"
+    r"|ansible-vault[ \t]+encrypt_string|cargo[ \t]+login"
 )
 #: rclone's keys that hold a secret (``pass``, ``password2``, ``secret_access_key``,
 #: ``client_secret``, ``token``, b2's and azureblob's ``key``, ``session_token``), not
@@ -88,7 +88,15 @@ _RCLONE_SECRET_KEY = r"(?:[\w-]{0,64}?[_-])?(?:pass(?:word)?+2?+|secret(?:_acces
 #: ``net use`` maps a share with a password after its path (``net use Z: \\srv\share X
 #: /user:bob``), before or after the switches (``/user:bob X``); ``*`` prompts for it.
 _NET_USE = r"\A(?:[ \t]++(?:[A-Za-z]:|\*))?+[ \t]++\\\\[^\s]++(?:[ \t]++/[^\s]++)*+[ \t]++(?![/*-])"
-_MORE = (
+#: Oracle's ``user/`` where a tool takes it: its first word after its flags, after rman's
+#: ``target`` / ``catalog`` / ``auxiliary``, SQL*Plus' ``connect``, or ``userid=``.
+_ORACLE_USER = (
+    r"""(?:\A(?:[ \t]++-[\w-]++)*+[ \t]++|(?<![\w-])(?:target|catalog|auxiliary|connect)[ \t]++|(?<![\w-])userid=)"""
+    r"""["']?+[A-Za-z][\w$#]{0,63}+/"""
+)
+#: A password in Oracle's ``user/password@db``: up to the ``@``, a blank or the end.
+_ORACLE_PASSWORD = r"""[^\s/@"'`;|&]{1,128}+(?=@|[ \t"']|$)"""
+_MORE: tuple[tuple[str, ...], ...] = (
     ("zip|unzip|zipcloak", r"(?<![\w-])-P[ \t]*+"),
     ("7z|7za|7zr|7zz", r"(?<![\w-])-p"),
     ("sqlcmd|bcp", r"(?<![\w-])-P[ \t]*+"),
@@ -117,6 +125,24 @@ _MORE = (
     (r"(?:expo|eas)[ \t]+login", r"(?<![\w-])-p[ \t]++"),
     ("useradd|usermod", r"(?<![\w-])-p[ \t]++"),
     ("https?+", r"""(?<![\w-])-a[ \t]++["']?+[^\s:"']*+:"""),
+    # Archives' and PDFs' passwords, Wi-Fi's, RDP's, keychains', package registries'.
+    ("(?:un)?+rar", r"(?<![\w-])-h?+p(?=[^\s-])"),
+    ("pdftk", r"(?<![\w-])(?:user|owner)_pw[ \t]++(?!-|PROMPT(?!\S))"),
+    ("qpdf", r"(?<![\w-])--encrypt(?:" + _WORD + r")?+[ \t]++(?!-)"),
+    ("qpdf", r"(?<![\w-])--encrypt[ \t]++(?!-)"),
+    ("nmcli", r"(?<![\w-])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]++(?!-)"),
+    ("wpa_passphrase", r"\A" + _WORD + r"[ \t]++(?!-)"),
+    ("(?:x|wl|sdl-)freerdp3?+", r"(?<![\w-])/p:"),
+    ("rdesktop", r"(?<![\w-])-p[ \t]*+(?!-)"),
+    (r"security[ \t]+add-(?:generic|internet)-password", r"(?<![\w-])-w[ \t]++(?!-)"),
+    (r"jenkins-cli(?:\.jar)?+", r"""(?<![\w-])-auth[ \t]++["']?+[^\s:@"']++:"""),
+    (r"poetry[ \t]+config", r"(?<![\w-])http-basic\.[\w-]++" + _WORD + r"[ \t]++(?!-)"),
+    (r"poetry[ \t]+config", r"(?<![\w-])pypi-token\.[\w-]++[ \t]++(?!-)"),
+    (r"mc[ \t]+admin[ \t]+user[ \t]+add", r"\A" + _WORD * 2 + r"[ \t]++(?!-)"),
+    ("redis-cli", r"(?<![\w-])(?i:auth)(?:" + _WORD + r"(?=[ \t]++[^\s-]))?+[ \t]++(?!-)"),
+    # Oracle's tools log in as ``user/password@db`` (``sqlplus bob/X@orcl``, ``sqlldr
+    # userid=bob/X``, ``rman target sys/X@orcl``): the password ends at ``@``.
+    ("sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|tkprof", _ORACLE_USER, _ORACLE_PASSWORD),
     # Windows: PowerShell's plain text made a secure string, a local user's password, a
     # stored credential's, a scheduled task's and a service's run-as password, PsExec's.
     ("(?i:convertto-securestring)", r"\A[ \t]++(?!-)"),
@@ -131,13 +157,14 @@ _MORE = (
 _CLIENT_PASSWORDS = tuple(
     (
         re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
-        re.compile(flag + r"(?P<val>" + _ONE_VALUE + ")"),
+        re.compile(flag + r"(?P<val>" + (value[0] if value else _ONE_VALUE) + ")"),
     )
-    for program, flag in (
+    for program, flag, *value in (
         (_MYSQL, r"(?<![\w-])-p"),
         ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
         ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
-        (r"mongosh|mongo(?:dump|restore|export|import|stat|top|files)", r"(?<![\w-])-p[ \t]*"),
+        # the legacy shell ``mongo`` only where a command starts: ``--name mongo -p 27017:27017`` is docker's
+        (r"mongo(?:sh|dump|restore|export|import|stat|top|files)|\A[ \t]*+mongo|(?:(?<=`)|(?<=\$ ))mongo", r"(?<![\w-])-p[ \t]*"),
         (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
         (r"az[ \t]+login", r"(?<![\w-])-p[ \t]+"),
         ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),

@@ -2,7 +2,8 @@
 
 - SQL sets a user's password after a keyword, not a name and ``=``: ``CREATE USER bob
   WITH PASSWORD 'X'``, ``ALTER ROLE bob PASSWORD 'X'``, ``IDENTIFIED BY 'X'`` (``IDENTIFIED
-  WITH mysql_native_password BY 'X'``), ``SET PASSWORD = PASSWORD('X')``.
+  WITH mysql_native_password BY 'X'``), ``SET PASSWORD = PASSWORD('X')``, ``SET PASSWORD FOR
+  'bob'@'%' = 'X'``.
 - A call takes it by place (`_CALLS`): a login's second argument (``smtp.login('bob@x.com',
   'X')``, ``ftp.login('bob', 'X')``, ``IMAP4_SSL(host).login(user, 'X')``), an LDAP bind's,
   a database connection's (``new PDO($dsn, 'bob', 'X')``, ``mysqli_connect('db', 'bob',
@@ -64,6 +65,7 @@ CODE_PASSWORD_RE = re.compile(
     r"(?:(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
+    r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
     r"|" + _BEFORE_PASSWORD
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"

@@ -53,12 +53,16 @@ __all__ = [
 #: after that: a Dockerfile's ``ENV`` (upper case: ``env`` runs a command), Windows'
 #: ``setx``, fish's ``set`` with its scope or export flags (``set -gx``; bare ``set``
 #: is also the shell's, which takes no value), ``config set`` / ``configure set``
-#: (npm, yarn, pnpm, aws, ...) with flags after ``set``, and ``git config`` with its
-#: ``--global`` flags. The name is any word but a flag (``//host/:_authToken``).
+#: (npm, yarn, pnpm, aws, ...) with flags after ``set``, ``git config`` with its
+#: ``--global`` flags, a key-value store's ``consul kv put`` and ``etcdctl put`` (the key's
+#: last word names it: ``app/db_password``), ``doppler secrets set`` and ``netlify
+#: env:set``. The name is any word but a flag (``//host/:_authToken``).
 _SETTER = (
     r"(?<![\w$.-])(?:ENV|setx|set(?:[ \t]++(?:-[A-Za-z]++|--(?:export|global|universal|local)))++"
     r"|config(?:ure)?+[ \t]++set(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+"
-    r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+)"
+    r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+"
+    r"|consul[ \t]++kv[ \t]++put|etcdctl(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+[ \t]++put"
+    r"|doppler[ \t]++secrets[ \t]++set|netlify[ \t]++env:set)"
     r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>"""
 )
 SETTER_RE = re.compile(_SETTER + PROSE_VALUE + ")")
@@ -85,7 +89,9 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
                 "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
-                "sc.exe", "sc config", "sc create", "useradd", "usermod")
+                "sc.exe", "sc config", "sc create", "useradd", "usermod", "rar", "pdftk", "qpdf", "nmcli",
+                "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry", "cargo", "mc admin",
+                "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "tkprof")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

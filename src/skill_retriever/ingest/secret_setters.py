@@ -50,7 +50,8 @@ _WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
 #: ``--password-stdin`` (``docker login -u bob --password-stdin``), ``gh auth login
 #: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
 #: --data-file=-`` (``versions add``), ``docker secret create NAME -``, ``vercel env add
-#: NAME``; and ``chpasswd``, whose ``user:password`` lines keep the user
+#: NAME``, ``sudo -S`` (the user's password), ``passwd`` (the new password, twice) and
+#: ``vncpasswd -f``; and ``chpasswd``, whose ``user:password`` lines keep the user
 #: (`_CHPASSWD_RES`). A value echoed into one, or given in a here-string, was kept.
 _STDIN_READER = (
     r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
@@ -58,12 +59,14 @@ _STDIN_READER = (
     r"|(?:npx" + _GAP + r")?+wrangler" + _GAP + r"secret" + _GAP + r"put" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+"
     r"|gcloud" + _GAP + r"secrets" + _GAP + r"(?:create|versions" + _GAP + r"add)" + _WORDS + r"--data-file[= ]-"
     r"|docker" + _GAP + r"secret" + _GAP + r"create" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+" + _GAP + r"-"
-    r"|vercel" + _GAP + r"env" + _GAP + r"add)(?![\w-])"
+    r"|vercel" + _GAP + r"env" + _GAP + r"add|sudo(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*?S[A-Za-z]*+"
+    r"|passwd(?:[ \t]++--stdin)?+|vncpasswd[ \t]++-f)(?![\w-])"
 )
 #: ``echo`` (``-n``, ``-e``) or ``printf`` (``printf '%s\\n'``) before the value it writes.
 _ECHO = r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)[ \t]++"""
-#: A pipe into a command, run as root or not (``| sudo docker login ...``).
-_PIPE = r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+"
+#: A pipe into a command, run as root or not (``| sudo docker login ...``; ``| sudo -S`` is
+#: a reader of its own: the ``sudo`` is not skipped when no reader follows it).
+_PIPE = r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?"
 #: A ``user:password`` line of ``chpasswd``: only the password (``val``) goes, the user stays.
 _USER_PASSWORD = r"""(?P<q>["']?+)[\w.$-]{1,64}+:(?P<val>[^\s"'|;&<>`]{1,256}+)(?P=q)"""
 #: ``echo "bob:X" | chpasswd`` and ``chpasswd <<< "bob:X"``.
@@ -85,7 +88,7 @@ _READER_HERE_RE = re.compile(
     + PROSE_VALUE + ")"
 )
 #: What a line holds when it may hold a command `redact_secret_commands` reads.
-SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel")
+SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel|sudo[ \t]++-|passwd")
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
 #: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
@@ -119,7 +122,7 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
 def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
     """`redact_secret_commands` over each line of ``text`` that names a secret command
-    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd`` or ``vercel``:
+    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd``, ``vercel``, ``sudo -`` or ``passwd``:
     `SECRET_COMMAND_WORDS_RE`), with the lines a backslash at a line's end joins it to,
     before and after: prose is read line by line, and a runbook's ``gh secret set NAME
     \\`` has its ``--body X`` on the next line (``echo X | docker login \\`` its

@@ -19,7 +19,9 @@ A name is a secret's own by its last word, as prose reads it
 ``auth`` (``--auth user:pass``). Under any other secret-looking name only a setting's
 value stays: a number (``4096``, ``3600``, ``1h``; not under a password's name,
 ``DB_PASSWORD_PROD=4096``, where it may be a PIN) or a path, file name or URL
-(`secret_values.code_value`; ``/run/secrets/token``, ``./server.pem``); a word, a pair
+(`secret_values.code_value`; ``/run/secrets/token``, ``./server.pem``), or a plain word
+under a name whose last word says it is a setting's choice (``--authenticationDatabase
+admin``: `_SETTING_NOUNS`); a word, a pair
 (``user:pass``) or a literal secret still goes (``TOKEN_V2=hunter``, ``--key pappg``,
 ``TOKEN_FILE=Xk9mQ2pL7vR4``), as a reference or placeholder stays under any name
 (`masked_values`). A name such as ``DB_PASSWORD_PROD`` or ``API_KEY_V2`` reads as a
@@ -45,6 +47,18 @@ _NUMBER_RE = re.compile(r"[0-9]++(?:[.,_][0-9]++)*+(?:ms|[smhdw]|[kKMGT]i?+B?+)?
 #: A password's name, under which a number may be the password (a PIN): ``DB_PASSWORD_PROD``,
 #: ``--password-v2``, ``PASSCODE_OLD``, ``pwd``.
 _PASSWORD_RE = re.compile(r"(?i)pass(?:w|phrase|code)|pwd")
+
+
+#: A last word that says the name is a setting's choice, a database or a mechanism, which a
+#: secret word only qualifies: mongo's ``--authenticationDatabase admin``, ``--authSource
+#: admin``, ``--authenticationMechanism SCRAM-SHA-256``, ``--auth-user bob``, ``--token-type
+#: bearer``. A plain word under it (`_PLAIN_WORD_RE`) stays, as a path does.
+_SETTING_NOUNS = frozenset({
+    "database", "db", "mechanism", "method", "source", "type", "mode", "scheme", "provider", "realm",
+    "domain", "server", "host", "user", "username", "name", "region", "version",
+})
+#: A plain word: letters, digits and ``-``, ``_``, ``.`` (``admin``, ``SCRAM-SHA-256``).
+_PLAIN_WORD_RE = re.compile(r"[A-Za-z][\w.-]{0,63}")
 
 
 def secret_own_name(name: str) -> bool:
@@ -76,4 +90,6 @@ def setting_value(name: str, value: str, *, literal: bool = False) -> bool:
     bare = value.strip("\"'")
     if _NUMBER_RE.fullmatch(bare) is not None:
         return _PASSWORD_RE.search(name) is None
-    return code_value(bare) and not literal_or_braced(value, quoted=literal)
+    words = NAME_WORD_RE.findall(name)
+    setting = code_value(bare) or (bool(words) and words[-1].lower() in _SETTING_NOUNS and _PLAIN_WORD_RE.fullmatch(bare) is not None)
+    return setting and not literal_or_braced(value, quoted=literal)
