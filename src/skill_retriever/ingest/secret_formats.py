@@ -28,7 +28,8 @@ __all__ = ["FORMAT_RULES", "REDACTED", "on_lines", "redact_formats"]
 #: Token formats that are secrets wherever they appear (OpenAI / Anthropic, Stripe,
 #: GitHub, Slack, GitLab, AWS access key ids; Hugging Face, npm, PyPI, SendGrid,
 #: DigitalOcean, Databricks, Shopify, Grafana, Slack app, Stripe webhook, Google OAuth,
-#: age, Linear, Groq, Replicate, Perplexity, Tavily, Notion, Telegram bot). Each body is
+#: age, Linear, Groq, Replicate, Perplexity, Tavily, Notion, Telegram bot; and the
+#: issuers listed in the pattern). Each body is
 #: as long as its issuer writes it and of its characters, so a name sharing a prefix
 #: (``hf_token``, ``npm_output``, ``whsec_your_webhook_secret``) is no token; runs are
 #: possessive, so a long run that ends badly is scanned once.
@@ -42,7 +43,21 @@ KNOWN_TOKEN_RE = re.compile(
     r"|xapp-[0-9]-[A-Z0-9]++-[0-9]++-[a-z0-9]{20,}+|whsec_[A-Za-z0-9+/]{24,}+"
     r"|ya29\.[A-Za-z0-9_-]{20,}+|AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}|lin_api_[A-Za-z0-9]{40}"
     r"|gsk_[A-Za-z0-9]{48,}+|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{40,}+"
-    r"|tvly-(?:dev-)?[A-Za-z0-9]{32}|ntn_[0-9]{11}[A-Za-z0-9]{35}|[0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b"
+    r"|tvly-(?:dev-)?[A-Za-z0-9]{32}|ntn_[0-9]{11}[A-Za-z0-9]{35}|[0-9]{8,10}:AA[A-Za-z0-9_-]{33}"
+    # Doppler, Postman, New Relic, Pulumi, Supabase, Tailscale, Mailgun, Heroku, Fly.io, CircleCI,
+    # Sentry, Atlassian, Docker Hub, LangSmith, Firecrawl, Twilio, Cloudflare origin CA, xAI,
+    # ElevenLabs, Pinecone, Neon, PlanetScale, Terraform Cloud, Bitbucket, Square, Mailchimp,
+    # Dropbox, Facebook, Figma, Browserbase: each issuer's published shape.
+    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{2,35}+\.)?+[A-Za-z0-9]{40,44}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"
+    r"|NRAK-[A-Z0-9]{27}|pul-[a-f0-9]{40}|sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,}+"
+    r"|tskey-[a-z]{3,8}+-[A-Za-z0-9]{6,}+-[A-Za-z0-9]{16,}+|key-[a-f0-9]{32}|HRKU-[A-Za-z0-9_-]{58,}+"
+    r"|fm[12][ar]?+_[A-Za-z0-9+/]{80,}+|CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}|sntry[su]_[A-Za-z0-9_+/-]{60,}+"
+    r"|ATATT3[A-Za-z0-9_=-]{100,}+|dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}+|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"
+    r"|fc-[a-f0-9]{32}|SK[a-f0-9]{32}|v1\.0-[a-f0-9]{24}-[a-f0-9]{146}|xai-[A-Za-z0-9]{70,}+|sk_[a-f0-9]{48}"
+    r"|pcsk_[A-Za-z0-9_]{40,}+|napi_[a-z0-9]{64}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_-]{32,}+"
+    r"|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}+|ATBB[A-Za-z0-9]{28,}+|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}+"
+    r"|[a-f0-9]{32}-us[0-9]{1,2}|sl\.(?:u\.)?+[A-Za-z0-9_-]{130,}+|EAA[A-Za-z0-9]{100,}+|figd_[A-Za-z0-9_-]{40,}+"
+    r"|bb_live_[A-Za-z0-9_-]{20,}+)\b"
 )
 #: A part of every token `KNOWN_TOKEN_RE` takes, in the order of its formats: a line
 #: without one holds none, and is not scanned (`re` tries each format at each position).
@@ -50,6 +65,9 @@ _TOKEN_PARTS = (
     "sk-", "k_live_", "k_test_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "glpat-",
     "AKIA", "ASIA", "hf_", "npm_", "pypi-AgE", "SG.", "_v1_", "dapi", "shp", "glsa_", "xapp-", "whsec_",
     "ya29.", "AGE-SECRET-KEY-1", "lin_api_", "gsk_", "r8_", "pplx-", "tvly-", "ntn_", ":AA",
+    "dp.", "PMAK-", "NRAK-", "pul-", "sb", "tskey-", "key-", "HRKU-", "fm", "CCIPAT_", "sntry", "ATATT3",
+    "dckr_", "lsv2_", "fc-", "SK", "v1.0-", "xai-", "sk_", "pcsk_", "napi_", "pscale_", ".atlasv1.", "ATBB",
+    "sq0", "-us", "sl.", "EAA", "figd_", "bb_live_",
 )
 #: A Google API key (``AIza`` and 35 more) and a JWT (header and payload are base64url of
 #: a JSON object, ``eyJ``; the signature may be empty). A ``-`` may end either, so the

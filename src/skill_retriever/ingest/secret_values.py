@@ -127,7 +127,9 @@ _MARKS = (
 _TOKEN_PREFIX = (
     r"(?-i:(?:sk|pk|rk)(?:[-_][a-z0-9]{1,8}+){0,3}[-_]|gh[pousr]_|github_pat_|xox[abposr]-|glpat-|hf_|npm_"
     r"|pypi-|whsec_|gsk_|r8_|pplx-|tvly-|ntn_|lin_api_|lsv2_[a-z]{2}_|do[opr]_v1_|shp(?:at|ss|ca|pa)_"
-    r"|glsa_|xapp-|eyJ|AKIA|ASIA|AIza)"
+    r"|glsa_|xapp-|eyJ|AKIA|ASIA|AIza|dp\.[a-z]{2,5}+\.|PMAK-|NRAK-|pul-|sbp_|sb_secret_|tskey-[a-z]{3,8}+-|key-"
+    r"|HRKU-|CCIPAT_|sntry[su]_|ATATT3|dckr_(?:pat|oat)_|fc-|xai-|pcsk_|napi_|pscale_[a-z]{2,5}+_|ATBB|sq0[a-z]{3}-"
+    r"|figd_|bb_live_)"
 )
 _PLACEHOLDER_RE = re.compile(
     r"(?:" + _TOKEN_PREFIX + r")?(?:" + _MARKS + r")"
