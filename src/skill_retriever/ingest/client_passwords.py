@@ -139,6 +139,9 @@ _MORE: tuple[tuple[str, ...], ...] = (
     (r"poetry[ \t]+config", r"(?<![\w-])http-basic\.[\w-]++" + _WORD + r"[ \t]++(?!-)"),
     (r"poetry[ \t]+config", r"(?<![\w-])pypi-token\.[\w-]++[ \t]++(?!-)"),
     (r"mc[ \t]+admin[ \t]+user[ \t]+add", r"\A" + _WORD * 2 + r"[ \t]++(?!-)"),
+    # AWS: an SSM parameter's value when its type says it is a secret, a Secrets Manager secret's.
+    (r"aws[ \t]+ssm[ \t]+put-parameter(?=[^\n;|&]{0,512}?SecureString)", r"(?<![\w-])--value(?:=|[ \t]++)"),
+    (r"aws[ \t]+secretsmanager", r"(?<![\w-])--secret-string(?:=|[ \t]++)(?!fileb?+://)"),
     ("redis-cli", r"(?<![\w-])(?i:auth)(?:" + _WORD + r"(?=[ \t]++[^\s-]))?+[ \t]++(?!-)"),
     # Oracle's tools log in as ``user/password@db`` (``sqlplus bob/X@orcl``, ``sqlldr
     # userid=bob/X``, ``rman target sys/X@orcl``): the password ends at ``@``.

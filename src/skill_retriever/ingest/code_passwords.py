@@ -30,8 +30,8 @@ __all__ = ["CODE_PASSWORD_RE"]
 # A quoted string of code or SQL and the space between a call's arguments are read as
 # basic auth's pair reads them (`auth_tuples.CODE_STRING`, `CALL_GAP`).
 #: A call's argument before the password: a string or a name (``user``, ``self.user``,
-#: ``os.environ["U"]``, PHP's ``$dsn``).
-_FIRST = r"(?:" + CODE_STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + CODE_STRING + r"\])?+)"
+#: ``os.environ["U"]``, PHP's ``$dsn``) or a flat object (a JWT's payload, ``{ id: user.id }``).
+_FIRST = r"(?:" + CODE_STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + CODE_STRING + r"\])?+|\{[^{}\n]{0,256}+\})"
 #: Calls that take a password by place, each with how many arguments come before it: a
 #: login's user (``smtp.login(user, 'X')``), an LDAP bind's DN (python-ldap's
 #: ``simple_bind_s(dn, 'X')``, not jQuery's ``bind(event, handler)``;
@@ -45,9 +45,33 @@ _CALLS = (
     (r"(?<![\w$-])ldap_bind", 2),
     (r"(?<![\w$-])new[ \t]++PDO|(?<![\w$-])mysqli_connect|(?<![\w$-])new[ \t]++mysqli|DriverManager\.getConnection", 2),
     (r"keyring\.set_password", 2),
+    # .NET's credential, Go's SMTP auth, HTTP clients' basic auth (Rust's ``basic_auth(user,
+    # Some("X"))``), a JWT's signing secret, an HMAC's or Fernet's key.
+    (r"(?<![\w$-])NetworkCredential|(?<![\w$-])(?:Set|set|With)BasicAuth|\.basic_auth", 1),
+    (r"(?<![\w$-])PlainAuth", 2),
+    (r"(?<![\w$-])jwt\.(?:sign|encode)", 1),
+    (r"(?<![\w$-])hmac\.new|(?<![\w$-])Fernet", 0),
+    # A setter or builder named for the secret: ``ds.setPassword("X")``, ``.pass(Some("X"))``.
+    (r"\.(?:set_?+|Set)?+(?i:password|passwd|pass|api_?key|secret|client_?secret|token|access_?token)", 0),
 )
 _BEFORE_PASSWORD = "|".join(
-    "(?:" + name + r")[ \t]*+\(" + (CALL_GAP + _FIRST + CALL_GAP + "," + CALL_GAP) * before for name, before in _CALLS
+    "(?:" + name + r")[ \t]*+\(" + (CALL_GAP + _FIRST + CALL_GAP + "," + CALL_GAP) * before
+    + CALL_GAP + r"(?:Some\(" + CALL_GAP + r")?+(?:[bB](?=[\"']))?+"  # Rust's ``Some("X")``, Python's ``b"X"``
+    for name, before in _CALLS
+)
+#: PHP curl's password options: ``curl_setopt($ch, CURLOPT_PASSWORD, "X")`` (``CURLOPT_USERPWD``
+#: takes ``user:X``, which goes whole).
+_CURL_OPTION = (
+    r"(?<![\w$-])curl_setopt[ \t]*+\(" + CALL_GAP + r"\$\w{1,64}+" + CALL_GAP + "," + CALL_GAP
+    + r"CURLOPT_(?:USERPWD|PASSWORD|PROXYPASSWORD|PROXYUSERPWD|KEYPASSWD|XOAUTH2_BEARER)" + CALL_GAP + "," + CALL_GAP
+)
+#: An LDAP client's bind with a DN before the password (ldapjs' ``client.bind('cn=root,dc=x',
+#: 'X', cb)``; a bare ``bind`` is jQuery's too, so the DN must show), and basic auth's
+#: ``user:X`` encoded after ``"Basic " +`` (``btoa("bob:X")``, ``Buffer.from("bob:X")``).
+_DN_BIND = r"""\.bind[ \t]*+\(""" + CALL_GAP + r"""(["'])(?i:cn|uid|ou|dc)=[^"'\n]{0,256}+\1""" + CALL_GAP + "," + CALL_GAP
+_BASIC_ENCODED = (
+    r"""(?i:basic)[ \t]++["'`][ \t]*+\+[ \t]*+(?:btoa|Buffer\.from|base64\.b64encode|Base64\.encode64)\("""
+    + CALL_GAP + r"(?:[bB](?=[\"']))?+"
 )
 #: A selector or locator that names a password field (``#password``, ``input[name=pwd]``).
 _PASSWORD_FIELD = r"""(?:"[^"\n]{0,128}?(?i:passw|pwd|passcode)[^"\n]{0,128}+"|'[^'\n]{0,128}?(?i:passw|pwd|passcode)[^'\n]{0,128}+')"""
@@ -66,7 +90,7 @@ CODE_PASSWORD_RE = re.compile(
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
-    r"|" + _BEFORE_PASSWORD
+    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
     + r"|" + _EXPECT_SEND
