@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skill_retriever.components.install.hook_events import HOOK_EVENTS
+from skill_retriever.hook_events import HOOK_EVENTS
 
 GROUP_KEYS = {"matcher", "hooks"}
 HOOK_KEYS = {"type", "command", "timeout", "if", "async", "asyncRewake", "statusMessage", "once", "shell", "args"}

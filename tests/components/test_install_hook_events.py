@@ -11,7 +11,7 @@ from pathlib import Path
 from claude_schema import settings_problems
 
 from skill_retriever.components.install import install
-from skill_retriever.components.install.hook_events import HOOK_EVENTS, event_problem
+from skill_retriever.hook_events import HOOK_EVENTS, event_problem
 from skill_retriever.indexing import index_sources
 from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index

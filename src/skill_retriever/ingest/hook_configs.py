@@ -64,6 +64,7 @@ import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from skill_retriever.hook_events import events_problem
 from skill_retriever.ingest.hook_commands import SCRIPT_EXTENSIONS, command_line, text_list
 from skill_retriever.ingest.prose_secrets import redact_prose
 from skill_retriever.ingest.secrets import redact_command, redact_headers, redact_text
@@ -118,6 +119,10 @@ def hook_record(data: Any, rel: str, default_name: str, files: Collection[str] =
     for key in ("event", "matcher", "command"):
         if isinstance(data.get(key), str):
             record.attrs[key] = redact_command(data[key]) if key == "command" else data[key]
+    # Said now, not first at install: a hook under an event Claude Code does not know is
+    # one that install refuses to write (Claude Code would skip the whole settings.json).
+    if (unknown := events_problem(hooks)) is not None:
+        record.warnings.append(f"indexed, but install will not write it: {unknown}")
     return record
 
 

@@ -60,11 +60,6 @@ from pathlib import Path
 from typing import Any
 
 from skill_retriever.components.install.entry_members import entry_of, entry_plugin_folder
-from skill_retriever.components.install.hook_events import (
-    events_problem,
-    matcher_note,
-    type_problem,
-)
 from skill_retriever.components.install.hook_fields import HOOK_KEYS, hook_problem, posix_shell
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import (
@@ -86,6 +81,11 @@ from skill_retriever.components.install.user_hook_paths import (
     point_at_copy,
     to_config_dir,
     to_home,
+)
+from skill_retriever.hook_events import (
+    events_problem,
+    matcher_note,
+    type_problem,
 )
 from skill_retriever.ingest.hook_commands import SCRIPT_SUFFIX_PATTERN
 from skill_retriever.ingest.hook_configs import settings_hooks
