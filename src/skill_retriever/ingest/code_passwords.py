@@ -69,6 +69,10 @@ _CURL_OPTION = (
 #: 'X', cb)``; a bare ``bind`` is jQuery's too, so the DN must show), and basic auth's
 #: ``user:X`` encoded after ``"Basic " +`` (``btoa("bob:X")``, ``Buffer.from("bob:X")``).
 _DN_BIND = r"""\.bind[ \t]*+\(""" + CALL_GAP + r"""(["'])(?i:cn|uid|ou|dc)=[^"'\n]{0,256}+\1""" + CALL_GAP + "," + CALL_GAP
+#: An HTML password field's value (``<input type="password" name="pw" value="X">``).
+_PASSWORD_INPUT = (
+    r"""<input\b(?=[^<>]{0,512}?\btype=["']?+password\b)[^<>]{0,512}?\bvalue=(?=["'])"""
+)
 _BASIC_ENCODED = (
     r"""(?i:basic)[ \t]++["'`][ \t]*+\+[ \t]*+(?:btoa|Buffer\.from|base64\.b64encode|Base64\.encode64)\("""
     + CALL_GAP + r"(?:[bB](?=[\"']))?+"
@@ -90,9 +94,9 @@ CODE_PASSWORD_RE = re.compile(
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
-    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED
+    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED + "|" + _PASSWORD_INPUT
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
     + r"|" + _EXPECT_SEND
-    + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`]|\s|$)"""
+    + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`>/]|\s|$)"""
 )

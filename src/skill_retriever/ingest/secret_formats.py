@@ -15,6 +15,8 @@ index run): none can start inside a run it would then rescan from each position.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable
 
@@ -85,6 +87,20 @@ _PEM_RE = re.compile(
     r"-----BEGIN (?P<label>" + _PEM_LABEL + r")-----(?P<body>(?:[^-`]|-(?!----))*+)"
     r"(?P<end>-----END " + _PEM_LABEL + r"-----)?"
 )
+#: OpenVPN's static key (``tls-auth``, ``tls-crypt``, ``secret``): a PEM-like block of hex
+#: lines, its label in mixed case.
+_OPENVPN_KEY_RE = re.compile(
+    r"-----BEGIN OpenVPN Static key V1-----(?P<body>(?:[^-`]|-(?!----))*+)-----END OpenVPN Static key V1-----"
+)
+_HEX_LINE_RE = re.compile(r"[0-9a-fA-F]{32}")
+#: A PEM private key block written in base64 (a kubeconfig's ``client-key-data``, a
+#: Kubernetes Secret's ``tls.key``, a CI variable): ``-----BEGIN`` is ``LS0tLS1CRUdJTi``.
+_BASE64_PEM_RE = re.compile(r"(?<![A-Za-z0-9+/=])LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}+={0,2}+(?![A-Za-z0-9+/=])")
+#: A PuTTY private key file's (``.ppk``) private part: the base64 lines after its
+#: ``Private-Lines: N`` header (its public lines and MAC stay).
+_PPK_RE = re.compile(
+    r"(?m)^[ \t>]*+Private-Lines:[ \t]*+\d{1,4}+[ \t]*+\r?\n(?P<body>(?:[ \t>]*+[A-Za-z0-9+/=]{8,}+[ \t]*+\r?(?:\n|\Z))++)"
+)
 #: A body holds a key when it holds a base64 run as long as a PEM line; an example that
 #: shows only the shape (``MIIE...``, ``<your key>``) holds none and is kept.
 _KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]{40}")
@@ -117,7 +133,8 @@ _AWS_CONTEXT_WORDS = ("secret", "aws", "akia", "asia", REDACTED)
 
 def redact_formats(text: str) -> str:
     """``text`` with every secret of a well-known format replaced by `REDACTED`: PEM
-    private key blocks (the whole block), tokens of known prefixes (not one of
+    private key blocks (the whole block; in base64 too), OpenVPN static keys, a PuTTY
+    key's private lines, tokens of known prefixes (not one of
     placeholder marks, ``ghp_xxxx...``), Vault tokens, Google API keys,
     JWTs, and AWS secret access keys on a line that names them (`FORMAT_RULES`, in that
     order). Text without any comes back identical."""
@@ -128,6 +145,33 @@ def redact_formats(text: str) -> str:
 
 def _pems(text: str) -> str:
     return _PEM_RE.sub(_pem, text) if "-----BEGIN " in text else text
+
+
+def _base64_pems(text: str) -> str:
+    return _BASE64_PEM_RE.sub(_base64_pem, text) if "LS0tLS1CRUdJTi" in text else text
+
+
+def _openvpn_keys(text: str) -> str:
+    if "-----BEGIN OpenVPN" not in text:
+        return text
+    return _OPENVPN_KEY_RE.sub(lambda m: REDACTED if _HEX_LINE_RE.search(m["body"]) else m[0], text)
+
+
+def _putty_keys(text: str) -> str:
+    if "Private-Lines:" not in text:
+        return text
+    return _PPK_RE.sub(lambda m: replace_group(m, "body", REDACTED + ("\n" if m["body"].endswith("\n") else "")), text)
+
+
+def _base64_pem(m: re.Match[str]) -> str:
+    """A base64 PEM block replaced when it is a private key's (its BEGIN line says so)."""
+    head = m[0][:80]
+    head = head[: len(head) - len(head) % 4]
+    try:
+        begin = base64.b64decode(head).decode("ascii", "replace")
+    except binascii.Error:  # not base64 after all: a word that starts so
+        return m[0]
+    return REDACTED if "PRIVATE KEY" in begin.split("\n", 1)[0] else m[0]
 
 
 def _aws_secrets(text: str) -> str:
@@ -156,6 +200,9 @@ def _base64url_tokens(text: str) -> str:
 #: a line of a file install copies as written).
 FORMAT_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a private key (PEM block)", _pems),
+    ("a private key (PEM block in base64)", _base64_pems),
+    ("an OpenVPN static key", _openvpn_keys),
+    ("a PuTTY private key", _putty_keys),
     ("an AWS secret access key", _aws_secrets),
     ("a token of a well-known format", _known_tokens),
     ("a HashiCorp Vault token", _vault_tokens),

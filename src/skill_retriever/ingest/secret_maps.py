@@ -10,7 +10,8 @@ credentials, API keys, auth tokens; plural, a map of many) each value directly i
 when it reads as a literal secret (`braced_values.literal_or_braced`: no word, path,
 reference or placeholder); a nested map or a list is not read. Prose reads it
 (`prose_secrets`); a YAML map is read by its indentation, a JSON one (or a JavaScript
-object, a Python dict) in its braces.
+object, a Python dict) in its braces, a TOML or INI table (``[passwords]``) to the next
+table's header.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ _JSON_MAP_RE = re.compile(
 _JSON_PAIR_RE = re.compile(
     r"""(?P<q>["']?+)(?P<key>[\w.@-]{1,64}+)(?P=q)[ \t]*+:[ \t]*+(?P<vq>["'])(?P<val>[^"'\n]{1,256}+)(?P=vq)"""
 )
+#: A TOML or INI table named for secrets (``[passwords]``, ``[app.api_keys]``) and its body,
+#: up to the next table's header.
+_TOML_TABLE_RE = re.compile(
+    r"(?m)^[ \t]*+\[(?:[\w-]{1,64}+\.){0,4}+" + _MAP_NAME + r"\][ \t]*+(?:#[^\n]*+)?+$(?P<body>(?:\n(?![ \t]*+\[)[^\n]*+){1,256}+)"
+)
+#: An entry of such a table: ``admin = "X"`` (INI's bare ``admin = X`` too).
+_TOML_ENTRY_RE = re.compile(
+    r"""(?m)^[ \t]*+(?P<key>["']?+[\w.@-]{1,64}+["']?+)[ \t]*+=[ \t]*+(?:(?P<q>["'])(?P<qval>[^"'\n]{1,256}+)(?P=q)"""
+    r"""|(?P<val>[^\s#;"'][^\s#;]{0,255}+))[ \t]*+(?:[#;][^\n]*+)?+$"""
+)
 #: A key that says what its value is rather than whose it is (``"Key"``, ``value``,
 #: ``header``): a section of settings, read by the rules for those (`section_keys`).
 _SETTING_KEY_RE = re.compile(r"(?i)key|value|name|header|type|id|kind|scheme|in")
@@ -62,7 +73,14 @@ def redact_secret_maps(text: str) -> str:
     if not any(word in low for word in MAP_WORDS):
         return text
     text = _JSON_MAP_RE.sub(lambda m: m[0][: m.start("body") - m.start()] + _JSON_PAIR_RE.sub(_json_pair, m["body"]) + "}", text)
+    if "[" in text:
+        text = _TOML_TABLE_RE.sub(lambda m: m[0][: m.start("body") - m.start()] + _TOML_ENTRY_RE.sub(_toml_entry, m["body"]), text)
     return _yaml_maps(text)
+
+
+def _toml_entry(m: re.Match[str]) -> str:
+    group = "qval" if m["qval"] is not None else "val"
+    return replace_group(m, group, REDACTED) if _secret(m["key"].strip("\"'"), m[group]) else m[0]
 
 
 def _json_pair(m: re.Match[str]) -> str:

@@ -1,6 +1,7 @@
 """A secret a sentence gives in words rather than as a setting: ``The admin password is
 Xk9s2mQz7Lp.``, ``Set the passphrase to `Xk9s2mQz7Lp```, ``the API key for staging was
-"Xk9s2mQz7Lp"``: `redact_sentence_line`.
+"Xk9s2mQz7Lp"``, ``the default credentials are `admin:Xk9s2mQz7Lp``` (the user kept):
+`redact_sentence_line`.
 
 The prose rules (`prose_secrets`) read a secret after a name and ``=`` or ``:``; a
 sentence joins them with a verb, and the value stayed. The value goes only when it reads
@@ -21,7 +22,7 @@ __all__ = ["SENTENCE_LINE_RE", "SENTENCE_WORDS", "redact_sentence_line"]
 
 #: What a line that gives such a secret holds, and the pattern of them (`word_lines.on_words`
 #: finds them: the pattern is their alternation).
-SENTENCE_WORDS = ("pass", "key", "token", "secret")
+SENTENCE_WORDS = ("pass", "key", "token", "secret", "cred", "login")
 SENTENCE_LINE_RE = re.compile("(?i)" + "|".join(SENTENCE_WORDS))
 #: A secret's name, what or whom it is for (``the password for bob``, ``the key of the
 #: staging bucket``: up to three words), a verb that gives it and the value, in quotes
@@ -32,6 +33,13 @@ _SENTENCE_RE = re.compile(
     r"[ \t]++(?:is|was|becomes|to|as)[ \t]++(?:now[ \t]++|set[ \t]++to[ \t]++)?+"
     r"""(?P<val>`[^`\s]{1,256}+`|"[^"\s]{1,256}+"|'[^'\s]{1,256}+'|[^\s`"']{1,256}+)"""
 )
+#: Credentials a sentence gives as a user and a password (``the default credentials are
+#: `admin:X```, ``login is admin / X``): only the password (``val``) goes.
+_CREDENTIALS_RE = re.compile(
+    r"(?i)(?<![\w-])(?:credentials?|creds|login)(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
+    r"""(?:[ \t]*+:|[ \t]++(?:is|are|was|were))[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|[ \t]*+/[ \t]*+)"""
+    r"""(?P<val>[^\s`"']{1,256}+)(?P=q)"""
+)
 #: A standard's or a kind's name, which a sentence says a token or key is (``Token is
 #: ERC721``, ``ERC20Votes``, ``the key is RSA4096``, ``BEP20``): capitals, digits, words.
 _STANDARD_RE = re.compile(r"[A-Z]{2,8}+-?+[0-9]{1,6}+(?:[A-Z][a-z]++)*+")
@@ -41,7 +49,14 @@ _TRAILING = ".,;:!?)"
 
 def redact_sentence_line(line: str) -> str:
     """``line`` with each secret a sentence in it gives redacted (see the module)."""
-    return _SENTENCE_RE.sub(_sentence, line)
+    return _CREDENTIALS_RE.sub(_credentials, _SENTENCE_RE.sub(_sentence, line))
+
+
+def _credentials(m: re.Match[str]) -> str:
+    value = m["val"] if m["q"] else m["val"].rstrip(_TRAILING)
+    if not literal_or_braced(value):
+        return m[0]
+    return replace_group(m, "val", REDACTED + m["val"][len(value) :])
 
 
 def _sentence(m: re.Match[str]) -> str:

@@ -8,7 +8,8 @@ names it is secret-looking (`secret_values.secret_word_name`: ``DB_PASSWORD``, `
 key``, ``token``): the cell right before it on its row, or, in a table whose header
 names a value column (``| name | value |``, ``| Variable | Description | Example |``),
 the row's name cell (the header's ``name`` / ``key`` / ``variable`` column, else any
-cell before the value). A header such as ``| Token | Value |`` says nothing by itself: a
+cell before the value); or the header of its own column names a secret (``| User | Password
+|``, ``| Service | API key |``: `_SECRET_HEADER_RE`). A header such as ``| Token | Value |`` says nothing by itself: a
 design system's tokens are colours (``| primary-500 | #3B82F6 |``). An ordinary table (``| timeout | 30 |``, ``| api_key | string |
 required |``) names no secret or holds no literal one, and comes back byte for byte; so
 does every byte of a table but a redacted value.
@@ -44,6 +45,13 @@ _VALUE_HEADERS = frozenset(("value", "values", "example", "example value", "samp
 _NAME_HEADERS = frozenset(
     ("name", "key", "variable", "env var", "environment variable", "setting", "field", "parameter")
 )
+#: A header cell that says its column holds secrets, one to a row (``| User | Password |``,
+#: ``| Service | API key |``, ``| Bot | Access token |``); not a bare ``Token`` or ``Key``,
+#: whose column holds a design system's tokens or a keyboard's keys.
+_SECRET_HEADER_RE = re.compile(
+    r"(?i)(?:(?:default|initial|admin|user|db|database|root|login)[ _-])?(?:password|passwd|passphrase|pwd|pin)"
+    r"|(?:api|access|auth|bearer|secret|private|client|app|bot|personal access)[ _-]?(?:key|token|secret)|secrets?"
+)
 #: What a line must hold to name a secret (as `prose_secrets` reads only such lines).
 _SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
@@ -72,6 +80,7 @@ def _table(m: re.Match[str]) -> str:
         header = _Header(
             values=tuple(i for i, h in enumerate(cells) if h.lower() in _VALUE_HEADERS),
             names=tuple(i for i, h in enumerate(cells) if h.lower() in _NAME_HEADERS),
+            secrets=tuple(i for i, h in enumerate(cells) if _SECRET_HEADER_RE.fullmatch(h)),
         )
         first = 2
     return "\n".join(lines[:first] + [_row(line, header) for line in lines[first:]])
@@ -84,6 +93,8 @@ class _Header:
 
     values: tuple[int, ...] = ()
     names: tuple[int, ...] = ()
+    #: Columns whose header says they hold secrets (`_SECRET_HEADER_RE`).
+    secrets: tuple[int, ...] = ()
 
 
 def _row(line: str, header: _Header) -> str:
@@ -91,7 +102,7 @@ def _row(line: str, header: _Header) -> str:
     of a row whose name cell names a secret, redacted when they are literal secrets."""
     spans = _cells(line)
     named = [_names_secret(line[s:e]) for s, e in spans]
-    targets = {i for i in range(1, len(spans)) if named[i - 1]}
+    targets = {i for i in range(1, len(spans)) if named[i - 1]} | {i for i in header.secrets if i < len(spans)}
     values, names = header.values, header.names
     for col in values:
         before = [i for i in (names or range(col)) if i < col and i < len(spans)]
