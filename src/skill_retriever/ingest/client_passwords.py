@@ -53,7 +53,8 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: Mosquitto's ``-P PASS``, ``twine upload -p PASS``, NuGet's ``-k KEY`` (and
 #: ``nuget setapikey KEY``), ``ssh-keygen -N PASS`` and ``-P PASS``, and passwords a
 #: command takes by place: ``rabbitmqctl add_user USER PASS``, ``bw unlock PASS``, ``mc
-#: alias set NAME URL ACCESS_KEY SECRET``, ``rclone config create NAME TYPE secret_access_key X``, ``vault login TOKEN``, ``snyk auth TOKEN``,
+#: alias set NAME URL ACCESS_KEY SECRET``, ``rclone config create NAME TYPE secret_access_key
+#: X``, ``vault login TOKEN``, ``snyk auth TOKEN``,
 #: ``ngrok authtoken TOKEN``, ``consul acl set-agent-token KIND TOKEN``, ``rclone obscure
 #: PASS``, ``ansible-vault encrypt_string PASS``, ``openssl passwd -6 PASS``, ``mkpasswd
 #: PASS``, ``mysqladmin password PASS``, ``az keyvault secret set --value X``, ``pulumi
@@ -63,7 +64,13 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: ``ConvertTo-SecureString "PASS" -AsPlainText``, ``net user NAME PASS``, ``net use
 #: \\\\srv\\share PASS``, ``cmdkey
 #: /pass:PASS``, ``schtasks /rp PASS``, ``psexec -p PASS`` and ``sc config NAME password=
-#: PASS``. Each kept its secret before.
+#: PASS``; archives' and PDFs' (``unrar x -pPASS``, ``pdftk ... user_pw PASS``, ``qpdf
+#: --encrypt USER OWNER``), Wi-Fi's (``nmcli ... password PASS``, ``wpa_passphrase SSID
+#: PASS``), RDP's (``xfreerdp /p:PASS``, ``rdesktop -p PASS``), the macOS keychain's ``-w
+#: PASS``, registries' (``poetry config http-basic.NAME USER PASS``, ``cargo login TOKEN``),
+#: ``jenkins-cli -auth user:TOKEN``, ``mc admin user add ALIAS USER PASS``, redis-cli's ``AUTH
+#: PASS``, AWS's (``ssm put-parameter --type SecureString --value X``, ``secretsmanager
+#: --secret-string X``) and Oracle's ``user/PASS@db``. Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -162,6 +169,7 @@ _CLIENT_PASSWORDS = tuple(
         re.compile(r"(?<![\w-])(?:" + program + r")(?![\w.:@/=-])"),
         re.compile(flag + r"(?P<val>" + (value[0] if value else _ONE_VALUE) + ")"),
     )
+    # An entry may give its own value's pattern after its flag's (Oracle's password ends at ``@``).
     for program, flag, *value in (
         (_MYSQL, r"(?<![\w-])-p"),
         ("sshpass", r"\A" + _SSHPASS_OPTIONS + r"[ \t]+-p[ \t]*"),
