@@ -116,6 +116,7 @@ _MORE: tuple[tuple[str, ...], ...] = (
     (r"nuget[ \t]+setapikey", r"\A[ \t]++(?!-)"),
     ("ssh-keygen", r"(?<![\w-])-[NP][ \t]*+"),
     ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password)" + _WORD + r"[ \t]++(?!-)"),
+    ("rabbitmqadmin", r"(?<![\w-])-p[ \t]++"),
     (r"bw[ \t]+unlock", r"\A[ \t]++(?!-)"),
     (r"mc[ \t]+alias[ \t]+set", r"\A" + _WORD * 3 + r"[ \t]++(?!-)"),
     # rclone's remote settings, each a key and its value words apart: those a secret's key names.

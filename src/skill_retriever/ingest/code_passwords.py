@@ -73,6 +73,8 @@ _DN_BIND = r"""\.bind[ \t]*+\(""" + CALL_GAP + r"""(["'])(?i:cn|uid|ou|dc)=[^"'\
 _PASSWORD_INPUT = (
     r"""<input\b(?=[^<>]{0,512}?\btype=["']?+password\b)[^<>]{0,512}?\bvalue=(?=["'])"""
 )
+#: A password Ansible hashes in a template (``"{{ 'X' | password_hash('sha512') }}"``).
+_HASHED_IN_TEMPLATE = r"""\{\{[ \t]*+(?=""" + CODE_STRING + r"""[ \t]*+\|[ \t]*+password_hash\b)"""
 _BASIC_ENCODED = (
     r"""(?i:basic)[ \t]++["'`][ \t]*+\+[ \t]*+(?:btoa|Buffer\.from|base64\.b64encode|Base64\.encode64)\("""
     + CALL_GAP + r"(?:[bB](?=[\"']))?+"
@@ -94,7 +96,7 @@ CODE_PASSWORD_RE = re.compile(
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
-    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED + "|" + _PASSWORD_INPUT
+    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED + "|" + _PASSWORD_INPUT + "|" + _HASHED_IN_TEMPLATE
     + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
     + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
     + r"|" + _EXPECT_SEND

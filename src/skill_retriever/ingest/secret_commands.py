@@ -56,13 +56,13 @@ __all__ = [
 #: (npm, yarn, pnpm, aws, ...) with flags after ``set``, ``git config`` with its
 #: ``--global`` flags, a key-value store's ``consul kv put`` and ``etcdctl put`` (the key's
 #: last word names it: ``app/db_password``), ``doppler secrets set``, ``netlify
-#: env:set`` and csh's (or macOS ``launchctl``'s) ``setenv``. The name is any word but a flag (``//host/:_authToken``).
+#: env:set``, csh's (or macOS ``launchctl``'s) ``setenv`` and Apache's ``SetEnv``. The name is any word but a flag (``//host/:_authToken``).
 _SETTER = (
     r"(?<![\w$.-])(?:ENV|setx|set(?:[ \t]++(?:-[A-Za-z]++|--(?:export|global|universal|local)))++"
     r"|config(?:ure)?+[ \t]++set(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+"
     r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+"
     r"|consul[ \t]++kv[ \t]++put|etcdctl(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+[ \t]++put"
-    r"|doppler[ \t]++secrets[ \t]++set|netlify[ \t]++env:set|(?:launchctl[ \t]++)?+setenv)"
+    r"|doppler[ \t]++secrets[ \t]++set|netlify[ \t]++env:set|(?:launchctl[ \t]++)?+setenv|SetEnv)"
     r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>"""
 )
 SETTER_RE = re.compile(_SETTER + PROSE_VALUE + ")")
@@ -91,7 +91,7 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
                 "sc.exe", "sc config", "sc create", "useradd", "usermod", "rar", "pdftk", "qpdf", "nmcli",
                 "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry", "cargo", "mc admin",
-                "sqlplus", "sqlldr", "expdp", "impdp", "rman", "aws ssm", "aws secretsmanager", "dgmgrl", "tkprof")
+                "sqlplus", "sqlldr", "expdp", "impdp", "rman", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "dgmgrl", "tkprof")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

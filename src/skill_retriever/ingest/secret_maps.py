@@ -11,7 +11,8 @@ when it reads as a literal secret (`braced_values.literal_or_braced`: no word, p
 reference or placeholder); a nested map or a list is not read. Prose reads it
 (`prose_secrets`); a YAML map is read by its indentation, a JSON one (or a JavaScript
 object, a Python dict) in its braces, a TOML or INI table (``[passwords]``) to the next
-table's header.
+table's header. And a Terraform variable named for a secret or marked ``sensitive`` loses
+its literal ``default`` (`_TF_VARIABLE_RE`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import re
 
 from skill_retriever.ingest.braced_values import literal_or_braced
 from skill_retriever.ingest.secret_formats import REDACTED, replace_group
+from skill_retriever.ingest.secret_values import literal_phrase, secret_word_name
 
 __all__ = ["MAP_WORDS", "redact_secret_maps"]
 
@@ -59,6 +61,12 @@ _TOML_ENTRY_RE = re.compile(
     r"""(?m)^[ \t]*+(?P<key>["']?+[\w.@-]{1,64}+["']?+)[ \t]*+=[ \t]*+(?:(?P<q>["'])(?P<qval>[^"'\n]{1,256}+)(?P=q)"""
     r"""|(?P<val>[^\s#;"'][^\s#;]{0,255}+))[ \t]*+(?:[#;][^\n]*+)?+$"""
 )
+#: A Terraform variable's block (flat: a ``validation`` block in it is not read) and its
+#: literal ``default``, which goes when the variable's name is a secret's or the block
+#: says ``sensitive = true`` (``variable "db_password" { default = "X" }``).
+_TF_VARIABLE_RE = re.compile(r"""(?m)^[ \t]*+variable[ \t]++"(?P<name>[\w-]{1,128}+)"[ \t]*+\{(?P<body>[^{}]{0,2048}+)\}""")
+_TF_DEFAULT_RE = re.compile(r'(?m)^[ \t]*+default[ \t]*+=[ \t]*+"(?P<val>[^"\n]{1,256}+)"')
+_TF_SENSITIVE_RE = re.compile(r"(?m)^[ \t]*+sensitive[ \t]*+=[ \t]*+true\b")
 #: A key that says what its value is rather than whose it is (``"Key"``, ``value``,
 #: ``header``): a section of settings, read by the rules for those (`section_keys`).
 _SETTING_KEY_RE = re.compile(r"(?i)key|value|name|header|type|id|kind|scheme|in")
@@ -69,6 +77,8 @@ _HEADER_NAME_RE = re.compile(r"(?:X-)?+[A-Z][a-z]++(?:-[A-Z][a-z]*+)++")
 
 def redact_secret_maps(text: str) -> str:
     """``text`` with the literal secrets of its secret maps redacted (see the module)."""
+    if "variable" in text:
+        text = _TF_VARIABLE_RE.sub(_tf_variable, text)
     low = text.lower()
     if not any(word in low for word in MAP_WORDS):
         return text
@@ -81,6 +91,17 @@ def redact_secret_maps(text: str) -> str:
 def _toml_entry(m: re.Match[str]) -> str:
     group = "qval" if m["qval"] is not None else "val"
     return replace_group(m, group, REDACTED) if _secret(m["key"].strip("\"'"), m[group]) else m[0]
+
+
+def _tf_variable(m: re.Match[str]) -> str:
+    body = m["body"]
+    if not (secret_word_name(m["name"]) or _TF_SENSITIVE_RE.search(body)):
+        return m[0]
+    default = _TF_DEFAULT_RE.search(body)
+    if default is None or not (literal_or_braced(default["val"]) or literal_phrase(default["val"])):
+        return m[0]
+    at = m.start("body") - m.start() + default.start("val")
+    return m[0][:at] + REDACTED + m[0][at + len(default["val"]) :]
 
 
 def _json_pair(m: re.Match[str]) -> str:

@@ -220,6 +220,8 @@ def secret_word_name(name: str) -> bool:
         return False
     if words[-3:] == ["secret", "key", "base"]:  # Rails' and Phoenix's signing secret
         words = words[:-1]
+    if words[-2:] == ["secret", "id"]:  # Vault AppRole's ``secret_id`` is its password
+        return True
     if words[-1] == "key" and len(words) > 1:
         return _SECRET_KEY_RE.fullmatch(words[-2] + "key") is not None or _ENV_NAME_RE.fullmatch(name) is not None
     return (_SECRET_WORD_RE.fullmatch(words[-1]) or _SECRET_KEY_RE.fullmatch(words[-1])) is not None
