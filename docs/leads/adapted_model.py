@@ -21,7 +21,7 @@ was the best on skills dev's dense search and is the default, run unchanged on t
 
 Settings, fixed before any run: one epoch, batches of 32, AdamW at 2e-5, 128 word pieces
 read per text while training (the saved model reads 256 again, as the bundled one does),
-seed 0, at most 1024 pairs (``--max-pairs``: only seal-tools has more). ``--lr 0`` saves the
+seed 0, at most 1024 pairs (``--max-pairs``: of the sets run, only seal-tools has more). ``--lr 0`` saves the
 bundled model unchanged through the same path; it reproduces MiniLM's columns to the digit.
 
 Each set's index is then built again with the adapted model as the index's embedder (the
