@@ -1,4 +1,4 @@
-"""Passwords code and SQL pass where no name before them says so: `CODE_PASSWORD_RE`.
+"""Passwords code and SQL pass where no name before them says so: `redact_code_passwords`.
 
 - SQL sets a user's password after a keyword, not a name and ``=``: ``CREATE USER bob
   WITH PASSWORD 'X'``, ``ALTER ROLE bob PASSWORD 'X'``, ``IDENTIFIED BY 'X'`` (``IDENTIFIED
@@ -22,10 +22,11 @@ sentence's. Bounded and possessive: linear on any text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skill_retriever.ingest.auth_tuples import CALL_GAP, CODE_STRING
 
-__all__ = ["CODE_PASSWORD_RE"]
+__all__ = ["redact_code_passwords"]
 
 # A quoted string of code or SQL and the space between a call's arguments are read as
 # basic auth's pair reads them (`auth_tuples.CODE_STRING`, `CALL_GAP`).
@@ -39,26 +40,34 @@ _FIRST = r"(?:" + CODE_STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + CODE_STRIN
 #: ``new PDO($dsn, 'bob', 'X')``, ``mysqli_connect('db', 'bob', 'X')``, JDBC's
 #: ``DriverManager.getConnection(url, "bob", "X")``) and a keyring's service and user
 #: (``keyring.set_password('svc', 'bob', 'X')``).
+#: Each with the words (lower case) a text must hold for it to be looked for (`_RULES`).
 _CALLS = (
-    (r"(?<![\w$-])login", 1),
-    (r"(?<![\w$-])(?:simple_bind(?:_s)?+|bind_s)", 1),
-    (r"(?<![\w$-])ldap_bind", 2),
-    (r"(?<![\w$-])new[ \t]++PDO|(?<![\w$-])mysqli_connect|(?<![\w$-])new[ \t]++mysqli|DriverManager\.getConnection", 2),
-    (r"keyring\.set_password", 2),
+    (r"(?<![\w$-])login", 1, ("login",)),
+    (r"(?<![\w$-])(?:simple_bind(?:_s)?+|bind_s)", 1, ("bind",)),
+    (r"(?<![\w$-])ldap_bind", 2, ("ldap_bind",)),
+    (r"(?<![\w$-])new[ \t]++PDO|(?<![\w$-])mysqli_connect|(?<![\w$-])new[ \t]++mysqli|DriverManager\.getConnection", 2,
+     ("pdo", "mysqli", "getconnection")),
+    (r"keyring\.set_password", 2, ("keyring",)),
     # .NET's credential, Go's SMTP auth, HTTP clients' basic auth (Rust's ``basic_auth(user,
     # Some("X"))``), a JWT's signing secret, an HMAC's or Fernet's key.
-    (r"(?<![\w$-])NetworkCredential|(?<![\w$-])(?:Set|set|With)BasicAuth|\.basic_auth", 1),
-    (r"(?<![\w$-])PlainAuth", 2),
-    (r"(?<![\w$-])jwt\.(?:sign|encode)", 1),
-    (r"(?<![\w$-])hmac\.new|(?<![\w$-])Fernet", 0),
+    (r"(?<![\w$-])NetworkCredential|(?<![\w$-])(?:Set|set|With)BasicAuth|\.basic_auth", 1,
+     ("networkcredential", "basicauth", "basic_auth")),
+    (r"(?<![\w$-])PlainAuth", 2, ("plainauth",)),
+    (r"(?<![\w$-])jwt\.(?:sign|encode)", 1, ("jwt.",)),
+    (r"(?<![\w$-])hmac\.new|(?<![\w$-])Fernet", 0, ("hmac.new", "fernet")),
     # A setter or builder named for the secret: ``ds.setPassword("X")``, ``.pass(Some("X"))``.
-    (r"\.(?:set_?+|Set)?+(?i:password|passwd|pass|api_?key|secret|client_?secret|token|access_?token)", 0),
+    (r"\.(?:set_?+|Set)?+(?i:password|passwd|pass|api_?key|secret|client_?secret|token|access_?token)", 0,
+     ("pass", "key(", "secret(", "token(")),
 )
-_BEFORE_PASSWORD = "|".join(
-    "(?:" + name + r")[ \t]*+\(" + (CALL_GAP + _FIRST + CALL_GAP + "," + CALL_GAP) * before
-    + CALL_GAP + r"(?:Some\(" + CALL_GAP + r")?+(?:[bB](?=[\"']))?+"  # Rust's ``Some("X")``, Python's ``b"X"``
-    for name, before in _CALLS
-)
+
+
+def _call(name: str, before: int) -> str:
+    """A call's name, its parenthesis and the ``before`` arguments ahead of the password."""
+    return (
+        "(?:" + name + r")[ \t]*+\(" + (CALL_GAP + _FIRST + CALL_GAP + "," + CALL_GAP) * before
+        + CALL_GAP + r"(?:Some\(" + CALL_GAP + r")?+(?:[bB](?=[\"']))?+"  # Rust's ``Some("X")``, Python's ``b"X"``
+    )
+
 #: PHP curl's password options: ``curl_setopt($ch, CURLOPT_PASSWORD, "X")`` (``CURLOPT_USERPWD``
 #: takes ``user:X``, which goes whole).
 _CURL_OPTION = (
@@ -91,14 +100,46 @@ _EXPECT_SEND = (
     r"(?:(?<![\w$-])expect(?:[ \t]++-[\w-]++)*+[ \t]*+\(?+[ \t]*+" + _PROMPT
     + r"[^\n]{0,128}?(?:\n[^\n]{0,128}?){0,2}?|" + _PROMPT + r"[ \t]*+\{[ \t]*+)" + _SEND
 )
-CODE_PASSWORD_RE = re.compile(
-    r"(?:(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
+#: SQL's keyword forms: ``PASSWORD 'X'``, ``IDENTIFIED [WITH plugin] BY 'X'``,
+#: ``PASSWORD('X')``, ``SET PASSWORD [FOR user] = 'X'``.
+_SQL = (
+    r"(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
-    r"|" + _BEFORE_PASSWORD + "|" + _CURL_OPTION + "|" + _DN_BIND + "|" + _BASIC_ENCODED + "|" + _PASSWORD_INPUT + "|" + _HASHED_IN_TEMPLATE
-    + r"|\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
-    + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
-    + r"|" + _EXPECT_SEND
-    + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`>/]|\s|$)"""
 )
+#: A browser test's password field filled (Playwright's ``fill('#password', 'X')``, a
+#: locator's or Selenium's ``...('password')).send_keys('X')``).
+_FIELD = (
+    r"\.(?:fill|type|press_sequentially|pressSequentially)\(" + CALL_GAP + _PASSWORD_FIELD + CALL_GAP + "," + CALL_GAP
+    + r"|" + _PASSWORD_FIELD + r"[ \t]*+\)\.(?:send_keys|fill|type|press_sequentially|pressSequentially)\([ \t]*+"
+)
+#: The forms before the password's string (``val``), each with the words (lower case) a
+#: text must hold for it to be looked for: the regular expression engine tries every
+#: alternative at every position, and one pattern of them all took about twice as long
+#: over the skills data as these do, each run only on a text that may hold it.
+_FORMS = (
+    (_SQL, ("password", "identified")),
+    *((_call(name, before), hints) for name, before, hints in _CALLS),
+    (_CURL_OPTION, ("curlopt_",)),
+    (_DN_BIND, (".bind",)),
+    (_BASIC_ENCODED, ("basic",)),
+    (_PASSWORD_INPUT, ("<input",)),
+    (_HASHED_IN_TEMPLATE, ("password_hash",)),
+    (_FIELD, ("passw", "pwd", "passcode")),
+    (_EXPECT_SEND, ("assword", "passphrase", "passcode")),
+)
+_RULES = tuple(
+    (re.compile(r"(?:" + form + r")(?P<val>" + CODE_STRING + r""")(?=""" + CALL_GAP + r"""[)\],;"'`>/]|\s|$)"""), hints)
+    for form, hints in _FORMS
+)
+
+
+def redact_code_passwords(text: str, masked: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with each password code or SQL passes (see the module) passed through
+    ``masked`` (a match whose ``val`` group is the password's quoted string)."""
+    low = text.lower()
+    for rule, hints in _RULES:
+        if any(hint in low for hint in hints):
+            text = rule.sub(masked, text)
+    return text

@@ -49,7 +49,7 @@ from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.auth_params import redact_auth_params
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.braced_values import literal_or_braced, redact_braced_values
-from skill_retriever.ingest.code_passwords import CODE_PASSWORD_RE
+from skill_retriever.ingest.code_passwords import redact_code_passwords
 from skill_retriever.ingest.connection_strings import redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.key_arguments import redact_key_arguments
@@ -326,7 +326,7 @@ PROSE_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a cookie", lambda t: on_words(t, COOKIE_LINE_RE, COOKIE_WORDS, lambda line: redact_cookies(line, _redact_literal))),
     # over lines: a formatter puts each of a long call's values on a line of its own
     ("basic auth's password in code", lambda t: AUTH_TUPLE_RE.sub(_redact_literal, t)),
-    ("a password SQL or a call passes (IDENTIFIED BY 'X', login(user, 'X'))", lambda t: CODE_PASSWORD_RE.sub(_redact_literal, t)),
+    ("a password SQL or a call passes (IDENTIFIED BY 'X', login(user, 'X'))", lambda t: redact_code_passwords(t, _redact_literal)),
     # ``gh secret set NAME \`` goes on a line
     ("a value a secret-setting command sets", lambda t: redact_continued_commands(t, _command_secret)),
     (

@@ -89,9 +89,9 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
                 "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
-                "sc.exe", "sc config", "sc create", "useradd", "usermod", "rar", "pdftk", "qpdf", "nmcli",
-                "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry", "cargo", "mc admin",
-                "sqlplus", "sqlldr", "expdp", "impdp", "rman", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "dgmgrl", "tkprof")
+                "sc.exe", "sc config", "sc create", "useradd", "usermod", "unrar", "rar a", "rar x", "rar e", "pdftk", "qpdf",
+                "nmcli", "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry config",
+                "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "dgmgrl", "tkprof")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

@@ -67,7 +67,7 @@ _TOKEN_PARTS = (
     "sk-", "k_live_", "k_test_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "glpat-",
     "AKIA", "ASIA", "hf_", "npm_", "pypi-AgE", "SG.", "_v1_", "dapi", "shp", "glsa_", "xapp-", "whsec_",
     "ya29.", "AGE-SECRET-KEY-1", "lin_api_", "gsk_", "r8_", "pplx-", "tvly-", "ntn_", ":AA",
-    "dp.", "PMAK-", "NRAK-", "pul-", "sb", "tskey-", "key-", "HRKU-", "fm", "CCIPAT_", "sntry", "ATATT3",
+    "dp.", "PMAK-", "NRAK-", "pul-", "sbp_", "sb_secret_", "tskey-", "key-", "HRKU-", "fm1", "fm2", "CCIPAT_", "sntry", "ATATT3",
     "dckr_", "lsv2_", "fc-", "SK", "v1.0-", "xai-", "sk_", "pcsk_", "napi_", "pscale_", ".atlasv1.", "ATBB",
     "sq0", "-us", "sl.", "EAA", "figd_", "bb_live_",
 )

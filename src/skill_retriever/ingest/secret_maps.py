@@ -46,6 +46,8 @@ _YAML_ENTRY_RE = re.compile(
 _JSON_MAP_RE = re.compile(
     r"""(?:["']""" + _MAP_NAME + r"""["']|(?<![\w$.-])""" + _MAP_NAME + r""")[ \t]*+[:=][ \t]*+\{(?P<body>[^{}]{1,4096}+)\}"""
 )
+#: The end of such a map's name and its opening brace: a text without one holds no such map.
+_JSON_MAP_HINT_RE = re.compile(r"""(?i)(?:words|wds|secrets|tokens|credentials|keys)["']?+[ \t]*+[:=][ \t]*+\{""")
 #: A pair of a JSON map's body: ``"bob": "X"``, a JavaScript object's ``bob: "X"`` (``val``
 #: without its quotes).
 _JSON_PAIR_RE = re.compile(
@@ -82,7 +84,8 @@ def redact_secret_maps(text: str) -> str:
     low = text.lower()
     if not any(word in low for word in MAP_WORDS):
         return text
-    text = _JSON_MAP_RE.sub(lambda m: m[0][: m.start("body") - m.start()] + _JSON_PAIR_RE.sub(_json_pair, m["body"]) + "}", text)
+    if _JSON_MAP_HINT_RE.search(text):  # the map's pattern tries a bare name at every word: only where one opens
+        text = _JSON_MAP_RE.sub(lambda m: m[0][: m.start("body") - m.start()] + _JSON_PAIR_RE.sub(_json_pair, m["body"]) + "}", text)
     if "[" in text:
         text = _TOML_TABLE_RE.sub(lambda m: m[0][: m.start("body") - m.start()] + _TOML_ENTRY_RE.sub(_toml_entry, m["body"]), text)
     return _yaml_maps(text)

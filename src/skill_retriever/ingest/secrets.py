@@ -47,7 +47,7 @@ from skill_retriever.ingest.client_passwords import (
     password_starts,
     redact_client_passwords,
 )
-from skill_retriever.ingest.code_passwords import CODE_PASSWORD_RE
+from skill_retriever.ingest.code_passwords import redact_code_passwords
 from skill_retriever.ingest.connection_strings import first_value_end, redact_braced_passwords
 from skill_retriever.ingest.cookie_secrets import COOKIE_LINE_RE, COOKIE_WORDS, redact_cookies
 from skill_retriever.ingest.env_defaults import (
@@ -345,7 +345,7 @@ def redact_command(command: str) -> str:
     text = redact_header_lines(redact_header_text(text))
     text = redact_app_settings(_JSON_PAIR_RE.sub(_json_pair, text))  # ``<add key="ApiKey" value="X" />``
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
-    text = CODE_PASSWORD_RE.sub(_masked_value(lambda m: literal_or_braced(m["val"])), text)  # ``PASSWORD 'X'``
+    text = redact_code_passwords(text, _masked_value(lambda m: literal_or_braced(m["val"])))  # ``PASSWORD 'X'``
     text = redact_flags(text)  # ``--api-key X``, ``--token=X``: `secret_flags`
     text = redact_assignments(text)
     text = on_words(text, COOKIE_LINE_RE, COOKIE_WORDS, _redact_cookies)
