@@ -8,11 +8,12 @@ names it is secret-looking (`secret_values.secret_word_name`: ``DB_PASSWORD``, `
 key``, ``token``): the cell right before it on its row, or, in a table whose header
 names a value column (``| name | value |``, ``| Variable | Description | Example |``),
 the row's name cell (the header's ``name`` / ``key`` / ``variable`` column, else any
-cell before the value); or the header of its own column names a secret (``| User | Password
-|``, ``| Service | API key |``: `_SECRET_HEADER_RE`). A header such as ``| Token | Value |`` says nothing by itself: a
-design system's tokens are colours (``| primary-500 | #3B82F6 |``). An ordinary table (``| timeout | 30 |``, ``| api_key | string |
-required |``) names no secret or holds no literal one, and comes back byte for byte; so
-does every byte of a table but a redacted value.
+cell before the value); or the header of its own column names a secret (``| User |
+Password |``, ``| Service | API key |``: `_SECRET_HEADER_RE`). A header such as ``| Token |
+Value |`` says nothing by itself: a design system's tokens are colours (``| primary-500 |
+#3B82F6 |``). An ordinary table (``| timeout | 30 |``, ``| api_key | string | required |``)
+names no secret or holds no literal one, and comes back byte for byte; so does every byte
+of a table but a redacted value.
 
 Only rows that start with ``|`` are read (a table written without its outer pipes is
 left to the prose rules), and a cell's text is what lies between unescaped pipes.
