@@ -136,7 +136,8 @@ def test_bad_records_and_duplicate_idx(tmp_path: Path) -> None:
     # the corpus calls it a title, not a name
     assert messages[1] == "record 2 (idx 8): title is empty; passage skipped"
     assert "record 3 (idx 9)" in messages[2] and "text is empty" in messages[2]
-    assert messages[3:] == ["record 4: no idx", "record 5: not an object, got a list",
+    assert messages[3].startswith("record 4: no idx (its keys: 'title', 'text'): give each record an 'idx'")
+    assert messages[4:] == ["record 5: not an object, got a list",
                             "record 6: idx must be a whole number or text, got true",
                             "record 7: idx must be a whole number or text, got 1.5"]
     # a record with an idx keeps its passage at re-indexing; one without keeps the file's

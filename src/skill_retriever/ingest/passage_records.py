@@ -87,7 +87,8 @@ def _idx_problem(rec: Any) -> str | None:
     if not isinstance(rec, dict):
         return f"not an object, got {json_values.type_name(rec)}"
     if "idx" not in rec:
-        return "no idx"
+        keys = ", ".join(repr(k) for k in list(rec)[:4]) or "none"
+        return f"no idx (its keys: {keys}): give each record an 'idx', a 'title' and a 'text', as HippoRAG's corpus.json does"
     idx = rec["idx"]
     if isinstance(idx, bool) or not isinstance(idx, (int, str)):
         shown = json.dumps(idx) if idx is None or isinstance(idx, (bool, float)) else json_values.type_name(idx)
