@@ -2,7 +2,8 @@
 Terraform variable's literal ``default`` when the variable is named for a secret or marked
 ``sensitive``, an Ansible template that hashes a literal password (``"{{ 'X' |
 password_hash('sha512') }}"``), Apache's ``SetEnv DB_PASS X``, Vault AppRole's ``secret_id=X``
-in prose, and ``rabbitmqadmin -p X``. Each kept its secret: a probe this session. Every
+in prose, ``rabbitmqadmin -p X`` and a server's header directive (nginx's
+``proxy_set_header Authorization "Basic X"``). Each kept its secret: a probe this session. Every
 value here is invented.
 """
 
@@ -26,6 +27,8 @@ PW = "Xk9s2mQz7Lp"
         "SetEnv DB_PASS {}",
         "vault write auth/approle/login role_id=abc secret_id={}",
         "rabbitmqadmin -u bob -p {} list queues",
+        'proxy_set_header Authorization "Basic {}";',
+        'http-request set-header Authorization "Basic {}"',
     ],
 )
 def test_prose_takes_it(case: str) -> None:
@@ -47,7 +50,8 @@ def test_the_command_rules_take_it(case: str) -> None:
         'variable "api_token" {\n  default = "changeme"\n}', 'variable "db_name" {\n  default = "shop2024db"\n}',
         "password: \"{{ vault_db_password | password_hash('sha512') }}\"", "SetEnv APP_ENV production",
         "aws secretsmanager get-secret-value --query SecretString --secret-id prod/db",
-        "rabbitmqadmin -u bob list queues",
+        "rabbitmqadmin -u bob list queues", 'proxy_set_header Authorization "Bearer $token";',
+        "proxy_set_header Host $host;", "the auth 'Basic authentication' is used",
     ],
 )
 def test_what_stays(text: str) -> None:
