@@ -70,7 +70,8 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: PASS``, registries' (``poetry config http-basic.NAME USER PASS``, ``cargo login TOKEN``),
 #: ``jenkins-cli -auth user:TOKEN``, ``mc admin user add ALIAS USER PASS``, redis-cli's ``AUTH
 #: PASS``, AWS's (``ssm put-parameter --type SecureString --value X``, ``secretsmanager
-#: --secret-string X``) and Oracle's ``user/PASS@db``. Each kept its secret before.
+#: --secret-string X``), Redis' ``requirepass PASS``, ``grafana-cli admin reset-admin-password
+#: PASS`` and Oracle's ``user/PASS@db``. Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -86,7 +87,7 @@ _WORD = r"[ \t]++(?!-)" + _ONE_VALUE
 #: -method=userpass password=X`` is the assignment rule's).
 _BY_PLACE = (
     r"vault[ \t]+login|snyk[ \t]+auth|ngrok[ \t]+(?:authtoken|config[ \t]+add-authtoken)|rclone[ \t]+obscure"
-    r"|ansible-vault[ \t]+encrypt_string|cargo[ \t]+login"
+    r"|ansible-vault[ \t]+encrypt_string|cargo[ \t]+login|grafana-cli(?:[ \t]+--?[\w-]+(?:[= ][^\s-]\S*)?)*?[ \t]+admin[ \t]+reset-admin-password"
 )
 #: rclone's keys that hold a secret (``pass``, ``password2``, ``secret_access_key``,
 #: ``client_secret``, ``token``, b2's and azureblob's ``key``, ``session_token``), not
@@ -151,6 +152,10 @@ _MORE: tuple[tuple[str, ...], ...] = (
     (r"aws[ \t]+ssm[ \t]+put-parameter(?=[^\n;|&]{0,512}?SecureString)", r"(?<![\w-])--value(?:=|[ \t]++)"),
     (r"aws[ \t]+secretsmanager", r"(?<![\w-])--secret-string(?:=|[ \t]++)(?!fileb?+://)"),
     ("redis-cli", r"(?<![\w-])(?i:auth)(?:" + _WORD + r"(?=[ \t]++[^\s-]))?+[ \t]++(?!-)"),
+    # Redis' own password settings: ``redis-server --requirepass X``, a redis.conf line
+    # ``requirepass X`` (``masterauth``), ``CONFIG SET requirepass X``.
+    ("redis-server", r"(?<![\w-])--(?:requirepass|masterauth)[ \t]++(?!-)"),
+    ("requirepass|masterauth", r"\A[ \t]++(?!-)"),
     # Oracle's tools log in as ``user/password@db`` (``sqlplus bob/X@orcl``, ``sqlldr
     # userid=bob/X``, ``rman target sys/X@orcl``): the password ends at ``@``.
     ("sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|tkprof", _ORACLE_USER, _ORACLE_PASSWORD),
@@ -177,7 +182,7 @@ _CLIENT_PASSWORDS = tuple(
         ("redis-cli", r"(?<![\w-])(?:-a|--pass)[ \t]+"),
         # the legacy shell ``mongo`` only where a command starts: ``--name mongo -p 27017:27017`` is docker's
         (r"mongo(?:sh|dump|restore|export|import|stat|top|files)|\A[ \t]*+mongo|(?:(?<=`)|(?<=\$ ))mongo", r"(?<![\w-])-p[ \t]*"),
-        (r"(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
+        (r"(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry)[ \t]+login", r"(?<![\w-])-p[ \t]*"),
         (r"az[ \t]+login", r"(?<![\w-])-p[ \t]+"),
         ("openssl", r"(?<![\w-])(?:-[kK][ \t]+|-pass(?:in|out|word)?[ \t]+pass:)"),
         ("keytool|jarsigner", r"(?<![\w-])-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+"),

@@ -91,7 +91,8 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
                 "sc.exe", "sc config", "sc create", "useradd", "usermod", "unrar", "rar a", "rar x", "rar e", "pdftk", "qpdf",
                 "nmcli", "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry config",
-                "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "dgmgrl", "tkprof")
+                "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ", "aws ssm", "aws secretsmanager", "rabbitmqadmin",
+                "requirepass", "masterauth", "grafana-cli", "dgmgrl", "tkprof")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

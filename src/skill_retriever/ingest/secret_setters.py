@@ -81,6 +81,13 @@ _CHPASSWD_RES = (
 _GH_PIPED_RE = re.compile(
     _ECHO + r"(?P<val>(?!-)" + PROSE_VALUE + r")(?=" + _PIPE + r"(?:" + _GH_SET_NAME + "|" + _STDIN_READER + "))"
 )
+#: A literal a process substitution hands a command as a file: ``gcloud secrets versions add
+#: NAME --data-file=<(echo -n X)``, ``docker secret create NAME <(echo X)``, WireGuard's ``wg
+#: set wg0 private-key <(echo X)``.
+_SUBSTITUTED_RE = re.compile(
+    r"(?:--data-file=|(?<![\w-])private-key[ \t]++|(?<![\w-])secret[ \t]++create[ \t]++[^\s;|&<>`]{1,256}+[ \t]++)"
+    r"<\([ \t]*+" + _ECHO + r"(?P<val>(?!-)" + PROSE_VALUE + r")[ \t]*+\)"
+)
 #: A here-string into a `_STDIN_READER` (``gh auth login --with-token <<< X``; ``gh secret
 #: set``'s is `GH_SECRET_RE`'s).
 _READER_HERE_RE = re.compile(
@@ -88,7 +95,7 @@ _READER_HERE_RE = re.compile(
     + PROSE_VALUE + ")"
 )
 #: What a line holds when it may hold a command `redact_secret_commands` reads.
-SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel|sudo[ \t]++-|passwd")
+SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel|sudo[ \t]++-|passwd|private-key")
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
 #: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
@@ -114,6 +121,7 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
     text = GH_SECRET_RE.sub(masked, _SECRET_COMMAND_RE.sub(command, line))
     text = _READER_HERE_RE.sub(masked, text) if "<<<" in text else text
+    text = _SUBSTITUTED_RE.sub(masked, text) if "<(" in text else text
     if "chpasswd" in text:
         for chpasswd_re in _CHPASSWD_RES:
             text = chpasswd_re.sub(masked, text)
@@ -122,7 +130,8 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
 def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
     """`redact_secret_commands` over each line of ``text`` that names a secret command
-    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd``, ``vercel``, ``sudo -`` or ``passwd``:
+    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd``, ``vercel``, ``sudo -``, ``passwd``
+    or ``private-key``:
     `SECRET_COMMAND_WORDS_RE`), with the lines a backslash at a line's end joins it to,
     before and after: prose is read line by line, and a runbook's ``gh secret set NAME
     \\`` has its ``--body X`` on the next line (``echo X | docker login \\`` its
