@@ -125,8 +125,9 @@ _FIELD = (
 )
 #: The forms before the password's string (``val``), each with the words (lower case) a
 #: text must hold for it to be looked for: the regular expression engine tries every
-#: alternative at every position, and one pattern of them all took 13.7 s over the skills
-#: data's Markdown where these take 1.6 s, each run only on a text that may hold it.
+#: alternative at every position, and one pattern of them all took seven times as long over
+#: the skills data's Markdown as these do, each run only on a text that may hold it
+#: (`bench.secret_rule_times`: 13.7 s against 1.8 s).
 _FORMS = (
     (_SQL, ("password", "identified")),
     *((_call(name, before), hints) for name, before, hints in _CALLS),
