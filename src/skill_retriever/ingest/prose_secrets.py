@@ -118,8 +118,9 @@ _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=
 #: pair asks): a quoted pair, a header line, an assignment, a call's two arguments or a
 #: server's header directive, name and quoted value a blank apart (``'auth': 'Basic X'``,
 #: ``X-Auth: Token X``, ``-H "X-Auth: Basic X"``, ``AUTH = "Negotiate X"``,
-#: ``setRequestHeader('auth', 'Basic X')``, nginx's ``proxy_set_header Authorization "Basic X"``). "Basic" or "Token" in prose
-#: is a word, so the name must say it is a credential. The credential ends at the quote
+#: ``setRequestHeader('auth', 'Basic X')``, nginx's ``proxy_set_header Authorization "Basic
+#: X"``). "Basic" or "Token" in prose is a word, so the name must say it is a credential.
+#: The credential ends at the quote
 #: that opened the value, or unquoted at a space, punctuation or a closing quote:
 #: ``realm="x"`` of a ``WWW-Authenticate`` challenge is a parameter, no credential.
 _SCHEME_PAIR_RE = re.compile(

@@ -56,7 +56,8 @@ __all__ = [
 #: (npm, yarn, pnpm, aws, ...) with flags after ``set``, ``git config`` with its
 #: ``--global`` flags, a key-value store's ``consul kv put`` and ``etcdctl put`` (the key's
 #: last word names it: ``app/db_password``), ``doppler secrets set``, ``netlify
-#: env:set``, csh's (or macOS ``launchctl``'s) ``setenv`` and Apache's ``SetEnv``. The name is any word but a flag (``//host/:_authToken``).
+#: env:set``, csh's (or macOS ``launchctl``'s) ``setenv`` and Apache's ``SetEnv``. The
+#: name is any word but a flag (``//host/:_authToken``).
 _SETTER = (
     r"(?<![\w$.-])(?:ENV|setx|set(?:[ \t]++(?:-[A-Za-z]++|--(?:export|global|universal|local)))++"
     r"|config(?:ure)?+[ \t]++set(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+"
@@ -88,11 +89,12 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
-                "SecureString", "securestring", "net user", "NET USER", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
-                "sc.exe", "sc config", "sc create", "useradd", "usermod", "unrar", "rar a", "rar x", "rar e", "pdftk", "qpdf",
-                "nmcli", "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli", "poetry config",
-                "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ", "aws ssm", "aws secretsmanager", "rabbitmqadmin",
-                "requirepass", "masterauth", "grafana-cli", "dgmgrl", "tkprof")
+                "SecureString", "securestring", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
+                "sc.exe", "sc config", "sc create", "useradd", "usermod", "unrar", "rar a", "rar x", "rar e",
+                "pdftk", "qpdf", "nmcli", "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli",
+                "poetry config", "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ",
+                "dgmgrl", "tkprof", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "requirepass", "masterauth",
+                "grafana-cli")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 
