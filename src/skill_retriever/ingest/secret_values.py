@@ -14,6 +14,7 @@ import bisect
 import re
 from functools import lru_cache
 
+from skill_retriever.ingest.generated_secrets import generated_secret
 from skill_retriever.ingest.secret_names import NAME_WORD_RE, secret_name
 
 __all__ = [
@@ -244,7 +245,7 @@ def literal_word(value: str, *, after_scheme: bool = False, quoted: bool = False
         return False
     if is_reference(value) and not quoted:
         return False
-    if _generated(word):  # ``django-insecure-9x#k2$m@q!7z%w(3e)...``: no code has such a run
+    if generated_secret(word):  # ``django-insecure-9x#k2$m@q!7z%w(3e)...``: no code has such a run
         return not _PLACEHOLDER_PART_RE.search(word)
     if _PLACEHOLDER_PART_RE.search(word) or _CODE_RE.search(word) or "[redacted]" in word:
         return False
@@ -258,22 +259,6 @@ def literal_word(value: str, *, after_scheme: bool = False, quoted: bool = False
     if len(word) < 8:
         return False
     return len(word) >= 20 and any(c.islower() for c in word) and any(c.isupper() for c in word)
-
-
-#: A generated secret's run: 16 or more characters, no blank, brace, bracket or angle
-#: bracket (a template, a character class, markup), letters, digits and at least three
-#: different symbols of the kind generators mix in (Django's ``!@#$%^&*(-_=+)``).
-_GENERATED_RE = re.compile(r"[^\s{}\[\]<>\"'`]{16,}")
-_GENERATOR_SYMBOLS = frozenset("!@#$%^&*")
-
-
-def _generated(word: str) -> bool:
-    """Whether ``word`` reads as a generated secret (`_GENERATED_RE`): ``(``, ``)`` and ``%``
-    in it are a generator's symbols, not a call or a format, when three kinds of them mix
-    with letters and digits."""
-    if _GENERATED_RE.fullmatch(word) is None or len(_GENERATOR_SYMBOLS.intersection(word)) < 3:
-        return False
-    return any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
 
 
 def code_value(value: str) -> bool:
