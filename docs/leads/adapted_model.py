@@ -56,7 +56,10 @@ from pathlib import Path
 
 import numpy as np
 
-from skill_retriever.bench import datasets, metrics
+# The other lead's scoring, so both tables are the same figures (docs/leads is on sys.path when run).
+from static_model_mix import _score
+
+from skill_retriever.bench import datasets
 from skill_retriever.bench.common import FIXED_NOW, MemoEmbedder
 from skill_retriever.bench.index_cache import cached_index, entry_dir
 from skill_retriever.config import RetrievalConfig
@@ -151,17 +154,6 @@ def adapt(
           f"{np.mean(losses[: max(1, len(losses) // 10)]):.3f} -> {np.mean(losses[-max(1, len(losses) // 10) :]):.3f}",
           flush=True)
     return seconds
-
-
-def _score(ranked_lists: list[list[str]], queries: list[datasets.EvalQuery]) -> dict[str, float]:
-    def mean(values: list[float | None]) -> float:
-        kept = [v for v in values if v is not None]
-        return round(100 * float(np.mean(kept)), 1) if kept else float("nan")
-
-    return {
-        "nDCG@10": mean([metrics.ndcg_at_k(r, q.relevant, 10) for r, q in zip(ranked_lists, queries, strict=True)]),
-        "C@10": mean([metrics.completeness_at_k(r, q.relevant, 10) for r, q in zip(ranked_lists, queries, strict=True)]),
-    }
 
 
 def measure(ds: datasets.Dataset, args: argparse.Namespace, mixes: list[float]) -> None:
