@@ -35,22 +35,38 @@ APP_SETTING_RES = (
         r"<setting\s++name" + _Q.format("kq", "name", 128) + r"[^<>]{0,256}+>\s*+<value>(?P<val>[^<>\n]{1,512}+)</value>",
         re.IGNORECASE,
     ),
+    # Any other element named by a ``name`` or ``key`` and holding a ``value`` (Spring's
+    # ``<property name="password" value="X"/>``, Ant's, a JNDI ``<Environment>``'s).
+    re.compile(
+        r"<(?!add\s)[A-Za-z][\w:.-]{0,64}+\s++(?:name|key)" + _Q.format("kq", "name", 128)
+        + r"\s++value" + _Q.format("q", "val", 512),
+        re.IGNORECASE,
+    ),
+    # An element whose text is the value, named for the secret (Maven's ``<password>X</password>``)
+    # or by its ``key`` or ``name`` (a Java properties file's ``<entry key="db.password">X</entry>``).
+    re.compile(
+        r"""<(?P<tag>[A-Za-z_][\w.-]{0,128}+)(?:[ \t]++(?:key|name)=(?P<kq>["'])(?P<name>[\w.-]{1,128}+)(?P=kq))?+[ \t]*+>"""
+        r"""(?P<val>[^<>\s]{1,256}+)</(?P=tag)>"""
+    ),
 )
+#: What a text holds when each of `APP_SETTING_RES` may match in it (lowered).
+_SETTING_WORDS = ("<add", "<add", "<setting", "value", "</")
 
 
 def redact_app_settings(text: str) -> str:
     """``text`` with the secret values of its ``<add key="NAME" value="X" />`` settings
     replaced by `REDACTED` (see the module docstring)."""
     lower = text.lower()
-    for pattern, tag in zip(APP_SETTING_RES, ("<add", "<add", "<setting"), strict=True):
+    for pattern, tag in zip(APP_SETTING_RES, _SETTING_WORDS, strict=True):
         if tag in lower:
             text = pattern.sub(_setting, text)
     return text
 
 
 def _setting(m: re.Match[str]) -> str:
-    """A setting with its value redacted when its key names a secret and its value reads as one."""
-    value = m["val"]
-    if not secret_word_name(m["name"]) or not (literal_or_braced(value) or literal_phrase(f'"{value}"')):
+    """A setting with its value redacted when its key (a dotted one's last part) or else its
+    element names a secret and its value reads as one."""
+    value, name = m["val"], m["name"] or m.groupdict()["tag"]
+    if not secret_word_name(name.rpartition(".")[2]) or not (literal_or_braced(value) or literal_phrase(f'"{value}"')):
         return m[0]
     return replace_group(m, "val", REDACTED)

@@ -35,7 +35,7 @@ __all__ = ["SIMPLE_COMMAND_RE", "client_passwords", "curl_users", "password_star
 _QUOTED_WORD = r""""[^"\s\\]*+"|'[^'\s]*+'"""
 SIMPLE_COMMAND_RE = re.compile(r"(?:" + NAMED_BRACED_RUN + "|" + _QUOTED_WORD + r"|[^;&|()\n])++")
 _CURL_RE = re.compile(r"(?<![\w-])curl(?![\w-])")
-_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" + NAMED_VALUE + ")")
+_CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-[uU]|--(?:proxy-)?+user)(?:[ \t]+|=)?(?P<val>""" + NAMED_VALUE + ")")
 #: Clients that take a password in a short flag, each with that flag, redacted in the
 #: simple command the client starts (as curl's ``-u``: to other programs ``-p`` is a port,
 #: parents or a plugin): mysql's tools ``-pPASS`` (only glued: ``-p db`` prompts for the
@@ -71,7 +71,11 @@ _CURL_USER_RE = re.compile(r"""(?<![\w-])(?:-u|--user)(?:[ \t]+|=)?(?P<val>""" +
 #: ``jenkins-cli -auth user:TOKEN``, ``mc admin user add ALIAS USER PASS``, redis-cli's ``AUTH
 #: PASS``, AWS's (``ssm put-parameter --type SecureString --value X``, ``secretsmanager
 #: --secret-string X``), Redis' ``requirepass PASS``, ``grafana-cli admin reset-admin-password
-#: PASS`` and Oracle's ``user/PASS@db``. Each kept its secret before.
+#: PASS``, Oracle's ``user/PASS@db``, databases' shells (``cqlsh -p PASS``, ``cypher-shell -p
+#: PASS``, DB2's ``using PASS``, ``mysqlsh user:PASS@host``), platforms' logins (``oc login -p
+#: PASS``, ``cf auth USER PASS``), management boards' (``ipmitool -P PASS``, ``racadm -p
+#: PASS``) and SNMPv3's ``-A`` / ``-X`` passphrases (a v2c community, ``-c public``, is not
+#: read: its examples are the defaults). Each kept its secret before.
 _ONE_VALUE = r"(?>" + NAMED_VALUE + ")"
 _MYSQL = r"(?:mysql|mariadb-?)(?:dump|admin|import|show|check|pump|slap)?|mariadb"
 _SSHPASS_OPTIONS = r"(?:[ \t]+-(?:[dfP][ \t]*" + _ONE_VALUE + r"|[ehvV]\S*+))*+"
@@ -107,7 +111,7 @@ _ORACLE_PASSWORD = r"""[^\s/@"'`;|&]{1,128}+(?=@|[ \t"']|$)"""
 _MORE: tuple[tuple[str, ...], ...] = (
     ("zip|unzip|zipcloak", r"(?<![\w-])-P[ \t]*+"),
     ("7z|7za|7zr|7zz", r"(?<![\w-])-p"),
-    ("sqlcmd|bcp", r"(?<![\w-])-P[ \t]*+"),
+    ("sqlcmd|bcp|osql|isql", r"(?<![\w-])-P[ \t]*+"),
     ("ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)", r"(?<![\w-])-w[ \t]*+"),
     ("smbclient|rpcclient", r"""(?<![\w-])(?:-U[ \t]*+|--user(?:=|[ \t]+))["']?+[^\s%"']*+%"""),
     ("lftp", r"""(?<![\w-])-u[ \t]++["']?+[^\s,"']*+,"""),
@@ -116,7 +120,7 @@ _MORE: tuple[tuple[str, ...], ...] = (
     (r"(?:dotnet[ \t]+)?nuget[ \t]+(?:push|delete)", r"(?<![\w-])-k[ \t]++"),
     (r"nuget[ \t]+setapikey", r"\A[ \t]++(?!-)"),
     ("ssh-keygen", r"(?<![\w-])-[NP][ \t]*+"),
-    ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password)" + _WORD + r"[ \t]++(?!-)"),
+    ("rabbitmqctl", r"(?<![\w-])(?:add_user|change_password|authenticate_user)" + _WORD + r"[ \t]++(?!-)"),
     ("rabbitmqadmin", r"(?<![\w-])-p[ \t]++"),
     (r"bw[ \t]+unlock", r"\A[ \t]++(?!-)"),
     (r"mc[ \t]+alias[ \t]+set", r"\A" + _WORD * 3 + r"[ \t]++(?!-)"),
@@ -169,6 +173,25 @@ _MORE: tuple[tuple[str, ...], ...] = (
     ("(?i:schtasks)", r"(?i)(?<![\w-])/rp[ \t]++"),
     ("(?i:psexec)(?:64)?+(?:\\.exe)?+", r"(?<![\w-])-p[ \t]++"),
     (r"sc(?:\.exe)?+[ \t]+(?:config|create)", r"(?i)(?<![\w-])password=[ \t]*+"),
+    # Databases' shells (Cassandra's, Neo4j's, Elasticsearch's users, DB2's ``using``), and
+    # MySQL Shell's ``user:PASS@host``, which ends at the ``@``.
+    ("cqlsh|cypher-shell|elasticsearch-users", r"(?<![\w-])-p[ \t]++(?!-)"),
+    (r"neo4j-admin(?:[ \t]+dbms)?+[ \t]+set-initial-password", r"\A[ \t]++(?!-)"),
+    ("db2", r"(?i)(?<![\w-])using[ \t]++(?!-)"),
+    ("mysqlsh", r"""(?<=[ \t="'])[A-Za-z_][\w.$-]{0,63}+:(?=[^\s@]{1,128}+@)""", _ORACLE_PASSWORD),
+    # Platforms' logins (OpenShift, Cloud Foundry), hatch's and NuGet sources' credentials.
+    (r"(?:oc|cf)[ \t]+login", r"(?<![\w-])-p[ \t]++(?!-)"),
+    (r"cf[ \t]+auth", r"\A" + _WORD + r"[ \t]++(?!-)"),
+    (r"hatch[ \t]+publish", r"(?<![\w-])-a[ \t]++(?!-)"),
+    (r"(?:dotnet[ \t]+)?nuget[ \t]+(?:add|update)[ \t]+source", r"(?<![\w-])-p[ \t]++(?!-)"),
+    # Servers' management boards (IPMI, Dell's iDRAC), SNMPv3's auth and privacy
+    # passphrases, a VNC server's, Drupal's and steamcmd's.
+    ("ipmitool", r"(?<![\w-])-P[ \t]*+(?!-)"),
+    ("racadm", r"(?<![\w-])-p[ \t]++(?!-)"),
+    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|status|df|netstat|delta|usm|vacm)", r"(?<![\w-])-[AX][ \t]*+(?!-)"),
+    ("x11vnc", r"(?<![\w-])-(?:passwd|storepasswd)[ \t]++(?!-)"),
+    ("drush", r"(?<![\w-])(?:upwd|user:password|user-password)" + _WORD + r"[ \t]++(?!-)"),
+    ("steamcmd|steam", r"(?<![\w-])\+login" + _WORD + r"[ \t]++(?![-+])"),
 )
 _CLIENT_PASSWORDS = tuple(
     (

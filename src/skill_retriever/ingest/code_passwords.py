@@ -47,7 +47,7 @@ _FIRST = r"(?:" + CODE_STRING + r"|\$?+[A-Za-z_][\w.]{0,128}+(?:\[" + CODE_STRIN
 #: PHP's ``ldap_bind($conn, $dn, 'X')``), a database connection's host or URL and user (PHP's
 #: ``new PDO($dsn, 'bob', 'X')``, ``mysqli_connect('db', 'bob', 'X')``, JDBC's
 #: ``DriverManager.getConnection(url, "bob", "X")``) and a keyring's service and user
-#: (``keyring.set_password('svc', 'bob', 'X')``).
+#: (``keyring.set_password('svc', 'bob', 'X')``) and a Django user's username and email.
 #: Each with the words (lower case) a text must hold for it to be looked for (`_RULES`).
 _CALLS = (
     (r"(?<![\w$-])login", 1, ("login",)),
@@ -56,6 +56,8 @@ _CALLS = (
     (r"(?<![\w$-])new[ \t]++PDO|(?<![\w$-])mysqli_connect|(?<![\w$-])new[ \t]++mysqli|DriverManager\.getConnection", 2,
      ("pdo", "mysqli", "getconnection")),
     (r"keyring\.set_password", 2, ("keyring",)),
+    # Django's user managers: ``create_user('bob', 'b@x.org', 'X')``, ``create_superuser``.
+    (r"(?<![\w$-])create_(?:super)?+user", 2, ("create_user", "create_superuser")),
     # .NET's credential, Go's SMTP auth, HTTP clients' basic auth (Rust's ``basic_auth(user,
     # Some("X"))``), a JWT's signing secret, an HMAC's or Fernet's key.
     (r"(?<![\w$-])NetworkCredential|(?<![\w$-])(?:Set|set|With)BasicAuth|\.basic_auth", 1,
@@ -110,12 +112,14 @@ _EXPECT_SEND = (
     + r"[^\n]{0,128}?(?:\n[^\n]{0,128}?){0,2}?|" + _PROMPT + r"[ \t]*+\{[ \t]*+)" + _SEND
 )
 #: SQL's keyword forms: ``PASSWORD 'X'``, ``IDENTIFIED [WITH plugin] BY 'X'``,
-#: ``PASSWORD('X')``, ``SET PASSWORD [FOR user] = 'X'``.
+#: ``PASSWORD('X')``, ``SET PASSWORD [FOR user] = 'X'``, SQL Server's ``CREATE LOGIN bob WITH
+#: PASSWORD = 'X'``.
 _SQL = (
     r"(?<![\w.$-])(?i:password)[ \t]++(?!\w)"
     r"|(?<![\w.$-])(?i:identified)(?:[ \t]++(?i:with)[ \t]++\w{1,64}+)?+[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]*+\([ \t]*+)?+"
     r"|(?<![\w.$-])(?i:password)\([ \t]*+"
     r"|(?<![\w.$-])(?i:set)[ \t]++(?i:password)(?:[ \t]++(?i:for)[ \t]++[^\s=]{1,128}+)?+[ \t]*+=[ \t]*+"
+    r"|(?<![\w.$-])(?i:with)[ \t]++(?i:password)[ \t]*+=[ \t]*+"
 )
 #: A browser test's password field filled (Playwright's ``fill('#password', 'X')``, a
 #: locator's or Selenium's ``...('password')).send_keys('X')``).

@@ -91,25 +91,24 @@ from skill_retriever.ingest.word_lines import on_words, sub_at_word
 __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
-#: ``--name=value``, a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
+#: ``--name=value`` (a Java property's ``-Dname=value``), a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
 #: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key
-#: (``"password": "..."``, ``**Token**: ...``). The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
+#: (``"password": "..."``, ``**Token**: ...``); a YAML tag before the value (``!!str``) is
+#: skipped. The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
 #: each name is read once); the value is one word of prose up to such an escape
 #: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 _ASSIGNMENT_RE = re.compile(
-    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:-D(?=[a-z])|--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
-    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?P<val>""" + PROSE_ASSIGNED_VALUE + ")"
+    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?:!![A-Za-z]++[ \t]++)?+(?P<val>""" + PROSE_ASSIGNED_VALUE + ")"
 )
 #: The same written as code rather than ``NAME = value``: a call's first two arguments
-#: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``) and an XML element
-#: (``<password>...</password>`` in Maven's settings.xml). The subscript
+#: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``); an XML element's is
+#: `app_settings`' (``<password>...</password>``). The subscript
 #: (``os.environ["API_KEY"] = ...``), a type (``token: str = ...``) and ``=>`` (a PHP
 #: or Ruby hash) are `_ASSIGNMENT_RE`'s.
 _CODE_PAIR_RE = re.compile(
-    r"""\([ \t]*(?P<q>["'])(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*,[ \t]*(?P<val>"""
-    + PROSE_VALUE
-    + r""")|<(?P<tag>[A-Za-z_][\w.-]{0,128}+)>(?P<xval>[^<>\s]{1,256}+)</(?P=tag)>"""
+    r"""\([ \t]*(?P<q>["'])(?P<name>[A-Za-z_][\w.-]{0,128}+)(?P=q)[ \t]*,[ \t]*(?P<val>""" + PROSE_VALUE + ")"
 )
 #: ``Bearer <token>`` without its header (the header's own form is `AUTH_HEADER_RE`).
 _BEARER_RE = re.compile(r"(?i)(?<![\w-])bearer[ \t]+(?P<val>[A-Za-z0-9._~+/-]++=*+)")
@@ -180,7 +179,7 @@ def _redact_line(line: str) -> str:
     line = SETTER_RE.sub(_assignment, line)
     line = FLAG_RE.sub(_assignment, line)
     line = CALL_RE.sub(_assignment, line)
-    return _assignments(_CODE_PAIR_RE.sub(_code_pair, line))
+    return _assignments(_CODE_PAIR_RE.sub(_assignment, line))
 
 
 def _scheme_pairs(line: str) -> str:
@@ -196,17 +195,6 @@ def _scheme_pair(m: re.Match[str]) -> str:
     X``): the credential after it must read as a literal secret, so prose (``api_key:
     Stored in Vault``) stays."""
     return _redact_literal(m) if secret_name(m["name"]) else m[0]
-
-
-def _code_pair(m: re.Match[str]) -> str:
-    """A call's name and value, or an XML element, with its value redacted as an
-    assignment's would be."""
-    if m["tag"] is None:
-        return _assignment(m)
-    value = m["xval"]
-    if not secret_word_name(m["tag"]) or not literal_or_braced(value):
-        return m[0]
-    return replace_group(m, "xval", _masked(value))
 
 
 def _assignments(line: str) -> str:

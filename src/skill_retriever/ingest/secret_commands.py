@@ -86,7 +86,7 @@ CALL_RE = re.compile(
 #: A line that may start a client with a password flag (`redact_clients` reads no other),
 #: and the pattern's words (`word_lines.on_words` finds them).
 CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "openssl", "keytool", "jarsigner", "curl", "htpasswd",
-                "zip", "7z", "sqlcmd", "bcp", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
+                "zip", "7z", "sqlcmd", "bcp", "osql", "isql", "ldap", "smbclient", "rpcclient", "lftp", "mosquitto", "twine", "nuget",
                 "ssh-keygen", "rabbitmqctl", "unlock", "alias", "vault", "snyk", "ngrok", "rclone", "consul", "passwd",
                 "pulumi", "doctl", "codecov", "http ", "https ",
                 "SecureString", "securestring", "net use", "NET USE", "cmdkey", "schtasks", "psexec", "PsExec",
@@ -94,7 +94,9 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "pdftk", "qpdf", "nmcli", "wpa_passphrase", "freerdp", "rdesktop", "security add-", "jenkins-cli",
                 "poetry config", "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ",
                 "dgmgrl", "tkprof", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "requirepass", "masterauth",
-                "grafana-cli")
+                "grafana-cli", "cqlsh", "cypher-shell", "elasticsearch-users", "neo4j-admin", "db2", "mysqlsh",
+                "oc login", "cf login", "cf auth", "hatch publish", "source", "ipmitool", "racadm", "snmp", "x11vnc",
+                "drush", "steam")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
 

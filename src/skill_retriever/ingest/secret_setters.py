@@ -51,7 +51,8 @@ _WORDS = r"(?:" + _GAP + r"[^\s;|&<>`]{1,256}+){0,8}?" + _GAP
 #: --with-token``, ``wrangler secret put NAME``, ``gcloud secrets create NAME
 #: --data-file=-`` (``versions add``), ``docker secret create NAME -``, ``vercel env add
 #: NAME``, ``sudo -S`` (the user's password), ``passwd`` (the new password, twice) and
-#: ``vncpasswd -f``; and ``chpasswd``, whose ``user:password`` lines keep the user
+#: ``vncpasswd -f``, Kerberos' ``kinit``, ``pass insert`` (``gopass``) and ``gpg
+#: --passphrase-fd 0``; and ``chpasswd``, whose ``user:password`` lines keep the user
 #: (`_CHPASSWD_RES`). A value echoed into one, or given in a here-string, was kept.
 _STDIN_READER = (
     r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:" + _GAP + r"registry)?+)" + _GAP + r"login"
@@ -60,7 +61,8 @@ _STDIN_READER = (
     r"|gcloud" + _GAP + r"secrets" + _GAP + r"(?:create|versions" + _GAP + r"add)" + _WORDS + r"--data-file[= ]-"
     r"|docker" + _GAP + r"secret" + _GAP + r"create" + _GAP + r"[^\s;|&<>`-][^\s;|&<>`]{0,255}+" + _GAP + r"-"
     r"|vercel" + _GAP + r"env" + _GAP + r"add|sudo(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*?S[A-Za-z]*+"
-    r"|passwd(?:[ \t]++--stdin)?+|vncpasswd[ \t]++-f)(?![\w-])"
+    r"|passwd(?:[ \t]++--stdin)?+|vncpasswd[ \t]++-f|kinit|(?:go)?+pass" + _GAP + r"insert"
+    r"|gpg(?:" + _GAP + r"--?[\w-]++)*?" + _GAP + r"--passphrase-fd[= ]0)(?![\w-])"
 )
 #: ``echo`` (``-n``, ``-e``) or ``printf`` (``printf '%s\\n'``) before the value it writes.
 _ECHO = r"""(?<![\w-])(?:echo(?:[ \t]++-[neE]{1,3}+(?![\w-]))*+|printf(?:[ \t]++(["']?+)%s(?:\\n)?+\1)?+)[ \t]++"""
@@ -83,9 +85,10 @@ _GH_PIPED_RE = re.compile(
 )
 #: A literal a process substitution hands a command as a file: ``gcloud secrets versions add
 #: NAME --data-file=<(echo -n X)``, ``docker secret create NAME <(echo X)``, WireGuard's ``wg
-#: set wg0 private-key <(echo X)``.
+#: set wg0 private-key <(echo X)``, a flag named for a secret's file (``ansible-vault
+#: --vault-password-file=<(echo X)``).
 _SUBSTITUTED_RE = re.compile(
-    r"(?:--data-file=|(?<![\w-])private-key[ \t]++|(?<![\w-])secret[ \t]++create[ \t]++[^\s;|&<>`]{1,256}+[ \t]++)"
+    r"(?:--(?:data-file|[\w-]{0,64}?(?:pass|secret|token|key)[\w-]{0,64}+)(?:=|[ \t]++)|(?<![\w-])private-key[ \t]++|(?<![\w-])secret[ \t]++create[ \t]++[^\s;|&<>`]{1,256}+[ \t]++)"
     r"<\([ \t]*+" + _ECHO + r"(?P<val>(?!-)" + PROSE_VALUE + r")[ \t]*+\)"
 )
 #: A here-string into a `_STDIN_READER` (``gh auth login --with-token <<< X``; ``gh secret
@@ -95,7 +98,10 @@ _READER_HERE_RE = re.compile(
     + PROSE_VALUE + ")"
 )
 #: What a line holds when it may hold a command `redact_secret_commands` reads.
-SECRET_COMMAND_WORDS_RE = re.compile(r"secret|stdin|with-token|chpasswd|vercel|sudo[ \t]++-|passwd|private-key")
+SECRET_COMMAND_WORDS_RE = re.compile(
+    r"secret|stdin|with-token|chpasswd|vercel|sudo[ \t]++-|passwd|private-key|kinit|pass[ \t]++insert|passphrase-fd"
+    r"|<\([ \t]*+(?:echo|printf)"
+)
 #: ``fly secrets set`` (``flyctl``) and ``kubectl create secret generic``, up to the
 #: end of their simple command, past a line continuation; each names and sets secrets only.
 _SECRET_COMMAND_RE = re.compile(
@@ -130,8 +136,8 @@ def redact_secret_commands(line: str, masked: Callable[[re.Match[str]], str]) ->
 
 def redact_continued_commands(text: str, masked: Callable[[re.Match[str]], str]) -> str:
     """`redact_secret_commands` over each line of ``text`` that names a secret command
-    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd``, ``vercel``, ``sudo -``, ``passwd``
-    or ``private-key``:
+    (it says ``secret``, ``stdin``, ``with-token``, ``chpasswd``, ``vercel``, ``sudo -``, ``passwd``,
+    ``private-key``, ``kinit``, ``pass insert``, ``passphrase-fd`` or ``<(echo``:
     `SECRET_COMMAND_WORDS_RE`), with the lines a backslash at a line's end joins it to,
     before and after: prose is read line by line, and a runbook's ``gh secret set NAME
     \\`` has its ``--body X`` on the next line (``echo X | docker login \\`` its

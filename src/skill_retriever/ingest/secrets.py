@@ -35,9 +35,7 @@ from skill_retriever.ingest.app_settings import redact_app_settings
 from skill_retriever.ingest.argv_text import on_word_runs, redact_joined
 from skill_retriever.ingest.auth_params import (
     ANY_SCHEME,
-    AUTHORIZATION_RE,
     key_scheme,
-    key_scheme_word,
 )
 from skill_retriever.ingest.auth_tuples import AUTH_TUPLE_RE
 from skill_retriever.ingest.braced_values import literal_or_braced, placeholder_or_slot
@@ -59,6 +57,7 @@ from skill_retriever.ingest.masked_values import braced_holds_secret, slot
 from skill_retriever.ingest.masked_values import masked_value as _masked_value
 from skill_retriever.ingest.netrc_secrets import redact_netrc, redact_pgpass
 from skill_retriever.ingest.public_keys import ssh_public_key
+from skill_retriever.ingest.quoted_pairs import redact_quoted_pairs
 from skill_retriever.ingest.secret_commands import SHELL_SETTER_RE
 from skill_retriever.ingest.secret_flags import NO_VALUE_FLAG_RE, glued_password, redact_flags
 from skill_retriever.ingest.secret_formats import FORMAT_RULES, REDACTED, redact_formats
@@ -69,17 +68,14 @@ from skill_retriever.ingest.secret_urls import redact_shell_urls, redact_urls
 from skill_retriever.ingest.secret_values import (
     AUTH_SCHEMES,
     AUTHORIZATION_NAME,
-    SCHEME_WORD,
     is_placeholder,
     is_reference,
     scheme_name,
     secret_name,
-    secret_word_name,
 )
 from skill_retriever.ingest.setting_names import secret_own_name, setting_value
 from skill_retriever.ingest.shell_assignments import (
     redact_assignments,
-    secret_pair,
     secret_setting,
     switch_value,
 )
@@ -101,19 +97,6 @@ __all__ = [
     "redact_urls",
     "secret_name",
 ]
-
-#: A quoted key and its quoted value in JSON or a dict literal (``"api_key": "X"``, a
-#: dotted key by its last part: ``"spring.mail.password": "X"``); an
-#: auth scheme before one word in the value (``'Authorization': 'Bearer X'``) is kept, as
-#: the header rule keeps it, and ``val`` is the credential after it; any other word there,
-#: ``ks``, is kept under a header's name when it is a scheme (`_json_pair`: ``"X-Api-Key":
-#: "SSWS X"``; not ``"api_key": "a b"``, a value of two words).
-_JSON_PAIR_RE = re.compile(
-    r"""\\?(?P<q>["'])(?P<name>[\w.-]+)\\?(?P=q)\s*:\s*\\?(?P<vq>["'])"""
-    r"""(?:(?:(?i:""" + AUTH_SCHEMES + r""")|(?P<ks>""" + SCHEME_WORD + r"""))[ \t]++(?=[^\s"'\\]++\\?(?P=vq)))?"""
-    r"""(?P<val>[^"'\\]*)\\?(?P=vq)"""
-)
-
 
 #: Flags whose value, the next argument, is an HTTP header (``mcp-remote URL --header
 #: "Authorization: Bearer X"``, curl's ``-H``).
@@ -319,7 +302,7 @@ def redact_command(command: str) -> str:
     a ``.netrc`` entry's password (`netrc_secrets`); URL user info and secret-looking query parameters; HTTP auth headers
     (``Authorization: Bearer X``, ``-H "X-Api-Key: X"``, curl's ``-u user:pass``, a
     call's ``setRequestHeader('Authorization', 'Bearer X')``: `header_calls`; all in `secret_headers`);
-    quoted ``"api_key": "X"`` pairs; a .NET setting's value (`app_settings`: ``<add key="ApiKey"
+    quoted ``"api_key": "X"`` pairs and the pairs of code's maps (`quoted_pairs`); a .NET setting's value (`app_settings`: ``<add key="ApiKey"
     value="X" />``, the key kept); basic auth's password in code (`auth_tuples`:
     ``auth=("user", "X")``, ``HTTPBasicAuth("user", "X")``); a literal password SQL or code passes
     (`code_passwords`: ``psql -c "ALTER USER bob PASSWORD 'X'"``); values after or inside secret-looking flags
@@ -343,7 +326,7 @@ def redact_command(command: str) -> str:
     text = redact_env_defaults(redact_formats(command))
     text = redact_pgpass(redact_netrc(redact_shell_urls(text)))
     text = redact_header_lines(redact_header_text(text))
-    text = redact_app_settings(_JSON_PAIR_RE.sub(_json_pair, text))  # ``<add key="ApiKey" value="X" />``
+    text = redact_app_settings(redact_quoted_pairs(text))  # ``"api_key": "X"``, ``<add key="ApiKey" value="X" />``
     text = AUTH_TUPLE_RE.sub(_masked_value(lambda m: True), text)  # ``auth=("user", "X")``
     text = redact_code_passwords(text, _masked_value(lambda m: literal_or_braced(m["val"])))  # ``PASSWORD 'X'``
     text = redact_flags(text)  # ``--api-key X``, ``--token=X``: `secret_flags`
@@ -370,29 +353,3 @@ def _redact_cookies(line: str) -> str:
     name says nothing, so only its value decides (`braced_values.literal_or_braced`:
     `secret_values.literal_word`, or a secret in braces)."""
     return redact_cookies(line, _masked_value(lambda m: literal_or_braced(m["val"])))
-
-
-_json_credential = _masked_value(lambda m: _secret_json_pair(m))
-
-
-def _json_pair(m: re.Match[str]) -> str:
-    """A quoted pair's match with its credential redacted, and the word read as its
-    scheme with it when that is none: under a name that is no HTTP header's (no ``-``:
-    ``"api_key": "a b"`` is a value of two words), or that `auth_params.key_scheme_word`
-    says is none (``"X-Password": "correct horse"``), as for a ``-H`` header (`secret_headers`)."""
-    out = _json_credential(m)
-    if out == m[0] or m["ks"] is None or ("-" in m["name"] and key_scheme_word(m["name"], m["ks"])):
-        return out
-    return m.string[m.start() : m.start("ks")] + REDACTED + m.string[m.end("val") : m.end()]
-
-
-def _secret_json_pair(m: re.Match[str]) -> bool:
-    """A quoted pair `shell_assignments.secret_pair` redacts; under an authorization name only a value of
-    one word (``{'Authorization': 'Bearer'}``): `secret_headers.AUTH_HEADER_RE` read one of a scheme
-    and its credential, any scheme kept (``{"Authorization": "GenieKey {api_key}"}``); under a
-    dotted name (``"spring.mail.password"``) only one whose last part is a secret's."""
-    if AUTHORIZATION_RE.fullmatch(m["name"]) is not None:
-        return len(m["val"].split()) <= 1 and secret_pair(m)  # one word: the credential
-    if "." in m["name"] and not secret_word_name(m["name"].rpartition(".")[2]):
-        return False  # a dotted key's last part must name a secret: ``"sort.key": "name"`` stays
-    return secret_setting(m)

@@ -22,7 +22,7 @@ __all__ = ["SENTENCE_LINE_RE", "SENTENCE_WORDS", "redact_sentence_line"]
 
 #: What a line that gives such a secret holds, and the pattern of them (`word_lines.on_words`
 #: finds them: the pattern is their alternation).
-SENTENCE_WORDS = ("pass", "key", "token", "secret", "cred", "login")
+SENTENCE_WORDS = ("pass", "key", "token", "secret", "cred", "login", "log in", "log-in", "sign in", "sign-in", "signin")
 SENTENCE_LINE_RE = re.compile("(?i)" + "|".join(SENTENCE_WORDS))
 #: A secret's name, what or whom it is for (``the password for bob``, ``the key of the
 #: staging bucket``: up to three words), a verb that gives it and the value, in quotes
@@ -34,11 +34,18 @@ _SENTENCE_RE = re.compile(
     r"""(?P<val>`[^`\s]{1,256}+`|"[^"\s]{1,256}+"|'[^'\s]{1,256}+'|[^\s`"']{1,256}+)"""
 )
 #: Credentials a sentence gives as a user and a password (``the default credentials are
-#: `admin:X```, ``login is admin / X``): only the password (``val``) goes.
+#: `admin:X```, ``login is admin / X``, ``log in with admin / X``, ``sign in as admin:X``):
+#: only the password (``val``) goes.
 _CREDENTIALS_RE = re.compile(
-    r"(?i)(?<![\w-])(?:credentials?|creds|login)(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
-    r"""(?:[ \t]*+:|[ \t]++(?:is|are|was|were))[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|[ \t]*+/[ \t]*+)"""
-    r"""(?P<val>[^\s`"']{1,256}+)(?P=q)"""
+    r"(?i)(?<![\w-])(?:(?:credentials?|creds|login)(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
+    r"(?:[ \t]*+:|[ \t]++(?:is|are|was|were))|(?:log|sign)[ \t-]?+in[ \t]++(?:with|as|using))"
+    r"""[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|[ \t]*+/[ \t]*+)(?P<val>[^\s`"']{1,256}+)(?P=q)"""
+)
+#: A password a sentence gives after its user with no verb (``log in as admin with password
+#: X``, ``user admin, password X``): only after ``with``, ``and``, ``using`` or a comma.
+_PASSWORD_AFTER_RE = re.compile(
+    r"""(?i)(?:(?<![\w-])(?:with|and|using)|,)[ \t]++(?:the[ \t]++)?+(?:password|passphrase|passwd)[ \t]++"""
+    r"""(?P<q>[`"']?+)(?P<val>[^\s`"']{1,256}+)(?P=q)"""
 )
 #: A standard's or a kind's name, which a sentence says a token or key is (``Token is
 #: ERC721``, ``ERC20Votes``, ``the key is RSA4096``, ``BEP20``): capitals, digits, words.
@@ -49,7 +56,8 @@ _TRAILING = ".,;:!?)"
 
 def redact_sentence_line(line: str) -> str:
     """``line`` with each secret a sentence in it gives redacted (see the module)."""
-    return _CREDENTIALS_RE.sub(_credentials, _SENTENCE_RE.sub(_sentence, line))
+    line = _CREDENTIALS_RE.sub(_credentials, _SENTENCE_RE.sub(_sentence, line))
+    return _PASSWORD_AFTER_RE.sub(_credentials, line)
 
 
 def _credentials(m: re.Match[str]) -> str:
