@@ -93,14 +93,24 @@ __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 #: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
 #: ``--name=value`` (a Java property's ``-Dname=value``), a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
 #: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key
-#: (``"password": "..."``, ``**Token**: ...``); a YAML tag before the value (``!!str``) is
-#: skipped. The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
+#: (``"password": "..."``, ``**Token**: ...``, ``**Password:** ...``); R's ``name <- value``
+#: and a list's ``Password - value`` (a dash between blanks, the name first on its line) too, and a kind of key named in
+#: two words (``API key: value``, `_KIND_OF_KEY`). A YAML tag before the
+#: value (``!!str``) is skipped, and a value in a code span (``Password: `X```) is read
+#: inside its backticks. The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
 #: each name is read once); the value is one word of prose up to such an escape
 #: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
+#: A word that makes the ``key`` after it a secret's, a blank between (``API key: X``,
+#: ``Secret key = X``; as `secret_values` reads ``api_key``).
+_KIND_OF_KEY = (
+    r"(?i:api|secret|access|private|license|licence|encryption|signing|master|client|app|auth|webhook|deploy"
+    r"|service|account|consumer|subscription|shared|ssh|gpg|pgp|hmac|jwt|session)"
+)
 _ASSIGNMENT_RE = re.compile(
-    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:-D(?=[a-z])|--?)?(?P<name>[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
+    r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:-D(?=[a-z])|--?)?(?P<name>(?:""" + _KIND_OF_KEY + r"""[ \t](?=(?i:key)\b))?+[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
     r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
-    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/]))[ \t]*(?:!![A-Za-z]++[ \t]++)?+(?P<val>""" + PROSE_ASSIGNED_VALUE + ")"
+    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/])|<-(?!-)|(?<=[ \t])(?P<dash>[-\u2013\u2014])(?=[ \t]))(?:\*\*|__)?+[ \t]*"""
+    r"""(?:!![A-Za-z]++[ \t]++)?+(?P<tick>`)?+(?P<val>""" + PROSE_ASSIGNED_VALUE + ")(?(tick)`)"
 )
 #: The same written as code rather than ``NAME = value``: a call's first two arguments
 #: (``os.environ.setdefault("API_KEY", "...")``, ``putenv``); an XML element's is
@@ -240,6 +250,8 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     value followed by ``(`` or ``[`` is code (``getpass()``)."""
     if not (named or secret_word_name(m["name"]) or _basic_credentials(m["name"], m["val"])):
         return m[0]
+    if m.groupdict().get("dash") and _LIST_START_RE.fullmatch(m.string, m.string.rfind("\n", 0, m.start()) + 1, m.start()) is None:
+        return m[0]  # ``Hardcoded JWT secret — src/auth.js:42``: a dash joins a name only as a list's item
     follows = m.string[m.end() : m.end() + 1]
     value, end = _split_trailing(m["val"])
     if follows in ("(", "[") and not end:
@@ -256,6 +268,9 @@ def _assignment(m: re.Match[str], *, named: bool = False) -> str:
     return replace_group(m, "val", _masked(value) + end)
 
 
+#: What may stand before a name a dash joins to its value: a list item's or a quote's marks
+#: (``- Password - X``, ``* **Token** — X``).
+_LIST_START_RE = re.compile(r"[ \t>*+-]*+(?:\*\*|__)?+")
 #: ``auth`` alone (``.npmrc``'s ``_auth``, a Docker ``config.json``'s ``"auth"``): a
 #: name that holds basic credentials there, and a switch or a scheme's name elsewhere.
 _AUTH_NAME_RE = re.compile(r"_?+auth", re.IGNORECASE)

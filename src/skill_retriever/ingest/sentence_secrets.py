@@ -41,10 +41,13 @@ _CREDENTIALS_RE = re.compile(
     r"(?:[ \t]*+:|[ \t]++(?:is|are|was|were))|(?:log|sign)[ \t-]?+in[ \t]++(?:with|as|using))"
     r"""[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|[ \t]*+/[ \t]*+)(?P<val>[^\s`"']{1,256}+)(?P=q)"""
 )
-#: A password a sentence gives after its user with no verb (``log in as admin with password
-#: X``, ``user admin, password X``): only after ``with``, ``and``, ``using`` or a comma.
+#: A password a sentence gives with no verb: after its user (``log in as admin with password
+#: X``, ``user admin, password X``: after ``with``, ``and``, ``using`` or a comma), a word that
+#: says whose or which it is (``default password X``), or at a line's or an item's start
+#: (``Password X``, a tab between).
 _PASSWORD_AFTER_RE = re.compile(
-    r"""(?i)(?:(?<![\w-])(?:with|and|using)|,)[ \t]++(?:the[ \t]++)?+(?:password|passphrase|passwd)[ \t]++"""
+    r"""(?im)(?:(?<![\w-])(?:with|and|using|default|initial|temporary|new|admin|root)|,|^[ \t>*+-]*+)[ \t]*+"""
+    r"""(?:the[ \t]++)?+(?:password|passphrase|passwd)[ \t]++"""
     r"""(?P<q>[`"']?+)(?P<val>[^\s`"']{1,256}+)(?P=q)"""
 )
 #: A standard's or a kind's name, which a sentence says a token or key is (``Token is

@@ -9,7 +9,8 @@ key``, ``token``): the cell right before it on its row, or, in a table whose hea
 names a value column (``| name | value |``, ``| Variable | Description | Example |``),
 the row's name cell (the header's ``name`` / ``key`` / ``variable`` column, else any
 cell before the value); or the header of its own column names a secret (``| User |
-Password |``, ``| Service | API key |``: `_SECRET_HEADER_RE`). A header such as ``| Token |
+Password |``, ``| Service | API key |``: `_SECRET_HEADER_RE`), or a user and its password
+(``| Login |`` over ``admin / X``: only the password goes). A header such as ``| Token |
 Value |`` says nothing by itself: a design system's tokens are colours (``| primary-500 |
 #3B82F6 |``). An ordinary table (``| timeout | 30 |``, ``| api_key | string | required |``)
 names no secret or holds no literal one, and comes back byte for byte; so does every byte
@@ -53,8 +54,14 @@ _SECRET_HEADER_RE = re.compile(
     r"(?i)(?:(?:default|initial|admin|user|db|database|root|login)[ _-])?(?:password|passwd|passphrase|pwd|pin)"
     r"|(?:api|access|auth|bearer|secret|private|client|app|bot|personal access)[ _-]?(?:key|token|secret)|secrets?"
 )
+#: A header cell whose column holds a user and its password in each cell (``| Login |``,
+#: ``| Credentials |``, ``| User / Password |``), and such a cell: ``admin / X``, ``admin:X``.
+_CREDENTIALS_HEADER_RE = re.compile(
+    r"(?i)(?:default[ _-])?(?:logins?|credentials?|creds|user(?:name)?[ \t]*+/[ \t]*+pass(?:word)?)"
+)
+_USER_PASSWORD_CELL_RE = re.compile(r"(?P<user>[\w.@\\-]{1,64}+)(?:[ \t]*+/[ \t]*+|:)(?P<val>\S{1,256}+)")
 #: What a line must hold to name a secret (as `prose_secrets` reads only such lines).
-_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential")
+_SECRET_LINE_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "cred", "login")
 _SECRET_LINE_RE = re.compile("(?i)" + "|".join(_SECRET_LINE_WORDS))
 #: Markup around a cell's text: emphasis, code spans, quotes of a name.
 _MARKUP = "`*_\"' \t"
@@ -82,6 +89,7 @@ def _table(m: re.Match[str]) -> str:
             values=tuple(i for i, h in enumerate(cells) if h.lower() in _VALUE_HEADERS),
             names=tuple(i for i, h in enumerate(cells) if h.lower() in _NAME_HEADERS),
             secrets=tuple(i for i, h in enumerate(cells) if _SECRET_HEADER_RE.fullmatch(h)),
+            credentials=tuple(i for i, h in enumerate(cells) if _CREDENTIALS_HEADER_RE.fullmatch(h)),
         )
         first = 2
     return "\n".join(lines[:first] + [_row(line, header) for line in lines[first:]])
@@ -96,6 +104,8 @@ class _Header:
     names: tuple[int, ...] = ()
     #: Columns whose header says they hold secrets (`_SECRET_HEADER_RE`).
     secrets: tuple[int, ...] = ()
+    #: Columns whose header says they hold a user and a password (`_CREDENTIALS_HEADER_RE`).
+    credentials: tuple[int, ...] = ()
 
 
 def _row(line: str, header: _Header) -> str:
@@ -109,9 +119,11 @@ def _row(line: str, header: _Header) -> str:
         before = [i for i in (names or range(col)) if i < col and i < len(spans)]
         if col < len(spans) and any(named[i] for i in before):
             targets.add(col)
-    for i in sorted(targets, reverse=True):  # from the right: earlier spans stay valid
+    logins = {i for i in header.credentials if i < len(spans)} - targets
+    for i in sorted(targets | logins, reverse=True):  # from the right: earlier spans stay valid
         start, end = spans[i]
-        line = line[:start] + _redacted_cell(line[start:end]) + line[end:]
+        redact = _redacted_login if i in logins else _redacted_cell
+        line = line[:start] + redact(line[start:end]) + line[end:]
     return line
 
 
@@ -134,6 +146,17 @@ def _names_secret(cell: str) -> bool:
     """Whether a cell is a secret's name (``DB_PASSWORD``, ``API key``)."""
     name = _bare(cell)
     return _NAME_CELL_RE.fullmatch(name) is not None and secret_word_name(name)
+
+
+def _redacted_login(cell: str) -> str:
+    """A user-and-password cell (``admin / X``, `` `admin:X` ``) with its password redacted
+    when it is a literal secret, the user and the rest as written."""
+    core = cell.strip().strip("`")
+    m = _USER_PASSWORD_CELL_RE.fullmatch(core)
+    if m is None or not literal_or_braced(m["val"]):
+        return cell
+    at = cell.index(core) + m.start("val")
+    return cell[:at] + _masked(m["val"]) + cell[at + len(m["val"]) :]
 
 
 def _redacted_cell(cell: str) -> str:
