@@ -26,7 +26,17 @@ from typing import Any
 
 from skill_retriever.ingest.hook_commands import command_line
 
-__all__ = ["HOOK_KEYS", "SHELLS", "TYPE_KEYS", "field_problem", "hook_problem", "posix_shell", "what_it_runs"]
+__all__ = [
+    "HOOK_KEYS",
+    "SHELLS",
+    "TYPE_KEYS",
+    "field_problem",
+    "hook_problem",
+    "posix_shell",
+    "shown_command",
+    "shown_run",
+    "what_it_runs",
+]
 
 _COMMON = frozenset({"type", "timeout", "if", "statusMessage", "once"})
 #: Each hook type's keys (the common ones included), and what it cannot do without.
@@ -106,6 +116,29 @@ def what_it_runs(hook: Mapping[str, Any]) -> str:
     if isinstance(hook.get("server"), str) and isinstance(hook.get("tool"), str):
         return f"{hook['server']}/{hook['tool']}"
     return ""
+
+
+def shown_run(hook: Mapping[str, Any]) -> str:
+    """`what_it_runs` as a plan's or a report's line shows it, its secrets redacted as the
+    index redacts a hook's (a command by `shown_command`, a prompt or a URL by the prose
+    rules). Install and uninstall read hooks from the source and from ``settings.json``,
+    where a command holds what its author or the user wrote in (``GH_TOKEN=ghp_...``):
+    printed, it would reach a terminal's scrollback, a CI log or, through the MCP tools,
+    an agent's context."""
+    text = what_it_runs(hook)
+    if not text or command_line(hook) is not None:
+        return shown_command(text) if text else text
+    # Imported here: a plan without hooks does not pay for the secret rules (tests/test_cold_start.py).
+    from skill_retriever.ingest.prose_secrets import redact_prose
+
+    return redact_prose(text)
+
+
+def shown_command(command: str) -> str:
+    """A hook's command line with its secrets redacted (`ingest.secrets.redact_command`)."""
+    from skill_retriever.ingest.secrets import redact_command  # imported here, as in `shown_run`
+
+    return redact_command(command)
 
 
 def posix_shell(hook: Mapping[str, Any]) -> bool:

@@ -23,7 +23,7 @@ from skill_retriever.components.install.component_plan import (
 )
 from skill_retriever.components.install.credential_files import lines_said
 from skill_retriever.components.install.hook_entry import HookEntry
-from skill_retriever.components.install.hook_fields import what_it_runs
+from skill_retriever.components.install.hook_fields import shown_run
 
 __all__ = ["TARGET_REFUSED", "component_lines", "hook_words", "refused_lines"]
 
@@ -53,7 +53,7 @@ def hook_words(hook: HookEntry, command: bool = False, tag: str = "") -> str:
     if tag:
         scope = f"{scope}, command @{tag}" if scope else f"command @{tag}"
     if command:
-        runs = " ".join(what_it_runs(hook.hook).split())
+        runs = " ".join(shown_run(hook.hook).split())
         runs = runs if len(runs) <= _RUNS_SHOWN else runs[: _RUNS_SHOWN - 3] + "..."
         kind = hook.hook.get("type")
         runs = f"runs {runs}" if kind == "command" else f"{kind} {runs}"  # agent You are a guard...

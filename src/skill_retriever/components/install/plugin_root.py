@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from skill_retriever.components.install.hook_fields import shown_command
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import read_inside, relative_parts
 from skill_retriever.components.install.plan import HookEntry
@@ -105,7 +106,7 @@ def plugin_scripts(
             if before.count("'") % 2 or not rel or (m.group(1) and not in_double):
                 raise SkipComponent(
                     "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
-                    f"plugin ({command!r:.120}): it is unset outside the plugin; install the "
+                    f"plugin ({shown_command(command)!r:.120}): it is unset outside the plugin; install the "
                     "plugin with /plugin install, or add the hook by hand"
                 )
             dest = _copy(plugin, hook_folder, root, rel, files)

@@ -11,7 +11,7 @@ from typing import Any
 
 from skill_retriever.components.install.claude_folder import claude_folder, shown_root
 from skill_retriever.components.install.hook_entry import HookEntry
-from skill_retriever.components.install.hook_fields import what_it_runs
+from skill_retriever.components.install.hook_fields import shown_run, what_it_runs
 from skill_retriever.components.install.plan_lines import hook_words
 from skill_retriever.components.install.record_entry import RecordEntry
 from skill_retriever.components.install.your_files import SKILLS_FOLDER
@@ -227,8 +227,8 @@ class UninstallReport:
             "removed_with_your_values": {k: list(v) for k, v in self.filled.items()},
             "applied": self.applied,
             "refused": self.refused,  # always there (null: not refused), as install's is
-            "removed_hooks_run": {p: what_it_runs(h) for p, h in self.runs.items() if p in self.removed},
-            "hooks_run": {p: what_it_runs(h) for p, h in self.runs.items()},  # kept and left ones too
+            "removed_hooks_run": {p: shown_run(h) for p, h in self.runs.items() if p in self.removed},
+            "hooks_run": {p: shown_run(h) for p, h in self.runs.items()},  # kept and left ones too
             "kept_yours": dict(self.yours),
         }
 
