@@ -114,3 +114,20 @@ def test_an_unchanged_file_embeds_nothing_and_a_removed_node_leaves(tmp_path: Pa
     graph(g, [node("n1")])
     run = index_sources(index, [g], calibrate=False)
     assert set(index.nodes) == {"n1"} and edges(index) == [] and run.removed == {str(g): ["n2"]}
+
+
+def test_a_node_whose_id_is_a_number_keeps_no_other_node_that_left_the_file(tmp_path: Path, index: Index) -> None:
+    # Its id is refused (text only), but it names which item it is: the file's other gone
+    # items go, as for any node refused with its id (before, all stayed, unsaid: seen in QA).
+    g = graph(tmp_path / "d/g.json", [node("svc-a"), node("dep-1"), {**node("x"), "id": 42}])
+    index_sources(index, [g], calibrate=False)
+    graph(g, [node("svc-a"), {**node("x"), "id": 42}])
+    run = index_sources(index, [g], calibrate=False)
+    assert set(index.nodes) == {"svc-a"} and run.removed == {str(g): ["dep-1"]}
+    problems = [p for s in run.sources for p in s.problems]
+    assert any("node id 42 is invalid" in p.message and p.item == "42" for p in problems), problems
+    graph(g, [node("svc-a"), {k: v for k, v in node("x").items() if k != "id"}])  # no id: which it is cannot be told
+    index_sources(index, [g], calibrate=False)
+    graph(g, [{k: v for k, v in node("x").items() if k != "id"}])
+    index_sources(index, [g], calibrate=False)
+    assert set(index.nodes) == {"svc-a"}

@@ -160,7 +160,7 @@ def _read_nodes(
     zeros: list[tuple[str, str]] = []  # (node, key) of each time given as 0: one note
     for i, item in enumerate(items):
         label = _label("nodes", i, item, "id")
-        named = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+        named = _named_id(item)
         bad = json_values.nesting_message(item) or json_values.unrepresentable_message(item)
         if bad is not None:
             _reject(result, where, f"{label}: {bad}; node skipped", named, rejected)
@@ -309,6 +309,16 @@ def _tool_lines_note(folder: Path) -> Problem | None:
     named = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
     return Problem(str(folder), f"no skill, agent, command, hook, MCP file or document here, but JSON Lines file(s) "
                                 f"{named}: {FORMAT}; name the tools' file tools.jsonl")
+
+
+def _named_id(item: object) -> str | None:
+    """The id a node names, as the index would store it: its text, or a whole number's
+    digits (``"id": 42`` is refused, but it is no other node: the file's other items that
+    are gone from it go, where an id that cannot be read at all keeps them all)."""
+    value = item.get("id") if isinstance(item, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
 
 
 def _reject(result: IngestResult, where: str, message: str, named: str | None, rejected: set[str]) -> None:
