@@ -87,6 +87,7 @@ from skill_retriever.components.install.resolve import resolve_all, resolve_id
 from skill_retriever.components.install.retired import add_retired
 from skill_retriever.components.install.retired_members import retire_members
 from skill_retriever.components.install.same_folder import set_aside
+from skill_retriever.components.install.server_refs import note_missing_servers
 from skill_retriever.components.install.shared_commands import (
     dependency_paths,
     moved_reasons,
@@ -237,6 +238,7 @@ def plan_install(
     plans = note_same_named_agents(note_same_named_commands(plans, root), root)
     plans = note_missing_subagents(plans, root, view)  # agents a command runs, not brought
     plans = note_missing_skill_paths(plans, root, view)  # skills' files it runs by path, not brought
+    plans = note_missing_servers(plans, root, view)  # MCP servers its tools name, not brought
     # a SKILL.md nested in another skill's folder says whose it is, as search says it
     plans = [replace(p, part_of=(o.id, o.name)) if (o := owning_skill(view, p.id)) else p for p in plans]
     mentioned = {*order, *plugins, *(s for c in conflicts for s in c.sides)}
