@@ -5,14 +5,22 @@ parser) and from `query_cli` (which runs the search and imports what that needs)
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from skill_retriever.cliargs import add_query_limits, kind_list, tag_list, time_arg
 from skill_retriever.query_settings import query_settings, setting_arg
 
-__all__ = ["add_query_command", "check_query"]
+__all__ = ["add_query_command", "check_query", "stdin_text"]
+
+#: Byte order marks of the encodings a Windows tool writes a text in (PowerShell's ``>``
+#: and ``Out-File`` write UTF-16), longest first: UTF-32's starts as UTF-16's does.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"), (codecs.BOM_UTF8, "utf-8-sig"),
+)
 
 
 def add_query_command(
@@ -76,7 +84,21 @@ def check_query(args: argparse.Namespace) -> None:
         if sys.stdin.isatty():  # typed at a terminal, the read waited without a word, as if hung
             print("reading the query from the terminal: type it, then press Ctrl-D on a line of its own "
                   "(or pipe it in: query - < task.txt)", file=sys.stderr)
-        args.query = sys.stdin.read()
+        args.query = stdin_text()
     limit = RetrievalConfig.max_query_chars if args.max_query_chars is None else args.max_query_chars
     clean_query(args.query, limit)
     args.settings = query_settings(args.profile, args.settings_given)  # checked before the index opens
+
+
+def stdin_text() -> str:
+    """What stdin holds, as text: in the encoding its byte order mark names (a task saved
+    by PowerShell is UTF-16, which read as UTF-8 was searched as ``h\x00e\x00...``, with
+    no word: seen in QA), else as stdin decodes it."""
+    buffer: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # replaced by a text stream (a test, an embedding program)
+        return sys.stdin.read()
+    data: bytes = buffer.read()
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data.decode(codec, "replace")
+    return data.decode(sys.stdin.encoding or "utf-8", sys.stdin.errors or "strict")
