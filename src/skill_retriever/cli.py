@@ -271,6 +271,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
+    from skill_retriever.calibration.redraw import redraw_for_repair
     from skill_retriever.json_text import dumps
     from skill_retriever.secret_scrub import scrub_secrets
     from skill_retriever.sources import complete_a_stopped_write
@@ -296,11 +297,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
             kinds = scrubbed_kinds(index.snapshot().nodes[i] for i in scrubbed)
             mended.append(f"redacted the secrets of {len(scrubbed)} {kinds} item(s) indexed before "
                           f"secrets were redacted: {', '.join(scrubbed[:3])}{' ...' if len(scrubbed) > 3 else ''}")
-        if calibration_unreadable(index):
-            from skill_retriever.calibration import calibrate_index
-
-            calibrate_index(index)
-            mended.append("computed its calibration again (the stored one could not be read)")
+        if redrawn := redraw_for_repair(index):  # unreadable, or missing from an index of items
+            mended.append(redrawn)
         elif behind := complete_a_stopped_write(index):  # a write stopped before it drew it (remove-source killed)
             mended.append(f"looked up the names across sources and drew the calibration again (it was drawn {behind} "
                           "write(s) before the index as it is)")
@@ -348,14 +346,6 @@ def _not_repairable(index: Any, status: dict[str, Any]) -> list[str]:
                     f"{unread['first']!r}); index their source again to rewrite them, or rebuild the index into "
                     "a new directory")
     return left
-
-
-def calibration_unreadable(index: Any) -> bool:
-    """Whether the index stores a calibration that cannot be parsed (queries answer
-    uncalibrated, with a warning, until it is computed again)."""
-    from skill_retriever.calibration import unreadable_calibration
-
-    return unreadable_calibration(index.snapshot()) is not None
 
 
 def cmd_move(args: argparse.Namespace) -> int:

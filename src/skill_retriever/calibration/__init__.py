@@ -9,6 +9,8 @@
   ``skill-retriever calibrate`` on demand);
 - :mod:`.stored`: reading it for a search or ``stats``, which go on uncalibrated (and say
   so) when the stored one cannot be read.
+- :mod:`.redraw`: what ``skill-retriever repair`` draws again: one that cannot be read, or
+  none at all beside items (lost to a salvage of ``items.sqlite``).
 """
 
 from skill_retriever.calibration.compute import calibrate_index, ensure_calibration
