@@ -29,6 +29,7 @@ from pathlib import Path
 
 from skill_retriever.advice import Placeholder, Word, command
 from skill_retriever.exceptions import IngestError
+from skill_retriever.ingest.component_json import component_json
 from skill_retriever.ingest.provenance import SOURCE_FILE, Provenance, item_file
 from skill_retriever.ingest.result import Problem
 from skill_retriever.model import Node
@@ -86,19 +87,23 @@ def sources_around(held: Mapping[str, Node], path: Path) -> list[HeldSource]:
 def component_file_advice(held: Mapping[str, Node], file: Path, index_dir: Word | None = None) -> str:
     """What to index instead of ``file``, one component file of a skills repository: the
     source the index (at ``index_dir``) holds around it (the outermost: its repository), else
-    the file's folder."""
+    the file's folder. A JSON component (`ingest.component_json`: a hook definition, an MCP
+    configuration) is named for what it is, since read alone as a JSON graph it was refused
+    for a missing ``"nodes"``; it is no document, so ``--kind docs`` is offered only for the
+    others."""
+    what = component_json(file) if file.suffix == ".json" else None
+    said = f"{file} is {what}, one file" if what else f"{file} is one file"
     around = sources_around(held, file)
     if around:
         source = around[0]
         return (
-            f"{file} is one file of the source {source.name!r} ({source.root}), which is read whole "
+            f"{said} of the source {source.name!r} ({source.root}), which is read whole "
             f"(an item's id is its path there): index that source again (`{source.command(index_dir)}`)"
         )
-    return (
-        f"{file} is one file of a skills repository; index the folder that holds it "
-        f"(`{command(['index', file.parent], index_dir)}`), or give `--kind docs` to read this "
-        "file as a document"
-    )
+    advice = f"{said} of a skills repository; index the folder that holds it (`{command(['index', file.parent], index_dir)}`)"
+    if what:
+        return f"{advice}; given alone, a .json file is read as a JSON graph, which it is not"
+    return f"{advice}, or give `--kind docs` to read this file as a document"
 
 
 def _inside(held: Mapping[str, Node], folder: Path) -> list[tuple[HeldSource, int]]:

@@ -54,6 +54,7 @@ from skill_retriever.held_sources import (
     refuse_nested,
 )
 from skill_retriever.index_run import IndexRun, delete_stale
+from skill_retriever.ingest.component_json import component_json
 from skill_retriever.ingest.provenance import (
     Provenance,
     check_ids,
@@ -95,15 +96,15 @@ def detect_source(path: Path, held: Mapping[str, Node] | None = None, index_dir:
     if path.is_file():
         if path.name == "corpus.json":
             return "passages"
-        if path.suffix == ".json":
+        if path.suffix == ".json" and not component_json(path):  # a hook or an MCP config is refused below
             return "json"
-        if path.suffix.lower() in (".md", ".markdown", ".mdx", ".rst", ".txt"):
+        if path.suffix.lower() in (".md", ".markdown", ".mdx", ".rst", ".txt", ".json"):
             from skill_retriever.ingest.document_formats import is_document
             from skill_retriever.ingest.documents import is_component_file
 
             if is_document(path.name) and not is_component_file(path):
                 return "docs"  # one document, read as its folder's read reads it
-            # A skill, an agent or a command is read with its folder: its id is its path there.
+            # A skill, an agent, a command, a hook or an MCP config is read with its folder (its id: its path there).
             raise IngestError(component_file_advice(held or {}, path, index_dir))
         return jsonl_source(path)  # a tool set's tools.jsonl; any other file: what to index instead
     if (path / "tools.jsonl").exists():
