@@ -36,10 +36,14 @@ PW = "Xk9s2mQz7Lp"
         (f"Password {PW}", f"Password {R}"),
         (f"PASSWORD\t{PW}", f"PASSWORD\t{R}"),
         (
-            f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {PW} |\n"
-            f"| Kibana | http://localhost:5601 | `elastic:{PW}` |",
-            f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {R} |\n"
-            f"| Kibana | http://localhost:5601 | `elastic:{R}` |",
+            (
+                f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {PW} |\n"
+                f"| Kibana | http://localhost:5601 | `elastic:{PW}` |"
+            ),
+            (
+                f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {R} |\n"
+                f"| Kibana | http://localhost:5601 | `elastic:{R}` |"
+            ),
         ),
     ],
 )
