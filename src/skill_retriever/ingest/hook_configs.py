@@ -278,12 +278,28 @@ def hook_scripts(
     for path in named:
         found.update(_existing([posixpath.join(folder, path)], files))
     for run in runs:
-        # Quotes go, not become spaces: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` is one
-        # path (split at the quote, its tail would read as an absolute path).
-        for word in _WORD_RE.findall(run["command"].replace('"', "").replace("'", "")):
+        for word in _command_words(run["command"]):
             found.update(_referenced(word, folder, files))
     found.discard(rel)
     return sorted(posixpath.relpath(f, folder or ".") for f in found)
+
+
+def _command_words(command: str) -> list[str]:
+    """The path-like words of ``command``, each shell word also whole as the shell reads it.
+
+    Quotes go, not become spaces: ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`` is one path
+    (split at the quote, its tail would read as an absolute path). A quoted or escaped
+    blank stays in its word (``"$CLAUDE_PROJECT_DIR/.claude/hooks/scan staged.py"``,
+    ``scan\\ staged.py``: one script); an unquoted blank splits it, as the shell does.
+    """
+    pieces = _WORD_RE.findall(command.replace('"', "").replace("'", ""))
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    try:
+        whole = [w for w in lexer if any(c.isspace() for c in w)]
+    except ValueError:  # an unclosed quote: the path-like runs alone
+        whole = []
+    return [*pieces, *whole]
 
 
 def _referenced(word: str, folder: str, files: Collection[str]) -> list[str]:

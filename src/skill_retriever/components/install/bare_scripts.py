@@ -20,7 +20,9 @@ from skill_retriever.ingest.hook_commands import SCRIPT_SUFFIX_PATTERN
 __all__ = ["bare_scripts"]
 
 #: A relative path to a script, not the installed place (``.claude/hooks/...``, said apart).
-_SCRIPT_RE = re.compile(rf"(?:\./)?((?!\.claude/)[\w.+-]+(?:/[\w.+-]+)*\.(?:{SCRIPT_SUFFIX_PATTERN}))")
+#: A word is read with its quotes taken off, so a blank in it was quoted or escaped
+#: (``"scan staged.py"``, ``scan\\ staged.py``): it is part of the one path.
+_SCRIPT_RE = re.compile(rf"(?:\./)?((?!\.claude/)[\w.+ -]+(?:/[\w.+ -]+)*\.(?:{SCRIPT_SUFFIX_PATTERN}))")
 _ASSIGNMENT_RE = re.compile(r"[A-Za-z_]\w*=")
 #: The characters of the shell's operators (a new line ends a command too).
 _PUNCTUATION = ";&|()<>\n"

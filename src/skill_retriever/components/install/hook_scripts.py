@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from skill_retriever.ingest.hook_commands import command_line
+from skill_retriever.ingest.shell_paths import escaped
 
 __all__ = ["hook_commands", "run_by", "runs"]
 
@@ -37,9 +38,12 @@ def runs(rel: str, command: str) -> bool:
     """Whether ``command`` names the installed file ``rel`` (``.claude/hooks/x.py``) in any
     of the forms an installed command points at it: ``.claude/hooks/x.py``, after
     ``"$CLAUDE_PROJECT_DIR"/`` or ``"$HOME"/``, or ``hooks/x.py`` under a config folder.
-    The name must stand whole: ``myhooks/x.py`` or ``hooks/x.pyc`` is another file."""
+    The name must stand whole: ``myhooks/x.py`` or ``hooks/x.pyc`` is another file. A
+    name with a blank counts as written in quotes or with the blank escaped
+    (``hooks/scan\\ staged.py``)."""
     tail = rel.removeprefix(".claude/")
-    return re.search(rf"(?<![\w.+-]){re.escape(tail)}(?![\w.+-])", command) is not None
+    forms = "|".join(re.escape(f) for f in dict.fromkeys([tail, escaped(tail, "")]))
+    return re.search(rf"(?<![\w.+-])(?:{forms})(?![\w.+-])", command) is not None
 
 
 def run_by(rel: str, commands: Iterable[str]) -> str | None:

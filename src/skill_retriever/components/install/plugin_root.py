@@ -42,13 +42,15 @@ from skill_retriever.components.install.paths import read_inside, relative_parts
 from skill_retriever.components.install.plan import HookEntry
 from skill_retriever.components.install.rendered import FileOut, SkipComponent
 from skill_retriever.components.install.user_hook_paths import PROJECT_VAR
+from skill_retriever.ingest.shell_paths import escaped, quote_at, shell_path
 
 __all__ = ["PLUGIN_VAR_RE", "plugin_folder", "plugin_scripts"]
 
 #: The variable, in either spelling.
 PLUGIN_VAR_RE = re.compile(r"\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT(?!\w)")
-#: The variable, a closing quote it may stand in, and the path after it.
-_USE_RE = re.compile("(?:" + PLUGIN_VAR_RE.pattern + ")" + r'("?)(/[\w.+@-]+(?:/[\w.+@-]+)*)?')
+#: What an unquoted part of the path after the variable may hold (`shell_path` reads
+#: quoted parts whole: ``"${CLAUDE_PLUGIN_ROOT}/scripts/other helper.sh"``).
+_PLAIN = r"[\w.+@/-]"
 #: The same in exec form, where a quote is a character of the argument like any other.
 _EXEC_USE_RE = re.compile("(?:" + PLUGIN_VAR_RE.pattern + ")" + r"(/[\w.+@-]+(?:/[\w.+@-]+)*)?")
 
@@ -99,24 +101,46 @@ def plugin_scripts(
         command = str(entry.hook["command"])
         pieces: list[str] = []
         last = 0
-        for m in _USE_RE.finditer(command):
-            before = command[: m.start()]
-            rel = (m.group(2) or "").lstrip("/")
-            in_double = before.count('"') % 2 == 1
-            if before.count("'") % 2 or not rel or (m.group(1) and not in_double):
-                raise SkipComponent(
-                    "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
-                    f"plugin ({shown_command(command)!r:.120}): it is unset outside the plugin; install the "
-                    "plugin with /plugin install, or add the hook by hand"
-                )
-            dest = _copy(plugin, hook_folder, root, rel, files)
-            quote = m.group(1)
-            target = f"${var}{quote}/{dest}" if in_double else f'"${var}"/{dest}'
-            pieces += [command[last : m.start()], target]
-            last = m.end()
+        for m in PLUGIN_VAR_RE.finditer(command):
+            written = _pointed(command, m, var, lambda rel: _copy(plugin, hook_folder, root, rel, files))
+            pieces += [command[last : m.start()], written[0]]
+            last = written[1]
         command = "".join(pieces) + command[last:]
         out.append(HookEntry(entry.event, entry.matcher, {**entry.hook, "command": command}))
     return out, list(files.values())
+
+
+def _pointed(command: str, m: re.Match[str], var: str, copy: Callable[[str], str]) -> tuple[str, int]:
+    """What replaces the variable ``m`` found and the path after it, and where that path
+    ends: ``$<var>`` and the copy's place, the path's own text (quotes, escapes) kept.
+
+    Raises:
+        SkipComponent: The variable stands other than before a file of the plugin.
+    """
+    quote = quote_at(command, m.start())
+    path, end = shell_path(command, m.end(), _PLAIN)
+    raw = command[m.end() : end]
+    lead = '"/' if raw.startswith('"/') and quote == '"' else "/"  # "${VAR}"/x closes a quote
+    rel = path.lstrip("/")
+    if quote == "'" or not rel or not raw.startswith(lead):
+        raise SkipComponent(
+            "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
+            f"plugin ({shown_command(command)!r:.120}): it is unset outside the plugin; install the "
+            "plugin with /plugin install, or add the hook by hand"
+        )
+    below = copy(rel).removeprefix(f"{HOOK_SCRIPTS_DIR}/")
+    rest = raw[len(lead) :].lstrip("/")
+    dropped = rel[: len(rel) - len(below)]  # the hook file's folder, which the copy loses
+    if rest.startswith(dropped):
+        rest = rest[len(dropped) :]
+    else:  # quoted across that folder's name: write the copy's path afresh, closing as before
+        opened, after = quote_at(command, end - len(rest)), quote_at(command, end)
+        if after not in ("", opened):
+            raise SkipComponent(f"a command names ${{CLAUDE_PLUGIN_ROOT}}/{rel} in quotes it leaves open "
+                                f"({shown_command(command)!r:.120}); add the hook by hand")
+        rest = escaped(below, opened) + (opened if after != opened else "")
+    target = f"${var}" if quote == '"' else f'"${var}"'
+    return f"{target}{lead}{HOOK_SCRIPTS_DIR}/{rest}", end
 
 
 def _texts(hook: Mapping[str, Any]) -> list[str]:
@@ -151,7 +175,7 @@ def _exec_form(entry: HookEntry, var: str, copy: Callable[[str], str]) -> HookEn
             if not rel:
                 raise SkipComponent(
                     "a command uses ${CLAUDE_PLUGIN_ROOT} other than to name a file of the "
-                    f"plugin ({text!r:.120}): it is unset outside the plugin; install the "
+                    f"plugin ({shown_command(text)!r:.120}): it is unset outside the plugin; install the "
                     "plugin with /plugin install, or add the hook by hand"
                 )
             return f"${{{PROJECT_VAR}}}/{copy(rel)}"

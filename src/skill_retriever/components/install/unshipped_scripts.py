@@ -30,6 +30,7 @@ from skill_retriever.components.install.bare_scripts import bare_scripts
 from skill_retriever.components.install.claude_folder import home_folder, on_disk
 from skill_retriever.components.install.hook_entry import HookEntry
 from skill_retriever.ingest.hook_commands import SCRIPT_EXTENSIONS
+from skill_retriever.ingest.shell_paths import shell_path
 
 __all__ = ["BLOCKS_ON_EXIT_2", "Unshipped", "Verdict", "judge", "unshipped_scripts"]
 
@@ -50,10 +51,15 @@ BLOCKS_ON_EXIT_2 = {
     "ElicitationResult": "blocks elicitation responses",
     "WorktreeCreate": "makes worktree creation fail",
 }
-#: A ``.claude/hooks/...`` path a command names (the installed place of a hook's scripts).
-_HOOKS_PATH_RE = re.compile(r"\.claude/hooks/[\w.+-]+(?:/[\w.+-]+)*")
+#: Where a ``.claude/hooks/...`` path a command names starts (the installed place of a
+#: hook's scripts); `shell_path` reads the rest, through quotes (``"scan staged.py"``).
+_HOOKS_PATH_RE = re.compile(r"\.claude/hooks/")
 #: A script under the home folder's ``.claude`` (``$HOME/.claude/scripts/x.sh``).
-_HOME_RE = re.compile(r"(?:\$HOME|\$\{HOME\}|~)\"?/(\.claude/[\w.+-]+(?:/[\w.+-]+)*)")
+_HOME_RE = re.compile(r"(?:\$HOME|\$\{HOME\}|~)\"?/(\.claude/)")
+#: What `_HOOKS_PATH_RE` and `_HOME_RE` read as a path: a name after the folder.
+_NAMED_RE = re.compile(r"\.claude/[^/]+(?:/[^/]+)*")
+#: The characters of an unquoted path, as these paths were read before quotes were.
+_PLAIN = r"[\w.+/-]"
 _HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
 
 Where = Literal["root", "home", "open project"]
@@ -107,10 +113,15 @@ def unshipped_scripts(
     for entry in entries:
         command = str(entry.hook["command"])
         named: list[tuple[str, Where]] = [
-            (m.group(0), home if _HOME_BEFORE_RE.search(command[: m.start()]) else "root")
+            (path, home if _HOME_BEFORE_RE.search(command[: m.start()]) else "root")
             for m in _HOOKS_PATH_RE.finditer(command)
+            if _NAMED_RE.fullmatch(path := shell_path(command, m.start(), _PLAIN)[0])
         ]
-        named += [(m.group(1), home) for m in _HOME_RE.finditer(command)]
+        named += [
+            (path, home)
+            for m in _HOME_RE.finditer(command)
+            if _NAMED_RE.fullmatch(path := shell_path(command, m.start(1), _PLAIN)[0])
+        ]
         bare: Where = "root" if scope == "project" else "open project"
         named += [(rel, bare) for rel in sorted(bare_scripts(command))]
         for rel, where in named:

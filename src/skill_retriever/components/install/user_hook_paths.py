@@ -26,12 +26,13 @@ from skill_retriever.components.install.claude_folder import CLAUDE_DIR
 from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.plan import HookEntry
 from skill_retriever.components.install.rendered import SkipComponent
+from skill_retriever.ingest.shell_paths import escaped, quote_at, shell_path
 
 __all__ = ["PROJECT_VAR", "USER_VAR", "point_at_copy", "to_config_dir", "to_home"]
 
 PROJECT_VAR, USER_VAR = "CLAUDE_PROJECT_DIR", "HOME"
-#: Any ``.claude/...`` path a command names.
-_CLAUDE_PATH_RE = re.compile(r"\.claude/[\w.+-]+(?:/[\w.+-]+)*")
+#: Where any ``.claude/...`` path a command names starts (`shell_path` reads the rest).
+_CLAUDE_PATH_RE = re.compile(r"\.claude/(?=[\w.+'\"\\-])")
 #: What a path named right after these is relative to: the home folder, or the project.
 _HOME_BEFORE_RE = re.compile(r'(?:\$HOME|\$\{HOME\}|~)"?/$')
 _PROJECT_BEFORE_RE = re.compile(r'(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})"?/$')
@@ -39,6 +40,10 @@ _PATH_CHAR_RE = re.compile(r"[\w/.$~}-]$")
 #: The home folder before a path: the variable, or a ``~`` the shell expands (at a word's
 #: start, unquoted); then the quote closing ``"$HOME"``, if any.
 _HOME_PREFIX = r'(?:\$HOME|\$\{HOME\}|(?<![^\s;&|(=])~)("?)/'
+#: A path's text, then the quotes opening the part where a match starts.
+_MID_WORD_RE = re.compile(r"""[\w/.$~}-]["']+$""")
+#: What an unquoted shell word may hold (a blank or an operator ends it).
+_WORD_CHARS = r"[^\s;&|()<>$`]"
 #: What the shell treats specially inside double quotes.
 _DOUBLE_QUOTED_RE = re.compile(r'([\\"$`])')
 
@@ -46,24 +51,35 @@ _DOUBLE_QUOTED_RE = re.compile(r'([\\"$`])')
 def point_at_copy(
     entry: HookEntry, script: str, dest: str, var: str, notes: list[str]
 ) -> HookEntry:
-    """Point a command that names ``script`` by its relative path at the installed copy."""
+    """Point a command that names ``script`` by its relative path at the installed copy:
+    within double quotes as written there (``"scan staged.py"``), unquoted with its
+    blanks escaped (``scan\\ staged.py``), as the shell reads either as the one path."""
     command = str(entry.hook["command"])
-    pattern = re.compile(r"(?<![\w/.$~-])(?:\./)?" + re.escape(script) + r"(?![\w/.-])")
+    pattern = re.compile(r"(?<![\w/.$~-])(?:\./)?" + _either(script) + r"(?![\w/.-])")
     pieces: list[str] = []
     last = 0
     for m in pattern.finditer(command):
-        before = command[: m.start()]
-        if before.count("'") % 2:  # inside single quotes: no variable expands there
+        if _MID_WORD_RE.search(command, 0, m.start()):
+            continue  # the tail of a longer path, quoted apart ("$CLAUDE_PROJECT_DIR"/'x.py')
+        quote = quote_at(command, m.start())
+        if quote == "'":  # inside single quotes: no variable expands there
             notes.append(f"a command names {script} inside single quotes; left as written")
             continue
-        quoted = before.count('"') % 2 == 1
-        target = f"${var}/{dest}" if quoted else f'"${var}"/{dest}'
+        if not quote and shell_path(command, m.start(), _WORD_CHARS)[1] < m.end():
+            continue  # unquoted blanks: the shell splits these words, this is another path
+        target = f"${var}/{escaped(dest, quote)}" if quote else f'"${var}"/{escaped(dest, quote)}'
         pieces += [command[last : m.start()], target]
         last = m.end()
     if not pieces:
         return entry
     rewritten = "".join(pieces) + command[last:]
     return HookEntry(entry.event, entry.matcher, {**entry.hook, "command": rewritten})
+
+
+def _either(path: str) -> str:
+    """A pattern for ``path`` as written in double quotes or, escaped, unquoted."""
+    forms = dict.fromkeys([path, escaped(path, ""), escaped(path, '"')])
+    return "(?:" + "|".join(re.escape(f) for f in forms) + ")"
 
 
 def to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> list[HookEntry]:
@@ -79,7 +95,7 @@ def to_home(entries: list[HookEntry], shipped: set[str], notes: list[str]) -> li
         for dest in sorted(shipped, key=len, reverse=True):  # longest first: no prefix clash
             var_form = re.compile(
                 r"(?:\$CLAUDE_PROJECT_DIR|\$\{CLAUDE_PROJECT_DIR\})(?=\"?/"
-                + re.escape(dest)
+                + _either(dest)
                 + r"(?![\w/.-]))"
             )
             command = var_form.sub(lambda _: f"${USER_VAR}", str(entry.hook["command"]))
@@ -101,7 +117,7 @@ def _project_scripts(command: str, shipped: set[str]) -> list[str]:
     relative to the project: bare, after ``./``, or after ``$CLAUDE_PROJECT_DIR/``."""
     found: list[str] = []
     for m in _CLAUDE_PATH_RE.finditer(command):
-        path = m.group(0)
+        path = shell_path(command, m.start(), r"[\w.+/-]")[0]
         if not (path.startswith(f"{HOOK_SCRIPTS_DIR}/") or path in shipped):
             continue
         before = command[: m.start()]
