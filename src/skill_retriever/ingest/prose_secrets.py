@@ -90,16 +90,18 @@ from skill_retriever.ingest.word_lines import on_words, sub_at_word
 
 __all__ = ["PROSE_RULES", "redact_prose", "secret_word_name"]
 
-#: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, a flag's
-#: ``--name=value`` (a Java property's ``-Dname=value``), a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
-#: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``) and a quoted key
-#: (``"password": "..."``, ``**Token**: ...``, ``**Password:** ...``); R's ``name <- value``
-#: and a list's ``Password - value`` (a dash between blanks, the name first on its line) too, and a kind of key named in
-#: two words (``API key: value``, `_KIND_OF_KEY`). A YAML tag before the
-#: value (``!!str``) is skipped, and a value in a code span (``Password: `X```) is read
-#: inside its backticks. The name starts a word or follows a ``printf`` escape (``printf 'A=1\nTOKEN=X\n'``: so
-#: each name is read once); the value is one word of prose up to such an escape
-#: (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
+#: ``NAME=value``, ``NAME: value``, ``name = value``, ``NAME := value``, make's ``NAME ?=
+#: value``, R's ``name <- value``, a flag's ``--name=value`` (a Java property's
+#: ``-Dname=value``), a PHP, Perl or PowerShell variable (``$apiKey = "..."``: one ``$``,
+#: not ``$$``), a jq or yq path (``.db.password = "..."``: one ``.``), a quoted key
+#: (``"password": "..."``, ``**Token**: ...``, ``**Password:** ...``), a name with its type
+#: (``token: str = ...``, Rust's ``&str``, Go's ``var token string = ...``), a kind of key in
+#: two words (``API key: value``: `_KIND_OF_KEY`) and a list item's ``Password - value`` (a
+#: dash between blanks, the name first on its line). A YAML tag before the value
+#: (``!!str``) is skipped, and a value in a code span (``Password: `X```) is read inside its
+#: backticks. The name starts a word or follows a ``printf`` escape (``printf
+#: 'A=1\nTOKEN=X\n'``: so each name is read once); the value is one word of prose up to such
+#: an escape (`prose_values.PROSE_ASSIGNED_VALUE`: `_assignments` looks again inside a value).
 #: A word that makes the ``key`` after it a secret's, a blank between (``API key: X``,
 #: ``Secret key = X``; as `secret_values` reads ``api_key``).
 _KIND_OF_KEY = (
@@ -108,8 +110,9 @@ _KIND_OF_KEY = (
 )
 _ASSIGNMENT_RE = re.compile(
     r"""(?:(?<![\w$.-])|(?<=(?<![\w$.-])[$.])|""" + ESCAPE_BEFORE + r""")(?:-D(?=[a-z])|--?)?(?P<name>(?:""" + _KIND_OF_KEY + r"""[ \t](?=(?i:key)\b))?+[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)*+)[*`'"]{0,2}\]?"""
-    r"""(?:[ \t]*:[ \t]*[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~])))?"""
-    r"""[ \t]*(?::=|=>|=(?![=>~])|:(?![:/])|<-(?!-)|(?<=[ \t])(?P<dash>[-\u2013\u2014])(?=[ \t]))(?:\*\*|__)?+[ \t]*"""
+    r"""(?:[ \t]*:[ \t]*&?+(?:'static[ \t]++)?+[A-Za-z_][\w.]*+(?:\[[\w., |]*+\])?+(?=[ \t]*=(?![=>~]))"""
+    r"""|[ \t]++(?:string|\[\]byte)(?=[ \t]*=(?![=>~])))?"""
+    r"""[ \t]*(?::=|=>|=(?![=>~])|\?=|:(?![:/])|<-(?!-)|(?<=[ \t])(?P<dash>[-\u2013\u2014])(?=[ \t]))(?:\*\*|__)?+[ \t]*"""
     r"""(?:!![A-Za-z]++[ \t]++)?+(?P<tick>`)?+(?P<val>""" + PROSE_ASSIGNED_VALUE + ")(?(tick)`)"
 )
 #: The same written as code rather than ``NAME = value``: a call's first two arguments

@@ -56,14 +56,14 @@ __all__ = [
 #: (npm, yarn, pnpm, aws, ...) with flags after ``set``, ``git config`` with its
 #: ``--global`` flags, a key-value store's ``consul kv put`` and ``etcdctl put`` (the key's
 #: last word names it: ``app/db_password``), ``doppler secrets set``, ``netlify
-#: env:set``, csh's (or macOS ``launchctl``'s) ``setenv`` and Apache's ``SetEnv``. The
+#: env:set``, csh's (or macOS ``launchctl``'s) ``setenv``, Apache's ``SetEnv`` and C's ``#define``. The
 #: name is any word but a flag (``//host/:_authToken``).
 _SETTER = (
     r"(?<![\w$.-])(?:ENV|setx|set(?:[ \t]++(?:-[A-Za-z]++|--(?:export|global|universal|local)))++"
     r"|config(?:ure)?+[ \t]++set(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+"
     r"|git[ \t]++config(?:[ \t]++--[\w-]++)*+"
     r"|consul[ \t]++kv[ \t]++put|etcdctl(?:[ \t]++--?+[\w-]++(?:=[^\s]*+)?+)*+[ \t]++put"
-    r"|doppler[ \t]++secrets[ \t]++set|netlify[ \t]++env:set|(?:launchctl[ \t]++)?+setenv|SetEnv)"
+    r"|doppler[ \t]++secrets[ \t]++set|netlify[ \t]++env:set|(?:launchctl[ \t]++)?+setenv|SetEnv|\#define)"
     r"""[ \t]++(?P<name>(?!-)[^\s="'`]{1,256}+)[ \t]++(?P<val>"""
 )
 SETTER_RE = re.compile(_SETTER + PROSE_VALUE + ")")
