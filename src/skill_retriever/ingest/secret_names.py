@@ -31,9 +31,10 @@ _SECRET_NAME_RE = re.compile(
 #: The words of a name: ``aws_secret_access_key`` -> aws secret access key, ``apiKey`` ->
 #: api key, ``PGPASSWORD`` -> pgpassword.
 NAME_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-#: A name's last word (digits aside) that names a password on its own, and whether it
-#: does so only after another word (``pwd``: `secret_name`).
-_PASS_WORDS = {"pass": False, "pwd": True}
+#: A name's last word (digits aside) that names a password or a token on its own, and
+#: whether it does so only after another word (``pwd``: `secret_name`); ``--bearer X``
+#: takes a token, ``bearerFormat: JWT`` (OpenAPI) names none.
+_PASS_WORDS = {"pass": False, "pwd": True, "bearer": False}
 
 
 def secret_name(name: str) -> bool:

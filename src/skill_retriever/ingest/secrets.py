@@ -274,7 +274,8 @@ TEXT_RULES = (*FORMAT_RULES, ("credentials or a secret in a URL", redact_urls), 
 def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
     """HTTP headers (an ``http`` hook's) with the value of every secret-looking one
     (``Authorization``, ``X-Api-Key``) replaced by `REDACTED` after its auth scheme, and
-    the rest run through `redact_text`; a reference (``Bearer $TOKEN``, code that reads
+    the rest run through `redact_text` (a ``Cookie`` header's literal values too, as a
+    command's are: `cookie_secrets`); a reference (``Bearer $TOKEN``, code that reads
     the environment, ``process.env.TOKEN``: `env_references`) or placeholder is kept, and
     so is a value that is not text; a read with a default loses the default (`env_defaults`)."""
     out: dict[str, Any] = {}
@@ -290,6 +291,8 @@ def redact_headers(headers: dict[str, Any]) -> dict[str, Any]:
                 is_reference(secret) or placeholder_or_slot(secret) or ssh_public_key(value) or env_reference(secret)
             ):
                 value = value[: len(value) - len(secret)] + REDACTED
+        if isinstance(value, str) and str(name).lower() in ("cookie", "set-cookie"):  # its values, as in -H "Cookie: ..."
+            value = _redact_cookies(f"{name}: {value}")[len(str(name)) + 2 :]
         out[name] = redact_text(value) if isinstance(value, str) else value
     return out
 
