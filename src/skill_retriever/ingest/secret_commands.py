@@ -95,7 +95,7 @@ CLIENT_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "mongo", "login", "o
                 "poetry config", "cargo login", "mc admin", "sqlplus", "sqlldr", "expdp", "impdp", "rman ",
                 "dgmgrl", "tkprof", "aws ssm", "aws secretsmanager", "rabbitmqadmin", "requirepass", "masterauth",
                 "grafana-cli", "cqlsh", "cypher-shell", "elasticsearch-users", "neo4j-admin", "db2", "mysqlsh",
-                "oc login", "cf login", "cf auth", "hatch publish", "source", "ipmitool", "racadm", "snmp", "x11vnc",
+                "oc login", "cf login", "cf auth", "hatch publish", "ipmitool", "racadm", "snmp", "x11vnc",
                 "drush", "steam")
 CLIENT_LINE_RE = re.compile("|".join(CLIENT_WORDS))
 
