@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable
 
 from skill_retriever.ingest.auth_tuples import CALL_GAP, CODE_STRING
+from skill_retriever.ingest.insert_values import redact_insert_values
 
 __all__ = ["redact_code_passwords"]
 
@@ -156,4 +157,4 @@ def redact_code_passwords(text: str, masked: Callable[[re.Match[str]], str]) -> 
     for rule, hints in _RULES:
         if any(hint in low for hint in hints):
             text = rule.sub(masked, text)
-    return text
+    return redact_insert_values(text, masked)  # ``INSERT ... (name, password) VALUES ('bob', 'X')``

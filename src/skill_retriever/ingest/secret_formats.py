@@ -123,6 +123,14 @@ _VAULT_TOKEN_RE = re.compile(
 )
 #: A part of every Vault token (``s.`` of ``hvs.`` too), as they are written.
 _VAULT_PARTS = ("s.", "hvb.", "hvr.")
+#: A password's crypt hash (``/etc/shadow``'s ``$6$salt$...``, htpasswd's ``$apr1$``, bcrypt's
+#: ``$2b$12$...``, yescrypt's ``$y$``, ``$argon2id$v=19$m=...$salt$hash``): a wordlist cracks a
+#: weak password out of it, as out of ``useradd -p HASH`` (`client_passwords`). Its last
+#: field must hold 20 characters of the hash alphabet, so a shape shown with ``...`` stays.
+_CRYPT_HASH_RE = re.compile(
+    r"(?<![\w$])\$(?:1|2[abxy]|5|6|7|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha(?:1|256|512))?)"
+    r"\$(?:[\w.,=/+-]{0,64}+\$){0,3}+[./A-Za-z0-9+]{20,}+={0,2}+(?![\w$./+])"
+)
 #: What on a line says that such a run is an AWS secret.
 _AWS_CONTEXT_RE = re.compile(
     r"(?i:secret|aws)|(?:AKIA|ASIA)[0-9A-Z]{16}|" + re.escape(REDACTED)
@@ -136,8 +144,8 @@ def redact_formats(text: str) -> str:
     private key blocks (the whole block; in base64 too), OpenVPN static keys, a PuTTY
     key's private lines, tokens of known prefixes (not one of
     placeholder marks, ``ghp_xxxx...``), Vault tokens, Google API keys,
-    JWTs, and AWS secret access keys on a line that names them (`FORMAT_RULES`, in that
-    order). Text without any comes back identical."""
+    JWTs, AWS secret access keys on a line that names them, and passwords' crypt hashes
+    (`FORMAT_RULES`, in that order). Text without any comes back identical."""
     for _, rule in FORMAT_RULES:
         text = rule(text)
     return text
@@ -180,6 +188,10 @@ def _aws_secrets(text: str) -> str:
     )
 
 
+def _crypt_hashes(text: str) -> str:
+    return _CRYPT_HASH_RE.sub(REDACTED, text) if "$" in text else text
+
+
 def _known_tokens(text: str) -> str:
     # No token spans lines, and ``\b`` reads a line's ends as the text's: line by line is the same.
     return on_words(text, KNOWN_TOKEN_RE, _TOKEN_PARTS, lambda line: KNOWN_TOKEN_RE.sub(_known_token, line), fold=False)
@@ -207,6 +219,7 @@ FORMAT_RULES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a token of a well-known format", _known_tokens),
     ("a HashiCorp Vault token", _vault_tokens),
     ("a Google API key or a JWT", _base64url_tokens),
+    ("a password's crypt hash ($6$..., $2b$...)", _crypt_hashes),
 )
 
 
