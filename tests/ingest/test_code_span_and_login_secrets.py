@@ -2,7 +2,9 @@
 code span (``Password: `X```, ``**Password:** `X```), a kind of key named in two words
 (``API key: X``, ``Secret key = X``), a list item's dash (``- Password - X``), R's
 ``password <- "X"``, a password with no verb (``default password X``, ``Password X`` at a
-line's start), and a table's ``Login`` column of ``user / X`` cells (the user kept).
+line's start), a table's ``Login`` column of ``user / X`` cells (the user kept), ``Basic
+auth: bob / X``, a login's user and password each in a code span, and a URL's user info
+before a host with no scheme (``admin:X@db.example.com``).
 Each kept its secret before: a probe of runbook shapes this session. Every value here is
 invented.
 """
@@ -35,6 +37,10 @@ PW = "Xk9s2mQz7Lp"
         (f"The default password `{PW}` must be changed.", f"The default password `{R}` must be changed."),
         (f"Password {PW}", f"Password {R}"),
         (f"PASSWORD\t{PW}", f"PASSWORD\t{R}"),
+        (f"Basic auth: bob / {PW}", f"Basic auth: bob / {R}"),
+        (f"Default login: `admin` / `{PW}`", f"Default login: `admin` / `{R}`"),
+        (f"psql admin:{PW}@db.example.com:5432/shop", f"psql {R}@db.example.com:5432/shop"),
+        (f"ssh bob:{PW}@10.0.0.5", f"ssh {R}@10.0.0.5"),
         (
             (
                 f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {PW} |\n"
@@ -71,6 +77,12 @@ def test_prose_takes_it(text: str, expected: str) -> None:
         "password <- getPass()",
         "default password policy",
         "New password must have 8 characters",
+        "Basic Auth: see below",
+        "login: `admin` / `guest`",
+        "Email:bob@example.com",
+        "nginx:1.25-alpine@sha256:abc123",
+        "git clone git@github.com:org/repo.git",
+        "user:pass@localhost",
         "| Login | Notes |\n|---|---|\n| SSO | via Okta |\n| admin/root | both work |",
     ],
 )

@@ -56,6 +56,14 @@ _USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: (``bob:X@tcp(db:3306)/shop``, ``@unix(/run/mysqld.sock)``): its user info (``info``),
 #: which went unread with no ``://`` before it.
 _DSN_RE = re.compile(r"""(?<![\w.:/@$-])(?P<info>[\w.-]{1,64}+:[^\s@"'`/()]{1,256}+)@(?=(?:tcp6?+|udp|unix)\()""")
+#: A URL's user info before a host with no scheme at all (``admin:X@db.example.com:5432``,
+#: ``bob:X@10.0.0.5``, ``app:X@localhost``): a dotted name, an IPv4 address or
+#: ``localhost``, so that an image's ``name:tag@sha256:...`` is none. With no scheme to say
+#: it is a URL, the password must read as a literal secret (``Email:bob@example.com`` stays).
+_HOST_INFO_RE = re.compile(
+    r"""(?<![\w.:/@$-])(?P<info>[A-Za-z_][\w.-]{0,63}+:(?P<pw>[^\s@"'`/():]{1,256}+))@"""
+    r"""(?=(?:localhost|[0-9]{1,3}+(?:\.[0-9]{1,3}+){3}|[A-Za-z0-9-]{1,63}+(?:\.[A-Za-z0-9-]{1,63}+)++)(?:[:/\s"'`),;]|$))"""
+)
 #: Webhook URLs whose path is the credential: Slack, Discord, a Telegram bot's token,
 #: Microsoft Teams (``<tenant>.webhook.office.com/webhookb2/...`` and the older
 #: ``outlook.office.com/webhook/...``), Zapier (``hooks.zapier.com/hooks/catch/<id>/<key>``)
@@ -83,7 +91,8 @@ _WEBHOOK_PARTS = ("hooks.", "api/webhooks/", "api.telegram.org/", "office", "mak
 
 def redact_urls(text: str) -> str:
     """``text`` with the user info of every URL in it (and of a Go MySQL data source name,
-    ``bob:X@tcp(db:3306)/shop``: `_DSN_RE`), the values of its secret-looking query
+    ``bob:X@tcp(db:3306)/shop``: `_DSN_RE`; and before a host with no scheme, a literal
+    password's, ``admin:X@db.example.com``: `_HOST_INFO_RE`), the values of its secret-looking query
     parameters, and the secret path of a webhook URL, replaced by `REDACTED`.
 
     The whole user info goes, not only a password: ``https://TOKEN@host`` carries a
@@ -139,6 +148,8 @@ def _redact_urls(
         text = _WEBHOOK_RE.sub(_webhook, text)
     if "@tcp" in text or "@unix(" in text or "@udp(" in text:
         text = _DSN_RE.sub(dsn, text)
+    if ":" in text and "@" in text:
+        text = _HOST_INFO_RE.sub(lambda m: dsn(m) if literal_or_braced(m["pw"]) else m[0], text)
     if "://" not in text:
         return text
     return param_re.sub(param, authority_re.sub(authority, text))

@@ -22,7 +22,9 @@ __all__ = ["SENTENCE_LINE_RE", "SENTENCE_WORDS", "redact_sentence_line"]
 
 #: What a line that gives such a secret holds, and the pattern of them (`word_lines.on_words`
 #: finds them: the pattern is their alternation).
-SENTENCE_WORDS = ("pass", "key", "token", "secret", "cred", "login", "log in", "log-in", "sign in", "sign-in", "signin")
+SENTENCE_WORDS = (
+    "pass", "key", "token", "secret", "cred", "login", "log in", "log-in", "sign in", "sign-in", "signin", "basic auth",
+)
 SENTENCE_LINE_RE = re.compile("(?i)" + "|".join(SENTENCE_WORDS))
 #: A secret's name, what or whom it is for (``the password for bob``, ``the key of the
 #: staging bucket``: up to three words), a verb that gives it and the value, in quotes
@@ -34,12 +36,13 @@ _SENTENCE_RE = re.compile(
     r"""(?P<val>`[^`\s]{1,256}+`|"[^"\s]{1,256}+"|'[^'\s]{1,256}+'|[^\s`"']{1,256}+)"""
 )
 #: Credentials a sentence gives as a user and a password (``the default credentials are
-#: `admin:X```, ``login is admin / X``, ``log in with admin / X``, ``sign in as admin:X``):
+#: `admin:X```, ``login is admin / X``, ``Basic auth: bob / X``, ``log in with admin / X``,
+#: ``sign in as admin:X``, ``Default login: `admin` / `X```):
 #: only the password (``val``) goes.
 _CREDENTIALS_RE = re.compile(
-    r"(?i)(?<![\w-])(?:(?:credentials?|creds|login)(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
+    r"(?i)(?<![\w-])(?:(?:credentials?|creds|login|basic[ \t]++auth)(?:[ \t]++(?:for|of|to)(?:[ \t]++[\w.@-]{1,64}+){1,3}?)?"
     r"(?:[ \t]*+:|[ \t]++(?:is|are|was|were))|(?:log|sign)[ \t-]?+in[ \t]++(?:with|as|using))"
-    r"""[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|[ \t]*+/[ \t]*+)(?P<val>[^\s`"']{1,256}+)(?P=q)"""
+    r"""[ \t]++(?P<q>[`"']?+)[\w.@-]{1,64}+(?::|(?P=q)[ \t]*+/[ \t]*+(?P=q))(?P<val>[^\s`"']{1,256}+)(?P=q)"""
 )
 #: A password a sentence gives with no verb: after its user (``log in as admin with password
 #: X``, ``user admin, password X``: after ``with``, ``and``, ``using`` or a comma), a word that
