@@ -42,8 +42,10 @@ def test_a_hook_reading_a_variable_claude_code_never_sets_says_so(index: Index, 
     assert plan.ok
     said = {c.name: c.reason for c in plan.components}
     assert ("reads $CLAUDE_TOOL_FILE_PATH, which Claude Code does not set: a hook gets the tool call as "
-            "JSON on stdin (jq -r .tool_input.file_path)") in said["format-javascript-files"], said
-    assert "reads $CLAUDE_TOOL_NAME, which Claude Code does not set" in said["command-logger"], said
+            "JSON on stdin (jq -r .tool_input.file_path for $CLAUDE_TOOL_FILE_PATH)") in said["format-javascript-files"], said
+    # each variable with where stdin holds it: .tool_name, not the file path (QA)
+    assert ("reads $CLAUDE_TOOL_NAME, which Claude Code does not set: a hook gets the tool call as JSON on "
+            "stdin (jq -r .tool_name for $CLAUDE_TOOL_NAME)") in said["command-logger"], said
     assert "does not set" not in said["from-stdin"] + said["project-dir"], said
     written = [h["command"] for g in json.loads((project / ".claude/settings.json").read_text())["hooks"]["PostToolUse"]
                for h in g["hooks"]]

@@ -22,15 +22,29 @@ __all__ = ["unset_vars_note"]
 _NEVER_SET = re.compile(r"\$\{?(CLAUDE_TOOL_[A-Z0-9_]+|CLAUDE_FILE_PATHS)\b")
 
 
+#: Where the hook's stdin JSON holds what each variable was meant to give (Claude Code's
+#: hooks reference: ``tool_name``, ``tool_input``, PostToolUse's ``tool_response``).
+_ON_STDIN = {
+    "CLAUDE_TOOL_NAME": "jq -r .tool_name",
+    "CLAUDE_TOOL_FILE_PATH": "jq -r .tool_input.file_path",
+    "CLAUDE_FILE_PATHS": "jq -r .tool_input.file_path",
+    "CLAUDE_TOOL_INPUT": "jq -c .tool_input",
+    "CLAUDE_TOOL_OUTPUT": "jq -c .tool_response",
+    "CLAUDE_TOOL_RESPONSE": "jq -c .tool_response",
+}
+
+
 def unset_vars_note(commands: Iterable[str]) -> str | None:
     """The plan's note on the variables ``commands`` read that Claude Code never sets
-    (None when they read none)."""
+    (None when they read none), with where stdin's JSON holds each (QA found the note
+    offering ``.tool_input.file_path`` for ``$CLAUDE_TOOL_NAME``)."""
     found = list(dict.fromkeys(m[1] for c in commands for m in _NEVER_SET.finditer(c)))
     if not found:
         return None
     named = ", ".join(f"${v}" for v in found)
+    reads = "; ".join(f"{_ON_STDIN[v]} for ${v}" for v in found if v in _ON_STDIN)
     return (
         f"its command reads {named}, which Claude Code does not set: a hook gets the tool call as "
-        "JSON on stdin (jq -r .tool_input.file_path), so as written it finds "
+        f"JSON on stdin{f' ({reads})' if reads else ''}, so as written it finds "
         f"{'that' if len(found) == 1 else 'those'} empty; edit the command to read stdin"
     )
