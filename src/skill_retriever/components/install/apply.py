@@ -31,6 +31,7 @@ from skill_retriever.components.install.as_before import (
     remove_empty_folders,
 )
 from skill_retriever.components.install.brought import note_brought
+from skill_retriever.components.install.changed_hooks import put_back
 from skill_retriever.components.install.hook_keys import kept_keys
 from skill_retriever.components.install.install_args import check_path, check_switches
 from skill_retriever.components.install.inventory import (
@@ -170,6 +171,7 @@ def _note(
     servers: dict[str, Mapping[str, Any]] = {}
     hooks: list[HookEntry] = []
     unhook: list[HookEntry] = []
+    replaced: list[tuple[HookEntry, HookEntry]] = []  # the user's changed hook, the installed one
     files: list[tuple[Path, FileAction]] = []
     for c in plan.components:
         if c.status not in ("install", "unchanged"):
@@ -188,7 +190,10 @@ def _note(
                 continue
             if f.hook is not None:
                 hooks.append(f.hook)
-                entry.hooks.append(f.hook)
+                if f.replaces is not None:
+                    replaced.append((f.replaces, f.hook))
+                if f.hook not in entry.hooks:  # installed again over the user's change: once
+                    entry.hooks.append(f.hook)
             elif f.mcp_entry is not None:
                 name = f.path.split("#", 1)[1]
                 old = current_servers.get(name)
@@ -207,7 +212,8 @@ def _note(
     note_brought(plan, record, before)
     merges: list[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], bool]] = [
         (MCP_FILE, "mcpServers", lambda d: {**d, "mcpServers": {**d.get("mcpServers", {}), **servers}}, bool(servers)),
-        (SETTINGS_FILE, "hooks", lambda d: merge_hooks(remove_hooks(d, unhook)[0], hooks), bool(hooks or unhook)),
+        (SETTINGS_FILE, "hooks", lambda d: merge_hooks(remove_hooks(put_back(d, replaced), unhook)[0], hooks),
+         bool(hooks or unhook)),
     ]
     merged = [(rel, change, _before_merge(root, rel, key, record)) for rel, key, change, needed in merges if needed]
     return files, merged

@@ -10,8 +10,15 @@ from typing import Any
 
 from skill_retriever.advice import Word
 from skill_retriever.components.install.cases import CaseFolders, case_twins_note
+from skill_retriever.components.install.changed_hooks import changed_copy
 from skill_retriever.components.install.claims import status_of
-from skill_retriever.components.install.file_action import SERVER_KEPT, file_action, theirs
+from skill_retriever.components.install.file_action import (
+    CHANGED,
+    SERVER_KEPT,
+    YOURS,
+    file_action,
+    theirs,
+)
 from skill_retriever.components.install.hooks_disabled import disabled_by, disabled_note
 from skill_retriever.components.install.inventory import InstallRecord
 from skill_retriever.components.install.layout import MCP_FILE, SETTINGS_FILE
@@ -80,6 +87,14 @@ class Shared:
         """Another recorded component that wrote ``rel``, whatever it holds now (its name and id)."""
         return next(((self.names[i], i) for i, f in self.files.items() if i != node_id and rel in f), None)
 
+    def changed_hook(self, node_id: str, entry: HookEntry) -> HookEntry | None:
+        """The hook of ``settings.json`` that is ``entry`` as this component installed it,
+        changed by the user since (`changed_hooks`), or None."""
+        mine = self.record.components.get(node_id) if self.record else None
+        if mine is None or self.settings is None or self.record is None:
+            return None
+        return changed_copy(self.settings, entry, mine.hooks, mine.files, self.record.owns_hook)
+
     def server_owner(self, node_id: str, name: str, entry: Any) -> tuple[str, str] | None:
         """Another recorded component that wrote exactly ``entry`` as server ``name`` (its name and id)."""
         return next(((self.names[i], i) for i, m in self.servers.items() if i != node_id and m.get(name) == entry), None)
@@ -139,6 +154,8 @@ def _entry_actions(node: Node, out: Rendered, shared: Shared, force: bool) -> li
             actions.append(FileAction(path, "refused", shared.settings_why, hook=entry))
         elif has_hook(shared.settings, entry):
             actions.append(FileAction(path, "unchanged", hook=entry))
+        elif (changed := shared.changed_hook(node.id, entry)) is not None:
+            actions.append(_changed_hook(path, entry, changed, force))
         else:
             why = local_note(entry) if in_local(shared.local, entry) else ""
             actions.append(FileAction(path, "create", why, hook=entry, in_group=has_group(shared.settings, entry)))
@@ -155,6 +172,17 @@ def _entry_actions(node: Node, out: Rendered, shared: Shared, force: bool) -> li
         forced = action.action == "overwrite" and not action.reason  # the user's own entry
         actions.append(replace(action, reason=SERVER_KEPT) if forced else action)
     return actions
+
+
+def _changed_hook(path: str, entry: HookEntry, changed: HookEntry, force: bool) -> FileAction:
+    """What becomes of a hook this version installed and the user changed since: as for a
+    file (`file_action`), the user's edit is theirs and no second copy is added; ``force``
+    puts the installed hook back in its place. Nothing keeps the user's version then (a
+    hook has no backup file, and the record keeps none): the line says so."""
+    if not force:
+        return FileAction(path, "unchanged", YOURS, hook=entry)
+    why = f"{CHANGED}; force puts the installed version back in its place (your change is not kept)"
+    return FileAction(path, "overwrite", why, hook=entry, replaces=changed)
 
 
 def has_group(settings: Mapping[str, Any], entry: HookEntry) -> bool:

@@ -70,6 +70,8 @@ class FileAction:
         in_group: A hook added to a group of its event and matcher that ``settings.json``
             holds already (the user's, or an earlier install's): it joins that group
             (``"in_group": true`` in its data, as the plan's line says).
+        replaces: For a hook ``force`` installs again, the user's changed version of it
+            that ``settings.json`` holds instead (`changed_hooks`): it gives way to ``hook``.
         secrets: The lines of a copied file where an ingest secret rule fired, and its
             kind (`credential_files`); the values of a hook or server entry one
             changes (`entry_credentials`): it holds what looks like a credential.
@@ -84,6 +86,7 @@ class FileAction:
     mcp_values: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     hook: HookEntry | None = field(default=None, repr=False, compare=False)
     in_group: bool = field(default=False, repr=False, compare=False)
+    replaces: HookEntry | None = field(default=None, repr=False, compare=False)
     secrets: tuple[SecretLine | SecretSpot, ...] = field(default=(), repr=False, compare=False)
 
     @property

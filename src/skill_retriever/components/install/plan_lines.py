@@ -118,6 +118,8 @@ def _file_line(c: ComponentPlan, f: FileAction, would: str, update: bool, twins:
             return f"  {would}add {what} to {where}{joins}{why}"
         if f.action == "remove":
             return f"  {would}remove {what} from {where}{why}"
+        if f.action == "overwrite":  # the user's changed copy, which force replaces
+            return f"  {would}replace {what} in {where}{why}"
         return f"  {f.action} {what} in {where}{why}"  # unchanged
     verbs = {"create": "create", "overwrite": "overwrite", "remove": "remove"}
     if f.action == "unchanged" and written:
