@@ -43,7 +43,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -77,7 +77,12 @@ MAX_DESCRIPTION = 1024
 
 
 def claude_code_notes(
-    kind: NodeKind, data: bytes, *, with_plugin: bool = False, installed_as: str = ""
+    kind: NodeKind,
+    data: bytes,
+    *,
+    with_plugin: bool = False,
+    installed_as: str = "",
+    plugin_agents: Mapping[str, Collection[str]] | None = None,
 ) -> list[str]:
     """Notes on a skill's, agent's or command's file as it will be written: its
     frontmatter (skills and agents), and any ``${CLAUDE_PLUGIN_ROOT}`` or agent named
@@ -86,7 +91,10 @@ def claude_code_notes(
     asked for, or required), which the note says does not give it either; else the file
     is written on its own, and the note says that. ``installed_as``: where a skill whose
     name Claude Code does not take is installed instead, and what Claude Code calls it
-    (`skill_folder.installed_as`), the end of the note on its name."""
+    (`skill_folder.installed_as`), the end of the note on its name. ``plugin_agents``: the
+    agents of the plugins it is part of, by plugin name: one named through its plugin
+    anywhere in the text (a table's `` `agent-teams:team-lead` ``, prose) is noted too, not
+    only after ``subagent_type`` (`namespaced_mentions`)."""
     notes = []
     text = data.decode("utf-8", "replace")
     written = ("this install writes the plugin's components, not the plugin, so" if with_plugin
@@ -97,7 +105,7 @@ def claude_code_notes(
             f"install sets: {written} those paths lead nowhere (install the plugin in Claude Code "
             "with /plugin install, or copy the files and edit the paths)"
         )
-    namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(text)))
+    namespaced = sorted(set(_PLUGIN_AGENT_RE.findall(text)) | namespaced_mentions(text, plugin_agents or {}))
     if namespaced:
         shown = ", ".join(f"{p}{sep}{a}" for p, sep, a in namespaced[:3])
         notes.append(
@@ -134,6 +142,20 @@ def claude_code_notes(
             "Claude Code reads of a skill's"
         )
     return notes
+
+
+def namespaced_mentions(text: str, plugin_agents: Mapping[str, Collection[str]]) -> set[tuple[str, str, str]]:
+    """(plugin, separator, agent) for each agent of ``plugin_agents`` that ``text`` names
+    through its plugin (``agent-teams:team-lead``, ``x::y``), wherever it stands; a command's
+    ``/plugin:name`` is no agent's."""
+    found: set[tuple[str, str, str]] = set()
+    for plugin, agents in plugin_agents.items():
+        if not agents or f"{plugin}:" not in text:
+            continue
+        names = "|".join(re.escape(a) for a in sorted(agents, key=len, reverse=True))
+        mention = re.compile(rf"(?<![\w/-])({re.escape(plugin)})(::?)({names})(?![\w-])")
+        found.update(mention.findall(text))
+    return found
 
 
 def _command_stem(path: str) -> str | None:

@@ -44,7 +44,7 @@ from skill_retriever.components.install.rendered import (
 )
 from skill_retriever.components.install.skill_folder import SkillFolder, installed_as, skill_folder
 from skill_retriever.components.view import CallerView
-from skill_retriever.model import Node, NodeKind
+from skill_retriever.model import EdgeKind, Node, NodeKind
 
 #: `FileOut`, `Rendered` and `SkipComponent` are re-exported: they lived here.
 __all__ = ["FileOut", "Rendered", "SkipComponent", "render"]
@@ -93,7 +93,8 @@ def render(
         where = folder or skill_folder(node)
         out = _skill(node, LAYOUT[NodeKind.SKILL].path(where.name), view)
         out.notes += claude_code_notes(
-            node.kind, out.files[0].content, with_plugin=with_plugin, installed_as=installed_as(where)
+            node.kind, out.files[0].content, with_plugin=with_plugin, installed_as=installed_as(where),
+            plugin_agents=_plugin_agents(view, node),
         )
         return out
     if node.kind in (NodeKind.AGENT, NodeKind.COMMAND):
@@ -112,7 +113,9 @@ def render(
             out.notes.append(rebuilt_note(node))
         else:
             out.notes += _frontmatter_note(node)
-        out.notes += claude_code_notes(node.kind, out.files[0].content, with_plugin=with_plugin)
+        out.notes += claude_code_notes(
+            node.kind, out.files[0].content, with_plugin=with_plugin, plugin_agents=_plugin_agents(view, node)
+        )
         return out
     if node.kind is NodeKind.PLUGIN:  # one with members stands for them (`expand_plugins`)
         raise SkipComponent(memberless_plugin(view, node))
@@ -178,3 +181,16 @@ def _skill(node: Node, main: str, view: CallerView | None) -> Rendered:
         else:
             out.files.append(FileOut(f"{base}/{'/'.join(parts)}", got.data, got.mode))
     return out
+
+
+def _plugin_agents(view: CallerView | None, node: Node) -> dict[str, list[str]]:
+    """The agents of each plugin ``node`` is part of, by plugin name (as the caller may
+    see them): what its text may name through the plugin (`claude_names.namespaced_mentions`)."""
+    if view is None:
+        return {}
+    plugins = (view.get(e.target) for e in view.out_edges(node.id, EdgeKind.PART_OF))
+    return {
+        p.name: [m.name for e in view.in_edges(p.id, EdgeKind.PART_OF) if (m := view.get(e.source)).kind is NodeKind.AGENT]
+        for p in plugins
+        if p.kind is NodeKind.PLUGIN
+    }
