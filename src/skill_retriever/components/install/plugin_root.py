@@ -8,7 +8,8 @@ such a hook copies each file a command names that way (read inside the plugin's 
 inside the source root) to ``.claude/hooks/``, below the same path it has below the hook
 file's folder when it lies there (where `render_hook` puts a hook's scripts:
 ``hooks/format.py`` -> ``.claude/hooks/format.py``), else below the plugin's folder
-(``scripts/check.sh`` -> ``.claude/hooks/scripts/check.sh``), and points the command at
+(``scripts/check.sh`` -> ``.claude/hooks/scripts/check.sh``), with the files it uses
+from beside it (`script_helpers`), and points the command at
 the copy: ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/scripts/check.sh`` (``"$HOME"/...`` for
 a user install; inside double quotes, without quotes of its own). A hook that uses the
 variable any other way (alone, for a folder or a file that is not there, inside single
@@ -41,6 +42,7 @@ from skill_retriever.components.install.layout import HOOK_SCRIPTS_DIR
 from skill_retriever.components.install.paths import read_inside, relative_parts
 from skill_retriever.components.install.plan import HookEntry
 from skill_retriever.components.install.rendered import FileOut, SkipComponent
+from skill_retriever.components.install.script_helpers import helper_files
 from skill_retriever.components.install.user_hook_paths import PROJECT_VAR
 from skill_retriever.ingest.shell_paths import escaped, quote_at, shell_path
 
@@ -208,4 +210,6 @@ def _copy(plugin: Path, hook_folder: Path, root: Path, rel: str, files: dict[str
         rel = rel[len(below) + 1 :]
     dest = f"{HOOK_SCRIPTS_DIR}/{rel}"
     files.setdefault(dest, FileOut(dest, got.data, got.mode))
+    for helper in helper_files(src, dest, root):  # what it imports or sources from beside it
+        files.setdefault(helper.rel, helper)
     return dest

@@ -16,8 +16,9 @@ hook under ``SessionStart``: `hook_events.type_problem`). A prompt, agent, http 
 hook runs no script and goes in as written.
 Its scripts (``attrs["scripts"]``, relative to the hook file's folder) are copied to
 ``.claude/hooks/<script>`` (or to the ``.claude/...`` destination its ``supportingFiles``
-names), executable when its ``supportingFiles`` entry says so or a command runs it as
-the program (its first word, after environment assignments, is the copy's path,
+names), with the files each uses from beside it (`script_helpers`), executable when
+its ``supportingFiles`` entry says so or a command runs it as the program (its first
+word, after environment assignments, is the copy's path,
 ``.claude/hooks/x.sh`` or ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh``; not when an
 interpreter runs it, ``python3 .claude/hooks/x.py``). A command is rewritten only where
 it names a script by that same relative path (``python3 check.py``, ``./check.py``):
@@ -73,6 +74,7 @@ from skill_retriever.components.install.plan import HookEntry, Scope
 from skill_retriever.components.install.plugin_root import plugin_scripts
 from skill_retriever.components.install.project_dir_quotes import quote_project_dir
 from skill_retriever.components.install.rendered import FileOut, Rendered, SkipComponent
+from skill_retriever.components.install.script_helpers import helper_files
 from skill_retriever.components.install.unset_vars import unset_vars_note
 from skill_retriever.components.install.unshipped_scripts import unshipped_scripts
 from skill_retriever.components.install.user_hook_paths import (
@@ -244,6 +246,7 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
     # what a hook run without a POSIX shell may be written as: in exec form its
     # ${CLAUDE_PLUGIN_ROOT} paths are placeholders Claude Code substitutes (`plugin_root`)
     rooted, plugin_files = list(entries), {f.rel for f in out.files}
+    helpers: list[FileOut] = []
     for script in scripts:
         norm = posixpath.normpath(script)
         dest = (
@@ -260,7 +263,10 @@ def render_hook(node: Node, scope: Scope, user_folder: Path | None = None) -> Re
         mode = 0o755 if norm in executable else got.mode
         if dest not in {f.rel for f in out.files}:  # not already copied for the plugin's root
             out.files.append(FileOut(dest, got.data, mode))
+            helpers += helper_files(folder / norm, dest, root)
         entries = [point_at_copy(e, script, dest, var, out.notes) for e in entries]
+    # after the scripts: a listed script's own copy (its mode) wins over one as a helper
+    out.files += [h for h in helpers if h.rel not in {f.rel for f in out.files}]
     shipped = {f.rel for f in out.files}
     if scope == "user":
         entries = to_home(entries, shipped, out.notes)
