@@ -30,3 +30,24 @@ def hooks_index(tmp_path: Path, groups: Mapping[str, tuple[str, dict[str, Any]]]
 def post_edit(hooks: Mapping[str, dict[str, Any]]) -> dict[str, tuple[str, dict[str, Any]]]:
     """Each hook alone in a PostToolUse group matching Edit."""
     return {name: ("PostToolUse", {"matcher": "Edit", "hooks": [hook]}) for name, hook in hooks.items()}
+
+
+def indexed_repo(repo: Path, ix: Path) -> Path:
+    """``ix``, an index of the repository ``repo`` (read with no problem), closed again."""
+    index = Index.open(ix, embedder=HashingEmbedder(), create=True)
+    try:
+        ran = index_sources(index, [repo], "skills", calibrate=False)
+        assert not [p for s in ran.sources for p in s.problems]
+    finally:
+        index.close()
+    return ix
+
+
+def only_hook_id(ix: Path, index: Index | None = None) -> str:
+    """The id of the one hook the index at ``ix`` (or ``index``, open already) holds."""
+    opened = index or Index.open(ix)
+    try:
+        return next(n.id for n in opened.nodes.values() if n.kind == "hook")
+    finally:
+        if index is None:
+            opened.close()

@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 from cli_calls import run
 from files import write_file
+from hook_repos import indexed_repo, only_hook_id
 
 from skill_retriever.components.install import install, uninstall
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 GUARD = "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n{imports}\nprint(RULES)\n"
@@ -37,31 +36,14 @@ def _indexed(tmp_path: Path, files: dict[str, str | dict[str, object]]) -> Path:
     repo = tmp_path / "repo"
     for rel, content in files.items():
         write_file(repo, rel, content, 0o755 if rel.endswith(".sh") else None)
-    ix = tmp_path / "ix"
-    index = Index.open(ix, embedder=HashingEmbedder(), create=True)
-    try:
-        ran = index_sources(index, [repo], "skills", calibrate=False)
-        assert not [p for s in ran.sources for p in s.problems]
-    finally:
-        index.close()
-    return ix
-
-
-def _hook_id(ix: Path, index: Index | None = None) -> str:
-    """The id of the one hook ``ix`` holds."""
-    opened = index or Index.open(ix)
-    try:
-        return next(n.id for n in opened.nodes.values() if n.kind == "hook")
-    finally:
-        if index is None:
-            opened.close()
+    return indexed_repo(repo, tmp_path / "ix")
 
 
 def _install(ix: Path, project: Path) -> tuple[str, str, list[str]]:
     """The one hook's status and reason, and the commands written to settings.json."""
     index = Index.open(ix)
     try:
-        plan = install(index, [_hook_id(ix, index)], project)
+        plan = install(index, [only_hook_id(ix, index)], project)
     finally:
         index.close()
     (hook,) = plan.components
@@ -106,7 +88,7 @@ def test_qa_s_plugin_guard_brings_the_module_it_imports_and_runs(tmp_path: Path,
     done = _ran(commands[0], project, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['no rm -rf']"
-    uninstall([_hook_id(ix)], project)
+    uninstall([only_hook_id(ix)], project)
     assert not (project / ".claude/hooks").exists()  # the helper taken back with its script
 
 

@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 from cli_calls import run
 from files import write_file
+from hook_repos import indexed_repo, only_hook_id
 
 from skill_retriever.components.install import install, uninstall
-from skill_retriever.indexing import index_sources
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 SCRIPT = "scan staged.py"
@@ -41,31 +40,14 @@ def _indexed(tmp_path: Path, rel: str, command: str) -> Path:
     write_file(repo, f"kit/{HELPER}", "echo helped\n")
     write_file(repo, rel, _hook(command))
     write_file(repo, f"{Path(rel).parent.as_posix()}/{SCRIPT}", "print('scanned')\n")
-    ix = tmp_path / "ix"
-    index = Index.open(ix, embedder=HashingEmbedder(), create=True)
-    try:
-        ran = index_sources(index, [repo], "skills", calibrate=False)
-        assert not [p for s in ran.sources for p in s.problems]
-    finally:
-        index.close()
-    return ix
-
-
-def _hook_id(ix: Path, index: Index | None = None) -> str:
-    """The id of the one hook ``ix`` holds."""
-    opened = index or Index.open(ix)
-    try:
-        return next(n.id for n in opened.nodes.values() if n.kind == "hook")
-    finally:
-        if index is None:
-            opened.close()
+    return indexed_repo(repo, tmp_path / "ix")
 
 
 def _install(ix: Path, project: Path, force: bool = False) -> tuple[str, str, list[str]]:
     """The hook's status and reason, and the commands written to settings.json."""
     index = Index.open(ix)
     try:
-        plan = install(index, [_hook_id(ix, index)], project, force=force)
+        plan = install(index, [only_hook_id(ix, index)], project, force=force)
     finally:
         index.close()
     (hook,) = plan.components
@@ -113,7 +95,7 @@ def test_a_project_hook_script_with_a_space_is_copied_and_run(tmp_path: Path, co
     assert commands == [written]
     assert (project / ".claude/hooks" / SCRIPT).read_text() == "print('scanned')\n"
     assert _ran(commands[0], project, tmp_path) == "scanned"
-    uninstall([_hook_id(ix)], project)
+    uninstall([only_hook_id(ix)], project)
     assert not (project / ".claude/hooks" / SCRIPT).exists()  # nothing left running it
 
 
