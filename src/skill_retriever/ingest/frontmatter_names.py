@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CONFLICTS_KEY", "DEPENDENCIES_KEY", "REQUIRES_KEYS", "TOOL_KEYS", "name_list"]
+from skill_retriever.ingest.tool_servers import as_server_entry
+
+__all__ = ["CONFLICTS_KEY", "DEPENDENCIES_KEY", "REQUIRES_KEYS", "TOOL_KEYS", "name_list", "tool_entries"]
 
 #: Frontmatter keys read as what a component requires, conflicts with, and the tools it
 #: uses (the install notes and the MCP answers read the same keys).
@@ -41,4 +43,16 @@ def name_list(value: Any, key: str, warnings: list[str]) -> list[str]:
             out.append(str(item).strip())
         else:
             warnings.append(f"'{key}' entry {item!r:.60} is not a name; ignored")
+    return out
+
+
+def tool_entries(fields: dict[str, Any], warnings: list[str]) -> list[str]:
+    """The tool list entries of a component's frontmatter (`TOOL_KEYS`), in order; the bare
+    server names of ``mcp_servers`` written as tool lists name them (``mcp__<server>``), so
+    that `tool_servers.server_named` reads every entry alike (the index's links and
+    install's notes read the same list)."""
+    out: list[str] = []
+    for key in TOOL_KEYS:
+        names = name_list(fields.get(key), key, warnings)
+        out += [as_server_entry(n) for n in names] if key == "mcp_servers" else names
     return out

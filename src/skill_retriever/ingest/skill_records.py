@@ -33,11 +33,10 @@ from skill_retriever.ingest.frontmatter_names import (
     CONFLICTS_KEY,
     DEPENDENCIES_KEY,
     REQUIRES_KEYS,
-    TOOL_KEYS,
     name_list,
+    tool_entries,
 )
 from skill_retriever.ingest.result import Note
-from skill_retriever.ingest.tool_servers import as_server_entry
 from skill_retriever.ingest.yaml_loader import KeptText
 from skill_retriever.model import NodeKind, parse_timestamp
 from skill_retriever.time_text import unset_time
@@ -219,9 +218,7 @@ def record_from_fields(
         record.requires += name_list(fields.get(key), key, record.warnings)
     record.dependencies = name_list(fields.get(DEPENDENCIES_KEY), DEPENDENCIES_KEY, record.warnings)
     record.conflicts = _conflicts(fields.get(CONFLICTS_KEY), record.warnings)
-    for key in TOOL_KEYS:  # mcp_servers names servers bare: written as tool lists name them
-        names = name_list(fields.get(key), key, record.warnings)
-        record.tools += [as_server_entry(n) for n in names] if key == "mcp_servers" else names
+    record.tools += tool_entries(fields, record.warnings)
     return record
 
 

@@ -23,8 +23,8 @@ from skill_retriever.components.install.plan import ComponentPlan
 from skill_retriever.components.install.settings import read_json_object
 from skill_retriever.components.view import CallerView
 from skill_retriever.ingest.frontmatter import FrontmatterError, parse_frontmatter
-from skill_retriever.ingest.frontmatter_names import TOOL_KEYS, name_list
-from skill_retriever.ingest.tool_servers import as_server_entry, server_named
+from skill_retriever.ingest.frontmatter_names import tool_entries
+from skill_retriever.ingest.tool_servers import server_named
 from skill_retriever.model import NodeKind
 
 __all__ = ["note_missing_servers", "servers_named"]
@@ -35,17 +35,13 @@ _SHOWN = 3
 
 
 def servers_named(data: bytes) -> list[str]:
-    """The MCP servers a component file's frontmatter tool lists name (`TOOL_KEYS`, read
+    """The MCP servers a component file's frontmatter tool lists name (`tool_entries`, read
     as the index reads them), in order, each once; none when it has no readable frontmatter."""
     try:
         fields = parse_frontmatter(data.decode("utf-8", "replace")).fields
     except FrontmatterError:
         return []
-    entries: list[str] = []
-    for key in TOOL_KEYS:
-        names = name_list(fields.get(key), key, [])
-        entries += [as_server_entry(n) for n in names] if key == "mcp_servers" else names
-    return list(dict.fromkeys(s for e in entries if (s := server_named(e)) is not None))
+    return list(dict.fromkeys(s for e in tool_entries(fields, []) if (s := server_named(e)) is not None))
 
 
 def note_missing_servers(plans: Sequence[ComponentPlan], root: Path, view: CallerView) -> list[ComponentPlan]:
