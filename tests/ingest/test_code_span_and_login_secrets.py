@@ -39,8 +39,8 @@ PW = "Xk9s2mQz7Lp"
         (f"PASSWORD\t{PW}", f"PASSWORD\t{R}"),
         (f"Basic auth: bob / {PW}", f"Basic auth: bob / {R}"),
         (f"Default login: `admin` / `{PW}`", f"Default login: `admin` / `{R}`"),
-        (f"psql admin:{PW}@db.example.com:5432/shop", f"psql {R}@db.example.com:5432/shop"),
-        (f"ssh bob:{PW}@10.0.0.5", f"ssh {R}@10.0.0.5"),
+        (f"psql admin:{PW}@db.example.com:5432/shop", f"psql admin:{R}@db.example.com:5432/shop"),
+        (f"ssh bob:{PW}@10.0.0.5", f"ssh bob:{R}@10.0.0.5"),
         (
             (
                 f"| Service | URL | Login |\n|---|---|---|\n| Grafana | http://localhost:3000 | admin / {PW} |\n"

@@ -56,10 +56,11 @@ _USER_NAME_RE = re.compile(r"[A-Za-z_][\w.-]{0,31}")
 #: (``bob:X@tcp(db:3306)/shop``, ``@unix(/run/mysqld.sock)``): its user info (``info``),
 #: which went unread with no ``://`` before it.
 _DSN_RE = re.compile(r"""(?<![\w.:/@$-])(?P<info>[\w.-]{1,64}+:[^\s@"'`/()]{1,256}+)@(?=(?:tcp6?+|udp|unix)\()""")
-#: A URL's user info before a host with no scheme at all (``admin:X@db.example.com:5432``,
+#: A password in a URL's user info before a host with no scheme at all (``admin:X@db.example.com:5432``,
 #: ``bob:X@10.0.0.5``, ``app:X@localhost``): a dotted name, an IPv4 address or
 #: ``localhost``, so that an image's ``name:tag@sha256:...`` is none. With no scheme to say
-#: it is a URL, the password must read as a literal secret (``Email:bob@example.com`` stays).
+#: it is a URL, the password must read as a literal secret (``Email:bob@example.com`` stays);
+#: the user stays, as a client rule keeps it (``mysqlsh bob:[redacted]@host``).
 _HOST_INFO_RE = re.compile(
     r"""(?<![\w.:/@$-])(?P<info>[A-Za-z_][\w.-]{0,63}+:(?P<pw>[^\s@"'`/():]{1,256}+))@"""
     r"""(?=(?:localhost|[0-9]{1,3}+(?:\.[0-9]{1,3}+){3}|[A-Za-z0-9-]{1,63}+(?:\.[A-Za-z0-9-]{1,63}+)++)(?:[:/\s"'`),;]|$))"""
@@ -144,12 +145,18 @@ def _redact_urls(
             return m[0]
         return f"{REDACTED}@"
 
+    def host_info(m: re.Match[str]) -> str:
+        # The user stays (``admin:[redacted]@db``), as client rules keep it (``mysqlsh bob:X@host``).
+        if not literal_or_braced(m["pw"]) or dsn(m) == m[0]:
+            return m[0]
+        return replace_group(m, "pw", REDACTED)
+
     if any(part in text for part in _WEBHOOK_PARTS):
         text = _WEBHOOK_RE.sub(_webhook, text)
     if "@tcp" in text or "@unix(" in text or "@udp(" in text:
         text = _DSN_RE.sub(dsn, text)
     if ":" in text and "@" in text:
-        text = _HOST_INFO_RE.sub(lambda m: dsn(m) if literal_or_braced(m["pw"]) else m[0], text)
+        text = _HOST_INFO_RE.sub(host_info, text)
     if "://" not in text:
         return text
     return param_re.sub(param, authority_re.sub(authority, text))
