@@ -19,12 +19,11 @@ from typing import Any
 import pytest
 from cli_calls import run
 from files import write_file
+from hook_repos import indexed_repo
 
 from skill_retriever.adapters.mcp_server import build_server
 from skill_retriever.components.install import install
-from skill_retriever.indexing import index_sources
 from skill_retriever.retriever import Retriever
-from skill_retriever.stores.embedder import HashingEmbedder
 from skill_retriever.stores.index import Index
 
 GATE = "python3 .claude/hooks/gate.py --strict"
@@ -46,14 +45,7 @@ def index_dir(tmp_path: Path) -> Path:
     write_file(repo, "hooks/guard-provider.json", _hook("PreToolUse", "python3 .claude/hooks/guard.py"))
     write_file(repo, "hooks/guard.py", "import sys\nsys.exit(0)\n")
     write_file(repo, "more/hooks/guard-user.json", _hook("Stop", "python3 .claude/hooks/guard.py", ""))
-    ix = tmp_path / "ix"
-    index = Index.open(ix, embedder=HashingEmbedder(), create=True)
-    try:
-        run_ = index_sources(index, [repo], "skills", calibrate=False)
-        assert not [p for s in run_.sources for p in s.problems]
-    finally:
-        index.close()
-    return ix
+    return indexed_repo(repo, tmp_path / "ix")
 
 
 @pytest.fixture
