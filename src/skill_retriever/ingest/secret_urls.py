@@ -147,7 +147,10 @@ def _redact_urls(
 
     def host_info(m: re.Match[str]) -> str:
         # The user stays (``admin:[redacted]@db``), as client rules keep it (``mysqlsh bob:X@host``).
-        if not literal_or_braced(m["pw"]) or dsn(m) == m[0]:
+        user, password = m["info"].partition(":")[0], m["pw"]
+        if not literal_or_braced(password) or _example_user_info(user, password):
+            return m[0]
+        if keep_references and is_reference(password, m.string, m.start("pw")):
             return m[0]
         return replace_group(m, "pw", REDACTED)
 
